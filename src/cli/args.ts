@@ -1,0 +1,35 @@
+import { parseArgs } from 'node:util';
+
+/** Parses `rebound <command> [positionals] [--options]`. */
+export function parseCommandLine(argv: string[]) {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      shop: { type: 'string' },
+      handle: { type: 'string' },
+      name: { type: 'string' },
+      timezone: { type: 'string' },
+      currency: { type: 'string' },
+      scopes: { type: 'string' },
+      'public-url': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  return { command: positionals[0], rest: positionals.slice(1), options: values };
+}
+
+export const USAGE = `Usage: rebound <command>
+
+Commands:
+  serve                          start the HTTP server (seeds the demo shop into an empty database)
+  migrate                        bring the database schema up to date
+  seed-demo                      create or refresh the demo shop (handle "demo")
+  import <dir> --shop <handle>   load products.json, collections.json, customers.json, markets.json,
+                                 orders.json (JSON arrays, or .ndjson) from a folder into a shop
+  shops create --handle <h> --name <n> [--timezone Z] [--currency C] [--scopes a,b] [--public-url U]
+                                 create a shop and print its keys
+  keys <shop>                    issue new keys for a shop (the old ones work for 24 more hours)
+
+Configuration comes from the environment: see .env.example.`;

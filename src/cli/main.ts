@@ -1,0 +1,87 @@
+#!/usr/bin/env node
+import { ConfigError, loadConfig } from '../config/config.js';
+import { compose } from '../compose.js';
+import { AppError } from '../domain/errors.js';
+import { serve } from '../main.js';
+import { seedDemoShop } from '../services/demo.js';
+import { openStore } from '../store/open.js';
+import { parseCommandLine, USAGE } from './args.js';
+import { importFolder } from './import.js';
+
+const out = (line: string) => process.stdout.write(`${line}\n`);
+
+async function run(argv: string[]): Promise<number> {
+  const { command, rest, options } = parseCommandLine(argv);
+  if (!command || options.help) {
+    out(USAGE);
+    return command ? 0 : 1;
+  }
+  const config = loadConfig(process.env);
+  switch (command) {
+    case 'serve':
+      await serve(config);
+      return -1; // keeps running
+    case 'migrate': {
+      const store = await openStore(config.databaseUrl);
+      await store.close();
+      out('Database schema is up to date.');
+      return 0;
+    }
+  }
+  const services = await compose(config);
+  try {
+    switch (command) {
+      case 'seed-demo': {
+        const result = await seedDemoShop({ shops: services.shops, catalog: services.catalogAdmin }, { publicUrl: config.publicUrl });
+        out(`Demo shop ${result.created ? 'created' : 'refreshed'}: ${JSON.stringify(result.counts)}`);
+        if (result.keys) out(`public key: ${result.keys.public}\nprivate key: ${result.keys.private}`);
+        return 0;
+      }
+      case 'import': {
+        if (!rest[0] || !options.shop) throw new UsageError('import needs a folder and --shop <handle>.');
+        await importFolder(services, rest[0], options.shop, out);
+        return 0;
+      }
+      case 'shops': {
+        if (rest[0] !== 'create') throw new UsageError('the shops command has one subcommand: create.');
+        if (!options.handle || !options.name) throw new UsageError('shops create needs --handle and --name.');
+        const { shop, keys } = await services.shops.createShop({
+          handle: options.handle,
+          name: options.name,
+          ...(options.timezone ? { timezone: options.timezone } : {}),
+          ...(options.currency ? { currency: options.currency } : {}),
+          ...(options.scopes ? { scopes: options.scopes.split(',').map((s) => s.trim()).filter(Boolean) } : {}),
+          ...(options['public-url'] ? { public_url: options['public-url'] } : {}),
+        });
+        out(`Shop ${shop.handle} created (id ${shop.id}).\npublic key: ${keys.public}\nprivate key: ${keys.private}`);
+        return 0;
+      }
+      case 'keys': {
+        if (!rest[0]) throw new UsageError('keys needs a shop handle.');
+        const { keys, previous_keys_expire_at } = await services.shops.rotateKeys(rest[0]);
+        out(`New keys for ${rest[0]} (the previous ones work until ${previous_keys_expire_at}):\npublic key: ${keys.public}\nprivate key: ${keys.private}`);
+        return 0;
+      }
+      default:
+        throw new UsageError(`unknown command "${command}".`);
+    }
+  } finally {
+    await services.close();
+  }
+}
+
+class UsageError extends Error {}
+
+run(process.argv.slice(2)).then(
+  (code) => { if (code >= 0) process.exit(code); },
+  (error: unknown) => {
+    if (error instanceof ConfigError || error instanceof AppError) {
+      process.stderr.write(`rebound: ${error.message}\n`);
+    } else if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      process.stderr.write(`rebound: ${(error as Error).message}\n\n${USAGE}\n`);
+    } else {
+      process.stderr.write(`rebound: ${(error as Error).stack ?? String(error)}\n`);
+    }
+    process.exit(1);
+  },
+);

@@ -1,0 +1,63 @@
+import type { Logger } from 'pino';
+import type { Config } from './config/config.js';
+import { CatalogIndex } from './indexes/catalog-index.js';
+import { KeyIndex } from './indexes/key-index.js';
+import { createAdminAuth } from './services/admin-auth.js';
+import { createCatalogService } from './services/catalog.js';
+import { createProductsService } from './services/products.js';
+import { createShopsService } from './services/shops.js';
+import { openStore } from './store/open.js';
+import type { Store } from './store/store.js';
+
+/** Everything the HTTP app and the CLI use, created in one place. */
+export interface Services {
+  config: Config;
+  store: Store;
+  catalog: CatalogIndex;
+  keys: KeyIndex;
+  adminAuth: ReturnType<typeof createAdminAuth>;
+  shops: ReturnType<typeof createShopsService>;
+  catalogAdmin: ReturnType<typeof createCatalogService>;
+  products: ReturnType<typeof createProductsService>;
+  /** Starts background refresh of the indexes (other nodes' writes). */
+  startBackground(): void;
+  close(): Promise<void>;
+}
+
+/** The composition root: opens the store, loads the read models, wires the services. */
+export async function compose(config: Config, options: { log?: Logger; store?: Store } = {}): Promise<Services> {
+  const store = options.store ?? await openStore(config.databaseUrl);
+  const catalog = new CatalogIndex(store, options.log);
+  const keys = new KeyIndex(store);
+  await Promise.all([catalog.loadAll(), keys.load()]);
+  const adminAuth = createAdminAuth({ store, keys, configuredToken: config.adminToken });
+  let timer: NodeJS.Timeout | null = null;
+  let refreshing = false;
+
+  return {
+    config,
+    store,
+    catalog,
+    keys,
+    adminAuth,
+    shops: createShopsService({ store, catalog, keys }),
+    catalogAdmin: createCatalogService({ store, catalog }),
+    products: createProductsService({ catalog }),
+    startBackground() {
+      if (timer) return;
+      timer = setInterval(() => {
+        if (refreshing) return;
+        refreshing = true;
+        Promise.all([catalog.refreshStale(), keys.refreshIfStale()])
+          .catch((error: unknown) => options.log?.warn({ err: error }, 'index refresh failed; serving the last loaded data'))
+          .finally(() => { refreshing = false; });
+      }, config.indexRefreshMs);
+      timer.unref();
+    },
+    async close() {
+      if (timer) clearInterval(timer);
+      timer = null;
+      await store.close();
+    },
+  };
+}

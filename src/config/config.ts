@@ -1,0 +1,107 @@
+import { isAbsolute, resolve } from 'node:path';
+
+/** Every setting of the service, validated once at boot and frozen. Nothing reads process.env after this. */
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  /** `sqlite:<file>` or `postgres://…`. */
+  readonly databaseUrl: string;
+  readonly redisUrl: string | null;
+  /** Operator token for the admin API; null means "generate once and keep it in the database". */
+  readonly adminToken: string | null;
+  /** Base URL customers reach this service on (links, image placeholders). */
+  readonly publicUrl: string;
+  /** Seed the demo shop into an empty database on `serve`. */
+  readonly demo: boolean;
+  readonly logLevel: LogLevel;
+  readonly cacheTtlSeconds: number;
+  /** How often a node polls the shops' data-version stamps to notice writes made by other nodes. */
+  readonly indexRefreshMs: number;
+}
+
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+/** A configuration problem; its message is the one line printed before start-up stops. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+type Env = Record<string, string | undefined>;
+
+/** Reads and validates the configuration from an environment map (process.env at the entry point). */
+export function loadConfig(env: Env, cwd = process.cwd()): Config {
+  const port = integerSetting(env, 'PORT', 3000, 0, 65535);
+  const host = nonEmpty(env, 'HOST') ?? '0.0.0.0';
+  const databaseUrl = normalizeDatabaseUrl(nonEmpty(env, 'DATABASE_URL') ?? 'sqlite:data/rebound.db', cwd);
+  const redisUrl = nonEmpty(env, 'REDIS_URL') ?? null;
+  if (redisUrl !== null && !/^rediss?:\/\//.test(redisUrl)) {
+    throw new ConfigError(`REDIS_URL must start with redis:// or rediss://, got "${redisUrl}".`);
+  }
+  const adminToken = nonEmpty(env, 'REBOUND_ADMIN_TOKEN') ?? null;
+  if (adminToken !== null && adminToken.length < 24) {
+    throw new ConfigError('REBOUND_ADMIN_TOKEN must be at least 24 characters long.');
+  }
+  const publicUrl = (nonEmpty(env, 'REBOUND_PUBLIC_URL') ?? `http://localhost:${port}`).replace(/\/+$/, '');
+  if (!isHttpUrl(publicUrl)) {
+    throw new ConfigError(`REBOUND_PUBLIC_URL must be an http(s) URL, got "${publicUrl}".`);
+  }
+  const demo = booleanSetting(env, 'REBOUND_DEMO', true);
+  const logLevel = (nonEmpty(env, 'LOG_LEVEL') ?? 'info').toLowerCase() as LogLevel;
+  if (!LOG_LEVELS.includes(logLevel)) {
+    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${env.LOG_LEVEL}".`);
+  }
+  const cacheTtlSeconds = integerSetting(env, 'CACHE_TTL_SECONDS', 60, 0, 86_400);
+  const indexRefreshMs = integerSetting(env, 'REBOUND_INDEX_REFRESH_MS', 1000, 50, 600_000);
+  return Object.freeze({
+    port, host, databaseUrl, redisUrl, adminToken, publicUrl, demo, logLevel, cacheTtlSeconds, indexRefreshMs,
+  });
+}
+
+/** `sqlite:` paths are resolved against the working directory so the file lands where the operator expects. */
+function normalizeDatabaseUrl(url: string, cwd: string): string {
+  if (url.startsWith('postgres://') || url.startsWith('postgresql://')) return url;
+  if (url.startsWith('sqlite:')) {
+    const file = url.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '');
+    if (file === '') throw new ConfigError('DATABASE_URL "sqlite:" needs a file name, e.g. sqlite:data/rebound.db.');
+    if (file === ':memory:') return url;
+    return `sqlite:${isAbsolute(file) ? file : resolve(cwd, file)}`;
+  }
+  throw new ConfigError(`DATABASE_URL must start with sqlite: or postgres://, got "${redact(url)}".`);
+}
+
+function nonEmpty(env: Env, name: string): string | undefined {
+  const value = env[name]?.trim();
+  return value === undefined || value === '' ? undefined : value;
+}
+
+function integerSetting(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = nonEmpty(env, name);
+  if (raw === undefined) return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    throw new ConfigError(`${name} must be a whole number from ${min} to ${max}, got "${raw}".`);
+  }
+  return Number(raw);
+}
+
+function booleanSetting(env: Env, name: string, fallback: boolean): boolean {
+  const raw = nonEmpty(env, name)?.toLowerCase();
+  if (raw === undefined) return fallback;
+  if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
+  if (['0', 'false', 'no', 'off'].includes(raw)) return false;
+  throw new ConfigError(`${name} must be true or false, got "${env[name]}".`);
+}
+
+function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+/** Hides a password in a connection string before it goes into an error message. */
+export function redact(url: string): string {
+  return url.replace(/\/\/([^:/@]+):([^@]+)@/, '//$1:***@');
+}

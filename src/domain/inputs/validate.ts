@@ -1,0 +1,49 @@
+import type { TSchema, Static } from '@sinclair/typebox';
+import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
+import { InvalidDocumentError } from '../errors.js';
+import './formats.js';
+
+const compiled = new WeakMap<TSchema, TypeCheck<TSchema>>();
+
+function checkerFor<T extends TSchema>(schema: T): TypeCheck<T> {
+  let check = compiled.get(schema);
+  if (!check) {
+    check = TypeCompiler.Compile(schema);
+    compiled.set(schema, check);
+  }
+  return check as TypeCheck<T>;
+}
+
+/** `/3/variants/0/price` → `variants[0].price` (the index is reported separately). */
+export function readablePath(pointer: string): string {
+  return pointer.split('/').filter((p) => p !== '').map((part, i) => (/^\d+$/.test(part) ? `[${part}]` : (i === 0 ? part : `.${part}`)))
+    .join('').replace(/^\./, '');
+}
+
+/**
+ * Checks every row of a bulk body against the schema. The first bad row rejects the whole
+ * request with a 422 naming its index and field, so nothing half-valid is written.
+ */
+export function validateRows<T extends TSchema>(schema: T, rows: unknown, what: string): Static<T>[] {
+  if (!Array.isArray(rows)) {
+    throw new InvalidDocumentError(`The body must be a JSON array of ${what} (or NDJSON, one per line).`, [{ path: '', message: 'expected an array' }]);
+  }
+  const check = checkerFor(schema);
+  for (let index = 0; index < rows.length; index++) {
+    const row = rows[index];
+    if (check.Check(row)) continue;
+    const error = check.Errors(row).First();
+    const field = readablePath(error?.path ?? '') || '(row)';
+    const message = error?.message ?? 'invalid';
+    throw new InvalidDocumentError(`Row ${index} of the ${what}: ${field}: ${message}.`, [{ index, path: field, message }]);
+  }
+  return rows as Static<T>[];
+}
+
+/** Checks one document (not a bulk body) against the schema. */
+export function validateDocument<T extends TSchema>(schema: T, value: unknown, what: string): Static<T> {
+  const check = checkerFor(schema);
+  if (check.Check(value)) return value;
+  const problems = [...check.Errors(value)].slice(0, 20).map((e) => ({ path: readablePath(e.path) || '(document)', message: e.message }));
+  throw new InvalidDocumentError(`Invalid ${what}: ${problems[0]?.path}: ${problems[0]?.message}.`, problems);
+}

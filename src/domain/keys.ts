@@ -1,0 +1,47 @@
+import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import type { ApiKeyRecord, KeyKind } from './shop.js';
+
+const PREFIX: Record<KeyKind, string> = { public: 'rb_pub_', private: 'rb_priv_' };
+
+/** How long a rotated-out key keeps working, so deployed pages and jobs can be updated. */
+export const KEY_GRACE_MS = 24 * 60 * 60 * 1000;
+
+/** A long random secret in URL-safe characters. */
+export function randomSecret(bytes = 24): string {
+  return randomBytes(bytes).toString('base64url');
+}
+
+/** Keys are high-entropy random strings, so a plain SHA-256 is enough to store them safely. */
+export function hashKey(key: string): string {
+  return createHash('sha256').update(key).digest('hex');
+}
+
+export function keyKindOf(key: string): KeyKind | null {
+  if (key.startsWith(PREFIX.public)) return 'public';
+  if (key.startsWith(PREFIX.private)) return 'private';
+  return null;
+}
+
+/** Makes a new key: the plain value (shown once) and the record that is stored. */
+export function newApiKey(shopId: number, kind: KeyKind, now = Date.now()): { plain: string; record: ApiKeyRecord } {
+  const plain = `${PREFIX[kind]}${randomSecret(24)}`;
+  return {
+    plain,
+    record: {
+      id: randomUUID(),
+      shop_id: shopId,
+      kind,
+      key_hash: hashKey(plain),
+      key_prefix: plain.slice(0, PREFIX[kind].length + 4),
+      created_at: now,
+      expires_at: null,
+    },
+  };
+}
+
+/** Constant-time comparison of two secrets of any length. */
+export function safeEqual(a: string, b: string): boolean {
+  const ha = createHash('sha256').update(a).digest();
+  const hb = createHash('sha256').update(b).digest();
+  return timingSafeEqual(ha, hb);
+}

@@ -1,0 +1,50 @@
+/** A tenant (product.md §1). Secrets stay inside the service; `publicShop` is what the admin API shows. */
+export interface Shop {
+  id: number;
+  handle: string;
+  name: string;
+  timezone: string;
+  currency: string;
+  scopes: string[];
+  signing_secret: string;
+  public_url: string | null;
+  webhook_secret: string | null;
+  billing_webhook_secret: string | null;
+  data_version: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export type PublicShop = Omit<Shop, 'signing_secret' | 'webhook_secret' | 'billing_webhook_secret' | 'data_version'> & {
+  webhook_secret_set: boolean;
+  billing_webhook_secret_set: boolean;
+};
+
+export function publicShop(shop: Shop): PublicShop {
+  const { signing_secret: _s, webhook_secret, billing_webhook_secret, data_version: _v, ...rest } = shop;
+  return { ...rest, webhook_secret_set: webhook_secret !== null, billing_webhook_secret_set: billing_webhook_secret !== null };
+}
+
+export const HANDLE_PATTERN = /^[a-z0-9][a-z0-9-]{0,62}$/;
+
+/** Whether the runtime knows the IANA time zone. */
+export function isValidTimezone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export type KeyKind = 'public' | 'private';
+
+export interface ApiKeyRecord {
+  id: string;
+  shop_id: number;
+  kind: KeyKind;
+  key_hash: string;
+  key_prefix: string;
+  created_at: number;
+  expires_at: number | null;
+}

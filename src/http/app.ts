@@ -1,0 +1,55 @@
+import cors from '@fastify/cors';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { Config } from '../config/config.js';
+import type { Services } from '../compose.js';
+import { registerAdminAuth } from './plugins/admin-auth.js';
+import { registerApiKeyAuth } from './plugins/auth.js';
+import { registerErrorHandling } from './plugins/errors.js';
+import { loggerOptions } from './plugins/logging.js';
+import { registerOpenApi } from './plugins/openapi.js';
+import { registerNdjson } from './routes/admin/bulk.js';
+import { catalogRoutes } from './routes/admin/catalog.js';
+import { shopRoutes } from './routes/admin/shops.js';
+import { demoAssetRoutes } from './routes/demo-assets.js';
+import { healthRoutes } from './routes/health.js';
+import { staticProductsRoute } from './routes/api/products-static.js';
+import { sharedSchemas } from './schemas/product.js';
+
+export interface AppOptions {
+  /** Fastify logger settings; tests pass false. */
+  logger?: FastifyServerOptions['logger'];
+}
+
+/** Builds the HTTP application on composed services. No listen, no environment reads. */
+export async function buildApp(services: Services, config: Config, options: AppOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger ?? loggerOptions(config.logLevel),
+    bodyLimit: 1024 * 1024,
+    // Unknown body fields are refused with a named error, never silently dropped.
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: false } },
+    routerOptions: { ignoreTrailingSlash: true },
+    disableRequestLogging: false,
+    requestIdHeader: 'x-request-id',
+  });
+  for (const schema of sharedSchemas) app.addSchema(schema);
+  registerErrorHandling(app);
+  await registerOpenApi(app, config.publicUrl);
+  healthRoutes(app, services.store);
+  demoAssetRoutes(app);
+
+  await app.register(async (api) => {
+    // Storefront pages call these from the browser, from any origin.
+    await api.register(cors, { origin: '*', methods: ['GET', 'POST', 'OPTIONS'], allowedHeaders: ['Content-Type', 'X-Api-Key'], maxAge: 86_400 });
+    registerApiKeyAuth(api, services.keys);
+    staticProductsRoute(api, services.products);
+  }, { prefix: '/api/v1' });
+
+  await app.register(async (admin) => {
+    registerNdjson(admin);
+    registerAdminAuth(admin, services.adminAuth);
+    shopRoutes(admin, services.shops);
+    catalogRoutes(admin, { shops: services.shops, catalog: services.catalogAdmin });
+  }, { prefix: '/admin/v1' });
+
+  return app;
+}

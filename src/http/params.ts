@@ -1,0 +1,142 @@
+import { parseMoney, type Money } from '../domain/catalog/money.js';
+import type { PriceFilter } from '../domain/catalog/price-filter.js';
+import { InvalidInputError } from '../domain/errors.js';
+import type { CommonOptions, ListOptions } from '../services/lists/options.js';
+
+/**
+ * Query parameters arrive as strings (the seed types them so); each is parsed here, once,
+ * and every failure is a 400 naming the parameter (product.md §2).
+ */
+export type Query = Record<string, unknown>;
+
+export const MAX_ID_LIST = 250;
+
+function single(query: Query, name: string): string | undefined {
+  const value = query[name];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string') throw new InvalidInputError(name, `Parameter ${name} must be given once, as a string.`);
+  return value;
+}
+
+/** `yes` / `no`, case-insensitive; anything else is a 400. */
+export function yesNo(query: Query, name: string, fallback: boolean): boolean {
+  const raw = single(query, name);
+  if (raw === undefined || raw === '') return fallback;
+  const value = raw.trim().toLowerCase();
+  if (value === 'yes') return true;
+  if (value === 'no') return false;
+  throw new InvalidInputError(name, `Parameter ${name} must be yes or no, got "${clip(raw)}".`);
+}
+
+export function limitParam(query: Query, fallback: number, max: number): number {
+  const raw = single(query, 'limit');
+  if (raw === undefined || raw === '') return fallback;
+  const value = raw.trim();
+  if (!/^\d{1,6}$/.test(value) || Number(value) < 1 || Number(value) > max) {
+    throw new InvalidInputError('limit', `Parameter limit must be a whole number from 1 to ${max}, got "${clip(raw)}".`);
+  }
+  return Number(value);
+}
+
+export function formatParam(query: Query): boolean {
+  const raw = single(query, 'format');
+  if (raw === undefined || raw === '') return false;
+  if (raw.trim().toLowerCase() === 'pretty') return true;
+  throw new InvalidInputError('format', `Parameter format must be pretty, got "${clip(raw)}".`);
+}
+
+export function countryCodeParam(query: Query): string | null {
+  const raw = single(query, 'country_code');
+  if (raw === undefined || raw === '') return null;
+  const value = raw.trim();
+  if (!/^[A-Za-z]{2}$/.test(value)) {
+    throw new InvalidInputError('country_code', `Parameter country_code must be a two-letter ISO 3166-1 country code, got "${clip(raw)}".`);
+  }
+  return value.toUpperCase();
+}
+
+/** Comma-separated positive integers, spaces allowed, at most 250. Empty means absent. */
+export function idList(query: Query, name: string): number[] | null {
+  const raw = single(query, name);
+  if (raw === undefined || raw.trim() === '') return null;
+  const parts = raw.split(',').map((p) => p.trim()).filter((p) => p !== '');
+  if (parts.length > MAX_ID_LIST) {
+    throw new InvalidInputError(name, `Parameter ${name} takes at most ${MAX_ID_LIST} ids, got ${parts.length}.`);
+  }
+  return parts.map((part) => {
+    if (!/^\d{1,16}$/.test(part) || Number(part) < 1 || !Number.isSafeInteger(Number(part))) {
+      throw new InvalidInputError(name, `Parameter ${name} must be a comma-separated list of positive integer ids; "${clip(part)}" is not one.`);
+    }
+    return Number(part);
+  });
+}
+
+/** Comma-separated strings (handles, tags), at most 250, trimmed. */
+export function stringList(query: Query, name: string): string[] | null {
+  const raw = single(query, name);
+  if (raw === undefined || raw.trim() === '') return null;
+  const parts = raw.split(',').map((p) => p.trim()).filter((p) => p !== '');
+  if (parts.length > MAX_ID_LIST) {
+    throw new InvalidInputError(name, `Parameter ${name} takes at most ${MAX_ID_LIST} values, got ${parts.length}.`);
+  }
+  return parts;
+}
+
+function moneyParam(query: Query, name: string): Money | undefined {
+  const raw = single(query, name);
+  if (raw === undefined || raw.trim() === '') return undefined;
+  const value = parseMoney(raw);
+  if (value === null || value < 0) {
+    throw new InvalidInputError(name, `Parameter ${name} must be a non-negative decimal number, got "${clip(raw)}".`);
+  }
+  return value;
+}
+
+export const PRICE_PARAMS = [
+  'any_variant_price_less_than',
+  'any_variant_price_less_than_or_equal_to',
+  'any_variant_price_equal_to',
+  'variant_price_greater_than',
+  'variant_price_greater_than_or_equal_to',
+] as const;
+
+export function priceFilterParams(query: Query): PriceFilter {
+  const filter: PriceFilter = {};
+  const lt = moneyParam(query, 'any_variant_price_less_than');
+  const lte = moneyParam(query, 'any_variant_price_less_than_or_equal_to');
+  const eq = moneyParam(query, 'any_variant_price_equal_to');
+  const gt = moneyParam(query, 'variant_price_greater_than');
+  const gte = moneyParam(query, 'variant_price_greater_than_or_equal_to');
+  if (lt !== undefined) filter.lessThan = lt;
+  if (lte !== undefined) filter.lessThanOrEqual = lte;
+  if (eq !== undefined) filter.equal = eq;
+  if (gt !== undefined) filter.greaterThan = gt;
+  if (gte !== undefined) filter.greaterThanOrEqual = gte;
+  return filter;
+}
+
+export function commonParams(query: Query, limits: { fallback: number; max: number }): CommonOptions {
+  return {
+    pretty: formatParam(query),
+    metafields: yesNo(query, 'metafields', false),
+    variantMetafields: yesNo(query, 'variant_metafields', false),
+    bustCache: yesNo(query, 'bust_cache', false),
+    limit: limitParam(query, limits.fallback, limits.max),
+    countryCode: countryCodeParam(query),
+  };
+}
+
+export function listParams(query: Query, limits = { fallback: 5, max: 100 }): ListOptions {
+  return {
+    ...commonParams(query, limits),
+    filterOos: yesNo(query, 'filter_oos', true),
+    unsetVariants: yesNo(query, 'unset_variants', false),
+    price: priceFilterParams(query),
+  };
+}
+
+/** Keeps echoed input short in error messages. */
+function clip(text: string): string {
+  const printable = text.replace(/[\u0000-\u001f\u007f]/g, '?');
+  return printable.length > 40 ? `${printable.slice(0, 40)}…` : printable;
+}

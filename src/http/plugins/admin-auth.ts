@@ -1,0 +1,37 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ForbiddenError, NotFoundError, UnauthorizedError } from '../../domain/errors.js';
+import type { Shop } from '../../domain/shop.js';
+import type { AdminAuth, AdminPrincipal } from '../../services/admin-auth.js';
+import type { ShopsService } from '../../services/shops.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    admin: AdminPrincipal | null;
+  }
+}
+
+/** Bearer authentication for every route of the (encapsulated) admin plugin. */
+export function registerAdminAuth(app: FastifyInstance, auth: AdminAuth): void {
+  app.decorateRequest('admin', null);
+  app.addHook('onRequest', async (request) => {
+    const header = request.headers.authorization;
+    if (!header) throw new UnauthorizedError('Missing admin credentials. Send Authorization: Bearer <token>.');
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    const principal = match ? auth.verify(match[1]!) : null;
+    if (!principal) throw new UnauthorizedError('Invalid admin credentials.');
+    request.admin = principal;
+  });
+}
+
+/** Only the operator token may act on every shop (create shops, list them). */
+export function requireOperator(request: FastifyRequest): void {
+  if (!request.admin?.operator) throw new ForbiddenError('This admin endpoint needs the operator token.');
+}
+
+/** The shop a path names, if the caller may act on it; another shop looks exactly like a missing one. */
+export async function shopFor(request: FastifyRequest, shops: ShopsService, handle: string): Promise<Shop> {
+  const shop = await shops.requireShop(handle);
+  const admin = request.admin;
+  if (!admin || (!admin.operator && admin.shopId !== shop.id)) throw new NotFoundError(`Shop ${handle} not found.`);
+  return shop;
+}

@@ -1,0 +1,27 @@
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { FastifyInstance } from 'fastify';
+
+/** OpenAPI generated from the route schemas, served as JSON and browsable at /docs. */
+export async function registerOpenApi(app: FastifyInstance, publicUrl: string): Promise<void> {
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: {
+        title: 'Rebound API',
+        version: '1.0.0',
+        description: 'Product recommendations and subscription reactivation for online shops. Public endpoints take a key (`key` query parameter or `X-Api-Key` header); admin endpoints take `Authorization: Bearer <token>`.',
+      },
+      servers: [{ url: publicUrl }],
+      components: {
+        securitySchemes: {
+          apiKey: { type: 'apiKey', in: 'query', name: 'key' },
+          adminToken: { type: 'http', scheme: 'bearer' },
+        },
+      },
+    },
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+  app.get('/api/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+}

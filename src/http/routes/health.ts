@@ -1,0 +1,23 @@
+import type { FastifyInstance } from 'fastify';
+import type { Store } from '../../store/store.js';
+
+/** Liveness (the process answers) and readiness (the database answers). */
+export function healthRoutes(app: FastifyInstance, store: Pick<Store, 'ping'>): void {
+  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+  app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
+    try {
+      await withTimeout(store.ping(), 2000);
+      return { status: 'ready' };
+    } catch {
+      return reply.status(503).header('Retry-After', '5').send({ error: 'Not ready: the database does not answer.' });
+    }
+  });
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout;
+  return Promise.race([
+    promise.finally(() => clearTimeout(timer)),
+    new Promise<T>((_, reject) => { timer = setTimeout(() => reject(new Error('timeout')), ms); }),
+  ]);
+}

@@ -1,0 +1,130 @@
+import type { Logger } from 'pino';
+import type { Store } from '../store/store.js';
+import { indexMarket, indexProduct, ShopCatalog, type IndexedProduct } from './shop-catalog.js';
+
+/** What a local write changed, so only that part of the read model is rebuilt. */
+export interface CatalogChange {
+  products?: number[];
+  deletedProducts?: number[];
+  collections?: boolean;
+  markets?: boolean;
+  customers?: boolean;
+  shop?: boolean;
+}
+
+type IndexStore = Pick<Store, 'getShopById' | 'listProducts' | 'listCollections' | 'listMarkets' | 'listCustomers' | 'listShopVersions' | 'listShops'>;
+
+/**
+ * The in-memory catalog of every shop, behind every public endpoint. A node patches its own
+ * writes at once and notices other nodes' writes by polling the shops' data-version stamps.
+ */
+export class CatalogIndex {
+  private readonly shops = new Map<number, ShopCatalog>();
+  /** One rebuild at a time per shop, in arrival order. */
+  private readonly queues = new Map<number, Promise<unknown>>();
+  rebuilds = 0;
+
+  constructor(private readonly store: IndexStore, private readonly log?: Logger) {}
+
+  /** The current generation of a shop's catalog (undefined until loaded). */
+  get(shopId: number): ShopCatalog | undefined {
+    return this.shops.get(shopId);
+  }
+
+  /** Loads every shop; called once at start-up. */
+  async loadAll(): Promise<void> {
+    for (const shop of await this.store.listShops()) await this.reload(shop.id);
+  }
+
+  /** Rebuilds a shop's catalog from the store. */
+  reload(shopId: number): Promise<void> {
+    return this.serialize(shopId, () => this.build(shopId));
+  }
+
+  /** Applies a local write: reloads only what changed, or everything if another node wrote meanwhile. */
+  apply(shopId: number, change: CatalogChange): Promise<void> {
+    return this.serialize(shopId, async () => {
+      const current = this.shops.get(shopId);
+      const shop = await this.store.getShopById(shopId);
+      if (!shop) {
+        this.shops.delete(shopId);
+        return;
+      }
+      // Our write moved the version by one; any other move means writes we have not seen.
+      if (!current || shop.data_version !== current.version + 1) return this.build(shopId);
+      const started = performance.now();
+      let products = current.products;
+      if (change.products?.length || change.deletedProducts?.length) {
+        const next = new Map(products);
+        for (const id of change.deletedProducts ?? []) next.delete(id);
+        for (const product of await this.store.listProducts(shopId, { ids: change.products ?? [] })) next.set(product.id, indexProduct(product));
+        products = next;
+      }
+      const [collections, markets, customers] = await Promise.all([
+        change.collections ? this.loadCollections(shopId) : current.collections,
+        change.markets ? this.loadMarkets(shopId) : current.markets,
+        change.customers ? this.loadCustomers(shopId) : current.customers,
+      ]);
+      this.shops.set(shopId, current.with({ shop, version: shop.data_version, products, collections, markets, customers }));
+      this.log?.debug({ shopId, ms: Math.round(performance.now() - started) }, 'catalog patched');
+    });
+  }
+
+  /** Rebuilds the shops whose stamp moved since we loaded them (writes made by other nodes). */
+  async refreshStale(): Promise<number> {
+    let refreshed = 0;
+    const versions = await this.store.listShopVersions();
+    const live = new Set<number>();
+    for (const { id, data_version } of versions) {
+      live.add(id);
+      const current = this.shops.get(id);
+      if (current && current.version >= data_version) continue;
+      await this.reload(id);
+      refreshed++;
+    }
+    for (const id of this.shops.keys()) if (!live.has(id)) this.shops.delete(id);
+    return refreshed;
+  }
+
+  private async build(shopId: number): Promise<void> {
+    const started = performance.now();
+    const shop = await this.store.getShopById(shopId);
+    if (!shop) {
+      this.shops.delete(shopId);
+      return;
+    }
+    const [rows, collections, markets, customers] = await Promise.all([
+      this.store.listProducts(shopId),
+      this.loadCollections(shopId),
+      this.loadMarkets(shopId),
+      this.loadCustomers(shopId),
+    ]);
+    const products = new Map<number, IndexedProduct>();
+    for (const row of rows) products.set(row.id, indexProduct(row));
+    this.shops.set(shopId, new ShopCatalog(shop, shop.data_version, products, collections, markets, customers));
+    this.rebuilds++;
+    this.log?.info({ shop: shop.handle, products: products.size, ms: Math.round(performance.now() - started) }, 'catalog index built');
+  }
+
+  private async loadCollections(shopId: number) {
+    return new Map((await this.store.listCollections(shopId)).map((c) => [c.id, c]));
+  }
+
+  private async loadMarkets(shopId: number) {
+    return (await this.store.listMarkets(shopId)).map(indexMarket);
+  }
+
+  private async loadCustomers(shopId: number) {
+    return new Map((await this.store.listCustomers(shopId)).map((c) => [c.id, c]));
+  }
+
+  private serialize(shopId: number, work: () => Promise<void>): Promise<void> {
+    const previous = this.queues.get(shopId) ?? Promise.resolve();
+    const next = previous.catch(() => undefined).then(work);
+    this.queues.set(shopId, next);
+    void next.finally(() => {
+      if (this.queues.get(shopId) === next) this.queues.delete(shopId);
+    }).catch(() => undefined);
+    return next;
+  }
+}

@@ -1,0 +1,143 @@
+import type { Collection, Customer } from '../domain/catalog/collection.js';
+import { marketForCountry, priceInMarket, type FixedPrice, type Market } from '../domain/catalog/market.js';
+import { formatMoney, parseMoney, type Money } from '../domain/catalog/money.js';
+import { isListable, isVariantInStock, splitTags, type Product } from '../domain/catalog/product.js';
+import type { Shop } from '../domain/shop.js';
+import { marketVariantStrings, serializeProduct, type ProductJson } from './product-json.js';
+
+/** What the hot paths need of a variant; prices as exact integers. */
+export interface IndexedVariant {
+  readonly id: number;
+  readonly price: Money;
+  readonly inStock: boolean;
+}
+
+/** A product as the read model keeps it: the attributes rules and lists read, and its JSON pieces. */
+export interface IndexedProduct {
+  readonly id: number;
+  readonly handle: string;
+  readonly title: string;
+  readonly vendor: string;
+  readonly productType: string;
+  /** Tags as given, and lower-cased for matching. */
+  readonly tags: readonly string[];
+  readonly tagsLower: readonly string[];
+  readonly listable: boolean;
+  readonly inStock: boolean;
+  readonly variants: readonly IndexedVariant[];
+  readonly json: ProductJson;
+}
+
+/** A product's variants as a market shows them: JSON strings and exact prices. */
+export interface MarketVariants {
+  readonly strings: readonly string[];
+  readonly prices: readonly Money[];
+}
+
+export interface IndexedMarket {
+  readonly market: Market;
+  readonly fixed: ReadonlyMap<number, FixedPrice>;
+  readonly catalog: ReadonlySet<number> | null;
+}
+
+export function indexProduct(product: Product): IndexedProduct {
+  const variants = product.variants.map((v) => ({ id: v.id, price: parseMoney(v.price) ?? 0, inStock: isVariantInStock(v) }));
+  const tags = splitTags(product.tags);
+  return {
+    id: product.id,
+    handle: product.handle,
+    title: product.title,
+    vendor: product.vendor,
+    productType: product.product_type,
+    tags,
+    tagsLower: tags.map((t) => t.toLowerCase()),
+    listable: isListable(product),
+    inStock: variants.some((v) => v.inStock),
+    variants,
+    json: serializeProduct(product),
+  };
+}
+
+export function indexMarket(market: Market): IndexedMarket {
+  return {
+    market,
+    fixed: new Map(market.fixed_prices.map((f) => [f.variant_id, f])),
+    catalog: market.product_ids === null ? null : new Set(market.product_ids),
+  };
+}
+
+/**
+ * One immutable generation of a shop's read model. Writers build a new generation and swap it
+ * in, so a request sees one consistent catalog from start to end.
+ */
+export class ShopCatalog {
+  readonly byHandle = new Map<string, IndexedProduct>();
+  readonly byTag = new Map<string, IndexedProduct[]>();
+  readonly byVariant = new Map<number, IndexedProduct>();
+  readonly collectionMembers = new Map<number, readonly IndexedProduct[]>();
+  private readonly marketVariants = new Map<number, Map<number, MarketVariants>>();
+
+  constructor(
+    readonly shop: Shop,
+    readonly version: number,
+    readonly products: ReadonlyMap<number, IndexedProduct>,
+    readonly collections: ReadonlyMap<number, Collection>,
+    readonly markets: readonly IndexedMarket[],
+    readonly customers: ReadonlyMap<number, Customer>,
+  ) {
+    for (const product of products.values()) {
+      this.byHandle.set(product.handle, product);
+      for (const variant of product.variants) this.byVariant.set(variant.id, product);
+      for (const tag of new Set(product.tagsLower)) {
+        const list = this.byTag.get(tag);
+        if (list) list.push(product);
+        else this.byTag.set(tag, [product]);
+      }
+    }
+    for (const collection of collections.values()) {
+      const members = [...collection.products]
+        .sort((a, b) => a.position - b.position || a.product_id - b.product_id)
+        .map((m) => products.get(m.product_id))
+        .filter((p): p is IndexedProduct => p !== undefined);
+      this.collectionMembers.set(collection.id, members);
+    }
+  }
+
+  /** The market that prices a country, or null (base prices, whole catalog). */
+  marketFor(countryCode: string): IndexedMarket | null {
+    const market = marketForCountry(this.markets.map((m) => m.market), countryCode);
+    return market ? this.markets.find((m) => m.market.id === market.id) ?? null : null;
+  }
+
+  /** A product's variants priced for a market, made on first use and kept with this generation. */
+  variantsInMarket(product: IndexedProduct, market: IndexedMarket): MarketVariants {
+    let byProduct = this.marketVariants.get(market.market.id);
+    if (!byProduct) {
+      byProduct = new Map();
+      this.marketVariants.set(market.market.id, byProduct);
+    }
+    let variants = byProduct.get(product.id);
+    if (!variants) {
+      const strings = marketVariantStrings(product.json, market.market, market.fixed);
+      const prices = product.variants.map((v) => {
+        const price = priceInMarket({ id: v.id, price: formatMoney(v.price), compare_at_price: null }, market.market, market.fixed).price;
+        return parseMoney(price) ?? v.price;
+      });
+      variants = { strings, prices };
+      byProduct.set(product.id, variants);
+    }
+    return variants;
+  }
+
+  /** Same data, newer parts: the unchanged products are shared, not copied. */
+  with(parts: Partial<Pick<ShopCatalog, 'shop' | 'version' | 'products' | 'collections' | 'markets' | 'customers'>>): ShopCatalog {
+    return new ShopCatalog(
+      parts.shop ?? this.shop,
+      parts.version ?? this.version,
+      parts.products ?? this.products,
+      parts.collections ?? this.collections,
+      parts.markets ?? this.markets,
+      parts.customers ?? this.customers,
+    );
+  }
+}

@@ -1,0 +1,70 @@
+import pino from 'pino';
+import { type Config } from './config/config.js';
+import { compose } from './compose.js';
+import { buildApp } from './http/app.js';
+import { loggerOptions } from './http/plugins/logging.js';
+import { seedDemoShop, DEMO_HANDLE, type DemoSeedResult } from './services/demo.js';
+
+/** Process entry of the server: compose → (seed demo) → buildApp → listen; drains on SIGTERM / SIGINT. */
+export async function serve(config: Config): Promise<void> {
+  const started = performance.now();
+  const log = pino(loggerOptions(config.logLevel) as pino.LoggerOptions);
+  const services = await compose(config, { log });
+
+  const generatedToken = await services.adminAuth.ensureToken();
+  if (generatedToken) {
+    log.warn('No REBOUND_ADMIN_TOKEN set: generated an operator token, kept hashed in the database. It is shown only now.');
+    process.stdout.write(`\nAdmin token (shown once): ${generatedToken}\n`);
+  }
+
+  if (config.demo && (await services.shops.listShops()).length === 0) {
+    const seeded = await seedDemoShop({ shops: services.shops, catalog: services.catalogAdmin }, { publicUrl: config.publicUrl });
+    printDemoWelcome(config, seeded);
+  }
+
+  const app = await buildApp(services, config);
+  let closing = false;
+  const shutdown = (signal: string) => {
+    if (closing) return;
+    closing = true;
+    log.info({ signal }, 'shutting down: draining in-flight requests');
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    app.close()
+      .then(() => services.close())
+      .then(() => process.exit(0))
+      .catch((error: unknown) => {
+        log.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      });
+  };
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+  process.once('SIGINT', () => shutdown('SIGINT'));
+
+  await app.listen({ port: config.port, host: config.host });
+  services.startBackground();
+  log.info({ ms: Math.round(performance.now() - started), shops: (await services.shops.listShops()).length }, 'ready');
+}
+
+function printDemoWelcome(config: Config, seeded: DemoSeedResult): void {
+  if (!seeded.keys) return;
+  const base = config.publicUrl;
+  const key = seeded.keys.public;
+  const [a, b, c] = seeded.sample.productIds;
+  const lines = [
+    '',
+    `Demo shop "${DEMO_HANDLE}" created: ${Object.entries(seeded.counts).map(([k, v]) => `${v} ${k}`).join(', ')}.`,
+    `  public key:  ${seeded.keys.public}`,
+    `  private key: ${seeded.keys.private}`,
+    '  (keys are stored hashed and shown only now; `rebound keys demo` issues new ones)',
+    '',
+    'Try:',
+    `  curl '${base}/api/v1/products/static?key=${key}&ids=${a},${b},${c}&format=pretty'`,
+    `  curl '${base}/api/v1/products/static?key=${key}&handles=${seeded.sample.handles.join(',')}&country_code=DE&format=pretty'`,
+    `  curl -H 'X-Api-Key: ${key}' '${base}/api/v1/products/static?ids=${a}&metafields=yes&variant_metafields=yes'`,
+    '',
+    `API docs: ${base}/docs`,
+    '',
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+}

@@ -1,0 +1,35 @@
+import { hashKey, randomSecret, safeEqual } from '../domain/keys.js';
+import type { KeyIndex } from '../indexes/key-index.js';
+import type { Store } from '../store/store.js';
+
+export type AdminPrincipal = { operator: true } | { operator: false; shopId: number };
+
+const TOKEN_SETTING = 'admin_token_sha256';
+
+/**
+ * The admin API's credentials: the operator token (from configuration, or generated once and
+ * kept hashed in the database) or a shop's private key, limited to that shop.
+ */
+export function createAdminAuth(deps: { store: Pick<Store, 'getSetting' | 'putSettingIfAbsent'>; keys: KeyIndex; configuredToken: string | null }) {
+  let tokenHash: string | null = deps.configuredToken ? hashKey(deps.configuredToken) : null;
+
+  return {
+    /** Makes sure an operator token exists; returns it in plain text only when it was just generated. */
+    async ensureToken(): Promise<string | null> {
+      if (tokenHash) return null;
+      const candidate = `rb_admin_${randomSecret(24)}`;
+      const stored = await deps.store.putSettingIfAbsent(TOKEN_SETTING, hashKey(candidate));
+      tokenHash = stored;
+      return stored === hashKey(candidate) ? candidate : null;
+    },
+
+    verify(token: string): AdminPrincipal | null {
+      if (tokenHash && safeEqual(hashKey(token), tokenHash)) return { operator: true };
+      const owner = deps.keys.lookup(token);
+      if (owner?.kind === 'private') return { operator: false, shopId: owner.shopId };
+      return null;
+    },
+  };
+}
+
+export type AdminAuth = ReturnType<typeof createAdminAuth>;

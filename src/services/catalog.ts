@@ -1,0 +1,178 @@
+import type { Collection, Order } from '../domain/catalog/collection.js';
+import type { Market } from '../domain/catalog/market.js';
+import { normalizeProduct, normalizeTimestamp } from '../domain/catalog/normalize.js';
+import type { Product } from '../domain/catalog/product.js';
+import { InvalidDocumentError } from '../domain/errors.js';
+import { CollectionInput, CustomerInput, InventoryInput, MarketInput, OrderInput, ProductInput } from '../domain/inputs/catalog.js';
+import { validateRows } from '../domain/inputs/validate.js';
+import type { CatalogIndex } from '../indexes/catalog-index.js';
+import type { Store } from '../store/store.js';
+
+type CatalogStore = Pick<Store, 'upsertProducts' | 'deleteProduct' | 'listProducts' | 'findVariantProducts' | 'findExistingProductIds'
+  | 'setInventory' | 'upsertCollections' | 'listCollections' | 'upsertCustomers' | 'upsertMarkets' | 'upsertOrders' | 'listMarkets'>;
+
+function reject(index: number, path: string, message: string, what: string): never {
+  throw new InvalidDocumentError(`Row ${index} of the ${what}: ${path}: ${message}.`, [{ index, path, message }]);
+}
+
+function tagList(tags: string | string[] | undefined): string[] {
+  const list = Array.isArray(tags) ? tags : (tags ?? '').split(',');
+  return [...new Set(list.map((t) => t.trim()).filter((t) => t !== ''))];
+}
+
+/** A product listed twice in one membership: the first position wins. */
+function firstOccurrences(members: { product_id: number; position: number }[]): { product_id: number; position: number }[] {
+  const seen = new Set<number>();
+  return members.filter((m) => !seen.has(m.product_id) && seen.add(m.product_id) !== undefined);
+}
+
+/**
+ * Catalog imports (product.md §8): validated whole before anything is written, written in one
+ * transaction, idempotent by id, then patched into the read model.
+ */
+export function createCatalogService(deps: { store: CatalogStore; catalog: CatalogIndex; clock?: () => Date }) {
+  const { store, catalog } = deps;
+  const clock = deps.clock ?? (() => new Date());
+
+  return {
+    async upsertProducts(shopId: number, body: unknown): Promise<{ upserted: number }> {
+      const rows = validateRows(ProductInput, body, 'products');
+      const now = clock();
+      const products: Product[] = rows.map((row) => normalizeProduct(row, now));
+      const current = catalog.get(shopId);
+      const handles = new Map<string, number>();
+      const variantOwner = new Map<number, number>();
+      products.forEach((product, index) => {
+        const sameHandle = handles.get(product.handle);
+        if (sameHandle !== undefined && sameHandle !== product.id) reject(index, 'handle', `"${product.handle}" is used by product ${sameHandle} in the same request`, 'products');
+        const owner = current?.byHandle.get(product.handle);
+        if (owner && owner.id !== product.id && !rows.some((r) => r.id === owner.id)) {
+          reject(index, 'handle', `"${product.handle}" is already the handle of product ${owner.id}`, 'products');
+        }
+        handles.set(product.handle, product.id);
+        product.variants.forEach((variant, v) => {
+          const other = variantOwner.get(variant.id);
+          if (other !== undefined && other !== product.id) reject(index, `variants[${v}].id`, `variant ${variant.id} also belongs to product ${other} in the same request`, 'products');
+          variantOwner.set(variant.id, product.id);
+        });
+      });
+      await store.upsertProducts(shopId, products);
+      await catalog.apply(shopId, { products: products.map((p) => p.id) });
+      return { upserted: products.length };
+    },
+
+    async deleteProduct(shopId: number, productId: number): Promise<boolean> {
+      const deleted = await store.deleteProduct(shopId, productId);
+      if (deleted) await catalog.apply(shopId, { deletedProducts: [productId], collections: true });
+      return deleted;
+    },
+
+    /** Admin listing: title / handle / sku search over the read model, paged. */
+    async listProducts(shopId: number, query: { query?: string; limit: number; page: number }): Promise<{ data: Product[]; page: number; total: number }> {
+      const shopCatalog = catalog.get(shopId);
+      const needle = query.query?.trim().toLowerCase() ?? '';
+      const all = shopCatalog ? [...shopCatalog.products.values()] : [];
+      const matching = needle === '' ? all : all.filter((p) => p.title.toLowerCase().includes(needle) || p.handle.includes(needle) || String(p.id) === needle);
+      matching.sort((a, b) => a.id - b.id);
+      const slice = matching.slice((query.page - 1) * query.limit, query.page * query.limit);
+      const data = await store.listProducts(shopId, { ids: slice.map((p) => p.id) });
+      return { data, page: query.page, total: matching.length };
+    },
+
+    async upsertCollections(shopId: number, body: unknown): Promise<{ upserted: number }> {
+      const rows = validateRows(CollectionInput, body, 'collections');
+      const existing = await store.findExistingProductIds(shopId, rows.flatMap((r) => r.products.map((p) => p.product_id)));
+      const collections: Collection[] = rows.map((row, index) => {
+        row.products.forEach((member, m) => {
+          if (!existing.has(member.product_id)) reject(index, `products[${m}].product_id`, `unknown product ${member.product_id}`, 'collections');
+        });
+        return {
+          id: row.id,
+          title: row.title,
+          handle: row.handle,
+          updated_at: row.updated_at ? normalizeTimestamp(row.updated_at) : clock().toISOString(),
+          products: firstOccurrences(row.products.map((p, i) => ({ product_id: p.product_id, position: p.position ?? i + 1 }))),
+        };
+      });
+      await store.upsertCollections(shopId, collections);
+      await catalog.apply(shopId, { collections: true });
+      return { upserted: collections.length };
+    },
+
+    async listCollections(shopId: number): Promise<Collection[]> {
+      return store.listCollections(shopId);
+    },
+
+    async setInventory(shopId: number, body: unknown): Promise<{ updated: number }> {
+      const rows = validateRows(InventoryInput, body, 'inventory levels');
+      const owners = await store.findVariantProducts(shopId, rows.map((r) => r.variant_id));
+      rows.forEach((row, index) => {
+        if (!owners.has(row.variant_id)) reject(index, 'variant_id', `unknown variant ${row.variant_id}`, 'inventory levels');
+      });
+      await store.setInventory(shopId, rows);
+      await catalog.apply(shopId, { products: [...new Set(owners.values())] });
+      return { updated: rows.length };
+    },
+
+    async upsertCustomers(shopId: number, body: unknown): Promise<{ upserted: number }> {
+      const rows = validateRows(CustomerInput, body, 'customers');
+      await store.upsertCustomers(shopId, rows.map((r) => ({ id: r.id, email: r.email ?? null, tags: tagList(r.tags) })));
+      await catalog.apply(shopId, { customers: true });
+      return { upserted: rows.length };
+    },
+
+    async upsertMarkets(shopId: number, body: unknown): Promise<{ upserted: number }> {
+      const rows = validateRows(MarketInput, body, 'markets');
+      const variantIds = rows.flatMap((r) => (r.fixed_prices ?? []).map((f) => f.variant_id));
+      const owners = await store.findVariantProducts(shopId, variantIds);
+      const products = await store.findExistingProductIds(shopId, rows.flatMap((r) => r.product_ids ?? []));
+      const markets: Market[] = rows.map((row, index) => {
+        (row.fixed_prices ?? []).forEach((f, i) => {
+          if (!owners.has(f.variant_id)) reject(index, `fixed_prices[${i}].variant_id`, `unknown variant ${f.variant_id}`, 'markets');
+        });
+        (row.product_ids ?? []).forEach((id, i) => {
+          if (!products.has(id)) reject(index, `product_ids[${i}]`, `unknown product ${id}`, 'markets');
+        });
+        return {
+          id: row.id,
+          name: row.name,
+          position: row.position ?? index,
+          active: row.active ?? true,
+          countries: [...new Set(row.countries.map((c) => c.toUpperCase()))],
+          currency: row.currency.toUpperCase(),
+          price_adjustment_percent: row.price_adjustment_percent ?? 0,
+          fixed_prices: (row.fixed_prices ?? []).map((f) => ({ variant_id: f.variant_id, price: f.price, compare_at_price: f.compare_at_price ?? null })),
+          product_ids: row.product_ids ?? null,
+        };
+      });
+      await store.upsertMarkets(shopId, markets);
+      await catalog.apply(shopId, { markets: true });
+      return { upserted: markets.length };
+    },
+
+    async listMarkets(shopId: number): Promise<Market[]> {
+      return store.listMarkets(shopId);
+    },
+
+    /** Orders feed sales statistics; cancelled ones are kept but never counted. */
+    async upsertOrders(shopId: number, body: unknown): Promise<{ upserted: number }> {
+      const rows = validateRows(OrderInput, body, 'orders');
+      const orders: Order[] = rows.map((row) => {
+        const created = Date.parse(normalizeTimestamp(row.created_at));
+        return {
+          id: row.id,
+          customer_id: row.customer?.id ?? null,
+          created_at: created,
+          cancelled_at: row.cancelled_at ? Date.parse(normalizeTimestamp(row.cancelled_at)) : null,
+          updated_at: row.updated_at ? Date.parse(normalizeTimestamp(row.updated_at)) : created,
+          lines: row.line_items.map((l) => ({ product_id: l.product_id, variant_id: l.variant_id ?? null, quantity: l.quantity, price: l.price ?? '0.00' })),
+        };
+      });
+      await store.upsertOrders(shopId, orders);
+      await catalog.apply(shopId, {});
+      return { upserted: orders.length };
+    },
+  };
+}
+
+export type CatalogService = ReturnType<typeof createCatalogService>;

@@ -1,0 +1,58 @@
+import { generateDemoShop, type DemoOptions } from '../../demo/generate.js';
+import type { CatalogService } from './catalog.js';
+import type { IssuedKeys, ShopsService } from './shops.js';
+
+export const DEMO_HANDLE = 'demo';
+
+export interface DemoSeedResult {
+  created: boolean;
+  keys: IssuedKeys | null;
+  counts: Record<string, number>;
+  sample: { productIds: number[]; handles: string[] };
+}
+
+/**
+ * Creates the demo shop and loads the generated data through the same services (and the
+ * same validation) as the admin API. Loading into an existing demo shop is idempotent.
+ */
+export async function seedDemoShop(
+  deps: { shops: ShopsService; catalog: CatalogService },
+  options: DemoOptions = {},
+): Promise<DemoSeedResult> {
+  const data = generateDemoShop(options);
+  const existing = (await deps.shops.listShops()).find((s) => s.handle === DEMO_HANDLE);
+  let keys: IssuedKeys | null = null;
+  let shopId: number;
+  if (existing) {
+    shopId = existing.id;
+  } else {
+    const created = await deps.shops.createShop({
+      handle: DEMO_HANDLE,
+      name: 'Rebound Demo Outfitters',
+      timezone: 'America/New_York',
+      currency: 'USD',
+      scopes: ['read_markets'],
+      ...(options.publicUrl ? { public_url: options.publicUrl } : {}),
+    });
+    shopId = created.shop.id;
+    keys = created.keys;
+  }
+  await deps.catalog.upsertProducts(shopId, data.products);
+  await deps.catalog.upsertCollections(shopId, data.collections);
+  await deps.catalog.upsertCustomers(shopId, data.customers);
+  await deps.catalog.upsertMarkets(shopId, data.markets);
+  await deps.catalog.upsertOrders(shopId, data.orders);
+  const listable = data.products.filter((p) => p.status !== 'draft' && p.published_at !== null && !String(p.tags ?? '').includes('exclude_rebound'));
+  return {
+    created: !existing,
+    keys,
+    counts: {
+      products: data.products.length,
+      collections: data.collections.length,
+      customers: data.customers.length,
+      markets: data.markets.length,
+      orders: data.orders.length,
+    },
+    sample: { productIds: listable.slice(0, 3).map((p) => p.id), handles: listable.slice(3, 5).map((p) => p.handle) },
+  };
+}

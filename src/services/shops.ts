@@ -1,0 +1,111 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { InvalidDocumentError, NotFoundError } from '../domain/errors.js';
+import { validateDocument } from '../domain/inputs/validate.js';
+import { KEY_GRACE_MS, newApiKey, randomSecret } from '../domain/keys.js';
+import { HANDLE_PATTERN, isValidTimezone, type Shop } from '../domain/shop.js';
+import type { CatalogIndex } from '../indexes/catalog-index.js';
+import type { KeyIndex } from '../indexes/key-index.js';
+import type { Store } from '../store/store.js';
+
+export const NewShopInput = Type.Object({
+  handle: Type.String({ description: 'url-safe: lower-case letters, digits and dashes', examples: ['my-shop'] }),
+  name: Type.String({ minLength: 1, maxLength: 200 }),
+  timezone: Type.Optional(Type.String({ description: 'IANA time zone', examples: ['America/New_York'] })),
+  currency: Type.Optional(Type.String({ pattern: '^[A-Z]{3}$' })),
+  scopes: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
+  public_url: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+}, { additionalProperties: false });
+export type NewShopInput = Static<typeof NewShopInput>;
+
+export const ShopPatchInput = Type.Object({
+  name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  timezone: Type.Optional(Type.String()),
+  currency: Type.Optional(Type.String({ pattern: '^[A-Z]{3}$' })),
+  scopes: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
+  public_url: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  webhook_secret: Type.Optional(Type.Union([Type.String({ minLength: 16 }), Type.Null()])),
+  billing_webhook_secret: Type.Optional(Type.Union([Type.String({ minLength: 16 }), Type.Null()])),
+}, { additionalProperties: false });
+
+export interface IssuedKeys {
+  public: string;
+  private: string;
+}
+
+type ShopsStore = Pick<Store, 'createShop' | 'getShopByHandle' | 'updateShop' | 'rotateApiKeys' | 'listShops'>;
+
+/** Shops and their keys: creation, settings, rotation (product.md §1). */
+export function createShopsService(deps: { store: ShopsStore; catalog: CatalogIndex; keys: KeyIndex }) {
+  const { store, catalog, keys } = deps;
+
+  function checkSemantics(doc: { handle?: string; timezone?: string; public_url?: string | null }): void {
+    if (doc.handle !== undefined && !HANDLE_PATTERN.test(doc.handle)) {
+      throw new InvalidDocumentError('Invalid shop: handle must be 1-63 lower-case letters, digits or dashes, starting with a letter or digit.', [{ path: 'handle', message: 'not url-safe' }]);
+    }
+    if (doc.timezone !== undefined && !isValidTimezone(doc.timezone)) {
+      throw new InvalidDocumentError(`Invalid shop: timezone "${doc.timezone}" is not an IANA time zone.`, [{ path: 'timezone', message: 'unknown time zone' }]);
+    }
+    if (doc.public_url) {
+      let ok = false;
+      try { ok = /^https?:$/.test(new URL(doc.public_url).protocol); } catch { ok = false; }
+      if (!ok) throw new InvalidDocumentError('Invalid shop: public_url must be an http(s) URL.', [{ path: 'public_url', message: 'not a URL' }]);
+    }
+  }
+
+  async function requireShop(handle: string): Promise<Shop> {
+    const shop = await store.getShopByHandle(handle);
+    if (!shop) throw new NotFoundError(`Shop ${handle} not found.`);
+    return shop;
+  }
+
+  return {
+    requireShop,
+
+    async listShops(): Promise<Shop[]> {
+      return store.listShops();
+    },
+
+    /** Creates a shop and returns its keys, the only time they are shown. */
+    async createShop(body: unknown): Promise<{ shop: Shop; keys: IssuedKeys }> {
+      const input = validateDocument(NewShopInput, body, 'shop');
+      checkSemantics(input);
+      const pub = newApiKey(0, 'public');
+      const priv = newApiKey(0, 'private');
+      const shop = await store.createShop({
+        handle: input.handle,
+        name: input.name,
+        timezone: input.timezone ?? 'UTC',
+        currency: input.currency ?? 'USD',
+        scopes: [...new Set(input.scopes ?? [])],
+        signing_secret: randomSecret(32),
+        public_url: input.public_url?.replace(/\/+$/, '') ?? null,
+        webhook_secret: null,
+        billing_webhook_secret: null,
+      }, [pub.record, priv.record]);
+      await Promise.all([keys.load(), catalog.reload(shop.id)]);
+      return { shop, keys: { public: pub.plain, private: priv.plain } };
+    },
+
+    async updateShop(handle: string, body: unknown): Promise<Shop> {
+      const patch = validateDocument(ShopPatchInput, body, 'shop');
+      checkSemantics(patch);
+      const shop = await requireShop(handle);
+      const updated = await store.updateShop(shop.id, { ...patch, ...(patch.scopes ? { scopes: [...new Set(patch.scopes)] } : {}) });
+      await catalog.apply(shop.id, { shop: true });
+      return updated;
+    },
+
+    /** New public and private keys; the old ones keep working for a grace period. */
+    async rotateKeys(handle: string): Promise<{ keys: IssuedKeys; previous_keys_expire_at: string }> {
+      const shop = await requireShop(handle);
+      const pub = newApiKey(shop.id, 'public');
+      const priv = newApiKey(shop.id, 'private');
+      const graceUntil = Date.now() + KEY_GRACE_MS;
+      await store.rotateApiKeys(shop.id, [pub.record, priv.record], graceUntil);
+      await keys.load();
+      return { keys: { public: pub.plain, private: priv.plain }, previous_keys_expire_at: new Date(graceUntil).toISOString() };
+    },
+  };
+}
+
+export type ShopsService = ReturnType<typeof createShopsService>;

@@ -1,0 +1,34 @@
+/**
+ * The one place where SQLite and PostgreSQL differ for our queries: booleans, JSON, timestamps,
+ * unique-violation errors. Queries elsewhere are written once.
+ */
+
+export const bool = {
+  toDb: (value: boolean): number => (value ? 1 : 0),
+  fromDb: (value: unknown): boolean => value === true || value === 1 || value === '1',
+};
+
+export const json = {
+  toDb: (value: unknown): string => JSON.stringify(value),
+  fromDb: <T>(value: string): T => JSON.parse(value) as T,
+};
+
+export const time = {
+  /** ISO 8601 → epoch ms. */
+  toDb: (iso: string): number => Date.parse(iso),
+  fromDb: (ms: number | string): string => new Date(Number(ms)).toISOString(),
+};
+
+/** Whether the error is a unique-constraint violation, on either database. */
+export function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}
+
+/** Splits rows for multi-row inserts so no statement exceeds the databases' bound-parameter limits. */
+export function chunks<T>(rows: readonly T[], columns: number, maxParams = 30_000): T[][] {
+  const size = Math.max(1, Math.floor(maxParams / Math.max(1, columns)));
+  const out: T[][] = [];
+  for (let i = 0; i < rows.length; i += size) out.push(rows.slice(i, i + size));
+  return out;
+}

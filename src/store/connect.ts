@@ -1,0 +1,53 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import type { Database } from './schema.js';
+
+export interface Connection {
+  db: Kysely<Database>;
+  dialect: 'sqlite' | 'postgres';
+  /** The PostgreSQL schema named in the URL (`?schema=`), when not the default one. */
+  schema?: string;
+}
+
+/** Opens the database a `DATABASE_URL` names: `sqlite:<file>` or `postgres://…` (optionally `?schema=name`). */
+export function connect(databaseUrl: string): Connection {
+  if (databaseUrl.startsWith('sqlite:')) return { db: new Kysely<Database>({ dialect: sqliteDialect(databaseUrl.slice(7)) }), dialect: 'sqlite' };
+  const schema = new URL(databaseUrl).searchParams.get('schema');
+  return { db: new Kysely<Database>({ dialect: postgresDialect(databaseUrl) }), dialect: 'postgres', ...(schema ? { schema } : {}) };
+}
+
+function sqliteDialect(file: string): SqliteDialect {
+  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  const database = new SQLite(file);
+  // WAL lets readers run beside the writer; NORMAL sync is durable across process crashes in WAL mode.
+  database.pragma('journal_mode = WAL');
+  database.pragma('synchronous = NORMAL');
+  database.pragma('busy_timeout = 5000');
+  database.pragma('foreign_keys = ON');
+  return new SqliteDialect({ database });
+}
+
+const INT8_OID = 20;
+const NUMERIC_OID = 1700;
+
+function postgresDialect(databaseUrl: string): PostgresDialect {
+  const url = new URL(databaseUrl);
+  const schema = url.searchParams.get('schema');
+  url.searchParams.delete('schema');
+  const pool = new pg.Pool({
+    connectionString: url.toString(),
+    max: 10,
+    // Unqualified table names resolve in the chosen schema (tests run each suite in its own).
+    ...(schema ? { options: `-c search_path=${schema}` } : {}),
+    // Our bigint columns hold ids and epoch milliseconds, all below 2^53: read them as numbers.
+    types: {
+      getTypeParser: ((oid: number, format?: string) => (oid === INT8_OID || oid === NUMERIC_OID
+        ? (v: string) => Number(v)
+        : pg.types.getTypeParser(oid, format as 'text'))) as typeof pg.types.getTypeParser,
+    },
+  });
+  return new PostgresDialect({ pool });
+}

@@ -1,0 +1,165 @@
+import type { Kysely } from 'kysely';
+import type { Collection } from '../../domain/catalog/collection.js';
+import type { Product } from '../../domain/catalog/product.js';
+import { chunks, json, time } from '../codec.js';
+import type { Database } from '../schema.js';
+import type { Store } from '../store.js';
+import { bumpDataVersion } from './shops.js';
+
+type CatalogMethods = Pick<Store, 'upsertProducts' | 'deleteProduct' | 'listProducts' | 'countProducts' | 'findVariantProducts'
+  | 'findExistingProductIds' | 'setInventory' | 'upsertCollections' | 'listCollections'>;
+
+/** Live inventory is kept beside the document so a stock update touches one small row. */
+type StoredProduct = Omit<Product, 'variants'> & { variants: (Product['variants'][number])[] };
+
+export function catalogMethods(db: Kysely<Database>): CatalogMethods {
+  return {
+    async upsertProducts(shopId, products) {
+      if (products.length === 0) return;
+      await db.transaction().execute(async (trx) => {
+        for (const batch of chunks(products, 6)) {
+          await trx.insertInto('products').values(batch.map((p) => ({
+            shop_id: shopId,
+            id: p.id,
+            handle: p.handle,
+            status: p.status,
+            document: json.toDb(p),
+            updated_at: time.toDb(p.updated_at),
+          }))).onConflict((oc) => oc.columns(['shop_id', 'id']).doUpdateSet((eb) => ({
+            handle: eb.ref('excluded.handle'),
+            status: eb.ref('excluded.status'),
+            document: eb.ref('excluded.document'),
+            updated_at: eb.ref('excluded.updated_at'),
+          }))).execute();
+        }
+        const ids = products.map((p) => p.id);
+        for (const batch of chunks(ids, 1)) {
+          await trx.deleteFrom('variants').where('shop_id', '=', shopId).where('product_id', 'in', batch).execute();
+        }
+        const variants = products.flatMap((p) => p.variants.map((v) => ({
+          shop_id: shopId,
+          id: v.id,
+          product_id: p.id,
+          inventory_quantity: v.inventory_quantity,
+          old_inventory_quantity: v.old_inventory_quantity,
+        })));
+        for (const batch of chunks(variants, 5)) {
+          // A variant id moving to another product in the same import: the later row wins.
+          await trx.insertInto('variants').values(batch).onConflict((oc) => oc.columns(['shop_id', 'id']).doUpdateSet((eb) => ({
+            product_id: eb.ref('excluded.product_id'),
+            inventory_quantity: eb.ref('excluded.inventory_quantity'),
+            old_inventory_quantity: eb.ref('excluded.old_inventory_quantity'),
+          }))).execute();
+        }
+        await bumpDataVersion(trx, shopId);
+      });
+    },
+
+    async deleteProduct(shopId, productId) {
+      return db.transaction().execute(async (trx) => {
+        const result = await trx.deleteFrom('products').where('shop_id', '=', shopId).where('id', '=', productId).executeTakeFirst();
+        if (Number(result.numDeletedRows) === 0) return false;
+        await trx.deleteFrom('variants').where('shop_id', '=', shopId).where('product_id', '=', productId).execute();
+        await trx.deleteFrom('collection_products').where('shop_id', '=', shopId).where('product_id', '=', productId).execute();
+        await bumpDataVersion(trx, shopId);
+        return true;
+      });
+    },
+
+    async listProducts(shopId, options = {}) {
+      let query = db.selectFrom('products').select(['id', 'document']).where('shop_id', '=', shopId).orderBy('id');
+      if (options.ids) {
+        if (options.ids.length === 0) return [];
+        query = query.where('id', 'in', options.ids);
+      }
+      if (options.afterId !== undefined) query = query.where('id', '>', options.afterId);
+      if (options.limit !== undefined) query = query.limit(options.limit);
+      const rows = await query.execute();
+      if (rows.length === 0) return [];
+      let variantQuery = db.selectFrom('variants').select(['id', 'inventory_quantity', 'old_inventory_quantity']).where('shop_id', '=', shopId);
+      if (options.ids || options.afterId !== undefined || options.limit !== undefined) {
+        variantQuery = variantQuery.where('product_id', 'in', rows.map((r) => r.id));
+      }
+      const stock = new Map((await variantQuery.execute()).map((v) => [Number(v.id), v]));
+      return rows.map((row) => {
+        const product = json.fromDb<StoredProduct>(row.document);
+        for (const variant of product.variants) {
+          const level = stock.get(variant.id);
+          if (level) {
+            variant.inventory_quantity = Number(level.inventory_quantity);
+            variant.old_inventory_quantity = Number(level.old_inventory_quantity);
+          }
+        }
+        return product;
+      });
+    },
+
+    async countProducts(shopId) {
+      const row = await db.selectFrom('products').select((eb) => eb.fn.countAll<number>().as('n')).where('shop_id', '=', shopId).executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+
+    async findVariantProducts(shopId, variantIds) {
+      const found = new Map<number, number>();
+      for (const batch of chunks([...new Set(variantIds)], 1)) {
+        const rows = await db.selectFrom('variants').select(['id', 'product_id']).where('shop_id', '=', shopId).where('id', 'in', batch).execute();
+        for (const row of rows) found.set(Number(row.id), Number(row.product_id));
+      }
+      return found;
+    },
+
+    async findExistingProductIds(shopId, productIds) {
+      const found = new Set<number>();
+      for (const batch of chunks([...new Set(productIds)], 1)) {
+        const rows = await db.selectFrom('products').select('id').where('shop_id', '=', shopId).where('id', 'in', batch).execute();
+        for (const row of rows) found.add(Number(row.id));
+      }
+      return found;
+    },
+
+    async setInventory(shopId, levels) {
+      if (levels.length === 0) return;
+      await db.transaction().execute(async (trx) => {
+        for (const level of levels) {
+          await trx.updateTable('variants')
+            .set((eb) => ({ old_inventory_quantity: eb.ref('inventory_quantity'), inventory_quantity: level.inventory_quantity }))
+            .where('shop_id', '=', shopId).where('id', '=', level.variant_id).execute();
+        }
+        await bumpDataVersion(trx, shopId);
+      });
+    },
+
+    async upsertCollections(shopId, collections) {
+      if (collections.length === 0) return;
+      await db.transaction().execute(async (trx) => {
+        for (const c of collections) {
+          await trx.insertInto('collections').values({ shop_id: shopId, id: c.id, title: c.title, handle: c.handle, updated_at: time.toDb(c.updated_at) })
+            .onConflict((oc) => oc.columns(['shop_id', 'id']).doUpdateSet({ title: c.title, handle: c.handle, updated_at: time.toDb(c.updated_at) }))
+            .execute();
+          await trx.deleteFrom('collection_products').where('shop_id', '=', shopId).where('collection_id', '=', c.id).execute();
+          const members = c.products.map((p) => ({ shop_id: shopId, collection_id: c.id, product_id: p.product_id, position: p.position }));
+          for (const batch of chunks(members, 4)) await trx.insertInto('collection_products').values(batch).execute();
+        }
+        await bumpDataVersion(trx, shopId);
+      });
+    },
+
+    async listCollections(shopId) {
+      const [rows, members] = await Promise.all([
+        db.selectFrom('collections').selectAll().where('shop_id', '=', shopId).orderBy('id').execute(),
+        db.selectFrom('collection_products').select(['collection_id', 'product_id', 'position']).where('shop_id', '=', shopId)
+          .orderBy('collection_id').orderBy('position').orderBy('product_id').execute(),
+      ]);
+      const byCollection = new Map<number, Collection['products']>();
+      for (const m of members) {
+        const list = byCollection.get(Number(m.collection_id)) ?? [];
+        list.push({ product_id: Number(m.product_id), position: Number(m.position) });
+        byCollection.set(Number(m.collection_id), list);
+      }
+      return rows.map((r) => ({
+        id: Number(r.id), title: r.title, handle: r.handle, updated_at: time.fromDb(r.updated_at),
+        products: byCollection.get(Number(r.id)) ?? [],
+      }));
+    },
+  };
+}

@@ -1,0 +1,28 @@
+import { Migrator, sql } from 'kysely';
+import type { Connection } from '../connect.js';
+import { migrationProvider } from '../migrations/index.js';
+import type { Store } from '../store.js';
+import { catalogMethods } from './catalog.js';
+import { commerceMethods } from './commerce.js';
+import { shopMethods } from './shops.js';
+
+/** The Kysely implementation of the Store, the same code on SQLite and PostgreSQL. */
+export function createKyselyStore({ db, dialect, schema }: Connection): Store {
+  return {
+    dialect,
+    async migrate() {
+      const { error, results } = await new Migrator({ db, provider: migrationProvider, ...(schema ? { migrationTableSchema: schema } : {}) }).migrateToLatest();
+      const failed = results?.find((r) => r.status === 'Error');
+      if (error) throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${(error as Error).message ?? error}`);
+    },
+    async ping() {
+      await sql`select 1`.execute(db);
+    },
+    async close() {
+      await db.destroy();
+    },
+    ...shopMethods(db),
+    ...catalogMethods(db),
+    ...commerceMethods(db),
+  };
+}

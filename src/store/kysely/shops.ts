@@ -1,0 +1,156 @@
+import { sql, type Kysely, type Transaction } from 'kysely';
+import { ConflictError, NotFoundError } from '../../domain/errors.js';
+import type { ApiKeyRecord, Shop } from '../../domain/shop.js';
+import { isUniqueViolation, json, time } from '../codec.js';
+import type { Database, ShopRow } from '../schema.js';
+import type { NewShop, ShopPatch, Store } from '../store.js';
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+/** Next value of a named counter (per shop; shop 0 for global ones), atomic on both databases. */
+export async function nextCounter(db: Db, shopId: number, name: string): Promise<number> {
+  const row = await db.insertInto('counters')
+    .values({ shop_id: shopId, name, value: 1 })
+    .onConflict((oc) => oc.columns(['shop_id', 'name']).doUpdateSet({ value: sql`counters.value + 1` }))
+    .returning('value')
+    .executeTakeFirstOrThrow();
+  return Number(row.value);
+}
+
+/** Marks the shop's read model stale for every node. */
+export async function bumpDataVersion(db: Db, shopId: number): Promise<void> {
+  await db.updateTable('shops')
+    .set({ data_version: sql`data_version + 1`, updated_at: Date.now() })
+    .where('id', '=', shopId)
+    .execute();
+}
+
+function toShop(row: ShopRow): Shop {
+  return {
+    id: Number(row.id),
+    handle: row.handle,
+    name: row.name,
+    timezone: row.timezone,
+    currency: row.currency,
+    scopes: json.fromDb<string[]>(row.scopes),
+    signing_secret: row.signing_secret,
+    public_url: row.public_url,
+    webhook_secret: row.webhook_secret,
+    billing_webhook_secret: row.billing_webhook_secret,
+    data_version: Number(row.data_version),
+    created_at: time.fromDb(row.created_at),
+    updated_at: time.fromDb(row.updated_at),
+  };
+}
+
+function toKey(row: Database['api_keys']): ApiKeyRecord {
+  return { ...row, shop_id: Number(row.shop_id), created_at: Number(row.created_at), expires_at: row.expires_at === null ? null : Number(row.expires_at) };
+}
+
+type ShopMethods = Pick<Store, 'getSetting' | 'putSettingIfAbsent' | 'putSetting' | 'createShop' | 'getShopByHandle' | 'getShopById'
+  | 'listShops' | 'updateShop' | 'listShopVersions' | 'rotateApiKeys' | 'listLiveApiKeys' | 'keysVersion'>;
+
+export function shopMethods(db: Kysely<Database>): ShopMethods {
+  return {
+    async getSetting(key) {
+      const row = await db.selectFrom('settings').select('value').where('key', '=', key).executeTakeFirst();
+      return row?.value ?? null;
+    },
+    async putSettingIfAbsent(key, value) {
+      await db.insertInto('settings').values({ key, value }).onConflict((oc) => oc.column('key').doNothing()).execute();
+      const row = await db.selectFrom('settings').select('value').where('key', '=', key).executeTakeFirstOrThrow();
+      return row.value;
+    },
+    async putSetting(key, value) {
+      await db.insertInto('settings').values({ key, value }).onConflict((oc) => oc.column('key').doUpdateSet({ value })).execute();
+    },
+
+    async createShop(shop: NewShop, keys: ApiKeyRecord[]) {
+      try {
+        return await db.transaction().execute(async (trx) => {
+          const id = await nextCounter(trx, 0, 'shops');
+          const now = Date.now();
+          await trx.insertInto('shops').values({
+            id,
+            handle: shop.handle,
+            name: shop.name,
+            timezone: shop.timezone,
+            currency: shop.currency,
+            scopes: json.toDb(shop.scopes),
+            signing_secret: shop.signing_secret,
+            public_url: shop.public_url,
+            webhook_secret: shop.webhook_secret,
+            billing_webhook_secret: shop.billing_webhook_secret,
+            data_version: 1,
+            created_at: now,
+            updated_at: now,
+          }).execute();
+          await insertKeys(trx, keys.map((k) => ({ ...k, shop_id: id })));
+          const row = await trx.selectFrom('shops').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+          return toShop(row);
+        });
+      } catch (error) {
+        if (isUniqueViolation(error)) throw new ConflictError(`Shop handle "${shop.handle}" is taken.`);
+        throw error;
+      }
+    },
+    async getShopByHandle(handle) {
+      const row = await db.selectFrom('shops').selectAll().where('handle', '=', handle).executeTakeFirst();
+      return row ? toShop(row) : null;
+    },
+    async getShopById(id) {
+      const row = await db.selectFrom('shops').selectAll().where('id', '=', id).executeTakeFirst();
+      return row ? toShop(row) : null;
+    },
+    async listShops() {
+      const rows = await db.selectFrom('shops').selectAll().orderBy('id').execute();
+      return rows.map(toShop);
+    },
+    async updateShop(id, patch: ShopPatch) {
+      const values: Partial<ShopRow> = { updated_at: Date.now() };
+      if (patch.name !== undefined) values.name = patch.name;
+      if (patch.timezone !== undefined) values.timezone = patch.timezone;
+      if (patch.currency !== undefined) values.currency = patch.currency;
+      if (patch.scopes !== undefined) values.scopes = json.toDb(patch.scopes);
+      if (patch.public_url !== undefined) values.public_url = patch.public_url;
+      if (patch.webhook_secret !== undefined) values.webhook_secret = patch.webhook_secret;
+      if (patch.billing_webhook_secret !== undefined) values.billing_webhook_secret = patch.billing_webhook_secret;
+      return db.transaction().execute(async (trx) => {
+        const result = await trx.updateTable('shops').set(values).where('id', '=', id).executeTakeFirst();
+        if (Number(result.numUpdatedRows) === 0) throw new NotFoundError(`Shop ${id} not found.`);
+        // Timezone, currency and scopes change answers, so the read model must notice.
+        await bumpDataVersion(trx, id);
+        return toShop(await trx.selectFrom('shops').selectAll().where('id', '=', id).executeTakeFirstOrThrow());
+      });
+    },
+    async listShopVersions() {
+      const rows = await db.selectFrom('shops').select(['id', 'data_version']).execute();
+      return rows.map((r) => ({ id: Number(r.id), data_version: Number(r.data_version) }));
+    },
+
+    async rotateApiKeys(shopId, keys, graceUntil) {
+      await db.transaction().execute(async (trx) => {
+        const kinds = [...new Set(keys.map((k) => k.kind))];
+        await trx.updateTable('api_keys').set({ expires_at: graceUntil })
+          .where('shop_id', '=', shopId).where('kind', 'in', kinds).where('expires_at', 'is', null).execute();
+        await insertKeys(trx, keys);
+      });
+    },
+    async listLiveApiKeys(now) {
+      const rows = await db.selectFrom('api_keys').selectAll()
+        .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+        .execute();
+      return rows.map(toKey);
+    },
+    async keysVersion() {
+      const row = await db.selectFrom('counters').select('value').where('shop_id', '=', 0).where('name', '=', 'keys').executeTakeFirst();
+      return String(row?.value ?? 0);
+    },
+  };
+}
+
+async function insertKeys(trx: Transaction<Database>, keys: ApiKeyRecord[]): Promise<void> {
+  if (keys.length === 0) return;
+  await trx.insertInto('api_keys').values(keys).execute();
+  await nextCounter(trx, 0, 'keys');
+}

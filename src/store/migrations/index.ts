@@ -1,0 +1,12 @@
+import type { Migration, MigrationProvider } from 'kysely';
+import * as init from './2026_11_22_0001_init.js';
+
+/** Every migration, in order. Names are frozen once released. */
+const migrations: Record<string, Migration> = {
+  '2026_11_22_0001_init': init,
+};
+
+/** Migrations compiled into the build, so no directory has to be found at run time. */
+export const migrationProvider: MigrationProvider = {
+  getMigrations: async () => migrations,
+};

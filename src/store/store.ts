@@ -1,0 +1,62 @@
+import type { Collection, Customer, Order, OrderLine } from '../domain/catalog/collection.js';
+import type { Market } from '../domain/catalog/market.js';
+import type { Product } from '../domain/catalog/product.js';
+import type { ApiKeyRecord, Shop } from '../domain/shop.js';
+
+export type NewShop = Omit<Shop, 'id' | 'data_version' | 'created_at' | 'updated_at'>;
+export type ShopPatch = Partial<Pick<Shop, 'name' | 'timezone' | 'currency' | 'scopes' | 'public_url' | 'webhook_secret' | 'billing_webhook_secret'>>;
+
+/**
+ * The one storage port, in the domain's words. Every write that changes what a shop's read
+ * model holds moves that shop's `data_version`, so every node can notice it cheaply.
+ */
+export interface Store {
+  readonly dialect: 'sqlite' | 'postgres';
+  migrate(): Promise<void>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+
+  getSetting(key: string): Promise<string | null>;
+  /** Stores the value unless the key exists; returns what is stored (first writer wins across nodes). */
+  putSettingIfAbsent(key: string, value: string): Promise<string>;
+  putSetting(key: string, value: string): Promise<void>;
+
+  /** Creates a shop with its first keys; a taken handle is a ConflictError. */
+  createShop(shop: NewShop, keys: ApiKeyRecord[]): Promise<Shop>;
+  getShopByHandle(handle: string): Promise<Shop | null>;
+  getShopById(id: number): Promise<Shop | null>;
+  listShops(): Promise<Shop[]>;
+  updateShop(id: number, patch: ShopPatch): Promise<Shop>;
+  listShopVersions(): Promise<{ id: number; data_version: number }[]>;
+
+  /** Adds new keys; the shop's current keys of the same kinds expire at `graceUntil`. */
+  rotateApiKeys(shopId: number, keys: ApiKeyRecord[], graceUntil: number): Promise<void>;
+  /** Keys that are current or inside their grace period. */
+  listLiveApiKeys(now: number): Promise<ApiKeyRecord[]>;
+  keysVersion(): Promise<string>;
+
+  upsertProducts(shopId: number, products: Product[]): Promise<void>;
+  deleteProduct(shopId: number, productId: number): Promise<boolean>;
+  /** Products in id order, with live inventory merged into the variants. */
+  listProducts(shopId: number, options?: { ids?: number[]; afterId?: number; limit?: number }): Promise<Product[]>;
+  countProducts(shopId: number): Promise<number>;
+  /** Variant id → product id for the given variants (missing ones are absent). */
+  findVariantProducts(shopId: number, variantIds: number[]): Promise<Map<number, number>>;
+  findExistingProductIds(shopId: number, productIds: number[]): Promise<Set<number>>;
+  setInventory(shopId: number, levels: { variant_id: number; inventory_quantity: number }[]): Promise<void>;
+
+  upsertCollections(shopId: number, collections: Collection[]): Promise<void>;
+  listCollections(shopId: number): Promise<Collection[]>;
+
+  upsertCustomers(shopId: number, customers: Customer[]): Promise<void>;
+  listCustomers(shopId: number): Promise<Customer[]>;
+
+  upsertMarkets(shopId: number, markets: Market[]): Promise<void>;
+  listMarkets(shopId: number): Promise<Market[]>;
+
+  /** Orders are replaced whole by id (their lines too). */
+  upsertOrders(shopId: number, orders: Order[]): Promise<void>;
+  /** Lines of orders not cancelled, created at or after `since` (epoch ms), oldest first. */
+  listOrderLines(shopId: number, since: number): Promise<OrderLine[]>;
+  countOrders(shopId: number): Promise<number>;
+}

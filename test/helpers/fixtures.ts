@@ -1,0 +1,44 @@
+import { normalizeProduct } from '../../src/domain/catalog/normalize.js';
+import type { Product } from '../../src/domain/catalog/product.js';
+import type { ProductInput } from '../../src/domain/inputs/catalog.js';
+import { newApiKey } from '../../src/domain/keys.js';
+import type { NewShop } from '../../src/store/store.js';
+
+export const BIG = 7_000_000_000_000; // platform ids are beyond 32 bits
+
+/** A valid admin product document; override any field. */
+export function productInput(id: number, overrides: Partial<ProductInput> = {}): ProductInput {
+  return {
+    id,
+    title: `Product ${id}`,
+    handle: `product-${id}`,
+    body_html: `<p>About product ${id}</p>`,
+    vendor: 'Acme',
+    product_type: 'Widgets',
+    tags: 'alpha, beta',
+    created_at: '2026-01-01T00:00:00Z',
+    variants: [
+      { id: id * 10 + 1, price: '10.00', inventory_management: 'shop', inventory_policy: 'deny', inventory_quantity: 5, option1: 'S' },
+      { id: id * 10 + 2, price: '12.50', compare_at_price: '15.00', inventory_management: 'shop', inventory_policy: 'deny', inventory_quantity: 0, option1: 'M' },
+    ],
+    options: [{ name: 'Size', values: ['S', 'M'] }],
+    images: [{ id: id * 10 + 7, src: `https://img.example/${id}.png`, width: 100, height: 100 }],
+    metafields: [{ id: id * 10 + 8, namespace: 'specs', key: 'material', value: 'wool', value_type: 'string' }],
+    ...overrides,
+  };
+}
+
+export function product(id: number, overrides: Partial<ProductInput> = {}): Product {
+  return normalizeProduct(productInput(id, overrides), new Date('2026-02-01T00:00:00Z'));
+}
+
+export function newShop(handle: string): NewShop {
+  return {
+    handle, name: `Shop ${handle}`, timezone: 'UTC', currency: 'USD', scopes: ['read_markets'],
+    signing_secret: 'secret-for-tests-only', public_url: null, webhook_secret: null, billing_webhook_secret: null,
+  };
+}
+
+export function shopKeys() {
+  return [newApiKey(0, 'public'), newApiKey(0, 'private')];
+}

@@ -1,0 +1,29 @@
+import pg from 'pg';
+import type { TestProject } from 'vitest/node';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    postgres: boolean;
+  }
+}
+
+const PG_URL = process.env.DATABASE_URL_PG ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+/** Checks the real servers once. Locally a missing one is skipped loudly; with CI=true it fails the run. */
+export default async function setup(project: TestProject): Promise<void> {
+  const client = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 3000 });
+  try {
+    await client.connect();
+    await client.query('select 1');
+    project.provide('postgres', true);
+  } catch (error) {
+    if (process.env.CI === 'true') {
+      throw new Error(`PostgreSQL is required in CI but did not answer at ${PG_URL}: ${(error as Error).message}`);
+    }
+    project.provide('postgres', false);
+    const line = '!'.repeat(78);
+    console.warn(`\n${line}\n!! PostgreSQL not reachable at ${PG_URL}\n!! SKIPPING every PostgreSQL suite: storage and HTTP tests run on SQLite only.\n!! Set DATABASE_URL_PG or start PostgreSQL to run them.\n${line}\n`);
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}

@@ -1,0 +1,180 @@
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { ConflictError } from '../../src/domain/errors.js';
+import { hashKey } from '../../src/domain/keys.js';
+import { openStore } from '../../src/store/open.js';
+import type { Store } from '../../src/store/store.js';
+import { backends } from '../helpers/backends.js';
+import { BIG, newShop, product, shopKeys } from '../helpers/fixtures.js';
+
+/** The storage contract, written once, run on every backend. */
+describe.each(backends())('Store on $name', (backend) => {
+  let store: Store;
+  let url: string;
+
+  beforeEach(async () => {
+    url = await backend.url();
+    store = await openStore(url);
+    return async () => store.close();
+  });
+  afterAll(() => backend.cleanup());
+
+  async function shop(handle = 'acme') {
+    return store.createShop(newShop(handle), shopKeys().map((k) => k.record));
+  }
+
+  it('migrates idempotently', async () => {
+    await store.migrate();
+    await store.migrate();
+    expect(await store.listShops()).toEqual([]);
+  });
+
+  it('keeps the first value of a setting across writers', async () => {
+    expect(await store.putSettingIfAbsent('k', 'first')).toBe('first');
+    expect(await store.putSettingIfAbsent('k', 'second')).toBe('first');
+    await store.putSetting('k', 'third');
+    expect(await store.getSetting('k')).toBe('third');
+    expect(await store.getSetting('missing')).toBeNull();
+  });
+
+  it('creates shops with sequential ids and refuses a taken handle', async () => {
+    const a = await shop('a');
+    const b = await shop('b');
+    expect(b.id).toBe(a.id + 1);
+    expect(a).toMatchObject({ handle: 'a', timezone: 'UTC', scopes: ['read_markets'], data_version: 1 });
+    await expect(shop('a')).rejects.toBeInstanceOf(ConflictError);
+    expect((await store.listShops()).map((s) => s.handle)).toEqual(['a', 'b']);
+    expect(await store.getShopByHandle('b')).toMatchObject({ id: b.id });
+    expect(await store.getShopById(9999)).toBeNull();
+  });
+
+  it('moves the data version on shop updates', async () => {
+    const a = await shop();
+    const updated = await store.updateShop(a.id, { timezone: 'Europe/Berlin', scopes: [] });
+    expect(updated).toMatchObject({ timezone: 'Europe/Berlin', scopes: [], data_version: 2 });
+    expect(await store.listShopVersions()).toEqual([{ id: a.id, data_version: 2 }]);
+  });
+
+  it('stores keys hashed, rotates them with a grace period, and moves the keys version', async () => {
+    const keys = shopKeys();
+    const a = await store.createShop(newShop('a'), keys.map((k) => k.record));
+    const live = await store.listLiveApiKeys(Date.now());
+    expect(live.map((k) => k.key_hash).sort()).toEqual(keys.map((k) => hashKey(k.plain)).sort());
+    expect(live.every((k) => k.shop_id === a.id && k.expires_at === null)).toBe(true);
+    const before = await store.keysVersion();
+
+    const fresh = shopKeys().map((k) => ({ ...k.record, shop_id: a.id }));
+    const graceUntil = Date.now() + 60_000;
+    await store.rotateApiKeys(a.id, fresh, graceUntil);
+    expect(await store.keysVersion()).not.toBe(before);
+    const afterRotation = await store.listLiveApiKeys(Date.now());
+    expect(afterRotation).toHaveLength(4);
+    expect(afterRotation.filter((k) => k.expires_at === graceUntil)).toHaveLength(2);
+    expect(await store.listLiveApiKeys(graceUntil + 1)).toHaveLength(2);
+  });
+
+  it('upserts products idempotently by id, with large ids, and replaces variants', async () => {
+    const a = await shop();
+    await store.upsertProducts(a.id, [product(BIG + 1), product(BIG + 2)]);
+    await store.upsertProducts(a.id, [product(BIG + 1), product(BIG + 2)]);
+    expect(await store.countProducts(a.id)).toBe(2);
+    const [first] = await store.listProducts(a.id, { ids: [BIG + 1] });
+    expect(first).toEqual(product(BIG + 1));
+
+    const oneVariant = product(BIG + 1, { title: 'Renamed', variants: [{ id: (BIG + 1) * 10 + 1, price: '9.00' }] });
+    await store.upsertProducts(a.id, [oneVariant]);
+    const [renamed] = await store.listProducts(a.id, { ids: [BIG + 1] });
+    expect(renamed?.title).toBe('Renamed');
+    expect(renamed?.variants.map((v) => v.id)).toEqual([(BIG + 1) * 10 + 1]);
+    const owners = await store.findVariantProducts(a.id, [(BIG + 1) * 10 + 1, (BIG + 1) * 10 + 2]);
+    expect([...owners.entries()]).toEqual([[(BIG + 1) * 10 + 1, BIG + 1]]);
+  });
+
+  it('pages products in id order and keeps shops apart', async () => {
+    const a = await shop('a');
+    const b = await shop('b');
+    await store.upsertProducts(a.id, [product(3), product(1), product(2)]);
+    await store.upsertProducts(b.id, [product(4)]);
+    expect((await store.listProducts(a.id)).map((p) => p.id)).toEqual([1, 2, 3]);
+    expect((await store.listProducts(a.id, { afterId: 1, limit: 1 })).map((p) => p.id)).toEqual([2]);
+    expect((await store.listProducts(b.id)).map((p) => p.id)).toEqual([4]);
+    expect(await store.findExistingProductIds(b.id, [1, 4])).toEqual(new Set([4]));
+    expect(await store.deleteProduct(b.id, 1)).toBe(false);
+    expect(await store.countProducts(a.id)).toBe(3);
+  });
+
+  it('deletes a product with its variants and memberships', async () => {
+    const a = await shop();
+    await store.upsertProducts(a.id, [product(1), product(2)]);
+    await store.upsertCollections(a.id, [{ id: 9, title: 'C', handle: 'c', updated_at: '2026-01-01T00:00:00.000Z', products: [{ product_id: 1, position: 1 }, { product_id: 2, position: 2 }] }]);
+    expect(await store.deleteProduct(a.id, 1)).toBe(true);
+    expect((await store.listProducts(a.id)).map((p) => p.id)).toEqual([2]);
+    expect((await store.findVariantProducts(a.id, [11, 21])).size).toBe(1);
+    expect((await store.listCollections(a.id))[0]?.products).toEqual([{ product_id: 2, position: 2 }]);
+  });
+
+  it('sets inventory and keeps the previous quantity', async () => {
+    const a = await shop();
+    await store.upsertProducts(a.id, [product(1)]);
+    const version = (await store.getShopById(a.id))!.data_version;
+    await store.setInventory(a.id, [{ variant_id: 11, inventory_quantity: -3 }]);
+    const [p] = await store.listProducts(a.id);
+    expect(p?.variants[0]).toMatchObject({ inventory_quantity: -3, old_inventory_quantity: 5 });
+    expect((await store.getShopById(a.id))!.data_version).toBe(version + 1);
+  });
+
+  it('replaces collection membership and lists it in position order', async () => {
+    const a = await shop();
+    await store.upsertProducts(a.id, [product(1), product(2), product(3)]);
+    const base = { id: 5, title: 'Summer', handle: 'summer', updated_at: '2026-01-01T00:00:00.000Z' };
+    await store.upsertCollections(a.id, [{ ...base, products: [{ product_id: 1, position: 3 }, { product_id: 2, position: 1 }] }]);
+    await store.upsertCollections(a.id, [{ ...base, title: 'Hot', products: [{ product_id: 3, position: 2 }, { product_id: 1, position: 1 }] }]);
+    expect(await store.listCollections(a.id)).toEqual([{ ...base, title: 'Hot', products: [{ product_id: 1, position: 1 }, { product_id: 3, position: 2 }] }]);
+  });
+
+  it('writes nothing of a request that fails half-way', async () => {
+    const a = await shop();
+    await store.upsertProducts(a.id, [product(1)]);
+    const version = (await store.getShopById(a.id))!.data_version;
+    const ok = { id: 1, title: 'A', handle: 'a', updated_at: '2026-01-01T00:00:00.000Z', products: [{ product_id: 1, position: 1 }] };
+    // The same product twice in one membership breaks the primary key of the second collection.
+    const broken = { id: 2, title: 'B', handle: 'b', updated_at: '2026-01-01T00:00:00.000Z', products: [{ product_id: 1, position: 1 }, { product_id: 1, position: 2 }] };
+    await expect(store.upsertCollections(a.id, [ok, broken])).rejects.toThrow();
+    expect(await store.listCollections(a.id)).toEqual([]);
+    expect((await store.getShopById(a.id))!.data_version).toBe(version);
+  });
+
+  it('round-trips customers and markets', async () => {
+    const a = await shop();
+    await store.upsertCustomers(a.id, [{ id: BIG, email: 'a@example.com', tags: ['vip'] }, { id: 2, email: null, tags: [] }]);
+    await store.upsertCustomers(a.id, [{ id: 2, email: 'b@example.com', tags: ['new'] }]);
+    expect(await store.listCustomers(a.id)).toEqual([{ id: 2, email: 'b@example.com', tags: ['new'] }, { id: BIG, email: 'a@example.com', tags: ['vip'] }]);
+    const market = { id: 1, name: 'EU', position: 2, active: true, countries: ['DE'], currency: 'EUR', price_adjustment_percent: 10, fixed_prices: [], product_ids: null };
+    await store.upsertMarkets(a.id, [market, { ...market, id: 2, position: 1, product_ids: [1] }]);
+    expect((await store.listMarkets(a.id)).map((m) => m.id)).toEqual([2, 1]);
+  });
+
+  it('stores orders, replaces their lines, and never lists cancelled ones', async () => {
+    const a = await shop();
+    const t = Date.parse('2026-03-01T12:00:00Z');
+    await store.upsertOrders(a.id, [
+      { id: 1, customer_id: 7, created_at: t, cancelled_at: null, updated_at: t, lines: [{ product_id: 1, variant_id: 11, quantity: 2, price: '10.00' }] },
+      { id: 2, customer_id: null, created_at: t + 1000, cancelled_at: t + 2000, updated_at: t, lines: [{ product_id: 2, variant_id: null, quantity: 1, price: '5.00' }] },
+      { id: 3, customer_id: null, created_at: t - 86_400_000, cancelled_at: null, updated_at: t, lines: [{ product_id: 3, variant_id: null, quantity: 1, price: '5.00' }] },
+    ]);
+    expect(await store.listOrderLines(a.id, t)).toEqual([{ order_id: 1, product_id: 1, variant_id: 11, quantity: 2, price: '10.00', customer_id: 7, created_at: t }]);
+    await store.upsertOrders(a.id, [{ id: 1, customer_id: 7, created_at: t, cancelled_at: null, updated_at: t, lines: [
+      { product_id: 4, variant_id: null, quantity: 1, price: '1.00' }, { product_id: 5, variant_id: null, quantity: 3, price: '2.00' },
+    ] }]);
+    expect((await store.listOrderLines(a.id, 0)).map((l) => l.product_id)).toEqual([3, 4, 5]);
+    expect(await store.countOrders(a.id)).toBe(3);
+  });
+
+  it('keeps everything across a restart', async () => {
+    const a = await shop();
+    await store.upsertProducts(a.id, [product(1)]);
+    await store.close();
+    store = await openStore(url);
+    expect((await store.listProducts(a.id)).map((p) => p.id)).toEqual([1]);
+    expect(await store.getShopByHandle('acme')).toMatchObject({ id: a.id });
+  });
+});
