@@ -79,7 +79,7 @@ export const ImageInput = Type.Object({
 export const ProductInput = Type.Object({
   id: Id,
   title: Type.String({ minLength: 1, maxLength: 1024 }),
-  handle: Type.String({ pattern: '^[\\p{L}\\p{N}][\\p{L}\\p{N}_.-]*$', maxLength: 255, description: 'url-safe handle' }),
+  handle: Type.String({ pattern: '^[^\\s/?#,]+$', maxLength: 255, description: 'url-safe handle: no spaces, slashes, commas, ? or #' }),
   body_html: Type.Optional(Nullable(Type.String({ maxLength: 512_000 }))),
   vendor: Type.Optional(Nullable(Type.String())),
   product_type: Type.Optional(Nullable(Type.String())),

@@ -1,0 +1,111 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { backends } from '../../helpers/backends.js';
+import { startApp, type TestApp } from '../../helpers/app.js';
+import { productInput } from '../../helpers/fixtures.js';
+
+describe.each(backends())('admin catalog imports on $name', (backend) => {
+  let t: TestApp;
+  let key: string;
+  beforeAll(async () => {
+    t = await startApp(backend);
+    key = (await t.createShop('shop')).public;
+  });
+  afterAll(() => t.close().then(() => backend.cleanup()));
+
+  const count = async () => (await t.admin('GET', '/admin/v1/shops/shop/products?limit=250')).json().total as number;
+
+  it('upserts products from a JSON array, idempotently by id', async () => {
+    const res = await t.admin('PUT', '/admin/v1/shops/shop/products', [productInput(1), productInput(2)]);
+    expect(res.json()).toEqual({ upserted: 2 });
+    await t.admin('PUT', '/admin/v1/shops/shop/products', [productInput(1), productInput(2)]);
+    expect(await count()).toBe(2);
+  });
+
+  it('accepts NDJSON bodies', async () => {
+    const body = [productInput(3), productInput(4)].map((p) => JSON.stringify(p)).join('\n');
+    const res = await t.app.inject({ method: 'PUT', url: '/admin/v1/shops/shop/products', headers: { authorization: `Bearer ${(t as TestApp).config.adminToken}`, 'content-type': 'application/x-ndjson' }, payload: `${body}\n` });
+    expect(res.json()).toEqual({ upserted: 2 });
+    const broken = await t.app.inject({ method: 'PUT', url: '/admin/v1/shops/shop/products', headers: { authorization: `Bearer ${t.config.adminToken}`, 'content-type': 'application/x-ndjson' }, payload: `${JSON.stringify(productInput(5))}\n{oops` });
+    expect(broken.statusCode).toBe(400);
+    expect(broken.json().error).toContain('Line 2');
+  });
+
+  it('rejects a bad row with 422 naming its index and field, and writes nothing', async () => {
+    const before = await count();
+    const bad = productInput(11, { variants: [{ id: 111, price: 'cheap' }] });
+    const res = await t.admin('PUT', '/admin/v1/shops/shop/products', [productInput(10), bad]);
+    expect(res.statusCode).toBe(422);
+    expect(res.json()).toMatchObject({ index: 1, field: 'variants[0].price' });
+    expect(res.json().error).toContain('Row 1');
+    expect(await count()).toBe(before);
+
+    const cases: [unknown, number, string][] = [
+      [[{ ...productInput(12), colour: 'red' }], 0, 'colour'],
+      [[{ ...productInput(12), variants: [] }], 0, 'variants'],
+      [[{ ...productInput(12), id: 'twelve' }], 0, 'id'],
+      [[productInput(12), productInput(13, { handle: 'product-12' })], 1, 'handle'],
+      [[productInput(13, { handle: 'product-1' })], 0, 'handle'],
+      [[productInput(12, { created_at: 'yesterday' })], 0, 'created_at'],
+    ];
+    for (const [body, index, field] of cases) {
+      const r = await t.admin('PUT', '/admin/v1/shops/shop/products', body);
+      expect(r.statusCode, JSON.stringify(body).slice(0, 80)).toBe(422);
+      expect(r.json().index).toBe(index);
+      expect(r.json().field).toContain(field);
+    }
+    expect((await t.admin('PUT', '/admin/v1/shops/shop/products', { not: 'an array' })).statusCode).toBe(422);
+    expect((await t.app.inject({ method: 'PUT', url: '/admin/v1/shops/shop/products', headers: { authorization: `Bearer ${t.config.adminToken}`, 'content-type': 'application/json' }, payload: '[{' })).statusCode).toBe(400);
+    expect(await count()).toBe(before);
+  });
+
+  it('lists products with search and paging, and deletes them', async () => {
+    const page = (await t.admin('GET', '/admin/v1/shops/shop/products?limit=1&page=2')).json();
+    expect(page).toMatchObject({ page: 2, total: 4 });
+    expect(page.data.map((p: { id: number }) => p.id)).toEqual([2]);
+    expect((await t.admin('GET', '/admin/v1/shops/shop/products?query=product 3')).json().data.map((p: { id: number }) => p.id)).toEqual([3]);
+    expect((await t.admin('GET', '/admin/v1/shops/shop/products?limit=0')).statusCode).toBe(400);
+    expect((await t.admin('DELETE', '/admin/v1/shops/shop/products/4')).statusCode).toBe(204);
+    expect((await t.admin('DELETE', '/admin/v1/shops/shop/products/4')).statusCode).toBe(404);
+    expect((await t.admin('DELETE', '/admin/v1/shops/shop/products/abc')).statusCode).toBe(400);
+  });
+
+  it('replaces collection membership and refuses unknown products', async () => {
+    const ok = await t.admin('PUT', '/admin/v1/shops/shop/collections', [{ id: 70, title: 'Summer', handle: 'summer', products: [{ product_id: 2, position: 2 }, { product_id: 1, position: 1 }, { product_id: 2, position: 9 }] }]);
+    expect(ok.json()).toEqual({ upserted: 1 });
+    const listed = (await t.admin('GET', '/admin/v1/shops/shop/collections')).json().data;
+    expect(listed[0]).toMatchObject({ id: 70, title: 'Summer', products: [{ product_id: 1, position: 1 }, { product_id: 2, position: 2 }] });
+    const bad = await t.admin('PUT', '/admin/v1/shops/shop/collections', [{ id: 71, title: 'X', handle: 'x', products: [{ product_id: 999 }] }]);
+    expect(bad.statusCode).toBe(422);
+    expect(bad.json()).toMatchObject({ index: 0, field: 'products[0].product_id' });
+  });
+
+  it('sets inventory and refuses unknown variants', async () => {
+    expect((await t.admin('PUT', '/admin/v1/shops/shop/inventory', [{ variant_id: 11, inventory_quantity: 0 }, { variant_id: 12, inventory_quantity: 0 }])).json()).toEqual({ updated: 2 });
+    const res = await t.app.inject({ method: 'GET', url: `/api/v1/products/static?ids=1&key=${key}` });
+    expect(res.json().data).toEqual([]); // both variants now out of stock
+    const bad = await t.admin('PUT', '/admin/v1/shops/shop/inventory', [{ variant_id: 11, inventory_quantity: 3 }, { variant_id: 424242, inventory_quantity: 1 }]);
+    expect(bad.statusCode).toBe(422);
+    expect(bad.json()).toMatchObject({ index: 1, field: 'variant_id' });
+    expect((await t.app.inject({ method: 'GET', url: `/api/v1/products/static?ids=1&key=${key}` })).json().data).toEqual([]);
+    expect((await t.admin('PUT', '/admin/v1/shops/shop/inventory', [{ variant_id: 11, inventory_quantity: 1.5 }])).statusCode).toBe(422);
+  });
+
+  it('upserts customers, markets and orders with their checks', async () => {
+    expect((await t.admin('PUT', '/admin/v1/shops/shop/customers', [{ id: 1, email: 'a@example.com', tags: 'vip, wholesale', first_name: 'ignored' }])).json()).toEqual({ upserted: 1 });
+    expect((await t.admin('PUT', '/admin/v1/shops/shop/customers', [{ email: 'no-id@example.com' }])).statusCode).toBe(422);
+    const market = { id: 1, name: 'EU', countries: ['de'], currency: 'eur', fixed_prices: [{ variant_id: 21, price: '3.00' }] };
+    expect((await t.admin('PUT', '/admin/v1/shops/shop/markets', [market])).json()).toEqual({ upserted: 1 });
+    expect((await t.admin('GET', '/admin/v1/shops/shop/markets')).json().data[0]).toMatchObject({ countries: ['DE'], currency: 'EUR', active: true, product_ids: null });
+    const badMarket = await t.admin('PUT', '/admin/v1/shops/shop/markets', [{ ...market, fixed_prices: [{ variant_id: 5555, price: '1.00' }] }]);
+    expect(badMarket.json()).toMatchObject({ index: 0, field: 'fixed_prices[0].variant_id' });
+    expect((await t.admin('PUT', '/admin/v1/shops/shop/markets', [{ ...market, product_ids: [1, 8888] }])).json().field).toBe('product_ids[1]');
+    const order = { id: 1, created_at: '2026-11-01T10:00:00Z', cancelled_at: null, customer: { id: 1 }, line_items: [{ product_id: 1, variant_id: 11, quantity: 2, price: '10.00' }], total_price: 'ignored' };
+    expect((await t.admin('PUT', '/admin/v1/shops/shop/orders', [order])).json()).toEqual({ upserted: 1 });
+    expect((await t.admin('PUT', '/admin/v1/shops/shop/orders', [{ ...order, line_items: [{ product_id: 1, quantity: -1 }] }])).json().field).toBe('line_items[0].quantity');
+    expect(await t.services.store.countOrders((await t.services.store.getShopByHandle('shop'))!.id)).toBe(1);
+  });
+
+  it('answers 404 for an unknown shop', async () => {
+    expect((await t.admin('PUT', '/admin/v1/shops/nope/products', [productInput(1)])).statusCode).toBe(404);
+  });
+});

@@ -1,0 +1,76 @@
+import { Writable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config/config.js';
+import { compose } from '../../src/compose.js';
+import { buildApp } from '../../src/http/app.js';
+import { loggerOptions } from '../../src/http/plugins/logging.js';
+import { backends } from '../helpers/backends.js';
+import { ADMIN_TOKEN, startApp, type TestApp } from '../helpers/app.js';
+import { productInput } from '../helpers/fixtures.js';
+
+describe('operations endpoints', () => {
+  const [backend] = backends();
+  let t: TestApp;
+  beforeAll(async () => { t = await startApp(backend!); });
+  afterAll(() => t.close().then(() => backend!.cleanup()));
+
+  it('answers liveness and readiness', async () => {
+    expect((await t.app.inject('/healthz')).json()).toEqual({ status: 'ok' });
+    expect((await t.app.inject('/readyz')).json()).toEqual({ status: 'ready' });
+  });
+
+  it('serves an OpenAPI document generated from the route schemas', async () => {
+    const res = await t.app.inject('/api/v1/openapi.json');
+    expect(res.statusCode).toBe(200);
+    const doc = res.json();
+    expect(doc.openapi).toMatch(/^3\./);
+    const staticOp = doc.paths['/api/v1/products/static'].get;
+    const params = staticOp.parameters.map((p: { name: string }) => p.name);
+    for (const name of ['key', 'ids', 'handles', 'format', 'metafields', 'variant_metafields', 'bust_cache', 'limit', 'country_code', 'filter_oos', 'unset_variants', 'any_variant_price_less_than']) {
+      expect(params).toContain(name);
+    }
+    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining([
+      '/admin/v1/shops', '/admin/v1/shops/{handle}', '/admin/v1/shops/{handle}/keys/rotate', '/admin/v1/shops/{handle}/products',
+      '/admin/v1/shops/{handle}/products/{id}', '/admin/v1/shops/{handle}/collections', '/admin/v1/shops/{handle}/inventory',
+      '/admin/v1/shops/{handle}/customers', '/admin/v1/shops/{handle}/markets', '/admin/v1/shops/{handle}/orders',
+    ]));
+    const docs = await t.app.inject('/docs/');
+    expect(docs.statusCode).toBe(200);
+    expect(docs.headers['content-type']).toContain('text/html');
+  });
+
+  it('answers unknown routes with a JSON 404', async () => {
+    const res = await t.app.inject('/api/v1/nothing-here?key=x');
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({ error: 'Route GET /api/v1/nothing-here not found.' });
+  });
+
+  it('draws demo placeholder images and refuses other names', async () => {
+    const res = await t.app.inject('/demo/images/7000000001-1.svg');
+    expect(res.headers['content-type']).toBe('image/svg+xml');
+    expect(res.body).toContain('<svg');
+    expect((await t.app.inject('/demo/images/..%2Fetc%2Fpasswd')).statusCode).toBe(404);
+  });
+});
+
+describe('logs', () => {
+  it('never contain keys, tokens or emails', async () => {
+    const [backend] = backends();
+    const lines: string[] = [];
+    const sink = new Writable({ write(chunk, _enc, done) { lines.push(String(chunk)); done(); } });
+    const config = loadConfig({ DATABASE_URL: await backend!.url(), REBOUND_ADMIN_TOKEN: ADMIN_TOKEN, LOG_LEVEL: 'info' });
+    const services = await compose(config);
+    const app = await buildApp(services, config, { logger: { ...(loggerOptions('info') as object), stream: sink } });
+    const created = await app.inject({ method: 'POST', url: '/admin/v1/shops', headers: { authorization: `Bearer ${ADMIN_TOKEN}` }, payload: { handle: 'logs', name: 'Logs' } });
+    const { public: pub, private: priv } = created.json().keys;
+    await app.inject({ method: 'PUT', url: '/admin/v1/shops/logs/products', headers: { authorization: `Bearer ${priv}` }, payload: [productInput(1)] });
+    await app.inject({ method: 'GET', url: `/api/v1/products/static?ids=1&key=${pub}&subject_email=someone@example.com` });
+    await app.inject({ method: 'GET', url: '/api/v1/products/static?ids=1', headers: { 'x-api-key': pub } });
+    await app.close();
+    await services.close();
+    await backend!.cleanup();
+    const log = lines.join('');
+    expect(log).toContain('/api/v1/products/static?ids=1&key=[redacted]');
+    for (const secret of [pub, priv, ADMIN_TOKEN, 'someone@example.com']) expect(log).not.toContain(secret);
+  });
+});
