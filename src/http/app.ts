@@ -28,7 +28,6 @@ export async function buildApp(services: Services, config: Config, options: AppO
     // Unknown body fields are refused with a named error, never silently dropped.
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: false } },
     routerOptions: { ignoreTrailingSlash: true },
-    disableRequestLogging: false,
     requestIdHeader: 'x-request-id',
   });
   for (const schema of sharedSchemas) app.addSchema(schema);

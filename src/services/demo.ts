@@ -53,6 +53,10 @@ export async function seedDemoShop(
       markets: data.markets.length,
       orders: data.orders.length,
     },
-    sample: { productIds: listable.slice(0, 3).map((p) => p.id), handles: listable.slice(3, 5).map((p) => p.handle) },
+    sample: {
+      productIds: listable.slice(0, 3).map((p) => p.id),
+      // Handles sold in the first market, so the country_code example shows market prices.
+      handles: listable.filter((p) => data.markets[0]?.product_ids?.includes(p.id) ?? true).slice(3, 5).map((p) => p.handle),
+    },
   };
 }

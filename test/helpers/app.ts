@@ -1,4 +1,4 @@
-import type { FastifyInstance, InjectOptions } from 'fastify';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { loadConfig, type Config } from '../../src/config/config.js';
 import { compose, type Services } from '../../src/compose.js';
 import { buildApp } from '../../src/http/app.js';
@@ -11,7 +11,7 @@ export interface TestApp {
   services: Services;
   config: Config;
   /** An admin request with the operator token (or the given bearer). */
-  admin(method: InjectOptions['method'], url: string, body?: unknown, bearer?: string): ReturnType<FastifyInstance['inject']>;
+  admin(method: InjectOptions['method'], url: string, body?: unknown, bearer?: string): Promise<LightMyRequestResponse>;
   /** Creates a shop through the admin API and returns its keys. */
   createShop(handle: string, extra?: Record<string, unknown>): Promise<{ id: number; public: string; private: string }>;
   close(): Promise<void>;

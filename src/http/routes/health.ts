@@ -1,12 +1,11 @@
 import type { FastifyInstance } from 'fastify';
-import type { Store } from '../../store/store.js';
 
 /** Liveness (the process answers) and readiness (the database answers). */
-export function healthRoutes(app: FastifyInstance, store: Pick<Store, 'ping'>): void {
+export function healthRoutes(app: FastifyInstance, database: { ping(): Promise<void> }): void {
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
   app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
     try {
-      await withTimeout(store.ping(), 2000);
+      await withTimeout(database.ping(), 2000);
       return { status: 'ready' };
     } catch {
       return reply.status(503).header('Retry-After', '5').send({ error: 'Not ready: the database does not answer.' });

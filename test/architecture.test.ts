@@ -1,0 +1,34 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const SRC = join(import.meta.dirname, '..', 'src');
+
+function files(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? files(path) : path.endsWith('.ts') ? [path] : [];
+  });
+}
+
+function importsOf(file: string): string[] {
+  return [...readFileSync(file, 'utf8').matchAll(/^(?:import|export)[^'"]*from\s+['"]([^'"]+)['"]/gm)].map((m) => m[1]!);
+}
+
+/** The layering of STYLE.md, checked on every test run. */
+const RULES: { layer: string; forbidden: RegExp; why: string }[] = [
+  { layer: 'domain', forbidden: /\/(http|store|cache|services|indexes|jobs|cli)\/|^(fastify|kysely|pg|better-sqlite3|ioredis|pino)$|^node:(fs|http|net)/, why: 'domain is pure' },
+  { layer: 'http', forbidden: /\/store\//, why: 'http talks to services, never to the store' },
+  { layer: 'indexes', forbidden: /\/(http|services)\//, why: 'indexes are read models below the services' },
+  { layer: 'services', forbidden: /\/http\//, why: 'services are shared by HTTP and the CLI' },
+];
+
+describe('architecture', () => {
+  for (const rule of RULES) {
+    it(`${rule.layer}/ respects its boundary (${rule.why})`, () => {
+      const offenders = files(join(SRC, rule.layer)).flatMap((file) =>
+        importsOf(file).filter((spec) => rule.forbidden.test(spec)).map((spec) => `${relative(SRC, file)} imports ${spec}`));
+      expect(offenders).toEqual([]);
+    });
+  }
+});
