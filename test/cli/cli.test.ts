@@ -1,0 +1,90 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { productInput } from '../helpers/fixtures.js';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const work = mkdtempSync(join(tmpdir(), 'rebound-cli-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+const baseEnv = (db: string) => ({ ...process.env, DATABASE_URL: `sqlite:${join(work, db)}`, LOG_LEVEL: 'silent', REBOUND_ADMIN_TOKEN: 'cli-test-operator-token-0123456789' });
+
+/** Runs `rebound <args>` from the sources, as `npm run rebound` would from the build. */
+function rebound(args: string[], env: NodeJS.ProcessEnv) {
+  const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: ROOT, env, encoding: 'utf8', timeout: 60_000 });
+  return { code: result.status, out: result.stdout, err: result.stderr };
+}
+
+describe('rebound CLI', () => {
+  it('creates a shop, imports a folder into it, and rotates its keys', () => {
+    const env = baseEnv('cli.db');
+    expect(rebound(['migrate'], env)).toMatchObject({ code: 0, out: 'Database schema is up to date.\n' });
+    const created = rebound(['shops', 'create', '--handle', 'cli-shop', '--name', 'CLI Shop', '--timezone', 'Europe/Paris', '--scopes', 'read_markets'], env);
+    expect(created.code, created.err).toBe(0);
+    expect(created.out).toMatch(/public key: rb_pub_\S+\nprivate key: rb_priv_\S+/);
+
+    const dir = mkdtempSync(join(work, 'import-'));
+    writeFileSync(join(dir, 'products.json'), JSON.stringify([productInput(1), productInput(2)]));
+    writeFileSync(join(dir, 'collections.ndjson'), `${JSON.stringify({ id: 5, title: 'C', handle: 'c', products: [{ product_id: 2 }] })}\n`);
+    writeFileSync(join(dir, 'orders.json'), JSON.stringify([{ id: 1, created_at: '2026-11-01T00:00:00Z', line_items: [{ product_id: 1, quantity: 1 }] }]));
+    writeFileSync(join(dir, 'rulesets.json'), '[]');
+    const imported = rebound(['import', dir, '--shop', 'cli-shop'], env);
+    expect(imported.code, imported.err).toBe(0);
+    expect(imported.out).toContain('products: {"upserted":2}');
+    expect(imported.out).toContain('collections: {"upserted":1}');
+    expect(imported.out).toContain('orders: {"upserted":1}');
+    expect(imported.out).toContain('rulesets: skipped');
+
+    writeFileSync(join(dir, 'products.json'), JSON.stringify([productInput(3, { variants: [] })]));
+    const rejected = rebound(['import', dir, '--shop', 'cli-shop'], env);
+    expect(rejected.code).toBe(1);
+    expect(rejected.err).toContain('Row 0 of the products: variants');
+
+    const rotated = rebound(['keys', 'cli-shop'], env);
+    expect(rotated.code).toBe(0);
+    expect(rotated.out).toMatch(/New keys for cli-shop \(the previous ones work until .+\):\npublic key: rb_pub_/);
+    expect(rebound(['keys', 'no-such-shop'], env)).toMatchObject({ code: 1, err: 'rebound: Shop no-such-shop not found.\n' });
+  });
+
+  it('explains bad usage and bad configuration in one line', () => {
+    const unknown = rebound(['frobnicate'], baseEnv('x.db'));
+    expect(unknown.code).toBe(1);
+    expect(unknown.err).toContain('unknown command "frobnicate"');
+    expect(unknown.err).toContain('Usage: rebound <command>');
+    const badConfig = rebound(['migrate'], { ...baseEnv('x.db'), PORT: 'http' });
+    expect(badConfig).toMatchObject({ code: 1, err: 'rebound: PORT must be a whole number from 0 to 65535, got "http".\n' });
+    expect(rebound(['import', work], baseEnv('x.db')).err).toContain('import needs a folder and --shop');
+  });
+
+  it('serves the demo shop on an empty database, prints working curl commands, and drains on SIGTERM', async () => {
+    const port = 3900 + Math.floor(Math.random() * 90);
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve'], {
+      cwd: ROOT,
+      env: { ...baseEnv('serve.db'), PORT: String(port), HOST: '127.0.0.1', REBOUND_DEMO: 'true', REBOUND_PUBLIC_URL: `http://127.0.0.1:${port}`, REBOUND_ADMIN_TOKEN: '' },
+    });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => { out += d.toString(); });
+    child.stderr.on('data', (d: Buffer) => { out += d.toString(); });
+    const deadline = Date.now() + 60_000;
+    while (!out.includes('API docs:') || !(await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.ok, () => false))) {
+      if (Date.now() > deadline || child.exitCode !== null) throw new Error(`server did not start:\n${out}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(out).toMatch(/Admin token \(shown once\): rb_admin_\S+/);
+    expect(out).toMatch(/Demo shop "demo" created: 1000 products, 15 collections, 300 customers, 2 markets, \d+ orders\./);
+    const curls = [...out.matchAll(/curl (?:-H 'X-Api-Key: (\S+)' )?'([^']+)'/g)];
+    expect(curls).toHaveLength(3);
+    const [first, second, third] = await Promise.all(curls.map(([, header, url]) =>
+      fetch(url!, header ? { headers: { 'x-api-key': header } } : {}).then(async (r) => ({ status: r.status, body: await r.json() as { data: { metafields?: unknown[] }[] } }))));
+    expect(first).toMatchObject({ status: 200 });
+    expect(first!.body.data).toHaveLength(3);
+    expect(second!.body.data).toHaveLength(2);
+    expect(third!.body.data[0]!.metafields).toBeDefined();
+
+    const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    child.kill('SIGTERM');
+    expect(await exit).toBe(0);
+  });
+});
