@@ -47,3 +47,10 @@ export function validateDocument<T extends TSchema>(schema: T, value: unknown, w
   const problems = [...check.Errors(value)].slice(0, 20).map((e) => ({ path: readablePath(e.path) || '(document)', message: e.message }));
   throw new InvalidDocumentError(`Invalid ${what}: ${problems[0]?.path}: ${problems[0]?.message}.`, problems);
 }
+
+/** Every schema problem of a document (at most 20), with readable paths; empty when valid. */
+export function collectErrors(schema: TSchema, value: unknown): { path: string; message: string }[] {
+  const check = checkerFor(schema);
+  if (check.Check(value)) return [];
+  return [...check.Errors(value)].slice(0, 20).map((e) => ({ path: readablePath(e.path) || '(document)', message: e.message }));
+}

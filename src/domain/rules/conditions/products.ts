@@ -1,0 +1,132 @@
+import type { Condition, InputProduct, ProductRef } from '../types.js';
+import { ABSENT, idsOf, operatorOf, regexOf, setTest, splitList, type ConditionSpec, type OperatorSpec, type Problem } from './shared.js';
+
+const SET_OPS: OperatorSpec[] = [
+  { code: 'contains_any', label: 'contains any of', value: 'products' },
+  { code: 'contains_all', label: 'contains all of', value: 'products' },
+  { code: 'does_not_contain_any', label: 'contains none of', value: 'products' },
+];
+
+export function productRefsOf(condition: { products?: ProductRef[] }, path: string, problems: Problem[]): ProductRef[] | null {
+  if (!condition.products || condition.products.length === 0) {
+    problems.push({ path: `${path}.products`, message: 'needs at least one product' });
+    return null;
+  }
+  return condition.products;
+}
+
+/** A product reference matches an input product; non-empty variant_ids narrow it to those variants. */
+function refMatches(ref: ProductRef, inputs: readonly InputProduct[]): boolean {
+  const input = inputs.find((p) => p.id === ref.product_id);
+  if (!input) return false;
+  if (ref.variant_ids.length === 0) return true;
+  return input.requestedVariantIds.some((v) => ref.variant_ids.includes(v));
+}
+
+export const productCondition: ConditionSpec = {
+  type: 'product',
+  label: 'Input products',
+  input: 'shop_product_ids, shop_variant_ids',
+  operators: SET_OPS,
+  compile(condition, path, problems) {
+    const op = operatorOf(this, condition, path, problems);
+    const refs = productRefsOf(condition, path, problems);
+    if (!op || !refs) return null;
+    return (request, world) => {
+      if (request.productIds === null && request.variantIds === null) return ABSENT;
+      return { result: setTest(op.code, refs, (ref) => refMatches(ref, world.inputProducts)), observed: world.inputProducts.map((p) => p.id) };
+    };
+  },
+};
+
+export const variantCondition: ConditionSpec = {
+  type: 'variant',
+  label: 'Input variants',
+  input: 'shop_variant_ids',
+  operators: SET_OPS.map((o) => ({ ...o, value: 'id_list' as const })),
+  compile(condition, path, problems) {
+    const op = operatorOf(this, condition, path, problems);
+    const ids = idsOf(condition.value, `${path}.value`, problems);
+    if (!op || !ids) return null;
+    return (request) => {
+      if (request.variantIds === null) return ABSENT;
+      const have = new Set(request.variantIds);
+      return { result: setTest(op.code, ids, (id) => have.has(id)), observed: request.variantIds };
+    };
+  },
+};
+
+const ATTRIBUTE_OPS: OperatorSpec[] = [
+  { code: 'contains_any', label: 'contains any of', value: 'text_list' },
+  { code: 'contains_all', label: 'contains all of', value: 'text_list' },
+  { code: 'does_not_contain_any', label: 'contains none of', value: 'text_list' },
+  { code: 'equals', label: 'is exactly', value: 'text_list' },
+  { code: 'matches_regex', label: 'matches the pattern', value: 'text_or_regex' },
+];
+
+/** product_tag, product_type, product_vendor, product_handle: compared case-insensitively. */
+function attributeCondition(type: string, label: string, read: (p: InputProduct) => readonly string[]): ConditionSpec {
+  return {
+    type,
+    label,
+    input: 'attributes of the input products',
+    operators: ATTRIBUTE_OPS,
+    compile(condition: Condition, path: string, problems: Problem[]) {
+      const op = operatorOf(this, condition, path, problems);
+      if (!op) return null;
+      if (op.code === 'matches_regex') {
+        const regex = regexOf(condition.value, `${path}.value`, problems);
+        if (!regex) return null;
+        return (request, world) => {
+          if (request.productIds === null && request.variantIds === null) return ABSENT;
+          const values = [...new Set(world.inputProducts.flatMap(read))];
+          const matched = values.filter((v) => regex.test(v));
+          return { result: matched.length > 0, observed: values, ...(type === 'product_tag' ? { matchedTags: matched } : {}) };
+        };
+      }
+      const wanted = splitList(condition.value).map((v) => v.toLowerCase());
+      if (wanted.length === 0) {
+        problems.push({ path: `${path}.value`, message: 'needs a comma-separated list of values' });
+        return null;
+      }
+      return (request, world) => {
+        if (request.productIds === null && request.variantIds === null) return ABSENT;
+        const values = [...new Set(world.inputProducts.flatMap(read))];
+        const lower = new Map(values.map((v) => [v.toLowerCase(), v]));
+        const result = op.code === 'equals'
+          ? lower.size === new Set(wanted).size && wanted.every((w) => lower.has(w))
+          : setTest(op.code, wanted, (w) => lower.has(w));
+        const matchedTags = type === 'product_tag' && result && op.code !== 'does_not_contain_any'
+          ? wanted.filter((w) => lower.has(w)).map((w) => lower.get(w)!) : undefined;
+        return { result, observed: values, ...(matchedTags ? { matchedTags } : {}) };
+      };
+    },
+  };
+}
+
+export const attributeConditions: ConditionSpec[] = [
+  attributeCondition('product_tag', 'Tags of the input products', (p) => p.tags),
+  attributeCondition('product_type', 'Type of the input products', (p) => (p.productType ? [p.productType] : [])),
+  attributeCondition('product_vendor', 'Vendor of the input products', (p) => (p.vendor ? [p.vendor] : [])),
+  attributeCondition('product_handle', 'Handle of the input products', (p) => [p.handle]),
+];
+
+export const collectionCondition: ConditionSpec = {
+  type: 'collection',
+  label: 'Collections of the input products',
+  input: 'collections of the input products',
+  operators: [
+    { code: 'contains_any', label: 'is in any of', value: 'id_list' },
+    { code: 'does_not_contain_any', label: 'is in none of', value: 'id_list' },
+  ],
+  compile(condition, path, problems) {
+    const op = operatorOf(this, condition, path, problems);
+    const ids = idsOf(condition.value, `${path}.value`, problems);
+    if (!op || !ids) return null;
+    return (request, world) => {
+      if (request.productIds === null && request.variantIds === null) return ABSENT;
+      const have = new Set(world.inputProducts.flatMap((p) => p.collections));
+      return { result: setTest(op.code, ids, (id) => have.has(id)), observed: [...have] };
+    };
+  },
+};

@@ -1,0 +1,98 @@
+import type { Condition, RuleRequest, RuleWorld } from '../types.js';
+
+export interface Problem {
+  path: string;
+  message: string;
+}
+
+/** What one condition saw and decided; the trace shows it to the merchant. */
+export interface ConditionOutcome {
+  result: boolean;
+  observed: unknown;
+  /** Input-product tags a product_tag condition matched (feeds matching_input_tags outputs). */
+  matchedTags?: string[];
+}
+
+export type ConditionEvaluator = (request: RuleRequest, world: RuleWorld) => ConditionOutcome;
+
+/** The kinds of value widget the console renders; validation parses each kind. */
+export type ValueKind = 'none' | 'products' | 'id_list' | 'text_list' | 'text_list_or_regex' | 'number' | 'number_range'
+  | 'date' | 'date_range' | 'weekday_list' | 'time_range' | 'text' | 'text_or_regex' | 'country_list';
+
+export interface OperatorSpec {
+  code: string;
+  label: string;
+  value: ValueKind;
+}
+
+/** One condition type, declared once: the console's forms, validation and evaluation all read it. */
+export interface ConditionSpec {
+  type: string;
+  label: string;
+  /** Which request input (or stored data) the condition reads. */
+  input: string;
+  operators: readonly OperatorSpec[];
+  compile(condition: Condition, path: string, problems: Problem[]): ConditionEvaluator | null;
+}
+
+export const ABSENT: ConditionOutcome = { result: false, observed: null };
+
+/** Comma list, trimmed, empties dropped. */
+export function splitList(value: string | undefined): string[] {
+  return (value ?? '').split(',').map((v) => v.trim()).filter((v) => v !== '');
+}
+
+export function idsOf(value: string | undefined, path: string, problems: Problem[]): number[] | null {
+  const parts = splitList(value);
+  if (parts.length === 0) {
+    problems.push({ path, message: 'needs a comma-separated list of ids' });
+    return null;
+  }
+  const bad = parts.find((p) => !/^\d{1,16}$/.test(p) || Number(p) < 1);
+  if (bad !== undefined) {
+    problems.push({ path, message: `"${bad}" is not a positive integer id` });
+    return null;
+  }
+  return parts.map(Number);
+}
+
+/** `/pattern/flags` → RegExp; a plain string is a pattern too. */
+export function regexOf(value: string | undefined, path: string, problems: Problem[]): RegExp | null {
+  const text = value ?? '';
+  if (text === '' || text.length > 500) {
+    problems.push({ path, message: 'needs a regular expression of 1 to 500 characters' });
+    return null;
+  }
+  const literal = /^\/(.*)\/([a-z]*)$/s.exec(text);
+  try {
+    return literal ? new RegExp(literal[1]!, literal[2]!.replace(/[gy]/g, '')) : new RegExp(text);
+  } catch (error) {
+    problems.push({ path, message: `is not a valid regular expression (${(error as Error).message})` });
+    return null;
+  }
+}
+
+/** Finds the operator spec or records the problem; `anything`-style types have none. */
+export function operatorOf(spec: { type: string; operators: readonly OperatorSpec[] }, condition: Condition, path: string, problems: Problem[]): OperatorSpec | null {
+  const op = spec.operators.find((o) => o.code === condition.operator);
+  if (!op) {
+    problems.push({
+      path: `${path}.operator`,
+      message: condition.operator === undefined
+        ? `is required for ${spec.type} (one of ${spec.operators.map((o) => o.code).join(', ')})`
+        : `"${condition.operator}" is not allowed for ${spec.type} (one of ${spec.operators.map((o) => o.code).join(', ')})`,
+    });
+    return null;
+  }
+  return op;
+}
+
+/** The set operators shared by list conditions, over an observed set of lower-cased strings or ids. */
+export function setTest<T>(operator: string, wanted: readonly T[], has: (value: T) => boolean): boolean {
+  switch (operator) {
+    case 'contains_any': return wanted.some(has);
+    case 'contains_all': return wanted.every(has);
+    case 'does_not_contain_any': return !wanted.some(has);
+    default: return false;
+  }
+}

@@ -1,0 +1,106 @@
+import type { CompiledOutput, CompiledRule, CompiledRuleset } from './compile.js';
+import type { Rule, RuleRequest, RuleWorld } from './types.js';
+
+export interface ConditionTrace {
+  type: string;
+  operator: string | null;
+  value: unknown;
+  observed: unknown;
+  /** null: not evaluated (an earlier condition of the group already failed). */
+  result: boolean | null;
+}
+
+export interface RuleTrace {
+  index: number;
+  name: string | null;
+  status: 'matched' | 'unmatched' | 'unevaluated' | 'disabled';
+  exit_if_matched: boolean;
+  groups: { result: boolean | null; conditions: ConditionTrace[] }[];
+}
+
+export interface MatchedOutput {
+  ruleIndex: number;
+  output: CompiledOutput;
+  /** Tags of the input products that the rule's product_tag conditions matched. */
+  matchedTags: readonly string[];
+}
+
+export interface Evaluation {
+  matched: Rule[];
+  unmatched: Rule[];
+  unevaluated: Rule[];
+  /** Outputs of the matched rules, in rule order then output order. */
+  outputs: MatchedOutput[];
+  trace: RuleTrace[] | null;
+}
+
+/**
+ * Runs the rules top to bottom (product.md §4): a rule matches when any group has all its
+ * conditions true; a matched rule with exit_if_matched stops evaluation; disabled rules are
+ * skipped and listed nowhere. Pure: all run state is local and nothing given is mutated.
+ */
+export function evaluateRuleset(ruleset: CompiledRuleset, request: RuleRequest, world: RuleWorld, options: { trace?: boolean } = {}): Evaluation {
+  const tracing = options.trace === true;
+  const result: Evaluation = { matched: [], unmatched: [], unevaluated: [], outputs: [], trace: tracing ? [] : null };
+  let stopped = false;
+  for (const compiled of ruleset.rules) {
+    const rule = compiled.rule;
+    if (rule.enabled === false) {
+      result.trace?.push(traceOf(compiled, 'disabled', []));
+      continue;
+    }
+    if (stopped) {
+      result.unevaluated.push(rule);
+      result.trace?.push(traceOf(compiled, 'unevaluated', []));
+      continue;
+    }
+    const { matched, matchedTags, groups } = matchRule(compiled, request, world, tracing);
+    if (matched) {
+      result.matched.push(rule);
+      for (const output of compiled.outputs) result.outputs.push({ ruleIndex: compiled.index, output, matchedTags });
+      if (rule.exit_if_matched) stopped = true;
+    } else {
+      result.unmatched.push(rule);
+    }
+    result.trace?.push(traceOf(compiled, matched ? 'matched' : 'unmatched', groups));
+  }
+  return result;
+}
+
+function matchRule(compiled: CompiledRule, request: RuleRequest, world: RuleWorld, tracing: boolean) {
+  const groups: RuleTrace['groups'] = [];
+  // Empty logic means "anything".
+  if (compiled.groups.length === 0) return { matched: true, matchedTags: [] as string[], groups };
+  let matched = false;
+  const matchedTags: string[] = [];
+  for (const group of compiled.groups) {
+    if (matched && !tracing) break;
+    const conditions: ConditionTrace[] = [];
+    let groupResult = true;
+    const groupTags: string[] = [];
+    for (const { condition, evaluate } of group) {
+      if (!groupResult) {
+        if (tracing) conditions.push({ type: condition.type, operator: condition.operator ?? null, value: valueOf(condition), observed: null, result: null });
+        continue;
+      }
+      const outcome = evaluate(request, world);
+      if (outcome.matchedTags) groupTags.push(...outcome.matchedTags);
+      if (tracing) conditions.push({ type: condition.type, operator: condition.operator ?? null, value: valueOf(condition), observed: outcome.observed, result: outcome.result });
+      groupResult = outcome.result;
+    }
+    if (groupResult && !matched) {
+      matched = true;
+      matchedTags.push(...groupTags);
+    }
+    if (tracing) groups.push({ result: groupResult, conditions });
+  }
+  return { matched, matchedTags, groups };
+}
+
+function valueOf(condition: { value?: string; products?: unknown }): unknown {
+  return condition.products ?? condition.value ?? null;
+}
+
+function traceOf(compiled: CompiledRule, status: RuleTrace['status'], groups: RuleTrace['groups']): RuleTrace {
+  return { index: compiled.index, name: compiled.rule.name ?? null, status, exit_if_matched: compiled.rule.exit_if_matched, groups };
+}
