@@ -5,6 +5,8 @@ import { KeyIndex } from './indexes/key-index.js';
 import { createAdminAuth } from './services/admin-auth.js';
 import { createCatalogService } from './services/catalog.js';
 import { createProductsService } from './services/products.js';
+import { createRecommendationsService } from './services/recommendations/index.js';
+import { createRulesetsService } from './services/rulesets.js';
 import { createShopsService } from './services/shops.js';
 import { openStore } from './store/open.js';
 import type { Store } from './store/store.js';
@@ -19,6 +21,8 @@ export interface Services {
   shops: ReturnType<typeof createShopsService>;
   catalogAdmin: ReturnType<typeof createCatalogService>;
   products: ReturnType<typeof createProductsService>;
+  rulesets: ReturnType<typeof createRulesetsService>;
+  recommendations: ReturnType<typeof createRecommendationsService>;
   /** Starts background refresh of the indexes (other nodes' writes). */
   startBackground(): void;
   close(): Promise<void>;
@@ -43,6 +47,8 @@ export async function compose(config: Config, options: { log?: Logger; store?: S
     shops: createShopsService({ store, catalog, keys }),
     catalogAdmin: createCatalogService({ store, catalog }),
     products: createProductsService({ catalog }),
+    rulesets: createRulesetsService({ store, catalog }),
+    recommendations: createRecommendationsService({ catalog }),
     startBackground() {
       if (timer) return;
       timer = setInterval(() => {

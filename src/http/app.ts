@@ -9,7 +9,9 @@ import { loggerOptions } from './plugins/logging.js';
 import { registerOpenApi } from './plugins/openapi.js';
 import { registerNdjson } from './routes/admin/bulk.js';
 import { catalogRoutes } from './routes/admin/catalog.js';
+import { rulesetRoutes } from './routes/admin/rulesets.js';
 import { shopRoutes } from './routes/admin/shops.js';
+import { customRoute } from './routes/api/custom.js';
 import { demoAssetRoutes } from './routes/demo-assets.js';
 import { healthRoutes } from './routes/health.js';
 import { staticProductsRoute } from './routes/api/products-static.js';
@@ -41,6 +43,7 @@ export async function buildApp(services: Services, config: Config, options: AppO
     await api.register(cors, { origin: '*', methods: ['GET', 'POST', 'OPTIONS'], allowedHeaders: ['Content-Type', 'X-Api-Key'], maxAge: 86_400 });
     registerApiKeyAuth(api, services.keys);
     staticProductsRoute(api, services.products);
+    customRoute(api, services.recommendations);
   }, { prefix: '/api/v1' });
 
   await app.register(async (admin) => {
@@ -48,6 +51,7 @@ export async function buildApp(services: Services, config: Config, options: AppO
     registerAdminAuth(admin, services.adminAuth);
     shopRoutes(admin, services.shops);
     catalogRoutes(admin, { shops: services.shops, catalog: services.catalogAdmin });
+    rulesetRoutes(admin, { shops: services.shops, rulesets: services.rulesets, recommendations: services.recommendations });
   }, { prefix: '/admin/v1' });
 
   return app;

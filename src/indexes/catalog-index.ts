@@ -1,6 +1,8 @@
 import type { Logger } from 'pino';
 import type { Store } from '../store/store.js';
-import { indexMarket, indexProduct, ShopCatalog, type IndexedProduct } from './shop-catalog.js';
+import { compileRuleset } from '../domain/rules/compile.js';
+import { buildSales } from './sales.js';
+import { indexMarket, indexProduct, ShopCatalog, type IndexedProduct, type IndexedRuleset } from './shop-catalog.js';
 
 /** What a local write changed, so only that part of the read model is rebuilt. */
 export interface CatalogChange {
@@ -9,10 +11,13 @@ export interface CatalogChange {
   collections?: boolean;
   markets?: boolean;
   customers?: boolean;
+  rulesets?: boolean;
+  orders?: boolean;
   shop?: boolean;
 }
 
-type IndexStore = Pick<Store, 'getShopById' | 'listProducts' | 'listCollections' | 'listMarkets' | 'listCustomers' | 'listShopVersions' | 'listShops'>;
+type IndexStore = Pick<Store, 'getShopById' | 'listProducts' | 'listCollections' | 'listMarkets' | 'listCustomers' | 'listShopVersions' | 'listShops'
+  | 'listRulesets' | 'listOrderLines'>;
 
 /**
  * The in-memory catalog of every shop, behind every public endpoint. A node patches its own
@@ -60,12 +65,14 @@ export class CatalogIndex {
         for (const product of await this.store.listProducts(shopId, { ids: change.products ?? [] })) next.set(product.id, indexProduct(product));
         products = next;
       }
-      const [collections, markets, customers] = await Promise.all([
+      const [collections, markets, customers, rulesets, sales] = await Promise.all([
         change.collections ? this.loadCollections(shopId) : current.collections,
         change.markets ? this.loadMarkets(shopId) : current.markets,
         change.customers ? this.loadCustomers(shopId) : current.customers,
+        change.rulesets ? this.loadRulesets(shopId) : current.rulesets,
+        change.orders ? this.loadSales(shopId) : current.sales,
       ]);
-      this.shops.set(shopId, current.with({ shop, version: shop.data_version, products, collections, markets, customers }));
+      this.shops.set(shopId, current.with({ shop, version: shop.data_version, products, collections, markets, customers, rulesets, sales }));
       this.log?.debug({ shopId, ms: Math.round(performance.now() - started) }, 'catalog patched');
     });
   }
@@ -93,15 +100,17 @@ export class CatalogIndex {
       this.shops.delete(shopId);
       return;
     }
-    const [rows, collections, markets, customers] = await Promise.all([
+    const [rows, collections, markets, customers, rulesets, sales] = await Promise.all([
       this.store.listProducts(shopId),
       this.loadCollections(shopId),
       this.loadMarkets(shopId),
       this.loadCustomers(shopId),
+      this.loadRulesets(shopId),
+      this.loadSales(shopId),
     ]);
     const products = new Map<number, IndexedProduct>();
     for (const row of rows) products.set(row.id, indexProduct(row));
-    this.shops.set(shopId, new ShopCatalog(shop, shop.data_version, products, collections, markets, customers));
+    this.shops.set(shopId, new ShopCatalog(shop, shop.data_version, products, collections, markets, customers, rulesets, sales));
     this.rebuilds++;
     this.log?.info({ shop: shop.handle, products: products.size, ms: Math.round(performance.now() - started) }, 'catalog index built');
   }
@@ -116,6 +125,25 @@ export class CatalogIndex {
 
   private async loadCustomers(shopId: number) {
     return new Map((await this.store.listCustomers(shopId)).map((c) => [c.id, c]));
+  }
+
+  /** Compiles every stored ruleset; one that no longer compiles is logged and left out (a 404). */
+  private async loadRulesets(shopId: number) {
+    const map = new Map<number, IndexedRuleset>();
+    for (const ruleset of await this.store.listRulesets(shopId)) {
+      try {
+        const { id: _id, version: _v, created_at: _c, updated_at: _u, ...document } = ruleset;
+        map.set(ruleset.id, { ruleset, compiled: compileRuleset(document), ruleJson: ruleset.rules.map((r) => JSON.stringify(r)) });
+      } catch (error) {
+        this.log?.error({ shopId, ruleset: ruleset.id, err: error }, 'stored ruleset does not compile; it is not served');
+      }
+    }
+    return map;
+  }
+
+  private async loadSales(shopId: number) {
+    const now = Date.now();
+    return buildSales(await this.store.listOrderLines(shopId, 0), now);
   }
 
   private serialize(shopId: number, work: () => Promise<void>): Promise<void> {

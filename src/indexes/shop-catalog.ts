@@ -2,8 +2,11 @@ import type { Collection, Customer } from '../domain/catalog/collection.js';
 import { marketForCountry, priceInMarket, type FixedPrice, type Market } from '../domain/catalog/market.js';
 import { formatMoney, parseMoney, type Money } from '../domain/catalog/money.js';
 import { isListable, isVariantInStock, splitTags, type Product } from '../domain/catalog/product.js';
+import type { CompiledRuleset } from '../domain/rules/compile.js';
+import type { Ruleset } from '../domain/rules/types.js';
 import type { Shop } from '../domain/shop.js';
 import { marketVariantStrings, serializeProduct, type ProductJson } from './product-json.js';
+import { bestSellingFirst, type SalesStats } from './sales.js';
 
 /** What the hot paths need of a variant; prices as exact integers. */
 export interface IndexedVariant {
@@ -38,6 +41,13 @@ export interface IndexedMarket {
   readonly market: Market;
   readonly fixed: ReadonlyMap<number, FixedPrice>;
   readonly catalog: ReadonlySet<number> | null;
+}
+
+/** A stored ruleset with its compiled evaluator and each rule pre-serialized for metadata. */
+export interface IndexedRuleset {
+  readonly ruleset: Ruleset;
+  readonly compiled: CompiledRuleset;
+  readonly ruleJson: readonly string[];
 }
 
 export function indexProduct(product: Product): IndexedProduct {
@@ -75,6 +85,8 @@ export class ShopCatalog {
   readonly byTag = new Map<string, IndexedProduct[]>();
   readonly byVariant = new Map<number, IndexedProduct>();
   readonly collectionMembers = new Map<number, readonly IndexedProduct[]>();
+  readonly collectionsByProduct = new Map<number, number[]>();
+  private readonly tagBestSellers = new Map<string, readonly IndexedProduct[]>();
   private readonly marketVariants = new Map<number, Map<number, MarketVariants>>();
 
   constructor(
@@ -84,6 +96,8 @@ export class ShopCatalog {
     readonly collections: ReadonlyMap<number, Collection>,
     readonly markets: readonly IndexedMarket[],
     readonly customers: ReadonlyMap<number, Customer>,
+    readonly rulesets: ReadonlyMap<number, IndexedRuleset>,
+    readonly sales: SalesStats,
   ) {
     for (const product of products.values()) {
       this.byHandle.set(product.handle, product);
@@ -100,7 +114,23 @@ export class ShopCatalog {
         .map((m) => products.get(m.product_id))
         .filter((p): p is IndexedProduct => p !== undefined);
       this.collectionMembers.set(collection.id, members);
+      for (const member of members) {
+        const list = this.collectionsByProduct.get(member.id);
+        if (list) list.push(collection.id);
+        else this.collectionsByProduct.set(member.id, [collection.id]);
+      }
     }
+  }
+
+  /** Products carrying a tag (case-insensitive), best sellers of the last 90 days first, then by id. */
+  bestSellersTagged(tag: string): readonly IndexedProduct[] {
+    const key = tag.toLowerCase();
+    let list = this.tagBestSellers.get(key);
+    if (!list) {
+      list = [...(this.byTag.get(key) ?? [])].sort(bestSellingFirst(this.sales));
+      this.tagBestSellers.set(key, list);
+    }
+    return list;
   }
 
   /** The market that prices a country, or null (base prices, whole catalog). */
@@ -130,7 +160,7 @@ export class ShopCatalog {
   }
 
   /** Same data, newer parts: the unchanged products are shared, not copied. */
-  with(parts: Partial<Pick<ShopCatalog, 'shop' | 'version' | 'products' | 'collections' | 'markets' | 'customers'>>): ShopCatalog {
+  with(parts: Partial<Pick<ShopCatalog, 'shop' | 'version' | 'products' | 'collections' | 'markets' | 'customers' | 'rulesets' | 'sales'>>): ShopCatalog {
     return new ShopCatalog(
       parts.shop ?? this.shop,
       parts.version ?? this.version,
@@ -138,6 +168,8 @@ export class ShopCatalog {
       parts.collections ?? this.collections,
       parts.markets ?? this.markets,
       parts.customers ?? this.customers,
+      parts.rulesets ?? this.rulesets,
+      parts.sales ?? this.sales,
     );
   }
 }

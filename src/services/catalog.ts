@@ -169,7 +169,7 @@ export function createCatalogService(deps: { store: CatalogStore; catalog: Catal
         };
       });
       await store.upsertOrders(shopId, orders);
-      await catalog.apply(shopId, {});
+      await catalog.apply(shopId, { orders: true });
       return { upserted: orders.length };
     },
   };

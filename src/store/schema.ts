@@ -16,6 +16,7 @@ export interface Database {
   markets: MarketRow;
   orders: OrderRow;
   order_lines: OrderLineRow;
+  rulesets: RulesetRow;
 }
 
 export interface ShopRow {
@@ -106,4 +107,15 @@ export interface OrderLineRow {
   price: string;
   customer_id: number | null;
   created_at: number;
+}
+
+export interface RulesetRow {
+  shop_id: number;
+  id: number;
+  name: string;
+  enabled: number;
+  document: string; // JSON of the RulesetDocument
+  version: number;
+  created_at: number;
+  updated_at: number;
 }

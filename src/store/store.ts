@@ -1,6 +1,7 @@
 import type { Collection, Customer, Order, OrderLine } from '../domain/catalog/collection.js';
 import type { Market } from '../domain/catalog/market.js';
 import type { Product } from '../domain/catalog/product.js';
+import type { Ruleset, RulesetDocument } from '../domain/rules/types.js';
 import type { ApiKeyRecord, Shop } from '../domain/shop.js';
 
 export type NewShop = Omit<Shop, 'id' | 'data_version' | 'created_at' | 'updated_at'>;
@@ -59,4 +60,11 @@ export interface Store {
   /** Lines of orders not cancelled, created at or after `since` (epoch ms), oldest first. */
   listOrderLines(shopId: number, since: number): Promise<OrderLine[]>;
   countOrders(shopId: number): Promise<number>;
+
+  createRuleset(shopId: number, document: RulesetDocument): Promise<Ruleset>;
+  /** Replaces the document and moves its version; null when there is no such ruleset. */
+  updateRuleset(shopId: number, id: number, document: RulesetDocument): Promise<Ruleset | null>;
+  deleteRuleset(shopId: number, id: number): Promise<boolean>;
+  getRuleset(shopId: number, id: number): Promise<Ruleset | null>;
+  listRulesets(shopId: number): Promise<Ruleset[]>;
 }

@@ -4,6 +4,7 @@ import { migrationProvider } from '../migrations/index.js';
 import type { Store } from '../store.js';
 import { catalogMethods } from './catalog.js';
 import { commerceMethods } from './commerce.js';
+import { rulesetMethods } from './rulesets.js';
 import { shopMethods } from './shops.js';
 
 /** The Kysely implementation of the Store, the same code on SQLite and PostgreSQL. */
@@ -24,5 +25,6 @@ export function createKyselyStore({ db, dialect, schema }: Connection): Store {
     ...shopMethods(db),
     ...catalogMethods(db),
     ...commerceMethods(db),
+    ...rulesetMethods(db),
   };
 }

@@ -1,9 +1,11 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import * as init from './2026_11_22_0001_init.js';
+import * as rulesets from './2026_11_22_0002_rulesets.js';
 
 /** Every migration, in order. Names are frozen once released. */
 const migrations: Record<string, Migration> = {
   '2026_11_22_0001_init': init,
+  '2026_11_22_0002_rulesets': rulesets,
 };
 
 /** Migrations compiled into the build, so no directory has to be found at run time. */

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { InvalidInputError } from '../../../domain/errors.js';
 import type { ProductsService } from '../../../services/products.js';
-import { idList, listParams, stringList, type Query } from '../../params.js';
+import { idList, listParams, stringList, type Query } from '../../../services/params.js';
 import { sendJson } from '../../reply.js';
 import { CommonQuery, idListParam, KeyParam, limitParam, ListFilterQuery } from '../../schemas/common.js';
 import { ProductListResponse } from '../../schemas/product.js';

@@ -1,7 +1,7 @@
 import { parseMoney, type Money } from '../domain/catalog/money.js';
 import type { PriceFilter } from '../domain/catalog/price-filter.js';
 import { InvalidInputError } from '../domain/errors.js';
-import type { CommonOptions, ListOptions } from '../services/lists/options.js';
+import type { CommonOptions, ListOptions } from './lists/options.js';
 
 /**
  * Query parameters arrive as strings (the seed types them so); each is parsed here, once,

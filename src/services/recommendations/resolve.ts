@@ -1,0 +1,95 @@
+import { InvalidInputError } from '../../domain/errors.js';
+import type { CompiledOutput } from '../../domain/rules/compile.js';
+import type { MatchedOutput } from '../../domain/rules/evaluate.js';
+import type { IndexedProduct, ShopCatalog } from '../../indexes/shop-catalog.js';
+import { bestSellingFirst } from '../../indexes/sales.js';
+import { LIST_SOURCES, runListSource, type ListContext } from '../lists/sources.js';
+import type { Query } from '../params.js';
+
+/** A product an output proposes, with the variants to keep (product outputs with variant_ids). */
+export interface Candidate {
+  product: IndexedProduct;
+  keep?: number[];
+}
+
+export interface ResolveError {
+  code: string;
+  message: string;
+  rule_index?: number;
+  id?: number;
+}
+
+/** Turns the matched rules' outputs into candidate products, in order; problems become `errors` entries. */
+export function resolveOutputs(
+  outputs: readonly MatchedOutput[],
+  context: ListContext & { inputProducts: readonly IndexedProduct[]; callerQuery: Query },
+  errors: ResolveError[],
+): Candidate[] {
+  const out: Candidate[] = [];
+  for (const { output, ruleIndex, matchedTags } of outputs) {
+    for (const candidate of resolveOne(output, ruleIndex, matchedTags, context, errors)) out.push(candidate);
+  }
+  return out;
+}
+
+function resolveOne(
+  output: CompiledOutput,
+  ruleIndex: number,
+  matchedTags: readonly string[],
+  context: ListContext & { inputProducts: readonly IndexedProduct[]; callerQuery: Query },
+  errors: ResolveError[],
+): Candidate[] {
+  const { catalog } = context;
+  switch (output.type) {
+    case 'product':
+      return output.refs.flatMap((ref): Candidate[] => {
+        const product = catalog.products.get(ref.product_id);
+        if (!product) {
+          errors.push({ code: 'unknown_product', message: `Product ${ref.product_id} of rule ${ruleIndex} is not in the catalog.`, rule_index: ruleIndex, id: ref.product_id });
+          return [];
+        }
+        if (ref.variant_ids.length === 0) return [{ product }];
+        const keep = product.variants.flatMap((v, i) => (ref.variant_ids.includes(v.id) ? [i] : []));
+        return keep.length > 0 ? [{ product, keep }] : [];
+      });
+    case 'collection': {
+      const members = catalog.collectionMembers.get(output.collectionId);
+      if (!members) errors.push({ code: 'unknown_collection', message: `Collection ${output.collectionId} of rule ${ruleIndex} does not exist.`, rule_index: ruleIndex, id: output.collectionId });
+      return (members ?? []).map((product) => ({ product }));
+    }
+    case 'tag':
+      return taggedWithAll(catalog, output.tags).map((product) => ({ product }));
+    case 'matching_input_tags':
+      return matchingTags(catalog, matchedTags).map((product) => ({ product }));
+    case 'input_products':
+      return context.inputProducts.map((product) => ({ product }));
+    case 'none':
+      return [];
+    case 'endpoint': {
+      const source = LIST_SOURCES.get(output.path);
+      if (!source) {
+        errors.push({ code: 'unknown_endpoint', message: `Rule ${ruleIndex} names ${output.path}, which is not a list endpoint.`, rule_index: ruleIndex });
+        return [];
+      }
+      try {
+        return runListSource(source, context, context.callerQuery, output.query).map((p) => ({ product: p.product, ...(p.keep ? { keep: p.keep } : {}) }));
+      } catch (error) {
+        if (!(error instanceof InvalidInputError)) throw error;
+        errors.push({ code: 'invalid_endpoint_parameter', message: `Rule ${ruleIndex}, ${output.path}: ${error.message}`, rule_index: ruleIndex });
+        return [];
+      }
+    }
+  }
+}
+
+function taggedWithAll(catalog: ShopCatalog, tags: readonly string[]): IndexedProduct[] {
+  const [first, ...rest] = tags;
+  if (first === undefined) return [];
+  return catalog.bestSellersTagged(first).filter((p) => rest.every((t) => p.tagsLower.includes(t)));
+}
+
+function matchingTags(catalog: ShopCatalog, tags: readonly string[]): IndexedProduct[] {
+  const seen = new Map<number, IndexedProduct>();
+  for (const tag of tags) for (const p of catalog.bestSellersTagged(tag)) seen.set(p.id, p);
+  return [...seen.values()].sort(bestSellingFirst(catalog.sales));
+}
