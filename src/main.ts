@@ -18,7 +18,7 @@ export async function serve(config: Config): Promise<void> {
   }
 
   if (config.demo && (await services.shops.listShops()).length === 0) {
-    const seeded = await seedDemoShop({ shops: services.shops, catalog: services.catalogAdmin }, { publicUrl: config.publicUrl });
+    const seeded = await seedDemoShop({ shops: services.shops, catalog: services.catalogAdmin, rulesets: services.rulesets }, { publicUrl: config.publicUrl });
     printDemoWelcome(config, seeded);
   }
 
@@ -50,7 +50,7 @@ function printDemoWelcome(config: Config, seeded: DemoSeedResult): void {
   if (!seeded.keys) return;
   const base = config.publicUrl;
   const key = seeded.keys.public;
-  const [a, b, c] = seeded.sample.productIds;
+  const [a] = seeded.sample.productIds;
   const lines = [
     '',
     `Demo shop "${DEMO_HANDLE}" created: ${Object.entries(seeded.counts).map(([k, v]) => `${v} ${k}`).join(', ')}.`,
@@ -59,9 +59,9 @@ function printDemoWelcome(config: Config, seeded: DemoSeedResult): void {
     '  (keys are stored hashed and shown only now; `rebound keys demo` issues new ones)',
     '',
     'Try:',
-    `  curl '${base}/api/v1/products/static?key=${key}&ids=${a},${b},${c}&format=pretty'`,
+    `  curl '${base}/api/v1/custom/id/${seeded.sample.rulesetIds[0]}?key=${key}&shop_product_ids=${a}&format=pretty'`,
+    `  curl '${base}/api/v1/custom/id/${seeded.sample.rulesetIds[1]}?key=${key}&cart_subtotal=180.00&shop_customer_id=1'`,
     `  curl '${base}/api/v1/products/static?key=${key}&handles=${seeded.sample.handles.join(',')}&country_code=DE&format=pretty'`,
-    `  curl -H 'X-Api-Key: ${key}' '${base}/api/v1/products/static?ids=${a}&metafields=yes&variant_metafields=yes'`,
     '',
     `API docs: ${base}/docs`,
     '',

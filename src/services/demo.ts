@@ -1,5 +1,7 @@
 import { generateDemoShop, type DemoOptions } from '../../demo/generate.js';
+import { demoRulesets, upsellAnchor } from '../../demo/rulesets.js';
 import type { CatalogService } from './catalog.js';
+import type { RulesetsService } from './rulesets.js';
 import type { IssuedKeys, ShopsService } from './shops.js';
 
 export const DEMO_HANDLE = 'demo';
@@ -8,7 +10,7 @@ export interface DemoSeedResult {
   created: boolean;
   keys: IssuedKeys | null;
   counts: Record<string, number>;
-  sample: { productIds: number[]; handles: string[] };
+  sample: { productIds: number[]; handles: string[]; rulesetIds: number[] };
 }
 
 /**
@@ -16,7 +18,7 @@ export interface DemoSeedResult {
  * same validation) as the admin API. Loading into an existing demo shop is idempotent.
  */
 export async function seedDemoShop(
-  deps: { shops: ShopsService; catalog: CatalogService },
+  deps: { shops: ShopsService; catalog: CatalogService; rulesets: RulesetsService },
   options: DemoOptions = {},
 ): Promise<DemoSeedResult> {
   const data = generateDemoShop(options);
@@ -42,6 +44,9 @@ export async function seedDemoShop(
   await deps.catalog.upsertCustomers(shopId, data.customers);
   await deps.catalog.upsertMarkets(shopId, data.markets);
   await deps.catalog.upsertOrders(shopId, data.orders);
+  // Rulesets are created once: a refresh keeps the merchant's edits.
+  const rulesetIds = existing ? (await deps.rulesets.list(shopId)).map((r) => r.id) : [];
+  if (!existing) for (const ruleset of demoRulesets(data)) rulesetIds.push((await deps.rulesets.create(shopId, ruleset)).id);
   const listable = data.products.filter((p) => p.status !== 'draft' && p.published_at !== null && !String(p.tags ?? '').includes('exclude_rebound'));
   return {
     created: !existing,
@@ -52,11 +57,13 @@ export async function seedDemoShop(
       customers: data.customers.length,
       markets: data.markets.length,
       orders: data.orders.length,
+      rulesets: rulesetIds.length,
     },
     sample: {
-      productIds: listable.slice(0, 3).map((p) => p.id),
+      productIds: [upsellAnchor(data).id, ...listable.slice(0, 2).map((p) => p.id)],
       // Handles sold in the first market, so the country_code example shows market prices.
       handles: listable.filter((p) => data.markets[0]?.product_ids?.includes(p.id) ?? true).slice(3, 5).map((p) => p.handle),
+      rulesetIds,
     },
   };
 }

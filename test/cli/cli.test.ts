@@ -73,15 +73,17 @@ describe('rebound CLI', () => {
       await new Promise((r) => setTimeout(r, 100));
     }
     expect(out).toMatch(/Admin token \(shown once\): rb_admin_\S+/);
-    expect(out).toMatch(/Demo shop "demo" created: 1000 products, 15 collections, 300 customers, 2 markets, \d+ orders\./);
-    const curls = [...out.matchAll(/curl (?:-H 'X-Api-Key: (\S+)' )?'([^']+)'/g)];
+    expect(out).toMatch(/Demo shop "demo" created: 1000 products, 15 collections, 300 customers, 2 markets, \d+ orders, 5 rulesets\./);
+    const curls = [...out.matchAll(/curl '([^']+)'/g)].map((m) => m[1]!);
     expect(curls).toHaveLength(3);
-    const [first, second, third] = await Promise.all(curls.map(([, header, url]) =>
-      fetch(url!, header ? { headers: { 'x-api-key': header } } : {}).then(async (r) => ({ status: r.status, body: await r.json() as { data: { metafields?: unknown[] }[] } }))));
-    expect(first).toMatchObject({ status: 200 });
-    expect(first!.body.data).toHaveLength(3);
-    expect(second!.body.data).toHaveLength(2);
-    expect(third!.body.data[0]!.metafields).toBeDefined();
+    const [upsell, gift, market] = await Promise.all(curls.map((url) => fetch(url).then(async (r) => ({ status: r.status, body: await r.json() as any }))));
+    expect(upsell).toMatchObject({ status: 200 });
+    expect(upsell!.body.metadata.matched_rules[0].name).toMatch(/^Accessories for /);
+    const accessories = upsell!.body.metadata.matched_rules[0].output[0].products.map((p: { product_id: number }) => p.product_id);
+    expect(upsell!.body.data.slice(0, 3).map((p: { id: number }) => p.id)).toEqual(accessories);
+    expect(gift!.body.metadata.matched_rules.map((r: { name: string }) => r.name)).toEqual(['Big cart gets gift ideas']);
+    expect(gift!.body.data.length).toBeGreaterThan(0);
+    expect(market!.body.data).toHaveLength(2);
 
     const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     child.kill('SIGTERM');

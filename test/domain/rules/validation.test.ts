@@ -1,0 +1,353 @@
+/**
+ * Invalid ruleset documents: InvalidDocumentError with the exact JSON path of every problem
+ * (product.md §4, "Statuses": 422 with the JSON path of each problem). Plus the `time` parameter.
+ */
+import { describe, expect, it } from 'vitest';
+import { InvalidDocumentError } from '../../../src/domain/errors.js';
+import { compileRulesetInput, type ReferenceCheck } from '../../../src/domain/rules/compile.js';
+import { evaluateRuleset } from '../../../src/domain/rules/evaluate.js';
+import { parseRequestTime } from '../../../src/domain/rules/local-time.js';
+import { oneRuleBody, problemsOf, request, world, type ConditionBody } from './support.js';
+
+const C0 = 'rules[0].logic[0].rules[0]';
+
+function pathsOf(body: unknown, references?: ReferenceCheck): string[] {
+  return problemsOf(body, references).map((p) => p.path);
+}
+
+function withOutputs(output: unknown[]): unknown {
+  return { name: 'test', rules: [{ logic: [], output }] };
+}
+
+describe('condition problems name the exact JSON path', () => {
+  const cases: [string, ConditionBody, string][] = [
+    ['unknown condition type', { type: 'weather', operator: 'equals', value: 'sunny' }, `${C0}.type`],
+    ['operator not allowed for the type', { type: 'url', operator: 'contains_any', value: 'sale' }, `${C0}.operator`],
+    ['operator of another type (collection has no contains_all)', { type: 'collection', operator: 'contains_all', value: '1' }, `${C0}.operator`],
+    ['operator missing', { type: 'product_tag', value: 'sale' }, `${C0}.operator`],
+    ['non-numeric cart value', { type: 'cart_subtotal', operator: 'greater_than', value: 'fifty' }, `${C0}.value`],
+    ['cart value missing', { type: 'cart_subtotal', operator: 'greater_than' }, `${C0}.value`],
+    ['cart money with five decimals', { type: 'cart_subtotal', operator: 'equal_to', value: '49.99999' }, `${C0}.value`],
+    ['decimal item count', { type: 'cart_item_count', operator: 'equal_to', value: '2.5' }, `${C0}.value`],
+    ['negative line count', { type: 'cart_line_count', operator: 'less_than', value: '-1' }, `${C0}.value`],
+    ['two numbers for a single-number operator', { type: 'cart_item_count', operator: 'greater_than', value: '1,2' }, `${C0}.value`],
+    ['between with one number', { type: 'cart_subtotal', operator: 'between', value: '10' }, `${C0}.value`],
+    ['between with three numbers', { type: 'cart_item_count', operator: 'between', value: '1,2,3' }, `${C0}.value`],
+    ['between with min > max', { type: 'cart_subtotal', operator: 'between', value: '50,10' }, `${C0}.value`],
+    ['between with min > max (counts)', { type: 'cart_line_count', operator: 'between', value: '5,4' }, `${C0}.value`],
+    ['bad regex', { type: 'product_tag', operator: 'matches_regex', value: '/(unclosed/i' }, `${C0}.value`],
+    ['bad plain regex', { type: 'url', operator: 'matches_regex', value: '[a-' }, `${C0}.value`],
+    ['bad regex flags', { type: 'product_handle', operator: 'matches_regex', value: '/shirt/q' }, `${C0}.value`],
+    ['empty regex', { type: 'url', operator: 'matches_regex', value: '' }, `${C0}.value`],
+    ['bad date', { type: 'date', operator: 'before', value: 'tomorrow' }, `${C0}.value`],
+    ['month 13', { type: 'date', operator: 'after', value: '2024-13-01' }, `${C0}.value`],
+    ['hour 25', { type: 'date', operator: 'after', value: '2024-01-01T25:00' }, `${C0}.value`],
+    ['between with one date', { type: 'date', operator: 'between', value: '2024-01-01' }, `${C0}.value`],
+    ['before with two dates', { type: 'date', operator: 'before', value: '2024-01-01,2024-02-01' }, `${C0}.value`],
+    ['bad weekday', { type: 'day_of_week', operator: 'contains_any', value: 'mon,funday' }, `${C0}.value`],
+    ['no weekday', { type: 'day_of_week', operator: 'contains_any', value: ' , ' }, `${C0}.value`],
+    ['time range with one time', { type: 'time_of_day', operator: 'between', value: '10:00' }, `${C0}.value`],
+    ['time of day 25:00', { type: 'time_of_day', operator: 'between', value: '25:00,10:00' }, `${C0}.value`],
+    ['time of day 10:60', { type: 'time_of_day', operator: 'between', value: '09:00,10:60' }, `${C0}.value`],
+    ['time of day 24:30', { type: 'time_of_day', operator: 'between', value: '09:00,24:30' }, `${C0}.value`],
+    ['time of day as 10am', { type: 'time_of_day', operator: 'between', value: '10am,11:00' }, `${C0}.value`],
+    ['three-letter country code', { type: 'country', operator: 'contains_any', value: 'US,USA' }, `${C0}.value`],
+    ['country code with a digit', { type: 'country', operator: 'does_not_contain_any', value: 'u1' }, `${C0}.value`],
+    ['no country code', { type: 'country', operator: 'contains_any', value: '' }, `${C0}.value`],
+    ['empty variant id list', { type: 'variant', operator: 'contains_any', value: ' , ' }, `${C0}.value`],
+    ['variant id list missing', { type: 'variant', operator: 'contains_any' }, `${C0}.value`],
+    ['non-integer variant id', { type: 'variant', operator: 'contains_any', value: '12,abc' }, `${C0}.value`],
+    ['zero collection id', { type: 'collection', operator: 'contains_any', value: '0' }, `${C0}.value`],
+    ['empty collection id list', { type: 'collection', operator: 'contains_any', value: '' }, `${C0}.value`],
+    ['product condition without products', { type: 'product', operator: 'contains_any' }, `${C0}.products`],
+    ['product condition with an empty products list', { type: 'product', operator: 'contains_all', products: [] }, `${C0}.products`],
+    ['customer_purchased without products', { type: 'customer_purchased', operator: 'contains_any' }, `${C0}.products`],
+    ['empty attribute list', { type: 'product_vendor', operator: 'equals', value: ' ,' }, `${C0}.value`],
+    ['empty customer tag list', { type: 'customer_tag', operator: 'contains_any', value: '' }, `${C0}.value`],
+    ['empty url text', { type: 'url', operator: 'contains', value: '' }, `${C0}.value`],
+    ['customer with a set operator', { type: 'customer', operator: 'contains_any' }, `${C0}.operator`],
+  ];
+
+  it.each(cases)('%s → %s', (_label, condition, path) => {
+    const problems = problemsOf(oneRuleBody([condition]));
+    expect(problems.map((p) => p.path)).toEqual([path]);
+    expect(problems[0]!.message.length).toBeGreaterThan(0);
+  });
+
+  it('says which operators are allowed', () => {
+    const [problem] = problemsOf(oneRuleBody([{ type: 'collection', operator: 'contains_all', value: '1' }]));
+    expect(problem!.message).toContain('"contains_all" is not allowed for collection');
+    expect(problem!.message).toContain('contains_any, does_not_contain_any');
+  });
+
+  it('tells min > max apart from a malformed range', () => {
+    const [reversed] = problemsOf(oneRuleBody([{ type: 'cart_subtotal', operator: 'between', value: '50,10' }]));
+    expect(reversed!.message).toMatch(/min.*max/);
+    const [single] = problemsOf(oneRuleBody([{ type: 'cart_subtotal', operator: 'between', value: '10' }]));
+    expect(single!.message).toContain('min,max');
+  });
+
+  it('reports the path of a condition deep in a later rule and group', () => {
+    const body = {
+      name: 'test',
+      rules: [
+        { logic: [{ rules: [{ type: 'anything' }] }], output: [{ type: 'none' }] },
+        { logic: [{ rules: [{ type: 'anything' }] }, { rules: [{ type: 'anything' }, { type: 'country', operator: 'contains_any', value: 'XYZ' }] }], output: [] },
+      ],
+    };
+    expect(pathsOf(body)).toEqual(['rules[1].logic[1].rules[1].value']);
+  });
+
+  it('accepts the boundaries of each value kind', () => {
+    const valid: ConditionBody[] = [
+      { type: 'time_of_day', operator: 'between', value: '00:00,24:00' },
+      { type: 'cart_subtotal', operator: 'between', value: '10,10' },
+      { type: 'date', operator: 'between', value: '2024-01-01, 2024-12-31T23:59:59+02:00' },
+      { type: 'day_of_week', operator: 'contains_any', value: 'MON,Tue,sun' },
+      { type: 'url', operator: 'matches_regex', value: '/a/gi' },
+    ];
+    expect(() => compileRulesetInput(oneRuleBody(valid))).not.toThrow();
+  });
+
+  // BUG: src/domain/rules/conditions/time.ts parseBound (line ~11) only checks day <= 31, so
+  // impossible calendar dates pass validation: '2024-02-30' compiles as a date-only bound, and
+  // '2024-04-31T10:00:00Z' compiles and is silently read as May 1 by Date.parse. Expected: a
+  // problem at `.value` (a bad value → 422); actual: the ruleset compiles.
+  it.each(['2024-02-30', '2023-02-29', '2024-04-31T10:00:00Z'])('rejects the impossible date %s', (value) => {
+    expect(pathsOf(oneRuleBody([{ type: 'date', operator: 'before', value }]))).toEqual([`${C0}.value`]);
+  });
+});
+
+describe('output problems', () => {
+  it.each([
+    ['unknown output type', [{ type: 'bestsellers' }], 'rules[0].output[0].type'],
+    ['product output without products', [{ type: 'none' }, { type: 'product' }], 'rules[0].output[1].products'],
+    ['product output with an empty list', [{ type: 'product', products: [] }], 'rules[0].output[0].products'],
+    ['collection output without collection_id', [{ type: 'collection' }], 'rules[0].output[0].collection_id'],
+    ['tag output without tags', [{ type: 'tag', value: ' , ' }], 'rules[0].output[0].value'],
+    ['endpoint that is a URL, not a path', [{ type: 'endpoint', endpoint: 'https://example.com/products/trending_products' }], 'rules[0].output[0].endpoint'],
+    ['endpoint without the leading slash', [{ type: 'endpoint', endpoint: 'products/trending_products' }], 'rules[0].output[0].endpoint'],
+    ['endpoint missing', [{ type: 'endpoint' }], 'rules[0].output[0].endpoint'],
+    ['endpoint with spaces', [{ type: 'endpoint', endpoint: '/products/trending products' }], 'rules[0].output[0].endpoint'],
+  ] as const)('%s → %s', (_label, output, path) => {
+    expect(pathsOf(withOutputs([...output]))).toEqual([path]);
+  });
+
+  it('compiles an endpoint into a path and query, dropping an /api/v1 prefix and a trailing slash', () => {
+    const compiled = compileRulesetInput(withOutputs([
+      { type: 'endpoint', endpoint: '/api/v1/products/trending_products/?limit=3&days=7' },
+      { type: 'endpoint', endpoint: ' /products/recently_viewed ' },
+    ]));
+    expect(compiled.rules[0]!.outputs).toEqual([
+      { type: 'endpoint', path: '/products/trending_products', query: { limit: '3', days: '7' } },
+      { type: 'endpoint', path: '/products/recently_viewed', query: {} },
+    ]);
+  });
+
+  it('compiles tag outputs to lower-cased tag lists', () => {
+    const compiled = compileRulesetInput(withOutputs([{ type: 'tag', value: 'Sale, NEW ,' }]));
+    expect(compiled.rules[0]!.outputs).toEqual([{ type: 'tag', tags: ['sale', 'new'] }]);
+  });
+});
+
+describe('schema problems', () => {
+  it('names unknown fields at every level', () => {
+    const body = {
+      name: 'x',
+      bogus: 1,
+      rules: [{ logic: [{ rules: [{ type: 'anything', foo: 1 }], extra: [] }], output: [{ type: 'none', colour: 'red' }], exit: true }],
+    };
+    expect(pathsOf(body).sort()).toEqual([
+      'bogus',
+      'rules[0].exit',
+      'rules[0].logic[0].extra',
+      'rules[0].logic[0].rules[0].foo',
+      'rules[0].output[0].colour',
+    ].sort());
+  });
+
+  it('names wrongly typed fields', () => {
+    expect(pathsOf(oneRuleBody([{ type: 'cart_item_count', operator: 'equal_to', value: 3 as unknown as string }]))).toEqual([`${C0}.value`]);
+    expect(pathsOf({ name: 'x', rules: [{ output: [], exit_if_matched: 'yes' }] })).toEqual(['rules[0].exit_if_matched']);
+    expect(pathsOf({ name: 'x', rules: [{ logic: [{ rules: [{ type: 'product', operator: 'contains_any', products: [{ product_id: 0 }] }] }], output: [] }] }))
+      .toEqual([`${C0}.products[0].product_id`]);
+  });
+
+  it('requires name, rules and each rule\'s output', () => {
+    expect(new Set(pathsOf({ rules: [] }))).toEqual(new Set(['name']));
+    expect(new Set(pathsOf({ name: 'x' }))).toEqual(new Set(['rules']));
+    expect(new Set(pathsOf({ name: 'x', rules: [{ logic: [] }] }))).toEqual(new Set(['rules[0].output']));
+  });
+
+  it('rejects a body that is not an object', () => {
+    expect(pathsOf(null)).toEqual(['(document)']);
+    expect(pathsOf([])).toEqual(['(document)']);
+  });
+
+  it('accepts read-only fields a client echoes back', () => {
+    expect(() => compileRulesetInput({ id: 3, version: 2, created_at: 'x', updated_at: 'y', name: 'x', rules: [] })).not.toThrow();
+  });
+});
+
+describe('multiple problems are reported together', () => {
+  it('lists every problem of every rule, condition and output, in document order', () => {
+    const body = {
+      name: 'test',
+      rules: [
+        {
+          logic: [
+            { rules: [{ type: 'weather' }, { type: 'url', operator: 'contains_all', value: 'x' }] },
+            { rules: [{ type: 'cart_subtotal', operator: 'between', value: '9,1' }] },
+          ],
+          output: [{ type: 'product' }, { type: 'none' }],
+        },
+        { logic: [{ rules: [{ type: 'anything' }] }], output: [] },
+        { logic: [{ rules: [{ type: 'country', operator: 'contains_any', value: 'usa' }] }], output: [{ type: 'collection' }, { type: 'mystery' }] },
+      ],
+    };
+    let error: unknown;
+    try {
+      compileRulesetInput(body);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(InvalidDocumentError);
+    const problems = (error as InvalidDocumentError).problems;
+    expect(problems).toHaveLength(7);
+    expect(problems.map((p) => p.path)).toEqual([
+      'rules[0].logic[0].rules[0].type',
+      'rules[0].logic[0].rules[1].operator',
+      'rules[0].logic[1].rules[0].value',
+      'rules[0].output[0].products',
+      'rules[2].logic[0].rules[0].value',
+      'rules[2].output[0].collection_id',
+      'rules[2].output[1].type',
+    ]);
+    expect((error as InvalidDocumentError).message).toContain('rules[0].logic[0].rules[0].type');
+    expect((error as InvalidDocumentError).message).toContain('and 6 more problems');
+    expect((error as InvalidDocumentError).status).toBe(422);
+  });
+
+  it('reports both a bad operator and a bad value of the same condition', () => {
+    expect(pathsOf(oneRuleBody([{ type: 'variant', operator: 'equals', value: 'x' }]))).toEqual([`${C0}.operator`, `${C0}.value`]);
+  });
+});
+
+describe('references', () => {
+  /** Products 1 (variants 11, 12) and 2 (variant 21); collection 5. */
+  const catalog: ReferenceCheck = {
+    hasProduct: (id) => id === 1 || id === 2,
+    hasVariant: (productId, variantId) => (productId === 1 && (variantId === 11 || variantId === 12)) || (productId === 2 && variantId === 21),
+    hasCollection: (id) => id === 5,
+  };
+
+  it('names an unknown product in a condition', () => {
+    const body = oneRuleBody([{ type: 'product', operator: 'contains_any', products: [{ product_id: 404 }] }]);
+    expect(pathsOf(body, catalog)).toEqual([`${C0}.products[0].product_id`]);
+    // Without a reference check the same document compiles.
+    expect(() => compileRulesetInput(body)).not.toThrow();
+  });
+
+  it('names a variant that is not of the product', () => {
+    const body = oneRuleBody([{ type: 'product', operator: 'contains_any', products: [{ product_id: 1, variant_ids: [11] }, { product_id: 2, variant_ids: [21, 11] }] }]);
+    expect(pathsOf(body, catalog)).toEqual([`${C0}.products[1].variant_ids[1]`]);
+  });
+
+  it('names an unknown product in customer_purchased', () => {
+    const body = oneRuleBody([{ type: 'customer_purchased', operator: 'does_not_contain_any', products: [{ product_id: 1 }, { product_id: 3 }] }]);
+    expect(pathsOf(body, catalog)).toEqual([`${C0}.products[1].product_id`]);
+  });
+
+  it('names unknown products, variants and collections of outputs', () => {
+    const body = withOutputs([
+      { type: 'product', products: [{ product_id: 1, variant_ids: [12, 21] }, { product_id: 9 }] },
+      { type: 'collection', collection_id: 6 },
+      { type: 'collection', collection_id: 5 },
+    ]);
+    expect(pathsOf(body, catalog)).toEqual([
+      'rules[0].output[0].products[0].variant_ids[1]',
+      'rules[0].output[0].products[1].product_id',
+      'rules[0].output[1].collection_id',
+    ]);
+  });
+
+  it('accepts a document whose references all exist', () => {
+    const body = {
+      name: 'ok',
+      rules: [{
+        logic: [{ rules: [{ type: 'product', operator: 'contains_all', products: [{ product_id: 1, variant_ids: [11, 12] }, { product_id: 2 }] }] }],
+        output: [{ type: 'product', products: [{ product_id: 2, variant_ids: [21] }] }, { type: 'collection', collection_id: 5 }],
+      }],
+    };
+    expect(() => compileRulesetInput(body, catalog)).not.toThrow();
+  });
+});
+
+describe('parseRequestTime', () => {
+  const JUL_2003 = Date.UTC(2003, 6, 1, 8, 52, 37);
+
+  it.each([
+    ['unix seconds', '1057049557', JUL_2003],
+    ['unix seconds with surrounding spaces', ' 1057049557 ', JUL_2003],
+    ['unix milliseconds', '1057049557000', JUL_2003],
+    ['unix milliseconds of 2024', '1718204400123', 1718204400123],
+    ['RFC 3339 UTC', '2003-07-01T08:52:37Z', JUL_2003],
+    ['RFC 3339 lower-case z and fraction', '2003-07-01t08:52:37.250z', JUL_2003 + 250],
+    ['RFC 3339 with offset', '2003-07-01T10:52:37+02:00', JUL_2003],
+    ['RFC 3339 with negative offset', '2003-07-01T03:52:37-05:00', JUL_2003],
+    ['RFC 3339 with a space separator', '2003-07-01 08:52:37Z', JUL_2003],
+    ['RFC 2822', 'Tue, 1 Jul 2003 10:52:37 +0200', JUL_2003],
+    ['RFC 2822 without the weekday', '01 Jul 2003 08:52:37 +0000', JUL_2003],
+    ['RFC 2822 with GMT', 'Tue, 01 Jul 2003 08:52:37 GMT', JUL_2003],
+    ['a date alone (UTC midnight)', '2003-07-01', Date.UTC(2003, 6, 1)],
+  ])('%s: %s', (_label, text, expected) => {
+    expect(parseRequestTime(text)).toBe(expected);
+  });
+
+  it.each(['', 'garbage', 'now', 'yesterday', '12abc', '2024-13-01', '2003-07-01T08:52:37+2', 'Tuesday', '1.5e9', '-1057049557', 'Tue, 1 Jul 2003'])(
+    'refuses %j',
+    (text) => expect(parseRequestTime(text)).toBeNull(),
+  );
+
+  // BUG: src/domain/rules/local-time.ts parseRequestTime (line ~41) accepts any run of up to 16
+  // digits and returns it as epoch milliseconds, even beyond the largest Date (8.64e15 ms).
+  // parseRequestTime('9999999999999999') returns 10000000000000000 instead of null (→ 400), and
+  // evaluating a date / day_of_week / time_of_day rule at that time then throws
+  // "RangeError: Invalid time value" (a 500) instead of the spec's 400 for an unparseable time.
+  it('refuses a timestamp beyond the range of dates instead of returning an unusable time', () => {
+    const parsed = parseRequestTime('9999999999999999');
+    if (parsed !== null) {
+      expect(Number.isNaN(new Date(parsed).getTime())).toBe(false);
+      const compiled = compileRulesetInput(oneRuleBody([{ type: 'day_of_week', operator: 'contains_any', value: 'mon' }]));
+      expect(() => evaluateRuleset(compiled, request({ time: parsed }), world())).not.toThrow();
+    }
+  });
+
+  // BUG: src/domain/rules/local-time.ts parseRequestTime hands the text to Date.parse, which rolls
+  // impossible dates over: parseRequestTime('2024-02-31T10:00:00Z') returns the instant of
+  // 2024-03-02T10:00:00Z instead of null (an unparseable time → 400).
+  it.each(['2024-02-31T10:00:00Z', '2023-02-29T00:00:00Z', '31 Apr 2024 10:00:00 +0000'])('refuses the impossible date %j', (text) => {
+    expect(parseRequestTime(text)).toBeNull();
+  });
+
+  // BUG: src/domain/rules/local-time.ts parseRequestTime: a date-time without an offset
+  // ('2024-01-01T10:00:00', RFC 2822 '1 Jul 2003 10:52:37') goes to Date.parse, which reads it in
+  // the *server process's* time zone (process.env.TZ), so the same request means different
+  // instants on differently configured hosts (UTC: 1704103200000; TZ=America/New_York:
+  // 1704121200000). Expected: one fixed reading (e.g. UTC, like the date-only form, or refusal);
+  // actual: host-dependent.
+  it.each(['2024-01-01T10:00:00', '2024-01-01 10:00', '1 Jul 2003 10:52:37'])('reads %j the same whatever the host time zone', (text) => {
+    const saved = process.env.TZ;
+    try {
+      process.env.TZ = 'America/New_York';
+      const inNewYork = parseRequestTime(text);
+      process.env.TZ = 'Asia/Tokyo';
+      const inTokyo = parseRequestTime(text);
+      expect(inNewYork).not.toBeNull();
+      expect(inTokyo).toBe(inNewYork);
+    } finally {
+      if (saved === undefined) delete process.env.TZ;
+      else process.env.TZ = saved;
+    }
+  });
+});

@@ -1,0 +1,114 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CONDITIONS, OUTPUTS } from '../../../src/domain/rules/catalog.js';
+import { backends } from '../../helpers/backends.js';
+import { startApp, type TestApp } from '../../helpers/app.js';
+import { productInput } from '../../helpers/fixtures.js';
+
+const ruleset = {
+  name: 'Gift with a big cart',
+  rules: [
+    { name: 'big cart', logic: [{ rules: [{ type: 'cart_subtotal', operator: 'greater_than', value: '50' }, { type: 'customer', operator: 'is_logged_in' }] }], output: [{ type: 'product', products: [{ product_id: 2 }] }], exit_if_matched: true },
+    { name: 'rest', logic: [], output: [{ type: 'product', products: [{ product_id: 3, variant_ids: [31] }] }] },
+  ],
+};
+
+describe.each(backends())('admin rulesets on $name', (backend) => {
+  let t: TestApp;
+  let own: { private: string };
+  beforeAll(async () => {
+    t = await startApp(backend);
+    own = await t.createShop('rules');
+    await t.createShop('elsewhere');
+    await t.admin('PUT', '/admin/v1/shops/rules/products', [productInput(1), productInput(2), productInput(3)]);
+    await t.admin('PUT', '/admin/v1/shops/rules/collections', [{ id: 9, title: 'C', handle: 'c', products: [{ product_id: 1 }] }]);
+  });
+  afterAll(() => t.close().then(() => backend.cleanup()));
+
+  it('creates, reads, lists, replaces and deletes rulesets with per-shop integer ids', async () => {
+    const created = await t.admin('POST', '/admin/v1/shops/rules/rulesets', ruleset);
+    expect(created.statusCode).toBe(201);
+    const stored = created.json().ruleset;
+    expect(stored).toMatchObject({ id: 1, name: 'Gift with a big cart', enabled: true, filter_oos: true, filter_input_products: true, version: 1 });
+    expect(stored.rules[1]).toEqual({ name: 'rest', enabled: true, logic: [], output: [{ type: 'product', products: [{ product_id: 3, variant_ids: [31] }] }], exit_if_matched: false });
+    expect((await t.admin('POST', '/admin/v1/shops/elsewhere/rulesets', { name: 'x', rules: [] })).json().ruleset.id).toBe(1);
+    expect((await t.admin('GET', '/admin/v1/shops/rules/rulesets/1')).json().ruleset).toEqual(stored);
+    const replaced = await t.admin('PUT', '/admin/v1/shops/rules/rulesets/1', { ...stored, name: 'Renamed', enabled: false });
+    expect(replaced.json().ruleset).toMatchObject({ id: 1, name: 'Renamed', enabled: false, version: 2 });
+    expect((await t.admin('GET', '/admin/v1/shops/rules/rulesets')).json().data.map((r: { name: string }) => r.name)).toEqual(['Renamed']);
+    expect((await t.admin('DELETE', '/admin/v1/shops/rules/rulesets/1')).statusCode).toBe(204);
+    expect((await t.admin('GET', '/admin/v1/shops/rules/rulesets/1')).statusCode).toBe(404);
+    expect((await t.admin('DELETE', '/admin/v1/shops/rules/rulesets/1')).statusCode).toBe(404);
+    expect((await t.admin('PUT', '/admin/v1/shops/rules/rulesets/1', ruleset)).statusCode).toBe(404);
+    expect((await t.admin('GET', '/admin/v1/shops/rules/rulesets/x')).statusCode).toBe(400);
+  });
+
+  it('refuses invalid documents with 422 listing each problem with its JSON path', async () => {
+    const bad = {
+      name: 'Broken',
+      rules: [
+        { logic: [{ rules: [{ type: 'weather', operator: 'is' }, { type: 'cart_subtotal', operator: 'contains_any', value: '5' }] }], output: [{ type: 'product', products: [{ product_id: 404 }] }] },
+        { logic: [{ rules: [{ type: 'cart_item_count', operator: 'between', value: '9,1' }] }], output: [{ type: 'collection', collection_id: 77 }, { type: 'teleport' }] },
+      ],
+    };
+    const res = await t.admin('POST', '/admin/v1/shops/rules/rulesets', bad);
+    expect(res.statusCode).toBe(422);
+    expect(res.json().problems.map((p: { path: string }) => p.path)).toEqual([
+      'rules[0].logic[0].rules[0].type',
+      'rules[0].logic[0].rules[1].operator',
+      'rules[0].output[0].products[0].product_id',
+      'rules[1].logic[0].rules[0].value',
+      'rules[1].output[0].collection_id',
+      'rules[1].output[1].type',
+    ]);
+    expect(res.json().error).toContain('(and 5 more problems)');
+    const shape = await t.admin('POST', '/admin/v1/shops/rules/rulesets', { name: 'x', rules: [{ logic: [], output: [], colour: 'red' }] });
+    expect(shape.statusCode).toBe(422);
+    expect(shape.json().field).toBe('rules[0].colour');
+    expect((await t.admin('POST', '/admin/v1/shops/rules/rulesets', { rules: [] })).json().field).toBe('name');
+    expect((await t.admin('POST', '/admin/v1/shops/rules/rulesets', { name: 'v', rules: [{ logic: [], output: [{ type: 'product', products: [{ product_id: 2, variant_ids: [31] }] }] }] })).json().field)
+      .toBe('rules[0].output[0].products[0].variant_ids[0]');
+    expect((await t.admin('GET', '/admin/v1/shops/rules/rulesets')).json().data).toEqual([]);
+  });
+
+  it('serves the operator catalog the console renders its forms from', async () => {
+    const res = await t.admin('GET', '/admin/v1/rule-catalog');
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body.conditions.map((c: { type: string }) => c.type)).toEqual(CONDITIONS.map((c) => c.type));
+    expect(body.outputs.map((o: { type: string }) => o.type)).toEqual(OUTPUTS.map((o) => o.type));
+    expect(body.conditions.find((c: { type: string }) => c.type === 'cart_subtotal').operators.map((o: { code: string }) => o.code))
+      .toEqual(['greater_than', 'greater_than_or_equal_to', 'less_than', 'less_than_or_equal_to', 'equal_to', 'between']);
+    expect(body.endpoints).toContain('/products/static');
+    expect((await t.app.inject('/admin/v1/rule-catalog')).statusCode).toBe(401);
+  });
+
+  it('previews a stored ruleset with a trace, and an unsaved one from the body', async () => {
+    const { id } = (await t.admin('POST', '/admin/v1/shops/rules/rulesets', ruleset)).json().ruleset;
+    const res = await t.admin('POST', `/admin/v1/shops/rules/rulesets/${id}/preview`, { cart_subtotal: 80, shop_customer_id: '7', shop_product_ids: [1] });
+    expect(res.statusCode, res.body).toBe(200);
+    const body = res.json();
+    expect(body.data.map((p: { id: number }) => p.id)).toEqual([2]);
+    expect(body.trace.map((r: { status: string }) => r.status)).toEqual(['matched', 'unevaluated']);
+    expect(body.trace[0].groups[0].conditions).toEqual([
+      { type: 'cart_subtotal', operator: 'greater_than', value: '50', observed: 80, result: true },
+      { type: 'customer', operator: 'is_logged_in', value: null, observed: 7, result: true },
+    ]);
+    const guest = (await t.admin('POST', `/admin/v1/shops/rules/rulesets/${id}/preview`, { cart_subtotal: '20' })).json();
+    expect(guest.trace[0].groups[0].conditions.map((c: { result: boolean | null }) => c.result)).toEqual([false, null]);
+    expect(guest.data.map((p: { id: number; variants: { id: number }[] }) => [p.id, p.variants.map((v) => v.id)])).toEqual([[3, [31]]]);
+
+    const unsaved = await t.admin('POST', '/admin/v1/shops/rules/rulesets/new/preview', { ruleset: { name: 'draft', rules: [{ logic: [], output: [{ type: 'collection', collection_id: 9 }] }] } });
+    expect(unsaved.json().data.map((p: { id: number }) => p.id)).toEqual([1]);
+    const invalid = await t.admin('POST', '/admin/v1/shops/rules/rulesets/new/preview', { ruleset: { name: 'draft', rules: [{ logic: [], output: [{ type: 'collection' }] }] } });
+    expect(invalid.statusCode).toBe(422);
+    expect(invalid.json().field).toBe('rules[0].output[0].collection_id');
+    expect((await t.admin('POST', '/admin/v1/shops/rules/rulesets/999/preview', {})).statusCode).toBe(404);
+    expect((await t.admin('POST', `/admin/v1/shops/rules/rulesets/${id}/preview`, { time: 'soon' })).json().error).toContain('time');
+    expect((await t.admin('POST', `/admin/v1/shops/rules/rulesets/${id}/preview`, [1])).statusCode).toBe(400);
+  });
+
+  it('keeps a private key to its own shop', async () => {
+    expect((await t.admin('GET', '/admin/v1/shops/rules/rulesets', undefined, own.private)).statusCode).toBe(200);
+    expect((await t.admin('GET', '/admin/v1/shops/elsewhere/rulesets', undefined, own.private)).statusCode).toBe(404);
+  });
+});
