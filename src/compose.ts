@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { ResponseCache } from './cache/response-cache.js';
 import type { Config } from './config/config.js';
 import { CatalogIndex } from './indexes/catalog-index.js';
 import { KeyIndex } from './indexes/key-index.js';
@@ -17,6 +18,8 @@ export interface Services {
   store: Store;
   catalog: CatalogIndex;
   keys: KeyIndex;
+  /** Finished public answers, compressed once (product.md §2 bust_cache, §8 CACHE_TTL_SECONDS). */
+  answers: ResponseCache;
   adminAuth: ReturnType<typeof createAdminAuth>;
   shops: ReturnType<typeof createShopsService>;
   catalogAdmin: ReturnType<typeof createCatalogService>;
@@ -43,6 +46,7 @@ export async function compose(config: Config, options: { log?: Logger; store?: S
     store,
     catalog,
     keys,
+    answers: new ResponseCache({ ttlSeconds: config.cacheTtlSeconds }),
     adminAuth,
     shops: createShopsService({ store, catalog, keys }),
     catalogAdmin: createCatalogService({ store, catalog }),

@@ -42,8 +42,8 @@ export async function buildApp(services: Services, config: Config, options: AppO
     // Storefront pages call these from the browser, from any origin.
     await api.register(cors, { origin: '*', methods: ['GET', 'POST', 'OPTIONS'], allowedHeaders: ['Content-Type', 'X-Api-Key'], maxAge: 86_400 });
     registerApiKeyAuth(api, services.keys);
-    staticProductsRoute(api, services.products);
-    customRoute(api, services.recommendations);
+    staticProductsRoute(api, services.products, services.answers);
+    customRoute(api, { recommendations: services.recommendations, products: services.products, cache: services.answers });
   }, { prefix: '/api/v1' });
 
   await app.register(async (admin) => {

@@ -15,6 +15,11 @@ export function requireCatalog(index: CatalogIndex, shopId: number): ShopCatalog
 /** Products named by id and / or handle, in the order given (`/products/static`, product.md §5). */
 export function createProductsService(deps: { catalog: CatalogIndex }) {
   return {
+    /** The shop's read-model version: part of every cached answer's key. */
+    version(shopId: number): number {
+      return requireCatalog(deps.catalog, shopId).version;
+    },
+
     staticProducts(shopId: number, request: { ids: number[] | null; handles: string[] | null; options: ListOptions }): Buffer {
       const catalog = requireCatalog(deps.catalog, shopId);
       const market = resolveMarket(catalog, request.options.countryCode);

@@ -1,13 +1,15 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
+import type { ResponseCache } from '../../../cache/response-cache.js';
+import type { ProductsService } from '../../../services/products.js';
 import type { RecommendationsService } from '../../../services/recommendations/index.js';
 import { parseCustomQuery, parseRulesetId } from '../../../services/recommendations/params.js';
 import type { Query } from '../../../services/params.js';
-import { sendJson } from '../../reply.js';
+import { serveAnswer } from '../../plugins/answers.js';
 import { CustomQuery, CustomResponse } from '../../schemas/custom.js';
 
 /** `GET /api/v1/custom/id/{ruleset_id}`: products chosen by a ruleset (seed §1). */
-export function customRoute(app: FastifyInstance, recommendations: RecommendationsService): void {
+export function customRoute(app: FastifyInstance, deps: { recommendations: RecommendationsService; products: ProductsService; cache: ResponseCache }): void {
   app.get('/custom/id/:ruleset_id', {
     config: { auth: 'public' },
     schema: {
@@ -20,6 +22,8 @@ export function customRoute(app: FastifyInstance, recommendations: Recommendatio
   }, async (request, reply) => {
     const id = parseRulesetId((request.params as { ruleset_id: string }).ruleset_id);
     const custom = parseCustomQuery(request.query as Query, Date.now());
-    return sendJson(reply, recommendations.recommend(request.apiKey!.shopId, id, custom), custom.options.pretty);
+    const shopId = request.apiKey!.shopId;
+    return serveAnswer(deps.cache, request, reply, { shopId, version: deps.products.version(shopId) }, custom.options,
+      () => deps.recommendations.recommend(shopId, id, custom));
   });
 }

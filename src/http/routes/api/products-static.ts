@@ -1,9 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { InvalidInputError } from '../../../domain/errors.js';
+import type { ResponseCache } from '../../../cache/response-cache.js';
 import type { ProductsService } from '../../../services/products.js';
 import { idList, listParams, stringList, type Query } from '../../../services/params.js';
-import { sendJson } from '../../reply.js';
+import { serveAnswer } from '../../plugins/answers.js';
 import { CommonQuery, idListParam, KeyParam, limitParam, ListFilterQuery } from '../../schemas/common.js';
 import { ProductListResponse } from '../../schemas/product.js';
 
@@ -17,7 +18,7 @@ export const StaticQuery = Type.Object({
 });
 
 /** `GET /api/v1/products/static`: products by id and handle, in the order given. */
-export function staticProductsRoute(app: FastifyInstance, products: ProductsService): void {
+export function staticProductsRoute(app: FastifyInstance, products: ProductsService, cache: ResponseCache): void {
   app.get('/products/static', {
     config: { auth: 'public' },
     schema: {
@@ -32,7 +33,8 @@ export function staticProductsRoute(app: FastifyInstance, products: ProductsServ
     const handles = stringList(query, 'handles');
     const options = listParams(query);
     if (!ids && !handles) throw new InvalidInputError('ids', 'Missing required endpoint argument: ids or handles.');
-    const body = products.staticProducts(request.apiKey!.shopId, { ids, handles, options });
-    return sendJson(reply, body, options.pretty);
+    const shopId = request.apiKey!.shopId;
+    return serveAnswer(cache, request, reply, { shopId, version: products.version(shopId) }, options,
+      () => products.staticProducts(shopId, { ids, handles, options }));
   });
 }

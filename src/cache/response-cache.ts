@@ -1,0 +1,59 @@
+import { gzipSync } from 'node:zlib';
+import { LRUCache } from 'lru-cache';
+
+/** An answer as cached: the bytes, and their gzip form made once when stored. */
+export interface CachedAnswer {
+  readonly body: Buffer;
+  readonly gzip: Buffer | null;
+}
+
+/** Answers smaller than this are not worth compressing. */
+const COMPRESS_FROM = 1024;
+
+/**
+ * Finished answers by request, bounded by bytes, with a time to live. Keys carry the shop's data
+ * version, so any write to a shop makes its old answers unreachable at once; they age out.
+ */
+export class ResponseCache {
+  private readonly lru: LRUCache<string, CachedAnswer>;
+  hits = 0;
+  misses = 0;
+
+  constructor(options: { ttlSeconds: number; maxBytes?: number }) {
+    this.lru = new LRUCache<string, CachedAnswer>({
+      maxSize: options.maxBytes ?? 64 * 1024 * 1024,
+      sizeCalculation: (a) => a.body.length + (a.gzip?.length ?? 0) + 64,
+      ttl: Math.max(1, options.ttlSeconds) * 1000,
+      ttlAutopurge: false,
+    });
+    this.enabled = options.ttlSeconds > 0;
+  }
+
+  readonly enabled: boolean;
+
+  get(key: string): CachedAnswer | undefined {
+    if (!this.enabled) return undefined;
+    const hit = this.lru.get(key);
+    if (hit) this.hits++;
+    else this.misses++;
+    return hit;
+  }
+
+  /** Stores an answer (compressing it once) and returns the stored form. */
+  set(key: string, body: Buffer): CachedAnswer {
+    const answer: CachedAnswer = { body, gzip: body.length >= COMPRESS_FROM ? gzipSync(body, { level: 6 }) : null };
+    if (this.enabled) this.lru.set(key, answer);
+    return answer;
+  }
+
+  delete(key: string): void {
+    this.lru.delete(key);
+  }
+}
+
+/** Shop, data version, path and the query without the key or bust_cache, parameters in sorted order. */
+export function answerKey(shopId: number, version: number, path: string, query: Record<string, unknown>): string {
+  const names = Object.keys(query).filter((n) => n !== 'key' && n !== 'bust_cache').sort();
+  const params = names.map((n) => `${encodeURIComponent(n)}=${encodeURIComponent(String(query[n]))}`).join('&');
+  return `${shopId}:${version}:${path}?${params}`;
+}

@@ -1,0 +1,38 @@
+import { gunzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { answerKey, ResponseCache } from '../../src/cache/response-cache.js';
+
+describe('ResponseCache', () => {
+  it('keys ignore parameter order, the key and bust_cache, but not values, shop or version', () => {
+    const a = answerKey(1, 3, '/p', { ids: '1,2', limit: '5', key: 'k1' });
+    expect(answerKey(1, 3, '/p', { limit: '5', key: 'other', bust_cache: 'yes', ids: '1,2' })).toBe(a);
+    expect(answerKey(1, 3, '/p', { ids: '2,1', limit: '5' })).not.toBe(a);
+    expect(answerKey(2, 3, '/p', { ids: '1,2', limit: '5' })).not.toBe(a);
+    expect(answerKey(1, 4, '/p', { ids: '1,2', limit: '5' })).not.toBe(a);
+  });
+
+  it('stores large answers with their gzip form made once', () => {
+    const cache = new ResponseCache({ ttlSeconds: 60 });
+    const big = Buffer.from(JSON.stringify({ data: 'x'.repeat(5000) }));
+    const stored = cache.set('k', big);
+    expect(gunzipSync(stored.gzip!).equals(big)).toBe(true);
+    expect(cache.get('k')).toBe(stored);
+    expect(cache.set('small', Buffer.from('{}')).gzip).toBeNull();
+    expect([cache.hits, cache.misses]).toEqual([1, 0]);
+  });
+
+  it('keeps nothing with a TTL of 0', () => {
+    const cache = new ResponseCache({ ttlSeconds: 0 });
+    cache.set('k', Buffer.from('{}'));
+    expect(cache.get('k')).toBeUndefined();
+  });
+
+  it('evicts by size', () => {
+    const cache = new ResponseCache({ ttlSeconds: 60, maxBytes: 3000 });
+    cache.set('a', Buffer.alloc(1000, 32));
+    cache.set('b', Buffer.alloc(1000, 32));
+    cache.set('c', Buffer.alloc(1000, 32));
+    expect(cache.get('a')).toBeUndefined();
+    expect(cache.get('c')).toBeDefined();
+  });
+});
