@@ -1,10 +1,12 @@
-import { gzipSync } from 'node:zlib';
+import { gzip } from 'node:zlib';
 import { LRUCache } from 'lru-cache';
 
-/** An answer as cached: the bytes, and their gzip form made once when stored. */
+/** An answer as cached: the bytes, and their gzip form, made once, off the request path. */
 export interface CachedAnswer {
   readonly body: Buffer;
-  readonly gzip: Buffer | null;
+  gzip: Buffer | null;
+  /** Set while the gzip form is being made (or when the answer is too small to compress). */
+  compressing: boolean;
 }
 
 /** Answers smaller than this are not worth compressing. */
@@ -39,10 +41,20 @@ export class ResponseCache {
     return hit;
   }
 
-  /** Stores an answer (compressing it once) and returns the stored form. */
+  /**
+   * Stores an answer and starts compressing it in the thread pool; until that is done the
+   * plain bytes are served, so no request ever waits for gzip.
+   */
   set(key: string, body: Buffer): CachedAnswer {
-    const answer: CachedAnswer = { body, gzip: body.length >= COMPRESS_FROM ? gzipSync(body, { level: 6 }) : null };
-    if (this.enabled) this.lru.set(key, answer);
+    const answer: CachedAnswer = { body, gzip: null, compressing: body.length < COMPRESS_FROM };
+    if (!this.enabled) return answer;
+    this.lru.set(key, answer);
+    if (!answer.compressing) {
+      answer.compressing = true;
+      gzip(body, { level: 6 }, (error, zipped) => {
+        if (!error) answer.gzip = zipped;
+      });
+    }
     return answer;
   }
 

@@ -33,18 +33,44 @@ export function localTime(epochMs: number, timeZone: string): LocalTime {
   return { date, dateTime: date * 10_000 + hour * 100 + minute, weekday: WEEKDAYS.indexOf(parts.weekday!), minuteOfDay: hour * 60 + minute };
 }
 
+/** The range of instants JavaScript dates can hold. */
+const MAX_EPOCH_MS = 8.64e15;
+
+/** Whether year-month-day names a real calendar day (no 30 February). */
+export function isCalendarDate(year: number, month: number, day: number): boolean {
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?)?(Z|[+-]\d{2}:?\d{2})?$/i;
+const RFC2822 = /^(?:[A-Za-z]{3},\s*)?(\d{1,2})\s+([A-Za-z]{3})\s+(\d{4})\s+(\d{2}):(\d{2})(?::(\d{2}))?\s*([+-]\d{4}|UT|GMT|[A-Z]{1,5})?$/;
+const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+
 /**
- * The `time` parameter: a unix timestamp in seconds or milliseconds, or an RFC 3339 / RFC 2822
- * time. Null when it is none of these.
+ * The `time` parameter: a unix timestamp in seconds (up to 11 digits) or milliseconds, or an
+ * RFC 3339 / RFC 2822 time. A time without an offset is read as UTC, never in the server's zone.
+ * Null when it is none of these, names no real date, or lies outside what a date can hold.
  */
 export function parseRequestTime(text: string): number | null {
   const value = text.trim();
+  let ms: number;
   if (/^\d{1,16}$/.test(value)) {
-    const n = Number(value);
-    // Ten or fewer digits cannot be milliseconds of any date after 1970-04-26.
-    return value.length <= 11 ? n * 1000 : n;
+    ms = value.length <= 11 ? Number(value) * 1000 : Number(value);
+  } else {
+    const iso = RFC3339.exec(value);
+    const rfc = iso ? null : RFC2822.exec(value);
+    if (iso) {
+      const [, y, m, d, h = '00', mi = '00', sec = '00', zone] = iso;
+      if (!isCalendarDate(Number(y), Number(m), Number(d)) || Number(h) > 23 || Number(mi) > 59 || Number(sec) > 60) return null;
+      ms = Date.parse(zone ? value.replace(' ', 'T') : `${value.replace(' ', 'T')}${iso[4] ? '' : 'T00:00'}Z`);
+    } else if (rfc) {
+      const [, d, mon, y, h, mi, sec = '00', zone] = rfc;
+      const month = MONTHS.indexOf(mon!.toLowerCase()) + 1;
+      if (month === 0 || !isCalendarDate(Number(y), month, Number(d)) || Number(h) > 23 || Number(mi) > 59 || Number(sec) > 60) return null;
+      ms = Date.parse(zone ? value : `${value} +0000`);
+    } else {
+      return null;
+    }
   }
-  if (!/^(\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?(Z|[+-]\d{2}:?\d{2})?|([A-Za-z]{3},\s*)?\d{1,2}\s+[A-Za-z]{3}\s+\d{4}\s+\d{2}:\d{2}(:\d{2})?\s*([+-]\d{4}|[A-Z]{1,5})?)$/i.test(value)) return null;
-  const ms = Date.parse(value);
-  return Number.isNaN(ms) ? null : ms;
+  return Number.isFinite(ms) && Math.abs(ms) <= MAX_EPOCH_MS ? ms : null;
 }

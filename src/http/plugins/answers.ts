@@ -17,25 +17,34 @@ function prettify(body: Buffer): Buffer {
   return Buffer.from(`${JSON.stringify(JSON.parse(body.toString('utf8')), null, 2)}\n`);
 }
 
+/** `bust_cache` read from the raw query: true / false, or null when it is not a plain yes or no. */
+function bustFlag(query: Record<string, unknown>): boolean | null {
+  const raw = query.bust_cache;
+  if (raw === undefined || raw === '') return false;
+  if (typeof raw !== 'string') return null;
+  const value = raw.trim().toLowerCase();
+  return value === 'yes' ? true : value === 'no' ? false : null;
+}
+
 /**
- * Serves a cacheable JSON answer: from the cache when present (compressed bytes made once),
- * else computed, stored and sent. `bust_cache=yes` recomputes and replaces.
+ * Serves a cacheable JSON answer. A hit is looked up before any parameter is parsed (the same
+ * query was valid when it was stored); a miss runs `compute`, which parses, validates and
+ * builds the answer, then stores it. `bust_cache=yes` recomputes and replaces.
  */
 export function serveAnswer(
   cache: ResponseCache,
   request: FastifyRequest,
   reply: FastifyReply,
   scope: { shopId: number; version: number },
-  options: { pretty: boolean; bustCache: boolean },
-  compute: () => Buffer,
+  compute: () => { body: Buffer; pretty: boolean },
 ): FastifyReply {
   const path = request.routeOptions.url ?? request.url.split('?')[0]!;
-  const key = answerKey(scope.shopId, scope.version, `${path}|${JSON.stringify(request.params ?? {})}`, request.query as Record<string, unknown>);
-  if (!options.bustCache) {
+  const query = request.query as Record<string, unknown>;
+  const key = answerKey(scope.shopId, scope.version, `${path}|${JSON.stringify(request.params ?? {})}`, query);
+  if (bustFlag(query) === false) {
     const hit = cache.get(key);
     if (hit) return send(request, reply, hit, 'hit');
   }
-  let body = compute();
-  if (options.pretty) body = prettify(body);
-  return send(request, reply, cache.set(key, body), cache.enabled ? 'miss' : 'bypass');
+  const { body, pretty } = compute();
+  return send(request, reply, cache.set(key, pretty ? prettify(body) : body), cache.enabled ? 'miss' : 'bypass');
 }

@@ -231,11 +231,40 @@ describe('trace', () => {
     ]);
   });
 
+  it('traces every group, also those after the group that matched', () => {
+    const c = compile([{ logic: [{ rules: [US] }, { rules: [DE] }, { rules: [US, MANY_ITEMS] }], output: [NONE] }]);
+    const result = evaluateRuleset(c, request({ countryCode: 'US', cartItemCount: 1 }), world(), { trace: true });
+    expect(result.trace![0]!.status).toBe('matched');
+    expect(result.trace![0]!.groups.map((g) => [g.result, g.conditions.map((x) => x.result)])).toEqual([
+      [true, [true]],
+      [false, [false]],
+      [false, [true, false]],
+    ]);
+  });
+
   it('is null unless asked for, and does not change the outcome', () => {
     const without = evaluateRuleset(compiled, req, world());
     const withTrace = evaluateRuleset(compiled, req, world(), { trace: true });
     expect(without.trace).toBeNull();
     expect({ ...withTrace, trace: null }).toEqual(without);
+  });
+});
+
+describe('regular expressions', () => {
+  it('give the same answer on every evaluation, even written with the g or y flag', () => {
+    const shirt = inputProduct(1, { tags: ['sale', 'sale-2024'] });
+    const compiled = compile([
+      { logic: [{ rules: [{ type: 'url', operator: 'matches_regex', value: '/sale/g' }] }], output: [NONE] },
+      { logic: [{ rules: [{ type: 'url', operator: 'matches_regex', value: '/^\\/c/y' }] }], output: [NONE] },
+      { logic: [{ rules: [{ type: 'product_tag', operator: 'matches_regex', value: '/^sale/g' }] }], output: [{ type: 'matching_input_tags' }] },
+    ]);
+    const req = request({ url: '/collections/sale', productIds: [1] });
+    const w = world({ inputProducts: [shirt] });
+    for (let i = 0; i < 3; i++) {
+      const result = evaluateRuleset(compiled, req, w);
+      expect(indexesOf(compiled, result.matched)).toEqual([0, 1, 2]);
+      expect(result.outputs.find((o) => o.ruleIndex === 2)!.matchedTags).toEqual(['sale', 'sale-2024']);
+    }
   });
 });
 
@@ -333,6 +362,8 @@ const conditionArb: fc.Arbitrary<ConditionBody> = fc.oneof(
   fc.constantFrom('is_logged_in', 'is_guest').map((operator): ConditionBody => ({ type: 'customer', operator })),
   fc.tuple(fc.constantFrom('contains', 'does_not_contain', 'equals'), fc.constantFrom('sale', '/products/', '/', 'hat'))
     .map(([operator, value]): ConditionBody => ({ type: 'url', operator, value })),
+  fc.constantFrom('/SALE/gi', 'products', '/^\\//y', '/t$/')
+    .map((value): ConditionBody => ({ type: 'url', operator: 'matches_regex', value })),
   fc.tuple(fc.constantFrom('contains_any', 'contains_all', 'does_not_contain_any', 'equals'), nonEmptySubset(TAGS))
     .map(([operator, tags]): ConditionBody => ({ type: 'product_tag', operator, value: tags.join(',') })),
 );
@@ -396,6 +427,11 @@ function expectedCondition(c: ConditionBody, req: RuleRequest, w: RuleWorld): bo
       if (req.url === null) return false;
       if (c.operator === 'contains') return req.url.includes(value);
       if (c.operator === 'does_not_contain') return !req.url.includes(value);
+      if (c.operator === 'matches_regex') {
+        const literal = /^\/(.*)\/([a-z]*)$/.exec(value);
+        const re = literal ? new RegExp(literal[1]!, literal[2]!.replace(/[gy]/g, '')) : new RegExp(value);
+        return re.test(req.url);
+      }
       return req.url === value;
     }
     case 'product_tag': {

@@ -5,7 +5,6 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidDocumentError } from '../../../src/domain/errors.js';
 import { compileRulesetInput, type ReferenceCheck } from '../../../src/domain/rules/compile.js';
-import { evaluateRuleset } from '../../../src/domain/rules/evaluate.js';
 import { parseRequestTime } from '../../../src/domain/rules/local-time.js';
 import { oneRuleBody, problemsOf, request, world, type ConditionBody } from './support.js';
 
@@ -37,7 +36,10 @@ describe('condition problems name the exact JSON path', () => {
     ['between with min > max (counts)', { type: 'cart_line_count', operator: 'between', value: '5,4' }, `${C0}.value`],
     ['bad regex', { type: 'product_tag', operator: 'matches_regex', value: '/(unclosed/i' }, `${C0}.value`],
     ['bad plain regex', { type: 'url', operator: 'matches_regex', value: '[a-' }, `${C0}.value`],
-    ['bad regex flags', { type: 'product_handle', operator: 'matches_regex', value: '/shirt/q' }, `${C0}.value`],
+    ['unbalanced regex', { type: 'product_handle', operator: 'matches_regex', value: '/(shirt/i' }, `${C0}.value`],
+    ['reversed date range', { type: 'date', operator: 'between', value: '2024-12-31,2024-01-01' }, `${C0}.value`],
+    ['empty time-of-day range', { type: 'time_of_day', operator: 'between', value: '09:00,09:00' }, `${C0}.value`],
+    ['a word that only starts like a day', { type: 'day_of_week', operator: 'contains_any', value: 'monkey' }, `${C0}.value`],
     ['empty regex', { type: 'url', operator: 'matches_regex', value: '' }, `${C0}.value`],
     ['bad date', { type: 'date', operator: 'before', value: 'tomorrow' }, `${C0}.value`],
     ['month 13', { type: 'date', operator: 'after', value: '2024-13-01' }, `${C0}.value`],
@@ -109,10 +111,7 @@ describe('condition problems name the exact JSON path', () => {
     expect(() => compileRulesetInput(oneRuleBody(valid))).not.toThrow();
   });
 
-  // BUG: src/domain/rules/conditions/time.ts parseBound (line ~11) only checks day <= 31, so
-  // impossible calendar dates pass validation: '2024-02-30' compiles as a date-only bound, and
-  // '2024-04-31T10:00:00Z' compiles and is silently read as May 1 by Date.parse. Expected: a
-  // problem at `.value` (a bad value → 422); actual: the ruleset compiles.
+  // Impossible calendar dates are refused, not rolled over into the next month.
   it.each(['2024-02-30', '2023-02-29', '2024-04-31T10:00:00Z'])('rejects the impossible date %s', (value) => {
     expect(pathsOf(oneRuleBody([{ type: 'date', operator: 'before', value }]))).toEqual([`${C0}.value`]);
   });
@@ -291,6 +290,8 @@ describe('parseRequestTime', () => {
     ['unix seconds with surrounding spaces', ' 1057049557 ', JUL_2003],
     ['unix milliseconds', '1057049557000', JUL_2003],
     ['unix milliseconds of 2024', '1718204400123', 1718204400123],
+    ['twelve digits are milliseconds', '100000000000', 100_000_000_000],
+    ['ten digits are seconds', '9999999999', 9_999_999_999_000],
     ['RFC 3339 UTC', '2003-07-01T08:52:37Z', JUL_2003],
     ['RFC 3339 lower-case z and fraction', '2003-07-01t08:52:37.250z', JUL_2003 + 250],
     ['RFC 3339 with offset', '2003-07-01T10:52:37+02:00', JUL_2003],
@@ -309,33 +310,18 @@ describe('parseRequestTime', () => {
     (text) => expect(parseRequestTime(text)).toBeNull(),
   );
 
-  // BUG: src/domain/rules/local-time.ts parseRequestTime (line ~41) accepts any run of up to 16
-  // digits and returns it as epoch milliseconds, even beyond the largest Date (8.64e15 ms).
-  // parseRequestTime('9999999999999999') returns 10000000000000000 instead of null (→ 400), and
-  // evaluating a date / day_of_week / time_of_day rule at that time then throws
-  // "RangeError: Invalid time value" (a 500) instead of the spec's 400 for an unparseable time.
-  it('refuses a timestamp beyond the range of dates instead of returning an unusable time', () => {
-    const parsed = parseRequestTime('9999999999999999');
-    if (parsed !== null) {
-      expect(Number.isNaN(new Date(parsed).getTime())).toBe(false);
-      const compiled = compileRulesetInput(oneRuleBody([{ type: 'day_of_week', operator: 'contains_any', value: 'mon' }]));
-      expect(() => evaluateRuleset(compiled, request({ time: parsed }), world())).not.toThrow();
-    }
+  // Beyond the largest Date (8.64e15 ms) a time would make every calendar rule throw: refused instead.
+  it('refuses a timestamp beyond the range of dates', () => {
+    expect(parseRequestTime('9999999999999999')).toBeNull();
+    expect(parseRequestTime('8640000000000000')).toBe(8.64e15);
   });
 
-  // BUG: src/domain/rules/local-time.ts parseRequestTime hands the text to Date.parse, which rolls
-  // impossible dates over: parseRequestTime('2024-02-31T10:00:00Z') returns the instant of
-  // 2024-03-02T10:00:00Z instead of null (an unparseable time → 400).
+  // Date.parse would roll these over into the next month; they are refused instead.
   it.each(['2024-02-31T10:00:00Z', '2023-02-29T00:00:00Z', '31 Apr 2024 10:00:00 +0000'])('refuses the impossible date %j', (text) => {
     expect(parseRequestTime(text)).toBeNull();
   });
 
-  // BUG: src/domain/rules/local-time.ts parseRequestTime: a date-time without an offset
-  // ('2024-01-01T10:00:00', RFC 2822 '1 Jul 2003 10:52:37') goes to Date.parse, which reads it in
-  // the *server process's* time zone (process.env.TZ), so the same request means different
-  // instants on differently configured hosts (UTC: 1704103200000; TZ=America/New_York:
-  // 1704121200000). Expected: one fixed reading (e.g. UTC, like the date-only form, or refusal);
-  // actual: host-dependent.
+  // A time without an offset is read as UTC, never in the host's zone.
   it.each(['2024-01-01T10:00:00', '2024-01-01 10:00', '1 Jul 2003 10:52:37'])('reads %j the same whatever the host time zone', (text) => {
     const saved = process.env.TZ;
     try {
@@ -345,6 +331,7 @@ describe('parseRequestTime', () => {
       const inTokyo = parseRequestTime(text);
       expect(inNewYork).not.toBeNull();
       expect(inTokyo).toBe(inNewYork);
+      expect(new Date(inNewYork!).toISOString()).toMatch(/T(10:00|10:52:37)/);
     } finally {
       if (saved === undefined) delete process.env.TZ;
       else process.env.TZ = saved;

@@ -63,7 +63,8 @@ export function regexOf(value: string | undefined, path: string, problems: Probl
     problems.push({ path, message: 'needs a regular expression of 1 to 500 characters' });
     return null;
   }
-  const literal = /^\/(.*)\/([a-z]*)$/s.exec(text);
+  // `/pattern/flags` only when the flags are real ones: `/collections/sale` is a plain pattern.
+  const literal = /^\/(.*)\/([dgimsuvy]*)$/s.exec(text);
   try {
     return literal ? new RegExp(literal[1]!, literal[2]!.replace(/[gy]/g, '')) : new RegExp(text);
   } catch (error) {

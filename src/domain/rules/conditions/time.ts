@@ -1,4 +1,4 @@
-import { localTime } from '../local-time.js';
+import { isCalendarDate, localTime } from '../local-time.js';
 import { operatorOf, splitList, type ConditionSpec, type Problem } from './shared.js';
 
 /** A date or date-time bound: local wall-clock (compared in the shop's zone) or an instant (with offset). */
@@ -8,7 +8,7 @@ function parseBound(text: string): Bound | null {
   const m = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::\d{2}(?:\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/i.exec(text.trim());
   if (!m) return null;
   const [, y, mo, d, h, mi, zone] = m;
-  if (Number(mo) < 1 || Number(mo) > 12 || Number(d) < 1 || Number(d) > 31) return null;
+  if (!isCalendarDate(Number(y), Number(mo), Number(d))) return null;
   const date = Number(y) * 10_000 + Number(mo) * 100 + Number(d);
   if (h === undefined) return { kind: 'date', value: date };
   if (Number(h) > 23 || Number(mi) > 59) return null;
@@ -45,6 +45,10 @@ export const dateCondition: ConditionSpec = {
       return null;
     }
     const [from, to] = bounds as Bound[];
+    if (to && from!.kind === to.kind && from!.value > to.value) {
+      problems.push({ path: `${path}.value`, message: 'the start must not be after the end' });
+      return null;
+    }
     return (request, world) => {
       const observed = new Date(request.time).toISOString();
       let result: boolean;
@@ -57,6 +61,14 @@ export const dateCondition: ConditionSpec = {
 };
 
 const DAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
+const DAY_NAMES = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
+
+/** mon…sun or monday…sunday, any case; -1 otherwise. */
+function dayIndex(text: string): number {
+  const word = text.toLowerCase();
+  const short = DAYS.indexOf(word);
+  return short >= 0 ? short : DAY_NAMES.indexOf(word);
+}
 
 export const dayOfWeekCondition: ConditionSpec = {
   type: 'day_of_week',
@@ -65,7 +77,7 @@ export const dayOfWeekCondition: ConditionSpec = {
   operators: [{ code: 'contains_any', label: 'is one of', value: 'weekday_list' }],
   compile(condition, path, problems) {
     const op = operatorOf(this, condition, path, problems);
-    const days = splitList(condition.value).map((d) => DAYS.indexOf(d.toLowerCase().slice(0, 3)));
+    const days = splitList(condition.value).map(dayIndex);
     if (days.length === 0 || days.includes(-1)) problems.push({ path: `${path}.value`, message: 'needs days as mon,tue,wed,thu,fri,sat,sun' });
     if (!op || days.length === 0 || days.includes(-1)) return null;
     return (request, world) => {
@@ -99,6 +111,10 @@ export const timeOfDayCondition: ConditionSpec = {
     const start = minutesOf(parts[0]!, `${path}.value`, problems);
     const end = minutesOf(parts[1]!, `${path}.value`, problems);
     if (!op || start === null || end === null) return null;
+    if (start === end) {
+      problems.push({ path: `${path}.value`, message: 'start and end must differ (the range would be empty)' });
+      return null;
+    }
     return (request, world) => {
       const now = localTime(request.time, world.timezone).minuteOfDay;
       const result = start <= end ? now >= start && now < end : now >= start || now < end;

@@ -20,10 +20,11 @@ export function customRoute(app: FastifyInstance, deps: { recommendations: Recom
       response: { 200: CustomResponse, '4xx': { $ref: 'Error#' } },
     },
   }, async (request, reply) => {
-    const id = parseRulesetId((request.params as { ruleset_id: string }).ruleset_id);
-    const custom = parseCustomQuery(request.query as Query, Date.now());
     const shopId = request.apiKey!.shopId;
-    return serveAnswer(deps.cache, request, reply, { shopId, version: deps.products.version(shopId) }, custom.options,
-      () => deps.recommendations.recommend(shopId, id, custom));
+    return serveAnswer(deps.cache, request, reply, { shopId, version: deps.products.version(shopId) }, () => {
+      const id = parseRulesetId((request.params as { ruleset_id: string }).ruleset_id);
+      const custom = parseCustomQuery(request.query as Query, Date.now());
+      return { body: deps.recommendations.recommend(shopId, id, custom), pretty: custom.options.pretty };
+    });
   });
 }

@@ -28,13 +28,14 @@ export function staticProductsRoute(app: FastifyInstance, products: ProductsServ
       response: { 200: ProductListResponse, '4xx': { $ref: 'Error#' } },
     },
   }, async (request, reply) => {
-    const query = request.query as Query;
-    const ids = idList(query, 'ids');
-    const handles = stringList(query, 'handles');
-    const options = listParams(query);
-    if (!ids && !handles) throw new InvalidInputError('ids', 'Missing required endpoint argument: ids or handles.');
     const shopId = request.apiKey!.shopId;
-    return serveAnswer(cache, request, reply, { shopId, version: products.version(shopId) }, options,
-      () => products.staticProducts(shopId, { ids, handles, options }));
+    return serveAnswer(cache, request, reply, { shopId, version: products.version(shopId) }, () => {
+      const query = request.query as Query;
+      const ids = idList(query, 'ids');
+      const handles = stringList(query, 'handles');
+      const options = listParams(query);
+      if (!ids && !handles) throw new InvalidInputError('ids', 'Missing required endpoint argument: ids or handles.');
+      return { body: products.staticProducts(shopId, { ids, handles, options }), pretty: options.pretty };
+    });
   });
 }
