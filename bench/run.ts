@@ -11,6 +11,12 @@ import { load, type LoadResult } from './lib/load.js';
 import { startProcess } from './lib/processes.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const ROUNDS = 4;
+
+function mean(runs: LoadResult[]): LoadResult {
+  const avg = (f: (r: LoadResult) => number) => Math.round(runs.reduce((sum, r) => sum + f(r), 0) / runs.length);
+  return { rps: avg((r) => r.rps), p99Ms: Math.max(...runs.map((r) => r.p99Ms)), errors: avg((r) => r.errors), non2xx: avg((r) => r.non2xx) };
+}
 const TOKEN = 'bench-operator-token-0123456789abcdef';
 const work = mkdtempSync(join(tmpdir(), 'rebound-bench-'));
 const serverArgs = ['dist/src/cli/main.js', 'serve'];
@@ -45,18 +51,26 @@ async function main() {
   const rows: [string, string][] = [];
   const row = (name: string, value: string) => { rows.push([name, value]); console.log(`${name.padEnd(48)} ${value}`); };
   const results: Record<string, LoadResult> = {};
+  /**
+   * Measures an endpoint against a bare node:http server sending its exact bytes. The machine is
+   * noisy, so the two alternate in short rounds and each figure is the mean over the rounds.
+   */
   const measure = async (name: string, url: string) => {
     const probe = await fetch(url);
     if (!probe.ok) throw new Error(`${url}: ${probe.status} ${await probe.text()}`);
     const body = Buffer.from(await probe.arrayBuffer());
-    results[name] = await load(url, { seconds: SECONDS });
     const file = join(work, `${name}.json`);
     writeFileSync(file, body);
     const ceiling = await startProcess(['bench/lib/ceiling-server.mjs', file], {}, 3103, '/');
-    results[`${name}_ceiling`] = await load(`${ceiling.url}/`, { seconds: SECONDS });
+    const target: LoadResult[] = [];
+    const bare: LoadResult[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      target.push(await load(url, { seconds: SECONDS / ROUNDS }));
+      bare.push(await load(`${ceiling.url}/`, { seconds: SECONDS / ROUNDS }));
+    }
     await ceiling.stop();
-    const r = results[name]!;
-    const c = results[`${name}_ceiling`]!;
+    const r = results[name] = mean(target);
+    const c = results[`${name}_ceiling`] = mean(bare);
     row(`${name} (${body.length} B)`, `${r.rps} req/s, p99 ${r.p99Ms} ms, errors ${r.errors + r.non2xx} | ceiling ${c.rps} req/s | ratio ${(r.rps / c.rps).toFixed(2)}`);
   };
 
@@ -77,7 +91,7 @@ async function main() {
     .filter((p) => p.status === 'active' && p.published_at !== null && !p.tags.includes('exclude_rebound')).map((p) => p.id);
   const ruleset = await admin(demo.url, 'POST', '/admin/v1/shops/demo/rulesets', benchRuleset(ids));
   const customUrl = `${demo.url}/api/v1/custom/id/${ruleset.ruleset.id}?key=${publicKey}&shop_product_ids=${ids[0]}&cart_subtotal=80.00&cart_item_count=2&limit=10`;
-  console.log(`\n${SECONDS} s per run, 10 connections; each ceiling is a bare node:http server sending that answer's bytes from a Buffer`);
+  console.log(`\n${SECONDS} s per side in ${ROUNDS} alternating rounds, 10 connections; each ceiling is a bare node:http server sending that answer's bytes from a Buffer`);
   await measure('custom_cached', customUrl);
   await measure('custom_uncached', `${customUrl}&bust_cache=yes`);
   const staticUrl = `${demo.url}/api/v1/products/static?key=${publicKey}&ids=${ids.slice(20, 40).join(',')}&limit=10&filter_oos=no`;

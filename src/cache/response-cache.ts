@@ -41,21 +41,23 @@ export class ResponseCache {
     return hit;
   }
 
-  /**
-   * Stores an answer and starts compressing it in the thread pool; until that is done the
-   * plain bytes are served, so no request ever waits for gzip.
-   */
+  /** Stores an answer; its gzip form is made later, the first time a client asks for it. */
   set(key: string, body: Buffer): CachedAnswer {
     const answer: CachedAnswer = { body, gzip: null, compressing: body.length < COMPRESS_FROM };
-    if (!this.enabled) return answer;
-    this.lru.set(key, answer);
-    if (!answer.compressing) {
-      answer.compressing = true;
-      gzip(body, { level: 6 }, (error, zipped) => {
-        if (!error) answer.gzip = zipped;
-      });
-    }
+    if (this.enabled) this.lru.set(key, answer);
     return answer;
+  }
+
+  /**
+   * Starts compressing a cached answer in the thread pool. Until it is done the plain bytes are
+   * served, so no request waits for gzip, and answers nobody asks compressed are never compressed.
+   */
+  compress(answer: CachedAnswer): void {
+    if (answer.compressing || !this.enabled) return;
+    answer.compressing = true;
+    gzip(answer.body, { level: 6 }, (error, zipped) => {
+      if (!error) answer.gzip = zipped;
+    });
   }
 
   delete(key: string): void {

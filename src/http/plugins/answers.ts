@@ -7,9 +7,12 @@ function acceptsGzip(request: FastifyRequest): boolean {
   return typeof header === 'string' && header.includes('gzip') && !/gzip;\s*q=0(\.0*)?(,|$)/.test(header);
 }
 
-function send(request: FastifyRequest, reply: FastifyReply, answer: CachedAnswer, cache: 'hit' | 'miss' | 'bypass'): FastifyReply {
-  void reply.header('content-type', 'application/json; charset=utf-8').header('vary', 'Accept-Encoding').header('x-cache', cache);
-  if (answer.gzip && acceptsGzip(request)) return reply.header('content-encoding', 'gzip').send(answer.gzip);
+function send(cache: ResponseCache, request: FastifyRequest, reply: FastifyReply, answer: CachedAnswer, state: 'hit' | 'miss' | 'bypass'): FastifyReply {
+  void reply.header('content-type', 'application/json; charset=utf-8').header('vary', 'Accept-Encoding').header('x-cache', state);
+  if (acceptsGzip(request)) {
+    if (answer.gzip) return reply.header('content-encoding', 'gzip').send(answer.gzip);
+    cache.compress(answer);
+  }
   return reply.send(answer.body);
 }
 
@@ -43,8 +46,8 @@ export function serveAnswer(
   const key = answerKey(scope.shopId, scope.version, `${path}|${JSON.stringify(request.params ?? {})}`, query);
   if (bustFlag(query) === false) {
     const hit = cache.get(key);
-    if (hit) return send(request, reply, hit, 'hit');
+    if (hit) return send(cache, request, reply, hit, 'hit');
   }
   const { body, pretty } = compute();
-  return send(request, reply, cache.set(key, pretty ? prettify(body) : body), cache.enabled ? 'miss' : 'bypass');
+  return send(cache, request, reply, cache.set(key, pretty ? prettify(body) : body), cache.enabled ? 'miss' : 'bypass');
 }

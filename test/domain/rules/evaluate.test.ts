@@ -28,7 +28,6 @@ function indexesOf(compiled: CompiledRuleset, rules: Rule[]): number[] {
   });
 }
 
-const ANY: ConditionBody = { type: 'anything' };
 const US: ConditionBody = { type: 'country', operator: 'contains_any', value: 'US' };
 const DE: ConditionBody = { type: 'country', operator: 'contains_any', value: 'DE' };
 const MANY_ITEMS: ConditionBody = { type: 'cart_item_count', operator: 'greater_than', value: '2' };

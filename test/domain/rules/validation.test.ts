@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { InvalidDocumentError } from '../../../src/domain/errors.js';
 import { compileRulesetInput, type ReferenceCheck } from '../../../src/domain/rules/compile.js';
 import { parseRequestTime } from '../../../src/domain/rules/local-time.js';
-import { oneRuleBody, problemsOf, request, world, type ConditionBody } from './support.js';
+import { oneRuleBody, problemsOf, type ConditionBody } from './support.js';
 
 const C0 = 'rules[0].logic[0].rules[0]';
 
