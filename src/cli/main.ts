@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { ConfigError, loadConfig } from '../config/config.js';
+import { ConfigError, loadProcessConfig } from '../config/config.js';
 import { compose } from '../compose.js';
 import { AppError } from '../domain/errors.js';
 import { serve } from '../main.js';
@@ -16,7 +16,7 @@ async function run(argv: string[]): Promise<number> {
     out(USAGE);
     return command ? 0 : 1;
   }
-  const config = loadConfig(process.env);
+  const config = loadProcessConfig();
   switch (command) {
     case 'serve':
       await serve(config);

@@ -105,3 +105,8 @@ function isHttpUrl(value: string): boolean {
 export function redact(url: string): string {
   return url.replace(/\/\/([^:/@]+):([^@]+)@/, '//$1:***@');
 }
+
+/** The configuration of this process: the one place the environment is read. */
+export function loadProcessConfig(): Config {
+  return loadConfig(process.env);
+}

@@ -9,6 +9,7 @@ describe('ResponseCache', () => {
     expect(answerKey(1, 3, '/p', { ids: '2,1', limit: '5' })).not.toBe(a);
     expect(answerKey(2, 3, '/p', { ids: '1,2', limit: '5' })).not.toBe(a);
     expect(answerKey(1, 4, '/p', { ids: '1,2', limit: '5' })).not.toBe(a);
+    expect(answerKey(1, 3, '/p', { ids: ['1', '2'], limit: '5' })).not.toBe(a);
   });
 
   it('makes the gzip form of a large answer once, off the request path, when asked', async () => {
