@@ -3,6 +3,9 @@ import { ResponseCache } from './cache/response-cache.js';
 import type { Config } from './config/config.js';
 import { CatalogIndex } from './indexes/catalog-index.js';
 import { KeyIndex } from './indexes/key-index.js';
+import { ViewedIndex } from './indexes/viewed-index.js';
+import { GroupCommitter } from './jobs/group-commit.js';
+import { createEventsService, type EventRow } from './services/events/index.js';
 import { createAdminAuth } from './services/admin-auth.js';
 import { createCatalogService } from './services/catalog.js';
 import { createProductsService } from './services/products.js';
@@ -26,6 +29,9 @@ export interface Services {
   products: ReturnType<typeof createProductsService>;
   rulesets: ReturnType<typeof createRulesetsService>;
   recommendations: ReturnType<typeof createRecommendationsService>;
+  events: ReturnType<typeof createEventsService>;
+  /** The event intake's group commit (buffer depth and commit figures for metrics). */
+  eventWriter: GroupCommitter<EventRow>;
   /** Starts background refresh of the indexes (other nodes' writes). */
   startBackground(): void;
   close(): Promise<void>;
@@ -38,6 +44,8 @@ export async function compose(config: Config, options: { log?: Logger; store?: S
   const keys = new KeyIndex(store);
   await Promise.all([catalog.loadAll(), keys.load()]);
   const adminAuth = createAdminAuth({ store, keys, configuredToken: config.adminToken });
+  const eventWriter = new GroupCommitter<EventRow>((batch) => store.appendEvents(batch), { maxBatch: 1000, maxDelayMs: 2 });
+  const viewed = new ViewedIndex(store);
   let timer: NodeJS.Timeout | null = null;
   let refreshing = false;
 
@@ -53,6 +61,8 @@ export async function compose(config: Config, options: { log?: Logger; store?: S
     products: createProductsService({ catalog }),
     rulesets: createRulesetsService({ store, catalog }),
     recommendations: createRecommendationsService({ catalog }),
+    events: createEventsService({ store, catalog, viewed, committer: eventWriter }),
+    eventWriter,
     startBackground() {
       if (timer) return;
       timer = setInterval(() => {
@@ -67,6 +77,8 @@ export async function compose(config: Config, options: { log?: Logger; store?: S
     async close() {
       if (timer) clearInterval(timer);
       timer = null;
+      // Everything acknowledged is already committed; this writes what is still buffered.
+      await eventWriter.close().catch((error: unknown) => options.log?.error({ err: error }, 'could not write buffered events'));
       await store.close();
     },
   };

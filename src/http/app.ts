@@ -12,6 +12,8 @@ import { catalogRoutes } from './routes/admin/catalog.js';
 import { rulesetRoutes } from './routes/admin/rulesets.js';
 import { shopRoutes } from './routes/admin/shops.js';
 import { customRoute } from './routes/api/custom.js';
+import { eventRoutes } from './routes/api/events.js';
+import { adminEventRoutes } from './routes/admin/events.js';
 import { demoAssetRoutes } from './routes/demo-assets.js';
 import { healthRoutes } from './routes/health.js';
 import { staticProductsRoute } from './routes/api/products-static.js';
@@ -44,6 +46,7 @@ export async function buildApp(services: Services, config: Config, options: AppO
     registerApiKeyAuth(api, services.keys);
     staticProductsRoute(api, services.products, services.answers);
     customRoute(api, { recommendations: services.recommendations, products: services.products, cache: services.answers });
+    eventRoutes(api, services.events);
   }, { prefix: '/api/v1' });
 
   await app.register(async (admin) => {
@@ -52,6 +55,7 @@ export async function buildApp(services: Services, config: Config, options: AppO
     shopRoutes(admin, services.shops);
     catalogRoutes(admin, { shops: services.shops, catalog: services.catalogAdmin });
     rulesetRoutes(admin, { shops: services.shops, rulesets: services.rulesets, recommendations: services.recommendations });
+    adminEventRoutes(admin, { shops: services.shops, events: services.events });
   }, { prefix: '/admin/v1' });
 
   return app;

@@ -17,6 +17,8 @@ export interface Database {
   orders: OrderRow;
   order_lines: OrderLineRow;
   rulesets: RulesetRow;
+  events: EventRow;
+  event_counts: { shop_id: number; day: number; handle: string; views: number; adds: number; removes: number };
 }
 
 export interface ShopRow {
@@ -118,4 +120,18 @@ export interface RulesetRow {
   version: number;
   created_at: number;
   updated_at: number;
+}
+
+export interface EventRow {
+  shop_id: number;
+  id: number;
+  uuid: string | null;
+  customer_id: number | null;
+  subject: string;
+  verb: string;
+  noun: string;
+  handle: string | null;
+  subject_email: string | null;
+  theme_id: string | null;
+  created_at: number;
 }

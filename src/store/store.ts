@@ -1,6 +1,7 @@
 import type { Collection, Customer, Order, OrderLine } from '../domain/catalog/collection.js';
 import type { Market } from '../domain/catalog/market.js';
 import type { Product } from '../domain/catalog/product.js';
+import type { StoreEvent, StoredEvent } from '../domain/events.js';
 import type { Ruleset, RulesetDocument } from '../domain/rules/types.js';
 import type { ApiKeyRecord, Shop } from '../domain/shop.js';
 
@@ -67,4 +68,17 @@ export interface Store {
   deleteRuleset(shopId: number, id: number): Promise<boolean>;
   getRuleset(shopId: number, id: number): Promise<Ruleset | null>;
   listRulesets(shopId: number): Promise<Ruleset[]>;
+
+  /** Stores events of any shops in one transaction, with their per-day counts: all or nothing. */
+  appendEvents(events: (StoreEvent & { shop_id: number })[]): Promise<void>;
+  /** Newest first; filtered by session or customer when given. */
+  listEvents(shopId: number, filter: EventFilter & { limit: number }): Promise<StoredEvent[]>;
+  /** Handles of the latest product views of a session or customer, newest first, repeats included. */
+  latestViewedHandles(shopId: number, filter: EventFilter, scan: number): Promise<string[]>;
+  listEventCounts(shopId: number, sinceDay: number): Promise<{ day: number; handle: string; views: number; adds: number; removes: number }[]>;
+}
+
+export interface EventFilter {
+  uuid?: string | null;
+  customerId?: number | null;
 }

@@ -4,6 +4,7 @@ import { migrationProvider } from '../migrations/index.js';
 import type { Store } from '../store.js';
 import { catalogMethods } from './catalog.js';
 import { commerceMethods } from './commerce.js';
+import { eventMethods } from './events.js';
 import { rulesetMethods } from './rulesets.js';
 import { shopMethods } from './shops.js';
 
@@ -26,5 +27,6 @@ export function createKyselyStore({ db, dialect, schema }: Connection): Store {
     ...catalogMethods(db),
     ...commerceMethods(db),
     ...rulesetMethods(db),
+    ...eventMethods(db),
   };
 }

@@ -9,9 +9,14 @@ type Db = Kysely<Database> | Transaction<Database>;
 
 /** Next value of a named counter (per shop; shop 0 for global ones), atomic on both databases. */
 export async function nextCounter(db: Db, shopId: number, name: string): Promise<number> {
+  return nextCounterBlock(db, shopId, name, 1);
+}
+
+/** Reserves `count` consecutive values of a counter; returns the last one. */
+export async function nextCounterBlock(db: Db, shopId: number, name: string, count: number): Promise<number> {
   const row = await db.insertInto('counters')
-    .values({ shop_id: shopId, name, value: 1 })
-    .onConflict((oc) => oc.columns(['shop_id', 'name']).doUpdateSet({ value: sql`counters.value + 1` }))
+    .values({ shop_id: shopId, name, value: count })
+    .onConflict((oc) => oc.columns(['shop_id', 'name']).doUpdateSet({ value: sql`counters.value + ${count}` }))
     .returning('value')
     .executeTakeFirstOrThrow();
   return Number(row.value);

@@ -1,0 +1,43 @@
+/** A storefront event (seed: Events; product.md §6): a subject performs a verb on a noun. */
+export interface StoreEvent {
+  uuid: string | null;
+  customer_id: number | null;
+  subject: 'user';
+  verb: 'viewed' | 'added' | 'removed';
+  noun: 'product';
+  /** Stored as sent: an unknown handle is kept (catalog sync can lag) and resolved when read. */
+  handle: string | null;
+  subject_email: string | null;
+  theme_id: string | null;
+  /** Epoch milliseconds. */
+  created_at: number;
+}
+
+export interface StoredEvent extends StoreEvent {
+  id: number;
+  shop_id: number;
+}
+
+export const VERBS = ['viewed', 'added', 'removed'] as const;
+
+/** yyyymmdd (UTC) of an instant: the bucket of the per-day counts. */
+export function utcDay(epochMs: number): number {
+  const d = new Date(epochMs);
+  return d.getUTCFullYear() * 10_000 + (d.getUTCMonth() + 1) * 100 + d.getUTCDate();
+}
+
+/** Views, adds and removes per handle and day, folded from a batch of events. */
+export function countEvents(events: readonly (StoreEvent & { shop_id: number })[]): { shop_id: number; day: number; handle: string; views: number; adds: number; removes: number }[] {
+  const counts = new Map<string, { shop_id: number; day: number; handle: string; views: number; adds: number; removes: number }>();
+  for (const e of events) {
+    if (e.handle === null) continue;
+    const day = utcDay(e.created_at);
+    const key = `${e.shop_id}\u0000${day}\u0000${e.handle}`;
+    let row = counts.get(key);
+    if (!row) counts.set(key, (row = { shop_id: e.shop_id, day, handle: e.handle, views: 0, adds: 0, removes: 0 }));
+    if (e.verb === 'viewed') row.views++;
+    else if (e.verb === 'added') row.adds++;
+    else row.removes++;
+  }
+  return [...counts.values()];
+}

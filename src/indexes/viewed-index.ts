@@ -1,0 +1,45 @@
+import { LRUCache } from 'lru-cache';
+import type { StoreEvent } from '../domain/events.js';
+import type { EventFilter, Store } from '../store/store.js';
+
+/** How many recent views of one visitor are kept: far more than any answer's limit. */
+const KEEP = 100;
+
+/**
+ * Recently viewed handles per visitor (session or customer), newest first, each once. Filled
+ * from the database on first read, then kept current by this node's own intake; entries expire
+ * after a few seconds so views taken by other nodes appear too.
+ */
+export class ViewedIndex {
+  private readonly lru: LRUCache<string, string[]>;
+
+  constructor(private readonly store: Pick<Store, 'latestViewedHandles'>, options: { maxVisitors?: number; ttlMs?: number } = {}) {
+    this.lru = new LRUCache({ max: options.maxVisitors ?? 100_000, ttl: options.ttlMs ?? 5_000 });
+  }
+
+  private static key(shopId: number, filter: EventFilter): string {
+    return filter.uuid ? `${shopId}|u|${filter.uuid}` : `${shopId}|c|${filter.customerId}`;
+  }
+
+  async handles(shopId: number, filter: EventFilter): Promise<readonly string[]> {
+    const key = ViewedIndex.key(shopId, filter);
+    const cached = this.lru.get(key);
+    if (cached) return cached;
+    const distinct = [...new Set(await this.store.latestViewedHandles(shopId, filter, KEEP * 5))].slice(0, KEEP);
+    this.lru.set(key, distinct);
+    return distinct;
+  }
+
+  /** A committed view moves its handle to the front for that session and that customer. */
+  record(shopId: number, event: StoreEvent): void {
+    if (event.verb !== 'viewed' || event.handle === null) return;
+    for (const filter of [{ uuid: event.uuid }, { customerId: event.customer_id }]) {
+      if (!filter.uuid && !filter.customerId) continue;
+      const key = ViewedIndex.key(shopId, filter);
+      const list = this.lru.get(key, { updateAgeOnGet: false });
+      if (!list) continue;
+      const next = [event.handle, ...list.filter((h) => h !== event.handle)].slice(0, KEEP);
+      this.lru.set(key, next, { ttl: this.lru.getRemainingTTL(key) || undefined });
+    }
+  }
+}

@@ -1,0 +1,84 @@
+/**
+ * Group commit: items are buffered and written in batches, one batch at a time; each submitter
+ * is answered only when the batch holding its item has been committed (or has failed).
+ */
+export class GroupCommitter<T> {
+  private queue: { item: T; resolve: () => void; reject: (error: unknown) => void }[] = [];
+  private timer: NodeJS.Timeout | null = null;
+  private writing: Promise<void> | null = null;
+  private closed = false;
+  batches = 0;
+  committed = 0;
+  lastCommitMs = 0;
+
+  constructor(
+    private readonly write: (batch: T[]) => Promise<void>,
+    private readonly options: { maxBatch: number; maxDelayMs: number },
+  ) {}
+
+  /** Items waiting for a commit. */
+  get depth(): number {
+    return this.queue.length;
+  }
+
+  /** Resolves once the item is durably written; rejects if its batch failed. */
+  submit(item: T): Promise<void> {
+    if (this.closed) return Promise.reject(new Error('the event writer is closed'));
+    return new Promise<void>((resolve, reject) => {
+      this.queue.push({ item, resolve, reject });
+      this.schedule();
+    });
+  }
+
+  /** Writes everything submitted so far. */
+  async flush(): Promise<void> {
+    while (this.queue.length > 0 || this.writing) {
+      if (this.writing) await this.writing.catch(() => undefined);
+      else await this.drain();
+    }
+  }
+
+  /** Stops taking items and writes what is buffered (graceful shutdown). */
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.flush();
+  }
+
+  private schedule(): void {
+    if (this.writing) return; // the running batch schedules the next one when it ends
+    if (this.queue.length >= this.options.maxBatch) {
+      if (this.timer) clearTimeout(this.timer);
+      this.timer = null;
+      void this.drain();
+    } else if (!this.timer) {
+      this.timer = setTimeout(() => {
+        this.timer = null;
+        void this.drain();
+      }, this.options.maxDelayMs);
+    }
+  }
+
+  private drain(): Promise<void> {
+    if (this.writing || this.queue.length === 0) return this.writing ?? Promise.resolve();
+    const batch = this.queue.splice(0, this.options.maxBatch);
+    const started = performance.now();
+    this.writing = this.write(batch.map((b) => b.item)).then(
+      () => {
+        this.batches++;
+        this.committed += batch.length;
+        this.lastCommitMs = performance.now() - started;
+        for (const b of batch) b.resolve();
+      },
+      (error: unknown) => {
+        for (const b of batch) b.reject(error);
+      },
+    ).finally(() => {
+      this.writing = null;
+      // What arrived during the write has waited long enough: commit it at once.
+      if (this.queue.length > 0 && !this.timer) void this.drain();
+    });
+    return this.writing;
+  }
+}

@@ -1,0 +1,69 @@
+import type { Kysely, SelectQueryBuilder } from 'kysely';
+import { countEvents, type StoredEvent } from '../../domain/events.js';
+import { chunks } from '../codec.js';
+import type { Database } from '../schema.js';
+import type { EventFilter, Store } from '../store.js';
+import { nextCounterBlock } from './shops.js';
+
+type EventMethods = Pick<Store, 'appendEvents' | 'listEvents' | 'latestViewedHandles' | 'listEventCounts'>;
+
+function filtered<O>(query: SelectQueryBuilder<Database, 'events', O>, shopId: number, filter: EventFilter) {
+  let q = query.where('shop_id', '=', shopId);
+  if (filter.uuid) q = q.where('uuid', '=', filter.uuid);
+  if (filter.customerId) q = q.where('customer_id', '=', filter.customerId);
+  return q;
+}
+
+export function eventMethods(db: Kysely<Database>): EventMethods {
+  return {
+    async appendEvents(events) {
+      if (events.length === 0) return;
+      await db.transaction().execute(async (trx) => {
+        const byShop = new Map<number, typeof events>();
+        for (const e of events) {
+          const list = byShop.get(e.shop_id);
+          if (list) list.push(e);
+          else byShop.set(e.shop_id, [e]);
+        }
+        for (const [shopId, list] of byShop) {
+          const last = await nextCounterBlock(trx, shopId, 'events', list.length);
+          const first = last - list.length + 1;
+          const rows = list.map((e, i) => ({
+            shop_id: shopId, id: first + i, uuid: e.uuid, customer_id: e.customer_id, subject: e.subject, verb: e.verb, noun: e.noun,
+            handle: e.handle, subject_email: e.subject_email, theme_id: e.theme_id, created_at: e.created_at,
+          }));
+          for (const batch of chunks(rows, 11)) await trx.insertInto('events').values(batch).execute();
+        }
+        const counts = countEvents(events);
+        for (const batch of chunks(counts, 6)) {
+          await trx.insertInto('event_counts').values(batch).onConflict((oc) => oc.columns(['shop_id', 'day', 'handle']).doUpdateSet((eb) => ({
+            views: eb('event_counts.views', '+', eb.ref('excluded.views')),
+            adds: eb('event_counts.adds', '+', eb.ref('excluded.adds')),
+            removes: eb('event_counts.removes', '+', eb.ref('excluded.removes')),
+          }))).execute();
+        }
+      });
+    },
+
+    async listEvents(shopId, filter) {
+      const rows = await filtered(db.selectFrom('events').selectAll(), shopId, filter).orderBy('id', 'desc').limit(filter.limit).execute();
+      return rows.map((r): StoredEvent => ({
+        id: Number(r.id), shop_id: Number(r.shop_id), uuid: r.uuid, customer_id: r.customer_id === null ? null : Number(r.customer_id),
+        subject: r.subject as 'user', verb: r.verb as StoredEvent['verb'], noun: r.noun as 'product', handle: r.handle,
+        subject_email: r.subject_email, theme_id: r.theme_id, created_at: Number(r.created_at),
+      }));
+    },
+
+    async latestViewedHandles(shopId, filter, scan) {
+      const rows = await filtered(db.selectFrom('events').select(['handle']), shopId, filter)
+        .where('verb', '=', 'viewed').where('handle', 'is not', null).orderBy('id', 'desc').limit(scan).execute();
+      return rows.map((r) => r.handle!);
+    },
+
+    async listEventCounts(shopId, sinceDay) {
+      const rows = await db.selectFrom('event_counts').select(['day', 'handle', 'views', 'adds', 'removes'])
+        .where('shop_id', '=', shopId).where('day', '>=', sinceDay).execute();
+      return rows.map((r) => ({ day: Number(r.day), handle: r.handle, views: Number(r.views), adds: Number(r.adds), removes: Number(r.removes) }));
+    },
+  };
+}
