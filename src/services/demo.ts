@@ -1,6 +1,8 @@
 import { generateDemoShop, type DemoOptions } from '../../demo/generate.js';
+import { generateDemoEvents } from '../../demo/events.js';
 import { demoRulesets, upsellAnchor } from '../../demo/rulesets.js';
 import type { CatalogService } from './catalog.js';
+import type { EventsService } from './events/index.js';
 import type { RulesetsService } from './rulesets.js';
 import type { IssuedKeys, ShopsService } from './shops.js';
 
@@ -18,7 +20,7 @@ export interface DemoSeedResult {
  * same validation) as the admin API. Loading into an existing demo shop is idempotent.
  */
 export async function seedDemoShop(
-  deps: { shops: ShopsService; catalog: CatalogService; rulesets: RulesetsService },
+  deps: { shops: ShopsService; catalog: CatalogService; rulesets: RulesetsService; events: EventsService },
   options: DemoOptions = {},
 ): Promise<DemoSeedResult> {
   const data = generateDemoShop(options);
@@ -47,6 +49,9 @@ export async function seedDemoShop(
   // Rulesets are created once: a refresh keeps the merchant's edits.
   const rulesetIds = existing ? (await deps.rulesets.list(shopId)).map((r) => r.id) : [];
   if (!existing) for (const ruleset of demoRulesets(data)) rulesetIds.push((await deps.rulesets.create(shopId, ruleset)).id);
+  // Browsing history is generated once, like the rulesets.
+  const events = existing ? [] : generateDemoEvents(data, { now: options.now ?? new Date(), ...(options.seed !== undefined ? { seed: options.seed } : {}) });
+  if (events.length > 0) await deps.events.importEvents(shopId, events);
   const listable = data.products.filter((p) => p.status !== 'draft' && p.published_at !== null && !String(p.tags ?? '').includes('exclude_rebound'));
   return {
     created: !existing,
@@ -58,6 +63,7 @@ export async function seedDemoShop(
       markets: data.markets.length,
       orders: data.orders.length,
       rulesets: rulesetIds.length,
+      events: events.length,
     },
     sample: {
       productIds: [upsellAnchor(data).id, ...listable.slice(0, 2).map((p) => p.id)],

@@ -73,7 +73,7 @@ describe('rebound CLI', () => {
       await new Promise((r) => setTimeout(r, 100));
     }
     expect(out).toMatch(/Admin token \(shown once\): rb_admin_\S+/);
-    expect(out).toMatch(/Demo shop "demo" created: 1000 products, 15 collections, 300 customers, 2 markets, \d+ orders, 5 rulesets\./);
+    expect(out).toMatch(/Demo shop "demo" created: 1000 products, 15 collections, 300 customers, 2 markets, \d+ orders, 5 rulesets, \d{4} events\./);
     const curls = [...out.matchAll(/curl '([^']+)'/g)].map((m) => m[1]!);
     expect(curls).toHaveLength(3);
     const [upsell, gift, market] = await Promise.all(curls.map((url) => fetch(url).then(async (r) => ({ status: r.status, body: await r.json() as any }))));

@@ -177,4 +177,28 @@ describe.each(backends())('Store on $name', (backend) => {
     expect((await store.listProducts(a.id)).map((p) => p.id)).toEqual([1]);
     expect(await store.getShopByHandle('acme')).toMatchObject({ id: a.id });
   });
+
+  it('appends events atomically with sequential ids per shop and per-day counts', async () => {
+    const a = await shop('a');
+    const b = await shop('b');
+    const t = Date.parse('2026-11-20T23:59:00Z');
+    const event = (shopId: number, verb: 'viewed' | 'added' | 'removed', handle: string | null, at: number, uuid: string | null = 'u1', customer: number | null = null) => ({
+      shop_id: shopId, uuid, customer_id: customer, subject: 'user' as const, verb, noun: 'product' as const, handle, subject_email: null, theme_id: null, created_at: at,
+    });
+    await store.appendEvents([event(a.id, 'viewed', 'x', t), event(b.id, 'viewed', 'x', t), event(a.id, 'added', 'x', t + 120_000), event(a.id, 'viewed', 'y', t, 'u2', 9)]);
+    await store.appendEvents([event(a.id, 'viewed', 'y', t + 1000)]);
+    const all = await store.listEvents(a.id, { limit: 10 });
+    expect(all.map((e) => e.id)).toEqual([4, 3, 2, 1]);
+    expect(all[0]).toMatchObject({ handle: 'y', uuid: 'u1', created_at: t + 1000 });
+    expect((await store.listEvents(a.id, { uuid: 'u2', limit: 10 })).map((e) => e.customer_id)).toEqual([9]);
+    expect((await store.listEvents(a.id, { customerId: 9, limit: 10 })).map((e) => e.handle)).toEqual(['y']);
+    expect(await store.listEvents(b.id, { limit: 10 })).toHaveLength(1);
+    expect(await store.latestViewedHandles(a.id, { uuid: 'u1' }, 10)).toEqual(['y', 'x']);
+    const counts = await store.listEventCounts(a.id, 20261101);
+    expect(counts.sort((p, q) => p.day - q.day || p.handle.localeCompare(q.handle))).toEqual([
+      { day: 20261120, handle: 'x', views: 1, adds: 0, removes: 0 },
+      { day: 20261120, handle: 'y', views: 2, adds: 0, removes: 0 },
+      { day: 20261121, handle: 'x', views: 0, adds: 1, removes: 0 },
+    ]);
+  });
 });

@@ -1,0 +1,121 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Agent, request } from 'node:http';
+import pg from 'pg';
+import { startProcess, type Running } from './processes.js';
+
+export interface EventLoadOptions {
+  database: 'sqlite' | 'postgres';
+  clients: number;
+  seconds: number;
+  /** Kill the server with SIGKILL this far into the run, then restart it and count. */
+  crashAfterMs?: number;
+  port: number;
+  /** How to start the server: the built one (bench) or the sources (tests). */
+  serverArgs: string[];
+  pgUrl?: string;
+}
+
+export interface EventLoadResult {
+  sent: number;
+  acknowledged: number;
+  stored: number;
+  /** Acknowledged events that are not stored: must be 0. */
+  lost: number;
+  failed: number;
+  eventsPerSecond: number;
+  crashed: boolean;
+}
+
+const TOKEN = 'event-load-operator-token-0123456789';
+
+/** Drives the event intake with concurrent clients (one session each), then counts what was stored per session. */
+export async function runEventLoad(options: EventLoadOptions): Promise<EventLoadResult> {
+  const work = mkdtempSync(join(tmpdir(), 'rebound-events-'));
+  const pgUrl = options.pgUrl ?? 'postgres://postgres@127.0.0.1:5432/test';
+  let schema: string | null = null;
+  let databaseUrl = `sqlite:${join(work, 'events.db')}`;
+  if (options.database === 'postgres') {
+    schema = `load_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
+    const client = new pg.Client({ connectionString: pgUrl });
+    await client.connect();
+    await client.query(`create schema ${schema}`);
+    await client.end();
+    databaseUrl = `${pgUrl}?schema=${schema}`;
+  }
+  const env = { DATABASE_URL: databaseUrl, REBOUND_ADMIN_TOKEN: TOKEN, REBOUND_DEMO: 'false', LOG_LEVEL: 'warn', HOST: '127.0.0.1' };
+  let server: Running = await startProcess(options.serverArgs, env, options.port, '/readyz');
+  try {
+    const admin = async (method: string, path: string, body?: unknown) => {
+      const res = await fetch(`${server.url}${path}`, { method, headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, ...(body ? { body: JSON.stringify(body) } : {}) });
+      if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+      return res.json() as Promise<any>;
+    };
+    const { keys } = await admin('POST', '/admin/v1/shops', { handle: 'load', name: 'Load' });
+    const agent = new Agent({ keepAlive: true, maxSockets: options.clients });
+    const deadline = Date.now() + options.seconds * 1000;
+    let stop = false;
+    let crashed = false;
+    const clients = Array.from({ length: options.clients }, () => ({ uuid: randomUUID(), sent: 0, acked: 0, failed: 0 }));
+    const post = (uuid: string, n: number) => new Promise<number>((resolve) => {
+      const path = `/api/v1/analytics/event?key=${keys.public}&subject=user&verb=viewed&noun=product&shop_product_handle=p-${n % 50}&uuid=${uuid}`;
+      const req = request({ host: '127.0.0.1', port: options.port, method: 'POST', path, agent }, (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      });
+      req.on('error', () => resolve(0));
+      req.end();
+    });
+    const started = Date.now();
+    const crash = options.crashAfterMs === undefined ? null : setTimeout(() => {
+      crashed = true;
+      server.child.kill('SIGKILL');
+    }, options.crashAfterMs);
+    await Promise.all(clients.map(async (c) => {
+      while (!stop && Date.now() < deadline) {
+        c.sent++;
+        const status = await post(c.uuid, c.sent);
+        if (status === 200) c.acked++;
+        else c.failed++;
+        if (crashed && status === 0) break; // the server is gone: this client stops
+      }
+    }));
+    stop = true;
+    if (crash) clearTimeout(crash);
+    const elapsed = (Date.now() - started) / 1000;
+    agent.destroy();
+    if (crashed) {
+      await new Promise((r) => setTimeout(r, 200));
+      server = await startProcess(options.serverArgs, env, options.port, '/readyz');
+    }
+    let stored = 0;
+    let lost = 0;
+    for (const c of clients) {
+      const { data } = await admin('GET', `/admin/v1/shops/load/events?uuid=${c.uuid}&limit=100000`);
+      stored += data.length;
+      lost += Math.max(0, c.acked - data.length);
+      if (data.length > c.sent) throw new Error(`session ${c.uuid}: ${data.length} stored but only ${c.sent} sent`);
+    }
+    const sum = (f: (c: (typeof clients)[number]) => number) => clients.reduce((total, c) => total + f(c), 0);
+    return {
+      sent: sum((c) => c.sent),
+      acknowledged: sum((c) => c.acked),
+      stored,
+      lost,
+      failed: sum((c) => c.failed),
+      eventsPerSecond: Math.round(sum((c) => c.acked) / (crashed ? (options.crashAfterMs! / 1000) : elapsed)),
+      crashed,
+    };
+  } finally {
+    await server.stop();
+    rmSync(work, { recursive: true, force: true });
+    if (schema) {
+      const client = new pg.Client({ connectionString: pgUrl });
+      await client.connect();
+      await client.query(`drop schema if exists ${schema} cascade`);
+      await client.end();
+    }
+  }
+}

@@ -1,0 +1,35 @@
+/**
+ * `npm run load:events`: sustained event intake with many concurrent clients on SQLite and on
+ * PostgreSQL, then the same with the server killed (SIGKILL) half-way and restarted. Each run
+ * counts stored events against acknowledged ones; an acknowledged event that is not stored fails it.
+ */
+import { runEventLoad } from './lib/event-load.js';
+
+const SECONDS = Number(process.env.LOAD_SECONDS ?? 20);
+const CLIENTS = Number(process.env.LOAD_CLIENTS ?? 50);
+const databases = (process.env.LOAD_DATABASES ?? 'sqlite,postgres').split(',') as ('sqlite' | 'postgres')[];
+
+async function main() {
+  const summary: Record<string, unknown> = {};
+  let failed = false;
+  for (const database of databases) {
+    for (const crash of [false, true]) {
+      const name = `${database}${crash ? '_kill9' : ''}`;
+      const result = await runEventLoad({
+        database, clients: CLIENTS, seconds: SECONDS, port: 3201, serverArgs: ['dist/src/cli/main.js', 'serve'],
+        ...(crash ? { crashAfterMs: (SECONDS * 1000) / 2 } : {}),
+      });
+      summary[name] = result;
+      failed ||= result.lost > 0;
+      console.log(`${name.padEnd(16)} ${CLIENTS} clients, ${crash ? `killed after ${SECONDS / 2} s` : `${SECONDS} s`}: `
+        + `${result.eventsPerSecond} events/s acknowledged; sent ${result.sent}, acknowledged ${result.acknowledged}, stored ${result.stored}, lost ${result.lost}`);
+    }
+  }
+  console.log(JSON.stringify(summary));
+  if (failed) process.exit(1);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
