@@ -58,9 +58,9 @@ export async function compose(config: Config, options: { log?: Logger; store?: S
     adminAuth,
     shops: createShopsService({ store, catalog, keys }),
     catalogAdmin: createCatalogService({ store, catalog }),
-    products: createProductsService({ catalog }),
+    products: createProductsService({ catalog, viewed }),
     rulesets: createRulesetsService({ store, catalog }),
-    recommendations: createRecommendationsService({ catalog }),
+    recommendations: createRecommendationsService({ catalog, viewed }),
     events: createEventsService({ store, catalog, viewed, committer: eventWriter }),
     eventWriter,
     startBackground() {
@@ -68,7 +68,7 @@ export async function compose(config: Config, options: { log?: Logger; store?: S
       timer = setInterval(() => {
         if (refreshing) return;
         refreshing = true;
-        Promise.all([catalog.refreshStale(), keys.refreshIfStale()])
+        Promise.all([catalog.refreshStale(), keys.refreshIfStale(), catalog.refreshEventCounts()])
           .catch((error: unknown) => options.log?.warn({ err: error }, 'index refresh failed; serving the last loaded data'))
           .finally(() => { refreshing = false; });
       }, config.indexRefreshMs);

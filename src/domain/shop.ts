@@ -10,9 +10,16 @@ export interface Shop {
   public_url: string | null;
   webhook_secret: string | null;
   billing_webhook_secret: string | null;
+  settings: ShopSettings;
   data_version: number;
   created_at: string;
   updated_at: string;
+}
+
+/** Per-shop tuning of the lists (product.md §5 defaults apply when absent). */
+export interface ShopSettings {
+  trending_window_days?: number;
+  trending_half_life_days?: number;
 }
 
 export type PublicShop = Omit<Shop, 'signing_secret' | 'webhook_secret' | 'billing_webhook_secret' | 'data_version'> & {

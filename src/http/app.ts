@@ -16,7 +16,8 @@ import { eventRoutes } from './routes/api/events.js';
 import { adminEventRoutes } from './routes/admin/events.js';
 import { demoAssetRoutes } from './routes/demo-assets.js';
 import { healthRoutes } from './routes/health.js';
-import { staticProductsRoute } from './routes/api/products-static.js';
+import { listRoutes } from './routes/api/lists.js';
+import { sourcesRoute } from './routes/api/sources.js';
 import { sharedSchemas } from './schemas/product.js';
 
 export interface AppOptions {
@@ -44,7 +45,8 @@ export async function buildApp(services: Services, config: Config, options: AppO
     // Storefront pages call these from the browser, from any origin.
     await api.register(cors, { origin: '*', methods: ['GET', 'POST', 'OPTIONS'], allowedHeaders: ['Content-Type', 'X-Api-Key'], maxAge: 86_400 });
     registerApiKeyAuth(api, services.keys);
-    staticProductsRoute(api, services.products, services.answers);
+    sourcesRoute(api); // first: it collects the list routes as they are added
+    listRoutes(api, { products: services.products, cache: services.answers });
     customRoute(api, { recommendations: services.recommendations, products: services.products, cache: services.answers });
     eventRoutes(api, services.events);
   }, { prefix: '/api/v1' });

@@ -1,7 +1,9 @@
 import type { Logger } from 'pino';
 import type { Store } from '../store/store.js';
 import { compileRuleset } from '../domain/rules/compile.js';
-import { buildSales } from './sales.js';
+import { DEFAULT_TRENDING } from '../domain/ranking/trending.js';
+import { utcDay } from '../domain/events.js';
+import { buildSales, DAY_MS } from './sales.js';
 import { indexMarket, indexProduct, ShopCatalog, type IndexedProduct, type IndexedRuleset } from './shop-catalog.js';
 
 /** What a local write changed, so only that part of the read model is rebuilt. */
@@ -17,7 +19,10 @@ export interface CatalogChange {
 }
 
 type IndexStore = Pick<Store, 'getShopById' | 'listProducts' | 'listCollections' | 'listMarkets' | 'listCustomers' | 'listShopVersions' | 'listShops'
-  | 'listRulesets' | 'listOrderLines'>;
+  | 'listRulesets' | 'listOrderLines' | 'listEventCounts'>;
+
+/** How often event counts (views, adds) are re-read: they do not move the data version. */
+const EVENT_COUNTS_EVERY_MS = 60_000;
 
 /**
  * The in-memory catalog of every shop, behind every public endpoint. A node patches its own
@@ -27,6 +32,7 @@ export class CatalogIndex {
   private readonly shops = new Map<number, ShopCatalog>();
   /** One rebuild at a time per shop, in arrival order. */
   private readonly queues = new Map<number, Promise<unknown>>();
+  private readonly countsLoadedAt = new Map<number, number>();
   rebuilds = 0;
 
   constructor(private readonly store: IndexStore, private readonly log?: Logger) {}
@@ -100,17 +106,18 @@ export class CatalogIndex {
       this.shops.delete(shopId);
       return;
     }
-    const [rows, collections, markets, customers, rulesets, sales] = await Promise.all([
+    const [rows, collections, markets, customers, rulesets, sales, eventCounts] = await Promise.all([
       this.store.listProducts(shopId),
       this.loadCollections(shopId),
       this.loadMarkets(shopId),
       this.loadCustomers(shopId),
       this.loadRulesets(shopId),
       this.loadSales(shopId),
+      this.loadEventCounts(shopId),
     ]);
     const products = new Map<number, IndexedProduct>();
     for (const row of rows) products.set(row.id, indexProduct(row));
-    this.shops.set(shopId, new ShopCatalog(shop, shop.data_version, products, collections, markets, customers, rulesets, sales));
+    this.shops.set(shopId, new ShopCatalog(shop, shop.data_version, products, collections, markets, customers, rulesets, sales, eventCounts));
     this.rebuilds++;
     this.log?.info({ shop: shop.handle, products: products.size, ms: Math.round(performance.now() - started) }, 'catalog index built');
   }
@@ -141,9 +148,37 @@ export class CatalogIndex {
     return map;
   }
 
+  /** Views and adds of the last 30 days per handle. */
+  private async loadEventCounts(shopId: number) {
+    this.countsLoadedAt.set(shopId, Date.now());
+    const counts = new Map<string, { views: number; adds: number }>();
+    for (const row of await this.store.listEventCounts(shopId, utcDay(Date.now() - 30 * DAY_MS))) {
+      const c = counts.get(row.handle) ?? { views: 0, adds: 0 };
+      c.views += row.views;
+      c.adds += row.adds;
+      counts.set(row.handle, c);
+    }
+    return counts;
+  }
+
+  /** Re-reads event counts that are older than a minute (intake does not move the data version). */
+  async refreshEventCounts(): Promise<void> {
+    for (const [shopId, loadedAt] of this.countsLoadedAt) {
+      if (Date.now() - loadedAt < EVENT_COUNTS_EVERY_MS) continue;
+      await this.serialize(shopId, async () => {
+        const current = this.shops.get(shopId);
+        if (current) this.shops.set(shopId, current.with({ eventCounts: await this.loadEventCounts(shopId) }));
+      });
+    }
+  }
+
   private async loadSales(shopId: number) {
     const now = Date.now();
-    return buildSales(await this.store.listOrderLines(shopId, 0), now);
+    const shop = await this.store.getShopById(shopId);
+    return buildSales(await this.store.listOrderLines(shopId, 0), now, {
+      windowDays: shop?.settings.trending_window_days ?? DEFAULT_TRENDING.windowDays,
+      halfLifeDays: shop?.settings.trending_half_life_days ?? DEFAULT_TRENDING.halfLifeDays,
+    });
   }
 
   private serialize(shopId: number, work: () => Promise<void>): Promise<void> {

@@ -1,29 +1,85 @@
 import type { OrderLine } from '../domain/catalog/collection.js';
+import { DAY_MS, rankTopSellers, rankTrending, type TrendingSettings } from '../domain/ranking/trending.js';
 
-export const DAY_MS = 86_400_000;
+export { DAY_MS };
 
-/** Sales figures the rules read: units sold in the last 90 days, and who bought what. */
-export interface SalesStats {
-  readonly unitsSold90d: ReadonlyMap<number, number>;
-  readonly purchasedByCustomer: ReadonlyMap<number, ReadonlySet<number>>;
+/** What one customer bought of one product. */
+export interface Purchase {
+  quantity: number;
+  last: number;
 }
 
-export const NO_SALES: SalesStats = { unitsSold90d: new Map(), purchasedByCustomer: new Map() };
+/**
+ * Sales figures behind the lists and rules, folded from the stored order lines (cancelled orders
+ * excluded) whenever a shop's orders change. Windows end at `reference`: now, or the newest order
+ * when the shop's orders stop earlier (an imported history keeps its trends).
+ */
+export interface SalesStats {
+  readonly reference: number;
+  readonly unitsSold90d: ReadonlyMap<number, number>;
+  readonly unitsSold30d: ReadonlyMap<number, number>;
+  readonly topSellers: readonly number[];
+  readonly trending: readonly number[];
+  readonly purchasedByCustomer: ReadonlyMap<number, ReadonlyMap<number, Purchase>>;
+  /** Product ids of each order of the last 90 days, and the orders holding each product. */
+  readonly baskets: readonly (readonly number[])[];
+  readonly basketsOf: ReadonlyMap<number, readonly number[]>;
+}
 
-/** Folds order lines (cancelled orders already excluded) into the stats, relative to `now`. */
-export function buildSales(lines: readonly OrderLine[], now: number): SalesStats {
-  const since = now - 90 * DAY_MS;
-  const units = new Map<number, number>();
-  const purchased = new Map<number, Set<number>>();
-  for (const line of lines) {
-    if (line.created_at >= since && line.created_at <= now) units.set(line.product_id, (units.get(line.product_id) ?? 0) + line.quantity);
-    if (line.customer_id !== null) {
-      let set = purchased.get(line.customer_id);
-      if (!set) purchased.set(line.customer_id, (set = new Set()));
-      set.add(line.product_id);
+export const NO_SALES: SalesStats = {
+  reference: 0, unitsSold90d: new Map(), unitsSold30d: new Map(), topSellers: [], trending: [], purchasedByCustomer: new Map(), baskets: [], basketsOf: new Map(),
+};
+
+/** Folds order lines (oldest first, grouped by order) into the stats. */
+export function buildSales(lines: readonly OrderLine[], now: number, trending: TrendingSettings): SalesStats {
+  const newest = lines.reduce((max, l) => Math.max(max, l.created_at), 0);
+  const reference = newest > 0 ? Math.min(now, newest) : now;
+  const sales = lines.map((l) => ({ productId: l.product_id, quantity: l.quantity, at: l.created_at }));
+  const top90 = rankTopSellers(sales, reference - 90 * DAY_MS, reference);
+  const top30 = rankTopSellers(sales, reference - 30 * DAY_MS, reference);
+
+  const purchased = new Map<number, Map<number, Purchase>>();
+  const baskets: number[][] = [];
+  const basketsOf = new Map<number, number[]>();
+  const since90 = reference - 90 * DAY_MS;
+  let currentOrder = -1;
+  let basket: number[] = [];
+  const closeBasket = () => {
+    if (basket.length > 1) {
+      const index = baskets.push(basket) - 1;
+      for (const id of basket) {
+        const list = basketsOf.get(id);
+        if (list) list.push(index);
+        else basketsOf.set(id, [index]);
+      }
     }
+    basket = [];
+  };
+  for (const line of lines) {
+    if (line.customer_id !== null) {
+      let bought = purchased.get(line.customer_id);
+      if (!bought) purchased.set(line.customer_id, (bought = new Map()));
+      const previous = bought.get(line.product_id);
+      bought.set(line.product_id, { quantity: (previous?.quantity ?? 0) + line.quantity, last: Math.max(previous?.last ?? 0, line.created_at) });
+    }
+    if (line.created_at < since90 || line.created_at > reference) continue;
+    if (line.order_id !== currentOrder) {
+      closeBasket();
+      currentOrder = line.order_id;
+    }
+    if (!basket.includes(line.product_id)) basket.push(line.product_id);
   }
-  return { unitsSold90d: units, purchasedByCustomer: purchased };
+  closeBasket();
+  return {
+    reference,
+    unitsSold90d: top90.units,
+    unitsSold30d: top30.units,
+    topSellers: top90.ranked,
+    trending: rankTrending(sales, reference, trending),
+    purchasedByCustomer: purchased,
+    baskets,
+    basketsOf,
+  };
 }
 
 /** Best sellers first, then by id: the order of tag outputs (product.md §4). */

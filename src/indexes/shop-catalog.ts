@@ -98,6 +98,8 @@ export class ShopCatalog {
     readonly customers: ReadonlyMap<number, Customer>,
     readonly rulesets: ReadonlyMap<number, IndexedRuleset>,
     readonly sales: SalesStats,
+    /** Views and adds per handle over the last 30 days (from the event counts). */
+    readonly eventCounts: ReadonlyMap<string, { views: number; adds: number }>,
   ) {
     for (const product of products.values()) {
       this.byHandle.set(product.handle, product);
@@ -160,7 +162,7 @@ export class ShopCatalog {
   }
 
   /** Same data, newer parts: the unchanged products are shared, not copied. */
-  with(parts: Partial<Pick<ShopCatalog, 'shop' | 'version' | 'products' | 'collections' | 'markets' | 'customers' | 'rulesets' | 'sales'>>): ShopCatalog {
+  with(parts: Partial<Pick<ShopCatalog, 'shop' | 'version' | 'products' | 'collections' | 'markets' | 'customers' | 'rulesets' | 'sales' | 'eventCounts'>>): ShopCatalog {
     return new ShopCatalog(
       parts.shop ?? this.shop,
       parts.version ?? this.version,
@@ -170,6 +172,7 @@ export class ShopCatalog {
       parts.customers ?? this.customers,
       parts.rulesets ?? this.rulesets,
       parts.sales ?? this.sales,
+      parts.eventCounts ?? this.eventCounts,
     );
   }
 }

@@ -1,9 +1,10 @@
 import { NotFoundError } from '../domain/errors.js';
 import type { CatalogIndex } from '../indexes/catalog-index.js';
-import type { IndexedProduct, ShopCatalog } from '../indexes/shop-catalog.js';
-import type { ListOptions } from './lists/options.js';
-import { renderDataList } from './lists/render.js';
-import { resolveMarket, selectProducts } from './lists/select.js';
+import type { ShopCatalog } from '../indexes/shop-catalog.js';
+import type { ViewedIndex } from '../indexes/viewed-index.js';
+import { productArrayParts } from './lists/render.js';
+import { runListSource, type ListSource } from './lists/sources/index.js';
+import type { Query } from './params.js';
 
 /** Looks up a shop's current catalog generation; a shop with no catalog yet is a 404. */
 export function requireCatalog(index: CatalogIndex, shopId: number): ShopCatalog {
@@ -12,28 +13,22 @@ export function requireCatalog(index: CatalogIndex, shopId: number): ShopCatalog
   return catalog;
 }
 
-/** Products named by id and / or handle, in the order given (`/products/static`, product.md §5). */
-export function createProductsService(deps: { catalog: CatalogIndex }) {
+/** The list family over HTTP (product.md §5): one source, the shared filters, `{"data": […]}`. */
+export function createProductsService(deps: { catalog: CatalogIndex; viewed: ViewedIndex }) {
   return {
     /** The shop's read-model version: part of every cached answer's key. */
     version(shopId: number): number {
       return requireCatalog(deps.catalog, shopId).version;
     },
 
-    staticProducts(shopId: number, request: { ids: number[] | null; handles: string[] | null; options: ListOptions }): Buffer {
+    async list(shopId: number, source: ListSource, query: Query): Promise<{ body: Buffer; pretty: boolean }> {
       const catalog = requireCatalog(deps.catalog, shopId);
-      const market = resolveMarket(catalog, request.options.countryCode);
-      const candidates: IndexedProduct[] = [];
-      for (const id of request.ids ?? []) {
-        const product = catalog.products.get(id);
-        if (product) candidates.push(product);
-      }
-      for (const handle of request.handles ?? []) {
-        const product = catalog.byHandle.get(handle);
-        if (product) candidates.push(product);
-      }
-      const { picked } = selectProducts(catalog, candidates, request.options, market);
-      return renderDataList(picked, request.options);
+      const { picked, options, context } = await runListSource(source, { catalog, viewed: (filter) => deps.viewed.handles(shopId, filter) }, query);
+      const parts = [Buffer.from('{"data":['), ...productArrayParts(picked, options), Buffer.from(']')];
+      const metadata = source.metadata?.(context, picked);
+      if (metadata) parts.push(Buffer.from(`,"metadata":${JSON.stringify(metadata)}`));
+      parts.push(Buffer.from('}'));
+      return { body: Buffer.concat(parts), pretty: options.pretty };
     },
   };
 }

@@ -17,6 +17,12 @@ export const NewShopInput = Type.Object({
 }, { additionalProperties: false });
 export type NewShopInput = Static<typeof NewShopInput>;
 
+/** Per-shop tuning; absent keys take the defaults of product.md §5. */
+export const ShopSettingsInput = Type.Object({
+  trending_window_days: Type.Optional(Type.Integer({ minimum: 1, maximum: 365 })),
+  trending_half_life_days: Type.Optional(Type.Number({ minimum: 0.25, maximum: 365 })),
+}, { additionalProperties: false });
+
 export const ShopPatchInput = Type.Object({
   name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
   timezone: Type.Optional(Type.String()),
@@ -25,6 +31,7 @@ export const ShopPatchInput = Type.Object({
   public_url: Type.Optional(Type.Union([Type.String(), Type.Null()])),
   webhook_secret: Type.Optional(Type.Union([Type.String({ minLength: 16 }), Type.Null()])),
   billing_webhook_secret: Type.Optional(Type.Union([Type.String({ minLength: 16 }), Type.Null()])),
+  settings: Type.Optional(ShopSettingsInput),
 }, { additionalProperties: false });
 
 export interface IssuedKeys {
@@ -81,6 +88,7 @@ export function createShopsService(deps: { store: ShopsStore; catalog: CatalogIn
         public_url: input.public_url?.replace(/\/+$/, '') ?? null,
         webhook_secret: null,
         billing_webhook_secret: null,
+        settings: {},
       }, [pub.record, priv.record]);
       await Promise.all([keys.load(), catalog.reload(shop.id)]);
       return { shop, keys: { public: pub.plain, private: priv.plain } };
@@ -91,7 +99,8 @@ export function createShopsService(deps: { store: ShopsStore; catalog: CatalogIn
       checkSemantics(patch);
       const shop = await requireShop(handle);
       const updated = await store.updateShop(shop.id, { ...patch, ...(patch.scopes ? { scopes: [...new Set(patch.scopes)] } : {}) });
-      await catalog.apply(shop.id, { shop: true });
+      // Settings tune the sales rankings, so those are refolded too.
+      await catalog.apply(shop.id, { shop: true, orders: true });
       return updated;
     },
 

@@ -32,6 +32,7 @@ export interface ShopRow {
   public_url: string | null;
   webhook_secret: string | null;
   billing_webhook_secret: string | null;
+  settings: string; // JSON of ShopSettings
   /** Moves on every write that changes what the shop's read model holds; nodes poll it. */
   data_version: number;
   created_at: number;

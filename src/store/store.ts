@@ -6,7 +6,7 @@ import type { Ruleset, RulesetDocument } from '../domain/rules/types.js';
 import type { ApiKeyRecord, Shop } from '../domain/shop.js';
 
 export type NewShop = Omit<Shop, 'id' | 'data_version' | 'created_at' | 'updated_at'>;
-export type ShopPatch = Partial<Pick<Shop, 'name' | 'timezone' | 'currency' | 'scopes' | 'public_url' | 'webhook_secret' | 'billing_webhook_secret'>>;
+export type ShopPatch = Partial<Pick<Shop, 'name' | 'timezone' | 'currency' | 'scopes' | 'public_url' | 'webhook_secret' | 'billing_webhook_secret' | 'settings'>>;
 
 /**
  * The one storage port, in the domain's words. Every write that changes what a shop's read

@@ -35,7 +35,7 @@ export function product(id: number, overrides: Partial<ProductInput> = {}): Prod
 export function newShop(handle: string): NewShop {
   return {
     handle, name: `Shop ${handle}`, timezone: 'UTC', currency: 'USD', scopes: ['read_markets'],
-    signing_secret: 'secret-for-tests-only', public_url: null, webhook_secret: null, billing_webhook_secret: null,
+    signing_secret: 'secret-for-tests-only', public_url: null, webhook_secret: null, billing_webhook_secret: null, settings: {},
   };
 }
 

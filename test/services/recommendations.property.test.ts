@@ -59,12 +59,12 @@ describe('custom answers (property-based)', () => {
     filter_oos: fc.option(fc.constantFrom('yes', 'no'), { nil: undefined }),
   });
 
-  it('never duplicates, never exceeds the limit, never returns a filtered product', () => {
-    fc.assert(fc.property(ruleset, request, (doc, raw) => {
+  it('never duplicates, never exceeds the limit, never returns a filtered product', async () => {
+    await fc.assert(fc.asyncProperty(ruleset, request, async (doc, raw) => {
       const query = Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== undefined)) as Record<string, string>;
       const custom = parseCustomQuery(query, Date.parse('2026-11-01T12:00:00Z'));
       const before = structuredClone(doc);
-      const body = JSON.parse(t.services.recommendations.preview(shopId, null, custom, doc).toString());
+      const body = JSON.parse((await t.services.recommendations.preview(shopId, null, custom, doc)).toString());
       const ids: number[] = body.data.map((p: { id: number }) => p.id);
       const inputs = new Set((query.shop_product_ids ?? '').split(',').filter(Boolean).map(Number));
       const filterOos = query.filter_oos ? query.filter_oos === 'yes' : doc.filter_oos;

@@ -75,5 +75,6 @@ export interface RuleWorld {
   timezone: string;
   inputProducts: readonly InputProduct[];
   customerTags(customerId: number): readonly string[] | null;
-  customerPurchased(customerId: number): ReadonlySet<number> | null;
+  /** Products the customer bought (ids as keys); null for an unknown customer. */
+  customerPurchased(customerId: number): ReadonlySet<number> | ReadonlyMap<number, unknown> | null;
 }

@@ -34,13 +34,13 @@ function bustFlag(query: Record<string, unknown>): boolean | null {
  * query was valid when it was stored); a miss runs `compute`, which parses, validates and
  * builds the answer, then stores it. `bust_cache=yes` recomputes and replaces.
  */
-export function serveAnswer(
+export async function serveAnswer(
   cache: ResponseCache,
   request: FastifyRequest,
   reply: FastifyReply,
   scope: { shopId: number; version: number },
-  compute: () => { body: Buffer; pretty: boolean },
-): FastifyReply {
+  compute: () => Promise<{ body: Buffer; pretty: boolean }> | { body: Buffer; pretty: boolean },
+): Promise<FastifyReply> {
   const path = request.routeOptions.url ?? request.url.split('?')[0]!;
   const query = request.query as Record<string, unknown>;
   const key = answerKey(scope.shopId, scope.version, `${path}|${JSON.stringify(request.params ?? {})}`, query);
@@ -48,6 +48,6 @@ export function serveAnswer(
     const hit = cache.get(key);
     if (hit) return send(cache, request, reply, hit, 'hit');
   }
-  const { body, pretty } = compute();
+  const { body, pretty } = await compute();
   return send(cache, request, reply, cache.set(key, pretty ? prettify(body) : body), cache.enabled ? 'miss' : 'bypass');
 }

@@ -9,6 +9,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Which API key a public route needs; admin routes use the admin hook instead. */
     auth?: RouteAuth;
+    /** Marks the list endpoints that /api/v1/sources describes. */
+    listSource?: boolean;
   }
   interface FastifyRequest {
     apiKey: { shopId: number; kind: KeyKind } | null;

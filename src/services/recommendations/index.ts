@@ -4,6 +4,7 @@ import { evaluateRuleset } from '../../domain/rules/evaluate.js';
 import type { InputProduct, RuleWorld } from '../../domain/rules/types.js';
 import type { CatalogIndex } from '../../indexes/catalog-index.js';
 import type { IndexedMarket, IndexedProduct, IndexedRuleset, ShopCatalog } from '../../indexes/shop-catalog.js';
+import type { ViewedIndex } from '../../indexes/viewed-index.js';
 import { resolveMarket, type Picked } from '../lists/select.js';
 import { requireCatalog } from '../products.js';
 import type { CustomRequest } from './params.js';
@@ -11,20 +12,21 @@ import { renderCustomAnswer, type CustomAnswer } from './respond.js';
 import { resolveOutputs, type Candidate, type ResolveError } from './resolve.js';
 
 /** Rule-driven recommendations: `GET /api/v1/custom/id/{id}` and the admin preview (product.md §4). */
-export function createRecommendationsService(deps: { catalog: CatalogIndex }) {
+export function createRecommendationsService(deps: { catalog: CatalogIndex; viewed: ViewedIndex }) {
   function rulesetOf(catalog: ShopCatalog, id: number): IndexedRuleset {
     const indexed = catalog.rulesets.get(id);
     if (!indexed || !indexed.ruleset.enabled) throw new NotFoundError(`Ruleset ${id} not found.`);
     return indexed;
   }
 
-  function run(catalog: ShopCatalog, indexed: IndexedRuleset, compiled: CompiledRuleset, request: CustomRequest, trace: boolean): Buffer {
+  async function run(catalog: ShopCatalog, indexed: IndexedRuleset, compiled: CompiledRuleset, request: CustomRequest, trace: boolean): Promise<Buffer> {
     const market = resolveMarket(catalog, request.options.countryCode);
     const errors: ResolveError[] = [];
     const inputs = inputProducts(catalog, request, errors);
     const evaluation = evaluateRuleset(compiled, request.rule, worldOf(catalog, inputs, request), { trace });
-    const candidates = resolveOutputs(evaluation.outputs, {
-      catalog, productIds: request.rule.productIds, customerId: request.rule.customerId, uuid: request.uuid, inputProducts: inputs, callerQuery: request.query,
+    const shopId = catalog.shop.id;
+    const candidates = await resolveOutputs(evaluation.outputs, {
+      catalog, viewed: (filter) => deps.viewed.handles(shopId, filter), inputProducts: inputs, callerQuery: request.query,
     }, errors);
     const answer = filterCandidates(catalog, candidates, inputs, market, {
       filterInputs: compiled.document.filter_input_products,
@@ -37,14 +39,14 @@ export function createRecommendationsService(deps: { catalog: CatalogIndex }) {
 
   return {
     /** The public answer for a stored, enabled ruleset. */
-    recommend(shopId: number, rulesetId: number, request: CustomRequest): Buffer {
+    recommend(shopId: number, rulesetId: number, request: CustomRequest): Promise<Buffer> {
       const catalog = requireCatalog(deps.catalog, shopId);
       const indexed = rulesetOf(catalog, rulesetId);
       return run(catalog, indexed, indexed.compiled, request, false);
     },
 
     /** The same answer plus a trace; runs an unsaved document when one is given (the console's live preview). */
-    preview(shopId: number, rulesetId: number | null, request: CustomRequest, unsaved?: unknown): Buffer {
+    preview(shopId: number, rulesetId: number | null, request: CustomRequest, unsaved?: unknown): Promise<Buffer> {
       const catalog = requireCatalog(deps.catalog, shopId);
       if (unsaved !== undefined) {
         const compiled = compileRulesetInput(unsaved, referencesOf(catalog));

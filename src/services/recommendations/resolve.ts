@@ -3,7 +3,7 @@ import type { CompiledOutput } from '../../domain/rules/compile.js';
 import type { MatchedOutput } from '../../domain/rules/evaluate.js';
 import type { IndexedProduct, ShopCatalog } from '../../indexes/shop-catalog.js';
 import { bestSellingFirst } from '../../indexes/sales.js';
-import { LIST_SOURCES, runListSource, type ListContext } from '../lists/sources.js';
+import { LIST_SOURCES, runListSource, type ListBase } from '../lists/sources/index.js';
 import type { Query } from '../params.js';
 
 /** A product an output proposes, with the variants to keep (product outputs with variant_ids). */
@@ -20,25 +20,25 @@ export interface ResolveError {
 }
 
 /** Turns the matched rules' outputs into candidate products, in order; problems become `errors` entries. */
-export function resolveOutputs(
+export async function resolveOutputs(
   outputs: readonly MatchedOutput[],
-  context: ListContext & { inputProducts: readonly IndexedProduct[]; callerQuery: Query },
+  context: ListBase & { inputProducts: readonly IndexedProduct[]; callerQuery: Query },
   errors: ResolveError[],
-): Candidate[] {
+): Promise<Candidate[]> {
   const out: Candidate[] = [];
   for (const { output, ruleIndex, matchedTags } of outputs) {
-    for (const candidate of resolveOne(output, ruleIndex, matchedTags, context, errors)) out.push(candidate);
+    for (const candidate of await resolveOne(output, ruleIndex, matchedTags, context, errors)) out.push(candidate);
   }
   return out;
 }
 
-function resolveOne(
+async function resolveOne(
   output: CompiledOutput,
   ruleIndex: number,
   matchedTags: readonly string[],
-  context: ListContext & { inputProducts: readonly IndexedProduct[]; callerQuery: Query },
+  context: ListBase & { inputProducts: readonly IndexedProduct[]; callerQuery: Query },
   errors: ResolveError[],
-): Candidate[] {
+): Promise<Candidate[]> {
   const { catalog } = context;
   switch (output.type) {
     case 'product':
@@ -72,7 +72,8 @@ function resolveOne(
         return [];
       }
       try {
-        return runListSource(source, context, context.callerQuery, output.query).map((p) => ({ product: p.product, ...(p.keep ? { keep: p.keep } : {}) }));
+        const { picked } = await runListSource(source, context, context.callerQuery, output.query);
+        return picked.map((p) => ({ product: p.product, ...(p.keep ? { keep: p.keep } : {}) }));
       } catch (error) {
         if (!(error instanceof InvalidInputError)) throw error;
         errors.push({ code: 'invalid_endpoint_parameter', message: `Rule ${ruleIndex}, ${output.path}: ${error.message}`, rule_index: ruleIndex });

@@ -42,6 +42,7 @@ function toShop(row: ShopRow): Shop {
     public_url: row.public_url,
     webhook_secret: row.webhook_secret,
     billing_webhook_secret: row.billing_webhook_secret,
+    settings: json.fromDb<Shop['settings']>(row.settings ?? '{}'),
     data_version: Number(row.data_version),
     created_at: time.fromDb(row.created_at),
     updated_at: time.fromDb(row.updated_at),
@@ -86,6 +87,7 @@ export function shopMethods(db: Kysely<Database>): ShopMethods {
             public_url: shop.public_url,
             webhook_secret: shop.webhook_secret,
             billing_webhook_secret: shop.billing_webhook_secret,
+            settings: json.toDb(shop.settings),
             data_version: 1,
             created_at: now,
             updated_at: now,
@@ -120,6 +122,7 @@ export function shopMethods(db: Kysely<Database>): ShopMethods {
       if (patch.public_url !== undefined) values.public_url = patch.public_url;
       if (patch.webhook_secret !== undefined) values.webhook_secret = patch.webhook_secret;
       if (patch.billing_webhook_secret !== undefined) values.billing_webhook_secret = patch.billing_webhook_secret;
+      if (patch.settings !== undefined) values.settings = json.toDb(patch.settings);
       return db.transaction().execute(async (trx) => {
         const result = await trx.updateTable('shops').set(values).where('id', '=', id).executeTakeFirst();
         if (Number(result.numUpdatedRows) === 0) throw new NotFoundError(`Shop ${id} not found.`);

@@ -2,12 +2,14 @@ import type { Migration, MigrationProvider } from 'kysely';
 import * as init from './2026_11_22_0001_init.js';
 import * as rulesets from './2026_11_22_0002_rulesets.js';
 import * as events from './2026_11_22_0003_events.js';
+import * as shopSettings from './2026_11_22_0004_shop_settings.js';
 
 /** Every migration, in order. Names are frozen once released. */
 const migrations: Record<string, Migration> = {
   '2026_11_22_0001_init': init,
   '2026_11_22_0002_rulesets': rulesets,
   '2026_11_22_0003_events': events,
+  '2026_11_22_0004_shop_settings': shopSettings,
 };
 
 /** Migrations compiled into the build, so no directory has to be found at run time. */

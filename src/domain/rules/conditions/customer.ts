@@ -56,7 +56,7 @@ export const customerPurchasedCondition: ConditionSpec = {
       if (request.customerId === null) return ABSENT;
       const bought = world.customerPurchased(request.customerId);
       if (bought === null) return ABSENT;
-      return { result: setTest(op.code, refs, (ref) => bought.has(ref.product_id)), observed: [...bought].slice(0, 50) };
+      return { result: setTest(op.code, refs, (ref) => bought.has(ref.product_id)), observed: [...bought.keys()].slice(0, 50) };
     };
   },
 };

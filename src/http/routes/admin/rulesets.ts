@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { InvalidInputError } from '../../../domain/errors.js';
 import { describeRuleCatalog } from '../../../domain/rules/catalog.js';
 import { RulesetInput } from '../../../domain/inputs/ruleset.js';
-import { LIST_SOURCES } from '../../../services/lists/sources.js';
+import { LIST_SOURCES } from '../../../services/lists/sources/index.js';
 import type { Query } from '../../../services/params.js';
 import type { RecommendationsService } from '../../../services/recommendations/index.js';
 import { parseCustomQuery, parseRulesetId } from '../../../services/recommendations/params.js';
@@ -70,7 +70,7 @@ export function rulesetRoutes(app: FastifyInstance, deps: { shops: ShopsService;
     const id = previewRulesetId(request);
     const { query, ruleset } = previewQuery(request.body);
     const custom = parseCustomQuery(query, Date.now());
-    const body = recommendations.preview(await shopId(request), id, custom, ruleset);
+    const body = await recommendations.preview(await shopId(request), id, custom, ruleset);
     return sendJson(reply, body, custom.options.pretty);
   });
 }

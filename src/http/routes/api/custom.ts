@@ -21,10 +21,10 @@ export function customRoute(app: FastifyInstance, deps: { recommendations: Recom
     },
   }, async (request, reply) => {
     const shopId = request.apiKey!.shopId;
-    return serveAnswer(deps.cache, request, reply, { shopId, version: deps.products.version(shopId) }, () => {
+    return serveAnswer(deps.cache, request, reply, { shopId, version: deps.products.version(shopId) }, async () => {
       const id = parseRulesetId((request.params as { ruleset_id: string }).ruleset_id);
       const custom = parseCustomQuery(request.query as Query, Date.now());
-      return { body: deps.recommendations.recommend(shopId, id, custom), pretty: custom.options.pretty };
+      return { body: await deps.recommendations.recommend(shopId, id, custom), pretty: custom.options.pretty };
     });
   });
 }

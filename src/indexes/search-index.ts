@@ -1,0 +1,49 @@
+import MiniSearch from 'minisearch';
+import type { IndexedProduct, ShopCatalog } from './shop-catalog.js';
+
+interface SearchDocument {
+  id: number;
+  title: string;
+  tags: string;
+  product_type: string;
+  vendor: string;
+  skus: string;
+  body: string;
+}
+
+/** The text of body_html, read back from the pre-serialized head of the product. */
+function bodyText(product: IndexedProduct): string {
+  const head = product.json.head;
+  const fields = JSON.parse(`${head.slice(0, -',"variants":['.length)}}`) as { body_html?: string };
+  return (fields.body_html ?? '').replace(/<[^>]*>/g, ' ').replace(/&[a-z#0-9]+;/gi, ' ');
+}
+
+function skusOf(product: IndexedProduct): string {
+  return product.json.variants.map((v) => /"sku":"((?:[^"\\]|\\.)*)"/.exec(v)?.[1] ?? '').join(' ');
+}
+
+const indexes = new WeakMap<ShopCatalog, MiniSearch<SearchDocument>>();
+
+/**
+ * A full-text index of a catalog generation, made on its first search: title weighs most, then
+ * tags, type and vendor, SKUs, and the description; prefix and typo tolerance (product.md §5).
+ */
+export function searchIndex(catalog: ShopCatalog): MiniSearch<SearchDocument> {
+  let index = indexes.get(catalog);
+  if (!index) {
+    index = new MiniSearch<SearchDocument>({
+      fields: ['title', 'tags', 'product_type', 'vendor', 'skus', 'body'],
+      searchOptions: {
+        boost: { title: 4, tags: 2, product_type: 2, vendor: 1.5, skus: 1.5, body: 0.5 },
+        prefix: true,
+        fuzzy: (term) => (term.length > 3 ? 0.2 : false),
+        combineWith: 'AND',
+      },
+    });
+    index.addAll([...catalog.products.values()].filter((p) => p.listable).map((p) => ({
+      id: p.id, title: p.title, tags: p.tags.join(' '), product_type: p.productType, vendor: p.vendor, skus: skusOf(p), body: bodyText(p),
+    })));
+    indexes.set(catalog, index);
+  }
+  return index;
+}

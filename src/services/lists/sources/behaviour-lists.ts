@@ -1,0 +1,113 @@
+import { InvalidInputError } from '../../../domain/errors.js';
+import { coPurchased, type CoPurchaseWeighting } from '../../../domain/ranking/co-purchase.js';
+import { rankSimilar, titleWords, type ContentProfile } from '../../../domain/ranking/similarity.js';
+import type { IndexedProduct, ShopCatalog } from '../../../indexes/shop-catalog.js';
+import { searchIndex } from '../../../indexes/search-index.js';
+import type { Query } from '../../params.js';
+import { byIds, type ListContext, type ListSource } from './types.js';
+
+/** Chosen by `npm run eval` on the UCI Online Retail log (see the README). */
+export const CO_PURCHASE_WEIGHTING: CoPurchaseWeighting = 'cosine';
+
+function requireInputs(context: ListContext): readonly number[] {
+  if (!context.productIds?.length) throw new InvalidInputError('shop_product_ids', 'Missing required endpoint argument: shop_product_ids.');
+  return context.productIds;
+}
+
+export const recommendedSource: ListSource = {
+  path: '/products/recommended',
+  summary: 'Bought together with the input products in the last 90 days, then best sellers so the list is never empty',
+  params: { shop_product_ids: 'the input products (without them: best sellers)' },
+  limits: { fallback: 5, max: 100 },
+  candidates(context) {
+    const { catalog } = context;
+    const inputs = context.productIds ?? [];
+    const together = inputs.length > 0 ? coPurchased(inputs, catalog.sales.baskets, catalog.sales.basketsOf, CO_PURCHASE_WEIGHTING) : [];
+    const skip = new Set(inputs);
+    return byIds(catalog, [...together, ...catalog.sales.topSellers.filter((id) => !skip.has(id))]);
+  },
+};
+
+const profiles = new WeakMap<ShopCatalog, ContentProfile[]>();
+
+function profile(p: IndexedProduct): ContentProfile {
+  const lowest = Math.min(...p.variants.map((v) => v.price)) / 10_000;
+  return { id: p.id, productType: p.productType, vendor: p.vendor, tags: p.tagsLower, titleWords: titleWords(p.title), priceBand: Math.log2(Math.max(lowest, 0.01)) };
+}
+
+/** Content profiles of a catalog generation, made on first use. */
+function profilesOf(catalog: ShopCatalog): ContentProfile[] {
+  let list = profiles.get(catalog);
+  if (!list) {
+    list = [...catalog.products.values()].filter((p) => p.listable).map(profile);
+    profiles.set(catalog, list);
+  }
+  return list;
+}
+
+export const similarSource: ListSource = {
+  path: '/products/similar_products',
+  summary: 'Products most like the input products: type, vendor, tags, title words and price band',
+  params: { shop_product_ids: 'the input products (required)' },
+  limits: { fallback: 5, max: 100 },
+  candidates(context) {
+    const inputs = byIds(context.catalog, requireInputs(context)).map(profile);
+    return byIds(context.catalog, rankSimilar(inputs, profilesOf(context.catalog)));
+  },
+};
+
+export const purchasedSource: ListSource = {
+  path: '/products/purchased',
+  summary: 'What a customer bought before, most recent first, with metadata.purchased_quantity',
+  params: { shop_customer_id: 'the storefront customer (required)' },
+  limits: { fallback: 5, max: 100 },
+  candidates(context) {
+    if (context.customerId === null) throw new InvalidInputError('shop_customer_id', 'Missing required endpoint argument: shop_customer_id.');
+    const bought = context.catalog.sales.purchasedByCustomer.get(context.customerId);
+    if (!bought) return [];
+    return byIds(context.catalog, [...bought.entries()].sort((a, b) => b[1].last - a[1].last || a[0] - b[0]).map(([id]) => id));
+  },
+  metadata(context, picked) {
+    const bought = context.customerId === null ? undefined : context.catalog.sales.purchasedByCustomer.get(context.customerId);
+    return { purchased_quantity: Object.fromEntries(picked.map((p) => [String(p.product.id), bought?.get(p.product.id)?.quantity ?? 0])) };
+  },
+};
+
+/** Personalization: products sharing type, vendor or tags with what the visitor viewed or bought rank higher. */
+async function historyProfile(context: ListContext): Promise<ContentProfile[]> {
+  const { catalog } = context;
+  const viewed = context.uuid !== null || context.customerId !== null ? await context.viewedHandles() : [];
+  const history = viewed.slice(0, 20).map((h) => catalog.byHandle.get(h)).filter((p): p is IndexedProduct => p !== undefined);
+  const bought = context.customerId === null ? undefined : catalog.sales.purchasedByCustomer.get(context.customerId);
+  if (bought) history.push(...byIds(catalog, [...bought.keys()].slice(0, 20)));
+  return history.map(profile);
+}
+
+export const searchSource: ListSource = {
+  path: '/products/search',
+  summary: 'Site-wide personalized product search (deprecated: the smart search API replaces it)',
+  params: { query: 'search term or product id (required)', uuid: 'session UUID, for personalization', shop_customer_id: 'customer, for personalization' },
+  limits: { fallback: 10, max: 50 },
+  async candidates(context, query: Query) {
+    const text = typeof query.query === 'string' ? query.query.trim() : '';
+    if (typeof query.query !== 'string' && query.query !== undefined) throw new InvalidInputError('query', 'Parameter query must be given once, as a string.');
+    if (text === '') throw new InvalidInputError('query', 'Missing required endpoint argument: query.');
+    if (text.length > 200) throw new InvalidInputError('query', 'Parameter query is longer than 200 characters.');
+    const { catalog } = context;
+    const exact = /^\d{1,16}$/.test(text) ? catalog.products.get(Number(text)) : undefined;
+    const results = searchIndex(catalog).search(text);
+    const history = await historyProfile(context);
+    const boosted = results.map((r) => {
+      const product = catalog.products.get(r.id as number)!;
+      let boost = 1;
+      if (history.length > 0) {
+        const p = profile(product);
+        if (history.some((h) => h.productType !== '' && h.productType === p.productType)) boost += 0.3;
+        if (history.some((h) => h.vendor !== '' && h.vendor === p.vendor)) boost += 0.15;
+        if (history.some((h) => h.tags.some((t) => p.tags.includes(t)))) boost += 0.15;
+      }
+      return { product, score: r.score * boost };
+    }).sort((a, b) => b.score - a.score || a.product.id - b.product.id);
+    return [...(exact ? [exact] : []), ...boosted.map((b) => b.product).filter((p) => p !== exact)];
+  },
+};

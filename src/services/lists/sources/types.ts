@@ -1,0 +1,44 @@
+import type { IndexedProduct, ShopCatalog } from '../../../indexes/shop-catalog.js';
+import type { Query } from '../../params.js';
+import type { ListOptions } from '../options.js';
+import type { Picked } from '../select.js';
+
+/** What runs a list: the catalog generation and a way to read a visitor's views. */
+export interface ListBase {
+  catalog: ShopCatalog;
+  viewed(filter: { uuid: string | null; customerId: number | null }): Promise<readonly string[]>;
+}
+
+/** What a list knows of its caller, over HTTP or when a ruleset's `endpoint` output runs it in-process. */
+export interface ListContext {
+  catalog: ShopCatalog;
+  /** Input products (shop_product_ids): excluded from most lists, the seeds of recommended and similar. */
+  productIds: readonly number[] | null;
+  customerId: number | null;
+  uuid: string | null;
+  /** Handles the visitor viewed, most recent first (read lazily: it may need the database). */
+  viewedHandles(): Promise<readonly string[]>;
+}
+
+/** One endpoint of the list family (product.md §5), declared once for HTTP, rule outputs and /sources. */
+export interface ListSource {
+  path: string;
+  summary: string;
+  /** The parameters this list adds to the common ones and the list filters, with their descriptions. */
+  params: Record<string, string>;
+  limits: { fallback: number; max: number };
+  /** Candidates in answer order, before the shared filters (listable, market, stock, price, limit). */
+  candidates(context: ListContext, query: Query, options: ListOptions): Iterable<IndexedProduct> | Promise<Iterable<IndexedProduct>>;
+  /** Extra `metadata` for the answer (purchased quantities). */
+  metadata?(context: ListContext, picked: readonly Picked[]): Record<string, unknown>;
+}
+
+/** Products by id, unknown ids skipped. */
+export function byIds(catalog: ShopCatalog, ids: Iterable<number>): IndexedProduct[] {
+  const out: IndexedProduct[] = [];
+  for (const id of ids) {
+    const product = catalog.products.get(id);
+    if (product) out.push(product);
+  }
+  return out;
+}
