@@ -36,7 +36,7 @@ export function searchIndex(catalog: ShopCatalog): MiniSearch<SearchDocument> {
       searchOptions: {
         boost: { title: 4, tags: 2, product_type: 2, vendor: 1.5, skus: 1.5, body: 0.5 },
         prefix: true,
-        fuzzy: (term) => (term.length > 3 ? 0.2 : false),
+        fuzzy: (term) => (term.length > 4 ? 0.25 : term.length > 3 ? 0.2 : false),
         combineWith: 'AND',
       },
     });

@@ -11,7 +11,8 @@ interface Described {
 export function sourcesRoute(app: FastifyInstance): void {
   const sources: Described[] = [];
   app.addHook('onRoute', (route: RouteOptions) => {
-    if (!route.config || !(route.config as { listSource?: boolean }).listSource) return;
+    // Fastify adds a HEAD route beside every GET: describe the GET only.
+    if (route.method !== 'GET' || !(route.config as { listSource?: boolean } | undefined)?.listSource) return;
     const schema = route.schema as { summary?: string; querystring?: { properties?: Record<string, { description?: string }> } } | undefined;
     sources.push({
       path: route.url.replace(/^\/api\/v1/, ''),
