@@ -94,6 +94,13 @@ async function main() {
   console.log(`\n${SECONDS} s per side in ${ROUNDS} alternating rounds, 10 connections; each ceiling is a bare node:http server sending that answer's bytes from a Buffer`);
   await measure('custom_cached', customUrl);
   await measure('custom_uncached', `${customUrl}&bust_cache=yes`);
+  const trendingUrl = `${demo.url}/api/v1/products/trending_products?key=${publicKey}&limit=10`;
+  await measure('trending', trendingUrl);
+  await measure('trending_uncached', `${trendingUrl}&bust_cache=yes`);
+  const collections = await admin(demo.url, 'GET', '/admin/v1/shops/demo/collections');
+  const collectionsUrl = `${demo.url}/api/v1/products/collections?key=${publicKey}&shop_collection_ids=${collections.data[0].id}&smart_sort=yes&limit=10`;
+  await measure('collections', collectionsUrl);
+  await measure('collections_uncached', `${collectionsUrl}&bust_cache=yes`);
   const staticUrl = `${demo.url}/api/v1/products/static?key=${publicKey}&ids=${ids.slice(20, 40).join(',')}&limit=10&filter_oos=no`;
   await measure('static_cached', staticUrl);
   await measure('static_uncached', `${staticUrl}&bust_cache=yes`);
@@ -124,6 +131,10 @@ async function main() {
     ceiling_rps: results.custom_cached_ceiling!.rps,
     custom_cached_rps: results.custom_cached!.rps,
     custom_uncached_rps: results.custom_uncached!.rps,
+    trending_rps: results.trending!.rps,
+    trending_uncached_rps: results.trending_uncached!.rps,
+    collections_rps: results.collections!.rps,
+    collections_uncached_rps: results.collections_uncached!.rps,
     static_cached_rps: results.static_cached!.rps,
     static_uncached_rps: results.static_uncached!.rps,
     p99_ms: Math.max(results.custom_cached!.p99Ms, results.custom_uncached!.p99Ms, results.static_cached!.p99Ms),
@@ -133,7 +144,10 @@ async function main() {
     startup_demo_ms: demo.startMs,
     startup_10k_ms: restarted.startMs,
     import_10k_products_ms: importMs,
-    ratios: { custom_cached: ratio('custom_cached'), custom_uncached: ratio('custom_uncached'), static_cached: ratio('static_cached'), static_uncached: ratio('static_uncached') },
+    ratios: {
+      custom_cached: ratio('custom_cached'), custom_uncached: ratio('custom_uncached'), trending: ratio('trending'), trending_uncached: ratio('trending_uncached'),
+      collections: ratio('collections'), collections_uncached: ratio('collections_uncached'), static_cached: ratio('static_cached'), static_uncached: ratio('static_uncached'),
+    },
   }));
 }
 

@@ -74,9 +74,9 @@ export function demoRulesets(data: DemoData): RulesetInput[] {
         output: [{ type: 'collection', collection_id: giftCollection.id }],
         exit_if_matched: true,
       }, {
-        name: 'Everyone else: hand-picked products',
+        name: 'Everyone else: what is trending',
         logic: [],
-        output: [{ type: 'endpoint', endpoint: `/products/static?ids=${products.slice(10, 16).map((p) => p.id).join(',')}` }],
+        output: [{ type: 'endpoint', endpoint: '/products/trending_products' }],
       }],
     },
   ];
