@@ -30,6 +30,11 @@ describe('operations endpoints', () => {
       expect(params).toContain(name);
     }
     expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining([
+      '/api/v1/custom/id/{ruleset_id}', '/api/v1/products/trending_products', '/api/v1/products/collections', '/api/v1/products/search',
+      '/api/v1/products/top_sellers', '/api/v1/products/recommended', '/api/v1/products/similar_products', '/api/v1/products/purchased',
+      '/api/v1/products/viewed', '/api/v1/products/recently_viewed', '/api/v1/analytics/event', '/api/v1/sources',
+      '/admin/v1/rule-catalog', '/admin/v1/shops/{handle}/rulesets', '/admin/v1/shops/{handle}/rulesets/{id}', '/admin/v1/shops/{handle}/rulesets/{id}/preview',
+      '/admin/v1/shops/{handle}/events',
       '/admin/v1/shops', '/admin/v1/shops/{handle}', '/admin/v1/shops/{handle}/keys/rotate', '/admin/v1/shops/{handle}/products',
       '/admin/v1/shops/{handle}/products/{id}', '/admin/v1/shops/{handle}/collections', '/admin/v1/shops/{handle}/inventory',
       '/admin/v1/shops/{handle}/customers', '/admin/v1/shops/{handle}/markets', '/admin/v1/shops/{handle}/orders',
