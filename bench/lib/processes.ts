@@ -38,6 +38,10 @@ export async function startProcess(args: string[], env: Record<string, string>, 
   const started = performance.now();
   let output = '';
   const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
+  // Never leave a server behind, whatever happens to the script.
+  const reap = () => { if (child.exitCode === null) child.kill('SIGKILL'); };
+  process.once('exit', reap);
+  child.once('exit', () => process.removeListener('exit', reap));
   child.stdout!.on('data', (d: Buffer) => { output += d.toString(); });
   child.stderr!.on('data', (d: Buffer) => { output += d.toString(); });
   const url = `http://127.0.0.1:${port}`;

@@ -2,7 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { productInput } from '../helpers/fixtures.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -64,6 +64,7 @@ describe('rebound CLI', () => {
       cwd: ROOT,
       env: { ...baseEnv('serve.db'), PORT: String(port), HOST: '127.0.0.1', REBOUND_DEMO: 'true', REBOUND_PUBLIC_URL: `http://127.0.0.1:${port}`, REBOUND_ADMIN_TOKEN: '' },
     });
+    onTestFinished(() => { if (child.exitCode === null) child.kill('SIGKILL'); });
     let out = '';
     child.stdout.on('data', (d: Buffer) => { out += d.toString(); });
     child.stderr.on('data', (d: Buffer) => { out += d.toString(); });
