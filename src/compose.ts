@@ -6,6 +6,11 @@ import { KeyIndex } from './indexes/key-index.js';
 import { ViewedIndex } from './indexes/viewed-index.js';
 import { GroupCommitter } from './jobs/group-commit.js';
 import { createEventsService, type EventRow } from './services/events/index.js';
+import { createLedgerService } from './services/billing/ledger.js';
+import { createOnetimeService } from './services/billing/onetime.js';
+import { ledgerProvider } from './services/billing/provider.js';
+import { createReactivationService } from './services/billing/reactivation.js';
+import { createBillingWebhooks } from './services/billing/webhooks.js';
 import { createAdminAuth } from './services/admin-auth.js';
 import { createCatalogService } from './services/catalog.js';
 import { createProductsService } from './services/products.js';
@@ -32,6 +37,10 @@ export interface Services {
   events: ReturnType<typeof createEventsService>;
   /** The event intake's group commit (buffer depth and commit figures for metrics). */
   eventWriter: GroupCommitter<EventRow>;
+  ledger: ReturnType<typeof createLedgerService>;
+  reactivation: ReturnType<typeof createReactivationService>;
+  onetime: ReturnType<typeof createOnetimeService>;
+  billingWebhooks: ReturnType<typeof createBillingWebhooks>;
   /** Starts background refresh of the indexes (other nodes' writes). */
   startBackground(): void;
   close(): Promise<void>;
@@ -46,6 +55,7 @@ export async function compose(config: Config, options: { log?: Logger; store?: S
   const adminAuth = createAdminAuth({ store, keys, configuredToken: config.adminToken });
   const eventWriter = new GroupCommitter<EventRow>((batch) => store.appendEvents(batch), { maxBatch: 1000, maxDelayMs: 2 });
   const viewed = new ViewedIndex(store);
+  const billing = ledgerProvider(store);
   let timer: NodeJS.Timeout | null = null;
   let refreshing = false;
 
@@ -63,6 +73,10 @@ export async function compose(config: Config, options: { log?: Logger; store?: S
     recommendations: createRecommendationsService({ catalog, viewed }),
     events: createEventsService({ store, catalog, viewed, committer: eventWriter }),
     eventWriter,
+    ledger: createLedgerService({ store }),
+    reactivation: createReactivationService({ provider: billing, store, catalog, publicUrl: config.publicUrl }),
+    onetime: createOnetimeService({ provider: billing, catalog }),
+    billingWebhooks: createBillingWebhooks({ store }),
     startBackground() {
       if (timer) return;
       timer = setInterval(() => {

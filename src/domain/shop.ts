@@ -20,6 +20,8 @@ export interface Shop {
 export interface ShopSettings {
   trending_window_days?: number;
   trending_half_life_days?: number;
+  /** Reactivate on GET of a live link (off by default: mail scanners prefetch links). */
+  reactivate_on_get?: boolean;
 }
 
 export type PublicShop = Omit<Shop, 'signing_secret' | 'webhook_secret' | 'billing_webhook_secret' | 'data_version'> & {

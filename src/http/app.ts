@@ -13,6 +13,10 @@ import { rulesetRoutes } from './routes/admin/rulesets.js';
 import { shopRoutes } from './routes/admin/shops.js';
 import { customRoute } from './routes/api/custom.js';
 import { eventRoutes } from './routes/api/events.js';
+import { billingRoutes } from './routes/api/billing.js';
+import { adminBillingRoutes } from './routes/admin/billing.js';
+import { billingPageRoutes } from './routes/billing-page.js';
+import { webhookRoutes } from './routes/webhooks.js';
 import { adminEventRoutes } from './routes/admin/events.js';
 import { demoAssetRoutes } from './routes/demo-assets.js';
 import { healthRoutes } from './routes/health.js';
@@ -49,6 +53,7 @@ export async function buildApp(services: Services, config: Config, options: AppO
     listRoutes(api, { products: services.products, cache: services.answers });
     customRoute(api, { recommendations: services.recommendations, products: services.products, cache: services.answers });
     eventRoutes(api, services.events);
+    billingRoutes(api, { shops: services.shops, reactivation: services.reactivation, onetime: services.onetime });
   }, { prefix: '/api/v1' });
 
   await app.register(async (admin) => {
@@ -58,7 +63,11 @@ export async function buildApp(services: Services, config: Config, options: AppO
     catalogRoutes(admin, { shops: services.shops, catalog: services.catalogAdmin });
     rulesetRoutes(admin, { shops: services.shops, rulesets: services.rulesets, recommendations: services.recommendations });
     adminEventRoutes(admin, { shops: services.shops, events: services.events });
+    adminBillingRoutes(admin, { shops: services.shops, ledger: services.ledger });
   }, { prefix: '/admin/v1' });
+
+  await app.register(async (pages) => billingPageRoutes(pages, services.reactivation));
+  await app.register(async (hooks) => webhookRoutes(hooks, { billing: services.billingWebhooks }), { prefix: '/webhooks' });
 
   return app;
 }

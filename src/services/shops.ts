@@ -21,6 +21,7 @@ export type NewShopInput = Static<typeof NewShopInput>;
 export const ShopSettingsInput = Type.Object({
   trending_window_days: Type.Optional(Type.Integer({ minimum: 1, maximum: 365 })),
   trending_half_life_days: Type.Optional(Type.Number({ minimum: 0.25, maximum: 365 })),
+  reactivate_on_get: Type.Optional(Type.Boolean()),
 }, { additionalProperties: false });
 
 export const ShopPatchInput = Type.Object({
@@ -39,7 +40,7 @@ export interface IssuedKeys {
   private: string;
 }
 
-type ShopsStore = Pick<Store, 'createShop' | 'getShopByHandle' | 'updateShop' | 'rotateApiKeys' | 'listShops'>;
+type ShopsStore = Pick<Store, 'createShop' | 'getShopByHandle' | 'getShopById' | 'updateShop' | 'rotateApiKeys' | 'listShops'>;
 
 /** Shops and their keys: creation, settings, rotation (product.md §1). */
 export function createShopsService(deps: { store: ShopsStore; catalog: CatalogIndex; keys: KeyIndex }) {
@@ -67,6 +68,12 @@ export function createShopsService(deps: { store: ShopsStore; catalog: CatalogIn
 
   return {
     requireShop,
+
+    async requireShopById(id: number): Promise<Shop> {
+      const shop = await store.getShopById(id);
+      if (!shop) throw new NotFoundError('Shop not found.');
+      return shop;
+    },
 
     async listShops(): Promise<Shop[]> {
       return store.listShops();

@@ -18,6 +18,16 @@ export interface Database {
   order_lines: OrderLineRow;
   rulesets: RulesetRow;
   events: EventRow;
+  billing_customers: DocRow;
+  billing_addresses: DocRow & { customer_id: number };
+  billing_subscriptions: DocRow & { customer_id: number; address_id: number };
+  billing_charges: DocRow & { customer_id: number; address_id: number };
+  billing_onetimes: DocRow & { address_id: number };
+  billing_orders: DocRow & { charge_id: number };
+  campaigns: { shop_id: number; id: number; name: string; discount_code: string | null; created_at: number };
+  campaign_counts: { shop_id: number; campaign_id: number; tk: string; kind: string; count: number };
+  idempotency_keys: { shop_id: number; key: string; request_hash: string; status: number; response: string; created_at: number };
+  webhook_receipts: { shop_id: number; source: string; webhook_id: string; received_at: number };
   event_counts: { shop_id: number; day: number; handle: string; views: number; adds: number; removes: number };
 }
 
@@ -135,4 +145,12 @@ export interface EventRow {
   subject_email: string | null;
   theme_id: string | null;
   created_at: number;
+}
+
+/** A ledger row: the document as JSON beside the columns queries filter on. */
+export interface DocRow {
+  shop_id: number;
+  id: number;
+  document: string;
+  updated_at: number;
 }

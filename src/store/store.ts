@@ -1,6 +1,7 @@
 import type { Collection, Customer, Order, OrderLine } from '../domain/catalog/collection.js';
 import type { Market } from '../domain/catalog/market.js';
 import type { Product } from '../domain/catalog/product.js';
+import type { BillingCharge, BillingSubscription, Campaign, CampaignCounter, LedgerKind } from '../domain/billing/types.js';
 import type { StoreEvent, StoredEvent } from '../domain/events.js';
 import type { Ruleset, RulesetDocument } from '../domain/rules/types.js';
 import type { ApiKeyRecord, Shop } from '../domain/shop.js';
@@ -76,7 +77,44 @@ export interface Store {
   /** Handles of the latest product views of a session or customer, newest first, repeats included. */
   latestViewedHandles(shopId: number, filter: EventFilter, scan: number): Promise<string[]>;
   listEventCounts(shopId: number, sinceDay: number): Promise<{ day: number; handle: string; views: number; adds: number; removes: number }[]>;
+
+  /** Upserts ledger documents by id; with `onlyNewer`, an older updated_at never overwrites a newer one. */
+  upsertLedger(shopId: number, kind: LedgerKind, docs: LedgerDoc[], options?: { onlyNewer?: boolean }): Promise<void>;
+  getLedgerDoc<T>(shopId: number, table: 'billing_customers' | 'billing_addresses' | 'billing_subscriptions' | 'billing_charges' | 'billing_onetimes' | 'billing_orders', id: number): Promise<T | null>;
+  listCustomerSubscriptions(shopId: number, customerId: number): Promise<BillingSubscription[]>;
+  /** The earliest QUEUED charge of an address scheduled on or after a date. */
+  nextQueuedCharge(shopId: number, addressId: number, fromDate: string): Promise<BillingCharge | null>;
+  /** Writes reactivated subscriptions (and the address's discount, a campaign conversion) in one transaction. */
+  saveReactivation(shopId: number, write: { subscriptions: LedgerDoc[]; address: LedgerDoc | null; conversion: { campaignId: number; tk: string } | null }): Promise<void>;
+  /**
+   * Creates a one-time purchase atomically with its idempotency key: a second request with the
+   * same key gets the stored answer, or a conflict when its parameters differ.
+   */
+  createOnetime(shopId: number, idempotency: { key: string; hash: string } | null, build: (ids: { onetime: number; charge: number; order: number }) => OnetimeWrite): Promise<OnetimeOutcome>;
+  createCampaign(shopId: number, campaign: { name: string; discount_code: string | null }): Promise<Campaign>;
+  getCampaign(shopId: number, id: number): Promise<Campaign | null>;
+  countCampaign(shopId: number, campaignId: number, tk: string, counter: CampaignCounter, by: number): Promise<void>;
+  campaignCounts(shopId: number, campaignId: number): Promise<{ tk: string; counter: CampaignCounter; count: number }[]>;
+  /** Applies a webhook's documents once per webhook id; false when the id was seen before. */
+  applyWebhook(shopId: number, source: string, webhookId: string, kind: LedgerKind, docs: LedgerDoc[]): Promise<boolean>;
 }
+
+/** A ledger document as stored: its id, owners and the time that orders competing writes. */
+export interface LedgerDoc {
+  id: number;
+  customer_id?: number;
+  address_id?: number;
+  updated_at: string;
+}
+
+/** What a one-time purchase writes, built inside the transaction once ids are reserved. */
+export interface OnetimeWrite {
+  status: number;
+  response: unknown;
+  docs: { kind: 'billing_onetimes' | 'billing_charges' | 'billing_orders'; doc: LedgerDoc & Record<string, unknown> }[];
+}
+
+export type OnetimeOutcome = { status: number; response: string; replayed: boolean } | { conflict: true };
 
 export interface EventFilter {
   uuid?: string | null;

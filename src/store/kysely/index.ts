@@ -4,6 +4,7 @@ import { migrationProvider } from '../migrations/index.js';
 import type { Store } from '../store.js';
 import { catalogMethods } from './catalog.js';
 import { commerceMethods } from './commerce.js';
+import { billingMethods } from './billing.js';
 import { eventMethods } from './events.js';
 import { rulesetMethods } from './rulesets.js';
 import { shopMethods } from './shops.js';
@@ -28,5 +29,6 @@ export function createKyselyStore({ db, dialect, schema }: Connection): Store {
     ...commerceMethods(db),
     ...rulesetMethods(db),
     ...eventMethods(db),
+    ...billingMethods(db),
   };
 }

@@ -3,6 +3,7 @@ import * as init from './2026_11_22_0001_init.js';
 import * as rulesets from './2026_11_22_0002_rulesets.js';
 import * as events from './2026_11_22_0003_events.js';
 import * as shopSettings from './2026_11_22_0004_shop_settings.js';
+import * as billing from './2026_11_22_0005_billing.js';
 
 /** Every migration, in order. Names are frozen once released. */
 const migrations: Record<string, Migration> = {
@@ -10,6 +11,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_22_0002_rulesets': rulesets,
   '2026_11_22_0003_events': events,
   '2026_11_22_0004_shop_settings': shopSettings,
+  '2026_11_22_0005_billing': billing,
 };
 
 /** Migrations compiled into the build, so no directory has to be found at run time. */

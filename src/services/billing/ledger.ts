@@ -1,0 +1,57 @@
+import { normalizeAddress, normalizeCharge, normalizeCustomer, normalizeSubscription } from '../../domain/billing/normalize.js';
+import type { Campaign, CampaignCounter, LedgerKind } from '../../domain/billing/types.js';
+import { NotFoundError } from '../../domain/errors.js';
+import { BillingAddressInput, BillingChargeInput, BillingCustomerInput, BillingSubscriptionInput, CampaignInput } from '../../domain/inputs/billing.js';
+import { validateDocument, validateRows } from '../../domain/inputs/validate.js';
+import type { LedgerDoc, Store } from '../../store/store.js';
+
+type LedgerStore = Pick<Store, 'upsertLedger' | 'createCampaign' | 'getCampaign' | 'campaignCounts' | 'applyWebhook'>;
+
+/** Turns validated rows of one ledger kind into stored documents. */
+export function ledgerDocs(kind: LedgerKind, body: unknown, now: number): LedgerDoc[] {
+  switch (kind) {
+    case 'customers': return validateRows(BillingCustomerInput, body, 'billing customers').map((r) => normalizeCustomer(r, now));
+    case 'addresses': return validateRows(BillingAddressInput, body, 'billing addresses').map((r) => normalizeAddress(r, now));
+    case 'subscriptions': return validateRows(BillingSubscriptionInput, body, 'billing subscriptions').map((r) => normalizeSubscription(r, now));
+    case 'charges': return validateRows(BillingChargeInput, body, 'billing charges').map((r) => normalizeCharge(r, now));
+  }
+}
+
+/** Admin loading of the billing ledger and campaigns (product.md §8). */
+export function createLedgerService(deps: { store: LedgerStore; clock?: () => number }) {
+  const { store } = deps;
+  const clock = deps.clock ?? Date.now;
+  return {
+    async upsert(shopId: number, kind: LedgerKind, body: unknown): Promise<{ upserted: number }> {
+      const docs = ledgerDocs(kind, body, clock());
+      await store.upsertLedger(shopId, kind, docs);
+      return { upserted: docs.length };
+    },
+
+    createCampaign(shopId: number, body: unknown): Promise<Campaign> {
+      const input = validateDocument(CampaignInput, body, 'campaign');
+      return store.createCampaign(shopId, { name: input.name, discount_code: input.discount_code ?? null });
+    },
+
+    async requireCampaign(shopId: number, id: number): Promise<Campaign> {
+      const campaign = await store.getCampaign(shopId, id);
+      if (!campaign) throw new NotFoundError(`Campaign ${id} not found.`);
+      return campaign;
+    },
+
+    /** Links generated, pages opened and reactivations, in total and per tracking key. */
+    async stats(shopId: number, id: number) {
+      await this.requireCampaign(shopId, id);
+      const empty = (): Record<CampaignCounter, number> => ({ links_generated: 0, pages_opened: 0, reactivations: 0 });
+      const total = empty();
+      const byTk: Record<string, Record<CampaignCounter, number>> = {};
+      for (const { tk, counter, count } of await store.campaignCounts(shopId, id)) {
+        total[counter] += count;
+        if (tk !== '') (byTk[tk] ??= empty())[counter] += count;
+      }
+      return { ...total, by_tk: byTk };
+    },
+  };
+}
+
+export type LedgerService = ReturnType<typeof createLedgerService>;

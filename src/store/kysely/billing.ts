@@ -1,0 +1,126 @@
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { BillingCharge, BillingSubscription, Campaign, CampaignCounter, LedgerKind } from '../../domain/billing/types.js';
+import { chunks, isUniqueViolation, json, time } from '../codec.js';
+import type { Database } from '../schema.js';
+import type { LedgerDoc, Store } from '../store.js';
+import { nextCounter } from './shops.js';
+
+type BillingMethods = Pick<Store, 'upsertLedger' | 'getLedgerDoc' | 'listCustomerSubscriptions' | 'nextQueuedCharge' | 'saveReactivation'
+  | 'createOnetime' | 'createCampaign' | 'getCampaign' | 'countCampaign' | 'campaignCounts' | 'applyWebhook'>;
+type Db = Kysely<Database> | Transaction<Database>;
+
+const TABLE: Record<LedgerKind, 'billing_customers' | 'billing_addresses' | 'billing_subscriptions' | 'billing_charges'> = {
+  customers: 'billing_customers', addresses: 'billing_addresses', subscriptions: 'billing_subscriptions', charges: 'billing_charges',
+};
+
+/** Ledger timestamps carry no offset: read as UTC. */
+const stamp = (text: string) => Date.parse(/[zZ]|[+-]\d{2}:?\d{2}$/.test(text) ? text : `${text}Z`) || 0;
+
+async function upsert(db: Db, shopId: number, table: (typeof TABLE)[LedgerKind] | 'billing_onetimes' | 'billing_orders', docs: (LedgerDoc & Record<string, unknown>)[], onlyNewer: boolean): Promise<void> {
+  for (const batch of chunks(docs, 6)) {
+    const rows = batch.map((d) => ({
+      shop_id: shopId, id: d.id, document: json.toDb(d), updated_at: stamp(d.updated_at),
+      ...(table === 'billing_addresses' || table === 'billing_subscriptions' || table === 'billing_charges' ? { customer_id: d.customer_id ?? 0 } : {}),
+      ...(table === 'billing_subscriptions' || table === 'billing_charges' || table === 'billing_onetimes' ? { address_id: d.address_id ?? 0 } : {}),
+      ...(table === 'billing_orders' ? { charge_id: Number(d.charge_id ?? 0) } : {}),
+    }));
+    await (db.insertInto(table as 'billing_subscriptions').values(rows as never).onConflict((oc) => {
+      const update = oc.columns(['shop_id', 'id']).doUpdateSet((eb) => ({
+        document: eb.ref('excluded.document'),
+        updated_at: eb.ref('excluded.updated_at'),
+        ...(table === 'billing_addresses' || table === 'billing_subscriptions' || table === 'billing_charges' ? { customer_id: eb.ref('excluded.customer_id') } : {}),
+        ...(table === 'billing_subscriptions' || table === 'billing_charges' ? { address_id: eb.ref('excluded.address_id') } : {}),
+      }) as never);
+      return onlyNewer ? update.where(sql.ref(`${table}.updated_at`), '<=', sql.ref('excluded.updated_at')) : update;
+    })).execute();
+  }
+}
+
+export function billingMethods(db: Kysely<Database>): BillingMethods {
+  return {
+    async upsertLedger(shopId, kind, docs, options = {}) {
+      if (docs.length === 0) return;
+      await db.transaction().execute((trx) => upsert(trx, shopId, TABLE[kind], docs as (LedgerDoc & Record<string, unknown>)[], options.onlyNewer === true));
+    },
+    async getLedgerDoc<T>(shopId: number, table: Parameters<Store['getLedgerDoc']>[1], id: number) {
+      const row = await db.selectFrom(table as 'billing_customers').select('document').where('shop_id', '=', shopId).where('id', '=', id).executeTakeFirst();
+      return row ? json.fromDb<T>(row.document) : null;
+    },
+    async listCustomerSubscriptions(shopId, customerId) {
+      const rows = await db.selectFrom('billing_subscriptions').select('document').where('shop_id', '=', shopId).where('customer_id', '=', customerId).orderBy('id').execute();
+      return rows.map((r) => json.fromDb<BillingSubscription>(r.document));
+    },
+    async nextQueuedCharge(shopId, addressId, fromDate) {
+      const rows = await db.selectFrom('billing_charges').select('document').where('shop_id', '=', shopId).where('address_id', '=', addressId).execute();
+      const queued = rows.map((r) => json.fromDb<BillingCharge>(r.document))
+        .filter((c) => c.status === 'QUEUED' && c.scheduled_at.slice(0, 10) >= fromDate)
+        .sort((a, b) => stamp(a.scheduled_at) - stamp(b.scheduled_at) || a.id - b.id);
+      return queued[0] ?? null;
+    },
+    async saveReactivation(shopId, write) {
+      await db.transaction().execute(async (trx) => {
+        await upsert(trx, shopId, 'billing_subscriptions', write.subscriptions as (LedgerDoc & Record<string, unknown>)[], false);
+        if (write.address) await upsert(trx, shopId, 'billing_addresses', [write.address as LedgerDoc & Record<string, unknown>], false);
+        if (write.conversion) await count(trx, shopId, write.conversion.campaignId, write.conversion.tk, 'reactivations', 1);
+      });
+    },
+    async createOnetime(shopId, idempotency, build) {
+      try {
+        return await db.transaction().execute(async (trx) => {
+          if (idempotency) {
+            // Taken first: a concurrent request with the same key waits here, then finds the answer.
+            await trx.insertInto('idempotency_keys').values({ shop_id: shopId, key: idempotency.key, request_hash: idempotency.hash, status: 0, response: '', created_at: Date.now() }).execute();
+          }
+          const ids = { onetime: await nextCounter(trx, shopId, 'onetimes'), charge: await nextCounter(trx, shopId, 'charges'), order: await nextCounter(trx, shopId, 'billing_orders') };
+          const write = build(ids);
+          for (const { kind, doc } of write.docs) await upsert(trx, shopId, kind, [doc], false);
+          const response = JSON.stringify(write.response);
+          if (idempotency) {
+            await trx.updateTable('idempotency_keys').set({ status: write.status, response }).where('shop_id', '=', shopId).where('key', '=', idempotency.key).execute();
+          }
+          return { status: write.status, response, replayed: false };
+        });
+      } catch (error) {
+        if (!idempotency || !isUniqueViolation(error)) throw error;
+        const stored = await db.selectFrom('idempotency_keys').selectAll().where('shop_id', '=', shopId).where('key', '=', idempotency.key).executeTakeFirstOrThrow();
+        if (stored.request_hash !== idempotency.hash) return { conflict: true };
+        return { status: Number(stored.status), response: stored.response, replayed: true };
+      }
+    },
+    async createCampaign(shopId, campaign) {
+      return db.transaction().execute(async (trx) => {
+        const id = await nextCounter(trx, shopId, 'campaigns');
+        const now = Date.now();
+        await trx.insertInto('campaigns').values({ shop_id: shopId, id, name: campaign.name, discount_code: campaign.discount_code, created_at: now }).execute();
+        return { id, name: campaign.name, discount_code: campaign.discount_code, created_at: time.fromDb(now) };
+      });
+    },
+    async getCampaign(shopId, id) {
+      const row = await db.selectFrom('campaigns').selectAll().where('shop_id', '=', shopId).where('id', '=', id).executeTakeFirst();
+      return row ? { id: Number(row.id), name: row.name, discount_code: row.discount_code, created_at: time.fromDb(row.created_at) } satisfies Campaign : null;
+    },
+    countCampaign: (shopId, campaignId, tk, counter, by) => count(db, shopId, campaignId, tk, counter, by),
+    async campaignCounts(shopId, campaignId) {
+      const rows = await db.selectFrom('campaign_counts').select(['tk', 'kind', 'count']).where('shop_id', '=', shopId).where('campaign_id', '=', campaignId).execute();
+      return rows.map((r) => ({ tk: r.tk, counter: r.kind as CampaignCounter, count: Number(r.count) }));
+    },
+    async applyWebhook(shopId, source, webhookId, kind, docs) {
+      try {
+        await db.transaction().execute(async (trx) => {
+          await trx.insertInto('webhook_receipts').values({ shop_id: shopId, source, webhook_id: webhookId, received_at: Date.now() }).execute();
+          await upsert(trx, shopId, TABLE[kind], docs as (LedgerDoc & Record<string, unknown>)[], true);
+        });
+        return true;
+      } catch (error) {
+        if (isUniqueViolation(error)) return false;
+        throw error;
+      }
+    },
+  };
+}
+
+async function count(db: Db, shopId: number, campaignId: number, tk: string, counter: CampaignCounter, by: number): Promise<void> {
+  await db.insertInto('campaign_counts').values({ shop_id: shopId, campaign_id: campaignId, tk, kind: counter, count: by })
+    .onConflict((oc) => oc.columns(['shop_id', 'campaign_id', 'tk', 'kind']).doUpdateSet({ count: sql`campaign_counts.count + ${by}` }))
+    .execute();
+}
