@@ -6,10 +6,11 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CoOccurrence, fill, popularity, purchasesByCustomer } from './eval/baselines.js';
+import { CoOccurrence, coPurchaseSweep, fill, popularity, purchasesByCustomer } from './eval/baselines.js';
 import { K, sample, scoreShared, Tally, type Score } from './eval/metrics.js';
 import { DAY_MS, isoSeconds, loadRetail, orderDocument, productDocument, type Invoice } from './eval/retail.js';
 import { createRuleset, getList, importBatches, mapPool, requestStats, startService, type ListAnswer, type Service } from './eval/service.js';
+import { printCoPurchaseSweep, printTrendingSweep, trendingSweep } from './eval/sweeps.js';
 import { ROOT } from './lib/processes.js';
 
 const DATA_DIR = join(ROOT, '..', 'shared', 'data', 'online-retail');
@@ -63,7 +64,7 @@ async function main() {
   console.log(`Online Retail: ${retail.rows} rows read in ${loadMs} ms; ${retail.products.length} products`);
   console.log(`training   ${train.length} orders, ${lines(train)} line items, ${isoSeconds(train[0]!.at)} … ${isoSeconds(serviceTime)}`);
   console.log(`validation ${valid.length} orders, ${lines(valid)} line items, ${isoSeconds(cutoff)} … ${isoSeconds(retail.lastAt)} (last ${VALID_DAYS} days)`);
-  console.log(`service time = latest training order, ${isoSeconds(serviceTime)}: trending and top-seller windows end there; the 30-day baseline ends at ${isoSeconds(cutoff)}\n`);
+  console.log(`service time = latest training order, ${isoSeconds(serviceTime)}: service windows and the baselines' 30- and 90-day windows end there\n`);
 
   const boughtBy = new Map<number, Set<number>>();
   for (const order of valid) {
@@ -82,7 +83,7 @@ async function main() {
   }), BASKET_SAMPLE, SEED);
 
   const popAll = popularity(train, K + 1);
-  const pop30 = popularity(train, K, cutoff - 30 * DAY_MS);
+  const pop30 = popularity(train, K, serviceTime - 30 * DAY_MS);
   add('customers_popularity_all', 'baseline: popularity, all training', scoreShared(popAll.slice(0, K), customerTargets));
   add('customers_popularity_30d', 'baseline: popularity, last 30 days', scoreShared(pop30, customerTargets));
 
@@ -94,11 +95,13 @@ async function main() {
     const rssMb = service.running.rssMb();
     console.log(`import: ${retail.products.length} products in ${productsMs} ms, ${train.length} orders (${lines(train)} line items) in ${ordersMs} ms, batches of ${BATCH}; RSS ${rssMb} MB\n`);
 
+    let defaultTrending: number[] | null = null;
     for (const [key, label, path] of [
       ['customers_trending', 'service: trending_products', '/products/trending_products?limit=10&filter_oos=no'],
       ['customers_top_sellers', 'service: top_sellers', '/products/top_sellers?limit=10'],
     ] as const) {
       const answer = await getList(service, path);
+      if (key === 'customers_trending') defaultTrending = answer.ids;
       add(key, label, answer.ids && scoreShared(answer.ids, customerTargets), answer.note);
     }
 
@@ -112,17 +115,35 @@ async function main() {
     add('known_purchased_then_trending', 'service: custom "purchased then trending"', custom.score, custom.note);
 
     const co = new CoOccurrence(train);
-    const popTally = new Tally();
-    const coTally = new Tally();
+    const co90 = new CoOccurrence(train, serviceTime - 90 * DAY_MS);
+    const tallies = { popularity: new Tally(), all: new Tally(), count90: new Tally(), cosine90: new Tally() };
     for (const b of baskets) {
-      popTally.add(fill([], popAll, K, new Set([b.input])), b.targets);
-      coTally.add(co.top(b.input, K, popAll), b.targets);
+      tallies.popularity.add(fill([], popAll, K, new Set([b.input])), b.targets);
+      tallies.all.add(co.top(b.input, K, popAll), b.targets);
+      tallies.count90.add(co90.top(b.input, K, popAll), b.targets);
+      tallies.cosine90.add(co90.top(b.input, K, popAll, 'cosine'), b.targets);
     }
-    add('baskets_popularity', 'baseline: popularity, all training', popTally.score());
-    add('baskets_cooccurrence', 'baseline: co-occurrence counts', coTally.score());
+    add('baskets_popularity', 'baseline: popularity, all training', tallies.popularity.score());
+    add('baskets_cooccurrence', 'baseline: co-occurrence counts, all training', tallies.all.score());
+    add('baskets_cooccurrence_90d', 'baseline: co-occurrence counts, last 90 days', tallies.count90.score());
+    add('baskets_cosine_90d', 'baseline: co-occurrence cosine, last 90 days', tallies.cosine90.score());
     const rec = await perCase(baskets, (b) => `/products/recommended?shop_product_ids=${b.input}&limit=10`, (b) => b.targets);
     add('baskets_recommended', 'service: recommended', rec.score, rec.note);
     const meanMs = requestStats.count ? Math.round((requestStats.ms / requestStats.count) * 100) / 100 : 0;
+    const requestCount = requestStats.count;
+
+    // Sweeps: co-purchase weightings offline (popularity 30d fill), then trending settings through the service.
+    let sweepStarted = performance.now();
+    const since30 = serviceTime - 30 * DAY_MS;
+    const sweepFill = popularity(train, 2 * K + 1, since30);
+    const coSweep = {
+      '90d': coPurchaseSweep(train, serviceTime - 90 * DAY_MS, serviceTime, baskets, sweepFill, K),
+      all: coPurchaseSweep(train, -Infinity, serviceTime, baskets, sweepFill, K),
+    };
+    const coSweepMs = Math.round(performance.now() - sweepStarted);
+    sweepStarted = performance.now();
+    const trending = await trendingSweep(service, (ids) => scoreShared(ids, customerTargets), defaultTrending);
+    const trendingSweepMs = Math.round(performance.now() - sweepStarted);
 
     const sections: [string, string][] = [
       ['customers_', `Validation customers with a purchase (n=${customers.length}): one list for everyone`],
@@ -138,7 +159,10 @@ async function main() {
       }
     }
     console.log(`recall@${K} = mean of |list ∩ bought| / min(|bought|, ${K}); hit@${K} = share of cases with at least one bought product in the list`);
-    console.log(`\nimport products (ms)  ${productsMs}\nimport orders (ms)    ${ordersMs}\nimport total (ms)     ${productsMs + ordersMs}\npublic API requests   ${requestStats.count}, mean latency ${meanMs} ms (${CONCURRENCY} in flight)`);
+    printCoPurchaseSweep(coSweep, baskets.length, `fill: popularity (units) of the 30 days to ${isoSeconds(serviceTime)}; ${coSweepMs} ms`);
+    printTrendingSweep(trending.results, customers.length, trending.restored);
+    console.log(`trending sweep (ms)   ${trendingSweepMs}, ${trending.results.length} settings, each a PATCH and one request (not in the request figures below)`);
+    console.log(`\nimport products (ms)  ${productsMs}\nimport orders (ms)    ${ordersMs}\nimport total (ms)     ${productsMs + ordersMs}\npublic API requests   ${requestCount}, mean latency ${meanMs} ms (${CONCURRENCY} in flight)`);
     const totalMs = Math.round(performance.now() - started);
     console.log(`total run (ms)        ${totalMs}`);
     notes.push(...rows.filter((r) => r.note).map((r) => `${r.key}: ${r.note}`));
@@ -154,7 +178,10 @@ async function main() {
       import_ms: { products: productsMs, orders: ordersMs, total: productsMs + ordersMs },
       rss_mb_after_import: rssMb,
       csv_load_ms: loadMs,
-      requests: { count: requestStats.count, mean_latency_ms: meanMs, concurrency: CONCURRENCY },
+      requests: { count: requestCount, mean_latency_ms: meanMs, concurrency: CONCURRENCY },
+      co_purchase_sweep: { fill: 'popularity_30d', ...coSweep },
+      trending_sweep: { results: trending.results, restored_default: trending.restored },
+      sweep_ms: { co_purchase: coSweepMs, trending: trendingSweepMs },
       total_ms: totalMs,
       notes,
     }));

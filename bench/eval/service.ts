@@ -51,6 +51,11 @@ export async function createRuleset(service: Service, body: unknown): Promise<nu
   return (await service.admin('POST', `/shops/${SHOP}/rulesets`, body)).ruleset.id as number;
 }
 
+/** Replaces the shop's settings (`PATCH /admin/v1/shops/{handle}`); `{}` restores the defaults. */
+export async function patchSettings(service: Service, settings: Record<string, number>): Promise<void> {
+  await service.admin('PATCH', `/shops/${SHOP}`, { settings });
+}
+
 /** Public API requests made so far and the summed time spent waiting on them. */
 export const requestStats = { count: 0, ms: 0 };
 

@@ -24,10 +24,12 @@ export interface SalesStats {
   /** Product ids of each order of the last 90 days, and the orders holding each product. */
   readonly baskets: readonly (readonly number[])[];
   readonly basketsOf: ReadonlyMap<number, readonly number[]>;
+  /** Age in days of each basket at `reference`. */
+  readonly basketAges: readonly number[];
 }
 
 export const NO_SALES: SalesStats = {
-  reference: 0, unitsSold90d: new Map(), unitsSold30d: new Map(), topSellers: [], trending: [], purchasedByCustomer: new Map(), baskets: [], basketsOf: new Map(),
+  reference: 0, unitsSold90d: new Map(), unitsSold30d: new Map(), topSellers: [], trending: [], purchasedByCustomer: new Map(), baskets: [], basketsOf: new Map(), basketAges: [],
 };
 
 /** Folds order lines (oldest first, grouped by order) into the stats. */
@@ -40,13 +42,16 @@ export function buildSales(lines: readonly OrderLine[], now: number, trending: T
 
   const purchased = new Map<number, Map<number, Purchase>>();
   const baskets: number[][] = [];
+  const basketAges: number[] = [];
   const basketsOf = new Map<number, number[]>();
+  let basketTime = 0;
   const since90 = reference - 90 * DAY_MS;
   let currentOrder = -1;
   let basket: number[] = [];
   const closeBasket = () => {
     if (basket.length > 1) {
       const index = baskets.push(basket) - 1;
+      basketAges.push((reference - basketTime) / DAY_MS);
       for (const id of basket) {
         const list = basketsOf.get(id);
         if (list) list.push(index);
@@ -66,6 +71,7 @@ export function buildSales(lines: readonly OrderLine[], now: number, trending: T
     if (line.order_id !== currentOrder) {
       closeBasket();
       currentOrder = line.order_id;
+      basketTime = line.created_at;
     }
     if (!basket.includes(line.product_id)) basket.push(line.product_id);
   }
@@ -79,6 +85,7 @@ export function buildSales(lines: readonly OrderLine[], now: number, trending: T
     purchasedByCustomer: purchased,
     baskets,
     basketsOf,
+    basketAges,
   };
 }
 

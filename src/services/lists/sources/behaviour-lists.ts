@@ -7,7 +7,7 @@ import type { Query } from '../../params.js';
 import { byIds, type ListContext, type ListSource } from './types.js';
 
 /** Chosen by `npm run eval` on the UCI Online Retail log (see the README). */
-export const CO_PURCHASE_WEIGHTING: CoPurchaseWeighting = 'cosine';
+export const CO_PURCHASE_WEIGHTING: CoPurchaseWeighting = 'recency';
 
 function requireInputs(context: ListContext): readonly number[] {
   if (!context.productIds?.length) throw new InvalidInputError('shop_product_ids', 'Missing required endpoint argument: shop_product_ids.');
@@ -22,7 +22,7 @@ export const recommendedSource: ListSource = {
   candidates(context) {
     const { catalog } = context;
     const inputs = context.productIds ?? [];
-    const together = inputs.length > 0 ? coPurchased(inputs, catalog.sales.baskets, catalog.sales.basketsOf, CO_PURCHASE_WEIGHTING) : [];
+    const together = inputs.length > 0 ? coPurchased(inputs, catalog.sales.baskets, catalog.sales.basketsOf, CO_PURCHASE_WEIGHTING, catalog.sales.basketAges) : [];
     const skip = new Set(inputs);
     return byIds(catalog, [...together, ...catalog.sales.topSellers.filter((id) => !skip.has(id))]);
   },
