@@ -18,7 +18,7 @@ export async function serve(config: Config): Promise<void> {
   }
 
   if (config.demo && (await services.shops.listShops()).length === 0) {
-    const seeded = await seedDemoShop({ shops: services.shops, catalog: services.catalogAdmin, rulesets: services.rulesets, events: services.events }, { publicUrl: config.publicUrl });
+    const seeded = await seedDemoShop({ shops: services.shops, catalog: services.catalogAdmin, rulesets: services.rulesets, events: services.events, ledger: services.ledger }, { publicUrl: config.publicUrl });
     printDemoWelcome(config, seeded);
   }
 
@@ -62,6 +62,9 @@ function printDemoWelcome(config: Config, seeded: DemoSeedResult): void {
     `  curl '${base}/api/v1/custom/id/${seeded.sample.rulesetIds[0]}?key=${key}&shop_product_ids=${a}&format=pretty'`,
     `  curl '${base}/api/v1/custom/id/${seeded.sample.rulesetIds[1]}?key=${key}&cart_subtotal=180.00&shop_customer_id=1'`,
     `  curl '${base}/api/v1/products/static?key=${key}&handles=${seeded.sample.handles.join(',')}&country_code=DE&format=pretty'`,
+    '',
+    'Reactivation context for a cancelled subscriber (private key):',
+    `  curl '${base}/api/v1/billing/reactivate?key=${seeded.keys.private}&billing_customer_id=80000&format=pretty'`,
     '',
     `API docs: ${base}/docs`,
     '',

@@ -1,7 +1,9 @@
 import { generateDemoShop, type DemoOptions } from '../../demo/generate.js';
+import { generateDemoBilling } from '../../demo/billing.js';
 import { generateDemoEvents } from '../../demo/events.js';
 import { demoRulesets, upsellAnchor } from '../../demo/rulesets.js';
 import type { CatalogService } from './catalog.js';
+import type { LedgerService } from './billing/ledger.js';
 import type { EventsService } from './events/index.js';
 import type { RulesetsService } from './rulesets.js';
 import type { IssuedKeys, ShopsService } from './shops.js';
@@ -20,7 +22,7 @@ export interface DemoSeedResult {
  * same validation) as the admin API. Loading into an existing demo shop is idempotent.
  */
 export async function seedDemoShop(
-  deps: { shops: ShopsService; catalog: CatalogService; rulesets: RulesetsService; events: EventsService },
+  deps: { shops: ShopsService; catalog: CatalogService; rulesets: RulesetsService; events: EventsService; ledger: LedgerService },
   options: DemoOptions = {},
 ): Promise<DemoSeedResult> {
   const data = generateDemoShop(options);
@@ -52,6 +54,9 @@ export async function seedDemoShop(
   // Browsing history is generated once, like the rulesets.
   const events = existing ? [] : generateDemoEvents(data, { now: options.now ?? new Date(), ...(options.seed !== undefined ? { seed: options.seed } : {}) });
   if (events.length > 0) await deps.events.importEvents(shopId, events);
+  const billing = generateDemoBilling(data, { now: options.now ?? new Date() });
+  for (const kind of ['customers', 'addresses', 'subscriptions', 'charges'] as const) await deps.ledger.upsert(shopId, kind, billing[kind]);
+  if (!existing) await deps.ledger.createCampaign(shopId, billing.campaign);
   const listable = data.products.filter((p) => p.status !== 'draft' && p.published_at !== null && !String(p.tags ?? '').includes('exclude_rebound'));
   return {
     created: !existing,
@@ -64,6 +69,7 @@ export async function seedDemoShop(
       orders: data.orders.length,
       rulesets: rulesetIds.length,
       events: events.length,
+      'billing customers': billing.customers.length,
     },
     sample: {
       productIds: [upsellAnchor(data).id, ...listable.slice(0, 2).map((p) => p.id)],

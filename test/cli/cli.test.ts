@@ -74,10 +74,10 @@ describe('rebound CLI', () => {
       await new Promise((r) => setTimeout(r, 100));
     }
     expect(out).toMatch(/Admin token \(shown once\): rb_admin_\S+/);
-    expect(out).toMatch(/Demo shop "demo" created: 1000 products, 15 collections, 300 customers, 2 markets, \d+ orders, 5 rulesets, \d{4} events\./);
+    expect(out).toMatch(/Demo shop "demo" created: 1000 products, 15 collections, 300 customers, 2 markets, \d+ orders, 5 rulesets, \d{4} events, 40 billing customers\./);
     const curls = [...out.matchAll(/curl '([^']+)'/g)].map((m) => m[1]!);
-    expect(curls).toHaveLength(3);
-    const [upsell, gift, market] = await Promise.all(curls.map((url) => fetch(url).then(async (r) => ({ status: r.status, body: await r.json() as any }))));
+    expect(curls).toHaveLength(4);
+    const [upsell, gift, market, reactivate] = await Promise.all(curls.map((url) => fetch(url).then(async (r) => ({ status: r.status, body: await r.json() as any }))));
     expect(upsell).toMatchObject({ status: 200 });
     expect(upsell!.body.metadata.matched_rules[0].name).toMatch(/^Accessories for /);
     const accessories = upsell!.body.metadata.matched_rules[0].output[0].products.map((p: { product_id: number }) => p.product_id);
@@ -85,6 +85,9 @@ describe('rebound CLI', () => {
     expect(gift!.body.metadata.matched_rules.map((r: { name: string }) => r.name)).toEqual(['Big cart gets gift ideas']);
     expect(gift!.body.data.length).toBeGreaterThan(0);
     expect(market!.body.data).toHaveLength(2);
+    expect(reactivate).toMatchObject({ status: 200 });
+    expect(reactivate!.body.data.billing_subscriptions.length).toBeGreaterThan(0);
+    expect(reactivate!.body.data.service_reactivate_all_link).toContain('/billing/reactivate?merchant_token=demo');
 
     const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     child.kill('SIGTERM');
