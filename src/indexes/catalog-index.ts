@@ -24,6 +24,9 @@ type IndexStore = Pick<Store, 'getShopById' | 'listProducts' | 'listCollections'
 /** How often event counts (views, adds) are re-read: they do not move the data version. */
 const EVENT_COUNTS_EVERY_MS = 60_000;
 
+/** Products read per query when a shop's catalog is built. */
+const PRODUCT_PAGE = 500;
+
 /**
  * The in-memory catalog of every shop, behind every public endpoint. A node patches its own
  * writes at once and notices other nodes' writes by polling the shops' data-version stamps.
@@ -106,8 +109,8 @@ export class CatalogIndex {
       this.shops.delete(shopId);
       return;
     }
-    const [rows, collections, markets, customers, rulesets, sales, eventCounts] = await Promise.all([
-      this.store.listProducts(shopId),
+    const [products, collections, markets, customers, rulesets, sales, eventCounts] = await Promise.all([
+      this.loadProducts(shopId),
       this.loadCollections(shopId),
       this.loadMarkets(shopId),
       this.loadCustomers(shopId),
@@ -115,11 +118,21 @@ export class CatalogIndex {
       this.loadSales(shopId),
       this.loadEventCounts(shopId),
     ]);
-    const products = new Map<number, IndexedProduct>();
-    for (const row of rows) products.set(row.id, indexProduct(row));
     this.shops.set(shopId, new ShopCatalog(shop, shop.data_version, products, collections, markets, customers, rulesets, sales, eventCounts));
     this.rebuilds++;
     this.log?.info({ shop: shop.handle, products: products.size, ms: Math.round(performance.now() - started) }, 'catalog index built');
+  }
+
+  /** Products a page at a time, so a large catalog's parsed documents never all live at once. */
+  private async loadProducts(shopId: number): Promise<Map<number, IndexedProduct>> {
+    const products = new Map<number, IndexedProduct>();
+    let afterId = 0;
+    for (;;) {
+      const page = await this.store.listProducts(shopId, { afterId, limit: PRODUCT_PAGE });
+      for (const row of page) products.set(row.id, indexProduct(row));
+      if (page.length < PRODUCT_PAGE) return products;
+      afterId = page[page.length - 1]!.id;
+    }
   }
 
   private async loadCollections(shopId: number) {

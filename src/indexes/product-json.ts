@@ -3,20 +3,38 @@ import { priceInMarket, type FixedPrice } from '../domain/catalog/market.js';
 import type { Product } from '../domain/catalog/product.js';
 
 /**
- * A product pre-serialized in pieces, so an answer is assembled from strings and buffers made
- * once per change instead of stringifying objects per request:
- *   head = `{"id":…,"tags":…,"variants":[`, variants[i] = a variant without metafields,
- *   tail = `],"options":…,"image":…`, then optionally `,"metafields":[…]`, then `}`.
+ * A product pre-serialized once per change, so answers are assembled from bytes instead of
+ * stringifying objects per request. The common form (no metafields, all variants, base prices)
+ * is kept as one Buffer; the pieces other forms need (head = `{"id":…,"variants":[`, each variant,
+ * tail = `],"options":…,"image":…`) are byte ranges of it, decoded only when asked for.
  */
-export interface ProductJson {
-  readonly head: string;
-  readonly variants: readonly string[];
-  /** `,"metafields":[…]` per variant, spliced in before the variant's closing brace. */
-  readonly variantMetafields: readonly string[];
-  readonly tail: string;
-  readonly metafields: string;
-  /** The common form (no metafields, all variants, base prices) as bytes, ready to send. */
-  readonly plain: Buffer;
+export class ProductJson {
+  constructor(
+    /** The common form as bytes, ready to send. */
+    readonly plain: Buffer,
+    private readonly headEnd: number,
+    /** Start and end byte offsets of each variant inside `plain`. */
+    private readonly spans: Uint32Array,
+    private readonly tailStart: number,
+    /** `,"metafields":[…]` per variant, spliced in before the variant's closing brace. */
+    readonly variantMetafields: readonly string[],
+    /** `,"metafields":[…]` of the product. */
+    readonly metafields: string,
+  ) {}
+
+  get head(): string {
+    return this.plain.toString('utf8', 0, this.headEnd);
+  }
+
+  get variants(): string[] {
+    const out: string[] = [];
+    for (let i = 0; i < this.spans.length; i += 2) out.push(this.plain.toString('utf8', this.spans[i], this.spans[i + 1]));
+    return out;
+  }
+
+  get tail(): string {
+    return this.plain.toString('utf8', this.tailStart, this.plain.length - 1);
+  }
 }
 
 export interface SerializeOptions {
@@ -28,20 +46,27 @@ export interface SerializeOptions {
   marketVariants?: readonly string[];
 }
 
+const EMPTY_METAFIELDS = ',"metafields":[]';
+
 export function serializeProduct(product: Product): ProductJson {
   const { variants, options, images, image, metafields, status: _status, ...head } = product;
+  const headStr = `${JSON.stringify(head).slice(0, -1)},"variants":[`;
   const variantStrings = variants.map(({ metafields: _m, ...v }) => JSON.stringify(v));
-  const headJson = JSON.stringify(head);
-  const headStr = `${headJson.slice(0, -1)},"variants":[`;
   const tail = `],"options":${JSON.stringify(options)},"images":${JSON.stringify(images)},"image":${JSON.stringify(image)}`;
-  const json: Omit<ProductJson, 'plain'> = {
-    head: headStr,
-    variants: variantStrings,
-    variantMetafields: variants.map((v) => `,"metafields":${JSON.stringify(v.metafields)}`),
-    tail,
-    metafields: `,"metafields":${JSON.stringify(metafields)}`,
-  };
-  return { ...json, plain: Buffer.from(`${headStr}${variantStrings.join(',')}${tail}}`) };
+  const spans = new Uint32Array(variantStrings.length * 2);
+  let offset = Buffer.byteLength(headStr);
+  const headEnd = offset;
+  variantStrings.forEach((v, i) => {
+    if (i > 0) offset += 1; // the comma
+    spans[i * 2] = offset;
+    offset += Buffer.byteLength(v);
+    spans[i * 2 + 1] = offset;
+  });
+  const variantMetafields = variants.map((v) => (v.metafields.length === 0 ? EMPTY_METAFIELDS : `,"metafields":${JSON.stringify(v.metafields)}`));
+  return new ProductJson(
+    Buffer.from(`${headStr}${variantStrings.join(',')}${tail}}`), headEnd, spans, offset,
+    variantMetafields, metafields.length === 0 ? EMPTY_METAFIELDS : `,"metafields":${JSON.stringify(metafields)}`,
+  );
 }
 
 /** The bytes of one product for the requested options; the plain buffer when nothing special is asked. */
@@ -52,13 +77,14 @@ export function productBytes(json: ProductJson, options: SerializeOptions): Buff
 
 export function productString(json: ProductJson, options: SerializeOptions): string {
   const source = options.marketVariants ?? json.variants;
+  const head = json.head;
   const indexes = options.keepVariants ?? source.map((_, i) => i);
   const parts: string[] = [];
   for (const i of indexes) {
     const v = source[i]!;
     parts.push(options.variantMetafields ? `${v.slice(0, -1)}${json.variantMetafields[i]}}` : v);
   }
-  return `${json.head}${parts.join(',')}${json.tail}${options.metafields ? json.metafields : ''}}`;
+  return `${head}${parts.join(',')}${json.tail}${options.metafields ? json.metafields : ''}}`;
 }
 
 /** Variant strings with a market's prices (computed lazily and cached by the index). */
