@@ -1,5 +1,8 @@
 import type { Logger } from 'pino';
+import { ChangeBus } from './cache/change-bus.js';
+import { connectRedis } from './cache/redis.js';
 import { ResponseCache } from './cache/response-cache.js';
+import { SharedAnswers } from './cache/shared-answers.js';
 import type { Config } from './config/config.js';
 import { CatalogIndex } from './indexes/catalog-index.js';
 import { KeyIndex } from './indexes/key-index.js';
@@ -27,7 +30,8 @@ export interface Services {
   catalog: CatalogIndex;
   keys: KeyIndex;
   /** Finished public answers, compressed once (product.md §2 bust_cache, §8 CACHE_TTL_SECONDS). */
-  answers: ResponseCache;
+  answers: SharedAnswers;
+  bus: ChangeBus;
   adminAuth: ReturnType<typeof createAdminAuth>;
   shops: ReturnType<typeof createShopsService>;
   catalogAdmin: ReturnType<typeof createCatalogService>;
@@ -52,6 +56,15 @@ export async function compose(config: Config, options: { log?: Logger; store?: S
   const catalog = new CatalogIndex(store, options.log);
   const keys = new KeyIndex(store);
   await Promise.all([catalog.loadAll(), keys.load()]);
+  const warn = (error: unknown) => options.log?.warn({ err: error }, 'redis unavailable: serving without the shared cache');
+  const redis = config.redisUrl ? connectRedis(config.redisUrl, (error) => warn(error)) : null;
+  const answers = new SharedAnswers(new ResponseCache({ ttlSeconds: config.cacheTtlSeconds }), redis, { prefix: config.redisPrefix, ttlSeconds: config.cacheTtlSeconds, warn });
+  const bus = new ChangeBus(redis, `${config.redisPrefix}changes`, warn);
+  catalog.onLocalChange = (shopId, version) => bus.publish({ type: 'shop', shopId, version });
+  await bus.subscribe((message) => {
+    const done = message.type === 'keys' ? keys.load() : catalog.refreshShop(message.shopId, message.version);
+    done.catch((error: unknown) => options.log?.warn({ err: error }, 'could not apply another node\'s change; the next poll will'));
+  });
   const adminAuth = createAdminAuth({ store, keys, configuredToken: config.adminToken });
   const eventWriter = new GroupCommitter<EventRow>((batch) => store.appendEvents(batch), { maxBatch: 1000, maxDelayMs: 2 });
   const viewed = new ViewedIndex(store);
@@ -64,9 +77,10 @@ export async function compose(config: Config, options: { log?: Logger; store?: S
     store,
     catalog,
     keys,
-    answers: new ResponseCache({ ttlSeconds: config.cacheTtlSeconds }),
+    answers,
+    bus,
     adminAuth,
-    shops: createShopsService({ store, catalog, keys }),
+    shops: createShopsService({ store, catalog, keys, keysChanged: () => bus.publish({ type: 'keys' }) }),
     catalogAdmin: createCatalogService({ store, catalog }),
     products: createProductsService({ catalog, viewed }),
     rulesets: createRulesetsService({ store, catalog }),
@@ -93,6 +107,8 @@ export async function compose(config: Config, options: { log?: Logger; store?: S
       timer = null;
       // Everything acknowledged is already committed; this writes what is still buffered.
       await eventWriter.close().catch((error: unknown) => options.log?.error({ err: error }, 'could not write buffered events'));
+      await bus.close();
+      await redis?.quit().catch(() => undefined);
       await store.close();
     },
   };

@@ -7,6 +7,8 @@ export interface Config {
   /** `sqlite:<file>` or `postgres://…`. */
   readonly databaseUrl: string;
   readonly redisUrl: string | null;
+  /** Prefix of every Redis key and channel, so several deployments can share one Redis. */
+  readonly redisPrefix: string;
   /** Operator token for the admin API; null means "generate once and keep it in the database". */
   readonly adminToken: string | null;
   /** Base URL customers reach this service on (links, image placeholders). */
@@ -38,6 +40,8 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
   if (redisUrl !== null && !/^rediss?:\/\//.test(redisUrl)) {
     throw new ConfigError(`REDIS_URL must start with redis:// or rediss://, got "${redisUrl}".`);
   }
+  const redisPrefix = nonEmpty(env, 'REDIS_PREFIX') ?? 'rebound:';
+  if (!/^[\w:.-]{1,64}$/.test(redisPrefix)) throw new ConfigError(`REDIS_PREFIX must be 1-64 letters, digits, colons, dots, dashes or underscores, got "${redisPrefix}".`);
   const adminToken = nonEmpty(env, 'REBOUND_ADMIN_TOKEN') ?? null;
   if (adminToken !== null && adminToken.length < 24) {
     throw new ConfigError('REBOUND_ADMIN_TOKEN must be at least 24 characters long.');
@@ -54,7 +58,7 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
   const cacheTtlSeconds = integerSetting(env, 'CACHE_TTL_SECONDS', 60, 0, 86_400);
   const indexRefreshMs = integerSetting(env, 'REBOUND_INDEX_REFRESH_MS', 1000, 50, 600_000);
   return Object.freeze({
-    port, host, databaseUrl, redisUrl, adminToken, publicUrl, demo, logLevel, cacheTtlSeconds, indexRefreshMs,
+    port, host, databaseUrl, redisUrl, redisPrefix, adminToken, publicUrl, demo, logLevel, cacheTtlSeconds, indexRefreshMs,
   });
 }
 

@@ -37,6 +37,8 @@ export class CatalogIndex {
   private readonly queues = new Map<number, Promise<unknown>>();
   private readonly countsLoadedAt = new Map<number, number>();
   rebuilds = 0;
+  /** Told after this node's own writes are in the read model (to tell the other nodes). */
+  onLocalChange: ((shopId: number, version: number) => void) | null = null;
 
   constructor(private readonly store: IndexStore, private readonly log?: Logger) {}
 
@@ -55,8 +57,26 @@ export class CatalogIndex {
     return this.serialize(shopId, () => this.build(shopId));
   }
 
+  /** A rebuild in flight for the shop, if any: requests wait for it so they never see older data. */
+  pending(shopId: number): Promise<unknown> | undefined {
+    return this.queues.get(shopId);
+  }
+
+  /** Another node announced a write: rebuild unless this node has that version already. */
+  refreshShop(shopId: number, version: number): Promise<void> {
+    const current = this.shops.get(shopId);
+    if (current && current.version >= version) return Promise.resolve();
+    return this.reload(shopId);
+  }
+
   /** Applies a local write: reloads only what changed, or everything if another node wrote meanwhile. */
-  apply(shopId: number, change: CatalogChange): Promise<void> {
+  async apply(shopId: number, change: CatalogChange): Promise<void> {
+    await this.patch(shopId, change);
+    const version = this.shops.get(shopId)?.version;
+    if (version !== undefined) this.onLocalChange?.(shopId, version);
+  }
+
+  private patch(shopId: number, change: CatalogChange): Promise<void> {
     return this.serialize(shopId, async () => {
       const current = this.shops.get(shopId);
       const shop = await this.store.getShopById(shopId);

@@ -16,6 +16,11 @@ export function requireCatalog(index: CatalogIndex, shopId: number): ShopCatalog
 /** The list family over HTTP (product.md §5): one source, the shared filters, `{"data": […]}`. */
 export function createProductsService(deps: { catalog: CatalogIndex; viewed: ViewedIndex }) {
   return {
+    /** Resolves once a rebuild in flight for the shop (another node's write) is done. */
+    settled(shopId: number): Promise<unknown> | undefined {
+      return deps.catalog.pending(shopId)?.catch(() => undefined);
+    },
+
     /** The shop's read-model version: part of every cached answer's key. */
     version(shopId: number): number {
       return requireCatalog(deps.catalog, shopId).version;

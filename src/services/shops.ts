@@ -43,8 +43,9 @@ export interface IssuedKeys {
 type ShopsStore = Pick<Store, 'createShop' | 'getShopByHandle' | 'getShopById' | 'updateShop' | 'rotateApiKeys' | 'listShops'>;
 
 /** Shops and their keys: creation, settings, rotation (product.md §1). */
-export function createShopsService(deps: { store: ShopsStore; catalog: CatalogIndex; keys: KeyIndex }) {
+export function createShopsService(deps: { store: ShopsStore; catalog: CatalogIndex; keys: KeyIndex; keysChanged?: () => void }) {
   const { store, catalog, keys } = deps;
+  const keysChanged = deps.keysChanged ?? (() => undefined);
 
   function checkSemantics(doc: { handle?: string; timezone?: string; public_url?: string | null }): void {
     if (doc.handle !== undefined && !HANDLE_PATTERN.test(doc.handle)) {
@@ -97,7 +98,8 @@ export function createShopsService(deps: { store: ShopsStore; catalog: CatalogIn
         billing_webhook_secret: null,
         settings: {},
       }, [pub.record, priv.record]);
-      await Promise.all([keys.load(), catalog.reload(shop.id)]);
+      await Promise.all([keys.load(), catalog.apply(shop.id, {})]);
+      keysChanged();
       return { shop, keys: { public: pub.plain, private: priv.plain } };
     },
 
@@ -119,6 +121,7 @@ export function createShopsService(deps: { store: ShopsStore; catalog: CatalogIn
       const graceUntil = Date.now() + KEY_GRACE_MS;
       await store.rotateApiKeys(shop.id, [pub.record, priv.record], graceUntil);
       await keys.load();
+      keysChanged();
       return { keys: { public: pub.plain, private: priv.plain }, previous_keys_expire_at: new Date(graceUntil).toISOString() };
     },
   };

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { answerKey, type CachedAnswer, type ResponseCache } from '../../cache/response-cache.js';
+import { answerKey, type CachedAnswer } from '../../cache/response-cache.js';
+import type { SharedAnswers } from '../../cache/shared-answers.js';
 
 /** Whether the client takes gzip (a plain substring test is what every server does; q=0 is honoured). */
 function acceptsGzip(request: FastifyRequest): boolean {
@@ -7,7 +8,7 @@ function acceptsGzip(request: FastifyRequest): boolean {
   return typeof header === 'string' && header.includes('gzip') && !/gzip;\s*q=0(\.0*)?(,|$)/.test(header);
 }
 
-function send(cache: ResponseCache, request: FastifyRequest, reply: FastifyReply, answer: CachedAnswer, state: 'hit' | 'miss' | 'bypass'): FastifyReply {
+function send(cache: SharedAnswers, request: FastifyRequest, reply: FastifyReply, answer: CachedAnswer, state: 'hit' | 'miss' | 'bypass'): FastifyReply {
   void reply.header('content-type', 'application/json; charset=utf-8').header('vary', 'Accept-Encoding').header('x-cache', state);
   if (acceptsGzip(request)) {
     if (answer.gzip) return reply.header('content-encoding', 'gzip').send(answer.gzip);
@@ -35,7 +36,7 @@ function bustFlag(query: Record<string, unknown>): boolean | null {
  * builds the answer, then stores it. `bust_cache=yes` recomputes and replaces.
  */
 export async function serveAnswer(
-  cache: ResponseCache,
+  cache: SharedAnswers,
   request: FastifyRequest,
   reply: FastifyReply,
   scope: { shopId: number; version: number },
@@ -45,7 +46,7 @@ export async function serveAnswer(
   const query = request.query as Record<string, unknown>;
   const key = answerKey(scope.shopId, scope.version, `${path}|${JSON.stringify(request.params ?? {})}`, query);
   if (bustFlag(query) === false) {
-    const hit = cache.get(key);
+    const hit = await cache.get(key);
     if (hit) return send(cache, request, reply, hit, 'hit');
   }
   const { body, pretty } = await compute();

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import type { ResponseCache } from '../../../cache/response-cache.js';
+import type { SharedAnswers } from '../../../cache/shared-answers.js';
 import type { ProductsService } from '../../../services/products.js';
 import type { RecommendationsService } from '../../../services/recommendations/index.js';
 import { parseCustomQuery, parseRulesetId } from '../../../services/recommendations/params.js';
@@ -9,7 +9,7 @@ import { serveAnswer } from '../../plugins/answers.js';
 import { CustomQuery, CustomResponse } from '../../schemas/custom.js';
 
 /** `GET /api/v1/custom/id/{ruleset_id}`: products chosen by a ruleset (seed §1). */
-export function customRoute(app: FastifyInstance, deps: { recommendations: RecommendationsService; products: ProductsService; cache: ResponseCache }): void {
+export function customRoute(app: FastifyInstance, deps: { recommendations: RecommendationsService; products: ProductsService; cache: SharedAnswers }): void {
   app.get('/custom/id/:ruleset_id', {
     config: { auth: 'public' },
     schema: {
@@ -21,6 +21,7 @@ export function customRoute(app: FastifyInstance, deps: { recommendations: Recom
     },
   }, async (request, reply) => {
     const shopId = request.apiKey!.shopId;
+    await deps.products.settled(shopId);
     return serveAnswer(deps.cache, request, reply, { shopId, version: deps.products.version(shopId) }, async () => {
       const id = parseRulesetId((request.params as { ruleset_id: string }).ruleset_id);
       const custom = parseCustomQuery(request.query as Query, Date.now());

@@ -1,6 +1,6 @@
 import { Type, type TProperties } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import type { ResponseCache } from '../../../cache/response-cache.js';
+import type { SharedAnswers } from '../../../cache/shared-answers.js';
 import { LIST_SOURCES } from '../../../services/lists/sources/index.js';
 import type { Query } from '../../../services/params.js';
 import type { ProductsService } from '../../../services/products.js';
@@ -16,7 +16,7 @@ export function listQuerySchema(own: Record<string, string>, limits: { fallback:
 }
 
 /** Every list endpoint of product.md §5, each from its declared source, with cached answers. */
-export function listRoutes(app: FastifyInstance, deps: { products: ProductsService; cache: ResponseCache }): void {
+export function listRoutes(app: FastifyInstance, deps: { products: ProductsService; cache: SharedAnswers }): void {
   for (const source of LIST_SOURCES.values()) {
     app.get(source.path, {
       config: { auth: 'public', listSource: true },
@@ -29,6 +29,7 @@ export function listRoutes(app: FastifyInstance, deps: { products: ProductsServi
       },
     }, async (request, reply) => {
       const shopId = request.apiKey!.shopId;
+      await deps.products.settled(shopId);
       return serveAnswer(deps.cache, request, reply, { shopId, version: deps.products.version(shopId) },
         () => deps.products.list(shopId, source, request.query as Query));
     });

@@ -1,0 +1,41 @@
+import { randomUUID } from 'node:crypto';
+import type { Redis } from 'ioredis';
+
+/** What one node tells the others after a write it committed. */
+export type ChangeMessage = { type: 'shop'; shopId: number; version: number } | { type: 'keys' };
+
+/**
+ * Carries "this changed" between API nodes over Redis pub/sub, so the others rebuild at once
+ * instead of at their next poll. Without Redis it does nothing (polling still covers it).
+ */
+export class ChangeBus {
+  private readonly node = randomUUID();
+  private subscriber: Redis | null = null;
+
+  constructor(private readonly publisher: Redis | null, private readonly channel: string, private readonly warn: (error: unknown) => void) {}
+
+  publish(message: ChangeMessage): void {
+    if (!this.publisher) return;
+    this.publisher.publish(this.channel, JSON.stringify({ ...message, node: this.node })).catch((error: unknown) => this.warn(error));
+  }
+
+  /** Listens on a second connection (a subscribed Redis connection can do nothing else). */
+  async subscribe(handler: (message: ChangeMessage) => void): Promise<void> {
+    if (!this.publisher) return;
+    this.subscriber = this.publisher.duplicate({ enableOfflineQueue: true });
+    this.subscriber.on('error', (error) => this.warn(error));
+    this.subscriber.on('message', (_channel: string, text: string) => {
+      try {
+        const message = JSON.parse(text) as ChangeMessage & { node: string };
+        if (message.node !== this.node) handler(message);
+      } catch (error) {
+        this.warn(error);
+      }
+    });
+    await this.subscriber.subscribe(this.channel).catch((error: unknown) => this.warn(error));
+  }
+
+  async close(): Promise<void> {
+    await this.subscriber?.quit().catch(() => undefined);
+  }
+}

@@ -1,0 +1,56 @@
+import type { Redis } from 'ioredis';
+import type { CachedAnswer, ResponseCache } from './response-cache.js';
+
+/**
+ * The answer cache across API nodes: this node's LRU first, then Redis. Redis errors are logged
+ * (at most once a minute) and served around: a miss, never an error.
+ */
+export class SharedAnswers {
+  private lastWarning = 0;
+  remoteHits = 0;
+  remoteErrors = 0;
+
+  constructor(
+    readonly local: ResponseCache,
+    private readonly redis: Redis | null,
+    private readonly options: { prefix: string; ttlSeconds: number; warn: (error: unknown) => void },
+  ) {}
+
+  get enabled(): boolean {
+    return this.local.enabled;
+  }
+
+  async get(key: string): Promise<CachedAnswer | undefined> {
+    const hit = this.local.get(key);
+    if (hit || !this.redis || !this.local.enabled) return hit;
+    try {
+      const body = await this.redis.getBuffer(`${this.options.prefix}ans:${key}`);
+      if (!body) return undefined;
+      this.remoteHits++;
+      return this.local.set(key, body);
+    } catch (error) {
+      this.failed(error);
+      return undefined;
+    }
+  }
+
+  set(key: string, body: Buffer): CachedAnswer {
+    const answer = this.local.set(key, body);
+    if (this.redis && this.local.enabled) {
+      this.redis.set(`${this.options.prefix}ans:${key}`, body, 'EX', Math.max(1, this.options.ttlSeconds)).catch((error: unknown) => this.failed(error));
+    }
+    return answer;
+  }
+
+  compress(answer: CachedAnswer): void {
+    this.local.compress(answer);
+  }
+
+  private failed(error: unknown): void {
+    this.remoteErrors++;
+    if (Date.now() - this.lastWarning > 60_000) {
+      this.lastWarning = Date.now();
+      this.options.warn(error);
+    }
+  }
+}
