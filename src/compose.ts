@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { ChangeBus } from './cache/change-bus.js';
-import { connectRedis } from './cache/redis.js';
+import { connectRedis, whenReady } from './cache/redis.js';
 import { ResponseCache } from './cache/response-cache.js';
 import { SharedAnswers } from './cache/shared-answers.js';
 import type { Config } from './config/config.js';
@@ -58,6 +58,7 @@ export async function compose(config: Config, options: { log?: Logger; store?: S
   await Promise.all([catalog.loadAll(), keys.load()]);
   const warn = (error: unknown) => options.log?.warn({ err: error }, 'redis unavailable: serving without the shared cache');
   const redis = config.redisUrl ? connectRedis(config.redisUrl, (error) => warn(error)) : null;
+  if (redis && !(await whenReady(redis))) options.log?.warn('redis did not answer at start-up: serving from the local cache until it does');
   const answers = new SharedAnswers(new ResponseCache({ ttlSeconds: config.cacheTtlSeconds }), redis, { prefix: config.redisPrefix, ttlSeconds: config.cacheTtlSeconds, warn });
   const bus = new ChangeBus(redis, `${config.redisPrefix}changes`, warn);
   catalog.onLocalChange = (shopId, version) => bus.publish({ type: 'shop', shopId, version });

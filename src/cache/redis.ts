@@ -16,3 +16,13 @@ export function connectRedis(url: string, onError: (error: Error) => void): Redi
   redis.on('error', onError);
   return redis;
 }
+
+/** Waits (at most `ms`) for the first connection; false when Redis is not there yet. */
+export function whenReady(redis: Redis, ms = 2000): Promise<boolean> {
+  if (redis.status === 'ready') return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => { redis.off('ready', ready); resolve(false); }, ms);
+    const ready = () => { clearTimeout(timer); resolve(true); };
+    redis.once('ready', ready);
+  });
+}

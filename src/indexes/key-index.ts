@@ -12,6 +12,8 @@ export interface KeyOwner {
 export class KeyIndex {
   private byHash = new Map<string, KeyOwner>();
   private version = '';
+  private loadedAt = 0;
+  private loading: Promise<void> | null = null;
 
   constructor(private readonly store: Pick<Store, 'listLiveApiKeys' | 'keysVersion'>) {}
 
@@ -23,11 +25,34 @@ export class KeyIndex {
     return owner;
   }
 
-  async load(): Promise<void> {
-    const version = await this.store.keysVersion();
-    const keys = await this.store.listLiveApiKeys(Date.now());
-    this.byHash = new Map(keys.map((k) => [k.key_hash, { shopId: k.shop_id, kind: k.kind, expiresAt: k.expires_at }]));
-    this.version = version;
+  /** Reloads every live key; concurrent calls share one load. */
+  load(): Promise<void> {
+    this.loading ??= (async () => {
+      try {
+        const version = await this.store.keysVersion();
+        const keys = await this.store.listLiveApiKeys(Date.now());
+        this.byHash = new Map(keys.map((k) => [k.key_hash, { shopId: k.shop_id, kind: k.kind, expiresAt: k.expires_at }]));
+        this.version = version;
+        this.loadedAt = Date.now();
+      } finally {
+        this.loading = null;
+      }
+    })();
+    return this.loading;
+  }
+
+  /**
+   * Like lookup, but an unknown key first waits for a reload in flight, or triggers one when the
+   * keys are more than a second old: a key another node just issued works on its first request,
+   * while unknown keys cost at most one query a second.
+   */
+  async lookupFresh(key: string): Promise<KeyOwner | null> {
+    const owner = this.lookup(key);
+    if (owner) return owner;
+    if (this.loading) await this.loading.catch(() => undefined);
+    else if (Date.now() - this.loadedAt > 1000) await this.load().catch(() => undefined);
+    else return null;
+    return this.lookup(key);
   }
 
   /** Reloads when any node created or rotated keys since the last load. */

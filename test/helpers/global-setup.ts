@@ -1,9 +1,11 @@
+import { Redis } from 'ioredis';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     postgres: boolean;
+    redis: boolean;
   }
 }
 
@@ -25,5 +27,24 @@ export default async function setup(project: TestProject): Promise<void> {
     console.warn(`\n${line}\n!! PostgreSQL not reachable at ${PG_URL}\n!! SKIPPING every PostgreSQL suite: storage and HTTP tests run on SQLite only.\n!! Set DATABASE_URL_PG or start PostgreSQL to run them.\n${line}\n`);
   } finally {
     await client.end().catch(() => undefined);
+  }
+  await checkRedis(project);
+}
+
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+async function checkRedis(project: TestProject): Promise<void> {
+  const redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: 2000, retryStrategy: () => null });
+  try {
+    await redis.connect();
+    await redis.ping();
+    project.provide('redis', true);
+  } catch (error) {
+    if (process.env.CI === 'true') throw new Error(`Redis is required in CI but did not answer at ${REDIS_URL}: ${(error as Error).message}`);
+    project.provide('redis', false);
+    const line = '!'.repeat(78);
+    console.warn(`\n${line}\n!! Redis not reachable at ${REDIS_URL}\n!! SKIPPING the Redis cache suites and the two-node test.\n${line}\n`);
+  } finally {
+    redis.disconnect();
   }
 }

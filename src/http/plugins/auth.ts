@@ -36,7 +36,7 @@ export function registerApiKeyAuth(app: FastifyInstance, keys: KeyIndex): void {
     if (mode !== 'public' && mode !== 'private') return;
     const key = presentedKey(request);
     if (key === undefined) throw new InvalidInputError('key', MISSING_KEY);
-    const owner = keys.lookup(key);
+    const owner = await keys.lookupFresh(key);
     if (!owner) throw new UnauthorizedError('Invalid API key.');
     if (mode === 'private' && owner.kind !== 'private') throw new ForbiddenError('This endpoint needs a private API key.');
     request.apiKey = { shopId: owner.shopId, kind: owner.kind };
