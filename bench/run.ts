@@ -74,81 +74,82 @@ async function main() {
     row(`${name} (${body.length} B)`, `${r.rps} req/s, p99 ${r.p99Ms} ms, errors ${r.errors + r.non2xx} | ceiling ${c.rps} req/s | ratio ${(r.rps / c.rps).toFixed(2)}`);
   };
 
-  // 1. First start on an empty database: creates and loads the demo shop.
+  // 1. The demo shop: first start on an empty database (seeding it), then a restart.
   const first = await startProcess(serverArgs, env('demo.db', true), 3101, '/readyz');
   row('start-up, empty database + demo seed (ms)', String(first.startMs));
-  const publicKey = /public key:\s+(\S+)/.exec(first.output())?.[1];
-  if (!publicKey) throw new Error(`no demo key printed:\n${first.output()}`);
   await first.stop();
-  // 2. Restart on the same file: the data is there, only the indexes load.
   const demo = await startProcess(serverArgs, env('demo.db', true), 3101, '/readyz');
-  row('start-up, demo shop already stored (ms)', String(demo.startMs));
+  row('start-up, demo shop (1,000 products) stored (ms)', String(demo.startMs));
   row('RSS with the demo shop loaded (MB)', String(demo.rssMb()));
-
-  // 3. Throughput on the demo shop (1,000 products): custom with five rules, static with ten products.
-  const page = await admin(demo.url, 'GET', '/admin/v1/shops/demo/products?limit=250');
-  const ids = (page.data as { id: number; status: string; published_at: string | null; tags: string }[])
-    .filter((p) => p.status === 'active' && p.published_at !== null && !p.tags.includes('exclude_rebound')).map((p) => p.id);
-  const ruleset = await admin(demo.url, 'POST', '/admin/v1/shops/demo/rulesets', benchRuleset(ids));
-  const customUrl = `${demo.url}/api/v1/custom/id/${ruleset.ruleset.id}?key=${publicKey}&shop_product_ids=${ids[0]}&cart_subtotal=80.00&cart_item_count=2&limit=10`;
-  console.log(`\n${SECONDS} s per side in ${ROUNDS} alternating rounds, 10 connections; each ceiling is a bare node:http server sending that answer's bytes from a Buffer`);
-  await measure('custom_cached', customUrl);
-  await measure('custom_uncached', `${customUrl}&bust_cache=yes`);
-  const trendingUrl = `${demo.url}/api/v1/products/trending_products?key=${publicKey}&limit=10`;
-  await measure('trending', trendingUrl);
-  await measure('trending_uncached', `${trendingUrl}&bust_cache=yes`);
-  const collections = await admin(demo.url, 'GET', '/admin/v1/shops/demo/collections');
-  const collectionsUrl = `${demo.url}/api/v1/products/collections?key=${publicKey}&shop_collection_ids=${collections.data[0].id}&smart_sort=yes&limit=10`;
-  await measure('collections', collectionsUrl);
-  await measure('collections_uncached', `${collectionsUrl}&bust_cache=yes`);
-  const staticUrl = `${demo.url}/api/v1/products/static?key=${publicKey}&ids=${ids.slice(20, 40).join(',')}&limit=10&filter_oos=no`;
-  await measure('static_cached', staticUrl);
-  await measure('static_uncached', `${staticUrl}&bust_cache=yes`);
-  const demoRss = demo.rssMb();
   await demo.stop();
 
-  // 4. Import 10,000 products into a new shop, 1,000 per request.
-  const server = await startProcess(serverArgs, env('bench.db', false), 3102, '/readyz');
-  await admin(server.url, 'POST', '/admin/v1/shops', { handle: 'bench', name: 'Bench', scopes: ['read_markets'] });
-  const data = generateDemoShop({ seed: 7, productCount: 10_000, publicUrl: server.url });
+  // 2. A generated shop of 10,000 products with collections, markets, customers, orders, a ruleset and events.
+  const loader = await startProcess(serverArgs, env('bench.db', false), 3102, '/readyz');
+  const created = await admin(loader.url, 'POST', '/admin/v1/shops', { handle: 'bench', name: 'Bench', scopes: ['read_markets'] });
+  const publicKey = created.keys.public as string;
+  const data = generateDemoShop({ seed: 7, productCount: 10_000, publicUrl: loader.url });
   const importStart = performance.now();
-  for (let i = 0; i < data.products.length; i += 1000) {
-    await admin(server.url, 'PUT', '/admin/v1/shops/bench/products', data.products.slice(i, i + 1000));
-  }
+  for (let i = 0; i < data.products.length; i += 1000) await admin(loader.url, 'PUT', '/admin/v1/shops/bench/products', data.products.slice(i, i + 1000));
   const importMs = Math.round(performance.now() - importStart);
   row('import 10,000 products, 1,000 per request (ms)', String(importMs));
-  row('RSS with 10,000 products loaded (MB)', String(server.rssMb()));
+  for (const [path, rows] of [['collections', data.collections], ['markets', data.markets], ['customers', data.customers], ['orders', data.orders]] as const) {
+    await admin(loader.url, 'PUT', `/admin/v1/shops/bench/${path}`, rows);
+  }
+  const ids = data.products.filter((p) => p.status !== 'draft' && p.published_at !== null && !String(p.tags).includes('exclude_rebound')).map((p) => p.id);
+  const ruleset = await admin(loader.url, 'POST', '/admin/v1/shops/bench/rulesets', benchRuleset(ids));
+  await postEvents(loader.url, publicKey, data.products.slice(0, 500).map((p) => p.handle), 2000);
+  row('RSS right after the import (MB)', String(loader.rssMb()));
+  await loader.stop();
+
+  const server = await startProcess(serverArgs, env('bench.db', false), 3102, '/readyz');
+  row('start-up with the 10,000-product shop stored (ms)', String(server.startMs));
+  row('RSS after that start (MB)', String(server.rssMb()));
+
+  console.log(`\n${SECONDS} s per side in ${ROUNDS} alternating rounds, 10 connections; each ceiling is a bare node:http server sending that answer's bytes from a Buffer`);
+  const base = `${server.url}/api/v1`;
+  const customUrl = `${base}/custom/id/${ruleset.ruleset.id}?key=${publicKey}&shop_product_ids=${ids[0]}&cart_subtotal=80.00&cart_item_count=2&limit=10`;
+  const collectionsList = await admin(server.url, 'GET', '/admin/v1/shops/bench/collections');
+  const urls: Record<string, string> = {
+    custom: customUrl,
+    trending: `${base}/products/trending_products?key=${publicKey}&limit=10`,
+    collections: `${base}/products/collections?key=${publicKey}&shop_collection_ids=${collectionsList.data[0].id}&smart_sort=yes&limit=10`,
+    static: `${base}/products/static?key=${publicKey}&ids=${ids.slice(20, 40).join(',')}&limit=10&filter_oos=no`,
+  };
+  for (const [name, url] of Object.entries(urls)) {
+    await measure(`${name}_cached`, url);
+    await measure(`${name}_uncached`, `${url}&bust_cache=yes`);
+  }
+  const rss = server.rssMb();
+  row('RSS at the end of the load (MB)', String(rss));
   await server.stop();
-  const restarted = await startProcess(serverArgs, env('bench.db', false), 3102, '/readyz');
-  row('start-up with 10,000 products stored (ms)', String(restarted.startMs));
-  row('RSS after that start (MB)', String(restarted.rssMb()));
-  const rss10k = restarted.rssMb();
-  await restarted.stop();
 
   rmSync(work, { recursive: true, force: true });
   const ratio = (name: string) => Number((results[name]!.rps / results[`${name}_ceiling`]!.rps).toFixed(3));
+  const p99 = Math.max(...Object.keys(urls).flatMap((n) => [results[`${n}_cached`]!.p99Ms, results[`${n}_uncached`]!.p99Ms]));
   console.log(JSON.stringify({
     ceiling_rps: results.custom_cached_ceiling!.rps,
     custom_cached_rps: results.custom_cached!.rps,
     custom_uncached_rps: results.custom_uncached!.rps,
-    trending_rps: results.trending!.rps,
-    trending_uncached_rps: results.trending_uncached!.rps,
-    collections_rps: results.collections!.rps,
-    collections_uncached_rps: results.collections_uncached!.rps,
-    static_cached_rps: results.static_cached!.rps,
-    static_uncached_rps: results.static_uncached!.rps,
-    p99_ms: Math.max(results.custom_cached!.p99Ms, results.custom_uncached!.p99Ms, results.static_cached!.p99Ms),
-    rss_mb: demoRss,
-    rss_10k_mb: rss10k,
-    startup_demo_seed_ms: first.startMs,
-    startup_demo_ms: demo.startMs,
-    startup_10k_ms: restarted.startMs,
-    import_10k_products_ms: importMs,
-    ratios: {
-      custom_cached: ratio('custom_cached'), custom_uncached: ratio('custom_uncached'), trending: ratio('trending'), trending_uncached: ratio('trending_uncached'),
-      collections: ratio('collections'), collections_uncached: ratio('collections_uncached'), static_cached: ratio('static_cached'), static_uncached: ratio('static_uncached'),
+    trending_rps: results.trending_cached!.rps,
+    collections_rps: results.collections_cached!.rps,
+    p99_ms: p99,
+    rss_mb: rss,
+    ratios: { custom_cached: ratio('custom_cached'), custom_uncached: ratio('custom_uncached'), trending: ratio('trending_cached'), collections: ratio('collections_cached') },
+    extra: {
+      trending_uncached_rps: results.trending_uncached!.rps, collections_uncached_rps: results.collections_uncached!.rps,
+      static_cached_rps: results.static_cached!.rps, static_uncached_rps: results.static_uncached!.rps,
+      ratios: { trending_uncached: ratio('trending_uncached'), collections_uncached: ratio('collections_uncached'), static_cached: ratio('static_cached'), static_uncached: ratio('static_uncached') },
+      startup_demo_seed_ms: first.startMs, startup_demo_ms: demo.startMs, startup_10k_ms: server.startMs, import_10k_products_ms: importMs,
     },
   }));
+}
+
+/** Posts product views through the public intake, a few at a time. */
+async function postEvents(base: string, key: string, handles: string[], count: number): Promise<void> {
+  const sessions = Array.from({ length: 50 }, (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`);
+  for (let i = 0; i < count; i += 20) {
+    await Promise.all(Array.from({ length: 20 }, (_, j) => fetch(`${base}/api/v1/analytics/event?key=${key}&subject=user&verb=viewed&noun=product&shop_product_handle=${handles[(i + j) % handles.length]}&uuid=${sessions[(i + j) % sessions.length]}`, { method: 'POST' })));
+  }
 }
 
 main().catch((error: unknown) => {
