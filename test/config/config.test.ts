@@ -5,7 +5,7 @@ describe('loadConfig', () => {
   it('has local-first defaults', () => {
     const config = loadConfig({}, '/srv/app');
     expect(config).toMatchObject({
-      port: 3000, host: '0.0.0.0', databaseUrl: 'sqlite:/srv/app/data/rebound.db', redisUrl: null, adminToken: null,
+      port: 3000, host: '0.0.0.0', databaseUrl: 'sqlite:/srv/app/data/rebound.db', redisUrl: null, redisPrefix: 'rebound:', adminToken: null,
       publicUrl: 'http://localhost:3000', demo: true, logLevel: 'info', cacheTtlSeconds: 60,
     });
     expect(Object.isFrozen(config)).toBe(true);
@@ -28,6 +28,7 @@ describe('loadConfig', () => {
     [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
     [{ DATABASE_URL: 'sqlite:' }, 'DATABASE_URL'],
     [{ REDIS_URL: 'localhost:6379' }, 'REDIS_URL'],
+    [{ REDIS_PREFIX: 'bad prefix!' }, 'REDIS_PREFIX'],
     [{ REBOUND_ADMIN_TOKEN: 'short' }, 'REBOUND_ADMIN_TOKEN'],
     [{ REBOUND_PUBLIC_URL: 'not a url' }, 'REBOUND_PUBLIC_URL'],
     [{ REBOUND_DEMO: 'perhaps' }, 'REBOUND_DEMO'],
