@@ -87,6 +87,7 @@ export class ShopCatalog {
   readonly collectionMembers = new Map<number, readonly IndexedProduct[]>();
   readonly collectionsByProduct = new Map<number, number[]>();
   private readonly tagBestSellers = new Map<string, readonly IndexedProduct[]>();
+  private readonly memos = new Map<string, unknown>();
   private readonly marketVariants = new Map<number, Map<number, MarketVariants>>();
 
   constructor(
@@ -122,6 +123,15 @@ export class ShopCatalog {
         else this.collectionsByProduct.set(member.id, [collection.id]);
       }
     }
+  }
+
+  /** A value derived from this generation, computed on first use (rankings, sorted lists). */
+  memo<T>(key: string, build: () => T): T {
+    if (this.memos.has(key)) return this.memos.get(key) as T;
+    const value = build();
+    // Bounded: request-driven keys (lists of collection ids) must not grow without limit.
+    if (this.memos.size < 1000) this.memos.set(key, value);
+    return value;
   }
 
   /** Products carrying a tag (case-insensitive), best sellers of the last 90 days first, then by id. */

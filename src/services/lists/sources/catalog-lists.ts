@@ -2,13 +2,13 @@ import { InvalidInputError } from '../../../domain/errors.js';
 import { conversionEstimate, shopConversionRate } from '../../../domain/ranking/smart-sort.js';
 import type { IndexedProduct, ShopCatalog } from '../../../indexes/shop-catalog.js';
 import { idList, stringList, type Query } from '../../params.js';
-import { byIds, type ListSource } from './types.js';
+import { byIds, eachById, type ListSource } from './types.js';
 
 const EXCLUDE = 'comma-separated product ids removed from the result set';
 
-function excluding(products: Iterable<IndexedProduct>, ids: readonly number[] | null): IndexedProduct[] {
+function* excluding(products: Iterable<IndexedProduct>, ids: readonly number[] | null): Generator<IndexedProduct> {
   const skip = new Set(ids ?? []);
-  return [...products].filter((p) => !skip.has(p.id));
+  for (const p of products) if (!skip.has(p.id)) yield p;
 }
 
 export const staticSource: ListSource = {
@@ -34,7 +34,7 @@ export const trendingSource: ListSource = {
   summary: 'Trending products: decayed sales over the shop\'s window (30 days, half-life 7 days by default)',
   params: { shop_product_ids: EXCLUDE },
   limits: { fallback: 5, max: 100 },
-  candidates: (context) => excluding(byIds(context.catalog, context.catalog.sales.trending), context.productIds),
+  candidates: (context) => eachById(context.catalog, context.catalog.sales.trending, new Set(context.productIds ?? [])),
 };
 
 export const topSellersSource: ListSource = {
@@ -42,7 +42,7 @@ export const topSellersSource: ListSource = {
   summary: 'Best sellers by units sold in the last 90 days',
   params: { shop_product_ids: EXCLUDE },
   limits: { fallback: 5, max: 100 },
-  candidates: (context) => excluding(byIds(context.catalog, context.catalog.sales.topSellers), context.productIds),
+  candidates: (context) => eachById(context.catalog, context.catalog.sales.topSellers, new Set(context.productIds ?? [])),
 };
 
 /** Products of the named collections, in the order named, each by position, each once. */
@@ -60,13 +60,20 @@ function collectionMembers(catalog: ShopCatalog, ids: readonly number[]): Indexe
   return out;
 }
 
+/** The shop-wide conversion rate p of the last 30 days, once per catalog generation. */
+function shopRate(catalog: ShopCatalog): number {
+  return catalog.memo('conversion-rate', () => {
+    let purchases = 0;
+    let views = 0;
+    for (const units of catalog.sales.unitsSold30d.values()) purchases += units;
+    for (const c of catalog.eventCounts.values()) views += c.views;
+    return shopConversionRate(purchases, views);
+  });
+}
+
 /** smart_sort=yes: estimated conversion over the last 30 days, a Bayesian average (product.md §5). */
 function byConversion(catalog: ShopCatalog, products: IndexedProduct[]): IndexedProduct[] {
-  let purchases = 0;
-  let views = 0;
-  for (const units of catalog.sales.unitsSold30d.values()) purchases += units;
-  for (const c of catalog.eventCounts.values()) views += c.views;
-  const p = shopConversionRate(purchases, views);
+  const p = shopRate(catalog);
   const estimate = new Map(products.map((product) => [product.id,
     conversionEstimate(catalog.sales.unitsSold30d.get(product.id) ?? 0, catalog.eventCounts.get(product.handle)?.views ?? 0, p)]));
   // A stable sort keeps collection position order among equals.
@@ -89,12 +96,17 @@ export const collectionsSource: ListSource = {
     if (sort !== undefined && sort !== '' && sort !== 'yes' && sort !== 'no' && sort !== 'top_sellers') {
       throw new InvalidInputError('smart_sort', 'Parameter smart_sort must be yes, no or top_sellers.');
     }
-    const members = excluding(collectionMembers(context.catalog, ids), context.productIds);
-    if (sort === 'yes') return byConversion(context.catalog, members);
-    if (sort === 'top_sellers') {
-      const units = context.catalog.sales.unitsSold90d;
-      return [...members].sort((a, b) => (units.get(b.id) ?? 0) - (units.get(a.id) ?? 0));
-    }
-    return members;
+    const { catalog } = context;
+    // The sorted membership is made once per catalog generation and collection list.
+    const ordered = catalog.memo(`collections:${ids.join(',')}:${sort === 'yes' || sort === 'top_sellers' ? sort : 'position'}`, () => {
+      const members = collectionMembers(catalog, ids);
+      if (sort === 'yes') return byConversion(catalog, members);
+      if (sort === 'top_sellers') {
+        const units = catalog.sales.unitsSold90d;
+        return [...members].sort((a, b) => (units.get(b.id) ?? 0) - (units.get(a.id) ?? 0));
+      }
+      return members;
+    });
+    return excluding(ordered, context.productIds);
   },
 };

@@ -42,3 +42,12 @@ export function byIds(catalog: ShopCatalog, ids: Iterable<number>): IndexedProdu
   }
   return out;
 }
+
+/** The same, lazily: a ranked list of thousands is read only as far as the answer needs. */
+export function* eachById(catalog: ShopCatalog, ids: Iterable<number>, skip?: ReadonlySet<number>): Generator<IndexedProduct> {
+  for (const id of ids) {
+    if (skip?.has(id)) continue;
+    const product = catalog.products.get(id);
+    if (product) yield product;
+  }
+}
