@@ -6,6 +6,7 @@ import { registerAdminAuth } from './plugins/admin-auth.js';
 import { registerApiKeyAuth } from './plugins/auth.js';
 import { registerErrorHandling } from './plugins/errors.js';
 import { loggerOptions } from './plugins/logging.js';
+import { registerMetrics } from './plugins/metrics.js';
 import { registerOpenApi } from './plugins/openapi.js';
 import { registerNdjson } from './routes/admin/bulk.js';
 import { catalogRoutes } from './routes/admin/catalog.js';
@@ -43,6 +44,7 @@ export async function buildApp(services: Services, config: Config, options: AppO
   registerErrorHandling(app);
   await registerOpenApi(app, config.publicUrl);
   healthRoutes(app, services.store);
+  registerMetrics(app, services);
   demoAssetRoutes(app);
 
   await app.register(async (api) => {

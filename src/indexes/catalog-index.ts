@@ -37,6 +37,7 @@ export class CatalogIndex {
   private readonly queues = new Map<number, Promise<unknown>>();
   private readonly countsLoadedAt = new Map<number, number>();
   rebuilds = 0;
+  lastRebuildMs = 0;
   /** Told after this node's own writes are in the read model (to tell the other nodes). */
   onLocalChange: ((shopId: number, version: number) => void) | null = null;
 
@@ -140,6 +141,7 @@ export class CatalogIndex {
     ]);
     this.shops.set(shopId, new ShopCatalog(shop, shop.data_version, products, collections, markets, customers, rulesets, sales, eventCounts));
     this.rebuilds++;
+    this.lastRebuildMs = performance.now() - started;
     this.log?.info({ shop: shop.handle, products: products.size, ms: Math.round(performance.now() - started) }, 'catalog index built');
   }
 

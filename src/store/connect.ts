@@ -7,6 +7,7 @@ import type { Database } from './schema.js';
 
 export interface Connection {
   db: Kysely<Database>;
+  poolStats: () => { total: number; idle: number; waiting: number };
   dialect: 'sqlite' | 'postgres';
   /** The PostgreSQL schema named in the URL (`?schema=`), when not the default one. */
   schema?: string;
@@ -14,9 +15,13 @@ export interface Connection {
 
 /** Opens the database a `DATABASE_URL` names: `sqlite:<file>` or `postgres://…` (optionally `?schema=name`). */
 export function connect(databaseUrl: string): Connection {
-  if (databaseUrl.startsWith('sqlite:')) return { db: new Kysely<Database>({ dialect: sqliteDialect(databaseUrl.slice(7)) }), dialect: 'sqlite' };
+  if (databaseUrl.startsWith('sqlite:')) return { db: new Kysely<Database>({ dialect: sqliteDialect(databaseUrl.slice(7)) }), dialect: 'sqlite', poolStats: () => ({ total: 1, idle: 1, waiting: 0 }) };
   const schema = new URL(databaseUrl).searchParams.get('schema');
-  return { db: new Kysely<Database>({ dialect: postgresDialect(databaseUrl) }), dialect: 'postgres', ...(schema ? { schema } : {}) };
+  const pool = postgresPool(databaseUrl);
+  return {
+    db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres', ...(schema ? { schema } : {}),
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+  };
 }
 
 function sqliteDialect(file: string): SqliteDialect {
@@ -33,7 +38,7 @@ function sqliteDialect(file: string): SqliteDialect {
 const INT8_OID = 20;
 const NUMERIC_OID = 1700;
 
-function postgresDialect(databaseUrl: string): PostgresDialect {
+function postgresPool(databaseUrl: string): pg.Pool {
   const url = new URL(databaseUrl);
   const schema = url.searchParams.get('schema');
   url.searchParams.delete('schema');
@@ -49,5 +54,5 @@ function postgresDialect(databaseUrl: string): PostgresDialect {
         : pg.types.getTypeParser(oid, format as 'text'))) as typeof pg.types.getTypeParser,
     },
   });
-  return new PostgresDialect({ pool });
+  return pool;
 }

@@ -15,6 +15,8 @@ export type ShopPatch = Partial<Pick<Shop, 'name' | 'timezone' | 'currency' | 's
  */
 export interface Store {
   readonly dialect: 'sqlite' | 'postgres';
+  /** Connection-pool figures for metrics (SQLite: one connection). */
+  poolStats(): { total: number; idle: number; waiting: number };
   migrate(): Promise<void>;
   ping(): Promise<void>;
   close(): Promise<void>;

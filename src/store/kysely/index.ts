@@ -10,9 +10,10 @@ import { rulesetMethods } from './rulesets.js';
 import { shopMethods } from './shops.js';
 
 /** The Kysely implementation of the Store, the same code on SQLite and PostgreSQL. */
-export function createKyselyStore({ db, dialect, schema }: Connection): Store {
+export function createKyselyStore({ db, dialect, schema, poolStats }: Connection): Store {
   return {
     dialect,
+    poolStats,
     async migrate() {
       const { error, results } = await new Migrator({ db, provider: migrationProvider, ...(schema ? { migrationTableSchema: schema } : {}) }).migrateToLatest();
       const failed = results?.find((r) => r.status === 'Error');

@@ -1,0 +1,43 @@
+import type { FastifyInstance } from 'fastify';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { Services } from '../../compose.js';
+
+/**
+ * Prometheus metrics at `/metrics` (product.md §10): requests and latency per route and status,
+ * cache hits and misses, the event buffer and its commits, index rebuilds, the database pool.
+ * Each app has its own registry, so several apps in one process (tests) do not collide.
+ */
+export function registerMetrics(app: FastifyInstance, services: Services): Registry {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const requests = new Counter({ name: 'rebound_http_requests_total', help: 'HTTP requests by route, method and status', labelNames: ['route', 'method', 'status'], registers: [registry] });
+  const latency = new Histogram({
+    name: 'rebound_http_request_duration_seconds', help: 'HTTP request latency by route', labelNames: ['route', 'method'],
+    buckets: [0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1, 2.5], registers: [registry],
+  });
+  const gauge = (name: string, help: string, read: () => number) => new Gauge({ name, help, registers: [registry], collect() { this.set(read()); } });
+  gauge('rebound_cache_hits', 'answers served from this node\'s cache (since start)', () => services.answers.local.hits);
+  gauge('rebound_cache_misses', 'answers computed (since start)', () => services.answers.local.misses);
+  gauge('rebound_cache_remote_hits', 'answers found in Redis (since start)', () => services.answers.remoteHits);
+  gauge('rebound_cache_remote_errors', 'Redis cache errors served around (since start)', () => services.answers.remoteErrors);
+  gauge('rebound_event_buffer_depth', 'events waiting for their batch commit', () => services.eventWriter.depth);
+  gauge('rebound_event_batches', 'event batches committed (since start)', () => services.eventWriter.batches);
+  gauge('rebound_events_committed', 'events committed (since start)', () => services.eventWriter.committed);
+  gauge('rebound_event_commit_seconds', 'duration of the last event batch commit', () => services.eventWriter.lastCommitMs / 1000);
+  gauge('rebound_index_rebuilds', 'full read-model rebuilds (since start)', () => services.catalog.rebuilds);
+  gauge('rebound_index_last_rebuild_seconds', 'duration of the last full read-model rebuild', () => services.catalog.lastRebuildMs / 1000);
+  const pool = services.store.poolStats;
+  gauge('rebound_db_pool_total', 'database connections open', () => pool().total);
+  gauge('rebound_db_pool_idle', 'database connections idle', () => pool().idle);
+  gauge('rebound_db_pool_waiting', 'queries waiting for a connection', () => pool().waiting);
+
+  app.addHook('onResponse', async (request, reply) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    requests.inc({ route, method: request.method, status: String(reply.statusCode) });
+    latency.observe({ route, method: request.method }, reply.elapsedTime / 1000);
+  });
+  app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
+    return reply.header('content-type', registry.contentType).send(await registry.metrics());
+  });
+  return registry;
+}

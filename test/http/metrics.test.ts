@@ -1,0 +1,36 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { backends } from '../helpers/backends.js';
+import { startApp, type TestApp } from '../helpers/app.js';
+import { productInput } from '../helpers/fixtures.js';
+
+describe.each(backends())('GET /metrics on $name', (backend) => {
+  let t: TestApp;
+  let key: string;
+  beforeAll(async () => {
+    t = await startApp(backend);
+    key = (await t.createShop('m')).public;
+    await t.admin('PUT', '/admin/v1/shops/m/products', [productInput(1)]);
+  });
+  afterAll(() => t.close().then(() => backend.cleanup()));
+
+  const metric = (text: string, name: string) => Number(new RegExp(`^${name.replace(/[{}"[\]]/g, '\\$&')} (\\S+)$`, 'm').exec(text)?.[1] ?? Number.NaN);
+
+  it('counts requests per route and status, cache hits, events and index rebuilds', async () => {
+    for (let i = 0; i < 3; i++) await t.app.inject(`/api/v1/products/static?key=${key}&ids=1`);
+    await t.app.inject(`/api/v1/products/static?key=${key}&ids=x`);
+    await t.app.inject({ method: 'POST', url: `/api/v1/analytics/event?key=${key}&subject=user&verb=viewed&noun=product&shop_product_handle=product-1&uuid=3f1c2a9e-8b7d-4c1e-9f00-2b6d4e8a1c3b` });
+    const res = await t.app.inject('/metrics');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toContain('text/plain');
+    const text = res.body;
+    expect(metric(text, 'rebound_http_requests_total{route="/api/v1/products/static",method="GET",status="200"}')).toBe(3);
+    expect(metric(text, 'rebound_http_requests_total{route="/api/v1/products/static",method="GET",status="400"}')).toBe(1);
+    expect(text).toContain('rebound_http_request_duration_seconds_bucket{le="0.005",route="/api/v1/products/static",method="GET"}');
+    expect(metric(text, 'rebound_cache_hits')).toBe(2);
+    expect(metric(text, 'rebound_events_committed')).toBe(1);
+    expect(metric(text, 'rebound_event_buffer_depth')).toBe(0);
+    expect(metric(text, 'rebound_index_rebuilds')).toBeGreaterThanOrEqual(1);
+    expect(metric(text, 'rebound_db_pool_total')).toBeGreaterThanOrEqual(1);
+    expect(text).toContain('process_resident_memory_bytes');
+  });
+});
