@@ -3,6 +3,7 @@ import { ChangeBus } from './cache/change-bus.js';
 import { connectRedis, whenReady } from './cache/redis.js';
 import { ResponseCache } from './cache/response-cache.js';
 import { SharedAnswers } from './cache/shared-answers.js';
+import { RateLimiter } from './cache/rate-limiter.js';
 import type { Config } from './config/config.js';
 import { CatalogIndex } from './indexes/catalog-index.js';
 import { KeyIndex } from './indexes/key-index.js';
@@ -32,6 +33,7 @@ export interface Services {
   /** Finished public answers, compressed once (product.md §2 bust_cache, §8 CACHE_TTL_SECONDS). */
   answers: SharedAnswers;
   bus: ChangeBus;
+  limiter: RateLimiter;
   adminAuth: ReturnType<typeof createAdminAuth>;
   shops: ReturnType<typeof createShopsService>;
   catalogAdmin: ReturnType<typeof createCatalogService>;
@@ -80,6 +82,7 @@ export async function compose(config: Config, options: { log?: Logger; store?: S
     keys,
     answers,
     bus,
+    limiter: new RateLimiter(redis, config.redisPrefix),
     adminAuth,
     shops: createShopsService({ store, catalog, keys, keysChanged: () => bus.publish({ type: 'keys' }) }),
     catalogAdmin: createCatalogService({ store, catalog }),

@@ -65,3 +65,12 @@ export class UnavailableError extends AppError {
   readonly status = 503;
   readonly code = 'unavailable';
 }
+
+/** A caller over its rate limit (429); `retryAfter` in seconds goes into the Retry-After header. */
+export class TooManyRequestsError extends AppError {
+  readonly status = 429;
+  readonly code = 'rate_limited';
+  constructor(message: string, readonly retryAfter: number) {
+    super(message);
+  }
+}

@@ -22,6 +22,10 @@ export interface ShopSettings {
   trending_half_life_days?: number;
   /** Reactivate on GET of a live link (off by default: mail scanners prefetch links). */
   reactivate_on_get?: boolean;
+  /** Requests a minute per public key and client address (default 1,000). */
+  rate_limit_public_per_minute?: number;
+  /** Requests a minute per private key (default 6,000). */
+  rate_limit_private_per_minute?: number;
 }
 
 export type PublicShop = Omit<Shop, 'signing_secret' | 'webhook_secret' | 'billing_webhook_secret' | 'data_version'> & {

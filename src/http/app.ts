@@ -7,6 +7,7 @@ import { registerApiKeyAuth } from './plugins/auth.js';
 import { registerErrorHandling } from './plugins/errors.js';
 import { loggerOptions } from './plugins/logging.js';
 import { registerMetrics } from './plugins/metrics.js';
+import { registerAdminRateLimit, registerApiRateLimit } from './plugins/rate-limit.js';
 import { registerOpenApi } from './plugins/openapi.js';
 import { registerNdjson } from './routes/admin/bulk.js';
 import { catalogRoutes } from './routes/admin/catalog.js';
@@ -51,6 +52,7 @@ export async function buildApp(services: Services, config: Config, options: AppO
     // Storefront pages call these from the browser, from any origin.
     await api.register(cors, { origin: '*', methods: ['GET', 'POST', 'OPTIONS'], allowedHeaders: ['Content-Type', 'X-Api-Key'], maxAge: 86_400 });
     registerApiKeyAuth(api, services.keys);
+    registerApiRateLimit(api, services.limiter, services.catalog);
     sourcesRoute(api); // first: it collects the list routes as they are added
     listRoutes(api, { products: services.products, cache: services.answers });
     customRoute(api, { recommendations: services.recommendations, products: services.products, cache: services.answers });
@@ -61,6 +63,7 @@ export async function buildApp(services: Services, config: Config, options: AppO
   await app.register(async (admin) => {
     registerNdjson(admin);
     registerAdminAuth(admin, services.adminAuth);
+    registerAdminRateLimit(admin, services.limiter, services.catalog);
     shopRoutes(admin, services.shops);
     catalogRoutes(admin, { shops: services.shops, catalog: services.catalogAdmin });
     rulesetRoutes(admin, { shops: services.shops, rulesets: services.rulesets, recommendations: services.recommendations });

@@ -22,6 +22,8 @@ export const ShopSettingsInput = Type.Object({
   trending_window_days: Type.Optional(Type.Integer({ minimum: 1, maximum: 365 })),
   trending_half_life_days: Type.Optional(Type.Number({ minimum: 0.25, maximum: 365 })),
   reactivate_on_get: Type.Optional(Type.Boolean()),
+  rate_limit_public_per_minute: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000_000 })),
+  rate_limit_private_per_minute: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000_000 })),
 }, { additionalProperties: false });
 
 export const ShopPatchInput = Type.Object({

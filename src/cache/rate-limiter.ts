@@ -1,0 +1,49 @@
+import type { Redis } from 'ioredis';
+import { LRUCache } from 'lru-cache';
+
+export interface RateDecision {
+  allowed: boolean;
+  remaining: number;
+  /** Seconds until the window resets. */
+  retryAfter: number;
+}
+
+/**
+ * Fixed one-minute windows per caller. With Redis the counts are shared by every node (one
+ * INCR a request); if Redis fails, this node's own counts decide, never an error.
+ */
+export class RateLimiter {
+  private readonly local = new LRUCache<string, { count: number; resetAt: number }>({ max: 200_000 });
+
+  constructor(private readonly redis: Redis | null, private readonly prefix: string, private readonly windowMs = 60_000) {}
+
+  async hit(id: string, limit: number, now = Date.now()): Promise<RateDecision> {
+    const window = Math.floor(now / this.windowMs);
+    const resetAt = (window + 1) * this.windowMs;
+    const retryAfter = Math.max(1, Math.ceil((resetAt - now) / 1000));
+    let count: number;
+    try {
+      count = this.redis ? await this.remote(`${this.prefix}rl:${id}:${window}`) : this.count(id, resetAt);
+    } catch {
+      count = this.count(id, resetAt);
+    }
+    return { allowed: count <= limit, remaining: Math.max(0, limit - count), retryAfter };
+  }
+
+  private count(id: string, resetAt: number): number {
+    const entry = this.local.get(id);
+    if (!entry || entry.resetAt !== resetAt) {
+      this.local.set(id, { count: 1, resetAt });
+      return 1;
+    }
+    entry.count++;
+    return entry.count;
+  }
+
+  private async remote(key: string): Promise<number> {
+    const results = await this.redis!.multi().incr(key).pexpire(key, this.windowMs * 2).exec();
+    const [error, value] = results?.[0] ?? [new Error('no answer'), null];
+    if (error) throw error;
+    return Number(value);
+  }
+}

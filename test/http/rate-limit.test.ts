@@ -1,0 +1,69 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RateLimiter } from '../../src/cache/rate-limiter.js';
+import { connectRedis, whenReady } from '../../src/cache/redis.js';
+import { backends } from '../helpers/backends.js';
+import { startApp, type TestApp } from '../helpers/app.js';
+import { productInput } from '../helpers/fixtures.js';
+import { REDIS_URL, redisAvailable, redisScope } from '../helpers/redis.js';
+
+describe('rate limits', () => {
+  const [backend] = backends();
+  let t: TestApp;
+  let shop: { public: string; private: string };
+  beforeAll(async () => {
+    t = await startApp(backend!);
+    shop = await t.createShop('limited');
+    await t.admin('PUT', '/admin/v1/shops/limited/products', [productInput(1)]);
+    await t.admin('PATCH', '/admin/v1/shops/limited', { settings: { rate_limit_public_per_minute: 3, rate_limit_private_per_minute: 2 } });
+  });
+  afterAll(() => t.close().then(() => backend!.cleanup()));
+
+  const get = (key: string, ip = '203.0.113.1') => t.app.inject({ url: `/api/v1/products/static?key=${key}&ids=1`, remoteAddress: ip });
+
+  it('answers 429 with Retry-After and a JSON error past a public key\'s limit, per client address', async () => {
+    const statuses = [];
+    for (let i = 0; i < 4; i++) statuses.push((await get(shop.public)).statusCode);
+    expect(statuses).toEqual([200, 200, 200, 429]);
+    const limited = await get(shop.public);
+    expect(limited.json().error).toMatch(/^Rate limit exceeded: 3 requests a minute/);
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect(Number(limited.headers['retry-after'])).toBeLessThanOrEqual(60);
+    expect((await get(shop.public, '198.51.100.7')).statusCode).toBe(200); // another visitor
+    expect((await get(shop.public, '198.51.100.7')).headers['x-ratelimit-remaining']).toBe('1');
+  });
+
+  it('limits a private key per key, on the public and the admin API', async () => {
+    const reactivate = () => t.app.inject(`/api/v1/billing/reactivate?key=${shop.private}&billing_customer_id=1`);
+    expect((await reactivate()).statusCode).toBe(404);
+    expect((await t.admin('GET', '/admin/v1/shops/limited', undefined, shop.private)).statusCode).toBe(200);
+    expect((await reactivate()).statusCode).toBe(429);
+    // The operator token has its own (default) limit.
+    expect((await t.admin('GET', '/admin/v1/shops/limited')).statusCode).toBe(200);
+  });
+
+  it('refuses settings that are not positive whole numbers', async () => {
+    expect((await t.admin('PATCH', '/admin/v1/shops/limited', { settings: { rate_limit_public_per_minute: 0 } })).statusCode).toBe(422);
+  });
+});
+
+describe.runIf(redisAvailable())('rate limits shared through Redis', () => {
+  it('counts one caller\'s requests across nodes, and falls back to local counts when Redis fails', async () => {
+    const scope = redisScope();
+    const [ra, rb] = [connectRedis(REDIS_URL, () => undefined), connectRedis(REDIS_URL, () => undefined)];
+    await Promise.all([whenReady(ra), whenReady(rb)]);
+    const a = new RateLimiter(ra, scope.prefix);
+    const b = new RateLimiter(rb, scope.prefix);
+    const now = Date.now();
+    expect((await a.hit('caller', 2, now)).allowed).toBe(true);
+    expect((await b.hit('caller', 2, now)).allowed).toBe(true);
+    expect((await a.hit('caller', 2, now)).allowed).toBe(false);
+    const deadRedis = connectRedis('redis://127.0.0.1:1', () => undefined);
+    const dead = new RateLimiter(deadRedis, scope.prefix);
+    expect((await dead.hit('x', 1, now)).allowed).toBe(true);
+    expect((await dead.hit('x', 1, now)).allowed).toBe(false);
+    ra.disconnect();
+    rb.disconnect();
+    deadRedis.disconnect();
+    await scope.cleanup();
+  });
+});
