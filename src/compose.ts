@@ -21,6 +21,7 @@ import { createProductsService } from './services/products.js';
 import { createRecommendationsService } from './services/recommendations/index.js';
 import { createRulesetsService } from './services/rulesets.js';
 import { createShopsService } from './services/shops.js';
+import { createStorefrontSync } from './services/storefront-sync.js';
 import { openStore } from './store/open.js';
 import type { Store } from './store/store.js';
 
@@ -47,6 +48,7 @@ export interface Services {
   reactivation: ReturnType<typeof createReactivationService>;
   onetime: ReturnType<typeof createOnetimeService>;
   billingWebhooks: ReturnType<typeof createBillingWebhooks>;
+  storefrontSync: ReturnType<typeof createStorefrontSync>;
   /** Starts background refresh of the indexes (other nodes' writes). */
   startBackground(): void;
   close(): Promise<void>;
@@ -72,6 +74,8 @@ export async function compose(config: Config, options: { log?: Logger; store?: S
   const eventWriter = new GroupCommitter<EventRow>((batch) => store.appendEvents(batch), { maxBatch: 1000, maxDelayMs: 2 });
   const viewed = new ViewedIndex(store);
   const billing = ledgerProvider(store);
+  const catalogAdmin = createCatalogService({ store, catalog });
+  const storefrontSync = createStorefrontSync({ store, catalogAdmin, catalog, ...(options.log ? { log: options.log } : {}) });
   let timer: NodeJS.Timeout | null = null;
   let refreshing = false;
 
@@ -85,7 +89,8 @@ export async function compose(config: Config, options: { log?: Logger; store?: S
     limiter: new RateLimiter(redis, config.redisPrefix),
     adminAuth,
     shops: createShopsService({ store, catalog, keys, keysChanged: () => bus.publish({ type: 'keys' }) }),
-    catalogAdmin: createCatalogService({ store, catalog }),
+    catalogAdmin,
+    storefrontSync,
     products: createProductsService({ catalog, viewed }),
     rulesets: createRulesetsService({ store, catalog }),
     recommendations: createRecommendationsService({ catalog, viewed }),
@@ -100,7 +105,7 @@ export async function compose(config: Config, options: { log?: Logger; store?: S
       timer = setInterval(() => {
         if (refreshing) return;
         refreshing = true;
-        Promise.all([catalog.refreshStale(), keys.refreshIfStale(), catalog.refreshEventCounts()])
+        Promise.all([catalog.refreshStale(), keys.refreshIfStale(), catalog.refreshEventCounts(), storefrontSync.applyPending()])
           .catch((error: unknown) => options.log?.warn({ err: error }, 'index refresh failed; serving the last loaded data'))
           .finally(() => { refreshing = false; });
       }, config.indexRefreshMs);

@@ -72,7 +72,7 @@ export async function buildApp(services: Services, config: Config, options: AppO
   }, { prefix: '/admin/v1' });
 
   await app.register(async (pages) => billingPageRoutes(pages, services.reactivation));
-  await app.register(async (hooks) => webhookRoutes(hooks, { billing: services.billingWebhooks }), { prefix: '/webhooks' });
+  await app.register(async (hooks) => webhookRoutes(hooks, { billing: services.billingWebhooks, storefront: services.storefrontSync }), { prefix: '/webhooks' });
 
   return app;
 }

@@ -27,6 +27,7 @@ export interface Database {
   campaigns: { shop_id: number; id: number; name: string; discount_code: string | null; created_at: number };
   campaign_counts: { shop_id: number; campaign_id: number; tk: string; kind: string; count: number };
   idempotency_keys: { shop_id: number; key: string; request_hash: string; status: number; response: string; created_at: number };
+  shop_webhooks: { shop_id: number; webhook_id: string; seq: number; topic: string; payload: string; received_at: number; applied_at: number | null; outcome: string | null };
   webhook_receipts: { shop_id: number; source: string; webhook_id: string; received_at: number };
   event_counts: { shop_id: number; day: number; handle: string; views: number; adds: number; removes: number };
 }

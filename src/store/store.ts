@@ -99,6 +99,15 @@ export interface Store {
   campaignCounts(shopId: number, campaignId: number): Promise<{ tk: string; counter: CampaignCounter; count: number }[]>;
   /** Applies a webhook's documents once per webhook id; false when the id was seen before. */
   applyWebhook(shopId: number, source: string, webhookId: string, kind: LedgerKind, docs: LedgerDoc[]): Promise<boolean>;
+
+  /** Queues a storefront webhook durably; false when its id was queued before. */
+  enqueueShopWebhook(shopId: number, webhookId: string, topic: string, payload: string): Promise<boolean>;
+  /** The oldest webhooks not applied yet, across shops. */
+  pendingShopWebhooks(limit: number): Promise<{ shop_id: number; webhook_id: string; topic: string; payload: string }[]>;
+  markShopWebhook(shopId: number, webhookId: string, outcome: string): Promise<void>;
+  deleteCollection(shopId: number, collectionId: number): Promise<boolean>;
+  /** updated_at (epoch ms) of stored products and orders, for "never older over newer". */
+  updatedAt(shopId: number, kind: 'products' | 'orders' | 'collections', ids: number[]): Promise<Map<number, number>>;
 }
 
 /** A ledger document as stored: its id, owners and the time that orders competing writes. */

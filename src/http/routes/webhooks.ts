@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { InvalidInputError } from '../../domain/errors.js';
 import type { BillingWebhooks } from '../../services/billing/webhooks.js';
+import type { StorefrontSync } from '../../services/storefront-sync.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -10,7 +11,7 @@ declare module 'fastify' {
 }
 
 /** Webhook receivers: the signature covers the raw body, so it is kept as received. */
-export function webhookRoutes(app: FastifyInstance, deps: { billing: BillingWebhooks }): void {
+export function webhookRoutes(app: FastifyInstance, deps: { billing: BillingWebhooks; storefront: StorefrontSync }): void {
   app.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: 5 * 1024 * 1024 }, (request, body, done) => {
     request.rawBody = body as Buffer;
     try {
@@ -18,6 +19,20 @@ export function webhookRoutes(app: FastifyInstance, deps: { billing: BillingWebh
     } catch {
       done(new InvalidInputError('body', 'The webhook body is not valid JSON.'), undefined);
     }
+  });
+
+  app.post('/shop/:shop', {
+    schema: {
+      summary: 'Storefront webhooks: products/*, collections/*, inventory_levels/update, orders/* (X-Shop-Hmac-Sha256, X-Shop-Topic, X-Shop-Webhook-Id); queued, then applied',
+      tags: ['webhooks'],
+      params: Type.Object({ shop: Type.String() }),
+    },
+  }, async (request) => {
+    const header = (name: string) => { const v = request.headers[name]; return typeof v === 'string' ? v : undefined; };
+    const result = await deps.storefront.receive((request.params as { shop: string }).shop, {
+      signature: header('x-shop-hmac-sha256'), topic: header('x-shop-topic'), webhookId: header('x-shop-webhook-id'),
+    }, request.rawBody ?? Buffer.alloc(0));
+    return { data: result };
   });
 
   app.post('/billing/:shop', {

@@ -7,6 +7,7 @@ import { commerceMethods } from './commerce.js';
 import { billingMethods } from './billing.js';
 import { eventMethods } from './events.js';
 import { rulesetMethods } from './rulesets.js';
+import { shopWebhookMethods } from './shop-webhooks.js';
 import { shopMethods } from './shops.js';
 
 /** The Kysely implementation of the Store, the same code on SQLite and PostgreSQL. */
@@ -31,5 +32,6 @@ export function createKyselyStore({ db, dialect, schema, poolStats }: Connection
     ...rulesetMethods(db),
     ...eventMethods(db),
     ...billingMethods(db),
+    ...shopWebhookMethods(db),
   };
 }

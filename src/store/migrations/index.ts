@@ -4,6 +4,7 @@ import * as rulesets from './2026_11_22_0002_rulesets.js';
 import * as events from './2026_11_22_0003_events.js';
 import * as shopSettings from './2026_11_22_0004_shop_settings.js';
 import * as billing from './2026_11_22_0005_billing.js';
+import * as shopWebhooks from './2026_11_22_0006_shop_webhooks.js';
 
 /** Every migration, in order. Names are frozen once released. */
 const migrations: Record<string, Migration> = {
@@ -12,6 +13,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_22_0003_events': events,
   '2026_11_22_0004_shop_settings': shopSettings,
   '2026_11_22_0005_billing': billing,
+  '2026_11_22_0006_shop_webhooks': shopWebhooks,
 };
 
 /** Migrations compiled into the build, so no directory has to be found at run time. */

@@ -1,0 +1,123 @@
+import { createHmac } from 'node:crypto';
+import { normalizeTimestamp } from '../domain/catalog/normalize.js';
+import { AppError, InvalidInputError, NotFoundError, UnauthorizedError } from '../domain/errors.js';
+import { safeEqual } from '../domain/keys.js';
+import type { CatalogIndex } from '../indexes/catalog-index.js';
+import type { Store } from '../store/store.js';
+import type { CatalogService } from './catalog.js';
+
+export const SHOP_TOPICS = [
+  'products/create', 'products/update', 'products/delete', 'collections/create', 'collections/update', 'collections/delete',
+  'inventory_levels/update', 'orders/create', 'orders/updated', 'orders/cancelled',
+] as const;
+
+type SyncStore = Pick<Store, 'getShopByHandle' | 'enqueueShopWebhook' | 'pendingShopWebhooks' | 'markShopWebhook' | 'deleteCollection' | 'updatedAt' | 'listCollections'>;
+
+const stamp = (value: unknown): number | null => (typeof value === 'string' && !Number.isNaN(Date.parse(normalizeTimestamp(value))) ? Date.parse(normalizeTimestamp(value)) : null);
+
+/**
+ * Storefront sync (product.md §8): webhooks are checked, queued durably and answered at once;
+ * a worker applies them in arrival order through the same services as the admin API. A repeated
+ * webhook id is queued once; an older `updated_at` never overwrites a newer one.
+ */
+export function createStorefrontSync(deps: { store: SyncStore; catalogAdmin: CatalogService; catalog: CatalogIndex; log?: { warn(obj: object, msg: string): void } }) {
+  const { store, catalogAdmin, catalog } = deps;
+  let running: Promise<number> | null = null;
+
+  async function apply(shopId: number, topic: string, payload: Record<string, unknown>): Promise<string> {
+    const id = Number(payload.id);
+    const [resource, action] = topic.split('/') as [string, string];
+    if (resource === 'products' || resource === 'orders' || resource === 'collections') {
+      if (action === 'delete') {
+        if (!Number.isSafeInteger(id)) return 'error: payload has no id';
+        if (resource === 'products') return (await catalogAdmin.deleteProduct(shopId, id)) ? 'applied' : 'skipped: unknown product';
+        if (resource === 'collections') {
+          const deleted = await store.deleteCollection(shopId, id);
+          if (deleted) await catalog.apply(shopId, { collections: true });
+          return deleted ? 'applied' : 'skipped: unknown collection';
+        }
+      }
+      const incoming = stamp(payload.updated_at);
+      if (Number.isSafeInteger(id) && incoming !== null) {
+        const stored = (await store.updatedAt(shopId, resource, [id])).get(id);
+        if (stored !== undefined && stored > incoming) return 'skipped: older than the stored version';
+      }
+      if (resource === 'products') await catalogAdmin.upsertProducts(shopId, [payload]);
+      else if (resource === 'orders') await catalogAdmin.upsertOrders(shopId, [payload]);
+      else {
+        // A collection webhook without its members keeps the stored membership.
+        const members = payload.products ?? (await store.listCollections(shopId)).find((c) => c.id === id)?.products ?? [];
+        await catalogAdmin.upsertCollections(shopId, [{ id: payload.id, title: payload.title, handle: payload.handle, products: members, ...(payload.updated_at ? { updated_at: payload.updated_at } : {}) }]);
+      }
+      return 'applied';
+    }
+    // inventory_levels/update: {variant_id, inventory_quantity} or the platform's {inventory_item_id, available}.
+    const variantId = Number(payload.variant_id ?? variantOfItem(shopId, Number(payload.inventory_item_id)));
+    const quantity = Number(payload.inventory_quantity ?? payload.available);
+    if (!Number.isSafeInteger(variantId) || !Number.isSafeInteger(quantity)) return 'error: needs variant_id (or a known inventory_item_id) and a whole quantity';
+    await catalogAdmin.setInventory(shopId, [{ variant_id: variantId, inventory_quantity: quantity }]);
+    return 'applied';
+  }
+
+  /** The variant holding an inventory item, read from the catalog's variant JSON once per generation. */
+  function variantOfItem(shopId: number, itemId: number): number | undefined {
+    const current = catalog.get(shopId);
+    if (!current || !Number.isSafeInteger(itemId)) return undefined;
+    return current.memo('inventory-items', () => {
+      const map = new Map<number, number>();
+      for (const product of current.products.values()) {
+        for (const text of product.json.variants) {
+          const v = JSON.parse(text) as { id: number; inventory_item_id: number };
+          map.set(v.inventory_item_id, v.id);
+        }
+      }
+      return map;
+    }).get(itemId);
+  }
+
+  async function drain(): Promise<number> {
+    let done = 0;
+    for (;;) {
+      const batch = await store.pendingShopWebhooks(100);
+      if (batch.length === 0) return done;
+      for (const hook of batch) {
+        let outcome: string;
+        try {
+          outcome = await apply(hook.shop_id, hook.topic, JSON.parse(hook.payload) as Record<string, unknown>);
+        } catch (error) {
+          outcome = `error: ${error instanceof AppError ? error.message : 'could not apply'}`;
+          if (!(error instanceof AppError)) deps.log?.warn({ err: error, webhook: hook.webhook_id }, 'storefront webhook failed');
+        }
+        await store.markShopWebhook(hook.shop_id, hook.webhook_id, outcome);
+        done++;
+      }
+    }
+  }
+
+  return {
+    /** Checks and queues a webhook; the answer does not wait for it to be applied. */
+    async receive(handle: string, headers: { signature?: string; topic?: string; webhookId?: string }, raw: Buffer): Promise<'queued' | 'duplicate'> {
+      const shop = await store.getShopByHandle(handle);
+      if (!shop) throw new NotFoundError(`Shop ${handle} not found.`);
+      if (!shop.webhook_secret) throw new UnauthorizedError('Storefront webhooks are not configured for this shop (set webhook_secret).');
+      const expected = createHmac('sha256', shop.webhook_secret).update(raw).digest('base64');
+      if (!headers.signature || !safeEqual(headers.signature.trim(), expected)) throw new UnauthorizedError('Invalid webhook signature.');
+      if (!(SHOP_TOPICS as readonly string[]).includes(headers.topic ?? '')) throw new InvalidInputError('X-Shop-Topic', `Unknown webhook topic "${(headers.topic ?? '').slice(0, 60)}".`);
+      if (!headers.webhookId || headers.webhookId.length > 200) throw new InvalidInputError('X-Shop-Webhook-Id', 'The X-Shop-Webhook-Id header is required (at most 200 characters).');
+      let payload: unknown;
+      try { payload = JSON.parse(raw.toString('utf8')); } catch { throw new InvalidInputError('body', 'The webhook body is not valid JSON.'); }
+      if (!payload || typeof payload !== 'object' || Array.isArray(payload)) throw new InvalidInputError('body', 'The webhook body must be a JSON object.');
+      const queued = await store.enqueueShopWebhook(shop.id, headers.webhookId, headers.topic!, raw.toString('utf8'));
+      if (queued) void this.applyPending().catch((error: unknown) => deps.log?.warn({ err: error }, 'storefront webhooks will be applied later'));
+      return queued ? 'queued' : 'duplicate';
+    },
+
+    /** Applies what is queued, one run at a time. */
+    applyPending(): Promise<number> {
+      running ??= drain().finally(() => { running = null; });
+      return running;
+    },
+  };
+}
+
+export type StorefrontSync = ReturnType<typeof createStorefrontSync>;

@@ -1,0 +1,45 @@
+import type { Kysely } from 'kysely';
+import { isUniqueViolation } from '../codec.js';
+import type { Database } from '../schema.js';
+import type { Store } from '../store.js';
+import { bumpDataVersion, nextCounter } from './shops.js';
+
+type Methods = Pick<Store, 'enqueueShopWebhook' | 'pendingShopWebhooks' | 'markShopWebhook' | 'deleteCollection' | 'updatedAt'>;
+
+export function shopWebhookMethods(db: Kysely<Database>): Methods {
+  return {
+    async enqueueShopWebhook(shopId, webhookId, topic, payload) {
+      try {
+        await db.transaction().execute(async (trx) => {
+          const seq = await nextCounter(trx, 0, 'shop_webhooks');
+          await trx.insertInto('shop_webhooks').values({ shop_id: shopId, webhook_id: webhookId, seq, topic, payload, received_at: Date.now(), applied_at: null, outcome: null }).execute();
+        });
+        return true;
+      } catch (error) {
+        if (isUniqueViolation(error)) return false;
+        throw error;
+      }
+    },
+    async pendingShopWebhooks(limit) {
+      const rows = await db.selectFrom('shop_webhooks').select(['shop_id', 'webhook_id', 'topic', 'payload']).where('applied_at', 'is', null).orderBy('seq').limit(limit).execute();
+      return rows.map((r) => ({ ...r, shop_id: Number(r.shop_id) }));
+    },
+    async markShopWebhook(shopId, webhookId, outcome) {
+      await db.updateTable('shop_webhooks').set({ applied_at: Date.now(), outcome }).where('shop_id', '=', shopId).where('webhook_id', '=', webhookId).execute();
+    },
+    async deleteCollection(shopId, collectionId) {
+      return db.transaction().execute(async (trx) => {
+        const result = await trx.deleteFrom('collections').where('shop_id', '=', shopId).where('id', '=', collectionId).executeTakeFirst();
+        if (Number(result.numDeletedRows) === 0) return false;
+        await trx.deleteFrom('collection_products').where('shop_id', '=', shopId).where('collection_id', '=', collectionId).execute();
+        await bumpDataVersion(trx, shopId);
+        return true;
+      });
+    },
+    async updatedAt(shopId, kind, ids) {
+      if (ids.length === 0) return new Map();
+      const rows = await db.selectFrom(kind as 'products').select(['id', 'updated_at']).where('shop_id', '=', shopId).where('id', 'in', ids).execute();
+      return new Map(rows.map((r) => [Number(r.id), Number(r.updated_at)]));
+    },
+  };
+}

@@ -1,0 +1,90 @@
+import { createHmac } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { backends } from '../helpers/backends.js';
+import { startApp, type TestApp } from '../helpers/app.js';
+import { productInput } from '../helpers/fixtures.js';
+
+const SECRET = 'storefront-webhook-secret-0123456789';
+
+describe.each(backends())('storefront webhooks on $name', (backend) => {
+  let t: TestApp;
+  let key: string;
+  let n = 0;
+  beforeAll(async () => {
+    t = await startApp(backend);
+    key = (await t.createShop('sync')).public;
+  });
+  afterAll(() => t.close().then(() => backend.cleanup()));
+
+  const send = (topic: string, body: unknown, options: { id?: string; secret?: string } = {}) => {
+    const raw = JSON.stringify(body);
+    return t.app.inject({
+      method: 'POST', url: '/webhooks/shop/sync', payload: raw,
+      headers: {
+        'content-type': 'application/json', 'x-shop-topic': topic, 'x-shop-webhook-id': options.id ?? `w${++n}`,
+        'x-shop-hmac-sha256': createHmac('sha256', options.secret ?? SECRET).update(raw).digest('base64'),
+      },
+    });
+  };
+  const deliver = async (topic: string, body: unknown, options: { id?: string } = {}) => {
+    const res = await send(topic, body, options);
+    await t.services.storefrontSync.applyPending();
+    return res;
+  };
+  const product = async (id: number) => (await t.app.inject(`/api/v1/products/static?key=${key}&ids=${id}&filter_oos=no`)).json().data[0];
+
+  it('refuses webhooks until a secret is set, and bad signatures always', async () => {
+    expect((await send('products/create', productInput(1))).statusCode).toBe(401);
+    await t.admin('PATCH', '/admin/v1/shops/sync', { webhook_secret: SECRET });
+    const forged = await send('products/create', productInput(1), { secret: 'another-secret-0123456789' });
+    expect(forged.statusCode).toBe(401);
+    expect(forged.json()).toEqual({ error: 'Invalid webhook signature.' });
+    await t.services.storefrontSync.applyPending();
+    expect(await product(1)).toBeUndefined();
+  });
+
+  it('queues, answers at once, applies products once per webhook id, never older over newer', async () => {
+    const res = await deliver('products/create', productInput(1, { updated_at: '2026-11-01T00:00:00Z' }), { id: 'p1' });
+    expect(res.json()).toEqual({ data: 'queued' });
+    expect((await product(1)).title).toBe('Product 1');
+    expect((await deliver('products/update', productInput(1, { title: 'Again', updated_at: '2026-11-05T00:00:00Z' }), { id: 'p1' })).json()).toEqual({ data: 'duplicate' });
+    expect((await product(1)).title).toBe('Product 1');
+    await deliver('products/update', productInput(1, { title: 'Stale', updated_at: '2026-10-01T00:00:00Z' }));
+    expect((await product(1)).title).toBe('Product 1');
+    await deliver('products/update', productInput(1, { title: 'Newer', updated_at: '2026-11-06T00:00:00Z' }));
+    expect((await product(1)).title).toBe('Newer');
+  });
+
+  it('applies inventory levels, collections and orders, and deletions', async () => {
+    await deliver('products/create', productInput(2));
+    await deliver('inventory_levels/update', { inventory_item_id: 21, available: 0 });
+    await deliver('inventory_levels/update', { variant_id: 22, inventory_quantity: 0 });
+    expect(await t.app.inject(`/api/v1/products/static?key=${key}&ids=2`).then((r) => r.json().data)).toEqual([]);
+    await deliver('inventory_levels/update', { variant_id: 21, inventory_quantity: 9 });
+    expect((await product(2)).variants[0].inventory_quantity).toBe(9);
+
+    await deliver('collections/create', { id: 50, title: 'Camp', handle: 'camp', products: [{ product_id: 2, position: 1 }, { product_id: 1, position: 2 }] });
+    await deliver('collections/update', { id: 50, title: 'Camping', handle: 'camp' });
+    const collections = (await t.admin('GET', '/admin/v1/shops/sync/collections')).json().data;
+    expect(collections[0]).toMatchObject({ id: 50, title: 'Camping', products: [{ product_id: 2, position: 1 }, { product_id: 1, position: 2 }] });
+
+    const order = { id: 900, created_at: new Date().toISOString(), line_items: [{ product_id: 2, quantity: 5 }] };
+    await deliver('orders/create', order);
+    const trending = () => t.app.inject(`/api/v1/products/trending_products?key=${key}`).then((r) => r.json().data.map((p: { id: number }) => p.id));
+    expect(await trending()).toEqual([2]);
+    await deliver('orders/cancelled', { ...order, cancelled_at: new Date().toISOString() });
+    expect(await trending()).toEqual([]);
+
+    await deliver('collections/delete', { id: 50 });
+    expect((await t.admin('GET', '/admin/v1/shops/sync/collections')).json().data).toEqual([]);
+    await deliver('products/delete', { id: 2 });
+    expect(await product(2)).toBeUndefined();
+  });
+
+  it('refuses unknown topics, missing ids and bodies that are not objects', async () => {
+    expect((await send('customers/create', {})).statusCode).toBe(400);
+    expect((await send('products/create', productInput(3), { id: '' })).statusCode).toBe(400);
+    expect((await send('products/create', [1, 2])).statusCode).toBe(400);
+    expect((await t.app.inject({ method: 'POST', url: '/webhooks/shop/nope', payload: '{}', headers: { 'content-type': 'application/json' } })).statusCode).toBe(404);
+  });
+});
