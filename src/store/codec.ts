@@ -25,6 +25,16 @@ export function isUniqueViolation(error: unknown): boolean {
   return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
 }
 
+const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', '57P01', '57P02', '57P03', '08000', '08001', '08003', '08004', '08006', 'SQLITE_BUSY', 'SQLITE_IOERR', 'SQLITE_CANTOPEN']);
+
+/** Whether the error means the database cannot be reached right now (as opposed to a bad query). */
+export function isUnavailable(error: unknown): boolean {
+  const e = error as { code?: unknown; message?: unknown } | null;
+  if (typeof e?.code === 'string' && CONNECTION_CODES.has(e.code)) return true;
+  const message = typeof e?.message === 'string' ? e.message : '';
+  return /Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(message);
+}
+
 /** Splits rows for multi-row inserts so no statement exceeds the databases' bound-parameter limits. */
 export function chunks<T>(rows: readonly T[], columns: number, maxParams = 30_000): T[][] {
   const size = Math.max(1, Math.floor(maxParams / Math.max(1, columns)));

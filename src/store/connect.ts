@@ -45,6 +45,8 @@ function postgresPool(databaseUrl: string): pg.Pool {
   const pool = new pg.Pool({
     connectionString: url.toString(),
     max: 10,
+    // An unreachable database fails a request in seconds (503), it does not hang it.
+    connectionTimeoutMillis: 3000,
     // Unqualified table names resolve in the chosen schema (tests run each suite in its own).
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
     // Our bigint columns hold ids and epoch milliseconds, all below 2^53: read them as numbers.
@@ -54,5 +56,8 @@ function postgresPool(databaseUrl: string): pg.Pool {
         : pg.types.getTypeParser(oid, format as 'text'))) as typeof pg.types.getTypeParser,
     },
   });
+  // An idle connection dropped by the server (restart, outage) is removed by the pool; without a
+  // listener the 'error' event would end the process. Queries in flight fail on their own.
+  pool.on('error', () => undefined);
   return pool;
 }

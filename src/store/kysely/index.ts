@@ -1,6 +1,8 @@
 import { Migrator, sql } from 'kysely';
 import type { Connection } from '../connect.js';
 import { migrationProvider } from '../migrations/index.js';
+import { UnavailableError } from '../../domain/errors.js';
+import { isUnavailable } from '../codec.js';
 import type { Store } from '../store.js';
 import { catalogMethods } from './catalog.js';
 import { commerceMethods } from './commerce.js';
@@ -11,7 +13,31 @@ import { shopWebhookMethods } from './shop-webhooks.js';
 import { shopMethods } from './shops.js';
 
 /** The Kysely implementation of the Store, the same code on SQLite and PostgreSQL. */
-export function createKyselyStore({ db, dialect, schema, poolStats }: Connection): Store {
+export function createKyselyStore(connection: Connection): Store {
+  return translateOutages(kyselyStore(connection));
+}
+
+/**
+ * Every method's "the database cannot be reached" becomes an UnavailableError (503 with
+ * Retry-After), so an outage is never answered as an internal error.
+ */
+function translateOutages(store: Store): Store {
+  const wrapped = { ...store } as Record<string, unknown>;
+  for (const [name, value] of Object.entries(store)) {
+    if (typeof value !== 'function' || name === 'poolStats') continue;
+    wrapped[name] = async (...args: unknown[]) => {
+      try {
+        return await (value as (...a: unknown[]) => Promise<unknown>).apply(store, args);
+      } catch (error) {
+        if (isUnavailable(error)) throw new UnavailableError('The database is unavailable just now; nothing was changed. Retry shortly.');
+        throw error;
+      }
+    };
+  }
+  return wrapped as unknown as Store;
+}
+
+function kyselyStore({ db, dialect, schema, poolStats }: Connection): Store {
   return {
     dialect,
     poolStats,
