@@ -26,6 +26,8 @@ import { listRoutes } from './routes/api/lists.js';
 import { sourcesRoute } from './routes/api/sources.js';
 import { sharedSchemas } from './schemas/product.js';
 
+const HTML_HEADERS = { 'x-content-type-options': 'nosniff', 'x-frame-options': 'DENY', 'referrer-policy': 'no-referrer' };
+
 export interface AppOptions {
   /** Fastify logger settings; tests pass false. */
   logger?: FastifyServerOptions['logger'];
@@ -43,6 +45,14 @@ export async function buildApp(services: Services, config: Config, options: AppO
   });
   for (const schema of sharedSchemas) app.addSchema(schema);
   registerErrorHandling(app);
+  // Every HTML page, whoever renders it, gets the headers that keep it from being framed or sniffed.
+  app.addHook('onSend', async (_request, reply, payload) => {
+    const type = reply.getHeader('content-type');
+    if (typeof type === 'string' && type.startsWith('text/html')) {
+      for (const [name, value] of Object.entries(HTML_HEADERS)) if (!reply.hasHeader(name)) void reply.header(name, value);
+    }
+    return payload;
+  });
   await registerOpenApi(app, config.publicUrl);
   healthRoutes(app, services.store);
   registerMetrics(app, services);

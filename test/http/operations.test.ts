@@ -42,6 +42,9 @@ describe('operations endpoints', () => {
     const docs = await t.app.inject('/docs/');
     expect(docs.statusCode).toBe(200);
     expect(docs.headers['content-type']).toContain('text/html');
+    expect(docs.headers['content-security-policy']).toContain("default-src 'self'");
+    expect(docs.headers['x-frame-options']).toBe('DENY');
+    expect(docs.headers['x-content-type-options']).toBe('nosniff');
   });
 
   it('answers unknown routes with a JSON 404', async () => {
@@ -71,11 +74,21 @@ describe('logs', () => {
     await app.inject({ method: 'PUT', url: '/admin/v1/shops/logs/products', headers: { authorization: `Bearer ${priv}` }, payload: [productInput(1)] });
     await app.inject({ method: 'GET', url: `/api/v1/products/static?ids=1&key=${pub}&subject_email=someone@example.com` });
     await app.inject({ method: 'GET', url: '/api/v1/products/static?ids=1', headers: { 'x-api-key': pub } });
+    await app.inject({ method: 'PATCH', url: '/admin/v1/shops/logs', headers: { authorization: `Bearer ${ADMIN_TOKEN}` }, payload: { webhook_secret: 'webhook-secret-never-logged-123' } });
+    await app.inject({ method: 'PUT', url: '/admin/v1/shops/logs/billing/customers', headers: { authorization: `Bearer ${priv}` }, payload: [{ id: 5, email: 'subscriber@example.com' }] });
+    const context = await app.inject({ url: `/api/v1/billing/reactivate?key=${priv}&billing_customer_id=5&request_type=live` });
+    const link = context.json().data.service_reactivate_all_link as string;
+    await app.inject({ url: new URL(link).pathname + new URL(link).search });
+    await app.inject({ url: `/api/v1/billing/reactivate?key=${priv}&billing_customer_id=x` });
+    const signingSecret = (await services.store.getShopByHandle('logs'))!.signing_secret;
+    const log = lines.join('');
     await app.close();
     await services.close();
     await backend!.cleanup();
-    const log = lines.join('');
     expect(log).toContain('/api/v1/products/static?ids=1&key=[redacted]');
-    for (const secret of [pub, priv, ADMIN_TOKEN, 'someone@example.com']) expect(log).not.toContain(secret);
+    expect(log).toContain('/billing/reactivate?merchant_token=[redacted]');
+    for (const secret of [pub, priv, ADMIN_TOKEN, 'someone@example.com', 'subscriber@example.com', 'webhook-secret-never-logged-123', signingSecret, new URL(link).searchParams.get('sig')!]) {
+      expect(log).not.toContain(secret);
+    }
   });
 });
