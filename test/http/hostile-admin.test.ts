@@ -35,6 +35,24 @@ describe('hostile input on the admin API', () => {
     ), { numRuns: 300 });
   });
 
+  it('never answers 5xx to generated admin query and path parameters', async () => {
+    const value = fc.oneof(fc.constantFrom('', '-1', '0', '1e309', 'NaN', '9'.repeat(40), '\u0000', '😀', "' OR 1=1 --", '../x', 'new', '1,2'), fc.string({ maxLength: 20 }));
+    await fc.assert(fc.asyncProperty(value, value, value, async (a, b, c) => {
+      const e = encodeURIComponent;
+      for (const url of [
+        `/admin/v1/shops/afuzz/products?query=${e(a)}&limit=${e(b)}&page=${e(c)}`,
+        `/admin/v1/shops/afuzz/events?uuid=${e(a)}&shop_customer_id=${e(b)}&limit=${e(c)}`,
+        `/admin/v1/shops/afuzz/rulesets/${e(a) || 'x'}`, `/admin/v1/shops/afuzz/campaigns/${e(b) || 'x'}/stats`, `/admin/v1/shops/${e(c) || 'x'}`,
+      ]) {
+        const res = await t.admin('GET', url);
+        expect(res.statusCode, `${url} → ${res.body.slice(0, 200)}`).toBeLessThan(500);
+        if (res.statusCode >= 400) expect(typeof res.json().error).toBe('string');
+      }
+      const del = await t.admin('DELETE', `/admin/v1/shops/afuzz/products/${e(a) || 'x'}`);
+      expect(del.statusCode).toBeLessThan(500);
+    }), { numRuns: 100 });
+  });
+
   it('refuses oversized bodies with a JSON 413', async () => {
     const big = JSON.stringify({ subject: 'user', verb: 'viewed', noun: 'product', shop_product_handle: 'x'.repeat(2 * 1024 * 1024) });
     const res = await t.app.inject({ method: 'POST', url: '/api/v1/analytics/event?key=nope', payload: big, headers: { 'content-type': 'application/json' } });

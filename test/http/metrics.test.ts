@@ -25,7 +25,7 @@ describe.each(backends())('GET /metrics on $name', (backend) => {
     const text = res.body;
     expect(metric(text, 'rebound_http_requests_total{route="/api/v1/products/static",method="GET",status="200"}')).toBe(3);
     expect(metric(text, 'rebound_http_requests_total{route="/api/v1/products/static",method="GET",status="400"}')).toBe(1);
-    expect(text).toContain('rebound_http_request_duration_seconds_bucket{le="0.005",route="/api/v1/products/static",method="GET"}');
+    expect(text).toContain('rebound_http_request_duration_seconds_bucket{le="0.005",route="/api/v1/products/static",method="GET",status="200"}');
     expect(metric(text, 'rebound_cache_hits')).toBe(2);
     expect(metric(text, 'rebound_events_committed')).toBe(1);
     expect(metric(text, 'rebound_event_buffer_depth')).toBe(0);

@@ -12,7 +12,7 @@ export function registerMetrics(app: FastifyInstance, services: Services): Regis
   collectDefaultMetrics({ register: registry });
   const requests = new Counter({ name: 'rebound_http_requests_total', help: 'HTTP requests by route, method and status', labelNames: ['route', 'method', 'status'], registers: [registry] });
   const latency = new Histogram({
-    name: 'rebound_http_request_duration_seconds', help: 'HTTP request latency by route', labelNames: ['route', 'method'],
+    name: 'rebound_http_request_duration_seconds', help: 'HTTP request latency by route, method and status', labelNames: ['route', 'method', 'status'],
     buckets: [0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1, 2.5], registers: [registry],
   });
   const gauge = (name: string, help: string, read: () => number) => new Gauge({ name, help, registers: [registry], collect() { this.set(read()); } });
@@ -34,7 +34,7 @@ export function registerMetrics(app: FastifyInstance, services: Services): Regis
   app.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? 'unmatched';
     requests.inc({ route, method: request.method, status: String(reply.statusCode) });
-    latency.observe({ route, method: request.method }, reply.elapsedTime / 1000);
+    latency.observe({ route, method: request.method, status: String(reply.statusCode) }, reply.elapsedTime / 1000);
   });
   app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
     return reply.header('content-type', registry.contentType).send(await registry.metrics());
