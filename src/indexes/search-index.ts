@@ -22,16 +22,13 @@ function skusOf(product: IndexedProduct): string {
   return product.json.variants.map((v) => /"sku":"((?:[^"\\]|\\.)*)"/.exec(v)?.[1] ?? '').join(' ');
 }
 
-const indexes = new WeakMap<ShopCatalog, MiniSearch<SearchDocument>>();
-
 /**
  * A full-text index of a catalog generation, made on its first search: title weighs most, then
  * tags, type and vendor, SKUs, and the description; prefix and typo tolerance (product.md §5).
  */
 export function searchIndex(catalog: ShopCatalog): MiniSearch<SearchDocument> {
-  let index = indexes.get(catalog);
-  if (!index) {
-    index = new MiniSearch<SearchDocument>({
+  return catalog.memo('search-index', () => {
+    const index = new MiniSearch<SearchDocument>({
       fields: ['title', 'tags', 'product_type', 'vendor', 'skus', 'body'],
       searchOptions: {
         boost: { title: 4, tags: 2, product_type: 2, vendor: 1.5, skus: 1.5, body: 0.5 },
@@ -43,7 +40,6 @@ export function searchIndex(catalog: ShopCatalog): MiniSearch<SearchDocument> {
     index.addAll([...catalog.products.values()].filter((p) => p.listable).map((p) => ({
       id: p.id, title: p.title, tags: p.tags.join(' '), product_type: p.productType, vendor: p.vendor, skus: skusOf(p), body: bodyText(p),
     })));
-    indexes.set(catalog, index);
-  }
-  return index;
+    return index;
+  });
 }

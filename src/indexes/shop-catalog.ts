@@ -88,6 +88,7 @@ export class ShopCatalog {
   readonly collectionsByProduct = new Map<number, number[]>();
   private readonly tagBestSellers = new Map<string, readonly IndexedProduct[]>();
   private readonly memos = new Map<string, unknown>();
+  private readonly requestMemos = new Map<string, unknown>();
   private readonly marketVariants = new Map<number, Map<number, MarketVariants>>();
 
   constructor(
@@ -125,12 +126,19 @@ export class ShopCatalog {
     }
   }
 
-  /** A value derived from this generation, computed on first use (rankings, sorted lists). */
+  /** A value derived from this generation, computed on first use (search index, profiles, rates). */
   memo<T>(key: string, build: () => T): T {
     if (this.memos.has(key)) return this.memos.get(key) as T;
     const value = build();
-    // Bounded: request-driven keys (lists of collection ids) must not grow without limit.
-    if (this.memos.size < 1000) this.memos.set(key, value);
+    this.memos.set(key, value);
+    return value;
+  }
+
+  /** The same for keys made from request parameters: bounded, so callers cannot grow it without limit. */
+  memoForRequest<T>(key: string, build: () => T): T {
+    if (this.requestMemos.has(key)) return this.requestMemos.get(key) as T;
+    const value = build();
+    if (this.requestMemos.size < 1000) this.requestMemos.set(key, value);
     return value;
   }
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { addDays, billingTimestamp, shopToday } from '../../domain/billing/dates.js';
 import type { BillingCharge, BillingOrder, Onetime } from '../../domain/billing/types.js';
-import { formatMoney, parseMoney } from '../../domain/catalog/money.js';
+import { formatMoney } from '../../domain/catalog/money.js';
 import { ConflictError, InvalidInputError, NotFoundError } from '../../domain/errors.js';
 import { isCalendarDate } from '../../domain/rules/local-time.js';
 import type { Shop } from '../../domain/shop.js';

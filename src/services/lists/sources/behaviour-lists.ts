@@ -4,7 +4,7 @@ import { rankSimilar, titleWords, type ContentProfile } from '../../../domain/ra
 import type { IndexedProduct, ShopCatalog } from '../../../indexes/shop-catalog.js';
 import { searchIndex } from '../../../indexes/search-index.js';
 import type { Query } from '../../params.js';
-import { byIds, type ListContext, type ListSource } from './types.js';
+import { byIds, eachById, type ListContext, type ListSource } from './types.js';
 
 /** Chosen by `npm run eval` on the UCI Online Retail log (see the README). */
 export const CO_PURCHASE_WEIGHTING: CoPurchaseWeighting = 'recency';
@@ -23,12 +23,10 @@ export const recommendedSource: ListSource = {
     const { catalog } = context;
     const inputs = context.productIds ?? [];
     const together = inputs.length > 0 ? coPurchased(inputs, catalog.sales.baskets, catalog.sales.basketsOf, CO_PURCHASE_WEIGHTING, catalog.sales.basketAges) : [];
-    const skip = new Set(inputs);
-    return byIds(catalog, [...together, ...catalog.sales.topSellers.filter((id) => !skip.has(id))]);
+    // Read lazily: the answer usually fills from the first few ids of these thousands.
+    return eachById(catalog, (function* () { yield* together; yield* catalog.sales.topSellers; })(), new Set(inputs));
   },
 };
-
-const profiles = new WeakMap<ShopCatalog, ContentProfile[]>();
 
 function profile(p: IndexedProduct): ContentProfile {
   const lowest = Math.min(...p.variants.map((v) => v.price)) / 10_000;
@@ -37,12 +35,7 @@ function profile(p: IndexedProduct): ContentProfile {
 
 /** Content profiles of a catalog generation, made on first use. */
 function profilesOf(catalog: ShopCatalog): ContentProfile[] {
-  let list = profiles.get(catalog);
-  if (!list) {
-    list = [...catalog.products.values()].filter((p) => p.listable).map(profile);
-    profiles.set(catalog, list);
-  }
-  return list;
+  return catalog.memo('content-profiles', () => [...catalog.products.values()].filter((p) => p.listable).map(profile));
 }
 
 export const similarSource: ListSource = {

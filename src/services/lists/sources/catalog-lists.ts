@@ -98,7 +98,7 @@ export const collectionsSource: ListSource = {
     }
     const { catalog } = context;
     // The sorted membership is made once per catalog generation and collection list.
-    const ordered = catalog.memo(`collections:${ids.join(',')}:${sort === 'yes' || sort === 'top_sellers' ? sort : 'position'}`, () => {
+    const ordered = catalog.memoForRequest(`collections:${ids.join(',')}:${sort === 'yes' || sort === 'top_sellers' ? sort : 'position'}`, () => {
       const members = collectionMembers(catalog, ids);
       if (sort === 'yes') return byConversion(catalog, members);
       if (sort === 'top_sellers') {
