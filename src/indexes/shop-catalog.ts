@@ -86,7 +86,6 @@ export class ShopCatalog {
   readonly byVariant = new Map<number, IndexedProduct>();
   readonly collectionMembers = new Map<number, readonly IndexedProduct[]>();
   readonly collectionsByProduct = new Map<number, number[]>();
-  private readonly tagBestSellers = new Map<string, readonly IndexedProduct[]>();
   private readonly memos = new Map<string, unknown>();
   private readonly requestMemos = new Map<string, unknown>();
   private readonly marketVariants = new Map<number, Map<number, MarketVariants>>();
@@ -145,13 +144,9 @@ export class ShopCatalog {
   /** Products carrying a tag (case-insensitive), best sellers of the last 90 days first, then by id. */
   bestSellersTagged(tag: string): readonly IndexedProduct[] {
     const key = tag.toLowerCase();
-    let list = this.tagBestSellers.get(key);
-    if (!list) {
-      list = [...(this.byTag.get(key) ?? [])].sort(bestSellingFirst(this.sales));
-      this.tagBestSellers.set(key, list);
-    }
-    return list;
+    return this.memoForRequest(`tag:${key}`, () => [...(this.byTag.get(key) ?? [])].sort(bestSellingFirst(this.sales)));
   }
+
 
   /** The market that prices a country, or null (base prices, whole catalog). */
   marketFor(countryCode: string): IndexedMarket | null {
