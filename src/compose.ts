@@ -17,6 +17,7 @@ import { createReactivationService } from './services/billing/reactivation.js';
 import { createBillingWebhooks } from './services/billing/webhooks.js';
 import { createAdminAuth } from './services/admin-auth.js';
 import { createCatalogService } from './services/catalog.js';
+import { createInsightsService } from './services/insights.js';
 import { createProductsService } from './services/products.js';
 import { createRecommendationsService } from './services/recommendations/index.js';
 import { createRulesetsService } from './services/rulesets.js';
@@ -45,6 +46,8 @@ export interface Services {
   /** The event intake's group commit (buffer depth and commit figures for metrics). */
   eventWriter: GroupCommitter<EventRow>;
   ledger: ReturnType<typeof createLedgerService>;
+  /** The merchant console's overview: trending, top sellers, events per day, conversion. */
+  insights: ReturnType<typeof createInsightsService>;
   reactivation: ReturnType<typeof createReactivationService>;
   onetime: ReturnType<typeof createOnetimeService>;
   billingWebhooks: ReturnType<typeof createBillingWebhooks>;
@@ -97,6 +100,7 @@ export async function compose(config: Config, options: { log?: Logger; store?: S
     events: createEventsService({ store, catalog, viewed, committer: eventWriter }),
     eventWriter,
     ledger: createLedgerService({ store }),
+    insights: createInsightsService({ store, catalog }),
     reactivation: createReactivationService({ provider: billing, store, catalog, publicUrl: config.publicUrl }),
     onetime: createOnetimeService({ provider: billing, catalog }),
     billingWebhooks: createBillingWebhooks({ store }),

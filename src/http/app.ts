@@ -17,6 +17,7 @@ import { customRoute } from './routes/api/custom.js';
 import { eventRoutes } from './routes/api/events.js';
 import { billingRoutes } from './routes/api/billing.js';
 import { adminBillingRoutes } from './routes/admin/billing.js';
+import { consoleApiRoutes } from './routes/admin/console-api.js';
 import { billingPageRoutes } from './routes/billing-page.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { adminEventRoutes } from './routes/admin/events.js';
@@ -79,6 +80,7 @@ export async function buildApp(services: Services, config: Config, options: AppO
     rulesetRoutes(admin, { shops: services.shops, rulesets: services.rulesets, recommendations: services.recommendations });
     adminEventRoutes(admin, { shops: services.shops, events: services.events });
     adminBillingRoutes(admin, { shops: services.shops, ledger: services.ledger });
+    consoleApiRoutes(admin, { shops: services.shops, insights: services.insights });
   }, { prefix: '/admin/v1' });
 
   await app.register(async (pages) => billingPageRoutes(pages, services.reactivation));

@@ -1,5 +1,5 @@
 import type { OrderLine } from '../domain/catalog/collection.js';
-import { DAY_MS, rankTopSellers, rankTrending, type TrendingSettings } from '../domain/ranking/trending.js';
+import { DAY_MS, rankTopSellers, scoreTrending, type TrendingSettings } from '../domain/ranking/trending.js';
 
 export { DAY_MS };
 
@@ -20,6 +20,8 @@ export interface SalesStats {
   readonly unitsSold30d: ReadonlyMap<number, number>;
   readonly topSellers: readonly number[];
   readonly trending: readonly number[];
+  /** The trending score of each ranked product. */
+  readonly trendingScores: ReadonlyMap<number, number>;
   readonly purchasedByCustomer: ReadonlyMap<number, ReadonlyMap<number, Purchase>>;
   /** Product ids of each order of the last 90 days, and the orders holding each product. */
   readonly baskets: readonly (readonly number[])[];
@@ -29,11 +31,11 @@ export interface SalesStats {
 }
 
 export const NO_SALES: SalesStats = {
-  reference: 0, unitsSold90d: new Map(), unitsSold30d: new Map(), topSellers: [], trending: [], purchasedByCustomer: new Map(), baskets: [], basketsOf: new Map(), basketAges: [],
+  reference: 0, unitsSold90d: new Map(), unitsSold30d: new Map(), topSellers: [], trending: [], trendingScores: new Map(), purchasedByCustomer: new Map(), baskets: [], basketsOf: new Map(), basketAges: [],
 };
 
 /** Folds order lines (oldest first, grouped by order) into the stats. */
-export function buildSales(lines: readonly OrderLine[], now: number, trending: TrendingSettings): SalesStats {
+export function buildSales(lines: readonly OrderLine[], now: number, settings: TrendingSettings): SalesStats {
   const newest = lines.reduce((max, l) => Math.max(max, l.created_at), 0);
   const reference = newest > 0 ? Math.min(now, newest) : now;
   const sales = lines.map((l) => ({ productId: l.product_id, quantity: l.quantity, at: l.created_at }));
@@ -76,12 +78,14 @@ export function buildSales(lines: readonly OrderLine[], now: number, trending: T
     if (!basket.includes(line.product_id)) basket.push(line.product_id);
   }
   closeBasket();
+  const trend = scoreTrending(sales, reference, settings);
   return {
     reference,
     unitsSold90d: top90.units,
     unitsSold30d: top30.units,
     topSellers: top90.ranked,
-    trending: rankTrending(sales, reference, trending),
+    trending: trend.ranked,
+    trendingScores: trend.scores,
     purchasedByCustomer: purchased,
     baskets,
     basketsOf,

@@ -20,6 +20,8 @@ export interface IndexedProduct {
   readonly id: number;
   readonly handle: string;
   readonly title: string;
+  /** The main image's URL (the admin insights show it), null without images. */
+  readonly image: string | null;
   readonly vendor: string;
   readonly productType: string;
   /** Tags as given, and lower-cased for matching. */
@@ -57,6 +59,7 @@ export function indexProduct(product: Product): IndexedProduct {
     id: product.id,
     handle: product.handle,
     title: product.title,
+    image: product.image?.src ?? product.images[0]?.src ?? null,
     vendor: product.vendor,
     productType: product.product_type,
     tags,

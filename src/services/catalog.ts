@@ -79,6 +79,14 @@ export function createCatalogService(deps: { store: CatalogStore; catalog: Catal
       return { data, page: query.page, total: matching.length };
     },
 
+    /** Stored products by id, in the order given, each once; unknown ids are skipped. */
+    async productsByIds(shopId: number, ids: readonly number[]): Promise<{ data: Product[]; page: number; total: number }> {
+      const unique = [...new Set(ids)];
+      const found = new Map((await store.listProducts(shopId, { ids: unique })).map((p) => [p.id, p]));
+      const data = unique.flatMap((id) => found.get(id) ?? []);
+      return { data, page: 1, total: data.length };
+    },
+
     async upsertCollections(shopId: number, body: unknown): Promise<{ upserted: number }> {
       const rows = validateRows(CollectionInput, body, 'collections');
       const existing = await store.findExistingProductIds(shopId, rows.flatMap((r) => r.products.map((p) => p.product_id)));

@@ -38,6 +38,17 @@ export function limitParam(query: Query, fallback: number, max: number): number 
   return Number(value);
 }
 
+/** A whole number from `min` to `max`; absent or empty takes the fallback; anything else is a 400 naming it. */
+export function wholeNumberParam(query: Query, name: string, range: { min: number; max: number; fallback: number }): number {
+  const raw = single(query, name);
+  if (raw === undefined || raw.trim() === '') return range.fallback;
+  const value = raw.trim();
+  if (!/^\d{1,9}$/.test(value) || Number(value) < range.min || Number(value) > range.max) {
+    throw new InvalidInputError(name, `Parameter ${name} must be a whole number from ${range.min} to ${range.max}, got "${clip(raw)}".`);
+  }
+  return Number(value);
+}
+
 export function formatParam(query: Query): boolean {
   const raw = single(query, 'format');
   if (raw === undefined || raw === '') return false;

@@ -79,6 +79,11 @@ export interface Store {
   /** Handles of the latest product views of a session or customer, newest first, repeats included. */
   latestViewedHandles(shopId: number, filter: EventFilter, scan: number): Promise<string[]>;
   listEventCounts(shopId: number, sinceDay: number): Promise<{ day: number; handle: string; views: number; adds: number; removes: number }[]>;
+  /**
+   * Events per verb in fixed periods of `periodMs` (aligned on the epoch; a whole number of
+   * minutes), created at or after `since` (epoch ms): `start` is the period's first instant.
+   */
+  countEventsByPeriod(shopId: number, since: number, periodMs: number): Promise<{ start: number; verb: StoreEvent['verb']; count: number }[]>;
 
   /** Upserts ledger documents by id; with `onlyNewer`, an older updated_at never overwrites a newer one. */
   upsertLedger(shopId: number, kind: LedgerKind, docs: LedgerDoc[], options?: { onlyNewer?: boolean }): Promise<void>;
@@ -95,8 +100,12 @@ export interface Store {
   createOnetime(shopId: number, idempotency: { key: string; hash: string } | null, build: (ids: { onetime: number; charge: number; order: number }) => OnetimeWrite): Promise<OnetimeOutcome>;
   createCampaign(shopId: number, campaign: { name: string; discount_code: string | null }): Promise<Campaign>;
   getCampaign(shopId: number, id: number): Promise<Campaign | null>;
+  /** The shop's campaigns, oldest first. */
+  listCampaigns(shopId: number): Promise<Campaign[]>;
   countCampaign(shopId: number, campaignId: number, tk: string, counter: CampaignCounter, by: number): Promise<void>;
   campaignCounts(shopId: number, campaignId: number): Promise<{ tk: string; counter: CampaignCounter; count: number }[]>;
+  /** Every campaign's counters of a shop, summed over tracking keys. */
+  campaignTotals(shopId: number): Promise<{ campaign_id: number; counter: CampaignCounter; count: number }[]>;
   /** Applies a webhook's documents once per webhook id; false when the id was seen before. */
   applyWebhook(shopId: number, source: string, webhookId: string, kind: LedgerKind, docs: LedgerDoc[]): Promise<boolean>;
 

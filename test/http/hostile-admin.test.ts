@@ -43,6 +43,8 @@ describe('hostile input on the admin API', () => {
         `/admin/v1/shops/afuzz/products?query=${e(a)}&limit=${e(b)}&page=${e(c)}`,
         `/admin/v1/shops/afuzz/events?uuid=${e(a)}&shop_customer_id=${e(b)}&limit=${e(c)}`,
         `/admin/v1/shops/afuzz/rulesets/${e(a) || 'x'}`, `/admin/v1/shops/afuzz/campaigns/${e(b) || 'x'}/stats`, `/admin/v1/shops/${e(c) || 'x'}`,
+        `/admin/v1/shops/afuzz/products?ids=${e(a)}&limit=${e(b)}`, `/admin/v1/shops/afuzz/insights?days=${e(a)}`, `/admin/v1/shops/${e(b) || 'x'}/insights?days=${e(c)}`,
+        `/admin/v1/shops/${e(c) || 'x'}/campaigns`, `/admin/v1/session?x=${e(a)}`,
       ]) {
         const res = await t.admin('GET', url);
         expect(res.statusCode, `${url} → ${res.body.slice(0, 200)}`).toBeLessThan(500);

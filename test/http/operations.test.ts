@@ -38,7 +38,20 @@ describe('operations endpoints', () => {
       '/admin/v1/shops', '/admin/v1/shops/{handle}', '/admin/v1/shops/{handle}/keys/rotate', '/admin/v1/shops/{handle}/products',
       '/admin/v1/shops/{handle}/products/{id}', '/admin/v1/shops/{handle}/collections', '/admin/v1/shops/{handle}/inventory',
       '/admin/v1/shops/{handle}/customers', '/admin/v1/shops/{handle}/markets', '/admin/v1/shops/{handle}/orders',
+      '/admin/v1/session', '/admin/v1/shops/{handle}/campaigns', '/admin/v1/shops/{handle}/insights',
     ]));
+    // The merchant console's endpoints, with their parameters and answers from the route schemas.
+    const names = (op: { parameters?: { name: string }[] }) => (op.parameters ?? []).map((p) => p.name);
+    expect(names(doc.paths['/admin/v1/shops/{handle}/products'].get)).toEqual(expect.arrayContaining(['query', 'limit', 'page', 'ids']));
+    expect(names(doc.paths['/admin/v1/shops/{handle}/insights'].get)).toEqual(expect.arrayContaining(['handle', 'days']));
+    const insights = doc.paths['/admin/v1/shops/{handle}/insights'].get.responses['200'].content['application/json'].schema;
+    expect(Object.keys(insights.properties.data.properties)).toEqual(['days', 'currency', 'trending', 'top_sellers', 'events_per_day', 'conversion']);
+    const session = doc.paths['/admin/v1/session'].get.responses['200'].content['application/json'].schema;
+    expect(Object.keys(session.properties)).toEqual(['operator', 'shops']);
+    expect(session.properties.shops.items.properties).not.toHaveProperty('signing_secret');
+    expect(doc.paths['/admin/v1/shops/{handle}/campaigns'].get.responses['200'].content['application/json'].schema.properties.data.items.properties.stats)
+      .toBeDefined();
+    expect(doc.paths['/admin/v1/shops/{handle}/campaigns'].post).toBeDefined();
     const docs = await t.app.inject('/docs/');
     expect(docs.statusCode).toBe(200);
     expect(docs.headers['content-type']).toContain('text/html');

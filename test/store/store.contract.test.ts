@@ -201,4 +201,54 @@ describe.each(backends())('Store on $name', (backend) => {
       { day: 20261121, handle: 'x', views: 0, adds: 1, removes: 0 },
     ]);
   });
+  it('counts events per verb in fixed periods aligned on the epoch, from a time on', async () => {
+    const a = await shop('a');
+    const b = await shop('b');
+    const t = Date.parse('2026-11-20T10:00:00Z'); // a multiple of 15 minutes
+    const event = (shopId: number, verb: 'viewed' | 'added' | 'removed', at: number) => ({
+      shop_id: shopId, uuid: 'u1', customer_id: null, subject: 'user' as const, verb, noun: 'product' as const, handle: 'x', subject_email: null, theme_id: null, created_at: at,
+    });
+    await store.appendEvents([
+      event(a.id, 'viewed', t - 1), // the period before, and before `since`
+      event(a.id, 'viewed', t), event(a.id, 'viewed', t + 899_999), event(a.id, 'added', t + 60_000),
+      event(a.id, 'removed', t + 900_000), event(a.id, 'viewed', t + 86_400_000),
+      event(b.id, 'viewed', t),
+    ]);
+    expect(await store.countEventsByPeriod(a.id, t, 900_000)).toEqual([
+      { start: t, verb: 'added', count: 1 },
+      { start: t, verb: 'viewed', count: 2 },
+      { start: t + 900_000, verb: 'removed', count: 1 },
+      { start: t + 86_400_000, verb: 'viewed', count: 1 },
+    ]);
+    expect(await store.countEventsByPeriod(a.id, t - 900_000, 86_400_000)).toEqual([
+      { start: t - 36_000_000, verb: 'added', count: 1 },
+      { start: t - 36_000_000, verb: 'removed', count: 1 },
+      { start: t - 36_000_000, verb: 'viewed', count: 3 },
+      { start: t + 50_400_000, verb: 'viewed', count: 1 },
+    ]);
+    expect(await store.countEventsByPeriod(b.id, t + 1, 900_000)).toEqual([]);
+    await expect(store.countEventsByPeriod(a.id, t, 1000)).rejects.toThrow(RangeError);
+  });
+
+  it('lists a shop\'s campaigns and sums their counters over tracking keys', async () => {
+    const a = await shop('a');
+    const b = await shop('b');
+    const spring = await store.createCampaign(a.id, { name: 'Spring', discount_code: 'SPRING' });
+    const fall = await store.createCampaign(a.id, { name: 'Fall', discount_code: null });
+    await store.createCampaign(b.id, { name: 'Other', discount_code: null });
+    expect(await store.listCampaigns(a.id)).toEqual([spring, fall]);
+    expect(spring).toMatchObject({ id: 1, name: 'Spring', discount_code: 'SPRING', created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
+    await store.countCampaign(a.id, spring.id, 'mail-1', 'links_generated', 3);
+    await store.countCampaign(a.id, spring.id, 'mail-2', 'links_generated', 2);
+    await store.countCampaign(a.id, spring.id, '', 'pages_opened', 1);
+    await store.countCampaign(a.id, fall.id, 'x', 'reactivations', 4);
+    await store.countCampaign(b.id, 1, 'x', 'reactivations', 9);
+    const totals = await store.campaignTotals(a.id);
+    expect(totals.sort((p, q) => p.campaign_id - q.campaign_id || p.counter.localeCompare(q.counter))).toEqual([
+      { campaign_id: spring.id, counter: 'links_generated', count: 5 },
+      { campaign_id: spring.id, counter: 'pages_opened', count: 1 },
+      { campaign_id: fall.id, counter: 'reactivations', count: 4 },
+    ]);
+    expect(await store.listCampaigns(424242)).toEqual([]);
+  });
 });

@@ -19,6 +19,11 @@ export interface Sale {
  * ranked by score, then most recent sale, then product id.
  */
 export function rankTrending(sales: Iterable<Sale>, reference: number, settings: TrendingSettings): number[] {
+  return scoreTrending(sales, reference, settings).ranked;
+}
+
+/** The trending ranking with each product's score (the admin insights show the scores). */
+export function scoreTrending(sales: Iterable<Sale>, reference: number, settings: TrendingSettings): { ranked: number[]; scores: Map<number, number> } {
   const since = reference - settings.windowDays * DAY_MS;
   const score = new Map<number, number>();
   const last = new Map<number, number>();
@@ -28,7 +33,8 @@ export function rankTrending(sales: Iterable<Sale>, reference: number, settings:
     score.set(sale.productId, (score.get(sale.productId) ?? 0) + sale.quantity * 0.5 ** (age / settings.halfLifeDays));
     if (sale.at > (last.get(sale.productId) ?? -Infinity)) last.set(sale.productId, sale.at);
   }
-  return [...score.keys()].sort((a, b) => score.get(b)! - score.get(a)! || last.get(b)! - last.get(a)! || a - b);
+  const ranked = [...score.keys()].sort((a, b) => score.get(b)! - score.get(a)! || last.get(b)! - last.get(a)! || a - b);
+  return { ranked, scores: score };
 }
 
 /** Units sold per product since a time; the ranking of top sellers (units desc, then id). */

@@ -52,6 +52,7 @@ export function describeRuleCatalog(endpoints: readonly string[]) {
       type: c.type,
       label: c.label,
       input: c.input,
+      ...(c.unit ? { unit: c.unit } : {}),
       operators: c.operators.map((o) => ({ code: o.code, label: o.label, value: o.value })),
     })),
     outputs: OUTPUTS.map((o) => ({ ...o })),
@@ -63,7 +64,8 @@ export function describeRuleCatalog(endpoints: readonly string[]) {
 const VALUE_KINDS: Record<ValueKind | 'collection' | 'tag_list' | 'endpoint', string> = {
   none: 'no value',
   products: 'products: [{product_id, variant_ids}]',
-  id_list: 'value: comma-separated ids',
+  variant_id_list: 'value: comma-separated variant ids',
+  collection_id_list: 'value: comma-separated collection ids',
   text_list: 'value: comma-separated values (case-insensitive)',
   text_list_or_regex: 'value: comma-separated values or /regex/flags',
   number: 'value: a number (decimal amount for cart_subtotal)',

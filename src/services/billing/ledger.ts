@@ -5,7 +5,9 @@ import { BillingAddressInput, BillingChargeInput, BillingCustomerInput, BillingS
 import { validateDocument, validateRows } from '../../domain/inputs/validate.js';
 import type { LedgerDoc, Store } from '../../store/store.js';
 
-type LedgerStore = Pick<Store, 'upsertLedger' | 'createCampaign' | 'getCampaign' | 'campaignCounts' | 'applyWebhook'>;
+type LedgerStore = Pick<Store, 'upsertLedger' | 'createCampaign' | 'getCampaign' | 'listCampaigns' | 'campaignCounts' | 'campaignTotals' | 'applyWebhook'>;
+
+const noCounts = (): Record<CampaignCounter, number> => ({ links_generated: 0, pages_opened: 0, reactivations: 0 });
 
 /** Turns validated rows of one ledger kind into stored documents. */
 export function ledgerDocs(kind: LedgerKind, body: unknown, now: number): LedgerDoc[] {
@@ -42,14 +44,24 @@ export function createLedgerService(deps: { store: LedgerStore; clock?: () => nu
     /** Links generated, pages opened and reactivations, in total and per tracking key. */
     async stats(shopId: number, id: number) {
       await this.requireCampaign(shopId, id);
-      const empty = (): Record<CampaignCounter, number> => ({ links_generated: 0, pages_opened: 0, reactivations: 0 });
-      const total = empty();
+      const total = noCounts();
       const byTk: Record<string, Record<CampaignCounter, number>> = {};
       for (const { tk, counter, count } of await store.campaignCounts(shopId, id)) {
         total[counter] += count;
-        if (tk !== '') (byTk[tk] ??= empty())[counter] += count;
+        if (tk !== '') (byTk[tk] ??= noCounts())[counter] += count;
       }
       return { ...total, by_tk: byTk };
+    },
+
+    /** Every campaign of the shop, oldest first, with its counters in total (two queries). */
+    async listCampaigns(shopId: number): Promise<(Campaign & { stats: Record<CampaignCounter, number> })[]> {
+      const [campaigns, totals] = await Promise.all([store.listCampaigns(shopId), store.campaignTotals(shopId)]);
+      const stats = new Map(campaigns.map((c) => [c.id, noCounts()]));
+      for (const { campaign_id, counter, count } of totals) {
+        const counts = stats.get(campaign_id);
+        if (counts) counts[counter] += count;
+      }
+      return campaigns.map((c) => ({ ...c, stats: stats.get(c.id)! }));
     },
   };
 }

@@ -6,7 +6,7 @@ import type { LedgerDoc, Store } from '../store.js';
 import { nextCounter } from './shops.js';
 
 type BillingMethods = Pick<Store, 'upsertLedger' | 'getLedgerDoc' | 'listCustomerSubscriptions' | 'nextQueuedCharge' | 'saveReactivation'
-  | 'createOnetime' | 'createCampaign' | 'getCampaign' | 'countCampaign' | 'campaignCounts' | 'applyWebhook'>;
+  | 'createOnetime' | 'createCampaign' | 'getCampaign' | 'listCampaigns' | 'countCampaign' | 'campaignCounts' | 'campaignTotals' | 'applyWebhook'>;
 type Db = Kysely<Database> | Transaction<Database>;
 
 const TABLE: Record<LedgerKind, 'billing_customers' | 'billing_addresses' | 'billing_subscriptions' | 'billing_charges'> = {
@@ -97,12 +97,21 @@ export function billingMethods(db: Kysely<Database>): BillingMethods {
     },
     async getCampaign(shopId, id) {
       const row = await db.selectFrom('campaigns').selectAll().where('shop_id', '=', shopId).where('id', '=', id).executeTakeFirst();
-      return row ? { id: Number(row.id), name: row.name, discount_code: row.discount_code, created_at: time.fromDb(row.created_at) } satisfies Campaign : null;
+      return row ? campaignOf(row) : null;
+    },
+    async listCampaigns(shopId) {
+      const rows = await db.selectFrom('campaigns').selectAll().where('shop_id', '=', shopId).orderBy('id').execute();
+      return rows.map(campaignOf);
     },
     countCampaign: (shopId, campaignId, tk, counter, by) => count(db, shopId, campaignId, tk, counter, by),
     async campaignCounts(shopId, campaignId) {
       const rows = await db.selectFrom('campaign_counts').select(['tk', 'kind', 'count']).where('shop_id', '=', shopId).where('campaign_id', '=', campaignId).execute();
       return rows.map((r) => ({ tk: r.tk, counter: r.kind as CampaignCounter, count: Number(r.count) }));
+    },
+    async campaignTotals(shopId) {
+      const rows = await db.selectFrom('campaign_counts').select(['campaign_id', 'kind', (eb) => eb.fn.sum<number>('count').as('count')])
+        .where('shop_id', '=', shopId).groupBy(['campaign_id', 'kind']).execute();
+      return rows.map((r) => ({ campaign_id: Number(r.campaign_id), counter: r.kind as CampaignCounter, count: Number(r.count) }));
     },
     async applyWebhook(shopId, source, webhookId, kind, docs) {
       try {
@@ -117,6 +126,10 @@ export function billingMethods(db: Kysely<Database>): BillingMethods {
       }
     },
   };
+}
+
+function campaignOf(row: { id: number; name: string; discount_code: string | null; created_at: number }): Campaign {
+  return { id: Number(row.id), name: row.name, discount_code: row.discount_code, created_at: time.fromDb(row.created_at) };
 }
 
 async function count(db: Db, shopId: number, campaignId: number, tk: string, counter: CampaignCounter, by: number): Promise<void> {

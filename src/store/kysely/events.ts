@@ -1,11 +1,11 @@
-import type { Kysely, SelectQueryBuilder } from 'kysely';
+import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
 import { countEvents, type StoredEvent } from '../../domain/events.js';
 import { chunks } from '../codec.js';
 import type { Database } from '../schema.js';
 import type { EventFilter, Store } from '../store.js';
 import { nextCounterBlock } from './shops.js';
 
-type EventMethods = Pick<Store, 'appendEvents' | 'listEvents' | 'latestViewedHandles' | 'listEventCounts'>;
+type EventMethods = Pick<Store, 'appendEvents' | 'listEvents' | 'latestViewedHandles' | 'listEventCounts' | 'countEventsByPeriod'>;
 
 function filtered<O>(query: SelectQueryBuilder<Database, 'events', O>, shopId: number, filter: EventFilter) {
   let q = query.where('shop_id', '=', shopId);
@@ -64,6 +64,16 @@ export function eventMethods(db: Kysely<Database>): EventMethods {
       const rows = await db.selectFrom('event_counts').select(['day', 'handle', 'views', 'adds', 'removes'])
         .where('shop_id', '=', shopId).where('day', '>=', sinceDay).execute();
       return rows.map((r) => ({ day: Number(r.day), handle: r.handle, views: Number(r.views), adds: Number(r.adds), removes: Number(r.removes) }));
+    },
+
+    async countEventsByPeriod(shopId, since, periodMs) {
+      if (!Number.isSafeInteger(periodMs) || periodMs < 60_000 || periodMs % 60_000 !== 0) throw new RangeError(`periodMs must be a whole number of minutes, got ${periodMs}.`);
+      // Integer arithmetic both databases share; the period is a checked literal, so the grouped and selected expressions are the same text.
+      const start = sql<number>`created_at - created_at % ${sql.lit(periodMs)}`;
+      const rows = await db.selectFrom('events').select([start.as('start'), 'verb', (eb) => eb.fn.countAll().as('count')])
+        .where('shop_id', '=', shopId).where('created_at', '>=', since)
+        .groupBy([start, 'verb']).orderBy('start').orderBy('verb').execute();
+      return rows.map((r) => ({ start: Number(r.start), verb: r.verb as StoredEvent['verb'], count: Number(r.count) }));
     },
   };
 }

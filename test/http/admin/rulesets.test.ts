@@ -79,6 +79,9 @@ describe.each(backends())('admin rulesets on $name', (backend) => {
     expect(body.conditions.find((c: { type: string }) => c.type === 'cart_subtotal').operators.map((o: { code: string }) => o.code))
       .toEqual(['greater_than', 'greater_than_or_equal_to', 'less_than', 'less_than_or_equal_to', 'equal_to', 'between']);
     expect(body.endpoints).toContain('/products/static');
+    // The console picks a money input for the subtotal and a whole-number input for the counts.
+    const unitOf = (type: string) => body.conditions.find((c: { type: string }) => c.type === type).unit;
+    expect([unitOf('cart_subtotal'), unitOf('cart_item_count'), unitOf('cart_line_count'), unitOf('url')]).toEqual(['money', 'count', 'count', undefined]);
     expect((await t.app.inject('/admin/v1/rule-catalog')).statusCode).toBe(401);
   });
 

@@ -30,6 +30,7 @@ function cartCondition(type: string, label: string, read: (r: RuleRequest) => nu
     label,
     input: type,
     operators: NUMBER_OPS,
+    unit: money ? 'money' : 'count',
     compile(condition, path, problems) {
       const op = operatorOf(this, condition, path, problems);
       if (!op) return null;

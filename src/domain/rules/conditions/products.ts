@@ -43,7 +43,7 @@ export const variantCondition: ConditionSpec = {
   type: 'variant',
   label: 'Input variants',
   input: 'shop_variant_ids',
-  operators: SET_OPS.map((o) => ({ ...o, value: 'id_list' as const })),
+  operators: SET_OPS.map((o) => ({ ...o, value: 'variant_id_list' as const })),
   compile(condition, path, problems) {
     const op = operatorOf(this, condition, path, problems);
     const ids = idsOf(condition.value, `${path}.value`, problems);
@@ -116,8 +116,8 @@ export const collectionCondition: ConditionSpec = {
   label: 'Collections of the input products',
   input: 'collections of the input products',
   operators: [
-    { code: 'contains_any', label: 'is in any of', value: 'id_list' },
-    { code: 'does_not_contain_any', label: 'is in none of', value: 'id_list' },
+    { code: 'contains_any', label: 'is in any of', value: 'collection_id_list' },
+    { code: 'does_not_contain_any', label: 'is in none of', value: 'collection_id_list' },
   ],
   compile(condition, path, problems) {
     const op = operatorOf(this, condition, path, problems);

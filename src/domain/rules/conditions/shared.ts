@@ -16,7 +16,7 @@ export interface ConditionOutcome {
 export type ConditionEvaluator = (request: RuleRequest, world: RuleWorld) => ConditionOutcome;
 
 /** The kinds of value widget the console renders; validation parses each kind. */
-export type ValueKind = 'none' | 'products' | 'id_list' | 'text_list' | 'text_list_or_regex' | 'number' | 'number_range'
+export type ValueKind = 'none' | 'products' | 'variant_id_list' | 'collection_id_list' | 'text_list' | 'text_list_or_regex' | 'number' | 'number_range'
   | 'date' | 'date_range' | 'weekday_list' | 'time_range' | 'text' | 'text_or_regex' | 'country_list';
 
 export interface OperatorSpec {
@@ -32,6 +32,8 @@ export interface ConditionSpec {
   /** Which request input (or stored data) the condition reads. */
   input: string;
   operators: readonly OperatorSpec[];
+  /** How a number value reads: money (decimal amount in the shop currency) or a whole count. */
+  unit?: 'money' | 'count';
   compile(condition: Condition, path: string, problems: Problem[]): ConditionEvaluator | null;
 }
 

@@ -10,6 +10,12 @@ import { BULK_BODY_LIMIT, serviceValidated } from './bulk.js';
 
 const HandleParams = Type.Object({ handle: Type.String() });
 const tags = ['admin: billing'];
+const Counters = { links_generated: Type.Integer(), pages_opened: Type.Integer(), reactivations: Type.Integer() };
+const CampaignList = Type.Object({
+  data: Type.Array(Type.Object({
+    id: Type.Integer(), name: Type.String(), discount_code: Type.Union([Type.String(), Type.Null()]), created_at: Type.String(), stats: Type.Object(Counters),
+  })),
+});
 
 /** The billing ledger's bulk upserts and campaigns (product.md §8). */
 export function adminBillingRoutes(app: FastifyInstance, deps: { shops: ShopsService; ledger: LedgerService }): void {
@@ -25,6 +31,10 @@ export function adminBillingRoutes(app: FastifyInstance, deps: { shops: ShopsSer
 
   app.post('/shops/:handle/campaigns', { ...serviceValidated, schema: { summary: 'Create a reactivation campaign', tags, params: HandleParams, body: CampaignInput } },
     async (request, reply) => reply.status(201).send({ campaign: await deps.ledger.createCampaign(await shopId(request), request.body) }));
+
+  app.get('/shops/:handle/campaigns', {
+    schema: { summary: 'Campaigns, oldest first, each with its counters in total', tags, params: HandleParams, response: { 200: CampaignList } },
+  }, async (request) => ({ data: await deps.ledger.listCampaigns(await shopId(request)) }));
 
   app.get('/shops/:handle/campaigns/:id/stats', {
     schema: { summary: 'Links generated, pages opened and reactivations, in total and by tk', tags, params: Type.Object({ handle: Type.String(), id: Type.String() }) },

@@ -4,6 +4,7 @@ import { InvalidInputError, NotFoundError } from '../../../domain/errors.js';
 import { CollectionInput, CustomerInput, InventoryInput, MarketInput, OrderInput, ProductInput } from '../../../domain/inputs/catalog.js';
 import type { Shop } from '../../../domain/shop.js';
 import type { CatalogService } from '../../../services/catalog.js';
+import { idList, MAX_ID_LIST } from '../../../services/params.js';
 import type { ShopsService } from '../../../services/shops.js';
 import { shopFor } from '../../plugins/admin-auth.js';
 import { BULK_BODY_LIMIT, serviceValidated } from './bulk.js';
@@ -37,14 +38,20 @@ export function catalogRoutes(app: FastifyInstance, deps: { shops: ShopsService;
 
   app.get('/shops/:handle/products', {
     schema: {
-      summary: 'Browse products (search by title, handle or id)', tags: ['admin: catalog'], params: HandleParams,
-      querystring: Type.Object({ query: Type.Optional(Type.String()), limit: Type.Optional(Type.String()), page: Type.Optional(Type.String()) }),
+      summary: 'Browse products (search by title, handle or id), or read the products named by ids', tags: ['admin: catalog'], params: HandleParams,
+      querystring: Type.Object({
+        query: Type.Optional(Type.String()), limit: Type.Optional(Type.String()), page: Type.Optional(Type.String()),
+        ids: Type.Optional(Type.String({ description: `comma-separated positive integer ids (at most ${MAX_ID_LIST}): those products, in the order given, unknown ids skipped; query, limit and page then do not apply`, examples: ['3,1,2'] })),
+      }),
     },
   }, async (request) => {
-    const q = request.query as { query?: string; limit?: string; page?: string };
+    const q = request.query as { query?: string; limit?: string; page?: string; ids?: string };
     const limit = positive(q.limit, 'limit', 50, 250);
     const page = positive(q.page, 'page', 1, 1_000_000);
-    return catalog.listProducts((await shopOf(request)).id, { ...(q.query ? { query: q.query } : {}), limit, page });
+    const ids = idList(q, 'ids');
+    const { id } = await shopOf(request);
+    if (ids) return catalog.productsByIds(id, ids);
+    return catalog.listProducts(id, { ...(q.query ? { query: q.query } : {}), limit, page });
   });
 
   app.delete('/shops/:handle/products/:id', {

@@ -1,7 +1,7 @@
 import { InvalidInputError } from '../../../domain/errors.js';
-import { conversionEstimate, shopConversionRate } from '../../../domain/ranking/smart-sort.js';
 import type { IndexedProduct, ShopCatalog } from '../../../indexes/shop-catalog.js';
 import { idList, stringList, type Query } from '../../params.js';
+import { conversionOf } from '../conversion.js';
 import { byIds, eachById, type ListSource } from './types.js';
 
 const EXCLUDE = 'comma-separated product ids removed from the result set';
@@ -60,22 +60,9 @@ function collectionMembers(catalog: ShopCatalog, ids: readonly number[]): Indexe
   return out;
 }
 
-/** The shop-wide conversion rate p of the last 30 days, once per catalog generation. */
-function shopRate(catalog: ShopCatalog): number {
-  return catalog.memo('conversion-rate', () => {
-    let purchases = 0;
-    let views = 0;
-    for (const units of catalog.sales.unitsSold30d.values()) purchases += units;
-    for (const c of catalog.eventCounts.values()) views += c.views;
-    return shopConversionRate(purchases, views);
-  });
-}
-
 /** smart_sort=yes: estimated conversion over the last 30 days, a Bayesian average (product.md §5). */
 function byConversion(catalog: ShopCatalog, products: IndexedProduct[]): IndexedProduct[] {
-  const p = shopRate(catalog);
-  const estimate = new Map(products.map((product) => [product.id,
-    conversionEstimate(catalog.sales.unitsSold30d.get(product.id) ?? 0, catalog.eventCounts.get(product.handle)?.views ?? 0, p)]));
+  const estimate = new Map(products.map((product) => [product.id, conversionOf(catalog, product).estimate]));
   // A stable sort keeps collection position order among equals.
   return [...products].sort((a, b) => estimate.get(b.id)! - estimate.get(a.id)!);
 }

@@ -1,0 +1,84 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import { publicShop } from '../../../domain/shop.js';
+import { INSIGHTS_DAYS, type InsightsService } from '../../../services/insights.js';
+import { wholeNumberParam } from '../../../services/params.js';
+import type { ShopsService } from '../../../services/shops.js';
+import { shopFor } from '../../plugins/admin-auth.js';
+
+const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);
+
+/** A shop as the admin API shows it (`publicShop`: no secrets, whether the webhook secrets are set). */
+export const PublicShopSchema = Type.Object({
+  id: Type.Integer(),
+  handle: Type.String(),
+  name: Type.String(),
+  timezone: Type.String(),
+  currency: Type.String(),
+  scopes: Type.Array(Type.String()),
+  public_url: Nullable(Type.String()),
+  settings: Type.Object({}, { additionalProperties: true }),
+  created_at: Type.String(),
+  updated_at: Type.String(),
+  webhook_secret_set: Type.Boolean(),
+  billing_webhook_secret_set: Type.Boolean(),
+});
+
+const ProductRef = {
+  product_id: Type.Integer(),
+  title: Type.String(),
+  handle: Type.String(),
+  image: Nullable(Type.String({ description: 'URL of the main image' })),
+};
+
+const InsightsResponse = Type.Object({
+  data: Type.Object({
+    days: Type.Integer(),
+    currency: Type.String(),
+    trending: Type.Array(Type.Object({ ...ProductRef, score: Type.Number({ description: 'Σ quantity × 0.5^(age in days / half-life) over the trending window' }) }),
+      { description: 'the ranking of /api/v1/products/trending_products, top 10' }),
+    top_sellers: Type.Array(Type.Object({ ...ProductRef, units: Type.Integer() }), { description: 'units sold in the last `days` days (cancelled orders excluded), top 10' }),
+    events_per_day: Type.Array(Type.Object({
+      date: Type.String({ description: 'YYYY-MM-DD in the shop\'s time zone' }), viewed: Type.Integer(), added: Type.Integer(), removed: Type.Integer(),
+    }), { description: 'every day of the window, oldest first, zero days included' }),
+    conversion: Type.Object({
+      shop_rate: Type.Number({ description: 'p: units sold over views, last 30 days' }),
+      k: Type.Integer({ description: 'the prior\'s weight' }),
+      products: Type.Array(Type.Object({
+        product_id: Type.Integer(), title: Type.String(), views: Type.Integer(), purchases: Type.Integer(),
+        estimate: Type.Number({ description: '(purchases + k·p) / (views + k), what smart_sort=yes ranks by' }),
+      }), { description: 'products with views or sales in the last 30 days, top 10 by estimate, then id' }),
+    }),
+  }),
+});
+
+const tags = ['admin: console'];
+
+/** What the merchant console reads beyond the fixed admin paths: who is signed in, and a shop's overview. */
+export function consoleApiRoutes(app: FastifyInstance, deps: { shops: ShopsService; insights: InsightsService }): void {
+  app.get('/session', {
+    schema: {
+      summary: 'Who the bearer is: the operator token (every shop) or a shop\'s private key (that shop)',
+      tags,
+      response: { 200: Type.Object({ operator: Type.Boolean(), shops: Type.Array(PublicShopSchema) }) },
+    },
+  }, async (request) => {
+    const admin = request.admin!;
+    if (admin.operator) return { operator: true, shops: (await deps.shops.listShops()).map(publicShop) };
+    return { operator: false, shops: [publicShop(await deps.shops.requireShopById(admin.shopId))] };
+  });
+
+  app.get('/shops/:handle/insights', {
+    schema: {
+      summary: 'Trending, top sellers, events per day and estimated conversion of a shop',
+      tags,
+      params: Type.Object({ handle: Type.String() }),
+      querystring: Type.Object({ days: Type.Optional(Type.String({ description: `window of top sellers and events per day, ${INSIGHTS_DAYS.min}-${INSIGHTS_DAYS.max}, default ${INSIGHTS_DAYS.fallback}`, examples: ['30'] })) }),
+      response: { 200: InsightsResponse },
+    },
+  }, async (request) => {
+    const shop = await shopFor(request, deps.shops, (request.params as { handle: string }).handle);
+    const days = wholeNumberParam(request.query as Record<string, unknown>, 'days', INSIGHTS_DAYS);
+    return { data: await deps.insights.insights(shop, days) };
+  });
+}
