@@ -66,6 +66,7 @@ function printDemoWelcome(config: Config, seeded: DemoSeedResult): void {
     'Reactivation context for a cancelled subscriber (private key):',
     `  curl '${base}/api/v1/billing/reactivate?key=${seeded.keys.private}&billing_customer_id=80000&format=pretty'`,
     '',
+    `Storefront widget demo: ${base}/widget-demo?key=${encodeURIComponent(key)}`,
     `API docs: ${base}/docs`,
     '',
   ];

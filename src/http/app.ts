@@ -22,6 +22,7 @@ import { billingPageRoutes } from './routes/billing-page.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { adminEventRoutes } from './routes/admin/events.js';
 import { demoAssetRoutes } from './routes/demo-assets.js';
+import { widgetRoutes } from './routes/widget.js';
 import { healthRoutes } from './routes/health.js';
 import { listRoutes } from './routes/api/lists.js';
 import { sourcesRoute } from './routes/api/sources.js';
@@ -58,6 +59,7 @@ export async function buildApp(services: Services, config: Config, options: AppO
   healthRoutes(app, services.store);
   registerMetrics(app, services);
   demoAssetRoutes(app);
+  widgetRoutes(app, { keys: services.keys, catalog: services.catalog });
 
   await app.register(async (api) => {
     // Storefront pages call these from the browser, from any origin.

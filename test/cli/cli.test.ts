@@ -88,6 +88,11 @@ describe('rebound CLI', () => {
     expect(reactivate).toMatchObject({ status: 200 });
     expect(reactivate!.body.data.billing_subscriptions.length).toBeGreaterThan(0);
     expect(reactivate!.body.data.service_reactivate_all_link).toContain('/billing/reactivate?merchant_token=demo');
+    const demoUrl = /Storefront widget demo: (\S+)/.exec(out)?.[1];
+    expect(demoUrl).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${port}/widget-demo\\?key=rb_pub_`));
+    const demoPage = await fetch(demoUrl!);
+    expect(demoPage.status).toBe(200);
+    expect(await demoPage.text()).toContain('data-endpoint="trending_products"');
 
     const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     child.kill('SIGTERM');

@@ -1,3 +1,5 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
@@ -6,6 +8,7 @@ declare module 'vitest' {
   export interface ProvidedContext {
     postgres: boolean;
     redis: boolean;
+    chromium: boolean;
   }
 }
 
@@ -29,6 +32,22 @@ export default async function setup(project: TestProject): Promise<void> {
     await client.end().catch(() => undefined);
   }
   await checkRedis(project);
+  checkChromium(project);
+}
+
+const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/** The browser suites need Debian's Chromium and a build of the console and widget from the current sources. */
+function checkChromium(project: TestProject): void {
+  if (!existsSync(CHROMIUM_PATH)) {
+    if (process.env.CI === 'true') throw new Error(`Chromium is required in CI but ${CHROMIUM_PATH} is missing (apt-get install -y chromium).`);
+    project.provide('chromium', false);
+    const line = '!'.repeat(78);
+    console.warn(`\n${line}\n!! Chromium not found at ${CHROMIUM_PATH}\n!! SKIPPING the browser suites (console and widget).\n!! Install it with: apt-get install -y chromium\n${line}\n`);
+    return;
+  }
+  execFileSync('npm', ['run', 'build:web', '--silent'], { stdio: 'inherit' });
+  project.provide('chromium', true);
 }
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';

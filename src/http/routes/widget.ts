@@ -1,0 +1,74 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { createWidgetDemoService, type WidgetDemoService } from '../../services/widget-demo.js';
+import type { CatalogIndex } from '../../indexes/catalog-index.js';
+import type { KeyIndex } from '../../indexes/key-index.js';
+import { webBuildDir } from '../web-build.js';
+import { renderWidgetDemoHelp, renderWidgetDemoPage, WIDGET_DEMO_HEADERS } from '../pages/widget-demo-page.js';
+
+/** The built widget (`npm run build:web`), found from the repository root so it works from src/ and dist/src/. */
+export const WIDGET_FILE = join(webBuildDir('widget'), 'widget.js');
+
+const KEY = /^[A-Za-z0-9_-]{8,128}$/;
+const HANDLE = /^[^\s/?#]{1,255}$/;
+
+interface Script { bytes: Buffer; etag: string }
+
+/** The built script, read on first use and kept; a missing build is looked for again on the next request. */
+function scriptLoader(file: string): () => Script | null {
+  let script: Script | null = null;
+  return () => {
+    if (script) return script;
+    let bytes: Buffer;
+    try {
+      bytes = readFileSync(file);
+    } catch {
+      return null;
+    }
+    script = { bytes, etag: `"${createHash('sha256').update(bytes).digest('base64url').slice(0, 22)}"` };
+    return script;
+  };
+}
+
+function single(request: FastifyRequest, name: string): string | undefined | null {
+  const value = (request.query as Record<string, unknown>)[name];
+  if (value === undefined) return undefined;
+  return typeof value === 'string' ? value : null;
+}
+
+/** `GET /widget.js` (the storefront widget) and `GET /widget-demo` (a storefront-like page using it). */
+export function widgetRoutes(
+  app: FastifyInstance,
+  deps: { keys: Pick<KeyIndex, 'lookupFresh'>; catalog: Pick<CatalogIndex, 'get'>; demo?: WidgetDemoService },
+  options: { scriptFile?: string } = {},
+): void {
+  const load = scriptLoader(options.scriptFile ?? WIDGET_FILE);
+  const demo = deps.demo ?? createWidgetDemoService(deps);
+
+  app.get('/widget.js', { schema: { hide: true } }, async (request, reply) => {
+    const script = load();
+    if (!script) return reply.status(503).header('cache-control', 'no-store').send({ error: 'The storefront widget has not been built: run npm run build.' });
+    void reply
+      .header('cache-control', 'public, max-age=300')
+      .header('cross-origin-resource-policy', 'cross-origin')
+      .header('x-content-type-options', 'nosniff')
+      .header('etag', script.etag);
+    if (request.headers['if-none-match'] === script.etag) return reply.status(304).send();
+    return reply.header('content-type', 'text/javascript; charset=utf-8').send(script.bytes);
+  });
+
+  app.get('/widget-demo', { schema: { hide: true } }, async (request, reply) => {
+    const key = single(request, 'key');
+    const help = (status: number, problem: string | null) => reply.status(status).headers(WIDGET_DEMO_HEADERS).send(renderWidgetDemoHelp(problem));
+    if (key === undefined || key === '') return help(200, null);
+    if (key === null || !KEY.test(key)) return help(400, 'That is not an API key: a public key looks like rb_pub_ followed by 32 letters, digits, dashes or underscores.');
+    const product = single(request, 'product');
+    const handle = typeof product === 'string' && HANDLE.test(product) ? product : null;
+    const found = await demo.lookup(key, handle);
+    if (found.kind === 'unknown') return help(404, 'No shop has this public key. Keys are shown once at start-up; npm run rebound -- keys demo issues new ones.');
+    if (found.kind === 'private') return help(403, 'This is a private key, which must never be put in a web page: use the shop\'s public key.');
+    return reply.status(200).headers(WIDGET_DEMO_HEADERS).send(renderWidgetDemoPage(found, key));
+  });
+}

@@ -1,0 +1,93 @@
+import { fetchProducts, reportView } from './api.js';
+import { readConfig } from './config.js';
+import { renderWidget } from './render.js';
+import { sessionUuid } from './session.js';
+import { injectStyles } from './styles.js';
+
+/** The widget's version, readable by the page as window.ReboundWidget.version. */
+export const version = '1.0.0';
+
+/**
+ * State shared by every copy of this script on the page (each widget tag runs its own copy).
+ * Kept under a registered symbol, so the page's global names stay untouched.
+ */
+interface PageState {
+  seen: WeakSet<HTMLScriptElement>;
+  /** Views reported by this page, by handle: each once, however many tags name it. */
+  viewed: Map<string, Promise<void>>;
+  uuid?: string;
+}
+
+const STATE_KEY = Symbol.for('rebound.widget.state');
+
+function pageState(): PageState {
+  const holder = window as unknown as Record<symbol, PageState | undefined>;
+  const existing = holder[STATE_KEY];
+  if (existing) return existing;
+  const state: PageState = { seen: new WeakSet(), viewed: new Map() };
+  Object.defineProperty(window, STATE_KEY, { value: state, configurable: false, enumerable: false, writable: false });
+  return state;
+}
+
+const OWN_SRC = /\/widget\.js(?:[?#]|$)/;
+
+/** The tags this run serves: its own (currentScript), or when that is unknown every widget tag not yet served. */
+function scriptsToServe(state: PageState): HTMLScriptElement[] {
+  const current = document.currentScript;
+  const candidates = current instanceof HTMLScriptElement
+    ? [current]
+    : Array.from(document.querySelectorAll<HTMLScriptElement>('script[src][data-key]')).filter((s) => OWN_SRC.test(s.src));
+  const fresh = candidates.filter((s) => !state.seen.has(s));
+  for (const script of fresh) state.seen.add(script);
+  return fresh;
+}
+
+function place(script: HTMLScriptElement, target: string | null, widget: HTMLElement): void {
+  if (target !== null) {
+    let container: Element | null = null;
+    try { container = document.querySelector(target); } catch { container = null; }
+    if (!container) return;
+    while (container.firstChild) container.removeChild(container.firstChild);
+    container.appendChild(widget);
+    return;
+  }
+  const root = document.createElement('div');
+  root.className = 'rbw-root';
+  root.appendChild(widget);
+  if (script.parentNode) script.parentNode.insertBefore(root, script);
+  else document.body.appendChild(root);
+}
+
+async function serve(script: HTMLScriptElement, state: PageState): Promise<void> {
+  const config = readConfig(script);
+  if (!config) return;
+  const uuid = sessionUuid(state);
+  if (config.viewedHandle && !state.viewed.has(config.viewedHandle)) {
+    state.viewed.set(config.viewedHandle, reportView(config, config.viewedHandle, uuid));
+  }
+  // Views this page reported so far (this tag's own included) are counted before a viewed list is asked.
+  if (config.listsViews && state.viewed.size > 0) await Promise.all(Array.from(state.viewed.values()));
+  const products = await fetchProducts(config, uuid);
+  if (!products || products.length === 0) return;
+  const widget = renderWidget(products, config);
+  const insert = () => {
+    injectStyles();
+    place(script, config.target, widget);
+  };
+  // A data-target further down the page may not be parsed yet.
+  if (config.target !== null && document.readyState === 'loading') document.addEventListener('DOMContentLoaded', insert, { once: true });
+  else insert();
+}
+
+function boot(): void {
+  try {
+    const state = pageState();
+    for (const script of scriptsToServe(state)) {
+      serve(script, state).catch(() => undefined);
+    }
+  } catch {
+    // A storefront widget must never break the page it is on.
+  }
+}
+
+boot();
