@@ -7,7 +7,7 @@ const SRC = join(import.meta.dirname, '..', 'src');
 function files(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
-    return statSync(path).isDirectory() ? files(path) : path.endsWith('.ts') ? [path] : [];
+    return statSync(path).isDirectory() ? files(path) : /\.tsx?$/.test(path) ? [path] : [];
   });
 }
 
@@ -23,7 +23,20 @@ const RULES: { layer: string; forbidden: RegExp; why: string }[] = [
   { layer: 'services', forbidden: /\/http\//, why: 'services are shared by HTTP and the CLI' },
 ];
 
+const ROOT = join(import.meta.dirname, '..');
+
 describe('architecture', () => {
+  // The browser bundles may share the server's pure domain code and types, nothing that needs Node or a database.
+  for (const bundle of ['console/src', 'widget/src']) {
+    it(`${bundle} reaches into the server only for src/domain`, () => {
+      const offenders = files(join(ROOT, bundle)).flatMap((file) =>
+        importsOf(file).filter((spec) => spec.includes('/src/') && !/\/src\/domain\//.test(spec)).map((spec) => `${relative(ROOT, file)} imports ${spec}`));
+      expect(offenders).toEqual([]);
+      const usesDomain = files(join(ROOT, 'console/src')).some((file) => importsOf(file).some((spec) => spec.includes('/src/domain/')));
+      expect(usesDomain).toBe(true); // the console's wire types come from the server's, so this check guards real imports
+    });
+  }
+
   for (const rule of RULES) {
     it(`${rule.layer}/ respects its boundary (${rule.why})`, () => {
       const offenders = files(join(SRC, rule.layer)).flatMap((file) =>

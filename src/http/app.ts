@@ -21,6 +21,7 @@ import { consoleApiRoutes } from './routes/admin/console-api.js';
 import { billingPageRoutes } from './routes/billing-page.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { adminEventRoutes } from './routes/admin/events.js';
+import { consoleRoutes } from './routes/console.js';
 import { demoAssetRoutes } from './routes/demo-assets.js';
 import { widgetRoutes } from './routes/widget.js';
 import { healthRoutes } from './routes/health.js';
@@ -60,6 +61,7 @@ export async function buildApp(services: Services, config: Config, options: AppO
   registerMetrics(app, services);
   demoAssetRoutes(app);
   widgetRoutes(app, { keys: services.keys, catalog: services.catalog });
+  await app.register(async (web) => consoleRoutes(web));
 
   await app.register(async (api) => {
     // Storefront pages call these from the browser, from any origin.

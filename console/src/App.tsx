@@ -1,0 +1,168 @@
+import { lazy, Suspense, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { ApiError, createApi } from './api';
+import { ConsoleContext, ProductCache, type ConsoleContextValue } from './context';
+import { useHashRoute, useLoad } from './hooks';
+import { CatalogPage } from './pages/Catalog';
+import { RulesetEditorPage } from './pages/RulesetEditor';
+import { RulesetsPage } from './pages/Rulesets';
+import { SignIn } from './pages/SignIn';
+import type { RuleCatalog, Session } from './types';
+
+// The chart pages carry the chart library; the editor loads without it.
+const InsightsPage = lazy(() => import('./pages/Insights').then((m) => ({ default: m.InsightsPage })));
+const CampaignsPage = lazy(() => import('./pages/Campaigns').then((m) => ({ default: m.CampaignsPage })));
+
+const TOKEN_KEY = 'rebound.console.token';
+const SHOP_KEY = 'rebound.console.shop';
+
+const NAV = [
+  ['/rulesets', 'Rulesets'],
+  ['/catalog', 'Catalog'],
+  ['/insights', 'Insights'],
+  ['/campaigns', 'Campaigns'],
+] as const;
+
+export function App() {
+  const [token, setToken] = useState<string | null>(() => sessionStorage.getItem(TOKEN_KEY));
+  const [session, setSession] = useState<Session | null>(null);
+  const [signInError, setSignInError] = useState<string | null>(null);
+
+  const signOut = useCallback(() => {
+    sessionStorage.removeItem(TOKEN_KEY);
+    setToken(null);
+    setSession(null);
+  }, []);
+
+  const signIn = useCallback(async (candidate: string) => {
+    try {
+      const api = createApi(candidate, () => undefined);
+      const found = await api.get<Session>('/session');
+      sessionStorage.setItem(TOKEN_KEY, candidate);
+      setSignInError(null);
+      setSession(found);
+      setToken(candidate);
+    } catch (error) {
+      setSignInError(error instanceof ApiError && error.status === 401 ? 'That token was not accepted. Use the operator token or a shop\'s private key.' : (error as Error).message);
+      sessionStorage.removeItem(TOKEN_KEY);
+      setToken(null);
+    }
+  }, []);
+
+  // A token kept from earlier in this tab signs in again on reload.
+  useEffect(() => {
+    if (token && !session) void signIn(token);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  if (!token || !session) return token && !signInError ? <p className="muted pad">Signing in…</p> : <SignIn onSignIn={signIn} error={signInError} />;
+  return <SignedIn token={token} session={session} onSignOut={signOut} />;
+}
+
+function SignedIn({ token, session, onSignOut }: { token: string; session: Session; onSignOut(): void }) {
+  const api = useMemo(() => createApi(token, onSignOut), [token, onSignOut]);
+  const [handle, setHandle] = useState<string>(() => {
+    const kept = localStorage.getItem(SHOP_KEY);
+    return session.shops.find((s) => s.handle === kept)?.handle ?? session.shops[0]?.handle ?? '';
+  });
+  const shop = session.shops.find((s) => s.handle === handle) ?? session.shops[0];
+  const context = useMemo<ConsoleContextValue | null>(
+    () => (shop ? { api, shop, products: new ProductCache(api, shop.handle) } : null),
+    [api, shop],
+  );
+  const route = useHashRoute();
+  const dirty = useRef(false);
+  const setDirty = useCallback((value: boolean) => { dirty.current = value; }, []);
+  const catalog = useLoad(() => api.get<RuleCatalog>('/rule-catalog'), [api]);
+  const switcherId = useId();
+
+  const confirmLeave = () => !dirty.current || window.confirm('This ruleset has unsaved changes. Leave without saving?');
+  const navigate = useCallback((to: string, force = false) => {
+    if (!force && !confirmLeave()) return;
+    if (force) dirty.current = false;
+    window.location.hash = to;
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  useEffect(() => {
+    const warn = (event: BeforeUnloadEvent) => { if (dirty.current) { event.preventDefault(); event.returnValue = ''; } };
+    window.addEventListener('beforeunload', warn);
+    return () => window.removeEventListener('beforeunload', warn);
+  }, []);
+
+  const switchShop = (next: string) => {
+    if (!confirmLeave()) return;
+    dirty.current = false;
+    localStorage.setItem(SHOP_KEY, next);
+    setHandle(next);
+    window.location.hash = '/rulesets';
+  };
+
+  if (!shop || !context) {
+    return (
+      <main className="pad">
+        <p>No shop yet. Create one with <code>POST /admin/v1/shops</code> or <code>rebound shops create</code>.</p>
+        <button type="button" onClick={onSignOut}>Sign out</button>
+      </main>
+    );
+  }
+
+  const section = `/${route.split('/')[1] ?? ''}`;
+  return (
+    <ConsoleContext.Provider value={context}>
+      <a className="skip" href="#main">Skip to content</a>
+      <header className="topbar">
+        <span className="brand">Rebound</span>
+        <nav aria-label="Console">
+          <ul>
+            {NAV.map(([path, label]) => (
+              <li key={path}>
+                <a href={`#${path}`} aria-current={section === path ? 'page' : undefined}
+                  onClick={(e) => { e.preventDefault(); navigate(path); }}>{label}</a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <span className="shop-switch">
+          {session.operator && session.shops.length > 1 ? (
+            <>
+              <label htmlFor={switcherId}>Shop</label>
+              <select id={switcherId} value={shop.handle} onChange={(e) => switchShop(e.target.value)}>
+                {session.shops.map((s) => <option key={s.handle} value={s.handle}>{s.name} ({s.handle})</option>)}
+              </select>
+            </>
+          ) : <span>Shop: <strong>{shop.name}</strong></span>}
+          <button type="button" onClick={() => { if (confirmLeave()) onSignOut(); }}>Sign out</button>
+        </span>
+      </header>
+      <main id="main" tabIndex={-1}>
+        {catalog.error && <p className="error" role="alert">{catalog.error}</p>}
+        <Suspense fallback={<p className="muted">Loading…</p>}>
+          <Route route={route} catalog={catalog.data} navigate={navigate} setDirty={setDirty} />
+        </Suspense>
+      </main>
+    </ConsoleContext.Provider>
+  );
+}
+
+function Route({ route, catalog, navigate, setDirty }: {
+  route: string; catalog: RuleCatalog | undefined; navigate(to: string, force?: boolean): void; setDirty(dirty: boolean): void;
+}) {
+  const parts = route.split('/').filter(Boolean);
+  switch (parts[0]) {
+    case 'catalog':
+      return <CatalogPage productId={parts[1] ? Number(parts[1]) : null} navigate={navigate} />;
+    case 'insights':
+      return <InsightsPage />;
+    case 'campaigns':
+      return <CampaignsPage />;
+    case 'rulesets':
+    default:
+      if (parts[0] === 'rulesets' && parts[1]) {
+        if (!catalog) return <p className="muted">Loading the rule catalog…</p>;
+        const id = parts[1] === 'new' ? null : Number(parts[1]);
+        if (id !== null && !(Number.isInteger(id) && id > 0)) return <p className="error" role="alert">No ruleset “{parts[1]}”.</p>;
+        return <RulesetEditorPage id={id} catalog={catalog} onDirty={setDirty} />;
+      }
+      return <RulesetsPage navigate={navigate} />;
+  }
+}

@@ -1,0 +1,53 @@
+import type { Problem } from './types';
+
+/** An admin API answer other than 2xx, with the server's sentence and (for 422) each problem's path. */
+export class ApiError extends Error {
+  constructor(readonly status: number, message: string, readonly problems: Problem[] = []) {
+    super(message);
+  }
+}
+
+export interface Api {
+  get<T>(path: string): Promise<T>;
+  send<T>(method: 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, body?: unknown): Promise<T>;
+}
+
+/** Calls /admin/v1 with the signed-in bearer; a 401 signs the user out. */
+export function createApi(token: string, onUnauthorized: () => void): Api {
+  async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+    let response: Response;
+    try {
+      response = await fetch(`/admin/v1${path}`, {
+        method,
+        headers: { authorization: `Bearer ${token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+      });
+    } catch {
+      throw new ApiError(0, 'The server could not be reached. Check your connection and try again.');
+    }
+    if (response.status === 204) return undefined as T;
+    const text = await response.text();
+    let json: unknown = null;
+    try { json = text ? JSON.parse(text) : null; } catch { /* a proxy's HTML error page */ }
+    if (!response.ok) {
+      if (response.status === 401) onUnauthorized();
+      const error = (json ?? {}) as { error?: string; problems?: Problem[] };
+      throw new ApiError(response.status, error.error ?? `The server answered ${response.status}.`, error.problems ?? []);
+    }
+    return json as T;
+  }
+  return {
+    get: (path) => call('GET', path),
+    send: (method, path, body) => call(method, path, body),
+  };
+}
+
+/** Query string from the defined, non-empty values. */
+export function query(params: Record<string, string | number | undefined | null>): string {
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(params)) {
+    if (value !== undefined && value !== null && value !== '') search.set(name, String(value));
+  }
+  const text = search.toString();
+  return text ? `?${text}` : '';
+}

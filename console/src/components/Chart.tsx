@@ -1,0 +1,27 @@
+import type { ReactNode } from 'react';
+
+/** A chart with its caption and the same numbers as a table, for screen readers and for copying. */
+export function ChartFigure({ title, children, columns, rows }: {
+  title: string;
+  children: ReactNode;
+  columns: string[];
+  rows: (string | number)[][];
+}) {
+  return (
+    <figure className="chart" aria-label={title}>
+      <figcaption>{title}</figcaption>
+      <div className="chart-area" aria-hidden="true">{children}</div>
+      <details>
+        <summary>{title}: data table</summary>
+        <div className="table-wrap">
+          <table>
+            <thead><tr>{columns.map((c) => <th key={c} scope="col">{c}</th>)}</tr></thead>
+            <tbody>{rows.map((row, i) => <tr key={i}>{row.map((cell, j) => <td key={j}>{cell}</td>)}</tr>)}</tbody>
+          </table>
+        </div>
+      </details>
+    </figure>
+  );
+}
+
+export const COLORS = { primary: '#2754c5', secondary: '#d9792b', tertiary: '#2f9a6a', muted: '#8a8f98' };

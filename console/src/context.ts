@@ -1,0 +1,69 @@
+import { createContext, useContext } from 'react';
+import type { Api } from './api';
+import type { Collection, Product, Shop } from './types';
+
+/** What every screen of a signed-in console needs: the API client and the shop being edited. */
+export interface ConsoleContextValue {
+  api: Api;
+  shop: Shop;
+  products: ProductCache;
+}
+
+export const ConsoleContext = createContext<ConsoleContextValue | null>(null);
+
+export function useConsole(): ConsoleContextValue {
+  const value = useContext(ConsoleContext);
+  if (!value) throw new Error('useConsole outside a signed-in console');
+  return value;
+}
+
+/** Products fetched by id once per shop, shared by every picker and card of the console. */
+export class ProductCache {
+  private readonly byId = new Map<number, Product>();
+  private readonly missing = new Set<number>();
+  private collections: Promise<Collection[]> | null = null;
+
+  constructor(private readonly api: Api, private readonly handle: string) {}
+
+  get(id: number): Product | undefined {
+    return this.byId.get(id);
+  }
+
+  known(): IterableIterator<Product> {
+    return this.byId.values();
+  }
+
+  isMissing(id: number): boolean {
+    return this.missing.has(id);
+  }
+
+  remember(products: readonly Product[]): void {
+    for (const product of products) this.byId.set(product.id, product);
+  }
+
+  /** Loads the ids not known yet (250 at a time, the endpoint's limit). */
+  async load(ids: readonly number[]): Promise<void> {
+    const wanted = [...new Set(ids)].filter((id) => !this.byId.has(id) && !this.missing.has(id));
+    for (let i = 0; i < wanted.length; i += 250) {
+      const chunk = wanted.slice(i, i + 250);
+      const answer = await this.api.get<{ data: Product[] }>(`/shops/${encodeURIComponent(this.handle)}/products?ids=${chunk.join(',')}&limit=250`);
+      this.remember(answer.data);
+      for (const id of chunk) if (!this.byId.has(id)) this.missing.add(id);
+    }
+  }
+
+  async search(text: string, limit = 8): Promise<Product[]> {
+    const answer = await this.api.get<{ data: Product[] }>(`/shops/${encodeURIComponent(this.handle)}/products?query=${encodeURIComponent(text)}&limit=${limit}`);
+    this.remember(answer.data);
+    return answer.data;
+  }
+
+  listCollections(): Promise<Collection[]> {
+    this.collections ??= this.api.get<{ data: Collection[] }>(`/shops/${encodeURIComponent(this.handle)}/collections`).then((r) => r.data);
+    return this.collections;
+  }
+
+  forgetCollections(): void {
+    this.collections = null;
+  }
+}

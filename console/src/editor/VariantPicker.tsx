@@ -1,0 +1,43 @@
+import { variantLabel } from '../components/ProductCard';
+import { useConsole } from '../context';
+import { ProductSearch } from './ProductPicker';
+
+/** A comma list of variant ids, picked from the catalog search (a product's variants are listed under it). */
+export function VariantPicker({ label, value, onChange, invalid }: { label: string; value: string; onChange(next: string): void; invalid?: boolean }) {
+  const { products } = useConsole();
+  const ids = value.split(',').map((v) => v.trim()).filter(Boolean);
+  const describe = (id: string) => {
+    for (const product of products.known()) {
+      const variant = product.variants.find((v) => String(v.id) === id);
+      if (variant) return `${product.title} — ${variantLabel(variant)}`;
+    }
+    return `Variant ${id}`;
+  };
+  return (
+    <div className="picker" role="group" aria-label={label}>
+      {ids.length > 0 && (
+        <ul className="chips">
+          {ids.map((id) => (
+            <li key={id} className="chip">
+              <span className="chip-title">{describe(id)}</span> <span className="muted">#{id}</span>
+              <button type="button" className="icon-button" aria-label={`Remove ${describe(id)}`}
+                onClick={() => onChange(ids.filter((v) => v !== id).join(','))}>×</button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <ProductSearch label={`${label}: add a variant`} invalid={invalid} onPick={() => undefined}
+        renderResult={(product) => (
+          <div className="variant-results">
+            <span>{product.title}</span>
+            {product.variants.map((variant) => (
+              <button key={variant.id} type="button" className="result" disabled={ids.includes(String(variant.id))}
+                onClick={() => onChange([...ids, String(variant.id)].join(','))}>
+                Add {variantLabel(variant)} <span className="muted">#{variant.id}</span>
+              </button>
+            ))}
+          </div>
+        )} />
+    </div>
+  );
+}

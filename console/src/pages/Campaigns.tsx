@@ -1,0 +1,86 @@
+import { useState } from 'react';
+import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { ChartFigure, COLORS } from '../components/Chart';
+import { useConsole } from '../context';
+import { formatDate, useLoad } from '../hooks';
+
+interface Counts { links_generated: number; pages_opened: number; reactivations: number }
+interface Campaign { id: number; name: string; discount_code: string | null; created_at: string; stats: Counts }
+interface CampaignStats extends Counts { by_tk: Record<string, Counts> }
+
+/** Reactivation campaigns: links generated, pages opened and reactivations, in total and per `tk`. */
+export function CampaignsPage() {
+  const { api, shop } = useConsole();
+  const base = `/shops/${encodeURIComponent(shop.handle)}/campaigns`;
+  const list = useLoad(() => api.get<{ data: Campaign[] }>(base).then((r) => r.data), [base]);
+  const [chosen, setChosen] = useState<number | null>(null);
+  const campaigns = list.data ?? [];
+  const current = campaigns.find((c) => c.id === chosen) ?? campaigns[0];
+  return (
+    <section aria-labelledby="campaigns-heading">
+      <h1 id="campaigns-heading">Campaigns</h1>
+      {list.error && <p className="error" role="alert">{list.error}</p>}
+      {list.loading && !list.data && <p className="muted">Loading…</p>}
+      {list.data && campaigns.length === 0 && <p>No campaigns yet. Create one with <code>POST /admin/v1/shops/{shop.handle}/campaigns</code>.</p>}
+      {campaigns.length > 0 && (
+        <>
+          <ChartFigure title="All campaigns" columns={['Campaign', 'Links generated', 'Pages opened', 'Reactivations']}
+            rows={campaigns.map((c) => [c.name, c.stats.links_generated, c.stats.pages_opened, c.stats.reactivations])}>
+            <CountBars data={campaigns.map((c) => ({ name: c.name, ...c.stats }))} />
+          </ChartFigure>
+          <div className="table-wrap">
+            <table>
+              <thead><tr><th scope="col">Campaign</th><th scope="col">Discount code</th><th scope="col">Created</th><th scope="col">Links</th><th scope="col">Opened</th><th scope="col">Reactivated</th></tr></thead>
+              <tbody>
+                {campaigns.map((c) => (
+                  <tr key={c.id} aria-current={c.id === current?.id ? 'true' : undefined}>
+                    <td><button type="button" className="link" onClick={() => setChosen(c.id)}>{c.name}</button></td>
+                    <td>{c.discount_code ?? '—'}</td><td>{formatDate(c.created_at)}</td>
+                    <td>{c.stats.links_generated}</td><td>{c.stats.pages_opened}</td><td>{c.stats.reactivations}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          {current && <CampaignDetail key={current.id} campaign={current} base={base} />}
+        </>
+      )}
+    </section>
+  );
+}
+
+function CampaignDetail({ campaign, base }: { campaign: Campaign; base: string }) {
+  const { api } = useConsole();
+  const stats = useLoad(() => api.get<{ data: CampaignStats }>(`${base}/${campaign.id}/stats`).then((r) => r.data), [base, campaign.id]);
+  const rows = Object.entries(stats.data?.by_tk ?? {}).map(([tk, counts]) => ({ name: tk, ...counts }));
+  return (
+    <section aria-labelledby="campaign-detail-heading">
+      <h2 id="campaign-detail-heading">{campaign.name}: by link token (tk)</h2>
+      {stats.error && <p className="error" role="alert">{stats.error}</p>}
+      {stats.data && rows.length === 0 && <p className="muted">No links with a tk yet.</p>}
+      {rows.length > 0 && (
+        <ChartFigure title={`${campaign.name} by tk`} columns={['tk', 'Links generated', 'Pages opened', 'Reactivations']}
+          rows={rows.map((r) => [r.name, r.links_generated, r.pages_opened, r.reactivations])}>
+          <CountBars data={rows} />
+        </ChartFigure>
+      )}
+    </section>
+  );
+}
+
+function CountBars({ data }: { data: ({ name: string } & Counts)[] }) {
+  return (
+    <ResponsiveContainer width="100%" height={260}>
+      <BarChart data={data} margin={{ top: 8, right: 16, bottom: 8, left: 0 }}>
+        <CartesianGrid strokeDasharray="3 3" />
+        <XAxis dataKey="name" tick={{ fontSize: 11 }} />
+        <YAxis allowDecimals={false} tick={{ fontSize: 11 }} />
+        <Tooltip />
+        <Legend />
+        <Bar dataKey="links_generated" name="Links generated" fill={COLORS.muted} isAnimationActive={false} />
+        <Bar dataKey="pages_opened" name="Pages opened" fill={COLORS.primary} isAnimationActive={false} />
+        <Bar dataKey="reactivations" name="Reactivations" fill={COLORS.tertiary} isAnimationActive={false} />
+      </BarChart>
+    </ResponsiveContainer>
+  );
+}

@@ -1,0 +1,146 @@
+import { useId, useState } from 'react';
+import { ProductCard, imageOf, stockOf, variantLabel } from '../components/ProductCard';
+import { useConsole } from '../context';
+import { formatMoney, useDebounced, useLoad } from '../hooks';
+import type { Metafield, Product } from '../types';
+
+const PAGE_SIZE = 24;
+
+/** Search the catalog or browse a collection; open a product for its variants, stock and metafields. */
+export function CatalogPage({ productId, navigate }: { productId: number | null; navigate(to: string): void }) {
+  if (productId !== null) return <ProductDetail id={productId} navigate={navigate} />;
+  return <CatalogList navigate={navigate} />;
+}
+
+function CatalogList({ navigate }: { navigate(to: string): void }) {
+  const { api, shop, products } = useConsole();
+  const searchId = useId();
+  const collectionId = useId();
+  const [text, setText] = useState('');
+  const [collection, setCollection] = useState('');
+  const [page, setPage] = useState(1);
+  const settled = useDebounced(text.trim(), 250);
+  const collections = useLoad(() => products.listCollections(), [products]);
+  const base = `/shops/${encodeURIComponent(shop.handle)}/products`;
+
+  const result = useLoad(async () => {
+    if (collection !== '') {
+      const members = (collections.data ?? []).find((c) => String(c.id) === collection)?.products ?? [];
+      const ids = [...members].sort((a, b) => a.position - b.position).map((m) => m.product_id);
+      const slice = ids.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
+      const answer = slice.length ? await api.get<{ data: Product[] }>(`${base}?ids=${slice.join(',')}&limit=250`) : { data: [] };
+      return { data: answer.data, total: ids.length };
+    }
+    const answer = await api.get<{ data: Product[]; total: number }>(`${base}?limit=${PAGE_SIZE}&page=${page}${settled ? `&query=${encodeURIComponent(settled)}` : ''}`);
+    return answer;
+  }, [base, settled, collection, page, collections.data]);
+  const pages = result.data ? Math.max(1, Math.ceil(result.data.total / PAGE_SIZE)) : 1;
+
+  return (
+    <section aria-labelledby="catalog-heading">
+      <h1 id="catalog-heading">Catalog</h1>
+      <div className="filters">
+        <div className="field">
+          <label htmlFor={searchId}>Search products</label>
+          <input id={searchId} type="search" value={text} placeholder="Title, handle or id" onChange={(e) => { setText(e.target.value); setCollection(''); setPage(1); }} />
+        </div>
+        <div className="field">
+          <label htmlFor={collectionId}>Collection</label>
+          <select id={collectionId} value={collection} onChange={(e) => { setCollection(e.target.value); setText(''); setPage(1); }}>
+            <option value="">All products</option>
+            {(collections.data ?? []).map((c) => <option key={c.id} value={c.id}>{c.title} ({c.products.length})</option>)}
+          </select>
+        </div>
+      </div>
+      {result.error && <p className="error" role="alert">{result.error}</p>}
+      <p className="status" aria-live="polite">{result.loading ? 'Loading…' : result.data ? `${result.data.total} products` : ''}</p>
+      {result.data && (
+        <>
+          <ul className="cards" aria-label="Products">
+            {result.data.data.map((product) => (
+              <li key={product.id}><ProductCard product={product} currency={shop.currency} onOpen={() => navigate(`/catalog/${product.id}`)} /></li>
+            ))}
+          </ul>
+          {pages > 1 && (
+            <nav className="pager" aria-label="Pages">
+              <button type="button" disabled={page <= 1} onClick={() => setPage(page - 1)}>Previous</button>
+              <span>Page {page} of {pages}</span>
+              <button type="button" disabled={page >= pages} onClick={() => setPage(page + 1)}>Next</button>
+            </nav>
+          )}
+        </>
+      )}
+    </section>
+  );
+}
+
+function ProductDetail({ id, navigate }: { id: number; navigate(to: string): void }) {
+  const { api, shop } = useConsole();
+  const loaded = useLoad(() => api.get<{ data: Product[] }>(`/shops/${encodeURIComponent(shop.handle)}/products?ids=${id}`).then((r) => r.data[0] ?? null), [id, shop.handle]);
+  const back = <button type="button" className="link" onClick={() => navigate('/catalog')}>← Catalog</button>;
+  if (loaded.loading) return <>{back}<p className="muted">Loading…</p></>;
+  if (loaded.error) return <>{back}<p className="error" role="alert">{loaded.error}</p></>;
+  const product = loaded.data;
+  if (!product) return <>{back}<p role="alert">Product {id} was not found in this shop.</p></>;
+  const image = imageOf(product);
+  const stock = stockOf(product);
+  return (
+    <article aria-labelledby="product-heading" className="product-detail">
+      {back}
+      <h1 id="product-heading">{product.title}</h1>
+      <div className="product-top">
+        {image && <img src={image.src} alt={image.alt} width="240" height="240" />}
+        <dl className="facts">
+          <dt>Id</dt><dd>{product.id}</dd>
+          <dt>Handle</dt><dd>{product.handle}</dd>
+          <dt>Status</dt><dd>{product.status ?? 'active'}{product.published_at ? '' : ' (unpublished)'}</dd>
+          <dt>Vendor</dt><dd>{product.vendor || '—'}</dd>
+          <dt>Type</dt><dd>{product.product_type || '—'}</dd>
+          <dt>Tags</dt><dd>{product.tags || '—'}</dd>
+          <dt>Stock</dt><dd>{stock.label}</dd>
+        </dl>
+      </div>
+      <h2>Variants</h2>
+      <div className="table-wrap">
+        <table>
+          <thead><tr><th scope="col">Id</th><th scope="col">Title</th><th scope="col">SKU</th><th scope="col">Price</th><th scope="col">Compare at</th><th scope="col">Inventory</th><th scope="col">Policy</th></tr></thead>
+          <tbody>
+            {product.variants.map((v) => (
+              <tr key={v.id}>
+                <td>{v.id}</td><td>{variantLabel(v)}</td><td>{v.sku ?? '—'}</td><td>{formatMoney(v.price, shop.currency)}</td>
+                <td>{v.compare_at_price ? formatMoney(v.compare_at_price, shop.currency) : '—'}</td>
+                <td>{v.inventory_management ? v.inventory_quantity ?? 0 : 'not tracked'}</td><td>{v.inventory_policy ?? '—'}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <h2>Metafields</h2>
+      <Metafields list={product.metafields ?? []} />
+      {product.variants.some((v) => (v.metafields ?? []).length > 0) && (
+        <>
+          <h2>Variant metafields</h2>
+          {product.variants.filter((v) => (v.metafields ?? []).length > 0).map((v) => (
+            <section key={v.id}><h3>{v.title}</h3><Metafields list={v.metafields ?? []} /></section>
+          ))}
+        </>
+      )}
+    </article>
+  );
+}
+
+function Metafields({ list }: { list: Metafield[] }) {
+  if (list.length === 0) return <p className="muted">None.</p>;
+  return (
+    <div className="table-wrap">
+      <table>
+        <thead><tr><th scope="col">Namespace</th><th scope="col">Key</th><th scope="col">Value</th><th scope="col">Type</th></tr></thead>
+        <tbody>
+          {list.map((m) => (
+            <tr key={`${m.namespace}.${m.key}`}><td>{m.namespace}</td><td>{m.key}</td><td>{m.value}</td><td>{m.value_type}</td></tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,446 @@
+import type { Browser, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { ADMIN_TOKEN, startApp, type TestApp } from '../helpers/app.js';
+import { backends } from '../helpers/backends.js';
+import { launchChromium, listen, screenshot, watchErrors } from '../helpers/browser.js';
+import { productInput } from '../helpers/fixtures.js';
+
+// Bodies of page.evaluate run in the browser; the test program itself has no DOM library.
+declare const document: { documentElement: { scrollWidth: number }; activeElement: unknown };
+declare const window: { innerWidth: number };
+declare function getComputedStyle(element: unknown): { boxShadow: string };
+
+/**
+ * The merchant console in a real Chromium against the real server: sign in, build rulesets in the
+ * graphical editor, preview them live, save, and check the public endpoint answers the same.
+ */
+describe.skipIf(!inject('chromium'))('console in Chromium', () => {
+  const backend = backends()[0]!; // the browser drives HTTP; storage is covered on both backends elsewhere
+  let t: TestApp;
+  let base: string;
+  let browser: Browser;
+  let publicKey: string;
+  let privateKey: string;
+
+  const TENT = 101, STAKES = 102, GIFT = 103, MUG = 104, JACKET = 105;
+
+  beforeAll(async () => {
+    t = await startApp(backend);
+    base = await listen(t.app);
+    const keys = await t.createShop('outfitters', { name: 'Outfitters' });
+    await t.createShop('second-shop', { name: 'Second shop' });
+    publicKey = keys.public;
+    privateKey = keys.private;
+    const image = (name: string) => [{ id: name.length, src: `${base}/demo/images/${name}.svg`, width: 800, height: 800 }];
+    const products = [
+      productInput(TENT, { title: 'Alpine Tent', handle: 'alpine-tent', tags: 'camping, tent', product_type: 'Tents', images: image('tent') }),
+      productInput(STAKES, { title: 'Tent Stakes', handle: 'tent-stakes', tags: 'camping, accessory', product_type: 'Accessories', images: image('stakes') }),
+      productInput(GIFT, { title: 'Gift Card', handle: 'gift-card', tags: 'gift', product_type: 'Gift cards', images: image('gift') }),
+      productInput(MUG, { title: 'Trail Mug', handle: 'trail-mug', tags: 'camping, gift', product_type: 'Kitchen', images: image('mug') }),
+      productInput(JACKET, { title: 'Rain Jacket', handle: 'rain-jacket', tags: 'rain', product_type: 'Jackets', images: image('jacket') }),
+    ];
+    expect((await t.admin('PUT', '/admin/v1/shops/outfitters/products', products)).statusCode).toBe(200);
+    expect((await t.admin('PUT', '/admin/v1/shops/outfitters/collections', [
+      { id: 9001, title: 'Camping', handle: 'camping', products: [{ product_id: TENT, position: 1 }, { product_id: STAKES, position: 2 }, { product_id: MUG, position: 3 }] },
+      { id: 9002, title: 'Gifts', handle: 'gifts', products: [{ product_id: GIFT, position: 1 }] },
+    ])).statusCode).toBe(200);
+    expect((await t.admin('PUT', '/admin/v1/shops/outfitters/customers', [{ id: 77, email: 'ann@example.com', tags: 'vip' }])).statusCode).toBe(200);
+    browser = await launchChromium();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+    await backend.cleanup();
+  });
+
+  async function signedIn(width = 1280): Promise<{ page: Page; errors: string[] }> {
+    const page = await browser.newPage({ viewport: { width, height: 900 } });
+    const errors = watchErrors(page);
+    await page.goto(`${base}/console/`);
+    await page.getByLabel('Operator token or shop private key').fill(ADMIN_TOKEN);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Rulesets' }).waitFor();
+    const switcher = page.getByLabel('Shop', { exact: true });
+    if ((await switcher.inputValue()) !== 'outfitters') {
+      await switcher.selectOption('outfitters');
+      await page.getByRole('heading', { name: 'Rulesets' }).waitFor();
+    }
+    return { page, errors };
+  }
+
+  const ruleBlock = (page: Page, n: number) => page.getByRole('region', { name: `Rule ${n}`, exact: true });
+  const conditionRow = (page: Page, rule: number, group: number, condition: number) =>
+    page.getByRole('group', { name: `Rule ${rule}, group ${group}, condition ${condition}`, exact: true });
+  const outputRow = (page: Page, rule: number, output: number) => page.getByRole('group', { name: `Rule ${rule}, output ${output}`, exact: true });
+  const preview = (page: Page) => page.getByRole('region', { name: 'Live preview' });
+
+  async function pickProduct(scope: Locator, searchLabel: string, search: string, title: string): Promise<void> {
+    await scope.getByLabel(searchLabel, { exact: true }).fill(search);
+    await scope.getByRole('button', { name: new RegExp(`^Add ${title}`) }).click();
+  }
+
+  async function previewTitles(page: Page): Promise<string[]> {
+    const list = preview(page).getByRole('list', { name: 'Preview products' });
+    if ((await list.count()) === 0) return [];
+    return list.getByRole('article').evaluateAll((cards) => cards.map((c) => c.getAttribute('aria-label') ?? ''));
+  }
+
+  async function publicTitles(rulesetId: number, query: string): Promise<string[]> {
+    const res = await fetch(`${base}/api/v1/custom/id/${rulesetId}?key=${publicKey}&${query}`);
+    expect(res.status).toBe(200);
+    return ((await res.json()) as { data: { title: string }[] }).data.map((p) => p.title);
+  }
+
+  it('refuses a wrong token in place and signs in with the operator token, with a shop switcher', async () => {
+    const page = await browser.newPage();
+    const errors = watchErrors(page);
+    await page.goto(`${base}/console/`);
+    await page.getByLabel('Operator token or shop private key').fill('not-a-token');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toContain('not accepted');
+    await page.getByLabel('Operator token or shop private key').fill(ADMIN_TOKEN);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Rulesets' }).waitFor();
+    const options = await page.getByLabel('Shop', { exact: true }).locator('option').allTextContents();
+    expect(options).toEqual(['Outfitters (outfitters)', 'Second shop (second-shop)']);
+    await page.close();
+    expect(errors).toEqual([]);
+  });
+
+  it('signs in with a shop private key, limited to that shop', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${base}/console/`);
+    await page.getByLabel('Operator token or shop private key').fill(privateKey);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Rulesets' }).waitFor();
+    expect(await page.getByLabel('Shop', { exact: true }).count()).toBe(0);
+    expect(await page.getByRole('banner').textContent()).toContain('Shop: Outfitters');
+    await page.close();
+  });
+
+  it('builds a two-rule ruleset, previews it, saves it, and the public endpoint agrees; reordering changes the answer', async () => {
+    const { page, errors } = await signedIn();
+    await page.getByRole('button', { name: 'New ruleset' }).click();
+    await page.getByLabel('Ruleset name').fill('Tent upsell and big carts');
+
+    // Rule 1: IF input products contain the tent, RETURN the stakes.
+    const rule1 = ruleBlock(page, 1);
+    await rule1.getByLabel('Rule 1 name').fill('Upsell stakes');
+    await rule1.getByRole('button', { name: '+ IF condition' }).click();
+    const tentCondition = conditionRow(page, 1, 1, 1);
+    await tentCondition.getByLabel('Condition type').selectOption('product');
+    await tentCondition.getByLabel('Operator').selectOption('contains_any');
+    await pickProduct(tentCondition, 'Value: add a product', 'tent', 'Alpine Tent');
+    await outputRow(page, 1, 1).getByLabel('Output type').selectOption('product');
+    await pickProduct(outputRow(page, 1, 1), 'Products: add a product', 'stakes', 'Tent Stakes');
+
+    // Rule 2: IF the cart subtotal is over 100, RETURN the gift card, and stop.
+    await page.getByRole('button', { name: '+ Add rule' }).click();
+    const rule2 = ruleBlock(page, 2);
+    await rule2.getByLabel('Rule 2 name').fill('Big cart gift');
+    await rule2.getByRole('button', { name: '+ IF condition' }).click();
+    const subtotal = conditionRow(page, 2, 1, 1);
+    await subtotal.getByLabel('Condition type').selectOption('cart_subtotal');
+    await subtotal.getByLabel('Operator').selectOption('greater_than');
+    await subtotal.getByLabel('Value', { exact: true }).fill('100');
+    await rule2.getByLabel('Exit if matched').check();
+    await outputRow(page, 2, 1).getByLabel('Output type').selectOption('product');
+    await pickProduct(outputRow(page, 2, 1), 'Products: add a product', 'gift', 'Gift Card');
+    await expect.poll(() => page.getByRole('status').filter({ hasText: 'Unsaved changes' }).count()).toBe(1);
+
+    // Live preview of the unsaved draft.
+    const live = preview(page);
+    await pickProduct(live, 'Input products: add a product', 'tent', 'Alpine Tent');
+    await live.getByLabel(/^Cart subtotal/).fill('150');
+    await expect.poll(() => previewTitles(page), { timeout: 10_000 }).toEqual(['Tent Stakes', 'Gift Card']);
+    await expect.poll(() => live.getByLabel('Rule 1: matched').count()).toBe(1);
+    expect(await live.getByLabel('Rule 2: matched').count()).toBe(1);
+    // The trace shows each condition's observed value and comparison.
+    expect(await live.getByLabel('Rule 2: matched').textContent()).toMatch(/cart_subtotal greater_than 100 — observed 150/);
+    await screenshot(page, 'console-editor');
+
+    // Below the threshold rule 2 does not match, and the trace says so.
+    await live.getByLabel(/^Cart subtotal/).fill('40');
+    await expect.poll(() => previewTitles(page)).toEqual(['Tent Stakes']);
+    expect(await live.getByLabel('Rule 2: not matched').count()).toBe(1);
+    await live.getByLabel(/^Cart subtotal/).fill('150');
+    await expect.poll(() => previewTitles(page)).toEqual(['Tent Stakes', 'Gift Card']);
+
+    await page.getByRole('button', { name: 'Save ruleset' }).click();
+    await expect.poll(() => page.url()).toMatch(/#\/rulesets\/\d+$/);
+    const id = Number(/(\d+)$/.exec(page.url())![1]);
+    await expect.poll(() => page.getByRole('status').filter({ hasText: 'Saved' }).count()).toBe(1);
+    expect(await page.getByRole('status').filter({ hasText: 'Unsaved changes' }).count()).toBe(0);
+    const query = `shop_product_ids=${TENT}&cart_subtotal=150`;
+    expect(await publicTitles(id, query)).toEqual(await previewTitles(page));
+    const stored = (await t.admin('GET', `/admin/v1/shops/outfitters/rulesets/${id}`)).json().ruleset;
+    expect(stored.rules.map((r: { name: string }) => r.name)).toEqual(['Upsell stakes', 'Big cart gift']);
+    expect(stored.rules[1]).toMatchObject({ exit_if_matched: true, logic: [{ rules: [{ type: 'cart_subtotal', operator: 'greater_than', value: '100' }] }] });
+
+    // Reorder with the keyboard buttons: the exit rule runs first and the stakes are never reached.
+    await rule2.getByRole('button', { name: 'Move rule 2 up' }).click();
+    await expect.poll(() => previewTitles(page)).toEqual(['Gift Card']);
+    expect(await live.getByLabel('Rule 2: not evaluated').count()).toBe(1);
+    await page.getByRole('button', { name: 'Save ruleset' }).click();
+    await expect.poll(() => publicTitles(id, query)).toEqual(['Gift Card']);
+
+    // Reorder by dragging the handle (dnd-kit's keyboard drag: Space, arrow, Space).
+    const handle = page.getByRole('button', { name: /^Drag rule 1 to reorder/ });
+    await handle.focus();
+    for (const key of ['Space', 'ArrowDown', 'Space']) {
+      await page.keyboard.press(key);
+      await page.waitForTimeout(150); // dnd-kit measures and animates between keys, as it would for a person
+    }
+    await expect.poll(() => ruleBlock(page, 1).getByLabel('Rule 1 name').inputValue()).toBe('Upsell stakes');
+    await expect.poll(() => previewTitles(page)).toEqual(['Tent Stakes', 'Gift Card']);
+
+    // And with the mouse: drag rule 2 above rule 1.
+    const from = await page.getByRole('button', { name: /^Drag rule 2 to reorder/ }).boundingBox();
+    const to = await page.getByRole('button', { name: /^Drag rule 1 to reorder/ }).boundingBox();
+    await page.mouse.move(from!.x + from!.width / 2, from!.y + from!.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(from!.x + from!.width / 2, from!.y - 10, { steps: 5 });
+    await page.mouse.move(to!.x + to!.width / 2, to!.y - 20, { steps: 10 });
+    await page.mouse.up();
+    await expect.poll(() => ruleBlock(page, 1).getByLabel('Rule 1 name').inputValue()).toBe('Big cart gift');
+    await expect.poll(() => previewTitles(page)).toEqual(['Gift Card']);
+
+    // An invalid value shows the server's message next to its row, and saving is refused.
+    await rule1.getByRole('button', { name: '+ AND IF' }).click();
+    const pattern = conditionRow(page, 1, 1, 2);
+    await pattern.getByLabel('Condition type').selectOption('url');
+    await pattern.getByLabel('Operator').selectOption('matches_regex');
+    await pattern.getByLabel('Value', { exact: true }).fill('/(unclosed/');
+    await page.getByRole('button', { name: 'Save ruleset' }).click();
+    await expect.poll(() => page.getByRole('alert').filter({ hasText: 'Not saved' }).count()).toBe(1);
+    expect(await pattern.getByRole('listitem').textContent()).toContain('is not a valid regular expression');
+    expect(await pattern.getByLabel('Value', { exact: true }).getAttribute('aria-invalid')).toBe('true');
+    expect(await conditionRow(page, 1, 1, 1).getByRole('listitem').count()).toBe(0);
+    await screenshot(page, 'console-editor-invalid');
+    expect(await publicTitles(id, query)).toEqual(['Gift Card']); // the stored ruleset is untouched
+
+    // Leaving with unsaved changes asks first; dismissing stays on the editor.
+    let asked = '';
+    page.once('dialog', (dialog) => { asked = dialog.message(); void dialog.dismiss(); });
+    await page.getByRole('link', { name: 'Catalog' }).click();
+    expect(asked).toContain('unsaved changes');
+    expect(page.url()).toMatch(/#\/rulesets\/\d+$/);
+
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('sets and saves every condition type and output type of the rule catalog without touching JSON', async () => {
+    const catalog = (await t.admin('GET', '/admin/v1/rule-catalog')).json() as {
+      conditions: { type: string; operators: { code: string; value: string }[] }[];
+      outputs: { type: string; value: string }[];
+    };
+    const { page, errors } = await signedIn();
+    await page.getByRole('button', { name: 'New ruleset' }).click();
+    await page.getByLabel('Ruleset name').fill('Every type');
+    const rule = ruleBlock(page, 1);
+    await rule.getByRole('button', { name: '+ IF condition' }).click();
+
+    // One row per (type, operator) pair whose value widget differs, so every value kind is driven once per type.
+    const rows: { type: string; operator: string; kind: string }[] = [];
+    for (const condition of catalog.conditions) {
+      if (condition.operators.length === 0) { rows.push({ type: condition.type, operator: '', kind: 'none' }); continue; }
+      const kinds = new Set<string>();
+      for (const op of condition.operators) if (!kinds.has(op.value)) { kinds.add(op.value); rows.push({ type: condition.type, operator: op.code, kind: op.value }); }
+    }
+    const expected: Record<string, unknown>[] = [];
+    for (const [i, row] of rows.entries()) {
+      if (i > 0) await rule.getByRole('button', { name: '+ AND IF' }).click();
+      const line = conditionRow(page, 1, 1, i + 1);
+      await line.getByLabel('Condition type').selectOption(row.type);
+      if (row.operator) await line.getByLabel('Operator').selectOption(row.operator);
+      expected.push({ type: row.type, ...(row.operator ? { operator: row.operator } : {}), ...(await fillValue(line, row.kind)) });
+    }
+
+    // Outputs: one row per output type.
+    const outputs: Record<string, unknown>[] = [];
+    for (const [i, output] of catalog.outputs.entries()) {
+      if (i > 0) await rule.getByRole('button', { name: '+ AND return' }).click();
+      const line = outputRow(page, 1, i + 1);
+      await line.getByLabel('Output type').selectOption(output.type);
+      outputs.push({ type: output.type, ...(await fillOutput(line, output.value)) });
+    }
+
+    await page.getByRole('button', { name: 'Save ruleset' }).click();
+    await expect.poll(() => page.url(), { timeout: 10_000 }).toMatch(/#\/rulesets\/\d+$/);
+    const id = Number(/(\d+)$/.exec(page.url())![1]);
+    const stored = (await t.admin('GET', `/admin/v1/shops/outfitters/rulesets/${id}`)).json().ruleset;
+    expect(stored.rules[0].logic[0].rules).toEqual(expected);
+    expect(stored.rules[0].output).toEqual(outputs);
+    expect(new Set(expected.map((c) => c.type))).toEqual(new Set(catalog.conditions.map((c) => c.type)));
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 60_000);
+
+  /** Drives a value widget of a kind and returns what the stored condition should then hold. */
+  async function fillValue(line: Locator, kind: string): Promise<Record<string, unknown>> {
+    switch (kind) {
+      case 'none': return {};
+      case 'products':
+        await pickProduct(line, 'Value: add a product', 'mug', 'Trail Mug');
+        return { products: [{ product_id: MUG, variant_ids: [] }] };
+      case 'variant_id_list':
+        await line.getByLabel('Value: add a variant', { exact: true }).fill('jacket');
+        await line.getByRole('button', { name: new RegExp(`^Add M #${JACKET * 10 + 2}`) }).click();
+        return { value: String(JACKET * 10 + 2) };
+      case 'collection_id_list':
+        await line.getByLabel('Gifts').check();
+        return { value: '9002' };
+      case 'text_list':
+        await line.getByLabel('Value', { exact: true }).fill('camping, gift');
+        return { value: 'camping, gift' };
+      case 'text_list_or_regex':
+      case 'text_or_regex':
+        await line.getByLabel('Value', { exact: true }).fill('/^tent/i');
+        return { value: '/^tent/i' };
+      case 'number':
+        await line.getByLabel('Value', { exact: true }).fill('3');
+        return { value: '3' };
+      case 'number_range':
+        await line.getByLabel('Value: from', { exact: true }).fill('2');
+        await line.getByLabel('Value: to', { exact: true }).fill('9');
+        return { value: '2,9' };
+      case 'date':
+        await line.getByLabel('Value', { exact: true }).fill('2026-12-24');
+        await line.getByLabel('Value (time, optional)', { exact: true }).fill('18:30');
+        return { value: '2026-12-24T18:30' };
+      case 'date_range':
+        await line.getByLabel('Value: from', { exact: true }).fill('2026-11-27');
+        await line.getByLabel('Value: to', { exact: true }).fill('2026-11-30');
+        return { value: '2026-11-27,2026-11-30' };
+      case 'weekday_list':
+        await line.getByLabel('Sat').check();
+        await line.getByLabel('Sun').check();
+        return { value: 'sat,sun' };
+      case 'time_range':
+        await line.getByLabel('Value: from', { exact: true }).fill('22:00');
+        await line.getByLabel('Value: until', { exact: true }).fill('06:00');
+        return { value: '22:00,06:00' };
+      case 'text':
+        await line.getByLabel('Value', { exact: true }).fill('/collections/sale');
+        return { value: '/collections/sale' };
+      case 'country_list':
+        await line.getByLabel('Value', { exact: true }).fill('US,CA');
+        return { value: 'US,CA' };
+      default:
+        throw new Error(`the console test has no way to fill value kind ${kind}; the catalog grew a kind the console must support`);
+    }
+  }
+
+  async function fillOutput(line: Locator, kind: string): Promise<Record<string, unknown>> {
+    switch (kind) {
+      case 'none': return {};
+      case 'products':
+        await pickProduct(line, 'Products: add a product', 'stakes', 'Tent Stakes');
+        return { products: [{ product_id: STAKES, variant_ids: [] }] };
+      case 'collection':
+        await line.getByLabel('Collection', { exact: true }).selectOption({ label: 'Camping (3)' });
+        return { collection_id: 9001 };
+      case 'tag_list':
+        await line.getByLabel('Tags', { exact: true }).fill('gift');
+        return { value: 'gift' };
+      case 'endpoint':
+        await line.getByLabel('List endpoint').selectOption('/products/top_sellers');
+        await line.getByLabel('Endpoint parameters').fill('limit=3');
+        return { endpoint: '/products/top_sellers?limit=3' };
+      default:
+        throw new Error(`the console test has no way to fill output kind ${kind}`);
+    }
+  }
+
+  it('lists rulesets with their rule count and last change, and duplicates and deletes them', async () => {
+    const created = await t.admin('POST', '/admin/v1/shops/outfitters/rulesets', {
+      name: 'Listed set', rules: [{ output: [{ type: 'product', products: [{ product_id: GIFT }] }] }, { enabled: false, output: [{ type: 'none' }] }],
+    });
+    expect(created.statusCode).toBe(201);
+    const { page, errors } = await signedIn();
+    const row = page.getByRole('row').filter({ has: page.getByRole('link', { name: 'Listed set', exact: true }) });
+    await row.waitFor();
+    const cells = await row.getByRole('cell').allTextContents();
+    expect(cells.slice(0, 4)).toEqual([String(created.json().ruleset.id), 'Listed set', 'Yes', '2']);
+    expect(cells[4]).not.toBe('—');
+
+    await row.getByRole('button', { name: 'Duplicate Listed set' }).click();
+    const copyRow = page.getByRole('row').filter({ has: page.getByRole('link', { name: 'Listed set (copy)' }) });
+    await copyRow.waitFor();
+    const list = (await t.admin('GET', '/admin/v1/shops/outfitters/rulesets')).json().data as { id: number; name: string; rules: unknown[] }[];
+    const copy = list.find((r) => r.name === 'Listed set (copy)')!;
+    expect(copy.rules).toEqual(list.find((r) => r.name === 'Listed set')!.rules);
+
+    page.once('dialog', (dialog) => void dialog.accept());
+    await copyRow.getByRole('button', { name: 'Delete Listed set (copy)' }).click();
+    await expect.poll(() => page.getByRole('link', { name: 'Listed set (copy)' }).count()).toBe(0);
+    expect((await t.admin('GET', `/admin/v1/shops/outfitters/rulesets/${copy.id}`)).statusCode).toBe(404);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('labels every control, keeps focus visible, and fits a phone screen', async () => {
+    const { page, errors } = await signedIn(390);
+    await page.getByRole('button', { name: 'New ruleset' }).click();
+    await ruleBlock(page, 1).getByRole('button', { name: '+ IF condition' }).click();
+    await conditionRow(page, 1, 1, 1).getByLabel('Condition type').selectOption('cart_subtotal');
+    const unlabeled = await page.locator('input, select, textarea, button').evaluateAll((controls) => controls
+      .filter((c) => {
+        const el = c as unknown as { type?: string; labels?: { length: number } | null; getAttribute(name: string): string | null };
+        if (el.type === 'hidden') return false;
+        const named = (el.labels?.length ?? 0) > 0 || el.getAttribute('aria-label') || el.getAttribute('aria-labelledby') || (c.textContent ?? '').trim() !== '';
+        return !named;
+      })
+      .map((c) => c.outerHTML.slice(0, 120)));
+    expect(unlabeled).toEqual([]);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    // Keyboard focus is drawn: the focused control gets a visible ring.
+    await page.getByLabel('Ruleset name').focus();
+    await page.keyboard.press('Tab');
+    const ring = await page.evaluate(() => getComputedStyle(document.activeElement).boxShadow);
+    expect(ring).not.toBe('none');
+    await screenshot(page, 'console-editor-phone');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('browses the catalog, opens a product, and shows insights and campaigns with charts', async () => {
+    await t.admin('PUT', '/admin/v1/shops/outfitters/orders', [
+      { id: 1, created_at: new Date(Date.now() - 86_400_000).toISOString(), customer: { id: 77 }, line_items: [{ product_id: STAKES, variant_id: STAKES * 10 + 1, quantity: 4, price: '10.00' }] },
+      { id: 2, created_at: new Date(Date.now() - 2 * 86_400_000).toISOString(), customer: { id: 77 }, line_items: [{ product_id: MUG, variant_id: MUG * 10 + 1, quantity: 1, price: '10.00' }] },
+    ]);
+    const campaign = await t.admin('POST', '/admin/v1/shops/outfitters/campaigns', { name: 'Winback', discount_code: 'COMEBACK' });
+    expect(campaign.statusCode).toBe(201);
+    const { page, errors } = await signedIn();
+
+    await page.getByRole('link', { name: 'Catalog' }).click();
+    await page.getByLabel('Search products').fill('tent');
+    await expect.poll(() => page.getByRole('list', { name: 'Products' }).getByRole('article').evaluateAll((a) => a.map((e) => e.getAttribute('aria-label'))))
+      .toEqual(['Alpine Tent', 'Tent Stakes']);
+    await page.getByLabel('Collection').selectOption({ label: 'Camping (3)' });
+    await expect.poll(() => page.getByRole('list', { name: 'Products' }).getByRole('article').evaluateAll((a) => a.map((e) => e.getAttribute('aria-label'))))
+      .toEqual(['Alpine Tent', 'Tent Stakes', 'Trail Mug']);
+    await page.getByRole('button', { name: 'Trail Mug' }).click();
+    await page.getByRole('heading', { name: 'Trail Mug', level: 1 }).waitFor();
+    const variants = await page.getByRole('table').first().locator('tbody tr').allTextContents();
+    expect(variants.map((v) => v.slice(0, 4))).toEqual([String(MUG * 10 + 1), String(MUG * 10 + 2)]);
+    expect(await page.getByRole('main').textContent()).toContain('wool'); // the metafield
+
+    await page.getByRole('link', { name: 'Insights' }).click();
+    const topSellers = page.getByRole('figure', { name: /^Top sellers/ });
+    await topSellers.locator('svg').first().waitFor();
+    await topSellers.locator('summary').click();
+    expect(await topSellers.locator('tbody tr').allTextContents()).toEqual(['Tent Stakes4', 'Trail Mug1']);
+    await screenshot(page, 'console-insights');
+
+    await page.getByRole('link', { name: 'Campaigns' }).click();
+    const all = page.getByRole('figure', { name: 'All campaigns' });
+    await all.locator('svg').first().waitFor();
+    expect(await page.getByRole('main').textContent()).toContain('COMEBACK');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});
