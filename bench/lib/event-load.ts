@@ -65,7 +65,8 @@ export async function runEventLoad(options: EventLoadOptions): Promise<EventLoad
       const path = `/api/v1/analytics/event?key=${keys.public}&subject=user&verb=viewed&noun=product&shop_product_handle=p-${n % 50}&uuid=${uuid}`;
       const req = request({ host: '127.0.0.1', port: options.port, method: 'POST', path, agent }, (res) => {
         res.resume();
-        res.on('end', () => resolve(res.statusCode ?? 0));
+        // A crash mid-body never emits 'end'; 'close' always comes, and only a complete answer counts as acknowledged.
+        res.on('close', () => resolve(res.complete ? (res.statusCode ?? 0) : 0));
       });
       req.on('error', () => resolve(0));
       req.end();

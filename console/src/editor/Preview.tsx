@@ -2,7 +2,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { ApiError } from '../api';
 import { ProductCard } from '../components/ProductCard';
 import { useConsole } from '../context';
-import { useDebounced } from '../hooks';
+import { count, useDebounced } from '../hooks';
 import type { PreviewAnswer, Problem, ProductRef, Ruleset, RuleTrace } from '../types';
 import { ProductPicker } from './ProductPicker';
 
@@ -85,7 +85,7 @@ export function Preview({ ruleset, onProblems }: { ruleset: Ruleset; onProblems(
         <Field label="Country code" value={inputs.country_code} onChange={set('country_code')} maxLength={2} />
         <Field label="Limit" hint="default 5" value={inputs.limit} onChange={set('limit')} type="number" step="1" />
       </div>
-      <p className="status" aria-live="polite">{running ? 'Running…' : error ? '' : answer ? `${answer.data.length} products` : ''}</p>
+      <p className="status" aria-live="polite">{running ? 'Running…' : error ? '' : answer ? count(answer.data.length, 'product') : ''}</p>
       {error && <p className="error" role="alert">{error}</p>}
       {answer && !error && <PreviewResult answer={answer} currency={shop.currency} />}
     </section>

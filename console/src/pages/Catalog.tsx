@@ -1,7 +1,7 @@
 import { useId, useState } from 'react';
 import { ProductCard, imageOf, stockOf, variantLabel } from '../components/ProductCard';
 import { useConsole } from '../context';
-import { formatMoney, useDebounced, useLoad } from '../hooks';
+import { count, formatMoney, useDebounced, useLoad } from '../hooks';
 import type { Metafield, Product } from '../types';
 
 const PAGE_SIZE = 24;
@@ -53,7 +53,7 @@ function CatalogList({ navigate }: { navigate(to: string): void }) {
         </div>
       </div>
       {result.error && <p className="error" role="alert">{result.error}</p>}
-      <p className="status" aria-live="polite">{result.loading ? 'Loading…' : result.data ? `${result.data.total} products` : ''}</p>
+      <p className="status" aria-live="polite">{result.loading ? 'Loading…' : result.data ? count(result.data.total, 'product') : ''}</p>
       {result.data && (
         <>
           <ul className="cards" aria-label="Products">
