@@ -69,18 +69,18 @@ function SignedIn({ token, session, onSignOut }: { token: string; session: Sessi
     () => (shop ? { api, shop, products: new ProductCache(api, shop.handle) } : null),
     [api, shop],
   );
-  const route = useHashRoute();
   const dirty = useRef(false);
+  // Back, forward and typed addresses change the hash too: with unsaved changes they ask first.
+  const confirmLeave = () => !dirty.current || window.confirm('This ruleset has unsaved changes. Leave without saving?');
+  const route = useHashRoute(confirmLeave);
   const setDirty = useCallback((value: boolean) => { dirty.current = value; }, []);
   const catalog = useLoad(() => api.get<RuleCatalog>('/rule-catalog'), [api]);
   const switcherId = useId();
 
-  const confirmLeave = () => !dirty.current || window.confirm('This ruleset has unsaved changes. Leave without saving?');
+  // The hash guard above asks about unsaved work; `force` is for the editor itself, right after a save.
   const navigate = useCallback((to: string, force = false) => {
-    if (!force && !confirmLeave()) return;
     if (force) dirty.current = false;
     window.location.hash = to;
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
   useEffect(() => {
@@ -107,9 +107,15 @@ function SignedIn({ token, session, onSignOut }: { token: string; session: Sessi
   }
 
   const section = `/${route.split('/')[1] ?? ''}`;
+  // A new view takes focus at its top, so keyboard and screen-reader users start there.
+  useEffect(() => {
+    const heading = document.querySelector<HTMLElement>('#main h1');
+    if (heading) { heading.tabIndex = -1; heading.focus({ preventScroll: true }); }
+  }, [route, shop?.handle]);
   return (
     <ConsoleContext.Provider value={context}>
-      <a className="skip" href="#main">Skip to content</a>
+      {/* Not href="#main": the console routes by the hash, so the link moves focus instead. */}
+      <a className="skip-link" href="#main" onClick={(e) => { e.preventDefault(); document.getElementById('main')?.focus(); }}>Skip to content</a>
       <header className="topbar">
         <span className="brand">Rebound</span>
         <nav aria-label="Console">
@@ -161,7 +167,7 @@ function Route({ route, catalog, navigate, setDirty }: {
         if (!catalog) return <p className="muted">Loading the rule catalog…</p>;
         const id = parts[1] === 'new' ? null : Number(parts[1]);
         if (id !== null && !(Number.isInteger(id) && id > 0)) return <p className="error" role="alert">No ruleset “{parts[1]}”.</p>;
-        return <RulesetEditorPage id={id} catalog={catalog} onDirty={setDirty} />;
+        return <RulesetEditorPage id={id} catalog={catalog} onDirty={setDirty} navigate={navigate} />;
       }
       return <RulesetsPage navigate={navigate} />;
   }

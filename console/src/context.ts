@@ -52,6 +52,17 @@ export class ProductCache {
     }
   }
 
+  /** Loads the products holding these variants, so variant chips can be named. */
+  async loadVariants(variantIds: readonly number[]): Promise<void> {
+    const known = new Set([...this.byId.values()].flatMap((p) => p.variants.map((v) => v.id)));
+    const wanted = [...new Set(variantIds)].filter((id) => !known.has(id));
+    for (let i = 0; i < wanted.length; i += 250) {
+      const chunk = wanted.slice(i, i + 250);
+      const answer = await this.api.get<{ data: Product[] }>(`/shops/${encodeURIComponent(this.handle)}/products?variant_ids=${chunk.join(',')}`);
+      this.remember(answer.data);
+    }
+  }
+
   async search(text: string, limit = 8): Promise<Product[]> {
     const answer = await this.api.get<{ data: Product[] }>(`/shops/${encodeURIComponent(this.handle)}/products?query=${encodeURIComponent(text)}&limit=${limit}`);
     this.remember(answer.data);

@@ -7,22 +7,31 @@ export interface Loaded<T> {
   reload: () => void;
 }
 
-/** Runs an async load when its dependencies change; a newer run wins over a slower older one. */
+/**
+ * Runs an async load when its dependencies change; a newer run wins over a slower older one. Data
+ * loaded for other dependencies is never handed out: on the render where they change it is loading.
+ */
 export function useLoad<T>(load: () => Promise<T>, deps: readonly unknown[]): Loaded<T> {
-  const [state, setState] = useState<{ data: T | undefined; error: string | null; loading: boolean }>({ data: undefined, error: null, loading: true });
   const [tick, setTick] = useState(0);
+  const [state, setState] = useState<{ deps: readonly unknown[]; tick: number; data: T | undefined; error: string | null } | null>(null);
   const run = useRef(0);
   useEffect(() => {
     const id = ++run.current;
-    setState((s) => ({ ...s, loading: true, error: null }));
     load().then(
-      (data) => { if (id === run.current) setState({ data, error: null, loading: false }); },
-      (error: Error) => { if (id === run.current) setState({ data: undefined, error: error.message, loading: false }); },
+      (data) => { if (id === run.current) setState({ deps, tick, data, error: null }); },
+      (error: Error) => { if (id === run.current) setState({ deps, tick, data: undefined, error: error.message }); },
     );
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [...deps, tick]);
   const reload = useCallback(() => setTick((t) => t + 1), []);
-  return { ...state, reload };
+  const current = state !== null && state.deps.length === deps.length && state.deps.every((d, i) => Object.is(d, deps[i]));
+  return {
+    // A reload keeps showing the previous answer until the new one arrives.
+    data: current ? state.data : undefined,
+    error: current ? state.error : null,
+    loading: !current || state.tick !== tick,
+    reload,
+  };
 }
 
 /** The value after it has stopped changing for `ms`. */
@@ -35,12 +44,27 @@ export function useDebounced<T>(value: T, ms: number): T {
   return settled;
 }
 
-/** The part of the URL after `#`, e.g. `/rulesets/3`; the console routes by it. */
-export function useHashRoute(): string {
+/**
+ * The part of the URL after `#`, e.g. `/rulesets/3`; the console routes by it. `allow` may refuse a
+ * change (unsaved work): the address is put back without a new history entry.
+ */
+export function useHashRoute(allow: () => boolean = () => true): string {
   const read = () => window.location.hash.replace(/^#/, '') || '/rulesets';
   const [route, setRoute] = useState(read);
+  const current = useRef(route);
+  const allowRef = useRef(allow);
+  allowRef.current = allow;
   useEffect(() => {
-    const onChange = () => setRoute(read());
+    const onChange = () => {
+      const next = read();
+      if (next === current.current) return;
+      if (!allowRef.current()) {
+        window.history.replaceState(null, '', `#${current.current}`);
+        return;
+      }
+      current.current = next;
+      setRoute(next);
+    };
     window.addEventListener('hashchange', onChange);
     return () => window.removeEventListener('hashchange', onChange);
   }, []);
@@ -65,3 +89,16 @@ export function formatDate(iso: string | null | undefined): string {
 
 /** `1 product`, `3 products`. */
 export const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
+
+/**
+ * Moves keyboard focus once React has committed the change an event made (a moved rule, a removed
+ * row), so focus lands on what the user is working on instead of falling back to the page.
+ */
+export function focusSoon(selectors: string[]): void {
+  setTimeout(() => {
+    for (const selector of selectors) {
+      const element = document.querySelector<HTMLElement>(selector);
+      if (element) { element.focus(); return; }
+    }
+  }, 0);
+}

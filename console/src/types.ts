@@ -1,9 +1,9 @@
 /** Wire shapes of the admin API the console reads (product.md §4 and §8); type-only imports of the server's. */
-import type { Metafield, Product, Variant } from '../../src/domain/catalog/product';
-import type { RulesetInput } from '../../src/domain/inputs/ruleset';
-import type { ValueKind } from '../../src/domain/rules/conditions/shared';
-import type { ConditionTrace, RuleTrace } from '../../src/domain/rules/evaluate';
-import type { publicShop } from '../../src/domain/shop';
+import type { Metafield, Product, Variant } from '../../src/domain/catalog/product.js';
+import type { RulesetInput } from '../../src/domain/inputs/ruleset.js';
+import type { ValueKind } from '../../src/domain/rules/conditions/shared.js';
+import type { ConditionTrace, RuleTrace } from '../../src/domain/rules/evaluate.js';
+import type { publicShop } from '../../src/domain/shop.js';
 
 export type { ConditionTrace, RuleTrace };
 

@@ -87,6 +87,12 @@ export function createCatalogService(deps: { store: CatalogStore; catalog: Catal
       return { data, page: 1, total: data.length };
     },
 
+    /** The products holding these variants (the console names variant chips by them), from the read model's variant map. */
+    async productsByVariantIds(shopId: number, variantIds: readonly number[]): Promise<{ data: Product[]; page: number; total: number }> {
+      const byVariant = catalog.get(shopId)?.byVariant;
+      return this.productsByIds(shopId, variantIds.flatMap((v) => byVariant?.get(v)?.id ?? []));
+    },
+
     async upsertCollections(shopId: number, body: unknown): Promise<{ upserted: number }> {
       const rows = validateRows(CollectionInput, body, 'collections');
       const existing = await store.findExistingProductIds(shopId, rows.flatMap((r) => r.products.map((p) => p.product_id)));

@@ -181,6 +181,9 @@ describe.skipIf(!inject('chromium'))('console in Chromium', () => {
     // Reorder with the keyboard buttons: the exit rule runs first and the stakes are never reached.
     await rule2.getByRole('button', { name: 'Move rule 2 up' }).click();
     await expect.poll(() => previewTitles(page)).toEqual(['Gift Card']);
+    // Focus follows the moved rule (now first, so its drag handle), instead of dropping to the page.
+    await expect.poll(() => page.evaluate(() => (document.activeElement as unknown as { getAttribute(n: string): string | null }).getAttribute('aria-label')))
+      .toMatch(/^Drag rule 1 to reorder/);
     expect(await live.getByLabel('Rule 2: not evaluated').count()).toBe(1);
     await page.getByRole('button', { name: 'Save ruleset' }).click();
     await expect.poll(() => publicTitles(id, query)).toEqual(['Gift Card']);
@@ -220,8 +223,15 @@ describe.skipIf(!inject('chromium'))('console in Chromium', () => {
     await screenshot(page, 'console-editor-invalid');
     expect(await publicTitles(id, query)).toEqual(['Gift Card']); // the stored ruleset is untouched
 
-    // Leaving with unsaved changes asks first; dismissing stays on the editor.
+    // The browser's Back button asks too, and staying keeps the draft.
     let asked = '';
+    page.once('dialog', (dialog) => { asked = dialog.message(); void dialog.dismiss(); });
+    await page.goBack();
+    await expect.poll(() => asked).toContain('unsaved changes');
+    expect(await pattern.getByLabel('Value', { exact: true }).inputValue()).toBe('/(unclosed/');
+    expect(page.url()).toMatch(/#\/rulesets\/\d+$/);
+    // Leaving with unsaved changes asks first; dismissing stays on the editor.
+    asked = '';
     page.once('dialog', (dialog) => { asked = dialog.message(); void dialog.dismiss(); });
     await page.getByRole('link', { name: 'Catalog' }).click();
     expect(asked).toContain('unsaved changes');
@@ -346,9 +356,9 @@ describe.skipIf(!inject('chromium'))('console in Chromium', () => {
         await line.getByLabel('Tags', { exact: true }).fill('gift');
         return { value: 'gift' };
       case 'endpoint':
-        await line.getByLabel('List endpoint').selectOption('/products/top_sellers');
-        await line.getByLabel('Endpoint parameters').fill('limit=3');
-        return { endpoint: '/products/top_sellers?limit=3' };
+        await line.getByLabel('List endpoint').selectOption('/products/search');
+        await line.getByLabel('Endpoint parameters').pressSequentially('query=red tent&limit=3'); // typed, spaces and all
+        return { endpoint: '/products/search?query=red tent&limit=3' };
       default:
         throw new Error(`the console test has no way to fill output kind ${kind}`);
     }
@@ -384,6 +394,9 @@ describe.skipIf(!inject('chromium'))('console in Chromium', () => {
   it('labels every control, keeps focus visible, and fits a phone screen', async () => {
     const { page, errors } = await signedIn(390);
     await page.getByRole('button', { name: 'New ruleset' }).click();
+    // A new ruleset's untouched rows are not reported as problems while the live preview runs.
+    await expect.poll(() => preview(page).getByRole('status').textContent()).toMatch(/\d+ products?/);
+    expect(await page.locator('.problems').count()).toBe(0);
     await ruleBlock(page, 1).getByRole('button', { name: '+ IF condition' }).click();
     await conditionRow(page, 1, 1, 1).getByLabel('Condition type').selectOption('cart_subtotal');
     const unlabeled = await page.locator('input, select, textarea, button').evaluateAll((controls) => controls

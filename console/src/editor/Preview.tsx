@@ -19,6 +19,9 @@ interface Inputs {
   limit: string;
 }
 
+/** The inputs typed per shop: they outlive one editor, so saving or opening another ruleset keeps the test case. */
+const kept = new Map<string, Inputs>();
+
 const EMPTY: Inputs = { products: [], cart_subtotal: '', cart_item_count: '', cart_line_count: '', shop_customer_id: '', time: '', url: '', country_code: '', limit: '' };
 
 function bodyOf(inputs: Inputs, ruleset: Ruleset): Record<string, unknown> {
@@ -40,7 +43,8 @@ function bodyOf(inputs: Inputs, ruleset: Ruleset): Record<string, unknown> {
  */
 export function Preview({ ruleset, onProblems }: { ruleset: Ruleset; onProblems(problems: Problem[]): void }) {
   const { api, shop } = useConsole();
-  const [inputs, setInputs] = useState<Inputs>(EMPTY);
+  const [inputs, setInputsState] = useState<Inputs>(() => kept.get(shop.handle) ?? EMPTY);
+  const setInputs = (next: Inputs) => { kept.set(shop.handle, next); setInputsState(next); };
   const [answer, setAnswer] = useState<PreviewAnswer | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [running, setRunning] = useState(false);
@@ -85,7 +89,7 @@ export function Preview({ ruleset, onProblems }: { ruleset: Ruleset; onProblems(
         <Field label="Country code" value={inputs.country_code} onChange={set('country_code')} maxLength={2} />
         <Field label="Limit" hint="default 5" value={inputs.limit} onChange={set('limit')} type="number" step="1" />
       </div>
-      <p className="status" aria-live="polite">{running ? 'Running…' : error ? '' : answer ? count(answer.data.length, 'product') : ''}</p>
+      <p className="status" role="status">{running ? 'Running…' : error ? '' : answer ? count(answer.data.length, 'product') : ''}</p>
       {error && <p className="error" role="alert">{error}</p>}
       {answer && !error && <PreviewResult answer={answer} currency={shop.currency} />}
     </section>
@@ -145,7 +149,7 @@ function TraceRule({ rule }: { rule: RuleTrace }) {
           {g > 0 && <span className="keyword or">OR IF</span>}
           <ul>
             {group.conditions.map((condition, c) => (
-              <li key={c} className={condition.result === true ? 'pass' : condition.result === false ? 'fail' : 'skip'}>
+              <li key={c} className={condition.result === true ? 'pass' : condition.result === false ? 'fail' : 'unchecked'}>
                 <span aria-hidden="true">{condition.result === true ? '✓' : condition.result === false ? '✗' : '·'}</span>{' '}
                 <code>{condition.type}</code> {condition.operator ?? ''} <code>{show(condition.value)}</code>
                 {' — observed '}<code>{show(condition.observed)}</code>

@@ -1,4 +1,4 @@
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { variantLabel } from '../components/ProductCard';
 import { useConsole } from '../context';
 import { useDebounced } from '../hooks';
@@ -81,6 +81,7 @@ export function ProductSearch({ label, onPick, exclude = [], invalid, renderResu
   const { products } = useConsole();
   const id = useId();
   const [text, setText] = useState('');
+  const input = useRef<HTMLInputElement>(null);
   const [results, setResults] = useState<Product[] | null>(null);
   const settled = useDebounced(text.trim(), 200);
   useEffect(() => {
@@ -90,11 +91,12 @@ export function ProductSearch({ label, onPick, exclude = [], invalid, renderResu
     return () => { current = false; };
   }, [settled, products]);
   const shown = (results ?? []).filter((p) => !exclude.includes(p.id));
-  const pick = (product: Product) => { onPick(product); setText(''); setResults(null); };
+  // Back to the search box after a pick, ready for the next product.
+  const pick = (product: Product) => { onPick(product); setText(''); setResults(null); input.current?.focus(); };
   return (
     <div className="search">
       <label htmlFor={id} className="visually-hidden">{label}</label>
-      <input id={id} type="search" placeholder="Search products by title, handle or id" value={text} aria-invalid={invalid || undefined}
+      <input id={id} ref={input} type="search" placeholder="Search products by title, handle or id" value={text} aria-invalid={invalid || undefined}
         onChange={(e) => setText(e.target.value)} autoComplete="off" />
       {results !== null && (
         <div className="search-results">

@@ -3,6 +3,7 @@ import { useId } from 'react';
 import type { Problem, RuleCatalog } from '../types';
 import { CollectionSelect } from './CollectionPicker';
 import { blankCondition, blankOutput, fieldOf, newKey, type DraftCondition, type DraftOutput, type DraftRule } from './model';
+import { focusSoon } from '../hooks';
 import { ValueInput } from './ValueInput';
 
 export interface RuleProblems {
@@ -38,20 +39,33 @@ export function RuleBlock({ rule, index, count, catalog, problems, onChange, onR
   const addGroup = () => set({ groups: [...rule.groups, { key: newKey('g'), conditions: [blankCondition(firstCondition)] }] });
   const setOutput = (o: number, next: DraftOutput | null) => set({ outputs: next ? rule.outputs.map((x, oi) => (oi === o ? next : x)) : rule.outputs.filter((_, oi) => oi !== o) });
   const addOutput = () => set({ outputs: [...rule.outputs, blankOutput(catalog.outputs[0]!, catalog)] });
+  const here = `[data-rule="${rule.key}"]`;
+  // After a row goes, focus stays in its part of the rule: the next row's type, else that part's add button.
+  const removeCondition = (g: number, c: number) => {
+    const group = rule.groups[g]!;
+    const next = group.conditions[c + 1] ?? group.conditions[c - 1];
+    setCondition(g, c, null);
+    focusSoon([...(next ? [`${here} [data-row="${next.key}"] select`] : []), `${here} [data-add="condition"]`]);
+  };
+  const removeOutput = (o: number) => {
+    const next = rule.outputs[o + 1] ?? rule.outputs[o - 1];
+    setOutput(o, null);
+    focusSoon([...(next ? [`${here} [data-row="${next.key}"] select`] : []), `${here} [data-add="output"]`]);
+  };
 
   return (
-    <section className={`rule${rule.enabled ? '' : ' rule-disabled'}`} aria-label={`Rule ${number}`}>
+    <section className={`rule${rule.enabled ? '' : ' rule-disabled'}`} aria-label={`Rule ${number}`} data-rule={rule.key}>
       <header className="rule-head">
         <button type="button" className="drag-handle" ref={handle.setActivatorNodeRef} {...handle.attributes} {...handle.listeners}
           aria-label={`Drag rule ${number} to reorder (Space to lift, arrows to move)`}>⠿</button>
         <h3 className="rule-number">Rule {number}</h3>
         <label htmlFor={nameId} className="visually-hidden">Rule {number} name</label>
         <input id={nameId} className="rule-name" value={rule.name} placeholder="Name (optional)" onChange={(e) => set({ name: e.target.value })} />
-        <label className="toggle"><input type="checkbox" checked={rule.enabled} onChange={(e) => set({ enabled: e.target.checked })} /> Enabled</label>
-        <label className="toggle"><input type="checkbox" checked={rule.exit_if_matched} onChange={(e) => set({ exit_if_matched: e.target.checked })} /> Exit if matched</label>
+        <label className="toggle"><input type="checkbox" checked={rule.enabled} onChange={(e) => set({ enabled: e.target.checked })} /> <span className="visually-hidden">Rule {number} </span>Enabled</label>
+        <label className="toggle"><input type="checkbox" checked={rule.exit_if_matched} onChange={(e) => set({ exit_if_matched: e.target.checked })} /> <span className="visually-hidden">Rule {number} </span>Exit if matched</label>
         <span className="rule-actions">
-          <button type="button" onClick={() => onMove(index - 1)} disabled={index === 0} aria-label={`Move rule ${number} up`}>↑</button>
-          <button type="button" onClick={() => onMove(index + 1)} disabled={index === count - 1} aria-label={`Move rule ${number} down`}>↓</button>
+          <button type="button" data-move="up" onClick={() => onMove(index - 1)} disabled={index === 0} aria-label={`Move rule ${number} up`}>↑</button>
+          <button type="button" data-move="down" onClick={() => onMove(index + 1)} disabled={index === count - 1} aria-label={`Move rule ${number} down`}>↓</button>
           <button type="button" className="danger" onClick={onRemove} aria-label={`Delete rule ${number}`}>Delete</button>
         </span>
       </header>
@@ -68,23 +82,23 @@ export function RuleBlock({ rule, index, count, catalog, problems, onChange, onR
                   keyword={c === 0 ? (g === 0 ? 'IF' : '') : 'AND IF'}
                   label={`Rule ${number}, group ${g + 1}, condition ${c + 1}`}
                   problems={problems.condition(g, c)}
-                  onChange={(next) => setCondition(g, c, next)} onRemove={() => setCondition(g, c, null)} />
+                  onChange={(next) => setCondition(g, c, { ...next, fresh: false })} onRemove={() => removeCondition(g, c)} />
               ))}
               <button type="button" className="add" onClick={() => addCondition(g)}>+ AND IF</button>
             </div>
           </div>
         ))}
-        <button type="button" className="add" onClick={addGroup}>{rule.groups.length === 0 ? '+ IF condition' : '+ OR IF'}</button>
+        <button type="button" className="add" data-add="condition" onClick={addGroup}>{rule.groups.length === 0 ? '+ IF condition' : '+ OR IF'}</button>
       </div>
 
       <div className="outputs">
         {rule.outputs.map((output, o) => (
           <OutputRow key={output.key} catalog={catalog} output={output} keyword={o === 0 ? 'RETURN' : 'AND'}
             label={`Rule ${number}, output ${o + 1}`} problems={problems.output(o)}
-            onChange={(next) => setOutput(o, next)} onRemove={() => setOutput(o, null)} />
+            onChange={(next) => setOutput(o, { ...next, fresh: false })} onRemove={() => removeOutput(o)} />
         ))}
         {rule.outputs.length === 0 && <p className="keyword-row"><span className="keyword">RETURN</span> <span className="muted">nothing yet</span></p>}
-        <button type="button" className="add" onClick={addOutput}>+ AND return</button>
+        <button type="button" className="add" data-add="output" onClick={addOutput}>{rule.outputs.length === 0 ? '+ RETURN' : '+ AND return'}</button>
       </div>
     </section>
   );
@@ -110,17 +124,19 @@ function ConditionRow({ catalog, condition, keyword, label, problems, onChange, 
     onChange({ ...condition, operator: code, ...(next?.value !== operator?.value ? { value: '' } : {}) });
   };
   return (
-    <div className={`row condition${invalid ? ' row-invalid' : ''}`} role="group" aria-label={label}>
+    <div className={`row condition${invalid ? ' row-invalid' : ''}`} role="group" aria-label={label} data-row={condition.key}>
       <span className="keyword">{keyword}</span>
       <label htmlFor={typeId} className="visually-hidden">Condition type</label>
-      <select id={typeId} value={condition.type} onChange={(e) => changeType(e.target.value)} aria-invalid={problems.some((p) => fieldOf(p.path) === 'type') || undefined}>
+      <select id={typeId} value={condition.type} onChange={(e) => changeType(e.target.value)} aria-invalid={problems.some((p) => fieldOf(p.path) === 'type') || undefined}
+        aria-describedby={invalid ? problemId : undefined}>
         {!spec && <option value={condition.type}>Unknown: {condition.type}</option>}
         {catalog.conditions.map((c) => <option key={c.type} value={c.type}>{c.label}</option>)}
       </select>
       {spec && spec.operators.length > 0 && (
         <>
           <label htmlFor={operatorId} className="visually-hidden">Operator</label>
-          <select id={operatorId} value={condition.operator} onChange={(e) => changeOperator(e.target.value)} aria-invalid={problems.some((p) => fieldOf(p.path) === 'operator') || undefined}>
+          <select id={operatorId} value={condition.operator} onChange={(e) => changeOperator(e.target.value)} aria-invalid={problems.some((p) => fieldOf(p.path) === 'operator') || undefined}
+            aria-describedby={invalid ? problemId : undefined}>
             {!operator && <option value={condition.operator}>Choose…</option>}
             {spec.operators.map((o) => <option key={o.code} value={o.code}>{o.label}</option>)}
           </select>
@@ -152,7 +168,7 @@ function OutputRow({ catalog, output, keyword, label, problems, onChange, onRemo
     if (next) onChange({ ...blankOutput(next, catalog), key: output.key });
   };
   return (
-    <div className={`row output${invalid ? ' row-invalid' : ''}`} role="group" aria-label={label}>
+    <div className={`row output${invalid ? ' row-invalid' : ''}`} role="group" aria-label={label} data-row={output.key}>
       <span className="keyword">{keyword}</span>
       <label htmlFor={typeId} className="visually-hidden">Output type</label>
       <select id={typeId} value={output.type} onChange={(e) => changeType(e.target.value)}>
@@ -185,8 +201,11 @@ function OutputValue({ catalog, output, onChange, invalid, describedBy }: {
       return <ValueInput kind="text_list" label="Tags" value={output.value} products={[]} onValue={(value) => onChange({ ...output, value })}
         onProducts={() => undefined} invalid={invalid} describedBy={describedBy} />;
     case 'endpoint': {
-      const [path = '', search = ''] = output.endpoint.split('?');
-      const join = (p: string, s: string) => (s.trim() ? `${p}?${s.trim().replace(/^\?/, '')}` : p);
+      // Split at the first `?` only and keep the parameters as typed (spaces and all).
+      const mark = output.endpoint.indexOf('?');
+      const path = mark < 0 ? output.endpoint : output.endpoint.slice(0, mark);
+      const search = mark < 0 ? '' : output.endpoint.slice(mark + 1);
+      const join = (p: string, s: string) => (s === '' ? p : `${p}?${s}`);
       return (
         <span className="endpoint">
           <label htmlFor={pathId} className="visually-hidden">List endpoint</label>

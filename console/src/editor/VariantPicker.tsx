@@ -1,3 +1,4 @@
+import { useEffect, useState } from 'react';
 import { variantLabel } from '../components/ProductCard';
 import { useConsole } from '../context';
 import { ProductSearch } from './ProductPicker';
@@ -6,6 +7,12 @@ import { ProductSearch } from './ProductPicker';
 export function VariantPicker({ label, value, onChange, invalid }: { label: string; value: string; onChange(next: string): void; invalid?: boolean }) {
   const { products } = useConsole();
   const ids = value.split(',').map((v) => v.trim()).filter(Boolean);
+  const [, setLoaded] = useState(0);
+  useEffect(() => {
+    const numeric = ids.map(Number).filter((n) => Number.isInteger(n) && n > 0);
+    if (numeric.length > 0) products.loadVariants(numeric).then(() => setLoaded((n) => n + 1), () => undefined);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [value]);
   const describe = (id: string) => {
     for (const product of products.known()) {
       const variant = product.variants.find((v) => String(v.id) === id);

@@ -1,12 +1,13 @@
-import type { Condition, ConditionSpec, Output, OutputSpec, Problem, ProductRef, Rule, RuleCatalog, Ruleset } from '../types';
+import type { Condition, ConditionSpec, Output, OutputSpec, Problem, ProductRef, Rule, RuleCatalog, Ruleset } from '../types.js';
 
 /**
  * The editor's draft of a ruleset: the document plus a stable key on every rule, group, condition
  * and output, so rows keep their identity (focus, drag) while they move.
  */
-export interface DraftCondition { key: string; type: string; operator: string; value: string; products: ProductRef[] }
+/** `fresh`: added and not yet touched; the live preview keeps quiet about its problems until it is edited or saved. */
+export interface DraftCondition { key: string; type: string; operator: string; value: string; products: ProductRef[]; fresh?: boolean }
 export interface DraftGroup { key: string; conditions: DraftCondition[] }
-export interface DraftOutput { key: string; type: string; products: ProductRef[]; collection_id: number | null; value: string; endpoint: string }
+export interface DraftOutput { key: string; type: string; products: ProductRef[]; collection_id: number | null; value: string; endpoint: string; fresh?: boolean }
 export interface DraftRule {
   key: string;
   name: string;
@@ -114,11 +115,11 @@ function outputOf(output: DraftOutput, catalog: RuleCatalog): Output {
 
 /** A new condition row of a type: its first operator, an empty value. */
 export function blankCondition(spec: ConditionSpec): DraftCondition {
-  return { key: newKey('c'), type: spec.type, operator: spec.operators[0]?.code ?? '', value: '', products: [] };
+  return { key: newKey('c'), type: spec.type, operator: spec.operators[0]?.code ?? '', value: '', products: [], fresh: true };
 }
 
 export function blankOutput(spec: OutputSpec, catalog: RuleCatalog): DraftOutput {
-  return { key: newKey('o'), type: spec.type, products: [], collection_id: null, value: '', endpoint: spec.value === 'endpoint' ? (catalog.endpoints[0] ?? '') : '' };
+  return { key: newKey('o'), type: spec.type, products: [], collection_id: null, value: '', endpoint: spec.value === 'endpoint' ? (catalog.endpoints[0] ?? '') : '', fresh: true };
 }
 
 export function blankRule(catalog: RuleCatalog, position: number): DraftRule {
@@ -131,6 +132,54 @@ export function blankRule(catalog: RuleCatalog, position: number): DraftRule {
     groups: [],
     outputs: output ? [blankOutput(output, catalog)] : [],
   };
+}
+
+/**
+ * The document the live preview runs: the draft without rows added and not yet touched, so a new
+ * rule's empty rows do not stop the preview. `fullPath` maps a problem path of this document back
+ * to the path the same row has in the saved document (what the rows show problems by).
+ */
+export function previewDocumentOf(draft: Draft, catalog: RuleCatalog): { document: Ruleset; fullPath(path: string): string } {
+  const trimmed: Draft = {
+    ...draft,
+    rules: draft.rules.map((rule) => ({
+      ...rule,
+      groups: rule.groups.map((g) => ({ ...g, conditions: g.conditions.filter((c) => !c.fresh) })),
+      outputs: rule.outputs.filter((o) => !o.fresh),
+    })),
+  };
+  const fullPath = (path: string) => {
+    const place = placeOf(path);
+    const rule = place.rule !== undefined ? draft.rules[place.rule] : undefined;
+    const kept = place.rule !== undefined ? trimmed.rules[place.rule] : undefined;
+    if (!rule || !kept) return path;
+    if (place.output !== undefined) {
+      const index = rule.outputs.findIndex((o) => o.key === kept.outputs[place.output!]?.key);
+      return path.replace(/\.output\[\d+\]/, `.output[${index}]`);
+    }
+    if (place.group !== undefined && place.condition !== undefined) {
+      const group = kept.groups[draftGroupIndex(kept, place.group)];
+      const key = group?.conditions[place.condition]?.key;
+      const g = rule.groups.findIndex((x) => x.conditions.some((c) => c.key === key));
+      const c = g < 0 ? -1 : rule.groups[g]!.conditions.findIndex((x) => x.key === key);
+      const sentGroup = rule.groups.slice(0, g).filter((x) => x.conditions.length > 0).length;
+      return path.replace(/\.logic\[\d+\]\.rules\[\d+\]/, `.logic[${sentGroup}].rules[${c}]`);
+    }
+    return path;
+  };
+  return { document: rulesetOf(trimmed, catalog), fullPath };
+}
+
+/** Whether a problem path points at a row added and not touched since. */
+export function isFreshAt(draft: Draft, path: string): boolean {
+  const place = placeOf(path);
+  const rule = place.rule !== undefined ? draft.rules[place.rule] : undefined;
+  if (!rule) return false;
+  if (place.output !== undefined) return rule.outputs[place.output]?.fresh === true;
+  if (place.group !== undefined && place.condition !== undefined) {
+    return rule.groups[draftGroupIndex(rule, place.group)]?.conditions[place.condition]?.fresh === true;
+  }
+  return false;
 }
 
 /** Moves an item of a list; out-of-range moves leave it as it is. */

@@ -22,6 +22,9 @@ export function CampaignsPage() {
       {list.error && <p className="error" role="alert">{list.error}</p>}
       {list.loading && !list.data && <p className="muted">Loading…</p>}
       {list.data && campaigns.length === 0 && <p>No campaigns yet. Create one with <code>POST /admin/v1/shops/{shop.handle}/campaigns</code>.</p>}
+      {campaigns.length > 0 && campaigns.every((c) => c.stats.links_generated + c.stats.pages_opened + c.stats.reactivations === 0) && (
+        <p className="muted">No activity yet: links appear here once reactivation links are generated (<code>GET /api/v1/billing/reactivate</code> with a <code>campaign_id</code>).</p>
+      )}
       {campaigns.length > 0 && (
         <>
           <ChartFigure title="All campaigns" columns={['Campaign', 'Links generated', 'Pages opened', 'Reactivations']}

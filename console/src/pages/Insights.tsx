@@ -38,6 +38,12 @@ export function InsightsPage() {
       </div>
       {loaded.error && <p className="error" role="alert">{loaded.error}</p>}
       {loaded.loading && !data && <p className="muted">Loading…</p>}
+      {data && data.conversion.shop_rate > 1 && (
+        <p className="note" role="note">
+          More purchases than recorded product views: views are only counted from pages that send events (the widget
+          does), so the conversion estimates read above 100%. They still rank products the way smart sort does.
+        </p>
+      )}
       {data && (
         <div className="chart-grid">
           <ChartFigure title={`Events per day, last ${data.days} days`} columns={['Date', 'Views', 'Adds to cart', 'Removals']}
@@ -56,7 +62,7 @@ export function InsightsPage() {
             </ResponsiveContainer>
           </ChartFigure>
 
-          <ChartFigure title="Trending now (decayed score)" columns={['Product', 'Score']}
+          <ChartFigure title="Trending now (decayed score, the shop's trending window)" columns={['Product', 'Score']}
             rows={data.trending.map((p) => [p.title, p.score.toFixed(2)])}>
             <HorizontalBars data={data.trending.map((p) => ({ name: short(p.title), value: Number(p.score.toFixed(2)) }))} color={COLORS.primary} label="Score" />
           </ChartFigure>
@@ -66,7 +72,7 @@ export function InsightsPage() {
             <HorizontalBars data={data.top_sellers.map((p) => ({ name: short(p.title), value: p.units }))} color={COLORS.tertiary} label="Units" />
           </ChartFigure>
 
-          <ChartFigure title={`Smart-sort conversion estimates (shop rate ${percent(data.conversion.shop_rate)}, k = ${data.conversion.k})`}
+          <ChartFigure title={`Smart-sort conversion estimates, last 30 days (shop rate ${percent(data.conversion.shop_rate)}, k = ${data.conversion.k})`}
             columns={['Product', 'Views', 'Purchases', 'Estimate']}
             rows={data.conversion.products.map((p) => [p.title, p.views, p.purchases, percent(p.estimate)])}>
             <HorizontalBars data={data.conversion.products.map((p) => ({ name: short(p.title), value: Number((p.estimate * 100).toFixed(2)) }))} color={COLORS.secondary} label="Estimate (%)" />

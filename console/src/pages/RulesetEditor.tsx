@@ -3,25 +3,29 @@ import {
 } from '@dnd-kit/core';
 import { SortableContext, sortableKeyboardCoordinates, useSortable, verticalListSortingStrategy } from '@dnd-kit/sortable';
 import { CSS } from '@dnd-kit/utilities';
-import { useEffect, useId, useMemo, useState } from 'react';
+import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { ApiError } from '../api';
 import { useConsole } from '../context';
 import { Preview } from '../editor/Preview';
 import { Problems, RuleBlock, type RuleProblems } from '../editor/RuleBlock';
 import {
-  blankRule, draftFrom, draftGroupIndex, emptyDraft, move, placeOf, problemsAt, rulesetOf, sameDocument, type Draft, type DraftRule,
+  blankRule, draftFrom, draftGroupIndex, emptyDraft, isFreshAt, move, placeOf, previewDocumentOf, problemsAt, rulesetOf, sameDocument, type Draft, type DraftRule,
 } from '../editor/model';
-import { useLoad } from '../hooks';
+import { focusSoon, useLoad } from '../hooks';
 import type { Problem, RuleCatalog, Ruleset } from '../types';
 
 interface Props {
   id: number | null;
   catalog: RuleCatalog;
   onDirty(dirty: boolean): void;
+  navigate(to: string, force?: boolean): void;
 }
 
+/** The message a save of a new ruleset leaves for the editor that opens it under its new id. */
+let flash: string | null = null;
+
 /** Loads a ruleset (or starts a new one) and hands it to the editor. */
-export function RulesetEditorPage({ id, catalog, onDirty }: Props) {
+export function RulesetEditorPage({ id, catalog, onDirty, navigate }: Props) {
   const { api, shop } = useConsole();
   const loaded = useLoad<Ruleset | null>(
     () => (id === null ? Promise.resolve(null) : api.get<{ ruleset: Ruleset }>(`/shops/${encodeURIComponent(shop.handle)}/rulesets/${id}`).then((r) => r.ruleset)),
@@ -31,20 +35,35 @@ export function RulesetEditorPage({ id, catalog, onDirty }: Props) {
   if (loaded.error) return <p className="error" role="alert">{loaded.error}</p>;
   const start = loaded.data ? draftFrom(loaded.data) : { ...emptyDraft(), name: 'New ruleset', rules: [blankRule(catalog, 1)] };
   return <RulesetEditor key={`${shop.handle}:${id ?? 'new'}`} initial={start} savedDocument={loaded.data ? rulesetOf(draftFrom(loaded.data), catalog) : null}
-    catalog={catalog} onDirty={onDirty} />;
+    catalog={catalog} onDirty={onDirty} navigate={navigate} />;
 }
 
-function RulesetEditor({ initial, savedDocument, catalog, onDirty }: {
-  initial: Draft; savedDocument: Ruleset | null; catalog: RuleCatalog; onDirty(dirty: boolean): void;
+function RulesetEditor({ initial, savedDocument, catalog, onDirty, navigate }: {
+  initial: Draft; savedDocument: Ruleset | null; catalog: RuleCatalog; onDirty(dirty: boolean): void; navigate(to: string, force?: boolean): void;
 }) {
   const { api, shop } = useConsole();
   const [draft, setDraft] = useState(initial);
   const [saved, setSaved] = useState<Ruleset | null>(savedDocument);
-  const [problems, setProblems] = useState<Problem[]>([]);
-  const [status, setStatus] = useState<{ kind: 'ok' | 'error'; text: string } | null>(null);
+  // Problems of the last save, or of the last live preview (which keeps quiet about untouched new rows).
+  const [reported, setReported] = useState<{ source: 'save' | 'preview'; problems: Problem[] }>({ source: 'save', problems: [] });
+  const setProblems = (problems: Problem[]) => setReported({ source: 'save', problems });
+  const fullPathRef = useRef<(path: string) => string>((path) => path);
+  const onPreviewProblems = useCallback((problems: Problem[]) => {
+    setReported({ source: 'preview', problems: problems.map((p) => ({ ...p, path: fullPathRef.current(p.path) })) });
+    // A preview that validates clean clears a stale "not saved" message.
+    if (problems.length === 0) setStatus((s) => (s?.kind === 'error' ? null : s));
+  }, []);
+  const [status, setStatus] = useState<{ kind: 'ok' | 'error'; text: string } | null>(() => {
+    const message = flash;
+    flash = null;
+    return message ? { kind: 'ok', text: message } : null;
+  });
   const [saving, setSaving] = useState(false);
   const nameId = useId();
   const document = useMemo(() => rulesetOf(draft, catalog), [draft, catalog]);
+  const forPreview = useMemo(() => previewDocumentOf(draft, catalog), [draft, catalog]);
+  fullPathRef.current = forPreview.fullPath;
+  const problems = reported.source === 'save' ? reported.problems : reported.problems.filter((p) => !isFreshAt(draft, p.path));
   const dirty = saved === null || !sameDocument(document, saved);
 
   useEffect(() => { onDirty(dirty); }, [dirty, onDirty]);
@@ -74,11 +93,12 @@ function RulesetEditor({ initial, savedDocument, catalog, onDirty }: {
         : await api.send<{ ruleset: Ruleset }>('PUT', `${base}/${draft.id}`, document);
       setProblems([]);
       setSaved(document);
-      setStatus({ kind: 'ok', text: `Saved ${answer.ruleset.name} (version ${answer.ruleset.version ?? 1}).` });
+      const message = `Saved ${answer.ruleset.name} (version ${answer.ruleset.version ?? 1}).`;
+      setStatus({ kind: 'ok', text: message });
       if (draft.id === null && answer.ruleset.id !== undefined) {
-        setDraft({ ...draft, id: answer.ruleset.id });
-        // The address now names the saved ruleset; replacing it fires no hashchange, so the editor (and this message) stays.
-        window.history.replaceState(null, '', `#/rulesets/${answer.ruleset.id}`);
+        // The new ruleset opens under its id; the editor there shows this message.
+        flash = message;
+        navigate(`/rulesets/${answer.ruleset.id}`, true);
       }
     } catch (error) {
       const failure = error as ApiError;
@@ -132,8 +152,18 @@ function RulesetEditor({ initial, savedDocument, catalog, onDirty }: {
                   {(handle) => (
                     <RuleBlock rule={rule} index={index} count={draft.rules.length} catalog={catalog} problems={problemsFor(index)} handle={handle}
                       onChange={(next) => setRules(draft.rules.map((r) => (r.key === rule.key ? next : r)))}
-                      onRemove={() => { setRules(draft.rules.filter((r) => r.key !== rule.key)); setProblems([]); }}
-                      onMove={(to) => { setRules(move(draft.rules, index, to)); setProblems([]); }} />
+                      onRemove={() => {
+                        const next = draft.rules[index + 1] ?? draft.rules[index - 1];
+                        setRules(draft.rules.filter((r) => r.key !== rule.key));
+                        setProblems([]);
+                        focusSoon([...(next ? [`[data-rule="${next.key}"] .drag-handle`] : []), '#add-rule']);
+                      }}
+                      onMove={(to) => {
+                        setRules(move(draft.rules, index, to));
+                        setProblems([]);
+                        const way = to < index ? 'up' : 'down';
+                        focusSoon([`[data-rule="${rule.key}"] [data-move="${way}"]:not([disabled])`, `[data-rule="${rule.key}"] .drag-handle`]);
+                      }} />
                   )}
                 </SortableRule>
               ))}
@@ -141,14 +171,18 @@ function RulesetEditor({ initial, savedDocument, catalog, onDirty }: {
           </SortableContext>
         </DndContext>
         {draft.rules.length === 0 && <p className="muted">No rules: the ruleset returns nothing.</p>}
-        <button type="button" className="add" onClick={() => setRules([...draft.rules, blankRule(catalog, draft.rules.length + 1)])}>+ Add rule</button>
+        <button type="button" className="add" id="add-rule" onClick={() => {
+          const rule = blankRule(catalog, draft.rules.length + 1);
+          setRules([...draft.rules, rule]);
+          focusSoon([`[data-rule="${rule.key}"] .rule-name`]);
+        }}>+ Add rule</button>
 
         <div className="savebar">
           <button type="submit" className="primary" disabled={saving}>{saving ? 'Saving…' : 'Save ruleset'}</button>
           <p className={status?.kind === 'error' ? 'error' : 'ok'} role={status?.kind === 'error' ? 'alert' : 'status'}>{status?.text ?? ''}</p>
         </div>
       </form>
-      <Preview ruleset={document} onProblems={setProblems} />
+      <Preview ruleset={forPreview.document} onProblems={onPreviewProblems} />
     </div>
   );
 }

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useConsole } from '../context';
-import { formatDate, useLoad } from '../hooks';
+import { focusSoon, formatDate, useLoad } from '../hooks';
 import type { Ruleset } from '../types';
 
 /** The shop's rulesets: open, create, duplicate, delete. */
@@ -27,6 +27,7 @@ export function RulesetsPage({ navigate }: { navigate(to: string): void }) {
       await api.send('DELETE', `${base}/${ruleset.id}`);
       setMessage({ kind: 'ok', text: `Deleted ruleset ${ruleset.id}.` });
       list.reload();
+      focusSoon(['#rulesets-heading']);
     } catch (error) {
       setMessage({ kind: 'error', text: (error as Error).message });
     }
@@ -35,7 +36,7 @@ export function RulesetsPage({ navigate }: { navigate(to: string): void }) {
   return (
     <section aria-labelledby="rulesets-heading">
       <div className="page-head">
-        <h1 id="rulesets-heading">Rulesets</h1>
+        <h1 id="rulesets-heading" tabIndex={-1}>Rulesets</h1>
         <button type="button" className="primary" onClick={() => navigate('/rulesets/new')}>New ruleset</button>
       </div>
       <p className="muted">A ruleset answers <code>/api/v1/custom/id/&lt;id&gt;</code>: its rules run top to bottom and return products.</p>
@@ -46,7 +47,7 @@ export function RulesetsPage({ navigate }: { navigate(to: string): void }) {
       {list.data && list.data.length > 0 && (
         <div className="table-wrap">
           <table>
-            <thead><tr><th scope="col">Id</th><th scope="col">Name</th><th scope="col">Enabled</th><th scope="col">Rules</th><th scope="col">Last change</th><th scope="col"><span className="visually-hidden">Actions</span></th></tr></thead>
+            <thead><tr><th scope="col">Id</th><th scope="col">Name</th><th scope="col">Enabled</th><th scope="col">Rules</th><th scope="col" className="narrow-hide">Last change</th><th scope="col"><span className="visually-hidden">Actions</span></th></tr></thead>
             <tbody>
               {list.data.map((ruleset) => (
                 <tr key={ruleset.id}>
@@ -54,7 +55,7 @@ export function RulesetsPage({ navigate }: { navigate(to: string): void }) {
                   <td><a href={`#/rulesets/${ruleset.id}`}>{ruleset.name}</a></td>
                   <td>{ruleset.enabled === false ? 'No' : 'Yes'}</td>
                   <td>{ruleset.rules.length}</td>
-                  <td>{formatDate(ruleset.updated_at)}</td>
+                  <td className="narrow-hide">{formatDate(ruleset.updated_at)}</td>
                   <td className="actions">
                     <button type="button" onClick={() => void duplicate(ruleset)} aria-label={`Duplicate ${ruleset.name}`}>Duplicate</button>
                     <button type="button" className="danger" onClick={() => void remove(ruleset)} aria-label={`Delete ${ruleset.name}`}>Delete</button>

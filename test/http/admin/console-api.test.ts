@@ -241,6 +241,19 @@ describe.each(backends())('console admin API on $name', (backend) => {
     });
   });
 
+  describe('GET /admin/v1/shops/{handle}/products?variant_ids=', () => {
+    it('returns the products holding the variants, in the order of their first variant, each once', async () => {
+      // productInput(id) has variants id*10+1 and id*10+2.
+      const res = await t.admin('GET', '/admin/v1/shops/console/products?variant_ids=42,31,999999,32,12');
+      expect(res.statusCode).toBe(200);
+      expect(res.json().data.map((p: { id: number }) => p.id)).toEqual([4, 3, 1]);
+      expect(res.json().data[0].variants.map((v: { id: number }) => v.id)).toEqual([41, 42]);
+      expect((await t.admin('GET', '/admin/v1/shops/elsewhere/products?variant_ids=31')).json().data).toEqual([]); // another shop's variant
+      expect((await t.admin('GET', '/admin/v1/shops/console/products?variant_ids=4,x')).statusCode).toBe(400);
+      expect((await t.admin('GET', '/admin/v1/shops/console/products?variant_ids=4,x')).json().error).toContain('variant_ids');
+    });
+  });
+
   describe('GET /admin/v1/shops/{handle}/products?ids=', () => {
     it('returns the named products in the order given, each once, unknown ids skipped', async () => {
       const res = await t.admin('GET', '/admin/v1/shops/console/products?ids=3,999,1,3,2');

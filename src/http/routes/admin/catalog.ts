@@ -42,15 +42,18 @@ export function catalogRoutes(app: FastifyInstance, deps: { shops: ShopsService;
       querystring: Type.Object({
         query: Type.Optional(Type.String()), limit: Type.Optional(Type.String()), page: Type.Optional(Type.String()),
         ids: Type.Optional(Type.String({ description: `comma-separated positive integer ids (at most ${MAX_ID_LIST}): those products, in the order given, unknown ids skipped; query, limit and page then do not apply`, examples: ['3,1,2'] })),
+        variant_ids: Type.Optional(Type.String({ description: `comma-separated variant ids (at most ${MAX_ID_LIST}): the products holding them, in the order of their first variant, each once; unknown ids skipped`, examples: ['42000000018'] })),
       }),
     },
   }, async (request) => {
-    const q = request.query as { query?: string; limit?: string; page?: string; ids?: string };
+    const q = request.query as { query?: string; limit?: string; page?: string; ids?: string; variant_ids?: string };
     const limit = positive(q.limit, 'limit', 50, 250);
     const page = positive(q.page, 'page', 1, 1_000_000);
     const ids = idList(q, 'ids');
     const { id } = await shopOf(request);
     if (ids) return catalog.productsByIds(id, ids);
+    const variantIds = idList(q, 'variant_ids');
+    if (variantIds) return catalog.productsByVariantIds(id, variantIds);
     return catalog.listProducts(id, { ...(q.query ? { query: q.query } : {}), limit, page });
   });
 
