@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gzipSync } from 'node:zlib';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONSOLE_CSP, consoleRoutes } from '../../src/http/routes/console.js';
@@ -15,6 +16,8 @@ describe('console assets', () => {
     mkdirSync(join(dir, 'assets'));
     writeFileSync(join(dir, 'index.html'), '<!doctype html><title>console</title>');
     writeFileSync(join(dir, 'assets', 'index-abc123.js'), 'console.log(1)');
+    writeFileSync(join(dir, 'assets', 'index-abc123.js.br'), brotliCompressSync('console.log(1)'));
+    writeFileSync(join(dir, 'assets', 'index-abc123.js.gz'), gzipSync('console.log(1)'));
     app = Fastify({ routerOptions: { ignoreTrailingSlash: true } });
     await app.register(async (web) => consoleRoutes(web, dir));
   });
@@ -44,6 +47,14 @@ describe('console assets', () => {
     expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     expect(asset.headers['x-content-type-options']).toBe('nosniff');
     expect((await app.inject('/console/assets/missing.js')).statusCode).toBe(404);
+    // The compressed copies the build wrote are sent as they are, to a browser that accepts them.
+    const br = await app.inject({ url: '/console/assets/index-abc123.js', headers: { 'accept-encoding': 'gzip, br' } });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(br.rawPayload).toString()).toBe('console.log(1)');
+    expect(br.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    const gz = await app.inject({ url: '/console/assets/index-abc123.js', headers: { 'accept-encoding': 'gzip' } });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(asset.headers['content-encoding']).toBeUndefined();
     expect((await app.inject('/console/../package.json')).statusCode).toBe(404);
   });
 

@@ -27,6 +27,7 @@ export async function consoleRoutes(app: FastifyInstance, root = webBuildDir('co
     index: 'index.html',
     wildcard: true,
     cacheControl: false, // ours, below: the plugin's default would overwrite it with max-age=0
+    preCompressed: true, // the build writes .br and .gz next to each file: compressed once, never per request
     // Assets carry a content hash in their names; index.html must always be fetched afresh.
     setHeaders(res, path) {
       res.setHeader('content-security-policy', CONSOLE_CSP);
