@@ -1,6 +1,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WIDGET_FILE, widgetRoutes } from '../../src/http/routes/widget.js';
@@ -48,6 +49,12 @@ describe('GET /widget.js', () => {
     expect(cached.statusCode).toBe(304);
     expect(cached.body).toBe('');
     expect((await app.inject({ url: '/widget.js', headers: { 'if-none-match': '"other"' } })).statusCode).toBe(200);
+    // Browsers get the gzip made once with the script, the same bytes inside.
+    const zipped = await app.inject({ url: '/widget.js', headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    expect(zipped.headers.vary).toBe('accept-encoding');
+    expect(gunzipSync(zipped.rawPayload).toString()).toBe('console.log("v1");');
+    expect(first.headers['content-encoding']).toBeUndefined();
     await app.close();
   });
 

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { createWidgetDemoService, type WidgetDemoService } from '../../services/widget-demo.js';
 import type { CatalogIndex } from '../../indexes/catalog-index.js';
@@ -14,7 +15,8 @@ export const WIDGET_FILE = join(webBuildDir('widget'), 'widget.js');
 const KEY = /^[A-Za-z0-9_-]{8,128}$/;
 const HANDLE = /^[^\s/?#]{1,255}$/;
 
-interface Script { bytes: Buffer; etag: string }
+/** The script's bytes, and gzip made once: storefronts load it on every page, so it is never compressed per request. */
+interface Script { bytes: Buffer; gzip: Buffer; etag: string }
 
 /** The built script, read on first use and kept; a missing build is looked for again on the next request. */
 function scriptLoader(file: string): () => Script | null {
@@ -27,7 +29,7 @@ function scriptLoader(file: string): () => Script | null {
     } catch {
       return null;
     }
-    script = { bytes, etag: `"${createHash('sha256').update(bytes).digest('base64url').slice(0, 22)}"` };
+    script = { bytes, gzip: gzipSync(bytes, { level: 9 }), etag: `"${createHash('sha256').update(bytes).digest('base64url').slice(0, 22)}"` };
     return script;
   };
 }
@@ -54,9 +56,12 @@ export function widgetRoutes(
       .header('cache-control', 'public, max-age=300')
       .header('cross-origin-resource-policy', 'cross-origin')
       .header('x-content-type-options', 'nosniff')
+      .header('vary', 'accept-encoding')
       .header('etag', script.etag);
     if (request.headers['if-none-match'] === script.etag) return reply.status(304).send();
-    return reply.header('content-type', 'text/javascript; charset=utf-8').send(script.bytes);
+    void reply.header('content-type', 'text/javascript; charset=utf-8');
+    if (/\bgzip\b/.test(request.headers['accept-encoding'] ?? '')) return reply.header('content-encoding', 'gzip').send(script.gzip);
+    return reply.send(script.bytes);
   });
 
   app.get('/widget-demo', { schema: { hide: true } }, async (request, reply) => {
