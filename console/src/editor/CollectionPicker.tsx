@@ -9,7 +9,7 @@ function useCollections() {
 }
 
 /** Several collections (a comma list of ids), as checkboxes. */
-export function CollectionsPicker({ label, value, onChange }: { label: string; value: string; onChange(next: string): void }) {
+export function CollectionsPicker({ label, value, onChange, describedBy }: { label: string; value: string; onChange(next: string): void; describedBy?: string | undefined }) {
   const collections = useCollections();
   const chosen = value.split(',').map((v) => v.trim()).filter(Boolean);
   const toggle = (id: string, on: boolean) => onChange((on ? [...chosen, id] : chosen.filter((c) => c !== id)).join(','));
@@ -17,7 +17,7 @@ export function CollectionsPicker({ label, value, onChange }: { label: string; v
   const list = collections.data ?? [];
   const unknown = chosen.filter((id) => !list.some((c) => String(c.id) === id));
   return (
-    <fieldset className="checks">
+    <fieldset className="checks" aria-describedby={describedBy}>
       <legend className="visually-hidden">{label}</legend>
       {list.map((collection) => (
         <label key={collection.id} className="check">

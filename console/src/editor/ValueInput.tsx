@@ -37,7 +37,7 @@ export function ValueInput(props: Props) {
     case 'variant_id_list':
       return <VariantPicker label={label} value={value} onChange={onValue} invalid={invalid} />;
     case 'collection_id_list':
-      return <CollectionsPicker label={label} value={value} onChange={onValue} />;
+      return <CollectionsPicker label={label} value={value} onChange={onValue} describedBy={describedBy} />;
     case 'number':
       return <NumberField label={label} unit={props.unit} value={value} onChange={onValue} common={common} />;
     case 'number_range':
