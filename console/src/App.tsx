@@ -1,7 +1,7 @@
 import { lazy, Suspense, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { ApiError, createApi } from './api';
 import { ConsoleContext, ProductCache, type ConsoleContextValue } from './context';
-import { useHashRoute, useLoad } from './hooks';
+import { focusHeadingWhenReady, useHashRoute, useLoad } from './hooks';
 import { CatalogPage } from './pages/Catalog';
 import { RulesetEditorPage } from './pages/RulesetEditor';
 import { RulesetsPage } from './pages/Rulesets';
@@ -42,8 +42,10 @@ export function App() {
       setSession(found);
       setToken(candidate);
     } catch (error) {
-      setSignInError(error instanceof ApiError && error.status === 401 ? 'That token was not accepted. Use the operator token or a shop\'s private key.' : (error as Error).message);
-      sessionStorage.removeItem(TOKEN_KEY);
+      const refused = error instanceof ApiError && error.status === 401;
+      setSignInError(refused ? 'That token was not accepted. Use the operator token or a shop\'s private key.' : (error as Error).message);
+      // Only a refused token is forgotten: a brief outage must not sign the merchant out.
+      if (refused) sessionStorage.removeItem(TOKEN_KEY);
       setToken(null);
     }
   }, []);
@@ -97,6 +99,9 @@ function SignedIn({ token, session, onSignOut }: { token: string; session: Sessi
     window.location.hash = '/rulesets';
   };
 
+  // A new view takes focus at its heading, once the view has loaded far enough to show it.
+  useEffect(() => focusHeadingWhenReady(), [route, shop?.handle]);
+
   if (!shop || !context) {
     return (
       <main className="pad">
@@ -107,11 +112,6 @@ function SignedIn({ token, session, onSignOut }: { token: string; session: Sessi
   }
 
   const section = `/${route.split('/')[1] ?? ''}`;
-  // A new view takes focus at its top, so keyboard and screen-reader users start there.
-  useEffect(() => {
-    const heading = document.querySelector<HTMLElement>('#main h1');
-    if (heading) { heading.tabIndex = -1; heading.focus({ preventScroll: true }); }
-  }, [route, shop?.handle]);
   return (
     <ConsoleContext.Provider value={context}>
       {/* Not href="#main": the console routes by the hash, so the link moves focus instead. */}
@@ -155,8 +155,11 @@ function Route({ route, catalog, navigate, setDirty }: {
 }) {
   const parts = route.split('/').filter(Boolean);
   switch (parts[0]) {
-    case 'catalog':
-      return <CatalogPage productId={parts[1] ? Number(parts[1]) : null} navigate={navigate} />;
+    case 'catalog': {
+      const productId = parts[1] ? Number(parts[1]) : null;
+      if (productId !== null && !(Number.isSafeInteger(productId) && productId > 0)) return <p className="error" role="alert">No product “{parts[1]}”.</p>;
+      return <CatalogPage productId={productId} navigate={navigate} />;
+    }
     case 'insights':
       return <InsightsPage />;
     case 'campaigns':

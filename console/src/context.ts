@@ -69,12 +69,12 @@ export class ProductCache {
     return answer.data;
   }
 
+  /** Collections once per shop; a failed request is not kept, so the next picker asks again. */
   listCollections(): Promise<Collection[]> {
-    this.collections ??= this.api.get<{ data: Collection[] }>(`/shops/${encodeURIComponent(this.handle)}/collections`).then((r) => r.data);
+    this.collections ??= this.api.get<{ data: Collection[] }>(`/shops/${encodeURIComponent(this.handle)}/collections`).then(
+      (r) => r.data,
+      (error: unknown) => { this.collections = null; throw error; },
+    );
     return this.collections;
-  }
-
-  forgetCollections(): void {
-    this.collections = null;
   }
 }

@@ -11,7 +11,7 @@ export interface Loaded<T> {
  * Runs an async load when its dependencies change; a newer run wins over a slower older one. Data
  * loaded for other dependencies is never handed out: on the render where they change it is loading.
  */
-export function useLoad<T>(load: () => Promise<T>, deps: readonly unknown[]): Loaded<T> {
+export function useLoad<T>(load: () => Promise<T>, deps: readonly unknown[], options: { keepPrevious?: boolean } = {}): Loaded<T> {
   const [tick, setTick] = useState(0);
   const [state, setState] = useState<{ deps: readonly unknown[]; tick: number; data: T | undefined; error: string | null } | null>(null);
   const run = useRef(0);
@@ -25,9 +25,10 @@ export function useLoad<T>(load: () => Promise<T>, deps: readonly unknown[]): Lo
   }, [...deps, tick]);
   const reload = useCallback(() => setTick((t) => t + 1), []);
   const current = state !== null && state.deps.length === deps.length && state.deps.every((d, i) => Object.is(d, deps[i]));
+  // A reload keeps showing the previous answer until the new one arrives; so does a list paging on, when asked.
+  const shown = current || options.keepPrevious === true;
   return {
-    // A reload keeps showing the previous answer until the new one arrives.
-    data: current ? state.data : undefined,
+    data: shown ? state?.data : undefined,
     error: current ? state.error : null,
     loading: !current || state.tick !== tick,
     reload,
@@ -89,6 +90,26 @@ export function formatDate(iso: string | null | undefined): string {
 
 /** `1 product`, `3 products`. */
 export const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
+
+/**
+ * Focuses the view's heading as soon as it is rendered: pages that load first (a ruleset, a
+ * product, the chart pages) show it a moment later. Returns the cancel for an effect's cleanup.
+ */
+export function focusHeadingWhenReady(selector = '#main h1', timeoutMs = 5000): () => void {
+  const started = performance.now();
+  let frame = 0;
+  const attempt = () => {
+    const heading = document.querySelector<HTMLElement>(selector);
+    if (heading) {
+      heading.tabIndex = -1;
+      heading.focus({ preventScroll: true });
+    } else if (performance.now() - started < timeoutMs) {
+      frame = requestAnimationFrame(attempt);
+    }
+  };
+  attempt();
+  return () => cancelAnimationFrame(frame);
+}
 
 /**
  * Moves keyboard focus once React has committed the change an event made (a moved rule, a removed

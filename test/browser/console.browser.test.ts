@@ -143,7 +143,7 @@ describe.skipIf(!inject('chromium'))('console in Chromium', () => {
     const subtotal = conditionRow(page, 2, 1, 1);
     await subtotal.getByLabel('Condition type').selectOption('cart_subtotal');
     await subtotal.getByLabel('Operator').selectOption('greater_than');
-    await subtotal.getByLabel('Value', { exact: true }).fill('100');
+    await subtotal.getByLabel('Value (USD)', { exact: true }).fill('100');
     await rule2.getByLabel('Exit if matched').check();
     await outputRow(page, 2, 1).getByLabel('Output type').selectOption('product');
     await pickProduct(outputRow(page, 2, 1), 'Products: add a product', 'gift', 'Gift Card');
@@ -297,7 +297,7 @@ describe.skipIf(!inject('chromium'))('console in Chromium', () => {
         return { products: [{ product_id: MUG, variant_ids: [] }] };
       case 'variant_id_list':
         await line.getByLabel('Value: add a variant', { exact: true }).fill('jacket');
-        await line.getByRole('button', { name: new RegExp(`^Add M #${JACKET * 10 + 2}`) }).click();
+        await line.getByRole('button', { name: new RegExp(`^Add Rain Jacket — M #${JACKET * 10 + 2}`) }).click();
         return { value: String(JACKET * 10 + 2) };
       case 'collection_id_list':
         await line.getByLabel('Gifts').check();
@@ -309,12 +309,12 @@ describe.skipIf(!inject('chromium'))('console in Chromium', () => {
       case 'text_or_regex':
         await line.getByLabel('Value', { exact: true }).fill('/^tent/i');
         return { value: '/^tent/i' };
-      case 'number':
-        await line.getByLabel('Value', { exact: true }).fill('3');
+      case 'number': // money or a count: the label names the currency for money, the role is the same
+        await line.getByRole('spinbutton').fill('3');
         return { value: '3' };
       case 'number_range':
-        await line.getByLabel('Value: from', { exact: true }).fill('2');
-        await line.getByLabel('Value: to', { exact: true }).fill('9');
+        await line.getByRole('spinbutton').first().fill('2');
+        await line.getByRole('spinbutton').last().fill('9');
         return { value: '2,9' };
       case 'date':
         await line.getByLabel('Value', { exact: true }).fill('2026-12-24');
@@ -387,6 +387,11 @@ describe.skipIf(!inject('chromium'))('console in Chromium', () => {
     await copyRow.getByRole('button', { name: 'Delete Listed set (copy)' }).click();
     await expect.poll(() => page.getByRole('link', { name: 'Listed set (copy)' }).count()).toBe(0);
     expect((await t.admin('GET', `/admin/v1/shops/outfitters/rulesets/${copy.id}`)).statusCode).toBe(404);
+
+    // Opening a ruleset moves focus to its heading once it has loaded, for keyboard and screen-reader users.
+    await row.getByRole('link', { name: 'Listed set', exact: true }).click();
+    await expect.poll(() => page.evaluate(() => (document.activeElement as unknown as { tagName: string; textContent: string }).tagName + ' ' + (document.activeElement as unknown as { textContent: string }).textContent))
+      .toBe(`H1 Ruleset ${created.json().ruleset.id}`);
     expect(errors).toEqual([]);
     await page.close();
   });

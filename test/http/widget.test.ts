@@ -55,6 +55,17 @@ describe('GET /widget.js', () => {
     expect(zipped.headers.vary).toBe('accept-encoding');
     expect(gunzipSync(zipped.rawPayload).toString()).toBe('console.log("v1");');
     expect(first.headers['content-encoding']).toBeUndefined();
+    // Each encoding has its own tag; a list of tags, a weak one or `*` match; gzip;q=0 refuses gzip.
+    const zippedTag = zipped.headers.etag as string;
+    expect(zippedTag).not.toBe(etag);
+    const revalidate = (ifNoneMatch: string, acceptEncoding = 'gzip') =>
+      app.inject({ url: '/widget.js', headers: { 'if-none-match': ifNoneMatch, 'accept-encoding': acceptEncoding } }).then((r) => r.statusCode);
+    expect(await revalidate(`"x", W/${zippedTag}`)).toBe(304);
+    expect(await revalidate('*')).toBe(304);
+    expect(await revalidate(etag)).toBe(200); // the plain tag does not validate the gzip bytes
+    const refused = await app.inject({ url: '/widget.js', headers: { 'accept-encoding': 'gzip;q=0, br' } });
+    expect(refused.headers['content-encoding']).toBeUndefined();
+    expect(refused.body).toBe('console.log("v1");');
     await app.close();
   });
 

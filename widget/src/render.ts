@@ -1,7 +1,6 @@
 import type { CardProduct } from './api.js';
 import type { WidgetConfig } from './config.js';
 
-let sequence = 0;
 
 function el<K extends keyof HTMLElementTagNameMap>(tag: K, className: string, text?: string): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
@@ -45,8 +44,9 @@ function card(product: CardProduct, config: WidgetConfig, money: (amount: number
   if (src) {
     const image = el('img', 'rbw-image');
     image.src = src;
-    // The title follows in text, so an image without its own alt is described by the title.
-    image.alt = product.image?.alt || product.title;
+    // The title follows in the same link: without the merchant's own alt the image is decorative,
+    // so a screen reader does not read the title twice.
+    image.alt = product.image?.alt ?? '';
     image.loading = 'lazy';
     image.decoding = 'async';
     media.appendChild(image);
@@ -77,8 +77,8 @@ function card(product: CardProduct, config: WidgetConfig, money: (amount: number
 
 /** The whole widget, built off-document so the page only ever sees it complete. */
 export function renderWidget(products: readonly CardProduct[], config: WidgetConfig): HTMLElement {
-  sequence += 1;
-  const headingId = `rbw-heading-${Date.now().toString(36)}-${sequence}`;
+  // Each script tag runs its own copy of this module, so ids cannot come from a counter here.
+  const headingId = `rbw-heading-${Math.random().toString(36).slice(2, 12)}`;
   const section = el('section', 'rbw');
   section.setAttribute('aria-labelledby', headingId);
   const heading = el('h2', 'rbw-heading', config.title);

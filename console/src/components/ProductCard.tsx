@@ -26,18 +26,20 @@ export function priceOf(product: Product, currency: string): string {
   return low === high ? formatMoney(low, currency) : `${formatMoney(low, currency)} – ${formatMoney(high, currency)}`;
 }
 
+/** The main image; its alt is the merchant's, or empty (decorative) since the title is next to it. */
 export function imageOf(product: Product): { src: string; alt: string } | null {
   const image = product.image ?? product.images?.[0];
-  return image ? { src: image.src, alt: image.alt || product.title } : null;
+  return image ? { src: image.src, alt: image.alt ?? '' } : null;
 }
 
-export function ProductCard({ product, currency, onOpen }: { product: Product; currency: string; onOpen?: () => void }) {
+export function ProductCard({ product, currency, onOpen, headingLevel = 4 }: { product: Product; currency: string; onOpen?: () => void; headingLevel?: 2 | 3 | 4 }) {
   const image = imageOf(product);
   const stock = stockOf(product);
+  const Heading = `h${headingLevel}` as const;
   return (
     <article className="card" aria-label={product.title}>
       {image ? <img src={image.src} alt={image.alt} loading="lazy" width="160" height="160" /> : <div className="card-noimage" aria-hidden="true" />}
-      <h4 className="card-title">{onOpen ? <button type="button" className="link" onClick={onOpen}>{product.title}</button> : product.title}</h4>
+      <Heading className="card-title">{onOpen ? <button type="button" className="link" onClick={onOpen}>{product.title}</button> : product.title}</Heading>
       <p className="card-price">{priceOf(product, currency)}</p>
       <p className={stock.inStock ? 'card-stock' : 'card-stock out'}>{stock.label}</p>
       <p className="muted card-id">#{product.id}</p>

@@ -65,7 +65,8 @@ export function Preview({ ruleset, onProblems }: { ruleset: Ruleset; onProblems(
         if (id !== latest.current) return;
         setRunning(false);
         setError(failure.message);
-        if (failure.status === 422) problemsRef.current(failure.problems);
+        // Only a 422 says anything about the rows; any other failure leaves them without stale problems.
+        problemsRef.current(failure.status === 422 ? failure.problems : []);
       },
     );
   }, [request, api, shop.handle]);

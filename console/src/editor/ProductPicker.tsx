@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { variantLabel } from '../components/ProductCard';
 import { useConsole } from '../context';
-import { useDebounced } from '../hooks';
+import { count, useDebounced } from '../hooks';
 import type { Product, ProductRef } from '../types';
 
 interface Props {
@@ -98,9 +98,10 @@ export function ProductSearch({ label, onPick, exclude = [], invalid, renderResu
       <label htmlFor={id} className="visually-hidden">{label}</label>
       <input id={id} ref={input} type="search" placeholder="Search products by title, handle or id" value={text} aria-invalid={invalid || undefined}
         onChange={(e) => setText(e.target.value)} autoComplete="off" />
+      {/* Always rendered, so the first count is announced too. */}
+      <p className="visually-hidden" aria-live="polite">{results === null ? '' : `${count(shown.length, 'product')} found`}</p>
       {results !== null && (
         <div className="search-results">
-          <p className="visually-hidden" aria-live="polite">{shown.length} products found</p>
           {shown.length === 0 ? <p className="muted">No products match “{settled}”.</p> : (
             <ul aria-label={`${label}: results`}>
               {shown.map((product) => (

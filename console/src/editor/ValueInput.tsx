@@ -35,7 +35,7 @@ export function ValueInput(props: Props) {
     case 'products':
       return <ProductPicker label={label} value={props.products} onChange={props.onProducts} invalid={invalid} describedBy={describedBy} />;
     case 'variant_id_list':
-      return <VariantPicker label={label} value={value} onChange={onValue} invalid={invalid} />;
+      return <VariantPicker label={label} value={value} onChange={onValue} invalid={invalid} describedBy={describedBy} />;
     case 'collection_id_list':
       return <CollectionsPicker label={label} value={value} onChange={onValue} describedBy={describedBy} />;
     case 'number':
@@ -112,7 +112,7 @@ function NumberField({ label, unit, value, onChange, common }: { label: string; 
   const id = useId();
   return (
     <span className="number-field">
-      <label htmlFor={id} className="visually-hidden">{label}</label>
+      <label htmlFor={id} className="visually-hidden">{unit === 'money' ? `${label} (${shop.currency})` : label}</label>
       {unit === 'money' && <span className="affix" aria-hidden="true">{shop.currency}</span>}
       <input id={id} type="number" inputMode={unit === 'money' ? 'decimal' : 'numeric'} min={0} step={unit === 'money' ? '0.01' : '1'}
         value={value} onChange={(e) => onChange(e.target.value)} {...common} />

@@ -4,7 +4,9 @@ import { useConsole } from '../context';
 import { ProductSearch } from './ProductPicker';
 
 /** A comma list of variant ids, picked from the catalog search (a product's variants are listed under it). */
-export function VariantPicker({ label, value, onChange, invalid }: { label: string; value: string; onChange(next: string): void; invalid?: boolean }) {
+export function VariantPicker({ label, value, onChange, invalid, describedBy }: {
+  label: string; value: string; onChange(next: string): void; invalid?: boolean; describedBy?: string | undefined;
+}) {
   const { products } = useConsole();
   const ids = value.split(',').map((v) => v.trim()).filter(Boolean);
   const [, setLoaded] = useState(0);
@@ -21,7 +23,7 @@ export function VariantPicker({ label, value, onChange, invalid }: { label: stri
     return `Variant ${id}`;
   };
   return (
-    <div className="picker" role="group" aria-label={label}>
+    <div className="picker" role="group" aria-label={label} aria-describedby={describedBy}>
       {ids.length > 0 && (
         <ul className="chips">
           {ids.map((id) => (
@@ -34,13 +36,13 @@ export function VariantPicker({ label, value, onChange, invalid }: { label: stri
         </ul>
       )}
       <ProductSearch label={`${label}: add a variant`} invalid={invalid} onPick={() => undefined}
-        renderResult={(product) => (
+        renderResult={(product, pick) => (
           <div className="variant-results">
-            <span>{product.title}</span>
+            <span aria-hidden="true">{product.title}</span>
             {product.variants.map((variant) => (
               <button key={variant.id} type="button" className="result" disabled={ids.includes(String(variant.id))}
-                onClick={() => onChange([...ids, String(variant.id)].join(','))}>
-                Add {variantLabel(variant)} <span className="muted">#{variant.id}</span>
+                onClick={() => { onChange([...ids, String(variant.id)].join(',')); pick(product); }}>
+                Add {product.title} — {variantLabel(variant)} <span className="muted">#{variant.id}</span>
               </button>
             ))}
           </div>

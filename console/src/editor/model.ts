@@ -1,9 +1,5 @@
 import type { Condition, ConditionSpec, Output, OutputSpec, Problem, ProductRef, Rule, RuleCatalog, Ruleset } from '../types.js';
 
-/**
- * The editor's draft of a ruleset: the document plus a stable key on every rule, group, condition
- * and output, so rows keep their identity (focus, drag) while they move.
- */
 /** `fresh`: added and not yet touched; the live preview keeps quiet about its problems until it is edited or saved. */
 export interface DraftCondition { key: string; type: string; operator: string; value: string; products: ProductRef[]; fresh?: boolean }
 export interface DraftGroup { key: string; conditions: DraftCondition[] }
@@ -16,6 +12,10 @@ export interface DraftRule {
   groups: DraftGroup[];
   outputs: DraftOutput[];
 }
+/**
+ * The editor's draft of a ruleset: the document plus a stable key on every rule, group, condition
+ * and output, so rows keep their identity (focus, drag) while they move.
+ */
 export interface Draft {
   id: number | null;
   name: string;
@@ -219,8 +219,6 @@ export function draftGroupIndex(rule: DraftRule, sentGroup: number): number {
   }
   return -1;
 }
-
-export interface Located { problem: Problem; place: ProblemPlace }
 
 /** Problems for one condition row, one output row, one rule (not its rows) or the ruleset itself. */
 export function problemsAt(problems: readonly Problem[], draft: Draft, at: { rule?: number; group?: number; condition?: number; output?: number }): Problem[] {

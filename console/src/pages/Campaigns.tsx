@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import { ChartFigure, COLORS } from '../components/Chart';
+import { CHART_A11Y, ChartFigure, COLORS } from '../components/Chart';
 import { useConsole } from '../context';
 import { formatDate, useLoad } from '../hooks';
 
@@ -74,7 +74,7 @@ function CampaignDetail({ campaign, base }: { campaign: Campaign; base: string }
 function CountBars({ data }: { data: ({ name: string } & Counts)[] }) {
   return (
     <ResponsiveContainer width="100%" height={260}>
-      <BarChart data={data} margin={{ top: 8, right: 16, bottom: 8, left: 0 }}>
+      <BarChart {...CHART_A11Y} data={data} margin={{ top: 8, right: 16, bottom: 8, left: 0 }}>
         <CartesianGrid strokeDasharray="3 3" />
         <XAxis dataKey="name" tick={{ fontSize: 11 }} />
         <YAxis allowDecimals={false} tick={{ fontSize: 11 }} />

@@ -33,7 +33,7 @@ function CatalogList({ navigate }: { navigate(to: string): void }) {
     }
     const answer = await api.get<{ data: Product[]; total: number }>(`${base}?limit=${PAGE_SIZE}&page=${page}${settled ? `&query=${encodeURIComponent(settled)}` : ''}`);
     return answer;
-  }, [base, settled, collection, page, collections.data]);
+  }, [base, settled, collection, page, collections.data], { keepPrevious: true });
   const pages = result.data ? Math.max(1, Math.ceil(result.data.total / PAGE_SIZE)) : 1;
 
   return (
@@ -58,7 +58,7 @@ function CatalogList({ navigate }: { navigate(to: string): void }) {
         <>
           <ul className="cards" aria-label="Products">
             {result.data.data.map((product) => (
-              <li key={product.id}><ProductCard product={product} currency={shop.currency} onOpen={() => navigate(`/catalog/${product.id}`)} /></li>
+              <li key={product.id}><ProductCard product={product} currency={shop.currency} headingLevel={2} onOpen={() => navigate(`/catalog/${product.id}`)} /></li>
             ))}
           </ul>
           {pages > 1 && (
@@ -89,7 +89,7 @@ function ProductDetail({ id, navigate }: { id: number; navigate(to: string): voi
       {back}
       <h1 id="product-heading">{product.title}</h1>
       <div className="product-top">
-        {image && <img src={image.src} alt={image.alt} width="240" height="240" />}
+        {image && <img src={image.src} alt={image.alt || product.title} width="240" height="240" />}
         <dl className="facts">
           <dt>Id</dt><dd>{product.id}</dd>
           <dt>Handle</dt><dd>{product.handle}</dd>

@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
 import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import { ChartFigure, COLORS } from '../components/Chart';
+import { CHART_A11Y, ChartFigure, COLORS } from '../components/Chart';
 import { useConsole } from '../context';
 import { useLoad } from '../hooks';
 
@@ -49,7 +49,7 @@ export function InsightsPage() {
           <ChartFigure title={`Events per day, last ${data.days} days`} columns={['Date', 'Views', 'Adds to cart', 'Removals']}
             rows={data.events_per_day.map((d) => [d.date, d.viewed, d.added, d.removed])}>
             <ResponsiveContainer width="100%" height={260}>
-              <LineChart data={data.events_per_day} margin={{ top: 8, right: 16, bottom: 8, left: 0 }}>
+              <LineChart {...CHART_A11Y} data={data.events_per_day} margin={{ top: 8, right: 16, bottom: 8, left: 0 }}>
                 <CartesianGrid strokeDasharray="3 3" />
                 <XAxis dataKey="date" tick={{ fontSize: 11 }} minTickGap={24} />
                 <YAxis allowDecimals={false} tick={{ fontSize: 11 }} />
@@ -87,7 +87,7 @@ function HorizontalBars({ data, color, label }: { data: { name: string; value: n
   if (data.length === 0) return <p className="muted">No data in this window.</p>;
   return (
     <ResponsiveContainer width="100%" height={Math.max(160, data.length * 28 + 40)}>
-      <BarChart data={data} layout="vertical" margin={{ top: 4, right: 16, bottom: 4, left: 8 }}>
+      <BarChart {...CHART_A11Y} data={data} layout="vertical" margin={{ top: 4, right: 16, bottom: 4, left: 8 }}>
         <CartesianGrid strokeDasharray="3 3" horizontal={false} />
         <XAxis type="number" tick={{ fontSize: 11 }} />
         <YAxis type="category" dataKey="name" width={170} tick={{ fontSize: 11 }} />

@@ -5,6 +5,7 @@ import { SortableContext, sortableKeyboardCoordinates, useSortable, verticalList
 import { CSS } from '@dnd-kit/utilities';
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { ApiError } from '../api';
+import { Announcer } from '../components/Announcer';
 import { useConsole } from '../context';
 import { Preview } from '../editor/Preview';
 import { Problems, RuleBlock, type RuleProblems } from '../editor/RuleBlock';
@@ -179,7 +180,7 @@ function RulesetEditor({ initial, savedDocument, catalog, onDirty, navigate }: {
 
         <div className="savebar">
           <button type="submit" className="primary" disabled={saving}>{saving ? 'Saving…' : 'Save ruleset'}</button>
-          <p className={status?.kind === 'error' ? 'error' : 'ok'} role={status?.kind === 'error' ? 'alert' : 'status'}>{status?.text ?? ''}</p>
+          <Announcer message={status} />
         </div>
       </form>
       <Preview ruleset={forPreview.document} onProblems={onPreviewProblems} />

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { Announcer } from '../components/Announcer';
 import { useConsole } from '../context';
 import { focusSoon, formatDate, useLoad } from '../hooks';
 import type { Ruleset } from '../types';
@@ -40,7 +41,7 @@ export function RulesetsPage({ navigate }: { navigate(to: string): void }) {
         <button type="button" className="primary" onClick={() => navigate('/rulesets/new')}>New ruleset</button>
       </div>
       <p className="muted">A ruleset answers <code>/api/v1/custom/id/&lt;id&gt;</code>: its rules run top to bottom and return products.</p>
-      <p role={message?.kind === 'error' ? 'alert' : 'status'} className={message?.kind === 'error' ? 'error' : 'ok'}>{message?.text ?? ''}</p>
+      <Announcer message={message} />
       {list.error && <p className="error" role="alert">{list.error}</p>}
       {list.loading && !list.data && <p className="muted">Loading…</p>}
       {list.data && list.data.length === 0 && <p>No rulesets yet. Create one to power a widget.</p>}

@@ -1,6 +1,5 @@
 import type { LinkOutcome } from '../../services/billing/reactivation.js';
-
-const escape = (text: string) => text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]!));
+import { escapeHtml as escape } from './html.js';
 
 /** Headers of every HTML page: nothing loads but the page itself and images. */
 export const PAGE_HEADERS = {

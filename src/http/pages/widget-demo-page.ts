@@ -1,6 +1,5 @@
 import type { DemoProduct, WidgetDemoLookup } from '../../services/widget-demo.js';
-
-const escape = (text: string) => text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]!));
+import { escapeHtml as escape } from './html.js';
 
 /** The demo page runs the widget from this server and nothing else; images may come from anywhere (shops host them). */
 export const WIDGET_DEMO_HEADERS = {

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { negotiate } from '@fastify/accept-negotiator';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { createWidgetDemoService, type WidgetDemoService } from '../../services/widget-demo.js';
 import type { CatalogIndex } from '../../indexes/catalog-index.js';
@@ -16,7 +17,7 @@ const KEY = /^[A-Za-z0-9_-]{8,128}$/;
 const HANDLE = /^[^\s/?#]{1,255}$/;
 
 /** The script's bytes, and gzip made once: storefronts load it on every page, so it is never compressed per request. */
-interface Script { bytes: Buffer; gzip: Buffer; etag: string }
+interface Script { bytes: Buffer; gzip: Buffer; etag: string; gzipEtag: string }
 
 /** The built script, read on first use and kept; a missing build is looked for again on the next request. */
 function scriptLoader(file: string): () => Script | null {
@@ -29,9 +30,20 @@ function scriptLoader(file: string): () => Script | null {
     } catch {
       return null;
     }
-    script = { bytes, gzip: gzipSync(bytes, { level: 9 }), etag: `"${createHash('sha256').update(bytes).digest('base64url').slice(0, 22)}"` };
+    const hash = createHash('sha256').update(bytes).digest('base64url').slice(0, 22);
+    // Each encoding is its own representation, so each gets its own strong tag.
+    script = { bytes, gzip: gzipSync(bytes, { level: 9 }), etag: `"${hash}"`, gzipEtag: `"${hash}-gz"` };
     return script;
   };
+}
+
+/** If-None-Match holds a list of tags, possibly weak (a CDN may weaken them), or `*`. */
+function etagMatches(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  return header.split(',').some((tag) => {
+    const trimmed = tag.trim();
+    return trimmed === '*' || trimmed.replace(/^W\//, '') === etag;
+  });
 }
 
 function single(request: FastifyRequest, name: string): string | undefined | null {
@@ -56,12 +68,14 @@ export function widgetRoutes(
       .header('cache-control', 'public, max-age=300')
       .header('cross-origin-resource-policy', 'cross-origin')
       .header('x-content-type-options', 'nosniff')
-      .header('vary', 'accept-encoding')
-      .header('etag', script.etag);
-    if (request.headers['if-none-match'] === script.etag) return reply.status(304).send();
+      .header('vary', 'accept-encoding');
+    // q-values count: `gzip;q=0` refuses gzip.
+    const gzip = negotiate(request.headers['accept-encoding'] ?? '', ['gzip', 'identity']) === 'gzip';
+    const etag = gzip ? script.gzipEtag : script.etag;
+    void reply.header('etag', etag);
+    if (etagMatches(request.headers['if-none-match'], etag)) return reply.status(304).send();
     void reply.header('content-type', 'text/javascript; charset=utf-8');
-    if (/\bgzip\b/.test(request.headers['accept-encoding'] ?? '')) return reply.header('content-encoding', 'gzip').send(script.gzip);
-    return reply.send(script.bytes);
+    return gzip ? reply.header('content-encoding', 'gzip').send(script.gzip) : reply.send(script.bytes);
   });
 
   app.get('/widget-demo', { schema: { hide: true } }, async (request, reply) => {
