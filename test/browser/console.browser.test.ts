@@ -176,6 +176,9 @@ describe.skipIf(!inject('chromium'))('console in Chromium', () => {
     expect(await publicTitles(id, query)).toEqual(await previewTitles(page));
     const stored = (await t.admin('GET', `/admin/v1/shops/outfitters/rulesets/${id}`)).json().ruleset;
     expect(stored.rules.map((r: { name: string }) => r.name)).toEqual(['Upsell stakes', 'Big cart gift']);
+    // The saved ruleset tells the merchant how to put it on a storefront.
+    await page.getByText('Use this ruleset on a storefront').click();
+    expect(await page.locator('.use-it').textContent()).toContain(`data-ruleset="${id}"`);
     expect(stored.rules[1]).toMatchObject({ exit_if_matched: true, logic: [{ rules: [{ type: 'cart_subtotal', operator: 'greater_than', value: '100' }] }] });
 
     // Reorder with the keyboard buttons: the exit rule runs first and the stakes are never reached.

@@ -178,6 +178,7 @@ function RulesetEditor({ initial, savedDocument, catalog, onDirty, navigate }: {
           focusSoon([`[data-rule="${rule.key}"] .rule-name`]);
         }}>+ Add rule</button>
 
+        {draft.id !== null && <UseIt id={draft.id} />}
         <div className="savebar">
           <button type="submit" className="primary" disabled={saving}>{saving ? 'Saving…' : 'Save ruleset'}</button>
           <Announcer message={status} />
@@ -189,6 +190,20 @@ function RulesetEditor({ initial, savedDocument, catalog, onDirty, navigate }: {
 }
 
 type Handle = Parameters<typeof RuleBlock>[0]['handle'];
+
+/** How a saved ruleset reaches a storefront: the widget's script tag and the API call, ready to copy. */
+function UseIt({ id }: { id: number }) {
+  const origin = window.location.origin;
+  return (
+    <details className="use-it">
+      <summary>Use this ruleset on a storefront</summary>
+      <p>A product-card widget (replace the key with the shop's public key and the ids with the page's products):</p>
+      <pre><code>{`<script src="${origin}/widget.js" async\n  data-key="YOUR_PUBLIC_KEY" data-ruleset="${id}"\n  data-product-ids="PRODUCT_ID" data-title="You may also like"></script>`}</code></pre>
+      <p>Or the JSON answer from a back end or an email tool:</p>
+      <pre><code>{`GET ${origin}/api/v1/custom/id/${id}?key=YOUR_PUBLIC_KEY&shop_product_ids=PRODUCT_ID`}</code></pre>
+    </details>
+  );
+}
 
 function SortableRule({ id, children }: { id: string; children(handle: Handle): React.ReactNode }) {
   const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } = useSortable({ id });
