@@ -79,10 +79,13 @@ function SignedIn({ token, session, onSignOut }: { token: string; session: Sessi
   const catalog = useLoad(() => api.get<RuleCatalog>('/rule-catalog'), [api]);
   const switcherId = useId();
 
-  // The hash guard above asks about unsaved work; `force` is for the editor itself, right after a save.
+  // Links ask about unsaved work before they touch the hash; `force` is for the editor itself, right after a save.
   const navigate = useCallback((to: string, force = false) => {
-    if (force) dirty.current = false;
+    if (!force && !confirmLeave()) return;
+    // Asked (or saved) already: the hash guard must not ask again.
+    dirty.current = false;
     window.location.hash = to;
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
   useEffect(() => {

@@ -47,7 +47,8 @@ export function useDebounced<T>(value: T, ms: number): T {
 
 /**
  * The part of the URL after `#`, e.g. `/rulesets/3`; the console routes by it. `allow` may refuse a
- * change (unsaved work): the address is put back without a new history entry.
+ * change made by Back, Forward or a typed address (unsaved work): the page stays and its address is
+ * pushed again. Links ask before they change the hash, so a refused click leaves no entry at all.
  */
 export function useHashRoute(allow: () => boolean = () => true): string {
   const read = () => window.location.hash.replace(/^#/, '') || '/rulesets';
@@ -60,7 +61,8 @@ export function useHashRoute(allow: () => boolean = () => true): string {
       const next = read();
       if (next === current.current) return;
       if (!allowRef.current()) {
-        window.history.replaceState(null, '', `#${current.current}`);
+        // Back the page stays: a new entry for it, so the one Back was heading for is still there.
+        window.history.pushState(null, '', `#${current.current}`);
         return;
       }
       current.current = next;
@@ -122,4 +124,10 @@ export function focusSoon(selectors: string[]): void {
       if (element) { element.focus(); return; }
     }
   }, 0);
+}
+
+/** After a chip goes: the next chip's remove button, else the previous one's, else the picker's search box. */
+export function focusAfterChipRemoval(scope: string, chips: readonly string[], removed: number): void {
+  const next = chips[removed + 1] ?? chips[removed - 1];
+  focusSoon([...(next !== undefined ? [`${scope} [data-chip="${next}"] .icon-button`] : []), `${scope} input[type="search"]`]);
 }

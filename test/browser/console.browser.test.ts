@@ -184,9 +184,9 @@ describe.skipIf(!inject('chromium'))('console in Chromium', () => {
     // Reorder with the keyboard buttons: the exit rule runs first and the stakes are never reached.
     await rule2.getByRole('button', { name: 'Move rule 2 up' }).click();
     await expect.poll(() => previewTitles(page)).toEqual(['Gift Card']);
-    // Focus follows the moved rule (now first, so its drag handle), instead of dropping to the page.
+    // Focus follows the moved rule (now first, so its other move button), instead of dropping to the page.
     await expect.poll(() => page.evaluate(() => (document.activeElement as unknown as { getAttribute(n: string): string | null }).getAttribute('aria-label')))
-      .toMatch(/^Drag rule 1 to reorder/);
+      .toBe('Move rule 1 down');
     expect(await live.getByLabel('Rule 2: not evaluated').count()).toBe(1);
     await page.getByRole('button', { name: 'Save ruleset' }).click();
     await expect.poll(() => publicTitles(id, query)).toEqual(['Gift Card']);
@@ -395,6 +395,30 @@ describe.skipIf(!inject('chromium'))('console in Chromium', () => {
     await row.getByRole('link', { name: 'Listed set', exact: true }).click();
     await expect.poll(() => page.evaluate(() => (document.activeElement as unknown as { tagName: string; textContent: string }).tagName + ' ' + (document.activeElement as unknown as { textContent: string }).textContent))
       .toBe(`H1 Ruleset ${created.json().ruleset.id}`);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('hands keyboard focus on: a new row takes it, a removed chip passes it to the next; an untouched new ruleset has nothing to lose', async () => {
+    const { page, errors } = await signedIn();
+    const focused = () => page.evaluate(() => {
+      const el = document.activeElement as unknown as { tagName: string; getAttribute(n: string): string | null; closest(s: string): { getAttribute(n: string): string | null } | null };
+      return { tag: el.tagName, label: el.getAttribute('aria-label'), group: el.closest('[role="group"]')?.getAttribute('aria-label') ?? null };
+    });
+    await page.getByRole('button', { name: 'New ruleset' }).click();
+    expect(await page.getByRole('status').filter({ hasText: 'Unsaved changes' }).count()).toBe(0);
+    await ruleBlock(page, 1).getByRole('button', { name: '+ IF condition' }).press('Enter');
+    await expect.poll(focused).toMatchObject({ tag: 'SELECT', group: 'Rule 1, group 1, condition 1' });
+    expect(await page.getByRole('status').filter({ hasText: 'Unsaved changes' }).count()).toBe(1);
+
+    const products = outputRow(page, 1, 1);
+    await pickProduct(products, 'Products: add a product', 'tent', 'Alpine Tent');
+    await pickProduct(products, 'Products: add a product', 'stakes', 'Tent Stakes');
+    await products.getByRole('button', { name: 'Remove Alpine Tent' }).press('Enter');
+    await expect.poll(focused).toMatchObject({ label: 'Remove Tent Stakes' });
+    await page.keyboard.press('Enter');
+    await expect.poll(focused).toMatchObject({ tag: 'INPUT' });
+    expect(await products.getByRole('listitem').count()).toBe(0);
     expect(errors).toEqual([]);
     await page.close();
   });

@@ -152,7 +152,7 @@ function TraceRule({ rule }: { rule: RuleTrace }) {
             {group.conditions.map((condition, c) => (
               <li key={c} className={condition.result === true ? 'pass' : condition.result === false ? 'fail' : 'unchecked'}>
                 <span aria-hidden="true">{condition.result === true ? '✓' : condition.result === false ? '✗' : '·'}</span>{' '}
-                <code>{condition.type}</code> {condition.operator ?? ''} <code>{show(condition.value)}</code>
+                <code>{condition.type}</code> {condition.operator ?? ''}{condition.value !== null && condition.value !== undefined && <> <code>{show(condition.value)}</code></>}
                 {' — observed '}<code>{show(condition.observed)}</code>
                 <span className="visually-hidden">{condition.result === true ? ' holds' : condition.result === false ? ' does not hold' : ' not checked'}</span>
               </li>

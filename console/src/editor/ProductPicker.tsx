@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { variantLabel } from '../components/ProductCard';
 import { useConsole } from '../context';
-import { count, useDebounced } from '../hooks';
+import { count, focusAfterChipRemoval, useDebounced } from '../hooks';
 import type { Product, ProductRef } from '../types';
 
 interface Props {
@@ -22,16 +22,22 @@ export function ProductPicker({ label, value, onChange, invalid, describedBy }: 
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [ids.join(',')]);
 
+  const pickerId = useId();
+  const scope = `[data-picker="${pickerId}"]`;
+  const remove = (index: number) => {
+    onChange(value.filter((_, i) => i !== index));
+    focusAfterChipRemoval(scope, value.map((v) => String(v.product_id)), index);
+  };
   const setVariants = (productId: number, variantIds: number[]) =>
     onChange(value.map((ref) => (ref.product_id === productId ? { ...ref, variant_ids: variantIds } : ref)));
 
   return (
-    <div className="picker" role="group" aria-label={label} aria-describedby={describedBy}>
+    <div className="picker" role="group" aria-label={label} aria-describedby={describedBy} data-picker={pickerId}>
       {value.length > 0 && (
         <ul className="chips">
-          {value.map((ref) => (
+          {value.map((ref, index) => (
             <ProductChip key={ref.product_id} refValue={ref} product={products.get(ref.product_id)} missing={products.isMissing(ref.product_id)}
-              onRemove={() => onChange(value.filter((v) => v.product_id !== ref.product_id))}
+              onRemove={() => remove(index)}
               onVariants={(variantIds) => setVariants(ref.product_id, variantIds)} />
           ))}
         </ul>
@@ -49,7 +55,7 @@ function ProductChip({ refValue, product, missing, onRemove, onVariants }: {
   const title = product?.title ?? (missing ? `Unknown product ${refValue.product_id}` : `Product ${refValue.product_id}`);
   const toggle = (id: number, on: boolean) => onVariants(on ? [...chosen, id] : chosen.filter((v) => v !== id));
   return (
-    <li className={missing ? 'chip chip-missing' : 'chip'}>
+    <li className={missing ? 'chip chip-missing' : 'chip'} data-chip={refValue.product_id}>
       <span className="chip-title">{title}</span> <span className="muted">#{refValue.product_id}</span>
       {product && product.variants.length > 1 && (
         <details className="chip-variants">

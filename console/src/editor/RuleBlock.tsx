@@ -2,7 +2,7 @@ import type { DraggableAttributes, DraggableSyntheticListeners } from '@dnd-kit/
 import { useId } from 'react';
 import type { Problem, RuleCatalog } from '../types';
 import { CollectionSelect } from './CollectionPicker';
-import { blankCondition, blankOutput, fieldOf, newKey, type DraftCondition, type DraftOutput, type DraftRule } from './model';
+import { blankCondition, blankOutput, fieldOf, newKey, touchedCondition, touchedOutput, type DraftCondition, type DraftOutput, type DraftRule } from './model';
 import { focusSoon } from '../hooks';
 import { ValueInput } from './ValueInput';
 
@@ -35,10 +35,24 @@ export function RuleBlock({ rule, index, count, catalog, problems, onChange, onR
       .filter((group) => group.conditions.length > 0),
   });
   const firstCondition = catalog.conditions.find((c) => c.type !== 'anything') ?? catalog.conditions[0]!;
-  const addCondition = (g: number) => set({ groups: rule.groups.map((group, gi) => (gi === g ? { ...group, conditions: [...group.conditions, blankCondition(firstCondition)] } : group)) });
-  const addGroup = () => set({ groups: [...rule.groups, { key: newKey('g'), conditions: [blankCondition(firstCondition)] }] });
+  // A new row takes focus at its first control, so the keyboard user carries on there.
+  const focusRow = (key: string) => focusSoon([`[data-row="${key}"] select`]);
+  const addCondition = (g: number) => {
+    const condition = blankCondition(firstCondition);
+    set({ groups: rule.groups.map((group, gi) => (gi === g ? { ...group, conditions: [...group.conditions, condition] } : group)) });
+    focusRow(condition.key);
+  };
+  const addGroup = () => {
+    const condition = blankCondition(firstCondition);
+    set({ groups: [...rule.groups, { key: newKey('g'), conditions: [condition] }] });
+    focusRow(condition.key);
+  };
   const setOutput = (o: number, next: DraftOutput | null) => set({ outputs: next ? rule.outputs.map((x, oi) => (oi === o ? next : x)) : rule.outputs.filter((_, oi) => oi !== o) });
-  const addOutput = () => set({ outputs: [...rule.outputs, blankOutput(catalog.outputs[0]!, catalog)] });
+  const addOutput = () => {
+    const output = blankOutput(catalog.outputs[0]!, catalog);
+    set({ outputs: [...rule.outputs, output] });
+    focusRow(output.key);
+  };
   const here = `[data-rule="${rule.key}"]`;
   // After a row goes, focus stays in its part of the rule: the next row's type, else that part's add button.
   const removeCondition = (g: number, c: number) => {
@@ -82,7 +96,7 @@ export function RuleBlock({ rule, index, count, catalog, problems, onChange, onR
                   keyword={c === 0 ? (g === 0 ? 'IF' : '') : 'AND IF'}
                   label={`Rule ${number}, group ${g + 1}, condition ${c + 1}`}
                   problems={problems.condition(g, c)}
-                  onChange={(next) => setCondition(g, c, { ...next, fresh: false })} onRemove={() => removeCondition(g, c)} />
+                  onChange={(next) => setCondition(g, c, touchedCondition(next, catalog))} onRemove={() => removeCondition(g, c)} />
               ))}
               <button type="button" className="add" onClick={() => addCondition(g)}>+ AND IF</button>
             </div>
@@ -95,7 +109,7 @@ export function RuleBlock({ rule, index, count, catalog, problems, onChange, onR
         {rule.outputs.map((output, o) => (
           <OutputRow key={output.key} catalog={catalog} output={output} keyword={o === 0 ? 'RETURN' : 'AND'}
             label={`Rule ${number}, output ${o + 1}`} problems={problems.output(o)}
-            onChange={(next) => setOutput(o, { ...next, fresh: false })} onRemove={() => removeOutput(o)} />
+            onChange={(next) => setOutput(o, touchedOutput(next, catalog))} onRemove={() => removeOutput(o)} />
         ))}
         {rule.outputs.length === 0 && <p className="keyword-row"><span className="keyword">RETURN</span> <span className="muted">nothing yet</span></p>}
         <button type="button" className="add" data-add="output" onClick={addOutput}>{rule.outputs.length === 0 ? '+ RETURN' : '+ AND return'}</button>

@@ -1,6 +1,7 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { variantLabel } from '../components/ProductCard';
 import { useConsole } from '../context';
+import { focusAfterChipRemoval } from '../hooks';
 import { ProductSearch } from './ProductPicker';
 
 /** A comma list of variant ids, picked from the catalog search (a product's variants are listed under it). */
@@ -10,6 +11,8 @@ export function VariantPicker({ label, value, onChange, invalid, describedBy }: 
   const { products } = useConsole();
   const ids = value.split(',').map((v) => v.trim()).filter(Boolean);
   const [, setLoaded] = useState(0);
+  const pickerId = useId();
+  const scope = `[data-picker="${pickerId}"]`;
   useEffect(() => {
     const numeric = ids.map(Number).filter((n) => Number.isInteger(n) && n > 0);
     if (numeric.length > 0) products.loadVariants(numeric).then(() => setLoaded((n) => n + 1), () => undefined);
@@ -23,14 +26,14 @@ export function VariantPicker({ label, value, onChange, invalid, describedBy }: 
     return `Variant ${id}`;
   };
   return (
-    <div className="picker" role="group" aria-label={label} aria-describedby={describedBy}>
+    <div className="picker" role="group" aria-label={label} aria-describedby={describedBy} data-picker={pickerId}>
       {ids.length > 0 && (
         <ul className="chips">
-          {ids.map((id) => (
-            <li key={id} className="chip">
+          {ids.map((id, index) => (
+            <li key={id} className="chip" data-chip={id}>
               <span className="chip-title">{describe(id)}</span> <span className="muted">#{id}</span>
               <button type="button" className="icon-button" aria-label={`Remove ${describe(id)}`}
-                onClick={() => onChange(ids.filter((v) => v !== id).join(','))}>×</button>
+                onClick={() => { onChange(ids.filter((v) => v !== id).join(',')); focusAfterChipRemoval(scope, ids, index); }}>×</button>
             </li>
           ))}
         </ul>

@@ -182,6 +182,23 @@ export function isFreshAt(draft: Draft, path: string): boolean {
   return false;
 }
 
+/**
+ * A row stays `fresh` (left out of the live preview) only while it still waits for a value its
+ * type needs; choosing a type or operator alone does not make it ready.
+ */
+export function touchedCondition(condition: DraftCondition, catalog: RuleCatalog): DraftCondition {
+  const operator = catalog.conditions.find((c) => c.type === condition.type)?.operators.find((o) => o.code === condition.operator);
+  const waiting = operator !== undefined && operator.value !== 'none' && condition.value.trim() === '' && condition.products.length === 0;
+  return { ...condition, fresh: condition.fresh === true && waiting };
+}
+
+export function touchedOutput(output: DraftOutput, catalog: RuleCatalog): DraftOutput {
+  const kind = catalog.outputs.find((o) => o.type === output.type)?.value;
+  const waiting = (kind === 'products' && output.products.length === 0) || (kind === 'collection' && output.collection_id === null)
+    || (kind === 'tag_list' && output.value.trim() === '') || (kind === 'endpoint' && output.endpoint.trim() === '');
+  return { ...output, fresh: output.fresh === true && waiting };
+}
+
 /** Moves an item of a list; out-of-range moves leave it as it is. */
 export function move<T>(items: readonly T[], from: number, to: number): T[] {
   if (from === to || from < 0 || to < 0 || from >= items.length || to >= items.length) return [...items];

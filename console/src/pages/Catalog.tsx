@@ -6,6 +6,9 @@ import type { Metafield, Product } from '../types';
 
 const PAGE_SIZE = 24;
 
+interface ListState { text: string; collection: string; page: number }
+const listState = new Map<string, ListState>();
+
 /** Search the catalog or browse a collection; open a product for its variants, stock and metafields. */
 export function CatalogPage({ productId, navigate }: { productId: number | null; navigate(to: string): void }) {
   if (productId !== null) return <ProductDetail id={productId} navigate={navigate} />;
@@ -16,9 +19,15 @@ function CatalogList({ navigate }: { navigate(to: string): void }) {
   const { api, shop, products } = useConsole();
   const searchId = useId();
   const collectionId = useId();
-  const [text, setText] = useState('');
-  const [collection, setCollection] = useState('');
-  const [page, setPage] = useState(1);
+  // Kept per shop while the console is open, so coming back from a product finds the list as it was.
+  const kept = listState.get(shop.handle) ?? { text: '', collection: '', page: 1 };
+  const [text, setTextState] = useState(kept.text);
+  const [collection, setCollectionState] = useState(kept.collection);
+  const [page, setPageState] = useState(kept.page);
+  const keep = (next: Partial<ListState>) => listState.set(shop.handle, { text, collection, page, ...next });
+  const setText = (value: string) => { setTextState(value); keep({ text: value, collection: '', page: 1 }); };
+  const setCollection = (value: string) => { setCollectionState(value); keep({ collection: value, text: '', page: 1 }); };
+  const setPage = (value: number) => { setPageState(value); keep({ page: value }); };
   const settled = useDebounced(text.trim(), 250);
   const collections = useLoad(() => products.listCollections(), [products]);
   const base = `/shops/${encodeURIComponent(shop.handle)}/products`;
@@ -42,11 +51,11 @@ function CatalogList({ navigate }: { navigate(to: string): void }) {
       <div className="filters">
         <div className="field">
           <label htmlFor={searchId}>Search products</label>
-          <input id={searchId} type="search" value={text} placeholder="Title, handle or id" onChange={(e) => { setText(e.target.value); setCollection(''); setPage(1); }} />
+          <input id={searchId} type="search" value={text} placeholder="Title, handle or id" onChange={(e) => { setText(e.target.value); setCollectionState(''); setPageState(1); }} />
         </div>
         <div className="field">
           <label htmlFor={collectionId}>Collection</label>
-          <select id={collectionId} value={collection} onChange={(e) => { setCollection(e.target.value); setText(''); setPage(1); }}>
+          <select id={collectionId} value={collection} onChange={(e) => { setCollection(e.target.value); setTextState(''); setPageState(1); }}>
             <option value="">All products</option>
             {(collections.data ?? []).map((c) => <option key={c.id} value={c.id}>{c.title} ({c.products.length})</option>)}
           </select>
@@ -63,9 +72,10 @@ function CatalogList({ navigate }: { navigate(to: string): void }) {
           </ul>
           {pages > 1 && (
             <nav className="pager" aria-label="Pages">
-              <button type="button" disabled={page <= 1} onClick={() => setPage(page - 1)}>Previous</button>
+              {/* aria-disabled rather than disabled: the button pressed last keeps focus at the first or last page. */}
+              <button type="button" aria-disabled={page <= 1} onClick={() => { if (page > 1) setPage(page - 1); }}>Previous</button>
               <span>Page {page} of {pages}</span>
-              <button type="button" disabled={page >= pages} onClick={() => setPage(page + 1)}>Next</button>
+              <button type="button" aria-disabled={page >= pages} onClick={() => { if (page < pages) setPage(page + 1); }}>Next</button>
             </nav>
           )}
         </>

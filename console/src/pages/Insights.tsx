@@ -38,7 +38,7 @@ export function InsightsPage() {
       </div>
       {loaded.error && <p className="error" role="alert">{loaded.error}</p>}
       {loaded.loading && !data && <p className="muted">Loading…</p>}
-      {data && data.conversion.shop_rate > 1 && (
+      {data && (data.conversion.shop_rate > 1 || data.conversion.products.some((p) => p.purchases > p.views)) && (
         <p className="note" role="note">
           More purchases than recorded product views: views are only counted from pages that send events (the widget
           does), so the conversion estimates read above 100%. They still rank products the way smart sort does.

@@ -45,6 +45,8 @@ function RulesetEditor({ initial, savedDocument, catalog, onDirty, navigate }: {
   const { api, shop } = useConsole();
   const [draft, setDraft] = useState(initial);
   const [saved, setSaved] = useState<Ruleset | null>(savedDocument);
+  // A new ruleset nobody has touched yet has nothing to lose.
+  const [untouchedNew] = useState(() => (savedDocument === null ? rulesetOf(initial, catalog) : null));
   // Problems of the last save, or of the last live preview (which keeps quiet about untouched new rows).
   const [reported, setReported] = useState<{ source: 'save' | 'preview'; problems: Problem[] }>({ source: 'save', problems: [] });
   const setProblems = (problems: Problem[]) => setReported({ source: 'save', problems });
@@ -65,7 +67,7 @@ function RulesetEditor({ initial, savedDocument, catalog, onDirty, navigate }: {
   const forPreview = useMemo(() => previewDocumentOf(draft, catalog), [draft, catalog]);
   fullPathRef.current = forPreview.fullPath;
   const problems = reported.source === 'save' ? reported.problems : reported.problems.filter((p) => !isFreshAt(draft, p.path));
-  const dirty = saved === null || !sameDocument(document, saved);
+  const dirty = saved === null ? !sameDocument(document, untouchedNew!) : !sameDocument(document, saved);
 
   useEffect(() => { onDirty(dirty); }, [dirty, onDirty]);
   useEffect(() => () => onDirty(false), [onDirty]);
@@ -163,7 +165,8 @@ function RulesetEditor({ initial, savedDocument, catalog, onDirty, navigate }: {
                         setRules(move(draft.rules, index, to));
                         setProblems([]);
                         const way = to < index ? 'up' : 'down';
-                        focusSoon([`[data-rule="${rule.key}"] [data-move="${way}"]:not([disabled])`, `[data-rule="${rule.key}"] .drag-handle`]);
+                        const other = way === 'up' ? 'down' : 'up';
+                        focusSoon([`[data-rule="${rule.key}"] [data-move="${way}"]:not([disabled])`, `[data-rule="${rule.key}"] [data-move="${other}"]:not([disabled])`, `[data-rule="${rule.key}"] .drag-handle`]);
                       }} />
                   )}
                 </SortableRule>

@@ -47,16 +47,16 @@ export function RulesetsPage({ navigate }: { navigate(to: string): void }) {
       {list.data && list.data.length === 0 && <p>No rulesets yet. Create one to power a widget.</p>}
       {list.data && list.data.length > 0 && (
         <div className="table-wrap">
-          <table>
-            <thead><tr><th scope="col">Id</th><th scope="col">Name</th><th scope="col">Enabled</th><th scope="col">Rules</th><th scope="col" className="narrow-hide">Last change</th><th scope="col"><span className="visually-hidden">Actions</span></th></tr></thead>
+          <table className="stack">
+            <thead><tr><th scope="col">Id</th><th scope="col">Name</th><th scope="col">Enabled</th><th scope="col">Rules</th><th scope="col">Last change</th><th scope="col"><span className="visually-hidden">Actions</span></th></tr></thead>
             <tbody>
               {list.data.map((ruleset) => (
                 <tr key={ruleset.id}>
-                  <td>{ruleset.id}</td>
+                  <td data-label="Id">{ruleset.id}</td>
                   <td><a href={`#/rulesets/${ruleset.id}`}>{ruleset.name}</a></td>
-                  <td>{ruleset.enabled === false ? 'No' : 'Yes'}</td>
-                  <td>{ruleset.rules.length}</td>
-                  <td className="narrow-hide">{formatDate(ruleset.updated_at)}</td>
+                  <td data-label="Enabled">{ruleset.enabled === false ? 'No' : 'Yes'}</td>
+                  <td data-label="Rules">{ruleset.rules.length}</td>
+                  <td data-label="Last change">{formatDate(ruleset.updated_at)}</td>
                   <td className="actions">
                     <button type="button" onClick={() => void duplicate(ruleset)} aria-label={`Duplicate ${ruleset.name}`}>Duplicate</button>
                     <button type="button" className="danger" onClick={() => void remove(ruleset)} aria-label={`Delete ${ruleset.name}`}>Delete</button>
