@@ -196,14 +196,19 @@ export class CatalogIndex {
     return counts;
   }
 
+  /** Re-reads one shop's event counts now (after a bulk import, which the minute refresh would only see later). */
+  async reloadEventCounts(shopId: number): Promise<void> {
+    await this.serialize(shopId, async () => {
+      const current = this.shops.get(shopId);
+      if (current) this.shops.set(shopId, current.with({ eventCounts: await this.loadEventCounts(shopId) }));
+    });
+  }
+
   /** Re-reads event counts that are older than a minute (intake does not move the data version). */
   async refreshEventCounts(): Promise<void> {
     for (const [shopId, loadedAt] of this.countsLoadedAt) {
       if (Date.now() - loadedAt < EVENT_COUNTS_EVERY_MS) continue;
-      await this.serialize(shopId, async () => {
-        const current = this.shops.get(shopId);
-        if (current) this.shops.set(shopId, current.with({ eventCounts: await this.loadEventCounts(shopId) }));
-      });
+      await this.reloadEventCounts(shopId);
     }
   }
 

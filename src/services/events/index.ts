@@ -46,8 +46,10 @@ export function createEventsService(deps: {
     },
 
     /** Bulk load of past events (the demo shop), straight to the store in one transaction. */
-    importEvents(shopId: number, events: StoreEvent[]): Promise<void> {
-      return store.appendEvents(events.map((e) => ({ ...e, shop_id: shopId })));
+    /** Bulk import (the demo seed): smart sort and the insights see the views at once, not on the next minute's refresh. */
+    async importEvents(shopId: number, events: StoreEvent[]): Promise<void> {
+      await store.appendEvents(events.map((e) => ({ ...e, shop_id: shopId })));
+      await catalog.reloadEventCounts(shopId);
     },
   };
 }

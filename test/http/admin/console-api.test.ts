@@ -241,6 +241,16 @@ describe.each(backends())('console admin API on $name', (backend) => {
     });
   });
 
+  it('sees bulk-imported views at once, not on the next minute\'s refresh (the demo seed imports its events so)', async () => {
+    const fresh = await t.createShop('bulk-views');
+    await t.admin('PUT', '/admin/v1/shops/bulk-views/products', [productInput(1)]);
+    const before = (await t.admin('GET', '/admin/v1/shops/bulk-views/insights')).json().data.conversion;
+    expect(before.products).toEqual([]);
+    await t.services.events.importEvents(fresh.id, Array.from({ length: 3 }, () => event('viewed', 'product-1', Date.now() - 3_600_000)));
+    const after = (await t.admin('GET', '/admin/v1/shops/bulk-views/insights')).json().data.conversion;
+    expect(after.products).toEqual([{ product_id: 1, title: 'Product 1', views: 3, purchases: 0, estimate: 0 }]);
+  });
+
   describe('GET /admin/v1/shops/{handle}/products?variant_ids=', () => {
     it('returns the products holding the variants, in the order of their first variant, each once', async () => {
       // productInput(id) has variants id*10+1 and id*10+2.
