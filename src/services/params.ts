@@ -11,7 +11,8 @@ export type Query = Record<string, unknown>;
 
 export const MAX_ID_LIST = 250;
 
-function single(query: Query, name: string): string | undefined {
+/** A parameter given at most once, as a string; a repeated one is a 400 naming it. */
+export function single(query: Query, name: string): string | undefined {
   const value = query[name];
   if (value === undefined) return undefined;
   if (typeof value !== 'string') throw new InvalidInputError(name, `Parameter ${name} must be given once, as a string.`);

@@ -7,6 +7,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { createWidgetDemoService, type WidgetDemoService } from '../../services/widget-demo.js';
 import type { CatalogIndex } from '../../indexes/catalog-index.js';
 import type { KeyIndex } from '../../indexes/key-index.js';
+import { single as singleParam, type Query } from '../../services/params.js';
 import { webBuildDir } from '../web-build.js';
 import { renderWidgetDemoHelp, renderWidgetDemoPage, WIDGET_DEMO_HEADERS } from '../pages/widget-demo-page.js';
 
@@ -46,10 +47,13 @@ function etagMatches(header: string | undefined, etag: string): boolean {
   });
 }
 
+/** The API's own parameter rule; the page answers in HTML, so a repeated parameter reads as null here instead of a JSON 400. */
 function single(request: FastifyRequest, name: string): string | undefined | null {
-  const value = (request.query as Record<string, unknown>)[name];
-  if (value === undefined) return undefined;
-  return typeof value === 'string' ? value : null;
+  try {
+    return singleParam(request.query as Query, name);
+  } catch {
+    return null;
+  }
 }
 
 /** `GET /widget.js` (the storefront widget) and `GET /widget-demo` (a storefront-like page using it). */
