@@ -65,11 +65,7 @@ export class ResponseCache {
   }
 }
 
-/** Shop, data version, path and the query without the key or bust_cache, parameters in sorted order. */
-export function answerKey(shopId: number, version: number, path: string, query: Record<string, unknown>): string {
-  const names = Object.keys(query).filter((n) => n !== 'key' && n !== 'bust_cache').sort();
-  // A repeated parameter (an array) must not share a key with the comma list it resembles.
-  const value = (v: unknown) => encodeURIComponent(typeof v === 'string' ? v : JSON.stringify(v));
-  const params = names.map((n) => `${encodeURIComponent(n)}=${value(query[n])}`).join('&');
-  return `${shopId}:${version}:${path}?${params}`;
+/** A cached answer's key: shop, data version, and the request in canonical form (path and declared parameters). */
+export function answerKey(shopId: number, version: number, request: string): string {
+  return `${shopId}:${version}:${request}`;
 }

@@ -9,6 +9,8 @@ import { loggerOptions } from './plugins/logging.js';
 import { registerMetrics } from './plugins/metrics.js';
 import { registerAdminRateLimit, registerApiRateLimit } from './plugins/rate-limit.js';
 import { registerOpenApi } from './plugins/openapi.js';
+import { registerParamsReader } from './plugins/params.js';
+import { registerStorefrontBodies } from './plugins/bodies.js';
 import { registerNdjson } from './routes/admin/bulk.js';
 import { catalogRoutes } from './routes/admin/catalog.js';
 import { rulesetRoutes } from './routes/admin/rulesets.js';
@@ -41,12 +43,11 @@ export async function buildApp(services: Services, config: Config, options: AppO
   const app = Fastify({
     logger: options.logger ?? loggerOptions(config.logLevel),
     bodyLimit: 1024 * 1024,
-    // Unknown body fields are refused with a named error, never silently dropped.
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: false } },
     routerOptions: { ignoreTrailingSlash: true },
     requestIdHeader: 'x-request-id',
   });
   for (const schema of sharedSchemas) app.addSchema(schema);
+  registerParamsReader(app);
   registerErrorHandling(app);
   // Every HTML page, whoever renders it, gets the headers that keep it from being framed or sniffed.
   app.addHook('onSend', async (_request, reply, payload) => {
@@ -66,6 +67,7 @@ export async function buildApp(services: Services, config: Config, options: AppO
   await app.register(async (api) => {
     // Storefront pages call these from the browser, from any origin.
     await api.register(cors, { origin: '*', methods: ['GET', 'POST', 'OPTIONS'], allowedHeaders: ['Content-Type', 'X-Api-Key'], maxAge: 86_400 });
+    await registerStorefrontBodies(api);
     registerApiKeyAuth(api, services.keys);
     registerApiRateLimit(api, services.limiter, services.catalog);
     sourcesRoute(api); // first: it collects the list routes as they are added

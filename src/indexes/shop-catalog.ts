@@ -1,5 +1,5 @@
 import type { Collection, Customer } from '../domain/catalog/collection.js';
-import { marketForCountry, priceInMarket, type FixedPrice, type Market } from '../domain/catalog/market.js';
+import { marketForCountry, marketForCurrency, priceInMarket, type FixedPrice, type Market } from '../domain/catalog/market.js';
 import { formatMoney, parseMoney, type Money } from '../domain/catalog/money.js';
 import { isListable, isVariantInStock, splitTags, type Product } from '../domain/catalog/product.js';
 import type { CompiledRuleset } from '../domain/rules/compile.js';
@@ -154,6 +154,12 @@ export class ShopCatalog {
   /** The market that prices a country, or null (base prices, whole catalog). */
   marketFor(countryCode: string): IndexedMarket | null {
     const market = marketForCountry(this.markets.map((m) => m.market), countryCode);
+    return market ? this.markets.find((m) => m.market.id === market.id) ?? null : null;
+  }
+
+  /** The first active market selling in a currency, or null (base prices, whole catalog). */
+  marketForCurrency(currency: string): IndexedMarket | null {
+    const market = marketForCurrency(this.markets.map((m) => m.market), currency);
     return market ? this.markets.find((m) => m.market.id === market.id) ?? null : null;
   }
 

@@ -1,7 +1,4 @@
-import { parseMoney, type Money } from '../domain/catalog/money.js';
-import type { PriceFilter } from '../domain/catalog/price-filter.js';
 import { InvalidInputError } from '../domain/errors.js';
-import type { CommonOptions, ListOptions } from './lists/options.js';
 
 /**
  * Query parameters arrive as strings (the seed types them so); each is parsed here, once,
@@ -92,59 +89,6 @@ export function stringList(query: Query, name: string): string[] | null {
     throw new InvalidInputError(name, `Parameter ${name} takes at most ${MAX_ID_LIST} values, got ${parts.length}.`);
   }
   return parts;
-}
-
-function moneyParam(query: Query, name: string): Money | undefined {
-  const raw = single(query, name);
-  if (raw === undefined || raw.trim() === '') return undefined;
-  const value = parseMoney(raw);
-  if (value === null || value < 0) {
-    throw new InvalidInputError(name, `Parameter ${name} must be a non-negative decimal number, got "${clip(raw)}".`);
-  }
-  return value;
-}
-
-export const PRICE_PARAMS = [
-  'any_variant_price_less_than',
-  'any_variant_price_less_than_or_equal_to',
-  'any_variant_price_equal_to',
-  'variant_price_greater_than',
-  'variant_price_greater_than_or_equal_to',
-] as const;
-
-export function priceFilterParams(query: Query): PriceFilter {
-  const filter: PriceFilter = {};
-  const lt = moneyParam(query, 'any_variant_price_less_than');
-  const lte = moneyParam(query, 'any_variant_price_less_than_or_equal_to');
-  const eq = moneyParam(query, 'any_variant_price_equal_to');
-  const gt = moneyParam(query, 'variant_price_greater_than');
-  const gte = moneyParam(query, 'variant_price_greater_than_or_equal_to');
-  if (lt !== undefined) filter.lessThan = lt;
-  if (lte !== undefined) filter.lessThanOrEqual = lte;
-  if (eq !== undefined) filter.equal = eq;
-  if (gt !== undefined) filter.greaterThan = gt;
-  if (gte !== undefined) filter.greaterThanOrEqual = gte;
-  return filter;
-}
-
-export function commonParams(query: Query, limits: { fallback: number; max: number }): CommonOptions {
-  return {
-    pretty: formatParam(query),
-    metafields: yesNo(query, 'metafields', false),
-    variantMetafields: yesNo(query, 'variant_metafields', false),
-    bustCache: yesNo(query, 'bust_cache', false),
-    limit: limitParam(query, limits.fallback, limits.max),
-    countryCode: countryCodeParam(query),
-  };
-}
-
-export function listParams(query: Query, limits = { fallback: 5, max: 100 }): ListOptions {
-  return {
-    ...commonParams(query, limits),
-    filterOos: yesNo(query, 'filter_oos', true),
-    unsetVariants: yesNo(query, 'unset_variants', false),
-    price: priceFilterParams(query),
-  };
 }
 
 /** Keeps echoed input short in error messages. */

@@ -2,9 +2,7 @@ import { NotFoundError } from '../domain/errors.js';
 import type { CatalogIndex } from '../indexes/catalog-index.js';
 import type { ShopCatalog } from '../indexes/shop-catalog.js';
 import type { ViewedIndex } from '../indexes/viewed-index.js';
-import { productArrayParts } from './lists/render.js';
-import { runListSource, type ListSource } from './lists/sources/index.js';
-import type { Query } from './params.js';
+import { runListSource, type ListAnswer, type ListParams, type ListSource } from './lists/sources/index.js';
 
 /** Looks up a shop's current catalog generation; a shop with no catalog yet is a 404. */
 export function requireCatalog(index: CatalogIndex, shopId: number): ShopCatalog {
@@ -26,14 +24,10 @@ export function createProductsService(deps: { catalog: CatalogIndex; viewed: Vie
       return requireCatalog(deps.catalog, shopId).version;
     },
 
-    async list(shopId: number, source: ListSource, query: Query): Promise<{ body: Buffer; pretty: boolean }> {
+    /** A list's answer on decoded parameters. */
+    list(shopId: number, source: ListSource, params: ListParams): Promise<ListAnswer> {
       const catalog = requireCatalog(deps.catalog, shopId);
-      const { picked, options, context } = await runListSource(source, { catalog, viewed: (filter) => deps.viewed.handles(shopId, filter) }, query);
-      const parts = [Buffer.from('{"data":['), ...productArrayParts(picked, options), Buffer.from(']')];
-      const metadata = source.metadata?.(context, picked);
-      if (metadata) parts.push(Buffer.from(`,"metadata":${JSON.stringify(metadata)}`));
-      parts.push(Buffer.from('}'));
-      return { body: Buffer.concat(parts), pretty: options.pretty };
+      return runListSource(source, { catalog, viewed: (filter) => deps.viewed.handles(shopId, filter) }, params);
     },
   };
 }

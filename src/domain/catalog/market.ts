@@ -34,6 +34,17 @@ export function marketForCountry(markets: readonly Market[], countryCode: string
   return best;
 }
 
+/** The first active market, by position, that sells in the currency (the deprecated presentment_prices); null when none does. */
+export function marketForCurrency(markets: readonly Market[], currency: string): Market | null {
+  const code = currency.toUpperCase();
+  let best: Market | null = null;
+  for (const market of markets) {
+    if (!market.active || market.currency.toUpperCase() !== code) continue;
+    if (best === null || market.position < best.position || (market.position === best.position && market.id < best.id)) best = market;
+  }
+  return best;
+}
+
 /** A variant's price and compare-at price in a market: a fixed price wins over the percentage. */
 export function priceInMarket(
   variant: Pick<Variant, 'id' | 'price' | 'compare_at_price'>,

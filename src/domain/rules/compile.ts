@@ -36,7 +36,12 @@ export interface ReferenceCheck {
   hasProduct(id: number): boolean;
   hasVariant(productId: number, variantId: number): boolean;
   hasCollection(id: number): boolean;
+  /** What is wrong with an `endpoint` output's list path and own query, or null when the list can run it. */
+  endpointProblem(path: string, query: Readonly<Record<string, string>>): string | null;
 }
+
+/** Every `endpoint` output runs a whole list in-process: a ruleset may hold at most this many (docs/rules.md, "Outputs"). */
+export const MAX_ENDPOINT_OUTPUTS = 20;
 
 /** Defaults filled, read-only fields dropped: the document as stored. */
 export function normalizeRuleset(input: RulesetInput): RulesetDocument {
@@ -83,6 +88,8 @@ export function compileRuleset(document: RulesetDocument, references?: Reference
     const outputs = rule.output.map((output, o) => compileOutput(output, `${path}.output[${o}]`, problems, references));
     return { index, rule, groups: groups.map((g) => g.filter((c): c is CompiledCondition => c !== null)), outputs: outputs.filter((o): o is CompiledOutput => o !== null) };
   });
+  const endpoints = rules.reduce((n, rule) => n + rule.outputs.filter((o) => o.type === 'endpoint').length, 0);
+  if (endpoints > MAX_ENDPOINT_OUTPUTS) problems.push({ path: 'rules', message: `holds ${endpoints} endpoint outputs; at most ${MAX_ENDPOINT_OUTPUTS} are allowed` });
   if (problems.length > 0) throw invalid(problems);
   return { document, rules };
 }
@@ -133,8 +140,12 @@ function compileOutput(output: Output, path: string, problems: Problem[], refere
       }
       return { type: 'tag', tags };
     }
-    case 'endpoint':
-      return compileEndpoint(output.endpoint, `${path}.endpoint`, problems);
+    case 'endpoint': {
+      const compiled = compileEndpoint(output.endpoint, `${path}.endpoint`, problems);
+      const problem = compiled?.type === 'endpoint' ? references?.endpointProblem(compiled.path, compiled.query) : null;
+      if (problem) problems.push({ path: `${path}.endpoint`, message: problem });
+      return compiled;
+    }
     default:
       return { type: output.type as 'none' | 'input_products' | 'matching_input_tags' };
   }

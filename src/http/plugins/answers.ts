@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { answerKey, type CachedAnswer } from '../../cache/response-cache.js';
 import type { SharedAnswers } from '../../cache/shared-answers.js';
+import { prettify } from '../render/products.js';
 
 /** Whether the client takes gzip (a plain substring test is what every server does; q=0 is honoured). */
 function acceptsGzip(request: FastifyRequest): boolean {
@@ -17,38 +18,36 @@ function send(cache: SharedAnswers, request: FastifyRequest, reply: FastifyReply
   return reply.send(answer.body);
 }
 
-function prettify(body: Buffer): Buffer {
-  return Buffer.from(`${JSON.stringify(JSON.parse(body.toString('utf8')), null, 2)}\n`);
-}
-
-/** `bust_cache` read from the raw query: true / false, or null when it is not a plain yes or no. */
-function bustFlag(query: Record<string, unknown>): boolean | null {
-  const raw = query.bust_cache;
-  if (raw === undefined || raw === '') return false;
-  if (typeof raw !== 'string') return null;
-  const value = raw.trim().toLowerCase();
-  return value === 'yes' ? true : value === 'no' ? false : null;
+/** Which answer a request asks for: the shop's data version, the resolved path and the canonical parameters. */
+export interface AnswerScope {
+  shopId: number;
+  version: number;
+  /** The path with its parameters resolved (e.g. `/custom/id/7`). */
+  path: string;
+  /** The declared parameters in canonical form (`paramsKey`): unknown ones never reach it. */
+  params: string;
+  /** bust_cache=yes: compute afresh and replace. */
+  bust: boolean;
+  /** format=pretty: cached as its own, indented bytes. */
+  pretty: boolean;
+  /** False for answers no data version tracks (a visitor's views): computed on every request. */
+  cacheable?: boolean;
 }
 
 /**
- * Serves a cacheable JSON answer. A hit is looked up before any parameter is parsed (the same
- * query was valid when it was stored); a miss runs `compute`, which parses, validates and
- * builds the answer, then stores it. `bust_cache=yes` recomputes and replaces.
+ * Serves a cacheable JSON answer. The key is built from the parameters the route declares, read
+ * and normalized, so `&x=<random>` or another spelling of the same request is a hit, not a
+ * recomputation. A miss runs `compute` and stores its bytes.
  */
-export async function serveAnswer(
-  cache: SharedAnswers,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  scope: { shopId: number; version: number },
-  compute: () => Promise<{ body: Buffer; pretty: boolean }> | { body: Buffer; pretty: boolean },
-): Promise<FastifyReply> {
-  const path = request.routeOptions.url ?? request.url.split('?')[0]!;
-  const query = request.query as Record<string, unknown>;
-  const key = answerKey(scope.shopId, scope.version, `${path}|${JSON.stringify(request.params ?? {})}`, query);
-  if (bustFlag(query) === false) {
+export async function serveAnswer(cache: SharedAnswers, request: FastifyRequest, reply: FastifyReply, scope: AnswerScope, compute: () => Promise<Buffer> | Buffer): Promise<FastifyReply> {
+  const key = answerKey(scope.shopId, scope.version, `${scope.path}?${scope.params}`);
+  const cacheable = scope.cacheable !== false && cache.enabled;
+  if (cacheable && !scope.bust) {
     const hit = await cache.get(key);
     if (hit) return send(cache, request, reply, hit, 'hit');
   }
-  const { body, pretty } = await compute();
-  return send(cache, request, reply, cache.set(key, pretty ? prettify(body) : body), cache.enabled ? 'miss' : 'bypass');
+  const computed = await compute();
+  const body = scope.pretty ? prettify(computed) : computed;
+  if (!cacheable) return send(cache, request, reply, { body, gzip: null, compressing: true }, 'bypass');
+  return send(cache, request, reply, cache.set(key, body), 'miss');
 }

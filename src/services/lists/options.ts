@@ -1,18 +1,25 @@
 import type { PriceFilter } from '../../domain/catalog/price-filter.js';
+import { priceFilterOf } from '../../domain/params/common.js';
+import type { SharedListParams } from './sources/types.js';
 
-/** The common parameters of every product answer (product.md §2), already parsed. */
-export interface CommonOptions {
-  pretty: boolean;
-  metafields: boolean;
-  variantMetafields: boolean;
-  bustCache: boolean;
+/** How a list answer is chosen, from its decoded parameters (rendering options stay with HTTP). */
+export interface ListOptions {
   limit: number;
   countryCode: string | null;
-}
-
-/** Common parameters plus the filters of the list family (product.md §3). */
-export interface ListOptions extends CommonOptions {
+  /** The deprecated presentment_prices: a currency whose first active market prices the answer. */
+  currency: string | null;
   filterOos: boolean;
   unsetVariants: boolean;
   price: PriceFilter;
+}
+
+export function listOptions(params: SharedListParams): ListOptions {
+  return {
+    limit: params.limit,
+    countryCode: params.country_code,
+    currency: params.presentment_prices,
+    filterOos: params.filter_oos,
+    unsetVariants: params.unset_variants,
+    price: priceFilterOf(params),
+  };
 }

@@ -1,15 +1,29 @@
 import { NotFoundError } from '../../domain/errors.js';
-import { compileRulesetInput, type CompiledRuleset } from '../../domain/rules/compile.js';
+import { compileRulesetInput, type CompiledRuleset, type ReferenceCheck } from '../../domain/rules/compile.js';
+import { InvalidInputError } from '../../domain/errors.js';
+import { readParams } from '../../domain/params/read.js';
+import { LIST_SOURCES } from '../lists/sources/index.js';
 import { evaluateRuleset } from '../../domain/rules/evaluate.js';
 import type { InputProduct, RuleWorld } from '../../domain/rules/types.js';
 import type { CatalogIndex } from '../../indexes/catalog-index.js';
-import type { IndexedMarket, IndexedProduct, IndexedRuleset, ShopCatalog } from '../../indexes/shop-catalog.js';
+import type { IndexedProduct, IndexedRuleset, ShopCatalog } from '../../indexes/shop-catalog.js';
 import type { ViewedIndex } from '../../indexes/viewed-index.js';
-import { resolveMarket, type Picked } from '../lists/select.js';
+import type { Evaluation } from '../../domain/rules/evaluate.js';
+import { filterProducts, resolveMarket, type Picked } from '../lists/pipeline.js';
 import { requireCatalog } from '../products.js';
 import type { CustomRequest } from './params.js';
-import { renderCustomAnswer, type CustomAnswer } from './respond.js';
-import { resolveOutputs, type Candidate, type ResolveError } from './resolve.js';
+import { resolveOutputs, type ResolveError } from './resolve.js';
+
+/** The custom endpoint's answer as data; HTTP renders it (docs/rules.md, "Evaluation"). */
+export interface CustomAnswer {
+  ruleset: IndexedRuleset;
+  data: Picked[];
+  inputProducts: Picked[];
+  filteredOos: Picked[];
+  filteredInput: Picked[];
+  evaluation: Evaluation;
+  errors: ResolveError[];
+}
 
 /** Rule-driven recommendations: `GET /api/v1/custom/id/{id}` and the admin preview (product.md §4). */
 export function createRecommendationsService(deps: { catalog: CatalogIndex; viewed: ViewedIndex }) {
@@ -19,34 +33,38 @@ export function createRecommendationsService(deps: { catalog: CatalogIndex; view
     return indexed;
   }
 
-  async function run(catalog: ShopCatalog, indexed: IndexedRuleset, compiled: CompiledRuleset, request: CustomRequest, trace: boolean): Promise<Buffer> {
-    const market = resolveMarket(catalog, request.options.countryCode);
+  async function run(catalog: ShopCatalog, indexed: IndexedRuleset, compiled: CompiledRuleset, request: CustomRequest, trace: boolean): Promise<CustomAnswer> {
+    const market = resolveMarket(catalog, request.place);
     const errors: ResolveError[] = [];
     const inputs = inputProducts(catalog, request, errors);
     const evaluation = evaluateRuleset(compiled, request.rule, worldOf(catalog, inputs, request), { trace });
     const shopId = catalog.shop.id;
     const candidates = await resolveOutputs(evaluation.outputs, {
-      catalog, viewed: (filter) => deps.viewed.handles(shopId, filter), inputProducts: inputs, callerQuery: request.query,
+      catalog, viewed: (filter) => deps.viewed.handles(shopId, filter), inputProducts: inputs, caller: request.caller,
     }, errors);
-    const answer = filterCandidates(catalog, candidates, inputs, market, {
-      filterInputs: compiled.document.filter_input_products,
+    const filtered = filterProducts(catalog, candidates, {
+      market,
+      limit: request.limit,
       filterOos: request.filterOos ?? compiled.document.filter_oos,
-      limit: request.options.limit,
+      ...(compiled.document.filter_input_products ? { exclude: new Set(inputs.map((p) => p.id)) } : {}),
     });
-    const inputPicked = inputs.filter((p) => visible(p, market)).map((p) => pick(catalog, p, market));
-    return renderCustomAnswer({ ...answer, inputProducts: inputPicked, evaluation, errors }, indexed, request.options, evaluation.trace);
+    // Input products are shown as they are, whatever their stock; only unlisted or out-of-market ones are left out.
+    const shown = filterProducts(catalog, inputs.map((product) => ({ product })), { market, limit: inputs.length, filterOos: false });
+    return {
+      ruleset: indexed, data: filtered.picked, inputProducts: shown.picked, filteredOos: filtered.outOfStock, filteredInput: filtered.excluded, evaluation, errors,
+    };
   }
 
   return {
     /** The public answer for a stored, enabled ruleset. */
-    recommend(shopId: number, rulesetId: number, request: CustomRequest): Promise<Buffer> {
+    recommend(shopId: number, rulesetId: number, request: CustomRequest): Promise<CustomAnswer> {
       const catalog = requireCatalog(deps.catalog, shopId);
       const indexed = rulesetOf(catalog, rulesetId);
       return run(catalog, indexed, indexed.compiled, request, false);
     },
 
     /** The same answer plus a trace; runs an unsaved document when one is given (the console's live preview). */
-    preview(shopId: number, rulesetId: number | null, request: CustomRequest, unsaved?: unknown): Promise<Buffer> {
+    preview(shopId: number, rulesetId: number | null, request: CustomRequest, unsaved?: unknown): Promise<CustomAnswer> {
       const catalog = requireCatalog(deps.catalog, shopId);
       if (unsaved !== undefined) {
         const compiled = compileRulesetInput(unsaved, referencesOf(catalog));
@@ -67,11 +85,22 @@ export function createRecommendationsService(deps: { catalog: CatalogIndex; view
 export type RecommendationsService = ReturnType<typeof createRecommendationsService>;
 
 /** Existence checks for saving a ruleset against a shop's catalog. */
-export function referencesOf(catalog: ShopCatalog) {
+export function referencesOf(catalog: ShopCatalog): ReferenceCheck {
   return {
     hasProduct: (id: number) => catalog.products.has(id),
     hasVariant: (productId: number, variantId: number) => catalog.byVariant.get(variantId)?.id === productId,
     hasCollection: (id: number) => catalog.collections.has(id),
+    endpointProblem(path, query) {
+      const source = LIST_SOURCES.get(path);
+      if (!source) return `${path} is not a list endpoint (one of ${[...LIST_SOURCES.keys()].join(', ')})`;
+      try {
+        readParams(source.schema, query);
+        return null;
+      } catch (error) {
+        if (error instanceof InvalidInputError) return error.message;
+        throw error;
+      }
+    },
   };
 }
 
@@ -111,52 +140,4 @@ function worldOf(catalog: ShopCatalog, inputs: IndexedProduct[], request: Custom
     customerTags: (id) => catalog.customers.get(id)?.tags ?? null,
     customerPurchased: (id) => catalog.sales.purchasedByCustomer.get(id) ?? (catalog.customers.has(id) ? new Set() : null),
   };
-}
-
-function visible(product: IndexedProduct, market: IndexedMarket | null): boolean {
-  return product.listable && (!market?.catalog || market.catalog.has(product.id));
-}
-
-function pick(catalog: ShopCatalog, product: IndexedProduct, market: IndexedMarket | null, keep?: number[]): Picked {
-  return {
-    product,
-    ...(keep ? { keep } : {}),
-    ...(market ? { marketVariants: catalog.variantsInMarket(product, market).strings } : {}),
-  };
-}
-
-/**
- * The filters of product.md §4, in order: duplicates (first place wins), input products,
- * unpublished / excluded / outside the market, out of stock, then the limit. The scan stops
- * once the answer is full, so the filtered lists name what was passed over to fill it.
- */
-function filterCandidates(
-  catalog: ShopCatalog,
-  candidates: readonly Candidate[],
-  inputs: readonly IndexedProduct[],
-  market: IndexedMarket | null,
-  options: { filterInputs: boolean; filterOos: boolean; limit: number },
-): Pick<CustomAnswer, 'data' | 'filteredOos' | 'filteredInput'> {
-  const inputIds = new Set(inputs.map((p) => p.id));
-  const seen = new Set<number>();
-  const data: Picked[] = [];
-  const filteredOos: Picked[] = [];
-  const filteredInput: Picked[] = [];
-  for (const { product, keep } of candidates) {
-    if (data.length >= options.limit) break;
-    if (seen.has(product.id)) continue;
-    seen.add(product.id);
-    if (options.filterInputs && inputIds.has(product.id)) {
-      if (visible(product, market)) filteredInput.push(pick(catalog, product, market));
-      continue;
-    }
-    if (!visible(product, market)) continue;
-    const inStock = keep ? keep.some((i) => product.variants[i]!.inStock) : product.inStock;
-    if (options.filterOos && !inStock) {
-      filteredOos.push(pick(catalog, product, market));
-      continue;
-    }
-    data.push(pick(catalog, product, market, keep));
-  }
-  return { data, filteredOos, filteredInput };
 }

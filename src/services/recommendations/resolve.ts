@@ -3,14 +3,10 @@ import type { CompiledOutput } from '../../domain/rules/compile.js';
 import type { MatchedOutput } from '../../domain/rules/evaluate.js';
 import type { IndexedProduct, ShopCatalog } from '../../indexes/shop-catalog.js';
 import { bestSellingFirst } from '../../indexes/sales.js';
-import { LIST_SOURCES, runListSource, type ListBase } from '../lists/sources/index.js';
-import type { Query } from '../params.js';
+import type { Candidate } from '../lists/pipeline.js';
+import { endpointParams, LIST_SOURCES, runListSource, type CallerContext, type ListBase } from '../lists/sources/index.js';
 
-/** A product an output proposes, with the variants to keep (product outputs with variant_ids). */
-export interface Candidate {
-  product: IndexedProduct;
-  keep?: number[];
-}
+type ResolveContext = ListBase & { inputProducts: readonly IndexedProduct[]; caller: CallerContext };
 
 export interface ResolveError {
   code: string;
@@ -22,7 +18,7 @@ export interface ResolveError {
 /** Turns the matched rules' outputs into candidate products, in order; problems become `errors` entries. */
 export async function resolveOutputs(
   outputs: readonly MatchedOutput[],
-  context: ListBase & { inputProducts: readonly IndexedProduct[]; callerQuery: Query },
+  context: ResolveContext,
   errors: ResolveError[],
 ): Promise<Candidate[]> {
   const out: Candidate[] = [];
@@ -36,7 +32,7 @@ async function resolveOne(
   output: CompiledOutput,
   ruleIndex: number,
   matchedTags: readonly string[],
-  context: ListBase & { inputProducts: readonly IndexedProduct[]; callerQuery: Query },
+  context: ResolveContext,
   errors: ResolveError[],
 ): Promise<Candidate[]> {
   const { catalog } = context;
@@ -72,7 +68,7 @@ async function resolveOne(
         return [];
       }
       try {
-        const { picked } = await runListSource(source, context, context.callerQuery, output.query);
+        const { picked } = await runListSource(source, context, endpointParams(source, output.query, context.caller));
         return picked.map((p) => ({ product: p.product, ...(p.keep ? { keep: p.keep } : {}) }));
       } catch (error) {
         if (!(error instanceof InvalidInputError)) throw error;

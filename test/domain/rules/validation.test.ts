@@ -238,6 +238,7 @@ describe('references', () => {
     hasProduct: (id) => id === 1 || id === 2,
     hasVariant: (productId, variantId) => (productId === 1 && (variantId === 11 || variantId === 12)) || (productId === 2 && variantId === 21),
     hasCollection: (id) => id === 5,
+    endpointProblem: (path) => (path === '/products/trending_products' ? null : `${path} is not a list endpoint`),
   };
 
   it('names an unknown product in a condition', () => {
@@ -268,6 +269,17 @@ describe('references', () => {
       'rules[0].output[0].products[1].product_id',
       'rules[0].output[1].collection_id',
     ]);
+  });
+
+  it('names an endpoint output that is not a list the shop can run', () => {
+    const body = withOutputs([{ type: 'endpoint', endpoint: '/products/trending_products?limit=3' }, { type: 'endpoint', endpoint: '/products/nothing' }]);
+    expect(problemsOf(body, catalog)).toEqual([{ path: 'rules[0].output[1].endpoint', message: '/products/nothing is not a list endpoint' }]);
+  });
+
+  it('refuses more than 20 endpoint outputs in a ruleset, counted over all its rules', () => {
+    const rule = (n: number) => ({ logic: [], output: Array.from({ length: n }, () => ({ type: 'endpoint', endpoint: '/products/trending_products' })) });
+    expect(() => compileRulesetInput({ name: 'twenty', rules: [rule(10), rule(10)] }, catalog)).not.toThrow();
+    expect(problemsOf({ name: 'twenty-one', rules: [rule(10), rule(11)] }, catalog)).toEqual([{ path: 'rules', message: 'holds 21 endpoint outputs; at most 20 are allowed' }]);
   });
 
   it('accepts a document whose references all exist', () => {

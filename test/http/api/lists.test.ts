@@ -114,7 +114,8 @@ describe.each(backends())('list endpoints on $name', (backend) => {
     expect(await ids('search', 'query=lantren')).toEqual([3]);
     expect((await ids('search', 'query=4'))[0]).toBe(4);
     expect(await error('search', '')).toBe('Missing required endpoint argument: query.');
-    expect(await error('search', 'query=tent&limit=51')).toContain('limit');
+    expect(await error('search', 'query=tent&limit=0')).toContain('limit');
+    expect((await t.app.inject(`/api/v1/products/search?key=${key}&query=t&limit=51`)).statusCode).toBe(200); // above the maximum: served at 50
     const noKey = await t.app.inject('/api/v1/products/search?query=tent');
     expect(noKey.json()).toEqual({ error: 'Missing API key. Pass your key in the key query parameter.' });
   });
@@ -156,7 +157,7 @@ describe.each(backends())('list endpoints on $name', (backend) => {
   it('describes every list endpoint at /api/v1/sources, from the route schemas', async () => {
     const res = await t.app.inject('/api/v1/sources');
     const paths = res.json().data.map((s: { path: string }) => s.path);
-    expect(paths).toEqual(['/products/collections', '/products/purchased', '/products/recommended', '/products/search', '/products/similar_products', '/products/static', '/products/top_sellers', '/products/trending_products']);
+    expect(paths).toEqual(['/products/collections', '/products/purchased', '/products/recently_viewed', '/products/recommended', '/products/search', '/products/similar_products', '/products/static', '/products/top_sellers', '/products/trending_products', '/products/viewed']);
     const collections = res.json().data.find((s: { path: string }) => s.path === '/products/collections');
     expect(collections.parameters.map((p: { name: string }) => p.name)).toEqual(expect.arrayContaining(['shop_collection_ids', 'smart_sort', 'limit', 'filter_oos', 'country_code']));
   });
@@ -172,7 +173,11 @@ describe.each(backends())('list endpoints on $name', (backend) => {
     const customer = await t.app.inject(`/api/v1/custom/id/${id}?key=${key}&shop_customer_id=900`);
     expect(customer.json().data.map((p: { id: number }) => p.id)).toEqual([1, 6, 3]);
     const broken = await t.admin('POST', '/admin/v1/shops/lists/rulesets', { name: 'b', rules: [{ logic: [], output: [{ type: 'endpoint', endpoint: '/products/collections' }] }] });
-    const answer = await t.app.inject(`/api/v1/custom/id/${broken.json().ruleset.id}?key=${key}`);
+    expect(broken.statusCode).toBe(422);
+    expect(broken.json().problems).toEqual([{ path: 'rules[0].output[0].endpoint', message: 'Missing required endpoint argument: shop_collection_ids.' }]);
+    // What only the caller can give is checked when the list runs: a guest has no purchases to list.
+    const needsCustomer = await t.admin('POST', '/admin/v1/shops/lists/rulesets', { name: 'c', rules: [{ logic: [], output: [{ type: 'endpoint', endpoint: '/products/purchased' }] }] });
+    const answer = await t.app.inject(`/api/v1/custom/id/${needsCustomer.json().ruleset.id}?key=${key}`);
     expect(answer.json().metadata.errors[0]).toMatchObject({ code: 'invalid_endpoint_parameter', rule_index: 0 });
   });
 });

@@ -92,7 +92,9 @@ describe.each(backends())('GET /api/v1/products/static on $name', (backend) => {
   it('limits to 5 by default and to limit when given', async () => {
     expect(await ids('ids=1,3,4,8,9,2&filter_oos=no')).toHaveLength(5);
     expect(await ids('ids=1,3,4,8,9&limit=2')).toEqual([1, 3]);
-    for (const bad of ['0', '101', 'abc', '-1', '2.5']) expect(await expect400(`ids=1&limit=${bad}`, 'limit')).toMatch(/1 to 100/);
+    for (const bad of ['0', 'abc', '-1', '2.5']) expect(await expect400(`ids=1&limit=${bad}`, 'limit')).toMatch(/1 or more/);
+    // Above the maximum is served at the maximum, as storefront code expects.
+    expect(await ids('ids=1,3,4,8,9&limit=101')).toEqual([1, 3, 4, 8, 9]);
   });
 
   it('adds product and variant metafields on request', async () => {
@@ -107,8 +109,11 @@ describe.each(backends())('GET /api/v1/products/static on $name', (backend) => {
     const onlyVariants = (await get(`key=${key}&ids=9&variant_metafields=yes`)).json().data[0];
     expect(onlyVariants.metafields).toBeUndefined();
     expect(onlyVariants.variants[0].metafields).toHaveLength(1);
-    await expect400('ids=9&metafields=1', 'metafields');
-    await expect400('ids=9&variant_metafields=true', 'variant_metafields');
+    // Storefront code spells the flags many ways: true / false and 1 / 0 as well as yes / no, any case.
+    expect((await get(`key=${key}&ids=9&metafields=1&variant_metafields=TRUE`)).json().data[0].variants[0].metafields).toHaveLength(1);
+    expect((await get(`key=${key}&ids=9&metafields=False`)).json().data[0].metafields).toBeUndefined();
+    await expect400('ids=9&metafields=2', 'metafields');
+    await expect400('ids=9&variant_metafields=maybe', 'variant_metafields');
   });
 
   it('filters by variant price: strict less-than, inclusive bounds, equality', async () => {

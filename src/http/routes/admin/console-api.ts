@@ -2,9 +2,12 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { publicShop } from '../../../domain/shop.js';
 import { INSIGHTS_DAYS, type InsightsService } from '../../../services/insights.js';
-import { wholeNumberParam } from '../../../services/params.js';
 import type { ShopsService } from '../../../services/shops.js';
+import { params } from '../../../domain/params/param.js';
+import { wholeNumber } from '../../../domain/params/kinds.js';
 import { shopFor } from '../../plugins/admin-auth.js';
+import type { ParamsTypeProvider } from '../../plugins/params.js';
+import { HandlePath } from '../../schemas/admin-params.js';
 
 const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);
 
@@ -54,6 +57,8 @@ const InsightsResponse = Type.Object({
 
 const tags = ['admin: console'];
 
+const InsightsQuery = params({ days: wholeNumber('window of top sellers and events per day', INSIGHTS_DAYS) });
+
 /** What the merchant console reads beyond the fixed admin paths: who is signed in, and a shop's overview. */
 export function consoleApiRoutes(app: FastifyInstance, deps: { shops: ShopsService; insights: InsightsService }): void {
   app.get('/session', {
@@ -68,17 +73,16 @@ export function consoleApiRoutes(app: FastifyInstance, deps: { shops: ShopsServi
     return { operator: false, shops: [publicShop(await deps.shops.requireShopById(admin.shopId))] };
   });
 
-  app.get('/shops/:handle/insights', {
+  app.withTypeProvider<ParamsTypeProvider>().get('/shops/:handle/insights', {
     schema: {
       summary: 'Trending, top sellers, events per day and estimated conversion of a shop',
       tags,
-      params: Type.Object({ handle: Type.String() }),
-      querystring: Type.Object({ days: Type.Optional(Type.String({ description: `window of top sellers and events per day, ${INSIGHTS_DAYS.min}-${INSIGHTS_DAYS.max}, default ${INSIGHTS_DAYS.fallback}`, examples: ['30'] })) }),
+      params: HandlePath,
+      querystring: InsightsQuery,
       response: { 200: InsightsResponse },
     },
   }, async (request) => {
-    const shop = await shopFor(request, deps.shops, (request.params as { handle: string }).handle);
-    const days = wholeNumberParam(request.query as Record<string, unknown>, 'days', INSIGHTS_DAYS);
-    return { data: await deps.insights.insights(shop, days) };
+    const shop = await shopFor(request, deps.shops, request.params.handle);
+    return { data: await deps.insights.insights(shop, request.query.days) };
   });
 }

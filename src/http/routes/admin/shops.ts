@@ -3,15 +3,16 @@ import type { FastifyInstance } from 'fastify';
 import { publicShop } from '../../../domain/shop.js';
 import { NewShopInput, ShopPatchInput, type ShopsService } from '../../../services/shops.js';
 import { requireOperator, shopFor } from '../../plugins/admin-auth.js';
-import { serviceValidated } from './bulk.js';
+import { bodyValidatedByService, type ParamsTypeProvider } from '../../plugins/params.js';
+import { HandlePath } from '../../schemas/admin-params.js';
 
-const HandleParams = Type.Object({ handle: Type.String() });
 const KeysResponse = Type.Object({ public: Type.String(), private: Type.String() });
 
 /** Shops and keys (product.md §8). */
-export function shopRoutes(app: FastifyInstance, shops: ShopsService): void {
+export function shopRoutes(fastify: FastifyInstance, shops: ShopsService): void {
+  const app = fastify.withTypeProvider<ParamsTypeProvider>();
   app.post('/shops', {
-    ...serviceValidated,
+    ...bodyValidatedByService,
     schema: { summary: 'Create a shop; its keys are shown only here', tags: ['admin: shops'], body: NewShopInput, response: { 201: Type.Object({ shop: Type.Any(), keys: KeysResponse }) } },
   }, async (request, reply) => {
     requireOperator(request);
@@ -24,24 +25,24 @@ export function shopRoutes(app: FastifyInstance, shops: ShopsService): void {
     return { data: (await shops.listShops()).map(publicShop) };
   });
 
-  app.get('/shops/:handle', { schema: { summary: 'A shop (no secrets)', tags: ['admin: shops'], params: HandleParams } }, async (request) => {
-    const { handle } = request.params as { handle: string };
+  app.get('/shops/:handle', { schema: { summary: 'A shop (no secrets)', tags: ['admin: shops'], params: HandlePath } }, async (request) => {
+    const { handle } = request.params;
     return { shop: publicShop(await shopFor(request, shops, handle)) };
   });
 
   app.patch('/shops/:handle', {
-    ...serviceValidated,
-    schema: { summary: 'Change name, timezone, currency, scopes, public_url, webhook secrets', tags: ['admin: shops'], params: HandleParams, body: ShopPatchInput },
+    ...bodyValidatedByService,
+    schema: { summary: 'Change name, timezone, currency, scopes, public_url, webhook secrets', tags: ['admin: shops'], params: HandlePath, body: ShopPatchInput },
   }, async (request) => {
-    const { handle } = request.params as { handle: string };
+    const { handle } = request.params;
     await shopFor(request, shops, handle);
     return { shop: publicShop(await shops.updateShop(handle, request.body)) };
   });
 
   app.post('/shops/:handle/keys/rotate', {
-    schema: { summary: 'New public and private keys; the old ones work for 24 more hours', tags: ['admin: shops'], params: HandleParams },
+    schema: { summary: 'New public and private keys; the old ones work for 24 more hours', tags: ['admin: shops'], params: HandlePath },
   }, async (request) => {
-    const { handle } = request.params as { handle: string };
+    const { handle } = request.params;
     await shopFor(request, shops, handle);
     return shops.rotateKeys(handle);
   });

@@ -1,37 +1,35 @@
-import { Type, type TProperties } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { SharedAnswers } from '../../../cache/shared-answers.js';
+import { paramsKey } from '../../../domain/params/read.js';
 import { LIST_SOURCES } from '../../../services/lists/sources/index.js';
-import type { Query } from '../../../services/params.js';
 import type { ProductsService } from '../../../services/products.js';
 import { serveAnswer } from '../../plugins/answers.js';
-import { CommonQuery, KeyParam, limitParam, ListFilterQuery } from '../../schemas/common.js';
+import type { ParamsTypeProvider } from '../../plugins/params.js';
+import { renderList } from '../../render/products.js';
 import { ProductListResponse } from '../../schemas/product.js';
 
-/** The query schema of a list: its own parameters, then the common ones and the list filters. */
-export function listQuerySchema(own: Record<string, string>, limits: { fallback: number; max: number }) {
-  const props: TProperties = { ...KeyParam };
-  for (const [name, description] of Object.entries(own)) props[name] = Type.Optional(Type.String({ description }));
-  return Type.Object({ ...props, ...CommonQuery, ...limitParam(limits.fallback, limits.max), ...ListFilterQuery });
-}
+const WithMetadata = Type.Object({ data: Type.Array(Type.Ref('Product')), metadata: Type.Object({}, { additionalProperties: true }) });
 
-/** Every list endpoint of product.md §5, each from its declared source, with cached answers. */
+/** Every list endpoint (docs/lists.md), each from its declared source, with cached answers. */
 export function listRoutes(app: FastifyInstance, deps: { products: ProductsService; cache: SharedAnswers }): void {
+  const api = app.withTypeProvider<ParamsTypeProvider>();
   for (const source of LIST_SOURCES.values()) {
-    app.get(source.path, {
+    api.get(source.path, {
       config: { auth: 'public', listSource: true },
       schema: {
         summary: source.summary,
         tags: ['products'],
         ...(source.path === '/products/search' ? { deprecated: true } : {}),
-        querystring: listQuerySchema(source.params, source.limits),
-        response: { 200: source.metadata ? Type.Object({ data: Type.Array(Type.Ref('Product')), metadata: Type.Object({}, { additionalProperties: true }) }) : ProductListResponse, '4xx': { $ref: 'Error#' } },
+        querystring: source.schema,
+        response: { 200: source.metadata ? WithMetadata : ProductListResponse, '4xx': { $ref: 'Error#' } },
       },
     }, async (request, reply) => {
       const shopId = request.apiKey!.shopId;
+      const params = request.query;
       await deps.products.settled(shopId);
-      return serveAnswer(deps.cache, request, reply, { shopId, version: deps.products.version(shopId) },
-        () => deps.products.list(shopId, source, request.query as Query));
+      const scope = { shopId, version: deps.products.version(shopId), path: source.path, params: paramsKey(source.schema, params), bust: params.bust_cache, pretty: params.format, cacheable: source.cacheable };
+      return serveAnswer(deps.cache, request, reply, scope, async () => renderList(await deps.products.list(shopId, source, params), params));
     });
   }
 }

@@ -1,10 +1,11 @@
 import { InvalidInputError } from '../../../domain/errors.js';
+import { idList } from '../../../domain/params/kinds.js';
+import { positiveId, sessionId, text } from '../../../domain/params/text-kinds.js';
 import { coPurchased, type CoPurchaseWeighting } from '../../../domain/ranking/co-purchase.js';
 import { rankSimilar, titleWords, type ContentProfile } from '../../../domain/ranking/similarity.js';
 import type { IndexedProduct, ShopCatalog } from '../../../indexes/shop-catalog.js';
 import { searchIndex } from '../../../indexes/search-index.js';
-import type { Query } from '../../params.js';
-import { byIds, eachById, type ListContext, type ListSource } from './types.js';
+import { byIds, defineList, eachById, type ListContext } from './types.js';
 
 /** Chosen by `npm run eval` on the UCI Online Retail log (see the README). */
 export const CO_PURCHASE_WEIGHTING: CoPurchaseWeighting = 'recency';
@@ -14,11 +15,10 @@ function requireInputs(context: ListContext): readonly number[] {
   return context.productIds;
 }
 
-export const recommendedSource: ListSource = {
+export const recommendedSource = defineList({
   path: '/products/recommended',
   summary: 'Bought together with the input products in the last 90 days, then best sellers so the list is never empty',
-  params: { shop_product_ids: 'the input products (without them: best sellers)' },
-  limits: { fallback: 5, max: 100 },
+  params: { shop_product_ids: idList('the input products (without them: best sellers)') },
   candidates(context) {
     const { catalog } = context;
     const inputs = context.productIds ?? [];
@@ -26,7 +26,7 @@ export const recommendedSource: ListSource = {
     // Read lazily: the answer usually fills from the first few ids of these thousands.
     return eachById(catalog, (function* () { yield* together; yield* catalog.sales.topSellers; })(), new Set(inputs));
   },
-};
+});
 
 function profile(p: IndexedProduct): ContentProfile {
   const lowest = Math.min(...p.variants.map((v) => v.price)) / 10_000;
@@ -38,22 +38,20 @@ function profilesOf(catalog: ShopCatalog): ContentProfile[] {
   return catalog.memo('content-profiles', () => [...catalog.products.values()].filter((p) => p.listable).map(profile));
 }
 
-export const similarSource: ListSource = {
+export const similarSource = defineList({
   path: '/products/similar_products',
   summary: 'Products most like the input products: type, vendor, tags, title words and price band',
-  params: { shop_product_ids: 'the input products (required)' },
-  limits: { fallback: 5, max: 100 },
+  params: { shop_product_ids: idList('the input products (required)') },
   candidates(context) {
     const inputs = byIds(context.catalog, requireInputs(context)).map(profile);
     return byIds(context.catalog, rankSimilar(inputs, profilesOf(context.catalog)));
   },
-};
+});
 
-export const purchasedSource: ListSource = {
+export const purchasedSource = defineList({
   path: '/products/purchased',
   summary: 'What a customer bought before, most recent first, with metadata.purchased_quantity',
-  params: { shop_customer_id: 'the storefront customer (required)' },
-  limits: { fallback: 5, max: 100 },
+  params: { shop_customer_id: positiveId('the storefront customer (required)') },
   candidates(context) {
     if (context.customerId === null) throw new InvalidInputError('shop_customer_id', 'Missing required endpoint argument: shop_customer_id.');
     const bought = context.catalog.sales.purchasedByCustomer.get(context.customerId);
@@ -64,7 +62,7 @@ export const purchasedSource: ListSource = {
     const bought = context.customerId === null ? undefined : context.catalog.sales.purchasedByCustomer.get(context.customerId);
     return { purchased_quantity: Object.fromEntries(picked.map((p) => [String(p.product.id), bought?.get(p.product.id)?.quantity ?? 0])) };
   },
-};
+});
 
 /** Personalization: products sharing type, vendor or tags with what the visitor viewed or bought rank higher. */
 async function historyProfile(context: ListContext): Promise<ContentProfile[]> {
@@ -76,16 +74,17 @@ async function historyProfile(context: ListContext): Promise<ContentProfile[]> {
   return history.map(profile);
 }
 
-export const searchSource: ListSource = {
+export const searchSource = defineList({
   path: '/products/search',
   summary: 'Site-wide personalized product search (deprecated: the smart search API replaces it)',
-  params: { query: 'search term or product id (required)', uuid: 'session UUID, for personalization', shop_customer_id: 'customer, for personalization' },
+  params: {
+    query: text('search term or product id (required)', { max: 200, required: true }),
+    uuid: sessionId('session UUID, for personalization'),
+    shop_customer_id: positiveId('customer, for personalization'),
+  },
   limits: { fallback: 10, max: 50 },
-  async candidates(context, query: Query) {
-    const text = typeof query.query === 'string' ? query.query.trim() : '';
-    if (typeof query.query !== 'string' && query.query !== undefined) throw new InvalidInputError('query', 'Parameter query must be given once, as a string.');
-    if (text === '') throw new InvalidInputError('query', 'Missing required endpoint argument: query.');
-    if (text.length > 200) throw new InvalidInputError('query', 'Parameter query is longer than 200 characters.');
+  async candidates(context, params) {
+    const text = params.query!;
     const { catalog } = context;
     const exact = /^\d{1,16}$/.test(text) ? catalog.products.get(Number(text)) : undefined;
     const results = searchIndex(catalog).search(text);
@@ -103,4 +102,4 @@ export const searchSource: ListSource = {
     }).sort((a, b) => b.score - a.score || a.product.id - b.product.id);
     return [...(exact ? [exact] : []), ...boosted.map((b) => b.product).filter((p) => p !== exact)];
   },
-};
+});

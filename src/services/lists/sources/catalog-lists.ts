@@ -1,24 +1,22 @@
 import { InvalidInputError } from '../../../domain/errors.js';
+import { idList, stringList } from '../../../domain/params/kinds.js';
+import { oneOf } from '../../../domain/params/text-kinds.js';
 import type { IndexedProduct, ShopCatalog } from '../../../indexes/shop-catalog.js';
-import { idList, stringList, type Query } from '../../params.js';
 import { conversionOf } from '../conversion.js';
-import { byIds, eachById, type ListSource } from './types.js';
+import { byIds, defineList, eachById } from './types.js';
 
-const EXCLUDE = 'comma-separated product ids removed from the result set';
+const excluded = { shop_product_ids: idList('products removed from the result set') };
 
 function* excluding(products: Iterable<IndexedProduct>, ids: readonly number[] | null): Generator<IndexedProduct> {
   const skip = new Set(ids ?? []);
   for (const p of products) if (!skip.has(p.id)) yield p;
 }
 
-export const staticSource: ListSource = {
+export const staticSource = defineList({
   path: '/products/static',
   summary: 'Products by id and / or handle, in the order given',
-  params: { ids: 'comma-separated product ids, answered in this order', handles: 'comma-separated handles, after the ids' },
-  limits: { fallback: 5, max: 100 },
-  candidates(context, query) {
-    const ids = idList(query, 'ids');
-    const handles = stringList(query, 'handles');
+  params: { ids: idList('answered in this order'), handles: stringList('product handles, after the ids') },
+  candidates(context, { ids, handles }) {
     if (!ids && !handles) throw new InvalidInputError('ids', 'Missing required endpoint argument: ids or handles.');
     const out = byIds(context.catalog, ids ?? []);
     for (const handle of handles ?? []) {
@@ -27,23 +25,21 @@ export const staticSource: ListSource = {
     }
     return out;
   },
-};
+});
 
-export const trendingSource: ListSource = {
+export const trendingSource = defineList({
   path: '/products/trending_products',
   summary: 'Trending products: decayed sales over the shop\'s window (30 days, half-life 7 days by default)',
-  params: { shop_product_ids: EXCLUDE },
-  limits: { fallback: 5, max: 100 },
+  params: excluded,
   candidates: (context) => eachById(context.catalog, context.catalog.sales.trending, new Set(context.productIds ?? [])),
-};
+});
 
-export const topSellersSource: ListSource = {
+export const topSellersSource = defineList({
   path: '/products/top_sellers',
   summary: 'Best sellers by units sold in the last 90 days',
-  params: { shop_product_ids: EXCLUDE },
-  limits: { fallback: 5, max: 100 },
+  params: excluded,
   candidates: (context) => eachById(context.catalog, context.catalog.sales.topSellers, new Set(context.productIds ?? [])),
-};
+});
 
 /** Products of the named collections, in the order named, each by position, each once. */
 function collectionMembers(catalog: ShopCatalog, ids: readonly number[]): IndexedProduct[] {
@@ -67,25 +63,24 @@ function byConversion(catalog: ShopCatalog, products: IndexedProduct[]): Indexed
   return [...products].sort((a, b) => estimate.get(b.id)! - estimate.get(a.id)!);
 }
 
-export const collectionsSource: ListSource = {
+const SORTS = ['yes', 'no', 'top_sellers'] as const;
+
+export const collectionsSource = defineList({
   path: '/products/collections',
   summary: 'Products of collections, by position, by estimated conversion (smart_sort=yes) or by sales (smart_sort=top_sellers)',
   params: {
-    shop_collection_ids: 'comma-separated collection ids (required)',
-    shop_product_ids: EXCLUDE,
-    smart_sort: 'yes: by estimated conversion; top_sellers: by units sold in the last 90 days',
+    shop_collection_ids: idList('the collections (required)', { required: true }),
+    ...excluded,
+    smart_sort: oneOf(SORTS, 'yes: by estimated conversion; top_sellers: by units sold in the last 90 days; no: by position', {
+      fallback: 'no', aliases: { true: 'yes', 1: 'yes', false: 'no', 0: 'no' },
+    }),
   },
-  limits: { fallback: 5, max: 100 },
-  candidates(context, query: Query) {
-    const ids = idList(query, 'shop_collection_ids');
-    if (!ids) throw new InvalidInputError('shop_collection_ids', 'Missing required endpoint argument: shop_collection_ids.');
-    const sort = typeof query.smart_sort === 'string' ? query.smart_sort.trim().toLowerCase() : query.smart_sort;
-    if (sort !== undefined && sort !== '' && sort !== 'yes' && sort !== 'no' && sort !== 'top_sellers') {
-      throw new InvalidInputError('smart_sort', 'Parameter smart_sort must be yes, no or top_sellers.');
-    }
+  candidates(context, params) {
+    const ids = params.shop_collection_ids!;
+    const sort = params.smart_sort;
     const { catalog } = context;
     // The sorted membership is made once per catalog generation and collection list.
-    const ordered = catalog.memoForRequest(`collections:${ids.join(',')}:${sort === 'yes' || sort === 'top_sellers' ? sort : 'position'}`, () => {
+    const ordered = catalog.memoForRequest(`collections:${ids.join(',')}:${sort}`, () => {
       const members = collectionMembers(catalog, ids);
       if (sort === 'yes') return byConversion(catalog, members);
       if (sort === 'top_sellers') {
@@ -96,4 +91,4 @@ export const collectionsSource: ListSource = {
     });
     return excluding(ordered, context.productIds);
   },
-};
+});

@@ -1,46 +1,71 @@
-import { InvalidInputError } from '../../../domain/errors.js';
-import { idList, listParams, type Query } from '../../params.js';
-import { resolveMarket, selectProducts, type Picked } from '../select.js';
+import { readParams } from '../../../domain/params/read.js';
+import type { IndexedProduct } from '../../../indexes/shop-catalog.js';
+import { filterProducts, resolveMarket, type Picked } from '../pipeline.js';
+import { listOptions } from '../options.js';
 import { purchasedSource, recommendedSource, searchSource, similarSource } from './behaviour-lists.js';
 import { collectionsSource, staticSource, topSellersSource, trendingSource } from './catalog-lists.js';
-import type { ListBase, ListContext, ListSource } from './types.js';
+import type { ListBase, ListContext, ListSource, SharedListParams } from './types.js';
+import { recentlyViewedSource, viewedSource } from './visitor-lists.js';
 
 export type { ListBase, ListContext, ListSource } from './types.js';
 
 /** Every list endpoint, served over HTTP and usable as a ruleset `endpoint` output. */
 export const LIST_SOURCES: ReadonlyMap<string, ListSource> = new Map([
   staticSource, trendingSource, topSellersSource, collectionsSource, searchSource, recommendedSource, similarSource, purchasedSource,
+  viewedSource, recentlyViewedSource,
 ].map((s) => [s.path, s]));
 
-/**
- * Runs a list: its candidates, then the filters every list shares. In-process calls (ruleset
- * outputs) pass the caller's query and the endpoint's own, the endpoint's winning.
- */
-export async function runListSource(source: ListSource, base: ListBase, callerQuery: Query, endpointQuery: Query = {}): Promise<{ picked: Picked[]; options: ReturnType<typeof listParams>; context: ListContext }> {
-  const query = { ...callerQuery, ...endpointQuery };
-  const options = listParams(query, source.limits);
-  const context = contextOf(base, query);
-  const market = resolveMarket(context.catalog, options.countryCode);
-  const candidates = await source.candidates(context, query, options);
-  return { picked: selectProducts(context.catalog, candidates, options, market).picked, options, context };
+export type ListParams = SharedListParams & Record<string, unknown>;
+
+/** A list's answer as data: the products chosen and, for some lists, extra metadata. */
+export interface ListAnswer {
+  picked: Picked[];
+  metadata: Record<string, unknown> | null;
 }
 
-/** The visitor and input products a query names (validated: each failure names its parameter). */
-function contextOf(base: ListBase, query: Query): ListContext {
-  const raw = query.shop_customer_id;
-  let customerId: number | null = null;
-  if (raw !== undefined && raw !== '') {
-    if (typeof raw !== 'string' || !/^\d{1,16}$/.test(raw.trim()) || Number(raw) < 1) {
-      throw new InvalidInputError('shop_customer_id', 'Parameter shop_customer_id must be a positive integer id.');
-    }
-    customerId = Number(raw);
+/** Runs a list on decoded parameters: its candidates, then the filters every list shares. */
+export async function runListSource(source: ListSource, base: ListBase, params: ListParams): Promise<ListAnswer> {
+  const options = listOptions(params);
+  const context = contextOf(base, params);
+  const market = resolveMarket(context.catalog, options);
+  const candidates = await source.candidates(context, params);
+  const { picked } = filterProducts(context.catalog, eachCandidate(candidates), { market, ...options });
+  return { picked, metadata: source.metadata?.(context, picked) ?? null };
+}
+
+function* eachCandidate(products: Iterable<IndexedProduct>) {
+  for (const product of products) yield { product };
+}
+
+/** What a caller hands on to a ruleset's `endpoint` output: input products, customer, session, country, limit. */
+export interface CallerContext {
+  shop_product_ids: readonly number[] | null;
+  shop_customer_id: number | null;
+  uuid: string | null;
+  country_code: string | null;
+  limit: number;
+}
+
+/**
+ * The parameters of a list run in-process for a ruleset's `endpoint` output: the endpoint's own
+ * query, read like an HTTP request's, with the caller's context where the endpoint names nothing.
+ */
+export function endpointParams(source: ListSource, endpointQuery: Readonly<Record<string, string>>, caller: CallerContext): ListParams {
+  const params = readParams(source.schema, endpointQuery) as ListParams;
+  const declared = source.schema.properties;
+  for (const [name, value] of Object.entries(caller)) {
+    if (name in declared && endpointQuery[name] === undefined) params[name] = value;
   }
-  const uuidRaw = query.uuid;
-  if (uuidRaw !== undefined && typeof uuidRaw !== 'string') throw new InvalidInputError('uuid', 'Parameter uuid must be given once, as a string.');
-  const uuid = uuidRaw ? uuidRaw.trim().toLowerCase().slice(0, 64) : null;
+  return params;
+}
+
+/** The visitor and input products the parameters name (each list declares the ones it reads). */
+function contextOf(base: ListBase, params: ListParams): ListContext {
+  const customerId = (params.shop_customer_id as number | null | undefined) ?? null;
+  const uuid = (params.uuid as string | null | undefined) ?? null;
   return {
     catalog: base.catalog,
-    productIds: idList(query, 'shop_product_ids'),
+    productIds: (params.shop_product_ids as readonly number[] | null | undefined) ?? null,
     customerId,
     uuid,
     viewedHandles: () => base.viewed({ uuid, customerId }),

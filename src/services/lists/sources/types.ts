@@ -1,7 +1,8 @@
+import type { TProperties } from '@sinclair/typebox';
+import { commonParams, keyParam, limitParam, listFilterParams } from '../../../domain/params/common.js';
+import { params, type ParamsOf, type TParams } from '../../../domain/params/param.js';
 import type { IndexedProduct, ShopCatalog } from '../../../indexes/shop-catalog.js';
-import type { Query } from '../../params.js';
-import type { ListOptions } from '../options.js';
-import type { Picked } from '../select.js';
+import type { Picked } from '../pipeline.js';
 
 /** What runs a list: the catalog generation and a way to read a visitor's views. */
 export interface ListBase {
@@ -20,17 +21,42 @@ export interface ListContext {
   viewedHandles(): Promise<readonly string[]>;
 }
 
-/** One endpoint of the list family (product.md §5), declared once for HTTP, rule outputs and /sources. */
+/** The parameters every list reads besides its own: the key, the common ones, the filters, `limit`. */
+const shared = { ...keyParam, ...commonParams, ...listFilterParams, ...limitParam() };
+export type SharedListParams = ParamsOf<typeof shared>;
+
+/** One endpoint of the list family, declared once for HTTP, ruleset `endpoint` outputs and /sources. */
 export interface ListSource {
-  path: string;
-  summary: string;
-  /** The parameters this list adds to the common ones and the list filters, with their descriptions. */
-  params: Record<string, string>;
-  limits: { fallback: number; max: number };
-  /** Candidates in answer order, before the shared filters (listable, market, stock, price, limit). */
-  candidates(context: ListContext, query: Query, options: ListOptions): Iterable<IndexedProduct> | Promise<Iterable<IndexedProduct>>;
+  readonly path: string;
+  readonly summary: string;
+  /** Every parameter the list reads: its own, then the shared ones (the route's query schema). */
+  readonly schema: TParams<typeof shared>;
+  /** Whether answers may be cached: not for lists that move with every event (a visitor's views), which no data version tracks. */
+  readonly cacheable: boolean;
+  candidates(context: ListContext, params: SharedListParams & Record<string, unknown>): Iterable<IndexedProduct> | Promise<Iterable<IndexedProduct>>;
   /** Extra `metadata` for the answer (purchased quantities). */
   metadata?(context: ListContext, picked: readonly Picked[]): Record<string, unknown>;
+}
+
+/** Declares a list with its own parameters; `limits` override the default 1-100, default 5. */
+export function defineList<P extends TProperties>(definition: {
+  path: string;
+  summary: string;
+  params: P;
+  limits?: { fallback: number; max: number };
+  cacheable?: boolean;
+  candidates(context: ListContext, params: SharedListParams & ParamsOf<P>): Iterable<IndexedProduct> | Promise<Iterable<IndexedProduct>>;
+  metadata?(context: ListContext, picked: readonly Picked[]): Record<string, unknown>;
+}): ListSource {
+  const { limits = { fallback: 5, max: 100 } } = definition;
+  return {
+    path: definition.path,
+    summary: definition.summary,
+    cacheable: definition.cacheable ?? true,
+    schema: params({ ...shared, ...definition.params, ...limitParam(limits.fallback, limits.max) }) as unknown as TParams<typeof shared>,
+    candidates: definition.candidates as ListSource['candidates'],
+    ...(definition.metadata ? { metadata: definition.metadata } : {}),
+  };
 }
 
 /** Products by id, unknown ids skipped. */

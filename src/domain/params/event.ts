@@ -1,0 +1,45 @@
+import { VERBS, type StoreEvent } from '../events.js';
+import { InvalidInputError } from '../errors.js';
+import { keyParam } from './common.js';
+import { params, type ParamsOf } from './param.js';
+import { email, oneOf, positiveId, text, uuid } from './text-kinds.js';
+
+export const MISSING_IDENTITY = 'Missing required args. You must pass either shop_customer_id or uuid.';
+
+/** The event intake's parameters (docs/api.md, "Events"), from the query string and any body fields. */
+export const eventParams = params({
+  ...keyParam,
+  subject: oneOf(['user'], 'subject of the event', { required: 'Missing required parameter subject (allowed value: user).' }),
+  verb: oneOf(VERBS, 'what the subject did', { required: 'Missing required parameter verb (viewed, added or removed).' }),
+  noun: oneOf(['product'], 'what the action operated on', { required: 'Missing required parameter noun (allowed value: product).' }),
+  shop_product_handle: text('the product handle (required for product events)', {
+    max: 255, required: true, missing: 'Missing required parameter shop_product_handle: product events need the product handle.',
+  }),
+  uuid: uuid('client-made session UUID (this or shop_customer_id is required)'),
+  shop_customer_id: positiveId('storefront customer id (this or uuid is required)'),
+  subject_email: email('email of the subject'),
+  theme_id: text('theme identifier', { max: 64 }),
+});
+
+export type EventParams = ParamsOf<typeof eventParams.properties>;
+
+/** The visitor an event or read is about: a session and / or a customer; one of them is required. */
+export function requireIdentity(values: { uuid: string | null; shop_customer_id: number | null }): void {
+  if (values.uuid === null && values.shop_customer_id === null) throw new InvalidInputError('uuid', MISSING_IDENTITY);
+}
+
+/** The stored form of an event read from its parameters. */
+export function eventOf(values: EventParams, now: number): StoreEvent {
+  requireIdentity(values);
+  return {
+    uuid: values.uuid,
+    customer_id: values.shop_customer_id,
+    subject: values.subject,
+    verb: values.verb,
+    noun: values.noun,
+    handle: values.shop_product_handle,
+    subject_email: values.subject_email,
+    theme_id: values.theme_id,
+    created_at: now,
+  };
+}

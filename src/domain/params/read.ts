@@ -1,0 +1,65 @@
+import type { TProperties } from '@sinclair/typebox';
+import { decoderOf, invalid, type ParamDecoder, type ParamsOf, type TParams } from './param.js';
+
+interface Entry {
+  name: string;
+  decoder: ParamDecoder<unknown>;
+}
+
+/** Each schema's parameters in name order, found once. */
+const entriesBySchema = new WeakMap<object, Entry[]>();
+
+function entriesOf(schema: { properties: TProperties }): Entry[] {
+  let entries = entriesBySchema.get(schema);
+  if (!entries) {
+    entries = Object.entries(schema.properties).flatMap(([name, property]) => {
+      const decoder = decoderOf(property);
+      return decoder ? [{ name, decoder }] : [];
+    }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    entriesBySchema.set(schema, entries);
+  }
+  return entries;
+}
+
+/** The raw text of one parameter: undefined when absent or empty; a repeated or structured value is a 400. */
+function rawText(value: unknown, name: string): string | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  if (typeof value === 'string') return value;
+  // JSON and form bodies carry numbers and booleans for the same fields.
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  throw invalid(name, `Parameter ${name} must be given once, as a string.`);
+}
+
+/**
+ * Reads the parameters a schema declares from raw request values (query string, form or JSON
+ * fields): each is decoded by its kind, absent ones take their defaults, and the first problem is
+ * an InvalidInputError naming the parameter. Undeclared parameters are ignored.
+ */
+export function readParams<P extends TProperties>(schema: TParams<P>, raw: Readonly<Record<string, unknown>> | null | undefined): ParamsOf<P> {
+  const out: Record<string, unknown> = {};
+  for (const { name, decoder } of entriesOf(schema)) {
+    const value = raw ? raw[name] : undefined;
+    out[name] = decoder.decode(rawText(value, name), name);
+  }
+  return out as ParamsOf<P>;
+}
+
+/**
+ * The canonical form of decoded parameters for cache keys: declared parameters only, in name
+ * order, defaults left out, values in one spelling. Two requests that read the same share it.
+ */
+export function paramsKey<P extends TProperties>(schema: TParams<P>, values: ParamsOf<P>): string {
+  let key = '';
+  for (const { name, decoder } of entriesOf(schema)) {
+    if (decoder.unkeyed) continue;
+    const part = decoder.key((values as Record<string, unknown>)[name]);
+    if (part === null) continue;
+    key += key === '' ? `${name}=${part}` : `&${name}=${part}`;
+  }
+  return key;
+}
+
+/** The names a schema declares as parameters, in name order. */
+export function paramNames(schema: { properties: TProperties }): string[] {
+  return entriesOf(schema).map((e) => e.name);
+}

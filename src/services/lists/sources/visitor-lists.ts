@@ -1,0 +1,34 @@
+import { InvalidInputError } from '../../../domain/errors.js';
+import { positiveId, uuid } from '../../../domain/params/text-kinds.js';
+import type { IndexedProduct } from '../../../indexes/shop-catalog.js';
+import { defineList, type ListContext } from './types.js';
+
+export const MISSING_IDENTITY = 'Missing required args. You must pass either shop_customer_id or uuid.';
+
+const identity = {
+  uuid: uuid('session UUID whose views to return (this or shop_customer_id)'),
+  shop_customer_id: positiveId('customer whose views to return (this or uuid)'),
+};
+
+/** Products the visitor viewed, most recent first, each once; handles are resolved now, so late catalog syncs still count. */
+async function viewedProducts(context: ListContext): Promise<IndexedProduct[]> {
+  if (context.uuid === null && context.customerId === null) throw new InvalidInputError('uuid', MISSING_IDENTITY);
+  const handles = await context.viewedHandles();
+  return handles.map((h) => context.catalog.byHandle.get(h)).filter((p): p is IndexedProduct => p !== undefined);
+}
+
+export const viewedSource = defineList({
+  path: '/products/viewed',
+  summary: 'Products a session or customer viewed, most recent first, each once',
+  params: identity,
+  cacheable: false,
+  candidates: viewedProducts,
+});
+
+export const recentlyViewedSource = defineList({
+  path: '/products/recently_viewed',
+  summary: 'Alias of /products/viewed',
+  params: identity,
+  cacheable: false,
+  candidates: viewedProducts,
+});

@@ -1,0 +1,86 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { backends } from '../../helpers/backends.js';
+import { startApp, type TestApp } from '../../helpers/app.js';
+import { productInput } from '../../helpers/fixtures.js';
+
+const UUID = '3f1c2a9e-8b7d-4c1e-9f00-2b6d4e8a1c3b';
+
+/** Real storefront requests, as jQuery, sendBeacon, fetch with FormData and mail tools send them (docs/api.md, "Request bodies"). */
+describe.each(backends())('storefront requests as they come, on $name', (backend) => {
+  let t: TestApp;
+  let key: string;
+  beforeAll(async () => {
+    t = await startApp(backend);
+    key = (await t.createShop('tolerant', { scopes: ['read_markets'] })).public;
+    await t.admin('PUT', '/admin/v1/shops/tolerant/products', [productInput(1), productInput(2), productInput(3, { variants: [{ id: 31, price: '5.00', inventory_management: 'shop', inventory_policy: 'deny', inventory_quantity: 0 }] })]);
+    await t.admin('PUT', '/admin/v1/shops/tolerant/markets', [{ id: 1, name: 'EU', countries: ['DE', 'FR'], currency: 'EUR', price_adjustment_percent: 10 }]);
+  });
+  afterAll(() => t.close().then(() => backend.cleanup()));
+
+  const event = `subject=user&verb=viewed&noun=product&shop_product_handle=product-1&uuid=${UUID}`;
+  const post = (payload: string | Buffer | undefined, contentType: string | undefined, query = `key=${key}&${event}`) => t.app.inject({
+    method: 'POST', url: `/api/v1/analytics/event?${query}`, ...(payload !== undefined ? { payload } : {}), headers: contentType ? { 'content-type': contentType } : {},
+  });
+
+  it('takes the event intake with no body, an empty JSON body, a form, text/plain, multipart or any other body', async () => {
+    const boundary = '----rebound';
+    const multipart = `--${boundary}\r\nContent-Disposition: form-data; name="theme_id"\r\n\r\n42\r\n--${boundary}--\r\n`;
+    for (const [payload, type] of [
+      [undefined, undefined], ['', 'application/json'], ['{}', 'application/json'], ['', 'application/x-www-form-urlencoded'],
+      ['theme_id=7', 'application/x-www-form-urlencoded'], ['ping', 'text/plain;charset=UTF-8'], ['{"theme_id":"9"}', 'text/plain'],
+      [multipart, `multipart/form-data; boundary=${boundary}`], ['<xml/>', 'application/xml'],
+    ] as const) {
+      const res = await post(payload, type);
+      expect(res.statusCode, `${type}: ${res.body}`).toBe(200);
+      expect(res.json()).toEqual({ data: 'Received' });
+    }
+  });
+
+  it('reads form, JSON and text/plain fields under the query string, the query string winning', async () => {
+    const session = '11111111-2222-4333-8444-555555555555';
+    const form = `subject=user&verb=viewed&noun=product&shop_product_handle=product-2&uuid=${session}`;
+    expect((await post(form, 'application/x-www-form-urlencoded', `key=${key}`)).statusCode).toBe(200);
+    const json = JSON.stringify({ subject: 'user', verb: 'viewed', noun: 'product', shop_product_handle: 'product-3', uuid: session });
+    expect((await post(json, 'text/plain', `key=${key}`)).statusCode).toBe(200);
+    expect((await post(form.replace('product-2', 'product-1'), 'application/x-www-form-urlencoded', `key=${key}&shop_product_handle=product-2`)).statusCode).toBe(200);
+    const viewed = await t.app.inject(`/api/v1/products/viewed?key=${key}&uuid=${session}&filter_oos=no`);
+    expect(viewed.json().data.map((p: { id: number }) => p.id)).toEqual([2, 3]);
+  });
+
+  it('refuses only a body that claims JSON and is not JSON, naming what is wrong', async () => {
+    const res = await post('{"subject":', 'application/json');
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error).toMatch(/not valid JSON/);
+    const missing = await post('verb=viewed', 'application/x-www-form-urlencoded', `key=${key}`);
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json().error).toMatch(/^Missing required parameter/);
+  });
+
+  it('reads filter_oos=true and other spellings of the flags', async () => {
+    const ids = async (query: string) => (await t.app.inject(`/api/v1/products/static?key=${key}&ids=1,2,3&${query}`)).json().data.map((p: { id: number }) => p.id);
+    expect(await ids('filter_oos=true')).toEqual([1, 2]);
+    expect(await ids('filter_oos=FALSE')).toEqual([1, 2, 3]);
+    expect(await ids('filter_oos=0')).toEqual([1, 2, 3]);
+  });
+
+  it('serves a request with unknown parameters from the cache of the same request without them', async () => {
+    const url = `/api/v1/products/static?key=${key}&ids=1,2`;
+    expect((await t.app.inject(url)).headers['x-cache']).toBe('miss');
+    for (let i = 0; i < 3; i++) {
+      const res = await t.app.inject(`${url}&x=${Math.random().toString(36).slice(2)}&utm_source=mail`);
+      expect(res.headers['x-cache']).toBe('hit');
+    }
+    expect((await t.app.inject(`${url}&metafields=no&limit=5&filter_oos=YES`)).headers['x-cache']).toBe('hit');
+  });
+
+  it('reads the deprecated presentment_prices as the first active market with that currency', async () => {
+    const price = async (query: string) => (await t.app.inject(`/api/v1/products/static?key=${key}&ids=1&${query}`)).json().data[0].variants[0].price;
+    expect(await price('')).toBe('10.00');
+    expect(await price('presentment_prices=eur')).toBe('11.00');
+    expect(await price('country_code=DE')).toBe('11.00');
+    expect(await price('presentment_prices=JPY')).toBe('10.00'); // no such market: base prices, no error
+    const bad = await t.app.inject(`/api/v1/products/static?key=${key}&ids=1&presentment_prices=euro`);
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error).toContain('presentment_prices');
+  });
+});
