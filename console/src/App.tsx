@@ -2,6 +2,7 @@ import { lazy, Suspense, useCallback, useEffect, useId, useMemo, useRef, useStat
 import { ApiError, createApi } from './api';
 import { ConsoleContext, ProductCache, type ConsoleContextValue } from './context';
 import { focusHeadingWhenReady, useHashRoute, useLoad } from './hooks';
+import { KeptStateProvider } from './kept-state';
 import { CatalogPage } from './pages/Catalog';
 import { RulesetEditorPage } from './pages/RulesetEditor';
 import { RulesetsPage } from './pages/Rulesets';
@@ -57,7 +58,8 @@ export function App() {
   }, []);
 
   if (!token || !session) return token && !signInError ? <p className="muted pad">Signing in…</p> : <SignIn onSignIn={signIn} error={signInError} />;
-  return <SignedIn token={token} session={session} onSignOut={signOut} />;
+  // What pages keep for later (the catalog's search, the preview's inputs) is forgotten on signing out.
+  return <KeptStateProvider><SignedIn token={token} session={session} onSignOut={signOut} /></KeptStateProvider>;
 }
 
 function SignedIn({ token, session, onSignOut }: { token: string; session: Session; onSignOut(): void }) {

@@ -452,6 +452,31 @@ describe.skipIf(!inject('chromium'))('console in Chromium', () => {
     await page.close();
   });
 
+  it('keeps the preview inputs across rulesets and the catalog search across a product, and forgets both on signing out', async () => {
+    const { page, errors } = await signedIn();
+    await page.getByRole('button', { name: 'New ruleset' }).click();
+    await preview(page).getByLabel(/^Cart subtotal/).fill('75');
+    await page.getByRole('link', { name: 'Rulesets' }).click();
+    await page.getByRole('button', { name: 'New ruleset' }).click();
+    expect(await preview(page).getByLabel(/^Cart subtotal/).inputValue()).toBe('75');
+
+    await page.getByRole('link', { name: 'Catalog' }).click();
+    await page.getByLabel('Search products').fill('stakes');
+    await page.getByRole('button', { name: 'Tent Stakes' }).click();
+    await page.getByRole('button', { name: '← Catalog' }).click();
+    expect(await page.getByLabel('Search products').inputValue()).toBe('stakes');
+    await expect.poll(() => page.getByRole('list', { name: 'Products' }).getByRole('article').evaluateAll((a) => a.map((e) => e.getAttribute('aria-label'))))
+      .toEqual(['Tent Stakes']);
+
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByLabel('Operator token or shop private key').fill(ADMIN_TOKEN);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('link', { name: 'Catalog' }).click();
+    expect(await page.getByLabel('Search products').inputValue()).toBe('');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it('browses the catalog, opens a product, and shows insights and campaigns with charts', async () => {
     await t.admin('PUT', '/admin/v1/shops/outfitters/orders', [
       { id: 1, created_at: new Date(Date.now() - 86_400_000).toISOString(), customer: { id: 77 }, line_items: [{ product_id: STAKES, variant_id: STAKES * 10 + 1, quantity: 4, price: '10.00' }] },
