@@ -452,6 +452,44 @@ describe.skipIf(!inject('chromium'))('console in Chromium', () => {
     await page.close();
   });
 
+  it('names every page in the tab title, the editor by its saved ruleset name', async () => {
+    const page = await browser.newPage();
+    const errors = watchErrors(page);
+    const title = (expected: string) => expect.poll(() => page.title()).toBe(expected);
+    await page.goto(`${base}/console/`);
+    await title('Sign in — Rebound');
+    await page.getByLabel('Operator token or shop private key').fill(ADMIN_TOKEN);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Rulesets' }).waitFor();
+    const switcher = page.getByLabel('Shop', { exact: true });
+    if ((await switcher.inputValue()) !== 'outfitters') await switcher.selectOption('outfitters');
+    await title('Rulesets — Outfitters — Rebound');
+
+    await page.getByRole('button', { name: 'New ruleset' }).click();
+    await title('New ruleset — Outfitters — Rebound');
+    await page.getByLabel('Ruleset name').fill('Titled set');
+    await outputRow(page, 1, 1).getByLabel('Output type').selectOption('none');
+    await page.getByRole('button', { name: 'Save ruleset' }).click();
+    await title('Edit Titled set — Outfitters — Rebound');
+    // The title follows the saved name, not every keystroke.
+    await page.getByLabel('Ruleset name').fill('Retitled set');
+    await title('Edit Titled set — Outfitters — Rebound');
+    await page.getByRole('button', { name: 'Save ruleset' }).click();
+    await title('Edit Retitled set — Outfitters — Rebound');
+
+    for (const [link, expected] of [['Catalog', 'Catalog'], ['Insights', 'Insights'], ['Campaigns', 'Campaigns']] as const) {
+      await page.getByRole('link', { name: link }).click();
+      await title(`${expected} — Outfitters — Rebound`);
+    }
+    await page.getByRole('link', { name: 'Catalog' }).click();
+    await page.getByRole('button', { name: 'Alpine Tent' }).click();
+    await title('Alpine Tent — Catalog — Outfitters — Rebound');
+    await page.goto(`${base}/console/#/rulesets/not-a-number`);
+    await title('Not found — Outfitters — Rebound');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it('keeps the preview inputs across rulesets and the catalog search across a product, and forgets both on signing out', async () => {
     const { page, errors } = await signedIn();
     await page.getByRole('button', { name: 'New ruleset' }).click();

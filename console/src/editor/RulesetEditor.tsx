@@ -1,5 +1,6 @@
 import { useCallback, useEffect } from 'react';
 import { Announcer } from '../components/Announcer';
+import { usePageTitle } from '../title';
 import type { Problem, RuleCatalog, Ruleset } from '../types';
 import { orphanProblems, problemsAt, ruleProblems } from './placement';
 import { Preview } from './Preview';
@@ -24,6 +25,7 @@ export function RulesetEditor({ stored, catalog, onDirty, navigate }: Props) {
   const editor = useRulesetDraft(catalog, stored, flash);
   const { state: { draft, baseline, status, saving }, dispatch, problems, dirty } = editor;
   const save = useSaveRuleset(editor, navigate);
+  usePageTitle(draft.id === null ? 'New ruleset' : `Edit ${baseline.name}`);
 
   useEffect(() => { onDirty(dirty); }, [dirty, onDirty]);
   useEffect(() => () => onDirty(false), [onDirty]);

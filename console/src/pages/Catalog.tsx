@@ -3,6 +3,7 @@ import { ProductCard, imageOf, stockOf, variantLabel } from '../components/Produ
 import { useConsole } from '../context';
 import { count, formatMoney, useDebounced, useLoad } from '../hooks';
 import { useKeptState } from '../kept-state';
+import { usePageTitle } from '../title';
 import type { Metafield, Product } from '../types';
 
 const PAGE_SIZE = 24;
@@ -19,6 +20,7 @@ export function CatalogPage({ productId, navigate }: { productId: number | null;
 
 function CatalogList({ navigate }: { navigate(to: string): void }) {
   const { api, shop, products } = useConsole();
+  usePageTitle('Catalog');
   const searchId = useId();
   const collectionId = useId();
   // Kept per shop while signed in, so coming back from a product finds the list as it was.
@@ -86,6 +88,7 @@ function CatalogList({ navigate }: { navigate(to: string): void }) {
 function ProductDetail({ id, navigate }: { id: number; navigate(to: string): void }) {
   const { api, shop } = useConsole();
   const loaded = useLoad(() => api.get<{ data: Product[] }>(`/shops/${encodeURIComponent(shop.handle)}/products?ids=${id}`).then((r) => r.data[0] ?? null), [id, shop.handle]);
+  usePageTitle(loaded.data ? `${loaded.data.title} — Catalog` : `Product ${id} — Catalog`);
   const back = <button type="button" className="link" onClick={() => navigate('/catalog')}>← Catalog</button>;
   if (loaded.loading) return <>{back}<p className="muted">Loading…</p></>;
   if (loaded.error) return <>{back}<p className="error" role="alert">{loaded.error}</p></>;

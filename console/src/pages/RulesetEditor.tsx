@@ -1,6 +1,7 @@
 import { useConsole } from '../context';
 import { RulesetEditor } from '../editor/RulesetEditor';
 import { useLoad } from '../hooks';
+import { usePageTitle } from '../title';
 import type { RuleCatalog, Ruleset } from '../types';
 
 interface Props {
@@ -17,6 +18,9 @@ export function RulesetEditorPage({ id, catalog, onDirty, navigate }: Props) {
     () => (id === null ? Promise.resolve(null) : api.get<{ ruleset: Ruleset }>(`/shops/${encodeURIComponent(shop.handle)}/rulesets/${id}`).then((r) => r.ruleset)),
     [id, shop.handle],
   );
+  const ready = !loaded.loading && !loaded.error;
+  // Once loaded, the editor names the page by the ruleset's name.
+  usePageTitle(ready ? null : id === null ? 'New ruleset' : `Ruleset ${id}`);
   if (loaded.loading) return <p className="muted">Loading ruleset…</p>;
   if (loaded.error) return <p className="error" role="alert">{loaded.error}</p>;
   return <RulesetEditor key={`${shop.handle}:${id ?? 'new'}`} stored={loaded.data ?? null} catalog={catalog} onDirty={onDirty} navigate={navigate} />;
