@@ -515,6 +515,31 @@ describe.skipIf(!inject('chromium'))('console in Chromium', () => {
     await page.close();
   });
 
+  it('moves an output with its buttons, focus following it, and saves the outputs in the new order', async () => {
+    const { page, errors } = await signedIn();
+    await page.getByRole('button', { name: 'New ruleset' }).click();
+    await page.getByLabel('Ruleset name').fill('Output order');
+    const rule = ruleBlock(page, 1);
+    await pickProduct(outputRow(page, 1, 1), 'Products: add a product', 'stakes', 'Tent Stakes');
+    // A single output has nothing to move past.
+    expect(await rule.getByRole('button', { name: /^Move rule 1, output/ }).count()).toBe(0);
+    await rule.getByRole('button', { name: '+ AND return' }).click();
+    await outputRow(page, 1, 2).getByLabel('Output type').selectOption('tag');
+    await outputRow(page, 1, 2).getByLabel('Tags', { exact: true }).fill('gift');
+    expect(await rule.getByRole('button', { name: 'Move rule 1, output 1 up' }).isDisabled()).toBe(true);
+    await rule.getByRole('button', { name: 'Move rule 1, output 2 up' }).press('Enter');
+    expect(await outputRow(page, 1, 1).getByLabel('Output type').inputValue()).toBe('tag');
+    await expect.poll(() => page.evaluate(() => (document.activeElement as unknown as { getAttribute(n: string): string | null }).getAttribute('aria-label')))
+      .toBe('Move rule 1, output 1 down');
+    await page.getByRole('button', { name: 'Save ruleset' }).click();
+    await expect.poll(() => page.url()).toMatch(/#\/rulesets\/\d+$/);
+    const id = Number(/(\d+)$/.exec(page.url())![1]);
+    const stored = (await t.admin('GET', `/admin/v1/shops/outfitters/rulesets/${id}`)).json().ruleset;
+    expect(stored.rules[0].output).toEqual([{ type: 'tag', value: 'gift' }, { type: 'product', products: [{ product_id: STAKES, variant_ids: [] }] }]);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it('browses the catalog, opens a product, and shows insights and campaigns with charts', async () => {
     await t.admin('PUT', '/admin/v1/shops/outfitters/orders', [
       { id: 1, created_at: new Date(Date.now() - 86_400_000).toISOString(), customer: { id: 77 }, line_items: [{ product_id: STAKES, variant_id: STAKES * 10 + 1, quantity: 4, price: '10.00' }] },

@@ -129,6 +129,19 @@ describe('ruleset editor reducer: output rows', () => {
     expect(sent(listed).output).toEqual([{ type: 'endpoint', endpoint: '/products/search?query=red tent' }]);
   });
 
+  it('moves an output up or down, focus following it; past the ends nothing changes', () => {
+    const { state, rule, keys } = withThreeOutputs();
+    const [a, b, c] = keys;
+    const up = apply(state, { type: 'moveOutput', rule, output: c!, to: 0 });
+    expect(ruleA(up).outputs.map((o) => o.key)).toEqual([c, a, b]);
+    const row = `[data-rule="${rule}"] [data-row="${c}"]`;
+    expect(up.focus?.selectors).toEqual([`${row} [data-output-move="up"]:not([disabled])`, `${row} [data-output-move="down"]:not([disabled])`, `${row} select`]);
+    const down = apply(state, { type: 'moveOutput', rule, output: a!, to: 1 });
+    expect(ruleA(down).outputs.map((o) => o.key)).toEqual([b, a, c]);
+    expect(down.focus?.selectors[0]).toContain('[data-output-move="down"]');
+    for (const to of [-1, 2, 3]) expect(apply(state, { type: 'moveOutput', rule, output: c!, to })).toBe(state);
+  });
+
   it('removes an output, focusing the next one, else the previous, else the add button', () => {
     const { state, rule, keys } = withThreeOutputs();
     const [a, b, c] = keys;

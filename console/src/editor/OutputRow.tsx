@@ -5,9 +5,9 @@ import type { DraftOutput } from './model';
 import { OutputValue } from './OutputValue';
 import { Problems } from './Problems';
 
-/** One output: its type, the value its type needs, and its problems. */
-export function OutputRow({ rule, output, catalog, keyword, label, problems, dispatch }: {
-  rule: string; output: DraftOutput; catalog: RuleCatalog;
+/** One output: its type, the value its type needs, move buttons when there are several, and its problems. */
+export function OutputRow({ rule, output, index, count, catalog, keyword, label, problems, dispatch }: {
+  rule: string; output: DraftOutput; index: number; count: number; catalog: RuleCatalog;
   keyword: string; label: string; problems: Problem[]; dispatch: Dispatch<EditorAction>;
 }) {
   const typeId = useId();
@@ -28,6 +28,14 @@ export function OutputRow({ rule, output, catalog, keyword, label, problems, dis
         <OutputValue output={output} catalog={catalog} onValue={(value) => dispatch({ type: 'setOutputValue', ...at, value })}
           invalid={invalid} describedBy={invalid ? problemId : undefined} />
       </span>
+      {count > 1 && (
+        <>
+          <button type="button" className="icon-button" data-output-move="up" disabled={index === 0}
+            onClick={() => dispatch({ type: 'moveOutput', ...at, to: index - 1 })} aria-label={`Move ${name} up`}>↑</button>
+          <button type="button" className="icon-button" data-output-move="down" disabled={index === count - 1}
+            onClick={() => dispatch({ type: 'moveOutput', ...at, to: index + 1 })} aria-label={`Move ${name} down`}>↓</button>
+        </>
+      )}
       <button type="button" className="icon-button" onClick={() => dispatch({ type: 'removeOutput', ...at })} aria-label={`Remove ${name}`}>×</button>
       {spec && spec.value === 'none' && <span className="muted hint">{spec.description}</span>}
       <Problems id={problemId} problems={problems} />

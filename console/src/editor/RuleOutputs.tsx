@@ -12,7 +12,7 @@ export function RuleOutputs({ rule, number, catalog, problems, dispatch }: {
   return (
     <div className="outputs">
       {rule.outputs.map((output, o) => (
-        <OutputRow key={output.key} rule={rule.key} output={output} catalog={catalog}
+        <OutputRow key={output.key} rule={rule.key} output={output} index={o} count={rule.outputs.length} catalog={catalog}
           keyword={o === 0 ? 'RETURN' : 'AND'} label={`Rule ${number}, output ${o + 1}`} problems={problems.output(o)} dispatch={dispatch} />
       ))}
       {rule.outputs.length === 0 && <p className="keyword-row"><span className="keyword">RETURN</span> <span className="muted">nothing yet</span></p>}

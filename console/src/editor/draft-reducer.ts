@@ -2,7 +2,7 @@ import type { Problem, ProductRef, RuleCatalog, Ruleset } from '../types.js';
 import { blankCondition, blankOutput, blankRule, draftFrom, emptyDraft, keyMaker, move, rulesetOf, type Draft, type NewKey } from './model.js';
 import { isFreshAt, previewDocumentOf } from './placement.js';
 import {
-  conditionPlace, editCondition, editOutput, editRule, focusTargets, neighbourOf, withConditionType, withOperator, withoutCondition, type OutputValue,
+  conditionPlace, editCondition, editOutput, editRule, focusTargets, neighbourOf, withConditionType, withOperator, withoutCondition, withOutputMoved, type OutputValue,
 } from './rule-edits.js';
 
 /** A message for the editor's live regions: polite for `ok`, assertive for `error`. */
@@ -47,6 +47,7 @@ export type EditorAction =
   | { type: 'setConditionProducts'; rule: string; condition: string; products: ProductRef[] }
   | { type: 'addOutput'; rule: string }
   | { type: 'removeOutput'; rule: string; output: string }
+  | { type: 'moveOutput'; rule: string; output: string; to: number }
   | { type: 'setOutputType'; rule: string; output: string; outputType: string }
   | { type: 'setOutputValue'; rule: string; output: string; value: OutputValue }
   | { type: 'saveStarted' }
@@ -175,6 +176,12 @@ function reduceRows(state: EditorState, action: EditorAction, catalog: RuleCatal
       const next = neighbourOf(rule.outputs, action.output);
       const outputs = rule.outputs.filter((o) => o.key !== action.output);
       return put({ ...rule, outputs }, { reported: NO_PROBLEMS, focus: { selectors: focusTargets.afterRow(rule.key, next?.key, 'output') } });
+    }
+    case 'moveOutput': {
+      const from = rule.outputs.findIndex((o) => o.key === action.output);
+      if (from < 0 || action.to < 0 || action.to >= rule.outputs.length || action.to === from) return state;
+      const way = action.to < from ? 'up' : 'down';
+      return put(withOutputMoved(rule, action.output, action.to), { reported: NO_PROBLEMS, focus: { selectors: focusTargets.movedOutput(rule.key, action.output, way) } });
     }
     case 'setOutputType': {
       const spec = catalog.outputs.find((o) => o.type === action.outputType);

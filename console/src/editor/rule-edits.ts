@@ -1,5 +1,5 @@
 import type { ProductRef, RuleCatalog } from '../types.js';
-import { touchedCondition, touchedOutput, type Draft, type DraftCondition, type DraftOutput, type DraftRule } from './model.js';
+import { move, touchedCondition, touchedOutput, type Draft, type DraftCondition, type DraftOutput, type DraftRule } from './model.js';
 
 /** What an output row's value widget changes: the one field its type uses. */
 export type OutputValue = { products: ProductRef[] } | { collection_id: number | null } | { value: string } | { endpoint: string };
@@ -58,6 +58,11 @@ export function withoutCondition(rule: DraftRule, key: string): DraftRule {
   };
 }
 
+/** The rule with one output moved to another position. */
+export function withOutputMoved(rule: DraftRule, key: string, to: number): DraftRule {
+  return { ...rule, outputs: move(rule.outputs, rule.outputs.findIndex((o) => o.key === key), to) };
+}
+
 /** The neighbour that takes focus when an item goes: the next one, else the previous one. */
 export function neighbourOf<T extends { key: string }>(items: readonly T[], key: string): T | undefined {
   const index = items.findIndex((item) => item.key === key);
@@ -81,5 +86,10 @@ export const focusTargets = {
   movedRule: (rule: string, way: 'up' | 'down') => {
     const other = way === 'up' ? 'down' : 'up';
     return [`[data-rule="${rule}"] [data-move="${way}"]:not([disabled])`, `[data-rule="${rule}"] [data-move="${other}"]:not([disabled])`, `[data-rule="${rule}"] .drag-handle`];
+  },
+  movedOutput: (rule: string, output: string, way: 'up' | 'down') => {
+    const other = way === 'up' ? 'down' : 'up';
+    const row = `[data-rule="${rule}"] [data-row="${output}"]`;
+    return [`${row} [data-output-move="${way}"]:not([disabled])`, `${row} [data-output-move="${other}"]:not([disabled])`, `${row} select`];
   },
 };
