@@ -1,11 +1,14 @@
 import { lazy, Suspense, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { ApiError, createApi } from './api';
+import { NotFound } from './components/NotFound';
 import { ConsoleContext, ProductCache, type ConsoleContextValue } from './context';
 import { focusHeadingWhenReady, useHashRoute, useLoad } from './hooks';
+import { KeptStateProvider } from './kept-state';
 import { CatalogPage } from './pages/Catalog';
 import { RulesetEditorPage } from './pages/RulesetEditor';
 import { RulesetsPage } from './pages/Rulesets';
 import { SignIn } from './pages/SignIn';
+import { useDocumentTitle } from './title';
 import type { RuleCatalog, Session } from './types';
 
 // The chart pages carry the chart library; the editor loads without it.
@@ -57,7 +60,8 @@ export function App() {
   }, []);
 
   if (!token || !session) return token && !signInError ? <p className="muted pad">Signing in…</p> : <SignIn onSignIn={signIn} error={signInError} />;
-  return <SignedIn token={token} session={session} onSignOut={signOut} />;
+  // What pages keep for later (the catalog's search, the preview's inputs) is forgotten on signing out.
+  return <KeptStateProvider><SignedIn token={token} session={session} onSignOut={signOut} /></KeptStateProvider>;
 }
 
 function SignedIn({ token, session, onSignOut }: { token: string; session: Session; onSignOut(): void }) {
@@ -78,6 +82,7 @@ function SignedIn({ token, session, onSignOut }: { token: string; session: Sessi
   const setDirty = useCallback((value: boolean) => { dirty.current = value; }, []);
   const catalog = useLoad(() => api.get<RuleCatalog>('/rule-catalog'), [api]);
   const switcherId = useId();
+  useDocumentTitle(shop ? null : ['No shop']);
 
   // Links ask about unsaved work before they touch the hash; `force` is for the editor itself, right after a save.
   const navigate = useCallback((to: string, force = false) => {
@@ -160,7 +165,7 @@ function Route({ route, catalog, navigate, setDirty }: {
   switch (parts[0]) {
     case 'catalog': {
       const productId = parts[1] ? Number(parts[1]) : null;
-      if (productId !== null && !(Number.isSafeInteger(productId) && productId > 0)) return <p className="error" role="alert">No product “{parts[1]}”.</p>;
+      if (productId !== null && !(Number.isSafeInteger(productId) && productId > 0)) return <NotFound what={`product “${parts[1]}”`} />;
       return <CatalogPage productId={productId} navigate={navigate} />;
     }
     case 'insights':
@@ -172,7 +177,7 @@ function Route({ route, catalog, navigate, setDirty }: {
       if (parts[0] === 'rulesets' && parts[1]) {
         if (!catalog) return <p className="muted">Loading the rule catalog…</p>;
         const id = parts[1] === 'new' ? null : Number(parts[1]);
-        if (id !== null && !(Number.isInteger(id) && id > 0)) return <p className="error" role="alert">No ruleset “{parts[1]}”.</p>;
+        if (id !== null && !(Number.isInteger(id) && id > 0)) return <NotFound what={`ruleset “${parts[1]}”`} />;
         return <RulesetEditorPage id={id} catalog={catalog} onDirty={setDirty} navigate={navigate} />;
       }
       return <RulesetsPage navigate={navigate} />;

@@ -452,6 +452,94 @@ describe.skipIf(!inject('chromium'))('console in Chromium', () => {
     await page.close();
   });
 
+  it('names every page in the tab title, the editor by its saved ruleset name', async () => {
+    const page = await browser.newPage();
+    const errors = watchErrors(page);
+    const title = (expected: string) => expect.poll(() => page.title()).toBe(expected);
+    await page.goto(`${base}/console/`);
+    await title('Sign in — Rebound');
+    await page.getByLabel('Operator token or shop private key').fill(ADMIN_TOKEN);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Rulesets' }).waitFor();
+    const switcher = page.getByLabel('Shop', { exact: true });
+    if ((await switcher.inputValue()) !== 'outfitters') await switcher.selectOption('outfitters');
+    await title('Rulesets — Outfitters — Rebound');
+
+    await page.getByRole('button', { name: 'New ruleset' }).click();
+    await title('New ruleset — Outfitters — Rebound');
+    await page.getByLabel('Ruleset name').fill('Titled set');
+    await outputRow(page, 1, 1).getByLabel('Output type').selectOption('none');
+    await page.getByRole('button', { name: 'Save ruleset' }).click();
+    await title('Edit Titled set — Outfitters — Rebound');
+    // The title follows the saved name, not every keystroke.
+    await page.getByLabel('Ruleset name').fill('Retitled set');
+    await title('Edit Titled set — Outfitters — Rebound');
+    await page.getByRole('button', { name: 'Save ruleset' }).click();
+    await title('Edit Retitled set — Outfitters — Rebound');
+
+    for (const [link, expected] of [['Catalog', 'Catalog'], ['Insights', 'Insights'], ['Campaigns', 'Campaigns']] as const) {
+      await page.getByRole('link', { name: link }).click();
+      await title(`${expected} — Outfitters — Rebound`);
+    }
+    await page.getByRole('link', { name: 'Catalog' }).click();
+    await page.getByRole('button', { name: 'Alpine Tent' }).click();
+    await title('Alpine Tent — Catalog — Outfitters — Rebound');
+    await page.goto(`${base}/console/#/rulesets/not-a-number`);
+    await title('Not found — Outfitters — Rebound');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('keeps the preview inputs across rulesets and the catalog search across a product, and forgets both on signing out', async () => {
+    const { page, errors } = await signedIn();
+    await page.getByRole('button', { name: 'New ruleset' }).click();
+    await preview(page).getByLabel(/^Cart subtotal/).fill('75');
+    await page.getByRole('link', { name: 'Rulesets' }).click();
+    await page.getByRole('button', { name: 'New ruleset' }).click();
+    expect(await preview(page).getByLabel(/^Cart subtotal/).inputValue()).toBe('75');
+
+    await page.getByRole('link', { name: 'Catalog' }).click();
+    await page.getByLabel('Search products').fill('stakes');
+    await page.getByRole('button', { name: 'Tent Stakes' }).click();
+    await page.getByRole('button', { name: '← Catalog' }).click();
+    expect(await page.getByLabel('Search products').inputValue()).toBe('stakes');
+    await expect.poll(() => page.getByRole('list', { name: 'Products' }).getByRole('article').evaluateAll((a) => a.map((e) => e.getAttribute('aria-label'))))
+      .toEqual(['Tent Stakes']);
+
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByLabel('Operator token or shop private key').fill(ADMIN_TOKEN);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('link', { name: 'Catalog' }).click();
+    expect(await page.getByLabel('Search products').inputValue()).toBe('');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('moves an output with its buttons, focus following it, and saves the outputs in the new order', async () => {
+    const { page, errors } = await signedIn();
+    await page.getByRole('button', { name: 'New ruleset' }).click();
+    await page.getByLabel('Ruleset name').fill('Output order');
+    const rule = ruleBlock(page, 1);
+    await pickProduct(outputRow(page, 1, 1), 'Products: add a product', 'stakes', 'Tent Stakes');
+    // A single output has nothing to move past.
+    expect(await rule.getByRole('button', { name: /^Move rule 1, output/ }).count()).toBe(0);
+    await rule.getByRole('button', { name: '+ AND return' }).click();
+    await outputRow(page, 1, 2).getByLabel('Output type').selectOption('tag');
+    await outputRow(page, 1, 2).getByLabel('Tags', { exact: true }).fill('gift');
+    expect(await rule.getByRole('button', { name: 'Move rule 1, output 1 up' }).isDisabled()).toBe(true);
+    await rule.getByRole('button', { name: 'Move rule 1, output 2 up' }).press('Enter');
+    expect(await outputRow(page, 1, 1).getByLabel('Output type').inputValue()).toBe('tag');
+    await expect.poll(() => page.evaluate(() => (document.activeElement as unknown as { getAttribute(n: string): string | null }).getAttribute('aria-label')))
+      .toBe('Move rule 1, output 1 down');
+    await page.getByRole('button', { name: 'Save ruleset' }).click();
+    await expect.poll(() => page.url()).toMatch(/#\/rulesets\/\d+$/);
+    const id = Number(/(\d+)$/.exec(page.url())![1]);
+    const stored = (await t.admin('GET', `/admin/v1/shops/outfitters/rulesets/${id}`)).json().ruleset;
+    expect(stored.rules[0].output).toEqual([{ type: 'tag', value: 'gift' }, { type: 'product', products: [{ product_id: STAKES, variant_ids: [] }] }]);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it('browses the catalog, opens a product, and shows insights and campaigns with charts', async () => {
     await t.admin('PUT', '/admin/v1/shops/outfitters/orders', [
       { id: 1, created_at: new Date(Date.now() - 86_400_000).toISOString(), customer: { id: 77 }, line_items: [{ product_id: STAKES, variant_id: STAKES * 10 + 1, quantity: 4, price: '10.00' }] },

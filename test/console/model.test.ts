@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  blankCondition, blankOutput, draftFrom, isFreshAt, move, placeOf, previewDocumentOf, problemsAt, rulesetOf, sameDocument, type Draft,
-} from '../../console/src/editor/model.js';
+import { blankCondition, blankOutput, draftFrom, keyMaker, move, rulesetOf, sameDocument, type Draft } from '../../console/src/editor/model.js';
+import { isFreshAt, orphanProblems, placeOf, previewDocumentOf, problemsAt } from '../../console/src/editor/placement.js';
 import type { RuleCatalog } from '../../console/src/types.js';
 import { describeRuleCatalog } from '../../src/domain/rules/catalog.js';
 
@@ -9,6 +8,9 @@ import { describeRuleCatalog } from '../../src/domain/rules/catalog.js';
 const catalog = describeRuleCatalog(['/products/trending_products']) as unknown as RuleCatalog;
 const spec = (type: string) => catalog.conditions.find((c) => c.type === type)!;
 const output = (type: string) => catalog.outputs.find((o) => o.type === type)!;
+/** Keys for rows a test adds by hand, apart from the ones `draftFrom` makes. */
+const key = keyMaker(1000).newKey;
+const draftOf = (ruleset: Parameters<typeof draftFrom>[0]) => draftFrom(ruleset, keyMaker().newKey);
 
 const stored = {
   id: 4, name: 'Stored', enabled: true, filter_oos: false, filter_input_products: true,
@@ -20,24 +22,24 @@ const stored = {
 
 describe('console draft model', () => {
   it('round-trips a stored ruleset unchanged, so opening one shows no unsaved changes', () => {
-    const document = rulesetOf(draftFrom(stored), catalog);
+    const document = rulesetOf(draftOf(stored), catalog);
     const { id: _id, ...withoutId } = stored;
     expect(document).toEqual(withoutId);
-    expect(sameDocument(document, rulesetOf(draftFrom(stored), catalog))).toBe(true);
+    expect(sameDocument(document, rulesetOf(draftOf(stored), catalog))).toBe(true);
   });
 
   it('sends only the fields a row type uses, whatever the draft still holds from an earlier type', () => {
-    const draft = draftFrom(stored);
+    const draft = draftOf(stored);
     const rule = draft.rules[0]!;
-    rule.groups[0]!.conditions[0] = { ...blankCondition(spec('customer')), value: 'left over', products: [{ product_id: 3, variant_ids: [] }] };
-    rule.outputs[0] = { ...blankOutput(output('endpoint'), catalog), value: 'left over', collection_id: 9 };
+    rule.groups[0]!.conditions[0] = { ...blankCondition(spec('customer'), key), value: 'left over', products: [{ product_id: 3, variant_ids: [] }] };
+    rule.outputs[0] = { ...blankOutput(output('endpoint'), catalog, key), value: 'left over', collection_id: 9 };
     const sent = rulesetOf(draft, catalog).rules[0]!;
     expect(sent.logic).toEqual([{ rules: [{ type: 'customer', operator: 'is_logged_in' }] }]);
     expect(sent.output).toEqual([{ type: 'endpoint', endpoint: '/products/trending_products' }]);
   });
 
   it('places each problem path on its row, counting groups as sent (empty draft groups are not sent)', () => {
-    const draft: Draft = draftFrom(stored);
+    const draft: Draft = draftOf(stored);
     // An empty group before the real one: the server numbers the real one 0, the draft 1.
     draft.rules[0]!.groups.unshift({ key: 'empty', conditions: [] });
     const problems = [
@@ -56,11 +58,11 @@ describe('console draft model', () => {
   });
 
   it('previews without untouched new rows and maps the preview problems back to the rows', () => {
-    const draft = draftFrom(stored);
+    const draft = draftOf(stored);
     const rule = draft.rules[0]!;
-    rule.groups.unshift({ key: 'new-group', conditions: [blankCondition(spec('product'))] }); // fresh
-    rule.groups[1]!.conditions.unshift(blankCondition(spec('url'))); // fresh, before the subtotal row
-    rule.outputs.unshift(blankOutput(output('product'), catalog)); // fresh
+    rule.groups.unshift({ key: 'new-group', conditions: [blankCondition(spec('product'), key)] }); // fresh
+    rule.groups[1]!.conditions.unshift(blankCondition(spec('url'), key)); // fresh, before the subtotal row
+    rule.outputs.unshift(blankOutput(output('product'), catalog, key)); // fresh
     const { document, fullPath } = previewDocumentOf(draft, catalog);
     expect(document.rules[0]!.logic).toEqual([{ rules: [{ type: 'cart_subtotal', operator: 'greater_than', value: '50' }] }]);
     expect(document.rules[0]!.output).toEqual([{ type: 'collection', collection_id: 9 }]);
@@ -72,6 +74,26 @@ describe('console draft model', () => {
     expect(rulesetOf(draft, catalog).rules[0]!.logic).toHaveLength(2);
     expect(isFreshAt(draft, 'rules[0].logic[0].rules[0].products')).toBe(true);
     expect(isFreshAt(draft, 'rules[0].logic[1].rules[1].value')).toBe(false);
+  });
+
+  it('keys rows per editor: two editors of one ruleset key their rows alike, and a key maker numbers on from where it was', () => {
+    const keysOf = (draft: Draft) => draft.rules.flatMap((r) => [r.key, ...r.groups.flatMap((g) => [g.key, ...g.conditions.map((c) => c.key)]), ...r.outputs.map((o) => o.key)]);
+    expect(keysOf(draftOf(stored))).toEqual(keysOf(draftOf(stored)));
+    expect(new Set(keysOf(draftOf(stored))).size).toBe(keysOf(draftOf(stored)).length);
+    const maker = keyMaker(6);
+    expect([maker.newKey('r'), maker.newKey('c')]).toEqual(['r7', 'c8']);
+    expect(maker.used()).toBe(8);
+  });
+
+  it('lists the problems no row can show: a rule or a group the draft no longer has', () => {
+    const draft = draftOf(stored);
+    const problems = [
+      { path: 'name', message: 'ruleset' },
+      { path: 'rules[0].logic[0].rules[0].value', message: 'shown on its row' },
+      { path: 'rules[0].logic[3].rules[0].value', message: 'group gone' },
+      { path: 'rules[7].output[0]', message: 'rule gone' },
+    ];
+    expect(orphanProblems(problems, draft).map((p) => p.message)).toEqual(['group gone', 'rule gone']);
   });
 
   it('moves an item and leaves out-of-range moves alone', () => {

@@ -1,4 +1,4 @@
-import type { Condition, ConditionSpec, Output, OutputSpec, Problem, ProductRef, Rule, RuleCatalog, Ruleset } from '../types.js';
+import type { Condition, ConditionSpec, Output, OutputSpec, ProductRef, Rule, RuleCatalog, Ruleset } from '../types.js';
 
 /** `fresh`: added and not yet touched; the live preview keeps quiet about its problems until it is edited or saved. */
 export interface DraftCondition { key: string; type: string; operator: string; value: string; products: ProductRef[]; fresh?: boolean }
@@ -25,49 +25,65 @@ export interface Draft {
   rules: DraftRule[];
 }
 
-let counter = 0;
-export const newKey = (prefix: string) => `${prefix}${++counter}`;
+/** Makes a row key from a prefix (`r`, `g`, `c`, `o`); keys are unique within one editor. */
+export type NewKey = (prefix: string) => string;
 
-export function conditionFrom(condition: Condition): DraftCondition {
+/**
+ * Numbers keys on from `after`. The editor keeps the count in its state, so every editor has its
+ * own and nothing outlives it.
+ */
+export function keyMaker(after = 0): { newKey: NewKey; used(): number } {
+  let count = after;
+  return { newKey: (prefix) => `${prefix}${++count}`, used: () => count };
+}
+
+const copyRefs = (refs: readonly ProductRef[] | undefined): ProductRef[] =>
+  (refs ?? []).map((p) => ({ product_id: p.product_id, variant_ids: [...(p.variant_ids ?? [])] }));
+
+/** A stored condition as a draft row. */
+export function conditionFrom(condition: Condition, newKey: NewKey): DraftCondition {
   return {
     key: newKey('c'),
     type: condition.type,
     operator: condition.operator ?? '',
     value: condition.value ?? '',
-    products: (condition.products ?? []).map((p) => ({ product_id: p.product_id, variant_ids: [...(p.variant_ids ?? [])] })),
+    products: copyRefs(condition.products),
   };
 }
 
-export function outputFrom(output: Output): DraftOutput {
+/** A stored output as a draft row. */
+export function outputFrom(output: Output, newKey: NewKey): DraftOutput {
   return {
     key: newKey('o'),
     type: output.type,
-    products: (output.products ?? []).map((p) => ({ product_id: p.product_id, variant_ids: [...(p.variant_ids ?? [])] })),
+    products: copyRefs(output.products),
     collection_id: output.collection_id ?? null,
     value: output.value ?? '',
     endpoint: output.endpoint ?? '',
   };
 }
 
-export function ruleFrom(rule: Rule): DraftRule {
+/** A stored rule as a draft rule. */
+export function ruleFrom(rule: Rule, newKey: NewKey): DraftRule {
   return {
     key: newKey('r'),
     name: rule.name ?? '',
     enabled: rule.enabled ?? true,
     exit_if_matched: rule.exit_if_matched ?? false,
-    groups: (rule.logic ?? []).map((group) => ({ key: newKey('g'), conditions: group.rules.map(conditionFrom) })),
-    outputs: rule.output.map(outputFrom),
+    groups: (rule.logic ?? []).map((group) => ({ key: newKey('g'), conditions: group.rules.map((c) => conditionFrom(c, newKey)) })),
+    outputs: rule.output.map((o) => outputFrom(o, newKey)),
   };
 }
 
-export function draftFrom(ruleset: Ruleset): Draft {
+/** A stored ruleset as the editor's draft, every row keyed. */
+export function draftFrom(ruleset: Ruleset, newKey: NewKey): Draft {
   return {
     id: ruleset.id ?? null,
     name: ruleset.name,
     enabled: ruleset.enabled ?? true,
     filter_oos: ruleset.filter_oos ?? true,
     filter_input_products: ruleset.filter_input_products ?? true,
-    rules: ruleset.rules.map(ruleFrom),
+    rules: ruleset.rules.map((r) => ruleFrom(r, newKey)),
   };
 }
 
@@ -114,15 +130,17 @@ function outputOf(output: DraftOutput, catalog: RuleCatalog): Output {
 }
 
 /** A new condition row of a type: its first operator, an empty value. */
-export function blankCondition(spec: ConditionSpec): DraftCondition {
+export function blankCondition(spec: ConditionSpec, newKey: NewKey): DraftCondition {
   return { key: newKey('c'), type: spec.type, operator: spec.operators[0]?.code ?? '', value: '', products: [], fresh: true };
 }
 
-export function blankOutput(spec: OutputSpec, catalog: RuleCatalog): DraftOutput {
+/** A new output row of a type: empty, except that an endpoint output starts at the first endpoint. */
+export function blankOutput(spec: OutputSpec, catalog: RuleCatalog, newKey: NewKey): DraftOutput {
   return { key: newKey('o'), type: spec.type, products: [], collection_id: null, value: '', endpoint: spec.value === 'endpoint' ? (catalog.endpoints[0] ?? '') : '', fresh: true };
 }
 
-export function blankRule(catalog: RuleCatalog, position: number): DraftRule {
+/** A new rule named by its position: no conditions (it always matches) and one row of the first output type. */
+export function blankRule(catalog: RuleCatalog, position: number, newKey: NewKey): DraftRule {
   const output = catalog.outputs[0];
   return {
     key: newKey('r'),
@@ -130,56 +148,8 @@ export function blankRule(catalog: RuleCatalog, position: number): DraftRule {
     enabled: true,
     exit_if_matched: false,
     groups: [],
-    outputs: output ? [blankOutput(output, catalog)] : [],
+    outputs: output ? [blankOutput(output, catalog, newKey)] : [],
   };
-}
-
-/**
- * The document the live preview runs: the draft without rows added and not yet touched, so a new
- * rule's empty rows do not stop the preview. `fullPath` maps a problem path of this document back
- * to the path the same row has in the saved document (what the rows show problems by).
- */
-export function previewDocumentOf(draft: Draft, catalog: RuleCatalog): { document: Ruleset; fullPath(path: string): string } {
-  const trimmed: Draft = {
-    ...draft,
-    rules: draft.rules.map((rule) => ({
-      ...rule,
-      groups: rule.groups.map((g) => ({ ...g, conditions: g.conditions.filter((c) => !c.fresh) })),
-      outputs: rule.outputs.filter((o) => !o.fresh),
-    })),
-  };
-  const fullPath = (path: string) => {
-    const place = placeOf(path);
-    const rule = place.rule !== undefined ? draft.rules[place.rule] : undefined;
-    const kept = place.rule !== undefined ? trimmed.rules[place.rule] : undefined;
-    if (!rule || !kept) return path;
-    if (place.output !== undefined) {
-      const index = rule.outputs.findIndex((o) => o.key === kept.outputs[place.output!]?.key);
-      return path.replace(/\.output\[\d+\]/, `.output[${index}]`);
-    }
-    if (place.group !== undefined && place.condition !== undefined) {
-      const group = kept.groups[draftGroupIndex(kept, place.group)];
-      const key = group?.conditions[place.condition]?.key;
-      const g = rule.groups.findIndex((x) => x.conditions.some((c) => c.key === key));
-      const c = g < 0 ? -1 : rule.groups[g]!.conditions.findIndex((x) => x.key === key);
-      const sentGroup = rule.groups.slice(0, g).filter((x) => x.conditions.length > 0).length;
-      return path.replace(/\.logic\[\d+\]\.rules\[\d+\]/, `.logic[${sentGroup}].rules[${c}]`);
-    }
-    return path;
-  };
-  return { document: rulesetOf(trimmed, catalog), fullPath };
-}
-
-/** Whether a problem path points at a row added and not touched since. */
-export function isFreshAt(draft: Draft, path: string): boolean {
-  const place = placeOf(path);
-  const rule = place.rule !== undefined ? draft.rules[place.rule] : undefined;
-  if (!rule) return false;
-  if (place.output !== undefined) return rule.outputs[place.output]?.fresh === true;
-  if (place.group !== undefined && place.condition !== undefined) {
-    return rule.groups[draftGroupIndex(rule, place.group)]?.conditions[place.condition]?.fresh === true;
-  }
-  return false;
 }
 
 /**
@@ -192,6 +162,7 @@ export function touchedCondition(condition: DraftCondition, catalog: RuleCatalog
   return { ...condition, fresh: condition.fresh === true && waiting };
 }
 
+/** The same for an output row. */
 export function touchedOutput(output: DraftOutput, catalog: RuleCatalog): DraftOutput {
   const kind = catalog.outputs.find((o) => o.type === output.type)?.value;
   const waiting = (kind === 'products' && output.products.length === 0) || (kind === 'collection' && output.collection_id === null)
@@ -208,49 +179,5 @@ export function move<T>(items: readonly T[], from: number, to: number): T[] {
   return next;
 }
 
+/** Whether two documents are the same, field for field (what "Unsaved changes" compares). */
 export const sameDocument = (a: Ruleset, b: Ruleset) => JSON.stringify(a) === JSON.stringify(b);
-
-/** Where a server problem belongs: the ruleset, a rule, a condition or an output, by the JSON path of the 422. */
-export interface ProblemPlace { rule?: number; group?: number; condition?: number; output?: number }
-
-export function placeOf(path: string): ProblemPlace {
-  const rule = /^rules\[(\d+)\]/.exec(path);
-  if (!rule) return {};
-  const place: ProblemPlace = { rule: Number(rule[1]) };
-  const condition = /\.logic\[(\d+)\]\.rules\[(\d+)\]/.exec(path);
-  if (condition) return { ...place, group: Number(condition[1]), condition: Number(condition[2]) };
-  const output = /\.output\[(\d+)\]/.exec(path);
-  if (output) return { ...place, output: Number(output[1]) };
-  return place;
-}
-
-/**
- * The server's paths count groups as sent; the draft may hold empty groups the document drops.
- * Maps a sent group index back to the draft's.
- */
-export function draftGroupIndex(rule: DraftRule, sentGroup: number): number {
-  let seen = -1;
-  for (let i = 0; i < rule.groups.length; i++) {
-    if (rule.groups[i]!.conditions.length > 0) seen++;
-    if (seen === sentGroup) return i;
-  }
-  return -1;
-}
-
-/** Problems for one condition row, one output row, one rule (not its rows) or the ruleset itself. */
-export function problemsAt(problems: readonly Problem[], draft: Draft, at: { rule?: number; group?: number; condition?: number; output?: number }): Problem[] {
-  return problems.filter((problem) => {
-    const place = placeOf(problem.path);
-    if (at.rule === undefined) return place.rule === undefined;
-    if (place.rule !== at.rule) return false;
-    const rule = draft.rules[at.rule];
-    if (at.condition !== undefined) {
-      return place.condition === at.condition && rule !== undefined && place.group !== undefined && draftGroupIndex(rule, place.group) === at.group;
-    }
-    if (at.output !== undefined) return place.output === at.output;
-    return place.condition === undefined && place.output === undefined;
-  });
-}
-
-/** A path's last part, for a message shown next to its row: `rules[0].logic[0].rules[1].value` → `value`. */
-export const fieldOf = (path: string) => path.replace(/^.*\]\./, '').replace(/^rules\[\d+\]$/, 'rule');

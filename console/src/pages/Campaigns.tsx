@@ -3,6 +3,7 @@ import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAx
 import { CHART_A11Y, ChartFigure, COLORS } from '../components/Chart';
 import { useConsole } from '../context';
 import { formatDate, useLoad } from '../hooks';
+import { usePageTitle } from '../title';
 
 interface Counts { links_generated: number; pages_opened: number; reactivations: number }
 interface Campaign { id: number; name: string; discount_code: string | null; created_at: string; stats: Counts }
@@ -11,6 +12,7 @@ interface CampaignStats extends Counts { by_tk: Record<string, Counts> }
 /** Reactivation campaigns: links generated, pages opened and reactivations, in total and per `tk`. */
 export function CampaignsPage() {
   const { api, shop } = useConsole();
+  usePageTitle('Campaigns');
   const base = `/shops/${encodeURIComponent(shop.handle)}/campaigns`;
   const list = useLoad(() => api.get<{ data: Campaign[] }>(base).then((r) => r.data), [base]);
   const [chosen, setChosen] = useState<number | null>(null);

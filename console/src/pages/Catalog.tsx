@@ -1,13 +1,16 @@
-import { useId, useState } from 'react';
+import { useId } from 'react';
 import { ProductCard, imageOf, stockOf, variantLabel } from '../components/ProductCard';
 import { useConsole } from '../context';
 import { count, formatMoney, useDebounced, useLoad } from '../hooks';
+import { useKeptState } from '../kept-state';
+import { usePageTitle } from '../title';
 import type { Metafield, Product } from '../types';
 
 const PAGE_SIZE = 24;
 
+/** A search and a collection exclude each other: choosing one clears the other and goes back to page 1. */
 interface ListState { text: string; collection: string; page: number }
-const listState = new Map<string, ListState>();
+const FIRST_PAGE: ListState = Object.freeze({ text: '', collection: '', page: 1 });
 
 /** Search the catalog or browse a collection; open a product for its variants, stock and metafields. */
 export function CatalogPage({ productId, navigate }: { productId: number | null; navigate(to: string): void }) {
@@ -17,17 +20,15 @@ export function CatalogPage({ productId, navigate }: { productId: number | null;
 
 function CatalogList({ navigate }: { navigate(to: string): void }) {
   const { api, shop, products } = useConsole();
+  usePageTitle('Catalog');
   const searchId = useId();
   const collectionId = useId();
-  // Kept per shop while the console is open, so coming back from a product finds the list as it was.
-  const kept = listState.get(shop.handle) ?? { text: '', collection: '', page: 1 };
-  const [text, setTextState] = useState(kept.text);
-  const [collection, setCollectionState] = useState(kept.collection);
-  const [page, setPageState] = useState(kept.page);
-  const keep = (next: Partial<ListState>) => listState.set(shop.handle, { text, collection, page, ...next });
-  const setText = (value: string) => { setTextState(value); keep({ text: value, collection: '', page: 1 }); };
-  const setCollection = (value: string) => { setCollectionState(value); keep({ collection: value, text: '', page: 1 }); };
-  const setPage = (value: number) => { setPageState(value); keep({ page: value }); };
+  // Kept per shop while signed in, so coming back from a product finds the list as it was.
+  const [list, setList] = useKeptState(`catalog.list:${shop.handle}`, FIRST_PAGE);
+  const { text, collection, page } = list;
+  const setText = (value: string) => setList({ text: value, collection: '', page: 1 });
+  const setCollection = (value: string) => setList({ text: '', collection: value, page: 1 });
+  const setPage = (value: number) => setList({ ...list, page: value });
   const settled = useDebounced(text.trim(), 250);
   const collections = useLoad(() => products.listCollections(), [products]);
   const base = `/shops/${encodeURIComponent(shop.handle)}/products`;
@@ -51,11 +52,11 @@ function CatalogList({ navigate }: { navigate(to: string): void }) {
       <div className="filters">
         <div className="field">
           <label htmlFor={searchId}>Search products</label>
-          <input id={searchId} type="search" value={text} placeholder="Title, handle or id" onChange={(e) => { setText(e.target.value); setCollectionState(''); setPageState(1); }} />
+          <input id={searchId} type="search" value={text} placeholder="Title, handle or id" onChange={(e) => setText(e.target.value)} />
         </div>
         <div className="field">
           <label htmlFor={collectionId}>Collection</label>
-          <select id={collectionId} value={collection} onChange={(e) => { setCollection(e.target.value); setTextState(''); setPageState(1); }}>
+          <select id={collectionId} value={collection} onChange={(e) => setCollection(e.target.value)}>
             <option value="">All products</option>
             {(collections.data ?? []).map((c) => <option key={c.id} value={c.id}>{c.title} ({c.products.length})</option>)}
           </select>
@@ -87,6 +88,7 @@ function CatalogList({ navigate }: { navigate(to: string): void }) {
 function ProductDetail({ id, navigate }: { id: number; navigate(to: string): void }) {
   const { api, shop } = useConsole();
   const loaded = useLoad(() => api.get<{ data: Product[] }>(`/shops/${encodeURIComponent(shop.handle)}/products?ids=${id}`).then((r) => r.data[0] ?? null), [id, shop.handle]);
+  usePageTitle(loaded.data ? `${loaded.data.title} — Catalog` : `Product ${id} — Catalog`);
   const back = <button type="button" className="link" onClick={() => navigate('/catalog')}>← Catalog</button>;
   if (loaded.loading) return <>{back}<p className="muted">Loading…</p></>;
   if (loaded.error) return <>{back}<p className="error" role="alert">{loaded.error}</p></>;

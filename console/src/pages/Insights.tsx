@@ -3,6 +3,7 @@ import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContai
 import { CHART_A11Y, ChartFigure, COLORS } from '../components/Chart';
 import { useConsole } from '../context';
 import { useLoad } from '../hooks';
+import { usePageTitle } from '../title';
 
 interface RankedProduct { product_id: number; title: string; handle: string; image: string | null }
 interface Insights {
@@ -21,6 +22,7 @@ const percent = (rate: number) => `${(rate * 100).toFixed(2)}%`;
 /** Trending and top sellers, events per day and the smart-sort conversion estimates. */
 export function InsightsPage() {
   const { api, shop } = useConsole();
+  usePageTitle('Insights');
   const [days, setDays] = useState(30);
   const daysId = useId();
   const loaded = useLoad(() => api.get<{ data: Insights }>(`/shops/${encodeURIComponent(shop.handle)}/insights?days=${days}`).then((r) => r.data), [shop.handle, days]);

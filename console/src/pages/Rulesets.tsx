@@ -2,11 +2,13 @@ import { useState } from 'react';
 import { Announcer } from '../components/Announcer';
 import { useConsole } from '../context';
 import { focusSoon, formatDate, useLoad } from '../hooks';
+import { usePageTitle } from '../title';
 import type { Ruleset } from '../types';
 
 /** The shop's rulesets: open, create, duplicate, delete. */
 export function RulesetsPage({ navigate }: { navigate(to: string): void }) {
   const { api, shop } = useConsole();
+  usePageTitle('Rulesets');
   const base = `/shops/${encodeURIComponent(shop.handle)}/rulesets`;
   const list = useLoad(() => api.get<{ data: Ruleset[] }>(base).then((r) => r.data), [base]);
   const [message, setMessage] = useState<{ kind: 'ok' | 'error'; text: string } | null>(null);

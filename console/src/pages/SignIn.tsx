@@ -1,7 +1,9 @@
 import { useId, useState } from 'react';
+import { useDocumentTitle } from '../title';
 
 /** Sign in with the operator token or a shop's private key; the console keeps it for this tab only. */
 export function SignIn({ onSignIn, error }: { onSignIn(token: string): Promise<void>; error: string | null }) {
+  useDocumentTitle(['Sign in']);
   const id = useId();
   const [token, setToken] = useState('');
   const [busy, setBusy] = useState(false);

@@ -1,0 +1,34 @@
+import type { ProductRef, Ruleset } from '../types';
+
+/** The custom endpoint's inputs a merchant can type; empty ones are not sent. */
+export interface PreviewInputs {
+  products: ProductRef[];
+  cart_subtotal: string;
+  cart_item_count: string;
+  cart_line_count: string;
+  shop_customer_id: string;
+  time: string;
+  url: string;
+  country_code: string;
+  limit: string;
+}
+
+export const EMPTY_INPUTS: PreviewInputs = Object.freeze({
+  products: [], cart_subtotal: '', cart_item_count: '', cart_line_count: '', shop_customer_id: '', time: '', url: '', country_code: '', limit: '',
+});
+
+const TEXT_INPUTS = ['cart_subtotal', 'cart_item_count', 'cart_line_count', 'shop_customer_id', 'url', 'country_code', 'limit'] as const;
+
+/** The preview endpoint's body: the draft document and the inputs that are filled in. */
+export function previewBodyOf(inputs: PreviewInputs, ruleset: Ruleset): Record<string, unknown> {
+  const variantIds = inputs.products.flatMap((p) => p.variant_ids ?? []);
+  const body: Record<string, unknown> = { ruleset };
+  if (inputs.products.length > 0) body.shop_product_ids = inputs.products.map((p) => p.product_id).join(',');
+  if (variantIds.length > 0) body.shop_variant_ids = variantIds.join(',');
+  for (const name of TEXT_INPUTS) {
+    if (inputs[name].trim() !== '') body[name] = inputs[name].trim();
+  }
+  // datetime-local has no zone: send it as the browser's local time, which is what the merchant typed.
+  if (inputs.time) body.time = new Date(inputs.time).toISOString();
+  return body;
+}
