@@ -218,6 +218,7 @@ export class CatalogIndex {
     return buildSales(await this.store.listOrderLines(shopId, 0), now, {
       windowDays: shop?.settings.trending_window_days ?? DEFAULT_TRENDING.windowDays,
       halfLifeDays: shop?.settings.trending_half_life_days ?? DEFAULT_TRENDING.halfLifeDays,
+      counts: shop?.settings.trending_counts ?? DEFAULT_TRENDING.counts,
     });
   }
 

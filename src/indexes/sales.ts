@@ -38,7 +38,7 @@ export const NO_SALES: SalesStats = {
 export function buildSales(lines: readonly OrderLine[], now: number, settings: TrendingSettings): SalesStats {
   const newest = lines.reduce((max, l) => Math.max(max, l.created_at), 0);
   const reference = newest > 0 ? Math.min(now, newest) : now;
-  const sales = lines.map((l) => ({ productId: l.product_id, quantity: l.quantity, at: l.created_at }));
+  const sales = lines.map((l) => ({ productId: l.product_id, quantity: l.quantity, at: l.created_at, orderId: l.order_id }));
   const top90 = rankTopSellers(sales, reference - 90 * DAY_MS, reference);
   const top30 = rankTopSellers(sales, reference - 30 * DAY_MS, reference);
 

@@ -16,8 +16,19 @@ describe('trending', () => {
       { productId: 5, quantity: 1, at: NOW - DAY_MS },
       { productId: 6, quantity: 0, at: NOW },
     ];
-    expect(rankTrending(sales, NOW, { windowDays: 30, halfLifeDays: 7 })).toEqual([2, 1, 4, 5]);
-    expect(rankTrending(sales, NOW, { windowDays: 60, halfLifeDays: 7 })[0]).toBe(3);
+    expect(rankTrending(sales, NOW, { windowDays: 30, halfLifeDays: 7, counts: 'units' })).toEqual([2, 1, 4, 5]);
+    expect(rankTrending(sales, NOW, { windowDays: 60, halfLifeDays: 7, counts: 'units' })[0]).toBe(3);
+  });
+
+  it('counts each order once by default, however many units or lines it holds', () => {
+    const sales = [
+      { productId: 1, quantity: 500, at: NOW, orderId: 10 }, // one bulk order
+      { productId: 1, quantity: 20, at: NOW, orderId: 10 }, // a second line (another variant) of the same order
+      { productId: 2, quantity: 1, at: NOW - DAY_MS, orderId: 11 },
+      { productId: 2, quantity: 1, at: NOW - DAY_MS, orderId: 12 },
+    ];
+    expect(rankTrending(sales, NOW, { windowDays: 30, halfLifeDays: 14, counts: 'orders' })).toEqual([2, 1]);
+    expect(rankTrending(sales, NOW, { windowDays: 30, halfLifeDays: 14, counts: 'units' })).toEqual([1, 2]);
   });
 
   it('counts units for top sellers inside the period only', () => {
