@@ -66,7 +66,7 @@ export class ResponseCache {
 }
 
 /** Shop, data version, path and the query without the key or bust_cache, parameters in sorted order. */
-export function answerKey(shopId: number, version: number, path: string, query: Record<string, unknown>): string {
+export function answerKey(shopId: number, version: number | string, path: string, query: Record<string, unknown>): string {
   const names = Object.keys(query).filter((n) => n !== 'key' && n !== 'bust_cache').sort();
   // A repeated parameter (an array) must not share a key with the comma list it resembles.
   const value = (v: unknown) => encodeURIComponent(typeof v === 'string' ? v : JSON.stringify(v));

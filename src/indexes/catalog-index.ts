@@ -48,6 +48,11 @@ export class CatalogIndex {
     return this.shops.get(shopId);
   }
 
+  /** The shops loaded now. */
+  shopIds(): number[] {
+    return [...this.shops.keys()];
+  }
+
   /** Loads every shop; called once at start-up. */
   async loadAll(): Promise<void> {
     for (const shop of await this.store.listShops()) await this.reload(shop.id);

@@ -1,5 +1,6 @@
 import { NotFoundError } from '../domain/errors.js';
 import type { CatalogIndex } from '../indexes/catalog-index.js';
+import type { ModelIndex } from '../indexes/model-index.js';
 import type { ShopCatalog } from '../indexes/shop-catalog.js';
 import type { ViewedIndex } from '../indexes/viewed-index.js';
 import { productArrayParts } from './lists/render.js';
@@ -14,21 +15,21 @@ export function requireCatalog(index: CatalogIndex, shopId: number): ShopCatalog
 }
 
 /** The list family over HTTP (product.md §5): one source, the shared filters, `{"data": […]}`. */
-export function createProductsService(deps: { catalog: CatalogIndex; viewed: ViewedIndex }) {
+export function createProductsService(deps: { catalog: CatalogIndex; viewed: ViewedIndex; models: ModelIndex }) {
   return {
     /** Resolves once a rebuild in flight for the shop (another node's write) is done. */
     settled(shopId: number): Promise<unknown> | undefined {
       return deps.catalog.pending(shopId)?.catch(() => undefined);
     },
 
-    /** The shop's read-model version: part of every cached answer's key. */
-    version(shopId: number): number {
-      return requireCatalog(deps.catalog, shopId).version;
+    /** The shop's read-model version and its model's stamp: part of every cached answer's key. */
+    version(shopId: number): string {
+      return `${requireCatalog(deps.catalog, shopId).version}.${deps.models.stamp(shopId) ?? '-'}`;
     },
 
     async list(shopId: number, source: ListSource, query: Query): Promise<{ body: Buffer; pretty: boolean }> {
       const catalog = requireCatalog(deps.catalog, shopId);
-      const { picked, options, context } = await runListSource(source, { catalog, viewed: (filter) => deps.viewed.handles(shopId, filter) }, query);
+      const { picked, options, context } = await runListSource(source, { catalog, viewed: (filter) => deps.viewed.handles(shopId, filter), model: () => deps.models.get(shopId) }, query);
       const parts = [Buffer.from('{"data":['), ...productArrayParts(picked, options), Buffer.from(']')];
       const metadata = source.metadata?.(context, picked);
       if (metadata) parts.push(Buffer.from(`,"metadata":${JSON.stringify(metadata)}`));

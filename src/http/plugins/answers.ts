@@ -39,7 +39,7 @@ export async function serveAnswer(
   cache: SharedAnswers,
   request: FastifyRequest,
   reply: FastifyReply,
-  scope: { shopId: number; version: number },
+  scope: { shopId: number; version: number | string },
   compute: () => Promise<{ body: Buffer; pretty: boolean }> | { body: Buffer; pretty: boolean },
 ): Promise<FastifyReply> {
   const path = request.routeOptions.url ?? request.url.split('?')[0]!;

@@ -1,14 +1,9 @@
 import { UnavailableError } from '../../domain/errors.js';
 import type { StoredEvent, StoreEvent } from '../../domain/events.js';
 import type { CatalogIndex } from '../../indexes/catalog-index.js';
-import type { IndexedProduct } from '../../indexes/shop-catalog.js';
 import type { ViewedIndex } from '../../indexes/viewed-index.js';
 import type { GroupCommitter } from '../../jobs/group-commit.js';
 import type { EventFilter, Store } from '../../store/store.js';
-import { renderDataList } from '../lists/render.js';
-import { resolveMarket, selectProducts } from '../lists/select.js';
-import type { ListOptions } from '../lists/options.js';
-import { requireCatalog } from '../products.js';
 
 export type EventRow = StoreEvent & { shop_id: number };
 
@@ -30,15 +25,6 @@ export function createEventsService(deps: {
         throw new UnavailableError('The event could not be stored just now; nothing was recorded. Retry shortly.');
       }
       viewed.record(shopId, event);
-    },
-
-    /** Products a session or customer viewed, most recent first, each once; handles resolved now. */
-    async viewedProducts(shopId: number, filter: EventFilter, options: ListOptions): Promise<Buffer> {
-      const shopCatalog = requireCatalog(catalog, shopId);
-      const market = resolveMarket(shopCatalog, options.countryCode);
-      const handles = await viewed.handles(shopId, filter);
-      const candidates = handles.map((h) => shopCatalog.byHandle.get(h)).filter((p): p is IndexedProduct => p !== undefined);
-      return renderDataList(selectProducts(shopCatalog, candidates, options, market).picked, options);
     },
 
     list(shopId: number, filter: EventFilter & { limit: number }): Promise<StoredEvent[]> {

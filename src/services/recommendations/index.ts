@@ -3,6 +3,7 @@ import { compileRulesetInput, type CompiledRuleset } from '../../domain/rules/co
 import { evaluateRuleset } from '../../domain/rules/evaluate.js';
 import type { InputProduct, RuleWorld } from '../../domain/rules/types.js';
 import type { CatalogIndex } from '../../indexes/catalog-index.js';
+import type { ModelIndex } from '../../indexes/model-index.js';
 import type { IndexedMarket, IndexedProduct, IndexedRuleset, ShopCatalog } from '../../indexes/shop-catalog.js';
 import type { ViewedIndex } from '../../indexes/viewed-index.js';
 import { resolveMarket, type Picked } from '../lists/select.js';
@@ -12,7 +13,7 @@ import { renderCustomAnswer, type CustomAnswer } from './respond.js';
 import { resolveOutputs, type Candidate, type ResolveError } from './resolve.js';
 
 /** Rule-driven recommendations: `GET /api/v1/custom/id/{id}` and the admin preview (product.md §4). */
-export function createRecommendationsService(deps: { catalog: CatalogIndex; viewed: ViewedIndex }) {
+export function createRecommendationsService(deps: { catalog: CatalogIndex; viewed: ViewedIndex; models: ModelIndex }) {
   function rulesetOf(catalog: ShopCatalog, id: number): IndexedRuleset {
     const indexed = catalog.rulesets.get(id);
     if (!indexed || !indexed.ruleset.enabled) throw new NotFoundError(`Ruleset ${id} not found.`);
@@ -26,7 +27,7 @@ export function createRecommendationsService(deps: { catalog: CatalogIndex; view
     const evaluation = evaluateRuleset(compiled, request.rule, worldOf(catalog, inputs, request), { trace });
     const shopId = catalog.shop.id;
     const candidates = await resolveOutputs(evaluation.outputs, {
-      catalog, viewed: (filter) => deps.viewed.handles(shopId, filter), inputProducts: inputs, callerQuery: request.query,
+      catalog, viewed: (filter) => deps.viewed.handles(shopId, filter), model: () => deps.models.get(shopId), inputProducts: inputs, callerQuery: request.query,
     }, errors);
     const answer = filterCandidates(catalog, candidates, inputs, market, {
       filterInputs: compiled.document.filter_input_products,

@@ -1,11 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { identityParams, parseEvent } from '../../../services/events/params.js';
+import { parseEvent } from '../../../services/events/params.js';
 import type { EventsService } from '../../../services/events/index.js';
-import { listParams, type Query } from '../../../services/params.js';
-import { sendJson } from '../../reply.js';
-import { CommonQuery, KeyParam, limitParam, ListFilterQuery } from '../../schemas/common.js';
-import { ProductListResponse } from '../../schemas/product.js';
+import type { Query } from '../../../services/params.js';
+import { KeyParam } from '../../schemas/common.js';
 
 const text = (description: string) => Type.Optional(Type.String({ description }));
 const scalar = (description: string) => Type.Optional(Type.Union([Type.String(), Type.Number()], { description }));
@@ -24,16 +22,8 @@ const EventFields = {
 const EventQuery = Type.Object({ ...KeyParam, ...Object.fromEntries(Object.entries(EventFields).map(([k, d]) => [k, text(d)])) });
 const EventBody = Type.Object(Object.fromEntries(Object.entries(EventFields).map(([k, d]) => [k, scalar(d)])), { additionalProperties: true });
 
-const ViewedQuery = Type.Object({
-  ...KeyParam,
-  uuid: text('session UUID whose views to return'),
-  shop_customer_id: text('customer whose views to return'),
-  ...CommonQuery,
-  ...limitParam(5, 100),
-  ...ListFilterQuery,
-});
 
-/** The event intake (seed §2, deprecated but served) and the viewed-products read-back. */
+/** The event intake (seed §2, deprecated but served); the viewed products are list sources. */
 export function eventRoutes(app: FastifyInstance, events: EventsService): void {
   // navigator.sendBeacon posts text/plain: read it as JSON when it is JSON.
   app.addContentTypeParser('text/plain', { parseAs: 'string' }, (_request, body, done) => {
@@ -64,22 +54,4 @@ export function eventRoutes(app: FastifyInstance, events: EventsService): void {
     await events.ingest(request.apiKey!.shopId, parseEvent(query, Date.now()));
     return reply.send({ data: 'Received' });
   });
-
-  for (const path of ['/products/viewed', '/products/recently_viewed']) {
-    app.get(path, {
-      config: { auth: 'public' },
-      schema: {
-        summary: path.endsWith('recently_viewed') ? 'Alias of /products/viewed' : 'Products a session or customer viewed, most recent first, each once',
-        tags: ['events'],
-        querystring: ViewedQuery,
-        response: { 200: ProductListResponse, '4xx': { $ref: 'Error#' } },
-      },
-    }, async (request, reply) => {
-      const query = request.query as Query;
-      const identity = identityParams(query);
-      const options = listParams(query);
-      const body = await events.viewedProducts(request.apiKey!.shopId, identity, options);
-      return sendJson(reply, body, options.pretty);
-    });
-  }
 }

@@ -5,6 +5,7 @@ import { LIST_SOURCES } from '../../../services/lists/sources/index.js';
 import type { Query } from '../../../services/params.js';
 import type { ProductsService } from '../../../services/products.js';
 import { serveAnswer } from '../../plugins/answers.js';
+import { sendJson } from '../../reply.js';
 import { CommonQuery, KeyParam, limitParam, ListFilterQuery } from '../../schemas/common.js';
 import { ProductListResponse } from '../../schemas/product.js';
 
@@ -30,6 +31,10 @@ export function listRoutes(app: FastifyInstance, deps: { products: ProductsServi
     }, async (request, reply) => {
       const shopId = request.apiKey!.shopId;
       await deps.products.settled(shopId);
+      if (source.uncached) {
+        const { body, pretty } = await deps.products.list(shopId, source, request.query as Query);
+        return sendJson(reply, body, pretty);
+      }
       return serveAnswer(deps.cache, request, reply, { shopId, version: deps.products.version(shopId) },
         () => deps.products.list(shopId, source, request.query as Query));
     });

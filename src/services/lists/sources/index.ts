@@ -1,8 +1,9 @@
 import { InvalidInputError } from '../../../domain/errors.js';
 import { idList, listParams, type Query } from '../../params.js';
 import { resolveMarket, selectProducts, type Picked } from '../select.js';
-import { purchasedSource, recommendedSource, searchSource, similarSource } from './behaviour-lists.js';
+import { purchasedSource, searchSource, similarSource } from './behaviour-lists.js';
 import { collectionsSource, staticSource, topSellersSource, trendingSource } from './catalog-lists.js';
+import { forYouSource, recentlyViewedSource, recommendedSource, viewedSource, viewedTogetherSource } from './model-lists.js';
 import type { ListBase, ListContext, ListSource } from './types.js';
 
 export type { ListBase, ListContext, ListSource } from './types.js';
@@ -10,6 +11,7 @@ export type { ListBase, ListContext, ListSource } from './types.js';
 /** Every list endpoint, served over HTTP and usable as a ruleset `endpoint` output. */
 export const LIST_SOURCES: ReadonlyMap<string, ListSource> = new Map([
   staticSource, trendingSource, topSellersSource, collectionsSource, searchSource, recommendedSource, similarSource, purchasedSource,
+  forYouSource, viewedTogetherSource, viewedSource, recentlyViewedSource,
 ].map((s) => [s.path, s]));
 
 /**
@@ -38,11 +40,14 @@ function contextOf(base: ListBase, query: Query): ListContext {
   const uuidRaw = query.uuid;
   if (uuidRaw !== undefined && typeof uuidRaw !== 'string') throw new InvalidInputError('uuid', 'Parameter uuid must be given once, as a string.');
   const uuid = uuidRaw ? uuidRaw.trim().toLowerCase().slice(0, 64) : null;
+  const variants = idList(query, 'shop_variant_ids') ?? [];
   return {
     catalog: base.catalog,
     productIds: idList(query, 'shop_product_ids'),
+    variantProductIds: [...new Set(variants.flatMap((v) => base.catalog.byVariant.get(v)?.id ?? []))],
     customerId,
     uuid,
     viewedHandles: () => base.viewed({ uuid, customerId }),
+    model: () => base.model(),
   };
 }
