@@ -58,7 +58,8 @@ async function build(task: Extract<ModelTask, { kind: 'build' }>): Promise<unkno
   const result: BuildResult = { unchanged: false, stamp: current.stamp, builtAt: new Date().toISOString(), ms: Math.round(performance.now() - started), model };
   const buffers = [model.products, model.neighbours.offsets, model.neighbours.items, model.neighbours.scores, model.customers, model.affinityOffsets,
     model.affinityItems, model.affinityWeights, model.viewNeighbours.offsets, model.viewNeighbours.items, model.viewNeighbours.scores].map((a) => a.buffer);
-  return { [Piscina.transferableSymbol]: buffers, [Piscina.valueSymbol]: result };
+  // Moved, not copied: the request thread receives the arrays as they are.
+  return Piscina.move({ [Piscina.transferableSymbol]: buffers, [Piscina.valueSymbol]: result } as unknown as ArrayBuffer);
 }
 
 /** SAR neighbours of one product on all of the shop's orders as they are now (the inspection endpoint). */

@@ -41,26 +41,33 @@ export function recommendedFor(model: BuiltModel, inputIds: readonly number[]): 
 }
 
 /** A customer's affinities (product id → weight), strongest first; empty for an unknown customer. */
-export function affinitiesOf(model: BuiltModel, customerId: number): { productId: number; weight: number }[] {
+export function affinitiesOf(model: BuiltModel, customerId: number): Seed[] {
   const c = sortedIndexOf(model.customers, customerId);
   if (c < 0) return [];
-  const out: { productId: number; weight: number }[] = [];
+  const out: Seed[] = [];
   for (let n = model.affinityOffsets[c]!; n < model.affinityOffsets[c + 1]!; n++) out.push({ productId: model.products[model.affinityItems[n]!]!, weight: model.affinityWeights[n]! });
   return out;
 }
 
 /**
  * `/products/for_you`: score_j = Σ_i affinity_i · s_ij with s_jj = 1 and the other similarities
- * scaled to NEIGHBOUR_VOTE at best; products in `exclude` (already bought) are left out.
+ * scaled to NEIGHBOUR_VOTE at best. Viewed products vote for their neighbours only (they are not
+ * bought); products in `exclude` (already bought) are left out.
  */
-export function forYou(model: BuiltModel, seeds: readonly { productId: number; weight: number }[], exclude: ReadonlySet<number>): number[] {
-  const items = seeds.map((s) => ({ item: sortedIndexOf(model.products, s.productId), weight: s.weight * NEIGHBOUR_VOTE })).filter((s) => s.item >= 0);
+export function forYou(model: BuiltModel, affinities: readonly Seed[], views: readonly Seed[], exclude: ReadonlySet<number>): number[] {
+  const items = [...affinities, ...views].map((s) => ({ item: sortedIndexOf(model.products, s.productId), weight: s.weight * NEIGHBOUR_VOTE })).filter((s) => s.item >= 0);
   const scores = vote(model.neighbours, items, true);
-  for (const seed of seeds) {
+  for (const seed of affinities) {
     const item = sortedIndexOf(model.products, seed.productId);
     if (item >= 0) scores.set(item, (scores.get(item) ?? 0) + seed.weight);
   }
   return ranked(scores, (j) => model.products[j]!).map((j) => model.products[j]!).filter((id) => !exclude.has(id));
+}
+
+/** A product and how much a visitor is drawn to it. */
+export interface Seed {
+  productId: number;
+  weight: number;
 }
 
 /** `/products/viewed_together`: handles viewed in the most sessions with the inputs' handles, inputs left out. */

@@ -56,16 +56,14 @@ export const forYouSource: ListSource = {
     const keep = includePurchased(query, catalog.shop.settings.for_you_include_purchased ?? false);
     const model = context.model()?.model;
     const affinities = model && context.customerId !== null ? affinitiesOf(model, context.customerId) : [];
-    const seeds = [...affinities];
-    const viewed = await context.viewedHandles();
-    for (const handle of viewed.slice(0, VIEWS_AS_AFFINITY)) {
-      const product = catalog.byHandle.get(handle);
-      if (product) seeds.push({ productId: product.id, weight: 1 });
-    }
+    const views = (await context.viewedHandles()).slice(0, VIEWS_AS_AFFINITY).flatMap((h) => {
+      const product = catalog.byHandle.get(h);
+      return product ? [{ productId: product.id, weight: 1 }] : [];
+    });
     // Purchases as they are now (the model may be a few minutes old), and as the model knows them.
     const fresh = context.customerId === null ? undefined : catalog.sales.purchasedByCustomer.get(context.customerId);
     const skip = keep ? new Set<number>() : new Set<number>([...(fresh?.keys() ?? []), ...affinities.map((a) => a.productId)]);
-    return thenTopSellers(context, model && seeds.length > 0 ? forYou(model, seeds, skip) : [], skip);
+    return thenTopSellers(context, model ? forYou(model, affinities, views, skip) : [], skip);
   },
 };
 
