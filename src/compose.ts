@@ -103,7 +103,7 @@ export async function compose(config: Config, options: { log?: Logger; store?: S
     catalog,
     keys,
     models,
-    modelsAdmin: createModelsService({ pool: modelPool, catalog }),
+    modelsAdmin: createModelsService({ pool: modelPool, models, catalog }),
     answers,
     bus,
     limiter: new RateLimiter(redis, config.redisPrefix),

@@ -54,8 +54,8 @@ export function affinitiesOf(model: BuiltModel, customerId: number): Seed[] {
  * scaled to NEIGHBOUR_VOTE at best. Viewed products vote for their neighbours only (they are not
  * bought); products in `exclude` (already bought) are left out.
  */
-export function forYou(model: BuiltModel, affinities: readonly Seed[], views: readonly Seed[], exclude: ReadonlySet<number>): number[] {
-  const items = [...affinities, ...views].map((s) => ({ item: sortedIndexOf(model.products, s.productId), weight: s.weight * NEIGHBOUR_VOTE })).filter((s) => s.item >= 0);
+export function forYou(model: BuiltModel, affinities: readonly Seed[], views: readonly Seed[], exclude: ReadonlySet<number>, neighbourVote = NEIGHBOUR_VOTE): number[] {
+  const items = [...affinities, ...views].map((s) => ({ item: sortedIndexOf(model.products, s.productId), weight: s.weight * neighbourVote })).filter((s) => s.item >= 0);
   const scores = vote(model.neighbours, items, true);
   for (const seed of affinities) {
     const item = sortedIndexOf(model.products, seed.productId);

@@ -28,8 +28,25 @@ const SimilarResponse = Type.Object({
   }),
 });
 
-/** Inspection of the learned model's raw material: SAR similarities of one product, exactly. */
+const StatusResponse = Type.Object({
+  data: Type.Union([Type.Null(), Type.Object({
+    built_at: Type.String({ description: 'RFC 3339' }),
+    stamp: Type.String({ description: 'the data it was built from (data version and event count): equal on every node for equal data' }),
+    build_ms: Type.Integer(), bytes: Type.Integer({ description: 'memory held by the model' }),
+    products: Type.Integer(), neighbours: Type.Integer({ description: 'neighbour entries kept, all products together' }), customers: Type.Integer(),
+    order_lines: Type.Integer(), orders: Type.Integer(), views: Type.Integer(), viewed_products: Type.Integer(),
+  })], { description: 'null until the first build is in (asking starts it)' }),
+});
+
+/** Inspection of the learned model: its status, and its raw material's SAR similarities of one product, exactly. */
 export function modelRoutes(app: FastifyInstance, deps: { shops: ShopsService; models: ModelsService }): void {
+  app.get('/shops/:handle/models/status', {
+    schema: { summary: 'The model serving the shop\'s recommended, for_you and viewed_together lists', tags: ['admin: models'], params: Type.Object({ handle: Type.String() }), response: { 200: StatusResponse } },
+  }, async (request) => {
+    const shop = await shopFor(request, deps.shops, (request.params as { handle: string }).handle);
+    return { data: deps.models.status(shop.id) };
+  });
+
   app.get('/shops/:handle/models/similar', {
     schema: {
       summary: 'A product\'s neighbours by SAR similarity, on all of the shop\'s orders as they are now (cancelled orders never count)',
