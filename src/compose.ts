@@ -7,6 +7,8 @@ import { RateLimiter } from './cache/rate-limiter.js';
 import type { Config } from './config/config.js';
 import { CatalogIndex } from './indexes/catalog-index.js';
 import { KeyIndex } from './indexes/key-index.js';
+import { ModelIndex } from './indexes/model-index.js';
+import { ModelPool } from './jobs/model-pool.js';
 import { ViewedIndex } from './indexes/viewed-index.js';
 import { GroupCommitter } from './jobs/group-commit.js';
 import { createEventsService, type EventRow } from './services/events/index.js';
@@ -18,6 +20,7 @@ import { createBillingWebhooks } from './services/billing/webhooks.js';
 import { createAdminAuth } from './services/admin-auth.js';
 import { createCatalogService } from './services/catalog.js';
 import { createInsightsService } from './services/insights.js';
+import { createModelsService } from './services/models.js';
 import { createProductsService } from './services/products.js';
 import { createRecommendationsService } from './services/recommendations/index.js';
 import { createRulesetsService } from './services/rulesets.js';
@@ -32,6 +35,10 @@ export interface Services {
   store: Store;
   catalog: CatalogIndex;
   keys: KeyIndex;
+  /** Every shop's learned model (recommended, for_you, viewed_together), built in a worker thread. */
+  models: ModelIndex;
+  /** The inspection of the model's raw material (admin). */
+  modelsAdmin: ReturnType<typeof createModelsService>;
   /** Finished public answers, compressed once (product.md §2 bust_cache, §8 CACHE_TTL_SECONDS). */
   answers: SharedAnswers;
   bus: ChangeBus;
@@ -68,7 +75,14 @@ export async function compose(config: Config, options: { log?: Logger; store?: S
   if (redis && !(await whenReady(redis))) options.log?.warn('redis did not answer at start-up: serving from the local cache until it does');
   const answers = new SharedAnswers(new ResponseCache({ ttlSeconds: config.cacheTtlSeconds }), redis, { prefix: config.redisPrefix, ttlSeconds: config.cacheTtlSeconds, warn });
   const bus = new ChangeBus(redis, `${config.redisPrefix}changes`, warn);
-  catalog.onLocalChange = (shopId, version) => bus.publish({ type: 'shop', shopId, version });
+  const modelPool = new ModelPool(config.databaseUrl);
+  if (!modelPool.usable) options.log?.warn('an in-memory SQLite database cannot be read by the model worker: the model lists serve their fallback');
+  const modelIntervalMs = config.modelIntervalS * 1000;
+  const models = new ModelIndex(modelPool.usable ? (shopId, stamp) => modelPool.build(shopId, stamp) : null, { intervalMs: modelIntervalMs, ...(options.log ? { log: options.log } : {}) });
+  catalog.onLocalChange = (shopId, version) => {
+    bus.publish({ type: 'shop', shopId, version });
+    models.changed(shopId);
+  };
   await bus.subscribe((message) => {
     const done = message.type === 'keys' ? keys.load() : catalog.refreshShop(message.shopId, message.version);
     done.catch((error: unknown) => options.log?.warn({ err: error }, 'could not apply another node\'s change; the next poll will'));
@@ -80,6 +94,7 @@ export async function compose(config: Config, options: { log?: Logger; store?: S
   const catalogAdmin = createCatalogService({ store, catalog });
   const storefrontSync = createStorefrontSync({ store, catalogAdmin, catalog, ...(options.log ? { log: options.log } : {}) });
   let timer: NodeJS.Timeout | null = null;
+  let modelTimer: NodeJS.Timeout | null = null;
   let refreshing = false;
 
   return {
@@ -87,6 +102,8 @@ export async function compose(config: Config, options: { log?: Logger; store?: S
     store,
     catalog,
     keys,
+    models,
+    modelsAdmin: createModelsService({ pool: modelPool, models, catalog }),
     answers,
     bus,
     limiter: new RateLimiter(redis, config.redisPrefix),
@@ -94,9 +111,9 @@ export async function compose(config: Config, options: { log?: Logger; store?: S
     shops: createShopsService({ store, catalog, keys, keysChanged: () => bus.publish({ type: 'keys' }) }),
     catalogAdmin,
     storefrontSync,
-    products: createProductsService({ catalog, viewed }),
+    products: createProductsService({ catalog, viewed, models }),
     rulesets: createRulesetsService({ store, catalog }),
-    recommendations: createRecommendationsService({ catalog, viewed }),
+    recommendations: createRecommendationsService({ catalog, viewed, models }),
     events: createEventsService({ store, catalog, viewed, committer: eventWriter }),
     eventWriter,
     ledger: createLedgerService({ store }),
@@ -114,10 +131,17 @@ export async function compose(config: Config, options: { log?: Logger; store?: S
           .finally(() => { refreshing = false; });
       }, config.indexRefreshMs);
       timer.unref();
+      // Models: every shop at start, then a check per interval (other nodes' orders and events move the stamp too).
+      models.warm(catalog.shopIds());
+      modelTimer = setInterval(() => models.refresh(), Math.max(1000, modelIntervalMs / 10));
+      modelTimer.unref();
     },
     async close() {
       if (timer) clearInterval(timer);
+      if (modelTimer) clearInterval(modelTimer);
       timer = null;
+      modelTimer = null;
+      await modelPool.close();
       // Everything acknowledged is already committed; this writes what is still buffered.
       await eventWriter.close().catch((error: unknown) => options.log?.error({ err: error }, 'could not write buffered events'));
       await bus.close();

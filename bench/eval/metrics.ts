@@ -1,9 +1,11 @@
 export const K = 10;
 
-/** Hit rate and recall at K over a set of cases (customers or invoices). */
+/** Hit rate and recall at K over a set of cases (customers or invoices), with their standard errors. */
 export interface Score {
   hit_rate: number;
+  hit_se: number;
   recall: number;
+  recall_se: number;
   n: number;
 }
 
@@ -11,6 +13,7 @@ export interface Score {
 export class Tally {
   private hits = 0;
   private recallSum = 0;
+  private recallSquares = 0;
   private n = 0;
 
   /** Scores one recommended list against the products that case actually bought. */
@@ -20,13 +23,19 @@ export class Tally {
     for (const id of new Set(list.slice(0, K))) if (targets.has(id)) found++;
     this.n++;
     if (found > 0) this.hits++;
-    this.recallSum += found / Math.min(targets.size, K);
+    const recall = found / Math.min(targets.size, K);
+    this.recallSum += recall;
+    this.recallSquares += recall * recall;
   }
 
-  /** The means so far, rounded to four decimals. */
+  /** The means so far and their standard errors (√(variance / n)), rounded to four decimals. */
   score(): Score {
     const round = (x: number) => Math.round(x * 10_000) / 10_000;
-    return { hit_rate: this.n ? round(this.hits / this.n) : 0, recall: this.n ? round(this.recallSum / this.n) : 0, n: this.n };
+    if (this.n === 0) return { hit_rate: 0, hit_se: 0, recall: 0, recall_se: 0, n: 0 };
+    const hit = this.hits / this.n;
+    const recall = this.recallSum / this.n;
+    const recallVariance = Math.max(0, this.recallSquares / this.n - recall * recall);
+    return { hit_rate: round(hit), hit_se: round(Math.sqrt(hit * (1 - hit) / this.n)), recall: round(recall), recall_se: round(Math.sqrt(recallVariance / this.n)), n: this.n };
   }
 }
 

@@ -1,81 +1,102 @@
-/** The two parameter sweeps of `npm run eval`: co-purchase weightings (offline) and trending settings (through the service). */
-import { CO_PURCHASE_WEIGHTINGS } from './baselines.js';
-import { K, type Score } from './metrics.js';
-import { getList, patchSettings, type Service } from './service.js';
+/** Offline sweeps of `npm run eval`: the model's similarities, for_you's blend and trending's formula, on the same cases as the service rows. */
+import { buildModel, type ModelLine } from '../../src/domain/models/build.js';
+import { buildIncidence, KeyIndex } from '../../src/domain/models/incidence.js';
+import { buildNeighbourLists, scoreFromSeeds, type PairScore } from '../../src/domain/models/neighbours.js';
+import { affinitiesOf, forYou } from '../../src/domain/models/rank.js';
+import { sarScore, type SarSimilarity } from '../../src/domain/models/sar.js';
+import { scoreTrending } from '../../src/domain/ranking/trending.js';
+import { fill } from './baselines.js';
+import { K, Tally, scoreShared, type Score } from './metrics.js';
+import { DAY_MS, type Invoice } from './retail.js';
 
-/** One trending configuration and its score over the validation customers (null when the service refused it). */
-export interface TrendingResult {
-  window_days: number;
-  half_life_days: number;
-  score: Score | null;
-  note?: string;
+export interface BasketCase { input: number; targets: ReadonlySet<number> }
+
+/** The model's order lines of a set of invoices. */
+export function modelLines(invoices: readonly Invoice[]): ModelLine[] {
+  return invoices.flatMap((o) => [...o.items.keys()].map((productId) => ({ orderId: o.id, productId, customerId: o.customer, createdAt: o.at })));
 }
 
-/** Window 30 with several half-lives (365 is the largest a shop may set), then windows 14 and 60 at half-life 7. */
-export const TRENDING_CONFIGS: readonly { window: number; halfLife: number }[] = [
-  ...[3, 7, 14, 30, 365].map((halfLife) => ({ window: 30, halfLife })),
-  { window: 14, halfLife: 7 },
-  { window: 60, halfLife: 7 },
+interface Variant { key: string; basis: 'order' | 'customer'; threshold: number; score: PairScore; weight?: (size: number, ageDays: number) => number }
+
+const sar = (similarity: SarSimilarity, basis: 'order' | 'customer', threshold = 1): Variant => ({
+  key: `sar_${similarity}_${basis}${threshold > 1 ? `_t${threshold}` : ''}`, basis, threshold, score: (c, _w, a, b) => sarScore(similarity, c, a, b, threshold),
+});
+const weighted = (key: string, halfLife: number, sizePower: number): Variant => ({
+  key, basis: 'order', threshold: 1, score: (_c, w) => w, weight: (size, age) => 2 ** (-age / halfLife) / size ** sizePower,
+});
+
+/** Similarities tried for `recommended`: SAR's three on both bases, and weighted co-occurrence variants. */
+export const RECOMMENDED_VARIANTS: readonly Variant[] = [
+  sar('count', 'order'), sar('count', 'order', 2), sar('jaccard', 'order'), sar('lift', 'order'),
+  sar('count', 'customer'), sar('jaccard', 'customer'), sar('lift', 'customer'),
+  weighted('recency_h365', 365, 0), weighted('recency_h90', 90, 0), weighted('size_sqrt', Infinity, 0.5), weighted('size_1', Infinity, 1),
+  weighted('weighted_h180', 180, 0.5), weighted('weighted_h365 (default)', 365, 0.5),
 ];
-const TRENDING_PATH = '/products/trending_products?limit=10&filter_oos=no&bust_cache=yes';
 
-/**
- * Sets each configuration on the shop, fetches trending (cache busted) and scores it with `score`;
- * restores `{}` afterwards and reports whether trending is then back to `defaultIds`.
- */
-export async function trendingSweep(
-  service: Service, score: (ids: readonly number[]) => Score, defaultIds: readonly number[] | null,
-): Promise<{ results: TrendingResult[]; restored: boolean | null }> {
-  const results: TrendingResult[] = [];
-  try {
-    for (const { window, halfLife } of TRENDING_CONFIGS) {
-      const base = { window_days: window, half_life_days: halfLife };
-      try {
-        await patchSettings(service, { trending_window_days: window, trending_half_life_days: halfLife });
-      } catch (error) {
-        results.push({ ...base, score: null, note: `PATCH refused: ${refusal(error)}` });
-        continue;
-      }
-      const answer = await getList(service, TRENDING_PATH);
-      results.push({ ...base, score: answer.ids && score(answer.ids), ...(answer.note ? { note: answer.note } : {}) });
+/** Basket completion for every variant: the input's top neighbours, topped up from `fallback`. */
+export function recommendedSweep(train: readonly Invoice[], reference: number, cases: readonly BasketCase[], fallback: readonly number[]): Record<string, Score> {
+  const ids = Float64Array.from(new Set(train.flatMap((o) => [...o.items.keys()]))).sort();
+  const index = new Map([...ids].map((id, i) => [id, i]));
+  const out: Record<string, Score> = {};
+  for (const variant of RECOMMENDED_VARIANTS) {
+    const users = new KeyIndex<number>();
+    const rows: number[] = [];
+    const columns: number[] = [];
+    const newest: number[] = [];
+    for (const o of train) {
+      const key = variant.basis === 'order' ? o.id : o.customer;
+      if (key === null) continue;
+      const u = users.of(key);
+      newest[u] = Math.max(newest[u] ?? 0, o.at);
+      for (const id of o.items.keys()) { rows.push(u); columns.push(index.get(id)!); }
     }
-  } finally {
-    await patchSettings(service, {});
+    const incidence = buildIncidence(rows, columns, users.size, ids.length);
+    const weights = variant.weight && Float64Array.from({ length: users.size }, (_, u) => variant.weight!(incidence.userOffsets[u + 1]! - incidence.userOffsets[u]!, (reference - newest[u]!) / DAY_MS));
+    const lists = buildNeighbourLists(incidence, variant.score, { k: 50, threshold: variant.threshold, ids, ...(weights ? { userWeights: weights } : {}) });
+    const tally = new Tally();
+    for (const c of cases) {
+      const i = index.get(c.input);
+      const scores = i === undefined ? new Map<number, number>() : scoreFromSeeds(lists, [{ item: i, weight: 1 }]);
+      const ranked = [...scores].sort((a, b) => b[1] - a[1] || ids[a[0]]! - ids[b[0]]!).map(([j]) => ids[j]!);
+      tally.add(fill(ranked.slice(0, K), fallback, K, new Set([c.input])), c.targets);
+    }
+    out[variant.key] = tally.score();
   }
-  const after = await getList(service, TRENDING_PATH);
-  const restored = defaultIds === null || after.ids === null ? null : after.ids.join() === defaultIds.join();
-  return { results, restored };
+  return out;
 }
 
-/** The status and error message of a refused admin request (service.admin throws "METHOD path: status body"). */
-function refusal(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  const match = /: (\d{3}) (\{.*)$/s.exec(message);
-  try {
-    if (match) return `${match[1]} ${(JSON.parse(match[2]!) as { error?: string }).error ?? ''}`;
-  } catch { /* not JSON */ }
-  return message.replace(/\s+/g, ' ').slice(0, 200);
+/** for_you over returning customers, by affinity half-life and neighbour vote, with purchases kept (they rebuy) and left out. */
+export function forYouSweep(train: readonly Invoice[], customers: readonly number[], targets: (c: number) => ReadonlySet<number>, fallback: readonly number[]): Record<string, { kept: Score; left_out: Score }> {
+  const lines = modelLines(train);
+  const out: Record<string, { kept: Score; left_out: Score }> = {};
+  for (const halfLife of [30, 180, 365]) {
+    const model = buildModel(lines, [], { similarity: 'weighted', threshold: 1, basis: 'order', affinityHalfLifeDays: halfLife });
+    for (const vote of [0, 0.02, 0.05, 0.2]) {
+      const kept = new Tally();
+      const leftOut = new Tally();
+      for (const c of customers) {
+        const affinities = affinitiesOf(model, c);
+        const bought = new Set(affinities.map((a) => a.productId));
+        kept.add(fill(forYou(model, affinities, [], new Set(), vote).slice(0, K), fallback, K), targets(c));
+        leftOut.add(fill(forYou(model, affinities, [], bought, vote).slice(0, K), fallback, K, bought), targets(c));
+      }
+      out[`half_life_${halfLife}_vote_${vote}`] = { kept: kept.score(), left_out: leftOut.score() };
+    }
+  }
+  return out;
 }
 
-const fmt = (s: Score | null | undefined, part: 'hit_rate' | 'recall') => (s ? s[part].toFixed(4) : 'n/a');
-
-/** The co-purchase sweep as one table: a row per weighting, hit and recall for the 90-day window and for all training. */
-export function printCoPurchaseSweep(byWindow: Record<'90d' | 'all', Record<string, Score>>, n: number, fallback: string): void {
-  console.log(`\n-- co-purchase weighting sweep: basket completion, same ${n} baskets and inputs; ${fallback}`);
-  console.log(`${'weighting'.padEnd(16)} ${`90d hit@${K}`.padStart(11)} ${`90d rec@${K}`.padStart(11)} ${`all hit@${K}`.padStart(11)} ${`all rec@${K}`.padStart(11)}`);
-  for (const [key] of CO_PURCHASE_WEIGHTINGS) {
-    const [w90, all] = [byWindow['90d'][key], byWindow.all[key]];
-    console.log(`${key.padEnd(16)} ${fmt(w90, 'hit_rate').padStart(11)} ${fmt(w90, 'recall').padStart(11)} ${fmt(all, 'hit_rate').padStart(11)} ${fmt(all, 'recall').padStart(11)}`);
+/** Trending as one list for every validation customer, by what it counts, window and half-life. */
+export function trendingSweep(train: readonly Invoice[], reference: number, targets: readonly ReadonlySet<number>[]): Record<string, Score> {
+  const sales = train.flatMap((o) => [...o.items].map(([productId, item]) => ({ productId, quantity: item.quantity, at: o.at, orderId: o.id })));
+  const out: Record<string, Score> = {};
+  for (const counts of ['units', 'orders'] as const) {
+    for (const windowDays of [14, 28, 30, 60, 90]) {
+      for (const halfLifeDays of [7, 14, 30, 100_000]) {
+        const { ranked } = scoreTrending(sales, reference, { windowDays, halfLifeDays, counts });
+        out[`${counts}_w${windowDays}_h${halfLifeDays === 100_000 ? 'none' : halfLifeDays}`] = scoreShared(ranked.slice(0, K), targets);
+      }
+    }
   }
-  console.log('count = c; cosine = c/√(n(a)n(b)); damped_α = c/n(b)^α; jaccard = c/(n(a)+n(b)−c); recency_hH = Σ shared baskets 0.5^(age_days/H)');
-}
-
-/** The trending sweep as one table: a row per (window, half-life). */
-export function printTrendingSweep(results: readonly TrendingResult[], n: number, restored: boolean | null): void {
-  console.log(`\n-- trending half-life sweep: service trending_products (bust_cache=yes) per shop setting, validation customers (n=${n})`);
-  console.log(`${'window d'.padStart(8)} ${'half-life d'.padStart(11)} ${`hit@${K}`.padStart(8)} ${`recall@${K}`.padStart(10)}`);
-  for (const r of results) {
-    console.log(`${String(r.window_days).padStart(8)} ${String(r.half_life_days).padStart(11)} ${fmt(r.score, 'hit_rate').padStart(8)} ${fmt(r.score, 'recall').padStart(10)}${r.note ? `  (${r.note})` : ''}`);
-  }
-  console.log(`settings restored to {}: trending ${restored === null ? 'not compared' : restored ? 'matches the default answer again' : 'DIFFERS from the default answer'}`);
+  return out;
 }

@@ -66,6 +66,6 @@ export class ResponseCache {
 }
 
 /** A cached answer's key: shop, data version, and the request in canonical form (path and declared parameters). */
-export function answerKey(shopId: number, version: number, request: string): string {
+export function answerKey(shopId: number, version: number | string, request: string): string {
   return `${shopId}:${version}:${request}`;
 }

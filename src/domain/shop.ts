@@ -16,10 +16,22 @@ export interface Shop {
   updated_at: string;
 }
 
-/** Per-shop tuning of the lists (product.md §5 defaults apply when absent). */
+/** Per-shop tuning of the lists (docs/lists.md has the defaults that apply when absent). */
 export interface ShopSettings {
   trending_window_days?: number;
   trending_half_life_days?: number;
+  /** What trending sums: orders holding the product (default) or units sold. */
+  trending_counts?: 'orders' | 'units';
+  /** The similarity `/products/recommended` and `/products/for_you` rank by. */
+  recommended_similarity?: 'weighted' | 'count' | 'jaccard' | 'lift';
+  /** Pairs bought together by fewer users than this are not neighbours. */
+  recommended_support_threshold?: number;
+  /** Who a user of the co-occurrence matrix is: a customer, or one order. */
+  recommended_basis?: 'customer' | 'order';
+  /** `/products/for_you` keeps products the customer already bought. */
+  for_you_include_purchased?: boolean;
+  /** Half-life of a purchase in a customer's affinities, in days. */
+  affinity_half_life_days?: number;
   /** Reactivate on GET of a live link (off by default: mail scanners prefetch links). */
   reactivate_on_get?: boolean;
   /** Requests a minute per public key and client address (default 1,000). */

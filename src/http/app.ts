@@ -20,6 +20,7 @@ import { eventRoutes } from './routes/api/events.js';
 import { billingRoutes } from './routes/api/billing.js';
 import { adminBillingRoutes } from './routes/admin/billing.js';
 import { consoleApiRoutes } from './routes/admin/console-api.js';
+import { modelRoutes } from './routes/admin/models.js';
 import { billingPageRoutes } from './routes/billing-page.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { adminEventRoutes } from './routes/admin/events.js';
@@ -87,6 +88,7 @@ export async function buildApp(services: Services, config: Config, options: AppO
     adminEventRoutes(admin, { shops: services.shops, events: services.events });
     adminBillingRoutes(admin, { shops: services.shops, ledger: services.ledger });
     consoleApiRoutes(admin, { shops: services.shops, insights: services.insights });
+    modelRoutes(admin, { shops: services.shops, models: services.modelsAdmin });
   }, { prefix: '/admin/v1' });
 
   await app.register(async (pages) => billingPageRoutes(pages, services.reactivation));

@@ -48,6 +48,11 @@ export class CatalogIndex {
     return this.shops.get(shopId);
   }
 
+  /** The shops loaded now. */
+  shopIds(): number[] {
+    return [...this.shops.keys()];
+  }
+
   /** Loads every shop; called once at start-up. */
   async loadAll(): Promise<void> {
     for (const shop of await this.store.listShops()) await this.reload(shop.id);
@@ -218,6 +223,7 @@ export class CatalogIndex {
     return buildSales(await this.store.listOrderLines(shopId, 0), now, {
       windowDays: shop?.settings.trending_window_days ?? DEFAULT_TRENDING.windowDays,
       halfLifeDays: shop?.settings.trending_half_life_days ?? DEFAULT_TRENDING.halfLifeDays,
+      counts: shop?.settings.trending_counts ?? DEFAULT_TRENDING.counts,
     });
   }
 

@@ -23,61 +23,29 @@ export interface SalesStats {
   /** The trending score of each ranked product. */
   readonly trendingScores: ReadonlyMap<number, number>;
   readonly purchasedByCustomer: ReadonlyMap<number, ReadonlyMap<number, Purchase>>;
-  /** Product ids of each order of the last 90 days, and the orders holding each product. */
-  readonly baskets: readonly (readonly number[])[];
-  readonly basketsOf: ReadonlyMap<number, readonly number[]>;
-  /** Age in days of each basket at `reference`. */
-  readonly basketAges: readonly number[];
 }
 
 export const NO_SALES: SalesStats = {
-  reference: 0, unitsSold90d: new Map(), unitsSold30d: new Map(), topSellers: [], trending: [], trendingScores: new Map(), purchasedByCustomer: new Map(), baskets: [], basketsOf: new Map(), basketAges: [],
+  reference: 0, unitsSold90d: new Map(), unitsSold30d: new Map(), topSellers: [], trending: [], trendingScores: new Map(), purchasedByCustomer: new Map(),
 };
 
 /** Folds order lines (oldest first, grouped by order) into the stats. */
 export function buildSales(lines: readonly OrderLine[], now: number, settings: TrendingSettings): SalesStats {
   const newest = lines.reduce((max, l) => Math.max(max, l.created_at), 0);
   const reference = newest > 0 ? Math.min(now, newest) : now;
-  const sales = lines.map((l) => ({ productId: l.product_id, quantity: l.quantity, at: l.created_at }));
+  const sales = lines.map((l) => ({ productId: l.product_id, quantity: l.quantity, at: l.created_at, orderId: l.order_id }));
   const top90 = rankTopSellers(sales, reference - 90 * DAY_MS, reference);
   const top30 = rankTopSellers(sales, reference - 30 * DAY_MS, reference);
 
+  // Bought-together lists come from the shop's model (indexes/model-index.ts), built off the request path.
   const purchased = new Map<number, Map<number, Purchase>>();
-  const baskets: number[][] = [];
-  const basketAges: number[] = [];
-  const basketsOf = new Map<number, number[]>();
-  let basketTime = 0;
-  const since90 = reference - 90 * DAY_MS;
-  let currentOrder = -1;
-  let basket: number[] = [];
-  const closeBasket = () => {
-    if (basket.length > 1) {
-      const index = baskets.push(basket) - 1;
-      basketAges.push((reference - basketTime) / DAY_MS);
-      for (const id of basket) {
-        const list = basketsOf.get(id);
-        if (list) list.push(index);
-        else basketsOf.set(id, [index]);
-      }
-    }
-    basket = [];
-  };
   for (const line of lines) {
-    if (line.customer_id !== null) {
-      let bought = purchased.get(line.customer_id);
-      if (!bought) purchased.set(line.customer_id, (bought = new Map()));
-      const previous = bought.get(line.product_id);
-      bought.set(line.product_id, { quantity: (previous?.quantity ?? 0) + line.quantity, last: Math.max(previous?.last ?? 0, line.created_at) });
-    }
-    if (line.created_at < since90 || line.created_at > reference) continue;
-    if (line.order_id !== currentOrder) {
-      closeBasket();
-      currentOrder = line.order_id;
-      basketTime = line.created_at;
-    }
-    if (!basket.includes(line.product_id)) basket.push(line.product_id);
+    if (line.customer_id === null) continue;
+    let bought = purchased.get(line.customer_id);
+    if (!bought) purchased.set(line.customer_id, (bought = new Map()));
+    const previous = bought.get(line.product_id);
+    bought.set(line.product_id, { quantity: (previous?.quantity ?? 0) + line.quantity, last: Math.max(previous?.last ?? 0, line.created_at) });
   }
-  closeBasket();
   const trend = scoreTrending(sales, reference, settings);
   return {
     reference,
@@ -87,9 +55,6 @@ export function buildSales(lines: readonly OrderLine[], now: number, settings: T
     trending: trend.ranked,
     trendingScores: trend.scores,
     purchasedByCustomer: purchased,
-    baskets,
-    basketsOf,
-    basketAges,
   };
 }
 

@@ -1,5 +1,6 @@
 import { NotFoundError } from '../domain/errors.js';
 import type { CatalogIndex } from '../indexes/catalog-index.js';
+import type { ModelIndex } from '../indexes/model-index.js';
 import type { ShopCatalog } from '../indexes/shop-catalog.js';
 import type { ViewedIndex } from '../indexes/viewed-index.js';
 import { runListSource, type ListAnswer, type ListParams, type ListSource } from './lists/sources/index.js';
@@ -12,22 +13,22 @@ export function requireCatalog(index: CatalogIndex, shopId: number): ShopCatalog
 }
 
 /** The list family over HTTP (product.md §5): one source, the shared filters, `{"data": […]}`. */
-export function createProductsService(deps: { catalog: CatalogIndex; viewed: ViewedIndex }) {
+export function createProductsService(deps: { catalog: CatalogIndex; viewed: ViewedIndex; models: ModelIndex }) {
   return {
     /** Resolves once a rebuild in flight for the shop (another node's write) is done. */
     settled(shopId: number): Promise<unknown> | undefined {
       return deps.catalog.pending(shopId)?.catch(() => undefined);
     },
 
-    /** The shop's read-model version: part of every cached answer's key. */
-    version(shopId: number): number {
-      return requireCatalog(deps.catalog, shopId).version;
+    /** The shop's read-model version and its model's stamp: part of every cached answer's key. */
+    version(shopId: number): string {
+      return `${requireCatalog(deps.catalog, shopId).version}.${deps.models.stamp(shopId) ?? '-'}`;
     },
 
     /** A list's answer on decoded parameters. */
     list(shopId: number, source: ListSource, params: ListParams): Promise<ListAnswer> {
       const catalog = requireCatalog(deps.catalog, shopId);
-      return runListSource(source, { catalog, viewed: (filter) => deps.viewed.handles(shopId, filter) }, params);
+      return runListSource(source, { catalog, viewed: (filter) => deps.viewed.handles(shopId, filter), model: () => deps.models.get(shopId) }, params);
     },
   };
 }

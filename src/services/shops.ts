@@ -17,10 +17,16 @@ export const NewShopInput = Type.Object({
 }, { additionalProperties: false });
 export type NewShopInput = Static<typeof NewShopInput>;
 
-/** Per-shop tuning; absent keys take the defaults of product.md §5. */
+/** Per-shop tuning; absent keys take the defaults of docs/lists.md. */
 export const ShopSettingsInput = Type.Object({
   trending_window_days: Type.Optional(Type.Integer({ minimum: 1, maximum: 365 })),
   trending_half_life_days: Type.Optional(Type.Number({ minimum: 0.25, maximum: 365 })),
+  trending_counts: Type.Optional(Type.Union([Type.Literal('orders'), Type.Literal('units')], { description: 'what trending sums: orders holding the product (default) or units sold' })),
+  recommended_similarity: Type.Optional(Type.Union([Type.Literal('weighted'), Type.Literal('count'), Type.Literal('jaccard'), Type.Literal('lift')], { description: 'similarity of recommended and for_you; default weighted' })),
+  recommended_support_threshold: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, description: 'pairs bought together by fewer users are not neighbours; default 1' })),
+  recommended_basis: Type.Optional(Type.Union([Type.Literal('customer'), Type.Literal('order')], { description: 'a user of the co-occurrence matrix is a customer or one order; default order' })),
+  for_you_include_purchased: Type.Optional(Type.Boolean({ description: 'for_you keeps products the customer already bought; default false' })),
+  affinity_half_life_days: Type.Optional(Type.Number({ minimum: 0.25, maximum: 3650, description: 'half-life of a purchase in a customer\'s affinities; default 180' })),
   reactivate_on_get: Type.Optional(Type.Boolean()),
   rate_limit_public_per_minute: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000_000 })),
   rate_limit_private_per_minute: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000_000 })),

@@ -78,6 +78,10 @@ export interface Store {
   listEvents(shopId: number, filter: EventFilter & { limit: number }): Promise<StoredEvent[]>;
   /** Handles of the latest product views of a session or customer, newest first, repeats included. */
   latestViewedHandles(shopId: number, filter: EventFilter, scan: number): Promise<string[]>;
+  /** The latest product views (newest first, at most `limit`): what the model reads of co-viewing. */
+  listRecentViews(shopId: number, limit: number): Promise<{ uuid: string | null; customer_id: number | null; handle: string; created_at: number }[]>;
+  /** How many events the shop has taken: moves with every stored event, so a model can tell it is current. */
+  eventCount(shopId: number): Promise<number>;
   listEventCounts(shopId: number, sinceDay: number): Promise<{ day: number; handle: string; views: number; adds: number; removes: number }[]>;
   /**
    * Events per verb in fixed periods of `periodMs` (aligned on the epoch; a whole number of

@@ -561,6 +561,12 @@ describe.skipIf(!inject('chromium'))('console in Chromium', () => {
     const variants = await page.getByRole('table').first().locator('tbody tr').allTextContents();
     expect(variants.map((v) => v.slice(0, 4))).toEqual([String(MUG * 10 + 1), String(MUG * 10 + 2)]);
     expect(await page.getByRole('main').textContent()).toContain('wool'); // the metafield
+    // Customer 77 bought the mug and the stakes: the model's raw material names them as neighbours.
+    const neighbours = page.getByRole('region', { name: 'Bought by the same customers' });
+    await neighbours.locator('tbody tr').first().waitFor();
+    expect(await neighbours.locator('tbody tr').allTextContents()).toEqual(['Tent Stakes11.000']);
+    await neighbours.getByRole('button', { name: 'Tent Stakes' }).click();
+    await page.getByRole('heading', { name: 'Tent Stakes', level: 1 }).waitFor();
 
     await page.getByRole('link', { name: 'Insights' }).click();
     const topSellers = page.getByRole('figure', { name: /^Top sellers/ });

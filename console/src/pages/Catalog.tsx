@@ -127,6 +127,7 @@ function ProductDetail({ id, navigate }: { id: number; navigate(to: string): voi
           </tbody>
         </table>
       </div>
+      <Neighbours productId={product.id} navigate={navigate} />
       <h2>Metafields</h2>
       <Metafields list={product.metafields ?? []} />
       {product.variants.some((v) => (v.metafields ?? []).length > 0) && (
@@ -138,6 +139,45 @@ function ProductDetail({ id, navigate }: { id: number; navigate(to: string): voi
         </>
       )}
     </article>
+  );
+}
+
+interface Neighbour { product_id: number; score: number; co_occurrences: number }
+
+/** The products bought by the same customers (the model's raw material), with how many customers bought both. */
+function Neighbours({ productId, navigate }: { productId: number; navigate(to: string): void }) {
+  const { api, shop } = useConsole();
+  const base = `/shops/${encodeURIComponent(shop.handle)}`;
+  const loaded = useLoad(async () => {
+    const answer = await api.get<{ data: Neighbour[]; model: { users: number } }>(`${base}/models/similar?product_id=${productId}&similarity=jaccard&limit=10`);
+    const ids = answer.data.map((n) => n.product_id);
+    const titles = ids.length ? (await api.get<{ data: Product[] }>(`${base}/products?ids=${ids.join(',')}`)).data : [];
+    return { ...answer, titles: new Map(titles.map((p) => [p.id, p.title])) };
+  }, [base, productId]);
+  return (
+    <section aria-labelledby="neighbours-heading">
+      <h2 id="neighbours-heading">Bought by the same customers</h2>
+      {loaded.loading && <p className="muted">Loading…</p>}
+      {loaded.error && <p className="error" role="alert">{loaded.error}</p>}
+      {loaded.data && loaded.data.data.length === 0 && <p className="muted">No customer bought this product together with another one yet.</p>}
+      {loaded.data && loaded.data.data.length > 0 && (
+        <div className="table-wrap">
+          <table aria-describedby="neighbours-note">
+            <thead><tr><th scope="col">Product</th><th scope="col">Customers who bought both</th><th scope="col">Similarity (Jaccard)</th></tr></thead>
+            <tbody>
+              {loaded.data.data.map((n) => (
+                <tr key={n.product_id}>
+                  <td><button type="button" className="link" onClick={() => navigate(`/catalog/${n.product_id}`)}>{loaded.data!.titles.get(n.product_id) ?? `Product ${n.product_id}`}</button></td>
+                  <td>{n.co_occurrences}</td>
+                  <td>{n.score.toFixed(3)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <p id="neighbours-note" className="muted">Out of {count(loaded.data.model.users, 'customer')} with orders; Jaccard = customers who bought both ÷ customers who bought either.</p>
+        </div>
+      )}
+    </section>
   );
 }
 

@@ -21,7 +21,8 @@ function send(cache: SharedAnswers, request: FastifyRequest, reply: FastifyReply
 /** Which answer a request asks for: the shop's data version, the resolved path and the canonical parameters. */
 export interface AnswerScope {
   shopId: number;
-  version: number;
+  /** The shop's data version, with its model's stamp: any change makes older answers unreachable. */
+  version: number | string;
   /** The path with its parameters resolved (e.g. `/custom/id/7`). */
   path: string;
   /** The declared parameters in canonical form (`paramsKey`): unknown ones never reach it. */

@@ -6,6 +6,7 @@ import { LIST_SOURCES } from '../lists/sources/index.js';
 import { evaluateRuleset } from '../../domain/rules/evaluate.js';
 import type { InputProduct, RuleWorld } from '../../domain/rules/types.js';
 import type { CatalogIndex } from '../../indexes/catalog-index.js';
+import type { ModelIndex } from '../../indexes/model-index.js';
 import type { IndexedProduct, IndexedRuleset, ShopCatalog } from '../../indexes/shop-catalog.js';
 import type { ViewedIndex } from '../../indexes/viewed-index.js';
 import type { Evaluation } from '../../domain/rules/evaluate.js';
@@ -26,7 +27,7 @@ export interface CustomAnswer {
 }
 
 /** Rule-driven recommendations: `GET /api/v1/custom/id/{id}` and the admin preview (product.md §4). */
-export function createRecommendationsService(deps: { catalog: CatalogIndex; viewed: ViewedIndex }) {
+export function createRecommendationsService(deps: { catalog: CatalogIndex; viewed: ViewedIndex; models: ModelIndex }) {
   function rulesetOf(catalog: ShopCatalog, id: number): IndexedRuleset {
     const indexed = catalog.rulesets.get(id);
     if (!indexed || !indexed.ruleset.enabled) throw new NotFoundError(`Ruleset ${id} not found.`);
@@ -40,7 +41,7 @@ export function createRecommendationsService(deps: { catalog: CatalogIndex; view
     const evaluation = evaluateRuleset(compiled, request.rule, worldOf(catalog, inputs, request), { trace });
     const shopId = catalog.shop.id;
     const candidates = await resolveOutputs(evaluation.outputs, {
-      catalog, viewed: (filter) => deps.viewed.handles(shopId, filter), inputProducts: inputs, caller: request.caller,
+      catalog, viewed: (filter) => deps.viewed.handles(shopId, filter), model: () => deps.models.get(shopId), inputProducts: inputs, caller: request.caller,
     }, errors);
     const filtered = filterProducts(catalog, candidates, {
       market,

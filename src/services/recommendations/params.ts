@@ -32,6 +32,7 @@ export function customRequestOf(params: CustomParams, now: number): CustomReques
     filterOos: params.filter_oos,
     caller: {
       shop_product_ids: params.shop_product_ids,
+      shop_variant_ids: params.shop_variant_ids,
       shop_customer_id: params.shop_customer_id,
       uuid: params.uuid,
       country_code: params.country_code,

@@ -5,7 +5,7 @@ import type { Database } from '../schema.js';
 import type { EventFilter, Store } from '../store.js';
 import { nextCounterBlock } from './shops.js';
 
-type EventMethods = Pick<Store, 'appendEvents' | 'listEvents' | 'latestViewedHandles' | 'listEventCounts' | 'countEventsByPeriod'>;
+type EventMethods = Pick<Store, 'appendEvents' | 'listEvents' | 'latestViewedHandles' | 'listRecentViews' | 'eventCount' | 'listEventCounts' | 'countEventsByPeriod'>;
 
 function filtered<O>(query: SelectQueryBuilder<Database, 'events', O>, shopId: number, filter: EventFilter) {
   let q = query.where('shop_id', '=', shopId);
@@ -58,6 +58,19 @@ export function eventMethods(db: Kysely<Database>): EventMethods {
       const rows = await filtered(db.selectFrom('events').select(['handle']), shopId, filter)
         .where('verb', '=', 'viewed').where('handle', 'is not', null).orderBy('id', 'desc').limit(scan).execute();
       return rows.map((r) => r.handle!);
+    },
+
+    async listRecentViews(shopId, limit) {
+      const rows = await db.selectFrom('events').select(['uuid', 'customer_id', 'handle', 'created_at'])
+        .where('shop_id', '=', shopId).where('verb', '=', 'viewed').where('handle', 'is not', null)
+        .orderBy('id', 'desc').limit(limit).execute();
+      return rows.map((r) => ({ uuid: r.uuid, customer_id: r.customer_id === null ? null : Number(r.customer_id), handle: r.handle!, created_at: Number(r.created_at) }));
+    },
+
+    async eventCount(shopId) {
+      // Event ids come from this counter, one per stored event.
+      const row = await db.selectFrom('counters').select('value').where('shop_id', '=', shopId).where('name', '=', 'events').executeTakeFirst();
+      return row ? Number(row.value) : 0;
     },
 
     async listEventCounts(shopId, sinceDay) {

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { coPurchased } from '../../../src/domain/ranking/co-purchase.js';
 import { conversionEstimate, shopConversionRate } from '../../../src/domain/ranking/smart-sort.js';
 import { rankSimilar, titleWords, type ContentProfile } from '../../../src/domain/ranking/similarity.js';
 import { DAY_MS, rankTopSellers, rankTrending } from '../../../src/domain/ranking/trending.js';
@@ -16,8 +15,19 @@ describe('trending', () => {
       { productId: 5, quantity: 1, at: NOW - DAY_MS },
       { productId: 6, quantity: 0, at: NOW },
     ];
-    expect(rankTrending(sales, NOW, { windowDays: 30, halfLifeDays: 7 })).toEqual([2, 1, 4, 5]);
-    expect(rankTrending(sales, NOW, { windowDays: 60, halfLifeDays: 7 })[0]).toBe(3);
+    expect(rankTrending(sales, NOW, { windowDays: 30, halfLifeDays: 7, counts: 'units' })).toEqual([2, 1, 4, 5]);
+    expect(rankTrending(sales, NOW, { windowDays: 60, halfLifeDays: 7, counts: 'units' })[0]).toBe(3);
+  });
+
+  it('counts each order once by default, however many units or lines it holds', () => {
+    const sales = [
+      { productId: 1, quantity: 500, at: NOW, orderId: 10 }, // one bulk order
+      { productId: 1, quantity: 20, at: NOW, orderId: 10 }, // a second line (another variant) of the same order
+      { productId: 2, quantity: 1, at: NOW - DAY_MS, orderId: 11 },
+      { productId: 2, quantity: 1, at: NOW - DAY_MS, orderId: 12 },
+    ];
+    expect(rankTrending(sales, NOW, { windowDays: 30, halfLifeDays: 14, counts: 'orders' })).toEqual([2, 1]);
+    expect(rankTrending(sales, NOW, { windowDays: 30, halfLifeDays: 14, counts: 'units' })).toEqual([1, 2]);
   });
 
   it('counts units for top sellers inside the period only', () => {
@@ -36,16 +46,6 @@ describe('smart sort', () => {
     expect(proven).toBeGreaterThan(lucky);
     expect(conversionEstimate(0, 0, p)).toBeCloseTo(p);
     expect(shopConversionRate(5, 0)).toBe(0);
-  });
-});
-
-describe('co-purchase', () => {
-  const baskets = [[1, 2], [1, 2], [1, 3], [3, 4], [1, 4]];
-  const basketsOf = new Map<number, number[]>([[1, [0, 1, 2, 4]], [2, [0, 1]], [3, [2, 3]], [4, [3, 4]]]);
-  it('scores by shared baskets; recency weighs old baskets less', () => {
-    expect(coPurchased([1], baskets, basketsOf, 'count')).toEqual([2, 3, 4]);
-    expect(coPurchased([1], baskets, basketsOf, 'recency', [90, 90, 0, 0, 0])).toEqual([3, 4, 2]);
-    expect(coPurchased([1, 3], baskets, basketsOf, 'count')).toEqual([2, 4]); // 2 and 4 both share two baskets: by id
   });
 });
 

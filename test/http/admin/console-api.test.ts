@@ -38,6 +38,8 @@ describe.each(backends())('console admin API on $name', (backend) => {
   beforeAll(async () => {
     t = await startApp(backend);
     shop = await t.createShop('console', { timezone: TZ, currency: 'EUR' });
+    // The hand-computed trending scores below count units with a 7-day half-life.
+    await t.admin('PATCH', '/admin/v1/shops/console', { settings: { trending_counts: 'units', trending_half_life_days: 7 } });
     other = await t.createShop('elsewhere');
     billing = await seedBilling(t, 'winback');
     const put = async (path: string, body: unknown) => {

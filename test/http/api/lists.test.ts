@@ -6,6 +6,8 @@ import { productInput } from '../../helpers/fixtures.js';
 const DAY = 86_400_000;
 const tracked = { inventory_management: 'shop', inventory_policy: 'deny' as const };
 const U = '3f1c2a9e-8b7d-4c1e-9f00-2b6d4e8a1c3b';
+/** The figures below are in units with a 7-day half-life (trending counts orders by default, with 14 days; tested apart). */
+const UNITS = { trending_counts: 'units', trending_half_life_days: 7 };
 
 const catalog = [
   productInput(1, { title: 'Alpine Tent', product_type: 'Tents', vendor: 'Fjell', tags: 'camping, tent', body_html: '<p>A sturdy shelter</p>' }),
@@ -31,6 +33,7 @@ describe.each(backends())('list endpoints on $name', (backend) => {
     const shop = await t.createShop('lists');
     key = shop.public;
     shopId = shop.id;
+    await t.admin('PATCH', '/admin/v1/shops/lists', { settings: UNITS });
     await t.admin('PUT', '/admin/v1/shops/lists/products', catalog);
     await t.admin('PUT', '/admin/v1/shops/lists/collections', [
       { id: 10, title: 'Camping', handle: 'camping', products: [{ product_id: 2, position: 1 }, { product_id: 1, position: 2 }, { product_id: 3, position: 3 }, { product_id: 5, position: 4 }] },
@@ -77,9 +80,13 @@ describe.each(backends())('list endpoints on $name', (backend) => {
   });
 
   it('follows the shop\'s trending window and half-life', async () => {
-    expect((await t.admin('PATCH', '/admin/v1/shops/lists', { settings: { trending_window_days: 10, trending_half_life_days: 100 } })).statusCode).toBe(200);
+    expect((await t.admin('PATCH', '/admin/v1/shops/lists', { settings: { trending_window_days: 10, trending_half_life_days: 100, trending_counts: 'units' } })).statusCode).toBe(200);
     expect(await ids('trending_products', 'limit=10')).toEqual([1, 6, 3, 7]); // product 4 sold 20 days ago: outside
+    // The default counts orders: 1 and 3 are in three orders each (1's more recent), 6, 7 and 4 in one.
     await t.admin('PATCH', '/admin/v1/shops/lists', { settings: {} });
+    expect(await ids('trending_products', 'limit=10')).toEqual([1, 3, 6, 7, 4]);
+    await t.admin('PATCH', '/admin/v1/shops/lists', { settings: UNITS });
+    expect((await t.admin('PATCH', '/admin/v1/shops/lists', { settings: { trending_counts: 'baskets' } })).statusCode).toBe(422);
     expect((await t.admin('PATCH', '/admin/v1/shops/lists', { settings: { trending_window_days: 0 } })).statusCode).toBe(422);
   });
 
@@ -130,6 +137,8 @@ describe.each(backends())('list endpoints on $name', (backend) => {
   });
 
   it('recommends what was bought together, then best sellers, never empty', async () => {
+    await ids('recommended', 'shop_product_ids=1'); // the first request starts the shop's model
+    await t.services.models.settled(shopId);
     const together = await ids('recommended', 'shop_product_ids=1&limit=10');
     expect(together.slice(0, 2)).toEqual([3, 6]);
     expect(together).not.toContain(1);
@@ -157,7 +166,8 @@ describe.each(backends())('list endpoints on $name', (backend) => {
   it('describes every list endpoint at /api/v1/sources, from the route schemas', async () => {
     const res = await t.app.inject('/api/v1/sources');
     const paths = res.json().data.map((s: { path: string }) => s.path);
-    expect(paths).toEqual(['/products/collections', '/products/purchased', '/products/recently_viewed', '/products/recommended', '/products/search', '/products/similar_products', '/products/static', '/products/top_sellers', '/products/trending_products', '/products/viewed']);
+    expect(paths).toEqual(['/products/collections', '/products/for_you', '/products/purchased', '/products/recently_viewed', '/products/recommended', '/products/search',
+      '/products/similar_products', '/products/static', '/products/top_sellers', '/products/trending_products', '/products/viewed', '/products/viewed_together']);
     const collections = res.json().data.find((s: { path: string }) => s.path === '/products/collections');
     expect(collections.parameters.map((p: { name: string }) => p.name)).toEqual(expect.arrayContaining(['shop_collection_ids', 'smart_sort', 'limit', 'filter_oos', 'country_code']));
   });

@@ -28,7 +28,7 @@ export function listRoutes(app: FastifyInstance, deps: { products: ProductsServi
       const shopId = request.apiKey!.shopId;
       const params = request.query;
       await deps.products.settled(shopId);
-      const scope = { shopId, version: deps.products.version(shopId), path: source.path, params: paramsKey(source.schema, params), bust: params.bust_cache, pretty: params.format, cacheable: source.cacheable };
+      const scope = { shopId, version: deps.products.version(shopId), path: source.path, params: paramsKey(source.schema, params), bust: params.bust_cache, pretty: params.format, cacheable: source.cacheable(params) };
       return serveAnswer(deps.cache, request, reply, scope, async () => renderList(await deps.products.list(shopId, source, params), params));
     });
   }

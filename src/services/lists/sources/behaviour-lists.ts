@@ -1,32 +1,15 @@
 import { InvalidInputError } from '../../../domain/errors.js';
 import { idList } from '../../../domain/params/kinds.js';
 import { positiveId, sessionId, text } from '../../../domain/params/text-kinds.js';
-import { coPurchased, type CoPurchaseWeighting } from '../../../domain/ranking/co-purchase.js';
 import { rankSimilar, titleWords, type ContentProfile } from '../../../domain/ranking/similarity.js';
 import type { IndexedProduct, ShopCatalog } from '../../../indexes/shop-catalog.js';
 import { searchIndex } from '../../../indexes/search-index.js';
-import { byIds, defineList, eachById, type ListContext } from './types.js';
-
-/** Chosen by `npm run eval` on the UCI Online Retail log (see the README). */
-export const CO_PURCHASE_WEIGHTING: CoPurchaseWeighting = 'recency';
+import { byIds, defineList, type ListContext } from './types.js';
 
 function requireInputs(context: ListContext): readonly number[] {
   if (!context.productIds?.length) throw new InvalidInputError('shop_product_ids', 'Missing required endpoint argument: shop_product_ids.');
   return context.productIds;
 }
-
-export const recommendedSource = defineList({
-  path: '/products/recommended',
-  summary: 'Bought together with the input products in the last 90 days, then best sellers so the list is never empty',
-  params: { shop_product_ids: idList('the input products (without them: best sellers)') },
-  candidates(context) {
-    const { catalog } = context;
-    const inputs = context.productIds ?? [];
-    const together = inputs.length > 0 ? coPurchased(inputs, catalog.sales.baskets, catalog.sales.basketsOf, CO_PURCHASE_WEIGHTING, catalog.sales.basketAges) : [];
-    // Read lazily: the answer usually fills from the first few ids of these thousands.
-    return eachById(catalog, (function* () { yield* together; yield* catalog.sales.topSellers; })(), new Set(inputs));
-  },
-});
 
 function profile(p: IndexedProduct): ContentProfile {
   const lowest = Math.min(...p.variants.map((v) => v.price)) / 10_000;

@@ -2,9 +2,10 @@ import { readParams } from '../../../domain/params/read.js';
 import type { IndexedProduct } from '../../../indexes/shop-catalog.js';
 import { filterProducts, resolveMarket, type Picked } from '../pipeline.js';
 import { listOptions } from '../options.js';
-import { purchasedSource, recommendedSource, searchSource, similarSource } from './behaviour-lists.js';
+import { purchasedSource, searchSource, similarSource } from './behaviour-lists.js';
 import { collectionsSource, staticSource, topSellersSource, trendingSource } from './catalog-lists.js';
 import type { ListBase, ListContext, ListSource, SharedListParams } from './types.js';
+import { forYouSource, recommendedSource, viewedTogetherSource } from './model-lists.js';
 import { recentlyViewedSource, viewedSource } from './visitor-lists.js';
 
 export type { ListBase, ListContext, ListSource } from './types.js';
@@ -12,7 +13,7 @@ export type { ListBase, ListContext, ListSource } from './types.js';
 /** Every list endpoint, served over HTTP and usable as a ruleset `endpoint` output. */
 export const LIST_SOURCES: ReadonlyMap<string, ListSource> = new Map([
   staticSource, trendingSource, topSellersSource, collectionsSource, searchSource, recommendedSource, similarSource, purchasedSource,
-  viewedSource, recentlyViewedSource,
+  forYouSource, viewedTogetherSource, viewedSource, recentlyViewedSource,
 ].map((s) => [s.path, s]));
 
 export type ListParams = SharedListParams & Record<string, unknown>;
@@ -37,9 +38,10 @@ function* eachCandidate(products: Iterable<IndexedProduct>) {
   for (const product of products) yield { product };
 }
 
-/** What a caller hands on to a ruleset's `endpoint` output: input products, customer, session, country, limit. */
+/** What a caller hands on to a ruleset's `endpoint` output: input products and variants, customer, session, country, limit. */
 export interface CallerContext {
   shop_product_ids: readonly number[] | null;
+  shop_variant_ids: readonly number[] | null;
   shop_customer_id: number | null;
   uuid: string | null;
   country_code: string | null;
@@ -63,11 +65,14 @@ export function endpointParams(source: ListSource, endpointQuery: Readonly<Recor
 function contextOf(base: ListBase, params: ListParams): ListContext {
   const customerId = (params.shop_customer_id as number | null | undefined) ?? null;
   const uuid = (params.uuid as string | null | undefined) ?? null;
+  const variants = (params.shop_variant_ids as readonly number[] | null | undefined) ?? [];
   return {
     catalog: base.catalog,
     productIds: (params.shop_product_ids as readonly number[] | null | undefined) ?? null,
+    variantProductIds: [...new Set(variants.flatMap((v) => base.catalog.byVariant.get(v)?.id ?? []))],
     customerId,
     uuid,
     viewedHandles: () => base.viewed({ uuid, customerId }),
+    model: () => base.model(),
   };
 }

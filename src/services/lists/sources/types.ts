@@ -1,13 +1,16 @@
 import type { TProperties } from '@sinclair/typebox';
 import { commonParams, keyParam, limitParam, listFilterParams } from '../../../domain/params/common.js';
 import { params, type ParamsOf, type TParams } from '../../../domain/params/param.js';
+import type { ShopModel } from '../../../indexes/model-index.js';
 import type { IndexedProduct, ShopCatalog } from '../../../indexes/shop-catalog.js';
 import type { Picked } from '../pipeline.js';
 
-/** What runs a list: the catalog generation and a way to read a visitor's views. */
+/** What runs a list: the catalog generation, the shop's model and a way to read a visitor's views. */
 export interface ListBase {
   catalog: ShopCatalog;
   viewed(filter: { uuid: string | null; customerId: number | null }): Promise<readonly string[]>;
+  /** The shop's learned model, or undefined until its first build is in (the model lists then fall back). */
+  model(): ShopModel | undefined;
 }
 
 /** What a list knows of its caller, over HTTP or when a ruleset's `endpoint` output runs it in-process. */
@@ -15,10 +18,13 @@ export interface ListContext {
   catalog: ShopCatalog;
   /** Input products (shop_product_ids): excluded from most lists, the seeds of recommended and similar. */
   productIds: readonly number[] | null;
+  /** The products of shop_variant_ids (the inputs of recommended and viewed_together beside shop_product_ids). */
+  variantProductIds: readonly number[];
   customerId: number | null;
   uuid: string | null;
   /** Handles the visitor viewed, most recent first (read lazily: it may need the database). */
   viewedHandles(): Promise<readonly string[]>;
+  model(): ShopModel | undefined;
 }
 
 /** The parameters every list reads besides its own: the key, the common ones, the filters, `limit`. */
@@ -31,8 +37,11 @@ export interface ListSource {
   readonly summary: string;
   /** Every parameter the list reads: its own, then the shared ones (the route's query schema). */
   readonly schema: TParams<typeof shared>;
-  /** Whether answers may be cached: not for lists that move with every event (a visitor's views), which no data version tracks. */
-  readonly cacheable: boolean;
+  /**
+   * Whether an answer may be cached: not when it moves with every event (a visitor's views), which
+   * no data version tracks. A function decides per request (for_you is cacheable without a session).
+   */
+  cacheable(params: SharedListParams & Record<string, unknown>): boolean;
   candidates(context: ListContext, params: SharedListParams & Record<string, unknown>): Iterable<IndexedProduct> | Promise<Iterable<IndexedProduct>>;
   /** Extra `metadata` for the answer (purchased quantities). */
   metadata?(context: ListContext, picked: readonly Picked[]): Record<string, unknown>;
@@ -44,7 +53,7 @@ export function defineList<P extends TProperties>(definition: {
   summary: string;
   params: P;
   limits?: { fallback: number; max: number };
-  cacheable?: boolean;
+  cacheable?: boolean | ((params: SharedListParams & ParamsOf<P>) => boolean);
   candidates(context: ListContext, params: SharedListParams & ParamsOf<P>): Iterable<IndexedProduct> | Promise<Iterable<IndexedProduct>>;
   metadata?(context: ListContext, picked: readonly Picked[]): Record<string, unknown>;
 }): ListSource {
@@ -52,7 +61,7 @@ export function defineList<P extends TProperties>(definition: {
   return {
     path: definition.path,
     summary: definition.summary,
-    cacheable: definition.cacheable ?? true,
+    cacheable: (typeof definition.cacheable === 'function' ? definition.cacheable : () => definition.cacheable !== false) as ListSource['cacheable'],
     schema: params({ ...shared, ...definition.params, ...limitParam(limits.fallback, limits.max) }) as unknown as TParams<typeof shared>,
     candidates: definition.candidates as ListSource['candidates'],
     ...(definition.metadata ? { metadata: definition.metadata } : {}),
