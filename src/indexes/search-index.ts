@@ -1,4 +1,5 @@
 import MiniSearch from 'minisearch';
+import { plainText } from '../domain/catalog/text.js';
 import type { IndexedProduct, ShopCatalog } from './shop-catalog.js';
 
 interface SearchDocument {
@@ -11,11 +12,14 @@ interface SearchDocument {
   body: string;
 }
 
+/** Description text indexed per product: enough to find a product by its description, bounded however long it is. */
+const MAX_BODY_TEXT = 2000;
+
 /** The text of body_html, read back from the pre-serialized head of the product. */
 function bodyText(product: IndexedProduct): string {
   const head = product.json.head;
   const fields = JSON.parse(`${head.slice(0, -',"variants":['.length)}}`) as { body_html?: string };
-  return (fields.body_html ?? '').replace(/<[^>]*>/g, ' ').replace(/&[a-z#0-9]+;/gi, ' ');
+  return plainText(fields.body_html ?? '', MAX_BODY_TEXT);
 }
 
 function skusOf(product: IndexedProduct): string {

@@ -1,3 +1,4 @@
+import { plainText } from '../domain/catalog/text.js';
 import { formatMoney } from '../domain/catalog/money.js';
 import type { CatalogIndex } from '../indexes/catalog-index.js';
 import type { KeyIndex } from '../indexes/key-index.js';
@@ -30,13 +31,6 @@ interface ProductJsonShape {
   variants?: { id: number; compare_at_price?: string | null }[];
 }
 
-const ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'", '&nbsp;': ' ' };
-
-/** body_html as short plain text; the page escapes it again when it renders. */
-function plainText(html: string): string {
-  const text = html.replace(/<[^>]*>/g, ' ').replace(/&(?:amp|lt|gt|quot|#39|nbsp);/g, (e) => ENTITIES[e] ?? e).replace(/\s+/g, ' ').trim();
-  return text.length > 600 ? `${text.slice(0, 597)}…` : text;
-}
 
 function describe(product: IndexedProduct): DemoProduct {
   const json = JSON.parse(product.json.plain.toString('utf8')) as ProductJsonShape;
@@ -47,7 +41,8 @@ function describe(product: IndexedProduct): DemoProduct {
     handle: product.handle,
     title: product.title,
     vendor: product.vendor,
-    description: plainText(json.body_html ?? ''),
+    // Plain text (the page escapes it again when it renders).
+    description: plainText(json.body_html ?? '', 598),
     image: json.image?.src ? { src: json.image.src, alt: json.image.alt || product.title } : null,
     price: variant ? formatMoney(variant.price) : '0.00',
     compareAtPrice: compare,

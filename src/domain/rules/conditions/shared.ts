@@ -1,3 +1,4 @@
+import { compilePattern, type Pattern } from '../pattern.js';
 import type { Condition, RuleRequest, RuleWorld } from '../types.js';
 
 export interface Problem {
@@ -58,19 +59,17 @@ export function idsOf(value: string | undefined, path: string, problems: Problem
   return parts.map(Number);
 }
 
-/** `/pattern/flags` → RegExp; a plain string is a pattern too. */
-export function regexOf(value: string | undefined, path: string, problems: Problem[]): RegExp | null {
+/** `/pattern/flags` or a plain pattern, compiled for linear-time matching; a pattern RE2 cannot take is a problem at its path. */
+export function regexOf(value: string | undefined, path: string, problems: Problem[]): Pattern | null {
   const text = value ?? '';
   if (text === '' || text.length > 500) {
     problems.push({ path, message: 'needs a regular expression of 1 to 500 characters' });
     return null;
   }
-  // `/pattern/flags` only when the flags are real ones: `/collections/sale` is a plain pattern.
-  const literal = /^\/(.*)\/([dgimsuvy]*)$/s.exec(text);
   try {
-    return literal ? new RegExp(literal[1]!, literal[2]!.replace(/[gy]/g, '')) : new RegExp(text);
+    return compilePattern(text);
   } catch (error) {
-    problems.push({ path, message: `is not a valid regular expression (${(error as Error).message})` });
+    problems.push({ path, message: `is not a regular expression this service can run in linear time (${(error as Error).message}); backreferences and lookaround are not supported` });
     return null;
   }
 }
