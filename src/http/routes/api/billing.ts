@@ -44,7 +44,8 @@ export function billingRoutes(app: FastifyInstance, deps: { shops: ShopsService;
     const pretty = formatParam(query);
     yesNo(query, 'bust_cache', false);
     const shop = await deps.shops.requireShopById(request.apiKey!.shopId);
-    return sendJson(reply, Buffer.from(await deps.reactivation.context(shop, params)), pretty);
+    const data = await deps.reactivation.context(shop, params);
+    return sendJson(reply, Buffer.from(JSON.stringify({ data })), pretty);
   });
 
   app.post('/billing/onetime', {
@@ -64,7 +65,12 @@ export function billingRoutes(app: FastifyInstance, deps: { shops: ShopsService;
     const pretty = formatParam(query);
     const header = request.headers['idempotency-key'];
     const shop = await deps.shops.requireShopById(request.apiKey!.shopId);
-    const { status, body: answer } = await deps.onetime.create(shop, onetime, typeof header === 'string' ? header : null);
-    return sendJson(reply, Buffer.from(answer), pretty, status);
+    const outcome = await deps.onetime.create(shop, onetime, typeof header === 'string' ? header : null);
+    if (outcome.replayed) void reply.header('idempotent-replayed', 'true');
+    // A refused card is an answer, not an error: the charge is recorded as ERROR and shown.
+    const [status, answer] = outcome.kind === 'created'
+      ? [201, { data: { onetime: outcome.onetime, charge: outcome.charge, order: outcome.order } }]
+      : [402, { error: outcome.message, charge: outcome.charge }];
+    return sendJson(reply, Buffer.from(JSON.stringify(answer)), pretty, status);
   });
 }
