@@ -17,7 +17,7 @@ export type Fault =
   /** Closes the connection without an answer; with `apply`, after the write happened. */
   | { kind: 'drop'; apply?: boolean };
 
-export interface Received { method: string; path: string; token: string | undefined; version: string | undefined; body: Json | null }
+export interface Received { method: string; path: string; token: string | undefined; version: string | undefined; body: Json | null; at: number }
 
 const iso = (ms = Date.now()) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, '+00:00');
 const today = () => new Date().toISOString().slice(0, 10);
@@ -70,7 +70,7 @@ export class FakeBillingProvider {
     const body = text ? JSON.parse(text) as Json : null;
     const path = req.url ?? '/';
     const header = (name: string) => (typeof req.headers[name] === 'string' ? req.headers[name] as string : undefined);
-    this.received.push({ method: req.method ?? '', path, token: header('x-recharge-access-token'), version: header('x-recharge-version'), body });
+    this.received.push({ method: req.method ?? '', path, token: header('x-recharge-access-token'), version: header('x-recharge-version'), body, at: Date.now() });
     const send = (status: number, json: unknown, headers: Record<string, string> = {}) => {
       res.writeHead(status, { 'content-type': 'application/json', ...headers });
       res.end(json === undefined ? '' : JSON.stringify(json));

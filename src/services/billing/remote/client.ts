@@ -146,7 +146,7 @@ export function createRemoteClient(endpoint: RemoteEndpoint, policy: RemoteCallP
         },
       });
     } catch (error) {
-      if (error instanceof ProviderUnavailable) throw error;
+      if (error instanceof ProviderUnavailable) throw isWrite && unknownFate && !error.mayHaveWritten ? new ProviderUnavailable(error.retryAfter, true) : error;
       if (transient(error)) throw new ProviderUnavailable(retryAfterMs === null ? 5 : Math.max(1, Math.ceil(retryAfterMs / 1000)), isWrite && unknownFate);
       throw translate(error);
     }
@@ -163,6 +163,19 @@ export function createRemoteClient(endpoint: RemoteEndpoint, policy: RemoteCallP
           throw error;
         }
       }, false);
+    },
+
+    /**
+     * One try of a read, for a write's lookup: the write's own retries cover it, so its
+     * failures are not retried here (no retries within retries).
+     */
+    async peek<T>(path: string): Promise<T | null> {
+      try {
+        return await send(endpoint, 'GET', path, undefined, policy.timeoutMs) as T;
+      } catch (error) {
+        if (error instanceof ProviderStatusError && error.status === 404) return null;
+        throw error;
+      }
     },
 
     /** A write (POST, PUT, DELETE) made at most once: see `WriteOptions`. */

@@ -23,7 +23,7 @@ export function createRemoteOnetimes(deps: RemoteProviderDeps): BillingProvider[
   const inFlight = new Map<string, { hash: string; done: Promise<OnetimeOutcome & { replayed: boolean }> }>();
 
   async function findOnetime(addressId: number, marker: string): Promise<{ onetime: RemoteOnetime } | undefined> {
-    const answer = await client.get<{ onetimes?: RemoteOnetime[] }>(`/onetimes?address_id=${addressId}&limit=250`);
+    const answer = await client.peek<{ onetimes?: RemoteOnetime[] }>(`/onetimes?address_id=${addressId}&limit=250`);
     const onetime = (answer?.onetimes ?? []).find((o) => (o.properties ?? []).some((p) => p.name === REQUEST_PROPERTY && p.value === marker));
     return onetime ? { onetime } : undefined;
   }
@@ -52,7 +52,7 @@ export function createRemoteOnetimes(deps: RemoteProviderDeps): BillingProvider[
       processed = (await client.write<{ charge: RemoteCharge }>('POST', `/charges/${holding.id}/process`, undefined, {
         // A charge no longer queued was processed by the try whose answer was lost: never process it again.
         lookup: async () => {
-          const current = await client.get<{ charge: RemoteCharge }>(`/charges/${holding.id}`);
+          const current = await client.peek<{ charge: RemoteCharge }>(`/charges/${holding.id}`);
           return current && current.charge.status?.toLowerCase() !== 'queued' ? current : undefined;
         },
         lookupFirst: holding.status?.toLowerCase() !== 'queued',
@@ -78,7 +78,7 @@ export function createRemoteOnetimes(deps: RemoteProviderDeps): BillingProvider[
   async function cancel(onetimeId: number): Promise<boolean> {
     try {
       await client.write('DELETE', `/onetimes/${onetimeId}`, undefined, {
-        lookup: async () => ((await client.get(`/onetimes/${onetimeId}`)) === null ? {} : undefined),
+        lookup: async () => ((await client.peek(`/onetimes/${onetimeId}`)) === null ? {} : undefined),
       });
       return true;
     } catch (error) {

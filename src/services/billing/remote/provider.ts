@@ -44,7 +44,7 @@ export function remoteProvider(deps: RemoteProviderDeps): BillingProvider {
     const answer = await client.write<{ subscription: RemoteSubscription }>('POST', `/subscriptions/${id}/activate`, undefined, {
       // Activation shows on the subscription itself: active now means the lost try went through.
       lookup: async () => {
-        const current = await client.get<{ subscription: RemoteSubscription }>(`/subscriptions/${id}`);
+        const current = await client.peek<{ subscription: RemoteSubscription }>(`/subscriptions/${id}`);
         return current && current.subscription.status?.toLowerCase() === 'active' ? current : undefined;
       },
     });
@@ -58,7 +58,7 @@ export function remoteProvider(deps: RemoteProviderDeps): BillingProvider {
     await client.write<{ address: RemoteAddress }>('POST', `/addresses/${addressId}/apply_discount`, { discount_code: code }, {
       // A discount the address did not have before means the lost try went through.
       lookup: async () => {
-        const current = await client.get<{ address: RemoteAddress }>(`/addresses/${addressId}`);
+        const current = await client.peek<{ address: RemoteAddress }>(`/addresses/${addressId}`);
         return current && (current.address.discounts ?? []).some((d) => !known.has(d.id)) ? current : undefined;
       },
     });
