@@ -14,7 +14,7 @@ import { GroupCommitter } from './jobs/group-commit.js';
 import { createEventsService, type EventRow } from './services/events/index.js';
 import { createLedgerService } from './services/billing/ledger.js';
 import { createOnetimeService } from './services/billing/onetime.js';
-import { ledgerProvider } from './services/billing/provider.js';
+import { createBillingProviders } from './services/billing/providers.js';
 import { createReactivationService } from './services/billing/reactivation.js';
 import { createBillingWebhooks } from './services/billing/webhooks.js';
 import { createAdminAuth } from './services/admin-auth.js';
@@ -55,6 +55,8 @@ export interface Services {
   ledger: ReturnType<typeof createLedgerService>;
   /** The merchant console's overview: trending, top sellers, events per day, conversion. */
   insights: ReturnType<typeof createInsightsService>;
+  /** Each shop's billing provider: the ledger, or a remote provider's API (docs/billing.md). */
+  billingProviders: ReturnType<typeof createBillingProviders>;
   reactivation: ReturnType<typeof createReactivationService>;
   onetime: ReturnType<typeof createOnetimeService>;
   billingWebhooks: ReturnType<typeof createBillingWebhooks>;
@@ -90,7 +92,9 @@ export async function compose(config: Config, options: { log?: Logger; store?: S
   const adminAuth = createAdminAuth({ store, keys, configuredToken: config.adminToken });
   const eventWriter = new GroupCommitter<EventRow>((batch) => store.appendEvents(batch), { maxBatch: 1000, maxDelayMs: 2 });
   const viewed = new ViewedIndex(store);
-  const billing = ledgerProvider(store);
+  const billingProviders = createBillingProviders({
+    store, secretKey: config.secretKey, policy: { timeoutMs: config.billingTimeoutMs, budgetMs: 2 * config.billingTimeoutMs }, ...(options.log ? { log: options.log } : {}),
+  });
   const catalogAdmin = createCatalogService({ store, catalog });
   const storefrontSync = createStorefrontSync({ store, catalogAdmin, catalog, ...(options.log ? { log: options.log } : {}) });
   let timer: NodeJS.Timeout | null = null;
@@ -118,9 +122,10 @@ export async function compose(config: Config, options: { log?: Logger; store?: S
     eventWriter,
     ledger: createLedgerService({ store }),
     insights: createInsightsService({ store, catalog }),
-    reactivation: createReactivationService({ provider: billing, store, catalog, publicUrl: config.publicUrl }),
-    onetime: createOnetimeService({ provider: billing, catalog }),
-    billingWebhooks: createBillingWebhooks({ store }),
+    billingProviders,
+    reactivation: createReactivationService({ providers: billingProviders, store, catalog, publicUrl: config.publicUrl }),
+    onetime: createOnetimeService({ providers: billingProviders, catalog }),
+    billingWebhooks: createBillingWebhooks({ store, providers: billingProviders }),
     startBackground() {
       if (timer) return;
       timer = setInterval(() => {
@@ -145,6 +150,7 @@ export async function compose(config: Config, options: { log?: Logger; store?: S
       // Everything acknowledged is already committed; this writes what is still buffered.
       await eventWriter.close().catch((error: unknown) => options.log?.error({ err: error }, 'could not write buffered events'));
       await bus.close();
+      await billingProviders.close();
       await redis?.quit().catch(() => undefined);
       await store.close();
     },

@@ -10,6 +10,11 @@ export async function serve(config: Config): Promise<void> {
   const started = performance.now();
   const log = pino(loggerOptions(config.logLevel) as pino.LoggerOptions);
   const services = await compose(config, { log });
+  // A remote billing provider whose token cannot be opened stops start-up with one line (the CLI prints it).
+  await services.billingProviders.checkStartup().catch(async (error: unknown) => {
+    await services.close();
+    throw error;
+  });
 
   const generatedToken = await services.adminAuth.ensureToken();
   if (generatedToken) {

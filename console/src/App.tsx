@@ -14,6 +14,7 @@ import type { RuleCatalog, Session } from './types';
 // The chart pages carry the chart library; the editor loads without it.
 const InsightsPage = lazy(() => import('./pages/Insights').then((m) => ({ default: m.InsightsPage })));
 const CampaignsPage = lazy(() => import('./pages/Campaigns').then((m) => ({ default: m.CampaignsPage })));
+const BillingSettingsPage = lazy(() => import('./pages/BillingSettings').then((m) => ({ default: m.BillingSettingsPage })));
 
 const TOKEN_KEY = 'rebound.console.token';
 const SHOP_KEY = 'rebound.console.shop';
@@ -23,6 +24,7 @@ const NAV = [
   ['/catalog', 'Catalog'],
   ['/insights', 'Insights'],
   ['/campaigns', 'Campaigns'],
+  ['/billing', 'Billing'],
 ] as const;
 
 export function App() {
@@ -172,6 +174,8 @@ function Route({ route, catalog, navigate, setDirty }: {
       return <InsightsPage />;
     case 'campaigns':
       return <CampaignsPage />;
+    case 'billing':
+      return <BillingSettingsPage />;
     case 'rulesets':
     default:
       if (parts[0] === 'rulesets' && parts[1]) {

@@ -21,6 +21,10 @@ export interface Config {
   readonly indexRefreshMs: number;
   /** Least time between two model builds of a shop, in seconds (0: rebuild as soon as data changes). */
   readonly modelIntervalS: number;
+  /** 32 bytes that encrypt billing provider API tokens at rest; null when not configured. */
+  readonly secretKey: Buffer | null;
+  /** Timeout of one call to a remote billing provider (docs/billing.md). */
+  readonly billingTimeoutMs: number;
 }
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -60,8 +64,14 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
   const cacheTtlSeconds = integerSetting(env, 'CACHE_TTL_SECONDS', 60, 0, 86_400);
   const indexRefreshMs = integerSetting(env, 'REBOUND_INDEX_REFRESH_MS', 1000, 50, 600_000);
   const modelIntervalS = integerSetting(env, 'REBOUND_MODEL_INTERVAL_S', 300, 0, 86_400);
+  const rawSecret = nonEmpty(env, 'REBOUND_SECRET_KEY');
+  if (rawSecret !== undefined && !/^[0-9a-fA-F]{64}$/.test(rawSecret)) {
+    throw new ConfigError('REBOUND_SECRET_KEY must be 64 hex characters (32 random bytes, e.g. `openssl rand -hex 32`).');
+  }
+  const secretKey = rawSecret === undefined ? null : Buffer.from(rawSecret, 'hex');
+  const billingTimeoutMs = integerSetting(env, 'REBOUND_BILLING_TIMEOUT_MS', 5000, 100, 60_000);
   return Object.freeze({
-    port, host, databaseUrl, redisUrl, redisPrefix, adminToken, publicUrl, demo, logLevel, cacheTtlSeconds, indexRefreshMs, modelIntervalS,
+    port, host, databaseUrl, redisUrl, redisPrefix, adminToken, publicUrl, demo, logLevel, cacheTtlSeconds, indexRefreshMs, modelIntervalS, secretKey, billingTimeoutMs,
   });
 }
 

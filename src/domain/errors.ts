@@ -60,10 +60,19 @@ export class InvalidDocumentError extends AppError {
   }
 }
 
-/** A dependency (database) is down; the caller should retry (503). */
+/** A dependency (database, billing provider) is down; the caller should retry after `retryAfter` seconds (503). */
 export class UnavailableError extends AppError {
   readonly status = 503;
   readonly code = 'unavailable';
+  constructor(message: string, readonly retryAfter = 5) {
+    super(message);
+  }
+}
+
+/** A remote dependency answered, but not in a way Rebound can use (502); the message says which. */
+export class BadGatewayError extends AppError {
+  readonly status = 502;
+  readonly code = 'bad_gateway';
 }
 
 /** A caller over its rate limit (429); `retryAfter` in seconds goes into the Retry-After header. */

@@ -19,6 +19,7 @@ import { customRoute } from './routes/api/custom.js';
 import { eventRoutes } from './routes/api/events.js';
 import { billingRoutes } from './routes/api/billing.js';
 import { adminBillingRoutes } from './routes/admin/billing.js';
+import { billingProviderRoutes } from './routes/admin/billing-provider.js';
 import { consoleApiRoutes } from './routes/admin/console-api.js';
 import { modelRoutes } from './routes/admin/models.js';
 import { billingPageRoutes } from './routes/billing-page.js';
@@ -87,6 +88,7 @@ export async function buildApp(services: Services, config: Config, options: AppO
     rulesetRoutes(admin, { shops: services.shops, rulesets: services.rulesets, recommendations: services.recommendations });
     adminEventRoutes(admin, { shops: services.shops, events: services.events });
     adminBillingRoutes(admin, { shops: services.shops, ledger: services.ledger });
+    billingProviderRoutes(admin, { shops: services.shops, providers: services.billingProviders });
     consoleApiRoutes(admin, { shops: services.shops, insights: services.insights });
     modelRoutes(admin, { shops: services.shops, models: services.modelsAdmin });
   }, { prefix: '/admin/v1' });

@@ -95,15 +95,24 @@ export function createStorefrontSync(deps: { store: SyncStore; catalogAdmin: Cat
   }
 
   return {
-    /** Checks and queues a webhook; the answer does not wait for it to be applied. */
-    async receive(handle: string, headers: { signature?: string; topic?: string; webhookId?: string }, raw: Buffer): Promise<'queued' | 'duplicate'> {
+    /**
+     * Checks and queues a webhook; the answer does not wait for it to be applied. `dialect` names
+     * the headers it came with: Rebound's neutral `X-Shop-*` or the platform's own `X-Shopify-*`
+     * (the same signature over the raw body). A platform topic Rebound does not use is acknowledged
+     * and ignored, so the platform does not keep resending it.
+     */
+    async receive(handle: string, headers: { signature?: string; topic?: string; webhookId?: string; dialect?: 'neutral' | 'platform' }, raw: Buffer): Promise<'queued' | 'duplicate' | 'ignored'> {
+      const prefix = headers.dialect === 'platform' ? 'X-Shopify' : 'X-Shop';
       const shop = await store.getShopByHandle(handle);
       if (!shop) throw new NotFoundError(`Shop ${handle} not found.`);
       if (!shop.webhook_secret) throw new UnauthorizedError('Storefront webhooks are not configured for this shop (set webhook_secret).');
       const expected = createHmac('sha256', shop.webhook_secret).update(raw).digest('base64');
       if (!headers.signature || !safeEqual(headers.signature.trim(), expected)) throw new UnauthorizedError('Invalid webhook signature.');
-      if (!(SHOP_TOPICS as readonly string[]).includes(headers.topic ?? '')) throw new InvalidInputError('X-Shop-Topic', `Unknown webhook topic "${(headers.topic ?? '').slice(0, 60)}".`);
-      if (!headers.webhookId || headers.webhookId.length > 200) throw new InvalidInputError('X-Shop-Webhook-Id', 'The X-Shop-Webhook-Id header is required (at most 200 characters).');
+      if (!(SHOP_TOPICS as readonly string[]).includes(headers.topic ?? '')) {
+        if (headers.dialect === 'platform') return 'ignored';
+        throw new InvalidInputError(`${prefix}-Topic`, `Unknown webhook topic "${(headers.topic ?? '').slice(0, 60)}".`);
+      }
+      if (!headers.webhookId || headers.webhookId.length > 200) throw new InvalidInputError(`${prefix}-Webhook-Id`, `The ${prefix}-Webhook-Id header is required (at most 200 characters).`);
       let payload: unknown;
       try { payload = JSON.parse(raw.toString('utf8')); } catch { throw new InvalidInputError('body', 'The webhook body is not valid JSON.'); }
       if (!payload || typeof payload !== 'object' || Array.isArray(payload)) throw new InvalidInputError('body', 'The webhook body must be a JSON object.');

@@ -1,7 +1,7 @@
 import type { Collection, Customer, Order, OrderLine } from '../domain/catalog/collection.js';
 import type { Market } from '../domain/catalog/market.js';
 import type { Product } from '../domain/catalog/product.js';
-import type { BillingCharge, BillingSubscription, Campaign, CampaignCounter, LedgerKind } from '../domain/billing/types.js';
+import type { BillingCharge, BillingProviderType, BillingSubscription, Campaign, CampaignCounter, LedgerKind } from '../domain/billing/types.js';
 import type { StoreEvent, StoredEvent } from '../domain/events.js';
 import type { Ruleset, RulesetDocument } from '../domain/rules/types.js';
 import type { ApiKeyRecord, Shop } from '../domain/shop.js';
@@ -95,21 +95,42 @@ export interface Store {
   listCustomerSubscriptions(shopId: number, customerId: number): Promise<BillingSubscription[]>;
   /** The earliest QUEUED charge of an address scheduled on or after a date. */
   nextQueuedCharge(shopId: number, addressId: number, fromDate: string): Promise<BillingCharge | null>;
-  /** Writes reactivated subscriptions (and the address's discount, a campaign conversion) in one transaction. */
-  saveReactivation(shopId: number, write: { subscriptions: LedgerDoc[]; address: LedgerDoc | null; conversion: { campaignId: number; tk: string } | null }): Promise<void>;
+  /** Writes reactivated subscriptions (and the address's discount) in one transaction. */
+  saveReactivation(shopId: number, write: { subscriptions: LedgerDoc[]; address: LedgerDoc | null }): Promise<void>;
   /**
    * Creates a one-time purchase atomically with its idempotency key: a second request with the
-   * same key gets the stored answer, or a conflict when its parameters differ.
+   * same key gets the stored outcome, or a conflict when its parameters differ.
    */
   createOnetime(shopId: number, idempotency: { key: string; hash: string } | null, build: (ids: { onetime: number; charge: number; order: number }) => OnetimeWrite): Promise<OnetimeOutcome>;
-  createCampaign(shopId: number, campaign: { name: string; discount_code: string | null }): Promise<Campaign>;
+
+  /** The shop's billing provider row; null means the ledger (the default). */
+  getBillingProvider(shopId: number): Promise<BillingProviderRecord | null>;
+  putBillingProvider(shopId: number, record: Omit<BillingProviderRecord, 'shop_id' | 'updated_at'>): Promise<void>;
+  listBillingProviders(): Promise<BillingProviderRecord[]>;
+  /**
+   * Takes an idempotency key for a write to a remote provider. `resumed` means an earlier request
+   * with this key may have written remotely without an answer: look before writing again.
+   */
+  claimIdempotencyKey(shopId: number, key: string, hash: string, staleAfterMs: number): Promise<IdempotencyClaim>;
+  finishIdempotencyKey(shopId: number, key: string, outcome: string): Promise<void>;
+  /** Gives a key back after a failure; `mayHaveWritten` keeps it marked so the next try looks first. */
+  abandonIdempotencyKey(shopId: number, key: string, mayHaveWritten: boolean): Promise<void>;
+
+  createCampaign(shopId: number, campaign: { name: string; discount_code: string | null; max_claims_per_customer: number }): Promise<Campaign>;
   getCampaign(shopId: number, id: number): Promise<Campaign | null>;
   /** The shop's campaigns, oldest first. */
   listCampaigns(shopId: number): Promise<Campaign[]>;
+  /** Changes a campaign; null when there is no such campaign. */
+  updateCampaign(shopId: number, id: number, patch: Partial<Pick<Campaign, 'name' | 'discount_code' | 'max_claims_per_customer'>>): Promise<Campaign | null>;
   countCampaign(shopId: number, campaignId: number, tk: string, counter: CampaignCounter, by: number): Promise<void>;
   campaignCounts(shopId: number, campaignId: number): Promise<{ tk: string; counter: CampaignCounter; count: number }[]>;
   /** Every campaign's counters of a shop, summed over tracking keys. */
   campaignTotals(shopId: number): Promise<{ campaign_id: number; counter: CampaignCounter; count: number }[]>;
+  /** Takes one of a customer's claims on a campaign atomically; false when all `max` are taken. */
+  claimCampaign(shopId: number, campaignId: number, customerId: number, max: number): Promise<boolean>;
+  /** Gives a claim back (the reactivation it was taken for failed). */
+  releaseCampaignClaim(shopId: number, campaignId: number, customerId: number): Promise<void>;
+  campaignClaims(shopId: number, campaignId: number, customerId: number): Promise<number>;
   /** Applies a webhook's documents once per webhook id; false when the id was seen before. */
   applyWebhook(shopId: number, source: string, webhookId: string, kind: LedgerKind, docs: LedgerDoc[]): Promise<boolean>;
 
@@ -133,12 +154,24 @@ export interface LedgerDoc {
 
 /** What a one-time purchase writes, built inside the transaction once ids are reserved. */
 export interface OnetimeWrite {
-  status: number;
-  response: unknown;
+  /** The outcome as the service describes it, stored as JSON with the idempotency key. */
+  outcome: unknown;
   docs: { kind: 'billing_onetimes' | 'billing_charges' | 'billing_orders'; doc: LedgerDoc & Record<string, unknown> }[];
 }
 
-export type OnetimeOutcome = { status: number; response: string; replayed: boolean } | { conflict: true };
+export type OnetimeOutcome = { state: 'done'; outcome: string; replayed: boolean } | { state: 'conflict' } | { state: 'busy' };
+
+export type IdempotencyClaim = { state: 'claimed'; resumed: boolean } | { state: 'done'; outcome: string } | { state: 'busy' } | { state: 'conflict' };
+
+/** A shop's billing provider as stored: the API token sealed with REBOUND_SECRET_KEY. */
+export interface BillingProviderRecord {
+  shop_id: number;
+  type: BillingProviderType;
+  base_url: string | null;
+  api_version: string | null;
+  api_token: string | null;
+  updated_at: number;
+}
 
 export interface EventFilter {
   uuid?: string | null;

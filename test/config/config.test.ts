@@ -34,9 +34,20 @@ describe('loadConfig', () => {
     [{ REBOUND_DEMO: 'perhaps' }, 'REBOUND_DEMO'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
     [{ CACHE_TTL_SECONDS: '-1' }, 'CACHE_TTL_SECONDS'],
+    [{ REBOUND_SECRET_KEY: 'ab'.repeat(16) }, 'REBOUND_SECRET_KEY'],
+    [{ REBOUND_SECRET_KEY: 'zz'.repeat(32) }, 'REBOUND_SECRET_KEY'],
+    [{ REBOUND_BILLING_TIMEOUT_MS: '5' }, 'REBOUND_BILLING_TIMEOUT_MS'],
   ])('stops on %j with one line naming the setting', (env, name) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(name);
+  });
+
+  it('reads the secret key as 32 bytes, and has none by default', () => {
+    expect(loadConfig({}).secretKey).toBeNull();
+    const key = loadConfig({ REBOUND_SECRET_KEY: '0f'.repeat(32) }).secretKey;
+    expect(key?.length).toBe(32);
+    expect(key?.[0]).toBe(15);
+    expect(loadConfig({}).billingTimeoutMs).toBe(5000);
   });
 
   it('hides database passwords in errors', () => {

@@ -233,9 +233,9 @@ describe.each(backends())('Store on $name', (backend) => {
   it('lists a shop\'s campaigns and sums their counters over tracking keys', async () => {
     const a = await shop('a');
     const b = await shop('b');
-    const spring = await store.createCampaign(a.id, { name: 'Spring', discount_code: 'SPRING' });
-    const fall = await store.createCampaign(a.id, { name: 'Fall', discount_code: null });
-    await store.createCampaign(b.id, { name: 'Other', discount_code: null });
+    const spring = await store.createCampaign(a.id, { name: 'Spring', discount_code: 'SPRING', max_claims_per_customer: 1 });
+    const fall = await store.createCampaign(a.id, { name: 'Fall', discount_code: null, max_claims_per_customer: 2 });
+    await store.createCampaign(b.id, { name: 'Other', discount_code: null, max_claims_per_customer: 1 });
     expect(await store.listCampaigns(a.id)).toEqual([spring, fall]);
     expect(spring).toMatchObject({ id: 1, name: 'Spring', discount_code: 'SPRING', created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
     await store.countCampaign(a.id, spring.id, 'mail-1', 'links_generated', 3);

@@ -1,4 +1,5 @@
-import { useState } from 'react';
+import { useId, useState } from 'react';
+import { ApiError } from '../api';
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { CHART_A11Y, ChartFigure, COLORS } from '../components/Chart';
 import { useConsole } from '../context';
@@ -6,7 +7,7 @@ import { formatDate, useLoad } from '../hooks';
 import { usePageTitle } from '../title';
 
 interface Counts { links_generated: number; pages_opened: number; reactivations: number }
-interface Campaign { id: number; name: string; discount_code: string | null; created_at: string; stats: Counts }
+interface Campaign { id: number; name: string; discount_code: string | null; max_claims_per_customer: number; created_at: string; stats: Counts }
 interface CampaignStats extends Counts { by_tk: Record<string, Counts> }
 
 /** Reactivation campaigns: links generated, pages opened and reactivations, in total and per `tk`. */
@@ -35,31 +36,32 @@ export function CampaignsPage() {
           </ChartFigure>
           <div className="table-wrap">
             <table>
-              <thead><tr><th scope="col">Campaign</th><th scope="col">Discount code</th><th scope="col">Created</th><th scope="col">Links</th><th scope="col">Opened</th><th scope="col">Reactivated</th></tr></thead>
+              <thead><tr><th scope="col">Campaign</th><th scope="col">Discount code</th><th scope="col">Claims per customer</th><th scope="col">Created</th><th scope="col">Links</th><th scope="col">Opened</th><th scope="col">Reactivated</th></tr></thead>
               <tbody>
                 {campaigns.map((c) => (
                   <tr key={c.id} aria-current={c.id === current?.id ? 'true' : undefined}>
                     <td><button type="button" className="link" onClick={() => setChosen(c.id)}>{c.name}</button></td>
-                    <td>{c.discount_code ?? '—'}</td><td>{formatDate(c.created_at)}</td>
+                    <td>{c.discount_code ?? '—'}</td><td>{c.max_claims_per_customer}</td><td>{formatDate(c.created_at)}</td>
                     <td>{c.stats.links_generated}</td><td>{c.stats.pages_opened}</td><td>{c.stats.reactivations}</td>
                   </tr>
                 ))}
               </tbody>
             </table>
           </div>
-          {current && <CampaignDetail key={current.id} campaign={current} base={base} />}
+          {current && <CampaignDetail key={current.id} campaign={current} base={base} onChanged={list.reload} />}
         </>
       )}
     </section>
   );
 }
 
-function CampaignDetail({ campaign, base }: { campaign: Campaign; base: string }) {
+function CampaignDetail({ campaign, base, onChanged }: { campaign: Campaign; base: string; onChanged(): void }) {
   const { api } = useConsole();
   const stats = useLoad(() => api.get<{ data: CampaignStats }>(`${base}/${campaign.id}/stats`).then((r) => r.data), [base, campaign.id]);
   const rows = Object.entries(stats.data?.by_tk ?? {}).map(([tk, counts]) => ({ name: tk, ...counts }));
   return (
     <section aria-labelledby="campaign-detail-heading">
+      <ClaimLimit campaign={campaign} base={base} onChanged={onChanged} />
       <h2 id="campaign-detail-heading">{campaign.name}: by link token (tk)</h2>
       {stats.error && <p className="error" role="alert">{stats.error}</p>}
       {stats.data && rows.length === 0 && <p className="muted">No links with a tk yet.</p>}
@@ -87,5 +89,41 @@ function CountBars({ data }: { data: ({ name: string } & Counts)[] }) {
         <Bar dataKey="reactivations" name="Reactivations" fill={COLORS.tertiary} isAnimationActive={false} />
       </BarChart>
     </ResponsiveContainer>
+  );
+}
+
+/**
+ * How many times one billing customer may reactivate through the campaign's live links; a
+ * customer past it sees "already reactivated" and nothing changes.
+ */
+function ClaimLimit({ campaign, base, onChanged }: { campaign: Campaign; base: string; onChanged(): void }) {
+  const { api } = useConsole();
+  const id = useId();
+  const helpId = useId();
+  const [value, setValue] = useState(String(campaign.max_claims_per_customer));
+  const [status, setStatus] = useState<{ ok: boolean; text: string } | null>(null);
+  const [busy, setBusy] = useState(false);
+  async function save(event: React.FormEvent) {
+    event.preventDefault();
+    setBusy(true);
+    setStatus(null);
+    try {
+      const answer = await api.send<{ campaign: Campaign }>('PATCH', `${base}/${campaign.id}`, { max_claims_per_customer: Number(value) });
+      setStatus({ ok: true, text: `Saved: ${answer.campaign.max_claims_per_customer} per customer.` });
+      onChanged();
+    } catch (error) {
+      setStatus({ ok: false, text: error instanceof ApiError ? error.message : 'Could not save.' });
+    } finally {
+      setBusy(false);
+    }
+  }
+  return (
+    <form className="field inline claim-limit" onSubmit={save}>
+      <label htmlFor={id} className="field-label">Claims per customer for {campaign.name}</label>
+      <input id={id} type="number" min={1} max={1000} step={1} required value={value} onChange={(e) => setValue(e.target.value)} aria-describedby={helpId} />
+      <button type="submit" disabled={busy}>{busy ? 'Saving…' : 'Save limit'}</button>
+      <span id={helpId} className="muted">Reactivations one customer may make through this campaign&apos;s links (1–1000).</span>
+      <span role="status" className={status?.ok === false ? 'error' : 'ok'}>{status?.text ?? ''}</span>
+    </form>
   );
 }

@@ -3,15 +3,20 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 /** Default life of a reactivation link (product.md §7). */
 export const LINK_TTL_MS = 30 * 86_400_000;
 
-/** The parameters a link carries besides `sig`, in a fixed order for the canonical string. */
-export type LinkParams = Record<string, string>;
+/**
+ * The parameters a link is made of and signs. Anything else in a link's query (what mail tools
+ * append: `utm_*`, `mc_cid`, `gclid`, …) is neither signed nor read.
+ */
+export const LINK_PARAMS = ['merchant_token', 'billing_customer_id', 'billing_subscription_ids', 'billing_discount_code', 'request_type', 'tk', 'campaign_id', 'expires'] as const;
+
+export type LinkParams = Readonly<Record<string, string>>;
 
 function canonical(params: LinkParams): string {
-  return Object.keys(params).filter((k) => k !== 'sig').sort()
+  return LINK_PARAMS.filter((k) => params[k] !== undefined).sort()
     .map((k) => `${encodeURIComponent(k)}=${encodeURIComponent(params[k]!)}`).join('&');
 }
 
-/** HMAC-SHA256 over every parameter but `sig`, hex. */
+/** HMAC-SHA256 over the link's own parameters (LINK_PARAMS), hex. */
 export function signLink(params: LinkParams, secret: string): string {
   return createHmac('sha256', secret).update(canonical(params)).digest('hex');
 }

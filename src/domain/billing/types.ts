@@ -110,7 +110,20 @@ export interface Campaign {
   id: number;
   name: string;
   discount_code: string | null;
+  /** How many times one billing customer may reactivate through this campaign's live links (default 1). */
+  max_claims_per_customer: number;
   created_at: string;
+}
+
+/** Which system holds a shop's subscriptions: Rebound's own ledger, or a remote provider's API. */
+export type BillingProviderType = 'ledger' | 'remote';
+
+/** A shop's billing provider as the admin API shows it: never the token. */
+export interface BillingProviderSettings {
+  type: BillingProviderType;
+  base_url: string | null;
+  api_version: string | null;
+  api_token_set: boolean;
 }
 
 export type CampaignCounter = 'links_generated' | 'pages_opened' | 'reactivations';

@@ -86,7 +86,16 @@ export const BillingChargeInput = Type.Object({
 }, strict);
 export type BillingChargeInput = Static<typeof BillingChargeInput>;
 
+const MaxClaims = Type.Integer({ minimum: 1, maximum: 1000, description: 'reactivations one billing customer may make through this campaign\'s live links (default 1)' });
+
 export const CampaignInput = Type.Object({
   name: Type.String({ minLength: 1, maxLength: 200 }),
   discount_code: Nullable(Type.String({ maxLength: 100 })),
+  max_claims_per_customer: Type.Optional(MaxClaims),
+}, strict);
+
+export const CampaignPatchInput = Type.Object({
+  name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  discount_code: Nullable(Type.String({ maxLength: 100 })),
+  max_claims_per_customer: Type.Optional(MaxClaims),
 }, strict);

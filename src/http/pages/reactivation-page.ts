@@ -30,8 +30,18 @@ export function renderReactivationPage(outcome: LinkOutcome): { status: number; 
   const items = outcome.subscriptions.map(({ subscription: s, image }) => `<li>${image ? `<img src="${escape(image)}" alt="">` : ''}<div><strong>${escape(s.product_title)}</strong>`
     + `${s.variant_title ? ` — ${escape(s.variant_title)}` : ''}<br>${escape(s.price.toFixed(2))} ${escape(outcome.shop.currency)} × ${s.quantity}, every ${escape(s.order_interval_frequency)} ${escape(s.order_interval_unit)}(s)`
     + `<br><span class="note">${s.status === 'ACTIVE' ? `Active — next delivery ${escape((s.next_charge_scheduled_at ?? '').slice(0, 10))}` : 'Cancelled'}</span></div></li>`).join('');
-  if (outcome.reactivated) {
-    return { status: 200, html: layout(`${outcome.shop.name}: reactivated`, `<h1>Welcome back, ${escape(outcome.customer.first_name || 'friend')}!</h1><p>Your subscription with ${name} is active again.</p><ul>${items}</ul>`) };
+  if (outcome.state === 'already_claimed') {
+    return {
+      status: 200,
+      html: layout(`${outcome.shop.name}: already reactivated`, `<h1>You already reactivated with this offer</h1>`
+        + `<p>You have used this offer from ${name} as many times as it allows, so nothing was changed. Please contact the shop if something looks wrong.</p><ul>${items}</ul>`),
+    };
+  }
+  if (outcome.state === 'reactivated') {
+    const discount = outcome.discount === null ? ''
+      : outcome.discount.applied ? '<p class="note">Your discount code is saved for your next delivery.</p>'
+        : `<p class="note" role="status">Your discount code could not be saved (${escape(outcome.discount.reason)}). Please contact the shop.</p>`;
+    return { status: 200, html: layout(`${outcome.shop.name}: reactivated`, `<h1>Welcome back, ${escape(outcome.customer.first_name || 'friend')}!</h1><p>Your subscription with ${name} is active again.</p>${discount}<ul>${items}</ul>`) };
   }
   const preview = outcome.live ? '' : '<p class="note" role="status">Preview: this link shows the page but never changes anything.</p>';
   return {
@@ -39,4 +49,12 @@ export function renderReactivationPage(outcome: LinkOutcome): { status: number; 
     html: layout(`${outcome.shop.name}: reactivate your subscription`, `<h1>Reactivate your subscription with ${name}</h1>${preview}<ul>${items}</ul>`
       + `<form method="post" action="${escape(outcome.link)}"><button type="submit">Reactivate</button></form>`),
   };
+}
+
+/** The page shown when the shop's billing provider fails: nothing is charged twice on a retry. */
+export function renderProviderErrorPage(status: number): string {
+  const text = status === 503
+    ? 'The shop\'s subscription system is not answering just now, so your subscription was not reactivated yet. Please try again in a minute: nothing will be charged twice.'
+    : 'The shop\'s subscription system gave an answer we could not use, so your subscription was not reactivated. Please contact the shop.';
+  return layout('Please try again', `<h1>Please try again</h1><p>${text}</p>`);
 }

@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
-import { AppError, TooManyRequestsError } from '../../domain/errors.js';
+import { AppError, TooManyRequestsError, UnavailableError } from '../../domain/errors.js';
 
 interface ValidationIssue {
   instancePath?: string;
@@ -25,7 +25,7 @@ function describeValidation(error: FastifyError): string {
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof AppError) {
-      if (error.status === 503) void reply.header('Retry-After', '5');
+      if (error instanceof UnavailableError) void reply.header('Retry-After', String(error.retryAfter));
       if (error instanceof TooManyRequestsError) void reply.header('Retry-After', String(error.retryAfter));
       return reply.status(error.status).send({ error: error.message, ...error.details() });
     }

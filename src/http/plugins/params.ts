@@ -1,6 +1,6 @@
 import type { Static, TSchema } from '@sinclair/typebox';
 import { TypeBoxValidatorCompiler } from '@fastify/type-provider-typebox';
-import type { FastifyInstance, FastifySchemaCompiler, FastifyTypeProvider } from 'fastify';
+import type { FastifyInstance, FastifySchemaCompiler, FastifySchemaValidationError, FastifyTypeProvider } from 'fastify';
 import type { AppError } from '../../domain/errors.js';
 import { isParams, type ParamsOf, type TParams } from '../../domain/params/param.js';
 import { readParams } from '../../domain/params/read.js';
@@ -32,7 +32,13 @@ function readerFor(schema: TParams): ReturnType<FastifySchemaCompiler<TSchema>> 
  */
 export const validatorCompiler: FastifySchemaCompiler<unknown> = (route) => {
   if (isParams(route.schema)) return readerFor(route.schema);
-  return TypeBoxValidatorCompiler(route as Parameters<typeof TypeBoxValidatorCompiler>[0]);
+  const check = TypeBoxValidatorCompiler(route as Parameters<typeof TypeBoxValidatorCompiler>[0]);
+  if (route.httpPart !== 'headers') return check;
+  // Headers are checked, never replaced: the rest of the request still reads every header.
+  return (data: unknown) => {
+    const result = check(data) as { error?: FastifySchemaValidationError[] };
+    return result.error ? result : { value: data };
+  };
 };
 
 /** For routes whose service validates the body: parameters are still read, the body passes as it came. */

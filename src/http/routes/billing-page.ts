@@ -1,14 +1,26 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ReactivationService } from '../../services/billing/reactivation.js';
-import { PAGE_HEADERS, renderReactivationPage } from '../pages/reactivation-page.js';
+import { AppError, UnavailableError } from '../../domain/errors.js';
+import type { LinkIntent, ReactivationService } from '../../services/billing/reactivation.js';
+import { PAGE_HEADERS, renderProviderErrorPage, renderReactivationPage } from '../pages/reactivation-page.js';
 
+/** The link's query with a null prototype (names are the client's); a repeated parameter can never match the signature. */
 function linkQuery(request: FastifyRequest): Record<string, string> {
-  const query: Record<string, string> = {};
+  const query = Object.create(null) as Record<string, string>;
   for (const [name, value] of Object.entries(request.query as Record<string, unknown>)) {
-    if (typeof value === 'string') query[name] = value;
-    else query[name] = '\u0000'; // a repeated parameter can never match the signature
+    query[name] = typeof value === 'string' ? value : '\u0000';
   }
   return query;
+}
+
+/** Whether an Accept header takes an HTML page (no header takes anything). */
+export function acceptsHtml(accept: string | undefined): boolean {
+  if (!accept || accept.trim() === '') return true;
+  return accept.split(',').some((entry) => {
+    const [type = '', ...params] = entry.trim().toLowerCase().split(';');
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    if (q !== undefined && !(Number(q.slice(2)) > 0)) return false;
+    return ['text/html', 'text/*', '*/*', 'application/xhtml+xml'].includes(type.trim());
+  });
 }
 
 /** `GET` / `POST /billing/reactivate`: the one-click link customers open from an email. */
@@ -21,8 +33,20 @@ export function billingPageRoutes(app: FastifyInstance, reactivation: Reactivati
       url: '/billing/reactivate',
       schema: { hide: true },
       handler: async (request, reply) => {
-        const { status, html } = renderReactivationPage(await reactivation.followLink(linkQuery(request), method));
-        return reply.status(status).headers(PAGE_HEADERS).send(html);
+        // HEAD (link checkers, mail scanners) and clients that cannot show a page are never counted as opened.
+        const intent: LinkIntent = request.method === 'POST' ? 'confirm' : request.method === 'HEAD' ? 'peek' : 'view';
+        if (intent === 'view' && !acceptsHtml(request.headers.accept)) {
+          return reply.status(406).send({ error: 'This link opens a web page: request it with Accept: text/html.' });
+        }
+        try {
+          const { status, html } = renderReactivationPage(await reactivation.followLink(linkQuery(request), intent));
+          return await reply.status(status).headers(PAGE_HEADERS).send(html);
+        } catch (error) {
+          // The customer sees a page, not JSON, when the billing provider fails.
+          if (!(error instanceof AppError) || error.status < 500) throw error;
+          if (error instanceof UnavailableError) void reply.header('retry-after', String(error.retryAfter));
+          return reply.status(error.status).headers(PAGE_HEADERS).send(renderProviderErrorPage(error.status));
+        }
       },
     });
   }

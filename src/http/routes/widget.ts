@@ -7,7 +7,9 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { createWidgetDemoService, type WidgetDemoService } from '../../services/widget-demo.js';
 import type { CatalogIndex } from '../../indexes/catalog-index.js';
 import type { KeyIndex } from '../../indexes/key-index.js';
-import { single as singleParam, type Query } from '../../services/params.js';
+import { params } from '../../domain/params/param.js';
+import { readParams } from '../../domain/params/read.js';
+import { text } from '../../domain/params/text-kinds.js';
 import { webBuildDir } from '../web-build.js';
 import { renderWidgetDemoHelp, renderWidgetDemoPage, WIDGET_DEMO_HEADERS } from '../pages/widget-demo-page.js';
 
@@ -47,10 +49,12 @@ function etagMatches(header: string | undefined, etag: string): boolean {
   });
 }
 
-/** The API's own parameter rule; the page answers in HTML, so a repeated parameter reads as null here instead of a JSON 400. */
-function single(request: FastifyRequest, name: string): string | undefined | null {
+const DemoQuery = params({ key: text('a public API key', { max: 200 }), product: text('a product handle', { max: 255 }) });
+
+/** The API's own parameter reader; the page answers in HTML, so a bad query reads as null here instead of a JSON 400. */
+function demoQuery(request: FastifyRequest): { key: string | null; product: string | null } | null {
   try {
-    return singleParam(request.query as Query, name);
+    return readParams(DemoQuery, request.query as Record<string, unknown>);
   } catch {
     return null;
   }
@@ -83,11 +87,12 @@ export function widgetRoutes(
   });
 
   app.get('/widget-demo', { schema: { hide: true } }, async (request, reply) => {
-    const key = single(request, 'key');
+    const query = demoQuery(request);
+    const key = query?.key;
     const help = (status: number, problem: string | null) => reply.status(status).headers(WIDGET_DEMO_HEADERS).send(renderWidgetDemoHelp(problem));
-    if (key === undefined || key === '') return help(200, null);
-    if (key === null || !KEY.test(key)) return help(400, 'That is not an API key: a public key looks like rb_pub_ followed by 32 letters, digits, dashes or underscores.');
-    const product = single(request, 'product');
+    if (query !== null && key === null) return help(200, null);
+    if (!key || !KEY.test(key)) return help(400, 'That is not an API key: a public key looks like rb_pub_ followed by 32 letters, digits, dashes or underscores.');
+    const product = query?.product;
     const handle = typeof product === 'string' && HANDLE.test(product) ? product : null;
     const found = await demo.lookup(key, handle);
     if (found.kind === 'unknown') return help(404, 'No shop has this public key. Keys are shown once at start-up; npm run rebound -- keys demo issues new ones.');

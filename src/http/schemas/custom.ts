@@ -1,24 +1,4 @@
 import { Type } from '@sinclair/typebox';
-import { CommonQuery, idListParam, KeyParam, limitParam } from './common.js';
-
-const text = (description: string, examples?: string[]) => Type.Optional(Type.String({ description, ...(examples ? { examples } : {}) }));
-
-/** The custom endpoint's query (seed §1); all strings, parsed in services/recommendations/params.ts. */
-export const CustomQuery = Type.Object({
-  ...KeyParam,
-  shop_product_ids: idListParam('input products; enables product-level rules'),
-  shop_variant_ids: idListParam('input variants; enables variant-level rules'),
-  shop_customer_id: text('storefront customer id (customer, customer_tag, customer_purchased rules)'),
-  cart_subtotal: text('cart total, a decimal amount', ['49.90']),
-  cart_line_count: text('lines in the cart (one per variant)', ['2']),
-  cart_item_count: text('items in the cart', ['3']),
-  time: text('the visitor\'s current time: unix seconds or milliseconds, RFC 3339 or RFC 2822; default now', ['2026-12-24T18:00:00-05:00']),
-  uuid: text('client-made session UUID'),
-  url: text('page URL, matched by url rules'),
-  filter_oos: text('yes / no: overrides the ruleset\'s out-of-stock setting'),
-  ...CommonQuery,
-  ...limitParam(5, 100),
-});
 
 const RuleSchema = Type.Object({
   name: Type.Optional(Type.String()),

@@ -1,11 +1,11 @@
 import { normalizeAddress, normalizeCharge, normalizeCustomer, normalizeSubscription } from '../../domain/billing/normalize.js';
 import type { Campaign, CampaignCounter, LedgerKind } from '../../domain/billing/types.js';
 import { NotFoundError } from '../../domain/errors.js';
-import { BillingAddressInput, BillingChargeInput, BillingCustomerInput, BillingSubscriptionInput, CampaignInput } from '../../domain/inputs/billing.js';
+import { BillingAddressInput, BillingChargeInput, BillingCustomerInput, BillingSubscriptionInput, CampaignInput, CampaignPatchInput } from '../../domain/inputs/billing.js';
 import { validateDocument, validateRows } from '../../domain/inputs/validate.js';
 import type { LedgerDoc, Store } from '../../store/store.js';
 
-type LedgerStore = Pick<Store, 'upsertLedger' | 'createCampaign' | 'getCampaign' | 'listCampaigns' | 'campaignCounts' | 'campaignTotals' | 'applyWebhook'>;
+type LedgerStore = Pick<Store, 'upsertLedger' | 'createCampaign' | 'getCampaign' | 'listCampaigns' | 'updateCampaign' | 'campaignCounts' | 'campaignTotals' | 'applyWebhook'>;
 
 const noCounts = (): Record<CampaignCounter, number> => ({ links_generated: 0, pages_opened: 0, reactivations: 0 });
 
@@ -19,7 +19,7 @@ export function ledgerDocs(kind: LedgerKind, body: unknown, now: number): Ledger
   }
 }
 
-/** Admin loading of the billing ledger and campaigns (product.md §8). */
+/** Admin loading of the billing ledger and campaigns (docs/billing.md). */
 export function createLedgerService(deps: { store: LedgerStore; clock?: () => number }) {
   const { store } = deps;
   const clock = deps.clock ?? Date.now;
@@ -32,7 +32,15 @@ export function createLedgerService(deps: { store: LedgerStore; clock?: () => nu
 
     createCampaign(shopId: number, body: unknown): Promise<Campaign> {
       const input = validateDocument(CampaignInput, body, 'campaign');
-      return store.createCampaign(shopId, { name: input.name, discount_code: input.discount_code ?? null });
+      return store.createCampaign(shopId, { name: input.name, discount_code: input.discount_code ?? null, max_claims_per_customer: input.max_claims_per_customer ?? 1 });
+    },
+
+    /** Changes a campaign's name, discount code or claim limit; claims already made stay. */
+    async updateCampaign(shopId: number, id: number, body: unknown): Promise<Campaign> {
+      const patch = validateDocument(CampaignPatchInput, body, 'campaign');
+      const campaign = await store.updateCampaign(shopId, id, patch);
+      if (!campaign) throw new NotFoundError(`Campaign ${id} not found.`);
+      return campaign;
     },
 
     async requireCampaign(shopId: number, id: number): Promise<Campaign> {
@@ -45,7 +53,8 @@ export function createLedgerService(deps: { store: LedgerStore; clock?: () => nu
     async stats(shopId: number, id: number) {
       await this.requireCampaign(shopId, id);
       const total = noCounts();
-      const byTk: Record<string, Record<CampaignCounter, number>> = {};
+      // Keyed by client-chosen tracking keys: a null prototype, so "__proto__" is just a key.
+      const byTk = Object.create(null) as Record<string, Record<CampaignCounter, number>>;
       for (const { tk, counter, count } of await store.campaignCounts(shopId, id)) {
         total[counter] += count;
         if (tk !== '') (byTk[tk] ??= noCounts())[counter] += count;

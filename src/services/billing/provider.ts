@@ -1,31 +1,75 @@
-import type { BillingAddress, BillingCharge, BillingCustomer, BillingSubscription } from '../../domain/billing/types.js';
-import type { OnetimeOutcome, OnetimeWrite, Store } from '../../store/store.js';
+import type { BillingAddress, BillingCharge, BillingCustomer, BillingOrder, BillingSubscription, Onetime } from '../../domain/billing/types.js';
+
+/** What reactivating a customer's subscriptions asks of the provider. */
+export interface ReactivationPlan {
+  customerId: number;
+  /** The subscriptions to activate: none of them ACTIVE. */
+  subscriptions: BillingSubscription[];
+  /** Recorded on the first subscription's address after activation. */
+  discountCode: string | null;
+  /** Today in the shop's time zone (`YYYY-MM-DD`), for the next charge date the ledger sets. */
+  today: string;
+  now: number;
+}
+
+export interface ReactivationResult {
+  /** The subscriptions as they are now. */
+  subscriptions: BillingSubscription[];
+  /** Null when no code was asked for; else whether it was recorded, and why not. */
+  discount: { applied: true } | { applied: false; reason: string } | null;
+}
+
+/** A one-time purchase, resolved and validated by the service. */
+export interface OnetimePlan {
+  address: BillingAddress;
+  productId: number;
+  productTitle: string;
+  variantId: number;
+  variantTitle: string;
+  /** Unit price in the shop's currency, as the catalog has it. */
+  unitPrice: number;
+  quantity: number;
+  /** `YYYY-MM-DD`. */
+  date: string;
+  chargeNow: boolean;
+  now: number;
+}
+
+/** What a one-time purchase came to: created (charged or not), or a charge the card refused. */
+export type OnetimeOutcome =
+  | { kind: 'created'; onetime: Onetime; charge: BillingCharge | null; order: BillingOrder | null }
+  | { kind: 'payment_failed'; message: string; charge: BillingCharge };
+
+export interface Idempotency {
+  key: string;
+  /** Digest of the request's parameters: the same key with other parameters is a conflict. */
+  hash: string;
+}
 
 /**
- * The subscription-billing provider as the services see it. The default implementation is the
- * ledger kept in Rebound's own database; a remote provider's adapter can replace it.
+ * The subscription-billing provider as the services see it: Rebound's own ledger, or a remote
+ * provider's API (docs/billing.md). Reads answer the seed's shapes; null means "not this shop's".
  */
 export interface BillingProvider {
+  readonly kind: 'ledger' | 'remote';
   customer(shopId: number, id: number): Promise<BillingCustomer | null>;
   subscriptions(shopId: number, customerId: number): Promise<BillingSubscription[]>;
   address(shopId: number, id: number): Promise<BillingAddress | null>;
   charge(shopId: number, id: number): Promise<BillingCharge | null>;
+  /** The earliest QUEUED charge of an address scheduled on or after a date. */
   nextQueuedCharge(shopId: number, addressId: number, fromDate: string): Promise<BillingCharge | null>;
-  saveReactivation(shopId: number, write: { subscriptions: BillingSubscription[]; address: BillingAddress | null; conversion: { campaignId: number; tk: string } | null }): Promise<void>;
-  createOnetime(shopId: number, idempotency: { key: string; hash: string } | null, build: (ids: { onetime: number; charge: number; order: number }) => OnetimeWrite): Promise<OnetimeOutcome>;
+  reactivate(shopId: number, plan: ReactivationPlan): Promise<ReactivationResult>;
+  /**
+   * Creates a one-time purchase (and with `chargeNow` charges it) at most once per idempotency
+   * key: a repeat gets the first outcome with `replayed`; other parameters are a ConflictError.
+   */
+  createOnetime(shopId: number, plan: OnetimePlan, idempotency: Idempotency | null): Promise<OnetimeOutcome & { replayed: boolean }>;
 }
 
-type LedgerStore = Pick<Store, 'getLedgerDoc' | 'listCustomerSubscriptions' | 'nextQueuedCharge' | 'saveReactivation' | 'createOnetime'>;
-
-/** The ledger in Rebound's database as the billing provider. */
-export function ledgerProvider(store: LedgerStore): BillingProvider {
-  return {
-    customer: (shopId, id) => store.getLedgerDoc<BillingCustomer>(shopId, 'billing_customers', id),
-    subscriptions: (shopId, customerId) => store.listCustomerSubscriptions(shopId, customerId),
-    address: (shopId, id) => store.getLedgerDoc<BillingAddress>(shopId, 'billing_addresses', id),
-    charge: (shopId, id) => store.getLedgerDoc<BillingCharge>(shopId, 'billing_charges', id),
-    nextQueuedCharge: (shopId, addressId, fromDate) => store.nextQueuedCharge(shopId, addressId, fromDate),
-    saveReactivation: (shopId, write) => store.saveReactivation(shopId, write),
-    createOnetime: (shopId, idempotency, build) => store.createOnetime(shopId, idempotency, build),
-  };
+/** Reads a stored outcome, including those stored before outcomes were typed ({data} / {error, charge}). */
+export function decodeOnetimeOutcome(text: string): OnetimeOutcome {
+  const stored = JSON.parse(text) as Record<string, unknown>;
+  if (stored.kind === 'created' || stored.kind === 'payment_failed') return stored as unknown as OnetimeOutcome;
+  if (stored.data) return { kind: 'created', ...(stored.data as { onetime: Onetime; charge: BillingCharge | null; order: BillingOrder | null }) };
+  return { kind: 'payment_failed', message: String(stored.error), charge: stored.charge as BillingCharge };
 }

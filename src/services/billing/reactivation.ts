@@ -1,13 +1,24 @@
-import { billingTimestamp, nextIntervalDate, shopToday } from '../../domain/billing/dates.js';
-import { LINK_TTL_MS, signLink, verifyLink, type LinkCheck } from '../../domain/billing/links.js';
-import type { BillingAddress, BillingCustomer, BillingSubscription } from '../../domain/billing/types.js';
+import { shopToday } from '../../domain/billing/dates.js';
+import { LINK_PARAMS, LINK_TTL_MS, signLink, verifyLink, type LinkCheck } from '../../domain/billing/links.js';
+import type { BillingCustomer, BillingSubscription, Campaign } from '../../domain/billing/types.js';
 import { InvalidInputError, NotFoundError } from '../../domain/errors.js';
 import type { Shop } from '../../domain/shop.js';
 import type { CatalogIndex } from '../../indexes/catalog-index.js';
 import type { Store } from '../../store/store.js';
 import { requireCatalog } from '../products.js';
 import type { ReactivateParams } from './params.js';
-import type { BillingProvider } from './provider.js';
+import type { BillingProvider, ReactivationResult } from './provider.js';
+import type { BillingProviders } from './providers.js';
+
+/** A subscription of the reactivation context: the seed's shape with its link and catalog product. */
+export type ContextSubscription = BillingSubscription & { service_reactivate_link: string; shop_product: unknown; shop_variant: unknown };
+
+/** `GET /api/v1/billing/reactivate`'s `data`. */
+export interface ReactivationContext {
+  service_reactivate_all_link: string;
+  billing_customer: BillingCustomer;
+  billing_subscriptions: ContextSubscription[];
+}
 
 /** A subscription as the reactivation page shows it. */
 export interface PageSubscription {
@@ -15,21 +26,31 @@ export interface PageSubscription {
   image: string | null;
 }
 
+/**
+ * What following a link came to. `reactivated`: this request (or an earlier one) made the
+ * subscriptions active; `already_claimed`: the customer used up the campaign's claims.
+ */
 export type LinkOutcome =
   | { kind: 'refused'; reason: LinkCheck | 'unknown' }
-  | { kind: 'page'; shop: Shop; customer: BillingCustomer; subscriptions: PageSubscription[]; live: boolean; reactivated: boolean; link: string };
+  | {
+    kind: 'page'; shop: Shop; customer: BillingCustomer; subscriptions: PageSubscription[]; live: boolean; link: string;
+    state: 'offer' | 'reactivated' | 'already_claimed'; discount: ReactivationResult['discount'];
+  };
+
+/** How a link was asked for: `view` = a GET answered with the page, `peek` = HEAD, `confirm` = POST. */
+export type LinkIntent = 'view' | 'peek' | 'confirm';
 
 const ACTIVE = 'ACTIVE';
 
-/** Reactivation context, signed one-click links, and what a link does (product.md §7). */
+/** Reactivation context, signed one-click links, and what a link does (docs/billing.md). */
 export function createReactivationService(deps: {
-  provider: BillingProvider;
-  store: Pick<Store, 'getCampaign' | 'countCampaign' | 'getShopByHandle'>;
+  providers: Pick<BillingProviders, 'forShop'>;
+  store: Pick<Store, 'getCampaign' | 'countCampaign' | 'getShopByHandle' | 'claimCampaign' | 'releaseCampaignClaim' | 'campaignClaims'>;
   catalog: CatalogIndex;
   publicUrl: string;
   clock?: () => number;
 }) {
-  const { provider, store, catalog } = deps;
+  const { providers, store, catalog } = deps;
   const clock = deps.clock ?? Date.now;
 
   function linkFor(shop: Shop, params: ReactivateParams, subscriptionIds: number[], now: number): string {
@@ -47,34 +68,42 @@ export function createReactivationService(deps: {
     return `${shop.public_url ?? deps.publicUrl}/billing/reactivate?${new URLSearchParams(query).toString()}`;
   }
 
-  /** The product and variant JSON of a subscription, from the catalog index (null when gone). */
-  function catalogJson(shopId: number, sub: BillingSubscription): { product: string; variant: string } {
+  /** The product and variant of a subscription from the catalog index (null when gone). */
+  function catalogProduct(shopId: number, sub: BillingSubscription): { shop_product: unknown; shop_variant: unknown } {
     const product = requireCatalog(catalog, shopId).products.get(sub.shop_product_id);
     const index = product?.variants.findIndex((v) => v.id === sub.shop_variant_id) ?? -1;
-    return { product: product ? product.json.plain.toString() : 'null', variant: product && index >= 0 ? product.json.variants[index]! : 'null' };
+    return {
+      shop_product: product ? JSON.parse(product.json.plain.toString('utf8')) as unknown : null,
+      shop_variant: product && index >= 0 ? JSON.parse(product.json.variants[index]!) as unknown : null,
+    };
   }
 
-  async function reactivate(shop: Shop, customerId: number, subs: BillingSubscription[], discountCode: string | null, conversion: { campaignId: number; tk: string } | null): Promise<boolean> {
+  /**
+   * Activates the cancelled subscriptions among `subs`. A campaign's claim is taken first and
+   * given back if the provider fails, so a failure never uses up the customer's claim.
+   */
+  async function reactivate(shop: Shop, provider: BillingProvider, customerId: number, subs: BillingSubscription[], discountCode: string | null, campaign: { campaign: Campaign; tk: string } | null) {
     const cancelled = subs.filter((s) => s.status !== ACTIVE);
-    if (cancelled.length === 0) return false; // already active: the same success, nothing written or counted
-    const now = clock();
-    const today = shopToday(now, shop.timezone);
-    const updated = cancelled.map((s): BillingSubscription => ({
-      ...s, status: ACTIVE, cancelled_at: null, cancellation_reason: null, cancellation_reason_comments: null,
-      next_charge_scheduled_at: `${nextIntervalDate(today, s.order_interval_frequency, s.order_interval_unit)}T00:00:00`, updated_at: billingTimestamp(now),
-    }));
-    let address: BillingAddress | null = null;
-    if (discountCode) {
-      const current = await provider.address(shop.id, updated[0]!.address_id);
-      if (current && current.customer_id === customerId) address = { ...current, discount_code: discountCode, updated_at: billingTimestamp(now) };
+    if (cancelled.length === 0) return { state: 'reactivated' as const, discount: null, updated: null }; // already active: nothing written or counted
+    if (campaign && !(await store.claimCampaign(shop.id, campaign.campaign.id, customerId, campaign.campaign.max_claims_per_customer))) {
+      return { state: 'already_claimed' as const, discount: null, updated: null };
     }
-    await provider.saveReactivation(shop.id, { subscriptions: updated, address, conversion });
-    return true;
+    const now = clock();
+    let result: ReactivationResult;
+    try {
+      result = await provider.reactivate(shop.id, { customerId, subscriptions: cancelled, discountCode, today: shopToday(now, shop.timezone), now });
+    } catch (error) {
+      if (campaign) await store.releaseCampaignClaim(shop.id, campaign.campaign.id, customerId);
+      throw error;
+    }
+    if (campaign) await store.countCampaign(shop.id, campaign.campaign.id, campaign.tk, 'reactivations', 1);
+    return { state: 'reactivated' as const, discount: result.discount, updated: result.subscriptions };
   }
 
   return {
-    /** The context of `GET /api/v1/billing/reactivate`, as JSON text. */
-    async context(shop: Shop, params: ReactivateParams): Promise<string> {
+    /** The context of `GET /api/v1/billing/reactivate`: the customer, the chosen subscriptions and signed links. */
+    async context(shop: Shop, params: ReactivateParams): Promise<ReactivationContext> {
+      const provider = await providers.forShop(shop.id);
       const customer = await provider.customer(shop.id, params.customerId);
       if (!customer) throw new NotFoundError(`Billing customer ${params.customerId} not found.`);
       if (params.campaignId !== null && !(await store.getCampaign(shop.id, params.campaignId))) throw new NotFoundError(`Campaign ${params.campaignId} not found.`);
@@ -90,43 +119,53 @@ export function createReactivationService(deps: {
         });
       }
       const now = clock();
-      const subs = chosen.map((sub) => {
-        const { product, variant } = catalogJson(shop.id, sub);
-        const link = linkFor(shop, params, [sub.id], now);
-        return `${JSON.stringify({ ...sub, service_reactivate_link: link }).slice(0, -1)},"shop_product":${product},"shop_variant":${variant}}`;
-      });
+      const subscriptions = chosen.map((sub) => ({ ...sub, service_reactivate_link: linkFor(shop, params, [sub.id], now), ...catalogProduct(shop.id, sub) }));
       const allLink = linkFor(shop, params, chosen.map((s) => s.id), now);
       if (params.campaignId !== null) await store.countCampaign(shop.id, params.campaignId, params.tk ?? '', 'links_generated', chosen.length + 1);
-      return `{"data":{"service_reactivate_all_link":${JSON.stringify(allLink)},"billing_customer":${JSON.stringify(customer)},"billing_subscriptions":[${subs.join(',')}]}}`;
+      return { service_reactivate_all_link: allLink, billing_customer: customer, billing_subscriptions: subscriptions };
     },
 
     /**
-     * What a link does: GET shows the page and writes nothing (unless the shop opted into
-     * reactivate-on-GET); POST on a live link reactivates. Tampered or expired links change nothing.
+     * What a link does: a view shows the page and writes nothing (unless the shop opted into
+     * reactivate-on-GET); a confirm on a live link reactivates. Only the link's own parameters
+     * count: anything a mail tool appended is ignored. Tampered or expired links change nothing.
      */
-    async followLink(query: Record<string, string>, method: 'GET' | 'POST'): Promise<LinkOutcome> {
-      const shop = query.merchant_token ? await store.getShopByHandle(query.merchant_token) : null;
+    async followLink(query: Readonly<Record<string, string>>, intent: LinkIntent): Promise<LinkOutcome> {
+      const link: Record<string, string> = Object.create(null) as Record<string, string>;
+      for (const name of [...LINK_PARAMS, 'sig']) if (query[name] !== undefined) link[name] = query[name]!;
+      const shop = link.merchant_token ? await store.getShopByHandle(link.merchant_token) : null;
       if (!shop) return { kind: 'refused', reason: 'unknown' };
-      const check = verifyLink(query, shop.signing_secret, clock());
+      const check = verifyLink(link, shop.signing_secret, clock());
       if (check !== 'valid') return { kind: 'refused', reason: check };
-      const customerId = Number(query.billing_customer_id);
+      const provider = await providers.forShop(shop.id);
+      const customerId = Number(link.billing_customer_id);
       const customer = await provider.customer(shop.id, customerId);
-      const ids = (query.billing_subscription_ids ?? '').split(',').map(Number);
-      const subs = (await provider.subscriptions(shop.id, customerId)).filter((s) => ids.includes(s.id));
+      const ids = new Set((link.billing_subscription_ids ?? '').split(',').map(Number));
+      const subs = (await provider.subscriptions(shop.id, customerId)).filter((s) => ids.has(s.id));
       if (!customer || subs.length === 0) return { kind: 'refused', reason: 'unknown' };
-      const live = query.request_type === 'live';
-      const campaignId = query.campaign_id ? Number(query.campaign_id) : null;
-      const tk = query.tk ?? '';
-      if (method === 'GET' && campaignId !== null) await store.countCampaign(shop.id, campaignId, tk, 'pages_opened', 1).catch(() => undefined);
-      let reactivated = false;
-      if (live && (method === 'POST' || shop.settings.reactivate_on_get === true)) {
-        reactivated = await reactivate(shop, customerId, subs, query.billing_discount_code ?? null, campaignId === null ? null : { campaignId, tk });
+      const live = link.request_type === 'live';
+      const tk = link.tk ?? '';
+      const campaign = link.campaign_id ? await store.getCampaign(shop.id, Number(link.campaign_id)) : null;
+      if (intent === 'view' && campaign) await store.countCampaign(shop.id, campaign.id, tk, 'pages_opened', 1);
+
+      let state: 'offer' | 'reactivated' | 'already_claimed' = 'offer';
+      let discount: ReactivationResult['discount'] = null;
+      let current = subs;
+      const claimedOut = live && campaign !== null && (await store.campaignClaims(shop.id, campaign.id, customerId)) >= campaign.max_claims_per_customer;
+      // A customer who used up the campaign's claims sees so; one whose link is already fully
+      // active (a repeated click) sees the same success page as the first time.
+      if (claimedOut) state = subs.every((s) => s.status === ACTIVE) ? 'reactivated' : 'already_claimed';
+      else if (live && (intent === 'confirm' || (intent === 'view' && shop.settings.reactivate_on_get === true))) {
+        const done = await reactivate(shop, provider, customerId, subs, link.billing_discount_code ?? null, campaign ? { campaign, tk } : null);
+        state = done.state;
+        discount = done.discount;
+        const updated = done.updated;
+        if (updated) current = subs.map((s) => updated.find((u) => u.id === s.id) ?? s);
       }
-      const current = reactivated ? (await provider.subscriptions(shop.id, customerId)).filter((s) => ids.includes(s.id)) : subs;
       const shopCatalog = catalog.get(shop.id);
       return {
-        kind: 'page', shop, customer, live, reactivated: reactivated || (method === 'POST' && live),
-        link: `/billing/reactivate?${new URLSearchParams(query).toString()}`,
+        kind: 'page', shop, customer, live, state, discount,
+        link: `/billing/reactivate?${new URLSearchParams(link).toString()}`,
         subscriptions: current.map((subscription) => ({ subscription, image: imageOf(shopCatalog?.products.get(subscription.shop_product_id)?.json.tail) })),
       };
     },

@@ -1,29 +1,108 @@
-import { createHmac } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
+import { addressFromRemote, chargeFromRemote, customerFromRemote, subscriptionFromRemote } from '../../domain/billing/recharge.js';
 import type { LedgerKind } from '../../domain/billing/types.js';
-import { InvalidInputError, NotFoundError, UnauthorizedError } from '../../domain/errors.js';
+import { AppError, InvalidDocumentError, InvalidInputError, NotFoundError, UnauthorizedError } from '../../domain/errors.js';
 import { safeEqual } from '../../domain/keys.js';
-import type { Store } from '../../store/store.js';
+import type { LedgerDoc, Store } from '../../store/store.js';
 import { ledgerDocs } from './ledger.js';
+import type { BillingProviders } from './providers.js';
+import type { CachedKind } from './remote/read-cache.js';
 
-const TOPICS: Record<string, LedgerKind> = { subscription: 'subscriptions', customer: 'customers', address: 'addresses', charge: 'charges' };
+const TOPICS = new Map<string, LedgerKind>([['subscription', 'subscriptions'], ['customer', 'customers'], ['address', 'addresses'], ['charge', 'charges']]);
 
-/** Billing webhooks (product.md §8): signature-checked, applied once per webhook id, never older over newer. */
-export function createBillingWebhooks(deps: { store: Pick<Store, 'getShopByHandle' | 'applyWebhook'>; clock?: () => number }) {
+/** How far the signed timestamp of the newer billing dialect may be from now (docs/billing.md). */
+export const SIGNATURE_TOLERANCE_S = 300;
+
+/** The headers of both dialects: Rebound's neutral one and the billing platform's own. */
+export interface BillingWebhookHeaders {
+  signature?: string; topic?: string; webhookId?: string;
+  legacySignature?: string; timedSignature?: string; timestamp?: string; platformTopic?: string;
+}
+
+type Mapped = { kind: LedgerKind; docs: LedgerDoc[]; webhookId: string };
+
+/** Maps a 2021-11 object to the ledger's document; a shape that does not map is a 422 (the provider does not retry those). */
+function fromRemote(kind: LedgerKind, object: unknown): LedgerDoc {
+  if (!object || typeof object !== 'object') throw new InvalidDocumentError(`The webhook body has no ${kind.slice(0, -1)} object.`, [{ path: kind.slice(0, -1), message: 'missing' }]);
+  try {
+    switch (kind) {
+      case 'subscriptions': return subscriptionFromRemote(object as never);
+      case 'customers': return customerFromRemote(object as never);
+      case 'addresses': return addressFromRemote(object as never);
+      case 'charges': return chargeFromRemote(object as never);
+    }
+  } catch (error) {
+    throw new InvalidDocumentError(`The webhook's ${kind.slice(0, -1)} does not map: ${error instanceof AppError ? error.message : 'malformed'}`, [{ path: kind.slice(0, -1), message: 'malformed' }]);
+  }
+}
+
+/**
+ * Billing webhooks: signature-checked, applied once per webhook id, never older over newer; the
+ * remote provider's cached copy of the object is dropped. Both dialects land in the same ledger.
+ */
+export function createBillingWebhooks(deps: { store: Pick<Store, 'getShopByHandle' | 'applyWebhook'>; providers?: Pick<BillingProviders, 'dropCached'>; clock?: () => number }) {
   const clock = deps.clock ?? Date.now;
+
+  function neutral(secret: string, headers: BillingWebhookHeaders, raw: Buffer, body: unknown): Mapped {
+    const expected = createHmac('sha256', secret).update(raw).digest('hex');
+    if (!safeEqual(headers.signature!.trim().toLowerCase(), expected)) throw new UnauthorizedError('Invalid webhook signature.');
+    const singular = (headers.topic ?? '').split('/')[0] ?? '';
+    const kind = TOPICS.get(singular);
+    if (!kind) throw new InvalidInputError('X-Billing-Topic', `Unknown webhook topic "${(headers.topic ?? '').slice(0, 60)}": expected subscription/*, customer/*, address/* or charge/*.`);
+    if (!headers.webhookId || headers.webhookId.length > 200) throw new InvalidInputError('X-Billing-Webhook-Id', 'The X-Billing-Webhook-Id header is required (at most 200 characters).');
+    const document = body && typeof body === 'object' && Object.hasOwn(body, singular) ? (body as Record<string, unknown>)[singular] : body;
+    return { kind, docs: ledgerDocs(kind, [document], clock()), webhookId: headers.webhookId };
+  }
+
+  /** The platform's signatures: the timestamped HMAC when present (never falling back), else the legacy plain hash. */
+  function verifyPlatform(secret: string, headers: BillingWebhookHeaders, raw: Buffer): void {
+    if (headers.timedSignature !== undefined) {
+      const parts = new Map(headers.timedSignature.split(',').map((p) => p.trim().split('=') as [string, string]));
+      const t = parts.get('t') ?? '';
+      if (!/^\d{1,12}$/.test(t) || (headers.timestamp !== undefined && headers.timestamp.trim() !== t)) throw new UnauthorizedError('Invalid webhook signature.');
+      if (Math.abs(clock() / 1000 - Number(t)) > SIGNATURE_TOLERANCE_S) throw new UnauthorizedError('The webhook signature\'s timestamp is more than 5 minutes from now.');
+      const expected = createHmac('sha256', secret).update(`${t}.`).update(raw).digest('hex');
+      if (!safeEqual((parts.get('v1') ?? '').toLowerCase(), expected)) throw new UnauthorizedError('Invalid webhook signature.');
+      return;
+    }
+    // The legacy scheme is a plain SHA-256 of the secret followed by the body, not an HMAC.
+    const expected = createHash('sha256').update(secret).update(raw).digest('hex');
+    if (!safeEqual(headers.legacySignature!.trim().toLowerCase(), expected)) throw new UnauthorizedError('Invalid webhook signature.');
+  }
+
+  function platform(secret: string, headers: BillingWebhookHeaders, raw: Buffer, body: unknown): Mapped | null {
+    verifyPlatform(secret, headers, raw);
+    const topic = (headers.platformTopic ?? '').slice(0, 100);
+    const singular = topic.split('/')[0] ?? '';
+    const kind = TOPICS.get(singular);
+    if (!kind) return null; // a topic Rebound does not keep (order/*, onetime/*, …): acknowledged so it is not resent
+    const object = body && typeof body === 'object' && Object.hasOwn(body, singular) ? (body as Record<string, unknown>)[singular] : undefined;
+    // The platform sends no delivery id: a resent delivery carries the same topic and body.
+    const webhookId = `body:${createHash('sha256').update(`${topic}\n`).update(raw).digest('hex')}`;
+    return { kind, docs: [fromRemote(kind, object)], webhookId };
+  }
+
+  function dropCached(shopId: number, kind: LedgerKind, doc: LedgerDoc): void {
+    const drop = (cached: CachedKind, id: number | undefined) => { if (id !== undefined) deps.providers?.dropCached(shopId, cached, id); };
+    if (kind === 'subscriptions') drop('subscriptions', doc.customer_id);
+    else if (kind === 'customers') drop('customer', doc.id);
+    else if (kind === 'addresses') drop('address', doc.id);
+    else drop('charge', doc.id);
+  }
+
   return {
-    async receive(handle: string, headers: { signature?: string; topic?: string; webhookId?: string }, raw: Buffer, body: unknown): Promise<'applied' | 'duplicate'> {
+    async receive(handle: string, headers: BillingWebhookHeaders, raw: Buffer, body: unknown): Promise<'applied' | 'duplicate' | 'ignored'> {
       const shop = await deps.store.getShopByHandle(handle);
       if (!shop) throw new NotFoundError(`Shop ${handle} not found.`);
       if (!shop.billing_webhook_secret) throw new UnauthorizedError('Billing webhooks are not configured for this shop (set billing_webhook_secret).');
-      const expected = createHmac('sha256', shop.billing_webhook_secret).update(raw).digest('hex');
-      if (!headers.signature || !safeEqual(headers.signature.trim().toLowerCase(), expected)) throw new UnauthorizedError('Invalid webhook signature.');
-      const kind = TOPICS[(headers.topic ?? '').split('/')[0] ?? ''];
-      if (!kind) throw new InvalidInputError('X-Billing-Topic', `Unknown webhook topic "${(headers.topic ?? '').slice(0, 60)}": expected subscription/*, customer/*, address/* or charge/*.`);
-      if (!headers.webhookId || headers.webhookId.length > 200) throw new InvalidInputError('X-Billing-Webhook-Id', 'The X-Billing-Webhook-Id header is required (at most 200 characters).');
-      const singular = (headers.topic ?? '').split('/')[0]!;
-      const document = body && typeof body === 'object' && singular in (body as object) ? (body as Record<string, unknown>)[singular] : body;
-      const docs = ledgerDocs(kind, [document], clock());
-      return (await deps.store.applyWebhook(shop.id, 'billing', headers.webhookId, kind, docs)) ? 'applied' : 'duplicate';
+      let mapped: Mapped | null;
+      if (headers.signature !== undefined) mapped = neutral(shop.billing_webhook_secret, headers, raw, body);
+      else if (headers.timedSignature !== undefined || headers.legacySignature !== undefined) mapped = platform(shop.billing_webhook_secret, headers, raw, body);
+      else throw new UnauthorizedError('The webhook carries no signature (X-Billing-Hmac-Sha256, X-Recharge-Webhook-Signature or X-Recharge-Hmac-Sha256).');
+      if (!mapped) return 'ignored';
+      const applied = await deps.store.applyWebhook(shop.id, 'billing', mapped.webhookId, mapped.kind, mapped.docs);
+      for (const doc of mapped.docs) dropCached(shop.id, mapped.kind, doc);
+      return applied ? 'applied' : 'duplicate';
     },
   };
 }

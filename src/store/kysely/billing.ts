@@ -1,12 +1,13 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
-import type { BillingCharge, BillingSubscription, Campaign, CampaignCounter, LedgerKind } from '../../domain/billing/types.js';
-import { chunks, isUniqueViolation, json, time } from '../codec.js';
+import type { BillingCharge, BillingSubscription, LedgerKind } from '../../domain/billing/types.js';
+import { chunks, isUniqueViolation, json } from '../codec.js';
 import type { Database } from '../schema.js';
 import type { LedgerDoc, Store } from '../store.js';
+import { IDEMPOTENCY_DONE } from './billing-providers.js';
 import { nextCounter } from './shops.js';
 
 type BillingMethods = Pick<Store, 'upsertLedger' | 'getLedgerDoc' | 'listCustomerSubscriptions' | 'nextQueuedCharge' | 'saveReactivation'
-  | 'createOnetime' | 'createCampaign' | 'getCampaign' | 'listCampaigns' | 'countCampaign' | 'campaignCounts' | 'campaignTotals' | 'applyWebhook'>;
+  | 'createOnetime' | 'applyWebhook'>;
 type Db = Kysely<Database> | Transaction<Database>;
 
 const TABLE: Record<LedgerKind, 'billing_customers' | 'billing_addresses' | 'billing_subscriptions' | 'billing_charges'> = {
@@ -61,7 +62,6 @@ export function billingMethods(db: Kysely<Database>): BillingMethods {
       await db.transaction().execute(async (trx) => {
         await upsert(trx, shopId, 'billing_subscriptions', write.subscriptions as (LedgerDoc & Record<string, unknown>)[], false);
         if (write.address) await upsert(trx, shopId, 'billing_addresses', [write.address as LedgerDoc & Record<string, unknown>], false);
-        if (write.conversion) await count(trx, shopId, write.conversion.campaignId, write.conversion.tk, 'reactivations', 1);
       });
     },
     async createOnetime(shopId, idempotency, build) {
@@ -74,44 +74,20 @@ export function billingMethods(db: Kysely<Database>): BillingMethods {
           const ids = { onetime: await nextCounter(trx, shopId, 'onetimes'), charge: await nextCounter(trx, shopId, 'charges'), order: await nextCounter(trx, shopId, 'billing_orders') };
           const write = build(ids);
           for (const { kind, doc } of write.docs) await upsert(trx, shopId, kind, [doc], false);
-          const response = JSON.stringify(write.response);
+          const outcome = JSON.stringify(write.outcome);
           if (idempotency) {
-            await trx.updateTable('idempotency_keys').set({ status: write.status, response }).where('shop_id', '=', shopId).where('key', '=', idempotency.key).execute();
+            await trx.updateTable('idempotency_keys').set({ status: IDEMPOTENCY_DONE, response: outcome }).where('shop_id', '=', shopId).where('key', '=', idempotency.key).execute();
           }
-          return { status: write.status, response, replayed: false };
+          return { state: 'done', outcome, replayed: false };
         });
       } catch (error) {
         if (!idempotency || !isUniqueViolation(error)) throw error;
         const stored = await db.selectFrom('idempotency_keys').selectAll().where('shop_id', '=', shopId).where('key', '=', idempotency.key).executeTakeFirstOrThrow();
-        if (stored.request_hash !== idempotency.hash) return { conflict: true };
-        return { status: Number(stored.status), response: stored.response, replayed: true };
+        if (stored.request_hash !== idempotency.hash) return { state: 'conflict' };
+        // A key another provider is still working on (the shop switched providers meanwhile).
+        if (Number(stored.status) <= 0) return { state: 'busy' };
+        return { state: 'done', outcome: stored.response, replayed: true };
       }
-    },
-    async createCampaign(shopId, campaign) {
-      return db.transaction().execute(async (trx) => {
-        const id = await nextCounter(trx, shopId, 'campaigns');
-        const now = Date.now();
-        await trx.insertInto('campaigns').values({ shop_id: shopId, id, name: campaign.name, discount_code: campaign.discount_code, created_at: now }).execute();
-        return { id, name: campaign.name, discount_code: campaign.discount_code, created_at: time.fromDb(now) };
-      });
-    },
-    async getCampaign(shopId, id) {
-      const row = await db.selectFrom('campaigns').selectAll().where('shop_id', '=', shopId).where('id', '=', id).executeTakeFirst();
-      return row ? campaignOf(row) : null;
-    },
-    async listCampaigns(shopId) {
-      const rows = await db.selectFrom('campaigns').selectAll().where('shop_id', '=', shopId).orderBy('id').execute();
-      return rows.map(campaignOf);
-    },
-    countCampaign: (shopId, campaignId, tk, counter, by) => count(db, shopId, campaignId, tk, counter, by),
-    async campaignCounts(shopId, campaignId) {
-      const rows = await db.selectFrom('campaign_counts').select(['tk', 'kind', 'count']).where('shop_id', '=', shopId).where('campaign_id', '=', campaignId).execute();
-      return rows.map((r) => ({ tk: r.tk, counter: r.kind as CampaignCounter, count: Number(r.count) }));
-    },
-    async campaignTotals(shopId) {
-      const rows = await db.selectFrom('campaign_counts').select(['campaign_id', 'kind', (eb) => eb.fn.sum<number>('count').as('count')])
-        .where('shop_id', '=', shopId).groupBy(['campaign_id', 'kind']).execute();
-      return rows.map((r) => ({ campaign_id: Number(r.campaign_id), counter: r.kind as CampaignCounter, count: Number(r.count) }));
     },
     async applyWebhook(shopId, source, webhookId, kind, docs) {
       try {
@@ -126,14 +102,4 @@ export function billingMethods(db: Kysely<Database>): BillingMethods {
       }
     },
   };
-}
-
-function campaignOf(row: { id: number; name: string; discount_code: string | null; created_at: number }): Campaign {
-  return { id: Number(row.id), name: row.name, discount_code: row.discount_code, created_at: time.fromDb(row.created_at) };
-}
-
-async function count(db: Db, shopId: number, campaignId: number, tk: string, counter: CampaignCounter, by: number): Promise<void> {
-  await db.insertInto('campaign_counts').values({ shop_id: shopId, campaign_id: campaignId, tk, kind: counter, count: by })
-    .onConflict((oc) => oc.columns(['shop_id', 'campaign_id', 'tk', 'kind']).doUpdateSet({ count: sql`campaign_counts.count + ${by}` }))
-    .execute();
 }

@@ -7,6 +7,8 @@ import type { Store } from '../store.js';
 import { catalogMethods } from './catalog.js';
 import { commerceMethods } from './commerce.js';
 import { billingMethods } from './billing.js';
+import { billingProviderMethods } from './billing-providers.js';
+import { campaignMethods } from './campaigns.js';
 import { eventMethods } from './events.js';
 import { rulesetMethods } from './rulesets.js';
 import { shopWebhookMethods } from './shop-webhooks.js';
@@ -58,6 +60,8 @@ function kyselyStore({ db, dialect, schema, poolStats }: Connection): Store {
     ...rulesetMethods(db),
     ...eventMethods(db),
     ...billingMethods(db),
+    ...campaignMethods(db),
+    ...billingProviderMethods(db),
     ...shopWebhookMethods(db),
   };
 }

@@ -5,6 +5,7 @@ import * as events from './2026_11_22_0003_events.js';
 import * as shopSettings from './2026_11_22_0004_shop_settings.js';
 import * as billing from './2026_11_22_0005_billing.js';
 import * as shopWebhooks from './2026_11_22_0006_shop_webhooks.js';
+import * as billingProvider from './2026_11_23_0010_billing_provider.js';
 
 /** Every migration, in order. Names are frozen once released. */
 const migrations: Record<string, Migration> = {
@@ -14,6 +15,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_22_0004_shop_settings': shopSettings,
   '2026_11_22_0005_billing': billing,
   '2026_11_22_0006_shop_webhooks': shopWebhooks,
+  '2026_11_23_0010_billing_provider': billingProvider,
 };
 
 /** Migrations compiled into the build, so no directory has to be found at run time. */

@@ -137,8 +137,8 @@ describe.each(backends())('console admin API on $name', (backend) => {
       expect(res.statusCode).toBe(200);
       expect(res.json()).toEqual({
         data: [
-          { id: first.id, name: 'Winback', discount_code: 'BACK10', created_at: first.created_at, stats: { links_generated: 5, pages_opened: 1, reactivations: 1 } },
-          { id: second.id, name: 'Quiet', discount_code: null, created_at: second.created_at, stats: { links_generated: 0, pages_opened: 0, reactivations: 0 } },
+          { id: first.id, name: 'Winback', discount_code: 'BACK10', max_claims_per_customer: 1, created_at: first.created_at, stats: { links_generated: 5, pages_opened: 1, reactivations: 1 } },
+          { id: second.id, name: 'Quiet', discount_code: null, max_claims_per_customer: 1, created_at: second.created_at, stats: { links_generated: 0, pages_opened: 0, reactivations: 0 } },
         ],
       });
       const stats = (await t.admin('GET', `/admin/v1/shops/winback/campaigns/${first.id}/stats`)).json().data;

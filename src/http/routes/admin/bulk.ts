@@ -20,8 +20,5 @@ export function registerNdjson(app: FastifyInstance): void {
   });
 }
 
-/** Bulk bodies are validated by the services (422 with row index and field), not by Fastify's 400. */
-export const serviceValidated = { validatorCompiler: () => () => true } as const;
-
 /** Catalog imports can be large: 10,000 products are tens of megabytes. */
 export const BULK_BODY_LIMIT = 256 * 1024 * 1024;

@@ -1,70 +1,53 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
+import { onetimeParams, reactivateParams } from '../../../domain/params/billing.js';
 import type { OnetimeService } from '../../../services/billing/onetime.js';
-import { parseOnetimeQuery } from '../../../services/billing/onetime.js';
-import { parseReactivateQuery } from '../../../services/billing/params.js';
+import { onetimeRequestOf } from '../../../services/billing/onetime.js';
+import { reactivateParamsOf } from '../../../services/billing/params.js';
 import type { ReactivationService } from '../../../services/billing/reactivation.js';
-import { formatParam, yesNo, type Query } from '../../../services/params.js';
 import type { ShopsService } from '../../../services/shops.js';
-import { sendJson } from '../../reply.js';
-import { KeyParam } from '../../schemas/common.js';
+import type { ParamsTypeProvider } from '../../plugins/params.js';
+import { prettify } from '../../render/products.js';
 
-const text = (description: string) => Type.Optional(Type.String({ description }));
-
-const ReactivateQuery = Type.Object({
-  ...KeyParam,
-  billing_customer_id: text('billing customer to build the context for (required)'),
-  campaign_id: text('reactivation campaign id'),
-  billing_subscription_ids: text('comma-separated subscription ids, or all (every subscription that is not ACTIVE; the default)'),
-  billing_discount_code: text('discount code recorded on the address when reactivating'),
-  tk: text('tracking key placed in the links: at most 40 letters, digits, dashes or underscores'),
-  request_type: text('preview (default: links that never write) or live'),
-  bust_cache: text('yes / no (answers are never cached: accepted for compatibility)'),
-  format: text('pretty'),
+const IdempotencyHeader = Type.Object({
+  'idempotency-key': Type.Optional(Type.String({ description: 'same key and parameters: the first answer again; other parameters: 409' })),
 });
 
-const OnetimeFields = {
-  address_id: 'address to attach the one-time purchase to (this or charge_id)',
-  charge_id: 'a charge whose address is used (this or address_id)',
-  next_charge_scheduled_at: 'YYYY-MM-DD, today or tomorrow (shop time zone); default the address\'s next queued charge',
-  shop_variant_id: 'variant to purchase (required)',
-  quantity: '1-1000, default 1',
-  charge_now: 'yes: charge now and create the order',
-  format: 'pretty',
-};
+function json(body: unknown, pretty: boolean): Buffer {
+  const bytes = Buffer.from(JSON.stringify(body));
+  return pretty ? prettify(bytes) : bytes;
+}
 
-/** The billing endpoints (seed §3, §4): private key only. */
-export function billingRoutes(app: FastifyInstance, deps: { shops: ShopsService; reactivation: ReactivationService; onetime: OnetimeService }): void {
+/** The billing endpoints (docs/billing.md): private key only. */
+export function billingRoutes(fastify: FastifyInstance, deps: { shops: ShopsService; reactivation: ReactivationService; onetime: OnetimeService }): void {
+  const app = fastify.withTypeProvider<ParamsTypeProvider>();
   app.get('/billing/reactivate', {
     config: { auth: 'private' },
-    schema: { summary: 'Reactivation context: the customer, cancelled subscriptions and signed one-click links', tags: ['billing'], querystring: ReactivateQuery },
+    schema: { summary: 'Reactivation context: the customer, cancelled subscriptions and signed one-click links', tags: ['billing'], querystring: reactivateParams },
   }, async (request, reply) => {
-    const query = request.query as Query;
-    const params = parseReactivateQuery(query);
-    const pretty = formatParam(query);
-    yesNo(query, 'bust_cache', false);
     const shop = await deps.shops.requireShopById(request.apiKey!.shopId);
-    return sendJson(reply, Buffer.from(await deps.reactivation.context(shop, params)), pretty);
+    const data = await deps.reactivation.context(shop, reactivateParamsOf(request.query));
+    return reply.header('content-type', 'application/json; charset=utf-8').send(json({ data }, request.query.format));
   });
 
   app.post('/billing/onetime', {
-    config: { auth: 'private' },
-    validatorCompiler: () => () => true,
+    config: { auth: 'private', paramsInBody: true },
     schema: {
       summary: 'Create a one-time purchase on a subscription address (Idempotency-Key makes retries safe)',
+      description: 'Parameters in the query string; fields of a JSON, form-encoded, text/plain (JSON) or multipart body are read under them.',
       tags: ['billing'],
-      querystring: Type.Object({ ...KeyParam, ...Object.fromEntries(Object.entries(OnetimeFields).map(([k, d]) => [k, text(d)])) }),
-      body: Type.Object(Object.fromEntries(Object.entries(OnetimeFields).map(([k, d]) => [k, Type.Optional(Type.Union([Type.String(), Type.Number()], { description: d }))])), { additionalProperties: true }),
-      headers: Type.Object({ 'idempotency-key': Type.Optional(Type.String({ description: 'same key and parameters: the first answer again; other parameters: 409' })) }),
+      querystring: onetimeParams,
+      headers: IdempotencyHeader,
     },
   }, async (request, reply) => {
-    const body = request.body && typeof request.body === 'object' && !Array.isArray(request.body) ? request.body as Query : {};
-    const query = { ...body, ...(request.query as Query) };
-    const onetime = parseOnetimeQuery(query);
-    const pretty = formatParam(query);
-    const header = request.headers['idempotency-key'];
+    const query = request.query;
     const shop = await deps.shops.requireShopById(request.apiKey!.shopId);
-    const { status, body: answer } = await deps.onetime.create(shop, onetime, typeof header === 'string' ? header : null);
-    return sendJson(reply, Buffer.from(answer), pretty, status);
+    const outcome = await deps.onetime.create(shop, onetimeRequestOf(query), request.headers['idempotency-key'] ?? null);
+    if (outcome.replayed) void reply.header('idempotent-replayed', 'true');
+    // A refused card is an answer, not an error: the charge is recorded as ERROR and shown.
+    const [status, answer] = outcome.kind === 'created'
+      ? [201, { data: { onetime: outcome.onetime, charge: outcome.charge, order: outcome.order } }]
+      : [402, { error: outcome.message, charge: outcome.charge }];
+    return reply.status(status).header('content-type', 'application/json; charset=utf-8').send(json(answer, query.format));
   });
 }

@@ -1,0 +1,119 @@
+import {
+  addressFromRemote, chargeFromRemote, customerFromRemote, subscriptionFromRemote,
+  type RemoteAddress, type RemoteCharge, type RemoteCustomer, type RemoteSubscription,
+} from '../../../domain/billing/recharge.js';
+import type { BillingSubscription } from '../../../domain/billing/types.js';
+import { AppError } from '../../../domain/errors.js';
+import type { Store } from '../../../store/store.js';
+import type { BillingProvider, ReactivationResult } from '../provider.js';
+import type { RemoteCallPolicy, RemoteClient } from './client.js';
+import { createRemoteOnetimes } from './onetime.js';
+import type { ProviderReadCache } from './read-cache.js';
+
+/** Pages of subscriptions read for one customer at most (250 each): a bound, not a limit customers reach. */
+const MAX_PAGES = 4;
+
+export interface RemoteProviderDeps {
+  client: RemoteClient;
+  cache: ProviderReadCache;
+  store: Pick<Store, 'claimIdempotencyKey' | 'finishIdempotencyKey' | 'abandonIdempotencyKey'>;
+  policy: RemoteCallPolicy;
+  log?: { warn(obj: object, msg: string): void };
+}
+
+/**
+ * A shop's remote billing provider, spoken to in its documented REST API (version 2021-11) and
+ * mapped to the seed's shapes by `domain/billing/recharge.ts`. Reads go through a 30-second cache.
+ */
+export function remoteProvider(deps: RemoteProviderDeps): BillingProvider {
+  const { client, cache } = deps;
+
+  async function listSubscriptions(customerId: number): Promise<BillingSubscription[]> {
+    const found: RemoteSubscription[] = [];
+    let path = `/subscriptions?customer_id=${customerId}&limit=250`;
+    for (let page = 0; page < MAX_PAGES; page++) {
+      const answer = await client.get<{ subscriptions?: RemoteSubscription[]; next_cursor?: string | null }>(path);
+      found.push(...(answer?.subscriptions ?? []));
+      if (!answer?.next_cursor) break;
+      path = `/subscriptions?cursor=${encodeURIComponent(answer.next_cursor)}&limit=250`;
+    }
+    return found.filter((s) => s.customer_id === customerId).map(subscriptionFromRemote).sort((a, b) => a.id - b.id);
+  }
+
+  async function activate(id: number): Promise<BillingSubscription> {
+    const answer = await client.write<{ subscription: RemoteSubscription }>('POST', `/subscriptions/${id}/activate`, undefined, {
+      // Activation shows on the subscription itself: active now means the lost try went through.
+      lookup: async () => {
+        const current = await client.peek<{ subscription: RemoteSubscription }>(`/subscriptions/${id}`);
+        return current && current.subscription.status?.toLowerCase() === 'active' ? current : undefined;
+      },
+    });
+    return subscriptionFromRemote(answer.subscription);
+  }
+
+  async function applyDiscount(customerId: number, addressId: number, code: string): Promise<ReactivationResult['discount']> {
+    const before = await client.get<{ address: RemoteAddress }>(`/addresses/${addressId}`);
+    if (!before || before.address.customer_id !== customerId) return { applied: false, reason: 'the subscription\'s address is not on file' };
+    const known = new Set((before.address.discounts ?? []).map((d) => d.id));
+    await client.write<{ address: RemoteAddress }>('POST', `/addresses/${addressId}/apply_discount`, { discount_code: code }, {
+      // A discount the address did not have before means the lost try went through.
+      lookup: async () => {
+        const current = await client.peek<{ address: RemoteAddress }>(`/addresses/${addressId}`);
+        return current && (current.address.discounts ?? []).some((d) => !known.has(d.id)) ? current : undefined;
+      },
+    });
+    return { applied: true };
+  }
+
+  return {
+    kind: 'remote',
+    customer: (shopId, id) => cache.read(shopId, 'customer', id, async () => {
+      const answer = await client.get<{ customer: RemoteCustomer }>(`/customers/${id}`);
+      return answer ? customerFromRemote(answer.customer) : null;
+    }),
+    async subscriptions(shopId, customerId) {
+      return (await cache.read(shopId, 'subscriptions', customerId, () => listSubscriptions(customerId))) ?? [];
+    },
+    address: (shopId, id) => cache.read(shopId, 'address', id, async () => {
+      const answer = await client.get<{ address: RemoteAddress }>(`/addresses/${id}`);
+      return answer ? addressFromRemote(answer.address) : null;
+    }),
+    charge: (shopId, id) => cache.read(shopId, 'charge', id, async () => {
+      const answer = await client.get<{ charge: RemoteCharge }>(`/charges/${id}`);
+      return answer ? chargeFromRemote(answer.charge) : null;
+    }),
+    async nextQueuedCharge(_shopId, addressId, fromDate) {
+      const answer = await client.get<{ charges?: RemoteCharge[] }>(`/charges?address_id=${addressId}&status=queued&sort_by=scheduled_at-asc&limit=250`);
+      const charges = (answer?.charges ?? []).map(chargeFromRemote).filter((c) => c.address_id === addressId && c.status === 'QUEUED' && c.scheduled_at.slice(0, 10) >= fromDate);
+      return charges.sort((a, b) => a.scheduled_at.localeCompare(b.scheduled_at) || a.id - b.id)[0] ?? null;
+    },
+
+    async reactivate(shopId, plan) {
+      const subscriptions: BillingSubscription[] = [];
+      try {
+        // One at a time, in order: a failure part-way leaves the rest cancelled, and a repeat of the
+        // link activates only those (the active ones are skipped by the service).
+        for (const sub of plan.subscriptions) subscriptions.push(await activate(sub.id));
+      } finally {
+        cache.drop(shopId, 'subscriptions', plan.customerId);
+        cache.drop(shopId, 'customer', plan.customerId);
+      }
+      const first = plan.subscriptions[0];
+      let discount: ReactivationResult['discount'] = null;
+      if (plan.discountCode && first) {
+        try {
+          discount = await applyDiscount(plan.customerId, first.address_id, plan.discountCode);
+        } catch (error) {
+          // The subscriptions are active already: the page says the code is missing rather than fail the reactivation.
+          deps.log?.warn({ err: error, address: first.address_id }, 'discount not applied after a reactivation');
+          discount = { applied: false, reason: error instanceof AppError ? error.message : 'the billing provider did not answer' };
+        } finally {
+          cache.drop(shopId, 'address', first.address_id);
+        }
+      }
+      return { subscriptions, discount };
+    },
+
+    createOnetime: createRemoteOnetimes(deps),
+  };
+}

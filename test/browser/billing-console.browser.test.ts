@@ -1,0 +1,97 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { startApp, type TestApp } from '../helpers/app.js';
+import { backends } from '../helpers/backends.js';
+import { TEST_SECRET_KEY } from '../helpers/billing.js';
+import { launchChromium, listen, screenshot, watchErrors } from '../helpers/browser.js';
+
+const TOKEN = 'console-provider-token-never-shown';
+
+/** The console's billing pages in a real Chromium: the provider settings (token write-only) and a campaign's claim limit. */
+describe.skipIf(!inject('chromium'))('billing pages of the console in Chromium', () => {
+  const backend = backends()[0]!;
+  let t: TestApp;
+  let base: string;
+  let browser: Browser;
+  let privateKey: string;
+
+  beforeAll(async () => {
+    t = await startApp(backend, { REBOUND_SECRET_KEY: TEST_SECRET_KEY });
+    base = await listen(t.app);
+    privateKey = (await t.createShop('subs-shop', { name: 'Subscriptions shop' })).private;
+    expect((await t.admin('POST', '/admin/v1/shops/subs-shop/campaigns', { name: 'Winter winback', discount_code: 'COLD10' })).statusCode).toBe(201);
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+    await backend.cleanup();
+  });
+
+  async function signedIn(): Promise<{ page: Page; errors: string[] }> {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const errors = watchErrors(page);
+    await page.goto(`${base}/console/`);
+    await page.getByLabel('Operator token or shop private key').fill(privateKey);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Rulesets' }).waitFor();
+    return { page, errors };
+  }
+
+  it('switches the shop to a remote provider, with errors in place and the token never shown', async () => {
+    const { page, errors } = await signedIn();
+    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Billing' }).click();
+    await page.getByRole('heading', { name: 'Billing provider' }).waitFor();
+    expect(await page.getByLabel('Provider', { exact: true }).inputValue()).toBe('ledger');
+
+    await page.getByLabel('Provider', { exact: true }).selectOption('remote');
+    await page.getByLabel('Base URL').fill('http://billing.example');
+    await page.getByLabel('API token').fill(TOKEN);
+    await page.getByRole('button', { name: 'Save' }).click();
+    const url = page.getByLabel('Base URL');
+    await expect.poll(() => url.getAttribute('aria-invalid')).toBe('true');
+    expect(await page.getByText('base_url must be an https URL').isVisible()).toBe(true);
+
+    await url.fill('https://api.billing.example');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
+    expect(await page.getByLabel('API token').inputValue()).toBe('');
+    expect(await page.getByLabel('API token').getAttribute('placeholder')).toContain('Stored');
+    expect(await page.content()).not.toContain(TOKEN);
+    expect((await t.admin('GET', '/admin/v1/shops/subs-shop/billing/provider')).json()).toEqual({ type: 'remote', base_url: 'https://api.billing.example', api_version: '2021-11', api_token_set: true });
+    expect(await page.getByText('/webhooks/billing/subs-shop').isVisible()).toBe(true);
+
+    // A reload shows what is stored; saving without a new token keeps the stored one.
+    await page.reload();
+    await page.getByRole('heading', { name: 'Billing provider' }).waitFor();
+    await expect.poll(() => page.getByLabel('Base URL').inputValue()).toBe('https://api.billing.example');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
+    expect((await t.admin('GET', '/admin/v1/shops/subs-shop/billing/provider')).json().api_token_set).toBe(true);
+    await screenshot(page, 'console-billing-provider');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('changes a campaign\'s claim limit', async () => {
+    const { page, errors } = await signedIn();
+    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Campaigns' }).click();
+    await page.getByRole('heading', { name: 'Campaigns' }).waitFor();
+    const row = page.getByRole('row', { name: /Winter winback/ });
+    expect(await row.getByRole('cell').nth(2).textContent()).toBe('1');
+    const limit = page.getByLabel('Claims per customer for Winter winback');
+    await limit.fill('3');
+    await page.getByRole('button', { name: 'Save limit' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved: 3 per customer.' }).waitFor();
+    await expect.poll(() => row.getByRole('cell').nth(2).textContent()).toBe('3');
+    expect((await t.admin('GET', '/admin/v1/shops/subs-shop/campaigns')).json().data[0].max_claims_per_customer).toBe(3);
+
+    await limit.fill('0');
+    await page.getByRole('button', { name: 'Save limit' }).click();
+    expect(await limit.evaluate((input) => (input as unknown as { validity: { valid: boolean } }).validity.valid)).toBe(false);
+    expect((await t.admin('GET', '/admin/v1/shops/subs-shop/campaigns')).json().data[0].max_claims_per_customer).toBe(3);
+    await screenshot(page, 'console-campaign-claim-limit');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});
