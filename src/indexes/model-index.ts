@@ -1,11 +1,14 @@
 import type { Logger } from 'pino';
 import type { BuiltModel } from '../domain/models/build.js';
+import { contentBytes, type ContentModel } from '../domain/models/content.js';
 import { modelBytes } from '../domain/models/rank.js';
 import type { BuildResult } from '../jobs/model-worker.js';
 
 /** A shop's model as served: built from data with `stamp`, swapped in whole. */
 export interface ShopModel {
   readonly model: BuiltModel;
+  /** Every product's content neighbours (similar_products), built with the model. */
+  readonly content: ContentModel;
   /** The data it was built from (data version and event count): equal stamps, equal models, on every node. */
   readonly stamp: string;
   readonly builtAt: string;
@@ -120,7 +123,7 @@ export class ModelIndex {
         if (result.unchanged) return;
         this.builds++;
         // Swapped in whole: a request sees the old model or the new one, never a mix.
-        state.current = { model: result.model, stamp: result.stamp, builtAt: result.builtAt, buildMs: result.ms, bytes: modelBytes(result.model) };
+        state.current = { model: result.model, content: result.content, stamp: result.stamp, builtAt: result.builtAt, buildMs: result.ms, bytes: modelBytes(result.model) + contentBytes(result.content) };
         this.options.log?.info({ shopId, ms: result.ms, bytes: state.current.bytes, stamp: result.stamp }, 'model built');
       })
       .catch((error: unknown) => this.options.log?.warn({ err: error, shopId }, 'model build failed; the previous model keeps serving'))

@@ -6,6 +6,7 @@ import { Piscina } from 'piscina';
 import { buildModel, purchaseIncidence, sortedIndexOf, type BuiltModel, type ModelLine, type ModelView } from '../domain/models/build.js';
 import { itemsInUse, usersInUse } from '../domain/models/incidence.js';
 import { sarNeighbours, type Basis, type SarSimilarity } from '../domain/models/sar.js';
+import { buildContentModel, contentItemOf, type ContentItem, type ContentModel } from '../domain/models/content.js';
 import { modelSettingsOf } from '../domain/models/settings.js';
 import { openStore } from '../store/open.js';
 import type { Store } from '../store/store.js';
@@ -18,7 +19,7 @@ export type ModelTask =
   | { kind: 'similar'; databaseUrl: string; shopId: number; productId: number; similarity: SarSimilarity; threshold: number; basis: Basis; limit: number }
   | { kind: 'ping' };
 
-export type BuildResult = { unchanged: true; stamp: string } | { unchanged: false; stamp: string; builtAt: string; ms: number; model: BuiltModel } | { missing: true };
+export type BuildResult = { unchanged: true; stamp: string } | { unchanged: false; stamp: string; builtAt: string; ms: number; model: BuiltModel; content: ContentModel } | { missing: true };
 
 export interface SimilarResult {
   data: { product_id: number; score: number; co_occurrences: number }[];
@@ -46,6 +47,17 @@ async function orderLines(store: Store, shopId: number): Promise<ModelLine[]> {
   return (await store.listOrderLines(shopId, 0)).map((l) => ({ orderId: l.order_id, productId: l.product_id, customerId: l.customer_id, createdAt: l.created_at }));
 }
 
+/** Every product's content features, read a page at a time so their documents never all live at once. */
+async function contentItems(store: Store, shopId: number): Promise<ContentItem[]> {
+  const items: ContentItem[] = [];
+  for (let afterId = 0; ;) {
+    const page = await store.listProducts(shopId, { afterId, limit: 500 });
+    for (const product of page) items.push(contentItemOf(product));
+    if (page.length < 500) return items;
+    afterId = page[page.length - 1]!.id;
+  }
+}
+
 async function build(task: Extract<ModelTask, { kind: 'build' }>): Promise<unknown> {
   const started = performance.now();
   const store = await storeFor(task.databaseUrl);
@@ -55,9 +67,11 @@ async function build(task: Extract<ModelTask, { kind: 'build' }>): Promise<unkno
   const [lines, views] = await Promise.all([orderLines(store, task.shopId), store.listRecentViews(task.shopId, VIEWS_READ)]);
   const modelViews: ModelView[] = views.map((v) => ({ visitor: v.uuid ?? `customer:${v.customer_id}`, handle: v.handle, createdAt: v.created_at }));
   const model = buildModel(lines, modelViews, current.settings);
-  const result: BuildResult = { unchanged: false, stamp: current.stamp, builtAt: new Date().toISOString(), ms: Math.round(performance.now() - started), model };
+  const content = buildContentModel(await contentItems(store, task.shopId));
+  const result: BuildResult = { unchanged: false, stamp: current.stamp, builtAt: new Date().toISOString(), ms: Math.round(performance.now() - started), model, content };
   const buffers = [model.products, model.neighbours.offsets, model.neighbours.items, model.neighbours.scores, model.customers, model.affinityOffsets,
-    model.affinityItems, model.affinityWeights, model.viewNeighbours.offsets, model.viewNeighbours.items, model.viewNeighbours.scores].map((a) => a.buffer);
+    model.affinityItems, model.affinityWeights, model.viewNeighbours.offsets, model.viewNeighbours.items, model.viewNeighbours.scores,
+    content.ids, content.lists.offsets, content.lists.items, content.lists.scores].map((a) => a.buffer);
   // Moved, not copied: the request thread receives the arrays as they are.
   return Piscina.move({ [Piscina.transferableSymbol]: buffers, [Piscina.valueSymbol]: result } as unknown as ArrayBuffer);
 }

@@ -1,10 +1,11 @@
 import { InvalidInputError } from '../../../domain/errors.js';
 import { idList } from '../../../domain/params/kinds.js';
 import { positiveId, sessionId, text } from '../../../domain/params/text-kinds.js';
-import { rankSimilar, titleWords, type ContentProfile } from '../../../domain/ranking/similarity.js';
-import type { IndexedProduct, ShopCatalog } from '../../../indexes/shop-catalog.js';
+import { similarTo } from '../../../domain/models/content.js';
+import { titleWords, type ContentProfile } from '../../../domain/ranking/similarity.js';
+import type { IndexedProduct } from '../../../indexes/shop-catalog.js';
 import { searchIndex } from '../../../indexes/search-index.js';
-import { byIds, defineList, type ListContext } from './types.js';
+import { byIds, defineList, eachById, type ListContext } from './types.js';
 
 function requireInputs(context: ListContext): readonly number[] {
   if (!context.productIds?.length) throw new InvalidInputError('shop_product_ids', 'Missing required endpoint argument: shop_product_ids.');
@@ -16,18 +17,19 @@ function profile(p: IndexedProduct): ContentProfile {
   return { id: p.id, productType: p.productType, vendor: p.vendor, tags: p.tagsLower, titleWords: titleWords(p.title), priceBand: Math.log2(Math.max(lowest, 0.01)) };
 }
 
-/** Content profiles of a catalog generation, made on first use. */
-function profilesOf(catalog: ShopCatalog): ContentProfile[] {
-  return catalog.memo('content-profiles', () => [...catalog.products.values()].filter((p) => p.listable).map(profile));
-}
-
 export const similarSource = defineList({
   path: '/products/similar_products',
-  summary: 'Products most like the input products: type, vendor, tags, title words and price band',
+  summary: 'Products most like the input products (type, vendor, tags, title words and price band, precomputed with the shop\'s model), then best sellers',
   params: { shop_product_ids: idList('the input products (required)') },
   candidates(context) {
-    const inputs = byIds(context.catalog, requireInputs(context)).map(profile);
-    return byIds(context.catalog, rankSimilar(inputs, profilesOf(context.catalog)));
+    const inputs = requireInputs(context);
+    const content = context.model()?.content;
+    const skip = new Set(inputs);
+    // A lookup and a merge: every product's neighbours were scored when the model was built.
+    return (function* () {
+      if (content) yield* eachById(context.catalog, similarTo(content, inputs), skip);
+      yield* eachById(context.catalog, context.catalog.sales.topSellers, skip);
+    })();
   },
 });
 
@@ -57,6 +59,9 @@ async function historyProfile(context: ListContext): Promise<ContentProfile[]> {
   return history.map(profile);
 }
 
+/** Matches reordered by the visitor's history; an answer holds at most 50. */
+const SEARCH_RERANKED = 500;
+
 export const searchSource = defineList({
   path: '/products/search',
   summary: 'Site-wide personalized product search (deprecated: the smart search API replaces it)',
@@ -67,10 +72,11 @@ export const searchSource = defineList({
   },
   limits: { fallback: 10, max: 50 },
   async candidates(context, params) {
-    const text = params.query!;
+    const text = params.query;
     const { catalog } = context;
     const exact = /^\d{1,16}$/.test(text) ? catalog.products.get(Number(text)) : undefined;
-    const results = searchIndex(catalog).search(text);
+    // Personalization reorders the best matches only: a short prefix can match most of a large catalog.
+    const results = searchIndex(catalog).search(text).slice(0, SEARCH_RERANKED);
     const history = await historyProfile(context);
     const boosted = results.map((r) => {
       const product = catalog.products.get(r.id as number)!;
