@@ -30,6 +30,9 @@ Commands:
                                  orders.json (JSON arrays, or .ndjson) from a folder into a shop
   shops create --handle <h> --name <n> [--timezone Z] [--currency C] [--scopes a,b] [--public-url U]
                                  create a shop and print its keys
-  keys <shop>                    issue new keys for a shop (the old ones work for 24 more hours)
+  keys <shop>                    issue new keys for a shop (the replaced ones work for 24 more hours,
+                                 older ones end now)
+  keys list <shop>               a shop's keys: kind, prefix and state
+  keys revoke <shop> <prefix>    end the shop's keys starting with <prefix> (e.g. rb_pub_abcd) at once
 
 Configuration comes from the environment: see .env.example.`;

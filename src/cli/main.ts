@@ -56,18 +56,34 @@ async function run(argv: string[]): Promise<number> {
         out(`Shop ${shop.handle} created (id ${shop.id}).\npublic key: ${keys.public}\nprivate key: ${keys.private}`);
         return 0;
       }
-      case 'keys': {
-        if (!rest[0]) throw new UsageError('keys needs a shop handle.');
-        const { keys, previous_keys_expire_at } = await services.shops.rotateKeys(rest[0]);
-        out(`New keys for ${rest[0]} (the previous ones work until ${previous_keys_expire_at}):\npublic key: ${keys.public}\nprivate key: ${keys.private}`);
+      case 'keys':
+        await keysCommand(services, rest);
         return 0;
-      }
       default:
         throw new UsageError(`unknown command "${command}".`);
     }
   } finally {
     await services.close();
   }
+}
+
+/** `keys <shop>` rotates; `keys list <shop>` and `keys revoke <shop> <prefix>` (docs/operations.md, "Keys"). */
+async function keysCommand(services: Awaited<ReturnType<typeof compose>>, rest: string[]): Promise<void> {
+  const [first, shop, prefix] = rest;
+  if (first === 'list') {
+    if (!shop) throw new UsageError('keys list needs a shop handle.');
+    for (const k of await services.shops.listKeys(shop)) out(`${k.key_prefix.padEnd(16)} ${k.kind.padEnd(8)} ${k.state.padEnd(8)} ${k.expires_at ?? ''}`);
+    return;
+  }
+  if (first === 'revoke') {
+    if (!shop || !prefix) throw new UsageError('keys revoke needs a shop handle and a key prefix.');
+    const { revoked } = await services.shops.revokeKey(shop, prefix);
+    out(`Revoked ${revoked} key${revoked === 1 ? '' : 's'} of ${shop} starting with ${prefix}.`);
+    return;
+  }
+  if (!first) throw new UsageError('keys needs a shop handle.');
+  const { keys, previous_keys_expire_at } = await services.shops.rotateKeys(first);
+  out(`New keys for ${first} (the replaced ones work until ${previous_keys_expire_at}):\npublic key: ${keys.public}\nprivate key: ${keys.private}`);
 }
 
 class UsageError extends Error {}

@@ -1,4 +1,6 @@
 import { isAbsolute, resolve } from 'node:path';
+import { ConfigError } from './errors.js';
+import { serverTimeouts, trustProxySetting, type ServerTimeouts, type TrustProxy } from './server.js';
 
 /** Every setting of the service, validated once at boot and frozen. Nothing reads process.env after this. */
 export interface Config {
@@ -25,15 +27,15 @@ export interface Config {
   readonly secretKey: Buffer | null;
   /** Timeout of one call to a remote billing provider (docs/billing.md). */
   readonly billingTimeoutMs: number;
+  /** Which proxies may name the client (rate limits, logs); off by default. */
+  readonly trustProxy: TrustProxy;
+  readonly timeouts: ServerTimeouts;
 }
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
-/** A configuration problem; its message is the one line printed before start-up stops. */
-export class ConfigError extends Error {
-  override name = 'ConfigError';
-}
+export { ConfigError };
 
 type Env = Record<string, string | undefined>;
 
@@ -70,8 +72,11 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
   }
   const secretKey = rawSecret === undefined ? null : Buffer.from(rawSecret, 'hex');
   const billingTimeoutMs = integerSetting(env, 'REBOUND_BILLING_TIMEOUT_MS', 5000, 100, 60_000);
+  const trustProxy = trustProxySetting(env);
+  const timeouts = serverTimeouts((name, fallback, min, max) => integerSetting(env, name, fallback, min, max));
   return Object.freeze({
     port, host, databaseUrl, redisUrl, redisPrefix, adminToken, publicUrl, demo, logLevel, cacheTtlSeconds, indexRefreshMs, modelIntervalS, secretKey, billingTimeoutMs,
+    trustProxy, timeouts,
   });
 }
 

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { ApiKeyRecord, KeyKind } from './shop.js';
 
 const PREFIX: Record<KeyKind, string> = { public: 'rb_pub_', private: 'rb_priv_' };
@@ -44,4 +44,9 @@ export function safeEqual(a: string, b: string): boolean {
   const ha = createHash('sha256').update(a).digest();
   const hb = createHash('sha256').update(b).digest();
   return timingSafeEqual(ha, hb);
+}
+
+/** customer_sig: hex HMAC-SHA256 of the customer id with the shop's signing secret (docs/api.md, "Customer signatures"). */
+export function customerSignature(secret: string, customerId: number): string {
+  return createHmac('sha256', secret).update(String(customerId)).digest('hex');
 }

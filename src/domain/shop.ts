@@ -38,7 +38,12 @@ export interface ShopSettings {
   rate_limit_public_per_minute?: number;
   /** Requests a minute per private key (default 6,000). */
   rate_limit_private_per_minute?: number;
+  /** Public requests naming shop_customer_id must carry customer_sig (docs/api.md, "Customer signatures"). */
+  require_customer_signature?: boolean;
 }
+
+/** Settings only the operator token may change: a shop's own key must not lift its own limits. */
+export const OPERATOR_SETTINGS = ['rate_limit_public_per_minute', 'rate_limit_private_per_minute'] as const;
 
 export type PublicShop = Omit<Shop, 'signing_secret' | 'webhook_secret' | 'billing_webhook_secret' | 'data_version'> & {
   webhook_secret_set: boolean;

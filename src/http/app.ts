@@ -1,6 +1,8 @@
+import { createServer, type ServerOptions } from 'node:http';
 import cors from '@fastify/cors';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Config } from '../config/config.js';
+import type { TrustProxy } from '../config/server.js';
 import type { Services } from '../compose.js';
 import { registerAdminAuth } from './plugins/admin-auth.js';
 import { registerApiKeyAuth } from './plugins/auth.js';
@@ -10,6 +12,7 @@ import { registerMetrics } from './plugins/metrics.js';
 import { registerAdminRateLimit, registerApiRateLimit } from './plugins/rate-limit.js';
 import { registerOpenApi } from './plugins/openapi.js';
 import { registerParamsReader } from './plugins/params.js';
+import { registerCustomerSignatures } from './plugins/customer-signature.js';
 import { registerStorefrontBodies } from './plugins/bodies.js';
 import { registerNdjson } from './routes/admin/bulk.js';
 import { catalogRoutes } from './routes/admin/catalog.js';
@@ -33,7 +36,22 @@ import { listRoutes } from './routes/api/lists.js';
 import { sourcesRoute } from './routes/api/sources.js';
 import { sharedSchemas } from './schemas/product.js';
 
-const HTML_HEADERS = { 'x-content-type-options': 'nosniff', 'x-frame-options': 'DENY', 'referrer-policy': 'no-referrer' };
+const HTML_HEADERS = { 'x-frame-options': 'DENY', 'referrer-policy': 'no-referrer' };
+
+/** A hop count as the function Fastify's types take: the first n hops from this server are trusted. */
+function trustProxyOption(setting: TrustProxy): boolean | string[] | ((address: string, hop: number) => boolean) {
+  return typeof setting === 'number' ? (_address, hop) => hop < setting : setting;
+}
+
+/** A slow sender cannot hold a socket: headers, whole request and idle keep-alive are bounded, checked every second. */
+function serverOptions(timeouts: Config['timeouts']): ServerOptions {
+  return {
+    headersTimeout: timeouts.headersTimeoutMs,
+    requestTimeout: timeouts.requestTimeoutMs,
+    keepAliveTimeout: timeouts.keepAliveTimeoutMs,
+    connectionsCheckingInterval: Math.min(1000, timeouts.headersTimeoutMs),
+  };
+}
 
 export interface AppOptions {
   /** Fastify logger settings; tests pass false. */
@@ -47,12 +65,16 @@ export async function buildApp(services: Services, config: Config, options: AppO
     bodyLimit: 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: true },
     requestIdHeader: 'x-request-id',
+    // Only trusted proxies may name the client: otherwise one visitor could take every visitor's rate-limit bucket.
+    trustProxy: trustProxyOption(config.trustProxy),
+    serverFactory: (handler) => createServer(serverOptions(config.timeouts), handler),
   });
   for (const schema of sharedSchemas) app.addSchema(schema);
   registerParamsReader(app);
   registerErrorHandling(app);
-  // Every HTML page, whoever renders it, gets the headers that keep it from being framed or sniffed.
+  // Every answer is read as its declared type; every HTML page, whoever renders it, cannot be framed.
   app.addHook('onSend', async (_request, reply, payload) => {
+    void reply.header('x-content-type-options', 'nosniff');
     const type = reply.getHeader('content-type');
     if (typeof type === 'string' && type.startsWith('text/html')) {
       for (const [name, value] of Object.entries(HTML_HEADERS)) if (!reply.hasHeader(name)) void reply.header(name, value);
@@ -72,6 +94,10 @@ export async function buildApp(services: Services, config: Config, options: AppO
     await registerStorefrontBodies(api);
     registerApiKeyAuth(api, services.keys);
     registerApiRateLimit(api, services.limiter, services.catalog);
+    registerCustomerSignatures(api, async (shopId) => {
+      await services.products.settled(shopId);
+      return services.catalog.get(shopId)?.shop;
+    });
     sourcesRoute(api); // first: it collects the list routes as they are added
     listRoutes(api, { products: services.products, cache: services.answers });
     customRoute(api, { recommendations: services.recommendations, products: services.products, cache: services.answers });

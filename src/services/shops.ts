@@ -1,8 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { InvalidDocumentError, NotFoundError } from '../domain/errors.js';
+import { ForbiddenError, InvalidDocumentError, NotFoundError } from '../domain/errors.js';
 import { validateDocument } from '../domain/inputs/validate.js';
-import { KEY_GRACE_MS, newApiKey, randomSecret } from '../domain/keys.js';
-import { HANDLE_PATTERN, isValidTimezone, type Shop } from '../domain/shop.js';
+import { hashKey, KEY_GRACE_MS, newApiKey, randomSecret } from '../domain/keys.js';
+import { HANDLE_PATTERN, isValidTimezone, OPERATOR_SETTINGS, type Shop } from '../domain/shop.js';
 import type { CatalogIndex } from '../indexes/catalog-index.js';
 import type { KeyIndex } from '../indexes/key-index.js';
 import type { Store } from '../store/store.js';
@@ -30,6 +30,7 @@ export const ShopSettingsInput = Type.Object({
   reactivate_on_get: Type.Optional(Type.Boolean()),
   rate_limit_public_per_minute: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000_000 })),
   rate_limit_private_per_minute: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000_000 })),
+  require_customer_signature: Type.Optional(Type.Boolean({ description: 'public requests naming shop_customer_id must carry customer_sig; default false' })),
 }, { additionalProperties: false });
 
 export const ShopPatchInput = Type.Object({
@@ -43,12 +44,24 @@ export const ShopPatchInput = Type.Object({
   settings: Type.Optional(ShopSettingsInput),
 }, { additionalProperties: false });
 
+export interface KeySummary {
+  kind: 'public' | 'private';
+  key_prefix: string;
+  created_at: string;
+  expires_at: string | null;
+  state: 'current' | 'grace' | 'ended';
+}
+
+export const RevokeInput = Type.Object({
+  key_prefix: Type.String({ minLength: 8, maxLength: 40, pattern: '^rb_(pub|priv)_[A-Za-z0-9_-]+$', description: 'the key\'s first characters, as listed (e.g. rb_pub_abcd)' }),
+}, { additionalProperties: false });
+
 export interface IssuedKeys {
   public: string;
   private: string;
 }
 
-type ShopsStore = Pick<Store, 'createShop' | 'getShopByHandle' | 'getShopById' | 'updateShop' | 'rotateApiKeys' | 'listShops'>;
+type ShopsStore = Pick<Store, 'createShop' | 'getShopByHandle' | 'getShopById' | 'updateShop' | 'rotateApiKeys' | 'revokeApiKeys' | 'listShopKeys' | 'listShops'>;
 
 /** Shops and their keys: creation, settings, rotation (product.md §1). */
 export function createShopsService(deps: { store: ShopsStore; catalog: CatalogIndex; keys: KeyIndex; keysChanged?: () => void }) {
@@ -111,26 +124,62 @@ export function createShopsService(deps: { store: ShopsStore; catalog: CatalogIn
       return { shop, keys: { public: pub.plain, private: priv.plain } };
     },
 
-    async updateShop(handle: string, body: unknown): Promise<Shop> {
+    /**
+     * Changes a shop. Only the operator changes scopes and rate limits; a shop's private key may
+     * change the rest, and its settings keep the limits the operator set (docs/operations.md, "Keys").
+     */
+    async updateShop(handle: string, body: unknown, by: { operator: boolean }): Promise<Shop> {
       const patch = validateDocument(ShopPatchInput, body, 'shop');
       checkSemantics(patch);
       const shop = await requireShop(handle);
+      if (!by.operator) {
+        const settings = patch.settings ?? {};
+        if (patch.scopes !== undefined || OPERATOR_SETTINGS.some((name) => settings[name] !== undefined)) {
+          throw new ForbiddenError('Only the operator token changes a shop\'s scopes and rate limits.');
+        }
+        if (patch.settings) for (const name of OPERATOR_SETTINGS) if (shop.settings[name] !== undefined) patch.settings[name] = shop.settings[name];
+      }
       const updated = await store.updateShop(shop.id, { ...patch, ...(patch.scopes ? { scopes: [...new Set(patch.scopes)] } : {}) });
       // Settings tune the sales rankings, so those are refolded too.
       await catalog.apply(shop.id, { shop: true, orders: true });
       return updated;
     },
 
-    /** New public and private keys; the old ones keep working for a grace period. */
-    async rotateKeys(handle: string): Promise<{ keys: IssuedKeys; previous_keys_expire_at: string }> {
+    /**
+     * New public and private keys. The replaced keys keep working for a grace period; keys already
+     * in one end now, and so does the key that asked (a leaked key cannot keep itself alive).
+     */
+    async rotateKeys(handle: string, askingKey: string | null = null): Promise<{ keys: IssuedKeys; previous_keys_expire_at: string }> {
       const shop = await requireShop(handle);
       const pub = newApiKey(shop.id, 'public');
       const priv = newApiKey(shop.id, 'private');
-      const graceUntil = Date.now() + KEY_GRACE_MS;
-      await store.rotateApiKeys(shop.id, [pub.record, priv.record], graceUntil);
+      const now = Date.now();
+      const graceUntil = now + KEY_GRACE_MS;
+      await store.rotateApiKeys(shop.id, [pub.record, priv.record], { now, graceUntil, endNowHash: askingKey === null ? null : hashKey(askingKey) });
       await keys.load();
       keysChanged();
       return { keys: { public: pub.plain, private: priv.plain }, previous_keys_expire_at: new Date(graceUntil).toISOString() };
+    },
+
+    /** Ends a shop's live keys with this prefix at once, on every node. */
+    async revokeKey(handle: string, keyPrefix: string): Promise<{ revoked: number }> {
+      const shop = await requireShop(handle);
+      const revoked = await store.revokeApiKeys(shop.id, keyPrefix, Date.now());
+      if (revoked === 0) throw new NotFoundError(`Shop ${handle} has no live key starting with ${keyPrefix}.`);
+      await keys.load();
+      keysChanged();
+      return { revoked };
+    },
+
+    /** A shop's keys as the operator sees them: prefix, kind and state, never the key. */
+    async listKeys(handle: string): Promise<KeySummary[]> {
+      const shop = await requireShop(handle);
+      const now = Date.now();
+      return (await store.listShopKeys(shop.id)).map((k) => ({
+        kind: k.kind, key_prefix: k.key_prefix, created_at: new Date(k.created_at).toISOString(),
+        expires_at: k.expires_at === null ? null : new Date(k.expires_at).toISOString(),
+        state: k.expires_at === null ? 'current' : k.expires_at > now ? 'grace' : 'ended',
+      }));
     },
   };
 }

@@ -34,8 +34,15 @@ export interface Store {
   updateShop(id: number, patch: ShopPatch): Promise<Shop>;
   listShopVersions(): Promise<{ id: number; data_version: number }[]>;
 
-  /** Adds new keys; the shop's current keys of the same kinds expire at `graceUntil`. */
-  rotateApiKeys(shopId: number, keys: ApiKeyRecord[], graceUntil: number): Promise<void>;
+  /**
+   * Adds new keys: the shop's current keys of the same kinds expire at `graceUntil`, keys already in
+   * a grace period expire now, and so does the key with `endNowHash` (the one that asked).
+   */
+  rotateApiKeys(shopId: number, keys: ApiKeyRecord[], rotation: { now: number; graceUntil: number; endNowHash: string | null }): Promise<void>;
+  /** Ends the shop's live keys with this prefix now; returns how many. */
+  revokeApiKeys(shopId: number, keyPrefix: string, now: number): Promise<number>;
+  /** Every key of a shop, live or not, newest first (hashes only). */
+  listShopKeys(shopId: number): Promise<ApiKeyRecord[]>;
   /** Keys that are current or inside their grace period. */
   listLiveApiKeys(now: number): Promise<ApiKeyRecord[]>;
   keysVersion(): Promise<string>;

@@ -37,9 +37,26 @@ describe('loadConfig', () => {
     [{ REBOUND_SECRET_KEY: 'ab'.repeat(16) }, 'REBOUND_SECRET_KEY'],
     [{ REBOUND_SECRET_KEY: 'zz'.repeat(32) }, 'REBOUND_SECRET_KEY'],
     [{ REBOUND_BILLING_TIMEOUT_MS: '5' }, 'REBOUND_BILLING_TIMEOUT_MS'],
+    [{ TRUST_PROXY: 'everyone' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: '10.0.0.0/33' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: '10.0.0.1, 300.1.1.1' }, 'TRUST_PROXY'],
+    [{ HEADERS_TIMEOUT_MS: '40000' }, 'HEADERS_TIMEOUT_MS'],
+    [{ REQUEST_TIMEOUT_MS: '10' }, 'REQUEST_TIMEOUT_MS'],
   ])('stops on %j with one line naming the setting', (env, name) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(name);
+  });
+
+  it('trusts no proxy by default, and reads every form of TRUST_PROXY', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: 'off' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 192.168.1.7 ,loopback,::1,fd00::/8' }).trustProxy).toEqual(['10.0.0.0/8', '192.168.1.7', 'loopback', '::1', 'fd00::/8']);
+  });
+
+  it('bounds every connection by default: headers 10 s, request 30 s, idle keep-alive 72 s', () => {
+    expect(loadConfig({}).timeouts).toEqual({ headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 72_000 });
   });
 
   it('reads the secret key as 32 bytes, and has none by default', () => {

@@ -63,13 +63,36 @@ describe.each(backends())('Store on $name', (backend) => {
     const before = await store.keysVersion();
 
     const fresh = shopKeys().map((k) => ({ ...k.record, shop_id: a.id }));
-    const graceUntil = Date.now() + 60_000;
-    await store.rotateApiKeys(a.id, fresh, graceUntil);
+    const now = Date.now();
+    const graceUntil = now + 60_000;
+    await store.rotateApiKeys(a.id, fresh, { now, graceUntil, endNowHash: null });
     expect(await store.keysVersion()).not.toBe(before);
-    const afterRotation = await store.listLiveApiKeys(Date.now());
+    const afterRotation = await store.listLiveApiKeys(now);
     expect(afterRotation).toHaveLength(4);
     expect(afterRotation.filter((k) => k.expires_at === graceUntil)).toHaveLength(2);
     expect(await store.listLiveApiKeys(graceUntil + 1)).toHaveLength(2);
+
+    // A second rotation ends the first generation's grace at once, and the asking key with it.
+    const third = shopKeys().map((k) => ({ ...k.record, shop_id: a.id }));
+    const asking = fresh.find((k) => k.kind === 'private')!.key_hash;
+    await store.rotateApiKeys(a.id, third, { now: now + 1, graceUntil: now + 120_000, endNowHash: asking });
+    const survivors = await store.listLiveApiKeys(now + 2);
+    expect(survivors.map((k) => k.key_hash).sort()).toEqual([...third.map((k) => k.key_hash), fresh.find((k) => k.kind === 'public')!.key_hash].sort());
+  });
+
+  it('revokes a shop\'s live keys by prefix at once, and lists every key of a shop', async () => {
+    const keys = shopKeys();
+    const a = await store.createShop(newShop('revoking'), keys.map((k) => k.record));
+    const other = await store.createShop(newShop('untouched'), shopKeys().map((k) => ({ ...k.record, key_prefix: keys[0]!.record.key_prefix })));
+    const before = await store.keysVersion();
+    const now = Date.now();
+    expect(await store.revokeApiKeys(a.id, keys[0]!.record.key_prefix, now)).toBe(1);
+    expect(await store.keysVersion()).not.toBe(before);
+    expect(await store.revokeApiKeys(a.id, keys[0]!.record.key_prefix, now + 1)).toBe(0); // already ended
+    const live = (await store.listLiveApiKeys(now + 1)).map((k) => k.shop_id);
+    expect(live.filter((id) => id === a.id)).toHaveLength(1);
+    expect(live.filter((id) => id === other.id)).toHaveLength(2); // the same prefix elsewhere is another shop's
+    expect((await store.listShopKeys(a.id)).map((k) => k.expires_at)).toContain(now);
   });
 
   it('upserts products idempotently by id, with large ids, and replaces variants', async () => {

@@ -1,4 +1,4 @@
-import { commonParams, keyParam, limitParam } from './common.js';
+import { commonParams, customerSigParam, keyParam, limitParam } from './common.js';
 import { count, idList, money, optionalFlag } from './kinds.js';
 import { params, type ParamsOf } from './param.js';
 import { positiveId, sessionId, text, time } from './text-kinds.js';
@@ -6,6 +6,7 @@ import { positiveId, sessionId, text, time } from './text-kinds.js';
 /** The custom endpoint's parameters (docs/api.md, "Custom"): what rules read, and how the answer is shaped. */
 export const customParams = params({
   ...keyParam,
+  ...customerSigParam,
   shop_product_ids: idList('input products; enables product-level rules'),
   shop_variant_ids: idList('input variants; enables variant-level rules'),
   shop_customer_id: positiveId('storefront customer id (customer, customer_tag, customer_purchased rules)'),

@@ -1,6 +1,6 @@
 import { VERBS, type StoreEvent } from '../events.js';
 import { InvalidInputError } from '../errors.js';
-import { keyParam } from './common.js';
+import { customerSigParam, keyParam } from './common.js';
 import { params, type ParamsOf } from './param.js';
 import { email, oneOf, positiveId, text, uuid } from './text-kinds.js';
 
@@ -9,6 +9,7 @@ export const MISSING_IDENTITY = 'Missing required args. You must pass either sho
 /** The event intake's parameters (docs/api.md, "Events"), from the query string and any body fields. */
 export const eventParams = params({
   ...keyParam,
+  ...customerSigParam,
   subject: oneOf(['user'], 'subject of the event', { required: 'Missing required parameter subject (allowed value: user).' }),
   verb: oneOf(VERBS, 'what the subject did', { required: 'Missing required parameter verb (viewed, added or removed).' }),
   noun: oneOf(['product'], 'what the action operated on', { required: 'Missing required parameter noun (allowed value: product).' }),

@@ -10,14 +10,19 @@ declare module 'fastify' {
   }
 }
 
+/** The bearer token a request presented (the admin hook has checked it). */
+export function bearerOf(request: FastifyRequest): string | null {
+  return /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '')?.[1] ?? null;
+}
+
 /** Bearer authentication for every route of the (encapsulated) admin plugin. */
 export function registerAdminAuth(app: FastifyInstance, auth: AdminAuth): void {
   app.decorateRequest('admin', null);
   app.addHook('onRequest', async (request) => {
     const header = request.headers.authorization;
     if (!header) throw new UnauthorizedError('Missing admin credentials. Send Authorization: Bearer <token>.');
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-    const principal = match ? auth.verify(match[1]!) : null;
+    const token = bearerOf(request);
+    const principal = token ? auth.verify(token) : null;
     if (!principal) throw new UnauthorizedError('Invalid admin credentials.');
     request.admin = principal;
   });

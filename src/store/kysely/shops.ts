@@ -54,7 +54,7 @@ function toKey(row: Database['api_keys']): ApiKeyRecord {
 }
 
 type ShopMethods = Pick<Store, 'getSetting' | 'putSettingIfAbsent' | 'putSetting' | 'createShop' | 'getShopByHandle' | 'getShopById'
-  | 'listShops' | 'updateShop' | 'listShopVersions' | 'rotateApiKeys' | 'listLiveApiKeys' | 'keysVersion'>;
+  | 'listShops' | 'updateShop' | 'listShopVersions' | 'rotateApiKeys' | 'revokeApiKeys' | 'listShopKeys' | 'listLiveApiKeys' | 'keysVersion'>;
 
 export function shopMethods(db: Kysely<Database>): ShopMethods {
   return {
@@ -136,13 +136,33 @@ export function shopMethods(db: Kysely<Database>): ShopMethods {
       return rows.map((r) => ({ id: Number(r.id), data_version: Number(r.data_version) }));
     },
 
-    async rotateApiKeys(shopId, keys, graceUntil) {
+    async rotateApiKeys(shopId, keys, rotation) {
       await db.transaction().execute(async (trx) => {
         const kinds = [...new Set(keys.map((k) => k.kind))];
-        await trx.updateTable('api_keys').set({ expires_at: graceUntil })
-          .where('shop_id', '=', shopId).where('kind', 'in', kinds).where('expires_at', 'is', null).execute();
+        const ofShop = trx.updateTable('api_keys').where('shop_id', '=', shopId).where('kind', 'in', kinds);
+        // Keys already in a grace period end now: a rotation never leaves more than one older generation alive.
+        await ofShop.set({ expires_at: rotation.now }).where('expires_at', '>', rotation.now).execute();
+        await ofShop.set({ expires_at: rotation.graceUntil }).where('expires_at', 'is', null).execute();
+        if (rotation.endNowHash) {
+          await trx.updateTable('api_keys').set({ expires_at: rotation.now }).where('shop_id', '=', shopId).where('key_hash', '=', rotation.endNowHash).execute();
+        }
         await insertKeys(trx, keys);
       });
+    },
+    async revokeApiKeys(shopId, keyPrefix, now) {
+      return db.transaction().execute(async (trx) => {
+        const result = await trx.updateTable('api_keys').set({ expires_at: now })
+          .where('shop_id', '=', shopId).where('key_prefix', '=', keyPrefix)
+          .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+          .executeTakeFirst();
+        const revoked = Number(result.numUpdatedRows);
+        if (revoked > 0) await nextCounter(trx, 0, 'keys');
+        return revoked;
+      });
+    },
+    async listShopKeys(shopId) {
+      const rows = await db.selectFrom('api_keys').selectAll().where('shop_id', '=', shopId).orderBy('created_at', 'desc').execute();
+      return rows.map(toKey);
     },
     async listLiveApiKeys(now) {
       const rows = await db.selectFrom('api_keys').selectAll()

@@ -1,5 +1,5 @@
 import type { TProperties } from '@sinclair/typebox';
-import { commonParams, keyParam, limitParam, listFilterParams } from '../../../domain/params/common.js';
+import { commonParams, customerSigParam, keyParam, limitParam, listFilterParams } from '../../../domain/params/common.js';
 import { params, type ParamsOf, type TParams } from '../../../domain/params/param.js';
 import type { ShopModel } from '../../../indexes/model-index.js';
 import type { IndexedProduct, ShopCatalog } from '../../../indexes/shop-catalog.js';
@@ -28,7 +28,7 @@ export interface ListContext {
 }
 
 /** The parameters every list reads besides its own: the key, the common ones, the filters, `limit`. */
-const shared = { ...keyParam, ...commonParams, ...listFilterParams, ...limitParam() };
+const shared = { ...keyParam, ...customerSigParam, ...commonParams, ...listFilterParams, ...limitParam() };
 export type SharedListParams = ParamsOf<typeof shared>;
 
 /** One endpoint of the list family, declared once for HTTP, ruleset `endpoint` outputs and /sources. */

@@ -1,0 +1,24 @@
+import type { FastifyInstance } from 'fastify';
+import { ForbiddenError } from '../../domain/errors.js';
+import { customerSignature, safeEqual } from '../../domain/keys.js';
+import type { Shop } from '../../domain/shop.js';
+
+export const BAD_CUSTOMER_SIG = 'customer_sig is missing or wrong for shop_customer_id.';
+
+/**
+ * Shops that set require_customer_signature: a public request naming shop_customer_id must prove
+ * the storefront may name that customer (docs/api.md, "Customer signatures"); else anyone with
+ * the public key could read any customer's purchases. Private keys are server-side and trusted.
+ */
+export function registerCustomerSignatures(app: FastifyInstance, shopOf: (shopId: number) => Promise<Shop | undefined>): void {
+  app.addHook('preHandler', async (request) => {
+    if (request.apiKey?.kind !== 'public') return;
+    const query = request.query as { shop_customer_id?: unknown; customer_sig?: unknown } | undefined;
+    const customerId = query?.shop_customer_id;
+    if (typeof customerId !== 'number') return;
+    const shop = await shopOf(request.apiKey.shopId);
+    if (!shop?.settings.require_customer_signature) return;
+    const sig = typeof query?.customer_sig === 'string' ? query.customer_sig.toLowerCase() : '';
+    if (!safeEqual(sig, customerSignature(shop.signing_secret, customerId))) throw new ForbiddenError(BAD_CUSTOMER_SIG);
+  });
+}
