@@ -19,6 +19,8 @@ export interface Config {
   readonly cacheTtlSeconds: number;
   /** How often a node polls the shops' data-version stamps to notice writes made by other nodes. */
   readonly indexRefreshMs: number;
+  /** Memory this process may use, in MB: shops' read models are evicted, least recently used first, to stay under it. */
+  readonly memoryBudgetMb: number;
 }
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -57,8 +59,9 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
   }
   const cacheTtlSeconds = integerSetting(env, 'CACHE_TTL_SECONDS', 60, 0, 86_400);
   const indexRefreshMs = integerSetting(env, 'REBOUND_INDEX_REFRESH_MS', 1000, 50, 600_000);
+  const memoryBudgetMb = integerSetting(env, 'REBOUND_MEMORY_BUDGET_MB', 512, 128, 1_048_576);
   return Object.freeze({
-    port, host, databaseUrl, redisUrl, redisPrefix, adminToken, publicUrl, demo, logLevel, cacheTtlSeconds, indexRefreshMs,
+    port, host, databaseUrl, redisUrl, redisPrefix, adminToken, publicUrl, demo, logLevel, cacheTtlSeconds, indexRefreshMs, memoryBudgetMb,
   });
 }
 

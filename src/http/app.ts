@@ -8,6 +8,7 @@ import { registerErrorHandling } from './plugins/errors.js';
 import { loggerOptions } from './plugins/logging.js';
 import { registerMetrics } from './plugins/metrics.js';
 import { registerAdminRateLimit, registerApiRateLimit } from './plugins/rate-limit.js';
+import { registerResidentShop } from './plugins/resident-shop.js';
 import { registerOpenApi } from './plugins/openapi.js';
 import { registerNdjson } from './routes/admin/bulk.js';
 import { catalogRoutes } from './routes/admin/catalog.js';
@@ -67,6 +68,7 @@ export async function buildApp(services: Services, config: Config, options: AppO
     // Storefront pages call these from the browser, from any origin.
     await api.register(cors, { origin: '*', methods: ['GET', 'POST', 'OPTIONS'], allowedHeaders: ['Content-Type', 'X-Api-Key'], maxAge: 86_400 });
     registerApiKeyAuth(api, services.keys);
+    registerResidentShop(api, services.catalog);
     registerApiRateLimit(api, services.limiter, services.catalog);
     sourcesRoute(api); // first: it collects the list routes as they are added
     listRoutes(api, { products: services.products, cache: services.answers });

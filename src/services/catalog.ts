@@ -39,7 +39,7 @@ export function createCatalogService(deps: { store: CatalogStore; catalog: Catal
       const rows = validateRows(ProductInput, body, 'products');
       const now = clock();
       const products: Product[] = rows.map((row) => normalizeProduct(row, now));
-      const current = catalog.get(shopId);
+      const current = await catalog.ensure(shopId);
       const handles = new Map<string, number>();
       const variantOwner = new Map<number, number>();
       products.forEach((product, index) => {
@@ -69,7 +69,7 @@ export function createCatalogService(deps: { store: CatalogStore; catalog: Catal
 
     /** Admin listing: title / handle / sku search over the read model, paged. */
     async listProducts(shopId: number, query: { query?: string; limit: number; page: number }): Promise<{ data: Product[]; page: number; total: number }> {
-      const shopCatalog = catalog.get(shopId);
+      const shopCatalog = await catalog.ensure(shopId);
       const needle = query.query?.trim().toLowerCase() ?? '';
       const all = shopCatalog ? [...shopCatalog.products.values()] : [];
       const matching = needle === '' ? all : all.filter((p) => p.title.toLowerCase().includes(needle) || p.handle.includes(needle) || String(p.id) === needle);
@@ -89,7 +89,7 @@ export function createCatalogService(deps: { store: CatalogStore; catalog: Catal
 
     /** The products holding these variants (the console names variant chips by them), from the read model's variant map. */
     async productsByVariantIds(shopId: number, variantIds: readonly number[]): Promise<{ data: Product[]; page: number; total: number }> {
-      const byVariant = catalog.get(shopId)?.byVariant;
+      const byVariant = (await catalog.ensure(shopId))?.byVariant;
       return this.productsByIds(shopId, variantIds.flatMap((v) => byVariant?.get(v)?.id ?? []));
     },
 

@@ -39,7 +39,7 @@ export function registerAdminRateLimit(app: FastifyInstance, limiter: RateLimite
     const admin = request.admin;
     if (!admin) return;
     const bearer = request.headers.authorization ?? '';
-    const limit = admin.operator ? DEFAULT_PRIVATE_LIMIT : catalog.get(admin.shopId)?.shop.settings.rate_limit_private_per_minute ?? DEFAULT_PRIVATE_LIMIT;
+    const limit = admin.operator ? DEFAULT_PRIVATE_LIMIT : (await catalog.ensure(admin.shopId))?.shop.settings.rate_limit_private_per_minute ?? DEFAULT_PRIVATE_LIMIT;
     await enforce(limiter, reply, `k:${digest(bearer.replace(/^Bearer\s+/i, ''))}`, limit);
   });
 }

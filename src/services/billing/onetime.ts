@@ -7,7 +7,7 @@ import { isCalendarDate } from '../../domain/rules/local-time.js';
 import type { Shop } from '../../domain/shop.js';
 import type { CatalogIndex } from '../../indexes/catalog-index.js';
 import type { Query } from '../params.js';
-import { requireCatalog } from '../products.js';
+import { loadCatalog } from '../products.js';
 import { positiveId } from './params.js';
 import type { BillingProvider } from './provider.js';
 
@@ -56,7 +56,7 @@ export function createOnetimeService(deps: { provider: BillingProvider; catalog:
       }
       const address = await provider.address(shop.id, addressId!);
       if (!address) throw new NotFoundError(`Address ${addressId} not found.`);
-      const product = requireCatalog(catalog, shop.id).byVariant.get(request.variantId);
+      const product = (await loadCatalog(catalog, shop.id)).byVariant.get(request.variantId);
       const variantIndex = product?.variants.findIndex((v) => v.id === request.variantId) ?? -1;
       if (!product || variantIndex < 0) throw new InvalidInputError('shop_variant_id', `Parameter shop_variant_id: variant ${request.variantId} is not in the catalog.`);
       const customer = await provider.customer(shop.id, address.customer_id);

@@ -5,7 +5,8 @@ import { InvalidInputError, NotFoundError } from '../../domain/errors.js';
 import type { Shop } from '../../domain/shop.js';
 import type { CatalogIndex } from '../../indexes/catalog-index.js';
 import type { Store } from '../../store/store.js';
-import { requireCatalog } from '../products.js';
+import { loadCatalog } from '../products.js';
+import type { ShopCatalog } from '../../indexes/shop-catalog.js';
 import type { ReactivateParams } from './params.js';
 import type { BillingProvider } from './provider.js';
 
@@ -48,8 +49,8 @@ export function createReactivationService(deps: {
   }
 
   /** The product and variant JSON of a subscription, from the catalog index (null when gone). */
-  function catalogJson(shopId: number, sub: BillingSubscription): { product: string; variant: string } {
-    const product = requireCatalog(catalog, shopId).products.get(sub.shop_product_id);
+  function catalogJson(shopCatalog: ShopCatalog, sub: BillingSubscription): { product: string; variant: string } {
+    const product = shopCatalog.products.get(sub.shop_product_id);
     const index = product?.variants.findIndex((v) => v.id === sub.shop_variant_id) ?? -1;
     return { product: product ? product.json.plain.toString() : 'null', variant: product && index >= 0 ? product.json.variants[index]! : 'null' };
   }
@@ -90,8 +91,9 @@ export function createReactivationService(deps: {
         });
       }
       const now = clock();
+      const shopCatalog = await loadCatalog(catalog, shop.id);
       const subs = chosen.map((sub) => {
-        const { product, variant } = catalogJson(shop.id, sub);
+        const { product, variant } = catalogJson(shopCatalog, sub);
         const link = linkFor(shop, params, [sub.id], now);
         return `${JSON.stringify({ ...sub, service_reactivate_link: link }).slice(0, -1)},"shop_product":${product},"shop_variant":${variant}}`;
       });
@@ -123,7 +125,7 @@ export function createReactivationService(deps: {
         reactivated = await reactivate(shop, customerId, subs, query.billing_discount_code ?? null, campaignId === null ? null : { campaignId, tk });
       }
       const current = reactivated ? (await provider.subscriptions(shop.id, customerId)).filter((s) => ids.includes(s.id)) : subs;
-      const shopCatalog = catalog.get(shop.id);
+      const shopCatalog = await catalog.ensure(shop.id);
       return {
         kind: 'page', shop, customer, live, reactivated: reactivated || (method === 'POST' && live),
         link: `/billing/reactivate?${new URLSearchParams(query).toString()}`,

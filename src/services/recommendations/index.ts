@@ -6,7 +6,7 @@ import type { CatalogIndex } from '../../indexes/catalog-index.js';
 import type { IndexedMarket, IndexedProduct, IndexedRuleset, ShopCatalog } from '../../indexes/shop-catalog.js';
 import type { ViewedIndex } from '../../indexes/viewed-index.js';
 import { resolveMarket, type Picked } from '../lists/select.js';
-import { requireCatalog } from '../products.js';
+import { loadCatalog, requireCatalog } from '../products.js';
 import type { CustomRequest } from './params.js';
 import { renderCustomAnswer, type CustomAnswer } from './respond.js';
 import { resolveOutputs, type Candidate, type ResolveError } from './resolve.js';
@@ -46,8 +46,8 @@ export function createRecommendationsService(deps: { catalog: CatalogIndex; view
     },
 
     /** The same answer plus a trace; runs an unsaved document when one is given (the console's live preview). */
-    preview(shopId: number, rulesetId: number | null, request: CustomRequest, unsaved?: unknown): Promise<Buffer> {
-      const catalog = requireCatalog(deps.catalog, shopId);
+    async preview(shopId: number, rulesetId: number | null, request: CustomRequest, unsaved?: unknown): Promise<Buffer> {
+      const catalog = await loadCatalog(deps.catalog, shopId);
       if (unsaved !== undefined) {
         const compiled = compileRulesetInput(unsaved, referencesOf(catalog));
         const indexed: IndexedRuleset = {
