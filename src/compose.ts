@@ -84,7 +84,7 @@ export async function compose(config: Config, options: { log?: Logger; store?: S
     done.catch((error: unknown) => options.log?.warn({ err: error }, 'could not apply another node\'s change; the next poll will'));
   });
   const adminAuth = createAdminAuth({ store, keys, configuredToken: config.adminToken });
-  const eventWriter = new GroupCommitter<EventRow>((batch) => store.appendEvents(batch), { maxBatch: 1000, maxDelayMs: 2 });
+  const eventWriter = new GroupCommitter<EventRow>((batch) => store.appendEvents(batch), { maxBatch: 1000, maxDelayMs: 0 });
   const viewed = new ViewedIndex(store);
   const billing = ledgerProvider(store);
   const catalogAdmin = createCatalogService({ store, catalog });
