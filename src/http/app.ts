@@ -14,6 +14,7 @@ import { registerNdjson } from './routes/admin/bulk.js';
 import { catalogRoutes } from './routes/admin/catalog.js';
 import { rulesetRoutes } from './routes/admin/rulesets.js';
 import { shopRoutes } from './routes/admin/shops.js';
+import { nodeRoutes } from './routes/admin/node.js';
 import { customRoute } from './routes/api/custom.js';
 import { eventRoutes } from './routes/api/events.js';
 import { billingRoutes } from './routes/api/billing.js';
@@ -82,6 +83,7 @@ export async function buildApp(services: Services, config: Config, options: AppO
     registerAdminAuth(admin, services.adminAuth);
     registerAdminRateLimit(admin, services.limiter, services.catalog);
     shopRoutes(admin, services.shops);
+    nodeRoutes(admin, services.catalog);
     catalogRoutes(admin, { shops: services.shops, catalog: services.catalogAdmin });
     rulesetRoutes(admin, { shops: services.shops, rulesets: services.rulesets, recommendations: services.recommendations });
     adminEventRoutes(admin, { shops: services.shops, events: services.events });

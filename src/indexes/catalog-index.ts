@@ -144,6 +144,11 @@ export class CatalogIndex implements ShopMemory {
     return refreshed;
   }
 
+  /** The shops this node holds, least recently used first, with each one's estimated bytes (all holders). */
+  resident(): { id: number; handle: string; bytes: number }[] {
+    return [...this.shops.values()].map((c) => ({ id: c.shop.id, handle: c.shop.handle, bytes: this.residency.shopBytes(c.shop.id) }));
+  }
+
   /** Estimated bytes of the shop's resident generation (the memory budget's unit). */
   bytes(shopId: number): number {
     return this.sizes.get(shopId) ?? 0;

@@ -9,8 +9,13 @@ import { indexMarket, indexProduct, ShopCatalog, type IndexedProduct, type Index
 export type CatalogStore = Pick<Store, 'getShopById' | 'listProducts' | 'listCollections' | 'listMarkets' | 'listCustomers' | 'listShopVersions'
   | 'listRulesets' | 'listOrderLines' | 'listEventCounts'>;
 
-/** Products read per query when a shop's catalog is built. */
-const PRODUCT_PAGE = 500;
+/**
+ * Products read per query when a shop's catalog is built. Each page is followed by a turn of the
+ * event loop: a large shop's load must not hold up the requests of the shops already in memory.
+ */
+const PRODUCT_PAGE = 50;
+
+const yieldTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** Reads the parts of a shop's read model from the store; the index decides when. */
 export class CatalogLoader {
@@ -32,7 +37,7 @@ export class CatalogLoader {
     return new ShopCatalog(shop, shop.data_version, products, collections, markets, customers, rulesets, sales, eventCounts);
   }
 
-  /** Products a page at a time, so a large catalog's parsed documents never all live at once. */
+  /** Products a page at a time, so a large catalog's parsed documents never all live at once, nor block the loop long. */
   async products(shopId: number): Promise<Map<number, IndexedProduct>> {
     const products = new Map<number, IndexedProduct>();
     let afterId = 0;
@@ -41,6 +46,7 @@ export class CatalogLoader {
       for (const row of page) products.set(row.id, indexProduct(row));
       if (page.length < PRODUCT_PAGE) return products;
       afterId = page[page.length - 1]!.id;
+      await yieldTurn();
     }
   }
 
