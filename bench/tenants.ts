@@ -7,11 +7,11 @@
  * is one JSON object with every figure.
  *
  * Settings (environment): TENANTS_SHOPS (1000), TENANTS_PRODUCTS (200), TENANTS_SECONDS (60),
- * TENANTS_CONNECTIONS (10), TENANTS_BUDGET_MB (256), TENANTS_ZIPF (1.0 = the exponent),
+ * TENANTS_CONNECTIONS (10), TENANTS_BUDGET_MB (512, the default), TENANTS_ZIPF (1.0 = the exponent),
  * TENANTS_DIR (where the prepared database is kept; default <tmp>/rebound-tenants).
  */
 import { execFileSync } from 'node:child_process';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runTenantLoad } from './lib/tenant-load.js';
 import { LARGE_SHOPS, OPERATOR_TOKEN, prepareTenants, type TenantShop } from './lib/tenants-data.js';
@@ -22,7 +22,7 @@ const SHOPS = setting('TENANTS_SHOPS', 1000);
 const PRODUCTS = setting('TENANTS_PRODUCTS', 200);
 const SECONDS = setting('TENANTS_SECONDS', 60);
 const CONNECTIONS = setting('TENANTS_CONNECTIONS', 10);
-const BUDGET_MB = setting('TENANTS_BUDGET_MB', 256);
+const BUDGET_MB = setting('TENANTS_BUDGET_MB', 512);
 const ZIPF = setting('TENANTS_ZIPF', 1);
 const DIR = process.env.TENANTS_DIR ?? join(tmpdir(), 'rebound-tenants');
 const MB = 1024 * 1024;
@@ -76,6 +76,7 @@ async function main(): Promise<void> {
   const env = { DATABASE_URL: `sqlite:${data.file}`, REBOUND_ADMIN_TOKEN: OPERATOR_TOKEN, REBOUND_DEMO: 'false', LOG_LEVEL: 'warn', HOST: '127.0.0.1', REBOUND_MEMORY_BUDGET_MB: String(BUDGET_MB) };
   const server = await startProcess(['dist/src/cli/main.js', 'serve'], env, 0, '/readyz');
   const baselineRss = server.rssMb();
+  const loadBefore = loadavg()[0]!;
   log(`\nserver started in ${server.startMs} ms, RSS ${baselineRss} MB, budget ${BUDGET_MB} MB; ${SECONDS} s of Zipf (s = ${ZIPF}) traffic over ${SHOPS} shops, ${CONNECTIONS} connections`);
   log('   t  RSS MB  resident  estimated MB  heap MB  loads  evictions  req/s');
   const samples: { t: number; rssMb: number }[] = [];
@@ -100,11 +101,13 @@ async function main(): Promise<void> {
     },
   });
   const result = await load;
+  const loadAfter = loadavg()[0]!;
   const after = await scrape(server);
   const allowanceMb = Math.round(after.rebound_resident_allowance_bytes! / MB);
   log(`\n${result.requests} requests, ${result.rps} req/s, ${result.errors} errors, ${result.shopsTouched} shops asked`);
   for (const [tier, stats] of Object.entries(result.tiers)) log(`  ${tier.padEnd(5)} ${String(stats.requests).padStart(7)} requests  p50 ${stats.p50Ms} ms  p99 ${stats.p99Ms} ms  max ${stats.maxMs} ms`);
   log(`  loads ${after.rebound_shop_loads}, evictions ${after.rebound_shop_evictions}, resident ${after.rebound_resident_shops} shops (estimated ${Math.round(after.rebound_resident_estimated_bytes! / MB)} MB of an allowance of ${allowanceMb} MB)`);
+  log(`  machine load average ${loadBefore.toFixed(1)} before, ${loadAfter.toFixed(1)} after (2 cores; other work on the machine slows every figure)`);
   log(`  RSS peak ${peakRss} MB (sampled every second), budget ${BUDGET_MB} MB: ${peakRss <= BUDGET_MB ? 'under' : 'OVER'} the budget`);
 
   const cold: Record<string, { coldMs: number; warmMs: number; rssMb: number }> = {};
@@ -115,7 +118,7 @@ async function main(): Promise<void> {
   await server.stop();
   console.log(JSON.stringify({
     shops: SHOPS, products: PRODUCTS, seconds: SECONDS, connections: CONNECTIONS, zipf: ZIPF, budget_mb: BUDGET_MB, allowance_mb: allowanceMb,
-    prepare_ms: prepareMs, start_ms: server.startMs, baseline_rss_mb: baselineRss, peak_rss_mb: peakRss,
+    load_average: [Number(loadBefore.toFixed(1)), Number(loadAfter.toFixed(1))], prepare_ms: prepareMs, start_ms: server.startMs, baseline_rss_mb: baselineRss, peak_rss_mb: peakRss,
     rps: result.rps, errors: result.errors, shops_touched: result.shopsTouched, tiers: result.tiers,
     loads: after.rebound_shop_loads, evictions: after.rebound_shop_evictions, resident: after.rebound_resident_shops,
     estimate_ratio: measured.ratio, footprint_large: measured.shops.filter((r) => r.products > PRODUCTS), cold_loads: cold, timeline, rss_samples: samples,

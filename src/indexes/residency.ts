@@ -16,10 +16,13 @@ export interface ShopMemory {
 const PIN_MAX_MS = 60_000;
 
 /**
- * Resident memory per byte of estimated live state: V8 lets garbage build up between collections,
- * so the process holds more than what is alive. Measured by `npm run bench:tenants` (docs/scaling.md).
+ * Resident memory per byte of estimated live state (allocator and heap overhead around what is
+ * alive), and the headroom kept free for garbage between collections, which grows with the rate
+ * of loads rather than with what is resident. Both measured by `npm run bench:tenants` (docs/scaling.md).
  */
-export const RSS_PER_ESTIMATED_BYTE = 1.6;
+export const RSS_PER_ESTIMATED_BYTE = 1.15;
+const GARBAGE_HEADROOM_SHARE = 0.15;
+const MIN_GARBAGE_HEADROOM = 64 * 1024 * 1024;
 
 /** The least the shops may take, whatever the baseline: one shop always fits. */
 const MIN_ALLOWANCE = 16 * 1024 * 1024;
@@ -55,7 +58,7 @@ export class Residency {
 
   /**
    * Estimated bytes the shops' state may take: the budget less the baseline measured at the first
-   * load and the reserve, divided by the garbage V8 keeps on top of live state.
+   * load, the reserve and the garbage headroom, divided by the overhead around live state.
    */
   get allowanceBytes(): number {
     if (this.allowance !== null) return this.allowance;
@@ -63,7 +66,8 @@ export class Residency {
     const { budgetBytes, reserveBytes = 0, baseline } = this.options;
     if (!Number.isFinite(budgetBytes)) return Infinity;
     const base = baseline?.() ?? 0;
-    this.allowance = Math.max(MIN_ALLOWANCE, Math.floor((budgetBytes - base - reserveBytes) / RSS_PER_ESTIMATED_BYTE));
+    const headroom = Math.max(MIN_GARBAGE_HEADROOM, GARBAGE_HEADROOM_SHARE * budgetBytes);
+    this.allowance = Math.max(MIN_ALLOWANCE, Math.floor((budgetBytes - base - reserveBytes - headroom) / RSS_PER_ESTIMATED_BYTE));
     this.options.log?.info({ budgetMb: Math.round(budgetBytes / 2 ** 20), baselineMb: Math.round(base / 2 ** 20), reserveMb: Math.round(reserveBytes / 2 ** 20), allowanceMb: Math.round(this.allowance / 2 ** 20) }, 'memory budget for shops');
     return this.allowance;
   }

@@ -32,5 +32,20 @@ describe.each(backends())('GET /metrics on $name', (backend) => {
     expect(metric(text, 'rebound_index_rebuilds')).toBeGreaterThanOrEqual(1);
     expect(metric(text, 'rebound_db_pool_total')).toBeGreaterThanOrEqual(1);
     expect(text).toContain('process_resident_memory_bytes');
+    // The shop was loaded by its first request and is the one resident shop.
+    expect(metric(text, 'rebound_shop_loads')).toBe(1);
+    expect(metric(text, 'rebound_shop_evictions')).toBe(0);
+    expect(metric(text, 'rebound_resident_shops')).toBe(1);
+    expect(metric(text, 'rebound_resident_estimated_bytes')).toBeGreaterThan(10_000);
+    expect(metric(text, 'rebound_resident_allowance_bytes')).toBeGreaterThan(0);
+  });
+
+  it('lists the resident shops to the operator only', async () => {
+    const res = await t.admin('GET', '/admin/v1/node/residency');
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ shops: [{ handle: 'm' }], loads: 1, evictions: 0 });
+    expect(res.json().estimated_bytes).toBe(res.json().shops[0].estimated_bytes);
+    const shopKey = (await t.createShop('other')).private;
+    expect((await t.admin('GET', '/admin/v1/node/residency', undefined, shopKey)).statusCode).toBe(403);
   });
 });
