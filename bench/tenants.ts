@@ -6,7 +6,8 @@
  * budget; last, the cold-load time of a 1,000- and a 10,000-product shop. The last line printed
  * is one JSON object with every figure.
  *
- * Settings (environment): TENANTS_SHOPS (1000), TENANTS_PRODUCTS (200), TENANTS_SECONDS (60),
+ * Settings (environment): TENANTS_SHOPS (1000), TENANTS_PRODUCTS (200), TENANTS_SECONDS (60, recorded
+ * after TENANTS_WARMUP_SECONDS, 10, of unrecorded traffic),
  * TENANTS_CONNECTIONS (10), TENANTS_BUDGET_MB (512, the default), TENANTS_ZIPF (1.0 = the exponent),
  * TENANTS_DIR (where the prepared database is kept; default <tmp>/rebound-tenants).
  */
@@ -21,6 +22,7 @@ const setting = (name: string, fallback: number) => Number(process.env[name] ?? 
 const SHOPS = setting('TENANTS_SHOPS', 1000);
 const PRODUCTS = setting('TENANTS_PRODUCTS', 200);
 const SECONDS = setting('TENANTS_SECONDS', 60);
+const WARMUP = setting('TENANTS_WARMUP_SECONDS', 10);
 const CONNECTIONS = setting('TENANTS_CONNECTIONS', 10);
 const BUDGET_MB = setting('TENANTS_BUDGET_MB', 512);
 const ZIPF = setting('TENANTS_ZIPF', 1);
@@ -77,7 +79,7 @@ async function main(): Promise<void> {
   const server = await startProcess(['dist/src/cli/main.js', 'serve'], env, 0, '/readyz');
   const baselineRss = server.rssMb();
   const loadBefore = loadavg()[0]!;
-  log(`\nserver started in ${server.startMs} ms, RSS ${baselineRss} MB, budget ${BUDGET_MB} MB; ${SECONDS} s of Zipf (s = ${ZIPF}) traffic over ${SHOPS} shops, ${CONNECTIONS} connections`);
+  log(`\nserver started in ${server.startMs} ms, RSS ${baselineRss} MB, budget ${BUDGET_MB} MB; Zipf (s = ${ZIPF}) traffic over ${SHOPS} shops, ${CONNECTIONS} connections, ${WARMUP} s warm-up then ${SECONDS} s recorded`);
   log('   t  RSS MB  resident  estimated MB  heap MB  loads  evictions  req/s');
   const samples: { t: number; rssMb: number }[] = [];
   let peakRss = baselineRss;
@@ -85,14 +87,14 @@ async function main(): Promise<void> {
   let second = 0;
   const timeline: Record<string, number>[] = [];
   const load = runTenantLoad(server.url, data.shops, {
-    connections: CONNECTIONS, seconds: SECONDS, s: ZIPF,
+    connections: CONNECTIONS, seconds: SECONDS, warmupSeconds: WARMUP, s: ZIPF,
     onSecond: (done) => {
       second++;
       const rssMb = server.rssMb();
       peakRss = Math.max(peakRss, rssMb);
       samples.push({ t: second, rssMb });
       if (second % 5 !== 0) return;
-      const rps = Math.round((done - lastDone) / 5);
+      const rps = second <= WARMUP ? 0 : Math.round((done - lastDone) / 5);
       lastDone = done;
       void scrape(server).then((m) => {
         timeline.push({ t: second, rssMb, resident: m.rebound_resident_shops!, estimatedMb: Math.round(m.rebound_resident_estimated_bytes! / MB), loads: m.rebound_shop_loads!, evictions: m.rebound_shop_evictions!, rps });
@@ -104,7 +106,7 @@ async function main(): Promise<void> {
   const loadAfter = loadavg()[0]!;
   const after = await scrape(server);
   const allowanceMb = Math.round(after.rebound_resident_allowance_bytes! / MB);
-  log(`\n${result.requests} requests, ${result.rps} req/s, ${result.errors} errors, ${result.shopsTouched} shops asked`);
+  log(`\nrecorded: ${result.requests} requests, ${result.rps} req/s, ${result.errors} errors; ${result.shopsTouched} shops asked in all`);
   for (const [tier, stats] of Object.entries(result.tiers)) log(`  ${tier.padEnd(5)} ${String(stats.requests).padStart(7)} requests  p50 ${stats.p50Ms} ms  p99 ${stats.p99Ms} ms  max ${stats.maxMs} ms`);
   log(`  loads ${after.rebound_shop_loads}, evictions ${after.rebound_shop_evictions}, resident ${after.rebound_resident_shops} shops (estimated ${Math.round(after.rebound_resident_estimated_bytes! / MB)} MB of an allowance of ${allowanceMb} MB)`);
   log(`  machine load average ${loadBefore.toFixed(1)} before, ${loadAfter.toFixed(1)} after (2 cores; other work on the machine slows every figure)`);
@@ -117,7 +119,7 @@ async function main(): Promise<void> {
   }
   await server.stop();
   console.log(JSON.stringify({
-    shops: SHOPS, products: PRODUCTS, seconds: SECONDS, connections: CONNECTIONS, zipf: ZIPF, budget_mb: BUDGET_MB, allowance_mb: allowanceMb,
+    shops: SHOPS, products: PRODUCTS, seconds: SECONDS, warmup_seconds: WARMUP, connections: CONNECTIONS, zipf: ZIPF, budget_mb: BUDGET_MB, allowance_mb: allowanceMb,
     load_average: [Number(loadBefore.toFixed(1)), Number(loadAfter.toFixed(1))], prepare_ms: prepareMs, start_ms: server.startMs, baseline_rss_mb: baselineRss, peak_rss_mb: peakRss,
     rps: result.rps, errors: result.errors, shops_touched: result.shopsTouched, tiers: result.tiers,
     loads: after.rebound_shop_loads, evictions: after.rebound_shop_evictions, resident: after.rebound_resident_shops,

@@ -44,9 +44,10 @@ function pathFor(shop: TenantShop, rng: Random, kind: (typeof MIX)[number][0]): 
 
 /**
  * Closed-loop storefront traffic over many shops: `connections` clients each send a request, wait
- * for the answer, and send the next, for `seconds`. Shops are drawn by Zipf rank (exponent `s`).
+ * for the answer, and send the next, for `warmupSeconds` unrecorded (every hot shop's first
+ * request is a load) and then `seconds` recorded. Shops are drawn by Zipf rank (exponent `s`).
  */
-export async function runTenantLoad(base: string, shops: readonly TenantShop[], options: { connections: number; seconds: number; s: number; seed?: number; onSecond?: (done: number) => void }): Promise<TenantLoadResult> {
+export async function runTenantLoad(base: string, shops: readonly TenantShop[], options: { connections: number; seconds: number; warmupSeconds: number; s: number; seed?: number; onSecond?: (done: number) => void }): Promise<TenantLoadResult> {
   const url = new URL(base);
   const agent = new Agent({ keepAlive: true, maxSockets: options.connections });
   const shopSampler = new WeightedSampler(zipfWeights(shops.length, options.s));
@@ -55,7 +56,8 @@ export async function runTenantLoad(base: string, shops: readonly TenantShop[], 
   const touched = new Set<number>();
   let errors = 0;
   let done = 0;
-  const deadline = performance.now() + options.seconds * 1000;
+  const recordFrom = performance.now() + options.warmupSeconds * 1000;
+  const deadline = recordFrom + options.seconds * 1000;
   const send = (path: string) => new Promise<number>((resolve) => {
     const req = request({ host: url.hostname, port: url.port, path, agent }, (res) => {
       res.resume();
@@ -72,8 +74,9 @@ export async function runTenantLoad(base: string, shops: readonly TenantShop[], 
       const path = pathFor(shops[index]!, rng, MIX[kindSampler.draw(rng)]![0]);
       const started = performance.now();
       const status = await send(path);
-      latencies[tierOf(index + 1)].push(performance.now() - started);
       touched.add(index);
+      if (started < recordFrom) continue;
+      latencies[tierOf(index + 1)].push(performance.now() - started);
       done++;
       if (status !== 200) errors++;
     }

@@ -20,6 +20,13 @@ export interface CatalogChange {
 const EVENT_COUNTS_EVERY_MS = 60_000;
 
 /**
+ * Shops loaded at the same time. Loads are CPU work on the request thread; run side by side,
+ * each turn of the event loop would carry a slice of every one and the resident shops' requests
+ * would wait behind all of them. Queued loads cost only their waiting requests.
+ */
+const LOADS_AT_ONCE = 2;
+
+/**
  * The in-memory catalogs behind every public endpoint, loaded on a shop's first request and
  * evicted, least recently used first, when the node's memory budget is spent (docs/scaling.md).
  * A node patches its own writes at once and notices other nodes' writes to the shops it holds
@@ -32,6 +39,8 @@ export class CatalogIndex implements ShopMemory {
   private readonly queues = new Map<number, Promise<unknown>>();
   private readonly countsLoadedAt = new Map<number, number>();
   private readonly loader: CatalogLoader;
+  private loadsRunning = 0;
+  private readonly loadsWaiting: (() => void)[] = [];
   rebuilds = 0;
   lastRebuildMs = 0;
   /** Told after this node's own writes are in the store (to tell the other nodes). */
@@ -53,7 +62,7 @@ export class CatalogIndex implements ShopMemory {
     if (pending) await pending.catch(() => undefined);
     if (!this.shops.has(shopId)) {
       await this.serialize(shopId, async () => {
-        if (!this.shops.has(shopId)) await this.build(shopId, 'load');
+        if (!this.shops.has(shopId)) await this.inLoadSlot(() => this.build(shopId, 'load'));
       });
     }
     const current = this.shops.get(shopId);
@@ -204,6 +213,19 @@ export class CatalogIndex implements ShopMemory {
     for (const [shopId, loadedAt] of [...this.countsLoadedAt]) {
       if (Date.now() - loadedAt < EVENT_COUNTS_EVERY_MS) continue;
       await this.reloadEventCounts(shopId);
+    }
+  }
+
+  /** Runs a load once fewer than LOADS_AT_ONCE are running, in arrival order (a finished load hands its slot on). */
+  private async inLoadSlot(work: () => Promise<void>): Promise<void> {
+    if (this.loadsRunning >= LOADS_AT_ONCE) await new Promise<void>((resolve) => this.loadsWaiting.push(resolve));
+    else this.loadsRunning++;
+    try {
+      await work();
+    } finally {
+      const next = this.loadsWaiting.shift();
+      if (next) next();
+      else this.loadsRunning--;
     }
   }
 

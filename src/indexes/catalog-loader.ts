@@ -13,7 +13,7 @@ export type CatalogStore = Pick<Store, 'getShopById' | 'listProducts' | 'listCol
  * Products read per query when a shop's catalog is built. Each page is followed by a turn of the
  * event loop: a large shop's load must not hold up the requests of the shops already in memory.
  */
-const PRODUCT_PAGE = 50;
+const PRODUCT_PAGE = 25;
 
 const yieldTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 

@@ -98,6 +98,24 @@ describe.each(backends())('CatalogIndex on demand on $name', (backend) => {
     expect(evicted).toEqual([a]);
   });
 
+  it('loads at most two shops at a time however many are asked for, and every request gets its shop', async () => {
+    const ids: number[] = [];
+    for (let i = 0; i < 6; i++) ids.push(await shopWith(`s${i}`, 30, 100 * i + 1));
+    let inFlight = 0;
+    let most = 0;
+    const slowStore: Store = Object.create(store);
+    slowStore.listProducts = async (shopId, options) => {
+      most = Math.max(most, ++inFlight);
+      await new Promise((r) => setTimeout(r, 5));
+      inFlight--;
+      return store.listProducts(shopId, options);
+    };
+    const index = new CatalogIndex(slowStore);
+    const catalogs = await Promise.all(ids.map((id) => index.ensure(id)));
+    expect(catalogs.map((c) => c!.products.size)).toEqual([30, 30, 30, 30, 30, 30]);
+    expect(most).toBe(2);
+  });
+
   it('rebuilds resident shops another node wrote to and ignores the others', async () => {
     const index = new CatalogIndex(store);
     const [a, b] = [await shopWith('a', 2), await shopWith('b', 2)];
