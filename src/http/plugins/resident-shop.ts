@@ -2,6 +2,10 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { CatalogIndex } from '../../indexes/catalog-index.js';
 
 declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** False on public routes that never read the shop's catalog (the event intake): no load, no pin. */
+    readsCatalog?: boolean;
+  }
   interface FastifyRequest {
     /** Ends the request's hold on its shop's read model (set while the request holds one). */
     releaseShop: (() => void) | null;
@@ -22,7 +26,7 @@ export function registerResidentShop(app: FastifyInstance, catalog: CatalogIndex
   app.decorateRequest('releaseShop', null);
   app.addHook('preValidation', (request, _reply, done) => {
     const shopId = request.apiKey?.shopId;
-    if (shopId === undefined) return done();
+    if (shopId === undefined || request.routeOptions.config.readsCatalog === false) return done();
     const hold = catalog.hold(shopId);
     request.releaseShop = hold.release;
     if (!hold.ready) return done();

@@ -49,7 +49,8 @@ export function eventRoutes(app: FastifyInstance, events: EventsService): void {
   app.post('/analytics/event', {
     // Query and body are parsed by services/events/params.ts (numbers allowed in bodies, any body optional).
     validatorCompiler: () => () => true,
-    config: { auth: 'public' },
+    // Events are stored as sent (handles resolved when read): the intake never needs the catalog.
+    config: { auth: 'public', readsCatalog: false },
     schema: {
       summary: 'Log a product view, add or removal (deprecated); answered only once the event is stored',
       tags: ['events'],
