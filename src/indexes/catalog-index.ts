@@ -1,6 +1,9 @@
+import { LRUCache } from 'lru-cache';
 import type { Logger } from 'pino';
+import type { ShopSettings } from '../domain/shop.js';
 import { CatalogLoader, type CatalogStore } from './catalog-loader.js';
 import { estimateCatalogBytes } from './footprint.js';
+import { LoadSlots } from './load-slots.js';
 import { Residency, type ShopMemory } from './residency.js';
 import type { ShopCatalog } from './shop-catalog.js';
 
@@ -39,8 +42,12 @@ export class CatalogIndex implements ShopMemory {
   private readonly queues = new Map<number, Promise<unknown>>();
   private readonly countsLoadedAt = new Map<number, number>();
   private readonly loader: CatalogLoader;
-  private loadsRunning = 0;
-  private readonly loadsWaiting: (() => void)[] = [];
+  /**
+   * Settings (rate limits) of shops that are not resident, for requests that never load the
+   * catalog (the event intake). Small and bounded; another node's change shows within seconds.
+   */
+  private readonly settingsOnly = new LRUCache<number, ShopSettings>({ max: 10_000, ttl: 5_000 });
+  private readonly loadSlots = new LoadSlots(LOADS_AT_ONCE);
   rebuilds = 0;
   lastRebuildMs = 0;
   /** Told after this node's own writes are in the store (to tell the other nodes). */
@@ -62,12 +69,25 @@ export class CatalogIndex implements ShopMemory {
     if (pending) await pending.catch(() => undefined);
     if (!this.shops.has(shopId)) {
       await this.serialize(shopId, async () => {
-        if (!this.shops.has(shopId)) await this.inLoadSlot(() => this.build(shopId, 'load'));
+        if (!this.shops.has(shopId)) await this.loadSlots.run(() => this.build(shopId, 'load'));
       });
     }
     const current = this.shops.get(shopId);
     if (current) this.residency.touch(shopId);
     return current;
+  }
+
+  /** A shop's settings: from its resident catalog, else as last read by `ensureSettings`. */
+  settings(shopId: number): ShopSettings | undefined {
+    return this.shops.get(shopId)?.shop.settings ?? this.settingsOnly.get(shopId);
+  }
+
+  /** Reads a non-resident shop's settings (one small query), or nothing when they are at hand: undefined then. */
+  ensureSettings(shopId: number): Promise<void> | undefined {
+    if (this.settings(shopId)) return undefined;
+    return this.store.getShopById(shopId).then((shop) => {
+      if (shop) this.settingsOnly.set(shopId, shop.settings);
+    });
   }
 
   /**
@@ -102,6 +122,7 @@ export class CatalogIndex implements ShopMemory {
 
   /** Applies a local write: patches only what changed in a resident shop, or everything if another node wrote meanwhile. */
   async apply(shopId: number, change: CatalogChange): Promise<void> {
+    if (change.shop) this.settingsOnly.delete(shopId);
     await this.patch(shopId, change);
     const version = this.shops.get(shopId)?.version ?? (await this.store.getShopById(shopId))?.data_version;
     if (version !== undefined) this.onLocalChange?.(shopId, version);
@@ -213,19 +234,6 @@ export class CatalogIndex implements ShopMemory {
     for (const [shopId, loadedAt] of [...this.countsLoadedAt]) {
       if (Date.now() - loadedAt < EVENT_COUNTS_EVERY_MS) continue;
       await this.reloadEventCounts(shopId);
-    }
-  }
-
-  /** Runs a load once fewer than LOADS_AT_ONCE are running, in arrival order (a finished load hands its slot on). */
-  private async inLoadSlot(work: () => Promise<void>): Promise<void> {
-    if (this.loadsRunning >= LOADS_AT_ONCE) await new Promise<void>((resolve) => this.loadsWaiting.push(resolve));
-    else this.loadsRunning++;
-    try {
-      await work();
-    } finally {
-      const next = this.loadsWaiting.shift();
-      if (next) next();
-      else this.loadsRunning--;
     }
   }
 

@@ -23,7 +23,7 @@ export function registerApiRateLimit(app: FastifyInstance, limiter: RateLimiter,
   app.addHook('preHandler', async (request: FastifyRequest, reply) => {
     const apiKey = request.apiKey;
     if (!apiKey) return;
-    const settings = catalog.get(apiKey.shopId)?.shop.settings;
+    const settings = catalog.settings(apiKey.shopId);
     const key = presented(request);
     if (apiKey.kind === 'public') {
       await enforce(limiter, reply, `p:${digest(key)}:${request.ip}`, settings?.rate_limit_public_per_minute ?? DEFAULT_PUBLIC_LIMIT);

@@ -26,7 +26,14 @@ export function registerResidentShop(app: FastifyInstance, catalog: CatalogIndex
   app.decorateRequest('releaseShop', null);
   app.addHook('preValidation', (request, _reply, done) => {
     const shopId = request.apiKey?.shopId;
-    if (shopId === undefined || request.routeOptions.config.readsCatalog === false) return done();
+    if (shopId === undefined) return done();
+    if (request.routeOptions.config.readsCatalog === false) {
+      // The shop's settings (its rate limits) are still needed, not its catalog.
+      const reading = catalog.ensureSettings(shopId);
+      if (!reading) return done();
+      reading.then(() => done(), (error: Error) => done(error));
+      return;
+    }
     const hold = catalog.hold(shopId);
     request.releaseShop = hold.release;
     if (!hold.ready) return done();
