@@ -32,7 +32,7 @@ const MB = 1024 * 1024;
 /** The figures of `/metrics` this run follows. */
 async function scrape(server: Running): Promise<Record<string, number>> {
   const text = await (await fetch(`${server.url}/metrics`)).text();
-  const wanted = ['rebound_shop_loads', 'rebound_shop_evictions', 'rebound_resident_shops', 'rebound_resident_estimated_bytes', 'rebound_resident_allowance_bytes', 'nodejs_heap_size_used_bytes', 'nodejs_external_memory_bytes'];
+  const wanted = ['rebound_shop_loads', 'rebound_shop_evictions', 'rebound_resident_shops', 'rebound_resident_estimated_bytes', 'rebound_resident_allowance_bytes', 'nodejs_heap_size_used_bytes', 'nodejs_heap_size_total_bytes', 'nodejs_external_memory_bytes'];
   const out: Record<string, number> = {};
   for (const line of text.split('\n')) {
     const [name, value] = line.split(' ');
@@ -97,7 +97,10 @@ async function main(): Promise<void> {
       const rps = second <= WARMUP ? 0 : Math.round((done - lastDone) / 5);
       lastDone = done;
       void scrape(server).then((m) => {
-        timeline.push({ t: second, rssMb, resident: m.rebound_resident_shops!, estimatedMb: Math.round(m.rebound_resident_estimated_bytes! / MB), loads: m.rebound_shop_loads!, evictions: m.rebound_shop_evictions!, rps });
+        timeline.push({
+          t: second, rssMb, resident: m.rebound_resident_shops!, estimatedMb: Math.round(m.rebound_resident_estimated_bytes! / MB), loads: m.rebound_shop_loads!, evictions: m.rebound_shop_evictions!, rps,
+          heapUsedMb: Math.round(m.nodejs_heap_size_used_bytes! / MB), heapTotalMb: Math.round(m.nodejs_heap_size_total_bytes! / MB), externalMb: Math.round(m.nodejs_external_memory_bytes! / MB),
+        });
         log(`${String(second).padStart(4)}  ${String(rssMb).padStart(6)}  ${String(m.rebound_resident_shops).padStart(8)}  ${String(Math.round(m.rebound_resident_estimated_bytes! / MB)).padStart(12)}  ${String(Math.round(m.nodejs_heap_size_used_bytes! / MB)).padStart(7)}  ${String(m.rebound_shop_loads).padStart(5)}  ${String(m.rebound_shop_evictions).padStart(9)}  ${String(rps).padStart(5)}`);
       });
     },

@@ -20,9 +20,9 @@ const PIN_MAX_MS = 60_000;
  * alive), and the headroom kept free for garbage between collections, which grows with the rate
  * of loads rather than with what is resident. Both measured by `npm run bench:tenants` (docs/scaling.md).
  */
-export const RSS_PER_ESTIMATED_BYTE = 1.15;
-const GARBAGE_HEADROOM_SHARE = 0.15;
-const MIN_GARBAGE_HEADROOM = 64 * 1024 * 1024;
+export const RSS_PER_ESTIMATED_BYTE = 1.25;
+const GARBAGE_HEADROOM_SHARE = 0.2;
+const MIN_GARBAGE_HEADROOM = 96 * 1024 * 1024;
 
 /** The least the shops may take, whatever the baseline: one shop always fits. */
 const MIN_ALLOWANCE = 16 * 1024 * 1024;

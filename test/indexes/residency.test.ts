@@ -13,7 +13,7 @@ describe('Residency', () => {
   it('gives the shops what the budget leaves after the baseline, the reserve and the garbage headroom', () => {
     let measured = 0;
     const residency = new Residency({ budgetBytes: 1024 * MB, reserveBytes: 64 * MB, baseline: () => { measured++; return 200 * MB; } });
-    const expected = Math.floor((1024 * MB - 200 * MB - 64 * MB - 0.15 * 1024 * MB) / RSS_PER_ESTIMATED_BYTE);
+    const expected = Math.floor((1024 * MB - 200 * MB - 64 * MB - 0.2 * 1024 * MB) / RSS_PER_ESTIMATED_BYTE);
     expect(residency.allowanceBytes).toBe(expected);
     expect(residency.allowanceBytes).toBe(expected);
     expect(measured).toBe(1); // the baseline is read once
