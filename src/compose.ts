@@ -67,6 +67,7 @@ export async function compose(config: Config, options: { log?: Logger; store?: S
     budgetBytes: config.memoryBudgetMb * 1024 * 1024,
     reserveBytes: answerBytes,
     baseline: () => process.memoryUsage().rss,
+    rss: () => process.memoryUsage.rss(),
     ...(options.log ? { log: options.log } : {}),
   });
   // Shops are loaded on their first request, not here: a node's memory follows its traffic.

@@ -24,6 +24,9 @@ export const RSS_PER_ESTIMATED_BYTE = 1.25;
 const GARBAGE_HEADROOM_SHARE = 0.2;
 const MIN_GARBAGE_HEADROOM = 96 * 1024 * 1024;
 
+/** Resident memory past this share of the budget shrinks the shops' share (see trim). */
+const SOFT_LIMIT_SHARE = 0.9;
+
 /** The least the shops may take, whatever the baseline: one shop always fits. */
 const MIN_ALLOWANCE = 16 * 1024 * 1024;
 
@@ -36,6 +39,8 @@ export interface BudgetOptions {
   baseline?: () => number;
   /** The shops' share given outright, in estimated bytes (tests, tools), instead of derived from the budget. */
   allowanceBytes?: number;
+  /** The process's resident memory now: past 90% of the budget, the shops' share shrinks by the excess. */
+  rss?: () => number;
   log?: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
 }
 
@@ -149,9 +154,21 @@ export class Residency {
     return false;
   }
 
+  /**
+   * The share for now: when resident memory passes 90% of the budget anyway (garbage and allocator
+   * overhead under a high rate of loads), the share gives up the excess until memory comes back.
+   */
+  private currentAllowance(): number {
+    const allowance = this.allowanceBytes;
+    const { rss, budgetBytes } = this.options;
+    if (!rss || !Number.isFinite(allowance)) return allowance;
+    const excess = rss() - SOFT_LIMIT_SHARE * budgetBytes;
+    return excess > 0 ? Math.max(MIN_ALLOWANCE, allowance - excess / RSS_PER_ESTIMATED_BYTE) : allowance;
+  }
+
   /** Evicts least recently used shops until the estimate is within the budget; `keep` stays. */
   trim(keep?: number): void {
-    const allowance = this.allowanceBytes;
+    const allowance = this.currentAllowance();
     if (allowance === Infinity) return;
     let total = this.estimatedBytes();
     if (total <= allowance) return;

@@ -39,6 +39,28 @@ describe('Residency', () => {
     expect(residency.estimatedBytes()).toBe(80);
   });
 
+  it('gives up shops when resident memory passes 90% of the budget, and takes them again when it falls', () => {
+    const sizes = new Map([[1, 10 * MB], [2, 10 * MB], [3, 10 * MB]]);
+    const catalog = holder(sizes);
+    let rss = 100 * MB;
+    const residency = new Residency({ budgetBytes: 1000 * MB, allowanceBytes: 40 * MB, rss: () => rss });
+    residency.register(catalog);
+    residency.loaded(1);
+    residency.loaded(2);
+    residency.loaded(3);
+    expect(catalog.evicted).toEqual([]);
+    rss = 900 * MB + 25 * MB * RSS_PER_ESTIMATED_BYTE; // 25 MB of estimate over the soft limit
+    residency.trim();
+    expect(catalog.evicted).toEqual([1, 2]); // 40 - 25 = 15 MB left: one 10 MB shop fits
+    rss = 100 * MB;
+    sizes.set(4, 10 * MB);
+    sizes.set(5, 10 * MB);
+    residency.loaded(4);
+    residency.loaded(5);
+    expect(catalog.evicted).toEqual([1, 2]); // the whole share again: 3, 4 and 5 fit
+    expect(residency.residentShops).toBe(3);
+  });
+
   it('keeps pinned shops and forgets deleted ones without counting an eviction', () => {
     const sizes = new Map([[1, 60], [2, 60]]);
     const catalog = holder(sizes);
