@@ -16,7 +16,7 @@ async function main() {
     for (const crash of [false, true]) {
       const name = `${database}${crash ? '_kill9' : ''}`;
       const result = await runEventLoad({
-        database, clients: CLIENTS, seconds: SECONDS, port: 3201, serverArgs: ['dist/src/cli/main.js', 'serve'],
+        database, clients: CLIENTS, seconds: SECONDS, serverArgs: ['dist/src/cli/main.js', 'serve'],
         ...(crash ? { crashAfterMs: (SECONDS * 1000) / 2 } : {}),
       });
       summary[name] = result;

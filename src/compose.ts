@@ -9,6 +9,7 @@ import { CatalogIndex } from './indexes/catalog-index.js';
 import { KeyIndex } from './indexes/key-index.js';
 import { ModelIndex } from './indexes/model-index.js';
 import { ModelPool } from './jobs/model-pool.js';
+import { Residency } from './indexes/residency.js';
 import { ViewedIndex } from './indexes/viewed-index.js';
 import { GroupCommitter } from './jobs/group-commit.js';
 import { createEventsService, type EventRow } from './services/events/index.js';
@@ -69,18 +70,30 @@ export interface Services {
 /** The composition root: opens the store, loads the read models, wires the services. */
 export async function compose(config: Config, options: { log?: Logger; store?: Store } = {}): Promise<Services> {
   const store = options.store ?? await openStore(config.databaseUrl);
-  const catalog = new CatalogIndex(store, options.log);
+  // The answer cache takes an eighth of the budget at most; shops share what the process leaves.
+  const answerBytes = Math.min(64, Math.floor(config.memoryBudgetMb / 8)) * 1024 * 1024;
+  const residency = new Residency({
+    budgetBytes: config.memoryBudgetMb * 1024 * 1024,
+    reserveBytes: answerBytes,
+    baseline: () => process.memoryUsage().rss,
+    rss: () => process.memoryUsage.rss(),
+    ...(options.log ? { log: options.log } : {}),
+  });
+  // Shops are loaded on their first request, not here: a node's memory follows its traffic.
+  const catalog = new CatalogIndex(store, residency, options.log);
   const keys = new KeyIndex(store);
-  await Promise.all([catalog.loadAll(), keys.load()]);
+  await keys.load();
   const warn = (error: unknown) => options.log?.warn({ err: error }, 'redis unavailable: serving without the shared cache');
   const redis = config.redisUrl ? connectRedis(config.redisUrl, (error) => warn(error)) : null;
   if (redis && !(await whenReady(redis))) options.log?.warn('redis did not answer at start-up: serving from the local cache until it does');
-  const answers = new SharedAnswers(new ResponseCache({ ttlSeconds: config.cacheTtlSeconds }), redis, { prefix: config.redisPrefix, ttlSeconds: config.cacheTtlSeconds, warn });
+  const answers = new SharedAnswers(new ResponseCache({ ttlSeconds: config.cacheTtlSeconds, maxBytes: answerBytes }), redis, { prefix: config.redisPrefix, ttlSeconds: config.cacheTtlSeconds, warn });
   const bus = new ChangeBus(redis, `${config.redisPrefix}changes`, warn);
   const modelPool = new ModelPool(config.databaseUrl);
   if (!modelPool.usable) options.log?.warn('an in-memory SQLite database cannot be read by the model worker: the model lists serve their fallback');
   const modelIntervalMs = config.modelIntervalS * 1000;
   const models = new ModelIndex(modelPool.usable ? (shopId, stamp) => modelPool.build(shopId, stamp) : null, { intervalMs: modelIntervalMs, ...(options.log ? { log: options.log } : {}) });
+  // A shop's model counts against the same memory budget and leaves with the shop's catalog.
+  residency.register(models);
   catalog.onLocalChange = (shopId, version) => {
     bus.publish({ type: 'shop', shopId, version });
     models.changed(shopId);
@@ -90,7 +103,7 @@ export async function compose(config: Config, options: { log?: Logger; store?: S
     done.catch((error: unknown) => options.log?.warn({ err: error }, 'could not apply another node\'s change; the next poll will'));
   });
   const adminAuth = createAdminAuth({ store, keys, configuredToken: config.adminToken });
-  const eventWriter = new GroupCommitter<EventRow>((batch) => store.appendEvents(batch), { maxBatch: 1000, maxDelayMs: 2 });
+  const eventWriter = new GroupCommitter<EventRow>((batch) => store.appendEvents(batch), { maxBatch: 1000, maxDelayMs: 0 });
   const viewed = new ViewedIndex(store);
   const billingProviders = createBillingProviders({
     store, secretKey: config.secretKey, policy: { timeoutMs: config.billingTimeoutMs, budgetMs: 2 * config.billingTimeoutMs }, ...(options.log ? { log: options.log } : {}),

@@ -46,7 +46,9 @@ export async function serve(config: Config): Promise<void> {
   process.once('SIGTERM', () => shutdown('SIGTERM'));
   process.once('SIGINT', () => shutdown('SIGINT'));
 
-  await app.listen({ port: config.port, host: config.host });
+  const address = await app.listen({ port: config.port, host: config.host });
+  // PORT=0 lets the system choose: whoever started us needs to learn which port it chose.
+  if (config.port === 0) process.stdout.write(`Listening on ${address}\n`);
   services.startBackground();
   log.info({ ms: Math.round(performance.now() - started), shops: (await services.shops.listShops()).length }, 'ready');
 }

@@ -30,6 +30,8 @@ export interface Config {
   /** Which proxies may name the client (rate limits, logs); off by default. */
   readonly trustProxy: TrustProxy;
   readonly timeouts: ServerTimeouts;
+  /** Memory this process may use, in MB: shops' read models are evicted, least recently used first, to stay under it. */
+  readonly memoryBudgetMb: number;
 }
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -65,6 +67,7 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
   }
   const cacheTtlSeconds = integerSetting(env, 'CACHE_TTL_SECONDS', 60, 0, 86_400);
   const indexRefreshMs = integerSetting(env, 'REBOUND_INDEX_REFRESH_MS', 1000, 50, 600_000);
+  const memoryBudgetMb = integerSetting(env, 'REBOUND_MEMORY_BUDGET_MB', 512, 128, 1_048_576);
   const modelIntervalS = integerSetting(env, 'REBOUND_MODEL_INTERVAL_S', 300, 0, 86_400);
   const rawSecret = nonEmpty(env, 'REBOUND_SECRET_KEY');
   if (rawSecret !== undefined && !/^[0-9a-fA-F]{64}$/.test(rawSecret)) {
@@ -76,7 +79,7 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
   const timeouts = serverTimeouts((name, fallback, min, max) => integerSetting(env, name, fallback, min, max));
   return Object.freeze({
     port, host, databaseUrl, redisUrl, redisPrefix, adminToken, publicUrl, demo, logLevel, cacheTtlSeconds, indexRefreshMs, modelIntervalS, secretKey, billingTimeoutMs,
-    trustProxy, timeouts,
+    trustProxy, timeouts, memoryBudgetMb,
   });
 }
 

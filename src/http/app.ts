@@ -10,6 +10,7 @@ import { registerErrorHandling } from './plugins/errors.js';
 import { loggerOptions } from './plugins/logging.js';
 import { registerMetrics } from './plugins/metrics.js';
 import { registerAdminRateLimit, registerApiRateLimit } from './plugins/rate-limit.js';
+import { registerResidentShop } from './plugins/resident-shop.js';
 import { registerOpenApi } from './plugins/openapi.js';
 import { registerParamsReader } from './plugins/params.js';
 import { registerCustomerSignatures } from './plugins/customer-signature.js';
@@ -18,6 +19,7 @@ import { registerNdjson } from './routes/admin/bulk.js';
 import { catalogRoutes } from './routes/admin/catalog.js';
 import { rulesetRoutes } from './routes/admin/rulesets.js';
 import { shopRoutes } from './routes/admin/shops.js';
+import { nodeRoutes } from './routes/admin/node.js';
 import { customRoute } from './routes/api/custom.js';
 import { eventRoutes } from './routes/api/events.js';
 import { billingRoutes } from './routes/api/billing.js';
@@ -93,11 +95,9 @@ export async function buildApp(services: Services, config: Config, options: AppO
     await api.register(cors, { origin: '*', methods: ['GET', 'POST', 'OPTIONS'], allowedHeaders: ['Content-Type', 'X-Api-Key'], maxAge: 86_400 });
     await registerStorefrontBodies(api);
     registerApiKeyAuth(api, services.keys);
+    registerResidentShop(api, services.catalog);
     registerApiRateLimit(api, services.limiter, services.catalog);
-    registerCustomerSignatures(api, async (shopId) => {
-      await services.products.settled(shopId);
-      return services.catalog.get(shopId)?.shop;
-    });
+    registerCustomerSignatures(api, (shopId) => services.catalog.essentials(shopId));
     sourcesRoute(api); // first: it collects the list routes as they are added
     listRoutes(api, { products: services.products, cache: services.answers });
     customRoute(api, { recommendations: services.recommendations, products: services.products, cache: services.answers });
@@ -110,6 +110,7 @@ export async function buildApp(services: Services, config: Config, options: AppO
     registerAdminAuth(admin, services.adminAuth);
     registerAdminRateLimit(admin, services.limiter, services.catalog);
     shopRoutes(admin, services.shops);
+    nodeRoutes(admin, services.catalog);
     catalogRoutes(admin, { shops: services.shops, catalog: services.catalogAdmin });
     rulesetRoutes(admin, { shops: services.shops, rulesets: services.rulesets, recommendations: services.recommendations });
     adminEventRoutes(admin, { shops: services.shops, events: services.events });

@@ -1,10 +1,14 @@
+import { LRUCache } from 'lru-cache';
 import type { Logger } from 'pino';
-import type { Store } from '../store/store.js';
-import { compileRuleset } from '../domain/rules/compile.js';
-import { DEFAULT_TRENDING } from '../domain/ranking/trending.js';
-import { utcDay } from '../domain/events.js';
-import { buildSales, DAY_MS } from './sales.js';
-import { indexMarket, indexProduct, ShopCatalog, type IndexedProduct, type IndexedRuleset } from './shop-catalog.js';
+import type { Shop, ShopSettings } from '../domain/shop.js';
+import { CatalogLoader, type CatalogStore } from './catalog-loader.js';
+import { estimateCatalogBytes } from './footprint.js';
+import { LoadSlots } from './load-slots.js';
+import { Residency, type ShopMemory } from './residency.js';
+import type { ShopCatalog } from './shop-catalog.js';
+
+/** What per-request checks read of a shop: its settings (rate limits) and signing secret (customer signatures). */
+export type ShopEssentials = Pick<Shop, 'settings' | 'signing_secret'>;
 
 /** What a local write changed, so only that part of the read model is rebuilt. */
 export interface CatalogChange {
@@ -18,32 +22,46 @@ export interface CatalogChange {
   shop?: boolean;
 }
 
-type IndexStore = Pick<Store, 'getShopById' | 'listProducts' | 'listCollections' | 'listMarkets' | 'listCustomers' | 'listShopVersions' | 'listShops'
-  | 'listRulesets' | 'listOrderLines' | 'listEventCounts'>;
-
 /** How often event counts (views, adds) are re-read: they do not move the data version. */
 const EVENT_COUNTS_EVERY_MS = 60_000;
 
-/** Products read per query when a shop's catalog is built. */
-const PRODUCT_PAGE = 500;
+/**
+ * Shops loaded at the same time. Loads are CPU work on the request thread; run side by side,
+ * each turn of the event loop would carry a slice of every one and the resident shops' requests
+ * would wait behind all of them. Queued loads cost only their waiting requests.
+ */
+const LOADS_AT_ONCE = 2;
 
 /**
- * The in-memory catalog of every shop, behind every public endpoint. A node patches its own
- * writes at once and notices other nodes' writes by polling the shops' data-version stamps.
+ * The in-memory catalogs behind every public endpoint, loaded on a shop's first request and
+ * evicted, least recently used first, when the node's memory budget is spent (docs/scaling.md).
+ * A node patches its own writes at once and notices other nodes' writes to the shops it holds
+ * by polling their data-version stamps; shops it does not hold are simply read fresh next time.
  */
-export class CatalogIndex {
+export class CatalogIndex implements ShopMemory {
   private readonly shops = new Map<number, ShopCatalog>();
-  /** One rebuild at a time per shop, in arrival order. */
+  private readonly sizes = new Map<number, number>();
+  /** One load or rebuild at a time per shop, in arrival order. */
   private readonly queues = new Map<number, Promise<unknown>>();
   private readonly countsLoadedAt = new Map<number, number>();
+  private readonly loader: CatalogLoader;
+  /**
+   * Settings (rate limits) of shops that are not resident, for requests that never load the
+   * catalog (the event intake). Small and bounded; another node's change shows within seconds.
+   */
+  private readonly settingsOnly = new LRUCache<number, ShopEssentials>({ max: 10_000, ttl: 5_000 });
+  private readonly loadSlots = new LoadSlots(LOADS_AT_ONCE);
   rebuilds = 0;
   lastRebuildMs = 0;
-  /** Told after this node's own writes are in the read model (to tell the other nodes). */
+  /** Told after this node's own writes are in the store (to tell the other nodes). */
   onLocalChange: ((shopId: number, version: number) => void) | null = null;
 
-  constructor(private readonly store: IndexStore, private readonly log?: Logger) {}
+  constructor(private readonly store: CatalogStore, readonly residency: Residency = new Residency(), private readonly log?: Logger) {
+    this.loader = new CatalogLoader(store, log);
+    residency.register(this);
+  }
 
-  /** The current generation of a shop's catalog (undefined until loaded). */
+  /** The resident generation of a shop's catalog (undefined when it is not in memory). */
   get(shopId: number): ShopCatalog | undefined {
     return this.shops.get(shopId);
   }
@@ -53,14 +71,54 @@ export class CatalogIndex {
     return [...this.shops.keys()];
   }
 
-  /** Loads every shop; called once at start-up. */
-  async loadAll(): Promise<void> {
-    for (const shop of await this.store.listShops()) await this.reload(shop.id);
+  /** The shop's catalog, loaded first when it is not resident; undefined for a shop that does not exist. */
+  async ensure(shopId: number): Promise<ShopCatalog | undefined> {
+    const pending = this.queues.get(shopId);
+    if (pending) await pending.catch(() => undefined);
+    if (!this.shops.has(shopId)) {
+      await this.serialize(shopId, async () => {
+        if (!this.shops.has(shopId)) await this.loadSlots.run(() => this.build(shopId, 'load'));
+      });
+    }
+    const current = this.shops.get(shopId);
+    if (current) this.residency.touch(shopId);
+    return current;
   }
 
-  /** Rebuilds a shop's catalog from the store. */
+  /** A shop's settings: from its resident catalog, else as last read by `ensureSettings`. */
+  settings(shopId: number): ShopSettings | undefined {
+    return this.essentials(shopId)?.settings;
+  }
+
+  /** A shop's settings and signing secret (what per-request checks need), without its catalog. */
+  essentials(shopId: number): ShopEssentials | undefined {
+    return this.shops.get(shopId)?.shop ?? this.settingsOnly.get(shopId);
+  }
+
+  /** Reads a non-resident shop's settings (one small query), or nothing when they are at hand: undefined then. */
+  ensureSettings(shopId: number): Promise<void> | undefined {
+    if (this.settings(shopId)) return undefined;
+    return this.store.getShopById(shopId).then((shop) => {
+      if (shop) this.settingsOnly.set(shopId, { settings: shop.settings, signing_secret: shop.signing_secret });
+    });
+  }
+
+  /**
+   * Pins the shop for a request and tells whether it must wait: undefined when the shop is
+   * resident and settled (no promise made on the hot path), else a promise of its load.
+   */
+  hold(shopId: number): { release: () => void; ready: Promise<unknown> | undefined } {
+    const release = this.residency.pin(shopId);
+    if (this.shops.has(shopId) && !this.queues.has(shopId)) {
+      this.residency.touch(shopId);
+      return { release, ready: undefined };
+    }
+    return { release, ready: this.ensure(shopId) };
+  }
+
+  /** Rebuilds a resident shop's catalog from the store (a shop not in memory stays out). */
   reload(shopId: number): Promise<void> {
-    return this.serialize(shopId, () => this.build(shopId));
+    return this.serialize(shopId, () => this.build(shopId, 'refresh'));
   }
 
   /** A rebuild in flight for the shop, if any: requests wait for it so they never see older data. */
@@ -68,163 +126,128 @@ export class CatalogIndex {
     return this.queues.get(shopId);
   }
 
-  /** Another node announced a write: rebuild unless this node has that version already. */
+  /** Another node announced a write: rebuild a resident shop unless this node has that version already. */
   refreshShop(shopId: number, version: number): Promise<void> {
     const current = this.shops.get(shopId);
-    if (current && current.version >= version) return Promise.resolve();
+    if (!current || current.version >= version) return Promise.resolve();
     return this.reload(shopId);
   }
 
-  /** Applies a local write: reloads only what changed, or everything if another node wrote meanwhile. */
+  /** Applies a local write: patches only what changed in a resident shop, or everything if another node wrote meanwhile. */
   async apply(shopId: number, change: CatalogChange): Promise<void> {
+    if (change.shop) this.settingsOnly.delete(shopId);
     await this.patch(shopId, change);
-    const version = this.shops.get(shopId)?.version;
+    const version = this.shops.get(shopId)?.version ?? (await this.store.getShopById(shopId))?.data_version;
     if (version !== undefined) this.onLocalChange?.(shopId, version);
   }
 
   private patch(shopId: number, change: CatalogChange): Promise<void> {
     return this.serialize(shopId, async () => {
       const current = this.shops.get(shopId);
+      if (!current) return; // not in memory: its next request reads it whole, writes included
       const shop = await this.store.getShopById(shopId);
-      if (!shop) {
-        this.shops.delete(shopId);
-        return;
-      }
+      if (!shop) return this.drop(shopId);
       // Our write moved the version by one; any other move means writes we have not seen.
-      if (!current || shop.data_version !== current.version + 1) return this.build(shopId);
+      if (shop.data_version !== current.version + 1) return this.build(shopId, 'refresh');
       const started = performance.now();
       let products = current.products;
       if (change.products?.length || change.deletedProducts?.length) {
         const next = new Map(products);
         for (const id of change.deletedProducts ?? []) next.delete(id);
-        for (const product of await this.store.listProducts(shopId, { ids: change.products ?? [] })) next.set(product.id, indexProduct(product));
+        for (const product of await this.loader.productsById(shopId, change.products ?? [])) next.set(product.id, product);
         products = next;
       }
       const [collections, markets, customers, rulesets, sales] = await Promise.all([
-        change.collections ? this.loadCollections(shopId) : current.collections,
-        change.markets ? this.loadMarkets(shopId) : current.markets,
-        change.customers ? this.loadCustomers(shopId) : current.customers,
-        change.rulesets ? this.loadRulesets(shopId) : current.rulesets,
-        change.orders ? this.loadSales(shopId) : current.sales,
+        change.collections ? this.loader.collections(shopId) : current.collections,
+        change.markets ? this.loader.markets(shopId) : current.markets,
+        change.customers ? this.loader.customers(shopId) : current.customers,
+        change.rulesets ? this.loader.rulesets(shopId) : current.rulesets,
+        change.orders ? this.loader.sales(shopId) : current.sales,
       ]);
-      this.shops.set(shopId, current.with({ shop, version: shop.data_version, products, collections, markets, customers, rulesets, sales }));
+      if (!this.shops.has(shopId)) return; // evicted while the parts were read
+      this.install(current.with({ shop, version: shop.data_version, products, collections, markets, customers, rulesets, sales }));
+      this.residency.trim(shopId);
       this.log?.debug({ shopId, ms: Math.round(performance.now() - started) }, 'catalog patched');
     });
   }
 
-  /** Rebuilds the shops whose stamp moved since we loaded them (writes made by other nodes). */
+  /** Rebuilds the resident shops whose stamp moved since we loaded them (writes made by other nodes). */
   async refreshStale(): Promise<number> {
+    if (this.shops.size === 0) return 0;
     let refreshed = 0;
-    const versions = await this.store.listShopVersions();
     const live = new Set<number>();
-    for (const { id, data_version } of versions) {
+    for (const { id, data_version } of await this.store.listShopVersions()) {
       live.add(id);
       const current = this.shops.get(id);
-      if (current && current.version >= data_version) continue;
+      if (!current || current.version >= data_version) continue;
       await this.reload(id);
       refreshed++;
     }
-    for (const id of this.shops.keys()) if (!live.has(id)) this.shops.delete(id);
+    for (const id of [...this.shops.keys()]) if (!live.has(id)) this.drop(id);
     return refreshed;
   }
 
-  private async build(shopId: number): Promise<void> {
+  /** The shops this node holds, least recently used first, with each one's estimated bytes (all holders). */
+  resident(): { id: number; handle: string; bytes: number }[] {
+    return [...this.shops.values()].map((c) => ({ id: c.shop.id, handle: c.shop.handle, bytes: this.residency.shopBytes(c.shop.id) }));
+  }
+
+  /** Estimated bytes of the shop's resident generation (the memory budget's unit). */
+  bytes(shopId: number): number {
+    return this.sizes.get(shopId) ?? 0;
+  }
+
+  /** Drops a shop's generation; its next request loads it again. */
+  evict(shopId: number): void {
+    this.shops.delete(shopId);
+    this.sizes.delete(shopId);
+    this.countsLoadedAt.delete(shopId);
+  }
+
+  private drop(shopId: number): void {
+    this.evict(shopId);
+    this.residency.forget(shopId);
+  }
+
+  private install(catalog: ShopCatalog): void {
+    this.shops.set(catalog.shop.id, catalog);
+    this.sizes.set(catalog.shop.id, estimateCatalogBytes(catalog));
+  }
+
+  /** A full build: `load` makes a shop resident; `refresh` only replaces one that still is. */
+  private async build(shopId: number, mode: 'load' | 'refresh'): Promise<void> {
+    if (mode === 'refresh' && !this.shops.has(shopId)) return;
     const started = performance.now();
-    const shop = await this.store.getShopById(shopId);
-    if (!shop) {
-      this.shops.delete(shopId);
-      return;
-    }
-    const [products, collections, markets, customers, rulesets, sales, eventCounts] = await Promise.all([
-      this.loadProducts(shopId),
-      this.loadCollections(shopId),
-      this.loadMarkets(shopId),
-      this.loadCustomers(shopId),
-      this.loadRulesets(shopId),
-      this.loadSales(shopId),
-      this.loadEventCounts(shopId),
-    ]);
-    this.shops.set(shopId, new ShopCatalog(shop, shop.data_version, products, collections, markets, customers, rulesets, sales, eventCounts));
+    const catalog = await this.loader.full(shopId);
+    if (!catalog) return this.drop(shopId);
+    if (mode === 'refresh' && !this.shops.has(shopId)) return; // evicted during the build
+    this.install(catalog);
+    this.countsLoadedAt.set(shopId, Date.now());
     this.rebuilds++;
     this.lastRebuildMs = performance.now() - started;
-    this.log?.info({ shop: shop.handle, products: products.size, ms: Math.round(performance.now() - started) }, 'catalog index built');
+    if (mode === 'load') this.residency.loaded(shopId);
+    else this.residency.trim(shopId);
+    this.log?.debug({ shop: catalog.shop.handle, products: catalog.products.size, ms: Math.round(this.lastRebuildMs), mode }, 'catalog index built');
   }
 
-  /** Products a page at a time, so a large catalog's parsed documents never all live at once. */
-  private async loadProducts(shopId: number): Promise<Map<number, IndexedProduct>> {
-    const products = new Map<number, IndexedProduct>();
-    let afterId = 0;
-    for (;;) {
-      const page = await this.store.listProducts(shopId, { afterId, limit: PRODUCT_PAGE });
-      for (const row of page) products.set(row.id, indexProduct(row));
-      if (page.length < PRODUCT_PAGE) return products;
-      afterId = page[page.length - 1]!.id;
-    }
-  }
-
-  private async loadCollections(shopId: number) {
-    return new Map((await this.store.listCollections(shopId)).map((c) => [c.id, c]));
-  }
-
-  private async loadMarkets(shopId: number) {
-    return (await this.store.listMarkets(shopId)).map(indexMarket);
-  }
-
-  private async loadCustomers(shopId: number) {
-    return new Map((await this.store.listCustomers(shopId)).map((c) => [c.id, c]));
-  }
-
-  /** Compiles every stored ruleset; one that no longer compiles is logged and left out (a 404). */
-  private async loadRulesets(shopId: number) {
-    const map = new Map<number, IndexedRuleset>();
-    for (const ruleset of await this.store.listRulesets(shopId)) {
-      try {
-        const { id: _id, version: _v, created_at: _c, updated_at: _u, ...document } = ruleset;
-        map.set(ruleset.id, { ruleset, compiled: compileRuleset(document), ruleJson: ruleset.rules.map((r) => JSON.stringify(r)) });
-      } catch (error) {
-        this.log?.error({ shopId, ruleset: ruleset.id, err: error }, 'stored ruleset does not compile; it is not served');
-      }
-    }
-    return map;
-  }
-
-  /** Views and adds of the last 30 days per handle. */
-  private async loadEventCounts(shopId: number) {
-    this.countsLoadedAt.set(shopId, Date.now());
-    const counts = new Map<string, { views: number; adds: number }>();
-    for (const row of await this.store.listEventCounts(shopId, utcDay(Date.now() - 30 * DAY_MS))) {
-      const c = counts.get(row.handle) ?? { views: 0, adds: 0 };
-      c.views += row.views;
-      c.adds += row.adds;
-      counts.set(row.handle, c);
-    }
-    return counts;
-  }
-
-  /** Re-reads one shop's event counts now (after a bulk import, which the minute refresh would only see later). */
+  /** Re-reads one resident shop's event counts now (after a bulk import, which the minute refresh would only see later). */
   async reloadEventCounts(shopId: number): Promise<void> {
     await this.serialize(shopId, async () => {
+      if (!this.shops.has(shopId)) return;
+      const counts = await this.loader.eventCounts(shopId);
       const current = this.shops.get(shopId);
-      if (current) this.shops.set(shopId, current.with({ eventCounts: await this.loadEventCounts(shopId) }));
+      if (!current) return;
+      this.install(current.with({ eventCounts: counts }));
+      this.countsLoadedAt.set(shopId, Date.now());
     });
   }
 
   /** Re-reads event counts that are older than a minute (intake does not move the data version). */
   async refreshEventCounts(): Promise<void> {
-    for (const [shopId, loadedAt] of this.countsLoadedAt) {
+    for (const [shopId, loadedAt] of [...this.countsLoadedAt]) {
       if (Date.now() - loadedAt < EVENT_COUNTS_EVERY_MS) continue;
       await this.reloadEventCounts(shopId);
     }
-  }
-
-  private async loadSales(shopId: number) {
-    const now = Date.now();
-    const shop = await this.store.getShopById(shopId);
-    return buildSales(await this.store.listOrderLines(shopId, 0), now, {
-      windowDays: shop?.settings.trending_window_days ?? DEFAULT_TRENDING.windowDays,
-      halfLifeDays: shop?.settings.trending_half_life_days ?? DEFAULT_TRENDING.halfLifeDays,
-      counts: shop?.settings.trending_counts ?? DEFAULT_TRENDING.counts,
-    });
   }
 
   private serialize(shopId: number, work: () => Promise<void>): Promise<void> {

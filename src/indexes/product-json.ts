@@ -48,6 +48,17 @@ export interface SerializeOptions {
 
 const EMPTY_METAFIELDS = ',"metafields":[]';
 
+/**
+ * The bytes of a string in a buffer of their own. Buffer.from packs small strings into shared 8 KB
+ * slabs, and a slab lives as long as any product in it: once shops are evicted and loaded in turn,
+ * slabs held alive by one resident product would keep the evicted shops' bytes in memory.
+ */
+function ownBuffer(text: string): Buffer {
+  const buffer = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
+  buffer.write(text);
+  return buffer;
+}
+
 export function serializeProduct(product: Product): ProductJson {
   const { variants, options, images, image, metafields, status: _status, ...head } = product;
   const headStr = `${JSON.stringify(head).slice(0, -1)},"variants":[`;
@@ -64,7 +75,7 @@ export function serializeProduct(product: Product): ProductJson {
   });
   const variantMetafields = variants.map((v) => (v.metafields.length === 0 ? EMPTY_METAFIELDS : `,"metafields":${JSON.stringify(v.metafields)}`));
   return new ProductJson(
-    Buffer.from(`${headStr}${variantStrings.join(',')}${tail}}`), headEnd, spans, offset,
+    ownBuffer(`${headStr}${variantStrings.join(',')}${tail}}`), headEnd, spans, offset,
     variantMetafields, metafields.length === 0 ? EMPTY_METAFIELDS : `,"metafields":${JSON.stringify(metafields)}`,
   );
 }

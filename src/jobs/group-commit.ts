@@ -1,10 +1,15 @@
 /**
  * Group commit: items are buffered and written in batches, one batch at a time; each submitter
- * is answered only when the batch holding its item has been committed (or has failed).
+ * is answered only when the batch holding its item has been committed (or has failed). Generic
+ * over the item, so every durable intake (events, tracking) can share one writer or have its own.
+ *
+ * With `maxDelayMs: 0` an idle committer writes at the end of the current turn of the event loop:
+ * every request parsed in that turn joins the batch, and none waits on a timer. Clients that wait
+ * for their acknowledgement before sending again (beacons, the load test) are bound by that wait.
  */
 export class GroupCommitter<T> {
   private queue: { item: T; resolve: () => void; reject: (error: unknown) => void }[] = [];
-  private timer: NodeJS.Timeout | null = null;
+  private timer: NodeJS.Timeout | NodeJS.Immediate | null = null;
   private writing: Promise<void> | null = null;
   private closed = false;
   batches = 0;
@@ -41,22 +46,28 @@ export class GroupCommitter<T> {
   /** Stops taking items and writes what is buffered (graceful shutdown). */
   async close(): Promise<void> {
     this.closed = true;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
+    this.cancelTimer();
     await this.flush();
+  }
+
+  private cancelTimer(): void {
+    if (this.timer === null) return;
+    if (this.options.maxDelayMs > 0) clearTimeout(this.timer as NodeJS.Timeout);
+    else clearImmediate(this.timer as NodeJS.Immediate);
+    this.timer = null;
   }
 
   private schedule(): void {
     if (this.writing) return; // the running batch schedules the next one when it ends
     if (this.queue.length >= this.options.maxBatch) {
-      if (this.timer) clearTimeout(this.timer);
-      this.timer = null;
+      this.cancelTimer();
       void this.drain();
     } else if (!this.timer) {
-      this.timer = setTimeout(() => {
+      const fire = () => {
         this.timer = null;
         void this.drain();
-      }, this.options.maxDelayMs);
+      };
+      this.timer = this.options.maxDelayMs > 0 ? setTimeout(fire, this.options.maxDelayMs) : setImmediate(fire);
     }
   }
 

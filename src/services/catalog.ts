@@ -8,7 +8,7 @@ import { validateRows } from '../domain/inputs/validate.js';
 import type { CatalogIndex } from '../indexes/catalog-index.js';
 import type { Store } from '../store/store.js';
 
-type CatalogStore = Pick<Store, 'upsertProducts' | 'deleteProduct' | 'listProducts' | 'findVariantProducts' | 'findExistingProductIds'
+type CatalogStore = Pick<Store, 'upsertProducts' | 'deleteProduct' | 'listProducts' | 'findVariantProducts' | 'findExistingProductIds' | 'findProductIdsByHandle'
   | 'setInventory' | 'upsertCollections' | 'listCollections' | 'upsertCustomers' | 'upsertMarkets' | 'upsertOrders' | 'listMarkets'>;
 
 function reject(index: number, path: string, message: string, what: string): never {
@@ -39,15 +39,16 @@ export function createCatalogService(deps: { store: CatalogStore; catalog: Catal
       const rows = validateRows(ProductInput, body, 'products');
       const now = clock();
       const products: Product[] = rows.map((row) => normalizeProduct(row, now));
-      const current = catalog.get(shopId);
+      // Asked of the store, not the read model: an import must not load a shop this node does not serve.
+      const taken = await store.findProductIdsByHandle(shopId, products.map((p) => p.handle));
       const handles = new Map<string, number>();
       const variantOwner = new Map<number, number>();
       products.forEach((product, index) => {
         const sameHandle = handles.get(product.handle);
         if (sameHandle !== undefined && sameHandle !== product.id) reject(index, 'handle', `"${product.handle}" is used by product ${sameHandle} in the same request`, 'products');
-        const owner = current?.byHandle.get(product.handle);
-        if (owner && owner.id !== product.id && !rows.some((r) => r.id === owner.id)) {
-          reject(index, 'handle', `"${product.handle}" is already the handle of product ${owner.id}`, 'products');
+        const owner = taken.get(product.handle);
+        if (owner !== undefined && owner !== product.id && !rows.some((r) => r.id === owner)) {
+          reject(index, 'handle', `"${product.handle}" is already the handle of product ${owner}`, 'products');
         }
         handles.set(product.handle, product.id);
         product.variants.forEach((variant, v) => {
@@ -69,7 +70,7 @@ export function createCatalogService(deps: { store: CatalogStore; catalog: Catal
 
     /** Admin listing: title / handle / sku search over the read model, paged. */
     async listProducts(shopId: number, query: { query?: string; limit: number; page: number }): Promise<{ data: Product[]; page: number; total: number }> {
-      const shopCatalog = catalog.get(shopId);
+      const shopCatalog = await catalog.ensure(shopId);
       const needle = query.query?.trim().toLowerCase() ?? '';
       const all = shopCatalog ? [...shopCatalog.products.values()] : [];
       const matching = needle === '' ? all : all.filter((p) => p.title.toLowerCase().includes(needle) || p.handle.includes(needle) || String(p.id) === needle);
@@ -89,7 +90,7 @@ export function createCatalogService(deps: { store: CatalogStore; catalog: Catal
 
     /** The products holding these variants (the console names variant chips by them), from the read model's variant map. */
     async productsByVariantIds(shopId: number, variantIds: readonly number[]): Promise<{ data: Product[]; page: number; total: number }> {
-      const byVariant = catalog.get(shopId)?.byVariant;
+      const byVariant = (await catalog.ensure(shopId))?.byVariant;
       return this.productsByIds(shopId, variantIds.flatMap((v) => byVariant?.get(v)?.id ?? []));
     },
 

@@ -6,7 +6,7 @@ import type { CatalogIndex } from '../indexes/catalog-index.js';
 import type { IndexedProduct } from '../indexes/shop-catalog.js';
 import type { Store } from '../store/store.js';
 import { conversionOf, shopRate } from './lists/conversion.js';
-import { requireCatalog } from './products.js';
+import { loadCatalog } from './products.js';
 
 export const INSIGHTS_DAYS = { min: 1, max: 90, fallback: 30 };
 const TOP = 10;
@@ -55,7 +55,7 @@ export function createInsightsService(deps: { store: Pick<Store, 'listOrderLines
 
   return {
     async insights(shop: Shop, days: number): Promise<Insights> {
-      const catalog = requireCatalog(deps.catalog, shop.id);
+      const catalog = await loadCatalog(deps.catalog, shop.id);
       const { sales } = catalog;
       const inCatalog = (ids: Iterable<number>) => {
         const out: IndexedProduct[] = [];

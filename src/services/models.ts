@@ -26,7 +26,7 @@ export function createModelsService(deps: { pool: ModelPool; models: ModelIndex;
     /** `GET /admin/v1/shops/{handle}/models/similar`: a product's SAR neighbours on all of the shop's orders as they are now. */
     async similar(shopId: number, ask: { productId: number; similarity: SarSimilarity; threshold: number; basis: Basis; limit: number }): Promise<SimilarResult> {
       const { productId, similarity, threshold, basis, limit } = ask;
-      const catalog = deps.catalog?.get(shopId);
+      const catalog = await deps.catalog?.ensure(shopId);
       if (catalog && !catalog.products.has(productId)) throw new NotFoundError(`Product ${productId} not found.`);
       if (!deps.pool.usable) throw new UnavailableError('Models need a database file or server: an in-memory SQLite database cannot be read by the model worker.');
       return deps.pool.similar({ shopId, productId, similarity, threshold, basis, limit });

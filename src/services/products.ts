@@ -12,6 +12,13 @@ export function requireCatalog(index: CatalogIndex, shopId: number): ShopCatalog
   return catalog;
 }
 
+/** The same, loading the shop first when it is not in memory (admin calls, background work, pages). */
+export async function loadCatalog(index: CatalogIndex, shopId: number): Promise<ShopCatalog> {
+  const catalog = await index.ensure(shopId);
+  if (!catalog) throw new NotFoundError('Shop not found.');
+  return catalog;
+}
+
 /** The list family over HTTP (product.md §5): one source, the shared filters, `{"data": […]}`. */
 export function createProductsService(deps: { catalog: CatalogIndex; viewed: ViewedIndex; models: ModelIndex }) {
   return {

@@ -3,7 +3,7 @@ import { compileRulesetInput } from '../domain/rules/compile.js';
 import type { Ruleset } from '../domain/rules/types.js';
 import type { CatalogIndex } from '../indexes/catalog-index.js';
 import type { Store } from '../store/store.js';
-import { requireCatalog } from './products.js';
+import { loadCatalog } from './products.js';
 import { referencesOf } from './recommendations/index.js';
 
 type RulesetStore = Pick<Store, 'createRuleset' | 'updateRuleset' | 'deleteRuleset' | 'getRuleset' | 'listRulesets'>;
@@ -12,19 +12,19 @@ type RulesetStore = Pick<Store, 'createRuleset' | 'updateRuleset' | 'deleteRules
 export function createRulesetsService(deps: { store: RulesetStore; catalog: CatalogIndex }) {
   const { store, catalog } = deps;
 
-  function compileFor(shopId: number, body: unknown) {
-    return compileRulesetInput(body, referencesOf(requireCatalog(catalog, shopId)));
+  async function compileFor(shopId: number, body: unknown) {
+    return compileRulesetInput(body, referencesOf(await loadCatalog(catalog, shopId)));
   }
 
   return {
     async create(shopId: number, body: unknown): Promise<Ruleset> {
-      const { document } = compileFor(shopId, body);
+      const { document } = await compileFor(shopId, body);
       const ruleset = await store.createRuleset(shopId, document);
       await catalog.apply(shopId, { rulesets: true });
       return ruleset;
     },
     async update(shopId: number, id: number, body: unknown): Promise<Ruleset> {
-      const { document } = compileFor(shopId, body);
+      const { document } = await compileFor(shopId, body);
       const ruleset = await store.updateRuleset(shopId, id, document);
       if (!ruleset) throw new NotFoundError(`Ruleset ${id} not found.`);
       await catalog.apply(shopId, { rulesets: true });

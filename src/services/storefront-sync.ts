@@ -52,7 +52,7 @@ export function createStorefrontSync(deps: { store: SyncStore; catalogAdmin: Cat
       return 'applied';
     }
     // inventory_levels/update: {variant_id, inventory_quantity} or the platform's {inventory_item_id, available}.
-    const variantId = Number(payload.variant_id ?? variantOfItem(shopId, Number(payload.inventory_item_id)));
+    const variantId = Number(payload.variant_id ?? await variantOfItem(shopId, Number(payload.inventory_item_id)));
     const quantity = Number(payload.inventory_quantity ?? payload.available);
     if (!Number.isSafeInteger(variantId) || !Number.isSafeInteger(quantity)) return 'error: needs variant_id (or a known inventory_item_id) and a whole quantity';
     await catalogAdmin.setInventory(shopId, [{ variant_id: variantId, inventory_quantity: quantity }]);
@@ -60,8 +60,8 @@ export function createStorefrontSync(deps: { store: SyncStore; catalogAdmin: Cat
   }
 
   /** The variant holding an inventory item, read from the catalog's variant JSON once per generation. */
-  function variantOfItem(shopId: number, itemId: number): number | undefined {
-    const current = catalog.get(shopId);
+  async function variantOfItem(shopId: number, itemId: number): Promise<number | undefined> {
+    const current = await catalog.ensure(shopId);
     if (!current || !Number.isSafeInteger(itemId)) return undefined;
     return current.memo('inventory-items', () => {
       const map = new Map<number, number>();

@@ -67,14 +67,14 @@ function pickProduct(catalog: ShopCatalog, handle: string | null): IndexedProduc
 }
 
 /** What the storefront widget demo page (`/widget-demo`) shows for a public key. */
-export function createWidgetDemoService(deps: { keys: Pick<KeyIndex, 'lookupFresh'>; catalog: Pick<CatalogIndex, 'get'> }) {
+export function createWidgetDemoService(deps: { keys: Pick<KeyIndex, 'lookupFresh'>; catalog: Pick<CatalogIndex, 'ensure'> }) {
   return {
     async lookup(key: string, productHandle: string | null = null): Promise<WidgetDemoLookup> {
       const owner = await deps.keys.lookupFresh(key);
       if (!owner) return { kind: 'unknown' };
       // The page embeds its key in HTML: a private key must never end up there.
       if (owner.kind !== 'public') return { kind: 'private' };
-      const catalog = deps.catalog.get(owner.shopId);
+      const catalog = await deps.catalog.ensure(owner.shopId);
       if (!catalog) return { kind: 'unknown' };
       const product = pickProduct(catalog, productHandle);
       const ruleset = [...catalog.rulesets.values()].map((r) => r.ruleset).filter((r) => r.enabled).sort((a, b) => a.id - b.id)[0];

@@ -55,6 +55,8 @@ export interface Store {
   /** Variant id → product id for the given variants (missing ones are absent). */
   findVariantProducts(shopId: number, variantIds: number[]): Promise<Map<number, number>>;
   findExistingProductIds(shopId: number, productIds: number[]): Promise<Set<number>>;
+  /** Handle → product id for the given handles (missing ones are absent). */
+  findProductIdsByHandle(shopId: number, handles: string[]): Promise<Map<string, number>>;
   setInventory(shopId: number, levels: { variant_id: number; inventory_quantity: number }[]): Promise<void>;
 
   upsertCollections(shopId: number, collections: Collection[]): Promise<void>;

@@ -6,7 +6,7 @@ describe('loadConfig', () => {
     const config = loadConfig({}, '/srv/app');
     expect(config).toMatchObject({
       port: 3000, host: '0.0.0.0', databaseUrl: 'sqlite:/srv/app/data/rebound.db', redisUrl: null, redisPrefix: 'rebound:', adminToken: null,
-      publicUrl: 'http://localhost:3000', demo: true, logLevel: 'info', cacheTtlSeconds: 60,
+      publicUrl: 'http://localhost:3000', demo: true, logLevel: 'info', cacheTtlSeconds: 60, memoryBudgetMb: 512,
     });
     expect(Object.isFrozen(config)).toBe(true);
   });
@@ -15,10 +15,11 @@ describe('loadConfig', () => {
     const config = loadConfig({
       PORT: '8080', HOST: '127.0.0.1', DATABASE_URL: 'postgres://u:p@db/rebound', REDIS_URL: 'redis://cache:6379',
       REBOUND_ADMIN_TOKEN: 'x'.repeat(32), REBOUND_PUBLIC_URL: 'https://recs.example.com/', REBOUND_DEMO: 'no', LOG_LEVEL: 'WARN', CACHE_TTL_SECONDS: '5',
+      REBOUND_MEMORY_BUDGET_MB: '2048',
     });
     expect(config).toMatchObject({
       port: 8080, host: '127.0.0.1', databaseUrl: 'postgres://u:p@db/rebound', redisUrl: 'redis://cache:6379',
-      publicUrl: 'https://recs.example.com', demo: false, logLevel: 'warn', cacheTtlSeconds: 5,
+      publicUrl: 'https://recs.example.com', demo: false, logLevel: 'warn', cacheTtlSeconds: 5, memoryBudgetMb: 2048,
     });
   });
 
@@ -42,6 +43,8 @@ describe('loadConfig', () => {
     [{ TRUST_PROXY: '10.0.0.1, 300.1.1.1' }, 'TRUST_PROXY'],
     [{ HEADERS_TIMEOUT_MS: '40000' }, 'HEADERS_TIMEOUT_MS'],
     [{ REQUEST_TIMEOUT_MS: '10' }, 'REQUEST_TIMEOUT_MS'],
+    [{ REBOUND_MEMORY_BUDGET_MB: '64' }, 'REBOUND_MEMORY_BUDGET_MB'],
+    [{ REBOUND_MEMORY_BUDGET_MB: '1.5GB' }, 'REBOUND_MEMORY_BUDGET_MB'],
   ])('stops on %j with one line naming the setting', (env, name) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(name);

@@ -22,6 +22,7 @@ describe.runIf(pgAvailable() && redisAvailable())('outages of PostgreSQL and Red
   let services: Services;
   let app: FastifyInstance;
   let key: string;
+  let coldKey: string;
   const auth = { authorization: `Bearer ${ADMIN_TOKEN}` };
 
   beforeAll(async () => {
@@ -41,6 +42,7 @@ describe.runIf(pgAvailable() && redisAvailable())('outages of PostgreSQL and Red
     app = await buildApp(services, config, { logger: false });
     key = (await app.inject({ method: 'POST', url: '/admin/v1/shops', headers: auth, payload: { handle: 'down', name: 'Down' } })).json().keys.public;
     await app.inject({ method: 'PUT', url: '/admin/v1/shops/down/products', headers: auth, payload: [productInput(1), productInput(2)] });
+    coldKey = (await app.inject({ method: 'POST', url: '/admin/v1/shops', headers: auth, payload: { handle: 'cold', name: 'Cold' } })).json().keys.public;
   });
 
   afterAll(async () => {
@@ -56,10 +58,16 @@ describe.runIf(pgAvailable() && redisAvailable())('outages of PostgreSQL and Red
   });
 
   it('keeps reads answering and refuses writes and events with 503 while PostgreSQL is down, then recovers', async () => {
+    // The shop's first request loads it into memory (retried: a busy database may be slow to give a connection).
+    await vi.waitFor(async () => expect((await app.inject(`/api/v1/products/static?key=${key}&ids=1`)).statusCode).toBe(200), { timeout: 15_000, interval: 200 });
     await pgProxy.cut();
     const read = await app.inject(`/api/v1/products/static?key=${key}&ids=1,2&bust_cache=yes`);
     expect(read.statusCode).toBe(200);
     expect(read.json().data.map((p: { id: number }) => p.id)).toEqual([1, 2]);
+    // A shop this node does not hold cannot be loaded meanwhile: a 503 to retry, never a 500.
+    const cold = await app.inject(`/api/v1/products/static?key=${coldKey}&ids=1`);
+    expect(cold.statusCode).toBe(503);
+    expect(cold.headers['retry-after']).toBeDefined();
 
     const write = await app.inject({ method: 'PUT', url: '/admin/v1/shops/down/products', headers: auth, payload: [productInput(3)] });
     expect(write.statusCode).toBe(503);

@@ -9,6 +9,7 @@ declare module 'vitest' {
     postgres: boolean;
     redis: boolean;
     chromium: boolean;
+    haproxy: boolean;
   }
 }
 
@@ -33,6 +34,21 @@ export default async function setup(project: TestProject): Promise<void> {
   }
   await checkRedis(project);
   checkChromium(project);
+  checkHaproxy(project);
+}
+
+const HAPROXY_PATH = process.env.HAPROXY_PATH ?? '/usr/sbin/haproxy';
+
+/** The multi-node routing test runs the shipped proxy configuration in Debian's HAProxy. */
+function checkHaproxy(project: TestProject): void {
+  if (existsSync(HAPROXY_PATH)) {
+    project.provide('haproxy', true);
+    return;
+  }
+  if (process.env.CI === 'true') throw new Error(`HAProxy is required in CI but ${HAPROXY_PATH} is missing (apt-get install -y haproxy).`);
+  project.provide('haproxy', false);
+  const line = '!'.repeat(78);
+  console.warn(`\n${line}\n!! HAProxy not found at ${HAPROXY_PATH}\n!! SKIPPING the multi-node routing test (deploy/haproxy.cfg).\n!! Install it with: apt-get install -y haproxy\n${line}\n`);
 }
 
 const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';

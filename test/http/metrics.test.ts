@@ -32,5 +32,30 @@ describe.each(backends())('GET /metrics on $name', (backend) => {
     expect(metric(text, 'rebound_index_rebuilds')).toBeGreaterThanOrEqual(1);
     expect(metric(text, 'rebound_db_pool_total')).toBeGreaterThanOrEqual(1);
     expect(text).toContain('process_resident_memory_bytes');
+    // The shop was loaded by its first request and is the one resident shop (events never load it).
+    expect(metric(text, 'rebound_shop_loads')).toBe(1);
+    expect(metric(text, 'rebound_shop_evictions')).toBe(0);
+    expect(metric(text, 'rebound_resident_shops')).toBe(1);
+    expect(metric(text, 'rebound_resident_estimated_bytes')).toBeGreaterThan(10_000);
+    expect(metric(text, 'rebound_resident_allowance_bytes')).toBeGreaterThan(0);
+  });
+
+  it('lists the resident shops to the operator only', async () => {
+    const res = await t.admin('GET', '/admin/v1/node/residency');
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ shops: [{ handle: 'm' }], loads: 1, evictions: 0 });
+    expect(res.json().estimated_bytes).toBe(res.json().shops[0].estimated_bytes);
+    const shopKey = (await t.createShop('other')).private;
+    expect((await t.admin('GET', '/admin/v1/node/residency', undefined, shopKey)).statusCode).toBe(403);
+  });
+
+  it('takes events for a shop without loading its catalog', async () => {
+    const quiet = await t.createShop('quiet');
+    const res = await t.app.inject({ method: 'POST', url: `/api/v1/analytics/event?key=${quiet.public}&subject=user&verb=viewed&noun=product&shop_product_handle=x&uuid=3f1c2a9e-8b7d-4c1e-9f00-2b6d4e8a1c3b` });
+    expect(res.statusCode).toBe(200);
+    const handles = (await t.admin('GET', '/admin/v1/node/residency')).json().shops.map((s: { handle: string }) => s.handle);
+    expect(handles).not.toContain('quiet');
+    expect((await t.app.inject(`/api/v1/products/trending_products?key=${quiet.public}`)).statusCode).toBe(200);
+    expect((await t.admin('GET', '/admin/v1/node/residency')).json().shops.map((s: { handle: string }) => s.handle)).toContain('quiet');
   });
 });

@@ -32,6 +32,14 @@ describe('rate limits', () => {
     expect((await get(shop.public, '198.51.100.7')).headers['x-ratelimit-remaining']).toBe('1');
   });
 
+  it('applies a shop\'s own limit to the event intake, which does not load the shop', async () => {
+    const quiet = await t.createShop('quiet-limited');
+    await t.admin('PATCH', '/admin/v1/shops/quiet-limited', { settings: { rate_limit_public_per_minute: 2 } });
+    const post = () => t.app.inject({ method: 'POST', url: `/api/v1/analytics/event?key=${quiet.public}&subject=user&verb=viewed&noun=product&shop_product_handle=x&uuid=3f1c2a9e-8b7d-4c1e-9f00-2b6d4e8a1c3b`, remoteAddress: '192.0.2.9' });
+    expect([(await post()).statusCode, (await post()).statusCode, (await post()).statusCode]).toEqual([200, 200, 429]);
+    expect(t.services.catalog.get(quiet.id)).toBeUndefined();
+  });
+
   it('limits a private key per key, on the public and the admin API', async () => {
     const reactivate = () => t.app.inject(`/api/v1/billing/reactivate?key=${shop.private}&billing_customer_id=1`);
     expect((await reactivate()).statusCode).toBe(404);

@@ -22,7 +22,7 @@ function widgetTags(html: string): Record<string, string>[] {
 
 describe('GET /widget.js', () => {
   const dir = mkdtempSync(join(tmpdir(), 'rebound-widget-'));
-  const noShops = { keys: { lookupFresh: async () => null }, catalog: { get: () => undefined } };
+  const noShops = { keys: { lookupFresh: async () => null }, catalog: { ensure: async () => undefined } };
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('looks for the build under the repository root', () => {

@@ -75,3 +75,24 @@ describe('GroupCommitter', () => {
     await expect(committer.submit(8)).rejects.toThrow('closed');
   });
 });
+
+describe('GroupCommitter without a delay', () => {
+  it('commits everything submitted in one turn of the event loop as one batch, without a timer', async () => {
+    const r = recorder();
+    const committer = new GroupCommitter(r.write, { maxBatch: 100, maxDelayMs: 0 });
+    const first = [1, 2, 3].map((n) => committer.submit(n));
+    await Promise.all(first);
+    const second = [4, 5].map((n) => committer.submit(n));
+    await Promise.all(second);
+    expect(r.batches).toEqual([[1, 2, 3], [4, 5]]);
+  });
+
+  it('writes what is buffered on close without waiting for the next turn', async () => {
+    const r = recorder();
+    const committer = new GroupCommitter(r.write, { maxBatch: 100, maxDelayMs: 0 });
+    const pending = committer.submit(9);
+    await committer.close();
+    await pending;
+    expect(r.batches).toEqual([[9]]);
+  });
+});

@@ -3,6 +3,9 @@ import { ForbiddenError } from '../../domain/errors.js';
 import { customerSignature, safeEqual } from '../../domain/keys.js';
 import type { Shop } from '../../domain/shop.js';
 
+/** What the check needs of a shop (read before the hook by the residency hook: settings at least). */
+type ShopEssentials = Pick<Shop, 'settings' | 'signing_secret'>;
+
 export const BAD_CUSTOMER_SIG = 'customer_sig is missing or wrong for shop_customer_id.';
 
 /**
@@ -10,13 +13,13 @@ export const BAD_CUSTOMER_SIG = 'customer_sig is missing or wrong for shop_custo
  * the storefront may name that customer (docs/api.md, "Customer signatures"); else anyone with
  * the public key could read any customer's purchases. Private keys are server-side and trusted.
  */
-export function registerCustomerSignatures(app: FastifyInstance, shopOf: (shopId: number) => Promise<Shop | undefined>): void {
+export function registerCustomerSignatures(app: FastifyInstance, shopOf: (shopId: number) => ShopEssentials | undefined): void {
   app.addHook('preHandler', async (request) => {
     if (request.apiKey?.kind !== 'public') return;
     const query = request.query as { shop_customer_id?: unknown; customer_sig?: unknown } | undefined;
     const customerId = query?.shop_customer_id;
     if (typeof customerId !== 'number') return;
-    const shop = await shopOf(request.apiKey.shopId);
+    const shop = shopOf(request.apiKey.shopId);
     if (!shop?.settings.require_customer_signature) return;
     const sig = typeof query?.customer_sig === 'string' ? query.customer_sig.toLowerCase() : '';
     if (!safeEqual(sig, customerSignature(shop.signing_secret, customerId))) throw new ForbiddenError(BAD_CUSTOMER_SIG);

@@ -26,6 +26,15 @@ export function registerMetrics(app: FastifyInstance, services: Services): Regis
   gauge('rebound_event_commit_seconds', 'duration of the last event batch commit', () => services.eventWriter.lastCommitMs / 1000);
   gauge('rebound_index_rebuilds', 'full read-model rebuilds (since start)', () => services.catalog.rebuilds);
   gauge('rebound_index_last_rebuild_seconds', 'duration of the last full read-model rebuild', () => services.catalog.lastRebuildMs / 1000);
+  const residency = services.catalog.residency;
+  gauge('rebound_shop_loads', 'shops loaded into memory on demand (since start)', () => residency.loads);
+  gauge('rebound_shop_evictions', 'shops evicted to stay within the memory budget (since start)', () => residency.evictions);
+  gauge('rebound_resident_shops', 'shops whose read models are in memory', () => residency.residentShops);
+  gauge('rebound_resident_estimated_bytes', 'estimated bytes of the resident shops\' state', () => residency.estimatedBytes());
+  gauge('rebound_resident_allowance_bytes', 'estimated bytes the shops\' state may take within the memory budget', () => {
+    const allowance = residency.allowanceBytes;
+    return Number.isFinite(allowance) ? allowance : -1;
+  });
   const pool = services.store.poolStats;
   gauge('rebound_db_pool_total', 'database connections open', () => pool().total);
   gauge('rebound_db_pool_idle', 'database connections idle', () => pool().idle);

@@ -23,7 +23,7 @@ export function registerApiRateLimit(app: FastifyInstance, limiter: RateLimiter,
   app.addHook('preHandler', async (request: FastifyRequest, reply) => {
     const apiKey = request.apiKey;
     if (!apiKey) return;
-    const settings = catalog.get(apiKey.shopId)?.shop.settings;
+    const settings = catalog.settings(apiKey.shopId);
     const key = presented(request);
     if (apiKey.kind === 'public') {
       await enforce(limiter, reply, `p:${digest(key)}:${request.ip}`, settings?.rate_limit_public_per_minute ?? DEFAULT_PUBLIC_LIMIT);
@@ -39,7 +39,7 @@ export function registerAdminRateLimit(app: FastifyInstance, limiter: RateLimite
     const admin = request.admin;
     if (!admin) return;
     const bearer = request.headers.authorization ?? '';
-    const limit = admin.operator ? DEFAULT_PRIVATE_LIMIT : catalog.get(admin.shopId)?.shop.settings.rate_limit_private_per_minute ?? DEFAULT_PRIVATE_LIMIT;
+    const limit = admin.operator ? DEFAULT_PRIVATE_LIMIT : (await catalog.ensure(admin.shopId))?.shop.settings.rate_limit_private_per_minute ?? DEFAULT_PRIVATE_LIMIT;
     await enforce(limiter, reply, `k:${digest(bearer.replace(/^Bearer\s+/i, ''))}`, limit);
   });
 }

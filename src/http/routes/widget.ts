@@ -63,7 +63,7 @@ function demoQuery(request: FastifyRequest): { key: string | null; product: stri
 /** `GET /widget.js` (the storefront widget) and `GET /widget-demo` (a storefront-like page using it). */
 export function widgetRoutes(
   app: FastifyInstance,
-  deps: { keys: Pick<KeyIndex, 'lookupFresh'>; catalog: Pick<CatalogIndex, 'get'>; demo?: WidgetDemoService },
+  deps: { keys: Pick<KeyIndex, 'lookupFresh'>; catalog: Pick<CatalogIndex, 'ensure'>; demo?: WidgetDemoService },
   options: { scriptFile?: string } = {},
 ): void {
   const load = scriptLoader(options.scriptFile ?? WIDGET_FILE);

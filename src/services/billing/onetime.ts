@@ -4,7 +4,7 @@ import { InvalidInputError, NotFoundError } from '../../domain/errors.js';
 import { requireAddressOrCharge, type OnetimeQuery } from '../../domain/params/billing.js';
 import type { Shop } from '../../domain/shop.js';
 import type { CatalogIndex } from '../../indexes/catalog-index.js';
-import { requireCatalog } from '../products.js';
+import { loadCatalog } from '../products.js';
 import type { OnetimeOutcome } from './provider.js';
 import type { BillingProviders } from './providers.js';
 
@@ -46,7 +46,7 @@ export function createOnetimeService(deps: { providers: Pick<BillingProviders, '
       }
       const address = await provider.address(shop.id, addressId!);
       if (!address) throw new NotFoundError(`Address ${addressId} not found.`);
-      const product = requireCatalog(catalog, shop.id).byVariant.get(request.variantId);
+      const product = (await loadCatalog(catalog, shop.id)).byVariant.get(request.variantId);
       const variantIndex = product?.variants.findIndex((v) => v.id === request.variantId) ?? -1;
       if (!product || variantIndex < 0) throw new InvalidInputError('shop_variant_id', `Parameter shop_variant_id: variant ${request.variantId} is not in the catalog.`);
       const now = clock();

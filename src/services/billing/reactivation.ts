@@ -5,7 +5,8 @@ import { InvalidInputError, NotFoundError } from '../../domain/errors.js';
 import type { Shop } from '../../domain/shop.js';
 import type { CatalogIndex } from '../../indexes/catalog-index.js';
 import type { Store } from '../../store/store.js';
-import { requireCatalog } from '../products.js';
+import { loadCatalog } from '../products.js';
+import type { ShopCatalog } from '../../indexes/shop-catalog.js';
 import type { ReactivateParams } from './params.js';
 import type { BillingProvider, ReactivationResult } from './provider.js';
 import type { BillingProviders } from './providers.js';
@@ -69,8 +70,8 @@ export function createReactivationService(deps: {
   }
 
   /** The product and variant of a subscription from the catalog index (null when gone). */
-  function catalogProduct(shopId: number, sub: BillingSubscription): { shop_product: unknown; shop_variant: unknown } {
-    const product = requireCatalog(catalog, shopId).products.get(sub.shop_product_id);
+  function catalogProduct(shopCatalog: ShopCatalog, sub: BillingSubscription): { shop_product: unknown; shop_variant: unknown } {
+    const product = shopCatalog.products.get(sub.shop_product_id);
     const index = product?.variants.findIndex((v) => v.id === sub.shop_variant_id) ?? -1;
     return {
       shop_product: product ? JSON.parse(product.json.plain.toString('utf8')) as unknown : null,
@@ -119,7 +120,8 @@ export function createReactivationService(deps: {
         });
       }
       const now = clock();
-      const subscriptions = chosen.map((sub) => ({ ...sub, service_reactivate_link: linkFor(shop, params, [sub.id], now), ...catalogProduct(shop.id, sub) }));
+      const shopCatalog = await loadCatalog(catalog, shop.id);
+      const subscriptions = chosen.map((sub) => ({ ...sub, service_reactivate_link: linkFor(shop, params, [sub.id], now), ...catalogProduct(shopCatalog, sub) }));
       const allLink = linkFor(shop, params, chosen.map((s) => s.id), now);
       if (params.campaignId !== null) await store.countCampaign(shop.id, params.campaignId, params.tk ?? '', 'links_generated', chosen.length + 1);
       return { service_reactivate_all_link: allLink, billing_customer: customer, billing_subscriptions: subscriptions };
@@ -162,7 +164,7 @@ export function createReactivationService(deps: {
         const updated = done.updated;
         if (updated) current = subs.map((s) => updated.find((u) => u.id === s.id) ?? s);
       }
-      const shopCatalog = catalog.get(shop.id);
+      const shopCatalog = await catalog.ensure(shop.id);
       return {
         kind: 'page', shop, customer, live, state, discount,
         link: `/billing/reactivate?${new URLSearchParams(link).toString()}`,

@@ -11,7 +11,7 @@ import type { IndexedProduct, IndexedRuleset, ShopCatalog } from '../../indexes/
 import type { ViewedIndex } from '../../indexes/viewed-index.js';
 import type { Evaluation } from '../../domain/rules/evaluate.js';
 import { filterProducts, resolveMarket, type Picked } from '../lists/pipeline.js';
-import { requireCatalog } from '../products.js';
+import { loadCatalog, requireCatalog } from '../products.js';
 import type { CustomRequest } from './params.js';
 import { resolveOutputs, type ResolveError } from './resolve.js';
 
@@ -65,8 +65,8 @@ export function createRecommendationsService(deps: { catalog: CatalogIndex; view
     },
 
     /** The same answer plus a trace; runs an unsaved document when one is given (the console's live preview). */
-    preview(shopId: number, rulesetId: number | null, request: CustomRequest, unsaved?: unknown): Promise<CustomAnswer> {
-      const catalog = requireCatalog(deps.catalog, shopId);
+    async preview(shopId: number, rulesetId: number | null, request: CustomRequest, unsaved?: unknown): Promise<CustomAnswer> {
+      const catalog = await loadCatalog(deps.catalog, shopId);
       if (unsaved !== undefined) {
         const compiled = compileRulesetInput(unsaved, referencesOf(catalog));
         const indexed: IndexedRuleset = {

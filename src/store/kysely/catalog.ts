@@ -7,7 +7,7 @@ import type { Store } from '../store.js';
 import { bumpDataVersion } from './shops.js';
 
 type CatalogMethods = Pick<Store, 'upsertProducts' | 'deleteProduct' | 'listProducts' | 'countProducts' | 'findVariantProducts'
-  | 'findExistingProductIds' | 'setInventory' | 'upsertCollections' | 'listCollections'>;
+  | 'findExistingProductIds' | 'findProductIdsByHandle' | 'setInventory' | 'upsertCollections' | 'listCollections'>;
 
 /** Live inventory is kept beside the document so a stock update touches one small row. */
 type StoredProduct = Omit<Product, 'variants'> & { variants: (Product['variants'][number])[] };
@@ -113,6 +113,15 @@ export function catalogMethods(db: Kysely<Database>): CatalogMethods {
       for (const batch of chunks([...new Set(productIds)], 1)) {
         const rows = await db.selectFrom('products').select('id').where('shop_id', '=', shopId).where('id', 'in', batch).execute();
         for (const row of rows) found.add(Number(row.id));
+      }
+      return found;
+    },
+
+    async findProductIdsByHandle(shopId, handles) {
+      const found = new Map<string, number>();
+      for (const batch of chunks([...new Set(handles)], 1)) {
+        const rows = await db.selectFrom('products').select(['id', 'handle']).where('shop_id', '=', shopId).where('handle', 'in', batch).execute();
+        for (const row of rows) found.set(row.handle, Number(row.id));
       }
       return found;
     },

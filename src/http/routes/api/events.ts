@@ -7,7 +7,8 @@ import type { ParamsTypeProvider } from '../../plugins/params.js';
 /** The event intake (deprecated but served): answered only once the event is stored (docs/api.md, "Events"). */
 export function eventRoutes(app: FastifyInstance, events: EventsService): void {
   app.withTypeProvider<ParamsTypeProvider>().post('/analytics/event', {
-    config: { auth: 'public', paramsInBody: true },
+    // The intake never needs the shop's catalog in memory: handles are resolved when read.
+    config: { auth: 'public', paramsInBody: true, readsCatalog: false },
     schema: {
       summary: 'Log a product view, add or removal (deprecated); answered only once the event is stored',
       description: 'Parameters in the query string; fields of a JSON, form-encoded, text/plain (JSON) or multipart body are read under them.',

@@ -1,0 +1,104 @@
+import type { Logger } from 'pino';
+import type { Store } from '../store/store.js';
+import { compileRuleset } from '../domain/rules/compile.js';
+import { DEFAULT_TRENDING } from '../domain/ranking/trending.js';
+import { utcDay } from '../domain/events.js';
+import { buildSales, DAY_MS } from './sales.js';
+import { indexMarket, indexProduct, ShopCatalog, type IndexedProduct, type IndexedRuleset } from './shop-catalog.js';
+
+export type CatalogStore = Pick<Store, 'getShopById' | 'listProducts' | 'listCollections' | 'listMarkets' | 'listCustomers' | 'listShopVersions'
+  | 'listRulesets' | 'listOrderLines' | 'listEventCounts'>;
+
+/**
+ * Products read per query when a shop's catalog is built. Each page is followed by a turn of the
+ * event loop: a large shop's load must not hold up the requests of the shops already in memory.
+ */
+const PRODUCT_PAGE = 25;
+
+const yieldTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** Reads the parts of a shop's read model from the store; the index decides when. */
+export class CatalogLoader {
+  constructor(private readonly store: CatalogStore, private readonly log?: Logger) {}
+
+  /** A whole generation of the shop's catalog, or null when the shop does not exist. */
+  async full(shopId: number): Promise<ShopCatalog | null> {
+    const shop = await this.store.getShopById(shopId);
+    if (!shop) return null;
+    const [products, collections, markets, customers, rulesets, sales, eventCounts] = await Promise.all([
+      this.products(shopId),
+      this.collections(shopId),
+      this.markets(shopId),
+      this.customers(shopId),
+      this.rulesets(shopId),
+      this.sales(shopId),
+      this.eventCounts(shopId),
+    ]);
+    return new ShopCatalog(shop, shop.data_version, products, collections, markets, customers, rulesets, sales, eventCounts);
+  }
+
+  /** Products a page at a time, so a large catalog's parsed documents never all live at once, nor block the loop long. */
+  async products(shopId: number): Promise<Map<number, IndexedProduct>> {
+    const products = new Map<number, IndexedProduct>();
+    let afterId = 0;
+    for (;;) {
+      const page = await this.store.listProducts(shopId, { afterId, limit: PRODUCT_PAGE });
+      for (const row of page) products.set(row.id, indexProduct(row));
+      if (page.length < PRODUCT_PAGE) return products;
+      afterId = page[page.length - 1]!.id;
+      await yieldTurn();
+    }
+  }
+
+  async productsById(shopId: number, ids: number[]): Promise<IndexedProduct[]> {
+    return (await this.store.listProducts(shopId, { ids })).map(indexProduct);
+  }
+
+  async collections(shopId: number) {
+    return new Map((await this.store.listCollections(shopId)).map((c) => [c.id, c]));
+  }
+
+  async markets(shopId: number) {
+    return (await this.store.listMarkets(shopId)).map(indexMarket);
+  }
+
+  async customers(shopId: number) {
+    return new Map((await this.store.listCustomers(shopId)).map((c) => [c.id, c]));
+  }
+
+  /** Compiles every stored ruleset; one that no longer compiles is logged and left out (a 404). */
+  async rulesets(shopId: number) {
+    const map = new Map<number, IndexedRuleset>();
+    for (const ruleset of await this.store.listRulesets(shopId)) {
+      try {
+        const { id: _id, version: _v, created_at: _c, updated_at: _u, ...document } = ruleset;
+        map.set(ruleset.id, { ruleset, compiled: compileRuleset(document), ruleJson: ruleset.rules.map((r) => JSON.stringify(r)) });
+      } catch (error) {
+        this.log?.error({ shopId, ruleset: ruleset.id, err: error }, 'stored ruleset does not compile; it is not served');
+      }
+    }
+    return map;
+  }
+
+  /** Views and adds of the last 30 days per handle. */
+  async eventCounts(shopId: number) {
+    const counts = new Map<string, { views: number; adds: number }>();
+    for (const row of await this.store.listEventCounts(shopId, utcDay(Date.now() - 30 * DAY_MS))) {
+      const c = counts.get(row.handle) ?? { views: 0, adds: 0 };
+      c.views += row.views;
+      c.adds += row.adds;
+      counts.set(row.handle, c);
+    }
+    return counts;
+  }
+
+  async sales(shopId: number) {
+    const now = Date.now();
+    const shop = await this.store.getShopById(shopId);
+    return buildSales(await this.store.listOrderLines(shopId, 0), now, {
+      windowDays: shop?.settings.trending_window_days ?? DEFAULT_TRENDING.windowDays,
+      halfLifeDays: shop?.settings.trending_half_life_days ?? DEFAULT_TRENDING.halfLifeDays,
+      counts: shop?.settings.trending_counts ?? DEFAULT_TRENDING.counts,
+    });
+  }
+}

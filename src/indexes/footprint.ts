@@ -1,0 +1,47 @@
+import type { IndexedProduct, ShopCatalog } from './shop-catalog.js';
+
+/**
+ * Bytes of one entry of each structure, as V8 lays them out on 64-bit (object header, fields,
+ * a Map entry's share of its hash table). Measured, not exact: `npm run bench:tenants` prints
+ * the estimate next to the heap it stands for, and docs/scaling.md records how close it is.
+ */
+const PRODUCT_OBJECT = 420;
+const VARIANT = 120;
+const TAG = 90;
+const MAP_ENTRY = 40;
+const COLLECTION_MEMBER = 70;
+const CUSTOMER = 160;
+const SALES_ENTRY = 110;
+const EVENT_COUNT = 130;
+/** Everything a generation has whatever its size: maps, the shop row, market lists. */
+const GENERATION = 16_000;
+/** Memos built on first use (search index, content profiles, market prices) grow a generation afterwards. */
+const MEMO_SHARE = 0.35;
+
+/** Strings are counted at one byte a character (V8 keeps Latin-1 text that way) plus a header. */
+const text = (s: string | null) => (s === null ? 0 : s.length + 24);
+
+function productBytes(product: IndexedProduct): number {
+  let bytes = PRODUCT_OBJECT + product.json.plain.length + product.variants.length * VARIANT;
+  bytes += text(product.handle) + text(product.title) + text(product.vendor) + text(product.productType) + text(product.image);
+  for (const tag of product.tags) bytes += TAG + 2 * tag.length;
+  bytes += text(product.json.metafields);
+  for (const m of product.json.variantMetafields) bytes += text(m);
+  return bytes;
+}
+
+/** An estimate of the heap one generation of a shop's read model holds, memos included. */
+export function estimateCatalogBytes(catalog: ShopCatalog): number {
+  let bytes = GENERATION;
+  for (const product of catalog.products.values()) bytes += productBytes(product) + MAP_ENTRY * (2 + product.variants.length);
+  for (const collection of catalog.collections.values()) bytes += 200 + text(collection.title) + collection.products.length * COLLECTION_MEMBER;
+  for (const customer of catalog.customers.values()) bytes += CUSTOMER + text(customer.email) + customer.tags.reduce((n, t) => n + text(t), 0);
+  for (const ruleset of catalog.rulesets.values()) bytes += 4 * ruleset.ruleJson.reduce((n, r) => n + r.length, 0) + 2_000;
+  const sales = catalog.sales;
+  let purchases = 0;
+  for (const bought of sales.purchasedByCustomer.values()) purchases += bought.size + 1;
+  bytes += SALES_ENTRY * (sales.unitsSold90d.size + sales.unitsSold30d.size + sales.trendingScores.size + purchases)
+    + 16 * (sales.topSellers.length + sales.trending.length);
+  bytes += EVENT_COUNT * catalog.eventCounts.size;
+  return Math.round(bytes * (1 + MEMO_SHARE));
+}

@@ -1,0 +1,190 @@
+/**
+ * Per-shop in-memory state that counts against the node's memory budget. The catalog index is
+ * one; any other component that keeps something per shop (a learned model, a cache of its own)
+ * registers here, reports its size and drops a shop when told to.
+ */
+export interface ShopMemory {
+  /** Estimated bytes held for the shop now (0 when nothing is held). */
+  bytes(shopId: number): number;
+  /** Drops everything held for the shop; it is built again when the shop is next requested. */
+  evict(shopId: number): void;
+  /** Told when a shop becomes resident (loaded again after an eviction, or for the first time). */
+  resident?(shopId: number): void;
+}
+
+/** A pin older than this no longer protects its shop: a request that never ended must not hold memory forever. */
+const PIN_MAX_MS = 60_000;
+
+/**
+ * Resident memory per byte of estimated live state (allocator and heap overhead around what is
+ * alive), and the headroom kept free for garbage between collections, which grows with the rate
+ * of loads rather than with what is resident. Both measured by `npm run bench:tenants` (docs/scaling.md).
+ */
+export const RSS_PER_ESTIMATED_BYTE = 1.25;
+const GARBAGE_HEADROOM_SHARE = 0.2;
+const MIN_GARBAGE_HEADROOM = 96 * 1024 * 1024;
+
+/** Resident memory past this share of the budget shrinks the shops' share (see trim). */
+const SOFT_LIMIT_SHARE = 0.9;
+
+/** The least the shops may take, whatever the baseline: one shop always fits. */
+const MIN_ALLOWANCE = 16 * 1024 * 1024;
+
+export interface BudgetOptions {
+  /** The process's memory budget (REBOUND_MEMORY_BUDGET_MB), in bytes; Infinity for none. */
+  budgetBytes: number;
+  /** Memory set aside within the budget for other bounded parts (the answer cache). */
+  reserveBytes?: number;
+  /** Resident memory of the process before any shop is loaded; read once, at the first load. */
+  baseline?: () => number;
+  /** The shops' share given outright, in estimated bytes (tests, tools), instead of derived from the budget. */
+  allowanceBytes?: number;
+  /** The process's resident memory now: past 90% of the budget, the shops' share shrinks by the excess. */
+  rss?: () => number;
+  log?: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
+}
+
+/**
+ * Which shops this node holds in memory, in least-recently-used order, and the budget they share.
+ * When the estimated bytes of every registered holder pass the budget, the least recently used
+ * shops are evicted from all holders at once, except shops pinned by requests in flight.
+ */
+export class Residency {
+  private readonly holders: ShopMemory[] = [];
+  /** Resident shops, least recently used first (a Map keeps insertion order; touching re-inserts). */
+  private readonly recent = new Map<number, true>();
+  private readonly pins = new Map<number, { count: number; since: number }>();
+  private allowance: number | null = null;
+  private lastWarning = 0;
+  loads = 0;
+  evictions = 0;
+
+  constructor(private readonly options: BudgetOptions = { budgetBytes: Infinity }) {}
+
+  /**
+   * Estimated bytes the shops' state may take: the budget less the baseline measured at the first
+   * load, the reserve and the garbage headroom, divided by the overhead around live state.
+   */
+  get allowanceBytes(): number {
+    if (this.allowance !== null) return this.allowance;
+    if (this.options.allowanceBytes !== undefined) return (this.allowance = this.options.allowanceBytes);
+    const { budgetBytes, reserveBytes = 0, baseline } = this.options;
+    if (!Number.isFinite(budgetBytes)) return Infinity;
+    const base = baseline?.() ?? 0;
+    const headroom = Math.max(MIN_GARBAGE_HEADROOM, GARBAGE_HEADROOM_SHARE * budgetBytes);
+    this.allowance = Math.max(MIN_ALLOWANCE, Math.floor((budgetBytes - base - reserveBytes - headroom) / RSS_PER_ESTIMATED_BYTE));
+    this.options.log?.info({ budgetMb: Math.round(budgetBytes / 2 ** 20), baselineMb: Math.round(base / 2 ** 20), reserveMb: Math.round(reserveBytes / 2 ** 20), allowanceMb: Math.round(this.allowance / 2 ** 20) }, 'memory budget for shops');
+    return this.allowance;
+  }
+
+  /** Adds a holder of per-shop state; its bytes count from now on and it is told of evictions. */
+  register(holder: ShopMemory): void {
+    this.holders.push(holder);
+  }
+
+  /** Marks a shop as used just now. */
+  touch(shopId: number): void {
+    if (!this.recent.delete(shopId)) return;
+    this.recent.set(shopId, true);
+  }
+
+  /** A shop's state was loaded: it becomes the most recently used, and others make room for it. */
+  loaded(shopId: number): void {
+    const fresh = !this.recent.has(shopId);
+    this.recent.delete(shopId);
+    this.recent.set(shopId, true);
+    if (fresh) {
+      this.loads++;
+      for (const holder of this.holders) holder.resident?.(shopId);
+    }
+    this.trim(shopId);
+  }
+
+  /** The shop is gone (deleted): drop it without counting an eviction. */
+  forget(shopId: number): void {
+    this.recent.delete(shopId);
+    for (const holder of this.holders) holder.evict(shopId);
+  }
+
+  isResident(shopId: number): boolean {
+    return this.recent.has(shopId);
+  }
+
+  get residentShops(): number {
+    return this.recent.size;
+  }
+
+  /** Estimated bytes of one shop across every holder. */
+  shopBytes(shopId: number): number {
+    let total = 0;
+    for (const holder of this.holders) total += holder.bytes(shopId);
+    return total;
+  }
+
+  /** Estimated bytes of every resident shop. */
+  estimatedBytes(): number {
+    let total = 0;
+    for (const shopId of this.recent.keys()) total += this.shopBytes(shopId);
+    return total;
+  }
+
+  /** Keeps a shop resident until the returned release is called (once; later calls do nothing). */
+  pin(shopId: number): () => void {
+    const pin = this.pins.get(shopId);
+    if (pin) {
+      pin.count++;
+      pin.since = Date.now();
+    } else {
+      this.pins.set(shopId, { count: 1, since: Date.now() });
+    }
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const current = this.pins.get(shopId);
+      if (current && --current.count <= 0) this.pins.delete(shopId);
+    };
+  }
+
+  private pinned(shopId: number, now: number): boolean {
+    const pin = this.pins.get(shopId);
+    if (!pin) return false;
+    if (now - pin.since < PIN_MAX_MS) return true;
+    this.pins.delete(shopId);
+    return false;
+  }
+
+  /**
+   * The share for now: when resident memory passes 90% of the budget anyway (garbage and allocator
+   * overhead under a high rate of loads), the share gives up the excess until memory comes back.
+   */
+  private currentAllowance(): number {
+    const allowance = this.allowanceBytes;
+    const { rss, budgetBytes } = this.options;
+    if (!rss || !Number.isFinite(allowance)) return allowance;
+    const excess = rss() - SOFT_LIMIT_SHARE * budgetBytes;
+    return excess > 0 ? Math.max(MIN_ALLOWANCE, allowance - excess / RSS_PER_ESTIMATED_BYTE) : allowance;
+  }
+
+  /** Evicts least recently used shops until the estimate is within the budget; `keep` stays. */
+  trim(keep?: number): void {
+    const allowance = this.currentAllowance();
+    if (allowance === Infinity) return;
+    let total = this.estimatedBytes();
+    if (total <= allowance) return;
+    const now = Date.now();
+    for (const shopId of [...this.recent.keys()]) {
+      if (total <= allowance) break;
+      if (shopId === keep || this.pinned(shopId, now)) continue;
+      const bytes = this.shopBytes(shopId);
+      this.recent.delete(shopId);
+      for (const holder of this.holders) holder.evict(shopId);
+      this.evictions++;
+      total -= bytes;
+    }
+    if (total > allowance && now - this.lastWarning > 60_000) {
+      this.lastWarning = now;
+      this.options.log?.warn({ estimatedBytes: total, allowanceBytes: allowance }, 'over the memory budget: every resident shop is in use by a request');
+    }
+  }
+}

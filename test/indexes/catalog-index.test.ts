@@ -1,0 +1,129 @@
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { CatalogIndex } from '../../src/indexes/catalog-index.js';
+import { Residency, type ShopMemory } from '../../src/indexes/residency.js';
+import { openStore } from '../../src/store/open.js';
+import type { Store } from '../../src/store/store.js';
+import { backends } from '../helpers/backends.js';
+import { newShop, product, shopKeys } from '../helpers/fixtures.js';
+
+/** Loading shops on demand and evicting them under a budget, on every backend. */
+describe.each(backends())('CatalogIndex on demand on $name', (backend) => {
+  let store: Store;
+
+  beforeEach(async () => {
+    store = await openStore(await backend.url());
+    return async () => store.close();
+  });
+  afterAll(() => backend.cleanup());
+
+  /** A shop of `n` products whose ids start at `first`. */
+  async function shopWith(handle: string, n: number, first = 1) {
+    const shop = await store.createShop(newShop(handle), shopKeys().map((k) => k.record));
+    await store.upsertProducts(shop.id, Array.from({ length: n }, (_, i) => product(first + i)));
+    return shop.id;
+  }
+
+  /** An index whose shops may take `shops` times the estimated size of one 20-product shop. */
+  async function indexHolding(shops: number) {
+    const probe = new CatalogIndex(store);
+    const sample = await shopWith('probe', 20, 9000);
+    await probe.ensure(sample);
+    const one = probe.residency.shopBytes(sample);
+    const residency = new Residency({ budgetBytes: Infinity, allowanceBytes: Math.floor(one * (shops + 0.5)) });
+    return new CatalogIndex(store, residency);
+  }
+
+  it('loads a shop on its first request only, once however many requests wait for it', async () => {
+    const a = await shopWith('a', 3);
+    const index = new CatalogIndex(store);
+    expect(index.get(a)).toBeUndefined();
+    const [first, second, third] = await Promise.all([index.ensure(a), index.ensure(a), index.ensure(a)]);
+    expect(first!.products.size).toBe(3);
+    expect(second).toBe(first);
+    expect(third).toBe(first);
+    expect(index.residency.loads).toBe(1);
+    expect(index.residency.residentShops).toBe(1);
+    expect(index.residency.estimatedBytes()).toBeGreaterThan(0);
+    expect(await index.ensure(424242)).toBeUndefined();
+  });
+
+  it('evicts the least recently used shop when over the budget, and reads it fresh on its next request', async () => {
+    const index = await indexHolding(2);
+    const [a, b, c] = [await shopWith('a', 20), await shopWith('b', 20), await shopWith('c', 20)];
+    await index.ensure(a);
+    await index.ensure(b);
+    await index.ensure(a); // a is now more recent than b
+    await index.ensure(c);
+    expect(index.get(b)).toBeUndefined();
+    expect(index.get(a)).toBeDefined();
+    expect(index.get(c)).toBeDefined();
+    expect(index.residency.evictions).toBe(1);
+
+    // A write while b is out of memory costs nothing now and is there when b comes back.
+    await store.upsertProducts(b, [product(500)]);
+    await index.apply(b, { products: [500] });
+    expect(index.get(b)).toBeUndefined();
+    expect((await index.ensure(b))!.products.has(500)).toBe(true);
+    expect(index.get(a)).toBeUndefined(); // a was the least recently used this time
+    expect(index.residency.loads).toBe(4);
+  });
+
+  it('never evicts a shop a request is holding', async () => {
+    const index = await indexHolding(1);
+    const [a, b] = [await shopWith('a', 20), await shopWith('b', 20)];
+    const held = index.hold(a);
+    await held.ready;
+    await index.ensure(b);
+    expect(index.get(a)).toBeDefined();
+    held.release();
+    held.release(); // a second release does not free someone else's pin
+    const other = index.hold(b);
+    await index.ensure(await shopWith('c', 20));
+    expect(index.get(a)).toBeUndefined();
+    expect(index.get(b)).toBeDefined();
+    other.release();
+  });
+
+  it('tells every registered holder of an eviction and counts its bytes', async () => {
+    const index = await indexHolding(1);
+    const evicted: number[] = [];
+    const resident: number[] = [];
+    const model: ShopMemory = { bytes: () => 10, evict: (shopId) => evicted.push(shopId), resident: (shopId) => resident.push(shopId) };
+    index.residency.register(model);
+    const [a, b] = [await shopWith('a', 20), await shopWith('b', 20)];
+    await index.ensure(a);
+    expect(index.residency.shopBytes(a)).toBe(index.bytes(a) + 10);
+    await index.ensure(b);
+    expect(resident).toEqual([a, b]);
+    expect(evicted).toEqual([a]);
+  });
+
+  it('loads at most two shops at a time however many are asked for, and every request gets its shop', async () => {
+    const ids: number[] = [];
+    for (let i = 0; i < 6; i++) ids.push(await shopWith(`s${i}`, 30, 100 * i + 1));
+    let inFlight = 0;
+    let most = 0;
+    const slowStore: Store = Object.create(store);
+    slowStore.listProducts = async (shopId, options) => {
+      most = Math.max(most, ++inFlight);
+      await new Promise((r) => setTimeout(r, 5));
+      inFlight--;
+      return store.listProducts(shopId, options);
+    };
+    const index = new CatalogIndex(slowStore);
+    const catalogs = await Promise.all(ids.map((id) => index.ensure(id)));
+    expect(catalogs.map((c) => c!.products.size)).toEqual([30, 30, 30, 30, 30, 30]);
+    expect(most).toBe(2);
+  });
+
+  it('rebuilds resident shops another node wrote to and ignores the others', async () => {
+    const index = new CatalogIndex(store);
+    const [a, b] = [await shopWith('a', 2), await shopWith('b', 2)];
+    await index.ensure(a);
+    await store.upsertProducts(a, [product(7)]);
+    await store.upsertProducts(b, [product(8)]);
+    expect(await index.refreshStale()).toBe(1);
+    expect(index.get(a)!.products.has(7)).toBe(true);
+    expect(index.get(b)).toBeUndefined();
+  });
+});

@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { RSS_PER_ESTIMATED_BYTE, Residency, type ShopMemory } from '../../src/indexes/residency.js';
+
+const MB = 1024 * 1024;
+
+/** A holder whose shops weigh what the test says. */
+function holder(sizes: Map<number, number>): ShopMemory & { evicted: number[] } {
+  const evicted: number[] = [];
+  return { evicted, bytes: (id) => sizes.get(id) ?? 0, evict: (id) => { evicted.push(id); sizes.delete(id); } };
+}
+
+describe('Residency', () => {
+  it('gives the shops what the budget leaves after the baseline, the reserve and the garbage headroom', () => {
+    let measured = 0;
+    const residency = new Residency({ budgetBytes: 1024 * MB, reserveBytes: 64 * MB, baseline: () => { measured++; return 200 * MB; } });
+    const expected = Math.floor((1024 * MB - 200 * MB - 64 * MB - 0.2 * 1024 * MB) / RSS_PER_ESTIMATED_BYTE);
+    expect(residency.allowanceBytes).toBe(expected);
+    expect(residency.allowanceBytes).toBe(expected);
+    expect(measured).toBe(1); // the baseline is read once
+    expect(new Residency({ budgetBytes: 128 * MB, baseline: () => 200 * MB }).allowanceBytes).toBe(16 * MB);
+    expect(new Residency().allowanceBytes).toBe(Infinity);
+  });
+
+  it('evicts least recently used shops from every holder until the estimate fits, and counts loads once per residency', () => {
+    const sizes = new Map([[1, 40], [2, 40], [3, 40]]);
+    const catalog = holder(sizes);
+    const residency = new Residency({ budgetBytes: Infinity, allowanceBytes: 100 });
+    residency.register(catalog);
+    residency.loaded(1);
+    residency.loaded(2);
+    residency.loaded(2); // a reload of a resident shop is not a new load
+    residency.touch(1);
+    residency.loaded(3);
+    expect(catalog.evicted).toEqual([2]);
+    expect(residency.loads).toBe(3);
+    expect(residency.evictions).toBe(1);
+    expect(residency.residentShops).toBe(2);
+    expect(residency.isResident(2)).toBe(false);
+    expect(residency.estimatedBytes()).toBe(80);
+  });
+
+  it('gives up shops when resident memory passes 90% of the budget, and takes them again when it falls', () => {
+    const sizes = new Map([[1, 10 * MB], [2, 10 * MB], [3, 10 * MB]]);
+    const catalog = holder(sizes);
+    let rss = 100 * MB;
+    const residency = new Residency({ budgetBytes: 1000 * MB, allowanceBytes: 40 * MB, rss: () => rss });
+    residency.register(catalog);
+    residency.loaded(1);
+    residency.loaded(2);
+    residency.loaded(3);
+    expect(catalog.evicted).toEqual([]);
+    rss = 900 * MB + 25 * MB * RSS_PER_ESTIMATED_BYTE; // 25 MB of estimate over the soft limit
+    residency.trim();
+    expect(catalog.evicted).toEqual([1, 2]); // 40 - 25 = 15 MB left: one 10 MB shop fits
+    rss = 100 * MB;
+    sizes.set(4, 10 * MB);
+    sizes.set(5, 10 * MB);
+    residency.loaded(4);
+    residency.loaded(5);
+    expect(catalog.evicted).toEqual([1, 2]); // the whole share again: 3, 4 and 5 fit
+    expect(residency.residentShops).toBe(3);
+  });
+
+  it('keeps pinned shops and forgets deleted ones without counting an eviction', () => {
+    const sizes = new Map([[1, 60], [2, 60]]);
+    const catalog = holder(sizes);
+    const residency = new Residency({ budgetBytes: Infinity, allowanceBytes: 100 });
+    residency.register(catalog);
+    const release = residency.pin(1);
+    residency.loaded(1);
+    residency.loaded(2);
+    expect(catalog.evicted).toEqual([]); // 1 is pinned, 2 was just loaded: over the budget for now
+    release();
+    residency.trim();
+    expect(catalog.evicted).toEqual([1]);
+    residency.forget(2);
+    expect(residency.residentShops).toBe(0);
+    expect(residency.evictions).toBe(1);
+  });
+});
