@@ -26,12 +26,19 @@ function skusOf(product: IndexedProduct): string {
   return product.json.variants.map((v) => /"sku":"((?:[^"\\]|\\.)*)"/.exec(v)?.[1] ?? '').join(' ');
 }
 
+/** Products indexed per turn of the event loop: other requests run between the chunks. */
+const CHUNK = 200;
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /**
  * A full-text index of a catalog generation, made on its first search: title weighs most, then
- * tags, type and vendor, SKUs, and the description; prefix and typo tolerance (product.md §5).
+ * tags, type and vendor, SKUs, and the description; prefix and typo tolerance (docs/lists.md,
+ * "search"). It is built in chunks, so a large catalog's build never holds the event loop: the
+ * search that asks for it waits, every other request goes on.
  */
-export function searchIndex(catalog: ShopCatalog): MiniSearch<SearchDocument> {
-  return catalog.memo('search-index', () => {
+export function searchIndex(catalog: ShopCatalog): Promise<MiniSearch<SearchDocument>> {
+  return catalog.memo('search-index', async () => {
     const index = new MiniSearch<SearchDocument>({
       fields: ['title', 'tags', 'product_type', 'vendor', 'skus', 'body'],
       searchOptions: {
@@ -41,9 +48,13 @@ export function searchIndex(catalog: ShopCatalog): MiniSearch<SearchDocument> {
         combineWith: 'AND',
       },
     });
-    index.addAll([...catalog.products.values()].filter((p) => p.listable).map((p) => ({
-      id: p.id, title: p.title, tags: p.tags.join(' '), product_type: p.productType, vendor: p.vendor, skus: skusOf(p), body: bodyText(p),
-    })));
+    const listable = [...catalog.products.values()].filter((p) => p.listable);
+    for (let start = 0; start < listable.length; start += CHUNK) {
+      if (start > 0) await nextTurn();
+      index.addAll(listable.slice(start, start + CHUNK).map((p) => ({
+        id: p.id, title: p.title, tags: p.tags.join(' '), product_type: p.productType, vendor: p.vendor, skus: skusOf(p), body: bodyText(p),
+      })));
+    }
     return index;
   });
 }

@@ -76,7 +76,7 @@ export const searchSource = defineList({
     const { catalog } = context;
     const exact = /^\d{1,16}$/.test(text) ? catalog.products.get(Number(text)) : undefined;
     // Personalization reorders the best matches only: a short prefix can match most of a large catalog.
-    const results = searchIndex(catalog).search(text).slice(0, SEARCH_RERANKED);
+    const results = (await searchIndex(catalog)).search(text).slice(0, SEARCH_RERANKED);
     const history = await historyProfile(context);
     const boosted = results.map((r) => {
       const product = catalog.products.get(r.id as number)!;
