@@ -17,6 +17,15 @@ export class RateLimiter {
 
   constructor(private readonly redis: Redis | null, private readonly prefix: string, private readonly windowMs = 60_000) {}
 
+  /** The decision without waiting, when this node's own counts decide (no Redis); null when Redis does. */
+  hitLocally(id: string, limit: number, now = Date.now()): RateDecision | null {
+    if (this.redis) return null;
+    const window = Math.floor(now / this.windowMs);
+    const resetAt = (window + 1) * this.windowMs;
+    const count = this.count(id, resetAt);
+    return { allowed: count <= limit, remaining: Math.max(0, limit - count), retryAfter: Math.max(1, Math.ceil((resetAt - now) / 1000)) };
+  }
+
   async hit(id: string, limit: number, now = Date.now()): Promise<RateDecision> {
     const window = Math.floor(now / this.windowMs);
     const resetAt = (window + 1) * this.windowMs;

@@ -75,13 +75,13 @@ export async function buildApp(services: Services, config: Config, options: AppO
   registerParamsReader(app);
   registerErrorHandling(app);
   // Every answer is read as its declared type; every HTML page, whoever renders it, cannot be framed.
-  app.addHook('onSend', async (_request, reply, payload) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     void reply.header('x-content-type-options', 'nosniff');
     const type = reply.getHeader('content-type');
     if (typeof type === 'string' && type.startsWith('text/html')) {
       for (const [name, value] of Object.entries(HTML_HEADERS)) if (!reply.hasHeader(name)) void reply.header(name, value);
     }
-    return payload;
+    done(null, payload);
   });
   await registerOpenApi(app, config.publicUrl);
   healthRoutes(app, services.store);
@@ -93,7 +93,6 @@ export async function buildApp(services: Services, config: Config, options: AppO
   await app.register(async (api) => {
     // Storefront pages call these from the browser, from any origin.
     await api.register(cors, { origin: '*', methods: ['GET', 'POST', 'OPTIONS'], allowedHeaders: ['Content-Type', 'X-Api-Key'], maxAge: 86_400 });
-    await registerStorefrontBodies(api);
     registerApiKeyAuth(api, services.keys);
     registerResidentShop(api, services.catalog);
     registerApiRateLimit(api, services.limiter, services.catalog);
@@ -101,8 +100,12 @@ export async function buildApp(services: Services, config: Config, options: AppO
     sourcesRoute(api); // first: it collects the list routes as they are added
     listRoutes(api, { products: services.products, cache: services.answers });
     customRoute(api, { recommendations: services.recommendations, products: services.products, cache: services.answers });
-    eventRoutes(api, services.events);
-    billingRoutes(api, { shops: services.shops, reactivation: services.reactivation, onetime: services.onetime });
+    // The POST endpoints read any body storefront code sends; the GET hot paths carry none of that machinery.
+    await api.register(async (posts) => {
+      await registerStorefrontBodies(posts);
+      eventRoutes(posts, services.events);
+      billingRoutes(posts, { shops: services.shops, reactivation: services.reactivation, onetime: services.onetime });
+    });
   }, { prefix: '/api/v1' });
 
   await app.register(async (admin) => {

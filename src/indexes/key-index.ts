@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { hashKey } from '../domain/keys.js';
 import type { KeyKind } from '../domain/shop.js';
 import type { Store } from '../store/store.js';
@@ -8,18 +9,39 @@ export interface KeyOwner {
   expiresAt: number | null;
 }
 
+/** A key that authenticated: its owner and its hash (rate limits count by it). */
+export interface FoundKey extends KeyOwner {
+  hash: string;
+}
+
 /** Live API keys by hash, so authentication never queries the database per request. */
 export class KeyIndex {
-  private byHash = new Map<string, KeyOwner>();
+  private byHash = new Map<string, FoundKey>();
   private version = '';
   private loadedAt = 0;
   private loading: Promise<void> | null = null;
+  /**
+   * Hashes of keys seen lately: a storefront sends the same key on every request, and a SHA-256
+   * per request is most of what authentication costs. A hash never changes, so reloads keep these.
+   */
+  private readonly hashes = new LRUCache<string, string>({ max: 10_000 });
 
   constructor(private readonly store: Pick<Store, 'listLiveApiKeys' | 'keysVersion'>) {}
 
+  /** The key's SHA-256, from the recent ones when it was seen lately. */
+  hashOf(key: string): string {
+    let hash = this.hashes.get(key);
+    if (hash === undefined) {
+      hash = hashKey(key);
+      if (key.length <= 256) this.hashes.set(key, hash);
+    }
+    return hash;
+  }
+
   /** The shop and kind a key belongs to, or null when unknown or expired. */
-  lookup(key: string, now = Date.now()): KeyOwner | null {
-    const owner = this.byHash.get(hashKey(key));
+  lookup(key: string, now = Date.now()): FoundKey | null {
+    const hash = this.hashOf(key);
+    const owner = this.byHash.get(hash);
     if (!owner) return null;
     if (owner.expiresAt !== null && owner.expiresAt <= now) return null;
     return owner;
@@ -31,7 +53,7 @@ export class KeyIndex {
       try {
         const version = await this.store.keysVersion();
         const keys = await this.store.listLiveApiKeys(Date.now());
-        this.byHash = new Map(keys.map((k) => [k.key_hash, { shopId: k.shop_id, kind: k.kind, expiresAt: k.expires_at }]));
+        this.byHash = new Map(keys.map((k) => [k.key_hash, { shopId: k.shop_id, kind: k.kind, expiresAt: k.expires_at, hash: k.key_hash }]));
         this.version = version;
         this.loadedAt = Date.now();
       } finally {
@@ -46,7 +68,7 @@ export class KeyIndex {
    * keys are more than a second old: a key another node just issued works on its first request,
    * while unknown keys cost at most one query a second.
    */
-  async lookupFresh(key: string): Promise<KeyOwner | null> {
+  async lookupFresh(key: string): Promise<FoundKey | null> {
     const owner = this.lookup(key);
     if (owner) return owner;
     if (this.loading) await this.loading.catch(() => undefined);

@@ -22,11 +22,6 @@ export async function loadCatalog(index: CatalogIndex, shopId: number): Promise<
 /** The list family over HTTP (product.md §5): one source, the shared filters, `{"data": […]}`. */
 export function createProductsService(deps: { catalog: CatalogIndex; viewed: ViewedIndex; models: ModelIndex }) {
   return {
-    /** Resolves once a rebuild in flight for the shop (another node's write) is done. */
-    settled(shopId: number): Promise<unknown> | undefined {
-      return deps.catalog.pending(shopId)?.catch(() => undefined);
-    },
-
     /** The shop's read-model version and its model's stamp: part of every cached answer's key. */
     version(shopId: number): string {
       return `${requireCatalog(deps.catalog, shopId).version}.${deps.models.stamp(shopId) ?? '-'}`;

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ForbiddenError, InvalidInputError, UnauthorizedError } from '../../domain/errors.js';
 import type { KeyKind } from '../../domain/shop.js';
-import type { KeyIndex } from '../../indexes/key-index.js';
+import type { FoundKey, KeyIndex } from '../../indexes/key-index.js';
 
 export type RouteAuth = 'public' | 'private' | 'none';
 
@@ -13,7 +13,8 @@ declare module 'fastify' {
     listSource?: boolean;
   }
   interface FastifyRequest {
-    apiKey: { shopId: number; kind: KeyKind } | null;
+    /** The key that authenticated the request: its shop, kind and hash (rate limits count by the hash). */
+    apiKey: { shopId: number; kind: KeyKind; hash: string } | null;
   }
 }
 
@@ -31,14 +32,25 @@ function presentedKey(request: FastifyRequest): string | undefined {
 /** Authenticates public API routes by key (product.md §1) from the in-memory key index. */
 export function registerApiKeyAuth(app: FastifyInstance, keys: KeyIndex): void {
   app.decorateRequest('apiKey', null);
-  app.addHook('preValidation', async (request) => {
+  // A known key is decided synchronously (no promise on the hot path); only an unknown one may wait for a reload.
+  app.addHook('preValidation', (request, _reply, done) => {
     const mode = request.routeOptions.config.auth;
-    if (mode !== 'public' && mode !== 'private') return;
-    const key = presentedKey(request);
-    if (key === undefined) throw new InvalidInputError('key', MISSING_KEY);
-    const owner = await keys.lookupFresh(key);
-    if (!owner) throw new UnauthorizedError('Invalid API key.');
-    if (mode === 'private' && owner.kind !== 'private') throw new ForbiddenError('This endpoint needs a private API key.');
-    request.apiKey = { shopId: owner.shopId, kind: owner.kind };
+    if (mode !== 'public' && mode !== 'private') return done();
+    let key: string | undefined;
+    try {
+      key = presentedKey(request);
+    } catch (error) {
+      return done(error as Error);
+    }
+    if (key === undefined) return done(new InvalidInputError('key', MISSING_KEY));
+    const accept = (owner: FoundKey | null): void => {
+      if (!owner) return done(new UnauthorizedError('Invalid API key.'));
+      if (mode === 'private' && owner.kind !== 'private') return done(new ForbiddenError('This endpoint needs a private API key.'));
+      request.apiKey = { shopId: owner.shopId, kind: owner.kind, hash: owner.hash };
+      done();
+    };
+    const known = keys.lookup(key);
+    if (known) return accept(known);
+    keys.lookupFresh(key).then(accept, (error: Error) => done(error));
   });
 }

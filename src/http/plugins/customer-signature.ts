@@ -14,14 +14,13 @@ export const BAD_CUSTOMER_SIG = 'customer_sig is missing or wrong for shop_custo
  * the public key could read any customer's purchases. Private keys are server-side and trusted.
  */
 export function registerCustomerSignatures(app: FastifyInstance, shopOf: (shopId: number) => ShopEssentials | undefined): void {
-  app.addHook('preHandler', async (request) => {
-    if (request.apiKey?.kind !== 'public') return;
+  app.addHook('preHandler', (request, _reply, done) => {
     const query = request.query as { shop_customer_id?: unknown; customer_sig?: unknown } | undefined;
     const customerId = query?.shop_customer_id;
-    if (typeof customerId !== 'number') return;
+    if (request.apiKey?.kind !== 'public' || typeof customerId !== 'number') return done();
     const shop = shopOf(request.apiKey.shopId);
-    if (!shop?.settings.require_customer_signature) return;
+    if (!shop?.settings.require_customer_signature) return done();
     const sig = typeof query?.customer_sig === 'string' ? query.customer_sig.toLowerCase() : '';
-    if (!safeEqual(sig, customerSignature(shop.signing_secret, customerId))) throw new ForbiddenError(BAD_CUSTOMER_SIG);
+    done(safeEqual(sig, customerSignature(shop.signing_secret, customerId)) ? undefined : new ForbiddenError(BAD_CUSTOMER_SIG));
   });
 }

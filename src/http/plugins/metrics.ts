@@ -40,10 +40,20 @@ export function registerMetrics(app: FastifyInstance, services: Services): Regis
   gauge('rebound_db_pool_idle', 'database connections idle', () => pool().idle);
   gauge('rebound_db_pool_waiting', 'queries waiting for a connection', () => pool().waiting);
 
-  app.addHook('onResponse', async (request, reply) => {
+  // One child per (route, method, status), made once: labelling by object per request hashes the labels every time.
+  const children = new Map<string, { count: Counter.Internal; time: Histogram.Internal<string> }>();
+  app.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? 'unmatched';
-    requests.inc({ route, method: request.method, status: String(reply.statusCode) });
-    latency.observe({ route, method: request.method, status: String(reply.statusCode) }, reply.elapsedTime / 1000);
+    const id = `${route}\u0000${request.method}\u0000${reply.statusCode}`;
+    let child = children.get(id);
+    if (!child) {
+      const labels = [route, request.method, String(reply.statusCode)];
+      child = { count: requests.labels(...labels), time: latency.labels(...labels) };
+      children.set(id, child);
+    }
+    child.count.inc();
+    child.time.observe(reply.elapsedTime / 1000);
+    done();
   });
   app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
     return reply.header('content-type', registry.contentType).send(await registry.metrics());

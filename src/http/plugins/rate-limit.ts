@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { RateLimiter } from '../../cache/rate-limiter.js';
+import type { RateDecision, RateLimiter } from '../../cache/rate-limiter.js';
 import { TooManyRequestsError } from '../../domain/errors.js';
 import type { CatalogIndex } from '../../indexes/catalog-index.js';
 
@@ -10,26 +10,31 @@ export const DEFAULT_PRIVATE_LIMIT = 6000;
 
 const digest = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 32);
 
-async function enforce(limiter: RateLimiter, reply: FastifyReply, id: string, limit: number): Promise<void> {
-  const decision = await limiter.hit(id, limit);
+/** Sets the limit headers; the 429 error when the caller is over the limit. */
+function answer(reply: FastifyReply, decision: RateDecision, limit: number): TooManyRequestsError | undefined {
   void reply.header('x-ratelimit-limit', String(limit)).header('x-ratelimit-remaining', String(decision.remaining));
-  if (!decision.allowed) {
-    throw new TooManyRequestsError(`Rate limit exceeded: ${limit} requests a minute for this key. Retry after ${decision.retryAfter} seconds.`, decision.retryAfter);
-  }
+  if (decision.allowed) return undefined;
+  return new TooManyRequestsError(`Rate limit exceeded: ${limit} requests a minute for this key. Retry after ${decision.retryAfter} seconds.`, decision.retryAfter);
+}
+
+async function enforce(limiter: RateLimiter, reply: FastifyReply, id: string, limit: number): Promise<void> {
+  const error = answer(reply, await limiter.hit(id, limit), limit);
+  if (error) throw error;
 }
 
 /** Public routes: a public key per client address, a private key per key; limits per shop. */
 export function registerApiRateLimit(app: FastifyInstance, limiter: RateLimiter, catalog: CatalogIndex): void {
-  app.addHook('preHandler', async (request: FastifyRequest, reply) => {
+  app.addHook('preHandler', (request: FastifyRequest, reply, done) => {
     const apiKey = request.apiKey;
-    if (!apiKey) return;
+    if (!apiKey) return done();
     const settings = catalog.settings(apiKey.shopId);
-    const key = presented(request);
-    if (apiKey.kind === 'public') {
-      await enforce(limiter, reply, `p:${digest(key)}:${request.ip}`, settings?.rate_limit_public_per_minute ?? DEFAULT_PUBLIC_LIMIT);
-    } else {
-      await enforce(limiter, reply, `k:${digest(key)}`, settings?.rate_limit_private_per_minute ?? DEFAULT_PRIVATE_LIMIT);
-    }
+    // Counted by the key's hash (never the key itself), for a public key per client address too.
+    const [id, limit] = apiKey.kind === 'public'
+      ? [`p:${apiKey.hash.slice(0, 32)}:${request.ip}`, settings?.rate_limit_public_per_minute ?? DEFAULT_PUBLIC_LIMIT]
+      : [`k:${apiKey.hash.slice(0, 32)}`, settings?.rate_limit_private_per_minute ?? DEFAULT_PRIVATE_LIMIT];
+    const decided = limiter.hitLocally(id, limit);
+    if (decided) return done(answer(reply, decided, limit));
+    limiter.hit(id, limit).then((decision) => done(answer(reply, decision, limit)), (error: Error) => done(error));
   });
 }
 
@@ -42,11 +47,4 @@ export function registerAdminRateLimit(app: FastifyInstance, limiter: RateLimite
     const limit = admin.operator ? DEFAULT_PRIVATE_LIMIT : (await catalog.ensure(admin.shopId))?.shop.settings.rate_limit_private_per_minute ?? DEFAULT_PRIVATE_LIMIT;
     await enforce(limiter, reply, `k:${digest(bearer.replace(/^Bearer\s+/i, ''))}`, limit);
   });
-}
-
-function presented(request: FastifyRequest): string {
-  const fromQuery = (request.query as Record<string, unknown> | undefined)?.key;
-  if (typeof fromQuery === 'string' && fromQuery !== '') return fromQuery;
-  const header = request.headers['x-api-key'];
-  return typeof header === 'string' ? header : '';
 }

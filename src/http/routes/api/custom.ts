@@ -29,7 +29,6 @@ export function customRoute(app: FastifyInstance, deps: { recommendations: Recom
     const shopId = request.apiKey!.shopId;
     const id = request.params.ruleset_id;
     const query = request.query;
-    await deps.products.settled(shopId);
     const scope = { shopId, version: deps.products.version(shopId), path: `/custom/id/${id}`, params: paramsKey(customParams, query), bust: query.bust_cache, pretty: query.format };
     return serveAnswer(deps.cache, request, reply, scope, async () => renderCustomAnswer(await deps.recommendations.recommend(shopId, id, customRequestOf(query, Date.now())), query));
   });

@@ -27,7 +27,6 @@ export function listRoutes(app: FastifyInstance, deps: { products: ProductsServi
     }, async (request, reply) => {
       const shopId = request.apiKey!.shopId;
       const params = request.query;
-      await deps.products.settled(shopId);
       const scope = { shopId, version: deps.products.version(shopId), path: source.path, params: paramsKey(source.schema, params), bust: params.bust_cache, pretty: params.format, cacheable: source.cacheable(params) };
       return serveAnswer(deps.cache, request, reply, scope, async () => renderList(await deps.products.list(shopId, source, params), params));
     });
