@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
+import { LRUCache } from 'lru-cache';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.js';
@@ -32,7 +33,25 @@ function sqliteDialect(file: string): SqliteDialect {
   database.pragma('synchronous = NORMAL');
   database.pragma('busy_timeout = 5000');
   database.pragma('foreign_keys = ON');
+  cacheStatements(database);
   return new SqliteDialect({ database });
+}
+
+/**
+ * Keeps prepared statements by their SQL: Kysely prepares every query it runs, and compiling the
+ * same INSERT again for every batch of the event intake was a large share of its cost. A
+ * statement still iterating (busy) is never handed out twice.
+ */
+function cacheStatements(database: SQLite.Database): void {
+  const prepare = database.prepare.bind(database);
+  const statements = new LRUCache<string, SQLite.Statement>({ max: 500 });
+  database.prepare = ((source: string) => {
+    const cached = statements.get(source);
+    if (cached && !cached.busy) return cached;
+    const statement = prepare(source);
+    statements.set(source, statement);
+    return statement;
+  }) as typeof database.prepare;
 }
 
 const INT8_OID = 20;

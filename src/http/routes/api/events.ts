@@ -4,6 +4,9 @@ import { eventOf, eventParams } from '../../../domain/params/event.js';
 import type { EventsService } from '../../../services/events/index.js';
 import type { ParamsTypeProvider } from '../../plugins/params.js';
 
+/** The acknowledgement, as bytes made once: the intake's answer never changes. */
+const RECEIVED = Buffer.from('{"data":"Received"}');
+
 /** The event intake (deprecated but served): answered only once the event is stored (docs/api.md, "Events"). */
 export function eventRoutes(app: FastifyInstance, events: EventsService): void {
   app.withTypeProvider<ParamsTypeProvider>().post('/analytics/event', {
@@ -19,6 +22,6 @@ export function eventRoutes(app: FastifyInstance, events: EventsService): void {
     },
   }, async (request, reply) => {
     await events.ingest(request.apiKey!.shopId, eventOf(request.query, Date.now()));
-    return reply.send({ data: 'Received' });
+    return reply.header('content-type', 'application/json; charset=utf-8').send(RECEIVED);
   });
 }
