@@ -8,9 +8,11 @@ import { catalogMethods } from './catalog.js';
 import { commerceMethods } from './commerce.js';
 import { billingMethods } from './billing.js';
 import { eventMethods } from './events.js';
+import { experimentMethods } from './experiments.js';
 import { rulesetMethods } from './rulesets.js';
 import { shopWebhookMethods } from './shop-webhooks.js';
 import { shopMethods } from './shops.js';
+import { trackingMethods } from './tracking.js';
 
 /** The Kysely implementation of the Store, the same code on SQLite and PostgreSQL. */
 export function createKyselyStore(connection: Connection): Store {
@@ -59,5 +61,7 @@ function kyselyStore({ db, dialect, schema, poolStats }: Connection): Store {
     ...eventMethods(db),
     ...billingMethods(db),
     ...shopWebhookMethods(db),
+    ...trackingMethods(db),
+    ...experimentMethods(db),
   };
 }
