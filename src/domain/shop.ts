@@ -38,6 +38,8 @@ export interface ShopSettings {
   rate_limit_public_per_minute?: number;
   /** Requests a minute per private key (default 6,000). */
   rate_limit_private_per_minute?: number;
+  /** How long before an order a customer's click still attributes it (default 24 hours). */
+  attribution_window_hours?: number;
 }
 
 export type PublicShop = Omit<Shop, 'signing_secret' | 'webhook_secret' | 'billing_webhook_secret' | 'data_version'> & {

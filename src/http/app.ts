@@ -17,6 +17,8 @@ import { rulesetRoutes } from './routes/admin/rulesets.js';
 import { shopRoutes } from './routes/admin/shops.js';
 import { customRoute } from './routes/api/custom.js';
 import { eventRoutes } from './routes/api/events.js';
+import { trackRoutes } from './routes/api/track.js';
+import { experimentRoutes } from './routes/admin/experiments.js';
 import { billingRoutes } from './routes/api/billing.js';
 import { adminBillingRoutes } from './routes/admin/billing.js';
 import { consoleApiRoutes } from './routes/admin/console-api.js';
@@ -73,8 +75,9 @@ export async function buildApp(services: Services, config: Config, options: AppO
     registerApiRateLimit(api, services.limiter, services.catalog);
     sourcesRoute(api); // first: it collects the list routes as they are added
     listRoutes(api, { products: services.products, cache: services.answers });
-    customRoute(api, { recommendations: services.recommendations, products: services.products, cache: services.answers });
+    customRoute(api, { recommendations: services.recommendations, products: services.products, experiments: services.experiments, cache: services.answers });
     eventRoutes(api, services.events);
+    trackRoutes(api, services.tracking);
     billingRoutes(api, { shops: services.shops, reactivation: services.reactivation, onetime: services.onetime });
   }, { prefix: '/api/v1' });
 
@@ -89,6 +92,7 @@ export async function buildApp(services: Services, config: Config, options: AppO
     adminBillingRoutes(admin, { shops: services.shops, ledger: services.ledger });
     consoleApiRoutes(admin, { shops: services.shops, insights: services.insights });
     modelRoutes(admin, { shops: services.shops, models: services.modelsAdmin });
+    experimentRoutes(admin, { shops: services.shops, experiments: services.experiments, attribution: services.attribution });
   }, { prefix: '/admin/v1' });
 
   await app.register(async (pages) => billingPageRoutes(pages, services.reactivation));

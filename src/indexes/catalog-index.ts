@@ -15,11 +15,12 @@ export interface CatalogChange {
   customers?: boolean;
   rulesets?: boolean;
   orders?: boolean;
+  experiments?: boolean;
   shop?: boolean;
 }
 
 type IndexStore = Pick<Store, 'getShopById' | 'listProducts' | 'listCollections' | 'listMarkets' | 'listCustomers' | 'listShopVersions' | 'listShops'
-  | 'listRulesets' | 'listOrderLines' | 'listEventCounts'>;
+  | 'listRulesets' | 'listOrderLines' | 'listEventCounts' | 'listExperiments'>;
 
 /** How often event counts (views, adds) are re-read: they do not move the data version. */
 const EVENT_COUNTS_EVERY_MS = 60_000;
@@ -100,14 +101,15 @@ export class CatalogIndex {
         for (const product of await this.store.listProducts(shopId, { ids: change.products ?? [] })) next.set(product.id, indexProduct(product));
         products = next;
       }
-      const [collections, markets, customers, rulesets, sales] = await Promise.all([
+      const [collections, markets, customers, rulesets, sales, experiments] = await Promise.all([
         change.collections ? this.loadCollections(shopId) : current.collections,
         change.markets ? this.loadMarkets(shopId) : current.markets,
         change.customers ? this.loadCustomers(shopId) : current.customers,
         change.rulesets ? this.loadRulesets(shopId) : current.rulesets,
         change.orders ? this.loadSales(shopId) : current.sales,
+        change.experiments ? this.store.listExperiments(shopId) : current.experiments,
       ]);
-      this.shops.set(shopId, current.with({ shop, version: shop.data_version, products, collections, markets, customers, rulesets, sales }));
+      this.shops.set(shopId, current.with({ shop, version: shop.data_version, products, collections, markets, customers, rulesets, sales, experiments }));
       this.log?.debug({ shopId, ms: Math.round(performance.now() - started) }, 'catalog patched');
     });
   }
@@ -135,7 +137,7 @@ export class CatalogIndex {
       this.shops.delete(shopId);
       return;
     }
-    const [products, collections, markets, customers, rulesets, sales, eventCounts] = await Promise.all([
+    const [products, collections, markets, customers, rulesets, sales, eventCounts, experiments] = await Promise.all([
       this.loadProducts(shopId),
       this.loadCollections(shopId),
       this.loadMarkets(shopId),
@@ -143,8 +145,9 @@ export class CatalogIndex {
       this.loadRulesets(shopId),
       this.loadSales(shopId),
       this.loadEventCounts(shopId),
+      this.store.listExperiments(shopId),
     ]);
-    this.shops.set(shopId, new ShopCatalog(shop, shop.data_version, products, collections, markets, customers, rulesets, sales, eventCounts));
+    this.shops.set(shopId, new ShopCatalog(shop, shop.data_version, products, collections, markets, customers, rulesets, sales, eventCounts, experiments));
     this.rebuilds++;
     this.lastRebuildMs = performance.now() - started;
     this.log?.info({ shop: shop.handle, products: products.size, ms: Math.round(performance.now() - started) }, 'catalog index built');
