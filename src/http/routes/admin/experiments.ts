@@ -12,7 +12,8 @@ import { HandleIdPath, HandlePath } from '../../schemas/admin-params.js';
 import { AttributionAnswer, ExperimentAnswer, ExperimentSchema, ResultsAnswer, SeriesAnswer } from '../../schemas/experiments.js';
 
 const tags = ['admin: experiments'];
-const errors = { '4xx': { $ref: 'Error#' } } as const;
+/** Admin errors carry `field` and `problems` beside `error` (422): the schema keeps them. */
+const errors = { '4xx': Type.Object({ error: Type.String() }, { additionalProperties: true }) };
 const DaysQuery = params({ days: wholeNumber('days back from today (UTC)', { min: 1, max: 365, fallback: 30 }) });
 
 /** Experiments and attributed figures (docs/attribution.md); the paths are fixed, tools rely on them. */
