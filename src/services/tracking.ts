@@ -27,7 +27,10 @@ export function createTrackingService(deps: { catalog: CatalogIndex; committer: 
         try {
           return trackEventOf(readParams(trackParams, raw as Record<string, unknown>), now, `${where}.`);
         } catch (error) {
-          if (error instanceof InvalidInputError && !error.param.startsWith(where)) throw new InvalidInputError(`${where}.${error.param}`, `${where}: ${error.message}`);
+          if (error instanceof InvalidInputError && !error.param.startsWith(where)) {
+            const named = error.message.replace(`Parameter ${error.param} `, `Parameter ${where}.${error.param} `);
+            throw new InvalidInputError(`${where}.${error.param}`, named === error.message ? `${where}: ${error.message}` : named);
+          }
           throw error;
         }
       });
