@@ -14,6 +14,7 @@ import type { RuleCatalog, Session } from './types';
 // The chart pages carry the chart library; the editor loads without it.
 const InsightsPage = lazy(() => import('./pages/Insights').then((m) => ({ default: m.InsightsPage })));
 const CampaignsPage = lazy(() => import('./pages/Campaigns').then((m) => ({ default: m.CampaignsPage })));
+const ExperimentsPage = lazy(() => import('./pages/Experiments').then((m) => ({ default: m.ExperimentsPage })));
 
 const TOKEN_KEY = 'rebound.console.token';
 const SHOP_KEY = 'rebound.console.shop';
@@ -22,6 +23,7 @@ const NAV = [
   ['/rulesets', 'Rulesets'],
   ['/catalog', 'Catalog'],
   ['/insights', 'Insights'],
+  ['/experiments', 'Experiments'],
   ['/campaigns', 'Campaigns'],
 ] as const;
 
@@ -172,6 +174,8 @@ function Route({ route, catalog, navigate, setDirty }: {
       return <InsightsPage />;
     case 'campaigns':
       return <CampaignsPage />;
+    case 'experiments':
+      return <ExperimentsPage />;
     case 'rulesets':
     default:
       if (parts[0] === 'rulesets' && parts[1]) {
