@@ -136,7 +136,7 @@ export async function compose(config: Config, options: { log?: Logger; store?: S
     recommendations: createRecommendationsService({ catalog, viewed, models }),
     events: createEventsService({ store, catalog, viewed, committer: eventWriter }),
     eventWriter,
-    tracking: createTrackingService({ catalog, committer: trackWriter }),
+    tracking: createTrackingService({ catalog, committer: trackWriter, store }),
     trackWriter,
     attribution,
     experiments: createExperimentsService({ store, catalog, exposures }),

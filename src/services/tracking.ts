@@ -6,13 +6,23 @@ import { readParams } from '../domain/params/read.js';
 import { MAX_TRACK_EVENTS, trackEventOf, trackParams, type TrackParams } from '../domain/params/track.js';
 import type { CatalogIndex } from '../indexes/catalog-index.js';
 import type { GroupCommitter } from '../jobs/group-commit.js';
+import type { Store } from '../store/store.js';
 
 /**
  * The tracking intake (docs/attribution.md, "Tracking"): impressions, clicks and add-to-carts,
  * each tagged with the experiment arm its source belongs to, answered only once committed.
  */
-export function createTrackingService(deps: { catalog: CatalogIndex; committer: GroupCommitter<TrackRow[]> }) {
+export function createTrackingService(deps: { catalog: CatalogIndex; committer: GroupCommitter<TrackRow[]>; store: Pick<Store, 'appendTrackEvents'> }) {
   const { catalog, committer } = deps;
+
+  /** Each event with the experiment arm its source belongs to. */
+  function rowsOf(shopId: number, events: readonly TrackEvent[]): TrackRow[] {
+    const experiments = catalog.get(shopId)?.experiments ?? [];
+    return events.map((event): TrackRow => {
+      const arm = event.source === null ? null : armOfSource(experiments, parseSource(event.source), event.created_at);
+      return { ...event, shop_id: shopId, experiment_id: arm?.experimentId ?? null, arm: arm?.index ?? null };
+    });
+  }
 
   return {
     /** The events of a request: the body's `events` when it has them, else the query string's one event. */
@@ -38,11 +48,7 @@ export function createTrackingService(deps: { catalog: CatalogIndex; committer: 
 
     /** Resolves once every event is committed; a failed commit is a 503, never a false "Received". */
     async track(shopId: number, events: readonly TrackEvent[]): Promise<number> {
-      const experiments = catalog.get(shopId)?.experiments ?? [];
-      const rows = events.map((event): TrackRow => {
-        const arm = event.source === null ? null : armOfSource(experiments, parseSource(event.source), event.created_at);
-        return { ...event, shop_id: shopId, experiment_id: arm?.experimentId ?? null, arm: arm?.index ?? null };
-      });
+      const rows = rowsOf(shopId, events);
       try {
         // A request's events are one item of the group commit: stored together or not at all.
         await committer.submit(rows);
@@ -50,6 +56,11 @@ export function createTrackingService(deps: { catalog: CatalogIndex; committer: 
         throw new UnavailableError('The events could not be stored just now; nothing was recorded. Retry shortly.');
       }
       return rows.length;
+    },
+
+    /** Bulk import of past events (the demo shop), straight to the store in one transaction. */
+    async importEvents(shopId: number, events: readonly TrackEvent[]): Promise<void> {
+      await deps.store.appendTrackEvents(rowsOf(shopId, events));
     },
   };
 }

@@ -9,7 +9,7 @@ import type { CatalogIndex } from '../../indexes/catalog-index.js';
 import type { ExposureWriter } from '../../jobs/exposure-writer.js';
 import type { Store } from '../../store/store.js';
 
-type ExperimentsStore = Pick<Store, 'createExperiment' | 'listExperiments' | 'stopExperiment' | 'experimentDays'>;
+type ExperimentsStore = Pick<Store, 'createExperiment' | 'listExperiments' | 'stopExperiment' | 'experimentDays' | 'recordExposures'>;
 
 function problem(path: string, message: string): never {
   throw new InvalidDocumentError(`Invalid experiment: ${path}: ${message}.`, [{ path, message }]);
@@ -33,7 +33,8 @@ export function createExperimentsService(deps: { store: ExperimentsStore; catalo
   }
 
   return {
-    async create(shopId: number, body: unknown): Promise<Experiment> {
+    /** Starts an experiment; `startedAt` backdates it (the demo shop's history), never set over HTTP. */
+    async create(shopId: number, body: unknown, options: { startedAt?: number } = {}): Promise<Experiment> {
       const input = validateDocument(ExperimentInput, body, 'experiment');
       const rulesets = catalog.get(shopId)?.rulesets;
       if (!rulesets?.has(input.ruleset_id)) problem('ruleset_id', `unknown ruleset ${input.ruleset_id}`);
@@ -47,7 +48,7 @@ export function createExperimentsService(deps: { store: ExperimentsStore; catalo
       if (experiments.some((e) => e.status === 'running' && e.ruleset_id === input.ruleset_id)) throw new ConflictError(`Ruleset ${input.ruleset_id} already has a running experiment; stop it first.`);
       const clash = clashingArm(experiments, input.ruleset_id, input.arms);
       if (clash) throw new ConflictError(`Arm "${clash.arm}" would send the same source as an arm of running experiment ${clash.experiment.id}; name it differently.`);
-      const created = await store.createExperiment(shopId, { name: input.name, ruleset_id: input.ruleset_id, arms: input.arms });
+      const created = await store.createExperiment(shopId, { name: input.name, ruleset_id: input.ruleset_id, arms: input.arms, ...(options.startedAt !== undefined ? { created_at: options.startedAt } : {}) });
       await catalog.apply(shopId, { experiments: true });
       return created;
     },
@@ -85,6 +86,11 @@ export function createExperimentsService(deps: { store: ExperimentsStore; catalo
       const routing = routeRequest(shop.experiments, rulesetId, visitor, servable);
       if (routing.arm && visitor !== null) exposures.record({ shop_id: shopId, experiment_id: routing.arm.experimentId, arm: routing.arm.index, visitor, created_at: clock() });
       return routing;
+    },
+
+    /** Bulk import of visitors arms served (the demo shop's history), straight to the store. */
+    async importVisitors(shopId: number, rows: { experiment_id: number; arm: number; visitor: string; created_at: number }[]): Promise<void> {
+      await store.recordExposures(rows.map((r) => ({ ...r, shop_id: shopId })));
     },
 
     /** Per-arm figures up to now (visitors buffered on this node are written first). Reads O(arms × days) rows. */

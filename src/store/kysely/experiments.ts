@@ -32,7 +32,7 @@ export function experimentMethods(db: Kysely<Database>): ExperimentStore {
       try {
         return await db.transaction().execute(async (trx) => {
           const id = await nextCounter(trx, shopId, 'experiments');
-          const row = { shop_id: shopId, id, name: experiment.name, ruleset_id: experiment.ruleset_id, arms: json.toDb(experiment.arms), status: 'running', winner: null, created_at: Date.now(), stopped_at: null };
+          const row = { shop_id: shopId, id, name: experiment.name, ruleset_id: experiment.ruleset_id, arms: json.toDb(experiment.arms), status: 'running', winner: null, created_at: experiment.created_at ?? Date.now(), stopped_at: null };
           await trx.insertInto('experiments').values(row).execute();
           await bumpDataVersion(trx, shopId);
           return toExperiment(row);
