@@ -12,6 +12,11 @@ import { ModelPool } from './jobs/model-pool.js';
 import { Residency } from './indexes/residency.js';
 import { ViewedIndex } from './indexes/viewed-index.js';
 import { GroupCommitter } from './jobs/group-commit.js';
+import { ExposureWriter } from './jobs/exposure-writer.js';
+import type { TrackRow } from './domain/attribution/track.js';
+import { createAttributionService } from './services/attribution.js';
+import { createExperimentsService } from './services/experiments/index.js';
+import { createTrackingService } from './services/tracking.js';
 import { createEventsService, type EventRow } from './services/events/index.js';
 import { createLedgerService } from './services/billing/ledger.js';
 import { createOnetimeService } from './services/billing/onetime.js';
@@ -53,6 +58,15 @@ export interface Services {
   events: ReturnType<typeof createEventsService>;
   /** The event intake's group commit (buffer depth and commit figures for metrics). */
   eventWriter: GroupCommitter<EventRow>;
+  /** Impressions, clicks and add-to-carts, durable before the answer (docs/attribution.md). */
+  tracking: ReturnType<typeof createTrackingService>;
+  /** The tracking intake's own group commit: one item per request, so a request's events commit together. */
+  trackWriter: GroupCommitter<TrackRow[]>;
+  /** Orders attributed to sources as they arrive, and the figures per ruleset and list. */
+  attribution: ReturnType<typeof createAttributionService>;
+  experiments: ReturnType<typeof createExperimentsService>;
+  /** Visitors each experiment arm served, written off the request path. */
+  exposures: ExposureWriter;
   ledger: ReturnType<typeof createLedgerService>;
   /** The merchant console's overview: trending, top sellers, events per day, conversion. */
   insights: ReturnType<typeof createInsightsService>;
@@ -108,7 +122,13 @@ export async function compose(config: Config, options: { log?: Logger; store?: S
   const billingProviders = createBillingProviders({
     store, secretKey: config.secretKey, policy: { timeoutMs: config.billingTimeoutMs, budgetMs: 2 * config.billingTimeoutMs }, ...(options.log ? { log: options.log } : {}),
   });
-  const catalogAdmin = createCatalogService({ store, catalog });
+  const trackWriter = new GroupCommitter<TrackRow[]>((batch) => store.appendTrackEvents(batch.flat()), { maxBatch: 500, maxDelayMs: 0 });
+  const exposures = new ExposureWriter((rows) => store.recordExposures(rows), {
+    flushMs: 1000, maxBatch: 1000, maxPending: 100_000, remember: 200_000,
+    onError: (error) => options.log?.warn({ err: error }, 'could not record experiment visitors; retrying'),
+  });
+  const attribution = createAttributionService({ store, catalog });
+  const catalogAdmin = createCatalogService({ store, catalog, attribution });
   const storefrontSync = createStorefrontSync({ store, catalogAdmin, catalog, ...(options.log ? { log: options.log } : {}) });
   let timer: NodeJS.Timeout | null = null;
   let modelTimer: NodeJS.Timeout | null = null;
@@ -133,6 +153,11 @@ export async function compose(config: Config, options: { log?: Logger; store?: S
     recommendations: createRecommendationsService({ catalog, viewed, models }),
     events: createEventsService({ store, catalog, viewed, committer: eventWriter }),
     eventWriter,
+    tracking: createTrackingService({ catalog, committer: trackWriter, store }),
+    trackWriter,
+    attribution,
+    experiments: createExperimentsService({ store, catalog, exposures }),
+    exposures,
     ledger: createLedgerService({ store }),
     insights: createInsightsService({ store, catalog }),
     billingProviders,
@@ -162,6 +187,8 @@ export async function compose(config: Config, options: { log?: Logger; store?: S
       await modelPool.close();
       // Everything acknowledged is already committed; this writes what is still buffered.
       await eventWriter.close().catch((error: unknown) => options.log?.error({ err: error }, 'could not write buffered events'));
+      await trackWriter.close().catch((error: unknown) => options.log?.error({ err: error }, 'could not write buffered tracking events'));
+      await exposures.close().catch((error: unknown) => options.log?.error({ err: error }, 'could not write buffered experiment visitors'));
       await bus.close();
       await billingProviders.close();
       await redis?.quit().catch(() => undefined);

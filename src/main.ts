@@ -23,7 +23,7 @@ export async function serve(config: Config): Promise<void> {
   }
 
   if (config.demo && (await services.shops.listShops()).length === 0) {
-    const seeded = await seedDemoShop({ shops: services.shops, catalog: services.catalogAdmin, rulesets: services.rulesets, events: services.events, ledger: services.ledger }, { publicUrl: config.publicUrl });
+    const seeded = await seedDemoShop({ shops: services.shops, catalog: services.catalogAdmin, rulesets: services.rulesets, events: services.events, ledger: services.ledger, activity: services }, { publicUrl: config.publicUrl });
     printDemoWelcome(config, seeded);
   }
 

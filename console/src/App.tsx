@@ -15,6 +15,7 @@ import type { RuleCatalog, Session } from './types';
 const InsightsPage = lazy(() => import('./pages/Insights').then((m) => ({ default: m.InsightsPage })));
 const CampaignsPage = lazy(() => import('./pages/Campaigns').then((m) => ({ default: m.CampaignsPage })));
 const BillingSettingsPage = lazy(() => import('./pages/BillingSettings').then((m) => ({ default: m.BillingSettingsPage })));
+const ExperimentsPage = lazy(() => import('./pages/Experiments').then((m) => ({ default: m.ExperimentsPage })));
 
 const TOKEN_KEY = 'rebound.console.token';
 const SHOP_KEY = 'rebound.console.shop';
@@ -23,6 +24,7 @@ const NAV = [
   ['/rulesets', 'Rulesets'],
   ['/catalog', 'Catalog'],
   ['/insights', 'Insights'],
+  ['/experiments', 'Experiments'],
   ['/campaigns', 'Campaigns'],
   ['/billing', 'Billing'],
 ] as const;
@@ -176,6 +178,8 @@ function Route({ route, catalog, navigate, setDirty }: {
       return <CampaignsPage />;
     case 'billing':
       return <BillingSettingsPage />;
+    case 'experiments':
+      return <ExperimentsPage />;
     case 'rulesets':
     default:
       if (parts[0] === 'rulesets' && parts[1]) {

@@ -32,7 +32,7 @@ async function run(argv: string[]): Promise<number> {
   try {
     switch (command) {
       case 'seed-demo': {
-        const result = await seedDemoShop({ shops: services.shops, catalog: services.catalogAdmin, rulesets: services.rulesets, events: services.events, ledger: services.ledger }, { publicUrl: config.publicUrl });
+        const result = await seedDemoShop({ shops: services.shops, catalog: services.catalogAdmin, rulesets: services.rulesets, events: services.events, ledger: services.ledger, activity: services }, { publicUrl: config.publicUrl });
         out(`Demo shop ${result.created ? 'created' : 'refreshed'}: ${JSON.stringify(result.counts)}`);
         if (result.keys) out(`public key: ${result.keys.public}\nprivate key: ${result.keys.private}\nstorefront widget demo: ${config.publicUrl}/widget-demo?key=${encodeURIComponent(result.keys.public)}`);
         return 0;

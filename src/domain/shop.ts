@@ -40,6 +40,8 @@ export interface ShopSettings {
   rate_limit_private_per_minute?: number;
   /** Public requests naming shop_customer_id must carry customer_sig (docs/api.md, "Customer signatures"). */
   require_customer_signature?: boolean;
+  /** How long before an order a customer's click still attributes it (default 24 hours). */
+  attribution_window_hours?: number;
 }
 
 /** Settings only the operator token may change: a shop's own key must not lift its own limits. */

@@ -22,6 +22,8 @@ import { shopRoutes } from './routes/admin/shops.js';
 import { nodeRoutes } from './routes/admin/node.js';
 import { customRoute } from './routes/api/custom.js';
 import { eventRoutes } from './routes/api/events.js';
+import { trackRoutes } from './routes/api/track.js';
+import { experimentRoutes } from './routes/admin/experiments.js';
 import { billingRoutes } from './routes/api/billing.js';
 import { adminBillingRoutes } from './routes/admin/billing.js';
 import { billingProviderRoutes } from './routes/admin/billing-provider.js';
@@ -99,11 +101,12 @@ export async function buildApp(services: Services, config: Config, options: AppO
     registerCustomerSignatures(api, (shopId) => services.catalog.essentials(shopId));
     sourcesRoute(api); // first: it collects the list routes as they are added
     listRoutes(api, { products: services.products, cache: services.answers });
-    customRoute(api, { recommendations: services.recommendations, products: services.products, cache: services.answers });
+    customRoute(api, { recommendations: services.recommendations, products: services.products, experiments: services.experiments, cache: services.answers });
     // The POST endpoints read any body storefront code sends; the GET hot paths carry none of that machinery.
     await api.register(async (posts) => {
       await registerStorefrontBodies(posts);
       eventRoutes(posts, services.events);
+      trackRoutes(posts, services.tracking);
       billingRoutes(posts, { shops: services.shops, reactivation: services.reactivation, onetime: services.onetime });
     });
   }, { prefix: '/api/v1' });
@@ -121,6 +124,7 @@ export async function buildApp(services: Services, config: Config, options: AppO
     billingProviderRoutes(admin, { shops: services.shops, providers: services.billingProviders });
     consoleApiRoutes(admin, { shops: services.shops, insights: services.insights });
     modelRoutes(admin, { shops: services.shops, models: services.modelsAdmin });
+    experimentRoutes(admin, { shops: services.shops, experiments: services.experiments, attribution: services.attribution });
   }, { prefix: '/admin/v1' });
 
   await app.register(async (pages) => billingPageRoutes(pages, services.reactivation));

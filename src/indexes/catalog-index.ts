@@ -19,6 +19,7 @@ export interface CatalogChange {
   customers?: boolean;
   rulesets?: boolean;
   orders?: boolean;
+  experiments?: boolean;
   shop?: boolean;
 }
 
@@ -157,15 +158,16 @@ export class CatalogIndex implements ShopMemory {
         for (const product of await this.loader.productsById(shopId, change.products ?? [])) next.set(product.id, product);
         products = next;
       }
-      const [collections, markets, customers, rulesets, sales] = await Promise.all([
+      const [collections, markets, customers, rulesets, sales, experiments] = await Promise.all([
         change.collections ? this.loader.collections(shopId) : current.collections,
         change.markets ? this.loader.markets(shopId) : current.markets,
         change.customers ? this.loader.customers(shopId) : current.customers,
         change.rulesets ? this.loader.rulesets(shopId) : current.rulesets,
         change.orders ? this.loader.sales(shopId) : current.sales,
+        change.experiments ? this.loader.experiments(shopId) : current.experiments,
       ]);
       if (!this.shops.has(shopId)) return; // evicted while the parts were read
-      this.install(current.with({ shop, version: shop.data_version, products, collections, markets, customers, rulesets, sales }));
+      this.install(current.with({ shop, version: shop.data_version, products, collections, markets, customers, rulesets, sales, experiments }));
       this.residency.trim(shopId);
       this.log?.debug({ shopId, ms: Math.round(performance.now() - started) }, 'catalog patched');
     });

@@ -7,7 +7,7 @@ import { buildSales, DAY_MS } from './sales.js';
 import { indexMarket, indexProduct, ShopCatalog, type IndexedProduct, type IndexedRuleset } from './shop-catalog.js';
 
 export type CatalogStore = Pick<Store, 'getShopById' | 'listProducts' | 'listCollections' | 'listMarkets' | 'listCustomers' | 'listShopVersions'
-  | 'listRulesets' | 'listOrderLines' | 'listEventCounts'>;
+  | 'listRulesets' | 'listOrderLines' | 'listEventCounts' | 'listExperiments'>;
 
 /**
  * Products read per query when a shop's catalog is built. Each page is followed by a turn of the
@@ -25,7 +25,7 @@ export class CatalogLoader {
   async full(shopId: number): Promise<ShopCatalog | null> {
     const shop = await this.store.getShopById(shopId);
     if (!shop) return null;
-    const [products, collections, markets, customers, rulesets, sales, eventCounts] = await Promise.all([
+    const [products, collections, markets, customers, rulesets, sales, eventCounts, experiments] = await Promise.all([
       this.products(shopId),
       this.collections(shopId),
       this.markets(shopId),
@@ -33,8 +33,14 @@ export class CatalogLoader {
       this.rulesets(shopId),
       this.sales(shopId),
       this.eventCounts(shopId),
+      this.experiments(shopId),
     ]);
-    return new ShopCatalog(shop, shop.data_version, products, collections, markets, customers, rulesets, sales, eventCounts);
+    return new ShopCatalog(shop, shop.data_version, products, collections, markets, customers, rulesets, sales, eventCounts, experiments);
+  }
+
+  /** The shop's experiments (routing of the custom endpoint reads them from memory). */
+  experiments(shopId: number) {
+    return this.store.listExperiments(shopId);
   }
 
   /** Products a page at a time, so a large catalog's parsed documents never all live at once, nor block the loop long. */

@@ -2,6 +2,7 @@ import type { Collection, Customer } from '../domain/catalog/collection.js';
 import { marketForCountry, marketForCurrency, priceInMarket, type FixedPrice, type Market } from '../domain/catalog/market.js';
 import { formatMoney, parseMoney, type Money } from '../domain/catalog/money.js';
 import { isListable, isVariantInStock, splitTags, type Product } from '../domain/catalog/product.js';
+import type { Experiment } from '../domain/experiments/types.js';
 import type { CompiledRuleset } from '../domain/rules/compile.js';
 import type { Ruleset } from '../domain/rules/types.js';
 import type { Shop } from '../domain/shop.js';
@@ -104,6 +105,8 @@ export class ShopCatalog {
     readonly sales: SalesStats,
     /** Views and adds per handle over the last 30 days (from the event counts). */
     readonly eventCounts: ReadonlyMap<string, { views: number; adds: number }>,
+    /** Every experiment of the shop, running and stopped: they route ruleset requests and tracked sources. */
+    readonly experiments: readonly Experiment[] = [],
   ) {
     for (const product of products.values()) {
       this.byHandle.set(product.handle, product);
@@ -184,7 +187,7 @@ export class ShopCatalog {
   }
 
   /** Same data, newer parts: the unchanged products are shared, not copied. */
-  with(parts: Partial<Pick<ShopCatalog, 'shop' | 'version' | 'products' | 'collections' | 'markets' | 'customers' | 'rulesets' | 'sales' | 'eventCounts'>>): ShopCatalog {
+  with(parts: Partial<Pick<ShopCatalog, 'shop' | 'version' | 'products' | 'collections' | 'markets' | 'customers' | 'rulesets' | 'sales' | 'eventCounts' | 'experiments'>>): ShopCatalog {
     return new ShopCatalog(
       parts.shop ?? this.shop,
       parts.version ?? this.version,
@@ -195,6 +198,7 @@ export class ShopCatalog {
       parts.rulesets ?? this.rulesets,
       parts.sales ?? this.sales,
       parts.eventCounts ?? this.eventCounts,
+      parts.experiments ?? this.experiments,
     );
   }
 }

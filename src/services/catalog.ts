@@ -1,3 +1,4 @@
+import { orderToAttribute } from '../domain/attribution/orders.js';
 import type { Collection, Order } from '../domain/catalog/collection.js';
 import type { Market } from '../domain/catalog/market.js';
 import { normalizeProduct, normalizeTimestamp } from '../domain/catalog/normalize.js';
@@ -7,6 +8,7 @@ import { CollectionInput, CustomerInput, InventoryInput, MarketInput, OrderInput
 import { validateRows } from '../domain/inputs/validate.js';
 import type { CatalogIndex } from '../indexes/catalog-index.js';
 import type { Store } from '../store/store.js';
+import type { AttributionService } from './attribution.js';
 
 type CatalogStore = Pick<Store, 'upsertProducts' | 'deleteProduct' | 'listProducts' | 'findVariantProducts' | 'findExistingProductIds' | 'findProductIdsByHandle'
   | 'setInventory' | 'upsertCollections' | 'listCollections' | 'upsertCustomers' | 'upsertMarkets' | 'upsertOrders' | 'listMarkets'>;
@@ -30,7 +32,7 @@ function firstOccurrences(members: { product_id: number; position: number }[]): 
  * Catalog imports (product.md §8): validated whole before anything is written, written in one
  * transaction, idempotent by id, then patched into the read model.
  */
-export function createCatalogService(deps: { store: CatalogStore; catalog: CatalogIndex; clock?: () => Date }) {
+export function createCatalogService(deps: { store: CatalogStore; catalog: CatalogIndex; attribution?: AttributionService; clock?: () => Date }) {
   const { store, catalog } = deps;
   const clock = deps.clock ?? (() => new Date());
 
@@ -184,6 +186,8 @@ export function createCatalogService(deps: { store: CatalogStore; catalog: Catal
         };
       });
       await store.upsertOrders(shopId, orders);
+      // Every order arrives here (import and webhooks): attributed now, re-attributed when it comes again.
+      await deps.attribution?.attributeOrders(shopId, rows.map((row, i) => orderToAttribute(row, orders[i]!.created_at, orders[i]!.cancelled_at !== null)));
       await catalog.apply(shopId, { orders: true });
       return { upserted: orders.length };
     },

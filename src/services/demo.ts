@@ -7,6 +7,7 @@ import type { LedgerService } from './billing/ledger.js';
 import type { EventsService } from './events/index.js';
 import type { RulesetsService } from './rulesets.js';
 import type { IssuedKeys, ShopsService } from './shops.js';
+import { seedDemoActivity, type DemoActivityDeps } from './demo-activity.js';
 
 export const DEMO_HANDLE = 'demo';
 
@@ -22,7 +23,7 @@ export interface DemoSeedResult {
  * same validation) as the admin API. Loading into an existing demo shop is idempotent.
  */
 export async function seedDemoShop(
-  deps: { shops: ShopsService; catalog: CatalogService; rulesets: RulesetsService; events: EventsService; ledger: LedgerService },
+  deps: { shops: ShopsService; catalog: CatalogService; rulesets: RulesetsService; events: EventsService; ledger: LedgerService; activity?: DemoActivityDeps },
   options: DemoOptions = {},
 ): Promise<DemoSeedResult> {
   const data = generateDemoShop(options);
@@ -56,7 +57,9 @@ export async function seedDemoShop(
   if (events.length > 0) await deps.events.importEvents(shopId, events);
   const billing = generateDemoBilling(data, { now: options.now ?? new Date() });
   for (const kind of ['customers', 'addresses', 'subscriptions', 'charges'] as const) await deps.ledger.upsert(shopId, kind, billing[kind]);
-  if (!existing) await deps.ledger.createCampaign(shopId, billing.campaign);
+  const campaign = existing ? null : await deps.ledger.createCampaign(shopId, billing.campaign);
+  // Experiment, tracked traffic, attributed orders and claimed links: generated once, like the events.
+  const activity = !existing && deps.activity ? await seedDemoActivity(deps.activity, shopId, data, { now: options.now ?? new Date(), campaign, ...(options.seed !== undefined ? { seed: options.seed } : {}) }) : {};
   const listable = data.products.filter((p) => p.status !== 'draft' && p.published_at !== null && !String(p.tags ?? '').includes('exclude_rebound'));
   return {
     created: !existing,
@@ -70,6 +73,7 @@ export async function seedDemoShop(
       rulesets: rulesetIds.length,
       events: events.length,
       'billing customers': billing.customers.length,
+      ...activity,
     },
     sample: {
       productIds: [upsellAnchor(data).id, ...listable.slice(0, 2).map((p) => p.id)],

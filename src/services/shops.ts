@@ -31,6 +31,7 @@ export const ShopSettingsInput = Type.Object({
   rate_limit_public_per_minute: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000_000 })),
   rate_limit_private_per_minute: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000_000 })),
   require_customer_signature: Type.Optional(Type.Boolean({ description: 'public requests naming shop_customer_id must carry customer_sig; default false' })),
+  attribution_window_hours: Type.Optional(Type.Number({ minimum: 0.25, maximum: 24 * 90, description: 'how long before an order a customer\'s click still attributes it; default 24' })),
 }, { additionalProperties: false });
 
 export const ShopPatchInput = Type.Object({

@@ -74,7 +74,7 @@ describe('rebound CLI', () => {
       await new Promise((r) => setTimeout(r, 100));
     }
     expect(out).toMatch(/Admin token \(shown once\): rb_admin_\S+/);
-    expect(out).toMatch(/Demo shop "demo" created: 1000 products, 15 collections, 300 customers, 2 markets, \d+ orders, 5 rulesets, \d{4} events, 40 billing customers\./);
+    expect(out).toMatch(/Demo shop "demo" created: 1000 products, 15 collections, 300 customers, 2 markets, \d+ orders, 5 rulesets, \d+ events, 40 billing customers, \d+ experiment visitors, \d+ tracked events, \d+ attributed orders, \d+ reactivations\./);
     const curls = [...out.matchAll(/curl '([^']+)'/g)].map((m) => m[1]!);
     expect(curls).toHaveLength(4);
     const [upsell, gift, market, reactivate] = await Promise.all(curls.map((url) => fetch(url).then(async (r) => ({ status: r.status, body: await r.json() as any }))));

@@ -8,7 +8,7 @@ const BULK = ['products', 'collections', 'inventory', 'customers', 'markets', 'o
 
 const hostileJson = fc.oneof(
   fc.jsonValue({ maxDepth: 3 }),
-  fc.array(fc.dictionary(fc.constantFrom('id', 'title', 'handle', 'variants', 'price', 'products', 'product_id', 'variant_id', 'inventory_quantity', 'email', 'tags', 'countries', 'currency', 'created_at', 'line_items', 'customer_id', 'address_id', 'status', 'scheduled_at', 'type', 'base_url', 'api_token', 'api_version', 'max_claims_per_customer', '__proto__', 'constructor'),
+  fc.array(fc.dictionary(fc.constantFrom('id', 'title', 'handle', 'variants', 'price', 'products', 'product_id', 'variant_id', 'inventory_quantity', 'email', 'tags', 'countries', 'currency', 'created_at', 'line_items', 'customer_id', 'address_id', 'status', 'scheduled_at', 'type', 'base_url', 'api_token', 'api_version', 'max_claims_per_customer', 'name', 'ruleset_id', 'arms', 'weight', 'winner', 'properties', 'refunds', '__proto__', 'constructor'),
     fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.constantFrom(-1, 0, 1e309 as number, '', '\u0000', '9'.repeat(300), [], {}, null))), { maxLength: 3 }),
 );
 
@@ -27,7 +27,8 @@ describe('hostile input on the admin API', () => {
     await fc.assert(fc.asyncProperty(
       fc.constantFrom(...BULK.map((p) => ['PUT', `/admin/v1/shops/afuzz/${p}`]), ['POST', '/admin/v1/shops'], ['PATCH', '/admin/v1/shops/afuzz'],
         ['POST', '/admin/v1/shops/afuzz/rulesets'], ['POST', '/admin/v1/shops/afuzz/rulesets/new/preview'], ['POST', '/admin/v1/shops/afuzz/campaigns'],
-        ['PATCH', '/admin/v1/shops/afuzz/campaigns/1'], ['PUT', '/admin/v1/shops/afuzz/billing/provider']),
+        ['PATCH', '/admin/v1/shops/afuzz/campaigns/1'], ['PUT', '/admin/v1/shops/afuzz/billing/provider'],
+        ['POST', '/admin/v1/shops/afuzz/experiments'], ['POST', '/admin/v1/shops/afuzz/experiments/1/stop']),
       hostileJson,
       async ([method, url], body) => {
         const res = await t.admin(method as 'PUT', url!, JSON.stringify(body) === undefined ? null : body);
@@ -47,6 +48,7 @@ describe('hostile input on the admin API', () => {
         `/admin/v1/shops/afuzz/rulesets/${e(a) || 'x'}`, `/admin/v1/shops/afuzz/campaigns/${e(b) || 'x'}/stats`, `/admin/v1/shops/${e(c) || 'x'}`,
         `/admin/v1/shops/afuzz/products?ids=${e(a)}&limit=${e(b)}`, `/admin/v1/shops/afuzz/insights?days=${e(a)}`, `/admin/v1/shops/${e(b) || 'x'}/insights?days=${e(c)}`,
         `/admin/v1/shops/${e(c) || 'x'}/campaigns`, `/admin/v1/session?x=${e(a)}`, `/admin/v1/shops/${e(a) || 'x'}/billing/provider`,
+        `/admin/v1/shops/afuzz/experiments/${e(a) || 'x'}/results`, `/admin/v1/shops/afuzz/experiments/${e(b) || 'x'}/series`, `/admin/v1/shops/afuzz/attribution?days=${e(c)}`,
       ]) {
         const res = await t.admin('GET', url);
         expect(res.statusCode, `${url} → ${res.body.slice(0, 200)}`).toBeLessThan(500);

@@ -20,6 +20,7 @@ const ENDPOINTS: { method: 'GET' | 'POST'; path: string; params: string[]; key: 
   { method: 'GET', path: '/api/v1/products/purchased', params: ['shop_customer_id', ...COMMON], key: 'public' },
   { method: 'GET', path: '/api/v1/products/viewed', params: ['uuid', 'shop_customer_id', ...COMMON], key: 'public' },
   { method: 'POST', path: '/api/v1/analytics/event', params: ['subject', 'verb', 'noun', 'shop_product_handle', 'subject_email', 'theme_id', 'uuid', 'shop_customer_id'], key: 'public' },
+  { method: 'POST', path: '/api/v1/analytics/track', params: ['type', 'uuid', 'shop_customer_id', 'source', 'product_id', 'variant_id', 'at', 'events'], key: 'public' },
   { method: 'GET', path: '/api/v1/billing/reactivate', params: ['billing_customer_id', 'campaign_id', 'billing_subscription_ids', 'billing_discount_code', 'tk', 'request_type', 'bust_cache', 'format'], key: 'private' },
   { method: 'POST', path: '/api/v1/billing/onetime', params: ['address_id', 'charge_id', 'next_charge_scheduled_at', 'shop_variant_id', 'quantity', 'charge_now', 'format'], key: 'private' },
 ];

@@ -9,7 +9,13 @@ export interface CardProduct {
   title: string;
   handle: string;
   image: { src: string; alt: string | null } | null;
-  variants: { price: string; compare_at_price: string | null; inventory_management: string | null; inventory_policy: string; inventory_quantity: number }[];
+  variants: { id: number; price: string; compare_at_price: string | null; inventory_management: string | null; inventory_policy: string; inventory_quantity: number }[];
+}
+
+/** A list's products and the `metadata.source` that names the answer (null when the API sent none). */
+export interface Answer {
+  products: CardProduct[];
+  source: string | null;
 }
 
 function isProduct(value: unknown): value is CardProduct {
@@ -19,16 +25,17 @@ function isProduct(value: unknown): value is CardProduct {
 }
 
 /** The products of a list or ruleset; null on any failure (network, timeout, error status, odd body). */
-export async function fetchProducts(config: WidgetConfig, uuid: string): Promise<CardProduct[] | null> {
+export async function fetchProducts(config: WidgetConfig, uuid: string): Promise<Answer | null> {
   const controller = typeof AbortController === 'function' ? new AbortController() : null;
   const timer = setTimeout(() => controller?.abort(), TIMEOUT_MS);
   try {
     // A simple GET without custom headers: no CORS preflight, and no cookies sent.
     const response = await fetch(listUrl(config, uuid), { credentials: 'omit', ...(controller ? { signal: controller.signal } : {}) });
     if (!response.ok) return null;
-    const body = await response.json() as { data?: unknown };
+    const body = await response.json() as { data?: unknown; metadata?: { source?: unknown } };
     if (!Array.isArray(body.data)) return null;
-    return body.data.filter(isProduct);
+    const source = typeof body.metadata?.source === 'string' ? body.metadata.source : null;
+    return { products: body.data.filter(isProduct), source };
   } catch {
     return null;
   } finally {

@@ -17,6 +17,8 @@ export interface WidgetConfig {
   target: string | null;
   currency: string | null;
   productUrl: string;
+  /** Tag the storefront's add-to-cart calls with `_rebound_source` (on unless `data-tag-cart="no"`). */
+  tagCart: boolean;
 }
 
 const LIST_NAME = /^[a-z][a-z_]{0,62}$/;
@@ -111,6 +113,7 @@ export function readConfig(script: HTMLScriptElement): WidgetConfig | null {
     target: attr(script, 'target'),
     currency: currency && /^[A-Za-z]{3}$/.test(currency) ? currency.toUpperCase() : null,
     productUrl: attr(script, 'product-url') ?? '/products/{handle}',
+    tagCart: attr(script, 'tag-cart')?.toLowerCase() !== 'no',
   };
 }
 

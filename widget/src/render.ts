@@ -33,11 +33,14 @@ function inStock(variant: CardProduct['variants'][number]): boolean {
   return !variant.inventory_management || variant.inventory_policy === 'continue' || variant.inventory_quantity > 0;
 }
 
-function card(product: CardProduct, config: WidgetConfig, money: (amount: number) => string): HTMLLIElement {
+function card(product: CardProduct, config: WidgetConfig, money: (amount: number) => string, onClick: (product: CardProduct) => void): HTMLLIElement {
   const item = el('li', 'rbw-card');
   const href = safeUrl(config.productUrl.replace(/\{handle\}/g, encodeURIComponent(product.handle)).replace(/\{id\}/g, String(product.id)));
   const link = href ? el('a', 'rbw-link') : el('div', 'rbw-link');
   if (link instanceof HTMLAnchorElement && href) link.href = href;
+  // A click, a middle click or a keyboard activation: each leaves the page or opens a tab.
+  link.addEventListener('click', () => onClick(product));
+  link.addEventListener('auxclick', (event) => { if ((event as MouseEvent).button === 1) onClick(product); });
 
   const media = el('span', 'rbw-media');
   const src = product.image ? safeUrl(product.image.src) : null;
@@ -76,7 +79,7 @@ function card(product: CardProduct, config: WidgetConfig, money: (amount: number
 }
 
 /** The whole widget, built off-document so the page only ever sees it complete. */
-export function renderWidget(products: readonly CardProduct[], config: WidgetConfig): HTMLElement {
+export function renderWidget(products: readonly CardProduct[], config: WidgetConfig, onClick: (product: CardProduct) => void = () => undefined): HTMLElement {
   // Each script tag runs its own copy of this module, so ids cannot come from a counter here.
   const headingId = `rbw-heading-${Math.random().toString(36).slice(2, 12)}`;
   const section = el('section', 'rbw');
@@ -88,7 +91,7 @@ export function renderWidget(products: readonly CardProduct[], config: WidgetCon
   // Safari drops list semantics from lists styled without markers unless the role is explicit.
   list.setAttribute('role', 'list');
   const money = formatter(config.currency);
-  for (const product of products) list.appendChild(card(product, config, money));
+  for (const product of products) list.appendChild(card(product, config, money, onClick));
   section.appendChild(list);
   return section;
 }

@@ -1,11 +1,16 @@
 import { fetchProducts, reportView } from './api.js';
+import { installCartTagging, rememberClick, sourceFor } from './cart.js';
+import { sendEvents, targetOf, whenVisible, type TrackTarget } from './track.js';
 import { readConfig } from './config.js';
 import { renderWidget } from './render.js';
 import { sessionUuid } from './session.js';
 import { injectStyles } from './styles.js';
 
 /** The widget's version, readable by the page as window.ReboundWidget.version. */
-export const version = '1.0.0';
+export const version = '1.1.0';
+
+/** The source of a product or variant the visitor reached through a widget, for storefront code with its own cart calls. */
+export { sourceFor };
 
 /**
  * State shared by every copy of this script on the page (each widget tag runs its own copy).
@@ -16,6 +21,8 @@ interface PageState {
   /** Views reported by this page, by handle: each once, however many tags name it. */
   viewed: Map<string, Promise<void>>;
   uuid?: string;
+  /** Where add-to-cart events go once the page's cart calls are tagged (the first widget's settings). */
+  cartTarget?: TrackTarget;
 }
 
 const STATE_KEY = Symbol.for('rebound.widget.state');
@@ -67,12 +74,23 @@ async function serve(script: HTMLScriptElement, state: PageState): Promise<void>
   }
   // Views this page reported so far (this tag's own included) are counted before a viewed list is asked.
   if (config.listsViews && state.viewed.size > 0) await Promise.all(Array.from(state.viewed.values()));
-  const products = await fetchProducts(config, uuid);
-  if (!products || products.length === 0) return;
-  const widget = renderWidget(products, config);
+  const answer = await fetchProducts(config, uuid);
+  if (!answer || answer.products.length === 0) return;
+  const { products, source } = answer;
+  const target = targetOf(config, uuid);
+  const widget = renderWidget(products, config, (product) => {
+    if (source === null) return;
+    rememberClick(product, source);
+    sendEvents(target, [{ type: 'click', source, product_id: product.id }]);
+  });
+  if (source !== null && !state.cartTarget && config.tagCart) {
+    state.cartTarget = target;
+    installCartTagging((events) => sendEvents(target, events));
+  }
   const insert = () => {
     injectStyles();
     place(script, config.target, widget);
+    if (source !== null) whenVisible(widget, () => sendEvents(target, [{ type: 'impression', source }]));
   };
   // A data-target further down the page may not be parsed yet.
   if (config.target !== null && document.readyState === 'loading') document.addEventListener('DOMContentLoaded', insert, { once: true });

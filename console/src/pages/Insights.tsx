@@ -2,6 +2,7 @@ import { useId, useState } from 'react';
 import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { CHART_A11Y, ChartFigure, COLORS } from '../components/Chart';
 import { useConsole } from '../context';
+import { AttributedRevenue } from '../experiments/AttributedRevenue';
 import { useLoad } from '../hooks';
 import { usePageTitle } from '../title';
 
@@ -19,7 +20,7 @@ const WINDOWS = [7, 30, 90];
 const short = (title: string) => (title.length > 28 ? `${title.slice(0, 27)}…` : title);
 const percent = (rate: number) => `${(rate * 100).toFixed(2)}%`;
 
-/** Trending and top sellers, events per day and the smart-sort conversion estimates. */
+/** Trending and top sellers, events per day, the smart-sort conversion estimates and the revenue attributed to each ruleset. */
 export function InsightsPage() {
   const { api, shop } = useConsole();
   usePageTitle('Insights');
@@ -81,6 +82,7 @@ export function InsightsPage() {
           </ChartFigure>
         </div>
       )}
+      {data && <AttributedRevenue days={data.days} />}
     </section>
   );
 }

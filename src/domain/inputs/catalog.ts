@@ -146,10 +146,21 @@ export const OrderInput = Type.Object({
   cancelled_at: Type.Optional(Type.Union([Timestamp, Type.Null()])),
   customer: Type.Optional(Type.Union([Type.Object({ id: Id }), Type.Null()])),
   line_items: Type.Array(Type.Object({
+    id: Type.Optional(Type.Union([Id, Type.Null()], { description: 'the line\'s id: refunds name it' })),
     product_id: Id,
     variant_id: Type.Optional(Type.Union([Id, Type.Null()])),
     quantity: Type.Integer({ minimum: 0, maximum: 1_000_000 }),
     price: Type.Optional(Decimal),
+    properties: Type.Optional(Type.Union([Type.Array(Type.Object({
+      name: Type.String({ maxLength: 255 }),
+      value: Type.Optional(Type.Union([Type.String({ maxLength: 4096 }), Type.Number(), Type.Boolean(), Type.Null()])),
+    }), { maxItems: 100 }), Type.Null()], { description: 'line-item properties; _rebound_source attributes the line' })),
   }), { maxItems: 10_000 }),
+  refunds: Type.Optional(Type.Union([Type.Array(Type.Object({
+    refund_line_items: Type.Optional(Type.Array(Type.Object({
+      line_item_id: Id,
+      quantity: Type.Integer({ minimum: 0, maximum: 1_000_000 }),
+    }), { maxItems: 10_000 })),
+  }), { maxItems: 1000 }), Type.Null()], { description: 'refunded quantities per line id: taken back from attribution' })),
 }); // a subset of the platform's order: its other fields are ignored on purpose
 export type OrderInput = Static<typeof OrderInput>;

@@ -24,6 +24,10 @@ export function registerMetrics(app: FastifyInstance, services: Services): Regis
   gauge('rebound_event_batches', 'event batches committed (since start)', () => services.eventWriter.batches);
   gauge('rebound_events_committed', 'events committed (since start)', () => services.eventWriter.committed);
   gauge('rebound_event_commit_seconds', 'duration of the last event batch commit', () => services.eventWriter.lastCommitMs / 1000);
+  gauge('rebound_track_buffer_depth', 'tracking requests waiting for their batch commit', () => services.trackWriter.depth);
+  gauge('rebound_track_requests_committed', 'tracking requests committed (since start)', () => services.trackWriter.committed);
+  gauge('rebound_experiment_visitors_written', 'experiment visitors written (since start)', () => services.exposures.written);
+  gauge('rebound_experiment_visitors_dropped', 'experiment visitors not recorded because the buffer was full (since start)', () => services.exposures.dropped);
   gauge('rebound_index_rebuilds', 'full read-model rebuilds (since start)', () => services.catalog.rebuilds);
   gauge('rebound_index_last_rebuild_seconds', 'duration of the last full read-model rebuild', () => services.catalog.lastRebuildMs / 1000);
   const residency = services.catalog.residency;

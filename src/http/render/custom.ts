@@ -22,7 +22,7 @@ export function renderCustomAnswer(answer: CustomAnswer, options: RenderOptions)
     b(`,"unevaluated_rules":${rulesJson(evaluation.unevaluated, answer)}`),
     b(',"filtered_oos_products":'), ...productArray(answer.filteredOos, options),
     b(',"filtered_input_products":'), ...productArray(answer.filteredInput, options),
-    b(`,"errors":${JSON.stringify(answer.errors)}}`),
+    b(`,"errors":${JSON.stringify(answer.errors)},"source":${JSON.stringify(answer.source)}}`),
     b(evaluation.trace ? `,"trace":${JSON.stringify(evaluation.trace)}}` : '}'),
   ]);
 }

@@ -32,10 +32,9 @@ export function productArray(picked: readonly Picked[], options: RenderOptions):
 const DATA = Buffer.from('{"data":');
 const END = Buffer.from('}');
 
-/** `{"data": […]}`, with `metadata` for the lists that have some. */
+/** `{"data": […], "metadata": {"source": …}}`. */
 export function renderList(answer: ListAnswer, options: RenderOptions): Buffer {
-  const metadata = answer.metadata ? [Buffer.from(`,"metadata":${JSON.stringify(answer.metadata)}`)] : [];
-  return Buffer.concat([DATA, ...productArray(answer.picked, options), ...metadata, END]);
+  return Buffer.concat([DATA, ...productArray(answer.picked, options), Buffer.from(`,"metadata":${JSON.stringify(answer.metadata)}`), END]);
 }
 
 /** `format=pretty`: the same JSON, 2-space indented (a debugging aid, not the hot path). */

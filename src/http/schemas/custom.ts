@@ -18,5 +18,6 @@ export const CustomResponse = Type.Object({
     filtered_oos_products: Type.Array(Type.Ref('Product')),
     filtered_input_products: Type.Array(Type.Ref('Product')),
     errors: Type.Array(Type.Object({ code: Type.String(), message: Type.String(), rule_index: Type.Optional(Type.Integer()), id: Type.Optional(Type.Integer()) })),
+    source: Type.String({ description: 'which answer this is: ruleset:<id>:v<version>, plus :arm:<name> when an experiment chose it (docs/attribution.md)', examples: ['ruleset:7:v3:arm:B'] }),
   }),
 });

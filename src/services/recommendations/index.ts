@@ -1,4 +1,6 @@
+import { rulesetSource } from '../../domain/attribution/source.js';
 import { NotFoundError } from '../../domain/errors.js';
+import type { Routing } from '../../domain/experiments/routing.js';
 import { compileRulesetInput, type CompiledRuleset, type ReferenceCheck } from '../../domain/rules/compile.js';
 import { InvalidInputError } from '../../domain/errors.js';
 import { readParams } from '../../domain/params/read.js';
@@ -24,6 +26,8 @@ export interface CustomAnswer {
   filteredInput: Picked[];
   evaluation: Evaluation;
   errors: ResolveError[];
+  /** `metadata.source`: the served ruleset's id and version, and the experiment arm that chose it. */
+  source: string;
 }
 
 /** Rule-driven recommendations: `GET /api/v1/custom/id/{id}` and the admin preview (product.md §4). */
@@ -34,11 +38,14 @@ export function createRecommendationsService(deps: { catalog: CatalogIndex; view
     return indexed;
   }
 
-  async function run(catalog: ShopCatalog, indexed: IndexedRuleset, compiled: CompiledRuleset, request: CustomRequest, trace: boolean): Promise<CustomAnswer> {
+  async function run(catalog: ShopCatalog, indexed: IndexedRuleset, compiled: CompiledRuleset, request: CustomRequest, trace: boolean, arm: string | null = null, empty = false): Promise<CustomAnswer> {
     const market = resolveMarket(catalog, request.place);
     const errors: ResolveError[] = [];
     const inputs = inputProducts(catalog, request, errors);
-    const evaluation = evaluateRuleset(compiled, request.rule, worldOf(catalog, inputs, request), { trace });
+    // The empty control of an experiment answers no products: no rule runs.
+    const evaluation: Evaluation = empty
+      ? { matched: [], unmatched: [], unevaluated: [], outputs: [], trace: trace ? [] : null }
+      : evaluateRuleset(compiled, request.rule, worldOf(catalog, inputs, request), { trace });
     const shopId = catalog.shop.id;
     const candidates = await resolveOutputs(evaluation.outputs, {
       catalog, viewed: (filter) => deps.viewed.handles(shopId, filter), model: () => deps.models.get(shopId), inputProducts: inputs, caller: request.caller,
@@ -53,15 +60,21 @@ export function createRecommendationsService(deps: { catalog: CatalogIndex; view
     const shown = filterProducts(catalog, inputs.map((product) => ({ product })), { market, limit: inputs.length, filterOos: false });
     return {
       ruleset: indexed, data: filtered.picked, inputProducts: shown.picked, filteredOos: filtered.outOfStock, filteredInput: filtered.excluded, evaluation, errors,
+      source: rulesetSource(indexed.ruleset.id, indexed.ruleset.version, arm),
     };
   }
 
   return {
     /** The public answer for a stored, enabled ruleset. */
-    recommend(shopId: number, rulesetId: number, request: CustomRequest): Promise<CustomAnswer> {
+    recommend(shopId: number, rulesetId: number, request: CustomRequest, routing?: Routing): Promise<CustomAnswer> {
       const catalog = requireCatalog(deps.catalog, shopId);
-      const indexed = rulesetOf(catalog, rulesetId);
-      return run(catalog, indexed, indexed.compiled, request, false);
+      const asked = rulesetOf(catalog, rulesetId);
+      if (!routing || routing.servedId === rulesetId) return run(catalog, asked, asked.compiled, request, false, routing?.arm?.name ?? null);
+      if (routing.servedId === null) return run(catalog, asked, asked.compiled, request, false, routing.arm?.name ?? null, true);
+      // Routing checked the served ruleset against this same generation; a newer one that lost it answers as the asked ruleset.
+      const served = catalog.rulesets.get(routing.servedId);
+      if (!served || !served.ruleset.enabled) return run(catalog, asked, asked.compiled, request, false);
+      return run(catalog, served, served.compiled, request, false, routing.arm?.name ?? null);
     },
 
     /** The same answer plus a trace; runs an unsaved document when one is given (the console's live preview). */

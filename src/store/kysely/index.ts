@@ -10,9 +10,11 @@ import { billingMethods } from './billing.js';
 import { billingProviderMethods } from './billing-providers.js';
 import { campaignMethods } from './campaigns.js';
 import { eventMethods } from './events.js';
+import { experimentMethods } from './experiments.js';
 import { rulesetMethods } from './rulesets.js';
 import { shopWebhookMethods } from './shop-webhooks.js';
 import { shopMethods } from './shops.js';
+import { trackingMethods } from './tracking.js';
 
 /** The Kysely implementation of the Store, the same code on SQLite and PostgreSQL. */
 export function createKyselyStore(connection: Connection): Store {
@@ -63,5 +65,7 @@ function kyselyStore({ db, dialect, schema, poolStats }: Connection): Store {
     ...campaignMethods(db),
     ...billingProviderMethods(db),
     ...shopWebhookMethods(db),
+    ...trackingMethods(db),
+    ...experimentMethods(db),
   };
 }

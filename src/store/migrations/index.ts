@@ -6,6 +6,8 @@ import * as shopSettings from './2026_11_22_0004_shop_settings.js';
 import * as billing from './2026_11_22_0005_billing.js';
 import * as shopWebhooks from './2026_11_22_0006_shop_webhooks.js';
 import * as billingProvider from './2026_11_23_0010_billing_provider.js';
+import * as tracking from './2026_11_23_0030_tracking.js';
+import * as experiments from './2026_11_23_0031_experiments.js';
 
 /** Every migration, in order. Names are frozen once released. */
 const migrations: Record<string, Migration> = {
@@ -16,6 +18,8 @@ const migrations: Record<string, Migration> = {
   '2026_11_22_0005_billing': billing,
   '2026_11_22_0006_shop_webhooks': shopWebhooks,
   '2026_11_23_0010_billing_provider': billingProvider,
+  '2026_11_23_0030_tracking': tracking,
+  '2026_11_23_0031_experiments': experiments,
 };
 
 /** Migrations compiled into the build, so no directory has to be found at run time. */

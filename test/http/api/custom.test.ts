@@ -98,7 +98,8 @@ describe.each(backends())('GET /api/v1/custom/id/{ruleset_id} on $name', (backen
     expect(body.metadata.unevaluated_rules).toEqual([]);
     expect(body.metadata.errors).toEqual([]);
     expect(body.metadata.matched_rules[0]).toEqual({ name: 'tent upsell', enabled: true, logic: upsells.rules[0]!.logic.map((g) => ({ rules: g.rules.map((c) => ({ ...c, products: [{ product_id: 1, variant_ids: [] }] })) })), output: [{ type: 'product', products: [{ product_id: 8, variant_ids: [] }, { product_id: 9, variant_ids: [] }] }], exit_if_matched: false });
-    expect(Object.keys(body.metadata)).toEqual(['input_products', 'matched_rules', 'unmatched_rules', 'unevaluated_rules', 'filtered_oos_products', 'filtered_input_products', 'errors']);
+    expect(Object.keys(body.metadata)).toEqual(['input_products', 'matched_rules', 'unmatched_rules', 'unevaluated_rules', 'filtered_oos_products', 'filtered_input_products', 'errors', 'source']);
+    expect(body.metadata.source).toMatch(/^ruleset:\d+:v1$/);
   });
 
   it('stops at a matched exit_if_matched rule and lists the rest as unevaluated', async () => {

@@ -161,7 +161,7 @@ describe.each(backends())('list endpoints on $name', (backend) => {
     const res = await t.app.inject(`/api/v1/products/purchased?key=${key}&shop_customer_id=900`);
     // 1 and 6 were last bought in the same order: by id.
     expect(res.json().data.map((p: { id: number }) => p.id)).toEqual([1, 6, 3]);
-    expect(res.json().metadata).toEqual({ purchased_quantity: { 1: 3, 6: 3, 3: 1 } });
+    expect(res.json().metadata).toEqual({ source: 'list:purchased', purchased_quantity: { 1: 3, 6: 3, 3: 1 } });
     expect(await ids('purchased', 'shop_customer_id=901')).toEqual([]);
     expect(await error('purchased', 'shop_customer_id=x')).toContain('shop_customer_id');
   });

@@ -206,7 +206,7 @@ describe.each(backends())('GET /api/v1/products/static on $name', (backend) => {
 
   it('keeps shops apart: another shop sees none of these products', async () => {
     const res = await get(`key=${otherKey}&ids=1,8`);
-    expect(res.json()).toEqual({ data: [] });
+    expect(res.json()).toEqual({ data: [], metadata: { source: 'list:static' } });
   });
 
   it('sends CORS headers for storefront pages and answers preflight', async () => {

@@ -4,6 +4,7 @@ import { customParams } from '../../../domain/params/custom.js';
 import { params } from '../../../domain/params/param.js';
 import { paramsKey } from '../../../domain/params/read.js';
 import { positiveId } from '../../../domain/params/text-kinds.js';
+import type { ExperimentsService } from '../../../services/experiments/index.js';
 import type { ProductsService } from '../../../services/products.js';
 import type { RecommendationsService } from '../../../services/recommendations/index.js';
 import { customRequestOf } from '../../../services/recommendations/params.js';
@@ -15,7 +16,7 @@ import { CustomResponse } from '../../schemas/custom.js';
 const RulesetPath = params({ ruleset_id: positiveId('the ruleset id', { required: true }) });
 
 /** `GET /api/v1/custom/id/{ruleset_id}`: products chosen by a ruleset (docs/api.md, "Custom"). */
-export function customRoute(app: FastifyInstance, deps: { recommendations: RecommendationsService; products: ProductsService; cache: SharedAnswers }): void {
+export function customRoute(app: FastifyInstance, deps: { recommendations: RecommendationsService; products: ProductsService; experiments: ExperimentsService; cache: SharedAnswers }): void {
   app.withTypeProvider<ParamsTypeProvider>().get('/custom/id/:ruleset_id', {
     config: { auth: 'public' },
     schema: {
@@ -29,8 +30,11 @@ export function customRoute(app: FastifyInstance, deps: { recommendations: Recom
     const shopId = request.apiKey!.shopId;
     const id = request.params.ruleset_id;
     const query = request.query;
-    const scope = { shopId, version: deps.products.version(shopId), path: `/custom/id/${id}`, params: paramsKey(customParams, query), bust: query.bust_cache, pretty: query.format };
-    return serveAnswer(deps.cache, request, reply, scope, async () => renderCustomAnswer(await deps.recommendations.recommend(shopId, id, customRequestOf(query, Date.now())), query));
+    // An experiment's arm (or a stopped one's winner) is part of the answer's identity: each is cached as its own bytes.
+    const routing = deps.experiments.route(shopId, id, query.uuid, query.shop_customer_id);
+    const path = routing.arm ? `/custom/id/${id}/arm/${routing.arm.experimentId}/${routing.arm.index}` : routing.servedId === id ? `/custom/id/${id}` : `/custom/id/${id}/via/${routing.servedId}`;
+    const scope = { shopId, version: deps.products.version(shopId), path, params: paramsKey(customParams, query), bust: query.bust_cache, pretty: query.format };
+    return serveAnswer(deps.cache, request, reply, scope, async () => renderCustomAnswer(await deps.recommendations.recommend(shopId, id, customRequestOf(query, Date.now()), routing), query));
   });
 }
 

@@ -7,9 +7,11 @@ import type { ProductsService } from '../../../services/products.js';
 import { serveAnswer } from '../../plugins/answers.js';
 import type { ParamsTypeProvider } from '../../plugins/params.js';
 import { renderList } from '../../render/products.js';
-import { ProductListResponse } from '../../schemas/product.js';
 
-const WithMetadata = Type.Object({ data: Type.Array(Type.Ref('Product')), metadata: Type.Object({}, { additionalProperties: true }) });
+const WithMetadata = Type.Object({
+  data: Type.Array(Type.Ref('Product')),
+  metadata: Type.Object({ source: Type.String({ description: 'list:<name>: which answer this is (docs/attribution.md)', examples: ['list:trending_products'] }) }, { additionalProperties: true }),
+});
 
 /** Every list endpoint (docs/lists.md), each from its declared source, with cached answers. */
 export function listRoutes(app: FastifyInstance, deps: { products: ProductsService; cache: SharedAnswers }): void {
@@ -22,7 +24,7 @@ export function listRoutes(app: FastifyInstance, deps: { products: ProductsServi
         tags: ['products'],
         ...(source.path === '/products/search' ? { deprecated: true } : {}),
         querystring: source.schema,
-        response: { 200: source.metadata ? WithMetadata : ProductListResponse, '4xx': { $ref: 'Error#' } },
+        response: { 200: WithMetadata, '4xx': { $ref: 'Error#' } },
       },
     }, async (request, reply) => {
       const shopId = request.apiKey!.shopId;

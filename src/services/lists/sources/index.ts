@@ -1,3 +1,4 @@
+import { listSource } from '../../../domain/attribution/source.js';
 import { readParams } from '../../../domain/params/read.js';
 import type { IndexedProduct } from '../../../indexes/shop-catalog.js';
 import { filterProducts, resolveMarket, type Picked } from '../pipeline.js';
@@ -18,10 +19,10 @@ export const LIST_SOURCES: ReadonlyMap<string, ListSource> = new Map([
 
 export type ListParams = SharedListParams & Record<string, unknown>;
 
-/** A list's answer as data: the products chosen and, for some lists, extra metadata. */
+/** A list's answer as data: the products chosen and its metadata (`source`, and more for some lists). */
 export interface ListAnswer {
   picked: Picked[];
-  metadata: Record<string, unknown> | null;
+  metadata: Record<string, unknown>;
 }
 
 /** Runs a list on decoded parameters: its candidates, then the filters every list shares. */
@@ -31,7 +32,8 @@ export async function runListSource(source: ListSource, base: ListBase, params: 
   const market = resolveMarket(context.catalog, options);
   const candidates = await source.candidates(context, params);
   const { picked } = filterProducts(context.catalog, eachCandidate(candidates), { market, ...options });
-  return { picked, metadata: source.metadata?.(context, picked) ?? null };
+  // `source` is the same for every answer of a list, so cached answers stay the same bytes.
+  return { picked, metadata: { source: listSource(source.path), ...source.metadata?.(context, picked) } };
 }
 
 function* eachCandidate(products: Iterable<IndexedProduct>) {

@@ -1,0 +1,116 @@
+import { useId, useState } from 'react';
+import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { ApiError } from '../api';
+import { CHART_A11Y, ChartFigure, COLORS } from '../components/Chart';
+import { useConsole } from '../context';
+import { formatDate, useLoad } from '../hooks';
+import { chance, money, moneyWithInterval, percentWithInterval, type ArmResult, type Experiment, type Series } from './types';
+
+const LINE_COLORS = [COLORS.primary, COLORS.secondary, COLORS.tertiary, COLORS.muted, '#8e44ad', '#c0392b'];
+
+/** One experiment: each arm's figures with their intervals, the chart over time, and the stop. */
+export function ExperimentDetail({ experiment, onChanged }: { experiment: Experiment; onChanged(): void }) {
+  const { api, shop } = useConsole();
+  const base = `/shops/${encodeURIComponent(shop.handle)}/experiments/${experiment.id}`;
+  const results = useLoad(() => api.get<{ arms: ArmResult[] }>(`${base}/results`), [base, experiment.status]);
+  const series = useLoad(() => api.get<Series>(`${base}/series`), [base, experiment.status]);
+  const headingId = useId();
+  const arms = results.data?.arms ?? [];
+  const fewVisitors = arms.length > 0 && arms.some((a) => a.visitors < 1000);
+  return (
+    <section aria-labelledby={headingId} className="experiment">
+      <h2 id={headingId}>{experiment.name}</h2>
+      <p className="muted">
+        {experiment.status === 'running' ? 'Running' : `Stopped ${formatDate(experiment.stopped_at)}, winner: ${experiment.winner ?? 'none (the ruleset itself)'}`}
+        {' · '}ruleset #{experiment.ruleset_id} · started {formatDate(experiment.created_at)}
+      </p>
+      {results.error && <p className="error" role="alert">{results.error}</p>}
+      {arms.length > 0 && (
+        <div className="table-wrap">
+          <table>
+            <caption>Figures per arm with 95% intervals; chance to beat the first arm ({arms[0]!.name})</caption>
+            <thead>
+              <tr>
+                <th scope="col">Arm</th><th scope="col">Served by</th><th scope="col">Visitors</th><th scope="col">CTR</th>
+                <th scope="col">Add-to-cart rate</th><th scope="col">Orders</th><th scope="col">Conversion</th><th scope="col">Revenue</th>
+                <th scope="col">Revenue per visitor</th><th scope="col">Beats {arms[0]!.name}: conversion</th><th scope="col">Beats {arms[0]!.name}: revenue</th>
+              </tr>
+            </thead>
+            <tbody>
+              {arms.map((a, i) => {
+                const servedBy = experiment.arms[i]?.ruleset_id;
+                return (
+                  <tr key={a.name}>
+                    <th scope="row">{a.name}</th>
+                    <td>{servedBy === null || servedBy === undefined ? 'Empty control' : `#${servedBy}`}</td>
+                    <td>{a.visitors.toLocaleString()}</td>
+                    <td>{percentWithInterval(a.ctr)}</td>
+                    <td>{percentWithInterval(a.add_to_cart_rate)}</td>
+                    <td>{a.orders}</td>
+                    <td>{percentWithInterval(a.conversion)}</td>
+                    <td>{money(a.revenue, shop.currency)}</td>
+                    <td>{moneyWithInterval(a.revenue_per_visitor, shop.currency)}</td>
+                    <td>{chance(a.p_beats_first?.conversion)}</td>
+                    <td>{chance(a.p_beats_first?.revenue_per_visitor)}</td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {fewVisitors && <p className="note" role="note">An arm has fewer than 1,000 visitors: its figures still move a lot. Decide how many visitors you need before you start, and stop then.</p>}
+      {series.data && series.data.days.length > 0 && <ConversionChart series={series.data} />}
+      {experiment.status === 'running' && <StopForm experiment={experiment} base={base} onStopped={onChanged} />}
+    </section>
+  );
+}
+
+function ConversionChart({ series }: { series: Series }) {
+  const data = series.days.map((d) => Object.fromEntries([['day', d.day], ...series.arms.map((name, i) => [name, d.arms[i]?.conversion === null ? null : Number(((d.arms[i]?.conversion ?? 0) * 100).toFixed(3))])]));
+  return (
+    <ChartFigure title="Conversion over time (cumulative, %)" columns={['Day', ...series.arms.map((a) => `${a}: visitors`), ...series.arms.map((a) => `${a}: conversion`)]}
+      rows={series.days.map((d) => [d.day, ...d.arms.map((a) => a.visitors), ...d.arms.map((a) => (a.conversion === null ? '—' : `${(a.conversion * 100).toFixed(2)}%`))])}>
+      <ResponsiveContainer width="100%" height={260}>
+        <LineChart {...CHART_A11Y} data={data} margin={{ top: 8, right: 16, bottom: 8, left: 0 }}>
+          <CartesianGrid strokeDasharray="3 3" />
+          <XAxis dataKey="day" tick={{ fontSize: 11 }} minTickGap={24} />
+          <YAxis tick={{ fontSize: 11 }} unit="%" />
+          <Tooltip />
+          <Legend />
+          {series.arms.map((name, i) => <Line key={name} type="monotone" dataKey={name} stroke={LINE_COLORS[i % LINE_COLORS.length]} dot={false} isAnimationActive={false} connectNulls />)}
+        </LineChart>
+      </ResponsiveContainer>
+    </ChartFigure>
+  );
+}
+
+function StopForm({ experiment, base, onStopped }: { experiment: Experiment; base: string; onStopped(): void }) {
+  const { api } = useConsole();
+  const id = useId();
+  const [winner, setWinner] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const stop = async () => {
+    const label = winner === '' ? 'no winner: the ruleset itself serves again' : `winner ${winner}: its ruleset serves every visitor from now on`;
+    if (!window.confirm(`Stop “${experiment.name}” with ${label}?`)) return;
+    try {
+      await api.send('POST', `${base}/stop`, { winner: winner === '' ? null : winner });
+      onStopped();
+    } catch (e) {
+      setError(e instanceof ApiError ? e.message : (e as Error).message);
+    }
+  };
+  return (
+    <form className="stop" onSubmit={(e) => { e.preventDefault(); void stop(); }}>
+      <span className="field inline">
+        <label htmlFor={id}>Winner</label>
+        <select id={id} value={winner} onChange={(e) => setWinner(e.target.value)}>
+          <option value="">No winner (keep the ruleset)</option>
+          {experiment.arms.map((a) => <option key={a.name} value={a.name}>{a.name}</option>)}
+        </select>
+      </span>
+      <button type="submit">Stop the experiment</button>
+      {error && <p className="error" role="alert">{error}</p>}
+    </form>
+  );
+}

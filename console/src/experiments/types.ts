@@ -1,0 +1,50 @@
+import type { Arm, Experiment } from '../../../src/domain/experiments/types';
+
+export type { Arm, Experiment };
+
+export interface Estimate { value: number | null; low: number | null; high: number | null }
+
+export interface ArmResult {
+  name: string;
+  visitors: number;
+  impressions: number;
+  clicks: number;
+  add_to_carts: number;
+  orders: number;
+  revenue: number;
+  ctr: Estimate;
+  add_to_cart_rate: Estimate;
+  conversion: Estimate;
+  revenue_per_visitor: Estimate;
+  p_beats_first: { conversion: number | null; revenue_per_visitor: number | null } | null;
+}
+
+export interface Series {
+  arms: string[];
+  days: { day: string; arms: { visitors: number; orders: number; revenue: number; conversion: number | null; revenue_per_visitor: number | null }[] }[];
+}
+
+/** `3.12% (2.80–3.47%)`; a dash where there is nothing to show yet. */
+export function percentWithInterval(e: Estimate): string {
+  if (e.value === null) return '—';
+  const p = (x: number) => `${(x * 100).toFixed(2)}%`;
+  return e.low === null || e.high === null ? p(e.value) : `${p(e.value)} (${p(e.low)}–${p(e.high)})`;
+}
+
+/** A money figure with its interval, in the shop's currency. */
+export function moneyWithInterval(e: Estimate, currency: string): string {
+  if (e.value === null) return '—';
+  const m = (x: number) => money(x, currency);
+  return e.low === null || e.high === null ? m(e.value) : `${m(e.value)} (${m(e.low)}–${m(e.high)})`;
+}
+
+export function money(amount: number, currency: string): string {
+  try {
+    return new Intl.NumberFormat(undefined, { style: 'currency', currency }).format(amount);
+  } catch {
+    return amount.toFixed(2);
+  }
+}
+
+/** `0.97` → `97%`; a dash for the first arm or when not computable. */
+export const chance = (p: number | null | undefined) => (p === null || p === undefined ? '—' : `${Math.round(p * 100)}%`);

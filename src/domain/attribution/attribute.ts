@@ -1,0 +1,117 @@
+import type { Money } from '../catalog/money.js';
+import { utcDay } from '../events.js';
+
+/** An order as attribution reads it: its lines with the property a storefront tagged them with, net of refunds. */
+export interface OrderToAttribute {
+  id: number;
+  customer_id: number | null;
+  /** Epoch ms. */
+  created_at: number;
+  cancelled: boolean;
+  lines: {
+    /** The line's position in the order (stable across re-imports of the same order). */
+    line_no: number;
+    product_id: number;
+    /** Units left after refunds. */
+    quantity: number;
+    /** Unit price. */
+    price: Money;
+    /** The `_rebound_source` property, when the line carries one. */
+    source: string | null;
+  }[];
+}
+
+/** A tracked click, as the click window reads it. */
+export interface Click {
+  customer_id: number;
+  product_id: number;
+  source: string;
+  /** Epoch ms. */
+  created_at: number;
+}
+
+/** A line given to a source, with the experiment arm that source belongs to (if any). */
+export interface AttributedLine {
+  order_id: number;
+  line_no: number;
+  source: string;
+  via: 'property' | 'click';
+  product_id: number;
+  quantity: number;
+  revenue: Money;
+  /** The order's creation (epoch ms); its UTC day is the day the revenue counts on. */
+  created_at: number;
+  experiment_id: number | null;
+  arm: number | null;
+}
+
+/**
+ * Attributes an order's lines (docs/attribution.md, "Attribution"): the line-item property wins;
+ * otherwise the customer's latest click on the product within the window before the order. A
+ * cancelled order, and lines refunded to zero, attribute nothing.
+ */
+export function attributeOrder(order: OrderToAttribute, clicks: readonly Click[], windowMs: number): Omit<AttributedLine, 'experiment_id' | 'arm'>[] {
+  if (order.cancelled) return [];
+  const out: Omit<AttributedLine, 'experiment_id' | 'arm'>[] = [];
+  for (const line of order.lines) {
+    if (line.quantity <= 0) continue;
+    let source = line.source;
+    let via: AttributedLine['via'] = 'property';
+    if (source === null && order.customer_id !== null) {
+      source = latestClick(clicks, order.customer_id, line.product_id, order.created_at - windowMs, order.created_at);
+      via = 'click';
+    }
+    if (source === null) continue;
+    out.push({ order_id: order.id, line_no: line.line_no, source, via, product_id: line.product_id, quantity: line.quantity, revenue: line.price * line.quantity, created_at: order.created_at });
+  }
+  return out;
+}
+
+function latestClick(clicks: readonly Click[], customerId: number, productId: number, from: number, to: number): string | null {
+  let best: Click | null = null;
+  for (const click of clicks) {
+    if (click.customer_id !== customerId || click.product_id !== productId || click.created_at < from || click.created_at > to) continue;
+    if (!best || click.created_at >= best.created_at) best = click;
+  }
+  return best?.source ?? null;
+}
+
+/** What attributed lines add to the per-day totals: per source, and per experiment arm (with Σ revenue² for intervals). */
+export interface AttributionTotals {
+  sources: Map<string, { day: number; source: string; orders: number; revenue: Money }>;
+  arms: Map<string, { experiment_id: number; arm: number; day: number; orders: number; revenue: Money; revenue_sq: number }>;
+}
+
+/** Folds attributed lines into per-day totals; an order counts once per source and once per arm. */
+export function totalsOf(lines: readonly AttributedLine[]): AttributionTotals {
+  const sources: AttributionTotals['sources'] = new Map();
+  const perOrderArm = new Map<string, { experiment_id: number; arm: number; day: number; revenue: Money }>();
+  const ordersCounted = new Set<string>();
+  for (const line of lines) {
+    const day = utcDay(line.created_at);
+    const key = `${day}\u0000${line.source}`;
+    let row = sources.get(key);
+    if (!row) sources.set(key, (row = { day, source: line.source, orders: 0, revenue: 0 }));
+    row.revenue += line.revenue;
+    if (!ordersCounted.has(`${line.order_id}\u0000${key}`)) {
+      ordersCounted.add(`${line.order_id}\u0000${key}`);
+      row.orders++;
+    }
+    if (line.experiment_id === null || line.arm === null) continue;
+    const armKey = `${line.order_id}\u0000${line.experiment_id}\u0000${line.arm}`;
+    const perOrder = perOrderArm.get(armKey) ?? { experiment_id: line.experiment_id, arm: line.arm, day, revenue: 0 };
+    perOrder.revenue += line.revenue;
+    perOrderArm.set(armKey, perOrder);
+  }
+  const arms: AttributionTotals['arms'] = new Map();
+  for (const order of perOrderArm.values()) {
+    const key = `${order.experiment_id}\u0000${order.arm}\u0000${order.day}`;
+    let row = arms.get(key);
+    if (!row) arms.set(key, (row = { experiment_id: order.experiment_id, arm: order.arm, day: order.day, orders: 0, revenue: 0, revenue_sq: 0 }));
+    row.orders++;
+    row.revenue += order.revenue;
+    // Σ of squared order revenue in currency units: the per-visitor variance of revenue_per_visitor.
+    row.revenue_sq += (order.revenue / 10_000) ** 2;
+  }
+  return { sources, arms };
+}

@@ -1,0 +1,64 @@
+import { LRUCache } from 'lru-cache';
+import type { Exposure } from '../store/attribution-store.js';
+
+/**
+ * Visitors an experiment arm served, written off the request path: buffered, written every
+ * `flushMs` or once `maxBatch` wait, each visitor once per node while it is remembered (the store
+ * ignores repeats anyway). A failed write keeps its rows for the next one, up to `maxPending`.
+ */
+export class ExposureWriter {
+  private pending = new Map<string, Exposure>();
+  private readonly recent: LRUCache<string, true>;
+  private timer: NodeJS.Timeout | null = null;
+  private writing: Promise<void> = Promise.resolve();
+  dropped = 0;
+  written = 0;
+
+  constructor(
+    private readonly write: (rows: Exposure[]) => Promise<void>,
+    private readonly options: { flushMs: number; maxBatch: number; maxPending: number; remember: number; onError?: (error: unknown) => void },
+  ) {
+    this.recent = new LRUCache({ max: options.remember });
+  }
+
+  /** Notes a visitor served by an arm; never waits and never throws. */
+  record(exposure: Exposure): void {
+    const key = `${exposure.shop_id}:${exposure.experiment_id}:${exposure.visitor}`;
+    if (this.recent.has(key) || this.pending.has(key)) return;
+    if (this.pending.size >= this.options.maxPending) {
+      this.dropped++;
+      return;
+    }
+    this.pending.set(key, exposure);
+    if (this.pending.size >= this.options.maxBatch) void this.flush();
+    else this.timer ??= setTimeout(() => void this.flush(), this.options.flushMs).unref();
+  }
+
+  /** Writes what is buffered now; resolves when it (and any write before it) is done. */
+  flush(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    const batch = this.pending;
+    this.pending = new Map();
+    this.writing = this.writing.then(async () => {
+      if (batch.size === 0) return;
+      try {
+        await this.write([...batch.values()]);
+        for (const key of batch.keys()) this.recent.set(key, true);
+        this.written += batch.size;
+      } catch (error) {
+        this.options.onError?.(error);
+        for (const [key, row] of batch) if (this.pending.size < this.options.maxPending) this.pending.set(key, row);
+        this.timer ??= setTimeout(() => void this.flush(), this.options.flushMs).unref();
+      }
+    });
+    return this.writing;
+  }
+
+  /** Writes the rest (graceful shutdown). */
+  async close(): Promise<void> {
+    await this.flush();
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+  }
+}

@@ -1,0 +1,105 @@
+import { attributeOrder, type AttributedLine, type OrderToAttribute } from '../domain/attribution/attribute.js';
+import { parseSource } from '../domain/attribution/source.js';
+import { formatMoney } from '../domain/catalog/money.js';
+import { utcDay } from '../domain/events.js';
+import { armOfSource } from '../domain/experiments/routing.js';
+import type { CatalogIndex } from '../indexes/catalog-index.js';
+import type { Store } from '../store/store.js';
+
+/** The click window when a shop sets none (docs/attribution.md, "The click window"). */
+export const DEFAULT_ATTRIBUTION_WINDOW_HOURS = 24;
+const HOUR_MS = 3_600_000;
+const DAY_MS = 86_400_000;
+
+type AttributionStore = Pick<Store, 'clicksOf' | 'replaceOrderAttributions' | 'sourceDays'>;
+
+/** One source's (or one ruleset's) figures over a period. */
+export interface SourceFigures {
+  impressions: number;
+  clicks: number;
+  add_to_carts: number;
+  orders: number;
+  /** In the shop's currency. */
+  revenue: number;
+}
+
+/** What the insights page shows: attributed figures per ruleset and per list over the last days. */
+export interface AttributionSummary {
+  days: number;
+  currency: string;
+  totals: SourceFigures;
+  rulesets: (SourceFigures & { ruleset_id: number; name: string | null })[];
+  lists: (SourceFigures & { list: string })[];
+  /** Sources that are neither (sent by other tools): counted in totals only. */
+  other: SourceFigures;
+}
+
+const empty = (): SourceFigures & { money: number } => ({ impressions: 0, clicks: 0, add_to_carts: 0, orders: 0, revenue: 0, money: 0 });
+
+/** Attribution of orders as they arrive, and the figures per source (docs/attribution.md). */
+export function createAttributionService(deps: { store: AttributionStore; catalog: CatalogIndex }) {
+  const { store, catalog } = deps;
+
+  return {
+    /**
+     * Attributes imported orders (import and webhooks both come here), replacing what earlier
+     * imports of the same orders attributed: a cancellation or refund takes it back.
+     */
+    async attributeOrders(shopId: number, orders: readonly OrderToAttribute[]): Promise<void> {
+      if (orders.length === 0) return;
+      const latest = new Map(orders.map((o) => [o.id, o])); // an order given twice: the last one stands, as in the import
+      const shop = catalog.get(shopId);
+      const windowMs = (shop?.shop.settings.attribution_window_hours ?? DEFAULT_ATTRIBUTION_WINDOW_HOURS) * HOUR_MS;
+      const needClicks = [...latest.values()].filter((o) => !o.cancelled && o.customer_id !== null && o.lines.some((l) => l.source === null && l.quantity > 0));
+      const clicks = needClicks.length === 0 ? [] : await store.clicksOf(
+        shopId,
+        needClicks.map((o) => o.customer_id!),
+        Math.min(...needClicks.map((o) => o.created_at)) - windowMs,
+        Math.max(...needClicks.map((o) => o.created_at)),
+      );
+      const experiments = shop?.experiments ?? [];
+      const lines: AttributedLine[] = [];
+      for (const order of latest.values()) {
+        for (const line of attributeOrder(order, clicks, windowMs)) {
+          const arm = armOfSource(experiments, parseSource(line.source), order.created_at);
+          lines.push({ ...line, experiment_id: arm?.experimentId ?? null, arm: arm?.index ?? null });
+        }
+      }
+      await store.replaceOrderAttributions(shopId, [...latest.keys()], lines);
+    },
+
+    /** Attributed figures per ruleset and per list over the last `days` days (UTC), from the per-day totals. */
+    async summary(shopId: number, days: number, now = Date.now()): Promise<AttributionSummary> {
+      const shop = catalog.get(shopId);
+      const rows = await store.sourceDays(shopId, utcDay(now - (days - 1) * DAY_MS));
+      const totals = empty();
+      const other = empty();
+      const rulesets = new Map<number, ReturnType<typeof empty>>();
+      const lists = new Map<string, ReturnType<typeof empty>>();
+      for (const row of rows) {
+        const parsed = parseSource(row.source);
+        let bucket = other;
+        if (parsed?.kind === 'ruleset') bucket = rulesets.get(parsed.rulesetId) ?? rulesets.set(parsed.rulesetId, empty()).get(parsed.rulesetId)!;
+        else if (parsed?.kind === 'list') bucket = lists.get(parsed.name) ?? lists.set(parsed.name, empty()).get(parsed.name)!;
+        for (const target of [bucket, totals]) {
+          target.impressions += row.impressions;
+          target.clicks += row.clicks;
+          target.add_to_carts += row.add_to_carts;
+          target.orders += row.orders;
+          target.money += row.revenue;
+        }
+      }
+      const figures = ({ money, ...rest }: ReturnType<typeof empty>): SourceFigures => ({ ...rest, revenue: Number(formatMoney(money)) });
+      return {
+        days,
+        currency: shop?.shop.currency ?? 'USD',
+        totals: figures(totals),
+        rulesets: [...rulesets].map(([id, f]) => ({ ruleset_id: id, name: shop?.rulesets.get(id)?.ruleset.name ?? null, ...figures(f) })).sort((a, b) => b.revenue - a.revenue || a.ruleset_id - b.ruleset_id),
+        lists: [...lists].map(([list, f]) => ({ list, ...figures(f) })).sort((a, b) => b.revenue - a.revenue || a.list.localeCompare(b.list)),
+        other: figures(other),
+      };
+    },
+  };
+}
+
+export type AttributionService = ReturnType<typeof createAttributionService>;

@@ -1,0 +1,89 @@
+import type { Kysely } from 'kysely';
+import { ConflictError } from '../../domain/errors.js';
+import { utcDay } from '../../domain/events.js';
+import type { Arm, Experiment } from '../../domain/experiments/types.js';
+import type { ExperimentStore } from '../attribution-store.js';
+import { chunks, isUniqueViolation, json, time } from '../codec.js';
+import type { Database } from '../schema.js';
+import { addToTotals } from './increments.js';
+import { bumpDataVersion, nextCounter } from './shops.js';
+
+function toExperiment(row: Database['experiments']): Experiment {
+  return {
+    id: Number(row.id),
+    name: row.name,
+    ruleset_id: Number(row.ruleset_id),
+    arms: json.fromDb<Arm[]>(row.arms),
+    status: row.status as Experiment['status'],
+    winner: row.winner,
+    created_at: time.fromDb(row.created_at),
+    stopped_at: row.stopped_at === null ? null : time.fromDb(row.stopped_at),
+  };
+}
+
+/** Experiments and their per-arm figures. Creating and stopping move the shop's data version: routing changes. */
+export function experimentMethods(db: Kysely<Database>): ExperimentStore {
+  const read = async (shopId: number, id: number) => {
+    const row = await db.selectFrom('experiments').selectAll().where('shop_id', '=', shopId).where('id', '=', id).executeTakeFirst();
+    return row ? toExperiment(row) : null;
+  };
+  return {
+    async createExperiment(shopId, experiment) {
+      try {
+        return await db.transaction().execute(async (trx) => {
+          const id = await nextCounter(trx, shopId, 'experiments');
+          const row = { shop_id: shopId, id, name: experiment.name, ruleset_id: experiment.ruleset_id, arms: json.toDb(experiment.arms), status: 'running', winner: null, created_at: experiment.created_at ?? Date.now(), stopped_at: null };
+          await trx.insertInto('experiments').values(row).execute();
+          await bumpDataVersion(trx, shopId);
+          return toExperiment(row);
+        });
+      } catch (error) {
+        if (isUniqueViolation(error)) throw new ConflictError(`Ruleset ${experiment.ruleset_id} already has a running experiment; stop it first.`);
+        throw error;
+      }
+    },
+
+    async listExperiments(shopId) {
+      const rows = await db.selectFrom('experiments').selectAll().where('shop_id', '=', shopId).orderBy('id').execute();
+      return rows.map(toExperiment);
+    },
+
+    async stopExperiment(shopId, id, winner) {
+      await db.transaction().execute(async (trx) => {
+        const result = await trx.updateTable('experiments').set({ status: 'stopped', winner, stopped_at: Date.now() })
+          .where('shop_id', '=', shopId).where('id', '=', id).where('status', '=', 'running').executeTakeFirst();
+        if (Number(result.numUpdatedRows) > 0) await bumpDataVersion(trx, shopId);
+        return Number(result.numUpdatedRows) > 0;
+      });
+      return read(shopId, id);
+    },
+
+    async recordExposures(rows) {
+      if (rows.length === 0) return;
+      await db.transaction().execute(async (trx) => {
+        const fresh = new Map<string, { shop_id: number; experiment_id: number; arm: number; day: number; visitors: number }>();
+        for (const batch of chunks(rows, 5)) {
+          const inserted = await trx.insertInto('experiment_visitors').values(batch)
+            .onConflict((oc) => oc.columns(['shop_id', 'experiment_id', 'visitor']).doNothing())
+            .returning(['shop_id', 'experiment_id', 'arm', 'created_at']).execute();
+          for (const r of inserted) {
+            const day = utcDay(Number(r.created_at));
+            const key = `${r.shop_id}\u0000${r.experiment_id}\u0000${r.arm}\u0000${day}`;
+            const count = fresh.get(key) ?? { shop_id: Number(r.shop_id), experiment_id: Number(r.experiment_id), arm: Number(r.arm), day, visitors: 0 };
+            count.visitors++;
+            fresh.set(key, count);
+          }
+        }
+        await addToTotals(trx, 'experiment_days', ['shop_id', 'experiment_id', 'arm', 'day'], ['visitors'], [...fresh.values()]);
+      });
+    },
+
+    async experimentDays(shopId, experimentId) {
+      const rows = await db.selectFrom('experiment_days').selectAll().where('shop_id', '=', shopId).where('experiment_id', '=', experimentId).orderBy('arm').orderBy('day').execute();
+      return rows.map((r) => ({
+        arm: Number(r.arm), day: Number(r.day), visitors: Number(r.visitors), impressions: Number(r.impressions), clicks: Number(r.clicks),
+        add_to_carts: Number(r.add_to_carts), orders: Number(r.orders), revenue: Number(r.revenue), revenue_sq: Number(r.revenue_sq),
+      }));
+    },
+  };
+}
