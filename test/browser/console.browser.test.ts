@@ -194,9 +194,11 @@ describe.skipIf(!inject('chromium'))('console in Chromium', () => {
     // Reorder by dragging the handle (dnd-kit's keyboard drag: Space, arrow, Space).
     const handle = page.getByRole('button', { name: /^Drag rule 1 to reorder/ });
     await handle.focus();
-    for (const key of ['Space', 'ArrowDown', 'Space']) {
+    // Each key waits for dnd-kit's own announcement of its effect (it measures and animates between keys).
+    const announced = () => page.locator('[id^=DndLiveRegion]').textContent();
+    for (const [key, effect] of [['Space', /Picked up rule 1\.|Rule 1 is over position 1\./], ['ArrowDown', /Rule 1 is over position 2\./], ['Space', /Rule 1 dropped at position 2\./]] as const) {
       await page.keyboard.press(key);
-      await page.waitForTimeout(150); // dnd-kit measures and animates between keys, as it would for a person
+      await expect.poll(announced).toMatch(effect);
     }
     await expect.poll(() => ruleBlock(page, 1).getByLabel('Rule 1 name').inputValue()).toBe('Upsell stakes');
     await expect.poll(() => previewTitles(page)).toEqual(['Tent Stakes', 'Gift Card']);

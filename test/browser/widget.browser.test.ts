@@ -149,12 +149,7 @@ describe.skipIf(!inject('chromium'))('the storefront widget in Chromium', () => 
     expect(await page.$$eval('section.rbw img', (imgs) => imgs.length > 0 && imgs.every((i) => (i as unknown as { complete: boolean }).complete && (i as unknown as { naturalWidth: number }).naturalWidth > 0))).toBe(true);
 
     // The view reached the API: the viewed list for the page's UUID names the product.
-    let answered: string[] = [];
-    for (let i = 0; i < 50 && !answered.includes('Item 3 Boots'); i += 1) {
-      answered = await titlesFor(`${base}/api/v1/products/viewed?key=${key}&uuid=${uuid}`);
-      if (!answered.includes('Item 3 Boots')) await new Promise((r) => setTimeout(r, 100));
-    }
-    expect(answered).toEqual(['Item 3 Boots']);
+    await expect.poll(() => titlesFor(`${base}/api/v1/products/viewed?key=${key}&uuid=${uuid}`), { timeout: 5000 }).toEqual(['Item 3 Boots']);
     await screenshot(page, 'widget-demo');
 
     // After a reload, the same session still sees it; following a card adds that product first.

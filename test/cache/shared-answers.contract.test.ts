@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { ChangeBus, type ChangeMessage } from '../../src/cache/change-bus.js';
 import { connectRedis, whenReady } from '../../src/cache/redis.js';
 import { ResponseCache } from '../../src/cache/response-cache.js';
@@ -38,13 +38,12 @@ describe.each(backends)('answer cache on $name', ({ name, make }) => {
     const a = await node();
     const b = await node();
     a.set('shared', Buffer.from('{"data":[2]}'));
-    await new Promise((r) => setTimeout(r, 50)); // the Redis write is not awaited by set
-    const seen = await b.get('shared');
     if (name === 'redis') {
-      expect(seen?.body.toString()).toBe('{"data":[2]}');
+      // The Redis write is not awaited by set: wait until the other node sees it.
+      await vi.waitFor(async () => expect((await b.get('shared'))?.body.toString()).toBe('{"data":[2]}'));
       expect(b.remoteHits).toBe(1);
     } else {
-      expect(seen).toBeUndefined();
+      expect(await b.get('shared')).toBeUndefined();
     }
   });
 });
@@ -57,8 +56,8 @@ describe.runIf(redisAvailable())('Redis failures and the change bus', () => {
     expect(await cache.get('missing')).toBeUndefined();
     cache.set('local', Buffer.from('{}'));
     expect((await cache.get('local'))?.body.toString()).toBe('{}');
-    await new Promise((r) => setTimeout(r, 50));
-    expect(cache.remoteErrors).toBeGreaterThan(0);
+    await vi.waitFor(() => expect(cache.remoteErrors).toBeGreaterThan(1)); // the get and the set both failed
+
     expect(warnings).toHaveLength(1); // logged once, not per request
     dead.disconnect();
   });
@@ -73,7 +72,7 @@ describe.runIf(redisAvailable())('Redis failures and the change bus', () => {
     await a.subscribe((m) => gotA.push(m));
     await b.subscribe((m) => gotB.push(m));
     a.publish({ type: 'shop', shopId: 7, version: 12 });
-    await new Promise((r) => setTimeout(r, 100));
+    await vi.waitFor(() => expect(gotB).toHaveLength(1));
     expect(gotB).toEqual([expect.objectContaining({ type: 'shop', shopId: 7, version: 12 })]);
     expect(gotA).toEqual([]);
     await a.close();

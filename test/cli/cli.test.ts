@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { productInput } from '../helpers/fixtures.js';
+import { freePort } from '../helpers/free-port.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const work = mkdtempSync(join(tmpdir(), 'rebound-cli-'));
@@ -59,7 +60,7 @@ describe('rebound CLI', () => {
   });
 
   it('serves the demo shop on an empty database, prints working curl commands, and drains on SIGTERM', async () => {
-    const port = 3900 + Math.floor(Math.random() * 90);
+    const port = await freePort();
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve'], {
       cwd: ROOT,
       env: { ...baseEnv('serve.db'), PORT: String(port), HOST: '127.0.0.1', REBOUND_DEMO: 'true', REBOUND_PUBLIC_URL: `http://127.0.0.1:${port}`, REBOUND_ADMIN_TOKEN: '' },

@@ -1,18 +1,22 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { GroupCommitter } from '../../src/jobs/group-commit.js';
 
 /** A writer that records batches and can be held open or made to fail. */
 function recorder() {
   const batches: number[][] = [];
+  const started: number[][] = [];
   let fail = false;
   let gate: Promise<void> = Promise.resolve();
   let open: () => void = () => undefined;
   return {
     batches,
+    /** Batches the committer handed over, written or not yet. */
+    started,
     failNext: () => { fail = true; },
     hold: () => { gate = new Promise((r) => { open = r; }); },
     release: () => open(),
     write: async (batch: number[]) => {
+      started.push(batch);
       await gate;
       if (fail) {
         fail = false;
@@ -39,7 +43,7 @@ describe('GroupCommitter', () => {
     const committer = new GroupCommitter(r.write, { maxBatch: 100, maxDelayMs: 1 });
     r.hold();
     const first = committer.submit(1);
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    await vi.waitFor(() => expect(r.started).toEqual([[1]])); // the first batch is being written
     const rest = [2, 3, 4].map((n) => committer.submit(n));
     expect(committer.depth).toBe(3);
     r.release();

@@ -69,7 +69,7 @@ export function regexOf(value: string | undefined, path: string, problems: Probl
   try {
     return compilePattern(text);
   } catch (error) {
-    problems.push({ path, message: `is not a regular expression this service can run in linear time (${(error as Error).message}); backreferences and lookaround are not supported` });
+    problems.push({ path, message: `is not a valid regular expression here (${(error as Error).message}); patterns run in linear time, so backreferences and lookaround are not supported` });
     return null;
   }
 }
