@@ -45,7 +45,7 @@ export interface Services {
   models: ModelIndex;
   /** The inspection of the model's raw material (admin). */
   modelsAdmin: ReturnType<typeof createModelsService>;
-  /** Finished public answers, compressed once (product.md §2 bust_cache, §8 CACHE_TTL_SECONDS). */
+  /** Finished public answers, compressed once (docs/api.md, "Caching"). */
   answers: SharedAnswers;
   bus: ChangeBus;
   limiter: RateLimiter;

@@ -1,4 +1,4 @@
-/** A storefront event (seed: Events; product.md §6): a subject performs a verb on a noun. */
+/** A storefront event (docs/api.md, "Events"): a subject performs a verb on a noun. */
 export interface StoreEvent {
   uuid: string | null;
   customer_id: number | null;

@@ -1,4 +1,4 @@
-/** A tenant (product.md §1). Secrets stay inside the service; `publicShop` is what the admin API shows. */
+/** A tenant (docs/api.md, "Keys"). Secrets stay inside the service; `publicShop` is what the admin API shows. */
 export interface Shop {
   id: number;
   handle: string;

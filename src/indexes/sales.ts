@@ -58,7 +58,7 @@ export function buildSales(lines: readonly OrderLine[], now: number, settings: T
   };
 }
 
-/** Best sellers first, then by id: the order of tag outputs (product.md §4). */
+/** Best sellers first, then by id: the order of tag outputs (docs/rules.md). */
 export function bestSellingFirst(stats: SalesStats): (a: { id: number }, b: { id: number }) => number {
   return (a, b) => (stats.unitsSold90d.get(b.id) ?? 0) - (stats.unitsSold90d.get(a.id) ?? 0) || a.id - b.id;
 }

@@ -29,7 +29,7 @@ function firstOccurrences(members: { product_id: number; position: number }[]): 
 }
 
 /**
- * Catalog imports (product.md §8): validated whole before anything is written, written in one
+ * Catalog imports (docs/api.md, "Admin API"): validated whole before anything is written, written in one
  * transaction, idempotent by id, then patched into the read model.
  */
 export function createCatalogService(deps: { store: CatalogStore; catalog: CatalogIndex; attribution?: AttributionService; clock?: () => Date }) {

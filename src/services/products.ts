@@ -19,7 +19,7 @@ export async function loadCatalog(index: CatalogIndex, shopId: number): Promise<
   return catalog;
 }
 
-/** The list family over HTTP (product.md §5): one source, the shared filters, `{"data": […]}`. */
+/** The list family over HTTP (docs/lists.md): one source, the shared filters, `{"data": […]}`. */
 export function createProductsService(deps: { catalog: CatalogIndex; viewed: ViewedIndex; models: ModelIndex }) {
   return {
     /** The shop's read-model version and its model's stamp: part of every cached answer's key. */

@@ -64,7 +64,7 @@ export interface IssuedKeys {
 
 type ShopsStore = Pick<Store, 'createShop' | 'getShopByHandle' | 'getShopById' | 'updateShop' | 'rotateApiKeys' | 'revokeApiKeys' | 'listShopKeys' | 'listShops'>;
 
-/** Shops and their keys: creation, settings, rotation (product.md §1). */
+/** Shops and their keys: creation, settings, rotation (docs/api.md, "Keys"). */
 export function createShopsService(deps: { store: ShopsStore; catalog: CatalogIndex; keys: KeyIndex; keysChanged?: () => void }) {
   const { store, catalog, keys } = deps;
   const keysChanged = deps.keysChanged ?? (() => undefined);

@@ -16,7 +16,7 @@ type SyncStore = Pick<Store, 'getShopByHandle' | 'enqueueShopWebhook' | 'pending
 const stamp = (value: unknown): number | null => (typeof value === 'string' && !Number.isNaN(Date.parse(normalizeTimestamp(value))) ? Date.parse(normalizeTimestamp(value)) : null);
 
 /**
- * Storefront sync (product.md §8): webhooks are checked, queued durably and answered at once;
+ * Storefront sync (docs/api.md, "Admin API"): webhooks are checked, queued durably and answered at once;
  * a worker applies them in arrival order through the same services as the admin API. A repeated
  * webhook id is queued once; an older `updated_at` never overwrites a newer one.
  */

@@ -7,7 +7,7 @@ const serverArgs = ['--import', 'tsx', 'src/cli/main.ts', 'serve'];
 // suites run alongside) that alone can take tens of seconds, so these get more time than a unit test.
 const PROCESS_TIMEOUT_MS = 120_000;
 
-/** Real server processes under concurrent load; the SIGKILL run is the crash test of product.md §6. */
+/** Real server processes under concurrent load; the SIGKILL run is the crash test of docs/api.md, "Events". */
 describe.each(backends().map((b) => b.name))('event intake durability on %s', (database) => {
   it('stores exactly what it acknowledged under concurrent load', async () => {
     const result = await runEventLoad({ database, clients: 10, seconds: 1.5, serverArgs });

@@ -3,7 +3,7 @@ import { listUrl, type WidgetConfig } from './config.js';
 /** Long enough for a cold API, short enough that a storefront never waits on a dead one. */
 export const TIMEOUT_MS = 4000;
 
-/** The fields of a Product the cards use (the API sends the full seed shape). */
+/** The fields of a Product the cards use (the API sends the full product). */
 export interface CardProduct {
   id: number;
   title: string;

@@ -9,7 +9,7 @@ export function variantLabel(variant: Variant): string {
   return options.length > 0 ? options.join(' / ') : variant.sku || variant.title || `Variant ${variant.id}`;
 }
 
-/** Stock by the server's own rule (product.md §3); a count only when every variant is counted. */
+/** Stock by the server's own rule (docs/api.md, "Products"); a count only when every variant is counted. */
 export function stockOf(product: Product): { inStock: boolean; label: string } {
   if (!product.variants.some(isVariantInStock)) return { inStock: false, label: 'Out of stock' };
   const untracked = product.variants.some((v) => isVariantInStock({ ...v, inventory_quantity: 0 }));

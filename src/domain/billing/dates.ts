@@ -1,6 +1,6 @@
 import { localTime } from '../rules/local-time.js';
 
-/** Billing timestamps carry no offset (seed): `YYYY-MM-DDTHH:MM:SS` in UTC. */
+/** Billing timestamps carry no offset (as the public API sends them): `YYYY-MM-DDTHH:MM:SS` in UTC. */
 export function billingTimestamp(epochMs: number): string {
   return new Date(epochMs).toISOString().slice(0, 19);
 }

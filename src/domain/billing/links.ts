@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
-/** Default life of a reactivation link (product.md §7). */
+/** Default life of a reactivation link (docs/billing.md). */
 export const LINK_TTL_MS = 30 * 86_400_000;
 
 /**

@@ -2,7 +2,7 @@ import type { BillingAddressInput, BillingChargeInput, BillingCustomerInput, Bil
 import { billingTimestamp } from './dates.js';
 import type { BillingAddress, BillingCharge, BillingCustomer, BillingSubscription } from './types.js';
 
-/** Full ledger documents from admin inputs: every seed field present, defaults filled. */
+/** Full ledger documents from admin inputs: every field of the public API present, defaults filled. */
 export function normalizeCustomer(c: BillingCustomerInput, now: number): BillingCustomer {
   const created = c.created_at ?? billingTimestamp(now);
   return {

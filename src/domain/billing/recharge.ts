@@ -47,7 +47,7 @@ export interface RemoteOnetime {
   is_cancelled?: boolean | null; created_at?: Text; updated_at?: Text; properties?: { name: string; value: string }[] | null;
 }
 
-/** `2021-11-17T10:12:33+00:00`, `…Z`, `2021-11-17T10:12:33` or `2021-11-17` → `YYYY-MM-DDTHH:MM:SS` in UTC (the seed's form). */
+/** `2021-11-17T10:12:33+00:00`, `…Z`, `2021-11-17T10:12:33` or `2021-11-17` → `YYYY-MM-DDTHH:MM:SS` in UTC (the public API's form). */
 export function remoteTimestamp(value: Text): string | null {
   if (!value) return null;
   const text = value.trim();
@@ -83,7 +83,7 @@ export function customerFromRemote(c: RemoteCustomer): BillingCustomer {
     id: requireId(c.id, 'customer'), hash: text(c.hash), shop_customer_id: externalId(c.external_customer_id) ? String(externalId(c.external_customer_id)) : '',
     email: text(c.email), created_at: created, updated_at: remoteTimestamp(c.updated_at) ?? created,
     first_charge_processed_at: remoteTimestamp(c.first_charge_processed_at), first_name: text(c.first_name), last_name: text(c.last_name),
-    // 2021-11 keeps billing addresses on payment methods, not on the customer: the seed's fields stay empty.
+    // 2021-11 keeps billing addresses on payment methods, not on the customer: the public API's fields stay empty.
     billing_address1: '', billing_address2: '', billing_zip: '', billing_city: '', billing_company: '', billing_province: '', billing_country: '',
     billing_phone: text(c.phone), processor_type: '', status: active > 0 ? 'ACTIVE' : 'INACTIVE',
     has_valid_payment_method: c.has_valid_payment_method === true, reason_payment_method_not_valid: null,
@@ -98,7 +98,7 @@ export function subscriptionFromRemote(s: RemoteSubscription): BillingSubscripti
   const orderFrequency = String(s.order_interval_frequency ?? s.charge_interval_frequency ?? '1');
   return {
     id: requireId(s.id, 'subscription'), address_id: requireId(s.address_id, 'subscription address'), customer_id: requireId(s.customer_id, 'subscription customer'),
-    // 2021-11 has no product id of its own: the seed's billing_product_id carries the platform's.
+    // 2021-11 has no product id of its own: the public API's billing_product_id carries the platform's.
     billing_product_id: productId, shop_product_id: productId, shop_variant_id: externalId(s.external_variant_id),
     status: text(s.status).toUpperCase(), cancellation_reason: s.cancellation_reason ?? null, cancellation_reason_comments: s.cancellation_reason_comments ?? null,
     cancelled_at: remoteTimestamp(s.cancelled_at), created_at: created, updated_at: remoteTimestamp(s.updated_at) ?? created,

@@ -1,4 +1,4 @@
-/** The billing ledger's documents (seed: Billing customer, Billing subscription; product.md §7, §8). */
+/** The billing ledger's documents (docs/billing.md). */
 
 export interface BillingCustomer {
   id: number;

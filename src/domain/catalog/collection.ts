@@ -1,4 +1,4 @@
-/** A collection and its members in position order (product.md §8). */
+/** A collection and its members in position order (docs/api.md, "Admin API"). */
 export interface Collection {
   id: number;
   title: string;

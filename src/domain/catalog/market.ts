@@ -1,7 +1,7 @@
 import { adjustByPercent, formatMoney, parseMoney } from './money.js';
 import type { Variant } from './product.js';
 
-/** A market as stored (product.md §3 and the markets row of §8). */
+/** A market as stored (docs/api.md, "Markets"). */
 export interface Market {
   id: number;
   name: string;

@@ -10,7 +10,7 @@ export function normalizeTimestamp(value: string): string {
 }
 
 /**
- * Turns a validated admin product into the stored and served shape: every field of the seed
+ * Turns a validated admin product into the stored and served shape: every field of the public API
  * present, defaults filled where the platform would have filled them.
  */
 export function normalizeProduct(input: ProductInput, now: Date): Product {

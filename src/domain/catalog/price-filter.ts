@@ -1,6 +1,6 @@
 import type { Money } from './money.js';
 
-/** The price conditions of the list endpoints (product.md §3); every given bound must hold. */
+/** The price conditions of the list endpoints (docs/api.md, "Products"); every given bound must hold. */
 export interface PriceFilter {
   lessThan?: Money;
   lessThanOrEqual?: Money;

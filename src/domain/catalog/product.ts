@@ -1,4 +1,4 @@
-/** Products exactly as the public API returns them (seed-api.md), plus the internal `status`. */
+/** Products exactly as the public API returns them (docs/api.md, "Products"), plus the internal `status`. */
 
 export interface Metafield {
   id: number;
@@ -90,7 +90,7 @@ export interface Product {
   status: string;
 }
 
-/** The tag that keeps a product out of every list (product.md §3). */
+/** The tag that keeps a product out of every list (docs/api.md, "Products"). */
 export const EXCLUDE_TAG = 'exclude_rebound';
 
 /** Tags as a list: comma-separated, trimmed, empties dropped. */
@@ -104,7 +104,7 @@ export function isListable(product: Pick<Product, 'published_at' | 'status' | 't
   return !splitTags(product.tags).some((t) => t.toLowerCase() === EXCLUDE_TAG);
 }
 
-/** Out of stock: tracked by inventory, not allowed to oversell, nothing left (product.md §3). */
+/** Out of stock: tracked by inventory, not allowed to oversell, nothing left (docs/api.md, "Products"). */
 export function isVariantInStock(
   variant: Pick<Variant, 'inventory_management' | 'inventory_policy' | 'inventory_quantity'>,
 ): boolean {

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 
-/** Admin API input documents for the catalog (product.md §8). Unknown fields are refused, never dropped. */
+/** Admin API input documents for the catalog (docs/api.md, "Admin API"). Unknown fields are refused, never dropped. */
 
 const Id = Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER });
 const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601 timestamp with offset' });

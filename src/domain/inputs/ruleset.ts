@@ -31,7 +31,7 @@ export const RuleInput = Type.Object({
   output: Type.Array(OutputInput, { maxItems: 50 }),
 }, strict);
 
-/** A ruleset document (product.md §4). Read-only fields a client echoes back are accepted and ignored. */
+/** A ruleset document (docs/rules.md). Read-only fields a client echoes back are accepted and ignored. */
 export const RulesetInput = Type.Object({
   name: Type.String({ minLength: 1, maxLength: 200 }),
   enabled: Type.Optional(Type.Boolean()),

@@ -46,7 +46,7 @@ export const onetimeParams = params({
 });
 export type OnetimeQuery = ParamsOf<typeof onetimeParams.properties>;
 
-/** One of address_id and charge_id is required (the seed's message). */
+/** One of address_id and charge_id is required (the public API's message). */
 export function requireAddressOrCharge(values: { address_id: number | null; charge_id: number | null }): void {
   if (values.address_id === null && values.charge_id === null) {
     throw new InvalidInputError('address_id', 'Missing required args. You must pass either address_id or charge_id.');

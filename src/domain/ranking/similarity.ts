@@ -1,4 +1,4 @@
-/** What content similarity compares (product.md §5: type, vendor, tags, title words, price band). */
+/** What content similarity compares (docs/lists.md: type, vendor, tags, title words, price band). */
 export interface ContentProfile {
   id: number;
   productType: string;

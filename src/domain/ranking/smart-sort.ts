@@ -2,7 +2,7 @@
 export const SMART_SORT_K = 20;
 
 /**
- * Estimated conversion (product.md §5): (purchases + k·p) / (views + k), a Bayesian average that
+ * Estimated conversion (docs/lists.md): (purchases + k·p) / (views + k), a Bayesian average that
  * pulls products with little evidence towards the shop-wide rate p.
  */
 export function conversionEstimate(purchases: number, views: number, shopRate: number, k = SMART_SORT_K): number {

@@ -5,7 +5,7 @@ import { anythingCondition, countryCondition, urlCondition } from './conditions/
 import type { ConditionSpec, ValueKind } from './conditions/shared.js';
 import { dateCondition, dayOfWeekCondition, timeOfDayCondition } from './conditions/time.js';
 
-/** Every condition type, in the order the console offers them (product.md §4, the complete set). */
+/** Every condition type, in the order the console offers them (docs/rules.md, the complete set). */
 export const CONDITIONS: readonly ConditionSpec[] = [
   anythingCondition,
   productCondition,

@@ -35,7 +35,7 @@ export interface Evaluation {
 }
 
 /**
- * Runs the rules top to bottom (product.md §4): a rule matches when any group has all its
+ * Runs the rules top to bottom (docs/rules.md): a rule matches when any group has all its
  * conditions true; a matched rule with exit_if_matched stops evaluation; disabled rules are
  * skipped and listed nowhere. Pure: all run state is local and nothing given is mutated.
  */

@@ -1,4 +1,4 @@
-/** Ruleset documents as stored and as echoed in the custom endpoint's metadata (seed: Rule). */
+/** Ruleset documents as stored and as echoed in the custom endpoint's metadata (docs/rules.md). */
 
 export interface ProductRef {
   product_id: number;

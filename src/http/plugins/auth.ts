@@ -29,7 +29,7 @@ function presentedKey(request: FastifyRequest): string | undefined {
   return typeof header === 'string' && header !== '' ? header : undefined;
 }
 
-/** Authenticates public API routes by key (product.md §1) from the in-memory key index. */
+/** Authenticates public API routes by key (docs/api.md, "Keys") from the in-memory key index. */
 export function registerApiKeyAuth(app: FastifyInstance, keys: KeyIndex): void {
   app.decorateRequest('apiKey', null);
   // A known key is decided synchronously (no promise on the hot path); only an unknown one may wait for a reload.

@@ -3,7 +3,7 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 import type { Services } from '../../compose.js';
 
 /**
- * Prometheus metrics at `/metrics` (product.md §10): requests and latency per route and status,
+ * Prometheus metrics at `/metrics` (docs/operations.md): requests and latency per route and status,
  * cache hits and misses, the event buffer and its commits, index rebuilds, the database pool.
  * Each app has its own registry, so several apps in one process (tests) do not collide.
  */

@@ -4,7 +4,7 @@ import type { RateDecision, RateLimiter } from '../../cache/rate-limiter.js';
 import { TooManyRequestsError } from '../../domain/errors.js';
 import type { CatalogIndex } from '../../indexes/catalog-index.js';
 
-/** Defaults of product.md §10, per minute. */
+/** Defaults of docs/operations.md, per minute. */
 export const DEFAULT_PUBLIC_LIMIT = 1000;
 export const DEFAULT_PRIVATE_LIMIT = 6000;
 

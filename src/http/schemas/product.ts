@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 
-/** The seed's Product shape, for response documentation (answers are assembled from pre-serialized bytes). */
+/** The public API's Product shape, for response documentation (answers are assembled from pre-serialized bytes). */
 const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
 
 export const MetafieldSchema = Type.Object({

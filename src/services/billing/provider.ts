@@ -48,7 +48,7 @@ export interface Idempotency {
 
 /**
  * The subscription-billing provider as the services see it: Rebound's own ledger, or a remote
- * provider's API (docs/billing.md). Reads answer the seed's shapes; null means "not this shop's".
+ * provider's API (docs/billing.md). Reads answer the public API's shapes; null means "not this shop's".
  */
 export interface BillingProvider {
   readonly kind: 'ledger' | 'remote';

@@ -11,7 +11,7 @@ import type { ReactivateParams } from './params.js';
 import type { BillingProvider, ReactivationResult } from './provider.js';
 import type { BillingProviders } from './providers.js';
 
-/** A subscription of the reactivation context: the seed's shape with its link and catalog product. */
+/** A subscription of the reactivation context: the public API's shape with its link and catalog product. */
 export type ContextSubscription = BillingSubscription & { service_reactivate_link: string; shop_product: unknown; shop_variant: unknown };
 
 /** `GET /api/v1/billing/reactivate`'s `data`. */

@@ -7,7 +7,7 @@ import type { EventFilter, Store } from '../../store/store.js';
 
 export type EventRow = StoreEvent & { shop_id: number };
 
-/** The analytics intake and the viewed-products read-back (product.md §6, §5 viewed). */
+/** The analytics intake and the viewed-products read-back (docs/api.md, "Events"; docs/lists.md, "viewed"). */
 export function createEventsService(deps: {
   store: Pick<Store, 'listEvents' | 'appendEvents'>;
   catalog: CatalogIndex;

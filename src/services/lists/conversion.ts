@@ -20,7 +20,7 @@ export function shopRate(catalog: ShopCatalog): number {
 }
 
 /**
- * What smart sort ranks by (product.md §5): units sold and views over the last 30 days, and the
+ * What smart sort ranks by (docs/lists.md): units sold and views over the last 30 days, and the
  * Bayesian estimate (purchases + k·p) / (views + k). Smart sort and the admin insights share it.
  */
 export function conversionOf(catalog: ShopCatalog, product: IndexedProduct): Conversion {

@@ -30,7 +30,7 @@ export interface CustomAnswer {
   source: string;
 }
 
-/** Rule-driven recommendations: `GET /api/v1/custom/id/{id}` and the admin preview (product.md §4). */
+/** Rule-driven recommendations: `GET /api/v1/custom/id/{id}` and the admin preview (docs/rules.md). */
 export function createRecommendationsService(deps: { catalog: CatalogIndex; viewed: ViewedIndex; models: ModelIndex }) {
   function rulesetOf(catalog: ShopCatalog, id: number): IndexedRuleset {
     const indexed = catalog.rulesets.get(id);

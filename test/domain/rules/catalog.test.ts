@@ -1,4 +1,4 @@
-/** The rule catalog the console renders from must be exactly the table of product.md §4. */
+/** The rule catalog the console renders from must be exactly the table of docs/rules.md. */
 import { describe, expect, it } from 'vitest';
 import { describeRuleCatalog } from '../../../src/domain/rules/catalog.js';
 import { compileRulesetInput } from '../../../src/domain/rules/compile.js';
@@ -8,7 +8,7 @@ const ATTRIBUTE = [...SET3, 'equals', 'matches_regex'];
 const NUMBER = ['greater_than', 'greater_than_or_equal_to', 'less_than', 'less_than_or_equal_to', 'equal_to', 'between'];
 const ANY_NONE = ['contains_any', 'does_not_contain_any'];
 
-/** product.md §4, "Condition types and operators", row by row. */
+/** docs/rules.md, "Condition types and operators", row by row. */
 const TABLE: Record<string, string[]> = {
   anything: [],
   product: SET3,

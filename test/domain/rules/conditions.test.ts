@@ -1,5 +1,5 @@
 /**
- * Every condition type and operator of product.md §4: a true case, a false case and the
+ * Every condition type and operator of docs/rules.md: a true case, a false case and the
  * absent-input case (false), each through a one-rule ruleset compiled from a client body.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-/** Evaluation semantics of product.md §4, by example and by property over generated rulesets. */
+/** Evaluation semantics of docs/rules.md, by example and by property over generated rulesets. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseMoney } from '../../../src/domain/catalog/money.js';
@@ -404,7 +404,7 @@ const scenarioArb: fc.Arbitrary<Scenario> = fc.record({
   world: world({ inputProducts: PRODUCTS.filter((p) => r.productIds?.includes(p.id)) }),
 }));
 
-/** An independent reading of each generated condition (product.md §4). */
+/** An independent reading of each generated condition (docs/rules.md). */
 function expectedCondition(c: ConditionBody, req: RuleRequest, w: RuleWorld): boolean {
   const value = c.value ?? '';
   const list = value.split(',').map((v) => v.trim().toLowerCase());

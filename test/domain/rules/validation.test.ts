@@ -1,6 +1,6 @@
 /**
  * Invalid ruleset documents: InvalidDocumentError with the exact JSON path of every problem
- * (product.md §4, "Statuses": 422 with the JSON path of each problem). Plus the `time` parameter.
+ * (docs/rules.md, "Statuses": 422 with the JSON path of each problem). Plus the `time` parameter.
  */
 import { describe, expect, it } from 'vitest';
 import { InvalidDocumentError } from '../../../src/domain/errors.js';

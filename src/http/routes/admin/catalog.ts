@@ -21,7 +21,7 @@ const ProductsQuery = params({
   variant_ids: idList('the products holding these variants, in the order of their first variant, each once; unknown ids skipped'),
 });
 
-/** Catalog imports and reads (product.md §8): products, collections, inventory, customers, markets, orders. */
+/** Catalog imports and reads (docs/api.md, "Admin API"): products, collections, inventory, customers, markets, orders. */
 export function catalogRoutes(app: FastifyInstance, deps: { shops: ShopsService; catalog: CatalogService }): void {
   const { shops, catalog } = deps;
   const shopOf = (request: FastifyRequest & { params: { handle: string } }): Promise<Shop> => shopFor(request, shops, request.params.handle);

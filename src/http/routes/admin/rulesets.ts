@@ -28,7 +28,7 @@ function previewBody(body: unknown): { raw: Record<string, unknown>; ruleset?: u
   return { raw, ...(ruleset !== undefined ? { ruleset } : {}) };
 }
 
-/** Rulesets (product.md §8) and the operator catalog the console renders its forms from. */
+/** Rulesets (docs/api.md, "Admin API") and the operator catalog the console renders its forms from. */
 export function rulesetRoutes(app: FastifyInstance, deps: { shops: ShopsService; rulesets: RulesetsService; recommendations: RecommendationsService }): void {
   const { shops, rulesets, recommendations } = deps;
   const shopId = async (request: FastifyRequest & { params: { handle: string } }) => (await shopFor(request, shops, request.params.handle)).id;

@@ -13,7 +13,7 @@ const KeySchema = Type.Object({
   expires_at: Type.Union([Type.String(), Type.Null()]), state: Type.Union([Type.Literal('current'), Type.Literal('grace'), Type.Literal('ended')]),
 });
 
-/** Shops and keys (product.md §8). */
+/** Shops and keys (docs/api.md, "Admin API"). */
 export function shopRoutes(fastify: FastifyInstance, shops: ShopsService): void {
   const app = fastify.withTypeProvider<ParamsTypeProvider>();
   app.post('/shops', {

@@ -23,7 +23,7 @@ export interface RemoteProviderDeps {
 
 /**
  * A shop's remote billing provider, spoken to in its documented REST API (version 2021-11) and
- * mapped to the seed's shapes by `domain/billing/recharge.ts`. Reads go through a 30-second cache.
+ * mapped to the public API's shapes by `domain/billing/recharge.ts`. Reads go through a 30-second cache.
  */
 export function remoteProvider(deps: RemoteProviderDeps): BillingProvider {
   const { client, cache } = deps;

@@ -56,7 +56,7 @@ function collectionMembers(catalog: ShopCatalog, ids: readonly number[]): Indexe
   return out;
 }
 
-/** smart_sort=yes: estimated conversion over the last 30 days, a Bayesian average (product.md §5). */
+/** smart_sort=yes: estimated conversion over the last 30 days, a Bayesian average (docs/lists.md). */
 function byConversion(catalog: ShopCatalog, products: IndexedProduct[]): IndexedProduct[] {
   const estimate = new Map(products.map((product) => [product.id, conversionOf(catalog, product).estimate]));
   // A stable sort keeps collection position order among equals.
