@@ -55,6 +55,8 @@ describe.each(backends())('keys, settings and customer signatures on $name', (ba
       expect(res.statusCode, JSON.stringify(body)).toBe(403);
       expect(res.json().error).toBe('Only the operator token changes a shop\'s scopes and rate limits.');
     }
+    // Sending back the operator's values unchanged (a whole settings object) is allowed.
+    expect((await t.admin('PATCH', '/admin/v1/shops/limits', { scopes: [], settings: { rate_limit_public_per_minute: 5 } }, shop.private)).statusCode).toBe(200);
     const own = await t.admin('PATCH', '/admin/v1/shops/limits', { name: 'Renamed', settings: { trending_window_days: 10 } }, shop.private);
     expect(own.statusCode).toBe(200);
     expect(own.json().shop.settings).toEqual({ trending_window_days: 10, rate_limit_public_per_minute: 5 });
