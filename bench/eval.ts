@@ -15,7 +15,8 @@ import { evaluate, type Dataset } from './eval/suite.js';
 import { ROOT } from './lib/processes.js';
 
 const VALID_DAYS = 28;
-const fmt = (s: Score | null | undefined) => (s ? `${s.hit_rate.toFixed(4)} ± ${s.hit_se.toFixed(4)}   ${s.recall.toFixed(4)} ± ${s.recall_se.toFixed(4)} ${String(s.n).padStart(6)}` : 'n/a');
+const fmt = (s: Score | null | undefined) =>
+  s ? `${s.hit_rate.toFixed(4)} ± ${s.hit_se.toFixed(4)}   ${s.recall.toFixed(4)} ± ${s.recall_se.toFixed(4)} ${String(s.n).padStart(6)}` : 'n/a';
 
 function dataDir(): string | null {
   const given = process.argv[2];
@@ -29,14 +30,18 @@ async function datasets(dir: string): Promise<{ data: Dataset; split: string }[]
   const retailFile = join(dir, 'online-retail', 'online_retail_train.csv.gz');
   if (existsSync(retailFile)) {
     const r = await loadRetail(retailFile, VALID_DAYS);
-    out.push({ data: { name: 'Online Retail', handle: 'retail', products: r.products, train: r.train, valid: r.valid },
-      split: `${r.rows} rows; training ${r.train.length} orders to ${isoSeconds(r.train[r.train.length - 1]!.at)}; validation ${r.valid.length} orders, ${isoSeconds(r.cutoff)} … ${isoSeconds(r.lastAt)} (last ${VALID_DAYS} days)` });
+    out.push({
+      data: { name: 'Online Retail', handle: 'retail', products: r.products, train: r.train, valid: r.valid },
+      split: `${r.rows} rows; training ${r.train.length} orders to ${isoSeconds(r.train[r.train.length - 1]!.at)}; validation ${r.valid.length} orders, ${isoSeconds(r.cutoff)} … ${isoSeconds(r.lastAt)} (last ${VALID_DAYS} days)`,
+    });
   }
   const msDir = join(dir, 'ms-store-sar');
   if (existsSync(join(msDir, 'ms_usage_train.csv'))) {
     const m = loadMsStore(msDir);
-    out.push({ data: { name: 'Microsoft store', handle: 'msstore', products: m.products, train: m.train, valid: m.valid },
-      split: `${m.rows} rows; training ${m.train.length} baskets to ${isoSeconds(m.train[m.train.length - 1]!.at)}; validation ${m.valid.length} baskets, ${isoSeconds(m.cutoff)} … ${isoSeconds(m.lastAt)} (last 20% of rows)` });
+    out.push({
+      data: { name: 'Microsoft store', handle: 'msstore', products: m.products, train: m.train, valid: m.valid },
+      split: `${m.rows} rows; training ${m.train.length} baskets to ${isoSeconds(m.train[m.train.length - 1]!.at)}; validation ${m.valid.length} baskets, ${isoSeconds(m.cutoff)} … ${isoSeconds(m.lastAt)} (last 20% of rows)`,
+    });
   }
   return out;
 }
@@ -66,13 +71,17 @@ async function main(dir: string) {
     await service?.running.stop();
     rmSync(work, { recursive: true, force: true });
   }
-  console.log(`\npublic API requests ${requestStats.count}, mean ${(requestStats.ms / Math.max(1, requestStats.count)).toFixed(2)} ms; total ${Math.round(performance.now() - started)} ms`);
+  console.log(
+    `\npublic API requests ${requestStats.count}, mean ${(requestStats.ms / Math.max(1, requestStats.count)).toFixed(2)} ms; total ${Math.round(performance.now() - started)} ms`,
+  );
   console.log(JSON.stringify({ k: 10, data_dir: dir, datasets: results }));
 }
 
 const dir = dataDir();
 if (!dir) {
-  console.log(`No data directory: pass one (npm run eval -- <dir>), laid out as docs/evaluation.md describes${process.argv[2] ? `; ${process.argv[2]} does not exist` : ''}.`);
+  console.log(
+    `No data directory: pass one (npm run eval -- <dir>), laid out as docs/evaluation.md describes${process.argv[2] ? `; ${process.argv[2]} does not exist` : ''}.`,
+  );
   process.exit(process.argv[2] ? 1 : 0);
 }
 main(dir).catch((error: unknown) => {

@@ -36,7 +36,14 @@ async function main(): Promise<void> {
   }
   await store.close();
   const sum = (f: (r: (typeof rows)[number]) => number) => rows.reduce((total, r) => total + f(r), 0);
-  console.log(JSON.stringify({ shops: rows, estimated: sum((r) => r.estimated), measured: sum((r) => r.measured), ratio: Number((sum((r) => r.measured) / sum((r) => r.estimated)).toFixed(2)) }));
+  console.log(
+    JSON.stringify({
+      shops: rows,
+      estimated: sum((r) => r.estimated),
+      measured: sum((r) => r.measured),
+      ratio: Number((sum((r) => r.measured) / sum((r) => r.estimated)).toFixed(2)),
+    }),
+  );
 }
 
 main().catch((error: unknown) => {

@@ -16,13 +16,18 @@ async function main() {
     for (const crash of [false, true]) {
       const name = `${database}${crash ? '_kill9' : ''}`;
       const result = await runEventLoad({
-        database, clients: CLIENTS, seconds: SECONDS, serverArgs: ['dist/src/cli/main.js', 'serve'],
+        database,
+        clients: CLIENTS,
+        seconds: SECONDS,
+        serverArgs: ['dist/src/cli/main.js', 'serve'],
         ...(crash ? { crashAfterMs: (SECONDS * 1000) / 2 } : {}),
       });
       summary[name] = result;
       failed ||= result.lost > 0;
-      console.log(`${name.padEnd(16)} ${CLIENTS} clients, ${crash ? `killed after ${SECONDS / 2} s` : `${SECONDS} s`}: `
-        + `${result.eventsPerSecond} events/s acknowledged; sent ${result.sent}, acknowledged ${result.acknowledged}, stored ${result.stored}, lost ${result.lost}`);
+      console.log(
+        `${name.padEnd(16)} ${CLIENTS} clients, ${crash ? `killed after ${SECONDS / 2} s` : `${SECONDS} s`}: ` +
+          `${result.eventsPerSecond} events/s acknowledged; sent ${result.sent}, acknowledged ${result.acknowledged}, stored ${result.stored}, lost ${result.lost}`,
+      );
     }
   }
   console.log(JSON.stringify(summary));

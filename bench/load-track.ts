@@ -22,7 +22,11 @@ const TOKEN = 'track-load-operator-token-0123456789';
 
 /** Starts the built server on an OS-assigned port and reads the port back from its log. */
 async function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; port: number }> {
-  const child = spawn(process.execPath, ['dist/src/cli/main.js', 'serve'], { cwd: ROOT, env: { ...process.env, ...env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['dist/src/cli/main.js', 'serve'], {
+    cwd: ROOT,
+    env: { ...process.env, ...env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   process.once('exit', () => child.kill('SIGKILL'));
   let output = '';
   const port = await new Promise<number>((resolve, reject) => {
@@ -53,7 +57,11 @@ async function run(database: 'sqlite' | 'postgres') {
   const { child, port } = await startServer({ DATABASE_URL: databaseUrl, REBOUND_ADMIN_TOKEN: TOKEN, REBOUND_DEMO: 'false' });
   const base = `http://127.0.0.1:${port}`;
   const admin = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${base}${path}`, { method, headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, ...(body ? { body: JSON.stringify(body) } : {}) });
+    const res = await fetch(`${base}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+      ...(body ? { body: JSON.stringify(body) } : {}),
+    });
     if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
     return res.json() as Promise<any>;
   };
@@ -62,11 +70,20 @@ async function run(database: 'sqlite' | 'postgres') {
     await admin('PATCH', '/admin/v1/shops/load', { settings: { rate_limit_public_per_minute: 100_000_000 } });
     // One event a request for both intakes; then the tracking intake's JSON body of 10 events (what a page with several widgets sends).
     const modes: Record<string, { path: (uuid: string, n: number) => string; body?: (uuid: string, n: number) => string; events: number }> = {
-      event: { path: (uuid, n) => `/api/v1/analytics/event?key=${keys.public}&subject=user&verb=viewed&noun=product&shop_product_handle=p-${n % 50}&uuid=${uuid}`, events: 1 },
-      track: { path: (uuid, n) => `/api/v1/analytics/track?key=${keys.public}&type=impression&source=list:trending_products&product_id=${(n % 50) + 1}&uuid=${uuid}`, events: 1 },
+      event: {
+        path: (uuid, n) => `/api/v1/analytics/event?key=${keys.public}&subject=user&verb=viewed&noun=product&shop_product_handle=p-${n % 50}&uuid=${uuid}`,
+        events: 1,
+      },
+      track: {
+        path: (uuid, n) => `/api/v1/analytics/track?key=${keys.public}&type=impression&source=list:trending_products&product_id=${(n % 50) + 1}&uuid=${uuid}`,
+        events: 1,
+      },
       track_batch10: {
         path: () => `/api/v1/analytics/track?key=${keys.public}`,
-        body: (uuid, n) => JSON.stringify({ events: Array.from({ length: 10 }, (_, i) => ({ type: 'impression', uuid, source: 'list:trending_products', product_id: ((n + i) % 50) + 1 })) }),
+        body: (uuid, n) =>
+          JSON.stringify({
+            events: Array.from({ length: 10 }, (_, i) => ({ type: 'impression', uuid, source: 'list:trending_products', product_id: ((n + i) % 50) + 1 })),
+          }),
         events: 10,
       },
     };
@@ -75,24 +92,31 @@ async function run(database: 'sqlite' | 'postgres') {
       const agent = new Agent({ keepAlive: true, maxSockets: CLIENTS });
       const deadline = Date.now() + SECONDS * 1000;
       let acked = 0;
-      const post = (p: string, body?: string) => new Promise<number>((resolve) => {
-        const req = request({ host: '127.0.0.1', port, method: 'POST', path: p, agent, ...(body ? { headers: { 'content-type': 'application/json' } } : {}) }, (res) => {
-          res.resume();
-          res.on('close', () => resolve(res.complete ? (res.statusCode ?? 0) : 0));
+      const post = (p: string, body?: string) =>
+        new Promise<number>((resolve) => {
+          const req = request(
+            { host: '127.0.0.1', port, method: 'POST', path: p, agent, ...(body ? { headers: { 'content-type': 'application/json' } } : {}) },
+            (res) => {
+              res.resume();
+              res.on('close', () => resolve(res.complete ? (res.statusCode ?? 0) : 0));
+            },
+          );
+          req.on('error', () => resolve(0));
+          req.end(body);
         });
-        req.on('error', () => resolve(0));
-        req.end(body);
-      });
       const started = Date.now();
-      await Promise.all(Array.from({ length: CLIENTS }, async () => {
-        const uuid = randomUUID();
-        for (let n = 0; Date.now() < deadline; n++) if ((await post(mode.path(uuid, n), mode.body?.(uuid, n))) === 200) acked += mode.events;
-      }));
+      await Promise.all(
+        Array.from({ length: CLIENTS }, async () => {
+          const uuid = randomUUID();
+          for (let n = 0; Date.now() < deadline; n++) if ((await post(mode.path(uuid, n), mode.body?.(uuid, n))) === 200) acked += mode.events;
+        }),
+      );
       agent.destroy();
       out[`${name}_per_s`] = Math.round(acked / ((Date.now() - started) / 1000));
       out[`${name}_acknowledged`] = acked;
     }
-    const stored = (await admin('GET', '/admin/v1/shops/load/attribution?days=2')).lists.find((l: { list: string }) => l.list === 'trending_products')?.impressions ?? 0;
+    const stored =
+      (await admin('GET', '/admin/v1/shops/load/attribution?days=2')).lists.find((l: { list: string }) => l.list === 'trending_products')?.impressions ?? 0;
     out.track_stored = stored;
     out.track_lost = Math.max(0, out.track_acknowledged! + out.track_batch10_acknowledged! - stored);
     return out;
@@ -116,8 +140,10 @@ async function main() {
     const result = await run(database);
     summary[database] = result;
     failed ||= result.track_lost! > 0;
-    console.log(`${database.padEnd(9)} ${CLIENTS} clients, ${SECONDS} s each: event ${result.event_per_s} events/s, track ${result.track_per_s} events/s, `
-      + `track with 10 a request ${result.track_batch10_per_s} events/s; tracking acknowledged ${result.track_acknowledged! + result.track_batch10_acknowledged!}, stored ${result.track_stored}, lost ${result.track_lost}`);
+    console.log(
+      `${database.padEnd(9)} ${CLIENTS} clients, ${SECONDS} s each: event ${result.event_per_s} events/s, track ${result.track_per_s} events/s, ` +
+        `track with 10 a request ${result.track_batch10_per_s} events/s; tracking acknowledged ${result.track_acknowledged! + result.track_batch10_acknowledged!}, stored ${result.track_stored}, lost ${result.track_lost}`,
+    );
   }
   console.log(JSON.stringify(summary));
   if (failed) process.exit(1);

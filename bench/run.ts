@@ -20,7 +20,13 @@ function mean(runs: LoadResult[]): LoadResult {
 const TOKEN = 'bench-operator-token-0123456789abcdef';
 const work = mkdtempSync(join(tmpdir(), 'rebound-bench-'));
 const serverArgs = ['dist/src/cli/main.js', 'serve'];
-const env = (db: string, demo: boolean) => ({ DATABASE_URL: `sqlite:${join(work, db)}`, REBOUND_ADMIN_TOKEN: TOKEN, LOG_LEVEL: 'warn', REBOUND_DEMO: String(demo), HOST: '127.0.0.1' });
+const env = (db: string, demo: boolean) => ({
+  DATABASE_URL: `sqlite:${join(work, db)}`,
+  REBOUND_ADMIN_TOKEN: TOKEN,
+  LOG_LEVEL: 'warn',
+  REBOUND_DEMO: String(demo),
+  HOST: '127.0.0.1',
+});
 
 async function admin(base: string, method: string, path: string, body?: unknown) {
   const res = await fetch(`${base}${path}`, {
@@ -38,10 +44,30 @@ function benchRuleset(productIds: number[]) {
   return {
     name: 'Bench: five rules',
     rules: [
-      { name: 'upsell', logic: [{ rules: [{ type: 'product', operator: 'contains_any', products: [{ product_id: anchor }] }] }], output: [{ type: 'product', products: rest.slice(0, 4).map((id) => ({ product_id: id })) }] },
-      { name: 'big cart', logic: [{ rules: [{ type: 'cart_subtotal', operator: 'greater_than', value: '500' }] }], output: [{ type: 'tag', value: 'gift' }], exit_if_matched: true },
+      {
+        name: 'upsell',
+        logic: [{ rules: [{ type: 'product', operator: 'contains_any', products: [{ product_id: anchor }] }] }],
+        output: [{ type: 'product', products: rest.slice(0, 4).map((id) => ({ product_id: id })) }],
+      },
+      {
+        name: 'big cart',
+        logic: [{ rules: [{ type: 'cart_subtotal', operator: 'greater_than', value: '500' }] }],
+        output: [{ type: 'tag', value: 'gift' }],
+        exit_if_matched: true,
+      },
       { name: 'vip', logic: [{ rules: [{ type: 'customer_tag', operator: 'contains_any', value: 'vip' }] }], output: [{ type: 'tag', value: 'new' }] },
-      { name: 'any day', logic: [{ rules: [{ type: 'day_of_week', operator: 'contains_any', value: 'mon,tue,wed,thu,fri,sat,sun' }, { type: 'cart_item_count', operator: 'less_than', value: '10' }] }], output: [{ type: 'tag', value: 'bestseller' }] },
+      {
+        name: 'any day',
+        logic: [
+          {
+            rules: [
+              { type: 'day_of_week', operator: 'contains_any', value: 'mon,tue,wed,thu,fri,sat,sun' },
+              { type: 'cart_item_count', operator: 'less_than', value: '10' },
+            ],
+          },
+        ],
+        output: [{ type: 'tag', value: 'bestseller' }],
+      },
       { name: 'fallback', logic: [], output: [{ type: 'endpoint', endpoint: `/products/static?ids=${rest.slice(4, 14).join(',')}` }] },
     ],
   };
@@ -49,7 +75,10 @@ function benchRuleset(productIds: number[]) {
 
 async function main() {
   const rows: [string, string][] = [];
-  const row = (name: string, value: string) => { rows.push([name, value]); console.log(`${name.padEnd(48)} ${value}`); };
+  const row = (name: string, value: string) => {
+    rows.push([name, value]);
+    console.log(`${name.padEnd(48)} ${value}`);
+  };
   const results: Record<string, LoadResult> = {};
   /**
    * Measures an endpoint against a bare node:http server sending its exact bytes. The machine is
@@ -69,9 +98,12 @@ async function main() {
       bare.push(await load(`${ceiling.url}/`, { seconds: SECONDS / ROUNDS }));
     }
     await ceiling.stop();
-    const r = results[name] = mean(target);
-    const c = results[`${name}_ceiling`] = mean(bare);
-    row(`${name} (${body.length} B)`, `${r.rps} req/s, p99 ${r.p99Ms} ms, errors ${r.errors + r.non2xx} | ceiling ${c.rps} req/s | ratio ${(r.rps / c.rps).toFixed(2)}`);
+    const r = (results[name] = mean(target));
+    const c = (results[`${name}_ceiling`] = mean(bare));
+    row(
+      `${name} (${body.length} B)`,
+      `${r.rps} req/s, p99 ${r.p99Ms} ms, errors ${r.errors + r.non2xx} | ceiling ${c.rps} req/s | ratio ${(r.rps / c.rps).toFixed(2)}`,
+    );
   };
 
   // 1. The demo shop: first start on an empty database (seeding it), then a restart.
@@ -94,12 +126,22 @@ async function main() {
   for (let i = 0; i < data.products.length; i += 1000) await admin(loader.url, 'PUT', '/admin/v1/shops/bench/products', data.products.slice(i, i + 1000));
   const importMs = Math.round(performance.now() - importStart);
   row('import 10,000 products, 1,000 per request (ms)', String(importMs));
-  for (const [path, rows] of [['collections', data.collections], ['markets', data.markets], ['customers', data.customers], ['orders', data.orders]] as const) {
+  for (const [path, rows] of [
+    ['collections', data.collections],
+    ['markets', data.markets],
+    ['customers', data.customers],
+    ['orders', data.orders],
+  ] as const) {
     await admin(loader.url, 'PUT', `/admin/v1/shops/bench/${path}`, rows);
   }
   const ids = data.products.filter((p) => p.status !== 'draft' && p.published_at !== null && !String(p.tags).includes('exclude_rebound')).map((p) => p.id);
   const ruleset = await admin(loader.url, 'POST', '/admin/v1/shops/bench/rulesets', benchRuleset(ids));
-  await postEvents(loader.url, publicKey, data.products.slice(0, 500).map((p) => p.handle), 2000);
+  await postEvents(
+    loader.url,
+    publicKey,
+    data.products.slice(0, 500).map((p) => p.handle),
+    2000,
+  );
   row('RSS right after the import (MB)', String(loader.rssMb()));
   await loader.stop();
 
@@ -107,7 +149,9 @@ async function main() {
   row('start-up with the 10,000-product shop stored (ms)', String(server.startMs));
   row('RSS after that start (MB)', String(server.rssMb()));
 
-  console.log(`\n${SECONDS} s per side in ${ROUNDS} alternating rounds, 10 connections; each ceiling is a bare node:http server sending that answer's bytes from a Buffer`);
+  console.log(
+    `\n${SECONDS} s per side in ${ROUNDS} alternating rounds, 10 connections; each ceiling is a bare node:http server sending that answer's bytes from a Buffer`,
+  );
   const base = `${server.url}/api/v1`;
   const customUrl = `${base}/custom/id/${ruleset.ruleset.id}?key=${publicKey}&shop_product_ids=${ids[0]}&cart_subtotal=80.00&cart_item_count=2&limit=10`;
   const collectionsList = await admin(server.url, 'GET', '/admin/v1/shops/bench/collections');
@@ -128,29 +172,53 @@ async function main() {
   rmSync(work, { recursive: true, force: true });
   const ratio = (name: string) => Number((results[name]!.rps / results[`${name}_ceiling`]!.rps).toFixed(3));
   const p99 = Math.max(...Object.keys(urls).flatMap((n) => [results[`${n}_cached`]!.p99Ms, results[`${n}_uncached`]!.p99Ms]));
-  console.log(JSON.stringify({
-    ceiling_rps: results.custom_cached_ceiling!.rps,
-    custom_cached_rps: results.custom_cached!.rps,
-    custom_uncached_rps: results.custom_uncached!.rps,
-    trending_rps: results.trending_cached!.rps,
-    collections_rps: results.collections_cached!.rps,
-    p99_ms: p99,
-    rss_mb: rss,
-    ratios: { custom_cached: ratio('custom_cached'), custom_uncached: ratio('custom_uncached'), trending: ratio('trending_cached'), collections: ratio('collections_cached') },
-    extra: {
-      trending_uncached_rps: results.trending_uncached!.rps, collections_uncached_rps: results.collections_uncached!.rps,
-      static_cached_rps: results.static_cached!.rps, static_uncached_rps: results.static_uncached!.rps,
-      ratios: { trending_uncached: ratio('trending_uncached'), collections_uncached: ratio('collections_uncached'), static_cached: ratio('static_cached'), static_uncached: ratio('static_uncached') },
-      startup_demo_seed_ms: first.startMs, startup_demo_ms: demo.startMs, startup_10k_ms: server.startMs, import_10k_products_ms: importMs,
-    },
-  }));
+  console.log(
+    JSON.stringify({
+      ceiling_rps: results.custom_cached_ceiling!.rps,
+      custom_cached_rps: results.custom_cached!.rps,
+      custom_uncached_rps: results.custom_uncached!.rps,
+      trending_rps: results.trending_cached!.rps,
+      collections_rps: results.collections_cached!.rps,
+      p99_ms: p99,
+      rss_mb: rss,
+      ratios: {
+        custom_cached: ratio('custom_cached'),
+        custom_uncached: ratio('custom_uncached'),
+        trending: ratio('trending_cached'),
+        collections: ratio('collections_cached'),
+      },
+      extra: {
+        trending_uncached_rps: results.trending_uncached!.rps,
+        collections_uncached_rps: results.collections_uncached!.rps,
+        static_cached_rps: results.static_cached!.rps,
+        static_uncached_rps: results.static_uncached!.rps,
+        ratios: {
+          trending_uncached: ratio('trending_uncached'),
+          collections_uncached: ratio('collections_uncached'),
+          static_cached: ratio('static_cached'),
+          static_uncached: ratio('static_uncached'),
+        },
+        startup_demo_seed_ms: first.startMs,
+        startup_demo_ms: demo.startMs,
+        startup_10k_ms: server.startMs,
+        import_10k_products_ms: importMs,
+      },
+    }),
+  );
 }
 
 /** Posts product views through the public intake, a few at a time. */
 async function postEvents(base: string, key: string, handles: string[], count: number): Promise<void> {
   const sessions = Array.from({ length: 50 }, (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`);
   for (let i = 0; i < count; i += 20) {
-    await Promise.all(Array.from({ length: 20 }, (_, j) => fetch(`${base}/api/v1/analytics/event?key=${key}&subject=user&verb=viewed&noun=product&shop_product_handle=${handles[(i + j) % handles.length]}&uuid=${sessions[(i + j) % sessions.length]}`, { method: 'POST' })));
+    await Promise.all(
+      Array.from({ length: 20 }, (_, j) =>
+        fetch(
+          `${base}/api/v1/analytics/event?key=${key}&subject=user&verb=viewed&noun=product&shop_product_handle=${handles[(i + j) % handles.length]}&uuid=${sessions[(i + j) % sessions.length]}`,
+          { method: 'POST' },
+        ),
+      ),
+    );
   }
 }
 

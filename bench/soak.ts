@@ -14,16 +14,28 @@ const TOKEN = 'soak-operator-token-0123456789abcdef';
 
 async function main() {
   const work = mkdtempSync(join(tmpdir(), 'rebound-soak-'));
-  const server = await startProcess(['dist/src/cli/main.js', 'serve'], {
-    DATABASE_URL: `sqlite:${join(work, 'soak.db')}`, REBOUND_ADMIN_TOKEN: TOKEN, REBOUND_DEMO: 'true', LOG_LEVEL: 'warn', HOST: '127.0.0.1',
-  }, 3301, '/readyz');
+  const server = await startProcess(
+    ['dist/src/cli/main.js', 'serve'],
+    {
+      DATABASE_URL: `sqlite:${join(work, 'soak.db')}`,
+      REBOUND_ADMIN_TOKEN: TOKEN,
+      REBOUND_DEMO: 'true',
+      LOG_LEVEL: 'warn',
+      HOST: '127.0.0.1',
+    },
+    3301,
+    '/readyz',
+  );
   try {
     const pub = /public key:\s+(\S+)/.exec(server.output())?.[1];
     const priv = /private key:\s+(\S+)/.exec(server.output())?.[1];
     if (!pub || !priv) throw new Error(`no demo keys printed:\n${server.output()}`);
-    const admin = (method: string, path: string, body?: unknown) => fetch(`${server.url}${path}`, {
-      method, headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, ...(body ? { body: JSON.stringify(body) } : {}),
-    }).then((r) => r.json() as Promise<any>);
+    const admin = (method: string, path: string, body?: unknown) =>
+      fetch(`${server.url}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+        ...(body ? { body: JSON.stringify(body) } : {}),
+      }).then((r) => r.json() as Promise<any>);
     await admin('PATCH', '/admin/v1/shops/demo', { settings: { rate_limit_public_per_minute: 100_000_000, rate_limit_private_per_minute: 100_000_000 } });
     const rulesets = (await admin('GET', '/admin/v1/shops/demo/rulesets')).data as { id: number }[];
     const products = (await admin('GET', '/admin/v1/shops/demo/products?limit=50')).data as { id: number; handle: string }[];
@@ -48,11 +60,20 @@ async function main() {
     clearInterval(sampler);
     const rssEnd = server.rssMb();
     const summary = {
-      seconds: SECONDS, requests: result.requests.total, rps: Math.round(result.requests.average), p99_ms: result.latency.p99,
-      errors: result.errors + result.timeouts, non2xx: result.non2xx, rss_start_mb: rssStart, rss_end_mb: rssEnd, rss_max_mb: Math.max(...samples, rssEnd),
+      seconds: SECONDS,
+      requests: result.requests.total,
+      rps: Math.round(result.requests.average),
+      p99_ms: result.latency.p99,
+      errors: result.errors + result.timeouts,
+      non2xx: result.non2xx,
+      rss_start_mb: rssStart,
+      rss_end_mb: rssEnd,
+      rss_max_mb: Math.max(...samples, rssEnd),
     };
     console.log(`soak ${SECONDS} s, 10 connections, mixed custom / trending / collections / events / viewed / billing reads:`);
-    console.log(`  ${summary.rps} req/s, p99 ${summary.p99_ms} ms, ${summary.errors} errors, ${summary.non2xx} non-2xx; RSS ${rssStart} MB → ${rssEnd} MB (max ${summary.rss_max_mb} MB)`);
+    console.log(
+      `  ${summary.rps} req/s, p99 ${summary.p99_ms} ms, ${summary.errors} errors, ${summary.non2xx} non-2xx; RSS ${rssStart} MB → ${rssEnd} MB (max ${summary.rss_max_mb} MB)`,
+    );
     console.log(JSON.stringify(summary));
   } finally {
     await server.stop();

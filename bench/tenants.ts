@@ -32,7 +32,16 @@ const MB = 1024 * 1024;
 /** The figures of `/metrics` this run follows. */
 async function scrape(server: Running): Promise<Record<string, number>> {
   const text = await (await fetch(`${server.url}/metrics`)).text();
-  const wanted = ['rebound_shop_loads', 'rebound_shop_evictions', 'rebound_resident_shops', 'rebound_resident_estimated_bytes', 'rebound_resident_allowance_bytes', 'nodejs_heap_size_used_bytes', 'nodejs_heap_size_total_bytes', 'nodejs_external_memory_bytes'];
+  const wanted = [
+    'rebound_shop_loads',
+    'rebound_shop_evictions',
+    'rebound_resident_shops',
+    'rebound_resident_estimated_bytes',
+    'rebound_resident_allowance_bytes',
+    'nodejs_heap_size_used_bytes',
+    'nodejs_heap_size_total_bytes',
+    'nodejs_external_memory_bytes',
+  ];
   const out: Record<string, number> = {};
   for (const line of text.split('\n')) {
     const [name, value] = line.split(' ');
@@ -42,7 +51,10 @@ async function scrape(server: Running): Promise<Record<string, number>> {
 }
 
 /** The estimate against live memory, measured in a process of its own with garbage collection on demand. */
-function footprint(file: string, handles: string[]): { ratio: number; shops: { handle: string; products: number; estimated: number; measured: number; loadMs: number }[] } {
+function footprint(
+  file: string,
+  handles: string[],
+): { ratio: number; shops: { handle: string; products: number; estimated: number; measured: number; loadMs: number }[] } {
   const out = execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', 'bench/footprint.ts', file, ...handles], { cwd: ROOT, encoding: 'utf8' });
   return JSON.parse(out.trim().split('\n').pop()!);
 }
@@ -71,15 +83,26 @@ async function main(): Promise<void> {
   const measured = footprint(data.file, [...data.shops.slice(0, 20).map((s) => s.handle), ...data.large.map((s) => s.handle)]);
   log(`memory estimate vs live memory after GC (20 small shops and the large ones): measured / estimated = ${measured.ratio}`);
   for (const row of measured.shops.filter((r) => r.products > PRODUCTS)) {
-    log(`  ${row.products} products: estimated ${(row.estimated / MB).toFixed(1)} MB, measured ${(row.measured / MB).toFixed(1)} MB, loaded in ${row.loadMs} ms`);
+    log(
+      `  ${row.products} products: estimated ${(row.estimated / MB).toFixed(1)} MB, measured ${(row.measured / MB).toFixed(1)} MB, loaded in ${row.loadMs} ms`,
+    );
   }
 
   // The prepared file is served as it is: the run only reads.
-  const env = { DATABASE_URL: `sqlite:${data.file}`, REBOUND_ADMIN_TOKEN: OPERATOR_TOKEN, REBOUND_DEMO: 'false', LOG_LEVEL: 'warn', HOST: '127.0.0.1', REBOUND_MEMORY_BUDGET_MB: String(BUDGET_MB) };
+  const env = {
+    DATABASE_URL: `sqlite:${data.file}`,
+    REBOUND_ADMIN_TOKEN: OPERATOR_TOKEN,
+    REBOUND_DEMO: 'false',
+    LOG_LEVEL: 'warn',
+    HOST: '127.0.0.1',
+    REBOUND_MEMORY_BUDGET_MB: String(BUDGET_MB),
+  };
   const server = await startProcess(['dist/src/cli/main.js', 'serve'], env, 0, '/readyz');
   const baselineRss = server.rssMb();
   const loadBefore = loadavg()[0]!;
-  log(`\nserver started in ${server.startMs} ms, RSS ${baselineRss} MB, budget ${BUDGET_MB} MB; Zipf (s = ${ZIPF}) traffic over ${SHOPS} shops, ${CONNECTIONS} connections, ${WARMUP} s warm-up then ${SECONDS} s recorded`);
+  log(
+    `\nserver started in ${server.startMs} ms, RSS ${baselineRss} MB, budget ${BUDGET_MB} MB; Zipf (s = ${ZIPF}) traffic over ${SHOPS} shops, ${CONNECTIONS} connections, ${WARMUP} s warm-up then ${SECONDS} s recorded`,
+  );
   log('   t  RSS MB  resident  estimated MB  heap MB  loads  evictions  req/s');
   const samples: { t: number; rssMb: number }[] = [];
   let peakRss = baselineRss;
@@ -87,7 +110,10 @@ async function main(): Promise<void> {
   let second = 0;
   const timeline: Record<string, number>[] = [];
   const load = runTenantLoad(server.url, data.shops, {
-    connections: CONNECTIONS, seconds: SECONDS, warmupSeconds: WARMUP, s: ZIPF,
+    connections: CONNECTIONS,
+    seconds: SECONDS,
+    warmupSeconds: WARMUP,
+    s: ZIPF,
     onSecond: (done) => {
       second++;
       const rssMb = server.rssMb();
@@ -98,10 +124,20 @@ async function main(): Promise<void> {
       lastDone = done;
       void scrape(server).then((m) => {
         timeline.push({
-          t: second, rssMb, resident: m.rebound_resident_shops!, estimatedMb: Math.round(m.rebound_resident_estimated_bytes! / MB), loads: m.rebound_shop_loads!, evictions: m.rebound_shop_evictions!, rps,
-          heapUsedMb: Math.round(m.nodejs_heap_size_used_bytes! / MB), heapTotalMb: Math.round(m.nodejs_heap_size_total_bytes! / MB), externalMb: Math.round(m.nodejs_external_memory_bytes! / MB),
+          t: second,
+          rssMb,
+          resident: m.rebound_resident_shops!,
+          estimatedMb: Math.round(m.rebound_resident_estimated_bytes! / MB),
+          loads: m.rebound_shop_loads!,
+          evictions: m.rebound_shop_evictions!,
+          rps,
+          heapUsedMb: Math.round(m.nodejs_heap_size_used_bytes! / MB),
+          heapTotalMb: Math.round(m.nodejs_heap_size_total_bytes! / MB),
+          externalMb: Math.round(m.nodejs_external_memory_bytes! / MB),
         });
-        log(`${String(second).padStart(4)}  ${String(rssMb).padStart(6)}  ${String(m.rebound_resident_shops).padStart(8)}  ${String(Math.round(m.rebound_resident_estimated_bytes! / MB)).padStart(12)}  ${String(Math.round(m.nodejs_heap_size_used_bytes! / MB)).padStart(7)}  ${String(m.rebound_shop_loads).padStart(5)}  ${String(m.rebound_shop_evictions).padStart(9)}  ${String(rps).padStart(5)}`);
+        log(
+          `${String(second).padStart(4)}  ${String(rssMb).padStart(6)}  ${String(m.rebound_resident_shops).padStart(8)}  ${String(Math.round(m.rebound_resident_estimated_bytes! / MB)).padStart(12)}  ${String(Math.round(m.nodejs_heap_size_used_bytes! / MB)).padStart(7)}  ${String(m.rebound_shop_loads).padStart(5)}  ${String(m.rebound_shop_evictions).padStart(9)}  ${String(rps).padStart(5)}`,
+        );
       });
     },
   });
@@ -110,24 +146,51 @@ async function main(): Promise<void> {
   const after = await scrape(server);
   const allowanceMb = Math.round(after.rebound_resident_allowance_bytes! / MB);
   log(`\nrecorded: ${result.requests} requests, ${result.rps} req/s, ${result.errors} errors; ${result.shopsTouched} shops asked in all`);
-  for (const [tier, stats] of Object.entries(result.tiers)) log(`  ${tier.padEnd(5)} ${String(stats.requests).padStart(7)} requests  p50 ${stats.p50Ms} ms  p99 ${stats.p99Ms} ms  max ${stats.maxMs} ms`);
-  log(`  loads ${after.rebound_shop_loads}, evictions ${after.rebound_shop_evictions}, resident ${after.rebound_resident_shops} shops (estimated ${Math.round(after.rebound_resident_estimated_bytes! / MB)} MB of an allowance of ${allowanceMb} MB)`);
+  for (const [tier, stats] of Object.entries(result.tiers))
+    log(`  ${tier.padEnd(5)} ${String(stats.requests).padStart(7)} requests  p50 ${stats.p50Ms} ms  p99 ${stats.p99Ms} ms  max ${stats.maxMs} ms`);
+  log(
+    `  loads ${after.rebound_shop_loads}, evictions ${after.rebound_shop_evictions}, resident ${after.rebound_resident_shops} shops (estimated ${Math.round(after.rebound_resident_estimated_bytes! / MB)} MB of an allowance of ${allowanceMb} MB)`,
+  );
   log(`  machine load average ${loadBefore.toFixed(1)} before, ${loadAfter.toFixed(1)} after (2 cores; other work on the machine slows every figure)`);
   log(`  RSS peak ${peakRss} MB (sampled every second), budget ${BUDGET_MB} MB: ${peakRss <= BUDGET_MB ? 'under' : 'OVER'} the budget`);
 
   const cold: Record<string, { coldMs: number; warmMs: number; rssMb: number }> = {};
   for (const [i, shop] of data.large.entries()) {
     cold[String(LARGE_SHOPS[i])] = await coldLoad(server, shop);
-    log(`cold load, ${LARGE_SHOPS[i]} products: first request ${cold[String(LARGE_SHOPS[i])]!.coldMs} ms (the next ${cold[String(LARGE_SHOPS[i])]!.warmMs} ms), RSS then ${cold[String(LARGE_SHOPS[i])]!.rssMb} MB`);
+    log(
+      `cold load, ${LARGE_SHOPS[i]} products: first request ${cold[String(LARGE_SHOPS[i])]!.coldMs} ms (the next ${cold[String(LARGE_SHOPS[i])]!.warmMs} ms), RSS then ${cold[String(LARGE_SHOPS[i])]!.rssMb} MB`,
+    );
   }
   await server.stop();
-  console.log(JSON.stringify({
-    shops: SHOPS, products: PRODUCTS, seconds: SECONDS, warmup_seconds: WARMUP, connections: CONNECTIONS, zipf: ZIPF, budget_mb: BUDGET_MB, allowance_mb: allowanceMb,
-    load_average: [Number(loadBefore.toFixed(1)), Number(loadAfter.toFixed(1))], prepare_ms: prepareMs, start_ms: server.startMs, baseline_rss_mb: baselineRss, peak_rss_mb: peakRss,
-    rps: result.rps, errors: result.errors, shops_touched: result.shopsTouched, tiers: result.tiers,
-    loads: after.rebound_shop_loads, evictions: after.rebound_shop_evictions, resident: after.rebound_resident_shops,
-    estimate_ratio: measured.ratio, footprint_large: measured.shops.filter((r) => r.products > PRODUCTS), cold_loads: cold, timeline, rss_samples: samples,
-  }));
+  console.log(
+    JSON.stringify({
+      shops: SHOPS,
+      products: PRODUCTS,
+      seconds: SECONDS,
+      warmup_seconds: WARMUP,
+      connections: CONNECTIONS,
+      zipf: ZIPF,
+      budget_mb: BUDGET_MB,
+      allowance_mb: allowanceMb,
+      load_average: [Number(loadBefore.toFixed(1)), Number(loadAfter.toFixed(1))],
+      prepare_ms: prepareMs,
+      start_ms: server.startMs,
+      baseline_rss_mb: baselineRss,
+      peak_rss_mb: peakRss,
+      rps: result.rps,
+      errors: result.errors,
+      shops_touched: result.shopsTouched,
+      tiers: result.tiers,
+      loads: after.rebound_shop_loads,
+      evictions: after.rebound_shop_evictions,
+      resident: after.rebound_resident_shops,
+      estimate_ratio: measured.ratio,
+      footprint_large: measured.shops.filter((r) => r.products > PRODUCTS),
+      cold_loads: cold,
+      timeline,
+      rss_samples: samples,
+    }),
+  );
 }
 
 main().catch((error: unknown) => {

@@ -17,12 +17,23 @@ export interface ProductProfile {
   variants: { id: number; price: string }[];
 }
 
-export interface CatalogOptions { count: number; now: Date; publicUrl: string }
+export interface CatalogOptions {
+  count: number;
+  now: Date;
+  publicUrl: string;
+}
 
 const TYPE_WEIGHTS = [10, 9, 13, 14, 12, 12, 10, 9, 11];
 const NEW_DAYS = 30;
 
-interface Flags { stock: StockClass; draft: boolean; unpublished: boolean; excluded: boolean; onSale: boolean; ageDays: number }
+interface Flags {
+  stock: StockClass;
+  draft: boolean;
+  unpublished: boolean;
+  excluded: boolean;
+  onSale: boolean;
+  ageDays: number;
+}
 
 /** The product catalog and, per product, the profile that drives orders and collections. */
 export function generateCatalog(rng: Random, options: CatalogOptions): { products: ProductInput[]; profiles: ProductProfile[] } {
@@ -52,7 +63,10 @@ export function generateCatalog(rng: Random, options: CatalogOptions): { product
     const media = { rng, ids, productId: id, title, publicUrl: options.publicUrl, createdAt };
     const images = buildImages(media, variants, colors);
     const tags = buildTags(rng, spec, material, noun, {
-      isNew: ageDays < NEW_DAYS, bestseller: rank < bestsellers, onSale: flag.onSale, excluded: flag.excluded,
+      isNew: ageDays < NEW_DAYS,
+      bestseller: rank < bestsellers,
+      onSale: flag.onSale,
+      excluded: flag.excluded,
     });
     const product: ProductInput = {
       id,
@@ -75,7 +89,10 @@ export function generateCatalog(rng: Random, options: CatalogOptions): { product
     if (rng.chance(0.5)) product.metafields = buildMetafields(media, spec, material);
     products.push(product);
     profiles.push({
-      id, spec, createdMs, rank,
+      id,
+      spec,
+      createdMs,
+      rank,
       listable: !flag.draft && !flag.unpublished && !flag.excluded,
       variants: variants.map((v) => ({ id: v.id, price: v.price })),
     });
@@ -86,23 +103,34 @@ export function generateCatalog(rng: Random, options: CatalogOptions): { product
 /** Exact shares of each special case, spread at random over the catalog. */
 function assignFlags(rng: Random, count: number): Flags[] {
   const flags: Flags[] = Array.from({ length: count }, () => ({
-    stock: 'normal', draft: false, unpublished: false, excluded: false, onSale: rng.chance(0.15),
+    stock: 'normal',
+    draft: false,
+    unpublished: false,
+    excluded: false,
+    onSale: rng.chance(0.15),
     ageDays: rng.chance(0.1) ? rng.between(1, NEW_DAYS) : rng.between(NEW_DAYS, 1100),
   }));
   const share = (p: number) => Math.max(1, Math.round(count * p));
   const stockOrder = rng.shuffle(flags);
-  const stockClasses: [StockClass, number][] = [['soldOut', share(0.08)], ['backorder', share(0.05)], ['untracked', share(0.02)]];
+  const stockClasses: [StockClass, number][] = [
+    ['soldOut', share(0.08)],
+    ['backorder', share(0.05)],
+    ['untracked', share(0.02)],
+  ];
   let cursor = 0;
   for (const [stock, n] of stockClasses) {
     for (const flag of stockOrder.slice(cursor, cursor + n)) flag.stock = stock;
     cursor += n;
   }
   const [drafts, hidden, excluded] = [share(0.01), share(0.01), share(0.01)];
-  rng.shuffle(flags).slice(0, drafts + hidden + excluded).forEach((flag, i) => {
-    if (i < drafts) flag.draft = true;
-    else if (i < drafts + hidden) flag.unpublished = true;
-    else flag.excluded = true;
-  });
+  rng
+    .shuffle(flags)
+    .slice(0, drafts + hidden + excluded)
+    .forEach((flag, i) => {
+      if (i < drafts) flag.draft = true;
+      else if (i < drafts + hidden) flag.unpublished = true;
+      else flag.excluded = true;
+    });
   return flags;
 }
 
@@ -110,12 +138,13 @@ function assignFlags(rng: Random, count: number): Flags[] {
 function assignRanks(rng: Random, flags: Flags[]): number[] {
   const indices = flags.map((_, i) => i);
   const keys = flags.map((f) => (f.ageDays < NEW_DAYS ? 0.15 + 0.85 * rng.next() : rng.next()));
-  const listed = indices.filter((i) => !flags[i]?.draft && !flags[i]?.unpublished && !flags[i]?.excluded)
-    .sort((a, b) => at(keys, a) - at(keys, b));
+  const listed = indices.filter((i) => !flags[i]?.draft && !flags[i]?.unpublished && !flags[i]?.excluded).sort((a, b) => at(keys, a) - at(keys, b));
   const listedSet = new Set(listed);
   const unlisted = indices.filter((i) => !listedSet.has(i));
   const ranks = new Array<number>(flags.length).fill(0);
-  [...listed, ...unlisted].forEach((index, rank) => { ranks[index] = rank; });
+  [...listed, ...unlisted].forEach((index, rank) => {
+    ranks[index] = rank;
+  });
   return ranks;
 }
 
@@ -135,14 +164,21 @@ function nameProduct(rng: Random, spec: ProductTypeSpec, used: Set<string>) {
   return { ...name, handle };
 }
 
-const NOUN_SEASONS: [RegExp, Season][] = [[/winter|down|parka|insulated|blanket/i, 'winter'], [/sandal|picnic|tumbler|tarp/i, 'summer']];
+const NOUN_SEASONS: [RegExp, Season][] = [
+  [/winter|down|parka|insulated|blanket/i, 'winter'],
+  [/sandal|picnic|tumbler|tarp/i, 'summer'],
+];
 
 function buildTags(
-  rng: Random, spec: ProductTypeSpec, material: string, noun: string,
+  rng: Random,
+  spec: ProductTypeSpec,
+  material: string,
+  noun: string,
   facts: { isNew: boolean; bestseller: boolean; onSale: boolean; excluded: boolean },
 ): string[] {
-  const season = NOUN_SEASONS.find(([pattern]) => pattern.test(noun))?.[1]
-    ?? (spec.season !== null && rng.chance(0.6) ? spec.season : rng.chance(0.1) ? rng.pick<Season>(['summer', 'winter']) : null);
+  const season =
+    NOUN_SEASONS.find(([pattern]) => pattern.test(noun))?.[1] ??
+    (spec.season !== null && rng.chance(0.6) ? spec.season : rng.chance(0.1) ? rng.pick<Season>(['summer', 'winter']) : null);
   const tags = [slugify(spec.name), spec.group, slugify(material)];
   if (season !== null) tags.push(season);
   if (rng.chance(spec.giftRate)) tags.push('gift');

@@ -7,7 +7,12 @@ import type { ProductProfile } from './catalog.js';
 import { at, type Random } from './random.js';
 import { PRODUCT_TYPES } from './words.js';
 
-interface Member { product: ProductInput; profile: ProductProfile; tags: Set<string>; minPrice: number }
+interface Member {
+  product: ProductInput;
+  profile: ProductProfile;
+  tags: Set<string>;
+  minPrice: number;
+}
 
 type Order = 'popular' | 'newest';
 
@@ -31,9 +36,11 @@ export function generateCollections(rng: Random, products: ProductInput[], profi
     ['Winter', (m) => m.tags.has('winter'), 'popular'],
   ];
   return definitions.map(([title, include, order], i): CollectionInput => {
-    const chosen = members.filter(include).sort(order === 'newest'
-      ? (a, b) => b.profile.createdMs - a.profile.createdMs || a.profile.id - b.profile.id
-      : (a, b) => a.profile.rank - b.profile.rank);
+    const chosen = members
+      .filter(include)
+      .sort(
+        order === 'newest' ? (a, b) => b.profile.createdMs - a.profile.createdMs || a.profile.id - b.profile.id : (a, b) => a.profile.rank - b.profile.rank,
+      );
     return {
       id: ID_BASE.collection + i + 1,
       title,

@@ -15,8 +15,12 @@ export function money(cents: number): string {
 
 /** Lower-case, url-safe slug: "Blankets & Throws" → "blankets-throws". */
 export function slugify(text: string): string {
-  return text.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
+  return text
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
 }
 
 /** Text made safe for an HTML body. */

@@ -7,7 +7,12 @@ import { generateMarkets } from './markets.js';
 import { generateOrders } from './orders.js';
 import { Random, deriveSeed } from './random.js';
 
-export interface DemoOptions { seed?: number; productCount?: number; now?: Date; publicUrl?: string }
+export interface DemoOptions {
+  seed?: number;
+  productCount?: number;
+  now?: Date;
+  publicUrl?: string;
+}
 
 export interface DemoData {
   products: ProductInput[];
@@ -52,11 +57,12 @@ export function generateDemoShop(options: DemoOptions = {}): DemoData {
 
 /** Row counts of generated demo data, for printing. */
 export function demoSummary(data: DemoData): DemoSummary {
-  const inStock = (v: ProductInput['variants'][number]) => isVariantInStock({
-    inventory_management: v.inventory_management ?? null,
-    inventory_policy: v.inventory_policy ?? 'deny',
-    inventory_quantity: v.inventory_quantity ?? 0,
-  });
+  const inStock = (v: ProductInput['variants'][number]) =>
+    isVariantInStock({
+      inventory_management: v.inventory_management ?? null,
+      inventory_policy: v.inventory_policy ?? 'deny',
+      inventory_quantity: v.inventory_quantity ?? 0,
+    });
   return {
     products: data.products.length,
     variants: data.products.reduce((sum, p) => sum + p.variants.length, 0),

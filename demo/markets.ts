@@ -9,7 +9,11 @@ const EUROPE = ['DE', 'FR', 'NL', 'ES', 'IT', 'AT', 'BE', 'IE'];
 /** Europe (EUR, +8 %, ~80 % of the catalog, a few fixed prices) and Canada (CAD, +25 %, everything). */
 export function generateMarkets(rng: Random, products: ProductInput[]): MarketInput[] {
   const sold = products.filter(() => rng.chance(0.8));
-  const fixed = rng.sample(sold.flatMap((p) => p.variants), 20)
+  const fixed = rng
+    .sample(
+      sold.flatMap((p) => p.variants),
+      20,
+    )
     .sort((a, b) => a.id - b.id)
     .map((v) => ({
       variant_id: v.id,
@@ -18,12 +22,26 @@ export function generateMarkets(rng: Random, products: ProductInput[]): MarketIn
     }));
   return [
     {
-      id: ID_BASE.market + 1, name: 'Europe', position: 1, active: true, countries: EUROPE, currency: 'EUR',
-      price_adjustment_percent: 8, fixed_prices: fixed, product_ids: sold.map((p) => p.id),
+      id: ID_BASE.market + 1,
+      name: 'Europe',
+      position: 1,
+      active: true,
+      countries: EUROPE,
+      currency: 'EUR',
+      price_adjustment_percent: 8,
+      fixed_prices: fixed,
+      product_ids: sold.map((p) => p.id),
     },
     {
-      id: ID_BASE.market + 2, name: 'Canada', position: 2, active: true, countries: ['CA'], currency: 'CAD',
-      price_adjustment_percent: 25, fixed_prices: [], product_ids: null,
+      id: ID_BASE.market + 2,
+      name: 'Canada',
+      position: 2,
+      active: true,
+      countries: ['CA'],
+      currency: 'CAD',
+      price_adjustment_percent: 25,
+      fixed_prices: [],
+      product_ids: null,
     },
   ];
 }

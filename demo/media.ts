@@ -47,8 +47,14 @@ export function buildImages(ctx: MediaContext, variants: VariantIn[], colors: st
 export function buildMetafields(ctx: MediaContext, spec: ProductTypeSpec, material: string): MetafieldIn[] {
   const { rng } = ctx;
   const field = (namespace: string, key: string, value: string, valueType: string): MetafieldIn => ({
-    id: ctx.ids.metafield(), namespace, key, value, value_type: valueType,
-    owner_id: ctx.productId, owner_resource: 'product', created_at: ctx.createdAt,
+    id: ctx.ids.metafield(),
+    namespace,
+    key,
+    value,
+    value_type: valueType,
+    owner_id: ctx.productId,
+    owner_resource: 'product',
+    created_at: ctx.createdAt,
   });
   const fields = [field('specs', 'material', material, 'string'), field('specs', spec.spec.key, rng.pick(spec.spec.values), 'string')];
   if (rng.chance(0.6)) {
@@ -56,9 +62,9 @@ export function buildMetafields(ctx: MediaContext, spec: ProductTypeSpec, materi
     fields.push(field('specs', 'dimensions', JSON.stringify(dimensions), 'json_string'));
   }
   if (rng.chance(0.7)) {
-    fields.push(rng.chance(0.5)
-      ? field('care', 'instructions', JSON.stringify(spec.care), 'json_string')
-      : field('care', 'instructions', rng.pick(spec.care), 'string'));
+    fields.push(
+      rng.chance(0.5) ? field('care', 'instructions', JSON.stringify(spec.care), 'json_string') : field('care', 'instructions', rng.pick(spec.care), 'string'),
+    );
   }
   return fields;
 }

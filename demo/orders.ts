@@ -4,7 +4,11 @@ import { DAY, HOUR, MINUTE, isoSeconds } from './format.js';
 import { ID_BASE } from './ids.js';
 import { at, type Random, WeightedSampler, zipfWeights } from './random.js';
 
-export interface OrderOptions { now: Date; days: number; customerIds: number[] }
+export interface OrderOptions {
+  now: Date;
+  days: number;
+  customerIds: number[];
+}
 
 type LineItem = OrderInput['line_items'][number];
 
@@ -15,7 +19,12 @@ const LINE_COUNT_WEIGHTS = [50, 28, 14, 8];
 const COMPANION_RATE = 0.4;
 
 /** How a product's demand moves over the window, beyond its Zipf-like base popularity. */
-interface Demand { base: number; rising: boolean; fading: boolean; companion: number | null }
+interface Demand {
+  base: number;
+  rising: boolean;
+  fading: boolean;
+  companion: number | null;
+}
 
 /**
  * Orders over the last `days` days: weekday and weekend rhythm, a mild upward trend, a few
@@ -30,13 +39,18 @@ export function generateOrders(rng: Random, profiles: ProductProfile[], options:
   const customerSampler = new WeightedSampler(zipfWeights(customers.length, 0.7));
   const firstDay = Math.floor(startMs / DAY) * DAY;
   const dayCount = Math.floor((nowMs - firstDay) / DAY) + 1;
-  const spikes = new Set(rng.sample(Array.from({ length: Math.max(0, dayCount - 10) }, (_, i) => i + 5), 3));
+  const spikes = new Set(
+    rng.sample(
+      Array.from({ length: Math.max(0, dayCount - 10) }, (_, i) => i + 5),
+      3,
+    ),
+  );
   const placed: { at: number; order: Omit<OrderInput, 'id'> }[] = [];
   for (let day = 0; day < dayCount; day++) {
     const dayMs = firstDay + day * DAY;
-    const sampler = new WeightedSampler(profiles.map((p, i) => (p.createdMs < dayMs + DAY
-      ? weightAt(at(demand, i), dayMs + DAY / 2, nowMs) * launchBoost(p, dayMs)
-      : 0)));
+    const sampler = new WeightedSampler(
+      profiles.map((p, i) => (p.createdMs < dayMs + DAY ? weightAt(at(demand, i), dayMs + DAY / 2, nowMs) * launchBoost(p, dayMs) : 0)),
+    );
     const weekday = new Date(dayMs).getUTCDay();
     const rhythm = weekday === 0 || weekday === 6 ? 1.25 : weekday === 5 ? 1.08 : 1;
     const expected = (46 + 12 * (day / dayCount)) * rhythm * rng.between(0.88, 1.12) * (spikes.has(day) ? rng.between(1.7, 2.3) : 1);
@@ -67,14 +81,32 @@ export function generateOrders(rng: Random, profiles: ProductProfile[], options:
 function planDemand(rng: Random, profiles: ProductProfile[]): Demand[] {
   const zipf = zipfWeights(profiles.length, 1);
   const listed = profiles.filter((p) => p.listable);
-  const risingIds = new Set(rng.sample(listed.filter((p) => p.rank >= 15 && p.rank < 300), 10).map((p) => p.id));
-  const fadingIds = new Set(rng.sample(listed.filter((p) => p.rank < 10), 3).map((p) => p.id));
+  const risingIds = new Set(
+    rng
+      .sample(
+        listed.filter((p) => p.rank >= 15 && p.rank < 300),
+        10,
+      )
+      .map((p) => p.id),
+  );
+  const fadingIds = new Set(
+    rng
+      .sample(
+        listed.filter((p) => p.rank < 10),
+        3,
+      )
+      .map((p) => p.id),
+  );
   const indexById = new Map(profiles.map((p, i) => [p.id, i]));
   return profiles.map((p): Demand => {
-    const candidates = p.listable && p.rank < 150 && rng.chance(0.5)
-      ? listed.filter((c) => c.id !== p.id && p.spec.companions.includes(c.spec.name)).sort((a, b) => a.rank - b.rank).slice(0, 30)
-      : [];
-    const companion = candidates.length > 0 ? indexById.get(rng.pick(candidates).id) ?? null : null;
+    const candidates =
+      p.listable && p.rank < 150 && rng.chance(0.5)
+        ? listed
+            .filter((c) => c.id !== p.id && p.spec.companions.includes(c.spec.name))
+            .sort((a, b) => a.rank - b.rank)
+            .slice(0, 30)
+        : [];
+    const companion = candidates.length > 0 ? (indexById.get(rng.pick(candidates).id) ?? null) : null;
     return { base: at(zipf, p.rank), rising: risingIds.has(p.id), fading: fadingIds.has(p.id), companion };
   });
 }

@@ -66,10 +66,16 @@ export function generateDemoTraffic(data: DemoData, plan: TrafficPlan): DemoTraf
       id: ++orderId,
       created_at: new Date(ordered).toISOString(),
       ...(customer !== null ? { customer: { id: customer } } : {}),
-      line_items: [{
-        id: orderId * 10 + 1, product_id: product.id, variant_id: variant.id, quantity: rng.chance(0.2) ? 2 : 1, price: variant.price,
-        properties: tagged ? [{ name: '_rebound_source', value: source }] : [],
-      }],
+      line_items: [
+        {
+          id: orderId * 10 + 1,
+          product_id: product.id,
+          variant_id: variant.id,
+          quantity: rng.chance(0.2) ? 2 : 1,
+          price: variant.price,
+          properties: tagged ? [{ name: '_rebound_source', value: source }] : [],
+        },
+      ],
     });
   };
 

@@ -20,7 +20,11 @@ export interface VariantContext {
   onSale: boolean;
 }
 
-interface Combo { size: string | null; sizeRank: number; color: string | null }
+interface Combo {
+  size: string | null;
+  sizeRank: number;
+  color: string | null;
+}
 
 const VARIANT_COUNTS = [1, 2, 3, 4, 5, 6];
 const VARIANT_COUNT_WEIGHTS = [18, 14, 24, 20, 9, 15];
@@ -125,14 +129,25 @@ function ensureSomethingInStock(rng: Random, stock: StockClass, variants: Varian
 
 function variantMetafield(rng: Random, ctx: VariantContext, variantId: number, combo: Combo) {
   const field = (key: string, value: string, valueType: string) => ({
-    id: ctx.ids.metafield(), namespace: 'specs', key, value, value_type: valueType, owner_id: variantId, owner_resource: 'variant',
+    id: ctx.ids.metafield(),
+    namespace: 'specs',
+    key,
+    value,
+    value_type: valueType,
+    owner_id: variantId,
+    owner_resource: 'variant',
   });
   if (combo.size !== null && !ctx.spec.sizePriced) return field('fit_note', rng.pick(FIT_NOTES), 'string');
   return field('packed_size', JSON.stringify({ length_cm: rng.int(12, 60), diameter_cm: rng.int(8, 30) }), 'json_string');
 }
 
 function skuPart(value: string): string {
-  return value.split(/[\s-]+/).map((w) => w.slice(0, 3)).join('').toUpperCase().replace(/[^A-Z0-9]/g, '');
+  return value
+    .split(/[\s-]+/)
+    .map((w) => w.slice(0, 3))
+    .join('')
+    .toUpperCase()
+    .replace(/[^A-Z0-9]/g, '');
 }
 
 function ean13(rng: Random): string {

@@ -83,7 +83,7 @@ export interface Services {
 
 /** The composition root: opens the store, loads the read models, wires the services. */
 export async function compose(config: Config, options: { log?: Logger; store?: Store } = {}): Promise<Services> {
-  const store = options.store ?? await openStore(config.databaseUrl);
+  const store = options.store ?? (await openStore(config.databaseUrl));
   // The answer cache takes an eighth of the budget at most; shops share what the process leaves.
   const answerBytes = Math.min(64, Math.floor(config.memoryBudgetMb / 8)) * 1024 * 1024;
   const residency = new Residency({
@@ -100,12 +100,19 @@ export async function compose(config: Config, options: { log?: Logger; store?: S
   const warn = (error: unknown) => options.log?.warn({ err: error }, 'redis unavailable: serving without the shared cache');
   const redis = config.redisUrl ? connectRedis(config.redisUrl, (error) => warn(error)) : null;
   if (redis && !(await whenReady(redis))) options.log?.warn('redis did not answer at start-up: serving from the local cache until it does');
-  const answers = new SharedAnswers(new ResponseCache({ ttlSeconds: config.cacheTtlSeconds, maxBytes: answerBytes }), redis, { prefix: config.redisPrefix, ttlSeconds: config.cacheTtlSeconds, warn });
+  const answers = new SharedAnswers(new ResponseCache({ ttlSeconds: config.cacheTtlSeconds, maxBytes: answerBytes }), redis, {
+    prefix: config.redisPrefix,
+    ttlSeconds: config.cacheTtlSeconds,
+    warn,
+  });
   const bus = new ChangeBus(redis, `${config.redisPrefix}changes`, warn);
   const modelPool = new ModelPool(config.databaseUrl);
   if (!modelPool.usable) options.log?.warn('an in-memory SQLite database cannot be read by the model worker: the model lists serve their fallback');
   const modelIntervalMs = config.modelIntervalS * 1000;
-  const models = new ModelIndex(modelPool.usable ? (shopId, stamp) => modelPool.build(shopId, stamp) : null, { intervalMs: modelIntervalMs, ...(options.log ? { log: options.log } : {}) });
+  const models = new ModelIndex(modelPool.usable ? (shopId, stamp) => modelPool.build(shopId, stamp) : null, {
+    intervalMs: modelIntervalMs,
+    ...(options.log ? { log: options.log } : {}),
+  });
   // A shop's model counts against the same memory budget and leaves with the shop's catalog.
   residency.register(models);
   catalog.onLocalChange = (shopId, version) => {
@@ -114,17 +121,23 @@ export async function compose(config: Config, options: { log?: Logger; store?: S
   };
   await bus.subscribe((message) => {
     const done = message.type === 'keys' ? keys.load() : catalog.refreshShop(message.shopId, message.version);
-    done.catch((error: unknown) => options.log?.warn({ err: error }, 'could not apply another node\'s change; the next poll will'));
+    done.catch((error: unknown) => options.log?.warn({ err: error }, "could not apply another node's change; the next poll will"));
   });
   const adminAuth = createAdminAuth({ store, keys, configuredToken: config.adminToken });
   const eventWriter = new GroupCommitter<EventRow>((batch) => store.appendEvents(batch), { maxBatch: 1000, maxDelayMs: 0 });
   const viewed = new ViewedIndex(store);
   const billingProviders = createBillingProviders({
-    store, secretKey: config.secretKey, policy: { timeoutMs: config.billingTimeoutMs, budgetMs: 2 * config.billingTimeoutMs }, ...(options.log ? { log: options.log } : {}),
+    store,
+    secretKey: config.secretKey,
+    policy: { timeoutMs: config.billingTimeoutMs, budgetMs: 2 * config.billingTimeoutMs },
+    ...(options.log ? { log: options.log } : {}),
   });
   const trackWriter = new GroupCommitter<TrackRow[]>((batch) => store.appendTrackEvents(batch.flat()), { maxBatch: 500, maxDelayMs: 0 });
   const exposures = new ExposureWriter((rows) => store.recordExposures(rows), {
-    flushMs: 1000, maxBatch: 1000, maxPending: 100_000, remember: 200_000,
+    flushMs: 1000,
+    maxBatch: 1000,
+    maxPending: 100_000,
+    remember: 200_000,
     onError: (error) => options.log?.warn({ err: error }, 'could not record experiment visitors; retrying'),
   });
   const attribution = createAttributionService({ store, catalog });
@@ -171,7 +184,9 @@ export async function compose(config: Config, options: { log?: Logger; store?: S
         refreshing = true;
         Promise.all([catalog.refreshStale(), keys.refreshIfStale(), catalog.refreshEventCounts(), storefrontSync.applyPending()])
           .catch((error: unknown) => options.log?.warn({ err: error }, 'index refresh failed; serving the last loaded data'))
-          .finally(() => { refreshing = false; });
+          .finally(() => {
+            refreshing = false;
+          });
       }, config.indexRefreshMs);
       timer.unref();
       // Models: every shop at start, then a check per interval (other nodes' orders and events move the stamp too).

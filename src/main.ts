@@ -23,7 +23,17 @@ export async function serve(config: Config): Promise<void> {
   }
 
   if (config.demo && (await services.shops.listShops()).length === 0) {
-    const seeded = await seedDemoShop({ shops: services.shops, catalog: services.catalogAdmin, rulesets: services.rulesets, events: services.events, ledger: services.ledger, activity: services }, { publicUrl: config.publicUrl });
+    const seeded = await seedDemoShop(
+      {
+        shops: services.shops,
+        catalog: services.catalogAdmin,
+        rulesets: services.rulesets,
+        events: services.events,
+        ledger: services.ledger,
+        activity: services,
+      },
+      { publicUrl: config.publicUrl },
+    );
     printDemoWelcome(config, seeded);
   }
 
@@ -35,7 +45,8 @@ export async function serve(config: Config): Promise<void> {
     log.info({ signal }, 'shutting down: draining in-flight requests');
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
-    app.close()
+    app
+      .close()
       .then(() => services.close())
       .then(() => process.exit(0))
       .catch((error: unknown) => {
@@ -60,7 +71,9 @@ function printDemoWelcome(config: Config, seeded: DemoSeedResult): void {
   const [a] = seeded.sample.productIds;
   const lines = [
     '',
-    `Demo shop "${DEMO_HANDLE}" created: ${Object.entries(seeded.counts).map(([k, v]) => `${v} ${k}`).join(', ')}.`,
+    `Demo shop "${DEMO_HANDLE}" created: ${Object.entries(seeded.counts)
+      .map(([k, v]) => `${v} ${k}`)
+      .join(', ')}.`,
     `  public key:  ${seeded.keys.public}`,
     `  private key: ${seeded.keys.private}`,
     '  (keys are stored hashed and shown only now; `rebound keys demo` issues new ones)',

@@ -17,7 +17,11 @@ function importsOf(file: string): string[] {
 
 /** The layering of STYLE.md, checked on every test run. */
 const RULES: { layer: string; forbidden: RegExp; why: string }[] = [
-  { layer: 'domain', forbidden: /\/(http|store|cache|services|indexes|jobs|cli)\/|^(fastify|kysely|pg|better-sqlite3|ioredis|pino)$|^node:(fs|http|net)/, why: 'domain is pure' },
+  {
+    layer: 'domain',
+    forbidden: /\/(http|store|cache|services|indexes|jobs|cli)\/|^(fastify|kysely|pg|better-sqlite3|ioredis|pino)$|^node:(fs|http|net)/,
+    why: 'domain is pure',
+  },
   { layer: 'http', forbidden: /\/store\//, why: 'http talks to services, never to the store' },
   { layer: 'indexes', forbidden: /\/(http|services)\//, why: 'indexes are read models below the services' },
   { layer: 'services', forbidden: /\/http\//, why: 'services are shared by HTTP and the CLI' },
@@ -34,12 +38,15 @@ describe('architecture', () => {
       expect(sources.length).toBeGreaterThan(3);
       expect(sources.flatMap(importsOf).length).toBeGreaterThan(sources.length);
       const offenders = sources.flatMap((file) =>
-        importsOf(file).filter((spec) => spec.includes('/src/') && !/\/src\/domain\//.test(spec)).map((spec) => `${relative(ROOT, file)} imports ${spec}`));
+        importsOf(file)
+          .filter((spec) => spec.includes('/src/') && !/\/src\/domain\//.test(spec))
+          .map((spec) => `${relative(ROOT, file)} imports ${spec}`),
+      );
       expect(offenders).toEqual([]);
     });
   }
 
-  it('the console\'s wire types come from the server\'s domain, so they cannot drift', () => {
+  it("the console's wire types come from the server's domain, so they cannot drift", () => {
     const usesDomain = files(join(ROOT, 'console/src')).some((file) => importsOf(file).some((spec) => spec.includes('/src/domain/')));
     expect(usesDomain).toBe(true);
   });
@@ -47,7 +54,10 @@ describe('architecture', () => {
   for (const rule of RULES) {
     it(`${rule.layer}/ respects its boundary (${rule.why})`, () => {
       const offenders = files(join(SRC, rule.layer)).flatMap((file) =>
-        importsOf(file).filter((spec) => rule.forbidden.test(spec)).map((spec) => `${relative(SRC, file)} imports ${spec}`));
+        importsOf(file)
+          .filter((spec) => rule.forbidden.test(spec))
+          .map((spec) => `${relative(SRC, file)} imports ${spec}`),
+      );
       expect(offenders).toEqual([]);
     });
   }

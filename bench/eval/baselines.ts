@@ -12,7 +12,11 @@ export function popularity(invoices: readonly Invoice[], k: number, since = -Inf
 }
 
 function topKeys(counts: ReadonlyMap<number, number>, k: number, skip: ReadonlySet<number> = new Set()): number[] {
-  return [...counts].filter(([id]) => !skip.has(id)).sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, k).map(([id]) => id);
+  return [...counts]
+    .filter(([id]) => !skip.has(id))
+    .sort((a, b) => b[1] - a[1] || a[0] - b[0])
+    .slice(0, k)
+    .map(([id]) => id);
 }
 
 /** Appends `fallback` ids not already present (nor in `skip`) until the list holds `k`. */
@@ -68,7 +72,13 @@ export function purchasesByCustomer(invoices: readonly Invoice[]): Map<number, n
 }
 
 /** c = baskets with both, nA / nB = baskets with the input / the candidate, r30 / r90 = Σ over shared baskets of 0.5^(age_days / h). */
-interface Pair { c: number; nA: number; nB: number; r30: number; r90: number }
+interface Pair {
+  c: number;
+  nA: number;
+  nB: number;
+  r30: number;
+  r90: number;
+}
 
 /** The co-purchase scorings of the sweep, by key: a candidate's score given the input. */
 export const CO_PURCHASE_WEIGHTINGS: readonly (readonly [string, (p: Pair) => number])[] = [
@@ -98,8 +108,12 @@ function bestK(scores: ReadonlyMap<number, number>, k: number): number[] {
  * `since` (ages counted back from `reference`), the top `k` per weighting, topped up from `fallback`.
  */
 export function coPurchaseSweep(
-  invoices: readonly Invoice[], since: number, reference: number,
-  cases: readonly { input: number; targets: ReadonlySet<number> }[], fallback: readonly number[], k: number,
+  invoices: readonly Invoice[],
+  since: number,
+  reference: number,
+  cases: readonly { input: number; targets: ReadonlySet<number> }[],
+  fallback: readonly number[],
+  k: number,
 ): Record<string, Score> {
   const invoicesOf = new Map<number, Invoice[]>();
   for (const invoice of invoices) {

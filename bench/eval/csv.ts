@@ -11,11 +11,15 @@ export function parseCsvRecord(text: string): string[] | null {
     const c = text[i];
     if (quoted) {
       if (c !== '"') field += c;
-      else if (text[i + 1] === '"') { field += '"'; i++; }
-      else quoted = false;
+      else if (text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else quoted = false;
     } else if (c === '"') quoted = true;
-    else if (c === ',') { fields.push(field); field = ''; }
-    else field += c;
+    else if (c === ',') {
+      fields.push(field);
+      field = '';
+    } else field += c;
   }
   if (quoted) return null;
   fields.push(field);
@@ -29,7 +33,10 @@ export async function* readCsvGz(path: string): AsyncGenerator<string[]> {
   for await (const line of lines) {
     const text: string = pending === null ? line : `${pending}\n${line}`;
     const record = parseCsvRecord(text);
-    if (record === null) { pending = text; continue; }
+    if (record === null) {
+      pending = text;
+      continue;
+    }
     pending = null;
     if (text !== '') yield record;
   }

@@ -35,7 +35,13 @@ export class Tally {
     const hit = this.hits / this.n;
     const recall = this.recallSum / this.n;
     const recallVariance = Math.max(0, this.recallSquares / this.n - recall * recall);
-    return { hit_rate: round(hit), hit_se: round(Math.sqrt(hit * (1 - hit) / this.n)), recall: round(recall), recall_se: round(Math.sqrt(recallVariance / this.n)), n: this.n };
+    return {
+      hit_rate: round(hit),
+      hit_se: round(Math.sqrt((hit * (1 - hit)) / this.n)),
+      recall: round(recall),
+      recall_se: round(Math.sqrt(recallVariance / this.n)),
+      n: this.n,
+    };
   }
 }
 
@@ -62,5 +68,8 @@ export function sample<T>(items: readonly T[], n: number, seed: number): T[] {
     const j = Math.floor(random() * (i + 1));
     [index[i], index[j]] = [index[j]!, index[i]!];
   }
-  return index.slice(0, n).sort((a, b) => a - b).map((i) => items[i]!);
+  return index
+    .slice(0, n)
+    .sort((a, b) => a - b)
+    .map((i) => items[i]!);
 }

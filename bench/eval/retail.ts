@@ -32,15 +32,28 @@ export interface Retail {
   cutoff: number;
 }
 
-interface CodeStats { saleTitles: Map<string, number>; anyTitles: Map<string, number>; prices: number[] }
-interface RawInvoice { id: number; at: number; customer: number | null; items: Map<string, { quantity: number; price: number }> }
+interface CodeStats {
+  saleTitles: Map<string, number>;
+  anyTitles: Map<string, number>;
+  prices: number[];
+}
+interface RawInvoice {
+  id: number;
+  at: number;
+  customer: number | null;
+  items: Map<string, { quantity: number; price: number }>;
+}
 
 const bump = (counts: Map<string, number>, key: string) => counts.set(key, (counts.get(key) ?? 0) + 1);
 
 function mostCommon(counts: Map<string, number>): string | null {
   let best: string | null = null;
   let bestCount = 0;
-  for (const [key, count] of counts) if (count > bestCount || (count === bestCount && best !== null && key < best)) { best = key; bestCount = count; }
+  for (const [key, count] of counts)
+    if (count > bestCount || (count === bestCount && best !== null && key < best)) {
+      best = key;
+      bestCount = count;
+    }
   return best;
 }
 
@@ -65,7 +78,10 @@ export async function loadRetail(path: string, validDays: number): Promise<Retai
   let rows = 0;
   let lastAt = 0;
   for await (const record of readCsvGz(path)) {
-    if (header === null) { header = new Map(record.map((name, i) => [name, i])); continue; }
+    if (header === null) {
+      header = new Map(record.map((name, i) => [name, i]));
+      continue;
+    }
     if (record.length !== header.size) throw new Error(`record ${rows + 2}: ${record.length} fields, the header has ${header.size}`);
     const col = (name: string) => record[header!.get(name) ?? -1]?.trim() ?? '';
     rows++;
@@ -100,7 +116,10 @@ export async function loadRetail(path: string, validDays: number): Promise<Retai
   const products = codes.map((code): RetailProduct => {
     const s = stats.get(code)!;
     const title = mostCommon(s.saleTitles) ?? mostCommon(s.anyTitles) ?? code;
-    const tag = title.split(/\s+/)[0]!.toLowerCase().replace(/[^a-z]/g, '');
+    const tag = title
+      .split(/\s+/)[0]!
+      .toLowerCase()
+      .replace(/[^a-z]/g, '');
     return { id: idOf.get(code)!, code, title, price: priceString(median(s.prices)), tag: tag === '' ? null : tag };
   });
   const dataEnd = Math.floor(lastAt / DAY_MS) * DAY_MS + DAY_MS;

@@ -34,9 +34,18 @@ async function freePort(): Promise<number> {
 
 /** Starts the built server on a fresh SQLite file in `work`. */
 export async function startService(work: string): Promise<Service> {
-  const running = await startProcess(['dist/src/cli/main.js', 'serve'], {
-    DATABASE_URL: `sqlite:${join(work, 'eval.db')}`, REBOUND_ADMIN_TOKEN: TOKEN, REBOUND_DEMO: 'false', LOG_LEVEL: 'warn', HOST: '127.0.0.1',
-  }, await freePort(), '/readyz');
+  const running = await startProcess(
+    ['dist/src/cli/main.js', 'serve'],
+    {
+      DATABASE_URL: `sqlite:${join(work, 'eval.db')}`,
+      REBOUND_ADMIN_TOKEN: TOKEN,
+      REBOUND_DEMO: 'false',
+      LOG_LEVEL: 'warn',
+      HOST: '127.0.0.1',
+    },
+    await freePort(),
+    '/readyz',
+  );
   const admin = async (method: string, path: string, body?: unknown) => {
     const res = await fetch(`${running.url}/admin/v1${path}`, {
       method,

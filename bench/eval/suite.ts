@@ -5,7 +5,13 @@ import { DAY_MS, orderDocument, productDocument, type Invoice, type RetailProduc
 import { createRuleset, createShop, getList, importBatches, mapPool, modelBuilt, type EvalShop, type Service } from './service.js';
 import { forYouSweep, recommendedSweep, trendingSweep } from './sweeps.js';
 
-export interface Dataset { name: string; handle: string; products: RetailProduct[]; train: Invoice[]; valid: Invoice[] }
+export interface Dataset {
+  name: string;
+  handle: string;
+  products: RetailProduct[];
+  train: Invoice[];
+  valid: Invoice[];
+}
 export type Row = { key: string; label: string; score: Score | null; note?: string };
 
 const CUSTOMER_SAMPLE = 800;
@@ -23,7 +29,12 @@ const PURCHASED_THEN_TRENDING = {
 };
 
 /** A service list fetched per case and scored; null (n/a) when the endpoint is not there. */
-async function perCase<T>(shop: EvalShop, cases: readonly T[], path: (c: T) => string, targets: (c: T) => ReadonlySet<number>): Promise<{ score: Score | null; note?: string }> {
+async function perCase<T>(
+  shop: EvalShop,
+  cases: readonly T[],
+  path: (c: T) => string,
+  targets: (c: T) => ReadonlySet<number>,
+): Promise<{ score: Score | null; note?: string }> {
   if (cases.length === 0) return { score: null, note: 'no cases' };
   const answers = await mapPool(cases, CONCURRENCY, (c) => getList(shop, path(c)));
   if (answers[0]!.ids === null) return { score: null, note: answers[0]!.note };
@@ -39,7 +50,10 @@ export async function evaluate(service: Service, data: Dataset) {
   const { train, valid } = data;
   const reference = train.reduce((max, o) => Math.max(max, o.at), 0);
   const shop = await createShop(service, data.handle, `${data.name} (evaluation)`);
-  const importMs = { products: await importBatches(shop, 'products', data.products.map(productDocument), BATCH), orders: await importBatches(shop, 'orders', train.map(orderDocument), BATCH) };
+  const importMs = {
+    products: await importBatches(shop, 'products', data.products.map(productDocument), BATCH),
+    orders: await importBatches(shop, 'orders', train.map(orderDocument), BATCH),
+  };
   const started = performance.now();
   const model = await modelBuilt(shop);
   const modelWaitMs = Math.round(performance.now() - started);
@@ -54,12 +68,22 @@ export async function evaluate(service: Service, data: Dataset) {
   const customers = [...boughtBy.keys()].sort((a, b) => a - b);
   const customerTargets = customers.map((c) => boughtBy.get(c)!);
   const history = purchasesByCustomer(train);
-  const known = sample(customers.filter((c) => history.has(c)), CUSTOMER_SAMPLE, SEED);
+  const known = sample(
+    customers.filter((c) => history.has(c)),
+    CUSTOMER_SAMPLE,
+    SEED,
+  );
   const knownTargets = (c: number) => boughtBy.get(c)!;
-  const baskets = sample(valid.filter((o) => o.items.size >= 2).map((o) => {
-    const [input, ...rest] = [...o.items.keys()];
-    return { input: input!, targets: new Set(rest) };
-  }), BASKET_SAMPLE, SEED);
+  const baskets = sample(
+    valid
+      .filter((o) => o.items.size >= 2)
+      .map((o) => {
+        const [input, ...rest] = [...o.items.keys()];
+        return { input: input!, targets: new Set(rest) };
+      }),
+    BASKET_SAMPLE,
+    SEED,
+  );
 
   // One list for every validation customer.
   const pop28 = popularity(train, K, reference - 28 * DAY_MS);
@@ -78,7 +102,7 @@ export async function evaluate(service: Service, data: Dataset) {
     repeat.add(fill(history.get(c)!.slice(0, K), pop30, K), knownTargets(c));
     popularOnly.add(fill([], pop30, K, new Set(history.get(c)!)), knownTargets(c));
   }
-  add('known_purchased_then_popular', 'baseline: the customer\'s purchases (units), then popularity 30d', repeat.score());
+  add('known_purchased_then_popular', "baseline: the customer's purchases (units), then popularity 30d", repeat.score());
   const kept = await perCase(shop, known, (c) => `/products/for_you?shop_customer_id=${c}&include_purchased=yes&limit=10&filter_oos=no`, knownTargets);
   add('known_for_you_kept', 'service: for_you, include_purchased=yes', kept.score, kept.note);
   const rulesetId = await createRuleset(shop, PURCHASED_THEN_TRENDING);
@@ -101,7 +125,12 @@ export async function evaluate(service: Service, data: Dataset) {
   add('baskets_popularity', 'baseline: popularity, all training', counts.popular.score());
   add('baskets_cooccurrence', 'baseline: raw co-occurrence counts, all training', counts.all.score());
   add('baskets_cooccurrence_90d', 'baseline: raw co-occurrence counts, last 90 days', counts.d90.score());
-  const rec = await perCase(shop, baskets, (b) => `/products/recommended?shop_product_ids=${b.input}&limit=10&filter_oos=no`, (b) => b.targets);
+  const rec = await perCase(
+    shop,
+    baskets,
+    (b) => `/products/recommended?shop_product_ids=${b.input}&limit=10&filter_oos=no`,
+    (b) => b.targets,
+  );
   add('baskets_recommended', 'service: recommended (the model, defaults)', rec.score, rec.note);
 
   const sweepStarted = performance.now();
@@ -111,7 +140,12 @@ export async function evaluate(service: Service, data: Dataset) {
     trending: trendingSweep(train, reference, customerTargets),
   };
   return {
-    rows, sweeps, model, import_ms: importMs, model_wait_ms: modelWaitMs, sweep_ms: Math.round(performance.now() - sweepStarted),
+    rows,
+    sweeps,
+    model,
+    import_ms: importMs,
+    model_wait_ms: modelWaitMs,
+    sweep_ms: Math.round(performance.now() - sweepStarted),
     cases: { valid_customers: customers.length, known_customers: known.length, baskets: baskets.length },
   };
 }

@@ -9,32 +9,62 @@ import { fill } from './baselines.js';
 import { K, Tally, scoreShared, type Score } from './metrics.js';
 import { DAY_MS, type Invoice } from './retail.js';
 
-export interface BasketCase { input: number; targets: ReadonlySet<number> }
+export interface BasketCase {
+  input: number;
+  targets: ReadonlySet<number>;
+}
 
 /** The model's order lines of a set of invoices. */
 export function modelLines(invoices: readonly Invoice[]): ModelLine[] {
   return invoices.flatMap((o) => [...o.items.keys()].map((productId) => ({ orderId: o.id, productId, customerId: o.customer, createdAt: o.at })));
 }
 
-interface Variant { key: string; basis: 'order' | 'customer'; threshold: number; score: PairScore; weight?: (size: number, ageDays: number) => number }
+interface Variant {
+  key: string;
+  basis: 'order' | 'customer';
+  threshold: number;
+  score: PairScore;
+  weight?: (size: number, ageDays: number) => number;
+}
 
 const sar = (similarity: SarSimilarity, basis: 'order' | 'customer', threshold = 1): Variant => ({
-  key: `sar_${similarity}_${basis}${threshold > 1 ? `_t${threshold}` : ''}`, basis, threshold, score: (c, _w, a, b) => sarScore(similarity, c, a, b, threshold),
+  key: `sar_${similarity}_${basis}${threshold > 1 ? `_t${threshold}` : ''}`,
+  basis,
+  threshold,
+  score: (c, _w, a, b) => sarScore(similarity, c, a, b, threshold),
 });
 const weighted = (key: string, halfLife: number, sizePower: number): Variant => ({
-  key, basis: 'order', threshold: 1, score: (_c, w) => w, weight: (size, age) => 2 ** (-age / halfLife) / size ** sizePower,
+  key,
+  basis: 'order',
+  threshold: 1,
+  score: (_c, w) => w,
+  weight: (size, age) => 2 ** (-age / halfLife) / size ** sizePower,
 });
 
 /** Similarities tried for `recommended`: SAR's three on both bases, and weighted co-occurrence variants. */
 export const RECOMMENDED_VARIANTS: readonly Variant[] = [
-  sar('count', 'order'), sar('count', 'order', 2), sar('jaccard', 'order'), sar('lift', 'order'),
-  sar('count', 'customer'), sar('jaccard', 'customer'), sar('lift', 'customer'),
-  weighted('recency_h365', 365, 0), weighted('recency_h90', 90, 0), weighted('size_sqrt', Infinity, 0.5), weighted('size_1', Infinity, 1),
-  weighted('weighted_h180', 180, 0.5), weighted('weighted_h365 (default)', 365, 0.5),
+  sar('count', 'order'),
+  sar('count', 'order', 2),
+  sar('jaccard', 'order'),
+  sar('lift', 'order'),
+  sar('count', 'customer'),
+  sar('jaccard', 'customer'),
+  sar('lift', 'customer'),
+  weighted('recency_h365', 365, 0),
+  weighted('recency_h90', 90, 0),
+  weighted('size_sqrt', Infinity, 0.5),
+  weighted('size_1', Infinity, 1),
+  weighted('weighted_h180', 180, 0.5),
+  weighted('weighted_h365 (default)', 365, 0.5),
 ];
 
 /** Basket completion for every variant: the input's top neighbours, topped up from `fallback`. */
-export function recommendedSweep(train: readonly Invoice[], reference: number, cases: readonly BasketCase[], fallback: readonly number[]): Record<string, Score> {
+export function recommendedSweep(
+  train: readonly Invoice[],
+  reference: number,
+  cases: readonly BasketCase[],
+  fallback: readonly number[],
+): Record<string, Score> {
   const ids = Float64Array.from(new Set(train.flatMap((o) => [...o.items.keys()]))).sort();
   const index = new Map([...ids].map((id, i) => [id, i]));
   const out: Record<string, Score> = {};
@@ -48,10 +78,17 @@ export function recommendedSweep(train: readonly Invoice[], reference: number, c
       if (key === null) continue;
       const u = users.of(key);
       newest[u] = Math.max(newest[u] ?? 0, o.at);
-      for (const id of o.items.keys()) { rows.push(u); columns.push(index.get(id)!); }
+      for (const id of o.items.keys()) {
+        rows.push(u);
+        columns.push(index.get(id)!);
+      }
     }
     const incidence = buildIncidence(rows, columns, users.size, ids.length);
-    const weights = variant.weight && Float64Array.from({ length: users.size }, (_, u) => variant.weight!(incidence.userOffsets[u + 1]! - incidence.userOffsets[u]!, (reference - newest[u]!) / DAY_MS));
+    const weights =
+      variant.weight &&
+      Float64Array.from({ length: users.size }, (_, u) =>
+        variant.weight!(incidence.userOffsets[u + 1]! - incidence.userOffsets[u]!, (reference - newest[u]!) / DAY_MS),
+      );
     const lists = buildNeighbourLists(incidence, variant.score, { k: 50, threshold: variant.threshold, ids, ...(weights ? { userWeights: weights } : {}) });
     const tally = new Tally();
     for (const c of cases) {
@@ -66,7 +103,12 @@ export function recommendedSweep(train: readonly Invoice[], reference: number, c
 }
 
 /** for_you over returning customers, by affinity half-life and neighbour vote, with purchases kept (they rebuy) and left out. */
-export function forYouSweep(train: readonly Invoice[], customers: readonly number[], targets: (c: number) => ReadonlySet<number>, fallback: readonly number[]): Record<string, { kept: Score; left_out: Score }> {
+export function forYouSweep(
+  train: readonly Invoice[],
+  customers: readonly number[],
+  targets: (c: number) => ReadonlySet<number>,
+  fallback: readonly number[],
+): Record<string, { kept: Score; left_out: Score }> {
   const lines = modelLines(train);
   const out: Record<string, { kept: Score; left_out: Score }> = {};
   for (const halfLife of [30, 180, 365]) {

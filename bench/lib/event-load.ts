@@ -55,7 +55,11 @@ export async function runEventLoad(options: EventLoadOptions): Promise<EventLoad
   let server: Running = await startProcess(options.serverArgs, env, options.port ?? 0, '/readyz');
   try {
     const admin = async (method: string, path: string, body?: unknown) => {
-      const res = await fetch(`${server.url}${path}`, { method, headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, ...(body ? { body: JSON.stringify(body) } : {}) });
+      const res = await fetch(`${server.url}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+        ...(body ? { body: JSON.stringify(body) } : {}),
+      });
       if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
       return res.json() as Promise<any>;
     };
@@ -67,31 +71,37 @@ export async function runEventLoad(options: EventLoadOptions): Promise<EventLoad
     let stop = false;
     let crashed = false;
     const clients = Array.from({ length: options.clients }, () => ({ uuid: randomUUID(), sent: 0, acked: 0, failed: 0 }));
-    const post = (uuid: string, n: number) => new Promise<number>((resolve) => {
-      const path = `/api/v1/analytics/event?key=${keys.public}&subject=user&verb=viewed&noun=product&shop_product_handle=p-${n % 50}&uuid=${uuid}`;
-      const req = request({ host: '127.0.0.1', port: new URL(server.url).port, method: 'POST', path, agent }, (res) => {
-        res.resume();
-        // A crash mid-body never emits 'end'; 'close' always comes, and only a complete answer counts as acknowledged.
-        res.on('close', () => resolve(res.complete ? (res.statusCode ?? 0) : 0));
+    const post = (uuid: string, n: number) =>
+      new Promise<number>((resolve) => {
+        const path = `/api/v1/analytics/event?key=${keys.public}&subject=user&verb=viewed&noun=product&shop_product_handle=p-${n % 50}&uuid=${uuid}`;
+        const req = request({ host: '127.0.0.1', port: new URL(server.url).port, method: 'POST', path, agent }, (res) => {
+          res.resume();
+          // A crash mid-body never emits 'end'; 'close' always comes, and only a complete answer counts as acknowledged.
+          res.on('close', () => resolve(res.complete ? (res.statusCode ?? 0) : 0));
+        });
+        req.on('error', () => resolve(0));
+        req.end();
       });
-      req.on('error', () => resolve(0));
-      req.end();
-    });
     const started = Date.now();
     const cpuBefore = server.cpuMs();
-    const crash = options.crashAfterMs === undefined ? null : setTimeout(() => {
-      crashed = true;
-      server.child.kill('SIGKILL');
-    }, options.crashAfterMs);
-    await Promise.all(clients.map(async (c) => {
-      while (!stop && Date.now() < deadline) {
-        c.sent++;
-        const status = await post(c.uuid, c.sent);
-        if (status === 200) c.acked++;
-        else c.failed++;
-        if (crashed && status === 0) break; // the server is gone: this client stops
-      }
-    }));
+    const crash =
+      options.crashAfterMs === undefined
+        ? null
+        : setTimeout(() => {
+            crashed = true;
+            server.child.kill('SIGKILL');
+          }, options.crashAfterMs);
+    await Promise.all(
+      clients.map(async (c) => {
+        while (!stop && Date.now() < deadline) {
+          c.sent++;
+          const status = await post(c.uuid, c.sent);
+          if (status === 200) c.acked++;
+          else c.failed++;
+          if (crashed && status === 0) break; // the server is gone: this client stops
+        }
+      }),
+    );
     stop = true;
     const cpuUsed = crashed ? null : server.cpuMs() - cpuBefore;
     if (crash) clearTimeout(crash);
@@ -116,7 +126,7 @@ export async function runEventLoad(options: EventLoadOptions): Promise<EventLoad
       stored,
       lost,
       failed: sum((c) => c.failed),
-      eventsPerSecond: Math.round(sum((c) => c.acked) / (crashed ? (options.crashAfterMs! / 1000) : elapsed)),
+      eventsPerSecond: Math.round(sum((c) => c.acked) / (crashed ? options.crashAfterMs! / 1000 : elapsed)),
       eventsPerCpuSecond: cpuUsed ? Math.round(sum((c) => c.acked) / (cpuUsed / 1000)) : null,
       crashed,
     };

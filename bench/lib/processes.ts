@@ -24,7 +24,9 @@ export function rssMb(pid: number): number {
 
 /** CPU time (user + system) a process has used so far, from /proc (Linux), in ms. */
 export function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    .replace(/^.*\) /, '')
+    .split(' ');
   // utime and stime are fields 14 and 15 of stat, 12 and 13 after the command name; clock ticks of 10 ms.
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
@@ -36,7 +38,9 @@ async function waitFor(url: string, child: ChildProcess, timeoutMs: number): Pro
     try {
       const res = await fetch(url);
       if (res.ok) return;
-    } catch { /* not up yet */ }
+    } catch {
+      /* not up yet */
+    }
     await new Promise((r) => setTimeout(r, 25));
   }
   throw new Error(`${url} not ready after ${timeoutMs} ms`);
@@ -63,11 +67,17 @@ export async function startProcess(args: string[], env: Record<string, string>, 
   let output = '';
   const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
   // Never leave a server behind, whatever happens to the script.
-  const reap = () => { if (child.exitCode === null) child.kill('SIGKILL'); };
+  const reap = () => {
+    if (child.exitCode === null) child.kill('SIGKILL');
+  };
   process.once('exit', reap);
   child.once('exit', () => process.removeListener('exit', reap));
-  child.stdout!.on('data', (d: Buffer) => { output += d.toString(); });
-  child.stderr!.on('data', (d: Buffer) => { output += d.toString(); });
+  child.stdout!.on('data', (d: Buffer) => {
+    output += d.toString();
+  });
+  child.stderr!.on('data', (d: Buffer) => {
+    output += d.toString();
+  });
   let url = `http://127.0.0.1:${port}`;
   try {
     if (port === 0) url = await announcedUrl(() => output, child, 120_000);
@@ -83,10 +93,11 @@ export async function startProcess(args: string[], env: Record<string, string>, 
     output: () => output,
     rssMb: () => rssMb(child.pid!),
     cpuMs: () => cpuMs(child.pid!),
-    stop: () => new Promise((resolve) => {
-      if (child.exitCode !== null) return resolve();
-      child.once('exit', () => resolve());
-      child.kill('SIGTERM');
-    }),
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
   };
 }

@@ -7,7 +7,12 @@ export type Tier = 'hot' | 'warm' | 'cold';
 const tierOf = (rank: number): Tier => (rank <= 10 ? 'hot' : rank <= 100 ? 'warm' : 'cold');
 
 /** The request mix: each storefront call a widget makes, by share. */
-const MIX: [kind: 'custom' | 'trending' | 'collections' | 'static', weight: number][] = [['custom', 40], ['trending', 25], ['collections', 25], ['static', 10]];
+const MIX: [kind: 'custom' | 'trending' | 'collections' | 'static', weight: number][] = [
+  ['custom', 40],
+  ['trending', 25],
+  ['collections', 25],
+  ['static', 10],
+];
 
 export interface TierStats {
   requests: number;
@@ -35,10 +40,14 @@ function pathFor(shop: TenantShop, rng: Random, kind: (typeof MIX)[number][0]): 
   const product = () => shop.productIds[rng.int(0, shop.productIds.length - 1)];
   const key = `key=${shop.key}`;
   switch (kind) {
-    case 'custom': return `/api/v1/custom/id/${shop.rulesetIds[0]}?${key}&shop_product_ids=${product()}`;
-    case 'trending': return `/api/v1/products/trending_products?${key}&limit=10`;
-    case 'collections': return `/api/v1/products/collections?${key}&shop_collection_ids=${shop.collectionIds[rng.int(0, shop.collectionIds.length - 1)]}&limit=10`;
-    case 'static': return `/api/v1/products/static?${key}&ids=${product()},${product()},${product()}`;
+    case 'custom':
+      return `/api/v1/custom/id/${shop.rulesetIds[0]}?${key}&shop_product_ids=${product()}`;
+    case 'trending':
+      return `/api/v1/products/trending_products?${key}&limit=10`;
+    case 'collections':
+      return `/api/v1/products/collections?${key}&shop_collection_ids=${shop.collectionIds[rng.int(0, shop.collectionIds.length - 1)]}&limit=10`;
+    case 'static':
+      return `/api/v1/products/static?${key}&ids=${product()},${product()},${product()}`;
   }
 }
 
@@ -47,7 +56,11 @@ function pathFor(shop: TenantShop, rng: Random, kind: (typeof MIX)[number][0]): 
  * for the answer, and send the next, for `warmupSeconds` unrecorded (every hot shop's first
  * request is a load) and then `seconds` recorded. Shops are drawn by Zipf rank (exponent `s`).
  */
-export async function runTenantLoad(base: string, shops: readonly TenantShop[], options: { connections: number; seconds: number; warmupSeconds: number; s: number; seed?: number; onSecond?: (done: number) => void }): Promise<TenantLoadResult> {
+export async function runTenantLoad(
+  base: string,
+  shops: readonly TenantShop[],
+  options: { connections: number; seconds: number; warmupSeconds: number; s: number; seed?: number; onSecond?: (done: number) => void },
+): Promise<TenantLoadResult> {
   const url = new URL(base);
   const agent = new Agent({ keepAlive: true, maxSockets: options.connections });
   const shopSampler = new WeightedSampler(zipfWeights(shops.length, options.s));
@@ -58,29 +71,32 @@ export async function runTenantLoad(base: string, shops: readonly TenantShop[], 
   let done = 0;
   const recordFrom = performance.now() + options.warmupSeconds * 1000;
   const deadline = recordFrom + options.seconds * 1000;
-  const send = (path: string) => new Promise<number>((resolve) => {
-    const req = request({ host: url.hostname, port: url.port, path, agent }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
+  const send = (path: string) =>
+    new Promise<number>((resolve) => {
+      const req = request({ host: url.hostname, port: url.port, path, agent }, (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      });
+      req.on('error', () => resolve(0));
+      req.end();
     });
-    req.on('error', () => resolve(0));
-    req.end();
-  });
   const ticker = setInterval(() => options.onSecond?.(done), 1000);
-  await Promise.all(Array.from({ length: options.connections }, async (_, c) => {
-    const rng = new Random((options.seed ?? 1) * 1000 + c);
-    while (performance.now() < deadline) {
-      const index = shopSampler.draw(rng);
-      const path = pathFor(shops[index]!, rng, MIX[kindSampler.draw(rng)]![0]);
-      const started = performance.now();
-      const status = await send(path);
-      touched.add(index);
-      if (started < recordFrom) continue;
-      latencies[tierOf(index + 1)].push(performance.now() - started);
-      done++;
-      if (status !== 200) errors++;
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: options.connections }, async (_, c) => {
+      const rng = new Random((options.seed ?? 1) * 1000 + c);
+      while (performance.now() < deadline) {
+        const index = shopSampler.draw(rng);
+        const path = pathFor(shops[index]!, rng, MIX[kindSampler.draw(rng)]![0]);
+        const started = performance.now();
+        const status = await send(path);
+        touched.add(index);
+        if (started < recordFrom) continue;
+        latencies[tierOf(index + 1)].push(performance.now() - started);
+        done++;
+        if (status !== 200) errors++;
+      }
+    }),
+  );
   clearInterval(ticker);
   agent.destroy();
   const stats = (values: number[]): TierStats => {

@@ -34,9 +34,8 @@ const DISTINCT_CATALOGS = 25;
 export const LARGE_SHOPS = [1_000, 10_000];
 const ORDERS_PER_SHOP = 400;
 
-const listableIds = (data: DemoData) => data.products
-  .filter((p) => p.status !== 'draft' && p.published_at !== null && !String(p.tags ?? '').includes('exclude_rebound'))
-  .map((p) => p.id);
+const listableIds = (data: DemoData) =>
+  data.products.filter((p) => p.status !== 'draft' && p.published_at !== null && !String(p.tags ?? '').includes('exclude_rebound')).map((p) => p.id);
 
 /** Imports one generated shop through the services the admin API uses. */
 async function importShop(services: Services, handle: string, data: DemoData, rulesets: number): Promise<TenantShop> {
@@ -93,7 +92,13 @@ export async function prepareTenants(dir: string, counts: { shops: number; produ
   mkdirSync(dir, { recursive: true });
   const building = `${file}.building`;
   for (const suffix of ['', '-wal', '-shm']) rmSync(`${building}${suffix}`, { force: true });
-  const config = loadConfig({ DATABASE_URL: `sqlite:${building}`, REBOUND_ADMIN_TOKEN: OPERATOR_TOKEN, REBOUND_DEMO: 'false', LOG_LEVEL: 'silent', REBOUND_MEMORY_BUDGET_MB: '256' });
+  const config = loadConfig({
+    DATABASE_URL: `sqlite:${building}`,
+    REBOUND_ADMIN_TOKEN: OPERATOR_TOKEN,
+    REBOUND_DEMO: 'false',
+    LOG_LEVEL: 'silent',
+    REBOUND_MEMORY_BUDGET_MB: '256',
+  });
   const services = await compose(config);
   const started = performance.now();
   const shops: TenantShop[] = [];

@@ -50,7 +50,7 @@ export function App() {
       setToken(candidate);
     } catch (error) {
       const refused = error instanceof ApiError && error.status === 401;
-      setSignInError(refused ? 'That token was not accepted. Use the operator token or a shop\'s private key.' : (error as Error).message);
+      setSignInError(refused ? "That token was not accepted. Use the operator token or a shop's private key." : (error as Error).message);
       // Only a refused token is forgotten: a brief outage must not sign the merchant out.
       if (refused) sessionStorage.removeItem(TOKEN_KEY);
       setToken(null);
@@ -65,7 +65,11 @@ export function App() {
 
   if (!token || !session) return token && !signInError ? <p className="muted pad">Signing in…</p> : <SignIn onSignIn={signIn} error={signInError} />;
   // What pages keep for later (the catalog's search, the preview's inputs) is forgotten on signing out.
-  return <KeptStateProvider><SignedIn token={token} session={session} onSignOut={signOut} /></KeptStateProvider>;
+  return (
+    <KeptStateProvider>
+      <SignedIn token={token} session={session} onSignOut={signOut} />
+    </KeptStateProvider>
+  );
 }
 
 function SignedIn({ token, session, onSignOut }: { token: string; session: Session; onSignOut(): void }) {
@@ -75,15 +79,14 @@ function SignedIn({ token, session, onSignOut }: { token: string; session: Sessi
     return session.shops.find((s) => s.handle === kept)?.handle ?? session.shops[0]?.handle ?? '';
   });
   const shop = session.shops.find((s) => s.handle === handle) ?? session.shops[0];
-  const context = useMemo<ConsoleContextValue | null>(
-    () => (shop ? { api, shop, products: new ProductCache(api, shop.handle) } : null),
-    [api, shop],
-  );
+  const context = useMemo<ConsoleContextValue | null>(() => (shop ? { api, shop, products: new ProductCache(api, shop.handle) } : null), [api, shop]);
   const dirty = useRef(false);
   // Back, forward and typed addresses change the hash too: with unsaved changes they ask first.
   const confirmLeave = () => !dirty.current || window.confirm('This ruleset has unsaved changes. Leave without saving?');
   const route = useHashRoute(confirmLeave);
-  const setDirty = useCallback((value: boolean) => { dirty.current = value; }, []);
+  const setDirty = useCallback((value: boolean) => {
+    dirty.current = value;
+  }, []);
   const catalog = useLoad(() => api.get<RuleCatalog>('/rule-catalog'), [api]);
   const switcherId = useId();
   useDocumentTitle(shop ? null : ['No shop']);
@@ -98,7 +101,12 @@ function SignedIn({ token, session, onSignOut }: { token: string; session: Sessi
   }, []);
 
   useEffect(() => {
-    const warn = (event: BeforeUnloadEvent) => { if (dirty.current) { event.preventDefault(); event.returnValue = ''; } };
+    const warn = (event: BeforeUnloadEvent) => {
+      if (dirty.current) {
+        event.preventDefault();
+        event.returnValue = '';
+      }
+    };
     window.addEventListener('beforeunload', warn);
     return () => window.removeEventListener('beforeunload', warn);
   }, []);
@@ -117,8 +125,12 @@ function SignedIn({ token, session, onSignOut }: { token: string; session: Sessi
   if (!shop || !context) {
     return (
       <main className="pad">
-        <p>No shop yet. Create one with <code>POST /admin/v1/shops</code> or <code>rebound shops create</code>.</p>
-        <button type="button" onClick={onSignOut}>Sign out</button>
+        <p>
+          No shop yet. Create one with <code>POST /admin/v1/shops</code> or <code>rebound shops create</code>.
+        </p>
+        <button type="button" onClick={onSignOut}>
+          Sign out
+        </button>
       </main>
     );
   }
@@ -127,15 +139,32 @@ function SignedIn({ token, session, onSignOut }: { token: string; session: Sessi
   return (
     <ConsoleContext.Provider value={context}>
       {/* Not href="#main": the console routes by the hash, so the link moves focus instead. */}
-      <a className="skip-link" href="#main" onClick={(e) => { e.preventDefault(); document.getElementById('main')?.focus(); }}>Skip to content</a>
+      <a
+        className="skip-link"
+        href="#main"
+        onClick={(e) => {
+          e.preventDefault();
+          document.getElementById('main')?.focus();
+        }}
+      >
+        Skip to content
+      </a>
       <header className="topbar">
         <span className="brand">Rebound</span>
         <nav aria-label="Console">
           <ul>
             {NAV.map(([path, label]) => (
               <li key={path}>
-                <a href={`#${path}`} aria-current={section === path ? 'page' : undefined}
-                  onClick={(e) => { e.preventDefault(); navigate(path); }}>{label}</a>
+                <a
+                  href={`#${path}`}
+                  aria-current={section === path ? 'page' : undefined}
+                  onClick={(e) => {
+                    e.preventDefault();
+                    navigate(path);
+                  }}
+                >
+                  {label}
+                </a>
               </li>
             ))}
           </ul>
@@ -145,15 +174,34 @@ function SignedIn({ token, session, onSignOut }: { token: string; session: Sessi
             <>
               <label htmlFor={switcherId}>Shop</label>
               <select id={switcherId} value={shop.handle} onChange={(e) => switchShop(e.target.value)}>
-                {session.shops.map((s) => <option key={s.handle} value={s.handle}>{s.name} ({s.handle})</option>)}
+                {session.shops.map((s) => (
+                  <option key={s.handle} value={s.handle}>
+                    {s.name} ({s.handle})
+                  </option>
+                ))}
               </select>
             </>
-          ) : <span>Shop: <strong>{shop.name}</strong></span>}
-          <button type="button" onClick={() => { if (confirmLeave()) onSignOut(); }}>Sign out</button>
+          ) : (
+            <span>
+              Shop: <strong>{shop.name}</strong>
+            </span>
+          )}
+          <button
+            type="button"
+            onClick={() => {
+              if (confirmLeave()) onSignOut();
+            }}
+          >
+            Sign out
+          </button>
         </span>
       </header>
       <main id="main" tabIndex={-1}>
-        {catalog.error && <p className="error" role="alert">{catalog.error}</p>}
+        {catalog.error && (
+          <p className="error" role="alert">
+            {catalog.error}
+          </p>
+        )}
         <Suspense fallback={<p className="muted">Loading…</p>}>
           <Route route={route} catalog={catalog.data} navigate={navigate} setDirty={setDirty} />
         </Suspense>
@@ -162,8 +210,16 @@ function SignedIn({ token, session, onSignOut }: { token: string; session: Sessi
   );
 }
 
-function Route({ route, catalog, navigate, setDirty }: {
-  route: string; catalog: RuleCatalog | undefined; navigate(to: string, force?: boolean): void; setDirty(dirty: boolean): void;
+function Route({
+  route,
+  catalog,
+  navigate,
+  setDirty,
+}: {
+  route: string;
+  catalog: RuleCatalog | undefined;
+  navigate(to: string, force?: boolean): void;
+  setDirty(dirty: boolean): void;
 }) {
   const parts = route.split('/').filter(Boolean);
   switch (parts[0]) {

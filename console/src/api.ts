@@ -2,7 +2,11 @@ import type { Problem } from './types';
 
 /** An admin API answer other than 2xx, with the server's sentence and (for 422) each problem's path. */
 export class ApiError extends Error {
-  constructor(readonly status: number, message: string, readonly problems: Problem[] = []) {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly problems: Problem[] = [],
+  ) {
     super(message);
   }
 }
@@ -28,7 +32,11 @@ export function createApi(token: string, onUnauthorized: () => void): Api {
     if (response.status === 204) return undefined as T;
     const text = await response.text();
     let json: unknown = null;
-    try { json = text ? JSON.parse(text) : null; } catch { /* a proxy's HTML error page */ }
+    try {
+      json = text ? JSON.parse(text) : null;
+    } catch {
+      /* a proxy's HTML error page */
+    }
     if (!response.ok) {
       if (response.status === 401) onUnauthorized();
       const error = (json ?? {}) as { error?: string; problems?: Problem[] };

@@ -23,7 +23,10 @@ export class ProductCache {
   private readonly missing = new Set<number>();
   private collections: Promise<Collection[]> | null = null;
 
-  constructor(private readonly api: Api, private readonly handle: string) {}
+  constructor(
+    private readonly api: Api,
+    private readonly handle: string,
+  ) {}
 
   get(id: number): Product | undefined {
     return this.byId.get(id);
@@ -64,7 +67,9 @@ export class ProductCache {
   }
 
   async search(text: string, limit = 8): Promise<Product[]> {
-    const answer = await this.api.get<{ data: Product[] }>(`/shops/${encodeURIComponent(this.handle)}/products?query=${encodeURIComponent(text)}&limit=${limit}`);
+    const answer = await this.api.get<{ data: Product[] }>(
+      `/shops/${encodeURIComponent(this.handle)}/products?query=${encodeURIComponent(text)}&limit=${limit}`,
+    );
     this.remember(answer.data);
     return answer.data;
   }
@@ -73,7 +78,10 @@ export class ProductCache {
   listCollections(): Promise<Collection[]> {
     this.collections ??= this.api.get<{ data: Collection[] }>(`/shops/${encodeURIComponent(this.handle)}/collections`).then(
       (r) => r.data,
-      (error: unknown) => { this.collections = null; throw error; },
+      (error: unknown) => {
+        this.collections = null;
+        throw error;
+      },
     );
     return this.collections;
   }

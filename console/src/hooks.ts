@@ -18,8 +18,12 @@ export function useLoad<T>(load: () => Promise<T>, deps: readonly unknown[], opt
   useEffect(() => {
     const id = ++run.current;
     load().then(
-      (data) => { if (id === run.current) setState({ deps, tick, data, error: null }); },
-      (error: Error) => { if (id === run.current) setState({ deps, tick, data: undefined, error: error.message }); },
+      (data) => {
+        if (id === run.current) setState({ deps, tick, data, error: null });
+      },
+      (error: Error) => {
+        if (id === run.current) setState({ deps, tick, data: undefined, error: error.message });
+      },
     );
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [...deps, tick]);
@@ -121,7 +125,10 @@ export function focusSoon(selectors: string[]): void {
   setTimeout(() => {
     for (const selector of selectors) {
       const element = document.querySelector<HTMLElement>(selector);
-      if (element) { element.focus(); return; }
+      if (element) {
+        element.focus();
+        return;
+      }
     }
   }, 0);
 }

@@ -23,9 +23,24 @@ export type ProductRef = NonNullable<Condition['products']>[number];
 
 export type { ValueKind };
 
-export interface OperatorSpec { code: string; label: string; value: ValueKind }
-export interface ConditionSpec { type: string; label: string; input: string; unit?: 'money' | 'count'; operators: OperatorSpec[] }
-export interface OutputSpec { type: string; label: string; value: 'products' | 'collection' | 'tag_list' | 'endpoint' | 'none'; description: string }
+export interface OperatorSpec {
+  code: string;
+  label: string;
+  value: ValueKind;
+}
+export interface ConditionSpec {
+  type: string;
+  label: string;
+  input: string;
+  unit?: 'money' | 'count';
+  operators: OperatorSpec[];
+}
+export interface OutputSpec {
+  type: string;
+  label: string;
+  value: 'products' | 'collection' | 'tag_list' | 'endpoint' | 'none';
+  description: string;
+}
 export interface RuleCatalog {
   conditions: ConditionSpec[];
   outputs: OutputSpec[];
@@ -43,7 +58,12 @@ export interface Collection {
   products: { product_id: number; position: number }[];
 }
 
-export interface PreviewError { code: string; message: string; rule_index?: number; id?: number }
+export interface PreviewError {
+  code: string;
+  message: string;
+  rule_index?: number;
+  id?: number;
+}
 
 export interface PreviewAnswer {
   data: Product[];
@@ -58,4 +78,8 @@ export interface PreviewAnswer {
   trace: RuleTrace[];
 }
 
-export interface Problem { path: string; message: string; index?: number }
+export interface Problem {
+  path: string;
+  message: string;
+  index?: number;
+}

@@ -12,7 +12,11 @@ export class ChangeBus {
   private readonly node = randomUUID();
   private subscriber: Redis | null = null;
 
-  constructor(private readonly publisher: Redis | null, private readonly channel: string, private readonly warn: (error: unknown) => void) {}
+  constructor(
+    private readonly publisher: Redis | null,
+    private readonly channel: string,
+    private readonly warn: (error: unknown) => void,
+  ) {}
 
   publish(message: ChangeMessage): void {
     if (!this.publisher) return;

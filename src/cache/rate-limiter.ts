@@ -15,7 +15,11 @@ export interface RateDecision {
 export class RateLimiter {
   private readonly local = new LRUCache<string, { count: number; resetAt: number }>({ max: 200_000 });
 
-  constructor(private readonly redis: Redis | null, private readonly prefix: string, private readonly windowMs = 60_000) {}
+  constructor(
+    private readonly redis: Redis | null,
+    private readonly prefix: string,
+    private readonly windowMs = 60_000,
+  ) {}
 
   /** The decision without waiting, when this node's own counts decide (no Redis); null when Redis does. */
   hitLocally(id: string, limit: number, now = Date.now()): RateDecision | null {
@@ -50,7 +54,10 @@ export class RateLimiter {
   }
 
   private async remote(key: string): Promise<number> {
-    const results = await this.redis!.multi().incr(key).pexpire(key, this.windowMs * 2).exec();
+    const results = await this.redis!.multi()
+      .incr(key)
+      .pexpire(key, this.windowMs * 2)
+      .exec();
     const [error, value] = results?.[0] ?? [new Error('no answer'), null];
     if (error) throw error;
     return Number(value);

@@ -21,8 +21,14 @@ export function connectRedis(url: string, onError: (error: Error) => void): Redi
 export function whenReady(redis: Redis, ms = 2000): Promise<boolean> {
   if (redis.status === 'ready') return Promise.resolve(true);
   return new Promise((resolve) => {
-    const timer = setTimeout(() => { redis.off('ready', ready); resolve(false); }, ms);
-    const ready = () => { clearTimeout(timer); resolve(true); };
+    const timer = setTimeout(() => {
+      redis.off('ready', ready);
+      resolve(false);
+    }, ms);
+    const ready = () => {
+      clearTimeout(timer);
+      resolve(true);
+    };
     redis.once('ready', ready);
   });
 }

@@ -11,9 +11,16 @@ const NOT_YET = ['rulesets', 'billing_customers', 'billing_addresses', 'billing_
 function readRows(path: string): unknown[] {
   const text = readFileSync(path, 'utf8');
   if (path.endsWith('.ndjson')) {
-    return text.split('\n').filter((l) => l.trim() !== '').map((line, i) => {
-      try { return JSON.parse(line) as unknown; } catch { throw new InvalidInputError('file', `${path}: line ${i + 1} is not valid JSON.`); }
-    });
+    return text
+      .split('\n')
+      .filter((l) => l.trim() !== '')
+      .map((line, i) => {
+        try {
+          return JSON.parse(line) as unknown;
+        } catch {
+          throw new InvalidInputError('file', `${path}: line ${i + 1} is not valid JSON.`);
+        }
+      });
   }
   try {
     return JSON.parse(text) as unknown[];

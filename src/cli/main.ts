@@ -32,9 +32,22 @@ async function run(argv: string[]): Promise<number> {
   try {
     switch (command) {
       case 'seed-demo': {
-        const result = await seedDemoShop({ shops: services.shops, catalog: services.catalogAdmin, rulesets: services.rulesets, events: services.events, ledger: services.ledger, activity: services }, { publicUrl: config.publicUrl });
+        const result = await seedDemoShop(
+          {
+            shops: services.shops,
+            catalog: services.catalogAdmin,
+            rulesets: services.rulesets,
+            events: services.events,
+            ledger: services.ledger,
+            activity: services,
+          },
+          { publicUrl: config.publicUrl },
+        );
         out(`Demo shop ${result.created ? 'created' : 'refreshed'}: ${JSON.stringify(result.counts)}`);
-        if (result.keys) out(`public key: ${result.keys.public}\nprivate key: ${result.keys.private}\nstorefront widget demo: ${config.publicUrl}/widget-demo?key=${encodeURIComponent(result.keys.public)}`);
+        if (result.keys)
+          out(
+            `public key: ${result.keys.public}\nprivate key: ${result.keys.private}\nstorefront widget demo: ${config.publicUrl}/widget-demo?key=${encodeURIComponent(result.keys.public)}`,
+          );
         return 0;
       }
       case 'import': {
@@ -50,7 +63,14 @@ async function run(argv: string[]): Promise<number> {
           name: options.name,
           ...(options.timezone ? { timezone: options.timezone } : {}),
           ...(options.currency ? { currency: options.currency } : {}),
-          ...(options.scopes ? { scopes: options.scopes.split(',').map((s) => s.trim()).filter(Boolean) } : {}),
+          ...(options.scopes
+            ? {
+                scopes: options.scopes
+                  .split(',')
+                  .map((s) => s.trim())
+                  .filter(Boolean),
+              }
+            : {}),
           ...(options['public-url'] ? { public_url: options['public-url'] } : {}),
         });
         out(`Shop ${shop.handle} created (id ${shop.id}).\npublic key: ${keys.public}\nprivate key: ${keys.private}`);
@@ -89,7 +109,9 @@ async function keysCommand(services: Awaited<ReturnType<typeof compose>>, rest: 
 class UsageError extends Error {}
 
 run(process.argv.slice(2)).then(
-  (code) => { if (code >= 0) process.exit(code); },
+  (code) => {
+    if (code >= 0) process.exit(code);
+  },
   (error: unknown) => {
     if (error instanceof ConfigError || error instanceof AppError) {
       process.stderr.write(`rebound: ${error.message}\n`);

@@ -51,7 +51,8 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
     throw new ConfigError(`REDIS_URL must start with redis:// or rediss://, got "${redisUrl}".`);
   }
   const redisPrefix = nonEmpty(env, 'REDIS_PREFIX') ?? 'rebound:';
-  if (!/^[\w:.-]{1,64}$/.test(redisPrefix)) throw new ConfigError(`REDIS_PREFIX must be 1-64 letters, digits, colons, dots, dashes or underscores, got "${redisPrefix}".`);
+  if (!/^[\w:.-]{1,64}$/.test(redisPrefix))
+    throw new ConfigError(`REDIS_PREFIX must be 1-64 letters, digits, colons, dots, dashes or underscores, got "${redisPrefix}".`);
   const adminToken = nonEmpty(env, 'REBOUND_ADMIN_TOKEN') ?? null;
   if (adminToken !== null && adminToken.length < 24) {
     throw new ConfigError('REBOUND_ADMIN_TOKEN must be at least 24 characters long.');
@@ -78,8 +79,23 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
   const trustProxy = trustProxySetting(env);
   const timeouts = serverTimeouts((name, fallback, min, max) => integerSetting(env, name, fallback, min, max));
   return Object.freeze({
-    port, host, databaseUrl, redisUrl, redisPrefix, adminToken, publicUrl, demo, logLevel, cacheTtlSeconds, indexRefreshMs, modelIntervalS, secretKey, billingTimeoutMs,
-    trustProxy, timeouts, memoryBudgetMb,
+    port,
+    host,
+    databaseUrl,
+    redisUrl,
+    redisPrefix,
+    adminToken,
+    publicUrl,
+    demo,
+    logLevel,
+    cacheTtlSeconds,
+    indexRefreshMs,
+    modelIntervalS,
+    secretKey,
+    billingTimeoutMs,
+    trustProxy,
+    timeouts,
+    memoryBudgetMb,
   });
 }
 

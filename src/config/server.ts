@@ -24,10 +24,15 @@ export function trustProxySetting(env: Env): TrustProxy {
   if (raw === undefined || raw === '' || /^(false|0|no|off)$/i.test(raw)) return false;
   if (/^(true|yes|on)$/i.test(raw)) return true;
   if (/^\d{1,2}$/.test(raw)) return Number(raw);
-  const entries = raw.split(',').map((e) => e.trim()).filter(Boolean);
+  const entries = raw
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean);
   const bad = entries.find((e) => !isAddressOrCidr(e));
   if (bad !== undefined || entries.length === 0) {
-    throw new ConfigError(`TRUST_PROXY must be true, false, a hop count, or a comma list of addresses and CIDRs (or loopback, linklocal, uniquelocal); "${bad ?? raw}" is none of these.`);
+    throw new ConfigError(
+      `TRUST_PROXY must be true, false, a hop count, or a comma list of addresses and CIDRs (or loopback, linklocal, uniquelocal); "${bad ?? raw}" is none of these.`,
+    );
   }
   return entries;
 }
@@ -46,6 +51,7 @@ export function serverTimeouts(integer: (name: string, fallback: number, min: nu
   const requestTimeoutMs = integer('REQUEST_TIMEOUT_MS', 30_000, 1000, 600_000);
   const headersTimeoutMs = integer('HEADERS_TIMEOUT_MS', 10_000, 500, 600_000);
   const keepAliveTimeoutMs = integer('KEEP_ALIVE_TIMEOUT_MS', 72_000, 1000, 600_000);
-  if (headersTimeoutMs > requestTimeoutMs) throw new ConfigError(`HEADERS_TIMEOUT_MS (${headersTimeoutMs}) must not be longer than REQUEST_TIMEOUT_MS (${requestTimeoutMs}).`);
+  if (headersTimeoutMs > requestTimeoutMs)
+    throw new ConfigError(`HEADERS_TIMEOUT_MS (${headersTimeoutMs}) must not be longer than REQUEST_TIMEOUT_MS (${requestTimeoutMs}).`);
   return { requestTimeoutMs, headersTimeoutMs, keepAliveTimeoutMs };
 }

@@ -15,7 +15,10 @@ export abstract class AppError extends Error {
 export class InvalidInputError extends AppError {
   readonly status = 400;
   readonly code = 'invalid_input';
-  constructor(readonly param: string, message: string) {
+  constructor(
+    readonly param: string,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -64,7 +67,10 @@ export class InvalidDocumentError extends AppError {
 export class UnavailableError extends AppError {
   readonly status = 503;
   readonly code = 'unavailable';
-  constructor(message: string, readonly retryAfter = 5) {
+  constructor(
+    message: string,
+    readonly retryAfter = 5,
+  ) {
     super(message);
   }
 }
@@ -79,7 +85,10 @@ export class BadGatewayError extends AppError {
 export class TooManyRequestsError extends AppError {
   readonly status = 429;
   readonly code = 'rate_limited';
-  constructor(message: string, readonly retryAfter: number) {
+  constructor(
+    message: string,
+    readonly retryAfter: number,
+  ) {
     super(message);
   }
 }

@@ -27,7 +27,9 @@ export function utcDay(epochMs: number): number {
 }
 
 /** Views, adds and removes per handle and day, folded from a batch of events. */
-export function countEvents(events: readonly (StoreEvent & { shop_id: number })[]): { shop_id: number; day: number; handle: string; views: number; adds: number; removes: number }[] {
+export function countEvents(
+  events: readonly (StoreEvent & { shop_id: number })[],
+): { shop_id: number; day: number; handle: string; views: number; adds: number; removes: number }[] {
   const counts = new Map<string, { shop_id: number; day: number; handle: string; views: number; adds: number; removes: number }>();
   for (const e of events) {
     if (e.handle === null) continue;

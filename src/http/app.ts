@@ -92,43 +92,51 @@ export async function buildApp(services: Services, config: Config, options: AppO
   widgetRoutes(app, { keys: services.keys, catalog: services.catalog });
   await app.register(async (web) => consoleRoutes(web));
 
-  await app.register(async (api) => {
-    // Storefront pages call these from the browser, from any origin.
-    await api.register(cors, { origin: '*', methods: ['GET', 'POST', 'OPTIONS'], allowedHeaders: ['Content-Type', 'X-Api-Key'], maxAge: 86_400 });
-    registerApiKeyAuth(api, services.keys);
-    registerResidentShop(api, services.catalog);
-    registerApiRateLimit(api, services.limiter, services.catalog);
-    registerCustomerSignatures(api, (shopId) => services.catalog.essentials(shopId));
-    sourcesRoute(api); // first: it collects the list routes as they are added
-    listRoutes(api, { products: services.products, cache: services.answers });
-    customRoute(api, { recommendations: services.recommendations, products: services.products, experiments: services.experiments, cache: services.answers });
-    // The POST endpoints read any body storefront code sends; the GET hot paths carry none of that machinery.
-    await api.register(async (posts) => {
-      await registerStorefrontBodies(posts);
-      eventRoutes(posts, services.events);
-      trackRoutes(posts, services.tracking);
-      billingRoutes(posts, { shops: services.shops, reactivation: services.reactivation, onetime: services.onetime });
-    });
-  }, { prefix: '/api/v1' });
+  await app.register(
+    async (api) => {
+      // Storefront pages call these from the browser, from any origin.
+      await api.register(cors, { origin: '*', methods: ['GET', 'POST', 'OPTIONS'], allowedHeaders: ['Content-Type', 'X-Api-Key'], maxAge: 86_400 });
+      registerApiKeyAuth(api, services.keys);
+      registerResidentShop(api, services.catalog);
+      registerApiRateLimit(api, services.limiter, services.catalog);
+      registerCustomerSignatures(api, (shopId) => services.catalog.essentials(shopId));
+      sourcesRoute(api); // first: it collects the list routes as they are added
+      listRoutes(api, { products: services.products, cache: services.answers });
+      customRoute(api, { recommendations: services.recommendations, products: services.products, experiments: services.experiments, cache: services.answers });
+      // The POST endpoints read any body storefront code sends; the GET hot paths carry none of that machinery.
+      await api.register(async (posts) => {
+        await registerStorefrontBodies(posts);
+        eventRoutes(posts, services.events);
+        trackRoutes(posts, services.tracking);
+        billingRoutes(posts, { shops: services.shops, reactivation: services.reactivation, onetime: services.onetime });
+      });
+    },
+    { prefix: '/api/v1' },
+  );
 
-  await app.register(async (admin) => {
-    registerNdjson(admin);
-    registerAdminAuth(admin, services.adminAuth);
-    registerAdminRateLimit(admin, services.limiter, services.catalog);
-    shopRoutes(admin, services.shops);
-    nodeRoutes(admin, services.catalog);
-    catalogRoutes(admin, { shops: services.shops, catalog: services.catalogAdmin });
-    rulesetRoutes(admin, { shops: services.shops, rulesets: services.rulesets, recommendations: services.recommendations });
-    adminEventRoutes(admin, { shops: services.shops, events: services.events });
-    adminBillingRoutes(admin, { shops: services.shops, ledger: services.ledger });
-    billingProviderRoutes(admin, { shops: services.shops, providers: services.billingProviders });
-    consoleApiRoutes(admin, { shops: services.shops, insights: services.insights });
-    modelRoutes(admin, { shops: services.shops, models: services.modelsAdmin });
-    experimentRoutes(admin, { shops: services.shops, experiments: services.experiments, attribution: services.attribution });
-  }, { prefix: '/admin/v1' });
+  await app.register(
+    async (admin) => {
+      registerNdjson(admin);
+      registerAdminAuth(admin, services.adminAuth);
+      registerAdminRateLimit(admin, services.limiter, services.catalog);
+      shopRoutes(admin, services.shops);
+      nodeRoutes(admin, services.catalog);
+      catalogRoutes(admin, { shops: services.shops, catalog: services.catalogAdmin });
+      rulesetRoutes(admin, { shops: services.shops, rulesets: services.rulesets, recommendations: services.recommendations });
+      adminEventRoutes(admin, { shops: services.shops, events: services.events });
+      adminBillingRoutes(admin, { shops: services.shops, ledger: services.ledger });
+      billingProviderRoutes(admin, { shops: services.shops, providers: services.billingProviders });
+      consoleApiRoutes(admin, { shops: services.shops, insights: services.insights });
+      modelRoutes(admin, { shops: services.shops, models: services.modelsAdmin });
+      experimentRoutes(admin, { shops: services.shops, experiments: services.experiments, attribution: services.attribution });
+    },
+    { prefix: '/admin/v1' },
+  );
 
   await app.register(async (pages) => billingPageRoutes(pages, services.reactivation));
-  await app.register(async (hooks) => webhookRoutes(hooks, { billing: services.billingWebhooks, storefront: services.storefrontSync }), { prefix: '/webhooks' });
+  await app.register(async (hooks) => webhookRoutes(hooks, { billing: services.billingWebhooks, storefront: services.storefrontSync }), {
+    prefix: '/webhooks',
+  });
 
   return app;
 }

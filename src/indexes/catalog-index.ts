@@ -57,7 +57,11 @@ export class CatalogIndex implements ShopMemory {
   /** Told after this node's own writes are in the store (to tell the other nodes). */
   onLocalChange: ((shopId: number, version: number) => void) | null = null;
 
-  constructor(private readonly store: CatalogStore, readonly residency: Residency = new Residency(), private readonly log?: Logger) {
+  constructor(
+    private readonly store: CatalogStore,
+    readonly residency: Residency = new Residency(),
+    private readonly log?: Logger,
+  ) {
     this.loader = new CatalogLoader(store, log);
     residency.register(this);
   }
@@ -256,9 +260,11 @@ export class CatalogIndex implements ShopMemory {
     const previous = this.queues.get(shopId) ?? Promise.resolve();
     const next = previous.catch(() => undefined).then(work);
     this.queues.set(shopId, next);
-    void next.finally(() => {
-      if (this.queues.get(shopId) === next) this.queues.delete(shopId);
-    }).catch(() => undefined);
+    void next
+      .finally(() => {
+        if (this.queues.get(shopId) === next) this.queues.delete(shopId);
+      })
+      .catch(() => undefined);
     return next;
   }
 }

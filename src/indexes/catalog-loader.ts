@@ -6,8 +6,19 @@ import { utcDay } from '../domain/events.js';
 import { buildSales, DAY_MS } from './sales.js';
 import { indexMarket, indexProduct, ShopCatalog, type IndexedProduct, type IndexedRuleset } from './shop-catalog.js';
 
-export type CatalogStore = Pick<Store, 'getShopById' | 'listProducts' | 'listCollections' | 'listMarkets' | 'listCustomers' | 'listShopVersions'
-  | 'listRulesets' | 'listOrderLines' | 'listEventCounts' | 'listExperiments'>;
+export type CatalogStore = Pick<
+  Store,
+  | 'getShopById'
+  | 'listProducts'
+  | 'listCollections'
+  | 'listMarkets'
+  | 'listCustomers'
+  | 'listShopVersions'
+  | 'listRulesets'
+  | 'listOrderLines'
+  | 'listEventCounts'
+  | 'listExperiments'
+>;
 
 /**
  * Products read per query when a shop's catalog is built. Each page is followed by a turn of the
@@ -19,7 +30,10 @@ const yieldTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** Reads the parts of a shop's read model from the store; the index decides when. */
 export class CatalogLoader {
-  constructor(private readonly store: CatalogStore, private readonly log?: Logger) {}
+  constructor(
+    private readonly store: CatalogStore,
+    private readonly log?: Logger,
+  ) {}
 
   /** A whole generation of the shop's catalog, or null when the shop does not exist. */
   async full(shopId: number): Promise<ShopCatalog | null> {

@@ -38,7 +38,10 @@ export class ModelIndex {
   private readonly shops = new Map<number, ShopState>();
   builds = 0;
 
-  constructor(private readonly builder: ModelBuilder | null, private readonly options: { intervalMs: number; log?: Logger; now?: () => number }) {}
+  constructor(
+    private readonly builder: ModelBuilder | null,
+    private readonly options: { intervalMs: number; log?: Logger; now?: () => number },
+  ) {}
 
   /** The model serving a shop now, or undefined (then the lists fall back); a first read starts a build. */
   get(shopId: number): ShopModel | undefined {
@@ -123,7 +126,14 @@ export class ModelIndex {
         if (result.unchanged) return;
         this.builds++;
         // Swapped in whole: a request sees the old model or the new one, never a mix.
-        state.current = { model: result.model, content: result.content, stamp: result.stamp, builtAt: result.builtAt, buildMs: result.ms, bytes: modelBytes(result.model) + contentBytes(result.content) };
+        state.current = {
+          model: result.model,
+          content: result.content,
+          stamp: result.stamp,
+          builtAt: result.builtAt,
+          buildMs: result.ms,
+          bytes: modelBytes(result.model) + contentBytes(result.content),
+        };
         this.options.log?.info({ shopId, ms: result.ms, bytes: state.current.bytes, stamp: result.stamp }, 'model built');
       })
       .catch((error: unknown) => this.options.log?.warn({ err: error, shopId }, 'model build failed; the previous model keeps serving'))

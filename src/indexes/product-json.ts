@@ -75,8 +75,12 @@ export function serializeProduct(product: Product): ProductJson {
   });
   const variantMetafields = variants.map((v) => (v.metafields.length === 0 ? EMPTY_METAFIELDS : `,"metafields":${JSON.stringify(v.metafields)}`));
   return new ProductJson(
-    ownBuffer(`${headStr}${variantStrings.join(',')}${tail}}`), headEnd, spans, offset,
-    variantMetafields, metafields.length === 0 ? EMPTY_METAFIELDS : `,"metafields":${JSON.stringify(metafields)}`,
+    ownBuffer(`${headStr}${variantStrings.join(',')}${tail}}`),
+    headEnd,
+    spans,
+    offset,
+    variantMetafields,
+    metafields.length === 0 ? EMPTY_METAFIELDS : `,"metafields":${JSON.stringify(metafields)}`,
   );
 }
 

@@ -73,7 +73,15 @@ export class Residency {
     const base = baseline?.() ?? 0;
     const headroom = Math.max(MIN_GARBAGE_HEADROOM, GARBAGE_HEADROOM_SHARE * budgetBytes);
     this.allowance = Math.max(MIN_ALLOWANCE, Math.floor((budgetBytes - base - reserveBytes - headroom) / RSS_PER_ESTIMATED_BYTE));
-    this.options.log?.info({ budgetMb: Math.round(budgetBytes / 2 ** 20), baselineMb: Math.round(base / 2 ** 20), reserveMb: Math.round(reserveBytes / 2 ** 20), allowanceMb: Math.round(this.allowance / 2 ** 20) }, 'memory budget for shops');
+    this.options.log?.info(
+      {
+        budgetMb: Math.round(budgetBytes / 2 ** 20),
+        baselineMb: Math.round(base / 2 ** 20),
+        reserveMb: Math.round(reserveBytes / 2 ** 20),
+        allowanceMb: Math.round(this.allowance / 2 ** 20),
+      },
+      'memory budget for shops',
+    );
     return this.allowance;
   }
 

@@ -26,7 +26,13 @@ export interface SalesStats {
 }
 
 export const NO_SALES: SalesStats = {
-  reference: 0, unitsSold90d: new Map(), unitsSold30d: new Map(), topSellers: [], trending: [], trendingScores: new Map(), purchasedByCustomer: new Map(),
+  reference: 0,
+  unitsSold90d: new Map(),
+  unitsSold30d: new Map(),
+  topSellers: [],
+  trending: [],
+  trendingScores: new Map(),
+  purchasedByCustomer: new Map(),
 };
 
 /** Folds order lines (oldest first, grouped by order) into the stats. */

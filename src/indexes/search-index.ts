@@ -51,9 +51,17 @@ export function searchIndex(catalog: ShopCatalog): Promise<MiniSearch<SearchDocu
     const listable = [...catalog.products.values()].filter((p) => p.listable);
     for (let start = 0; start < listable.length; start += CHUNK) {
       if (start > 0) await nextTurn();
-      index.addAll(listable.slice(start, start + CHUNK).map((p) => ({
-        id: p.id, title: p.title, tags: p.tags.join(' '), product_type: p.productType, vendor: p.vendor, skus: skusOf(p), body: bodyText(p),
-      })));
+      index.addAll(
+        listable.slice(start, start + CHUNK).map((p) => ({
+          id: p.id,
+          title: p.title,
+          tags: p.tags.join(' '),
+          product_type: p.productType,
+          vendor: p.vendor,
+          skus: skusOf(p),
+          body: bodyText(p),
+        })),
+      );
     }
     return index;
   });

@@ -153,17 +153,22 @@ export class ShopCatalog {
     return this.memoForRequest(`tag:${key}`, () => [...(this.byTag.get(key) ?? [])].sort(bestSellingFirst(this.sales)));
   }
 
-
   /** The market that prices a country, or null (base prices, whole catalog). */
   marketFor(countryCode: string): IndexedMarket | null {
-    const market = marketForCountry(this.markets.map((m) => m.market), countryCode);
-    return market ? this.markets.find((m) => m.market.id === market.id) ?? null : null;
+    const market = marketForCountry(
+      this.markets.map((m) => m.market),
+      countryCode,
+    );
+    return market ? (this.markets.find((m) => m.market.id === market.id) ?? null) : null;
   }
 
   /** The first active market selling in a currency, or null (base prices, whole catalog). */
   marketForCurrency(currency: string): IndexedMarket | null {
-    const market = marketForCurrency(this.markets.map((m) => m.market), currency);
-    return market ? this.markets.find((m) => m.market.id === market.id) ?? null : null;
+    const market = marketForCurrency(
+      this.markets.map((m) => m.market),
+      currency,
+    );
+    return market ? (this.markets.find((m) => m.market.id === market.id) ?? null) : null;
   }
 
   /** A product's variants priced for a market, made on first use and kept with this generation. */
@@ -187,7 +192,11 @@ export class ShopCatalog {
   }
 
   /** Same data, newer parts: the unchanged products are shared, not copied. */
-  with(parts: Partial<Pick<ShopCatalog, 'shop' | 'version' | 'products' | 'collections' | 'markets' | 'customers' | 'rulesets' | 'sales' | 'eventCounts' | 'experiments'>>): ShopCatalog {
+  with(
+    parts: Partial<
+      Pick<ShopCatalog, 'shop' | 'version' | 'products' | 'collections' | 'markets' | 'customers' | 'rulesets' | 'sales' | 'eventCounts' | 'experiments'>
+    >,
+  ): ShopCatalog {
     return new ShopCatalog(
       parts.shop ?? this.shop,
       parts.version ?? this.version,

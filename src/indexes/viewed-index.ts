@@ -13,7 +13,10 @@ const KEEP = 100;
 export class ViewedIndex {
   private readonly lru: LRUCache<string, string[]>;
 
-  constructor(private readonly store: Pick<Store, 'latestViewedHandles'>, options: { maxVisitors?: number; ttlMs?: number } = {}) {
+  constructor(
+    private readonly store: Pick<Store, 'latestViewedHandles'>,
+    options: { maxVisitors?: number; ttlMs?: number } = {},
+  ) {
     this.lru = new LRUCache({ max: options.maxVisitors ?? 100_000, ttl: options.ttlMs ?? 5_000 });
   }
 

@@ -75,21 +75,23 @@ export class GroupCommitter<T> {
     if (this.writing || this.queue.length === 0) return this.writing ?? Promise.resolve();
     const batch = this.queue.splice(0, this.options.maxBatch);
     const started = performance.now();
-    this.writing = this.write(batch.map((b) => b.item)).then(
-      () => {
-        this.batches++;
-        this.committed += batch.length;
-        this.lastCommitMs = performance.now() - started;
-        for (const b of batch) b.resolve();
-      },
-      (error: unknown) => {
-        for (const b of batch) b.reject(error);
-      },
-    ).finally(() => {
-      this.writing = null;
-      // What arrived during the write has waited long enough: commit it at once.
-      if (this.queue.length > 0 && !this.timer) void this.drain();
-    });
+    this.writing = this.write(batch.map((b) => b.item))
+      .then(
+        () => {
+          this.batches++;
+          this.committed += batch.length;
+          this.lastCommitMs = performance.now() - started;
+          for (const b of batch) b.resolve();
+        },
+        (error: unknown) => {
+          for (const b of batch) b.reject(error);
+        },
+      )
+      .finally(() => {
+        this.writing = null;
+        // What arrived during the write has waited long enough: commit it at once.
+        if (this.queue.length > 0 && !this.timer) void this.drain();
+      });
     return this.writing;
   }
 }

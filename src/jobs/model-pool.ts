@@ -13,7 +13,10 @@ export class ModelPool {
   private pool: Piscina | null = null;
   private closed = false;
 
-  constructor(private readonly databaseUrl: string, private readonly options: { maxHeapMb?: number } = {}) {}
+  constructor(
+    private readonly databaseUrl: string,
+    private readonly options: { maxHeapMb?: number } = {},
+  ) {}
 
   /** Whether a worker can read the database: an in-memory SQLite database lives in this thread only. */
   get usable(): boolean {

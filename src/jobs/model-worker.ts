@@ -15,11 +15,14 @@ import type { Store } from '../store/store.js';
 export const VIEWS_READ = 1_000_000;
 
 export type ModelTask =
-  | { kind: 'build'; databaseUrl: string; shopId: number; /** The stamp of the model being served: unchanged data is not rebuilt. */ stamp: string | null }
+  | { kind: 'build'; databaseUrl: string; shopId: number /** The stamp of the model being served: unchanged data is not rebuilt. */; stamp: string | null }
   | { kind: 'similar'; databaseUrl: string; shopId: number; productId: number; similarity: SarSimilarity; threshold: number; basis: Basis; limit: number }
   | { kind: 'ping' };
 
-export type BuildResult = { unchanged: true; stamp: string } | { unchanged: false; stamp: string; builtAt: string; ms: number; model: BuiltModel; content: ContentModel } | { missing: true };
+export type BuildResult =
+  | { unchanged: true; stamp: string }
+  | { unchanged: false; stamp: string; builtAt: string; ms: number; model: BuiltModel; content: ContentModel }
+  | { missing: true };
 
 export interface SimilarResult {
   data: { product_id: number; score: number; co_occurrences: number }[];
@@ -44,13 +47,18 @@ async function stampOf(store: Store, shopId: number): Promise<{ stamp: string; s
 }
 
 async function orderLines(store: Store, shopId: number): Promise<ModelLine[]> {
-  return (await store.listOrderLines(shopId, 0)).map((l) => ({ orderId: l.order_id, productId: l.product_id, customerId: l.customer_id, createdAt: l.created_at }));
+  return (await store.listOrderLines(shopId, 0)).map((l) => ({
+    orderId: l.order_id,
+    productId: l.product_id,
+    customerId: l.customer_id,
+    createdAt: l.created_at,
+  }));
 }
 
 /** Every product's content features, read a page at a time so their documents never all live at once. */
 async function contentItems(store: Store, shopId: number): Promise<ContentItem[]> {
   const items: ContentItem[] = [];
-  for (let afterId = 0; ;) {
+  for (let afterId = 0; ; ) {
     const page = await store.listProducts(shopId, { afterId, limit: 500 });
     for (const product of page) items.push(contentItemOf(product));
     if (page.length < 500) return items;
@@ -68,10 +76,31 @@ async function build(task: Extract<ModelTask, { kind: 'build' }>): Promise<unkno
   const modelViews: ModelView[] = views.map((v) => ({ visitor: v.uuid ?? `customer:${v.customer_id}`, handle: v.handle, createdAt: v.created_at }));
   const model = buildModel(lines, modelViews, current.settings);
   const content = buildContentModel(await contentItems(store, task.shopId));
-  const result: BuildResult = { unchanged: false, stamp: current.stamp, builtAt: new Date().toISOString(), ms: Math.round(performance.now() - started), model, content };
-  const buffers = [model.products, model.neighbours.offsets, model.neighbours.items, model.neighbours.scores, model.customers, model.affinityOffsets,
-    model.affinityItems, model.affinityWeights, model.viewNeighbours.offsets, model.viewNeighbours.items, model.viewNeighbours.scores,
-    content.ids, content.lists.offsets, content.lists.items, content.lists.scores].map((a) => a.buffer);
+  const result: BuildResult = {
+    unchanged: false,
+    stamp: current.stamp,
+    builtAt: new Date().toISOString(),
+    ms: Math.round(performance.now() - started),
+    model,
+    content,
+  };
+  const buffers = [
+    model.products,
+    model.neighbours.offsets,
+    model.neighbours.items,
+    model.neighbours.scores,
+    model.customers,
+    model.affinityOffsets,
+    model.affinityItems,
+    model.affinityWeights,
+    model.viewNeighbours.offsets,
+    model.viewNeighbours.items,
+    model.viewNeighbours.scores,
+    content.ids,
+    content.lists.offsets,
+    content.lists.items,
+    content.lists.scores,
+  ].map((a) => a.buffer);
   // Moved, not copied: the request thread receives the arrays as they are.
   return Piscina.move({ [Piscina.transferableSymbol]: buffers, [Piscina.valueSymbol]: result } as unknown as ArrayBuffer);
 }

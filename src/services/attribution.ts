@@ -51,12 +51,15 @@ export function createAttributionService(deps: { store: AttributionStore; catalo
       const shop = catalog.get(shopId);
       const windowMs = (shop?.shop.settings.attribution_window_hours ?? DEFAULT_ATTRIBUTION_WINDOW_HOURS) * HOUR_MS;
       const needClicks = [...latest.values()].filter((o) => !o.cancelled && o.customer_id !== null && o.lines.some((l) => l.source === null && l.quantity > 0));
-      const clicks = needClicks.length === 0 ? [] : await store.clicksOf(
-        shopId,
-        needClicks.map((o) => o.customer_id!),
-        Math.min(...needClicks.map((o) => o.created_at)) - windowMs,
-        Math.max(...needClicks.map((o) => o.created_at)),
-      );
+      const clicks =
+        needClicks.length === 0
+          ? []
+          : await store.clicksOf(
+              shopId,
+              needClicks.map((o) => o.customer_id!),
+              Math.min(...needClicks.map((o) => o.created_at)) - windowMs,
+              Math.max(...needClicks.map((o) => o.created_at)),
+            );
       const experiments = shop?.experiments ?? [];
       const lines: AttributedLine[] = [];
       for (const order of latest.values()) {
@@ -94,7 +97,9 @@ export function createAttributionService(deps: { store: AttributionStore; catalo
         days,
         currency: shop?.shop.currency ?? 'USD',
         totals: figures(totals),
-        rulesets: [...rulesets].map(([id, f]) => ({ ruleset_id: id, name: shop?.rulesets.get(id)?.ruleset.name ?? null, ...figures(f) })).sort((a, b) => b.revenue - a.revenue || a.ruleset_id - b.ruleset_id),
+        rulesets: [...rulesets]
+          .map(([id, f]) => ({ ruleset_id: id, name: shop?.rulesets.get(id)?.ruleset.name ?? null, ...figures(f) }))
+          .sort((a, b) => b.revenue - a.revenue || a.ruleset_id - b.ruleset_id),
         lists: [...lists].map(([list, f]) => ({ list, ...figures(f) })).sort((a, b) => b.revenue - a.revenue || a.list.localeCompare(b.list)),
         other: figures(other),
       };

@@ -10,8 +10,22 @@ import type { CatalogIndex } from '../indexes/catalog-index.js';
 import type { Store } from '../store/store.js';
 import type { AttributionService } from './attribution.js';
 
-type CatalogStore = Pick<Store, 'upsertProducts' | 'deleteProduct' | 'listProducts' | 'findVariantProducts' | 'findExistingProductIds' | 'findProductIdsByHandle'
-  | 'setInventory' | 'upsertCollections' | 'listCollections' | 'upsertCustomers' | 'upsertMarkets' | 'upsertOrders' | 'listMarkets'>;
+type CatalogStore = Pick<
+  Store,
+  | 'upsertProducts'
+  | 'deleteProduct'
+  | 'listProducts'
+  | 'findVariantProducts'
+  | 'findExistingProductIds'
+  | 'findProductIdsByHandle'
+  | 'setInventory'
+  | 'upsertCollections'
+  | 'listCollections'
+  | 'upsertCustomers'
+  | 'upsertMarkets'
+  | 'upsertOrders'
+  | 'listMarkets'
+>;
 
 function reject(index: number, path: string, message: string, what: string): never {
   throw new InvalidDocumentError(`Row ${index} of the ${what}: ${path}: ${message}.`, [{ index, path, message }]);
@@ -42,12 +56,16 @@ export function createCatalogService(deps: { store: CatalogStore; catalog: Catal
       const now = clock();
       const products: Product[] = rows.map((row) => normalizeProduct(row, now));
       // Asked of the store, not the read model: an import must not load a shop this node does not serve.
-      const taken = await store.findProductIdsByHandle(shopId, products.map((p) => p.handle));
+      const taken = await store.findProductIdsByHandle(
+        shopId,
+        products.map((p) => p.handle),
+      );
       const handles = new Map<string, number>();
       const variantOwner = new Map<number, number>();
       products.forEach((product, index) => {
         const sameHandle = handles.get(product.handle);
-        if (sameHandle !== undefined && sameHandle !== product.id) reject(index, 'handle', `"${product.handle}" is used by product ${sameHandle} in the same request`, 'products');
+        if (sameHandle !== undefined && sameHandle !== product.id)
+          reject(index, 'handle', `"${product.handle}" is used by product ${sameHandle} in the same request`, 'products');
         const owner = taken.get(product.handle);
         if (owner !== undefined && owner !== product.id && !rows.some((r) => r.id === owner)) {
           reject(index, 'handle', `"${product.handle}" is already the handle of product ${owner}`, 'products');
@@ -55,7 +73,8 @@ export function createCatalogService(deps: { store: CatalogStore; catalog: Catal
         handles.set(product.handle, product.id);
         product.variants.forEach((variant, v) => {
           const other = variantOwner.get(variant.id);
-          if (other !== undefined && other !== product.id) reject(index, `variants[${v}].id`, `variant ${variant.id} also belongs to product ${other} in the same request`, 'products');
+          if (other !== undefined && other !== product.id)
+            reject(index, `variants[${v}].id`, `variant ${variant.id} also belongs to product ${other} in the same request`, 'products');
           variantOwner.set(variant.id, product.id);
         });
       });
@@ -93,12 +112,18 @@ export function createCatalogService(deps: { store: CatalogStore; catalog: Catal
     /** The products holding these variants (the console names variant chips by them), from the read model's variant map. */
     async productsByVariantIds(shopId: number, variantIds: readonly number[]): Promise<{ data: Product[]; page: number; total: number }> {
       const byVariant = (await catalog.ensure(shopId))?.byVariant;
-      return this.productsByIds(shopId, variantIds.flatMap((v) => byVariant?.get(v)?.id ?? []));
+      return this.productsByIds(
+        shopId,
+        variantIds.flatMap((v) => byVariant?.get(v)?.id ?? []),
+      );
     },
 
     async upsertCollections(shopId: number, body: unknown): Promise<{ upserted: number }> {
       const rows = validateRows(CollectionInput, body, 'collections');
-      const existing = await store.findExistingProductIds(shopId, rows.flatMap((r) => r.products.map((p) => p.product_id)));
+      const existing = await store.findExistingProductIds(
+        shopId,
+        rows.flatMap((r) => r.products.map((p) => p.product_id)),
+      );
       const collections: Collection[] = rows.map((row, index) => {
         row.products.forEach((member, m) => {
           if (!existing.has(member.product_id)) reject(index, `products[${m}].product_id`, `unknown product ${member.product_id}`, 'collections');
@@ -122,7 +147,10 @@ export function createCatalogService(deps: { store: CatalogStore; catalog: Catal
 
     async setInventory(shopId: number, body: unknown): Promise<{ updated: number }> {
       const rows = validateRows(InventoryInput, body, 'inventory levels');
-      const owners = await store.findVariantProducts(shopId, rows.map((r) => r.variant_id));
+      const owners = await store.findVariantProducts(
+        shopId,
+        rows.map((r) => r.variant_id),
+      );
       rows.forEach((row, index) => {
         if (!owners.has(row.variant_id)) reject(index, 'variant_id', `unknown variant ${row.variant_id}`, 'inventory levels');
       });
@@ -133,7 +161,10 @@ export function createCatalogService(deps: { store: CatalogStore; catalog: Catal
 
     async upsertCustomers(shopId: number, body: unknown): Promise<{ upserted: number }> {
       const rows = validateRows(CustomerInput, body, 'customers');
-      await store.upsertCustomers(shopId, rows.map((r) => ({ id: r.id, email: r.email ?? null, tags: tagList(r.tags) })));
+      await store.upsertCustomers(
+        shopId,
+        rows.map((r) => ({ id: r.id, email: r.email ?? null, tags: tagList(r.tags) })),
+      );
       await catalog.apply(shopId, { customers: true });
       return { upserted: rows.length };
     },
@@ -142,7 +173,10 @@ export function createCatalogService(deps: { store: CatalogStore; catalog: Catal
       const rows = validateRows(MarketInput, body, 'markets');
       const variantIds = rows.flatMap((r) => (r.fixed_prices ?? []).map((f) => f.variant_id));
       const owners = await store.findVariantProducts(shopId, variantIds);
-      const products = await store.findExistingProductIds(shopId, rows.flatMap((r) => r.product_ids ?? []));
+      const products = await store.findExistingProductIds(
+        shopId,
+        rows.flatMap((r) => r.product_ids ?? []),
+      );
       const markets: Market[] = rows.map((row, index) => {
         (row.fixed_prices ?? []).forEach((f, i) => {
           if (!owners.has(f.variant_id)) reject(index, `fixed_prices[${i}].variant_id`, `unknown variant ${f.variant_id}`, 'markets');
@@ -187,7 +221,10 @@ export function createCatalogService(deps: { store: CatalogStore; catalog: Catal
       });
       await store.upsertOrders(shopId, orders);
       // Every order arrives here (import and webhooks): attributed now, re-attributed when it comes again.
-      await deps.attribution?.attributeOrders(shopId, rows.map((row, i) => orderToAttribute(row, orders[i]!.created_at, orders[i]!.cancelled_at !== null)));
+      await deps.attribution?.attributeOrders(
+        shopId,
+        rows.map((row, i) => orderToAttribute(row, orders[i]!.created_at, orders[i]!.cancelled_at !== null)),
+      );
       await catalog.apply(shopId, { orders: true });
       return { upserted: orders.length };
     },

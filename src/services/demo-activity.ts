@@ -26,17 +26,36 @@ export interface DemoActivityDeps {
  * same import as any order), and reactivation links that were generated, opened and claimed
  * through the billing services a storefront would call.
  */
-export async function seedDemoActivity(deps: DemoActivityDeps, shopId: number, data: DemoData, options: { now: Date; seed?: number; campaign: Campaign | null }): Promise<Record<string, number>> {
+export async function seedDemoActivity(
+  deps: DemoActivityDeps,
+  shopId: number,
+  data: DemoData,
+  options: { now: Date; seed?: number; campaign: Campaign | null },
+): Promise<Record<string, number>> {
   const [upsell, , , crossSell] = await deps.rulesets.list(shopId);
   let counts: Record<string, number> = {};
   if (upsell && crossSell) {
     const days = 14;
-    const arms = [{ name: 'A', ruleset_id: upsell.id, weight: 1 }, { name: 'B', ruleset_id: crossSell.id, weight: 1 }];
-    const experiment = await deps.experiments.create(shopId, { name: 'Product page: hand-picked upsell vs. cross-sell by tag', ruleset_id: upsell.id, arms }, { startedAt: options.now.getTime() - days * DAY_MS - 3_600_000 });
+    const arms = [
+      { name: 'A', ruleset_id: upsell.id, weight: 1 },
+      { name: 'B', ruleset_id: crossSell.id, weight: 1 },
+    ];
+    const experiment = await deps.experiments.create(
+      shopId,
+      { name: 'Product page: hand-picked upsell vs. cross-sell by tag', ruleset_id: upsell.id, arms },
+      { startedAt: options.now.getTime() - days * DAY_MS - 3_600_000 },
+    );
     const traffic = generateDemoTraffic(data, {
-      now: options.now, days, visitorsPerDay: 160,
+      now: options.now,
+      days,
+      visitorsPerDay: 160,
       ...(options.seed !== undefined ? { seed: options.seed } : {}),
-      experiment: { id: experiment.id, arms, sources: [rulesetSource(upsell.id, upsell.version, 'A'), rulesetSource(crossSell.id, crossSell.version, 'B')], clickRates: [0.08, 0.11] },
+      experiment: {
+        id: experiment.id,
+        arms,
+        sources: [rulesetSource(upsell.id, upsell.version, 'A'), rulesetSource(crossSell.id, crossSell.version, 'B')],
+        clickRates: [0.08, 0.11],
+      },
       list: { source: 'list:trending_products' },
     });
     await deps.experiments.importVisitors(shopId, traffic.visitors);
@@ -58,7 +77,14 @@ async function claimSomeLinks(deps: DemoActivityDeps, shopId: number, campaign: 
     const tk = i % 2 === 0 ? 'newsletter-winter' : 'winback-email-2';
     let context: ReactivationContext;
     try {
-      context = await deps.reactivation.context(shop, { customerId, subscriptionIds: 'all', campaignId: campaign.id, discountCode: campaign.discount_code, tk, live: true });
+      context = await deps.reactivation.context(shop, {
+        customerId,
+        subscriptionIds: 'all',
+        campaignId: campaign.id,
+        discountCode: campaign.discount_code,
+        tk,
+        live: true,
+      });
     } catch {
       continue; // a customer the generated ledger does not have
     }

@@ -59,7 +59,14 @@ export async function seedDemoShop(
   for (const kind of ['customers', 'addresses', 'subscriptions', 'charges'] as const) await deps.ledger.upsert(shopId, kind, billing[kind]);
   const campaign = existing ? null : await deps.ledger.createCampaign(shopId, billing.campaign);
   // Experiment, tracked traffic, attributed orders and claimed links: generated once, like the events.
-  const activity = !existing && deps.activity ? await seedDemoActivity(deps.activity, shopId, data, { now: options.now ?? new Date(), campaign, ...(options.seed !== undefined ? { seed: options.seed } : {}) }) : {};
+  const activity =
+    !existing && deps.activity
+      ? await seedDemoActivity(deps.activity, shopId, data, {
+          now: options.now ?? new Date(),
+          campaign,
+          ...(options.seed !== undefined ? { seed: options.seed } : {}),
+        })
+      : {};
   const listable = data.products.filter((p) => p.status !== 'draft' && p.published_at !== null && !String(p.tags ?? '').includes('exclude_rebound'));
   return {
     created: !existing,
@@ -78,7 +85,10 @@ export async function seedDemoShop(
     sample: {
       productIds: [upsellAnchor(data).id, ...listable.slice(0, 2).map((p) => p.id)],
       // Handles sold in the first market, so the country_code example shows market prices.
-      handles: listable.filter((p) => data.markets[0]?.product_ids?.includes(p.id) ?? true).slice(3, 5).map((p) => p.handle),
+      handles: listable
+        .filter((p) => data.markets[0]?.product_ids?.includes(p.id) ?? true)
+        .slice(3, 5)
+        .map((p) => p.handle),
       rulesetIds,
     },
   };

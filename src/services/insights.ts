@@ -13,7 +13,12 @@ const TOP = 10;
 /** Events are counted in quarter hours: every time zone's offset is a whole number of them, so none straddles a local midnight. */
 const PERIOD_MS = 15 * 60_000;
 
-interface ProductRef { product_id: number; title: string; handle: string; image: string | null }
+interface ProductRef {
+  product_id: number;
+  title: string;
+  handle: string;
+  image: string | null;
+}
 
 export interface Insights {
   days: number;
@@ -70,7 +75,11 @@ export function createInsightsService(deps: { store: Pick<Store, 'listOrderLines
       // Units over the last `days`, ending where every sales window ends (the newest order when it is older than now).
       const since = sales.reference - days * DAY_MS;
       const [lines, eventsByDay] = await Promise.all([store.listOrderLines(shop.id, since), eventsPerDay(shop, days, clock())]);
-      const top = rankTopSellers(lines.map((l) => ({ productId: l.product_id, quantity: l.quantity, at: l.created_at })), since, sales.reference);
+      const top = rankTopSellers(
+        lines.map((l) => ({ productId: l.product_id, quantity: l.quantity, at: l.created_at })),
+        since,
+        sales.reference,
+      );
 
       const evidence = new Set<IndexedProduct>();
       for (const id of sales.unitsSold30d.keys()) {
@@ -81,7 +90,8 @@ export function createInsightsService(deps: { store: Pick<Store, 'listOrderLines
         const product = catalog.byHandle.get(handle);
         if (product) evidence.add(product);
       }
-      const conversion = [...evidence].map((product) => ({ product, ...conversionOf(catalog, product) }))
+      const conversion = [...evidence]
+        .map((product) => ({ product, ...conversionOf(catalog, product) }))
         .sort((a, b) => b.estimate - a.estimate || a.product.id - b.product.id)
         .slice(0, TOP);
 

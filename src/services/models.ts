@@ -17,18 +17,30 @@ export function createModelsService(deps: { pool: ModelPool; models: ModelIndex;
       if (!current) return null;
       const { model } = current;
       return {
-        built_at: current.builtAt, stamp: current.stamp, build_ms: current.buildMs, bytes: current.bytes,
-        products: model.products.length, neighbours: model.neighbours.items.length, customers: model.customers.length,
-        order_lines: model.stats.lines, orders: model.stats.orders, views: model.stats.views, viewed_products: model.handles.length,
+        built_at: current.builtAt,
+        stamp: current.stamp,
+        build_ms: current.buildMs,
+        bytes: current.bytes,
+        products: model.products.length,
+        neighbours: model.neighbours.items.length,
+        customers: model.customers.length,
+        order_lines: model.stats.lines,
+        orders: model.stats.orders,
+        views: model.stats.views,
+        viewed_products: model.handles.length,
       };
     },
 
     /** `GET /admin/v1/shops/{handle}/models/similar`: a product's SAR neighbours on all of the shop's orders as they are now. */
-    async similar(shopId: number, ask: { productId: number; similarity: SarSimilarity; threshold: number; basis: Basis; limit: number }): Promise<SimilarResult> {
+    async similar(
+      shopId: number,
+      ask: { productId: number; similarity: SarSimilarity; threshold: number; basis: Basis; limit: number },
+    ): Promise<SimilarResult> {
       const { productId, similarity, threshold, basis, limit } = ask;
       const catalog = await deps.catalog?.ensure(shopId);
       if (catalog && !catalog.products.has(productId)) throw new NotFoundError(`Product ${productId} not found.`);
-      if (!deps.pool.usable) throw new UnavailableError('Models need a database file or server: an in-memory SQLite database cannot be read by the model worker.');
+      if (!deps.pool.usable)
+        throw new UnavailableError('Models need a database file or server: an in-memory SQLite database cannot be read by the model worker.');
       return deps.pool.similar({ shopId, productId, similarity, threshold, basis, limit });
     },
   };

@@ -7,43 +7,68 @@ import type { CatalogIndex } from '../indexes/catalog-index.js';
 import type { KeyIndex } from '../indexes/key-index.js';
 import type { Store } from '../store/store.js';
 
-export const NewShopInput = Type.Object({
-  handle: Type.String({ description: 'url-safe: lower-case letters, digits and dashes', examples: ['my-shop'] }),
-  name: Type.String({ minLength: 1, maxLength: 200 }),
-  timezone: Type.Optional(Type.String({ description: 'IANA time zone', examples: ['America/New_York'] })),
-  currency: Type.Optional(Type.String({ pattern: '^[A-Z]{3}$' })),
-  scopes: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
-  public_url: Type.Optional(Type.Union([Type.String(), Type.Null()])),
-}, { additionalProperties: false });
+export const NewShopInput = Type.Object(
+  {
+    handle: Type.String({ description: 'url-safe: lower-case letters, digits and dashes', examples: ['my-shop'] }),
+    name: Type.String({ minLength: 1, maxLength: 200 }),
+    timezone: Type.Optional(Type.String({ description: 'IANA time zone', examples: ['America/New_York'] })),
+    currency: Type.Optional(Type.String({ pattern: '^[A-Z]{3}$' })),
+    scopes: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
+    public_url: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  },
+  { additionalProperties: false },
+);
 export type NewShopInput = Static<typeof NewShopInput>;
 
 /** Per-shop tuning; absent keys take the defaults of docs/lists.md. */
-export const ShopSettingsInput = Type.Object({
-  trending_window_days: Type.Optional(Type.Integer({ minimum: 1, maximum: 365 })),
-  trending_half_life_days: Type.Optional(Type.Number({ minimum: 0.25, maximum: 365 })),
-  trending_counts: Type.Optional(Type.Union([Type.Literal('orders'), Type.Literal('units')], { description: 'what trending sums: orders holding the product (default) or units sold' })),
-  recommended_similarity: Type.Optional(Type.Union([Type.Literal('weighted'), Type.Literal('count'), Type.Literal('jaccard'), Type.Literal('lift')], { description: 'similarity of recommended and for_you; default weighted' })),
-  recommended_support_threshold: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, description: 'pairs bought together by fewer users are not neighbours; default 1' })),
-  recommended_basis: Type.Optional(Type.Union([Type.Literal('customer'), Type.Literal('order')], { description: 'a user of the co-occurrence matrix is a customer or one order; default order' })),
-  for_you_include_purchased: Type.Optional(Type.Boolean({ description: 'for_you keeps products the customer already bought; default false' })),
-  affinity_half_life_days: Type.Optional(Type.Number({ minimum: 0.25, maximum: 3650, description: 'half-life of a purchase in a customer\'s affinities; default 180' })),
-  reactivate_on_get: Type.Optional(Type.Boolean()),
-  rate_limit_public_per_minute: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000_000 })),
-  rate_limit_private_per_minute: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000_000 })),
-  require_customer_signature: Type.Optional(Type.Boolean({ description: 'public requests naming shop_customer_id must carry customer_sig; default false' })),
-  attribution_window_hours: Type.Optional(Type.Number({ minimum: 0.25, maximum: 24 * 90, description: 'how long before an order a customer\'s click still attributes it; default 24' })),
-}, { additionalProperties: false });
+export const ShopSettingsInput = Type.Object(
+  {
+    trending_window_days: Type.Optional(Type.Integer({ minimum: 1, maximum: 365 })),
+    trending_half_life_days: Type.Optional(Type.Number({ minimum: 0.25, maximum: 365 })),
+    trending_counts: Type.Optional(
+      Type.Union([Type.Literal('orders'), Type.Literal('units')], { description: 'what trending sums: orders holding the product (default) or units sold' }),
+    ),
+    recommended_similarity: Type.Optional(
+      Type.Union([Type.Literal('weighted'), Type.Literal('count'), Type.Literal('jaccard'), Type.Literal('lift')], {
+        description: 'similarity of recommended and for_you; default weighted',
+      }),
+    ),
+    recommended_support_threshold: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: 1000, description: 'pairs bought together by fewer users are not neighbours; default 1' }),
+    ),
+    recommended_basis: Type.Optional(
+      Type.Union([Type.Literal('customer'), Type.Literal('order')], {
+        description: 'a user of the co-occurrence matrix is a customer or one order; default order',
+      }),
+    ),
+    for_you_include_purchased: Type.Optional(Type.Boolean({ description: 'for_you keeps products the customer already bought; default false' })),
+    affinity_half_life_days: Type.Optional(
+      Type.Number({ minimum: 0.25, maximum: 3650, description: "half-life of a purchase in a customer's affinities; default 180" }),
+    ),
+    reactivate_on_get: Type.Optional(Type.Boolean()),
+    rate_limit_public_per_minute: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000_000 })),
+    rate_limit_private_per_minute: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000_000 })),
+    require_customer_signature: Type.Optional(Type.Boolean({ description: 'public requests naming shop_customer_id must carry customer_sig; default false' })),
+    attribution_window_hours: Type.Optional(
+      Type.Number({ minimum: 0.25, maximum: 24 * 90, description: "how long before an order a customer's click still attributes it; default 24" }),
+    ),
+  },
+  { additionalProperties: false },
+);
 
-export const ShopPatchInput = Type.Object({
-  name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-  timezone: Type.Optional(Type.String()),
-  currency: Type.Optional(Type.String({ pattern: '^[A-Z]{3}$' })),
-  scopes: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
-  public_url: Type.Optional(Type.Union([Type.String(), Type.Null()])),
-  webhook_secret: Type.Optional(Type.Union([Type.String({ minLength: 16 }), Type.Null()])),
-  billing_webhook_secret: Type.Optional(Type.Union([Type.String({ minLength: 16 }), Type.Null()])),
-  settings: Type.Optional(ShopSettingsInput),
-}, { additionalProperties: false });
+export const ShopPatchInput = Type.Object(
+  {
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    timezone: Type.Optional(Type.String()),
+    currency: Type.Optional(Type.String({ pattern: '^[A-Z]{3}$' })),
+    scopes: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
+    public_url: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+    webhook_secret: Type.Optional(Type.Union([Type.String({ minLength: 16 }), Type.Null()])),
+    billing_webhook_secret: Type.Optional(Type.Union([Type.String({ minLength: 16 }), Type.Null()])),
+    settings: Type.Optional(ShopSettingsInput),
+  },
+  { additionalProperties: false },
+);
 
 export interface KeySummary {
   kind: 'public' | 'private';
@@ -53,16 +78,27 @@ export interface KeySummary {
   state: 'current' | 'grace' | 'ended';
 }
 
-export const RevokeInput = Type.Object({
-  key_prefix: Type.String({ minLength: 8, maxLength: 40, pattern: '^rb_(pub|priv)_[A-Za-z0-9_-]+$', description: 'the key\'s first characters, as listed (e.g. rb_pub_abcd)' }),
-}, { additionalProperties: false });
+export const RevokeInput = Type.Object(
+  {
+    key_prefix: Type.String({
+      minLength: 8,
+      maxLength: 40,
+      pattern: '^rb_(pub|priv)_[A-Za-z0-9_-]+$',
+      description: "the key's first characters, as listed (e.g. rb_pub_abcd)",
+    }),
+  },
+  { additionalProperties: false },
+);
 
 export interface IssuedKeys {
   public: string;
   private: string;
 }
 
-type ShopsStore = Pick<Store, 'createShop' | 'getShopByHandle' | 'getShopById' | 'updateShop' | 'rotateApiKeys' | 'revokeApiKeys' | 'listShopKeys' | 'listShops'>;
+type ShopsStore = Pick<
+  Store,
+  'createShop' | 'getShopByHandle' | 'getShopById' | 'updateShop' | 'rotateApiKeys' | 'revokeApiKeys' | 'listShopKeys' | 'listShops'
+>;
 
 /** Shops and their keys: creation, settings, rotation (docs/api.md, "Keys"). */
 export function createShopsService(deps: { store: ShopsStore; catalog: CatalogIndex; keys: KeyIndex; keysChanged?: () => void }) {
@@ -71,14 +107,22 @@ export function createShopsService(deps: { store: ShopsStore; catalog: CatalogIn
 
   function checkSemantics(doc: { handle?: string; timezone?: string; public_url?: string | null }): void {
     if (doc.handle !== undefined && !HANDLE_PATTERN.test(doc.handle)) {
-      throw new InvalidDocumentError('Invalid shop: handle must be 1-63 lower-case letters, digits or dashes, starting with a letter or digit.', [{ path: 'handle', message: 'not url-safe' }]);
+      throw new InvalidDocumentError('Invalid shop: handle must be 1-63 lower-case letters, digits or dashes, starting with a letter or digit.', [
+        { path: 'handle', message: 'not url-safe' },
+      ]);
     }
     if (doc.timezone !== undefined && !isValidTimezone(doc.timezone)) {
-      throw new InvalidDocumentError(`Invalid shop: timezone "${doc.timezone}" is not an IANA time zone.`, [{ path: 'timezone', message: 'unknown time zone' }]);
+      throw new InvalidDocumentError(`Invalid shop: timezone "${doc.timezone}" is not an IANA time zone.`, [
+        { path: 'timezone', message: 'unknown time zone' },
+      ]);
     }
     if (doc.public_url) {
       let ok = false;
-      try { ok = /^https?:$/.test(new URL(doc.public_url).protocol); } catch { ok = false; }
+      try {
+        ok = /^https?:$/.test(new URL(doc.public_url).protocol);
+      } catch {
+        ok = false;
+      }
       if (!ok) throw new InvalidDocumentError('Invalid shop: public_url must be an http(s) URL.', [{ path: 'public_url', message: 'not a URL' }]);
     }
   }
@@ -108,18 +152,21 @@ export function createShopsService(deps: { store: ShopsStore; catalog: CatalogIn
       checkSemantics(input);
       const pub = newApiKey(0, 'public');
       const priv = newApiKey(0, 'private');
-      const shop = await store.createShop({
-        handle: input.handle,
-        name: input.name,
-        timezone: input.timezone ?? 'UTC',
-        currency: input.currency ?? 'USD',
-        scopes: [...new Set(input.scopes ?? [])],
-        signing_secret: randomSecret(32),
-        public_url: input.public_url?.replace(/\/+$/, '') ?? null,
-        webhook_secret: null,
-        billing_webhook_secret: null,
-        settings: {},
-      }, [pub.record, priv.record]);
+      const shop = await store.createShop(
+        {
+          handle: input.handle,
+          name: input.name,
+          timezone: input.timezone ?? 'UTC',
+          currency: input.currency ?? 'USD',
+          scopes: [...new Set(input.scopes ?? [])],
+          signing_secret: randomSecret(32),
+          public_url: input.public_url?.replace(/\/+$/, '') ?? null,
+          webhook_secret: null,
+          billing_webhook_secret: null,
+          settings: {},
+        },
+        [pub.record, priv.record],
+      );
       await Promise.all([keys.load(), catalog.apply(shop.id, {})]);
       keysChanged();
       return { shop, keys: { public: pub.plain, private: priv.plain } };
@@ -138,7 +185,7 @@ export function createShopsService(deps: { store: ShopsStore; catalog: CatalogIn
         const sameScopes = patch.scopes === undefined || [...new Set(patch.scopes)].sort().join() === [...shop.scopes].sort().join();
         // Sending back the values the operator set (a whole settings object, as the console does) is not a change.
         if (!sameScopes || OPERATOR_SETTINGS.some((name) => settings[name] !== undefined && settings[name] !== shop.settings[name])) {
-          throw new ForbiddenError('Only the operator token changes a shop\'s scopes and rate limits.');
+          throw new ForbiddenError("Only the operator token changes a shop's scopes and rate limits.");
         }
         if (patch.settings) for (const name of OPERATOR_SETTINGS) if (shop.settings[name] !== undefined) patch.settings[name] = shop.settings[name];
       }
@@ -179,7 +226,9 @@ export function createShopsService(deps: { store: ShopsStore; catalog: CatalogIn
       const shop = await requireShop(handle);
       const now = Date.now();
       return (await store.listShopKeys(shop.id)).map((k) => ({
-        kind: k.kind, key_prefix: k.key_prefix, created_at: new Date(k.created_at).toISOString(),
+        kind: k.kind,
+        key_prefix: k.key_prefix,
+        created_at: new Date(k.created_at).toISOString(),
         expires_at: k.expires_at === null ? null : new Date(k.expires_at).toISOString(),
         state: k.expires_at === null ? 'current' : k.expires_at > now ? 'grace' : 'ended',
       }));

@@ -7,20 +7,37 @@ import type { Store } from '../store/store.js';
 import type { CatalogService } from './catalog.js';
 
 export const SHOP_TOPICS = [
-  'products/create', 'products/update', 'products/delete', 'collections/create', 'collections/update', 'collections/delete',
-  'inventory_levels/update', 'orders/create', 'orders/updated', 'orders/cancelled',
+  'products/create',
+  'products/update',
+  'products/delete',
+  'collections/create',
+  'collections/update',
+  'collections/delete',
+  'inventory_levels/update',
+  'orders/create',
+  'orders/updated',
+  'orders/cancelled',
 ] as const;
 
-type SyncStore = Pick<Store, 'getShopByHandle' | 'enqueueShopWebhook' | 'pendingShopWebhooks' | 'markShopWebhook' | 'deleteCollection' | 'updatedAt' | 'listCollections'>;
+type SyncStore = Pick<
+  Store,
+  'getShopByHandle' | 'enqueueShopWebhook' | 'pendingShopWebhooks' | 'markShopWebhook' | 'deleteCollection' | 'updatedAt' | 'listCollections'
+>;
 
-const stamp = (value: unknown): number | null => (typeof value === 'string' && !Number.isNaN(Date.parse(normalizeTimestamp(value))) ? Date.parse(normalizeTimestamp(value)) : null);
+const stamp = (value: unknown): number | null =>
+  typeof value === 'string' && !Number.isNaN(Date.parse(normalizeTimestamp(value))) ? Date.parse(normalizeTimestamp(value)) : null;
 
 /**
  * Storefront sync (docs/api.md, "Admin API"): webhooks are checked, queued durably and answered at once;
  * a worker applies them in arrival order through the same services as the admin API. A repeated
  * webhook id is queued once; an older `updated_at` never overwrites a newer one.
  */
-export function createStorefrontSync(deps: { store: SyncStore; catalogAdmin: CatalogService; catalog: CatalogIndex; log?: { warn(obj: object, msg: string): void } }) {
+export function createStorefrontSync(deps: {
+  store: SyncStore;
+  catalogAdmin: CatalogService;
+  catalog: CatalogIndex;
+  log?: { warn(obj: object, msg: string): void };
+}) {
   const { store, catalogAdmin, catalog } = deps;
   let running: Promise<number> | null = null;
 
@@ -47,14 +64,23 @@ export function createStorefrontSync(deps: { store: SyncStore; catalogAdmin: Cat
       else {
         // A collection webhook without its members keeps the stored membership.
         const members = payload.products ?? (await store.listCollections(shopId)).find((c) => c.id === id)?.products ?? [];
-        await catalogAdmin.upsertCollections(shopId, [{ id: payload.id, title: payload.title, handle: payload.handle, products: members, ...(payload.updated_at ? { updated_at: payload.updated_at } : {}) }]);
+        await catalogAdmin.upsertCollections(shopId, [
+          {
+            id: payload.id,
+            title: payload.title,
+            handle: payload.handle,
+            products: members,
+            ...(payload.updated_at ? { updated_at: payload.updated_at } : {}),
+          },
+        ]);
       }
       return 'applied';
     }
     // inventory_levels/update: {variant_id, inventory_quantity} or the platform's {inventory_item_id, available}.
-    const variantId = Number(payload.variant_id ?? await variantOfItem(shopId, Number(payload.inventory_item_id)));
+    const variantId = Number(payload.variant_id ?? (await variantOfItem(shopId, Number(payload.inventory_item_id))));
     const quantity = Number(payload.inventory_quantity ?? payload.available);
-    if (!Number.isSafeInteger(variantId) || !Number.isSafeInteger(quantity)) return 'error: needs variant_id (or a known inventory_item_id) and a whole quantity';
+    if (!Number.isSafeInteger(variantId) || !Number.isSafeInteger(quantity))
+      return 'error: needs variant_id (or a known inventory_item_id) and a whole quantity';
     await catalogAdmin.setInventory(shopId, [{ variant_id: variantId, inventory_quantity: quantity }]);
     return 'applied';
   }
@@ -63,16 +89,18 @@ export function createStorefrontSync(deps: { store: SyncStore; catalogAdmin: Cat
   async function variantOfItem(shopId: number, itemId: number): Promise<number | undefined> {
     const current = await catalog.ensure(shopId);
     if (!current || !Number.isSafeInteger(itemId)) return undefined;
-    return current.memo('inventory-items', () => {
-      const map = new Map<number, number>();
-      for (const product of current.products.values()) {
-        for (const text of product.json.variants) {
-          const v = JSON.parse(text) as { id: number; inventory_item_id: number };
-          map.set(v.inventory_item_id, v.id);
+    return current
+      .memo('inventory-items', () => {
+        const map = new Map<number, number>();
+        for (const product of current.products.values()) {
+          for (const text of product.json.variants) {
+            const v = JSON.parse(text) as { id: number; inventory_item_id: number };
+            map.set(v.inventory_item_id, v.id);
+          }
         }
-      }
-      return map;
-    }).get(itemId);
+        return map;
+      })
+      .get(itemId);
   }
 
   async function drain(): Promise<number> {
@@ -101,7 +129,11 @@ export function createStorefrontSync(deps: { store: SyncStore; catalogAdmin: Cat
      * (the same signature over the raw body). A platform topic Rebound does not use is acknowledged
      * and ignored, so the platform does not keep resending it.
      */
-    async receive(handle: string, headers: { signature?: string; topic?: string; webhookId?: string; dialect?: 'neutral' | 'platform' }, raw: Buffer): Promise<'queued' | 'duplicate' | 'ignored'> {
+    async receive(
+      handle: string,
+      headers: { signature?: string; topic?: string; webhookId?: string; dialect?: 'neutral' | 'platform' },
+      raw: Buffer,
+    ): Promise<'queued' | 'duplicate' | 'ignored'> {
       const prefix = headers.dialect === 'platform' ? 'X-Shopify' : 'X-Shop';
       const shop = await store.getShopByHandle(handle);
       if (!shop) throw new NotFoundError(`Shop ${handle} not found.`);
@@ -112,9 +144,14 @@ export function createStorefrontSync(deps: { store: SyncStore; catalogAdmin: Cat
         if (headers.dialect === 'platform') return 'ignored';
         throw new InvalidInputError(`${prefix}-Topic`, `Unknown webhook topic "${(headers.topic ?? '').slice(0, 60)}".`);
       }
-      if (!headers.webhookId || headers.webhookId.length > 200) throw new InvalidInputError(`${prefix}-Webhook-Id`, `The ${prefix}-Webhook-Id header is required (at most 200 characters).`);
+      if (!headers.webhookId || headers.webhookId.length > 200)
+        throw new InvalidInputError(`${prefix}-Webhook-Id`, `The ${prefix}-Webhook-Id header is required (at most 200 characters).`);
       let payload: unknown;
-      try { payload = JSON.parse(raw.toString('utf8')); } catch { throw new InvalidInputError('body', 'The webhook body is not valid JSON.'); }
+      try {
+        payload = JSON.parse(raw.toString('utf8'));
+      } catch {
+        throw new InvalidInputError('body', 'The webhook body is not valid JSON.');
+      }
       if (!payload || typeof payload !== 'object' || Array.isArray(payload)) throw new InvalidInputError('body', 'The webhook body must be a JSON object.');
       const queued = await store.enqueueShopWebhook(shop.id, headers.webhookId, headers.topic!, raw.toString('utf8'));
       if (queued) void this.applyPending().catch((error: unknown) => deps.log?.warn({ err: error }, 'storefront webhooks will be applied later'));
@@ -123,7 +160,9 @@ export function createStorefrontSync(deps: { store: SyncStore; catalogAdmin: Cat
 
     /** Applies what is queued, one run at a time. */
     applyPending(): Promise<number> {
-      running ??= drain().finally(() => { running = null; });
+      running ??= drain().finally(() => {
+        running = null;
+      });
       return running;
     },
   };

@@ -30,7 +30,8 @@ export function createTrackingService(deps: { catalog: CatalogIndex; committer: 
       const list = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>).events : undefined;
       if (list === undefined) return [trackEventOf(query, now)];
       if (!Array.isArray(list)) throw new InvalidInputError('events', 'Parameter events must be an array of events.');
-      if (list.length === 0 || list.length > MAX_TRACK_EVENTS) throw new InvalidInputError('events', `Parameter events must hold 1 to ${MAX_TRACK_EVENTS} events, got ${list.length}.`);
+      if (list.length === 0 || list.length > MAX_TRACK_EVENTS)
+        throw new InvalidInputError('events', `Parameter events must hold 1 to ${MAX_TRACK_EVENTS} events, got ${list.length}.`);
       return list.map((raw, i) => {
         const where = `events[${i}]`;
         if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new InvalidInputError(where, `${where} must be an object of event fields.`);

@@ -31,7 +31,6 @@ interface ProductJsonShape {
   variants?: { id: number; compare_at_price?: string | null }[];
 }
 
-
 function describe(product: IndexedProduct): DemoProduct {
   const json = JSON.parse(product.json.plain.toString('utf8')) as ProductJsonShape;
   const variant = product.variants.find((v) => v.inStock) ?? product.variants[0];
@@ -77,7 +76,10 @@ export function createWidgetDemoService(deps: { keys: Pick<KeyIndex, 'lookupFres
       const catalog = await deps.catalog.ensure(owner.shopId);
       if (!catalog) return { kind: 'unknown' };
       const product = pickProduct(catalog, productHandle);
-      const ruleset = [...catalog.rulesets.values()].map((r) => r.ruleset).filter((r) => r.enabled).sort((a, b) => a.id - b.id)[0];
+      const ruleset = [...catalog.rulesets.values()]
+        .map((r) => r.ruleset)
+        .filter((r) => r.enabled)
+        .sort((a, b) => a.id - b.id)[0];
       return {
         kind: 'shop',
         shop: { name: catalog.shop.name, handle: catalog.shop.handle, currency: catalog.shop.currency },

@@ -16,11 +16,18 @@ export interface Connection {
 
 /** Opens the database a `DATABASE_URL` names: `sqlite:<file>` or `postgres://…` (optionally `?schema=name`). */
 export function connect(databaseUrl: string): Connection {
-  if (databaseUrl.startsWith('sqlite:')) return { db: new Kysely<Database>({ dialect: sqliteDialect(databaseUrl.slice(7)) }), dialect: 'sqlite', poolStats: () => ({ total: 1, idle: 1, waiting: 0 }) };
+  if (databaseUrl.startsWith('sqlite:'))
+    return {
+      db: new Kysely<Database>({ dialect: sqliteDialect(databaseUrl.slice(7)) }),
+      dialect: 'sqlite',
+      poolStats: () => ({ total: 1, idle: 1, waiting: 0 }),
+    };
   const schema = new URL(databaseUrl).searchParams.get('schema');
   const pool = postgresPool(databaseUrl);
   return {
-    db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres', ...(schema ? { schema } : {}),
+    db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }),
+    dialect: 'postgres',
+    ...(schema ? { schema } : {}),
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
   };
 }
@@ -70,9 +77,8 @@ function postgresPool(databaseUrl: string): pg.Pool {
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
     // Our bigint columns hold ids and epoch milliseconds, all below 2^53: read them as numbers.
     types: {
-      getTypeParser: ((oid: number, format?: string) => (oid === INT8_OID || oid === NUMERIC_OID
-        ? (v: string) => Number(v)
-        : pg.types.getTypeParser(oid, format as 'text'))) as typeof pg.types.getTypeParser,
+      getTypeParser: ((oid: number, format?: string) =>
+        oid === INT8_OID || oid === NUMERIC_OID ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
     },
   });
   // An idle connection dropped by the server (restart, outage) is removed by the pool; without a

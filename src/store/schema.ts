@@ -29,15 +29,68 @@ export interface Database {
   billing_providers: { shop_id: number; type: string; base_url: string | null; api_version: string | null; api_token: string | null; updated_at: number };
   campaign_counts: { shop_id: number; campaign_id: number; tk: string; kind: string; count: number };
   idempotency_keys: { shop_id: number; key: string; request_hash: string; status: number; response: string; created_at: number };
-  shop_webhooks: { shop_id: number; webhook_id: string; seq: number; topic: string; payload: string; received_at: number; applied_at: number | null; outcome: string | null };
+  shop_webhooks: {
+    shop_id: number;
+    webhook_id: string;
+    seq: number;
+    topic: string;
+    payload: string;
+    received_at: number;
+    applied_at: number | null;
+    outcome: string | null;
+  };
   webhook_receipts: { shop_id: number; source: string; webhook_id: string; received_at: number };
   event_counts: { shop_id: number; day: number; handle: string; views: number; adds: number; removes: number };
-  track_events: { shop_id: number; id: number; type: string; uuid: string | null; customer_id: number | null; source: string | null; product_id: number | null; variant_id: number | null; created_at: number };
+  track_events: {
+    shop_id: number;
+    id: number;
+    type: string;
+    uuid: string | null;
+    customer_id: number | null;
+    source: string | null;
+    product_id: number | null;
+    variant_id: number | null;
+    created_at: number;
+  };
   source_days: { shop_id: number; day: number; source: string; impressions: number; clicks: number; add_to_carts: number; orders: number; revenue: number };
-  order_attributions: { shop_id: number; order_id: number; line_no: number; source: string; via: string; product_id: number; quantity: number; revenue: number; experiment_id: number | null; arm: number | null; created_at: number };
-  experiments: { shop_id: number; id: number; name: string; ruleset_id: number; arms: string; status: string; winner: string | null; created_at: number; stopped_at: number | null };
+  order_attributions: {
+    shop_id: number;
+    order_id: number;
+    line_no: number;
+    source: string;
+    via: string;
+    product_id: number;
+    quantity: number;
+    revenue: number;
+    experiment_id: number | null;
+    arm: number | null;
+    created_at: number;
+  };
+  experiments: {
+    shop_id: number;
+    id: number;
+    name: string;
+    ruleset_id: number;
+    arms: string;
+    status: string;
+    winner: string | null;
+    created_at: number;
+    stopped_at: number | null;
+  };
   experiment_visitors: { shop_id: number; experiment_id: number; visitor: string; arm: number; created_at: number };
-  experiment_days: { shop_id: number; experiment_id: number; arm: number; day: number; visitors: number; impressions: number; clicks: number; add_to_carts: number; orders: number; revenue: number; revenue_sq: number };
+  experiment_days: {
+    shop_id: number;
+    experiment_id: number;
+    arm: number;
+    day: number;
+    visitors: number;
+    impressions: number;
+    clicks: number;
+    add_to_carts: number;
+    orders: number;
+    revenue: number;
+    revenue_sq: number;
+  };
 }
 
 export interface ShopRow {

@@ -8,7 +8,9 @@ import type { ApiKeyRecord, Shop } from '../domain/shop.js';
 import type { ExperimentStore, TrackingStore } from './attribution-store.js';
 
 export type NewShop = Omit<Shop, 'id' | 'data_version' | 'created_at' | 'updated_at'>;
-export type ShopPatch = Partial<Pick<Shop, 'name' | 'timezone' | 'currency' | 'scopes' | 'public_url' | 'webhook_secret' | 'billing_webhook_secret' | 'settings'>>;
+export type ShopPatch = Partial<
+  Pick<Shop, 'name' | 'timezone' | 'currency' | 'scopes' | 'public_url' | 'webhook_secret' | 'billing_webhook_secret' | 'settings'>
+>;
 
 /**
  * The one storage port, in the domain's words. Every write that changes what a shop's read
@@ -101,7 +103,11 @@ export interface Store extends TrackingStore, ExperimentStore {
 
   /** Upserts ledger documents by id; with `onlyNewer`, an older updated_at never overwrites a newer one. */
   upsertLedger(shopId: number, kind: LedgerKind, docs: LedgerDoc[], options?: { onlyNewer?: boolean }): Promise<void>;
-  getLedgerDoc<T>(shopId: number, table: 'billing_customers' | 'billing_addresses' | 'billing_subscriptions' | 'billing_charges' | 'billing_onetimes' | 'billing_orders', id: number): Promise<T | null>;
+  getLedgerDoc<T>(
+    shopId: number,
+    table: 'billing_customers' | 'billing_addresses' | 'billing_subscriptions' | 'billing_charges' | 'billing_onetimes' | 'billing_orders',
+    id: number,
+  ): Promise<T | null>;
   listCustomerSubscriptions(shopId: number, customerId: number): Promise<BillingSubscription[]>;
   /** The earliest QUEUED charge of an address scheduled on or after a date. */
   nextQueuedCharge(shopId: number, addressId: number, fromDate: string): Promise<BillingCharge | null>;
@@ -111,7 +117,11 @@ export interface Store extends TrackingStore, ExperimentStore {
    * Creates a one-time purchase atomically with its idempotency key: a second request with the
    * same key gets the stored outcome, or a conflict when its parameters differ.
    */
-  createOnetime(shopId: number, idempotency: { key: string; hash: string } | null, build: (ids: { onetime: number; charge: number; order: number }) => OnetimeWrite): Promise<OnetimeOutcome>;
+  createOnetime(
+    shopId: number,
+    idempotency: { key: string; hash: string } | null,
+    build: (ids: { onetime: number; charge: number; order: number }) => OnetimeWrite,
+  ): Promise<OnetimeOutcome>;
 
   /** The shop's billing provider row; null means the ledger (the default). */
   getBillingProvider(shopId: number): Promise<BillingProviderRecord | null>;

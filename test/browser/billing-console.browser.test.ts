@@ -58,7 +58,12 @@ describe.skipIf(!inject('chromium'))('billing pages of the console in Chromium',
     expect(await page.getByLabel('API token').inputValue()).toBe('');
     expect(await page.getByLabel('API token').getAttribute('placeholder')).toContain('Stored');
     expect(await page.content()).not.toContain(TOKEN);
-    expect((await t.admin('GET', '/admin/v1/shops/subs-shop/billing/provider')).json()).toEqual({ type: 'remote', base_url: 'https://api.billing.example', api_version: '2021-11', api_token_set: true });
+    expect((await t.admin('GET', '/admin/v1/shops/subs-shop/billing/provider')).json()).toEqual({
+      type: 'remote',
+      base_url: 'https://api.billing.example',
+      api_version: '2021-11',
+      api_token_set: true,
+    });
     expect(await page.getByText('/webhooks/billing/subs-shop').isVisible()).toBe(true);
 
     // A reload shows what is stored; saving without a new token keeps the stored one.
@@ -73,7 +78,7 @@ describe.skipIf(!inject('chromium'))('billing pages of the console in Chromium',
     await page.close();
   });
 
-  it('changes a campaign\'s claim limit', async () => {
+  it("changes a campaign's claim limit", async () => {
     const { page, errors } = await signedIn();
     await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Campaigns' }).click();
     await page.getByRole('heading', { name: 'Campaigns' }).waitFor();

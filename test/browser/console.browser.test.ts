@@ -22,7 +22,11 @@ describe.skipIf(!inject('chromium'))('console in Chromium', () => {
   let publicKey: string;
   let privateKey: string;
 
-  const TENT = 101, STAKES = 102, GIFT = 103, MUG = 104, JACKET = 105;
+  const TENT = 101,
+    STAKES = 102,
+    GIFT = 103,
+    MUG = 104,
+    JACKET = 105;
 
   beforeAll(async () => {
     t = await startApp(backend);
@@ -40,10 +44,23 @@ describe.skipIf(!inject('chromium'))('console in Chromium', () => {
       productInput(JACKET, { title: 'Rain Jacket', handle: 'rain-jacket', tags: 'rain', product_type: 'Jackets', images: image('jacket') }),
     ];
     expect((await t.admin('PUT', '/admin/v1/shops/outfitters/products', products)).statusCode).toBe(200);
-    expect((await t.admin('PUT', '/admin/v1/shops/outfitters/collections', [
-      { id: 9001, title: 'Camping', handle: 'camping', products: [{ product_id: TENT, position: 1 }, { product_id: STAKES, position: 2 }, { product_id: MUG, position: 3 }] },
-      { id: 9002, title: 'Gifts', handle: 'gifts', products: [{ product_id: GIFT, position: 1 }] },
-    ])).statusCode).toBe(200);
+    expect(
+      (
+        await t.admin('PUT', '/admin/v1/shops/outfitters/collections', [
+          {
+            id: 9001,
+            title: 'Camping',
+            handle: 'camping',
+            products: [
+              { product_id: TENT, position: 1 },
+              { product_id: STAKES, position: 2 },
+              { product_id: MUG, position: 3 },
+            ],
+          },
+          { id: 9002, title: 'Gifts', handle: 'gifts', products: [{ product_id: GIFT, position: 1 }] },
+        ])
+      ).statusCode,
+    ).toBe(200);
     expect((await t.admin('PUT', '/admin/v1/shops/outfitters/customers', [{ id: 77, email: 'ann@example.com', tags: 'vip' }])).statusCode).toBe(200);
     browser = await launchChromium();
   });
@@ -185,7 +202,8 @@ describe.skipIf(!inject('chromium'))('console in Chromium', () => {
     await rule2.getByRole('button', { name: 'Move rule 2 up' }).click();
     await expect.poll(() => previewTitles(page)).toEqual(['Gift Card']);
     // Focus follows the moved rule (now first, so its other move button), instead of dropping to the page.
-    await expect.poll(() => page.evaluate(() => (document.activeElement as unknown as { getAttribute(n: string): string | null }).getAttribute('aria-label')))
+    await expect
+      .poll(() => page.evaluate(() => (document.activeElement as unknown as { getAttribute(n: string): string | null }).getAttribute('aria-label')))
       .toBe('Move rule 1 down');
     expect(await live.getByLabel('Rule 2: not evaluated').count()).toBe(1);
     await page.getByRole('button', { name: 'Save ruleset' }).click();
@@ -196,7 +214,11 @@ describe.skipIf(!inject('chromium'))('console in Chromium', () => {
     await handle.focus();
     // Each key waits for dnd-kit's own announcement of its effect (it measures and animates between keys).
     const announced = () => page.locator('[id^=DndLiveRegion]').textContent();
-    for (const [key, effect] of [['Space', /Picked up rule 1\.|Rule 1 is over position 1\./], ['ArrowDown', /Rule 1 is over position 2\./], ['Space', /Rule 1 dropped at position 2\./]] as const) {
+    for (const [key, effect] of [
+      ['Space', /Picked up rule 1\.|Rule 1 is over position 1\./],
+      ['ArrowDown', /Rule 1 is over position 2\./],
+      ['Space', /Rule 1 dropped at position 2\./],
+    ] as const) {
       await page.keyboard.press(key);
       await expect.poll(announced).toMatch(effect);
     }
@@ -230,14 +252,20 @@ describe.skipIf(!inject('chromium'))('console in Chromium', () => {
 
     // The browser's Back button asks too, and staying keeps the draft.
     let asked = '';
-    page.once('dialog', (dialog) => { asked = dialog.message(); void dialog.dismiss(); });
+    page.once('dialog', (dialog) => {
+      asked = dialog.message();
+      void dialog.dismiss();
+    });
     await page.goBack();
     await expect.poll(() => asked).toContain('unsaved changes');
     expect(await pattern.getByLabel('Value', { exact: true }).inputValue()).toBe('/(unclosed/');
     expect(page.url()).toMatch(/#\/rulesets\/\d+$/);
     // Leaving with unsaved changes asks first; dismissing stays on the editor.
     asked = '';
-    page.once('dialog', (dialog) => { asked = dialog.message(); void dialog.dismiss(); });
+    page.once('dialog', (dialog) => {
+      asked = dialog.message();
+      void dialog.dismiss();
+    });
     await page.getByRole('link', { name: 'Catalog' }).click();
     expect(asked).toContain('unsaved changes');
     expect(page.url()).toMatch(/#\/rulesets\/\d+$/);
@@ -260,9 +288,16 @@ describe.skipIf(!inject('chromium'))('console in Chromium', () => {
     // One row per (type, operator) pair whose value widget differs, so every value kind is driven once per type.
     const rows: { type: string; operator: string; kind: string }[] = [];
     for (const condition of catalog.conditions) {
-      if (condition.operators.length === 0) { rows.push({ type: condition.type, operator: '', kind: 'none' }); continue; }
+      if (condition.operators.length === 0) {
+        rows.push({ type: condition.type, operator: '', kind: 'none' });
+        continue;
+      }
       const kinds = new Set<string>();
-      for (const op of condition.operators) if (!kinds.has(op.value)) { kinds.add(op.value); rows.push({ type: condition.type, operator: op.code, kind: op.value }); }
+      for (const op of condition.operators)
+        if (!kinds.has(op.value)) {
+          kinds.add(op.value);
+          rows.push({ type: condition.type, operator: op.code, kind: op.value });
+        }
     }
     const expected: Record<string, unknown>[] = [];
     for (const [i, row] of rows.entries()) {
@@ -296,7 +331,8 @@ describe.skipIf(!inject('chromium'))('console in Chromium', () => {
   /** Drives a value widget of a kind and returns what the stored condition should then hold. */
   async function fillValue(line: Locator, kind: string): Promise<Record<string, unknown>> {
     switch (kind) {
-      case 'none': return {};
+      case 'none':
+        return {};
       case 'products':
         await pickProduct(line, 'Value: add a product', 'mug', 'Trail Mug');
         return { products: [{ product_id: MUG, variant_ids: [] }] };
@@ -350,7 +386,8 @@ describe.skipIf(!inject('chromium'))('console in Chromium', () => {
 
   async function fillOutput(line: Locator, kind: string): Promise<Record<string, unknown>> {
     switch (kind) {
-      case 'none': return {};
+      case 'none':
+        return {};
       case 'products':
         await pickProduct(line, 'Products: add a product', 'stakes', 'Tent Stakes');
         return { products: [{ product_id: STAKES, variant_ids: [] }] };
@@ -371,7 +408,8 @@ describe.skipIf(!inject('chromium'))('console in Chromium', () => {
 
   it('lists rulesets with their rule count and last change, and duplicates and deletes them', async () => {
     const created = await t.admin('POST', '/admin/v1/shops/outfitters/rulesets', {
-      name: 'Listed set', rules: [{ output: [{ type: 'product', products: [{ product_id: GIFT }] }] }, { enabled: false, output: [{ type: 'none' }] }],
+      name: 'Listed set',
+      rules: [{ output: [{ type: 'product', products: [{ product_id: GIFT }] }] }, { enabled: false, output: [{ type: 'none' }] }],
     });
     expect(created.statusCode).toBe(201);
     const { page, errors } = await signedIn();
@@ -395,7 +433,15 @@ describe.skipIf(!inject('chromium'))('console in Chromium', () => {
 
     // Opening a ruleset moves focus to its heading once it has loaded, for keyboard and screen-reader users.
     await row.getByRole('link', { name: 'Listed set', exact: true }).click();
-    await expect.poll(() => page.evaluate(() => (document.activeElement as unknown as { tagName: string; textContent: string }).tagName + ' ' + (document.activeElement as unknown as { textContent: string }).textContent))
+    await expect
+      .poll(() =>
+        page.evaluate(
+          () =>
+            (document.activeElement as unknown as { tagName: string; textContent: string }).tagName +
+            ' ' +
+            (document.activeElement as unknown as { textContent: string }).textContent,
+        ),
+      )
       .toBe(`H1 Ruleset ${created.json().ruleset.id}`);
     expect(errors).toEqual([]);
     await page.close();
@@ -403,10 +449,15 @@ describe.skipIf(!inject('chromium'))('console in Chromium', () => {
 
   it('hands keyboard focus on: a new row takes it, a removed chip passes it to the next; an untouched new ruleset has nothing to lose', async () => {
     const { page, errors } = await signedIn();
-    const focused = () => page.evaluate(() => {
-      const el = document.activeElement as unknown as { tagName: string; getAttribute(n: string): string | null; closest(s: string): { getAttribute(n: string): string | null } | null };
-      return { tag: el.tagName, label: el.getAttribute('aria-label'), group: el.closest('[role="group"]')?.getAttribute('aria-label') ?? null };
-    });
+    const focused = () =>
+      page.evaluate(() => {
+        const el = document.activeElement as unknown as {
+          tagName: string;
+          getAttribute(n: string): string | null;
+          closest(s: string): { getAttribute(n: string): string | null } | null;
+        };
+        return { tag: el.tagName, label: el.getAttribute('aria-label'), group: el.closest('[role="group"]')?.getAttribute('aria-label') ?? null };
+      });
     await page.getByRole('button', { name: 'New ruleset' }).click();
     expect(await page.getByRole('status').filter({ hasText: 'Unsaved changes' }).count()).toBe(0);
     await ruleBlock(page, 1).getByRole('button', { name: '+ IF condition' }).press('Enter');
@@ -433,14 +484,17 @@ describe.skipIf(!inject('chromium'))('console in Chromium', () => {
     expect(await page.locator('.problems').count()).toBe(0);
     await ruleBlock(page, 1).getByRole('button', { name: '+ IF condition' }).click();
     await conditionRow(page, 1, 1, 1).getByLabel('Condition type').selectOption('cart_subtotal');
-    const unlabeled = await page.locator('input, select, textarea, button').evaluateAll((controls) => controls
-      .filter((c) => {
-        const el = c as unknown as { type?: string; labels?: { length: number } | null; getAttribute(name: string): string | null };
-        if (el.type === 'hidden') return false;
-        const named = (el.labels?.length ?? 0) > 0 || el.getAttribute('aria-label') || el.getAttribute('aria-labelledby') || (c.textContent ?? '').trim() !== '';
-        return !named;
-      })
-      .map((c) => c.outerHTML.slice(0, 120)));
+    const unlabeled = await page.locator('input, select, textarea, button').evaluateAll((controls) =>
+      controls
+        .filter((c) => {
+          const el = c as unknown as { type?: string; labels?: { length: number } | null; getAttribute(name: string): string | null };
+          if (el.type === 'hidden') return false;
+          const named =
+            (el.labels?.length ?? 0) > 0 || el.getAttribute('aria-label') || el.getAttribute('aria-labelledby') || (c.textContent ?? '').trim() !== '';
+          return !named;
+        })
+        .map((c) => c.outerHTML.slice(0, 120)),
+    );
     expect(unlabeled).toEqual([]);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow).toBeLessThanOrEqual(0);
@@ -479,7 +533,11 @@ describe.skipIf(!inject('chromium'))('console in Chromium', () => {
     await page.getByRole('button', { name: 'Save ruleset' }).click();
     await title('Edit Retitled set — Outfitters — Rebound');
 
-    for (const [link, expected] of [['Catalog', 'Catalog'], ['Insights', 'Insights'], ['Campaigns', 'Campaigns']] as const) {
+    for (const [link, expected] of [
+      ['Catalog', 'Catalog'],
+      ['Insights', 'Insights'],
+      ['Campaigns', 'Campaigns'],
+    ] as const) {
       await page.getByRole('link', { name: link }).click();
       await title(`${expected} — Outfitters — Rebound`);
     }
@@ -495,17 +553,29 @@ describe.skipIf(!inject('chromium'))('console in Chromium', () => {
   it('keeps the preview inputs across rulesets and the catalog search across a product, and forgets both on signing out', async () => {
     const { page, errors } = await signedIn();
     await page.getByRole('button', { name: 'New ruleset' }).click();
-    await preview(page).getByLabel(/^Cart subtotal/).fill('75');
+    await preview(page)
+      .getByLabel(/^Cart subtotal/)
+      .fill('75');
     await page.getByRole('link', { name: 'Rulesets' }).click();
     await page.getByRole('button', { name: 'New ruleset' }).click();
-    expect(await preview(page).getByLabel(/^Cart subtotal/).inputValue()).toBe('75');
+    expect(
+      await preview(page)
+        .getByLabel(/^Cart subtotal/)
+        .inputValue(),
+    ).toBe('75');
 
     await page.getByRole('link', { name: 'Catalog' }).click();
     await page.getByLabel('Search products').fill('stakes');
     await page.getByRole('button', { name: 'Tent Stakes' }).click();
     await page.getByRole('button', { name: '← Catalog' }).click();
     expect(await page.getByLabel('Search products').inputValue()).toBe('stakes');
-    await expect.poll(() => page.getByRole('list', { name: 'Products' }).getByRole('article').evaluateAll((a) => a.map((e) => e.getAttribute('aria-label'))))
+    await expect
+      .poll(() =>
+        page
+          .getByRole('list', { name: 'Products' })
+          .getByRole('article')
+          .evaluateAll((a) => a.map((e) => e.getAttribute('aria-label'))),
+      )
       .toEqual(['Tent Stakes']);
 
     await page.getByRole('button', { name: 'Sign out' }).click();
@@ -531,21 +601,35 @@ describe.skipIf(!inject('chromium'))('console in Chromium', () => {
     expect(await rule.getByRole('button', { name: 'Move rule 1, output 1 up' }).isDisabled()).toBe(true);
     await rule.getByRole('button', { name: 'Move rule 1, output 2 up' }).press('Enter');
     expect(await outputRow(page, 1, 1).getByLabel('Output type').inputValue()).toBe('tag');
-    await expect.poll(() => page.evaluate(() => (document.activeElement as unknown as { getAttribute(n: string): string | null }).getAttribute('aria-label')))
+    await expect
+      .poll(() => page.evaluate(() => (document.activeElement as unknown as { getAttribute(n: string): string | null }).getAttribute('aria-label')))
       .toBe('Move rule 1, output 1 down');
     await page.getByRole('button', { name: 'Save ruleset' }).click();
     await expect.poll(() => page.url()).toMatch(/#\/rulesets\/\d+$/);
     const id = Number(/(\d+)$/.exec(page.url())![1]);
     const stored = (await t.admin('GET', `/admin/v1/shops/outfitters/rulesets/${id}`)).json().ruleset;
-    expect(stored.rules[0].output).toEqual([{ type: 'tag', value: 'gift' }, { type: 'product', products: [{ product_id: STAKES, variant_ids: [] }] }]);
+    expect(stored.rules[0].output).toEqual([
+      { type: 'tag', value: 'gift' },
+      { type: 'product', products: [{ product_id: STAKES, variant_ids: [] }] },
+    ]);
     expect(errors).toEqual([]);
     await page.close();
   });
 
   it('browses the catalog, opens a product, and shows insights and campaigns with charts', async () => {
     await t.admin('PUT', '/admin/v1/shops/outfitters/orders', [
-      { id: 1, created_at: new Date(Date.now() - 86_400_000).toISOString(), customer: { id: 77 }, line_items: [{ product_id: STAKES, variant_id: STAKES * 10 + 1, quantity: 4, price: '10.00' }] },
-      { id: 2, created_at: new Date(Date.now() - 2 * 86_400_000).toISOString(), customer: { id: 77 }, line_items: [{ product_id: MUG, variant_id: MUG * 10 + 1, quantity: 1, price: '10.00' }] },
+      {
+        id: 1,
+        created_at: new Date(Date.now() - 86_400_000).toISOString(),
+        customer: { id: 77 },
+        line_items: [{ product_id: STAKES, variant_id: STAKES * 10 + 1, quantity: 4, price: '10.00' }],
+      },
+      {
+        id: 2,
+        created_at: new Date(Date.now() - 2 * 86_400_000).toISOString(),
+        customer: { id: 77 },
+        line_items: [{ product_id: MUG, variant_id: MUG * 10 + 1, quantity: 1, price: '10.00' }],
+      },
     ]);
     const campaign = await t.admin('POST', '/admin/v1/shops/outfitters/campaigns', { name: 'Winback', discount_code: 'COMEBACK' });
     expect(campaign.statusCode).toBe(201);
@@ -553,10 +637,22 @@ describe.skipIf(!inject('chromium'))('console in Chromium', () => {
 
     await page.getByRole('link', { name: 'Catalog' }).click();
     await page.getByLabel('Search products').fill('tent');
-    await expect.poll(() => page.getByRole('list', { name: 'Products' }).getByRole('article').evaluateAll((a) => a.map((e) => e.getAttribute('aria-label'))))
+    await expect
+      .poll(() =>
+        page
+          .getByRole('list', { name: 'Products' })
+          .getByRole('article')
+          .evaluateAll((a) => a.map((e) => e.getAttribute('aria-label'))),
+      )
       .toEqual(['Alpine Tent', 'Tent Stakes']);
     await page.getByLabel('Collection').selectOption({ label: 'Camping (3)' });
-    await expect.poll(() => page.getByRole('list', { name: 'Products' }).getByRole('article').evaluateAll((a) => a.map((e) => e.getAttribute('aria-label'))))
+    await expect
+      .poll(() =>
+        page
+          .getByRole('list', { name: 'Products' })
+          .getByRole('article')
+          .evaluateAll((a) => a.map((e) => e.getAttribute('aria-label'))),
+      )
       .toEqual(['Alpine Tent', 'Tent Stakes', 'Trail Mug']);
     await page.getByRole('button', { name: 'Trail Mug' }).click();
     await page.getByRole('heading', { name: 'Trail Mug', level: 1 }).waitFor();

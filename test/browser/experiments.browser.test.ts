@@ -20,9 +20,19 @@ describe.skipIf(!inject('chromium'))('experiments in the console', () => {
     base = await listen(t.app);
     key = (await t.createShop('outfitters', { name: 'Outfitters', currency: 'USD' })).public;
     await t.admin('PATCH', '/admin/v1/shops/outfitters', { settings: { rate_limit_public_per_minute: 1_000_000 } });
-    await t.admin('PUT', '/admin/v1/shops/outfitters/products', [1, 2, 3, 4].map((id) => productInput(id, { title: `Item ${id}` })));
-    for (const [name, products] of [['Base upsell', [1, 2]], ['Challenger', [3, 4]]] as const) {
-      await t.admin('POST', '/admin/v1/shops/outfitters/rulesets', { name, rules: [{ logic: [], output: [{ type: 'product', products: products.map((p) => ({ product_id: p })) }] }] });
+    await t.admin(
+      'PUT',
+      '/admin/v1/shops/outfitters/products',
+      [1, 2, 3, 4].map((id) => productInput(id, { title: `Item ${id}` })),
+    );
+    for (const [name, products] of [
+      ['Base upsell', [1, 2]],
+      ['Challenger', [3, 4]],
+    ] as const) {
+      await t.admin('POST', '/admin/v1/shops/outfitters/rulesets', {
+        name,
+        rules: [{ logic: [], output: [{ type: 'product', products: products.map((p) => ({ product_id: p })) }] }],
+      });
     }
     browser = await launchChromium();
   });
@@ -53,10 +63,15 @@ describe.skipIf(!inject('chromium'))('experiments in the console', () => {
       events.push({ type: 'impression', uuid: uuid(n), source });
       if (n % 4 === 0) events.push({ type: 'click', uuid: uuid(n), source, product_id: 1 });
       if (n % (source.endsWith(':B') ? 10 : 20) === 0) {
-        orders.push({ id: n, created_at: new Date().toISOString(), line_items: [{ product_id: 1, quantity: 1, price: '25.00', properties: [{ name: '_rebound_source', value: source }] }] });
+        orders.push({
+          id: n,
+          created_at: new Date().toISOString(),
+          line_items: [{ product_id: 1, quantity: 1, price: '25.00', properties: [{ name: '_rebound_source', value: source }] }],
+        });
       }
     }
-    for (let i = 0; i < events.length; i += 100) await t.app.inject({ method: 'POST', url: `/api/v1/analytics/track?key=${key}`, payload: { events: events.slice(i, i + 100) } });
+    for (let i = 0; i < events.length; i += 100)
+      await t.app.inject({ method: 'POST', url: `/api/v1/analytics/track?key=${key}`, payload: { events: events.slice(i, i + 100) } });
     await t.admin('PUT', '/admin/v1/shops/outfitters/orders', orders);
   }
 
@@ -70,7 +85,14 @@ describe.skipIf(!inject('chromium'))('experiments in the console', () => {
     await page.getByLabel('Arm 2 name').fill('B');
     await page.getByRole('button', { name: 'Start the experiment' }).click();
     await page.getByRole('heading', { name: 'Upsell against challenger' }).waitFor();
-    expect((await t.admin('GET', '/admin/v1/shops/outfitters/experiments')).json().data[0]).toMatchObject({ ruleset_id: 1, status: 'running', arms: [{ name: 'A', ruleset_id: 1 }, { name: 'B', ruleset_id: 2 }] });
+    expect((await t.admin('GET', '/admin/v1/shops/outfitters/experiments')).json().data[0]).toMatchObject({
+      ruleset_id: 1,
+      status: 'running',
+      arms: [
+        { name: 'A', ruleset_id: 1 },
+        { name: 'B', ruleset_id: 2 },
+      ],
+    });
 
     await traffic(1, 401);
     await page.reload();
@@ -101,8 +123,14 @@ describe.skipIf(!inject('chromium'))('experiments in the console', () => {
     const summary = (await t.admin('GET', '/admin/v1/shops/outfitters/attribution?days=30')).json();
     expect(summary.totals.revenue).toBeGreaterThan(0);
     expect(await heading.textContent()).toContain(`$${summary.totals.revenue.toFixed(2)}`);
-    await page.getByRole('figure', { name: /Attributed revenue per ruleset/ }).locator('summary').click();
-    const cells = await page.getByRole('figure', { name: /Attributed revenue per ruleset/ }).locator('tbody tr').allTextContents();
+    await page
+      .getByRole('figure', { name: /Attributed revenue per ruleset/ })
+      .locator('summary')
+      .click();
+    const cells = await page
+      .getByRole('figure', { name: /Attributed revenue per ruleset/ })
+      .locator('tbody tr')
+      .allTextContents();
     expect(cells.some((c) => c.startsWith('Base upsell (#1)'))).toBe(true);
     expect(cells.some((c) => c.startsWith('Challenger (#2)'))).toBe(true);
     await screenshot(page, 'console-insights-attribution');

@@ -7,11 +7,14 @@ import { backends } from '../helpers/backends.js';
 import { startApp, type TestApp } from '../helpers/app.js';
 import { productInput } from '../helpers/fixtures.js';
 
-const read = (request: IncomingMessage) => new Promise<string>((resolve) => {
-  let body = '';
-  request.on('data', (chunk: Buffer) => { body += chunk.toString('utf8'); });
-  request.on('end', () => resolve(body));
-});
+const read = (request: IncomingMessage) =>
+  new Promise<string>((resolve) => {
+    let body = '';
+    request.on('data', (chunk: Buffer) => {
+      body += chunk.toString('utf8');
+    });
+    request.on('end', () => resolve(body));
+  });
 
 /** Polls until the condition holds (the tracking beacons are sent in the background). */
 async function until<T>(read: () => Promise<T>, holds: (value: T) => boolean): Promise<T> {
@@ -28,7 +31,7 @@ async function until<T>(read: () => Promise<T>, holds: (value: T) => boolean): P
  * widget is scrolled into view, a click on a card, and the storefront's add-to-cart (a form post
  * and a fetch of /cart/add.js) carrying `_rebound_source`, which then attributes the order.
  */
-describe.skipIf(!inject('chromium'))('the widget\'s tracking in Chromium', () => {
+describe.skipIf(!inject('chromium'))("the widget's tracking in Chromium", () => {
   const backend = backends()[0]!;
   let t: TestApp;
   let base: string;
@@ -38,8 +41,17 @@ describe.skipIf(!inject('chromium'))('the widget\'s tracking in Chromium', () =>
   let siteUrl: string;
   const cartBodies: { path: string; type: string; body: string }[] = [];
 
-  const figures = async () => ((await t.admin('GET', '/admin/v1/shops/shop/attribution?days=2')).json().rulesets as { ruleset_id: number; impressions: number; clicks: number; add_to_carts: number; orders: number; revenue: number }[])
-    .find((r) => r.ruleset_id === 1) ?? { impressions: 0, clicks: 0, add_to_carts: 0, orders: 0, revenue: 0 };
+  const figures = async () =>
+    (
+      (await t.admin('GET', '/admin/v1/shops/shop/attribution?days=2')).json().rulesets as {
+        ruleset_id: number;
+        impressions: number;
+        clicks: number;
+        add_to_carts: number;
+        orders: number;
+        revenue: number;
+      }[]
+    ).find((r) => r.ruleset_id === 1) ?? { impressions: 0, clicks: 0, add_to_carts: 0, orders: 0, revenue: 0 };
 
   const page = (title: string, variant: number) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title></head><body>
     <h1>${title}</h1>
@@ -53,8 +65,15 @@ describe.skipIf(!inject('chromium'))('the widget\'s tracking in Chromium', () =>
     t = await startApp(backend);
     base = await listen(t.app);
     key = (await t.createShop('shop', { currency: 'USD' })).public;
-    await t.admin('PUT', '/admin/v1/shops/shop/products', [1, 2, 3].map((id) => productInput(id, { title: `Item ${id}`, images: [] })));
-    await t.admin('POST', '/admin/v1/shops/shop/rulesets', { name: 'Upsell', rules: [{ logic: [], output: [{ type: 'product', products: [{ product_id: 2 }, { product_id: 3 }] }] }] });
+    await t.admin(
+      'PUT',
+      '/admin/v1/shops/shop/products',
+      [1, 2, 3].map((id) => productInput(id, { title: `Item ${id}`, images: [] })),
+    );
+    await t.admin('POST', '/admin/v1/shops/shop/rulesets', {
+      name: 'Upsell',
+      rules: [{ logic: [], output: [{ type: 'product', products: [{ product_id: 2 }, { product_id: 3 }] }] }],
+    });
     site = createServer((request, response) => {
       const path = new URL(request.url ?? '/', 'http://x').pathname;
       if (request.method === 'POST' && path.startsWith('/cart/add')) {
@@ -67,7 +86,9 @@ describe.skipIf(!inject('chromium'))('the widget\'s tracking in Chromium', () =>
       }
       const handle = /^\/products\/([a-z0-9-]+)$/.exec(path)?.[1];
       const id = handle ? Number(handle.split('-')[1]) : 1;
-      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(path === '/cart' ? '<!doctype html><title>Cart</title><h1>Cart</h1>' : page(`Item ${id}`, id * 10 + 1));
+      response
+        .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+        .end(path === '/cart' ? '<!doctype html><title>Cart</title><h1>Cart</h1>' : page(`Item ${id}`, id * 10 + 1));
     });
     await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
     siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
@@ -111,17 +132,33 @@ describe.skipIf(!inject('chromium'))('the widget\'s tracking in Chromium', () =>
     // A theme's fetch to /cart/add.js (JSON) too; a product that came from no widget stays untagged.
     await tab.goto(`${siteUrl}/products/product-2`);
     await tab.waitForSelector('section.rbw li.rbw-card');
-    await tab.evaluate(`fetch('/cart/add.js', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ items: [{ id: 21, quantity: 2 }, { id: 11, quantity: 1 }] }) })`);
-    await until(async () => cartBodies.length, (n) => n === 2);
-    expect(JSON.parse(cartBodies.at(-1)!.body)).toEqual({ items: [{ id: 21, quantity: 2, properties: { _rebound_source: source } }, { id: 11, quantity: 1 }] });
+    await tab.evaluate(
+      `fetch('/cart/add.js', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ items: [{ id: 21, quantity: 2 }, { id: 11, quantity: 1 }] }) })`,
+    );
+    await until(
+      async () => cartBodies.length,
+      (n) => n === 2,
+    );
+    expect(JSON.parse(cartBodies.at(-1)!.body)).toEqual({
+      items: [
+        { id: 21, quantity: 2, properties: { _rebound_source: source } },
+        { id: 11, quantity: 1 },
+      ],
+    });
     expect((await until(figures, (f) => f.add_to_carts === 2)).add_to_carts).toBe(2);
     await screenshot(tab, 'widget-tracking');
 
     // The order the platform then reports carries the property: attributed to the ruleset.
-    await t.admin('PUT', '/admin/v1/shops/shop/orders', [{ id: 1, created_at: new Date().toISOString(), line_items: [
-      { id: 1, product_id: 2, variant_id: 21, quantity: 2, price: '10.00', properties: [{ name: '_rebound_source', value: source }] },
-      { id: 2, product_id: 1, variant_id: 11, quantity: 1, price: '10.00', properties: [] },
-    ] }]);
+    await t.admin('PUT', '/admin/v1/shops/shop/orders', [
+      {
+        id: 1,
+        created_at: new Date().toISOString(),
+        line_items: [
+          { id: 1, product_id: 2, variant_id: 21, quantity: 2, price: '10.00', properties: [{ name: '_rebound_source', value: source }] },
+          { id: 2, product_id: 1, variant_id: 11, quantity: 1, price: '10.00', properties: [] },
+        ],
+      },
+    ]);
     expect(await figures()).toMatchObject({ orders: 1, revenue: 20 });
     expect(errors).toEqual([]);
     await context.close();

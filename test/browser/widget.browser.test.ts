@@ -18,32 +18,35 @@ interface RenderedWidget {
 
 /** Every rendered widget on the page, by heading, as a visitor (and a screen reader) would read it. */
 function rendered(page: Page): Promise<RenderedWidget[]> {
-  return page.$$eval('section.rbw', (sections) => sections.map((s) => {
-    const heading = s.querySelector('h2');
-    const cards = [...s.querySelectorAll('li.rbw-card')].map((li) => ({
-      title: li.querySelector('.rbw-title')?.textContent ?? '',
-      alt: li.querySelector('img')?.getAttribute('alt') ?? '',
-      href: li.querySelector('a')?.getAttribute('href') ?? '',
-      price: li.querySelector('.rbw-price')?.textContent ?? '',
-      stock: li.querySelector('.rbw-stock')?.textContent ?? '',
-    }));
-    return {
-      heading: heading?.textContent ?? '',
-      titles: cards.map((c) => c.title),
-      cards,
-      // Labelled by its own heading: the id is on this section's heading and on no other element of the page.
-      labelled: heading !== null && s.getAttribute('aria-labelledby') === heading.id && s.ownerDocument.querySelectorAll(`[id="${heading.id}"]`).length === 1,
-      listRole: s.querySelector('ul')?.getAttribute('role') ?? null,
-    };
-  }));
+  return page.$$eval('section.rbw', (sections) =>
+    sections.map((s) => {
+      const heading = s.querySelector('h2');
+      const cards = [...s.querySelectorAll('li.rbw-card')].map((li) => ({
+        title: li.querySelector('.rbw-title')?.textContent ?? '',
+        alt: li.querySelector('img')?.getAttribute('alt') ?? '',
+        href: li.querySelector('a')?.getAttribute('href') ?? '',
+        price: li.querySelector('.rbw-price')?.textContent ?? '',
+        stock: li.querySelector('.rbw-stock')?.textContent ?? '',
+      }));
+      return {
+        heading: heading?.textContent ?? '',
+        titles: cards.map((c) => c.title),
+        cards,
+        // Labelled by its own heading: the id is on this section's heading and on no other element of the page.
+        labelled: heading !== null && s.getAttribute('aria-labelledby') === heading.id && s.ownerDocument.querySelectorAll(`[id="${heading.id}"]`).length === 1,
+        listRole: s.querySelector('ul')?.getAttribute('role') ?? null,
+      };
+    }),
+  );
 }
 
 /** Waits until the page shows this many widgets. */
-const widgetsShown = (page: Page, count: number) => page.waitForFunction(
-  // A function, not a string: the demo page's CSP forbids evaluating strings.
-  (n) => (globalThis as unknown as { document: { querySelectorAll(s: string): { length: number } } }).document.querySelectorAll('section.rbw').length === n,
-  count,
-);
+const widgetsShown = (page: Page, count: number) =>
+  page.waitForFunction(
+    // A function, not a string: the demo page's CSP forbids evaluating strings.
+    (n) => (globalThis as unknown as { document: { querySelectorAll(s: string): { length: number } } }).document.querySelectorAll('section.rbw').length === n,
+    count,
+  );
 
 /** Lines the browser itself logs for a failed or refused request; no script can keep them out of the console. */
 const networkLog = (line: string) => /^console: Failed to load resource/.test(line);
@@ -63,19 +66,48 @@ describe.skipIf(!inject('chromium'))('the storefront widget in Chromium', () => 
     t = await startApp(backend);
     base = await listen(t.app);
     key = (await t.createShop('store', { currency: 'USD' })).public;
-    const image = (id: number) => [{ id: id * 10 + 7, src: `${base}/demo/images/product-${id}.svg`, alt: id === 5 ? 'A folded wool blanket' : null, width: 800, height: 800 }];
-    const products = Array.from({ length: 10 }, (_, i) => productInput(i + 1, { title: `Item ${i + 1} ${['Tent', 'Stove', 'Boots', 'Lamp', 'Blanket'][i % 5]}`, images: image(i + 1) }));
+    const image = (id: number) => [
+      { id: id * 10 + 7, src: `${base}/demo/images/product-${id}.svg`, alt: id === 5 ? 'A folded wool blanket' : null, width: 800, height: 800 },
+    ];
+    const products = Array.from({ length: 10 }, (_, i) =>
+      productInput(i + 1, { title: `Item ${i + 1} ${['Tent', 'Stove', 'Boots', 'Lamp', 'Blanket'][i % 5]}`, images: image(i + 1) }),
+    );
     expect((await t.admin('PUT', '/admin/v1/shops/store/products', products)).statusCode).toBe(200);
     const day = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString();
     await t.admin('PUT', '/admin/v1/shops/store/orders', [
-      { id: 1, created_at: day(1), line_items: [{ product_id: 3, quantity: 9 }, { product_id: 7, quantity: 2 }] },
-      { id: 2, created_at: day(2), line_items: [{ product_id: 6, quantity: 4 }, { product_id: 8, quantity: 1 }] },
-      { id: 3, created_at: day(5), line_items: [{ product_id: 2, quantity: 3 }, { product_id: 9, quantity: 5 }] },
+      {
+        id: 1,
+        created_at: day(1),
+        line_items: [
+          { product_id: 3, quantity: 9 },
+          { product_id: 7, quantity: 2 },
+        ],
+      },
+      {
+        id: 2,
+        created_at: day(2),
+        line_items: [
+          { product_id: 6, quantity: 4 },
+          { product_id: 8, quantity: 1 },
+        ],
+      },
+      {
+        id: 3,
+        created_at: day(5),
+        line_items: [
+          { product_id: 2, quantity: 3 },
+          { product_id: 9, quantity: 5 },
+        ],
+      },
     ]);
     const ruleset = await t.admin('POST', '/admin/v1/shops/store/rulesets', {
       name: 'Boots upsell',
       rules: [
-        { logic: [{ rules: [{ type: 'product', operator: 'contains_any', products: [{ product_id: 3 }] }] }], output: [{ type: 'product', products: [{ product_id: 5 }, { product_id: 1 }, { product_id: 4 }] }], exit_if_matched: true },
+        {
+          logic: [{ rules: [{ type: 'product', operator: 'contains_any', products: [{ product_id: 3 }] }] }],
+          output: [{ type: 'product', products: [{ product_id: 5 }, { product_id: 1 }, { product_id: 4 }] }],
+          exit_if_matched: true,
+        },
         { logic: [], output: [{ type: 'endpoint', endpoint: '/products/top_sellers?limit=3' }] },
       ],
     });
@@ -90,7 +122,7 @@ describe.skipIf(!inject('chromium'))('the storefront widget in Chromium', () => 
     await backend.cleanup();
   });
 
-  it('renders the demo page\'s widgets as the API answers them, reports one view and lists it as recently viewed', async () => {
+  it("renders the demo page's widgets as the API answers them, reports one view and lists it as recently viewed", async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
     page.setDefaultTimeout(10_000);
@@ -146,7 +178,13 @@ describe.skipIf(!inject('chromium'))('the storefront widget in Chromium', () => 
     expect(await page.$$eval('style#rebound-widget-style', (s) => s.length)).toBe(1);
     expect(await page.evaluate<unknown>('window.ReboundWidget && window.ReboundWidget.version')).toMatch(/^\d+\.\d+\.\d+$/);
     // Images load from the server's demo images (CSP img-src 'self').
-    expect(await page.$$eval('section.rbw img', (imgs) => imgs.length > 0 && imgs.every((i) => (i as unknown as { complete: boolean }).complete && (i as unknown as { naturalWidth: number }).naturalWidth > 0))).toBe(true);
+    expect(
+      await page.$$eval(
+        'section.rbw img',
+        (imgs) =>
+          imgs.length > 0 && imgs.every((i) => (i as unknown as { complete: boolean }).complete && (i as unknown as { naturalWidth: number }).naturalWidth > 0),
+      ),
+    ).toBe(true);
 
     // The view reached the API: the viewed list for the page's UUID names the product.
     await expect.poll(() => titlesFor(`${base}/api/v1/products/viewed?key=${key}&uuid=${uuid}`), { timeout: 5000 }).toEqual(['Item 3 Boots']);
@@ -196,7 +234,10 @@ describe.skipIf(!inject('chromium'))('the storefront widget in Chromium', () => 
 
     beforeAll(async () => {
       // An API that accepts connections and never answers: the widget must give up on its own.
-      hanging = createTcpServer((socket) => { sockets.add(socket); socket.on('close', () => sockets.delete(socket)); });
+      hanging = createTcpServer((socket) => {
+        sockets.add(socket);
+        socket.on('close', () => sockets.delete(socket));
+      });
       await new Promise<void>((resolve) => hanging.listen(0, '127.0.0.1', resolve));
       const hangingApi = `http://127.0.0.1:${(hanging.address() as AddressInfo).port}`;
       // A port nobody listens on: the connection is refused.
@@ -205,15 +246,16 @@ describe.skipIf(!inject('chromium'))('the storefront widget in Chromium', () => 
       const closedApi = `http://127.0.0.1:${(probe.address() as AddressInfo).port}`;
       await new Promise((resolve) => probe.close(resolve));
       const tag = (attrs: string) => `<script src="${base}/widget.js" data-key="${key}" ${attrs} async></script>`;
-      const html = '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Shop</title></head><body><h1>A storefront</h1>'
-        + `<div id="down"><p>placeholder down</p></div><div id="slow"><p>placeholder slow</p></div><div id="closed"><p>placeholder closed</p></div><div id="refused"><p>placeholder refused</p></div><div id="fine"><p>placeholder fine</p></div>`
-        + tag('data-api="http://127.0.0.1:9" data-endpoint="trending_products" data-product-handle="product-1" data-target="#down"')
-        + tag(`data-api="${hangingApi}" data-endpoint="/products/top_sellers?limit=2" data-target="#slow"`)
-        + tag(`data-api="${closedApi}" data-ruleset="${rulesetId}" data-product-ids="3" data-target="#closed"`)
-        + `<script src="${base}/widget.js" data-key="rb_pub_unknownKey0000000000000000000000" data-endpoint="trending_products" data-target="#refused" async></script>`
-        + tag(`data-ruleset="${rulesetId + 1000}"`)
-        + tag('data-endpoint="/products/trending_products?limit=2" data-target="#fine" data-title="Popular"')
-        + '</body></html>';
+      const html =
+        '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Shop</title></head><body><h1>A storefront</h1>' +
+        `<div id="down"><p>placeholder down</p></div><div id="slow"><p>placeholder slow</p></div><div id="closed"><p>placeholder closed</p></div><div id="refused"><p>placeholder refused</p></div><div id="fine"><p>placeholder fine</p></div>` +
+        tag('data-api="http://127.0.0.1:9" data-endpoint="trending_products" data-product-handle="product-1" data-target="#down"') +
+        tag(`data-api="${hangingApi}" data-endpoint="/products/top_sellers?limit=2" data-target="#slow"`) +
+        tag(`data-api="${closedApi}" data-ruleset="${rulesetId}" data-product-ids="3" data-target="#closed"`) +
+        `<script src="${base}/widget.js" data-key="rb_pub_unknownKey0000000000000000000000" data-endpoint="trending_products" data-target="#refused" async></script>` +
+        tag(`data-ruleset="${rulesetId + 1000}"`) +
+        tag('data-endpoint="/products/trending_products?limit=2" data-target="#fine" data-title="Popular"') +
+        '</body></html>';
       site = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html));
       await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
       siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}/`;
@@ -228,7 +270,7 @@ describe.skipIf(!inject('chromium'))('the storefront widget in Chromium', () => 
     it('renders nothing for an unreachable, silent, refusing or erroring API, throws nothing, and still renders the working tag', async () => {
       const context = await browser.newContext();
       const page = await context.newPage();
-    page.setDefaultTimeout(10_000);
+      page.setDefaultTimeout(10_000);
       const errors = watchErrors(page);
       const aborted = page.waitForEvent('requestfailed', { predicate: (r) => r.url().includes('top_sellers'), timeout: 10_000 });
       await page.goto(siteUrl);

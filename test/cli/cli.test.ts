@@ -10,7 +10,12 @@ const ROOT = join(import.meta.dirname, '..', '..');
 const work = mkdtempSync(join(tmpdir(), 'rebound-cli-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-const baseEnv = (db: string) => ({ ...process.env, DATABASE_URL: `sqlite:${join(work, db)}`, LOG_LEVEL: 'silent', REBOUND_ADMIN_TOKEN: 'cli-test-operator-token-0123456789' });
+const baseEnv = (db: string) => ({
+  ...process.env,
+  DATABASE_URL: `sqlite:${join(work, db)}`,
+  LOG_LEVEL: 'silent',
+  REBOUND_ADMIN_TOKEN: 'cli-test-operator-token-0123456789',
+});
 
 /** Runs `rebound <args>` from the sources, as `npm run rebound` would from the build. */
 function rebound(args: string[], env: NodeJS.ProcessEnv) {
@@ -63,22 +68,45 @@ describe('rebound CLI', () => {
     const port = await freePort();
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve'], {
       cwd: ROOT,
-      env: { ...baseEnv('serve.db'), PORT: String(port), HOST: '127.0.0.1', REBOUND_DEMO: 'true', REBOUND_PUBLIC_URL: `http://127.0.0.1:${port}`, REBOUND_ADMIN_TOKEN: '' },
+      env: {
+        ...baseEnv('serve.db'),
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        REBOUND_DEMO: 'true',
+        REBOUND_PUBLIC_URL: `http://127.0.0.1:${port}`,
+        REBOUND_ADMIN_TOKEN: '',
+      },
     });
-    onTestFinished(() => { if (child.exitCode === null) child.kill('SIGKILL'); });
+    onTestFinished(() => {
+      if (child.exitCode === null) child.kill('SIGKILL');
+    });
     let out = '';
-    child.stdout.on('data', (d: Buffer) => { out += d.toString(); });
-    child.stderr.on('data', (d: Buffer) => { out += d.toString(); });
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+    });
+    child.stderr.on('data', (d: Buffer) => {
+      out += d.toString();
+    });
     const deadline = Date.now() + 60_000;
-    while (!out.includes('API docs:') || !(await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.ok, () => false))) {
+    while (
+      !out.includes('API docs:') ||
+      !(await fetch(`http://127.0.0.1:${port}/readyz`).then(
+        (r) => r.ok,
+        () => false,
+      ))
+    ) {
       if (Date.now() > deadline || child.exitCode !== null) throw new Error(`server did not start:\n${out}`);
       await new Promise((r) => setTimeout(r, 100));
     }
     expect(out).toMatch(/Admin token \(shown once\): rb_admin_\S+/);
-    expect(out).toMatch(/Demo shop "demo" created: 1000 products, 15 collections, 300 customers, 2 markets, \d+ orders, 5 rulesets, \d+ events, 40 billing customers, \d+ experiment visitors, \d+ tracked events, \d+ attributed orders, \d+ reactivations\./);
+    expect(out).toMatch(
+      /Demo shop "demo" created: 1000 products, 15 collections, 300 customers, 2 markets, \d+ orders, 5 rulesets, \d+ events, 40 billing customers, \d+ experiment visitors, \d+ tracked events, \d+ attributed orders, \d+ reactivations\./,
+    );
     const curls = [...out.matchAll(/curl '([^']+)'/g)].map((m) => m[1]!);
     expect(curls).toHaveLength(4);
-    const [upsell, gift, market, reactivate] = await Promise.all(curls.map((url) => fetch(url).then(async (r) => ({ status: r.status, body: await r.json() as any }))));
+    const [upsell, gift, market, reactivate] = await Promise.all(
+      curls.map((url) => fetch(url).then(async (r) => ({ status: r.status, body: (await r.json()) as any }))),
+    );
     expect(upsell).toMatchObject({ status: 200 });
     expect(upsell!.body.metadata.matched_rules[0].name).toMatch(/^Accessories for /);
     const accessories = upsell!.body.metadata.matched_rules[0].output[0].products.map((p: { product_id: number }) => p.product_id);

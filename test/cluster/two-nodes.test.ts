@@ -21,8 +21,14 @@ describe.runIf(pgAvailable() && redisAvailable())('two API nodes', () => {
     await client.query(`create schema ${schema}`);
     await client.end();
     const env = {
-      DATABASE_URL: `${PG_URL}?schema=${schema}`, REDIS_URL, REDIS_PREFIX: scope.prefix, REBOUND_ADMIN_TOKEN: TOKEN,
-      REBOUND_DEMO: 'false', LOG_LEVEL: 'warn', HOST: '127.0.0.1', REBOUND_INDEX_REFRESH_MS: '600000',
+      DATABASE_URL: `${PG_URL}?schema=${schema}`,
+      REDIS_URL,
+      REDIS_PREFIX: scope.prefix,
+      REBOUND_ADMIN_TOKEN: TOKEN,
+      REBOUND_DEMO: 'false',
+      LOG_LEVEL: 'warn',
+      HOST: '127.0.0.1',
+      REBOUND_INDEX_REFRESH_MS: '600000',
     };
     const args = ['--import', 'tsx', 'src/cli/main.ts', 'serve'];
     // Port 0: each node tells the port the system gave it.
@@ -39,14 +45,21 @@ describe.runIf(pgAvailable() && redisAvailable())('two API nodes', () => {
     await client.end();
   });
 
-  const admin = (node: Running, method: string, path: string, body?: unknown) => fetch(`${node.url}${path}`, {
-    method, headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, ...(body ? { body: JSON.stringify(body) } : {}),
-  });
+  const admin = (node: Running, method: string, path: string, body?: unknown) =>
+    fetch(`${node.url}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+      ...(body ? { body: JSON.stringify(body) } : {}),
+    });
 
   it('serves on one node what was written through the other, on the next request', async () => {
-    const created = await (await admin(a, 'POST', '/admin/v1/shops', { handle: 'twin', name: 'Twin' })).json() as { keys: { public: string } };
+    const created = (await (await admin(a, 'POST', '/admin/v1/shops', { handle: 'twin', name: 'Twin' })).json()) as { keys: { public: string } };
     const key = created.keys.public;
-    const staticOn = (node: Running) => fetch(`${node.url}/api/v1/products/static?key=${key}&ids=1,2`).then(async (r) => ({ status: r.status, body: await r.json() as { data: { id: number; title: string }[] } }));
+    const staticOn = (node: Running) =>
+      fetch(`${node.url}/api/v1/products/static?key=${key}&ids=1,2`).then(async (r) => ({
+        status: r.status,
+        body: (await r.json()) as { data: { id: number; title: string }[] },
+      }));
 
     // The new shop's key works on B at once.
     expect((await staticOn(b)).status).toBe(200);
@@ -61,8 +74,13 @@ describe.runIf(pgAvailable() && redisAvailable())('two API nodes', () => {
     expect((await staticOn(b)).body.data[0]!.title).toBe('Renamed on A');
 
     // A ruleset saved through B answers through A.
-    const ruleset = await (await admin(b, 'POST', '/admin/v1/shops/twin/rulesets', { name: 'r', rules: [{ logic: [], output: [{ type: 'product', products: [{ product_id: 2 }] }] }] })).json() as { ruleset: { id: number } };
-    const custom = await (await fetch(`${a.url}/api/v1/custom/id/${ruleset.ruleset.id}?key=${key}`)).json() as { data: { id: number }[] };
+    const ruleset = (await (
+      await admin(b, 'POST', '/admin/v1/shops/twin/rulesets', {
+        name: 'r',
+        rules: [{ logic: [], output: [{ type: 'product', products: [{ product_id: 2 }] }] }],
+      })
+    ).json()) as { ruleset: { id: number } };
+    const custom = (await (await fetch(`${a.url}/api/v1/custom/id/${ruleset.ruleset.id}?key=${key}`)).json()) as { data: { id: number }[] };
     expect(custom.data.map((p) => p.id)).toEqual([2]);
   });
 });

@@ -5,21 +5,44 @@ describe('loadConfig', () => {
   it('has local-first defaults', () => {
     const config = loadConfig({}, '/srv/app');
     expect(config).toMatchObject({
-      port: 3000, host: '0.0.0.0', databaseUrl: 'sqlite:/srv/app/data/rebound.db', redisUrl: null, redisPrefix: 'rebound:', adminToken: null,
-      publicUrl: 'http://localhost:3000', demo: true, logLevel: 'info', cacheTtlSeconds: 60, memoryBudgetMb: 512,
+      port: 3000,
+      host: '0.0.0.0',
+      databaseUrl: 'sqlite:/srv/app/data/rebound.db',
+      redisUrl: null,
+      redisPrefix: 'rebound:',
+      adminToken: null,
+      publicUrl: 'http://localhost:3000',
+      demo: true,
+      logLevel: 'info',
+      cacheTtlSeconds: 60,
+      memoryBudgetMb: 512,
     });
     expect(Object.isFrozen(config)).toBe(true);
   });
 
   it('reads every setting', () => {
     const config = loadConfig({
-      PORT: '8080', HOST: '127.0.0.1', DATABASE_URL: 'postgres://u:p@db/rebound', REDIS_URL: 'redis://cache:6379',
-      REBOUND_ADMIN_TOKEN: 'x'.repeat(32), REBOUND_PUBLIC_URL: 'https://recs.example.com/', REBOUND_DEMO: 'no', LOG_LEVEL: 'WARN', CACHE_TTL_SECONDS: '5',
+      PORT: '8080',
+      HOST: '127.0.0.1',
+      DATABASE_URL: 'postgres://u:p@db/rebound',
+      REDIS_URL: 'redis://cache:6379',
+      REBOUND_ADMIN_TOKEN: 'x'.repeat(32),
+      REBOUND_PUBLIC_URL: 'https://recs.example.com/',
+      REBOUND_DEMO: 'no',
+      LOG_LEVEL: 'WARN',
+      CACHE_TTL_SECONDS: '5',
       REBOUND_MEMORY_BUDGET_MB: '2048',
     });
     expect(config).toMatchObject({
-      port: 8080, host: '127.0.0.1', databaseUrl: 'postgres://u:p@db/rebound', redisUrl: 'redis://cache:6379',
-      publicUrl: 'https://recs.example.com', demo: false, logLevel: 'warn', cacheTtlSeconds: 5, memoryBudgetMb: 2048,
+      port: 8080,
+      host: '127.0.0.1',
+      databaseUrl: 'postgres://u:p@db/rebound',
+      redisUrl: 'redis://cache:6379',
+      publicUrl: 'https://recs.example.com',
+      demo: false,
+      logLevel: 'warn',
+      cacheTtlSeconds: 5,
+      memoryBudgetMb: 2048,
     });
   });
 
@@ -55,7 +78,13 @@ describe('loadConfig', () => {
     expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
     expect(loadConfig({ TRUST_PROXY: 'off' }).trustProxy).toBe(false);
     expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
-    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 192.168.1.7 ,loopback,::1,fd00::/8' }).trustProxy).toEqual(['10.0.0.0/8', '192.168.1.7', 'loopback', '::1', 'fd00::/8']);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 192.168.1.7 ,loopback,::1,fd00::/8' }).trustProxy).toEqual([
+      '10.0.0.0/8',
+      '192.168.1.7',
+      'loopback',
+      '::1',
+      'fd00::/8',
+    ]);
   });
 
   it('bounds every connection by default: headers 10 s, request 30 s, idle keep-alive 72 s', () => {

@@ -50,7 +50,7 @@ describe('ruleset editor reducer: condition rows', () => {
     expect(apply(refused, { type: 'removeCondition', rule, condition: first }).reported.problems).toEqual([]);
   });
 
-  it('changes a row\'s type to that type\'s first operator with an empty value, and ignores a type the catalog lacks', () => {
+  it("changes a row's type to that type's first operator with an empty value, and ignores a type the catalog lacks", () => {
     const { state, rule, first } = withTwoConditions();
     const typed = apply(state, { type: 'setConditionType', rule, condition: first, conditionType: 'url' });
     expect(ruleA(typed).groups[0]!.conditions[0]).toMatchObject({ key: first, type: 'url', operator: 'contains', value: '', products: [] });
@@ -68,7 +68,11 @@ describe('ruleset editor reducer: condition rows', () => {
   it('keeps a new row out of the preview until it has the value it needs; a type or operator alone is not enough', () => {
     const { state, rule, second } = withTwoConditions();
     const freshOf = (s: EditorState) => ruleA(s).groups[0]!.conditions[1]!.fresh;
-    const typed = apply(state, { type: 'setConditionType', rule, condition: second, conditionType: 'url' }, { type: 'setOperator', rule, condition: second, operator: 'equals' });
+    const typed = apply(
+      state,
+      { type: 'setConditionType', rule, condition: second, conditionType: 'url' },
+      { type: 'setOperator', rule, condition: second, operator: 'equals' },
+    );
     expect(freshOf(typed)).toBe(true);
     const valued = apply(typed, { type: 'setConditionValue', rule, condition: second, value: '/sale' });
     expect(freshOf(valued)).toBe(false);
@@ -77,7 +81,7 @@ describe('ruleset editor reducer: condition rows', () => {
     expect(freshOf(apply(state, { type: 'setConditionType', rule, condition: second, conditionType: 'customer' }))).toBe(false);
   });
 
-  it('sets a product row\'s products, which makes it ready', () => {
+  it("sets a product row's products, which makes it ready", () => {
     const { state, rule, second } = withTwoConditions();
     const products = [{ product_id: 7, variant_ids: [71] }];
     const next = apply(state, { type: 'setConditionProducts', rule, condition: second, products });
@@ -93,7 +97,11 @@ describe('ruleset editor reducer: output rows', () => {
     const rule = ruleA(state).key;
     const added = apply(state, { type: 'addOutput', rule }, { type: 'addOutput', rule });
     const [, second, third] = ruleA(added).outputs.map((o) => o.key);
-    const next = apply(added, { type: 'setOutputType', rule, output: second!, outputType: 'tag' }, { type: 'setOutputType', rule, output: third!, outputType: 'none' });
+    const next = apply(
+      added,
+      { type: 'setOutputType', rule, output: second!, outputType: 'tag' },
+      { type: 'setOutputType', rule, output: third!, outputType: 'none' },
+    );
     return { state: next, rule, keys: ruleA(next).outputs.map((o) => o.key) };
   }
 
@@ -106,7 +114,7 @@ describe('ruleset editor reducer: output rows', () => {
     expect(added.focus?.selectors).toEqual([`[data-rule="${rule}"] [data-row="${output.key}"] select`]);
   });
 
-  it('changes an output\'s type on the same row, blank again and quiet in the preview until it has a value', () => {
+  it("changes an output's type on the same row, blank again and quiet in the preview until it has a value", () => {
     const state = start();
     const rule = ruleA(state).key;
     const key = ruleA(state).outputs[0]!.key;
@@ -119,13 +127,18 @@ describe('ruleset editor reducer: output rows', () => {
 
   it('sets the one value each output type uses', () => {
     const { state, rule, keys } = withThreeOutputs();
-    const next = apply(state,
+    const next = apply(
+      state,
       { type: 'setOutputValue', rule, output: keys[0]!, value: { collection_id: 12 } },
-      { type: 'setOutputValue', rule, output: keys[1]!, value: { value: 'gift, sale' } });
+      { type: 'setOutputValue', rule, output: keys[1]!, value: { value: 'gift, sale' } },
+    );
     expect(sent(next).output).toEqual([{ type: 'collection', collection_id: 12 }, { type: 'tag', value: 'gift, sale' }, { type: 'none' }]);
     expect(ruleA(next).outputs[1]!.fresh).toBe(false);
-    const listed = apply(start(), { type: 'setOutputType', rule, output: keys[0]!, outputType: 'endpoint' },
-      { type: 'setOutputValue', rule, output: keys[0]!, value: { endpoint: '/products/search?query=red tent' } });
+    const listed = apply(
+      start(),
+      { type: 'setOutputType', rule, output: keys[0]!, outputType: 'endpoint' },
+      { type: 'setOutputValue', rule, output: keys[0]!, value: { endpoint: '/products/search?query=red tent' } },
+    );
     expect(sent(listed).output).toEqual([{ type: 'endpoint', endpoint: '/products/search?query=red tent' }]);
   });
 
@@ -135,7 +148,11 @@ describe('ruleset editor reducer: output rows', () => {
     const up = apply(state, { type: 'moveOutput', rule, output: c!, to: 0 });
     expect(ruleA(up).outputs.map((o) => o.key)).toEqual([c, a, b]);
     const row = `[data-rule="${rule}"] [data-row="${c}"]`;
-    expect(up.focus?.selectors).toEqual([`${row} [data-output-move="up"]:not([disabled])`, `${row} [data-output-move="down"]:not([disabled])`, `${row} select`]);
+    expect(up.focus?.selectors).toEqual([
+      `${row} [data-output-move="up"]:not([disabled])`,
+      `${row} [data-output-move="down"]:not([disabled])`,
+      `${row} select`,
+    ]);
     const down = apply(state, { type: 'moveOutput', rule, output: a!, to: 1 });
     expect(ruleA(down).outputs.map((o) => o.key)).toEqual([b, a, c]);
     expect(down.focus?.selectors[0]).toContain('[data-output-move="down"]');
@@ -147,7 +164,12 @@ describe('ruleset editor reducer: output rows', () => {
     const [a, b, c] = keys;
     expect(apply(state, { type: 'removeOutput', rule, output: a! }).focus?.selectors[0]).toBe(`[data-rule="${rule}"] [data-row="${b}"] select`);
     expect(apply(state, { type: 'removeOutput', rule, output: c! }).focus?.selectors[0]).toBe(`[data-rule="${rule}"] [data-row="${b}"] select`);
-    const none = apply(state, { type: 'removeOutput', rule, output: a! }, { type: 'removeOutput', rule, output: b! }, { type: 'removeOutput', rule, output: c! });
+    const none = apply(
+      state,
+      { type: 'removeOutput', rule, output: a! },
+      { type: 'removeOutput', rule, output: b! },
+      { type: 'removeOutput', rule, output: c! },
+    );
     expect(ruleA(none).outputs).toEqual([]);
     expect(none.focus?.selectors).toEqual([`[data-rule="${rule}"] [data-add="output"]`]);
     expect(apply(state, { type: 'removeOutput', rule, output: 'gone' })).toBe(state);

@@ -33,7 +33,11 @@ describe('ruleset editor reducer: the ruleset and its rules', () => {
     const [fourth, fifth] = after.draft.rules.slice(3);
     expect(namesOf(after)).toEqual(['A', 'B', 'C', 'Rule 4', 'Rule 5']);
     expect(fourth!.key).not.toBe(fifth!.key);
-    const everyKey = after.draft.rules.flatMap((r) => [r.key, ...r.groups.flatMap((g) => [g.key, ...g.conditions.map((c) => c.key)]), ...r.outputs.map((o) => o.key)]);
+    const everyKey = after.draft.rules.flatMap((r) => [
+      r.key,
+      ...r.groups.flatMap((g) => [g.key, ...g.conditions.map((c) => c.key)]),
+      ...r.outputs.map((o) => o.key),
+    ]);
     expect(new Set(everyKey).size).toBe(everyKey.length);
     expect(after.keys).toBeGreaterThan(before.keys);
     expect(after.focus?.selectors).toEqual([`[data-rule="${fifth!.key}"] .rule-name`]);
@@ -60,7 +64,9 @@ describe('ruleset editor reducer: the ruleset and its rules', () => {
     const up = apply(state, { type: 'moveRule', rule: c!, to: 1 });
     expect(namesOf(up)).toEqual(['A', 'C', 'B']);
     expect(up.focus?.selectors).toEqual([
-      `[data-rule="${c}"] [data-move="up"]:not([disabled])`, `[data-rule="${c}"] [data-move="down"]:not([disabled])`, `[data-rule="${c}"] .drag-handle`,
+      `[data-rule="${c}"] [data-move="up"]:not([disabled])`,
+      `[data-rule="${c}"] [data-move="down"]:not([disabled])`,
+      `[data-rule="${c}"] .drag-handle`,
     ]);
     const down = apply(state, { type: 'moveRule', rule: a!, to: 1 });
     expect(namesOf(down)).toEqual(['B', 'A', 'C']);
@@ -83,8 +89,12 @@ describe('ruleset editor reducer: the ruleset and its rules', () => {
   it('renames a rule and toggles its enabled and exit-if-matched switches', () => {
     const state = start();
     const [, b] = keysOf(state);
-    const next = apply(state, { type: 'renameRule', rule: b!, name: 'Big carts' },
-      { type: 'setRuleFlag', rule: b!, flag: 'enabled', value: true }, { type: 'setRuleFlag', rule: b!, flag: 'exit_if_matched', value: false });
+    const next = apply(
+      state,
+      { type: 'renameRule', rule: b!, name: 'Big carts' },
+      { type: 'setRuleFlag', rule: b!, flag: 'enabled', value: true },
+      { type: 'setRuleFlag', rule: b!, flag: 'exit_if_matched', value: false },
+    );
     expect(next.draft.rules[1]).toMatchObject({ key: b, name: 'Big carts', enabled: true, exit_if_matched: false });
     expect(next.draft.rules[0]).toBe(state.draft.rules[0]);
     expect(apply(state, { type: 'renameRule', rule: 'gone', name: 'x' }).draft).toBe(state.draft);
@@ -113,7 +123,7 @@ describe('ruleset editor reducer: saving and the live preview', () => {
     expect(offline.status).toEqual({ kind: 'error', text: 'Not saved: The server could not be reached.' });
   });
 
-  it('maps the preview\'s problem paths back to the rows, which count the untouched new rows the preview leaves out', () => {
+  it("maps the preview's problem paths back to the rows, which count the untouched new rows the preview leaves out", () => {
     const state = start();
     const c = state.draft.rules[2]!.key;
     // Rule 3 gets a group of an untouched new row and then a ready one (no value needed): the preview sends only the second.
@@ -127,7 +137,7 @@ describe('ruleset editor reducer: saving and the live preview', () => {
     expect(previewed.reported.problems.map((p) => p.path)).toEqual(['rules[2].logic[0].rules[1].operator']);
   });
 
-  it('shows a preview\'s problems on untouched new rows only once they are touched; a save\'s at once', () => {
+  it("shows a preview's problems on untouched new rows only once they are touched; a save's at once", () => {
     const state = start();
     const [a] = keysOf(state);
     const withNew = apply(state, { type: 'addCondition', rule: a!, group: state.draft.rules[0]!.groups[0]!.key });
@@ -136,7 +146,7 @@ describe('ruleset editor reducer: saving and the live preview', () => {
     expect(visibleProblems({ ...withNew, reported: { source: 'save', problems: onNewRow } })).toEqual(onNewRow);
   });
 
-  it('a clean preview clears a refusal\'s message but not a success\'s, and a preview with problems leaves either', () => {
+  it("a clean preview clears a refusal's message but not a success's, and a preview with problems leaves either", () => {
     const refused = apply(start(), { type: 'saveFailed', problems: [problem('name')], reason: 'x' });
     expect(apply(refused, { type: 'previewProblems', problems: [problem('name')] }).status?.kind).toBe('error');
     expect(apply(refused, { type: 'previewProblems', problems: [] }).status).toBeNull();

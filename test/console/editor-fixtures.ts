@@ -21,9 +21,19 @@ export const apply = (state: EditorState, ...actions: EditorAction[]) => actions
 
 /** Three rules: a subtotal condition returning a collection; a disabled exit rule returning a product; one returning nothing. */
 export const stored: Ruleset = {
-  id: 4, name: 'Stored', enabled: true, filter_oos: false, filter_input_products: true,
+  id: 4,
+  name: 'Stored',
+  enabled: true,
+  filter_oos: false,
+  filter_input_products: true,
   rules: [
-    { name: 'A', enabled: true, exit_if_matched: false, logic: [{ rules: [{ type: 'cart_subtotal', operator: 'greater_than', value: '50' }] }], output: [{ type: 'collection', collection_id: 9 }] },
+    {
+      name: 'A',
+      enabled: true,
+      exit_if_matched: false,
+      logic: [{ rules: [{ type: 'cart_subtotal', operator: 'greater_than', value: '50' }] }],
+      output: [{ type: 'collection', collection_id: 9 }],
+    },
     { name: 'B', enabled: false, exit_if_matched: true, logic: [], output: [{ type: 'product', products: [{ product_id: 1, variant_ids: [11] }] }] },
     { name: 'C', enabled: true, exit_if_matched: false, logic: [], output: [{ type: 'none' }] },
   ],

@@ -13,9 +13,19 @@ const key = keyMaker(1000).newKey;
 const draftOf = (ruleset: Parameters<typeof draftFrom>[0]) => draftFrom(ruleset, keyMaker().newKey);
 
 const stored = {
-  id: 4, name: 'Stored', enabled: true, filter_oos: false, filter_input_products: true,
+  id: 4,
+  name: 'Stored',
+  enabled: true,
+  filter_oos: false,
+  filter_input_products: true,
   rules: [
-    { name: 'A', enabled: true, exit_if_matched: false, logic: [{ rules: [{ type: 'cart_subtotal', operator: 'greater_than', value: '50' }] }], output: [{ type: 'collection', collection_id: 9 }] },
+    {
+      name: 'A',
+      enabled: true,
+      exit_if_matched: false,
+      logic: [{ rules: [{ type: 'cart_subtotal', operator: 'greater_than', value: '50' }] }],
+      output: [{ type: 'collection', collection_id: 9 }],
+    },
     { name: 'B', enabled: false, exit_if_matched: true, logic: [], output: [{ type: 'product', products: [{ product_id: 1, variant_ids: [11] }] }] },
   ],
 };
@@ -77,7 +87,8 @@ describe('console draft model', () => {
   });
 
   it('keys rows per editor: two editors of one ruleset key their rows alike, and a key maker numbers on from where it was', () => {
-    const keysOf = (draft: Draft) => draft.rules.flatMap((r) => [r.key, ...r.groups.flatMap((g) => [g.key, ...g.conditions.map((c) => c.key)]), ...r.outputs.map((o) => o.key)]);
+    const keysOf = (draft: Draft) =>
+      draft.rules.flatMap((r) => [r.key, ...r.groups.flatMap((g) => [g.key, ...g.conditions.map((c) => c.key)]), ...r.outputs.map((o) => o.key)]);
     expect(keysOf(draftOf(stored))).toEqual(keysOf(draftOf(stored)));
     expect(new Set(keysOf(draftOf(stored))).size).toBe(keysOf(draftOf(stored)).length);
     const maker = keyMaker(6);

@@ -8,10 +8,19 @@ import { validateRows } from '../../src/domain/inputs/validate.js';
 
 const now = new Date('2026-06-15T12:00:00.000Z');
 const data = generateDemoShop({ now, productCount: 200 });
-const arms = [{ name: 'A', ruleset_id: 1, weight: 1 }, { name: 'B', ruleset_id: 4, weight: 1 }];
-const plan = { now, days: 14, visitorsPerDay: 100, experiment: { id: 1, arms, sources: ['ruleset:1:v1:arm:A', 'ruleset:4:v1:arm:B'], clickRates: [0.08, 0.11] }, list: { source: 'list:trending_products' } };
+const arms = [
+  { name: 'A', ruleset_id: 1, weight: 1 },
+  { name: 'B', ruleset_id: 4, weight: 1 },
+];
+const plan = {
+  now,
+  days: 14,
+  visitorsPerDay: 100,
+  experiment: { id: 1, arms, sources: ['ruleset:1:v1:arm:A', 'ruleset:4:v1:arm:B'], clickRates: [0.08, 0.11] },
+  list: { source: 'list:trending_products' },
+};
 
-describe('the demo shop\'s tracked traffic and browsing', () => {
+describe("the demo shop's tracked traffic and browsing", () => {
   it('views products far more often than they sell: a conversion of a few percent', () => {
     const events = generateDemoEvents(data, { now });
     const views = events.filter((e) => e.verb === 'viewed').length;
@@ -23,7 +32,7 @@ describe('the demo shop\'s tracked traffic and browsing', () => {
     expect(units / views).toBeLessThan(0.08);
   });
 
-  it('serves each visitor the arm the server\'s hash gives, and makes orders the import accepts, tagged with a served source', () => {
+  it("serves each visitor the arm the server's hash gives, and makes orders the import accepts, tagged with a served source", () => {
     const traffic = generateDemoTraffic(data, plan);
     expect(traffic).toEqual(generateDemoTraffic(data, plan));
     expect(traffic.visitors).toHaveLength(1400);

@@ -10,7 +10,10 @@ import { productInput } from '../helpers/fixtures.js';
 const TOKEN = 'proxy-test-operator-token-0123456789';
 const SHOPS = 16;
 
-interface Answer { status: number; body: string }
+interface Answer {
+  status: number;
+  body: string;
+}
 
 /**
  * Two server processes behind HAProxy running deploy/haproxy.cfg as shipped (addresses from the
@@ -25,16 +28,19 @@ describe.runIf(inject('haproxy'))('two nodes behind the shipped HAProxy configur
   let proxy: ChildProcess;
   let proxyOutput = '';
 
-  const viaProxy = (method: string, path: string, headers: Record<string, string> = {}, body?: unknown) => new Promise<Answer>((resolve, reject) => {
-    const payload = body === undefined ? undefined : JSON.stringify(body);
-    const req = request({ socketPath: socket, method, path, headers: { ...headers, ...(payload ? { 'content-type': 'application/json' } : {}) } }, (res) => {
-      let text = '';
-      res.on('data', (chunk: Buffer) => { text += chunk.toString(); });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+  const viaProxy = (method: string, path: string, headers: Record<string, string> = {}, body?: unknown) =>
+    new Promise<Answer>((resolve, reject) => {
+      const payload = body === undefined ? undefined : JSON.stringify(body);
+      const req = request({ socketPath: socket, method, path, headers: { ...headers, ...(payload ? { 'content-type': 'application/json' } : {}) } }, (res) => {
+        let text = '';
+        res.on('data', (chunk: Buffer) => {
+          text += chunk.toString();
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+      });
+      req.on('error', reject);
+      req.end(payload);
     });
-    req.on('error', reject);
-    req.end(payload);
-  });
   const admin = (method: string, path: string, body?: unknown) => viaProxy(method, path, { authorization: `Bearer ${TOKEN}` }, body);
   const residentOn = async (node: Running): Promise<string[]> => {
     const res = await fetch(`${node.url}/admin/v1/node/residency`, { headers: { authorization: `Bearer ${TOKEN}` } });
@@ -52,8 +58,12 @@ describe.runIf(inject('haproxy'))('two nodes behind the shipped HAProxy configur
 
   beforeAll(async () => {
     const env = {
-      DATABASE_URL: `sqlite:${join(work, 'shared.db')}`, REBOUND_ADMIN_TOKEN: TOKEN, REBOUND_DEMO: 'false',
-      LOG_LEVEL: 'warn', HOST: '127.0.0.1', REBOUND_INDEX_REFRESH_MS: '200',
+      DATABASE_URL: `sqlite:${join(work, 'shared.db')}`,
+      REBOUND_ADMIN_TOKEN: TOKEN,
+      REBOUND_DEMO: 'false',
+      LOG_LEVEL: 'warn',
+      HOST: '127.0.0.1',
+      REBOUND_INDEX_REFRESH_MS: '200',
     };
     const args = ['--import', 'tsx', 'src/cli/main.ts', 'serve'];
     nodes.push(await startProcess(args, env, 0, '/readyz'));
@@ -62,7 +72,10 @@ describe.runIf(inject('haproxy'))('two nodes behind the shipped HAProxy configur
       env: { ...process.env, REBOUND_PROXY_BIND: `unix@${socket}`, REBOUND_NODE_1: new URL(nodes[0]!.url).host, REBOUND_NODE_2: new URL(nodes[1]!.url).host },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    for (const stream of [proxy.stdout!, proxy.stderr!]) stream.on('data', (d: Buffer) => { proxyOutput += d.toString(); });
+    for (const stream of [proxy.stdout!, proxy.stderr!])
+      stream.on('data', (d: Buffer) => {
+        proxyOutput += d.toString();
+      });
     await eventually(async () => (await viaProxy('GET', '/readyz')).status === 200, 'the proxy answering');
   }, 180_000);
 
@@ -72,7 +85,7 @@ describe.runIf(inject('haproxy'))('two nodes behind the shipped HAProxy configur
     rmSync(work, { recursive: true, force: true });
   });
 
-  it('sends each shop to one node, by key in the query or the header, and moves a down node\'s shops', async () => {
+  it("sends each shop to one node, by key in the query or the header, and moves a down node's shops", async () => {
     const keys = new Map<string, string>();
     for (let i = 1; i <= SHOPS; i++) {
       const handle = `shop-${i}`;
@@ -98,7 +111,10 @@ describe.runIf(inject('haproxy'))('two nodes behind the shipped HAProxy configur
     // The first node goes away: its shops are answered by the second, which now holds every shop.
     await nodes[0]!.stop();
     for (const handle of onFirst) {
-      await eventually(async () => (await viaProxy('GET', `/api/v1/products/static?key=${keys.get(handle)}&ids=1`)).status === 200, `${handle} answered by the other node`);
+      await eventually(
+        async () => (await viaProxy('GET', `/api/v1/products/static?key=${keys.get(handle)}&ids=1`)).status === 200,
+        `${handle} answered by the other node`,
+      );
     }
     expect(await residentOn(nodes[1]!)).toEqual([...keys.keys()].sort());
   }, 120_000);

@@ -32,7 +32,13 @@ describe.each(backends())('remote billing provider faults on $name', (backend) =
     fake.clearFaults();
     fake.received.length = 0;
     // Every test starts from the provider's own answers, not this node's 30-second cache.
-    for (const [kind, id] of [['customer', 100], ['subscriptions', 100], ['address', 500], ['charge', 7000]] as const) t.services.billingProviders.dropCached(shop.id, kind, id);
+    for (const [kind, id] of [
+      ['customer', 100],
+      ['subscriptions', 100],
+      ['address', 500],
+      ['charge', 7000],
+    ] as const)
+      t.services.billingProviders.dropCached(shop.id, kind, id);
   });
   afterAll(async () => {
     await t.close();
@@ -41,14 +47,18 @@ describe.each(backends())('remote billing provider faults on $name', (backend) =
   });
 
   const context = (query = '') => t.app.inject(`/api/v1/billing/reactivate?key=${shop.private}&billing_customer_id=100${query}`);
-  const onetime = (query: string, idempotency?: string) => t.app.inject({
-    method: 'POST', url: `/api/v1/billing/onetime?key=${shop.private}&${query}`, headers: idempotency ? { 'idempotency-key': idempotency } : {},
-  });
+  const onetime = (query: string, idempotency?: string) =>
+    t.app.inject({
+      method: 'POST',
+      url: `/api/v1/billing/onetime?key=${shop.private}&${query}`,
+      headers: idempotency ? { 'idempotency-key': idempotency } : {},
+    });
   const post = (link: string) => {
     const url = new URL(link);
     return t.app.inject({ method: 'POST', url: `${url.pathname}${url.search}`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: '' });
   };
-  const liveLink = async (sub: number) => (await context(`&billing_subscription_ids=${sub}&request_type=live&campaign_id=${campaignId}`)).json().data.service_reactivate_all_link as string;
+  const liveLink = async (sub: number) =>
+    (await context(`&billing_subscription_ids=${sub}&request_type=live&campaign_id=${campaignId}`)).json().data.service_reactivate_all_link as string;
   const stats = async () => (await t.admin('GET', `/admin/v1/shops/faults/campaigns/${campaignId}/stats`)).json().data;
   const cancel = (id: number) => Object.assign(fake.subscriptions.get(id)!, { status: 'cancelled', cancelled_at: '2026-10-01T10:00:00+00:00' });
 
@@ -58,7 +68,7 @@ describe.each(backends())('remote billing provider faults on $name', (backend) =
     expect(fake.received.every((r) => r.token === 'fake-provider-token-0123456789' && r.version === '2021-11')).toBe(true);
   });
 
-  it('waits out a 429\'s Retry-After and succeeds', async () => {
+  it("waits out a 429's Retry-After and succeeds", async () => {
     fake.fail(/^GET \/customers\/100$/, { kind: 'status', status: 429, retryAfter: '1' });
     const res = await context();
     expect(res.statusCode, res.body).toBe(200);
@@ -67,7 +77,7 @@ describe.each(backends())('remote billing provider faults on $name', (backend) =
     expect(calls[1]!.at - calls[0]!.at).toBeGreaterThanOrEqual(1000);
   });
 
-  it('answers 503 with the provider\'s Retry-After when it points past the budget, and counts nothing', async () => {
+  it("answers 503 with the provider's Retry-After when it points past the budget, and counts nothing", async () => {
     fake.fail(/^GET \/customers\/100$/, { kind: 'status', status: 429, retryAfter: '30' });
     const res = await context(`&campaign_id=${campaignId}&tk=late`);
     expect(res.statusCode).toBe(503);
@@ -192,9 +202,13 @@ describe.each(backends())('remote billing provider faults on $name', (backend) =
     const raw = JSON.stringify({ customer: fake.customers.get(100) });
     const t0 = Math.floor(Date.now() / 1000);
     const hook = await t.app.inject({
-      method: 'POST', url: '/webhooks/billing/faults', payload: raw,
+      method: 'POST',
+      url: '/webhooks/billing/faults',
+      payload: raw,
       headers: {
-        'content-type': 'application/json', 'x-recharge-topic': 'customer/updated', 'x-recharge-webhook-timestamp': String(t0),
+        'content-type': 'application/json',
+        'x-recharge-topic': 'customer/updated',
+        'x-recharge-webhook-timestamp': String(t0),
         'x-recharge-webhook-signature': `t=${t0},v1=${createHmac('sha256', WEBHOOK_SECRET).update(`${t0}.${raw}`).digest('hex')}`,
       },
     });

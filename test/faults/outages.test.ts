@@ -35,8 +35,11 @@ describe.runIf(pgAvailable() && redisAvailable())('outages of PostgreSQL and Red
     redisProxy = await tcpProxy(6379);
     url.host = `127.0.0.1:${pgProxy.port}`;
     const config = loadConfig({
-      DATABASE_URL: `${url.toString()}?schema=${schema}`, REDIS_URL: `redis://127.0.0.1:${redisProxy.port}`, REDIS_PREFIX: scope.prefix,
-      REBOUND_ADMIN_TOKEN: ADMIN_TOKEN, LOG_LEVEL: 'silent',
+      DATABASE_URL: `${url.toString()}?schema=${schema}`,
+      REDIS_URL: `redis://127.0.0.1:${redisProxy.port}`,
+      REDIS_PREFIX: scope.prefix,
+      REBOUND_ADMIN_TOKEN: ADMIN_TOKEN,
+      LOG_LEVEL: 'silent',
     });
     services = await compose(config);
     app = await buildApp(services, config, { logger: false });
@@ -59,7 +62,10 @@ describe.runIf(pgAvailable() && redisAvailable())('outages of PostgreSQL and Red
 
   it('keeps reads answering and refuses writes and events with 503 while PostgreSQL is down, then recovers', async () => {
     // The shop's first request loads it into memory (retried: a busy database may be slow to give a connection).
-    await vi.waitFor(async () => expect((await app.inject(`/api/v1/products/static?key=${key}&ids=1`)).statusCode).toBe(200), { timeout: 15_000, interval: 200 });
+    await vi.waitFor(async () => expect((await app.inject(`/api/v1/products/static?key=${key}&ids=1`)).statusCode).toBe(200), {
+      timeout: 15_000,
+      interval: 200,
+    });
     await pgProxy.cut();
     const read = await app.inject(`/api/v1/products/static?key=${key}&ids=1,2&bust_cache=yes`);
     expect(read.statusCode).toBe(200);
@@ -74,7 +80,10 @@ describe.runIf(pgAvailable() && redisAvailable())('outages of PostgreSQL and Red
     expect(write.headers['retry-after']).toBeDefined();
     expect(write.json().error).toContain('unavailable');
 
-    const event = await app.inject({ method: 'POST', url: `/api/v1/analytics/event?key=${key}&subject=user&verb=viewed&noun=product&shop_product_handle=product-1&uuid=${U}` });
+    const event = await app.inject({
+      method: 'POST',
+      url: `/api/v1/analytics/event?key=${key}&subject=user&verb=viewed&noun=product&shop_product_handle=product-1&uuid=${U}`,
+    });
     expect(event.statusCode).toBe(503);
     expect(event.headers['retry-after']).toBeDefined();
     const ready = await app.inject('/readyz');
@@ -83,7 +92,14 @@ describe.runIf(pgAvailable() && redisAvailable())('outages of PostgreSQL and Red
     await pgProxy.restore();
     await vi.waitFor(async () => expect((await app.inject('/readyz')).statusCode).toBe(200), { timeout: 10_000, interval: 200 });
     expect((await app.inject({ method: 'PUT', url: '/admin/v1/shops/down/products', headers: auth, payload: [productInput(3)] })).statusCode).toBe(200);
-    expect((await app.inject({ method: 'POST', url: `/api/v1/analytics/event?key=${key}&subject=user&verb=viewed&noun=product&shop_product_handle=product-1&uuid=${U}` })).json()).toEqual({ data: 'Received' });
+    expect(
+      (
+        await app.inject({
+          method: 'POST',
+          url: `/api/v1/analytics/event?key=${key}&subject=user&verb=viewed&noun=product&shop_product_handle=product-1&uuid=${U}`,
+        })
+      ).json(),
+    ).toEqual({ data: 'Received' });
     // Nothing refused during the outage was stored: one view, the one after recovery.
     const events = (await app.inject({ url: `/admin/v1/shops/down/events?uuid=${U}`, headers: auth })).json().data;
     expect(events).toHaveLength(1);

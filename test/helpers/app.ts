@@ -23,12 +23,13 @@ export async function startApp(backend: Backend, env: Record<string, string> = {
   const config = loadConfig({ DATABASE_URL: url, REBOUND_ADMIN_TOKEN: ADMIN_TOKEN, LOG_LEVEL: 'silent', REBOUND_DEMO: 'false', ...env });
   const services = await compose(config);
   const app = await buildApp(services, config, { logger: false });
-  const admin: TestApp['admin'] = (method, path, body, bearer = ADMIN_TOKEN) => app.inject({
-    method,
-    url: path,
-    headers: { authorization: `Bearer ${bearer}` },
-    ...(body !== undefined ? { payload: body as InjectOptions['payload'] } : {}),
-  });
+  const admin: TestApp['admin'] = (method, path, body, bearer = ADMIN_TOKEN) =>
+    app.inject({
+      method,
+      url: path,
+      headers: { authorization: `Bearer ${bearer}` },
+      ...(body !== undefined ? { payload: body as InjectOptions['payload'] } : {}),
+    });
   return {
     app,
     services,

@@ -17,7 +17,14 @@ export type Fault =
   /** Closes the connection without an answer; with `apply`, after the write happened. */
   | { kind: 'drop'; apply?: boolean };
 
-export interface Received { method: string; path: string; token: string | undefined; version: string | undefined; body: Json | null; at: number }
+export interface Received {
+  method: string;
+  path: string;
+  token: string | undefined;
+  version: string | undefined;
+  body: Json | null;
+  at: number;
+}
 
 const iso = (ms = Date.now()) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, '+00:00');
 const today = () => new Date().toISOString().slice(0, 10);
@@ -67,10 +74,17 @@ export class FakeBillingProvider {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const text = Buffer.concat(chunks).toString('utf8');
-    const body = text ? JSON.parse(text) as Json : null;
+    const body = text ? (JSON.parse(text) as Json) : null;
     const path = req.url ?? '/';
-    const header = (name: string) => (typeof req.headers[name] === 'string' ? req.headers[name] as string : undefined);
-    this.received.push({ method: req.method ?? '', path, token: header('x-recharge-access-token'), version: header('x-recharge-version'), body, at: Date.now() });
+    const header = (name: string) => (typeof req.headers[name] === 'string' ? (req.headers[name] as string) : undefined);
+    this.received.push({
+      method: req.method ?? '',
+      path,
+      token: header('x-recharge-access-token'),
+      version: header('x-recharge-version'),
+      body,
+      at: Date.now(),
+    });
     const send = (status: number, json: unknown, headers: Record<string, string> = {}) => {
       res.writeHead(status, { 'content-type': 'application/json', ...headers });
       res.end(json === undefined ? '' : JSON.stringify(json));
@@ -99,20 +113,34 @@ export class FakeBillingProvider {
     const one = (map: Map<number, Json>, key: string): [number, unknown] => (map.has(id) ? [200, { [key]: map.get(id) }] : [404, { errors: 'Not found' }]);
     const route = `${method} /${parts[0]}${parts.length > 1 ? '/:id' : ''}${parts[2] ? `/${parts[2]}` : ''}`;
     switch (route) {
-      case 'GET /customers/:id': return one(this.customers, 'customer');
-      case 'GET /subscriptions': return [200, { subscriptions: [...this.subscriptions.values()].filter((s) => s.customer_id === Number(q('customer_id'))), next_cursor: null }];
-      case 'GET /subscriptions/:id': return one(this.subscriptions, 'subscription');
-      case 'POST /subscriptions/:id/activate': return this.activate(id);
-      case 'GET /addresses/:id': return one(this.addresses, 'address');
-      case 'POST /addresses/:id/apply_discount': return this.applyDiscount(id, String(body?.discount_code ?? ''));
-      case 'GET /charges': return [200, { charges: this.listCharges(Number(q('address_id')), q('status')) }];
-      case 'GET /charges/:id': return one(this.charges, 'charge');
-      case 'POST /charges/:id/process': return this.process(id);
-      case 'GET /onetimes': return [200, { onetimes: [...this.onetimes.values()].filter((o) => o.address_id === Number(q('address_id'))) }];
-      case 'GET /onetimes/:id': return one(this.onetimes, 'onetime');
-      case 'POST /onetimes': return this.createOnetime(body ?? {});
-      case 'DELETE /onetimes/:id': return this.deleteOnetime(id);
-      default: return [404, { errors: `No route ${method} ${url.pathname}` }];
+      case 'GET /customers/:id':
+        return one(this.customers, 'customer');
+      case 'GET /subscriptions':
+        return [200, { subscriptions: [...this.subscriptions.values()].filter((s) => s.customer_id === Number(q('customer_id'))), next_cursor: null }];
+      case 'GET /subscriptions/:id':
+        return one(this.subscriptions, 'subscription');
+      case 'POST /subscriptions/:id/activate':
+        return this.activate(id);
+      case 'GET /addresses/:id':
+        return one(this.addresses, 'address');
+      case 'POST /addresses/:id/apply_discount':
+        return this.applyDiscount(id, String(body?.discount_code ?? ''));
+      case 'GET /charges':
+        return [200, { charges: this.listCharges(Number(q('address_id')), q('status')) }];
+      case 'GET /charges/:id':
+        return one(this.charges, 'charge');
+      case 'POST /charges/:id/process':
+        return this.process(id);
+      case 'GET /onetimes':
+        return [200, { onetimes: [...this.onetimes.values()].filter((o) => o.address_id === Number(q('address_id'))) }];
+      case 'GET /onetimes/:id':
+        return one(this.onetimes, 'onetime');
+      case 'POST /onetimes':
+        return this.createOnetime(body ?? {});
+      case 'DELETE /onetimes/:id':
+        return this.deleteOnetime(id);
+      default:
+        return [404, { errors: `No route ${method} ${url.pathname}` }];
     }
   }
 
@@ -121,7 +149,14 @@ export class FakeBillingProvider {
     if (!sub) return [404, { errors: 'Not found' }];
     if (sub.status === 'active') return [422, { errors: 'The subscription is already active.' }];
     const next = nextIntervalDate(today(), String(sub.order_interval_frequency), sub.order_interval_unit);
-    Object.assign(sub, { status: 'active', cancelled_at: null, cancellation_reason: null, cancellation_reason_comments: null, next_charge_scheduled_at: next, updated_at: iso() });
+    Object.assign(sub, {
+      status: 'active',
+      cancelled_at: null,
+      cancellation_reason: null,
+      cancellation_reason_comments: null,
+      next_charge_scheduled_at: next,
+      updated_at: iso(),
+    });
     return [200, { subscription: sub }];
   }
 
@@ -134,7 +169,8 @@ export class FakeBillingProvider {
   }
 
   private listCharges(addressId: number, status: string | null): Json[] {
-    return [...this.charges.values()].filter((c) => c.address_id === addressId && (!status || c.status === status))
+    return [...this.charges.values()]
+      .filter((c) => c.address_id === addressId && (!status || c.status === status))
       .sort((a, b) => String(a.scheduled_at).localeCompare(String(b.scheduled_at)) || a.id - b.id);
   }
 
@@ -160,22 +196,53 @@ export class FakeBillingProvider {
       return [422, { errors: 'external_variant_id, next_charge_scheduled_at and quantity are required.' }];
     }
     const onetime = {
-      id: this.nextId++, address_id: address.id, customer_id: address.customer_id, external_product_id: { ecommerce: String(variant.product) },
-      external_variant_id: { ecommerce: String(variantId) }, quantity: Number(body.quantity), price: variant.price, product_title: variant.title,
-      variant_title: variant.variant, next_charge_scheduled_at: body.next_charge_scheduled_at, is_cancelled: false, properties: body.properties ?? [],
-      created_at: iso(), updated_at: iso(), presentment_currency: 'USD', sku: null, sku_override: false,
+      id: this.nextId++,
+      address_id: address.id,
+      customer_id: address.customer_id,
+      external_product_id: { ecommerce: String(variant.product) },
+      external_variant_id: { ecommerce: String(variantId) },
+      quantity: Number(body.quantity),
+      price: variant.price,
+      product_title: variant.title,
+      variant_title: variant.variant,
+      next_charge_scheduled_at: body.next_charge_scheduled_at,
+      is_cancelled: false,
+      properties: body.properties ?? [],
+      created_at: iso(),
+      updated_at: iso(),
+      presentment_currency: 'USD',
+      sku: null,
+      sku_override: false,
     };
     this.onetimes.set(onetime.id, onetime);
     // The purchase joins the address's queued charge of that date, or a new one.
     let charge = this.listCharges(address.id, 'queued').find((c) => String(c.scheduled_at).slice(0, 10) === onetime.next_charge_scheduled_at);
     if (!charge) {
-      charge = { id: this.nextId++, address_id: address.id, customer: { id: address.customer_id }, status: 'queued', scheduled_at: `${onetime.next_charge_scheduled_at}T00:00:00`, processed_at: null, line_items: [], total_price: '0.00', updated_at: iso() };
+      charge = {
+        id: this.nextId++,
+        address_id: address.id,
+        customer: { id: address.customer_id },
+        status: 'queued',
+        scheduled_at: `${onetime.next_charge_scheduled_at}T00:00:00`,
+        processed_at: null,
+        line_items: [],
+        total_price: '0.00',
+        updated_at: iso(),
+      };
       this.charges.set(charge.id, charge);
     }
-    charge.line_items = [...(charge.line_items ?? []), {
-      purchase_item_id: onetime.id, purchase_item_type: 'onetime', external_product_id: onetime.external_product_id, external_variant_id: onetime.external_variant_id,
-      quantity: onetime.quantity, unit_price: onetime.price, title: onetime.product_title,
-    }];
+    charge.line_items = [
+      ...(charge.line_items ?? []),
+      {
+        purchase_item_id: onetime.id,
+        purchase_item_type: 'onetime',
+        external_product_id: onetime.external_product_id,
+        external_variant_id: onetime.external_variant_id,
+        quantity: onetime.quantity,
+        unit_price: onetime.price,
+        title: onetime.product_title,
+      },
+    ];
     charge.total_price = (charge.line_items as Json[]).reduce((sum, li) => sum + Number(li.unit_price) * li.quantity, 0).toFixed(2);
     return [201, { onetime }];
   }

@@ -19,7 +19,15 @@ export function productInput(id: number, overrides: Partial<ProductInput> = {}):
     created_at: '2026-01-01T00:00:00Z',
     variants: [
       { id: id * 10 + 1, price: '10.00', inventory_management: 'shop', inventory_policy: 'deny', inventory_quantity: 5, option1: 'S' },
-      { id: id * 10 + 2, price: '12.50', compare_at_price: '15.00', inventory_management: 'shop', inventory_policy: 'deny', inventory_quantity: 0, option1: 'M' },
+      {
+        id: id * 10 + 2,
+        price: '12.50',
+        compare_at_price: '15.00',
+        inventory_management: 'shop',
+        inventory_policy: 'deny',
+        inventory_quantity: 0,
+        option1: 'M',
+      },
     ],
     options: [{ name: 'Size', values: ['S', 'M'] }],
     images: [{ id: id * 10 + 7, src: `https://img.example/${id}.png`, width: 100, height: 100 }],
@@ -34,8 +42,16 @@ export function product(id: number, overrides: Partial<ProductInput> = {}): Prod
 
 export function newShop(handle: string): NewShop {
   return {
-    handle, name: `Shop ${handle}`, timezone: 'UTC', currency: 'USD', scopes: ['read_markets'],
-    signing_secret: 'secret-for-tests-only', public_url: null, webhook_secret: null, billing_webhook_secret: null, settings: {},
+    handle,
+    name: `Shop ${handle}`,
+    timezone: 'UTC',
+    currency: 'USD',
+    scopes: ['read_markets'],
+    signing_secret: 'secret-for-tests-only',
+    public_url: null,
+    webhook_secret: null,
+    billing_webhook_secret: null,
+    settings: {},
   };
 }
 

@@ -28,7 +28,9 @@ export default async function setup(project: TestProject): Promise<void> {
     }
     project.provide('postgres', false);
     const line = '!'.repeat(78);
-    console.warn(`\n${line}\n!! PostgreSQL not reachable at ${PG_URL}\n!! SKIPPING every PostgreSQL suite: storage and HTTP tests run on SQLite only.\n!! Set DATABASE_URL_PG or start PostgreSQL to run them.\n${line}\n`);
+    console.warn(
+      `\n${line}\n!! PostgreSQL not reachable at ${PG_URL}\n!! SKIPPING every PostgreSQL suite: storage and HTTP tests run on SQLite only.\n!! Set DATABASE_URL_PG or start PostgreSQL to run them.\n${line}\n`,
+    );
   } finally {
     await client.end().catch(() => undefined);
   }
@@ -48,7 +50,9 @@ function checkHaproxy(project: TestProject): void {
   if (process.env.CI === 'true') throw new Error(`HAProxy is required in CI but ${HAPROXY_PATH} is missing (apt-get install -y haproxy).`);
   project.provide('haproxy', false);
   const line = '!'.repeat(78);
-  console.warn(`\n${line}\n!! HAProxy not found at ${HAPROXY_PATH}\n!! SKIPPING the multi-node routing test (deploy/haproxy.cfg).\n!! Install it with: apt-get install -y haproxy\n${line}\n`);
+  console.warn(
+    `\n${line}\n!! HAProxy not found at ${HAPROXY_PATH}\n!! SKIPPING the multi-node routing test (deploy/haproxy.cfg).\n!! Install it with: apt-get install -y haproxy\n${line}\n`,
+  );
 }
 
 const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -59,7 +63,9 @@ function checkChromium(project: TestProject): void {
     if (process.env.CI === 'true') throw new Error(`Chromium is required in CI but ${CHROMIUM_PATH} is missing (apt-get install -y chromium).`);
     project.provide('chromium', false);
     const line = '!'.repeat(78);
-    console.warn(`\n${line}\n!! Chromium not found at ${CHROMIUM_PATH}\n!! SKIPPING the browser suites (console and widget).\n!! Install it with: apt-get install -y chromium\n${line}\n`);
+    console.warn(
+      `\n${line}\n!! Chromium not found at ${CHROMIUM_PATH}\n!! SKIPPING the browser suites (console and widget).\n!! Install it with: apt-get install -y chromium\n${line}\n`,
+    );
     return;
   }
   execFileSync('npm', ['run', 'build:web', '--silent'], { stdio: 'inherit' });

@@ -47,16 +47,22 @@ describe.each(backends())('keys, settings and customer signatures on $name', (ba
     expect((await t.admin('GET', '/admin/v1/shops/rotated', undefined, second.private)).statusCode).toBe(200);
   });
 
-  it('lets only the operator change scopes and rate limits; a shop key keeps the operator\'s limits when it changes other settings', async () => {
+  it("lets only the operator change scopes and rate limits; a shop key keeps the operator's limits when it changes other settings", async () => {
     const shop = await t.createShop('limits');
     expect((await t.admin('PATCH', '/admin/v1/shops/limits', { settings: { rate_limit_public_per_minute: 5 } })).statusCode).toBe(200);
-    for (const body of [{ scopes: ['read_markets'] }, { settings: { rate_limit_public_per_minute: 1_000_000 } }, { settings: { rate_limit_private_per_minute: 9 } }]) {
+    for (const body of [
+      { scopes: ['read_markets'] },
+      { settings: { rate_limit_public_per_minute: 1_000_000 } },
+      { settings: { rate_limit_private_per_minute: 9 } },
+    ]) {
       const res = await t.admin('PATCH', '/admin/v1/shops/limits', body, shop.private);
       expect(res.statusCode, JSON.stringify(body)).toBe(403);
-      expect(res.json().error).toBe('Only the operator token changes a shop\'s scopes and rate limits.');
+      expect(res.json().error).toBe("Only the operator token changes a shop's scopes and rate limits.");
     }
     // Sending back the operator's values unchanged (a whole settings object) is allowed.
-    expect((await t.admin('PATCH', '/admin/v1/shops/limits', { scopes: [], settings: { rate_limit_public_per_minute: 5 } }, shop.private)).statusCode).toBe(200);
+    expect((await t.admin('PATCH', '/admin/v1/shops/limits', { scopes: [], settings: { rate_limit_public_per_minute: 5 } }, shop.private)).statusCode).toBe(
+      200,
+    );
     const own = await t.admin('PATCH', '/admin/v1/shops/limits', { name: 'Renamed', settings: { trending_window_days: 10 } }, shop.private);
     expect(own.statusCode).toBe(200);
     expect(own.json().shop.settings).toEqual({ trending_window_days: 10, rate_limit_public_per_minute: 5 });
@@ -66,7 +72,9 @@ describe.each(backends())('keys, settings and customer signatures on $name', (ba
   it('requires customer_sig with shop_customer_id on public keys when the shop asks for it', async () => {
     const shop = await t.createShop('signed');
     await t.admin('PUT', '/admin/v1/shops/signed/products', [productInput(1)]);
-    await t.admin('PUT', '/admin/v1/shops/signed/orders', [{ id: 1, created_at: new Date().toISOString(), customer: { id: 77 }, line_items: [{ product_id: 1, quantity: 1 }] }]);
+    await t.admin('PUT', '/admin/v1/shops/signed/orders', [
+      { id: 1, created_at: new Date().toISOString(), customer: { id: 77 }, line_items: [{ product_id: 1, quantity: 1 }] },
+    ]);
     const purchased = (query: string, key = shop.public) => t.app.inject(`/api/v1/products/purchased?key=${key}&shop_customer_id=77${query}`);
     expect((await purchased('')).statusCode).toBe(200); // off by default, as the original API
     expect((await t.admin('PATCH', '/admin/v1/shops/signed', { settings: { require_customer_signature: true } }, shop.private)).statusCode).toBe(200);
@@ -82,7 +90,10 @@ describe.each(backends())('keys, settings and customer signatures on $name', (ba
     // The signature is not part of the cached answer's key, and a server-side private key needs none.
     expect((await purchased(`&customer_sig=${sig}`)).headers['x-cache']).toBe('hit');
     expect((await purchased('', shop.private)).statusCode).toBe(200);
-    const event = await t.app.inject({ method: 'POST', url: `/api/v1/analytics/event?key=${shop.public}&subject=user&verb=viewed&noun=product&shop_product_handle=product-1&shop_customer_id=77` });
+    const event = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/analytics/event?key=${shop.public}&subject=user&verb=viewed&noun=product&shop_product_handle=product-1&shop_customer_id=77`,
+    });
     expect(event.statusCode).toBe(403);
     expect((await t.app.inject(`/api/v1/custom/id/1?key=${shop.public}&shop_customer_id=77&customer_sig=${sig}`)).statusCode).toBe(404); // signed: on to the ruleset lookup
   });

@@ -18,7 +18,10 @@ describe.each(backends())('GET /metrics on $name', (backend) => {
   it('counts requests per route and status, cache hits, events and index rebuilds', async () => {
     for (let i = 0; i < 3; i++) await t.app.inject(`/api/v1/products/static?key=${key}&ids=1`);
     await t.app.inject(`/api/v1/products/static?key=${key}&ids=x`);
-    await t.app.inject({ method: 'POST', url: `/api/v1/analytics/event?key=${key}&subject=user&verb=viewed&noun=product&shop_product_handle=product-1&uuid=3f1c2a9e-8b7d-4c1e-9f00-2b6d4e8a1c3b` });
+    await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/analytics/event?key=${key}&subject=user&verb=viewed&noun=product&shop_product_handle=product-1&uuid=3f1c2a9e-8b7d-4c1e-9f00-2b6d4e8a1c3b`,
+    });
     const res = await t.app.inject('/metrics');
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toContain('text/plain');
@@ -51,7 +54,10 @@ describe.each(backends())('GET /metrics on $name', (backend) => {
 
   it('takes events for a shop without loading its catalog', async () => {
     const quiet = await t.createShop('quiet');
-    const res = await t.app.inject({ method: 'POST', url: `/api/v1/analytics/event?key=${quiet.public}&subject=user&verb=viewed&noun=product&shop_product_handle=x&uuid=3f1c2a9e-8b7d-4c1e-9f00-2b6d4e8a1c3b` });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/analytics/event?key=${quiet.public}&subject=user&verb=viewed&noun=product&shop_product_handle=x&uuid=3f1c2a9e-8b7d-4c1e-9f00-2b6d4e8a1c3b`,
+    });
     expect(res.statusCode).toBe(200);
     const handles = (await t.admin('GET', '/admin/v1/node/residency')).json().shops.map((s: { handle: string }) => s.handle);
     expect(handles).not.toContain('quiet');

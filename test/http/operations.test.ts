@@ -11,7 +11,9 @@ import { productInput } from '../helpers/fixtures.js';
 describe('operations endpoints', () => {
   const [backend] = backends();
   let t: TestApp;
-  beforeAll(async () => { t = await startApp(backend!); });
+  beforeAll(async () => {
+    t = await startApp(backend!);
+  });
   afterAll(() => t.close().then(() => backend!.cleanup()));
 
   it('answers liveness and readiness', async () => {
@@ -26,20 +28,56 @@ describe('operations endpoints', () => {
     expect(doc.openapi).toMatch(/^3\./);
     const staticOp = doc.paths['/api/v1/products/static'].get;
     const params = staticOp.parameters.map((p: { name: string }) => p.name);
-    for (const name of ['key', 'ids', 'handles', 'format', 'metafields', 'variant_metafields', 'bust_cache', 'limit', 'country_code', 'filter_oos', 'unset_variants', 'any_variant_price_less_than']) {
+    for (const name of [
+      'key',
+      'ids',
+      'handles',
+      'format',
+      'metafields',
+      'variant_metafields',
+      'bust_cache',
+      'limit',
+      'country_code',
+      'filter_oos',
+      'unset_variants',
+      'any_variant_price_less_than',
+    ]) {
       expect(params).toContain(name);
     }
-    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining([
-      '/api/v1/custom/id/{ruleset_id}', '/api/v1/products/trending_products', '/api/v1/products/collections', '/api/v1/products/search',
-      '/api/v1/products/top_sellers', '/api/v1/products/recommended', '/api/v1/products/similar_products', '/api/v1/products/purchased',
-      '/api/v1/products/viewed', '/api/v1/products/recently_viewed', '/api/v1/analytics/event', '/api/v1/sources',
-      '/admin/v1/rule-catalog', '/admin/v1/shops/{handle}/rulesets', '/admin/v1/shops/{handle}/rulesets/{id}', '/admin/v1/shops/{handle}/rulesets/{id}/preview',
-      '/admin/v1/shops/{handle}/events',
-      '/admin/v1/shops', '/admin/v1/shops/{handle}', '/admin/v1/shops/{handle}/keys/rotate', '/admin/v1/shops/{handle}/products',
-      '/admin/v1/shops/{handle}/products/{id}', '/admin/v1/shops/{handle}/collections', '/admin/v1/shops/{handle}/inventory',
-      '/admin/v1/shops/{handle}/customers', '/admin/v1/shops/{handle}/markets', '/admin/v1/shops/{handle}/orders',
-      '/admin/v1/session', '/admin/v1/shops/{handle}/campaigns', '/admin/v1/shops/{handle}/insights',
-    ]));
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining([
+        '/api/v1/custom/id/{ruleset_id}',
+        '/api/v1/products/trending_products',
+        '/api/v1/products/collections',
+        '/api/v1/products/search',
+        '/api/v1/products/top_sellers',
+        '/api/v1/products/recommended',
+        '/api/v1/products/similar_products',
+        '/api/v1/products/purchased',
+        '/api/v1/products/viewed',
+        '/api/v1/products/recently_viewed',
+        '/api/v1/analytics/event',
+        '/api/v1/sources',
+        '/admin/v1/rule-catalog',
+        '/admin/v1/shops/{handle}/rulesets',
+        '/admin/v1/shops/{handle}/rulesets/{id}',
+        '/admin/v1/shops/{handle}/rulesets/{id}/preview',
+        '/admin/v1/shops/{handle}/events',
+        '/admin/v1/shops',
+        '/admin/v1/shops/{handle}',
+        '/admin/v1/shops/{handle}/keys/rotate',
+        '/admin/v1/shops/{handle}/products',
+        '/admin/v1/shops/{handle}/products/{id}',
+        '/admin/v1/shops/{handle}/collections',
+        '/admin/v1/shops/{handle}/inventory',
+        '/admin/v1/shops/{handle}/customers',
+        '/admin/v1/shops/{handle}/markets',
+        '/admin/v1/shops/{handle}/orders',
+        '/admin/v1/session',
+        '/admin/v1/shops/{handle}/campaigns',
+        '/admin/v1/shops/{handle}/insights',
+      ]),
+    );
     // The merchant console's endpoints, with their parameters and answers from the route schemas.
     const names = (op: { parameters?: { name: string }[] }) => (op.parameters ?? []).map((p) => p.name);
     expect(names(doc.paths['/admin/v1/shops/{handle}/products'].get)).toEqual(expect.arrayContaining(['query', 'limit', 'page', 'ids']));
@@ -49,8 +87,9 @@ describe('operations endpoints', () => {
     const session = doc.paths['/admin/v1/session'].get.responses['200'].content['application/json'].schema;
     expect(Object.keys(session.properties)).toEqual(['operator', 'shops']);
     expect(session.properties.shops.items.properties).not.toHaveProperty('signing_secret');
-    expect(doc.paths['/admin/v1/shops/{handle}/campaigns'].get.responses['200'].content['application/json'].schema.properties.data.items.properties.stats)
-      .toBeDefined();
+    expect(
+      doc.paths['/admin/v1/shops/{handle}/campaigns'].get.responses['200'].content['application/json'].schema.properties.data.items.properties.stats,
+    ).toBeDefined();
     expect(doc.paths['/admin/v1/shops/{handle}/campaigns'].post).toBeDefined();
     const docs = await t.app.inject('/docs/');
     expect(docs.statusCode).toBe(200);
@@ -78,17 +117,37 @@ describe('logs', () => {
   it('never contain keys, tokens or emails', async () => {
     const [backend] = backends();
     const lines: string[] = [];
-    const sink = new Writable({ write(chunk, _enc, done) { lines.push(String(chunk)); done(); } });
+    const sink = new Writable({
+      write(chunk, _enc, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
     const config = loadConfig({ DATABASE_URL: await backend!.url(), REBOUND_ADMIN_TOKEN: ADMIN_TOKEN, LOG_LEVEL: 'info' });
     const services = await compose(config);
     const app = await buildApp(services, config, { logger: { ...(loggerOptions('info') as object), stream: sink } });
-    const created = await app.inject({ method: 'POST', url: '/admin/v1/shops', headers: { authorization: `Bearer ${ADMIN_TOKEN}` }, payload: { handle: 'logs', name: 'Logs' } });
+    const created = await app.inject({
+      method: 'POST',
+      url: '/admin/v1/shops',
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+      payload: { handle: 'logs', name: 'Logs' },
+    });
     const { public: pub, private: priv } = created.json().keys;
     await app.inject({ method: 'PUT', url: '/admin/v1/shops/logs/products', headers: { authorization: `Bearer ${priv}` }, payload: [productInput(1)] });
     await app.inject({ method: 'GET', url: `/api/v1/products/static?ids=1&key=${pub}&subject_email=someone@example.com` });
     await app.inject({ method: 'GET', url: '/api/v1/products/static?ids=1', headers: { 'x-api-key': pub } });
-    await app.inject({ method: 'PATCH', url: '/admin/v1/shops/logs', headers: { authorization: `Bearer ${ADMIN_TOKEN}` }, payload: { webhook_secret: 'webhook-secret-never-logged-123' } });
-    await app.inject({ method: 'PUT', url: '/admin/v1/shops/logs/billing/customers', headers: { authorization: `Bearer ${priv}` }, payload: [{ id: 5, email: 'subscriber@example.com' }] });
+    await app.inject({
+      method: 'PATCH',
+      url: '/admin/v1/shops/logs',
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+      payload: { webhook_secret: 'webhook-secret-never-logged-123' },
+    });
+    await app.inject({
+      method: 'PUT',
+      url: '/admin/v1/shops/logs/billing/customers',
+      headers: { authorization: `Bearer ${priv}` },
+      payload: [{ id: 5, email: 'subscriber@example.com' }],
+    });
     const context = await app.inject({ url: `/api/v1/billing/reactivate?key=${priv}&billing_customer_id=5&request_type=live` });
     const link = context.json().data.service_reactivate_all_link as string;
     await app.inject({ url: new URL(link).pathname + new URL(link).search });
@@ -100,7 +159,16 @@ describe('logs', () => {
     await backend!.cleanup();
     expect(log).toContain('/api/v1/products/static?ids=1&key=[redacted]');
     expect(log).toContain('/billing/reactivate?merchant_token=[redacted]');
-    for (const secret of [pub, priv, ADMIN_TOKEN, 'someone@example.com', 'subscriber@example.com', 'webhook-secret-never-logged-123', signingSecret, new URL(link).searchParams.get('sig')!]) {
+    for (const secret of [
+      pub,
+      priv,
+      ADMIN_TOKEN,
+      'someone@example.com',
+      'subscriber@example.com',
+      'webhook-secret-never-logged-123',
+      signingSecret,
+      new URL(link).searchParams.get('sig')!,
+    ]) {
       expect(log).not.toContain(secret);
     }
   });

@@ -13,7 +13,10 @@ describe('client addresses behind a proxy, and connection timeouts', () => {
     direct = await startApp(backend!);
     proxied = await startApp(backend!, { TRUST_PROXY: '10.0.0.0/8', HEADERS_TIMEOUT_MS: '500', REQUEST_TIMEOUT_MS: '1000' });
     keys = { direct: (await direct.createShop('direct')).public, proxied: (await proxied.createShop('proxied')).public };
-    for (const [t, handle] of [[direct, 'direct'], [proxied, 'proxied']] as const) {
+    for (const [t, handle] of [
+      [direct, 'direct'],
+      [proxied, 'proxied'],
+    ] as const) {
       await t.admin('PATCH', `/admin/v1/shops/${handle}`, { settings: { rate_limit_public_per_minute: 2 } });
     }
   });
@@ -23,9 +26,12 @@ describe('client addresses behind a proxy, and connection timeouts', () => {
     await backend!.cleanup();
   });
 
-  const hit = (t: TestApp, key: string, remoteAddress: string, forwardedFor: string) => t.app.inject({
-    url: `/api/v1/products/trending_products?key=${key}`, remoteAddress, headers: { 'x-forwarded-for': forwardedFor },
-  });
+  const hit = (t: TestApp, key: string, remoteAddress: string, forwardedFor: string) =>
+    t.app.inject({
+      url: `/api/v1/products/trending_products?key=${key}`,
+      remoteAddress,
+      headers: { 'x-forwarded-for': forwardedFor },
+    });
 
   it('gives each visitor behind a trusted proxy their own rate-limit bucket', async () => {
     const statuses = [];
@@ -54,7 +60,9 @@ describe('client addresses behind a proxy, and connection timeouts', () => {
     const answer = await new Promise<string>((resolve, reject) => {
       const socket = connect(Number(port), '127.0.0.1');
       let received = '';
-      socket.on('data', (chunk) => { received += chunk.toString(); });
+      socket.on('data', (chunk) => {
+        received += chunk.toString();
+      });
       socket.on('close', () => resolve(received));
       socket.on('error', reject);
       // The request line and one header, then nothing: the server must not wait for the rest forever.

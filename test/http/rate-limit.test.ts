@@ -20,7 +20,7 @@ describe('rate limits', () => {
 
   const get = (key: string, ip = '203.0.113.1') => t.app.inject({ url: `/api/v1/products/static?key=${key}&ids=1`, remoteAddress: ip });
 
-  it('answers 429 with Retry-After and a JSON error past a public key\'s limit, per client address', async () => {
+  it("answers 429 with Retry-After and a JSON error past a public key's limit, per client address", async () => {
     const statuses = [];
     for (let i = 0; i < 4; i++) statuses.push((await get(shop.public)).statusCode);
     expect(statuses).toEqual([200, 200, 200, 429]);
@@ -32,10 +32,15 @@ describe('rate limits', () => {
     expect((await get(shop.public, '198.51.100.7')).headers['x-ratelimit-remaining']).toBe('1');
   });
 
-  it('applies a shop\'s own limit to the event intake, which does not load the shop', async () => {
+  it("applies a shop's own limit to the event intake, which does not load the shop", async () => {
     const quiet = await t.createShop('quiet-limited');
     await t.admin('PATCH', '/admin/v1/shops/quiet-limited', { settings: { rate_limit_public_per_minute: 2 } });
-    const post = () => t.app.inject({ method: 'POST', url: `/api/v1/analytics/event?key=${quiet.public}&subject=user&verb=viewed&noun=product&shop_product_handle=x&uuid=3f1c2a9e-8b7d-4c1e-9f00-2b6d4e8a1c3b`, remoteAddress: '192.0.2.9' });
+    const post = () =>
+      t.app.inject({
+        method: 'POST',
+        url: `/api/v1/analytics/event?key=${quiet.public}&subject=user&verb=viewed&noun=product&shop_product_handle=x&uuid=3f1c2a9e-8b7d-4c1e-9f00-2b6d4e8a1c3b`,
+        remoteAddress: '192.0.2.9',
+      });
     expect([(await post()).statusCode, (await post()).statusCode, (await post()).statusCode]).toEqual([200, 200, 429]);
     expect(t.services.catalog.get(quiet.id)).toBeUndefined();
   });
@@ -55,7 +60,7 @@ describe('rate limits', () => {
 });
 
 describe.runIf(redisAvailable())('rate limits shared through Redis', () => {
-  it('counts one caller\'s requests across nodes, and falls back to local counts when Redis fails', async () => {
+  it("counts one caller's requests across nodes, and falls back to local counts when Redis fails", async () => {
     const scope = redisScope();
     const [ra, rb] = [connectRedis(REDIS_URL, () => undefined), connectRedis(REDIS_URL, () => undefined)];
     await Promise.all([whenReady(ra), whenReady(rb)]);

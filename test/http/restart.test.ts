@@ -13,7 +13,13 @@ describe.each(backends())('restart on $name', (backend) => {
     const config = loadConfig({ DATABASE_URL: url, REBOUND_ADMIN_TOKEN: ADMIN_TOKEN, LOG_LEVEL: 'silent' });
     const services = await compose(config);
     const app = await buildApp(services, config, { logger: false });
-    return { app, close: async () => { await app.close(); await services.close(); } };
+    return {
+      app,
+      close: async () => {
+        await app.close();
+        await services.close();
+      },
+    };
   }
 
   it('keeps shops, keys, products and inventory', async () => {

@@ -19,10 +19,16 @@ describe.each(backends())('storefront webhooks on $name', (backend) => {
   const send = (topic: string, body: unknown, options: { id?: string; secret?: string } = {}) => {
     const raw = JSON.stringify(body);
     return t.app.inject({
-      method: 'POST', url: '/webhooks/shop/sync', payload: raw,
+      method: 'POST',
+      url: '/webhooks/shop/sync',
+      payload: raw,
       headers: {
-        'content-type': 'application/json', 'x-shop-topic': topic, 'x-shop-webhook-id': options.id ?? `w${++n}`,
-        'x-shop-hmac-sha256': createHmac('sha256', options.secret ?? SECRET).update(raw).digest('base64'),
+        'content-type': 'application/json',
+        'x-shop-topic': topic,
+        'x-shop-webhook-id': options.id ?? `w${++n}`,
+        'x-shop-hmac-sha256': createHmac('sha256', options.secret ?? SECRET)
+          .update(raw)
+          .digest('base64'),
       },
     });
   };
@@ -47,7 +53,9 @@ describe.each(backends())('storefront webhooks on $name', (backend) => {
     const res = await deliver('products/create', productInput(1, { updated_at: '2026-11-01T00:00:00Z' }), { id: 'p1' });
     expect(res.json()).toEqual({ data: 'queued' });
     expect((await product(1)).title).toBe('Product 1');
-    expect((await deliver('products/update', productInput(1, { title: 'Again', updated_at: '2026-11-05T00:00:00Z' }), { id: 'p1' })).json()).toEqual({ data: 'duplicate' });
+    expect((await deliver('products/update', productInput(1, { title: 'Again', updated_at: '2026-11-05T00:00:00Z' }), { id: 'p1' })).json()).toEqual({
+      data: 'duplicate',
+    });
     expect((await product(1)).title).toBe('Product 1');
     await deliver('products/update', productInput(1, { title: 'Stale', updated_at: '2026-10-01T00:00:00Z' }));
     expect((await product(1)).title).toBe('Product 1');
@@ -63,10 +71,25 @@ describe.each(backends())('storefront webhooks on $name', (backend) => {
     await deliver('inventory_levels/update', { variant_id: 21, inventory_quantity: 9 });
     expect((await product(2)).variants[0].inventory_quantity).toBe(9);
 
-    await deliver('collections/create', { id: 50, title: 'Camp', handle: 'camp', products: [{ product_id: 2, position: 1 }, { product_id: 1, position: 2 }] });
+    await deliver('collections/create', {
+      id: 50,
+      title: 'Camp',
+      handle: 'camp',
+      products: [
+        { product_id: 2, position: 1 },
+        { product_id: 1, position: 2 },
+      ],
+    });
     await deliver('collections/update', { id: 50, title: 'Camping', handle: 'camp' });
     const collections = (await t.admin('GET', '/admin/v1/shops/sync/collections')).json().data;
-    expect(collections[0]).toMatchObject({ id: 50, title: 'Camping', products: [{ product_id: 2, position: 1 }, { product_id: 1, position: 2 }] });
+    expect(collections[0]).toMatchObject({
+      id: 50,
+      title: 'Camping',
+      products: [
+        { product_id: 2, position: 1 },
+        { product_id: 1, position: 2 },
+      ],
+    });
 
     const order = { id: 900, created_at: new Date().toISOString(), line_items: [{ product_id: 2, quantity: 5 }] };
     await deliver('orders/create', order);
@@ -85,6 +108,8 @@ describe.each(backends())('storefront webhooks on $name', (backend) => {
     expect((await send('customers/create', {})).statusCode).toBe(400);
     expect((await send('products/create', productInput(3), { id: '' })).statusCode).toBe(400);
     expect((await send('products/create', [1, 2])).statusCode).toBe(400);
-    expect((await t.app.inject({ method: 'POST', url: '/webhooks/shop/nope', payload: '{}', headers: { 'content-type': 'application/json' } })).statusCode).toBe(404);
+    expect(
+      (await t.app.inject({ method: 'POST', url: '/webhooks/shop/nope', payload: '{}', headers: { 'content-type': 'application/json' } })).statusCode,
+    ).toBe(404);
   });
 });

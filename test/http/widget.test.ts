@@ -96,22 +96,40 @@ describe('GET /widget-demo', () => {
     t = await startApp(backend);
     ({ public: key, private: privateKey } = await t.createShop('shop', { currency: 'EUR' }));
     await t.admin('PUT', '/admin/v1/shops/shop/products', [
-      productInput(1), productInput(2), productInput(3, { title: 'Best Seller Boots', body_html: '<p>Warm &amp; <b>dry</b></p>' }), productInput(4),
+      productInput(1),
+      productInput(2),
+      productInput(3, { title: 'Best Seller Boots', body_html: '<p>Warm &amp; <b>dry</b></p>' }),
+      productInput(4),
     ]);
-    await t.admin('PUT', '/admin/v1/shops/shop/orders', [{ id: 1, created_at: new Date().toISOString(), line_items: [{ product_id: 3, quantity: 4 }, { product_id: 2, quantity: 1 }] }]);
-    const ruleset = (enabled: boolean) => ({ name: enabled ? 'on' : 'off', enabled, rules: [{ logic: [], output: [{ type: 'product', products: [{ product_id: 4 }] }] }] });
+    await t.admin('PUT', '/admin/v1/shops/shop/orders', [
+      {
+        id: 1,
+        created_at: new Date().toISOString(),
+        line_items: [
+          { product_id: 3, quantity: 4 },
+          { product_id: 2, quantity: 1 },
+        ],
+      },
+    ]);
+    const ruleset = (enabled: boolean) => ({
+      name: enabled ? 'on' : 'off',
+      enabled,
+      rules: [{ logic: [], output: [{ type: 'product', products: [{ product_id: 4 }] }] }],
+    });
     expect((await t.admin('POST', '/admin/v1/shops/shop/rulesets', ruleset(false))).statusCode).toBe(201);
     const created = await t.admin('POST', '/admin/v1/shops/shop/rulesets', ruleset(true));
     enabledRuleset = created.json().ruleset.id;
 
     emptyKey = (await t.createShop('empty')).public;
     hostileKey = (await t.createShop('hostile', { name: 'Evil <b>"Shop"</b> & Co' })).public;
-    await t.admin('PUT', '/admin/v1/shops/hostile/products', [productInput(9, {
-      title: '"><script>alert(1)</script>',
-      vendor: '<img src=x onerror=alert(2)>',
-      body_html: '<p>&lt;script&gt;alert(3)&lt;/script&gt;</p>',
-      images: [{ id: 97, src: 'https://img.example/9.png?a="b"&c=<d>', alt: '" onload="alert(4)', width: 10, height: 10 }],
-    })]);
+    await t.admin('PUT', '/admin/v1/shops/hostile/products', [
+      productInput(9, {
+        title: '"><script>alert(1)</script>',
+        vendor: '<img src=x onerror=alert(2)>',
+        body_html: '<p>&lt;script&gt;alert(3)&lt;/script&gt;</p>',
+        images: [{ id: 97, src: 'https://img.example/9.png?a="b"&c=<d>', alt: '" onload="alert(4)', width: 10, height: 10 }],
+      }),
+    ]);
   });
   afterAll(async () => {
     await t?.close();
@@ -134,8 +152,23 @@ describe('GET /widget-demo', () => {
     const [ruleset, trending, viewed, ...rest] = widgetTags(res.body);
     expect(rest).toEqual([]);
     const productUrl = `/widget-demo?key=${key}&amp;product={handle}`;
-    expect(ruleset).toMatchObject({ src: '/widget.js', 'data-key': key, 'data-ruleset': String(enabledRuleset), 'data-product-ids': '3', 'data-variant-ids': '31', 'data-product-handle': 'product-3', 'data-currency': 'EUR', async: '' });
-    expect(trending).toMatchObject({ src: '/widget.js', 'data-key': key, 'data-endpoint': 'trending_products', 'data-product-ids': '3', 'data-product-handle': 'product-3' });
+    expect(ruleset).toMatchObject({
+      src: '/widget.js',
+      'data-key': key,
+      'data-ruleset': String(enabledRuleset),
+      'data-product-ids': '3',
+      'data-variant-ids': '31',
+      'data-product-handle': 'product-3',
+      'data-currency': 'EUR',
+      async: '',
+    });
+    expect(trending).toMatchObject({
+      src: '/widget.js',
+      'data-key': key,
+      'data-endpoint': 'trending_products',
+      'data-product-ids': '3',
+      'data-product-handle': 'product-3',
+    });
     expect(viewed).toMatchObject({ src: '/widget.js', 'data-key': key, 'data-endpoint': 'viewed', 'data-product-handle': 'product-3' });
     expect(viewed!['data-product-ids']).toBeUndefined();
     expect(res.body.match(/data-product-url="([^"]*)"/g)).toEqual(Array(3).fill(`data-product-url="${productUrl}"`));

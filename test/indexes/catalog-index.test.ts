@@ -18,8 +18,14 @@ describe.each(backends())('CatalogIndex on demand on $name', (backend) => {
 
   /** A shop of `n` products whose ids start at `first`. */
   async function shopWith(handle: string, n: number, first = 1) {
-    const shop = await store.createShop(newShop(handle), shopKeys().map((k) => k.record));
-    await store.upsertProducts(shop.id, Array.from({ length: n }, (_, i) => product(first + i)));
+    const shop = await store.createShop(
+      newShop(handle),
+      shopKeys().map((k) => k.record),
+    );
+    await store.upsertProducts(
+      shop.id,
+      Array.from({ length: n }, (_, i) => product(first + i)),
+    );
     return shop.id;
   }
 

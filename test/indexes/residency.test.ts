@@ -6,13 +6,27 @@ const MB = 1024 * 1024;
 /** A holder whose shops weigh what the test says. */
 function holder(sizes: Map<number, number>): ShopMemory & { evicted: number[] } {
   const evicted: number[] = [];
-  return { evicted, bytes: (id) => sizes.get(id) ?? 0, evict: (id) => { evicted.push(id); sizes.delete(id); } };
+  return {
+    evicted,
+    bytes: (id) => sizes.get(id) ?? 0,
+    evict: (id) => {
+      evicted.push(id);
+      sizes.delete(id);
+    },
+  };
 }
 
 describe('Residency', () => {
   it('gives the shops what the budget leaves after the baseline, the reserve and the garbage headroom', () => {
     let measured = 0;
-    const residency = new Residency({ budgetBytes: 1024 * MB, reserveBytes: 64 * MB, baseline: () => { measured++; return 200 * MB; } });
+    const residency = new Residency({
+      budgetBytes: 1024 * MB,
+      reserveBytes: 64 * MB,
+      baseline: () => {
+        measured++;
+        return 200 * MB;
+      },
+    });
     const expected = Math.floor((1024 * MB - 200 * MB - 64 * MB - 0.2 * 1024 * MB) / RSS_PER_ESTIMATED_BYTE);
     expect(residency.allowanceBytes).toBe(expected);
     expect(residency.allowanceBytes).toBe(expected);
@@ -22,7 +36,11 @@ describe('Residency', () => {
   });
 
   it('evicts least recently used shops from every holder until the estimate fits, and counts loads once per residency', () => {
-    const sizes = new Map([[1, 40], [2, 40], [3, 40]]);
+    const sizes = new Map([
+      [1, 40],
+      [2, 40],
+      [3, 40],
+    ]);
     const catalog = holder(sizes);
     const residency = new Residency({ budgetBytes: Infinity, allowanceBytes: 100 });
     residency.register(catalog);
@@ -40,7 +58,11 @@ describe('Residency', () => {
   });
 
   it('gives up shops when resident memory passes 90% of the budget, and takes them again when it falls', () => {
-    const sizes = new Map([[1, 10 * MB], [2, 10 * MB], [3, 10 * MB]]);
+    const sizes = new Map([
+      [1, 10 * MB],
+      [2, 10 * MB],
+      [3, 10 * MB],
+    ]);
     const catalog = holder(sizes);
     let rss = 100 * MB;
     const residency = new Residency({ budgetBytes: 1000 * MB, allowanceBytes: 40 * MB, rss: () => rss });
@@ -62,7 +84,10 @@ describe('Residency', () => {
   });
 
   it('keeps pinned shops and forgets deleted ones without counting an eviction', () => {
-    const sizes = new Map([[1, 60], [2, 60]]);
+    const sizes = new Map([
+      [1, 60],
+      [2, 60],
+    ]);
     const catalog = holder(sizes);
     const residency = new Residency({ budgetBytes: Infinity, allowanceBytes: 100 });
     residency.register(catalog);

@@ -9,19 +9,27 @@ const PROCESS_TIMEOUT_MS = 120_000;
 
 /** Real server processes under concurrent load; the SIGKILL run is the crash test of docs/api.md, "Events". */
 describe.each(backends().map((b) => b.name))('event intake durability on %s', (database) => {
-  it('stores exactly what it acknowledged under concurrent load', async () => {
-    const result = await runEventLoad({ database, clients: 10, seconds: 1.5, serverArgs });
-    expect(result.acknowledged).toBeGreaterThan(50);
-    expect(result.failed).toBe(0);
-    expect(result.stored).toBe(result.acknowledged);
-  }, PROCESS_TIMEOUT_MS);
+  it(
+    'stores exactly what it acknowledged under concurrent load',
+    async () => {
+      const result = await runEventLoad({ database, clients: 10, seconds: 1.5, serverArgs });
+      expect(result.acknowledged).toBeGreaterThan(50);
+      expect(result.failed).toBe(0);
+      expect(result.stored).toBe(result.acknowledged);
+    },
+    PROCESS_TIMEOUT_MS,
+  );
 
-  it('loses no acknowledged event when the server is killed with SIGKILL mid-load', async () => {
-    const result = await runEventLoad({ database, clients: 10, seconds: 4, crashAfterMs: 1500, serverArgs });
-    expect(result.crashed).toBe(true);
-    expect(result.acknowledged).toBeGreaterThan(50);
-    expect(result.lost).toBe(0);
-    expect(result.stored).toBeGreaterThanOrEqual(result.acknowledged);
-    expect(result.stored).toBeLessThanOrEqual(result.sent);
-  }, PROCESS_TIMEOUT_MS);
+  it(
+    'loses no acknowledged event when the server is killed with SIGKILL mid-load',
+    async () => {
+      const result = await runEventLoad({ database, clients: 10, seconds: 4, crashAfterMs: 1500, serverArgs });
+      expect(result.crashed).toBe(true);
+      expect(result.acknowledged).toBeGreaterThan(50);
+      expect(result.lost).toBe(0);
+      expect(result.stored).toBeGreaterThanOrEqual(result.acknowledged);
+      expect(result.stored).toBeLessThanOrEqual(result.sent);
+    },
+    PROCESS_TIMEOUT_MS,
+  );
 });

@@ -12,8 +12,14 @@ function recorder() {
     batches,
     /** Batches the committer handed over, written or not yet. */
     started,
-    failNext: () => { fail = true; },
-    hold: () => { gate = new Promise((r) => { open = r; }); },
+    failNext: () => {
+      fail = true;
+    },
+    hold: () => {
+      gate = new Promise((r) => {
+        open = r;
+      });
+    },
     release: () => open(),
     write: async (batch: number[]) => {
       started.push(batch);
@@ -32,7 +38,9 @@ describe('GroupCommitter', () => {
     const r = recorder();
     const committer = new GroupCommitter(r.write, { maxBatch: 100, maxDelayMs: 1 });
     let done = false;
-    const pending = Promise.all([committer.submit(1), committer.submit(2)]).then(() => { done = true; });
+    const pending = Promise.all([committer.submit(1), committer.submit(2)]).then(() => {
+      done = true;
+    });
     expect(done).toBe(false);
     await pending;
     expect(r.batches).toEqual([[1, 2]]);
@@ -88,7 +96,10 @@ describe('GroupCommitter without a delay', () => {
     await Promise.all(first);
     const second = [4, 5].map((n) => committer.submit(n));
     await Promise.all(second);
-    expect(r.batches).toEqual([[1, 2, 3], [4, 5]]);
+    expect(r.batches).toEqual([
+      [1, 2, 3],
+      [4, 5],
+    ]);
   });
 
   it('writes what is buffered on close without waiting for the next turn', async () => {

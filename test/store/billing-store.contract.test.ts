@@ -11,7 +11,12 @@ describe.each(backends())('billing storage on $name', (backend) => {
 
   beforeEach(async () => {
     store = await openStore(await backend.url());
-    shopId = (await store.createShop(newShop('acme'), shopKeys().map((k) => k.record))).id;
+    shopId = (
+      await store.createShop(
+        newShop('acme'),
+        shopKeys().map((k) => k.record),
+      )
+    ).id;
     return async () => store.close();
   });
   afterAll(() => backend.cleanup());
@@ -32,7 +37,7 @@ describe.each(backends())('billing storage on $name', (backend) => {
     expect(await store.updateCampaign(shopId, 999, { name: 'x' })).toBeNull();
   });
 
-  it('stores a shop\'s billing provider, one row per shop', async () => {
+  it("stores a shop's billing provider, one row per shop", async () => {
     expect(await store.getBillingProvider(shopId)).toBeNull();
     await store.putBillingProvider(shopId, { type: 'remote', base_url: 'https://api.example', api_version: '2021-11', api_token: 'v1.sealed' });
     await store.putBillingProvider(shopId, { type: 'remote', base_url: 'https://api2.example', api_version: '2021-11', api_token: 'v1.other' });

@@ -19,7 +19,10 @@ describe.each(backends())('Store on $name', (backend) => {
   afterAll(() => backend.cleanup());
 
   async function shop(handle = 'acme') {
-    return store.createShop(newShop(handle), shopKeys().map((k) => k.record));
+    return store.createShop(
+      newShop(handle),
+      shopKeys().map((k) => k.record),
+    );
   }
 
   it('migrates idempotently', async () => {
@@ -56,7 +59,10 @@ describe.each(backends())('Store on $name', (backend) => {
 
   it('stores keys hashed, rotates them with a grace period, and moves the keys version', async () => {
     const keys = shopKeys();
-    const a = await store.createShop(newShop('a'), keys.map((k) => k.record));
+    const a = await store.createShop(
+      newShop('a'),
+      keys.map((k) => k.record),
+    );
     const live = await store.listLiveApiKeys(Date.now());
     expect(live.map((k) => k.key_hash).sort()).toEqual(keys.map((k) => hashKey(k.plain)).sort());
     expect(live.every((k) => k.shop_id === a.id && k.expires_at === null)).toBe(true);
@@ -80,10 +86,16 @@ describe.each(backends())('Store on $name', (backend) => {
     expect(survivors.map((k) => k.key_hash).sort()).toEqual([...third.map((k) => k.key_hash), fresh.find((k) => k.kind === 'public')!.key_hash].sort());
   });
 
-  it('revokes a shop\'s live keys by prefix at once, and lists every key of a shop', async () => {
+  it("revokes a shop's live keys by prefix at once, and lists every key of a shop", async () => {
     const keys = shopKeys();
-    const a = await store.createShop(newShop('revoking'), keys.map((k) => k.record));
-    const other = await store.createShop(newShop('untouched'), shopKeys().map((k) => ({ ...k.record, key_prefix: keys[0]!.record.key_prefix })));
+    const a = await store.createShop(
+      newShop('revoking'),
+      keys.map((k) => k.record),
+    );
+    const other = await store.createShop(
+      newShop('untouched'),
+      shopKeys().map((k) => ({ ...k.record, key_prefix: keys[0]!.record.key_prefix })),
+    );
     const before = await store.keysVersion();
     const now = Date.now();
     expect(await store.revokeApiKeys(a.id, keys[0]!.record.key_prefix, now)).toBe(1);
@@ -128,7 +140,18 @@ describe.each(backends())('Store on $name', (backend) => {
   it('deletes a product with its variants and memberships', async () => {
     const a = await shop();
     await store.upsertProducts(a.id, [product(1), product(2)]);
-    await store.upsertCollections(a.id, [{ id: 9, title: 'C', handle: 'c', updated_at: '2026-01-01T00:00:00.000Z', products: [{ product_id: 1, position: 1 }, { product_id: 2, position: 2 }] }]);
+    await store.upsertCollections(a.id, [
+      {
+        id: 9,
+        title: 'C',
+        handle: 'c',
+        updated_at: '2026-01-01T00:00:00.000Z',
+        products: [
+          { product_id: 1, position: 1 },
+          { product_id: 2, position: 2 },
+        ],
+      },
+    ]);
     expect(await store.deleteProduct(a.id, 1)).toBe(true);
     expect((await store.listProducts(a.id)).map((p) => p.id)).toEqual([2]);
     expect((await store.findVariantProducts(a.id, [11, 21])).size).toBe(1);
@@ -149,9 +172,35 @@ describe.each(backends())('Store on $name', (backend) => {
     const a = await shop();
     await store.upsertProducts(a.id, [product(1), product(2), product(3)]);
     const base = { id: 5, title: 'Summer', handle: 'summer', updated_at: '2026-01-01T00:00:00.000Z' };
-    await store.upsertCollections(a.id, [{ ...base, products: [{ product_id: 1, position: 3 }, { product_id: 2, position: 1 }] }]);
-    await store.upsertCollections(a.id, [{ ...base, title: 'Hot', products: [{ product_id: 3, position: 2 }, { product_id: 1, position: 1 }] }]);
-    expect(await store.listCollections(a.id)).toEqual([{ ...base, title: 'Hot', products: [{ product_id: 1, position: 1 }, { product_id: 3, position: 2 }] }]);
+    await store.upsertCollections(a.id, [
+      {
+        ...base,
+        products: [
+          { product_id: 1, position: 3 },
+          { product_id: 2, position: 1 },
+        ],
+      },
+    ]);
+    await store.upsertCollections(a.id, [
+      {
+        ...base,
+        title: 'Hot',
+        products: [
+          { product_id: 3, position: 2 },
+          { product_id: 1, position: 1 },
+        ],
+      },
+    ]);
+    expect(await store.listCollections(a.id)).toEqual([
+      {
+        ...base,
+        title: 'Hot',
+        products: [
+          { product_id: 1, position: 1 },
+          { product_id: 3, position: 2 },
+        ],
+      },
+    ]);
   });
 
   it('writes nothing of a request that fails half-way', async () => {
@@ -160,7 +209,16 @@ describe.each(backends())('Store on $name', (backend) => {
     const version = (await store.getShopById(a.id))!.data_version;
     const ok = { id: 1, title: 'A', handle: 'a', updated_at: '2026-01-01T00:00:00.000Z', products: [{ product_id: 1, position: 1 }] };
     // The same product twice in one membership breaks the primary key of the second collection.
-    const broken = { id: 2, title: 'B', handle: 'b', updated_at: '2026-01-01T00:00:00.000Z', products: [{ product_id: 1, position: 1 }, { product_id: 1, position: 2 }] };
+    const broken = {
+      id: 2,
+      title: 'B',
+      handle: 'b',
+      updated_at: '2026-01-01T00:00:00.000Z',
+      products: [
+        { product_id: 1, position: 1 },
+        { product_id: 1, position: 2 },
+      ],
+    };
     await expect(store.upsertCollections(a.id, [ok, broken])).rejects.toThrow();
     expect(await store.listCollections(a.id)).toEqual([]);
     expect((await store.getShopById(a.id))!.data_version).toBe(version);
@@ -168,10 +226,26 @@ describe.each(backends())('Store on $name', (backend) => {
 
   it('round-trips customers and markets', async () => {
     const a = await shop();
-    await store.upsertCustomers(a.id, [{ id: BIG, email: 'a@example.com', tags: ['vip'] }, { id: 2, email: null, tags: [] }]);
+    await store.upsertCustomers(a.id, [
+      { id: BIG, email: 'a@example.com', tags: ['vip'] },
+      { id: 2, email: null, tags: [] },
+    ]);
     await store.upsertCustomers(a.id, [{ id: 2, email: 'b@example.com', tags: ['new'] }]);
-    expect(await store.listCustomers(a.id)).toEqual([{ id: 2, email: 'b@example.com', tags: ['new'] }, { id: BIG, email: 'a@example.com', tags: ['vip'] }]);
-    const market = { id: 1, name: 'EU', position: 2, active: true, countries: ['DE'], currency: 'EUR', price_adjustment_percent: 10, fixed_prices: [], product_ids: null };
+    expect(await store.listCustomers(a.id)).toEqual([
+      { id: 2, email: 'b@example.com', tags: ['new'] },
+      { id: BIG, email: 'a@example.com', tags: ['vip'] },
+    ]);
+    const market = {
+      id: 1,
+      name: 'EU',
+      position: 2,
+      active: true,
+      countries: ['DE'],
+      currency: 'EUR',
+      price_adjustment_percent: 10,
+      fixed_prices: [],
+      product_ids: null,
+    };
     await store.upsertMarkets(a.id, [market, { ...market, id: 2, position: 1, product_ids: [1] }]);
     expect((await store.listMarkets(a.id)).map((m) => m.id)).toEqual([2, 1]);
   });
@@ -181,13 +255,39 @@ describe.each(backends())('Store on $name', (backend) => {
     const t = Date.parse('2026-03-01T12:00:00Z');
     await store.upsertOrders(a.id, [
       { id: 1, customer_id: 7, created_at: t, cancelled_at: null, updated_at: t, lines: [{ product_id: 1, variant_id: 11, quantity: 2, price: '10.00' }] },
-      { id: 2, customer_id: null, created_at: t + 1000, cancelled_at: t + 2000, updated_at: t, lines: [{ product_id: 2, variant_id: null, quantity: 1, price: '5.00' }] },
-      { id: 3, customer_id: null, created_at: t - 86_400_000, cancelled_at: null, updated_at: t, lines: [{ product_id: 3, variant_id: null, quantity: 1, price: '5.00' }] },
+      {
+        id: 2,
+        customer_id: null,
+        created_at: t + 1000,
+        cancelled_at: t + 2000,
+        updated_at: t,
+        lines: [{ product_id: 2, variant_id: null, quantity: 1, price: '5.00' }],
+      },
+      {
+        id: 3,
+        customer_id: null,
+        created_at: t - 86_400_000,
+        cancelled_at: null,
+        updated_at: t,
+        lines: [{ product_id: 3, variant_id: null, quantity: 1, price: '5.00' }],
+      },
     ]);
-    expect(await store.listOrderLines(a.id, t)).toEqual([{ order_id: 1, product_id: 1, variant_id: 11, quantity: 2, price: '10.00', customer_id: 7, created_at: t }]);
-    await store.upsertOrders(a.id, [{ id: 1, customer_id: 7, created_at: t, cancelled_at: null, updated_at: t, lines: [
-      { product_id: 4, variant_id: null, quantity: 1, price: '1.00' }, { product_id: 5, variant_id: null, quantity: 3, price: '2.00' },
-    ] }]);
+    expect(await store.listOrderLines(a.id, t)).toEqual([
+      { order_id: 1, product_id: 1, variant_id: 11, quantity: 2, price: '10.00', customer_id: 7, created_at: t },
+    ]);
+    await store.upsertOrders(a.id, [
+      {
+        id: 1,
+        customer_id: 7,
+        created_at: t,
+        cancelled_at: null,
+        updated_at: t,
+        lines: [
+          { product_id: 4, variant_id: null, quantity: 1, price: '1.00' },
+          { product_id: 5, variant_id: null, quantity: 3, price: '2.00' },
+        ],
+      },
+    ]);
     expect((await store.listOrderLines(a.id, 0)).map((l) => l.product_id)).toEqual([3, 4, 5]);
     expect(await store.countOrders(a.id)).toBe(3);
   });
@@ -205,10 +305,31 @@ describe.each(backends())('Store on $name', (backend) => {
     const a = await shop('a');
     const b = await shop('b');
     const t = Date.parse('2026-11-20T23:59:00Z');
-    const event = (shopId: number, verb: 'viewed' | 'added' | 'removed', handle: string | null, at: number, uuid: string | null = 'u1', customer: number | null = null) => ({
-      shop_id: shopId, uuid, customer_id: customer, subject: 'user' as const, verb, noun: 'product' as const, handle, subject_email: null, theme_id: null, created_at: at,
+    const event = (
+      shopId: number,
+      verb: 'viewed' | 'added' | 'removed',
+      handle: string | null,
+      at: number,
+      uuid: string | null = 'u1',
+      customer: number | null = null,
+    ) => ({
+      shop_id: shopId,
+      uuid,
+      customer_id: customer,
+      subject: 'user' as const,
+      verb,
+      noun: 'product' as const,
+      handle,
+      subject_email: null,
+      theme_id: null,
+      created_at: at,
     });
-    await store.appendEvents([event(a.id, 'viewed', 'x', t), event(b.id, 'viewed', 'x', t), event(a.id, 'added', 'x', t + 120_000), event(a.id, 'viewed', 'y', t, 'u2', 9)]);
+    await store.appendEvents([
+      event(a.id, 'viewed', 'x', t),
+      event(b.id, 'viewed', 'x', t),
+      event(a.id, 'added', 'x', t + 120_000),
+      event(a.id, 'viewed', 'y', t, 'u2', 9),
+    ]);
     await store.appendEvents([event(a.id, 'viewed', 'y', t + 1000)]);
     const all = await store.listEvents(a.id, { limit: 10 });
     expect(all.map((e) => e.id)).toEqual([4, 3, 2, 1]);
@@ -229,12 +350,24 @@ describe.each(backends())('Store on $name', (backend) => {
     const b = await shop('b');
     const t = Date.parse('2026-11-20T10:00:00Z'); // a multiple of 15 minutes
     const event = (shopId: number, verb: 'viewed' | 'added' | 'removed', at: number) => ({
-      shop_id: shopId, uuid: 'u1', customer_id: null, subject: 'user' as const, verb, noun: 'product' as const, handle: 'x', subject_email: null, theme_id: null, created_at: at,
+      shop_id: shopId,
+      uuid: 'u1',
+      customer_id: null,
+      subject: 'user' as const,
+      verb,
+      noun: 'product' as const,
+      handle: 'x',
+      subject_email: null,
+      theme_id: null,
+      created_at: at,
     });
     await store.appendEvents([
       event(a.id, 'viewed', t - 1), // the period before, and before `since`
-      event(a.id, 'viewed', t), event(a.id, 'viewed', t + 899_999), event(a.id, 'added', t + 60_000),
-      event(a.id, 'removed', t + 900_000), event(a.id, 'viewed', t + 86_400_000),
+      event(a.id, 'viewed', t),
+      event(a.id, 'viewed', t + 899_999),
+      event(a.id, 'added', t + 60_000),
+      event(a.id, 'removed', t + 900_000),
+      event(a.id, 'viewed', t + 86_400_000),
       event(b.id, 'viewed', t),
     ]);
     expect(await store.countEventsByPeriod(a.id, t, 900_000)).toEqual([
@@ -253,7 +386,7 @@ describe.each(backends())('Store on $name', (backend) => {
     await expect(store.countEventsByPeriod(a.id, t, 1000)).rejects.toThrow(RangeError);
   });
 
-  it('lists a shop\'s campaigns and sums their counters over tracking keys', async () => {
+  it("lists a shop's campaigns and sums their counters over tracking keys", async () => {
     const a = await shop('a');
     const b = await shop('b');
     const spring = await store.createCampaign(a.id, { name: 'Spring', discount_code: 'SPRING', max_claims_per_customer: 1 });

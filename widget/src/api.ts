@@ -9,7 +9,14 @@ export interface CardProduct {
   title: string;
   handle: string;
   image: { src: string; alt: string | null } | null;
-  variants: { id: number; price: string; compare_at_price: string | null; inventory_management: string | null; inventory_policy: string; inventory_quantity: number }[];
+  variants: {
+    id: number;
+    price: string;
+    compare_at_price: string | null;
+    inventory_management: string | null;
+    inventory_policy: string;
+    inventory_quantity: number;
+  }[];
 }
 
 /** A list's products and the `metadata.source` that names the answer (null when the API sent none). */
@@ -20,8 +27,9 @@ export interface Answer {
 
 function isProduct(value: unknown): value is CardProduct {
   const p = value as CardProduct | null;
-  return typeof p === 'object' && p !== null && typeof p.id === 'number' && typeof p.title === 'string'
-    && typeof p.handle === 'string' && Array.isArray(p.variants);
+  return (
+    typeof p === 'object' && p !== null && typeof p.id === 'number' && typeof p.title === 'string' && typeof p.handle === 'string' && Array.isArray(p.variants)
+  );
 }
 
 /** The products of a list or ruleset; null on any failure (network, timeout, error status, odd body). */
@@ -32,7 +40,7 @@ export async function fetchProducts(config: WidgetConfig, uuid: string): Promise
     // A simple GET without custom headers: no CORS preflight, and no cookies sent.
     const response = await fetch(listUrl(config, uuid), { credentials: 'omit', ...(controller ? { signal: controller.signal } : {}) });
     if (!response.ok) return null;
-    const body = await response.json() as { data?: unknown; metadata?: { source?: unknown } };
+    const body = (await response.json()) as { data?: unknown; metadata?: { source?: unknown } };
     if (!Array.isArray(body.data)) return null;
     const source = typeof body.metadata?.source === 'string' ? body.metadata.source : null;
     return { products: body.data.filter(isProduct), source };
@@ -52,8 +60,16 @@ export function reportView(config: WidgetConfig, handle: string, uuid: string): 
   if (config.customerId) params.set('shop_customer_id', config.customerId);
   try {
     const sent = fetch(`${config.api}/api/v1/analytics/event?${params.toString()}`, { method: 'POST', keepalive: true, credentials: 'omit' });
-    const timeout = new Promise<void>((resolve) => { setTimeout(resolve, TIMEOUT_MS); });
-    return Promise.race([sent.then(() => undefined, () => undefined), timeout]);
+    const timeout = new Promise<void>((resolve) => {
+      setTimeout(resolve, TIMEOUT_MS);
+    });
+    return Promise.race([
+      sent.then(
+        () => undefined,
+        () => undefined,
+      ),
+      timeout,
+    ]);
   } catch {
     // fetch itself can throw synchronously (blocked by a page's policy): a lost view is not worth an error.
     return Promise.resolve();

@@ -70,7 +70,7 @@ export function tagBody(body: unknown, report: (events: TrackedEvent[]) => void)
   let out = body;
   if (typeof body === 'string' && body.trim().startsWith('{')) {
     const parsed = JSON.parse(body) as Record<string, unknown>;
-    const items = Array.isArray(parsed.items) ? parsed.items as Record<string, unknown>[] : [parsed];
+    const items = Array.isArray(parsed.items) ? (parsed.items as Record<string, unknown>[]) : [parsed];
     for (const item of items) {
       const event = tagItem(item);
       if (event) events.push(event);
@@ -90,7 +90,11 @@ export function tagBody(body: unknown, report: (events: TrackedEvent[]) => void)
 }
 
 const isCartAdd = (url: string) => {
-  try { return CART_ADD.test(new URL(url, location.href).pathname); } catch { return false; }
+  try {
+    return CART_ADD.test(new URL(url, location.href).pathname);
+  } catch {
+    return false;
+  }
 };
 
 /**
@@ -100,25 +104,35 @@ const isCartAdd = (url: string) => {
  */
 export function installCartTagging(report: (events: TrackedEvent[]) => void): void {
   const safely = (body: unknown) => {
-    try { return tagBody(body, report); } catch { return body; }
-  };
-  document.addEventListener('submit', (event) => {
-    const form = event.target;
-    if (!(form instanceof HTMLFormElement) || !isCartAdd(form.action)) return;
     try {
-      const fields = new FormData(form);
-      const tagged = tagFields(fields as unknown as Parameters<typeof tagFields>[0]);
-      if (!tagged) return;
-      if (!form.querySelector(`input[name="properties[${SOURCE_PROPERTY}]"]`)) {
-        const input = document.createElement('input');
-        input.type = 'hidden';
-        input.name = `properties[${SOURCE_PROPERTY}]`;
-        input.value = tagged.source;
-        form.appendChild(input);
+      return tagBody(body, report);
+    } catch {
+      return body;
+    }
+  };
+  document.addEventListener(
+    'submit',
+    (event) => {
+      const form = event.target;
+      if (!(form instanceof HTMLFormElement) || !isCartAdd(form.action)) return;
+      try {
+        const fields = new FormData(form);
+        const tagged = tagFields(fields as unknown as Parameters<typeof tagFields>[0]);
+        if (!tagged) return;
+        if (!form.querySelector(`input[name="properties[${SOURCE_PROPERTY}]"]`)) {
+          const input = document.createElement('input');
+          input.type = 'hidden';
+          input.name = `properties[${SOURCE_PROPERTY}]`;
+          input.value = tagged.source;
+          form.appendChild(input);
+        }
+        report([tagged]);
+      } catch {
+        /* leave the form as it is */
       }
-      report([tagged]);
-    } catch { /* leave the form as it is */ }
-  }, true);
+    },
+    true,
+  );
 
   const originalFetch = window.fetch;
   if (typeof originalFetch === 'function') {
@@ -136,6 +150,6 @@ export function installCartTagging(report: (events: TrackedEvent[]) => void): vo
   } as typeof open;
   XMLHttpRequest.prototype.send = function sendWithSource(this: XMLHttpRequest, body?: Document | XMLHttpRequestBodyInit | null) {
     const url = urls.get(this);
-    return send.call(this, url && body != null && isCartAdd(url) ? safely(body) as XMLHttpRequestBodyInit : body);
+    return send.call(this, url && body != null && isCartAdd(url) ? (safely(body) as XMLHttpRequestBodyInit) : body);
   };
 }

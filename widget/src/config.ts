@@ -40,10 +40,16 @@ function attr(script: HTMLScriptElement, name: string): string | null {
 /** `trending_products`, `/products/trending_products?limit=4` or `/api/v1/products/viewed` → name and query. */
 function parseEndpoint(raw: string): { name: string; query: [string, string][] } | null {
   const [pathPart = '', queryPart = ''] = raw.split('?', 2);
-  const name = pathPart.replace(/^\/+/, '').replace(/^api\/v1\//, '').replace(/^products\//, '').replace(/\/+$/, '');
+  const name = pathPart
+    .replace(/^\/+/, '')
+    .replace(/^api\/v1\//, '')
+    .replace(/^products\//, '')
+    .replace(/\/+$/, '');
   if (!LIST_NAME.test(name)) return null;
   const query: [string, string][] = [];
-  new URLSearchParams(queryPart).forEach((value, param) => { if (param !== 'key') query.push([param, value]); });
+  new URLSearchParams(queryPart).forEach((value, param) => {
+    if (param !== 'key') query.push([param, value]);
+  });
   return { name, query };
 }
 

@@ -1,7 +1,6 @@
 import type { CardProduct } from './api.js';
 import type { WidgetConfig } from './config.js';
 
-
 function el<K extends keyof HTMLElementTagNameMap>(tag: K, className: string, text?: string): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
   node.className = className;
@@ -40,7 +39,9 @@ function card(product: CardProduct, config: WidgetConfig, money: (amount: number
   if (link instanceof HTMLAnchorElement && href) link.href = href;
   // A click, a middle click or a keyboard activation: each leaves the page or opens a tab.
   link.addEventListener('click', () => onClick(product));
-  link.addEventListener('auxclick', (event) => { if ((event as MouseEvent).button === 1) onClick(product); });
+  link.addEventListener('auxclick', (event) => {
+    if ((event as MouseEvent).button === 1) onClick(product);
+  });
 
   const media = el('span', 'rbw-media');
   const src = product.image ? safeUrl(product.image.src) : null;

@@ -4,7 +4,11 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-
 function newUuid(): string {
   const c = typeof crypto !== 'undefined' ? crypto : undefined;
   if (c && typeof c.randomUUID === 'function') {
-    try { return c.randomUUID(); } catch { /* not a secure context: fall through */ }
+    try {
+      return c.randomUUID();
+    } catch {
+      /* not a secure context: fall through */
+    }
   }
   const bytes = new Uint8Array(16);
   if (c && typeof c.getRandomValues === 'function') c.getRandomValues(bytes);

@@ -32,7 +32,9 @@ export function sendEvents(target: TrackTarget, events: TrackedEvent[]): void {
     const url = `${target.api}/api/v1/analytics/track?key=${encodeURIComponent(target.key)}`;
     const blob = new Blob([body], { type: 'text/plain;charset=UTF-8' });
     if (typeof navigator.sendBeacon === 'function' && navigator.sendBeacon(url, blob)) return;
-    void fetch(url, { method: 'POST', body, keepalive: true, credentials: 'omit', headers: { 'content-type': 'text/plain;charset=UTF-8' } }).catch(() => undefined);
+    void fetch(url, { method: 'POST', body, keepalive: true, credentials: 'omit', headers: { 'content-type': 'text/plain;charset=UTF-8' } }).catch(
+      () => undefined,
+    );
   } catch {
     // Tracking is never worth breaking the page for.
   }
@@ -44,10 +46,13 @@ export function whenVisible(element: Element, seen: () => void): void {
     seen();
     return;
   }
-  const observer = new IntersectionObserver((entries) => {
-    if (!entries.some((e) => e.isIntersecting)) return;
-    observer.disconnect();
-    seen();
-  }, { threshold: 0.5 });
+  const observer = new IntersectionObserver(
+    (entries) => {
+      if (!entries.some((e) => e.isIntersecting)) return;
+      observer.disconnect();
+      seen();
+    },
+    { threshold: 0.5 },
+  );
   observer.observe(element);
 }

@@ -41,9 +41,10 @@ const OWN_SRC = /\/widget\.js(?:[?#]|$)/;
 /** The tags this run serves: its own (currentScript), or when that is unknown every widget tag not yet served. */
 function scriptsToServe(state: PageState): HTMLScriptElement[] {
   const current = document.currentScript;
-  const candidates = current instanceof HTMLScriptElement
-    ? [current]
-    : Array.from(document.querySelectorAll<HTMLScriptElement>('script[src][data-key]')).filter((s) => OWN_SRC.test(s.src));
+  const candidates =
+    current instanceof HTMLScriptElement
+      ? [current]
+      : Array.from(document.querySelectorAll<HTMLScriptElement>('script[src][data-key]')).filter((s) => OWN_SRC.test(s.src));
   const fresh = candidates.filter((s) => !state.seen.has(s));
   for (const script of fresh) state.seen.add(script);
   return fresh;
@@ -52,7 +53,11 @@ function scriptsToServe(state: PageState): HTMLScriptElement[] {
 function place(script: HTMLScriptElement, target: string | null, widget: HTMLElement): void {
   if (target !== null) {
     let container: Element | null = null;
-    try { container = document.querySelector(target); } catch { container = null; }
+    try {
+      container = document.querySelector(target);
+    } catch {
+      container = null;
+    }
     if (!container) return;
     while (container.firstChild) container.removeChild(container.firstChild);
     container.appendChild(widget);

@@ -5,8 +5,12 @@
 export function Announcer({ message }: { message: { kind: 'ok' | 'error'; text: string } | null }) {
   return (
     <>
-      <p className="ok" role="status">{message?.kind === 'ok' ? message.text : ''}</p>
-      <p className="error" role="alert">{message?.kind === 'error' ? message.text : ''}</p>
+      <p className="ok" role="status">
+        {message?.kind === 'ok' ? message.text : ''}
+      </p>
+      <p className="error" role="alert">
+        {message?.kind === 'error' ? message.text : ''}
+      </p>
     </>
   );
 }

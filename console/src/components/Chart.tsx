@@ -1,22 +1,35 @@
 import type { ReactNode } from 'react';
 
 /** A chart with its caption and the same numbers as a table, for screen readers and for copying. */
-export function ChartFigure({ title, children, columns, rows }: {
-  title: string;
-  children: ReactNode;
-  columns: string[];
-  rows: (string | number)[][];
-}) {
+export function ChartFigure({ title, children, columns, rows }: { title: string; children: ReactNode; columns: string[]; rows: (string | number)[][] }) {
   return (
     <figure className="chart" aria-label={title}>
       <figcaption>{title}</figcaption>
-      <div className="chart-area" aria-hidden="true">{children}</div>
+      <div className="chart-area" aria-hidden="true">
+        {children}
+      </div>
       <details>
         <summary>{title}: data table</summary>
         <div className="table-wrap">
           <table>
-            <thead><tr>{columns.map((c) => <th key={c} scope="col">{c}</th>)}</tr></thead>
-            <tbody>{rows.map((row, i) => <tr key={i}>{row.map((cell, j) => <td key={j}>{cell}</td>)}</tr>)}</tbody>
+            <thead>
+              <tr>
+                {columns.map((c) => (
+                  <th key={c} scope="col">
+                    {c}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((row, i) => (
+                <tr key={i}>
+                  {row.map((cell, j) => (
+                    <td key={j}>{cell}</td>
+                  ))}
+                </tr>
+              ))}
+            </tbody>
           </table>
         </div>
       </details>

@@ -32,14 +32,32 @@ export function imageOf(product: Product): { src: string; alt: string } | null {
   return image ? { src: image.src, alt: image.alt ?? '' } : null;
 }
 
-export function ProductCard({ product, currency, onOpen, headingLevel = 4 }: { product: Product; currency: string; onOpen?: () => void; headingLevel?: 2 | 3 | 4 }) {
+export function ProductCard({
+  product,
+  currency,
+  onOpen,
+  headingLevel = 4,
+}: {
+  product: Product;
+  currency: string;
+  onOpen?: () => void;
+  headingLevel?: 2 | 3 | 4;
+}) {
   const image = imageOf(product);
   const stock = stockOf(product);
   const Heading = `h${headingLevel}` as const;
   return (
     <article className="card" aria-label={product.title}>
       {image ? <img src={image.src} alt={image.alt} loading="lazy" width="160" height="160" /> : <div className="card-noimage" aria-hidden="true" />}
-      <Heading className="card-title">{onOpen ? <button type="button" className="link" onClick={onOpen}>{product.title}</button> : product.title}</Heading>
+      <Heading className="card-title">
+        {onOpen ? (
+          <button type="button" className="link" onClick={onOpen}>
+            {product.title}
+          </button>
+        ) : (
+          product.title
+        )}
+      </Heading>
       <p className="card-price">{priceOf(product, currency)}</p>
       <p className={stock.inStock ? 'card-stock' : 'card-stock out'}>{stock.label}</p>
       <p className="muted card-id">#{product.id}</p>

@@ -18,24 +18,61 @@ export function OutputValue({ output, catalog, onValue, invalid, describedBy }: 
   const kind = catalog.outputs.find((o) => o.type === output.type)?.value;
   switch (kind) {
     case 'products':
-      return <ValueInput kind="products" label="Products" value="" products={output.products} onValue={() => undefined}
-        onProducts={(products) => onValue({ products })} invalid={invalid} describedBy={describedBy} />;
+      return (
+        <ValueInput
+          kind="products"
+          label="Products"
+          value=""
+          products={output.products}
+          onValue={() => undefined}
+          onProducts={(products) => onValue({ products })}
+          invalid={invalid}
+          describedBy={describedBy}
+        />
+      );
     case 'collection':
       return <CollectionSelect label="Collection" value={output.collection_id} onChange={(collection_id) => onValue({ collection_id })} invalid={invalid} />;
     case 'tag_list':
-      return <ValueInput kind="text_list" label="Tags" value={output.value} products={[]} onValue={(value) => onValue({ value })}
-        onProducts={() => undefined} invalid={invalid} describedBy={describedBy} />;
+      return (
+        <ValueInput
+          kind="text_list"
+          label="Tags"
+          value={output.value}
+          products={[]}
+          onValue={(value) => onValue({ value })}
+          onProducts={() => undefined}
+          invalid={invalid}
+          describedBy={describedBy}
+        />
+      );
     case 'endpoint':
-      return <EndpointValue endpoint={output.endpoint} endpoints={catalog.endpoints} onChange={(endpoint) => onValue({ endpoint })}
-        invalid={invalid} describedBy={describedBy} />;
+      return (
+        <EndpointValue
+          endpoint={output.endpoint}
+          endpoints={catalog.endpoints}
+          onChange={(endpoint) => onValue({ endpoint })}
+          invalid={invalid}
+          describedBy={describedBy}
+        />
+      );
     default:
       return null;
   }
 }
 
 /** A list endpoint from the catalog's list, and its query parameters as typed. */
-function EndpointValue({ endpoint, endpoints, onChange, invalid, describedBy }: {
-  endpoint: string; endpoints: string[]; onChange(next: string): void; invalid: boolean; describedBy: string | undefined;
+function EndpointValue({
+  endpoint,
+  endpoints,
+  onChange,
+  invalid,
+  describedBy,
+}: {
+  endpoint: string;
+  endpoints: string[];
+  onChange(next: string): void;
+  invalid: boolean;
+  describedBy: string | undefined;
 }) {
   const pathId = useId();
   const queryId = useId();
@@ -46,14 +83,28 @@ function EndpointValue({ endpoint, endpoints, onChange, invalid, describedBy }: 
   const join = (p: string, s: string) => (s === '' ? p : `${p}?${s}`);
   return (
     <span className="endpoint">
-      <label htmlFor={pathId} className="visually-hidden">List endpoint</label>
+      <label htmlFor={pathId} className="visually-hidden">
+        List endpoint
+      </label>
       <select id={pathId} value={path} onChange={(e) => onChange(join(e.target.value, search))} aria-invalid={invalid || undefined}>
         {!endpoints.includes(path) && <option value={path}>{path || 'Choose…'}</option>}
-        {endpoints.map((e) => <option key={e} value={e}>{e}</option>)}
+        {endpoints.map((e) => (
+          <option key={e} value={e}>
+            {e}
+          </option>
+        ))}
       </select>
-      <label htmlFor={queryId} className="visually-hidden">Endpoint parameters</label>
-      <input id={queryId} value={search} placeholder="parameters, e.g. limit=3" onChange={(e) => onChange(join(path, e.target.value))}
-        aria-invalid={invalid || undefined} aria-describedby={describedBy} />
+      <label htmlFor={queryId} className="visually-hidden">
+        Endpoint parameters
+      </label>
+      <input
+        id={queryId}
+        value={search}
+        placeholder="parameters, e.g. limit=3"
+        onChange={(e) => onChange(join(path, e.target.value))}
+        aria-invalid={invalid || undefined}
+        aria-describedby={describedBy}
+      />
     </span>
   );
 }

@@ -22,8 +22,14 @@ export function Preview({ ruleset, onProblems }: { ruleset: Ruleset; onProblems(
       <h2 id="preview-heading">Live preview</h2>
       <p className="muted">Runs this draft, unsaved, as the custom endpoint would.</p>
       <PreviewInputs inputs={inputs} onChange={setInputs} />
-      <p className="status" role="status">{run.running ? 'Running…' : run.error ? '' : run.answer ? count(run.answer.data.length, 'product') : ''}</p>
-      {run.error && <p className="error" role="alert">{run.error}</p>}
+      <p className="status" role="status">
+        {run.running ? 'Running…' : run.error ? '' : run.answer ? count(run.answer.data.length, 'product') : ''}
+      </p>
+      {run.error && (
+        <p className="error" role="alert">
+          {run.error}
+        </p>
+      )}
       {run.answer && !run.error && <PreviewResult answer={run.answer} currency={shop.currency} />}
     </section>
   );
@@ -46,7 +52,10 @@ function usePreviewRun(body: string, onProblems: (problems: Problem[]) => void) 
     api.send<PreviewAnswer>('POST', `/shops/${encodeURIComponent(shop.handle)}/rulesets/new/preview`, JSON.parse(request)).then(
       (result) => {
         if (id !== latest.current) return;
-        setAnswer(result); setError(null); setRunning(false); problemsRef.current([]);
+        setAnswer(result);
+        setError(null);
+        setRunning(false);
+        problemsRef.current([]);
       },
       (failure: ApiError) => {
         if (id !== latest.current) return;

@@ -10,8 +10,15 @@ export function PreviewInputs({ inputs, onChange }: { inputs: Inputs; onChange(n
   return (
     <div className="preview-inputs">
       <div className="field wide">
-        <span className="field-label" id="preview-products-label">Input products (shop_product_ids)</span>
-        <ProductPicker label="Input products" value={inputs.products} onChange={(products) => onChange({ ...inputs, products })} describedBy="preview-products-label" />
+        <span className="field-label" id="preview-products-label">
+          Input products (shop_product_ids)
+        </span>
+        <ProductPicker
+          label="Input products"
+          value={inputs.products}
+          onChange={(products) => onChange({ ...inputs, products })}
+          describedBy="preview-products-label"
+        />
       </div>
       <Field label="Cart subtotal" hint={shop.currency} value={inputs.cart_subtotal} onChange={set('cart_subtotal')} type="number" step="0.01" />
       <Field label="Cart item count" value={inputs.cart_item_count} onChange={set('cart_item_count')} type="number" step="1" />
@@ -29,7 +36,10 @@ function Field({ label, hint, ...input }: { label: string; hint?: string } & Rea
   const id = useId();
   return (
     <div className="field">
-      <label htmlFor={id}>{label}{hint && <span className="muted"> ({hint})</span>}</label>
+      <label htmlFor={id}>
+        {label}
+        {hint && <span className="muted"> ({hint})</span>}
+      </label>
       <input id={id} {...input} />
     </div>
   );

@@ -7,19 +7,32 @@ export function PreviewResult({ answer, currency }: { answer: PreviewAnswer; cur
   return (
     <>
       <h3>Products</h3>
-      {answer.data.length === 0 ? <p className="muted">No products: no matched rule returned any that passed the filters.</p> : (
+      {answer.data.length === 0 ? (
+        <p className="muted">No products: no matched rule returned any that passed the filters.</p>
+      ) : (
         <ul className="cards" aria-label="Preview products">
-          {answer.data.map((product) => <li key={product.id}><ProductCard product={product} currency={currency} /></li>)}
+          {answer.data.map((product) => (
+            <li key={product.id}>
+              <ProductCard product={product} currency={currency} />
+            </li>
+          ))}
         </ul>
       )}
       {errors.length > 0 && (
         <ul className="problems" aria-label="Preview errors">
-          {errors.map((e, i) => <li key={i}><strong>{e.code}</strong> {e.message}{e.rule_index !== undefined ? ` (rule ${e.rule_index + 1})` : ''}</li>)}
+          {errors.map((e, i) => (
+            <li key={i}>
+              <strong>{e.code}</strong> {e.message}
+              {e.rule_index !== undefined ? ` (rule ${e.rule_index + 1})` : ''}
+            </li>
+          ))}
         </ul>
       )}
       <h3>Trace</h3>
       <ol className="trace" aria-label="Trace">
-        {answer.trace.map((rule) => <TraceRule key={rule.index} rule={rule} />)}
+        {answer.trace.map((rule) => (
+          <TraceRule key={rule.index} rule={rule} />
+        ))}
       </ol>
     </>
   );
@@ -30,7 +43,10 @@ const STATUS: Record<RuleTrace['status'], string> = { matched: 'matched', unmatc
 function show(value: unknown): string {
   if (value === null || value === undefined) return '(absent)';
   if (typeof value === 'string') return value === '' ? '(empty)' : value;
-  if (Array.isArray(value)) return value.length === 0 ? '(none)' : value.map((v) => (typeof v === 'object' && v !== null && 'product_id' in v ? String((v as { product_id: number }).product_id) : show(v))).join(', ');
+  if (Array.isArray(value))
+    return value.length === 0
+      ? '(none)'
+      : value.map((v) => (typeof v === 'object' && v !== null && 'product_id' in v ? String((v as { product_id: number }).product_id) : show(v))).join(', ');
   return JSON.stringify(value);
 }
 
@@ -38,7 +54,8 @@ function show(value: unknown): string {
 function TraceRule({ rule }: { rule: RuleTrace }) {
   return (
     <li className={`trace-rule trace-${rule.status}`} aria-label={`Rule ${rule.index + 1}: ${STATUS[rule.status]}`}>
-      <span className="badge">{STATUS[rule.status]}</span> <strong>Rule {rule.index + 1}</strong>{rule.name ? ` — ${rule.name}` : ''}
+      <span className="badge">{STATUS[rule.status]}</span> <strong>Rule {rule.index + 1}</strong>
+      {rule.name ? ` — ${rule.name}` : ''}
       {rule.exit_if_matched && rule.status === 'matched' && <span className="muted"> (exit: later rules not evaluated)</span>}
       {rule.groups.length === 0 && rule.status !== 'unevaluated' && rule.status !== 'disabled' && <p className="muted">IF anything</p>}
       {rule.groups.map((group, g) => (
@@ -47,9 +64,16 @@ function TraceRule({ rule }: { rule: RuleTrace }) {
           <ul>
             {group.conditions.map((condition, c) => (
               <li key={c} className={condition.result === true ? 'pass' : condition.result === false ? 'fail' : 'unchecked'}>
-                <span aria-hidden="true">{condition.result === true ? '✓' : condition.result === false ? '✗' : '·'}</span>{' '}
-                <code>{condition.type}</code> {condition.operator ?? ''}{condition.value !== null && condition.value !== undefined && <> <code>{show(condition.value)}</code></>}
-                {' — observed '}<code>{show(condition.observed)}</code>
+                <span aria-hidden="true">{condition.result === true ? '✓' : condition.result === false ? '✗' : '·'}</span> <code>{condition.type}</code>{' '}
+                {condition.operator ?? ''}
+                {condition.value !== null && condition.value !== undefined && (
+                  <>
+                    {' '}
+                    <code>{show(condition.value)}</code>
+                  </>
+                )}
+                {' — observed '}
+                <code>{show(condition.observed)}</code>
                 <span className="visually-hidden">{condition.result === true ? ' holds' : condition.result === false ? ' does not hold' : ' not checked'}</span>
               </li>
             ))}

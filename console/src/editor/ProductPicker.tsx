@@ -18,7 +18,10 @@ export function ProductPicker({ label, value, onChange, invalid, describedBy }: 
   const [, setLoaded] = useState(0);
   const ids = value.map((v) => v.product_id);
   useEffect(() => {
-    products.load(ids).then(() => setLoaded((n) => n + 1), () => undefined);
+    products.load(ids).then(
+      () => setLoaded((n) => n + 1),
+      () => undefined,
+    );
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [ids.join(',')]);
 
@@ -26,7 +29,11 @@ export function ProductPicker({ label, value, onChange, invalid, describedBy }: 
   const scope = `[data-picker="${pickerId}"]`;
   const remove = (index: number) => {
     onChange(value.filter((_, i) => i !== index));
-    focusAfterChipRemoval(scope, value.map((v) => String(v.product_id)), index);
+    focusAfterChipRemoval(
+      scope,
+      value.map((v) => String(v.product_id)),
+      index,
+    );
   };
   const setVariants = (productId: number, variantIds: number[]) =>
     onChange(value.map((ref) => (ref.product_id === productId ? { ...ref, variant_ids: variantIds } : ref)));
@@ -36,20 +43,39 @@ export function ProductPicker({ label, value, onChange, invalid, describedBy }: 
       {value.length > 0 && (
         <ul className="chips">
           {value.map((ref, index) => (
-            <ProductChip key={ref.product_id} refValue={ref} product={products.get(ref.product_id)} missing={products.isMissing(ref.product_id)}
+            <ProductChip
+              key={ref.product_id}
+              refValue={ref}
+              product={products.get(ref.product_id)}
+              missing={products.isMissing(ref.product_id)}
               onRemove={() => remove(index)}
-              onVariants={(variantIds) => setVariants(ref.product_id, variantIds)} />
+              onVariants={(variantIds) => setVariants(ref.product_id, variantIds)}
+            />
           ))}
         </ul>
       )}
-      <ProductSearch label={`${label}: add a product`} invalid={invalid} exclude={ids}
-        onPick={(product) => onChange([...value, { product_id: product.id, variant_ids: [] }])} />
+      <ProductSearch
+        label={`${label}: add a product`}
+        invalid={invalid}
+        exclude={ids}
+        onPick={(product) => onChange([...value, { product_id: product.id, variant_ids: [] }])}
+      />
     </div>
   );
 }
 
-function ProductChip({ refValue, product, missing, onRemove, onVariants }: {
-  refValue: ProductRef; product: Product | undefined; missing: boolean; onRemove(): void; onVariants(ids: number[]): void;
+function ProductChip({
+  refValue,
+  product,
+  missing,
+  onRemove,
+  onVariants,
+}: {
+  refValue: ProductRef;
+  product: Product | undefined;
+  missing: boolean;
+  onRemove(): void;
+  onVariants(ids: number[]): void;
 }) {
   const chosen = refValue.variant_ids ?? [];
   const title = product?.title ?? (missing ? `Unknown product ${refValue.product_id}` : `Product ${refValue.product_id}`);
@@ -71,13 +97,21 @@ function ProductChip({ refValue, product, missing, onRemove, onVariants }: {
           </fieldset>
         </details>
       )}
-      <button type="button" className="icon-button" onClick={onRemove} aria-label={`Remove ${title}`}>×</button>
+      <button type="button" className="icon-button" onClick={onRemove} aria-label={`Remove ${title}`}>
+        ×
+      </button>
     </li>
   );
 }
 
 /** A search box whose results are buttons: keyboard users tab through them, screen readers hear a count. */
-export function ProductSearch({ label, onPick, exclude = [], invalid, renderResult }: {
+export function ProductSearch({
+  label,
+  onPick,
+  exclude = [],
+  invalid,
+  renderResult,
+}: {
   label: string;
   onPick(product: Product): void;
   exclude?: number[];
@@ -91,28 +125,61 @@ export function ProductSearch({ label, onPick, exclude = [], invalid, renderResu
   const [results, setResults] = useState<Product[] | null>(null);
   const settled = useDebounced(text.trim(), 200);
   useEffect(() => {
-    if (settled === '') { setResults(null); return; }
+    if (settled === '') {
+      setResults(null);
+      return;
+    }
     let current = true;
-    products.search(settled).then((found) => { if (current) setResults(found); }, () => { if (current) setResults([]); });
-    return () => { current = false; };
+    products.search(settled).then(
+      (found) => {
+        if (current) setResults(found);
+      },
+      () => {
+        if (current) setResults([]);
+      },
+    );
+    return () => {
+      current = false;
+    };
   }, [settled, products]);
   const shown = (results ?? []).filter((p) => !exclude.includes(p.id));
   // Back to the search box after a pick, ready for the next product.
-  const pick = (product: Product) => { onPick(product); setText(''); setResults(null); input.current?.focus(); };
+  const pick = (product: Product) => {
+    onPick(product);
+    setText('');
+    setResults(null);
+    input.current?.focus();
+  };
   return (
     <div className="search">
-      <label htmlFor={id} className="visually-hidden">{label}</label>
-      <input id={id} ref={input} type="search" placeholder="Search products by title, handle or id" value={text} aria-invalid={invalid || undefined}
-        onChange={(e) => setText(e.target.value)} autoComplete="off" />
+      <label htmlFor={id} className="visually-hidden">
+        {label}
+      </label>
+      <input
+        id={id}
+        ref={input}
+        type="search"
+        placeholder="Search products by title, handle or id"
+        value={text}
+        aria-invalid={invalid || undefined}
+        onChange={(e) => setText(e.target.value)}
+        autoComplete="off"
+      />
       {/* Always rendered, so the first count is announced too. */}
-      <p className="visually-hidden" aria-live="polite">{results === null ? '' : `${count(shown.length, 'product')} found`}</p>
+      <p className="visually-hidden" aria-live="polite">
+        {results === null ? '' : `${count(shown.length, 'product')} found`}
+      </p>
       {results !== null && (
         <div className="search-results">
-          {shown.length === 0 ? <p className="muted">No products match “{settled}”.</p> : (
+          {shown.length === 0 ? (
+            <p className="muted">No products match “{settled}”.</p>
+          ) : (
             <ul aria-label={`${label}: results`}>
               {shown.map((product) => (
                 <li key={product.id}>
-                  {renderResult ? renderResult(product, pick) : (
+                  {renderResult ? (
+                    renderResult(product, pick)
+                  ) : (
                     <button type="button" className="result" onClick={() => pick(product)}>
                       Add {product.title} <span className="muted">#{product.id}</span>
                     </button>

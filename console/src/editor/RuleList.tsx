@@ -1,6 +1,4 @@
-import {
-  closestCenter, DndContext, KeyboardSensor, PointerSensor, useSensor, useSensors, type DragEndEvent, type UniqueIdentifier,
-} from '@dnd-kit/core';
+import { closestCenter, DndContext, KeyboardSensor, PointerSensor, useSensor, useSensors, type DragEndEvent, type UniqueIdentifier } from '@dnd-kit/core';
 import { SortableContext, sortableKeyboardCoordinates, useSortable, verticalListSortingStrategy } from '@dnd-kit/sortable';
 import { CSS } from '@dnd-kit/utilities';
 import type { Dispatch, ReactNode } from 'react';
@@ -12,8 +10,16 @@ import { RuleBlock } from './RuleBlock';
 import type { DragHandle } from './RuleHeader';
 
 /** The rules in the order they run; each one moves by its buttons, or by its handle with mouse or keyboard. */
-export function RuleList({ rules, catalog, problemsOf, dispatch }: {
-  rules: DraftRule[]; catalog: RuleCatalog; problemsOf(index: number): RuleProblems; dispatch: Dispatch<EditorAction>;
+export function RuleList({
+  rules,
+  catalog,
+  problemsOf,
+  dispatch,
+}: {
+  rules: DraftRule[];
+  catalog: RuleCatalog;
+  problemsOf(index: number): RuleProblems;
+  dispatch: Dispatch<EditorAction>;
 }) {
   const sensors = useSensors(
     useSensor(PointerSensor, { activationConstraint: { distance: 4 } }),

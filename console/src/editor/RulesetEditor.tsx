@@ -23,31 +23,53 @@ interface Props {
 export function RulesetEditor({ stored, catalog, onDirty, navigate }: Props) {
   const flash = useSavedMessage(stored?.id ?? null);
   const editor = useRulesetDraft(catalog, stored, flash);
-  const { state: { draft, baseline, status, saving }, dispatch, problems, dirty } = editor;
+  const {
+    state: { draft, baseline, status, saving },
+    dispatch,
+    problems,
+    dirty,
+  } = editor;
   const save = useSaveRuleset(editor, navigate);
   usePageTitle(draft.id === null ? 'New ruleset' : `Edit ${baseline.name}`);
 
-  useEffect(() => { onDirty(dirty); }, [dirty, onDirty]);
+  useEffect(() => {
+    onDirty(dirty);
+  }, [dirty, onDirty]);
   useEffect(() => () => onDirty(false), [onDirty]);
   const onPreviewProblems = useCallback((found: Problem[]) => dispatch({ type: 'previewProblems', problems: found }), [dispatch]);
   const rulesetProblems = problemsAt(problems, draft, {});
 
   return (
     <div className="editor-layout">
-      <form className="editor" onSubmit={(e) => { e.preventDefault(); void save(); }} aria-label="Ruleset editor">
+      <form
+        className="editor"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void save();
+        }}
+        aria-label="Ruleset editor"
+      >
         <div className="editor-head">
           <h1>{draft.id === null ? 'New ruleset' : `Ruleset ${draft.id}`}</h1>
-          {dirty && <span className="badge unsaved" role="status">Unsaved changes</span>}
+          {dirty && (
+            <span className="badge unsaved" role="status">
+              Unsaved changes
+            </span>
+          )}
         </div>
         <RulesetSettings draft={draft} invalid={rulesetProblems.length > 0} dispatch={dispatch} />
         {/* Problems the rows cannot show (a group the draft no longer has) are listed at the top. */}
         <Problems problems={[...rulesetProblems, ...orphanProblems(problems, draft)]} />
         <RuleList rules={draft.rules} catalog={catalog} problemsOf={(index) => ruleProblems(problems, draft, index)} dispatch={dispatch} />
         {draft.rules.length === 0 && <p className="muted">No rules: the ruleset returns nothing.</p>}
-        <button type="button" className="add" id="add-rule" onClick={() => dispatch({ type: 'addRule' })}>+ Add rule</button>
+        <button type="button" className="add" id="add-rule" onClick={() => dispatch({ type: 'addRule' })}>
+          + Add rule
+        </button>
         {draft.id !== null && <UseIt id={draft.id} />}
         <div className="savebar">
-          <button type="submit" className="primary" disabled={saving}>{saving ? 'Saving…' : 'Save ruleset'}</button>
+          <button type="submit" className="primary" disabled={saving}>
+            {saving ? 'Saving…' : 'Save ruleset'}
+          </button>
           <Announcer message={status} />
         </div>
       </form>

@@ -15,8 +15,14 @@ export function RulesetSettings({ draft, invalid, dispatch }: { draft: Draft; in
     <div className="settings">
       <div className="field">
         <label htmlFor={nameId}>Ruleset name</label>
-        <input id={nameId} value={draft.name} required maxLength={200} aria-invalid={invalid || undefined}
-          onChange={(e) => dispatch({ type: 'rename', name: e.target.value })} />
+        <input
+          id={nameId}
+          value={draft.name}
+          required
+          maxLength={200}
+          aria-invalid={invalid || undefined}
+          onChange={(e) => dispatch({ type: 'rename', name: e.target.value })}
+        />
       </div>
       {FLAGS.map(([flag, label]) => (
         <label key={flag} className="toggle">

@@ -5,9 +5,13 @@ export function UseIt({ id }: { id: number }) {
     <details className="use-it">
       <summary>Use this ruleset on a storefront</summary>
       <p>A product-card widget (replace the key with the shop's public key and the ids with the page's products):</p>
-      <pre><code>{`<script src="${origin}/widget.js" async\n  data-key="YOUR_PUBLIC_KEY" data-ruleset="${id}"\n  data-product-ids="PRODUCT_ID" data-title="You may also like"></script>`}</code></pre>
+      <pre>
+        <code>{`<script src="${origin}/widget.js" async\n  data-key="YOUR_PUBLIC_KEY" data-ruleset="${id}"\n  data-product-ids="PRODUCT_ID" data-title="You may also like"></script>`}</code>
+      </pre>
       <p>Or the JSON answer from a back end or an email tool:</p>
-      <pre><code>{`GET ${origin}/api/v1/custom/id/${id}?key=YOUR_PUBLIC_KEY&shop_product_ids=PRODUCT_ID`}</code></pre>
+      <pre>
+        <code>{`GET ${origin}/api/v1/custom/id/${id}?key=YOUR_PUBLIC_KEY&shop_product_ids=PRODUCT_ID`}</code>
+      </pre>
     </details>
   );
 }

@@ -5,7 +5,15 @@ import { CollectionsPicker } from './CollectionPicker';
 import { ProductPicker } from './ProductPicker';
 import { VariantPicker } from './VariantPicker';
 
-const WEEKDAYS = [['mon', 'Mon'], ['tue', 'Tue'], ['wed', 'Wed'], ['thu', 'Thu'], ['fri', 'Fri'], ['sat', 'Sat'], ['sun', 'Sun']] as const;
+const WEEKDAYS = [
+  ['mon', 'Mon'],
+  ['tue', 'Tue'],
+  ['wed', 'Wed'],
+  ['thu', 'Thu'],
+  ['fri', 'Fri'],
+  ['sat', 'Sat'],
+  ['sun', 'Sun'],
+] as const;
 
 interface Props {
   kind: ValueKind;
@@ -67,8 +75,16 @@ export function ValueInput(props: Props) {
         </span>
       );
     case 'weekday_list': {
-      const days = value.split(',').map((d) => d.trim()).filter(Boolean);
-      const toggle = (day: string, on: boolean) => onValue(WEEKDAYS.map(([d]) => d).filter((d) => (d === day ? on : days.includes(d))).join(','));
+      const days = value
+        .split(',')
+        .map((d) => d.trim())
+        .filter(Boolean);
+      const toggle = (day: string, on: boolean) =>
+        onValue(
+          WEEKDAYS.map(([d]) => d)
+            .filter((d) => (d === day ? on : days.includes(d)))
+            .join(','),
+        );
       return (
         <fieldset className="checks weekdays" aria-describedby={describedBy}>
           <legend className="visually-hidden">{label}</legend>
@@ -82,8 +98,15 @@ export function ValueInput(props: Props) {
     }
     case 'text_list':
     case 'country_list':
-      return <TextField label={label} value={value} onChange={onValue} common={common}
-        placeholder={kind === 'country_list' ? 'e.g. US, CA' : 'comma-separated, e.g. sale, summer'} />;
+      return (
+        <TextField
+          label={label}
+          value={value}
+          onChange={onValue}
+          common={common}
+          placeholder={kind === 'country_list' ? 'e.g. US, CA' : 'comma-separated, e.g. sale, summer'}
+        />
+      );
     case 'text_list_or_regex':
     case 'text_or_regex':
       return <TextField label={label} value={value} onChange={onValue} common={common} placeholder="text, or /pattern/flags" />;
@@ -95,27 +118,67 @@ export function ValueInput(props: Props) {
 
 type Common = { 'aria-invalid': true | undefined; 'aria-describedby': string | undefined };
 
-function TextField({ label, value, onChange, common, type = 'text', placeholder }: {
-  label: string; value: string; onChange(v: string): void; common: Common; type?: string; placeholder?: string;
+function TextField({
+  label,
+  value,
+  onChange,
+  common,
+  type = 'text',
+  placeholder,
+}: {
+  label: string;
+  value: string;
+  onChange(v: string): void;
+  common: Common;
+  type?: string;
+  placeholder?: string;
 }) {
   const id = useId();
   return (
     <>
-      <label htmlFor={id} className="visually-hidden">{label}</label>
+      <label htmlFor={id} className="visually-hidden">
+        {label}
+      </label>
       <input id={id} type={type} value={value} placeholder={placeholder} onChange={(e) => onChange(e.target.value)} {...common} />
     </>
   );
 }
 
-function NumberField({ label, unit, value, onChange, common }: { label: string; unit?: 'money' | 'count' | undefined; value: string; onChange(v: string): void; common: Common }) {
+function NumberField({
+  label,
+  unit,
+  value,
+  onChange,
+  common,
+}: {
+  label: string;
+  unit?: 'money' | 'count' | undefined;
+  value: string;
+  onChange(v: string): void;
+  common: Common;
+}) {
   const { shop } = useConsole();
   const id = useId();
   return (
     <span className="number-field">
-      <label htmlFor={id} className="visually-hidden">{unit === 'money' ? `${label} (${shop.currency})` : label}</label>
-      {unit === 'money' && <span className="affix" aria-hidden="true">{shop.currency}</span>}
-      <input id={id} type="number" inputMode={unit === 'money' ? 'decimal' : 'numeric'} min={0} step={unit === 'money' ? '0.01' : '1'}
-        value={value} onChange={(e) => onChange(e.target.value)} {...common} />
+      <label htmlFor={id} className="visually-hidden">
+        {unit === 'money' ? `${label} (${shop.currency})` : label}
+      </label>
+      {unit === 'money' && (
+        <span className="affix" aria-hidden="true">
+          {shop.currency}
+        </span>
+      )}
+      <input
+        id={id}
+        type="number"
+        inputMode={unit === 'money' ? 'decimal' : 'numeric'}
+        min={0}
+        step={unit === 'money' ? '0.01' : '1'}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        {...common}
+      />
     </span>
   );
 }

@@ -2,14 +2,29 @@ import type { Problem, ProductRef, RuleCatalog, Ruleset } from '../types.js';
 import { blankCondition, blankOutput, blankRule, draftFrom, emptyDraft, keyMaker, move, rulesetOf, type Draft, type NewKey } from './model.js';
 import { isFreshAt, previewDocumentOf } from './placement.js';
 import {
-  conditionPlace, editCondition, editOutput, editRule, focusTargets, neighbourOf, withConditionType, withOperator, withoutCondition, withOutputMoved, type OutputValue,
+  conditionPlace,
+  editCondition,
+  editOutput,
+  editRule,
+  focusTargets,
+  neighbourOf,
+  withConditionType,
+  withOperator,
+  withoutCondition,
+  withOutputMoved,
+  type OutputValue,
 } from './rule-edits.js';
 
 /** A message for the editor's live regions: polite for `ok`, assertive for `error`. */
-export interface Announcement { kind: 'ok' | 'error'; text: string }
+export interface Announcement {
+  kind: 'ok' | 'error';
+  text: string;
+}
 
 /** Selectors tried in order once the change is on screen; a new object for every request. */
-export interface FocusRequest { selectors: string[] }
+export interface FocusRequest {
+  selectors: string[];
+}
 
 /** Everything the ruleset editor holds while a merchant works on one ruleset. */
 export interface EditorState {
@@ -102,9 +117,15 @@ function reduce(state: EditorState, action: EditorAction, catalog: RuleCatalog, 
   const { draft } = state;
   const onRule = (rule: string, edit: Parameters<typeof editRule>[2]) => ({ ...state, draft: editRule(draft, rule, edit) });
   switch (action.type) {
-    case 'saveStarted': case 'saved': case 'saveFailed': case 'previewProblems': return reduceSaves(state, action, catalog);
-    case 'rename': return { ...state, draft: { ...draft, name: action.name } };
-    case 'setRulesetFlag': return { ...state, draft: { ...draft, [action.flag]: action.value } };
+    case 'saveStarted':
+    case 'saved':
+    case 'saveFailed':
+    case 'previewProblems':
+      return reduceSaves(state, action, catalog);
+    case 'rename':
+      return { ...state, draft: { ...draft, name: action.name } };
+    case 'setRulesetFlag':
+      return { ...state, draft: { ...draft, [action.flag]: action.value } };
     case 'addRule': {
       const rule = blankRule(catalog, draft.rules.length + 1, newKey);
       return { ...state, draft: { ...draft, rules: [...draft.rules, rule] }, focus: { selectors: focusTargets.ruleName(rule.key) } };
@@ -119,7 +140,12 @@ function reduce(state: EditorState, action: EditorAction, catalog: RuleCatalog, 
       const from = draft.rules.findIndex((r) => r.key === action.rule);
       if (from < 0 || action.to < 0 || action.to >= draft.rules.length || action.to === from) return state;
       const way = action.to < from ? 'up' : 'down';
-      return { ...state, draft: { ...draft, rules: move(draft.rules, from, action.to) }, reported: NO_PROBLEMS, focus: { selectors: focusTargets.movedRule(action.rule, way) } };
+      return {
+        ...state,
+        draft: { ...draft, rules: move(draft.rules, from, action.to) },
+        reported: NO_PROBLEMS,
+        focus: { selectors: focusTargets.movedRule(action.rule, way) },
+      };
     }
     case 'dropRule': {
       // A drag keeps focus on the handle by itself.
@@ -128,9 +154,12 @@ function reduce(state: EditorState, action: EditorAction, catalog: RuleCatalog, 
       if (from < 0 || to < 0 || from === to) return state;
       return { ...state, draft: { ...draft, rules: move(draft.rules, from, to) }, reported: NO_PROBLEMS };
     }
-    case 'renameRule': return onRule(action.rule, (r) => ({ ...r, name: action.name }));
-    case 'setRuleFlag': return onRule(action.rule, (r) => ({ ...r, [action.flag]: action.value }));
-    default: return reduceRows(state, action, catalog, newKey);
+    case 'renameRule':
+      return onRule(action.rule, (r) => ({ ...r, name: action.name }));
+    case 'setRuleFlag':
+      return onRule(action.rule, (r) => ({ ...r, [action.flag]: action.value }));
+    default:
+      return reduceRows(state, action, catalog, newKey);
   }
 }
 
@@ -138,13 +167,20 @@ function reduce(state: EditorState, action: EditorAction, catalog: RuleCatalog, 
 function reduceRows(state: EditorState, action: EditorAction, catalog: RuleCatalog, newKey: NewKey): EditorState {
   const rule = 'rule' in action ? state.draft.rules.find((r) => r.key === action.rule) : undefined;
   if (!rule) return state;
-  const put = (next: typeof rule, extra: Partial<EditorState> = {}): EditorState => ({ ...state, draft: editRule(state.draft, rule.key, () => next), ...extra });
+  const put = (next: typeof rule, extra: Partial<EditorState> = {}): EditorState => ({
+    ...state,
+    draft: editRule(state.draft, rule.key, () => next),
+    ...extra,
+  });
   const firstCondition = catalog.conditions.find((c) => c.type !== 'anything') ?? catalog.conditions[0];
   switch (action.type) {
     case 'addGroup': {
       if (!firstCondition) return state;
       const condition = blankCondition(firstCondition, newKey);
-      return put({ ...rule, groups: [...rule.groups, { key: newKey('g'), conditions: [condition] }] }, { focus: { selectors: focusTargets.row(rule.key, condition.key) } });
+      return put(
+        { ...rule, groups: [...rule.groups, { key: newKey('g'), conditions: [condition] }] },
+        { focus: { selectors: focusTargets.row(rule.key, condition.key) } },
+      );
     }
     case 'addCondition': {
       if (!firstCondition || !rule.groups.some((g) => g.key === action.group)) return state;
@@ -156,15 +192,21 @@ function reduceRows(state: EditorState, action: EditorAction, catalog: RuleCatal
       const place = conditionPlace(rule, action.condition);
       if (!place) return state;
       const next = neighbourOf(rule.groups[place.group]!.conditions, action.condition);
-      return put(withoutCondition(rule, action.condition), { reported: NO_PROBLEMS, focus: { selectors: focusTargets.afterRow(rule.key, next?.key, 'condition') } });
+      return put(withoutCondition(rule, action.condition), {
+        reported: NO_PROBLEMS,
+        focus: { selectors: focusTargets.afterRow(rule.key, next?.key, 'condition') },
+      });
     }
     case 'setConditionType': {
       if (!catalog.conditions.some((c) => c.type === action.conditionType)) return state;
       return put(editCondition(rule, action.condition, catalog, (c) => withConditionType(c, action.conditionType, catalog)));
     }
-    case 'setOperator': return put(editCondition(rule, action.condition, catalog, (c) => withOperator(c, action.operator, catalog)));
-    case 'setConditionValue': return put(editCondition(rule, action.condition, catalog, (c) => ({ ...c, value: action.value })));
-    case 'setConditionProducts': return put(editCondition(rule, action.condition, catalog, (c) => ({ ...c, products: action.products })));
+    case 'setOperator':
+      return put(editCondition(rule, action.condition, catalog, (c) => withOperator(c, action.operator, catalog)));
+    case 'setConditionValue':
+      return put(editCondition(rule, action.condition, catalog, (c) => ({ ...c, value: action.value })));
+    case 'setConditionProducts':
+      return put(editCondition(rule, action.condition, catalog, (c) => ({ ...c, products: action.products })));
     case 'addOutput': {
       const spec = catalog.outputs[0];
       if (!spec) return state;
@@ -181,26 +223,37 @@ function reduceRows(state: EditorState, action: EditorAction, catalog: RuleCatal
       const from = rule.outputs.findIndex((o) => o.key === action.output);
       if (from < 0 || action.to < 0 || action.to >= rule.outputs.length || action.to === from) return state;
       const way = action.to < from ? 'up' : 'down';
-      return put(withOutputMoved(rule, action.output, action.to), { reported: NO_PROBLEMS, focus: { selectors: focusTargets.movedOutput(rule.key, action.output, way) } });
+      return put(withOutputMoved(rule, action.output, action.to), {
+        reported: NO_PROBLEMS,
+        focus: { selectors: focusTargets.movedOutput(rule.key, action.output, way) },
+      });
     }
     case 'setOutputType': {
       const spec = catalog.outputs.find((o) => o.type === action.outputType);
       // A new type starts blank (and quiet in the preview until it has a value), on the same row.
       return spec ? put(editOutput(rule, action.output, catalog, (o) => blankOutput(spec, catalog, () => o.key))) : state;
     }
-    case 'setOutputValue': return put(editOutput(rule, action.output, catalog, (o) => ({ ...o, ...action.value })));
-    default: return state;
+    case 'setOutputValue':
+      return put(editOutput(rule, action.output, catalog, (o) => ({ ...o, ...action.value })));
+    default:
+      return state;
   }
 }
 
 /** Saving and the live preview's validation. */
 function reduceSaves(state: EditorState, action: EditorAction, catalog: RuleCatalog): EditorState {
   switch (action.type) {
-    case 'saveStarted': return { ...state, saving: true, status: null };
+    case 'saveStarted':
+      return { ...state, saving: true, status: null };
     case 'saved':
       return { ...state, saving: false, baseline: action.document, reported: NO_PROBLEMS, status: { kind: 'ok', text: savedMessage(action.answer) } };
     case 'saveFailed':
-      return { ...state, saving: false, reported: { source: 'save', problems: action.problems }, status: { kind: 'error', text: notSavedMessage(action.problems, action.reason) } };
+      return {
+        ...state,
+        saving: false,
+        reported: { source: 'save', problems: action.problems },
+        status: { kind: 'error', text: notSavedMessage(action.problems, action.reason) },
+      };
     case 'previewProblems': {
       const { fullPath } = previewDocumentOf(state.draft, catalog);
       const problems = action.problems.map((p) => ({ ...p, path: fullPath(p.path) }));
@@ -208,6 +261,7 @@ function reduceSaves(state: EditorState, action: EditorAction, catalog: RuleCata
       const status = problems.length === 0 && state.status?.kind === 'error' ? null : state.status;
       return { ...state, reported: { source: 'preview', problems }, status };
     }
-    default: return state;
+    default:
+      return state;
   }
 }

@@ -1,9 +1,27 @@
 import type { Condition, ConditionSpec, Output, OutputSpec, ProductRef, Rule, RuleCatalog, Ruleset } from '../types.js';
 
 /** `fresh`: added and not yet touched; the live preview keeps quiet about its problems until it is edited or saved. */
-export interface DraftCondition { key: string; type: string; operator: string; value: string; products: ProductRef[]; fresh?: boolean }
-export interface DraftGroup { key: string; conditions: DraftCondition[] }
-export interface DraftOutput { key: string; type: string; products: ProductRef[]; collection_id: number | null; value: string; endpoint: string; fresh?: boolean }
+export interface DraftCondition {
+  key: string;
+  type: string;
+  operator: string;
+  value: string;
+  products: ProductRef[];
+  fresh?: boolean;
+}
+export interface DraftGroup {
+  key: string;
+  conditions: DraftCondition[];
+}
+export interface DraftOutput {
+  key: string;
+  type: string;
+  products: ProductRef[];
+  collection_id: number | null;
+  value: string;
+  endpoint: string;
+  fresh?: boolean;
+}
 export interface DraftRule {
   key: string;
   name: string;
@@ -120,11 +138,20 @@ function outputOf(output: DraftOutput, catalog: RuleCatalog): Output {
   const spec = catalog.outputs.find((o) => o.type === output.type);
   const out: Output = { type: output.type };
   switch (spec?.value) {
-    case 'products': out.products = output.products; break;
-    case 'collection': if (output.collection_id !== null) out.collection_id = output.collection_id; break;
-    case 'tag_list': out.value = output.value; break;
-    case 'endpoint': out.endpoint = output.endpoint; break;
-    default: break;
+    case 'products':
+      out.products = output.products;
+      break;
+    case 'collection':
+      if (output.collection_id !== null) out.collection_id = output.collection_id;
+      break;
+    case 'tag_list':
+      out.value = output.value;
+      break;
+    case 'endpoint':
+      out.endpoint = output.endpoint;
+      break;
+    default:
+      break;
   }
   return out;
 }
@@ -136,7 +163,15 @@ export function blankCondition(spec: ConditionSpec, newKey: NewKey): DraftCondit
 
 /** A new output row of a type: empty, except that an endpoint output starts at the first endpoint. */
 export function blankOutput(spec: OutputSpec, catalog: RuleCatalog, newKey: NewKey): DraftOutput {
-  return { key: newKey('o'), type: spec.type, products: [], collection_id: null, value: '', endpoint: spec.value === 'endpoint' ? (catalog.endpoints[0] ?? '') : '', fresh: true };
+  return {
+    key: newKey('o'),
+    type: spec.type,
+    products: [],
+    collection_id: null,
+    value: '',
+    endpoint: spec.value === 'endpoint' ? (catalog.endpoints[0] ?? '') : '',
+    fresh: true,
+  };
 }
 
 /** A new rule named by its position: no conditions (it always matches) and one row of the first output type. */
@@ -165,8 +200,11 @@ export function touchedCondition(condition: DraftCondition, catalog: RuleCatalog
 /** The same for an output row. */
 export function touchedOutput(output: DraftOutput, catalog: RuleCatalog): DraftOutput {
   const kind = catalog.outputs.find((o) => o.type === output.type)?.value;
-  const waiting = (kind === 'products' && output.products.length === 0) || (kind === 'collection' && output.collection_id === null)
-    || (kind === 'tag_list' && output.value.trim() === '') || (kind === 'endpoint' && output.endpoint.trim() === '');
+  const waiting =
+    (kind === 'products' && output.products.length === 0) ||
+    (kind === 'collection' && output.collection_id === null) ||
+    (kind === 'tag_list' && output.value.trim() === '') ||
+    (kind === 'endpoint' && output.endpoint.trim() === '');
   return { ...output, fresh: output.fresh === true && waiting };
 }
 

@@ -2,7 +2,12 @@ import type { Problem, RuleCatalog, Ruleset } from '../types.js';
 import { rulesetOf, type Draft, type DraftRule } from './model.js';
 
 /** Where a server problem belongs: the ruleset, a rule, a condition or an output, by the JSON path of the 422. */
-export interface ProblemPlace { rule?: number; group?: number; condition?: number; output?: number }
+export interface ProblemPlace {
+  rule?: number;
+  group?: number;
+  condition?: number;
+  output?: number;
+}
 
 /** The place a problem path names: `rules[0].logic[1].rules[2].value` → rule 0, group 1, condition 2. */
 export function placeOf(path: string): ProblemPlace {

@@ -14,7 +14,15 @@ export interface PreviewInputs {
 }
 
 export const EMPTY_INPUTS: PreviewInputs = Object.freeze({
-  products: [], cart_subtotal: '', cart_item_count: '', cart_line_count: '', shop_customer_id: '', time: '', url: '', country_code: '', limit: '',
+  products: [],
+  cart_subtotal: '',
+  cart_item_count: '',
+  cart_line_count: '',
+  shop_customer_id: '',
+  time: '',
+  url: '',
+  country_code: '',
+  limit: '',
 });
 
 const TEXT_INPUTS = ['cart_subtotal', 'cart_item_count', 'cart_line_count', 'shop_customer_id', 'url', 'country_code', 'limit'] as const;

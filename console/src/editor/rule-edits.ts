@@ -14,9 +14,11 @@ export function editRule(draft: Draft, key: string, edit: (rule: DraftRule) => D
 export function editCondition(rule: DraftRule, key: string, catalog: RuleCatalog, edit: (c: DraftCondition) => DraftCondition): DraftRule {
   return {
     ...rule,
-    groups: rule.groups.map((group) => (group.conditions.some((c) => c.key === key)
-      ? { ...group, conditions: group.conditions.map((c) => (c.key === key ? touchedCondition(edit(c), catalog) : c)) }
-      : group)),
+    groups: rule.groups.map((group) =>
+      group.conditions.some((c) => c.key === key)
+        ? { ...group, conditions: group.conditions.map((c) => (c.key === key ? touchedCondition(edit(c), catalog) : c)) }
+        : group,
+    ),
   };
 }
 
@@ -60,13 +62,20 @@ export function withoutCondition(rule: DraftRule, key: string): DraftRule {
 
 /** The rule with one output moved to another position. */
 export function withOutputMoved(rule: DraftRule, key: string, to: number): DraftRule {
-  return { ...rule, outputs: move(rule.outputs, rule.outputs.findIndex((o) => o.key === key), to) };
+  return {
+    ...rule,
+    outputs: move(
+      rule.outputs,
+      rule.outputs.findIndex((o) => o.key === key),
+      to,
+    ),
+  };
 }
 
 /** The neighbour that takes focus when an item goes: the next one, else the previous one. */
 export function neighbourOf<T extends { key: string }>(items: readonly T[], key: string): T | undefined {
   const index = items.findIndex((item) => item.key === key);
-  return index < 0 ? undefined : items[index + 1] ?? items[index - 1];
+  return index < 0 ? undefined : (items[index + 1] ?? items[index - 1]);
 }
 
 /**
@@ -78,14 +87,20 @@ export const focusTargets = {
   /** A new or neighbouring row: its first control. */
   row: (rule: string, row: string) => [`[data-rule="${rule}"] [data-row="${row}"] select`],
   /** After a row goes: the next row's type, else that part's add button. */
-  afterRow: (rule: string, next: string | undefined, part: 'condition' | 'output') =>
-    [...(next !== undefined ? focusTargets.row(rule, next) : []), `[data-rule="${rule}"] [data-add="${part}"]`],
+  afterRow: (rule: string, next: string | undefined, part: 'condition' | 'output') => [
+    ...(next !== undefined ? focusTargets.row(rule, next) : []),
+    `[data-rule="${rule}"] [data-add="${part}"]`,
+  ],
   /** After a rule goes: the next rule's drag handle, else the add-rule button. */
   afterRule: (next: string | undefined) => [...(next !== undefined ? [`[data-rule="${next}"] .drag-handle`] : []), '#add-rule'],
   /** A moved rule keeps focus on the button pressed, or on its other one at the top or bottom. */
   movedRule: (rule: string, way: 'up' | 'down') => {
     const other = way === 'up' ? 'down' : 'up';
-    return [`[data-rule="${rule}"] [data-move="${way}"]:not([disabled])`, `[data-rule="${rule}"] [data-move="${other}"]:not([disabled])`, `[data-rule="${rule}"] .drag-handle`];
+    return [
+      `[data-rule="${rule}"] [data-move="${way}"]:not([disabled])`,
+      `[data-rule="${rule}"] [data-move="${other}"]:not([disabled])`,
+      `[data-rule="${rule}"] .drag-handle`,
+    ];
   },
   movedOutput: (rule: string, output: string, way: 'up' | 'down') => {
     const other = way === 'up' ? 'down' : 'up';

@@ -38,7 +38,10 @@ function useFocusRequest(request: FocusRequest | null): void {
     if (!request) return;
     for (const selector of request.selectors) {
       const element = document.querySelector<HTMLElement>(selector);
-      if (element) { element.focus(); return; }
+      if (element) {
+        element.focus();
+        return;
+      }
     }
   }, [request]);
 }

@@ -20,9 +20,8 @@ export function useSaveRuleset({ state, dispatch, ruleset }: RulesetDraft, navig
     dispatch({ type: 'saveStarted' });
     const base = `/shops/${encodeURIComponent(shop.handle)}/rulesets`;
     try {
-      const answer = id === null
-        ? await api.send<{ ruleset: Ruleset }>('POST', base, ruleset)
-        : await api.send<{ ruleset: Ruleset }>('PUT', `${base}/${id}`, ruleset);
+      const answer =
+        id === null ? await api.send<{ ruleset: Ruleset }>('POST', base, ruleset) : await api.send<{ ruleset: Ruleset }>('PUT', `${base}/${id}`, ruleset);
       dispatch({ type: 'saved', document: ruleset, answer: answer.ruleset });
       if (id === null && answer.ruleset.id !== undefined) {
         kept.set(flashKey(shop.handle, answer.ruleset.id), savedMessage(answer.ruleset));
@@ -40,7 +39,9 @@ export function useSavedMessage(id: number | null): string | null {
   const { shop } = useConsole();
   const kept = useKeptStore();
   const key = id === null ? null : flashKey(shop.handle, id);
-  const [message] = useState(() => (key === null ? null : kept.get<string>(key) ?? null));
-  useEffect(() => { if (key !== null) kept.forget(key); }, [kept, key]);
+  const [message] = useState(() => (key === null ? null : (kept.get<string>(key) ?? null)));
+  useEffect(() => {
+    if (key !== null) kept.forget(key);
+  }, [kept, key]);
   return message;
 }

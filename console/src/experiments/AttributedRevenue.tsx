@@ -4,7 +4,13 @@ import { useConsole } from '../context';
 import { useLoad } from '../hooks';
 import { money } from './types';
 
-interface Figures { impressions: number; clicks: number; add_to_carts: number; orders: number; revenue: number }
+interface Figures {
+  impressions: number;
+  clicks: number;
+  add_to_carts: number;
+  orders: number;
+  revenue: number;
+}
 interface Summary {
   days: number;
   currency: string;
@@ -20,7 +26,12 @@ export function AttributedRevenue({ days }: { days: number }) {
   const { api, shop } = useConsole();
   const loaded = useLoad(() => api.get<Summary>(`/shops/${encodeURIComponent(shop.handle)}/attribution?days=${days}`), [shop.handle, days]);
   const data = loaded.data;
-  if (loaded.error) return <p className="error" role="alert">{loaded.error}</p>;
+  if (loaded.error)
+    return (
+      <p className="error" role="alert">
+        {loaded.error}
+      </p>
+    );
   if (!data) return null;
   const rows = [
     ...data.rulesets.map((r) => ({ ...r, name: r.name ? `${r.name} (#${r.ruleset_id})` : `Ruleset #${r.ruleset_id} (deleted)` })),
@@ -28,14 +39,28 @@ export function AttributedRevenue({ days }: { days: number }) {
   ];
   return (
     <section aria-labelledby="attributed-heading">
-      <h2 id="attributed-heading">Attributed revenue, last {data.days} days: {money(data.totals.revenue, data.currency)}</h2>
-      <p className="muted">Order lines that carried a recommendation's source in the cart, or that a signed-in customer clicked in a widget within the attribution window before ordering. Cancellations and refunds are taken back.</p>
-      {rows.length === 0 ? <p>No attributed orders yet: the widget tracks impressions and clicks and tags add-to-carts once it is on the storefront.</p> : (
-        <ChartFigure title={`Attributed revenue per ruleset and list (${data.currency})`}
+      <h2 id="attributed-heading">
+        Attributed revenue, last {data.days} days: {money(data.totals.revenue, data.currency)}
+      </h2>
+      <p className="muted">
+        Order lines that carried a recommendation's source in the cart, or that a signed-in customer clicked in a widget within the attribution window before
+        ordering. Cancellations and refunds are taken back.
+      </p>
+      {rows.length === 0 ? (
+        <p>No attributed orders yet: the widget tracks impressions and clicks and tags add-to-carts once it is on the storefront.</p>
+      ) : (
+        <ChartFigure
+          title={`Attributed revenue per ruleset and list (${data.currency})`}
           columns={['Source', 'Impressions', 'Clicks', 'CTR', 'Adds to cart', 'Orders', 'Revenue']}
-          rows={rows.map((r) => [r.name, r.impressions, r.clicks, ctr(r), r.add_to_carts, r.orders, money(r.revenue, data.currency)])}>
+          rows={rows.map((r) => [r.name, r.impressions, r.clicks, ctr(r), r.add_to_carts, r.orders, money(r.revenue, data.currency)])}
+        >
           <ResponsiveContainer width="100%" height={Math.max(160, rows.length * 28 + 40)}>
-            <BarChart {...CHART_A11Y} data={rows.map((r) => ({ name: r.name.length > 28 ? `${r.name.slice(0, 27)}…` : r.name, revenue: r.revenue }))} layout="vertical" margin={{ top: 4, right: 16, bottom: 4, left: 8 }}>
+            <BarChart
+              {...CHART_A11Y}
+              data={rows.map((r) => ({ name: r.name.length > 28 ? `${r.name.slice(0, 27)}…` : r.name, revenue: r.revenue }))}
+              layout="vertical"
+              margin={{ top: 4, right: 16, bottom: 4, left: 8 }}
+            >
               <CartesianGrid strokeDasharray="3 3" horizontal={false} />
               <XAxis type="number" tick={{ fontSize: 11 }} />
               <YAxis type="category" dataKey="name" width={190} tick={{ fontSize: 11 }} />

@@ -21,19 +21,33 @@ export function ExperimentDetail({ experiment, onChanged }: { experiment: Experi
     <section aria-labelledby={headingId} className="experiment">
       <h2 id={headingId}>{experiment.name}</h2>
       <p className="muted">
-        {experiment.status === 'running' ? 'Running' : `Stopped ${formatDate(experiment.stopped_at)}, winner: ${experiment.winner ?? 'none (the ruleset itself)'}`}
+        {experiment.status === 'running'
+          ? 'Running'
+          : `Stopped ${formatDate(experiment.stopped_at)}, winner: ${experiment.winner ?? 'none (the ruleset itself)'}`}
         {' · '}ruleset #{experiment.ruleset_id} · started {formatDate(experiment.created_at)}
       </p>
-      {results.error && <p className="error" role="alert">{results.error}</p>}
+      {results.error && (
+        <p className="error" role="alert">
+          {results.error}
+        </p>
+      )}
       {arms.length > 0 && (
         <div className="table-wrap">
           <table>
             <caption>Figures per arm with 95% intervals; chance to beat the first arm ({arms[0]!.name})</caption>
             <thead>
               <tr>
-                <th scope="col">Arm</th><th scope="col">Served by</th><th scope="col">Visitors</th><th scope="col">CTR</th>
-                <th scope="col">Add-to-cart rate</th><th scope="col">Orders</th><th scope="col">Conversion</th><th scope="col">Revenue</th>
-                <th scope="col">Revenue per visitor</th><th scope="col">Beats {arms[0]!.name}: conversion</th><th scope="col">Beats {arms[0]!.name}: revenue</th>
+                <th scope="col">Arm</th>
+                <th scope="col">Served by</th>
+                <th scope="col">Visitors</th>
+                <th scope="col">CTR</th>
+                <th scope="col">Add-to-cart rate</th>
+                <th scope="col">Orders</th>
+                <th scope="col">Conversion</th>
+                <th scope="col">Revenue</th>
+                <th scope="col">Revenue per visitor</th>
+                <th scope="col">Beats {arms[0]!.name}: conversion</th>
+                <th scope="col">Beats {arms[0]!.name}: revenue</th>
               </tr>
             </thead>
             <tbody>
@@ -59,7 +73,11 @@ export function ExperimentDetail({ experiment, onChanged }: { experiment: Experi
           </table>
         </div>
       )}
-      {fewVisitors && <p className="note" role="note">An arm has fewer than 1,000 visitors: its figures still move a lot. Decide how many visitors you need before you start, and stop then.</p>}
+      {fewVisitors && (
+        <p className="note" role="note">
+          An arm has fewer than 1,000 visitors: its figures still move a lot. Decide how many visitors you need before you start, and stop then.
+        </p>
+      )}
       {series.data && series.data.days.length > 0 && <ConversionChart series={series.data} />}
       {experiment.status === 'running' && <StopForm experiment={experiment} base={base} onStopped={onChanged} />}
     </section>
@@ -67,10 +85,22 @@ export function ExperimentDetail({ experiment, onChanged }: { experiment: Experi
 }
 
 function ConversionChart({ series }: { series: Series }) {
-  const data = series.days.map((d) => Object.fromEntries([['day', d.day], ...series.arms.map((name, i) => [name, d.arms[i]?.conversion === null ? null : Number(((d.arms[i]?.conversion ?? 0) * 100).toFixed(3))])]));
+  const data = series.days.map((d) =>
+    Object.fromEntries([
+      ['day', d.day],
+      ...series.arms.map((name, i) => [name, d.arms[i]?.conversion === null ? null : Number(((d.arms[i]?.conversion ?? 0) * 100).toFixed(3))]),
+    ]),
+  );
   return (
-    <ChartFigure title="Conversion over time (cumulative, %)" columns={['Day', ...series.arms.map((a) => `${a}: visitors`), ...series.arms.map((a) => `${a}: conversion`)]}
-      rows={series.days.map((d) => [d.day, ...d.arms.map((a) => a.visitors), ...d.arms.map((a) => (a.conversion === null ? '—' : `${(a.conversion * 100).toFixed(2)}%`))])}>
+    <ChartFigure
+      title="Conversion over time (cumulative, %)"
+      columns={['Day', ...series.arms.map((a) => `${a}: visitors`), ...series.arms.map((a) => `${a}: conversion`)]}
+      rows={series.days.map((d) => [
+        d.day,
+        ...d.arms.map((a) => a.visitors),
+        ...d.arms.map((a) => (a.conversion === null ? '—' : `${(a.conversion * 100).toFixed(2)}%`)),
+      ])}
+    >
       <ResponsiveContainer width="100%" height={260}>
         <LineChart {...CHART_A11Y} data={data} margin={{ top: 8, right: 16, bottom: 8, left: 0 }}>
           <CartesianGrid strokeDasharray="3 3" />
@@ -78,7 +108,9 @@ function ConversionChart({ series }: { series: Series }) {
           <YAxis tick={{ fontSize: 11 }} unit="%" />
           <Tooltip />
           <Legend />
-          {series.arms.map((name, i) => <Line key={name} type="monotone" dataKey={name} stroke={LINE_COLORS[i % LINE_COLORS.length]} dot={false} isAnimationActive={false} connectNulls />)}
+          {series.arms.map((name, i) => (
+            <Line key={name} type="monotone" dataKey={name} stroke={LINE_COLORS[i % LINE_COLORS.length]} dot={false} isAnimationActive={false} connectNulls />
+          ))}
         </LineChart>
       </ResponsiveContainer>
     </ChartFigure>
@@ -101,16 +133,30 @@ function StopForm({ experiment, base, onStopped }: { experiment: Experiment; bas
     }
   };
   return (
-    <form className="stop" onSubmit={(e) => { e.preventDefault(); void stop(); }}>
+    <form
+      className="stop"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void stop();
+      }}
+    >
       <span className="field inline">
         <label htmlFor={id}>Winner</label>
         <select id={id} value={winner} onChange={(e) => setWinner(e.target.value)}>
           <option value="">No winner (keep the ruleset)</option>
-          {experiment.arms.map((a) => <option key={a.name} value={a.name}>{a.name}</option>)}
+          {experiment.arms.map((a) => (
+            <option key={a.name} value={a.name}>
+              {a.name}
+            </option>
+          ))}
         </select>
       </span>
       <button type="submit">Stop the experiment</button>
-      {error && <p className="error" role="alert">{error}</p>}
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
     </form>
   );
 }

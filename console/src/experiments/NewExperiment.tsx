@@ -3,8 +3,16 @@ import { ApiError } from '../api';
 import { useConsole } from '../context';
 import type { Experiment } from './types';
 
-interface RulesetRef { id: number; name: string; enabled: boolean }
-interface ArmDraft { name: string; ruleset: string; weight: string }
+interface RulesetRef {
+  id: number;
+  name: string;
+  enabled: boolean;
+}
+interface ArmDraft {
+  name: string;
+  ruleset: string;
+  weight: string;
+}
 
 const EMPTY = 'empty';
 
@@ -42,9 +50,19 @@ export function NewExperiment({ rulesets, onCreated }: { rulesets: RulesetRef[];
   };
 
   return (
-    <form className="experiment-form" aria-labelledby={`${ids}-h`} onSubmit={(e) => { e.preventDefault(); void submit(); }}>
+    <form
+      className="experiment-form"
+      aria-labelledby={`${ids}-h`}
+      onSubmit={(e) => {
+        e.preventDefault();
+        void submit();
+      }}
+    >
       <h2 id={`${ids}-h`}>New experiment</h2>
-      <p className="muted">Visitors of the ruleset are split between the arms by weight, each visitor always to the same arm. The first arm is the one the others are compared with.</p>
+      <p className="muted">
+        Visitors of the ruleset are split between the arms by weight, each visitor always to the same arm. The first arm is the one the others are compared
+        with.
+      </p>
       <div className="field">
         <label htmlFor={`${ids}-name`}>Name</label>
         <input id={`${ids}-name`} value={name} required maxLength={200} onChange={(e) => setName(e.target.value)} />
@@ -52,7 +70,11 @@ export function NewExperiment({ rulesets, onCreated }: { rulesets: RulesetRef[];
       <div className="field">
         <label htmlFor={`${ids}-ruleset`}>Ruleset under test (its widget tags keep working)</label>
         <select id={`${ids}-ruleset`} value={ruleset} onChange={(e) => setRuleset(e.target.value)}>
-          {rulesets.map((r) => <option key={r.id} value={r.id}>{r.name} (#{r.id})</option>)}
+          {rulesets.map((r) => (
+            <option key={r.id} value={r.id}>
+              {r.name} (#{r.id})
+            </option>
+          ))}
         </select>
       </div>
       <fieldset>
@@ -66,23 +88,47 @@ export function NewExperiment({ rulesets, onCreated }: { rulesets: RulesetRef[];
             <span className="field inline">
               <label htmlFor={`${ids}-arm${i}-rs`}>served by</label>
               <select id={`${ids}-arm${i}-rs`} value={arm.ruleset} onChange={(e) => change(i, { ruleset: e.target.value })}>
-                {rulesets.map((r) => <option key={r.id} value={r.id}>{r.name} (#{r.id})</option>)}
+                {rulesets.map((r) => (
+                  <option key={r.id} value={r.id}>
+                    {r.name} (#{r.id})
+                  </option>
+                ))}
                 <option value={EMPTY}>Empty control (no products)</option>
               </select>
             </span>
             <span className="field inline">
               <label htmlFor={`${ids}-arm${i}-w`}>weight</label>
-              <input id={`${ids}-arm${i}-w`} type="number" min="0.01" step="any" value={arm.weight} size={4} onChange={(e) => change(i, { weight: e.target.value })} />
+              <input
+                id={`${ids}-arm${i}-w`}
+                type="number"
+                min="0.01"
+                step="any"
+                value={arm.weight}
+                size={4}
+                onChange={(e) => change(i, { weight: e.target.value })}
+              />
             </span>
-            {arms.length > 2 && <button type="button" onClick={() => setArms((list) => list.filter((_, j) => j !== i))}>Remove arm {i + 1}</button>}
+            {arms.length > 2 && (
+              <button type="button" onClick={() => setArms((list) => list.filter((_, j) => j !== i))}>
+                Remove arm {i + 1}
+              </button>
+            )}
           </div>
         ))}
         {arms.length < 10 && (
-          <button type="button" onClick={() => setArms((list) => [...list, { name: String.fromCharCode(65 + list.length), ruleset: EMPTY, weight: '1' }])}>Add an arm</button>
+          <button type="button" onClick={() => setArms((list) => [...list, { name: String.fromCharCode(65 + list.length), ruleset: EMPTY, weight: '1' }])}>
+            Add an arm
+          </button>
         )}
       </fieldset>
-      {error && <p className="error" role="alert">{error}</p>}
-      <button type="submit" className="primary" disabled={busy || rulesets.length === 0}>Start the experiment</button>
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+      <button type="submit" className="primary" disabled={busy || rulesets.length === 0}>
+        Start the experiment
+      </button>
     </form>
   );
 }

@@ -2,7 +2,11 @@ import type { Arm, Experiment } from '../../../src/domain/experiments/types';
 
 export type { Arm, Experiment };
 
-export interface Estimate { value: number | null; low: number | null; high: number | null }
+export interface Estimate {
+  value: number | null;
+  low: number | null;
+  high: number | null;
+}
 
 export interface ArmResult {
   name: string;

@@ -39,10 +39,14 @@ export function BillingSettingsPage() {
       const body = type === 'ledger' ? { type } : { type, base_url: baseUrl.trim(), api_version: version, ...(token ? { api_token: token } : {}) };
       await api.send<BillingProviderSettings>('PUT', path, body);
       setToken('');
-      setSaved(type === 'ledger' ? 'Saved: this shop\'s subscriptions are kept in Rebound\'s ledger.' : 'Saved: this shop\'s subscriptions are read from and written to the billing provider.');
+      setSaved(
+        type === 'ledger'
+          ? "Saved: this shop's subscriptions are kept in Rebound's ledger."
+          : "Saved: this shop's subscriptions are read from and written to the billing provider.",
+      );
       current.reload();
     } catch (error) {
-      const field = error instanceof ApiError ? error.problems[0]?.path ?? null : null;
+      const field = error instanceof ApiError ? (error.problems[0]?.path ?? null) : null;
       setProblem({ field, message: (error as Error).message });
     } finally {
       setBusy(false);
@@ -54,12 +58,21 @@ export function BillingSettingsPage() {
   return (
     <section aria-labelledby="billing-heading">
       <h1 id="billing-heading">Billing provider</h1>
-      <p className="muted">Where this shop&apos;s subscriptions live: Rebound&apos;s own ledger (loaded through the admin API and webhooks), or the subscription platform&apos;s REST API.</p>
-      {current.error && <p className="error" role="alert">{current.error}</p>}
+      <p className="muted">
+        Where this shop&apos;s subscriptions live: Rebound&apos;s own ledger (loaded through the admin API and webhooks), or the subscription platform&apos;s
+        REST API.
+      </p>
+      {current.error && (
+        <p className="error" role="alert">
+          {current.error}
+        </p>
+      )}
       {current.data && (
         <form className="settings-form" onSubmit={save} noValidate>
           <div className="field">
-            <label htmlFor={ids.type} className="field-label">Provider</label>
+            <label htmlFor={ids.type} className="field-label">
+              Provider
+            </label>
             <select id={ids.type} value={type} onChange={(e) => setType(e.target.value as 'ledger' | 'remote')}>
               <option value="ledger">Ledger (Rebound&apos;s own tables)</option>
               <option value="remote">Remote (the billing platform&apos;s API)</option>
@@ -68,39 +81,88 @@ export function BillingSettingsPage() {
           {type === 'remote' && (
             <>
               <div className="field">
-                <label htmlFor={ids.url} className="field-label">Base URL</label>
-                <input id={ids.url} type="url" inputMode="url" placeholder="https://api.rechargeapps.com" value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)}
-                  aria-invalid={problem?.field === 'base_url' || undefined} aria-describedby={problem?.field === 'base_url' ? ids.urlError : undefined} />
-                {problem?.field === 'base_url' && <p id={ids.urlError} className="error">{problem.message}</p>}
+                <label htmlFor={ids.url} className="field-label">
+                  Base URL
+                </label>
+                <input
+                  id={ids.url}
+                  type="url"
+                  inputMode="url"
+                  placeholder="https://api.rechargeapps.com"
+                  value={baseUrl}
+                  onChange={(e) => setBaseUrl(e.target.value)}
+                  aria-invalid={problem?.field === 'base_url' || undefined}
+                  aria-describedby={problem?.field === 'base_url' ? ids.urlError : undefined}
+                />
+                {problem?.field === 'base_url' && (
+                  <p id={ids.urlError} className="error">
+                    {problem.message}
+                  </p>
+                )}
               </div>
               <div className="field">
-                <label htmlFor={ids.version} className="field-label">API version</label>
+                <label htmlFor={ids.version} className="field-label">
+                  API version
+                </label>
                 <select id={ids.version} value={version} onChange={(e) => setVersion(e.target.value)}>
-                  {VERSIONS.map((v) => <option key={v} value={v}>{v}</option>)}
+                  {VERSIONS.map((v) => (
+                    <option key={v} value={v}>
+                      {v}
+                    </option>
+                  ))}
                 </select>
               </div>
               <div className="field">
-                <label htmlFor={ids.token} className="field-label">API token</label>
-                <input id={ids.token} type="password" autoComplete="off" value={token} onChange={(e) => setToken(e.target.value)}
+                <label htmlFor={ids.token} className="field-label">
+                  API token
+                </label>
+                <input
+                  id={ids.token}
+                  type="password"
+                  autoComplete="off"
+                  value={token}
+                  onChange={(e) => setToken(e.target.value)}
                   placeholder={stored ? 'Stored — leave empty to keep it' : ''}
-                  aria-invalid={problem?.field === 'api_token' || undefined} aria-describedby={[ids.tokenHelp, problem?.field === 'api_token' ? ids.tokenError : ''].filter(Boolean).join(' ')} />
-                <p id={ids.tokenHelp} className="muted">{stored ? 'A token is stored (encrypted). It is never shown; type a new one to replace it.' : 'Stored encrypted; it is never shown again.'}</p>
-                {problem?.field === 'api_token' && <p id={ids.tokenError} className="error">{problem.message}</p>}
+                  aria-invalid={problem?.field === 'api_token' || undefined}
+                  aria-describedby={[ids.tokenHelp, problem?.field === 'api_token' ? ids.tokenError : ''].filter(Boolean).join(' ')}
+                />
+                <p id={ids.tokenHelp} className="muted">
+                  {stored ? 'A token is stored (encrypted). It is never shown; type a new one to replace it.' : 'Stored encrypted; it is never shown again.'}
+                </p>
+                {problem?.field === 'api_token' && (
+                  <p id={ids.tokenError} className="error">
+                    {problem.message}
+                  </p>
+                )}
               </div>
             </>
           )}
           <div>
-            <button type="submit" className="primary" disabled={busy}>{busy ? 'Saving…' : 'Save'}</button>
+            <button type="submit" className="primary" disabled={busy}>
+              {busy ? 'Saving…' : 'Save'}
+            </button>
           </div>
-          <p role="status" className="ok">{saved ?? ''}</p>
-          {problem && problem.field !== 'base_url' && problem.field !== 'api_token' && <p className="error" role="alert">{problem.message}</p>}
+          <p role="status" className="ok">
+            {saved ?? ''}
+          </p>
+          {problem && problem.field !== 'base_url' && problem.field !== 'api_token' && (
+            <p className="error" role="alert">
+              {problem.message}
+            </p>
+          )}
         </form>
       )}
       <h2>Webhooks</h2>
-      <p>Point both platforms at Rebound with the secrets set on the shop (<code>webhook_secret</code>, <code>billing_webhook_secret</code>):</p>
+      <p>
+        Point both platforms at Rebound with the secrets set on the shop (<code>webhook_secret</code>, <code>billing_webhook_secret</code>):
+      </p>
       <ul>
-        <li>Storefront: <code>{`${origin}/webhooks/shop/${shop.handle}`}</code></li>
-        <li>Billing: <code>{`${origin}/webhooks/billing/${shop.handle}`}</code></li>
+        <li>
+          Storefront: <code>{`${origin}/webhooks/shop/${shop.handle}`}</code>
+        </li>
+        <li>
+          Billing: <code>{`${origin}/webhooks/billing/${shop.handle}`}</code>
+        </li>
       </ul>
     </section>
   );

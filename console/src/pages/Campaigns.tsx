@@ -6,9 +6,22 @@ import { useConsole } from '../context';
 import { formatDate, useLoad } from '../hooks';
 import { usePageTitle } from '../title';
 
-interface Counts { links_generated: number; pages_opened: number; reactivations: number }
-interface Campaign { id: number; name: string; discount_code: string | null; max_claims_per_customer: number; created_at: string; stats: Counts }
-interface CampaignStats extends Counts { by_tk: Record<string, Counts> }
+interface Counts {
+  links_generated: number;
+  pages_opened: number;
+  reactivations: number;
+}
+interface Campaign {
+  id: number;
+  name: string;
+  discount_code: string | null;
+  max_claims_per_customer: number;
+  created_at: string;
+  stats: Counts;
+}
+interface CampaignStats extends Counts {
+  by_tk: Record<string, Counts>;
+}
 
 /** Reactivation campaigns: links generated, pages opened and reactivations, in total and per `tk`. */
 export function CampaignsPage() {
@@ -22,27 +35,59 @@ export function CampaignsPage() {
   return (
     <section aria-labelledby="campaigns-heading">
       <h1 id="campaigns-heading">Campaigns</h1>
-      {list.error && <p className="error" role="alert">{list.error}</p>}
+      {list.error && (
+        <p className="error" role="alert">
+          {list.error}
+        </p>
+      )}
       {list.loading && !list.data && <p className="muted">Loading…</p>}
-      {list.data && campaigns.length === 0 && <p>No campaigns yet. Create one with <code>POST /admin/v1/shops/{shop.handle}/campaigns</code>.</p>}
+      {list.data && campaigns.length === 0 && (
+        <p>
+          No campaigns yet. Create one with <code>POST /admin/v1/shops/{shop.handle}/campaigns</code>.
+        </p>
+      )}
       {campaigns.length > 0 && campaigns.every((c) => c.stats.links_generated + c.stats.pages_opened + c.stats.reactivations === 0) && (
-        <p className="muted">No activity yet: links appear here once reactivation links are generated (<code>GET /api/v1/billing/reactivate</code> with a <code>campaign_id</code>).</p>
+        <p className="muted">
+          No activity yet: links appear here once reactivation links are generated (<code>GET /api/v1/billing/reactivate</code> with a <code>campaign_id</code>
+          ).
+        </p>
       )}
       {campaigns.length > 0 && (
         <>
-          <ChartFigure title="All campaigns" columns={['Campaign', 'Links generated', 'Pages opened', 'Reactivations']}
-            rows={campaigns.map((c) => [c.name, c.stats.links_generated, c.stats.pages_opened, c.stats.reactivations])}>
+          <ChartFigure
+            title="All campaigns"
+            columns={['Campaign', 'Links generated', 'Pages opened', 'Reactivations']}
+            rows={campaigns.map((c) => [c.name, c.stats.links_generated, c.stats.pages_opened, c.stats.reactivations])}
+          >
             <CountBars data={campaigns.map((c) => ({ name: c.name, ...c.stats }))} />
           </ChartFigure>
           <div className="table-wrap">
             <table>
-              <thead><tr><th scope="col">Campaign</th><th scope="col">Discount code</th><th scope="col">Claims per customer</th><th scope="col">Created</th><th scope="col">Links</th><th scope="col">Opened</th><th scope="col">Reactivated</th></tr></thead>
+              <thead>
+                <tr>
+                  <th scope="col">Campaign</th>
+                  <th scope="col">Discount code</th>
+                  <th scope="col">Claims per customer</th>
+                  <th scope="col">Created</th>
+                  <th scope="col">Links</th>
+                  <th scope="col">Opened</th>
+                  <th scope="col">Reactivated</th>
+                </tr>
+              </thead>
               <tbody>
                 {campaigns.map((c) => (
                   <tr key={c.id} aria-current={c.id === current?.id ? 'true' : undefined}>
-                    <td><button type="button" className="link" onClick={() => setChosen(c.id)}>{c.name}</button></td>
-                    <td>{c.discount_code ?? '—'}</td><td>{c.max_claims_per_customer}</td><td>{formatDate(c.created_at)}</td>
-                    <td>{c.stats.links_generated}</td><td>{c.stats.pages_opened}</td><td>{c.stats.reactivations}</td>
+                    <td>
+                      <button type="button" className="link" onClick={() => setChosen(c.id)}>
+                        {c.name}
+                      </button>
+                    </td>
+                    <td>{c.discount_code ?? '—'}</td>
+                    <td>{c.max_claims_per_customer}</td>
+                    <td>{formatDate(c.created_at)}</td>
+                    <td>{c.stats.links_generated}</td>
+                    <td>{c.stats.pages_opened}</td>
+                    <td>{c.stats.reactivations}</td>
                   </tr>
                 ))}
               </tbody>
@@ -63,11 +108,18 @@ function CampaignDetail({ campaign, base, onChanged }: { campaign: Campaign; bas
     <section aria-labelledby="campaign-detail-heading">
       <ClaimLimit campaign={campaign} base={base} onChanged={onChanged} />
       <h2 id="campaign-detail-heading">{campaign.name}: by link token (tk)</h2>
-      {stats.error && <p className="error" role="alert">{stats.error}</p>}
+      {stats.error && (
+        <p className="error" role="alert">
+          {stats.error}
+        </p>
+      )}
       {stats.data && rows.length === 0 && <p className="muted">No links with a tk yet.</p>}
       {rows.length > 0 && (
-        <ChartFigure title={`${campaign.name} by tk`} columns={['tk', 'Links generated', 'Pages opened', 'Reactivations']}
-          rows={rows.map((r) => [r.name, r.links_generated, r.pages_opened, r.reactivations])}>
+        <ChartFigure
+          title={`${campaign.name} by tk`}
+          columns={['tk', 'Links generated', 'Pages opened', 'Reactivations']}
+          rows={rows.map((r) => [r.name, r.links_generated, r.pages_opened, r.reactivations])}
+        >
           <CountBars data={rows} />
         </ChartFigure>
       )}
@@ -119,11 +171,19 @@ function ClaimLimit({ campaign, base, onChanged }: { campaign: Campaign; base: s
   }
   return (
     <form className="field inline claim-limit" onSubmit={save}>
-      <label htmlFor={id} className="field-label">Claims per customer for {campaign.name}</label>
+      <label htmlFor={id} className="field-label">
+        Claims per customer for {campaign.name}
+      </label>
       <input id={id} type="number" min={1} max={1000} step={1} required value={value} onChange={(e) => setValue(e.target.value)} aria-describedby={helpId} />
-      <button type="submit" disabled={busy}>{busy ? 'Saving…' : 'Save limit'}</button>
-      <span id={helpId} className="muted">Reactivations one customer may make through this campaign&apos;s links (1–1000).</span>
-      <span role="status" className={status?.ok === false ? 'error' : 'ok'}>{status?.text ?? ''}</span>
+      <button type="submit" disabled={busy}>
+        {busy ? 'Saving…' : 'Save limit'}
+      </button>
+      <span id={helpId} className="muted">
+        Reactivations one customer may make through this campaign&apos;s links (1–1000).
+      </span>
+      <span role="status" className={status?.ok === false ? 'error' : 'ok'}>
+        {status?.text ?? ''}
+      </span>
     </form>
   );
 }

@@ -22,22 +22,49 @@ export function ExperimentsPage() {
     <section aria-labelledby="experiments-heading">
       <div className="page-head">
         <h1 id="experiments-heading">Experiments</h1>
-        <button type="button" onClick={() => setCreating((c) => !c)} aria-expanded={creating}>{creating ? 'Close the form' : 'New experiment'}</button>
+        <button type="button" onClick={() => setCreating((c) => !c)} aria-expanded={creating}>
+          {creating ? 'Close the form' : 'New experiment'}
+        </button>
       </div>
-      {list.error && <p className="error" role="alert">{list.error}</p>}
+      {list.error && (
+        <p className="error" role="alert">
+          {list.error}
+        </p>
+      )}
       {list.loading && !list.data && <p className="muted">Loading…</p>}
       {creating && rulesets.data && (
-        <NewExperiment rulesets={rulesets.data} onCreated={(e) => { setCreating(false); setChosen(e.id); setVersion((v) => v + 1); }} />
+        <NewExperiment
+          rulesets={rulesets.data}
+          onCreated={(e) => {
+            setCreating(false);
+            setChosen(e.id);
+            setVersion((v) => v + 1);
+          }}
+        />
       )}
-      {list.data && experiments.length === 0 && !creating && <p>No experiments yet. Start one to test a ruleset against another, or against no recommendations at all.</p>}
+      {list.data && experiments.length === 0 && !creating && (
+        <p>No experiments yet. Start one to test a ruleset against another, or against no recommendations at all.</p>
+      )}
       {experiments.length > 0 && (
         <div className="table-wrap">
           <table>
-            <thead><tr><th scope="col">Experiment</th><th scope="col">Ruleset</th><th scope="col">Arms</th><th scope="col">Status</th><th scope="col">Started</th></tr></thead>
+            <thead>
+              <tr>
+                <th scope="col">Experiment</th>
+                <th scope="col">Ruleset</th>
+                <th scope="col">Arms</th>
+                <th scope="col">Status</th>
+                <th scope="col">Started</th>
+              </tr>
+            </thead>
             <tbody>
               {experiments.map((e) => (
                 <tr key={e.id} aria-current={e.id === current?.id ? 'true' : undefined}>
-                  <td><button type="button" className="link" onClick={() => setChosen(e.id)}>{e.name}</button></td>
+                  <td>
+                    <button type="button" className="link" onClick={() => setChosen(e.id)}>
+                      {e.name}
+                    </button>
+                  </td>
                   <td>#{e.ruleset_id}</td>
                   <td>{e.arms.map((a) => a.name).join(', ')}</td>
                   <td>{e.status === 'running' ? 'Running' : `Stopped${e.winner ? `, winner ${e.winner}` : ''}`}</td>

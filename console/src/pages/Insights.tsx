@@ -6,7 +6,12 @@ import { AttributedRevenue } from '../experiments/AttributedRevenue';
 import { useLoad } from '../hooks';
 import { usePageTitle } from '../title';
 
-interface RankedProduct { product_id: number; title: string; handle: string; image: string | null }
+interface RankedProduct {
+  product_id: number;
+  title: string;
+  handle: string;
+  image: string | null;
+}
 interface Insights {
   days: number;
   currency: string;
@@ -26,7 +31,10 @@ export function InsightsPage() {
   usePageTitle('Insights');
   const [days, setDays] = useState(30);
   const daysId = useId();
-  const loaded = useLoad(() => api.get<{ data: Insights }>(`/shops/${encodeURIComponent(shop.handle)}/insights?days=${days}`).then((r) => r.data), [shop.handle, days]);
+  const loaded = useLoad(
+    () => api.get<{ data: Insights }>(`/shops/${encodeURIComponent(shop.handle)}/insights?days=${days}`).then((r) => r.data),
+    [shop.handle, days],
+  );
   const data = loaded.data;
   return (
     <section aria-labelledby="insights-heading">
@@ -35,22 +43,33 @@ export function InsightsPage() {
         <span className="field inline">
           <label htmlFor={daysId}>Window</label>
           <select id={daysId} value={days} onChange={(e) => setDays(Number(e.target.value))}>
-            {WINDOWS.map((d) => <option key={d} value={d}>last {d} days</option>)}
+            {WINDOWS.map((d) => (
+              <option key={d} value={d}>
+                last {d} days
+              </option>
+            ))}
           </select>
         </span>
       </div>
-      {loaded.error && <p className="error" role="alert">{loaded.error}</p>}
+      {loaded.error && (
+        <p className="error" role="alert">
+          {loaded.error}
+        </p>
+      )}
       {loaded.loading && !data && <p className="muted">Loading…</p>}
       {data && (data.conversion.shop_rate > 1 || data.conversion.products.some((p) => p.purchases > p.views)) && (
         <p className="note" role="note">
-          More purchases than recorded product views: views are only counted from pages that send events (the widget
-          does), so the conversion estimates read above 100%. They still rank products the way smart sort does.
+          More purchases than recorded product views: views are only counted from pages that send events (the widget does), so the conversion estimates read
+          above 100%. They still rank products the way smart sort does.
         </p>
       )}
       {data && (
         <div className="chart-grid">
-          <ChartFigure title={`Events per day, last ${data.days} days`} columns={['Date', 'Views', 'Adds to cart', 'Removals']}
-            rows={data.events_per_day.map((d) => [d.date, d.viewed, d.added, d.removed])}>
+          <ChartFigure
+            title={`Events per day, last ${data.days} days`}
+            columns={['Date', 'Views', 'Adds to cart', 'Removals']}
+            rows={data.events_per_day.map((d) => [d.date, d.viewed, d.added, d.removed])}
+          >
             <ResponsiveContainer width="100%" height={260}>
               <LineChart {...CHART_A11Y} data={data.events_per_day} margin={{ top: 8, right: 16, bottom: 8, left: 0 }}>
                 <CartesianGrid strokeDasharray="3 3" />
@@ -65,20 +84,36 @@ export function InsightsPage() {
             </ResponsiveContainer>
           </ChartFigure>
 
-          <ChartFigure title="Trending now (decayed score, the shop's trending window)" columns={['Product', 'Score']}
-            rows={data.trending.map((p) => [p.title, p.score.toFixed(2)])}>
-            <HorizontalBars data={data.trending.map((p) => ({ name: short(p.title), value: Number(p.score.toFixed(2)) }))} color={COLORS.primary} label="Score" />
+          <ChartFigure
+            title="Trending now (decayed score, the shop's trending window)"
+            columns={['Product', 'Score']}
+            rows={data.trending.map((p) => [p.title, p.score.toFixed(2)])}
+          >
+            <HorizontalBars
+              data={data.trending.map((p) => ({ name: short(p.title), value: Number(p.score.toFixed(2)) }))}
+              color={COLORS.primary}
+              label="Score"
+            />
           </ChartFigure>
 
-          <ChartFigure title={`Top sellers, last ${data.days} days (units)`} columns={['Product', 'Units']}
-            rows={data.top_sellers.map((p) => [p.title, p.units])}>
+          <ChartFigure
+            title={`Top sellers, last ${data.days} days (units)`}
+            columns={['Product', 'Units']}
+            rows={data.top_sellers.map((p) => [p.title, p.units])}
+          >
             <HorizontalBars data={data.top_sellers.map((p) => ({ name: short(p.title), value: p.units }))} color={COLORS.tertiary} label="Units" />
           </ChartFigure>
 
-          <ChartFigure title={`Smart-sort conversion estimates, last 30 days (shop rate ${percent(data.conversion.shop_rate)}, k = ${data.conversion.k})`}
+          <ChartFigure
+            title={`Smart-sort conversion estimates, last 30 days (shop rate ${percent(data.conversion.shop_rate)}, k = ${data.conversion.k})`}
             columns={['Product', 'Views', 'Purchases', 'Estimate']}
-            rows={data.conversion.products.map((p) => [p.title, p.views, p.purchases, percent(p.estimate)])}>
-            <HorizontalBars data={data.conversion.products.map((p) => ({ name: short(p.title), value: Number((p.estimate * 100).toFixed(2)) }))} color={COLORS.secondary} label="Estimate (%)" />
+            rows={data.conversion.products.map((p) => [p.title, p.views, p.purchases, percent(p.estimate)])}
+          >
+            <HorizontalBars
+              data={data.conversion.products.map((p) => ({ name: short(p.title), value: Number((p.estimate * 100).toFixed(2)) }))}
+              color={COLORS.secondary}
+              label="Estimate (%)"
+            />
           </ChartFigure>
         </div>
       )}

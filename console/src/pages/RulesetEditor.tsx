@@ -15,13 +15,19 @@ interface Props {
 export function RulesetEditorPage({ id, catalog, onDirty, navigate }: Props) {
   const { api, shop } = useConsole();
   const loaded = useLoad<Ruleset | null>(
-    () => (id === null ? Promise.resolve(null) : api.get<{ ruleset: Ruleset }>(`/shops/${encodeURIComponent(shop.handle)}/rulesets/${id}`).then((r) => r.ruleset)),
+    () =>
+      id === null ? Promise.resolve(null) : api.get<{ ruleset: Ruleset }>(`/shops/${encodeURIComponent(shop.handle)}/rulesets/${id}`).then((r) => r.ruleset),
     [id, shop.handle],
   );
   const ready = !loaded.loading && !loaded.error;
   // Once loaded, the editor names the page by the ruleset's name.
   usePageTitle(ready ? null : id === null ? 'New ruleset' : `Ruleset ${id}`);
   if (loaded.loading) return <p className="muted">Loading ruleset…</p>;
-  if (loaded.error) return <p className="error" role="alert">{loaded.error}</p>;
+  if (loaded.error)
+    return (
+      <p className="error" role="alert">
+        {loaded.error}
+      </p>
+    );
   return <RulesetEditor key={`${shop.handle}:${id ?? 'new'}`} stored={loaded.data ?? null} catalog={catalog} onDirty={onDirty} navigate={navigate} />;
 }

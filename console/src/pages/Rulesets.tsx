@@ -39,29 +39,56 @@ export function RulesetsPage({ navigate }: { navigate(to: string): void }) {
   return (
     <section aria-labelledby="rulesets-heading">
       <div className="page-head">
-        <h1 id="rulesets-heading" tabIndex={-1}>Rulesets</h1>
-        <button type="button" className="primary" onClick={() => navigate('/rulesets/new')}>New ruleset</button>
+        <h1 id="rulesets-heading" tabIndex={-1}>
+          Rulesets
+        </h1>
+        <button type="button" className="primary" onClick={() => navigate('/rulesets/new')}>
+          New ruleset
+        </button>
       </div>
-      <p className="muted">A ruleset answers <code>/api/v1/custom/id/&lt;id&gt;</code>: its rules run top to bottom and return products.</p>
+      <p className="muted">
+        A ruleset answers <code>/api/v1/custom/id/&lt;id&gt;</code>: its rules run top to bottom and return products.
+      </p>
       <Announcer message={message} />
-      {list.error && <p className="error" role="alert">{list.error}</p>}
+      {list.error && (
+        <p className="error" role="alert">
+          {list.error}
+        </p>
+      )}
       {list.loading && !list.data && <p className="muted">Loading…</p>}
       {list.data && list.data.length === 0 && <p>No rulesets yet. Create one to power a widget.</p>}
       {list.data && list.data.length > 0 && (
         <div className="table-wrap">
           <table className="stack">
-            <thead><tr><th scope="col">Id</th><th scope="col">Name</th><th scope="col">Enabled</th><th scope="col">Rules</th><th scope="col">Last change</th><th scope="col"><span className="visually-hidden">Actions</span></th></tr></thead>
+            <thead>
+              <tr>
+                <th scope="col">Id</th>
+                <th scope="col">Name</th>
+                <th scope="col">Enabled</th>
+                <th scope="col">Rules</th>
+                <th scope="col">Last change</th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
             <tbody>
               {list.data.map((ruleset) => (
                 <tr key={ruleset.id}>
                   <td data-label="Id">{ruleset.id}</td>
-                  <td><a href={`#/rulesets/${ruleset.id}`}>{ruleset.name}</a></td>
+                  <td>
+                    <a href={`#/rulesets/${ruleset.id}`}>{ruleset.name}</a>
+                  </td>
                   <td data-label="Enabled">{ruleset.enabled === false ? 'No' : 'Yes'}</td>
                   <td data-label="Rules">{ruleset.rules.length}</td>
                   <td data-label="Last change">{formatDate(ruleset.updated_at)}</td>
                   <td className="actions">
-                    <button type="button" onClick={() => void duplicate(ruleset)} aria-label={`Duplicate ${ruleset.name}`}>Duplicate</button>
-                    <button type="button" className="danger" onClick={() => void remove(ruleset)} aria-label={`Delete ${ruleset.name}`}>Delete</button>
+                    <button type="button" onClick={() => void duplicate(ruleset)} aria-label={`Duplicate ${ruleset.name}`}>
+                      Duplicate
+                    </button>
+                    <button type="button" className="danger" onClick={() => void remove(ruleset)} aria-label={`Delete ${ruleset.name}`}>
+                      Delete
+                    </button>
                   </td>
                 </tr>
               ))}

@@ -62,7 +62,16 @@ export function attributeOrder(order: OrderToAttribute, clicks: readonly Click[]
       via = 'click';
     }
     if (source === null) continue;
-    out.push({ order_id: order.id, line_no: line.line_no, source, via, product_id: line.product_id, quantity: line.quantity, revenue: line.price * line.quantity, created_at: order.created_at });
+    out.push({
+      order_id: order.id,
+      line_no: line.line_no,
+      source,
+      via,
+      product_id: line.product_id,
+      quantity: line.quantity,
+      revenue: line.price * line.quantity,
+      created_at: order.created_at,
+    });
   }
   return out;
 }

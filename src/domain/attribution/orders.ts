@@ -17,7 +17,7 @@ export function orderToAttribute(row: OrderInput, createdAt: number, cancelled: 
     lines: row.line_items.map((line, lineNo) => {
       const property = line.properties?.find((p) => p.name === SOURCE_PROPERTY);
       const value = typeof property?.value === 'string' ? property.value.trim() : '';
-      const refund = line.id != null ? refunded.get(line.id) ?? 0 : 0;
+      const refund = line.id != null ? (refunded.get(line.id) ?? 0) : 0;
       return {
         line_no: lineNo,
         product_id: line.product_id,

@@ -11,9 +11,7 @@ export const MAX_SOURCE_LENGTH = 160;
 /** The line-item property a storefront's add-to-cart carries the source in. */
 export const SOURCE_PROPERTY = '_rebound_source';
 
-export type ParsedSource =
-  | { kind: 'ruleset'; rulesetId: number; version: number; arm: string | null }
-  | { kind: 'list'; name: string };
+export type ParsedSource = { kind: 'ruleset'; rulesetId: number; version: number; arm: string | null } | { kind: 'list'; name: string };
 
 /** The source of a ruleset's answer; `arm` when an experiment chose it. */
 export function rulesetSource(rulesetId: number, version: number, arm: string | null = null): string {

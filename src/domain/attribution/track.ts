@@ -19,7 +19,10 @@ export interface TrackEvent {
 export type TrackRow = TrackEvent & { shop_id: number; experiment_id: number | null; arm: number | null };
 
 /** Impressions, clicks and add-to-carts per key, folded from a batch. */
-export function countTracked<K>(rows: readonly TrackRow[], keyOf: (row: TrackRow) => K | null): Map<string, { key: K; impressions: number; clicks: number; add_to_carts: number }> {
+export function countTracked<K>(
+  rows: readonly TrackRow[],
+  keyOf: (row: TrackRow) => K | null,
+): Map<string, { key: K; impressions: number; clicks: number; add_to_carts: number }> {
   const out = new Map<string, { key: K; impressions: number; clicks: number; add_to_carts: number }>();
   for (const row of rows) {
     const key = keyOf(row);

@@ -7,13 +7,24 @@ export const LINK_TTL_MS = 30 * 86_400_000;
  * The parameters a link is made of and signs. Anything else in a link's query (what mail tools
  * append: `utm_*`, `mc_cid`, `gclid`, …) is neither signed nor read.
  */
-export const LINK_PARAMS = ['merchant_token', 'billing_customer_id', 'billing_subscription_ids', 'billing_discount_code', 'request_type', 'tk', 'campaign_id', 'expires'] as const;
+export const LINK_PARAMS = [
+  'merchant_token',
+  'billing_customer_id',
+  'billing_subscription_ids',
+  'billing_discount_code',
+  'request_type',
+  'tk',
+  'campaign_id',
+  'expires',
+] as const;
 
 export type LinkParams = Readonly<Record<string, string>>;
 
 function canonical(params: LinkParams): string {
-  return LINK_PARAMS.filter((k) => params[k] !== undefined).sort()
-    .map((k) => `${encodeURIComponent(k)}=${encodeURIComponent(params[k]!)}`).join('&');
+  return LINK_PARAMS.filter((k) => params[k] !== undefined)
+    .sort()
+    .map((k) => `${encodeURIComponent(k)}=${encodeURIComponent(params[k]!)}`)
+    .join('&');
 }
 
 /** HMAC-SHA256 over the link's own parameters (LINK_PARAMS), hex. */

@@ -10,41 +10,107 @@ export type ExternalId = { ecommerce?: string | number | null } | null | undefin
 type Text = string | null | undefined;
 
 export interface RemoteCustomer {
-  id: number; hash?: Text; external_customer_id?: ExternalId; email?: Text; first_name?: Text; last_name?: Text; phone?: Text;
-  created_at?: Text; updated_at?: Text; first_charge_processed_at?: Text; has_valid_payment_method?: boolean | null;
-  has_payment_method_in_dunning?: boolean | null; subscriptions_active_count?: number | null; subscriptions_total_count?: number | null;
+  id: number;
+  hash?: Text;
+  external_customer_id?: ExternalId;
+  email?: Text;
+  first_name?: Text;
+  last_name?: Text;
+  phone?: Text;
+  created_at?: Text;
+  updated_at?: Text;
+  first_charge_processed_at?: Text;
+  has_valid_payment_method?: boolean | null;
+  has_payment_method_in_dunning?: boolean | null;
+  subscriptions_active_count?: number | null;
+  subscriptions_total_count?: number | null;
 }
 
 export interface RemoteSubscription {
-  id: number; address_id: number; customer_id: number; external_product_id?: ExternalId; external_variant_id?: ExternalId; status?: Text;
-  cancellation_reason?: Text; cancellation_reason_comments?: Text; cancelled_at?: Text; created_at?: Text; updated_at?: Text;
-  next_charge_scheduled_at?: Text; charge_interval_frequency?: number | string | null; order_interval_frequency?: number | string | null;
-  order_interval_unit?: Text; order_day_of_month?: number | null; order_day_of_week?: number | null;
-  expire_after_specific_number_of_charges?: number | null; has_queued_charges?: boolean | null; max_retries_reached?: boolean | null;
-  is_skippable?: boolean | null; is_swappable?: boolean | null; price?: string | number | null; quantity?: number | null;
-  product_title?: Text; variant_title?: Text; sku?: Text; sku_override?: boolean | null; properties?: { name: string; value: string }[] | null;
+  id: number;
+  address_id: number;
+  customer_id: number;
+  external_product_id?: ExternalId;
+  external_variant_id?: ExternalId;
+  status?: Text;
+  cancellation_reason?: Text;
+  cancellation_reason_comments?: Text;
+  cancelled_at?: Text;
+  created_at?: Text;
+  updated_at?: Text;
+  next_charge_scheduled_at?: Text;
+  charge_interval_frequency?: number | string | null;
+  order_interval_frequency?: number | string | null;
+  order_interval_unit?: Text;
+  order_day_of_month?: number | null;
+  order_day_of_week?: number | null;
+  expire_after_specific_number_of_charges?: number | null;
+  has_queued_charges?: boolean | null;
+  max_retries_reached?: boolean | null;
+  is_skippable?: boolean | null;
+  is_swappable?: boolean | null;
+  price?: string | number | null;
+  quantity?: number | null;
+  product_title?: Text;
+  variant_title?: Text;
+  sku?: Text;
+  sku_override?: boolean | null;
+  properties?: { name: string; value: string }[] | null;
 }
 
 export interface RemoteAddress {
-  id: number; customer_id: number; address1?: Text; city?: Text; zip?: Text; country_code?: Text; updated_at?: Text;
+  id: number;
+  customer_id: number;
+  address1?: Text;
+  city?: Text;
+  zip?: Text;
+  country_code?: Text;
+  updated_at?: Text;
   discounts?: { id?: number; code?: string }[] | null;
 }
 
 export interface RemoteLineItem {
-  purchase_item_id?: number | null; purchase_item_type?: Text; external_product_id?: ExternalId; external_variant_id?: ExternalId;
-  quantity?: number | null; title?: Text; unit_price?: string | number | null; price?: string | number | null;
+  purchase_item_id?: number | null;
+  purchase_item_type?: Text;
+  external_product_id?: ExternalId;
+  external_variant_id?: ExternalId;
+  quantity?: number | null;
+  title?: Text;
+  unit_price?: string | number | null;
+  price?: string | number | null;
 }
 
 export interface RemoteCharge {
-  id: number; address_id: number; customer?: { id?: number } | null; customer_id?: number | null; status?: Text; scheduled_at?: Text;
-  processed_at?: Text; total_price?: string | number | null; updated_at?: Text; error?: Text; error_type?: Text;
-  external_order_id?: ExternalId; line_items?: RemoteLineItem[] | null;
+  id: number;
+  address_id: number;
+  customer?: { id?: number } | null;
+  customer_id?: number | null;
+  status?: Text;
+  scheduled_at?: Text;
+  processed_at?: Text;
+  total_price?: string | number | null;
+  updated_at?: Text;
+  error?: Text;
+  error_type?: Text;
+  external_order_id?: ExternalId;
+  line_items?: RemoteLineItem[] | null;
 }
 
 export interface RemoteOnetime {
-  id: number; address_id: number; customer_id: number; external_product_id?: ExternalId; external_variant_id?: ExternalId;
-  quantity?: number | null; price?: string | number | null; product_title?: Text; variant_title?: Text; next_charge_scheduled_at?: Text;
-  is_cancelled?: boolean | null; created_at?: Text; updated_at?: Text; properties?: { name: string; value: string }[] | null;
+  id: number;
+  address_id: number;
+  customer_id: number;
+  external_product_id?: ExternalId;
+  external_variant_id?: ExternalId;
+  quantity?: number | null;
+  price?: string | number | null;
+  product_title?: Text;
+  variant_title?: Text;
+  next_charge_scheduled_at?: Text;
+  is_cancelled?: boolean | null;
+  created_at?: Text;
+  updated_at?: Text;
+  properties?: { name: string; value: string }[] | null;
 }
 
 /** `2021-11-17T10:12:33+00:00`, `…Z`, `2021-11-17T10:12:33` or `2021-11-17` → `YYYY-MM-DDTHH:MM:SS` in UTC (the public API's form). */
@@ -65,7 +131,8 @@ export function externalId(value: ExternalId): number {
 }
 
 function requireId(value: unknown, what: string): number {
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) throw new BadGatewayError(`The billing provider answered a ${what} without a valid id.`);
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1)
+    throw new BadGatewayError(`The billing provider answered a ${what} without a valid id.`);
   return value;
 }
 
@@ -80,15 +147,31 @@ export function customerFromRemote(c: RemoteCustomer): BillingCustomer {
   const created = remoteTimestamp(c.created_at) ?? '';
   const active = c.subscriptions_active_count ?? 0;
   return {
-    id: requireId(c.id, 'customer'), hash: text(c.hash), shop_customer_id: externalId(c.external_customer_id) ? String(externalId(c.external_customer_id)) : '',
-    email: text(c.email), created_at: created, updated_at: remoteTimestamp(c.updated_at) ?? created,
-    first_charge_processed_at: remoteTimestamp(c.first_charge_processed_at), first_name: text(c.first_name), last_name: text(c.last_name),
+    id: requireId(c.id, 'customer'),
+    hash: text(c.hash),
+    shop_customer_id: externalId(c.external_customer_id) ? String(externalId(c.external_customer_id)) : '',
+    email: text(c.email),
+    created_at: created,
+    updated_at: remoteTimestamp(c.updated_at) ?? created,
+    first_charge_processed_at: remoteTimestamp(c.first_charge_processed_at),
+    first_name: text(c.first_name),
+    last_name: text(c.last_name),
     // 2021-11 keeps billing addresses on payment methods, not on the customer: the public API's fields stay empty.
-    billing_address1: '', billing_address2: '', billing_zip: '', billing_city: '', billing_company: '', billing_province: '', billing_country: '',
-    billing_phone: text(c.phone), processor_type: '', status: active > 0 ? 'ACTIVE' : 'INACTIVE',
-    has_valid_payment_method: c.has_valid_payment_method === true, reason_payment_method_not_valid: null,
+    billing_address1: '',
+    billing_address2: '',
+    billing_zip: '',
+    billing_city: '',
+    billing_company: '',
+    billing_province: '',
+    billing_country: '',
+    billing_phone: text(c.phone),
+    processor_type: '',
+    status: active > 0 ? 'ACTIVE' : 'INACTIVE',
+    has_valid_payment_method: c.has_valid_payment_method === true,
+    reason_payment_method_not_valid: null,
     has_card_error_in_dunning: c.has_payment_method_in_dunning === true,
-    number_active_subscriptions: active, number_subscriptions: c.subscriptions_total_count ?? 0,
+    number_active_subscriptions: active,
+    number_subscriptions: c.subscriptions_total_count ?? 0,
   };
 }
 
@@ -97,46 +180,82 @@ export function subscriptionFromRemote(s: RemoteSubscription): BillingSubscripti
   const productId = externalId(s.external_product_id);
   const orderFrequency = String(s.order_interval_frequency ?? s.charge_interval_frequency ?? '1');
   return {
-    id: requireId(s.id, 'subscription'), address_id: requireId(s.address_id, 'subscription address'), customer_id: requireId(s.customer_id, 'subscription customer'),
+    id: requireId(s.id, 'subscription'),
+    address_id: requireId(s.address_id, 'subscription address'),
+    customer_id: requireId(s.customer_id, 'subscription customer'),
     // 2021-11 has no product id of its own: the public API's billing_product_id carries the platform's.
-    billing_product_id: productId, shop_product_id: productId, shop_variant_id: externalId(s.external_variant_id),
-    status: text(s.status).toUpperCase(), cancellation_reason: s.cancellation_reason ?? null, cancellation_reason_comments: s.cancellation_reason_comments ?? null,
-    cancelled_at: remoteTimestamp(s.cancelled_at), created_at: created, updated_at: remoteTimestamp(s.updated_at) ?? created,
+    billing_product_id: productId,
+    shop_product_id: productId,
+    shop_variant_id: externalId(s.external_variant_id),
+    status: text(s.status).toUpperCase(),
+    cancellation_reason: s.cancellation_reason ?? null,
+    cancellation_reason_comments: s.cancellation_reason_comments ?? null,
+    cancelled_at: remoteTimestamp(s.cancelled_at),
+    created_at: created,
+    updated_at: remoteTimestamp(s.updated_at) ?? created,
     next_charge_scheduled_at: remoteTimestamp(s.next_charge_scheduled_at),
-    charge_interval_frequency: String(s.charge_interval_frequency ?? orderFrequency), order_interval_frequency: orderFrequency,
-    order_interval_unit: text(s.order_interval_unit) || 'month', order_day_of_month: s.order_day_of_month ?? null, order_day_of_week: s.order_day_of_week ?? null,
+    charge_interval_frequency: String(s.charge_interval_frequency ?? orderFrequency),
+    order_interval_frequency: orderFrequency,
+    order_interval_unit: text(s.order_interval_unit) || 'month',
+    order_day_of_month: s.order_day_of_month ?? null,
+    order_day_of_week: s.order_day_of_week ?? null,
     expire_after_specific_number_of_charges: s.expire_after_specific_number_of_charges ?? null,
-    has_queued_charges: flag(s.has_queued_charges), max_retries_reached: flag(s.max_retries_reached),
-    is_skippable: s.is_skippable !== false, is_swappable: s.is_swappable !== false, price: Number(money(s.price)), quantity: s.quantity ?? 1,
-    product_title: text(s.product_title), variant_title: text(s.variant_title), sku: s.sku ?? null, sku_override: s.sku_override === true,
+    has_queued_charges: flag(s.has_queued_charges),
+    max_retries_reached: flag(s.max_retries_reached),
+    is_skippable: s.is_skippable !== false,
+    is_swappable: s.is_swappable !== false,
+    price: Number(money(s.price)),
+    quantity: s.quantity ?? 1,
+    product_title: text(s.product_title),
+    variant_title: text(s.variant_title),
+    sku: s.sku ?? null,
+    sku_override: s.sku_override === true,
     properties: Array.isArray(s.properties) ? s.properties.map((p) => ({ name: String(p.name), value: String(p.value) })) : [],
   };
 }
 
 export function addressFromRemote(a: RemoteAddress): BillingAddress {
   return {
-    id: requireId(a.id, 'address'), customer_id: requireId(a.customer_id, 'address customer'), address1: text(a.address1), city: text(a.city), zip: text(a.zip),
-    country_code: text(a.country_code).toUpperCase(), discount_code: a.discounts?.find((d) => typeof d.code === 'string')?.code ?? null,
+    id: requireId(a.id, 'address'),
+    customer_id: requireId(a.customer_id, 'address customer'),
+    address1: text(a.address1),
+    city: text(a.city),
+    zip: text(a.zip),
+    country_code: text(a.country_code).toUpperCase(),
+    discount_code: a.discounts?.find((d) => typeof d.code === 'string')?.code ?? null,
     updated_at: remoteTimestamp(a.updated_at) ?? '',
   };
 }
 
 export function chargeFromRemote(c: RemoteCharge): BillingCharge {
   return {
-    id: requireId(c.id, 'charge'), address_id: requireId(c.address_id, 'charge address'), customer_id: c.customer?.id ?? c.customer_id ?? 0,
-    status: text(c.status).toUpperCase(), scheduled_at: remoteTimestamp(c.scheduled_at) ?? '', processed_at: remoteTimestamp(c.processed_at),
-    total_price: money(c.total_price), updated_at: remoteTimestamp(c.updated_at) ?? '',
+    id: requireId(c.id, 'charge'),
+    address_id: requireId(c.address_id, 'charge address'),
+    customer_id: c.customer?.id ?? c.customer_id ?? 0,
+    status: text(c.status).toUpperCase(),
+    scheduled_at: remoteTimestamp(c.scheduled_at) ?? '',
+    processed_at: remoteTimestamp(c.processed_at),
+    total_price: money(c.total_price),
+    updated_at: remoteTimestamp(c.updated_at) ?? '',
   };
 }
 
 export function onetimeFromRemote(o: RemoteOnetime): Onetime {
   const created = remoteTimestamp(o.created_at) ?? '';
   return {
-    id: requireId(o.id, 'one-time purchase'), address_id: requireId(o.address_id, 'one-time purchase address'), customer_id: o.customer_id,
-    shop_product_id: externalId(o.external_product_id), shop_variant_id: externalId(o.external_variant_id), quantity: o.quantity ?? 1,
-    price: money(o.price), product_title: text(o.product_title), variant_title: text(o.variant_title),
-    next_charge_scheduled_at: remoteTimestamp(o.next_charge_scheduled_at) ?? '', status: o.is_cancelled ? 'CANCELLED' : 'ACTIVE',
-    created_at: created, updated_at: remoteTimestamp(o.updated_at) ?? created,
+    id: requireId(o.id, 'one-time purchase'),
+    address_id: requireId(o.address_id, 'one-time purchase address'),
+    customer_id: o.customer_id,
+    shop_product_id: externalId(o.external_product_id),
+    shop_variant_id: externalId(o.external_variant_id),
+    quantity: o.quantity ?? 1,
+    price: money(o.price),
+    product_title: text(o.product_title),
+    variant_title: text(o.variant_title),
+    next_charge_scheduled_at: remoteTimestamp(o.next_charge_scheduled_at) ?? '',
+    status: o.is_cancelled ? 'CANCELLED' : 'ACTIVE',
+    created_at: created,
+    updated_at: remoteTimestamp(o.updated_at) ?? created,
   };
 }
 
@@ -144,10 +263,16 @@ export function onetimeFromRemote(o: RemoteOnetime): Onetime {
 export function orderFromRemoteCharge(c: RemoteCharge): BillingOrder {
   const charge = chargeFromRemote(c);
   return {
-    id: externalId(c.external_order_id) || charge.id, charge_id: charge.id, customer_id: charge.customer_id, created_at: charge.processed_at ?? charge.updated_at,
+    id: externalId(c.external_order_id) || charge.id,
+    charge_id: charge.id,
+    customer_id: charge.customer_id,
+    created_at: charge.processed_at ?? charge.updated_at,
     line_items: (c.line_items ?? []).map((li) => ({
-      shop_product_id: externalId(li.external_product_id), shop_variant_id: externalId(li.external_variant_id), quantity: li.quantity ?? 1,
-      price: money(li.unit_price ?? li.price), title: text(li.title),
+      shop_product_id: externalId(li.external_product_id),
+      shop_variant_id: externalId(li.external_variant_id),
+      quantity: li.quantity ?? 1,
+      price: money(li.unit_price ?? li.price),
+      title: text(li.title),
     })),
   };
 }

@@ -10,8 +10,13 @@ export interface PriceFilter {
 }
 
 export function hasPriceConditions(filter: PriceFilter): boolean {
-  return filter.lessThan !== undefined || filter.lessThanOrEqual !== undefined || filter.equal !== undefined
-    || filter.greaterThan !== undefined || filter.greaterThanOrEqual !== undefined;
+  return (
+    filter.lessThan !== undefined ||
+    filter.lessThanOrEqual !== undefined ||
+    filter.equal !== undefined ||
+    filter.greaterThan !== undefined ||
+    filter.greaterThanOrEqual !== undefined
+  );
 }
 
 /** Whether one variant price satisfies every condition of the filter. */

@@ -95,7 +95,10 @@ export const EXCLUDE_TAG = 'exclude_rebound';
 
 /** Tags as a list: comma-separated, trimmed, empties dropped. */
 export function splitTags(tags: string): string[] {
-  return tags.split(',').map((t) => t.trim()).filter((t) => t !== '');
+  return tags
+    .split(',')
+    .map((t) => t.trim())
+    .filter((t) => t !== '');
 }
 
 /** Whether any list may return the product: published, active and not excluded. */
@@ -105,9 +108,7 @@ export function isListable(product: Pick<Product, 'published_at' | 'status' | 't
 }
 
 /** Out of stock: tracked by inventory, not allowed to oversell, nothing left (docs/api.md, "Products"). */
-export function isVariantInStock(
-  variant: Pick<Variant, 'inventory_management' | 'inventory_policy' | 'inventory_quantity'>,
-): boolean {
+export function isVariantInStock(variant: Pick<Variant, 'inventory_management' | 'inventory_policy' | 'inventory_quantity'>): boolean {
   if (variant.inventory_management === null || variant.inventory_management === '') return true;
   if (variant.inventory_policy === 'continue') return true;
   return variant.inventory_quantity > 0;

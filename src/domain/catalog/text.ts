@@ -28,6 +28,9 @@ export function plainText(html: string, maxChars: number): string {
     out += ' ';
     at = close + 1;
   }
-  const text = out.replace(/&(?:amp|lt|gt|quot|#39|nbsp);/g, (e) => ENTITIES[e] ?? e).replace(/\s+/g, ' ').trim();
+  const text = out
+    .replace(/&(?:amp|lt|gt|quot|#39|nbsp);/g, (e) => ENTITIES[e] ?? e)
+    .replace(/\s+/g, ' ')
+    .trim();
   return text.length > maxChars ? `${text.slice(0, maxChars - 1)}…` : text;
 }

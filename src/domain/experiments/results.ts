@@ -65,16 +65,22 @@ export function armResults(experiment: Pick<Experiment, 'arms'>, days: readonly 
       add_to_cart_rate: ratePerVisitor(t.add_to_carts, t.visitors),
       conversion: proportion(t.orders, t.visitors),
       revenue_per_visitor: mean(t.visitors, t.revenue / 10_000, t.revenue_sq, t.orders),
-      p_beats_first: i === 0 ? null : {
-        conversion: probabilityBeatsProportion({ k: first.orders, n: first.visitors }, { k: t.orders, n: t.visitors }),
-        revenue_per_visitor: probabilityBeatsMean(revenueOf(first), revenueOf(t)),
-      },
+      p_beats_first:
+        i === 0
+          ? null
+          : {
+              conversion: probabilityBeatsProportion({ k: first.orders, n: first.visitors }, { k: t.orders, n: t.visitors }),
+              revenue_per_visitor: probabilityBeatsMean(revenueOf(first), revenueOf(t)),
+            },
     };
   });
 }
 
 /** The results day by day, cumulative: what the console's chart draws. */
-export function cumulativeSeries(experiment: Pick<Experiment, 'arms'>, days: readonly ArmDay[]): { day: number; arms: { visitors: number; orders: number; revenue: number; conversion: number | null; revenue_per_visitor: number | null }[] }[] {
+export function cumulativeSeries(
+  experiment: Pick<Experiment, 'arms'>,
+  days: readonly ArmDay[],
+): { day: number; arms: { visitors: number; orders: number; revenue: number; conversion: number | null; revenue_per_visitor: number | null }[] }[] {
   const dayList = [...new Set(days.map((d) => d.day))].sort((a, b) => a - b);
   const running = experiment.arms.map(zero);
   const byDay = new Map<number, ArmDay[]>();

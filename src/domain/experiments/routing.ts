@@ -56,7 +56,8 @@ export function armOfSource(experiments: readonly Experiment[], source: ParsedSo
     const created = Date.parse(e.created_at);
     if (created > at) continue;
     const index = e.arms.findIndex((a, i) => a.name === source.arm && sourceRulesetOf(e, i) === source.rulesetId);
-    if (index >= 0 && (!found || created > found.created || (created === found.created && e.id > found.experimentId))) found = { experimentId: e.id, index, created };
+    if (index >= 0 && (!found || created > found.created || (created === found.created && e.id > found.experimentId)))
+      found = { experimentId: e.id, index, created };
   }
   return found && { experimentId: found.experimentId, index: found.index };
 }

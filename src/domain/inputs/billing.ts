@@ -7,95 +7,124 @@ const OptText = Type.Optional(Type.String({ maxLength: 1000 }));
 const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Optional(Type.Union([t, Type.Null()]));
 const strict = { additionalProperties: false } as const;
 
-export const BillingCustomerInput = Type.Object({
-  id: Id,
-  hash: OptText,
-  shop_customer_id: Type.Optional(Type.Union([Type.String(), Type.Integer()])),
-  email: Type.String({ maxLength: 320 }),
-  created_at: Type.Optional(Stamp),
-  updated_at: Type.Optional(Stamp),
-  first_charge_processed_at: Nullable(Stamp),
-  first_name: OptText, last_name: OptText,
-  billing_address1: OptText, billing_address2: OptText, billing_zip: OptText, billing_city: OptText, billing_company: OptText,
-  billing_province: OptText, billing_country: OptText, billing_phone: OptText,
-  processor_type: OptText,
-  status: Type.Optional(Type.String()),
-  has_valid_payment_method: Type.Optional(Type.Boolean()),
-  reason_payment_method_not_valid: Nullable(Type.String()),
-  has_card_error_in_dunning: Type.Optional(Type.Boolean()),
-  number_active_subscriptions: Type.Optional(Type.Integer({ minimum: 0 })),
-  number_subscriptions: Type.Optional(Type.Integer({ minimum: 0 })),
-}, strict);
+export const BillingCustomerInput = Type.Object(
+  {
+    id: Id,
+    hash: OptText,
+    shop_customer_id: Type.Optional(Type.Union([Type.String(), Type.Integer()])),
+    email: Type.String({ maxLength: 320 }),
+    created_at: Type.Optional(Stamp),
+    updated_at: Type.Optional(Stamp),
+    first_charge_processed_at: Nullable(Stamp),
+    first_name: OptText,
+    last_name: OptText,
+    billing_address1: OptText,
+    billing_address2: OptText,
+    billing_zip: OptText,
+    billing_city: OptText,
+    billing_company: OptText,
+    billing_province: OptText,
+    billing_country: OptText,
+    billing_phone: OptText,
+    processor_type: OptText,
+    status: Type.Optional(Type.String()),
+    has_valid_payment_method: Type.Optional(Type.Boolean()),
+    reason_payment_method_not_valid: Nullable(Type.String()),
+    has_card_error_in_dunning: Type.Optional(Type.Boolean()),
+    number_active_subscriptions: Type.Optional(Type.Integer({ minimum: 0 })),
+    number_subscriptions: Type.Optional(Type.Integer({ minimum: 0 })),
+  },
+  strict,
+);
 export type BillingCustomerInput = Static<typeof BillingCustomerInput>;
 
-export const BillingAddressInput = Type.Object({
-  id: Id,
-  customer_id: Id,
-  address1: Type.String({ maxLength: 500 }),
-  city: Type.String({ maxLength: 200 }),
-  zip: Type.String({ maxLength: 40 }),
-  country_code: Type.String({ pattern: '^[A-Za-z]{2}$' }),
-  discount_code: Nullable(Type.String({ maxLength: 100 })),
-  updated_at: Type.Optional(Stamp),
-}, strict);
+export const BillingAddressInput = Type.Object(
+  {
+    id: Id,
+    customer_id: Id,
+    address1: Type.String({ maxLength: 500 }),
+    city: Type.String({ maxLength: 200 }),
+    zip: Type.String({ maxLength: 40 }),
+    country_code: Type.String({ pattern: '^[A-Za-z]{2}$' }),
+    discount_code: Nullable(Type.String({ maxLength: 100 })),
+    updated_at: Type.Optional(Stamp),
+  },
+  strict,
+);
 export type BillingAddressInput = Static<typeof BillingAddressInput>;
 
-export const BillingSubscriptionInput = Type.Object({
-  id: Id,
-  address_id: Id,
-  customer_id: Id,
-  billing_product_id: Type.Optional(Id),
-  shop_product_id: Id,
-  shop_variant_id: Id,
-  status: Type.String({ minLength: 1 }),
-  cancellation_reason: Nullable(Type.String()),
-  cancellation_reason_comments: Nullable(Type.String()),
-  cancelled_at: Nullable(Stamp),
-  created_at: Type.Optional(Stamp),
-  updated_at: Type.Optional(Stamp),
-  next_charge_scheduled_at: Nullable(Stamp),
-  charge_interval_frequency: Type.Optional(Type.String({ pattern: '^\\d{1,3}$' })),
-  order_interval_frequency: Type.String({ pattern: '^\\d{1,3}$' }),
-  order_interval_unit: Type.Union([Type.Literal('day'), Type.Literal('week'), Type.Literal('month')]),
-  order_day_of_month: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: 31 }), Type.Null()])),
-  order_day_of_week: Type.Optional(Type.Union([Type.Integer({ minimum: 0, maximum: 6 }), Type.Null()])),
-  expire_after_specific_number_of_charges: Type.Optional(Type.Union([Type.Integer({ minimum: 0 }), Type.Null()])),
-  has_queued_charges: Type.Optional(Type.Integer({ minimum: 0, maximum: 1 })),
-  max_retries_reached: Type.Optional(Type.Integer({ minimum: 0, maximum: 1 })),
-  is_skippable: Type.Optional(Type.Boolean()),
-  is_swappable: Type.Optional(Type.Boolean()),
-  price: Type.Number({ minimum: 0 }),
-  quantity: Type.Integer({ minimum: 1 }),
-  product_title: Type.String(),
-  variant_title: Type.Optional(Type.String()),
-  sku: Nullable(Type.String()),
-  sku_override: Type.Optional(Type.Boolean()),
-  properties: Type.Optional(Type.Array(Type.Object({ name: Type.String(), value: Type.String() }, strict))),
-}, strict);
+export const BillingSubscriptionInput = Type.Object(
+  {
+    id: Id,
+    address_id: Id,
+    customer_id: Id,
+    billing_product_id: Type.Optional(Id),
+    shop_product_id: Id,
+    shop_variant_id: Id,
+    status: Type.String({ minLength: 1 }),
+    cancellation_reason: Nullable(Type.String()),
+    cancellation_reason_comments: Nullable(Type.String()),
+    cancelled_at: Nullable(Stamp),
+    created_at: Type.Optional(Stamp),
+    updated_at: Type.Optional(Stamp),
+    next_charge_scheduled_at: Nullable(Stamp),
+    charge_interval_frequency: Type.Optional(Type.String({ pattern: '^\\d{1,3}$' })),
+    order_interval_frequency: Type.String({ pattern: '^\\d{1,3}$' }),
+    order_interval_unit: Type.Union([Type.Literal('day'), Type.Literal('week'), Type.Literal('month')]),
+    order_day_of_month: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: 31 }), Type.Null()])),
+    order_day_of_week: Type.Optional(Type.Union([Type.Integer({ minimum: 0, maximum: 6 }), Type.Null()])),
+    expire_after_specific_number_of_charges: Type.Optional(Type.Union([Type.Integer({ minimum: 0 }), Type.Null()])),
+    has_queued_charges: Type.Optional(Type.Integer({ minimum: 0, maximum: 1 })),
+    max_retries_reached: Type.Optional(Type.Integer({ minimum: 0, maximum: 1 })),
+    is_skippable: Type.Optional(Type.Boolean()),
+    is_swappable: Type.Optional(Type.Boolean()),
+    price: Type.Number({ minimum: 0 }),
+    quantity: Type.Integer({ minimum: 1 }),
+    product_title: Type.String(),
+    variant_title: Type.Optional(Type.String()),
+    sku: Nullable(Type.String()),
+    sku_override: Type.Optional(Type.Boolean()),
+    properties: Type.Optional(Type.Array(Type.Object({ name: Type.String(), value: Type.String() }, strict))),
+  },
+  strict,
+);
 export type BillingSubscriptionInput = Static<typeof BillingSubscriptionInput>;
 
-export const BillingChargeInput = Type.Object({
-  id: Id,
-  address_id: Id,
-  customer_id: Id,
-  status: Type.String({ minLength: 1 }),
-  scheduled_at: Stamp,
-  processed_at: Nullable(Stamp),
-  total_price: Type.Optional(Type.String({ pattern: '^\\d{1,12}(\\.\\d{1,4})?$' })),
-  updated_at: Type.Optional(Stamp),
-}, strict);
+export const BillingChargeInput = Type.Object(
+  {
+    id: Id,
+    address_id: Id,
+    customer_id: Id,
+    status: Type.String({ minLength: 1 }),
+    scheduled_at: Stamp,
+    processed_at: Nullable(Stamp),
+    total_price: Type.Optional(Type.String({ pattern: '^\\d{1,12}(\\.\\d{1,4})?$' })),
+    updated_at: Type.Optional(Stamp),
+  },
+  strict,
+);
 export type BillingChargeInput = Static<typeof BillingChargeInput>;
 
-const MaxClaims = Type.Integer({ minimum: 1, maximum: 1000, description: 'reactivations one billing customer may make through this campaign\'s live links (default 1)' });
+const MaxClaims = Type.Integer({
+  minimum: 1,
+  maximum: 1000,
+  description: "reactivations one billing customer may make through this campaign's live links (default 1)",
+});
 
-export const CampaignInput = Type.Object({
-  name: Type.String({ minLength: 1, maxLength: 200 }),
-  discount_code: Nullable(Type.String({ maxLength: 100 })),
-  max_claims_per_customer: Type.Optional(MaxClaims),
-}, strict);
+export const CampaignInput = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 200 }),
+    discount_code: Nullable(Type.String({ maxLength: 100 })),
+    max_claims_per_customer: Type.Optional(MaxClaims),
+  },
+  strict,
+);
 
-export const CampaignPatchInput = Type.Object({
-  name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-  discount_code: Nullable(Type.String({ maxLength: 100 })),
-  max_claims_per_customer: Type.Optional(MaxClaims),
-}, strict);
+export const CampaignPatchInput = Type.Object(
+  {
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    discount_code: Nullable(Type.String({ maxLength: 100 })),
+    max_claims_per_customer: Type.Optional(MaxClaims),
+  },
+  strict,
+);

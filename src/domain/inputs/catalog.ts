@@ -8,110 +8,131 @@ const Decimal = Type.String({ pattern: '^\\d{1,12}(\\.\\d{1,4})?$', description:
 const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
 const strict = { additionalProperties: false } as const;
 
-export const MetafieldInput = Type.Object({
-  id: Id,
-  namespace: Type.String({ minLength: 1, maxLength: 255 }),
-  key: Type.String({ minLength: 1, maxLength: 255 }),
-  value: Type.String({ maxLength: 65_536 }),
-  value_type: Type.Optional(Type.String()),
-  type: Type.Optional(Type.String({ description: 'newer platform name of value_type' })),
-  description: Type.Optional(Nullable(Type.String())),
-  owner_id: Type.Optional(Id),
-  owner_resource: Type.Optional(Type.String()),
-  created_at: Type.Optional(Timestamp),
-  updated_at: Type.Optional(Timestamp),
-  admin_graphql_api_id: Type.Optional(Type.String()),
-}, strict);
+export const MetafieldInput = Type.Object(
+  {
+    id: Id,
+    namespace: Type.String({ minLength: 1, maxLength: 255 }),
+    key: Type.String({ minLength: 1, maxLength: 255 }),
+    value: Type.String({ maxLength: 65_536 }),
+    value_type: Type.Optional(Type.String()),
+    type: Type.Optional(Type.String({ description: 'newer platform name of value_type' })),
+    description: Type.Optional(Nullable(Type.String())),
+    owner_id: Type.Optional(Id),
+    owner_resource: Type.Optional(Type.String()),
+    created_at: Type.Optional(Timestamp),
+    updated_at: Type.Optional(Timestamp),
+    admin_graphql_api_id: Type.Optional(Type.String()),
+  },
+  strict,
+);
 
-export const VariantInput = Type.Object({
-  id: Id,
-  product_id: Type.Optional(Id),
-  title: Type.Optional(Type.String()),
-  price: Decimal,
-  compare_at_price: Type.Optional(Type.Union([Decimal, Type.Null()])),
-  sku: Type.Optional(Nullable(Type.String())),
-  position: Type.Optional(Type.Integer({ minimum: 1 })),
-  inventory_policy: Type.Optional(Type.Union([Type.Literal('deny'), Type.Literal('continue')])),
-  inventory_management: Type.Optional(Nullable(Type.String())),
-  inventory_quantity: Type.Optional(Type.Integer()),
-  old_inventory_quantity: Type.Optional(Type.Integer()),
-  fulfillment_service: Type.Optional(Type.String()),
-  option1: Type.Optional(Nullable(Type.String())),
-  option2: Type.Optional(Nullable(Type.String())),
-  option3: Type.Optional(Nullable(Type.String())),
-  taxable: Type.Optional(Type.Boolean()),
-  requires_shipping: Type.Optional(Type.Boolean()),
-  barcode: Type.Optional(Nullable(Type.String())),
-  grams: Type.Optional(Type.Integer({ minimum: 0 })),
-  weight: Type.Optional(Type.Number({ minimum: 0 })),
-  weight_unit: Type.Optional(Type.String()),
-  image_id: Type.Optional(Type.Union([Id, Type.Null()])),
-  inventory_item_id: Type.Optional(Type.Union([Id, Type.Null()])),
-  tax_code: Type.Optional(Nullable(Type.String())),
-  created_at: Type.Optional(Timestamp),
-  updated_at: Type.Optional(Timestamp),
-  admin_graphql_api_id: Type.Optional(Type.String()),
-  metafields: Type.Optional(Type.Array(MetafieldInput, { maxItems: 250 })),
-}, strict);
+export const VariantInput = Type.Object(
+  {
+    id: Id,
+    product_id: Type.Optional(Id),
+    title: Type.Optional(Type.String()),
+    price: Decimal,
+    compare_at_price: Type.Optional(Type.Union([Decimal, Type.Null()])),
+    sku: Type.Optional(Nullable(Type.String())),
+    position: Type.Optional(Type.Integer({ minimum: 1 })),
+    inventory_policy: Type.Optional(Type.Union([Type.Literal('deny'), Type.Literal('continue')])),
+    inventory_management: Type.Optional(Nullable(Type.String())),
+    inventory_quantity: Type.Optional(Type.Integer()),
+    old_inventory_quantity: Type.Optional(Type.Integer()),
+    fulfillment_service: Type.Optional(Type.String()),
+    option1: Type.Optional(Nullable(Type.String())),
+    option2: Type.Optional(Nullable(Type.String())),
+    option3: Type.Optional(Nullable(Type.String())),
+    taxable: Type.Optional(Type.Boolean()),
+    requires_shipping: Type.Optional(Type.Boolean()),
+    barcode: Type.Optional(Nullable(Type.String())),
+    grams: Type.Optional(Type.Integer({ minimum: 0 })),
+    weight: Type.Optional(Type.Number({ minimum: 0 })),
+    weight_unit: Type.Optional(Type.String()),
+    image_id: Type.Optional(Type.Union([Id, Type.Null()])),
+    inventory_item_id: Type.Optional(Type.Union([Id, Type.Null()])),
+    tax_code: Type.Optional(Nullable(Type.String())),
+    created_at: Type.Optional(Timestamp),
+    updated_at: Type.Optional(Timestamp),
+    admin_graphql_api_id: Type.Optional(Type.String()),
+    metafields: Type.Optional(Type.Array(MetafieldInput, { maxItems: 250 })),
+  },
+  strict,
+);
 
-export const OptionInput = Type.Object({
-  id: Type.Optional(Id),
-  product_id: Type.Optional(Id),
-  name: Type.String({ minLength: 1 }),
-  position: Type.Optional(Type.Integer({ minimum: 1 })),
-  values: Type.Array(Type.String()),
-}, strict);
+export const OptionInput = Type.Object(
+  {
+    id: Type.Optional(Id),
+    product_id: Type.Optional(Id),
+    name: Type.String({ minLength: 1 }),
+    position: Type.Optional(Type.Integer({ minimum: 1 })),
+    values: Type.Array(Type.String()),
+  },
+  strict,
+);
 
-export const ImageInput = Type.Object({
-  id: Id,
-  product_id: Type.Optional(Id),
-  position: Type.Optional(Type.Integer({ minimum: 1 })),
-  created_at: Type.Optional(Timestamp),
-  updated_at: Type.Optional(Timestamp),
-  alt: Type.Optional(Nullable(Type.String())),
-  width: Type.Optional(Type.Integer({ minimum: 0 })),
-  height: Type.Optional(Type.Integer({ minimum: 0 })),
-  src: Type.String({ minLength: 1, maxLength: 2048 }),
-  variant_ids: Type.Optional(Type.Array(Id)),
-  admin_graphql_api_id: Type.Optional(Type.String()),
-}, strict);
+export const ImageInput = Type.Object(
+  {
+    id: Id,
+    product_id: Type.Optional(Id),
+    position: Type.Optional(Type.Integer({ minimum: 1 })),
+    created_at: Type.Optional(Timestamp),
+    updated_at: Type.Optional(Timestamp),
+    alt: Type.Optional(Nullable(Type.String())),
+    width: Type.Optional(Type.Integer({ minimum: 0 })),
+    height: Type.Optional(Type.Integer({ minimum: 0 })),
+    src: Type.String({ minLength: 1, maxLength: 2048 }),
+    variant_ids: Type.Optional(Type.Array(Id)),
+    admin_graphql_api_id: Type.Optional(Type.String()),
+  },
+  strict,
+);
 
-export const ProductInput = Type.Object({
-  id: Id,
-  title: Type.String({ minLength: 1, maxLength: 1024 }),
-  handle: Type.String({ pattern: '^[^\\s/?#,]+$', maxLength: 255, description: 'url-safe handle: no spaces, slashes, commas, ? or #' }),
-  body_html: Type.Optional(Nullable(Type.String({ maxLength: 512_000 }))),
-  vendor: Type.Optional(Nullable(Type.String())),
-  product_type: Type.Optional(Nullable(Type.String())),
-  created_at: Type.Optional(Timestamp),
-  updated_at: Type.Optional(Timestamp),
-  published_at: Type.Optional(Type.Union([Timestamp, Type.Null()], { description: 'null = unpublished; omitted = published at created_at' })),
-  template_suffix: Type.Optional(Nullable(Type.String())),
-  published_scope: Type.Optional(Type.String()),
-  tags: Type.Optional(Type.Union([Type.String(), Type.Array(Type.String())])),
-  status: Type.Optional(Type.Union([Type.Literal('active'), Type.Literal('draft'), Type.Literal('archived')])),
-  admin_graphql_api_id: Type.Optional(Type.String()),
-  variants: Type.Array(VariantInput, { minItems: 1, maxItems: 2048 }),
-  options: Type.Optional(Type.Array(OptionInput, { maxItems: 3 })),
-  images: Type.Optional(Type.Array(ImageInput, { maxItems: 250 })),
-  image: Type.Optional(Type.Union([ImageInput, Type.Null()])),
-  metafields: Type.Optional(Type.Array(MetafieldInput, { maxItems: 250 })),
-}, strict);
+export const ProductInput = Type.Object(
+  {
+    id: Id,
+    title: Type.String({ minLength: 1, maxLength: 1024 }),
+    handle: Type.String({ pattern: '^[^\\s/?#,]+$', maxLength: 255, description: 'url-safe handle: no spaces, slashes, commas, ? or #' }),
+    body_html: Type.Optional(Nullable(Type.String({ maxLength: 512_000 }))),
+    vendor: Type.Optional(Nullable(Type.String())),
+    product_type: Type.Optional(Nullable(Type.String())),
+    created_at: Type.Optional(Timestamp),
+    updated_at: Type.Optional(Timestamp),
+    published_at: Type.Optional(Type.Union([Timestamp, Type.Null()], { description: 'null = unpublished; omitted = published at created_at' })),
+    template_suffix: Type.Optional(Nullable(Type.String())),
+    published_scope: Type.Optional(Type.String()),
+    tags: Type.Optional(Type.Union([Type.String(), Type.Array(Type.String())])),
+    status: Type.Optional(Type.Union([Type.Literal('active'), Type.Literal('draft'), Type.Literal('archived')])),
+    admin_graphql_api_id: Type.Optional(Type.String()),
+    variants: Type.Array(VariantInput, { minItems: 1, maxItems: 2048 }),
+    options: Type.Optional(Type.Array(OptionInput, { maxItems: 3 })),
+    images: Type.Optional(Type.Array(ImageInput, { maxItems: 250 })),
+    image: Type.Optional(Type.Union([ImageInput, Type.Null()])),
+    metafields: Type.Optional(Type.Array(MetafieldInput, { maxItems: 250 })),
+  },
+  strict,
+);
 export type ProductInput = Static<typeof ProductInput>;
 
-export const CollectionInput = Type.Object({
-  id: Id,
-  title: Type.String({ minLength: 1 }),
-  handle: Type.String({ minLength: 1, maxLength: 255 }),
-  products: Type.Array(Type.Object({ product_id: Id, position: Type.Optional(Type.Integer({ minimum: 0 })) }, strict), { maxItems: 100_000 }),
-  updated_at: Type.Optional(Timestamp),
-}, strict);
+export const CollectionInput = Type.Object(
+  {
+    id: Id,
+    title: Type.String({ minLength: 1 }),
+    handle: Type.String({ minLength: 1, maxLength: 255 }),
+    products: Type.Array(Type.Object({ product_id: Id, position: Type.Optional(Type.Integer({ minimum: 0 })) }, strict), { maxItems: 100_000 }),
+    updated_at: Type.Optional(Timestamp),
+  },
+  strict,
+);
 export type CollectionInput = Static<typeof CollectionInput>;
 
-export const InventoryInput = Type.Object({
-  variant_id: Id,
-  inventory_quantity: Type.Integer({ minimum: -1_000_000_000, maximum: 1_000_000_000 }),
-}, strict);
+export const InventoryInput = Type.Object(
+  {
+    variant_id: Id,
+    inventory_quantity: Type.Integer({ minimum: -1_000_000_000, maximum: 1_000_000_000 }),
+  },
+  strict,
+);
 export type InventoryInput = Static<typeof InventoryInput>;
 
 export const CustomerInput = Type.Object({
@@ -122,21 +143,31 @@ export const CustomerInput = Type.Object({
 }); // a subset of the platform's customer: its other fields are ignored on purpose
 export type CustomerInput = Static<typeof CustomerInput>;
 
-export const MarketInput = Type.Object({
-  id: Id,
-  name: Type.String({ minLength: 1 }),
-  position: Type.Optional(Type.Integer({ minimum: 0 })),
-  active: Type.Optional(Type.Boolean()),
-  countries: Type.Array(Type.String({ pattern: '^[A-Za-z]{2}$' }), { minItems: 1 }),
-  currency: Type.String({ pattern: '^[A-Za-z]{3}$' }),
-  price_adjustment_percent: Type.Optional(Type.Number({ minimum: -100, maximum: 1000 })),
-  fixed_prices: Type.Optional(Type.Array(Type.Object({
-    variant_id: Id,
-    price: Decimal,
-    compare_at_price: Type.Optional(Type.Union([Decimal, Type.Null()])),
-  }, strict))),
-  product_ids: Type.Optional(Type.Union([Type.Array(Id), Type.Null()])),
-}, strict);
+export const MarketInput = Type.Object(
+  {
+    id: Id,
+    name: Type.String({ minLength: 1 }),
+    position: Type.Optional(Type.Integer({ minimum: 0 })),
+    active: Type.Optional(Type.Boolean()),
+    countries: Type.Array(Type.String({ pattern: '^[A-Za-z]{2}$' }), { minItems: 1 }),
+    currency: Type.String({ pattern: '^[A-Za-z]{3}$' }),
+    price_adjustment_percent: Type.Optional(Type.Number({ minimum: -100, maximum: 1000 })),
+    fixed_prices: Type.Optional(
+      Type.Array(
+        Type.Object(
+          {
+            variant_id: Id,
+            price: Decimal,
+            compare_at_price: Type.Optional(Type.Union([Decimal, Type.Null()])),
+          },
+          strict,
+        ),
+      ),
+    ),
+    product_ids: Type.Optional(Type.Union([Type.Array(Id), Type.Null()])),
+  },
+  strict,
+);
 export type MarketInput = Static<typeof MarketInput>;
 
 export const OrderInput = Type.Object({
@@ -145,22 +176,52 @@ export const OrderInput = Type.Object({
   updated_at: Type.Optional(Timestamp),
   cancelled_at: Type.Optional(Type.Union([Timestamp, Type.Null()])),
   customer: Type.Optional(Type.Union([Type.Object({ id: Id }), Type.Null()])),
-  line_items: Type.Array(Type.Object({
-    id: Type.Optional(Type.Union([Id, Type.Null()], { description: 'the line\'s id: refunds name it' })),
-    product_id: Id,
-    variant_id: Type.Optional(Type.Union([Id, Type.Null()])),
-    quantity: Type.Integer({ minimum: 0, maximum: 1_000_000 }),
-    price: Type.Optional(Decimal),
-    properties: Type.Optional(Type.Union([Type.Array(Type.Object({
-      name: Type.String({ maxLength: 255 }),
-      value: Type.Optional(Type.Union([Type.String({ maxLength: 4096 }), Type.Number(), Type.Boolean(), Type.Null()])),
-    }), { maxItems: 100 }), Type.Null()], { description: 'line-item properties; _rebound_source attributes the line' })),
-  }), { maxItems: 10_000 }),
-  refunds: Type.Optional(Type.Union([Type.Array(Type.Object({
-    refund_line_items: Type.Optional(Type.Array(Type.Object({
-      line_item_id: Id,
+  line_items: Type.Array(
+    Type.Object({
+      id: Type.Optional(Type.Union([Id, Type.Null()], { description: "the line's id: refunds name it" })),
+      product_id: Id,
+      variant_id: Type.Optional(Type.Union([Id, Type.Null()])),
       quantity: Type.Integer({ minimum: 0, maximum: 1_000_000 }),
-    }), { maxItems: 10_000 })),
-  }), { maxItems: 1000 }), Type.Null()], { description: 'refunded quantities per line id: taken back from attribution' })),
+      price: Type.Optional(Decimal),
+      properties: Type.Optional(
+        Type.Union(
+          [
+            Type.Array(
+              Type.Object({
+                name: Type.String({ maxLength: 255 }),
+                value: Type.Optional(Type.Union([Type.String({ maxLength: 4096 }), Type.Number(), Type.Boolean(), Type.Null()])),
+              }),
+              { maxItems: 100 },
+            ),
+            Type.Null(),
+          ],
+          { description: 'line-item properties; _rebound_source attributes the line' },
+        ),
+      ),
+    }),
+    { maxItems: 10_000 },
+  ),
+  refunds: Type.Optional(
+    Type.Union(
+      [
+        Type.Array(
+          Type.Object({
+            refund_line_items: Type.Optional(
+              Type.Array(
+                Type.Object({
+                  line_item_id: Id,
+                  quantity: Type.Integer({ minimum: 0, maximum: 1_000_000 }),
+                }),
+                { maxItems: 10_000 },
+              ),
+            ),
+          }),
+          { maxItems: 1000 },
+        ),
+        Type.Null(),
+      ],
+      { description: 'refunded quantities per line id: taken back from attribution' },
+    ),
+  ),
 }); // a subset of the platform's order: its other fields are ignored on purpose
 export type OrderInput = Static<typeof OrderInput>;

@@ -16,8 +16,12 @@ function checkerFor<T extends TSchema>(schema: T): TypeCheck<T> {
 
 /** `/3/variants/0/price` → `variants[0].price` (the index is reported separately). */
 export function readablePath(pointer: string): string {
-  return pointer.split('/').filter((p) => p !== '').map((part, i) => (/^\d+$/.test(part) ? `[${part}]` : (i === 0 ? part : `.${part}`)))
-    .join('').replace(/^\./, '');
+  return pointer
+    .split('/')
+    .filter((p) => p !== '')
+    .map((part, i) => (/^\d+$/.test(part) ? `[${part}]` : i === 0 ? part : `.${part}`))
+    .join('')
+    .replace(/^\./, '');
 }
 
 /**

@@ -59,7 +59,13 @@ export function pairScore(similarity: RecommendedSimilarity, threshold: number):
 }
 
 /** The binary users × products matrix of the lines under a basis, and each user's weight for `weighted`. */
-export function purchaseIncidence(lines: readonly ModelLine[], basis: Basis, productIndex: (id: number) => number, productCount: number, reference: number): { incidence: Incidence; weights: Float64Array } {
+export function purchaseIncidence(
+  lines: readonly ModelLine[],
+  basis: Basis,
+  productIndex: (id: number) => number,
+  productCount: number,
+  reference: number,
+): { incidence: Incidence; weights: Float64Array } {
   const users = new KeyIndex<number>();
   const rows: number[] = [];
   const columns: number[] = [];
@@ -88,7 +94,10 @@ export function buildModel(lines: readonly ModelLine[], views: readonly ModelVie
   const reference = lines.reduce((max, l) => Math.max(max, l.createdAt), 0);
   const { incidence, weights } = purchaseIncidence(lines, settings.basis, productIndex, products.length, reference);
   const neighbours = buildNeighbourLists(incidence, pairScore(settings.similarity, settings.threshold), {
-    k: NEIGHBOURS_KEPT, threshold: settings.threshold, ids: products, ...(settings.similarity === 'weighted' ? { userWeights: weights } : {}),
+    k: NEIGHBOURS_KEPT,
+    threshold: settings.threshold,
+    ids: products,
+    ...(settings.similarity === 'weighted' ? { userWeights: weights } : {}),
   });
   const affinity = customerAffinities(lines, productIndex, reference, settings.affinityHalfLifeDays);
   const viewModel = buildViewModel(views);
@@ -98,7 +107,13 @@ export function buildModel(lines: readonly ModelLine[], views: readonly ModelVie
     ...affinity,
     ...viewModel,
     reference,
-    stats: { lines: lines.length, orders: new Set(lines.map((l) => l.orderId)).size, customers: affinity.customers.length, views: viewModel.views, viewers: viewModel.viewers },
+    stats: {
+      lines: lines.length,
+      orders: new Set(lines.map((l) => l.orderId)).size,
+      customers: affinity.customers.length,
+      views: viewModel.views,
+      viewers: viewModel.viewers,
+    },
   };
 }
 
@@ -138,7 +153,12 @@ function buildViewModel(views: readonly ModelView[]) {
   const handleIndex = new Map(handles.map((h, i) => [h, i]));
   const visitors = new KeyIndex<string>();
   const rows = recent.map((v) => visitors.of(v.visitor));
-  const incidence = buildIncidence(rows, recent.map((v) => handleIndex.get(v.handle)!), visitors.size, handles.length);
+  const incidence = buildIncidence(
+    rows,
+    recent.map((v) => handleIndex.get(v.handle)!),
+    visitors.size,
+    handles.length,
+  );
   const order = Float64Array.from(handles, (_, i) => i);
   const viewNeighbours = buildNeighbourLists(incidence, (cij) => cij, { k: NEIGHBOURS_KEPT, threshold: 1, ids: order });
   return { handles, viewNeighbours, views: recent.length, viewers: visitors.size };

@@ -92,7 +92,7 @@ function featuresOf(p: Interned): number[] {
 /** Shared entries of two ascending id arrays. */
 function shared(a: Int32Array, b: Int32Array): number {
   let count = 0;
-  for (let x = 0, y = 0; x < a.length && y < b.length;) {
+  for (let x = 0, y = 0; x < a.length && y < b.length; ) {
     if (a[x] === b[y]) {
       count++;
       x++;

@@ -61,7 +61,10 @@ export class TopK {
   private readonly heapScores: Float64Array;
   private size = 0;
 
-  constructor(private readonly k: number, private readonly ids: ArrayLike<number>) {
+  constructor(
+    private readonly k: number,
+    private readonly ids: ArrayLike<number>,
+  ) {
     this.heapItems = new Int32Array(k);
     this.heapScores = new Float64Array(k);
   }

@@ -45,7 +45,8 @@ export function affinitiesOf(model: BuiltModel, customerId: number): Seed[] {
   const c = sortedIndexOf(model.customers, customerId);
   if (c < 0) return [];
   const out: Seed[] = [];
-  for (let n = model.affinityOffsets[c]!; n < model.affinityOffsets[c + 1]!; n++) out.push({ productId: model.products[model.affinityItems[n]!]!, weight: model.affinityWeights[n]! });
+  for (let n = model.affinityOffsets[c]!; n < model.affinityOffsets[c + 1]!; n++)
+    out.push({ productId: model.products[model.affinityItems[n]!]!, weight: model.affinityWeights[n]! });
   return out;
 }
 
@@ -54,14 +55,24 @@ export function affinitiesOf(model: BuiltModel, customerId: number): Seed[] {
  * scaled to NEIGHBOUR_VOTE at best. Viewed products vote for their neighbours only (they are not
  * bought); products in `exclude` (already bought) are left out.
  */
-export function forYou(model: BuiltModel, affinities: readonly Seed[], views: readonly Seed[], exclude: ReadonlySet<number>, neighbourVote = NEIGHBOUR_VOTE): number[] {
-  const items = [...affinities, ...views].map((s) => ({ item: sortedIndexOf(model.products, s.productId), weight: s.weight * neighbourVote })).filter((s) => s.item >= 0);
+export function forYou(
+  model: BuiltModel,
+  affinities: readonly Seed[],
+  views: readonly Seed[],
+  exclude: ReadonlySet<number>,
+  neighbourVote = NEIGHBOUR_VOTE,
+): number[] {
+  const items = [...affinities, ...views]
+    .map((s) => ({ item: sortedIndexOf(model.products, s.productId), weight: s.weight * neighbourVote }))
+    .filter((s) => s.item >= 0);
   const scores = vote(model.neighbours, items, true);
   for (const seed of affinities) {
     const item = sortedIndexOf(model.products, seed.productId);
     if (item >= 0) scores.set(item, (scores.get(item) ?? 0) + seed.weight);
   }
-  return ranked(scores, (j) => model.products[j]!).map((j) => model.products[j]!).filter((id) => !exclude.has(id));
+  return ranked(scores, (j) => model.products[j]!)
+    .map((j) => model.products[j]!)
+    .filter((id) => !exclude.has(id));
 }
 
 /** A product and how much a visitor is drawn to it. */
@@ -94,7 +105,18 @@ function binarySearch(sorted: readonly string[], value: string): number {
 
 /** Bytes a model holds (its arrays, and the handles at two bytes a character). */
 export function modelBytes(model: BuiltModel): number {
-  const arrays = [model.products, model.neighbours.offsets, model.neighbours.items, model.neighbours.scores, model.customers, model.affinityOffsets,
-    model.affinityItems, model.affinityWeights, model.viewNeighbours.offsets, model.viewNeighbours.items, model.viewNeighbours.scores];
+  const arrays = [
+    model.products,
+    model.neighbours.offsets,
+    model.neighbours.items,
+    model.neighbours.scores,
+    model.customers,
+    model.affinityOffsets,
+    model.affinityItems,
+    model.affinityWeights,
+    model.viewNeighbours.offsets,
+    model.viewNeighbours.items,
+    model.viewNeighbours.scores,
+  ];
   return arrays.reduce((sum, a) => sum + a.byteLength, 0) + model.handles.reduce((sum, h) => sum + 2 * h.length + 16, 0);
 }

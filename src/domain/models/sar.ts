@@ -74,7 +74,11 @@ export interface SarNeighbour {
  * The SAR neighbours of one item, exactly: every other item with a non-zero similarity, by
  * score descending, then by `order(item)` ascending (the product id).
  */
-export function sarNeighbours(incidence: Incidence, item: number, options: { similarity: SarSimilarity; threshold: number; order: (item: number) => number }): SarNeighbour[] {
+export function sarNeighbours(
+  incidence: Incidence,
+  item: number,
+  options: { similarity: SarSimilarity; threshold: number; order: (item: number) => number },
+): SarNeighbour[] {
   const scratch = new RowScratch(incidence.itemCount);
   coOccurrenceRow(incidence, item, scratch);
   const cii = occurrences(incidence, item);

@@ -5,19 +5,25 @@ import { clip, invalid, param, params, type ParamsOf } from './param.js';
 import { dateOrDay, oneOf, positiveId, token } from './text-kinds.js';
 
 /** `billing_subscription_ids`: comma-separated ids, or `all` (every subscription that is not ACTIVE; the default). */
-const subscriptionIds = param<number[] | 'all'>({ description: 'comma-separated subscription ids, or all (every subscription that is not ACTIVE; the default)', examples: ['all'] }, {
-  decode(raw, name) {
-    const value = raw?.trim() ?? '';
-    if (value === '' || value.toLowerCase() === 'all') return 'all';
-    const parts = value.split(',').map((p) => p.trim()).filter(Boolean);
-    if (parts.length > MAX_LIST) throw invalid(name, `Parameter ${name} takes at most ${MAX_LIST} ids.`);
-    return parts.map((p) => {
-      if (!isPositiveId(p)) throw invalid(name, `Parameter ${name} must be comma-separated ids or all; "${clip(p, 30)}" is neither.`);
-      return Number(p);
-    });
+const subscriptionIds = param<number[] | 'all'>(
+  { description: 'comma-separated subscription ids, or all (every subscription that is not ACTIVE; the default)', examples: ['all'] },
+  {
+    decode(raw, name) {
+      const value = raw?.trim() ?? '';
+      if (value === '' || value.toLowerCase() === 'all') return 'all';
+      const parts = value
+        .split(',')
+        .map((p) => p.trim())
+        .filter(Boolean);
+      if (parts.length > MAX_LIST) throw invalid(name, `Parameter ${name} takes at most ${MAX_LIST} ids.`);
+      return parts.map((p) => {
+        if (!isPositiveId(p)) throw invalid(name, `Parameter ${name} must be comma-separated ids or all; "${clip(p, 30)}" is neither.`);
+        return Number(p);
+      });
+    },
+    key: (value) => (value === 'all' ? null : value.join(',')),
   },
-  key: (value) => (value === 'all' ? null : value.join(',')),
-});
+);
 
 /** `GET /api/v1/billing/reactivate` (docs/billing.md, "Reactivation context"). */
 export const reactivateParams = params({
@@ -38,7 +44,7 @@ export const onetimeParams = params({
   ...keyParam,
   address_id: positiveId('address to attach the one-time purchase to (this or charge_id)'),
   charge_id: positiveId('a charge whose address is used (this or address_id)'),
-  next_charge_scheduled_at: dateOrDay('in the shop time zone; default the address\'s next queued charge'),
+  next_charge_scheduled_at: dateOrDay("in the shop time zone; default the address's next queued charge"),
   shop_variant_id: positiveId('variant to purchase (required)', { required: true }),
   quantity: wholeNumber('quantity', { min: 1, max: 1000, fallback: 1 }),
   charge_now: flag('charge now and create the order'),

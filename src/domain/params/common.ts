@@ -10,7 +10,7 @@ export const keyParam = {
 
 /** Proof that a storefront may name this customer, when the shop requires it; never part of a cache key. */
 export const customerSigParam = {
-  customer_sig: unkeyed(text('hex HMAC-SHA256 of shop_customer_id with the shop\'s signing secret (shops that require customer signatures)', { max: 128 })),
+  customer_sig: unkeyed(text("hex HMAC-SHA256 of shop_customer_id with the shop's signing secret (shops that require customer signatures)", { max: 128 })),
 };
 
 /** The common parameters of every product answer (docs/api.md, "Common parameters"). */

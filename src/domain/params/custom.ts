@@ -13,10 +13,10 @@ export const customParams = params({
   cart_subtotal: money('cart total'),
   cart_line_count: count('lines in the cart (one per variant)'),
   cart_item_count: count('items in the cart'),
-  time: time('the visitor\'s current time: unix seconds or milliseconds, RFC 3339 or RFC 2822; default now'),
+  time: time("the visitor's current time: unix seconds or milliseconds, RFC 3339 or RFC 2822; default now"),
   uuid: sessionId('client-made session UUID'),
   url: text('page URL, matched by url rules', { max: 2048 }),
-  filter_oos: optionalFlag('overrides the ruleset\'s out-of-stock setting'),
+  filter_oos: optionalFlag("overrides the ruleset's out-of-stock setting"),
   ...commonParams,
   ...limitParam(),
 });

@@ -14,7 +14,9 @@ export const eventParams = params({
   verb: oneOf(VERBS, 'what the subject did', { required: 'Missing required parameter verb (viewed, added or removed).' }),
   noun: oneOf(['product'], 'what the action operated on', { required: 'Missing required parameter noun (allowed value: product).' }),
   shop_product_handle: text('the product handle (required for product events)', {
-    max: 255, required: true, missing: 'Missing required parameter shop_product_handle: product events need the product handle.',
+    max: 255,
+    required: true,
+    missing: 'Missing required parameter shop_product_handle: product events need the product handle.',
   }),
   uuid: uuid('client-made session UUID (this or shop_customer_id is required)'),
   shop_customer_id: positiveId('storefront customer id (this or uuid is required)'),

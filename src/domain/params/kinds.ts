@@ -16,114 +16,144 @@ function decodeFlag(raw: string, name: string): boolean {
 
 /** yes / no, also true / false and 1 / 0, any case (storefront code sends all of them); absent takes the fallback. */
 export function flag(description: string, fallback = false): TParam<boolean> {
-  return param({ description: `${description} (yes or no; default ${fallback ? 'yes' : 'no'})`, examples: ['yes'] }, {
-    decode: (raw, name) => (raw === undefined ? fallback : decodeFlag(raw, name)),
-    key: (value) => (value === fallback ? null : value ? 'yes' : 'no'),
-  });
+  return param(
+    { description: `${description} (yes or no; default ${fallback ? 'yes' : 'no'})`, examples: ['yes'] },
+    {
+      decode: (raw, name) => (raw === undefined ? fallback : decodeFlag(raw, name)),
+      key: (value) => (value === fallback ? null : value ? 'yes' : 'no'),
+    },
+  );
 }
 
 /** A flag whose absence means "not given" (null): the custom endpoint's filter_oos overrides the ruleset only when sent. */
 export function optionalFlag(description: string): TParam<boolean | null> {
-  return param({ description: `${description} (yes or no)`, examples: ['no'] }, {
-    decode: (raw, name) => (raw === undefined ? null : decodeFlag(raw, name)),
-    key: (value) => (value === null ? null : value ? 'yes' : 'no'),
-  });
+  return param(
+    { description: `${description} (yes or no)`, examples: ['no'] },
+    {
+      decode: (raw, name) => (raw === undefined ? null : decodeFlag(raw, name)),
+      key: (value) => (value === null ? null : value ? 'yes' : 'no'),
+    },
+  );
 }
 
 /** `format=pretty`: 2-space indented JSON. */
 export function format(): TParam<boolean> {
-  return param({ description: 'pretty: 2-space indented JSON', examples: ['pretty'] }, {
-    decode(raw, name) {
-      if (raw === undefined) return false;
-      if (raw.trim().toLowerCase() === 'pretty') return true;
-      throw invalid(name, `Parameter ${name} must be pretty, got "${clip(raw)}".`);
+  return param(
+    { description: 'pretty: 2-space indented JSON', examples: ['pretty'] },
+    {
+      decode(raw, name) {
+        if (raw === undefined) return false;
+        if (raw.trim().toLowerCase() === 'pretty') return true;
+        throw invalid(name, `Parameter ${name} must be pretty, got "${clip(raw)}".`);
+      },
+      key: (value) => (value ? 'pretty' : null),
     },
-    key: (value) => (value ? 'pretty' : null),
-  });
+  );
 }
 
 /** A result count from 1; above the endpoint's maximum it is served at the maximum, not refused. */
 export function limit(fallback: number, max: number): TParam<number> {
-  return param({ description: `maximum number of results, from 1 (more than ${max} is served as ${max}); default ${fallback}`, examples: [String(fallback)] }, {
-    decode(raw, name) {
-      if (raw === undefined) return fallback;
-      const value = raw.trim();
-      if (!/^\d{1,15}$/.test(value) || Number(value) < 1) throw invalid(name, `Parameter ${name} must be a whole number of 1 or more, got "${clip(raw)}".`);
-      return Math.min(Number(value), max);
+  return param(
+    { description: `maximum number of results, from 1 (more than ${max} is served as ${max}); default ${fallback}`, examples: [String(fallback)] },
+    {
+      decode(raw, name) {
+        if (raw === undefined) return fallback;
+        const value = raw.trim();
+        if (!/^\d{1,15}$/.test(value) || Number(value) < 1) throw invalid(name, `Parameter ${name} must be a whole number of 1 or more, got "${clip(raw)}".`);
+        return Math.min(Number(value), max);
+      },
+      key: (value) => (value === fallback ? null : String(value)),
     },
-    key: (value) => (value === fallback ? null : String(value)),
-  });
+  );
 }
 
 /** A whole number in a range, refused outside it (admin paging, quantities). */
 export function wholeNumber(description: string, range: { min: number; max: number; fallback: number }): TParam<number> {
-  return param({ description: `${description} (${range.min}-${range.max}, default ${range.fallback})` }, {
-    decode(raw, name) {
-      if (raw === undefined) return range.fallback;
-      const value = raw.trim();
-      if (!/^\d{1,15}$/.test(value) || Number(value) < range.min || Number(value) > range.max) {
-        throw invalid(name, `Parameter ${name} must be a whole number from ${range.min} to ${range.max}, got "${clip(raw)}".`);
-      }
-      return Number(value);
+  return param(
+    { description: `${description} (${range.min}-${range.max}, default ${range.fallback})` },
+    {
+      decode(raw, name) {
+        if (raw === undefined) return range.fallback;
+        const value = raw.trim();
+        if (!/^\d{1,15}$/.test(value) || Number(value) < range.min || Number(value) > range.max) {
+          throw invalid(name, `Parameter ${name} must be a whole number from ${range.min} to ${range.max}, got "${clip(raw)}".`);
+        }
+        return Number(value);
+      },
+      key: (value) => (value === range.fallback ? null : String(value)),
     },
-    key: (value) => (value === range.fallback ? null : String(value)),
-  });
+  );
 }
 
 /** A count of 0 or more, or null when absent (cart item and line counts). */
 export function count(description: string): TParam<number | null> {
-  return param({ description, examples: ['2'] }, {
-    decode(raw, name) {
-      if (raw === undefined) return null;
-      const value = raw.trim();
-      if (!/^\d{1,9}$/.test(value)) throw invalid(name, `Parameter ${name} must be a whole number of 0 or more, got "${clip(raw, 20)}".`);
-      return Number(value);
+  return param(
+    { description, examples: ['2'] },
+    {
+      decode(raw, name) {
+        if (raw === undefined) return null;
+        const value = raw.trim();
+        if (!/^\d{1,9}$/.test(value)) throw invalid(name, `Parameter ${name} must be a whole number of 0 or more, got "${clip(raw, 20)}".`);
+        return Number(value);
+      },
+      key: (value) => (value === null ? null : String(value)),
     },
-    key: (value) => (value === null ? null : String(value)),
-  });
+  );
 }
 
 /** A non-negative decimal amount (price filters, cart subtotal), exact in money units. */
 export function money(description: string): TParam<Money | null> {
-  return param({ description: `${description} (a decimal amount)`, examples: ['49.90'] }, {
-    decode(raw, name) {
-      if (raw === undefined) return null;
-      const value = raw.length <= 40 ? parseMoney(raw) : null;
-      if (value === null || value < 0) throw invalid(name, `Parameter ${name} must be a non-negative decimal number, got "${clip(raw)}".`);
-      return value;
+  return param(
+    { description: `${description} (a decimal amount)`, examples: ['49.90'] },
+    {
+      decode(raw, name) {
+        if (raw === undefined) return null;
+        const value = raw.length <= 40 ? parseMoney(raw) : null;
+        if (value === null || value < 0) throw invalid(name, `Parameter ${name} must be a non-negative decimal number, got "${clip(raw)}".`);
+        return value;
+      },
+      key: (value) => (value === null ? null : String(value)),
     },
-    key: (value) => (value === null ? null : String(value)),
-  });
+  );
 }
 
 /** An ISO 3166-1 alpha-2 code, any case, upper-cased. */
 export function countryCode(description: string): TParam<string | null> {
-  return param({ description, examples: ['DE'] }, {
-    decode(raw, name) {
-      if (raw === undefined) return null;
-      const value = raw.trim();
-      if (!/^[A-Za-z]{2}$/.test(value)) throw invalid(name, `Parameter ${name} must be a two-letter ISO 3166-1 country code, got "${clip(raw)}".`);
-      return value.toUpperCase();
+  return param(
+    { description, examples: ['DE'] },
+    {
+      decode(raw, name) {
+        if (raw === undefined) return null;
+        const value = raw.trim();
+        if (!/^[A-Za-z]{2}$/.test(value)) throw invalid(name, `Parameter ${name} must be a two-letter ISO 3166-1 country code, got "${clip(raw)}".`);
+        return value.toUpperCase();
+      },
+      key: (value) => value,
     },
-    key: (value) => value,
-  });
+  );
 }
 
 /** An ISO 4217 currency code, any case, upper-cased. */
 export function currencyCode(description: string): TParam<string | null> {
-  return param({ description, examples: ['EUR'] }, {
-    decode(raw, name) {
-      if (raw === undefined) return null;
-      const value = raw.trim();
-      if (!/^[A-Za-z]{3}$/.test(value)) throw invalid(name, `Parameter ${name} must be a three-letter ISO 4217 currency code, got "${clip(raw)}".`);
-      return value.toUpperCase();
+  return param(
+    { description, examples: ['EUR'] },
+    {
+      decode(raw, name) {
+        if (raw === undefined) return null;
+        const value = raw.trim();
+        if (!/^[A-Za-z]{3}$/.test(value)) throw invalid(name, `Parameter ${name} must be a three-letter ISO 4217 currency code, got "${clip(raw)}".`);
+        return value.toUpperCase();
+      },
+      key: (value) => value,
     },
-    key: (value) => value,
-  });
+  );
 }
 
 function splitList(raw: string, name: string, what: string): string[] {
-  const parts = raw.split(',').map((p) => p.trim()).filter((p) => p !== '');
+  const parts = raw
+    .split(',')
+    .map((p) => p.trim())
+    .filter((p) => p !== '');
   if (parts.length > MAX_LIST) throw invalid(name, `Parameter ${name} takes at most ${MAX_LIST} ${what}, got ${parts.length}.`);
   return parts;
 }
@@ -135,31 +165,37 @@ export function isPositiveId(text: string): boolean {
 
 /** Comma-separated positive integer ids, spaces allowed, at most 250; null when absent. */
 export function idList(description: string, options: { required?: boolean } = {}): TParam<number[] | null> {
-  return param({ description: `comma-separated positive integer ids (at most ${MAX_LIST}); ${description}`, examples: ['1,2,3'], ...options }, {
-    decode(raw, name) {
-      const parts = raw === undefined ? [] : splitList(raw, name, 'ids');
-      if (parts.length === 0) {
-        if (options.required) throw missing(name);
-        return null;
-      }
-      return parts.map((part) => {
-        if (!isPositiveId(part)) throw invalid(name, `Parameter ${name} must be a comma-separated list of positive integer ids; "${clip(part)}" is not one.`);
-        return Number(part);
-      });
+  return param(
+    { description: `comma-separated positive integer ids (at most ${MAX_LIST}); ${description}`, examples: ['1,2,3'], ...options },
+    {
+      decode(raw, name) {
+        const parts = raw === undefined ? [] : splitList(raw, name, 'ids');
+        if (parts.length === 0) {
+          if (options.required) throw missing(name);
+          return null;
+        }
+        return parts.map((part) => {
+          if (!isPositiveId(part)) throw invalid(name, `Parameter ${name} must be a comma-separated list of positive integer ids; "${clip(part)}" is not one.`);
+          return Number(part);
+        });
+      },
+      key: (value) => (value === null ? null : value.join(',')),
     },
-    key: (value) => (value === null ? null : value.join(',')),
-  });
+  );
 }
 
 /** Comma-separated values (handles), trimmed, at most 250 of at most 255 characters each; null when absent. */
 export function stringList(description: string): TParam<string[] | null> {
-  return param({ description: `comma-separated, at most ${MAX_LIST}; ${description}` }, {
-    decode(raw, name) {
-      const parts = raw === undefined ? [] : splitList(raw, name, 'values');
-      const long = parts.find((p) => p.length > 255);
-      if (long !== undefined) throw invalid(name, `Parameter ${name} has a value longer than 255 characters ("${clip(long)}").`);
-      return parts.length === 0 ? null : parts;
+  return param(
+    { description: `comma-separated, at most ${MAX_LIST}; ${description}` },
+    {
+      decode(raw, name) {
+        const parts = raw === undefined ? [] : splitList(raw, name, 'values');
+        const long = parts.find((p) => p.length > 255);
+        if (long !== undefined) throw invalid(name, `Parameter ${name} has a value longer than 255 characters ("${clip(long)}").`);
+        return parts.length === 0 ? null : parts;
+      },
+      key: (value) => (value === null ? null : value.map(encodeURIComponent).join(',')),
     },
-    key: (value) => (value === null ? null : value.map(encodeURIComponent).join(',')),
-  });
+  );
 }

@@ -12,10 +12,12 @@ const entriesBySchema = new WeakMap<object, Entry[]>();
 function entriesOf(schema: { properties: TProperties }): Entry[] {
   let entries = entriesBySchema.get(schema);
   if (!entries) {
-    entries = Object.entries(schema.properties).flatMap(([name, property]) => {
-      const decoder = decoderOf(property);
-      return decoder ? [{ name, decoder }] : [];
-    }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    entries = Object.entries(schema.properties)
+      .flatMap(([name, property]) => {
+        const decoder = decoderOf(property);
+        return decoder ? [{ name, decoder }] : [];
+      })
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     entriesBySchema.set(schema, entries);
   }
   return entries;

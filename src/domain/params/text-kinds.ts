@@ -6,18 +6,21 @@ import { clip, invalid, missing, param, type TParam } from './param.js';
 export function positiveId(description: string, options: { required: true }): TParam<number>;
 export function positiveId(description: string, options?: { required?: false }): TParam<number | null>;
 export function positiveId(description: string, options: { required?: boolean } = {}): TParam<number | null> {
-  return param({ description, ...options }, {
-    decode(raw, name) {
-      if (raw === undefined) {
-        if (options.required) throw missing(name);
-        return null;
-      }
-      const value = raw.trim();
-      if (!isPositiveId(value)) throw invalid(name, `Parameter ${name} must be a positive integer id, got "${clip(raw, 30)}".`);
-      return Number(value);
+  return param(
+    { description, ...options },
+    {
+      decode(raw, name) {
+        if (raw === undefined) {
+          if (options.required) throw missing(name);
+          return null;
+        }
+        const value = raw.trim();
+        if (!isPositiveId(value)) throw invalid(name, `Parameter ${name} must be a positive integer id, got "${clip(raw, 30)}".`);
+        return Number(value);
+      },
+      key: (value) => (value === null ? null : String(value)),
     },
-    key: (value) => (value === null ? null : String(value)),
-  });
+  );
 }
 
 interface TextOptions {
@@ -32,48 +35,57 @@ interface TextOptions {
 export function text(description: string, options: TextOptions & { required: true }): TParam<string>;
 export function text(description: string, options: TextOptions & { required?: false }): TParam<string | null>;
 export function text(description: string, options: TextOptions): TParam<string | null> {
-  return param({ description, ...(options.required ? { required: true } : {}), ...(options.examples ? { examples: options.examples } : {}) }, {
-    decode(raw, name) {
-      const value = raw?.trim() ?? '';
-      if (value === '') {
-        if (options.required) throw options.missing ? invalid(name, options.missing) : missing(name);
-        return null;
-      }
-      if (value.length > options.max) throw invalid(name, `Parameter ${name} is longer than ${options.max} characters.`);
-      return value;
+  return param(
+    { description, ...(options.required ? { required: true } : {}), ...(options.examples ? { examples: options.examples } : {}) },
+    {
+      decode(raw, name) {
+        const value = raw?.trim() ?? '';
+        if (value === '') {
+          if (options.required) throw options.missing ? invalid(name, options.missing) : missing(name);
+          return null;
+        }
+        if (value.length > options.max) throw invalid(name, `Parameter ${name} is longer than ${options.max} characters.`);
+        return value;
+      },
+      key: (value) => (value === null ? null : encodeURIComponent(value)),
     },
-    key: (value) => (value === null ? null : encodeURIComponent(value)),
-  });
+  );
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A client-made session UUID, lower-cased; null when absent. */
 export function uuid(description: string): TParam<string | null> {
-  return param({ description, examples: ['3f1c2a9e-8b7d-4c1e-9f00-2b6d4e8a1c3b'] }, {
-    decode(raw, name) {
-      if (raw === undefined) return null;
-      const value = raw.trim();
-      if (!UUID.test(value)) throw invalid(name, `Parameter ${name} must be a UUID such as 3f1c2a9e-8b7d-4c1e-9f00-2b6d4e8a1c3b, got "${clip(raw)}".`);
-      return value.toLowerCase();
+  return param(
+    { description, examples: ['3f1c2a9e-8b7d-4c1e-9f00-2b6d4e8a1c3b'] },
+    {
+      decode(raw, name) {
+        if (raw === undefined) return null;
+        const value = raw.trim();
+        if (!UUID.test(value)) throw invalid(name, `Parameter ${name} must be a UUID such as 3f1c2a9e-8b7d-4c1e-9f00-2b6d4e8a1c3b, got "${clip(raw)}".`);
+        return value.toLowerCase();
+      },
+      key: (value) => value,
     },
-    key: (value) => value,
-  });
+  );
 }
 
 const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}\.[^\s@]{2,63}$/;
 
 /** An email address; null when absent. */
 export function email(description: string): TParam<string | null> {
-  return param({ description }, {
-    decode(raw, name) {
-      if (raw === undefined) return null;
-      const value = raw.trim();
-      if (value.length > 320 || !EMAIL.test(value)) throw invalid(name, `Parameter ${name} must be a valid email address.`);
-      return value;
+  return param(
+    { description },
+    {
+      decode(raw, name) {
+        if (raw === undefined) return null;
+        const value = raw.trim();
+        if (value.length > 320 || !EMAIL.test(value)) throw invalid(name, `Parameter ${name} must be a valid email address.`);
+        return value;
+      },
+      key: (value) => (value === null ? null : encodeURIComponent(value)),
     },
-    key: (value) => (value === null ? null : encodeURIComponent(value)),
-  });
+  );
 }
 
 /** One of fixed words, any case (aliases map other spellings onto them); `fallback` when absent, or required with its own message. */
@@ -84,77 +96,92 @@ export function oneOf<const W extends string>(
 ): TParam<W> {
   const list = words.length === 1 ? words[0]! : `${words.slice(0, -1).join(', ')} or ${words[words.length - 1]}`;
   const aliases = new Map(Object.entries(options.aliases ?? {}));
-  return param({ description: `${description} (${words.join(', ')})`, ...('required' in options ? { required: true } : {}) }, {
-    decode(raw, name) {
-      if (raw === undefined) {
-        if ('fallback' in options) return options.fallback;
-        throw invalid(name, options.required);
-      }
-      const value = raw.trim().toLowerCase();
-      const word = (words as readonly string[]).includes(value) ? value as W : aliases.get(value);
-      if (word === undefined) throw invalid(name, `Parameter ${name} must be ${list}, got "${clip(raw)}".`);
-      return word;
+  return param(
+    { description: `${description} (${words.join(', ')})`, ...('required' in options ? { required: true } : {}) },
+    {
+      decode(raw, name) {
+        if (raw === undefined) {
+          if ('fallback' in options) return options.fallback;
+          throw invalid(name, options.required);
+        }
+        const value = raw.trim().toLowerCase();
+        const word = (words as readonly string[]).includes(value) ? (value as W) : aliases.get(value);
+        if (word === undefined) throw invalid(name, `Parameter ${name} must be ${list}, got "${clip(raw)}".`);
+        return word;
+      },
+      key: (value) => ('fallback' in options && value === options.fallback ? null : value),
     },
-    key: (value) => ('fallback' in options && value === options.fallback ? null : value),
-  });
+  );
 }
 
 /** A session id that only gives context (personalization, viewed outputs): trimmed, lower-cased, at most 100 characters. */
 export function sessionId(description: string): TParam<string | null> {
-  return param({ description, examples: ['3f1c2a9e-8b7d-4c1e-9f00-2b6d4e8a1c3b'] }, {
-    decode(raw, name) {
-      const value = raw?.trim().toLowerCase() ?? '';
-      if (value === '') return null;
-      if (value.length > 100) throw invalid(name, `Parameter ${name} is longer than 100 characters.`);
-      return value;
+  return param(
+    { description, examples: ['3f1c2a9e-8b7d-4c1e-9f00-2b6d4e8a1c3b'] },
+    {
+      decode(raw, name) {
+        const value = raw?.trim().toLowerCase() ?? '';
+        if (value === '') return null;
+        if (value.length > 100) throw invalid(name, `Parameter ${name} is longer than 100 characters.`);
+        return value;
+      },
+      key: (value) => (value === null ? null : encodeURIComponent(value)),
     },
-    key: (value) => (value === null ? null : encodeURIComponent(value)),
-  });
+  );
 }
 
 /** The visitor's time: unix seconds or milliseconds, RFC 3339 or RFC 2822, as epoch ms; null when absent (now). */
 export function time(description: string): TParam<number | null> {
-  return param({ description, examples: ['2026-12-24T18:00:00-05:00'] }, {
-    decode(raw, name) {
-      if (raw === undefined) return null;
-      const value = raw.length <= 64 ? parseRequestTime(raw) : null;
-      if (value === null) {
-        throw invalid(name, `Parameter ${name} must be a unix timestamp (seconds or milliseconds) or an RFC 3339 / RFC 2822 time, got "${clip(raw)}".`);
-      }
-      return value;
+  return param(
+    { description, examples: ['2026-12-24T18:00:00-05:00'] },
+    {
+      decode(raw, name) {
+        if (raw === undefined) return null;
+        const value = raw.length <= 64 ? parseRequestTime(raw) : null;
+        if (value === null) {
+          throw invalid(name, `Parameter ${name} must be a unix timestamp (seconds or milliseconds) or an RFC 3339 / RFC 2822 time, got "${clip(raw)}".`);
+        }
+        return value;
+      },
+      key: (value) => (value === null ? null : String(value)),
     },
-    key: (value) => (value === null ? null : String(value)),
-  });
+  );
 }
 
 const TOKEN = /^[A-Za-z0-9_-]+$/;
 
 /** A short code of letters, digits, dashes and underscores (tracking keys, discount codes). */
 export function token(description: string, max: number): TParam<string | null> {
-  return param({ description: `${description}: at most ${max} letters, digits, dashes or underscores` }, {
-    decode(raw, name) {
-      const value = raw?.trim() ?? '';
-      if (value === '') return null;
-      if (value.length > max || !TOKEN.test(value)) throw invalid(name, `Parameter ${name} must be at most ${max} letters, digits, dashes or underscores.`);
-      return value;
+  return param(
+    { description: `${description}: at most ${max} letters, digits, dashes or underscores` },
+    {
+      decode(raw, name) {
+        const value = raw?.trim() ?? '';
+        if (value === '') return null;
+        if (value.length > max || !TOKEN.test(value)) throw invalid(name, `Parameter ${name} must be at most ${max} letters, digits, dashes or underscores.`);
+        return value;
+      },
+      key: (value) => value,
     },
-    key: (value) => value,
-  });
+  );
 }
 
 /** A calendar date `YYYY-MM-DD`, or the words today / tomorrow (read in the shop's time zone later). */
 export function dateOrDay(description: string): TParam<string | null> {
-  return param({ description: `${description}: YYYY-MM-DD, today or tomorrow`, examples: ['tomorrow'] }, {
-    decode(raw, name) {
-      if (raw === undefined) return null;
-      const value = raw.trim().toLowerCase();
-      if (value === 'today' || value === 'tomorrow') return value;
-      const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
-      if (!m || !isCalendarDate(Number(m[1]), Number(m[2]), Number(m[3]))) {
-        throw invalid(name, `Parameter ${name} must be a date (YYYY-MM-DD), today or tomorrow.`);
-      }
-      return value;
+  return param(
+    { description: `${description}: YYYY-MM-DD, today or tomorrow`, examples: ['tomorrow'] },
+    {
+      decode(raw, name) {
+        if (raw === undefined) return null;
+        const value = raw.trim().toLowerCase();
+        if (value === 'today' || value === 'tomorrow') return value;
+        const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+        if (!m || !isCalendarDate(Number(m[1]), Number(m[2]), Number(m[3]))) {
+          throw invalid(name, `Parameter ${name} must be a date (YYYY-MM-DD), today or tomorrow.`);
+        }
+        return value;
+      },
+      key: (value) => value,
     },
-    key: (value) => value,
-  });
+  );
 }

@@ -13,15 +13,18 @@ const MISSING_TYPE = 'Missing required parameter type (impression, click or add_
 
 /** `type`, optional here: a JSON body of events carries its own (then the query string names none). */
 function trackType(): TParam<TrackType | null> {
-  return param({ description: `what happened (${TRACK_TYPES.join(', ')})`, examples: ['click'] }, {
-    decode(raw, name) {
-      if (raw === undefined) return null;
-      const value = raw.trim().toLowerCase();
-      if ((TRACK_TYPES as readonly string[]).includes(value)) return value as TrackType;
-      throw invalid(name, `Parameter ${name} must be impression, click or add_to_cart, got "${clip(raw)}".`);
+  return param(
+    { description: `what happened (${TRACK_TYPES.join(', ')})`, examples: ['click'] },
+    {
+      decode(raw, name) {
+        if (raw === undefined) return null;
+        const value = raw.trim().toLowerCase();
+        if ((TRACK_TYPES as readonly string[]).includes(value)) return value as TrackType;
+        throw invalid(name, `Parameter ${name} must be impression, click or add_to_cart, got "${clip(raw)}".`);
+      },
+      key: (value) => value,
     },
-    key: (value) => value,
-  });
+  );
 }
 
 /** One tracked event's fields (docs/attribution.md, "Tracking"): in the query string, or each element of `events`. */
@@ -41,7 +44,8 @@ export type TrackParams = ParamsOf<typeof trackParams.properties>;
 /** The stored form of a tracked event; `type` and a visitor are required. */
 export function trackEventOf(values: TrackParams, now: number, where = ''): TrackEvent {
   if (values.type === null) throw new InvalidInputError(`${where}type`, where ? `${where}type is required (impression, click or add_to_cart).` : MISSING_TYPE);
-  if (values.uuid === null && values.shop_customer_id === null) throw new InvalidInputError(`${where}uuid`, where ? `${where}: ${MISSING_IDENTITY}` : MISSING_IDENTITY);
+  if (values.uuid === null && values.shop_customer_id === null)
+    throw new InvalidInputError(`${where}uuid`, where ? `${where}: ${MISSING_IDENTITY}` : MISSING_IDENTITY);
   return {
     type: values.type,
     uuid: values.uuid,

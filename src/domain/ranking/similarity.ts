@@ -12,7 +12,14 @@ export interface ContentProfile {
 const STOP = new Set(['the', 'and', 'for', 'with', 'of', 'a', 'an', 'in', 'on', 'to', 'set']);
 
 export function titleWords(title: string): string[] {
-  return [...new Set(title.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 1 && !STOP.has(w)))];
+  return [
+    ...new Set(
+      title
+        .toLowerCase()
+        .split(/[^\p{L}\p{N}]+/u)
+        .filter((w) => w.length > 1 && !STOP.has(w)),
+    ),
+  ];
 }
 
 function jaccard(a: readonly string[], b: readonly string[]): number {

@@ -53,10 +53,12 @@ export function normalizeRuleset(input: RulesetInput): RulesetDocument {
     rules: input.rules.map((r) => ({
       ...(r.name !== undefined ? { name: r.name } : {}),
       enabled: r.enabled ?? true,
-      logic: (r.logic ?? []).map((g) => ({ rules: g.rules.map((c): Condition => {
-        const { products, ...rest } = c;
-        return products ? { ...rest, products: products.map(ref) } : rest;
-      }) })),
+      logic: (r.logic ?? []).map((g) => ({
+        rules: g.rules.map((c): Condition => {
+          const { products, ...rest } = c;
+          return products ? { ...rest, products: products.map(ref) } : rest;
+        }),
+      })),
       output: r.output.map((o): Output => {
         const { products, ...rest } = o;
         return products ? { ...rest, products: products.map(ref) } : rest;
@@ -84,19 +86,30 @@ export function compileRuleset(document: RulesetDocument, references?: Reference
   const problems: Problem[] = [];
   const rules = document.rules.map((rule, index): CompiledRule => {
     const path = `rules[${index}]`;
-    const groups = rule.logic.map((group, g) => group.rules.map((condition, c) => compileCondition(condition, `${path}.logic[${g}].rules[${c}]`, problems, references)));
+    const groups = rule.logic.map((group, g) =>
+      group.rules.map((condition, c) => compileCondition(condition, `${path}.logic[${g}].rules[${c}]`, problems, references)),
+    );
     const outputs = rule.output.map((output, o) => compileOutput(output, `${path}.output[${o}]`, problems, references));
-    return { index, rule, groups: groups.map((g) => g.filter((c): c is CompiledCondition => c !== null)), outputs: outputs.filter((o): o is CompiledOutput => o !== null) };
+    return {
+      index,
+      rule,
+      groups: groups.map((g) => g.filter((c): c is CompiledCondition => c !== null)),
+      outputs: outputs.filter((o): o is CompiledOutput => o !== null),
+    };
   });
   const endpoints = rules.reduce((n, rule) => n + rule.outputs.filter((o) => o.type === 'endpoint').length, 0);
-  if (endpoints > MAX_ENDPOINT_OUTPUTS) problems.push({ path: 'rules', message: `holds ${endpoints} endpoint outputs; at most ${MAX_ENDPOINT_OUTPUTS} are allowed` });
+  if (endpoints > MAX_ENDPOINT_OUTPUTS)
+    problems.push({ path: 'rules', message: `holds ${endpoints} endpoint outputs; at most ${MAX_ENDPOINT_OUTPUTS} are allowed` });
   if (problems.length > 0) throw invalid(problems);
   return { document, rules };
 }
 
 function invalid(problems: Problem[]): InvalidDocumentError {
   const first = problems[0]!;
-  return new InvalidDocumentError(`Invalid ruleset: ${first.path}: ${first.message}${problems.length > 1 ? ` (and ${problems.length - 1} more problems)` : ''}.`, problems);
+  return new InvalidDocumentError(
+    `Invalid ruleset: ${first.path}: ${first.message}${problems.length > 1 ? ` (and ${problems.length - 1} more problems)` : ''}.`,
+    problems,
+  );
 }
 
 function compileCondition(condition: Condition, path: string, problems: Problem[], references?: ReferenceCheck): CompiledCondition | null {
@@ -171,7 +184,8 @@ function checkRefs(refs: ProductRef[], path: string, problems: Problem[], refere
       return;
     }
     r.variant_ids.forEach((v, j) => {
-      if (!references.hasVariant(r.product_id, v)) problems.push({ path: `${path}[${i}].variant_ids[${j}]`, message: `variant ${v} is not a variant of product ${r.product_id}` });
+      if (!references.hasVariant(r.product_id, v))
+        problems.push({ path: `${path}[${i}].variant_ids[${j}]`, message: `variant ${v} is not a variant of product ${r.product_id}` });
     });
   });
 }

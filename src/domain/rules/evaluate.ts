@@ -85,7 +85,14 @@ function matchRule(compiled: CompiledRule, request: RuleRequest, world: RuleWorl
       }
       const outcome = evaluate(request, world);
       if (outcome.matchedTags) groupTags.push(...outcome.matchedTags);
-      if (tracing) conditions.push({ type: condition.type, operator: condition.operator ?? null, value: valueOf(condition), observed: outcome.observed, result: outcome.result });
+      if (tracing)
+        conditions.push({
+          type: condition.type,
+          operator: condition.operator ?? null,
+          value: valueOf(condition),
+          observed: outcome.observed,
+          result: outcome.result,
+        });
       groupResult = outcome.result;
     }
     if (groupResult && !matched) {

@@ -40,7 +40,13 @@ export interface AnswerScope {
  * and normalized, so `&x=<random>` or another spelling of the same request is a hit, not a
  * recomputation. A miss runs `compute` and stores its bytes.
  */
-export async function serveAnswer(cache: SharedAnswers, request: FastifyRequest, reply: FastifyReply, scope: AnswerScope, compute: () => Promise<Buffer> | Buffer): Promise<FastifyReply> {
+export async function serveAnswer(
+  cache: SharedAnswers,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  scope: AnswerScope,
+  compute: () => Promise<Buffer> | Buffer,
+): Promise<FastifyReply> {
   const key = answerKey(scope.shopId, scope.version, `${scope.path}?${scope.params}`);
   const cacheable = scope.cacheable !== false && cache.enabled;
   if (cacheable && !scope.bust) {

@@ -40,7 +40,7 @@ function jsonObjectOrNothing(text: string): Record<string, unknown> | undefined 
   if (!trimmed.startsWith('{')) return undefined;
   try {
     const value: unknown = JSON.parse(trimmed);
-    return value !== null && typeof value === 'object' && !Array.isArray(value) ? value as Record<string, unknown> : undefined;
+    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
   } catch {
     return undefined;
   }

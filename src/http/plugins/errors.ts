@@ -48,10 +48,15 @@ export function registerErrorHandling(app: FastifyInstance): void {
 
 function clientMessage(error: FastifyError): string {
   switch (error.code) {
-    case 'FST_ERR_CTP_BODY_TOO_LARGE': return 'Request body is too large.';
-    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE': return 'Unsupported Content-Type: send application/json (or application/x-ndjson for bulk admin bodies).';
-    case 'FST_ERR_CTP_EMPTY_JSON_BODY': return 'The request body is empty; send a JSON document.';
-    case 'FST_ERR_CTP_INVALID_JSON_BODY': return 'The request body is not valid JSON.';
-    default: return error.message.endsWith('.') ? error.message : `${error.message}.`;
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return 'Request body is too large.';
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return 'Unsupported Content-Type: send application/json (or application/x-ndjson for bulk admin bodies).';
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return 'The request body is empty; send a JSON document.';
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return 'The request body is not valid JSON.';
+    default:
+      return error.message.endsWith('.') ? error.message : `${error.message}.`;
   }
 }

@@ -10,13 +10,29 @@ import type { Services } from '../../compose.js';
 export function registerMetrics(app: FastifyInstance, services: Services): Registry {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
-  const requests = new Counter({ name: 'rebound_http_requests_total', help: 'HTTP requests by route, method and status', labelNames: ['route', 'method', 'status'], registers: [registry] });
-  const latency = new Histogram({
-    name: 'rebound_http_request_duration_seconds', help: 'HTTP request latency by route, method and status', labelNames: ['route', 'method', 'status'],
-    buckets: [0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1, 2.5], registers: [registry],
+  const requests = new Counter({
+    name: 'rebound_http_requests_total',
+    help: 'HTTP requests by route, method and status',
+    labelNames: ['route', 'method', 'status'],
+    registers: [registry],
   });
-  const gauge = (name: string, help: string, read: () => number) => new Gauge({ name, help, registers: [registry], collect() { this.set(read()); } });
-  gauge('rebound_cache_hits', 'answers served from this node\'s cache (since start)', () => services.answers.local.hits);
+  const latency = new Histogram({
+    name: 'rebound_http_request_duration_seconds',
+    help: 'HTTP request latency by route, method and status',
+    labelNames: ['route', 'method', 'status'],
+    buckets: [0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    registers: [registry],
+  });
+  const gauge = (name: string, help: string, read: () => number) =>
+    new Gauge({
+      name,
+      help,
+      registers: [registry],
+      collect() {
+        this.set(read());
+      },
+    });
+  gauge('rebound_cache_hits', "answers served from this node's cache (since start)", () => services.answers.local.hits);
   gauge('rebound_cache_misses', 'answers computed (since start)', () => services.answers.local.misses);
   gauge('rebound_cache_remote_hits', 'answers found in Redis (since start)', () => services.answers.remoteHits);
   gauge('rebound_cache_remote_errors', 'Redis cache errors served around (since start)', () => services.answers.remoteErrors);
@@ -34,8 +50,8 @@ export function registerMetrics(app: FastifyInstance, services: Services): Regis
   gauge('rebound_shop_loads', 'shops loaded into memory on demand (since start)', () => residency.loads);
   gauge('rebound_shop_evictions', 'shops evicted to stay within the memory budget (since start)', () => residency.evictions);
   gauge('rebound_resident_shops', 'shops whose read models are in memory', () => residency.residentShops);
-  gauge('rebound_resident_estimated_bytes', 'estimated bytes of the resident shops\' state', () => residency.estimatedBytes());
-  gauge('rebound_resident_allowance_bytes', 'estimated bytes the shops\' state may take within the memory budget', () => {
+  gauge('rebound_resident_estimated_bytes', "estimated bytes of the resident shops' state", () => residency.estimatedBytes());
+  gauge('rebound_resident_allowance_bytes', "estimated bytes the shops' state may take within the memory budget", () => {
     const allowance = residency.allowanceBytes;
     return Number.isFinite(allowance) ? allowance : -1;
   });

@@ -14,7 +14,10 @@ const digest = (text: string) => createHash('sha256').update(text).digest('hex')
 function answer(reply: FastifyReply, decision: RateDecision, limit: number): TooManyRequestsError | undefined {
   void reply.header('x-ratelimit-limit', String(limit)).header('x-ratelimit-remaining', String(decision.remaining));
   if (decision.allowed) return undefined;
-  return new TooManyRequestsError(`Rate limit exceeded: ${limit} requests a minute for this key. Retry after ${decision.retryAfter} seconds.`, decision.retryAfter);
+  return new TooManyRequestsError(
+    `Rate limit exceeded: ${limit} requests a minute for this key. Retry after ${decision.retryAfter} seconds.`,
+    decision.retryAfter,
+  );
 }
 
 async function enforce(limiter: RateLimiter, reply: FastifyReply, id: string, limit: number): Promise<void> {
@@ -29,12 +32,16 @@ export function registerApiRateLimit(app: FastifyInstance, limiter: RateLimiter,
     if (!apiKey) return done();
     const settings = catalog.settings(apiKey.shopId);
     // Counted by the key's hash (never the key itself), for a public key per client address too.
-    const [id, limit] = apiKey.kind === 'public'
-      ? [`p:${apiKey.hash.slice(0, 32)}:${request.ip}`, settings?.rate_limit_public_per_minute ?? DEFAULT_PUBLIC_LIMIT]
-      : [`k:${apiKey.hash.slice(0, 32)}`, settings?.rate_limit_private_per_minute ?? DEFAULT_PRIVATE_LIMIT];
+    const [id, limit] =
+      apiKey.kind === 'public'
+        ? [`p:${apiKey.hash.slice(0, 32)}:${request.ip}`, settings?.rate_limit_public_per_minute ?? DEFAULT_PUBLIC_LIMIT]
+        : [`k:${apiKey.hash.slice(0, 32)}`, settings?.rate_limit_private_per_minute ?? DEFAULT_PRIVATE_LIMIT];
     const decided = limiter.hitLocally(id, limit);
     if (decided) return done(answer(reply, decided, limit));
-    limiter.hit(id, limit).then((decision) => done(answer(reply, decision, limit)), (error: Error) => done(error));
+    limiter.hit(id, limit).then(
+      (decision) => done(answer(reply, decision, limit)),
+      (error: Error) => done(error),
+    );
   });
 }
 
@@ -44,7 +51,9 @@ export function registerAdminRateLimit(app: FastifyInstance, limiter: RateLimite
     const admin = request.admin;
     if (!admin) return;
     const bearer = request.headers.authorization ?? '';
-    const limit = admin.operator ? DEFAULT_PRIVATE_LIMIT : (await catalog.ensure(admin.shopId))?.shop.settings.rate_limit_private_per_minute ?? DEFAULT_PRIVATE_LIMIT;
+    const limit = admin.operator
+      ? DEFAULT_PRIVATE_LIMIT
+      : ((await catalog.ensure(admin.shopId))?.shop.settings.rate_limit_private_per_minute ?? DEFAULT_PRIVATE_LIMIT);
     await enforce(limiter, reply, `k:${digest(bearer.replace(/^Bearer\s+/i, ''))}`, limit);
   });
 }

@@ -31,13 +31,19 @@ export function registerResidentShop(app: FastifyInstance, catalog: CatalogIndex
       // The shop's settings (its rate limits) are still needed, not its catalog.
       const reading = catalog.ensureSettings(shopId);
       if (!reading) return done();
-      reading.then(() => done(), (error: Error) => done(error));
+      reading.then(
+        () => done(),
+        (error: Error) => done(error),
+      );
       return;
     }
     const hold = catalog.hold(shopId);
     request.releaseShop = hold.release;
     if (!hold.ready) return done();
-    hold.ready.then(() => done(), (error: Error) => done(error));
+    hold.ready.then(
+      () => done(),
+      (error: Error) => done(error),
+    );
   });
   app.addHook('onResponse', (request, _reply, done) => {
     release(request);

@@ -15,13 +15,17 @@ function rulesJson(rules: readonly Rule[], answer: CustomAnswer): string {
 export function renderCustomAnswer(answer: CustomAnswer, options: RenderOptions): Buffer {
   const { evaluation } = answer;
   return Buffer.concat([
-    b('{"data":'), ...productArray(answer.data, options),
-    b(',"metadata":{"input_products":'), ...productArray(answer.inputProducts, options),
+    b('{"data":'),
+    ...productArray(answer.data, options),
+    b(',"metadata":{"input_products":'),
+    ...productArray(answer.inputProducts, options),
     b(`,"matched_rules":${rulesJson(evaluation.matched, answer)}`),
     b(`,"unmatched_rules":${rulesJson(evaluation.unmatched, answer)}`),
     b(`,"unevaluated_rules":${rulesJson(evaluation.unevaluated, answer)}`),
-    b(',"filtered_oos_products":'), ...productArray(answer.filteredOos, options),
-    b(',"filtered_input_products":'), ...productArray(answer.filteredInput, options),
+    b(',"filtered_oos_products":'),
+    ...productArray(answer.filteredOos, options),
+    b(',"filtered_input_products":'),
+    ...productArray(answer.filteredInput, options),
     b(`,"errors":${JSON.stringify(answer.errors)},"source":${JSON.stringify(answer.source)}}`),
     b(evaluation.trace ? `,"trace":${JSON.stringify(evaluation.trace)}}` : '}'),
   ]);

@@ -18,12 +18,14 @@ export function productArray(picked: readonly Picked[], options: RenderOptions):
   for (let i = 0; i < picked.length; i++) {
     const p = picked[i]!;
     if (i > 0) parts.push(COMMA);
-    parts.push(productBytes(p.product.json, {
-      metafields: options.metafields,
-      variantMetafields: options.variant_metafields,
-      ...(p.keep ? { keepVariants: p.keep } : {}),
-      ...(p.marketVariants ? { marketVariants: p.marketVariants } : {}),
-    }));
+    parts.push(
+      productBytes(p.product.json, {
+        metafields: options.metafields,
+        variantMetafields: options.variant_metafields,
+        ...(p.keep ? { keepVariants: p.keep } : {}),
+        ...(p.marketVariants ? { marketVariants: p.marketVariants } : {}),
+      }),
+    );
   }
   parts.push(CLOSE);
   return parts;

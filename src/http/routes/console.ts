@@ -5,8 +5,9 @@ import type { FastifyInstance } from 'fastify';
 import { webBuildDir } from '../web-build.js';
 
 /** The console calls only this server; product images may come from the shop's CDN. */
-export const CONSOLE_CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' https: http: data:; "
-  + "connect-src 'self'; font-src 'self' data:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'; object-src 'none'";
+export const CONSOLE_CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' https: http: data:; " +
+  "connect-src 'self'; font-src 'self' data:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'; object-src 'none'";
 
 /**
  * The merchant console (console/, built by `npm run build:web`) at /console/. It routes by URL
@@ -16,8 +17,9 @@ export async function consoleRoutes(app: FastifyInstance, root = webBuildDir('co
   if (!existsSync(join(root, 'index.html'))) {
     // The router ignores trailing slashes, so this also answers /console.
     for (const path of ['/console/', '/console/*']) {
-      app.get(path, { schema: { hide: true } }, async (_request, reply) => reply.status(503)
-        .send({ error: 'The console has not been built. Run npm run build (npm ci and npm start do it for you).' }));
+      app.get(path, { schema: { hide: true } }, async (_request, reply) =>
+        reply.status(503).send({ error: 'The console has not been built. Run npm run build (npm ci and npm start do it for you).' }),
+      );
     }
     return;
   }

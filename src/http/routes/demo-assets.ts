@@ -7,11 +7,12 @@ export function demoAssetRoutes(app: FastifyInstance): void {
     const { name } = request.params as { name: string };
     const match = /^([\w-]{1,80})\.svg$/.exec(name);
     if (!match) return reply.status(404).send({ error: 'Image not found.' });
-    const hue = createHash('sha1').update(match[1]!).digest()[0]! * 360 / 256;
-    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="800" height="800" viewBox="0 0 800 800">`
-      + `<rect width="800" height="800" fill="hsl(${hue.toFixed(0)},45%,82%)"/>`
-      + `<circle cx="400" cy="360" r="170" fill="hsl(${hue.toFixed(0)},40%,62%)"/>`
-      + `<rect x="230" y="560" width="340" height="40" rx="20" fill="hsl(${hue.toFixed(0)},35%,48%)"/></svg>`;
+    const hue = (createHash('sha1').update(match[1]!).digest()[0]! * 360) / 256;
+    const svg =
+      `<svg xmlns="http://www.w3.org/2000/svg" width="800" height="800" viewBox="0 0 800 800">` +
+      `<rect width="800" height="800" fill="hsl(${hue.toFixed(0)},45%,82%)"/>` +
+      `<circle cx="400" cy="360" r="170" fill="hsl(${hue.toFixed(0)},40%,62%)"/>` +
+      `<rect x="230" y="560" width="340" height="40" rx="20" fill="hsl(${hue.toFixed(0)},35%,48%)"/></svg>`;
     return reply.header('content-type', 'image/svg+xml').header('cache-control', 'public, max-age=86400').send(svg);
   });
 }

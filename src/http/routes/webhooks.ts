@@ -17,16 +17,16 @@ const ShopParams = params({ shop: text('the shop handle', { max: 100, required: 
 const WebhookAnswer = Type.Object({ data: Type.Union([Type.Literal('queued'), Type.Literal('applied'), Type.Literal('duplicate'), Type.Literal('ignored')]) });
 const header = (description: string) => Type.Optional(Type.String({ description }));
 const StorefrontHeaders = Type.Object({
-  'x-shop-hmac-sha256': header('base64 HMAC-SHA256 of the raw body with the shop\'s webhook_secret'),
+  'x-shop-hmac-sha256': header("base64 HMAC-SHA256 of the raw body with the shop's webhook_secret"),
   'x-shop-topic': header('e.g. products/update'),
   'x-shop-webhook-id': header('delivery id: a repeat is applied once'),
-  'x-shopify-hmac-sha256': header('the platform\'s name for the same signature'),
-  'x-shopify-topic': header('the platform\'s topic'),
-  'x-shopify-webhook-id': header('the platform\'s delivery id'),
+  'x-shopify-hmac-sha256': header("the platform's name for the same signature"),
+  'x-shopify-topic': header("the platform's topic"),
+  'x-shopify-webhook-id': header("the platform's delivery id"),
   'x-shopify-triggered-at': header('when the platform fired it (informational)'),
 });
 const BillingHeaders = Type.Object({
-  'x-billing-hmac-sha256': header('hex HMAC-SHA256 of the raw body with the shop\'s billing_webhook_secret'),
+  'x-billing-hmac-sha256': header("hex HMAC-SHA256 of the raw body with the shop's billing_webhook_secret"),
   'x-billing-topic': header('e.g. subscription/updated'),
   'x-billing-webhook-id': header('delivery id: a repeat is applied once'),
   'x-recharge-webhook-signature': header('t=<epoch>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">; t within 5 minutes of now'),
@@ -47,44 +47,69 @@ export function webhookRoutes(fastify: FastifyInstance, deps: { billing: Billing
     }
   });
 
-  app.post('/shop/:shop', {
-    schema: {
-      summary: 'Storefront webhooks: products/*, collections/*, inventory_levels/update, orders/*; neutral headers (X-Shop-Hmac-Sha256, X-Shop-Topic, X-Shop-Webhook-Id) or the platform\'s (X-Shopify-Hmac-Sha256, X-Shopify-Topic, X-Shopify-Webhook-Id); queued, then applied',
-      tags: ['webhooks'],
-      params: ShopParams,
-      headers: StorefrontHeaders,
-      response: { 200: WebhookAnswer },
+  app.post(
+    '/shop/:shop',
+    {
+      schema: {
+        summary:
+          "Storefront webhooks: products/*, collections/*, inventory_levels/update, orders/*; neutral headers (X-Shop-Hmac-Sha256, X-Shop-Topic, X-Shop-Webhook-Id) or the platform's (X-Shopify-Hmac-Sha256, X-Shopify-Topic, X-Shopify-Webhook-Id); queued, then applied",
+        tags: ['webhooks'],
+        params: ShopParams,
+        headers: StorefrontHeaders,
+        response: { 200: WebhookAnswer },
+      },
     },
-  }, async (request) => {
-    const header = headerReader(request);
-    const platform = header('x-shopify-hmac-sha256') !== undefined && header('x-shop-hmac-sha256') === undefined;
-    const result = await deps.storefront.receive(request.params.shop, platform
-      ? { signature: header('x-shopify-hmac-sha256'), topic: header('x-shopify-topic'), webhookId: header('x-shopify-webhook-id'), dialect: 'platform' }
-      : { signature: header('x-shop-hmac-sha256'), topic: header('x-shop-topic'), webhookId: header('x-shop-webhook-id'), dialect: 'neutral' },
-    request.rawBody ?? Buffer.alloc(0));
-    return { data: result };
-  });
+    async (request) => {
+      const header = headerReader(request);
+      const platform = header('x-shopify-hmac-sha256') !== undefined && header('x-shop-hmac-sha256') === undefined;
+      const result = await deps.storefront.receive(
+        request.params.shop,
+        platform
+          ? { signature: header('x-shopify-hmac-sha256'), topic: header('x-shopify-topic'), webhookId: header('x-shopify-webhook-id'), dialect: 'platform' }
+          : { signature: header('x-shop-hmac-sha256'), topic: header('x-shop-topic'), webhookId: header('x-shop-webhook-id'), dialect: 'neutral' },
+        request.rawBody ?? Buffer.alloc(0),
+      );
+      return { data: result };
+    },
+  );
 
-  app.post('/billing/:shop', {
-    schema: {
-      summary: 'Billing webhooks: subscription/*, customer/*, address/*, charge/*; neutral headers (X-Billing-Hmac-Sha256, X-Billing-Topic, X-Billing-Webhook-Id) or the platform\'s (X-Recharge-Webhook-Signature or X-Recharge-Hmac-Sha256, X-Recharge-Topic)',
-      tags: ['webhooks'],
-      params: ShopParams,
-      headers: BillingHeaders,
-      response: { 200: WebhookAnswer },
+  app.post(
+    '/billing/:shop',
+    {
+      schema: {
+        summary:
+          "Billing webhooks: subscription/*, customer/*, address/*, charge/*; neutral headers (X-Billing-Hmac-Sha256, X-Billing-Topic, X-Billing-Webhook-Id) or the platform's (X-Recharge-Webhook-Signature or X-Recharge-Hmac-Sha256, X-Recharge-Topic)",
+        tags: ['webhooks'],
+        params: ShopParams,
+        headers: BillingHeaders,
+        response: { 200: WebhookAnswer },
+      },
     },
-  }, async (request) => {
-    const header = headerReader(request);
-    const result = await deps.billing.receive(request.params.shop, {
-      signature: header('x-billing-hmac-sha256'), topic: header('x-billing-topic'), webhookId: header('x-billing-webhook-id'),
-      legacySignature: header('x-recharge-hmac-sha256'), timedSignature: header('x-recharge-webhook-signature'),
-      timestamp: header('x-recharge-webhook-timestamp'), platformTopic: header('x-recharge-topic'),
-    }, request.rawBody ?? Buffer.alloc(0), request.body);
-    return { data: result };
-  });
+    async (request) => {
+      const header = headerReader(request);
+      const result = await deps.billing.receive(
+        request.params.shop,
+        {
+          signature: header('x-billing-hmac-sha256'),
+          topic: header('x-billing-topic'),
+          webhookId: header('x-billing-webhook-id'),
+          legacySignature: header('x-recharge-hmac-sha256'),
+          timedSignature: header('x-recharge-webhook-signature'),
+          timestamp: header('x-recharge-webhook-timestamp'),
+          platformTopic: header('x-recharge-topic'),
+        },
+        request.rawBody ?? Buffer.alloc(0),
+        request.body,
+      );
+      return { data: result };
+    },
+  );
 }
 
 /** One header as a string (undefined when absent or repeated). */
 function headerReader(request: FastifyRequest): (name: string) => string | undefined {
-  return (name) => { const v = request.headers[name]; return typeof v === 'string' ? v : undefined; };
+  return (name) => {
+    const v = request.headers[name];
+    return typeof v === 'string' ? v : undefined;
+  };
 }

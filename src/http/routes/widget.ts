@@ -20,7 +20,12 @@ const KEY = /^[A-Za-z0-9_-]{8,128}$/;
 const HANDLE = /^[^\s/?#]{1,255}$/;
 
 /** The script's bytes, and gzip made once: storefronts load it on every page, so it is never compressed per request. */
-interface Script { bytes: Buffer; gzip: Buffer; etag: string; gzipEtag: string }
+interface Script {
+  bytes: Buffer;
+  gzip: Buffer;
+  etag: string;
+  gzipEtag: string;
+}
 
 /** The built script, read on first use and kept; a missing build is looked for again on the next request. */
 function scriptLoader(file: string): () => Script | null {
@@ -91,12 +96,14 @@ export function widgetRoutes(
     const key = query?.key;
     const help = (status: number, problem: string | null) => reply.status(status).headers(WIDGET_DEMO_HEADERS).send(renderWidgetDemoHelp(problem));
     if (query !== null && key === null) return help(200, null);
-    if (!key || !KEY.test(key)) return help(400, 'That is not an API key: a public key looks like rb_pub_ followed by 32 letters, digits, dashes or underscores.');
+    if (!key || !KEY.test(key))
+      return help(400, 'That is not an API key: a public key looks like rb_pub_ followed by 32 letters, digits, dashes or underscores.');
     const product = query?.product;
     const handle = typeof product === 'string' && HANDLE.test(product) ? product : null;
     const found = await demo.lookup(key, handle);
-    if (found.kind === 'unknown') return help(404, 'No shop has this public key. Keys are shown once at start-up; npm run rebound -- keys demo issues new ones.');
-    if (found.kind === 'private') return help(403, 'This is a private key, which must never be put in a web page: use the shop\'s public key.');
+    if (found.kind === 'unknown')
+      return help(404, 'No shop has this public key. Keys are shown once at start-up; npm run rebound -- keys demo issues new ones.');
+    if (found.kind === 'private') return help(403, "This is a private key, which must never be put in a web page: use the shop's public key.");
     return reply.status(200).headers(WIDGET_DEMO_HEADERS).send(renderWidgetDemoPage(found, key));
   });
 }

@@ -14,13 +14,16 @@ export const HandleIdPath = params({ handle, id: positiveId('the id', { required
 /** A preview's ruleset: a stored id, or `new` (also 0) for an unsaved document. */
 export const PreviewPath = params({
   handle,
-  id: param({ description: 'the ruleset id, or new for an unsaved ruleset', required: true }, {
-    decode(raw, name) {
-      const value = raw?.trim() ?? '';
-      if (value === 'new' || value === '0') return null;
-      if (!isPositiveId(value)) throw invalid(name, `Parameter ${name} must be a positive integer id or new, got "${value.slice(0, 30)}".`);
-      return Number(value);
+  id: param(
+    { description: 'the ruleset id, or new for an unsaved ruleset', required: true },
+    {
+      decode(raw, name) {
+        const value = raw?.trim() ?? '';
+        if (value === 'new' || value === '0') return null;
+        if (!isPositiveId(value)) throw invalid(name, `Parameter ${name} must be a positive integer id or new, got "${value.slice(0, 30)}".`);
+        return Number(value);
+      },
+      key: (value: number | null) => (value === null ? 'new' : String(value)),
     },
-    key: (value: number | null) => (value === null ? 'new' : String(value)),
-  }),
+  ),
 });

@@ -23,35 +23,48 @@ const Estimate = Type.Object({
 
 export const ResultsAnswer = Type.Object({
   experiment: ExperimentSchema,
-  arms: Type.Array(Type.Object({
-    name: Type.String(),
-    visitors: Type.Integer({ description: 'distinct visitors (uuid, else customer) the arm served' }),
-    impressions: Type.Integer(),
-    clicks: Type.Integer(),
-    add_to_carts: Type.Integer(),
-    orders: Type.Integer({ description: 'orders with at least one line attributed to the arm' }),
-    revenue: Type.Number({ description: 'attributed revenue in the shop\'s currency' }),
-    ctr: Estimate,
-    add_to_cart_rate: Estimate,
-    conversion: Estimate,
-    revenue_per_visitor: Estimate,
-    p_beats_first: Type.Union([Type.Object({ conversion: Nullable(Type.Number()), revenue_per_visitor: Nullable(Type.Number()) }), Type.Null()]),
-  })),
+  arms: Type.Array(
+    Type.Object({
+      name: Type.String(),
+      visitors: Type.Integer({ description: 'distinct visitors (uuid, else customer) the arm served' }),
+      impressions: Type.Integer(),
+      clicks: Type.Integer(),
+      add_to_carts: Type.Integer(),
+      orders: Type.Integer({ description: 'orders with at least one line attributed to the arm' }),
+      revenue: Type.Number({ description: "attributed revenue in the shop's currency" }),
+      ctr: Estimate,
+      add_to_cart_rate: Estimate,
+      conversion: Estimate,
+      revenue_per_visitor: Estimate,
+      p_beats_first: Type.Union([Type.Object({ conversion: Nullable(Type.Number()), revenue_per_visitor: Nullable(Type.Number()) }), Type.Null()]),
+    }),
+  ),
 });
 
 export const SeriesAnswer = Type.Object({
   experiment: ExperimentSchema,
   arms: Type.Array(Type.String()),
-  days: Type.Array(Type.Object({
-    day: Type.String({ format: 'date' }),
-    arms: Type.Array(Type.Object({
-      visitors: Type.Integer(), orders: Type.Integer(), revenue: Type.Number(), conversion: Nullable(Type.Number()), revenue_per_visitor: Nullable(Type.Number()),
-    })),
-  }), { description: 'cumulative figures at the end of each UTC day' }),
+  days: Type.Array(
+    Type.Object({
+      day: Type.String({ format: 'date' }),
+      arms: Type.Array(
+        Type.Object({
+          visitors: Type.Integer(),
+          orders: Type.Integer(),
+          revenue: Type.Number(),
+          conversion: Nullable(Type.Number()),
+          revenue_per_visitor: Nullable(Type.Number()),
+        }),
+      ),
+    }),
+    { description: 'cumulative figures at the end of each UTC day' },
+  ),
 });
 
 const Figures = {
-  impressions: Type.Integer(), clicks: Type.Integer(), add_to_carts: Type.Integer(),
+  impressions: Type.Integer(),
+  clicks: Type.Integer(),
+  add_to_carts: Type.Integer(),
   orders: Type.Integer({ description: 'orders with a line attributed to it (an order with lines from two sources counts under each)' }),
   revenue: Type.Number(),
 };

@@ -1,21 +1,35 @@
 import { normalizeAddress, normalizeCharge, normalizeCustomer, normalizeSubscription } from '../../domain/billing/normalize.js';
 import type { Campaign, CampaignCounter, LedgerKind } from '../../domain/billing/types.js';
 import { NotFoundError } from '../../domain/errors.js';
-import { BillingAddressInput, BillingChargeInput, BillingCustomerInput, BillingSubscriptionInput, CampaignInput, CampaignPatchInput } from '../../domain/inputs/billing.js';
+import {
+  BillingAddressInput,
+  BillingChargeInput,
+  BillingCustomerInput,
+  BillingSubscriptionInput,
+  CampaignInput,
+  CampaignPatchInput,
+} from '../../domain/inputs/billing.js';
 import { validateDocument, validateRows } from '../../domain/inputs/validate.js';
 import type { LedgerDoc, Store } from '../../store/store.js';
 
-type LedgerStore = Pick<Store, 'upsertLedger' | 'createCampaign' | 'getCampaign' | 'listCampaigns' | 'updateCampaign' | 'campaignCounts' | 'campaignTotals' | 'applyWebhook'>;
+type LedgerStore = Pick<
+  Store,
+  'upsertLedger' | 'createCampaign' | 'getCampaign' | 'listCampaigns' | 'updateCampaign' | 'campaignCounts' | 'campaignTotals' | 'applyWebhook'
+>;
 
 const noCounts = (): Record<CampaignCounter, number> => ({ links_generated: 0, pages_opened: 0, reactivations: 0 });
 
 /** Turns validated rows of one ledger kind into stored documents. */
 export function ledgerDocs(kind: LedgerKind, body: unknown, now: number): LedgerDoc[] {
   switch (kind) {
-    case 'customers': return validateRows(BillingCustomerInput, body, 'billing customers').map((r) => normalizeCustomer(r, now));
-    case 'addresses': return validateRows(BillingAddressInput, body, 'billing addresses').map((r) => normalizeAddress(r, now));
-    case 'subscriptions': return validateRows(BillingSubscriptionInput, body, 'billing subscriptions').map((r) => normalizeSubscription(r, now));
-    case 'charges': return validateRows(BillingChargeInput, body, 'billing charges').map((r) => normalizeCharge(r, now));
+    case 'customers':
+      return validateRows(BillingCustomerInput, body, 'billing customers').map((r) => normalizeCustomer(r, now));
+    case 'addresses':
+      return validateRows(BillingAddressInput, body, 'billing addresses').map((r) => normalizeAddress(r, now));
+    case 'subscriptions':
+      return validateRows(BillingSubscriptionInput, body, 'billing subscriptions').map((r) => normalizeSubscription(r, now));
+    case 'charges':
+      return validateRows(BillingChargeInput, body, 'billing charges').map((r) => normalizeCharge(r, now));
   }
 }
 
@@ -32,7 +46,11 @@ export function createLedgerService(deps: { store: LedgerStore; clock?: () => nu
 
     createCampaign(shopId: number, body: unknown): Promise<Campaign> {
       const input = validateDocument(CampaignInput, body, 'campaign');
-      return store.createCampaign(shopId, { name: input.name, discount_code: input.discount_code ?? null, max_claims_per_customer: input.max_claims_per_customer ?? 1 });
+      return store.createCampaign(shopId, {
+        name: input.name,
+        discount_code: input.discount_code ?? null,
+        max_claims_per_customer: input.max_claims_per_customer ?? 1,
+      });
     },
 
     /** Changes a campaign's name, discount code or claim limit; claims already made stay. */

@@ -21,8 +21,12 @@ export interface OnetimeRequest {
 export function onetimeRequestOf(values: OnetimeQuery): OnetimeRequest {
   requireAddressOrCharge(values);
   return {
-    addressId: values.address_id, chargeId: values.charge_id, variantId: values.shop_variant_id,
-    quantity: values.quantity, date: values.next_charge_scheduled_at, chargeNow: values.charge_now,
+    addressId: values.address_id,
+    chargeId: values.charge_id,
+    variantId: values.shop_variant_id,
+    quantity: values.quantity,
+    date: values.next_charge_scheduled_at,
+    chargeNow: values.charge_now,
   };
 }
 
@@ -48,7 +52,8 @@ export function createOnetimeService(deps: { providers: Pick<BillingProviders, '
       if (!address) throw new NotFoundError(`Address ${addressId} not found.`);
       const product = (await loadCatalog(catalog, shop.id)).byVariant.get(request.variantId);
       const variantIndex = product?.variants.findIndex((v) => v.id === request.variantId) ?? -1;
-      if (!product || variantIndex < 0) throw new InvalidInputError('shop_variant_id', `Parameter shop_variant_id: variant ${request.variantId} is not in the catalog.`);
+      if (!product || variantIndex < 0)
+        throw new InvalidInputError('shop_variant_id', `Parameter shop_variant_id: variant ${request.variantId} is not in the catalog.`);
       const now = clock();
       const today = shopToday(now, shop.timezone);
       let date: string;
@@ -57,17 +62,36 @@ export function createOnetimeService(deps: { providers: Pick<BillingProviders, '
       else if (request.date !== null) date = request.date;
       else {
         const queued = await provider.nextQueuedCharge(shop.id, address.id, today);
-        if (!queued) throw new InvalidInputError('next_charge_scheduled_at', 'Parameter next_charge_scheduled_at is required: the address has no queued charge to join.');
+        if (!queued)
+          throw new InvalidInputError('next_charge_scheduled_at', 'Parameter next_charge_scheduled_at is required: the address has no queued charge to join.');
         date = queued.scheduled_at.slice(0, 10);
       }
-      if (date < today) throw new InvalidInputError('next_charge_scheduled_at', `Parameter next_charge_scheduled_at must not be in the past (today is ${today} in the shop's time zone).`);
+      if (date < today)
+        throw new InvalidInputError(
+          'next_charge_scheduled_at',
+          `Parameter next_charge_scheduled_at must not be in the past (today is ${today} in the shop's time zone).`,
+        );
 
       const variant = JSON.parse(product.json.variants[variantIndex]!) as { title: string };
-      const hash = createHash('sha256').update(JSON.stringify({ ...request, addressId })).digest('hex');
-      return provider.createOnetime(shop.id, {
-        address, productId: product.id, productTitle: product.title, variantId: request.variantId, variantTitle: variant.title,
-        unitPrice: product.variants[variantIndex]!.price, quantity: request.quantity, date, chargeNow: request.chargeNow, now,
-      }, idempotencyKey ? { key: idempotencyKey, hash } : null);
+      const hash = createHash('sha256')
+        .update(JSON.stringify({ ...request, addressId }))
+        .digest('hex');
+      return provider.createOnetime(
+        shop.id,
+        {
+          address,
+          productId: product.id,
+          productTitle: product.title,
+          variantId: request.variantId,
+          variantTitle: variant.title,
+          unitPrice: product.variants[variantIndex]!.price,
+          quantity: request.quantity,
+          date,
+          chargeNow: request.chargeNow,
+          now,
+        },
+        idempotencyKey ? { key: idempotencyKey, hash } : null,
+      );
     },
   };
 }

@@ -16,21 +16,48 @@ import { ProviderReadCache, type CachedKind } from './remote/read-cache.js';
 /** The API versions the remote provider speaks. */
 export const REMOTE_API_VERSIONS = ['2021-11'] as const;
 
-export const BillingProviderInput = Type.Object({
-  type: Type.Union([Type.Literal('ledger'), Type.Literal('remote')], { description: 'ledger (Rebound\'s own tables, the default) or remote' }),
-  base_url: Type.Optional(Type.String({ maxLength: 500, description: 'https URL of the provider\'s REST API, e.g. https://api.rechargeapps.com' })),
-  api_token: Type.Optional(Type.String({ minLength: 1, maxLength: 500, description: 'write-only: stored encrypted, never returned; omit to keep the stored one' })),
-  api_version: Type.Optional(Type.Union(REMOTE_API_VERSIONS.map((v) => Type.Literal(v)), { description: 'the API version spoken (default 2021-11)' })),
-}, { additionalProperties: false });
+export const BillingProviderInput = Type.Object(
+  {
+    type: Type.Union([Type.Literal('ledger'), Type.Literal('remote')], { description: "ledger (Rebound's own tables, the default) or remote" }),
+    base_url: Type.Optional(Type.String({ maxLength: 500, description: "https URL of the provider's REST API, e.g. https://api.rechargeapps.com" })),
+    api_token: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 500, description: 'write-only: stored encrypted, never returned; omit to keep the stored one' }),
+    ),
+    api_version: Type.Optional(
+      Type.Union(
+        REMOTE_API_VERSIONS.map((v) => Type.Literal(v)),
+        { description: 'the API version spoken (default 2021-11)' },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
 export type BillingProviderInput = Static<typeof BillingProviderInput>;
 
-type ProvidersStore = Pick<Store, 'getBillingProvider' | 'putBillingProvider' | 'listBillingProviders' | 'getLedgerDoc' | 'listCustomerSubscriptions'
-  | 'nextQueuedCharge' | 'saveReactivation' | 'createOnetime' | 'claimIdempotencyKey' | 'finishIdempotencyKey' | 'abandonIdempotencyKey'>;
+type ProvidersStore = Pick<
+  Store,
+  | 'getBillingProvider'
+  | 'putBillingProvider'
+  | 'listBillingProviders'
+  | 'getLedgerDoc'
+  | 'listCustomerSubscriptions'
+  | 'nextQueuedCharge'
+  | 'saveReactivation'
+  | 'createOnetime'
+  | 'claimIdempotencyKey'
+  | 'finishIdempotencyKey'
+  | 'abandonIdempotencyKey'
+>;
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 /** Each shop's billing provider: the ledger unless the shop chose a remote one (docs/billing.md). */
-export function createBillingProviders(deps: { store: ProvidersStore; secretKey: Buffer | null; policy?: Partial<RemoteCallPolicy>; log?: { warn(obj: object, msg: string): void } }) {
+export function createBillingProviders(deps: {
+  store: ProvidersStore;
+  secretKey: Buffer | null;
+  policy?: Partial<RemoteCallPolicy>;
+  log?: { warn(obj: object, msg: string): void };
+}) {
   const { store, secretKey } = deps;
   const policy: RemoteCallPolicy = { ...DEFAULT_POLICY, ...deps.policy };
   const ledger = ledgerProvider(store);
@@ -52,9 +79,13 @@ export function createBillingProviders(deps: { store: ProvidersStore; secretKey:
     const cached = remotes.get(record.shop_id);
     if (cached && cached.stamp === record.updated_at) return cached.provider;
     const token = secretKey && record.api_token ? openToken(record.api_token, secretKey, record.shop_id) : null;
-    if (token === null) throw new BadGatewayError('The shop\'s billing provider token cannot be read with this server\'s REBOUND_SECRET_KEY; store the token again.');
+    if (token === null)
+      throw new BadGatewayError("The shop's billing provider token cannot be read with this server's REBOUND_SECRET_KEY; store the token again.");
     const url = new URL(record.base_url!);
-    const client = createRemoteClient({ dispatcher: poolFor(url.origin), basePath: url.pathname.replace(/\/+$/, ''), token, version: record.api_version ?? REMOTE_API_VERSIONS[0] }, policy);
+    const client = createRemoteClient(
+      { dispatcher: poolFor(url.origin), basePath: url.pathname.replace(/\/+$/, ''), token, version: record.api_version ?? REMOTE_API_VERSIONS[0] },
+      policy,
+    );
     const provider = remoteProvider({ client, cache, store, policy, ...(deps.log ? { log: deps.log } : {}) });
     remotes.set(record.shop_id, { stamp: record.updated_at, provider });
     return provider;
@@ -62,10 +93,16 @@ export function createBillingProviders(deps: { store: ProvidersStore; secretKey:
 
   function checkBaseUrl(value: string | undefined): string {
     let url: URL | null = null;
-    try { url = value ? new URL(value) : null; } catch { url = null; }
+    try {
+      url = value ? new URL(value) : null;
+    } catch {
+      url = null;
+    }
     // Plain http only to this machine (a local test double): a token never crosses a network in clear.
     if (!url || !(url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK.has(url.hostname))) || url.search || url.hash || url.username) {
-      throw new InvalidDocumentError('Invalid billing provider: base_url must be an https URL without query or credentials.', [{ path: 'base_url', message: 'not an https URL' }]);
+      throw new InvalidDocumentError('Invalid billing provider: base_url must be an https URL without query or credentials.', [
+        { path: 'base_url', message: 'not an https URL' },
+      ]);
     }
     return url.toString().replace(/\/+$/, '');
   }
@@ -93,12 +130,22 @@ export function createBillingProviders(deps: { store: ProvidersStore; secretKey:
         const baseUrl = checkBaseUrl(input.base_url);
         const current = await store.getBillingProvider(shopId);
         const kept = current?.type === 'remote' ? current.api_token : null;
-        if (input.api_token === undefined && kept === null) throw new InvalidDocumentError('Invalid billing provider: api_token is required for a remote provider.', [{ path: 'api_token', message: 'required' }]);
+        if (input.api_token === undefined && kept === null)
+          throw new InvalidDocumentError('Invalid billing provider: api_token is required for a remote provider.', [
+            { path: 'api_token', message: 'required' },
+          ]);
         if (!secretKey) {
-          throw new InvalidDocumentError('This server cannot store an API token: set REBOUND_SECRET_KEY (64 hex characters) and restart.', [{ path: 'api_token', message: 'REBOUND_SECRET_KEY is not set' }]);
+          throw new InvalidDocumentError('This server cannot store an API token: set REBOUND_SECRET_KEY (64 hex characters) and restart.', [
+            { path: 'api_token', message: 'REBOUND_SECRET_KEY is not set' },
+          ]);
         }
         const sealed = input.api_token === undefined ? kept : sealToken(input.api_token, secretKey, shopId);
-        await store.putBillingProvider(shopId, { type: 'remote', base_url: baseUrl, api_version: input.api_version ?? REMOTE_API_VERSIONS[0], api_token: sealed });
+        await store.putBillingProvider(shopId, {
+          type: 'remote',
+          base_url: baseUrl,
+          api_version: input.api_version ?? REMOTE_API_VERSIONS[0],
+          api_token: sealed,
+        });
       }
       cache.dropShop(shopId);
       remotes.delete(shopId);
@@ -109,9 +156,14 @@ export function createBillingProviders(deps: { store: ProvidersStore; secretKey:
     async checkStartup(): Promise<void> {
       for (const record of await store.listBillingProviders()) {
         if (record.type !== 'remote') continue;
-        if (!secretKey) throw new ConfigError(`Shop ${record.shop_id} uses a remote billing provider, but REBOUND_SECRET_KEY is not set: set it to the key its API token was stored with.`);
+        if (!secretKey)
+          throw new ConfigError(
+            `Shop ${record.shop_id} uses a remote billing provider, but REBOUND_SECRET_KEY is not set: set it to the key its API token was stored with.`,
+          );
         if (!record.api_token || openToken(record.api_token, secretKey, record.shop_id) === null) {
-          throw new ConfigError(`REBOUND_SECRET_KEY does not open the billing provider token of shop ${record.shop_id}: use the key it was stored with, or store the token again.`);
+          throw new ConfigError(
+            `REBOUND_SECRET_KEY does not open the billing provider token of shop ${record.shop_id}: use the key it was stored with, or store the token again.`,
+          );
         }
       }
     },

@@ -34,9 +34,15 @@ export interface PageSubscription {
 export type LinkOutcome =
   | { kind: 'refused'; reason: LinkCheck | 'unknown' }
   | {
-    kind: 'page'; shop: Shop; customer: BillingCustomer; subscriptions: PageSubscription[]; live: boolean; link: string;
-    state: 'offer' | 'reactivated' | 'already_claimed'; discount: ReactivationResult['discount'];
-  };
+      kind: 'page';
+      shop: Shop;
+      customer: BillingCustomer;
+      subscriptions: PageSubscription[];
+      live: boolean;
+      link: string;
+      state: 'offer' | 'reactivated' | 'already_claimed';
+      discount: ReactivationResult['discount'];
+    };
 
 /** How a link was asked for: `view` = a GET answered with the page, `peek` = HEAD, `confirm` = POST. */
 export type LinkIntent = 'view' | 'peek' | 'confirm';
@@ -74,8 +80,8 @@ export function createReactivationService(deps: {
     const product = shopCatalog.products.get(sub.shop_product_id);
     const index = product?.variants.findIndex((v) => v.id === sub.shop_variant_id) ?? -1;
     return {
-      shop_product: product ? JSON.parse(product.json.plain.toString('utf8')) as unknown : null,
-      shop_variant: product && index >= 0 ? JSON.parse(product.json.variants[index]!) as unknown : null,
+      shop_product: product ? (JSON.parse(product.json.plain.toString('utf8')) as unknown) : null,
+      shop_variant: product && index >= 0 ? (JSON.parse(product.json.variants[index]!) as unknown) : null,
     };
   }
 
@@ -83,7 +89,14 @@ export function createReactivationService(deps: {
    * Activates the cancelled subscriptions among `subs`. A campaign's claim is taken first and
    * given back if the provider fails, so a failure never uses up the customer's claim.
    */
-  async function reactivate(shop: Shop, provider: BillingProvider, customerId: number, subs: BillingSubscription[], discountCode: string | null, campaign: { campaign: Campaign; tk: string } | null) {
+  async function reactivate(
+    shop: Shop,
+    provider: BillingProvider,
+    customerId: number,
+    subs: BillingSubscription[],
+    discountCode: string | null,
+    campaign: { campaign: Campaign; tk: string } | null,
+  ) {
     const cancelled = subs.filter((s) => s.status !== ACTIVE);
     if (cancelled.length === 0) return { state: 'reactivated' as const, discount: null, updated: null }; // already active: nothing written or counted
     if (campaign && !(await store.claimCampaign(shop.id, campaign.campaign.id, customerId, campaign.campaign.max_claims_per_customer))) {
@@ -107,7 +120,8 @@ export function createReactivationService(deps: {
       const provider = await providers.forShop(shop.id);
       const customer = await provider.customer(shop.id, params.customerId);
       if (!customer) throw new NotFoundError(`Billing customer ${params.customerId} not found.`);
-      if (params.campaignId !== null && !(await store.getCampaign(shop.id, params.campaignId))) throw new NotFoundError(`Campaign ${params.campaignId} not found.`);
+      if (params.campaignId !== null && !(await store.getCampaign(shop.id, params.campaignId)))
+        throw new NotFoundError(`Campaign ${params.campaignId} not found.`);
       const all = await provider.subscriptions(shop.id, customer.id);
       let chosen: BillingSubscription[];
       if (params.subscriptionIds === 'all') {
@@ -115,14 +129,27 @@ export function createReactivationService(deps: {
       } else {
         chosen = params.subscriptionIds.map((id) => {
           const sub = all.find((s) => s.id === id);
-          if (!sub) throw new InvalidInputError('billing_subscription_ids', `Parameter billing_subscription_ids: subscription ${id} is not one of billing customer ${customer.id}'s.`);
+          if (!sub)
+            throw new InvalidInputError(
+              'billing_subscription_ids',
+              `Parameter billing_subscription_ids: subscription ${id} is not one of billing customer ${customer.id}'s.`,
+            );
           return sub;
         });
       }
       const now = clock();
       const shopCatalog = await loadCatalog(catalog, shop.id);
-      const subscriptions = chosen.map((sub) => ({ ...sub, service_reactivate_link: linkFor(shop, params, [sub.id], now), ...catalogProduct(shopCatalog, sub) }));
-      const allLink = linkFor(shop, params, chosen.map((s) => s.id), now);
+      const subscriptions = chosen.map((sub) => ({
+        ...sub,
+        service_reactivate_link: linkFor(shop, params, [sub.id], now),
+        ...catalogProduct(shopCatalog, sub),
+      }));
+      const allLink = linkFor(
+        shop,
+        params,
+        chosen.map((s) => s.id),
+        now,
+      );
       if (params.campaignId !== null) await store.countCampaign(shop.id, params.campaignId, params.tk ?? '', 'links_generated', chosen.length + 1);
       return { service_reactivate_all_link: allLink, billing_customer: customer, billing_subscriptions: subscriptions };
     },
@@ -166,7 +193,12 @@ export function createReactivationService(deps: {
       }
       const shopCatalog = await catalog.ensure(shop.id);
       return {
-        kind: 'page', shop, customer, live, state, discount,
+        kind: 'page',
+        shop,
+        customer,
+        live,
+        state,
+        discount,
         link: `/billing/reactivate?${new URLSearchParams(link).toString()}`,
         subscriptions: current.map((subscription) => ({ subscription, image: imageOf(shopCatalog?.products.get(subscription.shop_product_id)?.json.tail) })),
       };

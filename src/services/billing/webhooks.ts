@@ -8,31 +8,48 @@ import { ledgerDocs } from './ledger.js';
 import type { BillingProviders } from './providers.js';
 import type { CachedKind } from './remote/read-cache.js';
 
-const TOPICS = new Map<string, LedgerKind>([['subscription', 'subscriptions'], ['customer', 'customers'], ['address', 'addresses'], ['charge', 'charges']]);
+const TOPICS = new Map<string, LedgerKind>([
+  ['subscription', 'subscriptions'],
+  ['customer', 'customers'],
+  ['address', 'addresses'],
+  ['charge', 'charges'],
+]);
 
 /** How far the signed timestamp of the newer billing dialect may be from now (docs/billing.md). */
 export const SIGNATURE_TOLERANCE_S = 300;
 
 /** The headers of both dialects: Rebound's neutral one and the billing platform's own. */
 export interface BillingWebhookHeaders {
-  signature?: string; topic?: string; webhookId?: string;
-  legacySignature?: string; timedSignature?: string; timestamp?: string; platformTopic?: string;
+  signature?: string;
+  topic?: string;
+  webhookId?: string;
+  legacySignature?: string;
+  timedSignature?: string;
+  timestamp?: string;
+  platformTopic?: string;
 }
 
 type Mapped = { kind: LedgerKind; docs: LedgerDoc[]; webhookId: string };
 
 /** Maps a 2021-11 object to the ledger's document; a shape that does not map is a 422 (the provider does not retry those). */
 function fromRemote(kind: LedgerKind, object: unknown): LedgerDoc {
-  if (!object || typeof object !== 'object') throw new InvalidDocumentError(`The webhook body has no ${kind.slice(0, -1)} object.`, [{ path: kind.slice(0, -1), message: 'missing' }]);
+  if (!object || typeof object !== 'object')
+    throw new InvalidDocumentError(`The webhook body has no ${kind.slice(0, -1)} object.`, [{ path: kind.slice(0, -1), message: 'missing' }]);
   try {
     switch (kind) {
-      case 'subscriptions': return subscriptionFromRemote(object as never);
-      case 'customers': return customerFromRemote(object as never);
-      case 'addresses': return addressFromRemote(object as never);
-      case 'charges': return chargeFromRemote(object as never);
+      case 'subscriptions':
+        return subscriptionFromRemote(object as never);
+      case 'customers':
+        return customerFromRemote(object as never);
+      case 'addresses':
+        return addressFromRemote(object as never);
+      case 'charges':
+        return chargeFromRemote(object as never);
     }
   } catch (error) {
-    throw new InvalidDocumentError(`The webhook's ${kind.slice(0, -1)} does not map: ${error instanceof AppError ? error.message : 'malformed'}`, [{ path: kind.slice(0, -1), message: 'malformed' }]);
+    throw new InvalidDocumentError(`The webhook's ${kind.slice(0, -1)} does not map: ${error instanceof AppError ? error.message : 'malformed'}`, [
+      { path: kind.slice(0, -1), message: 'malformed' },
+    ]);
   }
 }
 
@@ -40,7 +57,11 @@ function fromRemote(kind: LedgerKind, object: unknown): LedgerDoc {
  * Billing webhooks: signature-checked, applied once per webhook id, never older over newer; the
  * remote provider's cached copy of the object is dropped. Both dialects land in the same ledger.
  */
-export function createBillingWebhooks(deps: { store: Pick<Store, 'getShopByHandle' | 'applyWebhook'>; providers?: Pick<BillingProviders, 'dropCached'>; clock?: () => number }) {
+export function createBillingWebhooks(deps: {
+  store: Pick<Store, 'getShopByHandle' | 'applyWebhook'>;
+  providers?: Pick<BillingProviders, 'dropCached'>;
+  clock?: () => number;
+}) {
   const clock = deps.clock ?? Date.now;
 
   function neutral(secret: string, headers: BillingWebhookHeaders, raw: Buffer, body: unknown): Mapped {
@@ -48,8 +69,13 @@ export function createBillingWebhooks(deps: { store: Pick<Store, 'getShopByHandl
     if (!safeEqual(headers.signature!.trim().toLowerCase(), expected)) throw new UnauthorizedError('Invalid webhook signature.');
     const singular = (headers.topic ?? '').split('/')[0] ?? '';
     const kind = TOPICS.get(singular);
-    if (!kind) throw new InvalidInputError('X-Billing-Topic', `Unknown webhook topic "${(headers.topic ?? '').slice(0, 60)}": expected subscription/*, customer/*, address/* or charge/*.`);
-    if (!headers.webhookId || headers.webhookId.length > 200) throw new InvalidInputError('X-Billing-Webhook-Id', 'The X-Billing-Webhook-Id header is required (at most 200 characters).');
+    if (!kind)
+      throw new InvalidInputError(
+        'X-Billing-Topic',
+        `Unknown webhook topic "${(headers.topic ?? '').slice(0, 60)}": expected subscription/*, customer/*, address/* or charge/*.`,
+      );
+    if (!headers.webhookId || headers.webhookId.length > 200)
+      throw new InvalidInputError('X-Billing-Webhook-Id', 'The X-Billing-Webhook-Id header is required (at most 200 characters).');
     const document = body && typeof body === 'object' && Object.hasOwn(body, singular) ? (body as Record<string, unknown>)[singular] : body;
     return { kind, docs: ledgerDocs(kind, [document], clock()), webhookId: headers.webhookId };
   }
@@ -59,8 +85,10 @@ export function createBillingWebhooks(deps: { store: Pick<Store, 'getShopByHandl
     if (headers.timedSignature !== undefined) {
       const parts = new Map(headers.timedSignature.split(',').map((p) => p.trim().split('=') as [string, string]));
       const t = parts.get('t') ?? '';
-      if (!/^\d{1,12}$/.test(t) || (headers.timestamp !== undefined && headers.timestamp.trim() !== t)) throw new UnauthorizedError('Invalid webhook signature.');
-      if (Math.abs(clock() / 1000 - Number(t)) > SIGNATURE_TOLERANCE_S) throw new UnauthorizedError('The webhook signature\'s timestamp is more than 5 minutes from now.');
+      if (!/^\d{1,12}$/.test(t) || (headers.timestamp !== undefined && headers.timestamp.trim() !== t))
+        throw new UnauthorizedError('Invalid webhook signature.');
+      if (Math.abs(clock() / 1000 - Number(t)) > SIGNATURE_TOLERANCE_S)
+        throw new UnauthorizedError("The webhook signature's timestamp is more than 5 minutes from now.");
       const expected = createHmac('sha256', secret).update(`${t}.`).update(raw).digest('hex');
       if (!safeEqual((parts.get('v1') ?? '').toLowerCase(), expected)) throw new UnauthorizedError('Invalid webhook signature.');
       return;
@@ -83,7 +111,9 @@ export function createBillingWebhooks(deps: { store: Pick<Store, 'getShopByHandl
   }
 
   function dropCached(shopId: number, kind: LedgerKind, doc: LedgerDoc): void {
-    const drop = (cached: CachedKind, id: number | undefined) => { if (id !== undefined) deps.providers?.dropCached(shopId, cached, id); };
+    const drop = (cached: CachedKind, id: number | undefined) => {
+      if (id !== undefined) deps.providers?.dropCached(shopId, cached, id);
+    };
     if (kind === 'subscriptions') drop('subscriptions', doc.customer_id);
     else if (kind === 'customers') drop('customer', doc.id);
     else if (kind === 'addresses') drop('address', doc.id);
@@ -97,7 +127,8 @@ export function createBillingWebhooks(deps: { store: Pick<Store, 'getShopByHandl
       if (!shop.billing_webhook_secret) throw new UnauthorizedError('Billing webhooks are not configured for this shop (set billing_webhook_secret).');
       let mapped: Mapped | null;
       if (headers.signature !== undefined) mapped = neutral(shop.billing_webhook_secret, headers, raw, body);
-      else if (headers.timedSignature !== undefined || headers.legacySignature !== undefined) mapped = platform(shop.billing_webhook_secret, headers, raw, body);
+      else if (headers.timedSignature !== undefined || headers.legacySignature !== undefined)
+        mapped = platform(shop.billing_webhook_secret, headers, raw, body);
       else throw new UnauthorizedError('The webhook carries no signature (X-Billing-Hmac-Sha256, X-Recharge-Webhook-Signature or X-Recharge-Hmac-Sha256).');
       if (!mapped) return 'ignored';
       const applied = await deps.store.applyWebhook(shop.id, 'billing', mapped.webhookId, mapped.kind, mapped.docs);

@@ -45,10 +45,17 @@ export function createExperimentsService(deps: { store: ExperimentsStore; catalo
         if (arm.ruleset_id !== null && !rulesets.has(arm.ruleset_id)) problem(`arms[${i}].ruleset_id`, `unknown ruleset ${arm.ruleset_id}`);
       });
       const experiments = await store.listExperiments(shopId);
-      if (experiments.some((e) => e.status === 'running' && e.ruleset_id === input.ruleset_id)) throw new ConflictError(`Ruleset ${input.ruleset_id} already has a running experiment; stop it first.`);
+      if (experiments.some((e) => e.status === 'running' && e.ruleset_id === input.ruleset_id))
+        throw new ConflictError(`Ruleset ${input.ruleset_id} already has a running experiment; stop it first.`);
       const clash = clashingArm(experiments, input.ruleset_id, input.arms);
-      if (clash) throw new ConflictError(`Arm "${clash.arm}" would send the same source as an arm of running experiment ${clash.experiment.id}; name it differently.`);
-      const created = await store.createExperiment(shopId, { name: input.name, ruleset_id: input.ruleset_id, arms: input.arms, ...(options.startedAt !== undefined ? { created_at: options.startedAt } : {}) });
+      if (clash)
+        throw new ConflictError(`Arm "${clash.arm}" would send the same source as an arm of running experiment ${clash.experiment.id}; name it differently.`);
+      const created = await store.createExperiment(shopId, {
+        name: input.name,
+        ruleset_id: input.ruleset_id,
+        arms: input.arms,
+        ...(options.startedAt !== undefined ? { created_at: options.startedAt } : {}),
+      });
       await catalog.apply(shopId, { experiments: true });
       return created;
     },
@@ -64,7 +71,8 @@ export function createExperimentsService(deps: { store: ExperimentsStore; catalo
     async stop(shopId: number, id: number, body: unknown): Promise<Experiment> {
       const { winner } = validateDocument(StopExperimentInput, body ?? {}, 'stop');
       const experiment = await find(shopId, id);
-      if (winner !== null && !experiment.arms.some((a) => a.name === winner)) problem('winner', `"${winner}" is not an arm of experiment ${id} (${experiment.arms.map((a) => a.name).join(', ')})`);
+      if (winner !== null && !experiment.arms.some((a) => a.name === winner))
+        problem('winner', `"${winner}" is not an arm of experiment ${id} (${experiment.arms.map((a) => a.name).join(', ')})`);
       if (experiment.status === 'stopped') {
         if (experiment.winner === winner) return experiment;
         throw new ConflictError(`Experiment ${id} was already stopped with winner ${JSON.stringify(experiment.winner)}.`);
@@ -84,7 +92,8 @@ export function createExperimentsService(deps: { store: ExperimentsStore; catalo
       if (!shop || shop.experiments.length === 0 || !servable(rulesetId)) return { servedId: rulesetId, arm: null };
       const visitor = visitorKey(uuid, customerId);
       const routing = routeRequest(shop.experiments, rulesetId, visitor, servable);
-      if (routing.arm && visitor !== null) exposures.record({ shop_id: shopId, experiment_id: routing.arm.experimentId, arm: routing.arm.index, visitor, created_at: clock() });
+      if (routing.arm && visitor !== null)
+        exposures.record({ shop_id: shopId, experiment_id: routing.arm.experimentId, arm: routing.arm.index, visitor, created_at: clock() });
       return routing;
     },
 

@@ -73,7 +73,13 @@ export function filterProducts(catalog: ShopCatalog, candidates: Iterable<Candid
 }
 
 /** Indexes of the variants (among those kept) whose price, in the market, meets the conditions. */
-function priced(catalog: ShopCatalog, product: IndexedProduct, market: IndexedMarket | null, keep: readonly number[] | undefined, price: PriceFilter): number[] {
+function priced(
+  catalog: ShopCatalog,
+  product: IndexedProduct,
+  market: IndexedMarket | null,
+  keep: readonly number[] | undefined,
+  price: PriceFilter,
+): number[] {
   const prices = market ? catalog.variantsInMarket(product, market).prices : product.variants.map((v) => v.price);
   const indexes = keep ?? prices.map((_, i) => i);
   return indexes.filter((i) => prices[i] !== undefined && priceMatches(prices[i]!, price));

@@ -38,7 +38,15 @@ export function createRecommendationsService(deps: { catalog: CatalogIndex; view
     return indexed;
   }
 
-  async function run(catalog: ShopCatalog, indexed: IndexedRuleset, compiled: CompiledRuleset, request: CustomRequest, trace: boolean, arm: string | null = null, empty = false): Promise<CustomAnswer> {
+  async function run(
+    catalog: ShopCatalog,
+    indexed: IndexedRuleset,
+    compiled: CompiledRuleset,
+    request: CustomRequest,
+    trace: boolean,
+    arm: string | null = null,
+    empty = false,
+  ): Promise<CustomAnswer> {
     const market = resolveMarket(catalog, request.place);
     const errors: ResolveError[] = [];
     const inputs = inputProducts(catalog, request, errors);
@@ -47,9 +55,17 @@ export function createRecommendationsService(deps: { catalog: CatalogIndex; view
       ? { matched: [], unmatched: [], unevaluated: [], outputs: [], trace: trace ? [] : null }
       : evaluateRuleset(compiled, request.rule, worldOf(catalog, inputs, request), { trace });
     const shopId = catalog.shop.id;
-    const candidates = await resolveOutputs(evaluation.outputs, {
-      catalog, viewed: (filter) => deps.viewed.handles(shopId, filter), model: () => deps.models.get(shopId), inputProducts: inputs, caller: request.caller,
-    }, errors);
+    const candidates = await resolveOutputs(
+      evaluation.outputs,
+      {
+        catalog,
+        viewed: (filter) => deps.viewed.handles(shopId, filter),
+        model: () => deps.models.get(shopId),
+        inputProducts: inputs,
+        caller: request.caller,
+      },
+      errors,
+    );
     const filtered = filterProducts(catalog, candidates, {
       market,
       limit: request.limit,
@@ -57,9 +73,19 @@ export function createRecommendationsService(deps: { catalog: CatalogIndex; view
       ...(compiled.document.filter_input_products ? { exclude: new Set(inputs.map((p) => p.id)) } : {}),
     });
     // Input products are shown as they are, whatever their stock; only unlisted or out-of-market ones are left out.
-    const shown = filterProducts(catalog, inputs.map((product) => ({ product })), { market, limit: inputs.length, filterOos: false });
+    const shown = filterProducts(
+      catalog,
+      inputs.map((product) => ({ product })),
+      { market, limit: inputs.length, filterOos: false },
+    );
     return {
-      ruleset: indexed, data: filtered.picked, inputProducts: shown.picked, filteredOos: filtered.outOfStock, filteredInput: filtered.excluded, evaluation, errors,
+      ruleset: indexed,
+      data: filtered.picked,
+      inputProducts: shown.picked,
+      filteredOos: filtered.outOfStock,
+      filteredInput: filtered.excluded,
+      evaluation,
+      errors,
       source: rulesetSource(indexed.ruleset.id, indexed.ruleset.version, arm),
     };
   }

@@ -16,11 +16,7 @@ export interface ResolveError {
 }
 
 /** Turns the matched rules' outputs into candidate products, in order; problems become `errors` entries. */
-export async function resolveOutputs(
-  outputs: readonly MatchedOutput[],
-  context: ResolveContext,
-  errors: ResolveError[],
-): Promise<Candidate[]> {
+export async function resolveOutputs(outputs: readonly MatchedOutput[], context: ResolveContext, errors: ResolveError[]): Promise<Candidate[]> {
   const out: Candidate[] = [];
   for (const { output, ruleIndex, matchedTags } of outputs) {
     for (const candidate of await resolveOne(output, ruleIndex, matchedTags, context, errors)) out.push(candidate);
@@ -41,7 +37,12 @@ async function resolveOne(
       return output.refs.flatMap((ref): Candidate[] => {
         const product = catalog.products.get(ref.product_id);
         if (!product) {
-          errors.push({ code: 'unknown_product', message: `Product ${ref.product_id} of rule ${ruleIndex} is not in the catalog.`, rule_index: ruleIndex, id: ref.product_id });
+          errors.push({
+            code: 'unknown_product',
+            message: `Product ${ref.product_id} of rule ${ruleIndex} is not in the catalog.`,
+            rule_index: ruleIndex,
+            id: ref.product_id,
+          });
           return [];
         }
         if (ref.variant_ids.length === 0) return [{ product }];
@@ -50,7 +51,13 @@ async function resolveOne(
       });
     case 'collection': {
       const members = catalog.collectionMembers.get(output.collectionId);
-      if (!members) errors.push({ code: 'unknown_collection', message: `Collection ${output.collectionId} of rule ${ruleIndex} does not exist.`, rule_index: ruleIndex, id: output.collectionId });
+      if (!members)
+        errors.push({
+          code: 'unknown_collection',
+          message: `Collection ${output.collectionId} of rule ${ruleIndex} does not exist.`,
+          rule_index: ruleIndex,
+          id: output.collectionId,
+        });
       return (members ?? []).map((product) => ({ product }));
     }
     case 'tag':

@@ -3,8 +3,10 @@ import { isUniqueViolation } from '../codec.js';
 import type { Database } from '../schema.js';
 import type { Store } from '../store.js';
 
-type ProviderMethods = Pick<Store, 'getBillingProvider' | 'putBillingProvider' | 'listBillingProviders'
-  | 'claimIdempotencyKey' | 'finishIdempotencyKey' | 'abandonIdempotencyKey'>;
+type ProviderMethods = Pick<
+  Store,
+  'getBillingProvider' | 'putBillingProvider' | 'listBillingProviders' | 'claimIdempotencyKey' | 'finishIdempotencyKey' | 'abandonIdempotencyKey'
+>;
 
 /** Idempotency-key states: finished (its answer stored), being worked on, tried without an answer. */
 export const IDEMPOTENCY_DONE = 1;
@@ -20,8 +22,20 @@ export function billingProviderMethods(db: Kysely<Database>): ProviderMethods {
     },
     async putBillingProvider(shopId, record) {
       const values = { shop_id: shopId, ...record, updated_at: Date.now() };
-      await db.insertInto('billing_providers').values(values)
-        .onConflict((oc) => oc.column('shop_id').doUpdateSet({ type: record.type, base_url: record.base_url, api_version: record.api_version, api_token: record.api_token, updated_at: values.updated_at }))
+      await db
+        .insertInto('billing_providers')
+        .values(values)
+        .onConflict((oc) =>
+          oc
+            .column('shop_id')
+            .doUpdateSet({
+              type: record.type,
+              base_url: record.base_url,
+              api_version: record.api_version,
+              api_token: record.api_token,
+              updated_at: values.updated_at,
+            }),
+        )
         .execute();
     },
     async listBillingProviders() {
@@ -32,7 +46,10 @@ export function billingProviderMethods(db: Kysely<Database>): ProviderMethods {
     async claimIdempotencyKey(shopId, key, hash, staleAfterMs) {
       const now = Date.now();
       try {
-        await db.insertInto('idempotency_keys').values({ shop_id: shopId, key, request_hash: hash, status: IN_PROGRESS, response: '', created_at: now }).execute();
+        await db
+          .insertInto('idempotency_keys')
+          .values({ shop_id: shopId, key, request_hash: hash, status: IN_PROGRESS, response: '', created_at: now })
+          .execute();
         return { state: 'claimed', resumed: false };
       } catch (error) {
         if (!isUniqueViolation(error)) throw error;
@@ -44,15 +61,25 @@ export function billingProviderMethods(db: Kysely<Database>): ProviderMethods {
       // A key tried before without an answer, or one whose worker died: taken over by exactly one
       // request (compare-and-set on the state it was read in), which must look before it writes.
       if (status === ATTEMPTED || Number(stored.created_at) < now - staleAfterMs) {
-        const taken = await db.updateTable('idempotency_keys').set({ status: IN_PROGRESS, created_at: now })
-          .where('shop_id', '=', shopId).where('key', '=', key).where('status', '=', status).where('created_at', '=', stored.created_at)
+        const taken = await db
+          .updateTable('idempotency_keys')
+          .set({ status: IN_PROGRESS, created_at: now })
+          .where('shop_id', '=', shopId)
+          .where('key', '=', key)
+          .where('status', '=', status)
+          .where('created_at', '=', stored.created_at)
           .executeTakeFirst();
         if (Number(taken.numUpdatedRows) === 1) return { state: 'claimed', resumed: true };
       }
       return { state: 'busy' };
     },
     async finishIdempotencyKey(shopId, key, outcome) {
-      await db.updateTable('idempotency_keys').set({ status: IDEMPOTENCY_DONE, response: outcome }).where('shop_id', '=', shopId).where('key', '=', key).execute();
+      await db
+        .updateTable('idempotency_keys')
+        .set({ status: IDEMPOTENCY_DONE, response: outcome })
+        .where('shop_id', '=', shopId)
+        .where('key', '=', key)
+        .execute();
     },
     async abandonIdempotencyKey(shopId, key, mayHaveWritten) {
       const query = db.updateTable('idempotency_keys').where('shop_id', '=', shopId).where('key', '=', key).where('status', '=', IN_PROGRESS);

@@ -6,34 +6,57 @@ import type { LedgerDoc, Store } from '../store.js';
 import { IDEMPOTENCY_DONE } from './billing-providers.js';
 import { nextCounter } from './shops.js';
 
-type BillingMethods = Pick<Store, 'upsertLedger' | 'getLedgerDoc' | 'listCustomerSubscriptions' | 'nextQueuedCharge' | 'saveReactivation'
-  | 'createOnetime' | 'applyWebhook'>;
+type BillingMethods = Pick<
+  Store,
+  'upsertLedger' | 'getLedgerDoc' | 'listCustomerSubscriptions' | 'nextQueuedCharge' | 'saveReactivation' | 'createOnetime' | 'applyWebhook'
+>;
 type Db = Kysely<Database> | Transaction<Database>;
 
 const TABLE: Record<LedgerKind, 'billing_customers' | 'billing_addresses' | 'billing_subscriptions' | 'billing_charges'> = {
-  customers: 'billing_customers', addresses: 'billing_addresses', subscriptions: 'billing_subscriptions', charges: 'billing_charges',
+  customers: 'billing_customers',
+  addresses: 'billing_addresses',
+  subscriptions: 'billing_subscriptions',
+  charges: 'billing_charges',
 };
 
 /** Ledger timestamps carry no offset: read as UTC. */
 const stamp = (text: string) => Date.parse(/[zZ]|[+-]\d{2}:?\d{2}$/.test(text) ? text : `${text}Z`) || 0;
 
-async function upsert(db: Db, shopId: number, table: (typeof TABLE)[LedgerKind] | 'billing_onetimes' | 'billing_orders', docs: (LedgerDoc & Record<string, unknown>)[], onlyNewer: boolean): Promise<void> {
+async function upsert(
+  db: Db,
+  shopId: number,
+  table: (typeof TABLE)[LedgerKind] | 'billing_onetimes' | 'billing_orders',
+  docs: (LedgerDoc & Record<string, unknown>)[],
+  onlyNewer: boolean,
+): Promise<void> {
   for (const batch of chunks(docs, 6)) {
     const rows = batch.map((d) => ({
-      shop_id: shopId, id: d.id, document: json.toDb(d), updated_at: stamp(d.updated_at),
+      shop_id: shopId,
+      id: d.id,
+      document: json.toDb(d),
+      updated_at: stamp(d.updated_at),
       ...(table === 'billing_addresses' || table === 'billing_subscriptions' || table === 'billing_charges' ? { customer_id: d.customer_id ?? 0 } : {}),
       ...(table === 'billing_subscriptions' || table === 'billing_charges' || table === 'billing_onetimes' ? { address_id: d.address_id ?? 0 } : {}),
       ...(table === 'billing_orders' ? { charge_id: Number(d.charge_id ?? 0) } : {}),
     }));
-    await (db.insertInto(table as 'billing_subscriptions').values(rows as never).onConflict((oc) => {
-      const update = oc.columns(['shop_id', 'id']).doUpdateSet((eb) => ({
-        document: eb.ref('excluded.document'),
-        updated_at: eb.ref('excluded.updated_at'),
-        ...(table === 'billing_addresses' || table === 'billing_subscriptions' || table === 'billing_charges' ? { customer_id: eb.ref('excluded.customer_id') } : {}),
-        ...(table === 'billing_subscriptions' || table === 'billing_charges' ? { address_id: eb.ref('excluded.address_id') } : {}),
-      }) as never);
-      return onlyNewer ? update.where(sql.ref(`${table}.updated_at`), '<=', sql.ref('excluded.updated_at')) : update;
-    })).execute();
+    await db
+      .insertInto(table as 'billing_subscriptions')
+      .values(rows as never)
+      .onConflict((oc) => {
+        const update = oc.columns(['shop_id', 'id']).doUpdateSet(
+          (eb) =>
+            ({
+              document: eb.ref('excluded.document'),
+              updated_at: eb.ref('excluded.updated_at'),
+              ...(table === 'billing_addresses' || table === 'billing_subscriptions' || table === 'billing_charges'
+                ? { customer_id: eb.ref('excluded.customer_id') }
+                : {}),
+              ...(table === 'billing_subscriptions' || table === 'billing_charges' ? { address_id: eb.ref('excluded.address_id') } : {}),
+            }) as never,
+        );
+        return onlyNewer ? update.where(sql.ref(`${table}.updated_at`), '<=', sql.ref('excluded.updated_at')) : update;
+      })
+      .execute();
   }
 }
 
@@ -44,16 +67,28 @@ export function billingMethods(db: Kysely<Database>): BillingMethods {
       await db.transaction().execute((trx) => upsert(trx, shopId, TABLE[kind], docs as (LedgerDoc & Record<string, unknown>)[], options.onlyNewer === true));
     },
     async getLedgerDoc<T>(shopId: number, table: Parameters<Store['getLedgerDoc']>[1], id: number) {
-      const row = await db.selectFrom(table as 'billing_customers').select('document').where('shop_id', '=', shopId).where('id', '=', id).executeTakeFirst();
+      const row = await db
+        .selectFrom(table as 'billing_customers')
+        .select('document')
+        .where('shop_id', '=', shopId)
+        .where('id', '=', id)
+        .executeTakeFirst();
       return row ? json.fromDb<T>(row.document) : null;
     },
     async listCustomerSubscriptions(shopId, customerId) {
-      const rows = await db.selectFrom('billing_subscriptions').select('document').where('shop_id', '=', shopId).where('customer_id', '=', customerId).orderBy('id').execute();
+      const rows = await db
+        .selectFrom('billing_subscriptions')
+        .select('document')
+        .where('shop_id', '=', shopId)
+        .where('customer_id', '=', customerId)
+        .orderBy('id')
+        .execute();
       return rows.map((r) => json.fromDb<BillingSubscription>(r.document));
     },
     async nextQueuedCharge(shopId, addressId, fromDate) {
       const rows = await db.selectFrom('billing_charges').select('document').where('shop_id', '=', shopId).where('address_id', '=', addressId).execute();
-      const queued = rows.map((r) => json.fromDb<BillingCharge>(r.document))
+      const queued = rows
+        .map((r) => json.fromDb<BillingCharge>(r.document))
         .filter((c) => c.status === 'QUEUED' && c.scheduled_at.slice(0, 10) >= fromDate)
         .sort((a, b) => stamp(a.scheduled_at) - stamp(b.scheduled_at) || a.id - b.id);
       return queued[0] ?? null;
@@ -69,20 +104,37 @@ export function billingMethods(db: Kysely<Database>): BillingMethods {
         return await db.transaction().execute(async (trx) => {
           if (idempotency) {
             // Taken first: a concurrent request with the same key waits here, then finds the answer.
-            await trx.insertInto('idempotency_keys').values({ shop_id: shopId, key: idempotency.key, request_hash: idempotency.hash, status: 0, response: '', created_at: Date.now() }).execute();
+            await trx
+              .insertInto('idempotency_keys')
+              .values({ shop_id: shopId, key: idempotency.key, request_hash: idempotency.hash, status: 0, response: '', created_at: Date.now() })
+              .execute();
           }
-          const ids = { onetime: await nextCounter(trx, shopId, 'onetimes'), charge: await nextCounter(trx, shopId, 'charges'), order: await nextCounter(trx, shopId, 'billing_orders') };
+          const ids = {
+            onetime: await nextCounter(trx, shopId, 'onetimes'),
+            charge: await nextCounter(trx, shopId, 'charges'),
+            order: await nextCounter(trx, shopId, 'billing_orders'),
+          };
           const write = build(ids);
           for (const { kind, doc } of write.docs) await upsert(trx, shopId, kind, [doc], false);
           const outcome = JSON.stringify(write.outcome);
           if (idempotency) {
-            await trx.updateTable('idempotency_keys').set({ status: IDEMPOTENCY_DONE, response: outcome }).where('shop_id', '=', shopId).where('key', '=', idempotency.key).execute();
+            await trx
+              .updateTable('idempotency_keys')
+              .set({ status: IDEMPOTENCY_DONE, response: outcome })
+              .where('shop_id', '=', shopId)
+              .where('key', '=', idempotency.key)
+              .execute();
           }
           return { state: 'done', outcome, replayed: false };
         });
       } catch (error) {
         if (!idempotency || !isUniqueViolation(error)) throw error;
-        const stored = await db.selectFrom('idempotency_keys').selectAll().where('shop_id', '=', shopId).where('key', '=', idempotency.key).executeTakeFirstOrThrow();
+        const stored = await db
+          .selectFrom('idempotency_keys')
+          .selectAll()
+          .where('shop_id', '=', shopId)
+          .where('key', '=', idempotency.key)
+          .executeTakeFirstOrThrow();
         if (stored.request_hash !== idempotency.hash) return { state: 'conflict' };
         // A key another provider is still working on (the shop switched providers meanwhile).
         if (Number(stored.status) <= 0) return { state: 'busy' };

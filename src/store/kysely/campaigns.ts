@@ -5,8 +5,19 @@ import type { Database } from '../schema.js';
 import type { Store } from '../store.js';
 import { nextCounter } from './shops.js';
 
-type CampaignMethods = Pick<Store, 'createCampaign' | 'getCampaign' | 'listCampaigns' | 'updateCampaign' | 'countCampaign' | 'campaignCounts'
-  | 'campaignTotals' | 'claimCampaign' | 'releaseCampaignClaim' | 'campaignClaims'>;
+type CampaignMethods = Pick<
+  Store,
+  | 'createCampaign'
+  | 'getCampaign'
+  | 'listCampaigns'
+  | 'updateCampaign'
+  | 'countCampaign'
+  | 'campaignCounts'
+  | 'campaignTotals'
+  | 'claimCampaign'
+  | 'releaseCampaignClaim'
+  | 'campaignClaims'
+>;
 type Db = Kysely<Database> | Transaction<Database>;
 
 /** Reactivation campaigns: their counters per tracking key and their claims per billing customer. */
@@ -16,8 +27,24 @@ export function campaignMethods(db: Kysely<Database>): CampaignMethods {
       return db.transaction().execute(async (trx) => {
         const id = await nextCounter(trx, shopId, 'campaigns');
         const now = Date.now();
-        await trx.insertInto('campaigns').values({ shop_id: shopId, id, name: campaign.name, discount_code: campaign.discount_code, max_claims_per_customer: campaign.max_claims_per_customer, created_at: now }).execute();
-        return { id, name: campaign.name, discount_code: campaign.discount_code, max_claims_per_customer: campaign.max_claims_per_customer, created_at: time.fromDb(now) };
+        await trx
+          .insertInto('campaigns')
+          .values({
+            shop_id: shopId,
+            id,
+            name: campaign.name,
+            discount_code: campaign.discount_code,
+            max_claims_per_customer: campaign.max_claims_per_customer,
+            created_at: now,
+          })
+          .execute();
+        return {
+          id,
+          name: campaign.name,
+          discount_code: campaign.discount_code,
+          max_claims_per_customer: campaign.max_claims_per_customer,
+          created_at: time.fromDb(now),
+        };
       });
     },
     async getCampaign(shopId, id) {
@@ -39,32 +66,57 @@ export function campaignMethods(db: Kysely<Database>): CampaignMethods {
     },
     countCampaign: (shopId, campaignId, tk, counter, by) => count(db, shopId, campaignId, tk, counter, by),
     async campaignCounts(shopId, campaignId) {
-      const rows = await db.selectFrom('campaign_counts').select(['tk', 'kind', 'count']).where('shop_id', '=', shopId).where('campaign_id', '=', campaignId).execute();
+      const rows = await db
+        .selectFrom('campaign_counts')
+        .select(['tk', 'kind', 'count'])
+        .where('shop_id', '=', shopId)
+        .where('campaign_id', '=', campaignId)
+        .execute();
       return rows.map((r) => ({ tk: r.tk, counter: r.kind as CampaignCounter, count: Number(r.count) }));
     },
     async campaignTotals(shopId) {
-      const rows = await db.selectFrom('campaign_counts').select(['campaign_id', 'kind', (eb) => eb.fn.sum<number>('count').as('count')])
-        .where('shop_id', '=', shopId).groupBy(['campaign_id', 'kind']).execute();
+      const rows = await db
+        .selectFrom('campaign_counts')
+        .select(['campaign_id', 'kind', (eb) => eb.fn.sum<number>('count').as('count')])
+        .where('shop_id', '=', shopId)
+        .groupBy(['campaign_id', 'kind'])
+        .execute();
       return rows.map((r) => ({ campaign_id: Number(r.campaign_id), counter: r.kind as CampaignCounter, count: Number(r.count) }));
     },
     async claimCampaign(shopId, campaignId, customerId, max) {
       // One statement on both databases: the update only happens below the limit, so two
       // concurrent claims can never both take the last one.
-      const row = await db.insertInto('campaign_claims').values({ shop_id: shopId, campaign_id: campaignId, customer_id: customerId, claims: 1, updated_at: Date.now() })
-        .onConflict((oc) => oc.columns(['shop_id', 'campaign_id', 'customer_id'])
-          .doUpdateSet({ claims: sql`campaign_claims.claims + 1`, updated_at: Date.now() })
-          .where('campaign_claims.claims', '<', max))
+      const row = await db
+        .insertInto('campaign_claims')
+        .values({ shop_id: shopId, campaign_id: campaignId, customer_id: customerId, claims: 1, updated_at: Date.now() })
+        .onConflict((oc) =>
+          oc
+            .columns(['shop_id', 'campaign_id', 'customer_id'])
+            .doUpdateSet({ claims: sql`campaign_claims.claims + 1`, updated_at: Date.now() })
+            .where('campaign_claims.claims', '<', max),
+        )
         .returning('claims')
         .executeTakeFirst();
       return row !== undefined && Number(row.claims) <= max;
     },
     async releaseCampaignClaim(shopId, campaignId, customerId) {
-      await db.updateTable('campaign_claims').set({ claims: sql`claims - 1`, updated_at: Date.now() })
-        .where('shop_id', '=', shopId).where('campaign_id', '=', campaignId).where('customer_id', '=', customerId).where('claims', '>', 0).execute();
+      await db
+        .updateTable('campaign_claims')
+        .set({ claims: sql`claims - 1`, updated_at: Date.now() })
+        .where('shop_id', '=', shopId)
+        .where('campaign_id', '=', campaignId)
+        .where('customer_id', '=', customerId)
+        .where('claims', '>', 0)
+        .execute();
     },
     async campaignClaims(shopId, campaignId, customerId) {
-      const row = await db.selectFrom('campaign_claims').select('claims')
-        .where('shop_id', '=', shopId).where('campaign_id', '=', campaignId).where('customer_id', '=', customerId).executeTakeFirst();
+      const row = await db
+        .selectFrom('campaign_claims')
+        .select('claims')
+        .where('shop_id', '=', shopId)
+        .where('campaign_id', '=', campaignId)
+        .where('customer_id', '=', customerId)
+        .executeTakeFirst();
       return Number(row?.claims ?? 0);
     },
   };
@@ -72,12 +124,18 @@ export function campaignMethods(db: Kysely<Database>): CampaignMethods {
 
 function campaignOf(row: Database['campaigns']): Campaign {
   return {
-    id: Number(row.id), name: row.name, discount_code: row.discount_code, max_claims_per_customer: Number(row.max_claims_per_customer ?? 1), created_at: time.fromDb(row.created_at),
+    id: Number(row.id),
+    name: row.name,
+    discount_code: row.discount_code,
+    max_claims_per_customer: Number(row.max_claims_per_customer ?? 1),
+    created_at: time.fromDb(row.created_at),
   };
 }
 
 async function count(db: Db, shopId: number, campaignId: number, tk: string, counter: CampaignCounter, by: number): Promise<void> {
-  await db.insertInto('campaign_counts').values({ shop_id: shopId, campaign_id: campaignId, tk, kind: counter, count: by })
+  await db
+    .insertInto('campaign_counts')
+    .values({ shop_id: shopId, campaign_id: campaignId, tk, kind: counter, count: by })
     .onConflict((oc) => oc.columns(['shop_id', 'campaign_id', 'tk', 'kind']).doUpdateSet({ count: sql`campaign_counts.count + ${by}` }))
     .execute();
 }

@@ -6,11 +6,22 @@ import type { Database } from '../schema.js';
 import type { Store } from '../store.js';
 import { bumpDataVersion } from './shops.js';
 
-type CatalogMethods = Pick<Store, 'upsertProducts' | 'deleteProduct' | 'listProducts' | 'countProducts' | 'findVariantProducts'
-  | 'findExistingProductIds' | 'findProductIdsByHandle' | 'setInventory' | 'upsertCollections' | 'listCollections'>;
+type CatalogMethods = Pick<
+  Store,
+  | 'upsertProducts'
+  | 'deleteProduct'
+  | 'listProducts'
+  | 'countProducts'
+  | 'findVariantProducts'
+  | 'findExistingProductIds'
+  | 'findProductIdsByHandle'
+  | 'setInventory'
+  | 'upsertCollections'
+  | 'listCollections'
+>;
 
 /** Live inventory is kept beside the document so a stock update touches one small row. */
-type StoredProduct = Omit<Product, 'variants'> & { variants: (Product['variants'][number])[] };
+type StoredProduct = Omit<Product, 'variants'> & { variants: Product['variants'][number][] };
 
 export function catalogMethods(db: Kysely<Database>): CatalogMethods {
   return {
@@ -18,38 +29,54 @@ export function catalogMethods(db: Kysely<Database>): CatalogMethods {
       if (products.length === 0) return;
       await db.transaction().execute(async (trx) => {
         for (const batch of chunks(products, 6)) {
-          await trx.insertInto('products').values(batch.map((p) => ({
-            shop_id: shopId,
-            id: p.id,
-            handle: p.handle,
-            status: p.status,
-            document: json.toDb(p),
-            updated_at: time.toDb(p.updated_at),
-          }))).onConflict((oc) => oc.columns(['shop_id', 'id']).doUpdateSet((eb) => ({
-            handle: eb.ref('excluded.handle'),
-            status: eb.ref('excluded.status'),
-            document: eb.ref('excluded.document'),
-            updated_at: eb.ref('excluded.updated_at'),
-          }))).execute();
+          await trx
+            .insertInto('products')
+            .values(
+              batch.map((p) => ({
+                shop_id: shopId,
+                id: p.id,
+                handle: p.handle,
+                status: p.status,
+                document: json.toDb(p),
+                updated_at: time.toDb(p.updated_at),
+              })),
+            )
+            .onConflict((oc) =>
+              oc.columns(['shop_id', 'id']).doUpdateSet((eb) => ({
+                handle: eb.ref('excluded.handle'),
+                status: eb.ref('excluded.status'),
+                document: eb.ref('excluded.document'),
+                updated_at: eb.ref('excluded.updated_at'),
+              })),
+            )
+            .execute();
         }
         const ids = products.map((p) => p.id);
         for (const batch of chunks(ids, 1)) {
           await trx.deleteFrom('variants').where('shop_id', '=', shopId).where('product_id', 'in', batch).execute();
         }
-        const variants = products.flatMap((p) => p.variants.map((v) => ({
-          shop_id: shopId,
-          id: v.id,
-          product_id: p.id,
-          inventory_quantity: v.inventory_quantity,
-          old_inventory_quantity: v.old_inventory_quantity,
-        })));
+        const variants = products.flatMap((p) =>
+          p.variants.map((v) => ({
+            shop_id: shopId,
+            id: v.id,
+            product_id: p.id,
+            inventory_quantity: v.inventory_quantity,
+            old_inventory_quantity: v.old_inventory_quantity,
+          })),
+        );
         for (const batch of chunks(variants, 5)) {
           // A variant id moving to another product in the same import: the later row wins.
-          await trx.insertInto('variants').values(batch).onConflict((oc) => oc.columns(['shop_id', 'id']).doUpdateSet((eb) => ({
-            product_id: eb.ref('excluded.product_id'),
-            inventory_quantity: eb.ref('excluded.inventory_quantity'),
-            old_inventory_quantity: eb.ref('excluded.old_inventory_quantity'),
-          }))).execute();
+          await trx
+            .insertInto('variants')
+            .values(batch)
+            .onConflict((oc) =>
+              oc.columns(['shop_id', 'id']).doUpdateSet((eb) => ({
+                product_id: eb.ref('excluded.product_id'),
+                inventory_quantity: eb.ref('excluded.inventory_quantity'),
+                old_inventory_quantity: eb.ref('excluded.old_inventory_quantity'),
+              })),
+            )
+            .execute();
         }
         await bumpDataVersion(trx, shopId);
       });
@@ -78,7 +105,11 @@ export function catalogMethods(db: Kysely<Database>): CatalogMethods {
       if (rows.length === 0) return [];
       let variantQuery = db.selectFrom('variants').select(['id', 'inventory_quantity', 'old_inventory_quantity']).where('shop_id', '=', shopId);
       if (options.ids || options.afterId !== undefined || options.limit !== undefined) {
-        variantQuery = variantQuery.where('product_id', 'in', rows.map((r) => r.id));
+        variantQuery = variantQuery.where(
+          'product_id',
+          'in',
+          rows.map((r) => r.id),
+        );
       }
       const stock = new Map((await variantQuery.execute()).map((v) => [Number(v.id), v]));
       return rows.map((row) => {
@@ -95,7 +126,11 @@ export function catalogMethods(db: Kysely<Database>): CatalogMethods {
     },
 
     async countProducts(shopId) {
-      const row = await db.selectFrom('products').select((eb) => eb.fn.countAll<number>().as('n')).where('shop_id', '=', shopId).executeTakeFirstOrThrow();
+      const row = await db
+        .selectFrom('products')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('shop_id', '=', shopId)
+        .executeTakeFirstOrThrow();
       return Number(row.n);
     },
 
@@ -130,9 +165,12 @@ export function catalogMethods(db: Kysely<Database>): CatalogMethods {
       if (levels.length === 0) return;
       await db.transaction().execute(async (trx) => {
         for (const level of levels) {
-          await trx.updateTable('variants')
+          await trx
+            .updateTable('variants')
             .set((eb) => ({ old_inventory_quantity: eb.ref('inventory_quantity'), inventory_quantity: level.inventory_quantity }))
-            .where('shop_id', '=', shopId).where('id', '=', level.variant_id).execute();
+            .where('shop_id', '=', shopId)
+            .where('id', '=', level.variant_id)
+            .execute();
         }
         await bumpDataVersion(trx, shopId);
       });
@@ -142,7 +180,9 @@ export function catalogMethods(db: Kysely<Database>): CatalogMethods {
       if (collections.length === 0) return;
       await db.transaction().execute(async (trx) => {
         for (const c of collections) {
-          await trx.insertInto('collections').values({ shop_id: shopId, id: c.id, title: c.title, handle: c.handle, updated_at: time.toDb(c.updated_at) })
+          await trx
+            .insertInto('collections')
+            .values({ shop_id: shopId, id: c.id, title: c.title, handle: c.handle, updated_at: time.toDb(c.updated_at) })
             .onConflict((oc) => oc.columns(['shop_id', 'id']).doUpdateSet({ title: c.title, handle: c.handle, updated_at: time.toDb(c.updated_at) }))
             .execute();
           await trx.deleteFrom('collection_products').where('shop_id', '=', shopId).where('collection_id', '=', c.id).execute();
@@ -156,8 +196,14 @@ export function catalogMethods(db: Kysely<Database>): CatalogMethods {
     async listCollections(shopId) {
       const [rows, members] = await Promise.all([
         db.selectFrom('collections').selectAll().where('shop_id', '=', shopId).orderBy('id').execute(),
-        db.selectFrom('collection_products').select(['collection_id', 'product_id', 'position']).where('shop_id', '=', shopId)
-          .orderBy('collection_id').orderBy('position').orderBy('product_id').execute(),
+        db
+          .selectFrom('collection_products')
+          .select(['collection_id', 'product_id', 'position'])
+          .where('shop_id', '=', shopId)
+          .orderBy('collection_id')
+          .orderBy('position')
+          .orderBy('product_id')
+          .execute(),
       ]);
       const byCollection = new Map<number, Collection['products']>();
       for (const m of members) {
@@ -166,7 +212,10 @@ export function catalogMethods(db: Kysely<Database>): CatalogMethods {
         byCollection.set(Number(m.collection_id), list);
       }
       return rows.map((r) => ({
-        id: Number(r.id), title: r.title, handle: r.handle, updated_at: time.fromDb(r.updated_at),
+        id: Number(r.id),
+        title: r.title,
+        handle: r.handle,
+        updated_at: time.fromDb(r.updated_at),
         products: byCollection.get(Number(r.id)) ?? [],
       }));
     },

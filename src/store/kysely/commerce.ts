@@ -14,11 +14,16 @@ export function commerceMethods(db: Kysely<Database>): CommerceMethods {
       await db.transaction().execute(async (trx) => {
         const now = Date.now();
         for (const batch of chunks(customers, 5)) {
-          await trx.insertInto('customers')
+          await trx
+            .insertInto('customers')
             .values(batch.map((c) => ({ shop_id: shopId, id: c.id, email: c.email, tags: json.toDb(c.tags), updated_at: now })))
-            .onConflict((oc) => oc.columns(['shop_id', 'id']).doUpdateSet((eb) => ({
-              email: eb.ref('excluded.email'), tags: eb.ref('excluded.tags'), updated_at: eb.ref('excluded.updated_at'),
-            })))
+            .onConflict((oc) =>
+              oc.columns(['shop_id', 'id']).doUpdateSet((eb) => ({
+                email: eb.ref('excluded.email'),
+                tags: eb.ref('excluded.tags'),
+                updated_at: eb.ref('excluded.updated_at'),
+              })),
+            )
             .execute();
         }
         await bumpDataVersion(trx, shopId);
@@ -35,7 +40,9 @@ export function commerceMethods(db: Kysely<Database>): CommerceMethods {
         const now = Date.now();
         for (const m of markets) {
           const row = { shop_id: shopId, id: m.id, position: m.position, document: json.toDb(m), updated_at: now };
-          await trx.insertInto('markets').values(row)
+          await trx
+            .insertInto('markets')
+            .values(row)
             .onConflict((oc) => oc.columns(['shop_id', 'id']).doUpdateSet({ position: row.position, document: row.document, updated_at: now }))
             .execute();
         }
@@ -51,37 +58,65 @@ export function commerceMethods(db: Kysely<Database>): CommerceMethods {
       if (orders.length === 0) return;
       await db.transaction().execute(async (trx) => {
         for (const batch of chunks(orders, 6)) {
-          await trx.insertInto('orders').values(batch.map((o) => ({
-            shop_id: shopId, id: o.id, customer_id: o.customer_id, created_at: o.created_at, cancelled_at: o.cancelled_at, updated_at: o.updated_at,
-          }))).onConflict((oc) => oc.columns(['shop_id', 'id']).doUpdateSet((eb) => ({
-            customer_id: eb.ref('excluded.customer_id'),
-            created_at: eb.ref('excluded.created_at'),
-            cancelled_at: eb.ref('excluded.cancelled_at'),
-            updated_at: eb.ref('excluded.updated_at'),
-          }))).execute();
-          await trx.deleteFrom('order_lines').where('shop_id', '=', shopId).where('order_id', 'in', batch.map((o) => o.id)).execute();
+          await trx
+            .insertInto('orders')
+            .values(
+              batch.map((o) => ({
+                shop_id: shopId,
+                id: o.id,
+                customer_id: o.customer_id,
+                created_at: o.created_at,
+                cancelled_at: o.cancelled_at,
+                updated_at: o.updated_at,
+              })),
+            )
+            .onConflict((oc) =>
+              oc.columns(['shop_id', 'id']).doUpdateSet((eb) => ({
+                customer_id: eb.ref('excluded.customer_id'),
+                created_at: eb.ref('excluded.created_at'),
+                cancelled_at: eb.ref('excluded.cancelled_at'),
+                updated_at: eb.ref('excluded.updated_at'),
+              })),
+            )
+            .execute();
+          await trx
+            .deleteFrom('order_lines')
+            .where('shop_id', '=', shopId)
+            .where(
+              'order_id',
+              'in',
+              batch.map((o) => o.id),
+            )
+            .execute();
         }
-        const lines = orders.flatMap((o) => o.lines.map((l, lineNo) => ({
-          shop_id: shopId,
-          order_id: o.id,
-          line_no: lineNo,
-          product_id: l.product_id,
-          variant_id: l.variant_id,
-          quantity: l.quantity,
-          price: l.price,
-          customer_id: o.customer_id,
-          created_at: o.created_at,
-        })));
+        const lines = orders.flatMap((o) =>
+          o.lines.map((l, lineNo) => ({
+            shop_id: shopId,
+            order_id: o.id,
+            line_no: lineNo,
+            product_id: l.product_id,
+            variant_id: l.variant_id,
+            quantity: l.quantity,
+            price: l.price,
+            customer_id: o.customer_id,
+            created_at: o.created_at,
+          })),
+        );
         for (const batch of chunks(lines, 9)) await trx.insertInto('order_lines').values(batch).execute();
         await bumpDataVersion(trx, shopId);
       });
     },
     async listOrderLines(shopId, since) {
-      const rows = await db.selectFrom('order_lines as l')
+      const rows = await db
+        .selectFrom('order_lines as l')
         .innerJoin('orders as o', (j) => j.onRef('o.shop_id', '=', 'l.shop_id').onRef('o.id', '=', 'l.order_id'))
         .select(['l.order_id', 'l.product_id', 'l.variant_id', 'l.quantity', 'l.price', 'l.customer_id', 'l.created_at'])
-        .where('l.shop_id', '=', shopId).where('l.created_at', '>=', since).where('o.cancelled_at', 'is', null)
-        .orderBy('l.created_at').orderBy('l.order_id').orderBy('l.line_no')
+        .where('l.shop_id', '=', shopId)
+        .where('l.created_at', '>=', since)
+        .where('o.cancelled_at', 'is', null)
+        .orderBy('l.created_at')
+        .orderBy('l.order_id')
+        .orderBy('l.line_no')
         .execute();
       return rows.map((r) => ({
         order_id: Number(r.order_id),
@@ -94,7 +129,11 @@ export function commerceMethods(db: Kysely<Database>): CommerceMethods {
       }));
     },
     async countOrders(shopId) {
-      const row = await db.selectFrom('orders').select((eb) => eb.fn.countAll<number>().as('n')).where('shop_id', '=', shopId).executeTakeFirstOrThrow();
+      const row = await db
+        .selectFrom('orders')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('shop_id', '=', shopId)
+        .executeTakeFirstOrThrow();
       return Number(row.n);
     },
   };

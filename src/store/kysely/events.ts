@@ -5,7 +5,10 @@ import type { Database } from '../schema.js';
 import type { EventFilter, Store } from '../store.js';
 import { nextCounterBlock } from './shops.js';
 
-type EventMethods = Pick<Store, 'appendEvents' | 'listEvents' | 'latestViewedHandles' | 'listRecentViews' | 'eventCount' | 'listEventCounts' | 'countEventsByPeriod'>;
+type EventMethods = Pick<
+  Store,
+  'appendEvents' | 'listEvents' | 'latestViewedHandles' | 'listRecentViews' | 'eventCount' | 'listEventCounts' | 'countEventsByPeriod'
+>;
 
 function filtered<O>(query: SelectQueryBuilder<Database, 'events', O>, shopId: number, filter: EventFilter) {
   let q = query.where('shop_id', '=', shopId);
@@ -29,42 +32,82 @@ export function eventMethods(db: Kysely<Database>): EventMethods {
           const last = await nextCounterBlock(trx, shopId, 'events', list.length);
           const first = last - list.length + 1;
           const rows = list.map((e, i) => ({
-            shop_id: shopId, id: first + i, uuid: e.uuid, customer_id: e.customer_id, subject: e.subject, verb: e.verb, noun: e.noun,
-            handle: e.handle, subject_email: e.subject_email, theme_id: e.theme_id, created_at: e.created_at,
+            shop_id: shopId,
+            id: first + i,
+            uuid: e.uuid,
+            customer_id: e.customer_id,
+            subject: e.subject,
+            verb: e.verb,
+            noun: e.noun,
+            handle: e.handle,
+            subject_email: e.subject_email,
+            theme_id: e.theme_id,
+            created_at: e.created_at,
           }));
           for (const batch of chunks(rows, 11)) await trx.insertInto('events').values(batch).execute();
         }
         const counts = countEvents(events);
         for (const batch of chunks(counts, 6)) {
-          await trx.insertInto('event_counts').values(batch).onConflict((oc) => oc.columns(['shop_id', 'day', 'handle']).doUpdateSet((eb) => ({
-            views: eb('event_counts.views', '+', eb.ref('excluded.views')),
-            adds: eb('event_counts.adds', '+', eb.ref('excluded.adds')),
-            removes: eb('event_counts.removes', '+', eb.ref('excluded.removes')),
-          }))).execute();
+          await trx
+            .insertInto('event_counts')
+            .values(batch)
+            .onConflict((oc) =>
+              oc.columns(['shop_id', 'day', 'handle']).doUpdateSet((eb) => ({
+                views: eb('event_counts.views', '+', eb.ref('excluded.views')),
+                adds: eb('event_counts.adds', '+', eb.ref('excluded.adds')),
+                removes: eb('event_counts.removes', '+', eb.ref('excluded.removes')),
+              })),
+            )
+            .execute();
         }
       });
     },
 
     async listEvents(shopId, filter) {
       const rows = await filtered(db.selectFrom('events').selectAll(), shopId, filter).orderBy('id', 'desc').limit(filter.limit).execute();
-      return rows.map((r): StoredEvent => ({
-        id: Number(r.id), shop_id: Number(r.shop_id), uuid: r.uuid, customer_id: r.customer_id === null ? null : Number(r.customer_id),
-        subject: r.subject as 'user', verb: r.verb as StoredEvent['verb'], noun: r.noun as 'product', handle: r.handle,
-        subject_email: r.subject_email, theme_id: r.theme_id, created_at: Number(r.created_at),
-      }));
+      return rows.map(
+        (r): StoredEvent => ({
+          id: Number(r.id),
+          shop_id: Number(r.shop_id),
+          uuid: r.uuid,
+          customer_id: r.customer_id === null ? null : Number(r.customer_id),
+          subject: r.subject as 'user',
+          verb: r.verb as StoredEvent['verb'],
+          noun: r.noun as 'product',
+          handle: r.handle,
+          subject_email: r.subject_email,
+          theme_id: r.theme_id,
+          created_at: Number(r.created_at),
+        }),
+      );
     },
 
     async latestViewedHandles(shopId, filter, scan) {
       const rows = await filtered(db.selectFrom('events').select(['handle']), shopId, filter)
-        .where('verb', '=', 'viewed').where('handle', 'is not', null).orderBy('id', 'desc').limit(scan).execute();
+        .where('verb', '=', 'viewed')
+        .where('handle', 'is not', null)
+        .orderBy('id', 'desc')
+        .limit(scan)
+        .execute();
       return rows.map((r) => r.handle!);
     },
 
     async listRecentViews(shopId, limit) {
-      const rows = await db.selectFrom('events').select(['uuid', 'customer_id', 'handle', 'created_at'])
-        .where('shop_id', '=', shopId).where('verb', '=', 'viewed').where('handle', 'is not', null)
-        .orderBy('id', 'desc').limit(limit).execute();
-      return rows.map((r) => ({ uuid: r.uuid, customer_id: r.customer_id === null ? null : Number(r.customer_id), handle: r.handle!, created_at: Number(r.created_at) }));
+      const rows = await db
+        .selectFrom('events')
+        .select(['uuid', 'customer_id', 'handle', 'created_at'])
+        .where('shop_id', '=', shopId)
+        .where('verb', '=', 'viewed')
+        .where('handle', 'is not', null)
+        .orderBy('id', 'desc')
+        .limit(limit)
+        .execute();
+      return rows.map((r) => ({
+        uuid: r.uuid,
+        customer_id: r.customer_id === null ? null : Number(r.customer_id),
+        handle: r.handle!,
+        created_at: Number(r.created_at),
+      }));
     },
 
     async eventCount(shopId) {
@@ -74,18 +117,29 @@ export function eventMethods(db: Kysely<Database>): EventMethods {
     },
 
     async listEventCounts(shopId, sinceDay) {
-      const rows = await db.selectFrom('event_counts').select(['day', 'handle', 'views', 'adds', 'removes'])
-        .where('shop_id', '=', shopId).where('day', '>=', sinceDay).execute();
+      const rows = await db
+        .selectFrom('event_counts')
+        .select(['day', 'handle', 'views', 'adds', 'removes'])
+        .where('shop_id', '=', shopId)
+        .where('day', '>=', sinceDay)
+        .execute();
       return rows.map((r) => ({ day: Number(r.day), handle: r.handle, views: Number(r.views), adds: Number(r.adds), removes: Number(r.removes) }));
     },
 
     async countEventsByPeriod(shopId, since, periodMs) {
-      if (!Number.isSafeInteger(periodMs) || periodMs < 60_000 || periodMs % 60_000 !== 0) throw new RangeError(`periodMs must be a whole number of minutes, got ${periodMs}.`);
+      if (!Number.isSafeInteger(periodMs) || periodMs < 60_000 || periodMs % 60_000 !== 0)
+        throw new RangeError(`periodMs must be a whole number of minutes, got ${periodMs}.`);
       // Integer arithmetic both databases share; the period is a checked literal, so the grouped and selected expressions are the same text.
       const start = sql<number>`created_at - created_at % ${sql.lit(periodMs)}`;
-      const rows = await db.selectFrom('events').select([start.as('start'), 'verb', (eb) => eb.fn.countAll().as('count')])
-        .where('shop_id', '=', shopId).where('created_at', '>=', since)
-        .groupBy([start, 'verb']).orderBy('start').orderBy('verb').execute();
+      const rows = await db
+        .selectFrom('events')
+        .select([start.as('start'), 'verb', (eb) => eb.fn.countAll().as('count')])
+        .where('shop_id', '=', shopId)
+        .where('created_at', '>=', since)
+        .groupBy([start, 'verb'])
+        .orderBy('start')
+        .orderBy('verb')
+        .execute();
       return rows.map((r) => ({ start: Number(r.start), verb: r.verb as StoredEvent['verb'], count: Number(r.count) }));
     },
   };

@@ -32,7 +32,17 @@ export function experimentMethods(db: Kysely<Database>): ExperimentStore {
       try {
         return await db.transaction().execute(async (trx) => {
           const id = await nextCounter(trx, shopId, 'experiments');
-          const row = { shop_id: shopId, id, name: experiment.name, ruleset_id: experiment.ruleset_id, arms: json.toDb(experiment.arms), status: 'running', winner: null, created_at: experiment.created_at ?? Date.now(), stopped_at: null };
+          const row = {
+            shop_id: shopId,
+            id,
+            name: experiment.name,
+            ruleset_id: experiment.ruleset_id,
+            arms: json.toDb(experiment.arms),
+            status: 'running',
+            winner: null,
+            created_at: experiment.created_at ?? Date.now(),
+            stopped_at: null,
+          };
           await trx.insertInto('experiments').values(row).execute();
           await bumpDataVersion(trx, shopId);
           return toExperiment(row);
@@ -50,8 +60,13 @@ export function experimentMethods(db: Kysely<Database>): ExperimentStore {
 
     async stopExperiment(shopId, id, winner) {
       await db.transaction().execute(async (trx) => {
-        const result = await trx.updateTable('experiments').set({ status: 'stopped', winner, stopped_at: Date.now() })
-          .where('shop_id', '=', shopId).where('id', '=', id).where('status', '=', 'running').executeTakeFirst();
+        const result = await trx
+          .updateTable('experiments')
+          .set({ status: 'stopped', winner, stopped_at: Date.now() })
+          .where('shop_id', '=', shopId)
+          .where('id', '=', id)
+          .where('status', '=', 'running')
+          .executeTakeFirst();
         if (Number(result.numUpdatedRows) > 0) await bumpDataVersion(trx, shopId);
         return Number(result.numUpdatedRows) > 0;
       });
@@ -63,9 +78,12 @@ export function experimentMethods(db: Kysely<Database>): ExperimentStore {
       await db.transaction().execute(async (trx) => {
         const fresh = new Map<string, { shop_id: number; experiment_id: number; arm: number; day: number; visitors: number }>();
         for (const batch of chunks(rows, 5)) {
-          const inserted = await trx.insertInto('experiment_visitors').values(batch)
+          const inserted = await trx
+            .insertInto('experiment_visitors')
+            .values(batch)
             .onConflict((oc) => oc.columns(['shop_id', 'experiment_id', 'visitor']).doNothing())
-            .returning(['shop_id', 'experiment_id', 'arm', 'created_at']).execute();
+            .returning(['shop_id', 'experiment_id', 'arm', 'created_at'])
+            .execute();
           for (const r of inserted) {
             const day = utcDay(Number(r.created_at));
             const key = `${r.shop_id}\u0000${r.experiment_id}\u0000${r.arm}\u0000${day}`;
@@ -79,10 +97,24 @@ export function experimentMethods(db: Kysely<Database>): ExperimentStore {
     },
 
     async experimentDays(shopId, experimentId) {
-      const rows = await db.selectFrom('experiment_days').selectAll().where('shop_id', '=', shopId).where('experiment_id', '=', experimentId).orderBy('arm').orderBy('day').execute();
+      const rows = await db
+        .selectFrom('experiment_days')
+        .selectAll()
+        .where('shop_id', '=', shopId)
+        .where('experiment_id', '=', experimentId)
+        .orderBy('arm')
+        .orderBy('day')
+        .execute();
       return rows.map((r) => ({
-        arm: Number(r.arm), day: Number(r.day), visitors: Number(r.visitors), impressions: Number(r.impressions), clicks: Number(r.clicks),
-        add_to_carts: Number(r.add_to_carts), orders: Number(r.orders), revenue: Number(r.revenue), revenue_sq: Number(r.revenue_sq),
+        arm: Number(r.arm),
+        day: Number(r.day),
+        visitors: Number(r.visitors),
+        impressions: Number(r.impressions),
+        clicks: Number(r.clicks),
+        add_to_carts: Number(r.add_to_carts),
+        orders: Number(r.orders),
+        revenue: Number(r.revenue),
+        revenue_sq: Number(r.revenue_sq),
       }));
     },
   };

@@ -16,8 +16,14 @@ export async function addToTotals(
   const loose = db as unknown as Kysely<Record<string, Record<string, unknown>>>;
   for (const batch of chunks(rows, keys.length + values.length)) {
     if (batch.length === 0) continue;
-    await loose.insertInto(table).values(batch as Record<string, unknown>[])
-      .onConflict((oc) => oc.columns(keys as never[]).doUpdateSet((eb) => Object.fromEntries(values.map((v) => [v, eb(`${table}.${v}` as never, '+', eb.ref(`excluded.${v}` as never))])) as never))
+    await loose
+      .insertInto(table)
+      .values(batch as Record<string, unknown>[])
+      .onConflict((oc) =>
+        oc
+          .columns(keys as never[])
+          .doUpdateSet((eb) => Object.fromEntries(values.map((v) => [v, eb(`${table}.${v}` as never, '+', eb.ref(`excluded.${v}` as never))])) as never),
+      )
       .execute();
   }
 }

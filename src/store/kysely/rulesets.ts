@@ -23,18 +23,37 @@ export function rulesetMethods(db: Kysely<Database>): RulesetMethods {
       return db.transaction().execute(async (trx) => {
         const id = await nextCounter(trx, shopId, 'rulesets');
         const now = Date.now();
-        await trx.insertInto('rulesets').values({
-          shop_id: shopId, id, name: document.name, enabled: bool.toDb(document.enabled), document: json.toDb(document), version: 1, created_at: now, updated_at: now,
-        }).execute();
+        await trx
+          .insertInto('rulesets')
+          .values({
+            shop_id: shopId,
+            id,
+            name: document.name,
+            enabled: bool.toDb(document.enabled),
+            document: json.toDb(document),
+            version: 1,
+            created_at: now,
+            updated_at: now,
+          })
+          .execute();
         await bumpDataVersion(trx, shopId);
         return toRuleset(await trx.selectFrom('rulesets').selectAll().where('shop_id', '=', shopId).where('id', '=', id).executeTakeFirstOrThrow());
       });
     },
     async updateRuleset(shopId, id, document) {
       return db.transaction().execute(async (trx) => {
-        const result = await trx.updateTable('rulesets')
-          .set((eb) => ({ name: document.name, enabled: bool.toDb(document.enabled), document: json.toDb(document), version: eb('version', '+', 1), updated_at: Date.now() }))
-          .where('shop_id', '=', shopId).where('id', '=', id).executeTakeFirst();
+        const result = await trx
+          .updateTable('rulesets')
+          .set((eb) => ({
+            name: document.name,
+            enabled: bool.toDb(document.enabled),
+            document: json.toDb(document),
+            version: eb('version', '+', 1),
+            updated_at: Date.now(),
+          }))
+          .where('shop_id', '=', shopId)
+          .where('id', '=', id)
+          .executeTakeFirst();
         if (Number(result.numUpdatedRows) === 0) return null;
         await bumpDataVersion(trx, shopId);
         return toRuleset(await trx.selectFrom('rulesets').selectAll().where('shop_id', '=', shopId).where('id', '=', id).executeTakeFirstOrThrow());

@@ -12,7 +12,10 @@ export function shopWebhookMethods(db: Kysely<Database>): Methods {
       try {
         await db.transaction().execute(async (trx) => {
           const seq = await nextCounter(trx, 0, 'shop_webhooks');
-          await trx.insertInto('shop_webhooks').values({ shop_id: shopId, webhook_id: webhookId, seq, topic, payload, received_at: Date.now(), applied_at: null, outcome: null }).execute();
+          await trx
+            .insertInto('shop_webhooks')
+            .values({ shop_id: shopId, webhook_id: webhookId, seq, topic, payload, received_at: Date.now(), applied_at: null, outcome: null })
+            .execute();
         });
         return true;
       } catch (error) {
@@ -21,11 +24,22 @@ export function shopWebhookMethods(db: Kysely<Database>): Methods {
       }
     },
     async pendingShopWebhooks(limit) {
-      const rows = await db.selectFrom('shop_webhooks').select(['shop_id', 'webhook_id', 'topic', 'payload']).where('applied_at', 'is', null).orderBy('seq').limit(limit).execute();
+      const rows = await db
+        .selectFrom('shop_webhooks')
+        .select(['shop_id', 'webhook_id', 'topic', 'payload'])
+        .where('applied_at', 'is', null)
+        .orderBy('seq')
+        .limit(limit)
+        .execute();
       return rows.map((r) => ({ ...r, shop_id: Number(r.shop_id) }));
     },
     async markShopWebhook(shopId, webhookId, outcome) {
-      await db.updateTable('shop_webhooks').set({ applied_at: Date.now(), outcome }).where('shop_id', '=', shopId).where('webhook_id', '=', webhookId).execute();
+      await db
+        .updateTable('shop_webhooks')
+        .set({ applied_at: Date.now(), outcome })
+        .where('shop_id', '=', shopId)
+        .where('webhook_id', '=', webhookId)
+        .execute();
     },
     async deleteCollection(shopId, collectionId) {
       return db.transaction().execute(async (trx) => {
@@ -38,7 +52,12 @@ export function shopWebhookMethods(db: Kysely<Database>): Methods {
     },
     async updatedAt(shopId, kind, ids) {
       if (ids.length === 0) return new Map();
-      const rows = await db.selectFrom(kind as 'products').select(['id', 'updated_at']).where('shop_id', '=', shopId).where('id', 'in', ids).execute();
+      const rows = await db
+        .selectFrom(kind as 'products')
+        .select(['id', 'updated_at'])
+        .where('shop_id', '=', shopId)
+        .where('id', 'in', ids)
+        .execute();
       return new Map(rows.map((r) => [Number(r.id), Number(r.updated_at)]));
     },
   };

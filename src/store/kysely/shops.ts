@@ -14,7 +14,8 @@ export async function nextCounter(db: Db, shopId: number, name: string): Promise
 
 /** Reserves `count` consecutive values of a counter; returns the last one. */
 export async function nextCounterBlock(db: Db, shopId: number, name: string, count: number): Promise<number> {
-  const row = await db.insertInto('counters')
+  const row = await db
+    .insertInto('counters')
     .values({ shop_id: shopId, name, value: count })
     .onConflict((oc) => oc.columns(['shop_id', 'name']).doUpdateSet({ value: sql`counters.value + ${count}` }))
     .returning('value')
@@ -24,10 +25,7 @@ export async function nextCounterBlock(db: Db, shopId: number, name: string, cou
 
 /** Marks the shop's read model stale for every node. */
 export async function bumpDataVersion(db: Db, shopId: number): Promise<void> {
-  await db.updateTable('shops')
-    .set({ data_version: sql`data_version + 1`, updated_at: Date.now() })
-    .where('id', '=', shopId)
-    .execute();
+  await db.updateTable('shops').set({ data_version: sql`data_version + 1`, updated_at: Date.now() }).where('id', '=', shopId).execute();
 }
 
 function toShop(row: ShopRow): Shop {
@@ -53,8 +51,23 @@ function toKey(row: Database['api_keys']): ApiKeyRecord {
   return { ...row, shop_id: Number(row.shop_id), created_at: Number(row.created_at), expires_at: row.expires_at === null ? null : Number(row.expires_at) };
 }
 
-type ShopMethods = Pick<Store, 'getSetting' | 'putSettingIfAbsent' | 'putSetting' | 'createShop' | 'getShopByHandle' | 'getShopById'
-  | 'listShops' | 'updateShop' | 'listShopVersions' | 'rotateApiKeys' | 'revokeApiKeys' | 'listShopKeys' | 'listLiveApiKeys' | 'keysVersion'>;
+type ShopMethods = Pick<
+  Store,
+  | 'getSetting'
+  | 'putSettingIfAbsent'
+  | 'putSetting'
+  | 'createShop'
+  | 'getShopByHandle'
+  | 'getShopById'
+  | 'listShops'
+  | 'updateShop'
+  | 'listShopVersions'
+  | 'rotateApiKeys'
+  | 'revokeApiKeys'
+  | 'listShopKeys'
+  | 'listLiveApiKeys'
+  | 'keysVersion'
+>;
 
 export function shopMethods(db: Kysely<Database>): ShopMethods {
   return {
@@ -63,12 +76,20 @@ export function shopMethods(db: Kysely<Database>): ShopMethods {
       return row?.value ?? null;
     },
     async putSettingIfAbsent(key, value) {
-      await db.insertInto('settings').values({ key, value }).onConflict((oc) => oc.column('key').doNothing()).execute();
+      await db
+        .insertInto('settings')
+        .values({ key, value })
+        .onConflict((oc) => oc.column('key').doNothing())
+        .execute();
       const row = await db.selectFrom('settings').select('value').where('key', '=', key).executeTakeFirstOrThrow();
       return row.value;
     },
     async putSetting(key, value) {
-      await db.insertInto('settings').values({ key, value }).onConflict((oc) => oc.column('key').doUpdateSet({ value })).execute();
+      await db
+        .insertInto('settings')
+        .values({ key, value })
+        .onConflict((oc) => oc.column('key').doUpdateSet({ value }))
+        .execute();
     },
 
     async createShop(shop: NewShop, keys: ApiKeyRecord[]) {
@@ -76,23 +97,29 @@ export function shopMethods(db: Kysely<Database>): ShopMethods {
         return await db.transaction().execute(async (trx) => {
           const id = await nextCounter(trx, 0, 'shops');
           const now = Date.now();
-          await trx.insertInto('shops').values({
-            id,
-            handle: shop.handle,
-            name: shop.name,
-            timezone: shop.timezone,
-            currency: shop.currency,
-            scopes: json.toDb(shop.scopes),
-            signing_secret: shop.signing_secret,
-            public_url: shop.public_url,
-            webhook_secret: shop.webhook_secret,
-            billing_webhook_secret: shop.billing_webhook_secret,
-            settings: json.toDb(shop.settings),
-            data_version: 1,
-            created_at: now,
-            updated_at: now,
-          }).execute();
-          await insertKeys(trx, keys.map((k) => ({ ...k, shop_id: id })));
+          await trx
+            .insertInto('shops')
+            .values({
+              id,
+              handle: shop.handle,
+              name: shop.name,
+              timezone: shop.timezone,
+              currency: shop.currency,
+              scopes: json.toDb(shop.scopes),
+              signing_secret: shop.signing_secret,
+              public_url: shop.public_url,
+              webhook_secret: shop.webhook_secret,
+              billing_webhook_secret: shop.billing_webhook_secret,
+              settings: json.toDb(shop.settings),
+              data_version: 1,
+              created_at: now,
+              updated_at: now,
+            })
+            .execute();
+          await insertKeys(
+            trx,
+            keys.map((k) => ({ ...k, shop_id: id })),
+          );
           const row = await trx.selectFrom('shops').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
           return toShop(row);
         });
@@ -144,15 +171,23 @@ export function shopMethods(db: Kysely<Database>): ShopMethods {
         await ofShop.set({ expires_at: rotation.now }).where('expires_at', '>', rotation.now).execute();
         await ofShop.set({ expires_at: rotation.graceUntil }).where('expires_at', 'is', null).execute();
         if (rotation.endNowHash) {
-          await trx.updateTable('api_keys').set({ expires_at: rotation.now }).where('shop_id', '=', shopId).where('key_hash', '=', rotation.endNowHash).execute();
+          await trx
+            .updateTable('api_keys')
+            .set({ expires_at: rotation.now })
+            .where('shop_id', '=', shopId)
+            .where('key_hash', '=', rotation.endNowHash)
+            .execute();
         }
         await insertKeys(trx, keys);
       });
     },
     async revokeApiKeys(shopId, keyPrefix, now) {
       return db.transaction().execute(async (trx) => {
-        const result = await trx.updateTable('api_keys').set({ expires_at: now })
-          .where('shop_id', '=', shopId).where('key_prefix', '=', keyPrefix)
+        const result = await trx
+          .updateTable('api_keys')
+          .set({ expires_at: now })
+          .where('shop_id', '=', shopId)
+          .where('key_prefix', '=', keyPrefix)
           .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
           .executeTakeFirst();
         const revoked = Number(result.numUpdatedRows);
@@ -165,7 +200,9 @@ export function shopMethods(db: Kysely<Database>): ShopMethods {
       return rows.map(toKey);
     },
     async listLiveApiKeys(now) {
-      const rows = await db.selectFrom('api_keys').selectAll()
+      const rows = await db
+        .selectFrom('api_keys')
+        .selectAll()
         .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
         .execute();
       return rows.map(toKey);

@@ -25,25 +25,55 @@ export function trackingMethods(db: Kysely<Database>): TrackingStore {
         for (const [shopId, list] of byShop) {
           const first = (await nextCounterBlock(trx, shopId, 'track_events', list.length)) - list.length + 1;
           const values = list.map((r, i) => ({
-            shop_id: shopId, id: first + i, type: r.type, uuid: r.uuid, customer_id: r.customer_id, source: r.source, product_id: r.product_id, variant_id: r.variant_id, created_at: r.created_at,
+            shop_id: shopId,
+            id: first + i,
+            type: r.type,
+            uuid: r.uuid,
+            customer_id: r.customer_id,
+            source: r.source,
+            product_id: r.product_id,
+            variant_id: r.variant_id,
+            created_at: r.created_at,
           }));
           for (const batch of chunks(values, 9)) await trx.insertInto('track_events').values(batch).execute();
         }
         const bySource = countTracked(rows, (r) => (r.source === null ? null : { shop_id: r.shop_id, day: utcDay(r.created_at), source: r.source }));
-        await addToTotals(trx, 'source_days', ['shop_id', 'day', 'source'], TRACK_COUNTS, [...bySource.values()].map(({ key, ...counts }) => ({ ...key, ...counts })));
-        const byArm = countTracked(rows, (r) => (r.experiment_id === null || r.arm === null ? null : { shop_id: r.shop_id, experiment_id: r.experiment_id, arm: r.arm, day: utcDay(r.created_at) }));
-        await addToTotals(trx, 'experiment_days', ['shop_id', 'experiment_id', 'arm', 'day'], TRACK_COUNTS, [...byArm.values()].map(({ key, ...counts }) => ({ ...key, ...counts })));
+        await addToTotals(
+          trx,
+          'source_days',
+          ['shop_id', 'day', 'source'],
+          TRACK_COUNTS,
+          [...bySource.values()].map(({ key, ...counts }) => ({ ...key, ...counts })),
+        );
+        const byArm = countTracked(rows, (r) =>
+          r.experiment_id === null || r.arm === null ? null : { shop_id: r.shop_id, experiment_id: r.experiment_id, arm: r.arm, day: utcDay(r.created_at) },
+        );
+        await addToTotals(
+          trx,
+          'experiment_days',
+          ['shop_id', 'experiment_id', 'arm', 'day'],
+          TRACK_COUNTS,
+          [...byArm.values()].map(({ key, ...counts }) => ({ ...key, ...counts })),
+        );
       });
     },
 
     async clicksOf(shopId, customerIds, from, to) {
       const out = [];
       for (const ids of chunks([...new Set(customerIds)], 1, 500)) {
-        const rows = await db.selectFrom('track_events').select(['customer_id', 'product_id', 'source', 'created_at'])
-          .where('shop_id', '=', shopId).where('customer_id', 'in', ids).where('created_at', '>=', from).where('created_at', '<=', to)
-          .where('type', '=', 'click').where('product_id', 'is not', null).where('source', 'is not', null)
+        const rows = await db
+          .selectFrom('track_events')
+          .select(['customer_id', 'product_id', 'source', 'created_at'])
+          .where('shop_id', '=', shopId)
+          .where('customer_id', 'in', ids)
+          .where('created_at', '>=', from)
+          .where('created_at', '<=', to)
+          .where('type', '=', 'click')
+          .where('product_id', 'is not', null)
+          .where('source', 'is not', null)
           .execute();
-        for (const r of rows) out.push({ customer_id: Number(r.customer_id), product_id: Number(r.product_id), source: r.source!, created_at: Number(r.created_at) });
+        for (const r of rows)
+          out.push({ customer_id: Number(r.customer_id), product_id: Number(r.product_id), source: r.source!, created_at: Number(r.created_at) });
       }
       return out;
     },
@@ -56,15 +86,25 @@ export function trackingMethods(db: Kysely<Database>): TrackingStore {
           const rows = await trx.selectFrom('order_attributions').selectAll().where('shop_id', '=', shopId).where('order_id', 'in', ids).execute();
           for (const r of rows) {
             old.push({
-              order_id: Number(r.order_id), line_no: Number(r.line_no), source: r.source, via: r.via as AttributedLine['via'], product_id: Number(r.product_id),
-              quantity: Number(r.quantity), revenue: Number(r.revenue), created_at: Number(r.created_at),
-              experiment_id: r.experiment_id === null ? null : Number(r.experiment_id), arm: r.arm === null ? null : Number(r.arm),
+              order_id: Number(r.order_id),
+              line_no: Number(r.line_no),
+              source: r.source,
+              via: r.via as AttributedLine['via'],
+              product_id: Number(r.product_id),
+              quantity: Number(r.quantity),
+              revenue: Number(r.revenue),
+              created_at: Number(r.created_at),
+              experiment_id: r.experiment_id === null ? null : Number(r.experiment_id),
+              arm: r.arm === null ? null : Number(r.arm),
             });
           }
           if (rows.length > 0) await trx.deleteFrom('order_attributions').where('shop_id', '=', shopId).where('order_id', 'in', ids).execute();
         }
         for (const batch of chunks(lines, 11)) {
-          await trx.insertInto('order_attributions').values(batch.map((l) => ({ shop_id: shopId, ...l }))).execute();
+          await trx
+            .insertInto('order_attributions')
+            .values(batch.map((l) => ({ shop_id: shopId, ...l })))
+            .execute();
         }
         await moveTotals(trx, shopId, totalsOf(old), totalsOf(lines));
       });
@@ -73,7 +113,13 @@ export function trackingMethods(db: Kysely<Database>): TrackingStore {
     async sourceDays(shopId, sinceDay) {
       const rows = await db.selectFrom('source_days').selectAll().where('shop_id', '=', shopId).where('day', '>=', sinceDay).orderBy('day').execute();
       return rows.map((r) => ({
-        day: Number(r.day), source: r.source, impressions: Number(r.impressions), clicks: Number(r.clicks), add_to_carts: Number(r.add_to_carts), orders: Number(r.orders), revenue: Number(r.revenue),
+        day: Number(r.day),
+        source: r.source,
+        impressions: Number(r.impressions),
+        clicks: Number(r.clicks),
+        add_to_carts: Number(r.add_to_carts),
+        orders: Number(r.orders),
+        revenue: Number(r.revenue),
       }));
     },
   };
@@ -82,7 +128,10 @@ export function trackingMethods(db: Kysely<Database>): TrackingStore {
 /** Moves the per-day totals from what the old attributions added to what the new ones add. */
 async function moveTotals(trx: Kysely<Database>, shopId: number, before: ReturnType<typeof totalsOf>, after: ReturnType<typeof totalsOf>): Promise<void> {
   const sources = new Map<string, { shop_id: number; day: number; source: string; orders: number; revenue: number }>();
-  for (const [sign, totals] of [[-1, before], [1, after]] as const) {
+  for (const [sign, totals] of [
+    [-1, before],
+    [1, after],
+  ] as const) {
     for (const [key, row] of totals.sources) {
       const delta = sources.get(key) ?? { shop_id: shopId, day: row.day, source: row.source, orders: 0, revenue: 0 };
       delta.orders += sign * row.orders;
@@ -91,7 +140,10 @@ async function moveTotals(trx: Kysely<Database>, shopId: number, before: ReturnT
     }
   }
   const arms = new Map<string, { shop_id: number; experiment_id: number; arm: number; day: number; orders: number; revenue: number; revenue_sq: number }>();
-  for (const [sign, totals] of [[-1, before], [1, after]] as const) {
+  for (const [sign, totals] of [
+    [-1, before],
+    [1, after],
+  ] as const) {
     for (const [key, row] of totals.arms) {
       const delta = arms.get(key) ?? { shop_id: shopId, experiment_id: row.experiment_id, arm: row.arm, day: row.day, orders: 0, revenue: 0, revenue_sq: 0 };
       delta.orders += sign * row.orders;

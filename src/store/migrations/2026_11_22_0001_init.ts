@@ -2,19 +2,22 @@ import type { Kysely } from 'kysely';
 
 /** The first schema: tenancy, keys and the catalog. Frozen: later changes come as new migrations. */
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.createTable('settings')
+  await db.schema
+    .createTable('settings')
     .addColumn('key', 'text', (c) => c.primaryKey())
     .addColumn('value', 'text', (c) => c.notNull())
     .execute();
 
-  await db.schema.createTable('counters')
+  await db.schema
+    .createTable('counters')
     .addColumn('shop_id', 'bigint', (c) => c.notNull())
     .addColumn('name', 'text', (c) => c.notNull())
     .addColumn('value', 'bigint', (c) => c.notNull())
     .addPrimaryKeyConstraint('counters_pk', ['shop_id', 'name'])
     .execute();
 
-  await db.schema.createTable('shops')
+  await db.schema
+    .createTable('shops')
     .addColumn('id', 'bigint', (c) => c.primaryKey())
     .addColumn('handle', 'text', (c) => c.notNull().unique())
     .addColumn('name', 'text', (c) => c.notNull())
@@ -30,7 +33,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('updated_at', 'bigint', (c) => c.notNull())
     .execute();
 
-  await db.schema.createTable('api_keys')
+  await db.schema
+    .createTable('api_keys')
     .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('shop_id', 'bigint', (c) => c.notNull())
     .addColumn('kind', 'text', (c) => c.notNull())
@@ -41,7 +45,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   await db.schema.createIndex('api_keys_shop').on('api_keys').columns(['shop_id', 'kind']).execute();
 
-  await db.schema.createTable('products')
+  await db.schema
+    .createTable('products')
     .addColumn('shop_id', 'bigint', (c) => c.notNull())
     .addColumn('id', 'bigint', (c) => c.notNull())
     .addColumn('handle', 'text', (c) => c.notNull())
@@ -52,7 +57,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   await db.schema.createIndex('products_handle').on('products').columns(['shop_id', 'handle']).execute();
 
-  await db.schema.createTable('variants')
+  await db.schema
+    .createTable('variants')
     .addColumn('shop_id', 'bigint', (c) => c.notNull())
     .addColumn('id', 'bigint', (c) => c.notNull())
     .addColumn('product_id', 'bigint', (c) => c.notNull())
@@ -62,7 +68,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   await db.schema.createIndex('variants_product').on('variants').columns(['shop_id', 'product_id']).execute();
 
-  await db.schema.createTable('collections')
+  await db.schema
+    .createTable('collections')
     .addColumn('shop_id', 'bigint', (c) => c.notNull())
     .addColumn('id', 'bigint', (c) => c.notNull())
     .addColumn('title', 'text', (c) => c.notNull())
@@ -71,7 +78,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addPrimaryKeyConstraint('collections_pk', ['shop_id', 'id'])
     .execute();
 
-  await db.schema.createTable('collection_products')
+  await db.schema
+    .createTable('collection_products')
     .addColumn('shop_id', 'bigint', (c) => c.notNull())
     .addColumn('collection_id', 'bigint', (c) => c.notNull())
     .addColumn('product_id', 'bigint', (c) => c.notNull())
@@ -79,7 +87,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addPrimaryKeyConstraint('collection_products_pk', ['shop_id', 'collection_id', 'product_id'])
     .execute();
 
-  await db.schema.createTable('customers')
+  await db.schema
+    .createTable('customers')
     .addColumn('shop_id', 'bigint', (c) => c.notNull())
     .addColumn('id', 'bigint', (c) => c.notNull())
     .addColumn('email', 'text')
@@ -88,7 +97,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addPrimaryKeyConstraint('customers_pk', ['shop_id', 'id'])
     .execute();
 
-  await db.schema.createTable('markets')
+  await db.schema
+    .createTable('markets')
     .addColumn('shop_id', 'bigint', (c) => c.notNull())
     .addColumn('id', 'bigint', (c) => c.notNull())
     .addColumn('position', 'integer', (c) => c.notNull())
@@ -97,7 +107,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addPrimaryKeyConstraint('markets_pk', ['shop_id', 'id'])
     .execute();
 
-  await db.schema.createTable('orders')
+  await db.schema
+    .createTable('orders')
     .addColumn('shop_id', 'bigint', (c) => c.notNull())
     .addColumn('id', 'bigint', (c) => c.notNull())
     .addColumn('customer_id', 'bigint')
@@ -107,7 +118,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addPrimaryKeyConstraint('orders_pk', ['shop_id', 'id'])
     .execute();
 
-  await db.schema.createTable('order_lines')
+  await db.schema
+    .createTable('order_lines')
     .addColumn('shop_id', 'bigint', (c) => c.notNull())
     .addColumn('order_id', 'bigint', (c) => c.notNull())
     .addColumn('line_no', 'integer', (c) => c.notNull())

@@ -2,7 +2,8 @@ import type { Kysely } from 'kysely';
 
 /** Rulesets: one JSON document per ruleset, integer ids per shop. Frozen. */
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.createTable('rulesets')
+  await db.schema
+    .createTable('rulesets')
     .addColumn('shop_id', 'bigint', (c) => c.notNull())
     .addColumn('id', 'bigint', (c) => c.notNull())
     .addColumn('name', 'text', (c) => c.notNull())

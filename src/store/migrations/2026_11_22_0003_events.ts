@@ -2,7 +2,8 @@ import type { Kysely } from 'kysely';
 
 /** Storefront events and their per-day counts per product handle. Frozen. */
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.createTable('events')
+  await db.schema
+    .createTable('events')
     .addColumn('shop_id', 'bigint', (c) => c.notNull())
     .addColumn('id', 'bigint', (c) => c.notNull())
     .addColumn('uuid', 'text')
@@ -19,7 +20,8 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex('events_uuid').on('events').columns(['shop_id', 'uuid', 'id']).execute();
   await db.schema.createIndex('events_customer').on('events').columns(['shop_id', 'customer_id', 'id']).execute();
 
-  await db.schema.createTable('event_counts')
+  await db.schema
+    .createTable('event_counts')
     .addColumn('shop_id', 'bigint', (c) => c.notNull())
     .addColumn('day', 'integer', (c) => c.notNull())
     .addColumn('handle', 'text', (c) => c.notNull())

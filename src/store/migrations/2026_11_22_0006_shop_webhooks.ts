@@ -2,7 +2,8 @@ import type { Kysely } from 'kysely';
 
 /** Storefront webhooks, queued durably before they are applied. Frozen. */
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.createTable('shop_webhooks')
+  await db.schema
+    .createTable('shop_webhooks')
     .addColumn('shop_id', 'bigint', (c) => c.notNull())
     .addColumn('webhook_id', 'text', (c) => c.notNull())
     .addColumn('seq', 'bigint', (c) => c.notNull())

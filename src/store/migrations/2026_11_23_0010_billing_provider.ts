@@ -5,7 +5,8 @@ import type { Kysely } from 'kysely';
  * claim limits and the claims themselves. Frozen.
  */
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.createTable('billing_providers')
+  await db.schema
+    .createTable('billing_providers')
     .addColumn('shop_id', 'bigint', (c) => c.notNull().primaryKey())
     .addColumn('type', 'text', (c) => c.notNull())
     .addColumn('base_url', 'text')
@@ -14,8 +15,12 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('updated_at', 'bigint', (c) => c.notNull())
     .execute();
 
-  await db.schema.alterTable('campaigns').addColumn('max_claims_per_customer', 'integer', (c) => c.notNull().defaultTo(1)).execute();
-  await db.schema.createTable('campaign_claims')
+  await db.schema
+    .alterTable('campaigns')
+    .addColumn('max_claims_per_customer', 'integer', (c) => c.notNull().defaultTo(1))
+    .execute();
+  await db.schema
+    .createTable('campaign_claims')
     .addColumn('shop_id', 'bigint', (c) => c.notNull())
     .addColumn('campaign_id', 'bigint', (c) => c.notNull())
     .addColumn('customer_id', 'bigint', (c) => c.notNull())

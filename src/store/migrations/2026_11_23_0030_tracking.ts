@@ -5,7 +5,8 @@ import type { Kysely } from 'kysely';
  * attribution figures read a day's row instead of every event. Frozen.
  */
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.createTable('track_events')
+  await db.schema
+    .createTable('track_events')
     .addColumn('shop_id', 'bigint', (c) => c.notNull())
     .addColumn('id', 'bigint', (c) => c.notNull())
     .addColumn('type', 'text', (c) => c.notNull())
@@ -20,7 +21,8 @@ export async function up(db: Kysely<any>): Promise<void> {
   // The click window: a customer's clicks in a time range.
   await db.schema.createIndex('track_events_customer').on('track_events').columns(['shop_id', 'customer_id', 'created_at']).execute();
 
-  await db.schema.createTable('source_days')
+  await db.schema
+    .createTable('source_days')
     .addColumn('shop_id', 'bigint', (c) => c.notNull())
     .addColumn('day', 'integer', (c) => c.notNull())
     .addColumn('source', 'text', (c) => c.notNull())
@@ -32,7 +34,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addPrimaryKeyConstraint('source_days_pk', ['shop_id', 'day', 'source'])
     .execute();
 
-  await db.schema.createTable('order_attributions')
+  await db.schema
+    .createTable('order_attributions')
     .addColumn('shop_id', 'bigint', (c) => c.notNull())
     .addColumn('order_id', 'bigint', (c) => c.notNull())
     .addColumn('line_no', 'integer', (c) => c.notNull())

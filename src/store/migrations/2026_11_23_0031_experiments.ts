@@ -2,7 +2,8 @@ import { sql, type Kysely } from 'kysely';
 
 /** Experiments, the visitors each arm served, and per-arm per-day totals for the results. Frozen. */
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.createTable('experiments')
+  await db.schema
+    .createTable('experiments')
     .addColumn('shop_id', 'bigint', (c) => c.notNull())
     .addColumn('id', 'bigint', (c) => c.notNull())
     .addColumn('name', 'text', (c) => c.notNull())
@@ -15,9 +16,16 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addPrimaryKeyConstraint('experiments_pk', ['shop_id', 'id'])
     .execute();
   // One running experiment per ruleset, whichever node creates it.
-  await db.schema.createIndex('experiments_running').on('experiments').columns(['shop_id', 'ruleset_id']).unique().where(sql.ref('status'), '=', sql.lit('running')).execute();
+  await db.schema
+    .createIndex('experiments_running')
+    .on('experiments')
+    .columns(['shop_id', 'ruleset_id'])
+    .unique()
+    .where(sql.ref('status'), '=', sql.lit('running'))
+    .execute();
 
-  await db.schema.createTable('experiment_visitors')
+  await db.schema
+    .createTable('experiment_visitors')
     .addColumn('shop_id', 'bigint', (c) => c.notNull())
     .addColumn('experiment_id', 'bigint', (c) => c.notNull())
     .addColumn('visitor', 'text', (c) => c.notNull())
@@ -26,7 +34,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addPrimaryKeyConstraint('experiment_visitors_pk', ['shop_id', 'experiment_id', 'visitor'])
     .execute();
 
-  await db.schema.createTable('experiment_days')
+  await db.schema
+    .createTable('experiment_days')
     .addColumn('shop_id', 'bigint', (c) => c.notNull())
     .addColumn('experiment_id', 'bigint', (c) => c.notNull())
     .addColumn('arm', 'integer', (c) => c.notNull())

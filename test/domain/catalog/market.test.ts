@@ -4,7 +4,16 @@ import { isListable, isProductInStock, isVariantInStock } from '../../../src/dom
 import { priceMatches } from '../../../src/domain/catalog/price-filter.js';
 
 const market = (id: number, position: number, countries: string[], extra: Partial<Market> = {}): Market => ({
-  id, name: `m${id}`, position, active: true, countries, currency: 'EUR', price_adjustment_percent: 0, fixed_prices: [], product_ids: null, ...extra,
+  id,
+  name: `m${id}`,
+  position,
+  active: true,
+  countries,
+  currency: 'EUR',
+  price_adjustment_percent: 0,
+  fixed_prices: [],
+  product_ids: null,
+  ...extra,
 });
 
 describe('markets', () => {

@@ -4,7 +4,13 @@ import { adjustByPercent, formatMoney, parseMoney } from '../../../src/domain/ca
 
 describe('money', () => {
   it.each([
-    ['19.99', 199_900], ['0', 0], ['5', 50_000], ['0.5', 5_000], ['1.2345', 12_345], ['-3.10', -31_000], [' 7.00 ', 70_000],
+    ['19.99', 199_900],
+    ['0', 0],
+    ['5', 50_000],
+    ['0.5', 5_000],
+    ['1.2345', 12_345],
+    ['-3.10', -31_000],
+    [' 7.00 ', 70_000],
   ])('parses %s', (text, units) => expect(parseMoney(text)).toBe(units));
 
   it.each(['', 'abc', '1.23456', '1,00', '1e3', '--1', '.5', 'NaN'])('refuses %j', (text) => expect(parseMoney(text)).toBeNull());

@@ -8,7 +8,7 @@ describe('plainText', () => {
 
   it('reads a tag from its < to the next >, and keeps a < that never closes as text', () => {
     expect(plainText('<i>c</i> 1 < 2', 100)).toBe('c 1 < 2');
-    expect(plainText("a < b <i>c</i>", 100)).toBe("a c"); // as the pattern <[^>]*> reads it: "< b <i>" is one tag
+    expect(plainText('a < b <i>c</i>', 100)).toBe('a c'); // as the pattern <[^>]*> reads it: "< b <i>" is one tag
   });
 
   it('caps the text with an ellipsis', () => {

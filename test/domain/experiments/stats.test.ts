@@ -35,7 +35,7 @@ describe('experiment statistics', () => {
     expect(ratePerVisitor(30, 10).value).toBe(3);
   });
 
-  it('leaves a mean\'s interval out until two visitors have a value', () => {
+  it("leaves a mean's interval out until two visitors have a value", () => {
     expect(mean(100, 0, 0, 0)).toEqual({ value: 0, low: null, high: null });
     expect(mean(100, 50, 2500, 1)).toEqual({ value: 0.5, low: null, high: null });
     const m = mean(4, 8, 32, 2); // values 4, 4, 0, 0
@@ -54,7 +54,10 @@ describe('experiment statistics', () => {
 
   it('splits 10,000 visitors within ±2% of the weights', () => {
     const next = random(3);
-    const arms = [{ name: 'A', ruleset_id: 1, weight: 3 }, { name: 'B', ruleset_id: 2, weight: 1 }];
+    const arms = [
+      { name: 'A', ruleset_id: 1, weight: 3 },
+      { name: 'B', ruleset_id: 2, weight: 1 },
+    ];
     let a = 0;
     for (let i = 0; i < 10_000; i++) if (chooseArm({ id: 9, arms }, visitorKey(`v-${next()}`, null)) === 0) a++;
     expect(Math.abs(a / 10_000 - 0.75)).toBeLessThanOrEqual(0.02);
@@ -62,12 +65,28 @@ describe('experiment statistics', () => {
   });
 
   it('covers the true conversion and revenue per visitor in at least 90 of 100 seeded runs of 10,000 visitors', () => {
-    const truth = [{ p: 0.03, meanOrder: 40 }, { p: 0.036, meanOrder: 40 }];
+    const truth = [
+      { p: 0.03, meanOrder: 40 },
+      { p: 0.036, meanOrder: 40 },
+    ];
     const covered = { conversion: [0, 0], revenue: [0, 0] };
-    const arms = [{ name: 'A', ruleset_id: 1, weight: 1 }, { name: 'B', ruleset_id: 2, weight: 1 }];
+    const arms = [
+      { name: 'A', ruleset_id: 1, weight: 1 },
+      { name: 'B', ruleset_id: 2, weight: 1 },
+    ];
     for (let run = 0; run < 100; run++) {
       const next = random(500 + run);
-      const days: ArmDay[] = arms.map((_, arm) => ({ arm, day: 20261123, visitors: 0, impressions: 0, clicks: 0, add_to_carts: 0, orders: 0, revenue: 0, revenue_sq: 0 }));
+      const days: ArmDay[] = arms.map((_, arm) => ({
+        arm,
+        day: 20261123,
+        visitors: 0,
+        impressions: 0,
+        clicks: 0,
+        add_to_carts: 0,
+        orders: 0,
+        revenue: 0,
+        revenue_sq: 0,
+      }));
       for (let v = 0; v < 10_000; v++) {
         const arm = chooseArm({ id: run + 1, arms }, visitorKey(null, v + 1));
         const day = days[arm]!;

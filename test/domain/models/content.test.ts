@@ -5,7 +5,7 @@ import { similarity } from '../../../src/domain/ranking/similarity.js';
 /** A small deterministic generator, so the comparison below covers many shapes of catalog. */
 function random(seed: number): () => number {
   let state = seed;
-  return () => ((state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  return () => (state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
 }
 
 function catalog(size: number, seed: number): ContentItem[] {
@@ -24,8 +24,12 @@ function catalog(size: number, seed: number): ContentItem[] {
 }
 
 function shares(a: ContentItem, b: ContentItem): boolean {
-  return (a.productType !== '' && a.productType.toLowerCase() === b.productType.toLowerCase()) || (a.vendor !== '' && a.vendor === b.vendor)
-    || a.tags.some((t) => b.tags.includes(t)) || a.titleWords.some((w) => b.titleWords.includes(w));
+  return (
+    (a.productType !== '' && a.productType.toLowerCase() === b.productType.toLowerCase()) ||
+    (a.vendor !== '' && a.vendor === b.vendor) ||
+    a.tags.some((t) => b.tags.includes(t)) ||
+    a.titleWords.some((w) => b.titleWords.includes(w))
+  );
 }
 
 describe('content neighbours', () => {
@@ -33,12 +37,15 @@ describe('content neighbours', () => {
     const items = catalog(300, 7);
     const model = buildContentModel(items);
     for (const item of items) {
-      const expected = items.filter((other) => other.id !== item.id && other.listable && shares(item, other))
+      const expected = items
+        .filter((other) => other.id !== item.id && other.listable && shares(item, other))
         .map((other) => ({ id: other.id, score: Math.fround(similarity(item, other)) }))
-        .sort((a, b) => b.score - a.score || a.id - b.id).slice(0, CONTENT_KEPT);
+        .sort((a, b) => b.score - a.score || a.id - b.id)
+        .slice(0, CONTENT_KEPT);
       const i = model.ids.indexOf(item.id);
       const got = [];
-      for (let n = model.lists.offsets[i]!; n < model.lists.offsets[i + 1]!; n++) got.push({ id: model.ids[model.lists.items[n]!]!, score: model.lists.scores[n]! });
+      for (let n = model.lists.offsets[i]!; n < model.lists.offsets[i + 1]!; n++)
+        got.push({ id: model.ids[model.lists.items[n]!]!, score: model.lists.scores[n]! });
       expect(got).toEqual(expected);
     }
   });
@@ -60,7 +67,10 @@ describe('content neighbours', () => {
   });
 
   it('reads a bounded number of candidates per product when one feature is everywhere', () => {
-    const items = Array.from({ length: 5000 }, (_, i): ContentItem => ({ id: i + 1, productType: 'Same', vendor: '', tags: [], titleWords: [`w${i % 50}`], priceBand: 0, listable: true }));
+    const items = Array.from(
+      { length: 5000 },
+      (_, i): ContentItem => ({ id: i + 1, productType: 'Same', vendor: '', tags: [], titleWords: [`w${i % 50}`], priceBand: 0, listable: true }),
+    );
     const started = process.cpuUsage();
     const model = buildContentModel(items);
     const used = process.cpuUsage(started);

@@ -16,14 +16,26 @@ function matrix(pairs: readonly [string, number][]) {
 
 function neighboursOf(pairs: readonly [string, number][], item: number, similarity: SarSimilarity, threshold = 1) {
   const { ids, incidence } = matrix(pairs);
-  return sarNeighbours(incidence, ids.indexOf(item), { similarity, threshold, order: (j) => ids[j]! })
-    .map((n) => ({ id: ids[n.item]!, score: n.score, c: n.coOccurrences }));
+  return sarNeighbours(incidence, ids.indexOf(item), { similarity, threshold, order: (j) => ids[j]! }).map((n) => ({
+    id: ids[n.item]!,
+    score: n.score,
+    c: n.coOccurrences,
+  }));
 }
 
 describe('SAR similarity on a hand-checked example', () => {
   // Three customers, four products: A bought 1, 2, 3; B bought 1, 2 (and 1 again); C bought 2, 4.
   // C = AᵀA: c11 = 2, c22 = 3, c33 = 1, c44 = 1; c12 = 2, c13 = 1, c23 = 1, c24 = 1, c14 = c34 = 0.
-  const pairs: [string, number][] = [['A', 1], ['A', 2], ['A', 3], ['B', 1], ['B', 2], ['B', 1], ['C', 2], ['C', 4]];
+  const pairs: [string, number][] = [
+    ['A', 1],
+    ['A', 2],
+    ['A', 3],
+    ['B', 1],
+    ['B', 2],
+    ['B', 1],
+    ['C', 2],
+    ['C', 4],
+  ];
 
   it('counts users, not purchases, and products bought', () => {
     const { incidence } = matrix(pairs);
@@ -32,18 +44,35 @@ describe('SAR similarity on a hand-checked example', () => {
   });
 
   it('count = c_ij, by score then product id, the product itself and zeros left out', () => {
-    expect(neighboursOf(pairs, 2, 'count')).toEqual([{ id: 1, score: 2, c: 2 }, { id: 3, score: 1, c: 1 }, { id: 4, score: 1, c: 1 }]);
+    expect(neighboursOf(pairs, 2, 'count')).toEqual([
+      { id: 1, score: 2, c: 2 },
+      { id: 3, score: 1, c: 1 },
+      { id: 4, score: 1, c: 1 },
+    ]);
     expect(neighboursOf(pairs, 4, 'count')).toEqual([{ id: 2, score: 1, c: 1 }]);
   });
 
   it('jaccard = c_ij / (c_ii + c_jj − c_ij)', () => {
-    expect(neighboursOf(pairs, 2, 'jaccard')).toEqual([{ id: 1, score: 2 / 3, c: 2 }, { id: 3, score: 1 / 3, c: 1 }, { id: 4, score: 1 / 3, c: 1 }]);
-    expect(neighboursOf(pairs, 1, 'jaccard')).toEqual([{ id: 2, score: 2 / 3, c: 2 }, { id: 3, score: 1 / 2, c: 1 }]);
+    expect(neighboursOf(pairs, 2, 'jaccard')).toEqual([
+      { id: 1, score: 2 / 3, c: 2 },
+      { id: 3, score: 1 / 3, c: 1 },
+      { id: 4, score: 1 / 3, c: 1 },
+    ]);
+    expect(neighboursOf(pairs, 1, 'jaccard')).toEqual([
+      { id: 2, score: 2 / 3, c: 2 },
+      { id: 3, score: 1 / 2, c: 1 },
+    ]);
   });
 
   it('lift = c_ij / (c_ii · c_jj)', () => {
-    expect(neighboursOf(pairs, 1, 'lift')).toEqual([{ id: 3, score: 1 / 2, c: 1 }, { id: 2, score: 1 / 3, c: 2 }]);
-    expect(neighboursOf(pairs, 3, 'lift')).toEqual([{ id: 1, score: 1 / 2, c: 1 }, { id: 2, score: 1 / 3, c: 1 }]);
+    expect(neighboursOf(pairs, 1, 'lift')).toEqual([
+      { id: 3, score: 1 / 2, c: 1 },
+      { id: 2, score: 1 / 3, c: 2 },
+    ]);
+    expect(neighboursOf(pairs, 3, 'lift')).toEqual([
+      { id: 1, score: 1 / 2, c: 1 },
+      { id: 2, score: 1 / 3, c: 1 },
+    ]);
   });
 
   it('the support threshold zeroes pairs below it, reporting raw counts for the rest', () => {
@@ -55,7 +84,10 @@ describe('SAR similarity on a hand-checked example', () => {
   it('the sparse top-k lists agree with the exact rows', () => {
     const { ids, incidence } = matrix(pairs);
     const lists = buildNeighbourLists(incidence, (cij, _w, cii, cjj) => sarScore('jaccard', cij, cii, cjj, 1), { k: 2, threshold: 1, ids });
-    const of = (id: number) => { const i = ids.indexOf(id); return [...lists.items.subarray(lists.offsets[i]!, lists.offsets[i + 1]!)].map((j) => ids[j]); };
+    const of = (id: number) => {
+      const i = ids.indexOf(id);
+      return [...lists.items.subarray(lists.offsets[i]!, lists.offsets[i + 1]!)].map((j) => ids[j]);
+    };
     expect(of(2)).toEqual([1, 3]); // k = 2: 4 ties with 3 and loses on id
     expect(of(4)).toEqual([2]);
   });
@@ -67,7 +99,11 @@ const DATA = [process.env.REBOUND_DATA_DIR, join(ROOT, '..', 'shared', 'data'), 
 const MS_STORE = DATA ? join(DATA, 'ms-store-sar', 'ms_usage_train.csv') : '';
 
 describe.skipIf(!existsSync(MS_STORE))('SAR similarity on the Microsoft store log (training part)', () => {
-  const rows = (existsSync(MS_STORE) ? readFileSync(MS_STORE, 'utf8') : '').trim().split('\n').slice(1).map((line) => line.split(',').map((f) => f.replace(/^"|"$/g, '')));
+  const rows = (existsSync(MS_STORE) ? readFileSync(MS_STORE, 'utf8') : '')
+    .trim()
+    .split('\n')
+    .slice(1)
+    .map((line) => line.split(',').map((f) => f.replace(/^"|"$/g, '')));
   const codes = [...new Set(rows.map((r) => r[1]!))].sort();
   const idOf = (code: string) => codes.indexOf(code) + 1;
 

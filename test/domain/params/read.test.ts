@@ -31,12 +31,28 @@ function problem(raw: Record<string, unknown>): { param: string; message: string
 describe('readParams', () => {
   it('fills defaults for absent and empty parameters and ignores undeclared ones', () => {
     const values = readParams(schema, { limit: '', x: 'anything', __proto__: 'no' } as Record<string, unknown>);
-    expect(values).toMatchObject({ limit: 5, metafields: false, filter_oos: true, format: false, shop_product_ids: null, smart_sort: 'no', filter_override: null, country_code: null });
+    expect(values).toMatchObject({
+      limit: 5,
+      metafields: false,
+      filter_oos: true,
+      format: false,
+      shop_product_ids: null,
+      smart_sort: 'no',
+      filter_override: null,
+      country_code: null,
+    });
     expect('x' in values).toBe(false);
   });
 
   it('reads the yes/no flags as storefront code sends them: yes/no, true/false, 1/0, any case', () => {
-    for (const [raw, value] of [['yes', true], ['TRUE', true], ['1', true], [' No ', false], ['false', false], ['0', false]] as const) {
+    for (const [raw, value] of [
+      ['yes', true],
+      ['TRUE', true],
+      ['1', true],
+      [' No ', false],
+      ['false', false],
+      ['0', false],
+    ] as const) {
       expect(readParams(schema, { metafields: raw }).metafields).toBe(value);
     }
     expect(problem({ metafields: 'maybe' })).toEqual({ param: 'metafields', message: 'Parameter metafields must be yes or no, got "maybe".' });
@@ -50,9 +66,14 @@ describe('readParams', () => {
 
   it('names the bad element of an id list, and the list too long', () => {
     expect(readParams(schema, { shop_product_ids: ' 3, 1 ,2,' }).shop_product_ids).toEqual([3, 1, 2]);
-    expect(problem({ shop_product_ids: '1,x2' })).toEqual({ param: 'shop_product_ids', message: 'Parameter shop_product_ids must be a comma-separated list of positive integer ids; "x2" is not one.' });
+    expect(problem({ shop_product_ids: '1,x2' })).toEqual({
+      param: 'shop_product_ids',
+      message: 'Parameter shop_product_ids must be a comma-separated list of positive integer ids; "x2" is not one.',
+    });
     expect(problem({ shop_product_ids: '9007199254740993' }).param).toBe('shop_product_ids');
-    expect(problem({ shop_product_ids: Array.from({ length: 251 }, (_, i) => i + 1).join(',') }).message).toBe('Parameter shop_product_ids takes at most 250 ids, got 251.');
+    expect(problem({ shop_product_ids: Array.from({ length: 251 }, (_, i) => i + 1).join(',') }).message).toBe(
+      'Parameter shop_product_ids takes at most 250 ids, got 251.',
+    );
   });
 
   it('refuses a repeated or structured parameter, and reads numbers and booleans of JSON bodies', () => {
@@ -85,7 +106,13 @@ describe('paramsKey', () => {
 
   it('differs whenever the answer can differ', () => {
     const a = key({ shop_product_ids: '1,2' });
-    for (const other of [{ shop_product_ids: '2,1' }, { shop_product_ids: '1,2', format: 'pretty' }, { shop_product_ids: '1,2', country_code: 'de' }, { shop_product_ids: '1,2', filter_override: 'no' }, { shop_product_ids: '1,2', query: 'a&limit=9' }]) {
+    for (const other of [
+      { shop_product_ids: '2,1' },
+      { shop_product_ids: '1,2', format: 'pretty' },
+      { shop_product_ids: '1,2', country_code: 'de' },
+      { shop_product_ids: '1,2', filter_override: 'no' },
+      { shop_product_ids: '1,2', query: 'a&limit=9' },
+    ]) {
       expect(key(other)).not.toBe(a);
     }
     expect(key({ query: 'a&limit=9' })).not.toBe(key({ query: 'a', limit: '9' }));

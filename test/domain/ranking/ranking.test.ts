@@ -31,7 +31,15 @@ describe('trending', () => {
   });
 
   it('counts units for top sellers inside the period only', () => {
-    const { ranked, units } = rankTopSellers([{ productId: 1, quantity: 2, at: NOW }, { productId: 2, quantity: 3, at: NOW - 100 * DAY_MS }, { productId: 1, quantity: 1, at: NOW - DAY_MS }], NOW - 90 * DAY_MS, NOW);
+    const { ranked, units } = rankTopSellers(
+      [
+        { productId: 1, quantity: 2, at: NOW },
+        { productId: 2, quantity: 3, at: NOW - 100 * DAY_MS },
+        { productId: 1, quantity: 1, at: NOW - DAY_MS },
+      ],
+      NOW - 90 * DAY_MS,
+      NOW,
+    );
     expect(ranked).toEqual([1]);
     expect(units.get(1)).toBe(3);
   });
@@ -50,7 +58,14 @@ describe('smart sort', () => {
 });
 
 describe('similarity', () => {
-  const p = (id: number, productType: string, vendor: string, tags: string[], title: string, priceBand: number): ContentProfile => ({ id, productType, vendor, tags, titleWords: titleWords(title), priceBand });
+  const p = (id: number, productType: string, vendor: string, tags: string[], title: string, priceBand: number): ContentProfile => ({
+    id,
+    productType,
+    vendor,
+    tags,
+    titleWords: titleWords(title),
+    priceBand,
+  });
   it('ranks same type and shared tags first, leaves out the inputs and unrelated products', () => {
     const tent = p(1, 'Tents', 'A', ['camping'], 'Alpine Tent', 7);
     const others = [tent, p(2, 'Tents', 'B', ['camping'], 'Ridge Tent', 7), p(3, 'Stoves', 'A', [], 'Camp Stove', 4), p(4, 'Mugs', 'C', [], 'Mug', 1)];

@@ -67,7 +67,13 @@ describe('empty logic = anything', () => {
 describe('outputs', () => {
   it('appends the outputs of matched rules in rule order, then output order', () => {
     const compiled = compile([
-      { logic: [{ rules: [US] }], output: [{ type: 'product', products: [{ product_id: 5 }] }, { type: 'tag', value: 'Sale' }] },
+      {
+        logic: [{ rules: [US] }],
+        output: [
+          { type: 'product', products: [{ product_id: 5 }] },
+          { type: 'tag', value: 'Sale' },
+        ],
+      },
       { logic: [{ rules: [DE] }], output: [{ type: 'collection', collection_id: 9 }] },
       { logic: [], output: [{ type: 'input_products' }, { type: 'endpoint', endpoint: '/products/trending_products?limit=3' }] },
       { logic: [{ rules: [US] }], output: [] },
@@ -106,7 +112,10 @@ describe('exit_if_matched', () => {
     expect(indexesOf(compiled, result.matched)).toEqual([1, 2]);
     expect(indexesOf(compiled, result.unmatched)).toEqual([0]);
     expect(indexesOf(compiled, result.unevaluated)).toEqual([3, 5]);
-    expect(result.outputs.map((o) => o.output)).toEqual([{ type: 'tag', tags: ['b'] }, { type: 'tag', tags: ['c'] }]);
+    expect(result.outputs.map((o) => o.output)).toEqual([
+      { type: 'tag', tags: ['b'] },
+      { type: 'tag', tags: ['c'] },
+    ]);
     expect(result.trace!.map((t) => [t.name, t.status])).toEqual([
       ['r0 unmatched exit', 'unmatched'],
       ['r1 matched', 'matched'],
@@ -170,7 +179,12 @@ describe('trace', () => {
             { type: 'url', operator: 'contains', value: '/a' },
           ],
         },
-        { rules: [{ type: 'customer', operator: 'is_guest' }, { type: 'product', operator: 'contains_any', products: [{ product_id: 7 }] }] },
+        {
+          rules: [
+            { type: 'customer', operator: 'is_guest' },
+            { type: 'product', operator: 'contains_any', products: [{ product_id: 7 }] },
+          ],
+        },
       ],
       output: [NONE],
     },
@@ -208,17 +222,23 @@ describe('trace', () => {
 
   it('shows what each kind of input looked like', () => {
     const p = inputProduct(7, { tags: ['Sale'], productType: 'Shirts' });
-    const c = compile([{
-      logic: [{ rules: [
-        { type: 'product_tag', operator: 'contains_any', value: 'sale' },
-        { type: 'product_type', operator: 'equals', value: 'shirts' },
-        { type: 'day_of_week', operator: 'contains_any', value: 'wed' },
-        { type: 'time_of_day', operator: 'between', value: '09:00,17:00' },
-        { type: 'date', operator: 'after', value: '2024-01-01' },
-        { type: 'variant', operator: 'contains_any', value: '70' },
-      ] }],
-      output: [NONE],
-    }]);
+    const c = compile([
+      {
+        logic: [
+          {
+            rules: [
+              { type: 'product_tag', operator: 'contains_any', value: 'sale' },
+              { type: 'product_type', operator: 'equals', value: 'shirts' },
+              { type: 'day_of_week', operator: 'contains_any', value: 'wed' },
+              { type: 'time_of_day', operator: 'between', value: '09:00,17:00' },
+              { type: 'date', operator: 'after', value: '2024-01-01' },
+              { type: 'variant', operator: 'contains_any', value: '70' },
+            ],
+          },
+        ],
+        output: [NONE],
+      },
+    ]);
     const result = evaluateRuleset(c, request({ productIds: [7], variantIds: [70] }), world({ inputProducts: [p] }), { trace: true });
     expect(result.trace![0]!.groups[0]!.conditions.map((x) => [x.observed, x.result])).toEqual([
       [['Sale'], true],
@@ -274,40 +294,50 @@ describe('matchedTags', () => {
   const w = world({ inputProducts: [shirt, hat] });
 
   it('carries the tags that product_tag conditions matched, as spelled on the products, to the outputs', () => {
-    const compiled = compile([{
-      logic: [{ rules: [
-        { type: 'product_tag', operator: 'contains_any', value: 'SALE, winter' },
-        { type: 'product_tag', operator: 'matches_regex', value: '/^sum/i' },
-      ] }],
-      output: [{ type: 'matching_input_tags' }, NONE],
-    }]);
+    const compiled = compile([
+      {
+        logic: [
+          {
+            rules: [
+              { type: 'product_tag', operator: 'contains_any', value: 'SALE, winter' },
+              { type: 'product_tag', operator: 'matches_regex', value: '/^sum/i' },
+            ],
+          },
+        ],
+        output: [{ type: 'matching_input_tags' }, NONE],
+      },
+    ]);
     const result = evaluateRuleset(compiled, req, w);
     expect(result.outputs).toHaveLength(2);
     for (const output of result.outputs) expect([...output.matchedTags].sort()).toEqual(['Sale', 'Summer']);
   });
 
   it('takes the tags of the matching group only, not of a group that failed', () => {
-    const compiled = compile([{
-      logic: [
-        { rules: [{ type: 'product_tag', operator: 'contains_any', value: 'new' }, DE] },
-        { rules: [{ type: 'product_tag', operator: 'contains_all', value: 'sale' }] },
-      ],
-      output: [{ type: 'matching_input_tags' }],
-    }]);
+    const compiled = compile([
+      {
+        logic: [
+          { rules: [{ type: 'product_tag', operator: 'contains_any', value: 'new' }, DE] },
+          { rules: [{ type: 'product_tag', operator: 'contains_all', value: 'sale' }] },
+        ],
+        output: [{ type: 'matching_input_tags' }],
+      },
+    ]);
     for (const trace of [false, true]) {
       const result = evaluateRuleset(compiled, req, w, { trace });
       expect(result.outputs.map((o) => o.matchedTags)).toEqual([['Sale']]);
     }
   });
 
-  it('takes the first matching group\'s tags when several groups hold', () => {
-    const compiled = compile([{
-      logic: [
-        { rules: [{ type: 'product_tag', operator: 'contains_any', value: 'summer' }] },
-        { rules: [{ type: 'product_tag', operator: 'contains_any', value: 'new' }] },
-      ],
-      output: [{ type: 'matching_input_tags' }],
-    }]);
+  it("takes the first matching group's tags when several groups hold", () => {
+    const compiled = compile([
+      {
+        logic: [
+          { rules: [{ type: 'product_tag', operator: 'contains_any', value: 'summer' }] },
+          { rules: [{ type: 'product_tag', operator: 'contains_any', value: 'new' }] },
+        ],
+        output: [{ type: 'matching_input_tags' }],
+      },
+    ]);
     for (const trace of [false, true]) {
       expect(evaluateRuleset(compiled, req, w, { trace }).outputs.map((o) => o.matchedTags)).toEqual([['Summer']]);
     }
@@ -319,7 +349,10 @@ describe('matchedTags', () => {
       { logic: [], output: [{ type: 'matching_input_tags' }] },
     ]);
     const result = evaluateRuleset(compiled, req, w);
-    expect(result.outputs.map((o) => [o.ruleIndex, o.matchedTags])).toEqual([[0, []], [1, []]]);
+    expect(result.outputs.map((o) => [o.ruleIndex, o.matchedTags])).toEqual([
+      [0, []],
+      [1, []],
+    ]);
   });
 
   it('is not shared between rules', () => {
@@ -338,32 +371,39 @@ describe('matchedTags', () => {
 const TAGS = ['sale', 'new', 'summer'];
 const COUNTRIES = ['US', 'CA', 'DE'];
 const URLS = ['/collections/sale', '/products/hat', '/'];
-const PRODUCTS: InputProduct[] = [
-  inputProduct(1, { tags: ['Sale'] }),
-  inputProduct(2, { tags: ['new', 'Summer'] }),
-  inputProduct(3, { tags: [] }),
-];
+const PRODUCTS: InputProduct[] = [inputProduct(1, { tags: ['Sale'] }), inputProduct(2, { tags: ['new', 'Summer'] }), inputProduct(3, { tags: [] })];
 
 const nonEmptySubset = (values: string[]) => fc.subarray(values, { minLength: 1 });
 const caseOf = (text: string) => fc.constantFrom(text, text.toLowerCase(), text.toUpperCase());
 
 const conditionArb: fc.Arbitrary<ConditionBody> = fc.oneof(
   fc.constant<ConditionBody>({ type: 'anything' }),
-  fc.record({
-    operator: fc.constantFrom('greater_than', 'greater_than_or_equal_to', 'less_than', 'less_than_or_equal_to', 'equal_to', 'between'),
-    a: fc.integer({ min: 0, max: 5 }),
-    b: fc.integer({ min: 0, max: 5 }),
-  }).map(({ operator, a, b }): ConditionBody => ({
-    type: 'cart_item_count', operator, value: operator === 'between' ? `${Math.min(a, b)},${Math.max(a, b)}` : String(a),
-  })),
-  fc.tuple(fc.constantFrom('contains_any', 'does_not_contain_any'), nonEmptySubset(COUNTRIES).chain((cs) => fc.tuple(...cs.map(caseOf))))
+  fc
+    .record({
+      operator: fc.constantFrom('greater_than', 'greater_than_or_equal_to', 'less_than', 'less_than_or_equal_to', 'equal_to', 'between'),
+      a: fc.integer({ min: 0, max: 5 }),
+      b: fc.integer({ min: 0, max: 5 }),
+    })
+    .map(
+      ({ operator, a, b }): ConditionBody => ({
+        type: 'cart_item_count',
+        operator,
+        value: operator === 'between' ? `${Math.min(a, b)},${Math.max(a, b)}` : String(a),
+      }),
+    ),
+  fc
+    .tuple(
+      fc.constantFrom('contains_any', 'does_not_contain_any'),
+      nonEmptySubset(COUNTRIES).chain((cs) => fc.tuple(...cs.map(caseOf))),
+    )
     .map(([operator, codes]): ConditionBody => ({ type: 'country', operator, value: codes.join(',') })),
   fc.constantFrom('is_logged_in', 'is_guest').map((operator): ConditionBody => ({ type: 'customer', operator })),
-  fc.tuple(fc.constantFrom('contains', 'does_not_contain', 'equals'), fc.constantFrom('sale', '/products/', '/', 'hat'))
+  fc
+    .tuple(fc.constantFrom('contains', 'does_not_contain', 'equals'), fc.constantFrom('sale', '/products/', '/', 'hat'))
     .map(([operator, value]): ConditionBody => ({ type: 'url', operator, value })),
-  fc.constantFrom('/SALE/gi', 'products', '/^\\//y', '/t$/')
-    .map((value): ConditionBody => ({ type: 'url', operator: 'matches_regex', value })),
-  fc.tuple(fc.constantFrom('contains_any', 'contains_all', 'does_not_contain_any', 'equals'), nonEmptySubset(TAGS))
+  fc.constantFrom('/SALE/gi', 'products', '/^\\//y', '/t$/').map((value): ConditionBody => ({ type: 'url', operator: 'matches_regex', value })),
+  fc
+    .tuple(fc.constantFrom('contains_any', 'contains_all', 'does_not_contain_any', 'equals'), nonEmptySubset(TAGS))
     .map(([operator, tags]): ConditionBody => ({ type: 'product_tag', operator, value: tags.join(',') })),
 );
 
@@ -393,29 +433,40 @@ interface Scenario {
   world: RuleWorld;
 }
 
-const scenarioArb: fc.Arbitrary<Scenario> = fc.record({
-  productIds: fc.option(fc.subarray([1, 2, 3]), { nil: null }),
-  cartItemCount: fc.option(fc.integer({ min: 0, max: 6 }), { nil: null }),
-  countryCode: fc.option(fc.constantFrom(...COUNTRIES, 'FR'), { nil: null }),
-  customerId: fc.option(fc.integer({ min: 1, max: 3 }), { nil: null }),
-  url: fc.option(fc.constantFrom(...URLS), { nil: null }),
-}).map((r) => ({
-  request: request(r),
-  world: world({ inputProducts: PRODUCTS.filter((p) => r.productIds?.includes(p.id)) }),
-}));
+const scenarioArb: fc.Arbitrary<Scenario> = fc
+  .record({
+    productIds: fc.option(fc.subarray([1, 2, 3]), { nil: null }),
+    cartItemCount: fc.option(fc.integer({ min: 0, max: 6 }), { nil: null }),
+    countryCode: fc.option(fc.constantFrom(...COUNTRIES, 'FR'), { nil: null }),
+    customerId: fc.option(fc.integer({ min: 1, max: 3 }), { nil: null }),
+    url: fc.option(fc.constantFrom(...URLS), { nil: null }),
+  })
+  .map((r) => ({
+    request: request(r),
+    world: world({ inputProducts: PRODUCTS.filter((p) => r.productIds?.includes(p.id)) }),
+  }));
 
 /** An independent reading of each generated condition (docs/rules.md). */
 function expectedCondition(c: ConditionBody, req: RuleRequest, w: RuleWorld): boolean {
   const value = c.value ?? '';
   const list = value.split(',').map((v) => v.trim().toLowerCase());
   switch (c.type) {
-    case 'anything': return true;
-    case 'customer': return c.operator === 'is_guest' ? req.customerId === null : req.customerId !== null;
+    case 'anything':
+      return true;
+    case 'customer':
+      return c.operator === 'is_guest' ? req.customerId === null : req.customerId !== null;
     case 'cart_item_count': {
       const n = req.cartItemCount;
       if (n === null) return false;
       const [a, b] = value.split(',').map(Number) as [number, number?];
-      return { greater_than: n > a, greater_than_or_equal_to: n >= a, less_than: n < a, less_than_or_equal_to: n <= a, equal_to: n === a, between: n >= a && n <= (b ?? a) }[c.operator!]!;
+      return {
+        greater_than: n > a,
+        greater_than_or_equal_to: n >= a,
+        less_than: n < a,
+        less_than_or_equal_to: n <= a,
+        equal_to: n === a,
+        between: n >= a && n <= (b ?? a),
+      }[c.operator!]!;
     }
     case 'country': {
       if (req.countryCode === null) return false;
@@ -441,7 +492,8 @@ function expectedCondition(c: ConditionBody, req: RuleRequest, w: RuleWorld): bo
       if (c.operator === 'does_not_contain_any') return !list.some((t) => have.has(t));
       return have.size === new Set(list).size && list.every((t) => have.has(t));
     }
-    default: throw new Error(`no oracle for ${c.type}`);
+    default:
+      throw new Error(`no oracle for ${c.type}`);
   }
 }
 
@@ -469,82 +521,106 @@ const RUNS = { numRuns: 200 };
 
 describe('properties over generated rulesets', () => {
   it('never mutates the ruleset document or the request', () => {
-    fc.assert(fc.property(rulesetArb, scenarioArb, fc.boolean(), (compiled, s, trace) => {
-      const documentBefore = structuredClone(compiled.document);
-      const requestBefore = structuredClone(s.request);
-      evaluateRuleset(compiled, s.request, s.world, { trace });
-      expect(compiled.document).toEqual(documentBefore);
-      expect(s.request).toEqual(requestBefore);
-    }), RUNS);
+    fc.assert(
+      fc.property(rulesetArb, scenarioArb, fc.boolean(), (compiled, s, trace) => {
+        const documentBefore = structuredClone(compiled.document);
+        const requestBefore = structuredClone(s.request);
+        evaluateRuleset(compiled, s.request, s.world, { trace });
+        expect(compiled.document).toEqual(documentBefore);
+        expect(s.request).toEqual(requestBefore);
+      }),
+      RUNS,
+    );
   });
 
   it('works on a frozen document and request (no writes at all)', () => {
-    fc.assert(fc.property(rulesetArb, scenarioArb, (compiled, s) => {
-      deepFreeze(compiled.document);
-      deepFreeze(s.request);
-      expect(() => evaluateRuleset(compiled, s.request, s.world, { trace: true })).not.toThrow();
-    }), RUNS);
+    fc.assert(
+      fc.property(rulesetArb, scenarioArb, (compiled, s) => {
+        deepFreeze(compiled.document);
+        deepFreeze(s.request);
+        expect(() => evaluateRuleset(compiled, s.request, s.world, { trace: true })).not.toThrow();
+      }),
+      RUNS,
+    );
   });
 
   it('puts every enabled rule in exactly one of matched / unmatched / unevaluated, disabled rules in none', () => {
-    fc.assert(fc.property(rulesetArb, scenarioArb, (compiled, s) => {
-      const result = evaluateRuleset(compiled, s.request, s.world);
-      const listed = [...result.matched, ...result.unmatched, ...result.unevaluated];
-      const enabled = compiled.document.rules.filter((r) => r.enabled !== false);
-      expect(listed).toHaveLength(enabled.length);
-      expect(new Set(listed).size).toBe(listed.length);
-      for (const rule of enabled) expect(listed).toContain(rule);
-      for (const rule of compiled.document.rules.filter((r) => r.enabled === false)) expect(listed).not.toContain(rule);
-      // Each list keeps document order.
-      for (const list of [result.matched, result.unmatched, result.unevaluated]) {
-        const indexes = indexesOf(compiled, list);
-        expect(indexes).toEqual([...indexes].sort((a, b) => a - b));
-      }
-    }), RUNS);
+    fc.assert(
+      fc.property(rulesetArb, scenarioArb, (compiled, s) => {
+        const result = evaluateRuleset(compiled, s.request, s.world);
+        const listed = [...result.matched, ...result.unmatched, ...result.unevaluated];
+        const enabled = compiled.document.rules.filter((r) => r.enabled !== false);
+        expect(listed).toHaveLength(enabled.length);
+        expect(new Set(listed).size).toBe(listed.length);
+        for (const rule of enabled) expect(listed).toContain(rule);
+        for (const rule of compiled.document.rules.filter((r) => r.enabled === false)) expect(listed).not.toContain(rule);
+        // Each list keeps document order.
+        for (const list of [result.matched, result.unmatched, result.unevaluated]) {
+          const indexes = indexesOf(compiled, list);
+          expect(indexes).toEqual([...indexes].sort((a, b) => a - b));
+        }
+      }),
+      RUNS,
+    );
   });
 
   it('leaves rules unevaluated only after a matched rule with exit_if_matched', () => {
-    fc.assert(fc.property(rulesetArb, scenarioArb, (compiled, s) => {
-      const result = evaluateRuleset(compiled, s.request, s.world);
-      const exits = indexesOf(compiled, result.matched.filter((r) => r.exit_if_matched));
-      const unevaluated = indexesOf(compiled, result.unevaluated);
-      if (unevaluated.length > 0) {
-        expect(exits.length).toBeGreaterThan(0);
-        for (const i of unevaluated) expect(i).toBeGreaterThan(exits[0]!);
-      }
-      // At most one exit rule can match, and then everything enabled after it is unevaluated.
-      expect(exits.length).toBeLessThanOrEqual(1);
-      if (exits.length === 1) {
-        const after = compiled.document.rules.map((r, i) => [r, i] as const).filter(([r, i]) => i > exits[0]! && r.enabled !== false).map(([, i]) => i);
-        expect(unevaluated).toEqual(after);
-      }
-    }), RUNS);
+    fc.assert(
+      fc.property(rulesetArb, scenarioArb, (compiled, s) => {
+        const result = evaluateRuleset(compiled, s.request, s.world);
+        const exits = indexesOf(
+          compiled,
+          result.matched.filter((r) => r.exit_if_matched),
+        );
+        const unevaluated = indexesOf(compiled, result.unevaluated);
+        if (unevaluated.length > 0) {
+          expect(exits.length).toBeGreaterThan(0);
+          for (const i of unevaluated) expect(i).toBeGreaterThan(exits[0]!);
+        }
+        // At most one exit rule can match, and then everything enabled after it is unevaluated.
+        expect(exits.length).toBeLessThanOrEqual(1);
+        if (exits.length === 1) {
+          const after = compiled.document.rules
+            .map((r, i) => [r, i] as const)
+            .filter(([r, i]) => i > exits[0]! && r.enabled !== false)
+            .map(([, i]) => i);
+          expect(unevaluated).toEqual(after);
+        }
+      }),
+      RUNS,
+    );
   });
 
   it('gives deep-equal results when evaluated twice (no hidden state)', () => {
-    fc.assert(fc.property(rulesetArb, scenarioArb, scenarioArb, fc.boolean(), (compiled, s, other, trace) => {
-      const first = evaluateRuleset(compiled, s.request, s.world, { trace });
-      // Another evaluation in between must not leak into the next one.
-      evaluateRuleset(compiled, other.request, other.world, { trace: !trace });
-      const second = evaluateRuleset(compiled, s.request, s.world, { trace });
-      expect(second).toEqual(first);
-    }), RUNS);
+    fc.assert(
+      fc.property(rulesetArb, scenarioArb, scenarioArb, fc.boolean(), (compiled, s, other, trace) => {
+        const first = evaluateRuleset(compiled, s.request, s.world, { trace });
+        // Another evaluation in between must not leak into the next one.
+        evaluateRuleset(compiled, other.request, other.world, { trace: !trace });
+        const second = evaluateRuleset(compiled, s.request, s.world, { trace });
+        expect(second).toEqual(first);
+      }),
+      RUNS,
+    );
   });
 
   it('agrees with an independent reading of the semantics (statuses, outputs, trace)', () => {
-    fc.assert(fc.property(rulesetArb, scenarioArb, (compiled, s) => {
-      const result: Evaluation = evaluateRuleset(compiled, s.request, s.world, { trace: true });
-      const statuses = expectedStatuses(compiled, s);
-      const byStatus = (status: string) => statuses.flatMap((st, i) => (st === status ? [i] : []));
-      expect(indexesOf(compiled, result.matched)).toEqual(byStatus('matched'));
-      expect(indexesOf(compiled, result.unmatched)).toEqual(byStatus('unmatched'));
-      expect(indexesOf(compiled, result.unevaluated)).toEqual(byStatus('unevaluated'));
-      expect(result.trace!.map((t) => t.status)).toEqual(statuses);
-      const expectedOutputs = byStatus('matched').flatMap((i) => compiled.rules[i]!.outputs.map((output) => ({ ruleIndex: i, output })));
-      expect(result.outputs.map(({ ruleIndex, output }) => ({ ruleIndex, output }))).toEqual(expectedOutputs);
-      // Without the trace, the same outcome.
-      const plain = evaluateRuleset(compiled, s.request, s.world);
-      expect({ ...result, trace: null }).toEqual(plain);
-    }), RUNS);
+    fc.assert(
+      fc.property(rulesetArb, scenarioArb, (compiled, s) => {
+        const result: Evaluation = evaluateRuleset(compiled, s.request, s.world, { trace: true });
+        const statuses = expectedStatuses(compiled, s);
+        const byStatus = (status: string) => statuses.flatMap((st, i) => (st === status ? [i] : []));
+        expect(indexesOf(compiled, result.matched)).toEqual(byStatus('matched'));
+        expect(indexesOf(compiled, result.unmatched)).toEqual(byStatus('unmatched'));
+        expect(indexesOf(compiled, result.unevaluated)).toEqual(byStatus('unevaluated'));
+        expect(result.trace!.map((t) => t.status)).toEqual(statuses);
+        const expectedOutputs = byStatus('matched').flatMap((i) => compiled.rules[i]!.outputs.map((output) => ({ ruleIndex: i, output })));
+        expect(result.outputs.map(({ ruleIndex, output }) => ({ ruleIndex, output }))).toEqual(expectedOutputs);
+        // Without the trace, the same outcome.
+        const plain = evaluateRuleset(compiled, s.request, s.world);
+        expect({ ...result, trace: null }).toEqual(plain);
+      }),
+      RUNS,
+    );
   });
 });

@@ -94,7 +94,10 @@ describe('condition problems name the exact JSON path', () => {
       name: 'test',
       rules: [
         { logic: [{ rules: [{ type: 'anything' }] }], output: [{ type: 'none' }] },
-        { logic: [{ rules: [{ type: 'anything' }] }, { rules: [{ type: 'anything' }, { type: 'country', operator: 'contains_any', value: 'XYZ' }] }], output: [] },
+        {
+          logic: [{ rules: [{ type: 'anything' }] }, { rules: [{ type: 'anything' }, { type: 'country', operator: 'contains_any', value: 'XYZ' }] }],
+          output: [],
+        },
       ],
     };
     expect(pathsOf(body)).toEqual(['rules[1].logic[1].rules[1].value']);
@@ -133,10 +136,12 @@ describe('output problems', () => {
   });
 
   it('compiles an endpoint into a path and query, dropping an /api/v1 prefix and a trailing slash', () => {
-    const compiled = compileRulesetInput(withOutputs([
-      { type: 'endpoint', endpoint: '/api/v1/products/trending_products/?limit=3&days=7' },
-      { type: 'endpoint', endpoint: ' /products/recently_viewed ' },
-    ]));
+    const compiled = compileRulesetInput(
+      withOutputs([
+        { type: 'endpoint', endpoint: '/api/v1/products/trending_products/?limit=3&days=7' },
+        { type: 'endpoint', endpoint: ' /products/recently_viewed ' },
+      ]),
+    );
     expect(compiled.rules[0]!.outputs).toEqual([
       { type: 'endpoint', path: '/products/trending_products', query: { limit: '3', days: '7' } },
       { type: 'endpoint', path: '/products/recently_viewed', query: {} },
@@ -156,23 +161,20 @@ describe('schema problems', () => {
       bogus: 1,
       rules: [{ logic: [{ rules: [{ type: 'anything', foo: 1 }], extra: [] }], output: [{ type: 'none', colour: 'red' }], exit: true }],
     };
-    expect(pathsOf(body).sort()).toEqual([
-      'bogus',
-      'rules[0].exit',
-      'rules[0].logic[0].extra',
-      'rules[0].logic[0].rules[0].foo',
-      'rules[0].output[0].colour',
-    ].sort());
+    expect(pathsOf(body).sort()).toEqual(
+      ['bogus', 'rules[0].exit', 'rules[0].logic[0].extra', 'rules[0].logic[0].rules[0].foo', 'rules[0].output[0].colour'].sort(),
+    );
   });
 
   it('names wrongly typed fields', () => {
     expect(pathsOf(oneRuleBody([{ type: 'cart_item_count', operator: 'equal_to', value: 3 as unknown as string }]))).toEqual([`${C0}.value`]);
     expect(pathsOf({ name: 'x', rules: [{ output: [], exit_if_matched: 'yes' }] })).toEqual(['rules[0].exit_if_matched']);
-    expect(pathsOf({ name: 'x', rules: [{ logic: [{ rules: [{ type: 'product', operator: 'contains_any', products: [{ product_id: 0 }] }] }], output: [] }] }))
-      .toEqual([`${C0}.products[0].product_id`]);
+    expect(
+      pathsOf({ name: 'x', rules: [{ logic: [{ rules: [{ type: 'product', operator: 'contains_any', products: [{ product_id: 0 }] }] }], output: [] }] }),
+    ).toEqual([`${C0}.products[0].product_id`]);
   });
 
-  it('requires name, rules and each rule\'s output', () => {
+  it("requires name, rules and each rule's output", () => {
     expect(new Set(pathsOf({ rules: [] }))).toEqual(new Set(['name']));
     expect(new Set(pathsOf({ name: 'x' }))).toEqual(new Set(['rules']));
     expect(new Set(pathsOf({ name: 'x', rules: [{ logic: [] }] }))).toEqual(new Set(['rules[0].output']));
@@ -249,7 +251,16 @@ describe('references', () => {
   });
 
   it('names a variant that is not of the product', () => {
-    const body = oneRuleBody([{ type: 'product', operator: 'contains_any', products: [{ product_id: 1, variant_ids: [11] }, { product_id: 2, variant_ids: [21, 11] }] }]);
+    const body = oneRuleBody([
+      {
+        type: 'product',
+        operator: 'contains_any',
+        products: [
+          { product_id: 1, variant_ids: [11] },
+          { product_id: 2, variant_ids: [21, 11] },
+        ],
+      },
+    ]);
     expect(pathsOf(body, catalog)).toEqual([`${C0}.products[1].variant_ids[1]`]);
   });
 
@@ -272,23 +283,33 @@ describe('references', () => {
   });
 
   it('names an endpoint output that is not a list the shop can run', () => {
-    const body = withOutputs([{ type: 'endpoint', endpoint: '/products/trending_products?limit=3' }, { type: 'endpoint', endpoint: '/products/nothing' }]);
+    const body = withOutputs([
+      { type: 'endpoint', endpoint: '/products/trending_products?limit=3' },
+      { type: 'endpoint', endpoint: '/products/nothing' },
+    ]);
     expect(problemsOf(body, catalog)).toEqual([{ path: 'rules[0].output[1].endpoint', message: '/products/nothing is not a list endpoint' }]);
   });
 
   it('refuses more than 20 endpoint outputs in a ruleset, counted over all its rules', () => {
     const rule = (n: number) => ({ logic: [], output: Array.from({ length: n }, () => ({ type: 'endpoint', endpoint: '/products/trending_products' })) });
     expect(() => compileRulesetInput({ name: 'twenty', rules: [rule(10), rule(10)] }, catalog)).not.toThrow();
-    expect(problemsOf({ name: 'twenty-one', rules: [rule(10), rule(11)] }, catalog)).toEqual([{ path: 'rules', message: 'holds 21 endpoint outputs; at most 20 are allowed' }]);
+    expect(problemsOf({ name: 'twenty-one', rules: [rule(10), rule(11)] }, catalog)).toEqual([
+      { path: 'rules', message: 'holds 21 endpoint outputs; at most 20 are allowed' },
+    ]);
   });
 
   it('accepts a document whose references all exist', () => {
     const body = {
       name: 'ok',
-      rules: [{
-        logic: [{ rules: [{ type: 'product', operator: 'contains_all', products: [{ product_id: 1, variant_ids: [11, 12] }, { product_id: 2 }] }] }],
-        output: [{ type: 'product', products: [{ product_id: 2, variant_ids: [21] }] }, { type: 'collection', collection_id: 5 }],
-      }],
+      rules: [
+        {
+          logic: [{ rules: [{ type: 'product', operator: 'contains_all', products: [{ product_id: 1, variant_ids: [11, 12] }, { product_id: 2 }] }] }],
+          output: [
+            { type: 'product', products: [{ product_id: 2, variant_ids: [21] }] },
+            { type: 'collection', collection_id: 5 },
+          ],
+        },
+      ],
     };
     expect(() => compileRulesetInput(body, catalog)).not.toThrow();
   });

@@ -27,18 +27,34 @@ describe.each(backends())('order attribution on $name', (backend) => {
   const summary = async () => {
     const res = await t.admin('GET', '/admin/v1/shops/attr/attribution?days=7');
     expect(res.statusCode, res.body).toBe(200);
-    return res.json() as { totals: { orders: number; revenue: number }; rulesets: { ruleset_id: number; name: string; orders: number; revenue: number; clicks: number }[]; lists: { list: string; orders: number; revenue: number }[] };
+    return res.json() as {
+      totals: { orders: number; revenue: number };
+      rulesets: { ruleset_id: number; name: string; orders: number; revenue: number; clicks: number }[];
+      lists: { list: string; orders: number; revenue: number }[];
+    };
   };
   const ruleset = async (id: number) => (await summary()).rulesets.find((r) => r.ruleset_id === id) ?? { orders: 0, revenue: 0, clicks: 0 };
   const line = (product: number, price: string, quantity = 1, extra: Record<string, unknown> = {}) => ({ product_id: product, quantity, price, ...extra });
-  const tagged = (source: string) => ({ properties: [{ name: 'gift', value: 'no' }, { name: '_rebound_source', value: source }] });
+  const tagged = (source: string) => ({
+    properties: [
+      { name: 'gift', value: 'no' },
+      { name: '_rebound_source', value: source },
+    ],
+  });
 
   beforeAll(async () => {
     t = await startApp(backend);
     key = (await t.createShop('attr', { currency: 'EUR' })).public;
-    await t.admin('PUT', '/admin/v1/shops/attr/products', [1, 2, 3, 4, 5].map((id) => productInput(id)));
+    await t.admin(
+      'PUT',
+      '/admin/v1/shops/attr/products',
+      [1, 2, 3, 4, 5].map((id) => productInput(id)),
+    );
     for (const name of ['Upsell', 'Cross-sell']) {
-      await t.admin('POST', '/admin/v1/shops/attr/rulesets', { name, rules: [{ logic: [], output: [{ type: 'product', products: [{ product_id: 1 }, { product_id: 2 }] }] }] });
+      await t.admin('POST', '/admin/v1/shops/attr/rulesets', {
+        name,
+        rules: [{ logic: [], output: [{ type: 'product', products: [{ product_id: 1 }, { product_id: 2 }] }] }],
+      });
     }
     r1 = (await t.app.inject(`/api/v1/custom/id/1?key=${key}`)).json().metadata.source;
     r2 = (await t.app.inject(`/api/v1/custom/id/2?key=${key}`)).json().metadata.source;
@@ -73,13 +89,35 @@ describe.each(backends())('order attribution on $name', (backend) => {
   });
 
   it('takes refunded quantities back when the order comes again', async () => {
-    await orders([{ id: 6, created_at: at(0), customer: { id: 103 }, line_items: [line(1, '4.00', 3, { id: 555, ...tagged(r1) }), line(2, '1.00', 1, { id: 556, ...tagged(r1) })] }]);
+    await orders([
+      {
+        id: 6,
+        created_at: at(0),
+        customer: { id: 103 },
+        line_items: [line(1, '4.00', 3, { id: 555, ...tagged(r1) }), line(2, '1.00', 1, { id: 556, ...tagged(r1) })],
+      },
+    ]);
     expect(await ruleset(1)).toMatchObject({ orders: 2, revenue: 23 });
-    await orders([{ id: 6, created_at: at(0), customer: { id: 103 }, line_items: [line(1, '4.00', 3, { id: 555, ...tagged(r1) }), line(2, '1.00', 1, { id: 556, ...tagged(r1) })],
-      refunds: [{ refund_line_items: [{ line_item_id: 555, quantity: 1 }] }, { refund_line_items: [{ line_item_id: 556, quantity: 1 }] }] }]);
+    await orders([
+      {
+        id: 6,
+        created_at: at(0),
+        customer: { id: 103 },
+        line_items: [line(1, '4.00', 3, { id: 555, ...tagged(r1) }), line(2, '1.00', 1, { id: 556, ...tagged(r1) })],
+        refunds: [{ refund_line_items: [{ line_item_id: 555, quantity: 1 }] }, { refund_line_items: [{ line_item_id: 556, quantity: 1 }] }],
+      },
+    ]);
     expect(await ruleset(1)).toMatchObject({ orders: 2, revenue: 18 });
     // Refunded whole: the order no longer counts.
-    await orders([{ id: 6, created_at: at(0), customer: { id: 103 }, line_items: [line(1, '4.00', 3, { id: 555, ...tagged(r1) })], refunds: [{ refund_line_items: [{ line_item_id: 555, quantity: 3 }] }] }]);
+    await orders([
+      {
+        id: 6,
+        created_at: at(0),
+        customer: { id: 103 },
+        line_items: [line(1, '4.00', 3, { id: 555, ...tagged(r1) })],
+        refunds: [{ refund_line_items: [{ line_item_id: 555, quantity: 3 }] }],
+      },
+    ]);
     expect(await ruleset(1)).toMatchObject({ orders: 1, revenue: 10 });
   });
 
@@ -102,10 +140,22 @@ describe.each(backends())('order attribution on $name', (backend) => {
 
   it('attributes orders that arrive by webhook the same way', async () => {
     await t.admin('PATCH', '/admin/v1/shops/attr', { webhook_secret: SECRET });
-    const raw = JSON.stringify({ id: 8, created_at: at(0), updated_at: at(0), line_items: [{ id: 801, product_id: 5, quantity: 1, price: '3.50', properties: [{ name: '_rebound_source', value: r2 }] }] });
+    const raw = JSON.stringify({
+      id: 8,
+      created_at: at(0),
+      updated_at: at(0),
+      line_items: [{ id: 801, product_id: 5, quantity: 1, price: '3.50', properties: [{ name: '_rebound_source', value: r2 }] }],
+    });
     const res = await t.app.inject({
-      method: 'POST', url: '/webhooks/shop/attr', payload: raw,
-      headers: { 'content-type': 'application/json', 'x-shop-topic': 'orders/create', 'x-shop-webhook-id': 'order-8', 'x-shop-hmac-sha256': createHmac('sha256', SECRET).update(raw).digest('base64') },
+      method: 'POST',
+      url: '/webhooks/shop/attr',
+      payload: raw,
+      headers: {
+        'content-type': 'application/json',
+        'x-shop-topic': 'orders/create',
+        'x-shop-webhook-id': 'order-8',
+        'x-shop-hmac-sha256': createHmac('sha256', SECRET).update(raw).digest('base64'),
+      },
     });
     expect(res.statusCode, res.body).toBeLessThan(300);
     await t.services.storefrontSync.applyPending();
@@ -113,7 +163,9 @@ describe.each(backends())('order attribution on $name', (backend) => {
   });
 
   it('refuses order lines whose properties are not name/value pairs, naming the field', async () => {
-    const res = await t.admin('PUT', '/admin/v1/shops/attr/orders', [{ id: 9, created_at: at(0), line_items: [{ product_id: 1, quantity: 1, properties: 'x' }] }]);
+    const res = await t.admin('PUT', '/admin/v1/shops/attr/orders', [
+      { id: 9, created_at: at(0), line_items: [{ product_id: 1, quantity: 1, properties: 'x' }] },
+    ]);
     expect(res.statusCode).toBe(422);
     expect(res.json().error).toContain('line_items[0].properties');
   });

@@ -23,7 +23,12 @@ describe.each(backends())('billing provider settings on $name', (backend) => {
   const remote = { type: 'remote', base_url: 'https://api.billing.example', api_token: TOKEN, api_version: '2021-11' };
 
   it('is the ledger until a shop switches, and never answers the token', async () => {
-    expect((await t.admin('GET', '/admin/v1/shops/prov/billing/provider')).json()).toEqual({ type: 'ledger', base_url: null, api_version: null, api_token_set: false });
+    expect((await t.admin('GET', '/admin/v1/shops/prov/billing/provider')).json()).toEqual({
+      type: 'ledger',
+      base_url: null,
+      api_version: null,
+      api_token_set: false,
+    });
     const res = await put(remote);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toEqual({ type: 'remote', base_url: 'https://api.billing.example', api_version: '2021-11', api_token_set: true });
@@ -36,12 +41,15 @@ describe.each(backends())('billing provider settings on $name', (backend) => {
 
   it('keeps the stored token when a change leaves it out, and goes back to the ledger', async () => {
     const before = (await t.services.store.getBillingProvider((await t.services.store.getShopByHandle('prov'))!.id))!.api_token;
-    expect((await put({ type: 'remote', base_url: 'https://eu.billing.example/' }, keys.private)).json()).toMatchObject({ base_url: 'https://eu.billing.example', api_token_set: true });
+    expect((await put({ type: 'remote', base_url: 'https://eu.billing.example/' }, keys.private)).json()).toMatchObject({
+      base_url: 'https://eu.billing.example',
+      api_token_set: true,
+    });
     expect((await t.services.store.getBillingProvider((await t.services.store.getShopByHandle('prov'))!.id))!.api_token).toBe(before);
     expect((await put({ type: 'ledger' })).json()).toEqual({ type: 'ledger', base_url: null, api_version: null, api_token_set: false });
   });
 
-  it('refuses bad settings with 422 naming the field, and other shops\' keys with 404', async () => {
+  it("refuses bad settings with 422 naming the field, and other shops' keys with 404", async () => {
     const field = async (body: unknown) => (await put(body)).json().field;
     expect(await field({ ...remote, base_url: 'http://api.billing.example' })).toBe('base_url');
     expect(await field({ ...remote, base_url: 'https://user:pw@api.billing.example' })).toBe('base_url');
@@ -61,24 +69,45 @@ describe('a remote provider without REBOUND_SECRET_KEY', () => {
   it('cannot be configured, and stops start-up with one line naming the key', async () => {
     const withKey = await startApp(backend!, { REBOUND_SECRET_KEY: TEST_SECRET_KEY });
     await withKey.createShop('keyless');
-    expect((await withKey.admin('PUT', '/admin/v1/shops/keyless/billing/provider', { type: 'remote', base_url: 'https://api.billing.example', api_token: TOKEN })).statusCode).toBe(200);
+    expect(
+      (await withKey.admin('PUT', '/admin/v1/shops/keyless/billing/provider', { type: 'remote', base_url: 'https://api.billing.example', api_token: TOKEN }))
+        .statusCode,
+    ).toBe(200);
     const url = withKey.config.databaseUrl;
     await withKey.close();
 
-    const serve = (env: Record<string, string>) => spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve'], {
-      cwd: ROOT, encoding: 'utf8', timeout: 60_000,
-      env: { ...process.env, DATABASE_URL: url, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', REBOUND_DEMO: 'false', REBOUND_ADMIN_TOKEN: 'startup-test-operator-token-0123', ...env },
-    });
+    const serve = (env: Record<string, string>) =>
+      spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve'], {
+        cwd: ROOT,
+        encoding: 'utf8',
+        timeout: 60_000,
+        env: {
+          ...process.env,
+          DATABASE_URL: url,
+          PORT: '0',
+          HOST: '127.0.0.1',
+          LOG_LEVEL: 'silent',
+          REBOUND_DEMO: 'false',
+          REBOUND_ADMIN_TOKEN: 'startup-test-operator-token-0123',
+          ...env,
+        },
+      });
     const missing = serve({});
     expect(missing.status).toBe(1);
-    expect(missing.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^rebound: Shop \d+ uses a remote billing provider, but REBOUND_SECRET_KEY is not set/)]);
+    expect(missing.stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(/^rebound: Shop \d+ uses a remote billing provider, but REBOUND_SECRET_KEY is not set/),
+    ]);
     const wrong = serve({ REBOUND_SECRET_KEY: '7a'.repeat(32) });
     expect(wrong.status).toBe(1);
     expect(wrong.stderr).toMatch(/^rebound: REBOUND_SECRET_KEY does not open the billing provider token of shop \d+/);
 
     const keyless = await startApp(backend!);
     await keyless.createShop('keyless-2');
-    const refused = await keyless.admin('PUT', '/admin/v1/shops/keyless-2/billing/provider', { type: 'remote', base_url: 'https://api.billing.example', api_token: TOKEN });
+    const refused = await keyless.admin('PUT', '/admin/v1/shops/keyless-2/billing/provider', {
+      type: 'remote',
+      base_url: 'https://api.billing.example',
+      api_token: TOKEN,
+    });
     expect(refused.statusCode).toBe(422);
     expect(refused.json()).toMatchObject({ field: 'api_token', error: expect.stringContaining('REBOUND_SECRET_KEY') });
     await keyless.close();

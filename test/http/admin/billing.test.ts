@@ -20,30 +20,60 @@ describe.each(backends())('billing ledger, campaigns and webhooks on $name', (ba
   const hook = (topic: string, id: string, body: unknown, secret = SECRET) => {
     const raw = JSON.stringify(body);
     return t.app.inject({
-      method: 'POST', url: '/webhooks/billing/ledger', payload: raw,
-      headers: { 'content-type': 'application/json', 'x-billing-topic': topic, 'x-billing-webhook-id': id, 'x-billing-hmac-sha256': createHmac('sha256', secret).update(raw).digest('hex') },
+      method: 'POST',
+      url: '/webhooks/billing/ledger',
+      payload: raw,
+      headers: {
+        'content-type': 'application/json',
+        'x-billing-topic': topic,
+        'x-billing-webhook-id': id,
+        'x-billing-hmac-sha256': createHmac('sha256', secret).update(raw).digest('hex'),
+      },
     });
   };
   const subscription = (updated_at: string, status: string) => ({
-    id: 1000, customer_id: 100, address_id: 500, shop_product_id: 1, shop_variant_id: 11, status, price: 12, quantity: 2, product_title: 'Product 1',
-    order_interval_frequency: '1', order_interval_unit: 'month', updated_at,
+    id: 1000,
+    customer_id: 100,
+    address_id: 500,
+    shop_product_id: 1,
+    shop_variant_id: 11,
+    status,
+    price: 12,
+    quantity: 2,
+    product_title: 'Product 1',
+    order_interval_frequency: '1',
+    order_interval_unit: 'month',
+    updated_at,
   });
 
   it('rejects a bad ledger row with 422 naming its index and field, writing nothing', async () => {
-    const res = await t.admin('PUT', '/admin/v1/shops/ledger/billing/subscriptions', [subscription('2026-11-01T00:00:00', 'ACTIVE'), { ...subscription('2026-11-01T00:00:00', 'ACTIVE'), id: 1001, order_interval_unit: 'fortnight' }]);
+    const res = await t.admin('PUT', '/admin/v1/shops/ledger/billing/subscriptions', [
+      subscription('2026-11-01T00:00:00', 'ACTIVE'),
+      { ...subscription('2026-11-01T00:00:00', 'ACTIVE'), id: 1001, order_interval_unit: 'fortnight' },
+    ]);
     expect(res.statusCode).toBe(422);
     expect(res.json()).toMatchObject({ index: 1, field: 'order_interval_unit' });
     expect((await sub(1000))!.status).toBe('CANCELLED');
     expect((await t.admin('PUT', '/admin/v1/shops/ledger/billing/customers', [{ id: 1 }])).json().field).toBe('email');
-    expect((await t.admin('PUT', '/admin/v1/shops/ledger/billing/addresses', [{ id: 1, customer_id: 1, address1: 'a', city: 'b', zip: 'c', country_code: 'USA' }])).json().field).toBe('country_code');
-    expect((await t.admin('PUT', '/admin/v1/shops/ledger/billing/charges', [{ id: 1, address_id: 1, customer_id: 1, status: 'QUEUED', scheduled_at: 'tomorrow' }])).json().field).toBe('scheduled_at');
+    expect(
+      (
+        await t.admin('PUT', '/admin/v1/shops/ledger/billing/addresses', [{ id: 1, customer_id: 1, address1: 'a', city: 'b', zip: 'c', country_code: 'USA' }])
+      ).json().field,
+    ).toBe('country_code');
+    expect(
+      (
+        await t.admin('PUT', '/admin/v1/shops/ledger/billing/charges', [{ id: 1, address_id: 1, customer_id: 1, status: 'QUEUED', scheduled_at: 'tomorrow' }])
+      ).json().field,
+    ).toBe('scheduled_at');
   });
 
   it('creates campaigns and reports their stats', async () => {
     const created = await t.admin('POST', '/admin/v1/shops/ledger/campaigns', { name: 'Spring', discount_code: 'SPRING' });
     expect(created.statusCode).toBe(201);
     expect(created.json().campaign).toMatchObject({ id: 1, name: 'Spring', discount_code: 'SPRING' });
-    expect((await t.admin('GET', '/admin/v1/shops/ledger/campaigns/1/stats')).json()).toEqual({ data: { links_generated: 0, pages_opened: 0, reactivations: 0, by_tk: {} } });
+    expect((await t.admin('GET', '/admin/v1/shops/ledger/campaigns/1/stats')).json()).toEqual({
+      data: { links_generated: 0, pages_opened: 0, reactivations: 0, by_tk: {} },
+    });
     expect((await t.admin('GET', '/admin/v1/shops/ledger/campaigns/9/stats')).statusCode).toBe(404);
     expect((await t.admin('POST', '/admin/v1/shops/ledger/campaigns', { name: '' })).statusCode).toBe(422);
   });
@@ -57,7 +87,7 @@ describe.each(backends())('billing ledger, campaigns and webhooks on $name', (ba
 
     const applied = await hook('subscription/activated', 'w1', { subscription: subscription('2026-11-02T00:00:00', 'ACTIVE') });
     expect(applied.json()).toEqual({ data: 'applied' });
-    expect((await sub(1000))).toMatchObject({ status: 'ACTIVE', quantity: 2 });
+    expect(await sub(1000)).toMatchObject({ status: 'ACTIVE', quantity: 2 });
     expect((await hook('subscription/activated', 'w1', subscription('2026-11-05T00:00:00', 'CANCELLED'))).json()).toEqual({ data: 'duplicate' });
     expect((await sub(1000))!.status).toBe('ACTIVE');
     // An older update that arrives late changes nothing.
@@ -72,6 +102,8 @@ describe.each(backends())('billing ledger, campaigns and webhooks on $name', (ba
     expect((await hook('subscription/updated', '', subscription('2026-11-09T00:00:00', 'ACTIVE'))).statusCode).toBe(400);
     expect((await hook('customer/updated', 'w10', { id: 5 })).statusCode).toBe(422);
     expect((await hook('customer/updated', 'w11', { id: 5, email: 'new@example.com' })).json()).toEqual({ data: 'applied' });
-    expect((await t.app.inject({ method: 'POST', url: '/webhooks/billing/nope', payload: '{}', headers: { 'content-type': 'application/json' } })).statusCode).toBe(404);
+    expect(
+      (await t.app.inject({ method: 'POST', url: '/webhooks/billing/nope', payload: '{}', headers: { 'content-type': 'application/json' } })).statusCode,
+    ).toBe(404);
   });
 });

@@ -23,9 +23,19 @@ describe.each(backends())('admin catalog imports on $name', (backend) => {
 
   it('accepts NDJSON bodies', async () => {
     const body = [productInput(3), productInput(4)].map((p) => JSON.stringify(p)).join('\n');
-    const res = await t.app.inject({ method: 'PUT', url: '/admin/v1/shops/shop/products', headers: { authorization: `Bearer ${(t as TestApp).config.adminToken}`, 'content-type': 'application/x-ndjson' }, payload: `${body}\n` });
+    const res = await t.app.inject({
+      method: 'PUT',
+      url: '/admin/v1/shops/shop/products',
+      headers: { authorization: `Bearer ${(t as TestApp).config.adminToken}`, 'content-type': 'application/x-ndjson' },
+      payload: `${body}\n`,
+    });
     expect(res.json()).toEqual({ upserted: 2 });
-    const broken = await t.app.inject({ method: 'PUT', url: '/admin/v1/shops/shop/products', headers: { authorization: `Bearer ${t.config.adminToken}`, 'content-type': 'application/x-ndjson' }, payload: `${JSON.stringify(productInput(5))}\n{oops` });
+    const broken = await t.app.inject({
+      method: 'PUT',
+      url: '/admin/v1/shops/shop/products',
+      headers: { authorization: `Bearer ${t.config.adminToken}`, 'content-type': 'application/x-ndjson' },
+      payload: `${JSON.stringify(productInput(5))}\n{oops`,
+    });
     expect(broken.statusCode).toBe(400);
     expect(broken.json().error).toContain('Line 2');
   });
@@ -54,7 +64,16 @@ describe.each(backends())('admin catalog imports on $name', (backend) => {
       expect(r.json().field).toContain(field);
     }
     expect((await t.admin('PUT', '/admin/v1/shops/shop/products', { not: 'an array' })).statusCode).toBe(422);
-    expect((await t.app.inject({ method: 'PUT', url: '/admin/v1/shops/shop/products', headers: { authorization: `Bearer ${t.config.adminToken}`, 'content-type': 'application/json' }, payload: '[{' })).statusCode).toBe(400);
+    expect(
+      (
+        await t.app.inject({
+          method: 'PUT',
+          url: '/admin/v1/shops/shop/products',
+          headers: { authorization: `Bearer ${t.config.adminToken}`, 'content-type': 'application/json' },
+          payload: '[{',
+        })
+      ).statusCode,
+    ).toBe(400);
     expect(await count()).toBe(before);
   });
 
@@ -70,20 +89,48 @@ describe.each(backends())('admin catalog imports on $name', (backend) => {
   });
 
   it('replaces collection membership and refuses unknown products', async () => {
-    const ok = await t.admin('PUT', '/admin/v1/shops/shop/collections', [{ id: 70, title: 'Summer', handle: 'summer', products: [{ product_id: 2, position: 2 }, { product_id: 1, position: 1 }, { product_id: 2, position: 9 }] }]);
+    const ok = await t.admin('PUT', '/admin/v1/shops/shop/collections', [
+      {
+        id: 70,
+        title: 'Summer',
+        handle: 'summer',
+        products: [
+          { product_id: 2, position: 2 },
+          { product_id: 1, position: 1 },
+          { product_id: 2, position: 9 },
+        ],
+      },
+    ]);
     expect(ok.json()).toEqual({ upserted: 1 });
     const listed = (await t.admin('GET', '/admin/v1/shops/shop/collections')).json().data;
-    expect(listed[0]).toMatchObject({ id: 70, title: 'Summer', products: [{ product_id: 1, position: 1 }, { product_id: 2, position: 2 }] });
+    expect(listed[0]).toMatchObject({
+      id: 70,
+      title: 'Summer',
+      products: [
+        { product_id: 1, position: 1 },
+        { product_id: 2, position: 2 },
+      ],
+    });
     const bad = await t.admin('PUT', '/admin/v1/shops/shop/collections', [{ id: 71, title: 'X', handle: 'x', products: [{ product_id: 999 }] }]);
     expect(bad.statusCode).toBe(422);
     expect(bad.json()).toMatchObject({ index: 0, field: 'products[0].product_id' });
   });
 
   it('sets inventory and refuses unknown variants', async () => {
-    expect((await t.admin('PUT', '/admin/v1/shops/shop/inventory', [{ variant_id: 11, inventory_quantity: 0 }, { variant_id: 12, inventory_quantity: 0 }])).json()).toEqual({ updated: 2 });
+    expect(
+      (
+        await t.admin('PUT', '/admin/v1/shops/shop/inventory', [
+          { variant_id: 11, inventory_quantity: 0 },
+          { variant_id: 12, inventory_quantity: 0 },
+        ])
+      ).json(),
+    ).toEqual({ updated: 2 });
     const res = await t.app.inject({ method: 'GET', url: `/api/v1/products/static?ids=1&key=${key}` });
     expect(res.json().data).toEqual([]); // both variants now out of stock
-    const bad = await t.admin('PUT', '/admin/v1/shops/shop/inventory', [{ variant_id: 11, inventory_quantity: 3 }, { variant_id: 424242, inventory_quantity: 1 }]);
+    const bad = await t.admin('PUT', '/admin/v1/shops/shop/inventory', [
+      { variant_id: 11, inventory_quantity: 3 },
+      { variant_id: 424242, inventory_quantity: 1 },
+    ]);
     expect(bad.statusCode).toBe(422);
     expect(bad.json()).toMatchObject({ index: 1, field: 'variant_id' });
     expect((await t.app.inject({ method: 'GET', url: `/api/v1/products/static?ids=1&key=${key}` })).json().data).toEqual([]);
@@ -91,17 +138,33 @@ describe.each(backends())('admin catalog imports on $name', (backend) => {
   });
 
   it('upserts customers, markets and orders with their checks', async () => {
-    expect((await t.admin('PUT', '/admin/v1/shops/shop/customers', [{ id: 1, email: 'a@example.com', tags: 'vip, wholesale', first_name: 'ignored' }])).json()).toEqual({ upserted: 1 });
+    expect(
+      (await t.admin('PUT', '/admin/v1/shops/shop/customers', [{ id: 1, email: 'a@example.com', tags: 'vip, wholesale', first_name: 'ignored' }])).json(),
+    ).toEqual({ upserted: 1 });
     expect((await t.admin('PUT', '/admin/v1/shops/shop/customers', [{ email: 'no-id@example.com' }])).statusCode).toBe(422);
     const market = { id: 1, name: 'EU', countries: ['de'], currency: 'eur', fixed_prices: [{ variant_id: 21, price: '3.00' }] };
     expect((await t.admin('PUT', '/admin/v1/shops/shop/markets', [market])).json()).toEqual({ upserted: 1 });
-    expect((await t.admin('GET', '/admin/v1/shops/shop/markets')).json().data[0]).toMatchObject({ countries: ['DE'], currency: 'EUR', active: true, product_ids: null });
+    expect((await t.admin('GET', '/admin/v1/shops/shop/markets')).json().data[0]).toMatchObject({
+      countries: ['DE'],
+      currency: 'EUR',
+      active: true,
+      product_ids: null,
+    });
     const badMarket = await t.admin('PUT', '/admin/v1/shops/shop/markets', [{ ...market, fixed_prices: [{ variant_id: 5555, price: '1.00' }] }]);
     expect(badMarket.json()).toMatchObject({ index: 0, field: 'fixed_prices[0].variant_id' });
     expect((await t.admin('PUT', '/admin/v1/shops/shop/markets', [{ ...market, product_ids: [1, 8888] }])).json().field).toBe('product_ids[1]');
-    const order = { id: 1, created_at: '2026-11-01T10:00:00Z', cancelled_at: null, customer: { id: 1 }, line_items: [{ product_id: 1, variant_id: 11, quantity: 2, price: '10.00' }], total_price: 'ignored' };
+    const order = {
+      id: 1,
+      created_at: '2026-11-01T10:00:00Z',
+      cancelled_at: null,
+      customer: { id: 1 },
+      line_items: [{ product_id: 1, variant_id: 11, quantity: 2, price: '10.00' }],
+      total_price: 'ignored',
+    };
     expect((await t.admin('PUT', '/admin/v1/shops/shop/orders', [order])).json()).toEqual({ upserted: 1 });
-    expect((await t.admin('PUT', '/admin/v1/shops/shop/orders', [{ ...order, line_items: [{ product_id: 1, quantity: -1 }] }])).json().field).toBe('line_items[0].quantity');
+    expect((await t.admin('PUT', '/admin/v1/shops/shop/orders', [{ ...order, line_items: [{ product_id: 1, quantity: -1 }] }])).json().field).toBe(
+      'line_items[0].quantity',
+    );
     expect(await t.services.store.countOrders((await t.services.store.getShopByHandle('shop'))!.id)).toBe(1);
   });
 

@@ -14,7 +14,10 @@ const OFFSET = 5.5 * 3_600_000;
 const localDate = (ms: number) => new Date(ms + OFFSET).toISOString().slice(0, 10);
 const dateBefore = (date: string, days: number) => new Date(Date.parse(`${date}T00:00:00Z`) - days * DAY).toISOString().slice(0, 10);
 
-interface Row { product_id: number; [field: string]: unknown }
+interface Row {
+  product_id: number;
+  [field: string]: unknown;
+}
 const ids = (rows: Row[]) => rows.map((r) => r.product_id);
 
 describe.each(backends())('console admin API on $name', (backend) => {
@@ -28,10 +31,21 @@ describe.each(backends())('console admin API on $name', (backend) => {
   /** Local midnight starting the day `daysAgo` before today, in the shop's time zone. */
   const midnight = (daysAgo: number) => Date.parse(`${today}T00:00:00+05:30`) - daysAgo * DAY;
   const order = (id: number, daysAgo: number, lines: [number, number][], extra: object = {}) => ({
-    id, created_at: new Date(now - daysAgo * DAY).toISOString(), line_items: lines.map(([product_id, quantity]) => ({ product_id, quantity })), ...extra,
+    id,
+    created_at: new Date(now - daysAgo * DAY).toISOString(),
+    line_items: lines.map(([product_id, quantity]) => ({ product_id, quantity })),
+    ...extra,
   });
   const event = (verb: StoreEvent['verb'], handle: string, at: number): StoreEvent => ({
-    uuid: U, customer_id: null, subject: 'user', verb, noun: 'product', handle, subject_email: null, theme_id: null, created_at: at,
+    uuid: U,
+    customer_id: null,
+    subject: 'user',
+    verb,
+    noun: 'product',
+    handle,
+    subject_email: null,
+    theme_id: null,
+    created_at: at,
   });
   const fillers = Array.from({ length: 11 }, (_, i) => 6 + i); // products 6..16: one unit each, three days ago
 
@@ -46,19 +60,23 @@ describe.each(backends())('console admin API on $name', (backend) => {
       const res = await t.admin('PUT', `/admin/v1/shops/console/${path}`, body);
       if (res.statusCode !== 200) throw new Error(`${path}: ${res.body}`);
     };
-    await put('products', [
-      ...[1, 3, 4, 5, ...fillers, 17].map((id) => productInput(id)),
-      productInput(2, { title: 'No Picture', images: [] }),
-    ]);
+    await put('products', [...[1, 3, 4, 5, ...fillers, 17].map((id) => productInput(id)), productInput(2, { title: 'No Picture', images: [] })]);
     await t.admin('PUT', '/admin/v1/shops/elsewhere/products', [productInput(1, { title: 'Elsewhere 1' })]);
     await put('collections', [{ id: 50, title: 'Mixed', handle: 'mixed', products: [4, 3, 1, 2].map((product_id, i) => ({ product_id, position: i + 1 })) }]);
     await put('orders', [
-      order(1, 1, [[1, 2], [3, 3]]),
+      order(1, 1, [
+        [1, 2],
+        [3, 3],
+      ]),
       order(2, 5, [[2, 4]]),
       order(3, 20, [[4, 10]]),
       order(4, 2, [[5, 100]], { cancelled_at: new Date(now).toISOString() }), // cancelled: never counts
       order(5, 0.5, [[1, 1]]), // the newest order: where the sales windows end
-      order(6, 3, fillers.map((id) => [id, 1] as [number, number])),
+      order(
+        6,
+        3,
+        fillers.map((id) => [id, 1] as [number, number]),
+      ),
       order(7, 200, [[17, 500]]), // outside every window
     ]);
     await t.services.events.importEvents(shop.id, [
@@ -72,7 +90,10 @@ describe.each(backends())('console admin API on $name', (backend) => {
       event('viewed', 'product-3', midnight(7) + 3_600_000), // just outside a 7-day window
     ]);
     await t.services.events.importEvents(other.id, [event('viewed', 'product-1', midnight(2) + 10 * MINUTE)]);
-    const viewed = await t.app.inject({ method: 'POST', url: `/api/v1/analytics/event?key=${shop.public}&subject=user&verb=viewed&noun=product&shop_product_handle=product-1&uuid=${U}` });
+    const viewed = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/analytics/event?key=${shop.public}&subject=user&verb=viewed&noun=product&shop_product_handle=product-1&uuid=${U}`,
+    });
     expect(viewed.statusCode).toBe(200);
     // Views reach the read model once a minute; load them now.
     await t.services.catalog.reload(shop.id);
@@ -105,7 +126,7 @@ describe.each(backends())('console admin API on $name', (backend) => {
       expect(res.body).not.toContain('data_version');
     });
 
-    it('shows a shop\'s private key only its own shop', async () => {
+    it("shows a shop's private key only its own shop", async () => {
       const res = await t.admin('GET', '/admin/v1/session', undefined, other.private);
       expect(res.json()).toEqual({ operator: false, shops: [(await t.admin('GET', '/admin/v1/shops/elsewhere')).json().shop] });
       expect(res.json().shops[0].handle).toBe('elsewhere');
@@ -124,31 +145,53 @@ describe.each(backends())('console admin API on $name', (backend) => {
     it('lists campaigns oldest first with their counters summed over tracking keys', async () => {
       const first = (await t.admin('POST', '/admin/v1/shops/winback/campaigns', { name: 'Winback', discount_code: 'BACK10' })).json().campaign;
       const second = (await t.admin('POST', '/admin/v1/shops/winback/campaigns', { name: 'Quiet' })).json().campaign;
-      const context = (query: string) => t.app.inject(`/api/v1/billing/reactivate?key=${billing.private}&billing_customer_id=100&request_type=live&campaign_id=${first.id}&${query}`);
+      const context = (query: string) =>
+        t.app.inject(`/api/v1/billing/reactivate?key=${billing.private}&billing_customer_id=100&request_type=live&campaign_id=${first.id}&${query}`);
       // Two cancelled subscriptions: a link each and one for all of them.
       const data = (await context('tk=mail1')).json().data;
       expect((await context('tk=mail2&billing_subscription_ids=1001')).statusCode).toBe(200); // two more links
       const link = new URL(data.billing_subscriptions[0].service_reactivate_link);
       expect((await t.app.inject(`${link.pathname}${link.search}`)).statusCode).toBe(200); // a page opened
-      const done = await t.app.inject({ method: 'POST', url: `${link.pathname}${link.search}`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: '' });
+      const done = await t.app.inject({
+        method: 'POST',
+        url: `${link.pathname}${link.search}`,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: '',
+      });
       expect(done.statusCode).toBe(200); // a reactivation
 
       const res = await t.admin('GET', '/admin/v1/shops/winback/campaigns');
       expect(res.statusCode).toBe(200);
       expect(res.json()).toEqual({
         data: [
-          { id: first.id, name: 'Winback', discount_code: 'BACK10', max_claims_per_customer: 1, created_at: first.created_at, stats: { links_generated: 5, pages_opened: 1, reactivations: 1 } },
-          { id: second.id, name: 'Quiet', discount_code: null, max_claims_per_customer: 1, created_at: second.created_at, stats: { links_generated: 0, pages_opened: 0, reactivations: 0 } },
+          {
+            id: first.id,
+            name: 'Winback',
+            discount_code: 'BACK10',
+            max_claims_per_customer: 1,
+            created_at: first.created_at,
+            stats: { links_generated: 5, pages_opened: 1, reactivations: 1 },
+          },
+          {
+            id: second.id,
+            name: 'Quiet',
+            discount_code: null,
+            max_claims_per_customer: 1,
+            created_at: second.created_at,
+            stats: { links_generated: 0, pages_opened: 0, reactivations: 0 },
+          },
         ],
       });
       const stats = (await t.admin('GET', `/admin/v1/shops/winback/campaigns/${first.id}/stats`)).json().data;
-      expect({ links_generated: stats.links_generated, pages_opened: stats.pages_opened, reactivations: stats.reactivations }).toEqual(res.json().data[0].stats);
+      expect({ links_generated: stats.links_generated, pages_opened: stats.pages_opened, reactivations: stats.reactivations }).toEqual(
+        res.json().data[0].stats,
+      );
       // The shop's own key sees the same; another shop has none.
       expect((await t.admin('GET', '/admin/v1/shops/winback/campaigns', undefined, billing.private)).json()).toEqual(res.json());
       expect((await t.admin('GET', '/admin/v1/shops/console/campaigns')).json()).toEqual({ data: [] });
     });
 
-    it('hides another shop\'s campaigns and needs credentials', async () => {
+    it("hides another shop's campaigns and needs credentials", async () => {
       const res = await t.admin('GET', '/admin/v1/shops/winback/campaigns', undefined, other.private);
       expect(res.statusCode).toBe(404);
       expect(res.json()).toEqual({ error: 'Shop winback not found.' });
@@ -165,7 +208,13 @@ describe.each(backends())('console admin API on $name', (backend) => {
       // Ages are counted from the newest order (half a day ago); half-life 7 days.
       const decay = (daysBeforeNewest: number) => 0.5 ** (daysBeforeNewest / 7);
       expect(ids(data.trending)).toEqual([1, 3, 2, 4, 6, 7, 8, 9, 10, 11]);
-      expect(data.trending[0]).toEqual({ product_id: 1, title: 'Product 1', handle: 'product-1', image: 'https://img.example/1.png', score: expect.any(Number) });
+      expect(data.trending[0]).toEqual({
+        product_id: 1,
+        title: 'Product 1',
+        handle: 'product-1',
+        image: 'https://img.example/1.png',
+        score: expect.any(Number),
+      });
       expect(data.trending[0].score).toBeCloseTo(2 * decay(0.5) + 1, 9);
       expect(data.trending[1].score).toBeCloseTo(3 * decay(0.5), 9);
       expect(data.trending[2]).toMatchObject({ product_id: 2, title: 'No Picture', image: null });
@@ -177,16 +226,40 @@ describe.each(backends())('console admin API on $name', (backend) => {
 
     it('counts top sellers over the last `days` days, without cancelled orders', async () => {
       const thirty = (await insights()).top_sellers;
-      expect(thirty.map((r: Row) => [r.product_id, r.units])).toEqual([[4, 10], [2, 4], [1, 3], [3, 3], [6, 1], [7, 1], [8, 1], [9, 1], [10, 1], [11, 1]]);
+      expect(thirty.map((r: Row) => [r.product_id, r.units])).toEqual([
+        [4, 10],
+        [2, 4],
+        [1, 3],
+        [3, 3],
+        [6, 1],
+        [7, 1],
+        [8, 1],
+        [9, 1],
+        [10, 1],
+        [11, 1],
+      ]);
       expect(thirty[0]).toEqual({ product_id: 4, title: 'Product 4', handle: 'product-4', image: 'https://img.example/4.png', units: 10 });
       expect(thirty[1].image).toBeNull();
-      expect((await insights('?days=7')).top_sellers.map((r: Row) => [r.product_id, r.units]))
-        .toEqual([[2, 4], [1, 3], [3, 3], [6, 1], [7, 1], [8, 1], [9, 1], [10, 1], [11, 1], [12, 1]]);
-      expect((await insights('?days=1')).top_sellers.map((r: Row) => [r.product_id, r.units])).toEqual([[1, 3], [3, 3]]);
+      expect((await insights('?days=7')).top_sellers.map((r: Row) => [r.product_id, r.units])).toEqual([
+        [2, 4],
+        [1, 3],
+        [3, 3],
+        [6, 1],
+        [7, 1],
+        [8, 1],
+        [9, 1],
+        [10, 1],
+        [11, 1],
+        [12, 1],
+      ]);
+      expect((await insights('?days=1')).top_sellers.map((r: Row) => [r.product_id, r.units])).toEqual([
+        [1, 3],
+        [3, 3],
+      ]);
       expect((await insights('?days=90')).top_sellers.map((r: Row) => r.product_id)).not.toContain(5);
     });
 
-    it('counts events per day of the shop\'s time zone, every day of the window, oldest first', async () => {
+    it("counts events per day of the shop's time zone, every day of the window, oldest first", async () => {
       const day = (daysAgo: number, viewed = 0, added = 0, removed = 0) => ({ date: dateBefore(today, daysAgo), viewed, added, removed });
       const week = [day(6), day(5), day(4), day(3, 100, 0, 1), day(2, 2, 1), day(1, 1), day(0, 1, 1)];
       expect((await insights('?days=7')).events_per_day).toEqual(week);
@@ -199,7 +272,7 @@ describe.each(backends())('console admin API on $name', (backend) => {
       expect((await insights('?days=90')).events_per_day).toHaveLength(90);
     });
 
-    it('estimates conversion with smart sort\'s Bayesian average, and ranks as smart_sort=yes does', async () => {
+    it("estimates conversion with smart sort's Bayesian average, and ranks as smart_sort=yes does", async () => {
       const { conversion } = await insights('?days=7'); // always over the last 30 days
       // Units in 30 days: 1→3, 2→4, 3→3, 4→10, 6..16→1 each (31); views: 1→2, 2→2, 3→1, 4→100 (105).
       const p = 31 / 105;
@@ -207,7 +280,16 @@ describe.each(backends())('console admin API on $name', (backend) => {
       expect(conversion.shop_rate).toBeCloseTo(p, 12);
       const estimate = (purchases: number, views: number) => (purchases + 20 * p) / (views + 20);
       expect(conversion.products.map((r: Row) => [r.product_id, r.views, r.purchases])).toEqual([
-        [2, 2, 4], [3, 1, 3], [1, 2, 3], [6, 0, 1], [7, 0, 1], [8, 0, 1], [9, 0, 1], [10, 0, 1], [11, 0, 1], [12, 0, 1],
+        [2, 2, 4],
+        [3, 1, 3],
+        [1, 2, 3],
+        [6, 0, 1],
+        [7, 0, 1],
+        [8, 0, 1],
+        [9, 0, 1],
+        [10, 0, 1],
+        [11, 0, 1],
+        [12, 0, 1],
       ]);
       expect(conversion.products[0]).toEqual({ product_id: 2, title: 'No Picture', views: 2, purchases: 4, estimate: expect.any(Number) });
       for (const row of conversion.products) expect(row.estimate).toBeCloseTo(estimate(row.purchases, row.views), 12);
@@ -227,7 +309,7 @@ describe.each(backends())('console admin API on $name', (backend) => {
       expect((await insights('?days=90')).days).toBe(90);
     });
 
-    it('is a shop\'s own: another shop\'s key gets 404, no credentials 401', async () => {
+    it("is a shop's own: another shop's key gets 404, no credentials 401", async () => {
       expect((await insights('', shop.private)).currency).toBe('EUR');
       const res = await t.admin('GET', '/admin/v1/shops/console/insights', undefined, other.private);
       expect(res.statusCode).toBe(404);
@@ -243,12 +325,15 @@ describe.each(backends())('console admin API on $name', (backend) => {
     });
   });
 
-  it('sees bulk-imported views at once, not on the next minute\'s refresh (the demo seed imports its events so)', async () => {
+  it("sees bulk-imported views at once, not on the next minute's refresh (the demo seed imports its events so)", async () => {
     const fresh = await t.createShop('bulk-views');
     await t.admin('PUT', '/admin/v1/shops/bulk-views/products', [productInput(1)]);
     const before = (await t.admin('GET', '/admin/v1/shops/bulk-views/insights')).json().data.conversion;
     expect(before.products).toEqual([]);
-    await t.services.events.importEvents(fresh.id, Array.from({ length: 3 }, () => event('viewed', 'product-1', Date.now() - 3_600_000)));
+    await t.services.events.importEvents(
+      fresh.id,
+      Array.from({ length: 3 }, () => event('viewed', 'product-1', Date.now() - 3_600_000)),
+    );
     const after = (await t.admin('GET', '/admin/v1/shops/bulk-views/insights')).json().data.conversion;
     expect(after.products).toEqual([{ product_id: 1, title: 'Product 1', views: 3, purchases: 0, estimate: 0 }]);
   });
@@ -279,7 +364,9 @@ describe.each(backends())('console admin API on $name', (backend) => {
       expect(body.data[0].variants).toHaveLength(2);
       expect(body.data[0].metafields[0]).toMatchObject({ key: 'material' });
       // query, limit and page do not apply to an id list; spaces are allowed.
-      expect((await t.admin('GET', '/admin/v1/shops/console/products?ids=17,%204&query=zzz&limit=1&page=3')).json().data.map((p: { id: number }) => p.id)).toEqual([17, 4]);
+      expect(
+        (await t.admin('GET', '/admin/v1/shops/console/products?ids=17,%204&query=zzz&limit=1&page=3')).json().data.map((p: { id: number }) => p.id),
+      ).toEqual([17, 4]);
       expect((await t.admin('GET', '/admin/v1/shops/console/products?ids=999')).json()).toEqual({ data: [], page: 1, total: 0 });
       // Without ids (or with an empty list) the paged listing is unchanged.
       expect((await t.admin('GET', '/admin/v1/shops/console/products?ids=&limit=2')).json()).toMatchObject({ page: 1, total: 17 });

@@ -23,7 +23,7 @@ function visitorUuid(next: () => number): string {
 /** Requests in flight at once: the app serves them interleaved, as it would a storefront's. */
 async function inBatches<T, R>(items: readonly T[], work: (item: T) => Promise<R>, size = 50): Promise<R[]> {
   const out: R[] = [];
-  for (let i = 0; i < items.length; i += size) out.push(...await Promise.all(items.slice(i, i + size).map(work)));
+  for (let i = 0; i < items.length; i += size) out.push(...(await Promise.all(items.slice(i, i + size).map(work))));
   return out;
 }
 
@@ -62,15 +62,29 @@ describe('experiments, simulated', () => {
     key = (await t.createShop('sim')).public;
     // Many visitors from one test client: the per-client rate limit would otherwise stop them.
     await t.admin('PATCH', '/admin/v1/shops/sim', { settings: { rate_limit_public_per_minute: 100_000_000, rate_limit_private_per_minute: 100_000_000 } });
-    await t.admin('PUT', '/admin/v1/shops/sim/products', [1, 2, 3, 4].map((id) => productInput(id)));
-    for (const products of [[1, 2], [3, 4]]) {
-      await t.admin('POST', '/admin/v1/shops/sim/rulesets', { name: `r${products[0]}`, rules: [{ logic: [], output: [{ type: 'product', products: products.map((p) => ({ product_id: p })) }] }] });
+    await t.admin(
+      'PUT',
+      '/admin/v1/shops/sim/products',
+      [1, 2, 3, 4].map((id) => productInput(id)),
+    );
+    for (const products of [
+      [1, 2],
+      [3, 4],
+    ]) {
+      await t.admin('POST', '/admin/v1/shops/sim/rulesets', {
+        name: `r${products[0]}`,
+        rules: [{ logic: [], output: [{ type: 'product', products: products.map((p) => ({ product_id: p })) }] }],
+      });
     }
   });
   afterAll(() => t.close().then(() => backend.cleanup()));
 
   it(`splits ${SPLIT_VISITORS.toLocaleString('en')} visitors within ±2% of the weights, and counts each once`, async () => {
-    const id = await start([{ name: 'A', ruleset_id: 1, weight: 1 }, { name: 'B', ruleset_id: 2, weight: 1 }, { name: 'none', ruleset_id: null, weight: 2 }]);
+    const id = await start([
+      { name: 'A', ruleset_id: 1, weight: 1 },
+      { name: 'B', ruleset_id: 2, weight: 1 },
+      { name: 'none', ruleset_id: null, weight: 2 },
+    ]);
     const next = random(7);
     const counts = new Map<string, number>();
     const visitors = Array.from({ length: SPLIT_VISITORS }, () => visitorUuid(next));
@@ -90,14 +104,21 @@ describe('experiments, simulated', () => {
   it(`reports 95% conversion intervals that cover the true rate in at least 90 of ${RUNS} seeded runs`, async () => {
     const covered: Record<string, number> = { A: 0, B: 0 };
     for (let run = 0; run < RUNS; run++) {
-      const id = await start([{ name: 'A', ruleset_id: 1, weight: 1 }, { name: 'B', ruleset_id: 2, weight: 1 }]);
+      const id = await start([
+        { name: 'A', ruleset_id: 1, weight: 1 },
+        { name: 'B', ruleset_id: 2, weight: 1 },
+      ]);
       const next = random(1000 + run);
       const orders = [];
       const visitors = Array.from({ length: VISITORS_PER_RUN }, () => visitorUuid(next));
       for (const source of await inBatches(visitors, sourceFor)) {
         const arm = source.split(':arm:')[1]!;
         if (next() < TRUTH[arm]!) {
-          orders.push({ id: ++orderId, created_at: new Date().toISOString(), line_items: [{ product_id: 1, quantity: 1, price: '20.00', properties: [{ name: '_rebound_source', value: source }] }] });
+          orders.push({
+            id: ++orderId,
+            created_at: new Date().toISOString(),
+            line_items: [{ product_id: 1, quantity: 1, price: '20.00', properties: [{ name: '_rebound_source', value: source }] }],
+          });
         }
       }
       if (orders.length > 0) expect((await t.admin('PUT', '/admin/v1/shops/sim/orders', orders)).statusCode).toBe(200);

@@ -15,12 +15,20 @@ describe.each(backends())('experiments on $name', (backend) => {
     return res;
   };
   const sourceOf = async (id: number, query = '') => (await custom(id, query)).json().metadata.source as string;
-  const ruleset = (name: string, products: number[]) => t.admin('POST', '/admin/v1/shops/exp/rulesets', { name, rules: [{ logic: [], output: [{ type: 'product', products: products.map((p) => ({ product_id: p })) }] }] });
+  const ruleset = (name: string, products: number[]) =>
+    t.admin('POST', '/admin/v1/shops/exp/rulesets', {
+      name,
+      rules: [{ logic: [], output: [{ type: 'product', products: products.map((p) => ({ product_id: p })) }] }],
+    });
 
   beforeAll(async () => {
     t = await startApp(backend);
     key = (await t.createShop('exp')).public;
-    await t.admin('PUT', '/admin/v1/shops/exp/products', [1, 2, 3, 4, 5, 6].map((id) => productInput(id)));
+    await t.admin(
+      'PUT',
+      '/admin/v1/shops/exp/products',
+      [1, 2, 3, 4, 5, 6].map((id) => productInput(id)),
+    );
     await ruleset('Base', [1, 2]); // 1
     await ruleset('Challenger', [3, 4]); // 2
     await ruleset('Other', [5, 6]); // 3
@@ -28,24 +36,81 @@ describe.each(backends())('experiments on $name', (backend) => {
   afterAll(() => t.close().then(() => backend.cleanup()));
 
   it('refuses an arm with an unknown ruleset (naming it), duplicate arm names and bad weights', async () => {
-    const unknown = await t.admin('POST', base, { name: 'x', ruleset_id: 1, arms: [{ name: 'A', ruleset_id: 1, weight: 1 }, { name: 'B', ruleset_id: 99, weight: 1 }] });
+    const unknown = await t.admin('POST', base, {
+      name: 'x',
+      ruleset_id: 1,
+      arms: [
+        { name: 'A', ruleset_id: 1, weight: 1 },
+        { name: 'B', ruleset_id: 99, weight: 1 },
+      ],
+    });
     expect(unknown.statusCode).toBe(422);
     expect(unknown.json().field).toBe('arms[1].ruleset_id');
-    const twice = await t.admin('POST', base, { name: 'x', ruleset_id: 1, arms: [{ name: 'A', ruleset_id: 1, weight: 1 }, { name: 'A', ruleset_id: 2, weight: 1 }] });
+    const twice = await t.admin('POST', base, {
+      name: 'x',
+      ruleset_id: 1,
+      arms: [
+        { name: 'A', ruleset_id: 1, weight: 1 },
+        { name: 'A', ruleset_id: 2, weight: 1 },
+      ],
+    });
     expect(twice.json().field).toBe('arms[1].name');
-    const weight = await t.admin('POST', base, { name: 'x', ruleset_id: 1, arms: [{ name: 'A', ruleset_id: 1, weight: 0 }, { name: 'B', ruleset_id: 2, weight: 1 }] });
+    const weight = await t.admin('POST', base, {
+      name: 'x',
+      ruleset_id: 1,
+      arms: [
+        { name: 'A', ruleset_id: 1, weight: 0 },
+        { name: 'B', ruleset_id: 2, weight: 1 },
+      ],
+    });
     expect(weight.statusCode).toBe(422);
     expect(weight.json().error).toContain('arms[0].weight');
-    expect((await t.admin('POST', base, { name: 'x', ruleset_id: 42, arms: [{ name: 'A', ruleset_id: 1, weight: 1 }, { name: 'B', ruleset_id: null, weight: 1 }] })).json().field).toBe('ruleset_id');
+    expect(
+      (
+        await t.admin('POST', base, {
+          name: 'x',
+          ruleset_id: 42,
+          arms: [
+            { name: 'A', ruleset_id: 1, weight: 1 },
+            { name: 'B', ruleset_id: null, weight: 1 },
+          ],
+        })
+      ).json().field,
+    ).toBe('ruleset_id');
   });
 
   it('creates a running experiment with the documented shape, and a second one on the same ruleset is a 409', async () => {
-    const res = await t.admin('POST', base, { name: 'Upsell test', ruleset_id: 1, arms: [{ name: 'A', ruleset_id: 1, weight: 1 }, { name: 'B', ruleset_id: 2, weight: 1 }, { name: 'none', ruleset_id: null, weight: 1 }] });
+    const res = await t.admin('POST', base, {
+      name: 'Upsell test',
+      ruleset_id: 1,
+      arms: [
+        { name: 'A', ruleset_id: 1, weight: 1 },
+        { name: 'B', ruleset_id: 2, weight: 1 },
+        { name: 'none', ruleset_id: null, weight: 1 },
+      ],
+    });
     expect(res.statusCode, res.body).toBe(201);
     const { experiment } = res.json();
-    expect(experiment).toMatchObject({ id: 1, name: 'Upsell test', ruleset_id: 1, status: 'running', arms: [{ name: 'A', ruleset_id: 1, weight: 1 }, { name: 'B', ruleset_id: 2, weight: 1 }, { name: 'none', ruleset_id: null, weight: 1 }] });
+    expect(experiment).toMatchObject({
+      id: 1,
+      name: 'Upsell test',
+      ruleset_id: 1,
+      status: 'running',
+      arms: [
+        { name: 'A', ruleset_id: 1, weight: 1 },
+        { name: 'B', ruleset_id: 2, weight: 1 },
+        { name: 'none', ruleset_id: null, weight: 1 },
+      ],
+    });
     expect(Date.parse(experiment.created_at)).not.toBeNaN();
-    const again = await t.admin('POST', base, { name: 'again', ruleset_id: 1, arms: [{ name: 'A', ruleset_id: 1, weight: 1 }, { name: 'C', ruleset_id: 3, weight: 1 }] });
+    const again = await t.admin('POST', base, {
+      name: 'again',
+      ruleset_id: 1,
+      arms: [
+        { name: 'A', ruleset_id: 1, weight: 1 },
+        { name: 'C', ruleset_id: 3, weight: 1 },
+      ],
+    });
     expect(again.statusCode).toBe(409);
     expect((await t.admin('GET', `${base}/1`)).json().experiment.status).toBe('running');
     expect((await t.admin('GET', base)).json().data.map((e: { id: number }) => e.id)).toEqual([1]);
@@ -67,7 +132,7 @@ describe.each(backends())('experiments on $name', (backend) => {
     expect(second.body).toBe(first.body);
   });
 
-  it('answers the empty control with no products, the first arm without a visitor, and an arm\'s own ruleset outside the experiment', async () => {
+  it("answers the empty control with no products, the first arm without a visitor, and an arm's own ruleset outside the experiment", async () => {
     let control: string | null = null;
     for (let n = 1; control === null; n++) {
       const res = await custom(1, `&uuid=${uuid(n)}`);
@@ -86,14 +151,23 @@ describe.each(backends())('experiments on $name', (backend) => {
     for (let n = 100; n < 160; n++) served.set(uuid(n), await sourceOf(1, `&uuid=${uuid(n)}`));
     const events = [...served].flatMap(([visitor, source]) => [
       { type: 'impression', uuid: visitor, source, product_id: 1 },
-      ...(source.endsWith(':B') ? [{ type: 'click', uuid: visitor, source, product_id: 3 }, { type: 'add_to_cart', uuid: visitor, source, product_id: 3 }] : []),
+      ...(source.endsWith(':B')
+        ? [
+            { type: 'click', uuid: visitor, source, product_id: 3 },
+            { type: 'add_to_cart', uuid: visitor, source, product_id: 3 },
+          ]
+        : []),
     ]);
     for (let i = 0; i < events.length; i += 100) {
       const res = await t.app.inject({ method: 'POST', url: `/api/v1/analytics/track?key=${key}`, payload: { events: events.slice(i, i + 100) } });
       expect(res.json()).toEqual({ data: 'Received', accepted: Math.min(100, events.length - i) });
     }
     const bSource = [...served.values()].find((s) => s.endsWith(':B'))!;
-    const orders = [0, 1, 2].map((i) => ({ id: 500 + i, created_at: new Date().toISOString(), line_items: [{ product_id: 3, quantity: 1, price: `${10 + i * 5}.00`, properties: [{ name: '_rebound_source', value: bSource }] }] }));
+    const orders = [0, 1, 2].map((i) => ({
+      id: 500 + i,
+      created_at: new Date().toISOString(),
+      line_items: [{ product_id: 3, quantity: 1, price: `${10 + i * 5}.00`, properties: [{ name: '_rebound_source', value: bSource }] }],
+    }));
     expect((await t.admin('PUT', '/admin/v1/shops/exp/orders', orders)).statusCode).toBe(200);
 
     const res = await t.admin('GET', `${base}/1/results`);
@@ -139,7 +213,14 @@ describe.each(backends())('experiments on $name', (backend) => {
   });
 
   it('lets a new experiment run on the ruleset after the stop, and a stop without a winner hands it back', async () => {
-    const res = await t.admin('POST', base, { name: 'Round two', ruleset_id: 1, arms: [{ name: 'A', ruleset_id: 1, weight: 3 }, { name: 'C', ruleset_id: 3, weight: 1 }] });
+    const res = await t.admin('POST', base, {
+      name: 'Round two',
+      ruleset_id: 1,
+      arms: [
+        { name: 'A', ruleset_id: 1, weight: 3 },
+        { name: 'C', ruleset_id: 3, weight: 1 },
+      ],
+    });
     expect(res.statusCode, res.body).toBe(201);
     expect(await sourceOf(1)).toBe('ruleset:1:v1:arm:A');
     await t.admin('POST', `${base}/2/stop`, { winner: null });

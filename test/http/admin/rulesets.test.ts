@@ -7,7 +7,19 @@ import { productInput } from '../../helpers/fixtures.js';
 const ruleset = {
   name: 'Gift with a big cart',
   rules: [
-    { name: 'big cart', logic: [{ rules: [{ type: 'cart_subtotal', operator: 'greater_than', value: '50' }, { type: 'customer', operator: 'is_logged_in' }] }], output: [{ type: 'product', products: [{ product_id: 2 }] }], exit_if_matched: true },
+    {
+      name: 'big cart',
+      logic: [
+        {
+          rules: [
+            { type: 'cart_subtotal', operator: 'greater_than', value: '50' },
+            { type: 'customer', operator: 'is_logged_in' },
+          ],
+        },
+      ],
+      output: [{ type: 'product', products: [{ product_id: 2 }] }],
+      exit_if_matched: true,
+    },
     { name: 'rest', logic: [], output: [{ type: 'product', products: [{ product_id: 3, variant_ids: [31] }] }] },
   ],
 };
@@ -29,7 +41,13 @@ describe.each(backends())('admin rulesets on $name', (backend) => {
     expect(created.statusCode).toBe(201);
     const stored = created.json().ruleset;
     expect(stored).toMatchObject({ id: 1, name: 'Gift with a big cart', enabled: true, filter_oos: true, filter_input_products: true, version: 1 });
-    expect(stored.rules[1]).toEqual({ name: 'rest', enabled: true, logic: [], output: [{ type: 'product', products: [{ product_id: 3, variant_ids: [31] }] }], exit_if_matched: false });
+    expect(stored.rules[1]).toEqual({
+      name: 'rest',
+      enabled: true,
+      logic: [],
+      output: [{ type: 'product', products: [{ product_id: 3, variant_ids: [31] }] }],
+      exit_if_matched: false,
+    });
     expect((await t.admin('POST', '/admin/v1/shops/elsewhere/rulesets', { name: 'x', rules: [] })).json().ruleset.id).toBe(1);
     expect((await t.admin('GET', '/admin/v1/shops/rules/rulesets/1')).json().ruleset).toEqual(stored);
     const replaced = await t.admin('PUT', '/admin/v1/shops/rules/rulesets/1', { ...stored, name: 'Renamed', enabled: false });
@@ -46,8 +64,21 @@ describe.each(backends())('admin rulesets on $name', (backend) => {
     const bad = {
       name: 'Broken',
       rules: [
-        { logic: [{ rules: [{ type: 'weather', operator: 'is' }, { type: 'cart_subtotal', operator: 'contains_any', value: '5' }] }], output: [{ type: 'product', products: [{ product_id: 404 }] }] },
-        { logic: [{ rules: [{ type: 'cart_item_count', operator: 'between', value: '9,1' }] }], output: [{ type: 'collection', collection_id: 77 }, { type: 'teleport' }] },
+        {
+          logic: [
+            {
+              rules: [
+                { type: 'weather', operator: 'is' },
+                { type: 'cart_subtotal', operator: 'contains_any', value: '5' },
+              ],
+            },
+          ],
+          output: [{ type: 'product', products: [{ product_id: 404 }] }],
+        },
+        {
+          logic: [{ rules: [{ type: 'cart_item_count', operator: 'between', value: '9,1' }] }],
+          output: [{ type: 'collection', collection_id: 77 }, { type: 'teleport' }],
+        },
       ],
     };
     const res = await t.admin('POST', '/admin/v1/shops/rules/rulesets', bad);
@@ -65,8 +96,14 @@ describe.each(backends())('admin rulesets on $name', (backend) => {
     expect(shape.statusCode).toBe(422);
     expect(shape.json().field).toBe('rules[0].colour');
     expect((await t.admin('POST', '/admin/v1/shops/rules/rulesets', { rules: [] })).json().field).toBe('name');
-    expect((await t.admin('POST', '/admin/v1/shops/rules/rulesets', { name: 'v', rules: [{ logic: [], output: [{ type: 'product', products: [{ product_id: 2, variant_ids: [31] }] }] }] })).json().field)
-      .toBe('rules[0].output[0].products[0].variant_ids[0]');
+    expect(
+      (
+        await t.admin('POST', '/admin/v1/shops/rules/rulesets', {
+          name: 'v',
+          rules: [{ logic: [], output: [{ type: 'product', products: [{ product_id: 2, variant_ids: [31] }] }] }],
+        })
+      ).json().field,
+    ).toBe('rules[0].output[0].products[0].variant_ids[0]');
     expect((await t.admin('GET', '/admin/v1/shops/rules/rulesets')).json().data).toEqual([]);
   });
 
@@ -76,8 +113,14 @@ describe.each(backends())('admin rulesets on $name', (backend) => {
     const body = res.json();
     expect(body.conditions.map((c: { type: string }) => c.type)).toEqual(CONDITIONS.map((c) => c.type));
     expect(body.outputs.map((o: { type: string }) => o.type)).toEqual(OUTPUTS.map((o) => o.type));
-    expect(body.conditions.find((c: { type: string }) => c.type === 'cart_subtotal').operators.map((o: { code: string }) => o.code))
-      .toEqual(['greater_than', 'greater_than_or_equal_to', 'less_than', 'less_than_or_equal_to', 'equal_to', 'between']);
+    expect(body.conditions.find((c: { type: string }) => c.type === 'cart_subtotal').operators.map((o: { code: string }) => o.code)).toEqual([
+      'greater_than',
+      'greater_than_or_equal_to',
+      'less_than',
+      'less_than_or_equal_to',
+      'equal_to',
+      'between',
+    ]);
     expect(body.endpoints).toContain('/products/static');
     // The console picks a money input for the subtotal and a whole-number input for the counts.
     const unitOf = (type: string) => body.conditions.find((c: { type: string }) => c.type === type).unit;
@@ -100,9 +143,13 @@ describe.each(backends())('admin rulesets on $name', (backend) => {
     expect(guest.trace[0].groups[0].conditions.map((c: { result: boolean | null }) => c.result)).toEqual([false, null]);
     expect(guest.data.map((p: { id: number; variants: { id: number }[] }) => [p.id, p.variants.map((v) => v.id)])).toEqual([[3, [31]]]);
 
-    const unsaved = await t.admin('POST', '/admin/v1/shops/rules/rulesets/new/preview', { ruleset: { name: 'draft', rules: [{ logic: [], output: [{ type: 'collection', collection_id: 9 }] }] } });
+    const unsaved = await t.admin('POST', '/admin/v1/shops/rules/rulesets/new/preview', {
+      ruleset: { name: 'draft', rules: [{ logic: [], output: [{ type: 'collection', collection_id: 9 }] }] },
+    });
     expect(unsaved.json().data.map((p: { id: number }) => p.id)).toEqual([1]);
-    const invalid = await t.admin('POST', '/admin/v1/shops/rules/rulesets/new/preview', { ruleset: { name: 'draft', rules: [{ logic: [], output: [{ type: 'collection' }] }] } });
+    const invalid = await t.admin('POST', '/admin/v1/shops/rules/rulesets/new/preview', {
+      ruleset: { name: 'draft', rules: [{ logic: [], output: [{ type: 'collection' }] }] },
+    });
     expect(invalid.statusCode).toBe(422);
     expect(invalid.json().field).toBe('rules[0].output[0].collection_id');
     expect((await t.admin('POST', '/admin/v1/shops/rules/rulesets/999/preview', {})).statusCode).toBe(404);

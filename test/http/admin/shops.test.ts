@@ -5,16 +5,32 @@ import { productInput } from '../../helpers/fixtures.js';
 
 describe.each(backends())('admin shops and keys on $name', (backend) => {
   let t: TestApp;
-  beforeAll(async () => { t = await startApp(backend); });
+  beforeAll(async () => {
+    t = await startApp(backend);
+  });
   afterAll(() => t.close().then(() => backend.cleanup()));
 
   it('creates a shop, shows its keys once, and never shows secrets', async () => {
-    const res = await t.admin('POST', '/admin/v1/shops', { handle: 'north', name: 'North', timezone: 'Europe/Oslo', currency: 'NOK', scopes: ['read_markets'], public_url: 'https://north.example/' });
+    const res = await t.admin('POST', '/admin/v1/shops', {
+      handle: 'north',
+      name: 'North',
+      timezone: 'Europe/Oslo',
+      currency: 'NOK',
+      scopes: ['read_markets'],
+      public_url: 'https://north.example/',
+    });
     expect(res.statusCode).toBe(201);
     const body = res.json();
     expect(body.keys.public).toMatch(/^rb_pub_/);
     expect(body.keys.private).toMatch(/^rb_priv_/);
-    expect(body.shop).toMatchObject({ handle: 'north', name: 'North', timezone: 'Europe/Oslo', currency: 'NOK', scopes: ['read_markets'], public_url: 'https://north.example' });
+    expect(body.shop).toMatchObject({
+      handle: 'north',
+      name: 'North',
+      timezone: 'Europe/Oslo',
+      currency: 'NOK',
+      scopes: ['read_markets'],
+      public_url: 'https://north.example',
+    });
     const shown = await t.admin('GET', '/admin/v1/shops/north');
     expect(shown.statusCode).toBe(200);
     expect(shown.body).not.toContain('signing_secret');

@@ -30,7 +30,7 @@ describe.each(backends())('cached answers on $name', (backend) => {
     expect((await get(`key=${key}&ids=3`)).headers['x-cache']).toBe('hit');
   });
 
-  it('never serves an answer older than the shop\'s last write', async () => {
+  it("never serves an answer older than the shop's last write", async () => {
     expect((await get(`key=${key}&ids=2`)).json().data[0].title).toBe('Product 2');
     await t.admin('PUT', '/admin/v1/shops/cache/products', [productInput(2, { title: 'Renamed' })]);
     const after = await get(`key=${key}&ids=2`);

@@ -24,14 +24,24 @@ describe.each(backends())('one-click links as mail tools deliver them, on $name'
   });
   afterAll(() => t.close().then(() => backend.cleanup()));
 
-  const liveLink = async (sub: number, tk: string) => new URL((await t.app.inject(
-    `/api/v1/billing/reactivate?key=${shop.private}&billing_customer_id=100&billing_subscription_ids=${sub}&request_type=live&campaign_id=${campaignId}&tk=${encodeURIComponent(tk)}`,
-  )).json().data.service_reactivate_all_link);
-  const open = (url: URL, extra: string, options: { method?: 'GET' | 'HEAD' | 'POST'; accept?: string } = {}) => t.app.inject({
-    method: options.method ?? 'GET', url: `${url.pathname}${url.search}&${extra}`,
-    headers: { ...(options.accept ? { accept: options.accept } : {}), ...(options.method === 'POST' ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) },
-    ...(options.method === 'POST' ? { payload: '' } : {}),
-  });
+  const liveLink = async (sub: number, tk: string) =>
+    new URL(
+      (
+        await t.app.inject(
+          `/api/v1/billing/reactivate?key=${shop.private}&billing_customer_id=100&billing_subscription_ids=${sub}&request_type=live&campaign_id=${campaignId}&tk=${encodeURIComponent(tk)}`,
+        )
+      ).json().data.service_reactivate_all_link,
+    );
+  const open = (url: URL, extra: string, options: { method?: 'GET' | 'HEAD' | 'POST'; accept?: string } = {}) =>
+    t.app.inject({
+      method: options.method ?? 'GET',
+      url: `${url.pathname}${url.search}&${extra}`,
+      headers: {
+        ...(options.accept ? { accept: options.accept } : {}),
+        ...(options.method === 'POST' ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+      },
+      ...(options.method === 'POST' ? { payload: '' } : {}),
+    });
   const byTk = async (tk: string) => (await t.admin('GET', `/admin/v1/shops/links/campaigns/${campaignId}/stats`)).json().data.by_tk[tk];
   const sub = (id: number) => t.services.store.getLedgerDoc<BillingSubscription>(shop.id, 'billing_subscriptions', id);
 
@@ -78,7 +88,9 @@ describe.each(backends())('one-click links as mail tools deliver them, on $name'
   });
 
   it('keeps tk=__proto__ a plain tracking key: stats answer, no object gains a property, metrics render', async () => {
-    const res = await t.app.inject(`/api/v1/billing/reactivate?key=${shop.private}&billing_customer_id=100&billing_subscription_ids=1001&campaign_id=${campaignId}&tk=__proto__`);
+    const res = await t.app.inject(
+      `/api/v1/billing/reactivate?key=${shop.private}&billing_customer_id=100&billing_subscription_ids=1001&campaign_id=${campaignId}&tk=__proto__`,
+    );
     expect(res.statusCode).toBe(200);
     const link = new URL(res.json().data.service_reactivate_all_link);
     expect((await open(link, '')).statusCode).toBe(200);

@@ -16,12 +16,13 @@ describe.each(backends())('POST /api/v1/billing/onetime on $name', (backend) => 
   });
   afterAll(() => t.close().then(() => backend.cleanup()));
 
-  const post = (query: string, options: { body?: unknown; key?: string; idempotency?: string } = {}) => t.app.inject({
-    method: 'POST',
-    url: `/api/v1/billing/onetime?key=${options.key ?? shop.private}&${query}`,
-    headers: { ...(options.idempotency ? { 'idempotency-key': options.idempotency } : {}) },
-    ...(options.body !== undefined ? { payload: options.body as object } : {}),
-  });
+  const post = (query: string, options: { body?: unknown; key?: string; idempotency?: string } = {}) =>
+    t.app.inject({
+      method: 'POST',
+      url: `/api/v1/billing/onetime?key=${options.key ?? shop.private}&${query}`,
+      headers: { ...(options.idempotency ? { 'idempotency-key': options.idempotency } : {}) },
+      ...(options.body !== undefined ? { payload: options.body as object } : {}),
+    });
   const expect400 = async (query: string, param: string) => {
     const res = await post(query);
     expect(res.statusCode, res.body).toBe(400);
@@ -35,17 +36,51 @@ describe.each(backends())('POST /api/v1/billing/onetime on $name', (backend) => 
     const { onetime, charge, order } = res.json().data;
     expect(charge).toBeNull();
     expect(order).toBeNull();
-    expect(Object.keys(onetime)).toEqual(expect.arrayContaining(['id', 'address_id', 'customer_id', 'shop_product_id', 'shop_variant_id', 'quantity', 'price', 'product_title', 'variant_title', 'next_charge_scheduled_at', 'created_at', 'updated_at']));
-    expect(onetime).toMatchObject({ address_id: 500, customer_id: 100, shop_product_id: 2, shop_variant_id: 21, quantity: 1, price: '8.50', product_title: 'Product 2', variant_title: 'Large', next_charge_scheduled_at: FUTURE });
+    expect(Object.keys(onetime)).toEqual(
+      expect.arrayContaining([
+        'id',
+        'address_id',
+        'customer_id',
+        'shop_product_id',
+        'shop_variant_id',
+        'quantity',
+        'price',
+        'product_title',
+        'variant_title',
+        'next_charge_scheduled_at',
+        'created_at',
+        'updated_at',
+      ]),
+    );
+    expect(onetime).toMatchObject({
+      address_id: 500,
+      customer_id: 100,
+      shop_product_id: 2,
+      shop_variant_id: 21,
+      quantity: 1,
+      price: '8.50',
+      product_title: 'Product 2',
+      variant_title: 'Large',
+      next_charge_scheduled_at: FUTURE,
+    });
     expect(await t.services.store.getLedgerDoc<Onetime>(shop.id, 'billing_onetimes', onetime.id)).toMatchObject({ id: onetime.id, status: 'ACTIVE' });
   });
 
   it('infers the address from a charge, and takes a JSON body', async () => {
     const res = await post('', { body: { charge_id: 7000, shop_variant_id: 11, quantity: 3, next_charge_scheduled_at: 'tomorrow' } });
     expect(res.statusCode, res.body).toBe(201);
-    expect(res.json().data.onetime).toMatchObject({ address_id: 500, quantity: 3, price: '10.00', next_charge_scheduled_at: `${addDays(today(), 1)}T00:00:00` });
-    expect((await post('address_id=500&shop_variant_id=11&next_charge_scheduled_at=today')).json().data.onetime.next_charge_scheduled_at).toBe(`${today()}T00:00:00`);
-    expect((await post('address_id=500&shop_variant_id=11&next_charge_scheduled_at=2099-02-01')).json().data.onetime.next_charge_scheduled_at).toBe('2099-02-01T00:00:00');
+    expect(res.json().data.onetime).toMatchObject({
+      address_id: 500,
+      quantity: 3,
+      price: '10.00',
+      next_charge_scheduled_at: `${addDays(today(), 1)}T00:00:00`,
+    });
+    expect((await post('address_id=500&shop_variant_id=11&next_charge_scheduled_at=today')).json().data.onetime.next_charge_scheduled_at).toBe(
+      `${today()}T00:00:00`,
+    );
+    expect((await post('address_id=500&shop_variant_id=11&next_charge_scheduled_at=2099-02-01')).json().data.onetime.next_charge_scheduled_at).toBe(
+      '2099-02-01T00:00:00',
+    );
   });
 
   it('validates every parameter', async () => {
@@ -67,7 +102,9 @@ describe.each(backends())('POST /api/v1/billing/onetime on $name', (backend) => 
   it('answers 404 for unknown or foreign addresses and charges, 403 for a public key', async () => {
     expect((await post('address_id=999&shop_variant_id=11')).json()).toEqual({ error: 'Address 999 not found.' });
     expect((await post('charge_id=999&shop_variant_id=11')).statusCode).toBe(404);
-    await t.admin('PUT', '/admin/v1/shops/one-other/billing/addresses', [{ id: 777, customer_id: 100, address1: 'x', city: 'y', zip: '1', country_code: 'US' }]);
+    await t.admin('PUT', '/admin/v1/shops/one-other/billing/addresses', [
+      { id: 777, customer_id: 100, address1: 'x', city: 'y', zip: '1', country_code: 'US' },
+    ]);
     expect((await post('address_id=777&shop_variant_id=11&next_charge_scheduled_at=today')).statusCode).toBe(404);
     expect((await post('address_id=777&shop_variant_id=11&next_charge_scheduled_at=today', { key: other.private })).statusCode).toBe(201);
     expect((await post('address_id=500&shop_variant_id=11', { key: shop.public })).statusCode).toBe(403);
@@ -99,12 +136,16 @@ describe.each(backends())('POST /api/v1/billing/onetime on $name', (backend) => 
     expect(conflict.statusCode).toBe(409);
     expect(conflict.json().error).toContain('Idempotency-Key');
     const failing = await post('address_id=501&shop_variant_id=11&charge_now=yes&next_charge_scheduled_at=today', { idempotency: 'order-2' });
-    expect((await post('address_id=501&shop_variant_id=11&charge_now=yes&next_charge_scheduled_at=today', { idempotency: 'order-2' })).statusCode).toBe(failing.statusCode);
+    expect((await post('address_id=501&shop_variant_id=11&charge_now=yes&next_charge_scheduled_at=today', { idempotency: 'order-2' })).statusCode).toBe(
+      failing.statusCode,
+    );
     expect((await post('address_id=500&shop_variant_id=11', { idempotency: 'x'.repeat(201) })).statusCode).toBe(400);
   });
 
   it('creates one onetime and one charge for ten parallel identical retries', async () => {
-    const answers = await Promise.all(Array.from({ length: 10 }, () => post('address_id=500&shop_variant_id=21&charge_now=yes', { idempotency: 'parallel-1' })));
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () => post('address_id=500&shop_variant_id=21&charge_now=yes', { idempotency: 'parallel-1' })),
+    );
     expect(answers.map((a) => a.statusCode)).toEqual(Array(10).fill(201));
     expect(new Set(answers.map((a) => a.body)).size).toBe(1);
     const { onetime, charge } = answers[0]!.json().data;

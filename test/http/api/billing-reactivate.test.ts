@@ -23,7 +23,11 @@ describe.each(backends())('billing reactivation on $name', (backend) => {
   const sub = (id: number) => t.services.store.getLedgerDoc<BillingSubscription>(shop.id, 'billing_subscriptions', id);
   const follow = (link: string, method: 'GET' | 'POST' = 'GET') => {
     const url = new URL(link);
-    return t.app.inject({ method, url: `${url.pathname}${url.search}`, ...(method === 'POST' ? { headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: '' } : {}) });
+    return t.app.inject({
+      method,
+      url: `${url.pathname}${url.search}`,
+      ...(method === 'POST' ? { headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: '' } : {}),
+    });
   };
   const expect400 = async (query: string, param: string) => {
     const res = await context(query);
@@ -36,21 +40,40 @@ describe.each(backends())('billing reactivation on $name', (backend) => {
     expect(res.statusCode, res.body).toBe(200);
     const { data } = res.json();
     expect(Object.keys(data)).toEqual(['service_reactivate_all_link', 'billing_customer', 'billing_subscriptions']);
-    expect(data.billing_customer).toMatchObject({ id: 100, email: 'ada@example.com', status: 'INACTIVE', has_valid_payment_method: true, billing_address1: '' });
+    expect(data.billing_customer).toMatchObject({
+      id: 100,
+      email: 'ada@example.com',
+      status: 'INACTIVE',
+      has_valid_payment_method: true,
+      billing_address1: '',
+    });
     expect(data.billing_subscriptions.map((s: { id: number }) => s.id)).toEqual([1000, 1001]);
     const [first, second] = data.billing_subscriptions;
-    expect(first).toMatchObject({ status: 'CANCELLED', cancellation_reason: 'too much coffee', billing_product_id: 1, shop_product: { id: 1, handle: 'product-1' }, shop_variant: { id: 11, price: '10.00' } });
+    expect(first).toMatchObject({
+      status: 'CANCELLED',
+      cancellation_reason: 'too much coffee',
+      billing_product_id: 1,
+      shop_product: { id: 1, handle: 'product-1' },
+      shop_variant: { id: 11, price: '10.00' },
+    });
     expect(second.shop_variant).toMatchObject({ id: 21, title: 'Large' });
     const link = new URL(first.service_reactivate_link);
     expect(link.origin + link.pathname).toBe('https://subs.example/billing/reactivate');
-    expect(Object.fromEntries(link.searchParams)).toMatchObject({ merchant_token: 'subs', billing_customer_id: '100', billing_subscription_ids: '1000', request_type: 'preview' });
+    expect(Object.fromEntries(link.searchParams)).toMatchObject({
+      merchant_token: 'subs',
+      billing_customer_id: '100',
+      billing_subscription_ids: '1000',
+      request_type: 'preview',
+    });
     expect(link.searchParams.get('sig')).toMatch(/^[0-9a-f]{64}$/);
     expect(Number(link.searchParams.get('expires'))).toBeGreaterThan(Date.now() / 1000 + 29 * 86400);
     expect(new URL(data.service_reactivate_all_link).searchParams.get('billing_subscription_ids')).toBe('1000,1001');
   });
 
-  it('takes listed subscriptions, and refuses another customer\'s', async () => {
-    expect((await context('billing_customer_id=100&billing_subscription_ids=1002,1000')).json().data.billing_subscriptions.map((s: { id: number }) => s.id)).toEqual([1002, 1000]);
+  it("takes listed subscriptions, and refuses another customer's", async () => {
+    expect(
+      (await context('billing_customer_id=100&billing_subscription_ids=1002,1000')).json().data.billing_subscriptions.map((s: { id: number }) => s.id),
+    ).toEqual([1002, 1000]);
     await expect400('billing_customer_id=100&billing_subscription_ids=1100', 'billing_subscription_ids');
     await expect400('billing_customer_id=100&billing_subscription_ids=x', 'billing_subscription_ids');
   });
@@ -65,8 +88,14 @@ describe.each(backends())('billing reactivation on $name', (backend) => {
     await expect400('billing_customer_id=100&bust_cache=perhaps', 'bust_cache');
     await expect400('billing_customer_id=100&format=xml', 'format');
     expect((await context('billing_customer_id=100&format=pretty&bust_cache=yes')).body).toMatch(/^\{\n {2}"data"/);
-    const live = (await context(`billing_customer_id=100&request_type=live&tk=${'t'.repeat(40)}&billing_discount_code=BACK10&campaign_id=${campaignId}`)).json().data;
-    expect(Object.fromEntries(new URL(live.service_reactivate_all_link).searchParams)).toMatchObject({ request_type: 'live', tk: 't'.repeat(40), billing_discount_code: 'BACK10', campaign_id: String(campaignId) });
+    const live = (await context(`billing_customer_id=100&request_type=live&tk=${'t'.repeat(40)}&billing_discount_code=BACK10&campaign_id=${campaignId}`)).json()
+      .data;
+    expect(Object.fromEntries(new URL(live.service_reactivate_all_link).searchParams)).toMatchObject({
+      request_type: 'live',
+      tk: 't'.repeat(40),
+      billing_discount_code: 'BACK10',
+      campaign_id: String(campaignId),
+    });
   });
 
   it('answers 404 for unknown customers and campaigns, and keeps shops apart', async () => {
@@ -101,7 +130,13 @@ describe.each(backends())('billing reactivation on $name', (backend) => {
     expect(done.body).toContain('active again');
     const after = (await sub(1000))!;
     const expectedDate = nextIntervalDate(shopToday(Date.now(), 'America/New_York'), '1', 'month');
-    expect(after).toMatchObject({ status: 'ACTIVE', cancelled_at: null, cancellation_reason: null, cancellation_reason_comments: null, next_charge_scheduled_at: `${expectedDate}T00:00:00` });
+    expect(after).toMatchObject({
+      status: 'ACTIVE',
+      cancelled_at: null,
+      cancellation_reason: null,
+      cancellation_reason_comments: null,
+      next_charge_scheduled_at: `${expectedDate}T00:00:00`,
+    });
     expect((await sub(1001))!.status).toBe('CANCELLED'); // the link named one subscription
     expect((await t.services.store.getLedgerDoc<BillingAddress>(shop.id, 'billing_addresses', 500))!.discount_code).toBe('BACK10');
 
@@ -121,7 +156,13 @@ describe.each(backends())('billing reactivation on $name', (backend) => {
     expect(tampered.statusCode).toBe(403);
     expect(tampered.body).toContain('not valid');
     const secret = (await t.services.store.getShopByHandle('subs'))!.signing_secret;
-    const params: Record<string, string> = { merchant_token: 'subs', billing_customer_id: '100', billing_subscription_ids: '1001', request_type: 'live', expires: String(Math.floor(Date.now() / 1000) - 60) };
+    const params: Record<string, string> = {
+      merchant_token: 'subs',
+      billing_customer_id: '100',
+      billing_subscription_ids: '1001',
+      request_type: 'live',
+      expires: String(Math.floor(Date.now() / 1000) - 60),
+    };
     params.sig = signLink(params, secret);
     const expired = await follow(`https://subs.example/billing/reactivate?${new URLSearchParams(params)}`, 'POST');
     expect(expired.statusCode).toBe(403);

@@ -22,8 +22,17 @@ const catalog = [
 const upsells = {
   name: 'Upsells',
   rules: [
-    { name: 'tent upsell', logic: [{ rules: [{ type: 'product', operator: 'contains_any', products: [{ product_id: 1 }] }] }], output: [{ type: 'product', products: [{ product_id: 8 }, { product_id: 9 }] }] },
-    { name: 'big cart', logic: [{ rules: [{ type: 'cart_subtotal', operator: 'greater_than', value: '100' }] }], output: [{ type: 'collection', collection_id: 70 }], exit_if_matched: true },
+    {
+      name: 'tent upsell',
+      logic: [{ rules: [{ type: 'product', operator: 'contains_any', products: [{ product_id: 1 }] }] }],
+      output: [{ type: 'product', products: [{ product_id: 8 }, { product_id: 9 }] }],
+    },
+    {
+      name: 'big cart',
+      logic: [{ rules: [{ type: 'cart_subtotal', operator: 'greater_than', value: '100' }] }],
+      output: [{ type: 'collection', collection_id: 70 }],
+      exit_if_matched: true,
+    },
     { name: 'fallback', logic: [], output: [{ type: 'endpoint', endpoint: '/products/static?ids=3,4' }] },
   ],
 };
@@ -40,13 +49,36 @@ describe.each(backends())('GET /api/v1/custom/id/{ruleset_id} on $name', (backen
     key = (await t.createShop('camp', { scopes: ['read_markets'], timezone: 'America/New_York' })).public;
     otherKey = (await t.createShop('other')).public;
     await t.admin('PUT', '/admin/v1/shops/camp/products', catalog);
-    await t.admin('PUT', '/admin/v1/shops/camp/collections', [{ id: 70, title: 'Gifts', handle: 'gifts', products: [{ product_id: 7, position: 1 }, { product_id: 6, position: 2 }, { product_id: 2, position: 3 }] }]);
-    await t.admin('PUT', '/admin/v1/shops/camp/customers', [{ id: 500, email: 'vip@example.com', tags: 'VIP' }, { id: 501, tags: '' }]);
-    await t.admin('PUT', '/admin/v1/shops/camp/markets', [{ id: 1, name: 'EU', countries: ['DE'], currency: 'EUR', price_adjustment_percent: 10, product_ids: [1, 3, 8] }]);
+    await t.admin('PUT', '/admin/v1/shops/camp/collections', [
+      {
+        id: 70,
+        title: 'Gifts',
+        handle: 'gifts',
+        products: [
+          { product_id: 7, position: 1 },
+          { product_id: 6, position: 2 },
+          { product_id: 2, position: 3 },
+        ],
+      },
+    ]);
+    await t.admin('PUT', '/admin/v1/shops/camp/customers', [
+      { id: 500, email: 'vip@example.com', tags: 'VIP' },
+      { id: 501, tags: '' },
+    ]);
+    await t.admin('PUT', '/admin/v1/shops/camp/markets', [
+      { id: 1, name: 'EU', countries: ['DE'], currency: 'EUR', price_adjustment_percent: 10, product_ids: [1, 3, 8] },
+    ]);
     const now = new Date().toISOString();
     await t.admin('PUT', '/admin/v1/shops/camp/orders', [
       { id: 1, created_at: now, customer: { id: 500 }, line_items: [{ product_id: 4, quantity: 1 }] },
-      { id: 2, created_at: now, line_items: [{ product_id: 7, quantity: 5 }, { product_id: 3, quantity: 2 }] },
+      {
+        id: 2,
+        created_at: now,
+        line_items: [
+          { product_id: 7, quantity: 5 },
+          { product_id: 3, quantity: 2 },
+        ],
+      },
     ]);
     const create = async (name: string, body: unknown) => {
       const res = await t.admin('POST', '/admin/v1/shops/camp/rulesets', body);
@@ -55,7 +87,8 @@ describe.each(backends())('GET /api/v1/custom/id/{ruleset_id} on $name', (backen
       return made[name]!;
     };
     upsellId = await create('upsells', upsells);
-    const single = (name: string, condition: object, extra: object = {}) => create(name, { name, ...extra, rules: [{ logic: [{ rules: [condition] }], output: [{ type: 'product', products: [{ product_id: 8 }] }] }] });
+    const single = (name: string, condition: object, extra: object = {}) =>
+      create(name, { name, ...extra, rules: [{ logic: [{ rules: [condition] }], output: [{ type: 'product', products: [{ product_id: 8 }] }] }] });
     await single('weekend', { type: 'day_of_week', operator: 'contains_any', value: 'sat,sun' });
     await single('vip', { type: 'customer_tag', operator: 'contains_any', value: 'vip' });
     await single('germany', { type: 'country', operator: 'contains_any', value: 'DE' });
@@ -64,16 +97,35 @@ describe.each(backends())('GET /api/v1/custom/id/{ruleset_id} on $name', (backen
     await single('many items', { type: 'cart_item_count', operator: 'between', value: '5,10' });
     await single('variant', { type: 'variant', operator: 'contains_any', value: '12' });
     await single('off', { type: 'anything' }, { enabled: false });
-    const tags = { name: 'tags', filter_oos: true, filter_input_products: true, enabled: true, rules: [
-      { logic: [{ rules: [{ type: 'product_tag', operator: 'contains_any', value: 'stove' }] }], output: [{ type: 'matching_input_tags' }], exit_if_matched: false },
-      { logic: [], output: [{ type: 'tag', value: 'camping' }, { type: 'endpoint', endpoint: '/products/nowhere' }, { type: 'input_products' }], exit_if_matched: false },
-    ] };
+    const tags = {
+      name: 'tags',
+      filter_oos: true,
+      filter_input_products: true,
+      enabled: true,
+      rules: [
+        {
+          logic: [{ rules: [{ type: 'product_tag', operator: 'contains_any', value: 'stove' }] }],
+          output: [{ type: 'matching_input_tags' }],
+          exit_if_matched: false,
+        },
+        {
+          logic: [],
+          output: [{ type: 'tag', value: 'camping' }, { type: 'endpoint', endpoint: '/products/nowhere' }, { type: 'input_products' }],
+          exit_if_matched: false,
+        },
+      ],
+    };
     // Saving an unknown endpoint is refused now; one stored before that check still serves, with an error entry.
     expect((await t.admin('POST', '/admin/v1/shops/camp/rulesets', tags)).statusCode).toBe(422);
     const shopId = (await t.admin('GET', '/admin/v1/shops/camp')).json().shop.id;
     made.tags = (await t.services.store.createRuleset(shopId, tags)).id;
     await t.services.catalog.reload(shopId);
-    await create('keeps inputs', { name: 'keeps inputs', filter_input_products: false, filter_oos: false, rules: [{ logic: [], output: [{ type: 'input_products' }, { type: 'product', products: [{ product_id: 2 }, { product_id: 1, variant_ids: [12] }] }] }] });
+    await create('keeps inputs', {
+      name: 'keeps inputs',
+      filter_input_products: false,
+      filter_oos: false,
+      rules: [{ logic: [], output: [{ type: 'input_products' }, { type: 'product', products: [{ product_id: 2 }, { product_id: 1, variant_ids: [12] }] }] }],
+    });
   });
   afterAll(() => t.close().then(() => backend.cleanup()));
 
@@ -89,7 +141,7 @@ describe.each(backends())('GET /api/v1/custom/id/{ruleset_id} on $name', (backen
     expect(res.json().error).toContain(param);
   };
 
-  it('returns the matched rules\' products with metadata', async () => {
+  it("returns the matched rules' products with metadata", async () => {
     const body = await answer(upsellId, 'shop_product_ids=1');
     expect(ids(body.data)).toEqual([8, 9, 3, 4]);
     expect(ids(body.metadata.input_products)).toEqual([1]);
@@ -97,8 +149,31 @@ describe.each(backends())('GET /api/v1/custom/id/{ruleset_id} on $name', (backen
     expect(body.metadata.unmatched_rules.map((r: { name: string }) => r.name)).toEqual(['big cart']);
     expect(body.metadata.unevaluated_rules).toEqual([]);
     expect(body.metadata.errors).toEqual([]);
-    expect(body.metadata.matched_rules[0]).toEqual({ name: 'tent upsell', enabled: true, logic: upsells.rules[0]!.logic.map((g) => ({ rules: g.rules.map((c) => ({ ...c, products: [{ product_id: 1, variant_ids: [] }] })) })), output: [{ type: 'product', products: [{ product_id: 8, variant_ids: [] }, { product_id: 9, variant_ids: [] }] }], exit_if_matched: false });
-    expect(Object.keys(body.metadata)).toEqual(['input_products', 'matched_rules', 'unmatched_rules', 'unevaluated_rules', 'filtered_oos_products', 'filtered_input_products', 'errors', 'source']);
+    expect(body.metadata.matched_rules[0]).toEqual({
+      name: 'tent upsell',
+      enabled: true,
+      logic: upsells.rules[0]!.logic.map((g) => ({ rules: g.rules.map((c) => ({ ...c, products: [{ product_id: 1, variant_ids: [] }] })) })),
+      output: [
+        {
+          type: 'product',
+          products: [
+            { product_id: 8, variant_ids: [] },
+            { product_id: 9, variant_ids: [] },
+          ],
+        },
+      ],
+      exit_if_matched: false,
+    });
+    expect(Object.keys(body.metadata)).toEqual([
+      'input_products',
+      'matched_rules',
+      'unmatched_rules',
+      'unevaluated_rules',
+      'filtered_oos_products',
+      'filtered_input_products',
+      'errors',
+      'source',
+    ]);
     expect(body.metadata.source).toMatch(/^ruleset:\d+:v1$/);
   });
 
@@ -133,7 +208,9 @@ describe.each(backends())('GET /api/v1/custom/id/{ruleset_id} on $name', (backen
     expect(ids(body.data)).toEqual([3, 7, 1]);
     expect(ids(body.metadata.filtered_input_products)).toEqual([4]);
     expect(ids(body.metadata.filtered_oos_products)).toEqual([2]);
-    expect(body.metadata.errors).toEqual([{ code: 'unknown_endpoint', message: 'Rule 1 names /products/nowhere, which is not a list endpoint.', rule_index: 1 }]);
+    expect(body.metadata.errors).toEqual([
+      { code: 'unknown_endpoint', message: 'Rule 1 names /products/nowhere, which is not a list endpoint.', rule_index: 1 },
+    ]);
   });
 
   it('reports unknown input ids in errors', async () => {
@@ -146,7 +223,7 @@ describe.each(backends())('GET /api/v1/custom/id/{ruleset_id} on $name', (backen
     await expect400('shop_variant_ids=-3', 'shop_variant_ids');
   });
 
-  it('reads time in the shop\'s time zone, and refuses an unreadable time', async () => {
+  it("reads time in the shop's time zone, and refuses an unreadable time", async () => {
     const weekend = made.weekend!;
     // Saturday 03:00 UTC is still Friday evening in New York.
     expect(ids((await answer(weekend, 'time=2026-11-21T03:00:00Z')).data)).toEqual([]);

@@ -14,7 +14,11 @@ describe.each(backends())('events and viewed products on $name', (backend) => {
     t = await startApp(backend);
     key = (await t.createShop('ev')).public;
     otherKey = (await t.createShop('ev-other')).public;
-    await t.admin('PUT', '/admin/v1/shops/ev/products', [1, 2, 3, 4, 5, 6, 7].map((id) => productInput(id)));
+    await t.admin(
+      'PUT',
+      '/admin/v1/shops/ev/products',
+      [1, 2, 3, 4, 5, 6, 7].map((id) => productInput(id)),
+    );
   });
   afterAll(() => t.close().then(() => backend.cleanup()));
 
@@ -42,9 +46,15 @@ describe.each(backends())('events and viewed products on $name', (backend) => {
   });
 
   it.each([
-    ['subject=admin', 'subject'], ['subject=', 'subject'], ['verb=liked', 'verb'], ['noun=collection', 'noun'],
-    ['shop_product_handle=', 'shop_product_handle'], ['uuid=not-a-uuid', 'uuid'], ['shop_customer_id=abc', 'shop_customer_id'],
-    ['subject_email=nobody', 'subject_email'], [`theme_id=${'9'.repeat(65)}`, 'theme_id'],
+    ['subject=admin', 'subject'],
+    ['subject=', 'subject'],
+    ['verb=liked', 'verb'],
+    ['noun=collection', 'noun'],
+    ['shop_product_handle=', 'shop_product_handle'],
+    ['uuid=not-a-uuid', 'uuid'],
+    ['shop_customer_id=abc', 'shop_customer_id'],
+    ['subject_email=nobody', 'subject_email'],
+    [`theme_id=${'9'.repeat(65)}`, 'theme_id'],
   ])('refuses %s naming the parameter', async (override, param) => {
     const base = new URLSearchParams({ key, subject: 'user', verb: 'added', noun: 'product', shop_product_handle: 'product-2', uuid: U2 });
     const [name, value] = override.split('=') as [string, string];
@@ -55,11 +65,15 @@ describe.each(backends())('events and viewed products on $name', (backend) => {
   });
 
   it('accepts every documented parameter, a JSON body, and a sendBeacon text body', async () => {
-    const full = await post(`key=${key}&subject=user&verb=added&noun=product&shop_product_handle=product-2&uuid=${U2}&shop_customer_id=77&subject_email=a@example.com&theme_id=12345`);
+    const full = await post(
+      `key=${key}&subject=user&verb=added&noun=product&shop_product_handle=product-2&uuid=${U2}&shop_customer_id=77&subject_email=a@example.com&theme_id=12345`,
+    );
     expect(full.json()).toEqual({ data: 'Received' });
     const json = await post(`key=${key}`, { subject: 'user', verb: 'removed', noun: 'product', shop_product_handle: 'product-2', shop_customer_id: 77 });
     expect(json.json()).toEqual({ data: 'Received' });
-    const beacon = await post(`key=${key}`, JSON.stringify({ subject: 'user', verb: 'viewed', noun: 'product', shop_product_handle: 'product-3', uuid: U2 }), { 'content-type': 'text/plain' });
+    const beacon = await post(`key=${key}`, JSON.stringify({ subject: 'user', verb: 'viewed', noun: 'product', shop_product_handle: 'product-3', uuid: U2 }), {
+      'content-type': 'text/plain',
+    });
     expect(beacon.json()).toEqual({ data: 'Received' });
     const stored = (await t.admin('GET', '/admin/v1/shops/ev/events?shop_customer_id=77')).json().data;
     expect(stored.map((e: { verb: string }) => e.verb)).toEqual(['removed', 'added']);
@@ -84,7 +98,7 @@ describe.each(backends())('events and viewed products on $name', (backend) => {
     expect(await viewed(`uuid=${U1}&limit=10`)).toEqual([3, 2, 7, 6, 8, 4, 5, 1]);
   });
 
-  it('reads back a customer\'s views and applies the list filters', async () => {
+  it("reads back a customer's views and applies the list filters", async () => {
     await view('product-5', 'shop_customer_id=88');
     await view('product-6', 'shop_customer_id=88');
     expect(await viewed('shop_customer_id=88')).toEqual([6, 5]);
@@ -97,7 +111,12 @@ describe.each(backends())('events and viewed products on $name', (backend) => {
   it('refuses a viewed request without a visitor or with bad parameters', async () => {
     const res = await t.app.inject(`/api/v1/products/viewed?key=${key}`);
     expect(res.json()).toEqual({ error: 'Missing required args. You must pass either shop_customer_id or uuid.' });
-    for (const [q, param] of [['uuid=x', 'uuid'], [`uuid=${U1}&limit=0`, 'limit'], [`uuid=${U1}&filter_oos=maybe`, 'filter_oos'], ['shop_customer_id=-1', 'shop_customer_id']]) {
+    for (const [q, param] of [
+      ['uuid=x', 'uuid'],
+      [`uuid=${U1}&limit=0`, 'limit'],
+      [`uuid=${U1}&filter_oos=maybe`, 'filter_oos'],
+      ['shop_customer_id=-1', 'shop_customer_id'],
+    ]) {
       const bad = await t.app.inject(`/api/v1/products/viewed?key=${key}&${q}`);
       expect(bad.statusCode).toBe(400);
       expect(bad.json().error).toContain(param);

@@ -14,7 +14,13 @@ const catalog = [
   productInput(2, { title: 'Ridge Tent Footprint', product_type: 'Tents', vendor: 'Fjell', tags: 'camping' }),
   productInput(3, { title: 'Storm Lantern', product_type: 'Lights', vendor: 'Lumo', tags: 'outdoor, light', body_html: '<p>Bright tent light</p>' }),
   productInput(4, { title: 'Camp Stove', product_type: 'Kitchen', vendor: 'Blaze', tags: 'cooking' }),
-  productInput(5, { title: 'Sold Out Tent', product_type: 'Tents', vendor: 'Fjell', tags: 'camping', variants: [{ id: 51, price: '99.00', ...tracked, inventory_quantity: 0 }] }),
+  productInput(5, {
+    title: 'Sold Out Tent',
+    product_type: 'Tents',
+    vendor: 'Fjell',
+    tags: 'camping',
+    variants: [{ id: 51, price: '99.00', ...tracked, inventory_quantity: 0 }],
+  }),
   productInput(6, { title: 'Head Lamp', product_type: 'Lights', vendor: 'Fjell', tags: 'light' }),
   productInput(7, { title: 'Mug', product_type: 'Kitchen', vendor: 'Blaze', tags: 'cooking' }),
 ];
@@ -25,7 +31,10 @@ describe.each(backends())('list endpoints on $name', (backend) => {
   let shopId: number;
   const now = Date.now();
   const order = (id: number, daysAgo: number, lines: [number, number][], extra: object = {}) => ({
-    id, created_at: new Date(now - daysAgo * DAY).toISOString(), line_items: lines.map(([product_id, quantity]) => ({ product_id, quantity })), ...extra,
+    id,
+    created_at: new Date(now - daysAgo * DAY).toISOString(),
+    line_items: lines.map(([product_id, quantity]) => ({ product_id, quantity })),
+    ...extra,
   });
 
   beforeAll(async () => {
@@ -36,17 +45,58 @@ describe.each(backends())('list endpoints on $name', (backend) => {
     await t.admin('PATCH', '/admin/v1/shops/lists', { settings: UNITS });
     await t.admin('PUT', '/admin/v1/shops/lists/products', catalog);
     await t.admin('PUT', '/admin/v1/shops/lists/collections', [
-      { id: 10, title: 'Camping', handle: 'camping', products: [{ product_id: 2, position: 1 }, { product_id: 1, position: 2 }, { product_id: 3, position: 3 }, { product_id: 5, position: 4 }] },
-      { id: 11, title: 'Kitchen', handle: 'kitchen', products: [{ product_id: 7, position: 1 }, { product_id: 4, position: 2 }, { product_id: 3, position: 3 }] },
+      {
+        id: 10,
+        title: 'Camping',
+        handle: 'camping',
+        products: [
+          { product_id: 2, position: 1 },
+          { product_id: 1, position: 2 },
+          { product_id: 3, position: 3 },
+          { product_id: 5, position: 4 },
+        ],
+      },
+      {
+        id: 11,
+        title: 'Kitchen',
+        handle: 'kitchen',
+        products: [
+          { product_id: 7, position: 1 },
+          { product_id: 4, position: 2 },
+          { product_id: 3, position: 3 },
+        ],
+      },
     ]);
     await t.admin('PUT', '/admin/v1/shops/lists/orders', [
-      order(1, 1, [[1, 2], [3, 1]], { customer: { id: 900 } }),
-      order(2, 2, [[1, 1], [3, 1]]),
+      order(
+        1,
+        1,
+        [
+          [1, 2],
+          [3, 1],
+        ],
+        { customer: { id: 900 } },
+      ),
+      order(2, 2, [
+        [1, 1],
+        [3, 1],
+      ]),
       order(3, 20, [[4, 10]]), // many units, long ago: top seller, weak trend
-      order(4, 0.5, [[6, 3], [1, 1]], { customer: { id: 900 } }),
+      order(
+        4,
+        0.5,
+        [
+          [6, 3],
+          [1, 1],
+        ],
+        { customer: { id: 900 } },
+      ),
       order(5, 100, [[7, 50]]), // outside every window
       order(6, 1, [[2, 40]], { cancelled_at: new Date(now).toISOString() }), // cancelled: never counts
-      order(7, 3, [[3, 1], [7, 1]]),
+      order(7, 3, [
+        [3, 1],
+        [7, 1],
+      ]),
     ]);
   });
   afterAll(() => t.close().then(() => backend.cleanup()));
@@ -79,8 +129,11 @@ describe.each(backends())('list endpoints on $name', (backend) => {
     expect((await ids('trending_products'))[0]).toBe(1);
   });
 
-  it('follows the shop\'s trending window and half-life', async () => {
-    expect((await t.admin('PATCH', '/admin/v1/shops/lists', { settings: { trending_window_days: 10, trending_half_life_days: 100, trending_counts: 'units' } })).statusCode).toBe(200);
+  it("follows the shop's trending window and half-life", async () => {
+    expect(
+      (await t.admin('PATCH', '/admin/v1/shops/lists', { settings: { trending_window_days: 10, trending_half_life_days: 100, trending_counts: 'units' } }))
+        .statusCode,
+    ).toBe(200);
     expect(await ids('trending_products', 'limit=10')).toEqual([1, 6, 3, 7]); // product 4 sold 20 days ago: outside
     // The default counts orders: 1 and 3 are in three orders each (1's more recent), 6, 7 and 4 in one.
     await t.admin('PATCH', '/admin/v1/shops/lists', { settings: {} });
@@ -104,7 +157,10 @@ describe.each(backends())('list endpoints on $name', (backend) => {
     expect(await ids('collections', 'shop_collection_ids=10,11&smart_sort=top_sellers&limit=10')).toEqual([4, 1, 3, 7, 2]);
     // Conversion: product 2 is viewed a lot and never bought; 3 and 1 sell.
     for (let i = 0; i < 30; i++) {
-      await t.app.inject({ method: 'POST', url: `/api/v1/analytics/event?key=${key}&subject=user&verb=viewed&noun=product&shop_product_handle=product-2&uuid=${U}` });
+      await t.app.inject({
+        method: 'POST',
+        url: `/api/v1/analytics/event?key=${key}&subject=user&verb=viewed&noun=product&shop_product_handle=product-2&uuid=${U}`,
+      });
     }
     await t.services.catalog.reload(shopId);
     const smart = await ids('collections', 'shop_collection_ids=10&smart_sort=yes');
@@ -131,7 +187,10 @@ describe.each(backends())('list endpoints on $name', (backend) => {
     const plain = await ids('search', 'query=light');
     expect(plain.slice(0, 2).sort()).toEqual([3, 6]);
     const V = '0a0b0c0d-1111-4222-8333-444455556666';
-    await t.app.inject({ method: 'POST', url: `/api/v1/analytics/event?key=${key}&subject=user&verb=viewed&noun=product&shop_product_handle=product-2&uuid=${V}` });
+    await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/analytics/event?key=${key}&subject=user&verb=viewed&noun=product&shop_product_handle=product-2&uuid=${V}`,
+    });
     // The visitor looked at a Fjell tent: the Fjell head lamp comes before the Lumo lantern.
     expect((await ids('search', `query=light&uuid=${V}`))[0]).toBe(6);
   });
@@ -156,7 +215,7 @@ describe.each(backends())('list endpoints on $name', (backend) => {
     expect(similar).not.toContain(1);
   });
 
-  it('lists a customer\'s purchases, most recent first, with quantities', async () => {
+  it("lists a customer's purchases, most recent first, with quantities", async () => {
     expect(await error('purchased', '')).toBe('Missing required endpoint argument: shop_customer_id.');
     const res = await t.app.inject(`/api/v1/products/purchased?key=${key}&shop_customer_id=900`);
     // 1 and 6 were last bought in the same order: by id.
@@ -169,27 +228,61 @@ describe.each(backends())('list endpoints on $name', (backend) => {
   it('describes every list endpoint at /api/v1/sources, from the route schemas', async () => {
     const res = await t.app.inject('/api/v1/sources');
     const paths = res.json().data.map((s: { path: string }) => s.path);
-    expect(paths).toEqual(['/products/collections', '/products/for_you', '/products/purchased', '/products/recently_viewed', '/products/recommended', '/products/search',
-      '/products/similar_products', '/products/static', '/products/top_sellers', '/products/trending_products', '/products/viewed', '/products/viewed_together']);
+    expect(paths).toEqual([
+      '/products/collections',
+      '/products/for_you',
+      '/products/purchased',
+      '/products/recently_viewed',
+      '/products/recommended',
+      '/products/search',
+      '/products/similar_products',
+      '/products/static',
+      '/products/top_sellers',
+      '/products/trending_products',
+      '/products/viewed',
+      '/products/viewed_together',
+    ]);
     const collections = res.json().data.find((s: { path: string }) => s.path === '/products/collections');
-    expect(collections.parameters.map((p: { name: string }) => p.name)).toEqual(expect.arrayContaining(['shop_collection_ids', 'smart_sort', 'limit', 'filter_oos', 'country_code']));
+    expect(collections.parameters.map((p: { name: string }) => p.name)).toEqual(
+      expect.arrayContaining(['shop_collection_ids', 'smart_sort', 'limit', 'filter_oos', 'country_code']),
+    );
   });
 
-  it('serves every list as a ruleset endpoint output, the endpoint\'s query winning', async () => {
-    const created = await t.admin('POST', '/admin/v1/shops/lists/rulesets', { name: 'lists', filter_input_products: false, rules: [
-      { logic: [{ rules: [{ type: 'customer', operator: 'is_logged_in' }] }], output: [{ type: 'endpoint', endpoint: '/products/purchased' }], exit_if_matched: true },
-      { logic: [], output: [{ type: 'endpoint', endpoint: '/products/trending_products?limit=2' }, { type: 'endpoint', endpoint: '/products/collections?shop_collection_ids=11' }] },
-    ] });
+  it("serves every list as a ruleset endpoint output, the endpoint's query winning", async () => {
+    const created = await t.admin('POST', '/admin/v1/shops/lists/rulesets', {
+      name: 'lists',
+      filter_input_products: false,
+      rules: [
+        {
+          logic: [{ rules: [{ type: 'customer', operator: 'is_logged_in' }] }],
+          output: [{ type: 'endpoint', endpoint: '/products/purchased' }],
+          exit_if_matched: true,
+        },
+        {
+          logic: [],
+          output: [
+            { type: 'endpoint', endpoint: '/products/trending_products?limit=2' },
+            { type: 'endpoint', endpoint: '/products/collections?shop_collection_ids=11' },
+          ],
+        },
+      ],
+    });
     const id = created.json().ruleset.id;
     const guest = await t.app.inject(`/api/v1/custom/id/${id}?key=${key}&limit=10`);
     expect(guest.json().data.map((p: { id: number }) => p.id)).toEqual([1, 6, 7, 4, 3]);
     const customer = await t.app.inject(`/api/v1/custom/id/${id}?key=${key}&shop_customer_id=900`);
     expect(customer.json().data.map((p: { id: number }) => p.id)).toEqual([1, 6, 3]);
-    const broken = await t.admin('POST', '/admin/v1/shops/lists/rulesets', { name: 'b', rules: [{ logic: [], output: [{ type: 'endpoint', endpoint: '/products/collections' }] }] });
+    const broken = await t.admin('POST', '/admin/v1/shops/lists/rulesets', {
+      name: 'b',
+      rules: [{ logic: [], output: [{ type: 'endpoint', endpoint: '/products/collections' }] }],
+    });
     expect(broken.statusCode).toBe(422);
     expect(broken.json().problems).toEqual([{ path: 'rules[0].output[0].endpoint', message: 'Missing required endpoint argument: shop_collection_ids.' }]);
     // What only the caller can give is checked when the list runs: a guest has no purchases to list.
-    const needsCustomer = await t.admin('POST', '/admin/v1/shops/lists/rulesets', { name: 'c', rules: [{ logic: [], output: [{ type: 'endpoint', endpoint: '/products/purchased' }] }] });
+    const needsCustomer = await t.admin('POST', '/admin/v1/shops/lists/rulesets', {
+      name: 'c',
+      rules: [{ logic: [], output: [{ type: 'endpoint', endpoint: '/products/purchased' }] }],
+    });
     const answer = await t.app.inject(`/api/v1/custom/id/${needsCustomer.json().ruleset.id}?key=${key}`);
     expect(answer.json().metadata.errors[0]).toMatchObject({ code: 'invalid_endpoint_parameter', rule_index: 0 });
   });

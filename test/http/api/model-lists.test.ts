@@ -14,13 +14,20 @@ describe.each(backends())('model lists on $name', (backend) => {
   let shopId: number;
   const now = Date.now();
   const order = (id: number, daysAgo: number, customer: number | null, products: number[]) => ({
-    id, created_at: new Date(now - daysAgo * DAY).toISOString(), ...(customer ? { customer: { id: customer } } : {}), line_items: products.map((product_id) => ({ product_id, quantity: 1 })),
+    id,
+    created_at: new Date(now - daysAgo * DAY).toISOString(),
+    ...(customer ? { customer: { id: customer } } : {}),
+    line_items: products.map((product_id) => ({ product_id, quantity: 1 })),
   });
-  const view = (uuid: string, product: number) => t.app.inject({ method: 'POST', url: `/api/v1/analytics/event?key=${key}&subject=user&verb=viewed&noun=product&shop_product_handle=product-${product}&uuid=${uuid}` });
+  const view = (uuid: string, product: number) =>
+    t.app.inject({
+      method: 'POST',
+      url: `/api/v1/analytics/event?key=${key}&subject=user&verb=viewed&noun=product&shop_product_handle=product-${product}&uuid=${uuid}`,
+    });
   const ids = async (path: string, query: string, status = 200) => {
     const res = await t.app.inject(`/api/v1/products/${path}?key=${key}&${query}`);
     expect(res.statusCode, res.body).toBe(status);
-    return status === 200 ? res.json().data.map((p: { id: number }) => p.id) as number[] : res.json();
+    return status === 200 ? (res.json().data.map((p: { id: number }) => p.id) as number[]) : res.json();
   };
 
   beforeAll(async () => {
@@ -28,15 +35,31 @@ describe.each(backends())('model lists on $name', (backend) => {
     const shop = await t.createShop('learned');
     key = shop.public;
     shopId = shop.id;
-    await t.admin('PUT', '/admin/v1/shops/learned/products', [1, 2, 3, 4, 5, 6, 7, 8].map((id) => productInput(id)));
+    await t.admin(
+      'PUT',
+      '/admin/v1/shops/learned/products',
+      [1, 2, 3, 4, 5, 6, 7, 8].map((id) => productInput(id)),
+    );
     // 1 goes with 2 (three baskets) and 3 (one); 5 and 6 go together; 8 is the best seller, then 2.
     await t.admin('PUT', '/admin/v1/shops/learned/orders', [
-      order(1, 10, 900, [1, 2]), order(2, 9, null, [1, 2]), order(3, 8, 901, [1, 2, 3]), order(4, 7, 902, [5, 6]),
-      order(5, 6, 903, [8]), order(6, 5, 904, [8]), order(7, 4, 905, [8]), order(8, 3, 906, [8, 7]), order(9, 2, 907, [2, 8]),
+      order(1, 10, 900, [1, 2]),
+      order(2, 9, null, [1, 2]),
+      order(3, 8, 901, [1, 2, 3]),
+      order(4, 7, 902, [5, 6]),
+      order(5, 6, 903, [8]),
+      order(6, 5, 904, [8]),
+      order(7, 4, 905, [8]),
+      order(8, 3, 906, [8, 7]),
+      order(9, 2, 907, [2, 8]),
     ]);
     // 1 goes with 2 in three of 2's four baskets and with 3 in 3's only one: lift prefers 3.
     // Sessions that view 4 also view 7; one views 4 and 3.
-    for (const [uuid, products] of [[S1, [4, 7]], [S2, [4, 7]], [S3, [4, 3]]] as const) for (const p of products) await view(uuid, p);
+    for (const [uuid, products] of [
+      [S1, [4, 7]],
+      [S2, [4, 7]],
+      [S3, [4, 3]],
+    ] as const)
+      for (const p of products) await view(uuid, p);
     await ids('recommended', 'shop_product_ids=1'); // the first request starts the shop's model
     await t.services.models.settled(shopId);
   });
@@ -48,9 +71,11 @@ describe.each(backends())('model lists on $name', (backend) => {
     expect(await ids('recommended', 'shop_product_ids=424242&limit=2')).toEqual([8, 2]);
   });
 
-  it('follows the shop\'s similarity setting once the model is rebuilt', async () => {
+  it("follows the shop's similarity setting once the model is rebuilt", async () => {
     // lift favours the rarer partner: 3 (bought once, with 1) over 2.
-    expect((await t.admin('PATCH', '/admin/v1/shops/learned', { settings: { recommended_similarity: 'lift', recommended_basis: 'order' } })).statusCode).toBe(200);
+    expect((await t.admin('PATCH', '/admin/v1/shops/learned', { settings: { recommended_similarity: 'lift', recommended_basis: 'order' } })).statusCode).toBe(
+      200,
+    );
     await t.services.models.settled(shopId);
     expect(await ids('recommended', 'shop_product_ids=1&limit=2')).toEqual([3, 2]);
     await t.admin('PATCH', '/admin/v1/shops/learned', { settings: {} });
@@ -59,7 +84,7 @@ describe.each(backends())('model lists on $name', (backend) => {
     expect((await t.admin('PATCH', '/admin/v1/shops/learned', { settings: { recommended_similarity: 'cosine' } })).statusCode).toBe(422);
   });
 
-  it('for_you: a customer\'s neighbours without what they bought, unless asked', async () => {
+  it("for_you: a customer's neighbours without what they bought, unless asked", async () => {
     expect(await ids('for_you', 'shop_customer_id=900&limit=2')).toEqual([3, 8]);
     expect((await ids('for_you', 'shop_customer_id=900&include_purchased=yes&limit=3')).slice(0, 2).sort()).toEqual([1, 2]);
     expect(await ids('for_you', `uuid=${S3}&limit=2`)).toEqual([1, 2]); // viewed 3: bought with 1, then 2
@@ -78,12 +103,26 @@ describe.each(backends())('model lists on $name', (backend) => {
     expect(await ids('recently_viewed', `uuid=${S1}`)).toEqual([7, 4]);
     await view(S1, 4);
     expect(await ids('viewed', `uuid=${S1}`)).toEqual([4, 7]);
-    const created = await t.admin('POST', '/admin/v1/shops/learned/rulesets', { name: 'personal', rules: [
-      { logic: [], output: [{ type: 'endpoint', endpoint: '/products/recently_viewed' }, { type: 'endpoint', endpoint: '/products/for_you?limit=1' }] },
-    ] });
+    const created = await t.admin('POST', '/admin/v1/shops/learned/rulesets', {
+      name: 'personal',
+      rules: [
+        {
+          logic: [],
+          output: [
+            { type: 'endpoint', endpoint: '/products/recently_viewed' },
+            { type: 'endpoint', endpoint: '/products/for_you?limit=1' },
+          ],
+        },
+      ],
+    });
     expect(created.statusCode, created.body).toBe(201);
     const res = await t.app.inject(`/api/v1/custom/id/${created.json().ruleset.id}?key=${key}&uuid=${S1}&limit=10`);
     expect(res.json().metadata.errors).toEqual([]);
-    expect(res.json().data.map((p: { id: number }) => p.id).slice(0, 2)).toEqual([4, 7]);
+    expect(
+      res
+        .json()
+        .data.map((p: { id: number }) => p.id)
+        .slice(0, 2),
+    ).toEqual([4, 7]);
   });
 });

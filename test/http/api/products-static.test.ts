@@ -3,25 +3,78 @@ import { backends } from '../../helpers/backends.js';
 import { startApp, type TestApp } from '../../helpers/app.js';
 import { productInput } from '../../helpers/fixtures.js';
 
-const SEED_PRODUCT_FIELDS = ['id', 'title', 'body_html', 'vendor', 'product_type', 'created_at', 'updated_at', 'published_at', 'handle',
-  'template_suffix', 'published_scope', 'tags', 'variants', 'options', 'images', 'image'];
-const SEED_VARIANT_FIELDS = ['id', 'product_id', 'title', 'price', 'compare_at_price', 'sku', 'position', 'inventory_policy', 'inventory_management',
-  'inventory_quantity', 'old_inventory_quantity', 'fulfillment_service', 'option1', 'option2', 'option3', 'taxable', 'requires_shipping',
-  'barcode', 'grams', 'weight', 'weight_unit', 'image_id', 'inventory_item_id', 'tax_code', 'created_at', 'updated_at'];
+const SEED_PRODUCT_FIELDS = [
+  'id',
+  'title',
+  'body_html',
+  'vendor',
+  'product_type',
+  'created_at',
+  'updated_at',
+  'published_at',
+  'handle',
+  'template_suffix',
+  'published_scope',
+  'tags',
+  'variants',
+  'options',
+  'images',
+  'image',
+];
+const SEED_VARIANT_FIELDS = [
+  'id',
+  'product_id',
+  'title',
+  'price',
+  'compare_at_price',
+  'sku',
+  'position',
+  'inventory_policy',
+  'inventory_management',
+  'inventory_quantity',
+  'old_inventory_quantity',
+  'fulfillment_service',
+  'option1',
+  'option2',
+  'option3',
+  'taxable',
+  'requires_shipping',
+  'barcode',
+  'grams',
+  'weight',
+  'weight_unit',
+  'image_id',
+  'inventory_item_id',
+  'tax_code',
+  'created_at',
+  'updated_at',
+];
 
 const tracked = { inventory_management: 'shop', inventory_policy: 'deny' as const };
 
 /** A small catalog covering every visibility and stock rule. */
 const catalog = [
   productInput(1),
-  productInput(2, { variants: [{ id: 21, price: '20.00', ...tracked, inventory_quantity: 0 }, { id: 22, price: '21.00', ...tracked, inventory_quantity: -2 }] }),
+  productInput(2, {
+    variants: [
+      { id: 21, price: '20.00', ...tracked, inventory_quantity: 0 },
+      { id: 22, price: '21.00', ...tracked, inventory_quantity: -2 },
+    ],
+  }),
   productInput(3, { variants: [{ id: 31, price: '5.00', inventory_management: 'shop', inventory_policy: 'continue', inventory_quantity: 0 }] }),
   productInput(4, { variants: [{ id: 41, price: '7.00', inventory_management: null, inventory_quantity: 0 }] }),
   productInput(5, { status: 'draft' }),
   productInput(6, { published_at: null }),
   productInput(7, { tags: 'sale, Exclude_Rebound' }),
-  productInput(8, { variants: [{ id: 81, price: '30.00', ...tracked, inventory_quantity: 3 }, { id: 82, price: '35.00', ...tracked, inventory_quantity: 3 }] }),
-  productInput(9, { variants: [{ id: 91, price: '50.00', ...tracked, inventory_quantity: 3, metafields: [{ id: 991, namespace: 'v', key: 'k', value: 'x' }] }] }),
+  productInput(8, {
+    variants: [
+      { id: 81, price: '30.00', ...tracked, inventory_quantity: 3 },
+      { id: 82, price: '35.00', ...tracked, inventory_quantity: 3 },
+    ],
+  }),
+  productInput(9, {
+    variants: [{ id: 91, price: '50.00', ...tracked, inventory_quantity: 3, metafields: [{ id: 991, namespace: 'v', key: 'k', value: 'x' }] }],
+  }),
 ];
 
 describe.each(backends())('GET /api/v1/products/static on $name', (backend) => {
@@ -35,12 +88,24 @@ describe.each(backends())('GET /api/v1/products/static on $name', (backend) => {
     key = shop.public;
     otherKey = (await t.createShop('other')).public;
     expect((await t.admin('PUT', '/admin/v1/shops/acme/products', catalog)).statusCode).toBe(200);
-    expect((await t.admin('PUT', '/admin/v1/shops/acme/markets', [
-      { id: 1, name: 'EU', position: 1, countries: ['DE', 'AT'], currency: 'EUR', price_adjustment_percent: 10,
-        fixed_prices: [{ variant_id: 81, price: '99.00', compare_at_price: '120.00' }], product_ids: [1, 8, 9] },
-      { id: 2, name: 'France (off)', position: 0, active: false, countries: ['FR'], currency: 'EUR' },
-      { id: 3, name: 'Europe wide', position: 5, countries: ['DE', 'FR'], currency: 'EUR', price_adjustment_percent: 50 },
-    ])).statusCode).toBe(200);
+    expect(
+      (
+        await t.admin('PUT', '/admin/v1/shops/acme/markets', [
+          {
+            id: 1,
+            name: 'EU',
+            position: 1,
+            countries: ['DE', 'AT'],
+            currency: 'EUR',
+            price_adjustment_percent: 10,
+            fixed_prices: [{ variant_id: 81, price: '99.00', compare_at_price: '120.00' }],
+            product_ids: [1, 8, 9],
+          },
+          { id: 2, name: 'France (off)', position: 0, active: false, countries: ['FR'], currency: 'EUR' },
+          { id: 3, name: 'Europe wide', position: 5, countries: ['DE', 'FR'], currency: 'EUR', price_adjustment_percent: 50 },
+        ])
+      ).statusCode,
+    ).toBe(200);
   });
   afterAll(() => t.close().then(() => backend.cleanup()));
 
@@ -125,8 +190,13 @@ describe.each(backends())('GET /api/v1/products/static on $name', (backend) => {
     // One variant must satisfy every condition at once.
     expect(await ids('ids=1,8,9&variant_price_greater_than=11&any_variant_price_less_than=31')).toEqual([1, 8]);
     expect(await ids('ids=1,8,9&variant_price_greater_than=12.5&any_variant_price_less_than=30')).toEqual([]);
-    for (const name of ['any_variant_price_less_than', 'any_variant_price_less_than_or_equal_to', 'any_variant_price_equal_to',
-      'variant_price_greater_than', 'variant_price_greater_than_or_equal_to']) {
+    for (const name of [
+      'any_variant_price_less_than',
+      'any_variant_price_less_than_or_equal_to',
+      'any_variant_price_equal_to',
+      'variant_price_greater_than',
+      'variant_price_greater_than_or_equal_to',
+    ]) {
       await expect400(`ids=1&${name}=cheap`, name);
       await expect400(`ids=1&${name}=-5`, name);
     }
@@ -212,7 +282,11 @@ describe.each(backends())('GET /api/v1/products/static on $name', (backend) => {
   it('sends CORS headers for storefront pages and answers preflight', async () => {
     const res = await get(`key=${key}&ids=1`, { origin: 'https://shop.example' });
     expect(res.headers['access-control-allow-origin']).toBe('*');
-    const preflight = await t.app.inject({ method: 'OPTIONS', url: '/api/v1/products/static', headers: { origin: 'https://shop.example', 'access-control-request-method': 'GET' } });
+    const preflight = await t.app.inject({
+      method: 'OPTIONS',
+      url: '/api/v1/products/static',
+      headers: { origin: 'https://shop.example', 'access-control-request-method': 'GET' },
+    });
     expect(preflight.statusCode).toBe(204);
     expect(preflight.headers['access-control-allow-methods']).toContain('GET');
   });
@@ -222,7 +296,9 @@ describe.each(backends())('GET /api/v1/products/static on $name', (backend) => {
     expect((await t.admin('PUT', '/admin/v1/shops/acme/inventory', [{ variant_id: 21, inventory_quantity: 4 }])).statusCode).toBe(200);
     const [p] = (await get(`key=${key}&ids=2`)).json().data;
     expect(p.variants[0]).toMatchObject({ inventory_quantity: 4, old_inventory_quantity: 0 });
-    expect((await t.admin('PUT', '/admin/v1/shops/acme/products', [productInput(2, { title: 'Back in stock', variants: [{ id: 21, price: '1.00' }] })])).statusCode).toBe(200);
+    expect(
+      (await t.admin('PUT', '/admin/v1/shops/acme/products', [productInput(2, { title: 'Back in stock', variants: [{ id: 21, price: '1.00' }] })])).statusCode,
+    ).toBe(200);
     expect((await get(`key=${key}&ids=2`)).json().data[0].title).toBe('Back in stock');
     expect((await t.admin('DELETE', '/admin/v1/shops/acme/products/2')).statusCode).toBe(204);
     expect(await ids('ids=2')).toEqual([]);

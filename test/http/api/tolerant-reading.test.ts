@@ -12,23 +12,37 @@ describe.each(backends())('storefront requests as they come, on $name', (backend
   beforeAll(async () => {
     t = await startApp(backend);
     key = (await t.createShop('tolerant', { scopes: ['read_markets'] })).public;
-    await t.admin('PUT', '/admin/v1/shops/tolerant/products', [productInput(1), productInput(2), productInput(3, { variants: [{ id: 31, price: '5.00', inventory_management: 'shop', inventory_policy: 'deny', inventory_quantity: 0 }] })]);
+    await t.admin('PUT', '/admin/v1/shops/tolerant/products', [
+      productInput(1),
+      productInput(2),
+      productInput(3, { variants: [{ id: 31, price: '5.00', inventory_management: 'shop', inventory_policy: 'deny', inventory_quantity: 0 }] }),
+    ]);
     await t.admin('PUT', '/admin/v1/shops/tolerant/markets', [{ id: 1, name: 'EU', countries: ['DE', 'FR'], currency: 'EUR', price_adjustment_percent: 10 }]);
   });
   afterAll(() => t.close().then(() => backend.cleanup()));
 
   const event = `subject=user&verb=viewed&noun=product&shop_product_handle=product-1&uuid=${UUID}`;
-  const post = (payload: string | Buffer | undefined, contentType: string | undefined, query = `key=${key}&${event}`) => t.app.inject({
-    method: 'POST', url: `/api/v1/analytics/event?${query}`, ...(payload !== undefined ? { payload } : {}), headers: contentType ? { 'content-type': contentType } : {},
-  });
+  const post = (payload: string | Buffer | undefined, contentType: string | undefined, query = `key=${key}&${event}`) =>
+    t.app.inject({
+      method: 'POST',
+      url: `/api/v1/analytics/event?${query}`,
+      ...(payload !== undefined ? { payload } : {}),
+      headers: contentType ? { 'content-type': contentType } : {},
+    });
 
   it('takes the event intake with no body, an empty JSON body, a form, text/plain, multipart or any other body', async () => {
     const boundary = '----rebound';
     const multipart = `--${boundary}\r\nContent-Disposition: form-data; name="theme_id"\r\n\r\n42\r\n--${boundary}--\r\n`;
     for (const [payload, type] of [
-      [undefined, undefined], ['', 'application/json'], ['{}', 'application/json'], ['', 'application/x-www-form-urlencoded'],
-      ['theme_id=7', 'application/x-www-form-urlencoded'], ['ping', 'text/plain;charset=UTF-8'], ['{"theme_id":"9"}', 'text/plain'],
-      [multipart, `multipart/form-data; boundary=${boundary}`], ['<xml/>', 'application/xml'],
+      [undefined, undefined],
+      ['', 'application/json'],
+      ['{}', 'application/json'],
+      ['', 'application/x-www-form-urlencoded'],
+      ['theme_id=7', 'application/x-www-form-urlencoded'],
+      ['ping', 'text/plain;charset=UTF-8'],
+      ['{"theme_id":"9"}', 'text/plain'],
+      [multipart, `multipart/form-data; boundary=${boundary}`],
+      ['<xml/>', 'application/xml'],
     ] as const) {
       const res = await post(payload, type);
       expect(res.statusCode, `${type}: ${res.body}`).toBe(200);
@@ -42,7 +56,9 @@ describe.each(backends())('storefront requests as they come, on $name', (backend
     expect((await post(form, 'application/x-www-form-urlencoded', `key=${key}`)).statusCode).toBe(200);
     const json = JSON.stringify({ subject: 'user', verb: 'viewed', noun: 'product', shop_product_handle: 'product-3', uuid: session });
     expect((await post(json, 'text/plain', `key=${key}`)).statusCode).toBe(200);
-    expect((await post(form.replace('product-2', 'product-1'), 'application/x-www-form-urlencoded', `key=${key}&shop_product_handle=product-2`)).statusCode).toBe(200);
+    expect(
+      (await post(form.replace('product-2', 'product-1'), 'application/x-www-form-urlencoded', `key=${key}&shop_product_handle=product-2`)).statusCode,
+    ).toBe(200);
     const viewed = await t.app.inject(`/api/v1/products/viewed?key=${key}&uuid=${session}&filter_oos=no`);
     expect(viewed.json().data.map((p: { id: number }) => p.id)).toEqual([2, 3]);
   });
@@ -57,7 +73,8 @@ describe.each(backends())('storefront requests as they come, on $name', (backend
   });
 
   it('reads filter_oos=true and other spellings of the flags', async () => {
-    const ids = async (query: string) => (await t.app.inject(`/api/v1/products/static?key=${key}&ids=1,2,3&${query}`)).json().data.map((p: { id: number }) => p.id);
+    const ids = async (query: string) =>
+      (await t.app.inject(`/api/v1/products/static?key=${key}&ids=1,2,3&${query}`)).json().data.map((p: { id: number }) => p.id);
     expect(await ids('filter_oos=true')).toEqual([1, 2]);
     expect(await ids('filter_oos=FALSE')).toEqual([1, 2, 3]);
     expect(await ids('filter_oos=0')).toEqual([1, 2, 3]);

@@ -14,12 +14,19 @@ describe.each(backends())('POST /api/v1/analytics/track on $name', (backend) => 
   });
   afterAll(() => t.close().then(() => backend.cleanup()));
 
-  const post = (query: string, payload?: string | object, type?: string) => t.app.inject({
-    method: 'POST', url: `/api/v1/analytics/track?key=${key}&${query}`,
-    ...(payload !== undefined ? { payload } : {}), ...(type ? { headers: { 'content-type': type } } : {}),
-  });
-  const tracked = async () => (await t.admin('GET', '/admin/v1/shops/trk/attribution?days=3')).json().lists.find((l: { list: string }) => l.list === 'trending_products')
-    ?? { impressions: 0, clicks: 0, add_to_carts: 0 };
+  const post = (query: string, payload?: string | object, type?: string) =>
+    t.app.inject({
+      method: 'POST',
+      url: `/api/v1/analytics/track?key=${key}&${query}`,
+      ...(payload !== undefined ? { payload } : {}),
+      ...(type ? { headers: { 'content-type': type } } : {}),
+    });
+  const tracked = async () =>
+    (await t.admin('GET', '/admin/v1/shops/trk/attribution?days=3')).json().lists.find((l: { list: string }) => l.list === 'trending_products') ?? {
+      impressions: 0,
+      clicks: 0,
+      add_to_carts: 0,
+    };
 
   it('stores one event from the query string and answers only once it is stored', async () => {
     const res = await post(`type=impression&uuid=${U}&source=${SOURCE}&product_id=3`);
@@ -29,16 +36,33 @@ describe.each(backends())('POST /api/v1/analytics/track on $name', (backend) => 
   });
 
   it('takes many events as {"events": [...]}, as JSON or as a beacon\'s text/plain', async () => {
-    const events = [{ type: 'click', uuid: U, source: SOURCE, product_id: 3 }, { type: 'add_to_cart', shop_customer_id: 7, source: SOURCE, product_id: 3, variant_id: 31, at: new Date().toISOString() }];
+    const events = [
+      { type: 'click', uuid: U, source: SOURCE, product_id: 3 },
+      { type: 'add_to_cart', shop_customer_id: 7, source: SOURCE, product_id: 3, variant_id: 31, at: new Date().toISOString() },
+    ];
     expect((await post('', { events })).json()).toEqual({ data: 'Received', accepted: 2 });
     expect((await post('', JSON.stringify({ events }), 'text/plain;charset=UTF-8')).json()).toEqual({ data: 'Received', accepted: 2 });
     expect(await tracked()).toMatchObject({ impressions: 1, clicks: 2, add_to_carts: 2 });
   });
 
   it('reads form-encoded and multipart fields under the query string, and ignores other bodies', async () => {
-    expect((await post(`uuid=${U}`, `type=click&source=${SOURCE}&product_id=4`, 'application/x-www-form-urlencoded')).json()).toEqual({ data: 'Received', accepted: 1 });
+    expect((await post(`uuid=${U}`, `type=click&source=${SOURCE}&product_id=4`, 'application/x-www-form-urlencoded')).json()).toEqual({
+      data: 'Received',
+      accepted: 1,
+    });
     const boundary = 'XbOuNdArY';
-    const multipart = [`--${boundary}`, 'Content-Disposition: form-data; name="type"', '', 'impression', `--${boundary}`, 'Content-Disposition: form-data; name="source"', '', SOURCE, `--${boundary}--`, ''].join('\r\n');
+    const multipart = [
+      `--${boundary}`,
+      'Content-Disposition: form-data; name="type"',
+      '',
+      'impression',
+      `--${boundary}`,
+      'Content-Disposition: form-data; name="source"',
+      '',
+      SOURCE,
+      `--${boundary}--`,
+      '',
+    ].join('\r\n');
     expect((await post(`uuid=${U}`, multipart, `multipart/form-data; boundary=${boundary}`)).json()).toEqual({ data: 'Received', accepted: 1 });
     expect((await post(`type=click&uuid=${U}&source=${SOURCE}`, 'hello', 'application/octet-stream')).statusCode).toBe(200);
     expect(await tracked()).toMatchObject({ impressions: 2, clicks: 4 });
@@ -55,7 +79,17 @@ describe.each(backends())('POST /api/v1/analytics/track on $name', (backend) => 
       ['', { events: 'x' }, undefined, 'events'],
       ['', { events: [] }, undefined, 'events'],
       ['', { events: Array.from({ length: 101 }, () => ({ type: 'click', uuid: U })) }, undefined, 'events'],
-      ['', { events: [{ type: 'click', uuid: U }, { type: 'hover', uuid: U }] }, undefined, 'events[1].type'],
+      [
+        '',
+        {
+          events: [
+            { type: 'click', uuid: U },
+            { type: 'hover', uuid: U },
+          ],
+        },
+        undefined,
+        'events[1].type',
+      ],
       ['', { events: [{ type: 'click' }] }, undefined, 'events[0]'],
       ['', { events: [7] }, undefined, 'events[0]'],
       ['', '{"events": [', 'application/json', ''],

@@ -20,7 +20,9 @@ describe('calls a remote provider receives per operation', () => {
     key = (await seedBilling(t, 'costs')).private;
     await useRemoteProvider(t, 'costs', fake);
   });
-  beforeEach(() => { fake.received.length = 0; });
+  beforeEach(() => {
+    fake.received.length = 0;
+  });
   afterAll(async () => {
     await t.close();
     await fake.stop();
@@ -45,7 +47,10 @@ describe('calls a remote provider receives per operation', () => {
     // Confirming reactivates both cancelled subscriptions, then records the discount on their address.
     expect((await post(link)).body).toContain('active again');
     expect(calls()).toEqual([
-      'POST /subscriptions/1000/activate', 'POST /subscriptions/1001/activate', 'GET /addresses/500', 'POST /addresses/500/apply_discount',
+      'POST /subscriptions/1000/activate',
+      'POST /subscriptions/1001/activate',
+      'GET /addresses/500',
+      'POST /addresses/500/apply_discount',
     ]);
     fake.received.length = 0;
     // The written objects left the cache: the next page reads them again.

@@ -13,13 +13,20 @@ const NUMBER_OPS: OperatorSpec[] = [
 
 function compare(operator: string, actual: number, a: number, b: number): boolean {
   switch (operator) {
-    case 'greater_than': return actual > a;
-    case 'greater_than_or_equal_to': return actual >= a;
-    case 'less_than': return actual < a;
-    case 'less_than_or_equal_to': return actual <= a;
-    case 'equal_to': return actual === a;
-    case 'between': return actual >= a && actual <= b;
-    default: return false;
+    case 'greater_than':
+      return actual > a;
+    case 'greater_than_or_equal_to':
+      return actual >= a;
+    case 'less_than':
+      return actual < a;
+    case 'less_than_or_equal_to':
+      return actual <= a;
+    case 'equal_to':
+      return actual === a;
+    case 'between':
+      return actual >= a && actual <= b;
+    default:
+      return false;
   }
 }
 
@@ -35,11 +42,15 @@ function cartCondition(type: string, label: string, read: (r: RuleRequest) => nu
       const op = operatorOf(this, condition, path, problems);
       if (!op) return null;
       const parts = splitList(condition.value);
-      const parse = (text: string) => (money ? parseMoney(text) : (/^\d{1,9}$/.test(text) ? Number(text) : null));
+      const parse = (text: string) => (money ? parseMoney(text) : /^\d{1,9}$/.test(text) ? Number(text) : null);
       const numbers = parts.map(parse);
       const expected = op.code === 'between' ? 2 : 1;
       if (numbers.length !== expected || numbers.some((n) => n === null)) {
-        problems.push({ path: `${path}.value`, message: op.code === 'between' ? `needs "min,max" (${money ? 'decimal amounts' : 'whole numbers'})` : `needs a ${money ? 'decimal amount' : 'whole number'}` });
+        problems.push({
+          path: `${path}.value`,
+          message:
+            op.code === 'between' ? `needs "min,max" (${money ? 'decimal amounts' : 'whole numbers'})` : `needs a ${money ? 'decimal amount' : 'whole number'}`,
+        });
         return null;
       }
       const [a, b = a] = numbers as number[];

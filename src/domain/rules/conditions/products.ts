@@ -93,11 +93,10 @@ function attributeCondition(type: string, label: string, read: (p: InputProduct)
         if (request.productIds === null && request.variantIds === null) return ABSENT;
         const values = [...new Set(world.inputProducts.flatMap(read))];
         const lower = new Map(values.map((v) => [v.toLowerCase(), v]));
-        const result = op.code === 'equals'
-          ? lower.size === new Set(wanted).size && wanted.every((w) => lower.has(w))
-          : setTest(op.code, wanted, (w) => lower.has(w));
-        const matchedTags = type === 'product_tag' && result && op.code !== 'does_not_contain_any'
-          ? wanted.filter((w) => lower.has(w)).map((w) => lower.get(w)!) : undefined;
+        const result =
+          op.code === 'equals' ? lower.size === new Set(wanted).size && wanted.every((w) => lower.has(w)) : setTest(op.code, wanted, (w) => lower.has(w));
+        const matchedTags =
+          type === 'product_tag' && result && op.code !== 'does_not_contain_any' ? wanted.filter((w) => lower.has(w)).map((w) => lower.get(w)!) : undefined;
         return { result, observed: values, ...(matchedTags ? { matchedTags } : {}) };
       };
     },

@@ -54,8 +54,10 @@ export const countryCondition: ConditionSpec = {
     const op = operatorOf(this, condition, path, problems);
     const codes = splitList(condition.value).map((c) => c.toUpperCase());
     const bad = codes.find((c) => !/^[A-Z]{2}$/.test(c));
-    if (codes.length === 0 || bad !== undefined) problems.push({ path: `${path}.value`, message: bad ? `"${bad}" is not a two-letter country code` : 'needs a comma-separated list of country codes' });
+    if (codes.length === 0 || bad !== undefined)
+      problems.push({ path: `${path}.value`, message: bad ? `"${bad}" is not a two-letter country code` : 'needs a comma-separated list of country codes' });
     if (!op || codes.length === 0 || bad !== undefined) return null;
-    return (request) => (request.countryCode === null ? ABSENT : { result: setTest(op.code, codes, (c) => c === request.countryCode), observed: request.countryCode });
+    return (request) =>
+      request.countryCode === null ? ABSENT : { result: setTest(op.code, codes, (c) => c === request.countryCode), observed: request.countryCode };
   },
 };

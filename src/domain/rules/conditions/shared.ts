@@ -17,8 +17,22 @@ export interface ConditionOutcome {
 export type ConditionEvaluator = (request: RuleRequest, world: RuleWorld) => ConditionOutcome;
 
 /** The kinds of value widget the console renders; validation parses each kind. */
-export type ValueKind = 'none' | 'products' | 'variant_id_list' | 'collection_id_list' | 'text_list' | 'text_list_or_regex' | 'number' | 'number_range'
-  | 'date' | 'date_range' | 'weekday_list' | 'time_range' | 'text' | 'text_or_regex' | 'country_list';
+export type ValueKind =
+  | 'none'
+  | 'products'
+  | 'variant_id_list'
+  | 'collection_id_list'
+  | 'text_list'
+  | 'text_list_or_regex'
+  | 'number'
+  | 'number_range'
+  | 'date'
+  | 'date_range'
+  | 'weekday_list'
+  | 'time_range'
+  | 'text'
+  | 'text_or_regex'
+  | 'country_list';
 
 export interface OperatorSpec {
   code: string;
@@ -42,7 +56,10 @@ export const ABSENT: ConditionOutcome = { result: false, observed: null };
 
 /** Comma list, trimmed, empties dropped. */
 export function splitList(value: string | undefined): string[] {
-  return (value ?? '').split(',').map((v) => v.trim()).filter((v) => v !== '');
+  return (value ?? '')
+    .split(',')
+    .map((v) => v.trim())
+    .filter((v) => v !== '');
 }
 
 export function idsOf(value: string | undefined, path: string, problems: Problem[]): number[] | null {
@@ -69,20 +86,29 @@ export function regexOf(value: string | undefined, path: string, problems: Probl
   try {
     return compilePattern(text);
   } catch (error) {
-    problems.push({ path, message: `is not a valid regular expression here (${(error as Error).message}); patterns run in linear time, so backreferences and lookaround are not supported` });
+    problems.push({
+      path,
+      message: `is not a valid regular expression here (${(error as Error).message}); patterns run in linear time, so backreferences and lookaround are not supported`,
+    });
     return null;
   }
 }
 
 /** Finds the operator spec or records the problem; `anything`-style types have none. */
-export function operatorOf(spec: { type: string; operators: readonly OperatorSpec[] }, condition: Condition, path: string, problems: Problem[]): OperatorSpec | null {
+export function operatorOf(
+  spec: { type: string; operators: readonly OperatorSpec[] },
+  condition: Condition,
+  path: string,
+  problems: Problem[],
+): OperatorSpec | null {
   const op = spec.operators.find((o) => o.code === condition.operator);
   if (!op) {
     problems.push({
       path: `${path}.operator`,
-      message: condition.operator === undefined
-        ? `is required for ${spec.type} (one of ${spec.operators.map((o) => o.code).join(', ')})`
-        : `"${condition.operator}" is not allowed for ${spec.type} (one of ${spec.operators.map((o) => o.code).join(', ')})`,
+      message:
+        condition.operator === undefined
+          ? `is required for ${spec.type} (one of ${spec.operators.map((o) => o.code).join(', ')})`
+          : `"${condition.operator}" is not allowed for ${spec.type} (one of ${spec.operators.map((o) => o.code).join(', ')})`,
     });
     return null;
   }
@@ -92,9 +118,13 @@ export function operatorOf(spec: { type: string; operators: readonly OperatorSpe
 /** The set operators shared by list conditions, over an observed set of lower-cased strings or ids. */
 export function setTest<T>(operator: string, wanted: readonly T[], has: (value: T) => boolean): boolean {
   switch (operator) {
-    case 'contains_any': return wanted.some(has);
-    case 'contains_all': return wanted.every(has);
-    case 'does_not_contain_any': return !wanted.some(has);
-    default: return false;
+    case 'contains_any':
+      return wanted.some(has);
+    case 'contains_all':
+      return wanted.every(has);
+    case 'does_not_contain_any':
+      return !wanted.some(has);
+    default:
+      return false;
   }
 }

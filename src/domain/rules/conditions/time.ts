@@ -41,7 +41,10 @@ export const dateCondition: ConditionSpec = {
     const parts = splitList(condition.value);
     const bounds = parts.map(parseBound);
     if (bounds.length !== (op.code === 'between' ? 2 : 1) || bounds.some((b) => b === null)) {
-      problems.push({ path: `${path}.value`, message: op.code === 'between' ? 'needs "start,end" as ISO dates or date-times' : 'needs an ISO date or date-time' });
+      problems.push({
+        path: `${path}.value`,
+        message: op.code === 'between' ? 'needs "start,end" as ISO dates or date-times' : 'needs an ISO date or date-time',
+      });
       return null;
     }
     const [from, to] = bounds as Bound[];

@@ -20,15 +20,31 @@ export const BillingProviderSchema = Type.Object({
 export function billingProviderRoutes(fastify: FastifyInstance, deps: { shops: ShopsService; providers: BillingProviders }): void {
   const app = fastify.withTypeProvider<ParamsTypeProvider>();
   const tags = ['admin: billing'];
-  app.get('/shops/:handle/billing/provider', {
-    schema: { summary: 'The shop\'s billing provider: type, base URL and API version (never the token)', tags, params: HandlePath, response: { 200: BillingProviderSchema } },
-  }, async (request) => deps.providers.settings((await shopFor(request, deps.shops, request.params.handle)).id));
-
-  app.put('/shops/:handle/billing/provider', {
-    ...bodyValidatedByService,
-    schema: {
-      summary: 'Switch the shop to the ledger or a remote billing provider; the API token is stored encrypted and is write-only',
-      tags, params: HandlePath, body: BillingProviderInput, response: { 200: BillingProviderSchema },
+  app.get(
+    '/shops/:handle/billing/provider',
+    {
+      schema: {
+        summary: "The shop's billing provider: type, base URL and API version (never the token)",
+        tags,
+        params: HandlePath,
+        response: { 200: BillingProviderSchema },
+      },
     },
-  }, async (request) => deps.providers.configure((await shopFor(request, deps.shops, request.params.handle)).id, request.body));
+    async (request) => deps.providers.settings((await shopFor(request, deps.shops, request.params.handle)).id),
+  );
+
+  app.put(
+    '/shops/:handle/billing/provider',
+    {
+      ...bodyValidatedByService,
+      schema: {
+        summary: 'Switch the shop to the ledger or a remote billing provider; the API token is stored encrypted and is write-only',
+        tags,
+        params: HandlePath,
+        body: BillingProviderInput,
+        response: { 200: BillingProviderSchema },
+      },
+    },
+    async (request) => deps.providers.configure((await shopFor(request, deps.shops, request.params.handle)).id, request.body),
+  );
 }

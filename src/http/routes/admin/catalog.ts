@@ -28,46 +28,65 @@ export function catalogRoutes(app: FastifyInstance, deps: { shops: ShopsService;
   const api = app.withTypeProvider<ParamsTypeProvider>();
 
   const bulk = (path: string, summary: string, row: TSchema, write: (shopId: number, body: unknown) => Promise<object>) => {
-    api.put(`/shops/:handle/${path}`, {
-      ...bodyValidatedByService,
-      bodyLimit: BULK_BODY_LIMIT,
-      schema: {
-        summary: `${summary} (JSON array or NDJSON; all or nothing; 422 names the bad row and field)`,
-        tags: ['admin: catalog'],
-        params: HandlePath,
-        body: Type.Array(row),
+    api.put(
+      `/shops/:handle/${path}`,
+      {
+        ...bodyValidatedByService,
+        bodyLimit: BULK_BODY_LIMIT,
+        schema: {
+          summary: `${summary} (JSON array or NDJSON; all or nothing; 422 names the bad row and field)`,
+          tags: ['admin: catalog'],
+          params: HandlePath,
+          body: Type.Array(row),
+        },
       },
-    }, async (request) => write((await shopOf(request)).id, request.body));
+      async (request) => write((await shopOf(request)).id, request.body),
+    );
   };
 
   bulk('products', 'Upsert products by id', ProductInput, catalog.upsertProducts);
-  bulk('collections', 'Upsert collections; replaces each named collection\'s membership', CollectionInput, catalog.upsertCollections);
+  bulk('collections', "Upsert collections; replaces each named collection's membership", CollectionInput, catalog.upsertCollections);
   bulk('inventory', 'Set variant inventory quantities', InventoryInput, catalog.setInventory);
   bulk('customers', 'Upsert storefront customers', CustomerInput, catalog.upsertCustomers);
   bulk('markets', 'Upsert markets', MarketInput, catalog.upsertMarkets);
   bulk('orders', 'Upsert orders (cancelled ones are kept, never counted)', OrderInput, catalog.upsertOrders);
 
-  api.get('/shops/:handle/products', {
-    schema: { summary: 'Browse products (search by title, handle or id), or read the products named by ids', tags: ['admin: catalog'], params: HandlePath, querystring: ProductsQuery },
-  }, async (request) => {
-    const { query, limit, page, ids, variant_ids: variantIds } = request.query;
-    const { id } = await shopOf(request);
-    if (ids) return catalog.productsByIds(id, ids);
-    if (variantIds) return catalog.productsByVariantIds(id, variantIds);
-    return catalog.listProducts(id, { ...(query ? { query } : {}), limit, page });
-  });
+  api.get(
+    '/shops/:handle/products',
+    {
+      schema: {
+        summary: 'Browse products (search by title, handle or id), or read the products named by ids',
+        tags: ['admin: catalog'],
+        params: HandlePath,
+        querystring: ProductsQuery,
+      },
+    },
+    async (request) => {
+      const { query, limit, page, ids, variant_ids: variantIds } = request.query;
+      const { id } = await shopOf(request);
+      if (ids) return catalog.productsByIds(id, ids);
+      if (variantIds) return catalog.productsByVariantIds(id, variantIds);
+      return catalog.listProducts(id, { ...(query ? { query } : {}), limit, page });
+    },
+  );
 
-  api.delete('/shops/:handle/products/:id', {
-    schema: { summary: 'Delete a product', tags: ['admin: catalog'], params: HandleIdPath },
-  }, async (request, reply) => {
-    const productId = request.params.id;
-    if (!(await catalog.deleteProduct((await shopOf(request)).id, productId))) throw new NotFoundError(`Product ${productId} not found.`);
-    return reply.status(204).send();
-  });
+  api.delete(
+    '/shops/:handle/products/:id',
+    {
+      schema: { summary: 'Delete a product', tags: ['admin: catalog'], params: HandleIdPath },
+    },
+    async (request, reply) => {
+      const productId = request.params.id;
+      if (!(await catalog.deleteProduct((await shopOf(request)).id, productId))) throw new NotFoundError(`Product ${productId} not found.`);
+      return reply.status(204).send();
+    },
+  );
 
-  api.get('/shops/:handle/collections', { schema: { summary: 'Collections with members', tags: ['admin: catalog'], params: HandlePath } },
-    async (request) => ({ data: await catalog.listCollections((await shopOf(request)).id) }));
+  api.get('/shops/:handle/collections', { schema: { summary: 'Collections with members', tags: ['admin: catalog'], params: HandlePath } }, async (request) => ({
+    data: await catalog.listCollections((await shopOf(request)).id),
+  }));
 
-  api.get('/shops/:handle/markets', { schema: { summary: 'Markets', tags: ['admin: catalog'], params: HandlePath } },
-    async (request) => ({ data: await catalog.listMarkets((await shopOf(request)).id) }));
+  api.get('/shops/:handle/markets', { schema: { summary: 'Markets', tags: ['admin: catalog'], params: HandlePath } }, async (request) => ({
+    data: await catalog.listMarkets((await shopOf(request)).id),
+  }));
 }

@@ -38,19 +38,35 @@ const InsightsResponse = Type.Object({
   data: Type.Object({
     days: Type.Integer(),
     currency: Type.String(),
-    trending: Type.Array(Type.Object({ ...ProductRef, score: Type.Number({ description: 'Σ quantity × 0.5^(age in days / half-life) over the trending window' }) }),
-      { description: 'the ranking of /api/v1/products/trending_products, top 10' }),
-    top_sellers: Type.Array(Type.Object({ ...ProductRef, units: Type.Integer() }), { description: 'units sold in the last `days` days (cancelled orders excluded), top 10' }),
-    events_per_day: Type.Array(Type.Object({
-      date: Type.String({ description: 'YYYY-MM-DD in the shop\'s time zone' }), viewed: Type.Integer(), added: Type.Integer(), removed: Type.Integer(),
-    }), { description: 'every day of the window, oldest first, zero days included' }),
+    trending: Type.Array(
+      Type.Object({ ...ProductRef, score: Type.Number({ description: 'Σ quantity × 0.5^(age in days / half-life) over the trending window' }) }),
+      { description: 'the ranking of /api/v1/products/trending_products, top 10' },
+    ),
+    top_sellers: Type.Array(Type.Object({ ...ProductRef, units: Type.Integer() }), {
+      description: 'units sold in the last `days` days (cancelled orders excluded), top 10',
+    }),
+    events_per_day: Type.Array(
+      Type.Object({
+        date: Type.String({ description: "YYYY-MM-DD in the shop's time zone" }),
+        viewed: Type.Integer(),
+        added: Type.Integer(),
+        removed: Type.Integer(),
+      }),
+      { description: 'every day of the window, oldest first, zero days included' },
+    ),
     conversion: Type.Object({
       shop_rate: Type.Number({ description: 'p: units sold over views, last 30 days' }),
-      k: Type.Integer({ description: 'the prior\'s weight' }),
-      products: Type.Array(Type.Object({
-        product_id: Type.Integer(), title: Type.String(), views: Type.Integer(), purchases: Type.Integer(),
-        estimate: Type.Number({ description: '(purchases + k·p) / (views + k), what smart_sort=yes ranks by' }),
-      }), { description: 'products with views or sales in the last 30 days, top 10 by estimate, then id' }),
+      k: Type.Integer({ description: "the prior's weight" }),
+      products: Type.Array(
+        Type.Object({
+          product_id: Type.Integer(),
+          title: Type.String(),
+          views: Type.Integer(),
+          purchases: Type.Integer(),
+          estimate: Type.Number({ description: '(purchases + k·p) / (views + k), what smart_sort=yes ranks by' }),
+        }),
+        { description: 'products with views or sales in the last 30 days, top 10 by estimate, then id' },
+      ),
     }),
   }),
 });
@@ -61,28 +77,36 @@ const InsightsQuery = params({ days: wholeNumber('window of top sellers and even
 
 /** What the merchant console reads beyond the fixed admin paths: who is signed in, and a shop's overview. */
 export function consoleApiRoutes(app: FastifyInstance, deps: { shops: ShopsService; insights: InsightsService }): void {
-  app.get('/session', {
-    schema: {
-      summary: 'Who the bearer is: the operator token (every shop) or a shop\'s private key (that shop)',
-      tags,
-      response: { 200: Type.Object({ operator: Type.Boolean(), shops: Type.Array(PublicShopSchema) }) },
+  app.get(
+    '/session',
+    {
+      schema: {
+        summary: "Who the bearer is: the operator token (every shop) or a shop's private key (that shop)",
+        tags,
+        response: { 200: Type.Object({ operator: Type.Boolean(), shops: Type.Array(PublicShopSchema) }) },
+      },
     },
-  }, async (request) => {
-    const admin = request.admin!;
-    if (admin.operator) return { operator: true, shops: (await deps.shops.listShops()).map(publicShop) };
-    return { operator: false, shops: [publicShop(await deps.shops.requireShopById(admin.shopId))] };
-  });
+    async (request) => {
+      const admin = request.admin!;
+      if (admin.operator) return { operator: true, shops: (await deps.shops.listShops()).map(publicShop) };
+      return { operator: false, shops: [publicShop(await deps.shops.requireShopById(admin.shopId))] };
+    },
+  );
 
-  app.withTypeProvider<ParamsTypeProvider>().get('/shops/:handle/insights', {
-    schema: {
-      summary: 'Trending, top sellers, events per day and estimated conversion of a shop',
-      tags,
-      params: HandlePath,
-      querystring: InsightsQuery,
-      response: { 200: InsightsResponse },
+  app.withTypeProvider<ParamsTypeProvider>().get(
+    '/shops/:handle/insights',
+    {
+      schema: {
+        summary: 'Trending, top sellers, events per day and estimated conversion of a shop',
+        tags,
+        params: HandlePath,
+        querystring: InsightsQuery,
+        response: { 200: InsightsResponse },
+      },
     },
-  }, async (request) => {
-    const shop = await shopFor(request, deps.shops, request.params.handle);
-    return { data: await deps.insights.insights(shop, request.query.days) };
-  });
+    async (request) => {
+      const shop = await shopFor(request, deps.shops, request.params.handle);
+      return { data: await deps.insights.insights(shop, request.query.days) };
+    },
+  );
 }

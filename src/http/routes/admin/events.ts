@@ -9,19 +9,23 @@ import type { ParamsTypeProvider } from '../../plugins/params.js';
 import { HandlePath } from '../../schemas/admin-params.js';
 
 const EventsQuery = params({
-  uuid: uuid('only this session\'s events'),
-  shop_customer_id: positiveId('only this customer\'s events'),
+  uuid: uuid("only this session's events"),
+  shop_customer_id: positiveId("only this customer's events"),
   limit: wholeNumber('events, newest first', { min: 1, max: 100_000, fallback: 100 }),
 });
 
 /** `GET /admin/v1/shops/{handle}/events`: stored events, newest first, for inspection. */
 export function adminEventRoutes(app: FastifyInstance, deps: { shops: ShopsService; events: EventsService }): void {
-  app.withTypeProvider<ParamsTypeProvider>().get('/shops/:handle/events', {
-    schema: { summary: 'Stored events, newest first', tags: ['admin: events'], params: HandlePath, querystring: EventsQuery },
-  }, async (request) => {
-    const shop = await shopFor(request, deps.shops, request.params.handle);
-    const { limit, uuid: session, shop_customer_id: customerId } = request.query;
-    const data = await deps.events.list(shop.id, { limit, ...(session ? { uuid: session } : {}), ...(customerId ? { customerId } : {}) });
-    return { data: data.map((e) => ({ ...e, created_at: new Date(e.created_at).toISOString() })) };
-  });
+  app.withTypeProvider<ParamsTypeProvider>().get(
+    '/shops/:handle/events',
+    {
+      schema: { summary: 'Stored events, newest first', tags: ['admin: events'], params: HandlePath, querystring: EventsQuery },
+    },
+    async (request) => {
+      const shop = await shopFor(request, deps.shops, request.params.handle);
+      const { limit, uuid: session, shop_customer_id: customerId } = request.query;
+      const data = await deps.events.list(shop.id, { limit, ...(session ? { uuid: session } : {}), ...(customerId ? { customerId } : {}) });
+      return { data: data.map((e) => ({ ...e, created_at: new Date(e.created_at).toISOString() })) };
+    },
+  );
 }

@@ -22,33 +22,89 @@ export function experimentRoutes(app: FastifyInstance, deps: { shops: ShopsServi
   const shopId = async (request: FastifyRequest & { params: { handle: string } }) => (await shopFor(request, deps.shops, request.params.handle)).id;
   const api = app.withTypeProvider<ParamsTypeProvider>();
 
-  api.post('/shops/:handle/experiments', {
-    ...bodyValidatedByService,
-    schema: { summary: 'Start an experiment: a ruleset\'s visitors split between arms by weight', tags, params: HandlePath, body: ExperimentInput, response: { 201: ExperimentAnswer, ...errors } },
-  }, async (request, reply) => reply.status(201).send({ experiment: await experiments.create(await shopId(request), request.body) }));
+  api.post(
+    '/shops/:handle/experiments',
+    {
+      ...bodyValidatedByService,
+      schema: {
+        summary: "Start an experiment: a ruleset's visitors split between arms by weight",
+        tags,
+        params: HandlePath,
+        body: ExperimentInput,
+        response: { 201: ExperimentAnswer, ...errors },
+      },
+    },
+    async (request, reply) => reply.status(201).send({ experiment: await experiments.create(await shopId(request), request.body) }),
+  );
 
-  api.get('/shops/:handle/experiments', {
-    schema: { summary: 'Every experiment, newest first', tags, params: HandlePath, response: { 200: Type.Object({ data: Type.Array(ExperimentSchema) }), ...errors } },
-  }, async (request) => ({ data: await experiments.list(await shopId(request)) }));
+  api.get(
+    '/shops/:handle/experiments',
+    {
+      schema: {
+        summary: 'Every experiment, newest first',
+        tags,
+        params: HandlePath,
+        response: { 200: Type.Object({ data: Type.Array(ExperimentSchema) }), ...errors },
+      },
+    },
+    async (request) => ({ data: await experiments.list(await shopId(request)) }),
+  );
 
-  api.get('/shops/:handle/experiments/:id', {
-    schema: { summary: 'An experiment', tags, params: HandleIdPath, response: { 200: ExperimentAnswer, ...errors } },
-  }, async (request) => ({ experiment: await experiments.get(await shopId(request), request.params.id) }));
+  api.get(
+    '/shops/:handle/experiments/:id',
+    {
+      schema: { summary: 'An experiment', tags, params: HandleIdPath, response: { 200: ExperimentAnswer, ...errors } },
+    },
+    async (request) => ({ experiment: await experiments.get(await shopId(request), request.params.id) }),
+  );
 
-  api.post('/shops/:handle/experiments/:id/stop', {
-    ...bodyValidatedByService,
-    schema: { summary: 'Stop an experiment; the winner\'s ruleset serves the ruleset\'s requests from now on', tags, params: HandleIdPath, body: StopExperimentInput, response: { 200: ExperimentAnswer, ...errors } },
-  }, async (request) => ({ experiment: await experiments.stop(await shopId(request), request.params.id, request.body) }));
+  api.post(
+    '/shops/:handle/experiments/:id/stop',
+    {
+      ...bodyValidatedByService,
+      schema: {
+        summary: "Stop an experiment; the winner's ruleset serves the ruleset's requests from now on",
+        tags,
+        params: HandleIdPath,
+        body: StopExperimentInput,
+        response: { 200: ExperimentAnswer, ...errors },
+      },
+    },
+    async (request) => ({ experiment: await experiments.stop(await shopId(request), request.params.id, request.body) }),
+  );
 
-  api.get('/shops/:handle/experiments/:id/results', {
-    schema: { summary: 'Each arm\'s figures with 95% intervals and the probability of beating the first arm', tags, params: HandleIdPath, response: { 200: ResultsAnswer, ...errors } },
-  }, async (request) => experiments.results(await shopId(request), request.params.id));
+  api.get(
+    '/shops/:handle/experiments/:id/results',
+    {
+      schema: {
+        summary: "Each arm's figures with 95% intervals and the probability of beating the first arm",
+        tags,
+        params: HandleIdPath,
+        response: { 200: ResultsAnswer, ...errors },
+      },
+    },
+    async (request) => experiments.results(await shopId(request), request.params.id),
+  );
 
-  api.get('/shops/:handle/experiments/:id/series', {
-    schema: { summary: 'Cumulative figures per day and arm (the chart over time)', tags, params: HandleIdPath, response: { 200: SeriesAnswer, ...errors } },
-  }, async (request) => experiments.series(await shopId(request), request.params.id));
+  api.get(
+    '/shops/:handle/experiments/:id/series',
+    {
+      schema: { summary: 'Cumulative figures per day and arm (the chart over time)', tags, params: HandleIdPath, response: { 200: SeriesAnswer, ...errors } },
+    },
+    async (request) => experiments.series(await shopId(request), request.params.id),
+  );
 
-  api.get('/shops/:handle/attribution', {
-    schema: { summary: 'Attributed impressions, clicks, add-to-carts, orders and revenue per ruleset and list', tags, params: HandlePath, querystring: DaysQuery, response: { 200: AttributionAnswer, ...errors } },
-  }, async (request) => deps.attribution.summary(await shopId(request), request.query.days));
+  api.get(
+    '/shops/:handle/attribution',
+    {
+      schema: {
+        summary: 'Attributed impressions, clicks, add-to-carts, orders and revenue per ruleset and list',
+        tags,
+        params: HandlePath,
+        querystring: DaysQuery,
+        response: { 200: AttributionAnswer, ...errors },
+      },
+    },
+    async (request) => deps.attribution.summary(await shopId(request), request.query.days),
+  );
 }

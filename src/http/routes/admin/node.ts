@@ -4,7 +4,9 @@ import type { CatalogIndex } from '../../../indexes/catalog-index.js';
 import { requireOperator } from '../../plugins/admin-auth.js';
 
 const NodeResidency = Type.Object({
-  shops: Type.Array(Type.Object({ id: Type.Integer(), handle: Type.String(), estimated_bytes: Type.Integer() }), { description: 'resident shops, least recently used first' }),
+  shops: Type.Array(Type.Object({ id: Type.Integer(), handle: Type.String(), estimated_bytes: Type.Integer() }), {
+    description: 'resident shops, least recently used first',
+  }),
   estimated_bytes: Type.Integer(),
   allowance_bytes: Type.Union([Type.Integer(), Type.Null()], { description: 'null when no budget applies' }),
   loads: Type.Integer(),
@@ -13,18 +15,26 @@ const NodeResidency = Type.Object({
 
 /** What this node holds in memory (docs/scaling.md): for operators checking how shops spread over nodes. */
 export function nodeRoutes(app: FastifyInstance, catalog: Pick<CatalogIndex, 'resident' | 'residency'>): void {
-  app.get('/node/residency', {
-    schema: { summary: 'Shops this node holds in memory, and its memory budget (operator token)', tags: ['admin: operations'], response: { 200: NodeResidency, '4xx': { $ref: 'Error#' } } },
-  }, async (request) => {
-    requireOperator(request);
-    const { residency } = catalog;
-    const allowance = residency.allowanceBytes;
-    return {
-      shops: catalog.resident().map((s) => ({ id: s.id, handle: s.handle, estimated_bytes: s.bytes })),
-      estimated_bytes: residency.estimatedBytes(),
-      allowance_bytes: Number.isFinite(allowance) ? allowance : null,
-      loads: residency.loads,
-      evictions: residency.evictions,
-    };
-  });
+  app.get(
+    '/node/residency',
+    {
+      schema: {
+        summary: 'Shops this node holds in memory, and its memory budget (operator token)',
+        tags: ['admin: operations'],
+        response: { 200: NodeResidency, '4xx': { $ref: 'Error#' } },
+      },
+    },
+    async (request) => {
+      requireOperator(request);
+      const { residency } = catalog;
+      const allowance = residency.allowanceBytes;
+      return {
+        shops: catalog.resident().map((s) => ({ id: s.id, handle: s.handle, estimated_bytes: s.bytes })),
+        estimated_bytes: residency.estimatedBytes(),
+        allowance_bytes: Number.isFinite(allowance) ? allowance : null,
+        loads: residency.loads,
+        evictions: residency.evictions,
+      };
+    },
+  );
 }

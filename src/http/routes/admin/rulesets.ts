@@ -21,7 +21,8 @@ const tags = ['admin: rulesets'];
 /** Preview bodies carry the custom endpoint's parameters; numbers and arrays of ids are accepted as well as strings. */
 function previewBody(body: unknown): { raw: Record<string, unknown>; ruleset?: unknown } {
   if (body === undefined || body === null) return { raw: {} };
-  if (typeof body !== 'object' || Array.isArray(body)) throw new InvalidInputError('body', 'The preview body must be a JSON object of the custom endpoint\'s parameters.');
+  if (typeof body !== 'object' || Array.isArray(body))
+    throw new InvalidInputError('body', "The preview body must be a JSON object of the custom endpoint's parameters.");
   const { ruleset, ...fields } = body as Record<string, unknown>;
   const raw: Record<string, unknown> = Object.create(null);
   for (const [name, value] of Object.entries(fields)) raw[name] = Array.isArray(value) ? value.join(',') : value;
@@ -34,39 +35,58 @@ export function rulesetRoutes(app: FastifyInstance, deps: { shops: ShopsService;
   const shopId = async (request: FastifyRequest & { params: { handle: string } }) => (await shopFor(request, shops, request.params.handle)).id;
   const api = app.withTypeProvider<ParamsTypeProvider>();
 
-  api.get('/rule-catalog', { schema: { summary: 'Condition types, operators, value kinds and output types', tags } },
-    async () => describeRuleCatalog([...LIST_SOURCES.keys()]));
+  api.get('/rule-catalog', { schema: { summary: 'Condition types, operators, value kinds and output types', tags } }, async () =>
+    describeRuleCatalog([...LIST_SOURCES.keys()]),
+  );
 
-  api.get('/shops/:handle/rulesets', { schema: { summary: 'List rulesets', tags, params: HandlePath } },
-    async (request) => ({ data: await rulesets.list(await shopId(request)) }));
+  api.get('/shops/:handle/rulesets', { schema: { summary: 'List rulesets', tags, params: HandlePath } }, async (request) => ({
+    data: await rulesets.list(await shopId(request)),
+  }));
 
-  api.post('/shops/:handle/rulesets', { ...bodyValidatedByService, schema: { summary: 'Create a ruleset (422 lists each problem with its JSON path)', tags, params: HandlePath, body: RulesetInput } },
-    async (request, reply) => reply.status(201).send({ ruleset: await rulesets.create(await shopId(request), request.body) }));
+  api.post(
+    '/shops/:handle/rulesets',
+    {
+      ...bodyValidatedByService,
+      schema: { summary: 'Create a ruleset (422 lists each problem with its JSON path)', tags, params: HandlePath, body: RulesetInput },
+    },
+    async (request, reply) => reply.status(201).send({ ruleset: await rulesets.create(await shopId(request), request.body) }),
+  );
 
-  api.get('/shops/:handle/rulesets/:id', { schema: { summary: 'A ruleset', tags, params: HandleIdPath } },
-    async (request) => ({ ruleset: await rulesets.get(await shopId(request), request.params.id) }));
+  api.get('/shops/:handle/rulesets/:id', { schema: { summary: 'A ruleset', tags, params: HandleIdPath } }, async (request) => ({
+    ruleset: await rulesets.get(await shopId(request), request.params.id),
+  }));
 
-  api.put('/shops/:handle/rulesets/:id', { ...bodyValidatedByService, schema: { summary: 'Replace a ruleset', tags, params: HandleIdPath, body: RulesetInput } },
-    async (request) => ({ ruleset: await rulesets.update(await shopId(request), request.params.id, request.body) }));
+  api.put(
+    '/shops/:handle/rulesets/:id',
+    { ...bodyValidatedByService, schema: { summary: 'Replace a ruleset', tags, params: HandleIdPath, body: RulesetInput } },
+    async (request) => ({ ruleset: await rulesets.update(await shopId(request), request.params.id, request.body) }),
+  );
 
   api.delete('/shops/:handle/rulesets/:id', { schema: { summary: 'Delete a ruleset', tags, params: HandleIdPath } }, async (request, reply) => {
     await rulesets.remove(await shopId(request), request.params.id);
     return reply.status(204).send();
   });
 
-  api.post('/shops/:handle/rulesets/:id/preview', {
-    ...bodyValidatedByService,
-    schema: {
-      summary: 'The custom endpoint\'s answer plus a trace; with `ruleset` in the body, runs that unsaved document instead',
-      tags,
-      params: PreviewPath,
-      body: Type.Object({ ruleset: Type.Optional(RulesetInput) }, { additionalProperties: true, description: 'the custom endpoint\'s parameters as a JSON object' }),
+  api.post(
+    '/shops/:handle/rulesets/:id/preview',
+    {
+      ...bodyValidatedByService,
+      schema: {
+        summary: "The custom endpoint's answer plus a trace; with `ruleset` in the body, runs that unsaved document instead",
+        tags,
+        params: PreviewPath,
+        body: Type.Object(
+          { ruleset: Type.Optional(RulesetInput) },
+          { additionalProperties: true, description: "the custom endpoint's parameters as a JSON object" },
+        ),
+      },
     },
-  }, async (request, reply) => {
-    const { raw, ruleset } = previewBody(request.body);
-    const query = readParams(customParams, raw);
-    const answer = await recommendations.preview(await shopId(request), request.params.id, customRequestOf(query, Date.now()), ruleset);
-    const body = renderCustomAnswer(answer, query);
-    return reply.header('content-type', 'application/json; charset=utf-8').send(query.format ? prettify(body) : body);
-  });
+    async (request, reply) => {
+      const { raw, ruleset } = previewBody(request.body);
+      const query = readParams(customParams, raw);
+      const answer = await recommendations.preview(await shopId(request), request.params.id, customRequestOf(query, Date.now()), ruleset);
+      const body = renderCustomAnswer(answer, query);
+      return reply.header('content-type', 'application/json; charset=utf-8').send(query.format ? prettify(body) : body);
+    },
+  );
 }

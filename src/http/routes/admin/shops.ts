@@ -9,21 +9,33 @@ import { HandlePath } from '../../schemas/admin-params.js';
 
 const KeysResponse = Type.Object({ public: Type.String(), private: Type.String() });
 const KeySchema = Type.Object({
-  kind: Type.Union([Type.Literal('public'), Type.Literal('private')]), key_prefix: Type.String(), created_at: Type.String(),
-  expires_at: Type.Union([Type.String(), Type.Null()]), state: Type.Union([Type.Literal('current'), Type.Literal('grace'), Type.Literal('ended')]),
+  kind: Type.Union([Type.Literal('public'), Type.Literal('private')]),
+  key_prefix: Type.String(),
+  created_at: Type.String(),
+  expires_at: Type.Union([Type.String(), Type.Null()]),
+  state: Type.Union([Type.Literal('current'), Type.Literal('grace'), Type.Literal('ended')]),
 });
 
 /** Shops and keys (docs/api.md, "Admin API"). */
 export function shopRoutes(fastify: FastifyInstance, shops: ShopsService): void {
   const app = fastify.withTypeProvider<ParamsTypeProvider>();
-  app.post('/shops', {
-    ...bodyValidatedByService,
-    schema: { summary: 'Create a shop; its keys are shown only here', tags: ['admin: shops'], body: NewShopInput, response: { 201: Type.Object({ shop: Type.Any(), keys: KeysResponse }) } },
-  }, async (request, reply) => {
-    requireOperator(request);
-    const { shop, keys } = await shops.createShop(request.body);
-    return reply.status(201).send({ shop: publicShop(shop), keys });
-  });
+  app.post(
+    '/shops',
+    {
+      ...bodyValidatedByService,
+      schema: {
+        summary: 'Create a shop; its keys are shown only here',
+        tags: ['admin: shops'],
+        body: NewShopInput,
+        response: { 201: Type.Object({ shop: Type.Any(), keys: KeysResponse }) },
+      },
+    },
+    async (request, reply) => {
+      requireOperator(request);
+      const { shop, keys } = await shops.createShop(request.body);
+      return reply.status(201).send({ shop: publicShop(shop), keys });
+    },
+  );
 
   app.get('/shops', { schema: { summary: 'List shops (operator token)', tags: ['admin: shops'] } }, async (request) => {
     requireOperator(request);
@@ -35,49 +47,86 @@ export function shopRoutes(fastify: FastifyInstance, shops: ShopsService): void 
     return { shop: publicShop(await shopFor(request, shops, handle)) };
   });
 
-  app.patch('/shops/:handle', {
-    ...bodyValidatedByService,
-    schema: {
-      summary: 'Change name, timezone, currency, public_url, webhook secrets and settings; scopes and rate limits need the operator token',
-      tags: ['admin: shops'], params: HandlePath, body: ShopPatchInput,
+  app.patch(
+    '/shops/:handle',
+    {
+      ...bodyValidatedByService,
+      schema: {
+        summary: 'Change name, timezone, currency, public_url, webhook secrets and settings; scopes and rate limits need the operator token',
+        tags: ['admin: shops'],
+        params: HandlePath,
+        body: ShopPatchInput,
+      },
     },
-  }, async (request) => {
-    const { handle } = request.params;
-    await shopFor(request, shops, handle);
-    return { shop: publicShop(await shops.updateShop(handle, request.body, { operator: request.admin!.operator })) };
-  });
-
-  app.post('/shops/:handle/keys/rotate', {
-    schema: {
-      summary: 'New public and private keys: the replaced ones work for 24 more hours, older ones and the asking private key end now',
-      tags: ['admin: shops'], params: HandlePath, response: { 200: Type.Object({ keys: KeysResponse, previous_keys_expire_at: Type.String() }) },
+    async (request) => {
+      const { handle } = request.params;
+      await shopFor(request, shops, handle);
+      return { shop: publicShop(await shops.updateShop(handle, request.body, { operator: request.admin!.operator })) };
     },
-  }, async (request) => {
-    const { handle } = request.params;
-    await shopFor(request, shops, handle);
-    return shops.rotateKeys(handle, request.admin!.operator ? null : bearerOf(request));
-  });
+  );
 
-  app.get('/shops/:handle/signing-secret', {
-    schema: {
-      summary: 'The secret that signs the shop\'s reactivation links and customer_sig: for the theme\'s server-side code, never for a page',
-      tags: ['admin: shops'], params: HandlePath, response: { 200: Type.Object({ signing_secret: Type.String() }) },
+  app.post(
+    '/shops/:handle/keys/rotate',
+    {
+      schema: {
+        summary: 'New public and private keys: the replaced ones work for 24 more hours, older ones and the asking private key end now',
+        tags: ['admin: shops'],
+        params: HandlePath,
+        response: { 200: Type.Object({ keys: KeysResponse, previous_keys_expire_at: Type.String() }) },
+      },
     },
-  }, async (request) => ({ signing_secret: (await shopFor(request, shops, request.params.handle)).signing_secret }));
+    async (request) => {
+      const { handle } = request.params;
+      await shopFor(request, shops, handle);
+      return shops.rotateKeys(handle, request.admin!.operator ? null : bearerOf(request));
+    },
+  );
 
-  app.get('/shops/:handle/keys', {
-    schema: { summary: 'The shop\'s keys: kind, prefix and state (never the key)', tags: ['admin: shops'], params: HandlePath, response: { 200: Type.Object({ data: Type.Array(KeySchema) }) } },
-  }, async (request) => {
-    const { handle } = request.params;
-    await shopFor(request, shops, handle);
-    return { data: await shops.listKeys(handle) };
-  });
+  app.get(
+    '/shops/:handle/signing-secret',
+    {
+      schema: {
+        summary: "The secret that signs the shop's reactivation links and customer_sig: for the theme's server-side code, never for a page",
+        tags: ['admin: shops'],
+        params: HandlePath,
+        response: { 200: Type.Object({ signing_secret: Type.String() }) },
+      },
+    },
+    async (request) => ({ signing_secret: (await shopFor(request, shops, request.params.handle)).signing_secret }),
+  );
 
-  app.post('/shops/:handle/keys/revoke', {
-    ...bodyValidatedByService,
-    schema: { summary: 'End a key at once, on every node (operator token)', tags: ['admin: shops'], params: HandlePath, body: RevokeInput, response: { 200: Type.Object({ revoked: Type.Integer() }) } },
-  }, async (request) => {
-    requireOperator(request);
-    return shops.revokeKey(request.params.handle, validateDocument(RevokeInput, request.body, 'revocation').key_prefix);
-  });
+  app.get(
+    '/shops/:handle/keys',
+    {
+      schema: {
+        summary: "The shop's keys: kind, prefix and state (never the key)",
+        tags: ['admin: shops'],
+        params: HandlePath,
+        response: { 200: Type.Object({ data: Type.Array(KeySchema) }) },
+      },
+    },
+    async (request) => {
+      const { handle } = request.params;
+      await shopFor(request, shops, handle);
+      return { data: await shops.listKeys(handle) };
+    },
+  );
+
+  app.post(
+    '/shops/:handle/keys/revoke',
+    {
+      ...bodyValidatedByService,
+      schema: {
+        summary: 'End a key at once, on every node (operator token)',
+        tags: ['admin: shops'],
+        params: HandlePath,
+        body: RevokeInput,
+        response: { 200: Type.Object({ revoked: Type.Integer() }) },
+      },
+    },
+    async (request) => {
+      requireOperator(request);
+      return shops.revokeKey(request.params.handle, validateDocument(RevokeInput, request.body, 'revocation').key_prefix);
+    },
+  );
 }

@@ -21,33 +21,46 @@ function json(body: unknown, pretty: boolean): Buffer {
 /** The billing endpoints (docs/billing.md): private key only. */
 export function billingRoutes(fastify: FastifyInstance, deps: { shops: ShopsService; reactivation: ReactivationService; onetime: OnetimeService }): void {
   const app = fastify.withTypeProvider<ParamsTypeProvider>();
-  app.get('/billing/reactivate', {
-    config: { auth: 'private' },
-    schema: { summary: 'Reactivation context: the customer, cancelled subscriptions and signed one-click links', tags: ['billing'], querystring: reactivateParams },
-  }, async (request, reply) => {
-    const shop = await deps.shops.requireShopById(request.apiKey!.shopId);
-    const data = await deps.reactivation.context(shop, reactivateParamsOf(request.query));
-    return reply.header('content-type', 'application/json; charset=utf-8').send(json({ data }, request.query.format));
-  });
-
-  app.post('/billing/onetime', {
-    config: { auth: 'private', paramsInBody: true },
-    schema: {
-      summary: 'Create a one-time purchase on a subscription address (Idempotency-Key makes retries safe)',
-      description: 'Parameters in the query string; fields of a JSON, form-encoded, text/plain (JSON) or multipart body are read under them.',
-      tags: ['billing'],
-      querystring: onetimeParams,
-      headers: IdempotencyHeader,
+  app.get(
+    '/billing/reactivate',
+    {
+      config: { auth: 'private' },
+      schema: {
+        summary: 'Reactivation context: the customer, cancelled subscriptions and signed one-click links',
+        tags: ['billing'],
+        querystring: reactivateParams,
+      },
     },
-  }, async (request, reply) => {
-    const query = request.query;
-    const shop = await deps.shops.requireShopById(request.apiKey!.shopId);
-    const outcome = await deps.onetime.create(shop, onetimeRequestOf(query), request.headers['idempotency-key'] ?? null);
-    if (outcome.replayed) void reply.header('idempotent-replayed', 'true');
-    // A refused card is an answer, not an error: the charge is recorded as ERROR and shown.
-    const [status, answer] = outcome.kind === 'created'
-      ? [201, { data: { onetime: outcome.onetime, charge: outcome.charge, order: outcome.order } }]
-      : [402, { error: outcome.message, charge: outcome.charge }];
-    return reply.status(status).header('content-type', 'application/json; charset=utf-8').send(json(answer, query.format));
-  });
+    async (request, reply) => {
+      const shop = await deps.shops.requireShopById(request.apiKey!.shopId);
+      const data = await deps.reactivation.context(shop, reactivateParamsOf(request.query));
+      return reply.header('content-type', 'application/json; charset=utf-8').send(json({ data }, request.query.format));
+    },
+  );
+
+  app.post(
+    '/billing/onetime',
+    {
+      config: { auth: 'private', paramsInBody: true },
+      schema: {
+        summary: 'Create a one-time purchase on a subscription address (Idempotency-Key makes retries safe)',
+        description: 'Parameters in the query string; fields of a JSON, form-encoded, text/plain (JSON) or multipart body are read under them.',
+        tags: ['billing'],
+        querystring: onetimeParams,
+        headers: IdempotencyHeader,
+      },
+    },
+    async (request, reply) => {
+      const query = request.query;
+      const shop = await deps.shops.requireShopById(request.apiKey!.shopId);
+      const outcome = await deps.onetime.create(shop, onetimeRequestOf(query), request.headers['idempotency-key'] ?? null);
+      if (outcome.replayed) void reply.header('idempotent-replayed', 'true');
+      // A refused card is an answer, not an error: the charge is recorded as ERROR and shown.
+      const [status, answer] =
+        outcome.kind === 'created'
+          ? [201, { data: { onetime: outcome.onetime, charge: outcome.charge, order: outcome.order } }]
+          : [402, { error: outcome.message, charge: outcome.charge }];
+      return reply.status(status).header('content-type', 'application/json; charset=utf-8').send(json(answer, query.format));
+    },
+  );
 }

@@ -16,25 +16,44 @@ import { CustomResponse } from '../../schemas/custom.js';
 const RulesetPath = params({ ruleset_id: positiveId('the ruleset id', { required: true }) });
 
 /** `GET /api/v1/custom/id/{ruleset_id}`: products chosen by a ruleset (docs/api.md, "Custom"). */
-export function customRoute(app: FastifyInstance, deps: { recommendations: RecommendationsService; products: ProductsService; experiments: ExperimentsService; cache: SharedAnswers }): void {
-  app.withTypeProvider<ParamsTypeProvider>().get('/custom/id/:ruleset_id', {
-    config: { auth: 'public' },
-    schema: {
-      summary: 'Products chosen by a ruleset',
-      tags: ['recommendations'],
-      params: RulesetPath,
-      querystring: customParams,
-      response: { 200: CustomResponse, '4xx': { $ref: 'Error#' } },
+export function customRoute(
+  app: FastifyInstance,
+  deps: { recommendations: RecommendationsService; products: ProductsService; experiments: ExperimentsService; cache: SharedAnswers },
+): void {
+  app.withTypeProvider<ParamsTypeProvider>().get(
+    '/custom/id/:ruleset_id',
+    {
+      config: { auth: 'public' },
+      schema: {
+        summary: 'Products chosen by a ruleset',
+        tags: ['recommendations'],
+        params: RulesetPath,
+        querystring: customParams,
+        response: { 200: CustomResponse, '4xx': { $ref: 'Error#' } },
+      },
     },
-  }, async (request, reply) => {
-    const shopId = request.apiKey!.shopId;
-    const id = request.params.ruleset_id;
-    const query = request.query;
-    // An experiment's arm (or a stopped one's winner) is part of the answer's identity: each is cached as its own bytes.
-    const routing = deps.experiments.route(shopId, id, query.uuid, query.shop_customer_id);
-    const path = routing.arm ? `/custom/id/${id}/arm/${routing.arm.experimentId}/${routing.arm.index}` : routing.servedId === id ? `/custom/id/${id}` : `/custom/id/${id}/via/${routing.servedId}`;
-    const scope = { shopId, version: deps.products.version(shopId), path, params: paramsKey(customParams, query), bust: query.bust_cache, pretty: query.format };
-    return serveAnswer(deps.cache, request, reply, scope, async () => renderCustomAnswer(await deps.recommendations.recommend(shopId, id, customRequestOf(query, Date.now()), routing), query));
-  });
+    async (request, reply) => {
+      const shopId = request.apiKey!.shopId;
+      const id = request.params.ruleset_id;
+      const query = request.query;
+      // An experiment's arm (or a stopped one's winner) is part of the answer's identity: each is cached as its own bytes.
+      const routing = deps.experiments.route(shopId, id, query.uuid, query.shop_customer_id);
+      const path = routing.arm
+        ? `/custom/id/${id}/arm/${routing.arm.experimentId}/${routing.arm.index}`
+        : routing.servedId === id
+          ? `/custom/id/${id}`
+          : `/custom/id/${id}/via/${routing.servedId}`;
+      const scope = {
+        shopId,
+        version: deps.products.version(shopId),
+        path,
+        params: paramsKey(customParams, query),
+        bust: query.bust_cache,
+        pretty: query.format,
+      };
+      return serveAnswer(deps.cache, request, reply, scope, async () =>
+        renderCustomAnswer(await deps.recommendations.recommend(shopId, id, customRequestOf(query, Date.now()), routing), query),
+      );
+    },
+  );
 }
-

@@ -9,19 +9,23 @@ const RECEIVED = Buffer.from('{"data":"Received"}');
 
 /** The event intake (deprecated but served): answered only once the event is stored (docs/api.md, "Events"). */
 export function eventRoutes(app: FastifyInstance, events: EventsService): void {
-  app.withTypeProvider<ParamsTypeProvider>().post('/analytics/event', {
-    // The intake never needs the shop's catalog in memory: handles are resolved when read.
-    config: { auth: 'public', paramsInBody: true, readsCatalog: false },
-    schema: {
-      summary: 'Log a product view, add or removal (deprecated); answered only once the event is stored',
-      description: 'Parameters in the query string; fields of a JSON, form-encoded, text/plain (JSON) or multipart body are read under them.',
-      tags: ['events'],
-      deprecated: true,
-      querystring: eventParams,
-      response: { 200: Type.Object({ data: Type.Literal('Received') }), '4xx': { $ref: 'Error#' }, 503: { $ref: 'Error#' } },
+  app.withTypeProvider<ParamsTypeProvider>().post(
+    '/analytics/event',
+    {
+      // The intake never needs the shop's catalog in memory: handles are resolved when read.
+      config: { auth: 'public', paramsInBody: true, readsCatalog: false },
+      schema: {
+        summary: 'Log a product view, add or removal (deprecated); answered only once the event is stored',
+        description: 'Parameters in the query string; fields of a JSON, form-encoded, text/plain (JSON) or multipart body are read under them.',
+        tags: ['events'],
+        deprecated: true,
+        querystring: eventParams,
+        response: { 200: Type.Object({ data: Type.Literal('Received') }), '4xx': { $ref: 'Error#' }, 503: { $ref: 'Error#' } },
+      },
     },
-  }, async (request, reply) => {
-    await events.ingest(request.apiKey!.shopId, eventOf(request.query, Date.now()));
-    return reply.header('content-type', 'application/json; charset=utf-8').send(RECEIVED);
-  });
+    async (request, reply) => {
+      await events.ingest(request.apiKey!.shopId, eventOf(request.query, Date.now()));
+      return reply.header('content-type', 'application/json; charset=utf-8').send(RECEIVED);
+    },
+  );
 }

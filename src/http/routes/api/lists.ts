@@ -10,27 +10,42 @@ import { renderList } from '../../render/products.js';
 
 const WithMetadata = Type.Object({
   data: Type.Array(Type.Ref('Product')),
-  metadata: Type.Object({ source: Type.String({ description: 'list:<name>: which answer this is (docs/attribution.md)', examples: ['list:trending_products'] }) }, { additionalProperties: true }),
+  metadata: Type.Object(
+    { source: Type.String({ description: 'list:<name>: which answer this is (docs/attribution.md)', examples: ['list:trending_products'] }) },
+    { additionalProperties: true },
+  ),
 });
 
 /** Every list endpoint (docs/lists.md), each from its declared source, with cached answers. */
 export function listRoutes(app: FastifyInstance, deps: { products: ProductsService; cache: SharedAnswers }): void {
   const api = app.withTypeProvider<ParamsTypeProvider>();
   for (const source of LIST_SOURCES.values()) {
-    api.get(source.path, {
-      config: { auth: 'public', listSource: true },
-      schema: {
-        summary: source.summary,
-        tags: ['products'],
-        ...(source.path === '/products/search' ? { deprecated: true } : {}),
-        querystring: source.schema,
-        response: { 200: WithMetadata, '4xx': { $ref: 'Error#' } },
+    api.get(
+      source.path,
+      {
+        config: { auth: 'public', listSource: true },
+        schema: {
+          summary: source.summary,
+          tags: ['products'],
+          ...(source.path === '/products/search' ? { deprecated: true } : {}),
+          querystring: source.schema,
+          response: { 200: WithMetadata, '4xx': { $ref: 'Error#' } },
+        },
       },
-    }, async (request, reply) => {
-      const shopId = request.apiKey!.shopId;
-      const params = request.query;
-      const scope = { shopId, version: deps.products.version(shopId), path: source.path, params: paramsKey(source.schema, params), bust: params.bust_cache, pretty: params.format, cacheable: source.cacheable(params) };
-      return serveAnswer(deps.cache, request, reply, scope, async () => renderList(await deps.products.list(shopId, source, params), params));
-    });
+      async (request, reply) => {
+        const shopId = request.apiKey!.shopId;
+        const params = request.query;
+        const scope = {
+          shopId,
+          version: deps.products.version(shopId),
+          path: source.path,
+          params: paramsKey(source.schema, params),
+          bust: params.bust_cache,
+          pretty: params.format,
+          cacheable: source.cacheable(params),
+        };
+        return serveAnswer(deps.cache, request, reply, scope, async () => renderList(await deps.products.list(shopId, source, params), params));
+      },
+    );
   }
 }

@@ -17,15 +17,31 @@ export function sourcesRoute(app: FastifyInstance): void {
     sources.push({
       path: route.url.replace(/^\/api\/v1/, ''),
       summary: schema?.summary ?? '',
-      parameters: Object.entries(schema?.querystring?.properties ?? {}).filter(([name]) => name !== 'key').map(([name, p]) => ({ name, description: p.description ?? '' })),
+      parameters: Object.entries(schema?.querystring?.properties ?? {})
+        .filter(([name]) => name !== 'key')
+        .map(([name, p]) => ({ name, description: p.description ?? '' })),
     });
   });
-  app.get('/sources', {
-    config: { auth: 'none' },
-    schema: {
-      summary: 'The list endpoints (usable as ruleset endpoint outputs) with their parameters',
-      tags: ['products'],
-      response: { 200: Type.Object({ data: Type.Array(Type.Object({ path: Type.String(), summary: Type.String(), parameters: Type.Array(Type.Object({ name: Type.String(), description: Type.String() })) })) }) },
+  app.get(
+    '/sources',
+    {
+      config: { auth: 'none' },
+      schema: {
+        summary: 'The list endpoints (usable as ruleset endpoint outputs) with their parameters',
+        tags: ['products'],
+        response: {
+          200: Type.Object({
+            data: Type.Array(
+              Type.Object({
+                path: Type.String(),
+                summary: Type.String(),
+                parameters: Type.Array(Type.Object({ name: Type.String(), description: Type.String() })),
+              }),
+            ),
+          }),
+        },
+      },
     },
-  }, async () => ({ data: [...sources].sort((a, b) => a.path.localeCompare(b.path)) }));
+    async () => ({ data: [...sources].sort((a, b) => a.path.localeCompare(b.path)) }),
+  );
 }

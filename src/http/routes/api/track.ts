@@ -6,19 +6,28 @@ import type { ParamsTypeProvider } from '../../plugins/params.js';
 
 /** `POST /api/v1/analytics/track`: impressions, clicks and add-to-carts, answered once stored (docs/attribution.md, "Tracking"). */
 export function trackRoutes(app: FastifyInstance, tracking: TrackingService): void {
-  app.withTypeProvider<ParamsTypeProvider>().post('/analytics/track', {
-    config: { auth: 'public', paramsInBody: true },
-    schema: {
-      summary: 'Track impressions, clicks and add-to-carts of recommended products; answered only once stored',
-      description: 'One event in the query string, or up to 100 as a JSON body {"events": [{type, uuid, shop_customer_id, source, product_id, variant_id, at}]} '
-        + '(also as text/plain, what navigator.sendBeacon sends). Form-encoded and multipart fields are read under the query string.',
-      tags: ['events'],
-      querystring: trackParams,
-      response: { 200: Type.Object({ data: Type.Literal('Received'), accepted: Type.Integer({ minimum: 1 }) }), '4xx': { $ref: 'Error#' }, 503: { $ref: 'Error#' } },
+  app.withTypeProvider<ParamsTypeProvider>().post(
+    '/analytics/track',
+    {
+      config: { auth: 'public', paramsInBody: true },
+      schema: {
+        summary: 'Track impressions, clicks and add-to-carts of recommended products; answered only once stored',
+        description:
+          'One event in the query string, or up to 100 as a JSON body {"events": [{type, uuid, shop_customer_id, source, product_id, variant_id, at}]} ' +
+          '(also as text/plain, what navigator.sendBeacon sends). Form-encoded and multipart fields are read under the query string.',
+        tags: ['events'],
+        querystring: trackParams,
+        response: {
+          200: Type.Object({ data: Type.Literal('Received'), accepted: Type.Integer({ minimum: 1 }) }),
+          '4xx': { $ref: 'Error#' },
+          503: { $ref: 'Error#' },
+        },
+      },
     },
-  }, async (request, reply) => {
-    const events = tracking.eventsOf(request.query, request.body, Date.now());
-    const accepted = await tracking.track(request.apiKey!.shopId, events);
-    return reply.send({ data: 'Received', accepted });
-  });
+    async (request, reply) => {
+      const events = tracking.eventsOf(request.query, request.body, Date.now());
+      const accepted = await tracking.track(request.apiKey!.shopId, events);
+      return reply.send({ data: 'Received', accepted });
+    },
+  );
 }

@@ -25,21 +25,31 @@ export interface RemoteEndpoint {
 
 /** The provider answered with a status that is not 2xx. */
 export class ProviderStatusError extends Error {
-  constructor(readonly status: number, readonly body: string, readonly retryAfterMs: number | null) {
+  constructor(
+    readonly status: number,
+    readonly body: string,
+    readonly retryAfterMs: number | null,
+  ) {
     super(`billing provider answered ${status}`);
   }
 }
 
 /** No answer: refused, dropped, or too slow. `sent` says whether the request may have reached the provider. */
 export class ProviderNetworkError extends Error {
-  constructor(message: string, readonly sent: boolean) {
+  constructor(
+    message: string,
+    readonly sent: boolean,
+  ) {
     super(message);
   }
 }
 
 /** Every try failed; `mayHaveWritten` when a write's fate stayed unknown. */
 export class ProviderUnavailable extends UnavailableError {
-  constructor(retryAfterSeconds: number, readonly mayHaveWritten: boolean) {
+  constructor(
+    retryAfterSeconds: number,
+    readonly mayHaveWritten: boolean,
+  ) {
     super('The billing provider is unavailable; try again.', retryAfterSeconds);
   }
 }
@@ -68,16 +78,20 @@ async function send(endpoint: RemoteEndpoint, method: Dispatcher.HttpMethod, pat
   const signal = AbortSignal.timeout(timeoutMs);
   try {
     response = await endpoint.dispatcher.request({
-      method, path: `${endpoint.basePath}${path}`, signal,
+      method,
+      path: `${endpoint.basePath}${path}`,
+      signal,
       headers: {
-        'x-recharge-access-token': endpoint.token, 'x-recharge-version': endpoint.version, accept: 'application/json',
+        'x-recharge-access-token': endpoint.token,
+        'x-recharge-version': endpoint.version,
+        accept: 'application/json',
         ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
       },
       ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
     });
   } catch (error) {
     const code = (error as { code?: string }).code ?? '';
-    throw new ProviderNetworkError(signal.aborted ? 'timed out' : (code || (error as Error).message), !NOT_SENT.has(code));
+    throw new ProviderNetworkError(signal.aborted ? 'timed out' : code || (error as Error).message, !NOT_SENT.has(code));
   }
   let text: string;
   try {
@@ -112,39 +126,47 @@ export interface WriteOptions<T> {
  * says the earlier try did not happen.
  */
 export function createRemoteClient(endpoint: RemoteEndpoint, policy: RemoteCallPolicy = DEFAULT_POLICY) {
-  async function withRetries<T>(attempt: (tryNumber: number) => Promise<T>, isWrite: boolean, lookup?: () => Promise<T | undefined>, lookupFirst = false): Promise<T> {
+  async function withRetries<T>(
+    attempt: (tryNumber: number) => Promise<T>,
+    isWrite: boolean,
+    lookup?: () => Promise<T | undefined>,
+    lookupFirst = false,
+  ): Promise<T> {
     const started = Date.now();
     let unknownFate = lookupFirst;
     let retryAfterMs: number | null = null;
     try {
-      return await pRetry(async (tryNumber) => {
-        if (unknownFate && lookup) {
-          const found = await lookup();
-          if (found !== undefined) return found;
-          unknownFate = false;
-        }
-        try {
-          return await attempt(tryNumber);
-        } catch (error) {
-          if (isWrite && ambiguous(error)) unknownFate = true;
-          throw error;
-        }
-      }, {
-        retries: policy.tries - 1,
-        factor: 2,
-        minTimeout: policy.backoffMs,
-        maxTimeout: policy.budgetMs,
-        randomize: true,
-        maxRetryTime: policy.budgetMs,
-        shouldRetry: ({ error }) => transient(error) && !(isWrite && unknownFate && !lookup),
-        onFailedAttempt: async ({ error }) => {
-          retryAfterMs = error instanceof ProviderStatusError ? error.retryAfterMs : null;
-          if (retryAfterMs === null) return;
-          // Honour Retry-After, unless it points past the budget: then give up now and pass it on.
-          if (Date.now() - started + retryAfterMs > policy.budgetMs) throw new ProviderUnavailable(Math.ceil(retryAfterMs / 1000), isWrite && unknownFate);
-          await new Promise((resolve) => setTimeout(resolve, retryAfterMs!));
+      return await pRetry(
+        async (tryNumber) => {
+          if (unknownFate && lookup) {
+            const found = await lookup();
+            if (found !== undefined) return found;
+            unknownFate = false;
+          }
+          try {
+            return await attempt(tryNumber);
+          } catch (error) {
+            if (isWrite && ambiguous(error)) unknownFate = true;
+            throw error;
+          }
         },
-      });
+        {
+          retries: policy.tries - 1,
+          factor: 2,
+          minTimeout: policy.backoffMs,
+          maxTimeout: policy.budgetMs,
+          randomize: true,
+          maxRetryTime: policy.budgetMs,
+          shouldRetry: ({ error }) => transient(error) && !(isWrite && unknownFate && !lookup),
+          onFailedAttempt: async ({ error }) => {
+            retryAfterMs = error instanceof ProviderStatusError ? error.retryAfterMs : null;
+            if (retryAfterMs === null) return;
+            // Honour Retry-After, unless it points past the budget: then give up now and pass it on.
+            if (Date.now() - started + retryAfterMs > policy.budgetMs) throw new ProviderUnavailable(Math.ceil(retryAfterMs / 1000), isWrite && unknownFate);
+            await new Promise((resolve) => setTimeout(resolve, retryAfterMs!));
+          },
+        },
+      );
     } catch (error) {
       if (error instanceof ProviderUnavailable) throw isWrite && unknownFate && !error.mayHaveWritten ? new ProviderUnavailable(error.retryAfter, true) : error;
       if (transient(error)) throw new ProviderUnavailable(retryAfterMs === null ? 5 : Math.max(1, Math.ceil(retryAfterMs / 1000)), isWrite && unknownFate);
@@ -157,7 +179,7 @@ export function createRemoteClient(endpoint: RemoteEndpoint, policy: RemoteCallP
     async get<T>(path: string): Promise<T | null> {
       return withRetries(async () => {
         try {
-          return await send(endpoint, 'GET', path, undefined, policy.timeoutMs) as T;
+          return (await send(endpoint, 'GET', path, undefined, policy.timeoutMs)) as T;
         } catch (error) {
           if (error instanceof ProviderStatusError && error.status === 404) return null;
           throw error;
@@ -171,7 +193,7 @@ export function createRemoteClient(endpoint: RemoteEndpoint, policy: RemoteCallP
      */
     async peek<T>(path: string): Promise<T | null> {
       try {
-        return await send(endpoint, 'GET', path, undefined, policy.timeoutMs) as T;
+        return (await send(endpoint, 'GET', path, undefined, policy.timeoutMs)) as T;
       } catch (error) {
         if (error instanceof ProviderStatusError && error.status === 404) return null;
         throw error;
@@ -180,7 +202,7 @@ export function createRemoteClient(endpoint: RemoteEndpoint, policy: RemoteCallP
 
     /** A write (POST, PUT, DELETE) made at most once: see `WriteOptions`. */
     async write<T>(method: 'POST' | 'PUT' | 'DELETE', path: string, body: unknown, options: WriteOptions<T> = {}): Promise<T> {
-      return withRetries(async () => await send(endpoint, method, path, body, policy.timeoutMs) as T, true, options.lookup, options.lookupFirst === true);
+      return withRetries(async () => (await send(endpoint, method, path, body, policy.timeoutMs)) as T, true, options.lookup, options.lookupFirst === true);
     },
   };
 }
@@ -191,7 +213,7 @@ export type RemoteClient = ReturnType<typeof createRemoteClient>;
 function translate(error: unknown): unknown {
   if (!(error instanceof ProviderStatusError)) return error;
   if (error.status === 401 || error.status === 403) {
-    return new BadGatewayError('The billing provider refused Rebound\'s API token; check the shop\'s billing provider settings.');
+    return new BadGatewayError("The billing provider refused Rebound's API token; check the shop's billing provider settings.");
   }
   return new BadGatewayError(`The billing provider refused the request (${error.status}): ${providerMessage(error.body)}`);
 }

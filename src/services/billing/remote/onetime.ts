@@ -1,7 +1,12 @@
 import { createHash, randomUUID } from 'node:crypto';
 import pRetry from 'p-retry';
 import {
-  chargeFromRemote, chargeHoldsOnetime, onetimeFromRemote, orderFromRemoteCharge, type RemoteCharge, type RemoteOnetime,
+  chargeFromRemote,
+  chargeHoldsOnetime,
+  onetimeFromRemote,
+  orderFromRemoteCharge,
+  type RemoteCharge,
+  type RemoteOnetime,
 } from '../../../domain/billing/recharge.js';
 import { BadGatewayError, ConflictError } from '../../../domain/errors.js';
 import { decodeOnetimeOutcome, type BillingProvider, type Idempotency, type OnetimeOutcome, type OnetimePlan } from '../provider.js';
@@ -31,14 +36,26 @@ export function createRemoteOnetimes(deps: RemoteProviderDeps): BillingProvider[
   /** The queued charge holding the purchase; the provider may take a moment to put it on one. */
   async function holdingCharge(addressId: number, onetimeId: number, resumed: boolean): Promise<RemoteCharge> {
     try {
-      return await pRetry(async () => {
-        const queued = await client.get<{ charges?: RemoteCharge[] }>(`/charges?address_id=${addressId}&status=queued&sort_by=scheduled_at-asc&limit=250`);
-        let found = (queued?.charges ?? []).find((c) => chargeHoldsOnetime(c, onetimeId));
-        // A resumed request may find its charge processed by the try that lost its answer.
-        if (!found && resumed) found = (await client.get<{ charges?: RemoteCharge[] }>(`/charges?address_id=${addressId}&limit=250`))?.charges?.find((c) => chargeHoldsOnetime(c, onetimeId));
-        if (!found) throw new NotYet('no charge holds the one-time purchase yet');
-        return found;
-      }, { retries: policy.tries - 1, minTimeout: policy.backoffMs, randomize: true, maxRetryTime: policy.budgetMs, shouldRetry: ({ error }) => error instanceof NotYet });
+      return await pRetry(
+        async () => {
+          const queued = await client.get<{ charges?: RemoteCharge[] }>(`/charges?address_id=${addressId}&status=queued&sort_by=scheduled_at-asc&limit=250`);
+          let found = (queued?.charges ?? []).find((c) => chargeHoldsOnetime(c, onetimeId));
+          // A resumed request may find its charge processed by the try that lost its answer.
+          if (!found && resumed)
+            found = (await client.get<{ charges?: RemoteCharge[] }>(`/charges?address_id=${addressId}&limit=250`))?.charges?.find((c) =>
+              chargeHoldsOnetime(c, onetimeId),
+            );
+          if (!found) throw new NotYet('no charge holds the one-time purchase yet');
+          return found;
+        },
+        {
+          retries: policy.tries - 1,
+          minTimeout: policy.backoffMs,
+          randomize: true,
+          maxRetryTime: policy.budgetMs,
+          shouldRetry: ({ error }) => error instanceof NotYet,
+        },
+      );
     } catch (error) {
       if (error instanceof NotYet) throw new ProviderUnavailable(5, true);
       throw error;
@@ -49,14 +66,16 @@ export function createRemoteOnetimes(deps: RemoteProviderDeps): BillingProvider[
     const holding = await holdingCharge(plan.address.id, onetime.id, resumed);
     let processed: RemoteCharge;
     try {
-      processed = (await client.write<{ charge: RemoteCharge }>('POST', `/charges/${holding.id}/process`, undefined, {
-        // A charge no longer queued was processed by the try whose answer was lost: never process it again.
-        lookup: async () => {
-          const current = await client.peek<{ charge: RemoteCharge }>(`/charges/${holding.id}`);
-          return current && current.charge.status?.toLowerCase() !== 'queued' ? current : undefined;
-        },
-        lookupFirst: holding.status?.toLowerCase() !== 'queued',
-      })).charge;
+      processed = (
+        await client.write<{ charge: RemoteCharge }>('POST', `/charges/${holding.id}/process`, undefined, {
+          // A charge no longer queued was processed by the try whose answer was lost: never process it again.
+          lookup: async () => {
+            const current = await client.peek<{ charge: RemoteCharge }>(`/charges/${holding.id}`);
+            return current && current.charge.status?.toLowerCase() !== 'queued' ? current : undefined;
+          },
+          lookupFirst: holding.status?.toLowerCase() !== 'queued',
+        })
+      ).charge;
     } catch (error) {
       // A refusal may be the card: the charge's own status says.
       if (!(error instanceof BadGatewayError)) throw error;
@@ -65,11 +84,13 @@ export function createRemoteOnetimes(deps: RemoteProviderDeps): BillingProvider[
       processed = current.charge;
     }
     const status = processed.status?.toLowerCase();
-    if (status === 'success') return { kind: 'created', onetime: onetimeFromRemote(onetime), charge: chargeFromRemote(processed), order: orderFromRemoteCharge(processed) };
+    if (status === 'success')
+      return { kind: 'created', onetime: onetimeFromRemote(onetime), charge: chargeFromRemote(processed), order: orderFromRemoteCharge(processed) };
     const reason = processed.error || processed.error_type || `the charge ended ${status ?? 'without a status'}`;
     const cancelled = await cancel(onetime.id);
     return {
-      kind: 'payment_failed', charge: { ...chargeFromRemote(processed), status: 'ERROR' },
+      kind: 'payment_failed',
+      charge: { ...chargeFromRemote(processed), status: 'ERROR' },
       message: `The charge failed: ${reason}. ${cancelled ? 'The one-time purchase was cancelled.' : `The one-time purchase could not be cancelled and stays on charge ${holding.id}.`}`,
     };
   }
@@ -89,11 +110,17 @@ export function createRemoteOnetimes(deps: RemoteProviderDeps): BillingProvider[
 
   async function run(plan: OnetimePlan, marker: string, resumed: boolean, progress = { created: false }): Promise<OnetimeOutcome> {
     const body = {
-      address_id: plan.address.id, next_charge_scheduled_at: plan.date, quantity: plan.quantity,
-      external_product_id: { ecommerce: String(plan.productId) }, external_variant_id: { ecommerce: String(plan.variantId) },
+      address_id: plan.address.id,
+      next_charge_scheduled_at: plan.date,
+      quantity: plan.quantity,
+      external_product_id: { ecommerce: String(plan.productId) },
+      external_variant_id: { ecommerce: String(plan.variantId) },
       properties: [{ name: REQUEST_PROPERTY, value: marker }],
     };
-    const created = await client.write<{ onetime: RemoteOnetime }>('POST', '/onetimes', body, { lookup: () => findOnetime(plan.address.id, marker), lookupFirst: resumed });
+    const created = await client.write<{ onetime: RemoteOnetime }>('POST', '/onetimes', body, {
+      lookup: () => findOnetime(plan.address.id, marker),
+      lookupFirst: resumed,
+    });
     progress.created = true;
     if (!plan.chargeNow) return { kind: 'created', onetime: onetimeFromRemote(created.onetime), charge: null, order: null };
     return chargeNow(plan, created.onetime, resumed);
@@ -102,15 +129,17 @@ export function createRemoteOnetimes(deps: RemoteProviderDeps): BillingProvider[
   async function withKey(shopId: number, plan: OnetimePlan, idempotency: Idempotency): Promise<OnetimeOutcome & { replayed: boolean }> {
     // The marker follows the key, so a retry of a request whose answer was lost finds its purchase.
     const marker = createHash('sha256').update(`${shopId}:${idempotency.key}`).digest('hex').slice(0, 32);
-    const claim = await pRetry(async () => {
-      const result = await store.claimIdempotencyKey(shopId, idempotency.key, idempotency.hash, 3 * policy.budgetMs);
-      if (result.state === 'busy') throw new NotYet('another request holds this key');
-      return result;
-    }, { retries: 8, minTimeout: 100, maxRetryTime: 3 * policy.budgetMs, shouldRetry: ({ error }) => error instanceof NotYet })
-      .catch((error: unknown) => {
-        if (error instanceof NotYet) throw new ConflictError('A request with this Idempotency-Key is still being processed; retry shortly.');
-        throw error;
-      });
+    const claim = await pRetry(
+      async () => {
+        const result = await store.claimIdempotencyKey(shopId, idempotency.key, idempotency.hash, 3 * policy.budgetMs);
+        if (result.state === 'busy') throw new NotYet('another request holds this key');
+        return result;
+      },
+      { retries: 8, minTimeout: 100, maxRetryTime: 3 * policy.budgetMs, shouldRetry: ({ error }) => error instanceof NotYet },
+    ).catch((error: unknown) => {
+      if (error instanceof NotYet) throw new ConflictError('A request with this Idempotency-Key is still being processed; retry shortly.');
+      throw error;
+    });
     if (claim.state === 'conflict') throw new ConflictError('This Idempotency-Key was used with other parameters.');
     if (claim.state === 'done') return { ...decodeOnetimeOutcome(claim.outcome), replayed: true };
     const progress = { created: false };

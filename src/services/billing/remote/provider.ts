@@ -1,6 +1,12 @@
 import {
-  addressFromRemote, chargeFromRemote, customerFromRemote, subscriptionFromRemote,
-  type RemoteAddress, type RemoteCharge, type RemoteCustomer, type RemoteSubscription,
+  addressFromRemote,
+  chargeFromRemote,
+  customerFromRemote,
+  subscriptionFromRemote,
+  type RemoteAddress,
+  type RemoteCharge,
+  type RemoteCustomer,
+  type RemoteSubscription,
 } from '../../../domain/billing/recharge.js';
 import type { BillingSubscription } from '../../../domain/billing/types.js';
 import { AppError } from '../../../domain/errors.js';
@@ -37,7 +43,10 @@ export function remoteProvider(deps: RemoteProviderDeps): BillingProvider {
       if (!answer?.next_cursor) break;
       path = `/subscriptions?cursor=${encodeURIComponent(answer.next_cursor)}&limit=250`;
     }
-    return found.filter((s) => s.customer_id === customerId).map(subscriptionFromRemote).sort((a, b) => a.id - b.id);
+    return found
+      .filter((s) => s.customer_id === customerId)
+      .map(subscriptionFromRemote)
+      .sort((a, b) => a.id - b.id);
   }
 
   async function activate(id: number): Promise<BillingSubscription> {
@@ -53,38 +62,48 @@ export function remoteProvider(deps: RemoteProviderDeps): BillingProvider {
 
   async function applyDiscount(customerId: number, addressId: number, code: string): Promise<ReactivationResult['discount']> {
     const before = await client.get<{ address: RemoteAddress }>(`/addresses/${addressId}`);
-    if (!before || before.address.customer_id !== customerId) return { applied: false, reason: 'the subscription\'s address is not on file' };
+    if (!before || before.address.customer_id !== customerId) return { applied: false, reason: "the subscription's address is not on file" };
     const known = new Set((before.address.discounts ?? []).map((d) => d.id));
-    await client.write<{ address: RemoteAddress }>('POST', `/addresses/${addressId}/apply_discount`, { discount_code: code }, {
-      // A discount the address did not have before means the lost try went through.
-      lookup: async () => {
-        const current = await client.peek<{ address: RemoteAddress }>(`/addresses/${addressId}`);
-        return current && (current.address.discounts ?? []).some((d) => !known.has(d.id)) ? current : undefined;
+    await client.write<{ address: RemoteAddress }>(
+      'POST',
+      `/addresses/${addressId}/apply_discount`,
+      { discount_code: code },
+      {
+        // A discount the address did not have before means the lost try went through.
+        lookup: async () => {
+          const current = await client.peek<{ address: RemoteAddress }>(`/addresses/${addressId}`);
+          return current && (current.address.discounts ?? []).some((d) => !known.has(d.id)) ? current : undefined;
+        },
       },
-    });
+    );
     return { applied: true };
   }
 
   return {
     kind: 'remote',
-    customer: (shopId, id) => cache.read(shopId, 'customer', id, async () => {
-      const answer = await client.get<{ customer: RemoteCustomer }>(`/customers/${id}`);
-      return answer ? customerFromRemote(answer.customer) : null;
-    }),
+    customer: (shopId, id) =>
+      cache.read(shopId, 'customer', id, async () => {
+        const answer = await client.get<{ customer: RemoteCustomer }>(`/customers/${id}`);
+        return answer ? customerFromRemote(answer.customer) : null;
+      }),
     async subscriptions(shopId, customerId) {
       return (await cache.read(shopId, 'subscriptions', customerId, () => listSubscriptions(customerId))) ?? [];
     },
-    address: (shopId, id) => cache.read(shopId, 'address', id, async () => {
-      const answer = await client.get<{ address: RemoteAddress }>(`/addresses/${id}`);
-      return answer ? addressFromRemote(answer.address) : null;
-    }),
-    charge: (shopId, id) => cache.read(shopId, 'charge', id, async () => {
-      const answer = await client.get<{ charge: RemoteCharge }>(`/charges/${id}`);
-      return answer ? chargeFromRemote(answer.charge) : null;
-    }),
+    address: (shopId, id) =>
+      cache.read(shopId, 'address', id, async () => {
+        const answer = await client.get<{ address: RemoteAddress }>(`/addresses/${id}`);
+        return answer ? addressFromRemote(answer.address) : null;
+      }),
+    charge: (shopId, id) =>
+      cache.read(shopId, 'charge', id, async () => {
+        const answer = await client.get<{ charge: RemoteCharge }>(`/charges/${id}`);
+        return answer ? chargeFromRemote(answer.charge) : null;
+      }),
     async nextQueuedCharge(_shopId, addressId, fromDate) {
       const answer = await client.get<{ charges?: RemoteCharge[] }>(`/charges?address_id=${addressId}&status=queued&sort_by=scheduled_at-asc&limit=250`);
-      const charges = (answer?.charges ?? []).map(chargeFromRemote).filter((c) => c.address_id === addressId && c.status === 'QUEUED' && c.scheduled_at.slice(0, 10) >= fromDate);
+      const charges = (answer?.charges ?? [])
+        .map(chargeFromRemote)
+        .filter((c) => c.address_id === addressId && c.status === 'QUEUED' && c.scheduled_at.slice(0, 10) >= fromDate);
       return charges.sort((a, b) => a.scheduled_at.localeCompare(b.scheduled_at) || a.id - b.id)[0] ?? null;
     },
 

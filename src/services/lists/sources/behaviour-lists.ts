@@ -14,12 +14,19 @@ function requireInputs(context: ListContext): readonly number[] {
 
 function profile(p: IndexedProduct): ContentProfile {
   const lowest = Math.min(...p.variants.map((v) => v.price)) / 10_000;
-  return { id: p.id, productType: p.productType, vendor: p.vendor, tags: p.tagsLower, titleWords: titleWords(p.title), priceBand: Math.log2(Math.max(lowest, 0.01)) };
+  return {
+    id: p.id,
+    productType: p.productType,
+    vendor: p.vendor,
+    tags: p.tagsLower,
+    titleWords: titleWords(p.title),
+    priceBand: Math.log2(Math.max(lowest, 0.01)),
+  };
 }
 
 export const similarSource = defineList({
   path: '/products/similar_products',
-  summary: 'Products most like the input products (type, vendor, tags, title words and price band, precomputed with the shop\'s model), then best sellers',
+  summary: "Products most like the input products (type, vendor, tags, title words and price band, precomputed with the shop's model), then best sellers",
   params: { shop_product_ids: idList('the input products (required)') },
   candidates(context) {
     const inputs = requireInputs(context);
@@ -41,7 +48,10 @@ export const purchasedSource = defineList({
     if (context.customerId === null) throw new InvalidInputError('shop_customer_id', 'Missing required endpoint argument: shop_customer_id.');
     const bought = context.catalog.sales.purchasedByCustomer.get(context.customerId);
     if (!bought) return [];
-    return byIds(context.catalog, [...bought.entries()].sort((a, b) => b[1].last - a[1].last || a[0] - b[0]).map(([id]) => id));
+    return byIds(
+      context.catalog,
+      [...bought.entries()].sort((a, b) => b[1].last - a[1].last || a[0] - b[0]).map(([id]) => id),
+    );
   },
   metadata(context, picked) {
     const bought = context.customerId === null ? undefined : context.catalog.sales.purchasedByCustomer.get(context.customerId);
@@ -53,7 +63,10 @@ export const purchasedSource = defineList({
 async function historyProfile(context: ListContext): Promise<ContentProfile[]> {
   const { catalog } = context;
   const viewed = context.uuid !== null || context.customerId !== null ? await context.viewedHandles() : [];
-  const history = viewed.slice(0, 20).map((h) => catalog.byHandle.get(h)).filter((p): p is IndexedProduct => p !== undefined);
+  const history = viewed
+    .slice(0, 20)
+    .map((h) => catalog.byHandle.get(h))
+    .filter((p): p is IndexedProduct => p !== undefined);
   const bought = context.customerId === null ? undefined : catalog.sales.purchasedByCustomer.get(context.customerId);
   if (bought) history.push(...byIds(catalog, [...bought.keys()].slice(0, 20)));
   return history.map(profile);
@@ -78,17 +91,19 @@ export const searchSource = defineList({
     // Personalization reorders the best matches only: a short prefix can match most of a large catalog.
     const results = (await searchIndex(catalog)).search(text).slice(0, SEARCH_RERANKED);
     const history = await historyProfile(context);
-    const boosted = results.map((r) => {
-      const product = catalog.products.get(r.id as number)!;
-      let boost = 1;
-      if (history.length > 0) {
-        const p = profile(product);
-        if (history.some((h) => h.productType !== '' && h.productType === p.productType)) boost += 0.3;
-        if (history.some((h) => h.vendor !== '' && h.vendor === p.vendor)) boost += 0.15;
-        if (history.some((h) => h.tags.some((t) => p.tags.includes(t)))) boost += 0.15;
-      }
-      return { product, score: r.score * boost };
-    }).sort((a, b) => b.score - a.score || a.product.id - b.product.id);
+    const boosted = results
+      .map((r) => {
+        const product = catalog.products.get(r.id as number)!;
+        let boost = 1;
+        if (history.length > 0) {
+          const p = profile(product);
+          if (history.some((h) => h.productType !== '' && h.productType === p.productType)) boost += 0.3;
+          if (history.some((h) => h.vendor !== '' && h.vendor === p.vendor)) boost += 0.15;
+          if (history.some((h) => h.tags.some((t) => p.tags.includes(t)))) boost += 0.15;
+        }
+        return { product, score: r.score * boost };
+      })
+      .sort((a, b) => b.score - a.score || a.product.id - b.product.id);
     return [...(exact ? [exact] : []), ...boosted.map((b) => b.product).filter((p) => p !== exact)];
   },
 });

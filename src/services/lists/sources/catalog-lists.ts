@@ -29,7 +29,7 @@ export const staticSource = defineList({
 
 export const trendingSource = defineList({
   path: '/products/trending_products',
-  summary: 'Trending products: decayed sales over the shop\'s window (30 days, half-life 7 days by default)',
+  summary: "Trending products: decayed sales over the shop's window (30 days, half-life 7 days by default)",
   params: excluded,
   candidates: (context) => eachById(context.catalog, context.catalog.sales.trending, new Set(context.productIds ?? [])),
 });
@@ -72,7 +72,8 @@ export const collectionsSource = defineList({
     shop_collection_ids: idList('the collections (required)', { required: true }),
     ...excluded,
     smart_sort: oneOf(SORTS, 'yes: by estimated conversion; top_sellers: by units sold in the last 90 days; no: by position', {
-      fallback: 'no', aliases: { true: 'yes', 1: 'yes', false: 'no', 0: 'no' },
+      fallback: 'no',
+      aliases: { true: 'yes', 1: 'yes', false: 'no', 0: 'no' },
     }),
   },
   candidates(context, params) {

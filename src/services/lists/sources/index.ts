@@ -12,10 +12,22 @@ import { recentlyViewedSource, viewedSource } from './visitor-lists.js';
 export type { ListBase, ListContext, ListSource } from './types.js';
 
 /** Every list endpoint, served over HTTP and usable as a ruleset `endpoint` output. */
-export const LIST_SOURCES: ReadonlyMap<string, ListSource> = new Map([
-  staticSource, trendingSource, topSellersSource, collectionsSource, searchSource, recommendedSource, similarSource, purchasedSource,
-  forYouSource, viewedTogetherSource, viewedSource, recentlyViewedSource,
-].map((s) => [s.path, s]));
+export const LIST_SOURCES: ReadonlyMap<string, ListSource> = new Map(
+  [
+    staticSource,
+    trendingSource,
+    topSellersSource,
+    collectionsSource,
+    searchSource,
+    recommendedSource,
+    similarSource,
+    purchasedSource,
+    forYouSource,
+    viewedTogetherSource,
+    viewedSource,
+    recentlyViewedSource,
+  ].map((s) => [s.path, s]),
+);
 
 export type ListParams = SharedListParams & Record<string, unknown>;
 

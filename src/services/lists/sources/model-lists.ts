@@ -27,7 +27,8 @@ function* thenTopSellers(context: ListContext, ranked: Iterable<number>, skip: R
 
 export const recommendedSource = defineList({
   path: '/products/recommended',
-  summary: 'Bought together with the input products (the shop\'s model: weighted co-occurrence by default, or SAR count, Jaccard or lift), then best sellers so the list is never empty',
+  summary:
+    "Bought together with the input products (the shop's model: weighted co-occurrence by default, or SAR count, Jaccard or lift), then best sellers so the list is never empty",
   params: inputs,
   candidates(context) {
     const seeds = inputsOf(context);
@@ -39,11 +40,11 @@ export const recommendedSource = defineList({
 
 export const forYouSource = defineList({
   path: '/products/for_you',
-  summary: 'Personal picks: the visitor\'s affinities (purchases decayed by age, session views) times product similarity, then best sellers',
+  summary: "Personal picks: the visitor's affinities (purchases decayed by age, session views) times product similarity, then best sellers",
   params: {
     shop_customer_id: positiveId('the storefront customer (this or uuid is required)'),
     uuid: sessionId('the session: its recent views count as affinity'),
-    include_purchased: optionalFlag('keep products the customer already bought (default: the shop\'s for_you_include_purchased setting, off)'),
+    include_purchased: optionalFlag("keep products the customer already bought (default: the shop's for_you_include_purchased setting, off)"),
   },
   // A session's views move with every event, which no data version tracks; a customer's purchases do.
   cacheable: (params) => params.uuid === null,
