@@ -47,7 +47,7 @@ export function generateDemoBilling(data: DemoData, options: { now: Date; seed?:
         order_interval_unit: rng.pick(['week', 'month', 'month'] as const),
         cancelled_at: cancelled ? day(-rng.int(5, 200)) : null,
         cancellation_reason: cancelled ? rng.pick(REASONS) : null,
-        next_charge_scheduled_at: cancelled ? null : day(rng.int(3, 25)).slice(0, 10) + 'T00:00:00',
+        next_charge_scheduled_at: cancelled ? null : `${day(rng.int(3, 25)).slice(0, 10)}T00:00:00`,
         updated_at: day(-rng.int(1, 5)),
       });
     }

@@ -1,5 +1,5 @@
 import pino from 'pino';
-import { type Config } from './config/config.js';
+import type { Config } from './config/config.js';
 import { compose } from './compose.js';
 import { buildApp } from './http/app.js';
 import { loggerOptions } from './http/plugins/logging.js';

@@ -1,3 +1,5 @@
+import { getOrCreate } from './maps.js';
+
 /** A storefront event (docs/api.md, "Events"): a subject performs a verb on a noun. */
 export interface StoreEvent {
   uuid: string | null;
@@ -35,8 +37,7 @@ export function countEvents(
     if (e.handle === null) continue;
     const day = utcDay(e.created_at);
     const key = `${e.shop_id}\u0000${day}\u0000${e.handle}`;
-    let row = counts.get(key);
-    if (!row) counts.set(key, (row = { shop_id: e.shop_id, day, handle: e.handle, views: 0, adds: 0, removes: 0 }));
+    const row = getOrCreate(counts, key, () => ({ shop_id: e.shop_id, day, handle: e.handle, views: 0, adds: 0, removes: 0 }));
     if (e.verb === 'viewed') row.views++;
     else if (e.verb === 'added') row.adds++;
     else row.removes++;

@@ -3,6 +3,7 @@ import type { BuiltModel } from '../domain/models/build.js';
 import { contentBytes, type ContentModel } from '../domain/models/content.js';
 import { modelBytes } from '../domain/models/rank.js';
 import type { BuildResult } from '../jobs/model-worker.js';
+import { getOrCreate } from '../domain/maps.js';
 
 /** A shop's model as served: built from data with `stamp`, swapped in whole. */
 export interface ShopModel {
@@ -98,8 +99,7 @@ export class ModelIndex {
   }
 
   private state(shopId: number): ShopState {
-    let state = this.shops.get(shopId);
-    if (!state) this.shops.set(shopId, (state = { lastStart: 0, dirty: false }));
+    const state = getOrCreate(this.shops, shopId, () => ({ lastStart: 0, dirty: false }));
     return state;
   }
 

@@ -67,7 +67,10 @@ export class Residency {
    */
   get allowanceBytes(): number {
     if (this.allowance !== null) return this.allowance;
-    if (this.options.allowanceBytes !== undefined) return (this.allowance = this.options.allowanceBytes);
+    if (this.options.allowanceBytes !== undefined) {
+      this.allowance = this.options.allowanceBytes;
+      return this.allowance;
+    }
     const { budgetBytes, reserveBytes = 0, baseline } = this.options;
     if (!Number.isFinite(budgetBytes)) return Infinity;
     const base = baseline?.() ?? 0;

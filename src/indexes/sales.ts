@@ -1,5 +1,6 @@
 import type { OrderLine } from '../domain/catalog/collection.js';
 import { DAY_MS, rankTopSellers, scoreTrending, type TrendingSettings } from '../domain/ranking/trending.js';
+import { getOrCreate } from '../domain/maps.js';
 
 export { DAY_MS };
 
@@ -25,16 +26,6 @@ export interface SalesStats {
   readonly purchasedByCustomer: ReadonlyMap<number, ReadonlyMap<number, Purchase>>;
 }
 
-export const NO_SALES: SalesStats = {
-  reference: 0,
-  unitsSold90d: new Map(),
-  unitsSold30d: new Map(),
-  topSellers: [],
-  trending: [],
-  trendingScores: new Map(),
-  purchasedByCustomer: new Map(),
-};
-
 /** Folds order lines (oldest first, grouped by order) into the stats. */
 export function buildSales(lines: readonly OrderLine[], now: number, settings: TrendingSettings): SalesStats {
   const newest = lines.reduce((max, l) => Math.max(max, l.created_at), 0);
@@ -47,8 +38,7 @@ export function buildSales(lines: readonly OrderLine[], now: number, settings: T
   const purchased = new Map<number, Map<number, Purchase>>();
   for (const line of lines) {
     if (line.customer_id === null) continue;
-    let bought = purchased.get(line.customer_id);
-    if (!bought) purchased.set(line.customer_id, (bought = new Map()));
+    const bought = getOrCreate(purchased, line.customer_id, () => new Map());
     const previous = bought.get(line.product_id);
     bought.set(line.product_id, { quantity: (previous?.quantity ?? 0) + line.quantity, last: Math.max(previous?.last ?? 0, line.created_at) });
   }

@@ -63,7 +63,7 @@ export async function seedDemoActivity(
     await deps.catalogAdmin.upsertOrders(shopId, traffic.orders);
     counts = { 'experiment visitors': traffic.visitors.length, 'tracked events': traffic.events.length, 'attributed orders': traffic.orders.length };
   }
-  if (options.campaign) counts['reactivations'] = await claimSomeLinks(deps, shopId, options.campaign);
+  if (options.campaign) counts.reactivations = await claimSomeLinks(deps, shopId, options.campaign);
   return counts;
 }
 

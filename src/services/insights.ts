@@ -7,6 +7,7 @@ import type { IndexedProduct } from '../indexes/shop-catalog.js';
 import type { Store } from '../store/store.js';
 import { conversionOf, shopRate } from './lists/conversion.js';
 import { loadCatalog } from './products.js';
+import { getOrCreate } from '../domain/maps.js';
 
 export const INSIGHTS_DAYS = { min: 1, max: 90, fallback: 30 };
 const TOP = 10;
@@ -50,8 +51,7 @@ export function createInsightsService(deps: { store: Pick<Store, 'listOrderLines
     // A day more than the window covers the oldest local day whatever the offset; the date filter trims it.
     const dateOf = new Map<number, string>();
     for (const { start, verb, count } of await store.countEventsByPeriod(shop.id, now - (days + 1) * DAY_MS, PERIOD_MS)) {
-      let date = dateOf.get(start);
-      if (date === undefined) dateOf.set(start, (date = shopToday(start, shop.timezone)));
+      const date = getOrCreate(dateOf, start, () => shopToday(start, shop.timezone));
       const row = byDate.get(date);
       if (row) row[verb] += count;
     }

@@ -1,4 +1,4 @@
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { ChangeBus, type ChangeMessage } from '../../src/cache/change-bus.js';
 import { connectRedis, whenReady } from '../../src/cache/redis.js';

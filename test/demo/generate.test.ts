@@ -45,7 +45,9 @@ describe('generateDemoShop', () => {
       const options = product.options ?? [];
       for (const variant of product.variants) {
         const values = [variant.option1, variant.option2, variant.option3];
-        options.forEach((option, i) => expect(option.values).toContain(values[i]));
+        options.forEach((option, i) => {
+          expect(option.values).toContain(values[i]);
+        });
         expect(values.slice(options.length).every((v) => v === null)).toBe(true);
       }
     }

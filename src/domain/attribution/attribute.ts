@@ -1,5 +1,6 @@
 import type { Money } from '../catalog/money.js';
 import { utcDay } from '../events.js';
+import { getOrCreate } from '../maps.js';
 
 /** An order as attribution reads it: its lines with the property a storefront tagged them with, net of refunds. */
 export interface OrderToAttribute {
@@ -99,8 +100,7 @@ export function totalsOf(lines: readonly AttributedLine[]): AttributionTotals {
   for (const line of lines) {
     const day = utcDay(line.created_at);
     const key = `${day}\u0000${line.source}`;
-    let row = sources.get(key);
-    if (!row) sources.set(key, (row = { day, source: line.source, orders: 0, revenue: 0 }));
+    const row = getOrCreate(sources, key, () => ({ day, source: line.source, orders: 0, revenue: 0 }));
     row.revenue += line.revenue;
     if (!ordersCounted.has(`${line.order_id}\u0000${key}`)) {
       ordersCounted.add(`${line.order_id}\u0000${key}`);
@@ -115,8 +115,7 @@ export function totalsOf(lines: readonly AttributedLine[]): AttributionTotals {
   const arms: AttributionTotals['arms'] = new Map();
   for (const order of perOrderArm.values()) {
     const key = `${order.experiment_id}\u0000${order.arm}\u0000${order.day}`;
-    let row = arms.get(key);
-    if (!row) arms.set(key, (row = { experiment_id: order.experiment_id, arm: order.arm, day: order.day, orders: 0, revenue: 0, revenue_sq: 0 }));
+    const row = getOrCreate(arms, key, () => ({ experiment_id: order.experiment_id, arm: order.arm, day: order.day, orders: 0, revenue: 0, revenue_sq: 0 }));
     row.orders++;
     row.revenue += order.revenue;
     // Σ of squared order revenue in currency units: the per-visitor variance of revenue_per_visitor.

@@ -1,3 +1,5 @@
+import { getOrCreate } from '../maps.js';
+
 /** What a storefront tracks about a recommendation (docs/attribution.md, "Tracking"). */
 export const TRACK_TYPES = ['impression', 'click', 'add_to_cart'] as const;
 export type TrackType = (typeof TRACK_TYPES)[number];
@@ -28,8 +30,7 @@ export function countTracked<K>(
     const key = keyOf(row);
     if (key === null) continue;
     const id = JSON.stringify(key);
-    let count = out.get(id);
-    if (!count) out.set(id, (count = { key, impressions: 0, clicks: 0, add_to_carts: 0 }));
+    const count = getOrCreate(out, id, () => ({ key, impressions: 0, clicks: 0, add_to_carts: 0 }));
     if (row.type === 'impression') count.impressions++;
     else if (row.type === 'click') count.clicks++;
     else count.add_to_carts++;

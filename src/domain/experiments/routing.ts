@@ -50,7 +50,7 @@ function latestStopped(experiments: readonly Experiment[], rulesetId: number): E
  * event, with an arm of that name served by that ruleset. Null for sources no experiment chose.
  */
 export function armOfSource(experiments: readonly Experiment[], source: ParsedSource | null, at: number): { experimentId: number; index: number } | null {
-  if (!source || source.kind !== 'ruleset' || source.arm === null) return null;
+  if (source?.kind !== 'ruleset' || source.arm === null) return null;
   let found: { experimentId: number; index: number; created: number } | null = null;
   for (const e of experiments) {
     const created = Date.parse(e.created_at);

@@ -61,6 +61,7 @@ export function decoderOf(schema: TSchema): ParamDecoder<unknown> | undefined {
 
 /** Keeps echoed input short and printable in error messages. */
 export function clip(text: string, max = 40): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this replaces
   const printable = text.replace(/[\u0000-\u001f\u007f]/g, '?');
   return printable.length > max ? `${printable.slice(0, max)}…` : printable;
 }

@@ -80,7 +80,8 @@ function matchRule(compiled: CompiledRule, request: RuleRequest, world: RuleWorl
     const groupTags: string[] = [];
     for (const { condition, evaluate } of group) {
       if (!groupResult) {
-        if (tracing) conditions.push({ type: condition.type, operator: condition.operator ?? null, value: valueOf(condition), observed: null, result: null });
+        if (tracing)
+          conditions.push({ type: condition.type, operator: condition.operator ?? null, value: conditionValue(condition), observed: null, result: null });
         continue;
       }
       const outcome = evaluate(request, world);
@@ -89,7 +90,7 @@ function matchRule(compiled: CompiledRule, request: RuleRequest, world: RuleWorl
         conditions.push({
           type: condition.type,
           operator: condition.operator ?? null,
-          value: valueOf(condition),
+          value: conditionValue(condition),
           observed: outcome.observed,
           result: outcome.result,
         });
@@ -104,7 +105,7 @@ function matchRule(compiled: CompiledRule, request: RuleRequest, world: RuleWorl
   return { matched, matchedTags, groups };
 }
 
-function valueOf(condition: { value?: string; products?: unknown }): unknown {
+function conditionValue(condition: { value?: string; products?: unknown }): unknown {
   return condition.products ?? condition.value ?? null;
 }
 

@@ -1,5 +1,5 @@
 import type { LinkOutcome } from '../../services/billing/reactivation.js';
-import { escapeHtml as escape } from './html.js';
+import { escapeHtml } from './html.js';
 
 /** Headers of every HTML page: nothing loads but the page itself and images. */
 export const PAGE_HEADERS = {
@@ -15,7 +15,7 @@ export const PAGE_HEADERS = {
 function layout(title: string, body: string): string {
   return (
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
-    `<meta name="robots" content="noindex"><title>${escape(title)}</title><style>` +
+    `<meta name="robots" content="noindex"><title>${escapeHtml(title)}</title><style>` +
     'body{font:16px/1.5 system-ui,sans-serif;margin:0;background:#f6f6f4;color:#1d1d1b}main{max-width:36rem;margin:2rem auto;padding:1.5rem;background:#fff;border-radius:12px}' +
     'ul{list-style:none;padding:0}li{display:flex;gap:1rem;align-items:center;padding:.75rem 0;border-bottom:1px solid #e3e3e0}img{width:72px;height:72px;object-fit:cover;border-radius:8px}' +
     'button{font:inherit;font-weight:600;padding:.75rem 1.5rem;border:0;border-radius:8px;background:#1f5130;color:#fff;cursor:pointer}button:focus-visible{outline:3px solid #e0a100;outline-offset:2px}' +
@@ -29,13 +29,13 @@ export function renderReactivationPage(outcome: LinkOutcome): { status: number; 
     const message = outcome.reason === 'expired' ? 'This link has expired.' : 'This link is not valid.';
     return { status: 403, html: layout('Link not valid', `<h1>${message}</h1><p class="note">Nothing was changed. Please ask the shop for a new link.</p>`) };
   }
-  const name = escape(outcome.shop.name);
+  const name = escapeHtml(outcome.shop.name);
   const items = outcome.subscriptions
     .map(
       ({ subscription: s, image }) =>
-        `<li>${image ? `<img src="${escape(image)}" alt="">` : ''}<div><strong>${escape(s.product_title)}</strong>` +
-        `${s.variant_title ? ` — ${escape(s.variant_title)}` : ''}<br>${escape(s.price.toFixed(2))} ${escape(outcome.shop.currency)} × ${s.quantity}, every ${escape(s.order_interval_frequency)} ${escape(s.order_interval_unit)}(s)` +
-        `<br><span class="note">${s.status === 'ACTIVE' ? `Active — next delivery ${escape((s.next_charge_scheduled_at ?? '').slice(0, 10))}` : 'Cancelled'}</span></div></li>`,
+        `<li>${image ? `<img src="${escapeHtml(image)}" alt="">` : ''}<div><strong>${escapeHtml(s.product_title)}</strong>` +
+        `${s.variant_title ? ` — ${escapeHtml(s.variant_title)}` : ''}<br>${escapeHtml(s.price.toFixed(2))} ${escapeHtml(outcome.shop.currency)} × ${s.quantity}, every ${escapeHtml(s.order_interval_frequency)} ${escapeHtml(s.order_interval_unit)}(s)` +
+        `<br><span class="note">${s.status === 'ACTIVE' ? `Active — next delivery ${escapeHtml((s.next_charge_scheduled_at ?? '').slice(0, 10))}` : 'Cancelled'}</span></div></li>`,
     )
     .join('');
   if (outcome.state === 'already_claimed') {
@@ -54,12 +54,12 @@ export function renderReactivationPage(outcome: LinkOutcome): { status: number; 
         ? ''
         : outcome.discount.applied
           ? '<p class="note">Your discount code is saved for your next delivery.</p>'
-          : `<p class="note" role="status">Your discount code could not be saved (${escape(outcome.discount.reason)}). Please contact the shop.</p>`;
+          : `<p class="note" role="status">Your discount code could not be saved (${escapeHtml(outcome.discount.reason)}). Please contact the shop.</p>`;
     return {
       status: 200,
       html: layout(
         `${outcome.shop.name}: reactivated`,
-        `<h1>Welcome back, ${escape(outcome.customer.first_name || 'friend')}!</h1><p>Your subscription with ${name} is active again.</p>${discount}<ul>${items}</ul>`,
+        `<h1>Welcome back, ${escapeHtml(outcome.customer.first_name || 'friend')}!</h1><p>Your subscription with ${name} is active again.</p>${discount}<ul>${items}</ul>`,
       ),
     };
   }
@@ -69,7 +69,7 @@ export function renderReactivationPage(outcome: LinkOutcome): { status: number; 
     html: layout(
       `${outcome.shop.name}: reactivate your subscription`,
       `<h1>Reactivate your subscription with ${name}</h1>${preview}<ul>${items}</ul>` +
-        `<form method="post" action="${escape(outcome.link)}"><button type="submit">Reactivate</button></form>`,
+        `<form method="post" action="${escapeHtml(outcome.link)}"><button type="submit">Reactivate</button></form>`,
     ),
   };
 }

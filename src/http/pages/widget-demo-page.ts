@@ -1,5 +1,5 @@
 import type { DemoProduct, WidgetDemoLookup } from '../../services/widget-demo.js';
-import { escapeHtml as escape } from './html.js';
+import { escapeHtml } from './html.js';
 
 /** The demo page runs the widget from this server and nothing else; images may come from anywhere (shops host them). */
 export const WIDGET_DEMO_HEADERS = {
@@ -31,8 +31,8 @@ const STYLE =
 function layout(title: string, heading: string, body: string): string {
   return (
     '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">' +
-    `<meta name="robots" content="noindex"><link rel="icon" href="data:,"><title>${escape(title)}</title><style>${STYLE}</style></head>` +
-    `<body><header><p>${escape(heading)}</p></header><main>${body}</main></body></html>`
+    `<meta name="robots" content="noindex"><link rel="icon" href="data:,"><title>${escapeHtml(title)}</title><style>${STYLE}</style></head>` +
+    `<body><header><p>${escapeHtml(heading)}</p></header><main>${body}</main></body></html>`
   );
 }
 
@@ -48,20 +48,20 @@ function money(amount: string, currency: string): string {
 function widgetTag(attributes: Record<string, string | number | null | undefined>): string {
   const attrs = Object.entries(attributes)
     .filter(([, v]) => v !== null && v !== undefined)
-    .map(([k, v]) => ` data-${k}="${escape(String(v))}"`)
+    .map(([k, v]) => ` data-${k}="${escapeHtml(String(v))}"`)
     .join('');
   return `<script src="/widget.js"${attrs} async></script>`;
 }
 
 function productSection(product: DemoProduct, currency: string): string {
-  const image = product.image ? `<img src="${escape(product.image.src)}" alt="${escape(product.image.alt)}" width="800" height="800">` : '';
+  const image = product.image ? `<img src="${escapeHtml(product.image.src)}" alt="${escapeHtml(product.image.alt)}" width="800" height="800">` : '';
   const compare =
-    product.compareAtPrice && Number(product.compareAtPrice) > Number(product.price) ? ` <s>${escape(money(product.compareAtPrice, currency))}</s>` : '';
+    product.compareAtPrice && Number(product.compareAtPrice) > Number(product.price) ? ` <s>${escapeHtml(money(product.compareAtPrice, currency))}</s>` : '';
   return (
     `<article class="product" data-product-id="${product.id}"><div>${image}</div><div>` +
-    `${product.vendor ? `<p class="vendor">${escape(product.vendor)}</p>` : ''}<h1>${escape(product.title)}</h1>` +
-    `<p class="price">${escape(money(product.price, currency))}${compare}</p>` +
-    `<p>${product.inStock ? 'In stock' : 'Out of stock'}</p><p class="note">${escape(product.description)}</p></div></article>`
+    `${product.vendor ? `<p class="vendor">${escapeHtml(product.vendor)}</p>` : ''}<h1>${escapeHtml(product.title)}</h1>` +
+    `<p class="price">${escapeHtml(money(product.price, currency))}${compare}</p>` +
+    `<p>${product.inStock ? 'In stock' : 'Out of stock'}</p><p class="note">${escapeHtml(product.description)}</p></div></article>`
   );
 }
 
@@ -79,7 +79,7 @@ export function renderWidgetDemoPage(found: Extract<WidgetDemoLookup, { kind: 's
   ].join('\n');
   const body =
     (product ? productSection(product, shop.currency) : '<p class="note">This shop has no published product in stock to show yet.</p>') +
-    `\n${widgets}\n<p class="note">Widget demo for the shop <code>${escape(shop.handle)}</code>: each block above is one ` +
+    `\n${widgets}\n<p class="note">Widget demo for the shop <code>${escapeHtml(shop.handle)}</code>: each block above is one ` +
     '<code>&lt;script src="/widget.js" data-key=…&gt;</code> tag; view this page\'s source to copy them.</p>';
   return layout(product ? `${product.title} — ${shop.name}` : shop.name, shop.name, body);
 }
@@ -88,7 +88,7 @@ export function renderWidgetDemoPage(found: Extract<WidgetDemoLookup, { kind: 's
 export function renderWidgetDemoHelp(problem: string | null): string {
   const body =
     '<h1>Storefront widget demo</h1>' +
-    (problem ? `<p role="alert"><strong>${escape(problem)}</strong></p>` : '') +
+    (problem ? `<p role="alert"><strong>${escapeHtml(problem)}</strong></p>` : '') +
     "<p>This page shows a shop's product with recommendation widgets, loaded the way a storefront loads them. " +
     "Open it with the shop's <em>public</em> key: <code>/widget-demo?key=&lt;the public key printed at start-up&gt;</code>.</p>" +
     '<form method="get" action="/widget-demo"><label>Public key<input name="key" required autocomplete="off" spellcheck="false" ' +

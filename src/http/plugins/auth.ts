@@ -44,8 +44,14 @@ export function registerApiKeyAuth(app: FastifyInstance, keys: KeyIndex): void {
     }
     if (key === undefined) return done(new InvalidInputError('key', MISSING_KEY));
     const accept = (owner: FoundKey | null): void => {
-      if (!owner) return done(new UnauthorizedError('Invalid API key.'));
-      if (mode === 'private' && owner.kind !== 'private') return done(new ForbiddenError('This endpoint needs a private API key.'));
+      if (!owner) {
+        done(new UnauthorizedError('Invalid API key.'));
+        return;
+      }
+      if (mode === 'private' && owner.kind !== 'private') {
+        done(new ForbiddenError('This endpoint needs a private API key.'));
+        return;
+      }
       request.apiKey = { shopId: owner.shopId, kind: owner.kind, hash: owner.hash };
       done();
     };

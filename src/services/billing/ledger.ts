@@ -75,7 +75,10 @@ export function createLedgerService(deps: { store: LedgerStore; clock?: () => nu
       const byTk = Object.create(null) as Record<string, Record<CampaignCounter, number>>;
       for (const { tk, counter, count } of await store.campaignCounts(shopId, id)) {
         total[counter] += count;
-        if (tk !== '') (byTk[tk] ??= noCounts())[counter] += count;
+        if (tk !== '') {
+          byTk[tk] ??= noCounts();
+          byTk[tk][counter] += count;
+        }
       }
       return { ...total, by_tk: byTk };
     },

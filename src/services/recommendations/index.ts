@@ -34,7 +34,7 @@ export interface CustomAnswer {
 export function createRecommendationsService(deps: { catalog: CatalogIndex; viewed: ViewedIndex; models: ModelIndex }) {
   function rulesetOf(catalog: ShopCatalog, id: number): IndexedRuleset {
     const indexed = catalog.rulesets.get(id);
-    if (!indexed || !indexed.ruleset.enabled) throw new NotFoundError(`Ruleset ${id} not found.`);
+    if (!indexed?.ruleset.enabled) throw new NotFoundError(`Ruleset ${id} not found.`);
     return indexed;
   }
 
@@ -99,7 +99,7 @@ export function createRecommendationsService(deps: { catalog: CatalogIndex; view
       if (routing.servedId === null) return run(catalog, asked, asked.compiled, request, false, routing.arm?.name ?? null, true);
       // Routing checked the served ruleset against this same generation; a newer one that lost it answers as the asked ruleset.
       const served = catalog.rulesets.get(routing.servedId);
-      if (!served || !served.ruleset.enabled) return run(catalog, asked, asked.compiled, request, false);
+      if (!served?.ruleset.enabled) return run(catalog, asked, asked.compiled, request, false);
       return run(catalog, served, served.compiled, request, false, routing.arm?.name ?? null);
     },
 

@@ -26,15 +26,13 @@ export function billingProviderMethods(db: Kysely<Database>): ProviderMethods {
         .insertInto('billing_providers')
         .values(values)
         .onConflict((oc) =>
-          oc
-            .column('shop_id')
-            .doUpdateSet({
-              type: record.type,
-              base_url: record.base_url,
-              api_version: record.api_version,
-              api_token: record.api_token,
-              updated_at: values.updated_at,
-            }),
+          oc.column('shop_id').doUpdateSet({
+            type: record.type,
+            base_url: record.base_url,
+            api_version: record.api_version,
+            api_token: record.api_token,
+            updated_at: values.updated_at,
+          }),
         )
         .execute();
     },

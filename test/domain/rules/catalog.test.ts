@@ -67,17 +67,17 @@ describe('describeRuleCatalog', () => {
   });
 
   it('gives ranges to between and regexes to matches_regex', () => {
-    const valueOf = (type: string, op: string) => catalog.conditions.find((c) => c.type === type)!.operators.find((o) => o.code === op)!.value;
-    expect(valueOf('cart_subtotal', 'between')).toBe('number_range');
-    expect(valueOf('cart_subtotal', 'greater_than')).toBe('number');
-    expect(valueOf('date', 'between')).toBe('date_range');
-    expect(valueOf('date', 'before')).toBe('date');
-    expect(valueOf('time_of_day', 'between')).toBe('time_range');
-    expect(valueOf('product_tag', 'matches_regex')).toBe('text_or_regex');
-    expect(valueOf('url', 'matches_regex')).toBe('text_or_regex');
-    expect(valueOf('product', 'contains_any')).toBe('products');
-    expect(valueOf('customer_purchased', 'contains_any')).toBe('products');
-    expect(valueOf('customer', 'is_guest')).toBe('none');
+    const valueKind = (type: string, op: string) => catalog.conditions.find((c) => c.type === type)!.operators.find((o) => o.code === op)!.value;
+    expect(valueKind('cart_subtotal', 'between')).toBe('number_range');
+    expect(valueKind('cart_subtotal', 'greater_than')).toBe('number');
+    expect(valueKind('date', 'between')).toBe('date_range');
+    expect(valueKind('date', 'before')).toBe('date');
+    expect(valueKind('time_of_day', 'between')).toBe('time_range');
+    expect(valueKind('product_tag', 'matches_regex')).toBe('text_or_regex');
+    expect(valueKind('url', 'matches_regex')).toBe('text_or_regex');
+    expect(valueKind('product', 'contains_any')).toBe('products');
+    expect(valueKind('customer_purchased', 'contains_any')).toBe('products');
+    expect(valueKind('customer', 'is_guest')).toBe('none');
   });
 
   it('labels every type and operator for the console', () => {

@@ -80,7 +80,7 @@ export function createRemoteOnetimes(deps: RemoteProviderDeps): BillingProvider[
       // A refusal may be the card: the charge's own status says.
       if (!(error instanceof BadGatewayError)) throw error;
       const current = await client.get<{ charge: RemoteCharge }>(`/charges/${holding.id}`);
-      if (!current || current.charge.status?.toLowerCase() !== 'error') throw error;
+      if (current?.charge.status?.toLowerCase() !== 'error') throw error;
       processed = current.charge;
     }
     const status = processed.status?.toLowerCase();
