@@ -10,6 +10,7 @@ import { RulesetsPage } from './pages/Rulesets';
 import { SignIn } from './pages/SignIn';
 import { useDocumentTitle } from './title';
 import type { RuleCatalog, Session } from './types';
+import { CustomerSignatureNotice } from './components/CustomerSignatureNotice';
 
 // The chart pages carry the chart library; the editor loads without it.
 const InsightsPage = lazy(() => import('./pages/Insights').then((m) => ({ default: m.InsightsPage })));
@@ -58,9 +59,9 @@ export function App() {
   }, []);
 
   // A token kept from earlier in this tab signs in again on reload.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, on mount; later sign-ins come from the form
   useEffect(() => {
     if (token && !session) void signIn(token);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
   if (!token || !session) return token && !signInError ? <p className="muted pad">Signing in…</p> : <SignIn onSignIn={signIn} error={signInError} />;
@@ -92,12 +93,12 @@ function SignedIn({ token, session, onSignOut }: { token: string; session: Sessi
   useDocumentTitle(shop ? null : ['No shop']);
 
   // Links ask about unsaved work before they touch the hash; `force` is for the editor itself, right after a save.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: confirmLeave reads a ref, so one callback serves every render
   const navigate = useCallback((to: string, force = false) => {
     if (!force && !confirmLeave()) return;
     // Asked (or saved) already: the hash guard must not ask again.
     dirty.current = false;
     window.location.hash = to;
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
   useEffect(() => {
@@ -120,6 +121,7 @@ function SignedIn({ token, session, onSignOut }: { token: string; session: Sessi
   };
 
   // A new view takes focus at its heading, once the view has loaded far enough to show it.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the route and the shop are what make a new view, not inputs of the effect
   useEffect(() => focusHeadingWhenReady(), [route, shop?.handle]);
 
   if (!shop || !context) {
@@ -138,17 +140,16 @@ function SignedIn({ token, session, onSignOut }: { token: string; session: Sessi
   const section = `/${route.split('/')[1] ?? ''}`;
   return (
     <ConsoleContext.Provider value={context}>
-      {/* Not href="#main": the console routes by the hash, so the link moves focus instead. */}
-      <a
+      {/* A button, not a link to #main: the console routes by the hash, so skipping moves focus instead. */}
+      <button
         className="skip-link"
-        href="#main"
-        onClick={(e) => {
-          e.preventDefault();
+        type="button"
+        onClick={() => {
           document.getElementById('main')?.focus();
         }}
       >
         Skip to content
-      </a>
+      </button>
       <header className="topbar">
         <span className="brand">Rebound</span>
         <nav aria-label="Console">
@@ -202,6 +203,7 @@ function SignedIn({ token, session, onSignOut }: { token: string; session: Sessi
             {catalog.error}
           </p>
         )}
+        <CustomerSignatureNotice />
         <Suspense fallback={<p className="muted">Loading…</p>}>
           <Route route={route} catalog={catalog.data} navigate={navigate} setDirty={setDirty} />
         </Suspense>
@@ -236,7 +238,6 @@ function Route({
       return <BillingSettingsPage />;
     case 'experiments':
       return <ExperimentsPage />;
-    case 'rulesets':
     default:
       if (parts[0] === 'rulesets' && parts[1]) {
         if (!catalog) return <p className="muted">Loading the rule catalog…</p>;

@@ -15,6 +15,7 @@ export function useLoad<T>(load: () => Promise<T>, deps: readonly unknown[], opt
   const [tick, setTick] = useState(0);
   const [state, setState] = useState<{ deps: readonly unknown[]; tick: number; data: T | undefined; error: string | null } | null>(null);
   const run = useRef(0);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the caller's dependency list (and a reload) decide when to load again
   useEffect(() => {
     const id = ++run.current;
     load().then(
@@ -25,7 +26,6 @@ export function useLoad<T>(load: () => Promise<T>, deps: readonly unknown[], opt
         if (id === run.current) setState({ deps, tick, data: undefined, error: error.message });
       },
     );
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [...deps, tick]);
   const reload = useCallback(() => setTick((t) => t + 1), []);
   const current = state !== null && state.deps.length === deps.length && state.deps.every((d, i) => Object.is(d, deps[i]));
@@ -54,15 +54,16 @@ export function useDebounced<T>(value: T, ms: number): T {
  * change made by Back, Forward or a typed address (unsaved work): the page stays and its address is
  * pushed again. Links ask before they change the hash, so a refused click leaves no entry at all.
  */
+const readHash = () => window.location.hash.replace(/^#/, '') || '/rulesets';
+
 export function useHashRoute(allow: () => boolean = () => true): string {
-  const read = () => window.location.hash.replace(/^#/, '') || '/rulesets';
-  const [route, setRoute] = useState(read);
+  const [route, setRoute] = useState(readHash);
   const current = useRef(route);
   const allowRef = useRef(allow);
   allowRef.current = allow;
   useEffect(() => {
     const onChange = () => {
-      const next = read();
+      const next = readHash();
       if (next === current.current) return;
       if (!allowRef.current()) {
         // Back the page stays: a new entry for it, so the one Back was heading for is still there.

@@ -456,7 +456,7 @@ describe.skipIf(!inject('chromium'))('console in Chromium', () => {
           getAttribute(n: string): string | null;
           closest(s: string): { getAttribute(n: string): string | null } | null;
         };
-        return { tag: el.tagName, label: el.getAttribute('aria-label'), group: el.closest('[role="group"]')?.getAttribute('aria-label') ?? null };
+        return { tag: el.tagName, label: el.getAttribute('aria-label'), group: el.closest('fieldset, [role="group"]')?.getAttribute('aria-label') ?? null };
       });
     await page.getByRole('button', { name: 'New ruleset' }).click();
     expect(await page.getByRole('status').filter({ hasText: 'Unsaved changes' }).count()).toBe(0);

@@ -34,7 +34,7 @@ export function ConditionRow({
   const at = { rule, condition: condition.key };
   const invalidField = (field: string) => problems.some((p) => fieldOf(p.path) === field) || undefined;
   return (
-    <div className={`row condition${invalid ? ' row-invalid' : ''}`} role="group" aria-label={label} data-row={condition.key}>
+    <fieldset className={`row condition${invalid ? ' row-invalid' : ''}`} aria-label={label} data-row={condition.key}>
       <span className="keyword">{keyword}</span>
       <label htmlFor={typeId} className="visually-hidden">
         Condition type
@@ -93,6 +93,6 @@ export function ConditionRow({
         ×
       </button>
       <Problems id={problemId} problems={problems} />
-    </div>
+    </fieldset>
   );
 }

@@ -34,7 +34,7 @@ export function OutputRow({
   const at = { rule, output: output.key };
   const name = label.toLowerCase();
   return (
-    <div className={`row output${invalid ? ' row-invalid' : ''}`} role="group" aria-label={label} data-row={output.key}>
+    <fieldset className={`row output${invalid ? ' row-invalid' : ''}`} aria-label={label} data-row={output.key}>
       <span className="keyword">{keyword}</span>
       <label htmlFor={typeId} className="visually-hidden">
         Output type
@@ -85,6 +85,6 @@ export function OutputRow({
       </button>
       {spec && spec.value === 'none' && <span className="muted hint">{spec.description}</span>}
       <Problems id={problemId} problems={problems} />
-    </div>
+    </fieldset>
   );
 }

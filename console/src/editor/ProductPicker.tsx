@@ -17,12 +17,12 @@ export function ProductPicker({ label, value, onChange, invalid, describedBy }: 
   const { products } = useConsole();
   const [, setLoaded] = useState(0);
   const ids = value.map((v) => v.product_id);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the ids, compared by value, decide; the product cache is the shop's own and stable
   useEffect(() => {
     products.load(ids).then(
       () => setLoaded((n) => n + 1),
       () => undefined,
     );
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [ids.join(',')]);
 
   const pickerId = useId();
@@ -39,7 +39,7 @@ export function ProductPicker({ label, value, onChange, invalid, describedBy }: 
     onChange(value.map((ref) => (ref.product_id === productId ? { ...ref, variant_ids: variantIds } : ref)));
 
   return (
-    <div className="picker" role="group" aria-label={label} aria-describedby={describedBy} data-picker={pickerId}>
+    <fieldset className="picker" aria-label={label} aria-describedby={describedBy} data-picker={pickerId}>
       {value.length > 0 && (
         <ul className="chips">
           {value.map((ref, index) => (
@@ -60,7 +60,7 @@ export function ProductPicker({ label, value, onChange, invalid, describedBy }: 
         exclude={ids}
         onPick={(product) => onChange([...value, { product_id: product.id, variant_ids: [] }])}
       />
-    </div>
+    </fieldset>
   );
 }
 

@@ -29,7 +29,7 @@ export function RuleConditions({
       {rule.groups.map((group, g) => (
         <div key={group.key}>
           {g > 0 && <p className="keyword or">OR IF</p>}
-          <div className="group" role="group" aria-label={`Rule ${number}, group ${g + 1}`}>
+          <fieldset className="group" aria-label={`Rule ${number}, group ${g + 1}`}>
             {group.conditions.map((condition, c) => (
               <ConditionRow
                 key={condition.key}
@@ -45,7 +45,7 @@ export function RuleConditions({
             <button type="button" className="add" onClick={() => dispatch({ type: 'addCondition', rule: rule.key, group: group.key })}>
               + AND IF
             </button>
-          </div>
+          </fieldset>
         </div>
       ))}
       <button type="button" className="add" data-add="condition" onClick={() => dispatch({ type: 'addGroup', rule: rule.key })}>

@@ -110,7 +110,6 @@ export function ValueInput(props: Props) {
     case 'text_list_or_regex':
     case 'text_or_regex':
       return <TextField label={label} value={value} onChange={onValue} common={common} placeholder="text, or /pattern/flags" />;
-    case 'text':
     default:
       return <TextField label={label} value={value} onChange={onValue} common={common} />;
   }

@@ -26,6 +26,7 @@ export function VariantPicker({
   const [, setLoaded] = useState(0);
   const pickerId = useId();
   const scope = `[data-picker="${pickerId}"]`;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the value decides (the ids derive from it); the product cache is the shop's own and stable
   useEffect(() => {
     const numeric = ids.map(Number).filter((n) => Number.isInteger(n) && n > 0);
     if (numeric.length > 0)
@@ -33,7 +34,6 @@ export function VariantPicker({
         () => setLoaded((n) => n + 1),
         () => undefined,
       );
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [value]);
   const describe = (id: string) => {
     for (const product of products.known()) {
@@ -43,7 +43,7 @@ export function VariantPicker({
     return `Variant ${id}`;
   };
   return (
-    <div className="picker" role="group" aria-label={label} aria-describedby={describedBy} data-picker={pickerId}>
+    <fieldset className="picker" aria-label={label} aria-describedby={describedBy} data-picker={pickerId}>
       {ids.length > 0 && (
         <ul className="chips">
           {ids.map((id, index) => (
@@ -88,6 +88,6 @@ export function VariantPicker({
           </div>
         )}
       />
-    </div>
+    </fieldset>
   );
 }
