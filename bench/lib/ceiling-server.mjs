@@ -4,7 +4,7 @@ import { createServer } from 'node:http';
 
 const body = readFileSync(process.argv[2]);
 const headers = { 'content-type': 'application/json; charset=utf-8', 'content-length': body.length };
-createServer((req, res) => {
+createServer((_req, res) => {
   res.writeHead(200, headers);
   res.end(body);
 }).listen(Number(process.env.PORT), '127.0.0.1');

@@ -49,13 +49,3 @@ export function createApi(token: string, onUnauthorized: () => void): Api {
     send: (method, path, body) => call(method, path, body),
   };
 }
-
-/** Query string from the defined, non-empty values. */
-export function query(params: Record<string, string | number | undefined | null>): string {
-  const search = new URLSearchParams();
-  for (const [name, value] of Object.entries(params)) {
-    if (value !== undefined && value !== null && value !== '') search.set(name, String(value));
-  }
-  const text = search.toString();
-  return text ? `?${text}` : '';
-}

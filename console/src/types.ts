@@ -2,10 +2,10 @@
 import type { Metafield, Product, Variant } from '../../src/domain/catalog/product.js';
 import type { RulesetInput } from '../../src/domain/inputs/ruleset.js';
 import type { ValueKind } from '../../src/domain/rules/conditions/shared.js';
-import type { ConditionTrace, RuleTrace } from '../../src/domain/rules/evaluate.js';
+import type { RuleTrace } from '../../src/domain/rules/evaluate.js';
 import type { publicShop } from '../../src/domain/shop.js';
 
-export type { ConditionTrace, RuleTrace };
+export type { RuleTrace };
 
 export type Shop = ReturnType<typeof publicShop>;
 

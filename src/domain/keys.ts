@@ -16,12 +16,6 @@ export function hashKey(key: string): string {
   return createHash('sha256').update(key).digest('hex');
 }
 
-export function keyKindOf(key: string): KeyKind | null {
-  if (key.startsWith(PREFIX.public)) return 'public';
-  if (key.startsWith(PREFIX.private)) return 'private';
-  return null;
-}
-
 /** Makes a new key: the plain value (shown once) and the record that is stored. */
 export function newApiKey(shopId: number, kind: KeyKind, now = Date.now()): { plain: string; record: ApiKeyRecord } {
   const plain = `${PREFIX[kind]}${randomSecret(24)}`;

@@ -6,6 +6,12 @@ import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { productInput } from '../helpers/fixtures.js';
 import { freePort } from '../helpers/free-port.js';
 
+/** What the printed curl commands answer: product lists (data is an array) or a reactivation context (an object). */
+type PrintedCurlAnswer = {
+  data: unknown;
+  metadata: { matched_rules: { name: string; output: { products: { product_id: number }[] }[] }[] };
+};
+
 const ROOT = join(import.meta.dirname, '..', '..');
 const work = mkdtempSync(join(tmpdir(), 'rebound-cli-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -50,7 +56,7 @@ describe('rebound CLI', () => {
 
     const rotated = rebound(['keys', 'cli-shop'], env);
     expect(rotated.code).toBe(0);
-    expect(rotated.out).toMatch(/New keys for cli-shop \(the previous ones work until .+\):\npublic key: rb_pub_/);
+    expect(rotated.out).toMatch(/New keys for cli-shop \(the replaced ones work until .+\):\npublic key: rb_pub_/);
     expect(rebound(['keys', 'no-such-shop'], env)).toMatchObject({ code: 1, err: 'rebound: Shop no-such-shop not found.\n' });
   });
 
@@ -105,18 +111,18 @@ describe('rebound CLI', () => {
     const curls = [...out.matchAll(/curl '([^']+)'/g)].map((m) => m[1]!);
     expect(curls).toHaveLength(4);
     const [upsell, gift, market, reactivate] = await Promise.all(
-      curls.map((url) => fetch(url).then(async (r) => ({ status: r.status, body: (await r.json()) as any }))),
+      curls.map((url) => fetch(url).then(async (r) => ({ status: r.status, body: (await r.json()) as PrintedCurlAnswer }))),
     );
     expect(upsell).toMatchObject({ status: 200 });
-    expect(upsell!.body.metadata.matched_rules[0].name).toMatch(/^Accessories for /);
-    const accessories = upsell!.body.metadata.matched_rules[0].output[0].products.map((p: { product_id: number }) => p.product_id);
-    expect(upsell!.body.data.slice(0, 3).map((p: { id: number }) => p.id)).toEqual(accessories);
-    expect(gift!.body.metadata.matched_rules.map((r: { name: string }) => r.name)).toEqual(['Big cart gets gift ideas']);
-    expect(gift!.body.data.length).toBeGreaterThan(0);
+    expect(upsell!.body.metadata.matched_rules[0]!.name).toMatch(/^Accessories for /);
+    const accessories = upsell!.body.metadata.matched_rules[0]!.output[0]!.products.map((p) => p.product_id);
+    expect((upsell!.body.data as { id: number }[]).slice(0, 3).map((p) => p.id)).toEqual(accessories);
+    expect(gift!.body.metadata.matched_rules.map((r) => r.name)).toEqual(['Big cart gets gift ideas']);
+    expect((gift!.body.data as unknown[]).length).toBeGreaterThan(0);
     expect(market!.body.data).toHaveLength(2);
     expect(reactivate).toMatchObject({ status: 200 });
-    expect(reactivate!.body.data.billing_subscriptions.length).toBeGreaterThan(0);
-    expect(reactivate!.body.data.service_reactivate_all_link).toContain('/billing/reactivate?merchant_token=demo');
+    expect((reactivate!.body.data as { billing_subscriptions: unknown[] }).billing_subscriptions.length).toBeGreaterThan(0);
+    expect((reactivate!.body.data as { service_reactivate_all_link: string }).service_reactivate_all_link).toContain('/billing/reactivate?merchant_token=demo');
     const demoUrl = /Storefront widget demo: (\S+)/.exec(out)?.[1];
     expect(demoUrl).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${port}/widget-demo\\?key=rb_pub_`));
     const demoPage = await fetch(demoUrl!);

@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startApp, type TestApp } from '../helpers/app.js';
 import { backends } from '../helpers/backends.js';
-import { TEST_SECRET_KEY, seedBilling, seedFakeProvider, useRemoteProvider } from '../helpers/billing.js';
+import { TEST_SECRET_KEY, seedBilling, seedFakeProvider, switchToRemoteProvider } from '../helpers/billing.js';
 import { FakeBillingProvider } from '../helpers/fake-billing-provider.js';
 
 const WEBHOOK_SECRET = 'fault-webhook-secret-0123456789';
@@ -24,7 +24,7 @@ describe.each(backends())('remote billing provider faults on $name', (backend) =
     t = await startApp(backend, { REBOUND_SECRET_KEY: TEST_SECRET_KEY, REBOUND_BILLING_TIMEOUT_MS: '1000' });
     shop = await seedBilling(t, 'faults');
     await t.admin('PATCH', '/admin/v1/shops/faults', { billing_webhook_secret: WEBHOOK_SECRET });
-    await useRemoteProvider(t, 'faults', fake);
+    await switchToRemoteProvider(t, 'faults', fake);
     // A generous claim limit: these tests reactivate the same customer many times.
     campaignId = (await t.admin('POST', '/admin/v1/shops/faults/campaigns', { name: 'Faults', max_claims_per_customer: 100 })).json().campaign.id;
   });
@@ -186,12 +186,12 @@ describe.each(backends())('remote billing provider faults on $name', (backend) =
   });
 
   it('answers 502 naming the settings when the provider refuses the token, and changes nothing', async () => {
-    await useRemoteProvider(t, 'faults', fake, 'not-the-token');
+    await switchToRemoteProvider(t, 'faults', fake, 'not-the-token');
     const res = await context();
     expect(res.statusCode).toBe(502);
     expect(res.json().error).toContain('billing provider settings');
     expect(fake.calls(/^GET /)).toHaveLength(1); // a refusal is not retried
-    await useRemoteProvider(t, 'faults', fake);
+    await switchToRemoteProvider(t, 'faults', fake);
   });
 
   it('serves reads from its cache until a provider webhook says the object changed', async () => {

@@ -177,7 +177,7 @@ export function seedFakeProvider(fake: FakeBillingProvider): FakeBillingProvider
 }
 
 /** Points a shop at the fake provider through the admin API. */
-export async function useRemoteProvider(t: TestApp, handle: string, fake: FakeBillingProvider, token = FAKE_TOKEN): Promise<void> {
+export async function switchToRemoteProvider(t: TestApp, handle: string, fake: FakeBillingProvider, token = FAKE_TOKEN): Promise<void> {
   const res = await t.admin('PUT', `/admin/v1/shops/${handle}/billing/provider`, {
     type: 'remote',
     base_url: fake.url,

@@ -1,6 +1,6 @@
-import type { Arm, Experiment } from '../../../src/domain/experiments/types';
+import type { Experiment } from '../../../src/domain/experiments/types';
 
-export type { Arm, Experiment };
+export type { Experiment };
 
 export interface Estimate {
   value: number | null;

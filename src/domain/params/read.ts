@@ -60,8 +60,3 @@ export function paramsKey<P extends TProperties>(schema: TParams<P>, values: Par
   }
   return key;
 }
-
-/** The names a schema declares as parameters, in name order. */
-export function paramNames(schema: { properties: TProperties }): string[] {
-  return entriesOf(schema).map((e) => e.name);
-}

@@ -4,7 +4,7 @@ import { subscriptionFromRemote } from '../../../src/domain/billing/recharge.js'
 import type { BillingAddress, BillingSubscription } from '../../../src/domain/billing/types.js';
 import { startApp, type TestApp } from '../../helpers/app.js';
 import { backends, type Backend } from '../../helpers/backends.js';
-import { FUTURE, TEST_SECRET_KEY, seedBilling, seedFakeProvider, useRemoteProvider } from '../../helpers/billing.js';
+import { FUTURE, TEST_SECRET_KEY, seedBilling, seedFakeProvider, switchToRemoteProvider } from '../../helpers/billing.js';
 import { FakeBillingProvider } from '../../helpers/fake-billing-provider.js';
 
 /** What a test can see of the provider's side, whichever provider holds the subscriptions. */
@@ -32,7 +32,7 @@ describe.each(cases)('billing contract: $name', ({ backend, provider }: { backen
     await t.admin('PATCH', '/admin/v1/shops/contract', { billing_webhook_secret: WEBHOOK_SECRET });
     if (provider === 'remote') {
       fake = seedFakeProvider(await new FakeBillingProvider().start());
-      await useRemoteProvider(t, 'contract', fake);
+      await switchToRemoteProvider(t, 'contract', fake);
       state = {
         subscription: async (id) => (fake!.subscriptions.has(id) ? subscriptionFromRemote(fake!.subscriptions.get(id) as never) : null),
         hasDiscount: async (id) => (fake!.addresses.get(id)?.discounts ?? []).length > 0,

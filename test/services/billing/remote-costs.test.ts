@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startApp, type TestApp } from '../../helpers/app.js';
 import { backends } from '../../helpers/backends.js';
-import { TEST_SECRET_KEY, seedBilling, seedFakeProvider, useRemoteProvider } from '../../helpers/billing.js';
+import { TEST_SECRET_KEY, seedBilling, seedFakeProvider, switchToRemoteProvider } from '../../helpers/billing.js';
 import { FakeBillingProvider } from '../../helpers/fake-billing-provider.js';
 
 /**
@@ -18,7 +18,7 @@ describe('calls a remote provider receives per operation', () => {
     fake = seedFakeProvider(await new FakeBillingProvider().start());
     t = await startApp(backend, { REBOUND_SECRET_KEY: TEST_SECRET_KEY });
     key = (await seedBilling(t, 'costs')).private;
-    await useRemoteProvider(t, 'costs', fake);
+    await switchToRemoteProvider(t, 'costs', fake);
   });
   beforeEach(() => {
     fake.received.length = 0;

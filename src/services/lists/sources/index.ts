@@ -9,7 +9,7 @@ import type { ListBase, ListContext, ListSource, SharedListParams } from './type
 import { forYouSource, recommendedSource, viewedTogetherSource } from './model-lists.js';
 import { recentlyViewedSource, viewedSource } from './visitor-lists.js';
 
-export type { ListBase, ListContext, ListSource } from './types.js';
+export type { ListBase, ListSource } from './types.js';
 
 /** Every list endpoint, served over HTTP and usable as a ruleset `endpoint` output. */
 export const LIST_SOURCES: ReadonlyMap<string, ListSource> = new Map(
