@@ -28,7 +28,7 @@ interface Interned {
 }
 
 /**
- * Precomputes content similarity (docs/lists.md, "similar_products"): for every product, the
+ * Precomputes content similarity (docs/lists.md, the similar_products row): for every product, the
  * listable products most like it under `similarity()`, computed once per model build in the
  * worker so a request costs a lookup and a merge. Candidates come from products sharing a type,
  * vendor, tag or title word, rarest features first, at most CONTENT_BUDGET per product: a feature

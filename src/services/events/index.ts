@@ -7,7 +7,7 @@ import type { EventFilter, Store } from '../../store/store.js';
 
 export type EventRow = StoreEvent & { shop_id: number };
 
-/** The analytics intake and the viewed-products read-back (docs/api.md, "Events"; docs/lists.md, "viewed"). */
+/** The analytics intake and the viewed-products read-back (docs/api.md, "Events"). */
 export function createEventsService(deps: {
   store: Pick<Store, 'listEvents' | 'appendEvents'>;
   catalog: CatalogIndex;

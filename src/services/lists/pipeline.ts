@@ -13,7 +13,7 @@ export interface Picked extends Candidate {
   marketVariants?: readonly string[];
 }
 
-/** What every product answer filters by, in this order (docs/lists.md, "The shared filters"). */
+/** What every product answer filters by, in this order (docs/api.md, "The shared filters"). */
 export interface FilterRules {
   market: IndexedMarket | null;
   limit: number;
