@@ -16,7 +16,7 @@ function filesUnder(dir: string): string[] {
   });
 }
 
-const SOURCES = ['src', 'test', 'console', 'widget', 'bench', 'demo'].flatMap(filesUnder).filter((f) => /\.(ts|tsx|mts|js|mjs|cfg|css)$/.test(f));
+const SOURCES = ['src', 'test', 'console', 'widget', 'bench', 'demo'].flatMap(filesUnder).filter((f) => /\.(ts|tsx|mts|js|mjs|cfg|css|md|html)$/.test(f));
 const DOCS = filesUnder('docs').filter((f) => f.endsWith('.md'));
 const MARKDOWN = [join(ROOT, 'README.md'), join(ROOT, 'CONTRIBUTING.md'), ...DOCS];
 
