@@ -29,7 +29,7 @@ export const staticSource = defineList({
 
 export const trendingSource = defineList({
   path: '/products/trending_products',
-  summary: "Trending products: decayed sales over the shop's window (30 days, half-life 7 days by default)",
+  summary: "Trending products: the shop's orders over its window, each decayed by its age (30 days, half-life 14 days by default)",
   params: excluded,
   candidates: (context) => eachById(context.catalog, context.catalog.sales.trending, new Set(context.productIds ?? [])),
 });
