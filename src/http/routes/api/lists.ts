@@ -7,6 +7,7 @@ import type { ProductsService } from '../../../services/products.js';
 import { serveAnswer } from '../../plugins/answers.js';
 import type { ParamsTypeProvider } from '../../plugins/params.js';
 import { renderList } from '../../render/products.js';
+import { Errors } from '../../schemas/errors.js';
 
 const WithMetadata = Type.Object({
   data: Type.Array(Type.Ref('Product')),
@@ -29,7 +30,7 @@ export function listRoutes(app: FastifyInstance, deps: { products: ProductsServi
           tags: ['products'],
           ...(source.path === '/products/search' ? { deprecated: true } : {}),
           querystring: source.schema,
-          response: { 200: WithMetadata, '4xx': { $ref: 'Error#' } },
+          response: { 200: WithMetadata, ...Errors },
         },
       },
       async (request, reply) => {
