@@ -49,7 +49,9 @@ function familyOf(route: string): string {
   if (path.startsWith('/api/v1/billing/')) return 'public billing';
   if (path.startsWith('/api/v1/analytics/')) return 'events and tracking';
   if (path.startsWith('/api/v1/custom/')) return 'custom';
-  if (path.startsWith('/admin/v1/')) return 'admin';
+  // Admin routes by what they act on: /admin/v1/shops/:handle/<part> or /admin/v1/<part>.
+  const admin = /^\/admin\/v1\/(?:shops\/:handle\/)?([^/]+)/.exec(path);
+  if (admin) return `admin ${admin[1]}`;
   if (path.startsWith('/webhooks/')) return 'webhooks';
   if (path.startsWith('/billing/')) return 'billing pages';
   if (path.startsWith('/widget') || path.startsWith('/demo/')) return 'widget and demo';
@@ -363,6 +365,8 @@ describe('response schemas: every answer matches its route', () => {
     expectStatus(await get(`/api/v1/custom/id/abc?key=${pub}`), 400);
 
     expectStatus(await admin('GET', '/rule-catalog'), 200);
+    expectStatus(await get('/admin/v1/rule-catalog'), 401);
+    expectStatus(await get('/admin/v1/rule-catalog'), 401);
     expectStatus(await admin('GET', `${shop}/rulesets`), 200);
     expectStatus(await admin('GET', `${shop}/rulesets/${id}`), 200);
     expectStatus(await admin('GET', `${shop}/rulesets/999`), 404);
@@ -467,6 +471,8 @@ describe('response schemas: every answer matches its route', () => {
     expectStatus(await admin('PATCH', '/shops/other', { timezone: 'Mars/Olympus' }), 422);
     expectStatus(await admin('GET', '/shops/other/keys'), 200);
     expectStatus(await admin('GET', '/shops/other/signing-secret'), 200);
+    expectStatus(await admin('GET', '/shops/other/signing-secret', undefined, priv), 404);
+    expectStatus(await admin('GET', '/shops/other/signing-secret', undefined, priv), 404);
     expectStatus(await admin('POST', '/shops/other/keys/rotate'), 200);
     const prefix = (await admin('GET', '/shops/other/keys')).json().data[0].key_prefix as string;
     expectStatus(await admin('POST', '/shops/other/keys/revoke', { key_prefix: prefix }), 200);
@@ -475,6 +481,8 @@ describe('response schemas: every answer matches its route', () => {
     expectStatus(await admin('GET', '/node/residency', undefined, priv), 403);
     expectStatus(await admin('GET', '/session'), 200);
     expectStatus(await admin('GET', '/session', undefined, priv), 200);
+    expectStatus(await admin('GET', '/session', undefined, 'not-a-token'), 401);
+    expectStatus(await admin('GET', '/session', undefined, 'not-a-token'), 401);
     expectStatus(await admin('GET', `${shop}/insights`), 200);
     expectStatus(await admin('GET', `${shop}/insights?days=0`), 400);
     expectValid();

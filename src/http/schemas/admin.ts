@@ -3,6 +3,26 @@ import { AdminProductSchema } from './product.js';
 
 const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);
 
+const Whole = Type.Optional(Type.Integer());
+const Days = Type.Optional(Type.Number());
+
+/** The settings a shop has set; absent ones take the defaults of docs/lists.md. */
+export const ShopSettingsSchema = Type.Object({
+  trending_window_days: Days,
+  trending_half_life_days: Days,
+  trending_counts: Type.Optional(Type.Union([Type.Literal('orders'), Type.Literal('units')])),
+  recommended_similarity: Type.Optional(Type.Union([Type.Literal('weighted'), Type.Literal('count'), Type.Literal('jaccard'), Type.Literal('lift')])),
+  recommended_support_threshold: Whole,
+  recommended_basis: Type.Optional(Type.Union([Type.Literal('customer'), Type.Literal('order')])),
+  for_you_include_purchased: Type.Optional(Type.Boolean()),
+  affinity_half_life_days: Days,
+  reactivate_on_get: Type.Optional(Type.Boolean()),
+  rate_limit_public_per_minute: Whole,
+  rate_limit_private_per_minute: Whole,
+  require_customer_signature: Type.Optional(Type.Boolean()),
+  attribution_window_hours: Type.Optional(Type.Number()),
+});
+
 /** A shop as the admin API shows it (`publicShop`: no secrets, whether the webhook secrets are set). */
 export const PublicShopSchema = Type.Object({
   id: Type.Integer(),
@@ -12,7 +32,7 @@ export const PublicShopSchema = Type.Object({
   currency: Type.String(),
   scopes: Type.Array(Type.String()),
   public_url: Nullable(Type.String()),
-  settings: Type.Object({}, { additionalProperties: true, description: 'list tuning, rate limits and options (docs/lists.md)' }),
+  settings: ShopSettingsSchema,
   created_at: Type.String(),
   updated_at: Type.String(),
   webhook_secret_set: Type.Boolean(),

