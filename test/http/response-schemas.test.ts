@@ -353,13 +353,27 @@ describe('response schemas: every answer matches its route', () => {
           output: [{ type: 'product', products: [{ product_id: 3 }, { product_id: 4 }] }],
           exit_if_matched: true,
         },
-        { logic: [], output: [{ type: 'endpoint', endpoint: '/products/top_sellers' }] },
+        {
+          logic: [],
+          output: [
+            { type: 'endpoint', endpoint: '/products/top_sellers' },
+            { type: 'collection', collection_id: 900 },
+          ],
+        },
       ],
     });
     expectStatus(created, 201);
     const id = created.json().ruleset.id as number;
     expectStatus(await get(`/api/v1/custom/id/${id}?key=${pub}&shop_product_ids=1`), 200);
     expectStatus(await get(`/api/v1/custom/id/${id}?key=${pub}&shop_product_ids=2&format=pretty`), 200);
+    // Unknown inputs and outputs are answered as errors in the metadata, each with its id or rule.
+    const partial = await get(`/api/v1/custom/id/${id}?key=${pub}&shop_product_ids=1,999&shop_variant_ids=9999`);
+    expect(
+      partial
+        .json()
+        .metadata.errors.map((e: { code: string }) => e.code)
+        .sort(),
+    ).toEqual(['unknown_product', 'unknown_variant']);
     expectStatus(await get(`/api/v1/custom/id/${id}?key=${pub}&shop_product_ids=1`, { 'accept-encoding': 'gzip' }), 200);
     expectStatus(await get(`/api/v1/custom/id/999?key=${pub}`), 404);
     expectStatus(await get(`/api/v1/custom/id/abc?key=${pub}`), 400);
