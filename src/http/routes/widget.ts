@@ -98,7 +98,16 @@ export function widgetRoutes(
 
   app.get(
     '/widget-demo',
-    { schema: { hide: true, response: { 200: nonJson('text/html', 'the demo page'), '4xx': nonJson('text/html', 'the help page, saying what is wrong') } } },
+    {
+      schema: {
+        hide: true,
+        response: {
+          200: nonJson('text/html', 'the demo page'),
+          '4xx': nonJson('text/html', 'the help page, saying what is wrong'),
+          '5xx': InlineErrors['5xx'],
+        },
+      },
+    },
     async (request, reply) => {
       const query = demoQuery(request);
       const key = query?.key;
