@@ -39,6 +39,7 @@ import { healthRoutes } from './routes/health.js';
 import { listRoutes } from './routes/api/lists.js';
 import { sourcesRoute } from './routes/api/sources.js';
 import { sharedSchemas } from './schemas/product.js';
+import { serializeAsReturned } from './schemas/serializer.js';
 
 const HTML_HEADERS = { 'x-frame-options': 'DENY', 'referrer-policy': 'no-referrer' };
 
@@ -60,6 +61,8 @@ function serverOptions(timeouts: Config['timeouts']): ServerOptions {
 export interface AppOptions {
   /** Fastify logger settings; tests pass false. */
   logger?: FastifyServerOptions['logger'];
+  /** Runs once the shared schemas and the error handler are in place, before any route: tests add onRoute and reply hooks here. */
+  beforeRoutes?: (app: FastifyInstance) => void;
 }
 
 /** Builds the HTTP application on composed services. No listen, no environment reads. */
@@ -74,6 +77,7 @@ export async function buildApp(services: Services, config: Config, options: AppO
     serverFactory: (handler) => createServer(serverOptions(config.timeouts), handler),
   });
   for (const schema of sharedSchemas) app.addSchema(schema);
+  app.setSerializerCompiler(serializeAsReturned);
   registerParamsReader(app);
   registerErrorHandling(app);
   // Every answer is read as its declared type; every HTML page, whoever renders it, cannot be framed.
@@ -85,6 +89,7 @@ export async function buildApp(services: Services, config: Config, options: AppO
     }
     done(null, payload);
   });
+  options.beforeRoutes?.(app);
   await registerOpenApi(app, config.publicUrl);
   healthRoutes(app, services.store);
   registerMetrics(app, services);

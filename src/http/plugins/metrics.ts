@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Services } from '../../compose.js';
+import { Errors, nonJson } from '../schemas/errors.js';
 
 /**
  * Prometheus metrics at `/metrics` (docs/operations.md): requests and latency per route and status,
@@ -75,7 +76,7 @@ export function registerMetrics(app: FastifyInstance, services: Services): Regis
     child.time.observe(reply.elapsedTime / 1000);
     done();
   });
-  app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
+  app.get('/metrics', { schema: { hide: true, response: { 200: nonJson('text/plain', 'Prometheus text format'), ...Errors } } }, async (_request, reply) => {
     return reply.header('content-type', registry.contentType).send(await registry.metrics());
   });
   return registry;

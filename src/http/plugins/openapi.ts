@@ -1,6 +1,8 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
+import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
+import { Errors } from '../schemas/errors.js';
 
 /** OpenAPI generated from the route schemas, served as JSON and browsable at /docs. */
 export async function registerOpenApi(app: FastifyInstance, publicUrl: string): Promise<void> {
@@ -25,5 +27,6 @@ export async function registerOpenApi(app: FastifyInstance, publicUrl: string): 
   });
   // staticCSP: the docs page gets a Content-Security-Policy with hashes for its own scripts and styles.
   await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
-  app.get('/api/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  const OpenApiDocument = Type.Object({ openapi: Type.String(), info: Type.Object({}, { additionalProperties: true }) }, { additionalProperties: true });
+  app.get('/api/v1/openapi.json', { schema: { hide: true, response: { 200: OpenApiDocument, ...Errors } } }, async () => app.swagger());
 }

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError, UnavailableError } from '../../domain/errors.js';
 import type { LinkIntent, ReactivationService } from '../../services/billing/reactivation.js';
 import { PAGE_HEADERS, renderProviderErrorPage, renderReactivationPage } from '../pages/reactivation-page.js';
+import { ErrorRef, nonJson, PageOrError } from '../schemas/errors.js';
 
 /** The link's query with a null prototype (names are the client's); a repeated parameter can never match the signature. */
 function linkQuery(request: FastifyRequest): Record<string, string> {
@@ -31,7 +32,7 @@ export function billingPageRoutes(app: FastifyInstance, reactivation: Reactivati
     app.route({
       method,
       url: '/billing/reactivate',
-      schema: { hide: true },
+      schema: { hide: true, response: { 200: nonJson('text/html', 'the reactivation page'), 406: ErrorRef, '4xx': PageOrError, '5xx': PageOrError } },
       handler: async (request, reply) => {
         // HEAD (link checkers, mail scanners) and clients that cannot show a page are never counted as opened.
         const intent: LinkIntent = request.method === 'POST' ? 'confirm' : request.method === 'HEAD' ? 'peek' : 'view';

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { webBuildDir } from '../web-build.js';
+import { InlineErrors, nonJson } from '../schemas/errors.js';
 
 /** The console calls only this server; product images may come from the shop's CDN. */
 export const CONSOLE_CSP =
@@ -17,7 +18,7 @@ export async function consoleRoutes(app: FastifyInstance, root = webBuildDir('co
   if (!existsSync(join(root, 'index.html'))) {
     // The router ignores trailing slashes, so this also answers /console.
     for (const path of ['/console/', '/console/*']) {
-      app.get(path, { schema: { hide: true } }, async (_request, reply) =>
+      app.get(path, { schema: { hide: true, response: InlineErrors } }, async (_request, reply) =>
         reply.status(503).send({ error: 'The console has not been built. Run npm run build (npm ci and npm start do it for you).' }),
       );
     }
@@ -38,5 +39,7 @@ export async function consoleRoutes(app: FastifyInstance, root = webBuildDir('co
     },
   });
   // The wildcard does not cover the folder itself; the router ignores the trailing slash, so this serves /console too.
-  app.get('/console/', { schema: { hide: true } }, async (_request, reply) => reply.sendFile('index.html'));
+  app.get('/console/', { schema: { hide: true, response: { 200: nonJson('text/html', 'the console'), ...InlineErrors } } }, async (_request, reply) =>
+    reply.sendFile('index.html'),
+  );
 }

@@ -1,9 +1,11 @@
 import type { FastifyInstance } from 'fastify';
+import { Errors } from '../schemas/errors.js';
+import { Live, Ready } from '../schemas/operations.js';
 
 /** Liveness (the process answers) and readiness (the database answers). */
 export function healthRoutes(app: FastifyInstance, database: { ping(): Promise<void> }): void {
-  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
-  app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
+  app.get('/healthz', { schema: { hide: true, response: { 200: Live, ...Errors } } }, async () => ({ status: 'ok' }));
+  app.get('/readyz', { schema: { hide: true, response: { 200: Ready, ...Errors } } }, async (_request, reply) => {
     try {
       await withTimeout(database.ping(), 2000);
       return { status: 'ready' };

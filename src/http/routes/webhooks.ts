@@ -4,6 +4,7 @@ import { InvalidInputError } from '../../domain/errors.js';
 import { params } from '../../domain/params/param.js';
 import { text } from '../../domain/params/text-kinds.js';
 import type { ParamsTypeProvider } from '../plugins/params.js';
+import { Errors } from '../schemas/errors.js';
 import type { BillingWebhooks } from '../../services/billing/webhooks.js';
 import type { StorefrontSync } from '../../services/storefront-sync.js';
 
@@ -56,7 +57,7 @@ export function webhookRoutes(fastify: FastifyInstance, deps: { billing: Billing
         tags: ['webhooks'],
         params: ShopParams,
         headers: StorefrontHeaders,
-        response: { 200: WebhookAnswer },
+        response: { 200: WebhookAnswer, ...Errors },
       },
     },
     async (request) => {
@@ -82,7 +83,7 @@ export function webhookRoutes(fastify: FastifyInstance, deps: { billing: Billing
         tags: ['webhooks'],
         params: ShopParams,
         headers: BillingHeaders,
-        response: { 200: WebhookAnswer },
+        response: { 200: WebhookAnswer, ...Errors },
       },
     },
     async (request) => {

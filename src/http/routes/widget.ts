@@ -12,6 +12,7 @@ import { readParams } from '../../domain/params/read.js';
 import { text } from '../../domain/params/text-kinds.js';
 import { webBuildDir } from '../web-build.js';
 import { renderWidgetDemoHelp, renderWidgetDemoPage, WIDGET_DEMO_HEADERS } from '../pages/widget-demo-page.js';
+import { InlineErrors, NoContent, nonJson } from '../schemas/errors.js';
 
 /** The built widget (`npm run build:web`), found from the repository root so it works from src/ and dist/src/. */
 export const WIDGET_FILE = join(webBuildDir('widget'), 'widget.js');
@@ -74,36 +75,53 @@ export function widgetRoutes(
   const load = scriptLoader(options.scriptFile ?? WIDGET_FILE);
   const demo = deps.demo ?? createWidgetDemoService(deps);
 
-  app.get('/widget.js', { schema: { hide: true } }, async (request, reply) => {
-    const script = load();
-    if (!script) return reply.status(503).header('cache-control', 'no-store').send({ error: 'The storefront widget has not been built: run npm run build.' });
-    void reply
-      .header('cache-control', 'public, max-age=300')
-      .header('cross-origin-resource-policy', 'cross-origin')
-      .header('x-content-type-options', 'nosniff')
-      .header('vary', 'accept-encoding');
-    // q-values count: `gzip;q=0` refuses gzip.
-    const gzip = negotiate(request.headers['accept-encoding'] ?? '', ['gzip', 'identity']) === 'gzip';
-    const etag = gzip ? script.gzipEtag : script.etag;
-    void reply.header('etag', etag);
-    if (etagMatches(request.headers['if-none-match'], etag)) return reply.status(304).send();
-    void reply.header('content-type', 'text/javascript; charset=utf-8');
-    return gzip ? reply.header('content-encoding', 'gzip').send(script.gzip) : reply.send(script.bytes);
-  });
+  app.get(
+    '/widget.js',
+    { schema: { hide: true, response: { 200: nonJson('text/javascript', 'the storefront widget'), 304: NoContent, ...InlineErrors } } },
+    async (request, reply) => {
+      const script = load();
+      if (!script) return reply.status(503).header('cache-control', 'no-store').send({ error: 'The storefront widget has not been built: run npm run build.' });
+      void reply
+        .header('cache-control', 'public, max-age=300')
+        .header('cross-origin-resource-policy', 'cross-origin')
+        .header('x-content-type-options', 'nosniff')
+        .header('vary', 'accept-encoding');
+      // q-values count: `gzip;q=0` refuses gzip.
+      const gzip = negotiate(request.headers['accept-encoding'] ?? '', ['gzip', 'identity']) === 'gzip';
+      const etag = gzip ? script.gzipEtag : script.etag;
+      void reply.header('etag', etag);
+      if (etagMatches(request.headers['if-none-match'], etag)) return reply.status(304).send();
+      void reply.header('content-type', 'text/javascript; charset=utf-8');
+      return gzip ? reply.header('content-encoding', 'gzip').send(script.gzip) : reply.send(script.bytes);
+    },
+  );
 
-  app.get('/widget-demo', { schema: { hide: true } }, async (request, reply) => {
-    const query = demoQuery(request);
-    const key = query?.key;
-    const help = (status: number, problem: string | null) => reply.status(status).headers(WIDGET_DEMO_HEADERS).send(renderWidgetDemoHelp(problem));
-    if (query !== null && key === null) return help(200, null);
-    if (!key || !KEY.test(key))
-      return help(400, 'That is not an API key: a public key looks like rb_pub_ followed by 32 letters, digits, dashes or underscores.');
-    const product = query?.product;
-    const handle = typeof product === 'string' && HANDLE.test(product) ? product : null;
-    const found = await demo.lookup(key, handle);
-    if (found.kind === 'unknown')
-      return help(404, 'No shop has this public key. Keys are shown once at start-up; npm run rebound -- keys demo issues new ones.');
-    if (found.kind === 'private') return help(403, "This is a private key, which must never be put in a web page: use the shop's public key.");
-    return reply.status(200).headers(WIDGET_DEMO_HEADERS).send(renderWidgetDemoPage(found, key));
-  });
+  app.get(
+    '/widget-demo',
+    {
+      schema: {
+        hide: true,
+        response: {
+          200: nonJson('text/html', 'the demo page'),
+          '4xx': nonJson('text/html', 'the help page, saying what is wrong'),
+          '5xx': InlineErrors['5xx'],
+        },
+      },
+    },
+    async (request, reply) => {
+      const query = demoQuery(request);
+      const key = query?.key;
+      const help = (status: number, problem: string | null) => reply.status(status).headers(WIDGET_DEMO_HEADERS).send(renderWidgetDemoHelp(problem));
+      if (query !== null && key === null) return help(200, null);
+      if (!key || !KEY.test(key))
+        return help(400, 'That is not an API key: a public key looks like rb_pub_ followed by 32 letters, digits, dashes or underscores.');
+      const product = query?.product;
+      const handle = typeof product === 'string' && HANDLE.test(product) ? product : null;
+      const found = await demo.lookup(key, handle);
+      if (found.kind === 'unknown')
+        return help(404, 'No shop has this public key. Keys are shown once at start-up; npm run rebound -- keys demo issues new ones.');
+      if (found.kind === 'private') return help(403, "This is a private key, which must never be put in a web page: use the shop's public key.");
+      return reply.status(200).headers(WIDGET_DEMO_HEADERS).send(renderWidgetDemoPage(found, key));
+    },
+  );
 }

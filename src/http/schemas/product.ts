@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { ErrorResponse } from './errors.js';
 
 /** The public API's Product shape, for response documentation (answers are assembled from pre-serialized bytes). */
 const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
@@ -71,35 +72,40 @@ export const ImageSchema = Type.Object(
   { $id: 'Image' },
 );
 
-export const ProductSchema = Type.Object(
-  {
-    id: Type.Integer(),
-    title: Type.String(),
-    body_html: Type.String(),
-    vendor: Type.String(),
-    product_type: Type.String(),
-    created_at: Type.String(),
-    updated_at: Type.String(),
-    published_at: Type.String(),
-    handle: Type.String(),
-    template_suffix: Nullable(Type.String()),
-    published_scope: Type.String(),
-    tags: Type.String({ description: 'comma-separated' }),
-    admin_graphql_api_id: Type.Optional(Type.String()),
-    variants: Type.Array(Type.Ref('Variant')),
-    options: Type.Array(
-      Type.Object({ id: Type.Integer(), product_id: Type.Integer(), name: Type.String(), position: Type.Integer(), values: Type.Array(Type.String()) }),
-    ),
-    images: Type.Array(Type.Ref('Image')),
-    image: Type.Union([Type.Ref('Image'), Type.Null()]),
-    metafields: Type.Optional(Type.Array(Type.Ref('Metafield'), { description: 'only with metafields=yes' })),
-  },
-  { $id: 'Product' },
-);
+const productFields = {
+  id: Type.Integer(),
+  title: Type.String(),
+  body_html: Type.String(),
+  vendor: Type.String(),
+  product_type: Type.String(),
+  created_at: Type.String(),
+  updated_at: Type.String(),
+  published_at: Type.String(),
+  handle: Type.String(),
+  template_suffix: Nullable(Type.String()),
+  published_scope: Type.String(),
+  tags: Type.String({ description: 'comma-separated' }),
+  admin_graphql_api_id: Type.Optional(Type.String()),
+  variants: Type.Array(Type.Ref('Variant')),
+  options: Type.Array(
+    Type.Object({ id: Type.Integer(), product_id: Type.Integer(), name: Type.String(), position: Type.Integer(), values: Type.Array(Type.String()) }),
+  ),
+  images: Type.Array(Type.Ref('Image')),
+  image: Type.Union([Type.Ref('Image'), Type.Null()]),
+  metafields: Type.Optional(Type.Array(Type.Ref('Metafield'), { description: 'only with metafields=yes' })),
+};
+
+export const ProductSchema = Type.Object(productFields, { $id: 'Product' });
+
+/** A product as the admin API reads it: every metafield, its status, and no publication date for an unpublished one. */
+export const AdminProductSchema = Type.Object({
+  ...productFields,
+  published_at: Nullable(Type.String()),
+  metafields: Type.Array(Type.Ref('Metafield')),
+  status: Type.String({ description: 'active, draft or archived (never in the public API)' }),
+});
 
 export const ProductListResponse = Type.Object({ data: Type.Array(Type.Ref('Product')) });
-
-export const ErrorResponse = Type.Object({ error: Type.String({ description: 'a sentence naming the parameter and what is wrong' }) }, { $id: 'Error' });
 
 /** Shared schemas registered once on the app, referenced by $id. */
 export const sharedSchemas = [MetafieldSchema, VariantSchema, ImageSchema, ProductSchema, ErrorResponse];

@@ -5,6 +5,7 @@ import type { ShopsService } from '../../../services/shops.js';
 import { shopFor } from '../../plugins/admin-auth.js';
 import { bodyValidatedByService, type ParamsTypeProvider } from '../../plugins/params.js';
 import { HandlePath } from '../../schemas/admin-params.js';
+import { Errors } from '../../schemas/errors.js';
 
 const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);
 
@@ -27,7 +28,7 @@ export function billingProviderRoutes(fastify: FastifyInstance, deps: { shops: S
         summary: "The shop's billing provider: type, base URL and API version (never the token)",
         tags,
         params: HandlePath,
-        response: { 200: BillingProviderSchema },
+        response: { 200: BillingProviderSchema, ...Errors },
       },
     },
     async (request) => deps.providers.settings((await shopFor(request, deps.shops, request.params.handle)).id),
@@ -42,7 +43,7 @@ export function billingProviderRoutes(fastify: FastifyInstance, deps: { shops: S
         tags,
         params: HandlePath,
         body: BillingProviderInput,
-        response: { 200: BillingProviderSchema },
+        response: { 200: BillingProviderSchema, ...Errors },
       },
     },
     async (request) => deps.providers.configure((await shopFor(request, deps.shops, request.params.handle)).id, request.body),

@@ -15,6 +15,8 @@ import { shopFor } from '../../plugins/admin-auth.js';
 import { bodyValidatedByService, type ParamsTypeProvider } from '../../plugins/params.js';
 import { HandleIdPath, HandlePath } from '../../schemas/admin-params.js';
 import { BULK_BODY_LIMIT } from './bulk.js';
+import { Errors } from '../../schemas/errors.js';
+import { CampaignStats, Upserted } from '../../schemas/admin.js';
 
 const tags = ['admin: billing'];
 const Counters = { links_generated: Type.Integer(), pages_opened: Type.Integer(), reactivations: Type.Integer() };
@@ -49,6 +51,7 @@ export function adminBillingRoutes(fastify: FastifyInstance, deps: { shops: Shop
           tags,
           params: HandlePath,
           body: Type.Array(row),
+          response: { 200: Upserted, ...Errors },
         },
       },
       async (request) => deps.ledger.upsert(await shopId(request), kind, request.body),
@@ -59,7 +62,7 @@ export function adminBillingRoutes(fastify: FastifyInstance, deps: { shops: Shop
     '/shops/:handle/campaigns',
     {
       ...bodyValidatedByService,
-      schema: { summary: 'Create a reactivation campaign', tags, params: HandlePath, body: CampaignInput, response: { 201: CampaignAnswer } },
+      schema: { summary: 'Create a reactivation campaign', tags, params: HandlePath, body: CampaignInput, response: { 201: CampaignAnswer, ...Errors } },
     },
     async (request, reply) => reply.status(201).send({ campaign: await deps.ledger.createCampaign(await shopId(request), request.body) }),
   );
@@ -73,7 +76,7 @@ export function adminBillingRoutes(fastify: FastifyInstance, deps: { shops: Shop
         tags,
         params: HandleIdPath,
         body: CampaignPatchInput,
-        response: { 200: CampaignAnswer },
+        response: { 200: CampaignAnswer, ...Errors },
       },
     },
     async (request) => {
@@ -84,7 +87,7 @@ export function adminBillingRoutes(fastify: FastifyInstance, deps: { shops: Shop
   app.get(
     '/shops/:handle/campaigns',
     {
-      schema: { summary: 'Campaigns, oldest first, each with its counters in total', tags, params: HandlePath, response: { 200: CampaignList } },
+      schema: { summary: 'Campaigns, oldest first, each with its counters in total', tags, params: HandlePath, response: { 200: CampaignList, ...Errors } },
     },
     async (request) => ({ data: await deps.ledger.listCampaigns(await shopId(request)) }),
   );
@@ -92,7 +95,12 @@ export function adminBillingRoutes(fastify: FastifyInstance, deps: { shops: Shop
   app.get(
     '/shops/:handle/campaigns/:id/stats',
     {
-      schema: { summary: 'Links generated, pages opened and reactivations, in total and by tk', tags, params: HandleIdPath },
+      schema: {
+        summary: 'Links generated, pages opened and reactivations, in total and by tk',
+        tags,
+        params: HandleIdPath,
+        response: { 200: CampaignStats, ...Errors },
+      },
     },
     async (request) => {
       return { data: await deps.ledger.stats(await shopId(request), request.params.id) };

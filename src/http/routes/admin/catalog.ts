@@ -12,6 +12,8 @@ import { shopFor } from '../../plugins/admin-auth.js';
 import { bodyValidatedByService, type ParamsTypeProvider } from '../../plugins/params.js';
 import { HandleIdPath, HandlePath } from '../../schemas/admin-params.js';
 import { BULK_BODY_LIMIT } from './bulk.js';
+import { Errors, NoContent } from '../../schemas/errors.js';
+import { CollectionList, InventoryUpdated, MarketList, ProductPage, Upserted } from '../../schemas/admin.js';
 
 const ProductsQuery = params({
   query: text('search by title, handle or id', { max: 200 }),
@@ -27,7 +29,7 @@ export function catalogRoutes(app: FastifyInstance, deps: { shops: ShopsService;
   const shopOf = (request: FastifyRequest & { params: { handle: string } }): Promise<Shop> => shopFor(request, shops, request.params.handle);
   const api = app.withTypeProvider<ParamsTypeProvider>();
 
-  const bulk = (path: string, summary: string, row: TSchema, write: (shopId: number, body: unknown) => Promise<object>) => {
+  const bulk = (path: string, summary: string, row: TSchema, answer: TSchema, write: (shopId: number, body: unknown) => Promise<object>) => {
     api.put(
       `/shops/:handle/${path}`,
       {
@@ -38,18 +40,19 @@ export function catalogRoutes(app: FastifyInstance, deps: { shops: ShopsService;
           tags: ['admin: catalog'],
           params: HandlePath,
           body: Type.Array(row),
+          response: { 200: answer, ...Errors },
         },
       },
       async (request) => write((await shopOf(request)).id, request.body),
     );
   };
 
-  bulk('products', 'Upsert products by id', ProductInput, catalog.upsertProducts);
-  bulk('collections', "Upsert collections; replaces each named collection's membership", CollectionInput, catalog.upsertCollections);
-  bulk('inventory', 'Set variant inventory quantities', InventoryInput, catalog.setInventory);
-  bulk('customers', 'Upsert storefront customers', CustomerInput, catalog.upsertCustomers);
-  bulk('markets', 'Upsert markets', MarketInput, catalog.upsertMarkets);
-  bulk('orders', 'Upsert orders (cancelled ones are kept, never counted)', OrderInput, catalog.upsertOrders);
+  bulk('products', 'Upsert products by id', ProductInput, Upserted, catalog.upsertProducts);
+  bulk('collections', "Upsert collections; replaces each named collection's membership", CollectionInput, Upserted, catalog.upsertCollections);
+  bulk('inventory', 'Set variant inventory quantities', InventoryInput, InventoryUpdated, catalog.setInventory);
+  bulk('customers', 'Upsert storefront customers', CustomerInput, Upserted, catalog.upsertCustomers);
+  bulk('markets', 'Upsert markets', MarketInput, Upserted, catalog.upsertMarkets);
+  bulk('orders', 'Upsert orders (cancelled ones are kept, never counted)', OrderInput, Upserted, catalog.upsertOrders);
 
   api.get(
     '/shops/:handle/products',
@@ -59,6 +62,7 @@ export function catalogRoutes(app: FastifyInstance, deps: { shops: ShopsService;
         tags: ['admin: catalog'],
         params: HandlePath,
         querystring: ProductsQuery,
+        response: { 200: ProductPage, ...Errors },
       },
     },
     async (request) => {
@@ -73,7 +77,7 @@ export function catalogRoutes(app: FastifyInstance, deps: { shops: ShopsService;
   api.delete(
     '/shops/:handle/products/:id',
     {
-      schema: { summary: 'Delete a product', tags: ['admin: catalog'], params: HandleIdPath },
+      schema: { summary: 'Delete a product', tags: ['admin: catalog'], params: HandleIdPath, response: { 204: NoContent, ...Errors } },
     },
     async (request, reply) => {
       const productId = request.params.id;
@@ -82,11 +86,21 @@ export function catalogRoutes(app: FastifyInstance, deps: { shops: ShopsService;
     },
   );
 
-  api.get('/shops/:handle/collections', { schema: { summary: 'Collections with members', tags: ['admin: catalog'], params: HandlePath } }, async (request) => ({
-    data: await catalog.listCollections((await shopOf(request)).id),
-  }));
+  api.get(
+    '/shops/:handle/collections',
+    {
+      schema: { summary: 'Collections with members', tags: ['admin: catalog'], params: HandlePath, response: { 200: CollectionList, ...Errors } },
+    },
+    async (request) => ({
+      data: await catalog.listCollections((await shopOf(request)).id),
+    }),
+  );
 
-  api.get('/shops/:handle/markets', { schema: { summary: 'Markets', tags: ['admin: catalog'], params: HandlePath } }, async (request) => ({
-    data: await catalog.listMarkets((await shopOf(request)).id),
-  }));
+  api.get(
+    '/shops/:handle/markets',
+    { schema: { summary: 'Markets', tags: ['admin: catalog'], params: HandlePath, response: { 200: MarketList, ...Errors } } },
+    async (request) => ({
+      data: await catalog.listMarkets((await shopOf(request)).id),
+    }),
+  );
 }

@@ -8,24 +8,10 @@ import { wholeNumber } from '../../../domain/params/kinds.js';
 import { shopFor } from '../../plugins/admin-auth.js';
 import type { ParamsTypeProvider } from '../../plugins/params.js';
 import { HandlePath } from '../../schemas/admin-params.js';
+import { Errors } from '../../schemas/errors.js';
+import { PublicShopSchema } from '../../schemas/admin.js';
 
 const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);
-
-/** A shop as the admin API shows it (`publicShop`: no secrets, whether the webhook secrets are set). */
-export const PublicShopSchema = Type.Object({
-  id: Type.Integer(),
-  handle: Type.String(),
-  name: Type.String(),
-  timezone: Type.String(),
-  currency: Type.String(),
-  scopes: Type.Array(Type.String()),
-  public_url: Nullable(Type.String()),
-  settings: Type.Object({}, { additionalProperties: true }),
-  created_at: Type.String(),
-  updated_at: Type.String(),
-  webhook_secret_set: Type.Boolean(),
-  billing_webhook_secret_set: Type.Boolean(),
-});
 
 const ProductRef = {
   product_id: Type.Integer(),
@@ -83,7 +69,7 @@ export function consoleApiRoutes(app: FastifyInstance, deps: { shops: ShopsServi
       schema: {
         summary: "Who the bearer is: the operator token (every shop) or a shop's private key (that shop)",
         tags,
-        response: { 200: Type.Object({ operator: Type.Boolean(), shops: Type.Array(PublicShopSchema) }) },
+        response: { 200: Type.Object({ operator: Type.Boolean(), shops: Type.Array(PublicShopSchema) }), ...Errors },
       },
     },
     async (request) => {
@@ -101,7 +87,7 @@ export function consoleApiRoutes(app: FastifyInstance, deps: { shops: ShopsServi
         tags,
         params: HandlePath,
         querystring: InsightsQuery,
-        response: { 200: InsightsResponse },
+        response: { 200: InsightsResponse, ...Errors },
       },
     },
     async (request) => {

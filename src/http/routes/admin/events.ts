@@ -7,6 +7,8 @@ import type { ShopsService } from '../../../services/shops.js';
 import { shopFor } from '../../plugins/admin-auth.js';
 import type { ParamsTypeProvider } from '../../plugins/params.js';
 import { HandlePath } from '../../schemas/admin-params.js';
+import { Errors } from '../../schemas/errors.js';
+import { EventList } from '../../schemas/admin.js';
 
 const EventsQuery = params({
   uuid: uuid("only this session's events"),
@@ -19,7 +21,13 @@ export function adminEventRoutes(app: FastifyInstance, deps: { shops: ShopsServi
   app.withTypeProvider<ParamsTypeProvider>().get(
     '/shops/:handle/events',
     {
-      schema: { summary: 'Stored events, newest first', tags: ['admin: events'], params: HandlePath, querystring: EventsQuery },
+      schema: {
+        summary: 'Stored events, newest first',
+        tags: ['admin: events'],
+        params: HandlePath,
+        querystring: EventsQuery,
+        response: { 200: EventList, ...Errors },
+      },
     },
     async (request) => {
       const shop = await shopFor(request, deps.shops, request.params.handle);

@@ -10,10 +10,9 @@ import { shopFor } from '../../plugins/admin-auth.js';
 import { bodyValidatedByService, type ParamsTypeProvider } from '../../plugins/params.js';
 import { HandleIdPath, HandlePath } from '../../schemas/admin-params.js';
 import { AttributionAnswer, ExperimentAnswer, ExperimentSchema, ResultsAnswer, SeriesAnswer } from '../../schemas/experiments.js';
+import { Errors } from '../../schemas/errors.js';
 
 const tags = ['admin: experiments'];
-/** Admin errors carry `field` and `problems` beside `error` (422): the schema keeps them. */
-const errors = { '4xx': Type.Object({ error: Type.String() }, { additionalProperties: true }) };
 const DaysQuery = params({ days: wholeNumber('days back from today (UTC)', { min: 1, max: 365, fallback: 30 }) });
 
 /** Experiments and attributed figures (docs/attribution.md); the paths are fixed, tools rely on them. */
@@ -31,7 +30,7 @@ export function experimentRoutes(app: FastifyInstance, deps: { shops: ShopsServi
         tags,
         params: HandlePath,
         body: ExperimentInput,
-        response: { 201: ExperimentAnswer, ...errors },
+        response: { 201: ExperimentAnswer, ...Errors },
       },
     },
     async (request, reply) => reply.status(201).send({ experiment: await experiments.create(await shopId(request), request.body) }),
@@ -44,7 +43,7 @@ export function experimentRoutes(app: FastifyInstance, deps: { shops: ShopsServi
         summary: 'Every experiment, newest first',
         tags,
         params: HandlePath,
-        response: { 200: Type.Object({ data: Type.Array(ExperimentSchema) }), ...errors },
+        response: { 200: Type.Object({ data: Type.Array(ExperimentSchema) }), ...Errors },
       },
     },
     async (request) => ({ data: await experiments.list(await shopId(request)) }),
@@ -53,7 +52,7 @@ export function experimentRoutes(app: FastifyInstance, deps: { shops: ShopsServi
   api.get(
     '/shops/:handle/experiments/:id',
     {
-      schema: { summary: 'An experiment', tags, params: HandleIdPath, response: { 200: ExperimentAnswer, ...errors } },
+      schema: { summary: 'An experiment', tags, params: HandleIdPath, response: { 200: ExperimentAnswer, ...Errors } },
     },
     async (request) => ({ experiment: await experiments.get(await shopId(request), request.params.id) }),
   );
@@ -67,7 +66,7 @@ export function experimentRoutes(app: FastifyInstance, deps: { shops: ShopsServi
         tags,
         params: HandleIdPath,
         body: StopExperimentInput,
-        response: { 200: ExperimentAnswer, ...errors },
+        response: { 200: ExperimentAnswer, ...Errors },
       },
     },
     async (request) => ({ experiment: await experiments.stop(await shopId(request), request.params.id, request.body) }),
@@ -80,7 +79,7 @@ export function experimentRoutes(app: FastifyInstance, deps: { shops: ShopsServi
         summary: "Each arm's figures with 95% intervals and the probability of beating the first arm",
         tags,
         params: HandleIdPath,
-        response: { 200: ResultsAnswer, ...errors },
+        response: { 200: ResultsAnswer, ...Errors },
       },
     },
     async (request) => experiments.results(await shopId(request), request.params.id),
@@ -89,7 +88,7 @@ export function experimentRoutes(app: FastifyInstance, deps: { shops: ShopsServi
   api.get(
     '/shops/:handle/experiments/:id/series',
     {
-      schema: { summary: 'Cumulative figures per day and arm (the chart over time)', tags, params: HandleIdPath, response: { 200: SeriesAnswer, ...errors } },
+      schema: { summary: 'Cumulative figures per day and arm (the chart over time)', tags, params: HandleIdPath, response: { 200: SeriesAnswer, ...Errors } },
     },
     async (request) => experiments.series(await shopId(request), request.params.id),
   );
@@ -102,7 +101,7 @@ export function experimentRoutes(app: FastifyInstance, deps: { shops: ShopsServi
         tags,
         params: HandlePath,
         querystring: DaysQuery,
-        response: { 200: AttributionAnswer, ...errors },
+        response: { 200: AttributionAnswer, ...Errors },
       },
     },
     async (request) => deps.attribution.summary(await shopId(request), request.query.days),

@@ -9,6 +9,7 @@ import type { ShopsService } from '../../../services/shops.js';
 import { shopFor } from '../../plugins/admin-auth.js';
 import type { ParamsTypeProvider } from '../../plugins/params.js';
 import { HandlePath } from '../../schemas/admin-params.js';
+import { Errors } from '../../schemas/errors.js';
 
 const SimilarQuery = params({
   product_id: positiveId('the product whose neighbours are wanted (required)', { required: true }),
@@ -72,7 +73,7 @@ export function modelRoutes(fastify: FastifyInstance, deps: { shops: ShopsServic
         summary: "The model serving the shop's recommended, for_you and viewed_together lists",
         tags: ['admin: models'],
         params: HandlePath,
-        response: { 200: StatusResponse },
+        response: { 200: StatusResponse, ...Errors },
       },
     },
     async (request) => {
@@ -89,7 +90,7 @@ export function modelRoutes(fastify: FastifyInstance, deps: { shops: ShopsServic
         tags: ['admin: models'],
         params: HandlePath,
         querystring: SimilarQuery,
-        response: { 200: SimilarResponse },
+        response: { 200: SimilarResponse, ...Errors },
       },
     },
     async (request) => {

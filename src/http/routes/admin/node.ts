@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { CatalogIndex } from '../../../indexes/catalog-index.js';
 import { requireOperator } from '../../plugins/admin-auth.js';
+import { Errors } from '../../schemas/errors.js';
 
 const NodeResidency = Type.Object({
   shops: Type.Array(Type.Object({ id: Type.Integer(), handle: Type.String(), estimated_bytes: Type.Integer() }), {
@@ -21,7 +22,7 @@ export function nodeRoutes(app: FastifyInstance, catalog: Pick<CatalogIndex, 're
       schema: {
         summary: 'Shops this node holds in memory, and its memory budget (operator token)',
         tags: ['admin: operations'],
-        response: { 200: NodeResidency, '4xx': { $ref: 'Error#' } },
+        response: { 200: NodeResidency, ...Errors },
       },
     },
     async (request) => {

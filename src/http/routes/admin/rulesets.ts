@@ -15,6 +15,9 @@ import { bodyValidatedByService, type ParamsTypeProvider } from '../../plugins/p
 import { prettify } from '../../render/products.js';
 import { renderCustomAnswer } from '../../render/custom.js';
 import { HandleIdPath, HandlePath, PreviewPath } from '../../schemas/admin-params.js';
+import { Errors, NoContent } from '../../schemas/errors.js';
+import { PreviewResponse } from '../../schemas/custom.js';
+import { RuleCatalogSchema, RulesetAnswer, RulesetSchema } from '../../schemas/rules.js';
 
 const tags = ['admin: rulesets'];
 
@@ -35,37 +38,60 @@ export function rulesetRoutes(app: FastifyInstance, deps: { shops: ShopsService;
   const shopId = async (request: FastifyRequest & { params: { handle: string } }) => (await shopFor(request, shops, request.params.handle)).id;
   const api = app.withTypeProvider<ParamsTypeProvider>();
 
-  api.get('/rule-catalog', { schema: { summary: 'Condition types, operators, value kinds and output types', tags } }, async () =>
-    describeRuleCatalog([...LIST_SOURCES.keys()]),
+  api.get(
+    '/rule-catalog',
+    { schema: { summary: 'Condition types, operators, value kinds and output types', tags, response: { 200: RuleCatalogSchema, ...Errors } } },
+    async () => describeRuleCatalog([...LIST_SOURCES.keys()]),
   );
 
-  api.get('/shops/:handle/rulesets', { schema: { summary: 'List rulesets', tags, params: HandlePath } }, async (request) => ({
-    data: await rulesets.list(await shopId(request)),
-  }));
+  api.get(
+    '/shops/:handle/rulesets',
+    { schema: { summary: 'List rulesets', tags, params: HandlePath, response: { 200: Type.Object({ data: Type.Array(RulesetSchema) }), ...Errors } } },
+    async (request) => ({
+      data: await rulesets.list(await shopId(request)),
+    }),
+  );
 
   api.post(
     '/shops/:handle/rulesets',
     {
       ...bodyValidatedByService,
-      schema: { summary: 'Create a ruleset (422 lists each problem with its JSON path)', tags, params: HandlePath, body: RulesetInput },
+      schema: {
+        summary: 'Create a ruleset (422 lists each problem with its JSON path)',
+        tags,
+        params: HandlePath,
+        body: RulesetInput,
+        response: { 201: RulesetAnswer, ...Errors },
+      },
     },
     async (request, reply) => reply.status(201).send({ ruleset: await rulesets.create(await shopId(request), request.body) }),
   );
 
-  api.get('/shops/:handle/rulesets/:id', { schema: { summary: 'A ruleset', tags, params: HandleIdPath } }, async (request) => ({
-    ruleset: await rulesets.get(await shopId(request), request.params.id),
-  }));
+  api.get(
+    '/shops/:handle/rulesets/:id',
+    { schema: { summary: 'A ruleset', tags, params: HandleIdPath, response: { 200: RulesetAnswer, ...Errors } } },
+    async (request) => ({
+      ruleset: await rulesets.get(await shopId(request), request.params.id),
+    }),
+  );
 
   api.put(
     '/shops/:handle/rulesets/:id',
-    { ...bodyValidatedByService, schema: { summary: 'Replace a ruleset', tags, params: HandleIdPath, body: RulesetInput } },
+    {
+      ...bodyValidatedByService,
+      schema: { summary: 'Replace a ruleset', tags, params: HandleIdPath, body: RulesetInput, response: { 200: RulesetAnswer, ...Errors } },
+    },
     async (request) => ({ ruleset: await rulesets.update(await shopId(request), request.params.id, request.body) }),
   );
 
-  api.delete('/shops/:handle/rulesets/:id', { schema: { summary: 'Delete a ruleset', tags, params: HandleIdPath } }, async (request, reply) => {
-    await rulesets.remove(await shopId(request), request.params.id);
-    return reply.status(204).send();
-  });
+  api.delete(
+    '/shops/:handle/rulesets/:id',
+    { schema: { summary: 'Delete a ruleset', tags, params: HandleIdPath, response: { 204: NoContent, ...Errors } } },
+    async (request, reply) => {
+      await rulesets.remove(await shopId(request), request.params.id);
+      return reply.status(204).send();
+    },
+  );
 
   api.post(
     '/shops/:handle/rulesets/:id/preview',
@@ -79,6 +105,7 @@ export function rulesetRoutes(app: FastifyInstance, deps: { shops: ShopsService;
           { ruleset: Type.Optional(RulesetInput) },
           { additionalProperties: true, description: "the custom endpoint's parameters as a JSON object" },
         ),
+        response: { 200: PreviewResponse, ...Errors },
       },
     },
     async (request, reply) => {

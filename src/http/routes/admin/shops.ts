@@ -6,15 +6,8 @@ import { NewShopInput, RevokeInput, ShopPatchInput, type ShopsService } from '..
 import { bearerOf, requireOperator, shopFor } from '../../plugins/admin-auth.js';
 import { bodyValidatedByService, type ParamsTypeProvider } from '../../plugins/params.js';
 import { HandlePath } from '../../schemas/admin-params.js';
-
-const KeysResponse = Type.Object({ public: Type.String(), private: Type.String() });
-const KeySchema = Type.Object({
-  kind: Type.Union([Type.Literal('public'), Type.Literal('private')]),
-  key_prefix: Type.String(),
-  created_at: Type.String(),
-  expires_at: Type.Union([Type.String(), Type.Null()]),
-  state: Type.Union([Type.Literal('current'), Type.Literal('grace'), Type.Literal('ended')]),
-});
+import { Errors } from '../../schemas/errors.js';
+import { IssuedKeysSchema, KeySchema, PublicShopSchema, ShopAnswer, ShopList } from '../../schemas/admin.js';
 
 /** Shops and keys (docs/api.md, "Admin API"). */
 export function shopRoutes(fastify: FastifyInstance, shops: ShopsService): void {
@@ -27,7 +20,7 @@ export function shopRoutes(fastify: FastifyInstance, shops: ShopsService): void 
         summary: 'Create a shop; its keys are shown only here',
         tags: ['admin: shops'],
         body: NewShopInput,
-        response: { 201: Type.Object({ shop: Type.Any(), keys: KeysResponse }) },
+        response: { 201: Type.Object({ shop: PublicShopSchema, keys: IssuedKeysSchema }), ...Errors },
       },
     },
     async (request, reply) => {
@@ -37,15 +30,19 @@ export function shopRoutes(fastify: FastifyInstance, shops: ShopsService): void 
     },
   );
 
-  app.get('/shops', { schema: { summary: 'List shops (operator token)', tags: ['admin: shops'] } }, async (request) => {
+  app.get('/shops', { schema: { summary: 'List shops (operator token)', tags: ['admin: shops'], response: { 200: ShopList, ...Errors } } }, async (request) => {
     requireOperator(request);
     return { data: (await shops.listShops()).map(publicShop) };
   });
 
-  app.get('/shops/:handle', { schema: { summary: 'A shop (no secrets)', tags: ['admin: shops'], params: HandlePath } }, async (request) => {
-    const { handle } = request.params;
-    return { shop: publicShop(await shopFor(request, shops, handle)) };
-  });
+  app.get(
+    '/shops/:handle',
+    { schema: { summary: 'A shop (no secrets)', tags: ['admin: shops'], params: HandlePath, response: { 200: ShopAnswer, ...Errors } } },
+    async (request) => {
+      const { handle } = request.params;
+      return { shop: publicShop(await shopFor(request, shops, handle)) };
+    },
+  );
 
   app.patch(
     '/shops/:handle',
@@ -56,6 +53,7 @@ export function shopRoutes(fastify: FastifyInstance, shops: ShopsService): void 
         tags: ['admin: shops'],
         params: HandlePath,
         body: ShopPatchInput,
+        response: { 200: ShopAnswer, ...Errors },
       },
     },
     async (request) => {
@@ -72,7 +70,7 @@ export function shopRoutes(fastify: FastifyInstance, shops: ShopsService): void 
         summary: 'New public and private keys: the replaced ones work for 24 more hours, older ones and the asking private key end now',
         tags: ['admin: shops'],
         params: HandlePath,
-        response: { 200: Type.Object({ keys: KeysResponse, previous_keys_expire_at: Type.String() }) },
+        response: { 200: Type.Object({ keys: IssuedKeysSchema, previous_keys_expire_at: Type.String() }), ...Errors },
       },
     },
     async (request) => {
@@ -89,7 +87,7 @@ export function shopRoutes(fastify: FastifyInstance, shops: ShopsService): void 
         summary: "The secret that signs the shop's reactivation links and customer_sig: for the theme's server-side code, never for a page",
         tags: ['admin: shops'],
         params: HandlePath,
-        response: { 200: Type.Object({ signing_secret: Type.String() }) },
+        response: { 200: Type.Object({ signing_secret: Type.String() }), ...Errors },
       },
     },
     async (request) => ({ signing_secret: (await shopFor(request, shops, request.params.handle)).signing_secret }),
@@ -102,7 +100,7 @@ export function shopRoutes(fastify: FastifyInstance, shops: ShopsService): void 
         summary: "The shop's keys: kind, prefix and state (never the key)",
         tags: ['admin: shops'],
         params: HandlePath,
-        response: { 200: Type.Object({ data: Type.Array(KeySchema) }) },
+        response: { 200: Type.Object({ data: Type.Array(KeySchema) }), ...Errors },
       },
     },
     async (request) => {
@@ -121,7 +119,7 @@ export function shopRoutes(fastify: FastifyInstance, shops: ShopsService): void 
         tags: ['admin: shops'],
         params: HandlePath,
         body: RevokeInput,
-        response: { 200: Type.Object({ revoked: Type.Integer() }) },
+        response: { 200: Type.Object({ revoked: Type.Integer() }), ...Errors },
       },
     },
     async (request) => {

@@ -8,6 +8,8 @@ import type { ReactivationService } from '../../../services/billing/reactivation
 import type { ShopsService } from '../../../services/shops.js';
 import type { ParamsTypeProvider } from '../../plugins/params.js';
 import { prettify } from '../../render/products.js';
+import { OnetimeCreated, PaymentFailed, ReactivationContextAnswer } from '../../schemas/billing.js';
+import { Errors } from '../../schemas/errors.js';
 
 const IdempotencyHeader = Type.Object({
   'idempotency-key': Type.Optional(Type.String({ description: 'same key and parameters: the first answer again; other parameters: 409' })),
@@ -29,6 +31,7 @@ export function billingRoutes(fastify: FastifyInstance, deps: { shops: ShopsServ
         summary: 'Reactivation context: the customer, cancelled subscriptions and signed one-click links',
         tags: ['billing'],
         querystring: reactivateParams,
+        response: { 200: ReactivationContextAnswer, ...Errors },
       },
     },
     async (request, reply) => {
@@ -48,6 +51,7 @@ export function billingRoutes(fastify: FastifyInstance, deps: { shops: ShopsServ
         tags: ['billing'],
         querystring: onetimeParams,
         headers: IdempotencyHeader,
+        response: { 201: OnetimeCreated, 402: PaymentFailed, ...Errors },
       },
     },
     async (request, reply) => {

@@ -12,6 +12,7 @@ import { serveAnswer } from '../../plugins/answers.js';
 import type { ParamsTypeProvider } from '../../plugins/params.js';
 import { renderCustomAnswer } from '../../render/custom.js';
 import { CustomResponse } from '../../schemas/custom.js';
+import { Errors } from '../../schemas/errors.js';
 
 const RulesetPath = params({ ruleset_id: positiveId('the ruleset id', { required: true }) });
 
@@ -29,7 +30,7 @@ export function customRoute(
         tags: ['recommendations'],
         params: RulesetPath,
         querystring: customParams,
-        response: { 200: CustomResponse, '4xx': { $ref: 'Error#' } },
+        response: { 200: CustomResponse, ...Errors },
       },
     },
     async (request, reply) => {

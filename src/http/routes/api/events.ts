@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { eventOf, eventParams } from '../../../domain/params/event.js';
 import type { EventsService } from '../../../services/events/index.js';
 import type { ParamsTypeProvider } from '../../plugins/params.js';
+import { Errors } from '../../schemas/errors.js';
 
 /** The acknowledgement, as bytes made once: the intake's answer never changes. */
 const RECEIVED = Buffer.from('{"data":"Received"}');
@@ -20,7 +21,7 @@ export function eventRoutes(app: FastifyInstance, events: EventsService): void {
         tags: ['events'],
         deprecated: true,
         querystring: eventParams,
-        response: { 200: Type.Object({ data: Type.Literal('Received') }), '4xx': { $ref: 'Error#' }, 503: { $ref: 'Error#' } },
+        response: { 200: Type.Object({ data: Type.Literal('Received') }), ...Errors },
       },
     },
     async (request, reply) => {

@@ -7,13 +7,16 @@ import type { ProductsService } from '../../../services/products.js';
 import { serveAnswer } from '../../plugins/answers.js';
 import type { ParamsTypeProvider } from '../../plugins/params.js';
 import { renderList } from '../../render/products.js';
+import { Errors } from '../../schemas/errors.js';
 
 const WithMetadata = Type.Object({
   data: Type.Array(Type.Ref('Product')),
-  metadata: Type.Object(
-    { source: Type.String({ description: 'list:<name>: which answer this is (docs/attribution.md)', examples: ['list:trending_products'] }) },
-    { additionalProperties: true },
-  ),
+  metadata: Type.Object({
+    source: Type.String({ description: 'list:<name>: which answer this is (docs/attribution.md)', examples: ['list:trending_products'] }),
+    purchased_quantity: Type.Optional(
+      Type.Record(Type.String(), Type.Integer(), { description: '/products/purchased: units the customer bought, by product id' }),
+    ),
+  }),
 });
 
 /** Every list endpoint (docs/lists.md), each from its declared source, with cached answers. */
@@ -29,7 +32,7 @@ export function listRoutes(app: FastifyInstance, deps: { products: ProductsServi
           tags: ['products'],
           ...(source.path === '/products/search' ? { deprecated: true } : {}),
           querystring: source.schema,
-          response: { 200: WithMetadata, '4xx': { $ref: 'Error#' } },
+          response: { 200: WithMetadata, ...Errors },
         },
       },
       async (request, reply) => {

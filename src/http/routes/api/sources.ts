@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, RouteOptions } from 'fastify';
+import { Errors } from '../../schemas/errors.js';
 
 interface Described {
   path: string;
@@ -39,6 +40,7 @@ export function sourcesRoute(app: FastifyInstance): void {
               }),
             ),
           }),
+          ...Errors,
         },
       },
     },

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { trackParams } from '../../../domain/params/track.js';
 import type { TrackingService } from '../../../services/tracking.js';
 import type { ParamsTypeProvider } from '../../plugins/params.js';
+import { Errors } from '../../schemas/errors.js';
 
 /** `POST /api/v1/analytics/track`: impressions, clicks and add-to-carts, answered once stored (docs/attribution.md, "Tracking"). */
 export function trackRoutes(app: FastifyInstance, tracking: TrackingService): void {
@@ -19,8 +20,7 @@ export function trackRoutes(app: FastifyInstance, tracking: TrackingService): vo
         querystring: trackParams,
         response: {
           200: Type.Object({ data: Type.Literal('Received'), accepted: Type.Integer({ minimum: 1 }) }),
-          '4xx': { $ref: 'Error#' },
-          503: { $ref: 'Error#' },
+          ...Errors,
         },
       },
     },

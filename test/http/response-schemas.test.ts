@@ -1,0 +1,723 @@
+import { createHash, createHmac } from 'node:crypto';
+import { gunzipSync } from 'node:zlib';
+import { Ajv, type ValidateFunction } from 'ajv';
+import addFormats from 'ajv-formats';
+import type { FastifyInstance, FastifyReply, FastifyRequest, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { compose } from '../../src/compose.js';
+import { loadConfig } from '../../src/config/config.js';
+import { buildApp } from '../../src/http/app.js';
+import { sharedSchemas } from '../../src/http/schemas/product.js';
+import { ADMIN_TOKEN } from '../helpers/app.js';
+import { backends } from '../helpers/backends.js';
+import { seedBilling } from '../helpers/billing.js';
+import { productInput } from '../helpers/fixtures.js';
+
+/**
+ * Every answer of every route is checked against the response schema its route declares: objects
+ * before serialization (so a property a serializer would drop is caught), pre-assembled JSON bytes
+ * as sent, other content types by their declared type. Objects are closed unless the schema says
+ * otherwise. The last case asserts that every registered route was exercised here.
+ */
+
+/**
+ * Routes whose answers are not ours to declare: plugins register them. (Fastify's HEAD routes,
+ * added beside every GET, answer the GET's headers without a body: they are left out by method.)
+ */
+const EXCLUDED = new Set([
+  // @fastify/swagger-ui's own pages and assets (the interactive docs) and its copies of the OpenAPI document.
+  'GET /docs',
+  'GET /docs/static/index.html',
+  'GET /docs/static/swagger-initializer.js',
+  'GET /docs/static/*',
+  'GET /docs/json',
+  'GET /docs/yaml',
+  // @fastify/cors answers preflight requests itself (204, no body).
+  'OPTIONS /api/v1*',
+  // @fastify/static serves the built console's files (the test setup builds it); unbuilt, the route is ours: a 503 error body.
+  'GET /console/*',
+]);
+
+/** Which part of the app a route belongs to: each family must show at least one 4xx answer here. */
+function familyOf(route: string): string {
+  const path = route.split(' ')[1]!;
+  if (path.startsWith('/api/v1/products/')) return 'lists';
+  if (path.startsWith('/api/v1/billing/')) return 'public billing';
+  if (path.startsWith('/api/v1/analytics/')) return 'events and tracking';
+  if (path.startsWith('/api/v1/custom/')) return 'custom';
+  // Admin routes by what they act on: /admin/v1/shops/:handle/<part> or /admin/v1/<part>.
+  const admin = /^\/admin\/v1\/(?:shops\/:handle\/)?([^/]+)/.exec(path);
+  if (admin) return `admin ${admin[1]}`;
+  if (path.startsWith('/webhooks/')) return 'webhooks';
+  if (path.startsWith('/billing/')) return 'billing pages';
+  if (path.startsWith('/widget') || path.startsWith('/demo/')) return 'widget and demo';
+  if (path.startsWith('/console')) return 'console';
+  return 'operations';
+}
+
+interface Declared {
+  /** Status (200, '4xx', 'default') → schema, or `{ content: { type: { schema } } }` for other content types. */
+  response: Record<string, unknown> | undefined;
+}
+
+type Schema = Record<string, unknown>;
+
+/** The schema as the check reads it: every object with properties closed unless it says otherwise. */
+function closed(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(closed);
+  if (schema === null || typeof schema !== 'object') return schema;
+  const copy: Schema = {};
+  for (const [name, value] of Object.entries(schema)) {
+    copy[name] =
+      name === 'properties' || name === 'patternProperties'
+        ? Object.fromEntries(Object.entries(value as Schema).map(([k, v]) => [k, closed(v)]))
+        : closed(value);
+  }
+  if (copy.type === 'object' && copy.properties && !('additionalProperties' in copy)) copy.additionalProperties = false;
+  return copy;
+}
+
+class ResponseChecker {
+  readonly routes = new Map<string, Declared>();
+  readonly exercised = new Map<string, Set<number>>();
+  readonly problems: string[] = [];
+  private readonly ajv: Ajv;
+  private readonly compiled = new Map<unknown, ValidateFunction>();
+  private readonly checked = new WeakSet<FastifyRequest>();
+
+  constructor() {
+    this.ajv = new Ajv({ strict: false, allErrors: true });
+    addFormats.default(this.ajv);
+    for (const schema of sharedSchemas) this.ajv.addSchema(closed(schema) as Schema);
+  }
+
+  install(app: FastifyInstance): void {
+    app.addHook('onRoute', (route) => {
+      const methods = Array.isArray(route.method) ? route.method : [route.method];
+      for (const method of methods) {
+        if (method === 'HEAD') continue;
+        this.routes.set(`${method} ${route.url}`, { response: (route.schema as { response?: Record<string, unknown> } | undefined)?.response });
+      }
+    });
+    app.addHook('preSerialization', (request: FastifyRequest, reply: FastifyReply, payload: unknown, done) => {
+      this.checked.add(request);
+      this.check(request, reply, payload, 'object');
+      done(null, payload);
+    });
+    app.addHook('onSend', (request: FastifyRequest, reply: FastifyReply, payload: unknown, done) => {
+      if (!this.checked.has(request)) this.checkSent(request, reply, payload);
+      done(null, payload);
+    });
+    app.addHook('onResponse', (request, reply, done) => {
+      const url = request.routeOptions.url;
+      if (url !== undefined && request.method !== 'HEAD' && request.method !== 'OPTIONS') {
+        const id = `${request.method} ${url}`;
+        if (!this.exercised.has(id)) this.exercised.set(id, new Set());
+        this.exercised.get(id)!.add(reply.statusCode);
+      }
+      done();
+    });
+  }
+
+  private routeOf(request: FastifyRequest): string | null {
+    const url = request.routeOptions.url;
+    return url === undefined ? null : `${request.method === 'HEAD' ? 'GET' : request.method} ${url}`;
+  }
+
+  /** The declared schema for a status: exact, then its class (4xx), then default. */
+  private declared(route: string, status: number): unknown {
+    const response = this.routes.get(route)?.response;
+    if (!response) return undefined;
+    return response[String(status)] ?? response[`${String(status)[0]}xx`] ?? response.default;
+  }
+
+  private report(route: string, status: number, problem: string): void {
+    this.problems.push(`${route} ${status}: ${problem}`);
+  }
+
+  private validate(route: string, status: number, schema: unknown, value: unknown): void {
+    let validate = this.compiled.get(schema);
+    if (!validate) {
+      validate = this.ajv.compile(closed(schema) as Schema);
+      this.compiled.set(schema, validate);
+    }
+    if (!validate(value)) this.report(route, status, JSON.stringify(validate.errors?.slice(0, 8)));
+  }
+
+  private check(request: FastifyRequest, reply: FastifyReply, payload: unknown, how: 'object' | 'bytes'): void {
+    const route = this.routeOf(request);
+    if (route === null || EXCLUDED.has(route)) return; // the not-found handler: checked by the caller of each 404 case
+    const status = reply.statusCode;
+    const schema = this.declared(route, status) as Schema | undefined;
+    if (schema === undefined) {
+      this.report(route, status, `no response schema declared (${how})`);
+      return;
+    }
+    if (schema.content) {
+      const media = mediaType(reply);
+      const entry = (schema.content as Record<string, { schema: unknown }>)[media];
+      if (!entry) {
+        this.report(route, status, `answered ${media}, declared ${Object.keys(schema.content as object).join(', ')}`);
+        return;
+      }
+      if (media.includes('json')) this.validate(route, status, entry.schema, payload);
+      return;
+    }
+    this.validate(route, status, schema, payload);
+  }
+
+  private checkSent(request: FastifyRequest, reply: FastifyReply, payload: unknown): void {
+    const route = this.routeOf(request);
+    if (route === null || EXCLUDED.has(route)) return;
+    const status = reply.statusCode;
+    const empty = payload === undefined || payload === null || payload === '' || (Buffer.isBuffer(payload) && payload.length === 0);
+    if (empty) {
+      const schema = this.declared(route, status) as Schema | undefined;
+      if (schema === undefined) {
+        this.report(route, status, 'no response schema declared (empty body)');
+        return;
+      }
+      if (schema.type !== 'null') this.report(route, status, 'answered no body, declared one');
+      return;
+    }
+    const media = mediaType(reply);
+    if (media === 'application/json' && (typeof payload === 'string' || Buffer.isBuffer(payload))) {
+      const bytes = reply.getHeader('content-encoding') === 'gzip' ? gunzipSync(payload as Buffer) : Buffer.from(payload);
+      let value: unknown;
+      try {
+        value = JSON.parse(bytes.toString('utf8'));
+      } catch {
+        this.report(route, status, 'answered application/json that does not parse');
+        return;
+      }
+      this.check(request, reply, value, 'bytes');
+      return;
+    }
+    const schema = this.declared(route, status) as Schema | undefined;
+    if (schema === undefined) {
+      this.report(route, status, `no response schema declared (${media})`);
+      return;
+    }
+    if (!schema.content || !(schema.content as Record<string, unknown>)[media])
+      this.report(route, status, `answered ${media}, which its schema does not declare`);
+  }
+}
+
+function mediaType(reply: FastifyReply): string {
+  const type = reply.getHeader('content-type');
+  return typeof type === 'string' ? type.split(';')[0]!.trim().toLowerCase() : '';
+}
+
+const BILLING_SECRET = 'billing-client-secret-0123456789';
+const SHOP_SECRET = 'storefront-webhook-secret-0123456789';
+const HANDLE = 'schemas';
+const UUID = '00000000-0000-4000-8000-000000000001';
+
+const backend = backends().find((b) => b.name === 'sqlite')!;
+
+describe('response schemas: every answer matches its route', () => {
+  const checker = new ResponseChecker();
+  let app: FastifyInstance;
+  let close: () => Promise<void>;
+  let pub: string;
+  let priv: string;
+  const admin = (method: InjectOptions['method'], url: string, body?: unknown, bearer = ADMIN_TOKEN): Promise<LightMyRequestResponse> =>
+    app.inject({
+      method,
+      url: `/admin/v1${url}`,
+      headers: { authorization: `Bearer ${bearer}` },
+      ...(body !== undefined ? { payload: body as InjectOptions['payload'] } : {}),
+    });
+  const get = (url: string, headers: Record<string, string> = {}) => app.inject({ method: 'GET', url, headers });
+  const shop = `/shops/${HANDLE}`;
+  /** Every request's answer has been checked by the hooks; a case fails with the problems found. */
+  const expectValid = () => expect(checker.problems.splice(0)).toEqual([]);
+  const expectStatus = (res: LightMyRequestResponse, status: number) => expect(res.statusCode, res.body.slice(0, 300)).toBe(status);
+
+  beforeAll(async () => {
+    const url = await backend.url();
+    const config = loadConfig({ DATABASE_URL: url, REBOUND_ADMIN_TOKEN: ADMIN_TOKEN, LOG_LEVEL: 'silent', REBOUND_DEMO: 'false' });
+    const services = await compose(config);
+    app = await buildApp(services, config, { logger: false, beforeRoutes: (a) => checker.install(a) });
+    close = async () => {
+      await app.close();
+      await services.close();
+    };
+    const t = {
+      app,
+      services,
+      config,
+      admin: (method: InjectOptions['method'], path: string, body?: unknown) =>
+        app.inject({
+          method,
+          url: path,
+          headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+          ...(body !== undefined ? { payload: body as InjectOptions['payload'] } : {}),
+        }),
+      async createShop(handle: string, extra: Record<string, unknown> = {}) {
+        const res = await admin('POST', '/shops', { handle, name: `Shop ${handle}`, ...extra });
+        if (res.statusCode !== 201) throw new Error(`shop creation failed: ${res.body}`);
+        const body = res.json();
+        return { id: body.shop.id as number, public: body.keys.public as string, private: body.keys.private as string };
+      },
+      close: async () => {},
+    };
+    const keys = await seedBilling(t as never, HANDLE);
+    pub = keys.public;
+    priv = keys.private;
+    const put = async (path: string, body: unknown) => expectStatus(await admin('PUT', `${shop}/${path}`, body), 200);
+    await put(
+      'products',
+      [3, 4, 5, 6].map((id) => productInput(id)),
+    );
+    await put('collections', [{ id: 900, title: 'All', handle: 'all', products: [{ product_id: 1 }, { product_id: 3 }] }]);
+    await put('customers', [{ id: 9100, email: 'ada@example.com', tags: ['vip'] }]);
+    await put('markets', [{ id: 1, name: 'Europe', countries: ['DE', 'FR'], currency: 'EUR', price_adjustment_percent: 10 }]);
+    await put('orders', [
+      {
+        id: 1,
+        created_at: '2026-11-01T00:00:00Z',
+        customer: { id: 9100 },
+        line_items: [
+          { product_id: 1, variant_id: 11, quantity: 1, price: '10.00' },
+          { product_id: 3, quantity: 2, price: '10.00' },
+        ],
+      },
+      {
+        id: 2,
+        created_at: '2026-11-02T00:00:00Z',
+        customer: { id: 9101 },
+        line_items: [
+          { product_id: 1, quantity: 1, price: '10.00' },
+          { product_id: 3, quantity: 1, price: '10.00' },
+          { product_id: 4, quantity: 1, price: '10.00' },
+        ],
+      },
+    ]);
+    await put('inventory', [{ variant_id: 12, inventory_quantity: 3 }]);
+    expectStatus(await admin('PATCH', shop, { billing_webhook_secret: BILLING_SECRET, webhook_secret: SHOP_SECRET }), 200);
+    checker.problems.splice(0);
+  });
+  afterAll(async () => {
+    await close();
+    await backend.cleanup();
+  });
+
+  it('checks its own check: an answer with an undeclared property or a wrong type is a problem', () => {
+    const check = checker as unknown as { validate(route: string, status: number, schema: unknown, value: unknown): void };
+    const schema = { type: 'object', properties: { data: { type: 'string' } }, required: ['data'] };
+    check.validate('GET /x', 200, schema, { data: 'ok' });
+    expect(checker.problems).toEqual([]);
+    check.validate('GET /x', 200, schema, { data: 'ok', extra: 1 });
+    check.validate('GET /x', 200, schema, { data: 1 });
+    expect(checker.problems.splice(0)).toHaveLength(2);
+  });
+
+  it('public lists, search and sources', async () => {
+    const lists = [...checker.routes.keys()].filter((r) => r.startsWith('GET /api/v1/products/'));
+    expect(lists.length).toBeGreaterThan(5);
+    await app.inject({
+      method: 'POST',
+      url: `/api/v1/analytics/event?key=${pub}&uuid=${UUID}&subject=user&verb=viewed&noun=product&shop_product_handle=product-1`,
+    });
+    for (const route of lists) {
+      const path = route.slice(4);
+      const query = `key=${pub}&shop_product_ids=1&shop_variant_ids=11&shop_customer_id=9100&uuid=${UUID}&shop_collection_ids=900&query=Product&handles=product-1&ids=1,3`;
+      const res = await get(`${path}?${query}`);
+      expect(res.statusCode, `${path}: ${res.body.slice(0, 300)}`).toBe(200);
+      // Pretty, gzip-compressed from the cache, and a second time from the cache.
+      await get(`${path}?${query}&format=pretty`);
+      await get(`${path}?${query}`, { 'accept-encoding': 'gzip' });
+    }
+    const withProducts = await get(`/api/v1/products/static?key=${pub}&ids=1,2,3&metafields=yes&variant_metafields=yes`);
+    expect(withProducts.json().data.length).toBeGreaterThan(0);
+    expectStatus(await get(`/api/v1/products/static?key=wrong-key-0000000000`), 401);
+    expectStatus(await get(`/api/v1/products/static?ids=1`), 400);
+    expectStatus(await get(`/api/v1/products/top_sellers?key=${pub}&limit=banana`), 400);
+    expectStatus(await get('/api/v1/sources'), 200);
+    expectStatus(await get(`/api/v1/openapi.json`), 200);
+    expectValid();
+  });
+
+  it('custom with a ruleset, and the ruleset admin', async () => {
+    const created = await admin('POST', `${shop}/rulesets`, {
+      name: 'Cross-sell',
+      rules: [
+        {
+          name: 'With 1',
+          logic: [{ rules: [{ type: 'product', operator: 'contains_any', products: [{ product_id: 1 }] }] }],
+          output: [{ type: 'product', products: [{ product_id: 3 }, { product_id: 4 }] }],
+          exit_if_matched: true,
+        },
+        {
+          logic: [],
+          output: [
+            { type: 'endpoint', endpoint: '/products/top_sellers' },
+            { type: 'collection', collection_id: 900 },
+          ],
+        },
+      ],
+    });
+    expectStatus(created, 201);
+    const id = created.json().ruleset.id as number;
+    expectStatus(await get(`/api/v1/custom/id/${id}?key=${pub}&shop_product_ids=1`), 200);
+    expectStatus(await get(`/api/v1/custom/id/${id}?key=${pub}&shop_product_ids=2&format=pretty`), 200);
+    // Unknown inputs and outputs are answered as errors in the metadata, each with its id or rule.
+    const partial = await get(`/api/v1/custom/id/${id}?key=${pub}&shop_product_ids=1,999&shop_variant_ids=9999`);
+    expect(
+      partial
+        .json()
+        .metadata.errors.map((e: { code: string }) => e.code)
+        .sort(),
+    ).toEqual(['unknown_product', 'unknown_variant']);
+    expectStatus(await get(`/api/v1/custom/id/${id}?key=${pub}&shop_product_ids=1`, { 'accept-encoding': 'gzip' }), 200);
+    expectStatus(await get(`/api/v1/custom/id/999?key=${pub}`), 404);
+    expectStatus(await get(`/api/v1/custom/id/abc?key=${pub}`), 400);
+
+    expectStatus(await admin('GET', '/rule-catalog'), 200);
+    expectStatus(await get('/admin/v1/rule-catalog'), 401);
+    expectStatus(await get('/admin/v1/rule-catalog'), 401);
+    expectStatus(await admin('GET', `${shop}/rulesets`), 200);
+    expectStatus(await admin('GET', `${shop}/rulesets/${id}`), 200);
+    expectStatus(await admin('GET', `${shop}/rulesets/999`), 404);
+    expectStatus(await admin('PUT', `${shop}/rulesets/${id}`, { ...created.json().ruleset, name: 'Cross-sell 2' }), 200);
+    expectStatus(await admin('POST', `${shop}/rulesets`, { name: '', rules: [{ output: [{ type: 'nope' }] }] }), 422);
+    expectStatus(await admin('POST', `${shop}/rulesets/${id}/preview`, { shop_product_ids: [1] }), 200);
+    expectStatus(
+      await admin('POST', `${shop}/rulesets/new/preview`, {
+        ruleset: { name: 'Draft', rules: [{ output: [{ type: 'product', products: [{ product_id: 5 }] }] }] },
+        format: 'pretty',
+      }),
+      200,
+    );
+    expectStatus(await admin('POST', `${shop}/rulesets/new/preview`, [1]), 400);
+    const doomed = await admin('POST', `${shop}/rulesets`, { name: 'Doomed', rules: [] });
+    expectStatus(await admin('DELETE', `${shop}/rulesets/${doomed.json().ruleset.id}`), 204);
+    expectStatus(await admin('DELETE', `${shop}/rulesets/${doomed.json().ruleset.id}`), 404);
+    expectValid();
+  });
+
+  it('events and tracking', async () => {
+    expectStatus(
+      await app.inject({
+        method: 'POST',
+        url: `/api/v1/analytics/event?key=${pub}&uuid=${UUID}&subject=user&verb=added&noun=product&shop_product_handle=product-3`,
+      }),
+      200,
+    );
+    expectStatus(await app.inject({ method: 'POST', url: `/api/v1/analytics/event?key=${pub}&verb=jumped` }), 400);
+    const track = await app.inject({
+      method: 'POST',
+      url: `/api/v1/analytics/track?key=${pub}`,
+      payload: {
+        events: [
+          { type: 'impression', uuid: UUID, source: 'list:top_sellers', product_id: 1 },
+          { type: 'click', uuid: UUID, source: 'list:top_sellers', product_id: 1 },
+        ],
+      },
+    });
+    expectStatus(track, 200);
+    expectStatus(await app.inject({ method: 'POST', url: `/api/v1/analytics/track?key=${pub}`, payload: { events: [{ type: 'stare' }] } }), 400);
+    expectStatus(await admin('GET', `${shop}/events?uuid=${UUID}`), 200);
+    expectStatus(await admin('GET', `${shop}/events?limit=0`), 400);
+    expectValid();
+  });
+
+  it('public billing: reactivation context and one-time purchases', async () => {
+    const context = await get(`/api/v1/billing/reactivate?key=${priv}&billing_customer_id=100`);
+    expectStatus(context, 200);
+    expectStatus(await get(`/api/v1/billing/reactivate?key=${priv}&billing_customer_id=100&format=pretty&request_type=live`), 200);
+    expectStatus(await get(`/api/v1/billing/reactivate?key=${pub}&billing_customer_id=100`), 403);
+    expectStatus(await get(`/api/v1/billing/reactivate?key=${priv}&billing_customer_id=4242`), 404);
+    const onetime = (query: string, headers: Record<string, string> = {}) =>
+      app.inject({ method: 'POST', url: `/api/v1/billing/onetime?key=${priv}&${query}`, headers });
+    expectStatus(await onetime('address_id=500&shop_variant_id=11&quantity=2', { 'idempotency-key': 'once' }), 201);
+    expectStatus(await onetime('address_id=500&shop_variant_id=11&quantity=2', { 'idempotency-key': 'once' }), 201);
+    expectStatus(await onetime('address_id=500&shop_variant_id=11&quantity=3', { 'idempotency-key': 'once' }), 409);
+    expectStatus(await onetime('address_id=500&shop_variant_id=11&charge_now=yes'), 201);
+    expectStatus(await onetime('address_id=501&shop_variant_id=11&charge_now=yes&next_charge_scheduled_at=2099-02-01'), 402);
+    expectStatus(await onetime('shop_variant_id=11'), 400);
+
+    // The customer's pages: a link from the context, opened (HTML), confirmed, refused as JSON, tampered with.
+    const link = new URL(context.json().data.service_reactivate_all_link as string);
+    const live = new URL(
+      (await get(`/api/v1/billing/reactivate?key=${priv}&billing_customer_id=100&request_type=live`)).json().data.service_reactivate_all_link,
+    );
+    const page = await get(`${link.pathname}${link.search}`, { accept: 'text/html' });
+    expectStatus(page, 200);
+    expectStatus(await get(`${link.pathname}${link.search}`, { accept: 'application/json' }), 406);
+    expectStatus(await get(`${link.pathname}${link.search}x`, { accept: 'text/html' }), 403);
+    expectStatus(
+      await app.inject({
+        method: 'POST',
+        url: `${live.pathname}${live.search}`,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: '',
+      }),
+      200,
+    );
+    expectStatus(
+      await app.inject({
+        method: 'POST',
+        url: `${live.pathname}${live.search}x`,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: '',
+      }),
+      403,
+    );
+    expectValid();
+  });
+
+  it('admin: shops, keys, node, session, insights', async () => {
+    expectStatus(await admin('GET', '/shops'), 200);
+    expectStatus(await admin('GET', shop), 200);
+    expectStatus(await admin('GET', '/shops/nobody'), 404);
+    expectStatus(await admin('GET', '/shops', undefined, priv), 403);
+    expectStatus(await admin('GET', '/shops', undefined, 'not-a-token'), 401);
+    expectStatus(await admin('POST', '/shops', { handle: 'Bad Handle!' }), 422);
+    const other = await admin('POST', '/shops', { handle: 'other', name: 'Other' });
+    expectStatus(other, 201);
+    expectStatus(await admin('PATCH', '/shops/other', { name: 'Other 2', settings: { trending_window_days: 14 } }), 200);
+    expectStatus(await admin('PATCH', '/shops/other', { timezone: 'Mars/Olympus' }), 422);
+    expectStatus(await admin('GET', '/shops/other/keys'), 200);
+    expectStatus(await admin('GET', '/shops/other/signing-secret'), 200);
+    expectStatus(await admin('GET', '/shops/other/signing-secret', undefined, priv), 404);
+    expectStatus(await admin('GET', '/shops/other/signing-secret', undefined, priv), 404);
+    expectStatus(await admin('POST', '/shops/other/keys/rotate'), 200);
+    const prefix = (await admin('GET', '/shops/other/keys')).json().data[0].key_prefix as string;
+    expectStatus(await admin('POST', '/shops/other/keys/revoke', { key_prefix: prefix }), 200);
+    expectStatus(await admin('POST', '/shops/other/keys/revoke', {}), 422);
+    expectStatus(await admin('GET', '/node/residency'), 200);
+    expectStatus(await admin('GET', '/node/residency', undefined, priv), 403);
+    expectStatus(await admin('GET', '/session'), 200);
+    expectStatus(await admin('GET', '/session', undefined, priv), 200);
+    expectStatus(await admin('GET', '/session', undefined, 'not-a-token'), 401);
+    expectStatus(await admin('GET', '/session', undefined, 'not-a-token'), 401);
+    expectStatus(await admin('GET', `${shop}/insights`), 200);
+    expectStatus(await admin('GET', `${shop}/insights?days=0`), 400);
+    expectValid();
+  });
+
+  it('admin: catalog imports and reads', async () => {
+    expectStatus(await admin('GET', `${shop}/products`), 200);
+    expectStatus(await admin('GET', `${shop}/products?query=Product&limit=2&page=2`), 200);
+    expectStatus(await admin('GET', `${shop}/products?ids=3,1,77`), 200);
+    expectStatus(await admin('GET', `${shop}/products?variant_ids=11,31`), 200);
+    expectStatus(await admin('GET', `${shop}/products?limit=9999`), 400);
+    expectStatus(await admin('GET', `${shop}/collections`), 200);
+    expectStatus(await admin('GET', `${shop}/markets`), 200);
+    expectStatus(await admin('PUT', `${shop}/products`, [{ id: 'x' }]), 422);
+    expectStatus(await admin('PUT', `${shop}/collections`, [{ id: 1 }]), 422);
+    expectStatus(await admin('PUT', `${shop}/inventory`, [{ variant_id: 0 }]), 422);
+    expectStatus(await admin('PUT', `${shop}/customers`, [{}]), 422);
+    expectStatus(await admin('PUT', `${shop}/markets`, [{ id: 2 }]), 422);
+    expectStatus(await admin('PUT', `${shop}/orders`, [{ id: 3 }]), 422);
+    expectStatus(
+      await app.inject({
+        method: 'PUT',
+        url: `/admin/v1${shop}/products`,
+        headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+        payload: '[{',
+      }),
+      400,
+    );
+    expectStatus(
+      await app.inject({
+        method: 'PUT',
+        url: `/admin/v1${shop}/products`,
+        headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'text/csv' },
+        payload: 'id',
+      }),
+      415,
+    );
+    const ndjson = await app.inject({
+      method: 'PUT',
+      url: `/admin/v1${shop}/products`,
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/x-ndjson' },
+      payload: `${JSON.stringify(productInput(7))}\n`,
+    });
+    expectStatus(ndjson, 200);
+    expectStatus(await admin('DELETE', `${shop}/products/7`), 204);
+    expectStatus(await admin('DELETE', `${shop}/products/7`), 404);
+    expectValid();
+  });
+
+  it('admin: billing ledger, campaigns and the billing provider', async () => {
+    for (const kind of ['customers', 'addresses', 'subscriptions', 'charges']) {
+      expectStatus(await admin('PUT', `${shop}/billing/${kind}`, [{ id: 'x' }]), 422);
+    }
+    expectStatus(await admin('PUT', `${shop}/billing/customers`, [{ id: 102, email: 'cy@example.com', first_name: 'Cy' }]), 200);
+    const campaign = await admin('POST', `${shop}/campaigns`, { name: 'Spring', discount_code: 'SPRING' });
+    expectStatus(campaign, 201);
+    const id = campaign.json().campaign.id as number;
+    expectStatus(await admin('POST', `${shop}/campaigns`, { name: '' }), 422);
+    expectStatus(await admin('PATCH', `${shop}/campaigns/${id}`, { max_claims_per_customer: 2 }), 200);
+    expectStatus(await admin('PATCH', `${shop}/campaigns/999`, { name: 'x' }), 404);
+    await get(`/api/v1/billing/reactivate?key=${priv}&billing_customer_id=100&campaign_id=${id}&tk=mail1`);
+    expectStatus(await admin('GET', `${shop}/campaigns`), 200);
+    expectStatus(await admin('GET', `${shop}/campaigns/${id}/stats`), 200);
+    expectStatus(await admin('GET', `${shop}/campaigns/999/stats`), 404);
+    expectStatus(await admin('GET', `${shop}/billing/provider`), 200);
+    expectStatus(await admin('PUT', `${shop}/billing/provider`, { type: 'ledger' }), 200);
+    expectStatus(await admin('PUT', `${shop}/billing/provider`, { type: 'remote' }), 422);
+    expectValid();
+  });
+
+  it('admin: experiments, attribution and models', async () => {
+    const ruleset = async (name: string, products: number[]) =>
+      (
+        await admin('POST', `${shop}/rulesets`, {
+          name,
+          rules: [{ logic: [], output: [{ type: 'product', products: products.map((p) => ({ product_id: p })) }] }],
+        })
+      ).json().ruleset.id as number;
+    const a = await ruleset('A', [1, 2]);
+    const b = await ruleset('B', [3, 4]);
+    const base = `${shop}/experiments`;
+    const created = await admin('POST', base, {
+      name: 'A/B',
+      ruleset_id: a,
+      arms: [
+        { name: 'A', ruleset_id: a, weight: 1 },
+        { name: 'B', ruleset_id: b, weight: 1 },
+      ],
+    });
+    expectStatus(created, 201);
+    const id = created.json().experiment.id as number;
+    expectStatus(
+      await admin('POST', base, {
+        name: 'x',
+        ruleset_id: a,
+        arms: [
+          { name: 'A', ruleset_id: 999, weight: 1 },
+          { name: 'B', ruleset_id: b, weight: 1 },
+        ],
+      }),
+      422,
+    );
+    await get(`/api/v1/custom/id/${a}?key=${pub}&uuid=${UUID}`);
+    await app.inject({ method: 'POST', url: `/api/v1/analytics/track?key=${pub}&type=impression&uuid=${UUID}&source=ruleset:${a}&product_id=1` });
+    expectStatus(await admin('GET', base), 200);
+    expectStatus(await admin('GET', `${base}/${id}`), 200);
+    expectStatus(await admin('GET', `${base}/999`), 404);
+    expectStatus(await admin('GET', `${base}/${id}/results`), 200);
+    expectStatus(await admin('GET', `${base}/${id}/series`), 200);
+    expectStatus(await admin('GET', `${base}/999/series`), 404);
+    expectStatus(await admin('GET', `${base}/999/results`), 404);
+    expectStatus(await admin('POST', `${base}/${id}/stop`, { winner: 'Z' }), 422);
+    expectStatus(await admin('POST', `${base}/${id}/stop`, { winner: 'B' }), 200);
+    expectStatus(await admin('GET', `${shop}/attribution`), 200);
+    expectStatus(await admin('GET', `${shop}/attribution?days=0`), 400);
+
+    const status = await admin('GET', `${shop}/models/status`);
+    expectStatus(status, 200);
+    // Asking starts a build: wait until it is in, so the built status is checked too.
+    const deadline = Date.now() + 20_000;
+    while ((await admin('GET', `${shop}/models/status`)).json().data === null && Date.now() < deadline) await new Promise((r) => setImmediate(r));
+    expectStatus(await admin('GET', `${shop}/models/similar?product_id=1`), 200);
+    expectStatus(await admin('GET', `${shop}/models/similar?product_id=1&similarity=lift&basis=customer`), 200);
+    expectStatus(await admin('GET', `${shop}/models/similar`), 400);
+    expectStatus(await admin('GET', '/shops/nobody/models/status'), 404);
+    expectValid();
+  });
+
+  it('webhooks in each dialect', async () => {
+    const storefront = (headers: (raw: string) => Record<string, string>, body: unknown = productInput(8)) => {
+      const raw = JSON.stringify(body);
+      return app.inject({ method: 'POST', url: `/webhooks/shop/${HANDLE}`, payload: raw, headers: { 'content-type': 'application/json', ...headers(raw) } });
+    };
+    const b64 = (raw: string) => createHmac('sha256', SHOP_SECRET).update(raw).digest('base64');
+    expectStatus(await storefront((raw) => ({ 'x-shop-topic': 'products/update', 'x-shop-webhook-id': 'n1', 'x-shop-hmac-sha256': b64(raw) })), 200);
+    expectStatus(await storefront((raw) => ({ 'x-shopify-topic': 'products/update', 'x-shopify-webhook-id': 'p1', 'x-shopify-hmac-sha256': b64(raw) })), 200);
+    expectStatus(await storefront(() => ({ 'x-shop-topic': 'products/update', 'x-shop-hmac-sha256': 'forged' })), 401);
+    expectStatus(await app.inject({ method: 'POST', url: `/webhooks/shop/${HANDLE}`, payload: '{oops', headers: { 'content-type': 'application/json' } }), 400);
+
+    const billing = (headers: (raw: string) => Record<string, string>, body: unknown) => {
+      const raw = JSON.stringify(body);
+      return app.inject({ method: 'POST', url: `/webhooks/billing/${HANDLE}`, payload: raw, headers: { 'content-type': 'application/json', ...headers(raw) } });
+    };
+    const customer = { customer: { id: 103, email: 'dee@example.com', first_name: 'Dee', updated_at: '2026-11-20T10:00:00+00:00' } };
+    const hex = (raw: string) => createHmac('sha256', BILLING_SECRET).update(raw).digest('hex');
+    expectStatus(
+      await billing((raw) => ({ 'x-billing-topic': 'customer/updated', 'x-billing-webhook-id': 'b1', 'x-billing-hmac-sha256': hex(raw) }), {
+        id: 104,
+        email: 'eve@example.com',
+      }),
+      200,
+    );
+    expectStatus(
+      await billing(
+        (raw) => ({
+          'x-recharge-topic': 'customer/updated',
+          'x-recharge-hmac-sha256': createHash('sha256')
+            .update(BILLING_SECRET + raw)
+            .digest('hex'),
+        }),
+        customer,
+      ),
+      200,
+    );
+    const t = Math.floor(Date.now() / 1000);
+    expectStatus(
+      await billing(
+        (raw) => ({
+          'x-recharge-topic': 'customer/updated',
+          'x-recharge-webhook-signature': `t=${t},v1=${createHmac('sha256', BILLING_SECRET).update(`${t}.${raw}`).digest('hex')}`,
+        }),
+        customer,
+      ),
+      200,
+    );
+    expectStatus(
+      await billing(
+        (raw) => ({
+          'x-recharge-topic': 'shop/updated',
+          'x-recharge-hmac-sha256': createHash('sha256')
+            .update(BILLING_SECRET + raw)
+            .digest('hex'),
+        }),
+        { shop: {} },
+      ),
+      200,
+    );
+    expectStatus(await billing(() => ({ 'x-billing-topic': 'customer/updated', 'x-billing-hmac-sha256': 'forged' }), customer), 401);
+    expectValid();
+  });
+
+  it('operations, widget, demo assets and the console', async () => {
+    expectStatus(await get('/healthz'), 200);
+    expectStatus(await get('/readyz'), 200);
+    expectStatus(await get('/metrics'), 200);
+    await get('/widget.js'); // 200 once the widget is built, 503 before
+    await get('/widget.js', { 'accept-encoding': 'gzip', 'if-none-match': '*' });
+    expectStatus(await get('/widget-demo'), 200);
+    expectStatus(await get('/widget-demo?key=x'), 400);
+    expectStatus(await get(`/widget-demo?key=${pub}&product=product-1`), 200);
+    expectStatus(await get(`/widget-demo?key=${priv}`), 403);
+    expectStatus(await get('/demo/images/mug.svg'), 200);
+    expectStatus(await get('/demo/images/mug.png'), 404);
+    await get('/console/'); // the page once built, a 503 JSON answer before
+    await get('/console/index.html');
+    const missing = await get('/no/such/route');
+    expectStatus(missing, 404);
+    expect(missing.json()).toEqual({ error: 'Route GET /no/such/route not found.' });
+    expectValid();
+  });
+
+  it('every registered route was exercised, and every family answered a 4xx', () => {
+    const registered = [...checker.routes.keys()].filter((r) => !EXCLUDED.has(r)).sort();
+    const exercised = [...checker.exercised.keys()].filter((r) => !EXCLUDED.has(r)).sort();
+    expect(exercised).toEqual(registered);
+    const families = new Map<string, boolean>();
+    for (const route of registered) {
+      const statuses = [...(checker.exercised.get(route) ?? [])];
+      families.set(familyOf(route), (families.get(familyOf(route)) ?? false) || statuses.some((s) => s >= 400 && s < 500));
+    }
+    // Health, metrics, sources and the OpenAPI document take no input a caller can get wrong, nor does the built console's page.
+    const noInput = new Set(['operations', 'console']);
+    const without = [...families].filter(([family, has]) => !has && !noInput.has(family)).map(([family]) => family);
+    expect(without).toEqual([]);
+    // Every route declares a response schema (non-JSON ones their content type).
+    expect(registered.filter((r) => !checker.routes.get(r)?.response)).toEqual([]);
+  });
+});
