@@ -105,7 +105,5 @@ export const AdminProductSchema = Type.Object({
   status: Type.String({ description: 'active, draft or archived (never in the public API)' }),
 });
 
-export const ProductListResponse = Type.Object({ data: Type.Array(Type.Ref('Product')) });
-
 /** Shared schemas registered once on the app, referenced by $id. */
 export const sharedSchemas = [MetafieldSchema, VariantSchema, ImageSchema, ProductSchema, ErrorResponse];
