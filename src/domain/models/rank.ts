@@ -27,10 +27,16 @@ function vote(lists: NeighbourLists, seeds: readonly { item: number; weight: num
   return scores;
 }
 
-/** Items in `lead` first, then by score descending, then by `order` ascending. */
-function ranked(scores: Map<number, number>, order: (item: number) => number | string, lead?: ReadonlySet<number>): number[] {
-  const led = (j: number) => (lead?.has(j) ? 0 : 1);
-  return [...scores.keys()].sort((a, b) => led(a) - led(b) || scores.get(b)! - scores.get(a)! || (order(a) < order(b) ? -1 : order(a) > order(b) ? 1 : 0));
+/**
+ * Items in `lead` first, then by score descending, then by index ascending: the model's products and
+ * handles are sorted, so that is the lower product id or handle. The comparator reads plain arrays
+ * (no map look-ups): for_you sorts a thousand candidates per request.
+ */
+function ranked(scores: Map<number, number>, lead?: ReadonlySet<number>): number[] {
+  const entries: [item: number, score: number, led: number][] = [];
+  for (const [j, score] of scores) entries.push([j, score, lead?.has(j) ? 0 : 1]);
+  entries.sort((a, b) => a[2] - b[2] || b[1] - a[1] || a[0] - b[0]);
+  return entries.map((e) => e[0]);
 }
 
 /** `/products/recommended`: products by Σ of their similarity to the inputs, inputs left out. */
@@ -38,7 +44,7 @@ export function recommendedFor(model: BuiltModel, inputIds: readonly number[]): 
   const seeds = inputIds.map((id) => ({ item: sortedIndexOf(model.products, id), weight: 1 })).filter((s) => s.item >= 0);
   const scores = vote(model.neighbours, seeds, false);
   for (const { item } of seeds) scores.delete(item);
-  return ranked(scores, (j) => model.products[j]!).map((j) => model.products[j]!);
+  return ranked(scores).map((j) => model.products[j]!);
 }
 
 /** A customer's affinities (product id → weight), strongest first; empty for an unknown customer. */
@@ -109,7 +115,7 @@ export function forYou(
     for (const j of model.popular) if (!scores.has(j)) scores.set(j, (1 - alpha) * popularity(j));
   }
   const first = options.purchasesFirst ?? true;
-  return ranked(scores, (j) => model.products[j]!, first ? bought : undefined)
+  return ranked(scores, first ? bought : undefined)
     .map((j) => model.products[j]!)
     .filter((id) => !exclude.has(id));
 }
@@ -126,7 +132,7 @@ export function viewedTogether(model: BuiltModel, handles: readonly string[]): s
   const seeds = handles.map((h) => ({ item: index(h), weight: 1 })).filter((s) => s.item >= 0);
   const scores = vote(model.viewNeighbours, seeds, false);
   for (const { item } of seeds) scores.delete(item);
-  return ranked(scores, (j) => model.handles[j]!).map((j) => model.handles[j]!);
+  return ranked(scores).map((j) => model.handles[j]!);
 }
 
 function binarySearch(sorted: readonly string[], value: string): number {
