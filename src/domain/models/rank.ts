@@ -28,14 +28,13 @@ function vote(lists: NeighbourLists, seeds: readonly { item: number; weight: num
 }
 
 /**
- * Items in `lead` first, then by score descending, then by index ascending: the model's products and
- * handles are sorted, so that is the lower product id or handle. The comparator reads plain arrays
- * (no map look-ups): for_you sorts a thousand candidates per request.
+ * Items by score descending, then by index ascending: the model's products and handles are sorted,
+ * so that is the lower product id or handle. The comparator reads plain arrays, not the map.
  */
-function ranked(scores: Map<number, number>, lead?: ReadonlySet<number>): number[] {
-  const entries: [item: number, score: number, led: number][] = [];
-  for (const [j, score] of scores) entries.push([j, score, lead?.has(j) ? 0 : 1]);
-  entries.sort((a, b) => a[2] - b[2] || b[1] - a[1] || a[0] - b[0]);
+function ranked(scores: Map<number, number>): number[] {
+  const entries: [item: number, score: number][] = [];
+  for (const [j, score] of scores) entries.push([j, score]);
+  entries.sort((a, b) => b[1] - a[1] || a[0] - b[0]);
   return entries.map((e) => e[0]);
 }
 
@@ -92,32 +91,53 @@ export function forYou(
 ): number[] {
   const neighbourVote = options.neighbourVote ?? NEIGHBOUR_VOTE;
   const shrinkage = options.shrinkage ?? POPULARITY_SHRINKAGE;
-  const items = [...affinities, ...views]
-    .map((s) => ({ item: sortedIndexOf(model.products, s.productId), weight: s.weight * neighbourVote }))
-    .filter((s) => s.item >= 0);
-  const scores = vote(model.neighbours, items, true);
-  const bought = new Set<number>();
+  const lists = model.neighbours;
+  // Dense accumulators over the catalog (a few tens of kilobytes), so neither the votes nor the sort touch a map.
+  const count = model.products.length;
+  const scores = new Float64Array(count);
+  const state = new Uint8Array(count); // 1 scored, 2 bought (and scored)
+  const touched: number[] = [];
+  const add = (j: number, x: number) => {
+    if (state[j] === 0) {
+      state[j] = 1;
+      touched.push(j);
+    }
+    scores[j]! += x;
+  };
+  const seeds = [...affinities, ...views].slice(0, SEEDS_USED);
+  for (const seed of seeds) {
+    const item = sortedIndexOf(model.products, seed.productId);
+    if (item < 0) continue;
+    const start = lists.offsets[item]!;
+    const end = lists.offsets[item + 1]!;
+    if (start === end) continue;
+    const scale = (seed.weight * neighbourVote) / lists.scores[start]!;
+    for (let n = start; n < end; n++) add(lists.items[n]!, scale * lists.scores[n]!);
+  }
+  let bought = 0;
   for (const seed of affinities) {
     const item = sortedIndexOf(model.products, seed.productId);
     if (item < 0) continue;
-    bought.add(item);
-    scores.set(item, (scores.get(item) ?? 0) + seed.weight);
+    add(item, seed.weight);
+    if (state[item] !== 2) bought++;
+    state[item] = 2;
   }
-  if (scores.size === 0) return [];
-  const n = bought.size;
-  const alpha = shrinkage <= 0 || n === 0 ? 1 : n / (n + shrinkage);
+  if (touched.length === 0) return [];
+  const alpha = shrinkage <= 0 || bought === 0 ? 1 : bought / (bought + shrinkage);
   if (alpha < 1) {
     let best = 0;
-    for (const s of scores.values()) best = Math.max(best, s);
+    for (const j of touched) best = Math.max(best, scores[j]!);
     const top = model.popular.length > 0 ? model.popularity[model.popular[0]!]! : 0;
     const popularity = (j: number) => (top > 0 ? model.popularity[j]! / top : 0);
-    for (const [j, s] of scores) scores.set(j, (alpha * s) / best + (1 - alpha) * popularity(j));
-    for (const j of model.popular) if (!scores.has(j)) scores.set(j, (1 - alpha) * popularity(j));
+    for (const j of touched) scores[j] = (alpha * scores[j]!) / best + (1 - alpha) * popularity(j);
+    for (const j of model.popular) if (state[j] === 0) add(j, (1 - alpha) * popularity(j));
   }
   const first = options.purchasesFirst ?? true;
-  return ranked(scores, first ? bought : undefined)
-    .map((j) => model.products[j]!)
-    .filter((id) => !exclude.has(id));
+  const led = (j: number) => (first && state[j] === 2 ? 0 : 1);
+  const kept = Int32Array.from(exclude.size === 0 ? touched : touched.filter((j) => !exclude.has(model.products[j]!)));
+  // Purchases first (when kept), then by score, then the lower index (= the lower product id).
+  kept.sort((a, b) => led(a) - led(b) || scores[b]! - scores[a]! || a - b);
+  return Array.from(kept, (j) => model.products[j]!);
 }
 
 /** A product and how much a visitor is drawn to it. */
