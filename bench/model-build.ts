@@ -187,6 +187,45 @@ async function main() {
     row('served model bytes (status, with views and content)', String(rebuilt.bytes));
     row('a dense float32 products × products matrix would be', `${denseBytes} bytes`);
 
+    // 2b. Where a build's time goes: the worker's steps, run here one by one on the same database.
+    const { openStore } = await import(join(ROOT, 'dist/src/store/open.js'));
+    const { buildContentModel, contentItemOf } = await import(join(ROOT, 'dist/src/domain/models/content.js'));
+    const store = await openStore(`sqlite:${join(work, 'model.db')}`, { migrate: false });
+    const shopId = (await store.getShopByHandle('model')).id as number;
+    const timed = async <T>(f: () => Promise<T> | T): Promise<[T, number]> => {
+      const t = performance.now();
+      const value = await f();
+      return [value, Math.round(performance.now() - t)];
+    };
+    const [stored, readLinesMs] = await timed(() => store.listOrderLines(shopId, 0));
+    const [, readViewsMs] = await timed(() => store.listRecentViews(shopId, 1_000_000));
+    const [, purchasesMs] = await timed(() =>
+      buildModel(
+        (stored as any[]).map((l) => ({ orderId: l.order_id, productId: l.product_id, customerId: l.customer_id, createdAt: l.created_at })),
+        [],
+      ),
+    );
+    const [items, readProductsMs] = await timed(async () => {
+      const out: unknown[] = [];
+      for (let afterId = 0; ; ) {
+        const page = await store.listProducts(shopId, { afterId, limit: 500 });
+        for (const product of page) out.push(contentItemOf(product));
+        if (page.length < 500) return out;
+        afterId = page[page.length - 1].id;
+      }
+    });
+    const [, contentMs] = await timed(() => buildContentModel(items));
+    await store.close();
+    const phases = {
+      read_lines_ms: readLinesMs,
+      read_views_ms: readViewsMs,
+      purchases_ms: purchasesMs,
+      read_products_ms: readProductsMs,
+      content_ms: contentMs,
+    };
+    row('build steps here: read lines | views | purchase model (ms)', `${readLinesMs} | ${readViewsMs} | ${purchasesMs}`);
+    row('build steps here: read products | content neighbours (ms)', `${readProductsMs} | ${contentMs}`);
+
     // 3. The worker thread's overhead: an empty task through piscina against the same function called inline.
     const { ModelPool } = await import(join(ROOT, 'dist/src/jobs/model-pool.js'));
     const { default: runTask } = await import(join(ROOT, 'dist/src/jobs/model-worker.js'));
@@ -276,6 +315,7 @@ async function main() {
         rebuild_ms: rebuilt.build_ms,
         rebuild_wall_ms: rebuildWallMs,
         inline_build_ms: inlineMs,
+        build_steps: phases,
         model_bytes_estimate: estimate,
         model_bytes_measured: measuredBytes,
         served_model_bytes: rebuilt.bytes,
