@@ -19,7 +19,10 @@ function mean(runs: LoadResult[]): LoadResult {
 }
 const TOKEN = 'bench-operator-token-0123456789abcdef';
 const work = mkdtempSync(join(tmpdir(), 'rebound-bench-'));
-const serverArgs = ['dist/src/cli/main.js', 'serve'];
+/** BENCH_SERVER: another checkout's built server (e.g. an earlier commit's) under the same load and data. */
+const serverArgs = [join(process.env.BENCH_SERVER ?? '.', 'dist/src/cli/main.js'), 'serve'];
+/** BENCH_ONLY: a comma-separated subset of the scenarios below (e.g. `recommended`). */
+const only = process.env.BENCH_ONLY?.split(',');
 const env = (db: string, demo: boolean) => ({
   DATABASE_URL: `sqlite:${join(work, db)}`,
   REBOUND_ADMIN_TOKEN: TOKEN,
@@ -155,22 +158,63 @@ async function main() {
   const base = `${server.url}/api/v1`;
   const customUrl = `${base}/custom/id/${ruleset.ruleset.id}?key=${publicKey}&shop_product_ids=${ids[0]}&cart_subtotal=80.00&cart_item_count=2&limit=10`;
   const collectionsList = await admin(server.url, 'GET', '/admin/v1/shops/bench/collections');
-  const urls: Record<string, string> = {
+  const allUrls: Record<string, string> = {
     custom: customUrl,
     trending: `${base}/products/trending_products?key=${publicKey}&limit=10`,
     collections: `${base}/products/collections?key=${publicKey}&shop_collection_ids=${collectionsList.data[0].id}&smart_sort=yes&limit=10`,
     static: `${base}/products/static?key=${publicKey}&ids=${ids.slice(20, 40).join(',')}&limit=10&filter_oos=no`,
   };
+  const urls = Object.fromEntries(Object.entries(allUrls).filter(([name]) => !only || only.includes(name)));
   for (const [name, url] of Object.entries(urls)) {
     await measure(`${name}_cached`, url);
     await measure(`${name}_uncached`, `${url}&bust_cache=yes`);
   }
+
+  // The model's lists, uncached (each request recomputed): recommended, and the lists added beside it.
+  const status = await fetch(`${server.url}/admin/v1/shops/bench/models/status`, { headers: { authorization: `Bearer ${TOKEN}` } });
+  if (status.ok) {
+    // Wait for the model (a build started at start-up), so no list is measured on its fallback.
+    let model = ((await status.json()) as { data: unknown }).data;
+    while (!model) {
+      await new Promise((r) => setTimeout(r, 100));
+      model = (await admin(server.url, 'GET', '/admin/v1/shops/bench/models/status')).data;
+    }
+  }
+  const buyer = data.orders.find((o) => o.customer)!.customer!.id;
+  const session = SESSIONS[0]!;
+  const personal = await admin(server.url, 'POST', '/admin/v1/shops/bench/rulesets', {
+    name: 'Bench: viewed',
+    rules: [{ logic: [], output: [{ type: 'endpoint', endpoint: '/products/viewed' }] }],
+  }).catch(() => null);
+  const recent = await admin(server.url, 'POST', '/admin/v1/shops/bench/rulesets', {
+    name: 'Bench: recently viewed',
+    rules: [{ logic: [], output: [{ type: 'endpoint', endpoint: '/products/recently_viewed' }] }],
+  }).catch(() => null);
+  const allLists: Record<string, string | null> = {
+    recommended: `${base}/products/recommended?key=${publicKey}&shop_product_ids=${ids[0]}&limit=10`,
+    for_you: `${base}/products/for_you?key=${publicKey}&shop_customer_id=${buyer}&limit=10`,
+    viewed_together: `${base}/products/viewed_together?key=${publicKey}&shop_product_ids=${data.products[0]!.id}&limit=10`,
+    viewed_output: personal && `${base}/custom/id/${personal.ruleset.id}?key=${publicKey}&uuid=${session}&limit=10`,
+    recently_viewed_output: recent && `${base}/custom/id/${recent.ruleset.id}?key=${publicKey}&uuid=${session}&limit=10`,
+  };
+  const lists = Object.entries(allLists).filter(([name, url]) => url && (!only || only.includes(name)));
+  for (const [name, url] of lists) await measure(`${name}_uncached`, `${url}&bust_cache=yes`);
   const rss = server.rssMb();
   row('RSS at the end of the load (MB)', String(rss));
   await server.stop();
 
   rmSync(work, { recursive: true, force: true });
   const ratio = (name: string) => Number((results[name]!.rps / results[`${name}_ceiling`]!.rps).toFixed(3));
+  const listFigures = Object.fromEntries(
+    lists.map(([name]) => [
+      `${name}_uncached`,
+      { rps: results[`${name}_uncached`]!.rps, p99_ms: results[`${name}_uncached`]!.p99Ms, ratio: ratio(`${name}_uncached`) },
+    ]),
+  );
+  if (only) {
+    console.log(JSON.stringify({ only, server: serverArgs[0], lists: listFigures, results }));
+    return;
+  }
   const p99 = Math.max(...Object.keys(urls).flatMap((n) => [results[`${n}_cached`]!.p99Ms, results[`${n}_uncached`]!.p99Ms]));
   console.log(
     JSON.stringify({
@@ -198,6 +242,7 @@ async function main() {
           static_cached: ratio('static_cached'),
           static_uncached: ratio('static_uncached'),
         },
+        model_lists: listFigures,
         startup_demo_seed_ms: first.startMs,
         startup_demo_ms: demo.startMs,
         startup_10k_ms: server.startMs,
@@ -207,14 +252,15 @@ async function main() {
   );
 }
 
+const SESSIONS = Array.from({ length: 50 }, (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`);
+
 /** Posts product views through the public intake, a few at a time. */
 async function postEvents(base: string, key: string, handles: string[], count: number): Promise<void> {
-  const sessions = Array.from({ length: 50 }, (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`);
   for (let i = 0; i < count; i += 20) {
     await Promise.all(
       Array.from({ length: 20 }, (_, j) =>
         fetch(
-          `${base}/api/v1/analytics/event?key=${key}&subject=user&verb=viewed&noun=product&shop_product_handle=${handles[(i + j) % handles.length]}&uuid=${sessions[(i + j) % sessions.length]}`,
+          `${base}/api/v1/analytics/event?key=${key}&subject=user&verb=viewed&noun=product&shop_product_handle=${handles[(i + j) % handles.length]}&uuid=${SESSIONS[(i + j) % SESSIONS.length]}`,
           { method: 'POST' },
         ),
       ),

@@ -3,7 +3,7 @@ import { CoOccurrence, fill, popularity, purchasesByCustomer } from './baselines
 import { K, sample, scoreShared, Tally, type Score } from './metrics.js';
 import { DAY_MS, orderDocument, productDocument, type Invoice, type RetailProduct } from './retail.js';
 import { createRuleset, createShop, getList, importBatches, mapPool, modelBuilt, type EvalShop, type Service } from './service.js';
-import { forYouSweep, recommendedSweep, trendingSweep } from './sweeps.js';
+import { forYouBlendSweep, forYouSweep, recommendedSweep, trendingSweep } from './sweeps.js';
 
 export interface Dataset {
   name: string;
@@ -11,6 +11,8 @@ export interface Dataset {
   products: RetailProduct[];
   train: Invoice[];
   valid: Invoice[];
+  /** A validation split of the training orders alone (tuning never sees `valid`): the model fits `fit`, `check` scores. */
+  carve: (train: readonly Invoice[]) => { fit: Invoice[]; check: Invoice[]; label: string };
 }
 export type Row = { key: string; label: string; score: Score | null; note?: string };
 
@@ -139,9 +141,16 @@ export async function evaluate(service: Service, data: Dataset) {
     for_you: forYouSweep(train, known, knownTargets, pop30),
     trending: trendingSweep(train, reference, customerTargets),
   };
+  const carved = data.carve(train);
+  const blend = {
+    split: carved.label,
+    validation: forYouBlendSweep(carved.fit, carved.check, CUSTOMER_SAMPLE, SEED),
+    held_out: forYouBlendSweep(train, valid, CUSTOMER_SAMPLE, SEED),
+  };
   return {
     rows,
     sweeps,
+    blend,
     model,
     import_ms: importMs,
     model_wait_ms: modelWaitMs,

@@ -1,12 +1,12 @@
 /** Offline sweeps of `npm run eval`: the model's similarities, for_you's blend and trending's formula, on the same cases as the service rows. */
-import { buildModel, type ModelLine } from '../../src/domain/models/build.js';
+import { buildModel, productPopularity, sortedIndexOf, type ModelLine } from '../../src/domain/models/build.js';
 import { buildIncidence, KeyIndex } from '../../src/domain/models/incidence.js';
 import { buildNeighbourLists, scoreFromSeeds, type PairScore } from '../../src/domain/models/neighbours.js';
-import { affinitiesOf, forYou } from '../../src/domain/models/rank.js';
+import { affinitiesOf, forYou, POPULARITY_SHRINKAGE } from '../../src/domain/models/rank.js';
 import { sarScore, type SarSimilarity } from '../../src/domain/models/sar.js';
 import { scoreTrending } from '../../src/domain/ranking/trending.js';
-import { fill } from './baselines.js';
-import { K, Tally, scoreShared, type Score } from './metrics.js';
+import { fill, popularity, purchasesByCustomer } from './baselines.js';
+import { K, sample, Tally, scoreShared, type Score } from './metrics.js';
 import { DAY_MS, type Invoice } from './retail.js';
 
 export interface BasketCase {
@@ -119,8 +119,10 @@ export function forYouSweep(
       for (const c of customers) {
         const affinities = affinitiesOf(model, c);
         const bought = new Set(affinities.map((a) => a.productId));
-        kept.add(fill(forYou(model, affinities, [], new Set(), vote).slice(0, K), fallback, K), targets(c));
-        leftOut.add(fill(forYou(model, affinities, [], bought, vote).slice(0, K), fallback, K, bought), targets(c));
+        // The blend with popularity off: this sweep is of the personal score alone.
+        const options = { neighbourVote: vote, shrinkage: 0, purchasesFirst: false };
+        kept.add(fill(forYou(model, affinities, [], new Set(), options).slice(0, K), fallback, K), targets(c));
+        leftOut.add(fill(forYou(model, affinities, [], bought, options).slice(0, K), fallback, K, bought), targets(c));
       }
       out[`half_life_${halfLife}_vote_${vote}`] = { kept: kept.score(), left_out: leftOut.score() };
     }
@@ -141,4 +143,73 @@ export function trendingSweep(train: readonly Invoice[], reference: number, targ
     }
   }
   return out;
+}
+
+/** k of for_you's popularity blend α = n / (n + k) tried; 0 is the personal score alone. */
+export const SHRINKAGES: readonly number[] = [0, 1, 2, 5, 10, 20, 50, 200];
+
+/**
+ * for_you's blend with popularity by shrinkage k, purchases first (and, for k = 0, also without that
+ * re-ranking: the previous default): the model built from `fit`, scored on the customers of `check`
+ * who bought in `fit` (a deterministic sample), filled as the service fills (popularity, 30 days).
+ * Run on a validation split carved from the training orders to choose k, and on the held-out split to report.
+ */
+export function forYouBlendSweep(
+  fit: readonly Invoice[],
+  check: readonly Invoice[],
+  sampleSize: number,
+  seed: number,
+): { cases: number; variants: Record<string, { kept: Score; left_out: Score }> } {
+  const reference = fit.reduce((max, o) => Math.max(max, o.at), 0);
+  const fallback = popularity(fit, 3 * K, reference - 30 * DAY_MS);
+  const model = buildModel(modelLines(fit), []);
+  const boughtBy = new Map<number, Set<number>>();
+  for (const o of check) {
+    if (o.customer === null) continue;
+    let set = boughtBy.get(o.customer);
+    if (!set) boughtBy.set(o.customer, (set = new Set()));
+    for (const id of o.items.keys()) set.add(id);
+  }
+  const customers = sample(
+    [...boughtBy.keys()].filter((c) => affinitiesOf(model, c).length > 0).sort((a, b) => a - b),
+    sampleSize,
+    seed,
+  );
+  const out: Record<string, { kept: Score; left_out: Score }> = {};
+  // The baselines of the service rows, on these cases: the customer's purchases (units), then popularity; popularity alone.
+  const history = purchasesByCustomer(fit);
+  const repeat = new Tally();
+  const popularOnly = new Tally();
+  for (const c of customers) {
+    repeat.add(fill(history.get(c)!.slice(0, K), fallback, K), boughtBy.get(c)!);
+    popularOnly.add(fill([], fallback, K, new Set(history.get(c)!)), boughtBy.get(c)!);
+  }
+  out['baseline: purchases, then popularity | popularity'] = { kept: repeat.score(), left_out: popularOnly.score() };
+  const lines = modelLines(fit);
+  const served = { popularity: model.popularity, popular: model.popular };
+  for (const halfLife of [14, 90]) {
+    const popular = halfLife === 14 ? served : productPopularity(lines, (id) => sortedIndexOf(model.products, id), model.products.length, reference, halfLife);
+    const variants: [string, { shrinkage: number; purchasesFirst: boolean }][] = [
+      ...(halfLife === 14
+        ? [['k_0_no_lead (previous default)', { shrinkage: 0, purchasesFirst: false }] as [string, { shrinkage: number; purchasesFirst: boolean }]]
+        : []),
+      ...SHRINKAGES.filter((k) => halfLife === 14 || k > 0).map((k): [string, { shrinkage: number; purchasesFirst: boolean }] => [
+        `k_${k}_popularity_h${halfLife}${k === POPULARITY_SHRINKAGE && halfLife === 14 ? ' (default)' : ''}`,
+        { shrinkage: k, purchasesFirst: true },
+      ]),
+    ];
+    const variantModel = { ...model, ...popular };
+    for (const [key, options] of variants) {
+      const kept = new Tally();
+      const leftOut = new Tally();
+      for (const c of customers) {
+        const affinities = affinitiesOf(variantModel, c);
+        const bought = new Set(affinities.map((a) => a.productId));
+        kept.add(fill(forYou(variantModel, affinities, [], new Set(), options).slice(0, K), fallback, K), boughtBy.get(c)!);
+        leftOut.add(fill(forYou(variantModel, affinities, [], bought, options).slice(0, K), fallback, K, bought), boughtBy.get(c)!);
+      }
+      out[key] = { kept: kept.score(), left_out: leftOut.score() };
+    }
+  }
+  return { cases: customers.length, variants: out };
 }

@@ -2,6 +2,7 @@
  * The model worker thread: reads a shop's orders and views from the database itself (so the
  * request thread never parses them), builds the model and hands its arrays back without copying.
  */
+import { setPriority } from 'node:os';
 import { Piscina } from 'piscina';
 import { buildModel, purchaseIncidence, sortedIndexOf, type BuiltModel, type ModelLine, type ModelView } from '../domain/models/build.js';
 import { itemsInUse, usersInUse } from '../domain/models/incidence.js';
@@ -27,6 +28,17 @@ export type BuildResult =
 export interface SimilarResult {
   data: { product_id: number; score: number; co_occurrences: number }[];
   model: { built_at: string; users: number; products: number };
+}
+
+/**
+ * The niceness of this thread: on Linux a thread has its own (setpriority on the calling thread), so a
+ * build yields the cores to the request threads and takes what they leave (docs/benchmarks.md, "Model builds").
+ */
+export const WORKER_NICENESS = 10;
+try {
+  setPriority(WORKER_NICENESS);
+} catch {
+  /* not permitted here: builds run at the process's priority */
 }
 
 const stores = new Map<string, Promise<Store>>();
@@ -96,6 +108,8 @@ async function build(task: Extract<ModelTask, { kind: 'build' }>): Promise<unkno
     model.viewNeighbours.offsets,
     model.viewNeighbours.items,
     model.viewNeighbours.scores,
+    model.popularity,
+    model.popular,
     content.ids,
     content.lists.offsets,
     content.lists.items,

@@ -34,6 +34,10 @@ export interface BuiltModel {
   /** Viewed handles, ascending, and each one's top neighbours by sessions viewing both. */
   handles: string[];
   viewNeighbours: NeighbourLists;
+  /** Each product's recent popularity: Σ over its order lines of 2^(−age / POPULARITY_HALF_LIFE_DAYS). */
+  popularity: Float32Array;
+  /** The POPULAR_KEPT most popular products (item indexes), most popular first: for_you's shared candidates. */
+  popular: Int32Array;
   /** Time the affinities and view window are measured from: the newest order (views: newest view). */
   reference: number;
   stats: { lines: number; orders: number; customers: number; views: number; viewers: number };
@@ -43,6 +47,10 @@ export interface BuiltModel {
 export const NEIGHBOURS_KEPT = 50;
 /** Affinities kept per customer (their strongest products). */
 export const AFFINITY_KEEP = 100;
+/** Half-life of the popularity for_you blends in (days, from the newest order). */
+export const POPULARITY_HALF_LIFE_DAYS = 14;
+/** Popular products kept as candidates of every for_you answer. */
+export const POPULAR_KEPT = 100;
 /** The window of views the view model reads, back from the newest view. */
 export const VIEW_WINDOW_DAYS = 30;
 /**
@@ -105,6 +113,7 @@ export function buildModel(lines: readonly ModelLine[], views: readonly ModelVie
     products,
     neighbours,
     ...affinity,
+    ...productPopularity(lines, productIndex, products.length, reference, POPULARITY_HALF_LIFE_DAYS),
     ...viewModel,
     reference,
     stats: {
@@ -115,6 +124,23 @@ export function buildModel(lines: readonly ModelLine[], views: readonly ModelVie
       viewers: viewModel.viewers,
     },
   };
+}
+
+/** Σ over each product's lines of 2^(−age_days / half-life), and the POPULAR_KEPT best (ties to the lower id). */
+export function productPopularity(
+  lines: readonly ModelLine[],
+  productIndex: (id: number) => number,
+  productCount: number,
+  reference: number,
+  halfLifeDays: number,
+): { popularity: Float32Array; popular: Int32Array } {
+  const popularity = new Float32Array(productCount);
+  for (const line of lines) {
+    const item = productIndex(line.productId);
+    if (item >= 0) popularity[item]! += 2 ** (-Math.max(0, reference - line.createdAt) / DAY_MS / halfLifeDays);
+  }
+  const order = Array.from({ length: productCount }, (_, i) => i).sort((a, b) => popularity[b]! - popularity[a]! || a - b);
+  return { popularity, popular: Int32Array.from(order.slice(0, POPULAR_KEPT)) };
 }
 
 /** Affinity of each customer to each product: Σ over their lines of 2^(−age_days / half-life), age from `reference`. */

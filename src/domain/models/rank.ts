@@ -27,9 +27,15 @@ function vote(lists: NeighbourLists, seeds: readonly { item: number; weight: num
   return scores;
 }
 
-/** Items by score descending, then by `order` ascending. */
-function ranked(scores: Map<number, number>, order: (item: number) => number | string): number[] {
-  return [...scores.keys()].sort((a, b) => scores.get(b)! - scores.get(a)! || (order(a) < order(b) ? -1 : order(a) > order(b) ? 1 : 0));
+/**
+ * Items by score descending, then by index ascending: the model's products and handles are sorted,
+ * so that is the lower product id or handle. The comparator reads plain arrays, not the map.
+ */
+function ranked(scores: Map<number, number>): number[] {
+  const entries: [item: number, score: number][] = [];
+  for (const [j, score] of scores) entries.push([j, score]);
+  entries.sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+  return entries.map((e) => e[0]);
 }
 
 /** `/products/recommended`: products by Σ of their similarity to the inputs, inputs left out. */
@@ -37,7 +43,7 @@ export function recommendedFor(model: BuiltModel, inputIds: readonly number[]): 
   const seeds = inputIds.map((id) => ({ item: sortedIndexOf(model.products, id), weight: 1 })).filter((s) => s.item >= 0);
   const scores = vote(model.neighbours, seeds, false);
   for (const { item } of seeds) scores.delete(item);
-  return ranked(scores, (j) => model.products[j]!).map((j) => model.products[j]!);
+  return ranked(scores).map((j) => model.products[j]!);
 }
 
 /** A customer's affinities (product id → weight), strongest first; empty for an unknown customer. */
@@ -51,28 +57,87 @@ export function affinitiesOf(model: BuiltModel, customerId: number): Seed[] {
 }
 
 /**
- * `/products/for_you`: score_j = Σ_i affinity_i · s_ij with s_jj = 1 and the other similarities
- * scaled to NEIGHBOUR_VOTE at best. Viewed products vote for their neighbours only (they are not
- * bought); products in `exclude` (already bought) are left out.
+ * k of for_you's blend with popularity: the personal score is weighed by α = n / (n + k), n the
+ * distinct products the customer bought, so with k > 0 a one-purchase customer leans on what sells
+ * and a long history on itself. 0, the blend off: on validation splits carved from the training
+ * orders of both evaluation logs every k > 0 scored below the personal score alone, so none was
+ * made the default (the sweep: docs/evaluation.md, "for_you and popularity").
+ */
+export const POPULARITY_SHRINKAGE = 0;
+
+export interface ForYouOptions {
+  /** A neighbour's vote against the customer's own affinity (NEIGHBOUR_VOTE). */
+  neighbourVote?: number;
+  /** k of α = n / (n + k); 0 ranks by the personal score alone (POPULARITY_SHRINKAGE). */
+  shrinkage?: number;
+  /** Products the customer bought lead when they are kept (default true). */
+  purchasesFirst?: boolean;
+}
+
+/**
+ * `/products/for_you`: personal_j = Σ_i affinity_i · s_ij with s_jj = 1 and the other similarities
+ * scaled to NEIGHBOUR_VOTE at best; score_j = α · personal_j / max personal + (1 − α) · popularity_j /
+ * max popularity, over the scored products and the model's most popular ones; products bought
+ * first, then by score. Viewed products vote for their neighbours only (they are not bought) and do
+ * not count in n: a visitor with views alone is ranked by the neighbours of what they viewed.
+ * Products in `exclude` (already bought) are left out; an unknown visitor gets [] (the caller's fallback).
  */
 export function forYou(
   model: BuiltModel,
   affinities: readonly Seed[],
   views: readonly Seed[],
   exclude: ReadonlySet<number>,
-  neighbourVote = NEIGHBOUR_VOTE,
+  options: ForYouOptions = {},
 ): number[] {
-  const items = [...affinities, ...views]
-    .map((s) => ({ item: sortedIndexOf(model.products, s.productId), weight: s.weight * neighbourVote }))
-    .filter((s) => s.item >= 0);
-  const scores = vote(model.neighbours, items, true);
+  const neighbourVote = options.neighbourVote ?? NEIGHBOUR_VOTE;
+  const shrinkage = options.shrinkage ?? POPULARITY_SHRINKAGE;
+  const lists = model.neighbours;
+  // Dense accumulators over the catalog (a few tens of kilobytes), so neither the votes nor the sort touch a map.
+  const count = model.products.length;
+  const scores = new Float64Array(count);
+  const state = new Uint8Array(count); // 1 scored, 2 bought (and scored)
+  const touched: number[] = [];
+  const add = (j: number, x: number) => {
+    if (state[j] === 0) {
+      state[j] = 1;
+      touched.push(j);
+    }
+    scores[j]! += x;
+  };
+  const seeds = [...affinities, ...views].slice(0, SEEDS_USED);
+  for (const seed of seeds) {
+    const item = sortedIndexOf(model.products, seed.productId);
+    if (item < 0) continue;
+    const start = lists.offsets[item]!;
+    const end = lists.offsets[item + 1]!;
+    if (start === end) continue;
+    const scale = (seed.weight * neighbourVote) / lists.scores[start]!;
+    for (let n = start; n < end; n++) add(lists.items[n]!, scale * lists.scores[n]!);
+  }
+  let bought = 0;
   for (const seed of affinities) {
     const item = sortedIndexOf(model.products, seed.productId);
-    if (item >= 0) scores.set(item, (scores.get(item) ?? 0) + seed.weight);
+    if (item < 0) continue;
+    add(item, seed.weight);
+    if (state[item] !== 2) bought++;
+    state[item] = 2;
   }
-  return ranked(scores, (j) => model.products[j]!)
-    .map((j) => model.products[j]!)
-    .filter((id) => !exclude.has(id));
+  if (touched.length === 0) return [];
+  const alpha = shrinkage <= 0 || bought === 0 ? 1 : bought / (bought + shrinkage);
+  if (alpha < 1) {
+    let best = 0;
+    for (const j of touched) best = Math.max(best, scores[j]!);
+    const top = model.popular.length > 0 ? model.popularity[model.popular[0]!]! : 0;
+    const popularity = (j: number) => (top > 0 ? model.popularity[j]! / top : 0);
+    for (const j of touched) scores[j] = (alpha * scores[j]!) / best + (1 - alpha) * popularity(j);
+    for (const j of model.popular) if (state[j] === 0) add(j, (1 - alpha) * popularity(j));
+  }
+  const first = options.purchasesFirst ?? true;
+  const led = (j: number) => (first && state[j] === 2 ? 0 : 1);
+  const kept = Int32Array.from(exclude.size === 0 ? touched : touched.filter((j) => !exclude.has(model.products[j]!)));
+  // Purchases first (when kept), then by score, then the lower index (= the lower product id).
+  kept.sort((a, b) => led(a) - led(b) || scores[b]! - scores[a]! || a - b);
+  return Array.from(kept, (j) => model.products[j]!);
 }
 
 /** A product and how much a visitor is drawn to it. */
@@ -87,7 +152,7 @@ export function viewedTogether(model: BuiltModel, handles: readonly string[]): s
   const seeds = handles.map((h) => ({ item: index(h), weight: 1 })).filter((s) => s.item >= 0);
   const scores = vote(model.viewNeighbours, seeds, false);
   for (const { item } of seeds) scores.delete(item);
-  return ranked(scores, (j) => model.handles[j]!).map((j) => model.handles[j]!);
+  return ranked(scores).map((j) => model.handles[j]!);
 }
 
 function binarySearch(sorted: readonly string[], value: string): number {
@@ -117,6 +182,8 @@ export function modelBytes(model: BuiltModel): number {
     model.viewNeighbours.offsets,
     model.viewNeighbours.items,
     model.viewNeighbours.scores,
+    model.popularity,
+    model.popular,
   ];
   return arrays.reduce((sum, a) => sum + a.byteLength, 0) + model.handles.reduce((sum, h) => sum + 2 * h.length + 16, 0);
 }
