@@ -266,14 +266,20 @@ async function main() {
     let windows = 0;
     let stamp = (await status())!.stamp as string;
     for (let round = 0; round < ROUNDS; round++) {
-      for (const [name, url] of scenarios) (idleRuns[name!] ??= []).push(await measure(url!));
+      for (const [name, url] of scenarios) {
+        const runs = idleRuns[name!] ?? [];
+        idleRuns[name!] = runs;
+        runs.push(await measure(url!));
+      }
       await admin('PUT', '/shops/model/orders', [oneOrder(nextOrder)]);
       for (const [name, url] of scenarios) {
         const result = await measure(url!);
         windows++;
         if ((await status())!.stamp === stamp) {
           covered++;
-          (buildRuns[name!] ??= []).push(result);
+          const runs = buildRuns[name!] ?? [];
+          buildRuns[name!] = runs;
+          runs.push(result);
         }
       }
       stamp = (await waitFor((s) => s.stamp !== stamp)).stamp;

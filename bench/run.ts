@@ -101,8 +101,10 @@ async function main() {
       bare.push(await load(`${ceiling.url}/`, { seconds: SECONDS / ROUNDS }));
     }
     await ceiling.stop();
-    const r = (results[name] = mean(target));
-    const c = (results[`${name}_ceiling`] = mean(bare));
+    const r = mean(target);
+    const c = mean(bare);
+    results[name] = r;
+    results[`${name}_ceiling`] = c;
     row(
       `${name} (${body.length} B)`,
       `${r.rps} req/s, p99 ${r.p99Ms} ms, errors ${r.errors + r.non2xx} | ceiling ${c.rps} req/s | ratio ${(r.rps / c.rps).toFixed(2)}`,

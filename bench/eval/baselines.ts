@@ -1,5 +1,5 @@
-import { Tally, type Score } from './metrics.js';
-import { DAY_MS, type Invoice } from './retail.js';
+import type { Invoice } from './retail.js';
+import { getOrCreate } from '../../src/domain/maps.js';
 
 /** Product ids by units sold in invoices at or after `since`, most first (ties by id), at most `k`. */
 export function popularity(invoices: readonly Invoice[], k: number, since = -Infinity): number[] {
@@ -37,8 +37,7 @@ export class CoOccurrence {
     for (const invoice of invoices) {
       if (invoice.at < since) continue;
       for (const id of invoice.items.keys()) {
-        let list = this.invoicesOf.get(id);
-        if (!list) this.invoicesOf.set(id, (list = []));
+        const list = getOrCreate(this.invoicesOf, id, () => []);
         list.push(invoice);
       }
     }
@@ -64,95 +63,8 @@ export function purchasesByCustomer(invoices: readonly Invoice[]): Map<number, n
   const units = new Map<number, Map<number, number>>();
   for (const invoice of invoices) {
     if (invoice.customer === null) continue;
-    let mine = units.get(invoice.customer);
-    if (!mine) units.set(invoice.customer, (mine = new Map()));
+    const mine = getOrCreate(units, invoice.customer, () => new Map());
     for (const [id, item] of invoice.items) mine.set(id, (mine.get(id) ?? 0) + item.quantity);
   }
   return new Map([...units].map(([customer, mine]) => [customer, topKeys(mine, Infinity)]));
-}
-
-/** c = baskets with both, nA / nB = baskets with the input / the candidate, r30 / r90 = Σ over shared baskets of 0.5^(age_days / h). */
-interface Pair {
-  c: number;
-  nA: number;
-  nB: number;
-  r30: number;
-  r90: number;
-}
-
-/** The co-purchase scorings of the sweep, by key: a candidate's score given the input. */
-export const CO_PURCHASE_WEIGHTINGS: readonly (readonly [string, (p: Pair) => number])[] = [
-  ['count', (p) => p.c],
-  ['cosine', (p) => p.c / Math.sqrt(p.nA * p.nB)],
-  ...[0.1, 0.2, 0.3, 0.5].map((alpha) => [`damped_${alpha}`, (p: Pair) => p.c / p.nB ** alpha] as const),
-  ['jaccard', (p) => p.c / (p.nA + p.nB - p.c)],
-  ['recency_h30', (p) => p.r30],
-  ['recency_h90', (p) => p.r90],
-];
-
-/** The `k` best ids of `scores` (score desc, then id asc, as topKeys), without sorting them all. */
-function bestK(scores: ReadonlyMap<number, number>, k: number): number[] {
-  const best: [number, number][] = [];
-  const before = (a: [number, number], b: [number, number]) => a[1] > b[1] || (a[1] === b[1] && a[0] < b[0]);
-  for (const entry of scores) {
-    if (best.length === k && !before(entry, best[k - 1]!)) continue;
-    let i = Math.min(best.length, k - 1);
-    best[i] = entry;
-    for (; i > 0 && before(best[i]!, best[i - 1]!); i--) [best[i], best[i - 1]] = [best[i - 1]!, best[i]!];
-  }
-  return best.map(([id]) => id);
-}
-
-/**
- * Basket completion under every co-purchase weighting: each input's candidates from the invoices at or after
- * `since` (ages counted back from `reference`), the top `k` per weighting, topped up from `fallback`.
- */
-export function coPurchaseSweep(
-  invoices: readonly Invoice[],
-  since: number,
-  reference: number,
-  cases: readonly { input: number; targets: ReadonlySet<number> }[],
-  fallback: readonly number[],
-  k: number,
-): Record<string, Score> {
-  const invoicesOf = new Map<number, Invoice[]>();
-  for (const invoice of invoices) {
-    if (invoice.at < since || invoice.at > reference) continue;
-    for (const id of invoice.items.keys()) {
-      let list = invoicesOf.get(id);
-      if (!list) invoicesOf.set(id, (list = []));
-      list.push(invoice);
-    }
-  }
-  const listsOf = new Map<number, number[][]>();
-  const tallies = CO_PURCHASE_WEIGHTINGS.map(() => new Tally());
-  for (const { input, targets } of cases) {
-    let lists = listsOf.get(input);
-    if (!lists) {
-      const holding = invoicesOf.get(input) ?? [];
-      const pairs = new Map<number, Pair>();
-      for (const invoice of holding) {
-        const age = (reference - invoice.at) / DAY_MS;
-        const w30 = 0.5 ** (age / 30);
-        const w90 = 0.5 ** (age / 90);
-        for (const id of invoice.items.keys()) {
-          if (id === input) continue;
-          let p = pairs.get(id);
-          if (!p) pairs.set(id, (p = { c: 0, nA: holding.length, nB: invoicesOf.get(id)!.length, r30: 0, r90: 0 }));
-          p.c++;
-          p.r30 += w30;
-          p.r90 += w90;
-        }
-      }
-      const skip = new Set([input]);
-      lists = CO_PURCHASE_WEIGHTINGS.map(([, weigh]) => {
-        const scores = new Map<number, number>();
-        for (const [id, p] of pairs) scores.set(id, weigh(p));
-        return fill(bestK(scores, k), fallback, k, skip);
-      });
-      listsOf.set(input, lists);
-    }
-    lists.forEach((list, i) => tallies[i]!.add(list, targets));
-  }
-  return Object.fromEntries(CO_PURCHASE_WEIGHTINGS.map(([key], i) => [key, tallies[i]!.score()]));
 }

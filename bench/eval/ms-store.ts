@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseCsvRecord } from './csv.js';
 import type { Invoice, RetailProduct } from './retail.js';
+import { getOrCreate } from '../../src/domain/maps.js';
 
 /** The Microsoft store log as products and baskets (a user's items bought at one time), split by time: the last `validShare` of rows validate. */
 export function loadMsStore(
@@ -31,8 +32,7 @@ export function loadMsStore(
   const baskets = new Map<string, Invoice>();
   for (const r of records) {
     const key = `${r.user}|${r.at}`;
-    let basket = baskets.get(key);
-    if (!basket) baskets.set(key, (basket = { id: 0, at: r.at, customer: customerOf.get(r.user)!, items: new Map() }));
+    const basket = getOrCreate(baskets, key, () => ({ id: 0, at: r.at, customer: customerOf.get(r.user)!, items: new Map() }));
     const id = idOf.get(r.item)!;
     const item = basket.items.get(id);
     if (item) item.quantity++;

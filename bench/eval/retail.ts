@@ -1,4 +1,5 @@
 import { readCsvGz } from './csv.js';
+import { getOrCreate } from '../../src/domain/maps.js';
 
 export const DAY_MS = 86_400_000;
 const PRODUCT_CODE = /^\d{5}[A-Z]*$/;
@@ -94,8 +95,7 @@ export async function loadRetail(path: string, validDays: number): Promise<Retai
     const quantity = Number(col('Quantity'));
     const price = Number(col('UnitPrice'));
     const title = col('Description');
-    let s = stats.get(code);
-    if (!s) stats.set(code, (s = { saleTitles: new Map(), anyTitles: new Map(), prices: [] }));
+    const s = getOrCreate(stats, code, () => ({ saleTitles: new Map(), anyTitles: new Map(), prices: [] }));
     if (title !== '' && title !== 'NA') bump(quantity > 0 && price > 0 ? s.saleTitles : s.anyTitles, title);
     if (quantity > 0 && price > 0) s.prices.push(price);
     const invoiceNo = col('InvoiceNo');
@@ -104,7 +104,8 @@ export async function loadRetail(path: string, validDays: number): Promise<Retai
     let invoice = invoices.get(id);
     if (!invoice) {
       const customer = Number(col('CustomerID'));
-      invoices.set(id, (invoice = { id, at, customer: Number.isInteger(customer) && customer > 0 ? customer : null, items: new Map() }));
+      invoice = { id, at, customer: Number.isInteger(customer) && customer > 0 ? customer : null, items: new Map() };
+      invoices.set(id, invoice);
     }
     const item = invoice.items.get(code);
     if (item) item.quantity += quantity;

@@ -4,6 +4,7 @@ import { K, sample, scoreShared, Tally, type Score } from './metrics.js';
 import { DAY_MS, orderDocument, productDocument, type Invoice, type RetailProduct } from './retail.js';
 import { createRuleset, createShop, getList, importBatches, mapPool, modelBuilt, type EvalShop, type Service } from './service.js';
 import { forYouBlendSweep, forYouSweep, recommendedSweep, trendingSweep } from './sweeps.js';
+import { getOrCreate } from '../../src/domain/maps.js';
 
 export interface Dataset {
   name: string;
@@ -41,7 +42,9 @@ async function perCase<T>(
   const answers = await mapPool(cases, CONCURRENCY, (c) => getList(shop, path(c)));
   if (answers[0]!.ids === null) return { score: null, note: answers[0]!.note };
   const tally = new Tally();
-  cases.forEach((c, i) => tally.add(answers[i]!.ids ?? [], targets(c)));
+  cases.forEach((c, i) => {
+    tally.add(answers[i]!.ids ?? [], targets(c));
+  });
   return { score: tally.score() };
 }
 
@@ -63,8 +66,7 @@ export async function evaluate(service: Service, data: Dataset) {
   const boughtBy = new Map<number, Set<number>>();
   for (const order of valid) {
     if (order.customer === null) continue;
-    let set = boughtBy.get(order.customer);
-    if (!set) boughtBy.set(order.customer, (set = new Set()));
+    const set = getOrCreate(boughtBy, order.customer, () => new Set());
     for (const id of order.items.keys()) set.add(id);
   }
   const customers = [...boughtBy.keys()].sort((a, b) => a - b);

@@ -8,6 +8,7 @@ import { scoreTrending } from '../../src/domain/ranking/trending.js';
 import { fill, popularity, purchasesByCustomer } from './baselines.js';
 import { K, sample, Tally, scoreShared, type Score } from './metrics.js';
 import { DAY_MS, type Invoice } from './retail.js';
+import { getOrCreate } from '../../src/domain/maps.js';
 
 export interface BasketCase {
   input: number;
@@ -166,8 +167,7 @@ export function forYouBlendSweep(
   const boughtBy = new Map<number, Set<number>>();
   for (const o of check) {
     if (o.customer === null) continue;
-    let set = boughtBy.get(o.customer);
-    if (!set) boughtBy.set(o.customer, (set = new Set()));
+    const set = getOrCreate(boughtBy, o.customer, () => new Set());
     for (const id of o.items.keys()) set.add(id);
   }
   const customers = sample(

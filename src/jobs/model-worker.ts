@@ -11,6 +11,7 @@ import { buildContentModel, contentItemOf, type ContentItem, type ContentModel }
 import { modelSettingsOf } from '../domain/models/settings.js';
 import { openStore } from '../store/open.js';
 import type { Store } from '../store/store.js';
+import { getOrCreate } from '../domain/maps.js';
 
 /** Views read per build at most (the newest): bounds a build's memory whatever the traffic. */
 export const VIEWS_READ = 1_000_000;
@@ -45,9 +46,7 @@ const stores = new Map<string, Promise<Store>>();
 
 /** One connection per database for the worker's lifetime (the pool's idle timeout ends it). */
 function storeFor(databaseUrl: string): Promise<Store> {
-  let store = stores.get(databaseUrl);
-  if (!store) stores.set(databaseUrl, (store = openStore(databaseUrl, { migrate: false })));
-  return store;
+  return getOrCreate(stores, databaseUrl, () => openStore(databaseUrl, { migrate: false }));
 }
 
 /** What the model is built from: the shop's data version (orders, settings) and its event count. */

@@ -2,6 +2,7 @@ import { buildIncidence, KeyIndex, type Incidence } from './incidence.js';
 import { buildNeighbourLists, type NeighbourLists, type PairScore } from './neighbours.js';
 import { sarScore, type Basis } from './sar.js';
 import { DEFAULT_MODEL_SETTINGS, type ModelSettings, type RecommendedSimilarity } from './settings.js';
+import { getOrCreate } from '../maps.js';
 
 const DAY_MS = 86_400_000;
 
@@ -148,8 +149,7 @@ function customerAffinities(lines: readonly ModelLine[], productIndex: (id: numb
   const byCustomer = new Map<number, Map<number, number>>();
   for (const line of lines) {
     if (line.customerId === null) continue;
-    let mine = byCustomer.get(line.customerId);
-    if (!mine) byCustomer.set(line.customerId, (mine = new Map()));
+    const mine = getOrCreate(byCustomer, line.customerId, () => new Map());
     const item = productIndex(line.productId);
     const age = Math.max(0, reference - line.createdAt) / DAY_MS;
     mine.set(item, (mine.get(item) ?? 0) + 2 ** (-age / halfLifeDays));

@@ -2,6 +2,7 @@ import { parseMoney } from '../catalog/money.js';
 import { isListable, splitTags, type Product } from '../catalog/product.js';
 import { titleWords, type ContentProfile } from '../ranking/similarity.js';
 import { neighbourBytes, TopK, type NeighbourLists } from './neighbours.js';
+import { getOrCreate } from '../maps.js';
 
 /** Content neighbours kept per product: enough for a full answer of 50 after filters. */
 export const CONTENT_KEPT = 50;
@@ -39,8 +40,7 @@ export function buildContentModel(items: readonly ContentItem[]): ContentModel {
   const ids = Float64Array.from(sorted.map((p) => p.id));
   const dictionary = new Map<string, number>();
   const intern = (key: string) => {
-    let id = dictionary.get(key);
-    if (id === undefined) dictionary.set(key, (id = dictionary.size));
+    const id = getOrCreate(dictionary, key, () => dictionary.size);
     return id;
   };
   const interned: Interned[] = sorted.map((p) => ({

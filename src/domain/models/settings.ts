@@ -3,7 +3,6 @@ import type { Basis, SarSimilarity } from './sar.js';
 
 /** What `/products/recommended` ranks by: SAR's similarities, or the weighted co-occurrence (the default). */
 export type RecommendedSimilarity = SarSimilarity | 'weighted';
-export const RECOMMENDED_SIMILARITIES: readonly RecommendedSimilarity[] = ['weighted', 'count', 'jaccard', 'lift'];
 
 /** The shop settings a model is built with. */
 export interface ModelSettings {

@@ -5,7 +5,10 @@ import { similarity } from '../../../src/domain/ranking/similarity.js';
 /** A small deterministic generator, so the comparison below covers many shapes of catalog. */
 function random(seed: number): () => number {
   let state = seed;
-  return () => (state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  return () => {
+    state = (state * 1103515245 + 12345) % 2 ** 31;
+    return state / 2 ** 31;
+  };
 }
 
 function catalog(size: number, seed: number): ContentItem[] {

@@ -217,7 +217,9 @@ describe.skipIf(!existsSync(MS_STORE))('SAR similarity on the Microsoft store lo
             const ours = neighboursOf(pairs, item, similarity, threshold);
             const theirs = independent(basis, similarity, threshold, item);
             expect(ours.map((n) => [n.id, n.c])).toEqual(theirs.map((n) => [n.id, n.c]));
-            ours.forEach((n, i) => expect(n.score).toBeCloseTo(theirs[i]!.score, 12));
+            ours.forEach((n, i) => {
+              expect(n.score).toBeCloseTo(theirs[i]!.score, 12);
+            });
           }
         }
       }
