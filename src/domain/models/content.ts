@@ -66,15 +66,16 @@ export function buildContentModel(items: readonly ContentItem[]): ContentModel {
     const stamp = i + 1;
     let gathered = 0;
     const features = featuresOf(interned[i]!).sort((a, b) => postings[a]!.length - postings[b]!.length);
-    for (const f of features) {
+    // The budget counts candidates, not features: one common feature alone cannot make the work quadratic.
+    gather: for (const f of features) {
       for (const j of postings[f]!) {
         if (j === i || seen[j] === stamp) continue;
+        if (gathered >= CONTENT_BUDGET) break gather;
         seen[j] = stamp;
         gathered++;
         const score = Math.fround(contentScore(interned[i]!, interned[j]!));
         if (score > 0) best.offer(j, score);
       }
-      if (gathered >= CONTENT_BUDGET) break;
     }
     best.drain(outItems, outScores);
   }
