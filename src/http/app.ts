@@ -1,6 +1,6 @@
 import { createServer, type ServerOptions } from 'node:http';
 import cors from '@fastify/cors';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions, type RouteOptions } from 'fastify';
 import type { Config } from '../config/config.js';
 import type { TrustProxy } from '../config/server.js';
 import type { Services } from '../compose.js';
@@ -60,6 +60,8 @@ function serverOptions(timeouts: Config['timeouts']): ServerOptions {
 export interface AppOptions {
   /** Fastify logger settings; tests pass false. */
   logger?: FastifyServerOptions['logger'];
+  /** Sees every route as it is added, with its schema (the route table for tooling and tests). */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 /** Builds the HTTP application on composed services. No listen, no environment reads. */
@@ -73,6 +75,7 @@ export async function buildApp(services: Services, config: Config, options: AppO
     trustProxy: trustProxyOption(config.trustProxy),
     serverFactory: (handler) => createServer(serverOptions(config.timeouts), handler),
   });
+  if (options.onRoute) app.addHook('onRoute', options.onRoute);
   for (const schema of sharedSchemas) app.addSchema(schema);
   registerParamsReader(app);
   registerErrorHandling(app);
