@@ -1,3 +1,4 @@
+import { STATUS_CODES } from 'node:http';
 import fc from 'fast-check';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
@@ -89,6 +90,8 @@ function body(shape: Shape, fields: Record<string, string>, json: string): { pay
   }
 }
 
+const STATUS_PHRASES = Object.values(STATUS_CODES);
+
 export interface SweepStats {
   requests: number;
   maxMs: number;
@@ -124,12 +127,15 @@ export async function sendAndCheck(t: TestApp, rec: RouteRecorder, built: Built,
   if (ms > stats.maxMs) Object.assign(stats, { maxMs: ms, slowest: built.label.slice(0, 160) });
   const what = `${built.label} → ${res.statusCode} ${res.body.slice(0, 200)}`;
   expect(res.statusCode, what).toBeLessThan(500);
+  expect(res.headers['x-content-type-options'], `nosniff on ${what}`).toBe('nosniff');
   expect(ms, `server time of ${what}`).toBeLessThanOrEqual(SERVER_MS_BOUND);
   const type = String(res.headers['content-type'] ?? '');
   if (res.statusCode >= 400 && type.includes('application/json')) {
     const error = res.json().error;
     expect(typeof error, what).toBe('string');
     expect(error.length, what).toBeGreaterThan(5);
+    // A bare status phrase ("Bad Request") does not say what is wrong.
+    expect(STATUS_PHRASES, what).not.toContain(error);
   }
   if (res.statusCode >= 400 && type.includes('text/html')) expect(res.body, what).toMatch(/<html|<!doctype/i);
   return res;

@@ -17,8 +17,10 @@ describe('hardening findings over real HTTP', () => {
   let t: TestApp;
   let base: string;
   let keys: { id: number; public: string; private: string };
-  const get = (path: string, init: RequestInit = {}) => fetch(`${base}${path}`, init);
-  const admin = (method: string, path: string, body?: unknown, bearer = ADMIN_TOKEN) =>
+  /** A fetch answer whose JSON body is read untyped, as a client reads it. */
+  type Answer = Omit<Response, 'json'> & { json(): Promise<any> };
+  const get = (path: string, init: RequestInit = {}): Promise<Answer> => fetch(`${base}${path}`, init);
+  const admin = (method: string, path: string, body?: unknown, bearer = ADMIN_TOKEN): Promise<Answer> =>
     fetch(`${base}${path}`, {
       method,
       headers: { authorization: `Bearer ${bearer}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
@@ -162,5 +164,17 @@ describe('hardening findings over real HTTP', () => {
     expect(metrics.status).toBe(200);
     expect(await metrics.text()).toContain('rebound_http_requests_total');
     expect((await get('/healthz')).status).toBe(200);
+  });
+
+  it('refusals of the router itself (an overlong path segment, a bad percent-encoding) are named JSON answers with nosniff', async () => {
+    for (const [path, status, named] of [
+      [`/admin/v1/shops/${'a'.repeat(101)}`, 414, 'path parameters hold at most 100 characters'],
+      ['/admin/v1/shops/%E0%A4%A', 400, 'does not decode'],
+    ] as const) {
+      const res = await admin('GET', path);
+      expect(res.status, path).toBe(status);
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+      expect((await res.json()).error).toContain(named);
+    }
   });
 });
