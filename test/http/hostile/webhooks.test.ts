@@ -105,4 +105,22 @@ describe('hostile input on the webhook receivers', () => {
     expect(prototypeNames()).toEqual(before);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
+
+  it('names the missing object by the field the platform sends it in', async () => {
+    for (const [topic, field] of [
+      ['address/updated', 'address'],
+      ['subscription/updated', 'subscription'],
+      ['charge/created', 'charge'],
+    ]) {
+      const raw = JSON.stringify({ other: {} });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/webhooks/billing/hooks',
+        payload: raw,
+        headers: { 'content-type': 'application/json', ...DIALECTS['billing-legacy'](raw, topic) },
+      });
+      expect(res.statusCode).toBe(422);
+      expect(res.json().error).toBe(`The webhook body has no ${field} object.`);
+    }
+  });
 });
