@@ -6,7 +6,7 @@ import type { TestApp } from './app.js';
 import { headerSafe, hostileJsonBody, hostileText, PROTO_NAMES } from './hostile-values.js';
 import { type RouteEntry, type RouteRecorder, routeKey } from './route-table.js';
 
-/** No request may take more server time than this (docs/api.md, "Hardening"). */
+/** No request may take more server time than this (docs/operations.md, "Process limits"). */
 export const SERVER_MS_BOUND = 100;
 
 /** The shape hostile parameters travel in. */

@@ -6,7 +6,7 @@ import { productInput } from '../helpers/fixtures.js';
 import { routeRecorder } from '../helpers/route-table.js';
 import { timed } from '../helpers/sweep.js';
 
-/** Hostile inputs cost a bounded amount of server time on a large catalog (docs/api.md, "Hardening"). */
+/** Hostile inputs cost a bounded amount of server time on a large catalog (docs/operations.md, "Process limits"). */
 const BOUND_MS = 50;
 const PRODUCTS = 10_000;
 const WORDS = ['wool', 'linen', 'cotton', 'tent', 'stove', 'lamp', 'boot', 'sock', 'mug', 'kettle', 'rope', 'pack', 'chair', 'mat', 'hat', 'glove'];
