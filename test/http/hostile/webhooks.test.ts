@@ -111,7 +111,7 @@ describe('hostile input on the webhook receivers', () => {
       ['address/updated', 'address'],
       ['subscription/updated', 'subscription'],
       ['charge/created', 'charge'],
-    ]) {
+    ] as const) {
       const raw = JSON.stringify({ other: {} });
       const res = await t.app.inject({
         method: 'POST',
