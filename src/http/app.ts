@@ -1,6 +1,6 @@
 import { createServer, type ServerOptions } from 'node:http';
 import cors from '@fastify/cors';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import type { Config } from '../config/config.js';
 import type { TrustProxy } from '../config/server.js';
 import type { Services } from '../compose.js';
@@ -58,6 +58,20 @@ function serverOptions(timeouts: Config['timeouts']): ServerOptions {
   };
 }
 
+/** The router's own refusals (before any route or hook runs) answer like every other error: named, JSON, nosniff. */
+const frameworkErrors: NonNullable<FastifyServerOptions['frameworkErrors']> = (error, _request, reply) => {
+  const message =
+    error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+      ? 'A path segment is too long: path parameters hold at most 100 characters.'
+      : error.code === 'FST_ERR_BAD_URL'
+        ? 'The URL path is not valid: a percent-encoded segment does not decode.'
+        : 'The request could not be routed.';
+  void (reply as FastifyReply)
+    .status(error.statusCode ?? 400)
+    .header('x-content-type-options', 'nosniff')
+    .send({ error: message });
+};
+
 export interface AppOptions {
   /** Fastify logger settings; tests pass false. */
   logger?: FastifyServerOptions['logger'];
@@ -75,6 +89,7 @@ export async function buildApp(services: Services, config: Config, options: AppO
     // Only trusted proxies may name the client: otherwise one visitor could take every visitor's rate-limit bucket.
     trustProxy: trustProxyOption(config.trustProxy),
     serverFactory: (handler) => createServer(serverOptions(config.timeouts), handler),
+    frameworkErrors,
   });
   for (const schema of sharedSchemas) app.addSchema(schema);
   app.setSerializerCompiler(serializeAsReturned);

@@ -1,7 +1,7 @@
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { loadConfig, type Config } from '../../src/config/config.js';
 import { compose, type Services } from '../../src/compose.js';
-import { buildApp } from '../../src/http/app.js';
+import { type AppOptions, buildApp } from '../../src/http/app.js';
 import type { Backend } from './backends.js';
 
 export const ADMIN_TOKEN = 'test-operator-token-0123456789abcdef';
@@ -18,11 +18,11 @@ export interface TestApp {
 }
 
 /** The real app on a fresh database of the given backend, driven through inject. */
-export async function startApp(backend: Backend, env: Record<string, string> = {}): Promise<TestApp> {
+export async function startApp(backend: Backend, env: Record<string, string> = {}, options: AppOptions = {}): Promise<TestApp> {
   const url = await backend.url();
   const config = loadConfig({ DATABASE_URL: url, REBOUND_ADMIN_TOKEN: ADMIN_TOKEN, LOG_LEVEL: 'silent', REBOUND_DEMO: 'false', ...env });
   const services = await compose(config);
-  const app = await buildApp(services, config, { logger: false });
+  const app = await buildApp(services, config, { logger: false, ...options });
   const admin: TestApp['admin'] = (method, path, body, bearer = ADMIN_TOKEN) =>
     app.inject({
       method,

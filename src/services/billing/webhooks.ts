@@ -31,10 +31,9 @@ export interface BillingWebhookHeaders {
 
 type Mapped = { kind: LedgerKind; docs: LedgerDoc[]; webhookId: string };
 
-/** Maps a 2021-11 object to the ledger's document; a shape that does not map is a 422 (the provider does not retry those). */
-function fromRemote(kind: LedgerKind, object: unknown): LedgerDoc {
-  if (!object || typeof object !== 'object')
-    throw new InvalidDocumentError(`The webhook body has no ${kind.slice(0, -1)} object.`, [{ path: kind.slice(0, -1), message: 'missing' }]);
+/** Maps a 2021-11 object (the body's `field`) to the ledger's document; a shape that does not map is a 422 (the provider does not retry those). */
+function fromRemote(kind: LedgerKind, object: unknown, field: string): LedgerDoc {
+  if (!object || typeof object !== 'object') throw new InvalidDocumentError(`The webhook body has no ${field} object.`, [{ path: field, message: 'missing' }]);
   try {
     switch (kind) {
       case 'subscriptions':
@@ -47,8 +46,8 @@ function fromRemote(kind: LedgerKind, object: unknown): LedgerDoc {
         return chargeFromRemote(object as never);
     }
   } catch (error) {
-    throw new InvalidDocumentError(`The webhook's ${kind.slice(0, -1)} does not map: ${error instanceof AppError ? error.message : 'malformed'}`, [
-      { path: kind.slice(0, -1), message: 'malformed' },
+    throw new InvalidDocumentError(`The webhook's ${field} does not map: ${error instanceof AppError ? error.message : 'malformed'}`, [
+      { path: field, message: 'malformed' },
     ]);
   }
 }
@@ -107,7 +106,7 @@ export function createBillingWebhooks(deps: {
     const object = body && typeof body === 'object' && Object.hasOwn(body, singular) ? (body as Record<string, unknown>)[singular] : undefined;
     // The platform sends no delivery id: a resent delivery carries the same topic and body.
     const webhookId = `body:${createHash('sha256').update(`${topic}\n`).update(raw).digest('hex')}`;
-    return { kind, docs: [fromRemote(kind, object)], webhookId };
+    return { kind, docs: [fromRemote(kind, object, singular)], webhookId };
   }
 
   function dropCached(shopId: number, kind: LedgerKind, doc: LedgerDoc): void {

@@ -89,11 +89,17 @@ export const searchSource = defineList({
     const { catalog } = context;
     const exact = /^\d{1,16}$/.test(text) ? catalog.products.get(Number(text)) : undefined;
     // Personalization reorders the best matches only: a short prefix can match most of a large catalog.
-    const results = (await searchIndex(catalog)).search(text).slice(0, SEARCH_RERANKED);
+    // A term's matches are found once per catalog generation: a ruleset's endpoint outputs repeat the same searches on every request.
+    const results = await catalog.memoForRequest(`search:${text}`, async () =>
+      (await searchIndex(catalog))
+        .search(text)
+        .slice(0, SEARCH_RERANKED)
+        .map((r) => ({ id: r.id as number, score: r.score })),
+    );
     const history = await historyProfile(context);
     const boosted = results
       .map((r) => {
-        const product = catalog.products.get(r.id as number)!;
+        const product = catalog.products.get(r.id)!;
         let boost = 1;
         if (history.length > 0) {
           const p = profile(product);
