@@ -197,7 +197,7 @@ export class ShopCatalog {
       Pick<ShopCatalog, 'shop' | 'version' | 'products' | 'collections' | 'markets' | 'customers' | 'rulesets' | 'sales' | 'eventCounts' | 'experiments'>
     >,
   ): ShopCatalog {
-    return new ShopCatalog(
+    const next = new ShopCatalog(
       parts.shop ?? this.shop,
       parts.version ?? this.version,
       parts.products ?? this.products,
@@ -209,5 +209,13 @@ export class ShopCatalog {
       parts.eventCounts ?? this.eventCounts,
       parts.experiments ?? this.experiments,
     );
+    // A ruleset or setting saved leaves the products as they were: what is made from them alone carries over.
+    if (next.products === this.products) {
+      for (const key of PRODUCT_MEMOS) if (this.memos.has(key)) next.memos.set(key, this.memos.get(key));
+    }
+    return next;
   }
 }
+
+/** Memos made from the products alone (`memo(key, …)` keys): a new generation with the same products keeps them. */
+const PRODUCT_MEMOS = ['search-index', 'inventory-items'];
