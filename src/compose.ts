@@ -199,6 +199,7 @@ export async function compose(config: Config, options: { log?: Logger; store?: S
       if (modelTimer) clearInterval(modelTimer);
       timer = null;
       modelTimer = null;
+      models.close();
       await modelPool.close();
       // Everything acknowledged is already committed; this writes what is still buffered.
       await eventWriter.close().catch((error: unknown) => options.log?.error({ err: error }, 'could not write buffered events'));

@@ -37,12 +37,18 @@ interface ShopState {
  */
 export class ModelIndex {
   private readonly shops = new Map<number, ShopState>();
+  private closed = false;
   builds = 0;
 
   constructor(
     private readonly builder: ModelBuilder | null,
     private readonly options: { intervalMs: number; log?: Logger; now?: () => number },
   ) {}
+
+  /** Stops starting builds; the ones in flight end with the worker pool, quietly. */
+  close(): void {
+    this.closed = true;
+  }
 
   /** The model serving a shop now, or undefined (then the lists fall back); a first read starts a build. */
   get(shopId: number): ShopModel | undefined {
@@ -114,7 +120,7 @@ export class ModelIndex {
   }
 
   private start(shopId: number, state: ShopState): void {
-    if (!this.builder) return;
+    if (!this.builder || this.closed) return;
     state.dirty = false;
     state.lastStart = this.now();
     state.building = this.builder(shopId, state.current?.stamp ?? null)
@@ -136,7 +142,10 @@ export class ModelIndex {
         };
         this.options.log?.info({ shopId, ms: result.ms, bytes: state.current.bytes, stamp: result.stamp }, 'model built');
       })
-      .catch((error: unknown) => this.options.log?.warn({ err: error, shopId }, 'model build failed; the previous model keeps serving'))
+      .catch((error: unknown) => {
+        // Shutting down ends builds in flight: that is no failure to report.
+        if (!this.closed) this.options.log?.warn({ err: error, shopId }, 'model build failed; the previous model keeps serving');
+      })
       .finally(() => {
         state.building = undefined;
         if (state.dirty && this.options.intervalMs === 0) this.startIfDue(shopId, state);
