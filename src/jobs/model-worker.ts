@@ -12,6 +12,7 @@ import { modelSettingsOf } from '../domain/models/settings.js';
 import { openStore } from '../store/open.js';
 import type { Store } from '../store/store.js';
 import { getOrCreate } from '../domain/maps.js';
+import { modelArrays } from '../domain/models/rank.js';
 
 /** Views read per build at most (the newest): bounds a build's memory whatever the traffic. */
 export const VIEWS_READ = 1_000_000;
@@ -95,25 +96,7 @@ async function build(task: Extract<ModelTask, { kind: 'build' }>): Promise<unkno
     model,
     content,
   };
-  const buffers = [
-    model.products,
-    model.neighbours.offsets,
-    model.neighbours.items,
-    model.neighbours.scores,
-    model.customers,
-    model.affinityOffsets,
-    model.affinityItems,
-    model.affinityWeights,
-    model.viewNeighbours.offsets,
-    model.viewNeighbours.items,
-    model.viewNeighbours.scores,
-    model.popularity,
-    model.popular,
-    content.ids,
-    content.lists.offsets,
-    content.lists.items,
-    content.lists.scores,
-  ].map((a) => a.buffer);
+  const buffers = [...modelArrays(model), content.ids, content.lists.offsets, content.lists.items, content.lists.scores].map((a) => a.buffer);
   // Moved, not copied: the request thread receives the arrays as they are.
   return Piscina.move({ [Piscina.transferableSymbol]: buffers, [Piscina.valueSymbol]: result } as unknown as ArrayBuffer);
 }

@@ -168,9 +168,9 @@ function binarySearch(sorted: readonly string[], value: string): number {
   return -1;
 }
 
-/** Bytes a model holds (its arrays, and the handles at two bytes a character). */
-export function modelBytes(model: BuiltModel): number {
-  const arrays = [
+/** Every typed array of a model: what its bytes count, and what the worker moves to the request thread. */
+export function modelArrays(model: BuiltModel): ArrayBufferView[] {
+  return [
     model.products,
     model.neighbours.offsets,
     model.neighbours.items,
@@ -185,5 +185,9 @@ export function modelBytes(model: BuiltModel): number {
     model.popularity,
     model.popular,
   ];
-  return arrays.reduce((sum, a) => sum + a.byteLength, 0) + model.handles.reduce((sum, h) => sum + 2 * h.length + 16, 0);
+}
+
+/** Bytes a model holds (its arrays, and the handles at two bytes a character). */
+export function modelBytes(model: BuiltModel): number {
+  return modelArrays(model).reduce((sum, a) => sum + a.byteLength, 0) + model.handles.reduce((sum, h) => sum + 2 * h.length + 16, 0);
 }
