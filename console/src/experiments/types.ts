@@ -1,27 +1,9 @@
+import type { ArmResult } from '../../../src/domain/experiments/results';
+import type { Estimate } from '../../../src/domain/experiments/stats';
 import type { Experiment } from '../../../src/domain/experiments/types';
 
-export type { Experiment };
-
-export interface Estimate {
-  value: number | null;
-  low: number | null;
-  high: number | null;
-}
-
-export interface ArmResult {
-  name: string;
-  visitors: number;
-  impressions: number;
-  clicks: number;
-  add_to_carts: number;
-  orders: number;
-  revenue: number;
-  ctr: Estimate;
-  add_to_cart_rate: Estimate;
-  conversion: Estimate;
-  revenue_per_visitor: Estimate;
-  p_beats_first: { conversion: number | null; revenue_per_visitor: number | null } | null;
-}
+// The wire shapes are the server's own types (type-only imports: nothing of the server is bundled).
+export type { ArmResult, Estimate, Experiment };
 
 export interface Series {
   arms: string[];
