@@ -1,6 +1,7 @@
 import type { AttributedLine, Click } from '../domain/attribution/attribute.js';
 import type { TrackRow } from '../domain/attribution/track.js';
 import type { Arm, Experiment } from '../domain/experiments/types.js';
+import type { ArmDay } from '../domain/experiments/results.js';
 
 /** A day of one source's figures (UTC day as yyyymmdd; revenue in 1/10,000 of the currency). */
 export interface SourceDay {
@@ -13,19 +14,8 @@ export interface SourceDay {
   revenue: number;
 }
 
-/** A day of one experiment arm's figures; `visitors` are those first served that day. */
-export interface ExperimentDay {
-  arm: number;
-  day: number;
-  visitors: number;
-  impressions: number;
-  clicks: number;
-  add_to_carts: number;
-  orders: number;
-  revenue: number;
-  /** Σ over attributed orders of (order revenue in currency units)². */
-  revenue_sq: number;
-}
+/** A day of one experiment arm's figures, as results read them. */
+export type ExperimentDay = ArmDay;
 
 /** A visitor an experiment arm served, first seen at `created_at` (epoch ms). */
 export interface Exposure {

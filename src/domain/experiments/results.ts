@@ -2,7 +2,7 @@ import { formatMoney } from '../catalog/money.js';
 import { mean, probabilityBeatsMean, probabilityBeatsProportion, proportion, ratePerVisitor, type Estimate } from './stats.js';
 import type { Experiment } from './types.js';
 
-/** A day of an arm's figures, as the per-day totals hold them (revenue in 1/10,000 of the currency). */
+/** A day of an arm's figures, as the per-day totals hold them (revenue in 1/10,000 of the currency); `visitors` are those first served that day. */
 export interface ArmDay {
   arm: number;
   day: number;
@@ -12,6 +12,7 @@ export interface ArmDay {
   add_to_carts: number;
   orders: number;
   revenue: number;
+  /** Σ over attributed orders of (order revenue in currency units)². */
   revenue_sq: number;
 }
 
