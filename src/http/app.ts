@@ -2,6 +2,7 @@ import { createServer, type ServerOptions } from 'node:http';
 import cors from '@fastify/cors';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import type { Config } from '../config/config.js';
+import { errorBody } from '../domain/errors.js';
 import type { TrustProxy } from '../config/server.js';
 import type { Services } from '../compose.js';
 import { registerAdminAuth } from './plugins/admin-auth.js';
@@ -66,10 +67,11 @@ const frameworkErrors: NonNullable<FastifyServerOptions['frameworkErrors']> = (e
       : error.code === 'FST_ERR_BAD_URL'
         ? 'The URL path is not valid: a percent-encoded segment does not decode.'
         : 'The request could not be routed.';
+  const status = error.statusCode ?? 400;
   void (reply as FastifyReply)
-    .status(error.statusCode ?? 400)
+    .status(status)
     .header('x-content-type-options', 'nosniff')
-    .send({ error: message });
+    .send(errorBody(status === 414 ? 'path_too_long' : status >= 500 ? 'internal_error' : 'invalid_path', message));
 };
 
 export interface AppOptions {

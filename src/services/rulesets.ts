@@ -26,17 +26,17 @@ export function createRulesetsService(deps: { store: RulesetStore; catalog: Cata
     async update(shopId: number, id: number, body: unknown): Promise<Ruleset> {
       const { document } = await compileFor(shopId, body);
       const ruleset = await store.updateRuleset(shopId, id, document);
-      if (!ruleset) throw new NotFoundError(`Ruleset ${id} not found.`);
+      if (!ruleset) throw new NotFoundError(`Ruleset ${id} not found.`, 'unknown_ruleset');
       await catalog.apply(shopId, { rulesets: true });
       return ruleset;
     },
     async remove(shopId: number, id: number): Promise<void> {
-      if (!(await store.deleteRuleset(shopId, id))) throw new NotFoundError(`Ruleset ${id} not found.`);
+      if (!(await store.deleteRuleset(shopId, id))) throw new NotFoundError(`Ruleset ${id} not found.`, 'unknown_ruleset');
       await catalog.apply(shopId, { rulesets: true });
     },
     async get(shopId: number, id: number): Promise<Ruleset> {
       const ruleset = await store.getRuleset(shopId, id);
-      if (!ruleset) throw new NotFoundError(`Ruleset ${id} not found.`);
+      if (!ruleset) throw new NotFoundError(`Ruleset ${id} not found.`, 'unknown_ruleset');
       return ruleset;
     },
     list(shopId: number): Promise<Ruleset[]> {

@@ -185,7 +185,7 @@ export function createShopsService(deps: { store: ShopsStore; catalog: CatalogIn
         const sameScopes = patch.scopes === undefined || [...new Set(patch.scopes)].sort().join() === [...shop.scopes].sort().join();
         // Sending back the values the operator set (a whole settings object, as the console does) is not a change.
         if (!sameScopes || OPERATOR_SETTINGS.some((name) => settings[name] !== undefined && settings[name] !== shop.settings[name])) {
-          throw new ForbiddenError("Only the operator token changes a shop's scopes and rate limits.");
+          throw new ForbiddenError("Only the operator token changes a shop's scopes and rate limits.", 'operator_only');
         }
         if (patch.settings) for (const name of OPERATOR_SETTINGS) if (shop.settings[name] !== undefined) patch.settings[name] = shop.settings[name];
       }

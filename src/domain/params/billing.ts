@@ -1,4 +1,4 @@
-import { InvalidInputError } from '../errors.js';
+import { MissingInputError } from '../errors.js';
 import { commonParams, keyParam } from './common.js';
 import { flag, isPositiveId, MAX_LIST, wholeNumber } from './kinds.js';
 import { clip, invalid, param, params, type ParamsOf } from './param.js';
@@ -55,6 +55,6 @@ export type OnetimeQuery = ParamsOf<typeof onetimeParams.properties>;
 /** One of address_id and charge_id is required (the public API's message). */
 export function requireAddressOrCharge(values: { address_id: number | null; charge_id: number | null }): void {
   if (values.address_id === null && values.charge_id === null) {
-    throw new InvalidInputError('address_id', 'Missing required args. You must pass either address_id or charge_id.');
+    throw new MissingInputError('address_id', 'Missing required args. You must pass either address_id or charge_id.');
   }
 }

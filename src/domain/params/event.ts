@@ -1,5 +1,5 @@
 import { VERBS, type StoreEvent } from '../events.js';
-import { InvalidInputError } from '../errors.js';
+import { MissingInputError } from '../errors.js';
 import { customerSigParam, keyParam } from './common.js';
 import { params, type ParamsOf } from './param.js';
 import { email, oneOf, positiveId, text, uuid } from './text-kinds.js';
@@ -28,7 +28,7 @@ export type EventParams = ParamsOf<typeof eventParams.properties>;
 
 /** The visitor an event or read is about: a session and / or a customer; one of them is required. */
 export function requireIdentity(values: { uuid: string | null; shop_customer_id: number | null }): void {
-  if (values.uuid === null && values.shop_customer_id === null) throw new InvalidInputError('uuid', MISSING_IDENTITY);
+  if (values.uuid === null && values.shop_customer_id === null) throw new MissingInputError('uuid', MISSING_IDENTITY);
 }
 
 /** The stored form of an event read from its parameters. */

@@ -20,17 +20,17 @@ export function registerAdminAuth(app: FastifyInstance, auth: AdminAuth): void {
   app.decorateRequest('admin', null);
   app.addHook('onRequest', async (request) => {
     const header = request.headers.authorization;
-    if (!header) throw new UnauthorizedError('Missing admin credentials. Send Authorization: Bearer <token>.');
+    if (!header) throw new UnauthorizedError('Missing admin credentials. Send Authorization: Bearer <token>.', 'missing_credentials');
     const token = bearerOf(request);
     const principal = token ? auth.verify(token) : null;
-    if (!principal) throw new UnauthorizedError('Invalid admin credentials.');
+    if (!principal) throw new UnauthorizedError('Invalid admin credentials.', 'invalid_credentials');
     request.admin = principal;
   });
 }
 
 /** Only the operator token may act on every shop (create shops, list them). */
 export function requireOperator(request: FastifyRequest): void {
-  if (!request.admin?.operator) throw new ForbiddenError('This admin endpoint needs the operator token.');
+  if (!request.admin?.operator) throw new ForbiddenError('This admin endpoint needs the operator token.', 'operator_only');
 }
 
 /** The shop a path names, if the caller may act on it; another shop looks exactly like a missing one. */

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { InvalidInputError } from '../../domain/errors.js';
+import { InvalidBodyError } from '../../domain/errors.js';
 import { params } from '../../domain/params/param.js';
 import { text } from '../../domain/params/text-kinds.js';
 import type { ParamsTypeProvider } from '../plugins/params.js';
@@ -44,7 +44,7 @@ export function webhookRoutes(fastify: FastifyInstance, deps: { billing: Billing
     try {
       done(null, JSON.parse((body as Buffer).toString('utf8')));
     } catch {
-      done(new InvalidInputError('body', 'The webhook body is not valid JSON.'), undefined);
+      done(new InvalidBodyError('The webhook body is not valid JSON.'), undefined);
     }
   });
 

@@ -51,8 +51,9 @@ export function ledgerProvider(store: LedgerStore): BillingProvider {
     async createOnetime(shopId, plan, idempotency) {
       const customer = await store.getLedgerDoc<BillingCustomer>(shopId, 'billing_customers', plan.address.customer_id);
       const stored = await store.createOnetime(shopId, idempotency, (ids) => onetimeWrite(plan, customer, ids));
-      if (stored.state === 'conflict') throw new ConflictError('This Idempotency-Key was used with other parameters.');
-      if (stored.state === 'busy') throw new ConflictError('A request with this Idempotency-Key is still being processed; retry shortly.');
+      if (stored.state === 'conflict') throw new ConflictError('This Idempotency-Key was used with other parameters.', 'idempotency_conflict');
+      if (stored.state === 'busy')
+        throw new ConflictError('A request with this Idempotency-Key is still being processed; retry shortly.', 'idempotency_in_progress');
       return { ...decodeOnetimeOutcome(stored.outcome), replayed: stored.replayed };
     },
   };

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { addDays, shopToday } from '../../domain/billing/dates.js';
-import { InvalidInputError, NotFoundError } from '../../domain/errors.js';
+import { InvalidInputError, MissingInputError, NotFoundError } from '../../domain/errors.js';
 import { requireAddressOrCharge, type OnetimeQuery } from '../../domain/params/billing.js';
 import type { Shop } from '../../domain/shop.js';
 import type { CatalogIndex } from '../../indexes/catalog-index.js';
@@ -63,7 +63,7 @@ export function createOnetimeService(deps: { providers: Pick<BillingProviders, '
       else {
         const queued = await provider.nextQueuedCharge(shop.id, address.id, today);
         if (!queued)
-          throw new InvalidInputError('next_charge_scheduled_at', 'Parameter next_charge_scheduled_at is required: the address has no queued charge to join.');
+          throw new MissingInputError('next_charge_scheduled_at', 'Parameter next_charge_scheduled_at is required: the address has no queued charge to join.');
         date = queued.scheduled_at.slice(0, 10);
       }
       if (date < today)

@@ -34,7 +34,7 @@ export interface CustomAnswer {
 export function createRecommendationsService(deps: { catalog: CatalogIndex; viewed: ViewedIndex; models: ModelIndex }) {
   function rulesetOf(catalog: ShopCatalog, id: number): IndexedRuleset {
     const indexed = catalog.rulesets.get(id);
-    if (!indexed?.ruleset.enabled) throw new NotFoundError(`Ruleset ${id} not found.`);
+    if (!indexed?.ruleset.enabled) throw new NotFoundError(`Ruleset ${id} not found.`, 'unknown_ruleset');
     return indexed;
   }
 
@@ -116,7 +116,7 @@ export function createRecommendationsService(deps: { catalog: CatalogIndex; view
         return run(catalog, indexed, compiled, request, true);
       }
       const indexed = catalog.rulesets.get(rulesetId ?? 0);
-      if (!indexed) throw new NotFoundError(`Ruleset ${rulesetId} not found.`);
+      if (!indexed) throw new NotFoundError(`Ruleset ${rulesetId} not found.`, 'unknown_ruleset');
       return run(catalog, indexed, indexed.compiled, request, true);
     },
   };

@@ -84,7 +84,11 @@ describe.each(backends())('POST /api/v1/billing/onetime on $name', (backend) => 
   });
 
   it('validates every parameter', async () => {
-    expect((await post('shop_variant_id=11')).json()).toEqual({ error: 'Missing required args. You must pass either address_id or charge_id.' });
+    expect((await post('shop_variant_id=11')).json()).toEqual({
+      error: 'Missing required args. You must pass either address_id or charge_id.',
+      code: 'missing_parameter',
+      parameter: 'address_id',
+    });
     await expect400('address_id=500', 'shop_variant_id');
     await expect400('address_id=500&shop_variant_id=999', 'shop_variant_id');
     await expect400('address_id=x&shop_variant_id=11', 'address_id');
@@ -100,7 +104,7 @@ describe.each(backends())('POST /api/v1/billing/onetime on $name', (backend) => 
   });
 
   it('answers 404 for unknown or foreign addresses and charges, 403 for a public key', async () => {
-    expect((await post('address_id=999&shop_variant_id=11')).json()).toEqual({ error: 'Address 999 not found.' });
+    expect((await post('address_id=999&shop_variant_id=11')).json()).toEqual({ error: 'Address 999 not found.', code: 'not_found' });
     expect((await post('charge_id=999&shop_variant_id=11')).statusCode).toBe(404);
     await t.admin('PUT', '/admin/v1/shops/one-other/billing/addresses', [
       { id: 777, customer_id: 100, address1: 'x', city: 'y', zip: '1', country_code: 'US' },

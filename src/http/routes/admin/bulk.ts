@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { InvalidInputError } from '../../../domain/errors.js';
+import { InvalidBodyError } from '../../../domain/errors.js';
 
 /** Bulk admin bodies may be NDJSON (one document per line) as well as a JSON array. */
 export function registerNdjson(app: FastifyInstance): void {
@@ -12,7 +12,7 @@ export function registerNdjson(app: FastifyInstance): void {
       try {
         rows.push(JSON.parse(line));
       } catch {
-        done(new InvalidInputError('body', `Line ${i + 1} of the NDJSON body is not valid JSON.`), undefined);
+        done(new InvalidBodyError(`Line ${i + 1} of the NDJSON body is not valid JSON.`), undefined);
         return;
       }
     }

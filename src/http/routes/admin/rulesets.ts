@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { InvalidInputError } from '../../../domain/errors.js';
+import { InvalidBodyError } from '../../../domain/errors.js';
 import { customParams } from '../../../domain/params/custom.js';
 import { readParams } from '../../../domain/params/read.js';
 import { describeRuleCatalog } from '../../../domain/rules/catalog.js';
@@ -25,7 +25,7 @@ const tags = ['admin: rulesets'];
 function previewBody(body: unknown): { raw: Record<string, unknown>; ruleset?: unknown } {
   if (body === undefined || body === null) return { raw: {} };
   if (typeof body !== 'object' || Array.isArray(body))
-    throw new InvalidInputError('body', "The preview body must be a JSON object of the custom endpoint's parameters.");
+    throw new InvalidBodyError("The preview body must be a JSON object of the custom endpoint's parameters.");
   const { ruleset, ...fields } = body as Record<string, unknown>;
   const raw: Record<string, unknown> = Object.create(null);
   for (const [name, value] of Object.entries(fields)) raw[name] = Array.isArray(value) ? value.join(',') : value;

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
+import { errorBody } from '../../../domain/errors.js';
 import { onetimeParams, reactivateParams } from '../../../domain/params/billing.js';
 import type { OnetimeService } from '../../../services/billing/onetime.js';
 import { onetimeRequestOf } from '../../../services/billing/onetime.js';
@@ -63,7 +64,7 @@ export function billingRoutes(fastify: FastifyInstance, deps: { shops: ShopsServ
       const [status, answer] =
         outcome.kind === 'created'
           ? [201, { data: { onetime: outcome.onetime, charge: outcome.charge, order: outcome.order } }]
-          : [402, { error: outcome.message, charge: outcome.charge }];
+          : [402, { ...errorBody('payment_failed', outcome.message), charge: outcome.charge }];
       return reply.status(status).header('content-type', 'application/json; charset=utf-8').send(json(answer, query.format));
     },
   );

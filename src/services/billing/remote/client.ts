@@ -50,7 +50,7 @@ export class ProviderUnavailable extends UnavailableError {
     retryAfterSeconds: number,
     readonly mayHaveWritten: boolean,
   ) {
-    super('The billing provider is unavailable; try again.', retryAfterSeconds);
+    super('The billing provider is unavailable; try again.', retryAfterSeconds, 'upstream_unavailable');
   }
 }
 
@@ -106,7 +106,7 @@ async function send(endpoint: RemoteEndpoint, method: Dispatcher.HttpMethod, pat
   try {
     return JSON.parse(text);
   } catch {
-    throw new BadGatewayError('The billing provider answered something that is not JSON.');
+    throw new BadGatewayError('The billing provider answered something that is not JSON.', 'upstream_invalid');
   }
 }
 

@@ -137,10 +137,11 @@ export function createRemoteOnetimes(deps: RemoteProviderDeps): BillingProvider[
       },
       { retries: 8, minTimeout: 100, maxRetryTime: 3 * policy.budgetMs, shouldRetry: ({ error }) => error instanceof NotYet },
     ).catch((error: unknown) => {
-      if (error instanceof NotYet) throw new ConflictError('A request with this Idempotency-Key is still being processed; retry shortly.');
+      if (error instanceof NotYet)
+        throw new ConflictError('A request with this Idempotency-Key is still being processed; retry shortly.', 'idempotency_in_progress');
       throw error;
     });
-    if (claim.state === 'conflict') throw new ConflictError('This Idempotency-Key was used with other parameters.');
+    if (claim.state === 'conflict') throw new ConflictError('This Idempotency-Key was used with other parameters.', 'idempotency_conflict');
     if (claim.state === 'done') return { ...decodeOnetimeOutcome(claim.outcome), replayed: true };
     const progress = { created: false };
     try {
@@ -161,7 +162,7 @@ export function createRemoteOnetimes(deps: RemoteProviderDeps): BillingProvider[
     const slot = `${shopId}\u0000${idempotency.key}`;
     const running = inFlight.get(slot);
     if (running) {
-      if (running.hash !== idempotency.hash) throw new ConflictError('This Idempotency-Key was used with other parameters.');
+      if (running.hash !== idempotency.hash) throw new ConflictError('This Idempotency-Key was used with other parameters.', 'idempotency_conflict');
       return { ...(await running.done), replayed: true };
     }
     const done = withKey(shopId, plan, idempotency).finally(() => inFlight.delete(slot));
