@@ -58,3 +58,21 @@ export function requireAddressOrCharge(values: { address_id: number | null; char
     throw new MissingInputError('address_id', 'Missing required args. You must pass either address_id or charge_id.');
   }
 }
+
+/** `Idempotency-Key`: 1 to 200 printable characters; absent means the request is not idempotent. */
+const idempotencyKey = param<string | null>(
+  { description: 'same key and parameters: the first answer again; other parameters: 409' },
+  {
+    decode(raw) {
+      if (raw === undefined) return null;
+      if (raw.length > 200 || !/^[\x21-\x7e]+$/.test(raw))
+        throw invalid('Idempotency-Key', 'The Idempotency-Key header must be 1 to 200 printable characters.');
+      return raw;
+    },
+    key: () => null,
+    keepsEmpty: true,
+  },
+);
+
+/** The headers of `POST /api/v1/billing/onetime`. */
+export const onetimeHeaders = params({ 'idempotency-key': idempotencyKey });

@@ -16,6 +16,8 @@ export interface ParamDecoder<T> {
   key(value: T): string | null;
   /** Left out of cache keys whatever its value (the API key, bust_cache). */
   readonly unkeyed?: boolean;
+  /** An empty value reaches `decode` as '' instead of as absent (a header sent empty is refused). */
+  readonly keepsEmpty?: boolean;
 }
 
 /** A parameter's schema: a string for JSON Schema and OpenAPI, with its decoder attached. */

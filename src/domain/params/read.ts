@@ -24,8 +24,8 @@ function entriesOf(schema: { properties: TProperties }): Entry[] {
 }
 
 /** The raw text of one parameter: undefined when absent or empty; a repeated or structured value is a 400. */
-function rawText(value: unknown, name: string): string | undefined {
-  if (value === undefined || value === null || value === '') return undefined;
+function rawText(value: unknown, name: string, keepsEmpty = false): string | undefined {
+  if (value === undefined || value === null || (value === '' && !keepsEmpty)) return undefined;
   if (typeof value === 'string') return value;
   // JSON and form bodies carry numbers and booleans for the same fields.
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
@@ -41,7 +41,7 @@ export function readParams<P extends TProperties>(schema: TParams<P>, raw: Reado
   const out: Record<string, unknown> = {};
   for (const { name, decoder } of entriesOf(schema)) {
     const value = raw ? raw[name] : undefined;
-    out[name] = decoder.decode(rawText(value, name), name);
+    out[name] = decoder.decode(rawText(value, name, decoder.keepsEmpty), name);
   }
   return out as ParamsOf<P>;
 }

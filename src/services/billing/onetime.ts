@@ -1,10 +1,10 @@
-import { createHash } from 'node:crypto';
 import { addDays, shopToday } from '../../domain/billing/dates.js';
 import { InvalidInputError, MissingInputError, NotFoundError } from '../../domain/errors.js';
 import { requireAddressOrCharge, type OnetimeQuery } from '../../domain/params/billing.js';
 import type { Shop } from '../../domain/shop.js';
 import type { CatalogIndex } from '../../indexes/catalog-index.js';
 import { loadCatalog } from '../products.js';
+import { idempotencyOf } from './idempotency.js';
 import type { OnetimeOutcome } from './provider.js';
 import type { BillingProviders } from './providers.js';
 
@@ -36,11 +36,8 @@ export function createOnetimeService(deps: { providers: Pick<BillingProviders, '
   const clock = deps.clock ?? Date.now;
 
   return {
-    /** Creates (and with charge_now charges) a one-time purchase; a repeated key gets the first outcome. */
+    /** Creates (and with charge_now charges) a one-time purchase; a repeated key (the route has checked it) gets the first outcome. */
     async create(shop: Shop, request: OnetimeRequest, idempotencyKey: string | null): Promise<OnetimeOutcome & { replayed: boolean }> {
-      if (idempotencyKey !== null && (idempotencyKey.length > 200 || !/^[\x21-\x7e]+$/.test(idempotencyKey))) {
-        throw new InvalidInputError('Idempotency-Key', 'The Idempotency-Key header must be 1 to 200 printable characters.');
-      }
       const provider = await providers.forShop(shop.id);
       let addressId = request.addressId;
       if (request.chargeId !== null) {
@@ -73,9 +70,6 @@ export function createOnetimeService(deps: { providers: Pick<BillingProviders, '
         );
 
       const variant = JSON.parse(product.json.variants[variantIndex]!) as { title: string };
-      const hash = createHash('sha256')
-        .update(JSON.stringify({ ...request, addressId }))
-        .digest('hex');
       return provider.createOnetime(
         shop.id,
         {
@@ -90,7 +84,7 @@ export function createOnetimeService(deps: { providers: Pick<BillingProviders, '
           chargeNow: request.chargeNow,
           now,
         },
-        idempotencyKey ? { key: idempotencyKey, hash } : null,
+        idempotencyOf(idempotencyKey, { ...request, addressId }),
       );
     },
   };

@@ -8,6 +8,7 @@ import { catalogMethods } from './catalog.js';
 import { commerceMethods } from './commerce.js';
 import { billingMethods } from './billing.js';
 import { billingProviderMethods } from './billing-providers.js';
+import { idempotencyMethods } from './idempotency.js';
 import { campaignMethods } from './campaigns.js';
 import { eventMethods } from './events.js';
 import { experimentMethods } from './experiments.js';
@@ -64,6 +65,7 @@ function kyselyStore({ db, dialect, schema, poolStats }: Connection): Store {
     ...billingMethods(db),
     ...campaignMethods(db),
     ...billingProviderMethods(db),
+    ...idempotencyMethods(db),
     ...shopWebhookMethods(db),
     ...trackingMethods(db),
     ...experimentMethods(db),

@@ -144,6 +144,24 @@ describe.each(backends())('POST /api/v1/billing/onetime on $name', (backend) => 
       failing.statusCode,
     );
     expect((await post('address_id=500&shop_variant_id=11', { idempotency: 'x'.repeat(201) })).statusCode).toBe(400);
+    expect(conflict.json().code).toBe('idempotency_conflict');
+  });
+
+  it("reads the Idempotency-Key from the route's header schema: too long, unprintable or sent empty is a 400 naming it", async () => {
+    const refused = {
+      error: 'The Idempotency-Key header must be 1 to 200 printable characters.',
+      code: 'invalid_parameter',
+      parameter: 'Idempotency-Key',
+    };
+    for (const key of ['x'.repeat(201), 'two words', '']) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `/api/v1/billing/onetime?key=${shop.private}&address_id=500&shop_variant_id=11`,
+        headers: { 'idempotency-key': key },
+      });
+      expect(res.statusCode, key).toBe(400);
+      expect(res.json()).toEqual(refused);
+    }
   });
 
   it('creates one onetime and one charge for ten parallel identical retries', async () => {

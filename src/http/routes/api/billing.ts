@@ -1,7 +1,6 @@
-import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { errorBody } from '../../../domain/errors.js';
-import { onetimeParams, reactivateParams } from '../../../domain/params/billing.js';
+import { onetimeHeaders, onetimeParams, reactivateParams } from '../../../domain/params/billing.js';
 import type { OnetimeService } from '../../../services/billing/onetime.js';
 import { onetimeRequestOf } from '../../../services/billing/onetime.js';
 import { reactivateParamsOf } from '../../../services/billing/params.js';
@@ -11,10 +10,6 @@ import type { ParamsTypeProvider } from '../../plugins/params.js';
 import { prettify } from '../../render/products.js';
 import { OnetimeCreated, PaymentFailed, ReactivationContextAnswer } from '../../schemas/billing.js';
 import { Errors } from '../../schemas/errors.js';
-
-const IdempotencyHeader = Type.Object({
-  'idempotency-key': Type.Optional(Type.String({ description: 'same key and parameters: the first answer again; other parameters: 409' })),
-});
 
 function json(body: unknown, pretty: boolean): Buffer {
   const bytes = Buffer.from(JSON.stringify(body));
@@ -51,14 +46,14 @@ export function billingRoutes(fastify: FastifyInstance, deps: { shops: ShopsServ
         description: 'Parameters in the query string; fields of a JSON, form-encoded, text/plain (JSON) or multipart body are read under them.',
         tags: ['billing'],
         querystring: onetimeParams,
-        headers: IdempotencyHeader,
+        headers: onetimeHeaders,
         response: { 201: OnetimeCreated, 402: PaymentFailed, ...Errors },
       },
     },
     async (request, reply) => {
       const query = request.query;
       const shop = await deps.shops.requireShopById(request.apiKey!.shopId);
-      const outcome = await deps.onetime.create(shop, onetimeRequestOf(query), request.headers['idempotency-key'] ?? null);
+      const outcome = await deps.onetime.create(shop, onetimeRequestOf(query), request.headers['idempotency-key']);
       if (outcome.replayed) void reply.header('idempotent-replayed', 'true');
       // A refused card is an answer, not an error: the charge is recorded as ERROR and shown.
       const [status, answer] =

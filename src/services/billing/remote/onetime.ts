@@ -8,7 +8,8 @@ import {
   type RemoteCharge,
   type RemoteOnetime,
 } from '../../../domain/billing/recharge.js';
-import { BadGatewayError, ConflictError } from '../../../domain/errors.js';
+import { BadGatewayError } from '../../../domain/errors.js';
+import { idempotencyRefused, sharedRuns } from '../idempotency.js';
 import { decodeOnetimeOutcome, type BillingProvider, type Idempotency, type OnetimeOutcome, type OnetimePlan } from '../provider.js';
 import { ProviderUnavailable } from './client.js';
 import type { RemoteProviderDeps } from './provider.js';
@@ -25,7 +26,6 @@ class NotYet extends Error {}
  */
 export function createRemoteOnetimes(deps: RemoteProviderDeps): BillingProvider['createOnetime'] {
   const { client, store, policy } = deps;
-  const inFlight = new Map<string, { hash: string; done: Promise<OnetimeOutcome & { replayed: boolean }> }>();
 
   async function findOnetime(addressId: number, marker: string): Promise<{ onetime: RemoteOnetime } | undefined> {
     const answer = await client.peek<{ onetimes?: RemoteOnetime[] }>(`/onetimes?address_id=${addressId}&limit=250`);
@@ -137,11 +137,9 @@ export function createRemoteOnetimes(deps: RemoteProviderDeps): BillingProvider[
       },
       { retries: 8, minTimeout: 100, maxRetryTime: 3 * policy.budgetMs, shouldRetry: ({ error }) => error instanceof NotYet },
     ).catch((error: unknown) => {
-      if (error instanceof NotYet)
-        throw new ConflictError('A request with this Idempotency-Key is still being processed; retry shortly.', 'idempotency_in_progress');
-      throw error;
+      throw error instanceof NotYet ? idempotencyRefused('busy') : error;
     });
-    if (claim.state === 'conflict') throw new ConflictError('This Idempotency-Key was used with other parameters.', 'idempotency_conflict');
+    if (claim.state === 'conflict') throw idempotencyRefused('conflict');
     if (claim.state === 'done') return { ...decodeOnetimeOutcome(claim.outcome), replayed: true };
     const progress = { created: false };
     try {
@@ -156,17 +154,10 @@ export function createRemoteOnetimes(deps: RemoteProviderDeps): BillingProvider[
     }
   }
 
+  const shareRun = sharedRuns<OnetimeOutcome & { replayed: boolean }>();
   return async (shopId, plan, idempotency) => {
     if (!idempotency) return { ...(await run(plan, randomUUID(), false)), replayed: false };
-    // Identical retries arriving together on this node share one run; other nodes wait on the key.
-    const slot = `${shopId}\u0000${idempotency.key}`;
-    const running = inFlight.get(slot);
-    if (running) {
-      if (running.hash !== idempotency.hash) throw new ConflictError('This Idempotency-Key was used with other parameters.', 'idempotency_conflict');
-      return { ...(await running.done), replayed: true };
-    }
-    const done = withKey(shopId, plan, idempotency).finally(() => inFlight.delete(slot));
-    inFlight.set(slot, { hash: idempotency.hash, done });
-    return done;
+    const { value, shared: replayed } = await shareRun(shopId, idempotency, () => withKey(shopId, plan, idempotency));
+    return replayed ? { ...value, replayed } : value;
   };
 }
