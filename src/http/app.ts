@@ -5,7 +5,7 @@ import type { Config } from '../config/config.js';
 import { errorBody } from '../domain/errors.js';
 import type { TrustProxy } from '../config/server.js';
 import type { Services } from '../compose.js';
-import { registerAdminAuth } from './plugins/admin-auth.js';
+import { registerAdminAuth, registerAdminShop } from './plugins/admin-auth.js';
 import { registerApiKeyAuth } from './plugins/auth.js';
 import { registerErrorHandling } from './plugins/errors.js';
 import { loggerOptions } from './plugins/logging.js';
@@ -130,7 +130,7 @@ export async function buildApp(services: Services, config: Config, options: AppO
         await registerStorefrontBodies(posts);
         eventRoutes(posts, services.events);
         trackRoutes(posts, services.tracking);
-        billingRoutes(posts, { shops: services.shops, reactivation: services.reactivation, onetime: services.onetime });
+        billingRoutes(posts, { reactivation: services.reactivation, onetime: services.onetime });
       });
     },
     { prefix: '/api/v1' },
@@ -141,16 +141,17 @@ export async function buildApp(services: Services, config: Config, options: AppO
       registerNdjson(admin);
       registerAdminAuth(admin, services.adminAuth);
       registerAdminRateLimit(admin, services.limiter, services.catalog);
+      registerAdminShop(admin, services.shops);
       shopRoutes(admin, services.shops);
       nodeRoutes(admin, services.catalog);
-      catalogRoutes(admin, { shops: services.shops, catalog: services.catalogAdmin });
-      rulesetRoutes(admin, { shops: services.shops, rulesets: services.rulesets, recommendations: services.recommendations });
-      adminEventRoutes(admin, { shops: services.shops, events: services.events });
-      adminBillingRoutes(admin, { shops: services.shops, ledger: services.ledger });
-      billingProviderRoutes(admin, { shops: services.shops, providers: services.billingProviders });
+      catalogRoutes(admin, { catalog: services.catalogAdmin });
+      rulesetRoutes(admin, { rulesets: services.rulesets, recommendations: services.recommendations });
+      adminEventRoutes(admin, { events: services.events });
+      adminBillingRoutes(admin, { ledger: services.ledger });
+      billingProviderRoutes(admin, { providers: services.billingProviders });
       consoleApiRoutes(admin, { shops: services.shops, insights: services.insights });
-      modelRoutes(admin, { shops: services.shops, models: services.modelsAdmin });
-      experimentRoutes(admin, { shops: services.shops, experiments: services.experiments, attribution: services.attribution });
+      modelRoutes(admin, { models: services.modelsAdmin });
+      experimentRoutes(admin, { experiments: services.experiments, attribution: services.attribution });
     },
     { prefix: '/admin/v1' },
   );

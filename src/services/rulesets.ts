@@ -3,7 +3,7 @@ import { compileRulesetInput } from '../domain/rules/compile.js';
 import type { Ruleset } from '../domain/rules/types.js';
 import type { CatalogIndex } from '../indexes/catalog-index.js';
 import type { Store } from '../store/store.js';
-import { loadCatalog } from './products.js';
+import { loadCatalog } from '../indexes/catalog-lookup.js';
 import { referencesOf } from './recommendations/index.js';
 
 type RulesetStore = Pick<Store, 'createRuleset' | 'updateRuleset' | 'deleteRuleset' | 'getRuleset' | 'listRulesets'>;

@@ -3,7 +3,7 @@ import { InvalidInputError, MissingInputError, NotFoundError } from '../../domai
 import { requireAddressOrCharge, type OnetimeQuery } from '../../domain/params/billing.js';
 import type { Shop } from '../../domain/shop.js';
 import type { CatalogIndex } from '../../indexes/catalog-index.js';
-import { loadCatalog } from '../products.js';
+import { loadCatalog } from '../../indexes/catalog-lookup.js';
 import { idempotencyOf } from './idempotency.js';
 import type { OnetimeOutcome } from './provider.js';
 import type { BillingProviders } from './providers.js';

@@ -13,7 +13,7 @@ import type { IndexedProduct, IndexedRuleset, ShopCatalog } from '../../indexes/
 import type { ViewedIndex } from '../../indexes/viewed-index.js';
 import type { Evaluation } from '../../domain/rules/evaluate.js';
 import { filterProducts, resolveMarket, type Picked } from '../lists/pipeline.js';
-import { loadCatalog, requireCatalog } from '../products.js';
+import { loadCatalog } from '../../indexes/catalog-lookup.js';
 import type { CustomRequest } from './params.js';
 import { resolveOutputs, type ResolveError } from './resolve.js';
 
@@ -91,9 +91,8 @@ export function createRecommendationsService(deps: { catalog: CatalogIndex; view
   }
 
   return {
-    /** The public answer for a stored, enabled ruleset. */
-    recommend(shopId: number, rulesetId: number, request: CustomRequest, routing?: Routing): Promise<CustomAnswer> {
-      const catalog = requireCatalog(deps.catalog, shopId);
+    /** The public answer for a stored, enabled ruleset, from the request's catalog generation. */
+    recommend(catalog: ShopCatalog, rulesetId: number, request: CustomRequest, routing?: Routing): Promise<CustomAnswer> {
       const asked = rulesetOf(catalog, rulesetId);
       if (!routing || routing.servedId === rulesetId) return run(catalog, asked, asked.compiled, request, false, routing?.arm?.name ?? null);
       if (routing.servedId === null) return run(catalog, asked, asked.compiled, request, false, routing.arm?.name ?? null, true);

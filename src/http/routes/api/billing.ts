@@ -5,8 +5,8 @@ import type { OnetimeService } from '../../../services/billing/onetime.js';
 import { onetimeRequestOf } from '../../../services/billing/onetime.js';
 import { reactivateParamsOf } from '../../../services/billing/params.js';
 import type { ReactivationService } from '../../../services/billing/reactivation.js';
-import type { ShopsService } from '../../../services/shops.js';
 import type { ParamsTypeProvider } from '../../plugins/params.js';
+import { catalogOf } from '../../plugins/request-shop.js';
 import { prettify } from '../../render/products.js';
 import { OnetimeCreated, PaymentFailed, ReactivationContextAnswer } from '../../schemas/billing.js';
 import { Errors } from '../../schemas/errors.js';
@@ -17,7 +17,7 @@ function json(body: unknown, pretty: boolean): Buffer {
 }
 
 /** The billing endpoints (docs/billing.md): private key only. */
-export function billingRoutes(fastify: FastifyInstance, deps: { shops: ShopsService; reactivation: ReactivationService; onetime: OnetimeService }): void {
+export function billingRoutes(fastify: FastifyInstance, deps: { reactivation: ReactivationService; onetime: OnetimeService }): void {
   const app = fastify.withTypeProvider<ParamsTypeProvider>();
   app.get(
     '/billing/reactivate',
@@ -31,7 +31,7 @@ export function billingRoutes(fastify: FastifyInstance, deps: { shops: ShopsServ
       },
     },
     async (request, reply) => {
-      const shop = await deps.shops.requireShopById(request.apiKey!.shopId);
+      const shop = catalogOf(request).shop;
       const data = await deps.reactivation.context(shop, reactivateParamsOf(request.query));
       return reply.header('content-type', 'application/json; charset=utf-8').send(json({ data }, request.query.format));
     },
@@ -52,7 +52,7 @@ export function billingRoutes(fastify: FastifyInstance, deps: { shops: ShopsServ
     },
     async (request, reply) => {
       const query = request.query;
-      const shop = await deps.shops.requireShopById(request.apiKey!.shopId);
+      const shop = catalogOf(request).shop;
       const outcome = await deps.onetime.create(shop, onetimeRequestOf(query), request.headers['idempotency-key']);
       if (outcome.replayed) void reply.header('idempotent-replayed', 'true');
       // A refused card is an answer, not an error: the charge is recorded as ERROR and shown.

@@ -10,6 +10,7 @@ import type { RecommendationsService } from '../../../services/recommendations/i
 import { customRequestOf } from '../../../services/recommendations/params.js';
 import { serveAnswer } from '../../plugins/answers.js';
 import type { ParamsTypeProvider } from '../../plugins/params.js';
+import { catalogOf } from '../../plugins/request-shop.js';
 import { renderCustomAnswer } from '../../render/custom.js';
 import { CustomResponse } from '../../schemas/custom.js';
 import { Errors } from '../../schemas/errors.js';
@@ -34,7 +35,8 @@ export function customRoute(
       },
     },
     async (request, reply) => {
-      const shopId = request.apiKey!.shopId;
+      const catalog = catalogOf(request);
+      const shopId = catalog.shop.id;
       const id = request.params.ruleset_id;
       const query = request.query;
       // An experiment's arm (or a stopped one's winner) is part of the answer's identity: each is cached as its own bytes.
@@ -46,14 +48,14 @@ export function customRoute(
           : `/custom/id/${id}/via/${routing.servedId}`;
       const scope = {
         shopId,
-        version: deps.products.version(shopId),
+        version: deps.products.version(catalog),
         path,
         params: paramsKey(customParams, query),
         bust: query.bust_cache,
         pretty: query.format,
       };
       return serveAnswer(deps.cache, request, reply, scope, async () =>
-        renderCustomAnswer(await deps.recommendations.recommend(shopId, id, customRequestOf(query, Date.now()), routing), query),
+        renderCustomAnswer(await deps.recommendations.recommend(catalog, id, customRequestOf(query, Date.now()), routing), query),
       );
     },
   );
