@@ -1,74 +1,11 @@
-import { Type, type Static } from '@sinclair/typebox';
 import { ForbiddenError, InvalidDocumentError, NotFoundError } from '../domain/errors.js';
+import { NewShopInput, ShopPatchInput } from '../domain/inputs/shop.js';
 import { validateDocument } from '../domain/inputs/validate.js';
 import { hashKey, KEY_GRACE_MS, newApiKey, randomSecret } from '../domain/keys.js';
 import { HANDLE_PATTERN, isValidTimezone, OPERATOR_SETTINGS, type Shop } from '../domain/shop.js';
 import type { CatalogIndex } from '../indexes/catalog-index.js';
 import type { KeyIndex } from '../indexes/key-index.js';
 import type { Store } from '../store/store.js';
-
-export const NewShopInput = Type.Object(
-  {
-    handle: Type.String({ description: 'url-safe: lower-case letters, digits and dashes', examples: ['my-shop'] }),
-    name: Type.String({ minLength: 1, maxLength: 200 }),
-    timezone: Type.Optional(Type.String({ description: 'IANA time zone', examples: ['America/New_York'] })),
-    currency: Type.Optional(Type.String({ pattern: '^[A-Z]{3}$' })),
-    scopes: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
-    public_url: Type.Optional(Type.Union([Type.String(), Type.Null()])),
-  },
-  { additionalProperties: false },
-);
-export type NewShopInput = Static<typeof NewShopInput>;
-
-/** Per-shop tuning; absent keys take the defaults of docs/lists.md. */
-export const ShopSettingsInput = Type.Object(
-  {
-    trending_window_days: Type.Optional(Type.Integer({ minimum: 1, maximum: 365 })),
-    trending_half_life_days: Type.Optional(Type.Number({ minimum: 0.25, maximum: 365 })),
-    trending_counts: Type.Optional(
-      Type.Union([Type.Literal('orders'), Type.Literal('units')], { description: 'what trending sums: orders holding the product (default) or units sold' }),
-    ),
-    recommended_similarity: Type.Optional(
-      Type.Union([Type.Literal('weighted'), Type.Literal('count'), Type.Literal('jaccard'), Type.Literal('lift')], {
-        description: 'similarity of recommended and for_you; default weighted',
-      }),
-    ),
-    recommended_support_threshold: Type.Optional(
-      Type.Integer({ minimum: 1, maximum: 1000, description: 'pairs bought together by fewer users are not neighbours; default 1' }),
-    ),
-    recommended_basis: Type.Optional(
-      Type.Union([Type.Literal('customer'), Type.Literal('order')], {
-        description: 'a user of the co-occurrence matrix is a customer or one order; default order',
-      }),
-    ),
-    for_you_include_purchased: Type.Optional(Type.Boolean({ description: 'for_you keeps products the customer already bought; default false' })),
-    affinity_half_life_days: Type.Optional(
-      Type.Number({ minimum: 0.25, maximum: 3650, description: "half-life of a purchase in a customer's affinities; default 180" }),
-    ),
-    reactivate_on_get: Type.Optional(Type.Boolean()),
-    rate_limit_public_per_minute: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000_000 })),
-    rate_limit_private_per_minute: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000_000 })),
-    require_customer_signature: Type.Optional(Type.Boolean({ description: 'public requests naming shop_customer_id must carry customer_sig; default false' })),
-    attribution_window_hours: Type.Optional(
-      Type.Number({ minimum: 0.25, maximum: 24 * 90, description: "how long before an order a customer's click still attributes it; default 24" }),
-    ),
-  },
-  { additionalProperties: false },
-);
-
-export const ShopPatchInput = Type.Object(
-  {
-    name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-    timezone: Type.Optional(Type.String()),
-    currency: Type.Optional(Type.String({ pattern: '^[A-Z]{3}$' })),
-    scopes: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
-    public_url: Type.Optional(Type.Union([Type.String(), Type.Null()])),
-    webhook_secret: Type.Optional(Type.Union([Type.String({ minLength: 16 }), Type.Null()])),
-    billing_webhook_secret: Type.Optional(Type.Union([Type.String({ minLength: 16 }), Type.Null()])),
-    settings: Type.Optional(ShopSettingsInput),
-  },
-  { additionalProperties: false },
-);
 
 export interface KeySummary {
   kind: 'public' | 'private';
@@ -77,18 +14,6 @@ export interface KeySummary {
   expires_at: string | null;
   state: 'current' | 'grace' | 'ended';
 }
-
-export const RevokeInput = Type.Object(
-  {
-    key_prefix: Type.String({
-      minLength: 8,
-      maxLength: 40,
-      pattern: '^rb_(pub|priv)_[A-Za-z0-9_-]+$',
-      description: "the key's first characters, as listed (e.g. rb_pub_abcd)",
-    }),
-  },
-  { additionalProperties: false },
-);
 
 export interface IssuedKeys {
   public: string;

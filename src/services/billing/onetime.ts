@@ -1,34 +1,12 @@
 import { addDays, shopToday } from '../../domain/billing/dates.js';
 import { InvalidInputError, MissingInputError, NotFoundError } from '../../domain/errors.js';
-import { requireAddressOrCharge, type OnetimeQuery } from '../../domain/params/billing.js';
 import type { Shop } from '../../domain/shop.js';
 import type { CatalogIndex } from '../../indexes/catalog-index.js';
 import { loadCatalog } from '../../indexes/catalog-lookup.js';
 import { idempotencyOf } from './idempotency.js';
+import type { OnetimeRequest } from './params.js';
 import type { OnetimeOutcome } from './provider.js';
 import type { BillingProviders } from './providers.js';
-
-export interface OnetimeRequest {
-  addressId: number | null;
-  chargeId: number | null;
-  variantId: number;
-  quantity: number;
-  date: string | null; // YYYY-MM-DD, 'today' or 'tomorrow'
-  chargeNow: boolean;
-}
-
-/** The request of a one-time purchase, from its decoded parameters. */
-export function onetimeRequestOf(values: OnetimeQuery): OnetimeRequest {
-  requireAddressOrCharge(values);
-  return {
-    addressId: values.address_id,
-    chargeId: values.charge_id,
-    variantId: values.shop_variant_id,
-    quantity: values.quantity,
-    date: values.next_charge_scheduled_at,
-    chargeNow: values.charge_now,
-  };
-}
 
 /** One-time purchases on a subscription address, idempotent by Idempotency-Key (docs/billing.md). */
 export function createOnetimeService(deps: { providers: Pick<BillingProviders, 'forShop'>; catalog: CatalogIndex; clock?: () => number }) {

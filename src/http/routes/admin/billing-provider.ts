@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { BillingProviderInput, type BillingProviders } from '../../../services/billing/providers.js';
+import { BillingProviderInput } from '../../../domain/inputs/billing-provider.js';
+import type { BillingProviders } from '../../../services/billing/providers.js';
 import { shopOf } from '../../plugins/request-shop.js';
 import { bodyValidatedByService, type ParamsTypeProvider } from '../../plugins/params.js';
 import { HandlePath } from '../../schemas/admin-params.js';
