@@ -3,7 +3,7 @@ import type { Config } from './config/config.js';
 import { compose } from './compose.js';
 import { buildApp } from './http/app.js';
 import { loggerOptions } from './http/plugins/logging.js';
-import { seedDemoShop, DEMO_HANDLE, type DemoSeedResult } from './services/demo.js';
+import { seedDemoFromServices, DEMO_HANDLE, type DemoSeedResult } from './services/demo.js';
 
 /** Process entry of the server: compose → (seed demo) → buildApp → listen; drains on SIGTERM / SIGINT. */
 export async function serve(config: Config): Promise<void> {
@@ -23,17 +23,7 @@ export async function serve(config: Config): Promise<void> {
   }
 
   if (config.demo && (await services.shops.listShops()).length === 0) {
-    const seeded = await seedDemoShop(
-      {
-        shops: services.shops,
-        catalog: services.catalogAdmin,
-        rulesets: services.rulesets,
-        events: services.events,
-        ledger: services.ledger,
-        activity: services,
-      },
-      { publicUrl: config.publicUrl },
-    );
+    const seeded = await seedDemoFromServices(services, config.publicUrl);
     printDemoWelcome(config, seeded);
   }
 
