@@ -1,8 +1,8 @@
 import { MissingInputError } from '../errors.js';
 import { commonParams, keyParam } from './common.js';
-import { flag, isPositiveId, MAX_LIST, wholeNumber } from './kinds.js';
+import { flag, isPositiveId, MAX_LIST, positiveId, wholeNumber } from './kinds.js';
 import { clip, invalid, param, params, type ParamsOf } from './param.js';
-import { dateOrDay, oneOf, positiveId, token } from './text-kinds.js';
+import { dateOrDay, oneOf, token } from './text-kinds.js';
 
 /** `billing_subscription_ids`: comma-separated ids, or `all` (every subscription that is not ACTIVE; the default). */
 const subscriptionIds = param<number[] | 'all'>(

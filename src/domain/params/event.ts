@@ -2,7 +2,8 @@ import { VERBS } from '../events.js';
 import { MissingInputError } from '../errors.js';
 import { customerSigParam, keyParam } from './common.js';
 import { params, type ParamsOf } from './param.js';
-import { email, oneOf, positiveId, text, uuid } from './text-kinds.js';
+import { positiveId } from './kinds.js';
+import { email, oneOf, text, uuid } from './text-kinds.js';
 
 export const MISSING_IDENTITY = 'Missing required args. You must pass either shop_customer_id or uuid.';
 

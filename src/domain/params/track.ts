@@ -4,7 +4,8 @@ import { MissingInputError } from '../errors.js';
 import { keyParam } from './common.js';
 import { MISSING_IDENTITY } from './event.js';
 import { clip, invalid, param, params, type ParamsOf, type TParam } from './param.js';
-import { positiveId, sessionId, text, time } from './text-kinds.js';
+import { positiveId } from './kinds.js';
+import { sessionId, text, time } from './text-kinds.js';
 
 /** At most this many events in one `{"events": [...]}` body. */
 export const MAX_TRACK_EVENTS = 100;

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import { wholeNumber } from '../../../domain/params/kinds.js';
+import { positiveId, wholeNumber } from '../../../domain/params/kinds.js';
 import { params } from '../../../domain/params/param.js';
-import { positiveId, uuid } from '../../../domain/params/text-kinds.js';
+import { uuid } from '../../../domain/params/text-kinds.js';
 import type { EventsService } from '../../../services/events/index.js';
 import { shopOf } from '../../plugins/request-shop.js';
 import type { ParamsTypeProvider } from '../../plugins/params.js';

@@ -1,9 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { BASES, SAR_SIMILARITIES } from '../../../domain/models/sar.js';
-import { wholeNumber } from '../../../domain/params/kinds.js';
+import { positiveId, wholeNumber } from '../../../domain/params/kinds.js';
 import { params } from '../../../domain/params/param.js';
-import { oneOf, positiveId } from '../../../domain/params/text-kinds.js';
+import { oneOf } from '../../../domain/params/text-kinds.js';
 import { SIMILAR_DEFAULTS, type ModelsService } from '../../../services/models.js';
 import { shopOf } from '../../plugins/request-shop.js';
 import type { ParamsTypeProvider } from '../../plugins/params.js';

@@ -3,7 +3,7 @@ import type { SharedAnswers } from '../../../cache/shared-answers.js';
 import { customParams } from '../../../domain/params/custom.js';
 import { params } from '../../../domain/params/param.js';
 import { paramsKey } from '../../../domain/params/read.js';
-import { positiveId } from '../../../domain/params/text-kinds.js';
+import { positiveId } from '../../../domain/params/kinds.js';
 import type { ExperimentsService } from '../../../services/experiments/index.js';
 import type { ProductsService } from '../../../services/products.js';
 import type { RecommendationsService } from '../../../services/recommendations/index.js';

@@ -1,6 +1,6 @@
 import { MissingInputError } from '../../../domain/errors.js';
-import { idList } from '../../../domain/params/kinds.js';
-import { positiveId, sessionId, text } from '../../../domain/params/text-kinds.js';
+import { idList, positiveId } from '../../../domain/params/kinds.js';
+import { sessionId, text } from '../../../domain/params/text-kinds.js';
 import { similarTo } from '../../../domain/models/content.js';
 import { titleWords, type ContentProfile } from '../../../domain/ranking/similarity.js';
 import type { IndexedProduct } from '../../../indexes/shop-catalog.js';

@@ -1,8 +1,8 @@
 import { MissingInputError } from '../../../domain/errors.js';
 import { affinitiesOf, forYou, recommendedFor, viewedTogether } from '../../../domain/models/rank.js';
 import { requireIdentity } from '../../../domain/params/event.js';
-import { idList, optionalFlag } from '../../../domain/params/kinds.js';
-import { positiveId, sessionId } from '../../../domain/params/text-kinds.js';
+import { idList, optionalFlag, positiveId } from '../../../domain/params/kinds.js';
+import { sessionId } from '../../../domain/params/text-kinds.js';
 import type { IndexedProduct } from '../../../indexes/shop-catalog.js';
 import { defineList, eachById, type ListContext } from './types.js';
 

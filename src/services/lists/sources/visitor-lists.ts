@@ -1,5 +1,6 @@
 import { MissingInputError } from '../../../domain/errors.js';
-import { positiveId, uuid } from '../../../domain/params/text-kinds.js';
+import { positiveId } from '../../../domain/params/kinds.js';
+import { uuid } from '../../../domain/params/text-kinds.js';
 import type { IndexedProduct } from '../../../indexes/shop-catalog.js';
 import { defineList, type ListContext } from './types.js';
 
