@@ -44,7 +44,7 @@ describe('SSRF addresses in every URL-shaped field (production address rules)', 
       body: JSON.stringify(body(url)),
     });
     expect(res.status).toBe(422);
-    expect((await res.json()).field).toBe(field);
+    expect(((await res.json()) as { field: string }).field).toBe(field);
   });
 
   it.each(URL_FIELDS)('$field accepts a public https URL', async ({ method, path, body }) => {

@@ -80,7 +80,7 @@ describe('upstream calls cannot be turned against the platform (over real HTTP)'
     const attacker = await hostileServer((_req, res) => res.end('{}'));
     const moved = await admin('PUT', '/admin/v1/shops/victim/billing/provider', { type: 'remote', base_url: attacker.url });
     expect(moved.status).toBe(422);
-    expect((await moved.json()).field).toBe('api_token');
+    expect(((await moved.json()) as { field: string }).field).toBe('api_token');
     expect((await reactivation()).status).toBe(200);
     expect(attacker.seen).toEqual([]);
     // With a token of its own the move is allowed, and only that token travels there.
@@ -152,7 +152,7 @@ describe('upstream addresses (production rules, over real HTTP)', () => {
   it.each(SSRF_URLS)('refuses base_url %s when saved, naming the field', async (url) => {
     const res = await put({ type: 'remote', base_url: url, api_token: 'x' });
     expect(res.status).toBe(422);
-    expect((await res.json()).field).toBe('base_url');
+    expect(((await res.json()) as { field: string }).field).toBe('base_url');
   });
 
   it('checks the resolved address of every connection: a name that turns to loopback is never connected to', async () => {
