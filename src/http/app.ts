@@ -154,9 +154,12 @@ export async function buildApp(services: Services, config: Config, options: AppO
   );
 
   await app.register(async (pages) => billingPageRoutes(pages, services.reactivation));
-  await app.register(async (hooks) => webhookRoutes(hooks, { billing: services.billingWebhooks, storefront: services.storefrontSync }), {
-    prefix: '/webhooks',
-  });
+  await app.register(
+    async (hooks) => webhookRoutes(hooks, { billing: services.billingWebhooks, storefront: services.storefrontSync, limiter: services.limiter }),
+    {
+      prefix: '/webhooks',
+    },
+  );
 
   return app;
 }

@@ -154,8 +154,8 @@ export interface Store extends TrackingStore, ExperimentStore {
   /** Applies a webhook's documents once per webhook id; false when the id was seen before. */
   applyWebhook(shopId: number, source: string, webhookId: string, kind: LedgerKind, docs: LedgerDoc[]): Promise<boolean>;
 
-  /** Queues a storefront webhook durably; false when its id was queued before. */
-  enqueueShopWebhook(shopId: number, webhookId: string, topic: string, payload: string): Promise<boolean>;
+  /** Queues a storefront webhook durably; false when its id, or the platform event id given with it, was queued before. */
+  enqueueShopWebhook(shopId: number, webhookId: string, topic: string, payload: string, eventId?: string): Promise<boolean>;
   /** The oldest webhooks not applied yet, across shops. */
   pendingShopWebhooks(limit: number): Promise<{ shop_id: number; webhook_id: string; topic: string; payload: string }[]>;
   markShopWebhook(shopId: number, webhookId: string, outcome: string): Promise<void>;
