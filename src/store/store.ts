@@ -42,8 +42,8 @@ export interface Store extends TrackingStore, ExperimentStore {
    * a grace period expire now, and so does the key with `endNowHash` (the one that asked).
    */
   rotateApiKeys(shopId: number, keys: ApiKeyRecord[], rotation: { now: number; graceUntil: number; endNowHash: string | null }): Promise<void>;
-  /** Ends the shop's live keys with this prefix now; returns how many. */
-  revokeApiKeys(shopId: number, keyPrefix: string, now: number): Promise<number>;
+  /** Ends the shop's live key with this hash now; returns how many (0 or 1). */
+  revokeApiKeys(shopId: number, keyHash: string, now: number): Promise<number>;
   /** Every key of a shop, live or not, newest first (hashes only). */
   listShopKeys(shopId: number): Promise<ApiKeyRecord[]>;
   /** Keys that are current or inside their grace period. */

@@ -14,7 +14,7 @@ const legacy = (raw: string) =>
     .update(BILLING_SECRET + raw)
     .digest('hex');
 
-/** Webhook replays (docs/api.md, "Storefront sync"; docs/billing.md, "Webhooks"), over real HTTP. */
+/** Webhook replays (docs/api.md, "Webhooks"; docs/billing.md, "Webhooks from both platforms"), over real HTTP. */
 describe.each(backends())('replayed webhooks on $name', (backend) => {
   let t: TestApp;
   let base: string;
