@@ -32,6 +32,8 @@ export interface Config {
   readonly timeouts: ServerTimeouts;
   /** Memory this process may use, in MB: shops' read models are evicted, least recently used first, to stay under it. */
   readonly memoryBudgetMb: number;
+  /** How long a graceful stop (SIGTERM) may take before the process exits anyway, in milliseconds. */
+  readonly shutdownGraceMs: number;
 }
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -77,6 +79,7 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
   const secretKey = rawSecret === undefined ? null : Buffer.from(rawSecret, 'hex');
   const billingTimeoutMs = integerSetting(env, 'REBOUND_BILLING_TIMEOUT_MS', 5000, 100, 60_000);
   const trustProxy = trustProxySetting(env);
+  const shutdownGraceMs = integerSetting(env, 'REBOUND_SHUTDOWN_GRACE_MS', 10_000, 100, 600_000);
   const timeouts = serverTimeouts((name, fallback, min, max) => integerSetting(env, name, fallback, min, max));
   return Object.freeze({
     port,
@@ -96,6 +99,7 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
     trustProxy,
     timeouts,
     memoryBudgetMb,
+    shutdownGraceMs,
   });
 }
 
