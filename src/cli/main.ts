@@ -5,6 +5,7 @@ import { AppError } from '../domain/errors.js';
 import { serve } from '../main.js';
 import { seedDemoShop } from '../services/demo.js';
 import { openStore } from '../store/open.js';
+import { withStartupLock } from '../store/startup-lock.js';
 import { parseCommandLine, USAGE } from './args.js';
 import { importFolder } from './import.js';
 
@@ -22,8 +23,8 @@ async function run(argv: string[]): Promise<number> {
       await serve(config);
       return -1; // keeps running
     case 'migrate': {
-      const store = await openStore(config.databaseUrl);
-      await store.close();
+      // The same lock as a server's start-up: a node starting meanwhile waits, then finds the schema current.
+      await withStartupLock(config.databaseUrl, async () => (await openStore(config.databaseUrl)).close());
       out('Database schema is up to date.');
       return 0;
     }
