@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Services } from './compose.js';
@@ -21,8 +22,20 @@ export interface ShutdownDeps {
  */
 export function gracefulShutdown({ app, services, log, graceMs, exit = (code) => process.exit(code) }: ShutdownDeps) {
   let stopping: Promise<void> | null = null;
+  // Answers in flight when the stop begins end their connections (`Connection: close`): a keep-alive
+  // connection left open after its last answer would hold the stop until the client let go.
+  const inFlight = new Set<ServerResponse>();
+  app.server.on('request', (_request: IncomingMessage, response: ServerResponse) => {
+    if (stopping) response.shouldKeepAlive = false;
+    inFlight.add(response);
+    response.once('close', () => {
+      inFlight.delete(response);
+      if (stopping) setImmediate(() => app.server.closeIdleConnections());
+    });
+  });
   return (signal: string): Promise<void> => {
     if (stopping) return stopping;
+    for (const response of inFlight) if (!response.headersSent) response.shouldKeepAlive = false;
     log.info({ signal, graceMs }, 'shutting down: no new connections, answering the requests in flight');
     const force = setTimeout(() => {
       log.error({ graceMs }, 'shutdown took longer than REBOUND_SHUTDOWN_GRACE_MS: exiting with work unfinished');
