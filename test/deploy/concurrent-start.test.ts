@@ -101,11 +101,11 @@ describe.each(backends())('processes starting at once on one database ($name)', 
     const url = await backend.url();
     const env = { DATABASE_URL: url, LOG_LEVEL: 'info', REBOUND_ADMIN_TOKEN: TOKEN, REBOUND_DEMO: 'true', HOST: '127.0.0.1' };
     // Held here first, so both servers are certain to meet it: neither may touch the schema meanwhile.
-    let release = () => undefined as void;
+    let release: () => void = () => undefined;
     const held = new Promise<void>((resolve) => {
       release = resolve;
     });
-    let acquired = () => undefined as void;
+    let acquired: () => void = () => undefined;
     const holding = new Promise<void>((resolve) => {
       acquired = resolve;
     });
