@@ -8,6 +8,8 @@ export default defineConfig({
     // test that starts server processes (tsx compiles on start) can take a minute without anything wrong.
     testTimeout: 120_000,
     hookTimeout: 180_000,
+    // expect.poll waits 1 s by default: too short for background work on a busy machine.
+    expect: { poll: { timeout: 30_000 } },
     // PostgreSQL suites each use their own schema, so files may run in parallel.
     fileParallelism: true,
     reporters: ['default'],
