@@ -81,6 +81,11 @@ export interface Services {
   storefrontSync: ReturnType<typeof createStorefrontSync>;
   /** Starts background refresh of the indexes (other nodes' writes). */
   startBackground(): void;
+  /**
+   * Work to stop when the process shuts down, before the buffers are written and the pools close
+   * (sync jobs, background loops): register a function that resolves once that work has stopped.
+   */
+  onClose(stop: () => Promise<void> | void): void;
   close(): Promise<void>;
 }
 
@@ -158,7 +163,8 @@ export async function compose(
   const storefrontSync = createStorefrontSync({ store, catalogAdmin, catalog, ...(options.log ? { log: options.log } : {}) });
   let timer: NodeJS.Timeout | null = null;
   let modelTimer: NodeJS.Timeout | null = null;
-  let refreshing = false;
+  let refreshing: Promise<unknown> | null = null;
+  const stoppers: (() => Promise<void> | void)[] = [];
 
   return {
     config,
@@ -195,11 +201,10 @@ export async function compose(
       if (timer) return;
       timer = setInterval(() => {
         if (refreshing) return;
-        refreshing = true;
-        Promise.all([catalog.refreshStale(), keys.refreshIfStale(), catalog.refreshEventCounts(), storefrontSync.applyPending()])
+        refreshing = Promise.all([catalog.refreshStale(), keys.refreshIfStale(), catalog.refreshEventCounts(), storefrontSync.applyPending()])
           .catch((error: unknown) => options.log?.warn({ err: error }, 'index refresh failed; serving the last loaded data'))
           .finally(() => {
-            refreshing = false;
+            refreshing = null;
           });
       }, config.indexRefreshMs);
       timer.unref();
@@ -208,11 +213,18 @@ export async function compose(
       modelTimer = setInterval(() => models.refresh(), Math.max(1000, modelIntervalMs / 10));
       modelTimer.unref();
     },
+    onClose(stop) {
+      stoppers.push(stop);
+    },
     async close() {
       if (timer) clearInterval(timer);
       if (modelTimer) clearInterval(modelTimer);
       timer = null;
       modelTimer = null;
+      // A refresh or sync under way finishes on the open database; registered jobs stop before it closes.
+      await refreshing;
+      for (const stop of stoppers.splice(0))
+        await Promise.resolve(stop()).catch((error: unknown) => options.log?.warn({ err: error }, 'a background job did not stop cleanly'));
       models.close();
       await modelPool.close();
       // Everything acknowledged is already committed; this writes what is still buffered.

@@ -36,6 +36,8 @@ export interface Config {
   readonly timeouts: ServerTimeouts;
   /** Memory this process may use, in MB: shops' read models are evicted, least recently used first, to stay under it. */
   readonly memoryBudgetMb: number;
+  /** How long a graceful stop (SIGTERM) may take before the process exits anyway, in milliseconds. */
+  readonly shutdownGraceMs: number;
 }
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -83,6 +85,7 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
   const allowPrivateUpstreams = booleanSetting(env, 'REBOUND_ALLOW_PRIVATE_UPSTREAMS', false);
   const maxBodyMb = integerSetting(env, 'REBOUND_MAX_BODY_MB', 32, 1, 256);
   const trustProxy = trustProxySetting(env);
+  const shutdownGraceMs = integerSetting(env, 'REBOUND_SHUTDOWN_GRACE_MS', 10_000, 100, 600_000);
   const timeouts = serverTimeouts((name, fallback, min, max) => integerSetting(env, name, fallback, min, max));
   return Object.freeze({
     port,
@@ -104,6 +107,7 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
     trustProxy,
     timeouts,
     memoryBudgetMb,
+    shutdownGraceMs,
   });
 }
 
