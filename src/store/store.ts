@@ -76,6 +76,8 @@ export interface Store extends TrackingStore, ExperimentStore {
   /** Lines of orders not cancelled, created at or after `since` (epoch ms), oldest first. */
   listOrderLines(shopId: number, since: number): Promise<OrderLine[]>;
   countOrders(shopId: number): Promise<number>;
+  /** Distinct products of the lines of these orders (a thank-you page's input products), in order and line order. */
+  orderProductIds(shopId: number, orderIds: number[]): Promise<number[]>;
 
   createRuleset(shopId: number, document: RulesetDocument): Promise<Ruleset>;
   /** Replaces the document and moves its version; null when there is no such ruleset. */
