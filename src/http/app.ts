@@ -24,6 +24,7 @@ import { customPostRoute, customRoute } from './routes/api/custom.js';
 import { eventRoutes } from './routes/api/events.js';
 import { eventBulkRoute } from './routes/api/event-bulk.js';
 import { createBulkEventsService } from '../services/events/bulk.js';
+import { createSubscribeService } from '../services/billing/subscribe.js';
 import { trackRoutes } from './routes/api/track.js';
 import { experimentRoutes } from './routes/admin/experiments.js';
 import { billingRoutes } from './routes/api/billing.js';
@@ -146,7 +147,12 @@ export async function buildApp(services: Services, config: Config, options: AppO
         eventRoutes(posts, services.events);
         customPostRoute(posts, customDeps);
         trackRoutes(posts, services.tracking);
-        billingRoutes(posts, { shops: services.shops, reactivation: services.reactivation, onetime: services.onetime });
+        billingRoutes(posts, {
+          shops: services.shops,
+          reactivation: services.reactivation,
+          onetime: services.onetime,
+          subscribe: createSubscribeService({ providers: services.billingProviders, catalog: services.catalog }),
+        });
       });
     },
     { prefix: '/api/v1' },

@@ -122,7 +122,9 @@ export interface Store extends TrackingStore, ExperimentStore {
   createOnetime(
     shopId: number,
     idempotency: { key: string; hash: string } | null,
-    build: (ids: { onetime: number; charge: number; order: number }) => OnetimeWrite,
+    build: (ids: { onetime: number; charge: number; order: number; subscription?: number }) => OnetimeWrite,
+    /** Also reserve a new subscription id (above every stored one): the write creates a subscription. */
+    options?: { subscription?: boolean },
   ): Promise<OnetimeOutcome>;
 
   /** The shop's billing provider row; null means the ledger (the default). */
@@ -178,7 +180,7 @@ export interface LedgerDoc {
 export interface OnetimeWrite {
   /** The outcome as the service describes it, stored as JSON with the idempotency key. */
   outcome: unknown;
-  docs: { kind: 'billing_onetimes' | 'billing_charges' | 'billing_orders'; doc: LedgerDoc & Record<string, unknown> }[];
+  docs: { kind: 'billing_onetimes' | 'billing_charges' | 'billing_orders' | 'billing_subscriptions'; doc: LedgerDoc & Record<string, unknown> }[];
 }
 
 export type OnetimeOutcome = { state: 'done'; outcome: string; replayed: boolean } | { state: 'conflict' } | { state: 'busy' };
