@@ -59,7 +59,8 @@ function idsOf(items: CartFields['items'], field: 'product_id' | 'variant_id'): 
  * are named, the cart's products and variants as input products.
  */
 export function readCart(raw: Readonly<Record<string, unknown>>, out: Record<string, unknown>): void {
-  const cart = raw.cart !== null && typeof raw.cart === 'object' && !Array.isArray(raw.cart) ? objectCart(raw.cart as Record<string, unknown>) : bracketedCart(raw);
+  const cart =
+    raw.cart !== null && typeof raw.cart === 'object' && !Array.isArray(raw.cart) ? objectCart(raw.cart as Record<string, unknown>) : bracketedCart(raw);
   if (isEmpty(out.cart_subtotal_unit)) out.cart_subtotal_unit = 'minor';
   if (isEmpty(out.cart_subtotal) && !isEmpty(cart.subtotal)) out.cart_subtotal = cart.subtotal;
   if (isEmpty(out.cart_line_count) && !isEmpty(cart.line_count)) out.cart_line_count = cart.line_count;

@@ -84,7 +84,11 @@ export interface BillingProvider {
    */
   createOnetime(shopId: number, plan: OnetimePlan, idempotency: Idempotency | null): Promise<OnetimeOutcome & { replayed: boolean }>;
   /** Creates an ACTIVE subscription at most once per idempotency key, as `createOnetime`. */
-  createSubscription(shopId: number, plan: SubscriptionPlan, idempotency: Idempotency | null): Promise<{ subscription: BillingSubscription; replayed: boolean }>;
+  createSubscription(
+    shopId: number,
+    plan: SubscriptionPlan,
+    idempotency: Idempotency | null,
+  ): Promise<{ subscription: BillingSubscription; replayed: boolean }>;
 }
 
 /** Reads a stored outcome, including those stored before outcomes were typed ({data} / {error, charge}). */

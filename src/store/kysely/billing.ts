@@ -22,7 +22,11 @@ const TABLE: Record<LedgerKind, 'billing_customers' | 'billing_addresses' | 'bil
 /** A subscription id above every stored one (imported subscriptions carry the provider's ids). */
 async function nextSubscriptionId(trx: Transaction<Database>, shopId: number): Promise<number> {
   const next = await nextCounter(trx, shopId, 'billing_subscriptions');
-  const row = await trx.selectFrom('billing_subscriptions').select((eb) => eb.fn.max('id').as('max')).where('shop_id', '=', shopId).executeTakeFirst();
+  const row = await trx
+    .selectFrom('billing_subscriptions')
+    .select((eb) => eb.fn.max('id').as('max'))
+    .where('shop_id', '=', shopId)
+    .executeTakeFirst();
   const above = Number(row?.max ?? 0) + 1;
   if (above <= next) return next;
   await trx.updateTable('counters').set({ value: above }).where('shop_id', '=', shopId).where('name', '=', 'billing_subscriptions').execute();

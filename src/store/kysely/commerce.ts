@@ -5,7 +5,10 @@ import type { Database } from '../schema.js';
 import type { Store } from '../store.js';
 import { bumpDataVersion } from './shops.js';
 
-type CommerceMethods = Pick<Store, 'upsertCustomers' | 'listCustomers' | 'upsertMarkets' | 'listMarkets' | 'upsertOrders' | 'listOrderLines' | 'countOrders' | 'orderProductIds'>;
+type CommerceMethods = Pick<
+  Store,
+  'upsertCustomers' | 'listCustomers' | 'upsertMarkets' | 'listMarkets' | 'upsertOrders' | 'listOrderLines' | 'countOrders' | 'orderProductIds'
+>;
 
 export function commerceMethods(db: Kysely<Database>): CommerceMethods {
   return {

@@ -128,7 +128,12 @@ export function createRemoteOnetimes(deps: RemoteProviderDeps, keyedWrite: Keyed
 
   return async (shopId, plan, idempotency) => {
     if (!idempotency) return { ...(await run(plan, randomUUID(), false)), replayed: false };
-    const { outcome, replayed } = await keyedWrite(shopId, idempotency, (marker, resumed, progress) => run(plan, marker, resumed, progress), decodeOnetimeOutcome);
+    const { outcome, replayed } = await keyedWrite(
+      shopId,
+      idempotency,
+      (marker, resumed, progress) => run(plan, marker, resumed, progress),
+      decodeOnetimeOutcome,
+    );
     return { ...outcome, replayed };
   };
 }
