@@ -125,6 +125,22 @@ describe.each(backends())('real billing clients on $name', (backend) => {
     expect(fake.subscriptions.size).toBe(before + 1);
   });
 
+  /**
+   * Another headless helper (HDDzenana/rc_jenny, onetime.php) adds one-time purchases with the
+   * provider's `POST /onetimes`; through Rebound's /recharge/onetime a remote provider gets the same fields.
+   */
+  it('adds a one-time purchase with POST /onetimes on a remote provider', async () => {
+    fake.received.length = 0;
+    const res = await fetch(`${base}/api/v1/recharge/onetime?key=${remoteKey}&address_id=500&shopify_variant_id=21&next_charge_scheduled_at=tomorrow`, {
+      method: 'POST',
+    });
+    expect(res.status).toBe(201);
+    const posts = fake.received.filter((r) => r.method === 'POST' && r.path === '/onetimes');
+    expect(posts).toHaveLength(1);
+    expect(posts[0]!.body).toMatchObject({ address_id: 500, quantity: 1, external_variant_id: { ecommerce: '21' } });
+    expect(posts[0]!.body?.next_charge_scheduled_at).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+  });
+
   // The reactivation context and a one-time purchase, by the platform's names and paths (issue #22's portal code).
   it('reads /recharge/reactivate with recharge_ names, and onetime with widget_id', async () => {
     const context = await fetch(`${base}/api/v1/recharge/reactivate?key=${ledgerKey}&recharge_customer_id=100&recharge_subscription_ids=all`);
