@@ -16,9 +16,9 @@ export interface WriteProgress {
 export type RemoteWrite<T> = (marker: string, resumed: boolean, progress: WriteProgress) => Promise<T>;
 
 /**
- * Remote writes made at most once per idempotency key (docs/billing.md, "Faults"): the key is
- * kept in Rebound's database, a write whose answer was lost is looked up before it is tried
- * again, and identical retries arriving together on this node share one run.
+ * Remote writes made at most once per idempotency key: the key is kept in Rebound's database, a
+ * write whose answer was lost is looked up before it is tried again, and identical retries
+ * arriving together on this node share one run (docs/billing.md, "Retries, timeouts and faults").
  */
 export function createKeyedWrites(deps: Pick<RemoteProviderDeps, 'store' | 'policy'>) {
   const { store, policy } = deps;
