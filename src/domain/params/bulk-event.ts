@@ -20,18 +20,28 @@ export const bulkEventParams = params({
   defined_noun_id: text('the noun by handle (a viewed product)', { max: 255 }),
   widget_id: text('the widget the product was shown in', { max: 64 }),
   event_time: time('when it happened: epoch milliseconds; default now'),
+  customer_sig: text("hex HMAC-SHA256 of the customer id (shops that require customer signatures)", { max: 128 }),
 });
 
 type BulkEventValues = ParamsOf<typeof bulkEventParams.properties>;
 
 /** What a bulk event means here: a product view, a tracked widget event, or an event only counted. */
 export type BulkEvent =
-  | { kind: 'view'; uuid: string | null; customerId: number | null; productId: number | null; handle: string | null; at: number | null }
+  | {
+      kind: 'view';
+      uuid: string | null;
+      customerId: number | null;
+      customerSig: string | null;
+      productId: number | null;
+      handle: string | null;
+      at: number | null;
+    }
   | {
       kind: 'track';
       type: TrackType;
       uuid: string | null;
       customerId: number | null;
+      customerSig: string | null;
       productId: number | null;
       variantId: number | null;
       source: string | null;
@@ -49,7 +59,7 @@ function meaningOf(values: BulkEventValues, where: string): BulkEvent {
   const isView = verb === 'viewed' && noun === 'product';
   if (!isView && type === undefined) return { kind: 'counted' };
   if (!identified) throw new InvalidInputError(`${where}.uuid`, `${where}: ${MISSING_IDENTITY}`);
-  const who = { uuid: values.uuid, customerId: values.shop_customer_id, at: values.event_time };
+  const who = { uuid: values.uuid, customerId: values.shop_customer_id, customerSig: values.customer_sig, at: values.event_time };
   if (isView) return { kind: 'view', ...who, productId: values.shop_product_id, handle: values.defined_noun_id };
   return {
     kind: 'track',

@@ -1,4 +1,6 @@
 import type { TrackEvent } from '../../domain/attribution/track.js';
+import { ForbiddenError } from '../../domain/errors.js';
+import { customerSignature, safeEqual } from '../../domain/keys.js';
 import type { BulkEvent } from '../../domain/params/bulk-event.js';
 import type { CatalogIndex } from '../../indexes/catalog-index.js';
 import { loadCatalog } from '../products.js';
@@ -11,9 +13,26 @@ import type { EventsService } from './index.js';
  * other event is acknowledged and counted only.
  */
 export function createBulkEventsService(deps: { events: Pick<EventsService, 'ingest'>; tracking: Pick<TrackingService, 'track'>; catalog: CatalogIndex }) {
+  /** A shop that requires customer signatures gets them for every event naming a customer, as the single forms do. */
+  async function checkSignatures(shopId: number, batch: readonly BulkEvent[]): Promise<void> {
+    const named = batch.filter((e) => e.kind !== 'counted' && e.customerId !== null);
+    if (named.length === 0) return;
+    await deps.catalog.ensureSettings(shopId);
+    const shop = deps.catalog.essentials(shopId);
+    if (!shop?.settings.require_customer_signature) return;
+    for (const event of named) {
+      if (event.kind === 'counted' || event.customerId === null) continue;
+      const sig = event.customerSig?.toLowerCase() ?? '';
+      if (!safeEqual(sig, customerSignature(shop.signing_secret, event.customerId))) {
+        throw new ForbiddenError('customer_sig is missing or wrong for shop_customer_id.');
+      }
+    }
+  }
+
   return {
     /** Stores a batch; resolves with the number of events accepted once they are durable. */
     async ingest(shopId: number, batch: readonly BulkEvent[], now: number): Promise<number> {
+      await checkSignatures(shopId, batch);
       const views = batch.filter((e) => e.kind === 'view');
       const tracked = batch.filter((e) => e.kind === 'track');
       // A view names its product by id or by handle; the intake stores handles (resolved when read).

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { customerSignature } from '../../../src/domain/keys.js';
 import { backends } from '../../helpers/backends.js';
 import { idsOf, json, ORDER_ID, startWorld, type World } from './world.js';
 
@@ -223,6 +224,23 @@ describe.each(backends())('real storefront clients on $name', (backend) => {
       expect(relatedIds.length).toBeGreaterThan(0);
       expect(relatedIds).not.toContain(4);
       expect(relatedIds).not.toContain(6);
+    });
+
+    it('asks a shop that requires customer signatures for them in a batch too', async () => {
+      const secret = (await w.t.admin('GET', '/admin/v1/shops/storefront/signing-secret')).json().signing_secret as string;
+      const send = (event: object) =>
+        fetch(`${w.base}/api/v2/analytics/event/bulk?key=${w.publicKey}`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify([{ subject: 'user', verb: 'viewed', noun: 'product', shopify_product_id: 1, ...event }]),
+        });
+      await w.t.admin('PATCH', '/admin/v1/shops/storefront', { settings: { require_customer_signature: true } });
+      try {
+        expect((await send({ shopify_customer_id: 4243 })).status).toBe(403);
+        expect((await send({ shopify_customer_id: 4243, customer_sig: customerSignature(secret, 4243) })).status).toBe(200);
+      } finally {
+        await w.t.admin('PATCH', '/admin/v1/shops/storefront', { settings: { require_customer_signature: false } });
+      }
     });
 
     it('refuses a batch of more than 10 events, or one that is not an array', async () => {
