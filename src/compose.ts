@@ -182,7 +182,7 @@ export async function compose(
     storefrontSync,
     products: createProductsService({ catalog, viewed, models }),
     rulesets: createRulesetsService({ store, catalog }),
-    recommendations: createRecommendationsService({ catalog, viewed, models }),
+    recommendations: createRecommendationsService({ catalog, viewed, models, orderProducts: (shopId, ids) => store.orderProductIds(shopId, ids) }),
     events: createEventsService({ store, catalog, viewed, committer: eventWriter }),
     eventWriter,
     tracking: createTrackingService({ catalog, committer: trackWriter, store, exposures }),

@@ -52,6 +52,11 @@ export const ShopSettingsInput = Type.Object(
     attribution_window_hours: Type.Optional(
       Type.Number({ minimum: 0.25, maximum: 24 * 90, description: "how long before an order a customer's click still attributes it; default 24" }),
     ),
+    cart_subtotal_unit: Type.Optional(
+      Type.Union([Type.Literal('major'), Type.Literal('minor')], {
+        description: 'unit of a cart_subtotal sent without a bracketed cart: major (currency unit, the default) or minor (cents)',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
