@@ -111,6 +111,8 @@ export async function compose(config: Config, options: { log?: Logger; store?: S
   const modelIntervalMs = config.modelIntervalS * 1000;
   const models = new ModelIndex(modelPool.usable ? (shopId, stamp) => modelPool.build(shopId, stamp) : null, {
     intervalMs: modelIntervalMs,
+    debounceMs: config.modelDebounceS * 1000,
+    content: (shopId) => modelPool.content(shopId),
     ...(options.log ? { log: options.log } : {}),
   });
   // A shop's model counts against the same memory budget and leaves with the shop's catalog.

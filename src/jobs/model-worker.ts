@@ -20,6 +20,7 @@ export const VIEWS_READ = 1_000_000;
 export type ModelTask =
   | { kind: 'build'; databaseUrl: string; shopId: number /** The stamp of the model being served: unchanged data is not rebuilt. */; stamp: string | null }
   | { kind: 'similar'; databaseUrl: string; shopId: number; productId: number; similarity: SarSimilarity; threshold: number; basis: Basis; limit: number }
+  | { kind: 'content'; databaseUrl: string; shopId: number }
   | { kind: 'ping' };
 
 export type BuildResult =
@@ -115,9 +116,19 @@ async function similar(task: Extract<ModelTask, { kind: 'similar' }>): Promise<S
   };
 }
 
+/** A shop's content neighbours alone (products only), built ahead of its first model. */
+async function contentOnly(task: Extract<ModelTask, { kind: 'content' }>): Promise<unknown> {
+  const store = await storeFor(task.databaseUrl);
+  if (!(await store.getShopById(task.shopId))) return null;
+  const content = buildContentModel(await contentItems(store, task.shopId));
+  const buffers = [content.ids, content.lists.offsets, content.lists.items, content.lists.scores].map((a) => a.buffer);
+  return Piscina.move({ [Piscina.transferableSymbol]: buffers, [Piscina.valueSymbol]: content } as unknown as ArrayBuffer);
+}
+
 /** The worker's entry: one task at a time. */
 export default async function run(task: ModelTask): Promise<unknown> {
   if (task.kind === 'ping') return 'pong';
+  if (task.kind === 'content') return contentOnly(task);
   if (task.kind === 'similar') return similar(task);
   return build(task);
 }
