@@ -11,9 +11,6 @@ export interface CaseScores {
   coverage: number;
 }
 
-export type Metric = 'hr' | 'ndcg' | 'mrr';
-export const METRICS: readonly Metric[] = ['hr', 'ndcg', 'mrr'];
-
 /** Scores each case's top K against what it bought: hit, NDCG (binary gains, ideal of min(|targets|, K)) and reciprocal rank. */
 export function scoreCases(lists: readonly (readonly number[])[], targets: readonly ReadonlySet<number>[], catalogue: number): CaseScores {
   const n = lists.length;
