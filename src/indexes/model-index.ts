@@ -17,8 +17,11 @@ export interface ShopModel {
   readonly bytes: number;
 }
 
-/** Builds a shop's model off the request path (the worker thread), or says the data has not moved. */
-export type ModelBuilder = (shopId: number, stamp: string | null) => Promise<BuildResult>;
+/**
+ * Builds a shop's model off the request path (the worker thread), or says the data has not moved;
+ * `withContent` false skips the content neighbours (built just ahead of a first model).
+ */
+export type ModelBuilder = (shopId: number, stamp: string | null, withContent: boolean) => Promise<BuildResult>;
 /** Builds a shop's content neighbours alone (its products only: quick), before its first model. */
 export type ContentBuilder = (shopId: number) => Promise<ContentModel | null>;
 
@@ -172,7 +175,15 @@ export class ModelIndex {
       );
     }
     const stamp = state.current?.stamp ?? null;
-    state.building = (state.content ? state.content.then(() => builder(shopId, stamp)) : builder(shopId, stamp))
+    const ahead = state.content;
+    let aheadContent: ContentModel | undefined;
+    const build = ahead
+      ? ahead.then((content) => {
+          aheadContent = content;
+          return builder(shopId, stamp, content === undefined);
+        })
+      : builder(shopId, stamp, true);
+    state.building = build
       .then((result) => {
         if ('missing' in result) {
           this.shops.delete(shopId);
@@ -182,13 +193,14 @@ export class ModelIndex {
         this.builds++;
         // Swapped in whole: a request sees the old model or the new one, never a mix.
         state.content = undefined;
+        const content = aheadContent ?? result.content;
         state.current = {
           model: result.model,
-          content: result.content,
+          content,
           stamp: result.stamp,
           builtAt: result.builtAt,
           buildMs: result.ms,
-          bytes: modelBytes(result.model) + contentBytes(result.content),
+          bytes: modelBytes(result.model) + contentBytes(content),
         };
         this.options.log?.info({ shopId, ms: result.ms, bytes: state.current.bytes, stamp: result.stamp }, 'model built');
       })

@@ -40,8 +40,8 @@ export class ModelPool {
   }
 
   /** Builds a shop's model unless its data still has `stamp`. */
-  build(shopId: number, stamp: string | null): Promise<BuildResult> {
-    return this.workers.run({ kind: 'build', databaseUrl: this.databaseUrl, shopId, stamp } satisfies ModelTask) as Promise<BuildResult>;
+  build(shopId: number, stamp: string | null, withContent = true): Promise<BuildResult> {
+    return this.workers.run({ kind: 'build', databaseUrl: this.databaseUrl, shopId, stamp, withContent } satisfies ModelTask) as Promise<BuildResult>;
   }
 
   /** A shop's content neighbours alone, ahead of its first model (null: no such shop). */

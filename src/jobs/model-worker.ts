@@ -18,7 +18,15 @@ import { modelArrays } from '../domain/models/rank.js';
 export const VIEWS_READ = 1_000_000;
 
 export type ModelTask =
-  | { kind: 'build'; databaseUrl: string; shopId: number /** The stamp of the model being served: unchanged data is not rebuilt. */; stamp: string | null }
+  | {
+      kind: 'build';
+      databaseUrl: string;
+      shopId: number;
+      /** The stamp of the model being served: unchanged data is not rebuilt. */
+      stamp: string | null;
+      /** Build the content neighbours too (false: they were just built ahead of a first model). */
+      withContent: boolean;
+    }
   | { kind: 'similar'; databaseUrl: string; shopId: number; productId: number; similarity: SarSimilarity; threshold: number; basis: Basis; limit: number }
   | { kind: 'content'; databaseUrl: string; shopId: number }
   | { kind: 'ping' };
@@ -88,7 +96,7 @@ async function build(task: Extract<ModelTask, { kind: 'build' }>): Promise<unkno
   const [lines, views] = await Promise.all([orderLines(store, task.shopId), store.listRecentViews(task.shopId, VIEWS_READ)]);
   const modelViews: ModelView[] = views.map((v) => ({ visitor: v.uuid ?? `customer:${v.customer_id}`, handle: v.handle, createdAt: v.created_at }));
   const model = buildModel(lines, modelViews, current.settings);
-  const content = buildContentModel(await contentItems(store, task.shopId));
+  const content = buildContentModel(task.withContent ? await contentItems(store, task.shopId) : []);
   const result: BuildResult = {
     unchanged: false,
     stamp: current.stamp,
