@@ -120,8 +120,10 @@ export async function compose(
   const modelPool = new ModelPool(config.databaseUrl);
   if (!modelPool.usable) options.log?.warn('an in-memory SQLite database cannot be read by the model worker: the model lists serve their fallback');
   const modelIntervalMs = config.modelIntervalS * 1000;
-  const models = new ModelIndex(modelPool.usable ? (shopId, stamp) => modelPool.build(shopId, stamp) : null, {
+  const models = new ModelIndex(modelPool.usable ? (shopId, stamp, withContent) => modelPool.build(shopId, stamp, withContent) : null, {
     intervalMs: modelIntervalMs,
+    debounceMs: config.modelDebounceS * 1000,
+    content: (shopId) => modelPool.content(shopId),
     ...(options.log ? { log: options.log } : {}),
   });
   // A shop's model counts against the same memory budget and leaves with the shop's catalog.

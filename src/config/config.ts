@@ -23,6 +23,8 @@ export interface Config {
   readonly indexRefreshMs: number;
   /** Least time between two model builds of a shop, in seconds (0: rebuild as soon as data changes). */
   readonly modelIntervalS: number;
+  /** Seconds after the last write of a burst before a shop's model is rebuilt (§19). */
+  readonly modelDebounceS: number;
   /** 32 bytes that encrypt billing provider API tokens at rest; null when not configured. */
   readonly secretKey: Buffer | null;
   /** Timeout of one call to a remote billing provider (docs/billing.md). */
@@ -76,6 +78,7 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
   const indexRefreshMs = integerSetting(env, 'REBOUND_INDEX_REFRESH_MS', 1000, 50, 600_000);
   const memoryBudgetMb = integerSetting(env, 'REBOUND_MEMORY_BUDGET_MB', 512, 128, 1_048_576);
   const modelIntervalS = integerSetting(env, 'REBOUND_MODEL_INTERVAL_S', 300, 0, 86_400);
+  const modelDebounceS = integerSetting(env, 'REBOUND_MODEL_DEBOUNCE_S', 10, 0, 3_600);
   const rawSecret = nonEmpty(env, 'REBOUND_SECRET_KEY');
   if (rawSecret !== undefined && !/^[0-9a-fA-F]{64}$/.test(rawSecret)) {
     throw new ConfigError('REBOUND_SECRET_KEY must be 64 hex characters (32 random bytes, e.g. `openssl rand -hex 32`).');
@@ -100,6 +103,7 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
     cacheTtlSeconds,
     indexRefreshMs,
     modelIntervalS,
+    modelDebounceS,
     secretKey,
     billingTimeoutMs,
     allowPrivateUpstreams,

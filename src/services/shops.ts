@@ -41,7 +41,9 @@ export const ShopSettingsInput = Type.Object(
         description: 'a user of the co-occurrence matrix is a customer or one order; default order',
       }),
     ),
-    for_you_include_purchased: Type.Optional(Type.Boolean({ description: 'for_you keeps products the customer already bought; default false' })),
+    for_you_include_purchased: Type.Optional(
+      Type.Boolean({ description: 'for_you keeps products the customer already bought; default true (include_purchased=no leaves them out)' }),
+    ),
     affinity_half_life_days: Type.Optional(
       Type.Number({ minimum: 0.25, maximum: 3650, description: "half-life of a purchase in a customer's affinities; default 180" }),
     ),
