@@ -15,7 +15,11 @@ export function createProductsService(deps: { catalog: CatalogIndex; viewed: Vie
     /** A list's answer on decoded parameters, from the request's catalog generation. */
     list(catalog: ShopCatalog, source: ListSource, params: ListParams): Promise<ListAnswer> {
       const shopId = catalog.shop.id;
-      return runListSource(source, { catalog, viewed: (filter) => deps.viewed.handles(shopId, filter), model: () => deps.models.get(shopId) }, params);
+      return runListSource(
+        source,
+        { catalog, viewed: (filter) => deps.viewed.handles(shopId, filter), model: () => deps.models.get(shopId), content: () => deps.models.content(shopId) },
+        params,
+      );
     },
   };
 }

@@ -1,13 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import { errorBody } from '../../../domain/errors.js';
-import { onetimeHeaders, onetimeParams, reactivateParams } from '../../../domain/params/billing.js';
+import { idempotencyHeaders, onetimeParams, reactivateParams, subscribeParams } from '../../../domain/params/billing.js';
 import type { OnetimeService } from '../../../services/billing/onetime.js';
 import { onetimeRequestOf, reactivateParamsOf } from '../../../services/billing/params.js';
 import type { ReactivationService } from '../../../services/billing/reactivation.js';
+import { subscribeRequestOf, type SubscribeService } from '../../../services/billing/subscribe.js';
 import type { ParamsTypeProvider } from '../../plugins/params.js';
 import { catalogOf } from '../../plugins/request-shop.js';
 import { prettify } from '../../render/products.js';
-import { OnetimeCreated, PaymentFailed, ReactivationContextAnswer } from '../../schemas/billing.js';
+import { OnetimeCreated, PaymentFailed, ReactivationContextAnswer, SubscriptionCreated } from '../../schemas/billing.js';
 import { Errors } from '../../schemas/errors.js';
 
 function json(body: unknown, pretty: boolean): Buffer {
@@ -16,7 +17,10 @@ function json(body: unknown, pretty: boolean): Buffer {
 }
 
 /** The billing endpoints (docs/billing.md): private key only. */
-export function billingRoutes(fastify: FastifyInstance, deps: { reactivation: ReactivationService; onetime: OnetimeService }): void {
+export function billingRoutes(
+  fastify: FastifyInstance,
+  deps: { reactivation: ReactivationService; onetime: OnetimeService; subscribe: SubscribeService },
+): void {
   const app = fastify.withTypeProvider<ParamsTypeProvider>();
   app.get(
     '/billing/reactivate',
@@ -45,7 +49,7 @@ export function billingRoutes(fastify: FastifyInstance, deps: { reactivation: Re
         description: 'Parameters in the query string; fields of a JSON, form-encoded, text/plain (JSON) or multipart body are read under them.',
         tags: ['billing'],
         querystring: onetimeParams,
-        headers: onetimeHeaders,
+        headers: idempotencyHeaders,
         response: { 201: OnetimeCreated, 402: PaymentFailed, ...Errors },
       },
     },
@@ -60,6 +64,27 @@ export function billingRoutes(fastify: FastifyInstance, deps: { reactivation: Re
           ? [201, { data: { onetime: outcome.onetime, charge: outcome.charge, order: outcome.order } }]
           : [402, { ...errorBody('payment_failed', outcome.message), charge: outcome.charge }];
       return reply.status(status).header('content-type', 'application/json; charset=utf-8').send(json(answer, query.format));
+    },
+  );
+
+  app.post(
+    '/billing/subscribe',
+    {
+      config: { auth: 'private', paramsInBody: true },
+      schema: {
+        summary: 'Create an ACTIVE subscription on a billing address (Idempotency-Key makes retries safe)',
+        description: 'Parameters in the query string; fields of a JSON, form-encoded, text/plain (JSON) or multipart body are read under them.',
+        tags: ['billing'],
+        querystring: subscribeParams,
+        headers: idempotencyHeaders,
+        response: { 200: SubscriptionCreated, ...Errors },
+      },
+    },
+    async (request, reply) => {
+      const shop = catalogOf(request).shop;
+      const outcome = await deps.subscribe.subscribe(shop, subscribeRequestOf(request.query), request.headers['idempotency-key']);
+      if (outcome.replayed) void reply.header('idempotent-replayed', 'true');
+      return reply.header('content-type', 'application/json; charset=utf-8').send(json({ data: outcome.subscription }, request.query.format));
     },
   );
 }
