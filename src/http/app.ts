@@ -165,12 +165,7 @@ export async function buildApp(services: Services, config: Config, options: AppO
   // The platform widget's batched events; its key comes in the X-Rebuy-User-Token header.
   await app.register(
     async (v2) => {
-      await v2.register(cors, {
-        origin: '*',
-        methods: ['POST', 'OPTIONS'],
-        allowedHeaders: ['Content-Type', 'X-Api-Key', 'X-Rebuy-User-Token'],
-        maxAge: 86_400,
-      });
+      await registerStorefrontCors(v2);
       registerApiKeyAuth(v2, services.keys);
       registerApiRateLimit(v2, services.limiter, services.catalog);
       eventBulkRoute(v2, createBulkEventsService({ events: services.events, tracking: services.tracking, catalog: services.catalog }));
