@@ -29,6 +29,8 @@ const env = (db: string, demo: boolean) => ({
   LOG_LEVEL: 'warn',
   REBOUND_DEMO: String(demo),
   HOST: '127.0.0.1',
+  // Ratios are per process: one worker unless BENCH_WORKERS says otherwise (the workers scenario runs two).
+  REBOUND_WORKERS: process.env.BENCH_WORKERS ?? '1',
 });
 
 async function admin(base: string, method: string, path: string, body?: unknown) {
@@ -203,6 +205,24 @@ async function main() {
   for (const [name, url] of lists) await measure(`${name}_uncached`, `${url}&bust_cache=yes`);
   const rss = server.rssMb();
   row('RSS at the end of the load (MB)', String(rss));
+  // 3. Every core: the cached trending answer from a node of two worker processes against one, in alternating rounds.
+  let workers: { one: LoadResult; two: LoadResult; ratio: number } | null = null;
+  if (!only || only.includes('workers')) {
+    const pair = await startProcess(serverArgs, { ...env('bench.db', false), REBOUND_WORKERS: '2' }, 0, '/readyz');
+    const path = allUrls.trending!.slice(server.url.length);
+    const one: LoadResult[] = [];
+    const two: LoadResult[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      one.push(await load(`${server.url}${path}`, { seconds: SECONDS / ROUNDS }));
+      two.push(await load(`${pair.url}${path}`, { seconds: SECONDS / ROUNDS }));
+    }
+    await pair.stop();
+    workers = { one: mean(one), two: mean(two), ratio: Number((mean(two).rps / mean(one).rps).toFixed(2)) };
+    row(
+      'trending cached, 1 worker → 2 workers (req/s)',
+      `${workers.one.rps} → ${workers.two.rps} (×${workers.ratio}), p99 ${workers.one.p99Ms} / ${workers.two.p99Ms} ms`,
+    );
+  }
   await server.stop();
 
   rmSync(work, { recursive: true, force: true });
@@ -214,7 +234,7 @@ async function main() {
     ]),
   );
   if (only) {
-    console.log(JSON.stringify({ only, server: serverArgs[0], lists: listFigures, results }));
+    console.log(JSON.stringify({ only, server: serverArgs[0], lists: listFigures, results, workers }));
     return;
   }
   const p99 = Math.max(...Object.keys(urls).flatMap((n) => [results[`${n}_cached`]!.p99Ms, results[`${n}_uncached`]!.p99Ms]));
@@ -227,6 +247,7 @@ async function main() {
       collections_rps: results.collections_cached!.rps,
       p99_ms: p99,
       rss_mb: rss,
+      workers,
       ratios: {
         custom_cached: ratio('custom_cached'),
         custom_uncached: ratio('custom_uncached'),

@@ -52,7 +52,19 @@ async function importShop(services: Services, handle: string, data: DemoData, ru
 }
 
 /** Tables whose rows belong to one shop and make up its catalog, sales and rulesets. */
-const SHOP_TABLES = ['products', 'product_serving', 'variants', 'collections', 'collection_products', 'customers', 'markets', 'orders', 'order_lines', 'rulesets', 'counters'];
+const SHOP_TABLES = [
+  'products',
+  'product_serving',
+  'variants',
+  'collections',
+  'collection_products',
+  'customers',
+  'markets',
+  'orders',
+  'order_lines',
+  'rulesets',
+  'counters',
+];
 
 /** Fills shop n (1-based, beyond the templates) with a copy of template ((n - 1) % templates) + 1: SQL, not the API, for speed. */
 function copyTemplates(file: string, shops: number, templates: number): void {

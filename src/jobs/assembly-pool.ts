@@ -31,6 +31,8 @@ export class AssemblyPool {
       minThreads: 0,
       maxThreads: 1,
       idleTimeout: IDLE_MS,
+      // It holds one page (a few MB) at a time: a small heap keeps the thread's share of the budget small.
+      resourceLimits: { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 8 },
     });
     return this.pool;
   }
