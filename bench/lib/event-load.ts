@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, request } from 'node:http';
@@ -12,6 +12,8 @@ export interface EventLoadOptions {
   seconds: number;
   /** Kill the server with SIGKILL this far into the run, then restart it and count. */
   crashAfterMs?: number;
+  /** Processes of the server (REBOUND_WORKERS); one unless given. */
+  workers?: number;
   /** 0 (the default) lets the system choose a free port. */
   port?: number;
   /** How to start the server: the built one (bench) or the sources (tests). */
@@ -37,6 +39,15 @@ export interface EventLoadResult {
 
 const TOKEN = 'event-load-operator-token-0123456789';
 
+/** The processes a process started (Linux /proc): a node's workers. */
+function childPids(pid: number): number[] {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
+
 /** Drives the event intake with concurrent clients (one session each), then counts what was stored per session. */
 export async function runEventLoad(options: EventLoadOptions): Promise<EventLoadResult> {
   const work = mkdtempSync(join(tmpdir(), 'rebound-events-'));
@@ -51,7 +62,14 @@ export async function runEventLoad(options: EventLoadOptions): Promise<EventLoad
     await client.end();
     databaseUrl = `${pgUrl}?schema=${schema}`;
   }
-  const env = { DATABASE_URL: databaseUrl, REBOUND_ADMIN_TOKEN: TOKEN, REBOUND_DEMO: 'false', LOG_LEVEL: 'warn', HOST: '127.0.0.1' };
+  const env = {
+    DATABASE_URL: databaseUrl,
+    REBOUND_ADMIN_TOKEN: TOKEN,
+    REBOUND_DEMO: 'false',
+    LOG_LEVEL: 'warn',
+    HOST: '127.0.0.1',
+    REBOUND_WORKERS: String(options.workers ?? 1),
+  };
   let server: Running = await startProcess(options.serverArgs, env, options.port ?? 0, '/readyz');
   try {
     const admin = async (method: string, path: string, body?: unknown) => {
@@ -89,6 +107,8 @@ export async function runEventLoad(options: EventLoadOptions): Promise<EventLoad
         ? null
         : setTimeout(() => {
             crashed = true;
+            // Every process of the node at once: its workers first (children of the primary), then the primary.
+            for (const pid of childPids(server.child.pid!)) process.kill(pid, 'SIGKILL');
             server.child.kill('SIGKILL');
           }, options.crashAfterMs);
     await Promise.all(

@@ -2,6 +2,7 @@
 import cluster from 'node:cluster';
 import pino from 'pino';
 import { servePrimary } from '../cluster/primary.js';
+import { stopWithPrimary } from '../cluster/worker.js';
 import { loggerOptions } from '../http/plugins/logging.js';
 import { ConfigError, loadProcessConfig } from '../config/config.js';
 import { compose } from '../compose.js';
@@ -25,7 +26,10 @@ async function run(argv: string[]): Promise<number> {
     case 'serve':
       // Several processes on one port: this one only starts and stops them (src/cluster/primary.ts).
       if (config.workers > 1 && cluster.isPrimary) await servePrimary(config, pino(loggerOptions(config.logLevel) as pino.LoggerOptions));
-      else await serve(config);
+      else {
+        stopWithPrimary();
+        await serve(config);
+      }
       return -1; // keeps running
     case 'migrate': {
       const store = await openStore(config.databaseUrl);

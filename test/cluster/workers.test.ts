@@ -3,11 +3,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { runEventLoad } from '../../bench/lib/event-load.js';
 import { startProcess } from '../../bench/lib/processes.js';
 import { connect } from '../../src/store/connect.js';
+import { backends } from '../helpers/backends.js';
 import { productInput } from '../helpers/fixtures.js';
 
 const TOKEN = 'workers-operator-token-0123456789';
+const SERVE = ['--import', 'tsx', 'src/cli/main.ts', 'serve'];
 
 /** REBOUND_WORKERS=2: one port, two processes on one SQLite file, metrics of both, one shutdown. */
 describe('a node of two worker processes', () => {
@@ -17,7 +20,7 @@ describe('a node of two worker processes', () => {
   it('serves from both workers on one port, writes every acknowledged event, reports both in /metrics and stops on SIGTERM', { timeout: 120_000 }, async () => {
     const database = `sqlite:${join(work, 'node.db')}`;
     const env = { DATABASE_URL: database, REBOUND_WORKERS: '2', REBOUND_ADMIN_TOKEN: TOKEN, REBOUND_DEMO: 'false', LOG_LEVEL: 'warn', HOST: '127.0.0.1' };
-    const node = await startProcess(['--import', 'tsx', 'src/cli/main.ts', 'serve'], env, 0, '/readyz');
+    const node = await startProcess(SERVE, env, 0, '/readyz');
     try {
       // A new connection per request: the cluster hands connections to the workers in turn.
       const call = (path: string, init: RequestInit = {}) =>
@@ -66,5 +69,17 @@ describe('a node of two worker processes', () => {
     } finally {
       await node.stop();
     }
+  });
+});
+
+/** The crash test of docs/api.md, "Events", on a node of two workers: every process killed with SIGKILL mid-load. */
+describe.each(backends().map((b) => b.name))('event intake of two workers on %s', (database) => {
+  it('loses no acknowledged event when every process of the node is killed with SIGKILL', { timeout: 180_000 }, async () => {
+    const result = await runEventLoad({ database, clients: 10, seconds: 5, crashAfterMs: 2500, serverArgs: SERVE, workers: 2 });
+    expect(result.crashed).toBe(true);
+    expect(result.acknowledged).toBeGreaterThan(50);
+    expect(result.lost).toBe(0);
+    expect(result.stored).toBeGreaterThanOrEqual(result.acknowledged);
+    expect(result.stored).toBeLessThanOrEqual(result.sent);
   });
 });
