@@ -95,7 +95,7 @@ async function main() {
     const body = Buffer.from(await probe.arrayBuffer());
     const file = join(work, `${name}.json`);
     writeFileSync(file, body);
-    const ceiling = await startProcess(['bench/lib/ceiling-server.mjs', file], {}, 3103, '/');
+    const ceiling = await startProcess(['bench/lib/ceiling-server.mjs', file], {}, 0, '/');
     const target: LoadResult[] = [];
     const bare: LoadResult[] = [];
     for (let round = 0; round < ROUNDS; round++) {
@@ -114,16 +114,16 @@ async function main() {
   };
 
   // 1. The demo shop: first start on an empty database (seeding it), then a restart.
-  const first = await startProcess(serverArgs, env('demo.db', true), 3101, '/readyz');
+  const first = await startProcess(serverArgs, env('demo.db', true), 0, '/readyz');
   row('start-up, empty database + demo seed (ms)', String(first.startMs));
   await first.stop();
-  const demo = await startProcess(serverArgs, env('demo.db', true), 3101, '/readyz');
+  const demo = await startProcess(serverArgs, env('demo.db', true), 0, '/readyz');
   row('start-up, demo shop (1,000 products) stored (ms)', String(demo.startMs));
   row('RSS with the demo shop loaded (MB)', String(demo.rssMb()));
   await demo.stop();
 
   // 2. A generated shop of 10,000 products with collections, markets, customers, orders, a ruleset and events.
-  const loader = await startProcess(serverArgs, env('bench.db', false), 3102, '/readyz');
+  const loader = await startProcess(serverArgs, env('bench.db', false), 0, '/readyz');
   const created = await admin(loader.url, 'POST', '/admin/v1/shops', { handle: 'bench', name: 'Bench', scopes: ['read_markets'] });
   const publicKey = created.keys.public as string;
   // The load comes from one address: lift the per-visitor limit meant for storefronts.
@@ -152,7 +152,7 @@ async function main() {
   row('RSS right after the import (MB)', String(loader.rssMb()));
   await loader.stop();
 
-  const server = await startProcess(serverArgs, env('bench.db', false), 3102, '/readyz');
+  const server = await startProcess(serverArgs, env('bench.db', false), 0, '/readyz');
   row('start-up with the 10,000-product shop stored (ms)', String(server.startMs));
   row('RSS after that start (MB)', String(server.rssMb()));
 
