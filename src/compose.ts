@@ -81,6 +81,11 @@ export interface Services {
   storefrontSync: ReturnType<typeof createStorefrontSync>;
   /** Starts background refresh of the indexes (other nodes' writes). */
   startBackground(): void;
+  /**
+   * Work to stop when the process shuts down, before the buffers are written and the pools close
+   * (sync jobs, background loops): register a function that resolves once that work has stopped.
+   */
+  onClose(stop: () => Promise<void> | void): void;
   close(): Promise<void>;
 }
 
@@ -115,8 +120,10 @@ export async function compose(
   const modelPool = new ModelPool(config.databaseUrl);
   if (!modelPool.usable) options.log?.warn('an in-memory SQLite database cannot be read by the model worker: the model lists serve their fallback');
   const modelIntervalMs = config.modelIntervalS * 1000;
-  const models = new ModelIndex(modelPool.usable ? (shopId, stamp) => modelPool.build(shopId, stamp) : null, {
+  const models = new ModelIndex(modelPool.usable ? (shopId, stamp, withContent) => modelPool.build(shopId, stamp, withContent) : null, {
     intervalMs: modelIntervalMs,
+    debounceMs: config.modelDebounceS * 1000,
+    content: (shopId) => modelPool.content(shopId),
     ...(options.log ? { log: options.log } : {}),
   });
   // A shop's model counts against the same memory budget and leaves with the shop's catalog.
@@ -158,7 +165,8 @@ export async function compose(
   const storefrontSync = createStorefrontSync({ store, catalogAdmin, catalog, ...(options.log ? { log: options.log } : {}) });
   let timer: NodeJS.Timeout | null = null;
   let modelTimer: NodeJS.Timeout | null = null;
-  let refreshing = false;
+  let refreshing: Promise<unknown> | null = null;
+  const stoppers: (() => Promise<void> | void)[] = [];
 
   return {
     config,
@@ -176,7 +184,7 @@ export async function compose(
     storefrontSync,
     products: createProductsService({ catalog, viewed, models }),
     rulesets: createRulesetsService({ store, catalog }),
-    recommendations: createRecommendationsService({ catalog, viewed, models }),
+    recommendations: createRecommendationsService({ catalog, viewed, models, orderProducts: (shopId, ids) => store.orderProductIds(shopId, ids) }),
     events: createEventsService({ store, catalog, viewed, committer: eventWriter }),
     eventWriter,
     tracking: createTrackingService({ catalog, committer: trackWriter, store, exposures }),
@@ -195,11 +203,10 @@ export async function compose(
       if (timer) return;
       timer = setInterval(() => {
         if (refreshing) return;
-        refreshing = true;
-        Promise.all([catalog.refreshStale(), keys.refreshIfStale(), catalog.refreshEventCounts(), storefrontSync.applyPending()])
+        refreshing = Promise.all([catalog.refreshStale(), keys.refreshIfStale(), catalog.refreshEventCounts(), storefrontSync.applyPending()])
           .catch((error: unknown) => options.log?.warn({ err: error }, 'index refresh failed; serving the last loaded data'))
           .finally(() => {
-            refreshing = false;
+            refreshing = null;
           });
       }, config.indexRefreshMs);
       timer.unref();
@@ -208,11 +215,18 @@ export async function compose(
       modelTimer = setInterval(() => models.refresh(), Math.max(1000, modelIntervalMs / 10));
       modelTimer.unref();
     },
+    onClose(stop) {
+      stoppers.push(stop);
+    },
     async close() {
       if (timer) clearInterval(timer);
       if (modelTimer) clearInterval(modelTimer);
       timer = null;
       modelTimer = null;
+      // A refresh or sync under way finishes on the open database; registered jobs stop before it closes.
+      await refreshing;
+      for (const stop of stoppers.splice(0))
+        await Promise.resolve(stop()).catch((error: unknown) => options.log?.warn({ err: error }, 'a background job did not stop cleanly'));
       models.close();
       await modelPool.close();
       // Everything acknowledged is already committed; this writes what is still buffered.

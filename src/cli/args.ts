@@ -25,6 +25,9 @@ export const USAGE = `Usage: rebound <command>
 Commands:
   serve                          start the HTTP server (seeds the demo shop into an empty database)
   migrate                        bring the database schema up to date
+  backup <file>                  a consistent copy of the database while it runs (SQLite online
+                                 backup; PostgreSQL: pg_dump)
+  restore <file>                 a backup into an empty database (servers stopped; pg_restore)
   seed-demo                      create or refresh the demo shop (handle "demo")
   import <dir> --shop <handle>   load products.json, collections.json, customers.json, markets.json,
                                  orders.json (JSON arrays, or .ndjson) from a folder into a shop

@@ -21,8 +21,11 @@ import { catalogRoutes } from './routes/admin/catalog.js';
 import { rulesetRoutes } from './routes/admin/rulesets.js';
 import { shopRoutes } from './routes/admin/shops.js';
 import { nodeRoutes } from './routes/admin/node.js';
-import { customRoute } from './routes/api/custom.js';
+import { customPostRoute, customRoute } from './routes/api/custom.js';
 import { eventRoutes } from './routes/api/events.js';
+import { eventBulkRoute } from './routes/api/event-bulk.js';
+import { createBulkEventsService } from '../services/events/bulk.js';
+import { createSubscribeService } from '../services/billing/subscribe.js';
 import { trackRoutes } from './routes/api/track.js';
 import { experimentRoutes } from './routes/admin/experiments.js';
 import { billingRoutes } from './routes/api/billing.js';
@@ -73,6 +76,12 @@ const frameworkErrors: NonNullable<FastifyServerOptions['frameworkErrors']> = (e
     .send({ error: message });
 };
 
+const RECHARGE_PREFIX = '/api/v1/recharge/';
+
+function rechargeAsBilling(url: string): string {
+  return url.startsWith(RECHARGE_PREFIX) ? `/api/v1/billing/${url.slice(RECHARGE_PREFIX.length)}` : url;
+}
+
 export interface AppOptions {
   /** Fastify logger settings; tests pass false. */
   logger?: FastifyServerOptions['logger'];
@@ -93,6 +102,8 @@ export async function buildApp(services: Services, config: Config, options: AppO
     trustProxy: trustProxyOption(config.trustProxy),
     serverFactory: (handler) => createServer(serverOptions(config.timeouts), handler),
     frameworkErrors,
+    // The platform's name for the billing endpoints: one set of routes answers both (docs/api.md, "Aliases").
+    rewriteUrl: (request) => rechargeAsBilling(request.url ?? '/'),
   });
   for (const schema of sharedSchemas) app.addSchema(schema);
   app.setSerializerCompiler(serializeAsReturned);
@@ -126,16 +137,40 @@ export async function buildApp(services: Services, config: Config, options: AppO
       registerCustomerSignatures(api, (shopId) => services.catalog.essentials(shopId));
       sourcesRoute(api); // first: it collects the list routes as they are added
       listRoutes(api, { products: services.products, cache: services.answers });
-      customRoute(api, { recommendations: services.recommendations, products: services.products, experiments: services.experiments, cache: services.answers });
+      const customDeps = {
+        recommendations: services.recommendations,
+        products: services.products,
+        experiments: services.experiments,
+        cache: services.answers,
+        settings: (shopId: number) => services.catalog.settings(shopId),
+      };
+      customRoute(api, customDeps);
       // The POST endpoints read any body storefront code sends; the GET hot paths carry none of that machinery.
       await api.register(async (posts) => {
         await registerStorefrontBodies(posts);
         eventRoutes(posts, services.events);
+        customPostRoute(posts, customDeps);
         trackRoutes(posts, services.tracking);
-        billingRoutes(posts, { shops: services.shops, reactivation: services.reactivation, onetime: services.onetime });
+        billingRoutes(posts, {
+          shops: services.shops,
+          reactivation: services.reactivation,
+          onetime: services.onetime,
+          subscribe: createSubscribeService({ providers: services.billingProviders, catalog: services.catalog }),
+        });
       });
     },
     { prefix: '/api/v1' },
+  );
+
+  // The platform widget's batched events; its key comes in the X-Rebuy-User-Token header.
+  await app.register(
+    async (v2) => {
+      await registerStorefrontCors(v2);
+      registerApiKeyAuth(v2, services.keys);
+      registerApiRateLimit(v2, services.limiter, services.catalog);
+      eventBulkRoute(v2, createBulkEventsService({ events: services.events, tracking: services.tracking, catalog: services.catalog }));
+    },
+    { prefix: '/api/v2' },
   );
 
   await app.register(

@@ -41,7 +41,9 @@ export const ShopSettingsInput = Type.Object(
         description: 'a user of the co-occurrence matrix is a customer or one order; default order',
       }),
     ),
-    for_you_include_purchased: Type.Optional(Type.Boolean({ description: 'for_you keeps products the customer already bought; default false' })),
+    for_you_include_purchased: Type.Optional(
+      Type.Boolean({ description: 'for_you keeps products the customer already bought; default true (include_purchased=no leaves them out)' }),
+    ),
     affinity_half_life_days: Type.Optional(
       Type.Number({ minimum: 0.25, maximum: 3650, description: "half-life of a purchase in a customer's affinities; default 180" }),
     ),
@@ -51,6 +53,11 @@ export const ShopSettingsInput = Type.Object(
     require_customer_signature: Type.Optional(Type.Boolean({ description: 'public requests naming shop_customer_id must carry customer_sig; default false' })),
     attribution_window_hours: Type.Optional(
       Type.Number({ minimum: 0.25, maximum: 24 * 90, description: "how long before an order a customer's click still attributes it; default 24" }),
+    ),
+    cart_subtotal_unit: Type.Optional(
+      Type.Union([Type.Literal('major'), Type.Literal('minor')], {
+        description: 'unit of a cart_subtotal sent without a bracketed cart: major (currency unit, the default) or minor (cents)',
+      }),
     ),
   },
   { additionalProperties: false },

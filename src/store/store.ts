@@ -76,6 +76,8 @@ export interface Store extends TrackingStore, ExperimentStore {
   /** Lines of orders not cancelled, created at or after `since` (epoch ms), oldest first. */
   listOrderLines(shopId: number, since: number): Promise<OrderLine[]>;
   countOrders(shopId: number): Promise<number>;
+  /** Distinct products of the lines of these orders (a thank-you page's input products), in order and line order. */
+  orderProductIds(shopId: number, orderIds: number[]): Promise<number[]>;
 
   createRuleset(shopId: number, document: RulesetDocument): Promise<Ruleset>;
   /** Replaces the document and moves its version; null when there is no such ruleset. */
@@ -120,7 +122,9 @@ export interface Store extends TrackingStore, ExperimentStore {
   createOnetime(
     shopId: number,
     idempotency: { key: string; hash: string } | null,
-    build: (ids: { onetime: number; charge: number; order: number }) => OnetimeWrite,
+    build: (ids: { onetime: number; charge: number; order: number; subscription?: number }) => OnetimeWrite,
+    /** Also reserve a new subscription id (above every stored one): the write creates a subscription. */
+    options?: { subscription?: boolean },
   ): Promise<OnetimeOutcome>;
 
   /** The shop's billing provider row; null means the ledger (the default). */
@@ -176,7 +180,7 @@ export interface LedgerDoc {
 export interface OnetimeWrite {
   /** The outcome as the service describes it, stored as JSON with the idempotency key. */
   outcome: unknown;
-  docs: { kind: 'billing_onetimes' | 'billing_charges' | 'billing_orders'; doc: LedgerDoc & Record<string, unknown> }[];
+  docs: { kind: 'billing_onetimes' | 'billing_charges' | 'billing_orders' | 'billing_subscriptions'; doc: LedgerDoc & Record<string, unknown> }[];
 }
 
 export type OnetimeOutcome = { state: 'done'; outcome: string; replayed: boolean } | { state: 'conflict' } | { state: 'busy' };
