@@ -12,7 +12,7 @@ export function isStorefrontPath(url: string): boolean {
   return STOREFRONT_PATHS.test(url.split('?', 1)[0] ?? '');
 }
 
-const OPEN = { origin: '*', methods: ['GET', 'POST', 'OPTIONS'], allowedHeaders: ['Content-Type', 'X-Api-Key'], maxAge: 86_400 };
+const OPEN = { origin: '*', methods: ['GET', 'POST', 'OPTIONS'], allowedHeaders: ['Content-Type', 'X-Api-Key', 'X-Rebuy-User-Token'], maxAge: 86_400 };
 
 /** CORS on the storefront routes of this scope only. */
 export async function registerStorefrontCors(app: FastifyInstance): Promise<void> {
