@@ -12,13 +12,13 @@ export interface EventLoadOptions {
   seconds: number;
   /** Kill the server with SIGKILL this far into the run, then restart it and count. */
   crashAfterMs?: number;
-  /** Processes of the server (REBOUND_WORKERS); one unless given. */
-  workers?: number;
   /**
    * Keep going (and put off the crash) until this many events are acknowledged, however long that
    * takes: tests ask for a count of work, not for what a busy machine does in some seconds.
    */
   minAcknowledged?: number;
+  /** Processes of the server (REBOUND_WORKERS); one unless given. */
+  workers?: number;
   /** 0 (the default) lets the system choose a free port. */
   port?: number;
   /** How to start the server: the built one (bench) or the sources (tests). */
