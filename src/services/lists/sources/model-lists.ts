@@ -84,3 +84,24 @@ export const viewedTogetherSource = defineList({
     return thenTopSellers(context, together, new Set(seeds));
   },
 });
+
+export const viewedRelatedSource = defineList({
+  path: '/products/viewed-related',
+  summary: "Complementary to what the visitor viewed: viewed_together, whose inputs are shop_product_ids or else the session's (or customer's) viewed products",
+  params: {
+    ...inputs,
+    uuid: sessionId('the session whose views are the inputs when no ids are given'),
+    shop_customer_id: positiveId('the customer whose views are the inputs when no ids are given'),
+  },
+  // Without ids the inputs are a session's views, which move with every event that no data version tracks.
+  cacheable: (params) => params.shop_product_ids !== null || params.shop_variant_ids !== null,
+  async candidates(context) {
+    const { catalog } = context;
+    const named = inputsOf(context);
+    const seeds = named.length > 0 ? named : (await context.viewedHandles()).slice(0, VIEWS_AS_AFFINITY).flatMap((h) => catalog.byHandle.get(h)?.id ?? []);
+    const model = context.model()?.model;
+    const handles = seeds.flatMap((id) => catalog.products.get(id)?.handle ?? []);
+    const together = model && handles.length > 0 ? viewedTogether(model, handles).flatMap((h) => catalog.byHandle.get(h)?.id ?? []) : [];
+    return thenTopSellers(context, together, new Set(seeds));
+  },
+});
