@@ -21,6 +21,8 @@ import { createEventsService, type EventRow } from './services/events/index.js';
 import { createLedgerService } from './services/billing/ledger.js';
 import { createOnetimeService } from './services/billing/onetime.js';
 import { createBillingProviders } from './services/billing/providers.js';
+import type { LookupFunction } from 'node:net';
+import { createUpstreamClient, type UpstreamClient } from './services/upstream/client.js';
 import { createReactivationService } from './services/billing/reactivation.js';
 import { createBillingWebhooks } from './services/billing/webhooks.js';
 import { createAdminAuth } from './services/admin-auth.js';
@@ -72,17 +74,26 @@ export interface Services {
   insights: ReturnType<typeof createInsightsService>;
   /** Each shop's billing provider: the ledger, or a remote provider's API (docs/billing.md). */
   billingProviders: ReturnType<typeof createBillingProviders>;
+  upstream: UpstreamClient;
   reactivation: ReturnType<typeof createReactivationService>;
   onetime: ReturnType<typeof createOnetimeService>;
   billingWebhooks: ReturnType<typeof createBillingWebhooks>;
   storefrontSync: ReturnType<typeof createStorefrontSync>;
   /** Starts background refresh of the indexes (other nodes' writes). */
   startBackground(): void;
+  /**
+   * Work to stop when the process shuts down, before the buffers are written and the pools close
+   * (sync jobs, background loops): register a function that resolves once that work has stopped.
+   */
+  onClose(stop: () => Promise<void> | void): void;
   close(): Promise<void>;
 }
 
 /** The composition root: opens the store, loads the read models, wires the services. */
-export async function compose(config: Config, options: { log?: Logger; store?: Store } = {}): Promise<Services> {
+export async function compose(
+  config: Config,
+  options: { log?: Logger; store?: Store /** Name resolution of upstream calls (tests resolve names of their own). */; upstreamLookup?: LookupFunction } = {},
+): Promise<Services> {
   const store = options.store ?? (await openStore(config.databaseUrl));
   // The answer cache takes an eighth of the budget at most; shops share what the process leaves.
   const answerBytes = Math.min(64, Math.floor(config.memoryBudgetMb / 8)) * 1024 * 1024;
@@ -109,8 +120,10 @@ export async function compose(config: Config, options: { log?: Logger; store?: S
   const modelPool = new ModelPool(config.databaseUrl);
   if (!modelPool.usable) options.log?.warn('an in-memory SQLite database cannot be read by the model worker: the model lists serve their fallback');
   const modelIntervalMs = config.modelIntervalS * 1000;
-  const models = new ModelIndex(modelPool.usable ? (shopId, stamp) => modelPool.build(shopId, stamp) : null, {
+  const models = new ModelIndex(modelPool.usable ? (shopId, stamp, withContent) => modelPool.build(shopId, stamp, withContent) : null, {
     intervalMs: modelIntervalMs,
+    debounceMs: config.modelDebounceS * 1000,
+    content: (shopId) => modelPool.content(shopId),
     ...(options.log ? { log: options.log } : {}),
   });
   // A shop's model counts against the same memory budget and leaves with the shop's catalog.
@@ -126,8 +139,15 @@ export async function compose(config: Config, options: { log?: Logger; store?: S
   const adminAuth = createAdminAuth({ store, keys, configuredToken: config.adminToken });
   const eventWriter = new GroupCommitter<EventRow>((batch) => store.appendEvents(batch), { maxBatch: 1000, maxDelayMs: 0 });
   const viewed = new ViewedIndex(store);
+  // Every outbound call goes through this one client (address rules, deadline, byte cap).
+  const upstream = createUpstreamClient({
+    allowPrivate: config.allowPrivateUpstreams,
+    ...(options.upstreamLookup ? { lookup: options.upstreamLookup } : {}),
+  });
   const billingProviders = createBillingProviders({
     store,
+    upstream,
+    allowPrivateUpstreams: config.allowPrivateUpstreams,
     secretKey: config.secretKey,
     policy: { timeoutMs: config.billingTimeoutMs, budgetMs: 2 * config.billingTimeoutMs },
     ...(options.log ? { log: options.log } : {}),
@@ -145,7 +165,8 @@ export async function compose(config: Config, options: { log?: Logger; store?: S
   const storefrontSync = createStorefrontSync({ store, catalogAdmin, catalog, ...(options.log ? { log: options.log } : {}) });
   let timer: NodeJS.Timeout | null = null;
   let modelTimer: NodeJS.Timeout | null = null;
-  let refreshing = false;
+  let refreshing: Promise<unknown> | null = null;
+  const stoppers: (() => Promise<void> | void)[] = [];
 
   return {
     config,
@@ -166,7 +187,7 @@ export async function compose(config: Config, options: { log?: Logger; store?: S
     recommendations: createRecommendationsService({ catalog, viewed, models, orderProducts: (shopId, ids) => store.orderProductIds(shopId, ids) }),
     events: createEventsService({ store, catalog, viewed, committer: eventWriter }),
     eventWriter,
-    tracking: createTrackingService({ catalog, committer: trackWriter, store }),
+    tracking: createTrackingService({ catalog, committer: trackWriter, store, exposures }),
     trackWriter,
     attribution,
     experiments: createExperimentsService({ store, catalog, exposures }),
@@ -174,6 +195,7 @@ export async function compose(config: Config, options: { log?: Logger; store?: S
     ledger: createLedgerService({ store }),
     insights: createInsightsService({ store, catalog }),
     billingProviders,
+    upstream,
     reactivation: createReactivationService({ providers: billingProviders, store, catalog, publicUrl: config.publicUrl }),
     onetime: createOnetimeService({ providers: billingProviders, catalog }),
     billingWebhooks: createBillingWebhooks({ store, providers: billingProviders }),
@@ -181,11 +203,10 @@ export async function compose(config: Config, options: { log?: Logger; store?: S
       if (timer) return;
       timer = setInterval(() => {
         if (refreshing) return;
-        refreshing = true;
-        Promise.all([catalog.refreshStale(), keys.refreshIfStale(), catalog.refreshEventCounts(), storefrontSync.applyPending()])
+        refreshing = Promise.all([catalog.refreshStale(), keys.refreshIfStale(), catalog.refreshEventCounts(), storefrontSync.applyPending()])
           .catch((error: unknown) => options.log?.warn({ err: error }, 'index refresh failed; serving the last loaded data'))
           .finally(() => {
-            refreshing = false;
+            refreshing = null;
           });
       }, config.indexRefreshMs);
       timer.unref();
@@ -194,11 +215,18 @@ export async function compose(config: Config, options: { log?: Logger; store?: S
       modelTimer = setInterval(() => models.refresh(), Math.max(1000, modelIntervalMs / 10));
       modelTimer.unref();
     },
+    onClose(stop) {
+      stoppers.push(stop);
+    },
     async close() {
       if (timer) clearInterval(timer);
       if (modelTimer) clearInterval(modelTimer);
       timer = null;
       modelTimer = null;
+      // A refresh or sync under way finishes on the open database; registered jobs stop before it closes.
+      await refreshing;
+      for (const stop of stoppers.splice(0))
+        await Promise.resolve(stop()).catch((error: unknown) => options.log?.warn({ err: error }, 'a background job did not stop cleanly'));
       models.close();
       await modelPool.close();
       // Everything acknowledged is already committed; this writes what is still buffered.
@@ -207,6 +235,7 @@ export async function compose(config: Config, options: { log?: Logger; store?: S
       await exposures.close().catch((error: unknown) => options.log?.error({ err: error }, 'could not write buffered experiment visitors'));
       await bus.close();
       await billingProviders.close();
+      await upstream.close();
       await redis?.quit().catch(() => undefined);
       await store.close();
     },

@@ -1,5 +1,4 @@
 import { createServer, type ServerOptions } from 'node:http';
-import cors from '@fastify/cors';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import type { Config } from '../config/config.js';
 import type { TrustProxy } from '../config/server.js';
@@ -7,15 +6,17 @@ import type { Services } from '../compose.js';
 import { registerAdminAuth } from './plugins/admin-auth.js';
 import { registerApiKeyAuth } from './plugins/auth.js';
 import { registerErrorHandling } from './plugins/errors.js';
-import { loggerOptions } from './plugins/logging.js';
+import { loggerOptions, requestId } from './plugins/logging.js';
 import { registerMetrics } from './plugins/metrics.js';
 import { registerAdminRateLimit, registerApiRateLimit } from './plugins/rate-limit.js';
 import { registerResidentShop } from './plugins/resident-shop.js';
 import { registerOpenApi } from './plugins/openapi.js';
 import { registerParamsReader } from './plugins/params.js';
+import { registerAuthFailureLimit } from './plugins/auth-failures.js';
 import { registerCustomerSignatures } from './plugins/customer-signature.js';
+import { registerStorefrontCors } from './plugins/storefront-cors.js';
 import { registerStorefrontBodies } from './plugins/bodies.js';
-import { registerNdjson } from './routes/admin/bulk.js';
+import { BULK_BODY_LIMIT, registerNdjson } from './routes/admin/bulk.js';
 import { catalogRoutes } from './routes/admin/catalog.js';
 import { rulesetRoutes } from './routes/admin/rulesets.js';
 import { shopRoutes } from './routes/admin/shops.js';
@@ -94,7 +95,9 @@ export async function buildApp(services: Services, config: Config, options: AppO
     logger: options.logger ?? loggerOptions(config.logLevel),
     bodyLimit: 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: true },
-    requestIdHeader: 'x-request-id',
+    // A client's X-Request-Id is kept only when it is short and plain (it reaches the logs); else a new one.
+    requestIdHeader: false,
+    genReqId: requestId,
     // Only trusted proxies may name the client: otherwise one visitor could take every visitor's rate-limit bucket.
     trustProxy: trustProxyOption(config.trustProxy),
     serverFactory: (handler) => createServer(serverOptions(config.timeouts), handler),
@@ -115,6 +118,7 @@ export async function buildApp(services: Services, config: Config, options: AppO
     }
     done(null, payload);
   });
+  registerAuthFailureLimit(app, services.limiter);
   options.beforeRoutes?.(app);
   await registerOpenApi(app, config.publicUrl);
   healthRoutes(app, services.store);
@@ -125,8 +129,8 @@ export async function buildApp(services: Services, config: Config, options: AppO
 
   await app.register(
     async (api) => {
-      // Storefront pages call these from the browser, from any origin.
-      await api.register(cors, { origin: '*', methods: ['GET', 'POST', 'OPTIONS'], allowedHeaders: ['Content-Type', 'X-Api-Key'], maxAge: 86_400 });
+      // Storefront pages call the storefront routes from the browser, from any origin; billing is not one of them.
+      await registerStorefrontCors(api);
       registerApiKeyAuth(api, services.keys);
       registerResidentShop(api, services.catalog);
       registerApiRateLimit(api, services.limiter, services.catalog);
@@ -161,12 +165,7 @@ export async function buildApp(services: Services, config: Config, options: AppO
   // The platform widget's batched events; its key comes in the X-Rebuy-User-Token header.
   await app.register(
     async (v2) => {
-      await v2.register(cors, {
-        origin: '*',
-        methods: ['POST', 'OPTIONS'],
-        allowedHeaders: ['Content-Type', 'X-Api-Key', 'X-Rebuy-User-Token'],
-        maxAge: 86_400,
-      });
+      await registerStorefrontCors(v2);
       registerApiKeyAuth(v2, services.keys);
       registerApiRateLimit(v2, services.limiter, services.catalog);
       eventBulkRoute(v2, createBulkEventsService({ events: services.events, tracking: services.tracking, catalog: services.catalog }));
@@ -176,6 +175,10 @@ export async function buildApp(services: Services, config: Config, options: AppO
 
   await app.register(
     async (admin) => {
+      // Bulk bodies take REBOUND_MAX_BODY_MB at most: a larger one is a 413 before any of it is parsed.
+      admin.addHook('onRoute', (route) => {
+        if (route.bodyLimit === BULK_BODY_LIMIT) route.bodyLimit = config.maxBodyMb * 1024 * 1024;
+      });
       registerNdjson(admin);
       registerAdminAuth(admin, services.adminAuth);
       registerAdminRateLimit(admin, services.limiter, services.catalog);
@@ -194,9 +197,12 @@ export async function buildApp(services: Services, config: Config, options: AppO
   );
 
   await app.register(async (pages) => billingPageRoutes(pages, services.reactivation));
-  await app.register(async (hooks) => webhookRoutes(hooks, { billing: services.billingWebhooks, storefront: services.storefrontSync }), {
-    prefix: '/webhooks',
-  });
+  await app.register(
+    async (hooks) => webhookRoutes(hooks, { billing: services.billingWebhooks, storefront: services.storefrontSync, limiter: services.limiter }),
+    {
+      prefix: '/webhooks',
+    },
+  );
 
   return app;
 }

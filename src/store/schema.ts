@@ -78,6 +78,7 @@ export interface Database {
     stopped_at: number | null;
   };
   experiment_visitors: { shop_id: number; experiment_id: number; visitor: string; arm: number; created_at: number };
+  track_counted: { shop_id: number; day: number; visitor: string; source: string; product_id: number; type: string };
   experiment_days: {
     shop_id: number;
     experiment_id: number;

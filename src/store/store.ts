@@ -42,8 +42,8 @@ export interface Store extends TrackingStore, ExperimentStore {
    * a grace period expire now, and so does the key with `endNowHash` (the one that asked).
    */
   rotateApiKeys(shopId: number, keys: ApiKeyRecord[], rotation: { now: number; graceUntil: number; endNowHash: string | null }): Promise<void>;
-  /** Ends the shop's live keys with this prefix now; returns how many. */
-  revokeApiKeys(shopId: number, keyPrefix: string, now: number): Promise<number>;
+  /** Ends the shop's live key with this hash now; returns how many (0 or 1). */
+  revokeApiKeys(shopId: number, keyHash: string, now: number): Promise<number>;
   /** Every key of a shop, live or not, newest first (hashes only). */
   listShopKeys(shopId: number): Promise<ApiKeyRecord[]>;
   /** Keys that are current or inside their grace period. */
@@ -158,8 +158,8 @@ export interface Store extends TrackingStore, ExperimentStore {
   /** Applies a webhook's documents once per webhook id; false when the id was seen before. */
   applyWebhook(shopId: number, source: string, webhookId: string, kind: LedgerKind, docs: LedgerDoc[]): Promise<boolean>;
 
-  /** Queues a storefront webhook durably; false when its id was queued before. */
-  enqueueShopWebhook(shopId: number, webhookId: string, topic: string, payload: string): Promise<boolean>;
+  /** Queues a storefront webhook durably; false when its id, or the platform event id given with it, was queued before. */
+  enqueueShopWebhook(shopId: number, webhookId: string, topic: string, payload: string, eventId?: string): Promise<boolean>;
   /** The oldest webhooks not applied yet, across shops. */
   pendingShopWebhooks(limit: number): Promise<{ shop_id: number; webhook_id: string; topic: string; payload: string }[]>;
   markShopWebhook(shopId: number, webhookId: string, outcome: string): Promise<void>;

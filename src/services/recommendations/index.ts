@@ -68,6 +68,7 @@ export function createRecommendationsService(deps: {
         catalog,
         viewed: (filter) => deps.viewed.handles(shopId, filter),
         model: () => deps.models.get(shopId),
+        content: () => deps.models.content(shopId),
         inputProducts: inputs,
         caller: request.caller,
       },

@@ -89,5 +89,6 @@ function contextOf(base: ListBase, params: ListParams): ListContext {
     uuid,
     viewedHandles: () => base.viewed({ uuid, customerId }),
     model: () => base.model(),
+    content: () => base.content(),
   };
 }
