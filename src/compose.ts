@@ -21,6 +21,8 @@ import { createEventsService, type EventRow } from './services/events/index.js';
 import { createLedgerService } from './services/billing/ledger.js';
 import { createOnetimeService } from './services/billing/onetime.js';
 import { createBillingProviders } from './services/billing/providers.js';
+import type { LookupFunction } from 'node:net';
+import { createUpstreamClient, type UpstreamClient } from './services/upstream/client.js';
 import { createReactivationService } from './services/billing/reactivation.js';
 import { createBillingWebhooks } from './services/billing/webhooks.js';
 import { createAdminAuth } from './services/admin-auth.js';
@@ -72,6 +74,7 @@ export interface Services {
   insights: ReturnType<typeof createInsightsService>;
   /** Each shop's billing provider: the ledger, or a remote provider's API (docs/billing.md). */
   billingProviders: ReturnType<typeof createBillingProviders>;
+  upstream: UpstreamClient;
   reactivation: ReturnType<typeof createReactivationService>;
   onetime: ReturnType<typeof createOnetimeService>;
   billingWebhooks: ReturnType<typeof createBillingWebhooks>;
@@ -82,7 +85,10 @@ export interface Services {
 }
 
 /** The composition root: opens the store, loads the read models, wires the services. */
-export async function compose(config: Config, options: { log?: Logger; store?: Store } = {}): Promise<Services> {
+export async function compose(
+  config: Config,
+  options: { log?: Logger; store?: Store /** Name resolution of upstream calls (tests resolve names of their own). */; upstreamLookup?: LookupFunction } = {},
+): Promise<Services> {
   const store = options.store ?? (await openStore(config.databaseUrl));
   // The answer cache takes an eighth of the budget at most; shops share what the process leaves.
   const answerBytes = Math.min(64, Math.floor(config.memoryBudgetMb / 8)) * 1024 * 1024;
@@ -126,8 +132,15 @@ export async function compose(config: Config, options: { log?: Logger; store?: S
   const adminAuth = createAdminAuth({ store, keys, configuredToken: config.adminToken });
   const eventWriter = new GroupCommitter<EventRow>((batch) => store.appendEvents(batch), { maxBatch: 1000, maxDelayMs: 0 });
   const viewed = new ViewedIndex(store);
+  // Every outbound call goes through this one client (address rules, deadline, byte cap).
+  const upstream = createUpstreamClient({
+    allowPrivate: config.allowPrivateUpstreams,
+    ...(options.upstreamLookup ? { lookup: options.upstreamLookup } : {}),
+  });
   const billingProviders = createBillingProviders({
     store,
+    upstream,
+    allowPrivateUpstreams: config.allowPrivateUpstreams,
     secretKey: config.secretKey,
     policy: { timeoutMs: config.billingTimeoutMs, budgetMs: 2 * config.billingTimeoutMs },
     ...(options.log ? { log: options.log } : {}),
@@ -174,6 +187,7 @@ export async function compose(config: Config, options: { log?: Logger; store?: S
     ledger: createLedgerService({ store }),
     insights: createInsightsService({ store, catalog }),
     billingProviders,
+    upstream,
     reactivation: createReactivationService({ providers: billingProviders, store, catalog, publicUrl: config.publicUrl }),
     onetime: createOnetimeService({ providers: billingProviders, catalog }),
     billingWebhooks: createBillingWebhooks({ store, providers: billingProviders }),
@@ -207,6 +221,7 @@ export async function compose(config: Config, options: { log?: Logger; store?: S
       await exposures.close().catch((error: unknown) => options.log?.error({ err: error }, 'could not write buffered experiment visitors'));
       await bus.close();
       await billingProviders.close();
+      await upstream.close();
       await redis?.quit().catch(() => undefined);
       await store.close();
     },

@@ -27,6 +27,8 @@ export interface Config {
   readonly secretKey: Buffer | null;
   /** Timeout of one call to a remote billing provider (docs/billing.md). */
   readonly billingTimeoutMs: number;
+  /** Upstreams (billing provider, storefront platform) may be plain http and private addresses: development and tests only. */
+  readonly allowPrivateUpstreams: boolean;
   /** Which proxies may name the client (rate limits, logs); off by default. */
   readonly trustProxy: TrustProxy;
   readonly timeouts: ServerTimeouts;
@@ -76,6 +78,7 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
   }
   const secretKey = rawSecret === undefined ? null : Buffer.from(rawSecret, 'hex');
   const billingTimeoutMs = integerSetting(env, 'REBOUND_BILLING_TIMEOUT_MS', 5000, 100, 60_000);
+  const allowPrivateUpstreams = booleanSetting(env, 'REBOUND_ALLOW_PRIVATE_UPSTREAMS', false);
   const trustProxy = trustProxySetting(env);
   const timeouts = serverTimeouts((name, fallback, min, max) => integerSetting(env, name, fallback, min, max));
   return Object.freeze({
@@ -93,6 +96,7 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
     modelIntervalS,
     secretKey,
     billingTimeoutMs,
+    allowPrivateUpstreams,
     trustProxy,
     timeouts,
     memoryBudgetMb,
