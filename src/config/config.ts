@@ -34,6 +34,8 @@ export interface Config {
   readonly timeouts: ServerTimeouts;
   /** Memory this process may use, in MB: shops' read models are evicted, least recently used first, to stay under it. */
   readonly memoryBudgetMb: number;
+  /** How often a running bulk export of the storefront platform is asked for its status (docs/operations.md). */
+  readonly platformPollMs: number;
 }
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -79,6 +81,7 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
   const secretKey = rawSecret === undefined ? null : Buffer.from(rawSecret, 'hex');
   const billingTimeoutMs = integerSetting(env, 'REBOUND_BILLING_TIMEOUT_MS', 5000, 100, 60_000);
   const allowPrivateUpstreams = booleanSetting(env, 'REBOUND_ALLOW_PRIVATE_UPSTREAMS', false);
+  const platformPollMs = integerSetting(env, 'REBOUND_PLATFORM_POLL_MS', 2000, 10, 600_000);
   const trustProxy = trustProxySetting(env);
   const timeouts = serverTimeouts((name, fallback, min, max) => integerSetting(env, name, fallback, min, max));
   return Object.freeze({
@@ -100,6 +103,7 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
     trustProxy,
     timeouts,
     memoryBudgetMb,
+    platformPollMs,
   });
 }
 

@@ -6,7 +6,8 @@ import { emptyCounts, isRunning, type PlatformSync, type PlatformView, type Sync
 import type { PlatformConnectionRecord } from '../../store/platform-store.js';
 import type { Store } from '../../store/store.js';
 import { createGraphqlClient, type GraphqlClient, type GraphqlPolicy } from './graphql.js';
-import type { UpstreamPort } from './upstream-port.js';
+import { checkUpstreamUrl } from '../upstream/address.js';
+import type { UpstreamClient } from '../upstream/client.js';
 
 export const PlatformInput = Type.Object(
   {
@@ -30,19 +31,6 @@ export const SyncRequestInput = Type.Object(
 type ConnectionStore = Pick<Store, 'getPlatformConnection' | 'putPlatformConnection' | 'updatePlatformConnection' | 'updateShop'>;
 
 const problem = (path: string, message: string) => new InvalidDocumentError(`Invalid platform connection: ${path} ${message}.`, [{ path, message }]);
-
-/** The URL rules of an upstream address (docs/operations.md): https without credentials or query, unless private upstreams are allowed. */
-function checkApiUrl(value: string, allowPrivate: boolean): string {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw problem('api_url', 'is not a URL');
-  }
-  if (url.protocol !== 'https:' && !(allowPrivate && url.protocol === 'http:')) throw problem('api_url', 'must be an https URL');
-  if (url.username || url.password || url.search || url.hash) throw problem('api_url', 'must not carry credentials, a query or a fragment');
-  return url.toString().replace(/\/+$/, '');
-}
 
 export function viewOf(record: PlatformConnectionRecord): PlatformView {
   return {
@@ -69,7 +57,7 @@ export function newSync(previous: PlatformSync | null, mode: SyncMode): Platform
 export function createPlatformConnections(deps: {
   store: ConnectionStore;
   secretKey: Buffer | null;
-  upstream: UpstreamPort;
+  upstream: Pick<UpstreamClient, 'call' | 'open' | 'checkResolves'>;
   allowPrivate: boolean;
   policy?: Partial<GraphqlPolicy>;
   /** Starts the shop's queued sync off the request path. */
@@ -91,7 +79,8 @@ export function createPlatformConnections(deps: {
     /** Saves the connection and queues a full sync. */
     async connect(shopId: number, body: unknown): Promise<PlatformView> {
       const input = validateDocument(PlatformInput, body, 'platform connection');
-      const apiUrl = checkApiUrl(input.api_url ?? `https://${input.shop_domain}/admin/api/${input.api_version}`, deps.allowPrivate);
+      const apiUrl = checkUpstreamUrl(input.api_url ?? `https://${input.shop_domain}/admin/api/${input.api_version}`, 'api_url', deps.allowPrivate);
+      await deps.upstream.checkResolves(apiUrl, 'api_url');
       const origin = new URL(apiUrl).origin;
       if (!secretKey) throw problem('access_token', 'cannot be stored: set REBOUND_SECRET_KEY (64 hex characters) and restart');
       const current = await store.getPlatformConnection(shopId);

@@ -1,4 +1,4 @@
-import type { UpstreamPort } from './upstream-port.js';
+import type { UpstreamClient } from '../upstream/client.js';
 
 /** Why a platform call failed, in words safe to show: a status or the platform's documented error code, never its body. */
 export class PlatformError extends Error {
@@ -57,7 +57,7 @@ export const graphqlStats = { calls: 0, throttled: 0, retried: 0, refused: 0, wa
  * fewer points are available than the next query is expected to cost), retries `THROTTLED`, `429`
  * (after `Retry-After`) and `5xx` with backoff, and reports a refused token as such.
  */
-export function createGraphqlClient(deps: { upstream: UpstreamPort; apiUrl: string; token: string; policy?: Partial<GraphqlPolicy> }) {
+export function createGraphqlClient(deps: { upstream: Pick<UpstreamClient, 'call' | 'open'>; apiUrl: string; token: string; policy?: Partial<GraphqlPolicy> }) {
   const policy = { ...DEFAULT_GRAPHQL_POLICY, ...deps.policy };
   const endpoint = `${deps.apiUrl.replace(/\/+$/, '')}/graphql.json`;
   let throttle: (ThrottleStatus & { at: number }) | null = null;
