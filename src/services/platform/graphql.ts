@@ -62,6 +62,9 @@ export function createGraphqlClient(deps: { upstream: Pick<UpstreamClient, 'call
   const endpoint = `${deps.apiUrl.replace(/\/+$/, '')}/graphql.json`;
   let throttle: (ThrottleStatus & { at: number }) | null = null;
   const costs = new Map<string, number>();
+  // A query not sent yet is expected to cost as much as the dearest one seen.
+  let dearest = 10;
+  const expectedCost = (query: string) => costs.get(query) ?? dearest;
 
   /** Waits until the bucket should hold `cost` points again, as the last answer described it. */
   async function waitForPoints(cost: number): Promise<void> {
@@ -74,9 +77,9 @@ export function createGraphqlClient(deps: { upstream: Pick<UpstreamClient, 'call
   }
 
   async function once(query: string, variables: Record<string, unknown>): Promise<{ retryAfter: number } | GraphqlAnswer> {
-    await waitForPoints(costs.get(query) ?? 10);
+    await waitForPoints(expectedCost(query));
     graphqlStats.calls++;
-    let answer;
+    let answer: Awaited<ReturnType<typeof deps.upstream.call>>;
     try {
       answer = await deps.upstream.call({
         url: endpoint,
@@ -106,7 +109,10 @@ export function createGraphqlClient(deps: { upstream: Pick<UpstreamClient, 'call
     }
     const cost = parsed.extensions?.cost;
     if (cost?.throttleStatus) throttle = { ...cost.throttleStatus, at: Date.now() };
-    if (typeof cost?.requestedQueryCost === 'number') costs.set(query, cost.requestedQueryCost);
+    if (typeof cost?.requestedQueryCost === 'number') {
+      costs.set(query, cost.requestedQueryCost);
+      dearest = Math.max(dearest, cost.requestedQueryCost);
+    }
     return parsed;
   }
 
@@ -128,7 +134,7 @@ export function createGraphqlClient(deps: { upstream: Pick<UpstreamClient, 'call
           graphqlStats.throttled++;
           if (last) throw new PlatformError('the platform kept throttling (THROTTLED)');
           // The answer's throttle status says how long the bucket needs; at least one restore step.
-          await waitForPoints(costs.get(query) ?? 10);
+          await waitForPoints(expectedCost(query));
           await sleep(50);
           continue;
         }

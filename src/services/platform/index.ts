@@ -72,7 +72,9 @@ export function createPlatformService(deps: {
           left.push(webhook);
         }
       }
-      const sync = isRunning(record.sync) ? { ...record.sync!, phase: 'failed' as const, error: 'disconnected', finished_at: new Date().toISOString() } : record.sync;
+      const sync = isRunning(record.sync)
+        ? { ...record.sync!, phase: 'failed' as const, error: 'disconnected', finished_at: new Date().toISOString() }
+        : record.sync;
       await store.updatePlatformConnection(shopId, { status: 'disconnected', access_token: null, webhooks: left, sync });
       return viewOf(await connections.record(shopId));
     },
@@ -81,7 +83,9 @@ export function createPlatformService(deps: {
     async uninstalled(shopId: number): Promise<void> {
       const record = await store.getPlatformConnection(shopId);
       if (!record) return;
-      const sync = isRunning(record.sync) ? { ...record.sync!, phase: 'failed' as const, error: 'the app was uninstalled', finished_at: new Date().toISOString() } : record.sync;
+      const sync = isRunning(record.sync)
+        ? { ...record.sync!, phase: 'failed' as const, error: 'the app was uninstalled', finished_at: new Date().toISOString() }
+        : record.sync;
       await store.updatePlatformConnection(shopId, { status: 'disconnected', access_token: null, webhooks: [], sync });
     },
 

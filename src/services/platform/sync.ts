@@ -81,9 +81,12 @@ export function createPlatformSync(deps: {
     const shop = await store.getShopById(shopId);
     const days = shop?.settings.platform_order_days ?? options.orderDays;
     const since = new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);
-      if (!(await progress('exporting'))) throw new PlatformError('the sync was stopped');
+    if (!(await progress('exporting'))) throw new PlatformError('the sync was stopped');
     const stillWanted = async () => isCurrent(await store.getPlatformConnection(shopId), sync.id);
-    const { url } = await runBulkExport(gql, resource === 'orders' ? BULK_EXPORTS.orders(since) : BULK_EXPORTS[resource](), { pollMs: options.pollMs, stillWanted });
+    const { url } = await runBulkExport(gql, resource === 'orders' ? BULK_EXPORTS.orders(since) : BULK_EXPORTS[resource](), {
+      pollMs: options.pollMs,
+      stillWanted,
+    });
     await progress('importing');
     if (url === null) return;
     await stageExport(store, shopId, gql.lines(url, options.fileDeadlineMs, options.maxLineBytes));
@@ -127,7 +130,14 @@ export function createPlatformSync(deps: {
         for (const resource of ['products', 'collections', 'customers', 'orders'] as const) await exportAndImport(connection, gql, sync, resource, progress);
       } else {
         await progress('importing');
-        await reconcile({ gql, catalogAdmin: deps.catalogAdmin, productIds: deps.productIds, shopId, since: connection.last_reconciled_at, counts: sync.counts });
+        await reconcile({
+          gql,
+          catalogAdmin: deps.catalogAdmin,
+          productIds: deps.productIds,
+          shopId,
+          since: connection.last_reconciled_at,
+          counts: sync.counts,
+        });
       }
       await progress('subscribing');
       const shop = await store.getShopById(shopId);
@@ -136,7 +146,13 @@ export function createPlatformSync(deps: {
       sync.finished_at = new Date().toISOString();
       await store.updatePlatformConnection(
         shopId,
-        { sync: { ...sync }, webhooks, refusals: 0, status: 'connected', last_reconciled_at: sync.mode === 'reconcile' || !connection.last_reconciled_at ? startedAt : connection.last_reconciled_at },
+        {
+          sync: { ...sync },
+          webhooks,
+          refusals: 0,
+          status: 'connected',
+          last_reconciled_at: sync.mode === 'reconcile' || !connection.last_reconciled_at ? startedAt : connection.last_reconciled_at,
+        },
         { id: sync.id },
       );
       syncStats.done++;
@@ -147,11 +163,7 @@ export function createPlatformSync(deps: {
       const refused = error instanceof PlatformError && error.refused;
       const refusals = refused ? connection.refusals + 1 : 0;
       const failed: PlatformSync = { ...sync, phase: 'failed', finished_at: new Date().toISOString(), error: message };
-      await store.updatePlatformConnection(
-        shopId,
-        { sync: failed, refusals, ...(refusals >= 3 ? { status: 'failing' as const } : {}) },
-        { id: sync.id },
-      );
+      await store.updatePlatformConnection(shopId, { sync: failed, refusals, ...(refusals >= 3 ? { status: 'failing' as const } : {}) }, { id: sync.id });
     }
   }
 

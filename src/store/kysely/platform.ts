@@ -58,7 +58,8 @@ export function platformMethods(db: Kysely<Database>): PlatformStore {
       let query = db.updateTable('platform_connections').set(set).where('shop_id', '=', shopId);
       // The sync is JSON written id, mode, phase first: a prefix names it (and its phase, for a claim).
       if (ifSync !== undefined) {
-        const prefix = `{"id":${ifSync.id},` + (ifSync.mode ? `"mode":"${ifSync.mode}",` + (ifSync.phase ? `"phase":"${ifSync.phase}",` : '') : '');
+        const phase = ifSync.mode && ifSync.phase ? `"phase":"${ifSync.phase}",` : '';
+        const prefix = `{"id":${ifSync.id},${ifSync.mode ? `"mode":"${ifSync.mode}",${phase}` : ''}`;
         query = query.where('sync', 'like', `${prefix}%`);
       }
       const result = await query.executeTakeFirst();

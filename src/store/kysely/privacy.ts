@@ -85,7 +85,12 @@ async function eraseBilling(trx: Transaction<Database>, shopId: number, customer
     const doc = json.fromDb<Record<string, unknown>>(row.document);
     if (String(doc.shop_customer_id ?? '') !== String(customerId)) continue;
     blank(doc, [...CUSTOMER_FIELDS, ...MORE_CUSTOMER_FIELDS]);
-    await trx.updateTable('billing_customers').set({ document: json.toDb(doc) }).where('shop_id', '=', shopId).where('id', '=', row.id).execute();
+    await trx
+      .updateTable('billing_customers')
+      .set({ document: json.toDb(doc) })
+      .where('shop_id', '=', shopId)
+      .where('id', '=', row.id)
+      .execute();
     const addresses = await trx
       .selectFrom('billing_addresses')
       .select(['id', 'document'])
@@ -146,7 +151,9 @@ export function privacyMethods(db: Kysely<Database>): Methods {
         const visitors = [`c:${customerId}`, ...sessions.map((s) => `u:${s.toLowerCase()}`)];
         const bySessions = <T extends 'events' | 'track_events'>(table: T) => {
           const query = trx.deleteFrom(table as 'events').where('shop_id', '=', shopId);
-          return query.where((eb) => (sessions.length > 0 ? eb.or([eb('customer_id', '=', customerId), eb('uuid', 'in', sessions)]) : eb('customer_id', '=', customerId)));
+          return query.where((eb) =>
+            sessions.length > 0 ? eb.or([eb('customer_id', '=', customerId), eb('uuid', 'in', sessions)]) : eb('customer_id', '=', customerId),
+          );
         };
         const events = Number((await bySessions('events').executeTakeFirst()).numDeletedRows);
         const tracked = Number((await bySessions('track_events').executeTakeFirst()).numDeletedRows);
@@ -182,7 +189,11 @@ export function privacyMethods(db: Kysely<Database>): Methods {
 
     async deleteShopData(shopId) {
       await db.transaction().execute(async (trx) => {
-        for (const table of SHOP_TABLES) await trx.deleteFrom(table as 'products').where('shop_id', '=', shopId).execute();
+        for (const table of SHOP_TABLES)
+          await trx
+            .deleteFrom(table as 'products')
+            .where('shop_id', '=', shopId)
+            .execute();
         await trx.deleteFrom('shops').where('id', '=', shopId).execute();
       });
     },

@@ -56,7 +56,14 @@ export function platformRoutes(fastify: FastifyInstance, deps: { shops: ShopsSer
 
   app.get(
     '/shops/:handle/platform',
-    { schema: { summary: "The shop's platform connection, its status and its sync's progress", tags, params: HandlePath, response: { 200: PlatformSchema, ...Errors } } },
+    {
+      schema: {
+        summary: "The shop's platform connection, its status and its sync's progress",
+        tags,
+        params: HandlePath,
+        response: { 200: PlatformSchema, ...Errors },
+      },
+    },
     async (request) => ({ platform: await deps.platform.view(await shopId(request, request.params.handle)) }),
   );
 
@@ -77,7 +84,14 @@ export function platformRoutes(fastify: FastifyInstance, deps: { shops: ShopsSer
 
   app.delete(
     '/shops/:handle/platform',
-    { schema: { summary: 'Disconnect: remove the webhook subscriptions it made, keep the data', tags, params: HandlePath, response: { 200: PlatformSchema, ...Errors } } },
+    {
+      schema: {
+        summary: 'Disconnect: remove the webhook subscriptions it made, keep the data',
+        tags,
+        params: HandlePath,
+        response: { 200: PlatformSchema, ...Errors },
+      },
+    },
     async (request) => ({ platform: await deps.platform.disconnect(await shopId(request, request.params.handle)) }),
   );
 
@@ -100,7 +114,14 @@ export function platformRoutes(fastify: FastifyInstance, deps: { shops: ShopsSer
 
   app.get(
     '/shops/:handle/privacy/requests',
-    { schema: { summary: "The platform's privacy requests of the last 30 days, with their exports", tags, params: HandlePath, response: { 200: PrivacyList, ...Errors } } },
+    {
+      schema: {
+        summary: "The platform's privacy requests of the last 30 days, with their exports",
+        tags,
+        params: HandlePath,
+        response: { 200: PrivacyList, ...Errors },
+      },
+    },
     async (request) => ({ data: await deps.privacy.list(await shopId(request, request.params.handle)) }),
   );
 
