@@ -176,6 +176,13 @@ export function privacyMethods(db: Kysely<Database>): Methods {
           .where('applied_at', 'is not', null)
           .where('payload', 'like', `%${customerId}%`)
           .execute();
+        // An earlier data request's export is personal data too: it goes with the rest.
+        await trx
+          .deleteFrom('privacy_requests')
+          .where('shop_id', '=', shopId)
+          .where('customer_id', '=', customerId)
+          .where('kind', '=', 'data_request')
+          .execute();
         await bumpDataVersion(trx, shopId);
         return { customers, events, track_events: tracked, orders, billing_customers: billing };
       });
