@@ -208,7 +208,7 @@ export async function compose(
     recommendations: createRecommendationsService({ catalog, viewed, models }),
     events: createEventsService({ store, catalog, viewed, committer: eventWriter }),
     eventWriter,
-    tracking: createTrackingService({ catalog, committer: trackWriter, store }),
+    tracking: createTrackingService({ catalog, committer: trackWriter, store, exposures }),
     trackWriter,
     attribution,
     experiments: createExperimentsService({ store, catalog, exposures }),

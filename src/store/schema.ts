@@ -80,6 +80,7 @@ export interface Database extends PlatformTables {
     stopped_at: number | null;
   };
   experiment_visitors: { shop_id: number; experiment_id: number; visitor: string; arm: number; created_at: number };
+  track_counted: { shop_id: number; day: number; visitor: string; source: string; product_id: number; type: string };
   experiment_days: {
     shop_id: number;
     experiment_id: number;

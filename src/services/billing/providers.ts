@@ -74,7 +74,13 @@ export function createBillingProviders(deps: {
       throw new BadGatewayError("The shop's billing provider token cannot be read with this server's REBOUND_SECRET_KEY; store the token again.");
     // The token travels with the base URL it was stored with, and to nothing else.
     const client = createRemoteClient(
-      { upstream: deps.upstream, baseUrl: record.base_url!, token, version: record.api_version ?? REMOTE_API_VERSIONS[0] },
+      {
+        upstream: deps.upstream,
+        baseUrl: record.base_url!,
+        token,
+        version: record.api_version ?? REMOTE_API_VERSIONS[0],
+        lane: `billing:${record.shop_id}`,
+      },
       policy,
     );
     const provider = remoteProvider({ client, cache, store, policy, ...(deps.log ? { log: deps.log } : {}) });

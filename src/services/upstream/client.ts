@@ -6,6 +6,7 @@ import { InvalidDocumentError } from '../../domain/errors.js';
 import { isPublicAddress, upstreamUrlProblem } from './address.js';
 import { cappedChunks, cappedLines, readCapped } from './bounded-body.js';
 import { UpstreamError, asUpstreamError } from './errors.js';
+import { Lanes } from './lanes.js';
 
 /** A billing provider's answer is small: 2 MB is far above any documented page. */
 export const DEFAULT_MAX_BYTES = 2 * 1024 * 1024;
@@ -19,6 +20,8 @@ export interface UpstreamOptions {
   lookup?: LookupFunction;
   /** Connections kept per origin. */
   connections?: number;
+  /** Calls in flight per lane at most (default 4); more wait under their deadline. */
+  perLane?: number;
 }
 
 /** One outbound request. The deadline covers connecting, the headers and the whole body. */
@@ -31,6 +34,8 @@ export interface UpstreamRequest {
   deadlineMs: number;
   /** Cap on the answer's bytes (`call`) or on all its bytes together (`open`); default 2 MB. */
   maxBytes?: number;
+  /** Whose call this is (e.g. `billing:<shop id>`): calls of one lane share a few slots. */
+  lane?: string;
 }
 
 export interface UpstreamAnswer {
@@ -66,11 +71,14 @@ export function createUpstreamClient(options: UpstreamOptions) {
     connect: options.allowPrivate ? (options.lookup ? { lookup: options.lookup } : {}) : { lookup: publicOnly(options.lookup ?? dnsLookup) },
   });
 
+  const lanes = new Lanes(options.perLane ?? 4);
+
   async function start(request: UpstreamRequest) {
     const url = new URL(request.url);
     const problem = upstreamUrlProblem(url.origin, options.allowPrivate);
     if (problem !== null) throw new UpstreamError('address', `upstream address refused: ${problem}`, false);
     const signal = AbortSignal.timeout(request.deadlineMs);
+    const release = request.lane === undefined ? () => undefined : await lanes.acquire(request.lane, signal);
     try {
       const response = await agent.request({
         origin: url.origin,
@@ -80,8 +88,11 @@ export function createUpstreamClient(options: UpstreamOptions) {
         signal,
         ...(request.body !== undefined ? { body: request.body } : {}),
       });
+      // The slot is held until the body is read, dropped or timed out.
+      response.body.once('close', release);
       return { response, signal };
     } catch (error) {
+      release();
       throw asUpstreamError(error, signal.aborted, false);
     }
   }

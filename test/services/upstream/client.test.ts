@@ -107,6 +107,18 @@ describe('upstream client', () => {
     await client.close();
   });
 
+  it('holds a lane to its slots: a call waiting behind a stalled one ends at its own deadline, unsent', async () => {
+    const client = createUpstreamClient({ allowPrivate: true, perLane: 1 });
+    const stalled = client.call({ url: `${base}/never`, deadlineMs: 2000, lane: 'shop:1' }).catch((e: unknown) => e);
+    const waiting = await client.call({ url: `${base}/lines`, deadlineMs: 200, lane: 'shop:1' }).catch((e: unknown) => e);
+    expect(waiting).toMatchObject({ reason: 'deadline', sent: false });
+    // Another lane is not held up.
+    expect((await client.call({ url: `${base}/lines`, deadlineMs: 2000, lane: 'shop:2' })).status).toBe(200);
+    expect(await stalled).toMatchObject({ reason: 'deadline', answered: true });
+    expect((await client.call({ url: `${base}/lines`, deadlineMs: 2000, lane: 'shop:1' })).status).toBe(200);
+    await client.close();
+  });
+
   it('hands a JSONL answer over line by line, and stops at a line over its cap', async () => {
     const client = createUpstreamClient({ allowPrivate: true });
     const lines: string[] = [];

@@ -23,6 +23,8 @@ export interface RemoteEndpoint {
   baseUrl: string;
   token: string;
   version: string;
+  /** The shop's lane of the upstream client: its calls share a few slots, whatever its provider does. */
+  lane: string;
 }
 
 /** The provider answered with a status that is not 2xx. Its body is not kept: it is never quoted. */
@@ -80,6 +82,7 @@ async function send(endpoint: RemoteEndpoint, method: 'GET' | 'POST' | 'PUT' | '
       method,
       deadlineMs: timeoutMs,
       maxBytes: ANSWER_CAP_BYTES,
+      lane: endpoint.lane,
       headers: {
         'x-recharge-access-token': endpoint.token,
         'x-recharge-version': endpoint.version,
