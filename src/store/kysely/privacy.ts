@@ -37,6 +37,7 @@ const SHOP_TABLES = [
   'shop_webhooks',
   'webhook_receipts',
   'track_events',
+  'track_counted',
   'source_days',
   'order_attributions',
   'experiments',
@@ -158,6 +159,7 @@ export function privacyMethods(db: Kysely<Database>): Methods {
         const events = Number((await bySessions('events').executeTakeFirst()).numDeletedRows);
         const tracked = Number((await bySessions('track_events').executeTakeFirst()).numDeletedRows);
         await trx.deleteFrom('experiment_visitors').where('shop_id', '=', shopId).where('visitor', 'in', visitors).execute();
+        await trx.deleteFrom('track_counted').where('shop_id', '=', shopId).where('visitor', 'in', visitors).execute();
         const customers = Number(
           (await trx.deleteFrom('customers').where('shop_id', '=', shopId).where('id', '=', customerId).executeTakeFirst()).numDeletedRows,
         );
