@@ -91,11 +91,6 @@ export const WEBHOOK_TOPICS = [
   'APP_UNINSTALLED',
 ] as const;
 
-/** `PRODUCTS_CREATE` → `products/create`, as the webhooks' topic header spells it. */
-export const topicHeader = (topic: string): string => {
-  const at = topic.lastIndexOf('_');
-  return `${topic.slice(0, at).toLowerCase()}/${topic.slice(at + 1).toLowerCase()}`;
-};
 
 /** One order with its lines and refunds (a refund webhook re-reads its order). */
 export const ORDER_ONE = `query Order($id: ID!) { order(id: $id) { ${orderSelection('(first: 250)')} } }`;

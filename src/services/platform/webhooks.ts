@@ -90,4 +90,3 @@ export function createPlatformTopics(deps: {
   }
 }
 
-export type PlatformTopics = ReturnType<typeof createPlatformTopics>;

@@ -1,4 +1,4 @@
-import { type FakeCatalog, type Json, gid } from './catalog.js';
+import type { FakeCatalog, Json } from './catalog.js';
 
 /**
  * A bulk export's JSONL as the platform documents it: one object per line, each node of a nested
@@ -65,4 +65,3 @@ export function inlineOrder(catalog: FakeCatalog, o: number): Json {
   };
 }
 
-export { gid };
