@@ -88,6 +88,11 @@ export interface Services {
   privacy: ReturnType<typeof createPrivacyService>;
   /** Starts background refresh of the indexes (other nodes' writes). */
   startBackground(): void;
+  /**
+   * Work to stop when the process shuts down, before the buffers are written and the pools close
+   * (sync jobs, background loops): register a function that resolves once that work has stopped.
+   */
+  onClose(stop: () => Promise<void> | void): void;
   close(): Promise<void>;
 }
 
@@ -122,8 +127,10 @@ export async function compose(
   const modelPool = new ModelPool(config.databaseUrl);
   if (!modelPool.usable) options.log?.warn('an in-memory SQLite database cannot be read by the model worker: the model lists serve their fallback');
   const modelIntervalMs = config.modelIntervalS * 1000;
-  const models = new ModelIndex(modelPool.usable ? (shopId, stamp) => modelPool.build(shopId, stamp) : null, {
+  const models = new ModelIndex(modelPool.usable ? (shopId, stamp, withContent) => modelPool.build(shopId, stamp, withContent) : null, {
     intervalMs: modelIntervalMs,
+    debounceMs: config.modelDebounceS * 1000,
+    content: (shopId) => modelPool.content(shopId),
     ...(options.log ? { log: options.log } : {}),
   });
   // A shop's model counts against the same memory budget and leaves with the shop's catalog.
@@ -180,12 +187,20 @@ export async function compose(
     privacy,
     uninstalled: (shopId) => platform.uninstalled(shopId),
   });
-  const storefrontSync = createStorefrontSync({ store, catalogAdmin, catalog, platformTopics, ...(options.log ? { log: options.log } : {}) });
+  const storefrontSync = createStorefrontSync({
+    store,
+    catalogAdmin,
+    catalog,
+    platformTopics: platformTopics.apply,
+    confirmGone: platformTopics.deleteConfirmed,
+    ...(options.log ? { log: options.log } : {}),
+  });
   let platformTimer: NodeJS.Timeout | null = null;
   let lastRetention = 0;
   let timer: NodeJS.Timeout | null = null;
   let modelTimer: NodeJS.Timeout | null = null;
-  let refreshing = false;
+  let refreshing: Promise<unknown> | null = null;
+  const stoppers: (() => Promise<void> | void)[] = [];
 
   return {
     config,
@@ -205,7 +220,7 @@ export async function compose(
     privacy,
     products: createProductsService({ catalog, viewed, models }),
     rulesets: createRulesetsService({ store, catalog }),
-    recommendations: createRecommendationsService({ catalog, viewed, models }),
+    recommendations: createRecommendationsService({ catalog, viewed, models, orderProducts: (shopId, ids) => store.orderProductIds(shopId, ids) }),
     events: createEventsService({ store, catalog, viewed, committer: eventWriter }),
     eventWriter,
     tracking: createTrackingService({ catalog, committer: trackWriter, store, exposures }),
@@ -231,11 +246,10 @@ export async function compose(
       if (timer) return;
       timer = setInterval(() => {
         if (refreshing) return;
-        refreshing = true;
-        Promise.all([catalog.refreshStale(), keys.refreshIfStale(), catalog.refreshEventCounts(), storefrontSync.applyPending()])
+        refreshing = Promise.all([catalog.refreshStale(), keys.refreshIfStale(), catalog.refreshEventCounts(), storefrontSync.applyPending()])
           .catch((error: unknown) => options.log?.warn({ err: error }, 'index refresh failed; serving the last loaded data'))
           .finally(() => {
-            refreshing = false;
+            refreshing = null;
           });
       }, config.indexRefreshMs);
       timer.unref();
@@ -244,6 +258,9 @@ export async function compose(
       modelTimer = setInterval(() => models.refresh(), Math.max(1000, modelIntervalMs / 10));
       modelTimer.unref();
     },
+    onClose(stop) {
+      stoppers.push(stop);
+    },
     async close() {
       if (platformTimer) clearInterval(platformTimer);
       await platform.close();
@@ -251,6 +268,10 @@ export async function compose(
       if (modelTimer) clearInterval(modelTimer);
       timer = null;
       modelTimer = null;
+      // A refresh or sync under way finishes on the open database; registered jobs stop before it closes.
+      await refreshing;
+      for (const stop of stoppers.splice(0))
+        await Promise.resolve(stop()).catch((error: unknown) => options.log?.warn({ err: error }, 'a background job did not stop cleanly'));
       models.close();
       await modelPool.close();
       // Everything acknowledged is already committed; this writes what is still buffered.

@@ -5,8 +5,10 @@ import { AppError } from '../domain/errors.js';
 import { serve } from '../main.js';
 import { seedDemoShop } from '../services/demo.js';
 import { openStore } from '../store/open.js';
+import { withStartupLock } from '../store/startup-lock.js';
 import { parseCommandLine, USAGE } from './args.js';
 import { connectCommand } from './connect.js';
+import { backupDatabase, CommandError, restoreDatabase } from './backup.js';
 import { importFolder } from './import.js';
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
@@ -22,9 +24,16 @@ async function run(argv: string[]): Promise<number> {
     case 'serve':
       await serve(config);
       return -1; // keeps running
+    case 'backup':
+    case 'restore': {
+      if (!rest[0]) throw new UsageError(`${command} needs a file.`);
+      await (command === 'backup' ? backupDatabase : restoreDatabase)(config.databaseUrl, rest[0]);
+      out(command === 'backup' ? `Backed up to ${rest[0]}.` : `Restored ${rest[0]}; run \`rebound migrate\` if it predates this version.`);
+      return 0;
+    }
     case 'migrate': {
-      const store = await openStore(config.databaseUrl);
-      await store.close();
+      // The same lock as a server's start-up: a node starting meanwhile waits, then finds the schema current.
+      await withStartupLock(config.databaseUrl, async () => (await openStore(config.databaseUrl)).close());
       out('Database schema is up to date.');
       return 0;
     }
@@ -118,7 +127,7 @@ run(process.argv.slice(2)).then(
     if (code >= 0) process.exit(code);
   },
   (error: unknown) => {
-    if (error instanceof ConfigError || error instanceof AppError) {
+    if (error instanceof ConfigError || error instanceof AppError || error instanceof CommandError) {
       process.stderr.write(`rebound: ${error.message}\n`);
     } else if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
       process.stderr.write(`rebound: ${(error as Error).message}\n\n${USAGE}\n`);

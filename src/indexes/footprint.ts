@@ -42,7 +42,8 @@ export function estimateCatalogBytes(catalog: ShopCatalog): number {
   for (const bought of sales.purchasedByCustomer.values()) purchases += bought.size + 1;
   bytes +=
     SALES_ENTRY * (sales.unitsSold90d.size + sales.unitsSold30d.size + sales.trendingScores.size + purchases) +
-    16 * (sales.topSellers.length + sales.trending.length);
+    16 * (sales.topSellers.length + sales.trending.length) +
+    sales.coPurchases.bytes;
   bytes += EVENT_COUNT * catalog.eventCounts.size;
   return Math.round(bytes * (1 + MEMO_SHARE));
 }
