@@ -9,6 +9,7 @@ import { CatalogIndex } from './indexes/catalog-index.js';
 import { KeyIndex } from './indexes/key-index.js';
 import { ModelIndex } from './indexes/model-index.js';
 import { ModelPool } from './jobs/model-pool.js';
+import { AssemblyPool } from './jobs/assembly-pool.js';
 import { Residency } from './indexes/residency.js';
 import { ViewedIndex } from './indexes/viewed-index.js';
 import { GroupCommitter } from './jobs/group-commit.js';
@@ -112,7 +113,10 @@ export async function compose(
     ...(options.log ? { log: options.log } : {}),
   });
   // Shops are loaded on their first request, not here: a node's memory follows its traffic.
-  const catalog = new CatalogIndex(store, residency, options.log);
+  // A shop's products are read and packed off the request thread (§23); the loads only swap them in.
+  const assembly = new AssemblyPool(config.databaseUrl);
+  const readPage = assembly.usable ? assembly.readPage.bind(assembly) : undefined;
+  const catalog = new CatalogIndex(store, residency, options.log, readPage);
   const keys = new KeyIndex(store);
   await keys.load();
   const warn = (error: unknown) => options.log?.warn({ err: error }, 'redis unavailable: serving without the shared cache');
@@ -274,6 +278,7 @@ export async function compose(
         await Promise.resolve(stop()).catch((error: unknown) => options.log?.warn({ err: error }, 'a background job did not stop cleanly'));
       models.close();
       await modelPool.close();
+      await assembly.close();
       // Everything acknowledged is already committed; this writes what is still buffered.
       await eventWriter.close().catch((error: unknown) => options.log?.error({ err: error }, 'could not write buffered events'));
       await trackWriter.close().catch((error: unknown) => options.log?.error({ err: error }, 'could not write buffered tracking events'));

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
 import { ConfigError } from './errors.js';
 import { serverTimeouts, trustProxySetting, type ServerTimeouts, type TrustProxy } from './server.js';
@@ -42,6 +43,8 @@ export interface Config {
   readonly platformPollMs: number;
   /** How long a graceful stop (SIGTERM) may take before the process exits anyway, in milliseconds. */
   readonly shutdownGraceMs: number;
+  /** Processes serving this node's port (REBOUND_WORKERS; default the number of cores, 1 = one process). */
+  readonly workers: number;
 }
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -81,6 +84,7 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
   const memoryBudgetMb = integerSetting(env, 'REBOUND_MEMORY_BUDGET_MB', 512, 128, 1_048_576);
   const modelIntervalS = integerSetting(env, 'REBOUND_MODEL_INTERVAL_S', 300, 0, 86_400);
   const modelDebounceS = integerSetting(env, 'REBOUND_MODEL_DEBOUNCE_S', 10, 0, 3_600);
+  const workers = integerSetting(env, 'REBOUND_WORKERS', availableParallelism(), 1, 256);
   const rawSecret = nonEmpty(env, 'REBOUND_SECRET_KEY');
   if (rawSecret !== undefined && !/^[0-9a-fA-F]{64}$/.test(rawSecret)) {
     throw new ConfigError('REBOUND_SECRET_KEY must be 64 hex characters (32 random bytes, e.g. `openssl rand -hex 32`).');
@@ -116,6 +120,7 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
     memoryBudgetMb,
     platformPollMs,
     shutdownGraceMs,
+    workers,
   });
 }
 

@@ -22,11 +22,9 @@ const MEMO_SHARE = 0.35;
 const text = (s: string | null) => (s === null ? 0 : s.length + 24);
 
 function productBytes(product: IndexedProduct): number {
-  let bytes = PRODUCT_OBJECT + product.json.plain.length + product.variants.length * VARIANT;
+  let bytes = PRODUCT_OBJECT + product.json.bytes.length + product.variants.length * VARIANT;
   bytes += text(product.handle) + text(product.title) + text(product.vendor) + text(product.productType) + text(product.image);
   for (const tag of product.tags) bytes += TAG + 2 * tag.length;
-  bytes += text(product.json.metafields);
-  for (const m of product.json.variantMetafields) bytes += text(m);
   return bytes;
 }
 

@@ -20,7 +20,11 @@ describe.each(backends())('real billing clients on $name', (backend) => {
 
   beforeAll(async () => {
     fake = seedFakeProvider(await new FakeBillingProvider().start());
-    t = await startApp(backend, { REBOUND_SECRET_KEY: TEST_SECRET_KEY, REBOUND_BILLING_TIMEOUT_MS: '1000' });
+    t = await startApp(backend, {
+      REBOUND_SECRET_KEY: TEST_SECRET_KEY,
+      REBOUND_ALLOW_PRIVATE_UPSTREAMS: 'true',
+      REBOUND_BILLING_TIMEOUT_MS: '1000',
+    });
     ledgerKey = (await seedBilling(t, 'ledger')).private;
     remoteKey = (await seedBilling(t, 'remote')).private;
     await switchToRemoteProvider(t, 'remote', fake);
