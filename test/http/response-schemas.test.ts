@@ -398,6 +398,7 @@ describe('response schemas: every answer matches its route', () => {
     expectStatus(await admin('POST', `${shop}/platform/sync`, { mode: 'reconcile' }), 404);
     expectStatus(await admin('DELETE', `${shop}/platform`), 404);
     expectStatus(await admin('GET', `${shop}/privacy/requests`), 200);
+    expectStatus(await admin('GET', '/shops/no-such-shop/privacy/requests'), 404);
     expectStatus(await admin('DELETE', `${shop}/customers/424242`), 200);
     expectStatus(await admin('DELETE', `${shop}/customers/x`), 400);
     expectValid();
