@@ -13,5 +13,7 @@ export default defineConfig({
     // PostgreSQL suites each use their own schema, so files may run in parallel.
     fileParallelism: true,
     reporters: ['default'],
+    // Servers the tests start run as one process unless a test asks for more (REBOUND_WORKERS defaults to the cores).
+    env: { REBOUND_WORKERS: '1' },
   },
 });

@@ -9,6 +9,7 @@ import { CatalogIndex } from './indexes/catalog-index.js';
 import { KeyIndex } from './indexes/key-index.js';
 import { ModelIndex } from './indexes/model-index.js';
 import { ModelPool } from './jobs/model-pool.js';
+import { AssemblyPool } from './jobs/assembly-pool.js';
 import { Residency } from './indexes/residency.js';
 import { ViewedIndex } from './indexes/viewed-index.js';
 import { GroupCommitter } from './jobs/group-commit.js';
@@ -21,6 +22,8 @@ import { createEventsService, type EventRow } from './services/events/index.js';
 import { createLedgerService } from './services/billing/ledger.js';
 import { createOnetimeService } from './services/billing/onetime.js';
 import { createBillingProviders } from './services/billing/providers.js';
+import type { LookupFunction } from 'node:net';
+import { createUpstreamClient, type UpstreamClient } from './services/upstream/client.js';
 import { createReactivationService } from './services/billing/reactivation.js';
 import { createBillingWebhooks } from './services/billing/webhooks.js';
 import { createAdminAuth } from './services/admin-auth.js';
@@ -72,6 +75,7 @@ export interface Services {
   insights: ReturnType<typeof createInsightsService>;
   /** Each shop's billing provider: the ledger, or a remote provider's API (docs/billing.md). */
   billingProviders: ReturnType<typeof createBillingProviders>;
+  upstream: UpstreamClient;
   reactivation: ReturnType<typeof createReactivationService>;
   onetime: ReturnType<typeof createOnetimeService>;
   billingWebhooks: ReturnType<typeof createBillingWebhooks>;
@@ -87,7 +91,10 @@ export interface Services {
 }
 
 /** The composition root: opens the store, loads the read models, wires the services. */
-export async function compose(config: Config, options: { log?: Logger; store?: Store } = {}): Promise<Services> {
+export async function compose(
+  config: Config,
+  options: { log?: Logger; store?: Store /** Name resolution of upstream calls (tests resolve names of their own). */; upstreamLookup?: LookupFunction } = {},
+): Promise<Services> {
   const store = options.store ?? (await openStore(config.databaseUrl));
   // The answer cache takes an eighth of the budget at most; shops share what the process leaves.
   const answerBytes = Math.min(64, Math.floor(config.memoryBudgetMb / 8)) * 1024 * 1024;
@@ -99,7 +106,10 @@ export async function compose(config: Config, options: { log?: Logger; store?: S
     ...(options.log ? { log: options.log } : {}),
   });
   // Shops are loaded on their first request, not here: a node's memory follows its traffic.
-  const catalog = new CatalogIndex(store, residency, options.log);
+  // A shop's products are read and packed off the request thread (§23); the loads only swap them in.
+  const assembly = new AssemblyPool(config.databaseUrl);
+  const readPage = assembly.usable ? assembly.readPage.bind(assembly) : undefined;
+  const catalog = new CatalogIndex(store, residency, options.log, readPage);
   const keys = new KeyIndex(store);
   await keys.load();
   const warn = (error: unknown) => options.log?.warn({ err: error }, 'redis unavailable: serving without the shared cache');
@@ -114,8 +124,10 @@ export async function compose(config: Config, options: { log?: Logger; store?: S
   const modelPool = new ModelPool(config.databaseUrl);
   if (!modelPool.usable) options.log?.warn('an in-memory SQLite database cannot be read by the model worker: the model lists serve their fallback');
   const modelIntervalMs = config.modelIntervalS * 1000;
-  const models = new ModelIndex(modelPool.usable ? (shopId, stamp) => modelPool.build(shopId, stamp) : null, {
+  const models = new ModelIndex(modelPool.usable ? (shopId, stamp, withContent) => modelPool.build(shopId, stamp, withContent) : null, {
     intervalMs: modelIntervalMs,
+    debounceMs: config.modelDebounceS * 1000,
+    content: (shopId) => modelPool.content(shopId),
     ...(options.log ? { log: options.log } : {}),
   });
   // A shop's model counts against the same memory budget and leaves with the shop's catalog.
@@ -131,8 +143,15 @@ export async function compose(config: Config, options: { log?: Logger; store?: S
   const adminAuth = createAdminAuth({ store, keys, configuredToken: config.adminToken });
   const eventWriter = new GroupCommitter<EventRow>((batch) => store.appendEvents(batch), { maxBatch: 1000, maxDelayMs: 0 });
   const viewed = new ViewedIndex(store);
+  // Every outbound call goes through this one client (address rules, deadline, byte cap).
+  const upstream = createUpstreamClient({
+    allowPrivate: config.allowPrivateUpstreams,
+    ...(options.upstreamLookup ? { lookup: options.upstreamLookup } : {}),
+  });
   const billingProviders = createBillingProviders({
     store,
+    upstream,
+    allowPrivateUpstreams: config.allowPrivateUpstreams,
     secretKey: config.secretKey,
     policy: { timeoutMs: config.billingTimeoutMs, budgetMs: 2 * config.billingTimeoutMs },
     ...(options.log ? { log: options.log } : {}),
@@ -169,10 +188,10 @@ export async function compose(config: Config, options: { log?: Logger; store?: S
     storefrontSync,
     products: createProductsService({ catalog, viewed, models }),
     rulesets: createRulesetsService({ store, catalog }),
-    recommendations: createRecommendationsService({ catalog, viewed, models }),
+    recommendations: createRecommendationsService({ catalog, viewed, models, orderProducts: (shopId, ids) => store.orderProductIds(shopId, ids) }),
     events: createEventsService({ store, catalog, viewed, committer: eventWriter }),
     eventWriter,
-    tracking: createTrackingService({ catalog, committer: trackWriter, store }),
+    tracking: createTrackingService({ catalog, committer: trackWriter, store, exposures }),
     trackWriter,
     attribution,
     experiments: createExperimentsService({ store, catalog, exposures }),
@@ -180,6 +199,7 @@ export async function compose(config: Config, options: { log?: Logger; store?: S
     ledger: createLedgerService({ store }),
     insights: createInsightsService({ store, catalog }),
     billingProviders,
+    upstream,
     reactivation: createReactivationService({ providers: billingProviders, store, catalog, publicUrl: config.publicUrl }),
     onetime: createOnetimeService({ providers: billingProviders, catalog }),
     billingWebhooks: createBillingWebhooks({ store, providers: billingProviders }),
@@ -213,12 +233,14 @@ export async function compose(config: Config, options: { log?: Logger; store?: S
         await Promise.resolve(stop()).catch((error: unknown) => options.log?.warn({ err: error }, 'a background job did not stop cleanly'));
       models.close();
       await modelPool.close();
+      await assembly.close();
       // Everything acknowledged is already committed; this writes what is still buffered.
       await eventWriter.close().catch((error: unknown) => options.log?.error({ err: error }, 'could not write buffered events'));
       await trackWriter.close().catch((error: unknown) => options.log?.error({ err: error }, 'could not write buffered tracking events'));
       await exposures.close().catch((error: unknown) => options.log?.error({ err: error }, 'could not write buffered experiment visitors'));
       await bus.close();
       await billingProviders.close();
+      await upstream.close();
       await redis?.quit().catch(() => undefined);
       await store.close();
     },

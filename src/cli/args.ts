@@ -36,6 +36,6 @@ Commands:
   keys <shop>                    issue new keys for a shop (the replaced ones work for 24 more hours,
                                  older ones end now)
   keys list <shop>               a shop's keys: kind, prefix and state
-  keys revoke <shop> <prefix>    end the shop's keys starting with <prefix> (e.g. rb_pub_abcd) at once
+  keys revoke <shop> <prefix>    end the one live key named by <prefix> (16+ characters, or the whole key) at once
 
 Configuration comes from the environment: see .env.example.`;

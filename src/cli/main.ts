@@ -1,4 +1,9 @@
 #!/usr/bin/env node
+import cluster from 'node:cluster';
+import pino from 'pino';
+import { servePrimary } from '../cluster/primary.js';
+import { stopWithPrimary } from '../cluster/worker.js';
+import { loggerOptions } from '../http/plugins/logging.js';
 import { ConfigError, loadProcessConfig } from '../config/config.js';
 import { compose } from '../compose.js';
 import { AppError } from '../domain/errors.js';
@@ -21,7 +26,12 @@ async function run(argv: string[]): Promise<number> {
   const config = loadProcessConfig();
   switch (command) {
     case 'serve':
-      await serve(config);
+      // Several processes on one port: this one only starts and stops them (src/cluster/primary.ts).
+      if (config.workers > 1 && cluster.isPrimary) await servePrimary(config, pino(loggerOptions(config.logLevel) as pino.LoggerOptions));
+      else {
+        stopWithPrimary();
+        await serve(config);
+      }
       return -1; // keeps running
     case 'backup':
     case 'restore': {

@@ -26,7 +26,8 @@ export function newApiKey(shopId: number, kind: KeyKind, now = Date.now()): { pl
       shop_id: shopId,
       kind,
       key_hash: hashKey(plain),
-      key_prefix: plain.slice(0, PREFIX[kind].length + 4),
+      // Long enough to name one key when revoking (16 characters or more), far too short to use.
+      key_prefix: plain.slice(0, PREFIX[kind].length + 12),
       created_at: now,
       expires_at: null,
     },
@@ -39,6 +40,9 @@ export function safeEqual(a: string, b: string): boolean {
   const hb = createHash('sha256').update(b).digest();
   return timingSafeEqual(ha, hb);
 }
+
+/** The refusal of a public request naming a customer without that customer's signature. */
+export const BAD_CUSTOMER_SIG = 'customer_sig is missing or wrong for shop_customer_id.';
 
 /** customer_sig: hex HMAC-SHA256 of the customer id with the shop's signing secret (docs/api.md, "Customer signatures"). */
 export function customerSignature(secret: string, customerId: number): string {

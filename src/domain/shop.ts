@@ -42,6 +42,8 @@ export interface ShopSettings {
   require_customer_signature?: boolean;
   /** How long before an order a customer's click still attributes it (default 24 hours). */
   attribution_window_hours?: number;
+  /** The unit of a `cart_subtotal` sent without a bracketed cart (default major: the currency unit). */
+  cart_subtotal_unit?: 'major' | 'minor';
 }
 
 /** Settings only the operator token may change: a shop's own key must not lift its own limits. */

@@ -10,6 +10,7 @@ export interface Database {
   api_keys: ApiKeyRow;
   products: ProductRow;
   variants: VariantRow;
+  product_serving: ProductServingRow;
   collections: CollectionRow;
   collection_products: { shop_id: number; collection_id: number; product_id: number; position: number };
   customers: CustomerRow;
@@ -78,6 +79,7 @@ export interface Database {
     stopped_at: number | null;
   };
   experiment_visitors: { shop_id: number; experiment_id: number; visitor: string; arm: number; created_at: number };
+  track_counted: { shop_id: number; day: number; visitor: string; source: string; product_id: number; type: string };
   experiment_days: {
     shop_id: number;
     experiment_id: number;
@@ -129,6 +131,15 @@ export interface ProductRow {
   status: string;
   document: string; // JSON of the normalized product (variants, options, images, metafields)
   updated_at: number;
+}
+
+/** A product's answer bytes and index fields, written with it (src/indexes/product-serving.ts). */
+export interface ProductServingRow {
+  shop_id: number;
+  product_id: number;
+  version: number;
+  body: Buffer;
+  fields: string;
 }
 
 export interface VariantRow {

@@ -21,6 +21,7 @@ export const ShopSettingsSchema = Type.Object({
   rate_limit_private_per_minute: Whole,
   require_customer_signature: Type.Optional(Type.Boolean()),
   attribution_window_hours: Type.Optional(Type.Number()),
+  cart_subtotal_unit: Type.Optional(Type.Union([Type.Literal('major'), Type.Literal('minor')])),
 });
 
 /** A shop as the admin API shows it (`publicShop`: no secrets, whether the webhook secrets are set). */

@@ -5,6 +5,7 @@ import { UnavailableError } from '../../domain/errors.js';
 import { isUnavailable } from '../codec.js';
 import type { Store } from '../store.js';
 import { catalogMethods } from './catalog.js';
+import { servingMethods } from './product-serving.js';
 import { commerceMethods } from './commerce.js';
 import { billingMethods } from './billing.js';
 import { billingProviderMethods } from './billing-providers.js';
@@ -80,6 +81,7 @@ function kyselyStore({ db, dialect, schema, poolStats }: Connection): Store {
     },
     ...shopMethods(db),
     ...catalogMethods(db),
+    ...servingMethods(db),
     ...commerceMethods(db),
     ...rulesetMethods(db),
     ...eventMethods(db),
