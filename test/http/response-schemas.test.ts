@@ -455,7 +455,17 @@ describe('response schemas: every answer matches its route', () => {
     expectStatus(await storefront((raw) => ({ 'x-shop-topic': 'products/update', 'x-shop-webhook-id': 'n1', 'x-shop-hmac-sha256': b64(raw) })), 200);
     expectStatus(await storefront((raw) => ({ 'x-shopify-topic': 'products/update', 'x-shopify-webhook-id': 'p1', 'x-shopify-hmac-sha256': b64(raw) })), 200);
     expectStatus(await storefront(() => ({ 'x-shop-topic': 'products/update', 'x-shop-hmac-sha256': 'forged' })), 401);
-    expectStatus(await app.inject({ method: 'POST', url: `/webhooks/shop/${HANDLE}`, payload: '{oops', headers: { 'content-type': 'application/json' } }), 400);
+    // The signature is checked on the raw bytes first: an unsigned body that is not JSON is a 401, a signed one a 400.
+    expectStatus(await app.inject({ method: 'POST', url: `/webhooks/shop/${HANDLE}`, payload: '{oops', headers: { 'content-type': 'application/json' } }), 401);
+    expectStatus(
+      await app.inject({
+        method: 'POST',
+        url: `/webhooks/shop/${HANDLE}`,
+        payload: '{oops',
+        headers: { 'content-type': 'application/json', 'x-shop-topic': 'products/update', 'x-shop-webhook-id': 'bad-json', 'x-shop-hmac-sha256': b64('{oops') },
+      }),
+      400,
+    );
 
     const billing = (headers: (raw: string) => Record<string, string>, body: unknown) => {
       const raw = JSON.stringify(body);
