@@ -18,7 +18,7 @@ const CRASH_LOOP_MS = 10_000;
  * drains and shuts down as a single process would, and the primary exits when all have.
  */
 export async function servePrimary(config: Config, log: Logger): Promise<void> {
-  // Under the start-up lock, like `rebound migrate`: other nodes starting on the database wait.
+  // Under the start-up lock, as `rebound migrate` and a single server migrate.
   await withStartupLock(config.databaseUrl, async () => (await openStore(config.databaseUrl)).close());
   const aggregator = new AggregatorRegistry();
   let stopping = false;
