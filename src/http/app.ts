@@ -32,6 +32,7 @@ import { experimentRoutes } from './routes/admin/experiments.js';
 import { billingRoutes } from './routes/api/billing.js';
 import { adminBillingRoutes } from './routes/admin/billing.js';
 import { billingProviderRoutes } from './routes/admin/billing-provider.js';
+import { platformRoutes } from './routes/admin/platform.js';
 import { consoleApiRoutes } from './routes/admin/console-api.js';
 import { modelRoutes } from './routes/admin/models.js';
 import { billingPageRoutes } from './routes/billing-page.js';
@@ -191,6 +192,7 @@ export async function buildApp(services: Services, config: Config, options: AppO
       adminEventRoutes(admin, { events: services.events });
       adminBillingRoutes(admin, { ledger: services.ledger });
       billingProviderRoutes(admin, { providers: services.billingProviders });
+      platformRoutes(admin, { shops: services.shops, platform: services.platform, privacy: services.privacy });
       consoleApiRoutes(admin, { shops: services.shops, insights: services.insights });
       modelRoutes(admin, { models: services.modelsAdmin });
       experimentRoutes(admin, { experiments: services.experiments, attribution: services.attribution });
