@@ -9,10 +9,25 @@ import { backends } from '../helpers/backends.js';
 const SRC = join(import.meta.dirname, '../../src');
 const read = (path: string) => readFileSync(join(SRC, path), 'utf8');
 
-/** The tables `Database` declares in src/store/schema.ts (its top-level keys). */
+/** The top-level keys of an interface declared in a file of src/store, with those of the interfaces it extends. */
+function keysOf(name: string): string[] {
+  const file = readdirSync(join(SRC, 'store'))
+    .map((f) => `store/${f}`)
+    .find((f) => f.endsWith('.ts') && read(f).includes(`export interface ${name} `));
+  const text = read(file!);
+  const head = new RegExp(`export interface ${name}(?: extends ([\\w, ]+))? \\{`).exec(text)!;
+  const body = text.slice(head.index + head[0].length).split('\n}\n')[0]!;
+  const inherited = (head[1] ?? '')
+    .split(',')
+    .map((n) => n.trim())
+    .filter(Boolean)
+    .flatMap(keysOf);
+  return [...inherited, ...[...body.matchAll(/^ {2}(\w+):/gm)].map((m) => m[1]!)];
+}
+
+/** The tables `Database` declares (src/store/schema.ts and the interfaces it extends). */
 function declaredTables(): string[] {
-  const body = read('store/schema.ts').split('export interface Database {')[1]!.split('\n}\n')[0]!;
-  return [...body.matchAll(/^ {2}(\w+):/gm)].map((m) => m[1]!).sort();
+  return keysOf('Database').sort();
 }
 
 /** Read-model parts a generation holds that footprint.ts does not count one by one (their cost is its fixed GENERATION). */
