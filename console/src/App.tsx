@@ -16,6 +16,7 @@ import { CustomerSignatureNotice } from './components/CustomerSignatureNotice';
 const InsightsPage = lazy(() => import('./pages/Insights').then((m) => ({ default: m.InsightsPage })));
 const CampaignsPage = lazy(() => import('./pages/Campaigns').then((m) => ({ default: m.CampaignsPage })));
 const BillingSettingsPage = lazy(() => import('./pages/BillingSettings').then((m) => ({ default: m.BillingSettingsPage })));
+const WidgetsPage = lazy(() => import('./pages/Widgets').then((m) => ({ default: m.WidgetsPage })));
 const ExperimentsPage = lazy(() => import('./pages/Experiments').then((m) => ({ default: m.ExperimentsPage })));
 
 const TOKEN_KEY = 'rebound.console.token';
@@ -23,6 +24,7 @@ const SHOP_KEY = 'rebound.console.shop';
 
 const NAV = [
   ['/rulesets', 'Rulesets'],
+  ['/widgets', 'Widgets'],
   ['/catalog', 'Catalog'],
   ['/insights', 'Insights'],
   ['/experiments', 'Experiments'],
@@ -238,6 +240,8 @@ function Route({
       return <BillingSettingsPage />;
     case 'experiments':
       return <ExperimentsPage />;
+    case 'widgets':
+      return catalog ? <WidgetsPage endpoints={catalog.endpoints} /> : <p className="muted">Loading…</p>;
     default:
       if (parts[0] === 'rulesets' && parts[1]) {
         if (!catalog) return <p className="muted">Loading the rule catalog…</p>;

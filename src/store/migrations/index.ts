@@ -8,6 +8,7 @@ import * as shopWebhooks from './2026_11_22_0006_shop_webhooks.js';
 import * as billingProvider from './2026_11_23_0010_billing_provider.js';
 import * as tracking from './2026_11_23_0030_tracking.js';
 import * as experiments from './2026_11_23_0031_experiments.js';
+import * as widgets from './2026_11_25_0600_widgets.js';
 
 /** Every migration, in order. Names are frozen once released. */
 const migrations: Record<string, Migration> = {
@@ -20,6 +21,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_23_0010_billing_provider': billingProvider,
   '2026_11_23_0030_tracking': tracking,
   '2026_11_23_0031_experiments': experiments,
+  '2026_11_25_0600_widgets': widgets,
 };
 
 /** Migrations compiled into the build, so no directory has to be found at run time. */
