@@ -75,6 +75,8 @@ export function createWidgetsService(deps: { store: WidgetsStore; catalog: Catal
     async preview(shopId: number, body: unknown): Promise<WidgetPreview> {
       const input = await checked(shopId, body);
       const source = input.source;
+      // The admin API does not load the shop's read model by itself, as the storefront routes do.
+      await loadCatalog(catalog, shopId);
       if ('ruleset_id' in source) {
         const params = readParams(customParams, { limit: String(input.cards) });
         const answer = await deps.recommendations.preview(shopId, source.ruleset_id, customRequestOf(params, Date.now()));

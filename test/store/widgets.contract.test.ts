@@ -15,7 +15,11 @@ describe.each(backends())('widget store on $name', (backend) => {
   });
   afterAll(() => backend.cleanup());
 
-  const shop = (handle: string) => store.createShop(newShop(handle), shopKeys().map((k) => k.record));
+  const shop = (handle: string) =>
+    store.createShop(
+      newShop(handle),
+      shopKeys().map((k) => k.record),
+    );
 
   it('creates, reads, replaces (moving the version) and deletes widgets per shop', async () => {
     const a = await shop('a');

@@ -96,11 +96,13 @@ async function show(script: HTMLScriptElement, config: WidgetConfig, state: Page
     add(product, variantId) {
       if (source !== null) rememberClick(product, source, widgetId ?? null);
       // Through the page's own fetch, so the cart tagging adds the source and reports the add.
-      void window.fetch('/cart/add.js', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ items: [{ id: variantId, quantity: 1 }] }),
-      }).catch(() => undefined);
+      void window
+        .fetch('/cart/add.js', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ items: [{ id: variantId, quantity: 1 }] }),
+        })
+        .catch(() => undefined);
     },
   });
   if (source !== null && !state.cartTarget && config.tagCart) {

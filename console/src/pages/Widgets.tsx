@@ -157,19 +157,16 @@ function Preview({ draft, id }: { draft: WidgetInput; id: number }) {
 
 function Snippet({ widget }: { widget: Widget }) {
   const { shop } = useConsole();
-  const ids = useId();
   const [copied, setCopied] = useState(false);
   const text = snippetOf(widget, window.location.origin, shop.currency);
   return (
     <div className="widget-snippet">
-      <h3 id={`${ids}-h`}>Put it on your storefront</h3>
+      <h3>Put it on your storefront</h3>
       <p>
-        Paste this where the widget should appear in your theme ({PLACEMENT_LABELS[widget.placement].toLowerCase()}), with your shop's public key (it starts with{' '}
-        <code>rb_pub_</code>) in place of <code>YOUR_PUBLIC_KEY</code>. You only do this once: changes saved here show without touching the theme again.
+        Paste this where the widget should appear in your theme ({PLACEMENT_LABELS[widget.placement].toLowerCase()}), with your shop's public key (it starts
+        with <code>rb_pub_</code>) in place of <code>YOUR_PUBLIC_KEY</code>. You only do this once: changes saved here show without touching the theme again.
       </p>
-      <pre aria-labelledby={`${ids}-h`} data-testid="widget-snippet">
-        {text}
-      </pre>
+      <pre data-testid="widget-snippet">{text}</pre>
       <button
         type="button"
         onClick={() => {

@@ -21,14 +21,12 @@ export function WidgetCards({ widget, products, currency }: { widget: StoredWidg
     const config = readConfig(script, widget, null);
     if (!config) return;
     injectStyles();
-    element.replaceChildren(renderWidget(products, config));
+    // The buttons are shown as shoppers see them; here they add nothing.
+    element.replaceChildren(renderWidget(products, config, { click: () => undefined, add: () => undefined }));
   }, [widget, products, currency]);
   // The cards link to the storefront's product pages, which are not on this server: the preview stays put.
   const stay = (event: MouseEvent) => {
     if ((event.target as Element).closest('a')) event.preventDefault();
   };
-  return (
-    // biome-ignore lint/a11y/useKeyWithClickEvents lint/a11y/noStaticElementInteractions: only cancels the links' navigation; the links keep their own keyboard use
-    <div ref={holder} className="widget-preview-cards" data-testid="widget-preview" onClickCapture={stay} />
-  );
+  return <div ref={holder} className="widget-preview-cards" data-testid="widget-preview" onClickCapture={stay} />;
 }

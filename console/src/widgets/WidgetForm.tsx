@@ -45,7 +45,11 @@ export function WidgetForm({
         onChange={(e) => set({ style: { ...draft.style, [field]: e.target.value } })}
       />
       <label>
-        <input type="checkbox" checked={draft.style[field] === null} onChange={(e) => set({ style: { ...draft.style, [field]: e.target.checked ? null : '#1f2937' } })} />{' '}
+        <input
+          type="checkbox"
+          checked={draft.style[field] === null}
+          onChange={(e) => set({ style: { ...draft.style, [field]: e.target.checked ? null : '#1f2937' } })}
+        />{' '}
         Use the theme's {label.toLowerCase()}
       </label>
     </div>

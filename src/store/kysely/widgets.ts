@@ -26,7 +26,10 @@ export function widgetMethods(db: Kysely<Database>): WidgetStore {
       return db.transaction().execute(async (trx) => {
         const id = await nextCounter(trx, shopId, 'widgets');
         const now = Date.now();
-        await trx.insertInto('widgets').values({ shop_id: shopId, id, document: json.toDb(input), version: 1, created_at: now, updated_at: now }).execute();
+        await trx
+          .insertInto('widgets')
+          .values({ shop_id: shopId, id, document: json.toDb(input), version: 1, created_at: now, updated_at: now })
+          .execute();
         await bumpDataVersion(trx, shopId);
         return toWidget((await one(trx, shopId, id))!);
       });

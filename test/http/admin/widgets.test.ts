@@ -12,7 +12,11 @@ describe.each(backends())('widgets as data on $name', (backend) => {
   beforeAll(async () => {
     t = await startApp(backend);
     key = (await t.createShop('wd')).public;
-    await t.admin('PUT', '/admin/v1/shops/wd/products', [1, 2, 3, 4, 5].map((id) => productInput(id)));
+    await t.admin(
+      'PUT',
+      '/admin/v1/shops/wd/products',
+      [1, 2, 3, 4, 5].map((id) => productInput(id)),
+    );
     await t.admin('POST', '/admin/v1/shops/wd/rulesets', {
       name: 'Pair',
       rules: [{ logic: [], output: [{ type: 'product', products: [{ product_id: 2 }, { product_id: 3 }] }] }],

@@ -22,13 +22,23 @@ export function widgetAdminRoutes(app: FastifyInstance, deps: { shops: ShopsServ
 
   api.get(
     '/shops/:handle/widgets',
-    { schema: { summary: 'Every widget, oldest first', tags, params: HandlePath, response: { 200: Type.Object({ data: Type.Array(WidgetSchema) }), ...Errors } } },
+    {
+      schema: {
+        summary: 'Every widget, oldest first',
+        tags,
+        params: HandlePath,
+        response: { 200: Type.Object({ data: Type.Array(WidgetSchema) }), ...Errors },
+      },
+    },
     async (request) => ({ data: await widgets.list(await shopId(request)) }),
   );
 
   api.post(
     '/shops/:handle/widgets',
-    { ...write, schema: { summary: 'Create a widget (422 names each problem)', tags, params: HandlePath, body: WidgetInput, response: { 201: WidgetAnswer, ...Errors } } },
+    {
+      ...write,
+      schema: { summary: 'Create a widget (422 names each problem)', tags, params: HandlePath, body: WidgetInput, response: { 201: WidgetAnswer, ...Errors } },
+    },
     async (request, reply) => reply.status(201).send({ widget: await widgets.create(await shopId(request), request.body) }),
   );
 
@@ -61,7 +71,13 @@ export function widgetAdminRoutes(app: FastifyInstance, deps: { shops: ShopsServ
     '/shops/:handle/widgets/:id',
     {
       ...write,
-      schema: { summary: 'Replace a widget; storefronts show it on their next load', tags, params: HandleIdPath, body: WidgetInput, response: { 200: WidgetAnswer, ...Errors } },
+      schema: {
+        summary: 'Replace a widget; storefronts show it on their next load',
+        tags,
+        params: HandleIdPath,
+        body: WidgetInput,
+        response: { 200: WidgetAnswer, ...Errors },
+      },
     },
     async (request) => ({ widget: await widgets.update(await shopId(request), request.params.id, request.body) }),
   );

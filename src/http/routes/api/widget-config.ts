@@ -22,7 +22,7 @@ function matches(header: string | undefined, etag: string): boolean {
 /**
  * `GET /api/v1/widgets/{id}` (docs/widget.md, "Widgets as data"): the design /widget.js renders.
  * Cached like an answer under the shop's data version, which every widget write moves, with an
- * ETag so a storefront's repeat load is a 304.
+ * ETag: a browser asks again on every page load (no-cache) and a repeat is a 304, so a saved change shows at once.
  */
 export function widgetConfigRoute(app: FastifyInstance, deps: { widgets: WidgetsService; products: ProductsService; cache: SharedAnswers }): void {
   app.withTypeProvider<ParamsTypeProvider>().get(
@@ -47,7 +47,7 @@ export function widgetConfigRoute(app: FastifyInstance, deps: { widgets: Widgets
         if (deps.cache.enabled) deps.cache.set(key, body);
       }
       const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`;
-      void reply.header('etag', etag).header('cache-control', 'public, max-age=30');
+      void reply.header('etag', etag).header('cache-control', 'no-cache');
       if (matches(request.headers['if-none-match'], etag)) return reply.status(304).send();
       return reply.header('content-type', 'application/json; charset=utf-8').send(body);
     },
