@@ -90,7 +90,8 @@ function SignedIn({ token, session, onSignOut, onShopChanged }: { token: string;
   });
   const shop = session.shops.find((s) => s.handle === handle) ?? session.shops[0];
   // The product cache lives as long as the shop handle: a saved setting does not empty it.
-  const products = useMemo(() => (shop ? new ProductCache(api, shop.handle) : null), [api, shop?.handle]);
+  const shopHandle = shop?.handle;
+  const products = useMemo(() => (shopHandle ? new ProductCache(api, shopHandle) : null), [api, shopHandle]);
   const context = useMemo<ConsoleContextValue | null>(
     () => (shop && products ? { api, shop, products, onShopChanged } : null),
     [api, shop, products, onShopChanged],
