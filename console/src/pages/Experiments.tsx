@@ -32,9 +32,10 @@ export function ExperimentsPage() {
         </p>
       )}
       {list.loading && !list.data && <p className="muted">Loading…</p>}
-      {creating && rulesets.data && (
+      {creating && rulesets.data && list.data && (
         <NewExperiment
           rulesets={rulesets.data}
+          underTest={new Set(experiments.filter((e) => e.status === 'running').map((e) => e.ruleset_id))}
           onCreated={(e) => {
             setCreating(false);
             setChosen(e.id);
@@ -65,7 +66,7 @@ export function ExperimentsPage() {
                       {e.name}
                     </button>
                   </td>
-                  <td>#{e.ruleset_id}</td>
+                  <td>{rulesets.data?.find((r) => r.id === e.ruleset_id)?.name ?? `#${e.ruleset_id}`}</td>
                   <td>{e.arms.map((a) => a.name).join(', ')}</td>
                   <td>{e.status === 'running' ? 'Running' : `Stopped${e.winner ? `, winner ${e.winner}` : ''}`}</td>
                   <td>{formatDate(e.created_at)}</td>
