@@ -2,6 +2,7 @@ import { useId, useState } from 'react';
 import { ApiError } from '../api';
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { CHART_A11Y, ChartFigure, COLORS } from '../components/Chart';
+import { NewCampaign } from '../components/NewCampaign';
 import { useConsole } from '../context';
 import { formatDate, useLoad } from '../hooks';
 import { usePageTitle } from '../title';
@@ -41,11 +42,8 @@ export function CampaignsPage() {
         </p>
       )}
       {list.loading && !list.data && <p className="muted">Loading…</p>}
-      {list.data && campaigns.length === 0 && (
-        <p>
-          No campaigns yet. Create one with <code>POST /admin/v1/shops/{shop.handle}/campaigns</code>.
-        </p>
-      )}
+      {list.data && campaigns.length === 0 && <p>No campaigns yet: create one below, then send its reactivation links.</p>}
+      <NewCampaign onCreated={list.reload} />
       {campaigns.length > 0 && campaigns.every((c) => c.stats.links_generated + c.stats.pages_opened + c.stats.reactivations === 0) && (
         <p className="muted">
           No activity yet: links appear here once reactivation links are generated (<code>GET /api/v1/billing/reactivate</code> with a <code>campaign_id</code>
