@@ -74,7 +74,7 @@ export function RulesetEditor({ stored, catalog, onDirty, navigate }: Props) {
         <button type="button" className="add" id="add-rule" onClick={() => dispatch({ type: 'addRule' })}>
           + Add rule
         </button>
-        {draft.id !== null && <UseIt id={draft.id} />}
+        {draft.id !== null && <UseIt id={draft.id} ruleset={editor.previewRuleset} catalog={catalog} />}
         <div className="savebar">
           <button type="submit" className="primary" disabled={saving}>
             {saving ? 'Saving…' : 'Save ruleset'}
@@ -82,7 +82,7 @@ export function RulesetEditor({ stored, catalog, onDirty, navigate }: Props) {
           <Announcer message={status} />
         </div>
       </form>
-      <Preview ruleset={editor.previewRuleset} onProblems={onPreviewProblems} />
+      <Preview ruleset={editor.previewRuleset} catalog={catalog} onProblems={onPreviewProblems} />
     </div>
   );
 }

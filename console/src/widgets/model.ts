@@ -24,6 +24,9 @@ export const LIST_LABELS: Record<string, string> = {
   purchased: 'Buy it again',
   recently_viewed: 'Recently viewed',
   viewed: 'Viewed this visit',
+  static: 'Chosen products (by id or handle)',
+  collections: 'Products of a collection',
+  search: 'Search results',
 };
 
 /** A new widget: a best-sellers grid of four with the theme's colours and font. */
