@@ -1,5 +1,5 @@
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import { CHART_A11Y, ChartFigure, COLORS } from '../components/Chart';
+import { CHART_A11Y, ChartFigure, COLORS, TOOLTIP } from '../components/Chart';
 import { useConsole } from '../context';
 import { useLoad } from '../hooks';
 import { money } from './types';
@@ -65,7 +65,7 @@ export function AttributedRevenue({ days }: { days: number }) {
               <CartesianGrid strokeDasharray="3 3" horizontal={false} />
               <XAxis type="number" tick={{ fontSize: 11 }} />
               <YAxis type="category" dataKey="name" width={190} tick={{ fontSize: 11 }} />
-              <Tooltip />
+              <Tooltip {...TOOLTIP} />
               <Bar dataKey="revenue" name={`Revenue (${data.currency})`} fill={COLORS.tertiary} isAnimationActive={false} />
             </BarChart>
           </ResponsiveContainer>

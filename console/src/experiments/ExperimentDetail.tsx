@@ -1,10 +1,11 @@
 import { useId, useState } from 'react';
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { ApiError } from '../api';
-import { CHART_A11Y, ChartFigure, COLORS } from '../components/Chart';
+import { CHART_A11Y, ChartFigure, COLORS, TOOLTIP } from '../components/Chart';
 import { useConsole } from '../context';
 import { formatDate, useLoad } from '../hooks';
 import { chance, enoughToCompare, MIN_ORDERS, MIN_VISITORS, money, moneyFor, percentFor, type ArmResult, type Experiment, type Series } from './types';
+import { TableWrap } from '../components/TableWrap';
 
 const LINE_COLORS = [COLORS.primary, COLORS.secondary, COLORS.tertiary, COLORS.muted, '#8e44ad', '#c0392b'];
 
@@ -34,7 +35,7 @@ export function ExperimentDetail({ experiment, onChanged }: { experiment: Experi
         </p>
       )}
       {arms.length > 0 && (
-        <div className="table-wrap">
+        <TableWrap>
           <table>
             <caption>Figures per arm with 95% intervals; chance to beat the first arm ({arms[0]!.name})</caption>
             <thead>
@@ -73,7 +74,7 @@ export function ExperimentDetail({ experiment, onChanged }: { experiment: Experi
               })}
             </tbody>
           </table>
-        </div>
+        </TableWrap>
       )}
       {tooEarly && (
         <p className="note" role="note">
@@ -114,7 +115,7 @@ function ConversionChart({ series }: { series: Series }) {
           <CartesianGrid strokeDasharray="3 3" />
           <XAxis dataKey="day" tick={{ fontSize: 11 }} minTickGap={24} />
           <YAxis tick={{ fontSize: 11 }} unit="%" />
-          <Tooltip />
+          <Tooltip {...TOOLTIP} />
           <Legend />
           {series.arms.map((name, i) => (
             <Line key={name} type="monotone" dataKey={name} stroke={LINE_COLORS[i % LINE_COLORS.length]} dot={false} isAnimationActive={false} connectNulls />

@@ -1,11 +1,12 @@
 import { useId, useState } from 'react';
 import { ApiError } from '../api';
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import { CHART_A11Y, ChartFigure, COLORS } from '../components/Chart';
+import { CHART_A11Y, ChartFigure, COLORS, TOOLTIP } from '../components/Chart';
 import { NewCampaign } from '../components/NewCampaign';
 import { useConsole } from '../context';
 import { formatDate, useLoad } from '../hooks';
 import { usePageTitle } from '../title';
+import { TableWrap } from '../components/TableWrap';
 
 interface Counts {
   links_generated: number;
@@ -59,7 +60,7 @@ export function CampaignsPage() {
           >
             <CountBars data={campaigns.map((c) => ({ name: c.name, ...c.stats }))} />
           </ChartFigure>
-          <div className="table-wrap">
+          <TableWrap>
             <table>
               <thead>
                 <tr>
@@ -90,7 +91,7 @@ export function CampaignsPage() {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableWrap>
           {current && <CampaignDetail key={current.id} campaign={current} base={base} onChanged={list.reload} />}
         </>
       )}
@@ -132,7 +133,7 @@ function CountBars({ data }: { data: ({ name: string } & Counts)[] }) {
         <CartesianGrid strokeDasharray="3 3" />
         <XAxis dataKey="name" tick={{ fontSize: 11 }} />
         <YAxis allowDecimals={false} tick={{ fontSize: 11 }} />
-        <Tooltip />
+        <Tooltip {...TOOLTIP} />
         <Legend />
         <Bar dataKey="links_generated" name="Links generated" fill={COLORS.muted} isAnimationActive={false} />
         <Bar dataKey="pages_opened" name="Pages opened" fill={COLORS.primary} isAnimationActive={false} />

@@ -5,6 +5,7 @@ import { ExperimentDetail } from '../experiments/ExperimentDetail';
 import { NewExperiment } from '../experiments/NewExperiment';
 import type { Experiment } from '../experiments/types';
 import { usePageTitle } from '../title';
+import { TableWrap } from '../components/TableWrap';
 
 /** Experiments: start one, watch each arm's figures over time, stop it with a winner. */
 export function ExperimentsPage() {
@@ -47,7 +48,7 @@ export function ExperimentsPage() {
         <p>No experiments yet. Start one to test a ruleset against another, or against no recommendations at all.</p>
       )}
       {experiments.length > 0 && (
-        <div className="table-wrap">
+        <TableWrap>
           <table>
             <thead>
               <tr>
@@ -74,7 +75,7 @@ export function ExperimentsPage() {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableWrap>
       )}
       {current && <ExperimentDetail key={`${current.id}-${current.status}`} experiment={current} onChanged={() => setVersion((v) => v + 1)} />}
     </section>

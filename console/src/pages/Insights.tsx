@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
 import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import { CHART_A11Y, ChartFigure, COLORS } from '../components/Chart';
+import { CHART_A11Y, ChartFigure, COLORS, TOOLTIP } from '../components/Chart';
 import { useConsole } from '../context';
 import { AttributedRevenue } from '../experiments/AttributedRevenue';
 import { useLoad } from '../hooks';
@@ -71,7 +71,7 @@ export function InsightsPage() {
                 <CartesianGrid strokeDasharray="3 3" />
                 <XAxis dataKey="date" tick={{ fontSize: 11 }} minTickGap={24} />
                 <YAxis allowDecimals={false} tick={{ fontSize: 11 }} label={{ value: 'events a day', angle: -90, position: 'insideLeft', fontSize: 11 }} />
-                <Tooltip />
+                <Tooltip {...TOOLTIP} />
                 <Legend />
                 <Line type="monotone" dataKey="viewed" name="Views" stroke={COLORS.primary} dot={false} isAnimationActive={false} />
                 <Line type="monotone" dataKey="added" name="Adds to cart" stroke={COLORS.secondary} dot={false} isAnimationActive={false} />
@@ -157,7 +157,7 @@ function HorizontalBars({ data, color, label, unit }: { data: { name: string; va
         <CartesianGrid strokeDasharray="3 3" horizontal={false} />
         <XAxis type="number" tick={{ fontSize: 11 }} unit={unit} />
         <YAxis type="category" dataKey="name" width={170} tick={{ fontSize: 11 }} />
-        <Tooltip formatter={(value) => `${value}${unit}`} />
+        <Tooltip {...TOOLTIP} formatter={(value) => `${value}${unit}`} />
         <Bar dataKey="value" name={label} fill={color} isAnimationActive={false} />
       </BarChart>
     </ResponsiveContainer>

@@ -7,6 +7,7 @@ import { money } from '../experiments/types';
 import { usePageTitle } from '../title';
 import type { Ruleset } from '../types';
 import type { Experiment } from '../experiments/types';
+import { TableWrap } from '../components/TableWrap';
 
 /** The shop's rulesets: open, create, duplicate, delete. */
 export function RulesetsPage({ navigate }: { navigate(to: string): void }) {
@@ -71,7 +72,7 @@ export function RulesetsPage({ navigate }: { navigate(to: string): void }) {
       {list.loading && !list.data && <p className="muted">Loading…</p>}
       {list.data && list.data.length === 0 && <p>No rulesets yet. Create one to power a widget.</p>}
       {list.data && list.data.length > 0 && (
-        <div className="table-wrap">
+        <TableWrap>
           <table className="stack">
             <thead>
               <tr>
@@ -113,7 +114,7 @@ export function RulesetsPage({ navigate }: { navigate(to: string): void }) {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableWrap>
       )}
     </section>
   );
