@@ -22,6 +22,8 @@ import { createEventsService, type EventRow } from './services/events/index.js';
 import { createLedgerService } from './services/billing/ledger.js';
 import { createOnetimeService } from './services/billing/onetime.js';
 import { createBillingProviders } from './services/billing/providers.js';
+import type { LookupFunction } from 'node:net';
+import { createUpstreamClient, type UpstreamClient } from './services/upstream/client.js';
 import { createReactivationService } from './services/billing/reactivation.js';
 import { createBillingWebhooks } from './services/billing/webhooks.js';
 import { createAdminAuth } from './services/admin-auth.js';
@@ -33,6 +35,9 @@ import { createRecommendationsService } from './services/recommendations/index.j
 import { createRulesetsService } from './services/rulesets.js';
 import { createShopsService } from './services/shops.js';
 import { createStorefrontSync } from './services/storefront-sync.js';
+import { createPlatformService } from './services/platform/index.js';
+import { createPrivacyService } from './services/platform/privacy.js';
+import { createPlatformTopics } from './services/platform/webhooks.js';
 import { openStore } from './store/open.js';
 import type { Store } from './store/store.js';
 
@@ -75,17 +80,25 @@ export interface Services {
   insights: ReturnType<typeof createInsightsService>;
   /** Each shop's billing provider: the ledger, or a remote provider's API (docs/billing.md). */
   billingProviders: ReturnType<typeof createBillingProviders>;
+  upstream: UpstreamClient;
   reactivation: ReturnType<typeof createReactivationService>;
   onetime: ReturnType<typeof createOnetimeService>;
   billingWebhooks: ReturnType<typeof createBillingWebhooks>;
   storefrontSync: ReturnType<typeof createStorefrontSync>;
+  /** The storefront platform connection: sync, reconciliation, webhooks it subscribed (docs/api.md). */
+  platform: ReturnType<typeof createPlatformService>;
+  /** Privacy requests, erasure and event retention (docs/operations.md, "Privacy"). */
+  privacy: ReturnType<typeof createPrivacyService>;
   /** Starts background refresh of the indexes (other nodes' writes). */
   startBackground(): void;
   close(): Promise<void>;
 }
 
 /** The composition root: opens the store, loads the read models, wires the services. */
-export async function compose(config: Config, options: { log?: Logger; store?: Store } = {}): Promise<Services> {
+export async function compose(
+  config: Config,
+  options: { log?: Logger; store?: Store /** Name resolution of upstream calls (tests resolve names of their own). */; upstreamLookup?: LookupFunction } = {},
+): Promise<Services> {
   const store = options.store ?? (await openStore(config.databaseUrl));
   // The answer cache takes an eighth of the budget at most; shops share what the process leaves.
   const answerBytes = Math.min(64, Math.floor(config.memoryBudgetMb / 8)) * 1024 * 1024;
@@ -129,8 +142,15 @@ export async function compose(config: Config, options: { log?: Logger; store?: S
   const adminAuth = createAdminAuth({ store, keys, configuredToken: config.adminToken });
   const eventWriter = new GroupCommitter<EventRow>((batch) => store.appendEvents(batch), { maxBatch: 1000, maxDelayMs: 0 });
   const viewed = new ViewedIndex(store);
+  // Every outbound call goes through this one client (address rules, deadline, byte cap).
+  const upstream = createUpstreamClient({
+    allowPrivate: config.allowPrivateUpstreams,
+    ...(options.upstreamLookup ? { lookup: options.upstreamLookup } : {}),
+  });
   const billingProviders = createBillingProviders({
     store,
+    upstream,
+    allowPrivateUpstreams: config.allowPrivateUpstreams,
     secretKey: config.secretKey,
     policy: { timeoutMs: config.billingTimeoutMs, budgetMs: 2 * config.billingTimeoutMs },
     ...(options.log ? { log: options.log } : {}),
@@ -145,7 +165,27 @@ export async function compose(config: Config, options: { log?: Logger; store?: S
   });
   const attribution = createAttributionService({ store, catalog });
   const catalogAdmin = createCatalogService({ store, catalog, attribution });
-  const storefrontSync = createStorefrontSync({ store, catalogAdmin, catalog, ...(options.log ? { log: options.log } : {}) });
+  const privacy = createPrivacyService({ store, catalog, viewed, shopDeleted: () => keys.load().then(() => bus.publish({ type: 'keys' })) });
+  const platform = createPlatformService({
+    store,
+    catalog,
+    catalogAdmin,
+    upstream,
+    secretKey: config.secretKey,
+    allowPrivate: config.allowPrivateUpstreams,
+    sync: { pollMs: config.platformPollMs, batchSize: 250, maxLineBytes: 4 * 1024 * 1024, fileDeadlineMs: 3_600_000, publicUrl: config.publicUrl },
+    ...(options.log ? { log: options.log } : {}),
+  });
+  const platformTopics = createPlatformTopics({
+    store,
+    connections: platform.connections,
+    catalogAdmin,
+    privacy,
+    uninstalled: (shopId) => platform.uninstalled(shopId),
+  });
+  const storefrontSync = createStorefrontSync({ store, catalogAdmin, catalog, platformTopics, ...(options.log ? { log: options.log } : {}) });
+  let platformTimer: NodeJS.Timeout | null = null;
+  let lastRetention = 0;
   let timer: NodeJS.Timeout | null = null;
   let modelTimer: NodeJS.Timeout | null = null;
   let refreshing = false;
@@ -167,11 +207,13 @@ export async function compose(config: Config, options: { log?: Logger; store?: S
     catalogAdmin,
     storefrontSync,
     products,
+    platform,
+    privacy,
     rulesets: createRulesetsService({ store, catalog }),
     recommendations,
     events: createEventsService({ store, catalog, viewed, committer: eventWriter }),
     eventWriter,
-    tracking: createTrackingService({ catalog, committer: trackWriter, store }),
+    tracking: createTrackingService({ catalog, committer: trackWriter, store, exposures }),
     trackWriter,
     attribution,
     experiments: createExperimentsService({ store, catalog, exposures }),
@@ -180,10 +222,18 @@ export async function compose(config: Config, options: { log?: Logger; store?: S
     ledger: createLedgerService({ store }),
     insights: createInsightsService({ store, catalog }),
     billingProviders,
+    upstream,
     reactivation: createReactivationService({ providers: billingProviders, store, catalog, publicUrl: config.publicUrl }),
     onetime: createOnetimeService({ providers: billingProviders, catalog }),
     billingWebhooks: createBillingWebhooks({ store, providers: billingProviders }),
     startBackground() {
+      // Platform syncs and reconciliations each minute; retention once a day.
+      platformTimer ??= setInterval(() => {
+        const daily = Date.now() - lastRetention >= 86_400_000 ? privacy.retention() : Promise.resolve(0);
+        if (Date.now() - lastRetention >= 86_400_000) lastRetention = Date.now();
+        Promise.all([platform.tick(), daily]).catch((error: unknown) => options.log?.warn({ err: error }, 'platform or retention work failed; retrying'));
+      }, 60_000);
+      platformTimer.unref();
       if (timer) return;
       timer = setInterval(() => {
         if (refreshing) return;
@@ -201,6 +251,8 @@ export async function compose(config: Config, options: { log?: Logger; store?: S
       modelTimer.unref();
     },
     async close() {
+      if (platformTimer) clearInterval(platformTimer);
+      await platform.close();
       if (timer) clearInterval(timer);
       if (modelTimer) clearInterval(modelTimer);
       timer = null;
@@ -213,6 +265,7 @@ export async function compose(config: Config, options: { log?: Logger; store?: S
       await exposures.close().catch((error: unknown) => options.log?.error({ err: error }, 'could not write buffered experiment visitors'));
       await bus.close();
       await billingProviders.close();
+      await upstream.close();
       await redis?.quit().catch(() => undefined);
       await store.close();
     },

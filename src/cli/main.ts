@@ -6,6 +6,7 @@ import { serve } from '../main.js';
 import { seedDemoShop } from '../services/demo.js';
 import { openStore } from '../store/open.js';
 import { parseCommandLine, USAGE } from './args.js';
+import { connectCommand } from './connect.js';
 import { importFolder } from './import.js';
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
@@ -79,6 +80,10 @@ async function run(argv: string[]): Promise<number> {
       case 'keys':
         await keysCommand(services, rest);
         return 0;
+      case 'connect':
+        if (!rest[0] || (!options.reconcile && (!options.domain || !options.token)))
+          throw new UsageError('connect needs a shop handle, --domain and --token (or --reconcile).');
+        return await connectCommand(services, rest[0], options, (text) => process.stdout.write(text), process.stdout.isTTY === true);
       default:
         throw new UsageError(`unknown command "${command}".`);
     }

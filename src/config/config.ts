@@ -27,11 +27,15 @@ export interface Config {
   readonly secretKey: Buffer | null;
   /** Timeout of one call to a remote billing provider (docs/billing.md). */
   readonly billingTimeoutMs: number;
+  /** Upstreams (billing provider, storefront platform) may be plain http and private addresses: development and tests only. */
+  readonly allowPrivateUpstreams: boolean;
   /** Which proxies may name the client (rate limits, logs); off by default. */
   readonly trustProxy: TrustProxy;
   readonly timeouts: ServerTimeouts;
   /** Memory this process may use, in MB: shops' read models are evicted, least recently used first, to stay under it. */
   readonly memoryBudgetMb: number;
+  /** How often a running bulk export of the storefront platform is asked for its status (docs/operations.md). */
+  readonly platformPollMs: number;
 }
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -76,6 +80,8 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
   }
   const secretKey = rawSecret === undefined ? null : Buffer.from(rawSecret, 'hex');
   const billingTimeoutMs = integerSetting(env, 'REBOUND_BILLING_TIMEOUT_MS', 5000, 100, 60_000);
+  const allowPrivateUpstreams = booleanSetting(env, 'REBOUND_ALLOW_PRIVATE_UPSTREAMS', false);
+  const platformPollMs = integerSetting(env, 'REBOUND_PLATFORM_POLL_MS', 2000, 10, 600_000);
   const trustProxy = trustProxySetting(env);
   const timeouts = serverTimeouts((name, fallback, min, max) => integerSetting(env, name, fallback, min, max));
   return Object.freeze({
@@ -93,9 +99,11 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
     modelIntervalS,
     secretKey,
     billingTimeoutMs,
+    allowPrivateUpstreams,
     trustProxy,
     timeouts,
     memoryBudgetMb,
+    platformPollMs,
   });
 }
 

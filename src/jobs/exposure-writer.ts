@@ -34,6 +34,11 @@ export class ExposureWriter {
     else this.timer ??= setTimeout(() => void this.flush(), this.options.flushMs).unref();
   }
 
+  /** Whether this visitor's exposure is still buffered here (not yet in the store). */
+  holds(shopId: number, experimentId: number, visitor: string): boolean {
+    return this.pending.has(`${shopId}:${experimentId}:${visitor}`);
+  }
+
   /** Writes what is buffered now; resolves when it (and any write before it) is done. */
   flush(): Promise<void> {
     if (this.timer) clearTimeout(this.timer);

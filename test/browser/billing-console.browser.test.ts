@@ -16,7 +16,7 @@ describe.skipIf(!inject('chromium'))('billing pages of the console in Chromium',
   let privateKey: string;
 
   beforeAll(async () => {
-    t = await startApp(backend, { REBOUND_SECRET_KEY: TEST_SECRET_KEY });
+    t = await startApp(backend, { REBOUND_SECRET_KEY: TEST_SECRET_KEY, REBOUND_ALLOW_PRIVATE_UPSTREAMS: 'true' });
     base = await listen(t.app);
     privateKey = (await t.createShop('subs-shop', { name: 'Subscriptions shop' })).private;
     expect((await t.admin('POST', '/admin/v1/shops/subs-shop/campaigns', { name: 'Winter winback', discount_code: 'COLD10' })).statusCode).toBe(201);

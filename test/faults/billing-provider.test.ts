@@ -21,7 +21,7 @@ describe.each(backends())('remote billing provider faults on $name', (backend) =
 
   beforeAll(async () => {
     fake = seedFakeProvider(await new FakeBillingProvider().start());
-    t = await startApp(backend, { REBOUND_SECRET_KEY: TEST_SECRET_KEY, REBOUND_BILLING_TIMEOUT_MS: '1000' });
+    t = await startApp(backend, { REBOUND_SECRET_KEY: TEST_SECRET_KEY, REBOUND_ALLOW_PRIVATE_UPSTREAMS: 'true', REBOUND_BILLING_TIMEOUT_MS: '1000' });
     shop = await seedBilling(t, 'faults');
     await t.admin('PATCH', '/admin/v1/shops/faults', { billing_webhook_secret: WEBHOOK_SECRET });
     await switchToRemoteProvider(t, 'faults', fake);

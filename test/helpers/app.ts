@@ -1,3 +1,4 @@
+import type { LookupFunction } from 'node:net';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { loadConfig, type Config } from '../../src/config/config.js';
 import { compose, type Services } from '../../src/compose.js';
@@ -18,10 +19,14 @@ export interface TestApp {
 }
 
 /** The real app on a fresh database of the given backend, driven through inject. */
-export async function startApp(backend: Backend, env: Record<string, string> = {}, options: AppOptions = {}): Promise<TestApp> {
+export async function startApp(
+  backend: Backend,
+  env: Record<string, string> = {},
+  options: AppOptions & { /** Resolves upstream host names (a name of the test's own may point at loopback). */ upstreamLookup?: LookupFunction } = {},
+): Promise<TestApp> {
   const url = await backend.url();
   const config = loadConfig({ DATABASE_URL: url, REBOUND_ADMIN_TOKEN: ADMIN_TOKEN, LOG_LEVEL: 'silent', REBOUND_DEMO: 'false', ...env });
-  const services = await compose(config);
+  const services = await compose(config, options.upstreamLookup ? { upstreamLookup: options.upstreamLookup } : {});
   const app = await buildApp(services, config, { logger: false, ...options });
   const admin: TestApp['admin'] = (method, path, body, bearer = ADMIN_TOKEN) =>
     app.inject({

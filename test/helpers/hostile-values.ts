@@ -20,6 +20,38 @@ export const PATHOLOGICAL = [
   `${'['.repeat(3_000)}${']'.repeat(3_000)}`,
 ];
 
+/**
+ * Upstream URLs a tenant could aim the platform at: loopback, private, link-local, metadata and
+ * unspecified addresses in each spelling, and `LOOPBACK_NAME`, which the tests' resolver answers
+ * with 127.0.0.1 (as a hostile DNS server would).
+ */
+export const LOOPBACK_NAME = 'to-loopback.rebound.test';
+export const SSRF_URLS = [
+  'http://127.0.0.1:9',
+  'https://127.0.0.1',
+  'https://localhost',
+  'https://localhost.',
+  'https://api.localhost',
+  'https://127.1',
+  'https://0x7f000001',
+  'https://2130706433',
+  'https://0177.0.0.1',
+  'https://[::1]',
+  'https://[::ffff:127.0.0.1]',
+  'https://[0:0:0:0:0:ffff:7f00:1]',
+  'https://10.0.0.5',
+  'https://172.16.3.4',
+  'https://192.168.1.10',
+  'https://169.254.169.254',
+  'https://[fe80::1]',
+  'https://[fd12::1]',
+  'https://0.0.0.0',
+  'https://[::]',
+  'https://224.0.0.1',
+  'https://user:password@api.example.com',
+  `https://${LOOPBACK_NAME}`,
+];
+
 /** A single hostile parameter value. */
 export const hostileText: fc.Arbitrary<string> = fc.oneof(
   {
@@ -72,6 +104,7 @@ export const hostileText: fc.Arbitrary<string> = fc.oneof(
     ),
   },
   { weight: 2, arbitrary: fc.constantFrom(...PATHOLOGICAL) },
+  { weight: 1, arbitrary: fc.constantFrom(...SSRF_URLS) },
   { weight: 2, arbitrary: fc.string({ maxLength: 40 }) },
   { weight: 1, arbitrary: fc.string({ unit: 'grapheme', maxLength: 20 }) },
   { weight: 1, arbitrary: fc.integer().map(String) },

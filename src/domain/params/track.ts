@@ -1,7 +1,7 @@
 import { MAX_SOURCE_LENGTH } from '../attribution/source.js';
 import { TRACK_TYPES, type TrackEvent, type TrackType } from '../attribution/track.js';
 import { InvalidInputError } from '../errors.js';
-import { keyParam } from './common.js';
+import { customerSigParam, keyParam } from './common.js';
 import { MISSING_IDENTITY } from './event.js';
 import { clip, invalid, param, params, type ParamsOf, type TParam } from './param.js';
 import { positiveId, sessionId, text, time } from './text-kinds.js';
@@ -33,6 +33,7 @@ export const trackParams = params({
   type: trackType(),
   uuid: sessionId('client-made session UUID (this or shop_customer_id is required)'),
   shop_customer_id: positiveId('storefront customer id (this or uuid is required)'),
+  ...customerSigParam,
   source: text('metadata.source of the answer the product came from', { max: MAX_SOURCE_LENGTH }),
   product_id: positiveId('the product shown, clicked or added'),
   variant_id: positiveId('the variant added, when known'),

@@ -1,12 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { ForbiddenError } from '../../domain/errors.js';
-import { customerSignature, safeEqual } from '../../domain/keys.js';
+import { BAD_CUSTOMER_SIG, customerSignature, safeEqual } from '../../domain/keys.js';
 import type { Shop } from '../../domain/shop.js';
 
 /** What the check needs of a shop (read before the hook by the residency hook: settings at least). */
 type ShopEssentials = Pick<Shop, 'settings' | 'signing_secret'>;
-
-export const BAD_CUSTOMER_SIG = 'customer_sig is missing or wrong for shop_customer_id.';
 
 /**
  * Shops that set require_customer_signature: a public request naming shop_customer_id must prove

@@ -1,6 +1,4 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { LRUCache } from 'lru-cache';
-import { Pool } from 'undici';
 import { ConfigError } from '../../config/config.js';
 import { openToken, sealToken } from '../../domain/billing/token-cipher.js';
 import type { BillingProviderSettings } from '../../domain/billing/types.js';
@@ -12,6 +10,8 @@ import type { BillingProvider } from './provider.js';
 import { DEFAULT_POLICY, createRemoteClient, type RemoteCallPolicy } from './remote/client.js';
 import { remoteProvider } from './remote/provider.js';
 import { ProviderReadCache, type CachedKind } from './remote/read-cache.js';
+import { checkUpstreamUrl } from '../upstream/address.js';
+import type { UpstreamClient } from '../upstream/client.js';
 
 /** The API versions the remote provider speaks. */
 export const REMOTE_API_VERSIONS = ['2021-11'] as const;
@@ -49,12 +49,14 @@ type ProvidersStore = Pick<
   | 'abandonIdempotencyKey'
 >;
 
-const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
-
 /** Each shop's billing provider: the ledger unless the shop chose a remote one (docs/billing.md). */
 export function createBillingProviders(deps: {
   store: ProvidersStore;
   secretKey: Buffer | null;
+  /** The one outbound client; the provider's base URL is checked by its address rules. */
+  upstream: UpstreamClient;
+  /** REBOUND_ALLOW_PRIVATE_UPSTREAMS: http and private base URLs accepted (development and tests). */
+  allowPrivateUpstreams: boolean;
   policy?: Partial<RemoteCallPolicy>;
   log?: { warn(obj: object, msg: string): void };
 }) {
@@ -62,18 +64,7 @@ export function createBillingProviders(deps: {
   const policy: RemoteCallPolicy = { ...DEFAULT_POLICY, ...deps.policy };
   const ledger = ledgerProvider(store);
   const cache = new ProviderReadCache();
-  // One connection pool per provider origin, shared by the shops that use it.
-  const pools = new LRUCache<string, Pool>({ max: 200, dispose: (pool) => void pool.close().catch(() => undefined) });
   const remotes = new Map<number, { stamp: number; provider: BillingProvider }>();
-
-  function poolFor(origin: string): Pool {
-    let pool = pools.get(origin);
-    if (!pool) {
-      pool = new Pool(origin, { connections: 16, headersTimeout: policy.timeoutMs, bodyTimeout: policy.timeoutMs, connect: { timeout: policy.timeoutMs } });
-      pools.set(origin, pool);
-    }
-    return pool;
-  }
 
   function remoteFor(record: BillingProviderRecord): BillingProvider {
     const cached = remotes.get(record.shop_id);
@@ -81,9 +72,15 @@ export function createBillingProviders(deps: {
     const token = secretKey && record.api_token ? openToken(record.api_token, secretKey, record.shop_id) : null;
     if (token === null)
       throw new BadGatewayError("The shop's billing provider token cannot be read with this server's REBOUND_SECRET_KEY; store the token again.");
-    const url = new URL(record.base_url!);
+    // The token travels with the base URL it was stored with, and to nothing else.
     const client = createRemoteClient(
-      { dispatcher: poolFor(url.origin), basePath: url.pathname.replace(/\/+$/, ''), token, version: record.api_version ?? REMOTE_API_VERSIONS[0] },
+      {
+        upstream: deps.upstream,
+        baseUrl: record.base_url!,
+        token,
+        version: record.api_version ?? REMOTE_API_VERSIONS[0],
+        lane: `billing:${record.shop_id}`,
+      },
       policy,
     );
     const provider = remoteProvider({ client, cache, store, policy, ...(deps.log ? { log: deps.log } : {}) });
@@ -91,20 +88,11 @@ export function createBillingProviders(deps: {
     return provider;
   }
 
-  function checkBaseUrl(value: string | undefined): string {
-    let url: URL | null = null;
-    try {
-      url = value ? new URL(value) : null;
-    } catch {
-      url = null;
-    }
-    // Plain http only to this machine (a local test double): a token never crosses a network in clear.
-    if (!url || !(url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK.has(url.hostname))) || url.search || url.hash || url.username) {
-      throw new InvalidDocumentError('Invalid billing provider: base_url must be an https URL without query or credentials.', [
-        { path: 'base_url', message: 'not an https URL' },
-      ]);
-    }
-    return url.toString().replace(/\/+$/, '');
+  /** The base URL under the upstream address rules, checked now against what its host resolves to. */
+  async function checkBaseUrl(value: string | undefined): Promise<string> {
+    const url = checkUpstreamUrl(value, 'base_url', deps.allowPrivateUpstreams);
+    await deps.upstream.checkResolves(url, 'base_url');
+    return url;
   }
 
   return {
@@ -127,9 +115,14 @@ export function createBillingProviders(deps: {
       if (input.type === 'ledger') {
         await store.putBillingProvider(shopId, { type: 'ledger', base_url: null, api_version: null, api_token: null });
       } else {
-        const baseUrl = checkBaseUrl(input.base_url);
+        const baseUrl = await checkBaseUrl(input.base_url);
         const current = await store.getBillingProvider(shopId);
         const kept = current?.type === 'remote' ? current.api_token : null;
+        // A stored token is bound to the origin it was given for: moving it elsewhere needs the token again.
+        if (input.api_token === undefined && kept !== null && new URL(current!.base_url!).origin !== new URL(baseUrl).origin)
+          throw new InvalidDocumentError('Invalid billing provider: send api_token again to use it with another base_url origin.', [
+            { path: 'api_token', message: 'required when base_url moves to another origin' },
+          ]);
         if (input.api_token === undefined && kept === null)
           throw new InvalidDocumentError('Invalid billing provider: api_token is required for a remote provider.', [
             { path: 'api_token', message: 'required' },
@@ -173,10 +166,9 @@ export function createBillingProviders(deps: {
       cache.drop(shopId, kind, id);
     },
 
+    /** Forgets the providers built for shops (the upstream client's connections are closed by its owner). */
     async close(): Promise<void> {
-      const open = [...pools.values()];
-      pools.clear();
-      await Promise.all(open.map((pool) => pool.close().catch(() => undefined)));
+      remotes.clear();
     },
   };
 }

@@ -11,6 +11,7 @@ import { billingProviderMethods } from './billing-providers.js';
 import { campaignMethods } from './campaigns.js';
 import { eventMethods } from './events.js';
 import { experimentMethods } from './experiments.js';
+import { platformMethods } from './platform.js';
 import { rulesetMethods } from './rulesets.js';
 import { shopWebhookMethods } from './shop-webhooks.js';
 import { shopMethods } from './shops.js';
@@ -69,5 +70,6 @@ function kyselyStore({ db, dialect, schema, poolStats }: Connection): Store {
     ...trackingMethods(db),
     ...experimentMethods(db),
     ...widgetMethods(db),
+    ...platformMethods(db),
   };
 }

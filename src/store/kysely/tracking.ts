@@ -4,6 +4,7 @@ import { countTracked } from '../../domain/attribution/track.js';
 import { utcDay } from '../../domain/events.js';
 import type { TrackingStore } from '../attribution-store.js';
 import { chunks } from '../codec.js';
+import { countableRows } from './track-once.js';
 import type { Database } from '../schema.js';
 import { addToTotals } from './increments.js';
 import { nextCounterBlock } from './shops.js';
@@ -13,9 +14,11 @@ const TRACK_COUNTS = ['impressions', 'clicks', 'add_to_carts'] as const;
 /** Tracked events, attributed order lines and their per-day totals (docs/attribution.md). */
 export function trackingMethods(db: Kysely<Database>): TrackingStore {
   return {
-    async appendTrackEvents(rows) {
-      if (rows.length === 0) return;
+    async appendTrackEvents(all) {
+      if (all.length === 0) return;
       await db.transaction().execute(async (trx) => {
+        // Repeats are acknowledged by the caller and dropped here; arms only where they served the visitor.
+        const rows = await countableRows(trx, all);
         const byShop = new Map<number, typeof rows>();
         for (const row of rows) {
           const list = byShop.get(row.shop_id);

@@ -27,7 +27,7 @@ describe.each(cases)('billing contract: $name', ({ backend, provider }: { backen
   let state: ProviderState;
 
   beforeAll(async () => {
-    t = await startApp(backend, { REBOUND_SECRET_KEY: TEST_SECRET_KEY });
+    t = await startApp(backend, { REBOUND_SECRET_KEY: TEST_SECRET_KEY, REBOUND_ALLOW_PRIVATE_UPSTREAMS: 'true' });
     shop = await seedBilling(t, 'contract');
     await t.admin('PATCH', '/admin/v1/shops/contract', { billing_webhook_secret: WEBHOOK_SECRET });
     if (provider === 'remote') {

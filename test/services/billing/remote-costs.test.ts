@@ -16,7 +16,7 @@ describe('calls a remote provider receives per operation', () => {
 
   beforeAll(async () => {
     fake = seedFakeProvider(await new FakeBillingProvider().start());
-    t = await startApp(backend, { REBOUND_SECRET_KEY: TEST_SECRET_KEY });
+    t = await startApp(backend, { REBOUND_SECRET_KEY: TEST_SECRET_KEY, REBOUND_ALLOW_PRIVATE_UPSTREAMS: 'true' });
     key = (await seedBilling(t, 'costs')).private;
     await switchToRemoteProvider(t, 'costs', fake);
   });

@@ -25,7 +25,8 @@ export function trackRoutes(app: FastifyInstance, tracking: TrackingService): vo
       },
     },
     async (request, reply) => {
-      const events = tracking.eventsOf(request.query, request.body, Date.now());
+      const caller = { shopId: request.apiKey!.shopId, publicKey: request.apiKey!.kind === 'public' };
+      const events = tracking.eventsOf(caller, request.query, request.body, Date.now());
       const accepted = await tracking.track(request.apiKey!.shopId, events);
       return reply.send({ data: 'Received', accepted });
     },

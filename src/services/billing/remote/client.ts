@@ -1,6 +1,7 @@
 import pRetry from 'p-retry';
-import type { Dispatcher } from 'undici';
 import { BadGatewayError, UnavailableError } from '../../../domain/errors.js';
+import type { UpstreamAnswer, UpstreamClient } from '../../upstream/client.js';
+import { UpstreamError } from '../../upstream/errors.js';
 
 /** How a remote provider is called (docs/billing.md, "Retries, timeouts and faults"). */
 export interface RemoteCallPolicy {
@@ -16,18 +17,20 @@ export interface RemoteCallPolicy {
 export const DEFAULT_POLICY: RemoteCallPolicy = { timeoutMs: 5000, budgetMs: 10_000, tries: 4, backoffMs: 250 };
 
 export interface RemoteEndpoint {
-  dispatcher: Dispatcher;
-  /** Path prefix of the base URL (usually empty). */
-  basePath: string;
+  /** The one outbound client: address rules, one deadline per call, the 2 MB answer cap. */
+  upstream: UpstreamClient;
+  /** The provider's base URL; the token is sent to it and to nothing else. */
+  baseUrl: string;
   token: string;
   version: string;
+  /** The shop's lane of the upstream client: its calls share a few slots, whatever its provider does. */
+  lane: string;
 }
 
-/** The provider answered with a status that is not 2xx. */
+/** The provider answered with a status that is not 2xx. Its body is not kept: it is never quoted. */
 export class ProviderStatusError extends Error {
   constructor(
     readonly status: number,
-    readonly body: string,
     readonly retryAfterMs: number | null,
   ) {
     super(`billing provider answered ${status}`);
@@ -70,17 +73,16 @@ export function parseRetryAfter(value: string | string[] | undefined, now = Date
   return Number.isNaN(at) ? null : Math.max(0, at - now);
 }
 
-const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT', 'EHOSTUNREACH', 'ENETUNREACH']);
-
-/** One HTTP call with the version and token headers and the per-call timeout; JSON in and out. */
-async function send(endpoint: RemoteEndpoint, method: Dispatcher.HttpMethod, path: string, body: unknown, timeoutMs: number): Promise<unknown> {
-  let response: Dispatcher.ResponseData;
-  const signal = AbortSignal.timeout(timeoutMs);
+/** One HTTP call with the version and token headers, under one deadline and the answer cap; JSON in and out. */
+async function send(endpoint: RemoteEndpoint, method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body: unknown, timeoutMs: number): Promise<unknown> {
+  let answer: UpstreamAnswer;
   try {
-    response = await endpoint.dispatcher.request({
+    answer = await endpoint.upstream.call({
+      url: `${endpoint.baseUrl}${path}`,
       method,
-      path: `${endpoint.basePath}${path}`,
-      signal,
+      deadlineMs: timeoutMs,
+      maxBytes: ANSWER_CAP_BYTES,
+      lane: endpoint.lane,
       headers: {
         'x-recharge-access-token': endpoint.token,
         'x-recharge-version': endpoint.version,
@@ -90,24 +92,31 @@ async function send(endpoint: RemoteEndpoint, method: Dispatcher.HttpMethod, pat
       ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
     });
   } catch (error) {
-    const code = (error as { code?: string }).code ?? '';
-    throw new ProviderNetworkError(signal.aborted ? 'timed out' : code || (error as Error).message, !NOT_SENT.has(code));
+    throw upstreamFailure(error);
   }
-  let text: string;
+  if (answer.status < 200 || answer.status >= 300) throw new ProviderStatusError(answer.status, parseRetryAfter(answer.headers['retry-after']));
+  if (answer.body.length === 0) return {};
   try {
-    text = await response.body.text();
-  } catch {
-    throw new ProviderNetworkError(signal.aborted ? 'timed out reading the answer' : 'connection dropped mid-answer', true);
-  }
-  if (response.statusCode < 200 || response.statusCode >= 300) {
-    throw new ProviderStatusError(response.statusCode, text.slice(0, 2000), parseRetryAfter(response.headers['retry-after']));
-  }
-  if (text === '') return {};
-  try {
-    return JSON.parse(text);
+    return JSON.parse(answer.body.toString('utf8'));
   } catch {
     throw new BadGatewayError('The billing provider answered something that is not JSON.');
   }
+}
+
+/** The largest answer read from the provider (§18): past it the call ends as a 502 at once. */
+export const ANSWER_CAP_BYTES = 2 * 1024 * 1024;
+
+/**
+ * An upstream failure in the provider's terms: an oversized answer, a refused address or an answer
+ * that stalled after it began are 502s, never retried (a hostile provider cannot hold a shop's
+ * requests); no answer at all is a network error the retries cover.
+ */
+function upstreamFailure(error: unknown): unknown {
+  if (!(error instanceof UpstreamError)) return error;
+  if (error.reason === 'too_large') return new BadGatewayError('The billing provider answered more than 2 MB; the call was ended.');
+  if (error.reason === 'address') return new BadGatewayError("The billing provider's address is not a public https address; check the shop's base_url.");
+  if (error.reason === 'deadline' && error.answered) return new BadGatewayError('The billing provider did not finish its answer in time.');
+  return new ProviderNetworkError(error.message, error.sent);
 }
 
 export interface WriteOptions<T> {
@@ -209,23 +218,11 @@ export function createRemoteClient(endpoint: RemoteEndpoint, policy: RemoteCallP
 
 export type RemoteClient = ReturnType<typeof createRemoteClient>;
 
-/** A provider refusal in the caller's words; the provider's own text is kept short. */
+/** A provider refusal in the caller's words: its status only, never the provider's text. */
 function translate(error: unknown): unknown {
   if (!(error instanceof ProviderStatusError)) return error;
   if (error.status === 401 || error.status === 403) {
     return new BadGatewayError("The billing provider refused Rebound's API token; check the shop's billing provider settings.");
   }
-  return new BadGatewayError(`The billing provider refused the request (${error.status}): ${providerMessage(error.body)}`);
-}
-
-/** The `errors` / `error` text of a provider's error body, at most 200 characters. */
-export function providerMessage(body: string): string {
-  try {
-    const parsed = JSON.parse(body) as { errors?: unknown; error?: unknown };
-    const value = parsed.errors ?? parsed.error;
-    const text = typeof value === 'string' ? value : JSON.stringify(value ?? parsed);
-    return text.slice(0, 200);
-  } catch {
-    return body.slice(0, 200) || 'no details';
-  }
+  return new BadGatewayError(`The billing provider refused the request (${error.status}).`);
 }

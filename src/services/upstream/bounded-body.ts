@@ -1,0 +1,69 @@
+import { UpstreamError } from './errors.js';
+
+/** A readable answer body: iterated chunk by chunk and destroyed when the reader stops early. */
+export interface BodySource extends AsyncIterable<Buffer | string> {
+  destroy(error?: Error): unknown;
+}
+
+const tooLarge = (what: string, cap: number) => new UpstreamError('too_large', `${what} is larger than ${cap} bytes`, true, true);
+
+/** The whole body, read as a stream; past `maxBytes` the connection is dropped at once and `too_large` thrown. */
+export async function readCapped(body: BodySource, maxBytes: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    size += bytes.length;
+    if (size > maxBytes) {
+      body.destroy();
+      throw tooLarge('the answer', maxBytes);
+    }
+    chunks.push(bytes);
+  }
+  return Buffer.concat(chunks, size);
+}
+
+/** Every chunk of the body, while their total stays within `maxBytes`. */
+export async function* cappedChunks(body: BodySource, maxBytes: number): AsyncGenerator<Buffer> {
+  let size = 0;
+  try {
+    for await (const chunk of body) {
+      const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+      size += bytes.length;
+      if (size > maxBytes) throw tooLarge('the answer', maxBytes);
+      yield bytes;
+    }
+  } finally {
+    body.destroy();
+  }
+}
+
+/**
+ * The body's non-empty lines (LF or CRLF), decoded as UTF-8 once a line is whole, so a character
+ * split across chunks stays intact. A line longer than `maxLineBytes` ends the read with `too_large`;
+ * at most one line is held in memory.
+ */
+export async function* cappedLines(chunks: AsyncIterable<Buffer>, maxLineBytes: number): AsyncGenerator<string> {
+  let pending: Buffer[] = [];
+  let pendingSize = 0;
+  const take = (tail: Buffer): string => {
+    const line = (pending.length === 0 ? tail : Buffer.concat([...pending, tail])).toString('utf8');
+    pending = [];
+    pendingSize = 0;
+    return line.endsWith('\r') ? line.slice(0, -1) : line;
+  };
+  for await (const chunk of chunks) {
+    let start = 0;
+    for (let end = chunk.indexOf(10); end !== -1; end = chunk.indexOf(10, start)) {
+      if (pendingSize + end - start > maxLineBytes) throw tooLarge('a line of the answer', maxLineBytes);
+      const line = take(chunk.subarray(start, end));
+      start = end + 1;
+      if (line !== '') yield line;
+    }
+    pendingSize += chunk.length - start;
+    if (pendingSize > maxLineBytes) throw tooLarge('a line of the answer', maxLineBytes);
+    if (start < chunk.length) pending.push(chunk.subarray(start));
+  }
+  const last = take(Buffer.alloc(0));
+  if (last !== '') yield last;
+}
