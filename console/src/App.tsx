@@ -17,6 +17,7 @@ const InsightsPage = lazy(() => import('./pages/Insights').then((m) => ({ defaul
 const CampaignsPage = lazy(() => import('./pages/Campaigns').then((m) => ({ default: m.CampaignsPage })));
 const BillingSettingsPage = lazy(() => import('./pages/BillingSettings').then((m) => ({ default: m.BillingSettingsPage })));
 const WidgetsPage = lazy(() => import('./pages/Widgets').then((m) => ({ default: m.WidgetsPage })));
+const ConnectionPage = lazy(() => import('./pages/Connection').then((m) => ({ default: m.ConnectionPage })));
 const SettingsPage = lazy(() => import('./pages/Settings').then((m) => ({ default: m.SettingsPage })));
 const ExperimentsPage = lazy(() => import('./pages/Experiments').then((m) => ({ default: m.ExperimentsPage })));
 
@@ -31,6 +32,7 @@ const NAV = [
   ['/experiments', 'Experiments'],
   ['/campaigns', 'Campaigns'],
   ['/billing', 'Billing'],
+  ['/connection', 'Connection'],
   ['/settings', 'Settings'],
 ] as const;
 
@@ -253,6 +255,8 @@ function Route({
       return <BillingSettingsPage />;
     case 'settings':
       return <SettingsPage />;
+    case 'connection':
+      return <ConnectionPage />;
     case 'experiments':
       return <ExperimentsPage />;
     case 'widgets':

@@ -40,6 +40,7 @@ const PAGES: { name: string; hash: string; ready: (page: Page) => Promise<unknow
   { name: 'experiments', hash: '#/experiments', ready: (p) => p.getByRole('table', { name: /Figures per arm/ }).waitFor() },
   { name: 'campaigns', hash: '#/campaigns', ready: (p) => p.getByRole('heading', { name: 'New campaign' }).waitFor() },
   { name: 'billing', hash: '#/billing', ready: (p) => p.getByRole('heading', { name: 'Billing provider' }).waitFor() },
+  { name: 'connection', hash: '#/connection', ready: (p) => p.getByRole('heading', { name: 'Connect your store' }).waitFor() },
   { name: 'settings', hash: '#/settings', ready: (p) => p.locator('[data-setting="trending_window_days"]').waitFor() },
 ];
 
