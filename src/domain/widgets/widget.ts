@@ -51,8 +51,3 @@ export function publicWidget(widget: Widget): PublicWidget {
   const { created_at: _created, updated_at: _updated, ...rest } = widget;
   return rest;
 }
-
-/** The source a widget's cards are tracked under beside the answer's own source. */
-export function widgetSource(id: number): string {
-  return `widget:${id}`;
-}
