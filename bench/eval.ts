@@ -1,22 +1,17 @@
 /**
- * `npm run eval [-- <data dir>]`: recommendation quality on public purchase logs (docs/evaluation.md), each
- * list of the built server's public API next to its baseline on held-out orders, with standard errors.
- * The data directory defaults to `../shared/data` beside the repository. The last line printed is one
- * JSON object with every figure.
+ * `npm run eval [-- <data dir>]`: recommendation quality on public purchase logs (docs/evaluation.md).
+ * Rolling-origin folds: each trained on the orders before its cut and scored on the weeks after it,
+ * every list of the model (its own functions, as the service runs them) against the strong simple
+ * baselines, with paired bootstrap intervals. The data directory defaults to `../shared/data` beside
+ * the repository. Prints markdown tables; the last line is one JSON object with every figure.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { Score } from './eval/metrics.js';
+import { printCandidates, printFolds } from './eval/fold-report.js';
+import { evaluateFolds } from './eval/fold-suite.js';
 import { loadMsStore } from './eval/ms-store.js';
-import { DAY_MS, isoSeconds, loadRetail, type Invoice } from './eval/retail.js';
-import { requestStats, startService, type Service } from './eval/service.js';
-import { evaluate, type Dataset } from './eval/suite.js';
+import { loadRetail, type Invoice } from './eval/retail.js';
 import { ROOT } from './lib/processes.js';
-
-const VALID_DAYS = 28;
-const fmt = (s: Score | null | undefined) =>
-  s ? `${s.hit_rate.toFixed(4)} ± ${s.hit_se.toFixed(4)}   ${s.recall.toFixed(4)} ± ${s.recall_se.toFixed(4)} ${String(s.n).padStart(6)}` : 'n/a';
 
 function dataDir(): string | null {
   const given = process.argv[2];
@@ -25,88 +20,34 @@ function dataDir(): string | null {
   return existsSync(beside) ? beside : null;
 }
 
-/** Training orders split at `cutoff`: before it fits, from it checks. */
-function carveByTime(train: readonly Invoice[], cutoff: number, label: string) {
-  return { fit: train.filter((o) => o.at < cutoff), check: train.filter((o) => o.at >= cutoff), label };
-}
-
-/** The time from which the last `share` of the orders' lines lie. */
-function lineShareCutoff(orders: readonly Invoice[], share: number): number {
-  const times = orders.flatMap((o) => Array.from({ length: o.items.size }, () => o.at)).sort((a, b) => a - b);
-  return times[Math.floor(times.length * (1 - share))]!;
-}
-
-async function datasets(dir: string): Promise<{ data: Dataset; split: string }[]> {
-  const out: { data: Dataset; split: string }[] = [];
+/** Each log's orders in time order (the whole visible period: the folds cut it). */
+async function logs(dir: string): Promise<{ name: string; handle: string; orders: Invoice[] }[]> {
+  const out: { name: string; handle: string; orders: Invoice[] }[] = [];
   const retailFile = join(dir, 'online-retail', 'online_retail_train.csv.gz');
   if (existsSync(retailFile)) {
-    const r = await loadRetail(retailFile, VALID_DAYS);
-    out.push({
-      data: {
-        name: 'Online Retail',
-        handle: 'retail',
-        products: r.products,
-        train: r.train,
-        valid: r.valid,
-        carve: (train) => carveByTime(train, train[train.length - 1]!.at - VALID_DAYS * DAY_MS, `training's last ${VALID_DAYS} days`),
-      },
-      split: `${r.rows} rows; training ${r.train.length} orders to ${isoSeconds(r.train[r.train.length - 1]!.at)}; validation ${r.valid.length} orders, ${isoSeconds(r.cutoff)} … ${isoSeconds(r.lastAt)} (last ${VALID_DAYS} days)`,
-    });
+    const r = await loadRetail(retailFile, 0);
+    out.push({ name: 'Online Retail', handle: 'retail', orders: [...r.train, ...r.valid] });
   }
   const msDir = join(dir, 'ms-store-sar');
   if (existsSync(join(msDir, 'ms_usage_train.csv'))) {
     const m = loadMsStore(msDir);
-    out.push({
-      data: {
-        name: 'Microsoft store',
-        handle: 'msstore',
-        products: m.products,
-        train: m.train,
-        valid: m.valid,
-        carve: (train) => carveByTime(train, lineShareCutoff(train, 0.2), "training's last 20% of rows"),
-      },
-      split: `${m.rows} rows; training ${m.train.length} baskets to ${isoSeconds(m.train[m.train.length - 1]!.at)}; validation ${m.valid.length} baskets, ${isoSeconds(m.cutoff)} … ${isoSeconds(m.lastAt)} (last 20% of rows)`,
-    });
+    out.push({ name: 'Microsoft store', handle: 'msstore', orders: [...m.train, ...m.valid] });
   }
   return out;
 }
 
 async function main(dir: string) {
   const started = performance.now();
-  const work = mkdtempSync(join(tmpdir(), 'rebound-eval-'));
-  let service: Service | null = null;
   const results: Record<string, unknown> = {};
-  try {
-    service = await startService(work);
-    for (const { data, split } of await datasets(dir)) {
-      console.log(`\n== ${data.name}: ${split}`);
-      const r = await evaluate(service, data);
-      console.log(`import ${JSON.stringify(r.import_ms)} ms; model ${JSON.stringify(r.model)} (waited ${r.model_wait_ms} ms)`);
-      console.log(`${'method'.padEnd(66)} ${'hit@10 ± se'.padStart(17)}   ${'recall@10 ± se'.padStart(17)} ${'n'.padStart(6)}`);
-      for (const row of r.rows) console.log(`${row.label.padEnd(66)} ${fmt(row.score)}${row.note ? `  (${row.note})` : ''}`);
-      console.log('-- recommended similarities (offline, same baskets, filled from popularity):');
-      for (const [key, s] of Object.entries(r.sweeps.recommended)) console.log(`   ${key.padEnd(63)} ${fmt(s)}`);
-      console.log('-- for_you: affinity half-life × neighbour vote (offline; purchases kept | left out):');
-      for (const [key, s] of Object.entries(r.sweeps.for_you)) console.log(`   ${key.padEnd(40)} ${fmt(s.kept)} | ${fmt(s.left_out)}`);
-      for (const [name, sweep] of [
-        [`validation carved from training (${r.blend.split}), ${r.blend.validation.cases} customers: choose k here`, r.blend.validation],
-        [`held-out split, ${r.blend.held_out.cases} customers: report only`, r.blend.held_out],
-      ] as const) {
-        console.log(`-- for_you blend with popularity, α = n/(n+k), purchases first; ${name} (kept | left out):`);
-        for (const [key, s] of Object.entries(sweep.variants)) console.log(`   ${key.padEnd(40)} ${fmt(s.kept)} | ${fmt(s.left_out)}`);
-      }
-      console.log('-- trending: counts × window × half-life (offline, one list for all validation customers):');
-      for (const [key, s] of Object.entries(r.sweeps.trending)) console.log(`   ${key.padEnd(63)} ${fmt(s)}`);
-      results[data.handle] = { ...r, rows: Object.fromEntries(r.rows.map((row) => [row.key, row.score])) };
-    }
-  } finally {
-    await service?.running.stop();
-    rmSync(work, { recursive: true, force: true });
+  for (const log of await logs(dir)) {
+    console.log(`\n### ${log.name}: ${log.orders.length} orders`);
+    const folds = evaluateFolds(log.orders);
+    printFolds(log.name, folds);
+    printCandidates(log.name, folds);
+    results[log.handle] = folds;
   }
-  console.log(
-    `\npublic API requests ${requestStats.count}, mean ${(requestStats.ms / Math.max(1, requestStats.count)).toFixed(2)} ms; total ${Math.round(performance.now() - started)} ms`,
-  );
-  console.log(JSON.stringify({ k: 10, data_dir: dir, datasets: results }));
+  console.log(`\ntotal ${Math.round(performance.now() - started)} ms`);
+  console.log(JSON.stringify({ k: 10, data_dir: dir, logs: results }));
 }
 
 const dir = dataDir();

@@ -2,24 +2,28 @@
  * `npm run load:events`: sustained event intake with many concurrent clients on SQLite and on
  * PostgreSQL, then the same with the server killed (SIGKILL) half-way and restarted. Each run
  * counts stored events against acknowledged ones; an acknowledged event that is not stored fails it.
+ * Settings: LOAD_SECONDS, LOAD_CLIENTS, LOAD_DATABASES, LOAD_WORKERS (e.g. `1,2`: one run per count).
  */
 import { runEventLoad } from './lib/event-load.js';
 
 const SECONDS = Number(process.env.LOAD_SECONDS ?? 20);
 const CLIENTS = Number(process.env.LOAD_CLIENTS ?? 50);
 const databases = (process.env.LOAD_DATABASES ?? 'sqlite,postgres').split(',') as ('sqlite' | 'postgres')[];
+/** Processes of the server, one run each (REBOUND_WORKERS): e.g. `1,2`. */
+const WORKERS = (process.env.LOAD_WORKERS ?? '1').split(',').map(Number);
 
 async function main() {
   const summary: Record<string, unknown> = {};
   let failed = false;
   for (const database of databases) {
-    for (const crash of [false, true]) {
-      const name = `${database}${crash ? '_kill9' : ''}`;
+    for (const [workers, crash] of WORKERS.flatMap((w) => [false, true].map((c) => [w, c] as const))) {
+      const name = `${database}${workers > 1 ? `_${workers}workers` : ''}${crash ? '_kill9' : ''}`;
       const result = await runEventLoad({
         database,
         clients: CLIENTS,
         seconds: SECONDS,
         serverArgs: ['dist/src/cli/main.js', 'serve'],
+        workers,
         ...(crash ? { crashAfterMs: (SECONDS * 1000) / 2 } : {}),
       });
       summary[name] = result;

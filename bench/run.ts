@@ -29,6 +29,8 @@ const env = (db: string, demo: boolean) => ({
   LOG_LEVEL: 'warn',
   REBOUND_DEMO: String(demo),
   HOST: '127.0.0.1',
+  // Ratios are per process: one worker unless BENCH_WORKERS says otherwise (the workers scenario runs two).
+  REBOUND_WORKERS: process.env.BENCH_WORKERS ?? '1',
 });
 
 async function admin(base: string, method: string, path: string, body?: unknown) {
@@ -93,7 +95,7 @@ async function main() {
     const body = Buffer.from(await probe.arrayBuffer());
     const file = join(work, `${name}.json`);
     writeFileSync(file, body);
-    const ceiling = await startProcess(['bench/lib/ceiling-server.mjs', file], {}, 3103, '/');
+    const ceiling = await startProcess(['bench/lib/ceiling-server.mjs', file], {}, 0, '/');
     const target: LoadResult[] = [];
     const bare: LoadResult[] = [];
     for (let round = 0; round < ROUNDS; round++) {
@@ -112,16 +114,16 @@ async function main() {
   };
 
   // 1. The demo shop: first start on an empty database (seeding it), then a restart.
-  const first = await startProcess(serverArgs, env('demo.db', true), 3101, '/readyz');
+  const first = await startProcess(serverArgs, env('demo.db', true), 0, '/readyz');
   row('start-up, empty database + demo seed (ms)', String(first.startMs));
   await first.stop();
-  const demo = await startProcess(serverArgs, env('demo.db', true), 3101, '/readyz');
+  const demo = await startProcess(serverArgs, env('demo.db', true), 0, '/readyz');
   row('start-up, demo shop (1,000 products) stored (ms)', String(demo.startMs));
   row('RSS with the demo shop loaded (MB)', String(demo.rssMb()));
   await demo.stop();
 
   // 2. A generated shop of 10,000 products with collections, markets, customers, orders, a ruleset and events.
-  const loader = await startProcess(serverArgs, env('bench.db', false), 3102, '/readyz');
+  const loader = await startProcess(serverArgs, env('bench.db', false), 0, '/readyz');
   const created = await admin(loader.url, 'POST', '/admin/v1/shops', { handle: 'bench', name: 'Bench', scopes: ['read_markets'] });
   const publicKey = created.keys.public as string;
   // The load comes from one address: lift the per-visitor limit meant for storefronts.
@@ -150,7 +152,7 @@ async function main() {
   row('RSS right after the import (MB)', String(loader.rssMb()));
   await loader.stop();
 
-  const server = await startProcess(serverArgs, env('bench.db', false), 3102, '/readyz');
+  const server = await startProcess(serverArgs, env('bench.db', false), 0, '/readyz');
   row('start-up with the 10,000-product shop stored (ms)', String(server.startMs));
   row('RSS after that start (MB)', String(server.rssMb()));
 
@@ -203,6 +205,25 @@ async function main() {
   for (const [name, url] of lists) await measure(`${name}_uncached`, `${url}&bust_cache=yes`);
   const rss = server.rssMb();
   row('RSS at the end of the load (MB)', String(rss));
+  // 3. Every core: the cached trending answer from a node of two worker processes against one, in alternating rounds.
+  let workers: { one: LoadResult; two: LoadResult; ratio: number } | null = null;
+  if (!only || only.includes('workers')) {
+    const pair = await startProcess(serverArgs, { ...env('bench.db', false), REBOUND_WORKERS: '2' }, 0, '/readyz');
+    const path = allUrls.trending!.slice(server.url.length);
+    await warmWorkers(pair.url, path);
+    const one: LoadResult[] = [];
+    const two: LoadResult[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      one.push(await load(`${server.url}${path}`, { seconds: SECONDS / ROUNDS }));
+      two.push(await load(`${pair.url}${path}`, { seconds: SECONDS / ROUNDS }));
+    }
+    await pair.stop();
+    workers = { one: mean(one), two: mean(two), ratio: Number((mean(two).rps / mean(one).rps).toFixed(2)) };
+    row(
+      'trending cached, 1 worker → 2 workers (req/s)',
+      `${workers.one.rps} → ${workers.two.rps} (×${workers.ratio}), p99 ${workers.one.p99Ms} / ${workers.two.p99Ms} ms`,
+    );
+  }
   await server.stop();
 
   rmSync(work, { recursive: true, force: true });
@@ -214,7 +235,7 @@ async function main() {
     ]),
   );
   if (only) {
-    console.log(JSON.stringify({ only, server: serverArgs[0], lists: listFigures, results }));
+    console.log(JSON.stringify({ only, server: serverArgs[0], lists: listFigures, results, workers }));
     return;
   }
   const p99 = Math.max(...Object.keys(urls).flatMap((n) => [results[`${n}_cached`]!.p99Ms, results[`${n}_uncached`]!.p99Ms]));
@@ -227,6 +248,7 @@ async function main() {
       collections_rps: results.collections_cached!.rps,
       p99_ms: p99,
       rss_mb: rss,
+      workers,
       ratios: {
         custom_cached: ratio('custom_cached'),
         custom_uncached: ratio('custom_uncached'),
@@ -252,6 +274,24 @@ async function main() {
       },
     }),
   );
+}
+
+/**
+ * Makes the shop resident in every worker of a node and waits for each worker's model of it: each
+ * worker loads and builds on its own, and the measured rounds should not include that.
+ */
+async function warmWorkers(base: string, path: string): Promise<void> {
+  // A new connection per request: the cluster hands connections to the workers in turn.
+  const headers = { authorization: `Bearer ${TOKEN}`, connection: 'close' };
+  for (let i = 0; i < 8; i++) await (await fetch(`${base}${path}`, { headers })).arrayBuffer();
+  const deadline = Date.now() + 180_000;
+  for (let built = 0; built < 8 && Date.now() < deadline; ) {
+    const status = await fetch(`${base}/admin/v1/shops/bench/models/status`, { headers });
+    if (!status.ok || !((await status.json()) as { data: unknown }).data) {
+      built = 0;
+      await new Promise((r) => setTimeout(r, 250));
+    } else built++;
+  }
 }
 
 const SESSIONS = Array.from({ length: 50 }, (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`);

@@ -11,7 +11,9 @@
  * TENANTS_CONNECTIONS (10), TENANTS_BUDGET_MB (512, the default), TENANTS_ZIPF (1.0 = the exponent),
  * TENANTS_DIR (where the prepared database is kept; default <tmp>/rebound-tenants).
  */
+import { copyFileSync, rmSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
+import SQLite from 'better-sqlite3';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runTenantLoad } from './lib/tenant-load.js';
@@ -27,6 +29,10 @@ const CONNECTIONS = setting('TENANTS_CONNECTIONS', 10);
 const BUDGET_MB = setting('TENANTS_BUDGET_MB', 512);
 const ZIPF = setting('TENANTS_ZIPF', 1);
 const DIR = process.env.TENANTS_DIR ?? join(tmpdir(), 'rebound-tenants');
+/** Processes of the server (REBOUND_WORKERS): the targets are per process, so one unless asked. */
+const WORKERS = setting('TENANTS_WORKERS', 1);
+/** TENANTS_SERVER: another checkout's built server (an earlier version) under the same load and data. */
+const SERVER_DIR = process.env.TENANTS_SERVER ?? '.';
 const MB = 1024 * 1024;
 
 /** The figures of `/metrics` this run follows. */
@@ -73,6 +79,23 @@ async function coldLoad(server: Running, shop: TenantShop): Promise<{ coldMs: nu
   return { coldMs, warmMs: await timed(), rssMb: server.rssMb() };
 }
 
+/**
+ * A copy of the prepared file as a version before the stored serving rows knew it: without that
+ * table and its migration's record (an older server refuses a database migrated past it).
+ */
+function copyForEarlierVersion(file: string): string {
+  const copy = `${file}.earlier`;
+  for (const suffix of ['', '-wal', '-shm']) rmSync(`${copy}${suffix}`, { force: true });
+  const source = new SQLite(file);
+  source.pragma('wal_checkpoint(TRUNCATE)');
+  source.close();
+  copyFileSync(file, copy);
+  const db = new SQLite(copy);
+  db.exec(`drop table if exists product_serving; delete from kysely_migration where name like '2026_11_25_%'`);
+  db.close();
+  return copy;
+}
+
 async function main(): Promise<void> {
   const log = (line: string) => console.log(line);
   const prepareStart = performance.now();
@@ -88,16 +111,18 @@ async function main(): Promise<void> {
     );
   }
 
-  // The prepared file is served as it is: the run only reads.
+  // The prepared file is served as it is (the run only reads); an earlier version gets a copy of its own schema.
+  const served = SERVER_DIR === '.' ? data.file : copyForEarlierVersion(data.file);
   const env = {
-    DATABASE_URL: `sqlite:${data.file}`,
+    REBOUND_WORKERS: String(WORKERS),
+    DATABASE_URL: `sqlite:${served}`,
     REBOUND_ADMIN_TOKEN: OPERATOR_TOKEN,
     REBOUND_DEMO: 'false',
     LOG_LEVEL: 'warn',
     HOST: '127.0.0.1',
     REBOUND_MEMORY_BUDGET_MB: String(BUDGET_MB),
   };
-  const server = await startProcess(['dist/src/cli/main.js', 'serve'], env, 0, '/readyz');
+  const server = await startProcess([join(SERVER_DIR, 'dist/src/cli/main.js'), 'serve'], env, 0, '/readyz');
   const baselineRss = server.rssMb();
   const loadBefore = loadavg()[0]!;
   log(
@@ -171,6 +196,8 @@ async function main(): Promise<void> {
       connections: CONNECTIONS,
       zipf: ZIPF,
       budget_mb: BUDGET_MB,
+      workers: WORKERS,
+      server: SERVER_DIR,
       allowance_mb: allowanceMb,
       load_average: [Number(loadBefore.toFixed(1)), Number(loadAfter.toFixed(1))],
       prepare_ms: prepareMs,

@@ -9,6 +9,7 @@ import { CatalogIndex } from './indexes/catalog-index.js';
 import { KeyIndex } from './indexes/key-index.js';
 import { ModelIndex } from './indexes/model-index.js';
 import { ModelPool } from './jobs/model-pool.js';
+import { AssemblyPool } from './jobs/assembly-pool.js';
 import { Residency } from './indexes/residency.js';
 import { ViewedIndex } from './indexes/viewed-index.js';
 import { GroupCommitter } from './jobs/group-commit.js';
@@ -91,6 +92,11 @@ export interface Services {
   privacy: ReturnType<typeof createPrivacyService>;
   /** Starts background refresh of the indexes (other nodes' writes). */
   startBackground(): void;
+  /**
+   * Work to stop when the process shuts down, before the buffers are written and the pools close
+   * (sync jobs, background loops): register a function that resolves once that work has stopped.
+   */
+  onClose(stop: () => Promise<void> | void): void;
   close(): Promise<void>;
 }
 
@@ -110,7 +116,10 @@ export async function compose(
     ...(options.log ? { log: options.log } : {}),
   });
   // Shops are loaded on their first request, not here: a node's memory follows its traffic.
-  const catalog = new CatalogIndex(store, residency, options.log);
+  // A shop's products are read and packed off the request thread (§23); the loads only swap them in.
+  const assembly = new AssemblyPool(config.databaseUrl);
+  const readPage = assembly.usable ? assembly.readPage.bind(assembly) : undefined;
+  const catalog = new CatalogIndex(store, residency, options.log, readPage);
   const keys = new KeyIndex(store);
   await keys.load();
   const warn = (error: unknown) => options.log?.warn({ err: error }, 'redis unavailable: serving without the shared cache');
@@ -125,8 +134,10 @@ export async function compose(
   const modelPool = new ModelPool(config.databaseUrl);
   if (!modelPool.usable) options.log?.warn('an in-memory SQLite database cannot be read by the model worker: the model lists serve their fallback');
   const modelIntervalMs = config.modelIntervalS * 1000;
-  const models = new ModelIndex(modelPool.usable ? (shopId, stamp) => modelPool.build(shopId, stamp) : null, {
+  const models = new ModelIndex(modelPool.usable ? (shopId, stamp, withContent) => modelPool.build(shopId, stamp, withContent) : null, {
     intervalMs: modelIntervalMs,
+    debounceMs: config.modelDebounceS * 1000,
+    content: (shopId) => modelPool.content(shopId),
     ...(options.log ? { log: options.log } : {}),
   });
   // A shop's model counts against the same memory budget and leaves with the shop's catalog.
@@ -188,10 +199,11 @@ export async function compose(
   let lastRetention = 0;
   let timer: NodeJS.Timeout | null = null;
   let modelTimer: NodeJS.Timeout | null = null;
-  let refreshing = false;
+  let refreshing: Promise<unknown> | null = null;
+  const stoppers: (() => Promise<void> | void)[] = [];
 
   const products = createProductsService({ catalog, viewed, models });
-  const recommendations = createRecommendationsService({ catalog, viewed, models });
+  const recommendations = createRecommendationsService({ catalog, viewed, models, orderProducts: (shopId, ids) => store.orderProductIds(shopId, ids) });
   return {
     config,
     store,
@@ -237,11 +249,10 @@ export async function compose(
       if (timer) return;
       timer = setInterval(() => {
         if (refreshing) return;
-        refreshing = true;
-        Promise.all([catalog.refreshStale(), keys.refreshIfStale(), catalog.refreshEventCounts(), storefrontSync.applyPending()])
+        refreshing = Promise.all([catalog.refreshStale(), keys.refreshIfStale(), catalog.refreshEventCounts(), storefrontSync.applyPending()])
           .catch((error: unknown) => options.log?.warn({ err: error }, 'index refresh failed; serving the last loaded data'))
           .finally(() => {
-            refreshing = false;
+            refreshing = null;
           });
       }, config.indexRefreshMs);
       timer.unref();
@@ -250,6 +261,9 @@ export async function compose(
       modelTimer = setInterval(() => models.refresh(), Math.max(1000, modelIntervalMs / 10));
       modelTimer.unref();
     },
+    onClose(stop) {
+      stoppers.push(stop);
+    },
     async close() {
       if (platformTimer) clearInterval(platformTimer);
       await platform.close();
@@ -257,8 +271,13 @@ export async function compose(
       if (modelTimer) clearInterval(modelTimer);
       timer = null;
       modelTimer = null;
+      // A refresh or sync under way finishes on the open database; registered jobs stop before it closes.
+      await refreshing;
+      for (const stop of stoppers.splice(0))
+        await Promise.resolve(stop()).catch((error: unknown) => options.log?.warn({ err: error }, 'a background job did not stop cleanly'));
       models.close();
       await modelPool.close();
+      await assembly.close();
       // Everything acknowledged is already committed; this writes what is still buffered.
       await eventWriter.close().catch((error: unknown) => options.log?.error({ err: error }, 'could not write buffered events'));
       await trackWriter.close().catch((error: unknown) => options.log?.error({ err: error }, 'could not write buffered tracking events'));

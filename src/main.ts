@@ -1,27 +1,45 @@
 import pino from 'pino';
 import type { Config } from './config/config.js';
-import { compose } from './compose.js';
+import { compose, type Services } from './compose.js';
 import { buildApp } from './http/app.js';
 import { loggerOptions } from './http/plugins/logging.js';
+import { gracefulShutdown, stopOnSignals } from './shutdown.js';
+import { withStartupLock } from './store/startup-lock.js';
 import { seedDemoShop, DEMO_HANDLE, type DemoSeedResult } from './services/demo.js';
 
-/** Process entry of the server: compose → (seed demo) → buildApp → listen; drains on SIGTERM / SIGINT. */
+/** Process entry of the server: compose → (seed demo) → buildApp → listen; drains on SIGTERM / SIGINT (src/shutdown.ts). */
 export async function serve(config: Config): Promise<void> {
   const started = performance.now();
   const log = pino(loggerOptions(config.logLevel) as pino.LoggerOptions);
+  // Several nodes starting together: one migrates and seeds, the others wait and then find it done.
+  const services = await withStartupLock(
+    config.databaseUrl,
+    () => prepare(config, log),
+    () => log.info('another process is starting on this database (migrations, demo seed): waiting for it'),
+  );
+  const app = await buildApp(services, config);
+  stopOnSignals(gracefulShutdown({ app, services, log, graceMs: config.shutdownGraceMs }));
+
+  const address = await app.listen({ port: config.port, host: config.host });
+  // PORT=0 lets the system choose: whoever started us needs to learn which port it chose.
+  if (config.port === 0) process.stdout.write(`Listening on ${address}\n`);
+  services.startBackground();
+  log.info({ ms: Math.round(performance.now() - started), shops: (await services.shops.listShops()).length }, 'ready');
+}
+
+/** Start-up work done once per database: migrations (in compose), the operator token, the demo shop. */
+async function prepare(config: Config, log: pino.Logger): Promise<Services> {
   const services = await compose(config, { log });
   // A remote billing provider whose token cannot be opened stops start-up with one line (the CLI prints it).
   await services.billingProviders.checkStartup().catch(async (error: unknown) => {
     await services.close();
     throw error;
   });
-
   const generatedToken = await services.adminAuth.ensureToken();
   if (generatedToken) {
     log.warn('No REBOUND_ADMIN_TOKEN set: generated an operator token, kept hashed in the database. It is shown only now.');
     process.stdout.write(`\nAdmin token (shown once): ${generatedToken}\n`);
   }
-
   if (config.demo && (await services.shops.listShops()).length === 0) {
     const seeded = await seedDemoShop(
       {
@@ -36,32 +54,7 @@ export async function serve(config: Config): Promise<void> {
     );
     printDemoWelcome(config, seeded);
   }
-
-  const app = await buildApp(services, config);
-  let closing = false;
-  const shutdown = (signal: string) => {
-    if (closing) return;
-    closing = true;
-    log.info({ signal }, 'shutting down: draining in-flight requests');
-    const force = setTimeout(() => process.exit(1), 10_000);
-    force.unref();
-    app
-      .close()
-      .then(() => services.close())
-      .then(() => process.exit(0))
-      .catch((error: unknown) => {
-        log.error({ err: error }, 'shutdown failed');
-        process.exit(1);
-      });
-  };
-  process.once('SIGTERM', () => shutdown('SIGTERM'));
-  process.once('SIGINT', () => shutdown('SIGINT'));
-
-  const address = await app.listen({ port: config.port, host: config.host });
-  // PORT=0 lets the system choose: whoever started us needs to learn which port it chose.
-  if (config.port === 0) process.stdout.write(`Listening on ${address}\n`);
-  services.startBackground();
-  log.info({ ms: Math.round(performance.now() - started), shops: (await services.shops.listShops()).length }, 'ready');
+  return services;
 }
 
 function printDemoWelcome(config: Config, seeded: DemoSeedResult): void {

@@ -4,7 +4,6 @@ import { getOrCreate } from '../../src/domain/maps.js';
 export const DAY_MS = 86_400_000;
 const PRODUCT_CODE = /^\d{5}[A-Z]*$/;
 const INVOICE_DATE = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
-const CATALOG_DATE = '2010-12-01T00:00:00Z';
 
 /** One catalog product derived from a StockCode. */
 export interface RetailProduct {
@@ -132,35 +131,4 @@ export async function loadRetail(path: string, validDays: number): Promise<Retai
     (raw.at < cutoff ? train : valid).push({ id: raw.id, at: raw.at, customer: raw.customer, items });
   }
   return { rows, products, train, valid, lastAt, cutoff };
-}
-
-/** An ISO 8601 UTC timestamp without milliseconds. */
-export const isoSeconds = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
-
-/** The Admin API product document (ProductInput) of a retail product. */
-export function productDocument(p: RetailProduct) {
-  return {
-    id: p.id,
-    title: p.title,
-    handle: p.code.toLowerCase(),
-    ...(p.tag ? { product_type: p.tag, tags: [p.tag] } : {}),
-    created_at: CATALOG_DATE,
-    published_at: CATALOG_DATE,
-    variants: [{ id: p.id * 10 + 1, price: p.price, inventory_management: null }],
-  };
-}
-
-/** The Admin API order document (OrderInput) of an invoice. */
-export function orderDocument(invoice: Invoice) {
-  return {
-    id: invoice.id,
-    created_at: isoSeconds(invoice.at),
-    ...(invoice.customer !== null ? { customer: { id: invoice.customer } } : {}),
-    line_items: [...invoice.items].map(([productId, item]) => ({
-      product_id: productId,
-      variant_id: productId * 10 + 1,
-      quantity: item.quantity,
-      price: item.price.toFixed(2),
-    })),
-  };
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, request } from 'node:http';
@@ -12,6 +12,13 @@ export interface EventLoadOptions {
   seconds: number;
   /** Kill the server with SIGKILL this far into the run, then restart it and count. */
   crashAfterMs?: number;
+  /**
+   * Keep going (and put off the crash) until this many events are acknowledged, however long that
+   * takes: tests ask for a count of work, not for what a busy machine does in some seconds.
+   */
+  minAcknowledged?: number;
+  /** Processes of the server (REBOUND_WORKERS); one unless given. */
+  workers?: number;
   /** 0 (the default) lets the system choose a free port. */
   port?: number;
   /** How to start the server: the built one (bench) or the sources (tests). */
@@ -37,6 +44,15 @@ export interface EventLoadResult {
 
 const TOKEN = 'event-load-operator-token-0123456789';
 
+/** The processes a process started (Linux /proc): a node's workers. */
+function childPids(pid: number): number[] {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
+
 /** Drives the event intake with concurrent clients (one session each), then counts what was stored per session. */
 export async function runEventLoad(options: EventLoadOptions): Promise<EventLoadResult> {
   const work = mkdtempSync(join(tmpdir(), 'rebound-events-'));
@@ -51,7 +67,14 @@ export async function runEventLoad(options: EventLoadOptions): Promise<EventLoad
     await client.end();
     databaseUrl = `${pgUrl}?schema=${schema}`;
   }
-  const env = { DATABASE_URL: databaseUrl, REBOUND_ADMIN_TOKEN: TOKEN, REBOUND_DEMO: 'false', LOG_LEVEL: 'warn', HOST: '127.0.0.1' };
+  const env = {
+    DATABASE_URL: databaseUrl,
+    REBOUND_ADMIN_TOKEN: TOKEN,
+    REBOUND_DEMO: 'false',
+    LOG_LEVEL: 'warn',
+    HOST: '127.0.0.1',
+    REBOUND_WORKERS: String(options.workers ?? 1),
+  };
   let server: Running = await startProcess(options.serverArgs, env, options.port ?? 0, '/readyz');
   try {
     const admin = async (method: string, path: string, body?: unknown) => {
@@ -84,16 +107,20 @@ export async function runEventLoad(options: EventLoadOptions): Promise<EventLoad
       });
     const started = Date.now();
     const cpuBefore = server.cpuMs();
-    const crash =
-      options.crashAfterMs === undefined
-        ? null
-        : setTimeout(() => {
-            crashed = true;
-            server.child.kill('SIGKILL');
-          }, options.crashAfterMs);
+    const acknowledged = () => clients.reduce((total, c) => total + c.acked, 0);
+    const enough = () => acknowledged() >= (options.minAcknowledged ?? 0);
+    const kill = () => {
+      if (!enough()) return void setTimeout(kill, 20);
+      crashed = true;
+      // Every process of the node at once: its workers first (children of the primary), then the primary.
+      for (const pid of childPids(server.child.pid!)) process.kill(pid, 'SIGKILL');
+      server.child.kill('SIGKILL');
+    };
+    const crash = options.crashAfterMs === undefined ? null : setTimeout(kill, options.crashAfterMs);
     await Promise.all(
       clients.map(async (c) => {
-        while (!stop && Date.now() < deadline) {
+        // A crash run goes on until the crash; a clean one until the deadline and the count.
+        while (!stop && (Date.now() < deadline || !enough() || (crash !== null && !crashed))) {
           c.sent++;
           const status = await post(c.uuid, c.sent);
           if (status === 200) c.acked++;

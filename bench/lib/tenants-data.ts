@@ -52,7 +52,19 @@ async function importShop(services: Services, handle: string, data: DemoData, ru
 }
 
 /** Tables whose rows belong to one shop and make up its catalog, sales and rulesets. */
-const SHOP_TABLES = ['products', 'variants', 'collections', 'collection_products', 'customers', 'markets', 'orders', 'order_lines', 'rulesets', 'counters'];
+const SHOP_TABLES = [
+  'products',
+  'product_serving',
+  'variants',
+  'collections',
+  'collection_products',
+  'customers',
+  'markets',
+  'orders',
+  'order_lines',
+  'rulesets',
+  'counters',
+];
 
 /** Fills shop n (1-based, beyond the templates) with a copy of template ((n - 1) % templates) + 1: SQL, not the API, for speed. */
 function copyTemplates(file: string, shops: number, templates: number): void {
@@ -82,7 +94,7 @@ function copyTemplates(file: string, shops: number, templates: number): void {
  * SQLite file under `dir`; later runs with the same counts reuse it (delete the folder to redo).
  */
 export async function prepareTenants(dir: string, counts: { shops: number; products: number }, log: (line: string) => void): Promise<TenantData> {
-  const name = `${counts.shops}x${counts.products}-v1`;
+  const name = `${counts.shops}x${counts.products}-v2`;
   const file = join(dir, `${name}.db`);
   const manifest = join(dir, `${name}.json`);
   if (existsSync(file) && existsSync(manifest)) {

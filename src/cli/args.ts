@@ -31,6 +31,9 @@ export const USAGE = `Usage: rebound <command>
 Commands:
   serve                          start the HTTP server (seeds the demo shop into an empty database)
   migrate                        bring the database schema up to date
+  backup <file>                  a consistent copy of the database while it runs (SQLite online
+                                 backup; PostgreSQL: pg_dump)
+  restore <file>                 a backup into an empty database (servers stopped; pg_restore)
   seed-demo                      create or refresh the demo shop (handle "demo")
   import <dir> --shop <handle>   load products.json, collections.json, customers.json, markets.json,
                                  orders.json (JSON arrays, or .ndjson) from a folder into a shop
@@ -39,9 +42,9 @@ Commands:
   keys <shop>                    issue new keys for a shop (the replaced ones work for 24 more hours,
                                  older ones end now)
   keys list <shop>               a shop's keys: kind, prefix and state
-  keys revoke <shop> <prefix>    end the shop's keys starting with <prefix> (e.g. rb_pub_abcd) at once
   connect <shop> --domain <d> --token <t> [--api-version V] [--webhook-secret S] [--api-url U]
                                  connect a shop to its storefront platform and pull everything,
                                  with a progress bar; --reconcile reconciles a connected shop
+  keys revoke <shop> <prefix>    end the one live key named by <prefix> (16+ characters, or the whole key) at once
 
 Configuration comes from the environment: see .env.example.`;

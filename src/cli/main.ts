@@ -1,12 +1,19 @@
 #!/usr/bin/env node
+import cluster from 'node:cluster';
+import pino from 'pino';
+import { servePrimary } from '../cluster/primary.js';
+import { stopWithPrimary } from '../cluster/worker.js';
+import { loggerOptions } from '../http/plugins/logging.js';
 import { ConfigError, loadProcessConfig } from '../config/config.js';
 import { compose } from '../compose.js';
 import { AppError } from '../domain/errors.js';
 import { serve } from '../main.js';
 import { seedDemoShop } from '../services/demo.js';
 import { openStore } from '../store/open.js';
+import { withStartupLock } from '../store/startup-lock.js';
 import { parseCommandLine, USAGE } from './args.js';
 import { connectCommand } from './connect.js';
+import { backupDatabase, CommandError, restoreDatabase } from './backup.js';
 import { importFolder } from './import.js';
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
@@ -20,11 +27,23 @@ async function run(argv: string[]): Promise<number> {
   const config = loadProcessConfig();
   switch (command) {
     case 'serve':
-      await serve(config);
+      // Several processes on one port: this one only starts and stops them (src/cluster/primary.ts).
+      if (config.workers > 1 && cluster.isPrimary) await servePrimary(config, pino(loggerOptions(config.logLevel) as pino.LoggerOptions));
+      else {
+        stopWithPrimary();
+        await serve(config);
+      }
       return -1; // keeps running
+    case 'backup':
+    case 'restore': {
+      if (!rest[0]) throw new UsageError(`${command} needs a file.`);
+      await (command === 'backup' ? backupDatabase : restoreDatabase)(config.databaseUrl, rest[0]);
+      out(command === 'backup' ? `Backed up to ${rest[0]}.` : `Restored ${rest[0]}; run \`rebound migrate\` if it predates this version.`);
+      return 0;
+    }
     case 'migrate': {
-      const store = await openStore(config.databaseUrl);
-      await store.close();
+      // The same lock as a server's start-up: a node starting meanwhile waits, then finds the schema current.
+      await withStartupLock(config.databaseUrl, async () => (await openStore(config.databaseUrl)).close());
       out('Database schema is up to date.');
       return 0;
     }
@@ -118,7 +137,7 @@ run(process.argv.slice(2)).then(
     if (code >= 0) process.exit(code);
   },
   (error: unknown) => {
-    if (error instanceof ConfigError || error instanceof AppError) {
+    if (error instanceof ConfigError || error instanceof AppError || error instanceof CommandError) {
       process.stderr.write(`rebound: ${error.message}\n`);
     } else if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
       process.stderr.write(`rebound: ${(error as Error).message}\n\n${USAGE}\n`);

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
 import { ConfigError } from './errors.js';
 import { serverTimeouts, trustProxySetting, type ServerTimeouts, type TrustProxy } from './server.js';
@@ -23,12 +24,16 @@ export interface Config {
   readonly indexRefreshMs: number;
   /** Least time between two model builds of a shop, in seconds (0: rebuild as soon as data changes). */
   readonly modelIntervalS: number;
+  /** Seconds after the last write of a burst before a shop's model is rebuilt (§19). */
+  readonly modelDebounceS: number;
   /** 32 bytes that encrypt billing provider API tokens at rest; null when not configured. */
   readonly secretKey: Buffer | null;
   /** Timeout of one call to a remote billing provider (docs/billing.md). */
   readonly billingTimeoutMs: number;
   /** Upstreams (billing provider, storefront platform) may be plain http and private addresses: development and tests only. */
   readonly allowPrivateUpstreams: boolean;
+  /** Largest admin bulk body, in MB: larger is a 413 before parsing. */
+  readonly maxBodyMb: number;
   /** Which proxies may name the client (rate limits, logs); off by default. */
   readonly trustProxy: TrustProxy;
   readonly timeouts: ServerTimeouts;
@@ -36,6 +41,10 @@ export interface Config {
   readonly memoryBudgetMb: number;
   /** How often a running bulk export of the storefront platform is asked for its status (docs/operations.md). */
   readonly platformPollMs: number;
+  /** How long a graceful stop (SIGTERM) may take before the process exits anyway, in milliseconds. */
+  readonly shutdownGraceMs: number;
+  /** Processes serving this node's port (REBOUND_WORKERS; default the number of cores, 1 = one process). */
+  readonly workers: number;
 }
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -74,6 +83,8 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
   const indexRefreshMs = integerSetting(env, 'REBOUND_INDEX_REFRESH_MS', 1000, 50, 600_000);
   const memoryBudgetMb = integerSetting(env, 'REBOUND_MEMORY_BUDGET_MB', 512, 128, 1_048_576);
   const modelIntervalS = integerSetting(env, 'REBOUND_MODEL_INTERVAL_S', 300, 0, 86_400);
+  const modelDebounceS = integerSetting(env, 'REBOUND_MODEL_DEBOUNCE_S', 10, 0, 3_600);
+  const workers = integerSetting(env, 'REBOUND_WORKERS', availableParallelism(), 1, 256);
   const rawSecret = nonEmpty(env, 'REBOUND_SECRET_KEY');
   if (rawSecret !== undefined && !/^[0-9a-fA-F]{64}$/.test(rawSecret)) {
     throw new ConfigError('REBOUND_SECRET_KEY must be 64 hex characters (32 random bytes, e.g. `openssl rand -hex 32`).');
@@ -82,7 +93,9 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
   const billingTimeoutMs = integerSetting(env, 'REBOUND_BILLING_TIMEOUT_MS', 5000, 100, 60_000);
   const allowPrivateUpstreams = booleanSetting(env, 'REBOUND_ALLOW_PRIVATE_UPSTREAMS', false);
   const platformPollMs = integerSetting(env, 'REBOUND_PLATFORM_POLL_MS', 2000, 10, 600_000);
+  const maxBodyMb = integerSetting(env, 'REBOUND_MAX_BODY_MB', 32, 1, 256);
   const trustProxy = trustProxySetting(env);
+  const shutdownGraceMs = integerSetting(env, 'REBOUND_SHUTDOWN_GRACE_MS', 10_000, 100, 600_000);
   const timeouts = serverTimeouts((name, fallback, min, max) => integerSetting(env, name, fallback, min, max));
   return Object.freeze({
     port,
@@ -97,13 +110,17 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
     cacheTtlSeconds,
     indexRefreshMs,
     modelIntervalS,
+    modelDebounceS,
     secretKey,
     billingTimeoutMs,
     allowPrivateUpstreams,
+    maxBodyMb,
     trustProxy,
     timeouts,
     memoryBudgetMb,
     platformPollMs,
+    shutdownGraceMs,
+    workers,
   });
 }
 

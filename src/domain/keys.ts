@@ -26,7 +26,8 @@ export function newApiKey(shopId: number, kind: KeyKind, now = Date.now()): { pl
       shop_id: shopId,
       kind,
       key_hash: hashKey(plain),
-      key_prefix: plain.slice(0, PREFIX[kind].length + 4),
+      // Long enough to name one key when revoking (16 characters or more), far too short to use.
+      key_prefix: plain.slice(0, PREFIX[kind].length + 12),
       created_at: now,
       expires_at: null,
     },

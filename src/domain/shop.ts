@@ -48,6 +48,8 @@ export interface ShopSettings {
   platform_reconcile_minutes?: number;
   /** Events older than this many days are deleted daily (default 400). */
   event_retention_days?: number;
+  /** The unit of a `cart_subtotal` sent without a bracketed cart (default major: the currency unit). */
+  cart_subtotal_unit?: 'major' | 'minor';
 }
 
 /** Settings only the operator token may change: a shop's own key must not lift its own limits. */

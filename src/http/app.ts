@@ -1,5 +1,4 @@
 import { createServer, type ServerOptions } from 'node:http';
-import cors from '@fastify/cors';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import type { Config } from '../config/config.js';
 import type { TrustProxy } from '../config/server.js';
@@ -7,21 +6,26 @@ import type { Services } from '../compose.js';
 import { registerAdminAuth } from './plugins/admin-auth.js';
 import { registerApiKeyAuth } from './plugins/auth.js';
 import { registerErrorHandling } from './plugins/errors.js';
-import { loggerOptions } from './plugins/logging.js';
+import { loggerOptions, requestId } from './plugins/logging.js';
 import { registerMetrics } from './plugins/metrics.js';
 import { registerAdminRateLimit, registerApiRateLimit } from './plugins/rate-limit.js';
 import { registerResidentShop } from './plugins/resident-shop.js';
 import { registerOpenApi } from './plugins/openapi.js';
 import { registerParamsReader } from './plugins/params.js';
+import { registerAuthFailureLimit } from './plugins/auth-failures.js';
 import { registerCustomerSignatures } from './plugins/customer-signature.js';
+import { registerStorefrontCors } from './plugins/storefront-cors.js';
 import { registerStorefrontBodies } from './plugins/bodies.js';
-import { registerNdjson } from './routes/admin/bulk.js';
+import { BULK_BODY_LIMIT, registerNdjson } from './routes/admin/bulk.js';
 import { catalogRoutes } from './routes/admin/catalog.js';
 import { rulesetRoutes } from './routes/admin/rulesets.js';
 import { shopRoutes } from './routes/admin/shops.js';
 import { nodeRoutes } from './routes/admin/node.js';
-import { customRoute } from './routes/api/custom.js';
+import { customPostRoute, customRoute } from './routes/api/custom.js';
 import { eventRoutes } from './routes/api/events.js';
+import { eventBulkRoute } from './routes/api/event-bulk.js';
+import { createBulkEventsService } from '../services/events/bulk.js';
+import { createSubscribeService } from '../services/billing/subscribe.js';
 import { trackRoutes } from './routes/api/track.js';
 import { experimentRoutes } from './routes/admin/experiments.js';
 import { billingRoutes } from './routes/api/billing.js';
@@ -75,6 +79,12 @@ const frameworkErrors: NonNullable<FastifyServerOptions['frameworkErrors']> = (e
     .send({ error: message });
 };
 
+const RECHARGE_PREFIX = '/api/v1/recharge/';
+
+function rechargeAsBilling(url: string): string {
+  return url.startsWith(RECHARGE_PREFIX) ? `/api/v1/billing/${url.slice(RECHARGE_PREFIX.length)}` : url;
+}
+
 export interface AppOptions {
   /** Fastify logger settings; tests pass false. */
   logger?: FastifyServerOptions['logger'];
@@ -88,11 +98,15 @@ export async function buildApp(services: Services, config: Config, options: AppO
     logger: options.logger ?? loggerOptions(config.logLevel),
     bodyLimit: 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: true },
-    requestIdHeader: 'x-request-id',
+    // A client's X-Request-Id is kept only when it is short and plain (it reaches the logs); else a new one.
+    requestIdHeader: false,
+    genReqId: requestId,
     // Only trusted proxies may name the client: otherwise one visitor could take every visitor's rate-limit bucket.
     trustProxy: trustProxyOption(config.trustProxy),
     serverFactory: (handler) => createServer(serverOptions(config.timeouts), handler),
     frameworkErrors,
+    // The platform's name for the billing endpoints: one set of routes answers both (docs/api.md, "Aliases").
+    rewriteUrl: (request) => rechargeAsBilling(request.url ?? '/'),
   });
   for (const schema of sharedSchemas) app.addSchema(schema);
   app.setSerializerCompiler(serializeAsReturned);
@@ -107,6 +121,7 @@ export async function buildApp(services: Services, config: Config, options: AppO
     }
     done(null, payload);
   });
+  registerAuthFailureLimit(app, services.limiter);
   options.beforeRoutes?.(app);
   await registerOpenApi(app, config.publicUrl);
   healthRoutes(app, services.store);
@@ -117,29 +132,57 @@ export async function buildApp(services: Services, config: Config, options: AppO
 
   await app.register(
     async (api) => {
-      // Storefront pages call these from the browser, from any origin.
-      await api.register(cors, { origin: '*', methods: ['GET', 'POST', 'OPTIONS'], allowedHeaders: ['Content-Type', 'X-Api-Key'], maxAge: 86_400 });
+      // Storefront pages call the storefront routes from the browser, from any origin; billing is not one of them.
+      await registerStorefrontCors(api);
       registerApiKeyAuth(api, services.keys);
       registerResidentShop(api, services.catalog);
       registerApiRateLimit(api, services.limiter, services.catalog);
       registerCustomerSignatures(api, (shopId) => services.catalog.essentials(shopId));
       sourcesRoute(api); // first: it collects the list routes as they are added
       listRoutes(api, { products: services.products, cache: services.answers });
-      customRoute(api, { recommendations: services.recommendations, products: services.products, experiments: services.experiments, cache: services.answers });
+      const customDeps = {
+        recommendations: services.recommendations,
+        products: services.products,
+        experiments: services.experiments,
+        cache: services.answers,
+        settings: (shopId: number) => services.catalog.settings(shopId),
+      };
+      customRoute(api, customDeps);
       widgetConfigRoute(api, { widgets: services.widgets, products: services.products, cache: services.answers });
       // The POST endpoints read any body storefront code sends; the GET hot paths carry none of that machinery.
       await api.register(async (posts) => {
         await registerStorefrontBodies(posts);
         eventRoutes(posts, services.events);
+        customPostRoute(posts, customDeps);
         trackRoutes(posts, services.tracking);
-        billingRoutes(posts, { shops: services.shops, reactivation: services.reactivation, onetime: services.onetime });
+        billingRoutes(posts, {
+          shops: services.shops,
+          reactivation: services.reactivation,
+          onetime: services.onetime,
+          subscribe: createSubscribeService({ providers: services.billingProviders, catalog: services.catalog }),
+        });
       });
     },
     { prefix: '/api/v1' },
   );
 
+  // The platform widget's batched events; its key comes in the X-Rebuy-User-Token header.
+  await app.register(
+    async (v2) => {
+      await registerStorefrontCors(v2);
+      registerApiKeyAuth(v2, services.keys);
+      registerApiRateLimit(v2, services.limiter, services.catalog);
+      eventBulkRoute(v2, createBulkEventsService({ events: services.events, tracking: services.tracking, catalog: services.catalog }));
+    },
+    { prefix: '/api/v2' },
+  );
+
   await app.register(
     async (admin) => {
+      // Bulk bodies take REBOUND_MAX_BODY_MB at most: a larger one is a 413 before any of it is parsed.
+      admin.addHook('onRoute', (route) => {
+        if (route.bodyLimit === BULK_BODY_LIMIT) route.bodyLimit = config.maxBodyMb * 1024 * 1024;
+      });
       registerNdjson(admin);
       registerAdminAuth(admin, services.adminAuth);
       registerAdminRateLimit(admin, services.limiter, services.catalog);
@@ -160,9 +203,12 @@ export async function buildApp(services: Services, config: Config, options: AppO
   );
 
   await app.register(async (pages) => billingPageRoutes(pages, services.reactivation));
-  await app.register(async (hooks) => webhookRoutes(hooks, { billing: services.billingWebhooks, storefront: services.storefrontSync }), {
-    prefix: '/webhooks',
-  });
+  await app.register(
+    async (hooks) => webhookRoutes(hooks, { billing: services.billingWebhooks, storefront: services.storefrontSync, limiter: services.limiter }),
+    {
+      prefix: '/webhooks',
+    },
+  );
 
   return app;
 }

@@ -1,7 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import type { Logger } from 'pino';
 import type { Shop, ShopSettings } from '../domain/shop.js';
-import { CatalogLoader, type CatalogStore } from './catalog-loader.js';
+import { CatalogLoader, type CatalogStore, type ServedPageReader } from './catalog-loader.js';
 import { estimateCatalogBytes } from './footprint.js';
 import { LoadSlots } from './load-slots.js';
 import { Residency, type ShopMemory } from './residency.js';
@@ -61,8 +61,10 @@ export class CatalogIndex implements ShopMemory {
     private readonly store: CatalogStore,
     readonly residency: Residency = new Residency(),
     private readonly log?: Logger,
+    /** Reads pages of products off this thread (the assembly thread), when there is one. */
+    readPage?: ServedPageReader,
   ) {
-    this.loader = new CatalogLoader(store, log);
+    this.loader = new CatalogLoader(store, log, readPage);
     residency.register(this);
   }
 

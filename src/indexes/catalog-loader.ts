@@ -4,12 +4,14 @@ import { compileRuleset } from '../domain/rules/compile.js';
 import { DEFAULT_TRENDING } from '../domain/ranking/trending.js';
 import { utcDay } from '../domain/events.js';
 import { buildSales, DAY_MS } from './sales.js';
-import { indexMarket, indexProduct, ShopCatalog, type IndexedProduct, type IndexedRuleset } from './shop-catalog.js';
+import { indexProduct, packServed, unpackServed, type PackedProducts } from './product-serving.js';
+import { indexMarket, ShopCatalog, type IndexedProduct, type IndexedRuleset } from './shop-catalog.js';
 
 export type CatalogStore = Pick<
   Store,
   | 'getShopById'
   | 'listProducts'
+  | 'listServedProducts'
   | 'listCollections'
   | 'listMarkets'
   | 'listCustomers'
@@ -24,15 +26,20 @@ export type CatalogStore = Pick<
  * Products read per query when a shop's catalog is built. Each page is followed by a turn of the
  * event loop: a large shop's load must not hold up the requests of the shops already in memory.
  */
-const PRODUCT_PAGE = 25;
+const PRODUCT_PAGE = 1000;
 
 const yieldTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** Reads a page of a shop's products from the store, packed for `unpackServed`. */
+export type ServedPageReader = (shopId: number, page: { afterId: number; limit: number }) => Promise<PackedProducts>;
 
 /** Reads the parts of a shop's read model from the store; the index decides when. */
 export class CatalogLoader {
   constructor(
     private readonly store: CatalogStore,
     private readonly log?: Logger,
+    /** Where pages of products are read and packed: the assembly thread, else this one. */
+    private readonly readPage: ServedPageReader = async (shopId, page) => packServed(await store.listServedProducts(shopId, page)),
   ) {}
 
   /** A whole generation of the shop's catalog, or null when the shop does not exist. */
@@ -57,21 +64,33 @@ export class CatalogLoader {
     return this.store.listExperiments(shopId);
   }
 
-  /** Products a page at a time, so a large catalog's parsed documents never all live at once, nor block the loop long. */
+  /**
+   * Products a page at a time from their stored serving rows: bytes and small index fields, no
+   * document parsed; the rows are read and packed in the assembly thread when there is one. A
+   * product without a current row (written before the rows, or by an older serializer) is read
+   * from its document instead.
+   */
   async products(shopId: number): Promise<Map<number, IndexedProduct>> {
     const products = new Map<number, IndexedProduct>();
     let afterId = 0;
     for (;;) {
-      const page = await this.store.listProducts(shopId, { afterId, limit: PRODUCT_PAGE });
-      for (const row of page) products.set(row.id, indexProduct(row));
-      if (page.length < PRODUCT_PAGE) return products;
-      afterId = page[page.length - 1]!.id;
+      const page = await this.readPage(shopId, { afterId, limit: PRODUCT_PAGE });
+      for (const product of await this.unpack(shopId, page)) products.set(product.id, product);
+      if (page.count < PRODUCT_PAGE || page.lastId === null) return products;
+      afterId = page.lastId;
       await yieldTurn();
     }
   }
 
   async productsById(shopId: number, ids: number[]): Promise<IndexedProduct[]> {
-    return (await this.store.listProducts(shopId, { ids })).map(indexProduct);
+    return this.unpack(shopId, packServed(await this.store.listServedProducts(shopId, { ids })));
+  }
+
+  private async unpack(shopId: number, page: PackedProducts): Promise<IndexedProduct[]> {
+    const products = unpackServed(page);
+    if (page.stale.length === 0) return products;
+    products.push(...(await this.store.listProducts(shopId, { ids: page.stale })).map(indexProduct));
+    return products.sort((a, b) => a.id - b.id); // id order, as the store gives them
   }
 
   async collections(shopId: number) {

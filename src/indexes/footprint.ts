@@ -22,11 +22,9 @@ const MEMO_SHARE = 0.35;
 const text = (s: string | null) => (s === null ? 0 : s.length + 24);
 
 function productBytes(product: IndexedProduct): number {
-  let bytes = PRODUCT_OBJECT + product.json.plain.length + product.variants.length * VARIANT;
+  let bytes = PRODUCT_OBJECT + product.json.bytes.length + product.variants.length * VARIANT;
   bytes += text(product.handle) + text(product.title) + text(product.vendor) + text(product.productType) + text(product.image);
   for (const tag of product.tags) bytes += TAG + 2 * tag.length;
-  bytes += text(product.json.metafields);
-  for (const m of product.json.variantMetafields) bytes += text(m);
   return bytes;
 }
 
@@ -42,7 +40,8 @@ export function estimateCatalogBytes(catalog: ShopCatalog): number {
   for (const bought of sales.purchasedByCustomer.values()) purchases += bought.size + 1;
   bytes +=
     SALES_ENTRY * (sales.unitsSold90d.size + sales.unitsSold30d.size + sales.trendingScores.size + purchases) +
-    16 * (sales.topSellers.length + sales.trending.length);
+    16 * (sales.topSellers.length + sales.trending.length) +
+    sales.coPurchases.bytes;
   bytes += EVENT_COUNT * catalog.eventCounts.size;
   return Math.round(bytes * (1 + MEMO_SHARE));
 }

@@ -17,23 +17,35 @@ export interface ShopModel {
   readonly bytes: number;
 }
 
-/** Builds a shop's model off the request path (the worker thread), or says the data has not moved. */
-export type ModelBuilder = (shopId: number, stamp: string | null) => Promise<BuildResult>;
+/**
+ * Builds a shop's model off the request path (the worker thread), or says the data has not moved;
+ * `withContent` false skips the content neighbours (built just ahead of a first model).
+ */
+export type ModelBuilder = (shopId: number, stamp: string | null, withContent: boolean) => Promise<BuildResult>;
+/** Builds a shop's content neighbours alone (its products only: quick), before its first model. */
+export type ContentBuilder = (shopId: number) => Promise<ContentModel | null>;
 
 interface ShopState {
   current?: ShopModel;
   building?: Promise<void>;
+  /** Before the first model: the content neighbours built ahead of it (similar_products waits on them). */
+  content?: Promise<ContentModel | undefined>;
   /** Start of the last build (epoch ms): builds of a shop are at least `intervalMs` apart. */
   lastStart: number;
   /** A local write or a settings change since the last build started. */
   dirty: boolean;
+  /** The debounced rebuild after a burst of writes, re-armed by each write. */
+  debounce?: NodeJS.Timeout;
+  /** The debounce fired while a build ran: build again when it ends. */
+  owed?: boolean;
 }
 
 /**
  * Every shop's learned model, behind the model lists. A shop's model is built on its first
- * request and at start, then rebuilt when its orders, events or settings changed, at most once
- * per interval; the previous model serves until the new one is swapped in. It reports its bytes
- * and can be evicted: the shop's next request rebuilds it.
+ * request and at start, and `debounceMs` after the last local write of a burst (an import), so
+ * the lists are fresh seconds after it; other nodes' writes are picked up by the periodic pass,
+ * at most once per interval. The previous model serves until the new one is swapped in. It
+ * reports its bytes and can be evicted: the shop's next request rebuilds it.
  */
 export class ModelIndex {
   private readonly shops = new Map<number, ShopState>();
@@ -42,12 +54,13 @@ export class ModelIndex {
 
   constructor(
     private readonly builder: ModelBuilder | null,
-    private readonly options: { intervalMs: number; log?: Logger; now?: () => number },
+    private readonly options: { intervalMs: number; debounceMs?: number; content?: ContentBuilder; log?: Logger; now?: () => number },
   ) {}
 
   /** Stops starting builds; the ones in flight end with the worker pool, quietly. */
   close(): void {
     this.closed = true;
+    for (const state of this.shops.values()) clearTimeout(state.debounce);
   }
 
   /** The model serving a shop now, or undefined (then the lists fall back); a first read starts a build. */
@@ -57,17 +70,43 @@ export class ModelIndex {
     return state.current;
   }
 
+  /**
+   * The shop's content neighbours (similar_products): the model's, or, before its first build is
+   * in, those built ahead of it; undefined only when no model can be built here.
+   */
+  async content(shopId: number): Promise<ContentModel | undefined> {
+    const state = this.state(shopId);
+    if (!state.current && !state.building) this.start(shopId, state);
+    return state.current?.content ?? (await state.content);
+  }
+
   /** The stamp of the model serving a shop (part of cached answers' keys), without starting a build. */
   stamp(shopId: number): string | undefined {
     return this.shops.get(shopId)?.current?.stamp;
   }
 
-  /** The shop's data changed here (orders, settings, events): rebuild now, or once the interval has passed. */
+  /**
+   * The shop's data changed here (orders, settings, events): rebuild `debounceMs` after the last
+   * of a burst of changes, whatever the interval. A shop never asked for is built on first use.
+   */
   changed(shopId: number): void {
     const state = this.shops.get(shopId);
-    if (!state) return; // never asked for: built on first use
+    if (!state || !this.builder || this.closed) return;
     state.dirty = true;
-    this.startIfDue(shopId, state);
+    clearTimeout(state.debounce);
+    state.debounce = setTimeout(() => {
+      state.debounce = undefined;
+      if (this.closed) return;
+      if (state.building) state.owed = true;
+      else this.start(shopId, state);
+    }, this.options.debounceMs ?? 0);
+    state.debounce.unref();
+  }
+
+  /** Whether a write's rebuild of the shop is waiting on its debounce or running (scorers wait for false). */
+  pending(shopId: number): boolean {
+    const state = this.shops.get(shopId);
+    return state !== undefined && (state.debounce !== undefined || state.owed === true || state.building !== undefined);
   }
 
   /** The periodic pass: every known shop is checked (other nodes' writes move the stamp too) and rebuilt when due. */
@@ -83,12 +122,13 @@ export class ModelIndex {
     for (const shopId of shopIds) this.get(shopId);
   }
 
-  /** Resolves once no build of the shop is running and none is owed (tests wait on it). */
+  /** Resolves once no build of the shop is running, waiting on its debounce or owed (tests wait on it). */
   async settled(shopId: number): Promise<void> {
     for (;;) {
       const state = this.shops.get(shopId);
-      if (!state?.building) return;
-      await state.building;
+      if (state?.building) await state.building;
+      else if (state?.debounce || state?.owed) await new Promise((resolve) => setTimeout(resolve, 5));
+      else return;
     }
   }
 
@@ -100,6 +140,8 @@ export class ModelIndex {
   /** Drops the shop's model; its next request builds it again. */
   evict(shopId: number): void {
     const state = this.shops.get(shopId);
+    clearTimeout(state?.debounce);
+    if (state) state.debounce = undefined;
     if (state && !state.building) this.shops.delete(shopId);
     else if (state) state.current = undefined;
   }
@@ -120,10 +162,28 @@ export class ModelIndex {
   }
 
   private start(shopId: number, state: ShopState): void {
-    if (!this.builder || this.closed) return;
+    const builder = this.builder;
+    if (!builder || this.closed) return;
     state.dirty = false;
     state.lastStart = this.now();
-    state.building = this.builder(shopId, state.current?.stamp ?? null)
+    const contentBuilder = this.options.content;
+    if (!state.current && !state.content && contentBuilder) {
+      // Queued ahead of the model on the same worker: a shop's first similar_products waits for these alone.
+      state.content = contentBuilder(shopId).then(
+        (content) => content ?? undefined,
+        () => undefined,
+      );
+    }
+    const stamp = state.current?.stamp ?? null;
+    const ahead = state.content;
+    let aheadContent: ContentModel | undefined;
+    const build = ahead
+      ? ahead.then((content) => {
+          aheadContent = content;
+          return builder(shopId, stamp, content === undefined);
+        })
+      : builder(shopId, stamp, true);
+    state.building = build
       .then((result) => {
         if ('missing' in result) {
           this.shops.delete(shopId);
@@ -132,13 +192,15 @@ export class ModelIndex {
         if (result.unchanged) return;
         this.builds++;
         // Swapped in whole: a request sees the old model or the new one, never a mix.
+        state.content = undefined;
+        const content = aheadContent ?? result.content;
         state.current = {
           model: result.model,
-          content: result.content,
+          content,
           stamp: result.stamp,
           builtAt: result.builtAt,
           buildMs: result.ms,
-          bytes: modelBytes(result.model) + contentBytes(result.content),
+          bytes: modelBytes(result.model) + contentBytes(content),
         };
         this.options.log?.info({ shopId, ms: result.ms, bytes: state.current.bytes, stamp: result.stamp }, 'model built');
       })
@@ -148,7 +210,10 @@ export class ModelIndex {
       })
       .finally(() => {
         state.building = undefined;
-        if (state.dirty && this.options.intervalMs === 0) this.startIfDue(shopId, state);
+        if (state.owed && !this.closed) {
+          state.owed = false;
+          this.start(shopId, state);
+        } else if (state.dirty && this.options.intervalMs === 0) this.startIfDue(shopId, state);
       });
   }
 }

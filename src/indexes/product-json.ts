@@ -4,36 +4,60 @@ import type { Product } from '../domain/catalog/product.js';
 
 /**
  * A product pre-serialized once per change, so answers are assembled from bytes instead of
- * stringifying objects per request. The common form (no metafields, all variants, base prices)
- * is kept as one Buffer; the pieces other forms need (head = `{"id":…,"variants":[`, each variant,
- * tail = `],"options":…,"image":…`) are byte ranges of it, decoded only when asked for.
+ * stringifying objects per request. Everything is one Buffer: the common form (no metafields, all
+ * variants, base prices) first, ready to send, then the `,"metafields":[…]` pieces of the product
+ * and of each variant. The pieces other forms need (head = `{"id":…,"variants":[`, each variant,
+ * tail = `],"options":…,"image":…`, the metafields) are byte ranges of it, decoded only when asked
+ * for. The same bytes and offsets are what is stored with the product (product-serving.ts).
  */
 export class ProductJson {
+  /** The common form as bytes, ready to send. */
+  readonly plain: Buffer;
+
   constructor(
-    /** The common form as bytes, ready to send. */
-    readonly plain: Buffer,
-    private readonly headEnd: number,
-    /** Start and end byte offsets of each variant inside `plain`. */
-    private readonly spans: Uint32Array,
-    private readonly tailStart: number,
-    /** `,"metafields":[…]` per variant, spliced in before the variant's closing brace. */
-    readonly variantMetafields: readonly string[],
-    /** `,"metafields":[…]` of the product. */
-    readonly metafields: string,
-  ) {}
+    /** The common form, then the product's metafields piece, then each variant's. */
+    readonly bytes: Buffer,
+    /** head end; each variant's start and end; tail start; end of the common form; end of each metafields piece. */
+    private readonly offsets: Uint32Array,
+  ) {
+    this.plain = bytes.subarray(0, offsets[this.variantCount * 2 + 2]);
+  }
+
+  private get variantCount(): number {
+    return (this.offsets.length - 4) / 3;
+  }
+
+  /** The offsets as stored beside the bytes. */
+  layout(): number[] {
+    return [...this.offsets];
+  }
 
   get head(): string {
-    return this.plain.toString('utf8', 0, this.headEnd);
+    return this.bytes.toString('utf8', 0, this.offsets[0]);
   }
 
   get variants(): string[] {
     const out: string[] = [];
-    for (let i = 0; i < this.spans.length; i += 2) out.push(this.plain.toString('utf8', this.spans[i], this.spans[i + 1]));
+    for (let i = 0; i < this.variantCount; i++) out.push(this.bytes.toString('utf8', this.offsets[1 + 2 * i], this.offsets[2 + 2 * i]));
     return out;
   }
 
   get tail(): string {
-    return this.plain.toString('utf8', this.tailStart, this.plain.length - 1);
+    return this.bytes.toString('utf8', this.offsets[this.variantCount * 2 + 1], this.plain.length - 1);
+  }
+
+  /** `,"metafields":[…]` of the product. */
+  get metafields(): string {
+    const at = this.variantCount * 2 + 2;
+    return this.bytes.toString('utf8', this.offsets[at], this.offsets[at + 1]);
+  }
+
+  /** `,"metafields":[…]` per variant, spliced in before the variant's closing brace. */
+  get variantMetafields(): string[] {
+    const at = this.variantCount * 2 + 3;
+    const out: string[] = [];
+    for (let i = 0; i < this.variantCount; i++) out.push(this.bytes.toString('utf8', this.offsets[at + i], this.offsets[at + i + 1]));
+    return out;
   }
 }
 
@@ -64,24 +88,25 @@ export function serializeProduct(product: Product): ProductJson {
   const headStr = `${JSON.stringify(head).slice(0, -1)},"variants":[`;
   const variantStrings = variants.map(({ metafields: _m, ...v }) => JSON.stringify(v));
   const tail = `],"options":${JSON.stringify(options)},"images":${JSON.stringify(images)},"image":${JSON.stringify(image)}`;
-  const spans = new Uint32Array(variantStrings.length * 2);
+  const pieces = [metafields, ...variants.map((v) => v.metafields)].map((m) => (m.length === 0 ? EMPTY_METAFIELDS : `,"metafields":${JSON.stringify(m)}`));
+  const offsets = new Uint32Array(4 + 3 * variants.length);
   let offset = Buffer.byteLength(headStr);
-  const headEnd = offset;
+  offsets[0] = offset;
   variantStrings.forEach((v, i) => {
     if (i > 0) offset += 1; // the comma
-    spans[i * 2] = offset;
+    offsets[1 + 2 * i] = offset;
     offset += Buffer.byteLength(v);
-    spans[i * 2 + 1] = offset;
+    offsets[2 + 2 * i] = offset;
   });
-  const variantMetafields = variants.map((v) => (v.metafields.length === 0 ? EMPTY_METAFIELDS : `,"metafields":${JSON.stringify(v.metafields)}`));
-  return new ProductJson(
-    ownBuffer(`${headStr}${variantStrings.join(',')}${tail}}`),
-    headEnd,
-    spans,
-    offset,
-    variantMetafields,
-    metafields.length === 0 ? EMPTY_METAFIELDS : `,"metafields":${JSON.stringify(metafields)}`,
-  );
+  let at = 2 * variants.length + 1;
+  offsets[at++] = offset;
+  offset += Buffer.byteLength(tail) + 1; // the closing brace
+  offsets[at++] = offset;
+  for (const piece of pieces) {
+    offset += Buffer.byteLength(piece);
+    offsets[at++] = offset;
+  }
+  return new ProductJson(ownBuffer(`${headStr}${variantStrings.join(',')}${tail}}${pieces.join('')}`), offsets);
 }
 
 /** The bytes of one product for the requested options; the plain buffer when nothing special is asked. */
@@ -94,10 +119,11 @@ export function productString(json: ProductJson, options: SerializeOptions): str
   const source = options.marketVariants ?? json.variants;
   const head = json.head;
   const indexes = options.keepVariants ?? source.map((_, i) => i);
+  const variantMetafields = options.variantMetafields ? json.variantMetafields : null;
   const parts: string[] = [];
   for (const i of indexes) {
     const v = source[i]!;
-    parts.push(options.variantMetafields ? `${v.slice(0, -1)}${json.variantMetafields[i]}}` : v);
+    parts.push(variantMetafields ? `${v.slice(0, -1)}${variantMetafields[i]}}` : v);
   }
   return `${head}${parts.join(',')}${json.tail}${options.metafields ? json.metafields : ''}}`;
 }

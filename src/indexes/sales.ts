@@ -1,6 +1,7 @@
 import type { OrderLine } from '../domain/catalog/collection.js';
 import { DAY_MS, rankTopSellers, scoreTrending, type TrendingSettings } from '../domain/ranking/trending.js';
 import { getOrCreate } from '../domain/maps.js';
+import { CoPurchases } from './co-purchases.js';
 
 export { DAY_MS };
 
@@ -24,6 +25,8 @@ export interface SalesStats {
   /** The trending score of each ranked product. */
   readonly trendingScores: ReadonlyMap<number, number>;
   readonly purchasedByCustomer: ReadonlyMap<number, ReadonlyMap<number, Purchase>>;
+  /** Raw basket co-occurrence: recommended's list until the shop's first model is built. */
+  readonly coPurchases: CoPurchases;
 }
 
 /** Folds order lines (oldest first, grouped by order) into the stats. */
@@ -34,7 +37,8 @@ export function buildSales(lines: readonly OrderLine[], now: number, settings: T
   const top90 = rankTopSellers(sales, reference - 90 * DAY_MS, reference);
   const top30 = rankTopSellers(sales, reference - 30 * DAY_MS, reference);
 
-  // Bought-together lists come from the shop's model (indexes/model-index.ts), built off the request path.
+  // Bought-together lists come from the shop's model (indexes/model-index.ts), built off the request path;
+  // until the first is built, from the raw co-occurrence of coPurchases.
   const purchased = new Map<number, Map<number, Purchase>>();
   for (const line of lines) {
     if (line.customer_id === null) continue;
@@ -51,6 +55,7 @@ export function buildSales(lines: readonly OrderLine[], now: number, settings: T
     trending: trend.ranked,
     trendingScores: trend.scores,
     purchasedByCustomer: purchased,
+    coPurchases: new CoPurchases(lines),
   };
 }
 

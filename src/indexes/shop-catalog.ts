@@ -1,12 +1,11 @@
 import type { Collection, Customer } from '../domain/catalog/collection.js';
 import { marketForCountry, marketForCurrency, priceInMarket, type FixedPrice, type Market } from '../domain/catalog/market.js';
 import { formatMoney, parseMoney, type Money } from '../domain/catalog/money.js';
-import { isListable, isVariantInStock, splitTags, type Product } from '../domain/catalog/product.js';
 import type { Experiment } from '../domain/experiments/types.js';
 import type { CompiledRuleset } from '../domain/rules/compile.js';
 import type { Ruleset } from '../domain/rules/types.js';
 import type { Shop } from '../domain/shop.js';
-import { marketVariantStrings, serializeProduct, type ProductJson } from './product-json.js';
+import { marketVariantStrings, type ProductJson } from './product-json.js';
 import { bestSellingFirst, type SalesStats } from './sales.js';
 
 /** What the hot paths need of a variant; prices as exact integers. */
@@ -51,25 +50,6 @@ export interface IndexedRuleset {
   readonly ruleset: Ruleset;
   readonly compiled: CompiledRuleset;
   readonly ruleJson: readonly string[];
-}
-
-export function indexProduct(product: Product): IndexedProduct {
-  const variants = product.variants.map((v) => ({ id: v.id, price: parseMoney(v.price) ?? 0, inStock: isVariantInStock(v) }));
-  const tags = splitTags(product.tags);
-  return {
-    id: product.id,
-    handle: product.handle,
-    title: product.title,
-    image: product.image?.src ?? product.images[0]?.src ?? null,
-    vendor: product.vendor,
-    productType: product.product_type,
-    tags,
-    tagsLower: tags.map((t) => t.toLowerCase()),
-    listable: isListable(product),
-    inStock: variants.some((v) => v.inStock),
-    variants,
-    json: serializeProduct(product),
-  };
 }
 
 export function indexMarket(market: Market): IndexedMarket {

@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
+import type { ContentModel } from '../domain/models/content.js';
 import type { BuildResult, ModelTask, SimilarResult } from './model-worker.js';
 
 /** A worker that stays idle this long ends, and its database connection with it. */
@@ -39,8 +40,13 @@ export class ModelPool {
   }
 
   /** Builds a shop's model unless its data still has `stamp`. */
-  build(shopId: number, stamp: string | null): Promise<BuildResult> {
-    return this.workers.run({ kind: 'build', databaseUrl: this.databaseUrl, shopId, stamp } satisfies ModelTask) as Promise<BuildResult>;
+  build(shopId: number, stamp: string | null, withContent = true): Promise<BuildResult> {
+    return this.workers.run({ kind: 'build', databaseUrl: this.databaseUrl, shopId, stamp, withContent } satisfies ModelTask) as Promise<BuildResult>;
+  }
+
+  /** A shop's content neighbours alone, ahead of its first model (null: no such shop). */
+  content(shopId: number): Promise<ContentModel | null> {
+    return this.workers.run({ kind: 'content', databaseUrl: this.databaseUrl, shopId } satisfies ModelTask) as Promise<ContentModel | null>;
   }
 
   /** SAR neighbours of a product on the shop's orders as they are now. */

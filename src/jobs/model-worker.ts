@@ -18,8 +18,17 @@ import { modelArrays } from '../domain/models/rank.js';
 export const VIEWS_READ = 1_000_000;
 
 export type ModelTask =
-  | { kind: 'build'; databaseUrl: string; shopId: number /** The stamp of the model being served: unchanged data is not rebuilt. */; stamp: string | null }
+  | {
+      kind: 'build';
+      databaseUrl: string;
+      shopId: number;
+      /** The stamp of the model being served: unchanged data is not rebuilt. */
+      stamp: string | null;
+      /** Build the content neighbours too (false: they were just built ahead of a first model). */
+      withContent: boolean;
+    }
   | { kind: 'similar'; databaseUrl: string; shopId: number; productId: number; similarity: SarSimilarity; threshold: number; basis: Basis; limit: number }
+  | { kind: 'content'; databaseUrl: string; shopId: number }
   | { kind: 'ping' };
 
 export type BuildResult =
@@ -87,7 +96,7 @@ async function build(task: Extract<ModelTask, { kind: 'build' }>): Promise<unkno
   const [lines, views] = await Promise.all([orderLines(store, task.shopId), store.listRecentViews(task.shopId, VIEWS_READ)]);
   const modelViews: ModelView[] = views.map((v) => ({ visitor: v.uuid ?? `customer:${v.customer_id}`, handle: v.handle, createdAt: v.created_at }));
   const model = buildModel(lines, modelViews, current.settings);
-  const content = buildContentModel(await contentItems(store, task.shopId));
+  const content = buildContentModel(task.withContent ? await contentItems(store, task.shopId) : []);
   const result: BuildResult = {
     unchanged: false,
     stamp: current.stamp,
@@ -115,9 +124,19 @@ async function similar(task: Extract<ModelTask, { kind: 'similar' }>): Promise<S
   };
 }
 
+/** A shop's content neighbours alone (products only), built ahead of its first model. */
+async function contentOnly(task: Extract<ModelTask, { kind: 'content' }>): Promise<unknown> {
+  const store = await storeFor(task.databaseUrl);
+  if (!(await store.getShopById(task.shopId))) return null;
+  const content = buildContentModel(await contentItems(store, task.shopId));
+  const buffers = [content.ids, content.lists.offsets, content.lists.items, content.lists.scores].map((a) => a.buffer);
+  return Piscina.move({ [Piscina.transferableSymbol]: buffers, [Piscina.valueSymbol]: content } as unknown as ArrayBuffer);
+}
+
 /** The worker's entry: one task at a time. */
 export default async function run(task: ModelTask): Promise<unknown> {
   if (task.kind === 'ping') return 'pong';
+  if (task.kind === 'content') return contentOnly(task);
   if (task.kind === 'similar') return similar(task);
   return build(task);
 }

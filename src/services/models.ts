@@ -28,6 +28,7 @@ export function createModelsService(deps: { pool: ModelPool; models: ModelIndex;
         orders: model.stats.orders,
         views: model.stats.views,
         viewed_products: model.handles.length,
+        rebuild_pending: deps.models.pending(shopId),
       };
     },
 
@@ -58,6 +59,7 @@ export interface ModelStatus {
   orders: number;
   views: number;
   viewed_products: number;
+  rebuild_pending: boolean;
 }
 
 export type ModelsService = ReturnType<typeof createModelsService>;

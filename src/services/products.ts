@@ -30,7 +30,11 @@ export function createProductsService(deps: { catalog: CatalogIndex; viewed: Vie
     /** A list's answer on decoded parameters. */
     list(shopId: number, source: ListSource, params: ListParams): Promise<ListAnswer> {
       const catalog = requireCatalog(deps.catalog, shopId);
-      return runListSource(source, { catalog, viewed: (filter) => deps.viewed.handles(shopId, filter), model: () => deps.models.get(shopId) }, params);
+      return runListSource(
+        source,
+        { catalog, viewed: (filter) => deps.viewed.handles(shopId, filter), model: () => deps.models.get(shopId), content: () => deps.models.content(shopId) },
+        params,
+      );
     },
   };
 }

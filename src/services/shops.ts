@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { ForbiddenError, InvalidDocumentError, NotFoundError } from '../domain/errors.js';
+import { ForbiddenError, InvalidDocumentError, InvalidInputError, NotFoundError } from '../domain/errors.js';
 import { validateDocument } from '../domain/inputs/validate.js';
 import { hashKey, KEY_GRACE_MS, newApiKey, randomSecret } from '../domain/keys.js';
 import { HANDLE_PATTERN, isValidTimezone, OPERATOR_SETTINGS, type Shop } from '../domain/shop.js';
@@ -41,7 +41,9 @@ export const ShopSettingsInput = Type.Object(
         description: 'a user of the co-occurrence matrix is a customer or one order; default order',
       }),
     ),
-    for_you_include_purchased: Type.Optional(Type.Boolean({ description: 'for_you keeps products the customer already bought; default false' })),
+    for_you_include_purchased: Type.Optional(
+      Type.Boolean({ description: 'for_you keeps products the customer already bought; default true (include_purchased=no leaves them out)' }),
+    ),
     affinity_half_life_days: Type.Optional(
       Type.Number({ minimum: 0.25, maximum: 3650, description: "half-life of a purchase in a customer's affinities; default 180" }),
     ),
@@ -55,6 +57,11 @@ export const ShopSettingsInput = Type.Object(
     platform_order_days: Type.Optional(Type.Integer({ minimum: 1, maximum: 3650, description: 'orders of the last this many days are pulled; default 365' })),
     platform_reconcile_minutes: Type.Optional(Type.Integer({ minimum: 5, maximum: 10_080, description: 'minutes between reconciliations; default 60' })),
     event_retention_days: Type.Optional(Type.Integer({ minimum: 1, maximum: 3650, description: 'events older than this are deleted daily; default 400' })),
+    cart_subtotal_unit: Type.Optional(
+      Type.Union([Type.Literal('major'), Type.Literal('minor')], {
+        description: 'unit of a cart_subtotal sent without a bracketed cart: major (currency unit, the default) or minor (cents)',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -84,10 +91,10 @@ export interface KeySummary {
 export const RevokeInput = Type.Object(
   {
     key_prefix: Type.String({
-      minLength: 8,
-      maxLength: 40,
+      minLength: 16,
+      maxLength: 64,
       pattern: '^rb_(pub|priv)_[A-Za-z0-9_-]+$',
-      description: "the key's first characters, as listed (e.g. rb_pub_abcd)",
+      description: 'the whole key, or its first 16 characters or more (the prefix the key list shows) naming exactly one live key',
     }),
   },
   { additionalProperties: false },
@@ -204,6 +211,11 @@ export function createShopsService(deps: { store: ShopsStore; catalog: CatalogIn
      */
     async rotateKeys(handle: string, askingKey: string | null = null): Promise<{ keys: IssuedKeys; previous_keys_expire_at: string }> {
       const shop = await requireShop(handle);
+      if (askingKey !== null) {
+        const asking = (await store.listShopKeys(shop.id)).find((k) => k.key_hash === hashKey(askingKey));
+        // A replaced key only lives out its grace period: it cannot start a new generation of keys.
+        if (asking?.expires_at !== null) throw new ForbiddenError('A key in its grace period cannot rotate keys: use a current private key.');
+      }
       const pub = newApiKey(shop.id, 'public');
       const priv = newApiKey(shop.id, 'private');
       const now = Date.now();
@@ -214,11 +226,25 @@ export function createShopsService(deps: { store: ShopsStore; catalog: CatalogIn
       return { keys: { public: pub.plain, private: priv.plain }, previous_keys_expire_at: new Date(graceUntil).toISOString() };
     },
 
-    /** Ends a shop's live keys with this prefix at once, on every node. */
-    async revokeKey(handle: string, keyPrefix: string): Promise<{ revoked: number }> {
+    /**
+     * Ends one live key at once, on every node: named by the whole key, or by a prefix of 16
+     * characters or more that names exactly one live key of the shop (else a 400: a short prefix
+     * shared by several keys never ends them all).
+     */
+    async revokeKey(handle: string, keyOrPrefix: string): Promise<{ revoked: number }> {
       const shop = await requireShop(handle);
-      const revoked = await store.revokeApiKeys(shop.id, keyPrefix, Date.now());
-      if (revoked === 0) throw new NotFoundError(`Shop ${handle} has no live key starting with ${keyPrefix}.`);
+      const now = Date.now();
+      const live = (await store.listShopKeys(shop.id)).filter((k) => k.expires_at === null || k.expires_at > now);
+      const whole = live.filter((k) => k.key_hash === hashKey(keyOrPrefix));
+      const named = whole.length > 0 ? whole : live.filter((k) => k.key_prefix.startsWith(keyOrPrefix) || keyOrPrefix.startsWith(k.key_prefix));
+      if (named.length !== 1)
+        throw new InvalidInputError(
+          'key_prefix',
+          named.length === 0
+            ? `Shop ${handle} has no live key starting with ${keyOrPrefix.slice(0, 20)}.`
+            : `${named.length} live keys of shop ${handle} start with ${keyOrPrefix.slice(0, 20)}: send more characters, or the whole key.`,
+        );
+      const revoked = await store.revokeApiKeys(shop.id, named[0]!.key_hash, now);
       await keys.load();
       keysChanged();
       return { revoked };

@@ -29,6 +29,22 @@ type SyncStore = Pick<
 const stamp = (value: unknown): number | null =>
   typeof value === 'string' && !Number.isNaN(Date.parse(normalizeTimestamp(value))) ? Date.parse(normalizeTimestamp(value)) : null;
 
+/** A delivery the platform fired longer ago than this is answered and not applied (a replay). */
+export const MAX_DELIVERY_AGE_MS = 24 * 3600 * 1000;
+
+/** Whether `X-Shopify-Triggered-At` says the delivery is older than a day (an unreadable value counts as old). */
+function replayed(triggeredAt: string | undefined, now: number): boolean {
+  if (triggeredAt === undefined) return false;
+  const at = Date.parse(triggeredAt);
+  return Number.isNaN(at) || now - at > MAX_DELIVERY_AGE_MS;
+}
+
+/** A deletion as the platform sends it: the id alone. */
+function deleteShaped(payload: object): boolean {
+  const keys = Object.keys(payload);
+  return keys.length === 1 && keys[0] === 'id' && Number.isSafeInteger(Number((payload as { id: unknown }).id));
+}
+
 /**
  * Storefront sync (docs/api.md, "Admin API"): webhooks are checked, queued durably and answered at once;
  * a worker applies them in arrival order through the same services as the admin API. A repeated
@@ -41,8 +57,15 @@ export function createStorefrontSync(deps: {
   log?: { warn(obj: object, msg: string): void };
   /** The topics the platform connection and the privacy service apply (null: the catalog's own handling). */
   platformTopics?: (shopId: number, topic: string, payload: Record<string, unknown>, webhookId: string) => Promise<string | null>;
+  /**
+   * Asked before a deletion is applied: false when the resource still exists upstream (a connected
+   * shop's platform is asked; without a connection the signed, delete-shaped body is trusted).
+   */
+  confirmGone?: (shopId: number, resource: 'products' | 'collections', id: number) => Promise<boolean>;
+  clock?: () => number;
 }) {
   const { store, catalogAdmin, catalog } = deps;
+  const clock = deps.clock ?? Date.now;
   let running: Promise<number> | null = null;
 
   async function apply(shopId: number, topic: string, payload: Record<string, unknown>, webhookId: string): Promise<string> {
@@ -53,6 +76,7 @@ export function createStorefrontSync(deps: {
     if (resource === 'products' || resource === 'orders' || resource === 'collections') {
       if (action === 'delete') {
         if (!Number.isSafeInteger(id)) return 'error: payload has no id';
+        if (resource !== 'orders' && deps.confirmGone && !(await deps.confirmGone(shopId, resource, id))) return 'skipped: the platform still has it';
         if (resource === 'products') return (await catalogAdmin.deleteProduct(shopId, id)) ? 'applied' : 'skipped: unknown product';
         if (resource === 'collections') {
           const deleted = await store.deleteCollection(shopId, id);
@@ -137,7 +161,7 @@ export function createStorefrontSync(deps: {
      */
     async receive(
       handle: string,
-      headers: { signature?: string; topic?: string; webhookId?: string; dialect?: 'neutral' | 'platform' },
+      headers: { signature?: string; topic?: string; webhookId?: string; eventId?: string; triggeredAt?: string; dialect?: 'neutral' | 'platform' },
       raw: Buffer,
     ): Promise<'queued' | 'duplicate' | 'ignored'> {
       const prefix = headers.dialect === 'platform' ? 'X-Shopify' : 'X-Shop';
@@ -159,7 +183,11 @@ export function createStorefrontSync(deps: {
         throw new InvalidInputError('body', 'The webhook body is not valid JSON.');
       }
       if (!payload || typeof payload !== 'object' || Array.isArray(payload)) throw new InvalidInputError('body', 'The webhook body must be a JSON object.');
-      const queued = await store.enqueueShopWebhook(shop.id, headers.webhookId, headers.topic!, raw.toString('utf8'));
+      // A replay: fired more than a day ago, or a signed body of another topic sent as a deletion.
+      if (replayed(headers.triggeredAt, clock()) || (headers.topic!.endsWith('/delete') && !deleteShaped(payload))) return 'ignored';
+      if (headers.eventId !== undefined && (headers.eventId.length === 0 || headers.eventId.length > 200))
+        throw new InvalidInputError(`${prefix}-Event-Id`, `The ${prefix}-Event-Id header must be 1 to 200 characters.`);
+      const queued = await store.enqueueShopWebhook(shop.id, headers.webhookId, headers.topic!, raw.toString('utf8'), headers.eventId);
       if (queued) void this.applyPending().catch((error: unknown) => deps.log?.warn({ err: error }, 'storefront webhooks will be applied later'));
       return queued ? 'queued' : 'duplicate';
     },

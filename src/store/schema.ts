@@ -12,6 +12,7 @@ export interface Database extends PlatformTables {
   api_keys: ApiKeyRow;
   products: ProductRow;
   variants: VariantRow;
+  product_serving: ProductServingRow;
   collections: CollectionRow;
   collection_products: { shop_id: number; collection_id: number; product_id: number; position: number };
   customers: CustomerRow;
@@ -133,6 +134,15 @@ export interface ProductRow {
   status: string;
   document: string; // JSON of the normalized product (variants, options, images, metafields)
   updated_at: number;
+}
+
+/** A product's answer bytes and index fields, written with it (src/indexes/product-serving.ts). */
+export interface ProductServingRow {
+  shop_id: number;
+  product_id: number;
+  version: number;
+  body: Buffer;
+  fields: string;
 }
 
 export interface VariantRow {

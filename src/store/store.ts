@@ -8,6 +8,7 @@ import type { ApiKeyRecord, Shop } from '../domain/shop.js';
 import type { ExperimentStore, TrackingStore } from './attribution-store.js';
 import type { WidgetStore } from './widget-store.js';
 import type { PlatformStore } from './platform-store.js';
+import type { ServingStore } from './serving-store.js';
 
 export type NewShop = Omit<Shop, 'id' | 'data_version' | 'created_at' | 'updated_at'>;
 export type ShopPatch = Partial<
@@ -18,7 +19,7 @@ export type ShopPatch = Partial<
  * The one storage port, in the domain's words. Every write that changes what a shop's read
  * model holds moves that shop's `data_version`, so every node can notice it cheaply.
  */
-export interface Store extends TrackingStore, ExperimentStore, WidgetStore, PlatformStore {
+export interface Store extends TrackingStore, ExperimentStore, WidgetStore, PlatformStore, ServingStore {
   readonly dialect: 'sqlite' | 'postgres';
   /** Connection-pool figures for metrics (SQLite: one connection). */
   poolStats(): { total: number; idle: number; waiting: number };
@@ -44,8 +45,8 @@ export interface Store extends TrackingStore, ExperimentStore, WidgetStore, Plat
    * a grace period expire now, and so does the key with `endNowHash` (the one that asked).
    */
   rotateApiKeys(shopId: number, keys: ApiKeyRecord[], rotation: { now: number; graceUntil: number; endNowHash: string | null }): Promise<void>;
-  /** Ends the shop's live keys with this prefix now; returns how many. */
-  revokeApiKeys(shopId: number, keyPrefix: string, now: number): Promise<number>;
+  /** Ends the shop's live key with this hash now; returns how many (0 or 1). */
+  revokeApiKeys(shopId: number, keyHash: string, now: number): Promise<number>;
   /** Every key of a shop, live or not, newest first (hashes only). */
   listShopKeys(shopId: number): Promise<ApiKeyRecord[]>;
   /** Keys that are current or inside their grace period. */
@@ -78,6 +79,8 @@ export interface Store extends TrackingStore, ExperimentStore, WidgetStore, Plat
   /** Lines of orders not cancelled, created at or after `since` (epoch ms), oldest first. */
   listOrderLines(shopId: number, since: number): Promise<OrderLine[]>;
   countOrders(shopId: number): Promise<number>;
+  /** Distinct products of the lines of these orders (a thank-you page's input products), in order and line order. */
+  orderProductIds(shopId: number, orderIds: number[]): Promise<number[]>;
 
   createRuleset(shopId: number, document: RulesetDocument): Promise<Ruleset>;
   /** Replaces the document and moves its version; null when there is no such ruleset. */
@@ -122,7 +125,9 @@ export interface Store extends TrackingStore, ExperimentStore, WidgetStore, Plat
   createOnetime(
     shopId: number,
     idempotency: { key: string; hash: string } | null,
-    build: (ids: { onetime: number; charge: number; order: number }) => OnetimeWrite,
+    build: (ids: { onetime: number; charge: number; order: number; subscription?: number }) => OnetimeWrite,
+    /** Also reserve a new subscription id (above every stored one): the write creates a subscription. */
+    options?: { subscription?: boolean },
   ): Promise<OnetimeOutcome>;
 
   /** The shop's billing provider row; null means the ledger (the default). */
@@ -156,8 +161,8 @@ export interface Store extends TrackingStore, ExperimentStore, WidgetStore, Plat
   /** Applies a webhook's documents once per webhook id; false when the id was seen before. */
   applyWebhook(shopId: number, source: string, webhookId: string, kind: LedgerKind, docs: LedgerDoc[]): Promise<boolean>;
 
-  /** Queues a storefront webhook durably; false when its id was queued before. */
-  enqueueShopWebhook(shopId: number, webhookId: string, topic: string, payload: string): Promise<boolean>;
+  /** Queues a storefront webhook durably; false when its id, or the platform event id given with it, was queued before. */
+  enqueueShopWebhook(shopId: number, webhookId: string, topic: string, payload: string, eventId?: string): Promise<boolean>;
   /** The oldest webhooks not applied yet, across shops. */
   pendingShopWebhooks(limit: number): Promise<{ shop_id: number; webhook_id: string; topic: string; payload: string }[]>;
   markShopWebhook(shopId: number, webhookId: string, outcome: string): Promise<void>;
@@ -178,7 +183,7 @@ export interface LedgerDoc {
 export interface OnetimeWrite {
   /** The outcome as the service describes it, stored as JSON with the idempotency key. */
   outcome: unknown;
-  docs: { kind: 'billing_onetimes' | 'billing_charges' | 'billing_orders'; doc: LedgerDoc & Record<string, unknown> }[];
+  docs: { kind: 'billing_onetimes' | 'billing_charges' | 'billing_orders' | 'billing_subscriptions'; doc: LedgerDoc & Record<string, unknown> }[];
 }
 
 export type OnetimeOutcome = { state: 'done'; outcome: string; replayed: boolean } | { state: 'conflict' } | { state: 'busy' };

@@ -125,7 +125,7 @@ describe.skipIf(!inject('chromium'))('the storefront widget in Chromium', () => 
   it("renders the demo page's widgets as the API answers them, reports one view and lists it as recently viewed", async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
-    page.setDefaultTimeout(10_000);
+    page.setDefaultTimeout(60_000);
     const errors = watchErrors(page);
     const lists: string[] = [];
     const views: string[] = [];
@@ -187,7 +187,7 @@ describe.skipIf(!inject('chromium'))('the storefront widget in Chromium', () => 
     ).toBe(true);
 
     // The view reached the API: the viewed list for the page's UUID names the product.
-    await expect.poll(() => titlesFor(`${base}/api/v1/products/viewed?key=${key}&uuid=${uuid}`), { timeout: 5000 }).toEqual(['Item 3 Boots']);
+    await expect.poll(() => titlesFor(`${base}/api/v1/products/viewed?key=${key}&uuid=${uuid}`), { timeout: 60_000 }).toEqual(['Item 3 Boots']);
     await screenshot(page, 'widget-demo');
 
     // After a reload, the same session still sees it; following a card adds that product first.
@@ -207,7 +207,7 @@ describe.skipIf(!inject('chromium'))('the storefront widget in Chromium', () => 
   it('lays the cards out in two columns at phone width without horizontal scrolling', async () => {
     const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
     const page = await context.newPage();
-    page.setDefaultTimeout(10_000);
+    page.setDefaultTimeout(60_000);
     const errors = watchErrors(page);
     await page.goto(`${base}/widget-demo?key=${key}`);
     await widgetsShown(page, 3);
@@ -270,9 +270,9 @@ describe.skipIf(!inject('chromium'))('the storefront widget in Chromium', () => 
     it('renders nothing for an unreachable, silent, refusing or erroring API, throws nothing, and still renders the working tag', async () => {
       const context = await browser.newContext();
       const page = await context.newPage();
-      page.setDefaultTimeout(10_000);
+      page.setDefaultTimeout(60_000);
       const errors = watchErrors(page);
-      const aborted = page.waitForEvent('requestfailed', { predicate: (r) => r.url().includes('top_sellers'), timeout: 10_000 });
+      const aborted = page.waitForEvent('requestfailed', { predicate: (r) => r.url().includes('top_sellers'), timeout: 60_000 });
       await page.goto(siteUrl);
       // The working tag, from another origin, defaults its API to the script's own origin.
       await page.waitForSelector('#fine section.rbw');

@@ -18,7 +18,7 @@ describe('ResponseCache', () => {
     cache.compress(stored);
     cache.compress(stored);
     expect(stored.gzip).toBeNull();
-    await vi.waitFor(() => expect(stored.gzip).not.toBeNull());
+    await vi.waitFor(() => expect(stored.gzip).not.toBeNull(), { timeout: 30_000 });
     expect(gunzipSync(stored.gzip!).equals(big)).toBe(true);
     expect(cache.get('k')).toBe(stored);
     expect(cache.set('small', Buffer.from('{}')).gzip).toBeNull();

@@ -40,7 +40,7 @@ describe.each(backends)('answer cache on $name', ({ name, make }) => {
     a.set('shared', Buffer.from('{"data":[2]}'));
     if (name === 'redis') {
       // The Redis write is not awaited by set: wait until the other node sees it.
-      await vi.waitFor(async () => expect((await b.get('shared'))?.body.toString()).toBe('{"data":[2]}'));
+      await vi.waitFor(async () => expect((await b.get('shared'))?.body.toString()).toBe('{"data":[2]}'), { timeout: 30_000 });
       expect(b.remoteHits).toBe(1);
     } else {
       expect(await b.get('shared')).toBeUndefined();
@@ -56,7 +56,7 @@ describe.runIf(redisAvailable())('Redis failures and the change bus', () => {
     expect(await cache.get('missing')).toBeUndefined();
     cache.set('local', Buffer.from('{}'));
     expect((await cache.get('local'))?.body.toString()).toBe('{}');
-    await vi.waitFor(() => expect(cache.remoteErrors).toBeGreaterThan(1)); // the get and the set both failed
+    await vi.waitFor(() => expect(cache.remoteErrors).toBeGreaterThan(1), { timeout: 30_000 }); // the get and the set both failed
 
     expect(warnings).toHaveLength(1); // logged once, not per request
     dead.disconnect();
@@ -72,7 +72,7 @@ describe.runIf(redisAvailable())('Redis failures and the change bus', () => {
     await a.subscribe((m) => gotA.push(m));
     await b.subscribe((m) => gotB.push(m));
     a.publish({ type: 'shop', shopId: 7, version: 12 });
-    await vi.waitFor(() => expect(gotB).toHaveLength(1));
+    await vi.waitFor(() => expect(gotB).toHaveLength(1), { timeout: 30_000 });
     expect(gotB).toEqual([expect.objectContaining({ type: 'shop', shopId: 7, version: 12 })]);
     expect(gotA).toEqual([]);
     await a.close();

@@ -25,7 +25,7 @@ const baseEnv = (db: string) => ({
 
 /** Runs `rebound <args>` from the sources, as `npm run rebound` would from the build. */
 function rebound(args: string[], env: NodeJS.ProcessEnv) {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: ROOT, env, encoding: 'utf8', timeout: 60_000 });
+  const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: ROOT, env, encoding: 'utf8', timeout: 180_000 });
   return { code: result.status, out: result.stdout, err: result.stderr };
 }
 
@@ -93,7 +93,6 @@ describe('rebound CLI', () => {
     child.stderr.on('data', (d: Buffer) => {
       out += d.toString();
     });
-    const deadline = Date.now() + 60_000;
     while (
       !out.includes('API docs:') ||
       !(await fetch(`http://127.0.0.1:${port}/readyz`).then(
@@ -101,7 +100,8 @@ describe('rebound CLI', () => {
         () => false,
       ))
     ) {
-      if (Date.now() > deadline || child.exitCode !== null) throw new Error(`server did not start:\n${out}`);
+      // No deadline of its own: the test's limit bounds a hang; a slow machine only waits longer.
+      if (child.exitCode !== null) throw new Error(`server did not start:\n${out}`);
       await new Promise((r) => setTimeout(r, 100));
     }
     expect(out).toMatch(/Admin token \(shown once\): rb_admin_\S+/);

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config/config.js';
 
@@ -16,6 +17,7 @@ describe('loadConfig', () => {
       logLevel: 'info',
       cacheTtlSeconds: 60,
       memoryBudgetMb: 512,
+      workers: availableParallelism(),
     });
     expect(Object.isFrozen(config)).toBe(true);
   });
@@ -32,6 +34,7 @@ describe('loadConfig', () => {
       LOG_LEVEL: 'WARN',
       CACHE_TTL_SECONDS: '5',
       REBOUND_MEMORY_BUDGET_MB: '2048',
+      REBOUND_WORKERS: '1',
     });
     expect(config).toMatchObject({
       port: 8080,
@@ -43,6 +46,7 @@ describe('loadConfig', () => {
       logLevel: 'warn',
       cacheTtlSeconds: 5,
       memoryBudgetMb: 2048,
+      workers: 1,
     });
   });
 
@@ -58,6 +62,7 @@ describe('loadConfig', () => {
     [{ REBOUND_DEMO: 'perhaps' }, 'REBOUND_DEMO'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
     [{ CACHE_TTL_SECONDS: '-1' }, 'CACHE_TTL_SECONDS'],
+    [{ REBOUND_WORKERS: '0' }, 'REBOUND_WORKERS'],
     [{ REBOUND_SECRET_KEY: 'ab'.repeat(16) }, 'REBOUND_SECRET_KEY'],
     [{ REBOUND_SECRET_KEY: 'zz'.repeat(32) }, 'REBOUND_SECRET_KEY'],
     [{ REBOUND_BILLING_TIMEOUT_MS: '5' }, 'REBOUND_BILLING_TIMEOUT_MS'],

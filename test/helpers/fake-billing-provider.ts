@@ -117,7 +117,17 @@ export class FakeBillingProvider {
       case 'GET /customers/:id':
         return one(this.customers, 'customer');
       case 'GET /subscriptions':
-        return [200, { subscriptions: [...this.subscriptions.values()].filter((s) => s.customer_id === Number(q('customer_id'))), next_cursor: null }];
+        return [
+          200,
+          {
+            subscriptions: [...this.subscriptions.values()].filter((s) =>
+              q('address_id') !== null ? s.address_id === Number(q('address_id')) : s.customer_id === Number(q('customer_id')),
+            ),
+            next_cursor: null,
+          },
+        ];
+      case 'POST /subscriptions':
+        return this.createSubscription(body ?? {});
       case 'GET /subscriptions/:id':
         return one(this.subscriptions, 'subscription');
       case 'POST /subscriptions/:id/activate':
@@ -186,6 +196,46 @@ export class FakeBillingProvider {
       Object.assign(charge, { status: 'error', error: 'Card declined: the card has expired', error_type: 'CUSTOMER_NEEDS_TO_UPDATE_CARD', updated_at: iso() });
     }
     return [200, { charge }];
+  }
+
+  /** `POST /subscriptions` (2021-11): address, variant, first charge date, quantity and the intervals are required. */
+  private createSubscription(body: Json): [number, unknown] {
+    const address = this.addresses.get(Number(body.address_id));
+    const variantId = Number(body.external_variant_id?.ecommerce);
+    const variant = this.variants.get(variantId);
+    if (!address) return [422, { errors: { address_id: 'Address not found.' } }];
+    const units = ['day', 'week', 'month'];
+    const frequencies = [body.order_interval_frequency, body.charge_interval_frequency].map(Number);
+    if (!variant || !/^\d{4}-\d{2}-\d{2}$/.test(String(body.next_charge_scheduled_at)) || !(Number(body.quantity) >= 1)) {
+      return [422, { errors: 'external_variant_id, next_charge_scheduled_at and quantity are required.' }];
+    }
+    if (!units.includes(String(body.order_interval_unit)) || frequencies.some((f) => !(f >= 1 && f <= 1000))) {
+      return [422, { errors: 'order_interval_unit, order_interval_frequency and charge_interval_frequency are required.' }];
+    }
+    const subscription = {
+      id: this.nextId++,
+      address_id: address.id,
+      customer_id: address.customer_id,
+      external_product_id: { ecommerce: String(variant.product) },
+      external_variant_id: { ecommerce: String(variantId) },
+      status: 'active',
+      quantity: Number(body.quantity),
+      price: variant.price,
+      product_title: variant.title,
+      variant_title: variant.variant,
+      next_charge_scheduled_at: body.next_charge_scheduled_at,
+      order_interval_unit: body.order_interval_unit,
+      order_interval_frequency: frequencies[0],
+      charge_interval_frequency: frequencies[1],
+      properties: body.properties ?? [],
+      cancelled_at: null,
+      created_at: iso(),
+      updated_at: iso(),
+      sku: null,
+      sku_override: false,
+    };
+    this.subscriptions.set(subscription.id, subscription);
+    return [200, { subscription }];
   }
 
   private createOnetime(body: Json): [number, unknown] {

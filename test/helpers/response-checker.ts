@@ -25,6 +25,7 @@ export const EXCLUDED = new Set([
   'GET /docs/yaml',
   // @fastify/cors answers preflight requests itself (204, no body).
   'OPTIONS /api/v1*',
+  'OPTIONS /api/v2*',
   // @fastify/static serves the built console's files (the test setup builds it); unbuilt, the route is ours: a 503 error body.
   'GET /console/*',
 ]);

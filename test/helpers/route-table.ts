@@ -31,7 +31,12 @@ export function groupOf(route: RouteEntry): RouteGroup | null {
   if (url.startsWith('/admin/v1')) return 'admin';
   if (url.startsWith('/webhooks/')) return 'webhooks';
   if (url === '/billing/reactivate') return 'pages';
-  if (url.startsWith('/api/v1') || ['/widget.js', '/widget-demo', '/healthz', '/readyz', '/metrics', '/demo/images/:name', '*'].includes(url)) return 'public';
+  if (
+    url.startsWith('/api/v1') ||
+    url.startsWith('/api/v2') ||
+    ['/widget.js', '/widget-demo', '/healthz', '/readyz', '/metrics', '/demo/images/:name', '*'].includes(url)
+  )
+    return 'public';
   return null;
 }
 

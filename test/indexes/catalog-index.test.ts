@@ -110,11 +110,11 @@ describe.each(backends())('CatalogIndex on demand on $name', (backend) => {
     let inFlight = 0;
     let most = 0;
     const slowStore: Store = Object.create(store);
-    slowStore.listProducts = async (shopId, options) => {
+    slowStore.listServedProducts = async (shopId, options) => {
       most = Math.max(most, ++inFlight);
       await new Promise((r) => setTimeout(r, 5));
       inFlight--;
-      return store.listProducts(shopId, options);
+      return store.listServedProducts(shopId, options);
     };
     const index = new CatalogIndex(slowStore);
     const catalogs = await Promise.all(ids.map((id) => index.ensure(id)));

@@ -1,5 +1,7 @@
 import type { Logger } from 'pino';
 import { describe, expect, it } from 'vitest';
+import { buildModel } from '../../src/domain/models/build.js';
+import { buildContentModel } from '../../src/domain/models/content.js';
 import type { BuildResult } from '../../src/jobs/model-worker.js';
 import { ModelIndex } from '../../src/indexes/model-index.js';
 
@@ -37,5 +39,59 @@ describe('ModelIndex', () => {
 
     expect(models.get(3)).toBeUndefined();
     expect(pending).toHaveLength(0);
+  });
+});
+
+/** A builder that records each call and resolves when the test says, with a stand-in model. */
+function recordingBuilder() {
+  const calls: string[] = [];
+  const finish: (() => void)[] = [];
+  const content = buildContentModel([]);
+  // The model's own content is another object: the test tells which one is served.
+  const built = (stamp: string): BuildResult => ({ unchanged: false, stamp, builtAt: 'now', ms: 1, model: buildModel([], []), content: buildContentModel([]) });
+  const builder = (_shopId: number, _stamp: string | null, withContent: boolean) =>
+    new Promise<BuildResult>((resolve) => {
+      calls.push(withContent ? 'model' : 'model without content');
+      finish.push(() => resolve(built(String(calls.length))));
+    });
+  const contentBuilder = (_shopId: number) => {
+    calls.push('content');
+    return Promise.resolve(content);
+  };
+  return { calls, finish, builder, contentBuilder, content };
+}
+
+describe('ModelIndex freshness', () => {
+  it('rebuilds once after a burst of writes, whatever the interval, and a write during a build is built after it', async () => {
+    const { calls, finish, builder } = recordingBuilder();
+    const models = new ModelIndex(builder, { intervalMs: 3_600_000, debounceMs: 1 });
+    expect(models.get(7)).toBeUndefined(); // the first read starts the first build
+    finish.shift()!();
+    await models.settled(7);
+    calls.length = 0;
+    for (let i = 0; i < 20; i++) models.changed(7);
+    expect(models.pending(7)).toBe(true);
+    await expect.poll(() => calls).toEqual(['model']);
+    models.changed(7); // arrives while the build runs
+    finish.shift()!();
+    await expect.poll(() => calls).toEqual(['model', 'model']);
+    finish.shift()!();
+    await models.settled(7);
+    expect(models.pending(7)).toBe(false);
+    expect(models.stamp(7)).toBe('2'); // the build after the write during the first rebuild
+    models.close();
+  });
+
+  it("builds a shop's content neighbours ahead of its first model, so similar_products never waits for the model", async () => {
+    const { calls, finish, builder, contentBuilder, content } = recordingBuilder();
+    const models = new ModelIndex(builder, { intervalMs: 0, content: contentBuilder });
+    expect(await models.content(3)).toBe(content);
+    expect(models.get(3)).toBeUndefined();
+    // The first model reuses those neighbours rather than building them twice.
+    expect(calls).toEqual(['content', 'model without content']);
+    finish.shift()!();
+    await models.settled(3);
+    expect(models.get(3)?.content).toBe(content);
+    models.close();
   });
 });

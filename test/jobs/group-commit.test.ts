@@ -51,7 +51,7 @@ describe('GroupCommitter', () => {
     const committer = new GroupCommitter(r.write, { maxBatch: 100, maxDelayMs: 1 });
     r.hold();
     const first = committer.submit(1);
-    await vi.waitFor(() => expect(r.started).toEqual([[1]])); // the first batch is being written
+    await vi.waitFor(() => expect(r.started).toEqual([[1]]), { timeout: 30_000 }); // the first batch is being written
     const rest = [2, 3, 4].map((n) => committer.submit(n));
     expect(committer.depth).toBe(3);
     r.release();

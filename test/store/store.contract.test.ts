@@ -86,7 +86,7 @@ describe.each(backends())('Store on $name', (backend) => {
     expect(survivors.map((k) => k.key_hash).sort()).toEqual([...third.map((k) => k.key_hash), fresh.find((k) => k.kind === 'public')!.key_hash].sort());
   });
 
-  it("revokes a shop's live keys by prefix at once, and lists every key of a shop", async () => {
+  it("revokes a shop's live key by its hash at once, and lists every key of a shop", async () => {
     const keys = shopKeys();
     const a = await store.createShop(
       newShop('revoking'),
@@ -98,9 +98,9 @@ describe.each(backends())('Store on $name', (backend) => {
     );
     const before = await store.keysVersion();
     const now = Date.now();
-    expect(await store.revokeApiKeys(a.id, keys[0]!.record.key_prefix, now)).toBe(1);
+    expect(await store.revokeApiKeys(a.id, keys[0]!.record.key_hash, now)).toBe(1);
     expect(await store.keysVersion()).not.toBe(before);
-    expect(await store.revokeApiKeys(a.id, keys[0]!.record.key_prefix, now + 1)).toBe(0); // already ended
+    expect(await store.revokeApiKeys(a.id, keys[0]!.record.key_hash, now + 1)).toBe(0); // already ended
     const live = (await store.listLiveApiKeys(now + 1)).map((k) => k.shop_id);
     expect(live.filter((id) => id === a.id)).toHaveLength(1);
     expect(live.filter((id) => id === other.id)).toHaveLength(2); // the same prefix elsewhere is another shop's

@@ -146,18 +146,3 @@ function reverseFrom(list: number[], start: number): void {
 export function neighbourBytes(lists: NeighbourLists): number {
   return lists.offsets.byteLength + lists.items.byteLength + lists.scores.byteLength;
 }
-
-/**
- * Scores candidates from weighted seeds: Σ over seeds of weight × s(seed, candidate), read from
- * the neighbour lists. Returns candidate item → score (seeds included when they neighbour each other).
- */
-export function scoreFromSeeds(lists: NeighbourLists, seeds: readonly { item: number; weight: number }[]): Map<number, number> {
-  const scores = new Map<number, number>();
-  for (const { item, weight } of seeds) {
-    for (let n = lists.offsets[item]!; n < lists.offsets[item + 1]!; n++) {
-      const j = lists.items[n]!;
-      scores.set(j, (scores.get(j) ?? 0) + weight * lists.scores[n]!);
-    }
-  }
-  return scores;
-}

@@ -1,13 +1,6 @@
 import { sortedIndexOf, type BuiltModel } from './build.js';
 import type { NeighbourLists } from './neighbours.js';
 
-/**
- * How much a neighbour's vote weighs against the customer's own affinity in `for_you` (each row
- * of similarities scaled so its best neighbour is 1): small, so the products a customer buys
- * again lead and their neighbours reorder and follow (chosen on held-out orders, docs/evaluation.md).
- */
-export const NEIGHBOUR_VOTE = 0.02;
-
 /** Seeds given at most, strongest first: bounds a request's work at SEEDS_USED × neighbours kept. */
 export const SEEDS_USED = 250;
 
@@ -57,86 +50,99 @@ export function affinitiesOf(model: BuiltModel, customerId: number): Seed[] {
 }
 
 /**
- * k of for_you's blend with popularity: the personal score is weighed by α = n / (n + k), n the
- * distinct products the customer bought, so with k > 0 a one-purchase customer leans on what sells
- * and a long history on itself. 0, the blend off: on validation splits carved from the training
- * orders of both evaluation logs every k > 0 scored below the personal score alone, so none was
- * made the default (the sweep: docs/evaluation.md, "for_you and popularity").
+ * for_you's blend (docs/evaluation.md, "for_you"): score_j = own_j / max own + similarity ·
+ * vote_j / max vote + popularity · popularity_j / max popularity, where own_j is the customer's
+ * affinity (frequency × recency of their purchases) and vote_j = Σ_i own_i · s_ij / s_i,best.
  */
-export const POPULARITY_SHRINKAGE = 0;
-
-export interface ForYouOptions {
-  /** A neighbour's vote against the customer's own affinity (NEIGHBOUR_VOTE). */
-  neighbourVote?: number;
-  /** k of α = n / (n + k); 0 ranks by the personal score alone (POPULARITY_SHRINKAGE). */
-  shrinkage?: number;
-  /** Products the customer bought lead when they are kept (default true). */
-  purchasesFirst?: boolean;
+export interface ForYouBlend {
+  /** Products the customer bought lead, by their own score; the rest follow. */
+  purchasesFirst: boolean;
+  similarity: number;
+  popularity: number;
 }
 
 /**
- * `/products/for_you`: personal_j = Σ_i affinity_i · s_ij with s_jj = 1 and the other similarities
- * scaled to NEIGHBOUR_VOTE at best; score_j = α · personal_j / max personal + (1 − α) · popularity_j /
- * max popularity, over the scored products and the model's most popular ones; products bought
- * first, then by score. Viewed products vote for their neighbours only (they are not bought) and do
- * not count in n: a visitor with views alone is ranked by the neighbours of what they viewed.
- * Products in `exclude` (already bought) are left out; an unknown visitor gets [] (the caller's fallback).
+ * Chosen on the rolling-origin folds of both evaluation logs (docs/evaluation.md): of every blend
+ * tried, the best worst-fold paired interval over "previous purchases, then trending".
+ */
+export const FOR_YOU_BLEND: ForYouBlend = { purchasesFirst: true, similarity: 0.3, popularity: 1 };
+
+/** Dense per-product scores over the catalog: neither the votes nor the sort touch a map. */
+class Accumulator {
+  readonly values: Float64Array;
+  readonly touched: number[] = [];
+  private readonly seen: Uint8Array;
+
+  constructor(size: number) {
+    this.values = new Float64Array(size);
+    this.seen = new Uint8Array(size);
+  }
+
+  add(j: number, x: number): void {
+    if (this.seen[j] === 0) {
+      this.seen[j] = 1;
+      this.touched.push(j);
+    }
+    this.values[j]! += x;
+  }
+
+  max(): number {
+    let best = 0;
+    for (const j of this.touched) best = Math.max(best, this.values[j]!);
+    return best;
+  }
+}
+
+/**
+ * `/products/for_you`: the customer's own purchases (frequency × recency), their neighbours and
+ * recent popularity, blended as FOR_YOU_BLEND says. Viewed products vote for their neighbours only
+ * (they are not bought): a visitor with views alone is ranked by those neighbours and popularity.
+ * Products in `exclude` are left out; a visitor with neither purchases nor views gets [] (the
+ * caller's fallback). Ties go to the lower index (= the lower product id): the same model and
+ * seeds always give the same list.
  */
 export function forYou(
   model: BuiltModel,
   affinities: readonly Seed[],
   views: readonly Seed[],
   exclude: ReadonlySet<number>,
-  options: ForYouOptions = {},
+  blend: ForYouBlend = FOR_YOU_BLEND,
 ): number[] {
-  const neighbourVote = options.neighbourVote ?? NEIGHBOUR_VOTE;
-  const shrinkage = options.shrinkage ?? POPULARITY_SHRINKAGE;
   const lists = model.neighbours;
-  // Dense accumulators over the catalog (a few tens of kilobytes), so neither the votes nor the sort touch a map.
   const count = model.products.length;
-  const scores = new Float64Array(count);
-  const state = new Uint8Array(count); // 1 scored, 2 bought (and scored)
-  const touched: number[] = [];
-  const add = (j: number, x: number) => {
-    if (state[j] === 0) {
-      state[j] = 1;
-      touched.push(j);
-    }
-    scores[j]! += x;
-  };
+  const own = new Accumulator(count);
+  const votes = new Accumulator(count);
   const seeds = [...affinities, ...views].slice(0, SEEDS_USED);
   for (const seed of seeds) {
     const item = sortedIndexOf(model.products, seed.productId);
     if (item < 0) continue;
     const start = lists.offsets[item]!;
     const end = lists.offsets[item + 1]!;
-    if (start === end) continue;
-    const scale = (seed.weight * neighbourVote) / lists.scores[start]!;
-    for (let n = start; n < end; n++) add(lists.items[n]!, scale * lists.scores[n]!);
+    const scale = start === end ? 0 : seed.weight / lists.scores[start]!;
+    for (let n = start; n < end; n++) votes.add(lists.items[n]!, scale * lists.scores[n]!);
   }
-  let bought = 0;
   for (const seed of affinities) {
     const item = sortedIndexOf(model.products, seed.productId);
-    if (item < 0) continue;
-    add(item, seed.weight);
-    if (state[item] !== 2) bought++;
-    state[item] = 2;
+    if (item >= 0) own.add(item, seed.weight);
   }
-  if (touched.length === 0) return [];
-  const alpha = shrinkage <= 0 || bought === 0 ? 1 : bought / (bought + shrinkage);
-  if (alpha < 1) {
-    let best = 0;
-    for (const j of touched) best = Math.max(best, scores[j]!);
-    const top = model.popular.length > 0 ? model.popularity[model.popular[0]!]! : 0;
-    const popularity = (j: number) => (top > 0 ? model.popularity[j]! / top : 0);
-    for (const j of touched) scores[j] = (alpha * scores[j]!) / best + (1 - alpha) * popularity(j);
-    for (const j of model.popular) if (state[j] === 0) add(j, (1 - alpha) * popularity(j));
+  if (own.touched.length === 0 && votes.touched.length === 0) return [];
+  const score = new Float64Array(count);
+  const candidates = new Set<number>([...own.touched, ...votes.touched]);
+  const ownMax = own.max();
+  const voteMax = votes.max();
+  const popularMax = model.popular.length > 0 ? model.popularity[model.popular[0]!]! : 0;
+  if (blend.popularity > 0) for (const j of model.popular) candidates.add(j);
+  const lead = 2 + blend.similarity + blend.popularity;
+  for (const j of candidates) {
+    const mine = ownMax > 0 ? own.values[j]! / ownMax : 0;
+    score[j] =
+      mine +
+      (voteMax > 0 ? (blend.similarity * votes.values[j]!) / voteMax : 0) +
+      (popularMax > 0 ? (blend.popularity * model.popularity[j]!) / popularMax : 0) +
+      (blend.purchasesFirst && own.values[j]! > 0 ? lead : 0);
   }
-  const first = options.purchasesFirst ?? true;
-  const led = (j: number) => (first && state[j] === 2 ? 0 : 1);
-  const kept = Int32Array.from(exclude.size === 0 ? touched : touched.filter((j) => !exclude.has(model.products[j]!)));
-  // Purchases first (when kept), then by score, then the lower index (= the lower product id).
-  kept.sort((a, b) => led(a) - led(b) || scores[b]! - scores[a]! || a - b);
+  const kept = Int32Array.from([...candidates].filter((j) => score[j]! > 0 && !exclude.has(model.products[j]!)));
+  kept.sort((a, b) => score[b]! - score[a]! || a - b);
   return Array.from(kept, (j) => model.products[j]!);
 }
 

@@ -2,7 +2,7 @@ import { InvalidInputError } from '../errors.js';
 import { commonParams, keyParam } from './common.js';
 import { flag, isPositiveId, MAX_LIST, wholeNumber } from './kinds.js';
 import { clip, invalid, param, params, type ParamsOf } from './param.js';
-import { dateOrDay, oneOf, positiveId, token } from './text-kinds.js';
+import { dateOrDay, oneOf, positiveId, text, token } from './text-kinds.js';
 
 /** `billing_subscription_ids`: comma-separated ids, or `all` (every subscription that is not ACTIVE; the default). */
 const subscriptionIds = param<number[] | 'all'>(
@@ -48,6 +48,7 @@ export const onetimeParams = params({
   shop_variant_id: positiveId('variant to purchase (required)', { required: true }),
   quantity: wholeNumber('quantity', { min: 1, max: 1000, fallback: 1 }),
   charge_now: flag('charge now and create the order'),
+  widget_id: text('the widget the purchase came from (kept for attribution)', { max: 64 }),
   format: commonParams.format,
 });
 export type OnetimeQuery = ParamsOf<typeof onetimeParams.properties>;
@@ -58,3 +59,22 @@ export function requireAddressOrCharge(values: { address_id: number | null; char
     throw new InvalidInputError('address_id', 'Missing required args. You must pass either address_id or charge_id.');
   }
 }
+
+/** `POST /api/v1/billing/subscribe` (docs/billing.md, "New subscriptions"): the query string, body fields under it. */
+export const subscribeParams = params({
+  ...keyParam,
+  address_id: positiveId('address the subscription ships to (this or charge_id)'),
+  charge_id: positiveId('a charge whose address is used (this or address_id)'),
+  shop_variant_id: positiveId('variant to subscribe to (required)', { required: true }),
+  quantity: wholeNumber('quantity', { min: 1, max: 1000, fallback: 1 }),
+  order_interval_unit: oneOf(['day', 'week', 'month'], 'unit of the order interval, any case, plural accepted (required)', {
+    required: 'Missing required parameter order_interval_unit (day, week or month).',
+    aliases: { days: 'day', weeks: 'week', months: 'month' },
+  }),
+  order_interval_frequency: wholeNumber('orders every this many units (required)', { min: 1, max: 1000, fallback: 0 }),
+  charge_interval_frequency: wholeNumber('charges every this many units; default the order frequency', { min: 1, max: 1000, fallback: 0 }),
+  next_charge_scheduled_at: dateOrDay("the first charge, in the shop time zone; default the address's next queued charge"),
+  widget_id: text('the widget the subscription came from (kept for attribution)', { max: 64 }),
+  format: commonParams.format,
+});
+export type SubscribeQuery = ParamsOf<typeof subscribeParams.properties>;

@@ -36,16 +36,15 @@ export function optionalFlag(description: string): TParam<boolean | null> {
   );
 }
 
-/** `format=pretty`: 2-space indented JSON. */
+/**
+ * `format=pretty`: 2-space indented JSON. Any case; any other value is ignored rather than refused
+ * (storefront code sends typos such as `prettyy`, and a 400 would empty its whole screen).
+ */
 export function format(): TParam<boolean> {
   return param(
-    { description: 'pretty: 2-space indented JSON', examples: ['pretty'] },
+    { description: 'pretty (any case): 2-space indented JSON; other values are ignored', examples: ['pretty'] },
     {
-      decode(raw, name) {
-        if (raw === undefined) return false;
-        if (raw.trim().toLowerCase() === 'pretty') return true;
-        throw invalid(name, `Parameter ${name} must be pretty, got "${clip(raw)}".`);
-      },
+      decode: (raw) => raw !== undefined && raw.trim().toLowerCase() === 'pretty',
       key: (value) => (value ? 'pretty' : null),
     },
   );
@@ -158,6 +157,33 @@ function splitList(raw: string, name: string, what: string): string[] {
   return parts;
 }
 
+/** The resource a global id must name for a parameter, from the parameter's name; null: no global ids. */
+function gidKindOf(name: string): string | null {
+  if (name.includes('variant')) return 'ProductVariant';
+  if (name.includes('collection')) return 'Collection';
+  if (name.includes('customer')) return 'Customer';
+  if (name.includes('order')) return 'Order';
+  if (name.includes('product') || name === 'ids') return 'Product';
+  return null;
+}
+
+const GID = /^gid:\/\/(?:shopify|shop)\/([A-Za-z]{1,40})\/(\d{1,16})(?:\?.*)?$/;
+
+/**
+ * An id as text: a global id (`gid://shopify/Product/123`) is read as its trailing number; one
+ * naming another kind of resource than the parameter's is refused, naming the parameter.
+ */
+export function idText(text: string, name: string): string {
+  if (!text.startsWith('gid:')) return text;
+  const gid = GID.exec(text);
+  const kind = gidKindOf(name);
+  if (!gid || kind === null) return text;
+  if (gid[1] !== kind) {
+    throw invalid(name, `Parameter ${name} takes ${kind} ids; "${clip(text, 60)}" names a ${gid[1]}.`);
+  }
+  return gid[2]!;
+}
+
 /** Whether text is a positive integer id that fits a JavaScript number exactly. */
 export function isPositiveId(text: string): boolean {
   return /^\d{1,16}$/.test(text) && Number(text) >= 1 && Number.isSafeInteger(Number(text));
@@ -174,7 +200,8 @@ export function idList(description: string, options: { required?: boolean } = {}
           if (options.required) throw missing(name);
           return null;
         }
-        return parts.map((part) => {
+        return parts.map((text) => {
+          const part = idText(text, name);
           if (!isPositiveId(part)) throw invalid(name, `Parameter ${name} must be a comma-separated list of positive integer ids; "${clip(part)}" is not one.`);
           return Number(part);
         });

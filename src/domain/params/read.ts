@@ -1,4 +1,5 @@
 import type { TProperties } from '@sinclair/typebox';
+import { foldAliases } from './aliases.js';
 import { decoderOf, invalid, type ParamDecoder, type ParamsOf, type TParams } from './param.js';
 
 interface Entry {
@@ -8,6 +9,17 @@ interface Entry {
 
 /** Each schema's parameters in name order, found once. */
 const entriesBySchema = new WeakMap<object, Entry[]>();
+/** Schemas that read a cart (they declare cart_subtotal), found once. */
+const readsCart = new WeakMap<object, boolean>();
+
+function readsCartOf(schema: { properties: TProperties }): boolean {
+  let cart = readsCart.get(schema);
+  if (cart === undefined) {
+    cart = 'cart_subtotal' in schema.properties;
+    readsCart.set(schema, cart);
+  }
+  return cart;
+}
 
 function entriesOf(schema: { properties: TProperties }): Entry[] {
   let entries = entriesBySchema.get(schema);
@@ -35,12 +47,15 @@ function rawText(value: unknown, name: string): string | undefined {
 /**
  * Reads the parameters a schema declares from raw request values (query string, form or JSON
  * fields): each is decoded by its kind, absent ones take their defaults, and the first problem is
- * an InvalidInputError naming the parameter. Undeclared parameters are ignored.
+ * an InvalidInputError naming the parameter. Undeclared parameters are ignored. The platforms'
+ * names of parameters (`shopify_*`, `recharge_*`) are read as the seed's (docs/api.md, "Aliases").
  */
 export function readParams<P extends TProperties>(schema: TParams<P>, raw: Readonly<Record<string, unknown>> | null | undefined): ParamsOf<P> {
   const out: Record<string, unknown> = {};
+  // Aliases are folded once here, so every lookup below is by the seed's name.
+  const values = raw ? foldAliases(raw, { cart: readsCartOf(schema) }) : undefined;
   for (const { name, decoder } of entriesOf(schema)) {
-    const value = raw ? raw[name] : undefined;
+    const value = values ? values[name] : undefined;
     out[name] = decoder.decode(rawText(value, name), name);
   }
   return out as ParamsOf<P>;

@@ -1,5 +1,5 @@
 import { isCalendarDate, parseRequestTime } from '../rules/local-time.js';
-import { isPositiveId } from './kinds.js';
+import { idText, isPositiveId } from './kinds.js';
 import { clip, invalid, missing, param, type TParam } from './param.js';
 
 /** A positive integer id; `required` makes absence a 400. */
@@ -14,7 +14,7 @@ export function positiveId(description: string, options: { required?: boolean } 
           if (options.required) throw missing(name);
           return null;
         }
-        const value = raw.trim();
+        const value = idText(raw.trim(), name);
         if (!isPositiveId(value)) throw invalid(name, `Parameter ${name} must be a positive integer id, got "${clip(raw, 30)}".`);
         return Number(value);
       },

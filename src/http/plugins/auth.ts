@@ -20,13 +20,19 @@ declare module 'fastify' {
 
 export const MISSING_KEY = 'Missing API key. Pass your key in the key query parameter.';
 
-/** The key from `key` in the query string, or the `X-Api-Key` header. */
+/**
+ * The key from `key` in the query string, the `X-Api-Key` header (or `X-Rebuy-User-Token`, the
+ * header the platform widget sends), or `key` among the body fields of a route that reads them.
+ */
 function presentedKey(request: FastifyRequest): string | undefined {
   const fromQuery = (request.query as Record<string, unknown> | undefined)?.key;
   if (Array.isArray(fromQuery)) throw new InvalidInputError('key', 'Parameter key must be given once.');
   if (typeof fromQuery === 'string' && fromQuery !== '') return fromQuery;
-  const header = request.headers['x-api-key'];
-  return typeof header === 'string' && header !== '' ? header : undefined;
+  const header = request.headers['x-api-key'] ?? request.headers['x-rebuy-user-token'];
+  if (typeof header === 'string' && header !== '') return header;
+  // Routes that read body fields as parameters take the key there too (the platform widget's POSTs).
+  const body = request.routeOptions.config.paramsInBody ? (request.body as { key?: unknown } | null | undefined) : undefined;
+  return typeof body?.key === 'string' && body.key !== '' ? body.key : undefined;
 }
 
 /** Authenticates public API routes by key (docs/api.md, "Keys") from the in-memory key index. */

@@ -3,6 +3,7 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 import type { Services } from '../../compose.js';
 import { Errors, nonJson } from '../schemas/errors.js';
 import { registerPlatformMetrics } from './platform-metrics.js';
+import { metricsText } from './cluster-metrics.js';
 
 /**
  * Prometheus metrics at `/metrics` (docs/operations.md): requests and latency per route and status,
@@ -78,8 +79,9 @@ export function registerMetrics(app: FastifyInstance, services: Services): Regis
     child.time.observe(reply.elapsedTime / 1000);
     done();
   });
+  const text = metricsText(registry);
   app.get('/metrics', { schema: { hide: true, response: { 200: nonJson('text/plain', 'Prometheus text format'), ...Errors } } }, async (_request, reply) => {
-    return reply.header('content-type', registry.contentType).send(await registry.metrics());
+    return reply.header('content-type', registry.contentType).send(await text());
   });
   return registry;
 }

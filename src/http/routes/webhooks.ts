@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { InvalidInputError } from '../../domain/errors.js';
+import type { RateLimiter } from '../../cache/rate-limiter.js';
+import { TooManyRequestsError } from '../../domain/errors.js';
 import { params } from '../../domain/params/param.js';
 import { text } from '../../domain/params/text-kinds.js';
 import type { ParamsTypeProvider } from '../plugins/params.js';
@@ -24,7 +25,8 @@ const StorefrontHeaders = Type.Object({
   'x-shopify-hmac-sha256': header("the platform's name for the same signature"),
   'x-shopify-topic': header("the platform's topic"),
   'x-shopify-webhook-id': header("the platform's delivery id"),
-  'x-shopify-triggered-at': header('when the platform fired it (informational)'),
+  'x-shopify-triggered-at': header('when the platform fired it: a delivery more than 24 hours old is answered and not applied'),
+  'x-shopify-event-id': header('the event a delivery is for: another delivery of the same event is applied once'),
 });
 const BillingHeaders = Type.Object({
   'x-billing-hmac-sha256': header("hex HMAC-SHA256 of the raw body with the shop's billing_webhook_secret"),
@@ -37,14 +39,26 @@ const BillingHeaders = Type.Object({
 });
 
 /** Webhook receivers: the signature covers the raw body, so it is kept as received. */
-export function webhookRoutes(fastify: FastifyInstance, deps: { billing: BillingWebhooks; storefront: StorefrontSync }): void {
+/** Webhook deliveries a shop may receive a minute (both receivers together). */
+export const WEBHOOK_LIMIT_PER_MINUTE = 6000;
+
+export function webhookRoutes(fastify: FastifyInstance, deps: { billing: BillingWebhooks; storefront: StorefrontSync; limiter: RateLimiter }): void {
   const app = fastify.withTypeProvider<ParamsTypeProvider>();
+  // Kept as bytes: the receivers check the signature on them before anything parses them.
   app.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: 5 * 1024 * 1024 }, (request, body, done) => {
     request.rawBody = body as Buffer;
-    try {
-      done(null, JSON.parse((body as Buffer).toString('utf8')));
-    } catch {
-      done(new InvalidInputError('body', 'The webhook body is not valid JSON.'), undefined);
+    done(null, undefined);
+  });
+  // Per shop, before any signature is computed: a flood of deliveries cannot take the process.
+  app.addHook('onRequest', async (request, reply) => {
+    const shop = (request.params as { shop?: string }).shop ?? '';
+    const decision = await deps.limiter.hit(`wh:${shop.slice(0, 100)}`, WEBHOOK_LIMIT_PER_MINUTE);
+    if (!decision.allowed) {
+      void reply.header('retry-after', String(decision.retryAfter));
+      throw new TooManyRequestsError(
+        `Rate limit exceeded: ${WEBHOOK_LIMIT_PER_MINUTE} webhook deliveries a minute for this shop. Retry after ${decision.retryAfter} seconds.`,
+        decision.retryAfter,
+      );
     }
   });
 
@@ -66,7 +80,14 @@ export function webhookRoutes(fastify: FastifyInstance, deps: { billing: Billing
       const result = await deps.storefront.receive(
         request.params.shop,
         platform
-          ? { signature: header('x-shopify-hmac-sha256'), topic: header('x-shopify-topic'), webhookId: header('x-shopify-webhook-id'), dialect: 'platform' }
+          ? {
+              signature: header('x-shopify-hmac-sha256'),
+              topic: header('x-shopify-topic'),
+              webhookId: header('x-shopify-webhook-id'),
+              eventId: header('x-shopify-event-id'),
+              triggeredAt: header('x-shopify-triggered-at'),
+              dialect: 'platform',
+            }
           : { signature: header('x-shop-hmac-sha256'), topic: header('x-shop-topic'), webhookId: header('x-shop-webhook-id'), dialect: 'neutral' },
         request.rawBody ?? Buffer.alloc(0),
       );
@@ -100,7 +121,6 @@ export function webhookRoutes(fastify: FastifyInstance, deps: { billing: Billing
           platformTopic: header('x-recharge-topic'),
         },
         request.rawBody ?? Buffer.alloc(0),
-        request.body,
       );
       return { data: result };
     },

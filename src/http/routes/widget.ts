@@ -84,6 +84,8 @@ export function widgetRoutes(
       void reply
         .header('cache-control', 'public, max-age=300')
         .header('cross-origin-resource-policy', 'cross-origin')
+        // A storefront route: any page may load it, also with crossorigin="anonymous".
+        .header('access-control-allow-origin', '*')
         .header('x-content-type-options', 'nosniff')
         .header('vary', 'accept-encoding');
       // q-values count: `gzip;q=0` refuses gzip.

@@ -24,6 +24,7 @@ export const ShopSettingsSchema = Type.Object({
   platform_order_days: Whole,
   platform_reconcile_minutes: Whole,
   event_retention_days: Whole,
+  cart_subtotal_unit: Type.Optional(Type.Union([Type.Literal('major'), Type.Literal('minor')])),
 });
 
 /** A shop as the admin API shows it (`publicShop`: no secrets, whether the webhook secrets are set). */

@@ -128,3 +128,6 @@ export const OnetimeCreated = Type.Object({
 
 /** `POST /api/v1/billing/onetime`, 402: the card was refused; the charge is recorded as ERROR. */
 export const PaymentFailed = Type.Object({ error: Type.String(), charge: ChargeSchema });
+
+/** `POST /api/v1/billing/subscribe`. */
+export const SubscriptionCreated = Type.Object({ data: Type.Object(subscriptionFields) });

@@ -3,6 +3,7 @@ import type { BillingAddress, BillingCharge, BillingCustomer, BillingOrder, Bill
 import { formatMoney } from '../../domain/catalog/money.js';
 import { ConflictError } from '../../domain/errors.js';
 import type { OnetimeWrite, Store } from '../../store/store.js';
+import { ledgerSubscriptions } from './ledger-subscribe.js';
 import { decodeOnetimeOutcome, type BillingProvider, type OnetimeOutcome, type OnetimePlan } from './provider.js';
 
 type LedgerStore = Pick<Store, 'getLedgerDoc' | 'listCustomerSubscriptions' | 'nextQueuedCharge' | 'saveReactivation' | 'createOnetime'>;
@@ -47,6 +48,8 @@ export function ledgerProvider(store: LedgerStore): BillingProvider {
             : { applied: false as const, reason: "the subscription's address is not on file" };
       return { subscriptions, discount };
     },
+
+    createSubscription: ledgerSubscriptions(store),
 
     async createOnetime(shopId, plan, idempotency) {
       const customer = await store.getLedgerDoc<BillingCustomer>(shopId, 'billing_customers', plan.address.customer_id);

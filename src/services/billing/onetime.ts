@@ -1,11 +1,10 @@
 import { createHash } from 'node:crypto';
-import { addDays, shopToday } from '../../domain/billing/dates.js';
-import { InvalidInputError, NotFoundError } from '../../domain/errors.js';
+import { InvalidInputError } from '../../domain/errors.js';
 import { requireAddressOrCharge, type OnetimeQuery } from '../../domain/params/billing.js';
 import type { Shop } from '../../domain/shop.js';
 import type { CatalogIndex } from '../../indexes/catalog-index.js';
-import { loadCatalog } from '../products.js';
-import type { OnetimeOutcome } from './provider.js';
+import { resolvePurchase } from './purchase.js';
+import type { Idempotency, OnetimeOutcome } from './provider.js';
 import type { BillingProviders } from './providers.js';
 
 export interface OnetimeRequest {
@@ -30,6 +29,18 @@ export function onetimeRequestOf(values: OnetimeQuery): OnetimeRequest {
   };
 }
 
+/** An Idempotency-Key header is 1 to 200 printable characters. */
+export function checkIdempotencyKey(key: string | null): void {
+  if (key !== null && (key.length > 200 || !/^[\x21-\x7e]+$/.test(key))) {
+    throw new InvalidInputError('Idempotency-Key', 'The Idempotency-Key header must be 1 to 200 printable characters.');
+  }
+}
+
+/** The key with a digest of the request it came with: the same key with other parameters is a conflict. */
+export function idempotencyFor(key: string | null, request: unknown): Idempotency | null {
+  return key === null ? null : { key, hash: createHash('sha256').update(JSON.stringify(request)).digest('hex') };
+}
+
 /** One-time purchases on a subscription address, idempotent by Idempotency-Key (docs/billing.md). */
 export function createOnetimeService(deps: { providers: Pick<BillingProviders, 'forShop'>; catalog: CatalogIndex; clock?: () => number }) {
   const { providers, catalog } = deps;
@@ -38,44 +49,11 @@ export function createOnetimeService(deps: { providers: Pick<BillingProviders, '
   return {
     /** Creates (and with charge_now charges) a one-time purchase; a repeated key gets the first outcome. */
     async create(shop: Shop, request: OnetimeRequest, idempotencyKey: string | null): Promise<OnetimeOutcome & { replayed: boolean }> {
-      if (idempotencyKey !== null && (idempotencyKey.length > 200 || !/^[\x21-\x7e]+$/.test(idempotencyKey))) {
-        throw new InvalidInputError('Idempotency-Key', 'The Idempotency-Key header must be 1 to 200 printable characters.');
-      }
+      checkIdempotencyKey(idempotencyKey);
       const provider = await providers.forShop(shop.id);
-      let addressId = request.addressId;
-      if (request.chargeId !== null) {
-        const charge = await provider.charge(shop.id, request.chargeId);
-        if (!charge) throw new NotFoundError(`Charge ${request.chargeId} not found.`);
-        addressId = charge.address_id;
-      }
-      const address = await provider.address(shop.id, addressId!);
-      if (!address) throw new NotFoundError(`Address ${addressId} not found.`);
-      const product = (await loadCatalog(catalog, shop.id)).byVariant.get(request.variantId);
-      const variantIndex = product?.variants.findIndex((v) => v.id === request.variantId) ?? -1;
-      if (!product || variantIndex < 0)
-        throw new InvalidInputError('shop_variant_id', `Parameter shop_variant_id: variant ${request.variantId} is not in the catalog.`);
       const now = clock();
-      const today = shopToday(now, shop.timezone);
-      let date: string;
-      if (request.date === 'today') date = today;
-      else if (request.date === 'tomorrow') date = addDays(today, 1);
-      else if (request.date !== null) date = request.date;
-      else {
-        const queued = await provider.nextQueuedCharge(shop.id, address.id, today);
-        if (!queued)
-          throw new InvalidInputError('next_charge_scheduled_at', 'Parameter next_charge_scheduled_at is required: the address has no queued charge to join.');
-        date = queued.scheduled_at.slice(0, 10);
-      }
-      if (date < today)
-        throw new InvalidInputError(
-          'next_charge_scheduled_at',
-          `Parameter next_charge_scheduled_at must not be in the past (today is ${today} in the shop's time zone).`,
-        );
-
+      const { address, addressId, product, variantIndex, date } = await resolvePurchase(provider, catalog, shop, request, now);
       const variant = JSON.parse(product.json.variants[variantIndex]!) as { title: string };
-      const hash = createHash('sha256')
-        .update(JSON.stringify({ ...request, addressId }))
-        .digest('hex');
       return provider.createOnetime(
         shop.id,
         {
@@ -90,7 +68,7 @@ export function createOnetimeService(deps: { providers: Pick<BillingProviders, '
           chargeNow: request.chargeNow,
           now,
         },
-        idempotencyKey ? { key: idempotencyKey, hash } : null,
+        idempotencyFor(idempotencyKey, { ...request, addressId }),
       );
     },
   };

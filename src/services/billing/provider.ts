@@ -35,6 +35,25 @@ export interface OnetimePlan {
   now: number;
 }
 
+/** A new subscription, resolved and validated by the service. */
+export interface SubscriptionPlan {
+  address: BillingAddress;
+  productId: number;
+  productTitle: string;
+  variantId: number;
+  variantTitle: string;
+  sku: string | null;
+  /** Unit price in the shop's currency, as the catalog has it. */
+  unitPrice: number;
+  quantity: number;
+  /** `YYYY-MM-DD`: the first charge. */
+  date: string;
+  orderIntervalUnit: 'day' | 'week' | 'month';
+  orderIntervalFrequency: number;
+  chargeIntervalFrequency: number;
+  now: number;
+}
+
 /** What a one-time purchase came to: created (charged or not), or a charge the card refused. */
 export type OnetimeOutcome =
   | { kind: 'created'; onetime: Onetime; charge: BillingCharge | null; order: BillingOrder | null }
@@ -64,6 +83,12 @@ export interface BillingProvider {
    * key: a repeat gets the first outcome with `replayed`; other parameters are a ConflictError.
    */
   createOnetime(shopId: number, plan: OnetimePlan, idempotency: Idempotency | null): Promise<OnetimeOutcome & { replayed: boolean }>;
+  /** Creates an ACTIVE subscription at most once per idempotency key, as `createOnetime`. */
+  createSubscription(
+    shopId: number,
+    plan: SubscriptionPlan,
+    idempotency: Idempotency | null,
+  ): Promise<{ subscription: BillingSubscription; replayed: boolean }>;
 }
 
 /** Reads a stored outcome, including those stored before outcomes were typed ({data} / {error, charge}). */

@@ -52,6 +52,15 @@ function fromRemote(kind: LedgerKind, object: unknown, field: string): LedgerDoc
   }
 }
 
+/** The body, parsed only once its signature is known good. */
+function parsed(raw: Buffer): unknown {
+  try {
+    return JSON.parse(raw.toString('utf8'));
+  } catch {
+    throw new InvalidInputError('body', 'The webhook body is not valid JSON.');
+  }
+}
+
 /**
  * Billing webhooks: signature-checked, applied once per webhook id, never older over newer; the
  * remote provider's cached copy of the object is dropped. Both dialects land in the same ledger.
@@ -63,9 +72,10 @@ export function createBillingWebhooks(deps: {
 }) {
   const clock = deps.clock ?? Date.now;
 
-  function neutral(secret: string, headers: BillingWebhookHeaders, raw: Buffer, body: unknown): Mapped {
+  function neutral(secret: string, headers: BillingWebhookHeaders, raw: Buffer): Mapped {
     const expected = createHmac('sha256', secret).update(raw).digest('hex');
     if (!safeEqual(headers.signature!.trim().toLowerCase(), expected)) throw new UnauthorizedError('Invalid webhook signature.');
+    const body = parsed(raw);
     const singular = (headers.topic ?? '').split('/')[0] ?? '';
     const kind = TOPICS.get(singular);
     if (!kind)
@@ -97,15 +107,17 @@ export function createBillingWebhooks(deps: {
     if (!safeEqual(headers.legacySignature!.trim().toLowerCase(), expected)) throw new UnauthorizedError('Invalid webhook signature.');
   }
 
-  function platform(secret: string, headers: BillingWebhookHeaders, raw: Buffer, body: unknown): Mapped | null {
+  function platform(secret: string, headers: BillingWebhookHeaders, raw: Buffer): Mapped | null {
     verifyPlatform(secret, headers, raw);
     const topic = (headers.platformTopic ?? '').slice(0, 100);
     const singular = topic.split('/')[0] ?? '';
     const kind = TOPICS.get(singular);
     if (!kind) return null; // a topic Rebound does not keep (order/*, onetime/*, …): acknowledged so it is not resent
+    const body = parsed(raw);
     const object = body && typeof body === 'object' && Object.hasOwn(body, singular) ? (body as Record<string, unknown>)[singular] : undefined;
-    // The platform sends no delivery id: a resent delivery carries the same topic and body.
-    const webhookId = `body:${createHash('sha256').update(`${topic}\n`).update(raw).digest('hex')}`;
+    // The platform sends no delivery id, and signs no topic: a delivery is known by its body alone,
+    // so the same body resent under another topic is a repeat.
+    const webhookId = `body:${createHash('sha256').update(raw).digest('hex')}`;
     return { kind, docs: [fromRemote(kind, object, singular)], webhookId };
   }
 
@@ -120,14 +132,13 @@ export function createBillingWebhooks(deps: {
   }
 
   return {
-    async receive(handle: string, headers: BillingWebhookHeaders, raw: Buffer, body: unknown): Promise<'applied' | 'duplicate' | 'ignored'> {
+    async receive(handle: string, headers: BillingWebhookHeaders, raw: Buffer): Promise<'applied' | 'duplicate' | 'ignored'> {
       const shop = await deps.store.getShopByHandle(handle);
       if (!shop) throw new NotFoundError(`Shop ${handle} not found.`);
       if (!shop.billing_webhook_secret) throw new UnauthorizedError('Billing webhooks are not configured for this shop (set billing_webhook_secret).');
       let mapped: Mapped | null;
-      if (headers.signature !== undefined) mapped = neutral(shop.billing_webhook_secret, headers, raw, body);
-      else if (headers.timedSignature !== undefined || headers.legacySignature !== undefined)
-        mapped = platform(shop.billing_webhook_secret, headers, raw, body);
+      if (headers.signature !== undefined) mapped = neutral(shop.billing_webhook_secret, headers, raw);
+      else if (headers.timedSignature !== undefined || headers.legacySignature !== undefined) mapped = platform(shop.billing_webhook_secret, headers, raw);
       else throw new UnauthorizedError('The webhook carries no signature (X-Billing-Hmac-Sha256, X-Recharge-Webhook-Signature or X-Recharge-Hmac-Sha256).');
       if (!mapped) return 'ignored';
       const applied = await deps.store.applyWebhook(shop.id, 'billing', mapped.webhookId, mapped.kind, mapped.docs);

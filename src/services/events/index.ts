@@ -5,7 +5,8 @@ import type { ViewedIndex } from '../../indexes/viewed-index.js';
 import type { GroupCommitter } from '../../jobs/group-commit.js';
 import type { EventFilter, Store } from '../../store/store.js';
 
-export type EventRow = StoreEvent & { shop_id: number };
+/** An event as written; `uncounted` when its product handle is unknown (kept, counted for no product). */
+export type EventRow = StoreEvent & { shop_id: number; uncounted?: boolean };
 
 /** The analytics intake and the viewed-products read-back (docs/api.md, "Events"). */
 export function createEventsService(deps: {
@@ -19,8 +20,10 @@ export function createEventsService(deps: {
   return {
     /** Resolves only once the event is committed; a failed commit is a 503, never a false "Received". */
     async ingest(shopId: number, event: StoreEvent): Promise<void> {
+      // A handle the catalog does not know is stored (a sync may lag) but counts for no product.
+      const known = event.handle === null || (catalog.get(shopId)?.byHandle.has(event.handle) ?? true);
       try {
-        await committer.submit({ ...event, shop_id: shopId });
+        await committer.submit({ ...event, shop_id: shopId, ...(known ? {} : { uncounted: true }) });
       } catch {
         throw new UnavailableError('The event could not be stored just now; nothing was recorded. Retry shortly.');
       }

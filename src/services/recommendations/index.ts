@@ -14,7 +14,7 @@ import type { ViewedIndex } from '../../indexes/viewed-index.js';
 import type { Evaluation } from '../../domain/rules/evaluate.js';
 import { filterProducts, resolveMarket, type Picked } from '../lists/pipeline.js';
 import { loadCatalog, requireCatalog } from '../products.js';
-import type { CustomRequest } from './params.js';
+import { withOrderProducts, type CustomRequest } from './params.js';
 import { resolveOutputs, type ResolveError } from './resolve.js';
 
 /** The custom endpoint's answer as data; HTTP renders it (docs/rules.md, "Evaluation"). */
@@ -31,7 +31,13 @@ export interface CustomAnswer {
 }
 
 /** Rule-driven recommendations: `GET /api/v1/custom/id/{id}` and the admin preview (docs/rules.md). */
-export function createRecommendationsService(deps: { catalog: CatalogIndex; viewed: ViewedIndex; models: ModelIndex }) {
+export function createRecommendationsService(deps: {
+  catalog: CatalogIndex;
+  viewed: ViewedIndex;
+  models: ModelIndex;
+  /** Distinct products of a shop's orders (a thank-you page's input products). */
+  orderProducts: (shopId: number, orderIds: number[]) => Promise<number[]>;
+}) {
   function rulesetOf(catalog: ShopCatalog, id: number): IndexedRuleset {
     const indexed = catalog.rulesets.get(id);
     if (!indexed?.ruleset.enabled) throw new NotFoundError(`Ruleset ${id} not found.`);
@@ -42,11 +48,12 @@ export function createRecommendationsService(deps: { catalog: CatalogIndex; view
     catalog: ShopCatalog,
     indexed: IndexedRuleset,
     compiled: CompiledRuleset,
-    request: CustomRequest,
+    asked: CustomRequest,
     trace: boolean,
     arm: string | null = null,
     empty = false,
   ): Promise<CustomAnswer> {
+    const request = await withOrderProducts(asked, (orderIds) => deps.orderProducts(catalog.shop.id, orderIds));
     const market = resolveMarket(catalog, request.place);
     const errors: ResolveError[] = [];
     const inputs = inputProducts(catalog, request, errors);
@@ -61,6 +68,7 @@ export function createRecommendationsService(deps: { catalog: CatalogIndex; view
         catalog,
         viewed: (filter) => deps.viewed.handles(shopId, filter),
         model: () => deps.models.get(shopId),
+        content: () => deps.models.content(shopId),
         inputProducts: inputs,
         caller: request.caller,
       },
@@ -70,7 +78,7 @@ export function createRecommendationsService(deps: { catalog: CatalogIndex; view
       market,
       limit: request.limit,
       filterOos: request.filterOos ?? compiled.document.filter_oos,
-      ...(compiled.document.filter_input_products ? { exclude: new Set(inputs.map((p) => p.id)) } : {}),
+      ...((request.filterInputs ?? compiled.document.filter_input_products) ? { exclude: new Set(inputs.map((p) => p.id)) } : {}),
     });
     // Input products are shown as they are, whatever their stock; only unlisted or out-of-market ones are left out.
     const shown = filterProducts(

@@ -19,6 +19,20 @@ const TABLE: Record<LedgerKind, 'billing_customers' | 'billing_addresses' | 'bil
   charges: 'billing_charges',
 };
 
+/** A subscription id above every stored one (imported subscriptions carry the provider's ids). */
+async function nextSubscriptionId(trx: Transaction<Database>, shopId: number): Promise<number> {
+  const next = await nextCounter(trx, shopId, 'billing_subscriptions');
+  const row = await trx
+    .selectFrom('billing_subscriptions')
+    .select((eb) => eb.fn.max('id').as('max'))
+    .where('shop_id', '=', shopId)
+    .executeTakeFirst();
+  const above = Number(row?.max ?? 0) + 1;
+  if (above <= next) return next;
+  await trx.updateTable('counters').set({ value: above }).where('shop_id', '=', shopId).where('name', '=', 'billing_subscriptions').execute();
+  return above;
+}
+
 /** Ledger timestamps carry no offset: read as UTC. */
 const stamp = (text: string) => Date.parse(/[zZ]|[+-]\d{2}:?\d{2}$/.test(text) ? text : `${text}Z`) || 0;
 
@@ -99,7 +113,7 @@ export function billingMethods(db: Kysely<Database>): BillingMethods {
         if (write.address) await upsert(trx, shopId, 'billing_addresses', [write.address as LedgerDoc & Record<string, unknown>], false);
       });
     },
-    async createOnetime(shopId, idempotency, build) {
+    async createOnetime(shopId, idempotency, build, options) {
       try {
         return await db.transaction().execute(async (trx) => {
           if (idempotency) {
@@ -113,6 +127,7 @@ export function billingMethods(db: Kysely<Database>): BillingMethods {
             onetime: await nextCounter(trx, shopId, 'onetimes'),
             charge: await nextCounter(trx, shopId, 'charges'),
             order: await nextCounter(trx, shopId, 'billing_orders'),
+            ...(options?.subscription ? { subscription: await nextSubscriptionId(trx, shopId) } : {}),
           };
           const write = build(ids);
           for (const { kind, doc } of write.docs) await upsert(trx, shopId, kind, [doc], false);

@@ -1,9 +1,10 @@
 import type { Kysely } from 'kysely';
 import type { Collection } from '../../domain/catalog/collection.js';
-import type { Product } from '../../domain/catalog/product.js';
 import { chunks, json, time } from '../codec.js';
 import type { Database } from '../schema.js';
 import type { Store } from '../store.js';
+import { readProducts } from './product-rows.js';
+import { refreshServing, writeServing } from './product-serving.js';
 import { bumpDataVersion } from './shops.js';
 
 type CatalogMethods = Pick<
@@ -19,9 +20,6 @@ type CatalogMethods = Pick<
   | 'upsertCollections'
   | 'listCollections'
 >;
-
-/** Live inventory is kept beside the document so a stock update touches one small row. */
-type StoredProduct = Omit<Product, 'variants'> & { variants: Product['variants'][number][] };
 
 export function catalogMethods(db: Kysely<Database>): CatalogMethods {
   return {
@@ -78,6 +76,7 @@ export function catalogMethods(db: Kysely<Database>): CatalogMethods {
             )
             .execute();
         }
+        await writeServing(trx, shopId, products);
         await bumpDataVersion(trx, shopId);
       });
     },
@@ -87,42 +86,15 @@ export function catalogMethods(db: Kysely<Database>): CatalogMethods {
         const result = await trx.deleteFrom('products').where('shop_id', '=', shopId).where('id', '=', productId).executeTakeFirst();
         if (Number(result.numDeletedRows) === 0) return false;
         await trx.deleteFrom('variants').where('shop_id', '=', shopId).where('product_id', '=', productId).execute();
+        await trx.deleteFrom('product_serving').where('shop_id', '=', shopId).where('product_id', '=', productId).execute();
         await trx.deleteFrom('collection_products').where('shop_id', '=', shopId).where('product_id', '=', productId).execute();
         await bumpDataVersion(trx, shopId);
         return true;
       });
     },
 
-    async listProducts(shopId, options = {}) {
-      let query = db.selectFrom('products').select(['id', 'document']).where('shop_id', '=', shopId).orderBy('id');
-      if (options.ids) {
-        if (options.ids.length === 0) return [];
-        query = query.where('id', 'in', options.ids);
-      }
-      if (options.afterId !== undefined) query = query.where('id', '>', options.afterId);
-      if (options.limit !== undefined) query = query.limit(options.limit);
-      const rows = await query.execute();
-      if (rows.length === 0) return [];
-      let variantQuery = db.selectFrom('variants').select(['id', 'inventory_quantity', 'old_inventory_quantity']).where('shop_id', '=', shopId);
-      if (options.ids || options.afterId !== undefined || options.limit !== undefined) {
-        variantQuery = variantQuery.where(
-          'product_id',
-          'in',
-          rows.map((r) => r.id),
-        );
-      }
-      const stock = new Map((await variantQuery.execute()).map((v) => [Number(v.id), v]));
-      return rows.map((row) => {
-        const product = json.fromDb<StoredProduct>(row.document);
-        for (const variant of product.variants) {
-          const level = stock.get(variant.id);
-          if (level) {
-            variant.inventory_quantity = Number(level.inventory_quantity);
-            variant.old_inventory_quantity = Number(level.old_inventory_quantity);
-          }
-        }
-        return product;
-      });
+    listProducts(shopId, options = {}) {
+      return readProducts(db, shopId, options);
     },
 
     async countProducts(shopId) {
@@ -172,6 +144,7 @@ export function catalogMethods(db: Kysely<Database>): CatalogMethods {
             .where('id', '=', level.variant_id)
             .execute();
         }
+        await refreshServing(trx, shopId, { variantIds: levels.map((l) => l.variant_id) });
         await bumpDataVersion(trx, shopId);
       });
     },

@@ -5,7 +5,10 @@ import type { Database } from '../schema.js';
 import type { Store } from '../store.js';
 import { bumpDataVersion } from './shops.js';
 
-type CommerceMethods = Pick<Store, 'upsertCustomers' | 'listCustomers' | 'upsertMarkets' | 'listMarkets' | 'upsertOrders' | 'listOrderLines' | 'countOrders'>;
+type CommerceMethods = Pick<
+  Store,
+  'upsertCustomers' | 'listCustomers' | 'upsertMarkets' | 'listMarkets' | 'upsertOrders' | 'listOrderLines' | 'countOrders' | 'orderProductIds'
+>;
 
 export function commerceMethods(db: Kysely<Database>): CommerceMethods {
   return {
@@ -105,6 +108,20 @@ export function commerceMethods(db: Kysely<Database>): CommerceMethods {
         for (const batch of chunks(lines, 9)) await trx.insertInto('order_lines').values(batch).execute();
         await bumpDataVersion(trx, shopId);
       });
+    },
+    async orderProductIds(shopId, orderIds) {
+      if (orderIds.length === 0) return [];
+      const rows = await db
+        .selectFrom('order_lines')
+        .select(['order_id', 'product_id'])
+        .where('shop_id', '=', shopId)
+        .where('order_id', 'in', orderIds)
+        .orderBy('order_id')
+        .orderBy('line_no')
+        .execute();
+      const position = new Map(orderIds.map((id, index) => [id, index]));
+      rows.sort((a, b) => position.get(Number(a.order_id))! - position.get(Number(b.order_id))!);
+      return [...new Set(rows.map((r) => Number(r.product_id)))];
     },
     async listOrderLines(shopId, since) {
       const rows = await db

@@ -1,10 +1,11 @@
-import { Migrator, sql } from 'kysely';
+import { Migrator, type MigrationResultSet, sql } from 'kysely';
 import type { Connection } from '../connect.js';
 import { migrationProvider } from '../migrations/index.js';
 import { UnavailableError } from '../../domain/errors.js';
 import { isUnavailable } from '../codec.js';
 import type { Store } from '../store.js';
 import { catalogMethods } from './catalog.js';
+import { servingMethods } from './product-serving.js';
 import { commerceMethods } from './commerce.js';
 import { billingMethods } from './billing.js';
 import { billingProviderMethods } from './billing-providers.js';
@@ -43,12 +44,34 @@ function translateOutages(store: Store): Store {
   return wrapped as unknown as Store;
 }
 
+/**
+ * BEGIN IMMEDIATE: another process's migration waits for this one (busy_timeout), and a failing
+ * migration leaves nothing half-applied. Kysely's single SQLite connection carries the migrator's
+ * statements inside this transaction; nothing else runs while the store is being opened.
+ */
+async function inWriteLock(db: Connection['db'], migrate: () => Promise<MigrationResultSet>): Promise<MigrationResultSet> {
+  await sql`begin immediate`.execute(db);
+  let result: MigrationResultSet;
+  try {
+    result = await migrate();
+  } catch (error) {
+    await sql`rollback`.execute(db);
+    throw error;
+  }
+  await (result.error ? sql`rollback` : sql`commit`).execute(db);
+  return result;
+}
+
 function kyselyStore({ db, dialect, schema, poolStats }: Connection): Store {
   return {
     dialect,
     poolStats,
     async migrate() {
-      const { error, results } = await new Migrator({ db, provider: migrationProvider, ...(schema ? { migrationTableSchema: schema } : {}) }).migrateToLatest();
+      const migrator = new Migrator({ db, provider: migrationProvider, ...(schema ? { migrationTableSchema: schema } : {}) });
+      // PostgreSQL: Kysely's adapter holds a session advisory lock and applies the pending migrations
+      // in one transaction. SQLite: Kysely takes neither (no transactional DDL in its adapter), so the
+      // write lock is taken here, before the migrator reads which migrations ran.
+      const { error, results } = dialect === 'sqlite' ? await inWriteLock(db, () => migrator.migrateToLatest()) : await migrator.migrateToLatest();
       const failed = results?.find((r) => r.status === 'Error');
       if (error) throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${(error as Error).message ?? error}`);
     },
@@ -60,6 +83,7 @@ function kyselyStore({ db, dialect, schema, poolStats }: Connection): Store {
     },
     ...shopMethods(db),
     ...catalogMethods(db),
+    ...servingMethods(db),
     ...commerceMethods(db),
     ...rulesetMethods(db),
     ...eventMethods(db),

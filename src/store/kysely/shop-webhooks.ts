@@ -8,9 +8,15 @@ type Methods = Pick<Store, 'enqueueShopWebhook' | 'pendingShopWebhooks' | 'markS
 
 export function shopWebhookMethods(db: Kysely<Database>): Methods {
   return {
-    async enqueueShopWebhook(shopId, webhookId, topic, payload) {
+    async enqueueShopWebhook(shopId, webhookId, topic, payload, eventId) {
       try {
         await db.transaction().execute(async (trx) => {
+          // The platform's event id, when sent, is claimed with the delivery: another delivery of that event is a repeat.
+          if (eventId !== undefined)
+            await trx
+              .insertInto('webhook_receipts')
+              .values({ shop_id: shopId, source: 'storefront-event', webhook_id: eventId, received_at: Date.now() })
+              .execute();
           const seq = await nextCounter(trx, 0, 'shop_webhooks');
           await trx
             .insertInto('shop_webhooks')

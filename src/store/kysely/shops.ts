@@ -181,13 +181,13 @@ export function shopMethods(db: Kysely<Database>): ShopMethods {
         await insertKeys(trx, keys);
       });
     },
-    async revokeApiKeys(shopId, keyPrefix, now) {
+    async revokeApiKeys(shopId, keyHash, now) {
       return db.transaction().execute(async (trx) => {
         const result = await trx
           .updateTable('api_keys')
           .set({ expires_at: now })
           .where('shop_id', '=', shopId)
-          .where('key_prefix', '=', keyPrefix)
+          .where('key_hash', '=', keyHash)
           .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
           .executeTakeFirst();
         const revoked = Number(result.numUpdatedRows);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildModel, type ModelLine } from '../../../src/domain/models/build.js';
-import { affinitiesOf, forYou, POPULARITY_SHRINKAGE } from '../../../src/domain/models/rank.js';
+import { affinitiesOf, FOR_YOU_BLEND, forYou, type ForYouBlend } from '../../../src/domain/models/rank.js';
 
 // Six customers (11–16) each buy product 9 alone: the best seller. Customer 20 buys 1 and 2 together,
 // customer 21 buys 1 alone. So 1's only neighbour is 2; popularity: 9 six orders, 1 two, 2 one.
@@ -11,42 +11,49 @@ const orders: [number, number, number[]][] = [
 ];
 const lines: ModelLine[] = orders.flatMap(([orderId, customerId, items]) => items.map((productId) => ({ orderId, productId, customerId, createdAt: 1_000 })));
 const model = buildModel(lines, []);
-const forCustomer = (customer: number, options: Parameters<typeof forYou>[4], exclude: ReadonlySet<number> = new Set()) =>
-  forYou(model, affinitiesOf(model, customer), [], exclude, options);
+const blend = (overrides: Partial<ForYouBlend>): ForYouBlend => ({ ...FOR_YOU_BLEND, ...overrides });
+const forCustomer = (customer: number, b: ForYouBlend = FOR_YOU_BLEND, exclude: ReadonlySet<number> = new Set()) =>
+  forYou(model, affinitiesOf(model, customer), [], exclude, b);
 
-describe('for_you: the blend of the personal score with popularity', () => {
+describe('for_you: own purchases blended with their neighbours and popularity', () => {
   it("keeps the products' popularity in the model, best first", () => {
     expect([...model.popular].map((j) => model.products[j])).toEqual([9, 1, 2]);
     expect(model.popularity[model.popular[0]!]).toBe(6);
   });
 
-  it('with k = 0 ranks by the personal score alone: purchases, then their neighbours', () => {
-    expect(forCustomer(21, { shrinkage: 0 })).toEqual([1, 2]);
+  it('by default puts the purchases first, then the best seller ahead of a weak neighbour', () => {
+    // 9: popularity 1; 2: similarity 0.3 · 1 + popularity 1/6.
+    expect(FOR_YOU_BLEND).toEqual({ purchasesFirst: true, similarity: 0.3, popularity: 1 });
+    expect(forCustomer(21)).toEqual([1, 9, 2]);
+    expect(forCustomer(21, FOR_YOU_BLEND, new Set([1]))).toEqual([9, 2]);
   });
 
-  it('a one-purchase customer gets the best seller ahead of a weak neighbour (α = 1/(1 + k))', () => {
-    // k = 5: 9 scores (5/6)·1, 2 scores (1/6)·0.02 + (5/6)·(1/6).
-    expect(forCustomer(21, { shrinkage: 5 })).toEqual([1, 9, 2]);
-    expect(forCustomer(21, { shrinkage: 5 }, new Set([1]))).toEqual([9, 2]);
+  it('without popularity ranks purchases, then their neighbours', () => {
+    expect(forCustomer(21, blend({ popularity: 0 }))).toEqual([1, 2]);
   });
 
-  it('a tiny k leaves the personal order in front', () => {
-    expect(forCustomer(21, { shrinkage: 0.01 })).toEqual([1, 2, 9]);
+  it('with the purchases mixed in, a strong enough popularity outranks them', () => {
+    expect(forCustomer(21, blend({ purchasesFirst: false, similarity: 0, popularity: 5 }))).toEqual([9, 1, 2]);
+    expect(forCustomer(21, blend({ purchasesFirst: true, similarity: 0, popularity: 5 }))).toEqual([1, 9, 2]);
   });
 
-  it('puts purchases first when they are kept, whatever their blended score', () => {
-    expect(forCustomer(21, { shrinkage: 5, purchasesFirst: false })).toEqual([9, 1, 2]);
-    expect(forCustomer(20, { shrinkage: 50 }).slice(0, 2).sort()).toEqual([1, 2]);
-  });
-
-  it('by default leaves the blend off (k = 0, chosen on validation), purchases first', () => {
-    expect(POPULARITY_SHRINKAGE).toBe(0);
-    expect(forCustomer(21, {})).toEqual([1, 2]);
-    expect(forCustomer(21, {}, new Set([1]))).toEqual([2]);
-  });
-
-  it('leaves a visitor with views only to the neighbours of what they viewed, and an unknown one to the caller', () => {
-    expect(forYou(model, [], [{ productId: 1, weight: 1 }], new Set())).toEqual([2]);
+  it('leaves a visitor with views only to the neighbours of what they viewed and popularity, and an unknown one to the caller', () => {
+    expect(forYou(model, [], [{ productId: 1, weight: 1 }], new Set(), blend({ popularity: 0 }))).toEqual([2]);
+    expect(forYou(model, [], [{ productId: 1, weight: 1 }], new Set())).toEqual([9, 2, 1]);
     expect(forYou(model, [], [], new Set())).toEqual([]);
+  });
+
+  it('answers the same for the same model and seeds, ties to the lower product id', () => {
+    // 3 and 4 were bought once, together, by one customer: nothing separates them but their ids.
+    const tied = buildModel(
+      [
+        { orderId: 1, productId: 4, customerId: 30, createdAt: 5 },
+        { orderId: 1, productId: 3, customerId: 30, createdAt: 5 },
+      ],
+      [],
+    );
+    const seeds = affinitiesOf(tied, 30);
+    expect(forYou(tied, seeds, [], new Set())).toEqual([3, 4]);
+    expect(forYou(tied, [...seeds].reverse(), [], new Set())).toEqual([3, 4]);
   });
 });

@@ -80,7 +80,7 @@ describe('a remote provider without REBOUND_SECRET_KEY', () => {
       spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve'], {
         cwd: ROOT,
         encoding: 'utf8',
-        timeout: 60_000,
+        timeout: 180_000,
         env: {
           ...process.env,
           DATABASE_URL: url,

@@ -43,10 +43,13 @@ describe.each(backends())('cached answers on $name', (backend) => {
     // The first answer goes out plain while its gzip form is made in the background.
     expect(plain.headers['content-encoding']).toBeUndefined();
     let zipped = plain;
-    await vi.waitFor(async () => {
-      zipped = await get(`key=${key}&ids=1,2,3`, { 'accept-encoding': 'gzip, br' });
-      expect(zipped.headers['content-encoding']).toBe('gzip');
-    });
+    await vi.waitFor(
+      async () => {
+        zipped = await get(`key=${key}&ids=1,2,3`, { 'accept-encoding': 'gzip, br' });
+        expect(zipped.headers['content-encoding']).toBe('gzip');
+      },
+      { timeout: 30_000 },
+    );
     expect(zipped.headers['content-encoding']).toBe('gzip');
     expect(zipped.headers.vary).toBe('Accept-Encoding');
     expect(gunzipSync(zipped.rawPayload).toString()).toBe(plain.body);

@@ -241,6 +241,7 @@ describe.each(backends())('list endpoints on $name', (backend) => {
       '/products/trending_products',
       '/products/viewed',
       '/products/viewed_together',
+      '/products/viewed-related',
     ]);
     const collections = res.json().data.find((s: { path: string }) => s.path === '/products/collections');
     expect(collections.parameters.map((p: { name: string }) => p.name)).toEqual(

@@ -31,7 +31,7 @@ describe.each(backends())('model lists on $name', (backend) => {
   };
 
   beforeAll(async () => {
-    t = await startApp(backend, { REBOUND_MODEL_INTERVAL_S: '0' });
+    t = await startApp(backend, { REBOUND_MODEL_INTERVAL_S: '0', REBOUND_MODEL_DEBOUNCE_S: '0' });
     const shop = await t.createShop('learned');
     key = shop.public;
     shopId = shop.id;
@@ -84,10 +84,11 @@ describe.each(backends())('model lists on $name', (backend) => {
     expect((await t.admin('PATCH', '/admin/v1/shops/learned', { settings: { recommended_similarity: 'cosine' } })).statusCode).toBe(422);
   });
 
-  it("for_you: a customer's neighbours without what they bought, unless asked", async () => {
-    expect(await ids('for_you', 'shop_customer_id=900&limit=2')).toEqual([3, 8]);
-    expect((await ids('for_you', 'shop_customer_id=900&include_purchased=yes&limit=3')).slice(0, 2).sort()).toEqual([1, 2]);
-    expect(await ids('for_you', `uuid=${S3}&limit=2`)).toEqual([1, 2]); // viewed 3: bought with 1, then 2
+  it('for_you: what a customer bought first, then their neighbours and what sells; left out when asked', async () => {
+    expect(await ids('for_you', 'shop_customer_id=900&limit=4')).toEqual([2, 1, 8, 3]); // 2 sells more than 1
+    expect(await ids('for_you', 'shop_customer_id=900&include_purchased=yes&limit=2')).toEqual([2, 1]);
+    expect(await ids('for_you', 'shop_customer_id=900&include_purchased=no&limit=2')).toEqual([8, 3]);
+    expect(await ids('for_you', `uuid=${S3}&limit=3`)).toEqual([8, 2, 1]); // viewed 3: its neighbours 1 and 2 among what sells
     expect(await ids('for_you', 'shop_customer_id=424242&limit=1')).toEqual([8]); // nothing known: best sellers
     expect((await ids('for_you', '', 400)).error).toBe('Missing required args. You must pass either shop_customer_id or uuid.');
     expect((await ids('for_you', 'shop_customer_id=900&include_purchased=maybe', 400)).error).toContain('include_purchased');

@@ -57,6 +57,9 @@ const StatusResponse = Type.Object({
         orders: Type.Integer(),
         views: Type.Integer(),
         viewed_products: Type.Integer(),
+        rebuild_pending: Type.Boolean({
+          description: 'a write since this build is waiting out REBOUND_MODEL_DEBOUNCE_S or being built: wait for false to score fresh lists',
+        }),
       }),
     ],
     { description: 'null until the first build is in (asking starts it)' },

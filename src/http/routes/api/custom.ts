@@ -1,9 +1,10 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { SharedAnswers } from '../../../cache/shared-answers.js';
-import { customParams } from '../../../domain/params/custom.js';
+import { customParams, subtotalInCurrency, type CustomParams } from '../../../domain/params/custom.js';
 import { params } from '../../../domain/params/param.js';
 import { paramsKey } from '../../../domain/params/read.js';
 import { positiveId } from '../../../domain/params/text-kinds.js';
+import type { ShopSettings } from '../../../domain/shop.js';
 import type { ExperimentsService } from '../../../services/experiments/index.js';
 import type { ProductsService } from '../../../services/products.js';
 import type { RecommendationsService } from '../../../services/recommendations/index.js';
@@ -16,45 +17,70 @@ import { Errors } from '../../schemas/errors.js';
 
 const RulesetPath = params({ ruleset_id: positiveId('the ruleset id', { required: true }) });
 
+export interface CustomRouteDeps {
+  recommendations: RecommendationsService;
+  products: ProductsService;
+  experiments: ExperimentsService;
+  cache: SharedAnswers;
+  /** The shop's settings (its cart_subtotal_unit), at hand once the shop is resident. */
+  settings: (shopId: number) => ShopSettings | undefined;
+}
+
+const schema = {
+  summary: 'Products chosen by a ruleset',
+  tags: ['recommendations'],
+  params: RulesetPath,
+  querystring: customParams,
+  response: { 200: CustomResponse, ...Errors },
+};
+
+/** One answer for the GET and the POST: the same parameters read the same way share one cache entry. */
+function answerCustom(deps: CustomRouteDeps) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const shopId = request.apiKey!.shopId;
+    const id = (request.params as { ruleset_id: number }).ruleset_id;
+    const query = subtotalInCurrency(request.query as CustomParams, deps.settings(shopId)?.cart_subtotal_unit);
+    // An experiment's arm (or a stopped one's winner) is part of the answer's identity: each is cached as its own bytes.
+    const routing = deps.experiments.route(shopId, id, query.uuid, query.shop_customer_id);
+    const path = routing.arm
+      ? `/custom/id/${id}/arm/${routing.arm.experimentId}/${routing.arm.index}`
+      : routing.servedId === id
+        ? `/custom/id/${id}`
+        : `/custom/id/${id}/via/${routing.servedId}`;
+    const scope = {
+      shopId,
+      version: deps.products.version(shopId),
+      path,
+      params: paramsKey(customParams, query),
+      bust: query.bust_cache,
+      pretty: query.format,
+    };
+    return serveAnswer(deps.cache, request, reply, scope, async () =>
+      renderCustomAnswer(await deps.recommendations.recommend(shopId, id, customRequestOf(query, Date.now()), routing), query),
+    );
+  };
+}
+
 /** `GET /api/v1/custom/id/{ruleset_id}`: products chosen by a ruleset (docs/api.md, "Custom"). */
-export function customRoute(
-  app: FastifyInstance,
-  deps: { recommendations: RecommendationsService; products: ProductsService; experiments: ExperimentsService; cache: SharedAnswers },
-): void {
-  app.withTypeProvider<ParamsTypeProvider>().get(
+export function customRoute(app: FastifyInstance, deps: CustomRouteDeps): void {
+  app.withTypeProvider<ParamsTypeProvider>().get('/custom/id/:ruleset_id', { config: { auth: 'public' }, schema }, answerCustom(deps));
+}
+
+/**
+ * `POST /api/v1/custom/id/{ruleset_id}`: the same answer, parameters in the query string, a JSON
+ * or a form body (the platform widget posts when its URL would grow past 32,000 bytes).
+ */
+export function customPostRoute(app: FastifyInstance, deps: CustomRouteDeps): void {
+  app.withTypeProvider<ParamsTypeProvider>().post(
     '/custom/id/:ruleset_id',
     {
-      config: { auth: 'public' },
+      config: { auth: 'public', paramsInBody: true },
       schema: {
-        summary: 'Products chosen by a ruleset',
-        tags: ['recommendations'],
-        params: RulesetPath,
-        querystring: customParams,
-        response: { 200: CustomResponse, ...Errors },
+        ...schema,
+        summary: 'Products chosen by a ruleset (the GET, with the parameters in a body)',
+        description: 'Parameters in the query string; fields of a JSON (the key may be among them) or form-encoded body are read under them.',
       },
     },
-    async (request, reply) => {
-      const shopId = request.apiKey!.shopId;
-      const id = request.params.ruleset_id;
-      const query = request.query;
-      // An experiment's arm (or a stopped one's winner) is part of the answer's identity: each is cached as its own bytes.
-      const routing = deps.experiments.route(shopId, id, query.uuid, query.shop_customer_id);
-      const path = routing.arm
-        ? `/custom/id/${id}/arm/${routing.arm.experimentId}/${routing.arm.index}`
-        : routing.servedId === id
-          ? `/custom/id/${id}`
-          : `/custom/id/${id}/via/${routing.servedId}`;
-      const scope = {
-        shopId,
-        version: deps.products.version(shopId),
-        path,
-        params: paramsKey(customParams, query),
-        bust: query.bust_cache,
-        pretty: query.format,
-      };
-      return serveAnswer(deps.cache, request, reply, scope, async () =>
-        renderCustomAnswer(await deps.recommendations.recommend(shopId, id, customRequestOf(query, Date.now()), routing), query),
-      );
-    },
+    answerCustom(deps),
   );
 }

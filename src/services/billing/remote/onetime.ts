@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import pRetry from 'p-retry';
 import {
   chargeFromRemote,
@@ -8,9 +8,10 @@ import {
   type RemoteCharge,
   type RemoteOnetime,
 } from '../../../domain/billing/recharge.js';
-import { BadGatewayError, ConflictError } from '../../../domain/errors.js';
-import { decodeOnetimeOutcome, type BillingProvider, type Idempotency, type OnetimeOutcome, type OnetimePlan } from '../provider.js';
+import { BadGatewayError } from '../../../domain/errors.js';
+import { decodeOnetimeOutcome, type BillingProvider, type OnetimeOutcome, type OnetimePlan } from '../provider.js';
 import { ProviderUnavailable } from './client.js';
+import type { KeyedWrites } from './keyed-write.js';
 import type { RemoteProviderDeps } from './provider.js';
 
 /** The property that marks a one-time purchase with the request that made it, so a retry can find it. */
@@ -21,11 +22,10 @@ class NotYet extends Error {}
 /**
  * One-time purchases on a remote provider: `POST /onetimes`, then with charge_now the charge
  * that holds it is processed. Each write is looked up before it is tried again, and the
- * idempotency key is kept in Rebound's database, so a retried request never buys or charges twice.
+ * idempotency key is kept by `keyedWrite`, so a retried request never buys or charges twice.
  */
-export function createRemoteOnetimes(deps: RemoteProviderDeps): BillingProvider['createOnetime'] {
-  const { client, store, policy } = deps;
-  const inFlight = new Map<string, { hash: string; done: Promise<OnetimeOutcome & { replayed: boolean }> }>();
+export function createRemoteOnetimes(deps: RemoteProviderDeps, keyedWrite: KeyedWrites): BillingProvider['createOnetime'] {
+  const { client, policy } = deps;
 
   async function findOnetime(addressId: number, marker: string): Promise<{ onetime: RemoteOnetime } | undefined> {
     const answer = await client.peek<{ onetimes?: RemoteOnetime[] }>(`/onetimes?address_id=${addressId}&limit=250`);
@@ -126,46 +126,14 @@ export function createRemoteOnetimes(deps: RemoteProviderDeps): BillingProvider[
     return chargeNow(plan, created.onetime, resumed);
   }
 
-  async function withKey(shopId: number, plan: OnetimePlan, idempotency: Idempotency): Promise<OnetimeOutcome & { replayed: boolean }> {
-    // The marker follows the key, so a retry of a request whose answer was lost finds its purchase.
-    const marker = createHash('sha256').update(`${shopId}:${idempotency.key}`).digest('hex').slice(0, 32);
-    const claim = await pRetry(
-      async () => {
-        const result = await store.claimIdempotencyKey(shopId, idempotency.key, idempotency.hash, 3 * policy.budgetMs);
-        if (result.state === 'busy') throw new NotYet('another request holds this key');
-        return result;
-      },
-      { retries: 8, minTimeout: 100, maxRetryTime: 3 * policy.budgetMs, shouldRetry: ({ error }) => error instanceof NotYet },
-    ).catch((error: unknown) => {
-      if (error instanceof NotYet) throw new ConflictError('A request with this Idempotency-Key is still being processed; retry shortly.');
-      throw error;
-    });
-    if (claim.state === 'conflict') throw new ConflictError('This Idempotency-Key was used with other parameters.');
-    if (claim.state === 'done') return { ...decodeOnetimeOutcome(claim.outcome), replayed: true };
-    const progress = { created: false };
-    try {
-      const outcome = await run(plan, marker, claim.resumed, progress);
-      await store.finishIdempotencyKey(shopId, idempotency.key, JSON.stringify(outcome));
-      return { ...outcome, replayed: false };
-    } catch (error) {
-      // Whether anything may have been written decides if the next try with this key must look first.
-      const mayHaveWritten = claim.resumed || progress.created || (error instanceof ProviderUnavailable && error.mayHaveWritten);
-      await store.abandonIdempotencyKey(shopId, idempotency.key, mayHaveWritten);
-      throw error;
-    }
-  }
-
   return async (shopId, plan, idempotency) => {
     if (!idempotency) return { ...(await run(plan, randomUUID(), false)), replayed: false };
-    // Identical retries arriving together on this node share one run; other nodes wait on the key.
-    const slot = `${shopId}\u0000${idempotency.key}`;
-    const running = inFlight.get(slot);
-    if (running) {
-      if (running.hash !== idempotency.hash) throw new ConflictError('This Idempotency-Key was used with other parameters.');
-      return { ...(await running.done), replayed: true };
-    }
-    const done = withKey(shopId, plan, idempotency).finally(() => inFlight.delete(slot));
-    inFlight.set(slot, { hash: idempotency.hash, done });
-    return done;
+    const { outcome, replayed } = await keyedWrite(
+      shopId,
+      idempotency,
+      (marker, resumed, progress) => run(plan, marker, resumed, progress),
+      decodeOnetimeOutcome,
+    );
+    return { ...outcome, replayed };
   };
 }

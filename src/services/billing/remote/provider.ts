@@ -13,7 +13,9 @@ import { AppError } from '../../../domain/errors.js';
 import type { Store } from '../../../store/store.js';
 import type { BillingProvider, ReactivationResult } from '../provider.js';
 import type { RemoteCallPolicy, RemoteClient } from './client.js';
+import { createKeyedWrites } from './keyed-write.js';
 import { createRemoteOnetimes } from './onetime.js';
+import { createRemoteSubscriptions } from './subscribe.js';
 import type { ProviderReadCache } from './read-cache.js';
 
 /** Pages of subscriptions read for one customer at most (250 each): a bound, not a limit customers reach. */
@@ -33,6 +35,7 @@ export interface RemoteProviderDeps {
  */
 export function remoteProvider(deps: RemoteProviderDeps): BillingProvider {
   const { client, cache } = deps;
+  const keyedWrite = createKeyedWrites(deps);
 
   async function listSubscriptions(customerId: number): Promise<BillingSubscription[]> {
     const found: RemoteSubscription[] = [];
@@ -133,6 +136,7 @@ export function remoteProvider(deps: RemoteProviderDeps): BillingProvider {
       return { subscriptions, discount };
     },
 
-    createOnetime: createRemoteOnetimes(deps),
+    createOnetime: createRemoteOnetimes(deps, keyedWrite),
+    createSubscription: createRemoteSubscriptions(deps, keyedWrite),
   };
 }

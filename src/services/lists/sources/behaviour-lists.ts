@@ -28,11 +28,11 @@ export const similarSource = defineList({
   path: '/products/similar_products',
   summary: "Products most like the input products (type, vendor, tags, title words and price band, precomputed with the shop's model), then best sellers",
   params: { shop_product_ids: idList('the input products (required)') },
-  candidates(context) {
+  async candidates(context) {
     const inputs = requireInputs(context);
-    const content = context.model()?.content;
+    // A lookup and a merge: every product's neighbours were scored off the request path, before the first model if need be.
+    const content = await context.content();
     const skip = new Set(inputs);
-    // A lookup and a merge: every product's neighbours were scored when the model was built.
     return (function* () {
       if (content) yield* eachById(context.catalog, similarTo(content, inputs), skip);
       yield* eachById(context.catalog, context.catalog.sales.topSellers, skip);

@@ -6,7 +6,7 @@ import { listOptions } from '../options.js';
 import { purchasedSource, searchSource, similarSource } from './behaviour-lists.js';
 import { collectionsSource, staticSource, topSellersSource, trendingSource } from './catalog-lists.js';
 import type { ListBase, ListContext, ListSource, SharedListParams } from './types.js';
-import { forYouSource, recommendedSource, viewedTogetherSource } from './model-lists.js';
+import { forYouSource, recommendedSource, viewedRelatedSource, viewedTogetherSource } from './model-lists.js';
 import { recentlyViewedSource, viewedSource } from './visitor-lists.js';
 
 export type { ListBase, ListSource } from './types.js';
@@ -24,6 +24,7 @@ export const LIST_SOURCES: ReadonlyMap<string, ListSource> = new Map(
     purchasedSource,
     forYouSource,
     viewedTogetherSource,
+    viewedRelatedSource,
     viewedSource,
     recentlyViewedSource,
   ].map((s) => [s.path, s]),
@@ -88,5 +89,6 @@ function contextOf(base: ListBase, params: ListParams): ListContext {
     uuid,
     viewedHandles: () => base.viewed({ uuid, customerId }),
     model: () => base.model(),
+    content: () => base.content(),
   };
 }

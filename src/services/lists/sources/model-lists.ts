@@ -33,25 +33,30 @@ export const recommendedSource = defineList({
   candidates(context) {
     const seeds = inputsOf(context);
     const model = context.model()?.model;
+    if (seeds.length === 0) return thenTopSellers(context, [], new Set());
+    // Until the shop's first model is in (seconds after an import), raw co-occurrence from the read model: never weaker (§19).
+    const ranked = model ? recommendedFor(model, seeds) : context.catalog.sales.coPurchases.top(seeds);
     // Read lazily: the answer usually fills from the first few ids.
-    return thenTopSellers(context, model && seeds.length > 0 ? recommendedFor(model, seeds) : [], new Set(seeds));
+    return thenTopSellers(context, ranked, new Set(seeds));
   },
 });
 
 export const forYouSource = defineList({
   path: '/products/for_you',
-  summary: "Personal picks: the visitor's affinities (purchases decayed by age, session views) times product similarity, then best sellers",
+  summary:
+    "Personal picks: the customer's own purchases (frequency and recency) blended with their neighbours and recent popularity (session views vote for their neighbours), then best sellers",
   params: {
     shop_customer_id: positiveId('the storefront customer (this or uuid is required)'),
     uuid: sessionId('the session: its recent views count as affinity'),
-    include_purchased: optionalFlag("keep products the customer already bought (default: the shop's for_you_include_purchased setting, off)"),
+    include_purchased: optionalFlag("keep products the customer already bought (default: the shop's for_you_include_purchased setting, on)"),
   },
   // A session's views move with every event, which no data version tracks; a customer's purchases do.
   cacheable: (params) => params.uuid === null,
   async candidates(context, params) {
     requireIdentity(params);
     const { catalog } = context;
-    const keep = params.include_purchased ?? catalog.shop.settings.for_you_include_purchased ?? false;
+    // What customers buy next is mostly what they bought before (§19): kept unless the shop or the request says no.
+    const keep = params.include_purchased ?? catalog.shop.settings.for_you_include_purchased ?? true;
     const model = context.model()?.model;
     const affinities = model && context.customerId !== null ? affinitiesOf(model, context.customerId) : [];
     const views = (await context.viewedHandles()).slice(0, VIEWS_AS_AFFINITY).flatMap((h) => {
@@ -76,6 +81,27 @@ export const viewedTogetherSource = defineList({
     const model = context.model()?.model;
     const handles = seeds.flatMap((id) => catalog.products.get(id)?.handle ?? []);
     const together = model ? viewedTogether(model, handles).flatMap((h) => catalog.byHandle.get(h)?.id ?? []) : [];
+    return thenTopSellers(context, together, new Set(seeds));
+  },
+});
+
+export const viewedRelatedSource = defineList({
+  path: '/products/viewed-related',
+  summary: "Complementary to what the visitor viewed: viewed_together, whose inputs are shop_product_ids or else the session's (or customer's) viewed products",
+  params: {
+    ...inputs,
+    uuid: sessionId('the session whose views are the inputs when no ids are given'),
+    shop_customer_id: positiveId('the customer whose views are the inputs when no ids are given'),
+  },
+  // Without ids the inputs are a session's views, which move with every event that no data version tracks.
+  cacheable: (params) => params.shop_product_ids !== null || params.shop_variant_ids !== null,
+  async candidates(context) {
+    const { catalog } = context;
+    const named = inputsOf(context);
+    const seeds = named.length > 0 ? named : (await context.viewedHandles()).slice(0, VIEWS_AS_AFFINITY).flatMap((h) => catalog.byHandle.get(h)?.id ?? []);
+    const model = context.model()?.model;
+    const handles = seeds.flatMap((id) => catalog.products.get(id)?.handle ?? []);
+    const together = model && handles.length > 0 ? viewedTogether(model, handles).flatMap((h) => catalog.byHandle.get(h)?.id ?? []) : [];
     return thenTopSellers(context, together, new Set(seeds));
   },
 });

@@ -1,6 +1,7 @@
 import type { TProperties } from '@sinclair/typebox';
 import { commonParams, customerSigParam, keyParam, limitParam, listFilterParams } from '../../../domain/params/common.js';
 import { params, type ParamsOf, type TParams } from '../../../domain/params/param.js';
+import type { ContentModel } from '../../../domain/models/content.js';
 import type { ShopModel } from '../../../indexes/model-index.js';
 import type { IndexedProduct, ShopCatalog } from '../../../indexes/shop-catalog.js';
 import type { Picked } from '../pipeline.js';
@@ -11,6 +12,8 @@ export interface ListBase {
   viewed(filter: { uuid: string | null; customerId: number | null }): Promise<readonly string[]>;
   /** The shop's learned model, or undefined until its first build is in (the model lists then fall back). */
   model(): ShopModel | undefined;
+  /** The shop's content neighbours: the model's, or built ahead of its first build (waited on). */
+  content(): Promise<ContentModel | undefined>;
 }
 
 /** What a list knows of its caller, over HTTP or when a ruleset's `endpoint` output runs it in-process. */
@@ -25,6 +28,7 @@ export interface ListContext {
   /** Handles the visitor viewed, most recent first (read lazily: it may need the database). */
   viewedHandles(): Promise<readonly string[]>;
   model(): ShopModel | undefined;
+  content(): Promise<ContentModel | undefined>;
 }
 
 /** The parameters every list reads besides its own: the key, the common ones, the filters, `limit`. */

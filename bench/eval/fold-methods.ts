@@ -1,0 +1,159 @@
+/** Every list the folds score: the model's lists as the service ranks them, and the baselines, on a fold's training orders. */
+import { buildModel, type BuiltModel, type ModelLine } from '../../src/domain/models/build.js';
+import { affinitiesOf, forYou, recommendedFor, type ForYouBlend, type Seed } from '../../src/domain/models/rank.js';
+import { DEFAULT_MODEL_SETTINGS, type ModelSettings } from '../../src/domain/models/settings.js';
+import { DEFAULT_TRENDING, rankTopSellers, scoreTrending, type Sale } from '../../src/domain/ranking/trending.js';
+import { fill } from './baselines.js';
+import type { Fold } from './folds.js';
+import { COOCCURRENCE, Ease, ItemSpace, ITEM_KNN, itemScores, rankScores, rp3beta, type PairRule } from './item-models.js';
+import { K } from './metrics.js';
+import { DAY_MS, type Invoice } from './retail.js';
+import { getOrCreate } from '../../src/domain/maps.js';
+
+/** EASE is a dense inverse: kept to the most bought products on two cores. */
+export const EASE_TOP = 1000;
+export const EASE_LAMBDA = 200;
+export const RP3_GRID: readonly [alpha: number, beta: number][] = [
+  [1, 0.5],
+  [1, 0.25],
+  [0.5, 0.5],
+];
+
+/** What a fold's lists are built from. */
+export class FoldContext {
+  readonly reference: number;
+  readonly topSellers: number[];
+  readonly trending: number[];
+  readonly baskets: ItemSpace;
+  readonly customers: ItemSpace;
+  /** Each customer's products: units, orders holding them, and the newest of those orders. */
+  readonly history = new Map<number, Map<number, { units: number; orders: number; last: number }>>();
+  private readonly models = new Map<string, BuiltModel>();
+
+  constructor(readonly fold: Fold) {
+    const { train } = fold;
+    this.reference = train.reduce((max, o) => Math.max(max, o.at), 0);
+    const sales: Sale[] = train.flatMap((o) => [...o.items].map(([productId, item]) => ({ productId, quantity: item.quantity, at: o.at, orderId: o.id })));
+    this.topSellers = rankTopSellers(sales, this.reference - 90 * DAY_MS, this.reference).ranked.slice(0, 3 * K);
+    this.trending = scoreTrending(sales, this.reference, DEFAULT_TRENDING).ranked.slice(0, 3 * K);
+    this.baskets = new ItemSpace(train.map((o) => [...o.items.keys()]));
+    const byCustomer = new Map<number, Set<number>>();
+    for (const order of train) {
+      if (order.customer === null) continue;
+      const mine = getOrCreate(this.history, order.customer, () => new Map());
+      const set = getOrCreate(byCustomer, order.customer, () => new Set());
+      for (const [id, item] of order.items) {
+        set.add(id);
+        const seen = mine.get(id) ?? { units: 0, orders: 0, last: 0 };
+        mine.set(id, { units: seen.units + item.quantity, orders: seen.orders + 1, last: Math.max(seen.last, order.at) });
+      }
+    }
+    this.customers = new ItemSpace([...byCustomer.values()].map((s) => [...s]));
+  }
+
+  get catalogue(): number {
+    return this.baskets.ids.length;
+  }
+
+  /** The shop's model on the fold's training orders (cached per settings). */
+  model(settings: ModelSettings = DEFAULT_MODEL_SETTINGS): BuiltModel {
+    return getOrCreate(this.models, JSON.stringify(settings), () => buildModel(modelLines(this.fold.train), [], settings));
+  }
+
+  /** A customer's products by units bought, most first (ties by id). */
+  purchasedByUnits(customer: number): number[] {
+    return [...(this.history.get(customer) ?? [])].sort((a, b) => b[1].units - a[1].units || a[0] - b[0]).map(([id]) => id);
+  }
+}
+
+export type Lists = number[][];
+
+/** The model's order lines of a set of invoices. */
+export function modelLines(invoices: readonly Invoice[]): ModelLine[] {
+  return invoices.flatMap((o) => [...o.items.keys()].map((productId) => ({ orderId: o.id, productId, customerId: o.customer, createdAt: o.at })));
+}
+
+/** "Previous purchases (most bought first), then trending": a list any merchant can build in a ruleset. */
+export const purchasedThenTrending = (ctx: FoldContext): Lists =>
+  ctx.fold.customers.map((c) => fill(ctx.purchasedByUnits(c.customer).slice(0, K), ctx.trending, K));
+
+/** Trending for everyone. */
+export const trendingForAll = (ctx: FoldContext): Lists => ctx.fold.customers.map(() => ctx.trending.slice(0, K));
+
+/** for_you as the service ranks it (model defaults; purchases kept, or left out with include_purchased=no), then top sellers. */
+export function serviceForYou(ctx: FoldContext, purchases: 'kept' | 'left out' = 'kept'): Lists {
+  const model = ctx.model();
+  return ctx.fold.customers.map((c) => {
+    const skip = new Set(purchases === 'kept' ? [] : ctx.history.get(c.customer)?.keys());
+    return fill(forYou(model, affinitiesOf(model, c.customer), [], skip).slice(0, K), ctx.topSellers, K, skip);
+  });
+}
+
+/** A candidate for_you: seeds from the customer's own history (frequency × recency), blended by the model, then top sellers. */
+export interface ForYouCandidate {
+  key: string;
+  halfLifeDays: number;
+  /** What a purchase counts: each order holding the product, or its units. */
+  counts: 'orders' | 'units';
+  blend: ForYouBlend;
+}
+
+export function candidateForYou(ctx: FoldContext, candidate: ForYouCandidate): Lists {
+  const model = ctx.model();
+  return ctx.fold.customers.map((c) => {
+    const seeds = ownSeeds(ctx, c.customer, candidate);
+    return fill(forYou(model, seeds, [], new Set(), candidate.blend).slice(0, K), ctx.topSellers, K);
+  });
+}
+
+function ownSeeds(ctx: FoldContext, customer: number, candidate: ForYouCandidate): Seed[] {
+  const decay = (last: number) => (Number.isFinite(candidate.halfLifeDays) ? 2 ** (-(ctx.reference - last) / DAY_MS / candidate.halfLifeDays) : 1);
+  return [...(ctx.history.get(customer) ?? [])]
+    .map(([productId, h]) => ({ productId, weight: (candidate.counts === 'units' ? h.units : h.orders) * decay(h.last) }))
+    .sort((a, b) => b.weight - a.weight || a.productId - b.productId)
+    .slice(0, 100);
+}
+
+/** A linear item model over the customer's products (binary), their own purchases boosted by `boost`, then trending. */
+export function personalItemModel(ctx: FoldContext, score: (inputs: { id: number; weight: number }[]) => Map<number, number>, boost: number): Lists {
+  return ctx.fold.customers.map((c) => {
+    const inputs = [...(ctx.history.get(c.customer)?.keys() ?? [])].map((id) => ({ id, weight: 1 }));
+    const scores = score(inputs);
+    let best = 0;
+    for (const s of scores.values()) best = Math.max(best, s);
+    for (const { id } of inputs) scores.set(id, (scores.get(id) ?? 0) + boost * (best || 1));
+    return fill(rankScores(scores).slice(0, K), ctx.trending, K);
+  });
+}
+
+export const easeFor = (space: ItemSpace) => new Ease(space, EASE_TOP, EASE_LAMBDA);
+
+/** Basket completion by an item-to-item rule, then top sellers. */
+export function basketLists(ctx: FoldContext, rule: PairRule): Lists {
+  return ctx.fold.baskets.map((b) =>
+    fill(rankScores(itemScores(ctx.baskets, rule, [{ id: b.input, weight: 1 }])).slice(0, K), ctx.topSellers, K, new Set([b.input])),
+  );
+}
+
+export function basketEase(ctx: FoldContext, ease: Ease): Lists {
+  return ctx.fold.baskets.map((b) => {
+    const scores = ease.scores([{ id: b.input, weight: 1 }]);
+    scores.delete(b.input);
+    return fill(
+      rankScores(scores)
+        .filter((id) => scores.get(id)! > 0)
+        .slice(0, K),
+      ctx.topSellers,
+      K,
+      new Set([b.input]),
+    );
+  });
+}
+
+/** recommended as the service ranks it (the model's neighbours, then top sellers). */
+export function serviceRecommended(ctx: FoldContext, settings = DEFAULT_MODEL_SETTINGS): Lists {
+  const model = ctx.model(settings);
+  return ctx.fold.baskets.map((b) => fill(recommendedFor(model, [b.input]).slice(0, K), ctx.topSellers, K, new Set([b.input])));
+}
+
+export const BASKET_RULES: PairRule[] = [COOCCURRENCE, ITEM_KNN, ...RP3_GRID.map(([a, b]) => rp3beta(a, b))];

@@ -1,0 +1,137 @@
+/** The rolling-origin evaluation of one log: every list against every baseline on every fold, with paired bootstrap intervals. */
+import { type Fold, rollingFolds } from './folds.js';
+import {
+  BASKET_RULES,
+  basketEase,
+  basketLists,
+  candidateForYou,
+  easeFor,
+  FoldContext,
+  personalItemModel,
+  purchasedThenTrending,
+  serviceForYou,
+  serviceRecommended,
+  trendingForAll,
+  type ForYouCandidate,
+  type Lists,
+} from './fold-methods.js';
+import { ITEM_KNN, itemScores } from './item-models.js';
+import { mean, pairedRatio, scoreCases, type CaseScores, type Ratio } from './ranking.js';
+import type { Invoice } from './retail.js';
+
+export interface MethodRow {
+  key: string;
+  label: string;
+  hr: number;
+  ndcg: number;
+  mrr: number;
+  coverage: number;
+  /** Paired ratios (HR, NDCG) against each baseline key. */
+  against: Record<string, { hr: Ratio; ndcg: Ratio }>;
+}
+export interface FoldResult {
+  label: string;
+  train_orders: number;
+  customers: number;
+  baskets: number;
+  for_you: MethodRow[];
+  recommended: MethodRow[];
+  candidates: { key: string; hr: Ratio; ndcg: Ratio }[];
+  ms: number;
+}
+
+const FOR_YOU_BASELINE = 'purchased_then_trending';
+
+/** Every for_you candidate tried: own frequency × recency, its blend with the model's similarity, and the tail. */
+export function forYouCandidates(): ForYouCandidate[] {
+  const out: ForYouCandidate[] = [];
+  const blends = (purchasesFirst: boolean) =>
+    [0, 0.03, 0.1, 0.3].flatMap((similarity) => [0, 0.1, 0.3, 1].map((popularity) => ({ purchasesFirst, similarity, popularity })));
+  const add = (halfLifeDays: number, counts: 'orders' | 'units', purchasesFirst: boolean) => {
+    for (const blend of blends(purchasesFirst))
+      out.push({
+        key: `h${halfLifeDays === Infinity ? '∞' : halfLifeDays} ${counts} ${purchasesFirst ? 'first' : 'mixed'} sim ${blend.similarity} pop ${blend.popularity}`,
+        halfLifeDays,
+        counts,
+        blend,
+      });
+  };
+  for (const halfLifeDays of [30, 180, Infinity]) add(halfLifeDays, 'orders', true);
+  add(180, 'units', true);
+  add(180, 'orders', false);
+  return out;
+}
+
+function rows(
+  methods: { key: string; label: string; lists: Lists }[],
+  targets: readonly ReadonlySet<number>[],
+  catalogue: number,
+  baselines: readonly string[],
+): MethodRow[] {
+  const scored = new Map<string, CaseScores>(methods.map((m) => [m.key, scoreCases(m.lists, targets, catalogue)]));
+  return methods.map((m) => {
+    const s = scored.get(m.key)!;
+    const against: MethodRow['against'] = {};
+    for (const b of baselines) {
+      if (b === m.key) continue;
+      const base = scored.get(b)!;
+      against[b] = { hr: pairedRatio(s.hr, base.hr), ndcg: pairedRatio(s.ndcg, base.ndcg) };
+    }
+    return { key: m.key, label: m.label, hr: mean(s.hr), ndcg: mean(s.ndcg), mrr: mean(s.mrr), coverage: s.coverage, against };
+  });
+}
+
+function evaluateFold(fold: Fold, extra: { forYou: ForYouCandidate[] }): FoldResult {
+  const started = performance.now();
+  const ctx = new FoldContext(fold);
+  const customerTargets = fold.customers.map((c) => c.targets);
+  const customerEase = easeFor(ctx.customers);
+  const forYouMethods = [
+    { key: FOR_YOU_BASELINE, label: 'baseline: previous purchases (most units first), then trending', lists: purchasedThenTrending(ctx) },
+    { key: 'trending', label: 'baseline: trending (service defaults)', lists: trendingForAll(ctx) },
+    { key: 'ease_boosted', label: 'baseline: EASE over the history, own purchases boosted', lists: personalItemModel(ctx, (s) => customerEase.scores(s), 1) },
+    {
+      key: 'knn_boosted',
+      label: 'baseline: item-kNN over the history, own purchases boosted',
+      lists: personalItemModel(ctx, (s) => itemScores(ctx.customers, ITEM_KNN, s), 1),
+    },
+    { key: 'for_you', label: 'for_you (defaults as shipped: purchases kept)', lists: serviceForYou(ctx) },
+    { key: 'for_you_left_out', label: 'for_you, include_purchased=no', lists: serviceForYou(ctx, 'left out') },
+  ];
+  const forYouRows = rows(forYouMethods, customerTargets, ctx.catalogue, [FOR_YOU_BASELINE, 'trending', 'ease_boosted', 'knn_boosted']);
+  const baseline = scoreCases(forYouMethods[0]!.lists, customerTargets, ctx.catalogue);
+  const candidates = extra.forYou.map((candidate) => {
+    const s = scoreCases(candidateForYou(ctx, candidate), customerTargets, ctx.catalogue);
+    return { key: candidate.key, hr: pairedRatio(s.hr, baseline.hr), ndcg: pairedRatio(s.ndcg, baseline.ndcg) };
+  });
+
+  const basketTargets = fold.baskets.map((b) => b.targets);
+  const basketEaseModel = easeFor(ctx.baskets);
+  const recommendedMethods = [
+    ...BASKET_RULES.map((rule) => ({ key: rule.name, label: `baseline: ${rule.name}`, lists: basketLists(ctx, rule) })),
+    { key: 'EASE', label: `baseline: EASE (top products only)`, lists: basketEase(ctx, basketEaseModel) },
+    { key: 'recommended', label: 'recommended (model defaults as shipped)', lists: serviceRecommended(ctx) },
+  ];
+  const recommendedRows = rows(
+    recommendedMethods,
+    basketTargets,
+    ctx.catalogue,
+    recommendedMethods.map((m) => m.key).filter((k) => k !== 'recommended'),
+  );
+  return {
+    label: fold.label,
+    train_orders: fold.train.length,
+    customers: fold.customers.length,
+    baskets: fold.baskets.length,
+    for_you: forYouRows,
+    recommended: recommendedRows,
+    candidates,
+    ms: Math.round(performance.now() - started),
+  };
+}
+
+/** All folds of a log (orders in time order). */
+export function evaluateFolds(orders: readonly Invoice[]): FoldResult[] {
+  const candidates = forYouCandidates();
+  return rollingFolds(orders).map((fold) => evaluateFold(fold, { forYou: candidates }));
+}

@@ -1,0 +1,83 @@
+import { InvalidInputError } from '../errors.js';
+import { readCart } from './cart.js';
+
+/**
+ * Storefront code written for the hosted service names parameters the platforms' way
+ * (docs/api.md, "Aliases"): `shopify_*` for `shop_*`, `recharge_*` for `billing_*`. The aliases,
+ * the bare `pretty` flag and the bracketed cart are folded into the seed's names here, once per
+ * request part, before any parameter is decoded: routes, services and cache keys only ever see
+ * the seed's names.
+ */
+const PREFIX_ALIASES: readonly (readonly [alias: string, seed: string])[] = [
+  ['shopify_', 'shop_'],
+  ['recharge_', 'billing_'],
+];
+
+/** Whole-name aliases. */
+const NAME_ALIASES: Readonly<Record<string, string>> = { cart_count: 'cart_line_count' };
+
+function isEmpty(value: unknown): boolean {
+  return value === undefined || value === null || value === '';
+}
+
+function seedNameOf(name: string): string | undefined {
+  const whole = NAME_ALIASES[name];
+  if (whole !== undefined) return whole;
+  for (const [alias, seed] of PREFIX_ALIASES) if (name.startsWith(alias)) return seed + name.slice(alias.length);
+  return undefined;
+}
+
+/** Whether a name may need folding: a cheap first-character test keeps the common request on the fast path. */
+function mayFold(name: string): boolean {
+  const first = name.charCodeAt(0);
+  // c: cart[…], cart_count · p: pretty · r: recharge_ · s: shopify_
+  return first === 99 || first === 112 || first === 114 || first === 115;
+}
+
+/**
+ * The parameters under their seed names. Returns the same object when nothing needs folding. An
+ * alias and its seed name given different values is a 400 naming both; an empty one is absent.
+ * With `cart`, the bracketed cart (or a `cart` object of a JSON body) fills the custom endpoint's
+ * cart parameters (docs/api.md, "The cart").
+ */
+export function foldAliases(raw: Readonly<Record<string, unknown>>, options: { cart: boolean }): Readonly<Record<string, unknown>> {
+  let out: Record<string, unknown> | null = null;
+  let bracketed = false;
+  for (const name in raw) {
+    if (!mayFold(name)) continue;
+    if (name.startsWith('cart[')) {
+      bracketed = true;
+      continue;
+    }
+    if (name === 'pretty') {
+      out ??= copyOf(raw);
+      if (isEmpty(raw.format)) out.format = 'pretty';
+      continue;
+    }
+    const seed = seedNameOf(name);
+    if (seed === undefined) continue;
+    out ??= copyOf(raw);
+    const value = raw[name];
+    if (isEmpty(value)) continue;
+    const current = out[seed];
+    if (!isEmpty(current) && String(current) !== String(value)) {
+      throw new InvalidInputError(seed, `Parameters ${seed} and ${name} name the same thing with different values; send one of them.`);
+    }
+    out[seed] = value;
+  }
+  if (options.cart && (bracketed || isCartObject(raw.cart))) {
+    out ??= copyOf(raw);
+    readCart(raw, out);
+  }
+  return out ?? raw;
+}
+
+function isCartObject(value: unknown): boolean {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+function copyOf(raw: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const copy: Record<string, unknown> = Object.create(null);
+  for (const name in raw) if (name !== '__proto__') copy[name] = raw[name];
+  return copy;
+}

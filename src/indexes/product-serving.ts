@@ -1,0 +1,145 @@
+import { parseMoney } from '../domain/catalog/money.js';
+import { isListable, isVariantInStock, splitTags, type Product } from '../domain/catalog/product.js';
+import { serializeProduct, ProductJson } from './product-json.js';
+import type { ServedProduct } from '../store/serving-store.js';
+import type { IndexedProduct } from './shop-catalog.js';
+
+/**
+ * The version of what `servingRow` writes: the answer bytes of `serializeProduct` and the index
+ * fields below. Any change to either bumps it; rows of another version are not read (the loader
+ * serializes those products from their documents) and a migration writes them again
+ * (src/store/kysely/product-serving.ts).
+ */
+export const SERVING_VERSION = 1;
+
+/** A product ready to serve, as stored beside its document. */
+export interface ServingRow {
+  readonly version: number;
+  /** The product's answer bytes: the common form, sent as it is, then its metafields pieces. */
+  readonly body: Buffer;
+  /** The index fields and the answer's layout, as JSON (`ServingFields`). */
+  readonly fields: string;
+}
+
+/** What the read model needs of a product besides its answer bytes; short keys, since every load parses them. */
+interface ServingFields {
+  h: string; // handle
+  t: string; // title
+  i: string | null; // main image URL
+  v: string; // vendor
+  p: string; // product type
+  g: string[]; // tags
+  l: 0 | 1; // listable
+  /** Variants: id, price (Money), in stock (0/1), one triple after another. */
+  vs: number[];
+  /** Byte offsets of the pieces in the body (ProductJson's layout). */
+  o: number[];
+}
+
+function fieldsOf(product: Product, json: ProductJson): ServingFields {
+  return {
+    h: product.handle,
+    t: product.title,
+    i: product.image?.src ?? product.images[0]?.src ?? null,
+    v: product.vendor,
+    p: product.product_type,
+    g: splitTags(product.tags),
+    l: isListable(product) ? 1 : 0,
+    vs: product.variants.flatMap((v) => [v.id, parseMoney(v.price) ?? 0, isVariantInStock(v) ? 1 : 0]),
+    o: json.layout(),
+  };
+}
+
+/** What is stored for a product when it is written (its live inventory merged in). */
+export function servingRow(product: Product): ServingRow {
+  const json = serializeProduct(product);
+  return { version: SERVING_VERSION, body: json.bytes, fields: JSON.stringify(fieldsOf(product, json)) };
+}
+
+/** The read model's product from its document: serialized here and now. */
+export function indexProduct(product: Product): IndexedProduct {
+  const json = serializeProduct(product);
+  return fromFields(product.id, json, fieldsOf(product, json));
+}
+
+function fromFields(id: number, json: ProductJson, f: ServingFields): IndexedProduct {
+  const variants: { id: number; price: number; inStock: boolean }[] = [];
+  let inStock = false;
+  for (let i = 0; i < f.vs.length; i += 3) {
+    const available = f.vs[i + 2] === 1;
+    inStock ||= available;
+    variants.push({ id: f.vs[i]!, price: f.vs[i + 1]!, inStock: available });
+  }
+  return {
+    id,
+    handle: f.h,
+    title: f.t,
+    image: f.i,
+    vendor: f.v,
+    productType: f.p,
+    tags: f.g,
+    tagsLower: f.g.map((t) => t.toLowerCase()),
+    listable: f.l === 1,
+    inStock,
+    variants,
+    json,
+  };
+}
+
+/**
+ * A page of a shop's products as a load receives it: the answer bytes of every product with a
+ * current row in one buffer (moved between threads, not copied), their fields as one JSON array,
+ * and the ids of the products that must be read from their documents instead.
+ */
+export interface PackedProducts {
+  /** Ids of the products with a current row, in id order. */
+  readonly ids: Float64Array;
+  /** Their bytes, one after another; `ends[i]` is where product i's bytes end. */
+  readonly bytes: Uint8Array;
+  readonly ends: Uint32Array;
+  /** `[fields of product 0, fields of product 1, …]`. */
+  readonly fields: string;
+  /** Products without a current row (none stored yet, or an older serializer's). */
+  readonly stale: number[];
+  /** The id of the last product of the page, where the next page starts; null for an empty page. */
+  readonly lastId: number | null;
+  /** Rows the page held, current or not. */
+  readonly count: number;
+}
+
+/** Packs rows read from the store (in the assembly thread, or here when there is none). */
+export function packServed(rows: readonly ServedProduct[]): PackedProducts {
+  const ready = rows.filter((r) => r.version === SERVING_VERSION && r.body !== null && r.fields !== null);
+  const bytes = new Uint8Array(ready.reduce((n, r) => n + r.body!.length, 0));
+  const ends = new Uint32Array(ready.length);
+  let offset = 0;
+  ready.forEach((row, i) => {
+    bytes.set(row.body!, offset);
+    offset += row.body!.length;
+    ends[i] = offset;
+  });
+  return {
+    ids: Float64Array.from(ready, (r) => r.id),
+    bytes,
+    ends,
+    fields: `[${ready.map((r) => r.fields).join(',')}]`,
+    stale: rows.filter((r) => !ready.includes(r)).map((r) => r.id),
+    lastId: rows.length > 0 ? rows[rows.length - 1]!.id : null,
+    count: rows.length,
+  };
+}
+
+/** The read model's products of a packed page: views into its one buffer, fields parsed in one go. */
+export function unpackServed(packed: PackedProducts): IndexedProduct[] {
+  const fields = JSON.parse(packed.fields) as ServingFields[];
+  const { buffer, byteOffset } = packed.bytes;
+  const out: IndexedProduct[] = new Array(fields.length);
+  let start = 0;
+  for (let i = 0; i < fields.length; i++) {
+    const end = packed.ends[i]!;
+    const body = Buffer.from(buffer, byteOffset + start, end - start);
+    out[i] = fromFields(packed.ids[i]!, new ProductJson(body, Uint32Array.from(fields[i]!.o)), fields[i]!);
+    start = end;
+  }
+  return out;
+}

@@ -1,0 +1,82 @@
+import type { Kysely } from 'kysely';
+import type { Product } from '../../domain/catalog/product.js';
+import { servingRow } from '../../indexes/product-serving.js';
+import { chunks } from '../codec.js';
+import type { Database } from '../schema.js';
+import type { ServingStore } from '../serving-store.js';
+import { readProducts } from './product-rows.js';
+
+/** Products re-serialized per query when serving rows are rebuilt. */
+const REBUILD_PAGE = 500;
+
+/** Writes the serving rows of products just written, in the writer's transaction. */
+export async function writeServing(trx: Kysely<Database>, shopId: number, products: readonly Product[]): Promise<void> {
+  const rows = products.map((p) => ({ shop_id: shopId, product_id: p.id, ...servingRow(p) }));
+  for (const batch of chunks(rows, 5)) {
+    await trx
+      .insertInto('product_serving')
+      .values(batch)
+      .onConflict((oc) =>
+        oc.columns(['shop_id', 'product_id']).doUpdateSet((eb) => ({
+          version: eb.ref('excluded.version'),
+          body: eb.ref('excluded.body'),
+          fields: eb.ref('excluded.fields'),
+        })),
+      )
+      .execute();
+  }
+}
+
+/** Rewrites the serving rows of the products owning these variants (their stock moved: the answer bytes show it). */
+export async function refreshServing(trx: Kysely<Database>, shopId: number, { variantIds }: { variantIds: number[] }): Promise<void> {
+  const productIds = new Set<number>();
+  for (const batch of chunks([...new Set(variantIds)], 1)) {
+    const rows = await trx.selectFrom('variants').select('product_id').where('shop_id', '=', shopId).where('id', 'in', batch).execute();
+    for (const row of rows) productIds.add(Number(row.product_id));
+  }
+  for (const ids of chunks([...productIds], 1, REBUILD_PAGE)) await writeServing(trx, shopId, await readProducts(trx, shopId, { ids }));
+}
+
+/** Writes every product's serving row again, shop by shop and page by page (a serializer change's migration). */
+export async function rebuildServing(db: Kysely<Database>): Promise<number> {
+  let written = 0;
+  const shops = await db.selectFrom('products').select('shop_id').distinct().orderBy('shop_id').execute();
+  for (const { shop_id } of shops) {
+    const shopId = Number(shop_id);
+    let afterId = 0;
+    for (;;) {
+      const page = await readProducts(db, shopId, { afterId, limit: REBUILD_PAGE });
+      if (page.length === 0) break;
+      await db.transaction().execute((trx) => writeServing(trx, shopId, page));
+      written += page.length;
+      afterId = page[page.length - 1]!.id;
+    }
+  }
+  return written;
+}
+
+export function servingMethods(db: Kysely<Database>): ServingStore {
+  return {
+    async listServedProducts(shopId, options) {
+      let query = db
+        .selectFrom('products as p')
+        .leftJoin('product_serving as s', (join) => join.onRef('s.shop_id', '=', 'p.shop_id').onRef('s.product_id', '=', 'p.id'))
+        .select(['p.id as id', 's.version as version', 's.body as body', 's.fields as fields'])
+        .where('p.shop_id', '=', shopId)
+        .orderBy('p.id');
+      if (options.ids) {
+        if (options.ids.length === 0) return [];
+        query = query.where('p.id', 'in', options.ids);
+      }
+      if (options.afterId !== undefined) query = query.where('p.id', '>', options.afterId);
+      if (options.limit !== undefined) query = query.limit(options.limit);
+      const rows = await query.execute();
+      return rows.map((r) => ({
+        id: Number(r.id),
+        version: r.version === null ? null : Number(r.version),
+        body: r.body,
+        fields: r.fields,
+      }));
+    },
+  };
+}

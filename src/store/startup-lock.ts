@@ -1,0 +1,69 @@
+import SQLite from 'better-sqlite3';
+import pg from 'pg';
+
+/**
+ * Runs a server's start-up work (migrations, the first operator token, the demo seed) while no other
+ * process starting on the same database does: several nodes started together migrate once and seed
+ * the demo shop once. The lock belongs to the connection, so a process that dies releases it.
+ *   PostgreSQL: a session advisory lock named after the schema (`?schema=`), so deployments that
+ *   share a database in different schemas do not wait for each other.
+ *   SQLite: an exclusive lock on `<file>-startup.lock` beside the database, taken through SQLite's own
+ *   file locking. The database file's write lock cannot serve here: the start-up writes through it.
+ */
+export async function withStartupLock<T>(databaseUrl: string, work: () => Promise<T>, onWait?: () => void): Promise<T> {
+  if (databaseUrl.startsWith('sqlite:')) {
+    const file = databaseUrl.slice('sqlite:'.length);
+    return file === ':memory:' ? work() : withFileLock(`${file}-startup.lock`, work, onWait);
+  }
+  return withAdvisoryLock(databaseUrl, work, onWait);
+}
+
+async function withAdvisoryLock<T>(databaseUrl: string, work: () => Promise<T>, onWait?: () => void): Promise<T> {
+  const url = new URL(databaseUrl);
+  const name = `rebound:startup:${url.searchParams.get('schema') ?? 'public'}`;
+  url.searchParams.delete('schema');
+  const client = new pg.Client({ connectionString: url.toString(), connectionTimeoutMillis: 10_000 });
+  client.on('error', () => undefined);
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ locked: boolean }>('select pg_try_advisory_lock(hashtextextended($1, 0)) as locked', [name]);
+    if (!rows[0]?.locked) {
+      onWait?.();
+      await client.query('select pg_advisory_lock(hashtextextended($1, 0))', [name]);
+    }
+    try {
+      return await work();
+    } finally {
+      await client.query('select pg_advisory_unlock(hashtextextended($1, 0))', [name]).catch(() => undefined);
+    }
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+async function withFileLock<T>(lockFile: string, work: () => Promise<T>, onWait?: () => void): Promise<T> {
+  const lock = new SQLite(lockFile);
+  try {
+    // The lock file stays in rollback-journal mode: an exclusive transaction keeps every other connection out.
+    lock.pragma('busy_timeout = 0');
+    let waited = false;
+    for (;;) {
+      try {
+        lock.exec('BEGIN EXCLUSIVE');
+        break;
+      } catch (error) {
+        if ((error as { code?: string }).code !== 'SQLITE_BUSY') throw error;
+        if (!waited) onWait?.();
+        waited = true;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }
+    try {
+      return await work();
+    } finally {
+      lock.exec('ROLLBACK');
+    }
+  } finally {
+    lock.close();
+  }
+}

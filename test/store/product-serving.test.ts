@@ -1,0 +1,104 @@
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { CatalogLoader } from '../../src/indexes/catalog-loader.js';
+import { AssemblyPool } from '../../src/jobs/assembly-pool.js';
+import { indexProduct, SERVING_VERSION } from '../../src/indexes/product-serving.js';
+import type { IndexedProduct } from '../../src/indexes/shop-catalog.js';
+import { connect } from '../../src/store/connect.js';
+import { rebuildServing } from '../../src/store/kysely/product-serving.js';
+import type { Store } from '../../src/store/store.js';
+import { backends } from '../helpers/backends.js';
+import { BIG, newShop, product, shopKeys } from '../helpers/fixtures.js';
+
+/** What a request can read of a product, its answer pieces included. */
+function served(p: IndexedProduct) {
+  const { json, ...fields } = p;
+  return { ...fields, plain: json.plain.toString(), head: json.head, pieces: json.variants, tail: json.tail, m: json.metafields, vm: json.variantMetafields };
+}
+
+/** Each product's answer bytes and index fields are stored with it and read back by loads (§23), on every backend. */
+describe.each(backends())('stored serving rows on $name', (backend) => {
+  let store: Store;
+  let url: string;
+  let shopId: number;
+
+  beforeEach(async () => {
+    url = await backend.url();
+    store = await backend.open();
+    shopId = (
+      await store.createShop(
+        newShop('serve'),
+        shopKeys().map((k) => k.record),
+      )
+    ).id;
+    return async () => store.close();
+  });
+  afterAll(() => backend.cleanup());
+
+  const loadAll = async (s: Store) => [...(await new CatalogLoader(s).products(shopId)).values()].map(served);
+  const fromDocuments = async () => (await store.listProducts(shopId)).map((p) => served(indexProduct(p)));
+
+  it('writes the answer bytes with the product, and a load reads them to the same product as its document gives', async () => {
+    const products = [product(1), product(2, { tags: 'Sale, exclude_rebound', metafields: [] }), product(BIG)];
+    await store.upsertProducts(shopId, products);
+    const rows = await store.listServedProducts(shopId, {});
+    expect(rows.map((r) => r.version)).toEqual([SERVING_VERSION, SERVING_VERSION, SERVING_VERSION]);
+    const loaded = await loadAll(store);
+    expect(JSON.parse(loaded[0]!.plain)).toMatchObject({ id: 1, handle: 'product-1' });
+    expect(loaded[0]!.m).toContain('"key":"material"');
+    expect(loaded.map((p) => p.listable)).toEqual([true, false, true]);
+    expect(loaded).toEqual(await fromDocuments());
+  });
+
+  it('rewrites the bytes when stock moves, and drops them with the product', async () => {
+    await store.upsertProducts(shopId, [product(1), product(2)]);
+    await store.setInventory(shopId, [{ variant_id: 12, inventory_quantity: 9 }]);
+    const [loaded] = await loadAll(store);
+    expect(loaded!.variants.map((v) => v.inStock)).toEqual([true, true]);
+    expect(JSON.parse(loaded!.plain).variants[1]).toMatchObject({ id: 12, inventory_quantity: 9, old_inventory_quantity: 0 });
+    expect(await loadAll(store)).toEqual(await fromDocuments());
+
+    await store.deleteProduct(shopId, 1);
+    expect((await store.listServedProducts(shopId, {})).map((r) => r.id)).toEqual([2]);
+  });
+
+  it('reads and packs the products in the assembly thread to the same catalog, stale rows from their documents', async () => {
+    await store.upsertProducts(shopId, [product(1), product(2), product(BIG)]);
+    const { db } = connect(url);
+    const pool = new AssemblyPool(url);
+    try {
+      await db
+        .updateTable('product_serving')
+        .set({ version: SERVING_VERSION + 1 })
+        .where('product_id', '=', 2)
+        .execute();
+      const loader = new CatalogLoader(store, undefined, (id, page) => pool.readPage(id, page));
+      const loaded = [...(await loader.products(shopId)).values()].map(served);
+      expect(loaded.map((p) => p.id)).toEqual([1, 2, BIG]);
+      expect(loaded).toEqual(await fromDocuments());
+    } finally {
+      await pool.close();
+      await db.destroy();
+    }
+  });
+
+  it('serializes from the document a product whose row is missing or of another serializer, and the rebuild writes them again', async () => {
+    await store.upsertProducts(shopId, [product(1), product(2), product(3)]);
+    const { db } = connect(url);
+    try {
+      await db.deleteFrom('product_serving').where('product_id', '=', 1).execute();
+      await db
+        .updateTable('product_serving')
+        .set({ version: SERVING_VERSION + 1 })
+        .where('product_id', '=', 3)
+        .execute();
+      expect((await store.listServedProducts(shopId, {})).map((r) => r.version)).toEqual([null, SERVING_VERSION, SERVING_VERSION + 1]);
+      expect(await loadAll(store)).toEqual(await fromDocuments());
+
+      expect(await rebuildServing(db)).toBe(3);
+      expect((await store.listServedProducts(shopId, {})).map((r) => r.version)).toEqual([SERVING_VERSION, SERVING_VERSION, SERVING_VERSION]);
+      expect(await loadAll(store)).toEqual(await fromDocuments());
+    } finally {
+      await db.destroy();
+    }
+  });
+});
