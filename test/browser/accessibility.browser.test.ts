@@ -140,5 +140,5 @@ describe.skipIf(!inject('chromium'))('accessibility of every console page', () =
 async function shoot(page: Page, name: string, width: string): Promise<void> {
   if (!DOC_IMAGES) return;
   mkdirSync(DOC_IMAGES, { recursive: true });
-  await page.screenshot({ path: join(DOC_IMAGES, `console-${name}-${width}.png`), fullPage: width === 'phone' ? false : true });
+  await page.screenshot({ path: join(DOC_IMAGES, `console-${name}-${width}.png`), fullPage: width !== 'phone' });
 }

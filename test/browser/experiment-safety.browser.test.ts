@@ -19,7 +19,11 @@ describe.skipIf(!inject('chromium'))('experiments, safely, in the console', () =
     t = await startApp(backend);
     base = await listen(t.app);
     key = (await t.createShop('safe', { name: 'Safe', currency: 'USD' })).public;
-    await t.admin('PUT', '/admin/v1/shops/safe/products', [1, 2, 3, 4].map((id) => productInput(id, { title: `Item ${id}` })));
+    await t.admin(
+      'PUT',
+      '/admin/v1/shops/safe/products',
+      [1, 2, 3, 4].map((id) => productInput(id, { title: `Item ${id}` })),
+    );
     for (const name of ['Base upsell', 'Challenger', 'Third idea']) {
       await t.admin('POST', '/admin/v1/shops/safe/rulesets', {
         name,
