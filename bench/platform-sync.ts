@@ -6,7 +6,7 @@
  * baseline (what a node costs before it syncs anything). The last line printed is one JSON object.
  *
  * Settings (environment): SYNC_PRODUCTS (10000), SYNC_COLLECTIONS (200), SYNC_CUSTOMERS (20000),
- * SYNC_ORDERS (100000), REBOUND_MEMORY_BUDGET_MB (512). Products have 3 variants, 2 images and 2 metafields.
+ * SYNC_ORDERS (100000), REBOUND_MEMORY_BUDGET_MB (512), SYNC_PROFILE (a folder for CPU profiles). Products have 3 variants, 2 images and 2 metafields.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -49,7 +49,9 @@ const peakMb = (pid: number) => {
 /** Runs `rebound <args>`; answers its exit code, output, wall time and peak RSS (read until it exits). */
 function rebound(args: string[], extraEnv: Record<string, string> = {}): Promise<{ code: number | null; out: string; ms: number; peakMb: number }> {
   const started = Date.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: ROOT, env: { ...env, ...extraEnv } });
+  // SYNC_PROFILE=<dir> writes a CPU profile of each command there.
+  const profile = process.env.SYNC_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.SYNC_PROFILE}`] : [];
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: ROOT, env: { ...env, ...extraEnv } });
   let out = '';
   let peak = 0;
   child.stdout.on('data', (chunk) => (out += chunk));

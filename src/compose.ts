@@ -194,7 +194,14 @@ export async function compose(
     privacy,
     uninstalled: (shopId) => platform.uninstalled(shopId),
   });
-  const storefrontSync = createStorefrontSync({ store, catalogAdmin, catalog, platformTopics, ...(options.log ? { log: options.log } : {}) });
+  const storefrontSync = createStorefrontSync({
+    store,
+    catalogAdmin,
+    catalog,
+    platformTopics: platformTopics.apply,
+    confirmGone: platformTopics.deleteConfirmed,
+    ...(options.log ? { log: options.log } : {}),
+  });
   let platformTimer: NodeJS.Timeout | null = null;
   let lastRetention = 0;
   let timer: NodeJS.Timeout | null = null;

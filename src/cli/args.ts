@@ -42,9 +42,9 @@ Commands:
   keys <shop>                    issue new keys for a shop (the replaced ones work for 24 more hours,
                                  older ones end now)
   keys list <shop>               a shop's keys: kind, prefix and state
+  keys revoke <shop> <prefix>    end the one live key named by <prefix> (16+ characters, or the whole key) at once
   connect <shop> --domain <d> --token <t> [--api-version V] [--webhook-secret S] [--api-url U]
                                  connect a shop to its storefront platform and pull everything,
                                  with a progress bar; --reconcile reconciles a connected shop
-  keys revoke <shop> <prefix>    end the one live key named by <prefix> (16+ characters, or the whole key) at once
 
 Configuration comes from the environment: see .env.example.`;

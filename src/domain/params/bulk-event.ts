@@ -20,7 +20,7 @@ export const bulkEventParams = params({
   defined_noun_id: text('the noun by handle (a viewed product)', { max: 255 }),
   widget_id: text('the widget the product was shown in', { max: 64 }),
   event_time: time('when it happened: epoch milliseconds; default now'),
-  customer_sig: text("hex HMAC-SHA256 of the customer id (shops that require customer signatures)", { max: 128 }),
+  customer_sig: text('hex HMAC-SHA256 of the customer id (shops that require customer signatures)', { max: 128 }),
 });
 
 type BulkEventValues = ParamsOf<typeof bulkEventParams.properties>;

@@ -91,6 +91,5 @@ export const WEBHOOK_TOPICS = [
   'APP_UNINSTALLED',
 ] as const;
 
-
 /** One order with its lines and refunds (a refund webhook re-reads its order). */
 export const ORDER_ONE = `query Order($id: ID!) { order(id: $id) { ${orderSelection('(first: 250)')} } }`;

@@ -179,4 +179,3 @@ export function createPlatformSync(deps: {
 
 const isCurrent = (connection: PlatformConnectionRecord | null, syncId: number) =>
   connection !== null && connection.status !== 'disconnected' && connection.sync?.id === syncId && isRunning(connection.sync);
-

@@ -26,8 +26,9 @@ type Payload = Record<string, unknown>;
 
 /**
  * Applies the storefront webhooks that need the platform connection or the privacy service.
- * Answers the outcome, or null for a topic the catalog's own handling applies. A delete topic of a
- * connected shop is applied only once the platform confirms the resource is gone.
+ * `apply` answers the outcome, or null for a topic the catalog's own handling applies;
+ * `deleteConfirmed` is asked before any deletion: a connected shop's platform must confirm the
+ * resource is gone.
  */
 export function createPlatformTopics(deps: {
   store: Pick<Store, 'getPlatformConnection' | 'deleteCustomer'>;
@@ -48,7 +49,9 @@ export function createPlatformTopics(deps: {
     return (await confirmedGone(gql, GID_TYPE[resource]!, [id])).length === 1;
   }
 
-  return async function apply(shopId: number, topic: string, payload: Payload, webhookId: string): Promise<string | null> {
+  return { apply, deleteConfirmed };
+
+  async function apply(shopId: number, topic: string, payload: Payload, webhookId: string): Promise<string | null> {
     const [resource, action] = topic.split('/') as [string, string];
     const id = Number(payload.id);
     switch (topic) {
@@ -70,13 +73,14 @@ export function createPlatformTopics(deps: {
       case 'refunds/create':
         return refund(shopId, Number(payload.order_id));
     }
-    if (action === 'delete' && GID_TYPE[resource]) {
+    // Products and collections are deleted by the catalog's handling, which asks `deleteConfirmed` first.
+    if (resource === 'customers' && action === 'delete') {
       if (!Number.isSafeInteger(id) || id <= 0) return 'error: payload has no id';
       if (!(await deleteConfirmed(shopId, resource, id))) return 'skipped: the platform still has it';
-      if (resource === 'customers') return (await deps.store.deleteCustomer(shopId, id)) ? 'applied' : 'skipped: unknown customer';
+      return (await deps.store.deleteCustomer(shopId, id)) ? 'applied' : 'skipped: unknown customer';
     }
     return null;
-  };
+  }
 
   /** A refund: the order is read again from the platform with all its refunds, so attribution takes the refunded lines back. */
   async function refund(shopId: number, orderId: number): Promise<string> {
@@ -89,4 +93,3 @@ export function createPlatformTopics(deps: {
     return 'applied';
   }
 }
-

@@ -98,7 +98,7 @@ export function platformMethods(db: Kysely<Database>): PlatformStore {
           .select(['seq', 'gid', 'parent', 'line'])
           .where('shop_id', '=', shopId)
           .where('parent', 'in', part)
-          .orderBy('seq')
+          // Sorted below, not here: an ORDER BY makes SQLite walk the whole staging table in seq order.
           .execute();
         out.push(...rows.map((r) => ({ ...r, seq: Number(r.seq) })));
       }

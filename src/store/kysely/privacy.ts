@@ -13,6 +13,7 @@ type Methods = Pick<
 const SHOP_TABLES = [
   'api_keys',
   'products',
+  'product_serving',
   'variants',
   'collections',
   'collection_products',

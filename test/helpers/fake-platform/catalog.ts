@@ -27,6 +27,8 @@ export class FakeCatalog {
   readonly edits = new Map<number, Json>();
   readonly deleted = new Set<number>();
   readonly editedAt = new Map<number, number>();
+  /** Refunds made by a test: order → [line index, quantity]. */
+  readonly refunds = new Map<number, [number, number][]>();
 
   constructor(readonly shape: ShopShape) {}
 
@@ -48,6 +50,11 @@ export class FakeCatalog {
 
   deleteProduct(i: number): void {
     this.deleted.add(i);
+  }
+
+  /** Refunds `quantity` of an order's line (its index) on the platform. */
+  refund(o: number, line: number, quantity: number): void {
+    this.refunds.set(o, [...(this.refunds.get(o) ?? []), [line, quantity]]);
   }
 
   /** A product node without its connections; `children` lists them in the API's field names. */
@@ -143,8 +150,10 @@ export class FakeCatalog {
       updatedAt: new Date(created).toISOString(),
       cancelledAt: o % 97 === 0 ? new Date(created + 3_600_000).toISOString() : null,
       customer: o % 5 === 0 || customers === 0 ? null : { id: gid('Customer', (o % customers) + 1) },
-      refunds:
-        o === 7 ? [{ id: gid('Refund', o), refundLineItems: [{ id: gid('RefundLineItem', o), quantity: 1, lineItem: { id: gid('LineItem', o * 10) } }] }] : [],
+      refunds: [...(o === 7 ? ([[0, 1]] as [number, number][]) : []), ...(this.refunds.get(o) ?? [])].map(([line, quantity], r) => ({
+        id: gid('Refund', o * 100 + r),
+        refundLineItems: [{ id: gid('RefundLineItem', o * 100 + r), quantity, lineItem: { id: gid('LineItem', o * 10 + line) } }],
+      })),
     };
     return { node, lineItems };
   }

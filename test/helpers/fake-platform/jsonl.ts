@@ -64,4 +64,3 @@ export function inlineOrder(catalog: FakeCatalog, o: number): Json {
     lineItems: edges(lineItems),
   };
 }
-

@@ -116,6 +116,11 @@ describe('upstream client', () => {
     expect((await client.call({ url: `${base}/lines`, deadlineMs: 2000, lane: 'shop:2' })).status).toBe(200);
     expect(await stalled).toMatchObject({ reason: 'deadline', answered: true });
     expect((await client.call({ url: `${base}/lines`, deadlineMs: 2000, lane: 'shop:1' })).status).toBe(200);
+    // A finished answer gives its slot back too: calls one after another never wait.
+    for (let i = 0; i < 3; i++) expect((await client.call({ url: `${base}/lines`, deadlineMs: 500, lane: 'shop:3' })).status).toBe(200);
+    const opened = await client.open({ url: `${base}/lines`, deadlineMs: 500, lane: 'shop:3' });
+    for await (const _ of opened.lines(100)) break;
+    expect((await client.call({ url: `${base}/lines`, deadlineMs: 500, lane: 'shop:3' })).status).toBe(200);
     await client.close();
   });
 
