@@ -51,7 +51,12 @@ describe.skipIf(!inject('chromium'))('billing pages of the console in Chromium',
     await page.getByRole('button', { name: 'Save' }).click();
     const url = page.getByLabel('Base URL');
     await expect.poll(() => url.getAttribute('aria-invalid')).toBe('true');
-    expect(await page.getByText(/must not carry credentials/).first().isVisible()).toBe(true);
+    expect(
+      await page
+        .getByText(/must not carry credentials/)
+        .first()
+        .isVisible(),
+    ).toBe(true);
 
     await url.fill('https://api.billing.example');
     await page.getByRole('button', { name: 'Save' }).click();
