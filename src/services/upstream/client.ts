@@ -87,6 +87,8 @@ export function createUpstreamClient(options: UpstreamOptions) {
     const signal = AbortSignal.timeout(request.deadlineMs);
     const release = request.lane === undefined ? () => undefined : await lanes.acquire(request.lane, signal);
     try {
+      // Again once a slot is free: a call that waited behind the one that broke the cap is not sent.
+      if (restKey !== undefined) resting.check(restKey);
       const response = await agent.request({
         origin: url.origin,
         path: `${url.pathname}${url.search}`,

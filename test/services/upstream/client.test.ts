@@ -115,6 +115,16 @@ describe('upstream client', () => {
     await client.close();
   });
 
+  it('does not send a call that waited for a slot behind the one that broke the cap', async () => {
+    const client = createUpstreamClient({ allowPrivate: true, perLane: 1 });
+    const huge = { url: `${base}/huge`, deadlineMs: 30_000, lane: 'shop:queued' };
+    const callsBefore = hugeCalls;
+    const both = await Promise.all([client.call(huge).catch((e: unknown) => e), client.call(huge).catch((e: unknown) => e)]);
+    expect(both.map((e) => (e as UpstreamError).reason)).toEqual(['too_large', 'resting']);
+    expect(hugeCalls).toBe(callsBefore + 1);
+    await client.close();
+  });
+
   it('ends a rest when its time is over', () => {
     let now = 1000;
     const resting = new RestingLanes(30_000, () => now);
