@@ -31,8 +31,8 @@ describe.each(backends())('pruning the once-per-day tracking records on $name', 
     arm: null,
   });
   const clicksOn = async (shopId: number, at: number) => {
-    const day = (await store.sourceDays(shopId, 20260101)).find((d) => d.day === Number(new Date(at).toISOString().slice(0, 10).replace(/-/g, '')));
-    return day?.clicks ?? 0;
+    const day = Number(new Date(at).toISOString().slice(0, 10).replace(/-/g, ''));
+    return (await store.sourceDays(shopId, 20260101)).find((d) => d.day === day)?.clicks ?? 0;
   };
 
   it('deletes the records of days before yesterday, once a day, and keeps the recent ones counting once', async () => {

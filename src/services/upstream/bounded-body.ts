@@ -5,6 +5,8 @@ export interface BodySource extends AsyncIterable<Buffer | string> {
   destroy(error?: Error): unknown;
 }
 
+type Chunks = AsyncIterable<Buffer>;
+
 const tooLarge = (what: string, cap: number) => new UpstreamError('too_large', `${what} is larger than ${cap} bytes`, true, true);
 
 /** The whole body, read as a stream; past `maxBytes` the connection is dropped at once and `too_large` thrown. */
@@ -52,7 +54,7 @@ export async function* cappedLines(chunks: AsyncIterable<Buffer>, maxLineBytes: 
  * Every line of a byte stream (LF or CRLF, empty ones too, so their numbers are the sender's), each
  * decoded once whole; a line longer than `cap` bytes throws `over()`. One line is held at most.
  */
-export async function* splitLines(chunks: AsyncIterable<Buffer>, cap: number, over: () => Error): AsyncGenerator<string> {
+export async function* splitLines(chunks: Chunks, cap: number, over: () => Error): AsyncGenerator<string> {
   let pending: Buffer[] = [];
   let pendingSize = 0;
   const take = (tail: Buffer): string => {
