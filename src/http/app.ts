@@ -31,6 +31,7 @@ import { experimentRoutes } from './routes/admin/experiments.js';
 import { billingRoutes } from './routes/api/billing.js';
 import { adminBillingRoutes } from './routes/admin/billing.js';
 import { billingProviderRoutes } from './routes/admin/billing-provider.js';
+import { platformRoutes } from './routes/admin/platform.js';
 import { consoleApiRoutes } from './routes/admin/console-api.js';
 import { modelRoutes } from './routes/admin/models.js';
 import { billingPageRoutes } from './routes/billing-page.js';
@@ -42,6 +43,8 @@ import { widgetRoutes } from './routes/widget.js';
 import { healthRoutes } from './routes/health.js';
 import { listRoutes } from './routes/api/lists.js';
 import { sourcesRoute } from './routes/api/sources.js';
+import { widgetConfigRoute } from './routes/api/widget-config.js';
+import { widgetAdminRoutes } from './routes/admin/widgets.js';
 import { sharedSchemas } from './schemas/product.js';
 import { serializeAsReturned } from './schemas/serializer.js';
 
@@ -145,6 +148,7 @@ export async function buildApp(services: Services, config: Config, options: AppO
         settings: (shopId: number) => services.catalog.settings(shopId),
       };
       customRoute(api, customDeps);
+      widgetConfigRoute(api, { widgets: services.widgets, products: services.products, cache: services.answers });
       // The POST endpoints read any body storefront code sends; the GET hot paths carry none of that machinery.
       await api.register(async (posts) => {
         await registerStorefrontBodies(posts);
@@ -189,9 +193,11 @@ export async function buildApp(services: Services, config: Config, options: AppO
       adminEventRoutes(admin, { shops: services.shops, events: services.events });
       adminBillingRoutes(admin, { shops: services.shops, ledger: services.ledger });
       billingProviderRoutes(admin, { shops: services.shops, providers: services.billingProviders });
+      platformRoutes(admin, { shops: services.shops, platform: services.platform, privacy: services.privacy });
       consoleApiRoutes(admin, { shops: services.shops, insights: services.insights });
       modelRoutes(admin, { shops: services.shops, models: services.modelsAdmin });
       experimentRoutes(admin, { shops: services.shops, experiments: services.experiments, attribution: services.attribution });
+      widgetAdminRoutes(admin, { shops: services.shops, widgets: services.widgets });
     },
     { prefix: '/admin/v1' },
   );

@@ -1,4 +1,5 @@
 import type { OrderLine } from '../domain/catalog/collection.js';
+import { sortedIndexOf } from '../domain/models/build.js';
 
 /** Orders read per input product at most (the newest): bounds a request's work whatever the catalog. */
 export const CO_PURCHASE_ORDERS_READ = 1000;
@@ -14,37 +15,45 @@ export const CO_PURCHASE_LINES_READ = 100_000;
 export class CoPurchases {
   private readonly orderProducts: Int32Array;
   private readonly orderOffsets: Int32Array;
-  private readonly productOrders = new Map<number, Int32Array>();
+  /** Orders holding product p (by index), newest first: `productOrders[productOffsets[p] .. productOffsets[p + 1])`. */
+  private readonly productOffsets: Int32Array;
+  private readonly productOrders: Int32Array;
   private readonly productIds: Float64Array;
 
   /** Lines oldest first, grouped by order (as the store lists them). */
   constructor(lines: readonly OrderLine[]) {
-    const ids = [...new Set(lines.map((l) => l.product_id))].sort((a, b) => a - b);
-    this.productIds = Float64Array.from(ids);
-    const index = new Map(ids.map((id, i) => [id, i]));
+    this.productIds = Float64Array.from(new Set(lines.map((l) => l.product_id))).sort();
+    const index = new Map<number, number>();
+    this.productIds.forEach((id, i) => {
+      index.set(id, i);
+    });
+    // Each order's products once (a product's lines of one order are one purchase).
+    const lastOrder = new Int32Array(this.productIds.length).fill(-1);
     const offsets: number[] = [];
     const products: number[] = [];
-    const ordersOf = new Map<number, number[]>();
     let current: number | null = null;
-    let seen = new Set<number>();
     for (const line of lines) {
       if (line.order_id !== current) {
         current = line.order_id;
         offsets.push(products.length);
-        seen = new Set();
       }
       const item = index.get(line.product_id)!;
-      if (seen.has(item)) continue;
-      seen.add(item);
+      if (lastOrder[item] === offsets.length - 1) continue;
+      lastOrder[item] = offsets.length - 1;
       products.push(item);
-      const list = ordersOf.get(line.product_id) ?? [];
-      list.push(offsets.length - 1);
-      ordersOf.set(line.product_id, list);
     }
     offsets.push(products.length);
     this.orderOffsets = Int32Array.from(offsets);
     this.orderProducts = Int32Array.from(products);
-    for (const [id, orders] of ordersOf) this.productOrders.set(id, Int32Array.from(orders.reverse()));
+    // The transpose, counted then filled from the newest order down.
+    const starts = new Int32Array(this.productIds.length + 1);
+    for (const item of products) starts[item + 1]!++;
+    for (let p = 0; p < this.productIds.length; p++) starts[p + 1]! += starts[p]!;
+    this.productOffsets = starts.slice();
+    const fill = starts.subarray(0, this.productIds.length);
+    this.productOrders = new Int32Array(products.length);
+    for (let order = offsets.length - 2; order >= 0; order--)
+      for (let k = offsets[order]!; k < offsets[order + 1]!; k++) this.productOrders[fill[products[k]!]!++] = order;
   }
 
   /** Products by the number of orders holding them with any input (summed over inputs), then by id; inputs left out. */
@@ -52,10 +61,11 @@ export class CoPurchases {
     const counts = new Map<number, number>();
     let budget = CO_PURCHASE_LINES_READ;
     for (const input of new Set(inputs)) {
-      const orders = this.productOrders.get(input);
-      if (!orders) continue;
-      for (let n = 0; n < Math.min(orders.length, CO_PURCHASE_ORDERS_READ) && budget > 0; n++) {
-        const order = orders[n]!;
+      const p = sortedIndexOf(this.productIds, input);
+      if (p < 0) continue;
+      const end = Math.min(this.productOffsets[p + 1]!, this.productOffsets[p]! + CO_PURCHASE_ORDERS_READ);
+      for (let n = this.productOffsets[p]!; n < end && budget > 0; n++) {
+        const order = this.productOrders[n]!;
         for (let k = this.orderOffsets[order]!; k < this.orderOffsets[order + 1]!; k++) {
           const item = this.orderProducts[k]!;
           counts.set(item, (counts.get(item) ?? 0) + 1);
@@ -71,10 +81,10 @@ export class CoPurchases {
       .map(([id]) => id);
   }
 
-  /** Bytes its arrays hold (about; the map's entries at 48 bytes each). */
+  /** Bytes its arrays hold. */
   get bytes(): number {
-    let total = this.orderProducts.byteLength + this.orderOffsets.byteLength + this.productIds.byteLength;
-    for (const orders of this.productOrders.values()) total += orders.byteLength + 48;
-    return total;
+    return (
+      this.orderProducts.byteLength + this.orderOffsets.byteLength + this.productOffsets.byteLength + this.productOrders.byteLength + this.productIds.byteLength
+    );
   }
 }

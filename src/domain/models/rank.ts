@@ -67,31 +67,41 @@ export interface ForYouBlend {
  */
 export const FOR_YOU_BLEND: ForYouBlend = { purchasesFirst: true, similarity: 0.3, popularity: 1 };
 
-/** Dense per-product scores over the catalog: neither the votes nor the sort touch a map. */
-class Accumulator {
-  readonly values: Float64Array;
+/**
+ * Dense per-product accumulators over a model's catalog, reused from request to request (the request
+ * thread runs one at a time) and cleared through the list of products touched: a request costs what
+ * it touches, not the catalog's size.
+ */
+class Scratch {
+  readonly own: Float64Array;
+  readonly votes: Float64Array;
   readonly touched: number[] = [];
   private readonly seen: Uint8Array;
 
   constructor(size: number) {
-    this.values = new Float64Array(size);
+    this.own = new Float64Array(size);
+    this.votes = new Float64Array(size);
     this.seen = new Uint8Array(size);
   }
 
-  add(j: number, x: number): void {
+  touch(j: number): void {
     if (this.seen[j] === 0) {
       this.seen[j] = 1;
       this.touched.push(j);
     }
-    this.values[j]! += x;
   }
 
-  max(): number {
-    let best = 0;
-    for (const j of this.touched) best = Math.max(best, this.values[j]!);
-    return best;
+  clear(): void {
+    for (const j of this.touched) {
+      this.own[j] = 0;
+      this.votes[j] = 0;
+      this.seen[j] = 0;
+    }
+    this.touched.length = 0;
   }
 }
+
+const scratches = new WeakMap<BuiltModel, Scratch>();
 
 /**
  * `/products/for_you`: the customer's own purchases (frequency × recency), their neighbours and
@@ -108,42 +118,70 @@ export function forYou(
   exclude: ReadonlySet<number>,
   blend: ForYouBlend = FOR_YOU_BLEND,
 ): number[] {
+  let scratch = scratches.get(model);
+  if (!scratch) {
+    scratch = new Scratch(model.products.length);
+    scratches.set(model, scratch);
+  }
+  try {
+    return blended(model, scratch, affinities, views, exclude, blend);
+  } finally {
+    scratch.clear();
+  }
+}
+
+function blended(
+  model: BuiltModel,
+  scratch: Scratch,
+  affinities: readonly Seed[],
+  views: readonly Seed[],
+  exclude: ReadonlySet<number>,
+  blend: ForYouBlend,
+): number[] {
   const lists = model.neighbours;
-  const count = model.products.length;
-  const own = new Accumulator(count);
-  const votes = new Accumulator(count);
-  const seeds = [...affinities, ...views].slice(0, SEEDS_USED);
-  for (const seed of seeds) {
+  const { own, votes, touched } = scratch;
+  let voteMax = 0;
+  let ownMax = 0;
+  for (const seed of [...affinities, ...views].slice(0, SEEDS_USED)) {
     const item = sortedIndexOf(model.products, seed.productId);
     if (item < 0) continue;
     const start = lists.offsets[item]!;
     const end = lists.offsets[item + 1]!;
     const scale = start === end ? 0 : seed.weight / lists.scores[start]!;
-    for (let n = start; n < end; n++) votes.add(lists.items[n]!, scale * lists.scores[n]!);
+    for (let n = start; n < end; n++) {
+      const j = lists.items[n]!;
+      scratch.touch(j);
+      votes[j]! += scale * lists.scores[n]!;
+      voteMax = Math.max(voteMax, votes[j]!);
+    }
   }
   for (const seed of affinities) {
     const item = sortedIndexOf(model.products, seed.productId);
-    if (item >= 0) own.add(item, seed.weight);
+    if (item < 0) continue;
+    scratch.touch(item);
+    own[item]! += seed.weight;
+    ownMax = Math.max(ownMax, own[item]!);
   }
-  if (own.touched.length === 0 && votes.touched.length === 0) return [];
-  const score = new Float64Array(count);
-  const candidates = new Set<number>([...own.touched, ...votes.touched]);
-  const ownMax = own.max();
-  const voteMax = votes.max();
+  if (touched.length === 0) return [];
   const popularMax = model.popular.length > 0 ? model.popularity[model.popular[0]!]! : 0;
-  if (blend.popularity > 0) for (const j of model.popular) candidates.add(j);
+  if (blend.popularity > 0) for (const j of model.popular) scratch.touch(j);
   const lead = 2 + blend.similarity + blend.popularity;
-  for (const j of candidates) {
-    const mine = ownMax > 0 ? own.values[j]! / ownMax : 0;
-    score[j] =
-      mine +
-      (voteMax > 0 ? (blend.similarity * votes.values[j]!) / voteMax : 0) +
+  const kept: number[] = [];
+  const score = new Float64Array(touched.length);
+  for (const j of touched) {
+    if (exclude.size > 0 && exclude.has(model.products[j]!)) continue;
+    const value =
+      (ownMax > 0 ? own[j]! / ownMax : 0) +
+      (voteMax > 0 ? (blend.similarity * votes[j]!) / voteMax : 0) +
       (popularMax > 0 ? (blend.popularity * model.popularity[j]!) / popularMax : 0) +
-      (blend.purchasesFirst && own.values[j]! > 0 ? lead : 0);
+      (blend.purchasesFirst && own[j]! > 0 ? lead : 0);
+    if (value <= 0) continue;
+    score[kept.length] = value;
+    kept.push(j);
   }
-  const kept = Int32Array.from([...candidates].filter((j) => score[j]! > 0 && !exclude.has(model.products[j]!)));
-  kept.sort((a, b) => score[b]! - score[a]! || a - b);
-  return Array.from(kept, (j) => model.products[j]!);
+  const order = Int32Array.from(kept.keys());
+  order.sort((a, b) => score[b]! - score[a]! || kept[a]! - kept[b]!);
+  return Array.from(order, (k) => model.products[kept[k]!]!);
 }
 
 /** A product and how much a visitor is drawn to it. */

@@ -81,3 +81,17 @@ function copyOf(raw: Readonly<Record<string, unknown>>): Record<string, unknown>
   for (const name in raw) if (name !== '__proto__') copy[name] = raw[name];
   return copy;
 }
+
+/**
+ * The name a parameter was sent under when it came as an alias (`shopify_product_ids` for
+ * `shop_product_ids`), so an error can name what the caller wrote; null when it came as itself.
+ */
+export function sentAs(raw: Readonly<Record<string, unknown>>, seed: string): string | null {
+  if (!isEmpty(raw[seed])) return null;
+  for (const [alias, seedPrefix] of PREFIX_ALIASES) {
+    const name = seed.startsWith(seedPrefix) ? alias + seed.slice(seedPrefix.length) : null;
+    if (name !== null && !isEmpty(raw[name])) return name;
+  }
+  for (const [alias, target] of Object.entries(NAME_ALIASES)) if (target === seed && !isEmpty(raw[alias])) return alias;
+  return null;
+}

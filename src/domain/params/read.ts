@@ -1,5 +1,6 @@
 import type { TProperties } from '@sinclair/typebox';
-import { foldAliases } from './aliases.js';
+import { InvalidInputError } from '../errors.js';
+import { foldAliases, sentAs } from './aliases.js';
 import { decoderOf, invalid, type ParamDecoder, type ParamsOf, type TParams } from './param.js';
 
 interface Entry {
@@ -56,7 +57,14 @@ export function readParams<P extends TProperties>(schema: TParams<P>, raw: Reado
   const values = raw ? foldAliases(raw, { cart: readsCartOf(schema) }) : undefined;
   for (const { name, decoder } of entriesOf(schema)) {
     const value = values ? values[name] : undefined;
-    out[name] = decoder.decode(rawText(value, name), name);
+    try {
+      out[name] = decoder.decode(rawText(value, name), name);
+    } catch (error) {
+      // Name what the caller wrote: an alias's problem is reported under both names.
+      const alias = raw && values !== raw && error instanceof InvalidInputError ? sentAs(raw, name) : null;
+      if (alias === null) throw error;
+      throw new InvalidInputError(name, `${(error as Error).message} (sent as ${alias})`);
+    }
   }
   return out as ParamsOf<P>;
 }

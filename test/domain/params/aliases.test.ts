@@ -46,6 +46,10 @@ describe('the platforms’ names, folded once before decoding', () => {
     expect(read({ shop_variant_ids: 'gid://shopify/ProductVariant/45' }).shop_variant_ids).toEqual([45]);
     expect(read({ shop_customer_id: 'gid://shopify/Customer/7' }).shop_customer_id).toBe(7);
     expect(problem({ shop_product_ids: 'gid://shopify/ProductVariant/45' }).param).toBe('shop_product_ids');
+    // A problem of an alias names what the caller sent, beside the seed's name.
+    const aliased = problem({ shopify_product_ids: 'gid://shopify/ProductVariant/45' });
+    expect(aliased.param).toBe('shop_product_ids');
+    expect(aliased.message).toContain('shopify_product_ids');
     expect(problem({ shop_customer_id: 'gid://shopify/Order/7' }).param).toBe('shop_customer_id');
   });
 

@@ -66,7 +66,7 @@ describe.each(backends())('real storefront clients on $name', (backend) => {
       expect(idsOf((await json(variant)).data)).toEqual([8, 9]);
       const wrong = await custom('shopify_product_ids=gid://shopify/ProductVariant/11');
       expect(wrong.status).toBe(400);
-      expect((await json(wrong)).error).toContain('shop_product_ids');
+      expect((await json(wrong)).error).toContain('shopify_product_ids');
     });
 
     // app/hooks/useRebuyEvent.tsx: the view event as a GET with a JSON content type, then `response.json()`.

@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import type { OrderLine } from '../../src/domain/catalog/collection.js';
+import { CO_PURCHASE_ORDERS_READ, CoPurchases } from '../../src/indexes/co-purchases.js';
+
+const line = (order: number, product: number): OrderLine => ({
+  order_id: order,
+  product_id: product,
+  variant_id: null,
+  quantity: 1,
+  price: '1.00',
+  customer_id: null,
+  created_at: order,
+});
+const orders = (list: [number, number[]][]) => list.flatMap(([order, products]) => products.map((p) => line(order, p)));
+
+describe('CoPurchases: raw basket co-occurrence from the read model', () => {
+  it('ranks by orders holding both, summed over the inputs, then by id; inputs left out; two lines of one order count once', () => {
+    const co = new CoPurchases(
+      orders([
+        [1, [1, 2, 2]],
+        [2, [1, 2, 3]],
+        [3, [1, 4]],
+        [4, [5, 4]],
+      ]),
+    );
+    expect(co.top([1])).toEqual([2, 3, 4]);
+    expect(co.top([1, 5])).toEqual([2, 4, 3]); // 4: once with 1, once with 5; tied with 2, the lower id first
+    expect(co.top([424242])).toEqual([]);
+  });
+
+  it('reads the newest orders of an input only, so a request costs the same on any history', () => {
+    // Product 1 is bought with 2 in the oldest orders and with 3 in the newest CO_PURCHASE_ORDERS_READ.
+    const old: [number, number[]][] = Array.from({ length: 50 }, (_, i) => [i + 1, [1, 2]]);
+    const recent: [number, number[]][] = Array.from({ length: CO_PURCHASE_ORDERS_READ }, (_, i) => [1000 + i, [1, 3]]);
+    expect(new CoPurchases(orders([...old, ...recent])).top([1])).toEqual([3]);
+  });
+});
