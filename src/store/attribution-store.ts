@@ -30,6 +30,8 @@ export interface Exposure {
 export interface TrackingStore {
   /** Stores tracked events of any shops in one transaction, with their per-day totals: all or nothing. */
   appendTrackEvents(rows: TrackRow[]): Promise<void>;
+  /** Forgets which tracked events counted on days before `day` (yyyymmdd); returns how many records went. */
+  forgetCountedBefore(day: number): Promise<number>;
   /** Clicks by these customers created in [from, to] (epoch ms), for the click window. */
   clicksOf(shopId: number, customerIds: number[], from: number, to: number): Promise<Click[]>;
   /** Replaces the attributed lines of these orders (none for a cancelled one) and moves the per-day totals by the difference. */

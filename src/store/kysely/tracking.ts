@@ -4,7 +4,7 @@ import { countTracked } from '../../domain/attribution/track.js';
 import { utcDay } from '../../domain/events.js';
 import type { TrackingStore } from '../attribution-store.js';
 import { chunks } from '../codec.js';
-import { countableRows } from './track-once.js';
+import { countableRows, forgetCountedBefore } from './track-once.js';
 import type { Database } from '../schema.js';
 import { addToTotals } from './increments.js';
 import { nextCounterBlock } from './shops.js';
@@ -14,6 +14,7 @@ const TRACK_COUNTS = ['impressions', 'clicks', 'add_to_carts'] as const;
 /** Tracked events, attributed order lines and their per-day totals (docs/attribution.md). */
 export function trackingMethods(db: Kysely<Database>): TrackingStore {
   return {
+    forgetCountedBefore: (day) => forgetCountedBefore(db, day),
     async appendTrackEvents(all) {
       if (all.length === 0) return;
       await db.transaction().execute(async (trx) => {
