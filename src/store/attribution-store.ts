@@ -30,8 +30,8 @@ export interface Exposure {
 export interface TrackingStore {
   /** Stores tracked events of any shops in one transaction, with their per-day totals: all or nothing. */
   appendTrackEvents(rows: TrackRow[]): Promise<void>;
-  /** Clicks by these customers created in [from, to] (epoch ms), for the click window. */
-  clicksOf(shopId: number, customerIds: number[], from: number, to: number): Promise<Click[]>;
+  /** Clicks by these customers or in these carts created in [from, to] (epoch ms), for the click window. */
+  clicksOf(shopId: number, who: { customerIds: number[]; cartTokens: string[] }, from: number, to: number): Promise<Click[]>;
   /** Replaces the attributed lines of these orders (none for a cancelled one) and moves the per-day totals by the difference. */
   replaceOrderAttributions(shopId: number, orderIds: number[], lines: AttributedLine[]): Promise<void>;
   /** Per-day figures of every source from `sinceDay` (yyyymmdd) on. */

@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { MAX_CART_TOKEN_LENGTH } from '../attribution/attribute.js';
 
 /** Admin API input documents for the catalog (docs/api.md, "Admin API"). Unknown fields are refused, never dropped. */
 
@@ -176,6 +177,9 @@ export const OrderInput = Type.Object({
   updated_at: Type.Optional(Timestamp),
   cancelled_at: Type.Optional(Type.Union([Timestamp, Type.Null()])),
   customer: Type.Optional(Type.Union([Type.Object({ id: Id }), Type.Null()])),
+  cart_token: Type.Optional(
+    Type.Union([Type.String({ maxLength: MAX_CART_TOKEN_LENGTH }), Type.Null()], { description: 'the storefront cart it was placed from' }),
+  ),
   line_items: Type.Array(
     Type.Object({
       id: Type.Optional(Type.Union([Id, Type.Null()], { description: "the line's id: refunds name it" })),
