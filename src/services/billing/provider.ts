@@ -51,6 +51,8 @@ export interface SubscriptionPlan {
   orderIntervalUnit: 'day' | 'week' | 'month';
   orderIntervalFrequency: number;
   chargeIntervalFrequency: number;
+  /** `widget:<widget_id>` when a widget sold it: kept as its `_rebound_source` property, for attribution. */
+  source: string | null;
   now: number;
 }
 

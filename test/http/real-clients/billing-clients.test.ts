@@ -66,6 +66,28 @@ describe.each(backends())('real billing clients on $name', (backend) => {
     expect(listed.map((s) => s.id)).toContain(data.id);
   });
 
+  it('keeps the widget a subscription came from as its _rebound_source, on the ledger and remotely', async () => {
+    const source = { name: '_rebound_source', value: 'widget:77' };
+    const query = subscribeQuery(ledgerKey, '21');
+    query.set('widget_id', '77');
+    const res = await fetch(`${base}/api/v1/billing/subscribe?${query}`, { method: 'POST' });
+    expect(res.status).toBe(200);
+    const { data } = await json(res);
+    expect(data.properties).toEqual([source]);
+    const listed = await t.services.store.listCustomerSubscriptions((await t.services.shops.requireShop('ledger')).id, 100);
+    expect(listed.find((s) => s.id === data.id)?.properties).toEqual([source]);
+    // Without a widget, nothing is claimed.
+    const plain = await fetch(`${base}/api/v1/billing/subscribe?${subscribeQuery(ledgerKey, '21')}`, { method: 'POST' });
+    expect((await json(plain)).data.properties).toEqual([]);
+
+    fake.received.length = 0;
+    const remote = subscribeQuery(remoteKey, '11');
+    remote.set('widget_id', '77');
+    expect((await fetch(`${base}/api/v1/billing/subscribe?${remote}`, { method: 'POST' })).status).toBe(200);
+    const posted = fake.received.find((r) => r.method === 'POST' && r.path === '/subscriptions');
+    expect((posted!.body as { properties: unknown[] }).properties).toContainEqual(source);
+  });
+
   it('makes retries with one Idempotency-Key safe, as onetime does', async () => {
     const send = (variant: string) =>
       fetch(`${base}/api/v1/billing/subscribe?${subscribeQuery(ledgerKey, variant)}`, {
