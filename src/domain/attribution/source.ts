@@ -23,6 +23,11 @@ export function listSource(path: string): string {
   return `list:${path.slice(path.lastIndexOf('/') + 1)}`;
 }
 
+/** The source of the platform widget's events and sales: `widget:<widget_id>`; null without a widget. */
+export function widgetSource(widgetId: string | null): string | null {
+  return widgetId === null ? null : `widget:${widgetId}`;
+}
+
 const RULESET = /^ruleset:(\d{1,15}):v(\d{1,15})(?::arm:(.{1,64}))?$/s;
 const LIST = /^list:([a-z][a-z_]{0,62})$/;
 

@@ -256,6 +256,7 @@ export function onetimeFromRemote(o: RemoteOnetime): Onetime {
     status: o.is_cancelled ? 'CANCELLED' : 'ACTIVE',
     created_at: created,
     updated_at: remoteTimestamp(o.updated_at) ?? created,
+    properties: Array.isArray(o.properties) ? o.properties.map((p) => ({ name: String(p.name), value: String(p.value) })) : [],
   };
 }
 

@@ -1,4 +1,5 @@
 import { MAX_CART_TOKEN_LENGTH } from '../attribution/attribute.js';
+import { widgetSource } from '../attribution/source.js';
 import type { TrackType } from '../attribution/track.js';
 import { InvalidInputError } from '../errors.js';
 import { MISSING_IDENTITY } from './event.js';
@@ -70,7 +71,7 @@ function meaningOf(values: BulkEventValues, where: string): BulkEvent {
     ...who,
     productId: values.shop_product_id,
     variantId: values.shop_variant_id,
-    source: values.widget_id === null ? null : `widget:${values.widget_id}`,
+    source: widgetSource(values.widget_id),
     cartToken: values.cart_token,
   };
 }

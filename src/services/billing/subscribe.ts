@@ -1,3 +1,4 @@
+import { widgetSource } from '../../domain/attribution/source.js';
 import { InvalidInputError } from '../../domain/errors.js';
 import { requireAddressOrCharge, type SubscribeQuery } from '../../domain/params/billing.js';
 import type { BillingSubscription } from '../../domain/billing/types.js';
@@ -59,7 +60,7 @@ export function createSubscribeService(deps: { providers: Pick<BillingProviders,
           orderIntervalUnit: request.unit,
           orderIntervalFrequency: request.orderFrequency,
           chargeIntervalFrequency: request.chargeFrequency,
-          source: request.widgetId === null ? null : `widget:${request.widgetId}`,
+          source: widgetSource(request.widgetId),
           now,
         },
         idempotencyFor(idempotencyKey, { subscribe: true, ...request, addressId }),

@@ -157,13 +157,16 @@ describe.each(backends())('real billing clients on $name', (backend) => {
    */
   it('adds a one-time purchase with POST /onetimes on a remote provider', async () => {
     fake.received.length = 0;
-    const res = await fetch(`${base}/api/v1/recharge/onetime?key=${remoteKey}&address_id=500&shopify_variant_id=21&next_charge_scheduled_at=tomorrow`, {
+    const query = `key=${remoteKey}&address_id=500&shopify_variant_id=21&next_charge_scheduled_at=tomorrow&widget_id=77`;
+    const res = await fetch(`${base}/api/v1/recharge/onetime?${query}`, {
       method: 'POST',
     });
     expect(res.status).toBe(201);
     const posts = fake.received.filter((r) => r.method === 'POST' && r.path === '/onetimes');
     expect(posts).toHaveLength(1);
     expect(posts[0]!.body).toMatchObject({ address_id: 500, quantity: 1, external_variant_id: { ecommerce: '21' } });
+    expect((posts[0]!.body as { properties: unknown[] }).properties).toContainEqual({ name: '_rebound_source', value: 'widget:77' });
+    expect((await json(res)).data.onetime.properties).toContainEqual({ name: '_rebound_source', value: 'widget:77' });
     expect(posts[0]!.body?.next_charge_scheduled_at).toMatch(/^\d{4}-\d{2}-\d{2}$/);
   });
 
@@ -174,6 +177,11 @@ describe.each(backends())('real billing clients on $name', (backend) => {
     expect((await json(context)).data.billing_customer.id).toBe(100);
     const onetime = await fetch(`${base}/api/v1/recharge/onetime?key=${ledgerKey}&address_id=500&shopify_variant_id=21&widget_id=77`, { method: 'POST' });
     expect(onetime.status).toBe(201);
-    expect((await json(onetime)).data.onetime.shop_variant_id).toBe(21);
+    const { data } = await json(onetime);
+    expect(data.onetime.shop_variant_id).toBe(21);
+    // Kept for attribution, under the source the widget's events carry.
+    expect(data.onetime.properties).toEqual([{ name: '_rebound_source', value: 'widget:77' }]);
+    const plain = await fetch(`${base}/api/v1/recharge/onetime?key=${ledgerKey}&address_id=500&shopify_variant_id=21`, { method: 'POST' });
+    expect((await json(plain)).data.onetime.properties).toEqual([]);
   });
 });
