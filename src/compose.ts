@@ -35,6 +35,9 @@ import { createRecommendationsService } from './services/recommendations/index.j
 import { createRulesetsService } from './services/rulesets.js';
 import { createShopsService } from './services/shops.js';
 import { createStorefrontSync } from './services/storefront-sync.js';
+import { createPlatformService } from './services/platform/index.js';
+import { createPrivacyService } from './services/platform/privacy.js';
+import { createPlatformTopics } from './services/platform/webhooks.js';
 import { openStore } from './store/open.js';
 import type { Store } from './store/store.js';
 
@@ -80,6 +83,10 @@ export interface Services {
   onetime: ReturnType<typeof createOnetimeService>;
   billingWebhooks: ReturnType<typeof createBillingWebhooks>;
   storefrontSync: ReturnType<typeof createStorefrontSync>;
+  /** The storefront platform connection: sync, reconciliation, webhooks it subscribed (docs/api.md). */
+  platform: ReturnType<typeof createPlatformService>;
+  /** Privacy requests, erasure and event retention (docs/operations.md, "Privacy"). */
+  privacy: ReturnType<typeof createPrivacyService>;
   /** Starts background refresh of the indexes (other nodes' writes). */
   startBackground(): void;
   /**
@@ -166,7 +173,34 @@ export async function compose(
   });
   const attribution = createAttributionService({ store, catalog });
   const catalogAdmin = createCatalogService({ store, catalog, attribution });
-  const storefrontSync = createStorefrontSync({ store, catalogAdmin, catalog, ...(options.log ? { log: options.log } : {}) });
+  const privacy = createPrivacyService({ store, catalog, viewed, shopDeleted: () => keys.load().then(() => bus.publish({ type: 'keys' })) });
+  const platform = createPlatformService({
+    store,
+    catalog,
+    catalogAdmin,
+    upstream,
+    secretKey: config.secretKey,
+    allowPrivate: config.allowPrivateUpstreams,
+    sync: { pollMs: config.platformPollMs, batchSize: 250, maxLineBytes: 4 * 1024 * 1024, fileDeadlineMs: 3_600_000, publicUrl: config.publicUrl },
+    ...(options.log ? { log: options.log } : {}),
+  });
+  const platformTopics = createPlatformTopics({
+    store,
+    connections: platform.connections,
+    catalogAdmin,
+    privacy,
+    uninstalled: (shopId) => platform.uninstalled(shopId),
+  });
+  const storefrontSync = createStorefrontSync({
+    store,
+    catalogAdmin,
+    catalog,
+    platformTopics: platformTopics.apply,
+    confirmGone: platformTopics.deleteConfirmed,
+    ...(options.log ? { log: options.log } : {}),
+  });
+  let platformTimer: NodeJS.Timeout | null = null;
+  let lastRetention = 0;
   let timer: NodeJS.Timeout | null = null;
   let modelTimer: NodeJS.Timeout | null = null;
   let refreshing: Promise<unknown> | null = null;
@@ -186,6 +220,8 @@ export async function compose(
     shops: createShopsService({ store, catalog, keys, keysChanged: () => bus.publish({ type: 'keys' }) }),
     catalogAdmin,
     storefrontSync,
+    platform,
+    privacy,
     products: createProductsService({ catalog, viewed, models }),
     rulesets: createRulesetsService({ store, catalog }),
     recommendations: createRecommendationsService({ catalog, viewed, models, orderProducts: (shopId, ids) => store.orderProductIds(shopId, ids) }),
@@ -204,6 +240,13 @@ export async function compose(
     onetime: createOnetimeService({ providers: billingProviders, catalog }),
     billingWebhooks: createBillingWebhooks({ store, providers: billingProviders }),
     startBackground() {
+      // Platform syncs and reconciliations each minute; retention once a day.
+      platformTimer ??= setInterval(() => {
+        const daily = Date.now() - lastRetention >= 86_400_000 ? privacy.retention() : Promise.resolve(0);
+        if (Date.now() - lastRetention >= 86_400_000) lastRetention = Date.now();
+        Promise.all([platform.tick(), daily]).catch((error: unknown) => options.log?.warn({ err: error }, 'platform or retention work failed; retrying'));
+      }, 60_000);
+      platformTimer.unref();
       if (timer) return;
       timer = setInterval(() => {
         if (refreshing) return;
@@ -223,6 +266,8 @@ export async function compose(
       stoppers.push(stop);
     },
     async close() {
+      if (platformTimer) clearInterval(platformTimer);
+      await platform.close();
       if (timer) clearInterval(timer);
       if (modelTimer) clearInterval(modelTimer);
       timer = null;

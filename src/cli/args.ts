@@ -14,6 +14,12 @@ export function parseCommandLine(argv: string[]) {
       currency: { type: 'string' },
       scopes: { type: 'string' },
       'public-url': { type: 'string' },
+      domain: { type: 'string' },
+      token: { type: 'string' },
+      'api-version': { type: 'string' },
+      'api-url': { type: 'string' },
+      'webhook-secret': { type: 'string' },
+      reconcile: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -37,5 +43,8 @@ Commands:
                                  older ones end now)
   keys list <shop>               a shop's keys: kind, prefix and state
   keys revoke <shop> <prefix>    end the one live key named by <prefix> (16+ characters, or the whole key) at once
+  connect <shop> --domain <d> --token <t> [--api-version V] [--webhook-secret S] [--api-url U]
+                                 connect a shop to its storefront platform and pull everything,
+                                 with a progress bar; --reconcile reconciles a connected shop
 
 Configuration comes from the environment: see .env.example.`;

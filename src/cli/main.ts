@@ -12,6 +12,7 @@ import { seedDemoShop } from '../services/demo.js';
 import { openStore } from '../store/open.js';
 import { withStartupLock } from '../store/startup-lock.js';
 import { parseCommandLine, USAGE } from './args.js';
+import { connectCommand } from './connect.js';
 import { backupDatabase, CommandError, restoreDatabase } from './backup.js';
 import { importFolder } from './import.js';
 
@@ -98,6 +99,10 @@ async function run(argv: string[]): Promise<number> {
       case 'keys':
         await keysCommand(services, rest);
         return 0;
+      case 'connect':
+        if (!rest[0] || (!options.reconcile && (!options.domain || !options.token)))
+          throw new UsageError('connect needs a shop handle, --domain and --token (or --reconcile).');
+        return await connectCommand(services, rest[0], options, (text) => process.stdout.write(text), process.stdout.isTTY === true);
       default:
         throw new UsageError(`unknown command "${command}".`);
     }

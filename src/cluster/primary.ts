@@ -3,6 +3,7 @@ import { AggregatorRegistry } from 'prom-client';
 import type { Logger } from 'pino';
 import type { Config } from '../config/config.js';
 import { openStore } from '../store/open.js';
+import { withStartupLock } from '../store/startup-lock.js';
 import { METRICS_ANSWER, METRICS_REQUEST, type MetricsAnswer, type MetricsRequest } from './messages.js';
 
 /** A worker that dies sooner than this after its start is not restarted again and again: the node stops. */
@@ -17,8 +18,8 @@ const CRASH_LOOP_MS = 10_000;
  * drains and shuts down as a single process would, and the primary exits when all have.
  */
 export async function servePrimary(config: Config, log: Logger): Promise<void> {
-  const store = await openStore(config.databaseUrl);
-  await store.close();
+  // Under the start-up lock, as `rebound migrate` and a single server migrate.
+  await withStartupLock(config.databaseUrl, async () => (await openStore(config.databaseUrl)).close());
   const aggregator = new AggregatorRegistry();
   let stopping = false;
   let exitCode = 0;

@@ -39,6 +39,8 @@ export interface Config {
   readonly timeouts: ServerTimeouts;
   /** Memory this process may use, in MB: shops' read models are evicted, least recently used first, to stay under it. */
   readonly memoryBudgetMb: number;
+  /** How often a running bulk export of the storefront platform is asked for its status (docs/operations.md). */
+  readonly platformPollMs: number;
   /** How long a graceful stop (SIGTERM) may take before the process exits anyway, in milliseconds. */
   readonly shutdownGraceMs: number;
   /** Processes serving this node's port (REBOUND_WORKERS; default the number of cores, 1 = one process). */
@@ -90,6 +92,7 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
   const secretKey = rawSecret === undefined ? null : Buffer.from(rawSecret, 'hex');
   const billingTimeoutMs = integerSetting(env, 'REBOUND_BILLING_TIMEOUT_MS', 5000, 100, 60_000);
   const allowPrivateUpstreams = booleanSetting(env, 'REBOUND_ALLOW_PRIVATE_UPSTREAMS', false);
+  const platformPollMs = integerSetting(env, 'REBOUND_PLATFORM_POLL_MS', 2000, 10, 600_000);
   const maxBodyMb = integerSetting(env, 'REBOUND_MAX_BODY_MB', 32, 1, 256);
   const trustProxy = trustProxySetting(env);
   const shutdownGraceMs = integerSetting(env, 'REBOUND_SHUTDOWN_GRACE_MS', 10_000, 100, 600_000);
@@ -115,6 +118,7 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
     trustProxy,
     timeouts,
     memoryBudgetMb,
+    platformPollMs,
     shutdownGraceMs,
     workers,
   });

@@ -42,6 +42,12 @@ export interface ShopSettings {
   require_customer_signature?: boolean;
   /** How long before an order a customer's click still attributes it (default 24 hours). */
   attribution_window_hours?: number;
+  /** Orders of the last this many days are pulled from the platform (default 365). */
+  platform_order_days?: number;
+  /** Minutes between two reconciliations with the platform (default 60). */
+  platform_reconcile_minutes?: number;
+  /** Events older than this many days are deleted daily (default 400). */
+  event_retention_days?: number;
   /** The unit of a `cart_subtotal` sent without a bracketed cart (default major: the currency unit). */
   cart_subtotal_unit?: 'major' | 'minor';
 }

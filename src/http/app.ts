@@ -31,6 +31,7 @@ import { experimentRoutes } from './routes/admin/experiments.js';
 import { billingRoutes } from './routes/api/billing.js';
 import { adminBillingRoutes } from './routes/admin/billing.js';
 import { billingProviderRoutes } from './routes/admin/billing-provider.js';
+import { platformRoutes } from './routes/admin/platform.js';
 import { consoleApiRoutes } from './routes/admin/console-api.js';
 import { modelRoutes } from './routes/admin/models.js';
 import { billingPageRoutes } from './routes/billing-page.js';
@@ -189,6 +190,7 @@ export async function buildApp(services: Services, config: Config, options: AppO
       adminEventRoutes(admin, { shops: services.shops, events: services.events });
       adminBillingRoutes(admin, { shops: services.shops, ledger: services.ledger });
       billingProviderRoutes(admin, { shops: services.shops, providers: services.billingProviders });
+      platformRoutes(admin, { shops: services.shops, platform: services.platform, privacy: services.privacy });
       consoleApiRoutes(admin, { shops: services.shops, insights: services.insights });
       modelRoutes(admin, { shops: services.shops, models: services.modelsAdmin });
       experimentRoutes(admin, { shops: services.shops, experiments: services.experiments, attribution: services.attribution });

@@ -33,6 +33,12 @@ export class ViewedIndex {
     return distinct;
   }
 
+  /** Forgets what is kept of a customer and their sessions (an erasure). */
+  forget(shopId: number, customerId: number, sessions: readonly string[]): void {
+    this.lru.delete(ViewedIndex.key(shopId, { customerId }));
+    for (const uuid of sessions) this.lru.delete(ViewedIndex.key(shopId, { uuid }));
+  }
+
   /** A committed view moves its handle to the front for that session and that customer. */
   record(shopId: number, event: StoreEvent): void {
     if (event.verb !== 'viewed' || event.handle === null) return;

@@ -54,6 +54,9 @@ export const ShopSettingsInput = Type.Object(
     attribution_window_hours: Type.Optional(
       Type.Number({ minimum: 0.25, maximum: 24 * 90, description: "how long before an order a customer's click still attributes it; default 24" }),
     ),
+    platform_order_days: Type.Optional(Type.Integer({ minimum: 1, maximum: 3650, description: 'orders of the last this many days are pulled; default 365' })),
+    platform_reconcile_minutes: Type.Optional(Type.Integer({ minimum: 5, maximum: 10_080, description: 'minutes between reconciliations; default 60' })),
+    event_retention_days: Type.Optional(Type.Integer({ minimum: 1, maximum: 3650, description: 'events older than this are deleted daily; default 400' })),
     cart_subtotal_unit: Type.Optional(
       Type.Union([Type.Literal('major'), Type.Literal('minor')], {
         description: 'unit of a cart_subtotal sent without a bracketed cart: major (currency unit, the default) or minor (cents)',

@@ -5,6 +5,7 @@ import { safeEqual } from '../domain/keys.js';
 import type { CatalogIndex } from '../indexes/catalog-index.js';
 import type { Store } from '../store/store.js';
 import type { CatalogService } from './catalog.js';
+import { PLATFORM_TOPICS } from './platform/webhooks.js';
 
 export const SHOP_TOPICS = [
   'products/create',
@@ -17,6 +18,7 @@ export const SHOP_TOPICS = [
   'orders/create',
   'orders/updated',
   'orders/cancelled',
+  ...PLATFORM_TOPICS,
 ] as const;
 
 type SyncStore = Pick<
@@ -53,6 +55,8 @@ export function createStorefrontSync(deps: {
   catalogAdmin: CatalogService;
   catalog: CatalogIndex;
   log?: { warn(obj: object, msg: string): void };
+  /** The topics the platform connection and the privacy service apply (null: the catalog's own handling). */
+  platformTopics?: (shopId: number, topic: string, payload: Record<string, unknown>, webhookId: string) => Promise<string | null>;
   /**
    * Asked before a deletion is applied: false when the resource still exists upstream (a connected
    * shop's platform is asked; without a connection the signed, delete-shaped body is trusted).
@@ -64,7 +68,9 @@ export function createStorefrontSync(deps: {
   const clock = deps.clock ?? Date.now;
   let running: Promise<number> | null = null;
 
-  async function apply(shopId: number, topic: string, payload: Record<string, unknown>): Promise<string> {
+  async function apply(shopId: number, topic: string, payload: Record<string, unknown>, webhookId: string): Promise<string> {
+    const handled = await deps.platformTopics?.(shopId, topic, payload, webhookId);
+    if (handled !== undefined && handled !== null) return handled;
     const id = Number(payload.id);
     const [resource, action] = topic.split('/') as [string, string];
     if (resource === 'products' || resource === 'orders' || resource === 'collections') {
@@ -135,7 +141,7 @@ export function createStorefrontSync(deps: {
       for (const hook of batch) {
         let outcome: string;
         try {
-          outcome = await apply(hook.shop_id, hook.topic, JSON.parse(hook.payload) as Record<string, unknown>);
+          outcome = await apply(hook.shop_id, hook.topic, JSON.parse(hook.payload) as Record<string, unknown>, hook.webhook_id);
         } catch (error) {
           outcome = `error: ${error instanceof AppError ? error.message : 'could not apply'}`;
           if (!(error instanceof AppError)) deps.log?.warn({ err: error, webhook: hook.webhook_id }, 'storefront webhook failed');

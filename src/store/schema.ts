@@ -1,9 +1,11 @@
+import type { PlatformTables } from './platform-schema.js';
+
 /**
  * Table shapes as Kysely sees them. Timestamps are epoch milliseconds (bigint), booleans are 0/1
  * integers and documents are JSON text, so the same queries run unchanged on SQLite and PostgreSQL;
  * the conversions live in codec.ts.
  */
-export interface Database {
+export interface Database extends PlatformTables {
   settings: { key: string; value: string };
   counters: { shop_id: number; name: string; value: number };
   shops: ShopRow;

@@ -389,6 +389,21 @@ describe('response schemas: every answer matches its route', () => {
     expectValid();
   });
 
+  it('admin: the platform connection and privacy', async () => {
+    expectStatus(await admin('GET', `${shop}/platform`), 404);
+    expectStatus(
+      await admin('PUT', `${shop}/platform`, { shop_domain: 'acme.myshopify.com', api_version: '2025-10', access_token: 'x', api_url: 'ftp://x' }),
+      422,
+    );
+    expectStatus(await admin('POST', `${shop}/platform/sync`, { mode: 'reconcile' }), 404);
+    expectStatus(await admin('DELETE', `${shop}/platform`), 404);
+    expectStatus(await admin('GET', `${shop}/privacy/requests`), 200);
+    expectStatus(await admin('GET', '/shops/no-such-shop/privacy/requests'), 404);
+    expectStatus(await admin('DELETE', `${shop}/customers/424242`), 200);
+    expectStatus(await admin('DELETE', `${shop}/customers/x`), 400);
+    expectValid();
+  });
+
   it('admin: experiments, attribution and models', async () => {
     const ruleset = async (name: string, products: number[]) =>
       (

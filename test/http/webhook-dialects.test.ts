@@ -200,7 +200,7 @@ describe.each(backends())("the platforms' own webhook dialects on $name", (backe
     expect((await send('products/create', product, 'b1a2', (raw) => storefront(raw, 'another-secret-0123456789'))).statusCode).toBe(401);
     expect((await send('products/create', product, 'b1a2')).json()).toEqual({ data: 'queued' });
     expect((await send('products/create', product, 'b1a2')).json()).toEqual({ data: 'duplicate' });
-    expect((await send('customers/create', { id: 1 }, 'c9')).json()).toEqual({ data: 'ignored' });
+    expect((await send('carts/create', { id: 1 }, 'c9')).json()).toEqual({ data: 'ignored' });
     expect((await send('products/create', product, '')).json().error).toContain('X-Shopify-Webhook-Id');
     await t.services.storefrontSync.applyPending();
     const res = await t.app.inject(`/api/v1/products/static?key=${publicKey}&ids=3&filter_oos=no`);

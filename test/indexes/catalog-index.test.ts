@@ -109,10 +109,20 @@ describe.each(backends())('CatalogIndex on demand on $name', (backend) => {
     for (let i = 0; i < 6; i++) ids.push(await shopWith(`s${i}`, 30, 100 * i + 1));
     let inFlight = 0;
     let most = 0;
+    let calls = 0;
+    const held: (() => void)[] = [];
+    // Each load's product read waits for a second one (a load reads one page here), then both go on
+    // after a few turns of the event loop: time enough for a third load to start, were it allowed to.
     const slowStore: Store = Object.create(store);
     slowStore.listServedProducts = async (shopId, options) => {
       most = Math.max(most, ++inFlight);
-      await new Promise((r) => setTimeout(r, 5));
+      calls++;
+      if (inFlight >= 2 || calls === ids.length) {
+        for (let turn = 0; turn < 10; turn++) await new Promise((r) => setImmediate(r));
+        for (const release of held.splice(0)) release();
+      } else {
+        await new Promise<void>((resolve) => held.push(resolve));
+      }
       inFlight--;
       return store.listServedProducts(shopId, options);
     };

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Services } from '../../compose.js';
 import { Errors, nonJson } from '../schemas/errors.js';
+import { registerPlatformMetrics } from './platform-metrics.js';
 import { metricsText } from './cluster-metrics.js';
 
 /**
@@ -61,6 +62,7 @@ export function registerMetrics(app: FastifyInstance, services: Services): Regis
   gauge('rebound_db_pool_total', 'database connections open', () => pool().total);
   gauge('rebound_db_pool_idle', 'database connections idle', () => pool().idle);
   gauge('rebound_db_pool_waiting', 'queries waiting for a connection', () => pool().waiting);
+  registerPlatformMetrics(registry);
 
   // One child per (route, method, status), made once: labelling by object per request hashes the labels every time.
   const children = new Map<string, { count: Counter.Internal; time: Histogram.Internal<string> }>();

@@ -21,6 +21,9 @@ export const ShopSettingsSchema = Type.Object({
   rate_limit_private_per_minute: Whole,
   require_customer_signature: Type.Optional(Type.Boolean()),
   attribution_window_hours: Type.Optional(Type.Number()),
+  platform_order_days: Whole,
+  platform_reconcile_minutes: Whole,
+  event_retention_days: Whole,
   cart_subtotal_unit: Type.Optional(Type.Union([Type.Literal('major'), Type.Literal('minor')])),
 });
 

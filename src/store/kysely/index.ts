@@ -12,6 +12,7 @@ import { billingProviderMethods } from './billing-providers.js';
 import { campaignMethods } from './campaigns.js';
 import { eventMethods } from './events.js';
 import { experimentMethods } from './experiments.js';
+import { platformMethods } from './platform.js';
 import { rulesetMethods } from './rulesets.js';
 import { shopWebhookMethods } from './shop-webhooks.js';
 import { shopMethods } from './shops.js';
@@ -60,6 +61,18 @@ async function inWriteLock(db: Connection['db'], migrate: () => Promise<Migratio
   return result;
 }
 
+const MIGRATE_ATTEMPTS = 3;
+
+/**
+ * Before it takes its lock, Kysely's migrator lists the tables of every schema of the database
+ * (`pg_get_serial_sequence` on each); a schema another session drops at that moment fails the
+ * listing with 3F000 although nothing of ours is wrong, so the migration is tried again. A schema
+ * of ours that is really missing fails every attempt and is reported.
+ */
+function isSchemaDroppedMeanwhile(error: unknown): boolean {
+  return (error as { code?: unknown }).code === '3F000';
+}
+
 function kyselyStore({ db, dialect, schema, poolStats }: Connection): Store {
   return {
     dialect,
@@ -69,9 +82,13 @@ function kyselyStore({ db, dialect, schema, poolStats }: Connection): Store {
       // PostgreSQL: Kysely's adapter holds a session advisory lock and applies the pending migrations
       // in one transaction. SQLite: Kysely takes neither (no transactional DDL in its adapter), so the
       // write lock is taken here, before the migrator reads which migrations ran.
-      const { error, results } = dialect === 'sqlite' ? await inWriteLock(db, () => migrator.migrateToLatest()) : await migrator.migrateToLatest();
-      const failed = results?.find((r) => r.status === 'Error');
-      if (error) throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${(error as Error).message ?? error}`);
+      for (let attempt = 1; ; attempt++) {
+        const { error, results } = dialect === 'sqlite' ? await inWriteLock(db, () => migrator.migrateToLatest()) : await migrator.migrateToLatest();
+        if (!error) return;
+        if (attempt < MIGRATE_ATTEMPTS && isSchemaDroppedMeanwhile(error)) continue;
+        const failed = results?.find((r) => r.status === 'Error');
+        throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${(error as Error).message ?? error}`);
+      }
     },
     async ping() {
       await sql`select 1`.execute(db);
@@ -91,5 +108,6 @@ function kyselyStore({ db, dialect, schema, poolStats }: Connection): Store {
     ...shopWebhookMethods(db),
     ...trackingMethods(db),
     ...experimentMethods(db),
+    ...platformMethods(db),
   };
 }

@@ -1,0 +1,140 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import { PlatformInput, SyncRequestInput } from '../../../services/platform/connection.js';
+import type { PlatformService } from '../../../services/platform/index.js';
+import type { PrivacyService } from '../../../services/platform/privacy.js';
+import type { ShopsService } from '../../../services/shops.js';
+import { shopFor } from '../../plugins/admin-auth.js';
+import { bodyValidatedByService, type ParamsTypeProvider } from '../../plugins/params.js';
+import { HandleIdPath, HandlePath } from '../../schemas/admin-params.js';
+import { Errors } from '../../schemas/errors.js';
+
+const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);
+const Count = Type.Integer({ minimum: 0 });
+
+export const PlatformSyncSchema = Type.Object({
+  id: Type.Integer(),
+  mode: Type.Union([Type.Literal('full'), Type.Literal('reconcile')]),
+  phase: Type.Union(['queued', 'exporting', 'importing', 'subscribing', 'done', 'failed'].map((p) => Type.Literal(p))),
+  counts: Type.Object({ products: Count, collections: Count, customers: Count, orders: Count }),
+  started_at: Nullable(Type.String()),
+  finished_at: Nullable(Type.String()),
+  error: Nullable(Type.String()),
+});
+
+/** The connection as answered (docs/api.md): the token never leaves the server, only whether one is stored. */
+export const PlatformSchema = Type.Object({
+  platform: Type.Object({
+    shop_domain: Type.String(),
+    api_version: Type.String(),
+    api_url: Type.String(),
+    access_token_set: Type.Boolean(),
+    status: Type.Union([Type.Literal('connected'), Type.Literal('disconnected'), Type.Literal('failing')]),
+    sync: Type.Union([PlatformSyncSchema, Type.Null()]),
+    last_reconciled_at: Nullable(Type.String()),
+    webhooks: Type.Array(Type.String()),
+  }),
+});
+
+const PrivacyList = Type.Object({
+  data: Type.Array(
+    Type.Object({
+      id: Type.String(),
+      kind: Type.String(),
+      customer_id: Type.Union([Type.Integer(), Type.Null()]),
+      received_at: Type.String(),
+      export: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]),
+    }),
+  ),
+});
+
+/** `…/platform`, `…/platform/sync`, `…/privacy/requests` and `DELETE …/customers/{id}` (docs/api.md, "Connecting the platform"). */
+export function platformRoutes(fastify: FastifyInstance, deps: { shops: ShopsService; platform: PlatformService; privacy: PrivacyService }): void {
+  const app = fastify.withTypeProvider<ParamsTypeProvider>();
+  const tags = ['admin: platform'];
+  const shopId = async (request: Parameters<typeof shopFor>[0], handle: string) => (await shopFor(request, deps.shops, handle)).id;
+
+  app.get(
+    '/shops/:handle/platform',
+    {
+      schema: {
+        summary: "The shop's platform connection, its status and its sync's progress",
+        tags,
+        params: HandlePath,
+        response: { 200: PlatformSchema, ...Errors },
+      },
+    },
+    async (request) => ({ platform: await deps.platform.view(await shopId(request, request.params.handle)) }),
+  );
+
+  app.put(
+    '/shops/:handle/platform',
+    {
+      ...bodyValidatedByService,
+      schema: {
+        summary: 'Connect the shop to its platform (the access token is sealed and write-only) and start a full sync',
+        tags,
+        params: HandlePath,
+        body: PlatformInput,
+        response: { 200: PlatformSchema, ...Errors },
+      },
+    },
+    async (request) => ({ platform: await deps.platform.connect(await shopId(request, request.params.handle), request.body) }),
+  );
+
+  app.delete(
+    '/shops/:handle/platform',
+    {
+      schema: {
+        summary: 'Disconnect: remove the webhook subscriptions it made, keep the data',
+        tags,
+        params: HandlePath,
+        response: { 200: PlatformSchema, ...Errors },
+      },
+    },
+    async (request) => ({ platform: await deps.platform.disconnect(await shopId(request, request.params.handle)) }),
+  );
+
+  app.post(
+    '/shops/:handle/platform/sync',
+    {
+      schema: {
+        summary: 'Start a full sync or a reconciliation (one already running is answered instead)',
+        tags,
+        params: HandlePath,
+        body: Type.Optional(SyncRequestInput),
+        response: { 202: Type.Object({ sync: PlatformSyncSchema }), ...Errors },
+      },
+    },
+    async (request, reply) => {
+      const sync = await deps.platform.requestSync(await shopId(request, request.params.handle), request.body?.mode ?? 'full');
+      return reply.code(202).send({ sync });
+    },
+  );
+
+  app.get(
+    '/shops/:handle/privacy/requests',
+    {
+      schema: {
+        summary: "The platform's privacy requests of the last 30 days, with their exports",
+        tags,
+        params: HandlePath,
+        response: { 200: PrivacyList, ...Errors },
+      },
+    },
+    async (request) => ({ data: await deps.privacy.list(await shopId(request, request.params.handle)) }),
+  );
+
+  app.delete(
+    '/shops/:handle/customers/:id',
+    {
+      schema: {
+        summary: "Erase a customer: their row, events, tracking and billing customer's personal fields; their order lines stay, anonymous",
+        tags,
+        params: HandleIdPath,
+        response: { 200: Type.Object({ erased: Type.Record(Type.String(), Type.Integer()) }), ...Errors },
+      },
+    },
+    async (request) => ({ erased: await deps.privacy.erase(await shopId(request, request.params.handle), request.params.id) }),
+  );
+}

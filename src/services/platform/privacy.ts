@@ -1,0 +1,131 @@
+import type { CatalogIndex } from '../../indexes/catalog-index.js';
+import type { ViewedIndex } from '../../indexes/viewed-index.js';
+import type { ErasureCounts } from '../../store/platform-store.js';
+import type { Store } from '../../store/store.js';
+
+const DAY_MS = 86_400_000;
+/** How long a data request's export is kept for the merchant to hand over. */
+export const EXPORT_DAYS = 30;
+export const DEFAULT_EVENT_RETENTION_DAYS = 400;
+
+type PrivacyStore = Pick<
+  Store,
+  | 'putPrivacyRequest'
+  | 'listPrivacyRequests'
+  | 'deleteExpiredPrivacyRequests'
+  | 'eraseCustomer'
+  | 'customerRecords'
+  | 'deleteEventsBefore'
+  | 'deleteShopData'
+  | 'listShops'
+  | 'listEvents'
+>;
+
+export interface PrivacyRequestView {
+  id: string;
+  kind: string;
+  customer_id: number | null;
+  received_at: string;
+  export: Record<string, unknown> | null;
+}
+
+const customerIdOf = (payload: Record<string, unknown>): number | null => {
+  const id = Number((payload.customer as { id?: unknown } | undefined)?.id);
+  return Number.isSafeInteger(id) && id > 0 ? id : null;
+};
+
+/**
+ * The platform's privacy requests and Rebound's own erasure (docs/operations.md, "Privacy"): a
+ * data request keeps an export of everything stored about the customer for 30 days; an erasure
+ * removes the customer's row, events and tracking (also of the sessions linked to them), blanks
+ * their billing customer's personal fields and unlinks their orders, whose lines stay anonymous.
+ */
+export function createPrivacyService(deps: {
+  store: PrivacyStore;
+  catalog: CatalogIndex;
+  viewed?: ViewedIndex;
+  /** Called after a shop is deleted (its keys must stop working on every node). */
+  shopDeleted?: (shopId: number) => Promise<void>;
+}) {
+  const { store } = deps;
+
+  async function erase(shopId: number, customerId: number): Promise<ErasureCounts> {
+    // The sessions are read before the rows go, so the in-memory views of them can be dropped too.
+    const sessions = [...new Set((await store.listEvents(shopId, { customerId, limit: 100_000 })).map((e) => e.uuid).filter((u): u is string => !!u))];
+    const counts = await store.eraseCustomer(shopId, customerId);
+    deps.viewed?.forget(shopId, customerId, sessions);
+    // The write moved the shop's version: cached answers (local and shared) are keyed by it, so none is served again.
+    await deps.catalog.apply(shopId, { orders: true });
+    return counts;
+  }
+
+  return {
+    erase,
+
+    async list(shopId: number, now = Date.now()): Promise<PrivacyRequestView[]> {
+      return (await store.listPrivacyRequests(shopId, now)).map((r) => ({
+        id: r.id,
+        kind: r.kind,
+        customer_id: r.customer_id,
+        received_at: new Date(r.received_at).toISOString(),
+        export: r.export === null ? null : (JSON.parse(r.export) as Record<string, unknown>),
+      }));
+    },
+
+    /** `customers/data_request`: the export, kept 30 days. */
+    async dataRequest(shopId: number, payload: Record<string, unknown>, fallbackId: string, now = Date.now()): Promise<string> {
+      const customerId = customerIdOf(payload);
+      if (customerId === null) return 'error: needs customer.id';
+      const requestId = (payload.data_request as { id?: unknown } | undefined)?.id;
+      const records = await store.customerRecords(shopId, customerId);
+      await store.putPrivacyRequest({
+        shop_id: shopId,
+        id: requestId === undefined || requestId === null ? fallbackId : String(requestId),
+        kind: 'data_request',
+        customer_id: customerId,
+        received_at: now,
+        export: JSON.stringify(records),
+        expires_at: now + EXPORT_DAYS * DAY_MS,
+      });
+      return 'applied';
+    },
+
+    /** `customers/redact`: the erasure, recorded (without any personal data) for the listing. */
+    async redact(shopId: number, payload: Record<string, unknown>, fallbackId: string, now = Date.now()): Promise<string> {
+      const customerId = customerIdOf(payload);
+      if (customerId === null) return 'error: needs customer.id';
+      await erase(shopId, customerId);
+      await store.putPrivacyRequest({
+        shop_id: shopId,
+        id: fallbackId,
+        kind: 'redact',
+        customer_id: customerId,
+        received_at: now,
+        export: null,
+        expires_at: now + EXPORT_DAYS * DAY_MS,
+      });
+      return 'applied';
+    },
+
+    /** `shop/redact`: the shop and everything stored for it. */
+    async shopRedact(shopId: number): Promise<string> {
+      await store.deleteShopData(shopId);
+      await deps.catalog.apply(shopId, { shop: true });
+      await deps.shopDeleted?.(shopId);
+      return 'applied';
+    },
+
+    /** The daily retention: events past each shop's `event_retention_days`, and expired exports. */
+    async retention(now = Date.now()): Promise<number> {
+      let deleted = 0;
+      for (const shop of await store.listShops()) {
+        const days = shop.settings.event_retention_days ?? DEFAULT_EVENT_RETENTION_DAYS;
+        deleted += await store.deleteEventsBefore(shop.id, now - days * DAY_MS);
+      }
+      await store.deleteExpiredPrivacyRequests(now);
+      return deleted;
+    },
+  };
+}
+
+export type PrivacyService = ReturnType<typeof createPrivacyService>;

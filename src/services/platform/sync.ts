@@ -1,0 +1,181 @@
+import { AppError, InvalidDocumentError } from '../../domain/errors.js';
+import { mapCollection, mapCustomer, mapOrder, mapProduct } from '../../domain/platform/map.js';
+import { BULK_EXPORTS, type BulkResource } from '../../domain/platform/queries.js';
+import { isRunning, type PlatformSync, type SyncPhase } from '../../domain/platform/types.js';
+import type { PlatformConnectionRecord } from '../../store/platform-store.js';
+import type { Store } from '../../store/store.js';
+import type { CatalogService } from '../catalog.js';
+import { runBulkExport } from './bulk.js';
+import type { PlatformConnections } from './connection.js';
+import { PlatformError, type GraphqlClient } from './graphql.js';
+import { reconcile } from './reconcile.js';
+import { assembled, stageExport } from './staging.js';
+import { ensureWebhooks } from './subscriptions.js';
+
+export interface SyncOptions {
+  /** How often a running bulk operation is asked for its status. */
+  pollMs: number;
+  /** Parents imported per batch (each with its children). */
+  batchSize: number;
+  /** Longest line of an export file. */
+  maxLineBytes: number;
+  /** Deadline of reading one export file. */
+  fileDeadlineMs: number;
+  /** Orders of the last this many days are pulled (a shop setting may say otherwise). */
+  orderDays: number;
+  /** Base of the webhook callback: `{publicUrl}/webhooks/shop/{handle}`. */
+  publicUrl: string;
+}
+
+type SyncStore = Pick<
+  Store,
+  'getPlatformConnection' | 'updatePlatformConnection' | 'stageLines' | 'stagedRoots' | 'stagedChildren' | 'clearStaging' | 'getShopById'
+>;
+
+const IMPORTERS: Record<BulkResource, { map: (node: Record<string, unknown>) => unknown; method: keyof CatalogService }> = {
+  products: { map: mapProduct, method: 'upsertProducts' },
+  collections: { map: mapCollection, method: 'upsertCollections' },
+  customers: { map: mapCustomer, method: 'upsertCustomers' },
+  orders: { map: mapOrder, method: 'upsertOrders' },
+};
+
+/** Sync counters the metrics read. */
+export const syncStats = { started: 0, done: 0, failed: 0, imported: { products: 0, collections: 0, customers: 0, orders: 0 } };
+
+/**
+ * Runs a shop's queued sync (docs/api.md, "Connecting the platform"). A full sync exports each
+ * resource with one bulk query at a time, streams the file into staging, imports the joined
+ * objects in batches through the admin API's services, then subscribes the webhooks. Progress is
+ * written after every step in the shape the admin API shows; a failure ends the sync `failed`
+ * with the platform's error, and a token refused three times in a row marks the connection failing.
+ */
+export function createPlatformSync(deps: {
+  store: SyncStore;
+  connections: PlatformConnections;
+  catalogAdmin: CatalogService;
+  productIds: (shopId: number) => Promise<number[]>;
+  options: SyncOptions;
+  log?: { warn(obj: object, msg: string): void };
+}) {
+  const { store, options } = deps;
+
+  /** Imports a batch; a row the admin API refuses is skipped alone instead of failing its batch. */
+  async function importRows(shopId: number, resource: BulkResource, rows: unknown[]): Promise<number> {
+    const method = deps.catalogAdmin[IMPORTERS[resource].method] as (shopId: number, body: unknown) => Promise<unknown>;
+    try {
+      await method(shopId, rows);
+      return rows.length;
+    } catch (error) {
+      if (!(error instanceof InvalidDocumentError) || rows.length === 1) {
+        if (error instanceof InvalidDocumentError) return 0;
+        throw error;
+      }
+      let imported = 0;
+      for (const row of rows) imported += await importRows(shopId, resource, [row]);
+      return imported;
+    }
+  }
+
+  async function exportAndImport(connection: PlatformConnectionRecord, gql: GraphqlClient, sync: PlatformSync, resource: BulkResource, progress: Progress) {
+    const shopId = connection.shop_id;
+    const shop = await store.getShopById(shopId);
+    const days = shop?.settings.platform_order_days ?? options.orderDays;
+    const since = new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);
+    if (!(await progress('exporting'))) throw new PlatformError('the sync was stopped');
+    const stillWanted = async () => isCurrent(await store.getPlatformConnection(shopId), sync.id);
+    const { url } = await runBulkExport(gql, resource === 'orders' ? BULK_EXPORTS.orders(since) : BULK_EXPORTS[resource](), {
+      pollMs: options.pollMs,
+      stillWanted,
+    });
+    await progress('importing');
+    if (url === null) return;
+    await stageExport(store, shopId, gql.lines(url, options.fileDeadlineMs, options.maxLineBytes));
+    try {
+      for await (const nodes of assembled(store, shopId, options.batchSize)) {
+        const rows = nodes.map((node) => IMPORTERS[resource].map(node));
+        const imported = await importRows(shopId, resource, rows);
+        sync.counts[resource] += imported;
+        syncStats.imported[resource] += imported;
+        if (!(await progress('importing'))) throw new PlatformError('the sync was stopped');
+      }
+    } finally {
+      await store.clearStaging(shopId);
+    }
+  }
+
+  type Progress = (phase: SyncPhase) => Promise<boolean>;
+
+  async function run(connection: PlatformConnectionRecord): Promise<void> {
+    const shopId = connection.shop_id;
+    const sync = { ...connection.sync! };
+    const claimed = await store.updatePlatformConnection(
+      shopId,
+      { sync: { ...sync, phase: 'exporting', started_at: new Date().toISOString() } },
+      { id: sync.id, mode: sync.mode, phase: 'queued' },
+    );
+    if (!claimed) return;
+    syncStats.started++;
+    sync.started_at = new Date().toISOString();
+    const progress: Progress = async (phase) => {
+      // A disconnect or an uninstall ends the sync between two steps.
+      if (!isCurrent(await store.getPlatformConnection(shopId), sync.id)) return false;
+      sync.phase = phase;
+      return store.updatePlatformConnection(shopId, { sync: { ...sync } }, { id: sync.id });
+    };
+    const gql = deps.connections.clientFor(connection);
+    try {
+      if (!gql) throw new PlatformError('the access token cannot be opened with this server key: connect the shop again');
+      const startedAt = Date.now();
+      if (sync.mode === 'full') {
+        for (const resource of ['products', 'collections', 'customers', 'orders'] as const) await exportAndImport(connection, gql, sync, resource, progress);
+      } else {
+        await progress('importing');
+        await reconcile({
+          gql,
+          catalogAdmin: deps.catalogAdmin,
+          productIds: deps.productIds,
+          shopId,
+          since: connection.last_reconciled_at,
+          counts: sync.counts,
+        });
+      }
+      await progress('subscribing');
+      const shop = await store.getShopById(shopId);
+      const webhooks = await ensureWebhooks(gql, `${options.publicUrl}/webhooks/shop/${shop?.handle ?? ''}`, connection.webhooks);
+      sync.phase = 'done';
+      sync.finished_at = new Date().toISOString();
+      await store.updatePlatformConnection(
+        shopId,
+        {
+          sync: { ...sync },
+          webhooks,
+          refusals: 0,
+          status: 'connected',
+          last_reconciled_at: sync.mode === 'reconcile' || !connection.last_reconciled_at ? startedAt : connection.last_reconciled_at,
+        },
+        { id: sync.id },
+      );
+      syncStats.done++;
+    } catch (error) {
+      syncStats.failed++;
+      const message = error instanceof PlatformError || error instanceof AppError ? error.message : 'the sync stopped on an internal error';
+      if (!(error instanceof PlatformError)) deps.log?.warn({ err: error, shop: shopId }, 'platform sync failed');
+      const refused = error instanceof PlatformError && error.refused;
+      const refusals = refused ? connection.refusals + 1 : 0;
+      const failed: PlatformSync = { ...sync, phase: 'failed', finished_at: new Date().toISOString(), error: message };
+      await store.updatePlatformConnection(shopId, { sync: failed, refusals, ...(refusals >= 3 ? { status: 'failing' as const } : {}) }, { id: sync.id });
+    }
+  }
+
+  return {
+    /** Runs the shop's sync if one is queued (and this node claims it). */
+    async runQueued(shopId: number): Promise<void> {
+      const connection = await store.getPlatformConnection(shopId);
+      if (!connection || connection.status === 'disconnected' || connection.sync?.phase !== 'queued') return;
+      await run(connection);
+    },
+  };
+}
+
+const isCurrent = (connection: PlatformConnectionRecord | null, syncId: number) =>
+  connection !== null && connection.status !== 'disconnected' && connection.sync?.id === syncId && isRunning(connection.sync);

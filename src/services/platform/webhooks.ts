@@ -1,0 +1,95 @@
+import { gidNumber, toGid } from '../../domain/platform/gid.js';
+import { mapOrder } from '../../domain/platform/map.js';
+import { ORDER_ONE } from '../../domain/platform/queries.js';
+import type { Store } from '../../store/store.js';
+import type { CatalogService } from '../catalog.js';
+import type { PlatformConnections } from './connection.js';
+import type { GraphqlClient } from './graphql.js';
+import type { PrivacyService } from './privacy.js';
+import { confirmedGone } from './reconcile.js';
+
+/** The platform topics beyond the catalog's: customers, refunds, the app's removal and the mandatory privacy topics. */
+export const PLATFORM_TOPICS = [
+  'customers/create',
+  'customers/update',
+  'customers/delete',
+  'refunds/create',
+  'app/uninstalled',
+  'customers/data_request',
+  'customers/redact',
+  'shop/redact',
+] as const;
+
+const GID_TYPE: Record<string, string> = { products: 'Product', collections: 'Collection', customers: 'Customer', orders: 'Order' };
+
+type Payload = Record<string, unknown>;
+
+/**
+ * Applies the storefront webhooks that need the platform connection or the privacy service.
+ * `apply` answers the outcome, or null for a topic the catalog's own handling applies;
+ * `deleteConfirmed` is asked before any deletion: a connected shop's platform must confirm the
+ * resource is gone.
+ */
+export function createPlatformTopics(deps: {
+  store: Pick<Store, 'getPlatformConnection' | 'deleteCustomer'>;
+  connections: PlatformConnections;
+  catalogAdmin: CatalogService;
+  privacy: PrivacyService;
+  uninstalled: (shopId: number) => Promise<void>;
+}) {
+  async function clientOf(shopId: number): Promise<GraphqlClient | null> {
+    const connection = await deps.store.getPlatformConnection(shopId);
+    return connection ? deps.connections.clientFor(connection) : null;
+  }
+
+  /** Whether a delete may be applied: always without a connection, else only once the platform says it is gone. */
+  async function deleteConfirmed(shopId: number, resource: string, id: number): Promise<boolean> {
+    const gql = await clientOf(shopId);
+    if (!gql) return true;
+    return (await confirmedGone(gql, GID_TYPE[resource]!, [id])).length === 1;
+  }
+
+  return { apply, deleteConfirmed };
+
+  async function apply(shopId: number, topic: string, payload: Payload, webhookId: string): Promise<string | null> {
+    const [resource, action] = topic.split('/') as [string, string];
+    const id = Number(payload.id);
+    switch (topic) {
+      case 'customers/data_request':
+        return deps.privacy.dataRequest(shopId, payload, webhookId);
+      case 'customers/redact':
+        return deps.privacy.redact(shopId, payload, webhookId);
+      case 'shop/redact':
+        return deps.privacy.shopRedact(shopId);
+      case 'app/uninstalled':
+        await deps.uninstalled(shopId);
+        return 'applied';
+      case 'customers/create':
+      case 'customers/update':
+        await deps.catalogAdmin.upsertCustomers(shopId, [
+          { id: payload.id, email: payload.email ?? null, tags: payload.tags ?? [], ...(payload.updated_at ? { updated_at: payload.updated_at } : {}) },
+        ]);
+        return 'applied';
+      case 'refunds/create':
+        return refund(shopId, Number(payload.order_id));
+    }
+    // Products and collections are deleted by the catalog's handling, which asks `deleteConfirmed` first.
+    if (resource === 'customers' && action === 'delete') {
+      if (!Number.isSafeInteger(id) || id <= 0) return 'error: payload has no id';
+      if (!(await deleteConfirmed(shopId, resource, id))) return 'skipped: the platform still has it';
+      return (await deps.store.deleteCustomer(shopId, id)) ? 'applied' : 'skipped: unknown customer';
+    }
+    return null;
+  }
+
+  /** A refund: the order is read again from the platform with all its refunds, so attribution takes the refunded lines back. */
+  async function refund(shopId: number, orderId: number): Promise<string> {
+    if (!Number.isSafeInteger(orderId) || orderId <= 0) return 'error: payload has no order_id';
+    const gql = await clientOf(shopId);
+    if (!gql) return 'skipped: refunds are read from the platform; import the order again with its refunds';
+    const { order } = await gql.request<{ order: Payload | null }>(ORDER_ONE, { id: toGid('Order', orderId) });
+    if (!order || gidNumber(order.id) === null) return 'skipped: unknown order';
+    await deps.catalogAdmin.upsertOrders(shopId, [mapOrder(order)]);
+    return 'applied';
+  }
+}

@@ -1,0 +1,113 @@
+import type { Kysely } from 'kysely';
+import { chunks, json } from '../codec.js';
+import type { PlatformStatus, PlatformSync, PlatformWebhook } from '../../domain/platform/types.js';
+import type { PlatformTables } from '../platform-schema.js';
+import type { PlatformConnectionRecord, PlatformStore } from '../platform-store.js';
+import type { Database } from '../schema.js';
+import { customerRowMethods, privacyMethods } from './privacy.js';
+
+type ConnectionRow = PlatformTables['platform_connections'];
+
+const toRecord = (row: ConnectionRow): PlatformConnectionRecord => ({
+  shop_id: Number(row.shop_id),
+  shop_domain: row.shop_domain,
+  api_version: row.api_version,
+  api_url: row.api_url,
+  access_token: row.access_token,
+  status: row.status as PlatformStatus,
+  sync: row.sync === null ? null : json.fromDb<PlatformSync>(row.sync),
+  refusals: Number(row.refusals),
+  last_reconciled_at: row.last_reconciled_at === null ? null : Number(row.last_reconciled_at),
+  webhooks: json.fromDb<PlatformWebhook[]>(row.webhooks),
+  updated_at: Number(row.updated_at),
+});
+
+/** The platform connection rows and the staging of bulk export lines. */
+export function platformMethods(db: Kysely<Database>): PlatformStore {
+  return {
+    async getPlatformConnection(shopId) {
+      const row = await db.selectFrom('platform_connections').selectAll().where('shop_id', '=', shopId).executeTakeFirst();
+      return row ? toRecord(row) : null;
+    },
+    async listPlatformConnections() {
+      const rows = await db.selectFrom('platform_connections').selectAll().orderBy('shop_id').execute();
+      return rows.map(toRecord);
+    },
+    async putPlatformConnection(record) {
+      const values = {
+        ...record,
+        sync: record.sync === null ? null : json.toDb(record.sync),
+        webhooks: json.toDb(record.webhooks),
+        updated_at: Date.now(),
+      };
+      const { shop_id: _, ...update } = values;
+      await db
+        .insertInto('platform_connections')
+        .values(values)
+        .onConflict((oc) => oc.column('shop_id').doUpdateSet(update))
+        .execute();
+    },
+    async updatePlatformConnection(shopId, patch, ifSync) {
+      const { sync, webhooks, ...rest } = patch;
+      const set = {
+        ...rest,
+        ...(sync !== undefined ? { sync: sync === null ? null : json.toDb(sync) } : {}),
+        ...(webhooks !== undefined ? { webhooks: json.toDb(webhooks) } : {}),
+        updated_at: Date.now(),
+      };
+      let query = db.updateTable('platform_connections').set(set).where('shop_id', '=', shopId);
+      // The sync is JSON written id, mode, phase first: a prefix names it (and its phase, for a claim).
+      if (ifSync !== undefined) {
+        const phase = ifSync.mode && ifSync.phase ? `"phase":"${ifSync.phase}",` : '';
+        const prefix = `{"id":${ifSync.id},${ifSync.mode ? `"mode":"${ifSync.mode}",${phase}` : ''}`;
+        query = query.where('sync', 'like', `${prefix}%`);
+      }
+      const result = await query.executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    },
+    async deletePlatformConnection(shopId) {
+      await db.deleteFrom('platform_connections').where('shop_id', '=', shopId).execute();
+    },
+
+    async stageLines(shopId, lines) {
+      for (const part of chunks(lines, 5)) {
+        await db
+          .insertInto('platform_staging')
+          .values(part.map((l) => ({ shop_id: shopId, ...l })))
+          .execute();
+      }
+    },
+    async stagedRoots(shopId, afterSeq, limit) {
+      const rows = await db
+        .selectFrom('platform_staging')
+        .select(['seq', 'gid', 'parent', 'line'])
+        .where('shop_id', '=', shopId)
+        .where('parent', 'is', null)
+        .where('seq', '>', afterSeq)
+        .orderBy('seq')
+        .limit(limit)
+        .execute();
+      return rows.map((r) => ({ ...r, seq: Number(r.seq) }));
+    },
+    async stagedChildren(shopId, parents) {
+      if (parents.length === 0) return [];
+      const out = [];
+      for (const part of chunks(parents, 1, 5000)) {
+        const rows = await db
+          .selectFrom('platform_staging')
+          .select(['seq', 'gid', 'parent', 'line'])
+          .where('shop_id', '=', shopId)
+          .where('parent', 'in', part)
+          // Sorted below, not here: an ORDER BY makes SQLite walk the whole staging table in seq order.
+          .execute();
+        out.push(...rows.map((r) => ({ ...r, seq: Number(r.seq) })));
+      }
+      return out.sort((a, b) => a.seq - b.seq);
+    },
+    async clearStaging(shopId) {
+      await db.deleteFrom('platform_staging').where('shop_id', '=', shopId).execute();
+    },
+    ...privacyMethods(db),
+    ...customerRowMethods(db),
+  };
+}

@@ -1,0 +1,193 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startApp, type TestApp } from '../../helpers/app.js';
+import { backends } from '../../helpers/backends.js';
+import { connectBody, deliver, PLATFORM_ENV } from '../../helpers/fake-platform/connect.js';
+import { FakePlatform } from '../../helpers/fake-platform/server.js';
+
+describe.each(backends())('connecting the storefront platform on $name', (backend) => {
+  let t: TestApp;
+  let fake: FakePlatform;
+  let keys: { private: string };
+  beforeAll(async () => {
+    fake = await new FakePlatform({ shape: { products: 20, collections: 4, customers: 10, orders: 40 } }).start();
+    t = await startApp(backend, PLATFORM_ENV);
+    keys = await t.createShop('acme');
+    await t.createShop('other');
+  });
+  afterAll(async () => {
+    await t.close();
+    await fake.stop();
+    await backend.cleanup();
+  });
+
+  const product = async (id: number) =>
+    (await t.admin('GET', `/admin/v1/shops/acme/products?query=${id}`)).json().data.find((p: { id: number }) => p.id === id);
+
+  it('answers 404 before a connection, then connects with the token write-only and pulls everything', async () => {
+    expect((await t.admin('GET', '/admin/v1/shops/acme/platform')).statusCode).toBe(404);
+    const put = await t.admin('PUT', '/admin/v1/shops/acme/platform', connectBody(fake), keys.private);
+    expect(put.statusCode, put.body).toBe(200);
+    expect(put.body).not.toContain(fake.token);
+    expect(put.json().platform).toMatchObject({
+      shop_domain: 'acme.myshopify.com',
+      api_version: '2025-10',
+      api_url: fake.apiUrl,
+      access_token_set: true,
+      status: 'connected',
+    });
+    await t.services.platform.idle();
+    const got = await t.admin('GET', '/admin/v1/shops/acme/platform');
+    expect(got.body).not.toContain(fake.token);
+    const platform = got.json().platform;
+    expect(platform.sync).toMatchObject({
+      id: 1,
+      mode: 'full',
+      phase: 'done',
+      counts: { products: 20, collections: 4, customers: 10, orders: 40 },
+      error: null,
+    });
+    expect(Object.keys(platform).sort()).toEqual(
+      ['access_token_set', 'api_url', 'api_version', 'last_reconciled_at', 'shop_domain', 'status', 'sync', 'webhooks'].sort(),
+    );
+    expect(Object.keys(platform.sync).sort()).toEqual(['counts', 'error', 'finished_at', 'id', 'mode', 'phase', 'started_at'].sort());
+    expect(platform.webhooks).toContain('PRODUCTS_UPDATE');
+    expect(platform.webhooks).toHaveLength(15);
+    expect([...fake.webhooks.values()].every((w) => w.uri === 'https://rebound.example/webhooks/shop/acme')).toBe(true);
+  });
+
+  it('maps the GraphQL objects to the stored REST shapes', async () => {
+    const p = await product(2);
+    expect(p).toMatchObject({
+      id: 2,
+      title: 'Product 2',
+      handle: 'product-2',
+      vendor: 'Vendor 2',
+      product_type: 'Type 2',
+      status: 'active',
+      admin_graphql_api_id: 'gid://shopify/Product/2',
+    });
+    expect(p.variants.map((v: { id: number; price: string }) => [v.id, v.price])).toEqual([
+      [20, '12.00'],
+      [21, '12.10'],
+      [22, '12.20'],
+    ]);
+    expect(p.variants[0]).toMatchObject({
+      inventory_policy: 'deny',
+      inventory_item_id: 500_020,
+      option1: 'S',
+      compare_at_price: '22.00',
+      admin_graphql_api_id: 'gid://shopify/ProductVariant/20',
+    });
+    expect(p.images.map((i: { id: number }) => i.id)).toEqual([20, 21]);
+    expect(p.metafields.map((m: { key: string; value: string }) => [m.key, m.value])).toEqual([
+      ['field_0', 'value 2.0'],
+      ['field_1', 'value 2.1'],
+    ]);
+    const collections = (await t.admin('GET', '/admin/v1/shops/acme/collections')).json().data;
+    expect(collections).toHaveLength(4);
+    expect(collections.find((c: { id: number }) => c.id === 1).products.map((m: { product_id: number }) => m.product_id)).toEqual([1, 5, 9, 13, 17]);
+  });
+
+  it('creates no duplicate subscription on a second sync', async () => {
+    const res = await t.admin('POST', '/admin/v1/shops/acme/platform/sync', { mode: 'full' });
+    expect(res.statusCode, res.body).toBe(202);
+    expect(res.json().sync).toMatchObject({ id: 2, mode: 'full', phase: 'queued' });
+    await t.services.platform.idle();
+    expect((await t.admin('GET', '/admin/v1/shops/acme/platform')).json().platform.sync).toMatchObject({ id: 2, phase: 'done' });
+    expect(fake.webhooks.size).toBe(15);
+  });
+
+  it('reconciles a change made without a webhook, and deletes only what the platform confirms is gone', async () => {
+    fake.catalog.editProduct(3, { title: 'Renamed on the platform' });
+    fake.catalog.deleteProduct(4);
+    expect((await t.admin('POST', '/admin/v1/shops/acme/platform/sync', { mode: 'reconcile' })).statusCode).toBe(202);
+    await t.services.platform.idle();
+    const platform = (await t.admin('GET', '/admin/v1/shops/acme/platform')).json().platform;
+    expect(platform.sync).toMatchObject({ mode: 'reconcile', phase: 'done' });
+    expect(platform.last_reconciled_at).not.toBeNull();
+    expect((await product(3)).title).toBe('Renamed on the platform');
+    expect(await product(4)).toBeUndefined();
+  });
+
+  it('applies a delete webhook only once the platform confirms the product is gone', async () => {
+    expect((await deliver(t, 'acme', 'products/delete', { id: 5 })).statusCode).toBe(200);
+    expect(await product(5)).toBeDefined();
+    fake.catalog.deleteProduct(6);
+    await deliver(t, 'acme', 'products/delete', { id: 6 });
+    expect(await product(6)).toBeUndefined();
+  });
+
+  it('maps inventory_levels/update through the inventory item, and takes customers from their webhooks', async () => {
+    await deliver(t, 'acme', 'inventory_levels/update', { inventory_item_id: 500_021, location_id: 1, available: 77, updated_at: new Date().toISOString() });
+    expect((await product(2)).variants.find((v: { id: number }) => v.id === 21).inventory_quantity).toBe(77);
+    await deliver(t, 'acme', 'customers/create', { id: 900, email: 'new@example.com', tags: 'vip, early', updated_at: new Date().toISOString() });
+    const shopId = (await t.services.store.getShopByHandle('acme'))!.id;
+    expect((await t.services.store.listCustomers(shopId)).find((c) => c.id === 900)).toMatchObject({ email: 'new@example.com' });
+  });
+
+  it('takes attribution back when a refund arrives, reading the order again from the platform', async () => {
+    const revenue = async () => {
+      const body = (await t.admin('GET', '/admin/v1/shops/acme/attribution?days=365')).json();
+      return (body.data ?? body).totals.revenue as number;
+    };
+    const before = await revenue();
+    expect(before).toBeGreaterThan(0);
+    // Order 11 carries _rebound_source on its lines; the platform refunds all of its first line.
+    const { lineItems } = fake.catalog.order(11);
+    fake.catalog.refund(11, 0, lineItems[0]!.quantity);
+    const refunded = Number(lineItems[0]!.originalUnitPriceSet.shopMoney.amount) * lineItems[0]!.quantity;
+    await deliver(t, 'acme', 'refunds/create', { id: 1, order_id: 11, refund_line_items: [{ line_item_id: 110, quantity: lineItems[0]!.quantity }] });
+    expect(await revenue()).toBeCloseTo(before - refunded, 2);
+  });
+
+  it('reconciles on schedule, and requeues a sync whose node stopped', async () => {
+    const shopId = (await t.services.store.getShopByHandle('acme'))!.id;
+    const before = (await t.services.store.getPlatformConnection(shopId))!;
+    await t.services.platform.tick(before.last_reconciled_at! + 30 * 60_000);
+    expect((await t.services.store.getPlatformConnection(shopId))!.sync!.id).toBe(before.sync!.id);
+    await t.services.platform.tick(before.last_reconciled_at! + 61 * 60_000);
+    await t.services.platform.idle();
+    const after = (await t.services.store.getPlatformConnection(shopId))!;
+    expect(after.sync).toMatchObject({ id: before.sync!.id + 1, mode: 'reconcile', phase: 'done' });
+    // A sync left mid-way (its node stopped) is queued again once its row has not moved for 10 minutes.
+    await t.services.store.updatePlatformConnection(shopId, {
+      sync: { ...after.sync!, id: after.sync!.id + 1, mode: 'full', phase: 'importing', finished_at: null },
+    });
+    await t.services.platform.tick(Date.now() + 11 * 60_000);
+    await t.services.platform.idle();
+    expect((await t.services.store.getPlatformConnection(shopId))!.sync).toMatchObject({ id: after.sync!.id + 2, mode: 'full', phase: 'done' });
+  });
+
+  it('binds the token to its origin and refuses private addresses without the development switch', async () => {
+    const moved = await t.admin('PUT', '/admin/v1/shops/acme/platform', {
+      ...connectBody(fake),
+      access_token: undefined,
+      api_url: 'http://127.0.0.2:9/admin/api/2025-10',
+    });
+    expect(moved.statusCode).toBe(422);
+    expect(moved.json().field).toBe('access_token');
+    const bad = await t.admin('PUT', '/admin/v1/shops/acme/platform', { ...connectBody(fake), api_url: 'http://user:pw@127.0.0.1/admin' });
+    expect(bad.json().field).toBe('api_url');
+    expect((await t.admin('PUT', '/admin/v1/shops/acme/platform', { ...connectBody(fake), extra: 1 })).statusCode).toBe(422);
+    expect((await t.admin('GET', '/admin/v1/shops/acme/platform', undefined, (await t.createShop('third')).private)).statusCode).toBe(404);
+  });
+
+  it('stops syncing when the app is uninstalled', async () => {
+    await t.createShop('gone');
+    await t.admin('PUT', '/admin/v1/shops/gone/platform', connectBody(fake));
+    await t.services.platform.idle();
+    await deliver(t, 'gone', 'app/uninstalled', { id: 1, name: 'Gone', domain: 'gone.myshopify.com' });
+    expect((await t.admin('GET', '/admin/v1/shops/gone/platform')).json().platform).toMatchObject({ status: 'disconnected', access_token_set: false });
+    expect((await t.admin('POST', '/admin/v1/shops/gone/platform/sync', {})).statusCode).toBe(409);
+  });
+
+  it('disconnects: removes the subscriptions it made, keeps the data, refuses a sync', async () => {
+    await t.services.platform.idle();
+    const res = await t.admin('DELETE', '/admin/v1/shops/acme/platform');
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().platform).toMatchObject({ status: 'disconnected', access_token_set: false, webhooks: [] });
+    expect([...fake.webhooks.values()].filter((w) => w.uri.endsWith('/webhooks/shop/acme'))).toEqual([]);
+    expect(await product(2)).toBeDefined();
+    expect((await t.admin('POST', '/admin/v1/shops/acme/platform/sync', {})).statusCode).toBe(409);
+  });
+});

@@ -1,0 +1,154 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startApp, type TestApp } from '../../helpers/app.js';
+import { backends } from '../../helpers/backends.js';
+import { seedBilling } from '../../helpers/billing.js';
+import { PLATFORM_ENV, PLATFORM_WEBHOOK_SECRET, deliver } from '../../helpers/fake-platform/connect.js';
+import { REDIS_URL, redisAvailable, redisScope } from '../../helpers/redis.js';
+import { groupOf, routeRecorder } from '../../helpers/route-table.js';
+
+const SESSION = 'a1a1a1a1-0000-4000-8000-00000000ada1';
+const OTHER_SESSION = 'b2b2b2b2-0000-4000-8000-0000000000b2';
+/** What must not be found anywhere once customer 9100 is erased: the e-mail, the session, the billing address. */
+const PERSONAL = ['ada@example.com', SESSION, '1 Main St', 'Springfield'];
+const recent = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString();
+
+describe.each(backends())('erasing a customer on $name', (backend) => {
+  let t: TestApp;
+  let keys: { public: string; private: string };
+  const rec = routeRecorder();
+  const redis = redisScope();
+  beforeAll(async () => {
+    const env = { ...PLATFORM_ENV, ...(redisAvailable() ? { REDIS_URL, REDIS_PREFIX: redis.prefix } : {}) };
+    t = await startApp(backend, env, { beforeRoutes: rec.install });
+    keys = await seedBilling(t, 'priv');
+    await t.admin('PATCH', '/admin/v1/shops/priv', { webhook_secret: PLATFORM_WEBHOOK_SECRET });
+    const put = async (path: string, body: unknown) => expect((await t.admin('PUT', `/admin/v1/shops/priv/${path}`, body)).statusCode).toBe(200);
+    await put('customers', [
+      { id: 9100, email: 'ada@example.com', tags: ['vip'] },
+      { id: 9200, email: 'carl@example.com', tags: [] },
+    ]);
+    await put('orders', [
+      { id: 1, created_at: recent(2), customer: { id: 9100 }, line_items: [{ id: 11, product_id: 1, variant_id: 11, quantity: 2, price: '10.00' }] },
+      { id: 2, created_at: recent(1), customer: { id: 9200 }, line_items: [{ id: 21, product_id: 2, variant_id: 21, quantity: 1, price: '8.50' }] },
+    ]);
+    const inject = (url: string) => t.app.inject({ method: 'POST', url });
+    for (const [uuid, customer] of [
+      [SESSION, '&shop_customer_id=9100'],
+      [SESSION, ''],
+      [OTHER_SESSION, '&shop_customer_id=9200'],
+    ])
+      expect(
+        (await inject(`/api/v1/analytics/event?key=${keys.public}&subject=user&verb=viewed&noun=product&shop_product_handle=product-2&uuid=${uuid}${customer}`))
+          .statusCode,
+      ).toBe(200);
+    expect(
+      (await inject(`/api/v1/analytics/track?key=${keys.public}&type=click&uuid=${SESSION}&shop_customer_id=9100&source=list:top_sellers&product_id=1`))
+        .statusCode,
+    ).toBe(200);
+  });
+  afterAll(async () => {
+    await t.close();
+    await backend.cleanup();
+    if (redisAvailable()) await redis.cleanup();
+  });
+
+  /** Every GET route of the public and admin APIs, asked about customer 9100 and their session. */
+  async function everyAnswer(): Promise<string[]> {
+    const bodies: string[] = [];
+    const gets = rec.routes.filter((r) => r.method === 'GET' && (groupOf(r) === 'public' || groupOf(r) === 'admin') && !r.url.includes('*'));
+    for (const route of gets) {
+      const path = route.url.replace(':handle', 'priv').replace(':id', '9100').replace(':name', 'x');
+      const billing = route.url.includes('/billing/');
+      const query = new URLSearchParams({
+        key: billing ? keys.private : keys.public,
+        shop_customer_id: '9100',
+        uuid: SESSION,
+        billing_customer_id: '100',
+        customer_id: '9100',
+        shop_product_ids: '1,2',
+      });
+      const res = await t.app.inject({ method: 'GET', url: `${path}?${query}`, headers: { authorization: `Bearer ${keys.private}` } });
+      bodies.push(`${route.url} ${res.statusCode} ${res.body}`);
+    }
+    return bodies;
+  }
+  const leaks = (bodies: string[]) => bodies.filter((b) => PERSONAL.some((p) => b.includes(p))).map((b) => b.slice(0, 120));
+  const topSellers = async () =>
+    (await t.app.inject({ method: 'GET', url: `/api/v1/products/top_sellers?key=${keys.public}&limit=10` })).json().data.map((p: { id: number }) => p.id);
+  const insights = async () => (await t.admin('GET', '/admin/v1/shops/priv/insights?days=30')).json().data.top_sellers;
+  const lines = async () =>
+    (await t.services.store.listOrderLines((await t.services.store.getShopByHandle('priv'))!.id, 0)).map((l) => [l.product_id, l.quantity]);
+
+  it("exports a data request, then erases the customer's personal data everywhere while the sales still count", async () => {
+    expect(
+      (
+        await deliver(t, 'priv', 'customers/data_request', {
+          shop_id: 1,
+          shop_domain: 'priv.myshopify.com',
+          customer: { id: 9100, email: 'ada@example.com', phone: null },
+          orders_requested: [1],
+          data_request: { id: 77 },
+        })
+      ).statusCode,
+    ).toBe(200);
+    const requests = (await t.admin('GET', '/admin/v1/shops/priv/privacy/requests')).json().data;
+    expect(requests).toHaveLength(1);
+    expect(requests[0]).toMatchObject({ id: '77', kind: 'data_request', customer_id: 9100 });
+    expect(requests[0].export.customer).toMatchObject({ id: 9100, email: 'ada@example.com' });
+    expect(requests[0].export.orders).toHaveLength(1);
+    expect(requests[0].export.events.length).toBeGreaterThan(0);
+    expect(requests[0].export.tracking).toHaveLength(1);
+    expect(requests[0].export.billing_customers[0]).toMatchObject({ id: 100, email: 'ada@example.com' });
+
+    const before = await everyAnswer();
+    expect(leaks(before).length).toBeGreaterThan(0);
+    const purchasedBefore = await t.app.inject({ method: 'GET', url: `/api/v1/products/purchased?key=${keys.public}&shop_customer_id=9100` });
+    expect(purchasedBefore.json().data.map((p: { id: number }) => p.id)).toEqual([1]);
+    const [sellers, figures, orderLines] = [await topSellers(), await insights(), await lines()];
+    expect(sellers).toContain(1);
+    expect(JSON.stringify(figures)).toContain('"product_id":1');
+    expect(orderLines).toContainEqual([1, 2]);
+
+    const erased = await t.admin('DELETE', '/admin/v1/shops/priv/customers/9100');
+    expect(erased.statusCode, erased.body).toBe(200);
+    expect(erased.json().erased).toMatchObject({ customers: 1, orders: 1, billing_customers: 1, track_events: 1 });
+    expect(erased.json().erased.events).toBe(2);
+
+    expect(leaks(await everyAnswer())).toEqual([]);
+    expect((await t.admin('GET', '/admin/v1/shops/priv/events?shop_customer_id=9100')).json().data).toEqual([]);
+    expect((await t.admin('GET', `/admin/v1/shops/priv/events?uuid=${SESSION}`)).json().data).toEqual([]);
+    expect((await t.admin('GET', `/admin/v1/shops/priv/events?uuid=${OTHER_SESSION}`)).json().data).toHaveLength(1);
+    expect((await t.app.inject({ method: 'GET', url: `/api/v1/products/purchased?key=${keys.public}&shop_customer_id=9100` })).json().data).toEqual([]);
+    expect((await t.admin('GET', '/admin/v1/shops/priv/privacy/requests')).json().data).toEqual([]);
+    // Shop-wide figures still count the anonymous lines.
+    expect(await topSellers()).toEqual(sellers);
+    expect(await insights()).toEqual(figures);
+    expect(await lines()).toEqual(orderLines);
+  });
+
+  it('erases through customers/redact and lists the request without personal data', async () => {
+    await deliver(t, 'priv', 'customers/redact', {
+      shop_id: 1,
+      shop_domain: 'priv.myshopify.com',
+      customer: { id: 9200, email: 'carl@example.com', phone: null },
+      orders_to_redact: [2],
+    });
+    const requests = (await t.admin('GET', '/admin/v1/shops/priv/privacy/requests')).json();
+    expect(requests.data).toMatchObject([{ kind: 'redact', customer_id: 9200, export: null }]);
+    expect(JSON.stringify(requests)).not.toContain('carl@example.com');
+    expect((await t.admin('GET', `/admin/v1/shops/priv/events?uuid=${OTHER_SESSION}`)).json().data).toEqual([]);
+  });
+
+  it('deletes events past the retention daily, and the whole shop on shop/redact', async () => {
+    await t.admin('PATCH', '/admin/v1/shops/priv', { settings: { event_retention_days: 1 } });
+    await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/analytics/event?key=${keys.public}&subject=user&verb=viewed&noun=product&shop_product_handle=product-1&uuid=${OTHER_SESSION}`,
+    });
+    expect(await t.services.privacy.retention(Date.now() + 2 * 86_400_000)).toBeGreaterThan(0);
+    expect((await t.admin('GET', '/admin/v1/shops/priv/events')).json().data).toEqual([]);
+    expect((await deliver(t, 'priv', 'shop/redact', { shop_id: 1, shop_domain: 'priv.myshopify.com' })).statusCode).toBe(200);
+    expect((await t.admin('GET', '/admin/v1/shops/priv')).statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'GET', url: `/api/v1/products/top_sellers?key=${keys.public}` })).statusCode).toBe(401);
+  });
+});

@@ -1,0 +1,75 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startApp, type TestApp } from '../../helpers/app.js';
+import { backends } from '../../helpers/backends.js';
+import { connectBody, PLATFORM_ENV } from '../../helpers/fake-platform/connect.js';
+import { FakePlatform, type FakePlatformOptions } from '../../helpers/fake-platform/server.js';
+
+/** Throttling and faults of the platform (docs/api.md, "Connecting the platform"), each against the fake. */
+describe('platform sync under throttling and faults', () => {
+  const backend = backends()[0]!;
+  let t: TestApp;
+  let fake: FakePlatform;
+  let shop = 0;
+  beforeAll(async () => {
+    t = await startApp(backend, PLATFORM_ENV);
+  });
+  afterAll(() => t.close().then(() => backend.cleanup()));
+  afterEach(() => fake?.stop());
+
+  /** A fresh shop connected to a fresh fake; answers the finished sync. */
+  async function syncWith(options: FakePlatformOptions, before: (fake: FakePlatform) => void = () => undefined, body: Record<string, unknown> = {}) {
+    fake = await new FakePlatform({ shape: { products: 6, collections: 2, customers: 3, orders: 5 }, ...options }).start();
+    before(fake);
+    const handle = `faults-${++shop}`;
+    await t.createShop(handle);
+    const res = await t.admin('PUT', `/admin/v1/shops/${handle}/platform`, connectBody(fake, body));
+    expect(res.statusCode, res.body).toBe(200);
+    await t.services.platform.idle();
+    return { handle, platform: (await t.admin('GET', `/admin/v1/shops/${handle}/platform`)).json().platform };
+  }
+
+  it('waits while the bucket holds fewer points than the next query costs, so it is never throttled', async () => {
+    const { platform } = await syncWith({ maximumAvailable: 50, restoreRate: 200, queryCost: 20 });
+    expect(platform.sync).toMatchObject({ phase: 'done', counts: { products: 6, collections: 2, customers: 3, orders: 5 } });
+    expect(fake.stats.requests).toBeGreaterThan(10);
+    expect(fake.stats.throttled).toBe(0);
+  });
+
+  it('retries a THROTTLED answer', async () => {
+    const { platform } = await syncWith({}, (f) => f.faults.push('throttled'));
+    expect(fake.stats.throttled).toBe(1);
+    expect(platform.sync.phase).toBe('done');
+  });
+
+  it('retries 429 after Retry-After, and 5xx with backoff', async () => {
+    const { platform } = await syncWith({}, (f) => f.faults.push(429, 500, 503));
+    expect(fake.faults).toEqual([]);
+    expect(platform.sync).toMatchObject({ phase: 'done', counts: { products: 6 } });
+  });
+
+  it('ends the sync failed with the platform error code when the bulk operation fails', async () => {
+    const { platform } = await syncWith({}, (f) => {
+      f.failNextBulk = 'INTERNAL_SERVER_ERROR';
+    });
+    expect(platform.sync.phase).toBe('failed');
+    expect(platform.sync.error).toContain('INTERNAL_SERVER_ERROR');
+    expect(platform.status).toBe('connected');
+  });
+
+  it('marks the connection failing once the token is refused three times', async () => {
+    const { handle, platform } = await syncWith({}, undefined, { access_token: 'a-token-the-platform-refuses' });
+    expect(platform.sync).toMatchObject({ phase: 'failed' });
+    expect(platform.sync.error).toContain('refused the access token');
+    expect(platform.status).toBe('connected');
+    for (const expected of ['connected', 'failing']) {
+      expect((await t.admin('POST', `/admin/v1/shops/${handle}/platform/sync`, { mode: 'full' })).statusCode).toBe(202);
+      await t.services.platform.idle();
+      expect((await t.admin('GET', `/admin/v1/shops/${handle}/platform`)).json().platform.status).toBe(expected);
+    }
+    // Connecting again with a token the platform takes clears it.
+    const again = await t.admin('PUT', `/admin/v1/shops/${handle}/platform`, connectBody(fake));
+    expect(again.json().platform.status).toBe('connected');
+    await t.services.platform.idle();
+    expect((await t.admin('GET', `/admin/v1/shops/${handle}/platform`)).json().platform.sync.phase).toBe('done');
+  });
+});
