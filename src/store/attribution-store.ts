@@ -26,12 +26,18 @@ export interface Exposure {
   created_at: number;
 }
 
+/** Whose clicks the click window reads: signed-in customers' and carts'. */
+export interface ClickersOf {
+  customerIds: number[];
+  cartTokens: string[];
+}
+
 /** Tracking and attribution storage (docs/attribution.md). */
 export interface TrackingStore {
   /** Stores tracked events of any shops in one transaction, with their per-day totals: all or nothing. */
   appendTrackEvents(rows: TrackRow[]): Promise<void>;
   /** Clicks by these customers or in these carts created in [from, to] (epoch ms), for the click window. */
-  clicksOf(shopId: number, who: { customerIds: number[]; cartTokens: string[] }, from: number, to: number): Promise<Click[]>;
+  clicksOf(shopId: number, who: ClickersOf, from: number, to: number): Promise<Click[]>;
   /** Replaces the attributed lines of these orders (none for a cancelled one) and moves the per-day totals by the difference. */
   replaceOrderAttributions(shopId: number, orderIds: number[], lines: AttributedLine[]): Promise<void>;
   /** Per-day figures of every source from `sinceDay` (yyyymmdd) on. */

@@ -84,9 +84,10 @@ export function attributeOrder(order: OrderToAttribute, clicks: readonly Click[]
   return out;
 }
 
-function latestClick(clicks: readonly Click[], order: OrderToAttribute, productId: number, from: number, to: number): string | null {
-  const ours = (click: Click) =>
-    (order.customer_id !== null && click.customer_id === order.customer_id) || (order.cart_token !== null && click.cart_token === order.cart_token);
+function latestClick(clicks: readonly Click[], order: OrderToAttribute, productId: number, from: number, to: number) {
+  const { customer_id: customer, cart_token: cart } = order;
+  const byCustomer = (click: Click) => customer !== null && click.customer_id === customer;
+  const ours = (click: Click) => byCustomer(click) || (cart !== null && click.cart_token === cart);
   let best: Click | null = null;
   for (const click of clicks) {
     if (!ours(click) || click.product_id !== productId || click.created_at < from || click.created_at > to) continue;

@@ -38,7 +38,7 @@ export const trackParams = params({
   source: text('metadata.source of the answer the product came from', { max: MAX_SOURCE_LENGTH }),
   product_id: positiveId('the product shown, clicked or added'),
   variant_id: positiveId('the variant added, when known'),
-  cart_token: text("the storefront cart's token: an order of that cart is attributed to its clicks", { max: MAX_CART_TOKEN_LENGTH }),
+  cart_token: text("the storefront cart's token (its order gets its clicks)", { max: MAX_CART_TOKEN_LENGTH }),
   at: time('when it happened: RFC 3339 (also unix seconds or milliseconds); default now'),
 });
 

@@ -1,4 +1,4 @@
-import { SOURCE_PROPERTY } from '../../domain/attribution/source.js';
+import { sourceProperty } from '../../domain/attribution/source.js';
 import { billingTimestamp } from '../../domain/billing/dates.js';
 import type { BillingSubscription } from '../../domain/billing/types.js';
 import { formatMoney } from '../../domain/catalog/money.js';
@@ -59,6 +59,6 @@ function subscriptionOf(plan: SubscriptionPlan, id: number): BillingSubscription
     variant_title: plan.variantTitle,
     sku: plan.sku,
     sku_override: false,
-    properties: plan.source === null ? [] : [{ name: SOURCE_PROPERTY, value: plan.source }],
+    properties: sourceProperty(plan.source),
   };
 }

@@ -7,5 +7,6 @@ import type { Kysely } from 'kysely';
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('track_events').addColumn('cart_token', 'text').execute();
   // The click window of an anonymous order: a cart's clicks in a time range.
-  await db.schema.createIndex('track_events_cart').on('track_events').columns(['shop_id', 'cart_token', 'created_at']).execute();
+  const columns = ['shop_id', 'cart_token', 'created_at'];
+  await db.schema.createIndex('track_events_cart').on('track_events').columns(columns).execute();
 }

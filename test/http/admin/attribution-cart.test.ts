@@ -77,7 +77,8 @@ describe.each(backends())('cart-token attribution on $name', (backend) => {
   afterAll(() => t.close().then(() => backend.cleanup()));
 
   it('gives an order without a customer to the clicks of its cart', async () => {
-    await orders([order(1, 2, '10.00', { cart_token: 'tok-a', customer: null }), order(2, 3, '4.00', { cart_token: 'tok-a' })]);
+    const inCart = { cart_token: 'tok-a' };
+    await orders([order(1, 2, '10.00', { ...inCart, customer: null }), order(2, 3, '4.00', inCart)]);
     const figures = await summary();
     expect(figures.rulesets.find((r) => r.ruleset_id === 1)).toMatchObject({ orders: 1, revenue: 10 });
     expect(figures.other).toMatchObject({ orders: 1, revenue: 4 });
@@ -85,7 +86,8 @@ describe.each(backends())('cart-token attribution on $name', (backend) => {
   });
 
   it('gives nothing to an order of another cart, or of none', async () => {
-    await orders([order(3, 2, '20.00', { cart_token: 'tok-b' }), order(4, 3, '30.00', {}), order(5, 2, '40.00', { cart_token: '' })]);
+    const other = order(3, 2, '20.00', { cart_token: 'tok-b' });
+    await orders([other, order(4, 3, '30.00', {}), order(5, 2, '40.00', { cart_token: '' })]);
     expect((await summary()).totals).toMatchObject({ orders: 2, revenue: 14 });
   });
 

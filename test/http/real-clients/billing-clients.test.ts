@@ -74,10 +74,12 @@ describe.each(backends())('real billing clients on $name', (backend) => {
     expect(res.status).toBe(200);
     const { data } = await json(res);
     expect(data.properties).toEqual([source]);
-    const listed = await t.services.store.listCustomerSubscriptions((await t.services.shops.requireShop('ledger')).id, 100);
+    const shopId = (await t.services.shops.requireShop('ledger')).id;
+    const listed = await t.services.store.listCustomerSubscriptions(shopId, 100);
     expect(listed.find((s) => s.id === data.id)?.properties).toEqual([source]);
     // Without a widget, nothing is claimed.
-    const plain = await fetch(`${base}/api/v1/billing/subscribe?${subscribeQuery(ledgerKey, '21')}`, { method: 'POST' });
+    const plainQuery = subscribeQuery(ledgerKey, '21');
+    const plain = await fetch(`${base}/api/v1/billing/subscribe?${plainQuery}`, { method: 'POST' });
     expect((await json(plain)).data.properties).toEqual([]);
 
     fake.received.length = 0;
@@ -157,16 +159,17 @@ describe.each(backends())('real billing clients on $name', (backend) => {
    */
   it('adds a one-time purchase with POST /onetimes on a remote provider', async () => {
     fake.received.length = 0;
-    const query = `key=${remoteKey}&address_id=500&shopify_variant_id=21&next_charge_scheduled_at=tomorrow&widget_id=77`;
-    const res = await fetch(`${base}/api/v1/recharge/onetime?${query}`, {
+    const query = `key=${remoteKey}&address_id=500&shopify_variant_id=21&next_charge_scheduled_at=tomorrow`;
+    const res = await fetch(`${base}/api/v1/recharge/onetime?${query}&widget_id=77`, {
       method: 'POST',
     });
     expect(res.status).toBe(201);
     const posts = fake.received.filter((r) => r.method === 'POST' && r.path === '/onetimes');
     expect(posts).toHaveLength(1);
     expect(posts[0]!.body).toMatchObject({ address_id: 500, quantity: 1, external_variant_id: { ecommerce: '21' } });
-    expect((posts[0]!.body as { properties: unknown[] }).properties).toContainEqual({ name: '_rebound_source', value: 'widget:77' });
-    expect((await json(res)).data.onetime.properties).toContainEqual({ name: '_rebound_source', value: 'widget:77' });
+    const source = { name: '_rebound_source', value: 'widget:77' };
+    expect((posts[0]!.body as { properties: unknown[] }).properties).toContainEqual(source);
+    expect((await json(res)).data.onetime.properties).toContainEqual(source);
     expect(posts[0]!.body?.next_charge_scheduled_at).toMatch(/^\d{4}-\d{2}-\d{2}$/);
   });
 
@@ -181,7 +184,8 @@ describe.each(backends())('real billing clients on $name', (backend) => {
     expect(data.onetime.shop_variant_id).toBe(21);
     // Kept for attribution, under the source the widget's events carry.
     expect(data.onetime.properties).toEqual([{ name: '_rebound_source', value: 'widget:77' }]);
-    const plain = await fetch(`${base}/api/v1/recharge/onetime?key=${ledgerKey}&address_id=500&shopify_variant_id=21`, { method: 'POST' });
+    const plainQuery = `key=${ledgerKey}&address_id=500&shopify_variant_id=21`;
+    const plain = await fetch(`${base}/api/v1/recharge/onetime?${plainQuery}`, { method: 'POST' });
     expect((await json(plain)).data.onetime.properties).toEqual([]);
   });
 });
