@@ -12,6 +12,7 @@ import * as trackOnce from './2026_11_25_0100_track_once.js';
 import * as trackCartToken from './2026_11_25_0250_track_cart_token.js';
 import * as platform from './2026_11_25_0300_platform.js';
 import * as productServing from './2026_11_25_0400_product_serving.js';
+import * as widgets from './2026_11_25_0600_widgets.js';
 
 /** Every migration, in order. Names are frozen once released. */
 const migrations: Record<string, Migration> = {
@@ -28,6 +29,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_25_0250_track_cart_token': trackCartToken,
   '2026_11_25_0300_platform': platform,
   '2026_11_25_0400_product_serving': productServing,
+  '2026_11_25_0600_widgets': widgets,
 };
 
 /** Migrations compiled into the build, so no directory has to be found at run time. */
