@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { widgetSource } from '../../domain/attribution/source.js';
 import { InvalidInputError } from '../../domain/errors.js';
 import { requireAddressOrCharge, type OnetimeQuery } from '../../domain/params/billing.js';
 import type { Shop } from '../../domain/shop.js';
@@ -14,6 +15,7 @@ export interface OnetimeRequest {
   quantity: number;
   date: string | null; // YYYY-MM-DD, 'today' or 'tomorrow'
   chargeNow: boolean;
+  widgetId: string | null;
 }
 
 /** The request of a one-time purchase, from its decoded parameters. */
@@ -26,6 +28,7 @@ export function onetimeRequestOf(values: OnetimeQuery): OnetimeRequest {
     quantity: values.quantity,
     date: values.next_charge_scheduled_at,
     chargeNow: values.charge_now,
+    widgetId: values.widget_id,
   };
 }
 
@@ -66,6 +69,7 @@ export function createOnetimeService(deps: { providers: Pick<BillingProviders, '
           quantity: request.quantity,
           date,
           chargeNow: request.chargeNow,
+          source: widgetSource(request.widgetId),
           now,
         },
         idempotencyFor(idempotencyKey, { ...request, addressId }),
