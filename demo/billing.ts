@@ -3,7 +3,10 @@ import { Random, deriveSeed } from './random.js';
 
 const REASONS = ['too much product', 'price', 'moving abroad', 'trying something else', 'delivery was late', null];
 
-/** Subscription customers for the demo: most cancelled (reactivation candidates), a few still active. */
+/**
+ * Subscription customers for the demo: most cancelled, a few still active, and every one of them
+ * with at least one cancelled subscription, so a reactivation link always has something to offer.
+ */
 export function generateDemoBilling(data: DemoData, options: { now: Date; seed?: number; customers?: number }) {
   const rng = new Random(deriveSeed(options.seed ?? 42, 7));
   const day = (offset: number) => new Date(options.now.getTime() + offset * 86_400_000).toISOString().slice(0, 19);
@@ -29,8 +32,10 @@ export function generateDemoBilling(data: DemoData, options: { now: Date; seed?:
       updated_at: day(-30),
     });
     addresses.push({ id: 90_000 + i, customer_id: id, address1: `${10 + i} Demo Street`, city: 'Springfield', zip: String(10_000 + i), country_code: 'US' });
-    for (let s = 0, n = rng.int(1, 3); s < n; s++) {
-      const product = rng.pick(subscribable);
+    // Every subscriber is a reactivation candidate: an active one also has a subscription they cancelled.
+    const drawn = rng.int(1, 3);
+    for (let s = 0, n = active ? Math.max(2, drawn) : drawn; s < n; s++) {
+      const product = s < drawn ? rng.pick(subscribable) : subscribable[i % subscribable.length]!;
       const variant = product.variants[0]!;
       const cancelled = !active || s > 0;
       subscriptions.push({

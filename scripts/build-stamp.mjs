@@ -15,6 +15,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const stampFile = join(root, 'dist', 'build-stamp.json');
 // Everything `npm run build` compiles or bundles.
 const sourceFolders = ['src', 'demo', 'console', 'widget'];
+// Documentation (README.md files beside the code) is not built: editing it leaves the build current.
 const sourceFiles = ['package-lock.json', 'tsconfig.json', 'tsconfig.build.json'];
 
 /** The most recently modified source file; folders that are absent (a production copy) count as nothing. */
@@ -25,7 +26,7 @@ function newestSource() {
     if (!info) return;
     if (info.isDirectory()) {
       for (const name of readdirSync(path)) if (name !== 'node_modules') visit(join(path, name));
-    } else if (info.mtimeMs > newest.mtimeMs) newest = { path, mtimeMs: info.mtimeMs };
+    } else if (!path.endsWith('.md') && info.mtimeMs > newest.mtimeMs) newest = { path, mtimeMs: info.mtimeMs };
   };
   for (const name of [...sourceFolders, ...sourceFiles]) visit(join(root, name));
   return newest;

@@ -17,6 +17,7 @@ import { ExposureWriter } from './jobs/exposure-writer.js';
 import type { TrackRow } from './domain/attribution/track.js';
 import { createAttributionService } from './services/attribution.js';
 import { createExperimentsService } from './services/experiments/index.js';
+import { createWidgetsService } from './services/widgets.js';
 import { createTrackingService } from './services/tracking.js';
 import { createEventsService, type EventRow } from './services/events/index.js';
 import { createLedgerService } from './services/billing/ledger.js';
@@ -71,6 +72,8 @@ export interface Services {
   /** Orders attributed to sources as they arrive, and the figures per ruleset and list. */
   attribution: ReturnType<typeof createAttributionService>;
   experiments: ReturnType<typeof createExperimentsService>;
+  /** Storefront widgets as data: designs and sources /widget.js reads. */
+  widgets: ReturnType<typeof createWidgetsService>;
   /** Visitors each experiment arm served, written off the request path. */
   exposures: ExposureWriter;
   ledger: ReturnType<typeof createLedgerService>;
@@ -213,6 +216,8 @@ export async function compose(
   let refreshing: Promise<unknown> | null = null;
   const stoppers: (() => Promise<void> | void)[] = [];
 
+  const products = createProductsService({ catalog, viewed, models });
+  const recommendations = createRecommendationsService({ catalog, viewed, models, orderProducts: (shopId, ids) => store.orderProductIds(shopId, ids) });
   return {
     config,
     store,
@@ -227,17 +232,18 @@ export async function compose(
     shops: createShopsService({ store, catalog, keys, keysChanged: () => bus.publish({ type: 'keys' }) }),
     catalogAdmin,
     storefrontSync,
+    products,
     platform,
     privacy,
-    products: createProductsService({ catalog, viewed, models }),
     rulesets: createRulesetsService({ store, catalog }),
-    recommendations: createRecommendationsService({ catalog, viewed, models, orderProducts: (shopId, ids) => store.orderProductIds(shopId, ids) }),
+    recommendations,
     events: createEventsService({ store, catalog, viewed, committer: eventWriter }),
     eventWriter,
     tracking: createTrackingService({ catalog, committer: trackWriter, store, exposures }),
     trackWriter,
     attribution,
     experiments: createExperimentsService({ store, catalog, exposures }),
+    widgets: createWidgetsService({ store, catalog, products, recommendations }),
     exposures,
     ledger: createLedgerService({ store }),
     insights: createInsightsService({ store, catalog }),

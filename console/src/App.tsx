@@ -9,13 +9,16 @@ import { RulesetEditorPage } from './pages/RulesetEditor';
 import { RulesetsPage } from './pages/Rulesets';
 import { SignIn } from './pages/SignIn';
 import { useDocumentTitle } from './title';
-import type { RuleCatalog, Session } from './types';
+import type { RuleCatalog, Session, Shop } from './types';
 import { CustomerSignatureNotice } from './components/CustomerSignatureNotice';
 
 // The chart pages carry the chart library; the editor loads without it.
 const InsightsPage = lazy(() => import('./pages/Insights').then((m) => ({ default: m.InsightsPage })));
 const CampaignsPage = lazy(() => import('./pages/Campaigns').then((m) => ({ default: m.CampaignsPage })));
 const BillingSettingsPage = lazy(() => import('./pages/BillingSettings').then((m) => ({ default: m.BillingSettingsPage })));
+const WidgetsPage = lazy(() => import('./pages/Widgets').then((m) => ({ default: m.WidgetsPage })));
+const ConnectionPage = lazy(() => import('./pages/Connection').then((m) => ({ default: m.ConnectionPage })));
+const SettingsPage = lazy(() => import('./pages/Settings').then((m) => ({ default: m.SettingsPage })));
 const ExperimentsPage = lazy(() => import('./pages/Experiments').then((m) => ({ default: m.ExperimentsPage })));
 
 const TOKEN_KEY = 'rebound.console.token';
@@ -23,11 +26,14 @@ const SHOP_KEY = 'rebound.console.shop';
 
 const NAV = [
   ['/rulesets', 'Rulesets'],
+  ['/widgets', 'Widgets'],
   ['/catalog', 'Catalog'],
   ['/insights', 'Insights'],
   ['/experiments', 'Experiments'],
   ['/campaigns', 'Campaigns'],
   ['/billing', 'Billing'],
+  ['/connection', 'Connection'],
+  ['/settings', 'Settings'],
 ] as const;
 
 export function App() {
@@ -64,23 +70,34 @@ export function App() {
     if (token && !session) void signIn(token);
   }, []);
 
+  const shopChanged = useCallback(
+    (changed: Shop) => setSession((current) => current && { ...current, shops: current.shops.map((s) => (s.handle === changed.handle ? changed : s)) }),
+    [],
+  );
+
   if (!token || !session) return token && !signInError ? <p className="muted pad">Signing in…</p> : <SignIn onSignIn={signIn} error={signInError} />;
   // What pages keep for later (the catalog's search, the preview's inputs) is forgotten on signing out.
   return (
     <KeptStateProvider>
-      <SignedIn token={token} session={session} onSignOut={signOut} />
+      <SignedIn token={token} session={session} onSignOut={signOut} onShopChanged={shopChanged} />
     </KeptStateProvider>
   );
 }
 
-function SignedIn({ token, session, onSignOut }: { token: string; session: Session; onSignOut(): void }) {
+function SignedIn({ token, session, onSignOut, onShopChanged }: { token: string; session: Session; onSignOut(): void; onShopChanged(shop: Shop): void }) {
   const api = useMemo(() => createApi(token, onSignOut), [token, onSignOut]);
   const [handle, setHandle] = useState<string>(() => {
     const kept = localStorage.getItem(SHOP_KEY);
     return session.shops.find((s) => s.handle === kept)?.handle ?? session.shops[0]?.handle ?? '';
   });
   const shop = session.shops.find((s) => s.handle === handle) ?? session.shops[0];
-  const context = useMemo<ConsoleContextValue | null>(() => (shop ? { api, shop, products: new ProductCache(api, shop.handle) } : null), [api, shop]);
+  // The product cache lives as long as the shop handle: a saved setting does not empty it.
+  const shopHandle = shop?.handle;
+  const products = useMemo(() => (shopHandle ? new ProductCache(api, shopHandle) : null), [api, shopHandle]);
+  const context = useMemo<ConsoleContextValue | null>(
+    () => (shop && products ? { api, shop, products, onShopChanged } : null),
+    [api, shop, products, onShopChanged],
+  );
   const dirty = useRef(false);
   // Back, forward and typed addresses change the hash too: with unsaved changes they ask first.
   const confirmLeave = () => !dirty.current || window.confirm('This ruleset has unsaved changes. Leave without saving?');
@@ -236,8 +253,14 @@ function Route({
       return <CampaignsPage />;
     case 'billing':
       return <BillingSettingsPage />;
+    case 'settings':
+      return <SettingsPage />;
+    case 'connection':
+      return <ConnectionPage />;
     case 'experiments':
       return <ExperimentsPage />;
+    case 'widgets':
+      return catalog ? <WidgetsPage endpoints={catalog.endpoints} /> : <p className="muted">Loading…</p>;
     default:
       if (parts[0] === 'rulesets' && parts[1]) {
         if (!catalog) return <p className="muted">Loading the rule catalog…</p>;

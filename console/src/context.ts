@@ -7,6 +7,8 @@ export interface ConsoleContextValue {
   api: Api;
   shop: Shop;
   products: ProductCache;
+  /** A page saved the shop (its settings): every page sees the stored shop from then on. */
+  onShopChanged(shop: Shop): void;
 }
 
 export const ConsoleContext = createContext<ConsoleContextValue | null>(null);

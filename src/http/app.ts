@@ -43,6 +43,8 @@ import { widgetRoutes } from './routes/widget.js';
 import { healthRoutes } from './routes/health.js';
 import { listRoutes } from './routes/api/lists.js';
 import { sourcesRoute } from './routes/api/sources.js';
+import { widgetConfigRoute } from './routes/api/widget-config.js';
+import { widgetAdminRoutes } from './routes/admin/widgets.js';
 import { sharedSchemas } from './schemas/product.js';
 import { serializeAsReturned } from './schemas/serializer.js';
 
@@ -146,6 +148,7 @@ export async function buildApp(services: Services, config: Config, options: AppO
         settings: (shopId: number) => services.catalog.settings(shopId),
       };
       customRoute(api, customDeps);
+      widgetConfigRoute(api, { widgets: services.widgets, products: services.products, cache: services.answers });
       // The POST endpoints read any body storefront code sends; the GET hot paths carry none of that machinery.
       await api.register(async (posts) => {
         await registerStorefrontBodies(posts);
@@ -194,6 +197,7 @@ export async function buildApp(services: Services, config: Config, options: AppO
       consoleApiRoutes(admin, { shops: services.shops, insights: services.insights });
       modelRoutes(admin, { shops: services.shops, models: services.modelsAdmin });
       experimentRoutes(admin, { shops: services.shops, experiments: services.experiments, attribution: services.attribution });
+      widgetAdminRoutes(admin, { shops: services.shops, widgets: services.widgets });
     },
     { prefix: '/admin/v1' },
   );

@@ -4,6 +4,7 @@ import { formatMoney } from '../domain/catalog/money.js';
 import { utcDay } from '../domain/events.js';
 import { armOfSource } from '../domain/experiments/routing.js';
 import type { CatalogIndex } from '../indexes/catalog-index.js';
+import type { SourceDay } from '../store/attribution-store.js';
 import type { Store } from '../store/store.js';
 
 /** The click window when a shop sets none (docs/attribution.md, "The click window"). */
@@ -11,7 +12,10 @@ export const DEFAULT_ATTRIBUTION_WINDOW_HOURS = 24;
 const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
 
-type AttributionStore = Pick<Store, 'clicksOf' | 'replaceOrderAttributions' | 'sourceDays'>;
+type AttributionStore = Pick<Store, 'clicksOf' | 'replaceOrderAttributions' | 'sourceDays' | 'listWidgets'>;
+
+/** `widget:<id>`: the same events again, seen per stored widget (docs/widget.md). */
+const WIDGET = /^widget:(\d{1,15})$/;
 
 /** One source's (or one ruleset's) figures over a period. */
 export interface SourceFigures {
@@ -32,9 +36,22 @@ export interface AttributionSummary {
   lists: (SourceFigures & { list: string })[];
   /** Sources that are neither (sent by other tools): counted in totals only. */
   other: SourceFigures;
+  /**
+   * Per stored widget: the widget sends each event under its own source as well as under the
+   * answer's, so these figures are already in the rulesets and lists above, never added to totals.
+   */
+  widgets: (SourceFigures & { widget_id: number; name: string | null })[];
 }
 
 const empty = (): SourceFigures & { money: number } => ({ impressions: 0, clicks: 0, add_to_carts: 0, orders: 0, revenue: 0, money: 0 });
+
+function add(target: ReturnType<typeof empty>, row: SourceDay): void {
+  target.impressions += row.impressions;
+  target.clicks += row.clicks;
+  target.add_to_carts += row.add_to_carts;
+  target.orders += row.orders;
+  target.money += row.revenue;
+}
 
 /** Attribution of orders as they arrive, and the figures per source (docs/attribution.md). */
 export function createAttributionService(deps: { store: AttributionStore; catalog: CatalogIndex }) {
@@ -79,19 +96,21 @@ export function createAttributionService(deps: { store: AttributionStore; catalo
       const other = empty();
       const rulesets = new Map<number, ReturnType<typeof empty>>();
       const lists = new Map<string, ReturnType<typeof empty>>();
+      const widgets = new Map<number, ReturnType<typeof empty>>();
       for (const row of rows) {
+        const widget = WIDGET.exec(row.source);
+        if (widget) {
+          const id = Number(widget[1]);
+          add(widgets.get(id) ?? widgets.set(id, empty()).get(id)!, row);
+          continue;
+        }
         const parsed = parseSource(row.source);
         let bucket = other;
         if (parsed?.kind === 'ruleset') bucket = rulesets.get(parsed.rulesetId) ?? rulesets.set(parsed.rulesetId, empty()).get(parsed.rulesetId)!;
         else if (parsed?.kind === 'list') bucket = lists.get(parsed.name) ?? lists.set(parsed.name, empty()).get(parsed.name)!;
-        for (const target of [bucket, totals]) {
-          target.impressions += row.impressions;
-          target.clicks += row.clicks;
-          target.add_to_carts += row.add_to_carts;
-          target.orders += row.orders;
-          target.money += row.revenue;
-        }
+        for (const target of [bucket, totals]) add(target, row);
       }
+      const names = widgets.size > 0 ? new Map((await store.listWidgets(shopId)).map((w) => [w.id, w.name])) : new Map<number, string>();
       const figures = ({ money, ...rest }: ReturnType<typeof empty>): SourceFigures => ({ ...rest, revenue: Number(formatMoney(money)) });
       return {
         days,
@@ -102,6 +121,9 @@ export function createAttributionService(deps: { store: AttributionStore; catalo
           .sort((a, b) => b.revenue - a.revenue || a.ruleset_id - b.ruleset_id),
         lists: [...lists].map(([list, f]) => ({ list, ...figures(f) })).sort((a, b) => b.revenue - a.revenue || a.list.localeCompare(b.list)),
         other: figures(other),
+        widgets: [...widgets]
+          .map(([id, f]) => ({ widget_id: id, name: names.get(id) ?? null, ...figures(f) }))
+          .sort((a, b) => b.clicks - a.clicks || a.widget_id - b.widget_id),
       };
     },
   };

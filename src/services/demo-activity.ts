@@ -67,6 +67,8 @@ export async function seedDemoActivity(
   return counts;
 }
 
+const linkQuery = (link: string) => Object.fromEntries(new URL(link, 'http://demo.invalid').searchParams);
+
 /** Reactivation links for cancelled subscribers, as two mailings: most opened, some claimed. */
 async function claimSomeLinks(deps: DemoActivityDeps, shopId: number, campaign: Campaign): Promise<number> {
   const shop = await deps.shops.requireShopById(shopId);
@@ -88,12 +90,14 @@ async function claimSomeLinks(deps: DemoActivityDeps, shopId: number, campaign: 
     } catch {
       continue; // a customer the generated ledger does not have
     }
-    if (context.billing_subscriptions.length === 0) continue;
-    const query = Object.fromEntries(new URL(context.service_reactivate_all_link, 'http://demo.invalid').searchParams);
+    const offered = context.billing_subscriptions;
+    if (offered.length === 0) continue;
     if (i % 5 === 4) continue; // never opened
-    await deps.reactivation.followLink(query, 'view');
-    if (i % 3 === 0) {
-      const outcome = await deps.reactivation.followLink(query, 'confirm');
+    await deps.reactivation.followLink(linkQuery(context.service_reactivate_all_link), 'view');
+    // A claim takes back one subscription and leaves the others cancelled: the subscriber stays a
+    // candidate, so a link made for them later still offers something (never "Link not valid").
+    if (i % 3 === 0 && offered.length >= 2) {
+      const outcome = await deps.reactivation.followLink(linkQuery(offered[0]!.service_reactivate_link), 'confirm');
       if (outcome.kind === 'page' && outcome.state === 'reactivated') claimed++;
     }
   }

@@ -92,6 +92,8 @@ export function createInsightsService(deps: { store: Pick<Store, 'listOrderLines
       }
       const conversion = [...evidence]
         .map((product) => ({ product, ...conversionOf(catalog, product) }))
+        // A product nobody has viewed (one imported a minute ago) has no conversion to show: its estimate is the prior alone.
+        .filter((c) => c.views > 0)
         .sort((a, b) => b.estimate - a.estimate || a.product.id - b.product.id)
         .slice(0, TOP);
 

@@ -20,6 +20,7 @@ export interface Database extends PlatformTables {
   orders: OrderRow;
   order_lines: OrderLineRow;
   rulesets: RulesetRow;
+  widgets: { shop_id: number; id: number; document: string; version: number; created_at: number; updated_at: number };
   events: EventRow;
   billing_customers: DocRow;
   billing_addresses: DocRow & { customer_id: number };

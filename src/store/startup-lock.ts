@@ -1,3 +1,5 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 
@@ -42,6 +44,8 @@ async function withAdvisoryLock<T>(databaseUrl: string, work: () => Promise<T>, 
 }
 
 async function withFileLock<T>(lockFile: string, work: () => Promise<T>, onWait?: () => void): Promise<T> {
+  // The first start creates the database's folder; the lock comes before it.
+  mkdirSync(dirname(lockFile), { recursive: true });
   const lock = new SQLite(lockFile);
   try {
     // The lock file stays in rollback-journal mode: an exclusive transaction keeps every other connection out.

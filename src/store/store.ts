@@ -6,6 +6,7 @@ import type { StoreEvent, StoredEvent } from '../domain/events.js';
 import type { Ruleset, RulesetDocument } from '../domain/rules/types.js';
 import type { ApiKeyRecord, Shop } from '../domain/shop.js';
 import type { ExperimentStore, TrackingStore } from './attribution-store.js';
+import type { WidgetStore } from './widget-store.js';
 import type { PlatformStore } from './platform-store.js';
 import type { ServingStore } from './serving-store.js';
 
@@ -18,7 +19,7 @@ export type ShopPatch = Partial<
  * The one storage port, in the domain's words. Every write that changes what a shop's read
  * model holds moves that shop's `data_version`, so every node can notice it cheaply.
  */
-export interface Store extends TrackingStore, ExperimentStore, PlatformStore, ServingStore {
+export interface Store extends TrackingStore, ExperimentStore, WidgetStore, PlatformStore, ServingStore {
   readonly dialect: 'sqlite' | 'postgres';
   /** Connection-pool figures for metrics (SQLite: one connection). */
   poolStats(): { total: number; idle: number; waiting: number };

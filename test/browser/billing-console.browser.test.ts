@@ -99,4 +99,37 @@ describe.skipIf(!inject('chromium'))('billing pages of the console in Chromium',
     expect(errors).toEqual([]);
     await page.close();
   });
+  it('creates a campaign in the console, and sets and removes the webhook secrets on the Billing page', async () => {
+    const { page, errors } = await signedIn();
+    page.setDefaultTimeout(20_000);
+    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Campaigns' }).click();
+    await page.getByRole('heading', { name: 'New campaign' }).waitFor();
+    await page.getByLabel('Campaign name').fill('Spring return');
+    await page.getByLabel('Discount code applied on reactivation (optional)').fill('SPRING5');
+    await page.getByLabel('Reactivations one customer may make with it').fill('2');
+    await page.getByRole('button', { name: 'Create the campaign' }).click();
+    await page.getByText(/Created “Spring return”/).waitFor();
+    const campaigns = (await t.admin('GET', '/admin/v1/shops/subs-shop/campaigns')).json().data;
+    expect(campaigns.find((c: { name: string }) => c.name === 'Spring return')).toMatchObject({ discount_code: 'SPRING5', max_claims_per_customer: 2 });
+    await page.getByRole('button', { name: 'Spring return' }).waitFor();
+
+    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Billing' }).click();
+    await page.getByLabel('Storefront webhook secret (not set)').fill('storefront-secret-0123456789');
+    await page.getByRole('button', { name: 'Set the storefront webhook secret' }).click();
+    await page.getByLabel('Storefront webhook secret (set)').waitFor();
+    await page.getByLabel('Billing webhook secret (not set)').fill('billing-secret-0123456789');
+    await page.getByRole('button', { name: 'Set the billing webhook secret' }).click();
+    await page.getByLabel('Billing webhook secret (set)').waitFor();
+    let shop = (await t.admin('GET', '/admin/v1/shops/subs-shop')).json().shop;
+    expect(shop).toMatchObject({ webhook_secret_set: true, billing_webhook_secret_set: true });
+    expect(await page.content()).not.toContain('storefront-secret-0123456789');
+
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.getByRole('button', { name: 'Remove the billing webhook secret' }).click();
+    await page.getByLabel('Billing webhook secret (not set)').waitFor();
+    shop = (await t.admin('GET', '/admin/v1/shops/subs-shop')).json().shop;
+    expect(shop).toMatchObject({ webhook_secret_set: true, billing_webhook_secret_set: false });
+    expect(errors).toEqual([]);
+    await page.close();
+  });
 });

@@ -173,8 +173,11 @@ describe.skipIf(!inject('chromium'))('console in Chromium', () => {
     await expect.poll(() => previewTitles(page), { timeout: 60_000 }).toEqual(['Tent Stakes', 'Gift Card']);
     await expect.poll(() => live.getByLabel('Rule 1: matched').count()).toBe(1);
     expect(await live.getByLabel('Rule 2: matched').count()).toBe(1);
-    // The trace shows each condition's observed value and comparison.
-    expect(await live.getByLabel('Rule 2: matched').textContent()).toMatch(/cart_subtotal greater_than 100 — observed 150/);
+    // The trace speaks the merchant's words: the condition's label, amounts in the shop's currency, not API names.
+    const traced = await live.getByLabel('Rule 2: matched').textContent();
+    expect(traced).toMatch(/Cart subtotal .*\$100\.00 — here: \$150\.00/);
+    expect(traced).not.toContain('cart_subtotal');
+    expect(await live.textContent()).toContain('Times are in the shop');
     await screenshot(page, 'console-editor');
 
     // Below the threshold rule 2 does not match, and the trace says so.
@@ -195,7 +198,11 @@ describe.skipIf(!inject('chromium'))('console in Chromium', () => {
     expect(stored.rules.map((r: { name: string }) => r.name)).toEqual(['Upsell stakes', 'Big cart gift']);
     // The saved ruleset tells the merchant how to put it on a storefront.
     await page.getByText('Use this ruleset on a storefront').click();
-    expect(await page.locator('.use-it').textContent()).toContain(`data-ruleset="${id}"`);
+    const useIt = await page.locator('.use-it').textContent();
+    expect(useIt).toContain(`data-ruleset="${id}"`);
+    // Every input the ruleset reads is in both snippets: the cart rule needs the cart subtotal.
+    expect(useIt).toContain('data-cart-subtotal="CART_SUBTOTAL"');
+    expect(useIt).toContain('&shop_product_ids=PRODUCT_ID&cart_subtotal=CART_SUBTOTAL');
     expect(stored.rules[1]).toMatchObject({ exit_if_matched: true, logic: [{ rules: [{ type: 'cart_subtotal', operator: 'greater_than', value: '100' }] }] });
 
     // Reorder with the keyboard buttons: the exit rule runs first and the stakes are never reached.
@@ -398,8 +405,10 @@ describe.skipIf(!inject('chromium'))('console in Chromium', () => {
         await line.getByLabel('Tags', { exact: true }).fill('gift');
         return { value: 'gift' };
       case 'endpoint':
-        await line.getByLabel('List endpoint').selectOption('/products/search');
-        await line.getByLabel('Endpoint parameters').pressSequentially('query=red tent&limit=3'); // typed, spaces and all
+        // A list by its name, how many in its own field; other settings typed as they are, spaces and all.
+        await line.getByLabel('List', { exact: true }).selectOption({ label: 'Search results' });
+        await line.getByLabel('How many').fill('3');
+        await line.getByLabel('More settings (optional)').pressSequentially('query=red tent');
         return { endpoint: '/products/search?query=red tent&limit=3' };
       default:
         throw new Error(`the console test has no way to fill output kind ${kind}`);

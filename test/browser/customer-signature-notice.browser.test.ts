@@ -4,20 +4,26 @@ import { startApp, type TestApp } from '../helpers/app.js';
 import { backends } from '../helpers/backends.js';
 import { launchChromium, listen, watchErrors } from '../helpers/browser.js';
 
-/** The console warns while customer lists are unsigned, and turns signatures on with a shop's own key. */
-describe.skipIf(!inject('chromium'))('customer signature notice in Chromium', () => {
+/**
+ * The console warns while customer lists are unsigned; the switch lives in Settings, asks with
+ * the consequence spelled out, and is undone there. Every shop setting is shown and undone there too.
+ */
+describe.skipIf(!inject('chromium'))('customer signatures and shop settings in Chromium', () => {
   const backend = backends()[0]!;
   let t: TestApp;
   let base: string;
   let browser: Browser;
   let privateKey: string;
+  let publicKey: string;
 
   beforeAll(async () => {
     t = await startApp(backend);
     base = await listen(t.app);
-    privateKey = (await t.createShop('unsigned', { name: 'Unsigned' })).private;
+    ({ private: privateKey, public: publicKey } = await t.createShop('unsigned', { name: 'Unsigned' }));
     // The operator's own settings, which the shop's key must be able to send back unchanged.
-    expect((await t.admin('PATCH', '/admin/v1/shops/unsigned', { settings: { rate_limit_public_per_minute: 900 } })).statusCode).toBe(200);
+    expect((await t.admin('PATCH', '/admin/v1/shops/unsigned', { settings: { rate_limit_public_per_minute: 900, trending_window_days: 10 } })).statusCode).toBe(
+      200,
+    );
     browser = await launchChromium();
   });
 
@@ -29,6 +35,7 @@ describe.skipIf(!inject('chromium'))('customer signature notice in Chromium', ()
 
   async function signIn(): Promise<{ page: Page; errors: string[] }> {
     const page = await browser.newPage();
+    page.setDefaultTimeout(20_000);
     const errors = watchErrors(page);
     await page.goto(`${base}/console/`);
     await page.getByLabel('Operator token or shop private key').fill(privateKey);
@@ -37,22 +44,61 @@ describe.skipIf(!inject('chromium'))('customer signature notice in Chromium', ()
     return { page, errors };
   }
 
-  it('shows the notice while signatures are off, turns them on, and stays away afterwards', async () => {
-    const first = await signIn();
-    const notice = first.page.getByRole('region', { name: 'Customer signatures' });
+  const settingsOf = async () => (await t.admin('GET', '/admin/v1/shops/unsigned')).json().shop.settings;
+  const named = async () => (await t.app.inject(`/api/v1/products/purchased?key=${publicKey}&shop_customer_id=5`)).statusCode;
+
+  it('asks before requiring signatures, saying what breaks; a dismissed question changes nothing; Settings undoes it', async () => {
+    const { page, errors } = await signIn();
+    const notice = page.getByRole('region', { name: 'Customer signatures' });
     await notice.waitFor();
-    expect(await notice.textContent()).toContain('Customer lists are not signed');
-    await notice.getByRole('button', { name: 'Require customer signatures' }).click();
+    // No switch in the notice any more: one click on every page must not break a live storefront.
+    expect(await notice.getByRole('button').count()).toBe(0);
+    await notice.getByRole('link', { name: 'Settings' }).click();
+    await page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor();
+
+    const asked: string[] = [];
+    page.once('dialog', (dialog) => {
+      asked.push(dialog.message());
+      void dialog.dismiss();
+    });
+    await page.getByRole('button', { name: 'Require customer signatures' }).click();
+    await expect.poll(() => asked.length).toBe(1);
+    expect(asked[0]).toContain('refused (403)');
+    expect(asked[0]).toContain('stop showing');
+    expect((await settingsOf()).require_customer_signature).toBeUndefined();
+
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.getByRole('button', { name: 'Require customer signatures' }).click();
+    await page.getByText('Customer signatures are now required.').waitFor();
+    expect(await settingsOf()).toMatchObject({ require_customer_signature: true, rate_limit_public_per_minute: 900 });
+    expect(await named()).toBe(403);
     await notice.waitFor({ state: 'detached' });
 
-    const shop = (await t.admin('GET', '/admin/v1/shops/unsigned')).json().shop;
-    expect(shop.settings).toMatchObject({ require_customer_signature: true, rate_limit_public_per_minute: 900 });
-    expect(first.errors).toEqual([]);
-    await first.page.close();
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.getByRole('button', { name: 'Stop requiring customer signatures' }).click();
+    await page.getByText('Customer signatures are no longer required.').waitFor();
+    expect((await settingsOf()).require_customer_signature).toBeUndefined();
+    expect(await named()).toBe(200);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
 
-    const again = await signIn();
-    await again.page.getByRole('heading', { name: 'Rulesets' }).waitFor();
-    expect(await again.page.getByRole('region', { name: 'Customer signatures' }).count()).toBe(0);
-    await again.page.close();
+  it('shows every setting with its current value or default, and puts one back to its default', async () => {
+    const { page, errors } = await signIn();
+    await page.goto(`${base}/console/#/settings`);
+    await page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor();
+    const trending = page.locator('[data-setting="trending_window_days"]');
+    expect(await trending.getByRole('spinbutton').inputValue()).toBe('10');
+    expect(await page.locator('[data-setting="attribution_window_hours"]').textContent()).toContain('Not set: the default (24 hours) applies.');
+    expect(await page.locator('[data-setting="rate_limit_public_per_minute"]').getByRole('spinbutton').inputValue()).toBe('900');
+    await trending.getByRole('button', { name: 'Use the default for “Trending looks back”' }).click();
+    await page.getByLabel('Trending fades by half every').fill('7');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.getByText('Settings saved.').waitFor();
+    const settings = await settingsOf();
+    expect(settings.trending_window_days).toBeUndefined();
+    expect(settings).toMatchObject({ trending_half_life_days: 7, rate_limit_public_per_minute: 900 });
+    expect(errors).toEqual([]);
+    await page.close();
   });
 });

@@ -144,7 +144,8 @@ describe.skipIf(!inject('chromium'))("the widget's tracking in Chromium", () => 
         { id: 11, quantity: 1 },
       ],
     });
-    expect((await until(figures, (f) => f.add_to_carts === 2)).add_to_carts).toBe(2);
+    // Both adds are of the same product by the same visitor from the same source on the same day: counted once (§18).
+    expect((await until(figures, (f) => f.add_to_carts >= 1)).add_to_carts).toBe(1);
     await screenshot(tab, 'widget-tracking');
 
     // The order the platform then reports carries the property: attributed to the ruleset.

@@ -8,6 +8,7 @@ import { ADMIN_TOKEN } from '../helpers/app.js';
 import { backends } from '../helpers/backends.js';
 import { seedBilling } from '../helpers/billing.js';
 import { productInput } from '../helpers/fixtures.js';
+import { widgetInput } from '../helpers/widgets.js';
 import { EXCLUDED, familyOf, ResponseChecker } from '../helpers/response-checker.js';
 
 /**
@@ -531,6 +532,25 @@ describe('response schemas: every answer matches its route', () => {
       200,
     );
     expectStatus(await billing(() => ({ 'x-billing-topic': 'customer/updated', 'x-billing-hmac-sha256': 'forged' }), customer), 401);
+    expectValid();
+  });
+
+  it('widgets as data: the admin routes and the storefront read', async () => {
+    const base = `${shop}/widgets`;
+    const created = await admin('POST', base, widgetInput());
+    expectStatus(created, 201);
+    const id = created.json().widget.id as number;
+    expectStatus(await admin('POST', base, widgetInput({ cards: 0 })), 422);
+    expectStatus(await admin('GET', base), 200);
+    expectStatus(await admin('GET', `${base}/${id}`), 200);
+    expectStatus(await admin('GET', `${base}/999`), 404);
+    expectStatus(await admin('PUT', `${base}/${id}`, widgetInput({ title: 'New' })), 200);
+    expectStatus(await admin('POST', `${base}/preview`, widgetInput()), 200);
+    const read = await get(`/api/v1/widgets/${id}?key=${pub}`);
+    expectStatus(read, 200);
+    expectStatus(await get(`/api/v1/widgets/${id}?key=${pub}`, { 'if-none-match': String(read.headers.etag) }), 304);
+    expectStatus(await get(`/api/v1/widgets/999?key=${pub}`), 404);
+    expectStatus(await admin('DELETE', `${base}/${id}`), 204);
     expectValid();
   });
 

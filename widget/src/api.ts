@@ -8,6 +8,7 @@ export interface CardProduct {
   id: number;
   title: string;
   handle: string;
+  vendor?: string;
   image: { src: string; alt: string | null } | null;
   variants: {
     id: number;

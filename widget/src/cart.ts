@@ -14,6 +14,8 @@ interface Remembered {
   v: number[];
   s: string;
   t: number;
+  /** The stored widget the click came from, when it was one. */
+  w?: number;
 }
 
 function load(): Remembered[] {
@@ -26,10 +28,11 @@ function load(): Remembered[] {
 }
 
 /** Remembers which answer a clicked product came from, so the cart can carry it (a day at most). */
-export function rememberClick(product: CardProduct, source: string): void {
+export function rememberClick(product: CardProduct, source: string, widget: number | null = null): void {
   try {
     const kept = load().filter((r) => r.p !== product.id);
-    kept.unshift({ p: product.id, v: product.variants.map((v) => v.id).filter((id) => typeof id === 'number'), s: source, t: Date.now() });
+    const variants = product.variants.map((v) => v.id).filter((id) => typeof id === 'number');
+    kept.unshift({ p: product.id, v: variants, s: source, t: Date.now(), ...(widget !== null ? { w: widget } : {}) });
     localStorage.setItem(STORAGE_KEY, JSON.stringify(kept.slice(0, KEEP)));
   } catch {
     // Storage can be unavailable: the click is still tracked, the cart line is just not tagged.
@@ -37,11 +40,22 @@ export function rememberClick(product: CardProduct, source: string): void {
 }
 
 /** The source of a recommended product or variant the visitor clicked, or null. */
-export function sourceFor(id: number | string): { source: string; productId: number; variantId: number | null } | null {
+export function sourceFor(id: number | string): { source: string; productId: number; variantId: number | null; widget: number | null } | null {
   const n = Number(id);
   if (!Number.isSafeInteger(n)) return null;
   const hit = load().find((r) => r.v.includes(n) || r.p === n);
-  return hit ? { source: hit.s, productId: hit.p, variantId: hit.v.includes(n) ? n : null } : null;
+  return hit ? { source: hit.s, productId: hit.p, variantId: hit.v.includes(n) ? n : null, widget: typeof hit.w === 'number' ? hit.w : null } : null;
+}
+
+/** The add-to-cart event of a tagged line. */
+function addEvent(hit: NonNullable<ReturnType<typeof sourceFor>>): TrackedEvent {
+  return {
+    type: 'add_to_cart',
+    source: hit.source,
+    product_id: hit.productId,
+    ...(hit.variantId !== null ? { variant_id: hit.variantId } : {}),
+    ...(hit.widget !== null ? { widget: hit.widget } : {}),
+  };
 }
 
 /** Tags one cart item (`{id, quantity, properties}`) in place; the event to report, when tagged. */
@@ -51,7 +65,7 @@ function tagItem(item: Record<string, unknown>): TrackedEvent | null {
   const properties = (item.properties && typeof item.properties === 'object' ? item.properties : {}) as Record<string, unknown>;
   if (properties[SOURCE_PROPERTY] === undefined) properties[SOURCE_PROPERTY] = hit.source;
   item.properties = properties;
-  return { type: 'add_to_cart', source: hit.source, product_id: hit.productId, ...(hit.variantId !== null ? { variant_id: hit.variantId } : {}) };
+  return addEvent(hit);
 }
 
 /** Form-encoded or FormData fields: `id` names the variant, `properties[…]` the line's properties. */
@@ -61,7 +75,7 @@ function tagFields(fields: { get(name: string): unknown; set(name: string, value
   if (!hit) return null;
   const name = `properties[${SOURCE_PROPERTY}]`;
   if (!fields.has(name)) fields.set(name, hit.source);
-  return { type: 'add_to_cart', source: hit.source, product_id: hit.productId, ...(hit.variantId !== null ? { variant_id: hit.variantId } : {}) };
+  return addEvent(hit);
 }
 
 /** A cart-add request body with the source added to each line that came from a recommendation. */

@@ -1,4 +1,6 @@
-/** What one widget script tag asks for, read from its data attributes. */
+import type { Design, StoredWidget } from './stored.js';
+
+/** What one widget asks for: a script tag's data attributes, or a stored widget's design (which wins). */
 export interface WidgetConfig {
   key: string;
   /** Where the list comes from: `/api/v1/custom/id/{id}` or `/api/v1/products/{name}`, with its own query. */
@@ -19,6 +21,8 @@ export interface WidgetConfig {
   productUrl: string;
   /** Tag the storefront's add-to-cart calls with `_rebound_source` (on unless `data-tag-cart="no"`). */
   tagCart: boolean;
+  /** A stored widget's design; null for a widget described by script-tag attributes alone. */
+  design: Design | null;
 }
 
 const LIST_NAME = /^[a-z][a-z_]{0,62}$/;
@@ -32,9 +36,28 @@ const DEFAULT_TITLES: Record<string, string> = {
   similar_products: 'Similar products',
 };
 
-function attr(script: HTMLScriptElement, name: string): string | null {
-  const value = script.getAttribute(`data-${name}`);
-  return value === null || value.trim() === '' ? null : value.trim();
+type Attr = (name: string) => string | null;
+
+/** An attribute of the first element that has it (the widget's own element, then its script tag). */
+function attrsOf(...elements: (Element | null)[]): Attr {
+  return (name) => {
+    for (const element of elements) {
+      const value = element?.getAttribute(`data-${name}`);
+      if (value != null && value.trim() !== '') return value.trim();
+    }
+    return null;
+  };
+}
+
+/** The public key: `data-key`, or `key` in the script's own URL (`/widget.js?key=…`, the stored widgets' snippet). */
+function keyOf(script: HTMLScriptElement, attr: Attr): string | null {
+  const given = attr('key');
+  if (given) return given;
+  try {
+    return new URL(script.src, document.baseURI).searchParams.get('key') || null;
+  } catch {
+    return null;
+  }
 }
 
 /** `trending_products`, `/products/trending_products?limit=4` or `/api/v1/products/viewed` → name and query. */
@@ -53,8 +76,8 @@ function parseEndpoint(raw: string): { name: string; query: [string, string][] }
   return { name, query };
 }
 
-function apiOrigin(script: HTMLScriptElement): string | null {
-  const given = attr(script, 'api');
+function apiOrigin(script: HTMLScriptElement, attr: Attr): string | null {
+  const given = attr('api');
   try {
     const url = new URL(given ?? script.src, document.baseURI);
     if (url.protocol !== 'https:' && url.protocol !== 'http:') return null;
@@ -65,21 +88,38 @@ function apiOrigin(script: HTMLScriptElement): string | null {
   }
 }
 
-/** Reads a script tag; null when it cannot make a valid request (then the widget renders nothing). */
-export function readConfig(script: HTMLScriptElement): WidgetConfig | null {
-  const key = attr(script, 'key');
-  const api = apiOrigin(script);
-  if (!key || !api) return null;
-  const ruleset = attr(script, 'ruleset');
+/** Where a key and an API are found: the script tag, and a stored widget's element. */
+export function keyAndApi(script: HTMLScriptElement, holder: Element | null = null): { key: string; api: string } | null {
+  const attr = attrsOf(holder, script);
+  const key = keyOf(script, attr);
+  const api = apiOrigin(script, attr);
+  return key && api ? { key, api } : null;
+}
+
+/**
+ * Reads a widget: a script tag's attributes, or a stored widget (its source, title and design
+ * win over the attributes; the page context — products, cart, customer — still comes from them).
+ * Null when it cannot make a valid request (then the widget renders nothing).
+ */
+export function readConfig(script: HTMLScriptElement, stored: StoredWidget | null = null, holder: Element | null = null): WidgetConfig | null {
+  const attr = attrsOf(holder, script);
+  const found = keyAndApi(script, holder);
+  if (!found) return null;
+  const { key, api } = found;
+  const ruleset = stored ? ('ruleset_id' in stored.source ? String(stored.source.ruleset_id) : null) : attr('ruleset');
   let path: string;
   let ownQuery: [string, string][] = [];
   let title: string;
-  if (ruleset !== null) {
+  if (stored && 'list' in stored.source) {
+    path = `/api/v1/products/${stored.source.list}`;
+    ownQuery = [['limit', String(stored.source.limit)]];
+    title = DEFAULT_TITLES[stored.source.list] ?? 'Recommended for you';
+  } else if (ruleset !== null) {
     if (!/^\d{1,19}$/.test(ruleset)) return null;
     path = `/api/v1/custom/id/${ruleset}`;
     title = 'You may also like';
   } else {
-    const endpoint = parseEndpoint(attr(script, 'endpoint') ?? '');
+    const endpoint = parseEndpoint(attr('endpoint') ?? '');
     if (!endpoint) return null;
     path = `/api/v1/products/${endpoint.name}`;
     ownQuery = endpoint.query;
@@ -88,11 +128,11 @@ export function readConfig(script: HTMLScriptElement): WidgetConfig | null {
 
   const context: [string, string][] = [];
   const ids = (name: string, param: string) => {
-    const value = attr(script, name)?.replace(/\s+/g, '');
+    const value = attr(name)?.replace(/\s+/g, '');
     if (value && ID_LIST.test(value)) context.push([param, value]);
   };
   const number = (name: string, param: string, pattern: RegExp) => {
-    const value = attr(script, name);
+    const value = attr(name);
     if (value && pattern.test(value)) context.push([param, value]);
   };
   ids('product-ids', 'shop_product_ids');
@@ -104,22 +144,24 @@ export function readConfig(script: HTMLScriptElement): WidgetConfig | null {
   number('country', 'country_code', /^[A-Za-z]{2}$/);
   number('limit', 'limit', /^\d{1,3}$/);
   if (ruleset !== null) context.push(['url', location.href]);
+  if (stored && ruleset !== null) ownQuery = [['limit', String(stored.cards)]];
 
-  const currency = attr(script, 'currency');
+  const currency = attr('currency');
   return {
     key,
     path,
     ownQuery,
     context,
-    viewedHandle: attr(script, 'product-handle'),
+    viewedHandle: attr('product-handle'),
     listsViews: /\/products\/(recently_)?viewed$/.test(path),
     customerId: context.find(([p]) => p === 'shop_customer_id')?.[1] ?? null,
     api,
-    title: attr(script, 'title') ?? title,
-    target: attr(script, 'target'),
+    title: stored ? stored.title || title : (attr('title') ?? title),
+    target: stored ? null : attr('target'),
     currency: currency && /^[A-Za-z]{3}$/.test(currency) ? currency.toUpperCase() : null,
-    productUrl: attr(script, 'product-url') ?? '/products/{handle}',
-    tagCart: attr(script, 'tag-cart')?.toLowerCase() !== 'no',
+    productUrl: attr('product-url') ?? '/products/{handle}',
+    tagCart: attr('tag-cart')?.toLowerCase() !== 'no',
+    design: stored ? { id: stored.id, layout: stored.layout, cards: stored.cards, show: stored.show, style: stored.style } : null,
   };
 }
 

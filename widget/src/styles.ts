@@ -16,6 +16,12 @@ export const CSS = `
 .rbw-hidden{position:absolute;width:1px;height:1px;margin:-1px;padding:0;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap;border:0}
 .rbw-stock{margin:.15rem 0 0;font-size:.8rem;color:#2f6b3a}
 .rbw-stock.rbw-out{color:#9a3412}
+.rbw-vendor{font-size:.8rem;opacity:.75}
+.rbw-add{margin-top:.5rem;padding:.5rem .75rem;border:0;border-radius:6px;font:inherit;cursor:pointer;color:#fff;background:var(--rbw-accent,#1f2937)}
+.rbw-add:focus-visible{outline:2px solid currentColor;outline-offset:2px}
+.rbw-link:hover .rbw-title{color:var(--rbw-accent,inherit)}
+.rbw-carousel .rbw-list{display:flex;overflow-x:auto;scroll-snap-type:x mandatory;padding-bottom:.5rem}
+.rbw-carousel .rbw-card{flex:0 0 11rem;scroll-snap-align:start}
 @media (max-width:480px){.rbw-list{grid-template-columns:repeat(2,minmax(0,1fr));gap:.75rem}.rbw-heading{font-size:1.1rem}}
 `;
 

@@ -6,6 +6,17 @@ export interface TrackedEvent {
   source: string;
   product_id?: number;
   variant_id?: number;
+  /** A stored widget's id: the event is also sent under the source `widget:<id>`. */
+  widget?: number;
+}
+
+/**
+ * Each event of a stored widget goes out twice: under `widget:<id>` and under the answer's own
+ * source, so insights show both. The answer's own comes second: an order attributed by the
+ * latest click still goes to the ruleset or list.
+ */
+function expand(events: TrackedEvent[]): Omit<TrackedEvent, 'widget'>[] {
+  return events.flatMap(({ widget, ...event }) => (widget === undefined ? [event] : [{ ...event, source: `widget:${widget}` }, event]));
 }
 
 /** Where and as whom events are sent: the first widget's settings serve the page's cart tagging too. */
@@ -28,7 +39,7 @@ export function sendEvents(target: TrackTarget, events: TrackedEvent[]): void {
   if (events.length === 0) return;
   try {
     const who = target.customerId ? { uuid: target.uuid, shop_customer_id: target.customerId } : { uuid: target.uuid };
-    const body = JSON.stringify({ events: events.map((e) => ({ ...e, ...who })) });
+    const body = JSON.stringify({ events: expand(events).map((e) => ({ ...e, ...who })) });
     const url = `${target.api}/api/v1/analytics/track?key=${encodeURIComponent(target.key)}`;
     const blob = new Blob([body], { type: 'text/plain;charset=UTF-8' });
     if (typeof navigator.sendBeacon === 'function' && navigator.sendBeacon(url, blob)) return;

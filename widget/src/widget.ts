@@ -1,13 +1,14 @@
 import { fetchProducts, reportView } from './api.js';
 import { installCartTagging, rememberClick, sourceFor } from './cart.js';
 import { sendEvents, targetOf, whenVisible, type TrackTarget } from './track.js';
-import { readConfig } from './config.js';
+import { keyAndApi, readConfig, type WidgetConfig } from './config.js';
+import { fetchStoredWidget } from './stored.js';
 import { renderWidget } from './render.js';
 import { sessionUuid } from './session.js';
 import { injectStyles } from './styles.js';
 
 /** The widget's version, readable by the page as window.ReboundWidget.version. */
-export const version = '1.1.0';
+export const version = '1.2.0';
 
 /** The source of a product or variant the visitor reached through a widget, for storefront code with its own cart calls. */
 export { sourceFor };
@@ -18,6 +19,8 @@ export { sourceFor };
  */
 interface PageState {
   seen: WeakSet<HTMLScriptElement>;
+  /** `data-rebound-widget` elements already taken by a copy of this script. */
+  holders?: WeakSet<Element>;
   /** Views reported by this page, by handle: each once, however many tags name it. */
   viewed: Map<string, Promise<void>>;
   uuid?: string;
@@ -44,7 +47,7 @@ function scriptsToServe(state: PageState): HTMLScriptElement[] {
   const candidates =
     current instanceof HTMLScriptElement
       ? [current]
-      : Array.from(document.querySelectorAll<HTMLScriptElement>('script[src][data-key]')).filter((s) => OWN_SRC.test(s.src));
+      : Array.from(document.querySelectorAll<HTMLScriptElement>('script[src]')).filter((s) => OWN_SRC.test(s.src));
   const fresh = candidates.filter((s) => !state.seen.has(s));
   for (const script of fresh) state.seen.add(script);
   return fresh;
@@ -70,9 +73,8 @@ function place(script: HTMLScriptElement, target: string | null, widget: HTMLEle
   else document.body.appendChild(root);
 }
 
-async function serve(script: HTMLScriptElement, state: PageState): Promise<void> {
-  const config = readConfig(script);
-  if (!config) return;
+/** Renders one widget; `holder` is a stored widget's own element, which the cards replace. */
+async function show(script: HTMLScriptElement, config: WidgetConfig, state: PageState, holder: Element | null): Promise<void> {
   const uuid = sessionUuid(state);
   if (config.viewedHandle && !state.viewed.has(config.viewedHandle)) {
     state.viewed.set(config.viewedHandle, reportView(config, config.viewedHandle, uuid));
@@ -83,10 +85,25 @@ async function serve(script: HTMLScriptElement, state: PageState): Promise<void>
   if (!answer || answer.products.length === 0) return;
   const { products, source } = answer;
   const target = targetOf(config, uuid);
-  const widget = renderWidget(products, config, (product) => {
-    if (source === null) return;
-    rememberClick(product, source);
-    sendEvents(target, [{ type: 'click', source, product_id: product.id }]);
+  const widgetId = config.design?.id;
+  const tagged = widgetId === undefined ? {} : { widget: widgetId };
+  const widget = renderWidget(products, config, {
+    click(product) {
+      if (source === null) return;
+      rememberClick(product, source, widgetId ?? null);
+      sendEvents(target, [{ type: 'click', source, product_id: product.id, ...tagged }]);
+    },
+    add(product, variantId) {
+      if (source !== null) rememberClick(product, source, widgetId ?? null);
+      // Through the page's own fetch, so the cart tagging adds the source and reports the add.
+      void window
+        .fetch('/cart/add.js', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ items: [{ id: variantId, quantity: 1 }] }),
+        })
+        .catch(() => undefined);
+    },
   });
   if (source !== null && !state.cartTarget && config.tagCart) {
     state.cartTarget = target;
@@ -94,12 +111,40 @@ async function serve(script: HTMLScriptElement, state: PageState): Promise<void>
   }
   const insert = () => {
     injectStyles();
-    place(script, config.target, widget);
-    if (source !== null) whenVisible(widget, () => sendEvents(target, [{ type: 'impression', source }]));
+    if (holder) holder.replaceChildren(widget);
+    else place(script, config.target, widget);
+    if (source !== null) whenVisible(widget, () => sendEvents(target, [{ type: 'impression', source, ...tagged }]));
   };
   // A data-target further down the page may not be parsed yet.
   if (config.target !== null && document.readyState === 'loading') document.addEventListener('DOMContentLoaded', insert, { once: true });
   else insert();
+}
+
+/** A widget described by its script tag's attributes (the form of earlier versions). */
+async function serve(script: HTMLScriptElement, state: PageState): Promise<void> {
+  if (script.hasAttribute('data-ruleset') || script.hasAttribute('data-endpoint')) {
+    const config = readConfig(script);
+    if (config) await show(script, config, state, null);
+  }
+}
+
+/** Stored widgets: every `data-rebound-widget` element no copy of the script has taken yet, each with its stored design. */
+function serveStored(script: HTMLScriptElement, state: PageState): void {
+  state.holders ??= new WeakSet();
+  const holders = state.holders;
+  for (const holder of Array.from(document.querySelectorAll('[data-rebound-widget]'))) {
+    if (holders.has(holder)) continue;
+    const found = keyAndApi(script, holder);
+    if (!found) continue;
+    holders.add(holder);
+    const id = holder.getAttribute('data-rebound-widget')?.trim() ?? '';
+    fetchStoredWidget(found.api, found.key, id)
+      .then((stored) => {
+        const config = stored && readConfig(script, stored, holder);
+        return config ? show(script, config, state, holder) : undefined;
+      })
+      .catch(() => undefined);
+  }
 }
 
 function boot(): void {
@@ -107,6 +152,9 @@ function boot(): void {
     const state = pageState();
     for (const script of scriptsToServe(state)) {
       serve(script, state).catch(() => undefined);
+      // Elements further down the page may not be parsed yet when the script runs.
+      if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', () => serveStored(script, state), { once: true });
+      else serveStored(script, state);
     }
   } catch {
     // A storefront widget must never break the page it is on.

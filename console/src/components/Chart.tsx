@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { TableWrap } from './TableWrap';
 
 /** A chart with its caption and the same numbers as a table, for screen readers and for copying. */
 export function ChartFigure({ title, children, columns, rows }: { title: string; children: ReactNode; columns: string[]; rows: (string | number)[][] }) {
@@ -10,7 +11,7 @@ export function ChartFigure({ title, children, columns, rows }: { title: string;
       </div>
       <details>
         <summary>{title}: data table</summary>
-        <div className="table-wrap">
+        <TableWrap>
           <table>
             <thead>
               <tr>
@@ -31,7 +32,7 @@ export function ChartFigure({ title, children, columns, rows }: { title: string;
               ))}
             </tbody>
           </table>
-        </div>
+        </TableWrap>
       </details>
     </figure>
   );
@@ -39,5 +40,8 @@ export function ChartFigure({ title, children, columns, rows }: { title: string;
 
 /** Charts are pictures of the table under them: no keyboard stop of their own (Recharts adds one by default). */
 export const CHART_A11Y = { accessibilityLayer: false } as const;
+
+/** Tooltip entries in the text colour: the series colours are too light to read as text on white. */
+export const TOOLTIP = { itemStyle: { color: '#1f2937' } } as const;
 
 export const COLORS = { primary: '#2754c5', secondary: '#d9792b', tertiary: '#2f9a6a', muted: '#8a8f98' };

@@ -1,3 +1,4 @@
+import { LIST_LABELS } from '../widgets/model';
 import { useId } from 'react';
 import type { RuleCatalog } from '../types';
 import { CollectionSelect } from './CollectionPicker';
@@ -60,7 +61,10 @@ export function OutputValue({ output, catalog, onValue, invalid, describedBy }: 
   }
 }
 
-/** A list endpoint from the catalog's list, and its query parameters as typed. */
+/**
+ * A list by its name, with how many products to take from it; other settings of the list stay as
+ * typed in "More settings". Stored as the endpoint path and query the ruleset document holds.
+ */
 function EndpointValue({
   endpoint,
   endpoints,
@@ -75,36 +79,44 @@ function EndpointValue({
   describedBy: string | undefined;
 }) {
   const pathId = useId();
+  const limitId = useId();
   const queryId = useId();
-  // Split at the first `?` only and keep the parameters as typed (spaces and all).
   const mark = endpoint.indexOf('?');
   const path = mark < 0 ? endpoint : endpoint.slice(0, mark);
-  const search = mark < 0 ? '' : endpoint.slice(mark + 1);
-  const join = (p: string, s: string) => (s === '' ? p : `${p}?${s}`);
+  // The other parameters stay exactly as typed (spaces and all); only `limit=` is taken out for its own field.
+  const parts = mark < 0 ? [] : endpoint.slice(mark + 1).split('&');
+  const limit = parts.find((part) => part.startsWith('limit='))?.slice('limit='.length) ?? '';
+  const rest = parts.filter((part) => !part.startsWith('limit=')).join('&');
+  const build = (p: string, l: string, r: string) => {
+    const text = [r, l === '' ? '' : `limit=${l}`].filter((part) => part !== '').join('&');
+    return text === '' ? p : `${p}?${text}`;
+  };
+  const name = (e: string) => e.replace(/^\/products\//, '');
   return (
     <span className="endpoint">
-      <label htmlFor={pathId} className="visually-hidden">
-        List endpoint
-      </label>
-      <select id={pathId} value={path} onChange={(e) => onChange(join(e.target.value, search))} aria-invalid={invalid || undefined}>
-        {!endpoints.includes(path) && <option value={path}>{path || 'Choose…'}</option>}
+      <label htmlFor={pathId}>List</label>
+      <select id={pathId} value={path} onChange={(e) => onChange(build(e.target.value, limit, rest))} aria-invalid={invalid || undefined}>
+        {!endpoints.includes(path) && <option value={path}>{path ? name(path) : 'Choose a list…'}</option>}
         {endpoints.map((e) => (
           <option key={e} value={e}>
-            {e}
+            {LIST_LABELS[name(e)] ?? name(e).replace(/_/g, ' ')}
           </option>
         ))}
       </select>
-      <label htmlFor={queryId} className="visually-hidden">
-        Endpoint parameters
-      </label>
+      <label htmlFor={limitId}>How many</label>
       <input
-        id={queryId}
-        value={search}
-        placeholder="parameters, e.g. limit=3"
-        onChange={(e) => onChange(join(path, e.target.value))}
+        id={limitId}
+        type="number"
+        min={1}
+        max={100}
+        value={limit}
+        placeholder="all"
+        onChange={(e) => onChange(build(path, e.target.value, rest))}
         aria-invalid={invalid || undefined}
         aria-describedby={describedBy}
       />
+      <label htmlFor={queryId}>More settings (optional)</label>
+      <input id={queryId} value={rest} placeholder="e.g. shop_collection_ids=5" onChange={(e) => onChange(build(path, limit, e.target.value))} />
     </span>
   );
 }

@@ -3,7 +3,7 @@ import type { ApiError } from '../api';
 import { useConsole } from '../context';
 import { count, useDebounced } from '../hooks';
 import { useKeptState } from '../kept-state';
-import type { PreviewAnswer, Problem, Ruleset } from '../types';
+import type { PreviewAnswer, Problem, RuleCatalog, Ruleset } from '../types';
 import { EMPTY_INPUTS, previewBodyOf, type PreviewInputs as Inputs } from './preview-request';
 import { PreviewInputs } from './PreviewInputs';
 import { PreviewResult } from './PreviewResult';
@@ -12,7 +12,7 @@ import { PreviewResult } from './PreviewResult';
  * Live preview: runs the unsaved document through the preview endpoint whenever it or the inputs
  * change, and shows the products and the trace. Its 422 problems go to the editor rows.
  */
-export function Preview({ ruleset, onProblems }: { ruleset: Ruleset; onProblems(problems: Problem[]): void }) {
+export function Preview({ ruleset, catalog, onProblems }: { ruleset: Ruleset; catalog: RuleCatalog; onProblems(problems: Problem[]): void }) {
   const { shop } = useConsole();
   // Kept per shop: saving or opening another ruleset keeps the test case.
   const [inputs, setInputs] = useKeptState<Inputs>(`preview.inputs:${shop.handle}`, EMPTY_INPUTS);
@@ -30,7 +30,7 @@ export function Preview({ ruleset, onProblems }: { ruleset: Ruleset; onProblems(
           {run.error}
         </p>
       )}
-      {run.answer && !run.error && <PreviewResult answer={run.answer} currency={shop.currency} />}
+      {run.answer && !run.error && <PreviewResult answer={run.answer} currency={shop.currency} timezone={shop.timezone} catalog={catalog} />}
     </section>
   );
 }

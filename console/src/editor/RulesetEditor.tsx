@@ -1,5 +1,6 @@
 import { useCallback, useEffect } from 'react';
 import { Announcer } from '../components/Announcer';
+import { useExperimentsByRuleset } from '../experiments/use-running';
 import { usePageTitle } from '../title';
 import type { Problem, RuleCatalog, Ruleset } from '../types';
 import { orphanProblems, problemsAt, ruleProblems } from './placement';
@@ -38,6 +39,8 @@ export function RulesetEditor({ stored, catalog, onDirty, navigate }: Props) {
   useEffect(() => () => onDirty(false), [onDirty]);
   const onPreviewProblems = useCallback((found: Problem[]) => dispatch({ type: 'previewProblems', problems: found }), [dispatch]);
   const rulesetProblems = problemsAt(problems, draft, {});
+  const tested = useExperimentsByRuleset()?.get(draft.id ?? 0);
+  const runningTest = tested?.status === 'running' ? tested.name : null;
 
   return (
     <div className="editor-layout">
@@ -57,7 +60,13 @@ export function RulesetEditor({ stored, catalog, onDirty, navigate }: Props) {
             </span>
           )}
         </div>
-        <RulesetSettings draft={draft} invalid={rulesetProblems.length > 0} dispatch={dispatch} />
+        {runningTest !== null && (
+          <p className="note" role="note">
+            This ruleset is in the running experiment <a href="#/experiments">“{runningTest}”</a>. Saving changes what its visitors see in the middle of the
+            test, so the experiment then compares two versions mixed together. To try a change, duplicate the ruleset instead.
+          </p>
+        )}
+        <RulesetSettings draft={draft} invalid={rulesetProblems.length > 0} dispatch={dispatch} runningTest={runningTest} />
         {/* Problems the rows cannot show (a group the draft no longer has) are listed at the top. */}
         <Problems problems={[...rulesetProblems, ...orphanProblems(problems, draft)]} />
         <RuleList rules={draft.rules} catalog={catalog} problemsOf={(index) => ruleProblems(problems, draft, index)} dispatch={dispatch} />
@@ -65,7 +74,7 @@ export function RulesetEditor({ stored, catalog, onDirty, navigate }: Props) {
         <button type="button" className="add" id="add-rule" onClick={() => dispatch({ type: 'addRule' })}>
           + Add rule
         </button>
-        {draft.id !== null && <UseIt id={draft.id} />}
+        {draft.id !== null && <UseIt id={draft.id} ruleset={editor.previewRuleset} catalog={catalog} />}
         <div className="savebar">
           <button type="submit" className="primary" disabled={saving}>
             {saving ? 'Saving…' : 'Save ruleset'}
@@ -73,7 +82,7 @@ export function RulesetEditor({ stored, catalog, onDirty, navigate }: Props) {
           <Announcer message={status} />
         </div>
       </form>
-      <Preview ruleset={editor.previewRuleset} onProblems={onPreviewProblems} />
+      <Preview ruleset={editor.previewRuleset} catalog={catalog} onProblems={onPreviewProblems} />
     </div>
   );
 }

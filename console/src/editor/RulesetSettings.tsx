@@ -9,8 +9,29 @@ const FLAGS = [
 ] as const;
 
 /** The ruleset's own fields: its name and the switches that apply to every rule. */
-export function RulesetSettings({ draft, invalid, dispatch }: { draft: Draft; invalid: boolean; dispatch: Dispatch<EditorAction> }) {
+export function RulesetSettings({
+  draft,
+  invalid,
+  dispatch,
+  runningTest,
+}: {
+  draft: Draft;
+  invalid: boolean;
+  dispatch: Dispatch<EditorAction>;
+  /** The name of the running experiment testing this ruleset, if any. */
+  runningTest: string | null;
+}) {
   const nameId = useId();
+  const setFlag = (flag: (typeof FLAGS)[number][0], value: boolean) => {
+    const breaksTest =
+      flag === 'enabled' &&
+      !value &&
+      runningTest !== null &&
+      !window.confirm(
+        `Disable this ruleset while the experiment “${runningTest}” runs?\n\nOnce saved, the ruleset answers no products to any visitor, in every arm it serves, and the experiment's figures stop meaning anything.`,
+      );
+    if (!breaksTest) dispatch({ type: 'setRulesetFlag', flag, value });
+  };
   return (
     <div className="settings">
       <div className="field">
@@ -26,7 +47,7 @@ export function RulesetSettings({ draft, invalid, dispatch }: { draft: Draft; in
       </div>
       {FLAGS.map(([flag, label]) => (
         <label key={flag} className="toggle">
-          <input type="checkbox" checked={draft[flag]} onChange={(e) => dispatch({ type: 'setRulesetFlag', flag, value: e.target.checked })} /> {label}
+          <input type="checkbox" checked={draft[flag]} onChange={(e) => setFlag(flag, e.target.checked)} /> {label}
         </label>
       ))}
     </div>

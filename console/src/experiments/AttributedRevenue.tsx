@@ -1,5 +1,5 @@
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import { CHART_A11Y, ChartFigure, COLORS } from '../components/Chart';
+import { CHART_A11Y, ChartFigure, COLORS, TOOLTIP } from '../components/Chart';
 import { useConsole } from '../context';
 import { useLoad } from '../hooks';
 import { money } from './types';
@@ -17,6 +17,7 @@ interface Summary {
   totals: Figures;
   rulesets: (Figures & { ruleset_id: number; name: string | null })[];
   lists: (Figures & { list: string })[];
+  widgets: (Figures & { widget_id: number; name: string | null })[];
 }
 
 const ctr = (f: Figures) => (f.impressions > 0 ? `${((f.clicks / f.impressions) * 100).toFixed(1)}%` : '—');
@@ -64,11 +65,36 @@ export function AttributedRevenue({ days }: { days: number }) {
               <CartesianGrid strokeDasharray="3 3" horizontal={false} />
               <XAxis type="number" tick={{ fontSize: 11 }} />
               <YAxis type="category" dataKey="name" width={190} tick={{ fontSize: 11 }} />
-              <Tooltip />
+              <Tooltip {...TOOLTIP} />
               <Bar dataKey="revenue" name={`Revenue (${data.currency})`} fill={COLORS.tertiary} isAnimationActive={false} />
             </BarChart>
           </ResponsiveContainer>
         </ChartFigure>
+      )}
+      {data.widgets.length > 0 && (
+        <table className="widget-figures">
+          <caption>Per widget (the same shoppers' actions, seen by where they happened)</caption>
+          <thead>
+            <tr>
+              <th scope="col">Widget</th>
+              <th scope="col">Impressions</th>
+              <th scope="col">Clicks</th>
+              <th scope="col">CTR</th>
+              <th scope="col">Adds to cart</th>
+            </tr>
+          </thead>
+          <tbody>
+            {data.widgets.map((w) => (
+              <tr key={w.widget_id}>
+                <th scope="row">{w.name ?? `Widget #${w.widget_id} (deleted)`}</th>
+                <td>{w.impressions}</td>
+                <td>{w.clicks}</td>
+                <td>{ctr(w)}</td>
+                <td>{w.add_to_carts}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
       )}
     </section>
   );

@@ -1,10 +1,11 @@
 import { useId, useState } from 'react';
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { ApiError } from '../api';
-import { CHART_A11Y, ChartFigure, COLORS } from '../components/Chart';
+import { CHART_A11Y, ChartFigure, COLORS, TOOLTIP } from '../components/Chart';
 import { useConsole } from '../context';
 import { formatDate, useLoad } from '../hooks';
-import { chance, money, moneyWithInterval, percentWithInterval, type ArmResult, type Experiment, type Series } from './types';
+import { chance, enoughToCompare, MIN_ORDERS, MIN_VISITORS, money, moneyFor, percentFor, type ArmResult, type Experiment, type Series } from './types';
+import { TableWrap } from '../components/TableWrap';
 
 const LINE_COLORS = [COLORS.primary, COLORS.secondary, COLORS.tertiary, COLORS.muted, '#8e44ad', '#c0392b'];
 
@@ -17,6 +18,8 @@ export function ExperimentDetail({ experiment, onChanged }: { experiment: Experi
   const headingId = useId();
   const arms = results.data?.arms ?? [];
   const fewVisitors = arms.length > 0 && arms.some((a) => a.visitors < 1000);
+  const first = arms[0];
+  const tooEarly = first !== undefined && arms.slice(1).some((a) => !enoughToCompare(a, first));
   return (
     <section aria-labelledby={headingId} className="experiment">
       <h2 id={headingId}>{experiment.name}</h2>
@@ -32,7 +35,7 @@ export function ExperimentDetail({ experiment, onChanged }: { experiment: Experi
         </p>
       )}
       {arms.length > 0 && (
-        <div className="table-wrap">
+        <TableWrap>
           <table>
             <caption>Figures per arm with 95% intervals; chance to beat the first arm ({arms[0]!.name})</caption>
             <thead>
@@ -58,20 +61,26 @@ export function ExperimentDetail({ experiment, onChanged }: { experiment: Experi
                     <th scope="row">{a.name}</th>
                     <td>{servedBy === null || servedBy === undefined ? 'Empty control' : `#${servedBy}`}</td>
                     <td>{a.visitors.toLocaleString()}</td>
-                    <td>{percentWithInterval(a.ctr)}</td>
-                    <td>{percentWithInterval(a.add_to_cart_rate)}</td>
+                    <td>{percentFor(a, a.ctr)}</td>
+                    <td>{percentFor(a, a.add_to_cart_rate)}</td>
                     <td>{a.orders}</td>
-                    <td>{percentWithInterval(a.conversion)}</td>
+                    <td>{percentFor(a, a.conversion)}</td>
                     <td>{money(a.revenue, shop.currency)}</td>
-                    <td>{moneyWithInterval(a.revenue_per_visitor, shop.currency)}</td>
-                    <td>{chance(a.p_beats_first?.conversion)}</td>
-                    <td>{chance(a.p_beats_first?.revenue_per_visitor)}</td>
+                    <td>{moneyFor(a, a.revenue_per_visitor, shop.currency)}</td>
+                    <td>{i === 0 ? '—' : enoughToCompare(a, first!) ? chance(a.p_beats_first?.conversion) : 'Too early'}</td>
+                    <td>{i === 0 ? '—' : enoughToCompare(a, first!) ? chance(a.p_beats_first?.revenue_per_visitor) : 'Too early'}</td>
                   </tr>
                 );
               })}
             </tbody>
           </table>
-        </div>
+        </TableWrap>
+      )}
+      {tooEarly && (
+        <p className="note" role="note">
+          Too early to compare: intervals show once an arm has {MIN_VISITORS} visitors, and the chance to beat {first!.name} once both arms have and they have{' '}
+          {MIN_ORDERS} orders between them.
+        </p>
       )}
       {fewVisitors && (
         <p className="note" role="note">
@@ -106,7 +115,7 @@ function ConversionChart({ series }: { series: Series }) {
           <CartesianGrid strokeDasharray="3 3" />
           <XAxis dataKey="day" tick={{ fontSize: 11 }} minTickGap={24} />
           <YAxis tick={{ fontSize: 11 }} unit="%" />
-          <Tooltip />
+          <Tooltip {...TOOLTIP} />
           <Legend />
           {series.arms.map((name, i) => (
             <Line key={name} type="monotone" dataKey={name} stroke={LINE_COLORS[i % LINE_COLORS.length]} dot={false} isAnimationActive={false} connectNulls />
@@ -123,8 +132,15 @@ function StopForm({ experiment, base, onStopped }: { experiment: Experiment; bas
   const [winner, setWinner] = useState('');
   const [error, setError] = useState<string | null>(null);
   const stop = async () => {
-    const label = winner === '' ? 'no winner: the ruleset itself serves again' : `winner ${winner}: its ruleset serves every visitor from now on`;
-    if (!window.confirm(`Stop “${experiment.name}” with ${label}?`)) return;
+    const arm = experiment.arms.find((a) => a.name === winner);
+    const label =
+      winner === ''
+        ? `no winner: ruleset #${experiment.ruleset_id} itself serves every visitor again`
+        : arm?.ruleset_id === null
+          ? `winner ${winner}, the empty control: the ruleset's widgets show NO products from now on`
+          : `winner ${winner}: ruleset #${arm?.ruleset_id} serves every visitor of ruleset #${experiment.ruleset_id} from now on`;
+    const consequence = 'The split ends for good: a stopped experiment cannot be restarted, and its figures stop growing.';
+    if (!window.confirm(`Stop “${experiment.name}” with ${label}?\n\n${consequence}`)) return;
     try {
       await api.send('POST', `${base}/stop`, { winner: winner === '' ? null : winner });
       onStopped();

@@ -16,17 +16,35 @@ interface ArmDraft {
 
 const EMPTY = 'empty';
 
-/** Starts an experiment: a ruleset, and its arms with their rulesets (or the empty control) and weights. */
-export function NewExperiment({ rulesets, onCreated }: { rulesets: RulesetRef[]; onCreated(experiment: Experiment): void }) {
+/**
+ * Starts an experiment: a ruleset, and its arms with their rulesets (or the empty control) and
+ * weights. A ruleset already under test cannot be picked (the server would refuse it), and arm A —
+ * the one the others are compared with — is the picked ruleset until the merchant changes it.
+ */
+export function NewExperiment({
+  rulesets,
+  underTest,
+  onCreated,
+}: {
+  rulesets: RulesetRef[];
+  underTest: ReadonlySet<number>;
+  onCreated(experiment: Experiment): void;
+}) {
   const { api, shop } = useConsole();
   const ids = useId();
-  const first = rulesets[0]?.id ?? 0;
+  const free = rulesets.filter((r) => !underTest.has(r.id));
+  const first = free[0]?.id ?? 0;
   const [name, setName] = useState('');
   const [ruleset, setRuleset] = useState(String(first));
   const [arms, setArms] = useState<ArmDraft[]>([
     { name: 'A', ruleset: String(first), weight: '1' },
-    { name: 'B', ruleset: String(rulesets[1]?.id ?? EMPTY), weight: '1' },
+    { name: 'B', ruleset: String(rulesets.find((r) => r.id !== first)?.id ?? EMPTY), weight: '1' },
   ]);
+  const pick = (next: string) => {
+    // Arm A follows the ruleset under test when it was serving the previous pick.
+    setArms((list) => list.map((a, i) => (i === 0 && a.ruleset === ruleset ? { ...a, ruleset: next } : a)));
+    setRuleset(next);
+  };
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
@@ -69,13 +87,14 @@ export function NewExperiment({ rulesets, onCreated }: { rulesets: RulesetRef[];
       </div>
       <div className="field">
         <label htmlFor={`${ids}-ruleset`}>Ruleset under test (its widget tags keep working)</label>
-        <select id={`${ids}-ruleset`} value={ruleset} onChange={(e) => setRuleset(e.target.value)}>
+        <select id={`${ids}-ruleset`} value={ruleset} onChange={(e) => pick(e.target.value)}>
           {rulesets.map((r) => (
-            <option key={r.id} value={r.id}>
-              {r.name} (#{r.id})
+            <option key={r.id} value={r.id} disabled={underTest.has(r.id)}>
+              {r.name} (#{r.id}){underTest.has(r.id) ? ' — already in a running experiment' : ''}
             </option>
           ))}
         </select>
+        {free.length === 0 && <p className="muted">Every ruleset is already in a running experiment: stop one first.</p>}
       </div>
       <fieldset>
         <legend>Arms</legend>
@@ -126,7 +145,7 @@ export function NewExperiment({ rulesets, onCreated }: { rulesets: RulesetRef[];
           {error}
         </p>
       )}
-      <button type="submit" className="primary" disabled={busy || rulesets.length === 0}>
+      <button type="submit" className="primary" disabled={busy || free.length === 0}>
         Start the experiment
       </button>
     </form>

@@ -34,3 +34,24 @@ export function money(amount: number, currency: string): string {
 
 /** `0.97` → `97%`; a dash for the first arm or when not computable. */
 export const chance = (p: number | null | undefined) => (p === null || p === undefined ? '—' : `${Math.round(p * 100)}%`);
+
+/**
+ * When figures can say anything (docs/attribution.md, "What the console shows"): an arm's
+ * intervals once it has served at least MIN_VISITORS visitors; its chance to beat the first arm
+ * once both have, and the two have at least MIN_ORDERS orders between them. Before that the
+ * console shows the counts alone: with 0 orders a "53% chance to beat" is noise.
+ */
+export const MIN_VISITORS = 100;
+export const MIN_ORDERS = 10;
+
+export const enoughVisitors = (arm: ArmResult) => arm.visitors >= MIN_VISITORS;
+export const enoughToCompare = (arm: ArmResult, first: ArmResult) => enoughVisitors(arm) && enoughVisitors(first) && arm.orders + first.orders >= MIN_ORDERS;
+
+/** A rate, with its interval only when there is enough data for one. */
+export function percentFor(arm: ArmResult, e: Estimate): string {
+  return enoughVisitors(arm) ? percentWithInterval(e) : percentWithInterval({ ...e, low: null, high: null });
+}
+
+export function moneyFor(arm: ArmResult, e: Estimate, currency: string): string {
+  return enoughVisitors(arm) ? moneyWithInterval(e, currency) : moneyWithInterval({ ...e, low: null, high: null }, currency);
+}

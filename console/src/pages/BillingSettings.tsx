@@ -1,6 +1,7 @@
 import { useEffect, useId, useState } from 'react';
 import type { BillingProviderSettings } from '../../../src/domain/billing/types.js';
 import { ApiError } from '../api';
+import { WebhookSecrets } from '../components/WebhookSecrets';
 import { useConsole } from '../context';
 import { useLoad } from '../hooks';
 
@@ -153,9 +154,7 @@ export function BillingSettingsPage() {
         </form>
       )}
       <h2>Webhooks</h2>
-      <p>
-        Point both platforms at Rebound with the secrets set on the shop (<code>webhook_secret</code>, <code>billing_webhook_secret</code>):
-      </p>
+      <p>Point both platforms at Rebound, and set the secret each one signs its webhooks with below:</p>
       <ul>
         <li>
           Storefront: <code>{`${origin}/webhooks/shop/${shop.handle}`}</code>
@@ -164,6 +163,8 @@ export function BillingSettingsPage() {
           Billing: <code>{`${origin}/webhooks/billing/${shop.handle}`}</code>
         </li>
       </ul>
+      <p className="muted">Each platform shows its secret where the webhook is set up; paste it here (at least 16 characters).</p>
+      <WebhookSecrets />
     </section>
   );
 }

@@ -1,10 +1,12 @@
 import { useId, useState } from 'react';
 import { ApiError } from '../api';
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import { CHART_A11Y, ChartFigure, COLORS } from '../components/Chart';
+import { CHART_A11Y, ChartFigure, COLORS, TOOLTIP } from '../components/Chart';
+import { NewCampaign } from '../components/NewCampaign';
 import { useConsole } from '../context';
 import { formatDate, useLoad } from '../hooks';
 import { usePageTitle } from '../title';
+import { TableWrap } from '../components/TableWrap';
 
 interface Counts {
   links_generated: number;
@@ -41,11 +43,8 @@ export function CampaignsPage() {
         </p>
       )}
       {list.loading && !list.data && <p className="muted">Loading…</p>}
-      {list.data && campaigns.length === 0 && (
-        <p>
-          No campaigns yet. Create one with <code>POST /admin/v1/shops/{shop.handle}/campaigns</code>.
-        </p>
-      )}
+      {list.data && campaigns.length === 0 && <p>No campaigns yet: create one below, then send its reactivation links.</p>}
+      <NewCampaign onCreated={list.reload} />
       {campaigns.length > 0 && campaigns.every((c) => c.stats.links_generated + c.stats.pages_opened + c.stats.reactivations === 0) && (
         <p className="muted">
           No activity yet: links appear here once reactivation links are generated (<code>GET /api/v1/billing/reactivate</code> with a <code>campaign_id</code>
@@ -61,7 +60,7 @@ export function CampaignsPage() {
           >
             <CountBars data={campaigns.map((c) => ({ name: c.name, ...c.stats }))} />
           </ChartFigure>
-          <div className="table-wrap">
+          <TableWrap>
             <table>
               <thead>
                 <tr>
@@ -92,7 +91,7 @@ export function CampaignsPage() {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableWrap>
           {current && <CampaignDetail key={current.id} campaign={current} base={base} onChanged={list.reload} />}
         </>
       )}
@@ -134,7 +133,7 @@ function CountBars({ data }: { data: ({ name: string } & Counts)[] }) {
         <CartesianGrid strokeDasharray="3 3" />
         <XAxis dataKey="name" tick={{ fontSize: 11 }} />
         <YAxis allowDecimals={false} tick={{ fontSize: 11 }} />
-        <Tooltip />
+        <Tooltip {...TOOLTIP} />
         <Legend />
         <Bar dataKey="links_generated" name="Links generated" fill={COLORS.muted} isAnimationActive={false} />
         <Bar dataKey="pages_opened" name="Pages opened" fill={COLORS.primary} isAnimationActive={false} />

@@ -5,6 +5,7 @@ import { count, formatMoney, useDebounced, useLoad } from '../hooks';
 import { useKeptState } from '../kept-state';
 import { usePageTitle } from '../title';
 import type { Metafield, Product } from '../types';
+import { TableWrap } from '../components/TableWrap';
 
 const PAGE_SIZE = 24;
 
@@ -190,7 +191,7 @@ function ProductDetail({ id, navigate }: { id: number; navigate(to: string): voi
         </dl>
       </div>
       <h2>Variants</h2>
-      <div className="table-wrap">
+      <TableWrap>
         <table>
           <thead>
             <tr>
@@ -217,7 +218,7 @@ function ProductDetail({ id, navigate }: { id: number; navigate(to: string): voi
             ))}
           </tbody>
         </table>
-      </div>
+      </TableWrap>
       <Neighbours productId={product.id} navigate={navigate} />
       <h2>Metafields</h2>
       <Metafields list={product.metafields ?? []} />
@@ -265,7 +266,7 @@ function Neighbours({ productId, navigate }: { productId: number; navigate(to: s
       )}
       {loaded.data && loaded.data.data.length === 0 && <p className="muted">No customer bought this product together with another one yet.</p>}
       {loaded.data && loaded.data.data.length > 0 && (
-        <div className="table-wrap">
+        <TableWrap>
           <table aria-describedby="neighbours-note">
             <thead>
               <tr>
@@ -291,7 +292,7 @@ function Neighbours({ productId, navigate }: { productId: number; navigate(to: s
           <p id="neighbours-note" className="muted">
             Out of {count(loaded.data.model.users, 'customer')} with orders; Jaccard = customers who bought both ÷ customers who bought either.
           </p>
-        </div>
+        </TableWrap>
       )}
     </section>
   );
@@ -300,7 +301,7 @@ function Neighbours({ productId, navigate }: { productId: number; navigate(to: s
 function Metafields({ list }: { list: Metafield[] }) {
   if (list.length === 0) return <p className="muted">None.</p>;
   return (
-    <div className="table-wrap">
+    <TableWrap>
       <table>
         <thead>
           <tr>
@@ -321,6 +322,6 @@ function Metafields({ list }: { list: Metafield[] }) {
           ))}
         </tbody>
       </table>
-    </div>
+    </TableWrap>
   );
 }

@@ -5,6 +5,7 @@ import { ExperimentDetail } from '../experiments/ExperimentDetail';
 import { NewExperiment } from '../experiments/NewExperiment';
 import type { Experiment } from '../experiments/types';
 import { usePageTitle } from '../title';
+import { TableWrap } from '../components/TableWrap';
 
 /** Experiments: start one, watch each arm's figures over time, stop it with a winner. */
 export function ExperimentsPage() {
@@ -32,9 +33,10 @@ export function ExperimentsPage() {
         </p>
       )}
       {list.loading && !list.data && <p className="muted">Loading…</p>}
-      {creating && rulesets.data && (
+      {creating && rulesets.data && list.data && (
         <NewExperiment
           rulesets={rulesets.data}
+          underTest={new Set(experiments.filter((e) => e.status === 'running').map((e) => e.ruleset_id))}
           onCreated={(e) => {
             setCreating(false);
             setChosen(e.id);
@@ -46,7 +48,7 @@ export function ExperimentsPage() {
         <p>No experiments yet. Start one to test a ruleset against another, or against no recommendations at all.</p>
       )}
       {experiments.length > 0 && (
-        <div className="table-wrap">
+        <TableWrap>
           <table>
             <thead>
               <tr>
@@ -65,7 +67,7 @@ export function ExperimentsPage() {
                       {e.name}
                     </button>
                   </td>
-                  <td>#{e.ruleset_id}</td>
+                  <td>{rulesets.data?.find((r) => r.id === e.ruleset_id)?.name ?? `#${e.ruleset_id}`}</td>
                   <td>{e.arms.map((a) => a.name).join(', ')}</td>
                   <td>{e.status === 'running' ? 'Running' : `Stopped${e.winner ? `, winner ${e.winner}` : ''}`}</td>
                   <td>{formatDate(e.created_at)}</td>
@@ -73,7 +75,7 @@ export function ExperimentsPage() {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableWrap>
       )}
       {current && <ExperimentDetail key={`${current.id}-${current.status}`} experiment={current} onChanged={() => setVersion((v) => v + 1)} />}
     </section>

@@ -2,8 +2,12 @@ import { useState } from 'react';
 import { Announcer } from '../components/Announcer';
 import { useConsole } from '../context';
 import { focusSoon, formatDate, useLoad } from '../hooks';
+import { useExperimentsByRuleset } from '../experiments/use-running';
+import { money } from '../experiments/types';
 import { usePageTitle } from '../title';
 import type { Ruleset } from '../types';
+import type { Experiment } from '../experiments/types';
+import { TableWrap } from '../components/TableWrap';
 
 /** The shop's rulesets: open, create, duplicate, delete. */
 export function RulesetsPage({ navigate }: { navigate(to: string): void }) {
@@ -11,6 +15,16 @@ export function RulesetsPage({ navigate }: { navigate(to: string): void }) {
   usePageTitle('Rulesets');
   const base = `/shops/${encodeURIComponent(shop.handle)}/rulesets`;
   const list = useLoad(() => api.get<{ data: Ruleset[] }>(base).then((r) => r.data), [base]);
+  const experiments = useExperimentsByRuleset();
+  const earnings = useLoad(
+    () =>
+      api
+        .get<{ currency: string; rulesets: { ruleset_id: number; orders: number; revenue: number }[] }>(
+          `/shops/${encodeURIComponent(shop.handle)}/attribution?days=30`,
+        )
+        .then((r) => ({ currency: r.currency, by: new Map(r.rulesets.map((x) => [x.ruleset_id, x])) })),
+    [shop.handle],
+  );
   const [message, setMessage] = useState<{ kind: 'ok' | 'error'; text: string } | null>(null);
 
   async function duplicate(ruleset: Ruleset) {
@@ -58,7 +72,7 @@ export function RulesetsPage({ navigate }: { navigate(to: string): void }) {
       {list.loading && !list.data && <p className="muted">Loading…</p>}
       {list.data && list.data.length === 0 && <p>No rulesets yet. Create one to power a widget.</p>}
       {list.data && list.data.length > 0 && (
-        <div className="table-wrap">
+        <TableWrap>
           <table className="stack">
             <thead>
               <tr>
@@ -67,6 +81,8 @@ export function RulesetsPage({ navigate }: { navigate(to: string): void }) {
                 <th scope="col">Enabled</th>
                 <th scope="col">Rules</th>
                 <th scope="col">Last change</th>
+                <th scope="col">Experiment</th>
+                <th scope="col">Earned, last 30 days</th>
                 <th scope="col">
                   <span className="visually-hidden">Actions</span>
                 </th>
@@ -82,6 +98,10 @@ export function RulesetsPage({ navigate }: { navigate(to: string): void }) {
                   <td data-label="Enabled">{ruleset.enabled === false ? 'No' : 'Yes'}</td>
                   <td data-label="Rules">{ruleset.rules.length}</td>
                   <td data-label="Last change">{formatDate(ruleset.updated_at)}</td>
+                  <td data-label="Experiment">
+                    <ExperimentCell experiment={experiments?.get(ruleset.id ?? 0)} />
+                  </td>
+                  <td data-label="Earned, last 30 days">{earnings.data ? earned(earnings.data.by.get(ruleset.id ?? 0), earnings.data.currency) : '…'}</td>
                   <td className="actions">
                     <button type="button" onClick={() => void duplicate(ruleset)} aria-label={`Duplicate ${ruleset.name}`}>
                       Duplicate
@@ -94,8 +114,25 @@ export function RulesetsPage({ navigate }: { navigate(to: string): void }) {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableWrap>
       )}
     </section>
   );
+}
+
+function ExperimentCell({ experiment }: { experiment: Experiment | undefined }) {
+  if (!experiment) return <>—</>;
+  return (
+    <a href="#/experiments">
+      {experiment.status === 'running'
+        ? `Running: ${experiment.name}`
+        : `Stopped: ${experiment.name}${experiment.winner ? ` (winner ${experiment.winner})` : ''}`}
+    </a>
+  );
+}
+
+/** Attributed revenue and orders of a ruleset; "nothing yet" rather than a bare zero. */
+function earned(figures: { orders: number; revenue: number } | undefined, currency: string): string {
+  if (!figures || figures.orders === 0) return 'Nothing yet';
+  return `${money(figures.revenue, currency)} from ${figures.orders} order${figures.orders === 1 ? '' : 's'}`;
 }

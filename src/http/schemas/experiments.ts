@@ -76,4 +76,7 @@ export const AttributionAnswer = Type.Object({
   rulesets: Type.Array(Type.Object({ ruleset_id: Type.Integer(), name: Type.Union([Type.String(), Type.Null()]), ...Figures })),
   lists: Type.Array(Type.Object({ list: Type.String(), ...Figures })),
   other: Type.Object(Figures),
+  widgets: Type.Array(Type.Object({ widget_id: Type.Integer(), name: Type.Union([Type.String(), Type.Null()]), ...Figures }), {
+    description: 'per stored widget: the same events again, already counted in rulesets and lists, never in totals',
+  }),
 });

@@ -17,6 +17,7 @@ import { rulesetMethods } from './rulesets.js';
 import { shopWebhookMethods } from './shop-webhooks.js';
 import { shopMethods } from './shops.js';
 import { trackingMethods } from './tracking.js';
+import { widgetMethods } from './widgets.js';
 
 /** The Kysely implementation of the Store, the same code on SQLite and PostgreSQL. */
 export function createKyselyStore(connection: Connection): Store {
@@ -108,6 +109,7 @@ function kyselyStore({ db, dialect, schema, poolStats }: Connection): Store {
     ...shopWebhookMethods(db),
     ...trackingMethods(db),
     ...experimentMethods(db),
+    ...widgetMethods(db),
     ...platformMethods(db),
   };
 }

@@ -11,6 +11,7 @@ import * as experiments from './2026_11_23_0031_experiments.js';
 import * as trackOnce from './2026_11_25_0100_track_once.js';
 import * as platform from './2026_11_25_0300_platform.js';
 import * as productServing from './2026_11_25_0400_product_serving.js';
+import * as widgets from './2026_11_25_0600_widgets.js';
 
 /** Every migration, in order. Names are frozen once released. */
 const migrations: Record<string, Migration> = {
@@ -26,6 +27,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_25_0100_track_once': trackOnce,
   '2026_11_25_0300_platform': platform,
   '2026_11_25_0400_product_serving': productServing,
+  '2026_11_25_0600_widgets': widgets,
 };
 
 /** Migrations compiled into the build, so no directory has to be found at run time. */

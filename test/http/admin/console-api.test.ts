@@ -283,14 +283,9 @@ describe.each(backends())('console admin API on $name', (backend) => {
         [2, 2, 4],
         [3, 1, 3],
         [1, 2, 3],
-        [6, 0, 1],
-        [7, 0, 1],
-        [8, 0, 1],
-        [9, 0, 1],
-        [10, 0, 1],
-        [11, 0, 1],
-        [12, 0, 1],
+        [4, 100, 10],
       ]);
+      // Products sold but never viewed (6–16) have only the prior to show: they are left out.
       expect(conversion.products[0]).toEqual({ product_id: 2, title: 'No Picture', views: 2, purchases: 4, estimate: expect.any(Number) });
       for (const row of conversion.products) expect(row.estimate).toBeCloseTo(estimate(row.purchases, row.views), 12);
       const smart = await t.app.inject(`/api/v1/products/collections?key=${shop.public}&shop_collection_ids=50&smart_sort=yes&limit=10`);

@@ -1,0 +1,56 @@
+import { useId, useState } from 'react';
+import { ApiError } from '../api';
+import { useConsole } from '../context';
+
+/** Creates a reactivation campaign: a name, an optional discount code, and how often one customer may use it. */
+export function NewCampaign({ onCreated }: { onCreated(): void }) {
+  const { api, shop } = useConsole();
+  const ids = useId();
+  const [name, setName] = useState('');
+  const [code, setCode] = useState('');
+  const [claims, setClaims] = useState('1');
+  const [status, setStatus] = useState<{ ok: boolean; text: string } | null>(null);
+  const submit = async () => {
+    setStatus(null);
+    try {
+      const body = { name: name.trim(), discount_code: code.trim() === '' ? null : code.trim(), max_claims_per_customer: Number(claims) };
+      const { campaign } = await api.send<{ campaign: { id: number; name: string } }>('POST', `/shops/${encodeURIComponent(shop.handle)}/campaigns`, body);
+      setStatus({ ok: true, text: `Created “${campaign.name}”. Its links carry campaign_id=${campaign.id}.` });
+      setName('');
+      setCode('');
+      onCreated();
+    } catch (e) {
+      setStatus({ ok: false, text: e instanceof ApiError ? e.message : (e as Error).message });
+    }
+  };
+  return (
+    <form
+      className="new-campaign"
+      aria-labelledby={`${ids}-h`}
+      onSubmit={(e) => {
+        e.preventDefault();
+        void submit();
+      }}
+    >
+      <h2 id={`${ids}-h`}>New campaign</h2>
+      <div className="field">
+        <label htmlFor={`${ids}-name`}>Campaign name</label>
+        <input id={`${ids}-name`} value={name} required maxLength={200} onChange={(e) => setName(e.target.value)} />
+      </div>
+      <div className="field">
+        <label htmlFor={`${ids}-code`}>Discount code applied on reactivation (optional)</label>
+        <input id={`${ids}-code`} value={code} maxLength={100} onChange={(e) => setCode(e.target.value)} />
+      </div>
+      <div className="field">
+        <label htmlFor={`${ids}-claims`}>Reactivations one customer may make with it</label>
+        <input id={`${ids}-claims`} type="number" min={1} max={1000} required value={claims} onChange={(e) => setClaims(e.target.value)} />
+      </div>
+      <button type="submit" className="primary">
+        Create the campaign
+      </button>
+      <p role="status" className={status?.ok === false ? 'error' : 'ok'}>
+        {status?.text ?? ''}
+      </p>
+    </form>
+  );
+}

@@ -1,0 +1,183 @@
+import { useEffect, useId, useState } from 'react';
+import { ApiError } from '../api';
+import { useConsole } from '../context';
+import { SETTING_GROUPS, type SettingField, type Settings, without } from '../settings/fields';
+import { SignatureSwitch } from '../settings/SignatureSwitch';
+import { usePageTitle } from '../title';
+import type { Shop } from '../types';
+
+type General = Pick<Shop, 'name' | 'timezone' | 'currency' | 'public_url'>;
+
+/** Every setting of the shop, what it is now (or the default that applies), and a way back to the default. */
+export function SettingsPage() {
+  const { api, shop, onShopChanged } = useConsole();
+  usePageTitle('Settings');
+  const ids = useId();
+  const path = `/shops/${encodeURIComponent(shop.handle)}`;
+  const [general, setGeneral] = useState<General>(() => ({ name: shop.name, timezone: shop.timezone, currency: shop.currency, public_url: shop.public_url }));
+  const [settings, setSettings] = useState<Settings>(shop.settings);
+  const [message, setMessage] = useState<{ error: boolean; text: string } | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  // Another tab or the API may have changed the shop since sign-in: show what is stored.
+  useEffect(() => {
+    api.get<{ shop: Shop }>(path).then(
+      ({ shop: fresh }) => {
+        setGeneral({ name: fresh.name, timezone: fresh.timezone, currency: fresh.currency, public_url: fresh.public_url });
+        setSettings(fresh.settings);
+        onShopChanged(fresh);
+      },
+      () => undefined,
+    );
+  }, [api, path, onShopChanged]);
+
+  const save = async (patch: { settings: Settings } & Partial<General>, done: string) => {
+    setBusy(true);
+    setMessage(null);
+    try {
+      const { shop: saved } = await api.send<{ shop: Shop }>('PATCH', path, patch);
+      setSettings(saved.settings);
+      onShopChanged(saved);
+      setMessage({ error: false, text: done });
+    } catch (e) {
+      setMessage({ error: true, text: e instanceof ApiError ? e.message : (e as Error).message });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <section aria-labelledby={`${ids}-h`}>
+      <h1 id={`${ids}-h`}>Settings</h1>
+      <h2>Storefront security</h2>
+      <SignatureSwitch
+        on={settings.require_customer_signature === true}
+        busy={busy}
+        onChange={(on) =>
+          void save(
+            { settings: on ? { ...settings, require_customer_signature: true } : without(settings, 'require_customer_signature') },
+            on ? 'Customer signatures are now required.' : 'Customer signatures are no longer required.',
+          )
+        }
+      />
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          void save({ ...general, settings }, 'Settings saved.');
+        }}
+      >
+        <h2>Shop</h2>
+        <div className="field">
+          <label htmlFor={`${ids}-name`}>Shop name</label>
+          <input id={`${ids}-name`} value={general.name} required maxLength={200} onChange={(e) => setGeneral({ ...general, name: e.target.value })} />
+        </div>
+        <div className="field">
+          <label htmlFor={`${ids}-tz`}>Time zone (days and charts follow it)</label>
+          <input id={`${ids}-tz`} value={general.timezone} onChange={(e) => setGeneral({ ...general, timezone: e.target.value })} />
+        </div>
+        <div className="field">
+          <label htmlFor={`${ids}-cur`}>Currency (three letters)</label>
+          <input
+            id={`${ids}-cur`}
+            value={general.currency}
+            pattern="[A-Z]{3}"
+            onChange={(e) => setGeneral({ ...general, currency: e.target.value.toUpperCase() })}
+          />
+        </div>
+        <div className="field">
+          <label htmlFor={`${ids}-url`}>Storefront address</label>
+          <input
+            id={`${ids}-url`}
+            value={general.public_url ?? ''}
+            placeholder="https://shop.example"
+            onChange={(e) => setGeneral({ ...general, public_url: e.target.value.trim() === '' ? null : e.target.value })}
+          />
+        </div>
+        {SETTING_GROUPS.map((group) => (
+          <fieldset key={group.title}>
+            <legend>{group.title}</legend>
+            {group.fields.map((field) => (
+              <SettingRow key={field.name} field={field} settings={settings} onChange={setSettings} />
+            ))}
+          </fieldset>
+        ))}
+        {message && (
+          <p className={message.error ? 'error' : 'notice'} role={message.error ? 'alert' : 'status'}>
+            {message.text}
+          </p>
+        )}
+        <button type="submit" className="primary" disabled={busy}>
+          Save settings
+        </button>
+      </form>
+    </section>
+  );
+}
+
+function SettingRow({ field, settings, onChange }: { field: SettingField; settings: Settings; onChange(next: Settings): void }) {
+  const id = useId();
+  const value = settings[field.name];
+  const set = (next: unknown) => onChange({ ...settings, [field.name]: next });
+  const kind = field.kind;
+  let input: React.ReactNode;
+  if (kind.type === 'number')
+    input = (
+      <>
+        <input
+          id={id}
+          type="number"
+          min={kind.min}
+          max={kind.max}
+          step={kind.step ?? 1}
+          value={typeof value === 'number' ? value : ''}
+          placeholder={field.fallback}
+          onChange={(e) => (e.target.value === '' ? onChange(without(settings, field.name)) : set(Number(e.target.value)))}
+        />{' '}
+        {kind.unit}
+      </>
+    );
+  else if (kind.type === 'choice')
+    input = (
+      <select
+        id={id}
+        value={typeof value === 'string' ? value : ''}
+        onChange={(e) => (e.target.value === '' ? onChange(without(settings, field.name)) : set(e.target.value))}
+      >
+        <option value="">Default ({field.fallback})</option>
+        {kind.options.map(([code, label]) => (
+          <option key={code} value={code}>
+            {label}
+          </option>
+        ))}
+      </select>
+    );
+  else
+    input = (
+      <select
+        id={id}
+        value={value === undefined ? '' : value ? 'on' : 'off'}
+        onChange={(e) => (e.target.value === '' ? onChange(without(settings, field.name)) : set(e.target.value === 'on'))}
+      >
+        <option value="">Default ({field.fallback})</option>
+        <option value="on">On</option>
+        <option value="off">Off</option>
+      </select>
+    );
+  return (
+    <div className="field setting-row" data-setting={field.name}>
+      <label htmlFor={id}>{field.label}</label>
+      <span>
+        {input}{' '}
+        {value === undefined ? (
+          <span className="muted">Not set: the default ({field.fallback}) applies.</span>
+        ) : (
+          <button type="button" onClick={() => onChange(without(settings, field.name))}>
+            Use the default for “{field.label}”
+          </button>
+        )}
+      </span>
+      {field.help && <span className="muted">{field.help}</span>}
+      {field.operator && <span className="muted">Only the operator token changes this.</span>}
+    </div>
+  );
+}

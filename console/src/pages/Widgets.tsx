@@ -1,0 +1,181 @@
+import { useEffect, useId, useState } from 'react';
+import { ApiError } from '../api';
+import { useConsole } from '../context';
+import { useLoad } from '../hooks';
+import { usePageTitle } from '../title';
+import type { Product } from '../types';
+import { WidgetCards } from '../widgets/WidgetCards';
+import { WidgetForm } from '../widgets/WidgetForm';
+import { blankWidget, inputOf, PLACEMENT_LABELS, snippetOf, type Widget, type WidgetInput } from '../widgets/model';
+
+/**
+ * Storefront widgets a merchant designs here and places once: the theme holds only the snippet,
+ * and every later change of design or source shows on the next page load.
+ */
+export function WidgetsPage({ endpoints }: { endpoints: string[] }) {
+  const { api, shop } = useConsole();
+  usePageTitle('Widgets');
+  const ids = useId();
+  const base = `/shops/${encodeURIComponent(shop.handle)}`;
+  const widgets = useLoad(() => api.get<{ data: Widget[] }>(`${base}/widgets`).then((r) => r.data), [base]);
+  const rulesets = useLoad(() => api.get<{ data: { id: number; name: string }[] }>(`${base}/rulesets`).then((r) => r.data), [base]);
+  const [editing, setEditing] = useState<number | 'new' | null>(null);
+  const [draft, setDraft] = useState<WidgetInput>(blankWidget);
+  const [message, setMessage] = useState<{ error: boolean; text: string } | null>(null);
+  const lists = endpoints.map((e) => e.replace(/^\/products\//, '')).filter((name) => !['static', 'collections', 'search'].includes(name));
+  const saved = widgets.data?.find((w) => w.id === editing);
+
+  const open = (widget: Widget | null) => {
+    setMessage(null);
+    setEditing(widget ? widget.id : 'new');
+    setDraft(widget ? inputOf(widget) : blankWidget());
+  };
+  const save = async () => {
+    setMessage(null);
+    try {
+      const { widget } =
+        editing === 'new'
+          ? await api.send<{ widget: Widget }>('POST', `${base}/widgets`, draft)
+          : await api.send<{ widget: Widget }>('PUT', `${base}/widgets/${editing}`, draft);
+      setEditing(widget.id);
+      widgets.reload();
+      setMessage({ error: false, text: `Saved. Storefronts show this version on their next page load.` });
+    } catch (e) {
+      setMessage({ error: true, text: e instanceof ApiError ? e.message : (e as Error).message });
+    }
+  };
+  const remove = async (widget: Widget) => {
+    if (!window.confirm(`Delete “${widget.name}”? Pages that hold its snippet will show nothing in its place.`)) return;
+    await api.send('DELETE', `${base}/widgets/${widget.id}`);
+    if (editing === widget.id) setEditing(null);
+    widgets.reload();
+  };
+
+  return (
+    <section aria-labelledby={`${ids}-h`}>
+      <h1 id={`${ids}-h`}>Widgets</h1>
+      <p className="muted">
+        A widget shows products on your storefront. Design it here, paste its snippet into your theme once, and change it here whenever you like.
+      </p>
+      {widgets.error && (
+        <p className="error" role="alert">
+          {widgets.error}
+        </p>
+      )}
+      {widgets.data && widgets.data.length === 0 && <p>No widgets yet.</p>}
+      {widgets.data && widgets.data.length > 0 && (
+        <table className="widget-list">
+          <caption className="visually-hidden">Your widgets</caption>
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Where</th>
+              <th scope="col">Actions</th>
+            </tr>
+          </thead>
+          <tbody>
+            {widgets.data.map((w) => (
+              <tr key={w.id}>
+                <td>{w.name}</td>
+                <td>{PLACEMENT_LABELS[w.placement]}</td>
+                <td>
+                  <button type="button" onClick={() => open(w)}>
+                    Edit {w.name}
+                  </button>{' '}
+                  <button type="button" onClick={() => void remove(w)}>
+                    Delete {w.name}
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <button type="button" className="primary" onClick={() => open(null)}>
+        Create a widget
+      </button>
+      {editing !== null && (
+        <form
+          className="widget-editor"
+          aria-label={editing === 'new' ? 'New widget' : `Widget ${saved?.name ?? ''}`}
+          onSubmit={(e) => {
+            e.preventDefault();
+            void save();
+          }}
+        >
+          <h2>{editing === 'new' ? 'New widget' : `Edit “${saved?.name ?? ''}”`}</h2>
+          <div className="widget-editor-columns">
+            <WidgetForm draft={draft} onChange={setDraft} rulesets={rulesets.data ?? []} lists={lists} />
+            <Preview draft={draft} id={typeof editing === 'number' ? editing : 0} />
+          </div>
+          {message && (
+            <p className={message.error ? 'error' : 'notice'} role={message.error ? 'alert' : 'status'}>
+              {message.text}
+            </p>
+          )}
+          <button type="submit" className="primary" disabled={draft.name.trim() === ''}>
+            {editing === 'new' ? 'Create the widget' : 'Save changes'}
+          </button>
+          {saved && <Snippet widget={saved} />}
+        </form>
+      )}
+    </section>
+  );
+}
+
+/** The design on the shop's own products, as the storefront will show it; follows every change. */
+function Preview({ draft, id }: { draft: WidgetInput; id: number }) {
+  const { api, shop } = useConsole();
+  const [products, setProducts] = useState<Product[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    let live = true;
+    const timer = setTimeout(() => {
+      api.send<{ data: Product[] }>('POST', `/shops/${encodeURIComponent(shop.handle)}/widgets/preview`, draft).then(
+        (r) => {
+          if (!live) return;
+          setProducts(r.data);
+          setError(null);
+        },
+        (e: Error) => live && setError(e.message),
+      );
+    }, 250);
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+  }, [api, shop.handle, draft]);
+  return (
+    <div className="widget-preview" aria-live="polite">
+      <h3>Preview on your products</h3>
+      {error && <p className="error">{error}</p>}
+      {products && products.length === 0 && <p className="muted">This source has no products to show yet; the widget shows nothing until it has.</p>}
+      {products && products.length > 0 && <WidgetCards widget={{ ...draft, id: id || 1 }} products={products} currency={shop.currency} />}
+    </div>
+  );
+}
+
+function Snippet({ widget }: { widget: Widget }) {
+  const { shop } = useConsole();
+  const [copied, setCopied] = useState(false);
+  const text = snippetOf(widget, window.location.origin, shop.currency);
+  return (
+    <div className="widget-snippet">
+      <h3>Put it on your storefront</h3>
+      <p>
+        Paste this where the widget should appear in your theme ({PLACEMENT_LABELS[widget.placement].toLowerCase()}), with your shop's public key (it starts
+        with <code>rb_pub_</code>) in place of <code>YOUR_PUBLIC_KEY</code>. You only do this once: changes saved here show without touching the theme again.
+      </p>
+      <pre data-testid="widget-snippet">{text}</pre>
+      <button
+        type="button"
+        onClick={() => {
+          void navigator.clipboard?.writeText(text).then(() => setCopied(true));
+        }}
+      >
+        Copy the snippet
+      </button>
+      {copied && <span role="status"> Copied.</span>}
+    </div>
+  );
+}

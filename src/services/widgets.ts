@@ -1,0 +1,92 @@
+import { InvalidDocumentError, NotFoundError } from '../domain/errors.js';
+import { validateDocument } from '../domain/inputs/validate.js';
+import { customParams, type CustomParams } from '../domain/params/custom.js';
+import { readParams } from '../domain/params/read.js';
+import { publicWidget, WidgetInput, type PublicWidget, type Widget } from '../domain/widgets/widget.js';
+import type { CatalogIndex } from '../indexes/catalog-index.js';
+import type { Store } from '../store/store.js';
+import { LIST_SOURCES, type ListAnswer, type ListParams } from './lists/sources/index.js';
+import { loadCatalog, type ProductsService } from './products.js';
+import type { CustomAnswer, RecommendationsService } from './recommendations/index.js';
+import { customRequestOf } from './recommendations/params.js';
+
+type WidgetsStore = Pick<Store, 'createWidget' | 'updateWidget' | 'deleteWidget' | 'getWidget' | 'listWidgets'>;
+
+/** The products a widget's source gives, as the storefront would get them. */
+export type WidgetPreview = { kind: 'ruleset'; answer: CustomAnswer; params: CustomParams } | { kind: 'list'; answer: ListAnswer; params: ListParams };
+
+function problem(path: string, message: string): never {
+  throw new InvalidDocumentError(`Invalid widget: ${path}: ${message}.`, [{ path, message }]);
+}
+
+/**
+ * Storefront widgets as data (docs/widget.md, "Widgets as data"): the merchant's design and
+ * source, read by /widget.js, so a change needs no edit of the theme.
+ */
+export function createWidgetsService(deps: { store: WidgetsStore; catalog: CatalogIndex; products: ProductsService; recommendations: RecommendationsService }) {
+  const { store, catalog } = deps;
+
+  /** Checks the document and that its source exists: a widget never points at nothing when saved. */
+  async function checked(shopId: number, body: unknown): Promise<WidgetInput> {
+    const input = validateDocument(WidgetInput, body, 'widget');
+    const source = input.source;
+    if ('ruleset_id' in source) {
+      const rulesets = (await loadCatalog(catalog, shopId)).rulesets;
+      if (!rulesets.has(source.ruleset_id)) problem('source.ruleset_id', `unknown ruleset ${source.ruleset_id}`);
+    } else if (!LIST_SOURCES.has(`/products/${source.list}`)) {
+      problem('source.list', `unknown list "${source.list}"; lists are those under /api/v1/products/ (trending_products, top_sellers, …)`);
+    }
+    return input;
+  }
+
+  async function find(shopId: number, id: number): Promise<Widget> {
+    const widget = await store.getWidget(shopId, id);
+    if (!widget) throw new NotFoundError(`Widget ${id} not found.`);
+    return widget;
+  }
+
+  return {
+    async create(shopId: number, body: unknown): Promise<Widget> {
+      const widget = await store.createWidget(shopId, await checked(shopId, body));
+      // The write moved the data version: cached widget answers of this shop are unreachable now.
+      await catalog.apply(shopId, {});
+      return widget;
+    },
+    async update(shopId: number, id: number, body: unknown): Promise<Widget> {
+      const widget = await store.updateWidget(shopId, id, await checked(shopId, body));
+      if (!widget) throw new NotFoundError(`Widget ${id} not found.`);
+      await catalog.apply(shopId, {});
+      return widget;
+    },
+    async remove(shopId: number, id: number): Promise<void> {
+      if (!(await store.deleteWidget(shopId, id))) throw new NotFoundError(`Widget ${id} not found.`);
+      await catalog.apply(shopId, {});
+    },
+    get: find,
+    list(shopId: number): Promise<Widget[]> {
+      return store.listWidgets(shopId);
+    },
+    /** What a storefront reads. */
+    async storefront(shopId: number, id: number): Promise<PublicWidget> {
+      return publicWidget(await find(shopId, id));
+    },
+
+    /** The products a design (saved or not) shows, read exactly as the storefront's request would read them. */
+    async preview(shopId: number, body: unknown): Promise<WidgetPreview> {
+      const input = await checked(shopId, body);
+      const source = input.source;
+      // The admin API does not load the shop's read model by itself, as the storefront routes do.
+      await loadCatalog(catalog, shopId);
+      if ('ruleset_id' in source) {
+        const params = readParams(customParams, { limit: String(input.cards) });
+        const answer = await deps.recommendations.preview(shopId, source.ruleset_id, customRequestOf(params, Date.now()));
+        return { kind: 'ruleset', answer, params };
+      }
+      const list = LIST_SOURCES.get(`/products/${source.list}`)!;
+      const params = readParams(list.schema, { limit: String(source.limit) }) as ListParams;
+      return { kind: 'list', answer: await deps.products.list(shopId, list, params), params };
+    },
+  };
+}
+
+export type WidgetsService = ReturnType<typeof createWidgetsService>;

@@ -1,0 +1,81 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { ADMIN_TOKEN, startApp, type TestApp } from '../helpers/app.js';
+import { backends } from '../helpers/backends.js';
+import { launchChromium, listen, screenshot, watchErrors } from '../helpers/browser.js';
+import { PLATFORM_ENV, PLATFORM_WEBHOOK_SECRET } from '../helpers/fake-platform/connect.js';
+import { FakePlatform } from '../helpers/fake-platform/server.js';
+
+/** The Connection page: connect the shop to its platform (a fake speaking the GraphQL Admin API), watch the sync, see failures, disconnect. */
+describe.skipIf(!inject('chromium'))('the Connection page', () => {
+  const backend = backends()[0]!;
+  let t: TestApp;
+  let base: string;
+  let browser: Browser;
+  let fake: FakePlatform;
+
+  beforeAll(async () => {
+    t = await startApp(backend, PLATFORM_ENV);
+    base = await listen(t.app);
+    await t.createShop('conn', { name: 'Connected shop' });
+    fake = await new FakePlatform({ shape: { products: 6, collections: 2, customers: 3, orders: 5 } }).start();
+    browser = await launchChromium();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await fake?.stop();
+    await t?.close();
+    await backend.cleanup();
+  });
+
+  async function signedIn(): Promise<{ page: Page; errors: string[] }> {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    page.setDefaultTimeout(20_000);
+    const errors = watchErrors(page);
+    await page.goto(`${base}/console/`);
+    await page.getByLabel('Operator token or shop private key').fill(ADMIN_TOKEN);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Rulesets', level: 1 }).waitFor();
+    return { page, errors };
+  }
+
+  it('connects, shows the sync finishing with its counts, shows a refused token as a failure, and disconnects after asking', async () => {
+    const { page, errors } = await signedIn();
+    await page.getByRole('link', { name: 'Connection' }).click();
+    await page.getByText('Not connected yet.').waitFor();
+    await page.getByLabel('Store address').fill('acme.myshopify.com');
+    await page.getByLabel(/Admin API access token/).fill(fake.token);
+    await page.getByLabel(/App client secret/).fill(PLATFORM_WEBHOOK_SECRET);
+    await page.getByText('Advanced').click();
+    await page.getByLabel(/API address/).fill(fake.apiUrl);
+    await page.getByRole('button', { name: 'Connect', exact: true }).click();
+
+    const status = page.getByTestId('connection-status');
+    await status.getByText('Full sync: Finished').waitFor();
+    const text = await status.textContent();
+    expect(text).toContain('Connected: changes in your store arrive here by themselves.');
+    expect(text).toContain('6 products, 2 collections, 3 customers, 5 orders');
+    expect(text).toContain('Stored (never shown)');
+    expect(text).not.toContain(fake.token);
+    await screenshot(page, 'console-connection');
+
+    // The store refuses the token: the next check fails, and the page says so with the platform's reason.
+    fake.token = 'shpat_rotated_token_0000000000000000';
+    await page.getByRole('button', { name: 'Check for changes now' }).click();
+    await status.getByText('Check for changes: Failed').waitFor();
+    expect(await page.getByRole('alert').filter({ hasText: 'The last sync failed' }).count()).toBe(1);
+
+    const asked: string[] = [];
+    page.once('dialog', (dialog) => {
+      asked.push(dialog.message());
+      void dialog.accept();
+    });
+    await page.getByRole('button', { name: 'Disconnect' }).click();
+    await status.getByText(/^Disconnected: nothing arrives/).waitFor();
+    expect(asked[0]).toContain('stay');
+    expect((await t.admin('GET', '/admin/v1/shops/conn/platform')).json().platform.status).toBe('disconnected');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});

@@ -1,0 +1,82 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startApp, type TestApp } from '../../helpers/app.js';
+import { backends } from '../../helpers/backends.js';
+import { productInput } from '../../helpers/fixtures.js';
+import { widgetInput } from '../../helpers/widgets.js';
+
+describe.each(backends())('widgets as data on $name', (backend) => {
+  let t: TestApp;
+  let key: string;
+  const base = '/admin/v1/shops/wd/widgets';
+
+  beforeAll(async () => {
+    t = await startApp(backend);
+    key = (await t.createShop('wd')).public;
+    await t.admin(
+      'PUT',
+      '/admin/v1/shops/wd/products',
+      [1, 2, 3, 4, 5].map((id) => productInput(id)),
+    );
+    await t.admin('POST', '/admin/v1/shops/wd/rulesets', {
+      name: 'Pair',
+      rules: [{ logic: [], output: [{ type: 'product', products: [{ product_id: 2 }, { product_id: 3 }] }] }],
+    });
+  });
+  afterAll(() => t.close().then(() => backend.cleanup()));
+
+  it('creates, lists, replaces and deletes a widget in the shape of the spec', async () => {
+    const created = await t.admin('POST', base, widgetInput());
+    expect(created.statusCode, created.body).toBe(201);
+    const widget = created.json().widget;
+    expect(widget).toMatchObject({ ...widgetInput(), version: 1 });
+    expect((await t.admin('GET', base)).json().data).toHaveLength(1);
+    const replaced = await t.admin('PUT', `${base}/${widget.id}`, widgetInput({ source: { ruleset_id: 1 }, layout: 'carousel' }));
+    expect(replaced.json().widget).toMatchObject({ id: widget.id, version: 2, source: { ruleset_id: 1 }, layout: 'carousel' });
+    expect((await t.admin('GET', `${base}/${widget.id}`)).json().widget.version).toBe(2);
+    expect((await t.admin('DELETE', `${base}/${widget.id}`)).statusCode).toBe(204);
+    expect((await t.admin('GET', `${base}/${widget.id}`)).statusCode).toBe(404);
+  });
+
+  it('refuses a source that does not exist and a design out of bounds, naming the field', async () => {
+    const ruleset = await t.admin('POST', base, widgetInput({ source: { ruleset_id: 99 } }));
+    expect(ruleset.statusCode).toBe(422);
+    expect(ruleset.json().field).toBe('source.ruleset_id');
+    const list = await t.admin('POST', base, widgetInput({ source: { list: 'no_such_list', limit: 4 } }));
+    expect(list.json().field).toBe('source.list');
+    const cards = await t.admin('POST', base, widgetInput({ cards: 13 }));
+    expect(cards.statusCode).toBe(422);
+    expect(cards.json().field).toBe('cards');
+    const colour = await t.admin('POST', base, widgetInput({ style: { accent: 'red', text: null, font: null } }));
+    expect(colour.json().field).toBe('style.accent');
+  });
+
+  it('serves the design publicly with an ETag, and a change shows on the next request', async () => {
+    const id = (await t.admin('POST', base, widgetInput({ title: 'First' }))).json().widget.id;
+    const first = await t.app.inject(`/api/v1/widgets/${id}?key=${key}`);
+    expect(first.statusCode, first.body).toBe(200);
+    expect(first.json().widget).toMatchObject({ id, title: 'First', version: 1 });
+    expect(first.json().widget.created_at).toBeUndefined();
+    const etag = first.headers.etag as string;
+    expect(etag).toMatch(/^".+"$/);
+    const again = await t.app.inject({ url: `/api/v1/widgets/${id}?key=${key}`, headers: { 'if-none-match': etag } });
+    expect(again.statusCode).toBe(304);
+
+    await t.admin('PUT', `${base}/${id}`, widgetInput({ title: 'Second' }));
+    const changed = await t.app.inject({ url: `/api/v1/widgets/${id}?key=${key}`, headers: { 'if-none-match': etag } });
+    expect(changed.statusCode).toBe(200);
+    expect(changed.json().widget.title).toBe('Second');
+    expect(changed.headers.etag).not.toBe(etag);
+    expect((await t.app.inject(`/api/v1/widgets/999?key=${key}`)).statusCode).toBe(404);
+    expect((await t.app.inject(`/api/v1/widgets/${id}`)).statusCode).toBe(400);
+  });
+
+  it('previews the products a design shows, as the storefront would get them', async () => {
+    const ruleset = await t.admin('POST', `${base}/preview`, widgetInput({ source: { ruleset_id: 1 } }));
+    expect(ruleset.statusCode, ruleset.body).toBe(200);
+    expect(ruleset.json().data.map((p: { id: number }) => p.id)).toEqual([2, 3]);
+    expect(ruleset.json().metadata.source).toBe('ruleset:1:v1');
+    const list = await t.admin('POST', `${base}/preview`, widgetInput({ source: { list: 'top_sellers', limit: 2 } }));
+    expect(list.statusCode, list.body).toBe(200);
+    expect(list.json().metadata.source).toBe('list:top_sellers');
+  });
+});
