@@ -148,6 +148,7 @@ export async function compose(
     models.changed(shopId);
   };
   await bus.subscribe((message) => {
+    if (message.type === 'answers') return answers.local.deleteShop(message.shopId);
     const done = message.type === 'keys' ? keys.load() : catalog.refreshShop(message.shopId, message.version);
     done.catch((error: unknown) => options.log?.warn({ err: error }, "could not apply another node's change; the next poll will"));
   });
@@ -178,7 +179,13 @@ export async function compose(
   });
   const attribution = createAttributionService({ store, catalog });
   const catalogAdmin = createCatalogService({ store, catalog, attribution });
-  const privacy = createPrivacyService({ store, catalog, viewed, shopDeleted: () => keys.load().then(() => bus.publish({ type: 'keys' })) });
+  const privacy = createPrivacyService({
+    store,
+    catalog,
+    viewed,
+    shopDeleted: () => keys.load().then(() => bus.publish({ type: 'keys' })),
+    forgetAnswers: (shopId) => answers.forgetShop(shopId).then(() => bus.publish({ type: 'answers', shopId })),
+  });
   const platform = createPlatformService({
     store,
     catalog,
