@@ -34,6 +34,8 @@ async function run(mode: Mode): Promise<Record<string, unknown>> {
       REBOUND_SECRET_KEY: '5e'.repeat(32),
       REBOUND_ALLOW_PRIVATE_UPSTREAMS: 'true',
       HOST: '127.0.0.1',
+      // One process, so the RSS sampled is the one serving the calls.
+      REBOUND_WORKERS: '1',
     },
     0,
     '/readyz',

@@ -48,7 +48,7 @@ export function generateDemoTraffic(data: DemoData, plan: TrafficPlan): DemoTraf
   let orderId = ID_BASE.order + 100_000_000;
 
   const visit = (at: number, uuid: string, customer: number | null, source: string, clickRate: number) => {
-    const who = { uuid, customer_id: customer };
+    const who = { uuid, customer_id: customer, cart_token: null };
     if (!rng.chance(0.75)) return;
     out.events.push({ ...who, type: 'impression', source, product_id: null, variant_id: null, created_at: at + 2000 });
     if (!rng.chance(clickRate)) return;

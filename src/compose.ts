@@ -24,6 +24,7 @@ import { createLedgerService } from './services/billing/ledger.js';
 import { createOnetimeService } from './services/billing/onetime.js';
 import { createBillingProviders } from './services/billing/providers.js';
 import type { LookupFunction } from 'node:net';
+import { TrackCountedPruner } from './jobs/track-counted-pruner.js';
 import { createUpstreamClient, type UpstreamClient } from './services/upstream/client.js';
 import { createReactivationService } from './services/billing/reactivation.js';
 import { createBillingWebhooks } from './services/billing/webhooks.js';
@@ -147,6 +148,7 @@ export async function compose(
     models.changed(shopId);
   };
   await bus.subscribe((message) => {
+    if (message.type === 'answers') return answers.local.deleteShop(message.shopId);
     const done = message.type === 'keys' ? keys.load() : catalog.refreshShop(message.shopId, message.version);
     done.catch((error: unknown) => options.log?.warn({ err: error }, "could not apply another node's change; the next poll will"));
   });
@@ -166,6 +168,7 @@ export async function compose(
     policy: { timeoutMs: config.billingTimeoutMs, budgetMs: 2 * config.billingTimeoutMs },
     ...(options.log ? { log: options.log } : {}),
   });
+  const trackCounted = new TrackCountedPruner((day) => store.forgetCountedBefore(day));
   const trackWriter = new GroupCommitter<TrackRow[]>((batch) => store.appendTrackEvents(batch.flat()), { maxBatch: 500, maxDelayMs: 0 });
   const exposures = new ExposureWriter((rows) => store.recordExposures(rows), {
     flushMs: 1000,
@@ -176,7 +179,13 @@ export async function compose(
   });
   const attribution = createAttributionService({ store, catalog });
   const catalogAdmin = createCatalogService({ store, catalog, attribution });
-  const privacy = createPrivacyService({ store, catalog, viewed, shopDeleted: () => keys.load().then(() => bus.publish({ type: 'keys' })) });
+  const privacy = createPrivacyService({
+    store,
+    catalog,
+    viewed,
+    shopDeleted: () => keys.load().then(() => bus.publish({ type: 'keys' })),
+    forgetAnswers: (shopId) => answers.forgetShop(shopId).then(() => bus.publish({ type: 'answers', shopId })),
+  });
   const platform = createPlatformService({
     store,
     catalog,
@@ -256,7 +265,13 @@ export async function compose(
       if (timer) return;
       timer = setInterval(() => {
         if (refreshing) return;
-        refreshing = Promise.all([catalog.refreshStale(), keys.refreshIfStale(), catalog.refreshEventCounts(), storefrontSync.applyPending()])
+        refreshing = Promise.all([
+          catalog.refreshStale(),
+          keys.refreshIfStale(),
+          catalog.refreshEventCounts(),
+          storefrontSync.applyPending(),
+          trackCounted.run(),
+        ])
           .catch((error: unknown) => options.log?.warn({ err: error }, 'index refresh failed; serving the last loaded data'))
           .finally(() => {
             refreshing = null;

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 
-/** What one node tells the others after a write it committed. */
-export type ChangeMessage = { type: 'shop'; shopId: number; version: number } | { type: 'keys' };
+/** What one node tells the others after a write it committed (`answers`: drop the shop's cached answers). */
+export type ChangeMessage = ShopChanged | { type: 'keys' } | { type: 'answers'; shopId: number };
+type ShopChanged = { type: 'shop'; shopId: number; version: number };
 
 /**
  * Carries "this changed" between API nodes over Redis pub/sub, so the others rebuild at once

@@ -63,6 +63,12 @@ export class ResponseCache {
   delete(key: string): void {
     this.lru.delete(key);
   }
+
+  /** Drops every answer of a shop, whatever its version (an erasure must not leave them stored). */
+  deleteShop(shopId: number): void {
+    const prefix = answerKey(shopId, '', '').slice(0, -1);
+    for (const key of [...this.lru.keys()]) if (key.startsWith(prefix)) this.lru.delete(key);
+  }
 }
 
 /** A cached answer's key: shop, data version, and the request in canonical form (path and declared parameters). */

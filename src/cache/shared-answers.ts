@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import type { CachedAnswer, ResponseCache } from './response-cache.js';
+import { answerKey, type CachedAnswer, type ResponseCache } from './response-cache.js';
 
 /**
  * The answer cache across API nodes: this node's LRU first, then Redis. Redis errors are logged
@@ -40,6 +40,19 @@ export class SharedAnswers {
       this.redis.set(`${this.options.prefix}ans:${key}`, body, 'EX', Math.max(1, this.options.ttlSeconds)).catch((error: unknown) => this.failed(error));
     }
     return answer;
+  }
+
+  /** Drops a shop's answers here and in Redis (other nodes drop theirs on the change bus). */
+  async forgetShop(shopId: number): Promise<void> {
+    this.local.deleteShop(shopId);
+    if (!this.redis) return;
+    const pattern = `${this.options.prefix.replace(/[*?[\]\\]/g, '\\$&')}ans:${answerKey(shopId, '*', '*')}`;
+    try {
+      const stream = this.redis.scanStream({ match: pattern, count: 500 });
+      for await (const keys of stream as AsyncIterable<string[]>) if (keys.length > 0) await this.redis.unlink(...keys);
+    } catch (error) {
+      this.failed(error);
+    }
   }
 
   compress(answer: CachedAnswer): void {

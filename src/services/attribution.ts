@@ -67,13 +67,18 @@ export function createAttributionService(deps: { store: AttributionStore; catalo
       const latest = new Map(orders.map((o) => [o.id, o])); // an order given twice: the last one stands, as in the import
       const shop = catalog.get(shopId);
       const windowMs = (shop?.shop.settings.attribution_window_hours ?? DEFAULT_ATTRIBUTION_WINDOW_HOURS) * HOUR_MS;
-      const needClicks = [...latest.values()].filter((o) => !o.cancelled && o.customer_id !== null && o.lines.some((l) => l.source === null && l.quantity > 0));
+      const traceable = (o: OrderToAttribute) => o.customer_id !== null || o.cart_token !== null;
+      const untagged = (o: OrderToAttribute) => o.lines.some((l) => l.source === null && l.quantity > 0);
+      const needClicks = [...latest.values()].filter((o) => !o.cancelled && traceable(o) && untagged(o));
       const clicks =
         needClicks.length === 0
           ? []
           : await store.clicksOf(
               shopId,
-              needClicks.map((o) => o.customer_id!),
+              {
+                customerIds: needClicks.flatMap((o) => (o.customer_id === null ? [] : [o.customer_id])),
+                cartTokens: needClicks.flatMap((o) => (o.cart_token === null ? [] : [o.cart_token])),
+              },
               Math.min(...needClicks.map((o) => o.created_at)) - windowMs,
               Math.max(...needClicks.map((o) => o.created_at)),
             );

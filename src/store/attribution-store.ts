@@ -26,12 +26,20 @@ export interface Exposure {
   created_at: number;
 }
 
+/** Whose clicks the click window reads: signed-in customers' and carts'. */
+export interface ClickersOf {
+  customerIds: number[];
+  cartTokens: string[];
+}
+
 /** Tracking and attribution storage (docs/attribution.md). */
 export interface TrackingStore {
   /** Stores tracked events of any shops in one transaction, with their per-day totals: all or nothing. */
   appendTrackEvents(rows: TrackRow[]): Promise<void>;
-  /** Clicks by these customers created in [from, to] (epoch ms), for the click window. */
-  clicksOf(shopId: number, customerIds: number[], from: number, to: number): Promise<Click[]>;
+  /** Forgets which tracked events counted on days before `day` (yyyymmdd); returns how many records went. */
+  forgetCountedBefore(day: number): Promise<number>;
+  /** Clicks by these customers or in these carts created in [from, to] (epoch ms), for the click window. */
+  clicksOf(shopId: number, who: ClickersOf, from: number, to: number): Promise<Click[]>;
   /** Replaces the attributed lines of these orders (none for a cancelled one) and moves the per-day totals by the difference. */
   replaceOrderAttributions(shopId: number, orderIds: number[], lines: AttributedLine[]): Promise<void>;
   /** Per-day figures of every source from `sinceDay` (yyyymmdd) on. */

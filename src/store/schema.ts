@@ -55,6 +55,7 @@ export interface Database extends PlatformTables {
     product_id: number | null;
     variant_id: number | null;
     created_at: number;
+    cart_token: string | null;
   };
   source_days: { shop_id: number; day: number; source: string; impressions: number; clicks: number; add_to_carts: number; orders: number; revenue: number };
   order_attributions: {

@@ -39,4 +39,20 @@ describe('ResponseCache', () => {
     expect(cache.get('a')).toBeUndefined();
     expect(cache.get('c')).toBeDefined();
   });
+
+  it("drops every answer of one shop, whatever its version, and no other shop's", () => {
+    const cache = new ResponseCache({ ttlSeconds: 60 });
+    for (const [shop, version] of [
+      [1, 3],
+      [1, 4],
+      [12, 3],
+      [2, 1],
+    ] as const)
+      cache.set(answerKey(shop, version, '/p'), Buffer.from('x'));
+    cache.deleteShop(1);
+    expect(cache.get(answerKey(1, 3, '/p'))).toBeUndefined();
+    expect(cache.get(answerKey(1, 4, '/p'))).toBeUndefined();
+    expect(cache.get(answerKey(12, 3, '/p'))).toBeDefined();
+    expect(cache.get(answerKey(2, 1, '/p'))).toBeDefined();
+  });
 });

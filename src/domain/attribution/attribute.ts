@@ -2,10 +2,15 @@ import type { Money } from '../catalog/money.js';
 import { utcDay } from '../events.js';
 import { getOrCreate } from '../maps.js';
 
+/** The longest cart token kept: the platform's are 32 to 64 characters. */
+export const MAX_CART_TOKEN_LENGTH = 255;
+
 /** An order as attribution reads it: its lines with the property a storefront tagged them with, net of refunds. */
 export interface OrderToAttribute {
   id: number;
   customer_id: number | null;
+  /** The storefront cart the order was placed from: its clicks count as the customer's would. */
+  cart_token: string | null;
   /** Epoch ms. */
   created_at: number;
   cancelled: boolean;
@@ -22,9 +27,10 @@ export interface OrderToAttribute {
   }[];
 }
 
-/** A tracked click, as the click window reads it. */
+/** A tracked click, as the click window reads it: by a signed-in customer, in a known cart, or both. */
 export interface Click {
-  customer_id: number;
+  customer_id: number | null;
+  cart_token: string | null;
   product_id: number;
   source: string;
   /** Epoch ms. */
@@ -48,8 +54,9 @@ export interface AttributedLine {
 
 /**
  * Attributes an order's lines (docs/attribution.md, "Attribution"): the line-item property wins;
- * otherwise the customer's latest click on the product within the window before the order. A
- * cancelled order, and lines refunded to zero, attribute nothing.
+ * otherwise the latest click on the product within the window before the order by its customer or
+ * in its cart (an anonymous order has only its cart). A cancelled order, and lines refunded to
+ * zero, attribute nothing.
  */
 export function attributeOrder(order: OrderToAttribute, clicks: readonly Click[], windowMs: number): Omit<AttributedLine, 'experiment_id' | 'arm'>[] {
   if (order.cancelled) return [];
@@ -58,8 +65,8 @@ export function attributeOrder(order: OrderToAttribute, clicks: readonly Click[]
     if (line.quantity <= 0) continue;
     let source = line.source;
     let via: AttributedLine['via'] = 'property';
-    if (source === null && order.customer_id !== null) {
-      source = latestClick(clicks, order.customer_id, line.product_id, order.created_at - windowMs, order.created_at);
+    if (source === null && (order.customer_id !== null || order.cart_token !== null)) {
+      source = latestClick(clicks, order, line.product_id, order.created_at - windowMs, order.created_at);
       via = 'click';
     }
     if (source === null) continue;
@@ -77,10 +84,13 @@ export function attributeOrder(order: OrderToAttribute, clicks: readonly Click[]
   return out;
 }
 
-function latestClick(clicks: readonly Click[], customerId: number, productId: number, from: number, to: number): string | null {
+function latestClick(clicks: readonly Click[], order: OrderToAttribute, productId: number, from: number, to: number) {
+  const { customer_id: customer, cart_token: cart } = order;
+  const byCustomer = (click: Click) => customer !== null && click.customer_id === customer;
+  const ours = (click: Click) => byCustomer(click) || (cart !== null && click.cart_token === cart);
   let best: Click | null = null;
   for (const click of clicks) {
-    if (click.customer_id !== customerId || click.product_id !== productId || click.created_at < from || click.created_at > to) continue;
+    if (!ours(click) || click.product_id !== productId || click.created_at < from || click.created_at > to) continue;
     if (!best || click.created_at >= best.created_at) best = click;
   }
   return best?.source ?? null;

@@ -12,6 +12,7 @@ export function orderToAttribute(row: OrderInput, createdAt: number, cancelled: 
   return {
     id: row.id,
     customer_id: row.customer?.id ?? null,
+    cart_token: row.cart_token || null,
     created_at: createdAt,
     cancelled,
     lines: row.line_items.map((line, lineNo) => {

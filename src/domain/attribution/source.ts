@@ -23,6 +23,16 @@ export function listSource(path: string): string {
   return `list:${path.slice(path.lastIndexOf('/') + 1)}`;
 }
 
+/** The source of the platform widget's events and sales: `widget:<widget_id>`; null without a widget. */
+export function widgetSource(widgetId: string | null): string | null {
+  return widgetId === null ? null : `widget:${widgetId}`;
+}
+
+/** A sale's `_rebound_source` property, when it has a source. */
+export function sourceProperty(source: string | null): { name: string; value: string }[] {
+  return source === null ? [] : [{ name: SOURCE_PROPERTY, value: source }];
+}
+
 const RULESET = /^ruleset:(\d{1,15}):v(\d{1,15})(?::arm:(.{1,64}))?$/s;
 const LIST = /^list:([a-z][a-z_]{0,62})$/;
 

@@ -13,6 +13,8 @@ export interface TrackEvent {
   source: string | null;
   product_id: number | null;
   variant_id: number | null;
+  /** The storefront cart's token, when sent: an order of the same cart is attributed to its clicks. */
+  cart_token: string | null;
   /** Epoch ms. */
   created_at: number;
 }

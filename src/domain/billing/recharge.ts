@@ -242,6 +242,7 @@ export function chargeFromRemote(c: RemoteCharge): BillingCharge {
 
 export function onetimeFromRemote(o: RemoteOnetime): Onetime {
   const created = remoteTimestamp(o.created_at) ?? '';
+  const properties = Array.isArray(o.properties) ? o.properties : [];
   return {
     id: requireId(o.id, 'one-time purchase'),
     address_id: requireId(o.address_id, 'one-time purchase address'),
@@ -256,6 +257,7 @@ export function onetimeFromRemote(o: RemoteOnetime): Onetime {
     status: o.is_cancelled ? 'CANCELLED' : 'ACTIVE',
     created_at: created,
     updated_at: remoteTimestamp(o.updated_at) ?? created,
+    properties: properties.map((p) => ({ name: `${p.name}`, value: `${p.value}` })),
   };
 }
 

@@ -96,6 +96,8 @@ export interface Onetime {
   status: string;
   created_at: string;
   updated_at: string;
+  /** `_rebound_source` = `widget:<widget_id>` when a widget sold it (docs/billing.md). */
+  properties: { name: string; value: string }[];
 }
 
 export interface BillingOrder {

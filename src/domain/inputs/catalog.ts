@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { MAX_CART_TOKEN_LENGTH } from '../attribution/attribute.js';
 
 /** Admin API input documents for the catalog (docs/api.md, "Admin API"). Unknown fields are refused, never dropped. */
 
@@ -170,12 +171,15 @@ export const MarketInput = Type.Object(
 );
 export type MarketInput = Static<typeof MarketInput>;
 
+const CartToken = Type.String({ maxLength: MAX_CART_TOKEN_LENGTH });
+
 export const OrderInput = Type.Object({
   id: Id,
   created_at: Timestamp,
   updated_at: Type.Optional(Timestamp),
   cancelled_at: Type.Optional(Type.Union([Timestamp, Type.Null()])),
   customer: Type.Optional(Type.Union([Type.Object({ id: Id }), Type.Null()])),
+  cart_token: Type.Optional(Type.Union([CartToken, Type.Null()], { description: 'its storefront cart' })),
   line_items: Type.Array(
     Type.Object({
       id: Type.Optional(Type.Union([Id, Type.Null()], { description: "the line's id: refunds name it" })),

@@ -1,3 +1,5 @@
+import { MAX_CART_TOKEN_LENGTH } from '../attribution/attribute.js';
+import { widgetSource } from '../attribution/source.js';
 import type { TrackType } from '../attribution/track.js';
 import { InvalidInputError } from '../errors.js';
 import { MISSING_IDENTITY } from './event.js';
@@ -20,6 +22,7 @@ export const bulkEventParams = params({
   shop_variant_id: positiveId('the variant'),
   defined_noun_id: text('the noun by handle (a viewed product)', { max: 255 }),
   widget_id: text('the widget the product was shown in', { max: 64 }),
+  cart_token: text("the storefront cart's token (kept with a widget event)", { max: MAX_CART_TOKEN_LENGTH }),
   event_time: time('when it happened: epoch milliseconds; default now'),
   customer_sig: text('hex HMAC-SHA256 of the customer id (shops that require customer signatures)', { max: 128 }),
 });
@@ -46,6 +49,7 @@ export type BulkEvent =
       productId: number | null;
       variantId: number | null;
       source: string | null;
+      cartToken: string | null;
       at: number | null;
     }
   | { kind: 'counted' };
@@ -68,7 +72,8 @@ function meaningOf(values: BulkEventValues, where: string): BulkEvent {
     ...who,
     productId: values.shop_product_id,
     variantId: values.shop_variant_id,
-    source: values.widget_id === null ? null : `widget:${values.widget_id}`,
+    source: widgetSource(values.widget_id),
+    cartToken: values.cart_token,
   };
 }
 

@@ -1,3 +1,4 @@
+import { MAX_CART_TOKEN_LENGTH } from '../attribution/attribute.js';
 import { MAX_SOURCE_LENGTH } from '../attribution/source.js';
 import { TRACK_TYPES, type TrackEvent, type TrackType } from '../attribution/track.js';
 import { MissingInputError } from '../errors.js';
@@ -38,6 +39,7 @@ export const trackParams = params({
   source: text('metadata.source of the answer the product came from', { max: MAX_SOURCE_LENGTH }),
   product_id: positiveId('the product shown, clicked or added'),
   variant_id: positiveId('the variant added, when known'),
+  cart_token: text("the storefront cart's token (its order gets its clicks)", { max: MAX_CART_TOKEN_LENGTH }),
   at: time('when it happened: RFC 3339 (also unix seconds or milliseconds); default now'),
 });
 
@@ -55,6 +57,7 @@ export function trackEventOf(values: TrackParams, now: number, where = ''): Trac
     source: values.source,
     product_id: values.product_id,
     variant_id: values.variant_id,
+    cart_token: values.cart_token,
     created_at: values.at ?? now,
   };
 }

@@ -106,6 +106,8 @@ const OnetimeSchema = Type.Object({
   status: Type.String(),
   created_at: Type.String(),
   updated_at: Type.String(),
+  // Absent from purchases stored before widgets were kept, which an Idempotency-Key may replay.
+  properties: Type.Optional(Type.Array(Type.Object({ name: Type.String(), value: Type.String() }))),
 });
 
 const OrderSchema = Type.Object({

@@ -1,3 +1,4 @@
+import { sourceProperty } from '../../domain/attribution/source.js';
 import { billingTimestamp, nextIntervalDate } from '../../domain/billing/dates.js';
 import type { BillingAddress, BillingCharge, BillingCustomer, BillingOrder, BillingSubscription, Onetime } from '../../domain/billing/types.js';
 import { formatMoney } from '../../domain/catalog/money.js';
@@ -80,6 +81,7 @@ function onetimeWrite(plan: OnetimePlan, customer: BillingCustomer | null, ids: 
     status: plan.chargeNow && !paid ? 'CANCELLED' : 'ACTIVE',
     created_at: stamp,
     updated_at: stamp,
+    properties: sourceProperty(plan.source),
   };
   if (!plan.chargeNow)
     return {

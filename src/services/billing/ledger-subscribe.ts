@@ -1,3 +1,4 @@
+import { sourceProperty } from '../../domain/attribution/source.js';
 import { billingTimestamp } from '../../domain/billing/dates.js';
 import type { BillingSubscription } from '../../domain/billing/types.js';
 import { formatMoney } from '../../domain/catalog/money.js';
@@ -57,6 +58,6 @@ function subscriptionOf(plan: SubscriptionPlan, id: number): BillingSubscription
     variant_title: plan.variantTitle,
     sku: plan.sku,
     sku_override: false,
-    properties: [],
+    properties: sourceProperty(plan.source),
   };
 }

@@ -1,3 +1,4 @@
+import { widgetSource } from '../../domain/attribution/source.js';
 import type { Shop } from '../../domain/shop.js';
 import type { CatalogIndex } from '../../indexes/catalog-index.js';
 import { idempotencyOf } from './idempotency.js';
@@ -30,6 +31,7 @@ export function createOnetimeService(deps: { providers: Pick<BillingProviders, '
           quantity: request.quantity,
           date,
           chargeNow: request.chargeNow,
+          source: widgetSource(request.widgetId),
           now,
         },
         idempotencyOf(idempotencyKey, { ...request, addressId }),

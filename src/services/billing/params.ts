@@ -30,6 +30,7 @@ export interface OnetimeRequest {
   quantity: number;
   date: string | null; // YYYY-MM-DD, 'today' or 'tomorrow'
   chargeNow: boolean;
+  widgetId: string | null;
 }
 
 /** The request of a one-time purchase, from its decoded parameters. */
@@ -42,5 +43,6 @@ export function onetimeRequestOf(values: OnetimeQuery): OnetimeRequest {
     quantity: values.quantity,
     date: values.next_charge_scheduled_at,
     chargeNow: values.charge_now,
+    widgetId: values.widget_id,
   };
 }

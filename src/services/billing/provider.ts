@@ -32,6 +32,8 @@ export interface OnetimePlan {
   /** `YYYY-MM-DD`. */
   date: string;
   chargeNow: boolean;
+  /** `widget:<widget_id>` when a widget sold it: kept as its `_rebound_source` property, for attribution. */
+  source: string | null;
   now: number;
 }
 
@@ -51,6 +53,8 @@ export interface SubscriptionPlan {
   orderIntervalUnit: 'day' | 'week' | 'month';
   orderIntervalFrequency: number;
   chargeIntervalFrequency: number;
+  /** `widget:<widget_id>` when a widget sold it: kept as its `_rebound_source` property, for attribution. */
+  source: string | null;
   now: number;
 }
 

@@ -1,3 +1,4 @@
+import { widgetSource } from '../../domain/attribution/source.js';
 import { InvalidInputError } from '../../domain/errors.js';
 import { requireAddressOrCharge, type SubscribeQuery } from '../../domain/params/billing.js';
 import type { BillingSubscription } from '../../domain/billing/types.js';
@@ -12,6 +13,7 @@ export interface SubscribeRequest extends PurchaseRequest {
   unit: 'day' | 'week' | 'month';
   orderFrequency: number;
   chargeFrequency: number;
+  widgetId: string | null;
 }
 
 /** The request of a new subscription, from its decoded parameters. */
@@ -29,6 +31,7 @@ export function subscribeRequestOf(values: SubscribeQuery): SubscribeRequest {
     unit: values.order_interval_unit,
     orderFrequency: values.order_interval_frequency,
     chargeFrequency: values.charge_interval_frequency || values.order_interval_frequency,
+    widgetId: values.widget_id,
   };
 }
 
@@ -56,6 +59,7 @@ export function createSubscribeService(deps: { providers: Pick<BillingProviders,
           orderIntervalUnit: request.unit,
           orderIntervalFrequency: request.orderFrequency,
           chargeIntervalFrequency: request.chargeFrequency,
+          source: widgetSource(request.widgetId),
           now,
         },
         idempotencyOf(idempotencyKey, { subscribe: true, ...request, addressId }),

@@ -58,6 +58,7 @@ export function createBulkEventsService(deps: { events: Pick<EventsService, 'ing
           source: t.source,
           product_id: t.productId,
           variant_id: t.variantId,
+          cart_token: t.cartToken,
           created_at: t.at ?? now,
         }));
         writes.push(deps.tracking.track(shopId, events));

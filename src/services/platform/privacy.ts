@@ -46,6 +46,8 @@ export function createPrivacyService(deps: {
   viewed?: ViewedIndex;
   /** Called after a shop is deleted (its keys must stop working on every node). */
   shopDeleted?: (shopId: number) => Promise<void>;
+  /** Drops the shop's cached answers on every node, so nothing erased stays stored in a cache. */
+  forgetAnswers?: (shopId: number) => Promise<void>;
 }) {
   const { store } = deps;
 
@@ -54,8 +56,10 @@ export function createPrivacyService(deps: {
     const sessions = [...new Set((await store.listEvents(shopId, { customerId, limit: 100_000 })).map((e) => e.uuid).filter((u): u is string => !!u))];
     const counts = await store.eraseCustomer(shopId, customerId);
     deps.viewed?.forget(shopId, customerId, sessions);
-    // The write moved the shop's version: cached answers (local and shared) are keyed by it, so none is served again.
+    // The write moved the shop's version, so no cached answer is served again; they are also dropped,
+    // not left stored until they expire.
     await deps.catalog.apply(shopId, { orders: true });
+    await deps.forgetAnswers?.(shopId);
     return counts;
   }
 
@@ -112,6 +116,7 @@ export function createPrivacyService(deps: {
       await store.deleteShopData(shopId);
       await deps.catalog.apply(shopId, { shop: true });
       await deps.shopDeleted?.(shopId);
+      await deps.forgetAnswers?.(shopId);
       return 'applied';
     },
 

@@ -5,6 +5,8 @@ export interface BodySource extends AsyncIterable<Buffer | string> {
   destroy(error?: Error): unknown;
 }
 
+type Chunks = AsyncIterable<Buffer>;
+
 const tooLarge = (what: string, cap: number) => new UpstreamError('too_large', `${what} is larger than ${cap} bytes`, true, true);
 
 /** The whole body, read as a stream; past `maxBytes` the connection is dropped at once and `too_large` thrown. */
@@ -44,6 +46,15 @@ export async function* cappedChunks(body: BodySource, maxBytes: number): AsyncGe
  * at most one line is held in memory.
  */
 export async function* cappedLines(chunks: AsyncIterable<Buffer>, maxLineBytes: number): AsyncGenerator<string> {
+  const tooLong = () => tooLarge('a line of the answer', maxLineBytes);
+  for await (const line of splitLines(chunks, maxLineBytes, tooLong)) if (line !== '') yield line;
+}
+
+/**
+ * Every line of a byte stream (LF or CRLF, empty ones too, so their numbers are the sender's), each
+ * decoded once whole; a line longer than `cap` bytes throws `over()`. One line is held at most.
+ */
+export async function* splitLines(chunks: Chunks, cap: number, over: () => Error): AsyncGenerator<string> {
   let pending: Buffer[] = [];
   let pendingSize = 0;
   const take = (tail: Buffer): string => {
@@ -55,15 +66,15 @@ export async function* cappedLines(chunks: AsyncIterable<Buffer>, maxLineBytes: 
   for await (const chunk of chunks) {
     let start = 0;
     for (let end = chunk.indexOf(10); end !== -1; end = chunk.indexOf(10, start)) {
-      if (pendingSize + end - start > maxLineBytes) throw tooLarge('a line of the answer', maxLineBytes);
+      if (pendingSize + end - start > cap) throw over();
       const line = take(chunk.subarray(start, end));
       start = end + 1;
-      if (line !== '') yield line;
+      yield line;
     }
     pendingSize += chunk.length - start;
-    if (pendingSize > maxLineBytes) throw tooLarge('a line of the answer', maxLineBytes);
+    if (pendingSize > cap) throw over();
     if (start < chunk.length) pending.push(chunk.subarray(start));
   }
-  const last = take(Buffer.alloc(0));
-  if (last !== '') yield last;
+  // A body ending in a newline has no line after it.
+  if (pendingSize > 0) yield take(Buffer.alloc(0));
 }

@@ -7,6 +7,7 @@ import { isPublicAddress, upstreamUrlProblem } from './address.js';
 import { cappedChunks, cappedLines, readCapped } from './bounded-body.js';
 import { UpstreamError, asUpstreamError } from './errors.js';
 import { Lanes } from './lanes.js';
+import { RestingLanes } from './resting.js';
 
 /** A billing provider's answer is small: 2 MB is far above any documented page. */
 export const DEFAULT_MAX_BYTES = 2 * 1024 * 1024;
@@ -22,6 +23,8 @@ export interface UpstreamOptions {
   connections?: number;
   /** Calls in flight per lane at most (default 4); more wait under their deadline. */
   perLane?: number;
+  /** A lane whose answer broke the byte cap is refused, unsent, for this long (default 30 s; 0: never). */
+  restAfterTooLargeMs?: number;
 }
 
 /** One outbound request. The deadline covers connecting, the headers and the whole body. */
@@ -72,14 +75,20 @@ export function createUpstreamClient(options: UpstreamOptions) {
   });
 
   const lanes = new Lanes(options.perLane ?? 4);
+  const resting = new RestingLanes(options.restAfterTooLargeMs ?? 30_000);
 
   async function start(request: UpstreamRequest) {
     const url = new URL(request.url);
     const problem = upstreamUrlProblem(url.origin, options.allowPrivate);
     if (problem !== null) throw new UpstreamError('address', `upstream address refused: ${problem}`, false);
+    // A rest holds the lane's calls to the origin that broke the cap, not to a provider moved elsewhere.
+    const restKey = request.lane === undefined ? undefined : `${request.lane} ${url.origin}`;
+    if (restKey !== undefined) resting.check(restKey);
     const signal = AbortSignal.timeout(request.deadlineMs);
     const release = request.lane === undefined ? () => undefined : await lanes.acquire(request.lane, signal);
     try {
+      // Again once a slot is free: a call that waited behind the one that broke the cap is not sent.
+      if (restKey !== undefined) resting.check(restKey);
       const response = await agent.request({
         origin: url.origin,
         path: `${url.pathname}${url.search}`,
@@ -90,7 +99,8 @@ export function createUpstreamClient(options: UpstreamOptions) {
       });
       // The slot is held until the body is read, dropped or timed out.
       response.body.once('close', release);
-      return { response, signal };
+      const noteFailure = (error: unknown) => restKey !== undefined && resting.noteFailure(restKey, error);
+      return { response, signal, noteFailure };
     } catch (error) {
       release();
       throw asUpstreamError(error, signal.aborted, false);
@@ -102,7 +112,7 @@ export function createUpstreamClient(options: UpstreamOptions) {
   return {
     /** One request whose whole answer is read under the cap and the deadline. */
     async call(request: UpstreamRequest): Promise<UpstreamAnswer> {
-      const { response, signal } = await start(request);
+      const { response, signal, noteFailure } = await start(request);
       const maxBytes = request.maxBytes ?? DEFAULT_MAX_BYTES;
       try {
         if (Number(response.headers['content-length'] ?? 0) > maxBytes) {
@@ -112,18 +122,20 @@ export function createUpstreamClient(options: UpstreamOptions) {
         const body = await readCapped(response.body, maxBytes);
         return { status: response.statusCode, headers: response.headers, body };
       } catch (error) {
+        noteFailure(error);
         throw asUpstreamError(error, signal.aborted, true);
       }
     },
 
     /** One request whose answer is handed over as a bounded stream (the deadline still covers all of it). */
     async open(request: UpstreamRequest): Promise<UpstreamStream> {
-      const { response, signal } = await start(request);
+      const { response, signal, noteFailure } = await start(request);
       const maxBytes = request.maxBytes ?? DEFAULT_MAX_BYTES;
       const guarded = async function* (source: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
         try {
           yield* source;
         } catch (error) {
+          noteFailure(error);
           throw asUpstreamError(error, signal.aborted, true);
         }
       };

@@ -3,9 +3,10 @@
  * - `address`: the URL or a resolved address is refused by the address rules (nothing was sent);
  * - `network`: refused, reset or unresolvable (`sent` says whether the request may have arrived);
  * - `deadline`: the call's one deadline passed, before the headers or while reading the body;
- * - `too_large`: the answer (or one of its lines) passed the byte cap; the connection is closed at once.
+ * - `too_large`: the answer (or one of its lines) passed the byte cap; the connection is closed at once;
+ * - `resting`: the lane's upstream broke the byte cap a moment ago; the call was not sent.
  */
-export type UpstreamFailure = 'address' | 'network' | 'deadline' | 'too_large';
+export type UpstreamFailure = 'address' | 'network' | 'deadline' | 'too_large' | 'resting';
 
 /** A failed upstream call: the reason, whether the request may have reached the upstream, and whether it answered. */
 export class UpstreamError extends Error {

@@ -51,6 +51,12 @@ export async function countableRows(trx: Kysely<Database>, rows: readonly TrackR
   );
 }
 
+/** Deletes the once-per-day records of days before `day` (events are stamped on arrival: none can match them). */
+export async function forgetCountedBefore(db: Kysely<Database>, day: number): Promise<number> {
+  const result = await db.deleteFrom('track_counted').where('day', '<', day).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
 /** The arm each experiment served each visitor of these rows, by "shop, experiment, visitor". */
 async function servedArms(trx: Kysely<Database>, rows: readonly (TrackRow & { visitor: string })[]): Promise<Map<string, number>> {
   const wanted = new Map<string, { shop: number; experiment: number; visitors: Set<string> }>();

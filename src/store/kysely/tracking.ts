@@ -1,10 +1,10 @@
 import type { Kysely } from 'kysely';
-import { totalsOf, type AttributedLine } from '../../domain/attribution/attribute.js';
+import { totalsOf, type AttributedLine, type Click } from '../../domain/attribution/attribute.js';
 import { countTracked } from '../../domain/attribution/track.js';
 import { utcDay } from '../../domain/events.js';
 import type { TrackingStore } from '../attribution-store.js';
 import { chunks } from '../codec.js';
-import { countableRows } from './track-once.js';
+import { countableRows, forgetCountedBefore } from './track-once.js';
 import type { Database } from '../schema.js';
 import { addToTotals } from './increments.js';
 import { nextCounterBlock } from './shops.js';
@@ -14,6 +14,7 @@ const TRACK_COUNTS = ['impressions', 'clicks', 'add_to_carts'] as const;
 /** Tracked events, attributed order lines and their per-day totals (docs/attribution.md). */
 export function trackingMethods(db: Kysely<Database>): TrackingStore {
   return {
+    forgetCountedBefore: (day) => forgetCountedBefore(db, day),
     async appendTrackEvents(all) {
       if (all.length === 0) return;
       await db.transaction().execute(async (trx) => {
@@ -36,6 +37,7 @@ export function trackingMethods(db: Kysely<Database>): TrackingStore {
             source: r.source,
             product_id: r.product_id,
             variant_id: r.variant_id,
+            cart_token: r.cart_token,
             created_at: r.created_at,
           }));
           for (const batch of chunks(values, 9)) await trx.insertInto('track_events').values(batch).execute();
@@ -61,24 +63,36 @@ export function trackingMethods(db: Kysely<Database>): TrackingStore {
       });
     },
 
-    async clicksOf(shopId, customerIds, from, to) {
-      const out = [];
-      for (const ids of chunks([...new Set(customerIds)], 1, 500)) {
+    async clicksOf(shopId, who, from, to) {
+      const out = new Map<number, Click>();
+      const ofWhom = [
+        ...chunks([...new Set(who.customerIds)], 1, 500).map((ids) => ['customer_id', ids] as const),
+        ...chunks([...new Set(who.cartTokens)], 1, 500).map((tokens) => ['cart_token', tokens] as const),
+      ];
+      for (const [column, values] of ofWhom) {
         const rows = await db
           .selectFrom('track_events')
-          .select(['customer_id', 'product_id', 'source', 'created_at'])
+          .select(['id', 'customer_id', 'cart_token', 'product_id', 'source', 'created_at'])
           .where('shop_id', '=', shopId)
-          .where('customer_id', 'in', ids)
+          .where(column, 'in', values)
           .where('created_at', '>=', from)
           .where('created_at', '<=', to)
           .where('type', '=', 'click')
           .where('product_id', 'is not', null)
           .where('source', 'is not', null)
           .execute();
-        for (const r of rows)
-          out.push({ customer_id: Number(r.customer_id), product_id: Number(r.product_id), source: r.source!, created_at: Number(r.created_at) });
+        // A click found by its customer and again by its cart is one click.
+        for (const r of rows) {
+          out.set(Number(r.id), {
+            customer_id: r.customer_id === null ? null : Number(r.customer_id),
+            cart_token: r.cart_token,
+            product_id: Number(r.product_id),
+            source: r.source!,
+            created_at: Number(r.created_at),
+          });
+        }
       }
-      return out;
+      return [...out.values()];
     },
 
     async replaceOrderAttributions(shopId, orderIds, lines) {

@@ -9,6 +9,7 @@ import * as billingProvider from './2026_11_23_0010_billing_provider.js';
 import * as tracking from './2026_11_23_0030_tracking.js';
 import * as experiments from './2026_11_23_0031_experiments.js';
 import * as trackOnce from './2026_11_25_0100_track_once.js';
+import * as trackCartToken from './2026_11_25_0250_track_cart_token.js';
 import * as platform from './2026_11_25_0300_platform.js';
 import * as productServing from './2026_11_25_0400_product_serving.js';
 import * as widgets from './2026_11_25_0600_widgets.js';
@@ -25,6 +26,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_23_0030_tracking': tracking,
   '2026_11_23_0031_experiments': experiments,
   '2026_11_25_0100_track_once': trackOnce,
+  '2026_11_25_0250_track_cart_token': trackCartToken,
   '2026_11_25_0300_platform': platform,
   '2026_11_25_0400_product_serving': productServing,
   '2026_11_25_0600_widgets': widgets,

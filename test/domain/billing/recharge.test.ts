@@ -198,6 +198,7 @@ describe("2021-11 objects mapped to the seed's shapes", () => {
         is_cancelled: false,
         created_at: '2026-11-23T12:00:00+00:00',
         updated_at: '2026-11-23T12:00:00+00:00',
+        properties: [{ name: '_rebound_source', value: 'widget:77' }],
       }),
     ).toEqual({
       id: 8,
@@ -213,6 +214,7 @@ describe("2021-11 objects mapped to the seed's shapes", () => {
       status: 'ACTIVE',
       created_at: '2026-11-23T12:00:00',
       updated_at: '2026-11-23T12:00:00',
+      properties: [{ name: '_rebound_source', value: 'widget:77' }],
     });
   });
 

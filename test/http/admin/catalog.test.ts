@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NDJSON_LINE_LIMIT } from '../../../src/http/routes/admin/bulk.js';
 import { backends } from '../../helpers/backends.js';
 import { startApp, type TestApp } from '../../helpers/app.js';
 import { productInput } from '../../helpers/fixtures.js';
@@ -38,6 +39,26 @@ describe.each(backends())('admin catalog imports on $name', (backend) => {
     });
     expect(broken.statusCode).toBe(400);
     expect(broken.json().error).toContain('Line 2');
+  });
+
+  it('reads NDJSON line by line: a body larger than one line cap passes, a line over the cap is a 413', async () => {
+    await t.createShop('lines');
+    const ndjson = (payload: string) =>
+      t.app.inject({
+        method: 'PUT',
+        url: '/admin/v1/shops/lines/products',
+        headers: { authorization: `Bearer ${t.config.adminToken}`, 'content-type': 'application/x-ndjson' },
+        payload,
+      });
+    const long = 'x'.repeat(NDJSON_LINE_LIMIT / 8);
+    const lines = Array.from({ length: 12 }, (_, i) => JSON.stringify(productInput(40 + i, { body_html: long })));
+    const body = `${lines.join('\r\n')}\n`;
+    expect(body.length).toBeGreaterThan(NDJSON_LINE_LIMIT);
+    expect((await ndjson(body)).json()).toEqual({ upserted: 12 });
+    const overCap = JSON.stringify(productInput(60, { body_html: 'x'.repeat(NDJSON_LINE_LIMIT) }));
+    const tooLong = await ndjson(`${lines[0]}\n${overCap}\n`);
+    expect(tooLong.statusCode).toBe(413);
+    expect(tooLong.json().error).toContain('line');
   });
 
   it('rejects a bad row with 422 naming its index and field, and writes nothing', async () => {

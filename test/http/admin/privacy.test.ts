@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startApp, type TestApp } from '../../helpers/app.js';
 import { backends } from '../../helpers/backends.js';
 import { seedBilling } from '../../helpers/billing.js';
@@ -72,6 +73,20 @@ describe.each(backends())('erasing a customer on $name', (backend) => {
     }
     return bodies;
   }
+  /** The shop's cached answers in Redis about customer 9100 or holding anything personal of theirs. */
+  async function cachedLeaks(): Promise<string[]> {
+    const client = new Redis(REDIS_URL);
+    try {
+      const shopId = (await t.services.store.getShopByHandle('priv'))!.id;
+      const keys = await client.keys(`${redis.prefix}ans:${shopId}:*`);
+      const bodies = keys.length > 0 ? await client.mget(...keys) : [];
+      // An answer about the customer is keyed by their id or session: its body is what they bought or viewed.
+      const about = (text: string) => [...PERSONAL, 'shop_customer_id=9100'].some((p) => text.includes(p));
+      return keys.filter((key, i) => about(key) || about(bodies[i] ?? ''));
+    } finally {
+      client.disconnect();
+    }
+  }
   const leaks = (bodies: string[]) => bodies.filter((b) => PERSONAL.some((p) => b.includes(p))).map((b) => b.slice(0, 120));
   const topSellers = async () =>
     (await t.app.inject({ method: 'GET', url: `/api/v1/products/top_sellers?key=${keys.public}&limit=10` })).json().data.map((p: { id: number }) => p.id);
@@ -109,8 +124,11 @@ describe.each(backends())('erasing a customer on $name', (backend) => {
     expect(JSON.stringify(figures)).toContain('"product_id":1');
     expect(orderLines).toContainEqual([1, 2]);
 
+    // Answers are written to Redis without waiting; the erasure must find them there.
+    if (redisAvailable()) await vi.waitFor(async () => expect((await cachedLeaks()).length).toBeGreaterThan(0));
     const erased = await t.admin('DELETE', '/admin/v1/shops/priv/customers/9100');
     expect(erased.statusCode, erased.body).toBe(200);
+    if (redisAvailable()) expect(await cachedLeaks()).toEqual([]);
     expect(erased.json().erased).toMatchObject({ customers: 1, orders: 1, billing_customers: 1, track_events: 1 });
     expect(erased.json().erased.events).toBe(2);
 

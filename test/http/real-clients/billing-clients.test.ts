@@ -66,6 +66,30 @@ describe.each(backends())('real billing clients on $name', (backend) => {
     expect(listed.map((s) => s.id)).toContain(data.id);
   });
 
+  it('keeps the widget a subscription came from as its _rebound_source, on the ledger and remotely', async () => {
+    const source = { name: '_rebound_source', value: 'widget:77' };
+    const query = subscribeQuery(ledgerKey, '21');
+    query.set('widget_id', '77');
+    const res = await fetch(`${base}/api/v1/billing/subscribe?${query}`, { method: 'POST' });
+    expect(res.status).toBe(200);
+    const { data } = await json(res);
+    expect(data.properties).toEqual([source]);
+    const shopId = (await t.services.shops.requireShop('ledger')).id;
+    const listed = await t.services.store.listCustomerSubscriptions(shopId, 100);
+    expect(listed.find((s) => s.id === data.id)?.properties).toEqual([source]);
+    // Without a widget, nothing is claimed.
+    const plainQuery = subscribeQuery(ledgerKey, '21');
+    const plain = await fetch(`${base}/api/v1/billing/subscribe?${plainQuery}`, { method: 'POST' });
+    expect((await json(plain)).data.properties).toEqual([]);
+
+    fake.received.length = 0;
+    const remote = subscribeQuery(remoteKey, '11');
+    remote.set('widget_id', '77');
+    expect((await fetch(`${base}/api/v1/billing/subscribe?${remote}`, { method: 'POST' })).status).toBe(200);
+    const posted = fake.received.find((r) => r.method === 'POST' && r.path === '/subscriptions');
+    expect((posted!.body as { properties: unknown[] }).properties).toContainEqual(source);
+  });
+
   it('makes retries with one Idempotency-Key safe, as onetime does', async () => {
     const send = (variant: string) =>
       fetch(`${base}/api/v1/billing/subscribe?${subscribeQuery(ledgerKey, variant)}`, {
@@ -135,13 +159,17 @@ describe.each(backends())('real billing clients on $name', (backend) => {
    */
   it('adds a one-time purchase with POST /onetimes on a remote provider', async () => {
     fake.received.length = 0;
-    const res = await fetch(`${base}/api/v1/recharge/onetime?key=${remoteKey}&address_id=500&shopify_variant_id=21&next_charge_scheduled_at=tomorrow`, {
+    const query = `key=${remoteKey}&address_id=500&shopify_variant_id=21&next_charge_scheduled_at=tomorrow`;
+    const res = await fetch(`${base}/api/v1/recharge/onetime?${query}&widget_id=77`, {
       method: 'POST',
     });
     expect(res.status).toBe(201);
     const posts = fake.received.filter((r) => r.method === 'POST' && r.path === '/onetimes');
     expect(posts).toHaveLength(1);
     expect(posts[0]!.body).toMatchObject({ address_id: 500, quantity: 1, external_variant_id: { ecommerce: '21' } });
+    const source = { name: '_rebound_source', value: 'widget:77' };
+    expect((posts[0]!.body as { properties: unknown[] }).properties).toContainEqual(source);
+    expect((await json(res)).data.onetime.properties).toContainEqual(source);
     expect(posts[0]!.body?.next_charge_scheduled_at).toMatch(/^\d{4}-\d{2}-\d{2}$/);
   });
 
@@ -152,6 +180,12 @@ describe.each(backends())('real billing clients on $name', (backend) => {
     expect((await json(context)).data.billing_customer.id).toBe(100);
     const onetime = await fetch(`${base}/api/v1/recharge/onetime?key=${ledgerKey}&address_id=500&shopify_variant_id=21&widget_id=77`, { method: 'POST' });
     expect(onetime.status).toBe(201);
-    expect((await json(onetime)).data.onetime.shop_variant_id).toBe(21);
+    const { data } = await json(onetime);
+    expect(data.onetime.shop_variant_id).toBe(21);
+    // Kept for attribution, under the source the widget's events carry.
+    expect(data.onetime.properties).toEqual([{ name: '_rebound_source', value: 'widget:77' }]);
+    const plainQuery = `key=${ledgerKey}&address_id=500&shopify_variant_id=21`;
+    const plain = await fetch(`${base}/api/v1/recharge/onetime?${plainQuery}`, { method: 'POST' });
+    expect((await json(plain)).data.onetime.properties).toEqual([]);
   });
 });

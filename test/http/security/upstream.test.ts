@@ -99,6 +99,11 @@ describe('upstream calls cannot be turned against the platform (over real HTTP)'
     const res = await reactivation();
     expect(res.status).toBe(502);
     expect(hostile.seen).toHaveLength(1);
+    // The shop's provider rests: the next calls are 502s at once, and cost no more reads.
+    const again = await reactivation();
+    expect(again.status).toBe(502);
+    expect(JSON.stringify(await again.json())).toContain('resume');
+    expect(hostile.seen).toHaveLength(1);
     await hostile.stop();
   });
 

@@ -5,8 +5,7 @@ import { connectBody, PLATFORM_ENV } from '../../helpers/fake-platform/connect.j
 import { FakePlatform, type FakePlatformOptions } from '../../helpers/fake-platform/server.js';
 
 /** Throttling and faults of the platform (docs/api.md, "Connecting the platform"), each against the fake. */
-describe('platform sync under throttling and faults', () => {
-  const backend = backends()[0]!;
+describe.each(backends())('platform sync under throttling and faults on $name', (backend) => {
   let t: TestApp;
   let fake: FakePlatform;
   let shop = 0;

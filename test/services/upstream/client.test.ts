@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isPublicAddress, upstreamUrlProblem } from '../../../src/services/upstream/address.js';
 import { createUpstreamClient } from '../../../src/services/upstream/client.js';
 import { UpstreamError } from '../../../src/services/upstream/errors.js';
+import { RestingLanes } from '../../../src/services/upstream/resting.js';
 
 const REFUSED_URLS = [
   'https://127.0.0.1',
@@ -58,9 +59,11 @@ const toLoopback: LookupFunction = (_host, options, callback) => {
 describe('upstream client', () => {
   let server: Server;
   let base = '';
+  let hugeCalls = 0;
   beforeAll(async () => {
     server = createServer((req, res) => {
       if (req.url === '/huge') {
+        hugeCalls++;
         // 60 MB, written as fast as the socket takes it.
         res.writeHead(200, { 'content-type': 'application/json' });
         const chunk = Buffer.alloc(1024 * 1024, 'a');
@@ -97,6 +100,43 @@ describe('upstream client', () => {
     expect(failure).toBeInstanceOf(UpstreamError);
     expect((failure as UpstreamError).reason).toBe('too_large');
     await client.close();
+  });
+
+  it("rests a lane whose answer broke the cap: its next calls fail unsent, other lanes' calls go", async () => {
+    const client = createUpstreamClient({ allowPrivate: true });
+    const huge = { url: `${base}/huge`, deadlineMs: 30_000, lane: 'shop:big' };
+    expect(await client.call(huge).catch((e: unknown) => e)).toMatchObject({ reason: 'too_large' });
+    const callsBefore = hugeCalls;
+    expect(await client.call(huge).catch((e: unknown) => e)).toMatchObject({ reason: 'resting', sent: false });
+    const opened = await client.open({ ...huge, url: `${base}/lines` }).catch((e: unknown) => e);
+    expect(opened).toMatchObject({ reason: 'resting' });
+    expect(hugeCalls).toBe(callsBefore);
+    expect((await client.call({ url: `${base}/lines`, deadlineMs: 5000, lane: 'shop:small' })).status).toBe(200);
+    await client.close();
+  });
+
+  it('does not send a call that waited for a slot behind the one that broke the cap', async () => {
+    const client = createUpstreamClient({ allowPrivate: true, perLane: 1 });
+    const huge = { url: `${base}/huge`, deadlineMs: 30_000, lane: 'shop:queued' };
+    const callsBefore = hugeCalls;
+    const attempt = () => client.call(huge).catch((e: unknown) => e);
+    const both = await Promise.all([attempt(), attempt()]);
+    expect(both.map((e) => (e as UpstreamError).reason)).toEqual(['too_large', 'resting']);
+    expect(hugeCalls).toBe(callsBefore + 1);
+    await client.close();
+  });
+
+  it('ends a rest when its time is over', () => {
+    let now = 1000;
+    const resting = new RestingLanes(30_000, () => now);
+    resting.noteFailure('shop:1', new UpstreamError('deadline', 'timed out', true, true));
+    expect(() => resting.check('shop:1')).not.toThrow();
+    resting.noteFailure('shop:1', new UpstreamError('too_large', 'too large', true, true));
+    expect(() => resting.check('shop:1')).toThrow(/resume in 30 s/);
+    now += 29_500;
+    expect(() => resting.check('shop:1')).toThrow(/resume in 1 s/);
+    now += 500;
+    expect(() => resting.check('shop:1')).not.toThrow();
   });
 
   it('ends an answer that never finishes at the deadline, headers and body under one deadline', async () => {

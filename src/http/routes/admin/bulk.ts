@@ -1,23 +1,51 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { errorCodes } from 'fastify';
+import type { Readable } from 'node:stream';
 import { InvalidBodyError } from '../../../domain/errors.js';
+import { splitLines } from '../../../services/upstream/bounded-body.js';
 
-/** Bulk admin bodies may be NDJSON (one document per line) as well as a JSON array. */
+/** One NDJSON line is one document (a product, a collection, an event): 1 MB is far above any of them. */
+export const NDJSON_LINE_LIMIT = 1024 * 1024;
+
+/** An NDJSON line over the line cap: the body is refused as it arrives, before the rest is read. */
+const LINE_TOO_LARGE = `A line of the NDJSON body is larger than ${NDJSON_LINE_LIMIT / 1024 / 1024} MB`;
+const lineTooLarge = () => Object.assign(new Error(LINE_TOO_LARGE), { statusCode: 413 });
+
+/**
+ * Bulk admin bodies may be NDJSON (one document per line) as well as a JSON array. The body is read
+ * as a stream, line by line: only the current line is held besides the documents parsed so far, and
+ * the route's byte limit (REBOUND_MAX_BODY_MB) and the line cap end the read as soon as they are passed.
+ */
 export function registerNdjson(app: FastifyInstance): void {
-  app.addContentTypeParser('application/x-ndjson', { parseAs: 'string' }, (_request, body, done) => {
+  app.addContentTypeParser('application/x-ndjson', async (request: FastifyRequest, payload: Readable) => {
+    const limit = request.routeOptions.bodyLimit ?? BULK_BODY_LIMIT;
+    if (Number(request.headers['content-length'] ?? 0) > limit) throw new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE();
     const rows: unknown[] = [];
-    const lines = (body as string).split('\n');
-    for (let i = 0; i < lines.length; i++) {
-      const line = lines[i]!.trim();
+    let number = 0;
+    // A refused body is not destroyed (that would reset the connection before the 413 is sent).
+    const chunks = payload.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>;
+    for await (const raw of splitLines(withinLimit(chunks, limit), NDJSON_LINE_LIMIT, lineTooLarge)) {
+      number++;
+      const line = raw.trim();
       if (line === '') continue;
       try {
         rows.push(JSON.parse(line));
       } catch {
-        done(new InvalidBodyError(`Line ${i + 1} of the NDJSON body is not valid JSON.`), undefined);
-        return;
+        throw new InvalidBodyError(`Line ${number} of the NDJSON body is not valid JSON.`);
       }
     }
-    done(null, rows);
+    return rows;
   });
+}
+
+/** The body's chunks while their total stays within `limit` bytes; past it, a 413. */
+async function* withinLimit(payload: AsyncIterable<Buffer>, limit: number): AsyncGenerator<Buffer> {
+  let size = 0;
+  for await (const chunk of payload) {
+    size += chunk.length;
+    if (size > limit) throw new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE();
+    yield chunk;
+  }
 }
 
 /** Catalog imports can be large: 10,000 products are tens of megabytes. */

@@ -114,6 +114,8 @@ export const ANSWER_CAP_BYTES = 2 * 1024 * 1024;
 function upstreamFailure(error: unknown): unknown {
   if (!(error instanceof UpstreamError)) return error;
   if (error.reason === 'too_large') return new BadGatewayError('The billing provider answered more than 2 MB; the call was ended.');
+  const rested = 'The billing provider answered more than 2 MB a moment ago; calls to it resume shortly.';
+  if (error.reason === 'resting') return new BadGatewayError(rested);
   if (error.reason === 'address') return new BadGatewayError("The billing provider's address is not a public https address; check the shop's base_url.");
   if (error.reason === 'deadline' && error.answered) return new BadGatewayError('The billing provider did not finish its answer in time.');
   return new ProviderNetworkError(error.message, error.sent);

@@ -1,3 +1,4 @@
+import { sourceProperty } from '../../../domain/attribution/source.js';
 import { randomUUID } from 'node:crypto';
 import pRetry from 'p-retry';
 import {
@@ -115,7 +116,7 @@ export function createRemoteOnetimes(deps: RemoteProviderDeps, keyedWrite: Keyed
       quantity: plan.quantity,
       external_product_id: { ecommerce: String(plan.productId) },
       external_variant_id: { ecommerce: String(plan.variantId) },
-      properties: [{ name: REQUEST_PROPERTY, value: marker }],
+      properties: [{ name: REQUEST_PROPERTY, value: marker }, ...sourceProperty(plan.source)],
     };
     const created = await client.write<{ onetime: RemoteOnetime }>('POST', '/onetimes', body, {
       lookup: () => findOnetime(plan.address.id, marker),

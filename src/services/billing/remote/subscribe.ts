@@ -1,3 +1,4 @@
+import { sourceProperty } from '../../../domain/attribution/source.js';
 import { randomUUID } from 'node:crypto';
 import { subscriptionFromRemote, type RemoteSubscription } from '../../../domain/billing/recharge.js';
 import type { BillingSubscription } from '../../../domain/billing/types.js';
@@ -29,7 +30,7 @@ export function createRemoteSubscriptions(deps: RemoteProviderDeps, keyedWrite: 
       charge_interval_frequency: plan.chargeIntervalFrequency,
       external_product_id: { ecommerce: String(plan.productId) },
       external_variant_id: { ecommerce: String(plan.variantId) },
-      properties: [{ name: REQUEST_PROPERTY, value: marker }],
+      properties: [{ name: REQUEST_PROPERTY, value: marker }, ...sourceProperty(plan.source)],
     };
     try {
       const created = await client.write<{ subscription: RemoteSubscription }>('POST', '/subscriptions', body, {
