@@ -5,7 +5,7 @@ import { buildApp } from './http/app.js';
 import { loggerOptions } from './http/plugins/logging.js';
 import { gracefulShutdown, stopOnSignals } from './shutdown.js';
 import { withStartupLock } from './store/startup-lock.js';
-import { seedDemoShop, DEMO_HANDLE, type DemoSeedResult } from './services/demo.js';
+import { seedDemoFromServices, DEMO_HANDLE, type DemoSeedResult } from './services/demo.js';
 
 /** Process entry of the server: compose → (seed demo) → buildApp → listen; drains on SIGTERM / SIGINT (src/shutdown.ts). */
 export async function serve(config: Config): Promise<void> {
@@ -41,17 +41,7 @@ async function prepare(config: Config, log: pino.Logger): Promise<Services> {
     process.stdout.write(`\nAdmin token (shown once): ${generatedToken}\n`);
   }
   if (config.demo && (await services.shops.listShops()).length === 0) {
-    const seeded = await seedDemoShop(
-      {
-        shops: services.shops,
-        catalog: services.catalogAdmin,
-        rulesets: services.rulesets,
-        events: services.events,
-        ledger: services.ledger,
-        activity: services,
-      },
-      { publicUrl: config.publicUrl },
-    );
+    const seeded = await seedDemoFromServices(services, config.publicUrl);
     printDemoWelcome(config, seeded);
   }
   return services;

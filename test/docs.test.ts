@@ -1,6 +1,8 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ERROR_CODES } from '../src/domain/errors.js';
+import { documentedErrorCodes } from './helpers/error-codes.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const SELF = resolve(import.meta.filename);
@@ -99,6 +101,12 @@ describe('documentation', () => {
     const targets = new Set(linksOf(join(ROOT, 'README.md')).map((l) => resolve(ROOT, l.target)));
     const unlinked = [...DOCS, join(ROOT, 'CONTRIBUTING.md')].filter((f) => !targets.has(f)).map((f) => relative(ROOT, f));
     expect(unlinked).toEqual([]);
+  });
+
+  it('lists every error code with its status in api.md, and no other', () => {
+    const declared = Object.entries(ERROR_CODES).map(([code, { status }]) => [code, status]);
+    expect(declared.length).toBeGreaterThan(20);
+    expect([...documentedErrorCodes()]).toEqual(declared);
   });
 
   it('stands alone: cites no file outside the repository', () => {

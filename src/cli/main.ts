@@ -8,7 +8,7 @@ import { ConfigError, loadProcessConfig } from '../config/config.js';
 import { compose } from '../compose.js';
 import { AppError } from '../domain/errors.js';
 import { serve } from '../main.js';
-import { seedDemoShop } from '../services/demo.js';
+import { seedDemoFromServices } from '../services/demo.js';
 import { openStore } from '../store/open.js';
 import { withStartupLock } from '../store/startup-lock.js';
 import { parseCommandLine, USAGE } from './args.js';
@@ -52,17 +52,7 @@ async function run(argv: string[]): Promise<number> {
   try {
     switch (command) {
       case 'seed-demo': {
-        const result = await seedDemoShop(
-          {
-            shops: services.shops,
-            catalog: services.catalogAdmin,
-            rulesets: services.rulesets,
-            events: services.events,
-            ledger: services.ledger,
-            activity: services,
-          },
-          { publicUrl: config.publicUrl },
-        );
+        const result = await seedDemoFromServices(services, config.publicUrl);
         out(`Demo shop ${result.created ? 'created' : 'refreshed'}: ${JSON.stringify(result.counts)}`);
         if (result.keys)
           out(

@@ -1,9 +1,10 @@
 import { createServer, type ServerOptions } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import type { Config } from '../config/config.js';
+import { errorBody } from '../domain/errors.js';
 import type { TrustProxy } from '../config/server.js';
 import type { Services } from '../compose.js';
-import { registerAdminAuth } from './plugins/admin-auth.js';
+import { registerAdminAuth, registerAdminShop } from './plugins/admin-auth.js';
 import { registerApiKeyAuth } from './plugins/auth.js';
 import { registerErrorHandling } from './plugins/errors.js';
 import { loggerOptions, requestId } from './plugins/logging.js';
@@ -73,10 +74,11 @@ const frameworkErrors: NonNullable<FastifyServerOptions['frameworkErrors']> = (e
       : error.code === 'FST_ERR_BAD_URL'
         ? 'The URL path is not valid: a percent-encoded segment does not decode.'
         : 'The request could not be routed.';
+  const status = error.statusCode ?? 400;
   void (reply as FastifyReply)
-    .status(error.statusCode ?? 400)
+    .status(status)
     .header('x-content-type-options', 'nosniff')
-    .send({ error: message });
+    .send(errorBody(status === 414 ? 'path_too_long' : status >= 500 ? 'internal_error' : 'invalid_path', message));
 };
 
 const RECHARGE_PREFIX = '/api/v1/recharge/';
@@ -156,7 +158,6 @@ export async function buildApp(services: Services, config: Config, options: AppO
         customPostRoute(posts, customDeps);
         trackRoutes(posts, services.tracking);
         billingRoutes(posts, {
-          shops: services.shops,
           reactivation: services.reactivation,
           onetime: services.onetime,
           subscribe: createSubscribeService({ providers: services.billingProviders, catalog: services.catalog }),
@@ -186,17 +187,18 @@ export async function buildApp(services: Services, config: Config, options: AppO
       registerNdjson(admin);
       registerAdminAuth(admin, services.adminAuth);
       registerAdminRateLimit(admin, services.limiter, services.catalog);
+      registerAdminShop(admin, services.shops);
       shopRoutes(admin, services.shops);
       nodeRoutes(admin, services.catalog);
-      catalogRoutes(admin, { shops: services.shops, catalog: services.catalogAdmin });
-      rulesetRoutes(admin, { shops: services.shops, rulesets: services.rulesets, recommendations: services.recommendations });
-      adminEventRoutes(admin, { shops: services.shops, events: services.events });
-      adminBillingRoutes(admin, { shops: services.shops, ledger: services.ledger });
-      billingProviderRoutes(admin, { shops: services.shops, providers: services.billingProviders });
+      catalogRoutes(admin, { catalog: services.catalogAdmin });
+      rulesetRoutes(admin, { rulesets: services.rulesets, recommendations: services.recommendations });
+      adminEventRoutes(admin, { events: services.events });
+      adminBillingRoutes(admin, { ledger: services.ledger });
+      billingProviderRoutes(admin, { providers: services.billingProviders });
       platformRoutes(admin, { shops: services.shops, platform: services.platform, privacy: services.privacy });
       consoleApiRoutes(admin, { shops: services.shops, insights: services.insights });
-      modelRoutes(admin, { shops: services.shops, models: services.modelsAdmin });
-      experimentRoutes(admin, { shops: services.shops, experiments: services.experiments, attribution: services.attribution });
+      modelRoutes(admin, { models: services.modelsAdmin });
+      experimentRoutes(admin, { experiments: services.experiments, attribution: services.attribution });
       widgetAdminRoutes(admin, { shops: services.shops, widgets: services.widgets });
     },
     { prefix: '/admin/v1' },

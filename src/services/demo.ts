@@ -18,6 +18,15 @@ export interface DemoSeedResult {
   sample: { productIds: number[]; handles: string[]; rulesetIds: number[] };
 }
 
+/** What the running server (and the CLI) hand to the demo seed: the composed services. */
+type ComposedForDemo = DemoActivityDeps & { catalogAdmin: CatalogService; events: EventsService; ledger: LedgerService };
+
+/** Seeds the demo shop from the composed services, with its activity (the server's start and `seed-demo` alike). */
+export function seedDemoFromServices(services: ComposedForDemo, publicUrl: string): Promise<DemoSeedResult> {
+  const { shops, catalogAdmin: catalog, rulesets, events, ledger } = services;
+  return seedDemoShop({ shops, catalog, rulesets, events, ledger, activity: services }, { publicUrl });
+}
+
 /**
  * Creates the demo shop and loads the generated data through the same services (and the
  * same validation) as the admin API. Loading into an existing demo shop is idempotent.

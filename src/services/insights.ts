@@ -6,7 +6,7 @@ import type { CatalogIndex } from '../indexes/catalog-index.js';
 import type { IndexedProduct } from '../indexes/shop-catalog.js';
 import type { Store } from '../store/store.js';
 import { conversionOf, shopRate } from './lists/conversion.js';
-import { loadCatalog } from './products.js';
+import { loadCatalog } from '../indexes/catalog-lookup.js';
 import { getOrCreate } from '../domain/maps.js';
 
 export const INSIGHTS_DAYS = { min: 1, max: 90, fallback: 30 };

@@ -3,7 +3,7 @@ import { compileRulesetInput } from '../domain/rules/compile.js';
 import type { Ruleset } from '../domain/rules/types.js';
 import type { CatalogIndex } from '../indexes/catalog-index.js';
 import type { Store } from '../store/store.js';
-import { loadCatalog } from './products.js';
+import { loadCatalog } from '../indexes/catalog-lookup.js';
 import { referencesOf } from './recommendations/index.js';
 
 type RulesetStore = Pick<Store, 'createRuleset' | 'updateRuleset' | 'deleteRuleset' | 'getRuleset' | 'listRulesets'>;
@@ -26,17 +26,17 @@ export function createRulesetsService(deps: { store: RulesetStore; catalog: Cata
     async update(shopId: number, id: number, body: unknown): Promise<Ruleset> {
       const { document } = await compileFor(shopId, body);
       const ruleset = await store.updateRuleset(shopId, id, document);
-      if (!ruleset) throw new NotFoundError(`Ruleset ${id} not found.`);
+      if (!ruleset) throw new NotFoundError(`Ruleset ${id} not found.`, 'unknown_ruleset');
       await catalog.apply(shopId, { rulesets: true });
       return ruleset;
     },
     async remove(shopId: number, id: number): Promise<void> {
-      if (!(await store.deleteRuleset(shopId, id))) throw new NotFoundError(`Ruleset ${id} not found.`);
+      if (!(await store.deleteRuleset(shopId, id))) throw new NotFoundError(`Ruleset ${id} not found.`, 'unknown_ruleset');
       await catalog.apply(shopId, { rulesets: true });
     },
     async get(shopId: number, id: number): Promise<Ruleset> {
       const ruleset = await store.getRuleset(shopId, id);
-      if (!ruleset) throw new NotFoundError(`Ruleset ${id} not found.`);
+      if (!ruleset) throw new NotFoundError(`Ruleset ${id} not found.`, 'unknown_ruleset');
       return ruleset;
     },
     list(shopId: number): Promise<Ruleset[]> {

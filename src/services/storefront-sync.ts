@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { normalizeTimestamp } from '../domain/catalog/normalize.js';
-import { AppError, InvalidInputError, NotFoundError, UnauthorizedError } from '../domain/errors.js';
+import { AppError, InvalidBodyError, InvalidInputError, NotFoundError, UnauthorizedError } from '../domain/errors.js';
 import { safeEqual } from '../domain/keys.js';
 import type { CatalogIndex } from '../indexes/catalog-index.js';
 import type { Store } from '../store/store.js';
@@ -167,9 +167,10 @@ export function createStorefrontSync(deps: {
       const prefix = headers.dialect === 'platform' ? 'X-Shopify' : 'X-Shop';
       const shop = await store.getShopByHandle(handle);
       if (!shop) throw new NotFoundError(`Shop ${handle} not found.`);
-      if (!shop.webhook_secret) throw new UnauthorizedError('Storefront webhooks are not configured for this shop (set webhook_secret).');
+      if (!shop.webhook_secret)
+        throw new UnauthorizedError('Storefront webhooks are not configured for this shop (set webhook_secret).', 'webhooks_not_configured');
       const expected = createHmac('sha256', shop.webhook_secret).update(raw).digest('base64');
-      if (!headers.signature || !safeEqual(headers.signature.trim(), expected)) throw new UnauthorizedError('Invalid webhook signature.');
+      if (!headers.signature || !safeEqual(headers.signature.trim(), expected)) throw new UnauthorizedError('Invalid webhook signature.', 'webhook_signature');
       if (!(SHOP_TOPICS as readonly string[]).includes(headers.topic ?? '')) {
         if (headers.dialect === 'platform') return 'ignored';
         throw new InvalidInputError(`${prefix}-Topic`, `Unknown webhook topic "${(headers.topic ?? '').slice(0, 60)}".`);
@@ -180,9 +181,9 @@ export function createStorefrontSync(deps: {
       try {
         payload = JSON.parse(raw.toString('utf8'));
       } catch {
-        throw new InvalidInputError('body', 'The webhook body is not valid JSON.');
+        throw new InvalidBodyError('The webhook body is not valid JSON.');
       }
-      if (!payload || typeof payload !== 'object' || Array.isArray(payload)) throw new InvalidInputError('body', 'The webhook body must be a JSON object.');
+      if (!payload || typeof payload !== 'object' || Array.isArray(payload)) throw new InvalidBodyError('The webhook body must be a JSON object.');
       // A replay: fired more than a day ago, or a signed body of another topic sent as a deletion.
       if (replayed(headers.triggeredAt, clock()) || (headers.topic!.endsWith('/delete') && !deleteShaped(payload))) return 'ignored';
       if (headers.eventId !== undefined && (headers.eventId.length === 0 || headers.eventId.length > 200))

@@ -29,7 +29,8 @@ export function createTrackingService(deps: {
     const shop = catalog.essentials(shopId);
     if (!shop?.settings.require_customer_signature) return;
     const sig = values.customer_sig?.toLowerCase() ?? '';
-    if (!safeEqual(sig, customerSignature(shop.signing_secret, values.shop_customer_id))) throw new ForbiddenError(`${where}: ${BAD_CUSTOMER_SIG}`);
+    if (!safeEqual(sig, customerSignature(shop.signing_secret, values.shop_customer_id)))
+      throw new ForbiddenError(`${where}: ${BAD_CUSTOMER_SIG}`, 'customer_signature');
   }
 
   /** An arm's visitor buffered on this node is written first, so the store can tell that the arm served them. */

@@ -6,7 +6,8 @@ import { publicWidget, WidgetInput, type PublicWidget, type Widget } from '../do
 import type { CatalogIndex } from '../indexes/catalog-index.js';
 import type { Store } from '../store/store.js';
 import { LIST_SOURCES, type ListAnswer, type ListParams } from './lists/sources/index.js';
-import { loadCatalog, type ProductsService } from './products.js';
+import { loadCatalog } from '../indexes/catalog-lookup.js';
+import type { ProductsService } from './products.js';
 import type { CustomAnswer, RecommendationsService } from './recommendations/index.js';
 import { customRequestOf } from './recommendations/params.js';
 
@@ -76,7 +77,7 @@ export function createWidgetsService(deps: { store: WidgetsStore; catalog: Catal
       const input = await checked(shopId, body);
       const source = input.source;
       // The admin API does not load the shop's read model by itself, as the storefront routes do.
-      await loadCatalog(catalog, shopId);
+      const generation = await loadCatalog(catalog, shopId);
       if ('ruleset_id' in source) {
         const params = readParams(customParams, { limit: String(input.cards) });
         const answer = await deps.recommendations.preview(shopId, source.ruleset_id, customRequestOf(params, Date.now()));
@@ -84,7 +85,7 @@ export function createWidgetsService(deps: { store: WidgetsStore; catalog: Catal
       }
       const list = LIST_SOURCES.get(`/products/${source.list}`)!;
       const params = readParams(list.schema, { limit: String(source.limit) }) as ListParams;
-      return { kind: 'list', answer: await deps.products.list(shopId, list, params), params };
+      return { kind: 'list', answer: await deps.products.list(generation, list, params), params };
     },
   };
 }

@@ -6,7 +6,7 @@ import { TEST_SECRET_KEY, seedBilling, seedFakeProvider, switchToRemoteProvider 
 import { FakeBillingProvider } from '../helpers/fake-billing-provider.js';
 
 const WEBHOOK_SECRET = 'fault-webhook-secret-0123456789';
-const UNAVAILABLE = { error: 'The billing provider is unavailable; try again.' };
+const UNAVAILABLE = { error: 'The billing provider is unavailable; try again.', code: 'upstream_unavailable' };
 
 /**
  * The remote provider misbehaving: what the caller sees, what the provider received (never a

@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 import type { TestApp } from './app.js';
+import { expectDocumentedCode } from './error-codes.js';
 import { headerSafe, hostileJsonBody, hostileText, PROTO_NAMES } from './hostile-values.js';
 import { type RouteEntry, type RouteRecorder, routeKey } from './route-table.js';
 
@@ -98,9 +99,11 @@ export interface SweepStats {
   slowest: string;
   byRoute: Map<string, number>;
   statuses: Map<number, number>;
+  /** Error codes answered, with how often. */
+  codes: Map<string, number>;
 }
 
-export const newStats = (): SweepStats => ({ requests: 0, maxMs: 0, slowest: '', byRoute: new Map(), statuses: new Map() });
+export const newStats = (): SweepStats => ({ requests: 0, maxMs: 0, slowest: '', byRoute: new Map(), statuses: new Map(), codes: new Map() });
 
 let sequence = 0;
 
@@ -136,6 +139,8 @@ export async function sendAndCheck(t: TestApp, rec: RouteRecorder, built: Built,
     expect(error.length, what).toBeGreaterThan(5);
     // A bare status phrase ("Bad Request") does not say what is wrong.
     expect(STATUS_PHRASES, what).not.toContain(error);
+    expectDocumentedCode(res.json(), res.statusCode, what);
+    stats.codes.set(res.json().code, (stats.codes.get(res.json().code) ?? 0) + 1);
   }
   if (res.statusCode >= 400 && type.includes('text/html')) expect(res.body, what).toMatch(/<html|<!doctype/i);
   return res;
@@ -147,5 +152,6 @@ export function summary(name: string, stats: SweepStats): string {
     .sort(([a], [b]) => a - b)
     .map(([s, n]) => `${s}×${n}`)
     .join(' ');
-  return `${name}: ${stats.requests} requests over ${stats.byRoute.size} routes (${statuses}); slowest ${stats.maxMs.toFixed(1)} ms: ${stats.slowest}`;
+  const codes = [...stats.codes].map(([c, n]) => `${c}×${n}`).join(' ');
+  return `${name}: ${stats.requests} requests over ${stats.byRoute.size} routes (${statuses}; ${codes}); slowest ${stats.maxMs.toFixed(1)} ms: ${stats.slowest}`;
 }

@@ -82,7 +82,7 @@ describe.each(backends())('keys, settings and customer signatures on $name', (ba
     const sig = createHmac('sha256', secret).update('77').digest('hex');
     const refused = await purchased('');
     expect(refused.statusCode).toBe(403);
-    expect(refused.json()).toEqual({ error: 'customer_sig is missing or wrong for shop_customer_id.' });
+    expect(refused.json()).toEqual({ error: 'customer_sig is missing or wrong for shop_customer_id.', code: 'customer_signature' });
     expect((await purchased(`&customer_sig=${sig.replace(/.$/, (c) => (c === '0' ? '1' : '0'))}`)).statusCode).toBe(403);
     const ok = await purchased(`&customer_sig=${sig.toUpperCase()}`);
     expect(ok.statusCode).toBe(200);

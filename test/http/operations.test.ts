@@ -102,7 +102,7 @@ describe('operations endpoints', () => {
   it('answers unknown routes with a JSON 404', async () => {
     const res = await t.app.inject('/api/v1/nothing-here?key=x');
     expect(res.statusCode).toBe(404);
-    expect(res.json()).toEqual({ error: 'Route GET /api/v1/nothing-here not found.' });
+    expect(res.json()).toEqual({ error: 'Route GET /api/v1/nothing-here not found.', code: 'unknown_route' });
   });
 
   it('draws demo placeholder images and refuses other names', async () => {

@@ -570,7 +570,7 @@ describe('response schemas: every answer matches its route', () => {
     await get('/console/index.html');
     const missing = await get('/no/such/route');
     expectStatus(missing, 404);
-    expect(missing.json()).toEqual({ error: 'Route GET /no/such/route not found.' });
+    expect(missing.json()).toEqual({ error: 'Route GET /no/such/route not found.', code: 'unknown_route' });
     expectValid();
   });
 

@@ -44,7 +44,7 @@ describe.each(backends())('storefront webhooks on $name', (backend) => {
     await t.admin('PATCH', '/admin/v1/shops/sync', { webhook_secret: SECRET });
     const forged = await send('products/create', productInput(1), { secret: 'another-secret-0123456789' });
     expect(forged.statusCode).toBe(401);
-    expect(forged.json()).toEqual({ error: 'Invalid webhook signature.' });
+    expect(forged.json()).toEqual({ error: 'Invalid webhook signature.', code: 'webhook_signature' });
     await t.services.storefrontSync.applyPending();
     expect(await product(1)).toBeUndefined();
   });

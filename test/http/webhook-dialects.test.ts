@@ -99,7 +99,7 @@ describe.each(backends())("the platforms' own webhook dialects on $name", (backe
     ]) {
       const res = await billing('subscription/cancelled', body, (raw) => ({ 'x-recharge-hmac-sha256': sign(raw) }));
       expect(res.statusCode).toBe(401);
-      expect(res.json()).toEqual({ error: 'Invalid webhook signature.' });
+      expect(res.json()).toEqual({ error: 'Invalid webhook signature.', code: 'webhook_signature' });
     }
     expect((await sub())!.status).toBe('ACTIVE');
   });

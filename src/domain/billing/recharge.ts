@@ -132,7 +132,7 @@ export function externalId(value: ExternalId): number {
 
 function requireId(value: unknown, what: string): number {
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1)
-    throw new BadGatewayError(`The billing provider answered a ${what} without a valid id.`);
+    throw new BadGatewayError(`The billing provider answered a ${what} without a valid id.`, 'upstream_invalid');
   return value;
 }
 

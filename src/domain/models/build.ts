@@ -190,8 +190,8 @@ function buildViewModel(views: readonly ModelView[]) {
   return { handles, viewNeighbours, views: recent.length, viewers: visitors.size };
 }
 
-/** Index lookup in an ascending array: position of `value`, or −1. */
-export function sortedIndexOf(sorted: ArrayLike<number>, value: number): number {
+/** Index lookup in an ascending array (ids or handles): position of `value`, or −1. The one binary search. */
+export function sortedIndexOf<T extends number | string>(sorted: ArrayLike<T>, value: T): number {
   let low = 0;
   let high = sorted.length - 1;
   while (low <= high) {

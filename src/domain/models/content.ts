@@ -1,6 +1,7 @@
 import { parseMoney } from '../catalog/money.js';
 import { isListable, splitTags, type Product } from '../catalog/product.js';
 import { titleWords, type ContentProfile } from '../ranking/similarity.js';
+import { sortedIndexOf } from './build.js';
 import { neighbourBytes, TopK, type NeighbourLists } from './neighbours.js';
 import { getOrCreate } from '../maps.js';
 
@@ -126,7 +127,7 @@ export function similarTo(model: ContentModel, inputs: readonly number[]): numbe
   const scores = new Map<number, number>();
   const inputSet = new Set(inputs);
   for (const id of inputSet) {
-    const i = indexOf(model.ids, id);
+    const i = sortedIndexOf(model.ids, id);
     if (i < 0) continue;
     for (let n = model.lists.offsets[i]!; n < model.lists.offsets[i + 1]!; n++) {
       const neighbour = model.ids[model.lists.items[n]!]!;
@@ -134,18 +135,6 @@ export function similarTo(model: ContentModel, inputs: readonly number[]): numbe
     }
   }
   return [...scores.keys()].sort((x, y) => scores.get(y)! - scores.get(x)! || x - y);
-}
-
-function indexOf(ids: Float64Array, id: number): number {
-  let lo = 0;
-  let hi = ids.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    if (ids[mid] === id) return mid;
-    if (ids[mid]! < id) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return -1;
 }
 
 /** A stored product's content features (price band: log2 of its lowest price). */

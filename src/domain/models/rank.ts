@@ -192,24 +192,11 @@ export interface Seed {
 
 /** `/products/viewed_together`: handles viewed in the most sessions with the inputs' handles, inputs left out. */
 export function viewedTogether(model: BuiltModel, handles: readonly string[]): string[] {
-  const index = (h: string) => binarySearch(model.handles, h);
+  const index = (h: string) => sortedIndexOf(model.handles, h);
   const seeds = handles.map((h) => ({ item: index(h), weight: 1 })).filter((s) => s.item >= 0);
   const scores = vote(model.viewNeighbours, seeds, false);
   for (const { item } of seeds) scores.delete(item);
   return ranked(scores).map((j) => model.handles[j]!);
-}
-
-function binarySearch(sorted: readonly string[], value: string): number {
-  let low = 0;
-  let high = sorted.length - 1;
-  while (low <= high) {
-    const mid = (low + high) >> 1;
-    const v = sorted[mid]!;
-    if (v === value) return mid;
-    if (v < value) low = mid + 1;
-    else high = mid - 1;
-  }
-  return -1;
 }
 
 /** Every typed array of a model: what its bytes count, and what the worker moves to the request thread. */

@@ -1,8 +1,8 @@
-import { InvalidInputError } from '../errors.js';
+import { MissingInputError } from '../errors.js';
 import { commonParams, keyParam } from './common.js';
-import { flag, isPositiveId, MAX_LIST, wholeNumber } from './kinds.js';
+import { flag, isPositiveId, MAX_LIST, positiveId, wholeNumber } from './kinds.js';
 import { clip, invalid, param, params, type ParamsOf } from './param.js';
-import { dateOrDay, oneOf, positiveId, text, token } from './text-kinds.js';
+import { dateOrDay, oneOf, text, token } from './text-kinds.js';
 
 /** `billing_subscription_ids`: comma-separated ids, or `all` (every subscription that is not ACTIVE; the default). */
 const subscriptionIds = param<number[] | 'all'>(
@@ -56,10 +56,27 @@ export type OnetimeQuery = ParamsOf<typeof onetimeParams.properties>;
 /** One of address_id and charge_id is required (the public API's message). */
 export function requireAddressOrCharge(values: { address_id: number | null; charge_id: number | null }): void {
   if (values.address_id === null && values.charge_id === null) {
-    throw new InvalidInputError('address_id', 'Missing required args. You must pass either address_id or charge_id.');
+    throw new MissingInputError('address_id', 'Missing required args. You must pass either address_id or charge_id.');
   }
 }
 
+/** `Idempotency-Key`: 1 to 200 printable characters; absent means the request is not idempotent. */
+const idempotencyKey = param<string | null>(
+  { description: 'same key and parameters: the first answer again; other parameters: 409' },
+  {
+    decode(raw) {
+      if (raw === undefined) return null;
+      if (raw.length > 200 || !/^[\x21-\x7e]+$/.test(raw))
+        throw invalid('Idempotency-Key', 'The Idempotency-Key header must be 1 to 200 printable characters.');
+      return raw;
+    },
+    key: () => null,
+    keepsEmpty: true,
+  },
+);
+
+/** The headers of the billing writes (`onetime`, `subscribe`): Idempotency-Key makes retries safe. */
+export const idempotencyHeaders = params({ 'idempotency-key': idempotencyKey });
 /** `POST /api/v1/billing/subscribe` (docs/billing.md, "New subscriptions"): the query string, body fields under it. */
 export const subscribeParams = params({
   ...keyParam,

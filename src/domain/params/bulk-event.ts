@@ -5,7 +5,8 @@ import { InvalidInputError } from '../errors.js';
 import { MISSING_IDENTITY } from './event.js';
 import { params, type ParamsOf } from './param.js';
 import { readParams } from './read.js';
-import { positiveId, sessionId, text, time } from './text-kinds.js';
+import { positiveId } from './kinds.js';
+import { sessionId, text, time } from './text-kinds.js';
 
 /** At most this many events in one bulk request (the platform widget sends batches of 10). */
 export const MAX_BULK_EVENTS = 10;

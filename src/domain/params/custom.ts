@@ -1,6 +1,7 @@
 import { commonParams, customerSigParam, keyParam, limitParam } from './common.js';
-import { count, idList, money, optionalFlag } from './kinds.js';
+import { count, idList, money, optionalFlag, positiveId } from './kinds.js';
 import { clip, invalid, param, params, type ParamsOf } from './param.js';
+import { sessionId, text, time } from './text-kinds.js';
 
 export type SubtotalUnit = 'major' | 'minor';
 
@@ -17,7 +18,6 @@ const subtotalUnit = param<SubtotalUnit | null>(
     key: (value) => value,
   },
 );
-import { positiveId, sessionId, text, time } from './text-kinds.js';
 
 /** The custom endpoint's parameters (docs/api.md, "Custom"): what rules read, and how the answer is shaped. */
 export const customParams = params({

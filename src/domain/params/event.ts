@@ -1,8 +1,9 @@
-import { VERBS, type StoreEvent } from '../events.js';
-import { InvalidInputError } from '../errors.js';
+import { VERBS } from '../events.js';
+import { MissingInputError } from '../errors.js';
 import { customerSigParam, keyParam } from './common.js';
 import { params, type ParamsOf } from './param.js';
-import { email, oneOf, positiveId, text, uuid } from './text-kinds.js';
+import { positiveId } from './kinds.js';
+import { email, oneOf, text, uuid } from './text-kinds.js';
 
 export const MISSING_IDENTITY = 'Missing required args. You must pass either shop_customer_id or uuid.';
 
@@ -28,21 +29,5 @@ export type EventParams = ParamsOf<typeof eventParams.properties>;
 
 /** The visitor an event or read is about: a session and / or a customer; one of them is required. */
 export function requireIdentity(values: { uuid: string | null; shop_customer_id: number | null }): void {
-  if (values.uuid === null && values.shop_customer_id === null) throw new InvalidInputError('uuid', MISSING_IDENTITY);
-}
-
-/** The stored form of an event read from its parameters. */
-export function eventOf(values: EventParams, now: number): StoreEvent {
-  requireIdentity(values);
-  return {
-    uuid: values.uuid,
-    customer_id: values.shop_customer_id,
-    subject: values.subject,
-    verb: values.verb,
-    noun: values.noun,
-    handle: values.shop_product_handle,
-    subject_email: values.subject_email,
-    theme_id: values.theme_id,
-    created_at: now,
-  };
+  if (values.uuid === null && values.shop_customer_id === null) throw new MissingInputError('uuid', MISSING_IDENTITY);
 }

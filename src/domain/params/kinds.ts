@@ -226,3 +226,24 @@ export function stringList(description: string): TParam<string[] | null> {
     },
   );
 }
+
+/** A positive integer id; `required` makes absence a 400. */
+export function positiveId(description: string, options: { required: true }): TParam<number>;
+export function positiveId(description: string, options?: { required?: false }): TParam<number | null>;
+export function positiveId(description: string, options: { required?: boolean } = {}): TParam<number | null> {
+  return param(
+    { description, ...options },
+    {
+      decode(raw, name) {
+        if (raw === undefined) {
+          if (options.required) throw missing(name);
+          return null;
+        }
+        const value = idText(raw.trim(), name);
+        if (!isPositiveId(value)) throw invalid(name, `Parameter ${name} must be a positive integer id, got "${clip(raw, 30)}".`);
+        return Number(value);
+      },
+      key: (value) => (value === null ? null : String(value)),
+    },
+  );
+}

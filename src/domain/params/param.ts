@@ -1,5 +1,5 @@
 import { Type, type Static, type TObject, type TProperties, type TSchema } from '@sinclair/typebox';
-import { InvalidInputError } from '../errors.js';
+import { InvalidInputError, MissingInputError } from '../errors.js';
 
 /** Where a parameter kind keeps its decoder on the schema (a symbol, so JSON Schema and OpenAPI never see it). */
 export const DECODE: unique symbol = Symbol.for('rebound.param.decode');
@@ -16,6 +16,8 @@ export interface ParamDecoder<T> {
   key(value: T): string | null;
   /** Left out of cache keys whatever its value (the API key, bust_cache). */
   readonly unkeyed?: boolean;
+  /** An empty value reaches `decode` as '' instead of as absent (a header sent empty is refused). */
+  readonly keepsEmpty?: boolean;
 }
 
 /** A parameter's schema: a string for JSON Schema and OpenAPI, with its decoder attached. */
@@ -71,6 +73,6 @@ export function invalid(name: string, message: string): InvalidInputError {
 }
 
 /** The error for a required parameter that is absent. */
-export function missing(name: string): InvalidInputError {
-  return new InvalidInputError(name, `Missing required endpoint argument: ${name}.`);
+export function missing(name: string): MissingInputError {
+  return new MissingInputError(name, `Missing required endpoint argument: ${name}.`);
 }

@@ -37,8 +37,8 @@ function entriesOf(schema: { properties: TProperties }): Entry[] {
 }
 
 /** The raw text of one parameter: undefined when absent or empty; a repeated or structured value is a 400. */
-function rawText(value: unknown, name: string): string | undefined {
-  if (value === undefined || value === null || value === '') return undefined;
+function rawText(value: unknown, name: string, keepsEmpty = false): string | undefined {
+  if (value === undefined || value === null || (value === '' && !keepsEmpty)) return undefined;
   if (typeof value === 'string') return value;
   // JSON and form bodies carry numbers and booleans for the same fields.
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
@@ -58,12 +58,13 @@ export function readParams<P extends TProperties>(schema: TParams<P>, raw: Reado
   for (const { name, decoder } of entriesOf(schema)) {
     const value = values ? values[name] : undefined;
     try {
-      out[name] = decoder.decode(rawText(value, name), name);
+      out[name] = decoder.decode(rawText(value, name, decoder.keepsEmpty), name);
     } catch (error) {
       // Name what the caller wrote: an alias's problem is reported under both names.
       const alias = raw && values !== raw && error instanceof InvalidInputError ? sentAs(raw, name) : null;
       if (alias === null) throw error;
-      throw new InvalidInputError(name, `${(error as Error).message} (sent as ${alias})`);
+      const code = (error as InvalidInputError).code === 'missing_parameter' ? 'missing_parameter' : 'invalid_parameter';
+      throw new InvalidInputError(name, `${(error as Error).message} (sent as ${alias})`, code);
     }
   }
   return out as ParamsOf<P>;

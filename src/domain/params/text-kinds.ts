@@ -1,27 +1,5 @@
 import { isCalendarDate, parseRequestTime } from '../rules/local-time.js';
-import { idText, isPositiveId } from './kinds.js';
 import { clip, invalid, missing, param, type TParam } from './param.js';
-
-/** A positive integer id; `required` makes absence a 400. */
-export function positiveId(description: string, options: { required: true }): TParam<number>;
-export function positiveId(description: string, options?: { required?: false }): TParam<number | null>;
-export function positiveId(description: string, options: { required?: boolean } = {}): TParam<number | null> {
-  return param(
-    { description, ...options },
-    {
-      decode(raw, name) {
-        if (raw === undefined) {
-          if (options.required) throw missing(name);
-          return null;
-        }
-        const value = idText(raw.trim(), name);
-        if (!isPositiveId(value)) throw invalid(name, `Parameter ${name} must be a positive integer id, got "${clip(raw, 30)}".`);
-        return Number(value);
-      },
-      key: (value) => (value === null ? null : String(value)),
-    },
-  );
-}
 
 interface TextOptions {
   max: number;

@@ -1,11 +1,12 @@
 import { MAX_CART_TOKEN_LENGTH } from '../attribution/attribute.js';
 import { MAX_SOURCE_LENGTH } from '../attribution/source.js';
 import { TRACK_TYPES, type TrackEvent, type TrackType } from '../attribution/track.js';
-import { InvalidInputError } from '../errors.js';
+import { MissingInputError } from '../errors.js';
 import { customerSigParam, keyParam } from './common.js';
 import { MISSING_IDENTITY } from './event.js';
 import { clip, invalid, param, params, type ParamsOf, type TParam } from './param.js';
-import { positiveId, sessionId, text, time } from './text-kinds.js';
+import { positiveId } from './kinds.js';
+import { sessionId, text, time } from './text-kinds.js';
 
 /** At most this many events in one `{"events": [...]}` body. */
 export const MAX_TRACK_EVENTS = 100;
@@ -46,9 +47,9 @@ export type TrackParams = ParamsOf<typeof trackParams.properties>;
 
 /** The stored form of a tracked event; `type` and a visitor are required. */
 export function trackEventOf(values: TrackParams, now: number, where = ''): TrackEvent {
-  if (values.type === null) throw new InvalidInputError(`${where}type`, where ? `${where}type is required (impression, click or add_to_cart).` : MISSING_TYPE);
+  if (values.type === null) throw new MissingInputError(`${where}type`, where ? `${where}type is required (impression, click or add_to_cart).` : MISSING_TYPE);
   if (values.uuid === null && values.shop_customer_id === null)
-    throw new InvalidInputError(`${where}uuid`, where ? `${where}: ${MISSING_IDENTITY}` : MISSING_IDENTITY);
+    throw new MissingInputError(`${where}uuid`, where ? `${where}: ${MISSING_IDENTITY}` : MISSING_IDENTITY);
   return {
     type: values.type,
     uuid: values.uuid,

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ForbiddenError, InvalidInputError, UnauthorizedError } from '../../domain/errors.js';
+import { ForbiddenError, InvalidInputError, MissingInputError, UnauthorizedError } from '../../domain/errors.js';
 import type { KeyKind } from '../../domain/shop.js';
 import type { FoundKey, KeyIndex } from '../../indexes/key-index.js';
 
@@ -48,14 +48,14 @@ export function registerApiKeyAuth(app: FastifyInstance, keys: KeyIndex): void {
     } catch (error) {
       return done(error as Error);
     }
-    if (key === undefined) return done(new InvalidInputError('key', MISSING_KEY));
+    if (key === undefined) return done(new MissingInputError('key', MISSING_KEY));
     const accept = (owner: FoundKey | null): void => {
       if (!owner) {
-        done(new UnauthorizedError('Invalid API key.'));
+        done(new UnauthorizedError('Invalid API key.', 'invalid_key'));
         return;
       }
       if (mode === 'private' && owner.kind !== 'private') {
-        done(new ForbiddenError('This endpoint needs a private API key.'));
+        done(new ForbiddenError('This endpoint needs a private API key.', 'key_scope'));
         return;
       }
       request.apiKey = { shopId: owner.shopId, kind: owner.kind, hash: owner.hash };

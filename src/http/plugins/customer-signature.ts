@@ -19,6 +19,6 @@ export function registerCustomerSignatures(app: FastifyInstance, shopOf: (shopId
     const shop = shopOf(request.apiKey.shopId);
     if (!shop?.settings.require_customer_signature) return done();
     const sig = typeof query?.customer_sig === 'string' ? query.customer_sig.toLowerCase() : '';
-    done(safeEqual(sig, customerSignature(shop.signing_secret, customerId)) ? undefined : new ForbiddenError(BAD_CUSTOMER_SIG));
+    done(safeEqual(sig, customerSignature(shop.signing_secret, customerId)) ? undefined : new ForbiddenError(BAD_CUSTOMER_SIG, 'customer_signature'));
   });
 }

@@ -25,13 +25,22 @@ function readerFor(schema: TParams): ReturnType<FastifySchemaCompiler<TSchema>> 
   };
 }
 
+/** Declared headers are read like parameters and put beside the others, which the rest of the request still reads. */
+function headerReaderFor(schema: TParams): ReturnType<FastifySchemaCompiler<TSchema>> {
+  const read = readerFor(schema);
+  return (data: unknown) => {
+    const result = read(data) as { value?: object; error?: AppError };
+    return result.error ? result : { value: { ...(data as object), ...result.value } };
+  };
+}
+
 /**
  * The app's validator compiler: parameter schemas go through the reader, every other schema
  * through TypeBox's compiled check. Routes whose bodies their services validate (422 with paths)
  * use `bodyValidatedByService` instead.
  */
 export const validatorCompiler: FastifySchemaCompiler<unknown> = (route) => {
-  if (isParams(route.schema)) return readerFor(route.schema);
+  if (isParams(route.schema)) return route.httpPart === 'headers' ? headerReaderFor(route.schema) : readerFor(route.schema);
   const check = TypeBoxValidatorCompiler(route as Parameters<typeof TypeBoxValidatorCompiler>[0]);
   if (route.httpPart !== 'headers') return check;
   // Headers are checked, never replaced: the rest of the request still reads every header.

@@ -24,6 +24,8 @@ function release(request: FastifyRequest): void {
  */
 export function registerResidentShop(app: FastifyInstance, catalog: CatalogIndex): void {
   app.decorateRequest('releaseShop', null);
+  app.decorateRequest('catalog', null);
+  app.decorateRequest('shop', null);
   app.addHook('preValidation', (request, _reply, done) => {
     const shopId = request.apiKey?.shopId;
     if (shopId === undefined) return done();
@@ -39,9 +41,19 @@ export function registerResidentShop(app: FastifyInstance, catalog: CatalogIndex
     }
     const hold = catalog.hold(shopId);
     request.releaseShop = hold.release;
-    if (!hold.ready) return done();
+    const pin = () => {
+      request.catalog = catalog.get(shopId) ?? null;
+      request.shop = request.catalog?.shop ?? null;
+    };
+    if (!hold.ready) {
+      pin();
+      return done();
+    }
     hold.ready.then(
-      () => done(),
+      () => {
+        pin();
+        done();
+      },
       (error: Error) => done(error),
     );
   });

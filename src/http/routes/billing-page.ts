@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { AppError, UnavailableError } from '../../domain/errors.js';
+import { AppError, errorBody, UnavailableError } from '../../domain/errors.js';
 import type { LinkIntent, ReactivationService } from '../../services/billing/reactivation.js';
 import { PAGE_HEADERS, renderProviderErrorPage, renderReactivationPage } from '../pages/reactivation-page.js';
 import { ErrorRef, nonJson, PageOrError } from '../schemas/errors.js';
@@ -37,7 +37,7 @@ export function billingPageRoutes(app: FastifyInstance, reactivation: Reactivati
         // HEAD (link checkers, mail scanners) and clients that cannot show a page are never counted as opened.
         const intent: LinkIntent = request.method === 'POST' ? 'confirm' : request.method === 'HEAD' ? 'peek' : 'view';
         if (intent === 'view' && !acceptsHtml(request.headers.accept)) {
-          return reply.status(406).send({ error: 'This link opens a web page: request it with Accept: text/html.' });
+          return reply.status(406).send(errorBody('not_acceptable', 'This link opens a web page: request it with Accept: text/html.'));
         }
         try {
           const { status, html } = renderReactivationPage(await reactivation.followLink(linkQuery(request), intent));

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
+import { errorBody } from '../../domain/errors.js';
 import { webBuildDir } from '../web-build.js';
 import { InlineErrors, nonJson } from '../schemas/errors.js';
 
@@ -19,7 +20,7 @@ export async function consoleRoutes(app: FastifyInstance, root = webBuildDir('co
     // The router ignores trailing slashes, so this also answers /console.
     for (const path of ['/console/', '/console/*']) {
       app.get(path, { schema: { hide: true, response: InlineErrors } }, async (_request, reply) =>
-        reply.status(503).send({ error: 'The console has not been built. Run npm run build (npm ci and npm start do it for you).' }),
+        reply.status(503).send(errorBody('not_built', 'The console has not been built. Run npm run build (npm ci and npm start do it for you).')),
       );
     }
     return;

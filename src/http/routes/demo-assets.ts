@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import { errorBody } from '../../domain/errors.js';
 import { Errors, nonJson } from '../schemas/errors.js';
 
 /** Placeholder product images for the demo shop, drawn here so the demo needs no network. */
@@ -10,7 +11,7 @@ export function demoAssetRoutes(app: FastifyInstance): void {
     async (request, reply) => {
       const { name } = request.params as { name: string };
       const match = /^([\w-]{1,80})\.svg$/.exec(name);
-      if (!match) return reply.status(404).send({ error: 'Image not found.' });
+      if (!match) return reply.status(404).send(errorBody('not_found', 'Image not found.'));
       const hue = (createHash('sha1').update(match[1]!).digest()[0]! * 360) / 256;
       const svg =
         `<svg xmlns="http://www.w3.org/2000/svg" width="800" height="800" viewBox="0 0 800 800">` +

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { errorBody } from '../../domain/errors.js';
 import { Errors } from '../schemas/errors.js';
 import { Live, Ready } from '../schemas/operations.js';
 
@@ -10,7 +11,7 @@ export function healthRoutes(app: FastifyInstance, database: { ping(): Promise<v
       await withTimeout(database.ping(), 2000);
       return { status: 'ready' };
     } catch {
-      return reply.status(503).header('Retry-After', '5').send({ error: 'Not ready: the database does not answer.' });
+      return reply.status(503).header('Retry-After', '5').send(errorBody('not_ready', 'Not ready: the database does not answer.'));
     }
   });
 }

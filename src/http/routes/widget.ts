@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { negotiate } from '@fastify/accept-negotiator';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { errorBody } from '../../domain/errors.js';
 import { createWidgetDemoService, type WidgetDemoService } from '../../services/widget-demo.js';
 import type { CatalogIndex } from '../../indexes/catalog-index.js';
 import type { KeyIndex } from '../../indexes/key-index.js';
@@ -80,7 +81,11 @@ export function widgetRoutes(
     { schema: { hide: true, response: { 200: nonJson('text/javascript', 'the storefront widget'), 304: NoContent, ...InlineErrors } } },
     async (request, reply) => {
       const script = load();
-      if (!script) return reply.status(503).header('cache-control', 'no-store').send({ error: 'The storefront widget has not been built: run npm run build.' });
+      if (!script)
+        return reply
+          .status(503)
+          .header('cache-control', 'no-store')
+          .send(errorBody('not_built', 'The storefront widget has not been built: run npm run build.'));
       void reply
         .header('cache-control', 'public, max-age=300')
         .header('cross-origin-resource-policy', 'cross-origin')

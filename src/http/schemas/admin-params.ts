@@ -1,7 +1,7 @@
 import { params, param } from '../../domain/params/param.js';
-import { isPositiveId } from '../../domain/params/kinds.js';
+import { isPositiveId, positiveId } from '../../domain/params/kinds.js';
 import { invalid } from '../../domain/params/param.js';
-import { positiveId, text } from '../../domain/params/text-kinds.js';
+import { text } from '../../domain/params/text-kinds.js';
 
 const handle = text('the shop handle', { max: 100, required: true });
 

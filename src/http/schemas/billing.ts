@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { ErrorCodeSchema } from './errors.js';
 
 /** The public billing answers (docs/billing.md), in the billing platform's shapes. */
 const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);
@@ -129,7 +130,7 @@ export const OnetimeCreated = Type.Object({
 });
 
 /** `POST /api/v1/billing/onetime`, 402: the card was refused; the charge is recorded as ERROR. */
-export const PaymentFailed = Type.Object({ error: Type.String(), charge: ChargeSchema });
+export const PaymentFailed = Type.Object({ error: Type.String(), code: ErrorCodeSchema, charge: ChargeSchema });
 
 /** `POST /api/v1/billing/subscribe`. */
 export const SubscriptionCreated = Type.Object({ data: Type.Object(subscriptionFields) });

@@ -1,11 +1,22 @@
 import { Type } from '@sinclair/typebox';
+import { ERROR_CODES, type ErrorCode } from '../../domain/errors.js';
+
+/** The stable machine-readable code of an error body (docs/api.md, "Error codes"). */
+export const ErrorCodeSchema = Type.Unsafe<ErrorCode>({
+  type: 'string',
+  enum: Object.keys(ERROR_CODES),
+  description: 'a stable snake_case code: messages may change, codes do not',
+});
 
 /**
- * The one error body (the error handler in plugins/errors.ts): a sentence, plus for a document
- * that is not valid (422) the first problem's row and field and every problem.
+ * The one error body (the error handler in plugins/errors.ts): a sentence and its code, the
+ * parameter for a parameter error, and for a document that is not valid (422) the first
+ * problem's row and field and every problem.
  */
 const errorFields = {
   error: Type.String({ description: 'a sentence naming the parameter and what is wrong' }),
+  code: ErrorCodeSchema,
+  parameter: Type.Optional(Type.String({ description: 'missing_parameter, invalid_parameter: the parameter named' })),
   index: Type.Optional(Type.Integer({ description: '422: the row of a bulk body the first problem is in' })),
   field: Type.Optional(Type.String({ description: "422: the first problem's JSON path" })),
   problems: Type.Optional(

@@ -2,8 +2,8 @@ import { sourceProperty } from '../../domain/attribution/source.js';
 import { billingTimestamp, nextIntervalDate } from '../../domain/billing/dates.js';
 import type { BillingAddress, BillingCharge, BillingCustomer, BillingOrder, BillingSubscription, Onetime } from '../../domain/billing/types.js';
 import { formatMoney } from '../../domain/catalog/money.js';
-import { ConflictError } from '../../domain/errors.js';
 import type { OnetimeWrite, Store } from '../../store/store.js';
+import { idempotencyRefused } from './idempotency.js';
 import { ledgerSubscriptions } from './ledger-subscribe.js';
 import { decodeOnetimeOutcome, type BillingProvider, type OnetimeOutcome, type OnetimePlan } from './provider.js';
 
@@ -55,8 +55,7 @@ export function ledgerProvider(store: LedgerStore): BillingProvider {
     async createOnetime(shopId, plan, idempotency) {
       const customer = await store.getLedgerDoc<BillingCustomer>(shopId, 'billing_customers', plan.address.customer_id);
       const stored = await store.createOnetime(shopId, idempotency, (ids) => onetimeWrite(plan, customer, ids));
-      if (stored.state === 'conflict') throw new ConflictError('This Idempotency-Key was used with other parameters.');
-      if (stored.state === 'busy') throw new ConflictError('A request with this Idempotency-Key is still being processed; retry shortly.');
+      if (stored.state !== 'done') throw idempotencyRefused(stored.state);
       return { ...decodeOnetimeOutcome(stored.outcome), replayed: stored.replayed };
     },
   };

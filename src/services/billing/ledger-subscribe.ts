@@ -2,8 +2,8 @@ import { sourceProperty } from '../../domain/attribution/source.js';
 import { billingTimestamp } from '../../domain/billing/dates.js';
 import type { BillingSubscription } from '../../domain/billing/types.js';
 import { formatMoney } from '../../domain/catalog/money.js';
-import { ConflictError } from '../../domain/errors.js';
 import type { Store } from '../../store/store.js';
+import { idempotencyRefused } from './idempotency.js';
 import type { BillingProvider, SubscriptionPlan } from './provider.js';
 
 /**
@@ -21,8 +21,7 @@ export function ledgerSubscriptions(store: Pick<Store, 'createOnetime'>): Billin
       },
       { subscription: true },
     );
-    if (stored.state === 'conflict') throw new ConflictError('This Idempotency-Key was used with other parameters.');
-    if (stored.state === 'busy') throw new ConflictError('A request with this Idempotency-Key is still being processed; retry shortly.');
+    if (stored.state !== 'done') throw idempotencyRefused(stored.state);
     return { subscription: JSON.parse(stored.outcome) as BillingSubscription, replayed: stored.replayed };
   };
 }

@@ -1,4 +1,6 @@
-import type { ReactivateQuery } from '../../domain/params/billing.js';
+import { requireAddressOrCharge, type OnetimeQuery, type ReactivateQuery } from '../../domain/params/billing.js';
+
+// The billing endpoints' requests from their decoded parameters: request mappers live in `services/<area>/params.ts`.
 
 export interface ReactivateParams {
   customerId: number;
@@ -18,5 +20,29 @@ export function reactivateParamsOf(values: ReactivateQuery): ReactivateParams {
     discountCode: values.billing_discount_code,
     tk: values.tk,
     live: values.request_type === 'live',
+  };
+}
+
+export interface OnetimeRequest {
+  addressId: number | null;
+  chargeId: number | null;
+  variantId: number;
+  quantity: number;
+  date: string | null; // YYYY-MM-DD, 'today' or 'tomorrow'
+  chargeNow: boolean;
+  widgetId: string | null;
+}
+
+/** The request of a one-time purchase, from its decoded parameters. */
+export function onetimeRequestOf(values: OnetimeQuery): OnetimeRequest {
+  requireAddressOrCharge(values);
+  return {
+    addressId: values.address_id,
+    chargeId: values.charge_id,
+    variantId: values.shop_variant_id,
+    quantity: values.quantity,
+    date: values.next_charge_scheduled_at,
+    chargeNow: values.charge_now,
+    widgetId: values.widget_id,
   };
 }

@@ -1,8 +1,8 @@
-import { Type, type Static } from '@sinclair/typebox';
 import { ConfigError } from '../../config/config.js';
 import { openToken, sealToken } from '../../domain/billing/token-cipher.js';
 import type { BillingProviderSettings } from '../../domain/billing/types.js';
 import { BadGatewayError, InvalidDocumentError } from '../../domain/errors.js';
+import { BillingProviderInput, REMOTE_API_VERSIONS } from '../../domain/inputs/billing-provider.js';
 import { validateDocument } from '../../domain/inputs/validate.js';
 import type { BillingProviderRecord, Store } from '../../store/store.js';
 import { ledgerProvider } from './ledger-provider.js';
@@ -12,27 +12,6 @@ import { remoteProvider } from './remote/provider.js';
 import { ProviderReadCache, type CachedKind } from './remote/read-cache.js';
 import { checkUpstreamUrl } from '../upstream/address.js';
 import type { UpstreamClient } from '../upstream/client.js';
-
-/** The API versions the remote provider speaks. */
-export const REMOTE_API_VERSIONS = ['2021-11'] as const;
-
-export const BillingProviderInput = Type.Object(
-  {
-    type: Type.Union([Type.Literal('ledger'), Type.Literal('remote')], { description: "ledger (Rebound's own tables, the default) or remote" }),
-    base_url: Type.Optional(Type.String({ maxLength: 500, description: "https URL of the provider's REST API, e.g. https://api.rechargeapps.com" })),
-    api_token: Type.Optional(
-      Type.String({ minLength: 1, maxLength: 500, description: 'write-only: stored encrypted, never returned; omit to keep the stored one' }),
-    ),
-    api_version: Type.Optional(
-      Type.Union(
-        REMOTE_API_VERSIONS.map((v) => Type.Literal(v)),
-        { description: 'the API version spoken (default 2021-11)' },
-      ),
-    ),
-  },
-  { additionalProperties: false },
-);
-export type BillingProviderInput = Static<typeof BillingProviderInput>;
 
 type ProvidersStore = Pick<
   Store,

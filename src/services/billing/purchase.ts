@@ -1,10 +1,10 @@
 import { addDays, shopToday } from '../../domain/billing/dates.js';
 import type { BillingAddress } from '../../domain/billing/types.js';
-import { InvalidInputError, NotFoundError } from '../../domain/errors.js';
+import { InvalidInputError, MissingInputError, NotFoundError } from '../../domain/errors.js';
 import type { Shop } from '../../domain/shop.js';
 import type { CatalogIndex } from '../../indexes/catalog-index.js';
 import type { IndexedProduct } from '../../indexes/shop-catalog.js';
-import { loadCatalog } from '../products.js';
+import { loadCatalog } from '../../indexes/catalog-lookup.js';
 import type { BillingProvider } from './provider.js';
 
 /** What a purchase on an address names: the address (or a charge of it), the variant and the first date. */
@@ -41,7 +41,7 @@ export async function resolvePurchase(provider: BillingProvider, catalog: Catalo
   else {
     const queued = await provider.nextQueuedCharge(shop.id, address.id, today);
     if (!queued)
-      throw new InvalidInputError('next_charge_scheduled_at', 'Parameter next_charge_scheduled_at is required: the address has no queued charge to join.');
+      throw new MissingInputError('next_charge_scheduled_at', 'Parameter next_charge_scheduled_at is required: the address has no queued charge to join.');
     date = queued.scheduled_at.slice(0, 10);
   }
   if (date < today)

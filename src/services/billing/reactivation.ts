@@ -5,7 +5,7 @@ import { InvalidInputError, NotFoundError } from '../../domain/errors.js';
 import type { Shop } from '../../domain/shop.js';
 import type { CatalogIndex } from '../../indexes/catalog-index.js';
 import type { Store } from '../../store/store.js';
-import { loadCatalog } from '../products.js';
+import { loadCatalog } from '../../indexes/catalog-lookup.js';
 import type { ShopCatalog } from '../../indexes/shop-catalog.js';
 import type { ReactivateParams } from './params.js';
 import type { BillingProvider, ReactivationResult } from './provider.js';

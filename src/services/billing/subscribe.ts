@@ -4,7 +4,7 @@ import { requireAddressOrCharge, type SubscribeQuery } from '../../domain/params
 import type { BillingSubscription } from '../../domain/billing/types.js';
 import type { Shop } from '../../domain/shop.js';
 import type { CatalogIndex } from '../../indexes/catalog-index.js';
-import { checkIdempotencyKey, idempotencyFor } from './onetime.js';
+import { idempotencyOf } from './idempotency.js';
 import type { BillingProviders } from './providers.js';
 import { resolvePurchase, type PurchaseRequest } from './purchase.js';
 
@@ -40,7 +40,6 @@ export function createSubscribeService(deps: { providers: Pick<BillingProviders,
   const clock = deps.clock ?? Date.now;
   return {
     async subscribe(shop: Shop, request: SubscribeRequest, idempotencyKey: string | null): Promise<{ subscription: BillingSubscription; replayed: boolean }> {
-      checkIdempotencyKey(idempotencyKey);
       const provider = await deps.providers.forShop(shop.id);
       const now = clock();
       const { address, addressId, product, variantIndex, date } = await resolvePurchase(provider, deps.catalog, shop, request, now);
@@ -63,7 +62,7 @@ export function createSubscribeService(deps: { providers: Pick<BillingProviders,
           source: widgetSource(request.widgetId),
           now,
         },
-        idempotencyFor(idempotencyKey, { subscribe: true, ...request, addressId }),
+        idempotencyOf(idempotencyKey, { subscribe: true, ...request, addressId }),
       );
     },
   };

@@ -1,7 +1,7 @@
 import { createHash, createHmac } from 'node:crypto';
 import { addressFromRemote, chargeFromRemote, customerFromRemote, subscriptionFromRemote } from '../../domain/billing/recharge.js';
 import type { LedgerKind } from '../../domain/billing/types.js';
-import { AppError, InvalidDocumentError, InvalidInputError, NotFoundError, UnauthorizedError } from '../../domain/errors.js';
+import { AppError, InvalidBodyError, InvalidDocumentError, InvalidInputError, NotFoundError, UnauthorizedError } from '../../domain/errors.js';
 import { safeEqual } from '../../domain/keys.js';
 import type { LedgerDoc, Store } from '../../store/store.js';
 import { ledgerDocs } from './ledger.js';
@@ -57,7 +57,7 @@ function parsed(raw: Buffer): unknown {
   try {
     return JSON.parse(raw.toString('utf8'));
   } catch {
-    throw new InvalidInputError('body', 'The webhook body is not valid JSON.');
+    throw new InvalidBodyError('The webhook body is not valid JSON.');
   }
 }
 
@@ -74,7 +74,7 @@ export function createBillingWebhooks(deps: {
 
   function neutral(secret: string, headers: BillingWebhookHeaders, raw: Buffer): Mapped {
     const expected = createHmac('sha256', secret).update(raw).digest('hex');
-    if (!safeEqual(headers.signature!.trim().toLowerCase(), expected)) throw new UnauthorizedError('Invalid webhook signature.');
+    if (!safeEqual(headers.signature!.trim().toLowerCase(), expected)) throw new UnauthorizedError('Invalid webhook signature.', 'webhook_signature');
     const body = parsed(raw);
     const singular = (headers.topic ?? '').split('/')[0] ?? '';
     const kind = TOPICS.get(singular);
@@ -95,16 +95,16 @@ export function createBillingWebhooks(deps: {
       const parts = new Map(headers.timedSignature.split(',').map((p) => p.trim().split('=') as [string, string]));
       const t = parts.get('t') ?? '';
       if (!/^\d{1,12}$/.test(t) || (headers.timestamp !== undefined && headers.timestamp.trim() !== t))
-        throw new UnauthorizedError('Invalid webhook signature.');
+        throw new UnauthorizedError('Invalid webhook signature.', 'webhook_signature');
       if (Math.abs(clock() / 1000 - Number(t)) > SIGNATURE_TOLERANCE_S)
-        throw new UnauthorizedError("The webhook signature's timestamp is more than 5 minutes from now.");
+        throw new UnauthorizedError("The webhook signature's timestamp is more than 5 minutes from now.", 'webhook_signature');
       const expected = createHmac('sha256', secret).update(`${t}.`).update(raw).digest('hex');
-      if (!safeEqual((parts.get('v1') ?? '').toLowerCase(), expected)) throw new UnauthorizedError('Invalid webhook signature.');
+      if (!safeEqual((parts.get('v1') ?? '').toLowerCase(), expected)) throw new UnauthorizedError('Invalid webhook signature.', 'webhook_signature');
       return;
     }
     // The legacy scheme is a plain SHA-256 of the secret followed by the body, not an HMAC.
     const expected = createHash('sha256').update(secret).update(raw).digest('hex');
-    if (!safeEqual(headers.legacySignature!.trim().toLowerCase(), expected)) throw new UnauthorizedError('Invalid webhook signature.');
+    if (!safeEqual(headers.legacySignature!.trim().toLowerCase(), expected)) throw new UnauthorizedError('Invalid webhook signature.', 'webhook_signature');
   }
 
   function platform(secret: string, headers: BillingWebhookHeaders, raw: Buffer): Mapped | null {
@@ -135,11 +135,16 @@ export function createBillingWebhooks(deps: {
     async receive(handle: string, headers: BillingWebhookHeaders, raw: Buffer): Promise<'applied' | 'duplicate' | 'ignored'> {
       const shop = await deps.store.getShopByHandle(handle);
       if (!shop) throw new NotFoundError(`Shop ${handle} not found.`);
-      if (!shop.billing_webhook_secret) throw new UnauthorizedError('Billing webhooks are not configured for this shop (set billing_webhook_secret).');
+      if (!shop.billing_webhook_secret)
+        throw new UnauthorizedError('Billing webhooks are not configured for this shop (set billing_webhook_secret).', 'webhooks_not_configured');
       let mapped: Mapped | null;
       if (headers.signature !== undefined) mapped = neutral(shop.billing_webhook_secret, headers, raw);
       else if (headers.timedSignature !== undefined || headers.legacySignature !== undefined) mapped = platform(shop.billing_webhook_secret, headers, raw);
-      else throw new UnauthorizedError('The webhook carries no signature (X-Billing-Hmac-Sha256, X-Recharge-Webhook-Signature or X-Recharge-Hmac-Sha256).');
+      else
+        throw new UnauthorizedError(
+          'The webhook carries no signature (X-Billing-Hmac-Sha256, X-Recharge-Webhook-Signature or X-Recharge-Hmac-Sha256).',
+          'webhook_signature',
+        );
       if (!mapped) return 'ignored';
       const applied = await deps.store.applyWebhook(shop.id, 'billing', mapped.webhookId, mapped.kind, mapped.docs);
       for (const doc of mapped.docs) dropCached(shop.id, mapped.kind, doc);

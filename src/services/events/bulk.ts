@@ -3,7 +3,7 @@ import { ForbiddenError } from '../../domain/errors.js';
 import { customerSignature, safeEqual } from '../../domain/keys.js';
 import type { BulkEvent } from '../../domain/params/bulk-event.js';
 import type { CatalogIndex } from '../../indexes/catalog-index.js';
-import { loadCatalog } from '../products.js';
+import { loadCatalog } from '../../indexes/catalog-lookup.js';
 import type { TrackingService } from '../tracking.js';
 import type { EventsService } from './index.js';
 
@@ -24,7 +24,7 @@ export function createBulkEventsService(deps: { events: Pick<EventsService, 'ing
       if (event.kind === 'counted' || event.customerId === null) continue;
       const sig = event.customerSig?.toLowerCase() ?? '';
       if (!safeEqual(sig, customerSignature(shop.signing_secret, event.customerId))) {
-        throw new ForbiddenError('customer_sig is missing or wrong for shop_customer_id.');
+        throw new ForbiddenError('customer_sig is missing or wrong for shop_customer_id.', 'customer_signature');
       }
     }
   }

@@ -101,7 +101,10 @@ export function resolveMarket(catalog: ShopCatalog, place: { countryCode: string
   const { countryCode, currency = null } = place;
   if (countryCode === null && currency === null) return null;
   if (!catalog.shop.scopes.includes('read_markets')) {
-    throw new ForbiddenError(countryCode !== null ? 'country_code needs the read_markets scope.' : 'presentment_prices needs the read_markets scope.');
+    throw new ForbiddenError(
+      countryCode !== null ? 'country_code needs the read_markets scope.' : 'presentment_prices needs the read_markets scope.',
+      'key_scope',
+    );
   }
   return countryCode !== null ? catalog.marketFor(countryCode) : catalog.marketForCurrency(currency!);
 }

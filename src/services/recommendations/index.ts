@@ -13,7 +13,7 @@ import type { IndexedProduct, IndexedRuleset, ShopCatalog } from '../../indexes/
 import type { ViewedIndex } from '../../indexes/viewed-index.js';
 import type { Evaluation } from '../../domain/rules/evaluate.js';
 import { filterProducts, resolveMarket, type Picked } from '../lists/pipeline.js';
-import { loadCatalog, requireCatalog } from '../products.js';
+import { loadCatalog } from '../../indexes/catalog-lookup.js';
 import { withOrderProducts, type CustomRequest } from './params.js';
 import { resolveOutputs, type ResolveError } from './resolve.js';
 
@@ -30,6 +30,13 @@ export interface CustomAnswer {
   source: string;
 }
 
+/** How one ruleset run answers: with a trace (the preview), for an experiment arm, or empty (the empty control arm). */
+interface RunOptions {
+  trace?: boolean;
+  arm?: string | null;
+  empty?: boolean;
+}
+
 /** Rule-driven recommendations: `GET /api/v1/custom/id/{id}` and the admin preview (docs/rules.md). */
 export function createRecommendationsService(deps: {
   catalog: CatalogIndex;
@@ -40,7 +47,7 @@ export function createRecommendationsService(deps: {
 }) {
   function rulesetOf(catalog: ShopCatalog, id: number): IndexedRuleset {
     const indexed = catalog.rulesets.get(id);
-    if (!indexed?.ruleset.enabled) throw new NotFoundError(`Ruleset ${id} not found.`);
+    if (!indexed?.ruleset.enabled) throw new NotFoundError(`Ruleset ${id} not found.`, 'unknown_ruleset');
     return indexed;
   }
 
@@ -49,10 +56,9 @@ export function createRecommendationsService(deps: {
     indexed: IndexedRuleset,
     compiled: CompiledRuleset,
     asked: CustomRequest,
-    trace: boolean,
-    arm: string | null = null,
-    empty = false,
+    options: RunOptions = {},
   ): Promise<CustomAnswer> {
+    const { trace = false, arm = null, empty = false } = options;
     const request = await withOrderProducts(asked, (orderIds) => deps.orderProducts(catalog.shop.id, orderIds));
     const market = resolveMarket(catalog, request.place);
     const errors: ResolveError[] = [];
@@ -99,16 +105,15 @@ export function createRecommendationsService(deps: {
   }
 
   return {
-    /** The public answer for a stored, enabled ruleset. */
-    recommend(shopId: number, rulesetId: number, request: CustomRequest, routing?: Routing): Promise<CustomAnswer> {
-      const catalog = requireCatalog(deps.catalog, shopId);
+    /** The public answer for a stored, enabled ruleset, from the request's catalog generation. */
+    recommend(catalog: ShopCatalog, rulesetId: number, request: CustomRequest, routing?: Routing): Promise<CustomAnswer> {
       const asked = rulesetOf(catalog, rulesetId);
-      if (!routing || routing.servedId === rulesetId) return run(catalog, asked, asked.compiled, request, false, routing?.arm?.name ?? null);
-      if (routing.servedId === null) return run(catalog, asked, asked.compiled, request, false, routing.arm?.name ?? null, true);
+      if (!routing || routing.servedId === rulesetId) return run(catalog, asked, asked.compiled, request, { arm: routing?.arm?.name ?? null });
+      if (routing.servedId === null) return run(catalog, asked, asked.compiled, request, { arm: routing.arm?.name ?? null, empty: true });
       // Routing checked the served ruleset against this same generation; a newer one that lost it answers as the asked ruleset.
       const served = catalog.rulesets.get(routing.servedId);
-      if (!served?.ruleset.enabled) return run(catalog, asked, asked.compiled, request, false);
-      return run(catalog, served, served.compiled, request, false, routing.arm?.name ?? null);
+      if (!served?.ruleset.enabled) return run(catalog, asked, asked.compiled, request);
+      return run(catalog, served, served.compiled, request, { arm: routing.arm?.name ?? null });
     },
 
     /** The same answer plus a trace; runs an unsaved document when one is given (the console's live preview). */
@@ -121,11 +126,11 @@ export function createRecommendationsService(deps: {
           compiled,
           ruleJson: compiled.document.rules.map((r) => JSON.stringify(r)),
         };
-        return run(catalog, indexed, compiled, request, true);
+        return run(catalog, indexed, compiled, request, { trace: true });
       }
       const indexed = catalog.rulesets.get(rulesetId ?? 0);
-      if (!indexed) throw new NotFoundError(`Ruleset ${rulesetId} not found.`);
-      return run(catalog, indexed, indexed.compiled, request, true);
+      if (!indexed) throw new NotFoundError(`Ruleset ${rulesetId} not found.`, 'unknown_ruleset');
+      return run(catalog, indexed, indexed.compiled, request, { trace: true });
     },
   };
 }

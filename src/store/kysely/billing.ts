@@ -3,7 +3,7 @@ import type { BillingCharge, BillingSubscription, LedgerKind } from '../../domai
 import { chunks, isUniqueViolation, json } from '../codec.js';
 import type { Database } from '../schema.js';
 import type { LedgerDoc, Store } from '../store.js';
-import { IDEMPOTENCY_DONE } from './billing-providers.js';
+import { finishKey, storedKey, takeKey } from './idempotency.js';
 import { nextCounter } from './shops.js';
 
 type BillingMethods = Pick<
@@ -116,13 +116,8 @@ export function billingMethods(db: Kysely<Database>): BillingMethods {
     async createOnetime(shopId, idempotency, build, options) {
       try {
         return await db.transaction().execute(async (trx) => {
-          if (idempotency) {
-            // Taken first: a concurrent request with the same key waits here, then finds the answer.
-            await trx
-              .insertInto('idempotency_keys')
-              .values({ shop_id: shopId, key: idempotency.key, request_hash: idempotency.hash, status: 0, response: '', created_at: Date.now() })
-              .execute();
-          }
+          // Taken first: a concurrent request with the same key waits here, then finds the answer.
+          if (idempotency) await takeKey(trx, shopId, idempotency.key, idempotency.hash);
           const ids = {
             onetime: await nextCounter(trx, shopId, 'onetimes'),
             charge: await nextCounter(trx, shopId, 'charges'),
@@ -132,28 +127,15 @@ export function billingMethods(db: Kysely<Database>): BillingMethods {
           const write = build(ids);
           for (const { kind, doc } of write.docs) await upsert(trx, shopId, kind, [doc], false);
           const outcome = JSON.stringify(write.outcome);
-          if (idempotency) {
-            await trx
-              .updateTable('idempotency_keys')
-              .set({ status: IDEMPOTENCY_DONE, response: outcome })
-              .where('shop_id', '=', shopId)
-              .where('key', '=', idempotency.key)
-              .execute();
-          }
+          if (idempotency) await finishKey(trx, shopId, idempotency.key, outcome);
           return { state: 'done', outcome, replayed: false };
         });
       } catch (error) {
         if (!idempotency || !isUniqueViolation(error)) throw error;
-        const stored = await db
-          .selectFrom('idempotency_keys')
-          .selectAll()
-          .where('shop_id', '=', shopId)
-          .where('key', '=', idempotency.key)
-          .executeTakeFirstOrThrow();
-        if (stored.request_hash !== idempotency.hash) return { state: 'conflict' };
+        const stored = await storedKey(db, shopId, idempotency.key, idempotency.hash);
         // A key another provider is still working on (the shop switched providers meanwhile).
-        if (Number(stored.status) <= 0) return { state: 'busy' };
-        return { state: 'done', outcome: stored.response, replayed: true };
+        if (stored.state !== 'done') return stored.state === 'conflict' ? stored : { state: 'busy' };
+        return { ...stored, replayed: true };
       }
     },
     async applyWebhook(shopId, source, webhookId, kind, docs) {

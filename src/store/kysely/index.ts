@@ -9,6 +9,7 @@ import { servingMethods } from './product-serving.js';
 import { commerceMethods } from './commerce.js';
 import { billingMethods } from './billing.js';
 import { billingProviderMethods } from './billing-providers.js';
+import { idempotencyMethods } from './idempotency.js';
 import { campaignMethods } from './campaigns.js';
 import { eventMethods } from './events.js';
 import { experimentMethods } from './experiments.js';
@@ -106,6 +107,7 @@ function kyselyStore({ db, dialect, schema, poolStats }: Connection): Store {
     ...billingMethods(db),
     ...campaignMethods(db),
     ...billingProviderMethods(db),
+    ...idempotencyMethods(db),
     ...shopWebhookMethods(db),
     ...trackingMethods(db),
     ...experimentMethods(db),

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidInputError } from '../../../src/domain/errors.js';
 import { commonParams, keyParam, limitParam, listFilterParams } from '../../../src/domain/params/common.js';
-import { idList, optionalFlag } from '../../../src/domain/params/kinds.js';
+import { idList, optionalFlag, positiveId } from '../../../src/domain/params/kinds.js';
 import { params } from '../../../src/domain/params/param.js';
 import { paramsKey, readParams } from '../../../src/domain/params/read.js';
-import { oneOf, positiveId, text } from '../../../src/domain/params/text-kinds.js';
+import { oneOf, text } from '../../../src/domain/params/text-kinds.js';
 
 const schema = params({
   ...keyParam,

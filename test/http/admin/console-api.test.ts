@@ -137,7 +137,7 @@ describe.each(backends())('console admin API on $name', (backend) => {
       expect((await t.admin('GET', '/admin/v1/session', undefined, 'not-a-token')).statusCode).toBe(401);
       const pub = await t.admin('GET', '/admin/v1/session', undefined, shop.public);
       expect(pub.statusCode).toBe(401);
-      expect(pub.json()).toEqual({ error: 'Invalid admin credentials.' });
+      expect(pub.json()).toEqual({ error: 'Invalid admin credentials.', code: 'invalid_credentials' });
     });
   });
 
@@ -194,7 +194,7 @@ describe.each(backends())('console admin API on $name', (backend) => {
     it("hides another shop's campaigns and needs credentials", async () => {
       const res = await t.admin('GET', '/admin/v1/shops/winback/campaigns', undefined, other.private);
       expect(res.statusCode).toBe(404);
-      expect(res.json()).toEqual({ error: 'Shop winback not found.' });
+      expect(res.json()).toEqual({ error: 'Shop winback not found.', code: 'not_found' });
       expect((await t.app.inject('/admin/v1/shops/winback/campaigns')).statusCode).toBe(401);
       expect((await t.admin('GET', '/admin/v1/shops/nope/campaigns')).statusCode).toBe(404);
     });
@@ -308,7 +308,7 @@ describe.each(backends())('console admin API on $name', (backend) => {
       expect((await insights('', shop.private)).currency).toBe('EUR');
       const res = await t.admin('GET', '/admin/v1/shops/console/insights', undefined, other.private);
       expect(res.statusCode).toBe(404);
-      expect(res.json()).toEqual({ error: 'Shop console not found.' });
+      expect(res.json()).toEqual({ error: 'Shop console not found.', code: 'not_found' });
       expect((await t.app.inject('/admin/v1/shops/console/insights')).statusCode).toBe(401);
       // A shop without orders: empty sales rankings; its one view is a day of the window, at an estimate of zero.
       const quiet = (await t.admin('GET', '/admin/v1/shops/elsewhere/insights?days=5', undefined, other.private)).json().data;

@@ -61,14 +61,20 @@ describe.each(backends())('admin shops and keys on $name', (backend) => {
 
   it('needs a bearer token; a private key acts only on its own shop', async () => {
     expect((await t.app.inject({ method: 'GET', url: '/admin/v1/shops' })).statusCode).toBe(401);
-    expect((await t.admin('GET', '/admin/v1/shops', undefined, 'wrong-token')).json()).toEqual({ error: 'Invalid admin credentials.' });
+    expect((await t.admin('GET', '/admin/v1/shops', undefined, 'wrong-token')).json()).toEqual({
+      error: 'Invalid admin credentials.',
+      code: 'invalid_credentials',
+    });
     const own = await t.createShop('own');
     const other = await t.createShop('someone-else');
     expect((await t.admin('GET', '/admin/v1/shops/own', undefined, own.private)).statusCode).toBe(200);
     const foreign = await t.admin('GET', '/admin/v1/shops/someone-else', undefined, own.private);
     expect(foreign.statusCode).toBe(404);
-    expect(foreign.json()).toEqual({ error: 'Shop someone-else not found.' });
-    expect((await t.admin('GET', '/admin/v1/shops/no-such-shop', undefined, own.private)).json()).toEqual({ error: 'Shop no-such-shop not found.' });
+    expect(foreign.json()).toEqual({ error: 'Shop someone-else not found.', code: 'not_found' });
+    expect((await t.admin('GET', '/admin/v1/shops/no-such-shop', undefined, own.private)).json()).toEqual({
+      error: 'Shop no-such-shop not found.',
+      code: 'not_found',
+    });
     expect((await t.admin('PUT', '/admin/v1/shops/someone-else/products', [productInput(1)], own.private)).statusCode).toBe(404);
     expect((await t.admin('GET', '/admin/v1/shops/own', undefined, own.public)).statusCode).toBe(401);
     expect((await t.admin('POST', '/admin/v1/shops', { handle: 'x', name: 'x' }, own.private)).statusCode).toBe(403);

@@ -84,7 +84,11 @@ describe.each(backends())('POST /api/v1/billing/onetime on $name', (backend) => 
   });
 
   it('validates every parameter', async () => {
-    expect((await post('shop_variant_id=11')).json()).toEqual({ error: 'Missing required args. You must pass either address_id or charge_id.' });
+    expect((await post('shop_variant_id=11')).json()).toEqual({
+      error: 'Missing required args. You must pass either address_id or charge_id.',
+      code: 'missing_parameter',
+      parameter: 'address_id',
+    });
     await expect400('address_id=500', 'shop_variant_id');
     await expect400('address_id=500&shop_variant_id=999', 'shop_variant_id');
     await expect400('address_id=x&shop_variant_id=11', 'address_id');
@@ -101,7 +105,7 @@ describe.each(backends())('POST /api/v1/billing/onetime on $name', (backend) => 
   });
 
   it('answers 404 for unknown or foreign addresses and charges, 403 for a public key', async () => {
-    expect((await post('address_id=999&shop_variant_id=11')).json()).toEqual({ error: 'Address 999 not found.' });
+    expect((await post('address_id=999&shop_variant_id=11')).json()).toEqual({ error: 'Address 999 not found.', code: 'not_found' });
     expect((await post('charge_id=999&shop_variant_id=11')).statusCode).toBe(404);
     await t.admin('PUT', '/admin/v1/shops/one-other/billing/addresses', [
       { id: 777, customer_id: 100, address1: 'x', city: 'y', zip: '1', country_code: 'US' },
@@ -141,6 +145,24 @@ describe.each(backends())('POST /api/v1/billing/onetime on $name', (backend) => 
       failing.statusCode,
     );
     expect((await post('address_id=500&shop_variant_id=11', { idempotency: 'x'.repeat(201) })).statusCode).toBe(400);
+    expect(conflict.json().code).toBe('idempotency_conflict');
+  });
+
+  it("reads the Idempotency-Key from the route's header schema: too long, unprintable or sent empty is a 400 naming it", async () => {
+    const refused = {
+      error: 'The Idempotency-Key header must be 1 to 200 printable characters.',
+      code: 'invalid_parameter',
+      parameter: 'Idempotency-Key',
+    };
+    for (const key of ['x'.repeat(201), 'two words', '']) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `/api/v1/billing/onetime?key=${shop.private}&address_id=500&shop_variant_id=11`,
+        headers: { 'idempotency-key': key },
+      });
+      expect(res.statusCode, key).toBe(400);
+      expect(res.json()).toEqual(refused);
+    }
   });
 
   it('creates one onetime and one charge for ten parallel identical retries', async () => {

@@ -100,7 +100,7 @@ describe.each(backends())('billing reactivation on $name', (backend) => {
   });
 
   it('answers 404 for unknown customers and campaigns, and keeps shops apart', async () => {
-    expect((await context('billing_customer_id=999')).json()).toEqual({ error: 'Billing customer 999 not found.' });
+    expect((await context('billing_customer_id=999')).json()).toEqual({ error: 'Billing customer 999 not found.', code: 'not_found' });
     expect((await context('billing_customer_id=100&campaign_id=999')).statusCode).toBe(404);
     // The other shop has its own customer 100, but this shop's key never sees it and vice versa.
     await t.admin('PUT', '/admin/v1/shops/other-subs/billing/customers', [{ id: 4242, email: 'x@example.com' }]);
@@ -111,7 +111,7 @@ describe.each(backends())('billing reactivation on $name', (backend) => {
   it('needs the private key', async () => {
     const res = await context('billing_customer_id=100', shop.public);
     expect(res.statusCode).toBe(403);
-    expect(res.json()).toEqual({ error: 'This endpoint needs a private API key.' });
+    expect(res.json()).toEqual({ error: 'This endpoint needs a private API key.', code: 'key_scope' });
     expect((await t.app.inject('/api/v1/billing/reactivate?billing_customer_id=100')).statusCode).toBe(400);
   });
 

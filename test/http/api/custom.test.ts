@@ -272,11 +272,11 @@ describe.each(backends())('GET /api/v1/custom/id/{ruleset_id} on $name', (backen
   });
 
   it('answers 404 for unknown, disabled or foreign rulesets and 400 for a bad id', async () => {
-    expect((await get(424242)).json()).toEqual({ error: 'Ruleset 424242 not found.' });
+    expect((await get(424242)).json()).toEqual({ error: 'Ruleset 424242 not found.', code: 'unknown_ruleset' });
     expect((await get(made.off!)).statusCode).toBe(404);
     const foreign = await t.app.inject(`/api/v1/custom/id/${upsellId}?key=${otherKey}`);
     expect(foreign.statusCode).toBe(404);
-    expect(foreign.json()).toEqual({ error: `Ruleset ${upsellId} not found.` });
+    expect(foreign.json()).toEqual({ error: `Ruleset ${upsellId} not found.`, code: 'unknown_ruleset' });
     expect((await get('abc')).statusCode).toBe(400);
     expect((await get('0')).json().error).toBe('Parameter ruleset_id must be a positive integer id, got "0".');
     expect((await t.app.inject(`/api/v1/custom/id/${upsellId}`)).statusCode).toBe(400);

@@ -42,7 +42,11 @@ describe.each(backends())('events and viewed products on $name', (backend) => {
   it('needs uuid or shop_customer_id, with the documented message', async () => {
     const res = await post(`key=${key}&subject=user&verb=viewed&noun=product&shop_product_handle=product-1`);
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ error: 'Missing required args. You must pass either shop_customer_id or uuid.' });
+    expect(res.json()).toEqual({
+      error: 'Missing required args. You must pass either shop_customer_id or uuid.',
+      code: 'missing_parameter',
+      parameter: 'uuid',
+    });
   });
 
   it.each([
@@ -110,7 +114,11 @@ describe.each(backends())('events and viewed products on $name', (backend) => {
 
   it('refuses a viewed request without a visitor or with bad parameters', async () => {
     const res = await t.app.inject(`/api/v1/products/viewed?key=${key}`);
-    expect(res.json()).toEqual({ error: 'Missing required args. You must pass either shop_customer_id or uuid.' });
+    expect(res.json()).toEqual({
+      error: 'Missing required args. You must pass either shop_customer_id or uuid.',
+      code: 'missing_parameter',
+      parameter: 'uuid',
+    });
     for (const [q, param] of [
       ['uuid=x', 'uuid'],
       [`uuid=${U1}&limit=0`, 'limit'],

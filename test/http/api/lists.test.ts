@@ -180,7 +180,7 @@ describe.each(backends())('list endpoints on $name', (backend) => {
     expect(await error('search', 'query=tent&limit=0')).toContain('limit');
     expect((await t.app.inject(`/api/v1/products/search?key=${key}&query=t&limit=51`)).statusCode).toBe(200); // above the maximum: served at 50
     const noKey = await t.app.inject('/api/v1/products/search?query=tent');
-    expect(noKey.json()).toEqual({ error: 'Missing API key. Pass your key in the key query parameter.' });
+    expect(noKey.json()).toEqual({ error: 'Missing API key. Pass your key in the key query parameter.', code: 'missing_parameter', parameter: 'key' });
   });
 
   it('personalizes search with what the visitor viewed', async () => {

@@ -235,7 +235,7 @@ describe.each(backends())('GET /api/v1/products/static on $name', (backend) => {
   it('refuses country_code without the read_markets scope', async () => {
     const res = await get(`key=${otherKey}&ids=1&country_code=DE`);
     expect(res.statusCode).toBe(403);
-    expect(res.json()).toEqual({ error: 'country_code needs the read_markets scope.' });
+    expect(res.json()).toEqual({ error: 'country_code needs the read_markets scope.', code: 'key_scope' });
   });
 
   it('pretty-prints with format=pretty and ignores other formats', async () => {
@@ -257,7 +257,11 @@ describe.each(backends())('GET /api/v1/products/static on $name', (backend) => {
     await expect400('ids=1,-2', 'ids');
     await expect400('ids=0', 'ids');
     await expect400(`ids=${Array.from({ length: 251 }, (_, i) => i + 1).join(',')}`, 'ids');
-    expect((await get(`key=${key}`)).json()).toEqual({ error: 'Missing required endpoint argument: ids or handles.' });
+    expect((await get(`key=${key}`)).json()).toEqual({
+      error: 'Missing required endpoint argument: ids or handles.',
+      code: 'missing_parameter',
+      parameter: 'ids',
+    });
     await expect400(`handles=${Array.from({ length: 251 }, (_, i) => `h${i}`).join(',')}`, 'handles');
   });
 
@@ -267,11 +271,15 @@ describe.each(backends())('GET /api/v1/products/static on $name', (backend) => {
   });
 
   it('authenticates by key parameter or X-Api-Key header', async () => {
-    expect((await get('ids=1')).json()).toEqual({ error: 'Missing API key. Pass your key in the key query parameter.' });
+    expect((await get('ids=1')).json()).toEqual({
+      error: 'Missing API key. Pass your key in the key query parameter.',
+      code: 'missing_parameter',
+      parameter: 'key',
+    });
     expect((await get('ids=1')).statusCode).toBe(400);
     const bad = await get('ids=1&key=rb_pub_nope');
     expect(bad.statusCode).toBe(401);
-    expect(bad.json()).toEqual({ error: 'Invalid API key.' });
+    expect(bad.json()).toEqual({ error: 'Invalid API key.', code: 'invalid_key' });
     const viaHeader = await get('ids=1', { 'x-api-key': key });
     expect(viaHeader.json().data.map((p: { id: number }) => p.id)).toEqual([1]);
   });

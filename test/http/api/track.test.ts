@@ -102,7 +102,11 @@ describe.each(backends())('POST /api/v1/analytics/track on $name', (backend) => 
       expect(res.json().error).toContain(param);
     }
     const missing = await post('type=click');
-    expect(missing.json()).toEqual({ error: 'Missing required args. You must pass either shop_customer_id or uuid.' });
+    expect(missing.json()).toEqual({
+      error: 'Missing required args. You must pass either shop_customer_id or uuid.',
+      code: 'missing_parameter',
+      parameter: 'uuid',
+    });
     expect((await t.app.inject({ method: 'POST', url: `/api/v1/analytics/track?key=nope&type=click&uuid=${U}` })).statusCode).toBe(401);
   });
 });

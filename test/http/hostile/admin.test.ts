@@ -92,7 +92,7 @@ describe('hostile input on the admin API', () => {
     const big = JSON.stringify({ subject: 'user', verb: 'viewed', noun: 'product', shop_product_handle: 'x'.repeat(2 * 1024 * 1024) });
     const res = await t.app.inject({ method: 'POST', url: '/api/v1/analytics/event?key=nope', payload: big, headers: { 'content-type': 'application/json' } });
     expect(res.statusCode).toBe(413);
-    expect(res.json()).toEqual({ error: 'Request body is too large.' });
+    expect(res.json()).toEqual({ error: 'Request body is too large.', code: 'payload_too_large' });
     const admin = await t.app.inject({
       method: 'POST',
       url: '/admin/v1/shops',

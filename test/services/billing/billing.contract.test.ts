@@ -144,7 +144,7 @@ describe.each(cases)('billing contract: $name', ({ backend, provider }: { backen
       order_interval_unit: 'week',
     });
     expect((await context('billing_customer_id=100&billing_subscription_ids=1100')).statusCode).toBe(400);
-    expect((await context('billing_customer_id=999')).json()).toEqual({ error: 'Billing customer 999 not found.' });
+    expect((await context('billing_customer_id=999')).json()).toEqual({ error: 'Billing customer 999 not found.', code: 'not_found' });
   });
 
   it('reactivates through a live link once, records the discount and the conversion; repeats change nothing', async () => {

@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { BillingProviderInput, type BillingProviders } from '../../../services/billing/providers.js';
-import type { ShopsService } from '../../../services/shops.js';
-import { shopFor } from '../../plugins/admin-auth.js';
+import { BillingProviderInput } from '../../../domain/inputs/billing-provider.js';
+import type { BillingProviders } from '../../../services/billing/providers.js';
+import { shopOf } from '../../plugins/request-shop.js';
 import { bodyValidatedByService, type ParamsTypeProvider } from '../../plugins/params.js';
 import { HandlePath } from '../../schemas/admin-params.js';
 import { Errors } from '../../schemas/errors.js';
@@ -18,7 +18,7 @@ export const BillingProviderSchema = Type.Object({
 });
 
 /** `GET` / `PUT /admin/v1/shops/{handle}/billing/provider` (docs/billing.md, "Switching a shop to remote"). */
-export function billingProviderRoutes(fastify: FastifyInstance, deps: { shops: ShopsService; providers: BillingProviders }): void {
+export function billingProviderRoutes(fastify: FastifyInstance, deps: { providers: BillingProviders }): void {
   const app = fastify.withTypeProvider<ParamsTypeProvider>();
   const tags = ['admin: billing'];
   app.get(
@@ -31,7 +31,7 @@ export function billingProviderRoutes(fastify: FastifyInstance, deps: { shops: S
         response: { 200: BillingProviderSchema, ...Errors },
       },
     },
-    async (request) => deps.providers.settings((await shopFor(request, deps.shops, request.params.handle)).id),
+    async (request) => deps.providers.settings(shopOf(request).id),
   );
 
   app.put(
@@ -46,6 +46,6 @@ export function billingProviderRoutes(fastify: FastifyInstance, deps: { shops: S
         response: { 200: BillingProviderSchema, ...Errors },
       },
     },
-    async (request) => deps.providers.configure((await shopFor(request, deps.shops, request.params.handle)).id, request.body),
+    async (request) => deps.providers.configure(shopOf(request).id, request.body),
   );
 }

@@ -1,5 +1,5 @@
 import { Type, type TSchema } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { LedgerKind } from '../../../domain/billing/types.js';
 import {
   BillingAddressInput,
@@ -10,8 +10,7 @@ import {
   CampaignPatchInput,
 } from '../../../domain/inputs/billing.js';
 import type { LedgerService } from '../../../services/billing/ledger.js';
-import type { ShopsService } from '../../../services/shops.js';
-import { shopFor } from '../../plugins/admin-auth.js';
+import { shopOf } from '../../plugins/request-shop.js';
 import { bodyValidatedByService, type ParamsTypeProvider } from '../../plugins/params.js';
 import { HandleIdPath, HandlePath } from '../../schemas/admin-params.js';
 import { BULK_BODY_LIMIT } from './bulk.js';
@@ -31,9 +30,8 @@ const CampaignAnswer = Type.Object({ campaign: Type.Object(CampaignFields) });
 const CampaignList = Type.Object({ data: Type.Array(Type.Object({ ...CampaignFields, stats: Type.Object(Counters) })) });
 
 /** The billing ledger's bulk upserts and campaigns (docs/billing.md). */
-export function adminBillingRoutes(fastify: FastifyInstance, deps: { shops: ShopsService; ledger: LedgerService }): void {
+export function adminBillingRoutes(fastify: FastifyInstance, deps: { ledger: LedgerService }): void {
   const app = fastify.withTypeProvider<ParamsTypeProvider>();
-  const shopId = async (request: FastifyRequest & { params: { handle: string } }) => (await shopFor(request, deps.shops, request.params.handle)).id;
   const kinds: [LedgerKind, TSchema][] = [
     ['customers', BillingCustomerInput],
     ['addresses', BillingAddressInput],
@@ -54,7 +52,7 @@ export function adminBillingRoutes(fastify: FastifyInstance, deps: { shops: Shop
           response: { 200: Upserted, ...Errors },
         },
       },
-      async (request) => deps.ledger.upsert(await shopId(request), kind, request.body),
+      async (request) => deps.ledger.upsert(shopOf(request).id, kind, request.body),
     );
   }
 
@@ -64,7 +62,7 @@ export function adminBillingRoutes(fastify: FastifyInstance, deps: { shops: Shop
       ...bodyValidatedByService,
       schema: { summary: 'Create a reactivation campaign', tags, params: HandlePath, body: CampaignInput, response: { 201: CampaignAnswer, ...Errors } },
     },
-    async (request, reply) => reply.status(201).send({ campaign: await deps.ledger.createCampaign(await shopId(request), request.body) }),
+    async (request, reply) => reply.status(201).send({ campaign: await deps.ledger.createCampaign(shopOf(request).id, request.body) }),
   );
 
   app.patch(
@@ -80,7 +78,7 @@ export function adminBillingRoutes(fastify: FastifyInstance, deps: { shops: Shop
       },
     },
     async (request) => {
-      return { campaign: await deps.ledger.updateCampaign(await shopId(request), request.params.id, request.body) };
+      return { campaign: await deps.ledger.updateCampaign(shopOf(request).id, request.params.id, request.body) };
     },
   );
 
@@ -89,7 +87,7 @@ export function adminBillingRoutes(fastify: FastifyInstance, deps: { shops: Shop
     {
       schema: { summary: 'Campaigns, oldest first, each with its counters in total', tags, params: HandlePath, response: { 200: CampaignList, ...Errors } },
     },
-    async (request) => ({ data: await deps.ledger.listCampaigns(await shopId(request)) }),
+    async (request) => ({ data: await deps.ledger.listCampaigns(shopOf(request).id) }),
   );
 
   app.get(
@@ -103,7 +101,7 @@ export function adminBillingRoutes(fastify: FastifyInstance, deps: { shops: Shop
       },
     },
     async (request) => {
-      return { data: await deps.ledger.stats(await shopId(request), request.params.id) };
+      return { data: await deps.ledger.stats(shopOf(request).id, request.params.id) };
     },
   );
 }

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { errorCodes } from 'fastify';
 import type { Readable } from 'node:stream';
-import { InvalidInputError } from '../../../domain/errors.js';
+import { InvalidBodyError } from '../../../domain/errors.js';
 import { splitLines } from '../../../services/upstream/bounded-body.js';
 
 /** One NDJSON line is one document (a product, a collection, an event): 1 MB is far above any of them. */
@@ -31,7 +31,7 @@ export function registerNdjson(app: FastifyInstance): void {
       try {
         rows.push(JSON.parse(line));
       } catch {
-        throw new InvalidInputError('body', `Line ${number} of the NDJSON body is not valid JSON.`);
+        throw new InvalidBodyError(`Line ${number} of the NDJSON body is not valid JSON.`);
       }
     }
     return rows;

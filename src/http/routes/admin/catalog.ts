@@ -1,14 +1,12 @@
 import { Type, type TSchema } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { NotFoundError } from '../../../domain/errors.js';
 import { CollectionInput, CustomerInput, InventoryInput, MarketInput, OrderInput, ProductInput } from '../../../domain/inputs/catalog.js';
 import { idList, wholeNumber } from '../../../domain/params/kinds.js';
 import { params } from '../../../domain/params/param.js';
 import { text } from '../../../domain/params/text-kinds.js';
-import type { Shop } from '../../../domain/shop.js';
 import type { CatalogService } from '../../../services/catalog.js';
-import type { ShopsService } from '../../../services/shops.js';
-import { shopFor } from '../../plugins/admin-auth.js';
+import { shopOf } from '../../plugins/request-shop.js';
 import { bodyValidatedByService, type ParamsTypeProvider } from '../../plugins/params.js';
 import { HandleIdPath, HandlePath } from '../../schemas/admin-params.js';
 import { BULK_BODY_LIMIT } from './bulk.js';
@@ -24,9 +22,8 @@ const ProductsQuery = params({
 });
 
 /** Catalog imports and reads (docs/api.md, "Admin API"): products, collections, inventory, customers, markets, orders. */
-export function catalogRoutes(app: FastifyInstance, deps: { shops: ShopsService; catalog: CatalogService }): void {
-  const { shops, catalog } = deps;
-  const shopOf = (request: FastifyRequest & { params: { handle: string } }): Promise<Shop> => shopFor(request, shops, request.params.handle);
+export function catalogRoutes(app: FastifyInstance, deps: { catalog: CatalogService }): void {
+  const { catalog } = deps;
   const api = app.withTypeProvider<ParamsTypeProvider>();
 
   const bulk = (path: string, summary: string, row: TSchema, answer: TSchema, write: (shopId: number, body: unknown) => Promise<object>) => {
@@ -43,7 +40,7 @@ export function catalogRoutes(app: FastifyInstance, deps: { shops: ShopsService;
           response: { 200: answer, ...Errors },
         },
       },
-      async (request) => write((await shopOf(request)).id, request.body),
+      async (request) => write(shopOf(request).id, request.body),
     );
   };
 
@@ -67,7 +64,7 @@ export function catalogRoutes(app: FastifyInstance, deps: { shops: ShopsService;
     },
     async (request) => {
       const { query, limit, page, ids, variant_ids: variantIds } = request.query;
-      const { id } = await shopOf(request);
+      const { id } = shopOf(request);
       if (ids) return catalog.productsByIds(id, ids);
       if (variantIds) return catalog.productsByVariantIds(id, variantIds);
       return catalog.listProducts(id, { ...(query ? { query } : {}), limit, page });
@@ -81,7 +78,7 @@ export function catalogRoutes(app: FastifyInstance, deps: { shops: ShopsService;
     },
     async (request, reply) => {
       const productId = request.params.id;
-      if (!(await catalog.deleteProduct((await shopOf(request)).id, productId))) throw new NotFoundError(`Product ${productId} not found.`);
+      if (!(await catalog.deleteProduct(shopOf(request).id, productId))) throw new NotFoundError(`Product ${productId} not found.`);
       return reply.status(204).send();
     },
   );
@@ -92,7 +89,7 @@ export function catalogRoutes(app: FastifyInstance, deps: { shops: ShopsService;
       schema: { summary: 'Collections with members', tags: ['admin: catalog'], params: HandlePath, response: { 200: CollectionList, ...Errors } },
     },
     async (request) => ({
-      data: await catalog.listCollections((await shopOf(request)).id),
+      data: await catalog.listCollections(shopOf(request).id),
     }),
   );
 
@@ -100,7 +97,7 @@ export function catalogRoutes(app: FastifyInstance, deps: { shops: ShopsService;
     '/shops/:handle/markets',
     { schema: { summary: 'Markets', tags: ['admin: catalog'], params: HandlePath, response: { 200: MarketList, ...Errors } } },
     async (request) => ({
-      data: await catalog.listMarkets((await shopOf(request)).id),
+      data: await catalog.listMarkets(shopOf(request).id),
     }),
   );
 }

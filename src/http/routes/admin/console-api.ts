@@ -5,7 +5,7 @@ import { INSIGHTS_DAYS, type InsightsService } from '../../../services/insights.
 import type { ShopsService } from '../../../services/shops.js';
 import { params } from '../../../domain/params/param.js';
 import { wholeNumber } from '../../../domain/params/kinds.js';
-import { shopFor } from '../../plugins/admin-auth.js';
+import { shopOf } from '../../plugins/request-shop.js';
 import type { ParamsTypeProvider } from '../../plugins/params.js';
 import { HandlePath } from '../../schemas/admin-params.js';
 import { Errors } from '../../schemas/errors.js';
@@ -91,7 +91,7 @@ export function consoleApiRoutes(app: FastifyInstance, deps: { shops: ShopsServi
       },
     },
     async (request) => {
-      const shop = await shopFor(request, deps.shops, request.params.handle);
+      const shop = shopOf(request);
       return { data: await deps.insights.insights(shop, request.query.days) };
     },
   );

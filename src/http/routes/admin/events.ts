@@ -1,10 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import { wholeNumber } from '../../../domain/params/kinds.js';
+import { positiveId, wholeNumber } from '../../../domain/params/kinds.js';
 import { params } from '../../../domain/params/param.js';
-import { positiveId, uuid } from '../../../domain/params/text-kinds.js';
+import { uuid } from '../../../domain/params/text-kinds.js';
 import type { EventsService } from '../../../services/events/index.js';
-import type { ShopsService } from '../../../services/shops.js';
-import { shopFor } from '../../plugins/admin-auth.js';
+import { shopOf } from '../../plugins/request-shop.js';
 import type { ParamsTypeProvider } from '../../plugins/params.js';
 import { HandlePath } from '../../schemas/admin-params.js';
 import { Errors } from '../../schemas/errors.js';
@@ -17,7 +16,7 @@ const EventsQuery = params({
 });
 
 /** `GET /admin/v1/shops/{handle}/events`: stored events, newest first, for inspection. */
-export function adminEventRoutes(app: FastifyInstance, deps: { shops: ShopsService; events: EventsService }): void {
+export function adminEventRoutes(app: FastifyInstance, deps: { events: EventsService }): void {
   app.withTypeProvider<ParamsTypeProvider>().get(
     '/shops/:handle/events',
     {
@@ -30,7 +29,7 @@ export function adminEventRoutes(app: FastifyInstance, deps: { shops: ShopsServi
       },
     },
     async (request) => {
-      const shop = await shopFor(request, deps.shops, request.params.handle);
+      const shop = shopOf(request);
       const { limit, uuid: session, shop_customer_id: customerId } = request.query;
       const data = await deps.events.list(shop.id, { limit, ...(session ? { uuid: session } : {}), ...(customerId ? { customerId } : {}) });
       return { data: data.map((e) => ({ ...e, created_at: new Date(e.created_at).toISOString() })) };

@@ -1,12 +1,11 @@
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { ExperimentInput, StopExperimentInput } from '../../../domain/inputs/experiment.js';
 import { wholeNumber } from '../../../domain/params/kinds.js';
 import { params } from '../../../domain/params/param.js';
 import type { AttributionService } from '../../../services/attribution.js';
 import type { ExperimentsService } from '../../../services/experiments/index.js';
-import type { ShopsService } from '../../../services/shops.js';
-import { shopFor } from '../../plugins/admin-auth.js';
+import { shopOf } from '../../plugins/request-shop.js';
 import { bodyValidatedByService, type ParamsTypeProvider } from '../../plugins/params.js';
 import { HandleIdPath, HandlePath } from '../../schemas/admin-params.js';
 import { AttributionAnswer, ExperimentAnswer, ExperimentSchema, ResultsAnswer, SeriesAnswer } from '../../schemas/experiments.js';
@@ -16,9 +15,8 @@ const tags = ['admin: experiments'];
 const DaysQuery = params({ days: wholeNumber('days back from today (UTC)', { min: 1, max: 365, fallback: 30 }) });
 
 /** Experiments and attributed figures (docs/attribution.md); the paths are fixed, tools rely on them. */
-export function experimentRoutes(app: FastifyInstance, deps: { shops: ShopsService; experiments: ExperimentsService; attribution: AttributionService }): void {
+export function experimentRoutes(app: FastifyInstance, deps: { experiments: ExperimentsService; attribution: AttributionService }): void {
   const { experiments } = deps;
-  const shopId = async (request: FastifyRequest & { params: { handle: string } }) => (await shopFor(request, deps.shops, request.params.handle)).id;
   const api = app.withTypeProvider<ParamsTypeProvider>();
 
   api.post(
@@ -33,7 +31,7 @@ export function experimentRoutes(app: FastifyInstance, deps: { shops: ShopsServi
         response: { 201: ExperimentAnswer, ...Errors },
       },
     },
-    async (request, reply) => reply.status(201).send({ experiment: await experiments.create(await shopId(request), request.body) }),
+    async (request, reply) => reply.status(201).send({ experiment: await experiments.create(shopOf(request).id, request.body) }),
   );
 
   api.get(
@@ -46,7 +44,7 @@ export function experimentRoutes(app: FastifyInstance, deps: { shops: ShopsServi
         response: { 200: Type.Object({ data: Type.Array(ExperimentSchema) }), ...Errors },
       },
     },
-    async (request) => ({ data: await experiments.list(await shopId(request)) }),
+    async (request) => ({ data: await experiments.list(shopOf(request).id) }),
   );
 
   api.get(
@@ -54,7 +52,7 @@ export function experimentRoutes(app: FastifyInstance, deps: { shops: ShopsServi
     {
       schema: { summary: 'An experiment', tags, params: HandleIdPath, response: { 200: ExperimentAnswer, ...Errors } },
     },
-    async (request) => ({ experiment: await experiments.get(await shopId(request), request.params.id) }),
+    async (request) => ({ experiment: await experiments.get(shopOf(request).id, request.params.id) }),
   );
 
   api.post(
@@ -69,7 +67,7 @@ export function experimentRoutes(app: FastifyInstance, deps: { shops: ShopsServi
         response: { 200: ExperimentAnswer, ...Errors },
       },
     },
-    async (request) => ({ experiment: await experiments.stop(await shopId(request), request.params.id, request.body) }),
+    async (request) => ({ experiment: await experiments.stop(shopOf(request).id, request.params.id, request.body) }),
   );
 
   api.get(
@@ -82,7 +80,7 @@ export function experimentRoutes(app: FastifyInstance, deps: { shops: ShopsServi
         response: { 200: ResultsAnswer, ...Errors },
       },
     },
-    async (request) => experiments.results(await shopId(request), request.params.id),
+    async (request) => experiments.results(shopOf(request).id, request.params.id),
   );
 
   api.get(
@@ -90,7 +88,7 @@ export function experimentRoutes(app: FastifyInstance, deps: { shops: ShopsServi
     {
       schema: { summary: 'Cumulative figures per day and arm (the chart over time)', tags, params: HandleIdPath, response: { 200: SeriesAnswer, ...Errors } },
     },
-    async (request) => experiments.series(await shopId(request), request.params.id),
+    async (request) => experiments.series(shopOf(request).id, request.params.id),
   );
 
   api.get(
@@ -104,6 +102,6 @@ export function experimentRoutes(app: FastifyInstance, deps: { shops: ShopsServi
         response: { 200: AttributionAnswer, ...Errors },
       },
     },
-    async (request) => deps.attribution.summary(await shopId(request), request.query.days),
+    async (request) => deps.attribution.summary(shopOf(request).id, request.query.days),
   );
 }

@@ -1,12 +1,11 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { BASES, SAR_SIMILARITIES } from '../../../domain/models/sar.js';
-import { wholeNumber } from '../../../domain/params/kinds.js';
+import { positiveId, wholeNumber } from '../../../domain/params/kinds.js';
 import { params } from '../../../domain/params/param.js';
-import { oneOf, positiveId } from '../../../domain/params/text-kinds.js';
+import { oneOf } from '../../../domain/params/text-kinds.js';
 import { SIMILAR_DEFAULTS, type ModelsService } from '../../../services/models.js';
-import type { ShopsService } from '../../../services/shops.js';
-import { shopFor } from '../../plugins/admin-auth.js';
+import { shopOf } from '../../plugins/request-shop.js';
 import type { ParamsTypeProvider } from '../../plugins/params.js';
 import { HandlePath } from '../../schemas/admin-params.js';
 import { Errors } from '../../schemas/errors.js';
@@ -67,7 +66,7 @@ const StatusResponse = Type.Object({
 });
 
 /** Inspection of the learned model: its status, and its raw material's SAR similarities of one product, exactly. */
-export function modelRoutes(fastify: FastifyInstance, deps: { shops: ShopsService; models: ModelsService }): void {
+export function modelRoutes(fastify: FastifyInstance, deps: { models: ModelsService }): void {
   const app = fastify.withTypeProvider<ParamsTypeProvider>();
   app.get(
     '/shops/:handle/models/status',
@@ -80,7 +79,7 @@ export function modelRoutes(fastify: FastifyInstance, deps: { shops: ShopsServic
       },
     },
     async (request) => {
-      const shop = await shopFor(request, deps.shops, request.params.handle);
+      const shop = shopOf(request);
       return { data: deps.models.status(shop.id) };
     },
   );
@@ -97,7 +96,7 @@ export function modelRoutes(fastify: FastifyInstance, deps: { shops: ShopsServic
       },
     },
     async (request) => {
-      const shop = await shopFor(request, deps.shops, request.params.handle);
+      const shop = shopOf(request);
       const { product_id: productId, similarity, support_threshold: threshold, basis, limit } = request.query;
       return deps.models.similar(shop.id, { productId, similarity, threshold, basis, limit });
     },

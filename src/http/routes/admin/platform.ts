@@ -4,7 +4,7 @@ import { PlatformInput, SyncRequestInput } from '../../../services/platform/conn
 import type { PlatformService } from '../../../services/platform/index.js';
 import type { PrivacyService } from '../../../services/platform/privacy.js';
 import type { ShopsService } from '../../../services/shops.js';
-import { shopFor } from '../../plugins/admin-auth.js';
+import { shopOf } from '../../plugins/request-shop.js';
 import { bodyValidatedByService, type ParamsTypeProvider } from '../../plugins/params.js';
 import { HandleIdPath, HandlePath } from '../../schemas/admin-params.js';
 import { Errors } from '../../schemas/errors.js';
@@ -52,7 +52,6 @@ const PrivacyList = Type.Object({
 export function platformRoutes(fastify: FastifyInstance, deps: { shops: ShopsService; platform: PlatformService; privacy: PrivacyService }): void {
   const app = fastify.withTypeProvider<ParamsTypeProvider>();
   const tags = ['admin: platform'];
-  const shopId = async (request: Parameters<typeof shopFor>[0], handle: string) => (await shopFor(request, deps.shops, handle)).id;
 
   app.get(
     '/shops/:handle/platform',
@@ -64,7 +63,7 @@ export function platformRoutes(fastify: FastifyInstance, deps: { shops: ShopsSer
         response: { 200: PlatformSchema, ...Errors },
       },
     },
-    async (request) => ({ platform: await deps.platform.view(await shopId(request, request.params.handle)) }),
+    async (request) => ({ platform: await deps.platform.view(shopOf(request).id) }),
   );
 
   app.put(
@@ -79,7 +78,7 @@ export function platformRoutes(fastify: FastifyInstance, deps: { shops: ShopsSer
         response: { 200: PlatformSchema, ...Errors },
       },
     },
-    async (request) => ({ platform: await deps.platform.connect(await shopId(request, request.params.handle), request.body) }),
+    async (request) => ({ platform: await deps.platform.connect(shopOf(request).id, request.body) }),
   );
 
   app.delete(
@@ -92,7 +91,7 @@ export function platformRoutes(fastify: FastifyInstance, deps: { shops: ShopsSer
         response: { 200: PlatformSchema, ...Errors },
       },
     },
-    async (request) => ({ platform: await deps.platform.disconnect(await shopId(request, request.params.handle)) }),
+    async (request) => ({ platform: await deps.platform.disconnect(shopOf(request).id) }),
   );
 
   app.post(
@@ -107,7 +106,7 @@ export function platformRoutes(fastify: FastifyInstance, deps: { shops: ShopsSer
       },
     },
     async (request, reply) => {
-      const sync = await deps.platform.requestSync(await shopId(request, request.params.handle), request.body?.mode ?? 'full');
+      const sync = await deps.platform.requestSync(shopOf(request).id, request.body?.mode ?? 'full');
       return reply.code(202).send({ sync });
     },
   );
@@ -122,7 +121,7 @@ export function platformRoutes(fastify: FastifyInstance, deps: { shops: ShopsSer
         response: { 200: PrivacyList, ...Errors },
       },
     },
-    async (request) => ({ data: await deps.privacy.list(await shopId(request, request.params.handle)) }),
+    async (request) => ({ data: await deps.privacy.list(shopOf(request).id) }),
   );
 
   app.delete(
@@ -135,6 +134,6 @@ export function platformRoutes(fastify: FastifyInstance, deps: { shops: ShopsSer
         response: { 200: Type.Object({ erased: Type.Record(Type.String(), Type.Integer()) }), ...Errors },
       },
     },
-    async (request) => ({ erased: await deps.privacy.erase(await shopId(request, request.params.handle), request.params.id) }),
+    async (request) => ({ erased: await deps.privacy.erase(shopOf(request).id, request.params.id) }),
   );
 }

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { InvalidInputError } from '../../../domain/errors.js';
+import type { FastifyInstance } from 'fastify';
+import { InvalidBodyError } from '../../../domain/errors.js';
 import { customParams } from '../../../domain/params/custom.js';
 import { readParams } from '../../../domain/params/read.js';
 import { describeRuleCatalog } from '../../../domain/rules/catalog.js';
@@ -9,8 +9,7 @@ import { LIST_SOURCES } from '../../../services/lists/sources/index.js';
 import type { RecommendationsService } from '../../../services/recommendations/index.js';
 import { customRequestOf } from '../../../services/recommendations/params.js';
 import type { RulesetsService } from '../../../services/rulesets.js';
-import type { ShopsService } from '../../../services/shops.js';
-import { shopFor } from '../../plugins/admin-auth.js';
+import { shopOf } from '../../plugins/request-shop.js';
 import { bodyValidatedByService, type ParamsTypeProvider } from '../../plugins/params.js';
 import { prettify } from '../../render/products.js';
 import { renderCustomAnswer } from '../../render/custom.js';
@@ -25,7 +24,7 @@ const tags = ['admin: rulesets'];
 function previewBody(body: unknown): { raw: Record<string, unknown>; ruleset?: unknown } {
   if (body === undefined || body === null) return { raw: {} };
   if (typeof body !== 'object' || Array.isArray(body))
-    throw new InvalidInputError('body', "The preview body must be a JSON object of the custom endpoint's parameters.");
+    throw new InvalidBodyError("The preview body must be a JSON object of the custom endpoint's parameters.");
   const { ruleset, ...fields } = body as Record<string, unknown>;
   const raw: Record<string, unknown> = Object.create(null);
   for (const [name, value] of Object.entries(fields)) raw[name] = Array.isArray(value) ? value.join(',') : value;
@@ -33,9 +32,8 @@ function previewBody(body: unknown): { raw: Record<string, unknown>; ruleset?: u
 }
 
 /** Rulesets (docs/api.md, "Admin API") and the operator catalog the console renders its forms from. */
-export function rulesetRoutes(app: FastifyInstance, deps: { shops: ShopsService; rulesets: RulesetsService; recommendations: RecommendationsService }): void {
-  const { shops, rulesets, recommendations } = deps;
-  const shopId = async (request: FastifyRequest & { params: { handle: string } }) => (await shopFor(request, shops, request.params.handle)).id;
+export function rulesetRoutes(app: FastifyInstance, deps: { rulesets: RulesetsService; recommendations: RecommendationsService }): void {
+  const { rulesets, recommendations } = deps;
   const api = app.withTypeProvider<ParamsTypeProvider>();
 
   api.get(
@@ -48,7 +46,7 @@ export function rulesetRoutes(app: FastifyInstance, deps: { shops: ShopsService;
     '/shops/:handle/rulesets',
     { schema: { summary: 'List rulesets', tags, params: HandlePath, response: { 200: Type.Object({ data: Type.Array(RulesetSchema) }), ...Errors } } },
     async (request) => ({
-      data: await rulesets.list(await shopId(request)),
+      data: await rulesets.list(shopOf(request).id),
     }),
   );
 
@@ -64,14 +62,14 @@ export function rulesetRoutes(app: FastifyInstance, deps: { shops: ShopsService;
         response: { 201: RulesetAnswer, ...Errors },
       },
     },
-    async (request, reply) => reply.status(201).send({ ruleset: await rulesets.create(await shopId(request), request.body) }),
+    async (request, reply) => reply.status(201).send({ ruleset: await rulesets.create(shopOf(request).id, request.body) }),
   );
 
   api.get(
     '/shops/:handle/rulesets/:id',
     { schema: { summary: 'A ruleset', tags, params: HandleIdPath, response: { 200: RulesetAnswer, ...Errors } } },
     async (request) => ({
-      ruleset: await rulesets.get(await shopId(request), request.params.id),
+      ruleset: await rulesets.get(shopOf(request).id, request.params.id),
     }),
   );
 
@@ -81,14 +79,14 @@ export function rulesetRoutes(app: FastifyInstance, deps: { shops: ShopsService;
       ...bodyValidatedByService,
       schema: { summary: 'Replace a ruleset', tags, params: HandleIdPath, body: RulesetInput, response: { 200: RulesetAnswer, ...Errors } },
     },
-    async (request) => ({ ruleset: await rulesets.update(await shopId(request), request.params.id, request.body) }),
+    async (request) => ({ ruleset: await rulesets.update(shopOf(request).id, request.params.id, request.body) }),
   );
 
   api.delete(
     '/shops/:handle/rulesets/:id',
     { schema: { summary: 'Delete a ruleset', tags, params: HandleIdPath, response: { 204: NoContent, ...Errors } } },
     async (request, reply) => {
-      await rulesets.remove(await shopId(request), request.params.id);
+      await rulesets.remove(shopOf(request).id, request.params.id);
       return reply.status(204).send();
     },
   );
@@ -111,7 +109,7 @@ export function rulesetRoutes(app: FastifyInstance, deps: { shops: ShopsService;
     async (request, reply) => {
       const { raw, ruleset } = previewBody(request.body);
       const query = readParams(customParams, raw);
-      const answer = await recommendations.preview(await shopId(request), request.params.id, customRequestOf(query, Date.now()), ruleset);
+      const answer = await recommendations.preview(shopOf(request).id, request.params.id, customRequestOf(query, Date.now()), ruleset);
       const body = renderCustomAnswer(answer, query);
       return reply.header('content-type', 'application/json; charset=utf-8').send(query.format ? prettify(body) : body);
     },

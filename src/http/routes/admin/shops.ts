@@ -2,8 +2,10 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { publicShop } from '../../../domain/shop.js';
 import { validateDocument } from '../../../domain/inputs/validate.js';
-import { NewShopInput, RevokeInput, ShopPatchInput, type ShopsService } from '../../../services/shops.js';
-import { bearerOf, requireOperator, shopFor } from '../../plugins/admin-auth.js';
+import { NewShopInput, RevokeInput, ShopPatchInput } from '../../../domain/inputs/shop.js';
+import type { ShopsService } from '../../../services/shops.js';
+import { bearerOf, requireOperator } from '../../plugins/admin-auth.js';
+import { shopOf } from '../../plugins/request-shop.js';
 import { bodyValidatedByService, type ParamsTypeProvider } from '../../plugins/params.js';
 import { HandlePath } from '../../schemas/admin-params.js';
 import { Errors } from '../../schemas/errors.js';
@@ -38,10 +40,7 @@ export function shopRoutes(fastify: FastifyInstance, shops: ShopsService): void 
   app.get(
     '/shops/:handle',
     { schema: { summary: 'A shop (no secrets)', tags: ['admin: shops'], params: HandlePath, response: { 200: ShopAnswer, ...Errors } } },
-    async (request) => {
-      const { handle } = request.params;
-      return { shop: publicShop(await shopFor(request, shops, handle)) };
-    },
+    async (request) => ({ shop: publicShop(shopOf(request)) }),
   );
 
   app.patch(
@@ -58,7 +57,6 @@ export function shopRoutes(fastify: FastifyInstance, shops: ShopsService): void 
     },
     async (request) => {
       const { handle } = request.params;
-      await shopFor(request, shops, handle);
       return { shop: publicShop(await shops.updateShop(handle, request.body, { operator: request.admin!.operator })) };
     },
   );
@@ -75,7 +73,6 @@ export function shopRoutes(fastify: FastifyInstance, shops: ShopsService): void 
     },
     async (request) => {
       const { handle } = request.params;
-      await shopFor(request, shops, handle);
       return shops.rotateKeys(handle, request.admin!.operator ? null : bearerOf(request));
     },
   );
@@ -90,7 +87,7 @@ export function shopRoutes(fastify: FastifyInstance, shops: ShopsService): void 
         response: { 200: Type.Object({ signing_secret: Type.String() }), ...Errors },
       },
     },
-    async (request) => ({ signing_secret: (await shopFor(request, shops, request.params.handle)).signing_secret }),
+    async (request) => ({ signing_secret: shopOf(request).signing_secret }),
   );
 
   app.get(
@@ -105,7 +102,6 @@ export function shopRoutes(fastify: FastifyInstance, shops: ShopsService): void 
     },
     async (request) => {
       const { handle } = request.params;
-      await shopFor(request, shops, handle);
       return { data: await shops.listKeys(handle) };
     },
   );
@@ -113,6 +109,8 @@ export function shopRoutes(fastify: FastifyInstance, shops: ShopsService): void 
   app.post(
     '/shops/:handle/keys/revoke',
     {
+      // The operator check comes first: a shop key learns nothing about other shops from this route.
+      config: { resolvesShop: false },
       ...bodyValidatedByService,
       schema: {
         summary: 'End a key at once, on every node (operator token)',

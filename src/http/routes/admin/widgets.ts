@@ -1,9 +1,9 @@
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { WidgetInput } from '../../../domain/widgets/widget.js';
 import type { ShopsService } from '../../../services/shops.js';
 import type { WidgetsService } from '../../../services/widgets.js';
-import { shopFor } from '../../plugins/admin-auth.js';
+import { shopOf } from '../../plugins/request-shop.js';
 import { bodyValidatedByService, type ParamsTypeProvider } from '../../plugins/params.js';
 import { renderCustomAnswer } from '../../render/custom.js';
 import { renderList } from '../../render/products.js';
@@ -16,7 +16,6 @@ const tags = ['admin: widgets'];
 /** Storefront widgets as data (docs/widget.md, "Widgets as data"). */
 export function widgetAdminRoutes(app: FastifyInstance, deps: { shops: ShopsService; widgets: WidgetsService }): void {
   const { widgets } = deps;
-  const shopId = async (request: FastifyRequest & { params: { handle: string } }) => (await shopFor(request, deps.shops, request.params.handle)).id;
   const api = app.withTypeProvider<ParamsTypeProvider>();
   const write = { ...bodyValidatedByService };
 
@@ -30,7 +29,7 @@ export function widgetAdminRoutes(app: FastifyInstance, deps: { shops: ShopsServ
         response: { 200: Type.Object({ data: Type.Array(WidgetSchema) }), ...Errors },
       },
     },
-    async (request) => ({ data: await widgets.list(await shopId(request)) }),
+    async (request) => ({ data: await widgets.list(shopOf(request).id) }),
   );
 
   api.post(
@@ -39,7 +38,7 @@ export function widgetAdminRoutes(app: FastifyInstance, deps: { shops: ShopsServ
       ...write,
       schema: { summary: 'Create a widget (422 names each problem)', tags, params: HandlePath, body: WidgetInput, response: { 201: WidgetAnswer, ...Errors } },
     },
-    async (request, reply) => reply.status(201).send({ widget: await widgets.create(await shopId(request), request.body) }),
+    async (request, reply) => reply.status(201).send({ widget: await widgets.create(shopOf(request).id, request.body) }),
   );
 
   api.post(
@@ -55,7 +54,7 @@ export function widgetAdminRoutes(app: FastifyInstance, deps: { shops: ShopsServ
       },
     },
     async (request, reply) => {
-      const preview = await widgets.preview(await shopId(request), request.body);
+      const preview = await widgets.preview(shopOf(request).id, request.body);
       const body = preview.kind === 'ruleset' ? renderCustomAnswer(preview.answer, preview.params) : renderList(preview.answer, preview.params);
       return reply.header('content-type', 'application/json; charset=utf-8').send(body);
     },
@@ -64,7 +63,7 @@ export function widgetAdminRoutes(app: FastifyInstance, deps: { shops: ShopsServ
   api.get(
     '/shops/:handle/widgets/:id',
     { schema: { summary: 'A widget', tags, params: HandleIdPath, response: { 200: WidgetAnswer, ...Errors } } },
-    async (request) => ({ widget: await widgets.get(await shopId(request), request.params.id) }),
+    async (request) => ({ widget: await widgets.get(shopOf(request).id, request.params.id) }),
   );
 
   api.put(
@@ -79,14 +78,14 @@ export function widgetAdminRoutes(app: FastifyInstance, deps: { shops: ShopsServ
         response: { 200: WidgetAnswer, ...Errors },
       },
     },
-    async (request) => ({ widget: await widgets.update(await shopId(request), request.params.id, request.body) }),
+    async (request) => ({ widget: await widgets.update(shopOf(request).id, request.params.id, request.body) }),
   );
 
   api.delete(
     '/shops/:handle/widgets/:id',
     { schema: { summary: 'Delete a widget; its snippet then shows nothing', tags, params: HandleIdPath, response: { 204: NoContent, ...Errors } } },
     async (request, reply) => {
-      await widgets.remove(await shopId(request), request.params.id);
+      await widgets.remove(shopOf(request).id, request.params.id);
       return reply.status(204).send();
     },
   );

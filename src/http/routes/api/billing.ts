@@ -1,20 +1,15 @@
-import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { onetimeParams, reactivateParams, subscribeParams } from '../../../domain/params/billing.js';
+import { errorBody } from '../../../domain/errors.js';
+import { idempotencyHeaders, onetimeParams, reactivateParams, subscribeParams } from '../../../domain/params/billing.js';
 import type { OnetimeService } from '../../../services/billing/onetime.js';
-import { onetimeRequestOf } from '../../../services/billing/onetime.js';
-import { reactivateParamsOf } from '../../../services/billing/params.js';
+import { onetimeRequestOf, reactivateParamsOf } from '../../../services/billing/params.js';
 import type { ReactivationService } from '../../../services/billing/reactivation.js';
-import type { ShopsService } from '../../../services/shops.js';
 import { subscribeRequestOf, type SubscribeService } from '../../../services/billing/subscribe.js';
 import type { ParamsTypeProvider } from '../../plugins/params.js';
+import { catalogOf } from '../../plugins/request-shop.js';
 import { prettify } from '../../render/products.js';
 import { OnetimeCreated, PaymentFailed, ReactivationContextAnswer, SubscriptionCreated } from '../../schemas/billing.js';
 import { Errors } from '../../schemas/errors.js';
-
-const IdempotencyHeader = Type.Object({
-  'idempotency-key': Type.Optional(Type.String({ description: 'same key and parameters: the first answer again; other parameters: 409' })),
-});
 
 function json(body: unknown, pretty: boolean): Buffer {
   const bytes = Buffer.from(JSON.stringify(body));
@@ -24,7 +19,7 @@ function json(body: unknown, pretty: boolean): Buffer {
 /** The billing endpoints (docs/billing.md): private key only. */
 export function billingRoutes(
   fastify: FastifyInstance,
-  deps: { shops: ShopsService; reactivation: ReactivationService; onetime: OnetimeService; subscribe: SubscribeService },
+  deps: { reactivation: ReactivationService; onetime: OnetimeService; subscribe: SubscribeService },
 ): void {
   const app = fastify.withTypeProvider<ParamsTypeProvider>();
   app.get(
@@ -39,7 +34,7 @@ export function billingRoutes(
       },
     },
     async (request, reply) => {
-      const shop = await deps.shops.requireShopById(request.apiKey!.shopId);
+      const shop = catalogOf(request).shop;
       const data = await deps.reactivation.context(shop, reactivateParamsOf(request.query));
       return reply.header('content-type', 'application/json; charset=utf-8').send(json({ data }, request.query.format));
     },
@@ -54,20 +49,20 @@ export function billingRoutes(
         description: 'Parameters in the query string; fields of a JSON, form-encoded, text/plain (JSON) or multipart body are read under them.',
         tags: ['billing'],
         querystring: onetimeParams,
-        headers: IdempotencyHeader,
+        headers: idempotencyHeaders,
         response: { 201: OnetimeCreated, 402: PaymentFailed, ...Errors },
       },
     },
     async (request, reply) => {
       const query = request.query;
-      const shop = await deps.shops.requireShopById(request.apiKey!.shopId);
-      const outcome = await deps.onetime.create(shop, onetimeRequestOf(query), request.headers['idempotency-key'] ?? null);
+      const shop = catalogOf(request).shop;
+      const outcome = await deps.onetime.create(shop, onetimeRequestOf(query), request.headers['idempotency-key']);
       if (outcome.replayed) void reply.header('idempotent-replayed', 'true');
       // A refused card is an answer, not an error: the charge is recorded as ERROR and shown.
       const [status, answer] =
         outcome.kind === 'created'
           ? [201, { data: { onetime: outcome.onetime, charge: outcome.charge, order: outcome.order } }]
-          : [402, { error: outcome.message, charge: outcome.charge }];
+          : [402, { ...errorBody('payment_failed', outcome.message), charge: outcome.charge }];
       return reply.status(status).header('content-type', 'application/json; charset=utf-8').send(json(answer, query.format));
     },
   );
@@ -81,13 +76,13 @@ export function billingRoutes(
         description: 'Parameters in the query string; fields of a JSON, form-encoded, text/plain (JSON) or multipart body are read under them.',
         tags: ['billing'],
         querystring: subscribeParams,
-        headers: IdempotencyHeader,
+        headers: idempotencyHeaders,
         response: { 200: SubscriptionCreated, ...Errors },
       },
     },
     async (request, reply) => {
-      const shop = await deps.shops.requireShopById(request.apiKey!.shopId);
-      const outcome = await deps.subscribe.subscribe(shop, subscribeRequestOf(request.query), request.headers['idempotency-key'] ?? null);
+      const shop = catalogOf(request).shop;
+      const outcome = await deps.subscribe.subscribe(shop, subscribeRequestOf(request.query), request.headers['idempotency-key']);
       if (outcome.replayed) void reply.header('idempotent-replayed', 'true');
       return reply.header('content-type', 'application/json; charset=utf-8').send(json({ data: outcome.subscription }, request.query.format));
     },

@@ -3,7 +3,7 @@ import type { SharedAnswers } from '../../../cache/shared-answers.js';
 import { customParams, subtotalInCurrency, type CustomParams } from '../../../domain/params/custom.js';
 import { params } from '../../../domain/params/param.js';
 import { paramsKey } from '../../../domain/params/read.js';
-import { positiveId } from '../../../domain/params/text-kinds.js';
+import { positiveId } from '../../../domain/params/kinds.js';
 import type { ShopSettings } from '../../../domain/shop.js';
 import type { ExperimentsService } from '../../../services/experiments/index.js';
 import type { ProductsService } from '../../../services/products.js';
@@ -11,6 +11,7 @@ import type { RecommendationsService } from '../../../services/recommendations/i
 import { customRequestOf } from '../../../services/recommendations/params.js';
 import { serveAnswer } from '../../plugins/answers.js';
 import type { ParamsTypeProvider } from '../../plugins/params.js';
+import { catalogOf } from '../../plugins/request-shop.js';
 import { renderCustomAnswer } from '../../render/custom.js';
 import { CustomResponse } from '../../schemas/custom.js';
 import { Errors } from '../../schemas/errors.js';
@@ -37,7 +38,8 @@ const schema = {
 /** One answer for the GET and the POST: the same parameters read the same way share one cache entry. */
 function answerCustom(deps: CustomRouteDeps) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
-    const shopId = request.apiKey!.shopId;
+    const catalog = catalogOf(request);
+    const shopId = catalog.shop.id;
     const id = (request.params as { ruleset_id: number }).ruleset_id;
     const query = subtotalInCurrency(request.query as CustomParams, deps.settings(shopId)?.cart_subtotal_unit);
     // An experiment's arm (or a stopped one's winner) is part of the answer's identity: each is cached as its own bytes.
@@ -49,14 +51,14 @@ function answerCustom(deps: CustomRouteDeps) {
         : `/custom/id/${id}/via/${routing.servedId}`;
     const scope = {
       shopId,
-      version: deps.products.version(shopId),
+      version: deps.products.version(catalog),
       path,
       params: paramsKey(customParams, query),
       bust: query.bust_cache,
       pretty: query.format,
     };
     return serveAnswer(deps.cache, request, reply, scope, async () =>
-      renderCustomAnswer(await deps.recommendations.recommend(shopId, id, customRequestOf(query, Date.now()), routing), query),
+      renderCustomAnswer(await deps.recommendations.recommend(catalog, id, customRequestOf(query, Date.now()), routing), query),
     );
   };
 }

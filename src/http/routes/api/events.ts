@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { eventOf, eventParams, type EventParams } from '../../../domain/params/event.js';
+import { eventParams, type EventParams } from '../../../domain/params/event.js';
+import { eventOf } from '../../../services/events/params.js';
 import type { EventsService } from '../../../services/events/index.js';
 import type { ParamsTypeProvider } from '../../plugins/params.js';
 import { Errors } from '../../schemas/errors.js';

@@ -6,6 +6,7 @@ import { LIST_SOURCES } from '../../../services/lists/sources/index.js';
 import type { ProductsService } from '../../../services/products.js';
 import { serveAnswer } from '../../plugins/answers.js';
 import type { ParamsTypeProvider } from '../../plugins/params.js';
+import { catalogOf } from '../../plugins/request-shop.js';
 import { renderList } from '../../render/products.js';
 import { Errors } from '../../schemas/errors.js';
 
@@ -36,18 +37,18 @@ export function listRoutes(app: FastifyInstance, deps: { products: ProductsServi
         },
       },
       async (request, reply) => {
-        const shopId = request.apiKey!.shopId;
+        const catalog = catalogOf(request);
         const params = request.query;
         const scope = {
-          shopId,
-          version: deps.products.version(shopId),
+          shopId: catalog.shop.id,
+          version: deps.products.version(catalog),
           path: source.path,
           params: paramsKey(source.schema, params),
           bust: params.bust_cache,
           pretty: params.format,
           cacheable: source.cacheable(params),
         };
-        return serveAnswer(deps.cache, request, reply, scope, async () => renderList(await deps.products.list(shopId, source, params), params));
+        return serveAnswer(deps.cache, request, reply, scope, async () => renderList(await deps.products.list(catalog, source, params), params));
       },
     );
   }

@@ -4,10 +4,11 @@ import type { SharedAnswers } from '../../../cache/shared-answers.js';
 import { answerKey } from '../../../cache/response-cache.js';
 import { keyParam } from '../../../domain/params/common.js';
 import { params } from '../../../domain/params/param.js';
-import { positiveId } from '../../../domain/params/text-kinds.js';
+import { positiveId } from '../../../domain/params/kinds.js';
 import type { ProductsService } from '../../../services/products.js';
 import type { WidgetsService } from '../../../services/widgets.js';
 import type { ParamsTypeProvider } from '../../plugins/params.js';
+import { catalogOf } from '../../plugins/request-shop.js';
 import { Errors, NoContent } from '../../schemas/errors.js';
 import { PublicWidgetAnswer } from '../../schemas/widgets.js';
 
@@ -40,7 +41,7 @@ export function widgetConfigRoute(app: FastifyInstance, deps: { widgets: Widgets
     async (request, reply) => {
       const shopId = request.apiKey!.shopId;
       const id = request.params.id;
-      const key = answerKey(shopId, deps.products.version(shopId), `/widgets/${id}`);
+      const key = answerKey(shopId, deps.products.version(catalogOf(request)), `/widgets/${id}`);
       let body = deps.cache.enabled ? (await deps.cache.get(key))?.body : undefined;
       if (!body) {
         body = Buffer.from(JSON.stringify({ widget: await deps.widgets.storefront(shopId, id) }));

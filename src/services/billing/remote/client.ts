@@ -53,7 +53,7 @@ export class ProviderUnavailable extends UnavailableError {
     retryAfterSeconds: number,
     readonly mayHaveWritten: boolean,
   ) {
-    super('The billing provider is unavailable; try again.', retryAfterSeconds);
+    super('The billing provider is unavailable; try again.', retryAfterSeconds, 'upstream_unavailable');
   }
 }
 
@@ -99,7 +99,7 @@ async function send(endpoint: RemoteEndpoint, method: 'GET' | 'POST' | 'PUT' | '
   try {
     return JSON.parse(answer.body.toString('utf8'));
   } catch {
-    throw new BadGatewayError('The billing provider answered something that is not JSON.');
+    throw new BadGatewayError('The billing provider answered something that is not JSON.', 'upstream_invalid');
   }
 }
 

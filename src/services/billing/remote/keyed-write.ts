@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import pRetry from 'p-retry';
-import { ConflictError } from '../../../domain/errors.js';
+import { idempotencyRefused, sharedRuns } from '../idempotency.js';
 import type { Idempotency } from '../provider.js';
 import { ProviderUnavailable } from './client.js';
 import type { RemoteProviderDeps } from './provider.js';
@@ -22,7 +22,7 @@ export type RemoteWrite<T> = (marker: string, resumed: boolean, progress: WriteP
  */
 export function createKeyedWrites(deps: Pick<RemoteProviderDeps, 'store' | 'policy'>) {
   const { store, policy } = deps;
-  const inFlight = new Map<string, { hash: string; done: Promise<{ outcome: unknown; replayed: boolean }> }>();
+  const shareRun = sharedRuns<{ outcome: unknown; replayed: boolean }>();
 
   async function withKey<T>(shopId: number, idempotency: Idempotency, write: RemoteWrite<T>, decode: (text: string) => T) {
     // The marker follows the key, so a retry of a request whose answer was lost finds its write.
@@ -35,10 +35,9 @@ export function createKeyedWrites(deps: Pick<RemoteProviderDeps, 'store' | 'poli
       },
       { retries: 8, minTimeout: 100, maxRetryTime: 3 * policy.budgetMs, shouldRetry: ({ error }) => error instanceof KeyBusy },
     ).catch((error: unknown) => {
-      if (error instanceof KeyBusy) throw new ConflictError('A request with this Idempotency-Key is still being processed; retry shortly.');
-      throw error;
+      throw error instanceof KeyBusy ? idempotencyRefused('busy') : error;
     });
-    if (claim.state === 'conflict') throw new ConflictError('This Idempotency-Key was used with other parameters.');
+    if (claim.state === 'conflict') throw idempotencyRefused('conflict');
     if (claim.state === 'done') return { outcome: decode(claim.outcome), replayed: true };
     const progress: WriteProgress = { created: false };
     try {
@@ -60,16 +59,8 @@ export function createKeyedWrites(deps: Pick<RemoteProviderDeps, 'store' | 'poli
     write: RemoteWrite<T>,
     decode: (text: string) => T,
   ): Promise<{ outcome: T; replayed: boolean }> {
-    const slot = `${shopId}\u0000${idempotency.key}`;
-    const running = inFlight.get(slot);
-    if (running) {
-      if (running.hash !== idempotency.hash) throw new ConflictError('This Idempotency-Key was used with other parameters.');
-      const shared = await running.done;
-      return { outcome: shared.outcome as T, replayed: true };
-    }
-    const done = withKey(shopId, idempotency, write, decode).finally(() => inFlight.delete(slot));
-    inFlight.set(slot, { hash: idempotency.hash, done });
-    return done;
+    const { value, shared } = await shareRun(shopId, idempotency, () => withKey(shopId, idempotency, write, decode));
+    return { outcome: value.outcome as T, replayed: shared || value.replayed };
   };
 }
 

@@ -1,6 +1,6 @@
-import { InvalidInputError } from '../../../domain/errors.js';
-import { idList } from '../../../domain/params/kinds.js';
-import { positiveId, sessionId, text } from '../../../domain/params/text-kinds.js';
+import { MissingInputError } from '../../../domain/errors.js';
+import { idList, positiveId } from '../../../domain/params/kinds.js';
+import { sessionId, text } from '../../../domain/params/text-kinds.js';
 import { similarTo } from '../../../domain/models/content.js';
 import { titleWords, type ContentProfile } from '../../../domain/ranking/similarity.js';
 import type { IndexedProduct } from '../../../indexes/shop-catalog.js';
@@ -8,7 +8,7 @@ import { searchIndex } from '../../../indexes/search-index.js';
 import { byIds, defineList, eachById, type ListContext } from './types.js';
 
 function requireInputs(context: ListContext): readonly number[] {
-  if (!context.productIds?.length) throw new InvalidInputError('shop_product_ids', 'Missing required endpoint argument: shop_product_ids.');
+  if (!context.productIds?.length) throw new MissingInputError('shop_product_ids', 'Missing required endpoint argument: shop_product_ids.');
   return context.productIds;
 }
 
@@ -45,7 +45,7 @@ export const purchasedSource = defineList({
   summary: 'What a customer bought before, most recent first, with metadata.purchased_quantity',
   params: { shop_customer_id: positiveId('the storefront customer (required)') },
   candidates(context) {
-    if (context.customerId === null) throw new InvalidInputError('shop_customer_id', 'Missing required endpoint argument: shop_customer_id.');
+    if (context.customerId === null) throw new MissingInputError('shop_customer_id', 'Missing required endpoint argument: shop_customer_id.');
     const bought = context.catalog.sales.purchasedByCustomer.get(context.customerId);
     if (!bought) return [];
     return byIds(

@@ -1,4 +1,4 @@
-import { InvalidInputError } from '../../../domain/errors.js';
+import { MissingInputError } from '../../../domain/errors.js';
 import { idList, stringList } from '../../../domain/params/kinds.js';
 import { oneOf } from '../../../domain/params/text-kinds.js';
 import type { IndexedProduct, ShopCatalog } from '../../../indexes/shop-catalog.js';
@@ -17,7 +17,7 @@ export const staticSource = defineList({
   summary: 'Products by id and / or handle, in the order given',
   params: { ids: idList('answered in this order'), handles: stringList('product handles, after the ids') },
   candidates(context, { ids, handles }) {
-    if (!ids && !handles) throw new InvalidInputError('ids', 'Missing required endpoint argument: ids or handles.');
+    if (!ids && !handles) throw new MissingInputError('ids', 'Missing required endpoint argument: ids or handles.');
     const out = byIds(context.catalog, ids ?? []);
     for (const handle of handles ?? []) {
       const p = context.catalog.byHandle.get(handle);

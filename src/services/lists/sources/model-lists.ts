@@ -1,8 +1,8 @@
-import { InvalidInputError } from '../../../domain/errors.js';
+import { MissingInputError } from '../../../domain/errors.js';
 import { affinitiesOf, forYou, recommendedFor, viewedTogether } from '../../../domain/models/rank.js';
 import { requireIdentity } from '../../../domain/params/event.js';
-import { idList, optionalFlag } from '../../../domain/params/kinds.js';
-import { positiveId, sessionId } from '../../../domain/params/text-kinds.js';
+import { idList, optionalFlag, positiveId } from '../../../domain/params/kinds.js';
+import { sessionId } from '../../../domain/params/text-kinds.js';
 import type { IndexedProduct } from '../../../indexes/shop-catalog.js';
 import { defineList, eachById, type ListContext } from './types.js';
 
@@ -76,7 +76,7 @@ export const viewedTogetherSource = defineList({
   params: inputs,
   candidates(context) {
     const seeds = inputsOf(context);
-    if (seeds.length === 0) throw new InvalidInputError('shop_product_ids', 'Missing required endpoint argument: shop_product_ids.');
+    if (seeds.length === 0) throw new MissingInputError('shop_product_ids', 'Missing required endpoint argument: shop_product_ids.');
     const { catalog } = context;
     const model = context.model()?.model;
     const handles = seeds.flatMap((id) => catalog.products.get(id)?.handle ?? []);

@@ -1,5 +1,6 @@
-import { InvalidInputError } from '../../../domain/errors.js';
-import { positiveId, uuid } from '../../../domain/params/text-kinds.js';
+import { MissingInputError } from '../../../domain/errors.js';
+import { positiveId } from '../../../domain/params/kinds.js';
+import { uuid } from '../../../domain/params/text-kinds.js';
 import type { IndexedProduct } from '../../../indexes/shop-catalog.js';
 import { defineList, type ListContext } from './types.js';
 
@@ -12,7 +13,7 @@ const identity = {
 
 /** Products the visitor viewed, most recent first, each once; handles are resolved now, so late catalog syncs still count. */
 async function viewedProducts(context: ListContext): Promise<IndexedProduct[]> {
-  if (context.uuid === null && context.customerId === null) throw new InvalidInputError('uuid', MISSING_IDENTITY);
+  if (context.uuid === null && context.customerId === null) throw new MissingInputError('uuid', MISSING_IDENTITY);
   const handles = await context.viewedHandles();
   return handles.map((h) => context.catalog.byHandle.get(h)).filter((p): p is IndexedProduct => p !== undefined);
 }

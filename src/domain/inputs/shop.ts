@@ -1,0 +1,87 @@
+import { Type, type Static } from '@sinclair/typebox';
+
+/** The admin API's shop documents (docs/api.md, "Admin API"): a new shop, a change, a key to revoke. */
+export const NewShopInput = Type.Object(
+  {
+    handle: Type.String({ description: 'url-safe: lower-case letters, digits and dashes', examples: ['my-shop'] }),
+    name: Type.String({ minLength: 1, maxLength: 200 }),
+    timezone: Type.Optional(Type.String({ description: 'IANA time zone', examples: ['America/New_York'] })),
+    currency: Type.Optional(Type.String({ pattern: '^[A-Z]{3}$' })),
+    scopes: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
+    public_url: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  },
+  { additionalProperties: false },
+);
+export type NewShopInput = Static<typeof NewShopInput>;
+
+/** Per-shop tuning; absent keys take the defaults of docs/lists.md. */
+export const ShopSettingsInput = Type.Object(
+  {
+    trending_window_days: Type.Optional(Type.Integer({ minimum: 1, maximum: 365 })),
+    trending_half_life_days: Type.Optional(Type.Number({ minimum: 0.25, maximum: 365 })),
+    trending_counts: Type.Optional(
+      Type.Union([Type.Literal('orders'), Type.Literal('units')], { description: 'what trending sums: orders holding the product (default) or units sold' }),
+    ),
+    recommended_similarity: Type.Optional(
+      Type.Union([Type.Literal('weighted'), Type.Literal('count'), Type.Literal('jaccard'), Type.Literal('lift')], {
+        description: 'similarity of recommended and for_you; default weighted',
+      }),
+    ),
+    recommended_support_threshold: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: 1000, description: 'pairs bought together by fewer users are not neighbours; default 1' }),
+    ),
+    recommended_basis: Type.Optional(
+      Type.Union([Type.Literal('customer'), Type.Literal('order')], {
+        description: 'a user of the co-occurrence matrix is a customer or one order; default order',
+      }),
+    ),
+    for_you_include_purchased: Type.Optional(
+      Type.Boolean({ description: 'for_you keeps products the customer already bought; default true (include_purchased=no leaves them out)' }),
+    ),
+    affinity_half_life_days: Type.Optional(
+      Type.Number({ minimum: 0.25, maximum: 3650, description: "half-life of a purchase in a customer's affinities; default 180" }),
+    ),
+    reactivate_on_get: Type.Optional(Type.Boolean()),
+    rate_limit_public_per_minute: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000_000 })),
+    rate_limit_private_per_minute: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000_000 })),
+    require_customer_signature: Type.Optional(Type.Boolean({ description: 'public requests naming shop_customer_id must carry customer_sig; default false' })),
+    attribution_window_hours: Type.Optional(
+      Type.Number({ minimum: 0.25, maximum: 24 * 90, description: "how long before an order a customer's click still attributes it; default 24" }),
+    ),
+    platform_order_days: Type.Optional(Type.Integer({ minimum: 1, maximum: 3650, description: 'orders of the last this many days are pulled; default 365' })),
+    platform_reconcile_minutes: Type.Optional(Type.Integer({ minimum: 5, maximum: 10_080, description: 'minutes between reconciliations; default 60' })),
+    event_retention_days: Type.Optional(Type.Integer({ minimum: 1, maximum: 3650, description: 'events older than this are deleted daily; default 400' })),
+    cart_subtotal_unit: Type.Optional(
+      Type.Union([Type.Literal('major'), Type.Literal('minor')], {
+        description: 'unit of a cart_subtotal sent without a bracketed cart: major (currency unit, the default) or minor (cents)',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const ShopPatchInput = Type.Object(
+  {
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    timezone: Type.Optional(Type.String()),
+    currency: Type.Optional(Type.String({ pattern: '^[A-Z]{3}$' })),
+    scopes: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
+    public_url: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+    webhook_secret: Type.Optional(Type.Union([Type.String({ minLength: 16 }), Type.Null()])),
+    billing_webhook_secret: Type.Optional(Type.Union([Type.String({ minLength: 16 }), Type.Null()])),
+    settings: Type.Optional(ShopSettingsInput),
+  },
+  { additionalProperties: false },
+);
+
+export const RevokeInput = Type.Object(
+  {
+    key_prefix: Type.String({
+      minLength: 16,
+      maxLength: 64,
+      pattern: '^rb_(pub|priv)_[A-Za-z0-9_-]+$',
+      description: 'the whole key, or its first 16 characters or more (the prefix the key list shows) naming exactly one live key',
+    }),
+  },
+  { additionalProperties: false },
+);
