@@ -132,7 +132,10 @@ describe.each(backends())('replayed webhooks on $name', (backend) => {
         if (r.status === 429) limited++;
         return r.arrayBuffer();
       });
-    for (let sent = 0; sent <= WEBHOOK_LIMIT_PER_MINUTE; sent += 50) await Promise.all(Array.from({ length: 50 }, unsigned));
+    // The windows are fixed minutes: a run that straddles a boundary needs up to a second window's worth.
+    for (let sent = 0; limited === 0 && sent <= 3 * WEBHOOK_LIMIT_PER_MINUTE; sent += 50) {
+      await Promise.all(Array.from({ length: 50 }, unsigned));
+    }
     expect(limited).toBeGreaterThan(0);
     // Another shop's deliveries are not held up.
     expect(await deliver('products/delete', JSON.stringify({ id: 999_002 }))).toEqual({ status: 200, data: 'queued' });
