@@ -37,7 +37,8 @@ async function fromDocuments(store: Store, shopId: number): Promise<Map<number, 
   }
 }
 
-const median = (values: number[]) => Number([...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!.toFixed(1));
+const median = (values: number[]) =>
+  Number([...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!.toFixed(1));
 
 /**
  * Median wall time of `repeats` loads, and the median time the event loop was busy during one
@@ -85,8 +86,17 @@ async function main(): Promise<void> {
       for (let i = 0; i < products.length; i += 500) await store.upsertProducts(shop.id, products.slice(i, i + 500));
       const previous = await timeLoads(() => fromDocuments(store, shop.id), size);
       const stored = await timeLoads(() => new CatalogLoader(store).products(shop.id), size);
-      const threaded = await timeLoads(() => new CatalogLoader(store, undefined, (id, page) => pool.readPage(id, page)).products(shop.id), size);
-      const row = { products: size, documents: previous, stored, threaded, speedup: Number((previous.medianMs / threaded.medianMs).toFixed(1)) };
+      const threaded = await timeLoads(
+        () => new CatalogLoader(store, undefined, (id, page) => pool.readPage(id, page)).products(shop.id),
+        size,
+      );
+      const row = {
+        products: size,
+        documents: previous,
+        stored,
+        threaded,
+        speedup: Number((previous.medianMs / threaded.medianMs).toFixed(1)),
+      };
       console.log(JSON.stringify(row));
       results.push(row);
     }

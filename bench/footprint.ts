@@ -21,7 +21,8 @@ function live(): number {
 
 async function main(): Promise<void> {
   const [file, ...handles] = process.argv.slice(2);
-  if (!gc || !file || handles.length === 0) throw new Error('usage: node --expose-gc --import tsx bench/footprint.ts <sqlite file> <shop handle>...');
+  if (!gc || !file || handles.length === 0)
+    throw new Error('usage: node --expose-gc --import tsx bench/footprint.ts <sqlite file> <shop handle>...');
   const store = await openStore(`sqlite:${file}`);
   const index = new CatalogIndex(store);
   const rows: { handle: string; products: number; estimated: number; measured: number; loadMs: number }[] = [];
@@ -32,7 +33,13 @@ async function main(): Promise<void> {
     const started = performance.now();
     const catalog = await index.ensure(shop.id);
     const loadMs = performance.now() - started;
-    rows.push({ handle, products: catalog!.products.size, estimated: index.bytes(shop.id), measured: live() - before, loadMs: Math.round(loadMs) });
+    rows.push({
+      handle,
+      products: catalog!.products.size,
+      estimated: index.bytes(shop.id),
+      measured: live() - before,
+      loadMs: Math.round(loadMs),
+    });
   }
   await store.close();
   const sum = (f: (r: (typeof rows)[number]) => number) => rows.reduce((total, r) => total + f(r), 0);

@@ -66,7 +66,11 @@ async function run(mode: Mode): Promise<Record<string, unknown>> {
   }));
   await admin('PUT', '/admin/v1/shops/other/products', products);
   const hostileKey = await keyOf('hostile', 'private');
-  await admin('PUT', '/admin/v1/shops/hostile/billing/provider', { type: 'remote', base_url: hostile.url, api_token: 'tok' });
+  await admin('PUT', '/admin/v1/shops/hostile/billing/provider', {
+    type: 'remote',
+    base_url: hostile.url,
+    api_token: 'tok',
+  });
 
   const listUrl = `${server.url}/api/v1/products/trending_products?key=${otherKey}&limit=10&bust_cache=yes`;
   const timeList = async (): Promise<{ p50: number; p95: number; max: number }> => {
@@ -94,7 +98,9 @@ async function run(mode: Mode): Promise<Record<string, unknown>> {
   }, 20);
   const attackers = Array.from({ length: CLIENTS }, async () => {
     while (running) {
-      const res = await fetch(`${server.url}/api/v1/billing/reactivate?key=${hostileKey}&billing_customer_id=100&request_type=live`);
+      const res = await fetch(
+        `${server.url}/api/v1/billing/reactivate?key=${hostileKey}&billing_customer_id=100&request_type=live`,
+      );
       await res.arrayBuffer();
       statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
     }
@@ -106,7 +112,13 @@ async function run(mode: Mode): Promise<Record<string, unknown>> {
   await server.stop();
   await hostile.stop();
   rmSync(work, { recursive: true, force: true });
-  const figures = { baseline_list_ms: baseline, list_ms: during, rss_before_mb: rssBefore, rss_peak_mb: peak, rss_growth_mb: peak - rssBefore };
+  const figures = {
+    baseline_list_ms: baseline,
+    list_ms: during,
+    rss_before_mb: rssBefore,
+    rss_peak_mb: peak,
+    rss_growth_mb: peak - rssBefore,
+  };
   console.log(
     `${mode}: other shop's uncached list p50 ${during.p50} ms, p95 ${during.p95} ms (baseline ${baseline.p50} / ${baseline.p95}); ` +
       `RSS ${rssBefore} → peak ${peak} MB (+${peak - rssBefore}); hostile calls answered ${JSON.stringify(Object.fromEntries(statuses))}`,
@@ -114,5 +126,11 @@ async function run(mode: Mode): Promise<Record<string, unknown>> {
   return { ...figures, hostile_answers: Object.fromEntries(statuses) };
 }
 
-const results = { requests: REQUESTS, clients: CLIENTS, polite: await run('polite'), flood: await run('flood'), stall: await run('stall') };
+const results = {
+  requests: REQUESTS,
+  clients: CLIENTS,
+  polite: await run('polite'),
+  flood: await run('flood'),
+  stall: await run('stall'),
+};
 console.log(JSON.stringify(results));

@@ -54,7 +54,11 @@ async function run(database: 'sqlite' | 'postgres') {
     await client.end();
   }
   const databaseUrl = database === 'sqlite' ? `sqlite:${join(work, 'track.db')}` : `${PG_URL}?schema=${schema}`;
-  const { child, port } = await startServer({ DATABASE_URL: databaseUrl, REBOUND_ADMIN_TOKEN: TOKEN, REBOUND_DEMO: 'false' });
+  const { child, port } = await startServer({
+    DATABASE_URL: databaseUrl,
+    REBOUND_ADMIN_TOKEN: TOKEN,
+    REBOUND_DEMO: 'false',
+  });
   const base = `http://127.0.0.1:${port}`;
   const admin = async (method: string, path: string, body?: unknown) => {
     const res = await fetch(`${base}${path}`, {
@@ -69,20 +73,30 @@ async function run(database: 'sqlite' | 'postgres') {
     const { keys } = await admin('POST', '/admin/v1/shops', { handle: 'load', name: 'Load' });
     await admin('PATCH', '/admin/v1/shops/load', { settings: { rate_limit_public_per_minute: 100_000_000 } });
     // One event a request for both intakes; then the tracking intake's JSON body of 10 events (what a page with several widgets sends).
-    const modes: Record<string, { path: (uuid: string, n: number) => string; body?: (uuid: string, n: number) => string; events: number }> = {
+    const modes: Record<
+      string,
+      { path: (uuid: string, n: number) => string; body?: (uuid: string, n: number) => string; events: number }
+    > = {
       event: {
-        path: (uuid, n) => `/api/v1/analytics/event?key=${keys.public}&subject=user&verb=viewed&noun=product&shop_product_handle=p-${n % 50}&uuid=${uuid}`,
+        path: (uuid, n) =>
+          `/api/v1/analytics/event?key=${keys.public}&subject=user&verb=viewed&noun=product&shop_product_handle=p-${n % 50}&uuid=${uuid}`,
         events: 1,
       },
       track: {
-        path: (uuid, n) => `/api/v1/analytics/track?key=${keys.public}&type=impression&source=list:trending_products&product_id=${(n % 50) + 1}&uuid=${uuid}`,
+        path: (uuid, n) =>
+          `/api/v1/analytics/track?key=${keys.public}&type=impression&source=list:trending_products&product_id=${(n % 50) + 1}&uuid=${uuid}`,
         events: 1,
       },
       track_batch10: {
         path: () => `/api/v1/analytics/track?key=${keys.public}`,
         body: (uuid, n) =>
           JSON.stringify({
-            events: Array.from({ length: 10 }, (_, i) => ({ type: 'impression', uuid, source: 'list:trending_products', product_id: ((n + i) % 50) + 1 })),
+            events: Array.from({ length: 10 }, (_, i) => ({
+              type: 'impression',
+              uuid,
+              source: 'list:trending_products',
+              product_id: ((n + i) % 50) + 1,
+            })),
           }),
         events: 10,
       },
@@ -95,7 +109,14 @@ async function run(database: 'sqlite' | 'postgres') {
       const post = (p: string, body?: string) =>
         new Promise<number>((resolve) => {
           const req = request(
-            { host: '127.0.0.1', port, method: 'POST', path: p, agent, ...(body ? { headers: { 'content-type': 'application/json' } } : {}) },
+            {
+              host: '127.0.0.1',
+              port,
+              method: 'POST',
+              path: p,
+              agent,
+              ...(body ? { headers: { 'content-type': 'application/json' } } : {}),
+            },
             (res) => {
               res.resume();
               res.on('close', () => resolve(res.complete ? (res.statusCode ?? 0) : 0));
@@ -108,7 +129,8 @@ async function run(database: 'sqlite' | 'postgres') {
       await Promise.all(
         Array.from({ length: CLIENTS }, async () => {
           const uuid = randomUUID();
-          for (let n = 0; Date.now() < deadline; n++) if ((await post(mode.path(uuid, n), mode.body?.(uuid, n))) === 200) acked += mode.events;
+          for (let n = 0; Date.now() < deadline; n++)
+            if ((await post(mode.path(uuid, n), mode.body?.(uuid, n))) === 200) acked += mode.events;
         }),
       );
       agent.destroy();
@@ -116,7 +138,9 @@ async function run(database: 'sqlite' | 'postgres') {
       out[`${name}_acknowledged`] = acked;
     }
     const stored =
-      (await admin('GET', '/admin/v1/shops/load/attribution?days=2')).lists.find((l: { list: string }) => l.list === 'trending_products')?.impressions ?? 0;
+      (await admin('GET', '/admin/v1/shops/load/attribution?days=2')).lists.find(
+        (l: { list: string }) => l.list === 'trending_products',
+      )?.impressions ?? 0;
     out.track_stored = stored;
     out.track_lost = Math.max(0, out.track_acknowledged! + out.track_batch10_acknowledged! - stored);
     return out;

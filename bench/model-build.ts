@@ -75,7 +75,10 @@ async function timeCalls(n: number, call: () => Promise<unknown>): Promise<{ p50
     times.push(Number(process.hrtime.bigint() - started) / 1000);
   }
   times.sort((a, b) => a - b);
-  return { p50Us: Math.round(percentile(times, 0.5) * 10) / 10, meanUs: Math.round((times.reduce((s, t) => s + t, 0) / n) * 10) / 10 };
+  return {
+    p50Us: Math.round(percentile(times, 0.5) * 10) / 10,
+    meanUs: Math.round((times.reduce((s, t) => s + t, 0) / n) * 10) / 10,
+  };
 }
 
 interface Latency {
@@ -87,7 +90,12 @@ interface Latency {
 
 async function measure(url: string): Promise<Latency> {
   const r = await autocannon({ url, connections: CONNECTIONS, duration: SECONDS });
-  return { rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.timeouts + r.non2xx };
+  return {
+    rps: Math.round(r.requests.average),
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    errors: r.errors + r.timeouts + r.non2xx,
+  };
 }
 
 async function main() {
@@ -127,10 +135,14 @@ async function main() {
     const created = await admin('POST', '/shops', { handle: 'model', name: 'Model bench' });
     const key = created.keys.public as string;
     await admin('PATCH', '/shops/model', { settings: { rate_limit_public_per_minute: 100_000_000 } });
-    for (let i = 0; i < data.products.length; i += 1000) await admin('PUT', '/shops/model/products', data.products.slice(i, i + 1000));
+    for (let i = 0; i < data.products.length; i += 1000)
+      await admin('PUT', '/shops/model/products', data.products.slice(i, i + 1000));
     const importStarted = performance.now();
     for (let i = 0; i < orders.length; i += 2000) await admin('PUT', '/shops/model/orders', orders.slice(i, i + 2000));
-    row(`import ${orders.length} orders, ${ORDER_LINES} lines (ms)`, String(Math.round(performance.now() - importStarted)));
+    row(
+      `import ${orders.length} orders, ${ORDER_LINES} lines (ms)`,
+      String(Math.round(performance.now() - importStarted)),
+    );
 
     // 1. Build times: the first build (started by the status request), then a rebuild after one more order.
     const status = async () => (await admin('GET', '/shops/model/models/status')).data as Record<string, any> | null;
@@ -167,7 +179,12 @@ async function main() {
     const { buildModel } = await import(join(ROOT, 'dist/src/domain/models/build.js'));
     const { modelBytes } = await import(join(ROOT, 'dist/src/domain/models/rank.js'));
     const lines = orders.flatMap((o) =>
-      o.line_items.map((l) => ({ orderId: o.id, productId: l.product_id, customerId: o.customer.id, createdAt: Date.parse(o.created_at) })),
+      o.line_items.map((l) => ({
+        orderId: o.id,
+        productId: l.product_id,
+        customerId: o.customer.id,
+        createdAt: Date.parse(o.created_at),
+      })),
     );
     const used = () => {
       gc();
@@ -177,7 +194,12 @@ async function main() {
     };
     const before = used();
     const inlineStarted = performance.now();
-    const model = buildModel(lines, [], { similarity: 'weighted', threshold: 1, basis: 'order', affinityHalfLifeDays: 180 });
+    const model = buildModel(lines, [], {
+      similarity: 'weighted',
+      threshold: 1,
+      basis: 'order',
+      affinityHalfLifeDays: 180,
+    });
     const inlineMs = Math.round(performance.now() - inlineStarted);
     const measuredBytes = used() - before;
     const estimate = modelBytes(model) as number;
@@ -201,7 +223,12 @@ async function main() {
     const [, readViewsMs] = await timed(() => store.listRecentViews(shopId, 1_000_000));
     const [, purchasesMs] = await timed(() =>
       buildModel(
-        (stored as any[]).map((l) => ({ orderId: l.order_id, productId: l.product_id, customerId: l.customer_id, createdAt: l.created_at })),
+        (stored as any[]).map((l) => ({
+          orderId: l.order_id,
+          productId: l.product_id,
+          customerId: l.customer_id,
+          createdAt: l.created_at,
+        })),
         [],
       ),
     );
@@ -223,7 +250,10 @@ async function main() {
       read_products_ms: readProductsMs,
       content_ms: contentMs,
     };
-    row('build steps here: read lines | views | purchase model (ms)', `${readLinesMs} | ${readViewsMs} | ${purchasesMs}`);
+    row(
+      'build steps here: read lines | views | purchase model (ms)',
+      `${readLinesMs} | ${readViewsMs} | ${purchasesMs}`,
+    );
     row('build steps here: read products | content neighbours (ms)', `${readProductsMs} | ${contentMs}`);
 
     // 3. The worker thread's overhead: an empty task through piscina against the same function called inline.
@@ -291,14 +321,18 @@ async function main() {
       errors: runs.reduce((sum, r) => sum + r.errors, 0),
     });
     const idle = Object.fromEntries(scenarios.map(([name]) => [name!, combine(idleRuns[name!])]));
-    const building = Object.fromEntries(scenarios.map(([name]) => [name!, { ...combine(buildRuns[name!]), windows: buildRuns[name!]?.length ?? 0 }]));
+    const building = Object.fromEntries(
+      scenarios.map(([name]) => [name!, { ...combine(buildRuns[name!]), windows: buildRuns[name!]?.length ?? 0 }]),
+    );
     const builds = ROUNDS;
     const lastBuildMs = (await status())!.build_ms;
 
     console.log(
       `\n${ROUNDS} alternating rounds of ${SECONDS} s per scenario and side, ${CONNECTIONS} connections; req/s and p50 the mean, p99 the worst round; ${covered} of ${windows} build windows had a build running throughout`,
     );
-    console.log(`${'scenario'.padEnd(22)} ${'no build: req/s  p50  p99'.padStart(30)}   ${'during a build: req/s  p50  p99  rounds'.padStart(40)}`);
+    console.log(
+      `${'scenario'.padEnd(22)} ${'no build: req/s  p50  p99'.padStart(30)}   ${'during a build: req/s  p50  p99  rounds'.padStart(40)}`,
+    );
     for (const [name] of scenarios) {
       const a = idle[name!]!;
       const b = building[name!]!;

@@ -47,11 +47,17 @@ const peakMb = (pid: number) => {
 };
 
 /** Runs `rebound <args>`; answers its exit code, output, wall time and peak RSS (read until it exits). */
-function rebound(args: string[], extraEnv: Record<string, string> = {}): Promise<{ code: number | null; out: string; ms: number; peakMb: number }> {
+function rebound(
+  args: string[],
+  extraEnv: Record<string, string> = {},
+): Promise<{ code: number | null; out: string; ms: number; peakMb: number }> {
   const started = Date.now();
   // SYNC_PROFILE=<dir> writes a CPU profile of each command there.
   const profile = process.env.SYNC_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.SYNC_PROFILE}`] : [];
-  const child = spawn(process.execPath, [...profile, '--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: ROOT, env: { ...env, ...extraEnv } });
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', 'src/cli/main.ts', ...args], {
+    cwd: ROOT,
+    env: { ...env, ...extraEnv },
+  });
   let out = '';
   let peak = 0;
   child.stdout.on('data', (chunk) => (out += chunk));
@@ -90,7 +96,16 @@ try {
       .map((l) => l.toFixed(2))
       .join(' ')} (the machine is shared: compare within this run)`,
   );
-  const sync = await rebound(['connect', 'big', '--domain', 'big.myshopify.com', '--token', fake.token, '--api-url', fake.apiUrl]);
+  const sync = await rebound([
+    'connect',
+    'big',
+    '--domain',
+    'big.myshopify.com',
+    '--token',
+    fake.token,
+    '--api-url',
+    fake.apiUrl,
+  ]);
   const lines = sync.out.trim().split('\n');
   console.log(lines.slice(-2).join('\n'));
   const result = {

@@ -15,7 +15,12 @@ const ROUNDS = 4;
 
 function mean(runs: LoadResult[]): LoadResult {
   const avg = (f: (r: LoadResult) => number) => Math.round(runs.reduce((sum, r) => sum + f(r), 0) / runs.length);
-  return { rps: avg((r) => r.rps), p99Ms: Math.max(...runs.map((r) => r.p99Ms)), errors: avg((r) => r.errors), non2xx: avg((r) => r.non2xx) };
+  return {
+    rps: avg((r) => r.rps),
+    p99Ms: Math.max(...runs.map((r) => r.p99Ms)),
+    errors: avg((r) => r.errors),
+    non2xx: avg((r) => r.non2xx),
+  };
 }
 const TOKEN = 'bench-operator-token-0123456789abcdef';
 const work = mkdtempSync(join(tmpdir(), 'rebound-bench-'));
@@ -60,7 +65,11 @@ function benchRuleset(productIds: number[]) {
         output: [{ type: 'tag', value: 'gift' }],
         exit_if_matched: true,
       },
-      { name: 'vip', logic: [{ rules: [{ type: 'customer_tag', operator: 'contains_any', value: 'vip' }] }], output: [{ type: 'tag', value: 'new' }] },
+      {
+        name: 'vip',
+        logic: [{ rules: [{ type: 'customer_tag', operator: 'contains_any', value: 'vip' }] }],
+        output: [{ type: 'tag', value: 'new' }],
+      },
       {
         name: 'any day',
         logic: [
@@ -73,7 +82,11 @@ function benchRuleset(productIds: number[]) {
         ],
         output: [{ type: 'tag', value: 'bestseller' }],
       },
-      { name: 'fallback', logic: [], output: [{ type: 'endpoint', endpoint: `/products/static?ids=${rest.slice(4, 14).join(',')}` }] },
+      {
+        name: 'fallback',
+        logic: [],
+        output: [{ type: 'endpoint', endpoint: `/products/static?ids=${rest.slice(4, 14).join(',')}` }],
+      },
     ],
   };
 }
@@ -124,13 +137,20 @@ async function main() {
 
   // 2. A generated shop of 10,000 products with collections, markets, customers, orders, a ruleset and events.
   const loader = await startProcess(serverArgs, env('bench.db', false), 0, '/readyz');
-  const created = await admin(loader.url, 'POST', '/admin/v1/shops', { handle: 'bench', name: 'Bench', scopes: ['read_markets'] });
+  const created = await admin(loader.url, 'POST', '/admin/v1/shops', {
+    handle: 'bench',
+    name: 'Bench',
+    scopes: ['read_markets'],
+  });
   const publicKey = created.keys.public as string;
   // The load comes from one address: lift the per-visitor limit meant for storefronts.
-  await admin(loader.url, 'PATCH', '/admin/v1/shops/bench', { settings: { rate_limit_public_per_minute: 100_000_000 } });
+  await admin(loader.url, 'PATCH', '/admin/v1/shops/bench', {
+    settings: { rate_limit_public_per_minute: 100_000_000 },
+  });
   const data = generateDemoShop({ seed: 7, productCount: 10_000, publicUrl: loader.url });
   const importStart = performance.now();
-  for (let i = 0; i < data.products.length; i += 1000) await admin(loader.url, 'PUT', '/admin/v1/shops/bench/products', data.products.slice(i, i + 1000));
+  for (let i = 0; i < data.products.length; i += 1000)
+    await admin(loader.url, 'PUT', '/admin/v1/shops/bench/products', data.products.slice(i, i + 1000));
   const importMs = Math.round(performance.now() - importStart);
   row('import 10,000 products, 1,000 per request (ms)', String(importMs));
   for (const [path, rows] of [
@@ -141,7 +161,9 @@ async function main() {
   ] as const) {
     await admin(loader.url, 'PUT', `/admin/v1/shops/bench/${path}`, rows);
   }
-  const ids = data.products.filter((p) => p.status !== 'draft' && p.published_at !== null && !String(p.tags).includes('exclude_rebound')).map((p) => p.id);
+  const ids = data.products
+    .filter((p) => p.status !== 'draft' && p.published_at !== null && !String(p.tags).includes('exclude_rebound'))
+    .map((p) => p.id);
   const ruleset = await admin(loader.url, 'POST', '/admin/v1/shops/bench/rulesets', benchRuleset(ids));
   await postEvents(
     loader.url,
@@ -175,7 +197,9 @@ async function main() {
   }
 
   // The model's lists, uncached (each request recomputed): recommended, and the lists added beside it.
-  const status = await fetch(`${server.url}/admin/v1/shops/bench/models/status`, { headers: { authorization: `Bearer ${TOKEN}` } });
+  const status = await fetch(`${server.url}/admin/v1/shops/bench/models/status`, {
+    headers: { authorization: `Bearer ${TOKEN}` },
+  });
   if (status.ok) {
     // Wait for the model (a build started at start-up), so no list is measured on its fallback.
     let model = ((await status.json()) as { data: unknown }).data;
@@ -199,7 +223,8 @@ async function main() {
     for_you: `${base}/products/for_you?key=${publicKey}&shop_customer_id=${buyer}&limit=10`,
     viewed_together: `${base}/products/viewed_together?key=${publicKey}&shop_product_ids=${data.products[0]!.id}&limit=10`,
     viewed_output: personal && `${base}/custom/id/${personal.ruleset.id}?key=${publicKey}&uuid=${session}&limit=10`,
-    recently_viewed_output: recent && `${base}/custom/id/${recent.ruleset.id}?key=${publicKey}&uuid=${session}&limit=10`,
+    recently_viewed_output:
+      recent && `${base}/custom/id/${recent.ruleset.id}?key=${publicKey}&uuid=${session}&limit=10`,
   };
   const lists = Object.entries(allLists).filter(([name, url]) => url && (!only || only.includes(name)));
   for (const [name, url] of lists) await measure(`${name}_uncached`, `${url}&bust_cache=yes`);
@@ -231,14 +256,20 @@ async function main() {
   const listFigures = Object.fromEntries(
     lists.map(([name]) => [
       `${name}_uncached`,
-      { rps: results[`${name}_uncached`]!.rps, p99_ms: results[`${name}_uncached`]!.p99Ms, ratio: ratio(`${name}_uncached`) },
+      {
+        rps: results[`${name}_uncached`]!.rps,
+        p99_ms: results[`${name}_uncached`]!.p99Ms,
+        ratio: ratio(`${name}_uncached`),
+      },
     ]),
   );
   if (only) {
     console.log(JSON.stringify({ only, server: serverArgs[0], lists: listFigures, results, workers }));
     return;
   }
-  const p99 = Math.max(...Object.keys(urls).flatMap((n) => [results[`${n}_cached`]!.p99Ms, results[`${n}_uncached`]!.p99Ms]));
+  const p99 = Math.max(
+    ...Object.keys(urls).flatMap((n) => [results[`${n}_cached`]!.p99Ms, results[`${n}_uncached`]!.p99Ms]),
+  );
   console.log(
     JSON.stringify({
       ceiling_rps: results.custom_cached_ceiling!.rps,

@@ -36,19 +36,33 @@ async function main() {
         headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
         ...(body ? { body: JSON.stringify(body) } : {}),
       }).then((r) => r.json() as Promise<any>);
-    await admin('PATCH', '/admin/v1/shops/demo', { settings: { rate_limit_public_per_minute: 100_000_000, rate_limit_private_per_minute: 100_000_000 } });
+    await admin('PATCH', '/admin/v1/shops/demo', {
+      settings: { rate_limit_public_per_minute: 100_000_000, rate_limit_private_per_minute: 100_000_000 },
+    });
     const rulesets = (await admin('GET', '/admin/v1/shops/demo/rulesets')).data as { id: number }[];
-    const products = (await admin('GET', '/admin/v1/shops/demo/products?limit=50')).data as { id: number; handle: string }[];
+    const products = (await admin('GET', '/admin/v1/shops/demo/products?limit=50')).data as {
+      id: number;
+      handle: string;
+    }[];
     const collections = (await admin('GET', '/admin/v1/shops/demo/collections')).data as { id: number }[];
     const uuid = (i: number) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
     const requests: autocannon.Request[] = [];
     for (let i = 0; i < 40; i++) {
       const p = products[i % products.length]!;
       requests.push(
-        { method: 'GET', path: `/api/v1/custom/id/${rulesets[i % rulesets.length]!.id}?key=${pub}&shop_product_ids=${p.id}&cart_subtotal=${(i * 7) % 200}.00` },
+        {
+          method: 'GET',
+          path: `/api/v1/custom/id/${rulesets[i % rulesets.length]!.id}?key=${pub}&shop_product_ids=${p.id}&cart_subtotal=${(i * 7) % 200}.00`,
+        },
         { method: 'GET', path: `/api/v1/products/trending_products?key=${pub}&limit=${1 + (i % 10)}` },
-        { method: 'GET', path: `/api/v1/products/collections?key=${pub}&shop_collection_ids=${collections[i % collections.length]!.id}&smart_sort=yes` },
-        { method: 'POST', path: `/api/v1/analytics/event?key=${pub}&subject=user&verb=viewed&noun=product&shop_product_handle=${p.handle}&uuid=${uuid(i)}` },
+        {
+          method: 'GET',
+          path: `/api/v1/products/collections?key=${pub}&shop_collection_ids=${collections[i % collections.length]!.id}&smart_sort=yes`,
+        },
+        {
+          method: 'POST',
+          path: `/api/v1/analytics/event?key=${pub}&subject=user&verb=viewed&noun=product&shop_product_handle=${p.handle}&uuid=${uuid(i)}`,
+        },
         { method: 'GET', path: `/api/v1/products/viewed?key=${pub}&uuid=${uuid(i)}` },
         { method: 'GET', path: `/api/v1/billing/reactivate?key=${priv}&billing_customer_id=${80_000 + (i % 40)}` },
       );
@@ -70,7 +84,9 @@ async function main() {
       rss_end_mb: rssEnd,
       rss_max_mb: Math.max(...samples, rssEnd),
     };
-    console.log(`soak ${SECONDS} s, 10 connections, mixed custom / trending / collections / events / viewed / billing reads:`);
+    console.log(
+      `soak ${SECONDS} s, 10 connections, mixed custom / trending / collections / events / viewed / billing reads:`,
+    );
     console.log(
       `  ${summary.rps} req/s, p99 ${summary.p99_ms} ms, ${summary.errors} errors, ${summary.non2xx} non-2xx; RSS ${rssStart} MB → ${rssEnd} MB (max ${summary.rss_max_mb} MB)`,
     );

@@ -60,8 +60,15 @@ async function scrape(server: Running): Promise<Record<string, number>> {
 function footprint(
   file: string,
   handles: string[],
-): { ratio: number; shops: { handle: string; products: number; estimated: number; measured: number; loadMs: number }[] } {
-  const out = execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', 'bench/footprint.ts', file, ...handles], { cwd: ROOT, encoding: 'utf8' });
+): {
+  ratio: number;
+  shops: { handle: string; products: number; estimated: number; measured: number; loadMs: number }[];
+} {
+  const out = execFileSync(
+    process.execPath,
+    ['--expose-gc', '--import', 'tsx', 'bench/footprint.ts', file, ...handles],
+    { cwd: ROOT, encoding: 'utf8' },
+  );
   return JSON.parse(out.trim().split('\n').pop()!);
 }
 
@@ -103,8 +110,13 @@ async function main(): Promise<void> {
   const prepareMs = Math.round(performance.now() - prepareStart);
   log(`${SHOPS} shops of ${PRODUCTS} products ready in ${Math.round(prepareMs / 1000)} s`);
 
-  const measured = footprint(data.file, [...data.shops.slice(0, 20).map((s) => s.handle), ...data.large.map((s) => s.handle)]);
-  log(`memory estimate vs live memory after GC (20 small shops and the large ones): measured / estimated = ${measured.ratio}`);
+  const measured = footprint(data.file, [
+    ...data.shops.slice(0, 20).map((s) => s.handle),
+    ...data.large.map((s) => s.handle),
+  ]);
+  log(
+    `memory estimate vs live memory after GC (20 small shops and the large ones): measured / estimated = ${measured.ratio}`,
+  );
   for (const row of measured.shops.filter((r) => r.products > PRODUCTS)) {
     log(
       `  ${row.products} products: estimated ${(row.estimated / MB).toFixed(1)} MB, measured ${(row.measured / MB).toFixed(1)} MB, loaded in ${row.loadMs} ms`,
@@ -170,14 +182,22 @@ async function main(): Promise<void> {
   const loadAfter = loadavg()[0]!;
   const after = await scrape(server);
   const allowanceMb = Math.round(after.rebound_resident_allowance_bytes! / MB);
-  log(`\nrecorded: ${result.requests} requests, ${result.rps} req/s, ${result.errors} errors; ${result.shopsTouched} shops asked in all`);
+  log(
+    `\nrecorded: ${result.requests} requests, ${result.rps} req/s, ${result.errors} errors; ${result.shopsTouched} shops asked in all`,
+  );
   for (const [tier, stats] of Object.entries(result.tiers))
-    log(`  ${tier.padEnd(5)} ${String(stats.requests).padStart(7)} requests  p50 ${stats.p50Ms} ms  p99 ${stats.p99Ms} ms  max ${stats.maxMs} ms`);
+    log(
+      `  ${tier.padEnd(5)} ${String(stats.requests).padStart(7)} requests  p50 ${stats.p50Ms} ms  p99 ${stats.p99Ms} ms  max ${stats.maxMs} ms`,
+    );
   log(
     `  loads ${after.rebound_shop_loads}, evictions ${after.rebound_shop_evictions}, resident ${after.rebound_resident_shops} shops (estimated ${Math.round(after.rebound_resident_estimated_bytes! / MB)} MB of an allowance of ${allowanceMb} MB)`,
   );
-  log(`  machine load average ${loadBefore.toFixed(1)} before, ${loadAfter.toFixed(1)} after (2 cores; other work on the machine slows every figure)`);
-  log(`  RSS peak ${peakRss} MB (sampled every second), budget ${BUDGET_MB} MB: ${peakRss <= BUDGET_MB ? 'under' : 'OVER'} the budget`);
+  log(
+    `  machine load average ${loadBefore.toFixed(1)} before, ${loadAfter.toFixed(1)} after (2 cores; other work on the machine slows every figure)`,
+  );
+  log(
+    `  RSS peak ${peakRss} MB (sampled every second), budget ${BUDGET_MB} MB: ${peakRss <= BUDGET_MB ? 'under' : 'OVER'} the budget`,
+  );
 
   const cold: Record<string, { coldMs: number; warmMs: number; rssMb: number }> = {};
   for (const [i, shop] of data.large.entries()) {

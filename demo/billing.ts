@@ -31,7 +31,14 @@ export function generateDemoBilling(data: DemoData, options: { now: Date; seed?:
       created_at: day(-400 + i),
       updated_at: day(-30),
     });
-    addresses.push({ id: 90_000 + i, customer_id: id, address1: `${10 + i} Demo Street`, city: 'Springfield', zip: String(10_000 + i), country_code: 'US' });
+    addresses.push({
+      id: 90_000 + i,
+      customer_id: id,
+      address1: `${10 + i} Demo Street`,
+      city: 'Springfield',
+      zip: String(10_000 + i),
+      country_code: 'US',
+    });
     // Every subscriber is a reactivation candidate: an active one also has a subscription they cancelled.
     const drawn = rng.int(1, 3);
     for (let s = 0, n = active ? Math.max(2, drawn) : drawn; s < n; s++) {
@@ -65,5 +72,11 @@ export function generateDemoBilling(data: DemoData, options: { now: Date; seed?:
         scheduled_at: `${day(rng.int(3, 25)).slice(0, 10)}T00:00:00`,
       });
   }
-  return { customers, addresses, subscriptions, charges, campaign: { name: 'Winter win-back', discount_code: 'WELCOMEBACK15' } };
+  return {
+    customers,
+    addresses,
+    subscriptions,
+    charges,
+    campaign: { name: 'Winter win-back', discount_code: 'WELCOMEBACK15' },
+  };
 }

@@ -36,7 +36,10 @@ interface Flags {
 }
 
 /** The product catalog and, per product, the profile that drives orders and collections. */
-export function generateCatalog(rng: Random, options: CatalogOptions): { products: ProductInput[]; profiles: ProductProfile[] } {
+export function generateCatalog(
+  rng: Random,
+  options: CatalogOptions,
+): { products: ProductInput[]; profiles: ProductProfile[] } {
   const { count } = options;
   const nowMs = options.now.getTime();
   const ids = catalogIdSequences();
@@ -59,7 +62,11 @@ export function generateCatalog(rng: Random, options: CatalogOptions): { product
     const updatedMs = publishedMs + rng.next() * (nowMs - publishedMs - MINUTE);
     const createdAt = isoSeconds(createdMs);
     const sku = `${spec.code}-${String(index + 1).padStart(4, '0')}`;
-    const { options: productOptions, variants, colors } = buildVariants({ rng, ids, spec, productId: id, sku, stock: flag.stock, onSale: flag.onSale });
+    const {
+      options: productOptions,
+      variants,
+      colors,
+    } = buildVariants({ rng, ids, spec, productId: id, sku, stock: flag.stock, onSale: flag.onSale });
     const media = { rng, ids, productId: id, title, publicUrl: options.publicUrl, createdAt };
     const images = buildImages(media, variants, colors);
     const tags = buildTags(rng, spec, material, noun, {
@@ -138,7 +145,9 @@ function assignFlags(rng: Random, count: number): Flags[] {
 function assignRanks(rng: Random, flags: Flags[]): number[] {
   const indices = flags.map((_, i) => i);
   const keys = flags.map((f) => (f.ageDays < NEW_DAYS ? 0.15 + 0.85 * rng.next() : rng.next()));
-  const listed = indices.filter((i) => !flags[i]?.draft && !flags[i]?.unpublished && !flags[i]?.excluded).sort((a, b) => at(keys, a) - at(keys, b));
+  const listed = indices
+    .filter((i) => !flags[i]?.draft && !flags[i]?.unpublished && !flags[i]?.excluded)
+    .sort((a, b) => at(keys, a) - at(keys, b));
   const listedSet = new Set(listed);
   const unlisted = indices.filter((i) => !listedSet.has(i));
   const ranks = new Array<number>(flags.length).fill(0);
@@ -178,7 +187,11 @@ function buildTags(
 ): string[] {
   const season =
     NOUN_SEASONS.find(([pattern]) => pattern.test(noun))?.[1] ??
-    (spec.season !== null && rng.chance(0.6) ? spec.season : rng.chance(0.1) ? rng.pick<Season>(['summer', 'winter']) : null);
+    (spec.season !== null && rng.chance(0.6)
+      ? spec.season
+      : rng.chance(0.1)
+        ? rng.pick<Season>(['summer', 'winter'])
+        : null);
   const tags = [slugify(spec.name), spec.group, slugify(material)];
   if (season !== null) tags.push(season);
   if (rng.chance(spec.giftRate)) tags.push('gift');

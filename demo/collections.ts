@@ -19,7 +19,12 @@ type Order = 'popular' | 'newest';
 const GIFT_LIMIT = parseMoney('50.00') ?? 0;
 
 /** One collection per product type plus the merchandising ones (best sellers, new, sale, gifts, seasons). */
-export function generateCollections(rng: Random, products: ProductInput[], profiles: ProductProfile[], now: Date): CollectionInput[] {
+export function generateCollections(
+  rng: Random,
+  products: ProductInput[],
+  profiles: ProductProfile[],
+  now: Date,
+): CollectionInput[] {
   const members: Member[] = products.map((product, i) => ({
     product,
     profile: at(profiles, i),
@@ -27,7 +32,11 @@ export function generateCollections(rng: Random, products: ProductInput[], profi
     minPrice: Math.min(...product.variants.map((v) => parseMoney(v.price) ?? 0)),
   }));
   const definitions: [string, (m: Member) => boolean, Order][] = [
-    ...PRODUCT_TYPES.map((spec): [string, (m: Member) => boolean, Order] => [spec.name, (m) => m.product.product_type === spec.name, 'popular']),
+    ...PRODUCT_TYPES.map((spec): [string, (m: Member) => boolean, Order] => [
+      spec.name,
+      (m) => m.product.product_type === spec.name,
+      'popular',
+    ]),
     ['Best sellers', (m) => m.tags.has('bestseller'), 'popular'],
     ['New arrivals', (m) => m.tags.has('new'), 'newest'],
     ['Sale', (m) => m.tags.has('sale'), 'popular'],
@@ -39,7 +48,9 @@ export function generateCollections(rng: Random, products: ProductInput[], profi
     const chosen = members
       .filter(include)
       .sort(
-        order === 'newest' ? (a, b) => b.profile.createdMs - a.profile.createdMs || a.profile.id - b.profile.id : (a, b) => a.profile.rank - b.profile.rank,
+        order === 'newest'
+          ? (a, b) => b.profile.createdMs - a.profile.createdMs || a.profile.id - b.profile.id
+          : (a, b) => a.profile.rank - b.profile.rank,
       );
     return {
       id: ID_BASE.collection + i + 1,

@@ -25,7 +25,10 @@ function unitsSold30d(data: DemoData, now: number): Map<number, number> {
  * proportion to what they sell, with a floor and some Zipf-shaped noise, and about 25 times as
  * often as they are bought: a product-view conversion of a few percent, as in a real shop.
  */
-export function generateDemoEvents(data: DemoData, options: { now: Date; seed?: number; sessions?: number }): StoreEvent[] {
+export function generateDemoEvents(
+  data: DemoData,
+  options: { now: Date; seed?: number; sessions?: number },
+): StoreEvent[] {
   const rng = new Random(deriveSeed(options.seed ?? 42, 6));
   const viewable = data.products.filter((p) => p.status !== 'draft' && p.published_at !== null);
   const handles = viewable.map((p) => p.handle);
@@ -34,7 +37,9 @@ export function generateDemoEvents(data: DemoData, options: { now: Date; seed?: 
   const total = noise.reduce((sum, w) => sum + w, 0);
   const unitsTotal = [...sold.values()].reduce((sum, u) => sum + u, 0) || 1;
   // Each product's share of views: mostly its share of sales, partly the old popularity curve (browsed, not bought).
-  const sampler = new WeightedSampler(viewable.map((p, i) => 0.8 * ((sold.get(p.id) ?? 0) / unitsTotal) + 0.2 * (noise[i]! / total)));
+  const sampler = new WeightedSampler(
+    viewable.map((p, i) => 0.8 * ((sold.get(p.id) ?? 0) / unitsTotal) + 0.2 * (noise[i]! / total)),
+  );
   const sessions = options.sessions ?? Math.round((25 * unitsTotal) / 4.5);
   const customers = data.customers.map((c) => c.id);
   const now = options.now.getTime();
@@ -43,7 +48,14 @@ export function generateDemoEvents(data: DemoData, options: { now: Date; seed?: 
     const uuid = uuidOf(rng);
     const customer = rng.chance(0.33) ? rng.pick(customers) : null;
     let at = now - rng.between(0, 30) * DAY_MS;
-    const base = { uuid, customer_id: customer, subject: 'user' as const, noun: 'product' as const, subject_email: null, theme_id: null };
+    const base = {
+      uuid,
+      customer_id: customer,
+      subject: 'user' as const,
+      noun: 'product' as const,
+      subject_email: null,
+      theme_id: null,
+    };
     for (let v = rng.int(2, 7); v > 0; v--) {
       const handle = handles[sampler.draw(rng)]!;
       at += rng.int(5, 240) * 1000;

@@ -1,4 +1,10 @@
-import type { CollectionInput, CustomerInput, MarketInput, OrderInput, ProductInput } from '../src/domain/inputs/catalog.js';
+import type {
+  CollectionInput,
+  CustomerInput,
+  MarketInput,
+  OrderInput,
+  ProductInput,
+} from '../src/domain/inputs/catalog.js';
 import { isVariantInStock } from '../src/domain/catalog/product.js';
 import { generateCatalog } from './catalog.js';
 import { generateCollections } from './collections.js';
@@ -44,14 +50,22 @@ export function generateDemoShop(options: DemoOptions = {}): DemoData {
   const now = options.now ?? new Date();
   const publicUrl = (options.publicUrl ?? 'http://localhost:3000').replace(/\/+$/, '');
   const rng = (stream: number) => new Random(deriveSeed(seed, stream));
-  const { products, profiles } = generateCatalog(rng(STREAM.catalog), { count: options.productCount ?? 1000, now, publicUrl });
+  const { products, profiles } = generateCatalog(rng(STREAM.catalog), {
+    count: options.productCount ?? 1000,
+    now,
+    publicUrl,
+  });
   const customers = generateCustomers(rng(STREAM.customers), CUSTOMER_COUNT, now);
   return {
     products,
     collections: generateCollections(rng(STREAM.collections), products, profiles, now),
     customers,
     markets: generateMarkets(rng(STREAM.markets), products),
-    orders: generateOrders(rng(STREAM.orders), profiles, { now, days: ORDER_DAYS, customerIds: customers.map((c) => c.id) }),
+    orders: generateOrders(rng(STREAM.orders), profiles, {
+      now,
+      days: ORDER_DAYS,
+      customerIds: customers.map((c) => c.id),
+    }),
   };
 }
 

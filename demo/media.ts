@@ -56,21 +56,32 @@ export function buildMetafields(ctx: MediaContext, spec: ProductTypeSpec, materi
     owner_resource: 'product',
     created_at: ctx.createdAt,
   });
-  const fields = [field('specs', 'material', material, 'string'), field('specs', spec.spec.key, rng.pick(spec.spec.values), 'string')];
+  const fields = [
+    field('specs', 'material', material, 'string'),
+    field('specs', spec.spec.key, rng.pick(spec.spec.values), 'string'),
+  ];
   if (rng.chance(0.6)) {
     const dimensions = { length_cm: rng.int(10, 220), width_cm: rng.int(8, 160), height_cm: rng.int(2, 140) };
     fields.push(field('specs', 'dimensions', JSON.stringify(dimensions), 'json_string'));
   }
   if (rng.chance(0.7)) {
     fields.push(
-      rng.chance(0.5) ? field('care', 'instructions', JSON.stringify(spec.care), 'json_string') : field('care', 'instructions', rng.pick(spec.care), 'string'),
+      rng.chance(0.5)
+        ? field('care', 'instructions', JSON.stringify(spec.care), 'json_string')
+        : field('care', 'instructions', rng.pick(spec.care), 'string'),
     );
   }
   return fields;
 }
 
 /** A short HTML description. */
-export function buildBodyHtml(rng: Random, title: string, vendor: string, material: string, spec: ProductTypeSpec): string {
+export function buildBodyHtml(
+  rng: Random,
+  title: string,
+  vendor: string,
+  material: string,
+  spec: ProductTypeSpec,
+): string {
   const care = rng.pick(spec.care);
   const text = `The ${title} is ${rng.pick(BENEFITS)}. Made from ${material.toLowerCase()} by ${vendor.replace(/\.$/, '')}. ${care}`;
   return `<p>${escapeHtml(text)}</p>`;

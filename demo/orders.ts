@@ -12,7 +12,9 @@ export interface OrderOptions {
 
 type LineItem = OrderInput['line_items'][number];
 
-const HOUR_WEIGHTS = [1, 0.8, 0.5, 0.4, 0.3, 0.4, 0.8, 1.5, 2.2, 2.6, 2.8, 3, 3.2, 3, 2.8, 2.7, 2.8, 3, 3.4, 3.8, 4, 3.6, 2.6, 1.6];
+const HOUR_WEIGHTS = [
+  1, 0.8, 0.5, 0.4, 0.3, 0.4, 0.8, 1.5, 2.2, 2.6, 2.8, 3, 3.2, 3, 2.8, 2.7, 2.8, 3, 3.4, 3.8, 4, 3.6, 2.6, 1.6,
+];
 const HOURS = HOUR_WEIGHTS.map((_, h) => h);
 const LINE_COUNTS = [1, 2, 3, 4];
 const LINE_COUNT_WEIGHTS = [50, 28, 14, 8];
@@ -49,11 +51,14 @@ export function generateOrders(rng: Random, profiles: ProductProfile[], options:
   for (let day = 0; day < dayCount; day++) {
     const dayMs = firstDay + day * DAY;
     const sampler = new WeightedSampler(
-      profiles.map((p, i) => (p.createdMs < dayMs + DAY ? weightAt(at(demand, i), dayMs + DAY / 2, nowMs) * launchBoost(p, dayMs) : 0)),
+      profiles.map((p, i) =>
+        p.createdMs < dayMs + DAY ? weightAt(at(demand, i), dayMs + DAY / 2, nowMs) * launchBoost(p, dayMs) : 0,
+      ),
     );
     const weekday = new Date(dayMs).getUTCDay();
     const rhythm = weekday === 0 || weekday === 6 ? 1.25 : weekday === 5 ? 1.08 : 1;
-    const expected = (46 + 12 * (day / dayCount)) * rhythm * rng.between(0.88, 1.12) * (spikes.has(day) ? rng.between(1.7, 2.3) : 1);
+    const expected =
+      (46 + 12 * (day / dayCount)) * rhythm * rng.between(0.88, 1.12) * (spikes.has(day) ? rng.between(1.7, 2.3) : 1);
     for (let n = Math.round(expected); n > 0; n--) {
       const time = Math.floor((dayMs + rng.weighted(HOURS, HOUR_WEIGHTS) * HOUR + rng.next() * HOUR) / 1000) * 1000;
       if (time <= startMs || time > nowMs) continue;
@@ -124,7 +129,13 @@ function launchBoost(profile: ProductProfile, dayMs: number): number {
   return age < 0 ? 1 : 1 + 4 * Math.exp(-age / 10);
 }
 
-function pickLines(rng: Random, sampler: WeightedSampler, profiles: ProductProfile[], demand: Demand[], time: number): LineItem[] {
+function pickLines(
+  rng: Random,
+  sampler: WeightedSampler,
+  profiles: ProductProfile[],
+  demand: Demand[],
+  time: number,
+): LineItem[] {
   const wanted = rng.weighted(LINE_COUNTS, LINE_COUNT_WEIGHTS);
   const chosen: number[] = [];
   const add = (index: number) => {
@@ -139,6 +150,11 @@ function pickLines(rng: Random, sampler: WeightedSampler, profiles: ProductProfi
   }
   return chosen.map((index): LineItem => {
     const variant = rng.pick(at(profiles, index).variants);
-    return { product_id: at(profiles, index).id, variant_id: variant.id, quantity: rng.weighted([1, 2, 3], [85, 12, 3]), price: variant.price };
+    return {
+      product_id: at(profiles, index).id,
+      variant_id: variant.id,
+      quantity: rng.weighted([1, 2, 3], [85, 12, 3]),
+      price: variant.price,
+    };
   });
 }

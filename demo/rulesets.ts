@@ -7,7 +7,9 @@ const listable = (p: Product) =>
   p.status !== 'draft' &&
   p.published_at !== null &&
   !String(p.tags ?? '').includes('exclude_rebound') &&
-  p.variants.some((v) => v.inventory_management !== 'shop' || v.inventory_policy === 'continue' || (v.inventory_quantity ?? 0) > 0);
+  p.variants.some(
+    (v) => v.inventory_management !== 'shop' || v.inventory_policy === 'continue' || (v.inventory_quantity ?? 0) > 0,
+  );
 
 /** The product the upsell ruleset is about (the demo's example requests use it). */
 export function upsellAnchor(data: DemoData): Product {
@@ -52,7 +54,10 @@ export function demoRulesets(data: DemoData): RulesetInput[] {
         },
         {
           name: 'Small cart: add-ons',
-          logic: [{ rules: [{ type: 'cart_item_count', operator: 'less_than', value: '3' }] }, { rules: [{ type: 'customer', operator: 'is_guest' }] }],
+          logic: [
+            { rules: [{ type: 'cart_item_count', operator: 'less_than', value: '3' }] },
+            { rules: [{ type: 'customer', operator: 'is_guest' }] },
+          ],
           output: [{ type: 'tag', value: 'bestseller' }],
         },
       ],
@@ -78,7 +83,13 @@ export function demoRulesets(data: DemoData): RulesetInput[] {
       rules: [
         {
           name: 'Same activity',
-          logic: [{ rules: [{ type: 'product_tag', operator: 'contains_any', value: 'camping,hiking,climbing,kitchen,garden,home' }] }],
+          logic: [
+            {
+              rules: [
+                { type: 'product_tag', operator: 'contains_any', value: 'camping,hiking,climbing,kitchen,garden,home' },
+              ],
+            },
+          ],
           output: [{ type: 'matching_input_tags' }],
         },
       ],

@@ -42,7 +42,9 @@ function uuidOf(rng: Random): string {
 export function generateDemoTraffic(data: DemoData, plan: TrafficPlan): DemoTraffic {
   const rng = new Random(deriveSeed(plan.seed ?? 42, 8));
   const now = plan.now.getTime();
-  const products = data.products.filter((p) => p.status === 'active' && p.published_at !== null && p.variants.length > 0).slice(0, 200);
+  const products = data.products
+    .filter((p) => p.status === 'active' && p.published_at !== null && p.variants.length > 0)
+    .slice(0, 200);
   const customers = data.customers.map((c) => c.id);
   const out: DemoTraffic = { visitors: [], events: [], orders: [] };
   let orderId = ID_BASE.order + 100_000_000;
@@ -57,7 +59,14 @@ export function generateDemoTraffic(data: DemoData, plan: TrafficPlan): DemoTraf
     const clicked = at + rng.int(5, 90) * 1000;
     out.events.push({ ...who, type: 'click', source, product_id: product.id, variant_id: null, created_at: clicked });
     if (!rng.chance(0.35)) return;
-    out.events.push({ ...who, type: 'add_to_cart', source, product_id: product.id, variant_id: variant.id, created_at: clicked + 60_000 });
+    out.events.push({
+      ...who,
+      type: 'add_to_cart',
+      source,
+      product_id: product.id,
+      variant_id: variant.id,
+      created_at: clicked + 60_000,
+    });
     if (!rng.chance(0.5)) return;
     const ordered = Math.min(now - MINUTE_MS, clicked + rng.int(3, 40) * MINUTE_MS);
     // Signed-in customers' carts sometimes lose the property (a cart rebuilt elsewhere): their click still attributes the line.
@@ -85,7 +94,12 @@ export function generateDemoTraffic(data: DemoData, plan: TrafficPlan): DemoTraf
       const uuid = uuidOf(rng);
       const customer = rng.chance(0.35) ? rng.pick(customers) : null;
       const arm = chooseArm(plan.experiment, visitorKey(uuid, customer));
-      out.visitors.push({ experiment_id: plan.experiment.id, arm, visitor: visitorKey(uuid, customer)!, created_at: at });
+      out.visitors.push({
+        experiment_id: plan.experiment.id,
+        arm,
+        visitor: visitorKey(uuid, customer)!,
+        created_at: at,
+      });
       visit(at, uuid, customer, plan.experiment.sources[arm]!, plan.experiment.clickRates[arm]!);
       if (rng.chance(0.6)) visit(at + 30_000, uuid, customer, plan.list.source, 0.05);
     }

@@ -35,9 +35,16 @@ export function buildVariants(ctx: VariantContext): { options: OptionIn[]; varia
   const { rng, spec } = ctx;
   const { sizes, colors } = chooseOptionValues(rng, spec, rng.weighted(VARIANT_COUNTS, VARIANT_COUNT_WEIGHTS));
   const options: OptionIn[] = [];
-  if (sizes.length > 0) options.push({ id: ctx.ids.option(), product_id: ctx.productId, name: 'Size', position: 1, values: sizes });
+  if (sizes.length > 0)
+    options.push({ id: ctx.ids.option(), product_id: ctx.productId, name: 'Size', position: 1, values: sizes });
   if (colors.length > 0) {
-    options.push({ id: ctx.ids.option(), product_id: ctx.productId, name: 'Color', position: options.length + 1, values: colors });
+    options.push({
+      id: ctx.ids.option(),
+      product_id: ctx.productId,
+      name: 'Color',
+      position: options.length + 1,
+      values: colors,
+    });
   }
   const combos: Combo[] = [];
   for (const [sizeRank, size] of (sizes.length > 0 ? sizes : [null]).entries()) {
@@ -48,7 +55,10 @@ export function buildVariants(ctx: VariantContext): { options: OptionIn[]; varia
   const saleFactor = ctx.onSale ? rng.between(1.15, 1.45) : 0;
   const baseGrams = rng.int(spec.grams[0], spec.grams[1]);
   const variants = combos.map((combo, i): VariantIn => {
-    const whole = Math.min(480, Math.max(19, roundWhole(baseWhole * (spec.sizePriced ? 1 + 0.15 * combo.sizeRank : 1))));
+    const whole = Math.min(
+      480,
+      Math.max(19, roundWhole(baseWhole * (spec.sizePriced ? 1 + 0.15 * combo.sizeRank : 1))),
+    );
     const priceCents = ending99 && whole > 19 ? whole * 100 - 1 : whole * 100;
     const grams = Math.round(baseGrams * (1 + 0.2 * combo.sizeRank));
     const values = [combo.size, combo.color].filter((v): v is string => v !== null);
@@ -105,17 +115,25 @@ function roundWhole(value: number): number {
   return value > 100 ? Math.round(value / 5) * 5 : Math.round(value);
 }
 
-function stockFields(rng: Random, stock: StockClass): Pick<VariantIn, 'inventory_management' | 'inventory_policy' | 'inventory_quantity'> {
+function stockFields(
+  rng: Random,
+  stock: StockClass,
+): Pick<VariantIn, 'inventory_management' | 'inventory_policy' | 'inventory_quantity'> {
   switch (stock) {
     case 'soldOut':
       return { inventory_management: 'shop', inventory_policy: 'deny', inventory_quantity: 0 };
     case 'backorder':
-      return { inventory_management: 'shop', inventory_policy: 'continue', inventory_quantity: rng.chance(0.3) ? -rng.int(1, 6) : 0 };
+      return {
+        inventory_management: 'shop',
+        inventory_policy: 'continue',
+        inventory_quantity: rng.chance(0.3) ? -rng.int(1, 6) : 0,
+      };
     case 'untracked':
       return { inventory_management: null, inventory_policy: 'deny', inventory_quantity: 0 };
     case 'normal': {
       const roll = rng.next();
-      const quantity = roll < 0.08 ? 0 : roll < 0.095 ? -rng.int(1, 4) : Math.round(Math.exp(rng.between(0, Math.log(180))));
+      const quantity =
+        roll < 0.08 ? 0 : roll < 0.095 ? -rng.int(1, 4) : Math.round(Math.exp(rng.between(0, Math.log(180))));
       return { inventory_management: 'shop', inventory_policy: 'deny', inventory_quantity: quantity };
     }
   }
@@ -138,7 +156,11 @@ function variantMetafield(rng: Random, ctx: VariantContext, variantId: number, c
     owner_resource: 'variant',
   });
   if (combo.size !== null && !ctx.spec.sizePriced) return field('fit_note', rng.pick(FIT_NOTES), 'string');
-  return field('packed_size', JSON.stringify({ length_cm: rng.int(12, 60), diameter_cm: rng.int(8, 30) }), 'json_string');
+  return field(
+    'packed_size',
+    JSON.stringify({ length_cm: rng.int(12, 60), diameter_cm: rng.int(8, 30) }),
+    'json_string',
+  );
 }
 
 function skuPart(value: string): string {

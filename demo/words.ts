@@ -46,7 +46,15 @@ export const PRODUCT_TYPES: ProductTypeSpec[] = [
     name: 'Tents',
     code: 'TNT',
     group: 'camping',
-    nouns: ['Dome Tent', 'Tunnel Tent', 'Trekking Tent', 'Backpacking Tent', 'Family Tent', 'Bivy Shelter', 'Tarp Shelter'],
+    nouns: [
+      'Dome Tent',
+      'Tunnel Tent',
+      'Trekking Tent',
+      'Backpacking Tent',
+      'Family Tent',
+      'Bivy Shelter',
+      'Tarp Shelter',
+    ],
     materials: ['Ripstop Nylon', 'Silnylon', 'Polyester', 'Canvas', 'Dyneema'],
     sizes: ['1-Person', '2-Person', '3-Person', '4-Person', '6-Person'],
     colors: true,
@@ -227,7 +235,20 @@ export const ADJECTIVES = [
   'Aurora',
 ];
 
-export const COLORS = ['Black', 'Charcoal', 'Slate Blue', 'Forest Green', 'Olive', 'Sand', 'Rust', 'Ochre', 'Navy', 'Cream', 'Burgundy', 'Stone'];
+export const COLORS = [
+  'Black',
+  'Charcoal',
+  'Slate Blue',
+  'Forest Green',
+  'Olive',
+  'Sand',
+  'Rust',
+  'Ochre',
+  'Navy',
+  'Cream',
+  'Burgundy',
+  'Stone',
+];
 
 export const BENEFITS = [
   'built for long days outside and quiet evenings in',

@@ -104,7 +104,11 @@ export interface Services {
 /** The composition root: opens the store, loads the read models, wires the services. */
 export async function compose(
   config: Config,
-  options: { log?: Logger; store?: Store /** Name resolution of upstream calls (tests resolve names of their own). */; upstreamLookup?: LookupFunction } = {},
+  options: {
+    log?: Logger;
+    store?: Store /** Name resolution of upstream calls (tests resolve names of their own). */;
+    upstreamLookup?: LookupFunction;
+  } = {},
 ): Promise<Services> {
   const store = options.store ?? (await openStore(config.databaseUrl));
   // The answer cache takes an eighth of the budget at most; shops share what the process leaves.
@@ -123,24 +127,36 @@ export async function compose(
   const catalog = new CatalogIndex(store, residency, options.log, readPage);
   const keys = new KeyIndex(store);
   await keys.load();
-  const warn = (error: unknown) => options.log?.warn({ err: error }, 'redis unavailable: serving without the shared cache');
+  const warn = (error: unknown) =>
+    options.log?.warn({ err: error }, 'redis unavailable: serving without the shared cache');
   const redis = config.redisUrl ? connectRedis(config.redisUrl, (error) => warn(error)) : null;
-  if (redis && !(await whenReady(redis))) options.log?.warn('redis did not answer at start-up: serving from the local cache until it does');
-  const answers = new SharedAnswers(new ResponseCache({ ttlSeconds: config.cacheTtlSeconds, maxBytes: answerBytes }), redis, {
-    prefix: config.redisPrefix,
-    ttlSeconds: config.cacheTtlSeconds,
-    warn,
-  });
+  if (redis && !(await whenReady(redis)))
+    options.log?.warn('redis did not answer at start-up: serving from the local cache until it does');
+  const answers = new SharedAnswers(
+    new ResponseCache({ ttlSeconds: config.cacheTtlSeconds, maxBytes: answerBytes }),
+    redis,
+    {
+      prefix: config.redisPrefix,
+      ttlSeconds: config.cacheTtlSeconds,
+      warn,
+    },
+  );
   const bus = new ChangeBus(redis, `${config.redisPrefix}changes`, warn);
   const modelPool = new ModelPool(config.databaseUrl);
-  if (!modelPool.usable) options.log?.warn('an in-memory SQLite database cannot be read by the model worker: the model lists serve their fallback');
+  if (!modelPool.usable)
+    options.log?.warn(
+      'an in-memory SQLite database cannot be read by the model worker: the model lists serve their fallback',
+    );
   const modelIntervalMs = config.modelIntervalS * 1000;
-  const models = new ModelIndex(modelPool.usable ? (shopId, stamp, withContent) => modelPool.build(shopId, stamp, withContent) : null, {
-    intervalMs: modelIntervalMs,
-    debounceMs: config.modelDebounceS * 1000,
-    content: (shopId) => modelPool.content(shopId),
-    ...(options.log ? { log: options.log } : {}),
-  });
+  const models = new ModelIndex(
+    modelPool.usable ? (shopId, stamp, withContent) => modelPool.build(shopId, stamp, withContent) : null,
+    {
+      intervalMs: modelIntervalMs,
+      debounceMs: config.modelDebounceS * 1000,
+      content: (shopId) => modelPool.content(shopId),
+      ...(options.log ? { log: options.log } : {}),
+    },
+  );
   // A shop's model counts against the same memory budget and leaves with the shop's catalog.
   residency.register(models);
   catalog.onLocalChange = (shopId, version) => {
@@ -150,10 +166,15 @@ export async function compose(
   await bus.subscribe((message) => {
     if (message.type === 'answers') return answers.local.deleteShop(message.shopId);
     const done = message.type === 'keys' ? keys.load() : catalog.refreshShop(message.shopId, message.version);
-    done.catch((error: unknown) => options.log?.warn({ err: error }, "could not apply another node's change; the next poll will"));
+    done.catch((error: unknown) =>
+      options.log?.warn({ err: error }, "could not apply another node's change; the next poll will"),
+    );
   });
   const adminAuth = createAdminAuth({ store, keys, configuredToken: config.adminToken });
-  const eventWriter = new GroupCommitter<EventRow>((batch) => store.appendEvents(batch), { maxBatch: 1000, maxDelayMs: 0 });
+  const eventWriter = new GroupCommitter<EventRow>((batch) => store.appendEvents(batch), {
+    maxBatch: 1000,
+    maxDelayMs: 0,
+  });
   const viewed = new ViewedIndex(store);
   // Every outbound call goes through this one client (address rules, deadline, byte cap).
   const upstream = createUpstreamClient({
@@ -169,7 +190,10 @@ export async function compose(
     ...(options.log ? { log: options.log } : {}),
   });
   const trackCounted = new TrackCountedPruner((day) => store.forgetCountedBefore(day));
-  const trackWriter = new GroupCommitter<TrackRow[]>((batch) => store.appendTrackEvents(batch.flat()), { maxBatch: 500, maxDelayMs: 0 });
+  const trackWriter = new GroupCommitter<TrackRow[]>((batch) => store.appendTrackEvents(batch.flat()), {
+    maxBatch: 500,
+    maxDelayMs: 0,
+  });
   const exposures = new ExposureWriter((rows) => store.recordExposures(rows), {
     flushMs: 1000,
     maxBatch: 1000,
@@ -193,7 +217,13 @@ export async function compose(
     upstream,
     secretKey: config.secretKey,
     allowPrivate: config.allowPrivateUpstreams,
-    sync: { pollMs: config.platformPollMs, batchSize: 250, maxLineBytes: 4 * 1024 * 1024, fileDeadlineMs: 3_600_000, publicUrl: config.publicUrl },
+    sync: {
+      pollMs: config.platformPollMs,
+      batchSize: 250,
+      maxLineBytes: 4 * 1024 * 1024,
+      fileDeadlineMs: 3_600_000,
+      publicUrl: config.publicUrl,
+    },
     ...(options.log ? { log: options.log } : {}),
   });
   const platformTopics = createPlatformTopics({
@@ -219,7 +249,12 @@ export async function compose(
   const stoppers: (() => Promise<void> | void)[] = [];
 
   const products = createProductsService({ catalog, viewed, models });
-  const recommendations = createRecommendationsService({ catalog, viewed, models, orderProducts: (shopId, ids) => store.orderProductIds(shopId, ids) });
+  const recommendations = createRecommendationsService({
+    catalog,
+    viewed,
+    models,
+    orderProducts: (shopId, ids) => store.orderProductIds(shopId, ids),
+  });
   return {
     config,
     store,
@@ -251,7 +286,12 @@ export async function compose(
     insights: createInsightsService({ store, catalog }),
     billingProviders,
     upstream,
-    reactivation: createReactivationService({ providers: billingProviders, store, catalog, publicUrl: config.publicUrl }),
+    reactivation: createReactivationService({
+      providers: billingProviders,
+      store,
+      catalog,
+      publicUrl: config.publicUrl,
+    }),
     onetime: createOnetimeService({ providers: billingProviders, catalog }),
     billingWebhooks: createBillingWebhooks({ store, providers: billingProviders }),
     startBackground() {
@@ -259,7 +299,9 @@ export async function compose(
       platformTimer ??= setInterval(() => {
         const daily = Date.now() - lastRetention >= 86_400_000 ? privacy.retention() : Promise.resolve(0);
         if (Date.now() - lastRetention >= 86_400_000) lastRetention = Date.now();
-        Promise.all([platform.tick(), daily]).catch((error: unknown) => options.log?.warn({ err: error }, 'platform or retention work failed; retrying'));
+        Promise.all([platform.tick(), daily]).catch((error: unknown) =>
+          options.log?.warn({ err: error }, 'platform or retention work failed; retrying'),
+        );
       }, 60_000);
       platformTimer.unref();
       if (timer) return;
@@ -272,7 +314,9 @@ export async function compose(
           storefrontSync.applyPending(),
           trackCounted.run(),
         ])
-          .catch((error: unknown) => options.log?.warn({ err: error }, 'index refresh failed; serving the last loaded data'))
+          .catch((error: unknown) =>
+            options.log?.warn({ err: error }, 'index refresh failed; serving the last loaded data'),
+          )
           .finally(() => {
             refreshing = null;
           });
@@ -296,14 +340,22 @@ export async function compose(
       // A refresh or sync under way finishes on the open database; registered jobs stop before it closes.
       await refreshing;
       for (const stop of stoppers.splice(0))
-        await Promise.resolve(stop()).catch((error: unknown) => options.log?.warn({ err: error }, 'a background job did not stop cleanly'));
+        await Promise.resolve(stop()).catch((error: unknown) =>
+          options.log?.warn({ err: error }, 'a background job did not stop cleanly'),
+        );
       models.close();
       await modelPool.close();
       await assembly.close();
       // Everything acknowledged is already committed; this writes what is still buffered.
-      await eventWriter.close().catch((error: unknown) => options.log?.error({ err: error }, 'could not write buffered events'));
-      await trackWriter.close().catch((error: unknown) => options.log?.error({ err: error }, 'could not write buffered tracking events'));
-      await exposures.close().catch((error: unknown) => options.log?.error({ err: error }, 'could not write buffered experiment visitors'));
+      await eventWriter
+        .close()
+        .catch((error: unknown) => options.log?.error({ err: error }, 'could not write buffered events'));
+      await trackWriter
+        .close()
+        .catch((error: unknown) => options.log?.error({ err: error }, 'could not write buffered tracking events'));
+      await exposures
+        .close()
+        .catch((error: unknown) => options.log?.error({ err: error }, 'could not write buffered experiment visitors'));
       await bus.close();
       await billingProviders.close();
       await upstream.close();

@@ -37,7 +37,9 @@ async function prepare(config: Config, log: pino.Logger): Promise<Services> {
   });
   const generatedToken = await services.adminAuth.ensureToken();
   if (generatedToken) {
-    log.warn('No REBOUND_ADMIN_TOKEN set: generated an operator token, kept hashed in the database. It is shown only now.');
+    log.warn(
+      'No REBOUND_ADMIN_TOKEN set: generated an operator token, kept hashed in the database. It is shown only now.',
+    );
     process.stdout.write(`\nAdmin token (shown once): ${generatedToken}\n`);
   }
   if (config.demo && (await services.shops.listShops()).length === 0) {

@@ -12,14 +12,17 @@ function files(dir: string): string[] {
 }
 
 function importsOf(file: string): string[] {
-  return [...readFileSync(file, 'utf8').matchAll(/^(?:import|export)[^'"]*from\s+['"]([^'"]+)['"]/gm)].map((m) => m[1]!);
+  return [...readFileSync(file, 'utf8').matchAll(/^(?:import|export)[^'"]*from\s+['"]([^'"]+)['"]/gm)].map(
+    (m) => m[1]!,
+  );
 }
 
 /** The layering of STYLE.md, checked on every test run. */
 const RULES: { layer: string; forbidden: RegExp; why: string }[] = [
   {
     layer: 'domain',
-    forbidden: /\/(http|store|cache|services|indexes|jobs|cli)\/|^(fastify|kysely|pg|better-sqlite3|ioredis|pino)$|^node:(fs|http|net)/,
+    forbidden:
+      /\/(http|store|cache|services|indexes|jobs|cli)\/|^(fastify|kysely|pg|better-sqlite3|ioredis|pino)$|^node:(fs|http|net)/,
     why: 'domain is pure',
   },
   { layer: 'http', forbidden: /\/store\//, why: 'http talks to services, never to the store' },
@@ -40,7 +43,12 @@ describe('architecture', () => {
       const offenders = sources.flatMap((file) =>
         importsOf(file)
           // The console's widget preview renders with the storefront widget's own code, so the two show the same cards.
-          .filter((spec) => spec.includes('/src/') && !/\/src\/domain\//.test(spec) && !(bundle === 'console/src' && /\/widget\/src\//.test(spec)))
+          .filter(
+            (spec) =>
+              spec.includes('/src/') &&
+              !/\/src\/domain\//.test(spec) &&
+              !(bundle === 'console/src' && /\/widget\/src\//.test(spec)),
+          )
           .map((spec) => `${relative(ROOT, file)} imports ${spec}`),
       );
       expect(offenders).toEqual([]);
@@ -48,7 +56,9 @@ describe('architecture', () => {
   }
 
   it("the console's wire types come from the server's domain, so they cannot drift", () => {
-    const usesDomain = files(join(ROOT, 'console/src')).some((file) => importsOf(file).some((spec) => spec.includes('/src/domain/')));
+    const usesDomain = files(join(ROOT, 'console/src')).some((file) =>
+      importsOf(file).some((spec) => spec.includes('/src/domain/')),
+    );
     expect(usesDomain).toBe(true);
   });
 

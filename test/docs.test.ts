@@ -18,7 +18,9 @@ function filesUnder(dir: string): string[] {
   });
 }
 
-const SOURCES = ['src', 'test', 'console', 'widget', 'bench', 'demo'].flatMap(filesUnder).filter((f) => /\.(ts|tsx|mts|js|mjs|cfg|css|md|html)$/.test(f));
+const SOURCES = ['src', 'test', 'console', 'widget', 'bench', 'demo']
+  .flatMap(filesUnder)
+  .filter((f) => /\.(ts|tsx|mts|js|mjs|cfg|css|md|html)$/.test(f));
 const DOCS = filesUnder('docs').filter((f) => f.endsWith('.md'));
 const MARKDOWN = [join(ROOT, 'README.md'), join(ROOT, 'CONTRIBUTING.md'), ...DOCS];
 
@@ -60,12 +62,18 @@ describe('documentation', () => {
   it('finds the files it checks', () => {
     // Guards every check below from passing by reading nothing.
     expect(SOURCES.length).toBeGreaterThan(100);
-    expect(DOCS.map((f) => relative(ROOT, f))).toEqual(expect.arrayContaining(['docs/api.md', 'docs/rules.md', 'docs/operations.md', 'docs/design.md']));
+    expect(DOCS.map((f) => relative(ROOT, f))).toEqual(
+      expect.arrayContaining(['docs/api.md', 'docs/rules.md', 'docs/operations.md', 'docs/design.md']),
+    );
   });
 
   it('has every section that the code cites as docs/<file>.md, "Section"', () => {
     const citations = SOURCES.flatMap((file) =>
-      [...readFileSync(file, 'utf8').matchAll(/docs\/([\w-]+\.md), "([^"]+)"/g)].map((m) => ({ at: relative(ROOT, file), doc: m[1]!, section: m[2]! })),
+      [...readFileSync(file, 'utf8').matchAll(/docs\/([\w-]+\.md), "([^"]+)"/g)].map((m) => ({
+        at: relative(ROOT, file),
+        doc: m[1]!,
+        section: m[2]!,
+      })),
     );
     expect(citations.length).toBeGreaterThan(30);
     const headings = new Map<string, string[]>();
@@ -99,7 +107,9 @@ describe('documentation', () => {
     const readme = readFileSync(join(ROOT, 'README.md'));
     expect(readme.byteLength).toBeLessThan(12_288);
     const targets = new Set(linksOf(join(ROOT, 'README.md')).map((l) => resolve(ROOT, l.target)));
-    const unlinked = [...DOCS, join(ROOT, 'CONTRIBUTING.md')].filter((f) => !targets.has(f)).map((f) => relative(ROOT, f));
+    const unlinked = [...DOCS, join(ROOT, 'CONTRIBUTING.md')]
+      .filter((f) => !targets.has(f))
+      .map((f) => relative(ROOT, f));
     expect(unlinked).toEqual([]);
   });
 
@@ -110,8 +120,12 @@ describe('documentation', () => {
   });
 
   it('stands alone: cites no file outside the repository', () => {
-    const files = [...['src', 'test', 'console', 'widget', 'docs'].flatMap(filesUnder), join(ROOT, 'README.md')].filter((f) => resolve(f) !== SELF);
-    const outside = files.filter((f) => /product\.md|shared\/spec/.test(readFileSync(f, 'utf8'))).map((f) => relative(ROOT, f));
+    const files = [...['src', 'test', 'console', 'widget', 'docs'].flatMap(filesUnder), join(ROOT, 'README.md')].filter(
+      (f) => resolve(f) !== SELF,
+    );
+    const outside = files
+      .filter((f) => /product\.md|shared\/spec/.test(readFileSync(f, 'utf8')))
+      .map((f) => relative(ROOT, f));
     expect(outside).toEqual([]);
   });
 });

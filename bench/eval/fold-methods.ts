@@ -5,7 +5,16 @@ import { DEFAULT_MODEL_SETTINGS, type ModelSettings } from '../../src/domain/mod
 import { DEFAULT_TRENDING, rankTopSellers, scoreTrending, type Sale } from '../../src/domain/ranking/trending.js';
 import { fill } from './baselines.js';
 import type { Fold } from './folds.js';
-import { COOCCURRENCE, Ease, ItemSpace, ITEM_KNN, itemScores, rankScores, rp3beta, type PairRule } from './item-models.js';
+import {
+  COOCCURRENCE,
+  Ease,
+  ItemSpace,
+  ITEM_KNN,
+  itemScores,
+  rankScores,
+  rp3beta,
+  type PairRule,
+} from './item-models.js';
 import { K } from './metrics.js';
 import { DAY_MS, type Invoice } from './retail.js';
 import { getOrCreate } from '../../src/domain/maps.js';
@@ -33,7 +42,9 @@ export class FoldContext {
   constructor(readonly fold: Fold) {
     const { train } = fold;
     this.reference = train.reduce((max, o) => Math.max(max, o.at), 0);
-    const sales: Sale[] = train.flatMap((o) => [...o.items].map(([productId, item]) => ({ productId, quantity: item.quantity, at: o.at, orderId: o.id })));
+    const sales: Sale[] = train.flatMap((o) =>
+      [...o.items].map(([productId, item]) => ({ productId, quantity: item.quantity, at: o.at, orderId: o.id })),
+    );
     this.topSellers = rankTopSellers(sales, this.reference - 90 * DAY_MS, this.reference).ranked.slice(0, 3 * K);
     this.trending = scoreTrending(sales, this.reference, DEFAULT_TRENDING).ranked.slice(0, 3 * K);
     this.baskets = new ItemSpace(train.map((o) => [...o.items.keys()]));
@@ -45,7 +56,11 @@ export class FoldContext {
       for (const [id, item] of order.items) {
         set.add(id);
         const seen = mine.get(id) ?? { units: 0, orders: 0, last: 0 };
-        mine.set(id, { units: seen.units + item.quantity, orders: seen.orders + 1, last: Math.max(seen.last, order.at) });
+        mine.set(id, {
+          units: seen.units + item.quantity,
+          orders: seen.orders + 1,
+          last: Math.max(seen.last, order.at),
+        });
       }
     }
     this.customers = new ItemSpace([...byCustomer.values()].map((s) => [...s]));
@@ -57,12 +72,16 @@ export class FoldContext {
 
   /** The shop's model on the fold's training orders (cached per settings). */
   model(settings: ModelSettings = DEFAULT_MODEL_SETTINGS): BuiltModel {
-    return getOrCreate(this.models, JSON.stringify(settings), () => buildModel(modelLines(this.fold.train), [], settings));
+    return getOrCreate(this.models, JSON.stringify(settings), () =>
+      buildModel(modelLines(this.fold.train), [], settings),
+    );
   }
 
   /** A customer's products by units bought, most first (ties by id). */
   purchasedByUnits(customer: number): number[] {
-    return [...(this.history.get(customer) ?? [])].sort((a, b) => b[1].units - a[1].units || a[0] - b[0]).map(([id]) => id);
+    return [...(this.history.get(customer) ?? [])]
+      .sort((a, b) => b[1].units - a[1].units || a[0] - b[0])
+      .map(([id]) => id);
   }
 }
 
@@ -70,7 +89,9 @@ export type Lists = number[][];
 
 /** The model's order lines of a set of invoices. */
 export function modelLines(invoices: readonly Invoice[]): ModelLine[] {
-  return invoices.flatMap((o) => [...o.items.keys()].map((productId) => ({ orderId: o.id, productId, customerId: o.customer, createdAt: o.at })));
+  return invoices.flatMap((o) =>
+    [...o.items.keys()].map((productId) => ({ orderId: o.id, productId, customerId: o.customer, createdAt: o.at })),
+  );
 }
 
 /** "Previous purchases (most bought first), then trending": a list any merchant can build in a ruleset. */
@@ -107,15 +128,23 @@ export function candidateForYou(ctx: FoldContext, candidate: ForYouCandidate): L
 }
 
 function ownSeeds(ctx: FoldContext, customer: number, candidate: ForYouCandidate): Seed[] {
-  const decay = (last: number) => (Number.isFinite(candidate.halfLifeDays) ? 2 ** (-(ctx.reference - last) / DAY_MS / candidate.halfLifeDays) : 1);
+  const decay = (last: number) =>
+    Number.isFinite(candidate.halfLifeDays) ? 2 ** (-(ctx.reference - last) / DAY_MS / candidate.halfLifeDays) : 1;
   return [...(ctx.history.get(customer) ?? [])]
-    .map(([productId, h]) => ({ productId, weight: (candidate.counts === 'units' ? h.units : h.orders) * decay(h.last) }))
+    .map(([productId, h]) => ({
+      productId,
+      weight: (candidate.counts === 'units' ? h.units : h.orders) * decay(h.last),
+    }))
     .sort((a, b) => b.weight - a.weight || a.productId - b.productId)
     .slice(0, 100);
 }
 
 /** A linear item model over the customer's products (binary), their own purchases boosted by `boost`, then trending. */
-export function personalItemModel(ctx: FoldContext, score: (inputs: { id: number; weight: number }[]) => Map<number, number>, boost: number): Lists {
+export function personalItemModel(
+  ctx: FoldContext,
+  score: (inputs: { id: number; weight: number }[]) => Map<number, number>,
+  boost: number,
+): Lists {
   return ctx.fold.customers.map((c) => {
     const inputs = [...(ctx.history.get(c.customer)?.keys() ?? [])].map((id) => ({ id, weight: 1 }));
     const scores = score(inputs);
@@ -131,7 +160,12 @@ export const easeFor = (space: ItemSpace) => new Ease(space, EASE_TOP, EASE_LAMB
 /** Basket completion by an item-to-item rule, then top sellers. */
 export function basketLists(ctx: FoldContext, rule: PairRule): Lists {
   return ctx.fold.baskets.map((b) =>
-    fill(rankScores(itemScores(ctx.baskets, rule, [{ id: b.input, weight: 1 }])).slice(0, K), ctx.topSellers, K, new Set([b.input])),
+    fill(
+      rankScores(itemScores(ctx.baskets, rule, [{ id: b.input, weight: 1 }])).slice(0, K),
+      ctx.topSellers,
+      K,
+      new Set([b.input]),
+    ),
   );
 }
 
@@ -153,7 +187,9 @@ export function basketEase(ctx: FoldContext, ease: Ease): Lists {
 /** recommended as the service ranks it (the model's neighbours, then top sellers). */
 export function serviceRecommended(ctx: FoldContext, settings = DEFAULT_MODEL_SETTINGS): Lists {
   const model = ctx.model(settings);
-  return ctx.fold.baskets.map((b) => fill(recommendedFor(model, [b.input]).slice(0, K), ctx.topSellers, K, new Set([b.input])));
+  return ctx.fold.baskets.map((b) =>
+    fill(recommendedFor(model, [b.input]).slice(0, K), ctx.topSellers, K, new Set([b.input])),
+  );
 }
 
 export const BASKET_RULES: PairRule[] = [COOCCURRENCE, ITEM_KNN, ...RP3_GRID.map(([a, b]) => rp3beta(a, b))];

@@ -3,10 +3,13 @@ import type { FoldResult, MethodRow } from './fold-suite.js';
 import type { Ratio } from './ranking.js';
 
 const f4 = (x: number) => x.toFixed(4);
-const interval = (r: Ratio | undefined) => (r ? `${r.ratio.toFixed(3)} [${r.low.toFixed(3)}, ${r.high.toFixed(3)}]` : '—');
+const interval = (r: Ratio | undefined) =>
+  r ? `${r.ratio.toFixed(3)} [${r.low.toFixed(3)}, ${r.high.toFixed(3)}]` : '—';
 
 function table(methods: MethodRow[], baselines: readonly string[], print: (line: string) => void): void {
-  print(`| list | HR@10 | NDCG@10 | MRR@10 | cov@10 | ${baselines.map((b) => `HR ÷ ${b}`).join(' | ')} | NDCG ÷ ${baselines[0]} |`);
+  print(
+    `| list | HR@10 | NDCG@10 | MRR@10 | cov@10 | ${baselines.map((b) => `HR ÷ ${b}`).join(' | ')} | NDCG ÷ ${baselines[0]} |`,
+  );
   print(`|---|---|---|---|---|${baselines.map(() => '---').join('|')}|---|`);
   for (const m of methods) {
     const ratios = baselines.map((b) => interval(m.against[b]?.hr));
@@ -17,9 +20,15 @@ function table(methods: MethodRow[], baselines: readonly string[], print: (line:
 }
 
 /** Prints every fold of one log. */
-export function printFolds(name: string, folds: readonly FoldResult[], print: (line: string) => void = console.log): void {
+export function printFolds(
+  name: string,
+  folds: readonly FoldResult[],
+  print: (line: string) => void = console.log,
+): void {
   for (const fold of folds) {
-    print(`\n#### ${name}, fold ${fold.label} (${fold.train_orders} training orders; ${fold.customers} customers, ${fold.baskets} baskets; ${fold.ms} ms)\n`);
+    print(
+      `\n#### ${name}, fold ${fold.label} (${fold.train_orders} training orders; ${fold.customers} customers, ${fold.baskets} baskets; ${fold.ms} ms)\n`,
+    );
     print('for_you (returning customers; ratios are paired bootstrap 95% intervals):\n');
     table(fold.for_you, ['purchased_then_trending', 'ease_boosted', 'knn_boosted', 'trending'], print);
     print('\nrecommended (basket completion):\n');
@@ -29,12 +38,20 @@ export function printFolds(name: string, folds: readonly FoldResult[], print: (l
 }
 
 /** The for_you candidates: HR and NDCG over "purchased, then trending" on each fold. */
-export function printCandidates(name: string, folds: readonly FoldResult[], print: (line: string) => void = console.log): void {
+export function printCandidates(
+  name: string,
+  folds: readonly FoldResult[],
+  print: (line: string) => void = console.log,
+): void {
   print(`\n#### ${name}: for_you candidates, HR@10 and NDCG@10 ÷ "purchased, then trending" per fold\n`);
-  print(`| candidate | ${folds.map((f) => `HR ${f.label}`).join(' | ')} | ${folds.map((f) => `NDCG ${f.label}`).join(' | ')} |`);
+  print(
+    `| candidate | ${folds.map((f) => `HR ${f.label}`).join(' | ')} | ${folds.map((f) => `NDCG ${f.label}`).join(' | ')} |`,
+  );
   print(`|---|${folds.map(() => '---').join('|')}|${folds.map(() => '---').join('|')}|`);
   for (let c = 0; c < folds[0]!.candidates.length; c++) {
     const key = folds[0]!.candidates[c]!.key;
-    print(`| ${key} | ${folds.map((f) => interval(f.candidates[c]!.hr)).join(' | ')} | ${folds.map((f) => interval(f.candidates[c]!.ndcg)).join(' | ')} |`);
+    print(
+      `| ${key} | ${folds.map((f) => interval(f.candidates[c]!.hr)).join(' | ')} | ${folds.map((f) => interval(f.candidates[c]!.ndcg)).join(' | ')} |`,
+    );
   }
 }

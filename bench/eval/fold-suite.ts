@@ -46,7 +46,9 @@ const FOR_YOU_BASELINE = 'purchased_then_trending';
 export function forYouCandidates(): ForYouCandidate[] {
   const out: ForYouCandidate[] = [];
   const blends = (purchasesFirst: boolean) =>
-    [0, 0.03, 0.1, 0.3].flatMap((similarity) => [0, 0.1, 0.3, 1].map((popularity) => ({ purchasesFirst, similarity, popularity })));
+    [0, 0.03, 0.1, 0.3].flatMap((similarity) =>
+      [0, 0.1, 0.3, 1].map((popularity) => ({ purchasesFirst, similarity, popularity })),
+    );
   const add = (halfLifeDays: number, counts: 'orders' | 'units', purchasesFirst: boolean) => {
     for (const blend of blends(purchasesFirst))
       out.push({
@@ -77,7 +79,15 @@ function rows(
       const base = scored.get(b)!;
       against[b] = { hr: pairedRatio(s.hr, base.hr), ndcg: pairedRatio(s.ndcg, base.ndcg) };
     }
-    return { key: m.key, label: m.label, hr: mean(s.hr), ndcg: mean(s.ndcg), mrr: mean(s.mrr), coverage: s.coverage, against };
+    return {
+      key: m.key,
+      label: m.label,
+      hr: mean(s.hr),
+      ndcg: mean(s.ndcg),
+      mrr: mean(s.mrr),
+      coverage: s.coverage,
+      against,
+    };
   });
 }
 
@@ -87,9 +97,17 @@ function evaluateFold(fold: Fold, extra: { forYou: ForYouCandidate[] }): FoldRes
   const customerTargets = fold.customers.map((c) => c.targets);
   const customerEase = easeFor(ctx.customers);
   const forYouMethods = [
-    { key: FOR_YOU_BASELINE, label: 'baseline: previous purchases (most units first), then trending', lists: purchasedThenTrending(ctx) },
+    {
+      key: FOR_YOU_BASELINE,
+      label: 'baseline: previous purchases (most units first), then trending',
+      lists: purchasedThenTrending(ctx),
+    },
     { key: 'trending', label: 'baseline: trending (service defaults)', lists: trendingForAll(ctx) },
-    { key: 'ease_boosted', label: 'baseline: EASE over the history, own purchases boosted', lists: personalItemModel(ctx, (s) => customerEase.scores(s), 1) },
+    {
+      key: 'ease_boosted',
+      label: 'baseline: EASE over the history, own purchases boosted',
+      lists: personalItemModel(ctx, (s) => customerEase.scores(s), 1),
+    },
     {
       key: 'knn_boosted',
       label: 'baseline: item-kNN over the history, own purchases boosted',
@@ -98,7 +116,12 @@ function evaluateFold(fold: Fold, extra: { forYou: ForYouCandidate[] }): FoldRes
     { key: 'for_you', label: 'for_you (defaults as shipped: purchases kept)', lists: serviceForYou(ctx) },
     { key: 'for_you_left_out', label: 'for_you, include_purchased=no', lists: serviceForYou(ctx, 'left out') },
   ];
-  const forYouRows = rows(forYouMethods, customerTargets, ctx.catalogue, [FOR_YOU_BASELINE, 'trending', 'ease_boosted', 'knn_boosted']);
+  const forYouRows = rows(forYouMethods, customerTargets, ctx.catalogue, [
+    FOR_YOU_BASELINE,
+    'trending',
+    'ease_boosted',
+    'knn_boosted',
+  ]);
   const baseline = scoreCases(forYouMethods[0]!.lists, customerTargets, ctx.catalogue);
   const candidates = extra.forYou.map((candidate) => {
     const s = scoreCases(candidateForYou(ctx, candidate), customerTargets, ctx.catalogue);

@@ -52,7 +52,8 @@ export class ItemSpace {
     return getOrCreate(this.rows, key, () => {
       coOccurrenceRow(this.incidence, item, this.scratch, this.userWeights(alpha));
       const items: number[] = [];
-      for (let n = 0; n < this.scratch.size; n++) if (this.scratch.touched[n] !== item) items.push(this.scratch.touched[n]!);
+      for (let n = 0; n < this.scratch.size; n++)
+        if (this.scratch.touched[n] !== item) items.push(this.scratch.touched[n]!);
       return {
         items: Int32Array.from(items),
         counts: Float64Array.from(items, (j) => this.scratch.counts[j]!),
@@ -70,7 +71,11 @@ export interface ItemRow {
 }
 
 /** How an item-to-item baseline scores j given input i, from c_ij, Σ_u |u|^−α, c_ii and c_jj. */
-export type PairRule = { name: string; alpha: number; score: (cij: number, wij: number, cii: number, cjj: number) => number };
+export type PairRule = {
+  name: string;
+  alpha: number;
+  score: (cij: number, wij: number, cii: number, cjj: number) => number;
+};
 
 export const COOCCURRENCE: PairRule = { name: 'co-occurrence counts', alpha: 0, score: (c) => c };
 export const ITEM_KNN: PairRule = { name: 'item-kNN cosine', alpha: 0, score: (c, _w, a, b) => c / Math.sqrt(a * b) };
@@ -82,7 +87,11 @@ export const rp3beta = (alpha: number, beta: number): PairRule => ({
 });
 
 /** Scores every product against weighted inputs: Σ_i weight_i · rule(i, j) (dense over the space's items). */
-export function itemScores(space: ItemSpace, rule: PairRule, inputs: readonly { id: number; weight: number }[]): Map<number, number> {
+export function itemScores(
+  space: ItemSpace,
+  rule: PairRule,
+  inputs: readonly { id: number; weight: number }[],
+): Map<number, number> {
   const totals = new Float64Array(space.ids.length);
   const touched: number[] = [];
   for (const { id, weight } of inputs) {

@@ -32,7 +32,12 @@ export function loadMsStore(
   const baskets = new Map<string, Invoice>();
   for (const r of records) {
     const key = `${r.user}|${r.at}`;
-    const basket = getOrCreate(baskets, key, () => ({ id: 0, at: r.at, customer: customerOf.get(r.user)!, items: new Map() }));
+    const basket = getOrCreate(baskets, key, () => ({
+      id: 0,
+      at: r.at,
+      customer: customerOf.get(r.user)!,
+      items: new Map(),
+    }));
     const id = idOf.get(r.item)!;
     const item = basket.items.get(id);
     if (item) item.quantity++;

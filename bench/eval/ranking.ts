@@ -12,7 +12,11 @@ export interface CaseScores {
 }
 
 /** Scores each case's top K against what it bought: hit, NDCG (binary gains, ideal of min(|targets|, K)) and reciprocal rank. */
-export function scoreCases(lists: readonly (readonly number[])[], targets: readonly ReadonlySet<number>[], catalogue: number): CaseScores {
+export function scoreCases(
+  lists: readonly (readonly number[])[],
+  targets: readonly ReadonlySet<number>[],
+  catalogue: number,
+): CaseScores {
   const n = lists.length;
   const out: CaseScores = { hr: new Float64Array(n), ndcg: new Float64Array(n), mrr: new Float64Array(n), coverage: 0 };
   const shown = new Set<number>();
@@ -37,7 +41,8 @@ export function scoreCases(lists: readonly (readonly number[])[], targets: reado
   return out;
 }
 
-export const mean = (values: Float64Array) => (values.length === 0 ? 0 : values.reduce((s, v) => s + v, 0) / values.length);
+export const mean = (values: Float64Array) =>
+  values.length === 0 ? 0 : values.reduce((s, v) => s + v, 0) / values.length;
 
 /** A seeded uniform generator (mulberry32): the same resamples on every run. */
 export function seeded(seed: number): () => number {

@@ -82,7 +82,8 @@ export async function loadRetail(path: string, validDays: number): Promise<Retai
       header = new Map(record.map((name, i) => [name, i]));
       continue;
     }
-    if (record.length !== header.size) throw new Error(`record ${rows + 2}: ${record.length} fields, the header has ${header.size}`);
+    if (record.length !== header.size)
+      throw new Error(`record ${rows + 2}: ${record.length} fields, the header has ${header.size}`);
     const col = (name: string) => record[header!.get(name) ?? -1]?.trim() ?? '';
     rows++;
     const date = col('InvoiceDate');
@@ -127,7 +128,9 @@ export async function loadRetail(path: string, validDays: number): Promise<Retai
   const train: Invoice[] = [];
   const valid: Invoice[] = [];
   for (const raw of [...invoices.values()].sort((a, b) => a.at - b.at || a.id - b.id)) {
-    const items = new Map([...raw.items].map(([code, item]) => [idOf.get(code)!, item] as const).sort((a, b) => a[0] - b[0]));
+    const items = new Map(
+      [...raw.items].map(([code, item]) => [idOf.get(code)!, item] as const).sort((a, b) => a[0] - b[0]),
+    );
     (raw.at < cutoff ? train : valid).push({ id: raw.id, at: raw.at, customer: raw.customer, items });
   }
   return { rows, products, train, valid, lastAt, cutoff };

@@ -93,15 +93,23 @@ export async function runEventLoad(options: EventLoadOptions): Promise<EventLoad
     const deadline = Date.now() + options.seconds * 1000;
     let stop = false;
     let crashed = false;
-    const clients = Array.from({ length: options.clients }, () => ({ uuid: randomUUID(), sent: 0, acked: 0, failed: 0 }));
+    const clients = Array.from({ length: options.clients }, () => ({
+      uuid: randomUUID(),
+      sent: 0,
+      acked: 0,
+      failed: 0,
+    }));
     const post = (uuid: string, n: number) =>
       new Promise<number>((resolve) => {
         const path = `/api/v1/analytics/event?key=${keys.public}&subject=user&verb=viewed&noun=product&shop_product_handle=p-${n % 50}&uuid=${uuid}`;
-        const req = request({ host: '127.0.0.1', port: new URL(server.url).port, method: 'POST', path, agent }, (res) => {
-          res.resume();
-          // A crash mid-body never emits 'end'; 'close' always comes, and only a complete answer counts as acknowledged.
-          res.on('close', () => resolve(res.complete ? (res.statusCode ?? 0) : 0));
-        });
+        const req = request(
+          { host: '127.0.0.1', port: new URL(server.url).port, method: 'POST', path, agent },
+          (res) => {
+            res.resume();
+            // A crash mid-body never emits 'end'; 'close' always comes, and only a complete answer counts as acknowledged.
+            res.on('close', () => resolve(res.complete ? (res.statusCode ?? 0) : 0));
+          },
+        );
         req.on('error', () => resolve(0));
         req.end();
       });

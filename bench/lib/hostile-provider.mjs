@@ -9,7 +9,8 @@ const chunk = Buffer.alloc(1024 * 1024, 0x20);
 const server = createServer((req, res) => {
   res.on('error', () => undefined);
   if (req.url === '/ready') return void res.end('ok');
-  if (mode === 'polite') return void res.writeHead(404, { 'content-type': 'application/json' }).end('{"errors": "Not Found"}');
+  if (mode === 'polite')
+    return void res.writeHead(404, { 'content-type': 'application/json' }).end('{"errors": "Not Found"}');
   res.writeHead(200, { 'content-type': 'application/json' });
   if (mode === 'stall') return void res.write('{"customer": {"id": 100,');
   let left = 60;
@@ -19,4 +20,6 @@ const server = createServer((req, res) => {
   };
   pump();
 });
-server.listen(Number(process.env.PORT ?? 0), '127.0.0.1', () => console.log(`Listening on http://127.0.0.1:${server.address().port}`));
+server.listen(Number(process.env.PORT ?? 0), '127.0.0.1', () =>
+  console.log(`Listening on http://127.0.0.1:${server.address().port}`),
+);

@@ -8,7 +8,10 @@ export interface LoadResult {
 }
 
 /** Runs autocannon against one URL: fixed connections and duration, no pipelining. */
-export async function load(url: string, options: { connections?: number; seconds?: number; headers?: Record<string, string> } = {}): Promise<LoadResult> {
+export async function load(
+  url: string,
+  options: { connections?: number; seconds?: number; headers?: Record<string, string> } = {},
+): Promise<LoadResult> {
   const result = await autocannon({
     url,
     connections: options.connections ?? 10,

@@ -62,10 +62,19 @@ async function announcedUrl(output: () => string, child: ChildProcess, timeoutMs
  * Starts a node script as a child process and waits until `readyPath` answers 200. With port 0
  * the system picks a free port and the server's announced address is used.
  */
-export async function startProcess(args: string[], env: Record<string, string>, port: number, readyPath: string): Promise<Running> {
+export async function startProcess(
+  args: string[],
+  env: Record<string, string>,
+  port: number,
+  readyPath: string,
+): Promise<Running> {
   const started = performance.now();
   let output = '';
-  const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, args, {
+    cwd: ROOT,
+    env: { ...process.env, ...env, PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   // Never leave a server behind, whatever happens to the script.
   const reap = () => {
     if (child.exitCode === null) child.kill('SIGKILL');

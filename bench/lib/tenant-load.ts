@@ -59,7 +59,14 @@ function pathFor(shop: TenantShop, rng: Random, kind: (typeof MIX)[number][0]): 
 export async function runTenantLoad(
   base: string,
   shops: readonly TenantShop[],
-  options: { connections: number; seconds: number; warmupSeconds: number; s: number; seed?: number; onSecond?: (done: number) => void },
+  options: {
+    connections: number;
+    seconds: number;
+    warmupSeconds: number;
+    s: number;
+    seed?: number;
+    onSecond?: (done: number) => void;
+  },
 ): Promise<TenantLoadResult> {
   const url = new URL(base);
   const agent = new Agent({ keepAlive: true, maxSockets: options.connections });
@@ -101,7 +108,12 @@ export async function runTenantLoad(
   agent.destroy();
   const stats = (values: number[]): TierStats => {
     const sorted = Float64Array.from(values).sort();
-    return { requests: values.length, p50Ms: percentile(sorted, 50), p99Ms: percentile(sorted, 99), maxMs: percentile(sorted, 100) };
+    return {
+      requests: values.length,
+      p50Ms: percentile(sorted, 50),
+      p99Ms: percentile(sorted, 99),
+      maxMs: percentile(sorted, 100),
+    };
   };
   return {
     requests: done,

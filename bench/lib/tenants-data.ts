@@ -35,7 +35,9 @@ export const LARGE_SHOPS = [1_000, 10_000];
 const ORDERS_PER_SHOP = 400;
 
 const listableIds = (data: DemoData) =>
-  data.products.filter((p) => p.status !== 'draft' && p.published_at !== null && !String(p.tags ?? '').includes('exclude_rebound')).map((p) => p.id);
+  data.products
+    .filter((p) => p.status !== 'draft' && p.published_at !== null && !String(p.tags ?? '').includes('exclude_rebound'))
+    .map((p) => p.id);
 
 /** Imports one generated shop through the services the admin API uses. */
 async function importShop(services: Services, handle: string, data: DemoData, rulesets: number): Promise<TenantShop> {
@@ -47,8 +49,15 @@ async function importShop(services: Services, handle: string, data: DemoData, ru
   await services.catalogAdmin.upsertMarkets(shop.id, data.markets);
   await services.catalogAdmin.upsertOrders(shop.id, data.orders);
   const rulesetIds: number[] = [];
-  for (const ruleset of demoRulesets(data).slice(0, rulesets)) rulesetIds.push((await services.rulesets.create(shop.id, ruleset)).id);
-  return { handle, key: keys.public, rulesetIds, collectionIds: data.collections.map((c) => c.id), productIds: listableIds(data) };
+  for (const ruleset of demoRulesets(data).slice(0, rulesets))
+    rulesetIds.push((await services.rulesets.create(shop.id, ruleset)).id);
+  return {
+    handle,
+    key: keys.public,
+    rulesetIds,
+    collectionIds: data.collections.map((c) => c.id),
+    productIds: listableIds(data),
+  };
 }
 
 /** Tables whose rows belong to one shop and make up its catalog, sales and rulesets. */
@@ -70,10 +79,19 @@ const SHOP_TABLES = [
 function copyTemplates(file: string, shops: number, templates: number): void {
   const db = new SQLite(file);
   try {
-    const ids = new Map((db.prepare('select id, handle from shops').all() as { id: number; handle: string }[]).map((r) => [r.handle, r.id]));
+    const ids = new Map(
+      (db.prepare('select id, handle from shops').all() as { id: number; handle: string }[]).map((r) => [
+        r.handle,
+        r.id,
+      ]),
+    );
     const copy = SHOP_TABLES.map((table) => {
-      const columns = (db.prepare(`pragma table_info(${table})`).all() as { name: string }[]).map((c) => c.name).filter((c) => c !== 'shop_id');
-      return db.prepare(`insert or replace into ${table} (shop_id, ${columns.join(', ')}) select ?, ${columns.join(', ')} from ${table} where shop_id = ?`);
+      const columns = (db.prepare(`pragma table_info(${table})`).all() as { name: string }[])
+        .map((c) => c.name)
+        .filter((c) => c !== 'shop_id');
+      return db.prepare(
+        `insert or replace into ${table} (shop_id, ${columns.join(', ')}) select ?, ${columns.join(', ')} from ${table} where shop_id = ?`,
+      );
     });
     const settings = db.prepare('update shops set settings = (select settings from shops where id = ?) where id = ?');
     db.transaction(() => {
@@ -93,7 +111,11 @@ function copyTemplates(file: string, shops: number, templates: number): void {
  * The shops of the multi-tenant run, generated with the demo generator and imported once into a
  * SQLite file under `dir`; later runs with the same counts reuse it (delete the folder to redo).
  */
-export async function prepareTenants(dir: string, counts: { shops: number; products: number }, log: (line: string) => void): Promise<TenantData> {
+export async function prepareTenants(
+  dir: string,
+  counts: { shops: number; products: number },
+  log: (line: string) => void,
+): Promise<TenantData> {
   const name = `${counts.shops}x${counts.products}-v2`;
   const file = join(dir, `${name}.db`);
   const manifest = join(dir, `${name}.json`);

@@ -15,7 +15,9 @@ import { CustomerSignatureNotice } from './components/CustomerSignatureNotice';
 // The chart pages carry the chart library; the editor loads without it.
 const InsightsPage = lazy(() => import('./pages/Insights').then((m) => ({ default: m.InsightsPage })));
 const CampaignsPage = lazy(() => import('./pages/Campaigns').then((m) => ({ default: m.CampaignsPage })));
-const BillingSettingsPage = lazy(() => import('./pages/BillingSettings').then((m) => ({ default: m.BillingSettingsPage })));
+const BillingSettingsPage = lazy(() =>
+  import('./pages/BillingSettings').then((m) => ({ default: m.BillingSettingsPage })),
+);
 const WidgetsPage = lazy(() => import('./pages/Widgets').then((m) => ({ default: m.WidgetsPage })));
 const ConnectionPage = lazy(() => import('./pages/Connection').then((m) => ({ default: m.ConnectionPage })));
 const SettingsPage = lazy(() => import('./pages/Settings').then((m) => ({ default: m.SettingsPage })));
@@ -57,7 +59,11 @@ export function App() {
       setToken(candidate);
     } catch (error) {
       const refused = error instanceof ApiError && error.status === 401;
-      setSignInError(refused ? "That token was not accepted. Use the operator token or a shop's private key." : (error as Error).message);
+      setSignInError(
+        refused
+          ? "That token was not accepted. Use the operator token or a shop's private key."
+          : (error as Error).message,
+      );
       // Only a refused token is forgotten: a brief outage must not sign the merchant out.
       if (refused) sessionStorage.removeItem(TOKEN_KEY);
       setToken(null);
@@ -71,11 +77,20 @@ export function App() {
   }, []);
 
   const shopChanged = useCallback(
-    (changed: Shop) => setSession((current) => current && { ...current, shops: current.shops.map((s) => (s.handle === changed.handle ? changed : s)) }),
+    (changed: Shop) =>
+      setSession(
+        (current) =>
+          current && { ...current, shops: current.shops.map((s) => (s.handle === changed.handle ? changed : s)) },
+      ),
     [],
   );
 
-  if (!token || !session) return token && !signInError ? <p className="muted pad">Signing in…</p> : <SignIn onSignIn={signIn} error={signInError} />;
+  if (!token || !session)
+    return token && !signInError ? (
+      <p className="muted pad">Signing in…</p>
+    ) : (
+      <SignIn onSignIn={signIn} error={signInError} />
+    );
   // What pages keep for later (the catalog's search, the preview's inputs) is forgotten on signing out.
   return (
     <KeptStateProvider>
@@ -84,7 +99,17 @@ export function App() {
   );
 }
 
-function SignedIn({ token, session, onSignOut, onShopChanged }: { token: string; session: Session; onSignOut(): void; onShopChanged(shop: Shop): void }) {
+function SignedIn({
+  token,
+  session,
+  onSignOut,
+  onShopChanged,
+}: {
+  token: string;
+  session: Session;
+  onSignOut(): void;
+  onShopChanged(shop: Shop): void;
+}) {
   const api = useMemo(() => createApi(token, onSignOut), [token, onSignOut]);
   const [handle, setHandle] = useState<string>(() => {
     const kept = localStorage.getItem(SHOP_KEY);
@@ -100,7 +125,8 @@ function SignedIn({ token, session, onSignOut, onShopChanged }: { token: string;
   );
   const dirty = useRef(false);
   // Back, forward and typed addresses change the hash too: with unsaved changes they ask first.
-  const confirmLeave = () => !dirty.current || window.confirm('This ruleset has unsaved changes. Leave without saving?');
+  const confirmLeave = () =>
+    !dirty.current || window.confirm('This ruleset has unsaved changes. Leave without saving?');
   const route = useHashRoute(confirmLeave);
   const setDirty = useCallback((value: boolean) => {
     dirty.current = value;
@@ -244,7 +270,8 @@ function Route({
   switch (parts[0]) {
     case 'catalog': {
       const productId = parts[1] ? Number(parts[1]) : null;
-      if (productId !== null && !(Number.isSafeInteger(productId) && productId > 0)) return <NotFound what={`product “${parts[1]}”`} />;
+      if (productId !== null && !(Number.isSafeInteger(productId) && productId > 0))
+        return <NotFound what={`product “${parts[1]}”`} />;
       return <CatalogPage productId={productId} navigate={navigate} />;
     }
     case 'insights':

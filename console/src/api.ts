@@ -23,7 +23,10 @@ export function createApi(token: string, onUnauthorized: () => void): Api {
     try {
       response = await fetch(`/admin/v1${path}`, {
         method,
-        headers: { authorization: `Bearer ${token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+        headers: {
+          authorization: `Bearer ${token}`,
+          ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        },
         ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
       });
     } catch {
@@ -40,7 +43,11 @@ export function createApi(token: string, onUnauthorized: () => void): Api {
     if (!response.ok) {
       if (response.status === 401) onUnauthorized();
       const error = (json ?? {}) as { error?: string; problems?: Problem[] };
-      throw new ApiError(response.status, error.error ?? `The server answered ${response.status}.`, error.problems ?? []);
+      throw new ApiError(
+        response.status,
+        error.error ?? `The server answered ${response.status}.`,
+        error.problems ?? [],
+      );
     }
     return json as T;
   }

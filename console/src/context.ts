@@ -51,7 +51,9 @@ export class ProductCache {
     const wanted = [...new Set(ids)].filter((id) => !this.byId.has(id) && !this.missing.has(id));
     for (let i = 0; i < wanted.length; i += 250) {
       const chunk = wanted.slice(i, i + 250);
-      const answer = await this.api.get<{ data: Product[] }>(`/shops/${encodeURIComponent(this.handle)}/products?ids=${chunk.join(',')}&limit=250`);
+      const answer = await this.api.get<{ data: Product[] }>(
+        `/shops/${encodeURIComponent(this.handle)}/products?ids=${chunk.join(',')}&limit=250`,
+      );
       this.remember(answer.data);
       for (const id of chunk) if (!this.byId.has(id)) this.missing.add(id);
     }
@@ -63,7 +65,9 @@ export class ProductCache {
     const wanted = [...new Set(variantIds)].filter((id) => !known.has(id));
     for (let i = 0; i < wanted.length; i += 250) {
       const chunk = wanted.slice(i, i + 250);
-      const answer = await this.api.get<{ data: Product[] }>(`/shops/${encodeURIComponent(this.handle)}/products?variant_ids=${chunk.join(',')}`);
+      const answer = await this.api.get<{ data: Product[] }>(
+        `/shops/${encodeURIComponent(this.handle)}/products?variant_ids=${chunk.join(',')}`,
+      );
       this.remember(answer.data);
     }
   }
@@ -78,13 +82,15 @@ export class ProductCache {
 
   /** Collections once per shop; a failed request is not kept, so the next picker asks again. */
   listCollections(): Promise<Collection[]> {
-    this.collections ??= this.api.get<{ data: Collection[] }>(`/shops/${encodeURIComponent(this.handle)}/collections`).then(
-      (r) => r.data,
-      (error: unknown) => {
-        this.collections = null;
-        throw error;
-      },
-    );
+    this.collections ??= this.api
+      .get<{ data: Collection[] }>(`/shops/${encodeURIComponent(this.handle)}/collections`)
+      .then(
+        (r) => r.data,
+        (error: unknown) => {
+          this.collections = null;
+          throw error;
+        },
+      );
     return this.collections;
   }
 }

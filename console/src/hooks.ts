@@ -11,9 +11,18 @@ export interface Loaded<T> {
  * Runs an async load when its dependencies change; a newer run wins over a slower older one. Data
  * loaded for other dependencies is never handed out: on the render where they change it is loading.
  */
-export function useLoad<T>(load: () => Promise<T>, deps: readonly unknown[], options: { keepPrevious?: boolean } = {}): Loaded<T> {
+export function useLoad<T>(
+  load: () => Promise<T>,
+  deps: readonly unknown[],
+  options: { keepPrevious?: boolean } = {},
+): Loaded<T> {
   const [tick, setTick] = useState(0);
-  const [state, setState] = useState<{ deps: readonly unknown[]; tick: number; data: T | undefined; error: string | null } | null>(null);
+  const [state, setState] = useState<{
+    deps: readonly unknown[];
+    tick: number;
+    data: T | undefined;
+    error: string | null;
+  } | null>(null);
   const run = useRef(0);
   // biome-ignore lint/correctness/useExhaustiveDependencies: the caller's dependency list (and a reload) decide when to load again
   useEffect(() => {
@@ -28,7 +37,8 @@ export function useLoad<T>(load: () => Promise<T>, deps: readonly unknown[], opt
     );
   }, [...deps, tick]);
   const reload = useCallback(() => setTick((t) => t + 1), []);
-  const current = state !== null && state.deps.length === deps.length && state.deps.every((d, i) => Object.is(d, deps[i]));
+  const current =
+    state !== null && state.deps.length === deps.length && state.deps.every((d, i) => Object.is(d, deps[i]));
   // A reload keeps showing the previous answer until the new one arrives; so does a list paging on, when asked.
   const shown = current || options.keepPrevious === true;
   return {
@@ -92,7 +102,9 @@ export function formatMoney(amount: string | number, currency: string): string {
 export function formatDate(iso: string | null | undefined): string {
   if (!iso) return '—';
   const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+  return Number.isNaN(date.getTime())
+    ? iso
+    : date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 }
 
 /** `1 product`, `3 products`. */
@@ -137,5 +149,8 @@ export function focusSoon(selectors: string[]): void {
 /** After a chip goes: the next chip's remove button, else the previous one's, else the picker's search box. */
 export function focusAfterChipRemoval(scope: string, chips: readonly string[], removed: number): void {
   const next = chips[removed + 1] ?? chips[removed - 1];
-  focusSoon([...(next !== undefined ? [`${scope} [data-chip="${next}"] .icon-button`] : []), `${scope} input[type="search"]`]);
+  focusSoon([
+    ...(next !== undefined ? [`${scope} [data-chip="${next}"] .icon-button`] : []),
+    `${scope} input[type="search"]`,
+  ]);
 }

@@ -21,7 +21,9 @@ export class ChangeBus {
 
   publish(message: ChangeMessage): void {
     if (!this.publisher) return;
-    this.publisher.publish(this.channel, JSON.stringify({ ...message, node: this.node })).catch((error: unknown) => this.warn(error));
+    this.publisher
+      .publish(this.channel, JSON.stringify({ ...message, node: this.node }))
+      .catch((error: unknown) => this.warn(error));
   }
 
   /** Listens on a second connection (a subscribed Redis connection can do nothing else). */

@@ -27,7 +27,11 @@ export class RateLimiter {
     const window = Math.floor(now / this.windowMs);
     const resetAt = (window + 1) * this.windowMs;
     const count = this.count(id, resetAt);
-    return { allowed: count <= limit, remaining: Math.max(0, limit - count), retryAfter: Math.max(1, Math.ceil((resetAt - now) / 1000)) };
+    return {
+      allowed: count <= limit,
+      remaining: Math.max(0, limit - count),
+      retryAfter: Math.max(1, Math.ceil((resetAt - now) / 1000)),
+    };
   }
 
   async hit(id: string, limit: number, now = Date.now()): Promise<RateDecision> {

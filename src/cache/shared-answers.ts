@@ -37,7 +37,9 @@ export class SharedAnswers {
   set(key: string, body: Buffer): CachedAnswer {
     const answer = this.local.set(key, body);
     if (this.redis && this.local.enabled) {
-      this.redis.set(`${this.options.prefix}ans:${key}`, body, 'EX', Math.max(1, this.options.ttlSeconds)).catch((error: unknown) => this.failed(error));
+      this.redis
+        .set(`${this.options.prefix}ans:${key}`, body, 'EX', Math.max(1, this.options.ttlSeconds))
+        .catch((error: unknown) => this.failed(error));
     }
     return answer;
   }

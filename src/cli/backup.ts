@@ -25,7 +25,14 @@ export async function backupDatabase(databaseUrl: string, file: string): Promise
     return;
   }
   const { url, schema } = postgresTarget(databaseUrl);
-  await tool('pg_dump', ['--format=custom', '--no-owner', '--no-privileges', `--file=${file}`, ...(schema ? [`--schema=${schema}`] : []), url]);
+  await tool('pg_dump', [
+    '--format=custom',
+    '--no-owner',
+    '--no-privileges',
+    `--file=${file}`,
+    ...(schema ? [`--schema=${schema}`] : []),
+    url,
+  ]);
 }
 
 /**
@@ -37,7 +44,8 @@ export async function restoreDatabase(databaseUrl: string, file: string): Promis
   if (!existsSync(file)) throw new CommandError(`${file} does not exist.`);
   if (databaseUrl.startsWith('sqlite:')) {
     const target = sqliteFile(databaseUrl);
-    if (existsSync(target) && hasTables(target)) throw new CommandError(`${target} is not empty; restore into a new database file.`);
+    if (existsSync(target) && hasTables(target))
+      throw new CommandError(`${target} is not empty; restore into a new database file.`);
     const backup = new SQLite(file, { readonly: true, fileMustExist: true });
     try {
       await backup.backup(target);
@@ -49,13 +57,22 @@ export async function restoreDatabase(databaseUrl: string, file: string): Promis
   // pg_restore creates the schema the dump holds (a `?schema=` backup restores into that schema): it
   // must not exist yet. One transaction: a failed restore leaves nothing behind.
   const { url } = postgresTarget(databaseUrl);
-  await tool('pg_restore', ['--no-owner', '--no-privileges', '--exit-on-error', '--single-transaction', `--dbname=${url}`, file]);
+  await tool('pg_restore', [
+    '--no-owner',
+    '--no-privileges',
+    '--exit-on-error',
+    '--single-transaction',
+    `--dbname=${url}`,
+    file,
+  ]);
 }
 
 function hasTables(file: string): boolean {
   const database = new SQLite(file, { readonly: true });
   try {
-    return (database.prepare("select count(*) as n from sqlite_master where type = 'table'").get() as { n: number }).n > 0;
+    return (
+      (database.prepare("select count(*) as n from sqlite_master where type = 'table'").get() as { n: number }).n > 0
+    );
   } finally {
     database.close();
   }
@@ -79,7 +96,8 @@ async function tool(name: string, args: string[]): Promise<void> {
     await run(name, args, { maxBuffer: 16 * 1024 * 1024 });
   } catch (error) {
     const failure = error as { code?: string; stderr?: string };
-    if (failure.code === 'ENOENT') throw new CommandError(`${name} is not installed (Debian: apt-get install postgresql-client).`);
+    if (failure.code === 'ENOENT')
+      throw new CommandError(`${name} is not installed (Debian: apt-get install postgresql-client).`);
     throw new CommandError(`${name} failed: ${(failure.stderr ?? String(error)).trim().split('\n')[0]}`);
   }
 }

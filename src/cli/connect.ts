@@ -7,7 +7,16 @@ const WIDTH = 24;
 /** One line of progress: a bar over the sync's steps, its phase and what it imported so far. */
 export function progressLine(sync: PlatformSync): string {
   const reached = STEPS.filter((step) => sync.counts[step] > 0).length;
-  const done = sync.phase === 'done' ? 5 : sync.phase === 'subscribing' ? 4 : sync.mode === 'reconcile' ? (sync.phase === 'queued' ? 0 : 2) : reached;
+  const done =
+    sync.phase === 'done'
+      ? 5
+      : sync.phase === 'subscribing'
+        ? 4
+        : sync.mode === 'reconcile'
+          ? sync.phase === 'queued'
+            ? 0
+            : 2
+          : reached;
   const filled = Math.round((done / 5) * WIDTH);
   const counts = STEPS.map((step) => `${step} ${sync.counts[step].toLocaleString('en-US')}`).join(' · ');
   return `[${'#'.repeat(filled)}${'.'.repeat(WIDTH - filled)}] ${sync.mode} ${sync.phase.padEnd(11)} ${counts}`;
@@ -21,7 +30,14 @@ export function progressLine(sync: PlatformSync): string {
 export async function connectCommand(
   services: Services,
   handle: string,
-  options: { domain?: string; token?: string; 'api-version'?: string; 'webhook-secret'?: string; 'api-url'?: string; reconcile?: boolean },
+  options: {
+    domain?: string;
+    token?: string;
+    'api-version'?: string;
+    'webhook-secret'?: string;
+    'api-url'?: string;
+    reconcile?: boolean;
+  },
   write: (text: string) => void,
   tty: boolean,
 ): Promise<number> {

@@ -30,7 +30,12 @@ function readRows(path: string): unknown[] {
 }
 
 /** Loads a folder of JSON / NDJSON files into a shop through the admin services. */
-export async function importFolder(services: Services, dir: string, handle: string, out: (line: string) => void): Promise<void> {
+export async function importFolder(
+  services: Services,
+  dir: string,
+  handle: string,
+  out: (line: string) => void,
+): Promise<void> {
   const shop = await services.shops.requireShop(handle);
   const writers: Record<(typeof FILES)[number], (shopId: number, rows: unknown) => Promise<object>> = {
     products: services.catalogAdmin.upsertProducts,
@@ -54,5 +59,9 @@ export async function importFolder(services: Services, dir: string, handle: stri
       out(`${name}: skipped — this version of Rebound does not import it yet`);
     }
   }
-  if (found === 0) throw new InvalidInputError('dir', `No importable files in ${dir} (expected ${FILES.map((f) => `${f}.json`).join(', ')}).`);
+  if (found === 0)
+    throw new InvalidInputError(
+      'dir',
+      `No importable files in ${dir} (expected ${FILES.map((f) => `${f}.json`).join(', ')}).`,
+    );
 }

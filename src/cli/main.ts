@@ -28,7 +28,8 @@ async function run(argv: string[]): Promise<number> {
   switch (command) {
     case 'serve':
       // Several processes on one port: this one only starts and stops them (src/cluster/primary.ts).
-      if (config.workers > 1 && cluster.isPrimary) await servePrimary(config, pino(loggerOptions(config.logLevel) as pino.LoggerOptions));
+      if (config.workers > 1 && cluster.isPrimary)
+        await servePrimary(config, pino(loggerOptions(config.logLevel) as pino.LoggerOptions));
       else {
         stopWithPrimary();
         await serve(config);
@@ -38,7 +39,11 @@ async function run(argv: string[]): Promise<number> {
     case 'restore': {
       if (!rest[0]) throw new UsageError(`${command} needs a file.`);
       await (command === 'backup' ? backupDatabase : restoreDatabase)(config.databaseUrl, rest[0]);
-      out(command === 'backup' ? `Backed up to ${rest[0]}.` : `Restored ${rest[0]}; run \`rebound migrate\` if it predates this version.`);
+      out(
+        command === 'backup'
+          ? `Backed up to ${rest[0]}.`
+          : `Restored ${rest[0]}; run \`rebound migrate\` if it predates this version.`,
+      );
       return 0;
     }
     case 'migrate': {
@@ -92,7 +97,13 @@ async function run(argv: string[]): Promise<number> {
       case 'connect':
         if (!rest[0] || (!options.reconcile && (!options.domain || !options.token)))
           throw new UsageError('connect needs a shop handle, --domain and --token (or --reconcile).');
-        return await connectCommand(services, rest[0], options, (text) => process.stdout.write(text), process.stdout.isTTY === true);
+        return await connectCommand(
+          services,
+          rest[0],
+          options,
+          (text) => process.stdout.write(text),
+          process.stdout.isTTY === true,
+        );
       default:
         throw new UsageError(`unknown command "${command}".`);
     }
@@ -106,7 +117,8 @@ async function keysCommand(services: Awaited<ReturnType<typeof compose>>, rest: 
   const [first, shop, prefix] = rest;
   if (first === 'list') {
     if (!shop) throw new UsageError('keys list needs a shop handle.');
-    for (const k of await services.shops.listKeys(shop)) out(`${k.key_prefix.padEnd(16)} ${k.kind.padEnd(8)} ${k.state.padEnd(8)} ${k.expires_at ?? ''}`);
+    for (const k of await services.shops.listKeys(shop))
+      out(`${k.key_prefix.padEnd(16)} ${k.kind.padEnd(8)} ${k.state.padEnd(8)} ${k.expires_at ?? ''}`);
     return;
   }
   if (first === 'revoke') {
@@ -117,7 +129,9 @@ async function keysCommand(services: Awaited<ReturnType<typeof compose>>, rest: 
   }
   if (!first) throw new UsageError('keys needs a shop handle.');
   const { keys, previous_keys_expire_at } = await services.shops.rotateKeys(first);
-  out(`New keys for ${first} (the replaced ones work until ${previous_keys_expire_at}):\npublic key: ${keys.public}\nprivate key: ${keys.private}`);
+  out(
+    `New keys for ${first} (the replaced ones work until ${previous_keys_expire_at}):\npublic key: ${keys.public}\nprivate key: ${keys.private}`,
+  );
 }
 
 class UsageError extends Error {}

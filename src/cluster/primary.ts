@@ -28,7 +28,8 @@ export async function servePrimary(config: Config, log: Logger): Promise<void> {
     if (message?.type !== METRICS_REQUEST) return;
     aggregator.clusterMetrics().then(
       (text) => worker.send({ type: METRICS_ANSWER, id: message.id, text } satisfies MetricsAnswer),
-      (error: Error) => worker.send({ type: METRICS_ANSWER, id: message.id, error: error.message } satisfies MetricsAnswer),
+      (error: Error) =>
+        worker.send({ type: METRICS_ANSWER, id: message.id, error: error.message } satisfies MetricsAnswer),
     );
   });
 

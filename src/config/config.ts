@@ -65,7 +65,9 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
   }
   const redisPrefix = nonEmpty(env, 'REDIS_PREFIX') ?? 'rebound:';
   if (!/^[\w:.-]{1,64}$/.test(redisPrefix))
-    throw new ConfigError(`REDIS_PREFIX must be 1-64 letters, digits, colons, dots, dashes or underscores, got "${redisPrefix}".`);
+    throw new ConfigError(
+      `REDIS_PREFIX must be 1-64 letters, digits, colons, dots, dashes or underscores, got "${redisPrefix}".`,
+    );
   const adminToken = nonEmpty(env, 'REBOUND_ADMIN_TOKEN') ?? null;
   if (adminToken !== null && adminToken.length < 24) {
     throw new ConfigError('REBOUND_ADMIN_TOKEN must be at least 24 characters long.');
@@ -87,7 +89,9 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
   const workers = integerSetting(env, 'REBOUND_WORKERS', availableParallelism(), 1, 256);
   const rawSecret = nonEmpty(env, 'REBOUND_SECRET_KEY');
   if (rawSecret !== undefined && !/^[0-9a-fA-F]{64}$/.test(rawSecret)) {
-    throw new ConfigError('REBOUND_SECRET_KEY must be 64 hex characters (32 random bytes, e.g. `openssl rand -hex 32`).');
+    throw new ConfigError(
+      'REBOUND_SECRET_KEY must be 64 hex characters (32 random bytes, e.g. `openssl rand -hex 32`).',
+    );
   }
   const secretKey = rawSecret === undefined ? null : Buffer.from(rawSecret, 'hex');
   const billingTimeoutMs = integerSetting(env, 'REBOUND_BILLING_TIMEOUT_MS', 5000, 100, 60_000);

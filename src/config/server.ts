@@ -47,11 +47,15 @@ export interface ServerTimeouts {
   readonly keepAliveTimeoutMs: number;
 }
 
-export function serverTimeouts(integer: (name: string, fallback: number, min: number, max: number) => number): ServerTimeouts {
+export function serverTimeouts(
+  integer: (name: string, fallback: number, min: number, max: number) => number,
+): ServerTimeouts {
   const requestTimeoutMs = integer('REQUEST_TIMEOUT_MS', 30_000, 1000, 600_000);
   const headersTimeoutMs = integer('HEADERS_TIMEOUT_MS', 10_000, 500, 600_000);
   const keepAliveTimeoutMs = integer('KEEP_ALIVE_TIMEOUT_MS', 72_000, 1000, 600_000);
   if (headersTimeoutMs > requestTimeoutMs)
-    throw new ConfigError(`HEADERS_TIMEOUT_MS (${headersTimeoutMs}) must not be longer than REQUEST_TIMEOUT_MS (${requestTimeoutMs}).`);
+    throw new ConfigError(
+      `HEADERS_TIMEOUT_MS (${headersTimeoutMs}) must not be longer than REQUEST_TIMEOUT_MS (${requestTimeoutMs}).`,
+    );
   return { requestTimeoutMs, headersTimeoutMs, keepAliveTimeoutMs };
 }

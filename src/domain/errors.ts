@@ -11,7 +11,10 @@
 export const ERROR_CODES = {
   missing_parameter: { status: 400, when: 'a required parameter (query, path, body field or header) is absent' },
   invalid_parameter: { status: 400, when: 'a parameter is malformed, out of range or given twice' },
-  invalid_body: { status: 400, when: 'the body is empty, is not JSON (or NDJSON), or is not the object the route takes' },
+  invalid_body: {
+    status: 400,
+    when: 'the body is empty, is not JSON (or NDJSON), or is not the object the route takes',
+  },
   invalid_path: { status: 400, when: 'the URL path cannot be routed (a percent-encoded segment does not decode)' },
   bad_request: { status: 400, when: 'any other request refused before it reaches a route' },
   missing_credentials: { status: 401, when: 'an admin request without Authorization: Bearer' },
@@ -23,7 +26,10 @@ export const ERROR_CODES = {
   key_scope: { status: 403, when: 'the key lacks what the request needs: a private key, or the read_markets scope' },
   customer_signature: { status: 403, when: 'the shop requires customer_sig and it is missing or wrong' },
   operator_only: { status: 403, when: 'the action needs the operator token, not a shop key' },
-  not_found: { status: 404, when: 'the shop, product, charge, address, campaign, customer or experiment does not exist' },
+  not_found: {
+    status: 404,
+    when: 'the shop, product, charge, address, campaign, customer or experiment does not exist',
+  },
   unknown_ruleset: { status: 404, when: 'the ruleset does not exist, is disabled, or belongs to another shop' },
   unknown_route: { status: 404, when: 'no route has this method and path' },
   not_acceptable: { status: 406, when: 'a page link requested without Accept: text/html' },
@@ -47,7 +53,9 @@ export const ERROR_CODES = {
 export type ErrorCode = keyof typeof ERROR_CODES;
 
 /** The codes whose status is S: a NotFoundError can only carry a 404 code. */
-export type CodeOf<S extends number> = { [C in ErrorCode]: (typeof ERROR_CODES)[C]['status'] extends S ? C : never }[ErrorCode];
+export type CodeOf<S extends number> = {
+  [C in ErrorCode]: (typeof ERROR_CODES)[C]['status'] extends S ? C : never;
+}[ErrorCode];
 
 /** An error the caller may read: its status follows from its code. */
 export abstract class AppError extends Error {

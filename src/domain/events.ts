@@ -32,12 +32,22 @@ export function utcDay(epochMs: number): number {
 export function countEvents(
   events: readonly (StoreEvent & { shop_id: number; uncounted?: boolean })[],
 ): { shop_id: number; day: number; handle: string; views: number; adds: number; removes: number }[] {
-  const counts = new Map<string, { shop_id: number; day: number; handle: string; views: number; adds: number; removes: number }>();
+  const counts = new Map<
+    string,
+    { shop_id: number; day: number; handle: string; views: number; adds: number; removes: number }
+  >();
   for (const e of events) {
     if (e.handle === null || e.uncounted) continue;
     const day = utcDay(e.created_at);
     const key = `${e.shop_id}\u0000${day}\u0000${e.handle}`;
-    const row = getOrCreate(counts, key, () => ({ shop_id: e.shop_id, day, handle: e.handle, views: 0, adds: 0, removes: 0 }));
+    const row = getOrCreate(counts, key, () => ({
+      shop_id: e.shop_id,
+      day,
+      handle: e.handle,
+      views: 0,
+      adds: 0,
+      removes: 0,
+    }));
     if (e.verb === 'viewed') row.views++;
     else if (e.verb === 'added') row.adds++;
     else row.removes++;

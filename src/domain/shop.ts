@@ -62,7 +62,11 @@ export type PublicShop = Omit<Shop, 'signing_secret' | 'webhook_secret' | 'billi
 
 export function publicShop(shop: Shop): PublicShop {
   const { signing_secret: _s, webhook_secret, billing_webhook_secret, data_version: _v, ...rest } = shop;
-  return { ...rest, webhook_secret_set: webhook_secret !== null, billing_webhook_secret_set: billing_webhook_secret !== null };
+  return {
+    ...rest,
+    webhook_secret_set: webhook_secret !== null,
+    billing_webhook_secret_set: billing_webhook_secret !== null,
+  };
 }
 
 export const HANDLE_PATTERN = /^[a-z0-9][a-z0-9-]{0,62}$/;

@@ -119,7 +119,8 @@ export async function buildApp(services: Services, config: Config, options: AppO
     void reply.header('x-content-type-options', 'nosniff');
     const type = reply.getHeader('content-type');
     if (typeof type === 'string' && type.startsWith('text/html')) {
-      for (const [name, value] of Object.entries(HTML_HEADERS)) if (!reply.hasHeader(name)) void reply.header(name, value);
+      for (const [name, value] of Object.entries(HTML_HEADERS))
+        if (!reply.hasHeader(name)) void reply.header(name, value);
     }
     done(null, payload);
   });
@@ -173,7 +174,10 @@ export async function buildApp(services: Services, config: Config, options: AppO
       await registerStorefrontCors(v2);
       registerApiKeyAuth(v2, services.keys);
       registerApiRateLimit(v2, services.limiter, services.catalog);
-      eventBulkRoute(v2, createBulkEventsService({ events: services.events, tracking: services.tracking, catalog: services.catalog }));
+      eventBulkRoute(
+        v2,
+        createBulkEventsService({ events: services.events, tracking: services.tracking, catalog: services.catalog }),
+      );
     },
     { prefix: '/api/v2' },
   );
@@ -206,7 +210,12 @@ export async function buildApp(services: Services, config: Config, options: AppO
 
   await app.register(async (pages) => billingPageRoutes(pages, services.reactivation));
   await app.register(
-    async (hooks) => webhookRoutes(hooks, { billing: services.billingWebhooks, storefront: services.storefrontSync, limiter: services.limiter }),
+    async (hooks) =>
+      webhookRoutes(hooks, {
+        billing: services.billingWebhooks,
+        storefront: services.storefrontSync,
+        limiter: services.limiter,
+      }),
     {
       prefix: '/webhooks',
     },

@@ -161,7 +161,8 @@ export class CatalogIndex implements ShopMemory {
       if (change.products?.length || change.deletedProducts?.length) {
         const next = new Map(products);
         for (const id of change.deletedProducts ?? []) next.delete(id);
-        for (const product of await this.loader.productsById(shopId, change.products ?? [])) next.set(product.id, product);
+        for (const product of await this.loader.productsById(shopId, change.products ?? []))
+          next.set(product.id, product);
         products = next;
       }
       const [collections, markets, customers, rulesets, sales, experiments] = await Promise.all([
@@ -173,7 +174,19 @@ export class CatalogIndex implements ShopMemory {
         change.experiments ? this.loader.experiments(shopId) : current.experiments,
       ]);
       if (!this.shops.has(shopId)) return; // evicted while the parts were read
-      this.install(current.with({ shop, version: shop.data_version, products, collections, markets, customers, rulesets, sales, experiments }));
+      this.install(
+        current.with({
+          shop,
+          version: shop.data_version,
+          products,
+          collections,
+          markets,
+          customers,
+          rulesets,
+          sales,
+          experiments,
+        }),
+      );
       this.residency.trim(shopId);
       this.log?.debug({ shopId, ms: Math.round(performance.now() - started) }, 'catalog patched');
     });
@@ -197,7 +210,11 @@ export class CatalogIndex implements ShopMemory {
 
   /** The shops this node holds, least recently used first, with each one's estimated bytes (all holders). */
   resident(): { id: number; handle: string; bytes: number }[] {
-    return [...this.shops.values()].map((c) => ({ id: c.shop.id, handle: c.shop.handle, bytes: this.residency.shopBytes(c.shop.id) }));
+    return [...this.shops.values()].map((c) => ({
+      id: c.shop.id,
+      handle: c.shop.handle,
+      bytes: this.residency.shopBytes(c.shop.id),
+    }));
   }
 
   /** Estimated bytes of the shop's resident generation (the memory budget's unit). */
@@ -235,7 +252,10 @@ export class CatalogIndex implements ShopMemory {
     this.lastRebuildMs = performance.now() - started;
     if (mode === 'load') this.residency.loaded(shopId);
     else this.residency.trim(shopId);
-    this.log?.debug({ shop: catalog.shop.handle, products: catalog.products.size, ms: Math.round(this.lastRebuildMs), mode }, 'catalog index built');
+    this.log?.debug(
+      { shop: catalog.shop.handle, products: catalog.products.size, ms: Math.round(this.lastRebuildMs), mode },
+      'catalog index built',
+    );
   }
 
   /** Re-reads one resident shop's event counts now (after a bulk import, which the minute refresh would only see later). */

@@ -39,7 +39,8 @@ export class CatalogLoader {
     private readonly store: CatalogStore,
     private readonly log?: Logger,
     /** Where pages of products are read and packed: the assembly thread, else this one. */
-    private readonly readPage: ServedPageReader = async (shopId, page) => packServed(await store.listServedProducts(shopId, page)),
+    private readonly readPage: ServedPageReader = async (shopId, page) =>
+      packServed(await store.listServedProducts(shopId, page)),
   ) {}
 
   /** A whole generation of the shop's catalog, or null when the shop does not exist. */
@@ -56,7 +57,18 @@ export class CatalogLoader {
       this.eventCounts(shopId),
       this.experiments(shopId),
     ]);
-    return new ShopCatalog(shop, shop.data_version, products, collections, markets, customers, rulesets, sales, eventCounts, experiments);
+    return new ShopCatalog(
+      shop,
+      shop.data_version,
+      products,
+      collections,
+      markets,
+      customers,
+      rulesets,
+      sales,
+      eventCounts,
+      experiments,
+    );
   }
 
   /** The shop's experiments (routing of the custom endpoint reads them from memory). */
@@ -111,9 +123,16 @@ export class CatalogLoader {
     for (const ruleset of await this.store.listRulesets(shopId)) {
       try {
         const { id: _id, version: _v, created_at: _c, updated_at: _u, ...document } = ruleset;
-        map.set(ruleset.id, { ruleset, compiled: compileRuleset(document), ruleJson: ruleset.rules.map((r) => JSON.stringify(r)) });
+        map.set(ruleset.id, {
+          ruleset,
+          compiled: compileRuleset(document),
+          ruleJson: ruleset.rules.map((r) => JSON.stringify(r)),
+        });
       } catch (error) {
-        this.log?.error({ shopId, ruleset: ruleset.id, err: error }, 'stored ruleset does not compile; it is not served');
+        this.log?.error(
+          { shopId, ruleset: ruleset.id, err: error },
+          'stored ruleset does not compile; it is not served',
+        );
       }
     }
     return map;

@@ -84,7 +84,11 @@ export class CoPurchases {
   /** Bytes its arrays hold. */
   get bytes(): number {
     return (
-      this.orderProducts.byteLength + this.orderOffsets.byteLength + this.productOffsets.byteLength + this.productOrders.byteLength + this.productIds.byteLength
+      this.orderProducts.byteLength +
+      this.orderOffsets.byteLength +
+      this.productOffsets.byteLength +
+      this.productOrders.byteLength +
+      this.productIds.byteLength
     );
   }
 }

@@ -23,7 +23,8 @@ const text = (s: string | null) => (s === null ? 0 : s.length + 24);
 
 function productBytes(product: IndexedProduct): number {
   let bytes = PRODUCT_OBJECT + product.json.bytes.length + product.variants.length * VARIANT;
-  bytes += text(product.handle) + text(product.title) + text(product.vendor) + text(product.productType) + text(product.image);
+  bytes +=
+    text(product.handle) + text(product.title) + text(product.vendor) + text(product.productType) + text(product.image);
   for (const tag of product.tags) bytes += TAG + 2 * tag.length;
   return bytes;
 }
@@ -31,10 +32,14 @@ function productBytes(product: IndexedProduct): number {
 /** An estimate of the heap one generation of a shop's read model holds, memos included. */
 export function estimateCatalogBytes(catalog: ShopCatalog): number {
   let bytes = GENERATION;
-  for (const product of catalog.products.values()) bytes += productBytes(product) + MAP_ENTRY * (2 + product.variants.length);
-  for (const collection of catalog.collections.values()) bytes += 200 + text(collection.title) + collection.products.length * COLLECTION_MEMBER;
-  for (const customer of catalog.customers.values()) bytes += CUSTOMER + text(customer.email) + customer.tags.reduce((n, t) => n + text(t), 0);
-  for (const ruleset of catalog.rulesets.values()) bytes += 4 * ruleset.ruleJson.reduce((n, r) => n + r.length, 0) + 2_000;
+  for (const product of catalog.products.values())
+    bytes += productBytes(product) + MAP_ENTRY * (2 + product.variants.length);
+  for (const collection of catalog.collections.values())
+    bytes += 200 + text(collection.title) + collection.products.length * COLLECTION_MEMBER;
+  for (const customer of catalog.customers.values())
+    bytes += CUSTOMER + text(customer.email) + customer.tags.reduce((n, t) => n + text(t), 0);
+  for (const ruleset of catalog.rulesets.values())
+    bytes += 4 * ruleset.ruleJson.reduce((n, r) => n + r.length, 0) + 2_000;
   const sales = catalog.sales;
   let purchases = 0;
   for (const bought of sales.purchasedByCustomer.values()) purchases += bought.size + 1;

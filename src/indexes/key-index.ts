@@ -53,7 +53,9 @@ export class KeyIndex {
       try {
         const version = await this.store.keysVersion();
         const keys = await this.store.listLiveApiKeys(Date.now());
-        this.byHash = new Map(keys.map((k) => [k.key_hash, { shopId: k.shop_id, kind: k.kind, expiresAt: k.expires_at, hash: k.key_hash }]));
+        this.byHash = new Map(
+          keys.map((k) => [k.key_hash, { shopId: k.shop_id, kind: k.kind, expiresAt: k.expires_at, hash: k.key_hash }]),
+        );
         this.version = version;
         this.loadedAt = Date.now();
       } finally {

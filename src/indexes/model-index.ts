@@ -54,7 +54,13 @@ export class ModelIndex {
 
   constructor(
     private readonly builder: ModelBuilder | null,
-    private readonly options: { intervalMs: number; debounceMs?: number; content?: ContentBuilder; log?: Logger; now?: () => number },
+    private readonly options: {
+      intervalMs: number;
+      debounceMs?: number;
+      content?: ContentBuilder;
+      log?: Logger;
+      now?: () => number;
+    },
   ) {}
 
   /** Stops starting builds; the ones in flight end with the worker pool, quietly. */
@@ -202,11 +208,15 @@ export class ModelIndex {
           buildMs: result.ms,
           bytes: modelBytes(result.model) + contentBytes(content),
         };
-        this.options.log?.info({ shopId, ms: result.ms, bytes: state.current.bytes, stamp: result.stamp }, 'model built');
+        this.options.log?.info(
+          { shopId, ms: result.ms, bytes: state.current.bytes, stamp: result.stamp },
+          'model built',
+        );
       })
       .catch((error: unknown) => {
         // Shutting down ends builds in flight: that is no failure to report.
-        if (!this.closed) this.options.log?.warn({ err: error, shopId }, 'model build failed; the previous model keeps serving');
+        if (!this.closed)
+          this.options.log?.warn({ err: error, shopId }, 'model build failed; the previous model keeps serving');
       })
       .finally(() => {
         state.building = undefined;

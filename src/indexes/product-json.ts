@@ -38,7 +38,8 @@ export class ProductJson {
 
   get variants(): string[] {
     const out: string[] = [];
-    for (let i = 0; i < this.variantCount; i++) out.push(this.bytes.toString('utf8', this.offsets[1 + 2 * i], this.offsets[2 + 2 * i]));
+    for (let i = 0; i < this.variantCount; i++)
+      out.push(this.bytes.toString('utf8', this.offsets[1 + 2 * i], this.offsets[2 + 2 * i]));
     return out;
   }
 
@@ -56,7 +57,8 @@ export class ProductJson {
   get variantMetafields(): string[] {
     const at = this.variantCount * 2 + 3;
     const out: string[] = [];
-    for (let i = 0; i < this.variantCount; i++) out.push(this.bytes.toString('utf8', this.offsets[at + i], this.offsets[at + i + 1]));
+    for (let i = 0; i < this.variantCount; i++)
+      out.push(this.bytes.toString('utf8', this.offsets[at + i], this.offsets[at + i + 1]));
     return out;
   }
 }
@@ -88,7 +90,9 @@ export function serializeProduct(product: Product): ProductJson {
   const headStr = `${JSON.stringify(head).slice(0, -1)},"variants":[`;
   const variantStrings = variants.map(({ metafields: _m, ...v }) => JSON.stringify(v));
   const tail = `],"options":${JSON.stringify(options)},"images":${JSON.stringify(images)},"image":${JSON.stringify(image)}`;
-  const pieces = [metafields, ...variants.map((v) => v.metafields)].map((m) => (m.length === 0 ? EMPTY_METAFIELDS : `,"metafields":${JSON.stringify(m)}`));
+  const pieces = [metafields, ...variants.map((v) => v.metafields)].map((m) =>
+    m.length === 0 ? EMPTY_METAFIELDS : `,"metafields":${JSON.stringify(m)}`,
+  );
   const offsets = new Uint32Array(4 + 3 * variants.length);
   let offset = Buffer.byteLength(headStr);
   offsets[0] = offset;
@@ -111,7 +115,8 @@ export function serializeProduct(product: Product): ProductJson {
 
 /** The bytes of one product for the requested options; the plain buffer when nothing special is asked. */
 export function productBytes(json: ProductJson, options: SerializeOptions): Buffer {
-  if (!options.metafields && !options.variantMetafields && !options.keepVariants && !options.marketVariants) return json.plain;
+  if (!options.metafields && !options.variantMetafields && !options.keepVariants && !options.marketVariants)
+    return json.plain;
   return Buffer.from(productString(json, options));
 }
 
@@ -129,7 +134,11 @@ export function productString(json: ProductJson, options: SerializeOptions): str
 }
 
 /** Variant strings with a market's prices (computed lazily and cached by the index). */
-export function marketVariantStrings(json: ProductJson, market: Market, fixed: ReadonlyMap<number, FixedPrice>): string[] {
+export function marketVariantStrings(
+  json: ProductJson,
+  market: Market,
+  fixed: ReadonlyMap<number, FixedPrice>,
+): string[] {
   return json.variants.map((text) => {
     const variant = JSON.parse(text) as { id: number; price: string; compare_at_price: string | null };
     const prices = priceInMarket(variant, market, fixed);

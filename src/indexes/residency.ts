@@ -75,7 +75,10 @@ export class Residency {
     if (!Number.isFinite(budgetBytes)) return Infinity;
     const base = baseline?.() ?? 0;
     const headroom = Math.max(MIN_GARBAGE_HEADROOM, GARBAGE_HEADROOM_SHARE * budgetBytes);
-    this.allowance = Math.max(MIN_ALLOWANCE, Math.floor((budgetBytes - base - reserveBytes - headroom) / RSS_PER_ESTIMATED_BYTE));
+    this.allowance = Math.max(
+      MIN_ALLOWANCE,
+      Math.floor((budgetBytes - base - reserveBytes - headroom) / RSS_PER_ESTIMATED_BYTE),
+    );
     this.options.log?.info(
       {
         budgetMb: Math.round(budgetBytes / 2 ** 20),
@@ -195,7 +198,10 @@ export class Residency {
     }
     if (total > allowance && now - this.lastWarning > 60_000) {
       this.lastWarning = now;
-      this.options.log?.warn({ estimatedBytes: total, allowanceBytes: allowance }, 'over the memory budget: every resident shop is in use by a request');
+      this.options.log?.warn(
+        { estimatedBytes: total, allowanceBytes: allowance },
+        'over the memory budget: every resident shop is in use by a request',
+      );
     }
   }
 }

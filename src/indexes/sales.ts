@@ -33,7 +33,12 @@ export interface SalesStats {
 export function buildSales(lines: readonly OrderLine[], now: number, settings: TrendingSettings): SalesStats {
   const newest = lines.reduce((max, l) => Math.max(max, l.created_at), 0);
   const reference = newest > 0 ? Math.min(now, newest) : now;
-  const sales = lines.map((l) => ({ productId: l.product_id, quantity: l.quantity, at: l.created_at, orderId: l.order_id }));
+  const sales = lines.map((l) => ({
+    productId: l.product_id,
+    quantity: l.quantity,
+    at: l.created_at,
+    orderId: l.order_id,
+  }));
   const top90 = rankTopSellers(sales, reference - 90 * DAY_MS, reference);
   const top30 = rankTopSellers(sales, reference - 30 * DAY_MS, reference);
 
@@ -44,7 +49,10 @@ export function buildSales(lines: readonly OrderLine[], now: number, settings: T
     if (line.customer_id === null) continue;
     const bought = getOrCreate(purchased, line.customer_id, () => new Map());
     const previous = bought.get(line.product_id);
-    bought.set(line.product_id, { quantity: (previous?.quantity ?? 0) + line.quantity, last: Math.max(previous?.last ?? 0, line.created_at) });
+    bought.set(line.product_id, {
+      quantity: (previous?.quantity ?? 0) + line.quantity,
+      last: Math.max(previous?.last ?? 0, line.created_at),
+    });
   }
   const trend = scoreTrending(sales, reference, settings);
   return {

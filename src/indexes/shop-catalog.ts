@@ -1,5 +1,11 @@
 import type { Collection, Customer } from '../domain/catalog/collection.js';
-import { marketForCountry, marketForCurrency, priceInMarket, type FixedPrice, type Market } from '../domain/catalog/market.js';
+import {
+  marketForCountry,
+  marketForCurrency,
+  priceInMarket,
+  type FixedPrice,
+  type Market,
+} from '../domain/catalog/market.js';
 import { formatMoney, parseMoney, type Money } from '../domain/catalog/money.js';
 import type { Experiment } from '../domain/experiments/types.js';
 import type { CompiledRuleset } from '../domain/rules/compile.js';
@@ -162,7 +168,11 @@ export class ShopCatalog {
     if (!variants) {
       const strings = marketVariantStrings(product.json, market.market, market.fixed);
       const prices = product.variants.map((v) => {
-        const price = priceInMarket({ id: v.id, price: formatMoney(v.price), compare_at_price: null }, market.market, market.fixed).price;
+        const price = priceInMarket(
+          { id: v.id, price: formatMoney(v.price), compare_at_price: null },
+          market.market,
+          market.fixed,
+        ).price;
         return parseMoney(price) ?? v.price;
       });
       variants = { strings, prices };
@@ -174,7 +184,19 @@ export class ShopCatalog {
   /** Same data, newer parts: the unchanged products are shared, not copied. */
   with(
     parts: Partial<
-      Pick<ShopCatalog, 'shop' | 'version' | 'products' | 'collections' | 'markets' | 'customers' | 'rulesets' | 'sales' | 'eventCounts' | 'experiments'>
+      Pick<
+        ShopCatalog,
+        | 'shop'
+        | 'version'
+        | 'products'
+        | 'collections'
+        | 'markets'
+        | 'customers'
+        | 'rulesets'
+        | 'sales'
+        | 'eventCounts'
+        | 'experiments'
+      >
     >,
   ): ShopCatalog {
     const next = new ShopCatalog(

@@ -39,7 +39,11 @@ export class AssemblyPool {
 
   /** One page of a shop's products, read and packed in the thread. */
   readPage(shopId: number, page: { afterId: number; limit: number }): Promise<PackedProducts> {
-    return this.workers.run({ databaseUrl: this.databaseUrl, shopId, ...page } satisfies AssemblyTask) as Promise<PackedProducts>;
+    return this.workers.run({
+      databaseUrl: this.databaseUrl,
+      shopId,
+      ...page,
+    } satisfies AssemblyTask) as Promise<PackedProducts>;
   }
 
   async close(): Promise<void> {

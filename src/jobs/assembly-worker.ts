@@ -27,5 +27,8 @@ export default async function readPage(task: AssemblyTask): Promise<unknown> {
   const store = await storeFor(task.databaseUrl);
   const packed = packServed(await store.listServedProducts(task.shopId, { afterId: task.afterId, limit: task.limit }));
   const buffers = [packed.ids.buffer, packed.bytes.buffer, packed.ends.buffer];
-  return Piscina.move({ [Piscina.transferableSymbol]: buffers, [Piscina.valueSymbol]: packed } as unknown as ArrayBuffer);
+  return Piscina.move({
+    [Piscina.transferableSymbol]: buffers,
+    [Piscina.valueSymbol]: packed,
+  } as unknown as ArrayBuffer);
 }

@@ -16,7 +16,13 @@ export class ExposureWriter {
 
   constructor(
     private readonly write: (rows: Exposure[]) => Promise<void>,
-    private readonly options: { flushMs: number; maxBatch: number; maxPending: number; remember: number; onError?: (error: unknown) => void },
+    private readonly options: {
+      flushMs: number;
+      maxBatch: number;
+      maxPending: number;
+      remember: number;
+      onError?: (error: unknown) => void;
+    },
   ) {
     this.recent = new LRUCache({ max: options.remember });
   }

@@ -41,17 +41,31 @@ export class ModelPool {
 
   /** Builds a shop's model unless its data still has `stamp`. */
   build(shopId: number, stamp: string | null, withContent = true): Promise<BuildResult> {
-    return this.workers.run({ kind: 'build', databaseUrl: this.databaseUrl, shopId, stamp, withContent } satisfies ModelTask) as Promise<BuildResult>;
+    return this.workers.run({
+      kind: 'build',
+      databaseUrl: this.databaseUrl,
+      shopId,
+      stamp,
+      withContent,
+    } satisfies ModelTask) as Promise<BuildResult>;
   }
 
   /** A shop's content neighbours alone, ahead of its first model (null: no such shop). */
   content(shopId: number): Promise<ContentModel | null> {
-    return this.workers.run({ kind: 'content', databaseUrl: this.databaseUrl, shopId } satisfies ModelTask) as Promise<ContentModel | null>;
+    return this.workers.run({
+      kind: 'content',
+      databaseUrl: this.databaseUrl,
+      shopId,
+    } satisfies ModelTask) as Promise<ContentModel | null>;
   }
 
   /** SAR neighbours of a product on the shop's orders as they are now. */
   similar(task: Omit<Extract<ModelTask, { kind: 'similar' }>, 'kind' | 'databaseUrl'>): Promise<SimilarResult> {
-    return this.workers.run({ kind: 'similar', databaseUrl: this.databaseUrl, ...task } satisfies ModelTask) as Promise<SimilarResult>;
+    return this.workers.run({
+      kind: 'similar',
+      databaseUrl: this.databaseUrl,
+      ...task,
+    } satisfies ModelTask) as Promise<SimilarResult>;
   }
 
   /** A round trip through the thread (measures its overhead). */

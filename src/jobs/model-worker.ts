@@ -4,7 +4,14 @@
  */
 import { setPriority } from 'node:os';
 import { Piscina } from 'piscina';
-import { buildModel, purchaseIncidence, sortedIndexOf, type BuiltModel, type ModelLine, type ModelView } from '../domain/models/build.js';
+import {
+  buildModel,
+  purchaseIncidence,
+  sortedIndexOf,
+  type BuiltModel,
+  type ModelLine,
+  type ModelView,
+} from '../domain/models/build.js';
 import { itemsInUse, usersInUse } from '../domain/models/incidence.js';
 import { sarNeighbours, type Basis, type SarSimilarity } from '../domain/models/sar.js';
 import { buildContentModel, contentItemOf, type ContentItem, type ContentModel } from '../domain/models/content.js';
@@ -27,7 +34,16 @@ export type ModelTask =
       /** Build the content neighbours too (false: they were just built ahead of a first model). */
       withContent: boolean;
     }
-  | { kind: 'similar'; databaseUrl: string; shopId: number; productId: number; similarity: SarSimilarity; threshold: number; basis: Basis; limit: number }
+  | {
+      kind: 'similar';
+      databaseUrl: string;
+      shopId: number;
+      productId: number;
+      similarity: SarSimilarity;
+      threshold: number;
+      basis: Basis;
+      limit: number;
+    }
   | { kind: 'content'; databaseUrl: string; shopId: number }
   | { kind: 'ping' };
 
@@ -60,7 +76,10 @@ function storeFor(databaseUrl: string): Promise<Store> {
 }
 
 /** What the model is built from: the shop's data version (orders, settings) and its event count. */
-async function stampOf(store: Store, shopId: number): Promise<{ stamp: string; settings: ReturnType<typeof modelSettingsOf> } | null> {
+async function stampOf(
+  store: Store,
+  shopId: number,
+): Promise<{ stamp: string; settings: ReturnType<typeof modelSettingsOf> } | null> {
   const shop = await store.getShopById(shopId);
   if (!shop) return null;
   const settings = modelSettingsOf(shop.settings);
@@ -93,8 +112,15 @@ async function build(task: Extract<ModelTask, { kind: 'build' }>): Promise<unkno
   const current = await stampOf(store, task.shopId);
   if (!current) return { missing: true } satisfies BuildResult;
   if (current.stamp === task.stamp) return { unchanged: true, stamp: current.stamp } satisfies BuildResult;
-  const [lines, views] = await Promise.all([orderLines(store, task.shopId), store.listRecentViews(task.shopId, VIEWS_READ)]);
-  const modelViews: ModelView[] = views.map((v) => ({ visitor: v.uuid ?? `customer:${v.customer_id}`, handle: v.handle, createdAt: v.created_at }));
+  const [lines, views] = await Promise.all([
+    orderLines(store, task.shopId),
+    store.listRecentViews(task.shopId, VIEWS_READ),
+  ]);
+  const modelViews: ModelView[] = views.map((v) => ({
+    visitor: v.uuid ?? `customer:${v.customer_id}`,
+    handle: v.handle,
+    createdAt: v.created_at,
+  }));
   const model = buildModel(lines, modelViews, current.settings);
   const content = buildContentModel(task.withContent ? await contentItems(store, task.shopId) : []);
   const result: BuildResult = {
@@ -105,9 +131,18 @@ async function build(task: Extract<ModelTask, { kind: 'build' }>): Promise<unkno
     model,
     content,
   };
-  const buffers = [...modelArrays(model), content.ids, content.lists.offsets, content.lists.items, content.lists.scores].map((a) => a.buffer);
+  const buffers = [
+    ...modelArrays(model),
+    content.ids,
+    content.lists.offsets,
+    content.lists.items,
+    content.lists.scores,
+  ].map((a) => a.buffer);
   // Moved, not copied: the request thread receives the arrays as they are.
-  return Piscina.move({ [Piscina.transferableSymbol]: buffers, [Piscina.valueSymbol]: result } as unknown as ArrayBuffer);
+  return Piscina.move({
+    [Piscina.transferableSymbol]: buffers,
+    [Piscina.valueSymbol]: result,
+  } as unknown as ArrayBuffer);
 }
 
 /** SAR neighbours of one product on all of the shop's orders as they are now (the inspection endpoint). */
@@ -117,9 +152,18 @@ async function similar(task: Extract<ModelTask, { kind: 'similar' }>): Promise<S
   const products = Float64Array.from(new Set(lines.map((l) => l.productId))).sort();
   const { incidence } = purchaseIncidence(lines, task.basis, (id) => sortedIndexOf(products, id), products.length, 0);
   const item = sortedIndexOf(products, task.productId);
-  const neighbours = item < 0 ? [] : sarNeighbours(incidence, item, { similarity: task.similarity, threshold: task.threshold, order: (j) => products[j]! });
+  const neighbours =
+    item < 0
+      ? []
+      : sarNeighbours(incidence, item, {
+          similarity: task.similarity,
+          threshold: task.threshold,
+          order: (j) => products[j]!,
+        });
   return {
-    data: neighbours.slice(0, task.limit).map((n) => ({ product_id: products[n.item]!, score: n.score, co_occurrences: n.coOccurrences })),
+    data: neighbours
+      .slice(0, task.limit)
+      .map((n) => ({ product_id: products[n.item]!, score: n.score, co_occurrences: n.coOccurrences })),
     model: { built_at: new Date().toISOString(), users: usersInUse(incidence), products: itemsInUse(incidence) },
   };
 }
@@ -130,7 +174,10 @@ async function contentOnly(task: Extract<ModelTask, { kind: 'content' }>): Promi
   if (!(await store.getShopById(task.shopId))) return null;
   const content = buildContentModel(await contentItems(store, task.shopId));
   const buffers = [content.ids, content.lists.offsets, content.lists.items, content.lists.scores].map((a) => a.buffer);
-  return Piscina.move({ [Piscina.transferableSymbol]: buffers, [Piscina.valueSymbol]: content } as unknown as ArrayBuffer);
+  return Piscina.move({
+    [Piscina.transferableSymbol]: buffers,
+    [Piscina.valueSymbol]: content,
+  } as unknown as ArrayBuffer);
 }
 
 /** The worker's entry: one task at a time. */

@@ -10,7 +10,11 @@ const TOKEN_SETTING = 'admin_token_sha256';
  * The admin API's credentials: the operator token (from configuration, or generated once and
  * kept hashed in the database) or a shop's private key, limited to that shop.
  */
-export function createAdminAuth(deps: { store: Pick<Store, 'getSetting' | 'putSettingIfAbsent'>; keys: KeyIndex; configuredToken: string | null }) {
+export function createAdminAuth(deps: {
+  store: Pick<Store, 'getSetting' | 'putSettingIfAbsent'>;
+  keys: KeyIndex;
+  configuredToken: string | null;
+}) {
   let tokenHash: string | null = deps.configuredToken ? hashKey(deps.configuredToken) : null;
 
   return {

@@ -43,7 +43,14 @@ export interface AttributionSummary {
   widgets: (SourceFigures & { widget_id: number; name: string | null })[];
 }
 
-const empty = (): SourceFigures & { money: number } => ({ impressions: 0, clicks: 0, add_to_carts: 0, orders: 0, revenue: 0, money: 0 });
+const empty = (): SourceFigures & { money: number } => ({
+  impressions: 0,
+  clicks: 0,
+  add_to_carts: 0,
+  orders: 0,
+  revenue: 0,
+  money: 0,
+});
 
 function add(target: ReturnType<typeof empty>, row: SourceDay): void {
   target.impressions += row.impressions;
@@ -111,12 +118,20 @@ export function createAttributionService(deps: { store: AttributionStore; catalo
         }
         const parsed = parseSource(row.source);
         let bucket = other;
-        if (parsed?.kind === 'ruleset') bucket = rulesets.get(parsed.rulesetId) ?? rulesets.set(parsed.rulesetId, empty()).get(parsed.rulesetId)!;
-        else if (parsed?.kind === 'list') bucket = lists.get(parsed.name) ?? lists.set(parsed.name, empty()).get(parsed.name)!;
+        if (parsed?.kind === 'ruleset')
+          bucket = rulesets.get(parsed.rulesetId) ?? rulesets.set(parsed.rulesetId, empty()).get(parsed.rulesetId)!;
+        else if (parsed?.kind === 'list')
+          bucket = lists.get(parsed.name) ?? lists.set(parsed.name, empty()).get(parsed.name)!;
         for (const target of [bucket, totals]) add(target, row);
       }
-      const names = widgets.size > 0 ? new Map((await store.listWidgets(shopId)).map((w) => [w.id, w.name])) : new Map<number, string>();
-      const figures = ({ money, ...rest }: ReturnType<typeof empty>): SourceFigures => ({ ...rest, revenue: Number(formatMoney(money)) });
+      const names =
+        widgets.size > 0
+          ? new Map((await store.listWidgets(shopId)).map((w) => [w.id, w.name]))
+          : new Map<number, string>();
+      const figures = ({ money, ...rest }: ReturnType<typeof empty>): SourceFigures => ({
+        ...rest,
+        revenue: Number(formatMoney(money)),
+      });
       return {
         days,
         currency: shop?.shop.currency ?? 'USD',
@@ -124,7 +139,9 @@ export function createAttributionService(deps: { store: AttributionStore; catalo
         rulesets: [...rulesets]
           .map(([id, f]) => ({ ruleset_id: id, name: shop?.rulesets.get(id)?.ruleset.name ?? null, ...figures(f) }))
           .sort((a, b) => b.revenue - a.revenue || a.ruleset_id - b.ruleset_id),
-        lists: [...lists].map(([list, f]) => ({ list, ...figures(f) })).sort((a, b) => b.revenue - a.revenue || a.list.localeCompare(b.list)),
+        lists: [...lists]
+          .map(([list, f]) => ({ list, ...figures(f) }))
+          .sort((a, b) => b.revenue - a.revenue || a.list.localeCompare(b.list)),
         other: figures(other),
         widgets: [...widgets]
           .map(([id, f]) => ({ widget_id: id, name: names.get(id) ?? null, ...figures(f) }))

@@ -4,7 +4,14 @@ import type { Market } from '../domain/catalog/market.js';
 import { normalizeProduct, normalizeTimestamp } from '../domain/catalog/normalize.js';
 import type { Product } from '../domain/catalog/product.js';
 import { InvalidDocumentError } from '../domain/errors.js';
-import { CollectionInput, CustomerInput, InventoryInput, MarketInput, OrderInput, ProductInput } from '../domain/inputs/catalog.js';
+import {
+  CollectionInput,
+  CustomerInput,
+  InventoryInput,
+  MarketInput,
+  OrderInput,
+  ProductInput,
+} from '../domain/inputs/catalog.js';
 import { validateRows } from '../domain/inputs/validate.js';
 import type { CatalogIndex } from '../indexes/catalog-index.js';
 import type { Store } from '../store/store.js';
@@ -37,7 +44,9 @@ function tagList(tags: string | string[] | undefined): string[] {
 }
 
 /** A product listed twice in one membership: the first position wins. */
-function firstOccurrences(members: { product_id: number; position: number }[]): { product_id: number; position: number }[] {
+function firstOccurrences(
+  members: { product_id: number; position: number }[],
+): { product_id: number; position: number }[] {
   const seen = new Set<number>();
   return members.filter((m) => !seen.has(m.product_id) && seen.add(m.product_id) !== undefined);
 }
@@ -46,7 +55,12 @@ function firstOccurrences(members: { product_id: number; position: number }[]): 
  * Catalog imports (docs/api.md, "Admin API"): validated whole before anything is written, written in one
  * transaction, idempotent by id, then patched into the read model.
  */
-export function createCatalogService(deps: { store: CatalogStore; catalog: CatalogIndex; attribution?: AttributionService; clock?: () => Date }) {
+export function createCatalogService(deps: {
+  store: CatalogStore;
+  catalog: CatalogIndex;
+  attribution?: AttributionService;
+  clock?: () => Date;
+}) {
   const { store, catalog } = deps;
   const clock = deps.clock ?? (() => new Date());
 
@@ -65,7 +79,12 @@ export function createCatalogService(deps: { store: CatalogStore; catalog: Catal
       products.forEach((product, index) => {
         const sameHandle = handles.get(product.handle);
         if (sameHandle !== undefined && sameHandle !== product.id)
-          reject(index, 'handle', `"${product.handle}" is used by product ${sameHandle} in the same request`, 'products');
+          reject(
+            index,
+            'handle',
+            `"${product.handle}" is used by product ${sameHandle} in the same request`,
+            'products',
+          );
         const owner = taken.get(product.handle);
         if (owner !== undefined && owner !== product.id && !rows.some((r) => r.id === owner)) {
           reject(index, 'handle', `"${product.handle}" is already the handle of product ${owner}`, 'products');
@@ -74,7 +93,12 @@ export function createCatalogService(deps: { store: CatalogStore; catalog: Catal
         product.variants.forEach((variant, v) => {
           const other = variantOwner.get(variant.id);
           if (other !== undefined && other !== product.id)
-            reject(index, `variants[${v}].id`, `variant ${variant.id} also belongs to product ${other} in the same request`, 'products');
+            reject(
+              index,
+              `variants[${v}].id`,
+              `variant ${variant.id} also belongs to product ${other} in the same request`,
+              'products',
+            );
           variantOwner.set(variant.id, product.id);
         });
       });
@@ -90,11 +114,19 @@ export function createCatalogService(deps: { store: CatalogStore; catalog: Catal
     },
 
     /** Admin listing: title / handle / sku search over the read model, paged. */
-    async listProducts(shopId: number, query: { query?: string; limit: number; page: number }): Promise<{ data: Product[]; page: number; total: number }> {
+    async listProducts(
+      shopId: number,
+      query: { query?: string; limit: number; page: number },
+    ): Promise<{ data: Product[]; page: number; total: number }> {
       const shopCatalog = await catalog.ensure(shopId);
       const needle = query.query?.trim().toLowerCase() ?? '';
       const all = shopCatalog ? [...shopCatalog.products.values()] : [];
-      const matching = needle === '' ? all : all.filter((p) => p.title.toLowerCase().includes(needle) || p.handle.includes(needle) || String(p.id) === needle);
+      const matching =
+        needle === ''
+          ? all
+          : all.filter(
+              (p) => p.title.toLowerCase().includes(needle) || p.handle.includes(needle) || String(p.id) === needle,
+            );
       matching.sort((a, b) => a.id - b.id);
       const slice = matching.slice((query.page - 1) * query.limit, query.page * query.limit);
       const data = await store.listProducts(shopId, { ids: slice.map((p) => p.id) });
@@ -102,7 +134,10 @@ export function createCatalogService(deps: { store: CatalogStore; catalog: Catal
     },
 
     /** Stored products by id, in the order given, each once; unknown ids are skipped. */
-    async productsByIds(shopId: number, ids: readonly number[]): Promise<{ data: Product[]; page: number; total: number }> {
+    async productsByIds(
+      shopId: number,
+      ids: readonly number[],
+    ): Promise<{ data: Product[]; page: number; total: number }> {
       const unique = [...new Set(ids)];
       const found = new Map((await store.listProducts(shopId, { ids: unique })).map((p) => [p.id, p]));
       const data = unique.flatMap((id) => found.get(id) ?? []);
@@ -110,7 +145,10 @@ export function createCatalogService(deps: { store: CatalogStore; catalog: Catal
     },
 
     /** The products holding these variants (the console names variant chips by them), from the read model's variant map. */
-    async productsByVariantIds(shopId: number, variantIds: readonly number[]): Promise<{ data: Product[]; page: number; total: number }> {
+    async productsByVariantIds(
+      shopId: number,
+      variantIds: readonly number[],
+    ): Promise<{ data: Product[]; page: number; total: number }> {
       const byVariant = (await catalog.ensure(shopId))?.byVariant;
       return this.productsByIds(
         shopId,
@@ -126,14 +164,17 @@ export function createCatalogService(deps: { store: CatalogStore; catalog: Catal
       );
       const collections: Collection[] = rows.map((row, index) => {
         row.products.forEach((member, m) => {
-          if (!existing.has(member.product_id)) reject(index, `products[${m}].product_id`, `unknown product ${member.product_id}`, 'collections');
+          if (!existing.has(member.product_id))
+            reject(index, `products[${m}].product_id`, `unknown product ${member.product_id}`, 'collections');
         });
         return {
           id: row.id,
           title: row.title,
           handle: row.handle,
           updated_at: row.updated_at ? normalizeTimestamp(row.updated_at) : clock().toISOString(),
-          products: firstOccurrences(row.products.map((p, i) => ({ product_id: p.product_id, position: p.position ?? i + 1 }))),
+          products: firstOccurrences(
+            row.products.map((p, i) => ({ product_id: p.product_id, position: p.position ?? i + 1 })),
+          ),
         };
       });
       await store.upsertCollections(shopId, collections);
@@ -152,7 +193,8 @@ export function createCatalogService(deps: { store: CatalogStore; catalog: Catal
         rows.map((r) => r.variant_id),
       );
       rows.forEach((row, index) => {
-        if (!owners.has(row.variant_id)) reject(index, 'variant_id', `unknown variant ${row.variant_id}`, 'inventory levels');
+        if (!owners.has(row.variant_id))
+          reject(index, 'variant_id', `unknown variant ${row.variant_id}`, 'inventory levels');
       });
       await store.setInventory(shopId, rows);
       await catalog.apply(shopId, { products: [...new Set(owners.values())] });
@@ -179,7 +221,8 @@ export function createCatalogService(deps: { store: CatalogStore; catalog: Catal
       );
       const markets: Market[] = rows.map((row, index) => {
         (row.fixed_prices ?? []).forEach((f, i) => {
-          if (!owners.has(f.variant_id)) reject(index, `fixed_prices[${i}].variant_id`, `unknown variant ${f.variant_id}`, 'markets');
+          if (!owners.has(f.variant_id))
+            reject(index, `fixed_prices[${i}].variant_id`, `unknown variant ${f.variant_id}`, 'markets');
         });
         (row.product_ids ?? []).forEach((id, i) => {
           if (!products.has(id)) reject(index, `product_ids[${i}]`, `unknown product ${id}`, 'markets');
@@ -192,7 +235,11 @@ export function createCatalogService(deps: { store: CatalogStore; catalog: Catal
           countries: [...new Set(row.countries.map((c) => c.toUpperCase()))],
           currency: row.currency.toUpperCase(),
           price_adjustment_percent: row.price_adjustment_percent ?? 0,
-          fixed_prices: (row.fixed_prices ?? []).map((f) => ({ variant_id: f.variant_id, price: f.price, compare_at_price: f.compare_at_price ?? null })),
+          fixed_prices: (row.fixed_prices ?? []).map((f) => ({
+            variant_id: f.variant_id,
+            price: f.price,
+            compare_at_price: f.compare_at_price ?? null,
+          })),
           product_ids: row.product_ids ?? null,
         };
       });
@@ -216,7 +263,12 @@ export function createCatalogService(deps: { store: CatalogStore; catalog: Catal
           created_at: created,
           cancelled_at: row.cancelled_at ? Date.parse(normalizeTimestamp(row.cancelled_at)) : null,
           updated_at: row.updated_at ? Date.parse(normalizeTimestamp(row.updated_at)) : created,
-          lines: row.line_items.map((l) => ({ product_id: l.product_id, variant_id: l.variant_id ?? null, quantity: l.quantity, price: l.price ?? '0.00' })),
+          lines: row.line_items.map((l) => ({
+            product_id: l.product_id,
+            variant_id: l.variant_id ?? null,
+            quantity: l.quantity,
+            price: l.price ?? '0.00',
+          })),
         };
       });
       await store.upsertOrders(shopId, orders);

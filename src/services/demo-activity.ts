@@ -61,7 +61,11 @@ export async function seedDemoActivity(
     await deps.experiments.importVisitors(shopId, traffic.visitors);
     await deps.tracking.importEvents(shopId, traffic.events);
     await deps.catalogAdmin.upsertOrders(shopId, traffic.orders);
-    counts = { 'experiment visitors': traffic.visitors.length, 'tracked events': traffic.events.length, 'attributed orders': traffic.orders.length };
+    counts = {
+      'experiment visitors': traffic.visitors.length,
+      'tracked events': traffic.events.length,
+      'attributed orders': traffic.orders.length,
+    };
   }
   if (options.campaign) counts.reactivations = await claimSomeLinks(deps, shopId, options.campaign);
   return counts;

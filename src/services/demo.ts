@@ -19,7 +19,11 @@ export interface DemoSeedResult {
 }
 
 /** What the running server (and the CLI) hand to the demo seed: the composed services. */
-type ComposedForDemo = DemoActivityDeps & { catalogAdmin: CatalogService; events: EventsService; ledger: LedgerService };
+type ComposedForDemo = DemoActivityDeps & {
+  catalogAdmin: CatalogService;
+  events: EventsService;
+  ledger: LedgerService;
+};
 
 /** Seeds the demo shop from the composed services, with its activity (the server's start and `seed-demo` alike). */
 export function seedDemoFromServices(services: ComposedForDemo, publicUrl: string): Promise<DemoSeedResult> {
@@ -32,7 +36,14 @@ export function seedDemoFromServices(services: ComposedForDemo, publicUrl: strin
  * same validation) as the admin API. Loading into an existing demo shop is idempotent.
  */
 export async function seedDemoShop(
-  deps: { shops: ShopsService; catalog: CatalogService; rulesets: RulesetsService; events: EventsService; ledger: LedgerService; activity?: DemoActivityDeps },
+  deps: {
+    shops: ShopsService;
+    catalog: CatalogService;
+    rulesets: RulesetsService;
+    events: EventsService;
+    ledger: LedgerService;
+    activity?: DemoActivityDeps;
+  },
   options: DemoOptions = {},
 ): Promise<DemoSeedResult> {
   const data = generateDemoShop(options);
@@ -60,12 +71,19 @@ export async function seedDemoShop(
   await deps.catalog.upsertOrders(shopId, data.orders);
   // Rulesets are created once: a refresh keeps the merchant's edits.
   const rulesetIds = existing ? (await deps.rulesets.list(shopId)).map((r) => r.id) : [];
-  if (!existing) for (const ruleset of demoRulesets(data)) rulesetIds.push((await deps.rulesets.create(shopId, ruleset)).id);
+  if (!existing)
+    for (const ruleset of demoRulesets(data)) rulesetIds.push((await deps.rulesets.create(shopId, ruleset)).id);
   // Browsing history is generated once, like the rulesets.
-  const events = existing ? [] : generateDemoEvents(data, { now: options.now ?? new Date(), ...(options.seed !== undefined ? { seed: options.seed } : {}) });
+  const events = existing
+    ? []
+    : generateDemoEvents(data, {
+        now: options.now ?? new Date(),
+        ...(options.seed !== undefined ? { seed: options.seed } : {}),
+      });
   if (events.length > 0) await deps.events.importEvents(shopId, events);
   const billing = generateDemoBilling(data, { now: options.now ?? new Date() });
-  for (const kind of ['customers', 'addresses', 'subscriptions', 'charges'] as const) await deps.ledger.upsert(shopId, kind, billing[kind]);
+  for (const kind of ['customers', 'addresses', 'subscriptions', 'charges'] as const)
+    await deps.ledger.upsert(shopId, kind, billing[kind]);
   const campaign = existing ? null : await deps.ledger.createCampaign(shopId, billing.campaign);
   // Experiment, tracked traffic, attributed orders and claimed links: generated once, like the events.
   const activity =
@@ -76,7 +94,9 @@ export async function seedDemoShop(
           ...(options.seed !== undefined ? { seed: options.seed } : {}),
         })
       : {};
-  const listable = data.products.filter((p) => p.status !== 'draft' && p.published_at !== null && !String(p.tags ?? '').includes('exclude_rebound'));
+  const listable = data.products.filter(
+    (p) => p.status !== 'draft' && p.published_at !== null && !String(p.tags ?? '').includes('exclude_rebound'),
+  );
   return {
     created: !existing,
     keys,

@@ -27,7 +27,11 @@ export interface Insights {
   trending: (ProductRef & { score: number })[];
   top_sellers: (ProductRef & { units: number })[];
   events_per_day: { date: string; viewed: number; added: number; removed: number }[];
-  conversion: { shop_rate: number; k: number; products: { product_id: number; title: string; views: number; purchases: number; estimate: number }[] };
+  conversion: {
+    shop_rate: number;
+    k: number;
+    products: { product_id: number; title: string; views: number; purchases: number; estimate: number }[];
+  };
 }
 
 const ref = (p: IndexedProduct): ProductRef => ({ product_id: p.id, title: p.title, handle: p.handle, image: p.image });
@@ -36,7 +40,11 @@ const ref = (p: IndexedProduct): ProductRef => ({ product_id: p.id, title: p.tit
  * The merchant console's overview of a shop: trending, top sellers and estimated conversion
  * from the read model (the rankings the lists use), events per local day from the store.
  */
-export function createInsightsService(deps: { store: Pick<Store, 'listOrderLines' | 'countEventsByPeriod'>; catalog: CatalogIndex; clock?: () => number }) {
+export function createInsightsService(deps: {
+  store: Pick<Store, 'listOrderLines' | 'countEventsByPeriod'>;
+  catalog: CatalogIndex;
+  clock?: () => number;
+}) {
   const { store } = deps;
   const clock = deps.clock ?? Date.now;
 
@@ -50,7 +58,11 @@ export function createInsightsService(deps: { store: Pick<Store, 'listOrderLines
     }
     // A day more than the window covers the oldest local day whatever the offset; the date filter trims it.
     const dateOf = new Map<number, string>();
-    for (const { start, verb, count } of await store.countEventsByPeriod(shop.id, now - (days + 1) * DAY_MS, PERIOD_MS)) {
+    for (const { start, verb, count } of await store.countEventsByPeriod(
+      shop.id,
+      now - (days + 1) * DAY_MS,
+      PERIOD_MS,
+    )) {
       const date = getOrCreate(dateOf, start, () => shopToday(start, shop.timezone));
       const row = byDate.get(date);
       if (row) row[verb] += count;
@@ -74,7 +86,10 @@ export function createInsightsService(deps: { store: Pick<Store, 'listOrderLines
 
       // Units over the last `days`, ending where every sales window ends (the newest order when it is older than now).
       const since = sales.reference - days * DAY_MS;
-      const [lines, eventsByDay] = await Promise.all([store.listOrderLines(shop.id, since), eventsPerDay(shop, days, clock())]);
+      const [lines, eventsByDay] = await Promise.all([
+        store.listOrderLines(shop.id, since),
+        eventsPerDay(shop, days, clock()),
+      ]);
       const top = rankTopSellers(
         lines.map((l) => ({ productId: l.product_id, quantity: l.quantity, at: l.created_at })),
         since,
@@ -106,7 +121,13 @@ export function createInsightsService(deps: { store: Pick<Store, 'listOrderLines
         conversion: {
           shop_rate: shopRate(catalog),
           k: SMART_SORT_K,
-          products: conversion.map(({ product, views, purchases, estimate }) => ({ product_id: product.id, title: product.title, views, purchases, estimate })),
+          products: conversion.map(({ product, views, purchases, estimate }) => ({
+            product_id: product.id,
+            title: product.title,
+            views,
+            purchases,
+            estimate,
+          })),
         },
       };
     },

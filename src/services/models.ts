@@ -6,7 +6,12 @@ import type { ModelPool } from '../jobs/model-pool.js';
 import type { SimilarResult } from '../jobs/model-worker.js';
 
 /** The inspection's parameters and their defaults (docs/lists.md, *Inspection*). */
-export const SIMILAR_DEFAULTS = { similarity: 'jaccard' as SarSimilarity, basis: 'customer' as Basis, supportThreshold: 1, limit: 20 };
+export const SIMILAR_DEFAULTS = {
+  similarity: 'jaccard' as SarSimilarity,
+  basis: 'customer' as Basis,
+  supportThreshold: 1,
+  limit: 20,
+};
 
 /** The model's raw material, for tools and the console: SAR similarities computed exactly, in the worker thread. */
 export function createModelsService(deps: { pool: ModelPool; models: ModelIndex; catalog?: CatalogIndex }) {
@@ -41,7 +46,9 @@ export function createModelsService(deps: { pool: ModelPool; models: ModelIndex;
       const catalog = await deps.catalog?.ensure(shopId);
       if (catalog && !catalog.products.has(productId)) throw new NotFoundError(`Product ${productId} not found.`);
       if (!deps.pool.usable)
-        throw new UnavailableError('Models need a database file or server: an in-memory SQLite database cannot be read by the model worker.');
+        throw new UnavailableError(
+          'Models need a database file or server: an in-memory SQLite database cannot be read by the model worker.',
+        );
       return deps.pool.similar({ shopId, productId, similarity, threshold, basis, limit });
     },
   };

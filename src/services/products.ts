@@ -17,7 +17,12 @@ export function createProductsService(deps: { catalog: CatalogIndex; viewed: Vie
       const shopId = catalog.shop.id;
       return runListSource(
         source,
-        { catalog, viewed: (filter) => deps.viewed.handles(shopId, filter), model: () => deps.models.get(shopId), content: () => deps.models.content(shopId) },
+        {
+          catalog,
+          viewed: (filter) => deps.viewed.handles(shopId, filter),
+          model: () => deps.models.get(shopId),
+          content: () => deps.models.content(shopId),
+        },
         params,
       );
     },

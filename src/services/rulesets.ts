@@ -31,7 +31,8 @@ export function createRulesetsService(deps: { store: RulesetStore; catalog: Cata
       return ruleset;
     },
     async remove(shopId: number, id: number): Promise<void> {
-      if (!(await store.deleteRuleset(shopId, id))) throw new NotFoundError(`Ruleset ${id} not found.`, 'unknown_ruleset');
+      if (!(await store.deleteRuleset(shopId, id)))
+        throw new NotFoundError(`Ruleset ${id} not found.`, 'unknown_ruleset');
       await catalog.apply(shopId, { rulesets: true });
     },
     async get(shopId: number, id: number): Promise<Ruleset> {

@@ -22,19 +22,32 @@ export interface IssuedKeys {
 
 type ShopsStore = Pick<
   Store,
-  'createShop' | 'getShopByHandle' | 'getShopById' | 'updateShop' | 'rotateApiKeys' | 'revokeApiKeys' | 'listShopKeys' | 'listShops'
+  | 'createShop'
+  | 'getShopByHandle'
+  | 'getShopById'
+  | 'updateShop'
+  | 'rotateApiKeys'
+  | 'revokeApiKeys'
+  | 'listShopKeys'
+  | 'listShops'
 >;
 
 /** Shops and their keys: creation, settings, rotation (docs/api.md, "Keys"). */
-export function createShopsService(deps: { store: ShopsStore; catalog: CatalogIndex; keys: KeyIndex; keysChanged?: () => void }) {
+export function createShopsService(deps: {
+  store: ShopsStore;
+  catalog: CatalogIndex;
+  keys: KeyIndex;
+  keysChanged?: () => void;
+}) {
   const { store, catalog, keys } = deps;
   const keysChanged = deps.keysChanged ?? (() => undefined);
 
   function checkSemantics(doc: { handle?: string; timezone?: string; public_url?: string | null }): void {
     if (doc.handle !== undefined && !HANDLE_PATTERN.test(doc.handle)) {
-      throw new InvalidDocumentError('Invalid shop: handle must be 1-63 lower-case letters, digits or dashes, starting with a letter or digit.', [
-        { path: 'handle', message: 'not url-safe' },
-      ]);
+      throw new InvalidDocumentError(
+        'Invalid shop: handle must be 1-63 lower-case letters, digits or dashes, starting with a letter or digit.',
+        [{ path: 'handle', message: 'not url-safe' }],
+      );
     }
     if (doc.timezone !== undefined && !isValidTimezone(doc.timezone)) {
       throw new InvalidDocumentError(`Invalid shop: timezone "${doc.timezone}" is not an IANA time zone.`, [
@@ -48,7 +61,10 @@ export function createShopsService(deps: { store: ShopsStore; catalog: CatalogIn
       } catch {
         ok = false;
       }
-      if (!ok) throw new InvalidDocumentError('Invalid shop: public_url must be an http(s) URL.', [{ path: 'public_url', message: 'not a URL' }]);
+      if (!ok)
+        throw new InvalidDocumentError('Invalid shop: public_url must be an http(s) URL.', [
+          { path: 'public_url', message: 'not a URL' },
+        ]);
     }
   }
 
@@ -107,14 +123,23 @@ export function createShopsService(deps: { store: ShopsStore; catalog: CatalogIn
       const shop = await requireShop(handle);
       if (!by.operator) {
         const settings = patch.settings ?? {};
-        const sameScopes = patch.scopes === undefined || [...new Set(patch.scopes)].sort().join() === [...shop.scopes].sort().join();
+        const sameScopes =
+          patch.scopes === undefined || [...new Set(patch.scopes)].sort().join() === [...shop.scopes].sort().join();
         // Sending back the values the operator set (a whole settings object, as the console does) is not a change.
-        if (!sameScopes || OPERATOR_SETTINGS.some((name) => settings[name] !== undefined && settings[name] !== shop.settings[name])) {
+        if (
+          !sameScopes ||
+          OPERATOR_SETTINGS.some((name) => settings[name] !== undefined && settings[name] !== shop.settings[name])
+        ) {
           throw new ForbiddenError("Only the operator token changes a shop's scopes and rate limits.", 'operator_only');
         }
-        if (patch.settings) for (const name of OPERATOR_SETTINGS) if (shop.settings[name] !== undefined) patch.settings[name] = shop.settings[name];
+        if (patch.settings)
+          for (const name of OPERATOR_SETTINGS)
+            if (shop.settings[name] !== undefined) patch.settings[name] = shop.settings[name];
       }
-      const updated = await store.updateShop(shop.id, { ...patch, ...(patch.scopes ? { scopes: [...new Set(patch.scopes)] } : {}) });
+      const updated = await store.updateShop(shop.id, {
+        ...patch,
+        ...(patch.scopes ? { scopes: [...new Set(patch.scopes)] } : {}),
+      });
       // Settings tune the sales rankings, so those are refolded too.
       await catalog.apply(shop.id, { shop: true, orders: true });
       return updated;
@@ -124,21 +149,35 @@ export function createShopsService(deps: { store: ShopsStore; catalog: CatalogIn
      * New public and private keys. The replaced keys keep working for a grace period; keys already
      * in one end now, and so does the key that asked (a leaked key cannot keep itself alive).
      */
-    async rotateKeys(handle: string, askingKey: string | null = null): Promise<{ keys: IssuedKeys; previous_keys_expire_at: string }> {
+    async rotateKeys(
+      handle: string,
+      askingKey: string | null = null,
+    ): Promise<{ keys: IssuedKeys; previous_keys_expire_at: string }> {
       const shop = await requireShop(handle);
       if (askingKey !== null) {
         const asking = (await store.listShopKeys(shop.id)).find((k) => k.key_hash === hashKey(askingKey));
         // A replaced key only lives out its grace period: it cannot start a new generation of keys.
-        if (asking?.expires_at !== null) throw new ForbiddenError('A key in its grace period cannot rotate keys: use a current private key.', 'key_scope');
+        if (asking?.expires_at !== null)
+          throw new ForbiddenError(
+            'A key in its grace period cannot rotate keys: use a current private key.',
+            'key_scope',
+          );
       }
       const pub = newApiKey(shop.id, 'public');
       const priv = newApiKey(shop.id, 'private');
       const now = Date.now();
       const graceUntil = now + KEY_GRACE_MS;
-      await store.rotateApiKeys(shop.id, [pub.record, priv.record], { now, graceUntil, endNowHash: askingKey === null ? null : hashKey(askingKey) });
+      await store.rotateApiKeys(shop.id, [pub.record, priv.record], {
+        now,
+        graceUntil,
+        endNowHash: askingKey === null ? null : hashKey(askingKey),
+      });
       await keys.load();
       keysChanged();
-      return { keys: { public: pub.plain, private: priv.plain }, previous_keys_expire_at: new Date(graceUntil).toISOString() };
+      return {
+        keys: { public: pub.plain, private: priv.plain },
+        previous_keys_expire_at: new Date(graceUntil).toISOString(),
+      };
     },
 
     /**
@@ -151,7 +190,10 @@ export function createShopsService(deps: { store: ShopsStore; catalog: CatalogIn
       const now = Date.now();
       const live = (await store.listShopKeys(shop.id)).filter((k) => k.expires_at === null || k.expires_at > now);
       const whole = live.filter((k) => k.key_hash === hashKey(keyOrPrefix));
-      const named = whole.length > 0 ? whole : live.filter((k) => k.key_prefix.startsWith(keyOrPrefix) || keyOrPrefix.startsWith(k.key_prefix));
+      const named =
+        whole.length > 0
+          ? whole
+          : live.filter((k) => k.key_prefix.startsWith(keyOrPrefix) || keyOrPrefix.startsWith(k.key_prefix));
       if (named.length !== 1)
         throw new InvalidInputError(
           'key_prefix',

@@ -23,11 +23,19 @@ export const SHOP_TOPICS = [
 
 type SyncStore = Pick<
   Store,
-  'getShopByHandle' | 'enqueueShopWebhook' | 'pendingShopWebhooks' | 'markShopWebhook' | 'deleteCollection' | 'updatedAt' | 'listCollections'
+  | 'getShopByHandle'
+  | 'enqueueShopWebhook'
+  | 'pendingShopWebhooks'
+  | 'markShopWebhook'
+  | 'deleteCollection'
+  | 'updatedAt'
+  | 'listCollections'
 >;
 
 const stamp = (value: unknown): number | null =>
-  typeof value === 'string' && !Number.isNaN(Date.parse(normalizeTimestamp(value))) ? Date.parse(normalizeTimestamp(value)) : null;
+  typeof value === 'string' && !Number.isNaN(Date.parse(normalizeTimestamp(value)))
+    ? Date.parse(normalizeTimestamp(value))
+    : null;
 
 /** A delivery the platform fired longer ago than this is answered and not applied (a replay). */
 export const MAX_DELIVERY_AGE_MS = 24 * 3600 * 1000;
@@ -56,7 +64,12 @@ export function createStorefrontSync(deps: {
   catalog: CatalogIndex;
   log?: { warn(obj: object, msg: string): void };
   /** The topics the platform connection and the privacy service apply (null: the catalog's own handling). */
-  platformTopics?: (shopId: number, topic: string, payload: Record<string, unknown>, webhookId: string) => Promise<string | null>;
+  platformTopics?: (
+    shopId: number,
+    topic: string,
+    payload: Record<string, unknown>,
+    webhookId: string,
+  ) => Promise<string | null>;
   /**
    * Asked before a deletion is applied: false when the resource still exists upstream (a connected
    * shop's platform is asked; without a connection the signed, delete-shaped body is trusted).
@@ -68,7 +81,12 @@ export function createStorefrontSync(deps: {
   const clock = deps.clock ?? Date.now;
   let running: Promise<number> | null = null;
 
-  async function apply(shopId: number, topic: string, payload: Record<string, unknown>, webhookId: string): Promise<string> {
+  async function apply(
+    shopId: number,
+    topic: string,
+    payload: Record<string, unknown>,
+    webhookId: string,
+  ): Promise<string> {
     const handled = await deps.platformTopics?.(shopId, topic, payload, webhookId);
     if (handled !== undefined && handled !== null) return handled;
     const id = Number(payload.id);
@@ -76,8 +94,10 @@ export function createStorefrontSync(deps: {
     if (resource === 'products' || resource === 'orders' || resource === 'collections') {
       if (action === 'delete') {
         if (!Number.isSafeInteger(id)) return 'error: payload has no id';
-        if (resource !== 'orders' && deps.confirmGone && !(await deps.confirmGone(shopId, resource, id))) return 'skipped: the platform still has it';
-        if (resource === 'products') return (await catalogAdmin.deleteProduct(shopId, id)) ? 'applied' : 'skipped: unknown product';
+        if (resource !== 'orders' && deps.confirmGone && !(await deps.confirmGone(shopId, resource, id)))
+          return 'skipped: the platform still has it';
+        if (resource === 'products')
+          return (await catalogAdmin.deleteProduct(shopId, id)) ? 'applied' : 'skipped: unknown product';
         if (resource === 'collections') {
           const deleted = await store.deleteCollection(shopId, id);
           if (deleted) await catalog.apply(shopId, { collections: true });
@@ -93,7 +113,8 @@ export function createStorefrontSync(deps: {
       else if (resource === 'orders') await catalogAdmin.upsertOrders(shopId, [payload]);
       else {
         // A collection webhook without its members keeps the stored membership.
-        const members = payload.products ?? (await store.listCollections(shopId)).find((c) => c.id === id)?.products ?? [];
+        const members =
+          payload.products ?? (await store.listCollections(shopId)).find((c) => c.id === id)?.products ?? [];
         await catalogAdmin.upsertCollections(shopId, [
           {
             id: payload.id,
@@ -141,10 +162,16 @@ export function createStorefrontSync(deps: {
       for (const hook of batch) {
         let outcome: string;
         try {
-          outcome = await apply(hook.shop_id, hook.topic, JSON.parse(hook.payload) as Record<string, unknown>, hook.webhook_id);
+          outcome = await apply(
+            hook.shop_id,
+            hook.topic,
+            JSON.parse(hook.payload) as Record<string, unknown>,
+            hook.webhook_id,
+          );
         } catch (error) {
           outcome = `error: ${error instanceof AppError ? error.message : 'could not apply'}`;
-          if (!(error instanceof AppError)) deps.log?.warn({ err: error, webhook: hook.webhook_id }, 'storefront webhook failed');
+          if (!(error instanceof AppError))
+            deps.log?.warn({ err: error, webhook: hook.webhook_id }, 'storefront webhook failed');
         }
         await store.markShopWebhook(hook.shop_id, hook.webhook_id, outcome);
         done++;
@@ -161,35 +188,63 @@ export function createStorefrontSync(deps: {
      */
     async receive(
       handle: string,
-      headers: { signature?: string; topic?: string; webhookId?: string; eventId?: string; triggeredAt?: string; dialect?: 'neutral' | 'platform' },
+      headers: {
+        signature?: string;
+        topic?: string;
+        webhookId?: string;
+        eventId?: string;
+        triggeredAt?: string;
+        dialect?: 'neutral' | 'platform';
+      },
       raw: Buffer,
     ): Promise<'queued' | 'duplicate' | 'ignored'> {
       const prefix = headers.dialect === 'platform' ? 'X-Shopify' : 'X-Shop';
       const shop = await store.getShopByHandle(handle);
       if (!shop) throw new NotFoundError(`Shop ${handle} not found.`);
       if (!shop.webhook_secret)
-        throw new UnauthorizedError('Storefront webhooks are not configured for this shop (set webhook_secret).', 'webhooks_not_configured');
+        throw new UnauthorizedError(
+          'Storefront webhooks are not configured for this shop (set webhook_secret).',
+          'webhooks_not_configured',
+        );
       const expected = createHmac('sha256', shop.webhook_secret).update(raw).digest('base64');
-      if (!headers.signature || !safeEqual(headers.signature.trim(), expected)) throw new UnauthorizedError('Invalid webhook signature.', 'webhook_signature');
+      if (!headers.signature || !safeEqual(headers.signature.trim(), expected))
+        throw new UnauthorizedError('Invalid webhook signature.', 'webhook_signature');
       if (!(SHOP_TOPICS as readonly string[]).includes(headers.topic ?? '')) {
         if (headers.dialect === 'platform') return 'ignored';
-        throw new InvalidInputError(`${prefix}-Topic`, `Unknown webhook topic "${(headers.topic ?? '').slice(0, 60)}".`);
+        throw new InvalidInputError(
+          `${prefix}-Topic`,
+          `Unknown webhook topic "${(headers.topic ?? '').slice(0, 60)}".`,
+        );
       }
       if (!headers.webhookId || headers.webhookId.length > 200)
-        throw new InvalidInputError(`${prefix}-Webhook-Id`, `The ${prefix}-Webhook-Id header is required (at most 200 characters).`);
+        throw new InvalidInputError(
+          `${prefix}-Webhook-Id`,
+          `The ${prefix}-Webhook-Id header is required (at most 200 characters).`,
+        );
       let payload: unknown;
       try {
         payload = JSON.parse(raw.toString('utf8'));
       } catch {
         throw new InvalidBodyError('The webhook body is not valid JSON.');
       }
-      if (!payload || typeof payload !== 'object' || Array.isArray(payload)) throw new InvalidBodyError('The webhook body must be a JSON object.');
+      if (!payload || typeof payload !== 'object' || Array.isArray(payload))
+        throw new InvalidBodyError('The webhook body must be a JSON object.');
       // A replay: fired more than a day ago, or a signed body of another topic sent as a deletion.
-      if (replayed(headers.triggeredAt, clock()) || (headers.topic!.endsWith('/delete') && !deleteShaped(payload))) return 'ignored';
+      if (replayed(headers.triggeredAt, clock()) || (headers.topic!.endsWith('/delete') && !deleteShaped(payload)))
+        return 'ignored';
       if (headers.eventId !== undefined && (headers.eventId.length === 0 || headers.eventId.length > 200))
         throw new InvalidInputError(`${prefix}-Event-Id`, `The ${prefix}-Event-Id header must be 1 to 200 characters.`);
-      const queued = await store.enqueueShopWebhook(shop.id, headers.webhookId, headers.topic!, raw.toString('utf8'), headers.eventId);
-      if (queued) void this.applyPending().catch((error: unknown) => deps.log?.warn({ err: error }, 'storefront webhooks will be applied later'));
+      const queued = await store.enqueueShopWebhook(
+        shop.id,
+        headers.webhookId,
+        headers.topic!,
+        raw.toString('utf8'),
+        headers.eventId,
+      );
+      if (queued)
+        void this.applyPending().catch((error: unknown) =>
+          deps.log?.warn({ err: error }, 'storefront webhooks will be applied later'),
+        );
       return queued ? 'queued' : 'duplicate';
     },
 

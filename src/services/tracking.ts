@@ -57,16 +57,28 @@ export function createTrackingService(deps: {
      * event. Each event passes every check of the single form, customer signatures included (for a
      * public key: a private key is server-side and trusted).
      */
-    eventsOf(caller: { shopId: number; publicKey: boolean }, query: TrackParams, body: unknown, now: number): TrackEvent[] {
-      const list = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>).events : undefined;
+    eventsOf(
+      caller: { shopId: number; publicKey: boolean },
+      query: TrackParams,
+      body: unknown,
+      now: number,
+    ): TrackEvent[] {
+      const list =
+        body !== null && typeof body === 'object' && !Array.isArray(body)
+          ? (body as Record<string, unknown>).events
+          : undefined;
       // The query string's event is checked by the customer-signature hook, as on every public route.
       if (list === undefined) return [trackEventOf(query, now)];
       if (!Array.isArray(list)) throw new InvalidInputError('events', 'Parameter events must be an array of events.');
       if (list.length === 0 || list.length > MAX_TRACK_EVENTS)
-        throw new InvalidInputError('events', `Parameter events must hold 1 to ${MAX_TRACK_EVENTS} events, got ${list.length}.`);
+        throw new InvalidInputError(
+          'events',
+          `Parameter events must hold 1 to ${MAX_TRACK_EVENTS} events, got ${list.length}.`,
+        );
       return list.map((raw, i) => {
         const where = `events[${i}]`;
-        if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new InvalidInputError(where, `${where} must be an object of event fields.`);
+        if (raw === null || typeof raw !== 'object' || Array.isArray(raw))
+          throw new InvalidInputError(where, `${where} must be an object of event fields.`);
         try {
           const values = readParams(trackParams, raw as Record<string, unknown>);
           if (caller.publicKey) checkSignature(caller.shopId, values, where);
@@ -74,7 +86,10 @@ export function createTrackingService(deps: {
         } catch (error) {
           if (error instanceof InvalidInputError && !error.param.startsWith(where)) {
             const named = error.message.replace(`Parameter ${error.param} `, `Parameter ${where}.${error.param} `);
-            throw new InvalidInputError(`${where}.${error.param}`, named === error.message ? `${where}: ${error.message}` : named);
+            throw new InvalidInputError(
+              `${where}.${error.param}`,
+              named === error.message ? `${where}: ${error.message}` : named,
+            );
           }
           throw error;
         }

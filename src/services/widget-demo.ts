@@ -23,7 +23,12 @@ export interface DemoProduct {
 export type WidgetDemoLookup =
   | { kind: 'unknown' }
   | { kind: 'private' }
-  | { kind: 'shop'; shop: { name: string; handle: string; currency: string }; product: DemoProduct | null; rulesetId: number | null };
+  | {
+      kind: 'shop';
+      shop: { name: string; handle: string; currency: string };
+      product: DemoProduct | null;
+      rulesetId: number | null;
+    };
 
 interface ProductJsonShape {
   body_html?: string | null;
@@ -66,7 +71,10 @@ function pickProduct(catalog: ShopCatalog, handle: string | null): IndexedProduc
 }
 
 /** What the storefront widget demo page (`/widget-demo`) shows for a public key. */
-export function createWidgetDemoService(deps: { keys: Pick<KeyIndex, 'lookupFresh'>; catalog: Pick<CatalogIndex, 'ensure'> }) {
+export function createWidgetDemoService(deps: {
+  keys: Pick<KeyIndex, 'lookupFresh'>;
+  catalog: Pick<CatalogIndex, 'ensure'>;
+}) {
   return {
     async lookup(key: string, productHandle: string | null = null): Promise<WidgetDemoLookup> {
       const owner = await deps.keys.lookupFresh(key);

@@ -14,7 +14,9 @@ import { customRequestOf } from './recommendations/params.js';
 type WidgetsStore = Pick<Store, 'createWidget' | 'updateWidget' | 'deleteWidget' | 'getWidget' | 'listWidgets'>;
 
 /** The products a widget's source gives, as the storefront would get them. */
-export type WidgetPreview = { kind: 'ruleset'; answer: CustomAnswer; params: CustomParams } | { kind: 'list'; answer: ListAnswer; params: ListParams };
+export type WidgetPreview =
+  | { kind: 'ruleset'; answer: CustomAnswer; params: CustomParams }
+  | { kind: 'list'; answer: ListAnswer; params: ListParams };
 
 function problem(path: string, message: string): never {
   throw new InvalidDocumentError(`Invalid widget: ${path}: ${message}.`, [{ path, message }]);
@@ -24,7 +26,12 @@ function problem(path: string, message: string): never {
  * Storefront widgets as data (docs/widget.md, "Widgets as data"): the merchant's design and
  * source, read by /widget.js, so a change needs no edit of the theme.
  */
-export function createWidgetsService(deps: { store: WidgetsStore; catalog: CatalogIndex; products: ProductsService; recommendations: RecommendationsService }) {
+export function createWidgetsService(deps: {
+  store: WidgetsStore;
+  catalog: CatalogIndex;
+  products: ProductsService;
+  recommendations: RecommendationsService;
+}) {
   const { store, catalog } = deps;
 
   /** Checks the document and that its source exists: a widget never points at nothing when saved. */
@@ -35,7 +42,10 @@ export function createWidgetsService(deps: { store: WidgetsStore; catalog: Catal
       const rulesets = (await loadCatalog(catalog, shopId)).rulesets;
       if (!rulesets.has(source.ruleset_id)) problem('source.ruleset_id', `unknown ruleset ${source.ruleset_id}`);
     } else if (!LIST_SOURCES.has(`/products/${source.list}`)) {
-      problem('source.list', `unknown list "${source.list}"; lists are those under /api/v1/products/ (trending_products, top_sellers, …)`);
+      problem(
+        'source.list',
+        `unknown list "${source.list}"; lists are those under /api/v1/products/ (trending_products, top_sellers, …)`,
+      );
     }
     return input;
   }
@@ -80,7 +90,11 @@ export function createWidgetsService(deps: { store: WidgetsStore; catalog: Catal
       const generation = await loadCatalog(catalog, shopId);
       if ('ruleset_id' in source) {
         const params = readParams(customParams, { limit: String(input.cards) });
-        const answer = await deps.recommendations.preview(shopId, source.ruleset_id, customRequestOf(params, Date.now()));
+        const answer = await deps.recommendations.preview(
+          shopId,
+          source.ruleset_id,
+          customRequestOf(params, Date.now()),
+        );
         return { kind: 'ruleset', answer, params };
       }
       const list = LIST_SOURCES.get(`/products/${source.list}`)!;

@@ -78,7 +78,9 @@ function postgresPool(databaseUrl: string): pg.Pool {
     // Our bigint columns hold ids and epoch milliseconds, all below 2^53: read them as numbers.
     types: {
       getTypeParser: ((oid: number, format?: string) =>
-        oid === INT8_OID || oid === NUMERIC_OID ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+        oid === INT8_OID || oid === NUMERIC_OID
+          ? (v: string) => Number(v)
+          : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
     },
   });
   // An idle connection dropped by the server (restart, outage) is removed by the pool; without a

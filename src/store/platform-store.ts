@@ -55,7 +55,11 @@ export interface PlatformStore {
    * Changes the given fields; with `ifSync`, only while that sync (in that mode and phase, when
    * given) is the current one: a claim, or progress that must not overwrite a successor.
    */
-  updatePlatformConnection(shopId: number, patch: PlatformConnectionPatch, ifSync?: { id: number; mode?: SyncMode; phase?: SyncPhase }): Promise<boolean>;
+  updatePlatformConnection(
+    shopId: number,
+    patch: PlatformConnectionPatch,
+    ifSync?: { id: number; mode?: SyncMode; phase?: SyncPhase },
+  ): Promise<boolean>;
   /** Removes a customer row the platform deleted (their orders and behaviour stay). */
   deleteCustomer(shopId: number, customerId: number): Promise<boolean>;
   /** Everything stored about one customer, for a data request. */

@@ -28,11 +28,32 @@ export interface Database extends PlatformTables {
   billing_charges: DocRow & { customer_id: number; address_id: number };
   billing_onetimes: DocRow & { address_id: number };
   billing_orders: DocRow & { charge_id: number };
-  campaigns: { shop_id: number; id: number; name: string; discount_code: string | null; created_at: number; max_claims_per_customer: number };
+  campaigns: {
+    shop_id: number;
+    id: number;
+    name: string;
+    discount_code: string | null;
+    created_at: number;
+    max_claims_per_customer: number;
+  };
   campaign_claims: { shop_id: number; campaign_id: number; customer_id: number; claims: number; updated_at: number };
-  billing_providers: { shop_id: number; type: string; base_url: string | null; api_version: string | null; api_token: string | null; updated_at: number };
+  billing_providers: {
+    shop_id: number;
+    type: string;
+    base_url: string | null;
+    api_version: string | null;
+    api_token: string | null;
+    updated_at: number;
+  };
   campaign_counts: { shop_id: number; campaign_id: number; tk: string; kind: string; count: number };
-  idempotency_keys: { shop_id: number; key: string; request_hash: string; status: number; response: string; created_at: number };
+  idempotency_keys: {
+    shop_id: number;
+    key: string;
+    request_hash: string;
+    status: number;
+    response: string;
+    created_at: number;
+  };
   shop_webhooks: {
     shop_id: number;
     webhook_id: string;
@@ -57,7 +78,16 @@ export interface Database extends PlatformTables {
     created_at: number;
     cart_token: string | null;
   };
-  source_days: { shop_id: number; day: number; source: string; impressions: number; clicks: number; add_to_carts: number; orders: number; revenue: number };
+  source_days: {
+    shop_id: number;
+    day: number;
+    source: string;
+    impressions: number;
+    clicks: number;
+    add_to_carts: number;
+    orders: number;
+    revenue: number;
+  };
   order_attributions: {
     shop_id: number;
     order_id: number;

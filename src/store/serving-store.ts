@@ -10,5 +10,8 @@ export interface ServedProduct {
 /** The ready-to-serve parts of products (§23): what a shop's load reads instead of documents. */
 export interface ServingStore {
   /** Every product of a shop in id order (a page of it with afterId/limit), with its stored serving row if any. */
-  listServedProducts(shopId: number, options: { afterId?: number; limit?: number; ids?: number[] }): Promise<ServedProduct[]>;
+  listServedProducts(
+    shopId: number,
+    options: { afterId?: number; limit?: number; ids?: number[] },
+  ): Promise<ServedProduct[]>;
 }

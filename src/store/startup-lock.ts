@@ -28,7 +28,10 @@ async function withAdvisoryLock<T>(databaseUrl: string, work: () => Promise<T>, 
   client.on('error', () => undefined);
   await client.connect();
   try {
-    const { rows } = await client.query<{ locked: boolean }>('select pg_try_advisory_lock(hashtextextended($1, 0)) as locked', [name]);
+    const { rows } = await client.query<{ locked: boolean }>(
+      'select pg_try_advisory_lock(hashtextextended($1, 0)) as locked',
+      [name],
+    );
     if (!rows[0]?.locked) {
       onWait?.();
       await client.query('select pg_advisory_lock(hashtextextended($1, 0))', [name]);

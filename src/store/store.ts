@@ -1,7 +1,14 @@
 import type { Collection, Customer, Order, OrderLine } from '../domain/catalog/collection.js';
 import type { Market } from '../domain/catalog/market.js';
 import type { Product } from '../domain/catalog/product.js';
-import type { BillingCharge, BillingProviderType, BillingSubscription, Campaign, CampaignCounter, LedgerKind } from '../domain/billing/types.js';
+import type {
+  BillingCharge,
+  BillingProviderType,
+  BillingSubscription,
+  Campaign,
+  CampaignCounter,
+  LedgerKind,
+} from '../domain/billing/types.js';
 import type { StoreEvent, StoredEvent } from '../domain/events.js';
 import type { Ruleset, RulesetDocument } from '../domain/rules/types.js';
 import type { ApiKeyRecord, Shop } from '../domain/shop.js';
@@ -12,7 +19,17 @@ import type { ServingStore } from './serving-store.js';
 
 export type NewShop = Omit<Shop, 'id' | 'data_version' | 'created_at' | 'updated_at'>;
 export type ShopPatch = Partial<
-  Pick<Shop, 'name' | 'timezone' | 'currency' | 'scopes' | 'public_url' | 'webhook_secret' | 'billing_webhook_secret' | 'settings'>
+  Pick<
+    Shop,
+    | 'name'
+    | 'timezone'
+    | 'currency'
+    | 'scopes'
+    | 'public_url'
+    | 'webhook_secret'
+    | 'billing_webhook_secret'
+    | 'settings'
+  >
 >;
 
 /**
@@ -44,7 +61,11 @@ export interface Store extends TrackingStore, ExperimentStore, WidgetStore, Plat
    * Adds new keys: the shop's current keys of the same kinds expire at `graceUntil`, keys already in
    * a grace period expire now, and so does the key with `endNowHash` (the one that asked).
    */
-  rotateApiKeys(shopId: number, keys: ApiKeyRecord[], rotation: { now: number; graceUntil: number; endNowHash: string | null }): Promise<void>;
+  rotateApiKeys(
+    shopId: number,
+    keys: ApiKeyRecord[],
+    rotation: { now: number; graceUntil: number; endNowHash: string | null },
+  ): Promise<void>;
   /** Ends the shop's live key with this hash now; returns how many (0 or 1). */
   revokeApiKeys(shopId: number, keyHash: string, now: number): Promise<number>;
   /** Every key of a shop, live or not, newest first (hashes only). */
@@ -96,21 +117,37 @@ export interface Store extends TrackingStore, ExperimentStore, WidgetStore, Plat
   /** Handles of the latest product views of a session or customer, newest first, repeats included. */
   latestViewedHandles(shopId: number, filter: EventFilter, scan: number): Promise<string[]>;
   /** The latest product views (newest first, at most `limit`): what the model reads of co-viewing. */
-  listRecentViews(shopId: number, limit: number): Promise<{ uuid: string | null; customer_id: number | null; handle: string; created_at: number }[]>;
+  listRecentViews(
+    shopId: number,
+    limit: number,
+  ): Promise<{ uuid: string | null; customer_id: number | null; handle: string; created_at: number }[]>;
   /** How many events the shop has taken: moves with every stored event, so a model can tell it is current. */
   eventCount(shopId: number): Promise<number>;
-  listEventCounts(shopId: number, sinceDay: number): Promise<{ day: number; handle: string; views: number; adds: number; removes: number }[]>;
+  listEventCounts(
+    shopId: number,
+    sinceDay: number,
+  ): Promise<{ day: number; handle: string; views: number; adds: number; removes: number }[]>;
   /**
    * Events per verb in fixed periods of `periodMs` (aligned on the epoch; a whole number of
    * minutes), created at or after `since` (epoch ms): `start` is the period's first instant.
    */
-  countEventsByPeriod(shopId: number, since: number, periodMs: number): Promise<{ start: number; verb: StoreEvent['verb']; count: number }[]>;
+  countEventsByPeriod(
+    shopId: number,
+    since: number,
+    periodMs: number,
+  ): Promise<{ start: number; verb: StoreEvent['verb']; count: number }[]>;
 
   /** Upserts ledger documents by id; with `onlyNewer`, an older updated_at never overwrites a newer one. */
   upsertLedger(shopId: number, kind: LedgerKind, docs: LedgerDoc[], options?: { onlyNewer?: boolean }): Promise<void>;
   getLedgerDoc<T>(
     shopId: number,
-    table: 'billing_customers' | 'billing_addresses' | 'billing_subscriptions' | 'billing_charges' | 'billing_onetimes' | 'billing_orders',
+    table:
+      | 'billing_customers'
+      | 'billing_addresses'
+      | 'billing_subscriptions'
+      | 'billing_charges'
+      | 'billing_onetimes'
+      | 'billing_orders',
     id: number,
   ): Promise<T | null>;
   listCustomerSubscriptions(shopId: number, customerId: number): Promise<BillingSubscription[]>;
@@ -143,14 +180,24 @@ export interface Store extends TrackingStore, ExperimentStore, WidgetStore, Plat
   /** Gives a key back after a failure; `mayHaveWritten` keeps it marked so the next try looks first. */
   abandonIdempotencyKey(shopId: number, key: string, mayHaveWritten: boolean): Promise<void>;
 
-  createCampaign(shopId: number, campaign: { name: string; discount_code: string | null; max_claims_per_customer: number }): Promise<Campaign>;
+  createCampaign(
+    shopId: number,
+    campaign: { name: string; discount_code: string | null; max_claims_per_customer: number },
+  ): Promise<Campaign>;
   getCampaign(shopId: number, id: number): Promise<Campaign | null>;
   /** The shop's campaigns, oldest first. */
   listCampaigns(shopId: number): Promise<Campaign[]>;
   /** Changes a campaign; null when there is no such campaign. */
-  updateCampaign(shopId: number, id: number, patch: Partial<Pick<Campaign, 'name' | 'discount_code' | 'max_claims_per_customer'>>): Promise<Campaign | null>;
+  updateCampaign(
+    shopId: number,
+    id: number,
+    patch: Partial<Pick<Campaign, 'name' | 'discount_code' | 'max_claims_per_customer'>>,
+  ): Promise<Campaign | null>;
   countCampaign(shopId: number, campaignId: number, tk: string, counter: CampaignCounter, by: number): Promise<void>;
-  campaignCounts(shopId: number, campaignId: number): Promise<{ tk: string; counter: CampaignCounter; count: number }[]>;
+  campaignCounts(
+    shopId: number,
+    campaignId: number,
+  ): Promise<{ tk: string; counter: CampaignCounter; count: number }[]>;
   /** Every campaign's counters of a shop, summed over tracking keys. */
   campaignTotals(shopId: number): Promise<{ campaign_id: number; counter: CampaignCounter; count: number }[]>;
   /** Takes one of a customer's claims on a campaign atomically; false when all `max` are taken. */
@@ -159,12 +206,26 @@ export interface Store extends TrackingStore, ExperimentStore, WidgetStore, Plat
   releaseCampaignClaim(shopId: number, campaignId: number, customerId: number): Promise<void>;
   campaignClaims(shopId: number, campaignId: number, customerId: number): Promise<number>;
   /** Applies a webhook's documents once per webhook id; false when the id was seen before. */
-  applyWebhook(shopId: number, source: string, webhookId: string, kind: LedgerKind, docs: LedgerDoc[]): Promise<boolean>;
+  applyWebhook(
+    shopId: number,
+    source: string,
+    webhookId: string,
+    kind: LedgerKind,
+    docs: LedgerDoc[],
+  ): Promise<boolean>;
 
   /** Queues a storefront webhook durably; false when its id, or the platform event id given with it, was queued before. */
-  enqueueShopWebhook(shopId: number, webhookId: string, topic: string, payload: string, eventId?: string): Promise<boolean>;
+  enqueueShopWebhook(
+    shopId: number,
+    webhookId: string,
+    topic: string,
+    payload: string,
+    eventId?: string,
+  ): Promise<boolean>;
   /** The oldest webhooks not applied yet, across shops. */
-  pendingShopWebhooks(limit: number): Promise<{ shop_id: number; webhook_id: string; topic: string; payload: string }[]>;
+  pendingShopWebhooks(
+    limit: number,
+  ): Promise<{ shop_id: number; webhook_id: string; topic: string; payload: string }[]>;
   markShopWebhook(shopId: number, webhookId: string, outcome: string): Promise<void>;
   deleteCollection(shopId: number, collectionId: number): Promise<boolean>;
   /** updated_at (epoch ms) of stored products and orders, for "never older over newer". */
@@ -183,12 +244,22 @@ export interface LedgerDoc {
 export interface OnetimeWrite {
   /** The outcome as the service describes it, stored as JSON with the idempotency key. */
   outcome: unknown;
-  docs: { kind: 'billing_onetimes' | 'billing_charges' | 'billing_orders' | 'billing_subscriptions'; doc: LedgerDoc & Record<string, unknown> }[];
+  docs: {
+    kind: 'billing_onetimes' | 'billing_charges' | 'billing_orders' | 'billing_subscriptions';
+    doc: LedgerDoc & Record<string, unknown>;
+  }[];
 }
 
-export type OnetimeOutcome = { state: 'done'; outcome: string; replayed: boolean } | { state: 'conflict' } | { state: 'busy' };
+export type OnetimeOutcome =
+  | { state: 'done'; outcome: string; replayed: boolean }
+  | { state: 'conflict' }
+  | { state: 'busy' };
 
-export type IdempotencyClaim = { state: 'claimed'; resumed: boolean } | { state: 'done'; outcome: string } | { state: 'busy' } | { state: 'conflict' };
+export type IdempotencyClaim =
+  | { state: 'claimed'; resumed: boolean }
+  | { state: 'done'; outcome: string }
+  | { state: 'busy' }
+  | { state: 'conflict' };
 
 /** A shop's billing provider as stored: the API token sealed with REBOUND_SECRET_KEY. */
 export interface BillingProviderRecord {

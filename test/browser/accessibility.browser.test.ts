@@ -16,7 +16,11 @@ const WIDTHS = { desktop: { width: 1280, height: 900 }, phone: { width: 390, hei
 
 /** Every page of the console, as a merchant reaches it, and what shows it has loaded. */
 const PAGES: { name: string; hash: string; ready: (page: Page) => Promise<unknown> }[] = [
-  { name: 'rulesets', hash: '#/rulesets', ready: (p) => p.getByRole('link', { name: 'Running: Upsell test' }).waitFor() },
+  {
+    name: 'rulesets',
+    hash: '#/rulesets',
+    ready: (p) => p.getByRole('link', { name: 'Running: Upsell test' }).waitFor(),
+  },
   { name: 'editor', hash: '#/rulesets/1', ready: (p) => p.getByRole('list', { name: 'Trace' }).waitFor() },
   {
     name: 'widgets',
@@ -35,12 +39,28 @@ const PAGES: { name: string; hash: string; ready: (page: Page) => Promise<unknow
         .first()
         .waitFor(),
   },
-  { name: 'product', hash: '#/catalog/1', ready: (p) => p.getByRole('heading', { name: 'Item 1', level: 1 }).waitFor() },
-  { name: 'insights', hash: '#/insights', ready: (p) => p.getByRole('heading', { name: /Attributed revenue/ }).waitFor() },
-  { name: 'experiments', hash: '#/experiments', ready: (p) => p.getByRole('table', { name: /Figures per arm/ }).waitFor() },
+  {
+    name: 'product',
+    hash: '#/catalog/1',
+    ready: (p) => p.getByRole('heading', { name: 'Item 1', level: 1 }).waitFor(),
+  },
+  {
+    name: 'insights',
+    hash: '#/insights',
+    ready: (p) => p.getByRole('heading', { name: /Attributed revenue/ }).waitFor(),
+  },
+  {
+    name: 'experiments',
+    hash: '#/experiments',
+    ready: (p) => p.getByRole('table', { name: /Figures per arm/ }).waitFor(),
+  },
   { name: 'campaigns', hash: '#/campaigns', ready: (p) => p.getByRole('heading', { name: 'New campaign' }).waitFor() },
   { name: 'billing', hash: '#/billing', ready: (p) => p.getByRole('heading', { name: 'Billing provider' }).waitFor() },
-  { name: 'connection', hash: '#/connection', ready: (p) => p.getByRole('heading', { name: 'Connect your store' }).waitFor() },
+  {
+    name: 'connection',
+    hash: '#/connection',
+    ready: (p) => p.getByRole('heading', { name: 'Connect your store' }).waitFor(),
+  },
   { name: 'settings', hash: '#/settings', ready: (p) => p.locator('[data-setting="trending_window_days"]').waitFor() },
 ];
 

@@ -19,7 +19,14 @@ describe.skipIf(!inject('chromium'))('billing pages of the console in Chromium',
     t = await startApp(backend, { REBOUND_SECRET_KEY: TEST_SECRET_KEY, REBOUND_ALLOW_PRIVATE_UPSTREAMS: 'true' });
     base = await listen(t.app);
     privateKey = (await t.createShop('subs-shop', { name: 'Subscriptions shop' })).private;
-    expect((await t.admin('POST', '/admin/v1/shops/subs-shop/campaigns', { name: 'Winter winback', discount_code: 'COLD10' })).statusCode).toBe(201);
+    expect(
+      (
+        await t.admin('POST', '/admin/v1/shops/subs-shop/campaigns', {
+          name: 'Winter winback',
+          discount_code: 'COLD10',
+        })
+      ).statusCode,
+    ).toBe(201);
     browser = await launchChromium();
   });
   afterAll(async () => {
@@ -95,12 +102,18 @@ describe.skipIf(!inject('chromium'))('billing pages of the console in Chromium',
     await page.getByRole('button', { name: 'Save limit' }).click();
     await page.getByRole('status').filter({ hasText: 'Saved: 3 per customer.' }).waitFor();
     await expect.poll(() => row.getByRole('cell').nth(2).textContent()).toBe('3');
-    expect((await t.admin('GET', '/admin/v1/shops/subs-shop/campaigns')).json().data[0].max_claims_per_customer).toBe(3);
+    expect((await t.admin('GET', '/admin/v1/shops/subs-shop/campaigns')).json().data[0].max_claims_per_customer).toBe(
+      3,
+    );
 
     await limit.fill('0');
     await page.getByRole('button', { name: 'Save limit' }).click();
-    expect(await limit.evaluate((input) => (input as unknown as { validity: { valid: boolean } }).validity.valid)).toBe(false);
-    expect((await t.admin('GET', '/admin/v1/shops/subs-shop/campaigns')).json().data[0].max_claims_per_customer).toBe(3);
+    expect(await limit.evaluate((input) => (input as unknown as { validity: { valid: boolean } }).validity.valid)).toBe(
+      false,
+    );
+    expect((await t.admin('GET', '/admin/v1/shops/subs-shop/campaigns')).json().data[0].max_claims_per_customer).toBe(
+      3,
+    );
     await screenshot(page, 'console-campaign-claim-limit');
     expect(errors).toEqual([]);
     await page.close();
@@ -116,7 +129,10 @@ describe.skipIf(!inject('chromium'))('billing pages of the console in Chromium',
     await page.getByRole('button', { name: 'Create the campaign' }).click();
     await page.getByText(/Created “Spring return”/).waitFor();
     const campaigns = (await t.admin('GET', '/admin/v1/shops/subs-shop/campaigns')).json().data;
-    expect(campaigns.find((c: { name: string }) => c.name === 'Spring return')).toMatchObject({ discount_code: 'SPRING5', max_claims_per_customer: 2 });
+    expect(campaigns.find((c: { name: string }) => c.name === 'Spring return')).toMatchObject({
+      discount_code: 'SPRING5',
+      max_claims_per_customer: 2,
+    });
     await page.getByRole('button', { name: 'Spring return' }).waitFor();
 
     await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Billing' }).click();

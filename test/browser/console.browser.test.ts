@@ -35,13 +35,45 @@ describe.skipIf(!inject('chromium'))('console in Chromium', () => {
     await t.createShop('second-shop', { name: 'Second shop' });
     publicKey = keys.public;
     privateKey = keys.private;
-    const image = (name: string) => [{ id: name.length, src: `${base}/demo/images/${name}.svg`, width: 800, height: 800 }];
+    const image = (name: string) => [
+      { id: name.length, src: `${base}/demo/images/${name}.svg`, width: 800, height: 800 },
+    ];
     const products = [
-      productInput(TENT, { title: 'Alpine Tent', handle: 'alpine-tent', tags: 'camping, tent', product_type: 'Tents', images: image('tent') }),
-      productInput(STAKES, { title: 'Tent Stakes', handle: 'tent-stakes', tags: 'camping, accessory', product_type: 'Accessories', images: image('stakes') }),
-      productInput(GIFT, { title: 'Gift Card', handle: 'gift-card', tags: 'gift', product_type: 'Gift cards', images: image('gift') }),
-      productInput(MUG, { title: 'Trail Mug', handle: 'trail-mug', tags: 'camping, gift', product_type: 'Kitchen', images: image('mug') }),
-      productInput(JACKET, { title: 'Rain Jacket', handle: 'rain-jacket', tags: 'rain', product_type: 'Jackets', images: image('jacket') }),
+      productInput(TENT, {
+        title: 'Alpine Tent',
+        handle: 'alpine-tent',
+        tags: 'camping, tent',
+        product_type: 'Tents',
+        images: image('tent'),
+      }),
+      productInput(STAKES, {
+        title: 'Tent Stakes',
+        handle: 'tent-stakes',
+        tags: 'camping, accessory',
+        product_type: 'Accessories',
+        images: image('stakes'),
+      }),
+      productInput(GIFT, {
+        title: 'Gift Card',
+        handle: 'gift-card',
+        tags: 'gift',
+        product_type: 'Gift cards',
+        images: image('gift'),
+      }),
+      productInput(MUG, {
+        title: 'Trail Mug',
+        handle: 'trail-mug',
+        tags: 'camping, gift',
+        product_type: 'Kitchen',
+        images: image('mug'),
+      }),
+      productInput(JACKET, {
+        title: 'Rain Jacket',
+        handle: 'rain-jacket',
+        tags: 'rain',
+        product_type: 'Jackets',
+        images: image('jacket'),
+      }),
     ];
     expect((await t.admin('PUT', '/admin/v1/shops/outfitters/products', products)).statusCode).toBe(200);
     expect(
@@ -61,7 +93,13 @@ describe.skipIf(!inject('chromium'))('console in Chromium', () => {
         ])
       ).statusCode,
     ).toBe(200);
-    expect((await t.admin('PUT', '/admin/v1/shops/outfitters/customers', [{ id: 77, email: 'ann@example.com', tags: 'vip' }])).statusCode).toBe(200);
+    expect(
+      (
+        await t.admin('PUT', '/admin/v1/shops/outfitters/customers', [
+          { id: 77, email: 'ann@example.com', tags: 'vip' },
+        ])
+      ).statusCode,
+    ).toBe(200);
     browser = await launchChromium();
   });
 
@@ -89,7 +127,8 @@ describe.skipIf(!inject('chromium'))('console in Chromium', () => {
   const ruleBlock = (page: Page, n: number) => page.getByRole('region', { name: `Rule ${n}`, exact: true });
   const conditionRow = (page: Page, rule: number, group: number, condition: number) =>
     page.getByRole('group', { name: `Rule ${rule}, group ${group}, condition ${condition}`, exact: true });
-  const outputRow = (page: Page, rule: number, output: number) => page.getByRole('group', { name: `Rule ${rule}, output ${output}`, exact: true });
+  const outputRow = (page: Page, rule: number, output: number) =>
+    page.getByRole('group', { name: `Rule ${rule}, output ${output}`, exact: true });
   const preview = (page: Page) => page.getByRole('region', { name: 'Live preview' });
 
   async function pickProduct(scope: Locator, searchLabel: string, search: string, title: string): Promise<void> {
@@ -203,14 +242,21 @@ describe.skipIf(!inject('chromium'))('console in Chromium', () => {
     // Every input the ruleset reads is in both snippets: the cart rule needs the cart subtotal.
     expect(useIt).toContain('data-cart-subtotal="CART_SUBTOTAL"');
     expect(useIt).toContain('&shop_product_ids=PRODUCT_ID&cart_subtotal=CART_SUBTOTAL');
-    expect(stored.rules[1]).toMatchObject({ exit_if_matched: true, logic: [{ rules: [{ type: 'cart_subtotal', operator: 'greater_than', value: '100' }] }] });
+    expect(stored.rules[1]).toMatchObject({
+      exit_if_matched: true,
+      logic: [{ rules: [{ type: 'cart_subtotal', operator: 'greater_than', value: '100' }] }],
+    });
 
     // Reorder with the keyboard buttons: the exit rule runs first and the stakes are never reached.
     await rule2.getByRole('button', { name: 'Move rule 2 up' }).click();
     await expect.poll(() => previewTitles(page)).toEqual(['Gift Card']);
     // Focus follows the moved rule (now first, so its other move button), instead of dropping to the page.
     await expect
-      .poll(() => page.evaluate(() => (document.activeElement as unknown as { getAttribute(n: string): string | null }).getAttribute('aria-label')))
+      .poll(() =>
+        page.evaluate(() =>
+          (document.activeElement as unknown as { getAttribute(n: string): string | null }).getAttribute('aria-label'),
+        ),
+      )
       .toBe('Move rule 1 down');
     expect(await live.getByLabel('Rule 2: not evaluated').count()).toBe(1);
     await page.getByRole('button', { name: 'Save ruleset' }).click();
@@ -312,7 +358,11 @@ describe.skipIf(!inject('chromium'))('console in Chromium', () => {
       const line = conditionRow(page, 1, 1, i + 1);
       await line.getByLabel('Condition type').selectOption(row.type);
       if (row.operator) await line.getByLabel('Operator').selectOption(row.operator);
-      expected.push({ type: row.type, ...(row.operator ? { operator: row.operator } : {}), ...(await fillValue(line, row.kind)) });
+      expected.push({
+        type: row.type,
+        ...(row.operator ? { operator: row.operator } : {}),
+        ...(await fillValue(line, row.kind)),
+      });
     }
 
     // Outputs: one row per output type.
@@ -387,7 +437,9 @@ describe.skipIf(!inject('chromium'))('console in Chromium', () => {
         await line.getByLabel('Value', { exact: true }).fill('US,CA');
         return { value: 'US,CA' };
       default:
-        throw new Error(`the console test has no way to fill value kind ${kind}; the catalog grew a kind the console must support`);
+        throw new Error(
+          `the console test has no way to fill value kind ${kind}; the catalog grew a kind the console must support`,
+        );
     }
   }
 
@@ -418,7 +470,10 @@ describe.skipIf(!inject('chromium'))('console in Chromium', () => {
   it('lists rulesets with their rule count and last change, and duplicates and deletes them', async () => {
     const created = await t.admin('POST', '/admin/v1/shops/outfitters/rulesets', {
       name: 'Listed set',
-      rules: [{ output: [{ type: 'product', products: [{ product_id: GIFT }] }] }, { enabled: false, output: [{ type: 'none' }] }],
+      rules: [
+        { output: [{ type: 'product', products: [{ product_id: GIFT }] }] },
+        { enabled: false, output: [{ type: 'none' }] },
+      ],
     });
     expect(created.statusCode).toBe(201);
     const { page, errors } = await signedIn();
@@ -431,7 +486,11 @@ describe.skipIf(!inject('chromium'))('console in Chromium', () => {
     await row.getByRole('button', { name: 'Duplicate Listed set' }).click();
     const copyRow = page.getByRole('row').filter({ has: page.getByRole('link', { name: 'Listed set (copy)' }) });
     await copyRow.waitFor();
-    const list = (await t.admin('GET', '/admin/v1/shops/outfitters/rulesets')).json().data as { id: number; name: string; rules: unknown[] }[];
+    const list = (await t.admin('GET', '/admin/v1/shops/outfitters/rulesets')).json().data as {
+      id: number;
+      name: string;
+      rules: unknown[];
+    }[];
     const copy = list.find((r) => r.name === 'Listed set (copy)')!;
     expect(copy.rules).toEqual(list.find((r) => r.name === 'Listed set')!.rules);
 
@@ -465,7 +524,11 @@ describe.skipIf(!inject('chromium'))('console in Chromium', () => {
           getAttribute(n: string): string | null;
           closest(s: string): { getAttribute(n: string): string | null } | null;
         };
-        return { tag: el.tagName, label: el.getAttribute('aria-label'), group: el.closest('fieldset, [role="group"]')?.getAttribute('aria-label') ?? null };
+        return {
+          tag: el.tagName,
+          label: el.getAttribute('aria-label'),
+          group: el.closest('fieldset, [role="group"]')?.getAttribute('aria-label') ?? null,
+        };
       });
     await page.getByRole('button', { name: 'New ruleset' }).click();
     expect(await page.getByRole('status').filter({ hasText: 'Unsaved changes' }).count()).toBe(0);
@@ -496,10 +559,17 @@ describe.skipIf(!inject('chromium'))('console in Chromium', () => {
     const unlabeled = await page.locator('input, select, textarea, button').evaluateAll((controls) =>
       controls
         .filter((c) => {
-          const el = c as unknown as { type?: string; labels?: { length: number } | null; getAttribute(name: string): string | null };
+          const el = c as unknown as {
+            type?: string;
+            labels?: { length: number } | null;
+            getAttribute(name: string): string | null;
+          };
           if (el.type === 'hidden') return false;
           const named =
-            (el.labels?.length ?? 0) > 0 || el.getAttribute('aria-label') || el.getAttribute('aria-labelledby') || (c.textContent ?? '').trim() !== '';
+            (el.labels?.length ?? 0) > 0 ||
+            el.getAttribute('aria-label') ||
+            el.getAttribute('aria-labelledby') ||
+            (c.textContent ?? '').trim() !== '';
           return !named;
         })
         .map((c) => c.outerHTML.slice(0, 120)),
@@ -611,7 +681,11 @@ describe.skipIf(!inject('chromium'))('console in Chromium', () => {
     await rule.getByRole('button', { name: 'Move rule 1, output 2 up' }).press('Enter');
     expect(await outputRow(page, 1, 1).getByLabel('Output type').inputValue()).toBe('tag');
     await expect
-      .poll(() => page.evaluate(() => (document.activeElement as unknown as { getAttribute(n: string): string | null }).getAttribute('aria-label')))
+      .poll(() =>
+        page.evaluate(() =>
+          (document.activeElement as unknown as { getAttribute(n: string): string | null }).getAttribute('aria-label'),
+        ),
+      )
       .toBe('Move rule 1, output 1 down');
     await page.getByRole('button', { name: 'Save ruleset' }).click();
     await expect.poll(() => page.url()).toMatch(/#\/rulesets\/\d+$/);
@@ -640,7 +714,10 @@ describe.skipIf(!inject('chromium'))('console in Chromium', () => {
         line_items: [{ product_id: MUG, variant_id: MUG * 10 + 1, quantity: 1, price: '10.00' }],
       },
     ]);
-    const campaign = await t.admin('POST', '/admin/v1/shops/outfitters/campaigns', { name: 'Winback', discount_code: 'COMEBACK' });
+    const campaign = await t.admin('POST', '/admin/v1/shops/outfitters/campaigns', {
+      name: 'Winback',
+      discount_code: 'COMEBACK',
+    });
     expect(campaign.statusCode).toBe(201);
     const { page, errors } = await signedIn();
 

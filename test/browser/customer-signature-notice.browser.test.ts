@@ -21,9 +21,13 @@ describe.skipIf(!inject('chromium'))('customer signatures and shop settings in C
     base = await listen(t.app);
     ({ private: privateKey, public: publicKey } = await t.createShop('unsigned', { name: 'Unsigned' }));
     // The operator's own settings, which the shop's key must be able to send back unchanged.
-    expect((await t.admin('PATCH', '/admin/v1/shops/unsigned', { settings: { rate_limit_public_per_minute: 900, trending_window_days: 10 } })).statusCode).toBe(
-      200,
-    );
+    expect(
+      (
+        await t.admin('PATCH', '/admin/v1/shops/unsigned', {
+          settings: { rate_limit_public_per_minute: 900, trending_window_days: 10 },
+        })
+      ).statusCode,
+    ).toBe(200);
     browser = await launchChromium();
   });
 
@@ -45,7 +49,8 @@ describe.skipIf(!inject('chromium'))('customer signatures and shop settings in C
   }
 
   const settingsOf = async () => (await t.admin('GET', '/admin/v1/shops/unsigned')).json().shop.settings;
-  const named = async () => (await t.app.inject(`/api/v1/products/purchased?key=${publicKey}&shop_customer_id=5`)).statusCode;
+  const named = async () =>
+    (await t.app.inject(`/api/v1/products/purchased?key=${publicKey}&shop_customer_id=5`)).statusCode;
 
   it('asks before requiring signatures, saying what breaks; a dismissed question changes nothing; Settings undoes it', async () => {
     const { page, errors } = await signIn();
@@ -89,8 +94,12 @@ describe.skipIf(!inject('chromium'))('customer signatures and shop settings in C
     await page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor();
     const trending = page.locator('[data-setting="trending_window_days"]');
     expect(await trending.getByRole('spinbutton').inputValue()).toBe('10');
-    expect(await page.locator('[data-setting="attribution_window_hours"]').textContent()).toContain('Not set: the default (24 hours) applies.');
-    expect(await page.locator('[data-setting="rate_limit_public_per_minute"]').getByRole('spinbutton').inputValue()).toBe('900');
+    expect(await page.locator('[data-setting="attribution_window_hours"]').textContent()).toContain(
+      'Not set: the default (24 hours) applies.',
+    );
+    expect(
+      await page.locator('[data-setting="rate_limit_public_per_minute"]').getByRole('spinbutton').inputValue(),
+    ).toBe('900');
     await trending.getByRole('button', { name: 'Use the default for “Trending looks back”' }).click();
     await page.getByLabel('Trending fades by half every').fill('7');
     await page.getByRole('button', { name: 'Save settings' }).click();

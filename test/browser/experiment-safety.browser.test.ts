@@ -42,8 +42,12 @@ describe.skipIf(!inject('chromium'))('experiments, safely, in the console', () =
     // A few visitors and clicks, no orders: nothing to conclude yet.
     const events = [];
     for (let n = 1; n <= 12; n++) {
-      const source = (await t.app.inject(`/api/v1/custom/id/1?key=${key}&uuid=${uuid(n)}`)).json().metadata.source as string;
-      events.push({ type: 'impression', uuid: uuid(n), source }, { type: 'click', uuid: uuid(n), source, product_id: 1 });
+      const source = (await t.app.inject(`/api/v1/custom/id/1?key=${key}&uuid=${uuid(n)}`)).json().metadata
+        .source as string;
+      events.push(
+        { type: 'impression', uuid: uuid(n), source },
+        { type: 'click', uuid: uuid(n), source, product_id: 1 },
+      );
     }
     await t.app.inject({ method: 'POST', url: `/api/v1/analytics/track?key=${key}`, payload: { events } });
     browser = await launchChromium();

@@ -59,19 +59,26 @@ describe.skipIf(!inject('chromium'))('experiments in the console', () => {
     const orders = [];
     const events = [];
     for (let n = from; n < to; n++) {
-      const source = (await t.app.inject(`/api/v1/custom/id/1?key=${key}&uuid=${uuid(n)}`)).json().metadata.source as string;
+      const source = (await t.app.inject(`/api/v1/custom/id/1?key=${key}&uuid=${uuid(n)}`)).json().metadata
+        .source as string;
       events.push({ type: 'impression', uuid: uuid(n), source });
       if (n % 4 === 0) events.push({ type: 'click', uuid: uuid(n), source, product_id: 1 });
       if (n % (source.endsWith(':B') ? 10 : 20) === 0) {
         orders.push({
           id: n,
           created_at: new Date().toISOString(),
-          line_items: [{ product_id: 1, quantity: 1, price: '25.00', properties: [{ name: '_rebound_source', value: source }] }],
+          line_items: [
+            { product_id: 1, quantity: 1, price: '25.00', properties: [{ name: '_rebound_source', value: source }] },
+          ],
         });
       }
     }
     for (let i = 0; i < events.length; i += 100)
-      await t.app.inject({ method: 'POST', url: `/api/v1/analytics/track?key=${key}`, payload: { events: events.slice(i, i + 100) } });
+      await t.app.inject({
+        method: 'POST',
+        url: `/api/v1/analytics/track?key=${key}`,
+        payload: { events: events.slice(i, i + 100) },
+      });
     await t.admin('PUT', '/admin/v1/shops/outfitters/orders', orders);
   }
 
@@ -109,7 +116,9 @@ describe.skipIf(!inject('chromium'))('experiments in the console', () => {
     await page.getByLabel('Winner').selectOption('B');
     await page.getByRole('button', { name: 'Stop the experiment' }).click();
     await page.getByText(/Stopped .*winner: B/).waitFor();
-    expect((await t.app.inject(`/api/v1/custom/id/1?key=${key}&uuid=${uuid(1)}`)).json().metadata.source).toBe('ruleset:2:v1');
+    expect((await t.app.inject(`/api/v1/custom/id/1?key=${key}&uuid=${uuid(1)}`)).json().metadata.source).toBe(
+      'ruleset:2:v1',
+    );
     await screenshot(page, 'console-experiment-stopped');
     expect(errors).toEqual([]);
     await page.close();

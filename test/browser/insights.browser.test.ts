@@ -46,7 +46,14 @@ describe.skipIf(!inject('chromium'))('insights in the console', () => {
       created_at: new Date(hoursAgo(26)).toISOString(),
       line_items: [{ product_id: product, quantity: 1 }],
     });
-    await t.admin('PUT', '/admin/v1/shops/ins/orders', [order(1, 1), order(2, 1), order(3, 1), order(4, 1), order(5, 2), order(6, 2)]);
+    await t.admin('PUT', '/admin/v1/shops/ins/orders', [
+      order(1, 1),
+      order(2, 1),
+      order(3, 1),
+      order(4, 1),
+      order(5, 2),
+      order(6, 2),
+    ]);
     browser = await launchChromium();
   });
 
@@ -75,7 +82,10 @@ describe.skipIf(!inject('chromium'))('insights in the console', () => {
     expect(rows.some((r) => r.startsWith('Item 2'))).toBe(false);
 
     // Axes carry their units.
-    const ticks = async (name: RegExp) => (await page.getByRole('figure', { name }).locator('.recharts-cartesian-axis-tick-value').allTextContents()).join(' ');
+    const ticks = async (name: RegExp) =>
+      (await page.getByRole('figure', { name }).locator('.recharts-cartesian-axis-tick-value').allTextContents()).join(
+        ' ',
+      );
     expect(await ticks(/Estimated conversion/)).toMatch(/\d%/);
     expect(await ticks(/Top sellers/)).toMatch(/\d units/);
     expect(await page.getByRole('figure', { name: /Events per day/ }).textContent()).toContain('events a day');

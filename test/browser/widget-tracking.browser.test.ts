@@ -52,7 +52,10 @@ describe.skipIf(!inject('chromium'))("the widget's tracking in Chromium", () => 
       }[]
     ).find((r) => r.ruleset_id === 1) ?? { impressions: 0, clicks: 0, add_to_carts: 0, orders: 0, revenue: 0 };
 
-  const page = (title: string, variant: number) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title></head><body>
+  const page = (
+    title: string,
+    variant: number,
+  ) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title></head><body>
     <h1>${title}</h1>
     <form id="cart" action="/cart/add" method="post"><input type="hidden" name="id" value="${variant}"><input type="hidden" name="quantity" value="1"><button>Add to cart</button></form>
     <div style="height: 2400px">Product description</div>
@@ -154,7 +157,14 @@ describe.skipIf(!inject('chromium'))("the widget's tracking in Chromium", () => 
         id: 1,
         created_at: new Date().toISOString(),
         line_items: [
-          { id: 1, product_id: 2, variant_id: 21, quantity: 2, price: '10.00', properties: [{ name: '_rebound_source', value: source }] },
+          {
+            id: 1,
+            product_id: 2,
+            variant_id: 21,
+            quantity: 2,
+            price: '10.00',
+            properties: [{ name: '_rebound_source', value: source }],
+          },
           { id: 2, product_id: 1, variant_id: 11, quantity: 1, price: '10.00', properties: [] },
         ],
       },

@@ -33,7 +33,10 @@ function rendered(page: Page): Promise<RenderedWidget[]> {
         titles: cards.map((c) => c.title),
         cards,
         // Labelled by its own heading: the id is on this section's heading and on no other element of the page.
-        labelled: heading !== null && s.getAttribute('aria-labelledby') === heading.id && s.ownerDocument.querySelectorAll(`[id="${heading.id}"]`).length === 1,
+        labelled:
+          heading !== null &&
+          s.getAttribute('aria-labelledby') === heading.id &&
+          s.ownerDocument.querySelectorAll(`[id="${heading.id}"]`).length === 1,
         listRole: s.querySelector('ul')?.getAttribute('role') ?? null,
       };
     }),
@@ -44,7 +47,10 @@ function rendered(page: Page): Promise<RenderedWidget[]> {
 const widgetsShown = (page: Page, count: number) =>
   page.waitForFunction(
     // A function, not a string: the demo page's CSP forbids evaluating strings.
-    (n) => (globalThis as unknown as { document: { querySelectorAll(s: string): { length: number } } }).document.querySelectorAll('section.rbw').length === n,
+    (n) =>
+      (
+        globalThis as unknown as { document: { querySelectorAll(s: string): { length: number } } }
+      ).document.querySelectorAll('section.rbw').length === n,
     count,
   );
 
@@ -60,17 +66,27 @@ describe.skipIf(!inject('chromium'))('the storefront widget in Chromium', () => 
   let rulesetId: number;
 
   /** What the public API answers for a request the widget made, replayed from here. */
-  const titlesFor = async (url: string) => ((await (await fetch(url)).json()) as { data: { title: string }[] }).data.map((p) => p.title);
+  const titlesFor = async (url: string) =>
+    ((await (await fetch(url)).json()) as { data: { title: string }[] }).data.map((p) => p.title);
 
   beforeAll(async () => {
     t = await startApp(backend);
     base = await listen(t.app);
     key = (await t.createShop('store', { currency: 'USD' })).public;
     const image = (id: number) => [
-      { id: id * 10 + 7, src: `${base}/demo/images/product-${id}.svg`, alt: id === 5 ? 'A folded wool blanket' : null, width: 800, height: 800 },
+      {
+        id: id * 10 + 7,
+        src: `${base}/demo/images/product-${id}.svg`,
+        alt: id === 5 ? 'A folded wool blanket' : null,
+        width: 800,
+        height: 800,
+      },
     ];
     const products = Array.from({ length: 10 }, (_, i) =>
-      productInput(i + 1, { title: `Item ${i + 1} ${['Tent', 'Stove', 'Boots', 'Lamp', 'Blanket'][i % 5]}`, images: image(i + 1) }),
+      productInput(i + 1, {
+        title: `Item ${i + 1} ${['Tent', 'Stove', 'Boots', 'Lamp', 'Blanket'][i % 5]}`,
+        images: image(i + 1),
+      }),
     );
     expect((await t.admin('PUT', '/admin/v1/shops/store/products', products)).statusCode).toBe(200);
     const day = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString();
@@ -144,7 +160,14 @@ describe.skipIf(!inject('chromium'))('the storefront widget in Chromium', () => 
     // Three tags name the page's product: it is reported once, as a CORS-simple POST.
     expect(views).toHaveLength(1);
     const view = new URL(views[0]!);
-    expect(Object.fromEntries(view.searchParams)).toEqual({ key, subject: 'user', verb: 'viewed', noun: 'product', shop_product_handle: 'product-3', uuid });
+    expect(Object.fromEntries(view.searchParams)).toEqual({
+      key,
+      subject: 'user',
+      verb: 'viewed',
+      noun: 'product',
+      shop_product_handle: 'product-3',
+      uuid,
+    });
 
     // Each widget shows what the public API answers for the request it made, in order.
     expect(lists).toHaveLength(3);
@@ -174,20 +197,31 @@ describe.skipIf(!inject('chromium'))('the storefront widget in Chromium', () => 
     expect(ruleset!.cards[0]).toMatchObject({ alt: 'A folded wool blanket', price: '$10.00' });
     expect(ruleset!.cards[1]!.alt).toBe('');
     // Without data-target, each widget sits just before its own script tag.
-    expect(await page.$eval('script[data-ruleset]', (s) => s.previousElementSibling?.querySelector('h2')?.textContent)).toBe('You may also like');
+    expect(
+      await page.$eval('script[data-ruleset]', (s) => s.previousElementSibling?.querySelector('h2')?.textContent),
+    ).toBe('You may also like');
     expect(await page.$$eval('style#rebound-widget-style', (s) => s.length)).toBe(1);
-    expect(await page.evaluate<unknown>('window.ReboundWidget && window.ReboundWidget.version')).toMatch(/^\d+\.\d+\.\d+$/);
+    expect(await page.evaluate<unknown>('window.ReboundWidget && window.ReboundWidget.version')).toMatch(
+      /^\d+\.\d+\.\d+$/,
+    );
     // Images load from the server's demo images (CSP img-src 'self').
     expect(
       await page.$$eval(
         'section.rbw img',
         (imgs) =>
-          imgs.length > 0 && imgs.every((i) => (i as unknown as { complete: boolean }).complete && (i as unknown as { naturalWidth: number }).naturalWidth > 0),
+          imgs.length > 0 &&
+          imgs.every(
+            (i) =>
+              (i as unknown as { complete: boolean }).complete &&
+              (i as unknown as { naturalWidth: number }).naturalWidth > 0,
+          ),
       ),
     ).toBe(true);
 
     // The view reached the API: the viewed list for the page's UUID names the product.
-    await expect.poll(() => titlesFor(`${base}/api/v1/products/viewed?key=${key}&uuid=${uuid}`), { timeout: 60_000 }).toEqual(['Item 3 Boots']);
+    await expect
+      .poll(() => titlesFor(`${base}/api/v1/products/viewed?key=${key}&uuid=${uuid}`), { timeout: 60_000 })
+      .toEqual(['Item 3 Boots']);
     await screenshot(page, 'widget-demo');
 
     // After a reload, the same session still sees it; following a card adds that product first.
@@ -205,7 +239,12 @@ describe.skipIf(!inject('chromium'))('the storefront widget in Chromium', () => 
   });
 
   it('lays the cards out in two columns at phone width without horizontal scrolling', async () => {
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+    const context = await browser.newContext({
+      viewport: { width: 390, height: 844 },
+      deviceScaleFactor: 2,
+      isMobile: true,
+      hasTouch: true,
+    });
     const page = await context.newPage();
     page.setDefaultTimeout(60_000);
     const errors = watchErrors(page);
@@ -249,7 +288,9 @@ describe.skipIf(!inject('chromium'))('the storefront widget in Chromium', () => 
       const html =
         '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Shop</title></head><body><h1>A storefront</h1>' +
         `<div id="down"><p>placeholder down</p></div><div id="slow"><p>placeholder slow</p></div><div id="closed"><p>placeholder closed</p></div><div id="refused"><p>placeholder refused</p></div><div id="fine"><p>placeholder fine</p></div>` +
-        tag('data-api="http://127.0.0.1:9" data-endpoint="trending_products" data-product-handle="product-1" data-target="#down"') +
+        tag(
+          'data-api="http://127.0.0.1:9" data-endpoint="trending_products" data-product-handle="product-1" data-target="#down"',
+        ) +
         tag(`data-api="${hangingApi}" data-endpoint="/products/top_sellers?limit=2" data-target="#slow"`) +
         tag(`data-api="${closedApi}" data-ruleset="${rulesetId}" data-product-ids="3" data-target="#closed"`) +
         `<script src="${base}/widget.js" data-key="rb_pub_unknownKey0000000000000000000000" data-endpoint="trending_products" data-target="#refused" async></script>` +
@@ -272,7 +313,10 @@ describe.skipIf(!inject('chromium'))('the storefront widget in Chromium', () => 
       const page = await context.newPage();
       page.setDefaultTimeout(60_000);
       const errors = watchErrors(page);
-      const aborted = page.waitForEvent('requestfailed', { predicate: (r) => r.url().includes('top_sellers'), timeout: 60_000 });
+      const aborted = page.waitForEvent('requestfailed', {
+        predicate: (r) => r.url().includes('top_sellers'),
+        timeout: 60_000,
+      });
       await page.goto(siteUrl);
       // The working tag, from another origin, defaults its API to the script's own origin.
       await page.waitForSelector('#fine section.rbw');
@@ -284,7 +328,8 @@ describe.skipIf(!inject('chromium'))('the storefront widget in Chromium', () => 
       await page.waitForLoadState('networkidle');
       expect(await page.$$eval('section.rbw', (s) => s.length)).toBe(1);
       expect(await page.$$eval('.rbw-root', (s) => s.length)).toBe(0);
-      for (const id of ['down', 'slow', 'closed', 'refused']) expect(await page.innerHTML(`#${id}`)).toBe(`<p>placeholder ${id}</p>`);
+      for (const id of ['down', 'slow', 'closed', 'refused'])
+        expect(await page.innerHTML(`#${id}`)).toBe(`<p>placeholder ${id}</p>`);
       expect(errors.filter((line) => !networkLog(line))).toEqual([]);
       await context.close();
     });

@@ -63,7 +63,14 @@ describe.skipIf(!inject('chromium'))('widgets designed in the console', () => {
       productInput(i + 1, {
         title: `Item ${i + 1}`,
         vendor: `Maker ${i + 1}`,
-        variants: [{ id: (i + 1) * 100, price: `${10 + i}.00`, compare_at_price: i % 2 === 0 ? `${20 + i}.00` : null, inventory_quantity: 5 }],
+        variants: [
+          {
+            id: (i + 1) * 100,
+            price: `${10 + i}.00`,
+            compare_at_price: i % 2 === 0 ? `${20 + i}.00` : null,
+            inventory_quantity: 5,
+          },
+        ],
       }),
     );
     expect((await t.admin('PUT', '/admin/v1/shops/wshop/products', products)).statusCode).toBe(200);
@@ -112,14 +119,24 @@ describe.skipIf(!inject('chromium'))('widgets designed in the console', () => {
     await page.getByLabel('Add to cart button').check();
     // The preview follows the form: three cards of the shop's best sellers, under the new heading.
     await page.waitForFunction(() => {
-      const section = (globalThis as unknown as Doc).document.querySelector('[data-testid="widget-preview"] section.rbw');
-      return section?.querySelector('h2')?.textContent === 'Our best sellers' && section.querySelectorAll('li.rbw-card').length === 3;
+      const section = (globalThis as unknown as Doc).document.querySelector(
+        '[data-testid="widget-preview"] section.rbw',
+      );
+      return (
+        section?.querySelector('h2')?.textContent === 'Our best sellers' &&
+        section.querySelectorAll('li.rbw-card').length === 3
+      );
     });
     await page.getByRole('button', { name: 'Create the widget' }).click();
     const snippet = page.getByTestId('widget-snippet');
     await snippet.waitFor();
     const stored = (await t.admin('GET', '/admin/v1/shops/wshop/widgets')).json().data[0];
-    expect(stored).toMatchObject({ name: 'Product page best sellers', title: 'Our best sellers', layout: 'carousel', cards: 3 });
+    expect(stored).toMatchObject({
+      name: 'Product page best sellers',
+      title: 'Our best sellers',
+      layout: 'carousel',
+      cards: 3,
+    });
     expect(await snippet.textContent()).toContain(`<div data-rebound-widget="${stored.id}"`);
     expect(await snippet.textContent()).toContain(`${base}/widget.js?key=YOUR_PUBLIC_KEY`);
     const preview = await readWidget(page, '[data-testid="widget-preview"]');
@@ -136,10 +153,15 @@ describe.skipIf(!inject('chromium'))('widgets designed in the console', () => {
     const html = (await snippet.textContent())!.replace('YOUR_PUBLIC_KEY', key);
     // Served as if from the API's host: Chromium keeps a public page from calling a loopback address.
     await storefront.route(`${base}/shop/**`, (route) =>
-      route.fulfill({ contentType: 'text/html', body: `<!doctype html><html lang="en"><body><main>${html}</main></body></html>` }),
+      route.fulfill({
+        contentType: 'text/html',
+        body: `<!doctype html><html lang="en"><body><main>${html}</main></body></html>`,
+      }),
     );
     await storefront.goto(`${base}/shop/products/item-1`);
-    await storefront.waitForFunction(() => (globalThis as unknown as Doc).document.querySelectorAll('[data-rebound-widget] li.rbw-card').length > 0);
+    await storefront.waitForFunction(
+      () => (globalThis as unknown as Doc).document.querySelectorAll('[data-rebound-widget] li.rbw-card').length > 0,
+    );
     const live = await readWidget(storefront, '[data-rebound-widget]');
     expect(live).toEqual(preview);
     expect(live.cards.map((c) => c.title)).toEqual(['Item 3', 'Item 5', 'Item 7']);
@@ -148,7 +170,12 @@ describe.skipIf(!inject('chromium'))('widgets designed in the console', () => {
 
     // Its impression is counted for the widget as well as for the list.
     await expect.poll(() => tracked.join('\n'), { timeout: 20_000 }).toContain(`widget:${stored.id}`);
-    await expect.poll(async () => (await t.admin('GET', '/admin/v1/shops/wshop/attribution')).json().widgets[0]?.impressions ?? 0, { timeout: 20_000 }).toBe(1);
+    await expect
+      .poll(
+        async () => (await t.admin('GET', '/admin/v1/shops/wshop/attribution')).json().widgets[0]?.impressions ?? 0,
+        { timeout: 20_000 },
+      )
+      .toBe(1);
     const summary = (await t.admin('GET', '/admin/v1/shops/wshop/attribution')).json();
     expect(summary.lists.find((l: { list: string }) => l.list === 'top_sellers')?.impressions).toBe(1);
     expect(summary.totals.impressions).toBe(1);
@@ -159,7 +186,9 @@ describe.skipIf(!inject('chromium'))('widgets designed in the console', () => {
     await page.getByText('Saved.').waitFor();
     await storefront.reload();
     await storefront.waitForFunction(
-      () => (globalThis as unknown as Doc).document.querySelector('[data-rebound-widget] h2')?.textContent === 'Loved by our customers',
+      () =>
+        (globalThis as unknown as Doc).document.querySelector('[data-rebound-widget] h2')?.textContent ===
+        'Loved by our customers',
     );
     expect(errors).toEqual([]);
     expect(shopErrors.filter((e) => !e.startsWith('console: Failed to load resource'))).toEqual([]);

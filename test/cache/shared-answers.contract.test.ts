@@ -24,7 +24,11 @@ describe.each(backends)('answer cache on $name', ({ name, make }) => {
       clients.push(redis);
       expect(await whenReady(redis)).toBe(true);
     }
-    return new SharedAnswers(new ResponseCache({ ttlSeconds: 60 }), redis, { prefix: scope.prefix, ttlSeconds: 60, warn: () => undefined });
+    return new SharedAnswers(new ResponseCache({ ttlSeconds: 60 }), redis, {
+      prefix: scope.prefix,
+      ttlSeconds: 60,
+      warn: () => undefined,
+    });
   };
 
   it('returns what was stored, and nothing for other keys', async () => {
@@ -40,7 +44,9 @@ describe.each(backends)('answer cache on $name', ({ name, make }) => {
     a.set('shared', Buffer.from('{"data":[2]}'));
     if (name === 'redis') {
       // The Redis write is not awaited by set: wait until the other node sees it.
-      await vi.waitFor(async () => expect((await b.get('shared'))?.body.toString()).toBe('{"data":[2]}'), { timeout: 30_000 });
+      await vi.waitFor(async () => expect((await b.get('shared'))?.body.toString()).toBe('{"data":[2]}'), {
+        timeout: 30_000,
+      });
       expect(b.remoteHits).toBe(1);
     } else {
       expect(await b.get('shared')).toBeUndefined();
@@ -52,7 +58,11 @@ describe.runIf(redisAvailable())('Redis failures and the change bus', () => {
   it('serves around a Redis that does not answer: misses, never errors', async () => {
     const dead = connectRedis('redis://127.0.0.1:1', () => undefined);
     const warnings: unknown[] = [];
-    const cache = new SharedAnswers(new ResponseCache({ ttlSeconds: 60 }), dead, { prefix: 'x:', ttlSeconds: 60, warn: (e) => warnings.push(e) });
+    const cache = new SharedAnswers(new ResponseCache({ ttlSeconds: 60 }), dead, {
+      prefix: 'x:',
+      ttlSeconds: 60,
+      warn: (e) => warnings.push(e),
+    });
     expect(await cache.get('missing')).toBeUndefined();
     cache.set('local', Buffer.from('{}'));
     expect((await cache.get('local'))?.body.toString()).toBe('{}');

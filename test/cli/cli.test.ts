@@ -25,7 +25,12 @@ const baseEnv = (db: string) => ({
 
 /** Runs `rebound <args>` from the sources, as `npm run rebound` would from the build. */
 function rebound(args: string[], env: NodeJS.ProcessEnv) {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: ROOT, env, encoding: 'utf8', timeout: 180_000 });
+  const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
+    cwd: ROOT,
+    env,
+    encoding: 'utf8',
+    timeout: 180_000,
+  });
   return { code: result.status, out: result.stdout, err: result.stderr };
 }
 
@@ -33,14 +38,34 @@ describe('rebound CLI', () => {
   it('creates a shop, imports a folder into it, and rotates its keys', () => {
     const env = baseEnv('cli.db');
     expect(rebound(['migrate'], env)).toMatchObject({ code: 0, out: 'Database schema is up to date.\n' });
-    const created = rebound(['shops', 'create', '--handle', 'cli-shop', '--name', 'CLI Shop', '--timezone', 'Europe/Paris', '--scopes', 'read_markets'], env);
+    const created = rebound(
+      [
+        'shops',
+        'create',
+        '--handle',
+        'cli-shop',
+        '--name',
+        'CLI Shop',
+        '--timezone',
+        'Europe/Paris',
+        '--scopes',
+        'read_markets',
+      ],
+      env,
+    );
     expect(created.code, created.err).toBe(0);
     expect(created.out).toMatch(/public key: rb_pub_\S+\nprivate key: rb_priv_\S+/);
 
     const dir = mkdtempSync(join(work, 'import-'));
     writeFileSync(join(dir, 'products.json'), JSON.stringify([productInput(1), productInput(2)]));
-    writeFileSync(join(dir, 'collections.ndjson'), `${JSON.stringify({ id: 5, title: 'C', handle: 'c', products: [{ product_id: 2 }] })}\n`);
-    writeFileSync(join(dir, 'orders.json'), JSON.stringify([{ id: 1, created_at: '2026-11-01T00:00:00Z', line_items: [{ product_id: 1, quantity: 1 }] }]));
+    writeFileSync(
+      join(dir, 'collections.ndjson'),
+      `${JSON.stringify({ id: 5, title: 'C', handle: 'c', products: [{ product_id: 2 }] })}\n`,
+    );
+    writeFileSync(
+      join(dir, 'orders.json'),
+      JSON.stringify([{ id: 1, created_at: '2026-11-01T00:00:00Z', line_items: [{ product_id: 1, quantity: 1 }] }]),
+    );
     writeFileSync(join(dir, 'rulesets.json'), '[]');
     const imported = rebound(['import', dir, '--shop', 'cli-shop'], env);
     expect(imported.code, imported.err).toBe(0);
@@ -57,7 +82,10 @@ describe('rebound CLI', () => {
     const rotated = rebound(['keys', 'cli-shop'], env);
     expect(rotated.code).toBe(0);
     expect(rotated.out).toMatch(/New keys for cli-shop \(the replaced ones work until .+\):\npublic key: rb_pub_/);
-    expect(rebound(['keys', 'no-such-shop'], env)).toMatchObject({ code: 1, err: 'rebound: Shop no-such-shop not found.\n' });
+    expect(rebound(['keys', 'no-such-shop'], env)).toMatchObject({
+      code: 1,
+      err: 'rebound: Shop no-such-shop not found.\n',
+    });
   });
 
   it('explains bad usage and bad configuration in one line', () => {
@@ -66,7 +94,10 @@ describe('rebound CLI', () => {
     expect(unknown.err).toContain('unknown command "frobnicate"');
     expect(unknown.err).toContain('Usage: rebound <command>');
     const badConfig = rebound(['migrate'], { ...baseEnv('x.db'), PORT: 'http' });
-    expect(badConfig).toMatchObject({ code: 1, err: 'rebound: PORT must be a whole number from 0 to 65535, got "http".\n' });
+    expect(badConfig).toMatchObject({
+      code: 1,
+      err: 'rebound: PORT must be a whole number from 0 to 65535, got "http".\n',
+    });
     expect(rebound(['import', work], baseEnv('x.db')).err).toContain('import needs a folder and --shop');
   });
 
@@ -111,7 +142,9 @@ describe('rebound CLI', () => {
     const curls = [...out.matchAll(/curl '([^']+)'/g)].map((m) => m[1]!);
     expect(curls).toHaveLength(4);
     const [upsell, gift, market, reactivate] = await Promise.all(
-      curls.map((url) => fetch(url).then(async (r) => ({ status: r.status, body: (await r.json()) as PrintedCurlAnswer }))),
+      curls.map((url) =>
+        fetch(url).then(async (r) => ({ status: r.status, body: (await r.json()) as PrintedCurlAnswer })),
+      ),
     );
     expect(upsell).toMatchObject({ status: 200 });
     expect(upsell!.body.metadata.matched_rules[0]!.name).toMatch(/^Accessories for /);
@@ -121,8 +154,12 @@ describe('rebound CLI', () => {
     expect((gift!.body.data as unknown[]).length).toBeGreaterThan(0);
     expect(market!.body.data).toHaveLength(2);
     expect(reactivate).toMatchObject({ status: 200 });
-    expect((reactivate!.body.data as { billing_subscriptions: unknown[] }).billing_subscriptions.length).toBeGreaterThan(0);
-    expect((reactivate!.body.data as { service_reactivate_all_link: string }).service_reactivate_all_link).toContain('/billing/reactivate?merchant_token=demo');
+    expect(
+      (reactivate!.body.data as { billing_subscriptions: unknown[] }).billing_subscriptions.length,
+    ).toBeGreaterThan(0);
+    expect((reactivate!.body.data as { service_reactivate_all_link: string }).service_reactivate_all_link).toContain(
+      '/billing/reactivate?merchant_token=demo',
+    );
     const demoUrl = /Storefront widget demo: (\S+)/.exec(out)?.[1];
     expect(demoUrl).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${port}/widget-demo\\?key=rb_pub_`));
     const demoPage = await fetch(demoUrl!);

@@ -35,8 +35,11 @@ describe('rebound connect', () => {
     const fake = await new FakePlatform({ shape: { products: 30, collections: 3, customers: 8, orders: 25 } }).start();
     try {
       expect(
-        spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'shops', 'create', '--handle', 'cli-acme', '--name', 'Acme'], { cwd: ROOT, env })
-          .status,
+        spawnSync(
+          process.execPath,
+          ['--import', 'tsx', 'src/cli/main.ts', 'shops', 'create', '--handle', 'cli-acme', '--name', 'Acme'],
+          { cwd: ROOT, env },
+        ).status,
       ).toBe(0);
       const args = [
         'connect',

@@ -53,7 +53,9 @@ describe.runIf(pgAvailable() && redisAvailable())('two API nodes', () => {
     });
 
   it('serves on one node what was written through the other, told by the bus', async () => {
-    const created = (await (await admin(a, 'POST', '/admin/v1/shops', { handle: 'twin', name: 'Twin' })).json()) as { keys: { public: string } };
+    const created = (await (await admin(a, 'POST', '/admin/v1/shops', { handle: 'twin', name: 'Twin' })).json()) as {
+      keys: { public: string };
+    };
     const key = created.keys.public;
     const staticOn = (node: Running) =>
       fetch(`${node.url}/api/v1/products/static?key=${key}&ids=1,2`).then(async (r) => ({
@@ -64,7 +66,9 @@ describe.runIf(pgAvailable() && redisAvailable())('two API nodes', () => {
     // The new shop's key works on B at once.
     expect((await staticOn(b)).status).toBe(200);
 
-    expect((await admin(a, 'PUT', '/admin/v1/shops/twin/products', [productInput(1), productInput(2)])).status).toBe(200);
+    expect((await admin(a, 'PUT', '/admin/v1/shops/twin/products', [productInput(1), productInput(2)])).status).toBe(
+      200,
+    );
     // The bus message travels beside the write's answer: B sees it within moments, never by polling
     // the store (its refresh is ten minutes away).
     await expect.poll(async () => (await staticOn(b)).body.data.map((p) => p.id)).toEqual([1, 2]);
@@ -72,7 +76,9 @@ describe.runIf(pgAvailable() && redisAvailable())('two API nodes', () => {
     expect(cachedOnB.body.data[0]!.title).toBe('Product 1');
 
     // A change through A: B's cached answer is not served again.
-    expect((await admin(a, 'PUT', '/admin/v1/shops/twin/products', [productInput(1, { title: 'Renamed on A' })])).status).toBe(200);
+    expect(
+      (await admin(a, 'PUT', '/admin/v1/shops/twin/products', [productInput(1, { title: 'Renamed on A' })])).status,
+    ).toBe(200);
     await expect.poll(async () => (await staticOn(b)).body.data[0]!.title).toBe('Renamed on A');
 
     // A ruleset saved through B answers through A.
@@ -83,7 +89,11 @@ describe.runIf(pgAvailable() && redisAvailable())('two API nodes', () => {
       })
     ).json()) as { ruleset: { id: number } };
     const customOnA = async () =>
-      ((await (await fetch(`${a.url}/api/v1/custom/id/${ruleset.ruleset.id}?key=${key}`)).json()) as { data?: { id: number }[] }).data;
+      (
+        (await (await fetch(`${a.url}/api/v1/custom/id/${ruleset.ruleset.id}?key=${key}`)).json()) as {
+          data?: { id: number }[];
+        }
+      ).data;
     await expect.poll(async () => (await customOnA())?.map((p) => p.id)).toEqual([2]);
   });
 });

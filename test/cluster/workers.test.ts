@@ -17,31 +17,54 @@ describe('a node of two worker processes', () => {
   const work = mkdtempSync(join(tmpdir(), 'rebound-workers-'));
   afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-  it('serves from both workers on one port, writes every acknowledged event, reports both in /metrics and stops on SIGTERM', { timeout: 120_000 }, async () => {
+  it('serves from both workers on one port, writes every acknowledged event, reports both in /metrics and stops on SIGTERM', {
+    timeout: 120_000,
+  }, async () => {
     const database = `sqlite:${join(work, 'node.db')}`;
-    const env = { DATABASE_URL: database, REBOUND_WORKERS: '2', REBOUND_ADMIN_TOKEN: TOKEN, REBOUND_DEMO: 'false', LOG_LEVEL: 'warn', HOST: '127.0.0.1' };
+    const env = {
+      DATABASE_URL: database,
+      REBOUND_WORKERS: '2',
+      REBOUND_ADMIN_TOKEN: TOKEN,
+      REBOUND_DEMO: 'false',
+      LOG_LEVEL: 'warn',
+      HOST: '127.0.0.1',
+    };
     const node = await startProcess(SERVE, env, 0, '/readyz');
     try {
       // A new connection per request: the cluster hands connections to the workers in turn.
       const call = (path: string, init: RequestInit = {}) =>
         fetch(`${node.url}${path}`, {
           ...init,
-          headers: { connection: 'close', authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json', ...init.headers },
+          headers: {
+            connection: 'close',
+            authorization: `Bearer ${TOKEN}`,
+            'content-type': 'application/json',
+            ...init.headers,
+          },
         });
       const metrics = () => call('/metrics').then((r) => r.text());
       // The second worker starts once the first listens: wait until both answer for the node.
-      while (!((await metrics()).includes('worker="1"') && (await metrics()).includes('worker="2"'))) await new Promise((r) => setTimeout(r, 50));
+      while (!((await metrics()).includes('worker="1"') && (await metrics()).includes('worker="2"')))
+        await new Promise((r) => setTimeout(r, 50));
 
-      const created = (await (await call('/admin/v1/shops', { method: 'POST', body: JSON.stringify({ handle: 'pair', name: 'Pair' }) })).json()) as {
+      const created = (await (
+        await call('/admin/v1/shops', { method: 'POST', body: JSON.stringify({ handle: 'pair', name: 'Pair' }) })
+      ).json()) as {
         keys: { public: string };
       };
-      expect((await call('/admin/v1/shops/pair/products', { method: 'PUT', body: JSON.stringify([productInput(1)]) })).status).toBe(200);
+      expect(
+        (await call('/admin/v1/shops/pair/products', { method: 'PUT', body: JSON.stringify([productInput(1)]) }))
+          .status,
+      ).toBe(200);
       const uuid = randomUUID();
       const acknowledged = await Promise.all(
         Array.from({ length: 20 }, () =>
-          call(`/api/v1/analytics/event?key=${created.keys.public}&subject=user&verb=viewed&noun=product&shop_product_handle=product-1&uuid=${uuid}`, {
-            method: 'POST',
-          }).then((r) => r.status),
+          call(
+            `/api/v1/analytics/event?key=${created.keys.public}&subject=user&verb=viewed&noun=product&shop_product_handle=product-1&uuid=${uuid}`,
+            {
+              method: 'POST',
+            },
+          ).then((r) => r.status),
         ),
       );
       expect(acknowledged).toEqual(new Array(20).fill(200));
@@ -50,7 +73,12 @@ describe('a node of two worker processes', () => {
       const served = (worker: string) =>
         text
           .split('\n')
-          .filter((l) => l.startsWith('rebound_http_requests_total{') && l.includes('/api/v1/analytics/event') && l.includes(`worker="${worker}"`))
+          .filter(
+            (l) =>
+              l.startsWith('rebound_http_requests_total{') &&
+              l.includes('/api/v1/analytics/event') &&
+              l.includes(`worker="${worker}"`),
+          )
           .reduce((n, l) => n + Number(l.split(' ').pop()), 0);
       expect(served('1')).toBeGreaterThan(0);
       expect(served('2')).toBeGreaterThan(0);
@@ -74,8 +102,18 @@ describe('a node of two worker processes', () => {
 
 /** The crash test of docs/api.md, "Events", on a node of two workers: every process killed with SIGKILL mid-load. */
 describe.each(backends().map((b) => b.name))('event intake of two workers on %s', (database) => {
-  it('loses no acknowledged event when every process of the node is killed with SIGKILL', { timeout: 180_000 }, async () => {
-    const result = await runEventLoad({ database, clients: 10, seconds: 5, crashAfterMs: 2500, minAcknowledged: 60, serverArgs: SERVE, workers: 2 });
+  it('loses no acknowledged event when every process of the node is killed with SIGKILL', {
+    timeout: 180_000,
+  }, async () => {
+    const result = await runEventLoad({
+      database,
+      clients: 10,
+      seconds: 5,
+      crashAfterMs: 2500,
+      minAcknowledged: 60,
+      serverArgs: SERVE,
+      workers: 2,
+    });
     expect(result.crashed).toBe(true);
     expect(result.acknowledged).toBeGreaterThan(50);
     expect(result.lost).toBe(0);

@@ -93,7 +93,11 @@ describe('loadConfig', () => {
   });
 
   it('bounds every connection by default: headers 10 s, request 30 s, idle keep-alive 72 s', () => {
-    expect(loadConfig({}).timeouts).toEqual({ headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 72_000 });
+    expect(loadConfig({}).timeouts).toEqual({
+      headersTimeoutMs: 10_000,
+      requestTimeoutMs: 30_000,
+      keepAliveTimeoutMs: 72_000,
+    });
   });
 
   it('reads the secret key as 32 bytes, and has none by default', () => {

@@ -46,15 +46,27 @@ describe('ruleset editor reducer: condition rows', () => {
 
   it('clears old problems when a row goes, since they name rows by position', () => {
     const { state, rule, first } = withTwoConditions();
-    const refused = apply(state, { type: 'saveFailed', problems: [problem('rules[0].logic[0].rules[1].products')], reason: 'x' });
+    const refused = apply(state, {
+      type: 'saveFailed',
+      problems: [problem('rules[0].logic[0].rules[1].products')],
+      reason: 'x',
+    });
     expect(apply(refused, { type: 'removeCondition', rule, condition: first }).reported.problems).toEqual([]);
   });
 
   it("changes a row's type to that type's first operator with an empty value, and ignores a type the catalog lacks", () => {
     const { state, rule, first } = withTwoConditions();
     const typed = apply(state, { type: 'setConditionType', rule, condition: first, conditionType: 'url' });
-    expect(ruleA(typed).groups[0]!.conditions[0]).toMatchObject({ key: first, type: 'url', operator: 'contains', value: '', products: [] });
-    expect(apply(state, { type: 'setConditionType', rule, condition: first, conditionType: 'no_such_type' })).toBe(state);
+    expect(ruleA(typed).groups[0]!.conditions[0]).toMatchObject({
+      key: first,
+      type: 'url',
+      operator: 'contains',
+      value: '',
+      products: [],
+    });
+    expect(apply(state, { type: 'setConditionType', rule, condition: first, conditionType: 'no_such_type' })).toBe(
+      state,
+    );
   });
 
   it('keeps the value across operators of the same value kind and clears it across kinds', () => {
@@ -78,7 +90,9 @@ describe('ruleset editor reducer: condition rows', () => {
     expect(freshOf(valued)).toBe(false);
     expect(sent(valued).logic![0]!.rules[1]).toEqual({ type: 'url', operator: 'equals', value: '/sale' });
     // A row needing no value is ready as soon as its type is chosen.
-    expect(freshOf(apply(state, { type: 'setConditionType', rule, condition: second, conditionType: 'customer' }))).toBe(false);
+    expect(
+      freshOf(apply(state, { type: 'setConditionType', rule, condition: second, conditionType: 'customer' })),
+    ).toBe(false);
   });
 
   it("sets a product row's products, which makes it ready", () => {
@@ -119,7 +133,13 @@ describe('ruleset editor reducer: output rows', () => {
     const rule = ruleA(state).key;
     const key = ruleA(state).outputs[0]!.key;
     const endpoint = apply(state, { type: 'setOutputType', rule, output: key, outputType: 'endpoint' });
-    expect(ruleA(endpoint).outputs[0]).toMatchObject({ key, type: 'endpoint', endpoint: '/products/trending_products', collection_id: null, fresh: false });
+    expect(ruleA(endpoint).outputs[0]).toMatchObject({
+      key,
+      type: 'endpoint',
+      endpoint: '/products/trending_products',
+      collection_id: null,
+      fresh: false,
+    });
     const products = apply(state, { type: 'setOutputType', rule, output: key, outputType: 'product' });
     expect(ruleA(products).outputs[0]).toMatchObject({ key, type: 'product', fresh: true });
     expect(apply(state, { type: 'setOutputType', rule, output: key, outputType: 'no_such_type' })).toBe(state);
@@ -132,7 +152,11 @@ describe('ruleset editor reducer: output rows', () => {
       { type: 'setOutputValue', rule, output: keys[0]!, value: { collection_id: 12 } },
       { type: 'setOutputValue', rule, output: keys[1]!, value: { value: 'gift, sale' } },
     );
-    expect(sent(next).output).toEqual([{ type: 'collection', collection_id: 12 }, { type: 'tag', value: 'gift, sale' }, { type: 'none' }]);
+    expect(sent(next).output).toEqual([
+      { type: 'collection', collection_id: 12 },
+      { type: 'tag', value: 'gift, sale' },
+      { type: 'none' },
+    ]);
     expect(ruleA(next).outputs[1]!.fresh).toBe(false);
     const listed = apply(
       start(),
@@ -162,8 +186,12 @@ describe('ruleset editor reducer: output rows', () => {
   it('removes an output, focusing the next one, else the previous, else the add button', () => {
     const { state, rule, keys } = withThreeOutputs();
     const [a, b, c] = keys;
-    expect(apply(state, { type: 'removeOutput', rule, output: a! }).focus?.selectors[0]).toBe(`[data-rule="${rule}"] [data-row="${b}"] select`);
-    expect(apply(state, { type: 'removeOutput', rule, output: c! }).focus?.selectors[0]).toBe(`[data-rule="${rule}"] [data-row="${b}"] select`);
+    expect(apply(state, { type: 'removeOutput', rule, output: a! }).focus?.selectors[0]).toBe(
+      `[data-rule="${rule}"] [data-row="${b}"] select`,
+    );
+    expect(apply(state, { type: 'removeOutput', rule, output: c! }).focus?.selectors[0]).toBe(
+      `[data-rule="${rule}"] [data-row="${b}"] select`,
+    );
     const none = apply(
       state,
       { type: 'removeOutput', rule, output: a! },

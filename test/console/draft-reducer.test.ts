@@ -12,17 +12,29 @@ describe('ruleset editor reducer: the ruleset and its rules', () => {
     expect(rulesetOf(state.draft, catalog).rules.map((r) => r.name)).toEqual(['A', 'B', 'C']);
     expect(dirty(state)).toBe(false);
     const fresh = initialEditorState(catalog, null, 'Saved X (version 1).');
-    expect(fresh.draft).toMatchObject({ id: null, name: 'New ruleset', rules: [{ name: 'Rule 1', groups: [], outputs: [{ type: 'product', fresh: true }] }] });
+    expect(fresh.draft).toMatchObject({
+      id: null,
+      name: 'New ruleset',
+      rules: [{ name: 'Rule 1', groups: [], outputs: [{ type: 'product', fresh: true }] }],
+    });
     expect(dirty(fresh)).toBe(false);
     expect(fresh.status).toEqual({ kind: 'ok', text: 'Saved X (version 1).' });
     expect(fresh.focus).toBeNull();
   });
 
   it('renames the ruleset and sets its switches, which makes it dirty until set back', () => {
-    const renamed = apply(start(), { type: 'rename', name: 'Renamed' }, { type: 'setRulesetFlag', flag: 'filter_oos', value: true });
+    const renamed = apply(
+      start(),
+      { type: 'rename', name: 'Renamed' },
+      { type: 'setRulesetFlag', flag: 'filter_oos', value: true },
+    );
     expect(renamed.draft).toMatchObject({ name: 'Renamed', filter_oos: true });
     expect(dirty(renamed)).toBe(true);
-    const back = apply(renamed, { type: 'rename', name: 'Stored' }, { type: 'setRulesetFlag', flag: 'filter_oos', value: false });
+    const back = apply(
+      renamed,
+      { type: 'rename', name: 'Stored' },
+      { type: 'setRulesetFlag', flag: 'filter_oos', value: false },
+    );
     expect(dirty(back)).toBe(false);
     expect(apply(start(), { type: 'setRulesetFlag', flag: 'enabled', value: false }).draft.enabled).toBe(false);
   });
@@ -52,7 +64,12 @@ describe('ruleset editor reducer: the ruleset and its rules', () => {
     expect(middle.reported.problems).toEqual([]);
     const last = apply(state, { type: 'removeRule', rule: c! });
     expect(last.focus?.selectors[0]).toBe(`[data-rule="${b}"] .drag-handle`);
-    const none = apply(state, { type: 'removeRule', rule: a! }, { type: 'removeRule', rule: b! }, { type: 'removeRule', rule: c! });
+    const none = apply(
+      state,
+      { type: 'removeRule', rule: a! },
+      { type: 'removeRule', rule: b! },
+      { type: 'removeRule', rule: c! },
+    );
     expect(none.draft.rules).toEqual([]);
     expect(none.focus?.selectors).toEqual(['#add-rule']);
     expect(apply(state, { type: 'removeRule', rule: 'gone' })).toBe(state);
@@ -103,12 +120,20 @@ describe('ruleset editor reducer: the ruleset and its rules', () => {
 
 describe('ruleset editor reducer: saving and the live preview', () => {
   it('saves: busy while it runs, then the saved document is the new baseline and the message is polite', () => {
-    const edited = apply(start(), { type: 'rename', name: 'Renamed' }, { type: 'saveFailed', problems: [problem('name')], reason: 'x' });
+    const edited = apply(
+      start(),
+      { type: 'rename', name: 'Renamed' },
+      { type: 'saveFailed', problems: [problem('name')], reason: 'x' },
+    );
     const busy = apply(edited, { type: 'saveStarted' });
     expect(busy).toMatchObject({ saving: true, status: null });
     const document = rulesetOf(busy.draft, catalog);
     const saved = apply(busy, { type: 'saved', document, answer: { ...document, id: 4, version: 3 } });
-    expect(saved).toMatchObject({ saving: false, status: { kind: 'ok', text: 'Saved Renamed (version 3).' }, reported: { problems: [] } });
+    expect(saved).toMatchObject({
+      saving: false,
+      status: { kind: 'ok', text: 'Saved Renamed (version 3).' },
+      reported: { problems: [] },
+    });
     expect(dirty(saved)).toBe(false);
   });
 
@@ -118,7 +143,9 @@ describe('ruleset editor reducer: saving and the live preview', () => {
     expect(refused.saving).toBe(false);
     expect(refused.status).toEqual({ kind: 'error', text: 'Not saved: 2 problems, shown next to their rows.' });
     expect(visibleProblems(refused)).toEqual(problems);
-    expect(apply(start(), { type: 'saveFailed', problems: [problems[0]!], reason: '' }).status?.text).toBe('Not saved: 1 problem, shown next to its row.');
+    expect(apply(start(), { type: 'saveFailed', problems: [problems[0]!], reason: '' }).status?.text).toBe(
+      'Not saved: 1 problem, shown next to its row.',
+    );
     const offline = apply(start(), { type: 'saveFailed', problems: [], reason: 'The server could not be reached.' });
     expect(offline.status).toEqual({ kind: 'error', text: 'Not saved: The server could not be reached.' });
   });
@@ -132,7 +159,10 @@ describe('ruleset editor reducer: saving and the live preview', () => {
     const ready = apply(added, { type: 'addCondition', rule: c, group: group.key });
     const second = ready.draft.rules[2]!.groups[0]!.conditions[1]!.key;
     const both = apply(ready, { type: 'setConditionType', rule: c, condition: second, conditionType: 'customer' });
-    const previewed = apply(both, { type: 'previewProblems', problems: [problem('rules[2].logic[0].rules[0].operator')] });
+    const previewed = apply(both, {
+      type: 'previewProblems',
+      problems: [problem('rules[2].logic[0].rules[0].operator')],
+    });
     expect(previewed.reported.source).toBe('preview');
     expect(previewed.reported.problems.map((p) => p.path)).toEqual(['rules[2].logic[0].rules[1].operator']);
   });

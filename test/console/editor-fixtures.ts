@@ -1,4 +1,9 @@
-import { createEditorReducer, initialEditorState, type EditorAction, type EditorState } from '../../console/src/editor/draft-reducer.js';
+import {
+  createEditorReducer,
+  initialEditorState,
+  type EditorAction,
+  type EditorState,
+} from '../../console/src/editor/draft-reducer.js';
 import { rulesetOf, sameDocument } from '../../console/src/editor/model.js';
 import type { RuleCatalog, Ruleset } from '../../console/src/types.js';
 import { describeRuleCatalog } from '../../src/domain/rules/catalog.js';
@@ -17,7 +22,8 @@ function frozen<T>(value: T): T {
 }
 
 /** Runs actions through the reducer, each on a frozen state. */
-export const apply = (state: EditorState, ...actions: EditorAction[]) => actions.reduce((s, a) => reducer(frozen(s), a), state);
+export const apply = (state: EditorState, ...actions: EditorAction[]) =>
+  actions.reduce((s, a) => reducer(frozen(s), a), state);
 
 /** Three rules: a subtotal condition returning a collection; a disabled exit rule returning a product; one returning nothing. */
 export const stored: Ruleset = {
@@ -34,7 +40,13 @@ export const stored: Ruleset = {
       logic: [{ rules: [{ type: 'cart_subtotal', operator: 'greater_than', value: '50' }] }],
       output: [{ type: 'collection', collection_id: 9 }],
     },
-    { name: 'B', enabled: false, exit_if_matched: true, logic: [], output: [{ type: 'product', products: [{ product_id: 1, variant_ids: [11] }] }] },
+    {
+      name: 'B',
+      enabled: false,
+      exit_if_matched: true,
+      logic: [],
+      output: [{ type: 'product', products: [{ product_id: 1, variant_ids: [11] }] }],
+    },
     { name: 'C', enabled: true, exit_if_matched: false, logic: [], output: [{ type: 'none' }] },
   ],
 };

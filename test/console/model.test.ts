@@ -1,6 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { blankCondition, blankOutput, draftFrom, keyMaker, move, rulesetOf, sameDocument, type Draft } from '../../console/src/editor/model.js';
-import { isFreshAt, orphanProblems, placeOf, previewDocumentOf, problemsAt } from '../../console/src/editor/placement.js';
+import {
+  blankCondition,
+  blankOutput,
+  draftFrom,
+  keyMaker,
+  move,
+  rulesetOf,
+  sameDocument,
+  type Draft,
+} from '../../console/src/editor/model.js';
+import {
+  isFreshAt,
+  orphanProblems,
+  placeOf,
+  previewDocumentOf,
+  problemsAt,
+} from '../../console/src/editor/placement.js';
 import type { RuleCatalog } from '../../console/src/types.js';
 import { describeRuleCatalog } from '../../src/domain/rules/catalog.js';
 
@@ -26,7 +41,13 @@ const stored = {
       logic: [{ rules: [{ type: 'cart_subtotal', operator: 'greater_than', value: '50' }] }],
       output: [{ type: 'collection', collection_id: 9 }],
     },
-    { name: 'B', enabled: false, exit_if_matched: true, logic: [], output: [{ type: 'product', products: [{ product_id: 1, variant_ids: [11] }] }] },
+    {
+      name: 'B',
+      enabled: false,
+      exit_if_matched: true,
+      logic: [],
+      output: [{ type: 'product', products: [{ product_id: 1, variant_ids: [11] }] }],
+    },
   ],
 };
 
@@ -41,7 +62,11 @@ describe('console draft model', () => {
   it('sends only the fields a row type uses, whatever the draft still holds from an earlier type', () => {
     const draft = draftOf(stored);
     const rule = draft.rules[0]!;
-    rule.groups[0]!.conditions[0] = { ...blankCondition(spec('customer'), key), value: 'left over', products: [{ product_id: 3, variant_ids: [] }] };
+    rule.groups[0]!.conditions[0] = {
+      ...blankCondition(spec('customer'), key),
+      value: 'left over',
+      products: [{ product_id: 3, variant_ids: [] }],
+    };
     rule.outputs[0] = { ...blankOutput(output('endpoint'), catalog, key), value: 'left over', collection_id: 9 };
     const sent = rulesetOf(draft, catalog).rules[0]!;
     expect(sent.logic).toEqual([{ rules: [{ type: 'customer', operator: 'is_logged_in' }] }]);
@@ -61,7 +86,9 @@ describe('console draft model', () => {
     expect(placeOf('rules[3].logic[2].rules[1].operator')).toEqual({ rule: 3, group: 2, condition: 1 });
     expect(placeOf('rules[2].output[4].endpoint')).toEqual({ rule: 2, output: 4 });
     expect(problemsAt(problems, draft, {}).map((p) => p.path)).toEqual(['name']);
-    expect(problemsAt(problems, draft, { rule: 0, group: 1, condition: 0 }).map((p) => p.message)).toEqual(['needs a number']);
+    expect(problemsAt(problems, draft, { rule: 0, group: 1, condition: 0 }).map((p) => p.message)).toEqual([
+      'needs a number',
+    ]);
     expect(problemsAt(problems, draft, { rule: 0, group: 0, condition: 0 })).toEqual([]);
     expect(problemsAt(problems, draft, { rule: 0, output: 0 }).map((p) => p.message)).toEqual(['unknown collection 9']);
     expect(problemsAt(problems, draft, { rule: 1 }).map((p) => p.message)).toEqual(['bad rule']);
@@ -74,7 +101,9 @@ describe('console draft model', () => {
     rule.groups[1]!.conditions.unshift(blankCondition(spec('url'), key)); // fresh, before the subtotal row
     rule.outputs.unshift(blankOutput(output('product'), catalog, key)); // fresh
     const { document, fullPath } = previewDocumentOf(draft, catalog);
-    expect(document.rules[0]!.logic).toEqual([{ rules: [{ type: 'cart_subtotal', operator: 'greater_than', value: '50' }] }]);
+    expect(document.rules[0]!.logic).toEqual([
+      { rules: [{ type: 'cart_subtotal', operator: 'greater_than', value: '50' }] },
+    ]);
     expect(document.rules[0]!.output).toEqual([{ type: 'collection', collection_id: 9 }]);
     // The subtotal row is logic[0].rules[0] in the preview and logic[1].rules[1] in the full document.
     expect(fullPath('rules[0].logic[0].rules[0].value')).toBe('rules[0].logic[1].rules[1].value');
@@ -88,7 +117,11 @@ describe('console draft model', () => {
 
   it('keys rows per editor: two editors of one ruleset key their rows alike, and a key maker numbers on from where it was', () => {
     const keysOf = (draft: Draft) =>
-      draft.rules.flatMap((r) => [r.key, ...r.groups.flatMap((g) => [g.key, ...g.conditions.map((c) => c.key)]), ...r.outputs.map((o) => o.key)]);
+      draft.rules.flatMap((r) => [
+        r.key,
+        ...r.groups.flatMap((g) => [g.key, ...g.conditions.map((c) => c.key)]),
+        ...r.outputs.map((o) => o.key),
+      ]);
     expect(keysOf(draftOf(stored))).toEqual(keysOf(draftOf(stored)));
     expect(new Set(keysOf(draftOf(stored))).size).toBe(keysOf(draftOf(stored)).length);
     const maker = keyMaker(6);

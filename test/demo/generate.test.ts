@@ -1,6 +1,12 @@
 import { describe, it, expect } from 'vitest';
 import { demoSummary, generateDemoShop } from '../../demo/generate.js';
-import { CollectionInput, CustomerInput, MarketInput, OrderInput, ProductInput } from '../../src/domain/inputs/catalog.js';
+import {
+  CollectionInput,
+  CustomerInput,
+  MarketInput,
+  OrderInput,
+  ProductInput,
+} from '../../src/domain/inputs/catalog.js';
 import { validateRows } from '../../src/domain/inputs/validate.js';
 import { normalizeProduct } from '../../src/domain/catalog/normalize.js';
 import { isListable, isProductInStock, isVariantInStock } from '../../src/domain/catalog/product.js';
@@ -16,7 +22,9 @@ describe('generateDemoShop', () => {
   it('is deterministic for the same seed and now, and varies with the seed', () => {
     const small = { now, productCount: 60 };
     expect(generateDemoShop(small)).toEqual(generateDemoShop(small));
-    expect(JSON.stringify(generateDemoShop({ ...small, seed: 7 }))).not.toEqual(JSON.stringify(generateDemoShop(small)));
+    expect(JSON.stringify(generateDemoShop({ ...small, seed: 7 }))).not.toEqual(
+      JSON.stringify(generateDemoShop(small)),
+    );
   });
 
   it('produces rows the admin API accepts', () => {
@@ -55,7 +63,9 @@ describe('generateDemoShop', () => {
 
   it('has sold-out, continue-selling and unlisted products', () => {
     const soldOut = products.filter((p) => !isProductInStock(p));
-    const continueSelling = products.filter((p) => p.variants.every((v) => v.inventory_policy === 'continue' && v.inventory_quantity <= 0));
+    const continueSelling = products.filter((p) =>
+      p.variants.every((v) => v.inventory_policy === 'continue' && v.inventory_quantity <= 0),
+    );
     expect(soldOut.length).toBeGreaterThan(40);
     expect(continueSelling.length).toBeGreaterThan(20);
     expect(continueSelling.every((p) => isProductInStock(p) && p.variants.every(isVariantInStock))).toBe(true);

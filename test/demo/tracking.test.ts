@@ -26,7 +26,8 @@ describe("the demo shop's tracked traffic and browsing", () => {
     const views = events.filter((e) => e.verb === 'viewed').length;
     let units = 0;
     for (const order of data.orders) {
-      if (!order.cancelled_at && Date.parse(order.created_at) >= now.getTime() - 30 * 86_400_000) for (const line of order.line_items) units += line.quantity;
+      if (!order.cancelled_at && Date.parse(order.created_at) >= now.getTime() - 30 * 86_400_000)
+        for (const line of order.line_items) units += line.quantity;
     }
     expect(units / views).toBeGreaterThan(0.02);
     expect(units / views).toBeLessThan(0.08);
@@ -39,7 +40,9 @@ describe("the demo shop's tracked traffic and browsing", () => {
     for (const v of traffic.visitors.slice(0, 200)) expect(v.arm).toBe(chooseArm({ id: 1, arms }, v.visitor));
     expect(() => validateRows(OrderInput, traffic.orders, 'orders')).not.toThrow();
     expect(traffic.orders.length).toBeGreaterThan(5);
-    const sources = new Set(traffic.orders.flatMap((o) => o.line_items.flatMap((l) => l.properties ?? []).map((p) => p.value)));
+    const sources = new Set(
+      traffic.orders.flatMap((o) => o.line_items.flatMap((l) => l.properties ?? []).map((p) => p.value)),
+    );
     for (const source of sources) expect([...plan.experiment.sources, plan.list.source]).toContain(source);
     const impressions = traffic.events.filter((e) => e.type === 'impression').length;
     const clicks = traffic.events.filter((e) => e.type === 'click').length;

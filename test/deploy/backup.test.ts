@@ -30,7 +30,12 @@ function runCli(args: string[], env: Record<string, string>): Promise<{ code: nu
 
 /** Every public list endpoint (from /api/v1/sources), every ruleset, static products and a reactivation, as answered. */
 async function publicAnswers(url: string, keys: { public: string; private: string }): Promise<Record<string, string>> {
-  const config = loadConfig({ DATABASE_URL: url, LOG_LEVEL: 'silent', REBOUND_DEMO: 'false', REBOUND_MODEL_INTERVAL_S: '86400' });
+  const config = loadConfig({
+    DATABASE_URL: url,
+    LOG_LEVEL: 'silent',
+    REBOUND_DEMO: 'false',
+    REBOUND_MODEL_INTERVAL_S: '86400',
+  });
   const services = await compose(config);
   const app = await buildApp(services, config, { logger: false });
   try {
@@ -39,13 +44,18 @@ async function publicAnswers(url: string, keys: { public: string; private: strin
       // Reactivation links are signed with an expiry counted from now: the one part that differs by design.
       return `${res.statusCode} ${res.body.replace(/expires=\d+&sig=[0-9a-f]+/g, 'expires=…')}`;
     };
-    const sources = JSON.parse((await get(`/api/v1/sources?key=${keys.public}`)).slice(4)) as { data: { path: string }[] };
+    const sources = JSON.parse((await get(`/api/v1/sources?key=${keys.public}`)).slice(4)) as {
+      data: { path: string }[];
+    };
     const paths = [
       ...sources.data.map(
         (s) =>
           `/api/v1${s.path}?key=${keys.public}&shop_product_ids=7000000001&shop_customer_id=1&uuid=00000000-0000-4000-8000-000000000001&q=jacket&handles=fjord-enamel-camp-pot`,
       ),
-      ...[1, 2, 3, 4, 5].map((id) => `/api/v1/custom/id/${id}?key=${keys.public}&shop_product_ids=7000000001&cart_subtotal=180.00&shop_customer_id=1`),
+      ...[1, 2, 3, 4, 5].map(
+        (id) =>
+          `/api/v1/custom/id/${id}?key=${keys.public}&shop_product_ids=7000000001&cart_subtotal=180.00&shop_customer_id=1`,
+      ),
       `/api/v1/products/static?key=${keys.public}&ids=7000000001,7000000002&country_code=DE`,
       `/api/v1/billing/reactivate?key=${keys.private}&billing_customer_id=80000`,
     ];
@@ -69,7 +79,10 @@ describe.each(backends())('rebound backup and restore ($name)', (backend) => {
     const source = await backend.url();
     const seeded = await runCli(['seed-demo'], { DATABASE_URL: source, LOG_LEVEL: 'warn' });
     expect(seeded.code, seeded.output).toBe(0);
-    const keys = { public: /public key: (\S+)/.exec(seeded.output)![1]!, private: /private key: (\S+)/.exec(seeded.output)![1]! };
+    const keys = {
+      public: /public key: (\S+)/.exec(seeded.output)![1]!,
+      private: /private key: (\S+)/.exec(seeded.output)![1]!,
+    };
     const before = await publicAnswers(source, keys);
     expect(Object.values(before).filter((a) => a.startsWith('200 ')).length).toBeGreaterThan(8);
 

@@ -12,7 +12,11 @@ const CLI = ['--import', 'tsx', 'src/cli/main.ts'];
 /** Runs one CLI command to its end. */
 function runCli(args: string[], env: Record<string, string>): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [...CLI, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...CLI, ...args], {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     child.stdout.on('data', (d: Buffer) => {
       output += d.toString();
@@ -33,7 +37,10 @@ async function inspect(url: string): Promise<{ migrations: string[]; shops: stri
       .select('name' as never)
       .execute();
     const shops = await db.selectFrom('shops').select('handle').execute();
-    return { migrations: migrations.map((m) => (m as { name: string }).name).sort(), shops: shops.map((s) => s.handle) };
+    return {
+      migrations: migrations.map((m) => (m as { name: string }).name).sort(),
+      shops: shops.map((s) => s.handle),
+    };
   } finally {
     await db.destroy();
   }
@@ -53,7 +60,11 @@ async function until(condition: () => boolean): Promise<void> {
 
 /** A server process started without waiting for it: its output so far, and a wait for its readiness. */
 function spawnServer(env: Record<string, string>) {
-  const child = spawn(process.execPath, [...CLI, 'serve'], { cwd: ROOT, env: { ...process.env, ...env, PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...CLI, 'serve'], {
+    cwd: ROOT,
+    env: { ...process.env, ...env, PORT: '0' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout.on('data', (d: Buffer) => {
     output += d.toString();
@@ -99,7 +110,13 @@ describe.each(backends())('processes starting at once on one database ($name)', 
 
   it('two servers at once on an empty database: both wait for the start-up lock; then one migrates and seeds, both serve', async () => {
     const url = await backend.url();
-    const env = { DATABASE_URL: url, LOG_LEVEL: 'info', REBOUND_ADMIN_TOKEN: TOKEN, REBOUND_DEMO: 'true', HOST: '127.0.0.1' };
+    const env = {
+      DATABASE_URL: url,
+      LOG_LEVEL: 'info',
+      REBOUND_ADMIN_TOKEN: TOKEN,
+      REBOUND_DEMO: 'true',
+      HOST: '127.0.0.1',
+    };
     // Held here first, so both servers are certain to meet it: neither may touch the schema meanwhile.
     let release: () => void = () => undefined;
     const held = new Promise<void>((resolve) => {

@@ -31,17 +31,26 @@ describe.runIf(inject('haproxy'))('two nodes behind the shipped HAProxy configur
   const viaProxy = (method: string, path: string, headers: Record<string, string> = {}, body?: unknown) =>
     new Promise<Answer>((resolve, reject) => {
       const payload = body === undefined ? undefined : JSON.stringify(body);
-      const req = request({ socketPath: socket, method, path, headers: { ...headers, ...(payload ? { 'content-type': 'application/json' } : {}) } }, (res) => {
-        let text = '';
-        res.on('data', (chunk: Buffer) => {
-          text += chunk.toString();
-        });
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
-      });
+      const req = request(
+        {
+          socketPath: socket,
+          method,
+          path,
+          headers: { ...headers, ...(payload ? { 'content-type': 'application/json' } : {}) },
+        },
+        (res) => {
+          let text = '';
+          res.on('data', (chunk: Buffer) => {
+            text += chunk.toString();
+          });
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+        },
+      );
       req.on('error', reject);
       req.end(payload);
     });
-  const admin = (method: string, path: string, body?: unknown) => viaProxy(method, path, { authorization: `Bearer ${TOKEN}` }, body);
+  const admin = (method: string, path: string, body?: unknown) =>
+    viaProxy(method, path, { authorization: `Bearer ${TOKEN}` }, body);
   const residentOn = async (node: Running): Promise<string[]> => {
     const res = await fetch(`${node.url}/admin/v1/node/residency`, { headers: { authorization: `Bearer ${TOKEN}` } });
     return ((await res.json()) as { shops: { handle: string }[] }).shops.map((s) => s.handle).sort();
@@ -69,7 +78,12 @@ describe.runIf(inject('haproxy'))('two nodes behind the shipped HAProxy configur
     nodes.push(await startProcess(args, env, 0, '/readyz'));
     nodes.push(await startProcess(args, env, 0, '/readyz'));
     proxy = spawn('haproxy', ['-f', join(ROOT, 'deploy', 'haproxy.cfg'), '-db'], {
-      env: { ...process.env, REBOUND_PROXY_BIND: `unix@${socket}`, REBOUND_NODE_1: new URL(nodes[0]!.url).host, REBOUND_NODE_2: new URL(nodes[1]!.url).host },
+      env: {
+        ...process.env,
+        REBOUND_PROXY_BIND: `unix@${socket}`,
+        REBOUND_NODE_1: new URL(nodes[0]!.url).host,
+        REBOUND_NODE_2: new URL(nodes[1]!.url).host,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     for (const stream of [proxy.stdout!, proxy.stderr!])
@@ -92,7 +106,9 @@ describe.runIf(inject('haproxy'))('two nodes behind the shipped HAProxy configur
       const created = await admin('POST', '/admin/v1/shops', { handle, name: handle });
       expect(created.status).toBe(201);
       keys.set(handle, (JSON.parse(created.body) as { keys: { public: string } }).keys.public);
-      expect((await admin('PUT', `/admin/v1/shops/${handle}/products`, [productInput(1), productInput(2)])).status).toBe(200);
+      expect(
+        (await admin('PUT', `/admin/v1/shops/${handle}/products`, [productInput(1), productInput(2)])).status,
+      ).toBe(200);
     }
     // Imports do not load a shop on the node that took them.
     expect([...(await residentOn(nodes[0]!)), ...(await residentOn(nodes[1]!))]).toEqual([]);
@@ -101,7 +117,9 @@ describe.runIf(inject('haproxy'))('two nodes behind the shipped HAProxy configur
       const byQuery = await viaProxy('GET', `/api/v1/products/static?key=${key}&ids=1,2`);
       expect(byQuery.status, handle).toBe(200);
       expect((JSON.parse(byQuery.body) as { data: unknown[] }).data).toHaveLength(2);
-      expect((await viaProxy('GET', '/api/v1/products/trending_products', { 'x-api-key': key })).status, handle).toBe(200);
+      expect((await viaProxy('GET', '/api/v1/products/trending_products', { 'x-api-key': key })).status, handle).toBe(
+        200,
+      );
     }
     const [onFirst, onSecond] = [await residentOn(nodes[0]!), await residentOn(nodes[1]!)];
     expect([...onFirst, ...onSecond].sort()).toEqual([...keys.keys()].sort()); // each shop on exactly one node

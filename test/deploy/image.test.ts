@@ -56,7 +56,9 @@ describe('the container image (Dockerfile)', () => {
     );
     expect(copied.length).toBeGreaterThan(3);
     // dist/ and node_modules/ are made by the build stage; everything else comes from the repository.
-    for (const path of copied.map((p) => p.replace(/^\/app\//, '')).filter((p) => !['dist', 'node_modules'].includes(p)))
+    for (const path of copied
+      .map((p) => p.replace(/^\/app\//, ''))
+      .filter((p) => !['dist', 'node_modules'].includes(p)))
       expect(existsSync(join(ROOT, path)), path).toBe(true);
   });
 });
@@ -64,7 +66,9 @@ describe('the container image (Dockerfile)', () => {
 describe('.env.example', () => {
   it('documents every setting the server reads', () => {
     const sources = readdirSync(join(ROOT, 'src', 'config')).map((f) => read(join('src', 'config', f)));
-    const names = new Set(sources.flatMap((s) => [...s.matchAll(/(?:'|env\.)([A-Z][A-Z0-9_]{2,})\b/g)].map((m) => m[1]!)));
+    const names = new Set(
+      sources.flatMap((s) => [...s.matchAll(/(?:'|env\.)([A-Z][A-Z0-9_]{2,})\b/g)].map((m) => m[1]!)),
+    );
     expect([...names]).toEqual(expect.arrayContaining(['DATABASE_URL', 'TRUST_PROXY', 'REBOUND_SHUTDOWN_GRACE_MS']));
     const example = read('.env.example');
     expect([...names].filter((name) => !new RegExp(`^#? ?${name}=`, 'm').test(example))).toEqual([]);
@@ -72,8 +76,10 @@ describe('.env.example', () => {
 });
 
 const composeCli = spawnSync('docker-compose', ['version'], { encoding: 'utf8' }).status === 0;
-if (!composeCli && process.env.CI === 'true') throw new Error('docker-compose is required in CI to check compose.yaml (apt-get install -y docker-compose).');
-if (!composeCli) console.warn('!! docker-compose not found: SKIPPING the compose.yaml check (apt-get install -y docker-compose).');
+if (!composeCli && process.env.CI === 'true')
+  throw new Error('docker-compose is required in CI to check compose.yaml (apt-get install -y docker-compose).');
+if (!composeCli)
+  console.warn('!! docker-compose not found: SKIPPING the compose.yaml check (apt-get install -y docker-compose).');
 
 describe.runIf(composeCli)('the compose stack (compose.yaml, parsed by docker-compose)', () => {
   const config = (...args: string[]) => {
@@ -87,7 +93,14 @@ describe.runIf(composeCli)('the compose stack (compose.yaml, parsed by docker-co
   };
 
   it('has two Rebound nodes, their migration, PostgreSQL, Redis and HAProxy', () => {
-    expect(config('--services').trim().split('\n').sort()).toEqual(['haproxy', 'migrate', 'postgres', 'rebound1', 'rebound2', 'redis']);
+    expect(config('--services').trim().split('\n').sort()).toEqual([
+      'haproxy',
+      'migrate',
+      'postgres',
+      'rebound1',
+      'rebound2',
+      'redis',
+    ]);
   });
 
   it('wires the nodes to the database, Redis and the shipped HAProxy configuration', () => {

@@ -22,7 +22,13 @@ describe.each(backends())('graceful shutdown under load ($name)', (backend) => {
 
   it('answers the request in flight, loses no acknowledged event, exits 0', async () => {
     const url = await backend.url();
-    const env = { DATABASE_URL: url, REBOUND_ADMIN_TOKEN: TOKEN, REBOUND_DEMO: 'false', LOG_LEVEL: 'info', HOST: '127.0.0.1' };
+    const env = {
+      DATABASE_URL: url,
+      REBOUND_ADMIN_TOKEN: TOKEN,
+      REBOUND_DEMO: 'false',
+      LOG_LEVEL: 'info',
+      HOST: '127.0.0.1',
+    };
     const server: Running = await startProcess(['--import', 'tsx', 'src/cli/main.ts', 'serve'], env, 0, '/readyz');
     const port = Number(new URL(server.url).port);
     const admin = async (method: string, path: string, body?: unknown) => {
@@ -64,7 +70,13 @@ describe.each(backends())('graceful shutdown under load ($name)', (backend) => {
     );
 
     // A request the server has begun (its headers are in, its body is not) when the signal comes.
-    const body = JSON.stringify({ subject: 'user', verb: 'viewed', noun: 'product', shop_product_handle: 'slow', uuid: clients[0]!.uuid });
+    const body = JSON.stringify({
+      subject: 'user',
+      verb: 'viewed',
+      noun: 'product',
+      shop_product_handle: 'slow',
+      uuid: clients[0]!.uuid,
+    });
     const socket = tcpConnect(port, '127.0.0.1');
     let answer = '';
     socket.on('data', (d: Buffer) => {

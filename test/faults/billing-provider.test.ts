@@ -21,12 +21,18 @@ describe.each(backends())('remote billing provider faults on $name', (backend) =
 
   beforeAll(async () => {
     fake = seedFakeProvider(await new FakeBillingProvider().start());
-    t = await startApp(backend, { REBOUND_SECRET_KEY: TEST_SECRET_KEY, REBOUND_ALLOW_PRIVATE_UPSTREAMS: 'true', REBOUND_BILLING_TIMEOUT_MS: '1000' });
+    t = await startApp(backend, {
+      REBOUND_SECRET_KEY: TEST_SECRET_KEY,
+      REBOUND_ALLOW_PRIVATE_UPSTREAMS: 'true',
+      REBOUND_BILLING_TIMEOUT_MS: '1000',
+    });
     shop = await seedBilling(t, 'faults');
     await t.admin('PATCH', '/admin/v1/shops/faults', { billing_webhook_secret: WEBHOOK_SECRET });
     await switchToRemoteProvider(t, 'faults', fake);
     // A generous claim limit: these tests reactivate the same customer many times.
-    campaignId = (await t.admin('POST', '/admin/v1/shops/faults/campaigns', { name: 'Faults', max_claims_per_customer: 100 })).json().campaign.id;
+    campaignId = (
+      await t.admin('POST', '/admin/v1/shops/faults/campaigns', { name: 'Faults', max_claims_per_customer: 100 })
+    ).json().campaign.id;
   });
   beforeEach(() => {
     fake.clearFaults();
@@ -46,7 +52,8 @@ describe.each(backends())('remote billing provider faults on $name', (backend) =
     await backend.cleanup();
   });
 
-  const context = (query = '') => t.app.inject(`/api/v1/billing/reactivate?key=${shop.private}&billing_customer_id=100${query}`);
+  const context = (query = '') =>
+    t.app.inject(`/api/v1/billing/reactivate?key=${shop.private}&billing_customer_id=100${query}`);
   const onetime = (query: string, idempotency?: string) =>
     t.app.inject({
       method: 'POST',
@@ -55,17 +62,26 @@ describe.each(backends())('remote billing provider faults on $name', (backend) =
     });
   const post = (link: string) => {
     const url = new URL(link);
-    return t.app.inject({ method: 'POST', url: `${url.pathname}${url.search}`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: '' });
+    return t.app.inject({
+      method: 'POST',
+      url: `${url.pathname}${url.search}`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: '',
+    });
   };
   const liveLink = async (sub: number) =>
-    (await context(`&billing_subscription_ids=${sub}&request_type=live&campaign_id=${campaignId}`)).json().data.service_reactivate_all_link as string;
+    (await context(`&billing_subscription_ids=${sub}&request_type=live&campaign_id=${campaignId}`)).json().data
+      .service_reactivate_all_link as string;
   const stats = async () => (await t.admin('GET', `/admin/v1/shops/faults/campaigns/${campaignId}/stats`)).json().data;
-  const cancel = (id: number) => Object.assign(fake.subscriptions.get(id)!, { status: 'cancelled', cancelled_at: '2026-10-01T10:00:00+00:00' });
+  const cancel = (id: number) =>
+    Object.assign(fake.subscriptions.get(id)!, { status: 'cancelled', cancelled_at: '2026-10-01T10:00:00+00:00' });
 
   it('sends the token and version headers on every call', async () => {
     expect((await context()).statusCode).toBe(200);
     expect(fake.received.length).toBeGreaterThan(0);
-    expect(fake.received.every((r) => r.token === 'fake-provider-token-0123456789' && r.version === '2021-11')).toBe(true);
+    expect(fake.received.every((r) => r.token === 'fake-provider-token-0123456789' && r.version === '2021-11')).toBe(
+      true,
+    );
   });
 
   it("waits out a 429's Retry-After and succeeds", async () => {
@@ -162,9 +178,14 @@ describe.each(backends())('remote billing provider faults on $name', (backend) =
 
     fake.received.length = 0;
     fake.fail(/^POST \/charges\/\d+\/process$/, { kind: 'drop', apply: true });
-    const second = await onetime('address_id=500&shop_variant_id=12&charge_now=yes&next_charge_scheduled_at=2099-03-01');
+    const second = await onetime(
+      'address_id=500&shop_variant_id=12&charge_now=yes&next_charge_scheduled_at=2099-03-01',
+    );
     expect(second.statusCode, second.body).toBe(201);
-    expect(second.json().data).toMatchObject({ charge: { status: 'SUCCESS' }, order: { charge_id: second.json().data.charge.id } });
+    expect(second.json().data).toMatchObject({
+      charge: { status: 'SUCCESS' },
+      order: { charge_id: second.json().data.charge.id },
+    });
     expect(fake.calls(/^POST \/charges\/\d+\/process$/)).toHaveLength(1);
   });
 
@@ -182,7 +203,9 @@ describe.each(backends())('remote billing provider faults on $name', (backend) =
     expect(retried.statusCode, retried.body).toBe(201);
     expect(fake.onetimes.size).toBe(before + 1);
     expect(fake.calls(/^POST \/onetimes$/)).toHaveLength(1);
-    expect((await onetime('address_id=500&shop_variant_id=21&next_charge_scheduled_at=tomorrow', 'outage-1')).body).toBe(retried.body);
+    expect(
+      (await onetime('address_id=500&shop_variant_id=21&next_charge_scheduled_at=tomorrow', 'outage-1')).body,
+    ).toBe(retried.body);
   });
 
   it('answers 502 naming the settings when the provider refuses the token, and changes nothing', async () => {

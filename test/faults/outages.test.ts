@@ -43,9 +43,28 @@ describe.runIf(pgAvailable() && redisAvailable())('outages of PostgreSQL and Red
     });
     services = await compose(config);
     app = await buildApp(services, config, { logger: false });
-    key = (await app.inject({ method: 'POST', url: '/admin/v1/shops', headers: auth, payload: { handle: 'down', name: 'Down' } })).json().keys.public;
-    await app.inject({ method: 'PUT', url: '/admin/v1/shops/down/products', headers: auth, payload: [productInput(1), productInput(2)] });
-    coldKey = (await app.inject({ method: 'POST', url: '/admin/v1/shops', headers: auth, payload: { handle: 'cold', name: 'Cold' } })).json().keys.public;
+    key = (
+      await app.inject({
+        method: 'POST',
+        url: '/admin/v1/shops',
+        headers: auth,
+        payload: { handle: 'down', name: 'Down' },
+      })
+    ).json().keys.public;
+    await app.inject({
+      method: 'PUT',
+      url: '/admin/v1/shops/down/products',
+      headers: auth,
+      payload: [productInput(1), productInput(2)],
+    });
+    coldKey = (
+      await app.inject({
+        method: 'POST',
+        url: '/admin/v1/shops',
+        headers: auth,
+        payload: { handle: 'cold', name: 'Cold' },
+      })
+    ).json().keys.public;
   });
 
   afterAll(async () => {
@@ -62,10 +81,13 @@ describe.runIf(pgAvailable() && redisAvailable())('outages of PostgreSQL and Red
 
   it('keeps reads answering and refuses writes and events with 503 while PostgreSQL is down, then recovers', async () => {
     // The shop's first request loads it into memory (retried: a busy database may be slow to give a connection).
-    await vi.waitFor(async () => expect((await app.inject(`/api/v1/products/static?key=${key}&ids=1`)).statusCode).toBe(200), {
-      timeout: 60_000,
-      interval: 200,
-    });
+    await vi.waitFor(
+      async () => expect((await app.inject(`/api/v1/products/static?key=${key}&ids=1`)).statusCode).toBe(200),
+      {
+        timeout: 60_000,
+        interval: 200,
+      },
+    );
     await pgProxy.cut();
     const read = await app.inject(`/api/v1/products/static?key=${key}&ids=1,2&bust_cache=yes`);
     expect(read.statusCode).toBe(200);
@@ -75,7 +97,12 @@ describe.runIf(pgAvailable() && redisAvailable())('outages of PostgreSQL and Red
     expect(cold.statusCode).toBe(503);
     expect(cold.headers['retry-after']).toBeDefined();
 
-    const write = await app.inject({ method: 'PUT', url: '/admin/v1/shops/down/products', headers: auth, payload: [productInput(3)] });
+    const write = await app.inject({
+      method: 'PUT',
+      url: '/admin/v1/shops/down/products',
+      headers: auth,
+      payload: [productInput(3)],
+    });
     expect(write.statusCode).toBe(503);
     expect(write.headers['retry-after']).toBeDefined();
     expect(write.json().error).toContain('unavailable');
@@ -90,8 +117,20 @@ describe.runIf(pgAvailable() && redisAvailable())('outages of PostgreSQL and Red
     expect(ready.statusCode).toBe(503);
 
     await pgProxy.restore();
-    await vi.waitFor(async () => expect((await app.inject('/readyz')).statusCode).toBe(200), { timeout: 60_000, interval: 200 });
-    expect((await app.inject({ method: 'PUT', url: '/admin/v1/shops/down/products', headers: auth, payload: [productInput(3)] })).statusCode).toBe(200);
+    await vi.waitFor(async () => expect((await app.inject('/readyz')).statusCode).toBe(200), {
+      timeout: 60_000,
+      interval: 200,
+    });
+    expect(
+      (
+        await app.inject({
+          method: 'PUT',
+          url: '/admin/v1/shops/down/products',
+          headers: auth,
+          payload: [productInput(3)],
+        })
+      ).statusCode,
+    ).toBe(200);
     expect(
       (
         await app.inject({
@@ -112,7 +151,16 @@ describe.runIf(pgAvailable() && redisAvailable())('outages of PostgreSQL and Red
       const res = await app.inject(`/api/v1/products/trending_products?key=${key}&limit=${i + 1}`);
       expect(res.statusCode).toBe(200);
     }
-    expect((await app.inject({ method: 'PUT', url: '/admin/v1/shops/down/products', headers: auth, payload: [productInput(4)] })).statusCode).toBe(200);
+    expect(
+      (
+        await app.inject({
+          method: 'PUT',
+          url: '/admin/v1/shops/down/products',
+          headers: auth,
+          payload: [productInput(4)],
+        })
+      ).statusCode,
+    ).toBe(200);
     expect((await app.inject(`/api/v1/products/static?key=${key}&ids=4`)).json().data).toHaveLength(1);
     await redisProxy.restore();
     await vi.waitFor(

@@ -22,10 +22,18 @@ export interface TestApp {
 export async function startApp(
   backend: Backend,
   env: Record<string, string> = {},
-  options: AppOptions & { /** Resolves upstream host names (a name of the test's own may point at loopback). */ upstreamLookup?: LookupFunction } = {},
+  options: AppOptions & {
+    /** Resolves upstream host names (a name of the test's own may point at loopback). */ upstreamLookup?: LookupFunction;
+  } = {},
 ): Promise<TestApp> {
   const url = await backend.url();
-  const config = loadConfig({ DATABASE_URL: url, REBOUND_ADMIN_TOKEN: ADMIN_TOKEN, LOG_LEVEL: 'silent', REBOUND_DEMO: 'false', ...env });
+  const config = loadConfig({
+    DATABASE_URL: url,
+    REBOUND_ADMIN_TOKEN: ADMIN_TOKEN,
+    LOG_LEVEL: 'silent',
+    REBOUND_DEMO: 'false',
+    ...env,
+  });
   const services = await compose(config, options.upstreamLookup ? { upstreamLookup: options.upstreamLookup } : {});
   const app = await buildApp(services, config, { logger: false, ...options });
   const admin: TestApp['admin'] = (method, path, body, bearer = ADMIN_TOKEN) =>

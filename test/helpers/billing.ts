@@ -13,8 +13,21 @@ export async function seedBilling(t: TestApp, handle: string) {
   };
   await put('products', [productInput(1), productInput(2, { variants: [{ id: 21, price: '8.50', title: 'Large' }] })]);
   await put('billing/customers', [
-    { id: 100, email: 'ada@example.com', first_name: 'Ada', shop_customer_id: '9100', status: 'INACTIVE', has_valid_payment_method: true },
-    { id: 101, email: 'bob@example.com', first_name: 'Bob', has_valid_payment_method: false, reason_payment_method_not_valid: 'card expired' },
+    {
+      id: 100,
+      email: 'ada@example.com',
+      first_name: 'Ada',
+      shop_customer_id: '9100',
+      status: 'INACTIVE',
+      has_valid_payment_method: true,
+    },
+    {
+      id: 101,
+      email: 'bob@example.com',
+      first_name: 'Bob',
+      has_valid_payment_method: false,
+      reason_payment_method_not_valid: 'card expired',
+    },
   ]);
   await put('billing/addresses', [
     { id: 500, customer_id: 100, address1: '1 Main St', city: 'Springfield', zip: '12345', country_code: 'us' },
@@ -177,7 +190,12 @@ export function seedFakeProvider(fake: FakeBillingProvider): FakeBillingProvider
 }
 
 /** Points a shop at the fake provider through the admin API. */
-export async function switchToRemoteProvider(t: TestApp, handle: string, fake: FakeBillingProvider, token = FAKE_TOKEN): Promise<void> {
+export async function switchToRemoteProvider(
+  t: TestApp,
+  handle: string,
+  fake: FakeBillingProvider,
+  token = FAKE_TOKEN,
+): Promise<void> {
   const res = await t.admin('PUT', `/admin/v1/shops/${handle}/billing/provider`, {
     type: 'remote',
     base_url: fake.url,

@@ -14,5 +14,6 @@ const DOCUMENTED = documentedErrorCodes();
 /** An error body carries a documented code of its status, and a parameter error names its parameter. */
 export function expectDocumentedCode(body: Record<string, unknown>, status: number, what: string): void {
   expect(DOCUMENTED.get(String(body.code)), `code of ${what}`).toBe(status);
-  if (body.code === 'missing_parameter' || body.code === 'invalid_parameter') expect(typeof body.parameter, `parameter of ${what}`).toBe('string');
+  if (body.code === 'missing_parameter' || body.code === 'invalid_parameter')
+    expect(typeof body.parameter, `parameter of ${what}`).toBe('string');
 }

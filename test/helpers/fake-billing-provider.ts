@@ -77,7 +77,8 @@ export class FakeBillingProvider {
     const text = Buffer.concat(chunks).toString('utf8');
     const body = text ? (JSON.parse(text) as Json) : null;
     const path = req.url ?? '/';
-    const header = (name: string) => (typeof req.headers[name] === 'string' ? (req.headers[name] as string) : undefined);
+    const header = (name: string) =>
+      typeof req.headers[name] === 'string' ? (req.headers[name] as string) : undefined;
     this.received.push({
       method: req.method ?? '',
       path,
@@ -90,13 +91,19 @@ export class FakeBillingProvider {
       res.writeHead(status, { 'content-type': 'application/json', ...headers });
       res.end(json === undefined ? '' : JSON.stringify(json));
     };
-    if (header('x-recharge-access-token') !== FAKE_TOKEN) return send(401, { errors: 'A valid API token is required.' });
+    if (header('x-recharge-access-token') !== FAKE_TOKEN)
+      return send(401, { errors: 'A valid API token is required.' });
     if (header('x-recharge-version') !== '2021-11') return send(400, { errors: 'Unsupported API version.' });
 
     const slot = this.faults.find((f) => f.times > 0 && f.match.test(`${req.method} ${path}`));
     if (slot) slot.times--;
     const fault = slot?.fault;
-    if (fault?.kind === 'status') return send(fault.status, { errors: 'fault on demand' }, fault.retryAfter ? { 'retry-after': fault.retryAfter } : {});
+    if (fault?.kind === 'status')
+      return send(
+        fault.status,
+        { errors: 'fault on demand' },
+        fault.retryAfter ? { 'retry-after': fault.retryAfter } : {},
+      );
     if (fault && !fault.apply) {
       if (fault.kind === 'drop') return void req.socket.destroy();
       await new Promise((resolve) => setTimeout(resolve, fault.ms));
@@ -111,7 +118,8 @@ export class FakeBillingProvider {
     const parts = url.pathname.split('/').filter(Boolean);
     const id = Number(parts[1]);
     const q = (name: string) => url.searchParams.get(name);
-    const one = (map: Map<number, Json>, key: string): [number, unknown] => (map.has(id) ? [200, { [key]: map.get(id) }] : [404, { errors: 'Not found' }]);
+    const one = (map: Map<number, Json>, key: string): [number, unknown] =>
+      map.has(id) ? [200, { [key]: map.get(id) }] : [404, { errors: 'Not found' }];
     const route = `${method} /${parts[0]}${parts.length > 1 ? '/:id' : ''}${parts[2] ? `/${parts[2]}` : ''}`;
     switch (route) {
       case 'GET /customers/:id':
@@ -121,7 +129,9 @@ export class FakeBillingProvider {
           200,
           {
             subscriptions: [...this.subscriptions.values()].filter((s) =>
-              q('address_id') !== null ? s.address_id === Number(q('address_id')) : s.customer_id === Number(q('customer_id')),
+              q('address_id') !== null
+                ? s.address_id === Number(q('address_id'))
+                : s.customer_id === Number(q('customer_id')),
             ),
             next_cursor: null,
           },
@@ -191,9 +201,19 @@ export class FakeBillingProvider {
     if (charge.status !== 'queued') return [422, { errors: 'Only a queued charge can be processed.' }];
     const customer = this.customers.get(charge.customer.id)!;
     if (customer.has_valid_payment_method) {
-      Object.assign(charge, { status: 'success', processed_at: iso(), updated_at: iso(), external_order_id: { ecommerce: String(this.nextId++) } });
+      Object.assign(charge, {
+        status: 'success',
+        processed_at: iso(),
+        updated_at: iso(),
+        external_order_id: { ecommerce: String(this.nextId++) },
+      });
     } else {
-      Object.assign(charge, { status: 'error', error: 'Card declined: the card has expired', error_type: 'CUSTOMER_NEEDS_TO_UPDATE_CARD', updated_at: iso() });
+      Object.assign(charge, {
+        status: 'error',
+        error: 'Card declined: the card has expired',
+        error_type: 'CUSTOMER_NEEDS_TO_UPDATE_CARD',
+        updated_at: iso(),
+      });
     }
     return [200, { charge }];
   }
@@ -206,11 +226,18 @@ export class FakeBillingProvider {
     if (!address) return [422, { errors: { address_id: 'Address not found.' } }];
     const units = ['day', 'week', 'month'];
     const frequencies = [body.order_interval_frequency, body.charge_interval_frequency].map(Number);
-    if (!variant || !/^\d{4}-\d{2}-\d{2}$/.test(String(body.next_charge_scheduled_at)) || !(Number(body.quantity) >= 1)) {
+    if (
+      !variant ||
+      !/^\d{4}-\d{2}-\d{2}$/.test(String(body.next_charge_scheduled_at)) ||
+      !(Number(body.quantity) >= 1)
+    ) {
       return [422, { errors: 'external_variant_id, next_charge_scheduled_at and quantity are required.' }];
     }
     if (!units.includes(String(body.order_interval_unit)) || frequencies.some((f) => !(f >= 1 && f <= 1000))) {
-      return [422, { errors: 'order_interval_unit, order_interval_frequency and charge_interval_frequency are required.' }];
+      return [
+        422,
+        { errors: 'order_interval_unit, order_interval_frequency and charge_interval_frequency are required.' },
+      ];
     }
     const subscription = {
       id: this.nextId++,
@@ -243,7 +270,11 @@ export class FakeBillingProvider {
     const variantId = Number(body.external_variant_id?.ecommerce);
     const variant = this.variants.get(variantId);
     if (!address) return [422, { errors: { address_id: 'Address not found.' } }];
-    if (!variant || !/^\d{4}-\d{2}-\d{2}$/.test(String(body.next_charge_scheduled_at)) || !(Number(body.quantity) >= 1)) {
+    if (
+      !variant ||
+      !/^\d{4}-\d{2}-\d{2}$/.test(String(body.next_charge_scheduled_at)) ||
+      !(Number(body.quantity) >= 1)
+    ) {
       return [422, { errors: 'external_variant_id, next_charge_scheduled_at and quantity are required.' }];
     }
     const onetime = {
@@ -267,7 +298,9 @@ export class FakeBillingProvider {
     };
     this.onetimes.set(onetime.id, onetime);
     // The purchase joins the address's queued charge of that date, or a new one.
-    let charge = this.listCharges(address.id, 'queued').find((c) => String(c.scheduled_at).slice(0, 10) === onetime.next_charge_scheduled_at);
+    let charge = this.listCharges(address.id, 'queued').find(
+      (c) => String(c.scheduled_at).slice(0, 10) === onetime.next_charge_scheduled_at,
+    );
     if (!charge) {
       charge = {
         id: this.nextId++,
@@ -294,13 +327,16 @@ export class FakeBillingProvider {
         title: onetime.product_title,
       },
     ];
-    charge.total_price = (charge.line_items as Json[]).reduce((sum, li) => sum + Number(li.unit_price) * li.quantity, 0).toFixed(2);
+    charge.total_price = (charge.line_items as Json[])
+      .reduce((sum, li) => sum + Number(li.unit_price) * li.quantity, 0)
+      .toFixed(2);
     return [201, { onetime }];
   }
 
   private deleteOnetime(id: number): [number, unknown] {
     if (!this.onetimes.delete(id)) return [404, { errors: 'Not found' }];
-    for (const charge of this.charges.values()) charge.line_items = (charge.line_items ?? []).filter((li: Json) => li.purchase_item_id !== id);
+    for (const charge of this.charges.values())
+      charge.line_items = (charge.line_items ?? []).filter((li: Json) => li.purchase_item_id !== id);
     return [204, undefined];
   }
 }

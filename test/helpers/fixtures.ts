@@ -18,7 +18,14 @@ export function productInput(id: number, overrides: Partial<ProductInput> = {}):
     tags: 'alpha, beta',
     created_at: '2026-01-01T00:00:00Z',
     variants: [
-      { id: id * 10 + 1, price: '10.00', inventory_management: 'shop', inventory_policy: 'deny', inventory_quantity: 5, option1: 'S' },
+      {
+        id: id * 10 + 1,
+        price: '10.00',
+        inventory_management: 'shop',
+        inventory_policy: 'deny',
+        inventory_quantity: 5,
+        option1: 'S',
+      },
       {
         id: id * 10 + 2,
         price: '12.50',

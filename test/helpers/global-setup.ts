@@ -47,7 +47,8 @@ function checkHaproxy(project: TestProject): void {
     project.provide('haproxy', true);
     return;
   }
-  if (process.env.CI === 'true') throw new Error(`HAProxy is required in CI but ${HAPROXY_PATH} is missing (apt-get install -y haproxy).`);
+  if (process.env.CI === 'true')
+    throw new Error(`HAProxy is required in CI but ${HAPROXY_PATH} is missing (apt-get install -y haproxy).`);
   project.provide('haproxy', false);
   const line = '!'.repeat(78);
   console.warn(
@@ -60,7 +61,8 @@ const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 /** The browser suites need Debian's Chromium and a build of the console and widget from the current sources. */
 function checkChromium(project: TestProject): void {
   if (!existsSync(CHROMIUM_PATH)) {
-    if (process.env.CI === 'true') throw new Error(`Chromium is required in CI but ${CHROMIUM_PATH} is missing (apt-get install -y chromium).`);
+    if (process.env.CI === 'true')
+      throw new Error(`Chromium is required in CI but ${CHROMIUM_PATH} is missing (apt-get install -y chromium).`);
     project.provide('chromium', false);
     const line = '!'.repeat(78);
     console.warn(
@@ -75,16 +77,24 @@ function checkChromium(project: TestProject): void {
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 async function checkRedis(project: TestProject): Promise<void> {
-  const redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: 2000, retryStrategy: () => null });
+  const redis = new Redis(REDIS_URL, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    connectTimeout: 2000,
+    retryStrategy: () => null,
+  });
   try {
     await redis.connect();
     await redis.ping();
     project.provide('redis', true);
   } catch (error) {
-    if (process.env.CI === 'true') throw new Error(`Redis is required in CI but did not answer at ${REDIS_URL}: ${(error as Error).message}`);
+    if (process.env.CI === 'true')
+      throw new Error(`Redis is required in CI but did not answer at ${REDIS_URL}: ${(error as Error).message}`);
     project.provide('redis', false);
     const line = '!'.repeat(78);
-    console.warn(`\n${line}\n!! Redis not reachable at ${REDIS_URL}\n!! SKIPPING the Redis cache suites and the two-node test.\n${line}\n`);
+    console.warn(
+      `\n${line}\n!! Redis not reachable at ${REDIS_URL}\n!! SKIPPING the Redis cache suites and the two-node test.\n${line}\n`,
+    );
   } finally {
     redis.disconnect();
   }

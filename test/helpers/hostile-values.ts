@@ -112,7 +112,9 @@ export const hostileText: fc.Arbitrary<string> = fc.oneof(
 
 /** JSON text nested `depth` levels deep, in arrays or objects. */
 export function deepJson(depth: number, kind: 'array' | 'object'): string {
-  return kind === 'array' ? `${'['.repeat(depth)}${']'.repeat(depth)}` : `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
+  return kind === 'array'
+    ? `${'['.repeat(depth)}${']'.repeat(depth)}`
+    : `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
 }
 
 /** Raw JSON texts no generator of values produces: prototype keys, deep nesting, 100 KB strings, invalid JSON. */
@@ -134,7 +136,11 @@ export const RAW_JSON = [
 
 /** A JSON body: generated values keyed by the given field names (and prototype names), or one of the raw texts. */
 export function hostileJsonBody(fields: string[]): fc.Arbitrary<string> {
-  const value = fc.oneof(fc.jsonValue({ maxDepth: 2 }), hostileText, fc.constantFrom(-1, 0, 2 ** 53, 1e308, true, [], {}, null, [1, 2, 3], { id: 1 }));
+  const value = fc.oneof(
+    fc.jsonValue({ maxDepth: 2 }),
+    hostileText,
+    fc.constantFrom(-1, 0, 2 ** 53, 1e308, true, [], {}, null, [1, 2, 3], { id: 1 }),
+  );
   const record = fc.dictionary(fc.constantFrom(...fields, ...PROTO_NAMES), value, { maxKeys: 6 });
   return fc.oneof(
     { weight: 5, arbitrary: record.map((r) => JSON.stringify(r)) },

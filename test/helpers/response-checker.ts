@@ -88,7 +88,9 @@ export class ResponseChecker {
       const methods = Array.isArray(route.method) ? route.method : [route.method];
       for (const method of methods) {
         if (method === 'HEAD') continue;
-        this.routes.set(`${method} ${route.url}`, { response: (route.schema as { response?: Record<string, unknown> } | undefined)?.response });
+        this.routes.set(`${method} ${route.url}`, {
+          response: (route.schema as { response?: Record<string, unknown> } | undefined)?.response,
+        });
       }
     });
     app.addHook('preSerialization', (request: FastifyRequest, reply: FastifyReply, payload: unknown, done) => {
@@ -162,7 +164,8 @@ export class ResponseChecker {
     const route = this.routeOf(request);
     if (route === null || EXCLUDED.has(route)) return;
     const status = reply.statusCode;
-    const empty = payload === undefined || payload === null || payload === '' || (Buffer.isBuffer(payload) && payload.length === 0);
+    const empty =
+      payload === undefined || payload === null || payload === '' || (Buffer.isBuffer(payload) && payload.length === 0);
     if (empty) {
       const schema = this.declared(route, status) as Schema | undefined;
       if (schema === undefined) {
@@ -174,7 +177,8 @@ export class ResponseChecker {
     }
     const media = mediaType(reply);
     if (media === 'application/json' && (typeof payload === 'string' || Buffer.isBuffer(payload))) {
-      const bytes = reply.getHeader('content-encoding') === 'gzip' ? gunzipSync(payload as Buffer) : Buffer.from(payload);
+      const bytes =
+        reply.getHeader('content-encoding') === 'gzip' ? gunzipSync(payload as Buffer) : Buffer.from(payload);
       let value: unknown;
       try {
         value = JSON.parse(bytes.toString('utf8'));

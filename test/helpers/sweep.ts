@@ -11,8 +11,30 @@ import { type RouteEntry, type RouteRecorder, routeKey } from './route-table.js'
 export const SERVER_MS_BOUND = 100;
 
 /** The shape hostile parameters travel in. */
-export type Shape = 'plain' | 'repeated' | 'bracketed' | 'json' | 'form' | 'text' | 'multipart' | 'empty-json' | 'raw-json' | 'ndjson';
-const SHAPES: Shape[] = ['plain', 'repeated', 'bracketed', 'json', 'form', 'text', 'multipart', 'empty-json', 'raw-json', 'raw-json', 'ndjson'];
+export type Shape =
+  | 'plain'
+  | 'repeated'
+  | 'bracketed'
+  | 'json'
+  | 'form'
+  | 'text'
+  | 'multipart'
+  | 'empty-json'
+  | 'raw-json'
+  | 'ndjson';
+const SHAPES: Shape[] = [
+  'plain',
+  'repeated',
+  'bracketed',
+  'json',
+  'form',
+  'text',
+  'multipart',
+  'empty-json',
+  'raw-json',
+  'raw-json',
+  'ndjson',
+];
 
 export interface Case {
   route: RouteEntry;
@@ -38,9 +60,24 @@ export interface Built {
 }
 
 /** The request a case describes: `base` gives path parameter defaults and the query every request carries (the key). */
-export function build(c: Case, base: { path: Record<string, string>; query?: [string, string][]; headers?: Record<string, string>; names?: string[] }): Built {
+export function build(
+  c: Case,
+  base: {
+    path: Record<string, string>;
+    query?: [string, string][];
+    headers?: Record<string, string>;
+    names?: string[];
+  },
+): Built {
   const { route, shape } = c;
-  const names = [...route.query.filter((n) => n !== 'key'), ...route.params, ...route.headers, ...(base.names ?? []), ...PROTO_NAMES, 'x'];
+  const names = [
+    ...route.query.filter((n) => n !== 'key'),
+    ...route.params,
+    ...route.headers,
+    ...(base.names ?? []),
+    ...PROTO_NAMES,
+    'x',
+  ];
   const path: Record<string, string> = { ...base.path };
   const query = new URLSearchParams(base.query ?? []);
   const headers: Record<string, string> = { ...base.headers };
@@ -59,7 +96,11 @@ export function build(c: Case, base: { path: Record<string, string>; query?: [st
     .replace(/:(\w+)/g, (_m, name: string) => encodeURIComponent(path[name] || 'x'))
     .replace(/^\/?\*$/, '/api/v1/products/static')
     .replace(/\*$/, 'any');
-  const options: InjectOptions = { method: route.method as InjectOptions['method'], url: `${url}${query.size ? `?${query}` : ''}`, headers };
+  const options: InjectOptions = {
+    method: route.method as InjectOptions['method'],
+    url: `${url}${query.size ? `?${query}` : ''}`,
+    headers,
+  };
   if (route.body && route.method !== 'GET') {
     const sent = body(shape, fields, c.json);
     Object.assign(options, { payload: sent.payload, headers: { ...headers, ...sent.headers } });
@@ -68,7 +109,11 @@ export function build(c: Case, base: { path: Record<string, string>; query?: [st
   return { options, label: `${route.method} ${options.url!.toString().slice(0, 300)}${sent}` };
 }
 
-function body(shape: Shape, fields: Record<string, string>, json: string): { payload: string; headers: Record<string, string> } {
+function body(
+  shape: Shape,
+  fields: Record<string, string>,
+  json: string,
+): { payload: string; headers: Record<string, string> } {
   const typed = (type: string, payload: string) => ({ payload, headers: { 'content-type': type } });
   switch (shape) {
     case 'json':
@@ -79,7 +124,9 @@ function body(shape: Shape, fields: Record<string, string>, json: string): { pay
       return typed('text/plain;charset=UTF-8', JSON.stringify(fields));
     case 'multipart': {
       const boundary = '----hostile7MA4YWxkTrZu0gW';
-      const parts = Object.entries(fields).map(([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`);
+      const parts = Object.entries(fields).map(
+        ([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`,
+      );
       return typed(`multipart/form-data; boundary=${boundary}`, `${parts.join('')}--${boundary}--\r\n`);
     }
     case 'ndjson':
@@ -103,15 +150,29 @@ export interface SweepStats {
   codes: Map<string, number>;
 }
 
-export const newStats = (): SweepStats => ({ requests: 0, maxMs: 0, slowest: '', byRoute: new Map(), statuses: new Map(), codes: new Map() });
+export const newStats = (): SweepStats => ({
+  requests: 0,
+  maxMs: 0,
+  slowest: '',
+  byRoute: new Map(),
+  statuses: new Map(),
+  codes: new Map(),
+});
 
 let sequence = 0;
 
 /** Sends a request and returns it with its server time (for a request no route took, the whole round trip, which bounds it). */
-export async function timed(t: TestApp, rec: RouteRecorder, options: InjectOptions): Promise<{ res: LightMyRequestResponse; ms: number }> {
+export async function timed(
+  t: TestApp,
+  rec: RouteRecorder,
+  options: InjectOptions,
+): Promise<{ res: LightMyRequestResponse; ms: number }> {
   const id = `sweep-${++sequence}`;
   const started = performance.now();
-  const res = await t.app.inject({ ...options, headers: { ...(options.headers as Record<string, string>), 'x-request-id': id } });
+  const res = await t.app.inject({
+    ...options,
+    headers: { ...(options.headers as Record<string, string>), 'x-request-id': id },
+  });
   const roundTrip = performance.now() - started;
   return { res, ms: (await rec.timeOf(id)) ?? roundTrip };
 }
@@ -121,9 +182,16 @@ export async function timed(t: TestApp, rec: RouteRecorder, options: InjectOptio
  * answer is a page. A request over the time bound is sent again (up to 3 times) and its fastest
  * try counts, so a busy machine cannot fail it but a slow request does.
  */
-export async function sendAndCheck(t: TestApp, rec: RouteRecorder, built: Built, route: RouteEntry, stats: SweepStats): Promise<LightMyRequestResponse> {
+export async function sendAndCheck(
+  t: TestApp,
+  rec: RouteRecorder,
+  built: Built,
+  route: RouteEntry,
+  stats: SweepStats,
+): Promise<LightMyRequestResponse> {
   let { res, ms } = await timed(t, rec, built.options);
-  for (let retry = 0; retry < 3 && ms > SERVER_MS_BOUND; retry++) ms = Math.min(ms, (await timed(t, rec, built.options)).ms);
+  for (let retry = 0; retry < 3 && ms > SERVER_MS_BOUND; retry++)
+    ms = Math.min(ms, (await timed(t, rec, built.options)).ms);
   stats.requests++;
   stats.byRoute.set(routeKey(route), (stats.byRoute.get(routeKey(route)) ?? 0) + 1);
   stats.statuses.set(res.statusCode, (stats.statuses.get(res.statusCode) ?? 0) + 1);

@@ -9,7 +9,24 @@ import { timed } from '../helpers/sweep.js';
 /** Hostile inputs cost a bounded amount of server time on a large catalog (docs/operations.md, "Process limits"). */
 const BOUND_MS = 50;
 const PRODUCTS = 10_000;
-const WORDS = ['wool', 'linen', 'cotton', 'tent', 'stove', 'lamp', 'boot', 'sock', 'mug', 'kettle', 'rope', 'pack', 'chair', 'mat', 'hat', 'glove'];
+const WORDS = [
+  'wool',
+  'linen',
+  'cotton',
+  'tent',
+  'stove',
+  'lamp',
+  'boot',
+  'sock',
+  'mug',
+  'kettle',
+  'rope',
+  'pack',
+  'chair',
+  'mat',
+  'hat',
+  'glove',
+];
 const word = (i: number, salt: number) => WORDS[(i * 7 + salt * 13) % WORDS.length]!;
 
 describe('bounded cost per request on a 10,000-product shop', () => {
@@ -20,14 +37,19 @@ describe('bounded cost per request on a 10,000-product shop', () => {
   const bigHandle = 'big-description';
 
   /** The fastest of three tries: a busy machine cannot fail the bound, a slow request does. */
-  const fastest = async (options: InjectOptions | (() => InjectOptions)): Promise<{ res: LightMyRequestResponse; ms: number }> => {
+  const fastest = async (
+    options: InjectOptions | (() => InjectOptions),
+  ): Promise<{ res: LightMyRequestResponse; ms: number }> => {
     const tries = [];
     for (let i = 0; i < 3; i++) tries.push(await timed(t, rec, typeof options === 'function' ? options() : options));
     const best = tries.reduce((a, b) => (b.ms < a.ms ? b : a));
-    console.info(`${String(typeof options === 'function' ? options().url : options.url).slice(0, 90)}: ${tries.map((x) => x.ms.toFixed(1)).join(' / ')} ms`);
+    console.info(
+      `${String(typeof options === 'function' ? options().url : options.url).slice(0, 90)}: ${tries.map((x) => x.ms.toFixed(1)).join(' / ')} ms`,
+    );
     return best;
   };
-  const ruleset = async (rules: unknown[]) => t.admin('POST', '/admin/v1/shops/big/rulesets', { name: `r${Math.random()}`, rules });
+  const ruleset = async (rules: unknown[]) =>
+    t.admin('POST', '/admin/v1/shops/big/rulesets', { name: `r${Math.random()}`, rules });
 
   beforeAll(async () => {
     t = await startApp(backend!, {}, { beforeRoutes: rec.install });
@@ -35,10 +57,21 @@ describe('bounded cost per request on a 10,000-product shop', () => {
     key = shop.public;
     const started = performance.now();
     const products = Array.from({ length: PRODUCTS }, (_, i) =>
-      productInput(i + 1, { title: `${word(i, 1)} ${word(i, 2)} ${i}`, tags: `${word(i, 3)}, ${word(i, 4)}`, product_type: word(i, 5), vendor: word(i, 6) }),
+      productInput(i + 1, {
+        title: `${word(i, 1)} ${word(i, 2)} ${i}`,
+        tags: `${word(i, 3)}, ${word(i, 4)}`,
+        product_type: word(i, 5),
+        vendor: word(i, 6),
+      }),
     );
     // 512 KB (the most a description may hold) of unclosed tags: stripping them naively is quadratic.
-    products.push(productInput(PRODUCTS + 1, { handle: bigHandle, title: 'Big description', body_html: `<p>${'<a '.repeat(170_665)}` }));
+    products.push(
+      productInput(PRODUCTS + 1, {
+        handle: bigHandle,
+        title: 'Big description',
+        body_html: `<p>${'<a '.repeat(170_665)}`,
+      }),
+    );
     const put = await t.admin('PUT', '/admin/v1/shops/big/products', products);
     expect(put.statusCode, put.body.slice(0, 300)).toBe(200);
     // The first request loads the shop's catalog and builds its indexes; every test below measures requests after it.
@@ -60,7 +93,9 @@ describe('bounded cost per request on a 10,000-product shop', () => {
     ]);
     expect(saved.statusCode, saved.body).toBe(201);
     const id = saved.json().ruleset.id;
-    const longest = await fastest({ url: `/api/v1/custom/id/${id}?key=${key}&bust_cache=yes&url=${'a'.repeat(2047)}!` });
+    const longest = await fastest({
+      url: `/api/v1/custom/id/${id}?key=${key}&bust_cache=yes&url=${'a'.repeat(2047)}!`,
+    });
     expect(longest.res.statusCode, longest.res.body.slice(0, 200)).toBe(200);
     expect(longest.ms).toBeLessThanOrEqual(BOUND_MS);
     const over = await fastest({ url: `/api/v1/custom/id/${id}?key=${key}&bust_cache=yes&url=${'a'.repeat(5000)}!` });
@@ -82,7 +117,9 @@ describe('bounded cost per request on a 10,000-product shop', () => {
   it('(c) similar_products for 250 products, uncached', async () => {
     let round = 0;
     const ids = () => Array.from({ length: 250 }, (_, i) => ((round * 250 + i * 37) % PRODUCTS) + 1).join(',');
-    const similar = await fastest(() => ({ url: `/api/v1/products/similar_products?key=${key}&limit=100&shop_product_ids=${ids()}&r=${round++}` }));
+    const similar = await fastest(() => ({
+      url: `/api/v1/products/similar_products?key=${key}&limit=100&shop_product_ids=${ids()}&r=${round++}`,
+    }));
     expect(similar.res.statusCode, similar.res.body.slice(0, 200)).toBe(200);
     expect(similar.res.headers['x-cache']).toBe('miss');
     expect(similar.res.json().data.length).toBeGreaterThan(0);
@@ -98,15 +135,26 @@ describe('bounded cost per request on a 10,000-product shop', () => {
   });
 
   it('(d) a ruleset of 20 endpoint outputs answers in bounded time; 21 are refused when saved', async () => {
-    const endpoints = ['similar_products?shop_product_ids=1,2,3', 'trending_products', 'top_sellers', 'search?query=wool', 'recommended?shop_product_ids=5'];
+    const endpoints = [
+      'similar_products?shop_product_ids=1,2,3',
+      'trending_products',
+      'top_sellers',
+      'search?query=wool',
+      'recommended?shop_product_ids=5',
+    ];
     const outputs = (n: number) =>
-      Array.from({ length: n }, (_, i) => ({ type: 'endpoint', endpoint: `/products/${endpoints[i % endpoints.length]}&limit=${50 + i}`.replace('s&', 's?') }));
+      Array.from({ length: n }, (_, i) => ({
+        type: 'endpoint',
+        endpoint: `/products/${endpoints[i % endpoints.length]}&limit=${50 + i}`.replace('s&', 's?'),
+      }));
     const refused = await ruleset([{ logic: [], output: outputs(21) }]);
     expect(refused.statusCode).toBe(422);
     expect(refused.body).toContain('20');
     const saved = await ruleset([{ logic: [], output: outputs(20) }]);
     expect(saved.statusCode, saved.body).toBe(201);
-    const custom = await fastest({ url: `/api/v1/custom/id/${saved.json().ruleset.id}?key=${key}&bust_cache=yes&limit=250` });
+    const custom = await fastest({
+      url: `/api/v1/custom/id/${saved.json().ruleset.id}?key=${key}&bust_cache=yes&limit=250`,
+    });
     expect(custom.res.statusCode, custom.res.body.slice(0, 200)).toBe(200);
     expect(custom.ms).toBeLessThanOrEqual(BOUND_MS);
   });

@@ -24,7 +24,10 @@ describe('hardening findings over real HTTP', () => {
   const admin = (method: string, path: string, body?: unknown, bearer = ADMIN_TOKEN): Promise<Answer> =>
     fetch(`${base}${path}`, {
       method,
-      headers: { authorization: `Bearer ${bearer}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      headers: {
+        authorization: `Bearer ${bearer}`,
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+      },
       ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
     });
 
@@ -33,7 +36,9 @@ describe('hardening findings over real HTTP', () => {
     base = await t.app.listen({ port: 0, host: '127.0.0.1' });
     keys = await seedBilling(t, 'found');
     const big = productInput(3, { handle: 'big', title: 'Big description', body_html: `<p>${'<a '.repeat(170_665)}` });
-    expect((await admin('PUT', '/admin/v1/shops/found/products', [productInput(1), productInput(2), big])).status).toBe(200);
+    expect((await admin('PUT', '/admin/v1/shops/found/products', [productInput(1), productInput(2), big])).status).toBe(
+      200,
+    );
   });
   afterAll(() => t.close().then(() => backend!.cleanup()));
 
@@ -70,7 +75,9 @@ describe('hardening findings over real HTTP', () => {
 
   it('(c) similar_products takes 250 inputs (251 is a named 400), and an unknown parameter is a cache hit', async () => {
     const ids = (n: number) => Array.from({ length: n }, (_, i) => i + 1).join(',');
-    expect((await get(`/api/v1/products/similar_products?key=${keys.public}&shop_product_ids=${ids(250)}`)).status).toBe(200);
+    expect(
+      (await get(`/api/v1/products/similar_products?key=${keys.public}&shop_product_ids=${ids(250)}`)).status,
+    ).toBe(200);
     const over = await get(`/api/v1/products/similar_products?key=${keys.public}&shop_product_ids=${ids(251)}`);
     expect(over.status).toBe(400);
     expect((await over.json()).error).toContain('shop_product_ids');
@@ -90,7 +97,10 @@ describe('hardening findings over real HTTP', () => {
       body: event,
     });
     expect(form.status).toBe(200);
-    const empty = await get(`/api/v1/analytics/event?key=${keys.public}&${event}`, { method: 'POST', headers: { 'content-type': 'application/json' } });
+    const empty = await get(`/api/v1/analytics/event?key=${keys.public}&${event}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(empty.status).toBe(200);
     // Both are stored: the visitor's history lists the product viewed.
     let stored: { uuid: string }[] = [];
@@ -101,10 +111,15 @@ describe('hardening findings over real HTTP', () => {
     expect(stored.length).toBe(2);
     expect((await get(`/api/v1/products/static?key=${keys.public}&ids=1,2&filter_oos=true`)).status).toBe(200);
 
-    const campaign = (await (await admin('POST', '/admin/v1/shops/found/campaigns', { name: 'Winback' })).json()).campaign.id;
-    const made = await get(`/api/v1/billing/reactivate?key=${keys.private}&billing_customer_id=100&billing_subscription_ids=1001&campaign_id=${campaign}`);
+    const campaign = (await (await admin('POST', '/admin/v1/shops/found/campaigns', { name: 'Winback' })).json())
+      .campaign.id;
+    const made = await get(
+      `/api/v1/billing/reactivate?key=${keys.private}&billing_customer_id=100&billing_subscription_ids=1001&campaign_id=${campaign}`,
+    );
     const link = new URL((await made.json()).data.service_reactivate_all_link);
-    const page = await get(`${link.pathname}${link.search}&utm_source=newsletter&utm_medium=email&mc_cid=8d1e2f3a4b`, { headers: { accept: 'text/html' } });
+    const page = await get(`${link.pathname}${link.search}&utm_source=newsletter&utm_medium=email&mc_cid=8d1e2f3a4b`, {
+      headers: { accept: 'text/html' },
+    });
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('Reactivate');
   });
@@ -116,8 +131,13 @@ describe('hardening findings over real HTTP', () => {
       const bucketsOf = async (server: string, app: TestApp) => {
         const key = (await app.createShop('limited')).public;
         await app.admin('PATCH', '/admin/v1/shops/limited', { settings: { rate_limit_public_per_minute: 2 } });
-        const hit = (client: string) => fetch(`${server}/api/v1/products/trending_products?key=${key}`, { headers: { 'x-forwarded-for': client } });
-        const first = [(await hit('198.51.100.1')).status, (await hit('198.51.100.1')).status, (await hit('198.51.100.1')).status];
+        const hit = (client: string) =>
+          fetch(`${server}/api/v1/products/trending_products?key=${key}`, { headers: { 'x-forwarded-for': client } });
+        const first = [
+          (await hit('198.51.100.1')).status,
+          (await hit('198.51.100.1')).status,
+          (await hit('198.51.100.1')).status,
+        ];
         return { first, second: (await hit('198.51.100.2')).status };
       };
       expect(await bucketsOf(trusted, behind)).toEqual({ first: [200, 200, 429], second: 200 });
@@ -129,16 +149,28 @@ describe('hardening findings over real HTTP', () => {
 
   it('(f) a leaked private key: revoked at once, cannot keep itself alive by rotating, cannot raise its limits or scopes', async () => {
     const shop = await t.createShop('leaked');
-    const raise = await admin('PATCH', '/admin/v1/shops/leaked', { scopes: ['read_markets', 'write_everything'] }, shop.private);
+    const raise = await admin(
+      'PATCH',
+      '/admin/v1/shops/leaked',
+      { scopes: ['read_markets', 'write_everything'] },
+      shop.private,
+    );
     expect(raise.status).toBe(403);
-    const limits = await admin('PATCH', '/admin/v1/shops/leaked', { settings: { rate_limit_private_per_minute: 1_000_000 } }, shop.private);
+    const limits = await admin(
+      'PATCH',
+      '/admin/v1/shops/leaked',
+      { settings: { rate_limit_private_per_minute: 1_000_000 } },
+      shop.private,
+    );
     expect(limits.status).toBe(403);
     const rotated = await admin('POST', '/admin/v1/shops/leaked/keys/rotate', undefined, shop.private);
     expect(rotated.status).toBe(200);
     expect((await admin('GET', '/admin/v1/shops/leaked', undefined, shop.private)).status).toBe(401);
     const next = (await rotated.json()).keys.private as string;
     expect((await admin('GET', '/admin/v1/shops/leaked', undefined, next)).status).toBe(200);
-    const listed: { kind: string; state: string; key_prefix: string }[] = (await (await admin('GET', '/admin/v1/shops/leaked/keys')).json()).data;
+    const listed: { kind: string; state: string; key_prefix: string }[] = (
+      await (await admin('GET', '/admin/v1/shops/leaked/keys')).json()
+    ).data;
     const prefix = listed.find((k) => k.kind === 'private' && k.state === 'current')!.key_prefix;
     expect(next.startsWith(prefix)).toBe(true);
     expect((await admin('POST', '/admin/v1/shops/leaked/keys/revoke', { key_prefix: prefix })).status).toBe(200);
@@ -147,9 +179,12 @@ describe('hardening findings over real HTTP', () => {
 
   it('(g) tk=__proto__ is a plain tracking key: no prototype gains a property, the process keeps serving, /metrics answers', async () => {
     const before = prototypeNames();
-    const campaign = (await (await admin('POST', '/admin/v1/shops/found/campaigns', { name: 'Proto' })).json()).campaign.id;
+    const campaign = (await (await admin('POST', '/admin/v1/shops/found/campaigns', { name: 'Proto' })).json()).campaign
+      .id;
     for (const tk of ['__proto__', 'constructor', 'prototype']) {
-      const res = await get(`/api/v1/billing/reactivate?key=${keys.private}&billing_customer_id=100&campaign_id=${campaign}&tk=${tk}`);
+      const res = await get(
+        `/api/v1/billing/reactivate?key=${keys.private}&billing_customer_id=100&campaign_id=${campaign}&tk=${tk}`,
+      );
       expect(res.status).toBeLessThan(500);
       const link = new URL((await res.json()).data.service_reactivate_all_link);
       expect((await get(`${link.pathname}${link.search}`, { headers: { accept: 'text/html' } })).status).toBe(200);

@@ -19,17 +19,27 @@ describe.each(backends())('keys, settings and customer signatures on $name', (ba
     await t.admin('PUT', '/admin/v1/shops/revoked/products', [productInput(1)]);
     expect((await products(shop.public)).statusCode).toBe(200);
     const listed = (await t.admin('GET', '/admin/v1/shops/revoked/keys')).json().data;
-    expect(listed.map((k: { kind: string; state: string }) => `${k.kind}:${k.state}`).sort()).toEqual(['private:current', 'public:current']);
+    expect(listed.map((k: { kind: string; state: string }) => `${k.kind}:${k.state}`).sort()).toEqual([
+      'private:current',
+      'public:current',
+    ]);
     const prefix = shop.public.slice(0, 19);
     expect(listed.find((k: { kind: string }) => k.kind === 'public').key_prefix).toBe(prefix);
 
-    const byShopKey = await t.admin('POST', '/admin/v1/shops/revoked/keys/revoke', { key_prefix: prefix }, shop.private);
+    const byShopKey = await t.admin(
+      'POST',
+      '/admin/v1/shops/revoked/keys/revoke',
+      { key_prefix: prefix },
+      shop.private,
+    );
     expect(byShopKey.statusCode).toBe(403);
     const revoked = await t.admin('POST', '/admin/v1/shops/revoked/keys/revoke', { key_prefix: prefix });
     expect(revoked.json()).toEqual({ revoked: 1 });
     expect((await products(shop.public)).statusCode).toBe(401);
     expect((await t.admin('POST', '/admin/v1/shops/revoked/keys/revoke', { key_prefix: prefix })).statusCode).toBe(400);
-    expect((await t.admin('POST', '/admin/v1/shops/revoked/keys/revoke', { key_prefix: 'not a prefix' })).statusCode).toBe(422);
+    expect(
+      (await t.admin('POST', '/admin/v1/shops/revoked/keys/revoke', { key_prefix: 'not a prefix' })).statusCode,
+    ).toBe(422);
   });
 
   it('ends the asking key and every older generation when keys rotate, so a leaked key cannot keep itself alive', async () => {
@@ -49,7 +59,9 @@ describe.each(backends())('keys, settings and customer signatures on $name', (ba
 
   it("lets only the operator change scopes and rate limits; a shop key keeps the operator's limits when it changes other settings", async () => {
     const shop = await t.createShop('limits');
-    expect((await t.admin('PATCH', '/admin/v1/shops/limits', { settings: { rate_limit_public_per_minute: 5 } })).statusCode).toBe(200);
+    expect(
+      (await t.admin('PATCH', '/admin/v1/shops/limits', { settings: { rate_limit_public_per_minute: 5 } })).statusCode,
+    ).toBe(200);
     for (const body of [
       { scopes: ['read_markets'] },
       { settings: { rate_limit_public_per_minute: 1_000_000 } },
@@ -60,10 +72,22 @@ describe.each(backends())('keys, settings and customer signatures on $name', (ba
       expect(res.json().error).toBe("Only the operator token changes a shop's scopes and rate limits.");
     }
     // Sending back the operator's values unchanged (a whole settings object) is allowed.
-    expect((await t.admin('PATCH', '/admin/v1/shops/limits', { scopes: [], settings: { rate_limit_public_per_minute: 5 } }, shop.private)).statusCode).toBe(
-      200,
+    expect(
+      (
+        await t.admin(
+          'PATCH',
+          '/admin/v1/shops/limits',
+          { scopes: [], settings: { rate_limit_public_per_minute: 5 } },
+          shop.private,
+        )
+      ).statusCode,
+    ).toBe(200);
+    const own = await t.admin(
+      'PATCH',
+      '/admin/v1/shops/limits',
+      { name: 'Renamed', settings: { trending_window_days: 10 } },
+      shop.private,
     );
-    const own = await t.admin('PATCH', '/admin/v1/shops/limits', { name: 'Renamed', settings: { trending_window_days: 10 } }, shop.private);
     expect(own.statusCode).toBe(200);
     expect(own.json().shop.settings).toEqual({ trending_window_days: 10, rate_limit_public_per_minute: 5 });
     expect(own.json().shop.scopes).toEqual([]);
@@ -73,17 +97,38 @@ describe.each(backends())('keys, settings and customer signatures on $name', (ba
     const shop = await t.createShop('signed');
     await t.admin('PUT', '/admin/v1/shops/signed/products', [productInput(1)]);
     await t.admin('PUT', '/admin/v1/shops/signed/orders', [
-      { id: 1, created_at: new Date().toISOString(), customer: { id: 77 }, line_items: [{ product_id: 1, quantity: 1 }] },
+      {
+        id: 1,
+        created_at: new Date().toISOString(),
+        customer: { id: 77 },
+        line_items: [{ product_id: 1, quantity: 1 }],
+      },
     ]);
-    const purchased = (query: string, key = shop.public) => t.app.inject(`/api/v1/products/purchased?key=${key}&shop_customer_id=77${query}`);
+    const purchased = (query: string, key = shop.public) =>
+      t.app.inject(`/api/v1/products/purchased?key=${key}&shop_customer_id=77${query}`);
     expect((await purchased('')).statusCode).toBe(200); // off by default, as the original API
-    expect((await t.admin('PATCH', '/admin/v1/shops/signed', { settings: { require_customer_signature: true } }, shop.private)).statusCode).toBe(200);
-    const secret = (await t.admin('GET', '/admin/v1/shops/signed/signing-secret', undefined, shop.private)).json().signing_secret;
+    expect(
+      (
+        await t.admin(
+          'PATCH',
+          '/admin/v1/shops/signed',
+          { settings: { require_customer_signature: true } },
+          shop.private,
+        )
+      ).statusCode,
+    ).toBe(200);
+    const secret = (await t.admin('GET', '/admin/v1/shops/signed/signing-secret', undefined, shop.private)).json()
+      .signing_secret;
     const sig = createHmac('sha256', secret).update('77').digest('hex');
     const refused = await purchased('');
     expect(refused.statusCode).toBe(403);
-    expect(refused.json()).toEqual({ error: 'customer_sig is missing or wrong for shop_customer_id.', code: 'customer_signature' });
-    expect((await purchased(`&customer_sig=${sig.replace(/.$/, (c) => (c === '0' ? '1' : '0'))}`)).statusCode).toBe(403);
+    expect(refused.json()).toEqual({
+      error: 'customer_sig is missing or wrong for shop_customer_id.',
+      code: 'customer_signature',
+    });
+    expect((await purchased(`&customer_sig=${sig.replace(/.$/, (c) => (c === '0' ? '1' : '0'))}`)).statusCode).toBe(
+      403,
+    );
     const ok = await purchased(`&customer_sig=${sig.toUpperCase()}`);
     expect(ok.statusCode).toBe(200);
     expect(ok.json().data.map((p: { id: number }) => p.id)).toEqual([1]);
@@ -95,7 +140,9 @@ describe.each(backends())('keys, settings and customer signatures on $name', (ba
       url: `/api/v1/analytics/event?key=${shop.public}&subject=user&verb=viewed&noun=product&shop_product_handle=product-1&shop_customer_id=77`,
     });
     expect(event.statusCode).toBe(403);
-    expect((await t.app.inject(`/api/v1/custom/id/1?key=${shop.public}&shop_customer_id=77&customer_sig=${sig}`)).statusCode).toBe(404); // signed: on to the ruleset lookup
+    expect(
+      (await t.app.inject(`/api/v1/custom/id/1?key=${shop.public}&shop_customer_id=77&customer_sig=${sig}`)).statusCode,
+    ).toBe(404); // signed: on to the ruleset lookup
   });
 
   it('marks every answer nosniff, JSON and HTML alike', async () => {

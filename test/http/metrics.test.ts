@@ -13,7 +13,8 @@ describe.each(backends())('GET /metrics on $name', (backend) => {
   });
   afterAll(() => t.close().then(() => backend.cleanup()));
 
-  const metric = (text: string, name: string) => Number(new RegExp(`^${name.replace(/[{}"[\]]/g, '\\$&')} (\\S+)$`, 'm').exec(text)?.[1] ?? Number.NaN);
+  const metric = (text: string, name: string) =>
+    Number(new RegExp(`^${name.replace(/[{}"[\]]/g, '\\$&')} (\\S+)$`, 'm').exec(text)?.[1] ?? Number.NaN);
 
   it('counts requests per route and status, cache hits, events and index rebuilds', async () => {
     for (let i = 0; i < 3; i++) await t.app.inject(`/api/v1/products/static?key=${key}&ids=1`);
@@ -26,9 +27,15 @@ describe.each(backends())('GET /metrics on $name', (backend) => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toContain('text/plain');
     const text = res.body;
-    expect(metric(text, 'rebound_http_requests_total{route="/api/v1/products/static",method="GET",status="200"}')).toBe(3);
-    expect(metric(text, 'rebound_http_requests_total{route="/api/v1/products/static",method="GET",status="400"}')).toBe(1);
-    expect(text).toContain('rebound_http_request_duration_seconds_bucket{le="0.005",route="/api/v1/products/static",method="GET",status="200"}');
+    expect(metric(text, 'rebound_http_requests_total{route="/api/v1/products/static",method="GET",status="200"}')).toBe(
+      3,
+    );
+    expect(metric(text, 'rebound_http_requests_total{route="/api/v1/products/static",method="GET",status="400"}')).toBe(
+      1,
+    );
+    expect(text).toContain(
+      'rebound_http_request_duration_seconds_bucket{le="0.005",route="/api/v1/products/static",method="GET",status="200"}',
+    );
     expect(metric(text, 'rebound_cache_hits')).toBe(2);
     expect(metric(text, 'rebound_events_committed')).toBe(1);
     expect(metric(text, 'rebound_event_buffer_depth')).toBe(0);
@@ -59,9 +66,13 @@ describe.each(backends())('GET /metrics on $name', (backend) => {
       url: `/api/v1/analytics/event?key=${quiet.public}&subject=user&verb=viewed&noun=product&shop_product_handle=x&uuid=3f1c2a9e-8b7d-4c1e-9f00-2b6d4e8a1c3b`,
     });
     expect(res.statusCode).toBe(200);
-    const handles = (await t.admin('GET', '/admin/v1/node/residency')).json().shops.map((s: { handle: string }) => s.handle);
+    const handles = (await t.admin('GET', '/admin/v1/node/residency'))
+      .json()
+      .shops.map((s: { handle: string }) => s.handle);
     expect(handles).not.toContain('quiet');
     expect((await t.app.inject(`/api/v1/products/trending_products?key=${quiet.public}`)).statusCode).toBe(200);
-    expect((await t.admin('GET', '/admin/v1/node/residency')).json().shops.map((s: { handle: string }) => s.handle)).toContain('quiet');
+    expect(
+      (await t.admin('GET', '/admin/v1/node/residency')).json().shops.map((s: { handle: string }) => s.handle),
+    ).toContain('quiet');
   });
 });

@@ -80,15 +80,28 @@ describe('operations endpoints', () => {
     );
     // The merchant console's endpoints, with their parameters and answers from the route schemas.
     const names = (op: { parameters?: { name: string }[] }) => (op.parameters ?? []).map((p) => p.name);
-    expect(names(doc.paths['/admin/v1/shops/{handle}/products'].get)).toEqual(expect.arrayContaining(['query', 'limit', 'page', 'ids']));
-    expect(names(doc.paths['/admin/v1/shops/{handle}/insights'].get)).toEqual(expect.arrayContaining(['handle', 'days']));
-    const insights = doc.paths['/admin/v1/shops/{handle}/insights'].get.responses['200'].content['application/json'].schema;
-    expect(Object.keys(insights.properties.data.properties)).toEqual(['days', 'currency', 'trending', 'top_sellers', 'events_per_day', 'conversion']);
+    expect(names(doc.paths['/admin/v1/shops/{handle}/products'].get)).toEqual(
+      expect.arrayContaining(['query', 'limit', 'page', 'ids']),
+    );
+    expect(names(doc.paths['/admin/v1/shops/{handle}/insights'].get)).toEqual(
+      expect.arrayContaining(['handle', 'days']),
+    );
+    const insights =
+      doc.paths['/admin/v1/shops/{handle}/insights'].get.responses['200'].content['application/json'].schema;
+    expect(Object.keys(insights.properties.data.properties)).toEqual([
+      'days',
+      'currency',
+      'trending',
+      'top_sellers',
+      'events_per_day',
+      'conversion',
+    ]);
     const session = doc.paths['/admin/v1/session'].get.responses['200'].content['application/json'].schema;
     expect(Object.keys(session.properties)).toEqual(['operator', 'shops']);
     expect(session.properties.shops.items.properties).not.toHaveProperty('signing_secret');
     expect(
-      doc.paths['/admin/v1/shops/{handle}/campaigns'].get.responses['200'].content['application/json'].schema.properties.data.items.properties.stats,
+      doc.paths['/admin/v1/shops/{handle}/campaigns'].get.responses['200'].content['application/json'].schema.properties
+        .data.items.properties.stats,
     ).toBeDefined();
     expect(doc.paths['/admin/v1/shops/{handle}/campaigns'].post).toBeDefined();
     const docs = await t.app.inject('/docs/');
@@ -123,7 +136,11 @@ describe('logs', () => {
         done();
       },
     });
-    const config = loadConfig({ DATABASE_URL: await backend!.url(), REBOUND_ADMIN_TOKEN: ADMIN_TOKEN, LOG_LEVEL: 'info' });
+    const config = loadConfig({
+      DATABASE_URL: await backend!.url(),
+      REBOUND_ADMIN_TOKEN: ADMIN_TOKEN,
+      LOG_LEVEL: 'info',
+    });
     const services = await compose(config);
     const app = await buildApp(services, config, { logger: { ...(loggerOptions('info') as object), stream: sink } });
     const created = await app.inject({
@@ -133,8 +150,16 @@ describe('logs', () => {
       payload: { handle: 'logs', name: 'Logs' },
     });
     const { public: pub, private: priv } = created.json().keys;
-    await app.inject({ method: 'PUT', url: '/admin/v1/shops/logs/products', headers: { authorization: `Bearer ${priv}` }, payload: [productInput(1)] });
-    await app.inject({ method: 'GET', url: `/api/v1/products/static?ids=1&key=${pub}&subject_email=someone@example.com` });
+    await app.inject({
+      method: 'PUT',
+      url: '/admin/v1/shops/logs/products',
+      headers: { authorization: `Bearer ${priv}` },
+      payload: [productInput(1)],
+    });
+    await app.inject({
+      method: 'GET',
+      url: `/api/v1/products/static?ids=1&key=${pub}&subject_email=someone@example.com`,
+    });
     await app.inject({ method: 'GET', url: '/api/v1/products/static?ids=1', headers: { 'x-api-key': pub } });
     await app.inject({
       method: 'PATCH',
@@ -148,7 +173,9 @@ describe('logs', () => {
       headers: { authorization: `Bearer ${priv}` },
       payload: [{ id: 5, email: 'subscriber@example.com' }],
     });
-    const context = await app.inject({ url: `/api/v1/billing/reactivate?key=${priv}&billing_customer_id=5&request_type=live` });
+    const context = await app.inject({
+      url: `/api/v1/billing/reactivate?key=${priv}&billing_customer_id=5&request_type=live`,
+    });
     const link = context.json().data.service_reactivate_all_link as string;
     await app.inject({ url: new URL(link).pathname + new URL(link).search });
     await app.inject({ url: `/api/v1/billing/reactivate?key=${priv}&billing_customer_id=x` });

@@ -11,8 +11,15 @@ describe('client addresses behind a proxy, and connection timeouts', () => {
   let keys: { direct: string; proxied: string };
   beforeAll(async () => {
     direct = await startApp(backend!);
-    proxied = await startApp(backend!, { TRUST_PROXY: '10.0.0.0/8', HEADERS_TIMEOUT_MS: '500', REQUEST_TIMEOUT_MS: '1000' });
-    keys = { direct: (await direct.createShop('direct')).public, proxied: (await proxied.createShop('proxied')).public };
+    proxied = await startApp(backend!, {
+      TRUST_PROXY: '10.0.0.0/8',
+      HEADERS_TIMEOUT_MS: '500',
+      REQUEST_TIMEOUT_MS: '1000',
+    });
+    keys = {
+      direct: (await direct.createShop('direct')).public,
+      proxied: (await proxied.createShop('proxied')).public,
+    };
     for (const [t, handle] of [
       [direct, 'direct'],
       [proxied, 'proxied'],
@@ -36,7 +43,10 @@ describe('client addresses behind a proxy, and connection timeouts', () => {
   it('gives each visitor behind a trusted proxy their own rate-limit bucket', async () => {
     const statuses = [];
     for (const visitor of ['198.51.100.1', '198.51.100.2', '198.51.100.3']) {
-      statuses.push((await hit(proxied, keys.proxied, '10.0.0.5', visitor)).statusCode, (await hit(proxied, keys.proxied, '10.0.0.5', visitor)).statusCode);
+      statuses.push(
+        (await hit(proxied, keys.proxied, '10.0.0.5', visitor)).statusCode,
+        (await hit(proxied, keys.proxied, '10.0.0.5', visitor)).statusCode,
+      );
     }
     expect(statuses).toEqual([200, 200, 200, 200, 200, 200]);
     expect((await hit(proxied, keys.proxied, '10.0.0.5', '198.51.100.1')).statusCode).toBe(429);
@@ -45,7 +55,8 @@ describe('client addresses behind a proxy, and connection timeouts', () => {
   it('ignores X-Forwarded-For from a client that is not a trusted proxy, and by default', async () => {
     // An untrusted sender cannot pick a fresh bucket per request by forging the header.
     const forged = [];
-    for (let i = 0; i < 3; i++) forged.push((await hit(proxied, keys.proxied, '203.0.113.9', `192.0.2.${i}`)).statusCode);
+    for (let i = 0; i < 3; i++)
+      forged.push((await hit(proxied, keys.proxied, '203.0.113.9', `192.0.2.${i}`)).statusCode);
     expect(forged).toEqual([200, 200, 429]);
     const unset = [];
     for (let i = 0; i < 3; i++) unset.push((await hit(direct, keys.direct, '10.0.0.5', `192.0.2.${i}`)).statusCode);

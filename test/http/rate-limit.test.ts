@@ -14,11 +14,14 @@ describe('rate limits', () => {
     t = await startApp(backend!);
     shop = await t.createShop('limited');
     await t.admin('PUT', '/admin/v1/shops/limited/products', [productInput(1)]);
-    await t.admin('PATCH', '/admin/v1/shops/limited', { settings: { rate_limit_public_per_minute: 3, rate_limit_private_per_minute: 2 } });
+    await t.admin('PATCH', '/admin/v1/shops/limited', {
+      settings: { rate_limit_public_per_minute: 3, rate_limit_private_per_minute: 2 },
+    });
   });
   afterAll(() => t.close().then(() => backend!.cleanup()));
 
-  const get = (key: string, ip = '203.0.113.1') => t.app.inject({ url: `/api/v1/products/static?key=${key}&ids=1`, remoteAddress: ip });
+  const get = (key: string, ip = '203.0.113.1') =>
+    t.app.inject({ url: `/api/v1/products/static?key=${key}&ids=1`, remoteAddress: ip });
 
   it("answers 429 with Retry-After and a JSON error past a public key's limit, per client address", async () => {
     const statuses = [];
@@ -55,7 +58,9 @@ describe('rate limits', () => {
   });
 
   it('refuses settings that are not positive whole numbers', async () => {
-    expect((await t.admin('PATCH', '/admin/v1/shops/limited', { settings: { rate_limit_public_per_minute: 0 } })).statusCode).toBe(422);
+    expect(
+      (await t.admin('PATCH', '/admin/v1/shops/limited', { settings: { rate_limit_public_per_minute: 0 } })).statusCode,
+    ).toBe(422);
   });
 });
 

@@ -31,7 +31,12 @@ describe('response schemas: every answer matches its route', () => {
   let close: () => Promise<void>;
   let pub: string;
   let priv: string;
-  const admin = (method: InjectOptions['method'], url: string, body?: unknown, bearer = ADMIN_TOKEN): Promise<LightMyRequestResponse> =>
+  const admin = (
+    method: InjectOptions['method'],
+    url: string,
+    body?: unknown,
+    bearer = ADMIN_TOKEN,
+  ): Promise<LightMyRequestResponse> =>
     app.inject({
       method,
       url: `/admin/v1${url}`,
@@ -42,11 +47,17 @@ describe('response schemas: every answer matches its route', () => {
   const shop = `/shops/${HANDLE}`;
   /** Every request's answer has been checked by the hooks; a case fails with the problems found. */
   const expectValid = () => expect(checker.problems.splice(0)).toEqual([]);
-  const expectStatus = (res: LightMyRequestResponse, status: number) => expect(res.statusCode, res.body.slice(0, 300)).toBe(status);
+  const expectStatus = (res: LightMyRequestResponse, status: number) =>
+    expect(res.statusCode, res.body.slice(0, 300)).toBe(status);
 
   beforeAll(async () => {
     const url = await backend.url();
-    const config = loadConfig({ DATABASE_URL: url, REBOUND_ADMIN_TOKEN: ADMIN_TOKEN, LOG_LEVEL: 'silent', REBOUND_DEMO: 'false' });
+    const config = loadConfig({
+      DATABASE_URL: url,
+      REBOUND_ADMIN_TOKEN: ADMIN_TOKEN,
+      LOG_LEVEL: 'silent',
+      REBOUND_DEMO: 'false',
+    });
     const services = await compose(config);
     app = await buildApp(services, config, { logger: false, beforeRoutes: (a) => checker.install(a) });
     close = async () => {
@@ -80,9 +91,13 @@ describe('response schemas: every answer matches its route', () => {
       'products',
       [3, 4, 5, 6].map((id) => productInput(id)),
     );
-    await put('collections', [{ id: 900, title: 'All', handle: 'all', products: [{ product_id: 1 }, { product_id: 3 }] }]);
+    await put('collections', [
+      { id: 900, title: 'All', handle: 'all', products: [{ product_id: 1 }, { product_id: 3 }] },
+    ]);
     await put('customers', [{ id: 9100, email: 'ada@example.com', tags: ['vip'] }]);
-    await put('markets', [{ id: 1, name: 'Europe', countries: ['DE', 'FR'], currency: 'EUR', price_adjustment_percent: 10 }]);
+    await put('markets', [
+      { id: 1, name: 'Europe', countries: ['DE', 'FR'], currency: 'EUR', price_adjustment_percent: 10 },
+    ]);
     await put('orders', [
       {
         id: 1,
@@ -105,7 +120,10 @@ describe('response schemas: every answer matches its route', () => {
       },
     ]);
     await put('inventory', [{ variant_id: 12, inventory_quantity: 3 }]);
-    expectStatus(await admin('PATCH', shop, { billing_webhook_secret: BILLING_SECRET, webhook_secret: SHOP_SECRET }), 200);
+    expectStatus(
+      await admin('PATCH', shop, { billing_webhook_secret: BILLING_SECRET, webhook_secret: SHOP_SECRET }),
+      200,
+    );
     checker.problems.splice(0);
   });
   afterAll(async () => {
@@ -114,7 +132,9 @@ describe('response schemas: every answer matches its route', () => {
   });
 
   it('checks its own check: an answer with an undeclared property or a wrong type is a problem', () => {
-    const check = checker as unknown as { validate(route: string, status: number, schema: unknown, value: unknown): void };
+    const check = checker as unknown as {
+      validate(route: string, status: number, schema: unknown, value: unknown): void;
+    };
     const schema = { type: 'object', properties: { data: { type: 'string' } }, required: ['data'] };
     check.validate('GET /x', 200, schema, { data: 'ok' });
     expect(checker.problems).toEqual([]);
@@ -139,7 +159,9 @@ describe('response schemas: every answer matches its route', () => {
       await get(`${path}?${query}&format=pretty`);
       await get(`${path}?${query}`, { 'accept-encoding': 'gzip' });
     }
-    const withProducts = await get(`/api/v1/products/static?key=${pub}&ids=1,2,3&metafields=yes&variant_metafields=yes`);
+    const withProducts = await get(
+      `/api/v1/products/static?key=${pub}&ids=1,2,3&metafields=yes&variant_metafields=yes`,
+    );
     expect(withProducts.json().data.length).toBeGreaterThan(0);
     expectStatus(await get(`/api/v1/products/static?key=wrong-key-0000000000`), 401);
     expectStatus(await get(`/api/v1/products/static?ids=1`), 400);
@@ -180,11 +202,18 @@ describe('response schemas: every answer matches its route', () => {
         .metadata.errors.map((e: { code: string }) => e.code)
         .sort(),
     ).toEqual(['unknown_product', 'unknown_variant']);
-    expectStatus(await get(`/api/v1/custom/id/${id}?key=${pub}&shop_product_ids=1`, { 'accept-encoding': 'gzip' }), 200);
+    expectStatus(
+      await get(`/api/v1/custom/id/${id}?key=${pub}&shop_product_ids=1`, { 'accept-encoding': 'gzip' }),
+      200,
+    );
     expectStatus(await get(`/api/v1/custom/id/999?key=${pub}`), 404);
     expectStatus(await get(`/api/v1/custom/id/abc?key=${pub}`), 400);
-    const posted = (payload: unknown) => app.inject({ method: 'POST', url: `/api/v1/custom/id/${id}`, payload: payload as object });
-    expectStatus(await posted({ key: pub, shopify_product_ids: '1', cart: { subtotal: 5900, items: [{ product_id: 1 }] } }), 200);
+    const posted = (payload: unknown) =>
+      app.inject({ method: 'POST', url: `/api/v1/custom/id/${id}`, payload: payload as object });
+    expectStatus(
+      await posted({ key: pub, shopify_product_ids: '1', cart: { subtotal: 5900, items: [{ product_id: 1 }] } }),
+      200,
+    );
     expectStatus(await posted({ key: pub, shop_product_ids: 'x' }), 400);
 
     expectStatus(await admin('GET', '/rule-catalog'), 200);
@@ -193,7 +222,10 @@ describe('response schemas: every answer matches its route', () => {
     expectStatus(await admin('GET', `${shop}/rulesets`), 200);
     expectStatus(await admin('GET', `${shop}/rulesets/${id}`), 200);
     expectStatus(await admin('GET', `${shop}/rulesets/999`), 404);
-    expectStatus(await admin('PUT', `${shop}/rulesets/${id}`, { ...created.json().ruleset, name: 'Cross-sell 2' }), 200);
+    expectStatus(
+      await admin('PUT', `${shop}/rulesets/${id}`, { ...created.json().ruleset, name: 'Cross-sell 2' }),
+      200,
+    );
     expectStatus(await admin('POST', `${shop}/rulesets`, { name: '', rules: [{ output: [{ type: 'nope' }] }] }), 422);
     expectStatus(await admin('POST', `${shop}/rulesets/${id}/preview`, { shop_product_ids: [1] }), 200);
     expectStatus(
@@ -230,15 +262,35 @@ describe('response schemas: every answer matches its route', () => {
       },
     });
     expectStatus(track, 200);
-    expectStatus(await app.inject({ method: 'POST', url: `/api/v1/analytics/track?key=${pub}`, payload: { events: [{ type: 'stare' }] } }), 400);
+    expectStatus(
+      await app.inject({
+        method: 'POST',
+        url: `/api/v1/analytics/track?key=${pub}`,
+        payload: { events: [{ type: 'stare' }] },
+      }),
+      400,
+    );
     expectStatus(await admin('GET', `${shop}/events?uuid=${UUID}`), 200);
     expectStatus(await admin('GET', `${shop}/events?limit=0`), 400);
     // The GET twin of the intake, and the platform widget's batches.
-    expectStatus(await get(`/api/v1/analytics/event?key=${pub}&uuid=${UUID}&subject=user&verb=viewed&noun=product&shopify_product_handle=product-3`), 200);
+    expectStatus(
+      await get(
+        `/api/v1/analytics/event?key=${pub}&uuid=${UUID}&subject=user&verb=viewed&noun=product&shopify_product_handle=product-3`,
+      ),
+      200,
+    );
     expectStatus(await get(`/api/v1/analytics/event?key=${pub}&verb=jumped`), 400);
     const bulk = (payload: unknown) =>
-      app.inject({ method: 'POST', url: '/api/v2/analytics/event/bulk', headers: { 'x-rebuy-user-token': pub }, payload: payload as object });
-    expectStatus(await bulk([{ subject: 'user', verb: 'viewed', noun: 'product', uuid: UUID, shopify_product_id: 3 }]), 200);
+      app.inject({
+        method: 'POST',
+        url: '/api/v2/analytics/event/bulk',
+        headers: { 'x-rebuy-user-token': pub },
+        payload: payload as object,
+      });
+    expectStatus(
+      await bulk([{ subject: 'user', verb: 'viewed', noun: 'product', uuid: UUID, shopify_product_id: 3 }]),
+      200,
+    );
     expectStatus(await bulk({ events: [] }), 400);
     expectValid();
   });
@@ -246,7 +298,10 @@ describe('response schemas: every answer matches its route', () => {
   it('public billing: reactivation context and one-time purchases', async () => {
     const context = await get(`/api/v1/billing/reactivate?key=${priv}&billing_customer_id=100`);
     expectStatus(context, 200);
-    expectStatus(await get(`/api/v1/billing/reactivate?key=${priv}&billing_customer_id=100&format=pretty&request_type=live`), 200);
+    expectStatus(
+      await get(`/api/v1/billing/reactivate?key=${priv}&billing_customer_id=100&format=pretty&request_type=live`),
+      200,
+    );
     expectStatus(await get(`/api/v1/billing/reactivate?key=${pub}&billing_customer_id=100`), 403);
     expectStatus(await get(`/api/v1/billing/reactivate?key=${priv}&billing_customer_id=4242`), 404);
     const onetime = (query: string, headers: Record<string, string> = {}) =>
@@ -255,11 +310,15 @@ describe('response schemas: every answer matches its route', () => {
     expectStatus(await onetime('address_id=500&shop_variant_id=11&quantity=2', { 'idempotency-key': 'once' }), 201);
     expectStatus(await onetime('address_id=500&shop_variant_id=11&quantity=3', { 'idempotency-key': 'once' }), 409);
     expectStatus(await onetime('address_id=500&shop_variant_id=11&charge_now=yes'), 201);
-    expectStatus(await onetime('address_id=501&shop_variant_id=11&charge_now=yes&next_charge_scheduled_at=2099-02-01'), 402);
+    expectStatus(
+      await onetime('address_id=501&shop_variant_id=11&charge_now=yes&next_charge_scheduled_at=2099-02-01'),
+      402,
+    );
     expectStatus(await onetime('shop_variant_id=11'), 400);
     const subscribe = (query: string, headers: Record<string, string> = {}) =>
       app.inject({ method: 'POST', url: `/api/v1/billing/subscribe?key=${priv}&${query}`, headers });
-    const plan = 'address_id=500&shopify_variant_id=11&order_interval_unit=month&order_interval_frequency=1&next_charge_scheduled_at=2099-03-01';
+    const plan =
+      'address_id=500&shopify_variant_id=11&order_interval_unit=month&order_interval_frequency=1&next_charge_scheduled_at=2099-03-01';
     expectStatus(await subscribe(plan, { 'idempotency-key': 'sub-once' }), 200);
     expectStatus(await subscribe(plan, { 'idempotency-key': 'sub-once' }), 200);
     expectStatus(await subscribe(`${plan}&quantity=2`, { 'idempotency-key': 'sub-once' }), 409);
@@ -268,7 +327,8 @@ describe('response schemas: every answer matches its route', () => {
     // The customer's pages: a link from the context, opened (HTML), confirmed, refused as JSON, tampered with.
     const link = new URL(context.json().data.service_reactivate_all_link as string);
     const live = new URL(
-      (await get(`/api/v1/billing/reactivate?key=${priv}&billing_customer_id=100&request_type=live`)).json().data.service_reactivate_all_link,
+      (await get(`/api/v1/billing/reactivate?key=${priv}&billing_customer_id=100&request_type=live`)).json().data
+        .service_reactivate_all_link,
     );
     const page = await get(`${link.pathname}${link.search}`, { accept: 'text/html' });
     expectStatus(page, 200);
@@ -304,7 +364,10 @@ describe('response schemas: every answer matches its route', () => {
     expectStatus(await admin('POST', '/shops', { handle: 'Bad Handle!' }), 422);
     const other = await admin('POST', '/shops', { handle: 'other', name: 'Other' });
     expectStatus(other, 201);
-    expectStatus(await admin('PATCH', '/shops/other', { name: 'Other 2', settings: { trending_window_days: 14 } }), 200);
+    expectStatus(
+      await admin('PATCH', '/shops/other', { name: 'Other 2', settings: { trending_window_days: 14 } }),
+      200,
+    );
     expectStatus(await admin('PATCH', '/shops/other', { timezone: 'Mars/Olympus' }), 422);
     expectStatus(await admin('GET', '/shops/other/keys'), 200);
     expectStatus(await admin('GET', '/shops/other/signing-secret'), 200);
@@ -373,7 +436,10 @@ describe('response schemas: every answer matches its route', () => {
     for (const kind of ['customers', 'addresses', 'subscriptions', 'charges']) {
       expectStatus(await admin('PUT', `${shop}/billing/${kind}`, [{ id: 'x' }]), 422);
     }
-    expectStatus(await admin('PUT', `${shop}/billing/customers`, [{ id: 102, email: 'cy@example.com', first_name: 'Cy' }]), 200);
+    expectStatus(
+      await admin('PUT', `${shop}/billing/customers`, [{ id: 102, email: 'cy@example.com', first_name: 'Cy' }]),
+      200,
+    );
     const campaign = await admin('POST', `${shop}/campaigns`, { name: 'Spring', discount_code: 'SPRING' });
     expectStatus(campaign, 201);
     const id = campaign.json().campaign.id as number;
@@ -393,7 +459,12 @@ describe('response schemas: every answer matches its route', () => {
   it('admin: the platform connection and privacy', async () => {
     expectStatus(await admin('GET', `${shop}/platform`), 404);
     expectStatus(
-      await admin('PUT', `${shop}/platform`, { shop_domain: 'acme.myshopify.com', api_version: '2025-10', access_token: 'x', api_url: 'ftp://x' }),
+      await admin('PUT', `${shop}/platform`, {
+        shop_domain: 'acme.myshopify.com',
+        api_version: '2025-10',
+        access_token: 'x',
+        api_url: 'ftp://x',
+      }),
       422,
     );
     expectStatus(await admin('POST', `${shop}/platform/sync`, { mode: 'reconcile' }), 404);
@@ -438,7 +509,10 @@ describe('response schemas: every answer matches its route', () => {
       422,
     );
     await get(`/api/v1/custom/id/${a}?key=${pub}&uuid=${UUID}`);
-    await app.inject({ method: 'POST', url: `/api/v1/analytics/track?key=${pub}&type=impression&uuid=${UUID}&source=ruleset:${a}&product_id=1` });
+    await app.inject({
+      method: 'POST',
+      url: `/api/v1/analytics/track?key=${pub}&type=impression&uuid=${UUID}&source=ruleset:${a}&product_id=1`,
+    });
     expectStatus(await admin('GET', base), 200);
     expectStatus(await admin('GET', `${base}/${id}`), 200);
     expectStatus(await admin('GET', `${base}/999`), 404);
@@ -454,7 +528,8 @@ describe('response schemas: every answer matches its route', () => {
     const status = await admin('GET', `${shop}/models/status`);
     expectStatus(status, 200);
     // Asking starts a build: wait until it is in, so the built status is checked too.
-    while ((await admin('GET', `${shop}/models/status`)).json().data === null) await new Promise((r) => setImmediate(r));
+    while ((await admin('GET', `${shop}/models/status`)).json().data === null)
+      await new Promise((r) => setImmediate(r));
     expectStatus(await admin('GET', `${shop}/models/similar?product_id=1`), 200);
     expectStatus(await admin('GET', `${shop}/models/similar?product_id=1&similarity=lift&basis=customer`), 200);
     expectStatus(await admin('GET', `${shop}/models/similar`), 400);
@@ -465,35 +540,81 @@ describe('response schemas: every answer matches its route', () => {
   it('webhooks in each dialect', async () => {
     const storefront = (headers: (raw: string) => Record<string, string>, body: unknown = productInput(8)) => {
       const raw = JSON.stringify(body);
-      return app.inject({ method: 'POST', url: `/webhooks/shop/${HANDLE}`, payload: raw, headers: { 'content-type': 'application/json', ...headers(raw) } });
+      return app.inject({
+        method: 'POST',
+        url: `/webhooks/shop/${HANDLE}`,
+        payload: raw,
+        headers: { 'content-type': 'application/json', ...headers(raw) },
+      });
     };
     const b64 = (raw: string) => createHmac('sha256', SHOP_SECRET).update(raw).digest('base64');
-    expectStatus(await storefront((raw) => ({ 'x-shop-topic': 'products/update', 'x-shop-webhook-id': 'n1', 'x-shop-hmac-sha256': b64(raw) })), 200);
-    expectStatus(await storefront((raw) => ({ 'x-shopify-topic': 'products/update', 'x-shopify-webhook-id': 'p1', 'x-shopify-hmac-sha256': b64(raw) })), 200);
+    expectStatus(
+      await storefront((raw) => ({
+        'x-shop-topic': 'products/update',
+        'x-shop-webhook-id': 'n1',
+        'x-shop-hmac-sha256': b64(raw),
+      })),
+      200,
+    );
+    expectStatus(
+      await storefront((raw) => ({
+        'x-shopify-topic': 'products/update',
+        'x-shopify-webhook-id': 'p1',
+        'x-shopify-hmac-sha256': b64(raw),
+      })),
+      200,
+    );
     expectStatus(await storefront(() => ({ 'x-shop-topic': 'products/update', 'x-shop-hmac-sha256': 'forged' })), 401);
     // The signature is checked on the raw bytes first: an unsigned body that is not JSON is a 401, a signed one a 400.
-    expectStatus(await app.inject({ method: 'POST', url: `/webhooks/shop/${HANDLE}`, payload: '{oops', headers: { 'content-type': 'application/json' } }), 401);
     expectStatus(
       await app.inject({
         method: 'POST',
         url: `/webhooks/shop/${HANDLE}`,
         payload: '{oops',
-        headers: { 'content-type': 'application/json', 'x-shop-topic': 'products/update', 'x-shop-webhook-id': 'bad-json', 'x-shop-hmac-sha256': b64('{oops') },
+        headers: { 'content-type': 'application/json' },
+      }),
+      401,
+    );
+    expectStatus(
+      await app.inject({
+        method: 'POST',
+        url: `/webhooks/shop/${HANDLE}`,
+        payload: '{oops',
+        headers: {
+          'content-type': 'application/json',
+          'x-shop-topic': 'products/update',
+          'x-shop-webhook-id': 'bad-json',
+          'x-shop-hmac-sha256': b64('{oops'),
+        },
       }),
       400,
     );
 
     const billing = (headers: (raw: string) => Record<string, string>, body: unknown) => {
       const raw = JSON.stringify(body);
-      return app.inject({ method: 'POST', url: `/webhooks/billing/${HANDLE}`, payload: raw, headers: { 'content-type': 'application/json', ...headers(raw) } });
+      return app.inject({
+        method: 'POST',
+        url: `/webhooks/billing/${HANDLE}`,
+        payload: raw,
+        headers: { 'content-type': 'application/json', ...headers(raw) },
+      });
     };
-    const customer = { customer: { id: 103, email: 'dee@example.com', first_name: 'Dee', updated_at: '2026-11-20T10:00:00+00:00' } };
+    const customer = {
+      customer: { id: 103, email: 'dee@example.com', first_name: 'Dee', updated_at: '2026-11-20T10:00:00+00:00' },
+    };
     const hex = (raw: string) => createHmac('sha256', BILLING_SECRET).update(raw).digest('hex');
     expectStatus(
-      await billing((raw) => ({ 'x-billing-topic': 'customer/updated', 'x-billing-webhook-id': 'b1', 'x-billing-hmac-sha256': hex(raw) }), {
-        id: 104,
-        email: 'eve@example.com',
-      }),
+      await billing(
+        (raw) => ({
+          'x-billing-topic': 'customer/updated',
+          'x-billing-webhook-id': 'b1',
+          'x-billing-hmac-sha256': hex(raw),
+        }),
+        {
+          id: 104,
+          email: 'eve@example.com',
+        },
+      ),
       200,
     );
     expectStatus(
@@ -531,7 +652,10 @@ describe('response schemas: every answer matches its route', () => {
       ),
       200,
     );
-    expectStatus(await billing(() => ({ 'x-billing-topic': 'customer/updated', 'x-billing-hmac-sha256': 'forged' }), customer), 401);
+    expectStatus(
+      await billing(() => ({ 'x-billing-topic': 'customer/updated', 'x-billing-hmac-sha256': 'forged' }), customer),
+      401,
+    );
     expectValid();
   });
 
@@ -581,7 +705,10 @@ describe('response schemas: every answer matches its route', () => {
     const families = new Map<string, boolean>();
     for (const route of registered) {
       const statuses = [...(checker.exercised.get(route) ?? [])];
-      families.set(familyOf(route), (families.get(familyOf(route)) ?? false) || statuses.some((s) => s >= 400 && s < 500));
+      families.set(
+        familyOf(route),
+        (families.get(familyOf(route)) ?? false) || statuses.some((s) => s >= 400 && s < 500),
+      );
     }
     // Health, metrics, sources and the OpenAPI document take no input a caller can get wrong, nor does the built console's page.
     const noInput = new Set(['operations', 'console']);

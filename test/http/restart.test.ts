@@ -26,9 +26,26 @@ describe.each(backends())('restart on $name', (backend) => {
     const url = await backend.url();
     const first = await boot(url);
     const auth = { authorization: `Bearer ${ADMIN_TOKEN}` };
-    const { keys } = (await first.app.inject({ method: 'POST', url: '/admin/v1/shops', headers: auth, payload: { handle: 'kept', name: 'Kept' } })).json();
-    await first.app.inject({ method: 'PUT', url: '/admin/v1/shops/kept/products', headers: auth, payload: [productInput(1), productInput(2)] });
-    await first.app.inject({ method: 'PUT', url: '/admin/v1/shops/kept/inventory', headers: auth, payload: [{ variant_id: 11, inventory_quantity: 42 }] });
+    const { keys } = (
+      await first.app.inject({
+        method: 'POST',
+        url: '/admin/v1/shops',
+        headers: auth,
+        payload: { handle: 'kept', name: 'Kept' },
+      })
+    ).json();
+    await first.app.inject({
+      method: 'PUT',
+      url: '/admin/v1/shops/kept/products',
+      headers: auth,
+      payload: [productInput(1), productInput(2)],
+    });
+    await first.app.inject({
+      method: 'PUT',
+      url: '/admin/v1/shops/kept/inventory',
+      headers: auth,
+      payload: [{ variant_id: 11, inventory_quantity: 42 }],
+    });
     const before = (await first.app.inject(`/api/v1/products/static?ids=1,2&key=${keys.public}`)).body;
     await first.close();
 

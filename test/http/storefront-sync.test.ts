@@ -37,7 +37,8 @@ describe.each(backends())('storefront webhooks on $name', (backend) => {
     await t.services.storefrontSync.applyPending();
     return res;
   };
-  const product = async (id: number) => (await t.app.inject(`/api/v1/products/static?key=${key}&ids=${id}&filter_oos=no`)).json().data[0];
+  const product = async (id: number) =>
+    (await t.app.inject(`/api/v1/products/static?key=${key}&ids=${id}&filter_oos=no`)).json().data[0];
 
   it('refuses webhooks until a secret is set, and bad signatures always', async () => {
     expect((await send('products/create', productInput(1))).statusCode).toBe(401);
@@ -53,7 +54,13 @@ describe.each(backends())('storefront webhooks on $name', (backend) => {
     const res = await deliver('products/create', productInput(1, { updated_at: '2026-11-01T00:00:00Z' }), { id: 'p1' });
     expect(res.json()).toEqual({ data: 'queued' });
     expect((await product(1)).title).toBe('Product 1');
-    expect((await deliver('products/update', productInput(1, { title: 'Again', updated_at: '2026-11-05T00:00:00Z' }), { id: 'p1' })).json()).toEqual({
+    expect(
+      (
+        await deliver('products/update', productInput(1, { title: 'Again', updated_at: '2026-11-05T00:00:00Z' }), {
+          id: 'p1',
+        })
+      ).json(),
+    ).toEqual({
       data: 'duplicate',
     });
     expect((await product(1)).title).toBe('Product 1');
@@ -93,7 +100,10 @@ describe.each(backends())('storefront webhooks on $name', (backend) => {
 
     const order = { id: 900, created_at: new Date().toISOString(), line_items: [{ product_id: 2, quantity: 5 }] };
     await deliver('orders/create', order);
-    const trending = () => t.app.inject(`/api/v1/products/trending_products?key=${key}`).then((r) => r.json().data.map((p: { id: number }) => p.id));
+    const trending = () =>
+      t.app
+        .inject(`/api/v1/products/trending_products?key=${key}`)
+        .then((r) => r.json().data.map((p: { id: number }) => p.id));
     expect(await trending()).toEqual([2]);
     await deliver('orders/cancelled', { ...order, cancelled_at: new Date().toISOString() });
     expect(await trending()).toEqual([]);
@@ -109,7 +119,14 @@ describe.each(backends())('storefront webhooks on $name', (backend) => {
     expect((await send('products/create', productInput(3), { id: '' })).statusCode).toBe(400);
     expect((await send('products/create', [1, 2])).statusCode).toBe(400);
     expect(
-      (await t.app.inject({ method: 'POST', url: '/webhooks/shop/nope', payload: '{}', headers: { 'content-type': 'application/json' } })).statusCode,
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: '/webhooks/shop/nope',
+          payload: '{}',
+          headers: { 'content-type': 'application/json' },
+        })
+      ).statusCode,
     ).toBe(404);
   });
 });

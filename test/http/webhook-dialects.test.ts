@@ -14,8 +14,10 @@ const legacy = (raw: string, secret = BILLING_SECRET) =>
   createHash('sha256')
     .update(secret + raw)
     .digest('hex'); // a plain hash, secret first
-const timed = (raw: string, t: number, secret = BILLING_SECRET) => `t=${t},v1=${createHmac('sha256', secret).update(`${t}.${raw}`).digest('hex')}`;
-const storefront = (raw: string, secret = SHOP_SECRET) => createHmac('sha256', secret).update(raw, 'utf8').digest('base64');
+const timed = (raw: string, t: number, secret = BILLING_SECRET) =>
+  `t=${t},v1=${createHmac('sha256', secret).update(`${t}.${raw}`).digest('hex')}`;
+const storefront = (raw: string, secret = SHOP_SECRET) =>
+  createHmac('sha256', secret).update(raw, 'utf8').digest('base64');
 
 /** A 2021-11 subscription as the billing platform sends it, wrapped in its resource key. */
 const subscription = (status: string, updatedAt: string) => ({
@@ -55,7 +57,10 @@ describe.each(backends())("the platforms' own webhook dialects on $name", (backe
     const shop = await seedBilling(t, 'dialects');
     shopId = shop.id;
     publicKey = shop.public;
-    await t.admin('PATCH', '/admin/v1/shops/dialects', { billing_webhook_secret: BILLING_SECRET, webhook_secret: SHOP_SECRET });
+    await t.admin('PATCH', '/admin/v1/shops/dialects', {
+      billing_webhook_secret: BILLING_SECRET,
+      webhook_secret: SHOP_SECRET,
+    });
   });
   afterAll(() => t.close().then(() => backend.cleanup()));
 
@@ -167,18 +172,34 @@ describe.each(backends())("the platforms' own webhook dialects on $name", (backe
         updated_at: new Date(Date.now() + 60_000).toISOString(),
       },
     };
-    expect((await billing('customer/updated', customer, (raw) => ({ 'x-recharge-hmac-sha256': legacy(raw) }))).json()).toEqual({ data: 'applied' });
+    expect(
+      (await billing('customer/updated', customer, (raw) => ({ 'x-recharge-hmac-sha256': legacy(raw) }))).json(),
+    ).toEqual({ data: 'applied' });
     expect(await t.services.store.getLedgerDoc<BillingCustomer>(shopId, 'billing_customers', 100)).toMatchObject({
       email: 'ada@new.example',
       number_subscriptions: 4,
       status: 'INACTIVE',
     });
-    expect((await billing('order/created', { order: { id: 1 } }, (raw) => ({ 'x-recharge-hmac-sha256': legacy(raw) }))).json()).toEqual({ data: 'ignored' });
-    expect((await billing('constructor/updated', { constructor: {} }, (raw) => ({ 'x-recharge-hmac-sha256': legacy(raw) }))).json()).toEqual({
+    expect(
+      (
+        await billing('order/created', { order: { id: 1 } }, (raw) => ({ 'x-recharge-hmac-sha256': legacy(raw) }))
+      ).json(),
+    ).toEqual({ data: 'ignored' });
+    expect(
+      (
+        await billing('constructor/updated', { constructor: {} }, (raw) => ({ 'x-recharge-hmac-sha256': legacy(raw) }))
+      ).json(),
+    ).toEqual({
       data: 'ignored',
     });
-    expect((await billing('charge/paid', { charge: { id: 'x' } }, (raw) => ({ 'x-recharge-hmac-sha256': legacy(raw) }))).statusCode).toBe(422);
-    expect((await billing('address/updated', { subscription: {} }, (raw) => ({ 'x-recharge-hmac-sha256': legacy(raw) }))).statusCode).toBe(422);
+    expect(
+      (await billing('charge/paid', { charge: { id: 'x' } }, (raw) => ({ 'x-recharge-hmac-sha256': legacy(raw) })))
+        .statusCode,
+    ).toBe(422);
+    expect(
+      (await billing('address/updated', { subscription: {} }, (raw) => ({ 'x-recharge-hmac-sha256': legacy(raw) })))
+        .statusCode,
+    ).toBe(422);
   });
 
   it("takes the storefront platform's own headers beside the neutral ones", async () => {
@@ -198,7 +219,10 @@ describe.each(backends())("the platforms' own webhook dialects on $name", (backe
       });
     };
     const product = productInput(3, { title: 'From the platform', updated_at: '2026-11-23T00:00:00Z' });
-    expect((await send('products/create', product, 'b1a2', (raw) => storefront(raw, 'another-secret-0123456789'))).statusCode).toBe(401);
+    expect(
+      (await send('products/create', product, 'b1a2', (raw) => storefront(raw, 'another-secret-0123456789')))
+        .statusCode,
+    ).toBe(401);
     expect((await send('products/create', product, 'b1a2')).json()).toEqual({ data: 'queued' });
     expect((await send('products/create', product, 'b1a2')).json()).toEqual({ data: 'duplicate' });
     expect((await send('carts/create', { id: 1 }, 'c9')).json()).toEqual({ data: 'ignored' });

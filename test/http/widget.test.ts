@@ -59,7 +59,9 @@ describe('GET /widget.js', () => {
     const zippedTag = zipped.headers.etag as string;
     expect(zippedTag).not.toBe(etag);
     const revalidate = (ifNoneMatch: string, acceptEncoding = 'gzip') =>
-      app.inject({ url: '/widget.js', headers: { 'if-none-match': ifNoneMatch, 'accept-encoding': acceptEncoding } }).then((r) => r.statusCode);
+      app
+        .inject({ url: '/widget.js', headers: { 'if-none-match': ifNoneMatch, 'accept-encoding': acceptEncoding } })
+        .then((r) => r.statusCode);
     expect(await revalidate(`"x", W/${zippedTag}`)).toBe(304);
     expect(await revalidate('*')).toBe(304);
     expect(await revalidate(etag)).toBe(200); // the plain tag does not validate the gzip bytes
@@ -127,7 +129,9 @@ describe('GET /widget-demo', () => {
         title: '"><script>alert(1)</script>',
         vendor: '<img src=x onerror=alert(2)>',
         body_html: '<p>&lt;script&gt;alert(3)&lt;/script&gt;</p>',
-        images: [{ id: 97, src: 'https://img.example/9.png?a="b"&c=<d>', alt: '" onload="alert(4)', width: 10, height: 10 }],
+        images: [
+          { id: 97, src: 'https://img.example/9.png?a="b"&c=<d>', alt: '" onload="alert(4)', width: 10, height: 10 },
+        ],
       }),
     ]);
   });
@@ -169,7 +173,12 @@ describe('GET /widget-demo', () => {
       'data-product-ids': '3',
       'data-product-handle': 'product-3',
     });
-    expect(viewed).toMatchObject({ src: '/widget.js', 'data-key': key, 'data-endpoint': 'viewed', 'data-product-handle': 'product-3' });
+    expect(viewed).toMatchObject({
+      src: '/widget.js',
+      'data-key': key,
+      'data-endpoint': 'viewed',
+      'data-product-handle': 'product-3',
+    });
     expect(viewed!['data-product-ids']).toBeUndefined();
     expect(res.body.match(/data-product-url="([^"]*)"/g)).toEqual(Array(3).fill(`data-product-url="${productUrl}"`));
   });
@@ -187,7 +196,10 @@ describe('GET /widget-demo', () => {
     const res = await t.app.inject(`/widget-demo?key=${emptyKey}`);
     expect(res.statusCode).toBe(200);
     expect(res.body).toContain('no published product in stock');
-    expect(widgetTags(res.body).map((w) => w['data-endpoint'] ?? `ruleset ${w['data-ruleset']}`)).toEqual(['trending_products', 'viewed']);
+    expect(widgetTags(res.body).map((w) => w['data-endpoint'] ?? `ruleset ${w['data-ruleset']}`)).toEqual([
+      'trending_products',
+      'viewed',
+    ]);
   });
 
   it('explains how to open it without a key, with a form to paste one', async () => {
@@ -227,9 +239,13 @@ describe('GET /widget-demo', () => {
     expect(res.body).toContain('Evil &lt;b&gt;&quot;Shop&quot;&lt;/b&gt; &amp; Co');
     expect(res.body).toContain('&lt;img src=x onerror=alert(2)&gt;');
     expect(res.body).toContain('&lt;script&gt;alert(3)&lt;/script&gt;');
-    expect(res.body).toContain('src="https://img.example/9.png?a=&quot;b&quot;&amp;c=&lt;d&gt;" alt="&quot; onload=&quot;alert(4)"');
+    expect(res.body).toContain(
+      'src="https://img.example/9.png?a=&quot;b&quot;&amp;c=&lt;d&gt;" alt="&quot; onload=&quot;alert(4)"',
+    );
     // The only scripts on the page are the widget tags.
-    expect([...res.body.matchAll(/<script\b[^>]*>/g)].map((m) => m[0].slice(0, 27))).toEqual(Array(2).fill('<script src="/widget.js" da'));
+    expect([...res.body.matchAll(/<script\b[^>]*>/g)].map((m) => m[0].slice(0, 27))).toEqual(
+      Array(2).fill('<script src="/widget.js" da'),
+    );
   });
 
   it('is served by the real app, and neither route is in the OpenAPI document', async () => {

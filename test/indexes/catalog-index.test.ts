@@ -94,7 +94,11 @@ describe.each(backends())('CatalogIndex on demand on $name', (backend) => {
     const index = await indexHolding(1);
     const evicted: number[] = [];
     const resident: number[] = [];
-    const model: ShopMemory = { bytes: () => 10, evict: (shopId) => evicted.push(shopId), resident: (shopId) => resident.push(shopId) };
+    const model: ShopMemory = {
+      bytes: () => 10,
+      evict: (shopId) => evicted.push(shopId),
+      resident: (shopId) => resident.push(shopId),
+    };
     index.residency.register(model);
     const [a, b] = [await shopWith('a', 20), await shopWith('b', 20)];
     await index.ensure(a);

@@ -26,7 +26,13 @@ describe.each(backends())('catalog generations and their product memos on $name'
     const first = (await index.ensure(shop.id))!;
     const built = await searchIndex(first);
 
-    await store.createRuleset(shop.id, { name: 'r', enabled: true, filter_oos: false, filter_input_products: false, rules: [] });
+    await store.createRuleset(shop.id, {
+      name: 'r',
+      enabled: true,
+      filter_oos: false,
+      filter_input_products: false,
+      rules: [],
+    });
     await index.apply(shop.id, { rulesets: true });
     const afterRuleset = index.get(shop.id)!;
     expect(afterRuleset).not.toBe(first);

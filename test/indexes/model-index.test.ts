@@ -8,14 +8,18 @@ import { ModelIndex } from '../../src/indexes/model-index.js';
 /** A logger that keeps the messages it is given at warn. */
 function warnings(): { log: Logger; seen: string[] } {
   const seen: string[] = [];
-  const log = { warn: (_fields: unknown, message: string) => seen.push(message), info: () => undefined } as unknown as Logger;
+  const log = {
+    warn: (_fields: unknown, message: string) => seen.push(message),
+    info: () => undefined,
+  } as unknown as Logger;
   return { log, seen };
 }
 
 /** A builder whose builds the test ends by hand, as a worker that fails or is terminated would. */
 function controlledBuilder() {
   const pending: ((error: Error) => void)[] = [];
-  const builder = (_shopId: number, _stamp: string | null) => new Promise<BuildResult>((_resolve, reject) => pending.push(reject));
+  const builder = (_shopId: number, _stamp: string | null) =>
+    new Promise<BuildResult>((_resolve, reject) => pending.push(reject));
   return { builder, pending };
 }
 
@@ -48,7 +52,14 @@ function recordingBuilder() {
   const finish: (() => void)[] = [];
   const content = buildContentModel([]);
   // The model's own content is another object: the test tells which one is served.
-  const built = (stamp: string): BuildResult => ({ unchanged: false, stamp, builtAt: 'now', ms: 1, model: buildModel([], []), content: buildContentModel([]) });
+  const built = (stamp: string): BuildResult => ({
+    unchanged: false,
+    stamp,
+    builtAt: 'now',
+    ms: 1,
+    model: buildModel([], []),
+    content: buildContentModel([]),
+  });
   const builder = (_shopId: number, _stamp: string | null, withContent: boolean) =>
     new Promise<BuildResult>((resolve) => {
       calls.push(withContent ? 'model' : 'model without content');

@@ -23,7 +23,14 @@ describe.each(backends().map((b) => b.name))('event intake durability on %s', (d
   it(
     'loses no acknowledged event when the server is killed with SIGKILL mid-load',
     async () => {
-      const result = await runEventLoad({ database, clients: 10, seconds: 4, crashAfterMs: 1500, minAcknowledged: 60, serverArgs });
+      const result = await runEventLoad({
+        database,
+        clients: 10,
+        seconds: 4,
+        crashAfterMs: 1500,
+        minAcknowledged: 60,
+        serverArgs,
+      });
       expect(result.crashed).toBe(true);
       expect(result.acknowledged).toBeGreaterThan(50);
       expect(result.lost).toBe(0);

@@ -19,7 +19,14 @@ describe('the demo shop’s subscribers', () => {
     t = await startApp(backend);
     const s = t.services;
     const seeded = await seedDemoShop(
-      { shops: s.shops, catalog: s.catalogAdmin, rulesets: s.rulesets, events: s.events, ledger: s.ledger, activity: s },
+      {
+        shops: s.shops,
+        catalog: s.catalogAdmin,
+        rulesets: s.rulesets,
+        events: s.events,
+        ledger: s.ledger,
+        activity: s,
+      },
       { publicUrl: 'http://127.0.0.1', now },
     );
     privateKey = seeded.keys!.private;
@@ -35,7 +42,8 @@ describe('the demo shop’s subscribers', () => {
       expect(answer.statusCode, answer.body).toBe(200);
       const link = new URL(answer.json().data.service_reactivate_all_link as string);
       const page = await t.app.inject(`${link.pathname}${link.search}`);
-      if (page.statusCode !== 200 || page.body.includes('Link not valid') || !page.body.includes('Cancelled')) broken.push(id);
+      if (page.statusCode !== 200 || page.body.includes('Link not valid') || !page.body.includes('Cancelled'))
+        broken.push(id);
     }
     expect(broken).toEqual([]);
     // The campaign still shows claimed links: claiming left the subscribers something to reactivate.

@@ -45,7 +45,11 @@ describe('custom answers (property-based)', () => {
       operator: fc.constantFrom('contains_any', 'does_not_contain_any', 'equals'),
       value: fc.constantFrom(...tags),
     }),
-    fc.record({ type: fc.constant('cart_subtotal'), operator: fc.constantFrom('greater_than', 'less_than'), value: fc.constantFrom('10', '100', '250.50') }),
+    fc.record({
+      type: fc.constant('cart_subtotal'),
+      operator: fc.constantFrom('greater_than', 'less_than'),
+      value: fc.constantFrom('10', '100', '250.50'),
+    }),
     fc.record({ type: fc.constant('customer'), operator: fc.constantFrom('is_logged_in', 'is_guest') }),
   );
   const output = fc.oneof(
@@ -75,7 +79,9 @@ describe('custom answers (property-based)', () => {
       { nil: undefined },
     ),
     cart_subtotal: fc.option(fc.constantFrom('5.00', '99.99', '300'), { nil: undefined }),
-    shop_customer_id: fc.option(fc.constantFrom(...data.customers.slice(0, 5).map((c) => String(c.id))), { nil: undefined }),
+    shop_customer_id: fc.option(fc.constantFrom(...data.customers.slice(0, 5).map((c) => String(c.id))), {
+      nil: undefined,
+    }),
     limit: fc.option(fc.integer({ min: 1, max: 20 }).map(String), { nil: undefined }),
     filter_oos: fc.option(fc.constantFrom('yes', 'no'), { nil: undefined }),
   });
@@ -83,9 +89,16 @@ describe('custom answers (property-based)', () => {
   it('never duplicates, never exceeds the limit, never returns a filtered product', async () => {
     await fc.assert(
       fc.asyncProperty(ruleset, request, async (doc, raw) => {
-        const query = Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== undefined)) as Record<string, string>;
+        const query = Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== undefined)) as Record<
+          string,
+          string
+        >;
         const before = structuredClone(doc);
-        const res = await t.admin('POST', '/admin/v1/shops/prop/rulesets/new/preview', { ...query, time: '2026-11-01T12:00:00Z', ruleset: doc });
+        const res = await t.admin('POST', '/admin/v1/shops/prop/rulesets/new/preview', {
+          ...query,
+          time: '2026-11-01T12:00:00Z',
+          ruleset: doc,
+        });
         expect(res.statusCode, res.body).toBe(200);
         const body = res.json();
         const ids: number[] = body.data.map((p: { id: number }) => p.id);
@@ -112,7 +125,8 @@ describe('custom answers (property-based)', () => {
         }
         for (const p of body.metadata.filtered_oos_products) expect(isProductInStock(byId.get(p.id)!)).toBe(false);
         const unevaluated = body.metadata.unevaluated_rules.length;
-        if (unevaluated > 0) expect(body.metadata.matched_rules.some((r: { exit_if_matched: boolean }) => r.exit_if_matched)).toBe(true);
+        if (unevaluated > 0)
+          expect(body.metadata.matched_rules.some((r: { exit_if_matched: boolean }) => r.exit_if_matched)).toBe(true);
         expect(doc).toEqual(before);
       }),
       { numRuns: 150 },

@@ -40,12 +40,16 @@ describe('adding a table', () => {
       .map((f) => f.replace(/\.ts$/, ''))
       .sort();
     expect(files.length).toBeGreaterThan(5);
-    for (const file of files) expect(file, 'a migration is named YYYY_MM_DD_NNNN_what').toMatch(/^\d{4}_\d{2}_\d{2}_\d{4}_[a-z0-9_]+$/);
+    for (const file of files)
+      expect(file, 'a migration is named YYYY_MM_DD_NNNN_what').toMatch(/^\d{4}_\d{2}_\d{2}_\d{4}_[a-z0-9_]+$/);
     expect(Object.keys(await migrationProvider.getMigrations()).sort()).toEqual(files);
   });
 
   it('counts every part of the read model in footprint.ts, or names it as a fixed cost', () => {
-    const params = read('indexes/shop-catalog.ts').split('export class ShopCatalog {')[1]!.split('constructor(')[1]!.split(') {')[0]!;
+    const params = read('indexes/shop-catalog.ts')
+      .split('export class ShopCatalog {')[1]!
+      .split('constructor(')[1]!
+      .split(') {')[0]!;
     const parts = [...params.matchAll(/readonly (\w+):/g)].map((m) => m[1]!);
     expect(parts).toContain('products');
     const footprint = read('indexes/footprint.ts');

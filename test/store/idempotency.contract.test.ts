@@ -26,9 +26,19 @@ describe.each(backends())('idempotency keys on $name', (backend) => {
   it('creates a one-time purchase once per key: the same request replays, another conflicts', async () => {
     const first = await store.createOnetime(shopId, { key: 'k', hash: 'h' }, write({ n: 1 }));
     expect(first).toEqual({ state: 'done', outcome: '{"n":1}', replayed: false });
-    expect(await store.createOnetime(shopId, { key: 'k', hash: 'h' }, write({ n: 2 }))).toEqual({ state: 'done', outcome: '{"n":1}', replayed: true });
-    expect(await store.createOnetime(shopId, { key: 'k', hash: 'other' }, write({ n: 3 }))).toEqual({ state: 'conflict' });
-    expect(await store.createOnetime(shopId, null, write({ n: 4 }))).toEqual({ state: 'done', outcome: '{"n":4}', replayed: false });
+    expect(await store.createOnetime(shopId, { key: 'k', hash: 'h' }, write({ n: 2 }))).toEqual({
+      state: 'done',
+      outcome: '{"n":1}',
+      replayed: true,
+    });
+    expect(await store.createOnetime(shopId, { key: 'k', hash: 'other' }, write({ n: 3 }))).toEqual({
+      state: 'conflict',
+    });
+    expect(await store.createOnetime(shopId, null, write({ n: 4 }))).toEqual({
+      state: 'done',
+      outcome: '{"n":4}',
+      replayed: false,
+    });
   });
 
   it('shares keys between the two uses: a remote answer replays locally, a held key is busy', async () => {
@@ -41,7 +51,10 @@ describe.each(backends())('idempotency keys on $name', (backend) => {
       replayed: true,
     });
     await store.createOnetime(shopId, { key: 'local', hash: 'h' }, write({ n: 2 }));
-    expect(await store.claimIdempotencyKey(shopId, 'local', 'h', 60_000)).toEqual({ state: 'done', outcome: '{"n":2}' });
+    expect(await store.claimIdempotencyKey(shopId, 'local', 'h', 60_000)).toEqual({
+      state: 'done',
+      outcome: '{"n":2}',
+    });
     expect(await store.claimIdempotencyKey(shopId, 'local', 'x', 60_000)).toEqual({ state: 'conflict' });
   });
 });

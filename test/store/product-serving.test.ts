@@ -12,7 +12,15 @@ import { BIG, newShop, product, shopKeys } from '../helpers/fixtures.js';
 /** What a request can read of a product, its answer pieces included. */
 function served(p: IndexedProduct) {
   const { json, ...fields } = p;
-  return { ...fields, plain: json.plain.toString(), head: json.head, pieces: json.variants, tail: json.tail, m: json.metafields, vm: json.variantMetafields };
+  return {
+    ...fields,
+    plain: json.plain.toString(),
+    head: json.head,
+    pieces: json.variants,
+    tail: json.tail,
+    m: json.metafields,
+    vm: json.variantMetafields,
+  };
 }
 
 /** Each product's answer bytes and index fields are stored with it and read back by loads (§23), on every backend. */
@@ -54,7 +62,11 @@ describe.each(backends())('stored serving rows on $name', (backend) => {
     await store.setInventory(shopId, [{ variant_id: 12, inventory_quantity: 9 }]);
     const [loaded] = await loadAll(store);
     expect(loaded!.variants.map((v) => v.inStock)).toEqual([true, true]);
-    expect(JSON.parse(loaded!.plain).variants[1]).toMatchObject({ id: 12, inventory_quantity: 9, old_inventory_quantity: 0 });
+    expect(JSON.parse(loaded!.plain).variants[1]).toMatchObject({
+      id: 12,
+      inventory_quantity: 9,
+      old_inventory_quantity: 0,
+    });
     expect(await loadAll(store)).toEqual(await fromDocuments());
 
     await store.deleteProduct(shopId, 1);
@@ -91,11 +103,19 @@ describe.each(backends())('stored serving rows on $name', (backend) => {
         .set({ version: SERVING_VERSION + 1 })
         .where('product_id', '=', 3)
         .execute();
-      expect((await store.listServedProducts(shopId, {})).map((r) => r.version)).toEqual([null, SERVING_VERSION, SERVING_VERSION + 1]);
+      expect((await store.listServedProducts(shopId, {})).map((r) => r.version)).toEqual([
+        null,
+        SERVING_VERSION,
+        SERVING_VERSION + 1,
+      ]);
       expect(await loadAll(store)).toEqual(await fromDocuments());
 
       expect(await rebuildServing(db)).toBe(3);
-      expect((await store.listServedProducts(shopId, {})).map((r) => r.version)).toEqual([SERVING_VERSION, SERVING_VERSION, SERVING_VERSION]);
+      expect((await store.listServedProducts(shopId, {})).map((r) => r.version)).toEqual([
+        SERVING_VERSION,
+        SERVING_VERSION,
+        SERVING_VERSION,
+      ]);
       expect(await loadAll(store)).toEqual(await fromDocuments());
     } finally {
       await db.destroy();

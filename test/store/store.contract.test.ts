@@ -83,7 +83,9 @@ describe.each(backends())('Store on $name', (backend) => {
     const asking = fresh.find((k) => k.kind === 'private')!.key_hash;
     await store.rotateApiKeys(a.id, third, { now: now + 1, graceUntil: now + 120_000, endNowHash: asking });
     const survivors = await store.listLiveApiKeys(now + 2);
-    expect(survivors.map((k) => k.key_hash).sort()).toEqual([...third.map((k) => k.key_hash), fresh.find((k) => k.kind === 'public')!.key_hash].sort());
+    expect(survivors.map((k) => k.key_hash).sort()).toEqual(
+      [...third.map((k) => k.key_hash), fresh.find((k) => k.kind === 'public')!.key_hash].sort(),
+    );
   });
 
   it("revokes a shop's live key by its hash at once, and lists every key of a shop", async () => {
@@ -207,7 +209,13 @@ describe.each(backends())('Store on $name', (backend) => {
     const a = await shop();
     await store.upsertProducts(a.id, [product(1)]);
     const version = (await store.getShopById(a.id))!.data_version;
-    const ok = { id: 1, title: 'A', handle: 'a', updated_at: '2026-01-01T00:00:00.000Z', products: [{ product_id: 1, position: 1 }] };
+    const ok = {
+      id: 1,
+      title: 'A',
+      handle: 'a',
+      updated_at: '2026-01-01T00:00:00.000Z',
+      products: [{ product_id: 1, position: 1 }],
+    };
     // The same product twice in one membership breaks the primary key of the second collection.
     const broken = {
       id: 2,
@@ -254,7 +262,14 @@ describe.each(backends())('Store on $name', (backend) => {
     const a = await shop();
     const t = Date.parse('2026-03-01T12:00:00Z');
     await store.upsertOrders(a.id, [
-      { id: 1, customer_id: 7, created_at: t, cancelled_at: null, updated_at: t, lines: [{ product_id: 1, variant_id: 11, quantity: 2, price: '10.00' }] },
+      {
+        id: 1,
+        customer_id: 7,
+        created_at: t,
+        cancelled_at: null,
+        updated_at: t,
+        lines: [{ product_id: 1, variant_id: 11, quantity: 2, price: '10.00' }],
+      },
       {
         id: 2,
         customer_id: null,
@@ -389,11 +404,20 @@ describe.each(backends())('Store on $name', (backend) => {
   it("lists a shop's campaigns and sums their counters over tracking keys", async () => {
     const a = await shop('a');
     const b = await shop('b');
-    const spring = await store.createCampaign(a.id, { name: 'Spring', discount_code: 'SPRING', max_claims_per_customer: 1 });
+    const spring = await store.createCampaign(a.id, {
+      name: 'Spring',
+      discount_code: 'SPRING',
+      max_claims_per_customer: 1,
+    });
     const fall = await store.createCampaign(a.id, { name: 'Fall', discount_code: null, max_claims_per_customer: 2 });
     await store.createCampaign(b.id, { name: 'Other', discount_code: null, max_claims_per_customer: 1 });
     expect(await store.listCampaigns(a.id)).toEqual([spring, fall]);
-    expect(spring).toMatchObject({ id: 1, name: 'Spring', discount_code: 'SPRING', created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
+    expect(spring).toMatchObject({
+      id: 1,
+      name: 'Spring',
+      discount_code: 'SPRING',
+      created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+    });
     await store.countCampaign(a.id, spring.id, 'mail-1', 'links_generated', 3);
     await store.countCampaign(a.id, spring.id, 'mail-2', 'links_generated', 2);
     await store.countCampaign(a.id, spring.id, '', 'pages_opened', 1);

@@ -25,13 +25,30 @@ describe.each(backends())('widget store on $name', (backend) => {
     const a = await shop('a');
     const b = await shop('b');
     const first = await store.createWidget(a.id, widgetInput());
-    const second = await store.createWidget(a.id, widgetInput({ name: 'Cart', placement: 'cart', source: { ruleset_id: 3 } }));
-    expect(first).toMatchObject({ id: 1, version: 1, name: 'Product page', source: { list: 'trending_products', limit: 8 } });
+    const second = await store.createWidget(
+      a.id,
+      widgetInput({ name: 'Cart', placement: 'cart', source: { ruleset_id: 3 } }),
+    );
+    expect(first).toMatchObject({
+      id: 1,
+      version: 1,
+      name: 'Product page',
+      source: { list: 'trending_products', limit: 8 },
+    });
     expect(second).toMatchObject({ id: 2, source: { ruleset_id: 3 } });
     expect((await store.createWidget(b.id, widgetInput())).id).toBe(1);
 
-    const updated = await store.updateWidget(a.id, 1, widgetInput({ layout: 'carousel', style: { accent: '#112233', text: null, font: 'Georgia' } }));
-    expect(updated).toMatchObject({ id: 1, version: 2, layout: 'carousel', style: { accent: '#112233', font: 'Georgia' } });
+    const updated = await store.updateWidget(
+      a.id,
+      1,
+      widgetInput({ layout: 'carousel', style: { accent: '#112233', text: null, font: 'Georgia' } }),
+    );
+    expect(updated).toMatchObject({
+      id: 1,
+      version: 2,
+      layout: 'carousel',
+      style: { accent: '#112233', font: 'Georgia' },
+    });
     expect(await store.getWidget(a.id, 1)).toEqual(updated);
     expect(await store.updateWidget(a.id, 99, widgetInput())).toBeNull();
 

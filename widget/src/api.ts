@@ -29,7 +29,12 @@ export interface Answer {
 function isProduct(value: unknown): value is CardProduct {
   const p = value as CardProduct | null;
   return (
-    typeof p === 'object' && p !== null && typeof p.id === 'number' && typeof p.title === 'string' && typeof p.handle === 'string' && Array.isArray(p.variants)
+    typeof p === 'object' &&
+    p !== null &&
+    typeof p.id === 'number' &&
+    typeof p.title === 'string' &&
+    typeof p.handle === 'string' &&
+    Array.isArray(p.variants)
   );
 }
 
@@ -39,7 +44,10 @@ export async function fetchProducts(config: WidgetConfig, uuid: string): Promise
   const timer = setTimeout(() => controller?.abort(), TIMEOUT_MS);
   try {
     // A simple GET without custom headers: no CORS preflight, and no cookies sent.
-    const response = await fetch(listUrl(config, uuid), { credentials: 'omit', ...(controller ? { signal: controller.signal } : {}) });
+    const response = await fetch(listUrl(config, uuid), {
+      credentials: 'omit',
+      ...(controller ? { signal: controller.signal } : {}),
+    });
     if (!response.ok) return null;
     const body = (await response.json()) as { data?: unknown; metadata?: { source?: unknown } };
     if (!Array.isArray(body.data)) return null;
@@ -57,10 +65,21 @@ export async function fetchProducts(config: WidgetConfig, uuid: string): Promise
  * preflight) with keepalive, so it outlives the page. Resolves when answered or failed, never rejects.
  */
 export function reportView(config: WidgetConfig, handle: string, uuid: string): Promise<void> {
-  const params = new URLSearchParams({ key: config.key, subject: 'user', verb: 'viewed', noun: 'product', shop_product_handle: handle, uuid });
+  const params = new URLSearchParams({
+    key: config.key,
+    subject: 'user',
+    verb: 'viewed',
+    noun: 'product',
+    shop_product_handle: handle,
+    uuid,
+  });
   if (config.customerId) params.set('shop_customer_id', config.customerId);
   try {
-    const sent = fetch(`${config.api}/api/v1/analytics/event?${params.toString()}`, { method: 'POST', keepalive: true, credentials: 'omit' });
+    const sent = fetch(`${config.api}/api/v1/analytics/event?${params.toString()}`, {
+      method: 'POST',
+      keepalive: true,
+      credentials: 'omit',
+    });
     const timeout = new Promise<void>((resolve) => {
       setTimeout(resolve, TIMEOUT_MS);
     });

@@ -21,7 +21,9 @@ interface Remembered {
 function load(): Remembered[] {
   try {
     const parsed: unknown = JSON.parse(localStorage.getItem(STORAGE_KEY) ?? '[]');
-    return Array.isArray(parsed) ? (parsed as Remembered[]).filter((r) => r && typeof r.s === 'string' && Date.now() - r.t < MAX_AGE_MS) : [];
+    return Array.isArray(parsed)
+      ? (parsed as Remembered[]).filter((r) => r && typeof r.s === 'string' && Date.now() - r.t < MAX_AGE_MS)
+      : [];
   } catch {
     return [];
   }
@@ -40,11 +42,20 @@ export function rememberClick(product: CardProduct, source: string, widget: numb
 }
 
 /** The source of a recommended product or variant the visitor clicked, or null. */
-export function sourceFor(id: number | string): { source: string; productId: number; variantId: number | null; widget: number | null } | null {
+export function sourceFor(
+  id: number | string,
+): { source: string; productId: number; variantId: number | null; widget: number | null } | null {
   const n = Number(id);
   if (!Number.isSafeInteger(n)) return null;
   const hit = load().find((r) => r.v.includes(n) || r.p === n);
-  return hit ? { source: hit.s, productId: hit.p, variantId: hit.v.includes(n) ? n : null, widget: typeof hit.w === 'number' ? hit.w : null } : null;
+  return hit
+    ? {
+        source: hit.s,
+        productId: hit.p,
+        variantId: hit.v.includes(n) ? n : null,
+        widget: typeof hit.w === 'number' ? hit.w : null,
+      }
+    : null;
 }
 
 /** The add-to-cart event of a tagged line. */
@@ -62,14 +73,21 @@ function addEvent(hit: NonNullable<ReturnType<typeof sourceFor>>): TrackedEvent 
 function tagItem(item: Record<string, unknown>): TrackedEvent | null {
   const hit = item && (typeof item.id === 'number' || typeof item.id === 'string') ? sourceFor(item.id) : null;
   if (!hit) return null;
-  const properties = (item.properties && typeof item.properties === 'object' ? item.properties : {}) as Record<string, unknown>;
+  const properties = (item.properties && typeof item.properties === 'object' ? item.properties : {}) as Record<
+    string,
+    unknown
+  >;
   if (properties[SOURCE_PROPERTY] === undefined) properties[SOURCE_PROPERTY] = hit.source;
   item.properties = properties;
   return addEvent(hit);
 }
 
 /** Form-encoded or FormData fields: `id` names the variant, `properties[…]` the line's properties. */
-function tagFields(fields: { get(name: string): unknown; set(name: string, value: string): void; has(name: string): boolean }): TrackedEvent | null {
+function tagFields(fields: {
+  get(name: string): unknown;
+  set(name: string, value: string): void;
+  has(name: string): boolean;
+}): TrackedEvent | null {
   const id = fields.get('id');
   const hit = typeof id === 'string' ? sourceFor(id) : null;
   if (!hit) return null;
@@ -162,7 +180,10 @@ export function installCartTagging(report: (events: TrackedEvent[]) => void): vo
     urls.set(this, String(args[1]));
     return (open as (...a: unknown[]) => void).apply(this, args);
   } as typeof open;
-  XMLHttpRequest.prototype.send = function sendWithSource(this: XMLHttpRequest, body?: Document | XMLHttpRequestBodyInit | null) {
+  XMLHttpRequest.prototype.send = function sendWithSource(
+    this: XMLHttpRequest,
+    body?: Document | XMLHttpRequestBodyInit | null,
+  ) {
     const url = urls.get(this);
     return send.call(this, url && body != null && isCartAdd(url) ? (safely(body) as XMLHttpRequestBodyInit) : body);
   };

@@ -89,7 +89,10 @@ function apiOrigin(script: HTMLScriptElement, attr: Attr): string | null {
 }
 
 /** Where a key and an API are found: the script tag, and a stored widget's element. */
-export function keyAndApi(script: HTMLScriptElement, holder: Element | null = null): { key: string; api: string } | null {
+export function keyAndApi(
+  script: HTMLScriptElement,
+  holder: Element | null = null,
+): { key: string; api: string } | null {
   const attr = attrsOf(holder, script);
   const key = keyOf(script, attr);
   const api = apiOrigin(script, attr);
@@ -101,7 +104,11 @@ export function keyAndApi(script: HTMLScriptElement, holder: Element | null = nu
  * win over the attributes; the page context — products, cart, customer — still comes from them).
  * Null when it cannot make a valid request (then the widget renders nothing).
  */
-export function readConfig(script: HTMLScriptElement, stored: StoredWidget | null = null, holder: Element | null = null): WidgetConfig | null {
+export function readConfig(
+  script: HTMLScriptElement,
+  stored: StoredWidget | null = null,
+  holder: Element | null = null,
+): WidgetConfig | null {
   const attr = attrsOf(holder, script);
   const found = keyAndApi(script, holder);
   if (!found) return null;
@@ -161,7 +168,9 @@ export function readConfig(script: HTMLScriptElement, stored: StoredWidget | nul
     currency: currency && /^[A-Za-z]{3}$/.test(currency) ? currency.toUpperCase() : null,
     productUrl: attr('product-url') ?? '/products/{handle}',
     tagCart: attr('tag-cart')?.toLowerCase() !== 'no',
-    design: stored ? { id: stored.id, layout: stored.layout, cards: stored.cards, show: stored.show, style: stored.style } : null,
+    design: stored
+      ? { id: stored.id, layout: stored.layout, cards: stored.cards, show: stored.show, style: stored.style }
+      : null,
   };
 }
 

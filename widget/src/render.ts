@@ -21,7 +21,10 @@ function safeUrl(raw: string): string | null {
 function formatter(currency: string | null): (amount: number) => string {
   const locale = document.documentElement.lang || undefined;
   try {
-    const format = new Intl.NumberFormat(locale, currency ? { style: 'currency', currency } : { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+    const format = new Intl.NumberFormat(
+      locale,
+      currency ? { style: 'currency', currency } : { minimumFractionDigits: 2, maximumFractionDigits: 2 },
+    );
     return (amount) => format.format(amount);
   } catch {
     return (amount) => amount.toFixed(2);
@@ -41,11 +44,18 @@ export interface CardActions {
 
 const ALL_SHOWN = { price: true, compare_at_price: true, vendor: false, add_to_cart: false };
 
-function card(product: CardProduct, config: WidgetConfig, money: (amount: number) => string, actions: CardActions): HTMLLIElement {
+function card(
+  product: CardProduct,
+  config: WidgetConfig,
+  money: (amount: number) => string,
+  actions: CardActions,
+): HTMLLIElement {
   const onClick = actions.click;
   const show = config.design?.show ?? ALL_SHOWN;
   const item = el('li', 'rbw-card');
-  const href = safeUrl(config.productUrl.replace(/\{handle\}/g, encodeURIComponent(product.handle)).replace(/\{id\}/g, String(product.id)));
+  const href = safeUrl(
+    config.productUrl.replace(/\{handle\}/g, encodeURIComponent(product.handle)).replace(/\{id\}/g, String(product.id)),
+  );
   const link = href ? el('a', 'rbw-link') : el('div', 'rbw-link');
   if (link instanceof HTMLAnchorElement && href) link.href = href;
   // A click, a middle click or a keyboard activation: each leaves the page or opens a tab.
@@ -67,12 +77,18 @@ function card(product: CardProduct, config: WidgetConfig, money: (amount: number
     media.appendChild(image);
   }
   link.appendChild(media);
-  if (show.vendor && typeof product.vendor === 'string' && product.vendor !== '') link.appendChild(el('span', 'rbw-vendor', product.vendor));
+  if (show.vendor && typeof product.vendor === 'string' && product.vendor !== '')
+    link.appendChild(el('span', 'rbw-vendor', product.vendor));
   link.appendChild(el('span', 'rbw-title', product.title));
   item.appendChild(link);
 
   const priced = product.variants
-    .map((v) => ({ id: v.id, price: Number(v.price), compare: v.compare_at_price === null ? NaN : Number(v.compare_at_price), stocked: inStock(v) }))
+    .map((v) => ({
+      id: v.id,
+      price: Number(v.price),
+      compare: v.compare_at_price === null ? NaN : Number(v.compare_at_price),
+      stocked: inStock(v),
+    }))
     .filter((v) => Number.isFinite(v.price));
   const stocked = product.variants.some(inStock);
   const candidates = priced.filter((v) => v.stocked || !stocked);
@@ -100,7 +116,11 @@ function card(product: CardProduct, config: WidgetConfig, money: (amount: number
 }
 
 /** The whole widget, built off-document so the page only ever sees it complete. */
-export function renderWidget(products: readonly CardProduct[], config: WidgetConfig, actions: CardActions = { click: () => undefined }): HTMLElement {
+export function renderWidget(
+  products: readonly CardProduct[],
+  config: WidgetConfig,
+  actions: CardActions = { click: () => undefined },
+): HTMLElement {
   const design = config.design;
   // Each script tag runs its own copy of this module, so ids cannot come from a counter here.
   const headingId = `rbw-heading-${Math.random().toString(36).slice(2, 12)}`;

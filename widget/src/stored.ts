@@ -18,23 +18,33 @@ export interface StoredWidget extends Design {
 const COLOUR = /^#[0-9A-Fa-f]{6}$/;
 const LIST = /^[a-z][a-z_]{0,62}$/;
 const colour = (value: unknown) => value === null || (typeof value === 'string' && COLOUR.test(value));
-const count = (value: unknown, max: number) => typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= max;
+const count = (value: unknown, max: number) =>
+  typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= max;
 
 /** Checks an answer before any of it reaches the page: a widget renders nothing rather than something odd. */
 function isStoredWidget(value: unknown): value is StoredWidget {
   const w = value as StoredWidget | null;
-  if (typeof w !== 'object' || w === null || !count(w.id, Number.MAX_SAFE_INTEGER) || typeof w.title !== 'string') return false;
+  if (typeof w !== 'object' || w === null || !count(w.id, Number.MAX_SAFE_INTEGER) || typeof w.title !== 'string')
+    return false;
   if (!count(w.cards, 12) || (w.layout !== 'grid' && w.layout !== 'carousel')) return false;
   const source = w.source as Record<string, unknown> | null;
   const sourceOk =
     typeof source === 'object' &&
     source !== null &&
-    (count(source.ruleset_id, Number.MAX_SAFE_INTEGER) || (typeof source.list === 'string' && LIST.test(source.list) && count(source.limit, 100)));
+    (count(source.ruleset_id, Number.MAX_SAFE_INTEGER) ||
+      (typeof source.list === 'string' && LIST.test(source.list) && count(source.limit, 100)));
   const show = w.show as Record<string, unknown> | null;
-  const showOk = typeof show === 'object' && show !== null && ['price', 'compare_at_price', 'vendor', 'add_to_cart'].every((k) => typeof show[k] === 'boolean');
+  const showOk =
+    typeof show === 'object' &&
+    show !== null &&
+    ['price', 'compare_at_price', 'vendor', 'add_to_cart'].every((k) => typeof show[k] === 'boolean');
   const style = w.style;
   const styleOk =
-    typeof style === 'object' && style !== null && colour(style.accent) && colour(style.text) && (style.font === null || typeof style.font === 'string');
+    typeof style === 'object' &&
+    style !== null &&
+    colour(style.accent) &&
+    colour(style.text) &&
+    (style.font === null || typeof style.font === 'string');
   return sourceOk && showOk && styleOk;
 }
 

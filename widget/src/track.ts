@@ -16,7 +16,9 @@ export interface TrackedEvent {
  * latest click still goes to the ruleset or list.
  */
 function expand(events: TrackedEvent[]): Omit<TrackedEvent, 'widget'>[] {
-  return events.flatMap(({ widget, ...event }) => (widget === undefined ? [event] : [{ ...event, source: `widget:${widget}` }, event]));
+  return events.flatMap(({ widget, ...event }) =>
+    widget === undefined ? [event] : [{ ...event, source: `widget:${widget}` }, event],
+  );
 }
 
 /** Where and as whom events are sent: the first widget's settings serve the page's cart tagging too. */
@@ -43,9 +45,13 @@ export function sendEvents(target: TrackTarget, events: TrackedEvent[]): void {
     const url = `${target.api}/api/v1/analytics/track?key=${encodeURIComponent(target.key)}`;
     const blob = new Blob([body], { type: 'text/plain;charset=UTF-8' });
     if (typeof navigator.sendBeacon === 'function' && navigator.sendBeacon(url, blob)) return;
-    void fetch(url, { method: 'POST', body, keepalive: true, credentials: 'omit', headers: { 'content-type': 'text/plain;charset=UTF-8' } }).catch(
-      () => undefined,
-    );
+    void fetch(url, {
+      method: 'POST',
+      body,
+      keepalive: true,
+      credentials: 'omit',
+      headers: { 'content-type': 'text/plain;charset=UTF-8' },
+    }).catch(() => undefined);
   } catch {
     // Tracking is never worth breaking the page for.
   }

@@ -74,7 +74,12 @@ function place(script: HTMLScriptElement, target: string | null, widget: HTMLEle
 }
 
 /** Renders one widget; `holder` is a stored widget's own element, which the cards replace. */
-async function show(script: HTMLScriptElement, config: WidgetConfig, state: PageState, holder: Element | null): Promise<void> {
+async function show(
+  script: HTMLScriptElement,
+  config: WidgetConfig,
+  state: PageState,
+  holder: Element | null,
+): Promise<void> {
   const uuid = sessionUuid(state);
   if (config.viewedHandle && !state.viewed.has(config.viewedHandle)) {
     state.viewed.set(config.viewedHandle, reportView(config, config.viewedHandle, uuid));
@@ -116,7 +121,8 @@ async function show(script: HTMLScriptElement, config: WidgetConfig, state: Page
     if (source !== null) whenVisible(widget, () => sendEvents(target, [{ type: 'impression', source, ...tagged }]));
   };
   // A data-target further down the page may not be parsed yet.
-  if (config.target !== null && document.readyState === 'loading') document.addEventListener('DOMContentLoaded', insert, { once: true });
+  if (config.target !== null && document.readyState === 'loading')
+    document.addEventListener('DOMContentLoaded', insert, { once: true });
   else insert();
 }
 
@@ -153,7 +159,8 @@ function boot(): void {
     for (const script of scriptsToServe(state)) {
       serve(script, state).catch(() => undefined);
       // Elements further down the page may not be parsed yet when the script runs.
-      if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', () => serveStored(script, state), { once: true });
+      if (document.readyState === 'loading')
+        document.addEventListener('DOMContentLoaded', () => serveStored(script, state), { once: true });
       else serveStored(script, state);
     }
   } catch {

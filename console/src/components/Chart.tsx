@@ -2,7 +2,17 @@ import type { ReactNode } from 'react';
 import { TableWrap } from './TableWrap';
 
 /** A chart with its caption and the same numbers as a table, for screen readers and for copying. */
-export function ChartFigure({ title, children, columns, rows }: { title: string; children: ReactNode; columns: string[]; rows: (string | number)[][] }) {
+export function ChartFigure({
+  title,
+  children,
+  columns,
+  rows,
+}: {
+  title: string;
+  children: ReactNode;
+  columns: string[];
+  rows: (string | number)[][];
+}) {
   return (
     <figure className="chart" aria-label={title}>
       <figcaption>{title}</figcaption>

@@ -12,8 +12,9 @@ export function CustomerSignatureNotice() {
   return (
     <section className="notice" aria-label="Customer signatures">
       <p>
-        <strong>Customer lists are not signed.</strong> Anyone with this shop's public key can read a customer's purchased and personal lists by customer id.
-        Sign <code>shop_customer_id</code> with <code>customer_sig</code> in the storefront, then require it in <a href="#/settings">Settings</a>.
+        <strong>Customer lists are not signed.</strong> Anyone with this shop's public key can read a customer's
+        purchased and personal lists by customer id. Sign <code>shop_customer_id</code> with <code>customer_sig</code>{' '}
+        in the storefront, then require it in <a href="#/settings">Settings</a>.
       </p>
     </section>
   );

@@ -13,8 +13,16 @@ export function NewCampaign({ onCreated }: { onCreated(): void }) {
   const submit = async () => {
     setStatus(null);
     try {
-      const body = { name: name.trim(), discount_code: code.trim() === '' ? null : code.trim(), max_claims_per_customer: Number(claims) };
-      const { campaign } = await api.send<{ campaign: { id: number; name: string } }>('POST', `/shops/${encodeURIComponent(shop.handle)}/campaigns`, body);
+      const body = {
+        name: name.trim(),
+        discount_code: code.trim() === '' ? null : code.trim(),
+        max_claims_per_customer: Number(claims),
+      };
+      const { campaign } = await api.send<{ campaign: { id: number; name: string } }>(
+        'POST',
+        `/shops/${encodeURIComponent(shop.handle)}/campaigns`,
+        body,
+      );
       setStatus({ ok: true, text: `Created “${campaign.name}”. Its links carry campaign_id=${campaign.id}.` });
       setName('');
       setCode('');
@@ -43,7 +51,15 @@ export function NewCampaign({ onCreated }: { onCreated(): void }) {
       </div>
       <div className="field">
         <label htmlFor={`${ids}-claims`}>Reactivations one customer may make with it</label>
-        <input id={`${ids}-claims`} type="number" min={1} max={1000} required value={claims} onChange={(e) => setClaims(e.target.value)} />
+        <input
+          id={`${ids}-claims`}
+          type="number"
+          min={1}
+          max={1000}
+          required
+          value={claims}
+          onChange={(e) => setClaims(e.target.value)}
+        />
       </div>
       <button type="submit" className="primary">
         Create the campaign

@@ -48,7 +48,11 @@ export function ProductCard({
   const Heading = `h${headingLevel}` as const;
   return (
     <article className="card" aria-label={product.title}>
-      {image ? <img src={image.src} alt={image.alt} loading="lazy" width="160" height="160" /> : <div className="card-noimage" aria-hidden="true" />}
+      {image ? (
+        <img src={image.src} alt={image.alt} loading="lazy" width="160" height="160" />
+      ) : (
+        <div className="card-noimage" aria-hidden="true" />
+      )}
       <Heading className="card-title">
         {onOpen ? (
           <button type="button" className="link" onClick={onOpen}>

@@ -23,7 +23,11 @@ export function WebhookSecrets() {
           which={which}
           isSet={which === 'webhook_secret' ? shop.webhook_secret_set : shop.billing_webhook_secret_set}
           save={async (value) => {
-            const { shop: saved } = await api.send<{ shop: Shop }>('PATCH', `/shops/${encodeURIComponent(shop.handle)}`, { [which]: value });
+            const { shop: saved } = await api.send<{ shop: Shop }>(
+              'PATCH',
+              `/shops/${encodeURIComponent(shop.handle)}`,
+              { [which]: value },
+            );
             onShopChanged(saved);
           }}
         />
@@ -32,7 +36,15 @@ export function WebhookSecrets() {
   );
 }
 
-function SecretForm({ which, isSet, save }: { which: Which; isSet: boolean; save(value: string | null): Promise<void> }) {
+function SecretForm({
+  which,
+  isSet,
+  save,
+}: {
+  which: Which;
+  isSet: boolean;
+  save(value: string | null): Promise<void>;
+}) {
   const id = useId();
   const [value, setValue] = useState('');
   const [status, setStatus] = useState<{ ok: boolean; text: string } | null>(null);
@@ -41,7 +53,13 @@ function SecretForm({ which, isSet, save }: { which: Which; isSet: boolean; save
     try {
       await save(next);
       setValue('');
-      setStatus({ ok: true, text: next === null ? 'Removed: deliveries are no longer accepted.' : 'Saved. Deliveries signed with it are accepted.' });
+      setStatus({
+        ok: true,
+        text:
+          next === null
+            ? 'Removed: deliveries are no longer accepted.'
+            : 'Saved. Deliveries signed with it are accepted.',
+      });
     } catch (e) {
       setStatus({ ok: false, text: e instanceof ApiError ? e.message : (e as Error).message });
     }
@@ -57,13 +75,27 @@ function SecretForm({ which, isSet, save }: { which: Which; isSet: boolean; save
       <label htmlFor={id}>
         {LABELS[which]} ({isSet ? 'set' : 'not set'})
       </label>
-      <input id={id} type="password" autoComplete="off" minLength={16} required value={value} onChange={(e) => setValue(e.target.value)} />
-      <button type="submit">{isSet ? `Replace the ${LABELS[which].toLowerCase()}` : `Set the ${LABELS[which].toLowerCase()}`}</button>
+      <input
+        id={id}
+        type="password"
+        autoComplete="off"
+        minLength={16}
+        required
+        value={value}
+        onChange={(e) => setValue(e.target.value)}
+      />
+      <button type="submit">
+        {isSet ? `Replace the ${LABELS[which].toLowerCase()}` : `Set the ${LABELS[which].toLowerCase()}`}
+      </button>
       {isSet && (
         <button
           type="button"
           onClick={() => {
-            if (window.confirm(`Remove the ${LABELS[which].toLowerCase()}? Every webhook delivery from that platform is then refused until a new one is set.`))
+            if (
+              window.confirm(
+                `Remove the ${LABELS[which].toLowerCase()}? Every webhook delivery from that platform is then refused until a new one is set.`,
+              )
+            )
               void run(null);
           }}
         >

@@ -25,7 +25,8 @@ export function CollectionsPicker({
     .split(',')
     .map((v) => v.trim())
     .filter(Boolean);
-  const toggle = (id: string, on: boolean) => onChange((on ? [...chosen, id] : chosen.filter((c) => c !== id)).join(','));
+  const toggle = (id: string, on: boolean) =>
+    onChange((on ? [...chosen, id] : chosen.filter((c) => c !== id)).join(','));
   if (collections.error)
     return (
       <p role="alert" className="error">
@@ -39,7 +40,11 @@ export function CollectionsPicker({
       <legend className="visually-hidden">{label}</legend>
       {list.map((collection) => (
         <label key={collection.id} className="check">
-          <input type="checkbox" checked={chosen.includes(String(collection.id))} onChange={(e) => toggle(String(collection.id), e.target.checked)} />
+          <input
+            type="checkbox"
+            checked={chosen.includes(String(collection.id))}
+            onChange={(e) => toggle(String(collection.id), e.target.checked)}
+          />
           {collection.title}
         </label>
       ))}
@@ -73,14 +78,21 @@ export function CollectionSelect({
       <label htmlFor={id} className="visually-hidden">
         {label}
       </label>
-      <select id={id} value={value ?? ''} aria-invalid={invalid || undefined} onChange={(e) => onChange(e.target.value === '' ? null : Number(e.target.value))}>
+      <select
+        id={id}
+        value={value ?? ''}
+        aria-invalid={invalid || undefined}
+        onChange={(e) => onChange(e.target.value === '' ? null : Number(e.target.value))}
+      >
         <option value="">Choose a collection…</option>
         {(collections.data ?? []).map((collection) => (
           <option key={collection.id} value={collection.id}>
             {collection.title} ({collection.products.length})
           </option>
         ))}
-        {value !== null && collections.data && !collections.data.some((c) => c.id === value) && <option value={value}>Unknown collection {value}</option>}
+        {value !== null && collections.data && !collections.data.some((c) => c.id === value) && (
+          <option value={value}>Unknown collection {value}</option>
+        )}
       </select>
     </>
   );

@@ -89,7 +89,12 @@ export function ConditionRow({
           />
         </span>
       )}
-      <button type="button" className="icon-button" onClick={() => dispatch({ type: 'removeCondition', ...at })} aria-label={`Remove ${label.toLowerCase()}`}>
+      <button
+        type="button"
+        className="icon-button"
+        onClick={() => dispatch({ type: 'removeCondition', ...at })}
+        aria-label={`Remove ${label.toLowerCase()}`}
+      >
         ×
       </button>
       <Problems id={problemId} problems={problems} />

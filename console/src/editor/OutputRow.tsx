@@ -39,7 +39,11 @@ export function OutputRow({
       <label htmlFor={typeId} className="visually-hidden">
         Output type
       </label>
-      <select id={typeId} value={output.type} onChange={(e) => dispatch({ type: 'setOutputType', ...at, outputType: e.target.value })}>
+      <select
+        id={typeId}
+        value={output.type}
+        onChange={(e) => dispatch({ type: 'setOutputType', ...at, outputType: e.target.value })}
+      >
         {!spec && <option value={output.type}>Unknown: {output.type}</option>}
         {catalog.outputs.map((o) => (
           <option key={o.type} value={o.type}>
@@ -80,7 +84,12 @@ export function OutputRow({
           </button>
         </>
       )}
-      <button type="button" className="icon-button" onClick={() => dispatch({ type: 'removeOutput', ...at })} aria-label={`Remove ${name}`}>
+      <button
+        type="button"
+        className="icon-button"
+        onClick={() => dispatch({ type: 'removeOutput', ...at })}
+        aria-label={`Remove ${name}`}
+      >
         ×
       </button>
       {spec && spec.value === 'none' && <span className="muted hint">{spec.description}</span>}

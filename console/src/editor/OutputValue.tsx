@@ -32,7 +32,14 @@ export function OutputValue({ output, catalog, onValue, invalid, describedBy }: 
         />
       );
     case 'collection':
-      return <CollectionSelect label="Collection" value={output.collection_id} onChange={(collection_id) => onValue({ collection_id })} invalid={invalid} />;
+      return (
+        <CollectionSelect
+          label="Collection"
+          value={output.collection_id}
+          onChange={(collection_id) => onValue({ collection_id })}
+          invalid={invalid}
+        />
+      );
     case 'tag_list':
       return (
         <ValueInput
@@ -95,7 +102,12 @@ function EndpointValue({
   return (
     <span className="endpoint">
       <label htmlFor={pathId}>List</label>
-      <select id={pathId} value={path} onChange={(e) => onChange(build(e.target.value, limit, rest))} aria-invalid={invalid || undefined}>
+      <select
+        id={pathId}
+        value={path}
+        onChange={(e) => onChange(build(e.target.value, limit, rest))}
+        aria-invalid={invalid || undefined}
+      >
         {!endpoints.includes(path) && <option value={path}>{path ? name(path) : 'Choose a list…'}</option>}
         {endpoints.map((e) => (
           <option key={e} value={e}>
@@ -116,7 +128,12 @@ function EndpointValue({
         aria-describedby={describedBy}
       />
       <label htmlFor={queryId}>More settings (optional)</label>
-      <input id={queryId} value={rest} placeholder="e.g. shop_collection_ids=5" onChange={(e) => onChange(build(path, limit, e.target.value))} />
+      <input
+        id={queryId}
+        value={rest}
+        placeholder="e.g. shop_collection_ids=5"
+        onChange={(e) => onChange(build(path, limit, e.target.value))}
+      />
     </span>
   );
 }

@@ -12,7 +12,15 @@ import { PreviewResult } from './PreviewResult';
  * Live preview: runs the unsaved document through the preview endpoint whenever it or the inputs
  * change, and shows the products and the trace. Its 422 problems go to the editor rows.
  */
-export function Preview({ ruleset, catalog, onProblems }: { ruleset: Ruleset; catalog: RuleCatalog; onProblems(problems: Problem[]): void }) {
+export function Preview({
+  ruleset,
+  catalog,
+  onProblems,
+}: {
+  ruleset: Ruleset;
+  catalog: RuleCatalog;
+  onProblems(problems: Problem[]): void;
+}) {
   const { shop } = useConsole();
   // Kept per shop: saving or opening another ruleset keeps the test case.
   const [inputs, setInputs] = useKeptState<Inputs>(`preview.inputs:${shop.handle}`, EMPTY_INPUTS);
@@ -30,7 +38,9 @@ export function Preview({ ruleset, catalog, onProblems }: { ruleset: Ruleset; ca
           {run.error}
         </p>
       )}
-      {run.answer && !run.error && <PreviewResult answer={run.answer} currency={shop.currency} timezone={shop.timezone} catalog={catalog} />}
+      {run.answer && !run.error && (
+        <PreviewResult answer={run.answer} currency={shop.currency} timezone={shop.timezone} catalog={catalog} />
+      )}
     </section>
   );
 }
@@ -49,22 +59,28 @@ function usePreviewRun(body: string, onProblems: (problems: Problem[]) => void) 
   useEffect(() => {
     const id = ++latest.current;
     setRunning(true);
-    api.send<PreviewAnswer>('POST', `/shops/${encodeURIComponent(shop.handle)}/rulesets/new/preview`, JSON.parse(request)).then(
-      (result) => {
-        if (id !== latest.current) return;
-        setAnswer(result);
-        setError(null);
-        setRunning(false);
-        problemsRef.current([]);
-      },
-      (failure: ApiError) => {
-        if (id !== latest.current) return;
-        setRunning(false);
-        setError(failure.message);
-        // Only a 422 says anything about the rows; any other failure leaves them without stale problems.
-        problemsRef.current(failure.status === 422 ? failure.problems : []);
-      },
-    );
+    api
+      .send<PreviewAnswer>(
+        'POST',
+        `/shops/${encodeURIComponent(shop.handle)}/rulesets/new/preview`,
+        JSON.parse(request),
+      )
+      .then(
+        (result) => {
+          if (id !== latest.current) return;
+          setAnswer(result);
+          setError(null);
+          setRunning(false);
+          problemsRef.current([]);
+        },
+        (failure: ApiError) => {
+          if (id !== latest.current) return;
+          setRunning(false);
+          setError(failure.message);
+          // Only a 422 says anything about the rows; any other failure leaves them without stale problems.
+          problemsRef.current(failure.status === 422 ? failure.problems : []);
+        },
+      );
   }, [request, api, shop.handle]);
   return { answer, error, running };
 }

@@ -9,7 +9,17 @@ interface Words {
 }
 
 /** The preview's answer: the product cards, the evaluation's errors, and the trace of every rule. */
-export function PreviewResult({ answer, currency, timezone, catalog }: { answer: PreviewAnswer; currency: string; timezone: string; catalog: RuleCatalog }) {
+export function PreviewResult({
+  answer,
+  currency,
+  timezone,
+  catalog,
+}: {
+  answer: PreviewAnswer;
+  currency: string;
+  timezone: string;
+  catalog: RuleCatalog;
+}) {
   const errors = answer.metadata.errors ?? [];
   const words: Words = { specs: new Map(catalog.conditions.map((c) => [c.type, c])), currency, timezone };
   return (
@@ -49,11 +59,19 @@ export function PreviewResult({ answer, currency, timezone, catalog }: { answer:
   );
 }
 
-const STATUS: Record<RuleTrace['status'], string> = { matched: 'matched', unmatched: 'not matched', unevaluated: 'not evaluated', disabled: 'disabled' };
+const STATUS: Record<RuleTrace['status'], string> = {
+  matched: 'matched',
+  unmatched: 'not matched',
+  unevaluated: 'not evaluated',
+  disabled: 'disabled',
+};
 
 /** A compared or observed value in the merchant's units: money in the shop's currency, times in its time zone. */
 function showAs(value: unknown, spec: ConditionSpec | undefined, words: Words): string {
-  if (spec?.unit === 'money' && (typeof value === 'number' || (typeof value === 'string' && /^\d+(\.\d+)?$/.test(value)))) {
+  if (
+    spec?.unit === 'money' &&
+    (typeof value === 'number' || (typeof value === 'string' && /^\d+(\.\d+)?$/.test(value)))
+  ) {
     try {
       return new Intl.NumberFormat(undefined, { style: 'currency', currency: words.currency }).format(Number(value));
     } catch {
@@ -74,7 +92,13 @@ function show(value: unknown): string {
   if (Array.isArray(value))
     return value.length === 0
       ? '(none)'
-      : value.map((v) => (typeof v === 'object' && v !== null && 'product_id' in v ? String((v as { product_id: number }).product_id) : show(v))).join(', ');
+      : value
+          .map((v) =>
+            typeof v === 'object' && v !== null && 'product_id' in v
+              ? String((v as { product_id: number }).product_id)
+              : show(v),
+          )
+          .join(', ');
   return JSON.stringify(value);
 }
 
@@ -84,18 +108,28 @@ function TraceRule({ rule, words }: { rule: RuleTrace; words: Words }) {
     <li className={`trace-rule trace-${rule.status}`} aria-label={`Rule ${rule.index + 1}: ${STATUS[rule.status]}`}>
       <span className="badge">{STATUS[rule.status]}</span> <strong>Rule {rule.index + 1}</strong>
       {rule.name ? ` — ${rule.name}` : ''}
-      {rule.exit_if_matched && rule.status === 'matched' && <span className="muted"> (exit: later rules not evaluated)</span>}
-      {rule.groups.length === 0 && rule.status !== 'unevaluated' && rule.status !== 'disabled' && <p className="muted">IF anything</p>}
+      {rule.exit_if_matched && rule.status === 'matched' && (
+        <span className="muted"> (exit: later rules not evaluated)</span>
+      )}
+      {rule.groups.length === 0 && rule.status !== 'unevaluated' && rule.status !== 'disabled' && (
+        <p className="muted">IF anything</p>
+      )}
       {rule.groups.map((group, g) => (
         <div key={g} className="trace-group">
           {g > 0 && <span className="keyword or">OR IF</span>}
           <ul>
             {group.conditions.map((condition, c) => {
               const spec = words.specs.get(condition.type);
-              const operator = spec?.operators.find((o) => o.code === condition.operator)?.label ?? condition.operator ?? '';
+              const operator =
+                spec?.operators.find((o) => o.code === condition.operator)?.label ?? condition.operator ?? '';
               return (
-                <li key={c} className={condition.result === true ? 'pass' : condition.result === false ? 'fail' : 'unchecked'}>
-                  <span aria-hidden="true">{condition.result === true ? '✓' : condition.result === false ? '✗' : '·'}</span>{' '}
+                <li
+                  key={c}
+                  className={condition.result === true ? 'pass' : condition.result === false ? 'fail' : 'unchecked'}
+                >
+                  <span aria-hidden="true">
+                    {condition.result === true ? '✓' : condition.result === false ? '✗' : '·'}
+                  </span>{' '}
                   <strong>{spec?.label ?? condition.type}</strong> {operator}
                   {condition.value !== null && condition.value !== undefined && (
                     <>
@@ -106,7 +140,11 @@ function TraceRule({ rule, words }: { rule: RuleTrace; words: Words }) {
                   {' — here: '}
                   <code>{showAs(condition.observed, spec, words)}</code>
                   <span className="visually-hidden">
-                    {condition.result === true ? ' holds' : condition.result === false ? ' does not hold' : ' not checked'}
+                    {condition.result === true
+                      ? ' holds'
+                      : condition.result === false
+                        ? ' does not hold'
+                        : ' not checked'}
                   </span>
                 </li>
               );

@@ -78,19 +78,26 @@ function ProductChip({
   onVariants(ids: number[]): void;
 }) {
   const chosen = refValue.variant_ids ?? [];
-  const title = product?.title ?? (missing ? `Unknown product ${refValue.product_id}` : `Product ${refValue.product_id}`);
+  const title =
+    product?.title ?? (missing ? `Unknown product ${refValue.product_id}` : `Product ${refValue.product_id}`);
   const toggle = (id: number, on: boolean) => onVariants(on ? [...chosen, id] : chosen.filter((v) => v !== id));
   return (
     <li className={missing ? 'chip chip-missing' : 'chip'} data-chip={refValue.product_id}>
       <span className="chip-title">{title}</span> <span className="muted">#{refValue.product_id}</span>
       {product && product.variants.length > 1 && (
         <details className="chip-variants">
-          <summary>{chosen.length === 0 ? 'all variants' : `${chosen.length} of ${product.variants.length} variants`}</summary>
+          <summary>
+            {chosen.length === 0 ? 'all variants' : `${chosen.length} of ${product.variants.length} variants`}
+          </summary>
           <fieldset>
             <legend className="visually-hidden">Variants of {title}</legend>
             {product.variants.map((variant) => (
               <label key={variant.id} className="check">
-                <input type="checkbox" checked={chosen.includes(variant.id)} onChange={(e) => toggle(variant.id, e.target.checked)} />
+                <input
+                  type="checkbox"
+                  checked={chosen.includes(variant.id)}
+                  onChange={(e) => toggle(variant.id, e.target.checked)}
+                />
                 {variantLabel(variant)} <span className="muted">#{variant.id}</span>
               </label>
             ))}

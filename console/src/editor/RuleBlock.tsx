@@ -22,7 +22,11 @@ interface Props {
 export function RuleBlock({ rule, index, count, catalog, problems, handle, dispatch }: Props) {
   const number = index + 1;
   return (
-    <section className={`rule${rule.enabled ? '' : ' rule-disabled'}`} aria-label={`Rule ${number}`} data-rule={rule.key}>
+    <section
+      className={`rule${rule.enabled ? '' : ' rule-disabled'}`}
+      aria-label={`Rule ${number}`}
+      data-rule={rule.key}
+    >
       <RuleHeader rule={rule} index={index} count={count} handle={handle} dispatch={dispatch} />
       <Problems problems={problems.rule} />
       <RuleConditions rule={rule} number={number} catalog={catalog} problems={problems} dispatch={dispatch} />

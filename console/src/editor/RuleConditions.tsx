@@ -42,13 +42,22 @@ export function RuleConditions({
                 dispatch={dispatch}
               />
             ))}
-            <button type="button" className="add" onClick={() => dispatch({ type: 'addCondition', rule: rule.key, group: group.key })}>
+            <button
+              type="button"
+              className="add"
+              onClick={() => dispatch({ type: 'addCondition', rule: rule.key, group: group.key })}
+            >
               + AND IF
             </button>
           </fieldset>
         </div>
       ))}
-      <button type="button" className="add" data-add="condition" onClick={() => dispatch({ type: 'addGroup', rule: rule.key })}>
+      <button
+        type="button"
+        className="add"
+        data-add="condition"
+        onClick={() => dispatch({ type: 'addGroup', rule: rule.key })}
+      >
         {rule.groups.length === 0 ? '+ IF condition' : '+ OR IF'}
       </button>
     </div>

@@ -28,7 +28,11 @@ export function RuleHeader({
   const nameId = useId();
   const flag = (name: 'enabled' | 'exit_if_matched', label: string) => (
     <label className="toggle">
-      <input type="checkbox" checked={rule[name]} onChange={(e) => dispatch({ type: 'setRuleFlag', rule: rule.key, flag: name, value: e.target.checked })} />{' '}
+      <input
+        type="checkbox"
+        checked={rule[name]}
+        onChange={(e) => dispatch({ type: 'setRuleFlag', rule: rule.key, flag: name, value: e.target.checked })}
+      />{' '}
       <span className="visually-hidden">Rule {number} </span>
       {label}
     </label>
@@ -60,13 +64,30 @@ export function RuleHeader({
       {flag('enabled', 'Enabled')}
       {flag('exit_if_matched', 'Exit if matched')}
       <span className="rule-actions">
-        <button type="button" data-move="up" onClick={() => moveTo(index - 1)} disabled={index === 0} aria-label={`Move rule ${number} up`}>
+        <button
+          type="button"
+          data-move="up"
+          onClick={() => moveTo(index - 1)}
+          disabled={index === 0}
+          aria-label={`Move rule ${number} up`}
+        >
           ↑
         </button>
-        <button type="button" data-move="down" onClick={() => moveTo(index + 1)} disabled={index === count - 1} aria-label={`Move rule ${number} down`}>
+        <button
+          type="button"
+          data-move="down"
+          onClick={() => moveTo(index + 1)}
+          disabled={index === count - 1}
+          aria-label={`Move rule ${number} down`}
+        >
           ↓
         </button>
-        <button type="button" className="danger" onClick={() => dispatch({ type: 'removeRule', rule: rule.key })} aria-label={`Delete rule ${number}`}>
+        <button
+          type="button"
+          className="danger"
+          onClick={() => dispatch({ type: 'removeRule', rule: rule.key })}
+          aria-label={`Delete rule ${number}`}
+        >
           Delete
         </button>
       </span>

@@ -1,5 +1,19 @@
-import { closestCenter, DndContext, KeyboardSensor, PointerSensor, useSensor, useSensors, type DragEndEvent, type UniqueIdentifier } from '@dnd-kit/core';
-import { SortableContext, sortableKeyboardCoordinates, useSortable, verticalListSortingStrategy } from '@dnd-kit/sortable';
+import {
+  closestCenter,
+  DndContext,
+  KeyboardSensor,
+  PointerSensor,
+  useSensor,
+  useSensors,
+  type DragEndEvent,
+  type UniqueIdentifier,
+} from '@dnd-kit/core';
+import {
+  SortableContext,
+  sortableKeyboardCoordinates,
+  useSortable,
+  verticalListSortingStrategy,
+} from '@dnd-kit/sortable';
 import { CSS } from '@dnd-kit/utilities';
 import type { Dispatch, ReactNode } from 'react';
 import type { RuleCatalog } from '../types';
@@ -29,13 +43,26 @@ export function RuleList({
     if (over && active.id !== over.id) dispatch({ type: 'dropRule', rule: String(active.id), onto: String(over.id) });
   };
   return (
-    <DndContext sensors={sensors} collisionDetection={closestCenter} onDragEnd={onDragEnd} accessibility={{ announcements: announcements(rules) }}>
+    <DndContext
+      sensors={sensors}
+      collisionDetection={closestCenter}
+      onDragEnd={onDragEnd}
+      accessibility={{ announcements: announcements(rules) }}
+    >
       <SortableContext items={rules.map((r) => r.key)} strategy={verticalListSortingStrategy}>
         <ol className="rules" aria-label="Rules, in the order they run">
           {rules.map((rule, index) => (
             <SortableRule key={rule.key} id={rule.key}>
               {(handle) => (
-                <RuleBlock rule={rule} index={index} count={rules.length} catalog={catalog} problems={problemsOf(index)} handle={handle} dispatch={dispatch} />
+                <RuleBlock
+                  rule={rule}
+                  index={index}
+                  count={rules.length}
+                  catalog={catalog}
+                  problems={problemsOf(index)}
+                  handle={handle}
+                  dispatch={dispatch}
+                />
               )}
             </SortableRule>
           ))}
@@ -47,9 +74,15 @@ export function RuleList({
 
 /** A list item dnd-kit can move, handing its drag handle to the rule inside. */
 function SortableRule({ id, children }: { id: string; children(handle: DragHandle): ReactNode }) {
-  const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } = useSortable({ id });
+  const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } = useSortable({
+    id,
+  });
   return (
-    <li ref={setNodeRef} className={isDragging ? 'dragging' : undefined} style={{ transform: CSS.Transform.toString(transform), transition }}>
+    <li
+      ref={setNodeRef}
+      className={isDragging ? 'dragging' : undefined}
+      style={{ transform: CSS.Transform.toString(transform), transition }}
+    >
       {children({ attributes, listeners, setActivatorNodeRef })}
     </li>
   );
@@ -63,9 +96,13 @@ function announcements(rules: DraftRule[]) {
   return {
     onDragStart: ({ active }: Pick<Moving, 'active'>) => `Picked up rule ${position(active.id)}.`,
     onDragOver: ({ active, over }: Moving) =>
-      over ? `Rule ${position(active.id)} is over position ${position(over.id)}.` : `Rule ${position(active.id)} is not over a position.`,
+      over
+        ? `Rule ${position(active.id)} is over position ${position(over.id)}.`
+        : `Rule ${position(active.id)} is not over a position.`,
     onDragEnd: ({ active, over }: Moving) =>
-      over ? `Rule ${position(active.id)} dropped at position ${position(over.id)}.` : `Rule ${position(active.id)} dropped.`,
+      over
+        ? `Rule ${position(active.id)} dropped at position ${position(over.id)}.`
+        : `Rule ${position(active.id)} dropped.`,
     onDragCancel: ({ active }: Pick<Moving, 'active'>) => `Moving rule ${position(active.id)} was cancelled.`,
   };
 }

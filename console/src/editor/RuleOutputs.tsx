@@ -40,7 +40,12 @@ export function RuleOutputs({
           <span className="keyword">RETURN</span> <span className="muted">nothing yet</span>
         </p>
       )}
-      <button type="button" className="add" data-add="output" onClick={() => dispatch({ type: 'addOutput', rule: rule.key })}>
+      <button
+        type="button"
+        className="add"
+        data-add="output"
+        onClick={() => dispatch({ type: 'addOutput', rule: rule.key })}
+      >
         {rule.outputs.length === 0 ? '+ RETURN' : '+ AND return'}
       </button>
     </div>

@@ -37,7 +37,10 @@ export function RulesetEditor({ stored, catalog, onDirty, navigate }: Props) {
     onDirty(dirty);
   }, [dirty, onDirty]);
   useEffect(() => () => onDirty(false), [onDirty]);
-  const onPreviewProblems = useCallback((found: Problem[]) => dispatch({ type: 'previewProblems', problems: found }), [dispatch]);
+  const onPreviewProblems = useCallback(
+    (found: Problem[]) => dispatch({ type: 'previewProblems', problems: found }),
+    [dispatch],
+  );
   const rulesetProblems = problemsAt(problems, draft, {});
   const tested = useExperimentsByRuleset()?.get(draft.id ?? 0);
   const runningTest = tested?.status === 'running' ? tested.name : null;
@@ -62,14 +65,25 @@ export function RulesetEditor({ stored, catalog, onDirty, navigate }: Props) {
         </div>
         {runningTest !== null && (
           <p className="note" role="note">
-            This ruleset is in the running experiment <a href="#/experiments">“{runningTest}”</a>. Saving changes what its visitors see in the middle of the
-            test, so the experiment then compares two versions mixed together. To try a change, duplicate the ruleset instead.
+            This ruleset is in the running experiment <a href="#/experiments">“{runningTest}”</a>. Saving changes what
+            its visitors see in the middle of the test, so the experiment then compares two versions mixed together. To
+            try a change, duplicate the ruleset instead.
           </p>
         )}
-        <RulesetSettings draft={draft} invalid={rulesetProblems.length > 0} dispatch={dispatch} runningTest={runningTest} />
+        <RulesetSettings
+          draft={draft}
+          invalid={rulesetProblems.length > 0}
+          dispatch={dispatch}
+          runningTest={runningTest}
+        />
         {/* Problems the rows cannot show (a group the draft no longer has) are listed at the top. */}
         <Problems problems={[...rulesetProblems, ...orphanProblems(problems, draft)]} />
-        <RuleList rules={draft.rules} catalog={catalog} problemsOf={(index) => ruleProblems(problems, draft, index)} dispatch={dispatch} />
+        <RuleList
+          rules={draft.rules}
+          catalog={catalog}
+          problemsOf={(index) => ruleProblems(problems, draft, index)}
+          dispatch={dispatch}
+        />
         {draft.rules.length === 0 && <p className="muted">No rules: the ruleset returns nothing.</p>}
         <button type="button" className="add" id="add-rule" onClick={() => dispatch({ type: 'addRule' })}>
           + Add rule

@@ -33,7 +33,8 @@ export function inputsOf(ruleset: Ruleset, catalog: RuleCatalog): Input[] {
   const found = new Map<string, Input>([[PRODUCTS.param, PRODUCTS]]);
   for (const rule of ruleset.rules)
     for (const group of rule.logic ?? [])
-      for (const condition of group.rules) for (const input of INPUTS[specs.get(condition.type)?.input ?? ''] ?? []) found.set(input.param, input);
+      for (const condition of group.rules)
+        for (const input of INPUTS[specs.get(condition.type)?.input ?? ''] ?? []) found.set(input.param, input);
   return [...found.values()];
 }
 
@@ -47,8 +48,8 @@ export function UseIt({ id, ruleset, catalog }: { id: number; ruleset: Ruleset; 
     <details className="use-it">
       <summary>Use this ruleset on a storefront</summary>
       <p>
-        A product-card widget. Replace the key with the shop's public key, and each capitalised value with the page's own (this ruleset reads{' '}
-        {inputs.map((i) => i.param).join(', ')}):
+        A product-card widget. Replace the key with the shop's public key, and each capitalised value with the page's
+        own (this ruleset reads {inputs.map((i) => i.param).join(', ')}):
       </p>
       <pre>
         <code data-testid="use-it-widget">{`<script src="${origin}/widget.js" async\n  data-key="YOUR_PUBLIC_KEY" data-ruleset="${id}"${attrs.join('')}\n  data-title="You may also like"></script>`}</code>
@@ -57,7 +58,10 @@ export function UseIt({ id, ruleset, catalog }: { id: number; ruleset: Ruleset; 
       <pre>
         <code data-testid="use-it-api">{`GET ${origin}/api/v1/custom/id/${id}?key=YOUR_PUBLIC_KEY${params}`}</code>
       </pre>
-      <p className="muted">A cart subtotal is in the shop's currency (e.g. 49.90). Widgets can also be designed without code on the Widgets page.</p>
+      <p className="muted">
+        A cart subtotal is in the shop's currency (e.g. 49.90). Widgets can also be designed without code on the Widgets
+        page.
+      </p>
     </details>
   );
 }

@@ -41,9 +41,19 @@ export function ValueInput(props: Props) {
     case 'none':
       return null;
     case 'products':
-      return <ProductPicker label={label} value={props.products} onChange={props.onProducts} invalid={invalid} describedBy={describedBy} />;
+      return (
+        <ProductPicker
+          label={label}
+          value={props.products}
+          onChange={props.onProducts}
+          invalid={invalid}
+          describedBy={describedBy}
+        />
+      );
     case 'variant_id_list':
-      return <VariantPicker label={label} value={value} onChange={onValue} invalid={invalid} describedBy={describedBy} />;
+      return (
+        <VariantPicker label={label} value={value} onChange={onValue} invalid={invalid} describedBy={describedBy} />
+      );
     case 'collection_id_list':
       return <CollectionsPicker label={label} value={value} onChange={onValue} describedBy={describedBy} />;
     case 'number':
@@ -51,9 +61,21 @@ export function ValueInput(props: Props) {
     case 'number_range':
       return (
         <span className="range">
-          <NumberField label={`${label}: from`} unit={props.unit} value={pair[0] ?? ''} onChange={(v) => setPair(0, v)} common={common} />
+          <NumberField
+            label={`${label}: from`}
+            unit={props.unit}
+            value={pair[0] ?? ''}
+            onChange={(v) => setPair(0, v)}
+            common={common}
+          />
           <span aria-hidden="true">and</span>
-          <NumberField label={`${label}: to`} unit={props.unit} value={pair[1] ?? ''} onChange={(v) => setPair(1, v)} common={common} />
+          <NumberField
+            label={`${label}: to`}
+            unit={props.unit}
+            value={pair[1] ?? ''}
+            onChange={(v) => setPair(1, v)}
+            common={common}
+          />
         </span>
       );
     case 'date':
@@ -69,9 +91,21 @@ export function ValueInput(props: Props) {
     case 'time_range':
       return (
         <span className="range">
-          <TextField type="time" label={`${label}: from`} value={pair[0] ?? ''} onChange={(v) => setPair(0, v)} common={common} />
+          <TextField
+            type="time"
+            label={`${label}: from`}
+            value={pair[0] ?? ''}
+            onChange={(v) => setPair(0, v)}
+            common={common}
+          />
           <span aria-hidden="true">to</span>
-          <TextField type="time" label={`${label}: until`} value={pair[1] ?? ''} onChange={(v) => setPair(1, v)} common={common} />
+          <TextField
+            type="time"
+            label={`${label}: until`}
+            value={pair[1] ?? ''}
+            onChange={(v) => setPair(1, v)}
+            common={common}
+          />
         </span>
       );
     case 'weekday_list': {
@@ -90,7 +124,8 @@ export function ValueInput(props: Props) {
           <legend className="visually-hidden">{label}</legend>
           {WEEKDAYS.map(([day, name]) => (
             <label key={day} className="check">
-              <input type="checkbox" checked={days.includes(day)} onChange={(e) => toggle(day, e.target.checked)} /> {name}
+              <input type="checkbox" checked={days.includes(day)} onChange={(e) => toggle(day, e.target.checked)} />{' '}
+              {name}
             </label>
           ))}
         </fieldset>
@@ -109,7 +144,15 @@ export function ValueInput(props: Props) {
       );
     case 'text_list_or_regex':
     case 'text_or_regex':
-      return <TextField label={label} value={value} onChange={onValue} common={common} placeholder="text, or /pattern/flags" />;
+      return (
+        <TextField
+          label={label}
+          value={value}
+          onChange={onValue}
+          common={common}
+          placeholder="text, or /pattern/flags"
+        />
+      );
     default:
       return <TextField label={label} value={value} onChange={onValue} common={common} />;
   }
@@ -138,7 +181,14 @@ function TextField({
       <label htmlFor={id} className="visually-hidden">
         {label}
       </label>
-      <input id={id} type={type} value={value} placeholder={placeholder} onChange={(e) => onChange(e.target.value)} {...common} />
+      <input
+        id={id}
+        type={type}
+        value={value}
+        placeholder={placeholder}
+        onChange={(e) => onChange(e.target.value)}
+        {...common}
+      />
     </>
   );
 }
@@ -183,13 +233,29 @@ function NumberField({
 }
 
 /** A date, optionally with a time of day (read in the shop's time zone by the server). */
-function DateField({ label, value, onChange, common }: { label: string; value: string; onChange(v: string): void; common: Common }) {
+function DateField({
+  label,
+  value,
+  onChange,
+  common,
+}: {
+  label: string;
+  value: string;
+  onChange(v: string): void;
+  common: Common;
+}) {
   const [date = '', time = ''] = value.split('T');
   const join = (d: string, t: string) => (t ? `${d}T${t.slice(0, 5)}` : d);
   return (
     <span className="date-field">
       <TextField type="date" label={label} value={date} onChange={(d) => onChange(join(d, time))} common={common} />
-      <TextField type="time" label={`${label} (time, optional)`} value={time.slice(0, 5)} onChange={(t) => onChange(join(date, t))} common={common} />
+      <TextField
+        type="time"
+        label={`${label} (time, optional)`}
+        value={time.slice(0, 5)}
+        onChange={(t) => onChange(join(date, t))}
+        common={common}
+      />
     </span>
   );
 }

@@ -1,5 +1,16 @@
 import type { Problem, ProductRef, RuleCatalog, Ruleset } from '../types.js';
-import { blankCondition, blankOutput, blankRule, draftFrom, emptyDraft, keyMaker, move, rulesetOf, type Draft, type NewKey } from './model.js';
+import {
+  blankCondition,
+  blankOutput,
+  blankRule,
+  draftFrom,
+  emptyDraft,
+  keyMaker,
+  move,
+  rulesetOf,
+  type Draft,
+  type NewKey,
+} from './model.js';
 import { isFreshAt, previewDocumentOf } from './placement.js';
 import {
   conditionPlace,
@@ -71,9 +82,15 @@ export type EditorAction =
   | { type: 'previewProblems'; problems: Problem[] };
 
 /** The editor's first state: a stored ruleset as it is, or a new one with one blank rule. */
-export function initialEditorState(catalog: RuleCatalog, stored: Ruleset | null, flash: string | null = null): EditorState {
+export function initialEditorState(
+  catalog: RuleCatalog,
+  stored: Ruleset | null,
+  flash: string | null = null,
+): EditorState {
   const keys = keyMaker();
-  const draft = stored ? draftFrom(stored, keys.newKey) : { ...emptyDraft(), name: 'New ruleset', rules: [blankRule(catalog, 1, keys.newKey)] };
+  const draft = stored
+    ? draftFrom(stored, keys.newKey)
+    : { ...emptyDraft(), name: 'New ruleset', rules: [blankRule(catalog, 1, keys.newKey)] };
   return {
     draft,
     keys: keys.used(),
@@ -115,7 +132,10 @@ export function createEditorReducer(catalog: RuleCatalog): (state: EditorState, 
 /** The actions on the ruleset and its rules; row actions go on to `reduceRows`. */
 function reduce(state: EditorState, action: EditorAction, catalog: RuleCatalog, newKey: NewKey): EditorState {
   const { draft } = state;
-  const onRule = (rule: string, edit: Parameters<typeof editRule>[2]) => ({ ...state, draft: editRule(draft, rule, edit) });
+  const onRule = (rule: string, edit: Parameters<typeof editRule>[2]) => ({
+    ...state,
+    draft: editRule(draft, rule, edit),
+  });
   switch (action.type) {
     case 'saveStarted':
     case 'saved':
@@ -128,13 +148,22 @@ function reduce(state: EditorState, action: EditorAction, catalog: RuleCatalog, 
       return { ...state, draft: { ...draft, [action.flag]: action.value } };
     case 'addRule': {
       const rule = blankRule(catalog, draft.rules.length + 1, newKey);
-      return { ...state, draft: { ...draft, rules: [...draft.rules, rule] }, focus: { selectors: focusTargets.ruleName(rule.key) } };
+      return {
+        ...state,
+        draft: { ...draft, rules: [...draft.rules, rule] },
+        focus: { selectors: focusTargets.ruleName(rule.key) },
+      };
     }
     case 'removeRule': {
       if (!draft.rules.some((r) => r.key === action.rule)) return state;
       const next = neighbourOf(draft.rules, action.rule);
       const rules = draft.rules.filter((r) => r.key !== action.rule);
-      return { ...state, draft: { ...draft, rules }, reported: NO_PROBLEMS, focus: { selectors: focusTargets.afterRule(next?.key) } };
+      return {
+        ...state,
+        draft: { ...draft, rules },
+        reported: NO_PROBLEMS,
+        focus: { selectors: focusTargets.afterRule(next?.key) },
+      };
     }
     case 'moveRule': {
       const from = draft.rules.findIndex((r) => r.key === action.rule);
@@ -185,7 +214,9 @@ function reduceRows(state: EditorState, action: EditorAction, catalog: RuleCatal
     case 'addCondition': {
       if (!firstCondition || !rule.groups.some((g) => g.key === action.group)) return state;
       const condition = blankCondition(firstCondition, newKey);
-      const groups = rule.groups.map((g) => (g.key === action.group ? { ...g, conditions: [...g.conditions, condition] } : g));
+      const groups = rule.groups.map((g) =>
+        g.key === action.group ? { ...g, conditions: [...g.conditions, condition] } : g,
+      );
       return put({ ...rule, groups }, { focus: { selectors: focusTargets.row(rule.key, condition.key) } });
     }
     case 'removeCondition': {
@@ -199,7 +230,9 @@ function reduceRows(state: EditorState, action: EditorAction, catalog: RuleCatal
     }
     case 'setConditionType': {
       if (!catalog.conditions.some((c) => c.type === action.conditionType)) return state;
-      return put(editCondition(rule, action.condition, catalog, (c) => withConditionType(c, action.conditionType, catalog)));
+      return put(
+        editCondition(rule, action.condition, catalog, (c) => withConditionType(c, action.conditionType, catalog)),
+      );
     }
     case 'setOperator':
       return put(editCondition(rule, action.condition, catalog, (c) => withOperator(c, action.operator, catalog)));
@@ -211,13 +244,19 @@ function reduceRows(state: EditorState, action: EditorAction, catalog: RuleCatal
       const spec = catalog.outputs[0];
       if (!spec) return state;
       const output = blankOutput(spec, catalog, newKey);
-      return put({ ...rule, outputs: [...rule.outputs, output] }, { focus: { selectors: focusTargets.row(rule.key, output.key) } });
+      return put(
+        { ...rule, outputs: [...rule.outputs, output] },
+        { focus: { selectors: focusTargets.row(rule.key, output.key) } },
+      );
     }
     case 'removeOutput': {
       if (!rule.outputs.some((o) => o.key === action.output)) return state;
       const next = neighbourOf(rule.outputs, action.output);
       const outputs = rule.outputs.filter((o) => o.key !== action.output);
-      return put({ ...rule, outputs }, { reported: NO_PROBLEMS, focus: { selectors: focusTargets.afterRow(rule.key, next?.key, 'output') } });
+      return put(
+        { ...rule, outputs },
+        { reported: NO_PROBLEMS, focus: { selectors: focusTargets.afterRow(rule.key, next?.key, 'output') } },
+      );
     }
     case 'moveOutput': {
       const from = rule.outputs.findIndex((o) => o.key === action.output);
@@ -231,7 +270,9 @@ function reduceRows(state: EditorState, action: EditorAction, catalog: RuleCatal
     case 'setOutputType': {
       const spec = catalog.outputs.find((o) => o.type === action.outputType);
       // A new type starts blank (and quiet in the preview until it has a value), on the same row.
-      return spec ? put(editOutput(rule, action.output, catalog, (o) => blankOutput(spec, catalog, () => o.key))) : state;
+      return spec
+        ? put(editOutput(rule, action.output, catalog, (o) => blankOutput(spec, catalog, () => o.key)))
+        : state;
     }
     case 'setOutputValue':
       return put(editOutput(rule, action.output, catalog, (o) => ({ ...o, ...action.value })));
@@ -246,7 +287,13 @@ function reduceSaves(state: EditorState, action: EditorAction, catalog: RuleCata
     case 'saveStarted':
       return { ...state, saving: true, status: null };
     case 'saved':
-      return { ...state, saving: false, baseline: action.document, reported: NO_PROBLEMS, status: { kind: 'ok', text: savedMessage(action.answer) } };
+      return {
+        ...state,
+        saving: false,
+        baseline: action.document,
+        reported: NO_PROBLEMS,
+        status: { kind: 'ok', text: savedMessage(action.answer) },
+      };
     case 'saveFailed':
       return {
         ...state,

@@ -88,7 +88,10 @@ export function ruleFrom(rule: Rule, newKey: NewKey): DraftRule {
     name: rule.name ?? '',
     enabled: rule.enabled ?? true,
     exit_if_matched: rule.exit_if_matched ?? false,
-    groups: (rule.logic ?? []).map((group) => ({ key: newKey('g'), conditions: group.rules.map((c) => conditionFrom(c, newKey)) })),
+    groups: (rule.logic ?? []).map((group) => ({
+      key: newKey('g'),
+      conditions: group.rules.map((c) => conditionFrom(c, newKey)),
+    })),
     outputs: rule.output.map((o) => outputFrom(o, newKey)),
   };
 }
@@ -105,7 +108,14 @@ export function draftFrom(ruleset: Ruleset, newKey: NewKey): Draft {
   };
 }
 
-export const emptyDraft = (): Draft => ({ id: null, name: '', enabled: true, filter_oos: true, filter_input_products: true, rules: [] });
+export const emptyDraft = (): Draft => ({
+  id: null,
+  name: '',
+  enabled: true,
+  filter_oos: true,
+  filter_input_products: true,
+  rules: [],
+});
 
 /** The document the admin API stores: only the fields each type uses. */
 export function rulesetOf(draft: Draft, catalog: RuleCatalog): Ruleset {
@@ -118,7 +128,9 @@ export function rulesetOf(draft: Draft, catalog: RuleCatalog): Ruleset {
       name: rule.name,
       enabled: rule.enabled,
       exit_if_matched: rule.exit_if_matched,
-      logic: rule.groups.filter((g) => g.conditions.length > 0).map((group) => ({ rules: group.conditions.map((c) => conditionOf(c, catalog)) })),
+      logic: rule.groups
+        .filter((g) => g.conditions.length > 0)
+        .map((group) => ({ rules: group.conditions.map((c) => conditionOf(c, catalog)) })),
       output: rule.outputs.map((o) => outputOf(o, catalog)),
     })),
   };
@@ -158,7 +170,14 @@ function outputOf(output: DraftOutput, catalog: RuleCatalog): Output {
 
 /** A new condition row of a type: its first operator, an empty value. */
 export function blankCondition(spec: ConditionSpec, newKey: NewKey): DraftCondition {
-  return { key: newKey('c'), type: spec.type, operator: spec.operators[0]?.code ?? '', value: '', products: [], fresh: true };
+  return {
+    key: newKey('c'),
+    type: spec.type,
+    operator: spec.operators[0]?.code ?? '',
+    value: '',
+    products: [],
+    fresh: true,
+  };
 }
 
 /** A new output row of a type: empty, except that an endpoint output starts at the first endpoint. */
@@ -192,8 +211,14 @@ export function blankRule(catalog: RuleCatalog, position: number, newKey: NewKey
  * type needs; choosing a type or operator alone does not make it ready.
  */
 export function touchedCondition(condition: DraftCondition, catalog: RuleCatalog): DraftCondition {
-  const operator = catalog.conditions.find((c) => c.type === condition.type)?.operators.find((o) => o.code === condition.operator);
-  const waiting = operator !== undefined && operator.value !== 'none' && condition.value.trim() === '' && condition.products.length === 0;
+  const operator = catalog.conditions
+    .find((c) => c.type === condition.type)
+    ?.operators.find((o) => o.code === condition.operator);
+  const waiting =
+    operator !== undefined &&
+    operator.value !== 'none' &&
+    condition.value.trim() === '' &&
+    condition.products.length === 0;
   return { ...condition, fresh: condition.fresh === true && waiting };
 }
 

@@ -42,7 +42,12 @@ export function problemsAt(problems: readonly Problem[], draft: Draft, at: Probl
     if (place.rule !== at.rule) return false;
     const rule = draft.rules[at.rule];
     if (at.condition !== undefined) {
-      return place.condition === at.condition && rule !== undefined && place.group !== undefined && draftGroupIndex(rule, place.group) === at.group;
+      return (
+        place.condition === at.condition &&
+        rule !== undefined &&
+        place.group !== undefined &&
+        draftGroupIndex(rule, place.group) === at.group
+      );
     }
     if (at.output !== undefined) return place.output === at.output;
     return place.condition === undefined && place.output === undefined;
@@ -96,7 +101,10 @@ function withoutFreshRows(draft: Draft): Draft {
  * rule's empty rows do not stop the preview. `fullPath` maps a problem path of this document back
  * to the path the same row has in the saved document (what the rows show problems by).
  */
-export function previewDocumentOf(draft: Draft, catalog: RuleCatalog): { document: Ruleset; fullPath(path: string): string } {
+export function previewDocumentOf(
+  draft: Draft,
+  catalog: RuleCatalog,
+): { document: Ruleset; fullPath(path: string): string } {
   const trimmed = withoutFreshRows(draft);
   const fullPath = (path: string) => {
     const place = placeOf(path);

@@ -25,7 +25,15 @@ export const EMPTY_INPUTS: PreviewInputs = Object.freeze({
   limit: '',
 });
 
-const TEXT_INPUTS = ['cart_subtotal', 'cart_item_count', 'cart_line_count', 'shop_customer_id', 'url', 'country_code', 'limit'] as const;
+const TEXT_INPUTS = [
+  'cart_subtotal',
+  'cart_item_count',
+  'cart_line_count',
+  'shop_customer_id',
+  'url',
+  'country_code',
+  'limit',
+] as const;
 
 /** The preview endpoint's body: the draft document and the inputs that are filled in. */
 export function previewBodyOf(inputs: PreviewInputs, ruleset: Ruleset): Record<string, unknown> {

@@ -1,8 +1,20 @@
 import type { ProductRef, RuleCatalog } from '../types.js';
-import { move, touchedCondition, touchedOutput, type Draft, type DraftCondition, type DraftOutput, type DraftRule } from './model.js';
+import {
+  move,
+  touchedCondition,
+  touchedOutput,
+  type Draft,
+  type DraftCondition,
+  type DraftOutput,
+  type DraftRule,
+} from './model.js';
 
 /** What an output row's value widget changes: the one field its type uses. */
-export type OutputValue = { products: ProductRef[] } | { collection_id: number | null } | { value: string } | { endpoint: string };
+export type OutputValue =
+  | { products: ProductRef[] }
+  | { collection_id: number | null }
+  | { value: string }
+  | { endpoint: string };
 
 /** The draft with one rule replaced by `edit(rule)`; a key the draft does not hold leaves it as it is. */
 export function editRule(draft: Draft, key: string, edit: (rule: DraftRule) => DraftRule): Draft {
@@ -11,19 +23,32 @@ export function editRule(draft: Draft, key: string, edit: (rule: DraftRule) => D
 }
 
 /** The rule with one condition replaced by `edit(condition)`, then marked touched. */
-export function editCondition(rule: DraftRule, key: string, catalog: RuleCatalog, edit: (c: DraftCondition) => DraftCondition): DraftRule {
+export function editCondition(
+  rule: DraftRule,
+  key: string,
+  catalog: RuleCatalog,
+  edit: (c: DraftCondition) => DraftCondition,
+): DraftRule {
   return {
     ...rule,
     groups: rule.groups.map((group) =>
       group.conditions.some((c) => c.key === key)
-        ? { ...group, conditions: group.conditions.map((c) => (c.key === key ? touchedCondition(edit(c), catalog) : c)) }
+        ? {
+            ...group,
+            conditions: group.conditions.map((c) => (c.key === key ? touchedCondition(edit(c), catalog) : c)),
+          }
         : group,
     ),
   };
 }
 
 /** The rule with one output replaced by `edit(output)`, then marked touched. */
-export function editOutput(rule: DraftRule, key: string, catalog: RuleCatalog, edit: (o: DraftOutput) => DraftOutput): DraftRule {
+export function editOutput(
+  rule: DraftRule,
+  key: string,
+  catalog: RuleCatalog,
+  edit: (o: DraftOutput) => DraftOutput,
+): DraftRule {
   return { ...rule, outputs: rule.outputs.map((o) => (o.key === key ? touchedOutput(edit(o), catalog) : o)) };
 }
 
@@ -92,7 +117,10 @@ export const focusTargets = {
     `[data-rule="${rule}"] [data-add="${part}"]`,
   ],
   /** After a rule goes: the next rule's drag handle, else the add-rule button. */
-  afterRule: (next: string | undefined) => [...(next !== undefined ? [`[data-rule="${next}"] .drag-handle`] : []), '#add-rule'],
+  afterRule: (next: string | undefined) => [
+    ...(next !== undefined ? [`[data-rule="${next}"] .drag-handle`] : []),
+    '#add-rule',
+  ],
   /** A moved rule keeps focus on the button pressed, or on its other one at the top or bottom. */
   movedRule: (rule: string, way: 'up' | 'down') => {
     const other = way === 'up' ? 'down' : 'up';
@@ -105,6 +133,10 @@ export const focusTargets = {
   movedOutput: (rule: string, output: string, way: 'up' | 'down') => {
     const other = way === 'up' ? 'down' : 'up';
     const row = `[data-rule="${rule}"] [data-row="${output}"]`;
-    return [`${row} [data-output-move="${way}"]:not([disabled])`, `${row} [data-output-move="${other}"]:not([disabled])`, `${row} select`];
+    return [
+      `${row} [data-output-move="${way}"]:not([disabled])`,
+      `${row} [data-output-move="${other}"]:not([disabled])`,
+      `${row} select`,
+    ];
   },
 };

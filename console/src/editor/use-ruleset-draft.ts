@@ -1,6 +1,13 @@
 import { useEffect, useMemo, useReducer, type Dispatch } from 'react';
 import type { Problem, RuleCatalog, Ruleset } from '../types';
-import { createEditorReducer, initialEditorState, visibleProblems, type EditorAction, type EditorState, type FocusRequest } from './draft-reducer';
+import {
+  createEditorReducer,
+  initialEditorState,
+  visibleProblems,
+  type EditorAction,
+  type EditorState,
+  type FocusRequest,
+} from './draft-reducer';
 import { rulesetOf, sameDocument } from './model';
 import { previewDocumentOf } from './placement';
 

@@ -12,7 +12,10 @@ const flashKey = (shop: string, id: number) => `editor.saved:${shop}:${id}`;
  * Saves the draft: POST for a new ruleset, PUT for a stored one. A new ruleset then opens under
  * its id, and the editor there shows the message this save leaves for it.
  */
-export function useSaveRuleset({ state, dispatch, ruleset }: RulesetDraft, navigate: (to: string, force?: boolean) => void): () => Promise<void> {
+export function useSaveRuleset(
+  { state, dispatch, ruleset }: RulesetDraft,
+  navigate: (to: string, force?: boolean) => void,
+): () => Promise<void> {
   const { api, shop } = useConsole();
   const kept = useKeptStore();
   const id = state.draft.id;
@@ -21,7 +24,9 @@ export function useSaveRuleset({ state, dispatch, ruleset }: RulesetDraft, navig
     const base = `/shops/${encodeURIComponent(shop.handle)}/rulesets`;
     try {
       const answer =
-        id === null ? await api.send<{ ruleset: Ruleset }>('POST', base, ruleset) : await api.send<{ ruleset: Ruleset }>('PUT', `${base}/${id}`, ruleset);
+        id === null
+          ? await api.send<{ ruleset: Ruleset }>('POST', base, ruleset)
+          : await api.send<{ ruleset: Ruleset }>('PUT', `${base}/${id}`, ruleset);
       dispatch({ type: 'saved', document: ruleset, answer: answer.ruleset });
       if (id === null && answer.ruleset.id !== undefined) {
         kept.set(flashKey(shop.handle, answer.ruleset.id), savedMessage(answer.ruleset));

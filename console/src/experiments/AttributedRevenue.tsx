@@ -25,7 +25,10 @@ const ctr = (f: Figures) => (f.impressions > 0 ? `${((f.clicks / f.impressions) 
 /** Revenue of orders attributed to each ruleset and list (by the cart property or a click), over the page's window. */
 export function AttributedRevenue({ days }: { days: number }) {
   const { api, shop } = useConsole();
-  const loaded = useLoad(() => api.get<Summary>(`/shops/${encodeURIComponent(shop.handle)}/attribution?days=${days}`), [shop.handle, days]);
+  const loaded = useLoad(
+    () => api.get<Summary>(`/shops/${encodeURIComponent(shop.handle)}/attribution?days=${days}`),
+    [shop.handle, days],
+  );
   const data = loaded.data;
   if (loaded.error)
     return (
@@ -35,7 +38,10 @@ export function AttributedRevenue({ days }: { days: number }) {
     );
   if (!data) return null;
   const rows = [
-    ...data.rulesets.map((r) => ({ ...r, name: r.name ? `${r.name} (#${r.ruleset_id})` : `Ruleset #${r.ruleset_id} (deleted)` })),
+    ...data.rulesets.map((r) => ({
+      ...r,
+      name: r.name ? `${r.name} (#${r.ruleset_id})` : `Ruleset #${r.ruleset_id} (deleted)`,
+    })),
     ...data.lists.map((l) => ({ ...l, name: `List ${l.list}` })),
   ];
   return (
@@ -44,21 +50,35 @@ export function AttributedRevenue({ days }: { days: number }) {
         Attributed revenue, last {data.days} days: {money(data.totals.revenue, data.currency)}
       </h2>
       <p className="muted">
-        Order lines that carried a recommendation's source in the cart, or that a signed-in customer clicked in a widget within the attribution window before
-        ordering. Cancellations and refunds are taken back.
+        Order lines that carried a recommendation's source in the cart, or that a signed-in customer clicked in a widget
+        within the attribution window before ordering. Cancellations and refunds are taken back.
       </p>
       {rows.length === 0 ? (
-        <p>No attributed orders yet: the widget tracks impressions and clicks and tags add-to-carts once it is on the storefront.</p>
+        <p>
+          No attributed orders yet: the widget tracks impressions and clicks and tags add-to-carts once it is on the
+          storefront.
+        </p>
       ) : (
         <ChartFigure
           title={`Attributed revenue per ruleset and list (${data.currency})`}
           columns={['Source', 'Impressions', 'Clicks', 'CTR', 'Adds to cart', 'Orders', 'Revenue']}
-          rows={rows.map((r) => [r.name, r.impressions, r.clicks, ctr(r), r.add_to_carts, r.orders, money(r.revenue, data.currency)])}
+          rows={rows.map((r) => [
+            r.name,
+            r.impressions,
+            r.clicks,
+            ctr(r),
+            r.add_to_carts,
+            r.orders,
+            money(r.revenue, data.currency),
+          ])}
         >
           <ResponsiveContainer width="100%" height={Math.max(160, rows.length * 28 + 40)}>
             <BarChart
               {...CHART_A11Y}
-              data={rows.map((r) => ({ name: r.name.length > 28 ? `${r.name.slice(0, 27)}…` : r.name, revenue: r.revenue }))}
+              data={rows.map((r) => ({
+                name: r.name.length > 28 ? `${r.name.slice(0, 27)}…` : r.name,
+                revenue: r.revenue,
+              }))}
               layout="vertical"
               margin={{ top: 4, right: 16, bottom: 4, left: 8 }}
             >
@@ -66,7 +86,12 @@ export function AttributedRevenue({ days }: { days: number }) {
               <XAxis type="number" tick={{ fontSize: 11 }} />
               <YAxis type="category" dataKey="name" width={190} tick={{ fontSize: 11 }} />
               <Tooltip {...TOOLTIP} />
-              <Bar dataKey="revenue" name={`Revenue (${data.currency})`} fill={COLORS.tertiary} isAnimationActive={false} />
+              <Bar
+                dataKey="revenue"
+                name={`Revenue (${data.currency})`}
+                fill={COLORS.tertiary}
+                isAnimationActive={false}
+              />
             </BarChart>
           </ResponsiveContainer>
         </ChartFigure>

@@ -4,7 +4,18 @@ import { ApiError } from '../api';
 import { CHART_A11Y, ChartFigure, COLORS, TOOLTIP } from '../components/Chart';
 import { useConsole } from '../context';
 import { formatDate, useLoad } from '../hooks';
-import { chance, enoughToCompare, MIN_ORDERS, MIN_VISITORS, money, moneyFor, percentFor, type ArmResult, type Experiment, type Series } from './types';
+import {
+  chance,
+  enoughToCompare,
+  MIN_ORDERS,
+  MIN_VISITORS,
+  money,
+  moneyFor,
+  percentFor,
+  type ArmResult,
+  type Experiment,
+  type Series,
+} from './types';
 import { TableWrap } from '../components/TableWrap';
 
 const LINE_COLORS = [COLORS.primary, COLORS.secondary, COLORS.tertiary, COLORS.muted, '#8e44ad', '#c0392b'];
@@ -67,8 +78,16 @@ export function ExperimentDetail({ experiment, onChanged }: { experiment: Experi
                     <td>{percentFor(a, a.conversion)}</td>
                     <td>{money(a.revenue, shop.currency)}</td>
                     <td>{moneyFor(a, a.revenue_per_visitor, shop.currency)}</td>
-                    <td>{i === 0 ? '—' : enoughToCompare(a, first!) ? chance(a.p_beats_first?.conversion) : 'Too early'}</td>
-                    <td>{i === 0 ? '—' : enoughToCompare(a, first!) ? chance(a.p_beats_first?.revenue_per_visitor) : 'Too early'}</td>
+                    <td>
+                      {i === 0 ? '—' : enoughToCompare(a, first!) ? chance(a.p_beats_first?.conversion) : 'Too early'}
+                    </td>
+                    <td>
+                      {i === 0
+                        ? '—'
+                        : enoughToCompare(a, first!)
+                          ? chance(a.p_beats_first?.revenue_per_visitor)
+                          : 'Too early'}
+                    </td>
                   </tr>
                 );
               })}
@@ -78,13 +97,14 @@ export function ExperimentDetail({ experiment, onChanged }: { experiment: Experi
       )}
       {tooEarly && (
         <p className="note" role="note">
-          Too early to compare: intervals show once an arm has {MIN_VISITORS} visitors, and the chance to beat {first!.name} once both arms have and they have{' '}
-          {MIN_ORDERS} orders between them.
+          Too early to compare: intervals show once an arm has {MIN_VISITORS} visitors, and the chance to beat{' '}
+          {first!.name} once both arms have and they have {MIN_ORDERS} orders between them.
         </p>
       )}
       {fewVisitors && (
         <p className="note" role="note">
-          An arm has fewer than 1,000 visitors: its figures still move a lot. Decide how many visitors you need before you start, and stop then.
+          An arm has fewer than 1,000 visitors: its figures still move a lot. Decide how many visitors you need before
+          you start, and stop then.
         </p>
       )}
       {series.data && series.data.days.length > 0 && <ConversionChart series={series.data} />}
@@ -97,7 +117,10 @@ function ConversionChart({ series }: { series: Series }) {
   const data = series.days.map((d) =>
     Object.fromEntries([
       ['day', d.day],
-      ...series.arms.map((name, i) => [name, d.arms[i]?.conversion === null ? null : Number(((d.arms[i]?.conversion ?? 0) * 100).toFixed(3))]),
+      ...series.arms.map((name, i) => [
+        name,
+        d.arms[i]?.conversion === null ? null : Number(((d.arms[i]?.conversion ?? 0) * 100).toFixed(3)),
+      ]),
     ]),
   );
   return (
@@ -118,7 +141,15 @@ function ConversionChart({ series }: { series: Series }) {
           <Tooltip {...TOOLTIP} />
           <Legend />
           {series.arms.map((name, i) => (
-            <Line key={name} type="monotone" dataKey={name} stroke={LINE_COLORS[i % LINE_COLORS.length]} dot={false} isAnimationActive={false} connectNulls />
+            <Line
+              key={name}
+              type="monotone"
+              dataKey={name}
+              stroke={LINE_COLORS[i % LINE_COLORS.length]}
+              dot={false}
+              isAnimationActive={false}
+              connectNulls
+            />
           ))}
         </LineChart>
       </ResponsiveContainer>
@@ -139,7 +170,8 @@ function StopForm({ experiment, base, onStopped }: { experiment: Experiment; bas
         : arm?.ruleset_id === null
           ? `winner ${winner}, the empty control: the ruleset's widgets show NO products from now on`
           : `winner ${winner}: ruleset #${arm?.ruleset_id} serves every visitor of ruleset #${experiment.ruleset_id} from now on`;
-    const consequence = 'The split ends for good: a stopped experiment cannot be restarted, and its figures stop growing.';
+    const consequence =
+      'The split ends for good: a stopped experiment cannot be restarted, and its figures stop growing.';
     if (!window.confirm(`Stop “${experiment.name}” with ${label}?\n\n${consequence}`)) return;
     try {
       await api.send('POST', `${base}/stop`, { winner: winner === '' ? null : winner });

@@ -48,7 +48,8 @@ export function NewExperiment({
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
-  const change = (i: number, patch: Partial<ArmDraft>) => setArms((list) => list.map((a, j) => (j === i ? { ...a, ...patch } : a)));
+  const change = (i: number, patch: Partial<ArmDraft>) =>
+    setArms((list) => list.map((a, j) => (j === i ? { ...a, ...patch } : a)));
   const submit = async () => {
     setBusy(true);
     setError(null);
@@ -56,9 +57,17 @@ export function NewExperiment({
       const body = {
         name: name.trim(),
         ruleset_id: Number(ruleset),
-        arms: arms.map((a) => ({ name: a.name.trim(), ruleset_id: a.ruleset === EMPTY ? null : Number(a.ruleset), weight: Number(a.weight) })),
+        arms: arms.map((a) => ({
+          name: a.name.trim(),
+          ruleset_id: a.ruleset === EMPTY ? null : Number(a.ruleset),
+          weight: Number(a.weight),
+        })),
       };
-      const { experiment } = await api.send<{ experiment: Experiment }>('POST', `/shops/${encodeURIComponent(shop.handle)}/experiments`, body);
+      const { experiment } = await api.send<{ experiment: Experiment }>(
+        'POST',
+        `/shops/${encodeURIComponent(shop.handle)}/experiments`,
+        body,
+      );
       onCreated(experiment);
     } catch (e) {
       setError(e instanceof ApiError ? e.message : (e as Error).message);
@@ -78,8 +87,8 @@ export function NewExperiment({
     >
       <h2 id={`${ids}-h`}>New experiment</h2>
       <p className="muted">
-        Visitors of the ruleset are split between the arms by weight, each visitor always to the same arm. The first arm is the one the others are compared
-        with.
+        Visitors of the ruleset are split between the arms by weight, each visitor always to the same arm. The first arm
+        is the one the others are compared with.
       </p>
       <div className="field">
         <label htmlFor={`${ids}-name`}>Name</label>
@@ -94,7 +103,9 @@ export function NewExperiment({
             </option>
           ))}
         </select>
-        {free.length === 0 && <p className="muted">Every ruleset is already in a running experiment: stop one first.</p>}
+        {free.length === 0 && (
+          <p className="muted">Every ruleset is already in a running experiment: stop one first.</p>
+        )}
       </div>
       <fieldset>
         <legend>Arms</legend>
@@ -102,11 +113,22 @@ export function NewExperiment({
           <div className="arm-row" key={i}>
             <span className="field inline">
               <label htmlFor={`${ids}-arm${i}`}>Arm {i + 1} name</label>
-              <input id={`${ids}-arm${i}`} value={arm.name} required maxLength={64} size={10} onChange={(e) => change(i, { name: e.target.value })} />
+              <input
+                id={`${ids}-arm${i}`}
+                value={arm.name}
+                required
+                maxLength={64}
+                size={10}
+                onChange={(e) => change(i, { name: e.target.value })}
+              />
             </span>
             <span className="field inline">
               <label htmlFor={`${ids}-arm${i}-rs`}>served by</label>
-              <select id={`${ids}-arm${i}-rs`} value={arm.ruleset} onChange={(e) => change(i, { ruleset: e.target.value })}>
+              <select
+                id={`${ids}-arm${i}-rs`}
+                value={arm.ruleset}
+                onChange={(e) => change(i, { ruleset: e.target.value })}
+              >
                 {rulesets.map((r) => (
                   <option key={r.id} value={r.id}>
                     {r.name} (#{r.id})
@@ -135,7 +157,12 @@ export function NewExperiment({
           </div>
         ))}
         {arms.length < 10 && (
-          <button type="button" onClick={() => setArms((list) => [...list, { name: String.fromCharCode(65 + list.length), ruleset: EMPTY, weight: '1' }])}>
+          <button
+            type="button"
+            onClick={() =>
+              setArms((list) => [...list, { name: String.fromCharCode(65 + list.length), ruleset: EMPTY, weight: '1' }])
+            }
+          >
             Add an arm
           </button>
         )}

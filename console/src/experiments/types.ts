@@ -7,7 +7,16 @@ export type { ArmResult, Estimate, Experiment };
 
 export interface Series {
   arms: string[];
-  days: { day: string; arms: { visitors: number; orders: number; revenue: number; conversion: number | null; revenue_per_visitor: number | null }[] }[];
+  days: {
+    day: string;
+    arms: {
+      visitors: number;
+      orders: number;
+      revenue: number;
+      conversion: number | null;
+      revenue_per_visitor: number | null;
+    }[];
+  }[];
 }
 
 /** `3.12% (2.80–3.47%)`; a dash where there is nothing to show yet. */
@@ -33,7 +42,8 @@ export function money(amount: number, currency: string): string {
 }
 
 /** `0.97` → `97%`; a dash for the first arm or when not computable. */
-export const chance = (p: number | null | undefined) => (p === null || p === undefined ? '—' : `${Math.round(p * 100)}%`);
+export const chance = (p: number | null | undefined) =>
+  p === null || p === undefined ? '—' : `${Math.round(p * 100)}%`;
 
 /**
  * When figures can say anything (docs/attribution.md, "What the console shows"): an arm's
@@ -45,7 +55,8 @@ export const MIN_VISITORS = 100;
 export const MIN_ORDERS = 10;
 
 export const enoughVisitors = (arm: ArmResult) => arm.visitors >= MIN_VISITORS;
-export const enoughToCompare = (arm: ArmResult, first: ArmResult) => enoughVisitors(arm) && enoughVisitors(first) && arm.orders + first.orders >= MIN_ORDERS;
+export const enoughToCompare = (arm: ArmResult, first: ArmResult) =>
+  enoughVisitors(arm) && enoughVisitors(first) && arm.orders + first.orders >= MIN_ORDERS;
 
 /** A rate, with its interval only when there is enough data for one. */
 export function percentFor(arm: ArmResult, e: Estimate): string {
@@ -53,5 +64,7 @@ export function percentFor(arm: ArmResult, e: Estimate): string {
 }
 
 export function moneyFor(arm: ArmResult, e: Estimate, currency: string): string {
-  return enoughVisitors(arm) ? moneyWithInterval(e, currency) : moneyWithInterval({ ...e, low: null, high: null }, currency);
+  return enoughVisitors(arm)
+    ? moneyWithInterval(e, currency)
+    : moneyWithInterval({ ...e, low: null, high: null }, currency);
 }

@@ -22,7 +22,15 @@ export function BillingSettingsPage() {
   const [saved, setSaved] = useState<string | null>(null);
   const [problem, setProblem] = useState<{ field: string | null; message: string } | null>(null);
   const [busy, setBusy] = useState(false);
-  const ids = { type: useId(), url: useId(), version: useId(), token: useId(), tokenHelp: useId(), urlError: useId(), tokenError: useId() };
+  const ids = {
+    type: useId(),
+    url: useId(),
+    version: useId(),
+    token: useId(),
+    tokenHelp: useId(),
+    urlError: useId(),
+    tokenError: useId(),
+  };
 
   useEffect(() => {
     if (!current.data) return;
@@ -37,7 +45,10 @@ export function BillingSettingsPage() {
     setSaved(null);
     setProblem(null);
     try {
-      const body = type === 'ledger' ? { type } : { type, base_url: baseUrl.trim(), api_version: version, ...(token ? { api_token: token } : {}) };
+      const body =
+        type === 'ledger'
+          ? { type }
+          : { type, base_url: baseUrl.trim(), api_version: version, ...(token ? { api_token: token } : {}) };
       await api.send<BillingProviderSettings>('PUT', path, body);
       setToken('');
       setSaved(
@@ -60,8 +71,8 @@ export function BillingSettingsPage() {
     <section aria-labelledby="billing-heading">
       <h1 id="billing-heading">Billing provider</h1>
       <p className="muted">
-        Where this shop&apos;s subscriptions live: Rebound&apos;s own ledger (loaded through the admin API and webhooks), or the subscription platform&apos;s
-        REST API.
+        Where this shop&apos;s subscriptions live: Rebound&apos;s own ledger (loaded through the admin API and
+        webhooks), or the subscription platform&apos;s REST API.
       </p>
       {current.error && (
         <p className="error" role="alert">
@@ -125,10 +136,14 @@ export function BillingSettingsPage() {
                   onChange={(e) => setToken(e.target.value)}
                   placeholder={stored ? 'Stored — leave empty to keep it' : ''}
                   aria-invalid={problem?.field === 'api_token' || undefined}
-                  aria-describedby={[ids.tokenHelp, problem?.field === 'api_token' ? ids.tokenError : ''].filter(Boolean).join(' ')}
+                  aria-describedby={[ids.tokenHelp, problem?.field === 'api_token' ? ids.tokenError : '']
+                    .filter(Boolean)
+                    .join(' ')}
                 />
                 <p id={ids.tokenHelp} className="muted">
-                  {stored ? 'A token is stored (encrypted). It is never shown; type a new one to replace it.' : 'Stored encrypted; it is never shown again.'}
+                  {stored
+                    ? 'A token is stored (encrypted). It is never shown; type a new one to replace it.'
+                    : 'Stored encrypted; it is never shown again.'}
                 </p>
                 {problem?.field === 'api_token' && (
                   <p id={ids.tokenError} className="error">
@@ -163,7 +178,9 @@ export function BillingSettingsPage() {
           Billing: <code>{`${origin}/webhooks/billing/${shop.handle}`}</code>
         </li>
       </ul>
-      <p className="muted">Each platform shows its secret where the webhook is set up; paste it here (at least 16 characters).</p>
+      <p className="muted">
+        Each platform shows its secret where the webhook is set up; paste it here (at least 16 characters).
+      </p>
       <WebhookSecrets />
     </section>
   );

@@ -43,14 +43,18 @@ export function CampaignsPage() {
         </p>
       )}
       {list.loading && !list.data && <p className="muted">Loading…</p>}
-      {list.data && campaigns.length === 0 && <p>No campaigns yet: create one below, then send its reactivation links.</p>}
-      <NewCampaign onCreated={list.reload} />
-      {campaigns.length > 0 && campaigns.every((c) => c.stats.links_generated + c.stats.pages_opened + c.stats.reactivations === 0) && (
-        <p className="muted">
-          No activity yet: links appear here once reactivation links are generated (<code>GET /api/v1/billing/reactivate</code> with a <code>campaign_id</code>
-          ).
-        </p>
+      {list.data && campaigns.length === 0 && (
+        <p>No campaigns yet: create one below, then send its reactivation links.</p>
       )}
+      <NewCampaign onCreated={list.reload} />
+      {campaigns.length > 0 &&
+        campaigns.every((c) => c.stats.links_generated + c.stats.pages_opened + c.stats.reactivations === 0) && (
+          <p className="muted">
+            No activity yet: links appear here once reactivation links are generated (
+            <code>GET /api/v1/billing/reactivate</code> with a <code>campaign_id</code>
+            ).
+          </p>
+        )}
       {campaigns.length > 0 && (
         <>
           <ChartFigure
@@ -101,7 +105,10 @@ export function CampaignsPage() {
 
 function CampaignDetail({ campaign, base, onChanged }: { campaign: Campaign; base: string; onChanged(): void }) {
   const { api } = useConsole();
-  const stats = useLoad(() => api.get<{ data: CampaignStats }>(`${base}/${campaign.id}/stats`).then((r) => r.data), [base, campaign.id]);
+  const stats = useLoad(
+    () => api.get<{ data: CampaignStats }>(`${base}/${campaign.id}/stats`).then((r) => r.data),
+    [base, campaign.id],
+  );
   const rows = Object.entries(stats.data?.by_tk ?? {}).map(([tk, counts]) => ({ name: tk, ...counts }));
   return (
     <section aria-labelledby="campaign-detail-heading">
@@ -159,7 +166,9 @@ function ClaimLimit({ campaign, base, onChanged }: { campaign: Campaign; base: s
     setBusy(true);
     setStatus(null);
     try {
-      const answer = await api.send<{ campaign: Campaign }>('PATCH', `${base}/${campaign.id}`, { max_claims_per_customer: Number(value) });
+      const answer = await api.send<{ campaign: Campaign }>('PATCH', `${base}/${campaign.id}`, {
+        max_claims_per_customer: Number(value),
+      });
       setStatus({ ok: true, text: `Saved: ${answer.campaign.max_claims_per_customer} per customer.` });
       onChanged();
     } catch (error) {
@@ -173,7 +182,17 @@ function ClaimLimit({ campaign, base, onChanged }: { campaign: Campaign; base: s
       <label htmlFor={id} className="field-label">
         Claims per customer for {campaign.name}
       </label>
-      <input id={id} type="number" min={1} max={1000} step={1} required value={value} onChange={(e) => setValue(e.target.value)} aria-describedby={helpId} />
+      <input
+        id={id}
+        type="number"
+        min={1}
+        max={1000}
+        step={1}
+        required
+        value={value}
+        onChange={(e) => setValue(e.target.value)}
+        aria-describedby={helpId}
+      />
       <button type="submit" disabled={busy}>
         {busy ? 'Saving…' : 'Save limit'}
       </button>

@@ -44,7 +44,9 @@ function CatalogList({ navigate }: { navigate(to: string): void }) {
         const members = (collections.data ?? []).find((c) => String(c.id) === collection)?.products ?? [];
         const ids = [...members].sort((a, b) => a.position - b.position).map((m) => m.product_id);
         const slice = ids.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
-        const answer = slice.length ? await api.get<{ data: Product[] }>(`${base}?ids=${slice.join(',')}&limit=250`) : { data: [] };
+        const answer = slice.length
+          ? await api.get<{ data: Product[] }>(`${base}?ids=${slice.join(',')}&limit=250`)
+          : { data: [] };
         return { data: answer.data, total: ids.length };
       }
       const answer = await api.get<{ data: Product[]; total: number }>(
@@ -63,7 +65,13 @@ function CatalogList({ navigate }: { navigate(to: string): void }) {
       <div className="filters">
         <div className="field">
           <label htmlFor={searchId}>Search products</label>
-          <input id={searchId} type="search" value={text} placeholder="Title, handle or id" onChange={(e) => setText(e.target.value)} />
+          <input
+            id={searchId}
+            type="search"
+            value={text}
+            placeholder="Title, handle or id"
+            onChange={(e) => setText(e.target.value)}
+          />
         </div>
         <div className="field">
           <label htmlFor={collectionId}>Collection</label>
@@ -90,7 +98,12 @@ function CatalogList({ navigate }: { navigate(to: string): void }) {
           <ul className="cards" aria-label="Products">
             {result.data.data.map((product) => (
               <li key={product.id}>
-                <ProductCard product={product} currency={shop.currency} headingLevel={2} onOpen={() => navigate(`/catalog/${product.id}`)} />
+                <ProductCard
+                  product={product}
+                  currency={shop.currency}
+                  headingLevel={2}
+                  onOpen={() => navigate(`/catalog/${product.id}`)}
+                />
               </li>
             ))}
           </ul>
@@ -129,7 +142,10 @@ function CatalogList({ navigate }: { navigate(to: string): void }) {
 function ProductDetail({ id, navigate }: { id: number; navigate(to: string): void }) {
   const { api, shop } = useConsole();
   const loaded = useLoad(
-    () => api.get<{ data: Product[] }>(`/shops/${encodeURIComponent(shop.handle)}/products?ids=${id}`).then((r) => r.data[0] ?? null),
+    () =>
+      api
+        .get<{ data: Product[] }>(`/shops/${encodeURIComponent(shop.handle)}/products?ids=${id}`)
+        .then((r) => r.data[0] ?? null),
     [id, shop.handle],
   );
   usePageTitle(loaded.data ? `${loaded.data.title} — Catalog` : `Product ${id} — Catalog`);
@@ -250,7 +266,9 @@ function Neighbours({ productId, navigate }: { productId: number; navigate(to: s
   const { api, shop } = useConsole();
   const base = `/shops/${encodeURIComponent(shop.handle)}`;
   const loaded = useLoad(async () => {
-    const answer = await api.get<{ data: Neighbour[]; model: { users: number } }>(`${base}/models/similar?product_id=${productId}&similarity=jaccard&limit=10`);
+    const answer = await api.get<{ data: Neighbour[]; model: { users: number } }>(
+      `${base}/models/similar?product_id=${productId}&similarity=jaccard&limit=10`,
+    );
     const ids = answer.data.map((n) => n.product_id);
     const titles = ids.length ? (await api.get<{ data: Product[] }>(`${base}/products?ids=${ids.join(',')}`)).data : [];
     return { ...answer, titles: new Map(titles.map((p) => [p.id, p.title])) };
@@ -264,7 +282,9 @@ function Neighbours({ productId, navigate }: { productId: number; navigate(to: s
           {loaded.error}
         </p>
       )}
-      {loaded.data && loaded.data.data.length === 0 && <p className="muted">No customer bought this product together with another one yet.</p>}
+      {loaded.data && loaded.data.data.length === 0 && (
+        <p className="muted">No customer bought this product together with another one yet.</p>
+      )}
       {loaded.data && loaded.data.data.length > 0 && (
         <TableWrap>
           <table aria-describedby="neighbours-note">
@@ -290,7 +310,8 @@ function Neighbours({ productId, navigate }: { productId: number; navigate(to: s
             </tbody>
           </table>
           <p id="neighbours-note" className="muted">
-            Out of {count(loaded.data.model.users, 'customer')} with orders; Jaccard = customers who bought both ÷ customers who bought either.
+            Out of {count(loaded.data.model.users, 'customer')} with orders; Jaccard = customers who bought both ÷
+            customers who bought either.
           </p>
         </TableWrap>
       )}

@@ -83,7 +83,10 @@ export function ConnectionPage() {
         </p>
       )}
       {platform === null && (
-        <p>Not connected yet. Connect your store once: its products, collections, customers and orders come in, and stay in sync by themselves.</p>
+        <p>
+          Not connected yet. Connect your store once: its products, collections, customers and orders come in, and stay
+          in sync by themselves.
+        </p>
       )}
       {platform && <Status platform={platform} />}
       {platform && (
@@ -91,14 +94,21 @@ export function ConnectionPage() {
           <button
             type="button"
             disabled={running(platform.sync)}
-            onClick={() => void act(() => api.send('POST', `${path}/sync`, { mode: 'reconcile' }), 'Looking for changes since the last check.')}
+            onClick={() =>
+              void act(
+                () => api.send('POST', `${path}/sync`, { mode: 'reconcile' }),
+                'Looking for changes since the last check.',
+              )
+            }
           >
             Check for changes now
           </button>
           <button
             type="button"
             disabled={running(platform.sync)}
-            onClick={() => void act(() => api.send('POST', `${path}/sync`, { mode: 'full' }), 'A full sync has started.')}
+            onClick={() =>
+              void act(() => api.send('POST', `${path}/sync`, { mode: 'full' }), 'A full sync has started.')
+            }
           >
             Sync everything again
           </button>
@@ -155,7 +165,8 @@ function Status({ platform }: { platform: Platform }) {
           <>
             <dt>Brought in</dt>
             <dd>
-              {sync.counts.products} products, {sync.counts.collections} collections, {sync.counts.customers} customers, {sync.counts.orders} orders
+              {sync.counts.products} products, {sync.counts.collections} collections, {sync.counts.customers} customers,{' '}
+              {sync.counts.orders} orders
             </dd>
           </>
         )}
@@ -175,7 +186,15 @@ function Status({ platform }: { platform: Platform }) {
   );
 }
 
-function ConnectForm({ current, onSaved, onError }: { current: Platform | null; onSaved(text: string): void; onError(text: string): void }) {
+function ConnectForm({
+  current,
+  onSaved,
+  onError,
+}: {
+  current: Platform | null;
+  onSaved(text: string): void;
+  onError(text: string): void;
+}) {
   const { api, shop } = useConsole();
   const ids = useId();
   const [domain, setDomain] = useState(current?.shop_domain ?? '');
@@ -212,10 +231,18 @@ function ConnectForm({ current, onSaved, onError }: { current: Platform | null; 
       <h2 id={`${ids}-h`}>{current ? 'Reconnect' : 'Connect your store'}</h2>
       <div className="field">
         <label htmlFor={`${ids}-domain`}>Store address</label>
-        <input id={`${ids}-domain`} value={domain} required placeholder="acme.myshopify.com" onChange={(e) => setDomain(e.target.value.trim().toLowerCase())} />
+        <input
+          id={`${ids}-domain`}
+          value={domain}
+          required
+          placeholder="acme.myshopify.com"
+          onChange={(e) => setDomain(e.target.value.trim().toLowerCase())}
+        />
       </div>
       <div className="field">
-        <label htmlFor={`${ids}-token`}>Admin API access token{current?.access_token_set ? ' (leave empty to keep the stored one)' : ''}</label>
+        <label htmlFor={`${ids}-token`}>
+          Admin API access token{current?.access_token_set ? ' (leave empty to keep the stored one)' : ''}
+        </label>
         <input
           id={`${ids}-token`}
           type="password"
@@ -227,11 +254,24 @@ function ConnectForm({ current, onSaved, onError }: { current: Platform | null; 
       </div>
       <div className="field">
         <label htmlFor={`${ids}-secret`}>App client secret (signs your store’s webhooks; optional)</label>
-        <input id={`${ids}-secret`} type="password" autoComplete="off" minLength={16} value={secret} onChange={(e) => setSecret(e.target.value)} />
+        <input
+          id={`${ids}-secret`}
+          type="password"
+          autoComplete="off"
+          minLength={16}
+          value={secret}
+          onChange={(e) => setSecret(e.target.value)}
+        />
       </div>
       <div className="field">
         <label htmlFor={`${ids}-version`}>API version</label>
-        <input id={`${ids}-version`} value={version} required pattern="\d{4}-\d{2}" onChange={(e) => setVersion(e.target.value)} />
+        <input
+          id={`${ids}-version`}
+          value={version}
+          required
+          pattern="\d{4}-\d{2}"
+          onChange={(e) => setVersion(e.target.value)}
+        />
       </div>
       <details>
         <summary>Advanced</summary>

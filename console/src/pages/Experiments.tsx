@@ -13,12 +13,19 @@ export function ExperimentsPage() {
   usePageTitle('Experiments');
   const base = `/shops/${encodeURIComponent(shop.handle)}`;
   const [version, setVersion] = useState(0);
-  const list = useLoad(() => api.get<{ data: Experiment[] }>(`${base}/experiments`).then((r) => r.data), [base, version]);
-  const rulesets = useLoad(() => api.get<{ data: { id: number; name: string; enabled: boolean }[] }>(`${base}/rulesets`).then((r) => r.data), [base]);
+  const list = useLoad(
+    () => api.get<{ data: Experiment[] }>(`${base}/experiments`).then((r) => r.data),
+    [base, version],
+  );
+  const rulesets = useLoad(
+    () => api.get<{ data: { id: number; name: string; enabled: boolean }[] }>(`${base}/rulesets`).then((r) => r.data),
+    [base],
+  );
   const [chosen, setChosen] = useState<number | null>(null);
   const [creating, setCreating] = useState(false);
   const experiments = list.data ?? [];
-  const current = experiments.find((e) => e.id === chosen) ?? experiments.find((e) => e.status === 'running') ?? experiments[0];
+  const current =
+    experiments.find((e) => e.id === chosen) ?? experiments.find((e) => e.status === 'running') ?? experiments[0];
   return (
     <section aria-labelledby="experiments-heading">
       <div className="page-head">
@@ -77,7 +84,13 @@ export function ExperimentsPage() {
           </table>
         </TableWrap>
       )}
-      {current && <ExperimentDetail key={`${current.id}-${current.status}`} experiment={current} onChanged={() => setVersion((v) => v + 1)} />}
+      {current && (
+        <ExperimentDetail
+          key={`${current.id}-${current.status}`}
+          experiment={current}
+          onChanged={() => setVersion((v) => v + 1)}
+        />
+      )}
     </section>
   );
 }

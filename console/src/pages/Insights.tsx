@@ -1,5 +1,16 @@
 import { useId, useState } from 'react';
-import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import {
+  Bar,
+  BarChart,
+  CartesianGrid,
+  Legend,
+  Line,
+  LineChart,
+  ResponsiveContainer,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from 'recharts';
 import { CHART_A11Y, ChartFigure, COLORS, TOOLTIP } from '../components/Chart';
 import { useConsole } from '../context';
 import { AttributedRevenue } from '../experiments/AttributedRevenue';
@@ -18,7 +29,11 @@ interface Insights {
   trending: (RankedProduct & { score: number })[];
   top_sellers: (RankedProduct & { units: number })[];
   events_per_day: { date: string; viewed: number; added: number; removed: number }[];
-  conversion: { shop_rate: number; k: number; products: { product_id: number; title: string; views: number; purchases: number; estimate: number }[] };
+  conversion: {
+    shop_rate: number;
+    k: number;
+    products: { product_id: number; title: string; views: number; purchases: number; estimate: number }[];
+  };
 }
 
 const WINDOWS = [7, 30, 90];
@@ -32,7 +47,10 @@ export function InsightsPage() {
   const [days, setDays] = useState(30);
   const daysId = useId();
   const loaded = useLoad(
-    () => api.get<{ data: Insights }>(`/shops/${encodeURIComponent(shop.handle)}/insights?days=${days}`).then((r) => r.data),
+    () =>
+      api
+        .get<{ data: Insights }>(`/shops/${encodeURIComponent(shop.handle)}/insights?days=${days}`)
+        .then((r) => r.data),
     [shop.handle, days],
   );
   const data = loaded.data;
@@ -65,17 +83,49 @@ export function InsightsPage() {
             columns={['Date', 'Views', 'Adds to cart', 'Removals']}
             rows={withToday(data.events_per_day).map((d) => [d.date, d.viewed, d.added, d.removed])}
           >
-            <p className="muted">Events a day in the shop's time zone ({shop.timezone}). Today is counted up to now, so it reads low until the day ends.</p>
+            <p className="muted">
+              Events a day in the shop's time zone ({shop.timezone}). Today is counted up to now, so it reads low until
+              the day ends.
+            </p>
             <ResponsiveContainer width="100%" height={260}>
-              <LineChart {...CHART_A11Y} data={withToday(data.events_per_day)} margin={{ top: 8, right: 16, bottom: 8, left: 8 }}>
+              <LineChart
+                {...CHART_A11Y}
+                data={withToday(data.events_per_day)}
+                margin={{ top: 8, right: 16, bottom: 8, left: 8 }}
+              >
                 <CartesianGrid strokeDasharray="3 3" />
                 <XAxis dataKey="date" tick={{ fontSize: 11 }} minTickGap={24} />
-                <YAxis allowDecimals={false} tick={{ fontSize: 11 }} label={{ value: 'events a day', angle: -90, position: 'insideLeft', fontSize: 11 }} />
+                <YAxis
+                  allowDecimals={false}
+                  tick={{ fontSize: 11 }}
+                  label={{ value: 'events a day', angle: -90, position: 'insideLeft', fontSize: 11 }}
+                />
                 <Tooltip {...TOOLTIP} />
                 <Legend />
-                <Line type="monotone" dataKey="viewed" name="Views" stroke={COLORS.primary} dot={false} isAnimationActive={false} />
-                <Line type="monotone" dataKey="added" name="Adds to cart" stroke={COLORS.secondary} dot={false} isAnimationActive={false} />
-                <Line type="monotone" dataKey="removed" name="Removals" stroke={COLORS.muted} dot={false} isAnimationActive={false} />
+                <Line
+                  type="monotone"
+                  dataKey="viewed"
+                  name="Views"
+                  stroke={COLORS.primary}
+                  dot={false}
+                  isAnimationActive={false}
+                />
+                <Line
+                  type="monotone"
+                  dataKey="added"
+                  name="Adds to cart"
+                  stroke={COLORS.secondary}
+                  dot={false}
+                  isAnimationActive={false}
+                />
+                <Line
+                  type="monotone"
+                  dataKey="removed"
+                  name="Removals"
+                  stroke={COLORS.muted}
+                  dot={false}
+                  isAnimationActive={false}
+                />
               </LineChart>
             </ResponsiveContainer>
           </ChartFigure>
@@ -112,7 +162,10 @@ export function InsightsPage() {
             rows={data.conversion.products.map((p) => [p.title, p.views, p.purchases, percent(p.estimate)])}
           >
             <HorizontalBars
-              data={data.conversion.products.map((p) => ({ name: short(p.title), value: Number((p.estimate * 100).toFixed(2)) }))}
+              data={data.conversion.products.map((p) => ({
+                name: short(p.title),
+                value: Number((p.estimate * 100).toFixed(2)),
+              }))}
               color={COLORS.secondary}
               label="Estimate (%)"
               unit="%"
@@ -143,13 +196,23 @@ function ConversionWarning({ conversion }: { conversion: Insights['conversion'] 
       {over
         ? 'Conversion reads above 100%: the shop records fewer product views than purchases. '
         : `${oversold} of these products sold more often than they were viewed. `}
-      Views are counted only from pages that send events (the widget does), so these figures rank products the way smart sort does rather than measure them
-      exactly.
+      Views are counted only from pages that send events (the widget does), so these figures rank products the way smart
+      sort does rather than measure them exactly.
     </p>
   );
 }
 
-function HorizontalBars({ data, color, label, unit }: { data: { name: string; value: number }[]; color: string; label: string; unit: string }) {
+function HorizontalBars({
+  data,
+  color,
+  label,
+  unit,
+}: {
+  data: { name: string; value: number }[];
+  color: string;
+  label: string;
+  unit: string;
+}) {
   if (data.length === 0) return <p className="muted">No data in this window.</p>;
   return (
     <ResponsiveContainer width="100%" height={Math.max(160, data.length * 28 + 40)}>

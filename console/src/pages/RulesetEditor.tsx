@@ -16,7 +16,11 @@ export function RulesetEditorPage({ id, catalog, onDirty, navigate }: Props) {
   const { api, shop } = useConsole();
   const loaded = useLoad<Ruleset | null>(
     () =>
-      id === null ? Promise.resolve(null) : api.get<{ ruleset: Ruleset }>(`/shops/${encodeURIComponent(shop.handle)}/rulesets/${id}`).then((r) => r.ruleset),
+      id === null
+        ? Promise.resolve(null)
+        : api
+            .get<{ ruleset: Ruleset }>(`/shops/${encodeURIComponent(shop.handle)}/rulesets/${id}`)
+            .then((r) => r.ruleset),
     [id, shop.handle],
   );
   const ready = !loaded.loading && !loaded.error;
@@ -29,5 +33,13 @@ export function RulesetEditorPage({ id, catalog, onDirty, navigate }: Props) {
         {loaded.error}
       </p>
     );
-  return <RulesetEditor key={`${shop.handle}:${id ?? 'new'}`} stored={loaded.data ?? null} catalog={catalog} onDirty={onDirty} navigate={navigate} />;
+  return (
+    <RulesetEditor
+      key={`${shop.handle}:${id ?? 'new'}`}
+      stored={loaded.data ?? null}
+      catalog={catalog}
+      onDirty={onDirty}
+      navigate={navigate}
+    />
+  );
 }

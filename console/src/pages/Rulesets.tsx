@@ -30,7 +30,10 @@ export function RulesetsPage({ navigate }: { navigate(to: string): void }) {
   async function duplicate(ruleset: Ruleset) {
     try {
       const { id: _id, version: _v, created_at: _c, updated_at: _u, ...document } = ruleset;
-      const copy = await api.send<{ ruleset: Ruleset }>('POST', base, { ...document, name: `${ruleset.name} (copy)`.slice(0, 200) });
+      const copy = await api.send<{ ruleset: Ruleset }>('POST', base, {
+        ...document,
+        name: `${ruleset.name} (copy)`.slice(0, 200),
+      });
       setMessage({ kind: 'ok', text: `Created ${copy.ruleset.name} as ruleset ${copy.ruleset.id}.` });
       list.reload();
     } catch (error) {
@@ -39,7 +42,8 @@ export function RulesetsPage({ navigate }: { navigate(to: string): void }) {
   }
 
   async function remove(ruleset: Ruleset) {
-    if (!window.confirm(`Delete ruleset ${ruleset.id} “${ruleset.name}”? Widgets that use it will show nothing.`)) return;
+    if (!window.confirm(`Delete ruleset ${ruleset.id} “${ruleset.name}”? Widgets that use it will show nothing.`))
+      return;
     try {
       await api.send('DELETE', `${base}/${ruleset.id}`);
       setMessage({ kind: 'ok', text: `Deleted ruleset ${ruleset.id}.` });
@@ -101,12 +105,23 @@ export function RulesetsPage({ navigate }: { navigate(to: string): void }) {
                   <td data-label="Experiment">
                     <ExperimentCell experiment={experiments?.get(ruleset.id ?? 0)} />
                   </td>
-                  <td data-label="Earned, last 30 days">{earnings.data ? earned(earnings.data.by.get(ruleset.id ?? 0), earnings.data.currency) : '…'}</td>
+                  <td data-label="Earned, last 30 days">
+                    {earnings.data ? earned(earnings.data.by.get(ruleset.id ?? 0), earnings.data.currency) : '…'}
+                  </td>
                   <td className="actions">
-                    <button type="button" onClick={() => void duplicate(ruleset)} aria-label={`Duplicate ${ruleset.name}`}>
+                    <button
+                      type="button"
+                      onClick={() => void duplicate(ruleset)}
+                      aria-label={`Duplicate ${ruleset.name}`}
+                    >
                       Duplicate
                     </button>
-                    <button type="button" className="danger" onClick={() => void remove(ruleset)} aria-label={`Delete ${ruleset.name}`}>
+                    <button
+                      type="button"
+                      className="danger"
+                      onClick={() => void remove(ruleset)}
+                      aria-label={`Delete ${ruleset.name}`}
+                    >
                       Delete
                     </button>
                   </td>

@@ -14,7 +14,12 @@ export function SettingsPage() {
   usePageTitle('Settings');
   const ids = useId();
   const path = `/shops/${encodeURIComponent(shop.handle)}`;
-  const [general, setGeneral] = useState<General>(() => ({ name: shop.name, timezone: shop.timezone, currency: shop.currency, public_url: shop.public_url }));
+  const [general, setGeneral] = useState<General>(() => ({
+    name: shop.name,
+    timezone: shop.timezone,
+    currency: shop.currency,
+    public_url: shop.public_url,
+  }));
   const [settings, setSettings] = useState<Settings>(shop.settings);
   const [message, setMessage] = useState<{ error: boolean; text: string } | null>(null);
   const [busy, setBusy] = useState(false);
@@ -23,7 +28,12 @@ export function SettingsPage() {
   useEffect(() => {
     api.get<{ shop: Shop }>(path).then(
       ({ shop: fresh }) => {
-        setGeneral({ name: fresh.name, timezone: fresh.timezone, currency: fresh.currency, public_url: fresh.public_url });
+        setGeneral({
+          name: fresh.name,
+          timezone: fresh.timezone,
+          currency: fresh.currency,
+          public_url: fresh.public_url,
+        });
         setSettings(fresh.settings);
         onShopChanged(fresh);
       },
@@ -55,7 +65,11 @@ export function SettingsPage() {
         busy={busy}
         onChange={(on) =>
           void save(
-            { settings: on ? { ...settings, require_customer_signature: true } : without(settings, 'require_customer_signature') },
+            {
+              settings: on
+                ? { ...settings, require_customer_signature: true }
+                : without(settings, 'require_customer_signature'),
+            },
             on ? 'Customer signatures are now required.' : 'Customer signatures are no longer required.',
           )
         }
@@ -69,11 +83,21 @@ export function SettingsPage() {
         <h2>Shop</h2>
         <div className="field">
           <label htmlFor={`${ids}-name`}>Shop name</label>
-          <input id={`${ids}-name`} value={general.name} required maxLength={200} onChange={(e) => setGeneral({ ...general, name: e.target.value })} />
+          <input
+            id={`${ids}-name`}
+            value={general.name}
+            required
+            maxLength={200}
+            onChange={(e) => setGeneral({ ...general, name: e.target.value })}
+          />
         </div>
         <div className="field">
           <label htmlFor={`${ids}-tz`}>Time zone (days and charts follow it)</label>
-          <input id={`${ids}-tz`} value={general.timezone} onChange={(e) => setGeneral({ ...general, timezone: e.target.value })} />
+          <input
+            id={`${ids}-tz`}
+            value={general.timezone}
+            onChange={(e) => setGeneral({ ...general, timezone: e.target.value })}
+          />
         </div>
         <div className="field">
           <label htmlFor={`${ids}-cur`}>Currency (three letters)</label>
@@ -90,7 +114,9 @@ export function SettingsPage() {
             id={`${ids}-url`}
             value={general.public_url ?? ''}
             placeholder="https://shop.example"
-            onChange={(e) => setGeneral({ ...general, public_url: e.target.value.trim() === '' ? null : e.target.value })}
+            onChange={(e) =>
+              setGeneral({ ...general, public_url: e.target.value.trim() === '' ? null : e.target.value })
+            }
           />
         </div>
         {SETTING_GROUPS.map((group) => (
@@ -114,7 +140,15 @@ export function SettingsPage() {
   );
 }
 
-function SettingRow({ field, settings, onChange }: { field: SettingField; settings: Settings; onChange(next: Settings): void }) {
+function SettingRow({
+  field,
+  settings,
+  onChange,
+}: {
+  field: SettingField;
+  settings: Settings;
+  onChange(next: Settings): void;
+}) {
   const id = useId();
   const value = settings[field.name];
   const set = (next: unknown) => onChange({ ...settings, [field.name]: next });
@@ -131,7 +165,9 @@ function SettingRow({ field, settings, onChange }: { field: SettingField; settin
           step={kind.step ?? 1}
           value={typeof value === 'number' ? value : ''}
           placeholder={field.fallback}
-          onChange={(e) => (e.target.value === '' ? onChange(without(settings, field.name)) : set(Number(e.target.value)))}
+          onChange={(e) =>
+            e.target.value === '' ? onChange(without(settings, field.name)) : set(Number(e.target.value))
+          }
         />{' '}
         {kind.unit}
       </>
@@ -156,7 +192,9 @@ function SettingRow({ field, settings, onChange }: { field: SettingField; settin
       <select
         id={id}
         value={value === undefined ? '' : value ? 'on' : 'off'}
-        onChange={(e) => (e.target.value === '' ? onChange(without(settings, field.name)) : set(e.target.value === 'on'))}
+        onChange={(e) =>
+          e.target.value === '' ? onChange(without(settings, field.name)) : set(e.target.value === 'on')
+        }
       >
         <option value="">Default ({field.fallback})</option>
         <option value="on">On</option>

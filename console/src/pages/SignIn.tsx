@@ -19,7 +19,14 @@ export function SignIn({ onSignIn, error }: { onSignIn(token: string): Promise<v
         }}
       >
         <label htmlFor={id}>Operator token or shop private key</label>
-        <input id={id} type="password" autoComplete="current-password" required value={token} onChange={(e) => setToken(e.target.value)} />
+        <input
+          id={id}
+          type="password"
+          autoComplete="current-password"
+          required
+          value={token}
+          onChange={(e) => setToken(e.target.value)}
+        />
         <button type="submit" className="primary" disabled={busy || token.trim() === ''}>
           {busy ? 'Signing in…' : 'Sign in'}
         </button>

@@ -18,11 +18,16 @@ export function WidgetsPage({ endpoints }: { endpoints: string[] }) {
   const ids = useId();
   const base = `/shops/${encodeURIComponent(shop.handle)}`;
   const widgets = useLoad(() => api.get<{ data: Widget[] }>(`${base}/widgets`).then((r) => r.data), [base]);
-  const rulesets = useLoad(() => api.get<{ data: { id: number; name: string }[] }>(`${base}/rulesets`).then((r) => r.data), [base]);
+  const rulesets = useLoad(
+    () => api.get<{ data: { id: number; name: string }[] }>(`${base}/rulesets`).then((r) => r.data),
+    [base],
+  );
   const [editing, setEditing] = useState<number | 'new' | null>(null);
   const [draft, setDraft] = useState<WidgetInput>(blankWidget);
   const [message, setMessage] = useState<{ error: boolean; text: string } | null>(null);
-  const lists = endpoints.map((e) => e.replace(/^\/products\//, '')).filter((name) => !['static', 'collections', 'search'].includes(name));
+  const lists = endpoints
+    .map((e) => e.replace(/^\/products\//, ''))
+    .filter((name) => !['static', 'collections', 'search'].includes(name));
   const saved = widgets.data?.find((w) => w.id === editing);
 
   const open = (widget: Widget | null) => {
@@ -55,7 +60,8 @@ export function WidgetsPage({ endpoints }: { endpoints: string[] }) {
     <section aria-labelledby={`${ids}-h`}>
       <h1 id={`${ids}-h`}>Widgets</h1>
       <p className="muted">
-        A widget shows products on your storefront. Design it here, paste its snippet into your theme once, and change it here whenever you like.
+        A widget shows products on your storefront. Design it here, paste its snippet into your theme once, and change
+        it here whenever you like.
       </p>
       {widgets.error && (
         <p className="error" role="alert">
@@ -149,8 +155,12 @@ function Preview({ draft, id }: { draft: WidgetInput; id: number }) {
     <div className="widget-preview" aria-live="polite">
       <h3>Preview on your products</h3>
       {error && <p className="error">{error}</p>}
-      {products && products.length === 0 && <p className="muted">This source has no products to show yet; the widget shows nothing until it has.</p>}
-      {products && products.length > 0 && <WidgetCards widget={{ ...draft, id: id || 1 }} products={products} currency={shop.currency} />}
+      {products && products.length === 0 && (
+        <p className="muted">This source has no products to show yet; the widget shows nothing until it has.</p>
+      )}
+      {products && products.length > 0 && (
+        <WidgetCards widget={{ ...draft, id: id || 1 }} products={products} currency={shop.currency} />
+      )}
     </div>
   );
 }
@@ -163,8 +173,9 @@ function Snippet({ widget }: { widget: Widget }) {
     <div className="widget-snippet">
       <h3>Put it on your storefront</h3>
       <p>
-        Paste this where the widget should appear in your theme ({PLACEMENT_LABELS[widget.placement].toLowerCase()}), with your shop's public key (it starts
-        with <code>rb_pub_</code>) in place of <code>YOUR_PUBLIC_KEY</code>. You only do this once: changes saved here show without touching the theme again.
+        Paste this where the widget should appear in your theme ({PLACEMENT_LABELS[widget.placement].toLowerCase()}),
+        with your shop's public key (it starts with <code>rb_pub_</code>) in place of <code>YOUR_PUBLIC_KEY</code>. You
+        only do this once: changes saved here show without touching the theme again.
       </p>
       <pre data-testid="widget-snippet">{text}</pre>
       <button

@@ -10,7 +10,10 @@ export interface SettingField {
   help: string;
   /** What applies while the setting is not set. */
   fallback: string;
-  kind: { type: 'number'; min: number; max: number; step?: number; unit: string } | { type: 'choice'; options: [string, string][] } | { type: 'switch' };
+  kind:
+    | { type: 'number'; min: number; max: number; step?: number; unit: string }
+    | { type: 'choice'; options: [string, string][] }
+    | { type: 'switch' };
   /** Only the operator token changes it. */
   operator?: boolean;
 }

@@ -9,7 +9,15 @@ import type { Product } from '../types';
  * The storefront's own cards: the widget script's reader and renderer, given the same design, so
  * the preview cannot drift from what shoppers see. Clicks do nothing here.
  */
-export function WidgetCards({ widget, products, currency }: { widget: StoredWidget; products: Product[]; currency: string }) {
+export function WidgetCards({
+  widget,
+  products,
+  currency,
+}: {
+  widget: StoredWidget;
+  products: Product[];
+  currency: string;
+}) {
   const holder = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const element = holder.current;

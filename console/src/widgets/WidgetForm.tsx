@@ -59,11 +59,21 @@ export function WidgetForm({
     <div className="widget-form">
       <div className="field">
         <label htmlFor={`${ids}-name`}>Name (only you see it)</label>
-        <input id={`${ids}-name`} value={draft.name} required maxLength={200} onChange={(e) => set({ name: e.target.value })} />
+        <input
+          id={`${ids}-name`}
+          value={draft.name}
+          required
+          maxLength={200}
+          onChange={(e) => set({ name: e.target.value })}
+        />
       </div>
       <div className="field">
         <label htmlFor={`${ids}-placement`}>Where it goes</label>
-        <select id={`${ids}-placement`} value={draft.placement} onChange={(e) => set({ placement: e.target.value as WidgetInput['placement'] })}>
+        <select
+          id={`${ids}-placement`}
+          value={draft.placement}
+          onChange={(e) => set({ placement: e.target.value as WidgetInput['placement'] })}
+        >
           {Object.entries(PLACEMENT_LABELS).map(([value, label]) => (
             <option key={value} value={value}>
               {label}
@@ -99,19 +109,31 @@ export function WidgetForm({
             min={1}
             max={100}
             value={source.limit}
-            onChange={(e) => set({ source: { list: source.list, limit: Math.min(100, Math.max(1, Number(e.target.value) || 1)) } })}
+            onChange={(e) =>
+              set({ source: { list: source.list, limit: Math.min(100, Math.max(1, Number(e.target.value) || 1)) } })
+            }
           />
         </div>
       )}
       <div className="field">
         <label htmlFor={`${ids}-title`}>Heading shoppers see</label>
-        <input id={`${ids}-title`} value={draft.title} maxLength={200} onChange={(e) => set({ title: e.target.value })} />
+        <input
+          id={`${ids}-title`}
+          value={draft.title}
+          maxLength={200}
+          onChange={(e) => set({ title: e.target.value })}
+        />
       </div>
       <fieldset>
         <legend>Layout</legend>
         {(['grid', 'carousel'] as const).map((layout) => (
           <label key={layout} className="choice">
-            <input type="radio" name={`${ids}-layout`} checked={draft.layout === layout} onChange={() => set({ layout })} />{' '}
+            <input
+              type="radio"
+              name={`${ids}-layout`}
+              checked={draft.layout === layout}
+              onChange={() => set({ layout })}
+            />{' '}
             {layout === 'grid' ? 'Grid' : 'Carousel (scrolls sideways)'}
           </label>
         ))}
@@ -131,7 +153,12 @@ export function WidgetForm({
         <legend>Each product card shows</legend>
         {SHOW_LABELS.map(([field, label]) => (
           <label key={field} className="choice">
-            <input type="checkbox" checked={draft.show[field]} onChange={(e) => set({ show: { ...draft.show, [field]: e.target.checked } })} /> {label}
+            <input
+              type="checkbox"
+              checked={draft.show[field]}
+              onChange={(e) => set({ show: { ...draft.show, [field]: e.target.checked } })}
+            />{' '}
+            {label}
           </label>
         ))}
       </fieldset>

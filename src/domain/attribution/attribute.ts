@@ -58,7 +58,11 @@ export interface AttributedLine {
  * in its cart (an anonymous order has only its cart). A cancelled order, and lines refunded to
  * zero, attribute nothing.
  */
-export function attributeOrder(order: OrderToAttribute, clicks: readonly Click[], windowMs: number): Omit<AttributedLine, 'experiment_id' | 'arm'>[] {
+export function attributeOrder(
+  order: OrderToAttribute,
+  clicks: readonly Click[],
+  windowMs: number,
+): Omit<AttributedLine, 'experiment_id' | 'arm'>[] {
   if (order.cancelled) return [];
   const out: Omit<AttributedLine, 'experiment_id' | 'arm'>[] = [];
   for (const line of order.lines) {
@@ -99,7 +103,10 @@ function latestClick(clicks: readonly Click[], order: OrderToAttribute, productI
 /** What attributed lines add to the per-day totals: per source, and per experiment arm (with Σ revenue² for intervals). */
 export interface AttributionTotals {
   sources: Map<string, { day: number; source: string; orders: number; revenue: Money }>;
-  arms: Map<string, { experiment_id: number; arm: number; day: number; orders: number; revenue: Money; revenue_sq: number }>;
+  arms: Map<
+    string,
+    { experiment_id: number; arm: number; day: number; orders: number; revenue: Money; revenue_sq: number }
+  >;
 }
 
 /** Folds attributed lines into per-day totals; an order counts once per source and once per arm. */
@@ -125,7 +132,14 @@ export function totalsOf(lines: readonly AttributedLine[]): AttributionTotals {
   const arms: AttributionTotals['arms'] = new Map();
   for (const order of perOrderArm.values()) {
     const key = `${order.experiment_id}\u0000${order.arm}\u0000${order.day}`;
-    const row = getOrCreate(arms, key, () => ({ experiment_id: order.experiment_id, arm: order.arm, day: order.day, orders: 0, revenue: 0, revenue_sq: 0 }));
+    const row = getOrCreate(arms, key, () => ({
+      experiment_id: order.experiment_id,
+      arm: order.arm,
+      day: order.day,
+      orders: 0,
+      revenue: 0,
+      revenue_sq: 0,
+    }));
     row.orders++;
     row.revenue += order.revenue;
     // Σ of squared order revenue in currency units: the per-visitor variance of revenue_per_visitor.

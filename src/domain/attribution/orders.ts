@@ -7,7 +7,8 @@ import { SOURCE_PROPERTY, MAX_SOURCE_LENGTH } from './source.js';
 export function orderToAttribute(row: OrderInput, createdAt: number, cancelled: boolean): OrderToAttribute {
   const refunded = new Map<number, number>();
   for (const refund of row.refunds ?? []) {
-    for (const item of refund.refund_line_items ?? []) refunded.set(item.line_item_id, (refunded.get(item.line_item_id) ?? 0) + item.quantity);
+    for (const item of refund.refund_line_items ?? [])
+      refunded.set(item.line_item_id, (refunded.get(item.line_item_id) ?? 0) + item.quantity);
   }
   return {
     id: row.id,

@@ -11,7 +11,9 @@ export const MAX_SOURCE_LENGTH = 160;
 /** The line-item property a storefront's add-to-cart carries the source in. */
 export const SOURCE_PROPERTY = '_rebound_source';
 
-export type ParsedSource = { kind: 'ruleset'; rulesetId: number; version: number; arm: string | null } | { kind: 'list'; name: string };
+export type ParsedSource =
+  | { kind: 'ruleset'; rulesetId: number; version: number; arm: string | null }
+  | { kind: 'list'; name: string };
 
 /** The source of a ruleset's answer; `arm` when an experiment chose it. */
 export function rulesetSource(rulesetId: number, version: number, arm: string | null = null): string {
@@ -39,7 +41,8 @@ const LIST = /^list:([a-z][a-z_]{0,62})$/;
 /** Reads a source a client sent back; null when it is not one of ours (it is still stored as sent). */
 export function parseSource(text: string): ParsedSource | null {
   const ruleset = RULESET.exec(text);
-  if (ruleset) return { kind: 'ruleset', rulesetId: Number(ruleset[1]), version: Number(ruleset[2]), arm: ruleset[3] ?? null };
+  if (ruleset)
+    return { kind: 'ruleset', rulesetId: Number(ruleset[1]), version: Number(ruleset[2]), arm: ruleset[3] ?? null };
   const list = LIST.exec(text);
   return list ? { kind: 'list', name: list[1]! } : null;
 }

@@ -1,4 +1,9 @@
-import type { BillingAddressInput, BillingChargeInput, BillingCustomerInput, BillingSubscriptionInput } from '../inputs/billing.js';
+import type {
+  BillingAddressInput,
+  BillingChargeInput,
+  BillingCustomerInput,
+  BillingSubscriptionInput,
+} from '../inputs/billing.js';
 import { billingTimestamp } from './dates.js';
 import type { BillingAddress, BillingCharge, BillingCustomer, BillingSubscription } from './types.js';
 

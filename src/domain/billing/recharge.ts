@@ -1,5 +1,12 @@
 import { BadGatewayError } from '../errors.js';
-import type { BillingAddress, BillingCharge, BillingCustomer, BillingOrder, BillingSubscription, Onetime } from './types.js';
+import type {
+  BillingAddress,
+  BillingCharge,
+  BillingCustomer,
+  BillingOrder,
+  BillingSubscription,
+  Onetime,
+} from './types.js';
 
 /**
  * The billing provider's REST objects, version 2021-11, mapped to the shapes Rebound serves
@@ -126,7 +133,8 @@ export function remoteTimestamp(value: Text): string | null {
 /** A platform id from `{ecommerce: "123"}`; 0 when the provider has none (a product it does not know). */
 export function externalId(value: ExternalId): number {
   const raw = value?.ecommerce;
-  const n = typeof raw === 'number' ? raw : typeof raw === 'string' && /^\d{1,16}$/.test(raw.trim()) ? Number(raw.trim()) : 0;
+  const n =
+    typeof raw === 'number' ? raw : typeof raw === 'string' && /^\d{1,16}$/.test(raw.trim()) ? Number(raw.trim()) : 0;
   return Number.isSafeInteger(n) ? n : 0;
 }
 
@@ -210,7 +218,9 @@ export function subscriptionFromRemote(s: RemoteSubscription): BillingSubscripti
     variant_title: text(s.variant_title),
     sku: s.sku ?? null,
     sku_override: s.sku_override === true,
-    properties: Array.isArray(s.properties) ? s.properties.map((p) => ({ name: String(p.name), value: String(p.value) })) : [],
+    properties: Array.isArray(s.properties)
+      ? s.properties.map((p) => ({ name: String(p.name), value: String(p.value) }))
+      : [],
   };
 }
 
@@ -281,5 +291,7 @@ export function orderFromRemoteCharge(c: RemoteCharge): BillingOrder {
 
 /** Whether a charge holds the given one-time purchase among its line items. */
 export function chargeHoldsOnetime(c: RemoteCharge, onetimeId: number): boolean {
-  return (c.line_items ?? []).some((li) => li.purchase_item_id === onetimeId && (li.purchase_item_type ?? 'onetime').toLowerCase() === 'onetime');
+  return (c.line_items ?? []).some(
+    (li) => li.purchase_item_id === onetimeId && (li.purchase_item_type ?? 'onetime').toLowerCase() === 'onetime',
+  );
 }

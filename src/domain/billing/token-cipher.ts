@@ -11,7 +11,12 @@ export function sealToken(token: string, key: Buffer, shopId: number): string {
   const cipher = createCipheriv('aes-256-gcm', key, iv);
   cipher.setAAD(Buffer.from(`shop:${shopId}`));
   const sealed = Buffer.concat([cipher.update(token, 'utf8'), cipher.final()]);
-  return [VERSION, iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), sealed.toString('base64url')].join('.');
+  return [
+    VERSION,
+    iv.toString('base64url'),
+    cipher.getAuthTag().toString('base64url'),
+    sealed.toString('base64url'),
+  ].join('.');
 }
 
 /** Opens a sealed token; null when the key or the shop is not the one it was sealed with. */

@@ -27,7 +27,11 @@ export function marketForCountry(markets: readonly Market[], countryCode: string
   let best: Market | null = null;
   for (const market of markets) {
     if (!market.active || !market.countries.includes(code)) continue;
-    if (best === null || market.position < best.position || (market.position === best.position && market.id < best.id)) {
+    if (
+      best === null ||
+      market.position < best.position ||
+      (market.position === best.position && market.id < best.id)
+    ) {
       best = market;
     }
   }
@@ -40,7 +44,8 @@ export function marketForCurrency(markets: readonly Market[], currency: string):
   let best: Market | null = null;
   for (const market of markets) {
     if (!market.active || market.currency.toUpperCase() !== code) continue;
-    if (best === null || market.position < best.position || (market.position === best.position && market.id < best.id)) best = market;
+    if (best === null || market.position < best.position || (market.position === best.position && market.id < best.id))
+      best = market;
   }
   return best;
 }
@@ -51,11 +56,14 @@ export function priceInMarket(
   market: Pick<Market, 'fixed_prices' | 'price_adjustment_percent'>,
   fixedByVariant?: ReadonlyMap<number, FixedPrice>,
 ): { price: string; compare_at_price: string | null } {
-  const fixed = fixedByVariant ? fixedByVariant.get(variant.id) : market.fixed_prices.find((f) => f.variant_id === variant.id);
+  const fixed = fixedByVariant
+    ? fixedByVariant.get(variant.id)
+    : market.fixed_prices.find((f) => f.variant_id === variant.id);
   if (fixed) return { price: fixed.price, compare_at_price: fixed.compare_at_price };
   return {
     price: adjust(variant.price, market.price_adjustment_percent),
-    compare_at_price: variant.compare_at_price === null ? null : adjust(variant.compare_at_price, market.price_adjustment_percent),
+    compare_at_price:
+      variant.compare_at_price === null ? null : adjust(variant.compare_at_price, market.price_adjustment_percent),
   };
 }
 

@@ -17,7 +17,12 @@ export function normalizeProduct(input: ProductInput, now: Date): Product {
   const nowIso = now.toISOString();
   const created = input.created_at ? normalizeTimestamp(input.created_at) : nowIso;
   const updated = input.updated_at ? normalizeTimestamp(input.updated_at) : created;
-  const published = input.published_at === undefined ? created : input.published_at === null ? null : normalizeTimestamp(input.published_at);
+  const published =
+    input.published_at === undefined
+      ? created
+      : input.published_at === null
+        ? null
+        : normalizeTimestamp(input.published_at);
   const id = input.id;
   const images = (input.images ?? []).map((image, i) => normalizeImage(image, id, i, created, updated));
   const product: Product = {
@@ -81,7 +86,13 @@ export function normalizeProduct(input: ProductInput, now: Date): Product {
   return product;
 }
 
-function normalizeImage(image: ImageIn, productId: number, index: number, created: string, updated: string): ProductImage {
+function normalizeImage(
+  image: ImageIn,
+  productId: number,
+  index: number,
+  created: string,
+  updated: string,
+): ProductImage {
   return {
     id: image.id,
     product_id: productId,

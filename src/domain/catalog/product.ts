@@ -108,7 +108,9 @@ export function isListable(product: Pick<Product, 'published_at' | 'status' | 't
 }
 
 /** Out of stock: tracked by inventory, not allowed to oversell, nothing left (docs/api.md, "Products"). */
-export function isVariantInStock(variant: Pick<Variant, 'inventory_management' | 'inventory_policy' | 'inventory_quantity'>): boolean {
+export function isVariantInStock(
+  variant: Pick<Variant, 'inventory_management' | 'inventory_policy' | 'inventory_quantity'>,
+): boolean {
   if (variant.inventory_management === null || variant.inventory_management === '') return true;
   if (variant.inventory_policy === 'continue') return true;
   return variant.inventory_quantity > 0;

@@ -1,5 +1,12 @@
 import { formatMoney } from '../catalog/money.js';
-import { mean, probabilityBeatsMean, probabilityBeatsProportion, proportion, ratePerVisitor, type Estimate } from './stats.js';
+import {
+  mean,
+  probabilityBeatsMean,
+  probabilityBeatsProportion,
+  proportion,
+  ratePerVisitor,
+  type Estimate,
+} from './stats.js';
 import type { Experiment } from './types.js';
 
 /** A day of an arm's figures, as the per-day totals hold them (revenue in 1/10,000 of the currency); `visitors` are those first served that day. */
@@ -34,7 +41,15 @@ export interface ArmResult {
 
 type Totals = Omit<ArmDay, 'arm' | 'day'>;
 
-const zero = (): Totals => ({ visitors: 0, impressions: 0, clicks: 0, add_to_carts: 0, orders: 0, revenue: 0, revenue_sq: 0 });
+const zero = (): Totals => ({
+  visitors: 0,
+  impressions: 0,
+  clicks: 0,
+  add_to_carts: 0,
+  orders: 0,
+  revenue: 0,
+  revenue_sq: 0,
+});
 
 function add(into: Totals, day: Totals): void {
   into.visitors += day.visitors;
@@ -70,7 +85,10 @@ export function armResults(experiment: Pick<Experiment, 'arms'>, days: readonly 
         i === 0
           ? null
           : {
-              conversion: probabilityBeatsProportion({ k: first.orders, n: first.visitors }, { k: t.orders, n: t.visitors }),
+              conversion: probabilityBeatsProportion(
+                { k: first.orders, n: first.visitors },
+                { k: t.orders, n: t.visitors },
+              ),
               revenue_per_visitor: probabilityBeatsMean(revenueOf(first), revenueOf(t)),
             },
     };
@@ -81,7 +99,16 @@ export function armResults(experiment: Pick<Experiment, 'arms'>, days: readonly 
 export function cumulativeSeries(
   experiment: Pick<Experiment, 'arms'>,
   days: readonly ArmDay[],
-): { day: number; arms: { visitors: number; orders: number; revenue: number; conversion: number | null; revenue_per_visitor: number | null }[] }[] {
+): {
+  day: number;
+  arms: {
+    visitors: number;
+    orders: number;
+    revenue: number;
+    conversion: number | null;
+    revenue_per_visitor: number | null;
+  }[];
+}[] {
   const dayList = [...new Set(days.map((d) => d.day))].sort((a, b) => a - b);
   const running = experiment.arms.map(zero);
   const byDay = new Map<number, ArmDay[]>();

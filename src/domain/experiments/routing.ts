@@ -20,7 +20,12 @@ function sourceRulesetOf(experiment: Experiment, index: number): number {
  * winner whose ruleset cannot be served (deleted, disabled) leaves the request to the ruleset
  * itself, outside the experiment.
  */
-export function routeRequest(experiments: readonly Experiment[], rulesetId: number, visitor: string | null, servable: (id: number) => boolean): Routing {
+export function routeRequest(
+  experiments: readonly Experiment[],
+  rulesetId: number,
+  visitor: string | null,
+  servable: (id: number) => boolean,
+): Routing {
   const own: Routing = { servedId: rulesetId, arm: null };
   const running = experiments.find((e) => e.status === 'running' && e.ruleset_id === rulesetId);
   if (running) {
@@ -31,7 +36,8 @@ export function routeRequest(experiments: readonly Experiment[], rulesetId: numb
   }
   const decided = latestStopped(experiments, rulesetId);
   const winner = decided?.arms.find((a) => a.name === decided.winner);
-  if (winner && winner.ruleset_id !== null && servable(winner.ruleset_id)) return { servedId: winner.ruleset_id, arm: null };
+  if (winner && winner.ruleset_id !== null && servable(winner.ruleset_id))
+    return { servedId: winner.ruleset_id, arm: null };
   return own;
 }
 
@@ -40,7 +46,12 @@ function latestStopped(experiments: readonly Experiment[], rulesetId: number): E
   let latest: Experiment | undefined;
   for (const e of experiments) {
     if (e.status !== 'stopped' || e.ruleset_id !== rulesetId) continue;
-    if (!latest || (e.stopped_at ?? '') > (latest.stopped_at ?? '') || ((e.stopped_at ?? '') === (latest.stopped_at ?? '') && e.id > latest.id)) latest = e;
+    if (
+      !latest ||
+      (e.stopped_at ?? '') > (latest.stopped_at ?? '') ||
+      ((e.stopped_at ?? '') === (latest.stopped_at ?? '') && e.id > latest.id)
+    )
+      latest = e;
   }
   return latest;
 }
@@ -49,7 +60,11 @@ function latestStopped(experiments: readonly Experiment[], rulesetId: number): E
  * The experiment arm a tracked source belongs to: the latest experiment, created before the
  * event, with an arm of that name served by that ruleset. Null for sources no experiment chose.
  */
-export function armOfSource(experiments: readonly Experiment[], source: ParsedSource | null, at: number): { experimentId: number; index: number } | null {
+export function armOfSource(
+  experiments: readonly Experiment[],
+  source: ParsedSource | null,
+  at: number,
+): { experimentId: number; index: number } | null {
   if (source?.kind !== 'ruleset' || source.arm === null) return null;
   let found: { experimentId: number; index: number; created: number } | null = null;
   for (const e of experiments) {
@@ -63,11 +78,17 @@ export function armOfSource(experiments: readonly Experiment[], source: ParsedSo
 }
 
 /** A running experiment whose arm already sends the same source as one of the new arms would (tracking could not tell them apart). */
-export function clashingArm(experiments: readonly Experiment[], rulesetId: number, arms: Experiment['arms']): { experiment: Experiment; arm: string } | null {
+export function clashingArm(
+  experiments: readonly Experiment[],
+  rulesetId: number,
+  arms: Experiment['arms'],
+): { experiment: Experiment; arm: string } | null {
   for (const e of experiments) {
     if (e.status !== 'running') continue;
     for (let i = 0; i < e.arms.length; i++) {
-      const clash = arms.find((a) => a.name === e.arms[i]!.name && (a.ruleset_id ?? rulesetId) === sourceRulesetOf(e, i));
+      const clash = arms.find(
+        (a) => a.name === e.arms[i]!.name && (a.ruleset_id ?? rulesetId) === sourceRulesetOf(e, i),
+      );
       if (clash) return { experiment: e, arm: clash.name };
     }
   }

@@ -58,11 +58,15 @@ function standardError(n: number, sum: number, sumSq: number): number {
  * P(the arm's conversion > the first arm's), with uniform priors: Beta(1 + k, 1 + n − k)
  * posteriors, integrated numerically on a fixed grid (deterministic, bounded cost).
  */
-export function probabilityBeatsProportion(first: { k: number; n: number }, arm: { k: number; n: number }): number | null {
+export function probabilityBeatsProportion(
+  first: { k: number; n: number },
+  arm: { k: number; n: number },
+): number | null {
   if (first.n <= 0 || arm.n <= 0 || first.k > first.n || arm.k > arm.n || first.k < 0 || arm.k < 0) return null;
   const a = { alpha: 1 + first.k, beta: 1 + first.n - first.k };
   const b = { alpha: 1 + arm.k, beta: 1 + arm.n - arm.k };
-  const sd = (p: { alpha: number; beta: number }) => Math.sqrt((p.alpha * p.beta) / ((p.alpha + p.beta) ** 2 * (p.alpha + p.beta + 1)));
+  const sd = (p: { alpha: number; beta: number }) =>
+    Math.sqrt((p.alpha * p.beta) / ((p.alpha + p.beta) ** 2 * (p.alpha + p.beta + 1)));
   const meanOf = (p: { alpha: number; beta: number }) => p.alpha / (p.alpha + p.beta);
   // The integrand f_B(x)·F_A(x) lives where B's density does: ±12 standard deviations covers it.
   const from = Math.max(0, meanOf(b) - 12 * sd(b));
@@ -83,7 +87,10 @@ export function probabilityBeatsProportion(first: { k: number; n: number }, arm:
 }
 
 /** P(the arm's mean > the first arm's) from the normal approximations of both means. */
-export function probabilityBeatsMean(first: { n: number; sum: number; sumSq: number }, arm: { n: number; sum: number; sumSq: number }): number | null {
+export function probabilityBeatsMean(
+  first: { n: number; sum: number; sumSq: number },
+  arm: { n: number; sum: number; sumSq: number },
+): number | null {
   if (first.n < 2 || arm.n < 2) return null;
   const se = Math.hypot(standardError(first.n, first.sum, first.sumSq), standardError(arm.n, arm.sum, arm.sumSq));
   const difference = arm.sum / arm.n - first.sum / first.n;

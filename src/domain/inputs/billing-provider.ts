@@ -5,10 +5,21 @@ export const REMOTE_API_VERSIONS = ['2021-11'] as const;
 
 export const BillingProviderInput = Type.Object(
   {
-    type: Type.Union([Type.Literal('ledger'), Type.Literal('remote')], { description: "ledger (Rebound's own tables, the default) or remote" }),
-    base_url: Type.Optional(Type.String({ maxLength: 500, description: "https URL of the provider's REST API, e.g. https://api.rechargeapps.com" })),
+    type: Type.Union([Type.Literal('ledger'), Type.Literal('remote')], {
+      description: "ledger (Rebound's own tables, the default) or remote",
+    }),
+    base_url: Type.Optional(
+      Type.String({
+        maxLength: 500,
+        description: "https URL of the provider's REST API, e.g. https://api.rechargeapps.com",
+      }),
+    ),
     api_token: Type.Optional(
-      Type.String({ minLength: 1, maxLength: 500, description: 'write-only: stored encrypted, never returned; omit to keep the stored one' }),
+      Type.String({
+        minLength: 1,
+        maxLength: 500,
+        description: 'write-only: stored encrypted, never returned; omit to keep the stored one',
+      }),
     ),
     api_version: Type.Optional(
       Type.Union(

@@ -2,7 +2,10 @@ import { Type, type Static } from '@sinclair/typebox';
 
 /** Admin inputs of the billing ledger (docs/api.md, "Admin API"): the public API's shapes, without generated links. */
 const Id = Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER });
-const Stamp = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}([T ]\\d{2}:\\d{2}(:\\d{2}(\\.\\d+)?)?)?$', description: 'timestamp without offset (UTC)' });
+const Stamp = Type.String({
+  pattern: '^\\d{4}-\\d{2}-\\d{2}([T ]\\d{2}:\\d{2}(:\\d{2}(\\.\\d+)?)?)?$',
+  description: 'timestamp without offset (UTC)',
+});
 const OptText = Type.Optional(Type.String({ maxLength: 1000 }));
 const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Optional(Type.Union([t, Type.Null()]));
 const strict = { additionalProperties: false } as const;

@@ -93,13 +93,19 @@ export const ProductInput = Type.Object(
   {
     id: Id,
     title: Type.String({ minLength: 1, maxLength: 1024 }),
-    handle: Type.String({ pattern: '^[^\\s/?#,]+$', maxLength: 255, description: 'url-safe handle: no spaces, slashes, commas, ? or #' }),
+    handle: Type.String({
+      pattern: '^[^\\s/?#,]+$',
+      maxLength: 255,
+      description: 'url-safe handle: no spaces, slashes, commas, ? or #',
+    }),
     body_html: Type.Optional(Nullable(Type.String({ maxLength: 512_000 }))),
     vendor: Type.Optional(Nullable(Type.String())),
     product_type: Type.Optional(Nullable(Type.String())),
     created_at: Type.Optional(Timestamp),
     updated_at: Type.Optional(Timestamp),
-    published_at: Type.Optional(Type.Union([Timestamp, Type.Null()], { description: 'null = unpublished; omitted = published at created_at' })),
+    published_at: Type.Optional(
+      Type.Union([Timestamp, Type.Null()], { description: 'null = unpublished; omitted = published at created_at' }),
+    ),
     template_suffix: Type.Optional(Nullable(Type.String())),
     published_scope: Type.Optional(Type.String()),
     tags: Type.Optional(Type.Union([Type.String(), Type.Array(Type.String())])),
@@ -120,7 +126,10 @@ export const CollectionInput = Type.Object(
     id: Id,
     title: Type.String({ minLength: 1 }),
     handle: Type.String({ minLength: 1, maxLength: 255 }),
-    products: Type.Array(Type.Object({ product_id: Id, position: Type.Optional(Type.Integer({ minimum: 0 })) }, strict), { maxItems: 100_000 }),
+    products: Type.Array(
+      Type.Object({ product_id: Id, position: Type.Optional(Type.Integer({ minimum: 0 })) }, strict),
+      { maxItems: 100_000 },
+    ),
     updated_at: Type.Optional(Timestamp),
   },
   strict,
@@ -193,7 +202,9 @@ export const OrderInput = Type.Object({
             Type.Array(
               Type.Object({
                 name: Type.String({ maxLength: 255 }),
-                value: Type.Optional(Type.Union([Type.String({ maxLength: 4096 }), Type.Number(), Type.Boolean(), Type.Null()])),
+                value: Type.Optional(
+                  Type.Union([Type.String({ maxLength: 4096 }), Type.Number(), Type.Boolean(), Type.Null()]),
+                ),
               }),
               { maxItems: 100 },
             ),

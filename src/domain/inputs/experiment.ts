@@ -1,7 +1,12 @@
 import { Type, type Static } from '@sinclair/typebox';
 
 const Id = Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER });
-const ArmName = Type.String({ minLength: 1, maxLength: 64, pattern: '^[^\\u0000-\\u001f]+$', description: 'shown in metadata.source as :arm:<name>' });
+const ArmName = Type.String({
+  minLength: 1,
+  maxLength: 64,
+  pattern: '^[^\\u0000-\\u001f]+$',
+  description: 'shown in metadata.source as :arm:<name>',
+});
 
 /** `POST /admin/v1/shops/{handle}/experiments` (docs/attribution.md, "Experiments"). */
 export const ExperimentInput = Type.Object(
@@ -12,7 +17,9 @@ export const ExperimentInput = Type.Object(
       Type.Object(
         {
           name: ArmName,
-          ruleset_id: Type.Union([Id, Type.Null()], { description: 'the ruleset serving the arm; null is the empty control (no products)' }),
+          ruleset_id: Type.Union([Id, Type.Null()], {
+            description: 'the ruleset serving the arm; null is the empty control (no products)',
+          }),
           weight: Type.Number({ exclusiveMinimum: 0, maximum: 1_000_000, description: 'relative share of visitors' }),
         },
         { additionalProperties: false },
@@ -27,7 +34,9 @@ export type ExperimentInput = Static<typeof ExperimentInput>;
 /** `POST …/experiments/{id}/stop`. */
 export const StopExperimentInput = Type.Object(
   {
-    winner: Type.Union([ArmName, Type.Null()], { description: 'the arm whose ruleset serves from now on; null keeps the ruleset itself' }),
+    winner: Type.Union([ArmName, Type.Null()], {
+      description: 'the arm whose ruleset serves from now on; null keeps the ruleset itself',
+    }),
   },
   { additionalProperties: false },
 );

@@ -37,7 +37,9 @@ export const RuleInput = Type.Object(
     name: Type.Optional(Type.String({ maxLength: 200 })),
     enabled: Type.Optional(Type.Boolean()),
     exit_if_matched: Type.Optional(Type.Boolean()),
-    logic: Type.Optional(Type.Array(Type.Object({ rules: Type.Array(ConditionInput, { maxItems: 50 }) }, strict), { maxItems: 50 })),
+    logic: Type.Optional(
+      Type.Array(Type.Object({ rules: Type.Array(ConditionInput, { maxItems: 50 }) }, strict), { maxItems: 50 }),
+    ),
     output: Type.Array(OutputInput, { maxItems: 50 }),
   },
   strict,

@@ -20,7 +20,9 @@ export const ShopSettingsInput = Type.Object(
     trending_window_days: Type.Optional(Type.Integer({ minimum: 1, maximum: 365 })),
     trending_half_life_days: Type.Optional(Type.Number({ minimum: 0.25, maximum: 365 })),
     trending_counts: Type.Optional(
-      Type.Union([Type.Literal('orders'), Type.Literal('units')], { description: 'what trending sums: orders holding the product (default) or units sold' }),
+      Type.Union([Type.Literal('orders'), Type.Literal('units')], {
+        description: 'what trending sums: orders holding the product (default) or units sold',
+      }),
     ),
     recommended_similarity: Type.Optional(
       Type.Union([Type.Literal('weighted'), Type.Literal('count'), Type.Literal('jaccard'), Type.Literal('lift')], {
@@ -28,7 +30,11 @@ export const ShopSettingsInput = Type.Object(
       }),
     ),
     recommended_support_threshold: Type.Optional(
-      Type.Integer({ minimum: 1, maximum: 1000, description: 'pairs bought together by fewer users are not neighbours; default 1' }),
+      Type.Integer({
+        minimum: 1,
+        maximum: 1000,
+        description: 'pairs bought together by fewer users are not neighbours; default 1',
+      }),
     ),
     recommended_basis: Type.Optional(
       Type.Union([Type.Literal('customer'), Type.Literal('order')], {
@@ -36,24 +42,48 @@ export const ShopSettingsInput = Type.Object(
       }),
     ),
     for_you_include_purchased: Type.Optional(
-      Type.Boolean({ description: 'for_you keeps products the customer already bought; default true (include_purchased=no leaves them out)' }),
+      Type.Boolean({
+        description:
+          'for_you keeps products the customer already bought; default true (include_purchased=no leaves them out)',
+      }),
     ),
     affinity_half_life_days: Type.Optional(
-      Type.Number({ minimum: 0.25, maximum: 3650, description: "half-life of a purchase in a customer's affinities; default 180" }),
+      Type.Number({
+        minimum: 0.25,
+        maximum: 3650,
+        description: "half-life of a purchase in a customer's affinities; default 180",
+      }),
     ),
     reactivate_on_get: Type.Optional(Type.Boolean()),
     rate_limit_public_per_minute: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000_000 })),
     rate_limit_private_per_minute: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000_000 })),
-    require_customer_signature: Type.Optional(Type.Boolean({ description: 'public requests naming shop_customer_id must carry customer_sig; default false' })),
-    attribution_window_hours: Type.Optional(
-      Type.Number({ minimum: 0.25, maximum: 24 * 90, description: "how long before an order a customer's click still attributes it; default 24" }),
+    require_customer_signature: Type.Optional(
+      Type.Boolean({ description: 'public requests naming shop_customer_id must carry customer_sig; default false' }),
     ),
-    platform_order_days: Type.Optional(Type.Integer({ minimum: 1, maximum: 3650, description: 'orders of the last this many days are pulled; default 365' })),
-    platform_reconcile_minutes: Type.Optional(Type.Integer({ minimum: 5, maximum: 10_080, description: 'minutes between reconciliations; default 60' })),
-    event_retention_days: Type.Optional(Type.Integer({ minimum: 1, maximum: 3650, description: 'events older than this are deleted daily; default 400' })),
+    attribution_window_hours: Type.Optional(
+      Type.Number({
+        minimum: 0.25,
+        maximum: 24 * 90,
+        description: "how long before an order a customer's click still attributes it; default 24",
+      }),
+    ),
+    platform_order_days: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: 3650,
+        description: 'orders of the last this many days are pulled; default 365',
+      }),
+    ),
+    platform_reconcile_minutes: Type.Optional(
+      Type.Integer({ minimum: 5, maximum: 10_080, description: 'minutes between reconciliations; default 60' }),
+    ),
+    event_retention_days: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: 3650, description: 'events older than this are deleted daily; default 400' }),
+    ),
     cart_subtotal_unit: Type.Optional(
       Type.Union([Type.Literal('major'), Type.Literal('minor')], {
-        description: 'unit of a cart_subtotal sent without a bracketed cart: major (currency unit, the default) or minor (cents)',
+        description:
+          'unit of a cart_subtotal sent without a bracketed cart: major (currency unit, the default) or minor (cents)',
       }),
     ),
   },
@@ -80,7 +110,8 @@ export const RevokeInput = Type.Object(
       minLength: 16,
       maxLength: 64,
       pattern: '^rb_(pub|priv)_[A-Za-z0-9_-]+$',
-      description: 'the whole key, or its first 16 characters or more (the prefix the key list shows) naming exactly one live key',
+      description:
+        'the whole key, or its first 16 characters or more (the prefix the key list shows) naming exactly one live key',
     }),
   },
   { additionalProperties: false },

@@ -30,7 +30,9 @@ export function readablePath(pointer: string): string {
  */
 export function validateRows<T extends TSchema>(schema: T, rows: unknown, what: string): Static<T>[] {
   if (!Array.isArray(rows)) {
-    throw new InvalidDocumentError(`The body must be a JSON array of ${what} (or NDJSON, one per line).`, [{ path: '', message: 'expected an array' }]);
+    throw new InvalidDocumentError(`The body must be a JSON array of ${what} (or NDJSON, one per line).`, [
+      { path: '', message: 'expected an array' },
+    ]);
   }
   const check = checkerFor(schema);
   for (let index = 0; index < rows.length; index++) {
@@ -39,7 +41,9 @@ export function validateRows<T extends TSchema>(schema: T, rows: unknown, what: 
     const error = check.Errors(row).First();
     const field = readablePath(error?.path ?? '') || '(row)';
     const message = error?.message ?? 'invalid';
-    throw new InvalidDocumentError(`Row ${index} of the ${what}: ${field}: ${message}.`, [{ index, path: field, message }]);
+    throw new InvalidDocumentError(`Row ${index} of the ${what}: ${field}: ${message}.`, [
+      { index, path: field, message },
+    ]);
   }
   return rows as Static<T>[];
 }
@@ -48,7 +52,9 @@ export function validateRows<T extends TSchema>(schema: T, rows: unknown, what: 
 export function validateDocument<T extends TSchema>(schema: T, value: unknown, what: string): Static<T> {
   const check = checkerFor(schema);
   if (check.Check(value)) return value;
-  const problems = [...check.Errors(value)].slice(0, 20).map((e) => ({ path: readablePath(e.path) || '(document)', message: e.message }));
+  const problems = [...check.Errors(value)]
+    .slice(0, 20)
+    .map((e) => ({ path: readablePath(e.path) || '(document)', message: e.message }));
   throw new InvalidDocumentError(`Invalid ${what}: ${problems[0]?.path}: ${problems[0]?.message}.`, problems);
 }
 
@@ -56,5 +62,7 @@ export function validateDocument<T extends TSchema>(schema: T, value: unknown, w
 export function collectErrors(schema: TSchema, value: unknown): { path: string; message: string }[] {
   const check = checkerFor(schema);
   if (check.Check(value)) return [];
-  return [...check.Errors(value)].slice(0, 20).map((e) => ({ path: readablePath(e.path) || '(document)', message: e.message }));
+  return [...check.Errors(value)]
+    .slice(0, 20)
+    .map((e) => ({ path: readablePath(e.path) || '(document)', message: e.message }));
 }

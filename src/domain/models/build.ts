@@ -97,7 +97,11 @@ export function purchaseIncidence(
 }
 
 /** Builds a shop's model from its order lines and views; the same input always gives the same model. */
-export function buildModel(lines: readonly ModelLine[], views: readonly ModelView[], settings: ModelSettings = DEFAULT_MODEL_SETTINGS): BuiltModel {
+export function buildModel(
+  lines: readonly ModelLine[],
+  views: readonly ModelView[],
+  settings: ModelSettings = DEFAULT_MODEL_SETTINGS,
+): BuiltModel {
   const products = Float64Array.from(new Set(lines.map((l) => l.productId))).sort();
   const productIndex = indexOfSorted(products);
   const reference = lines.reduce((max, l) => Math.max(max, l.createdAt), 0);
@@ -140,12 +144,19 @@ export function productPopularity(
     const item = productIndex(line.productId);
     if (item >= 0) popularity[item]! += 2 ** (-Math.max(0, reference - line.createdAt) / DAY_MS / halfLifeDays);
   }
-  const order = Array.from({ length: productCount }, (_, i) => i).sort((a, b) => popularity[b]! - popularity[a]! || a - b);
+  const order = Array.from({ length: productCount }, (_, i) => i).sort(
+    (a, b) => popularity[b]! - popularity[a]! || a - b,
+  );
   return { popularity, popular: Int32Array.from(order.slice(0, POPULAR_KEPT)) };
 }
 
 /** Affinity of each customer to each product: Σ over their lines of 2^(−age_days / half-life), age from `reference`. */
-function customerAffinities(lines: readonly ModelLine[], productIndex: (id: number) => number, reference: number, halfLifeDays: number) {
+function customerAffinities(
+  lines: readonly ModelLine[],
+  productIndex: (id: number) => number,
+  reference: number,
+  halfLifeDays: number,
+) {
   const byCustomer = new Map<number, Map<number, number>>();
   for (const line of lines) {
     if (line.customerId === null) continue;
@@ -167,7 +178,12 @@ function customerAffinities(lines: readonly ModelLine[], productIndex: (id: numb
     }
   });
   affinityOffsets[customers.length] = items.length;
-  return { customers, affinityOffsets, affinityItems: Int32Array.from(items), affinityWeights: Float32Array.from(weights) };
+  return {
+    customers,
+    affinityOffsets,
+    affinityItems: Int32Array.from(items),
+    affinityWeights: Float32Array.from(weights),
+  };
 }
 
 /** Co-viewing: a session (or customer) viewing both handles, over the VIEW_WINDOW_DAYS before the newest view. */

@@ -40,14 +40,30 @@ export class KeyIndex<K> {
 }
 
 /** Builds the incidence from (user, item) pairs given as parallel index arrays; repeats count once. */
-export function buildIncidence(users: ArrayLike<number>, items: ArrayLike<number>, userCount: number, itemCount: number): Incidence {
+export function buildIncidence(
+  users: ArrayLike<number>,
+  items: ArrayLike<number>,
+  userCount: number,
+  itemCount: number,
+): Incidence {
   const rows = compress(users, items, userCount);
   const columns = compress(items, users, itemCount);
-  return { userCount, itemCount, userOffsets: rows.offsets, userItems: rows.values, itemOffsets: columns.offsets, itemUsers: columns.values };
+  return {
+    userCount,
+    itemCount,
+    userOffsets: rows.offsets,
+    userItems: rows.values,
+    itemOffsets: columns.offsets,
+    itemUsers: columns.values,
+  };
 }
 
 /** Groups `values` by `keys` (0 … count−1) into compressed rows, each row ascending and without repeats. */
-function compress(keys: ArrayLike<number>, values: ArrayLike<number>, count: number): { offsets: Int32Array; values: Int32Array } {
+function compress(
+  keys: ArrayLike<number>,
+  values: ArrayLike<number>,
+  count: number,
+): { offsets: Int32Array; values: Int32Array } {
   const starts = new Int32Array(count + 1);
   for (let n = 0; n < keys.length; n++) starts[keys[n]! + 1]!++;
   for (let k = 0; k < count; k++) starts[k + 1]! += starts[k]!;
@@ -60,7 +76,8 @@ function compress(keys: ArrayLike<number>, values: ArrayLike<number>, count: num
     const row = grouped.subarray(starts[k]!, starts[k + 1]!).sort();
     offsets[k] = write;
     // Written rows never overtake the one being read: write <= starts[k] + n.
-    for (let n = 0; n < row.length; n++) if (write === offsets[k] || grouped[write - 1] !== row[n]) grouped[write++] = row[n]!;
+    for (let n = 0; n < row.length; n++)
+      if (write === offsets[k] || grouped[write - 1] !== row[n]) grouped[write++] = row[n]!;
   }
   offsets[count] = write;
   return { offsets, values: grouped.slice(0, write) };

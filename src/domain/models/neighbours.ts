@@ -118,7 +118,8 @@ export class TopK {
   private up(at: number): void {
     while (at > 0) {
       const parent = (at - 1) >> 1;
-      if (!this.worse(this.heapItems[at]!, this.heapScores[at]!, this.heapItems[parent]!, this.heapScores[parent]!)) return;
+      if (!this.worse(this.heapItems[at]!, this.heapScores[at]!, this.heapItems[parent]!, this.heapScores[parent]!))
+        return;
       this.swap(at, parent);
       at = parent;
     }
@@ -129,8 +130,16 @@ export class TopK {
       const left = 2 * at + 1;
       const right = left + 1;
       let worst = at;
-      if (left < this.size && this.worse(this.heapItems[left]!, this.heapScores[left]!, this.heapItems[worst]!, this.heapScores[worst]!)) worst = left;
-      if (right < this.size && this.worse(this.heapItems[right]!, this.heapScores[right]!, this.heapItems[worst]!, this.heapScores[worst]!)) worst = right;
+      if (
+        left < this.size &&
+        this.worse(this.heapItems[left]!, this.heapScores[left]!, this.heapItems[worst]!, this.heapScores[worst]!)
+      )
+        worst = left;
+      if (
+        right < this.size &&
+        this.worse(this.heapItems[right]!, this.heapScores[right]!, this.heapItems[worst]!, this.heapScores[worst]!)
+      )
+        worst = right;
       if (worst === at) return;
       this.swap(at, worst);
       at = worst;

@@ -5,7 +5,11 @@ import type { NeighbourLists } from './neighbours.js';
 export const SEEDS_USED = 250;
 
 /** Σ over seeds of weight × s(seed, j), read from sparse neighbour lists; `normalize` scales each row to a best of 1. */
-function vote(lists: NeighbourLists, seeds: readonly { item: number; weight: number }[], normalize: boolean): Map<number, number> {
+function vote(
+  lists: NeighbourLists,
+  seeds: readonly { item: number; weight: number }[],
+  normalize: boolean,
+): Map<number, number> {
   const scores = new Map<number, number>();
   for (const { item, weight } of seeds.slice(0, SEEDS_USED)) {
     const start = lists.offsets[item]!;
@@ -33,7 +37,9 @@ function ranked(scores: Map<number, number>): number[] {
 
 /** `/products/recommended`: products by Σ of their similarity to the inputs, inputs left out. */
 export function recommendedFor(model: BuiltModel, inputIds: readonly number[]): number[] {
-  const seeds = inputIds.map((id) => ({ item: sortedIndexOf(model.products, id), weight: 1 })).filter((s) => s.item >= 0);
+  const seeds = inputIds
+    .map((id) => ({ item: sortedIndexOf(model.products, id), weight: 1 }))
+    .filter((s) => s.item >= 0);
   const scores = vote(model.neighbours, seeds, false);
   for (const { item } of seeds) scores.delete(item);
   return ranked(scores).map((j) => model.products[j]!);
@@ -220,5 +226,8 @@ export function modelArrays(model: BuiltModel): ArrayBufferView[] {
 
 /** Bytes a model holds (its arrays, and the handles at two bytes a character). */
 export function modelBytes(model: BuiltModel): number {
-  return modelArrays(model).reduce((sum, a) => sum + a.byteLength, 0) + model.handles.reduce((sum, h) => sum + 2 * h.length + 16, 0);
+  return (
+    modelArrays(model).reduce((sum, a) => sum + a.byteLength, 0) +
+    model.handles.reduce((sum, h) => sum + 2 * h.length + 16, 0)
+  );
 }

@@ -48,7 +48,12 @@ export class RowScratch {
  * Row i of C into `scratch`: c_ij for every j sharing a user with i (i itself included), and,
  * with `userWeights`, the same sum weighted per user (e.g. by the age of an order).
  */
-export function coOccurrenceRow(incidence: Incidence, item: number, scratch: RowScratch, userWeights?: Float64Array): void {
+export function coOccurrenceRow(
+  incidence: Incidence,
+  item: number,
+  scratch: RowScratch,
+  userWeights?: Float64Array,
+): void {
   scratch.clear();
   const { itemOffsets, itemUsers, userOffsets, userItems } = incidence;
   for (let a = itemOffsets[item]!; a < itemOffsets[item + 1]!; a++) {

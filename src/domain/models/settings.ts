@@ -13,7 +13,12 @@ export interface ModelSettings {
 }
 
 /** Defaults chosen on held-out orders (docs/evaluation.md). */
-export const DEFAULT_MODEL_SETTINGS: ModelSettings = { similarity: 'weighted', threshold: 1, basis: 'order', affinityHalfLifeDays: 180 };
+export const DEFAULT_MODEL_SETTINGS: ModelSettings = {
+  similarity: 'weighted',
+  threshold: 1,
+  basis: 'order',
+  affinityHalfLifeDays: 180,
+};
 
 /** A shop's model settings, defaults filled. */
 export function modelSettingsOf(settings: ShopSettings): ModelSettings {

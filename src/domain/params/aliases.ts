@@ -40,7 +40,10 @@ function mayFold(name: string): boolean {
  * With `cart`, the bracketed cart (or a `cart` object of a JSON body) fills the custom endpoint's
  * cart parameters (docs/api.md, "The cart").
  */
-export function foldAliases(raw: Readonly<Record<string, unknown>>, options: { cart: boolean }): Readonly<Record<string, unknown>> {
+export function foldAliases(
+  raw: Readonly<Record<string, unknown>>,
+  options: { cart: boolean },
+): Readonly<Record<string, unknown>> {
   let out: Record<string, unknown> | null = null;
   let bracketed = false;
   for (const name in raw) {
@@ -61,7 +64,10 @@ export function foldAliases(raw: Readonly<Record<string, unknown>>, options: { c
     if (isEmpty(value)) continue;
     const current = out[seed];
     if (!isEmpty(current) && String(current) !== String(value)) {
-      throw new InvalidInputError(seed, `Parameters ${seed} and ${name} name the same thing with different values; send one of them.`);
+      throw new InvalidInputError(
+        seed,
+        `Parameters ${seed} and ${name} name the same thing with different values; send one of them.`,
+      );
     }
     out[seed] = value;
   }

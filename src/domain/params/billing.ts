@@ -6,7 +6,10 @@ import { dateOrDay, oneOf, text, token } from './text-kinds.js';
 
 /** `billing_subscription_ids`: comma-separated ids, or `all` (every subscription that is not ACTIVE; the default). */
 const subscriptionIds = param<number[] | 'all'>(
-  { description: 'comma-separated subscription ids, or all (every subscription that is not ACTIVE; the default)', examples: ['all'] },
+  {
+    description: 'comma-separated subscription ids, or all (every subscription that is not ACTIVE; the default)',
+    examples: ['all'],
+  },
   {
     decode(raw, name) {
       const value = raw?.trim() ?? '';
@@ -17,7 +20,8 @@ const subscriptionIds = param<number[] | 'all'>(
         .filter(Boolean);
       if (parts.length > MAX_LIST) throw invalid(name, `Parameter ${name} takes at most ${MAX_LIST} ids.`);
       return parts.map((p) => {
-        if (!isPositiveId(p)) throw invalid(name, `Parameter ${name} must be comma-separated ids or all; "${clip(p, 30)}" is neither.`);
+        if (!isPositiveId(p))
+          throw invalid(name, `Parameter ${name} must be comma-separated ids or all; "${clip(p, 30)}" is neither.`);
         return Number(p);
       });
     },
@@ -33,7 +37,9 @@ export const reactivateParams = params({
   billing_subscription_ids: subscriptionIds,
   billing_discount_code: token('discount code recorded on the address when reactivating', 100),
   tk: token('tracking key placed in the links', 40),
-  request_type: oneOf(['preview', 'live'], 'preview: links that never write; live: links that reactivate', { fallback: 'preview' }),
+  request_type: oneOf(['preview', 'live'], 'preview: links that never write; live: links that reactivate', {
+    fallback: 'preview',
+  }),
   bust_cache: commonParams.bust_cache,
   format: commonParams.format,
 });
@@ -84,13 +90,23 @@ export const subscribeParams = params({
   charge_id: positiveId('a charge whose address is used (this or address_id)'),
   shop_variant_id: positiveId('variant to subscribe to (required)', { required: true }),
   quantity: wholeNumber('quantity', { min: 1, max: 1000, fallback: 1 }),
-  order_interval_unit: oneOf(['day', 'week', 'month'], 'unit of the order interval, any case, plural accepted (required)', {
-    required: 'Missing required parameter order_interval_unit (day, week or month).',
-    aliases: { days: 'day', weeks: 'week', months: 'month' },
-  }),
+  order_interval_unit: oneOf(
+    ['day', 'week', 'month'],
+    'unit of the order interval, any case, plural accepted (required)',
+    {
+      required: 'Missing required parameter order_interval_unit (day, week or month).',
+      aliases: { days: 'day', weeks: 'week', months: 'month' },
+    },
+  ),
   order_interval_frequency: wholeNumber('orders every this many units (required)', { min: 1, max: 1000, fallback: 0 }),
-  charge_interval_frequency: wholeNumber('charges every this many units; default the order frequency', { min: 1, max: 1000, fallback: 0 }),
-  next_charge_scheduled_at: dateOrDay("the first charge, in the shop time zone; default the address's next queued charge"),
+  charge_interval_frequency: wholeNumber('charges every this many units; default the order frequency', {
+    min: 1,
+    max: 1000,
+    fallback: 0,
+  }),
+  next_charge_scheduled_at: dateOrDay(
+    "the first charge, in the shop time zone; default the address's next queued charge",
+  ),
   widget_id: text('the widget the subscription came from (kept for attribution)', { max: 64 }),
   format: commonParams.format,
 });

@@ -54,7 +54,10 @@ export type BulkEvent =
     }
   | { kind: 'counted' };
 
-const WIDGET_VERBS: Readonly<Record<string, TrackType>> = { 'added-from': 'add_to_cart', 'clicked-to-pdp-from': 'click' };
+const WIDGET_VERBS: Readonly<Record<string, TrackType>> = {
+  'added-from': 'add_to_cart',
+  'clicked-to-pdp-from': 'click',
+};
 
 function meaningOf(values: BulkEventValues, where: string): BulkEvent {
   const verb = values.verb?.toLowerCase() ?? '';
@@ -64,7 +67,12 @@ function meaningOf(values: BulkEventValues, where: string): BulkEvent {
   const isView = verb === 'viewed' && noun === 'product';
   if (!isView && type === undefined) return { kind: 'counted' };
   if (!identified) throw new InvalidInputError(`${where}.uuid`, `${where}: ${MISSING_IDENTITY}`);
-  const who = { uuid: values.uuid, customerId: values.shop_customer_id, customerSig: values.customer_sig, at: values.event_time };
+  const who = {
+    uuid: values.uuid,
+    customerId: values.shop_customer_id,
+    customerSig: values.customer_sig,
+    at: values.event_time,
+  };
   if (isView) return { kind: 'view', ...who, productId: values.shop_product_id, handle: values.defined_noun_id };
   return {
     kind: 'track',

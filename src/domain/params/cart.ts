@@ -38,7 +38,9 @@ function bracketedCart(raw: Readonly<Record<string, unknown>>): CartFields {
 }
 
 function objectCart(value: Record<string, unknown>): CartFields {
-  const items = Array.isArray(value.items) ? value.items.filter((i): i is Record<string, unknown> => i !== null && typeof i === 'object') : [];
+  const items = Array.isArray(value.items)
+    ? value.items.filter((i): i is Record<string, unknown> => i !== null && typeof i === 'object')
+    : [];
   return { subtotal: value.subtotal, line_count: value.line_count, item_count: value.item_count, items };
 }
 
@@ -60,7 +62,9 @@ function idsOf(items: CartFields['items'], field: 'product_id' | 'variant_id'): 
  */
 export function readCart(raw: Readonly<Record<string, unknown>>, out: Record<string, unknown>): void {
   const cart =
-    raw.cart !== null && typeof raw.cart === 'object' && !Array.isArray(raw.cart) ? objectCart(raw.cart as Record<string, unknown>) : bracketedCart(raw);
+    raw.cart !== null && typeof raw.cart === 'object' && !Array.isArray(raw.cart)
+      ? objectCart(raw.cart as Record<string, unknown>)
+      : bracketedCart(raw);
   if (isEmpty(out.cart_subtotal_unit)) out.cart_subtotal_unit = 'minor';
   if (isEmpty(out.cart_subtotal) && !isEmpty(cart.subtotal)) out.cart_subtotal = cart.subtotal;
   if (isEmpty(out.cart_line_count) && !isEmpty(cart.line_count)) out.cart_line_count = cart.line_count;

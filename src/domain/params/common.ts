@@ -10,7 +10,12 @@ export const keyParam = {
 
 /** Proof that a storefront may name this customer, when the shop requires it; never part of a cache key. */
 export const customerSigParam = {
-  customer_sig: unkeyed(text("hex HMAC-SHA256 of shop_customer_id with the shop's signing secret (shops that require customer signatures)", { max: 128 })),
+  customer_sig: unkeyed(
+    text(
+      "hex HMAC-SHA256 of shop_customer_id with the shop's signing secret (shops that require customer signatures)",
+      { max: 128 },
+    ),
+  ),
 };
 
 /** The common parameters of every product answer (docs/api.md, "Common parameters"). */
@@ -19,8 +24,12 @@ export const commonParams = {
   metafields: flag('add product metafields'),
   variant_metafields: flag('add variant metafields'),
   bust_cache: unkeyed(flag('recompute instead of serving the cached answer')),
-  country_code: countryCode('ISO 3166-1 alpha-2: prices and catalog of the first active market for the country; needs the read_markets scope'),
-  presentment_prices: currencyCode('deprecated, use country_code: prices of the first active market with this currency (none: base prices)'),
+  country_code: countryCode(
+    'ISO 3166-1 alpha-2: prices and catalog of the first active market for the country; needs the read_markets scope',
+  ),
+  presentment_prices: currencyCode(
+    'deprecated, use country_code: prices of the first active market with this currency (none: base prices)',
+  ),
 };
 
 /** The filters of the list family: stock and variant prices. */
@@ -47,9 +56,11 @@ export function priceFilterOf(values: {
 }): PriceFilter {
   const filter: PriceFilter = {};
   if (values.any_variant_price_less_than !== null) filter.lessThan = values.any_variant_price_less_than;
-  if (values.any_variant_price_less_than_or_equal_to !== null) filter.lessThanOrEqual = values.any_variant_price_less_than_or_equal_to;
+  if (values.any_variant_price_less_than_or_equal_to !== null)
+    filter.lessThanOrEqual = values.any_variant_price_less_than_or_equal_to;
   if (values.any_variant_price_equal_to !== null) filter.equal = values.any_variant_price_equal_to;
   if (values.variant_price_greater_than !== null) filter.greaterThan = values.variant_price_greater_than;
-  if (values.variant_price_greater_than_or_equal_to !== null) filter.greaterThanOrEqual = values.variant_price_greater_than_or_equal_to;
+  if (values.variant_price_greater_than_or_equal_to !== null)
+    filter.greaterThanOrEqual = values.variant_price_greater_than_or_equal_to;
   return filter;
 }

@@ -7,12 +7,16 @@ export type SubtotalUnit = 'major' | 'minor';
 
 /** The unit of cart_subtotal; absent (null): the shop's setting. A bracketed cart sets minor. */
 const subtotalUnit = param<SubtotalUnit | null>(
-  { description: "unit of cart_subtotal: major (currency unit) or minor (cents; what a bracketed cart sends); default the shop's cart_subtotal_unit" },
+  {
+    description:
+      "unit of cart_subtotal: major (currency unit) or minor (cents; what a bracketed cart sends); default the shop's cart_subtotal_unit",
+  },
   {
     decode(raw, name) {
       if (raw === undefined) return null;
       const value = raw.trim().toLowerCase();
-      if (value !== 'major' && value !== 'minor') throw invalid(name, `Parameter ${name} must be major or minor, got "${clip(raw)}".`);
+      if (value !== 'major' && value !== 'minor')
+        throw invalid(name, `Parameter ${name} must be major or minor, got "${clip(raw)}".`);
       return value;
     },
     key: (value) => value,
@@ -26,7 +30,9 @@ export const customParams = params({
   shop_product_ids: idList('input products; enables product-level rules'),
   shop_variant_ids: idList('input variants; enables variant-level rules'),
   shop_customer_id: positiveId('storefront customer id (customer, customer_tag, customer_purchased rules)'),
-  shop_order_ids: idList("orders (a thank-you page's): their products are the input products when no product or variant ids are given"),
+  shop_order_ids: idList(
+    "orders (a thank-you page's): their products are the input products when no product or variant ids are given",
+  ),
   cart_subtotal: money('cart total, in the currency unit (or in minor units: see cart_subtotal_unit)'),
   cart_subtotal_unit: subtotalUnit,
   cart_line_count: count('lines in the cart (one per variant)'),
@@ -35,7 +41,9 @@ export const customParams = params({
   uuid: sessionId('client-made session UUID'),
   url: text('page URL, matched by url rules', { max: 2048 }),
   filter_oos: optionalFlag("overrides the ruleset's out-of-stock setting"),
-  filter_inputs: optionalFlag("no keeps the input products in the answer (overrides the ruleset's filter_input_products)"),
+  filter_inputs: optionalFlag(
+    "no keeps the input products in the answer (overrides the ruleset's filter_input_products)",
+  ),
   ...commonParams,
   ...limitParam(),
 });
@@ -50,5 +58,9 @@ export function subtotalInCurrency(values: CustomParams, shopUnit: SubtotalUnit 
   const unit = values.cart_subtotal_unit ?? shopUnit ?? 'major';
   if (values.cart_subtotal_unit === null && unit === 'major') return values;
   const subtotal = values.cart_subtotal;
-  return { ...values, cart_subtotal_unit: null, cart_subtotal: unit === 'minor' && subtotal !== null ? Math.round(subtotal / 100) : subtotal };
+  return {
+    ...values,
+    cart_subtotal_unit: null,
+    cart_subtotal: unit === 'minor' && subtotal !== null ? Math.round(subtotal / 100) : subtotal,
+  };
 }

@@ -11,9 +11,15 @@ export const MISSING_IDENTITY = 'Missing required args. You must pass either sho
 export const eventParams = params({
   ...keyParam,
   ...customerSigParam,
-  subject: oneOf(['user'], 'subject of the event', { required: 'Missing required parameter subject (allowed value: user).' }),
-  verb: oneOf(VERBS, 'what the subject did', { required: 'Missing required parameter verb (viewed, added or removed).' }),
-  noun: oneOf(['product'], 'what the action operated on', { required: 'Missing required parameter noun (allowed value: product).' }),
+  subject: oneOf(['user'], 'subject of the event', {
+    required: 'Missing required parameter subject (allowed value: user).',
+  }),
+  verb: oneOf(VERBS, 'what the subject did', {
+    required: 'Missing required parameter verb (viewed, added or removed).',
+  }),
+  noun: oneOf(['product'], 'what the action operated on', {
+    required: 'Missing required parameter noun (allowed value: product).',
+  }),
   shop_product_handle: text('the product handle (required for product events)', {
     max: 255,
     required: true,

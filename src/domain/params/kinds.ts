@@ -53,12 +53,16 @@ export function format(): TParam<boolean> {
 /** A result count from 1; above the endpoint's maximum it is served at the maximum, not refused. */
 export function limit(fallback: number, max: number): TParam<number> {
   return param(
-    { description: `maximum number of results, from 1 (more than ${max} is served as ${max}); default ${fallback}`, examples: [String(fallback)] },
+    {
+      description: `maximum number of results, from 1 (more than ${max} is served as ${max}); default ${fallback}`,
+      examples: [String(fallback)],
+    },
     {
       decode(raw, name) {
         if (raw === undefined) return fallback;
         const value = raw.trim();
-        if (!/^\d{1,15}$/.test(value) || Number(value) < 1) throw invalid(name, `Parameter ${name} must be a whole number of 1 or more, got "${clip(raw)}".`);
+        if (!/^\d{1,15}$/.test(value) || Number(value) < 1)
+          throw invalid(name, `Parameter ${name} must be a whole number of 1 or more, got "${clip(raw)}".`);
         return Math.min(Number(value), max);
       },
       key: (value) => (value === fallback ? null : String(value)),
@@ -67,7 +71,10 @@ export function limit(fallback: number, max: number): TParam<number> {
 }
 
 /** A whole number in a range, refused outside it (admin paging, quantities). */
-export function wholeNumber(description: string, range: { min: number; max: number; fallback: number }): TParam<number> {
+export function wholeNumber(
+  description: string,
+  range: { min: number; max: number; fallback: number },
+): TParam<number> {
   return param(
     { description: `${description} (${range.min}-${range.max}, default ${range.fallback})` },
     {
@@ -75,7 +82,10 @@ export function wholeNumber(description: string, range: { min: number; max: numb
         if (raw === undefined) return range.fallback;
         const value = raw.trim();
         if (!/^\d{1,15}$/.test(value) || Number(value) < range.min || Number(value) > range.max) {
-          throw invalid(name, `Parameter ${name} must be a whole number from ${range.min} to ${range.max}, got "${clip(raw)}".`);
+          throw invalid(
+            name,
+            `Parameter ${name} must be a whole number from ${range.min} to ${range.max}, got "${clip(raw)}".`,
+          );
         }
         return Number(value);
       },
@@ -92,7 +102,8 @@ export function count(description: string): TParam<number | null> {
       decode(raw, name) {
         if (raw === undefined) return null;
         const value = raw.trim();
-        if (!/^\d{1,9}$/.test(value)) throw invalid(name, `Parameter ${name} must be a whole number of 0 or more, got "${clip(raw, 20)}".`);
+        if (!/^\d{1,9}$/.test(value))
+          throw invalid(name, `Parameter ${name} must be a whole number of 0 or more, got "${clip(raw, 20)}".`);
         return Number(value);
       },
       key: (value) => (value === null ? null : String(value)),
@@ -108,7 +119,8 @@ export function money(description: string): TParam<Money | null> {
       decode(raw, name) {
         if (raw === undefined) return null;
         const value = raw.length <= 40 ? parseMoney(raw) : null;
-        if (value === null || value < 0) throw invalid(name, `Parameter ${name} must be a non-negative decimal number, got "${clip(raw)}".`);
+        if (value === null || value < 0)
+          throw invalid(name, `Parameter ${name} must be a non-negative decimal number, got "${clip(raw)}".`);
         return value;
       },
       key: (value) => (value === null ? null : String(value)),
@@ -124,7 +136,8 @@ export function countryCode(description: string): TParam<string | null> {
       decode(raw, name) {
         if (raw === undefined) return null;
         const value = raw.trim();
-        if (!/^[A-Za-z]{2}$/.test(value)) throw invalid(name, `Parameter ${name} must be a two-letter ISO 3166-1 country code, got "${clip(raw)}".`);
+        if (!/^[A-Za-z]{2}$/.test(value))
+          throw invalid(name, `Parameter ${name} must be a two-letter ISO 3166-1 country code, got "${clip(raw)}".`);
         return value.toUpperCase();
       },
       key: (value) => value,
@@ -140,7 +153,8 @@ export function currencyCode(description: string): TParam<string | null> {
       decode(raw, name) {
         if (raw === undefined) return null;
         const value = raw.trim();
-        if (!/^[A-Za-z]{3}$/.test(value)) throw invalid(name, `Parameter ${name} must be a three-letter ISO 4217 currency code, got "${clip(raw)}".`);
+        if (!/^[A-Za-z]{3}$/.test(value))
+          throw invalid(name, `Parameter ${name} must be a three-letter ISO 4217 currency code, got "${clip(raw)}".`);
         return value.toUpperCase();
       },
       key: (value) => value,
@@ -153,7 +167,8 @@ function splitList(raw: string, name: string, what: string): string[] {
     .split(',')
     .map((p) => p.trim())
     .filter((p) => p !== '');
-  if (parts.length > MAX_LIST) throw invalid(name, `Parameter ${name} takes at most ${MAX_LIST} ${what}, got ${parts.length}.`);
+  if (parts.length > MAX_LIST)
+    throw invalid(name, `Parameter ${name} takes at most ${MAX_LIST} ${what}, got ${parts.length}.`);
   return parts;
 }
 
@@ -192,7 +207,11 @@ export function isPositiveId(text: string): boolean {
 /** Comma-separated positive integer ids, spaces allowed, at most 250; null when absent. */
 export function idList(description: string, options: { required?: boolean } = {}): TParam<number[] | null> {
   return param(
-    { description: `comma-separated positive integer ids (at most ${MAX_LIST}); ${description}`, examples: ['1,2,3'], ...options },
+    {
+      description: `comma-separated positive integer ids (at most ${MAX_LIST}); ${description}`,
+      examples: ['1,2,3'],
+      ...options,
+    },
     {
       decode(raw, name) {
         const parts = raw === undefined ? [] : splitList(raw, name, 'ids');
@@ -202,7 +221,11 @@ export function idList(description: string, options: { required?: boolean } = {}
         }
         return parts.map((text) => {
           const part = idText(text, name);
-          if (!isPositiveId(part)) throw invalid(name, `Parameter ${name} must be a comma-separated list of positive integer ids; "${clip(part)}" is not one.`);
+          if (!isPositiveId(part))
+            throw invalid(
+              name,
+              `Parameter ${name} must be a comma-separated list of positive integer ids; "${clip(part)}" is not one.`,
+            );
           return Number(part);
         });
       },
@@ -219,7 +242,8 @@ export function stringList(description: string): TParam<string[] | null> {
       decode(raw, name) {
         const parts = raw === undefined ? [] : splitList(raw, name, 'values');
         const long = parts.find((p) => p.length > 255);
-        if (long !== undefined) throw invalid(name, `Parameter ${name} has a value longer than 255 characters ("${clip(long)}").`);
+        if (long !== undefined)
+          throw invalid(name, `Parameter ${name} has a value longer than 255 characters ("${clip(long)}").`);
         return parts.length === 0 ? null : parts;
       },
       key: (value) => (value === null ? null : value.map(encodeURIComponent).join(',')),
@@ -240,7 +264,8 @@ export function positiveId(description: string, options: { required?: boolean } 
           return null;
         }
         const value = idText(raw.trim(), name);
-        if (!isPositiveId(value)) throw invalid(name, `Parameter ${name} must be a positive integer id, got "${clip(raw, 30)}".`);
+        if (!isPositiveId(value))
+          throw invalid(name, `Parameter ${name} must be a positive integer id, got "${clip(raw, 30)}".`);
         return Number(value);
       },
       key: (value) => (value === null ? null : String(value)),

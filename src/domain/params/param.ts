@@ -27,7 +27,9 @@ export type TParam<T> = TSchema & { readonly [DECODE]: ParamDecoder<T> };
 export type TParams<P extends TProperties = TProperties> = TObject<P> & { readonly [PARAMS]: true };
 
 /** The decoded value of each declared parameter (absent ones hold their defaults). */
-export type ParamsOf<P extends TProperties> = { -readonly [K in keyof P]: P[K] extends TParam<infer T> ? T : Static<P[K]> };
+export type ParamsOf<P extends TProperties> = {
+  -readonly [K in keyof P]: P[K] extends TParam<infer T> ? T : Static<P[K]>;
+};
 
 export interface ParamOptions {
   description: string;
@@ -38,7 +40,10 @@ export interface ParamOptions {
 
 /** Declares a parameter: an (optional) string schema carrying its decoder. */
 export function param<T>(options: ParamOptions, decoder: ParamDecoder<T>): TParam<T> {
-  const text = Type.String({ description: options.description, ...(options.examples ? { examples: options.examples } : {}) });
+  const text = Type.String({
+    description: options.description,
+    ...(options.examples ? { examples: options.examples } : {}),
+  });
   const schema = options.required ? text : Type.Optional(text);
   return Object.assign(schema, { [DECODE]: decoder }) as unknown as TParam<T>;
 }
@@ -50,7 +55,9 @@ export function unkeyed<T>(parameter: TParam<T>): TParam<T> {
 }
 
 export function params<P extends TProperties>(properties: P, options: { description?: string } = {}): TParams<P> {
-  return Object.assign(Type.Object(properties, { additionalProperties: true, ...options }), { [PARAMS]: true as const });
+  return Object.assign(Type.Object(properties, { additionalProperties: true, ...options }), {
+    [PARAMS]: true as const,
+  });
 }
 
 export function isParams(schema: unknown): schema is TParams {

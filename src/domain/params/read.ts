@@ -51,7 +51,10 @@ function rawText(value: unknown, name: string, keepsEmpty = false): string | und
  * an InvalidInputError naming the parameter. Undeclared parameters are ignored. The platforms'
  * names of parameters (`shopify_*`, `recharge_*`) are read as the seed's (docs/api.md, "Aliases").
  */
-export function readParams<P extends TProperties>(schema: TParams<P>, raw: Readonly<Record<string, unknown>> | null | undefined): ParamsOf<P> {
+export function readParams<P extends TProperties>(
+  schema: TParams<P>,
+  raw: Readonly<Record<string, unknown>> | null | undefined,
+): ParamsOf<P> {
   const out: Record<string, unknown> = {};
   // Aliases are folded once here, so every lookup below is by the seed's name.
   const values = raw ? foldAliases(raw, { cart: readsCartOf(schema) }) : undefined;
@@ -63,7 +66,8 @@ export function readParams<P extends TProperties>(schema: TParams<P>, raw: Reado
       // Name what the caller wrote: an alias's problem is reported under both names.
       const alias = raw && values !== raw && error instanceof InvalidInputError ? sentAs(raw, name) : null;
       if (alias === null) throw error;
-      const code = (error as InvalidInputError).code === 'missing_parameter' ? 'missing_parameter' : 'invalid_parameter';
+      const code =
+        (error as InvalidInputError).code === 'missing_parameter' ? 'missing_parameter' : 'invalid_parameter';
       throw new InvalidInputError(name, `${(error as Error).message} (sent as ${alias})`, code);
     }
   }

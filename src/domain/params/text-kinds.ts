@@ -14,7 +14,11 @@ export function text(description: string, options: TextOptions & { required: tru
 export function text(description: string, options: TextOptions & { required?: false }): TParam<string | null>;
 export function text(description: string, options: TextOptions): TParam<string | null> {
   return param(
-    { description, ...(options.required ? { required: true } : {}), ...(options.examples ? { examples: options.examples } : {}) },
+    {
+      description,
+      ...(options.required ? { required: true } : {}),
+      ...(options.examples ? { examples: options.examples } : {}),
+    },
     {
       decode(raw, name) {
         const value = raw?.trim() ?? '';
@@ -22,7 +26,8 @@ export function text(description: string, options: TextOptions): TParam<string |
           if (options.required) throw options.missing ? invalid(name, options.missing) : missing(name);
           return null;
         }
-        if (value.length > options.max) throw invalid(name, `Parameter ${name} is longer than ${options.max} characters.`);
+        if (value.length > options.max)
+          throw invalid(name, `Parameter ${name} is longer than ${options.max} characters.`);
         return value;
       },
       key: (value) => (value === null ? null : encodeURIComponent(value)),
@@ -40,7 +45,11 @@ export function uuid(description: string): TParam<string | null> {
       decode(raw, name) {
         if (raw === undefined) return null;
         const value = raw.trim();
-        if (!UUID.test(value)) throw invalid(name, `Parameter ${name} must be a UUID such as 3f1c2a9e-8b7d-4c1e-9f00-2b6d4e8a1c3b, got "${clip(raw)}".`);
+        if (!UUID.test(value))
+          throw invalid(
+            name,
+            `Parameter ${name} must be a UUID such as 3f1c2a9e-8b7d-4c1e-9f00-2b6d4e8a1c3b, got "${clip(raw)}".`,
+          );
         return value.toLowerCase();
       },
       key: (value) => value,
@@ -58,7 +67,8 @@ export function email(description: string): TParam<string | null> {
       decode(raw, name) {
         if (raw === undefined) return null;
         const value = raw.trim();
-        if (value.length > 320 || !EMAIL.test(value)) throw invalid(name, `Parameter ${name} must be a valid email address.`);
+        if (value.length > 320 || !EMAIL.test(value))
+          throw invalid(name, `Parameter ${name} must be a valid email address.`);
         return value;
       },
       key: (value) => (value === null ? null : encodeURIComponent(value)),
@@ -117,7 +127,10 @@ export function time(description: string): TParam<number | null> {
         if (raw === undefined) return null;
         const value = raw.length <= 64 ? parseRequestTime(raw) : null;
         if (value === null) {
-          throw invalid(name, `Parameter ${name} must be a unix timestamp (seconds or milliseconds) or an RFC 3339 / RFC 2822 time, got "${clip(raw)}".`);
+          throw invalid(
+            name,
+            `Parameter ${name} must be a unix timestamp (seconds or milliseconds) or an RFC 3339 / RFC 2822 time, got "${clip(raw)}".`,
+          );
         }
         return value;
       },
@@ -136,7 +149,8 @@ export function token(description: string, max: number): TParam<string | null> {
       decode(raw, name) {
         const value = raw?.trim() ?? '';
         if (value === '') return null;
-        if (value.length > max || !TOKEN.test(value)) throw invalid(name, `Parameter ${name} must be at most ${max} letters, digits, dashes or underscores.`);
+        if (value.length > max || !TOKEN.test(value))
+          throw invalid(name, `Parameter ${name} must be at most ${max} letters, digits, dashes or underscores.`);
         return value;
       },
       key: (value) => value,

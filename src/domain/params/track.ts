@@ -47,7 +47,11 @@ export type TrackParams = ParamsOf<typeof trackParams.properties>;
 
 /** The stored form of a tracked event; `type` and a visitor are required. */
 export function trackEventOf(values: TrackParams, now: number, where = ''): TrackEvent {
-  if (values.type === null) throw new MissingInputError(`${where}type`, where ? `${where}type is required (impression, click or add_to_cart).` : MISSING_TYPE);
+  if (values.type === null)
+    throw new MissingInputError(
+      `${where}type`,
+      where ? `${where}type is required (impression, click or add_to_cart).` : MISSING_TYPE,
+    );
   if (values.uuid === null && values.shop_customer_id === null)
     throw new MissingInputError(`${where}uuid`, where ? `${where}: ${MISSING_IDENTITY}` : MISSING_IDENTITY);
   return {

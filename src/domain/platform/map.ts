@@ -50,7 +50,8 @@ function metafield(node: Node, ownerId: number, owner: string): Node {
 function variant(node: Node, productId: number, optionNames: string[]): Node {
   const id = gidNumber(node.id)!;
   const selected = list(node.selectedOptions);
-  const optionValue = (i: number) => (optionNames[i] ? ((selected.find((o) => o.name === optionNames[i])?.value as string) ?? null) : null);
+  const optionValue = (i: number) =>
+    optionNames[i] ? ((selected.find((o) => o.name === optionNames[i])?.value as string) ?? null) : null;
   return {
     id,
     product_id: productId,

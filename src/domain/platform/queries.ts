@@ -46,7 +46,12 @@ export const BULK_STATUS = `query BulkStatus($id: ID!) {
 
 /** A page of resources changed since a moment, nested connections inline (reconciliation). */
 export function changedPage(resource: 'products' | 'customers' | 'orders'): string {
-  const selection = resource === 'products' ? productSelection('(first: 100)') : resource === 'orders' ? orderSelection('(first: 250)') : CUSTOMER_FIELDS;
+  const selection =
+    resource === 'products'
+      ? productSelection('(first: 100)')
+      : resource === 'orders'
+        ? orderSelection('(first: 250)')
+        : CUSTOMER_FIELDS;
   return `query Changed($after: String, $query: String!) {
   ${resource}(first: 50, after: $after, query: $query) { edges { node { ${selection} } } pageInfo { hasNextPage endCursor } }
 }`;

@@ -42,4 +42,5 @@ export interface PlatformView {
 export const emptyCounts = (): SyncCounts => ({ products: 0, collections: 0, customers: 0, orders: 0 });
 
 /** A sync that has not ended yet: a second request joins it instead of starting another. */
-export const isRunning = (sync: PlatformSync | null): boolean => sync !== null && sync.phase !== 'done' && sync.phase !== 'failed';
+export const isRunning = (sync: PlatformSync | null): boolean =>
+  sync !== null && sync.phase !== 'done' && sync.phase !== 'failed';

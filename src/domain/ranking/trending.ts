@@ -32,7 +32,11 @@ export function rankTrending(sales: Iterable<Sale>, reference: number, settings:
 }
 
 /** The trending ranking with each product's score (the admin insights show the scores). */
-export function scoreTrending(sales: Iterable<Sale>, reference: number, settings: TrendingSettings): { ranked: number[]; scores: Map<number, number> } {
+export function scoreTrending(
+  sales: Iterable<Sale>,
+  reference: number,
+  settings: TrendingSettings,
+): { ranked: number[]; scores: Map<number, number> } {
   const since = reference - settings.windowDays * DAY_MS;
   const score = new Map<number, number>();
   const last = new Map<number, number>();
@@ -49,12 +53,18 @@ export function scoreTrending(sales: Iterable<Sale>, reference: number, settings
     score.set(sale.productId, (score.get(sale.productId) ?? 0) + amount * 0.5 ** (age / settings.halfLifeDays));
     if (sale.at > (last.get(sale.productId) ?? -Infinity)) last.set(sale.productId, sale.at);
   }
-  const ranked = [...score.keys()].sort((a, b) => score.get(b)! - score.get(a)! || last.get(b)! - last.get(a)! || a - b);
+  const ranked = [...score.keys()].sort(
+    (a, b) => score.get(b)! - score.get(a)! || last.get(b)! - last.get(a)! || a - b,
+  );
   return { ranked, scores: score };
 }
 
 /** Units sold per product since a time; the ranking of top sellers (units desc, then id). */
-export function rankTopSellers(sales: Iterable<Sale>, since: number, until: number): { ranked: number[]; units: Map<number, number> } {
+export function rankTopSellers(
+  sales: Iterable<Sale>,
+  since: number,
+  until: number,
+): { ranked: number[]; units: Map<number, number> } {
   const units = new Map<number, number>();
   for (const sale of sales) {
     if (sale.at < since || sale.at > until || sale.quantity <= 0) continue;

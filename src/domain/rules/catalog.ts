@@ -34,21 +34,42 @@ export interface OutputSpec {
 
 /** Every output type (the RETURN part). */
 export const OUTPUTS: readonly OutputSpec[] = [
-  { type: 'product', label: 'These products', value: 'products', description: 'in the listed order; non-empty variant_ids keep only those variants' },
-  { type: 'collection', label: 'Products of a collection', value: 'collection', description: 'in collection position order' },
-  { type: 'tag', label: 'Products with all these tags', value: 'tag_list', description: 'best sellers of the last 90 days first, then by id' },
+  {
+    type: 'product',
+    label: 'These products',
+    value: 'products',
+    description: 'in the listed order; non-empty variant_ids keep only those variants',
+  },
+  {
+    type: 'collection',
+    label: 'Products of a collection',
+    value: 'collection',
+    description: 'in collection position order',
+  },
+  {
+    type: 'tag',
+    label: 'Products with all these tags',
+    value: 'tag_list',
+    description: 'best sellers of the last 90 days first, then by id',
+  },
   {
     type: 'matching_input_tags',
     label: 'Products sharing a matched tag',
     value: 'none',
     description: 'products carrying a tag of the input products that a product_tag condition matched',
   },
-  { type: 'input_products', label: 'The input products', value: 'none', description: 'the products named in the request' },
+  {
+    type: 'input_products',
+    label: 'The input products',
+    value: 'none',
+    description: 'the products named in the request',
+  },
   {
     type: 'endpoint',
     label: 'Another list',
     value: 'endpoint',
-    description: 'a list endpoint path with optional query, e.g. /products/trending_products?limit=3, resolved in-process',
+    description:
+      'a list endpoint path with optional query, e.g. /products/trending_products?limit=3, resolved in-process',
   },
   { type: 'none', label: 'Nothing', value: 'none', description: 'returns no products (useful with exit-if-matched)' },
 ];

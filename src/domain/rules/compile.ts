@@ -87,7 +87,9 @@ export function compileRuleset(document: RulesetDocument, references?: Reference
   const rules = document.rules.map((rule, index): CompiledRule => {
     const path = `rules[${index}]`;
     const groups = rule.logic.map((group, g) =>
-      group.rules.map((condition, c) => compileCondition(condition, `${path}.logic[${g}].rules[${c}]`, problems, references)),
+      group.rules.map((condition, c) =>
+        compileCondition(condition, `${path}.logic[${g}].rules[${c}]`, problems, references),
+      ),
     );
     const outputs = rule.output.map((output, o) => compileOutput(output, `${path}.output[${o}]`, problems, references));
     return {
@@ -99,7 +101,10 @@ export function compileRuleset(document: RulesetDocument, references?: Reference
   });
   const endpoints = rules.reduce((n, rule) => n + rule.outputs.filter((o) => o.type === 'endpoint').length, 0);
   if (endpoints > MAX_ENDPOINT_OUTPUTS)
-    problems.push({ path: 'rules', message: `holds ${endpoints} endpoint outputs; at most ${MAX_ENDPOINT_OUTPUTS} are allowed` });
+    problems.push({
+      path: 'rules',
+      message: `holds ${endpoints} endpoint outputs; at most ${MAX_ENDPOINT_OUTPUTS} are allowed`,
+    });
   if (problems.length > 0) throw invalid(problems);
   return { document, rules };
 }
@@ -112,7 +117,12 @@ function invalid(problems: Problem[]): InvalidDocumentError {
   );
 }
 
-function compileCondition(condition: Condition, path: string, problems: Problem[], references?: ReferenceCheck): CompiledCondition | null {
+function compileCondition(
+  condition: Condition,
+  path: string,
+  problems: Problem[],
+  references?: ReferenceCheck,
+): CompiledCondition | null {
   const spec = CONDITIONS_BY_TYPE.get(condition.type);
   if (!spec) {
     problems.push({ path: `${path}.type`, message: `unknown condition type "${condition.type}"` });
@@ -123,7 +133,12 @@ function compileCondition(condition: Condition, path: string, problems: Problem[
   return evaluate ? { condition, evaluate } : null;
 }
 
-function compileOutput(output: Output, path: string, problems: Problem[], references?: ReferenceCheck): CompiledOutput | null {
+function compileOutput(
+  output: Output,
+  path: string,
+  problems: Problem[],
+  references?: ReferenceCheck,
+): CompiledOutput | null {
   if (!OUTPUTS_BY_TYPE.has(output.type)) {
     problems.push({ path: `${path}.type`, message: `unknown output type "${output.type}"` });
     return null;
@@ -185,7 +200,10 @@ function checkRefs(refs: ProductRef[], path: string, problems: Problem[], refere
     }
     r.variant_ids.forEach((v, j) => {
       if (!references.hasVariant(r.product_id, v))
-        problems.push({ path: `${path}[${i}].variant_ids[${j}]`, message: `variant ${v} is not a variant of product ${r.product_id}` });
+        problems.push({
+          path: `${path}[${i}].variant_ids[${j}]`,
+          message: `variant ${v} is not a variant of product ${r.product_id}`,
+        });
     });
   });
 }

@@ -39,7 +39,12 @@ export interface Evaluation {
  * conditions true; a matched rule with exit_if_matched stops evaluation; disabled rules are
  * skipped and listed nowhere. Pure: all run state is local and nothing given is mutated.
  */
-export function evaluateRuleset(ruleset: CompiledRuleset, request: RuleRequest, world: RuleWorld, options: { trace?: boolean } = {}): Evaluation {
+export function evaluateRuleset(
+  ruleset: CompiledRuleset,
+  request: RuleRequest,
+  world: RuleWorld,
+  options: { trace?: boolean } = {},
+): Evaluation {
   const tracing = options.trace === true;
   const result: Evaluation = { matched: [], unmatched: [], unevaluated: [], outputs: [], trace: tracing ? [] : null };
   let stopped = false;
@@ -81,7 +86,13 @@ function matchRule(compiled: CompiledRule, request: RuleRequest, world: RuleWorl
     for (const { condition, evaluate } of group) {
       if (!groupResult) {
         if (tracing)
-          conditions.push({ type: condition.type, operator: condition.operator ?? null, value: conditionValue(condition), observed: null, result: null });
+          conditions.push({
+            type: condition.type,
+            operator: condition.operator ?? null,
+            value: conditionValue(condition),
+            observed: null,
+            result: null,
+          });
         continue;
       }
       const outcome = evaluate(request, world);
@@ -110,5 +121,11 @@ function conditionValue(condition: { value?: string; products?: unknown }): unkn
 }
 
 function traceOf(compiled: CompiledRule, status: RuleTrace['status'], groups: RuleTrace['groups']): RuleTrace {
-  return { index: compiled.index, name: compiled.rule.name ?? null, status, exit_if_matched: compiled.rule.exit_if_matched, groups };
+  return {
+    index: compiled.index,
+    name: compiled.rule.name ?? null,
+    status,
+    exit_if_matched: compiled.rule.exit_if_matched,
+    groups,
+  };
 }

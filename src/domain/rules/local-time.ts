@@ -37,7 +37,12 @@ export function localTime(epochMs: number, timeZone: string): LocalTime {
   const date = Number(parts.year) * 10_000 + Number(parts.month) * 100 + Number(parts.day);
   const hour = Number(parts.hour);
   const minute = Number(parts.minute);
-  return { date, dateTime: date * 10_000 + hour * 100 + minute, weekday: WEEKDAYS.indexOf(parts.weekday!), minuteOfDay: hour * 60 + minute };
+  return {
+    date,
+    dateTime: date * 10_000 + hour * 100 + minute,
+    weekday: WEEKDAYS.indexOf(parts.weekday!),
+    minuteOfDay: hour * 60 + minute,
+  };
 }
 
 /** The range of instants JavaScript dates can hold. */
@@ -50,7 +55,8 @@ export function isCalendarDate(year: number, month: number, day: number): boolea
 }
 
 const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?)?(Z|[+-]\d{2}:?\d{2})?$/i;
-const RFC2822 = /^(?:[A-Za-z]{3},\s*)?(\d{1,2})\s+([A-Za-z]{3})\s+(\d{4})\s+(\d{2}):(\d{2})(?::(\d{2}))?\s*([+-]\d{4}|UT|GMT|[A-Z]{1,5})?$/;
+const RFC2822 =
+  /^(?:[A-Za-z]{3},\s*)?(\d{1,2})\s+([A-Za-z]{3})\s+(\d{4})\s+(\d{2}):(\d{2})(?::(\d{2}))?\s*([+-]\d{4}|UT|GMT|[A-Z]{1,5})?$/;
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
 
 /**
@@ -68,12 +74,20 @@ export function parseRequestTime(text: string): number | null {
     const rfc = iso ? null : RFC2822.exec(value);
     if (iso) {
       const [, y, m, d, h = '00', mi = '00', sec = '00', zone] = iso;
-      if (!isCalendarDate(Number(y), Number(m), Number(d)) || Number(h) > 23 || Number(mi) > 59 || Number(sec) > 60) return null;
+      if (!isCalendarDate(Number(y), Number(m), Number(d)) || Number(h) > 23 || Number(mi) > 59 || Number(sec) > 60)
+        return null;
       ms = Date.parse(zone ? value.replace(' ', 'T') : `${value.replace(' ', 'T')}${iso[4] ? '' : 'T00:00'}Z`);
     } else if (rfc) {
       const [, d, mon, y, h, mi, sec = '00', zone] = rfc;
       const month = MONTHS.indexOf(mon!.toLowerCase()) + 1;
-      if (month === 0 || !isCalendarDate(Number(y), month, Number(d)) || Number(h) > 23 || Number(mi) > 59 || Number(sec) > 60) return null;
+      if (
+        month === 0 ||
+        !isCalendarDate(Number(y), month, Number(d)) ||
+        Number(h) > 23 ||
+        Number(mi) > 59 ||
+        Number(sec) > 60
+      )
+        return null;
       ms = Date.parse(zone ? value : `${value} +0000`);
     } else {
       return null;

@@ -12,10 +12,16 @@ export const WidgetInput = Type.Object(
     name: Type.String({ minLength: 1, maxLength: 200 }),
     placement: Type.Union(PLACEMENTS.map((p) => Type.Literal(p))),
     source: Type.Union([
-      Type.Object({ ruleset_id: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }) }, { additionalProperties: false }),
+      Type.Object(
+        { ruleset_id: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }) },
+        { additionalProperties: false },
+      ),
       Type.Object(
         {
-          list: Type.String({ pattern: LIST_NAME, description: 'a list under /api/v1/products/, e.g. trending_products' }),
+          list: Type.String({
+            pattern: LIST_NAME,
+            description: 'a list under /api/v1/products/, e.g. trending_products',
+          }),
           limit: Type.Integer({ minimum: 1, maximum: 100, description: 'how many products the list is asked for' }),
         },
         { additionalProperties: false },
@@ -32,7 +38,9 @@ export const WidgetInput = Type.Object(
       {
         accent: Type.Union([Colour, Type.Null()], { description: "buttons and links; null follows the theme's" }),
         text: Type.Union([Colour, Type.Null()], { description: "text colour; null follows the theme's" }),
-        font: Type.Union([Type.String({ maxLength: 200, pattern: '^[^;{}<>]*$' }), Type.Null()], { description: "CSS font family; null keeps the theme's" }),
+        font: Type.Union([Type.String({ maxLength: 200, pattern: '^[^;{}<>]*$' }), Type.Null()], {
+          description: "CSS font family; null keeps the theme's",
+        }),
       },
       { additionalProperties: false },
     ),

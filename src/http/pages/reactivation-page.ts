@@ -27,7 +27,13 @@ function layout(title: string, body: string): string {
 export function renderReactivationPage(outcome: LinkOutcome): { status: number; html: string } {
   if (outcome.kind === 'refused') {
     const message = outcome.reason === 'expired' ? 'This link has expired.' : 'This link is not valid.';
-    return { status: 403, html: layout('Link not valid', `<h1>${message}</h1><p class="note">Nothing was changed. Please ask the shop for a new link.</p>`) };
+    return {
+      status: 403,
+      html: layout(
+        'Link not valid',
+        `<h1>${message}</h1><p class="note">Nothing was changed. Please ask the shop for a new link.</p>`,
+      ),
+    };
   }
   const name = escapeHtml(outcome.shop.name);
   const items = outcome.subscriptions
@@ -63,7 +69,9 @@ export function renderReactivationPage(outcome: LinkOutcome): { status: number; 
       ),
     };
   }
-  const preview = outcome.live ? '' : '<p class="note" role="status">Preview: this link shows the page but never changes anything.</p>';
+  const preview = outcome.live
+    ? ''
+    : '<p class="note" role="status">Preview: this link shows the page but never changes anything.</p>';
   return {
     status: 200,
     html: layout(

@@ -54,9 +54,13 @@ function widgetTag(attributes: Record<string, string | number | null | undefined
 }
 
 function productSection(product: DemoProduct, currency: string): string {
-  const image = product.image ? `<img src="${escapeHtml(product.image.src)}" alt="${escapeHtml(product.image.alt)}" width="800" height="800">` : '';
+  const image = product.image
+    ? `<img src="${escapeHtml(product.image.src)}" alt="${escapeHtml(product.image.alt)}" width="800" height="800">`
+    : '';
   const compare =
-    product.compareAtPrice && Number(product.compareAtPrice) > Number(product.price) ? ` <s>${escapeHtml(money(product.compareAtPrice, currency))}</s>` : '';
+    product.compareAtPrice && Number(product.compareAtPrice) > Number(product.price)
+      ? ` <s>${escapeHtml(money(product.compareAtPrice, currency))}</s>`
+      : '';
   return (
     `<article class="product" data-product-id="${product.id}"><div>${image}</div><div>` +
     `${product.vendor ? `<p class="vendor">${escapeHtml(product.vendor)}</p>` : ''}<h1>${escapeHtml(product.title)}</h1>` +
@@ -68,17 +72,31 @@ function productSection(product: DemoProduct, currency: string): string {
 /** The storefront-like product page with three widgets: the first enabled ruleset, trending, recently viewed. */
 export function renderWidgetDemoPage(found: Extract<WidgetDemoLookup, { kind: 'shop' }>, key: string): string {
   const { shop, product, rulesetId } = found;
-  const common = { key, currency: shop.currency, 'product-url': `/widget-demo?key=${encodeURIComponent(key)}&product={handle}` };
+  const common = {
+    key,
+    currency: shop.currency,
+    'product-url': `/widget-demo?key=${encodeURIComponent(key)}&product={handle}`,
+  };
   const context: Record<string, string | number | null> = product
     ? { 'product-ids': product.id, 'variant-ids': product.variantId, 'product-handle': product.handle }
     : {};
   const widgets = [
-    rulesetId !== null && product ? widgetTag({ ...common, ruleset: rulesetId, ...context, title: 'You may also like' }) : '',
+    rulesetId !== null && product
+      ? widgetTag({ ...common, ruleset: rulesetId, ...context, title: 'You may also like' })
+      : '',
     widgetTag({ ...common, endpoint: 'trending_products', ...context, limit: 4, title: 'Trending now' }),
-    widgetTag({ ...common, endpoint: 'viewed', 'product-handle': product?.handle ?? null, limit: 4, title: 'Recently viewed' }),
+    widgetTag({
+      ...common,
+      endpoint: 'viewed',
+      'product-handle': product?.handle ?? null,
+      limit: 4,
+      title: 'Recently viewed',
+    }),
   ].join('\n');
   const body =
-    (product ? productSection(product, shop.currency) : '<p class="note">This shop has no published product in stock to show yet.</p>') +
+    (product
+      ? productSection(product, shop.currency)
+      : '<p class="note">This shop has no published product in stock to show yet.</p>') +
     `\n${widgets}\n<p class="note">Widget demo for the shop <code>${escapeHtml(shop.handle)}</code>: each block above is one ` +
     '<code>&lt;script src="/widget.js" data-key=…&gt;</code> tag; view this page\'s source to copy them.</p>';
   return layout(product ? `${product.title} — ${shop.name}` : shop.name, shop.name, body);

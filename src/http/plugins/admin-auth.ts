@@ -20,7 +20,11 @@ export function registerAdminAuth(app: FastifyInstance, auth: AdminAuth): void {
   app.decorateRequest('admin', null);
   app.addHook('onRequest', async (request) => {
     const header = request.headers.authorization;
-    if (!header) throw new UnauthorizedError('Missing admin credentials. Send Authorization: Bearer <token>.', 'missing_credentials');
+    if (!header)
+      throw new UnauthorizedError(
+        'Missing admin credentials. Send Authorization: Bearer <token>.',
+        'missing_credentials',
+      );
     const token = bearerOf(request);
     const principal = token ? auth.verify(token) : null;
     if (!principal) throw new UnauthorizedError('Invalid admin credentials.', 'invalid_credentials');
@@ -30,7 +34,8 @@ export function registerAdminAuth(app: FastifyInstance, auth: AdminAuth): void {
 
 /** Only the operator token may act on every shop (create shops, list them). */
 export function requireOperator(request: FastifyRequest): void {
-  if (!request.admin?.operator) throw new ForbiddenError('This admin endpoint needs the operator token.', 'operator_only');
+  if (!request.admin?.operator)
+    throw new ForbiddenError('This admin endpoint needs the operator token.', 'operator_only');
 }
 
 declare module 'fastify' {

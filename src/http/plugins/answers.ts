@@ -9,8 +9,17 @@ function acceptsGzip(request: FastifyRequest): boolean {
   return typeof header === 'string' && header.includes('gzip') && !/gzip;\s*q=0(\.0*)?(,|$)/.test(header);
 }
 
-function send(cache: SharedAnswers, request: FastifyRequest, reply: FastifyReply, answer: CachedAnswer, state: 'hit' | 'miss' | 'bypass'): FastifyReply {
-  void reply.header('content-type', 'application/json; charset=utf-8').header('vary', 'Accept-Encoding').header('x-cache', state);
+function send(
+  cache: SharedAnswers,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  answer: CachedAnswer,
+  state: 'hit' | 'miss' | 'bypass',
+): FastifyReply {
+  void reply
+    .header('content-type', 'application/json; charset=utf-8')
+    .header('vary', 'Accept-Encoding')
+    .header('x-cache', state);
   if (acceptsGzip(request)) {
     if (answer.gzip) return reply.header('content-encoding', 'gzip').send(answer.gzip);
     cache.compress(answer);

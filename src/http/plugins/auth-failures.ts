@@ -20,7 +20,10 @@ export function registerAuthFailureLimit(app: FastifyInstance, limiter: RateLimi
     if (until <= now) return void blocked.delete(request.ip);
     const retryAfter = Math.max(1, Math.ceil((until - now) / 1000));
     void reply.header('retry-after', String(retryAfter));
-    throw new TooManyRequestsError(`Too many failed authentications from this address. Retry after ${retryAfter} seconds.`, retryAfter);
+    throw new TooManyRequestsError(
+      `Too many failed authentications from this address. Retry after ${retryAfter} seconds.`,
+      retryAfter,
+    );
   });
   app.addHook('onResponse', async (request, reply) => {
     if (reply.statusCode !== 401) return;

@@ -31,7 +31,9 @@ function presentedKey(request: FastifyRequest): string | undefined {
   const header = request.headers['x-api-key'] ?? request.headers['x-rebuy-user-token'];
   if (typeof header === 'string' && header !== '') return header;
   // Routes that read body fields as parameters take the key there too (the platform widget's POSTs).
-  const body = request.routeOptions.config.paramsInBody ? (request.body as { key?: unknown } | null | undefined) : undefined;
+  const body = request.routeOptions.config.paramsInBody
+    ? (request.body as { key?: unknown } | null | undefined)
+    : undefined;
   return typeof body?.key === 'string' && body.key !== '' ? body.key : undefined;
 }
 

@@ -24,7 +24,9 @@ export async function registerStorefrontBodies(app: FastifyInstance): Promise<vo
     if ((body as string).trim() === '') return done(null, undefined);
     parseJson(request, body as string, done);
   });
-  app.addContentTypeParser('text/plain', { parseAs: 'string' }, (_request, body, done) => done(null, jsonObjectOrNothing(body as string)));
+  app.addContentTypeParser('text/plain', { parseAs: 'string' }, (_request, body, done) =>
+    done(null, jsonObjectOrNothing(body as string)),
+  );
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, _body, done) => done(null, undefined));
   await app.register(formbody);
   await app.register(multipart, { attachFieldsToBody: 'keyValues', limits: MULTIPART_LIMITS });
@@ -40,7 +42,9 @@ function jsonObjectOrNothing(text: string): Record<string, unknown> | undefined 
   if (!trimmed.startsWith('{')) return undefined;
   try {
     const value: unknown = JSON.parse(trimmed);
-    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+    return value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined;
   } catch {
     return undefined;
   }

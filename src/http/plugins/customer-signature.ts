@@ -11,7 +11,10 @@ type ShopEssentials = Pick<Shop, 'settings' | 'signing_secret'>;
  * the storefront may name that customer (docs/api.md, "Customer signatures"); else anyone with
  * the public key could read any customer's purchases. Private keys are server-side and trusted.
  */
-export function registerCustomerSignatures(app: FastifyInstance, shopOf: (shopId: number) => ShopEssentials | undefined): void {
+export function registerCustomerSignatures(
+  app: FastifyInstance,
+  shopOf: (shopId: number) => ShopEssentials | undefined,
+): void {
   app.addHook('preHandler', (request, _reply, done) => {
     const query = request.query as { shop_customer_id?: unknown; customer_sig?: unknown } | undefined;
     const customerId = query?.shop_customer_id;
@@ -19,6 +22,10 @@ export function registerCustomerSignatures(app: FastifyInstance, shopOf: (shopId
     const shop = shopOf(request.apiKey.shopId);
     if (!shop?.settings.require_customer_signature) return done();
     const sig = typeof query?.customer_sig === 'string' ? query.customer_sig.toLowerCase() : '';
-    done(safeEqual(sig, customerSignature(shop.signing_secret, customerId)) ? undefined : new ForbiddenError(BAD_CUSTOMER_SIG, 'customer_signature'));
+    done(
+      safeEqual(sig, customerSignature(shop.signing_secret, customerId))
+        ? undefined
+        : new ForbiddenError(BAD_CUSTOMER_SIG, 'customer_signature'),
+    );
   });
 }

@@ -10,7 +10,12 @@ interface ValidationIssue {
 /** The body every error answers: the message, its code, then the error's own fields (docs/api.md, "Error codes"). */
 type ErrorBody = { error: string; code: ErrorCode } & Record<string, unknown>;
 
-const PARTS: Record<string, string> = { querystring: 'query parameter', params: 'path parameter', body: 'body field', headers: 'header' };
+const PARTS: Record<string, string> = {
+  querystring: 'query parameter',
+  params: 'path parameter',
+  body: 'body field',
+  headers: 'header',
+};
 
 /** "query parameter limit: must be string" — names what the caller sent wrong, and which parameter. */
 function describeValidation(error: FastifyError): ErrorBody {

@@ -3,7 +3,17 @@ import type { FastifyServerOptions } from 'fastify';
 import type { LogLevel } from '../../config/config.js';
 
 /** Query parameters that carry credentials, link signatures or personal data (names compared decoded, any case). */
-const SECRET_NAMES = new Set(['key', 'customer_sig', 'sig', 'merchant_token', 'tk', 'token', 'access_token', 'subject_email', 'email']);
+const SECRET_NAMES = new Set([
+  'key',
+  'customer_sig',
+  'sig',
+  'merchant_token',
+  'tk',
+  'token',
+  'access_token',
+  'subject_email',
+  'email',
+]);
 const EMAIL = /[^\s@&=?/]+@[^\s@&=?/]+\.[^\s@&=?/]+/;
 
 const decoded = (text: string): string => {
@@ -45,11 +55,22 @@ export function loggerOptions(level: LogLevel): FastifyServerOptions['logger'] {
   return {
     level,
     redact: {
-      paths: ['req.headers.authorization', 'req.headers["x-api-key"]', 'req.headers.cookie', 'headers.authorization', 'headers["x-api-key"]'],
+      paths: [
+        'req.headers.authorization',
+        'req.headers["x-api-key"]',
+        'req.headers.cookie',
+        'headers.authorization',
+        'headers["x-api-key"]',
+      ],
       censor: '[redacted]',
     },
     serializers: {
-      req: (req: { method: string; url: string; id: string; ip?: string }) => ({ id: req.id, method: req.method, url: redactUrl(req.url), ip: req.ip }),
+      req: (req: { method: string; url: string; id: string; ip?: string }) => ({
+        id: req.id,
+        method: req.method,
+        url: redactUrl(req.url),
+        ip: req.ip,
+      }),
     },
   };
 }

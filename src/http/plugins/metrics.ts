@@ -38,26 +38,64 @@ export function registerMetrics(app: FastifyInstance, services: Services): Regis
   gauge('rebound_cache_hits', "answers served from this node's cache (since start)", () => services.answers.local.hits);
   gauge('rebound_cache_misses', 'answers computed (since start)', () => services.answers.local.misses);
   gauge('rebound_cache_remote_hits', 'answers found in Redis (since start)', () => services.answers.remoteHits);
-  gauge('rebound_cache_remote_errors', 'Redis cache errors served around (since start)', () => services.answers.remoteErrors);
+  gauge(
+    'rebound_cache_remote_errors',
+    'Redis cache errors served around (since start)',
+    () => services.answers.remoteErrors,
+  );
   gauge('rebound_event_buffer_depth', 'events waiting for their batch commit', () => services.eventWriter.depth);
   gauge('rebound_event_batches', 'event batches committed (since start)', () => services.eventWriter.batches);
   gauge('rebound_events_committed', 'events committed (since start)', () => services.eventWriter.committed);
-  gauge('rebound_event_commit_seconds', 'duration of the last event batch commit', () => services.eventWriter.lastCommitMs / 1000);
-  gauge('rebound_track_buffer_depth', 'tracking requests waiting for their batch commit', () => services.trackWriter.depth);
-  gauge('rebound_track_requests_committed', 'tracking requests committed (since start)', () => services.trackWriter.committed);
-  gauge('rebound_experiment_visitors_written', 'experiment visitors written (since start)', () => services.exposures.written);
-  gauge('rebound_experiment_visitors_dropped', 'experiment visitors not recorded because the buffer was full (since start)', () => services.exposures.dropped);
+  gauge(
+    'rebound_event_commit_seconds',
+    'duration of the last event batch commit',
+    () => services.eventWriter.lastCommitMs / 1000,
+  );
+  gauge(
+    'rebound_track_buffer_depth',
+    'tracking requests waiting for their batch commit',
+    () => services.trackWriter.depth,
+  );
+  gauge(
+    'rebound_track_requests_committed',
+    'tracking requests committed (since start)',
+    () => services.trackWriter.committed,
+  );
+  gauge(
+    'rebound_experiment_visitors_written',
+    'experiment visitors written (since start)',
+    () => services.exposures.written,
+  );
+  gauge(
+    'rebound_experiment_visitors_dropped',
+    'experiment visitors not recorded because the buffer was full (since start)',
+    () => services.exposures.dropped,
+  );
   gauge('rebound_index_rebuilds', 'full read-model rebuilds (since start)', () => services.catalog.rebuilds);
-  gauge('rebound_index_last_rebuild_seconds', 'duration of the last full read-model rebuild', () => services.catalog.lastRebuildMs / 1000);
+  gauge(
+    'rebound_index_last_rebuild_seconds',
+    'duration of the last full read-model rebuild',
+    () => services.catalog.lastRebuildMs / 1000,
+  );
   const residency = services.catalog.residency;
   gauge('rebound_shop_loads', 'shops loaded into memory on demand (since start)', () => residency.loads);
-  gauge('rebound_shop_evictions', 'shops evicted to stay within the memory budget (since start)', () => residency.evictions);
+  gauge(
+    'rebound_shop_evictions',
+    'shops evicted to stay within the memory budget (since start)',
+    () => residency.evictions,
+  );
   gauge('rebound_resident_shops', 'shops whose read models are in memory', () => residency.residentShops);
-  gauge('rebound_resident_estimated_bytes', "estimated bytes of the resident shops' state", () => residency.estimatedBytes());
-  gauge('rebound_resident_allowance_bytes', "estimated bytes the shops' state may take within the memory budget", () => {
-    const allowance = residency.allowanceBytes;
-    return Number.isFinite(allowance) ? allowance : -1;
-  });
+  gauge('rebound_resident_estimated_bytes', "estimated bytes of the resident shops' state", () =>
+    residency.estimatedBytes(),
+  );
+  gauge(
+    'rebound_resident_allowance_bytes',
+    "estimated bytes the shops' state may take within the memory budget",
+    () => {
+      const allowance = residency.allowanceBytes;
+      return Number.isFinite(allowance) ? allowance : -1;
+    },
+  );
   const pool = services.store.poolStats;
   gauge('rebound_db_pool_total', 'database connections open', () => pool().total);
   gauge('rebound_db_pool_idle', 'database connections idle', () => pool().idle);
@@ -80,8 +118,12 @@ export function registerMetrics(app: FastifyInstance, services: Services): Regis
     done();
   });
   const text = metricsText(registry);
-  app.get('/metrics', { schema: { hide: true, response: { 200: nonJson('text/plain', 'Prometheus text format'), ...Errors } } }, async (_request, reply) => {
-    return reply.header('content-type', registry.contentType).send(await text());
-  });
+  app.get(
+    '/metrics',
+    { schema: { hide: true, response: { 200: nonJson('text/plain', 'Prometheus text format'), ...Errors } } },
+    async (_request, reply) => {
+      return reply.header('content-type', registry.contentType).send(await text());
+    },
+  );
   return registry;
 }

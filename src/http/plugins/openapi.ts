@@ -23,18 +23,27 @@ export async function registerOpenApi(app: FastifyInstance, publicUrl: string): 
         },
       },
     },
-    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
+    refResolver: {
+      buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
+    },
   });
   // staticCSP: the docs page gets a Content-Security-Policy with hashes for its own scripts and styles.
   await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
-  const OpenApiDocument = Type.Object({ openapi: Type.String(), info: Type.Object({}, { additionalProperties: true }) }, { additionalProperties: true });
+  const OpenApiDocument = Type.Object(
+    { openapi: Type.String(), info: Type.Object({}, { additionalProperties: true }) },
+    { additionalProperties: true },
+  );
   // The document is fixed once the routes are: built and serialized at start-up (50–100 ms), then sent as those bytes.
   let documentBytes: Buffer | undefined;
   app.addHook('onReady', async () => {
     documentBytes = Buffer.from(JSON.stringify(app.swagger()));
   });
-  app.get('/api/v1/openapi.json', { schema: { hide: true, response: { 200: OpenApiDocument, ...Errors } } }, async (_request, reply) => {
-    documentBytes ??= Buffer.from(JSON.stringify(app.swagger()));
-    return reply.type('application/json; charset=utf-8').send(documentBytes);
-  });
+  app.get(
+    '/api/v1/openapi.json',
+    { schema: { hide: true, response: { 200: OpenApiDocument, ...Errors } } },
+    async (_request, reply) => {
+      documentBytes ??= Buffer.from(JSON.stringify(app.swagger()));
+      return reply.type('application/json; charset=utf-8').send(documentBytes);
+    },
+  );
 }

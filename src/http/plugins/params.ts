@@ -1,6 +1,11 @@
 import type { Static, TSchema } from '@sinclair/typebox';
 import { TypeBoxValidatorCompiler } from '@fastify/type-provider-typebox';
-import type { FastifyInstance, FastifySchemaCompiler, FastifySchemaValidationError, FastifyTypeProvider } from 'fastify';
+import type {
+  FastifyInstance,
+  FastifySchemaCompiler,
+  FastifySchemaValidationError,
+  FastifyTypeProvider,
+} from 'fastify';
 import type { AppError } from '../../domain/errors.js';
 import { isParams, type ParamsOf, type TParams } from '../../domain/params/param.js';
 import { readParams } from '../../domain/params/read.js';
@@ -10,7 +15,11 @@ import { readParams } from '../../domain/params/read.js';
  * `params`, `headers`) as the values its kinds produce; any other schema as its TypeBox static type.
  */
 export interface ParamsTypeProvider extends FastifyTypeProvider {
-  validator: this['schema'] extends TParams<infer P> ? ParamsOf<P> : this['schema'] extends TSchema ? Static<this['schema']> : unknown;
+  validator: this['schema'] extends TParams<infer P>
+    ? ParamsOf<P>
+    : this['schema'] extends TSchema
+      ? Static<this['schema']>
+      : unknown;
   serializer: this['schema'] extends TSchema ? Static<this['schema']> : unknown;
 }
 
@@ -40,7 +49,8 @@ function headerReaderFor(schema: TParams): ReturnType<FastifySchemaCompiler<TSch
  * use `bodyValidatedByService` instead.
  */
 export const validatorCompiler: FastifySchemaCompiler<unknown> = (route) => {
-  if (isParams(route.schema)) return route.httpPart === 'headers' ? headerReaderFor(route.schema) : readerFor(route.schema);
+  if (isParams(route.schema))
+    return route.httpPart === 'headers' ? headerReaderFor(route.schema) : readerFor(route.schema);
   const check = TypeBoxValidatorCompiler(route as Parameters<typeof TypeBoxValidatorCompiler>[0]);
   if (route.httpPart !== 'headers') return check;
   // Headers are checked, never replaced: the rest of the request still reads every header.
@@ -52,7 +62,8 @@ export const validatorCompiler: FastifySchemaCompiler<unknown> = (route) => {
 
 /** For routes whose service validates the body: parameters are still read, the body passes as it came. */
 export const bodyValidatedByService = {
-  validatorCompiler: ((route) => (route.httpPart === 'body' ? passThrough : validatorCompiler(route))) as FastifySchemaCompiler<unknown>,
+  validatorCompiler: ((route) =>
+    route.httpPart === 'body' ? passThrough : validatorCompiler(route)) as FastifySchemaCompiler<unknown>,
 } as const;
 
 function passThrough(data: unknown) {

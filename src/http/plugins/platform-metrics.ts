@@ -28,5 +28,9 @@ export function registerPlatformMetrics(registry: Registry): void {
   gauge('rebound_platform_graphql_throttled', 'THROTTLED answers retried', () => graphqlStats.throttled);
   gauge('rebound_platform_graphql_retries', '429, 5xx and dropped calls retried', () => graphqlStats.retried);
   gauge('rebound_platform_graphql_refused', 'calls whose token the platform refused', () => graphqlStats.refused);
-  gauge('rebound_platform_throttle_wait_seconds', 'time spent waiting for the cost bucket to refill', () => graphqlStats.waitedMs / 1000);
+  gauge(
+    'rebound_platform_throttle_wait_seconds',
+    'time spent waiting for the cost bucket to refill',
+    () => graphqlStats.waitedMs / 1000,
+  );
 }

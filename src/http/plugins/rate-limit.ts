@@ -34,7 +34,10 @@ export function registerApiRateLimit(app: FastifyInstance, limiter: RateLimiter,
     // Counted by the key's hash (never the key itself), for a public key per client address too.
     const [id, limit] =
       apiKey.kind === 'public'
-        ? [`p:${apiKey.hash.slice(0, 32)}:${request.ip}`, settings?.rate_limit_public_per_minute ?? DEFAULT_PUBLIC_LIMIT]
+        ? [
+            `p:${apiKey.hash.slice(0, 32)}:${request.ip}`,
+            settings?.rate_limit_public_per_minute ?? DEFAULT_PUBLIC_LIMIT,
+          ]
         : [`k:${apiKey.hash.slice(0, 32)}`, settings?.rate_limit_private_per_minute ?? DEFAULT_PRIVATE_LIMIT];
     const decided = limiter.hitLocally(id, limit);
     if (decided) return done(answer(reply, decided, limit));

@@ -12,9 +12,16 @@ export function isStorefrontPath(url: string): boolean {
   return STOREFRONT_PATHS.test(url.split('?', 1)[0] ?? '');
 }
 
-const OPEN = { origin: '*', methods: ['GET', 'POST', 'OPTIONS'], allowedHeaders: ['Content-Type', 'X-Api-Key', 'X-Rebuy-User-Token'], maxAge: 86_400 };
+const OPEN = {
+  origin: '*',
+  methods: ['GET', 'POST', 'OPTIONS'],
+  allowedHeaders: ['Content-Type', 'X-Api-Key', 'X-Rebuy-User-Token'],
+  maxAge: 86_400,
+};
 
 /** CORS on the storefront routes of this scope only. */
 export async function registerStorefrontCors(app: FastifyInstance): Promise<void> {
-  await app.register(cors, { delegator: (request, done) => done(null, isStorefrontPath(request.url) ? OPEN : { origin: false }) });
+  await app.register(cors, {
+    delegator: (request, done) => done(null, isStorefrontPath(request.url) ? OPEN : { origin: false }),
+  });
 }

@@ -36,7 +36,12 @@ const END = Buffer.from('}');
 
 /** `{"data": […], "metadata": {"source": …}}`. */
 export function renderList(answer: ListAnswer, options: RenderOptions): Buffer {
-  return Buffer.concat([DATA, ...productArray(answer.picked, options), Buffer.from(`,"metadata":${JSON.stringify(answer.metadata)}`), END]);
+  return Buffer.concat([
+    DATA,
+    ...productArray(answer.picked, options),
+    Buffer.from(`,"metadata":${JSON.stringify(answer.metadata)}`),
+    END,
+  ]);
 }
 
 /** `format=pretty`: the same JSON, 2-space indented (a debugging aid, not the hot path). */

@@ -27,17 +27,29 @@ export function acceptsHtml(accept: string | undefined): boolean {
 /** `GET` / `POST /billing/reactivate`: the one-click link customers open from an email. */
 export function billingPageRoutes(app: FastifyInstance, reactivation: ReactivationService): void {
   // The page's form posts an empty urlencoded body: everything is in the signed query string.
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, _body, done) => done(null, {}));
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, _body, done) =>
+    done(null, {}),
+  );
   for (const method of ['GET', 'POST'] as const) {
     app.route({
       method,
       url: '/billing/reactivate',
-      schema: { hide: true, response: { 200: nonJson('text/html', 'the reactivation page'), 406: ErrorRef, '4xx': PageOrError, '5xx': PageOrError } },
+      schema: {
+        hide: true,
+        response: {
+          200: nonJson('text/html', 'the reactivation page'),
+          406: ErrorRef,
+          '4xx': PageOrError,
+          '5xx': PageOrError,
+        },
+      },
       handler: async (request, reply) => {
         // HEAD (link checkers, mail scanners) and clients that cannot show a page are never counted as opened.
         const intent: LinkIntent = request.method === 'POST' ? 'confirm' : request.method === 'HEAD' ? 'peek' : 'view';
         if (intent === 'view' && !acceptsHtml(request.headers.accept)) {
-          return reply.status(406).send(errorBody('not_acceptable', 'This link opens a web page: request it with Accept: text/html.'));
+          return reply
+            .status(406)
+            .send(errorBody('not_acceptable', 'This link opens a web page: request it with Accept: text/html.'));
         }
         try {
           const { status, html } = renderReactivationPage(await reactivation.followLink(linkQuery(request), intent));

@@ -20,7 +20,14 @@ export async function consoleRoutes(app: FastifyInstance, root = webBuildDir('co
     // The router ignores trailing slashes, so this also answers /console.
     for (const path of ['/console/', '/console/*']) {
       app.get(path, { schema: { hide: true, response: InlineErrors } }, async (_request, reply) =>
-        reply.status(503).send(errorBody('not_built', 'The console has not been built. Run npm run build (npm ci and npm start do it for you).')),
+        reply
+          .status(503)
+          .send(
+            errorBody(
+              'not_built',
+              'The console has not been built. Run npm run build (npm ci and npm start do it for you).',
+            ),
+          ),
       );
     }
     return;
@@ -40,7 +47,9 @@ export async function consoleRoutes(app: FastifyInstance, root = webBuildDir('co
     },
   });
   // The wildcard does not cover the folder itself; the router ignores the trailing slash, so this serves /console too.
-  app.get('/console/', { schema: { hide: true, response: { 200: nonJson('text/html', 'the console'), ...InlineErrors } } }, async (_request, reply) =>
-    reply.sendFile('index.html'),
+  app.get(
+    '/console/',
+    { schema: { hide: true, response: { 200: nonJson('text/html', 'the console'), ...InlineErrors } } },
+    async (_request, reply) => reply.sendFile('index.html'),
   );
 }

@@ -11,7 +11,10 @@ export function healthRoutes(app: FastifyInstance, database: { ping(): Promise<v
       await withTimeout(database.ping(), 2000);
       return { status: 'ready' };
     } catch {
-      return reply.status(503).header('Retry-After', '5').send(errorBody('not_ready', 'Not ready: the database does not answer.'));
+      return reply
+        .status(503)
+        .header('Retry-After', '5')
+        .send(errorBody('not_ready', 'Not ready: the database does not answer.'));
     }
   });
 }

@@ -16,7 +16,14 @@ declare module 'fastify' {
 }
 
 const ShopParams = params({ shop: text('the shop handle', { max: 100, required: true }) });
-const WebhookAnswer = Type.Object({ data: Type.Union([Type.Literal('queued'), Type.Literal('applied'), Type.Literal('duplicate'), Type.Literal('ignored')]) });
+const WebhookAnswer = Type.Object({
+  data: Type.Union([
+    Type.Literal('queued'),
+    Type.Literal('applied'),
+    Type.Literal('duplicate'),
+    Type.Literal('ignored'),
+  ]),
+});
 const header = (description: string) => Type.Optional(Type.String({ description }));
 const StorefrontHeaders = Type.Object({
   'x-shop-hmac-sha256': header("base64 HMAC-SHA256 of the raw body with the shop's webhook_secret"),
@@ -25,30 +32,45 @@ const StorefrontHeaders = Type.Object({
   'x-shopify-hmac-sha256': header("the platform's name for the same signature"),
   'x-shopify-topic': header("the platform's topic"),
   'x-shopify-webhook-id': header("the platform's delivery id"),
-  'x-shopify-triggered-at': header('when the platform fired it: a delivery more than 24 hours old is answered and not applied'),
+  'x-shopify-triggered-at': header(
+    'when the platform fired it: a delivery more than 24 hours old is answered and not applied',
+  ),
   'x-shopify-event-id': header('the event a delivery is for: another delivery of the same event is applied once'),
 });
 const BillingHeaders = Type.Object({
   'x-billing-hmac-sha256': header("hex HMAC-SHA256 of the raw body with the shop's billing_webhook_secret"),
   'x-billing-topic': header('e.g. subscription/updated'),
   'x-billing-webhook-id': header('delivery id: a repeat is applied once'),
-  'x-recharge-webhook-signature': header('t=<epoch>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">; t within 5 minutes of now'),
+  'x-recharge-webhook-signature': header(
+    't=<epoch>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">; t within 5 minutes of now',
+  ),
   'x-recharge-webhook-timestamp': header('the same epoch as t'),
-  'x-recharge-hmac-sha256': header('legacy: hex SHA-256 of billing_webhook_secret followed by the raw body (not an HMAC)'),
-  'x-recharge-topic': header('e.g. subscription/activated; topics other than subscription, customer, address and charge are ignored'),
+  'x-recharge-hmac-sha256': header(
+    'legacy: hex SHA-256 of billing_webhook_secret followed by the raw body (not an HMAC)',
+  ),
+  'x-recharge-topic': header(
+    'e.g. subscription/activated; topics other than subscription, customer, address and charge are ignored',
+  ),
 });
 
 /** Webhook receivers: the signature covers the raw body, so it is kept as received. */
 /** Webhook deliveries a shop may receive a minute (both receivers together). */
 export const WEBHOOK_LIMIT_PER_MINUTE = 6000;
 
-export function webhookRoutes(fastify: FastifyInstance, deps: { billing: BillingWebhooks; storefront: StorefrontSync; limiter: RateLimiter }): void {
+export function webhookRoutes(
+  fastify: FastifyInstance,
+  deps: { billing: BillingWebhooks; storefront: StorefrontSync; limiter: RateLimiter },
+): void {
   const app = fastify.withTypeProvider<ParamsTypeProvider>();
   // Kept as bytes: the receivers check the signature on them before anything parses them.
-  app.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: 5 * 1024 * 1024 }, (request, body, done) => {
-    request.rawBody = body as Buffer;
-    done(null, undefined);
-  });
+  app.addContentTypeParser(
+    'application/json',
+    { parseAs: 'buffer', bodyLimit: 5 * 1024 * 1024 },
+    (request, body, done) => {
+      request.rawBody = body as Buffer;
+      done(null, undefined);
+    },
+  );
   // Per shop, before any signature is computed: a flood of deliveries cannot take the process.
   app.addHook('onRequest', async (request, reply) => {
     const shop = (request.params as { shop?: string }).shop ?? '';
@@ -88,7 +110,12 @@ export function webhookRoutes(fastify: FastifyInstance, deps: { billing: Billing
               triggeredAt: header('x-shopify-triggered-at'),
               dialect: 'platform',
             }
-          : { signature: header('x-shop-hmac-sha256'), topic: header('x-shop-topic'), webhookId: header('x-shop-webhook-id'), dialect: 'neutral' },
+          : {
+              signature: header('x-shop-hmac-sha256'),
+              topic: header('x-shop-topic'),
+              webhookId: header('x-shop-webhook-id'),
+              dialect: 'neutral',
+            },
         request.rawBody ?? Buffer.alloc(0),
       );
       return { data: result };

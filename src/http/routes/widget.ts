@@ -56,7 +56,10 @@ function etagMatches(header: string | undefined, etag: string): boolean {
   });
 }
 
-const DemoQuery = params({ key: text('a public API key', { max: 200 }), product: text('a product handle', { max: 255 }) });
+const DemoQuery = params({
+  key: text('a public API key', { max: 200 }),
+  product: text('a product handle', { max: 255 }),
+});
 
 /** The API's own parameter reader; the page answers in HTML, so a bad query reads as null here instead of a JSON 400. */
 function demoQuery(request: FastifyRequest): { key: string | null; product: string | null } | null {
@@ -78,7 +81,12 @@ export function widgetRoutes(
 
   app.get(
     '/widget.js',
-    { schema: { hide: true, response: { 200: nonJson('text/javascript', 'the storefront widget'), 304: NoContent, ...InlineErrors } } },
+    {
+      schema: {
+        hide: true,
+        response: { 200: nonJson('text/javascript', 'the storefront widget'), 304: NoContent, ...InlineErrors },
+      },
+    },
     async (request, reply) => {
       const script = load();
       if (!script)
@@ -118,16 +126,24 @@ export function widgetRoutes(
     async (request, reply) => {
       const query = demoQuery(request);
       const key = query?.key;
-      const help = (status: number, problem: string | null) => reply.status(status).headers(WIDGET_DEMO_HEADERS).send(renderWidgetDemoHelp(problem));
+      const help = (status: number, problem: string | null) =>
+        reply.status(status).headers(WIDGET_DEMO_HEADERS).send(renderWidgetDemoHelp(problem));
       if (query !== null && key === null) return help(200, null);
       if (!key || !KEY.test(key))
-        return help(400, 'That is not an API key: a public key looks like rb_pub_ followed by 32 letters, digits, dashes or underscores.');
+        return help(
+          400,
+          'That is not an API key: a public key looks like rb_pub_ followed by 32 letters, digits, dashes or underscores.',
+        );
       const product = query?.product;
       const handle = typeof product === 'string' && HANDLE.test(product) ? product : null;
       const found = await demo.lookup(key, handle);
       if (found.kind === 'unknown')
-        return help(404, 'No shop has this public key. Keys are shown once at start-up; npm run rebound -- keys demo issues new ones.');
-      if (found.kind === 'private') return help(403, "This is a private key, which must never be put in a web page: use the shop's public key.");
+        return help(
+          404,
+          'No shop has this public key. Keys are shown once at start-up; npm run rebound -- keys demo issues new ones.',
+        );
+      if (found.kind === 'private')
+        return help(403, "This is a private key, which must never be put in a web page: use the shop's public key.");
       return reply.status(200).headers(WIDGET_DEMO_HEADERS).send(renderWidgetDemoPage(found, key));
     },
   );

@@ -20,7 +20,8 @@ export const PreviewPath = params({
       decode(raw, name) {
         const value = raw?.trim() ?? '';
         if (value === 'new' || value === '0') return null;
-        if (!isPositiveId(value)) throw invalid(name, `Parameter ${name} must be a positive integer id or new, got "${value.slice(0, 30)}".`);
+        if (!isPositiveId(value))
+          throw invalid(name, `Parameter ${name} must be a positive integer id or new, got "${value.slice(0, 30)}".`);
         return Number(value);
       },
       key: (value: number | null) => (value === null ? 'new' : String(value)),

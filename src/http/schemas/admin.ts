@@ -11,7 +11,9 @@ export const ShopSettingsSchema = Type.Object({
   trending_window_days: Days,
   trending_half_life_days: Days,
   trending_counts: Type.Optional(Type.Union([Type.Literal('orders'), Type.Literal('units')])),
-  recommended_similarity: Type.Optional(Type.Union([Type.Literal('weighted'), Type.Literal('count'), Type.Literal('jaccard'), Type.Literal('lift')])),
+  recommended_similarity: Type.Optional(
+    Type.Union([Type.Literal('weighted'), Type.Literal('count'), Type.Literal('jaccard'), Type.Literal('lift')]),
+  ),
   recommended_support_threshold: Whole,
   recommended_basis: Type.Optional(Type.Union([Type.Literal('customer'), Type.Literal('order')])),
   for_you_include_purchased: Type.Optional(Type.Boolean()),
@@ -59,7 +61,9 @@ export const KeySchema = Type.Object({
 
 /** What a bulk upsert answers. */
 export const Upserted = Type.Object({ upserted: Type.Integer({ description: 'rows written' }) });
-export const InventoryUpdated = Type.Object({ updated: Type.Integer({ description: 'variants whose quantity was set' }) });
+export const InventoryUpdated = Type.Object({
+  updated: Type.Integer({ description: 'variants whose quantity was set' }),
+});
 
 export const ProductPage = Type.Object({
   data: Type.Array(AdminProductSchema),
@@ -89,7 +93,9 @@ export const MarketList = Type.Object({
       countries: Type.Array(Type.String({ description: 'ISO 3166-1 alpha-2, upper case' })),
       currency: Type.String(),
       price_adjustment_percent: Type.Number(),
-      fixed_prices: Type.Array(Type.Object({ variant_id: Type.Integer(), price: Type.String(), compare_at_price: Nullable(Type.String()) })),
+      fixed_prices: Type.Array(
+        Type.Object({ variant_id: Type.Integer(), price: Type.String(), compare_at_price: Nullable(Type.String()) }),
+      ),
       product_ids: Type.Union([Type.Array(Type.Integer()), Type.Null()], { description: 'null: the whole catalog' }),
     }),
   ),
@@ -119,6 +125,8 @@ const Counters = { links_generated: Type.Integer(), pages_opened: Type.Integer()
 export const CampaignStats = Type.Object({
   data: Type.Object({
     ...Counters,
-    by_tk: Type.Record(Type.String(), Type.Object(Counters), { description: 'the same counters per tracking key (tk)' }),
+    by_tk: Type.Record(Type.String(), Type.Object(Counters), {
+      description: 'the same counters per tracking key (tk)',
+    }),
   }),
 });

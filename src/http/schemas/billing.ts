@@ -74,7 +74,9 @@ export const ReactivationContextAnswer = Type.Object({
       Type.Object({
         ...subscriptionFields,
         service_reactivate_link: Type.String({ description: 'signed link reactivating this subscription' }),
-        shop_product: Type.Union([Type.Ref('Product'), Type.Null()], { description: 'the catalog product; null when the catalog does not hold it' }),
+        shop_product: Type.Union([Type.Ref('Product'), Type.Null()], {
+          description: 'the catalog product; null when the catalog does not hold it',
+        }),
         shop_variant: Type.Union([Type.Ref('Variant'), Type.Null()]),
       }),
     ),
@@ -116,7 +118,13 @@ const OrderSchema = Type.Object({
   customer_id: Type.Integer(),
   created_at: Type.String(),
   line_items: Type.Array(
-    Type.Object({ shop_product_id: Type.Integer(), shop_variant_id: Type.Integer(), quantity: Type.Integer(), price: Type.String(), title: Type.String() }),
+    Type.Object({
+      shop_product_id: Type.Integer(),
+      shop_variant_id: Type.Integer(),
+      quantity: Type.Integer(),
+      price: Type.String(),
+      title: Type.String(),
+    }),
   ),
 });
 

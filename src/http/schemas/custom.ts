@@ -9,19 +9,30 @@ const customMetadata = {
   filtered_oos_products: Type.Array(Type.Ref('Product')),
   filtered_input_products: Type.Array(Type.Ref('Product')),
   errors: Type.Array(
-    Type.Object({ code: Type.String(), message: Type.String(), rule_index: Type.Optional(Type.Integer()), id: Type.Optional(Type.Integer()) }),
+    Type.Object({
+      code: Type.String(),
+      message: Type.String(),
+      rule_index: Type.Optional(Type.Integer()),
+      id: Type.Optional(Type.Integer()),
+    }),
   ),
   source: Type.String({
-    description: 'which answer this is: ruleset:<id>:v<version>, plus :arm:<name> when an experiment chose it (docs/attribution.md)',
+    description:
+      'which answer this is: ruleset:<id>:v<version>, plus :arm:<name> when an experiment chose it (docs/attribution.md)',
     examples: ['ruleset:7:v3:arm:B'],
   }),
 };
 
-export const CustomResponse = Type.Object({ data: Type.Array(Type.Ref('Product')), metadata: Type.Object(customMetadata) });
+export const CustomResponse = Type.Object({
+  data: Type.Array(Type.Ref('Product')),
+  metadata: Type.Object(customMetadata),
+});
 
 /** A preview: the custom answer, plus how each rule was decided. */
 export const PreviewResponse = Type.Object({
   data: Type.Array(Type.Ref('Product')),
   metadata: Type.Object(customMetadata),
-  trace: Type.Array(RuleTraceSchema, { description: 'every rule in order, with each condition, what it observed and its result' }),
+  trace: Type.Array(RuleTraceSchema, {
+    description: 'every rule in order, with each condition, what it observed and its result',
+  }),
 });

@@ -6,7 +6,9 @@ export const ExperimentSchema = Type.Object({
   id: Type.Integer(),
   name: Type.String(),
   ruleset_id: Type.Integer(),
-  arms: Type.Array(Type.Object({ name: Type.String(), ruleset_id: Type.Union([Type.Integer(), Type.Null()]), weight: Type.Number() })),
+  arms: Type.Array(
+    Type.Object({ name: Type.String(), ruleset_id: Type.Union([Type.Integer(), Type.Null()]), weight: Type.Number() }),
+  ),
   status: Type.Union([Type.Literal('running'), Type.Literal('stopped')]),
   winner: Type.Union([Type.String(), Type.Null()]),
   created_at: Type.String({ format: 'date-time' }),
@@ -36,7 +38,10 @@ export const ResultsAnswer = Type.Object({
       add_to_cart_rate: Estimate,
       conversion: Estimate,
       revenue_per_visitor: Estimate,
-      p_beats_first: Type.Union([Type.Object({ conversion: Nullable(Type.Number()), revenue_per_visitor: Nullable(Type.Number()) }), Type.Null()]),
+      p_beats_first: Type.Union([
+        Type.Object({ conversion: Nullable(Type.Number()), revenue_per_visitor: Nullable(Type.Number()) }),
+        Type.Null(),
+      ]),
     }),
   ),
 });
@@ -65,7 +70,9 @@ const Figures = {
   impressions: Type.Integer(),
   clicks: Type.Integer(),
   add_to_carts: Type.Integer(),
-  orders: Type.Integer({ description: 'orders with a line attributed to it (an order with lines from two sources counts under each)' }),
+  orders: Type.Integer({
+    description: 'orders with a line attributed to it (an order with lines from two sources counts under each)',
+  }),
   revenue: Type.Number(),
 };
 
@@ -73,10 +80,15 @@ export const AttributionAnswer = Type.Object({
   days: Type.Integer(),
   currency: Type.String(),
   totals: Type.Object(Figures),
-  rulesets: Type.Array(Type.Object({ ruleset_id: Type.Integer(), name: Type.Union([Type.String(), Type.Null()]), ...Figures })),
+  rulesets: Type.Array(
+    Type.Object({ ruleset_id: Type.Integer(), name: Type.Union([Type.String(), Type.Null()]), ...Figures }),
+  ),
   lists: Type.Array(Type.Object({ list: Type.String(), ...Figures })),
   other: Type.Object(Figures),
-  widgets: Type.Array(Type.Object({ widget_id: Type.Integer(), name: Type.Union([Type.String(), Type.Null()]), ...Figures }), {
-    description: 'per stored widget: the same events again, already counted in rulesets and lists, never in totals',
-  }),
+  widgets: Type.Array(
+    Type.Object({ widget_id: Type.Integer(), name: Type.Union([Type.String(), Type.Null()]), ...Figures }),
+    {
+      description: 'per stored widget: the same events again, already counted in rulesets and lists, never in totals',
+    },
+  ),
 });

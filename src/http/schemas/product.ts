@@ -88,7 +88,13 @@ const productFields = {
   admin_graphql_api_id: Type.Optional(Type.String()),
   variants: Type.Array(Type.Ref('Variant')),
   options: Type.Array(
-    Type.Object({ id: Type.Integer(), product_id: Type.Integer(), name: Type.String(), position: Type.Integer(), values: Type.Array(Type.String()) }),
+    Type.Object({
+      id: Type.Integer(),
+      product_id: Type.Integer(),
+      name: Type.String(),
+      position: Type.Integer(),
+      values: Type.Array(Type.String()),
+    }),
   ),
   images: Type.Array(Type.Ref('Image')),
   image: Type.Union([Type.Ref('Image'), Type.Null()]),

@@ -44,7 +44,12 @@ export const RulesetAnswer = Type.Object({ ruleset: RulesetSchema });
 export const RuleTraceSchema = Type.Object({
   index: Type.Integer(),
   name: Type.Union([Type.String(), Type.Null()]),
-  status: Type.Union([Type.Literal('matched'), Type.Literal('unmatched'), Type.Literal('unevaluated'), Type.Literal('disabled')]),
+  status: Type.Union([
+    Type.Literal('matched'),
+    Type.Literal('unmatched'),
+    Type.Literal('unevaluated'),
+    Type.Literal('disabled'),
+  ]),
   exit_if_matched: Type.Boolean(),
   groups: Type.Array(
     Type.Object({
@@ -55,7 +60,9 @@ export const RuleTraceSchema = Type.Object({
           operator: Type.Union([Type.String(), Type.Null()]),
           value: Type.Unknown({ description: 'the condition value or products, as written' }),
           observed: Type.Unknown({ description: 'what the request or the stored data held' }),
-          result: Type.Union([Type.Boolean(), Type.Null()], { description: 'null: not evaluated (an earlier condition of the group failed)' }),
+          result: Type.Union([Type.Boolean(), Type.Null()], {
+            description: 'null: not evaluated (an earlier condition of the group failed)',
+          }),
         }),
       ),
     }),
@@ -73,7 +80,9 @@ export const RuleCatalogSchema = Type.Object({
       operators: Type.Array(Type.Object({ code: Type.String(), label: Type.String(), value: Type.String() })),
     }),
   ),
-  outputs: Type.Array(Type.Object({ type: Type.String(), label: Type.String(), value: Type.String(), description: Type.String() })),
+  outputs: Type.Array(
+    Type.Object({ type: Type.String(), label: Type.String(), value: Type.String(), description: Type.String() }),
+  ),
   value_kinds: Type.Record(Type.String(), Type.String()),
   endpoints: Type.Array(Type.String()),
 });

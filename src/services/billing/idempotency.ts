@@ -18,14 +18,21 @@ export function idempotencyOf(key: string | null, request: unknown): Idempotency
 export function idempotencyRefused(state: 'conflict' | 'busy'): ConflictError {
   return state === 'conflict'
     ? new ConflictError('This Idempotency-Key was used with other parameters.', 'idempotency_conflict')
-    : new ConflictError('A request with this Idempotency-Key is still being processed; retry shortly.', 'idempotency_in_progress');
+    : new ConflictError(
+        'A request with this Idempotency-Key is still being processed; retry shortly.',
+        'idempotency_in_progress',
+      );
 }
 
 /**
  * Identical requests arriving together on this node share one run (other nodes wait on the key
  * in the store): the second gets the first's answer marked as shared; other parameters are refused.
  */
-export function sharedRuns<T>(): (shopId: number, idempotency: Idempotency, run: () => Promise<T>) => Promise<{ value: T; shared: boolean }> {
+export function sharedRuns<T>(): (
+  shopId: number,
+  idempotency: Idempotency,
+  run: () => Promise<T>,
+) => Promise<{ value: T; shared: boolean }> {
   const running = new Map<string, { hash: string; done: Promise<T> }>();
   return async (shopId, idempotency, run) => {
     const slot = `${shopId}\u0000${idempotency.key}`;

@@ -1,13 +1,23 @@
 import { sourceProperty } from '../../domain/attribution/source.js';
 import { billingTimestamp, nextIntervalDate } from '../../domain/billing/dates.js';
-import type { BillingAddress, BillingCharge, BillingCustomer, BillingOrder, BillingSubscription, Onetime } from '../../domain/billing/types.js';
+import type {
+  BillingAddress,
+  BillingCharge,
+  BillingCustomer,
+  BillingOrder,
+  BillingSubscription,
+  Onetime,
+} from '../../domain/billing/types.js';
 import { formatMoney } from '../../domain/catalog/money.js';
 import type { OnetimeWrite, Store } from '../../store/store.js';
 import { idempotencyRefused } from './idempotency.js';
 import { ledgerSubscriptions } from './ledger-subscribe.js';
 import { decodeOnetimeOutcome, type BillingProvider, type OnetimeOutcome, type OnetimePlan } from './provider.js';
 
-type LedgerStore = Pick<Store, 'getLedgerDoc' | 'listCustomerSubscriptions' | 'nextQueuedCharge' | 'saveReactivation' | 'createOnetime'>;
+type LedgerStore = Pick<
+  Store,
+  'getLedgerDoc' | 'listCustomerSubscriptions' | 'nextQueuedCharge' | 'saveReactivation' | 'createOnetime'
+>;
 
 /**
  * The ledger in Rebound's database as the billing provider. It charges no card: a charge
@@ -37,8 +47,13 @@ export function ledgerProvider(store: LedgerStore): BillingProvider {
       );
       let address: BillingAddress | null = null;
       if (plan.discountCode && subscriptions[0]) {
-        const current = await store.getLedgerDoc<BillingAddress>(shopId, 'billing_addresses', subscriptions[0].address_id);
-        if (current && current.customer_id === plan.customerId) address = { ...current, discount_code: plan.discountCode, updated_at: stamp };
+        const current = await store.getLedgerDoc<BillingAddress>(
+          shopId,
+          'billing_addresses',
+          subscriptions[0].address_id,
+        );
+        if (current && current.customer_id === plan.customerId)
+          address = { ...current, discount_code: plan.discountCode, updated_at: stamp };
       }
       await store.saveReactivation(shopId, { subscriptions, address });
       const discount =
@@ -62,7 +77,11 @@ export function ledgerProvider(store: LedgerStore): BillingProvider {
 }
 
 /** The documents a one-time purchase writes to the ledger, and its outcome. */
-function onetimeWrite(plan: OnetimePlan, customer: BillingCustomer | null, ids: { onetime: number; charge: number; order: number }): OnetimeWrite {
+function onetimeWrite(
+  plan: OnetimePlan,
+  customer: BillingCustomer | null,
+  ids: { onetime: number; charge: number; order: number },
+): OnetimeWrite {
   const stamp = billingTimestamp(plan.now);
   const price = formatMoney(plan.unitPrice);
   const paid = customer?.has_valid_payment_method === true;
@@ -101,7 +120,11 @@ function onetimeWrite(plan: OnetimePlan, customer: BillingCustomer | null, ids: 
   if (!paid) {
     const reason = customer?.reason_payment_method_not_valid ?? 'the customer has no valid payment method';
     return {
-      outcome: { kind: 'payment_failed', message: `The charge failed: ${reason}. The one-time purchase was cancelled.`, charge } satisfies OnetimeOutcome,
+      outcome: {
+        kind: 'payment_failed',
+        message: `The charge failed: ${reason}. The one-time purchase was cancelled.`,
+        charge,
+      } satisfies OnetimeOutcome,
       docs: [
         { kind: 'billing_onetimes', doc: { ...onetime } },
         { kind: 'billing_charges', doc: { ...charge } },
@@ -113,7 +136,15 @@ function onetimeWrite(plan: OnetimePlan, customer: BillingCustomer | null, ids: 
     charge_id: charge.id,
     customer_id: address.customer_id,
     created_at: stamp,
-    line_items: [{ shop_product_id: plan.productId, shop_variant_id: plan.variantId, quantity: plan.quantity, price, title: plan.productTitle }],
+    line_items: [
+      {
+        shop_product_id: plan.productId,
+        shop_variant_id: plan.variantId,
+        quantity: plan.quantity,
+        price,
+        title: plan.productTitle,
+      },
+    ],
   };
   return {
     outcome: { kind: 'created', onetime, charge, order } satisfies OnetimeOutcome,

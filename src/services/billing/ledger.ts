@@ -1,4 +1,9 @@
-import { normalizeAddress, normalizeCharge, normalizeCustomer, normalizeSubscription } from '../../domain/billing/normalize.js';
+import {
+  normalizeAddress,
+  normalizeCharge,
+  normalizeCustomer,
+  normalizeSubscription,
+} from '../../domain/billing/normalize.js';
 import type { Campaign, CampaignCounter, LedgerKind } from '../../domain/billing/types.js';
 import { NotFoundError } from '../../domain/errors.js';
 import {
@@ -14,7 +19,14 @@ import type { LedgerDoc, Store } from '../../store/store.js';
 
 type LedgerStore = Pick<
   Store,
-  'upsertLedger' | 'createCampaign' | 'getCampaign' | 'listCampaigns' | 'updateCampaign' | 'campaignCounts' | 'campaignTotals' | 'applyWebhook'
+  | 'upsertLedger'
+  | 'createCampaign'
+  | 'getCampaign'
+  | 'listCampaigns'
+  | 'updateCampaign'
+  | 'campaignCounts'
+  | 'campaignTotals'
+  | 'applyWebhook'
 >;
 
 const noCounts = (): Record<CampaignCounter, number> => ({ links_generated: 0, pages_opened: 0, reactivations: 0 });
@@ -27,7 +39,9 @@ export function ledgerDocs(kind: LedgerKind, body: unknown, now: number): Ledger
     case 'addresses':
       return validateRows(BillingAddressInput, body, 'billing addresses').map((r) => normalizeAddress(r, now));
     case 'subscriptions':
-      return validateRows(BillingSubscriptionInput, body, 'billing subscriptions').map((r) => normalizeSubscription(r, now));
+      return validateRows(BillingSubscriptionInput, body, 'billing subscriptions').map((r) =>
+        normalizeSubscription(r, now),
+      );
     case 'charges':
       return validateRows(BillingChargeInput, body, 'billing charges').map((r) => normalizeCharge(r, now));
   }

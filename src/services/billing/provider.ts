@@ -1,4 +1,11 @@
-import type { BillingAddress, BillingCharge, BillingCustomer, BillingOrder, BillingSubscription, Onetime } from '../../domain/billing/types.js';
+import type {
+  BillingAddress,
+  BillingCharge,
+  BillingCustomer,
+  BillingOrder,
+  BillingSubscription,
+  Onetime,
+} from '../../domain/billing/types.js';
 
 /** What reactivating a customer's subscriptions asks of the provider. */
 export interface ReactivationPlan {
@@ -86,7 +93,11 @@ export interface BillingProvider {
    * Creates a one-time purchase (and with `chargeNow` charges it) at most once per idempotency
    * key: a repeat gets the first outcome with `replayed`; other parameters are a ConflictError.
    */
-  createOnetime(shopId: number, plan: OnetimePlan, idempotency: Idempotency | null): Promise<OnetimeOutcome & { replayed: boolean }>;
+  createOnetime(
+    shopId: number,
+    plan: OnetimePlan,
+    idempotency: Idempotency | null,
+  ): Promise<OnetimeOutcome & { replayed: boolean }>;
   /** Creates an ACTIVE subscription at most once per idempotency key, as `createOnetime`. */
   createSubscription(
     shopId: number,
@@ -99,6 +110,10 @@ export interface BillingProvider {
 export function decodeOnetimeOutcome(text: string): OnetimeOutcome {
   const stored = JSON.parse(text) as Record<string, unknown>;
   if (stored.kind === 'created' || stored.kind === 'payment_failed') return stored as unknown as OnetimeOutcome;
-  if (stored.data) return { kind: 'created', ...(stored.data as { onetime: Onetime; charge: BillingCharge | null; order: BillingOrder | null }) };
+  if (stored.data)
+    return {
+      kind: 'created',
+      ...(stored.data as { onetime: Onetime; charge: BillingCharge | null; order: BillingOrder | null }),
+    };
   return { kind: 'payment_failed', message: String(stored.error), charge: stored.charge as BillingCharge };
 }

@@ -50,7 +50,9 @@ export function createBillingProviders(deps: {
     if (cached && cached.stamp === record.updated_at) return cached.provider;
     const token = secretKey && record.api_token ? openToken(record.api_token, secretKey, record.shop_id) : null;
     if (token === null)
-      throw new BadGatewayError("The shop's billing provider token cannot be read with this server's REBOUND_SECRET_KEY; store the token again.");
+      throw new BadGatewayError(
+        "The shop's billing provider token cannot be read with this server's REBOUND_SECRET_KEY; store the token again.",
+      );
     // The token travels with the base URL it was stored with, and to nothing else.
     const client = createRemoteClient(
       {
@@ -85,7 +87,12 @@ export function createBillingProviders(deps: {
     async settings(shopId: number): Promise<BillingProviderSettings> {
       const record = await store.getBillingProvider(shopId);
       if (!record) return { type: 'ledger', base_url: null, api_version: null, api_token_set: false };
-      return { type: record.type, base_url: record.base_url, api_version: record.api_version, api_token_set: record.api_token !== null };
+      return {
+        type: record.type,
+        base_url: record.base_url,
+        api_version: record.api_version,
+        api_token_set: record.api_token !== null,
+      };
     },
 
     /** Switches a shop's provider; a remote one keeps its stored token when none is given. */
@@ -98,18 +105,24 @@ export function createBillingProviders(deps: {
         const current = await store.getBillingProvider(shopId);
         const kept = current?.type === 'remote' ? current.api_token : null;
         // A stored token is bound to the origin it was given for: moving it elsewhere needs the token again.
-        if (input.api_token === undefined && kept !== null && new URL(current!.base_url!).origin !== new URL(baseUrl).origin)
-          throw new InvalidDocumentError('Invalid billing provider: send api_token again to use it with another base_url origin.', [
-            { path: 'api_token', message: 'required when base_url moves to another origin' },
-          ]);
+        if (
+          input.api_token === undefined &&
+          kept !== null &&
+          new URL(current!.base_url!).origin !== new URL(baseUrl).origin
+        )
+          throw new InvalidDocumentError(
+            'Invalid billing provider: send api_token again to use it with another base_url origin.',
+            [{ path: 'api_token', message: 'required when base_url moves to another origin' }],
+          );
         if (input.api_token === undefined && kept === null)
           throw new InvalidDocumentError('Invalid billing provider: api_token is required for a remote provider.', [
             { path: 'api_token', message: 'required' },
           ]);
         if (!secretKey) {
-          throw new InvalidDocumentError('This server cannot store an API token: set REBOUND_SECRET_KEY (64 hex characters) and restart.', [
-            { path: 'api_token', message: 'REBOUND_SECRET_KEY is not set' },
-          ]);
+          throw new InvalidDocumentError(
+            'This server cannot store an API token: set REBOUND_SECRET_KEY (64 hex characters) and restart.',
+            [{ path: 'api_token', message: 'REBOUND_SECRET_KEY is not set' }],
+          );
         }
         const sealed = input.api_token === undefined ? kept : sealToken(input.api_token, secretKey, shopId);
         await store.putBillingProvider(shopId, {

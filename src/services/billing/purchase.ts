@@ -20,7 +20,13 @@ export interface PurchaseRequest {
  * Resolves what one-time purchases and new subscriptions share: the address (a charge's, when a
  * charge is named), the catalog variant, and the date in the shop's time zone, never in the past.
  */
-export async function resolvePurchase(provider: BillingProvider, catalog: CatalogIndex, shop: Shop, request: PurchaseRequest, now: number) {
+export async function resolvePurchase(
+  provider: BillingProvider,
+  catalog: CatalogIndex,
+  shop: Shop,
+  request: PurchaseRequest,
+  now: number,
+) {
   let addressId = request.addressId;
   if (request.chargeId !== null) {
     const charge = await provider.charge(shop.id, request.chargeId);
@@ -32,7 +38,10 @@ export async function resolvePurchase(provider: BillingProvider, catalog: Catalo
   const product: IndexedProduct | undefined = (await loadCatalog(catalog, shop.id)).byVariant.get(request.variantId);
   const variantIndex = product?.variants.findIndex((v) => v.id === request.variantId) ?? -1;
   if (!product || variantIndex < 0)
-    throw new InvalidInputError('shop_variant_id', `Parameter shop_variant_id: variant ${request.variantId} is not in the catalog.`);
+    throw new InvalidInputError(
+      'shop_variant_id',
+      `Parameter shop_variant_id: variant ${request.variantId} is not in the catalog.`,
+    );
   const today = shopToday(now, shop.timezone);
   let date: string;
   if (request.date === 'today') date = today;
@@ -41,7 +50,10 @@ export async function resolvePurchase(provider: BillingProvider, catalog: Catalo
   else {
     const queued = await provider.nextQueuedCharge(shop.id, address.id, today);
     if (!queued)
-      throw new MissingInputError('next_charge_scheduled_at', 'Parameter next_charge_scheduled_at is required: the address has no queued charge to join.');
+      throw new MissingInputError(
+        'next_charge_scheduled_at',
+        'Parameter next_charge_scheduled_at is required: the address has no queued charge to join.',
+      );
     date = queued.scheduled_at.slice(0, 10);
   }
   if (date < today)

@@ -12,7 +12,11 @@ import type { BillingProvider, ReactivationResult } from './provider.js';
 import type { BillingProviders } from './providers.js';
 
 /** A subscription of the reactivation context: the public API's shape with its link and catalog product. */
-export type ContextSubscription = BillingSubscription & { service_reactivate_link: string; shop_product: unknown; shop_variant: unknown };
+export type ContextSubscription = BillingSubscription & {
+  service_reactivate_link: string;
+  shop_product: unknown;
+  shop_variant: unknown;
+};
 
 /** `GET /api/v1/billing/reactivate`'s `data`. */
 export interface ReactivationContext {
@@ -52,7 +56,10 @@ const ACTIVE = 'ACTIVE';
 /** Reactivation context, signed one-click links, and what a link does (docs/billing.md). */
 export function createReactivationService(deps: {
   providers: Pick<BillingProviders, 'forShop'>;
-  store: Pick<Store, 'getCampaign' | 'countCampaign' | 'getShopByHandle' | 'claimCampaign' | 'releaseCampaignClaim' | 'campaignClaims'>;
+  store: Pick<
+    Store,
+    'getCampaign' | 'countCampaign' | 'getShopByHandle' | 'claimCampaign' | 'releaseCampaignClaim' | 'campaignClaims'
+  >;
   catalog: CatalogIndex;
   publicUrl: string;
   clock?: () => number;
@@ -76,7 +83,10 @@ export function createReactivationService(deps: {
   }
 
   /** The product and variant of a subscription from the catalog index (null when gone). */
-  function catalogProduct(shopCatalog: ShopCatalog, sub: BillingSubscription): { shop_product: unknown; shop_variant: unknown } {
+  function catalogProduct(
+    shopCatalog: ShopCatalog,
+    sub: BillingSubscription,
+  ): { shop_product: unknown; shop_variant: unknown } {
     const product = shopCatalog.products.get(sub.shop_product_id);
     const index = product?.variants.findIndex((v) => v.id === sub.shop_variant_id) ?? -1;
     return {
@@ -99,13 +109,22 @@ export function createReactivationService(deps: {
   ) {
     const cancelled = subs.filter((s) => s.status !== ACTIVE);
     if (cancelled.length === 0) return { state: 'reactivated' as const, discount: null, updated: null }; // already active: nothing written or counted
-    if (campaign && !(await store.claimCampaign(shop.id, campaign.campaign.id, customerId, campaign.campaign.max_claims_per_customer))) {
+    if (
+      campaign &&
+      !(await store.claimCampaign(shop.id, campaign.campaign.id, customerId, campaign.campaign.max_claims_per_customer))
+    ) {
       return { state: 'already_claimed' as const, discount: null, updated: null };
     }
     const now = clock();
     let result: ReactivationResult;
     try {
-      result = await provider.reactivate(shop.id, { customerId, subscriptions: cancelled, discountCode, today: shopToday(now, shop.timezone), now });
+      result = await provider.reactivate(shop.id, {
+        customerId,
+        subscriptions: cancelled,
+        discountCode,
+        today: shopToday(now, shop.timezone),
+        now,
+      });
     } catch (error) {
       if (campaign) await store.releaseCampaignClaim(shop.id, campaign.campaign.id, customerId);
       throw error;
@@ -150,7 +169,8 @@ export function createReactivationService(deps: {
         chosen.map((s) => s.id),
         now,
       );
-      if (params.campaignId !== null) await store.countCampaign(shop.id, params.campaignId, params.tk ?? '', 'links_generated', chosen.length + 1);
+      if (params.campaignId !== null)
+        await store.countCampaign(shop.id, params.campaignId, params.tk ?? '', 'links_generated', chosen.length + 1);
       return { service_reactivate_all_link: allLink, billing_customer: customer, billing_subscriptions: subscriptions };
     },
 
@@ -180,12 +200,22 @@ export function createReactivationService(deps: {
       let state: 'offer' | 'reactivated' | 'already_claimed' = 'offer';
       let discount: ReactivationResult['discount'] = null;
       let current = subs;
-      const claimedOut = live && campaign !== null && (await store.campaignClaims(shop.id, campaign.id, customerId)) >= campaign.max_claims_per_customer;
+      const claimedOut =
+        live &&
+        campaign !== null &&
+        (await store.campaignClaims(shop.id, campaign.id, customerId)) >= campaign.max_claims_per_customer;
       // A customer who used up the campaign's claims sees so; one whose link is already fully
       // active (a repeated click) sees the same success page as the first time.
       if (claimedOut) state = subs.every((s) => s.status === ACTIVE) ? 'reactivated' : 'already_claimed';
       else if (live && (intent === 'confirm' || (intent === 'view' && shop.settings.reactivate_on_get === true))) {
-        const done = await reactivate(shop, provider, customerId, subs, link.billing_discount_code ?? null, campaign ? { campaign, tk } : null);
+        const done = await reactivate(
+          shop,
+          provider,
+          customerId,
+          subs,
+          link.billing_discount_code ?? null,
+          campaign ? { campaign, tk } : null,
+        );
         state = done.state;
         discount = done.discount;
         const updated = done.updated;
@@ -200,7 +230,10 @@ export function createReactivationService(deps: {
         state,
         discount,
         link: `/billing/reactivate?${new URLSearchParams(link).toString()}`,
-        subscriptions: current.map((subscription) => ({ subscription, image: imageOf(shopCatalog?.products.get(subscription.shop_product_id)?.json.tail) })),
+        subscriptions: current.map((subscription) => ({
+          subscription,
+          image: imageOf(shopCatalog?.products.get(subscription.shop_product_id)?.json.tail),
+        })),
       };
     },
   };

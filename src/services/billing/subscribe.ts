@@ -20,7 +20,10 @@ export interface SubscribeRequest extends PurchaseRequest {
 export function subscribeRequestOf(values: SubscribeQuery): SubscribeRequest {
   requireAddressOrCharge(values);
   if (values.order_interval_frequency === 0) {
-    throw new InvalidInputError('order_interval_frequency', 'Missing required parameter order_interval_frequency (a whole number from 1).');
+    throw new InvalidInputError(
+      'order_interval_frequency',
+      'Missing required parameter order_interval_frequency (a whole number from 1).',
+    );
   }
   return {
     addressId: values.address_id,
@@ -36,13 +39,27 @@ export function subscribeRequestOf(values: SubscribeQuery): SubscribeRequest {
 }
 
 /** New subscriptions on an address (docs/billing.md, "New subscriptions"), idempotent by Idempotency-Key as one-time purchases are. */
-export function createSubscribeService(deps: { providers: Pick<BillingProviders, 'forShop'>; catalog: CatalogIndex; clock?: () => number }) {
+export function createSubscribeService(deps: {
+  providers: Pick<BillingProviders, 'forShop'>;
+  catalog: CatalogIndex;
+  clock?: () => number;
+}) {
   const clock = deps.clock ?? Date.now;
   return {
-    async subscribe(shop: Shop, request: SubscribeRequest, idempotencyKey: string | null): Promise<{ subscription: BillingSubscription; replayed: boolean }> {
+    async subscribe(
+      shop: Shop,
+      request: SubscribeRequest,
+      idempotencyKey: string | null,
+    ): Promise<{ subscription: BillingSubscription; replayed: boolean }> {
       const provider = await deps.providers.forShop(shop.id);
       const now = clock();
-      const { address, addressId, product, variantIndex, date } = await resolvePurchase(provider, deps.catalog, shop, request, now);
+      const { address, addressId, product, variantIndex, date } = await resolvePurchase(
+        provider,
+        deps.catalog,
+        shop,
+        request,
+        now,
+      );
       const variant = JSON.parse(product.json.variants[variantIndex]!) as { title: string; sku?: string | null };
       return provider.createSubscription(
         shop.id,

@@ -1,7 +1,19 @@
 import { createHash, createHmac } from 'node:crypto';
-import { addressFromRemote, chargeFromRemote, customerFromRemote, subscriptionFromRemote } from '../../domain/billing/recharge.js';
+import {
+  addressFromRemote,
+  chargeFromRemote,
+  customerFromRemote,
+  subscriptionFromRemote,
+} from '../../domain/billing/recharge.js';
 import type { LedgerKind } from '../../domain/billing/types.js';
-import { AppError, InvalidBodyError, InvalidDocumentError, InvalidInputError, NotFoundError, UnauthorizedError } from '../../domain/errors.js';
+import {
+  AppError,
+  InvalidBodyError,
+  InvalidDocumentError,
+  InvalidInputError,
+  NotFoundError,
+  UnauthorizedError,
+} from '../../domain/errors.js';
 import { safeEqual } from '../../domain/keys.js';
 import type { LedgerDoc, Store } from '../../store/store.js';
 import { ledgerDocs } from './ledger.js';
@@ -33,7 +45,8 @@ type Mapped = { kind: LedgerKind; docs: LedgerDoc[]; webhookId: string };
 
 /** Maps a 2021-11 object (the body's `field`) to the ledger's document; a shape that does not map is a 422 (the provider does not retry those). */
 function fromRemote(kind: LedgerKind, object: unknown, field: string): LedgerDoc {
-  if (!object || typeof object !== 'object') throw new InvalidDocumentError(`The webhook body has no ${field} object.`, [{ path: field, message: 'missing' }]);
+  if (!object || typeof object !== 'object')
+    throw new InvalidDocumentError(`The webhook body has no ${field} object.`, [{ path: field, message: 'missing' }]);
   try {
     switch (kind) {
       case 'subscriptions':
@@ -46,9 +59,10 @@ function fromRemote(kind: LedgerKind, object: unknown, field: string): LedgerDoc
         return chargeFromRemote(object as never);
     }
   } catch (error) {
-    throw new InvalidDocumentError(`The webhook's ${field} does not map: ${error instanceof AppError ? error.message : 'malformed'}`, [
-      { path: field, message: 'malformed' },
-    ]);
+    throw new InvalidDocumentError(
+      `The webhook's ${field} does not map: ${error instanceof AppError ? error.message : 'malformed'}`,
+      [{ path: field, message: 'malformed' }],
+    );
   }
 }
 
@@ -74,7 +88,8 @@ export function createBillingWebhooks(deps: {
 
   function neutral(secret: string, headers: BillingWebhookHeaders, raw: Buffer): Mapped {
     const expected = createHmac('sha256', secret).update(raw).digest('hex');
-    if (!safeEqual(headers.signature!.trim().toLowerCase(), expected)) throw new UnauthorizedError('Invalid webhook signature.', 'webhook_signature');
+    if (!safeEqual(headers.signature!.trim().toLowerCase(), expected))
+      throw new UnauthorizedError('Invalid webhook signature.', 'webhook_signature');
     const body = parsed(raw);
     const singular = (headers.topic ?? '').split('/')[0] ?? '';
     const kind = TOPICS.get(singular);
@@ -84,8 +99,14 @@ export function createBillingWebhooks(deps: {
         `Unknown webhook topic "${(headers.topic ?? '').slice(0, 60)}": expected subscription/*, customer/*, address/* or charge/*.`,
       );
     if (!headers.webhookId || headers.webhookId.length > 200)
-      throw new InvalidInputError('X-Billing-Webhook-Id', 'The X-Billing-Webhook-Id header is required (at most 200 characters).');
-    const document = body && typeof body === 'object' && Object.hasOwn(body, singular) ? (body as Record<string, unknown>)[singular] : body;
+      throw new InvalidInputError(
+        'X-Billing-Webhook-Id',
+        'The X-Billing-Webhook-Id header is required (at most 200 characters).',
+      );
+    const document =
+      body && typeof body === 'object' && Object.hasOwn(body, singular)
+        ? (body as Record<string, unknown>)[singular]
+        : body;
     return { kind, docs: ledgerDocs(kind, [document], clock()), webhookId: headers.webhookId };
   }
 
@@ -97,14 +118,19 @@ export function createBillingWebhooks(deps: {
       if (!/^\d{1,12}$/.test(t) || (headers.timestamp !== undefined && headers.timestamp.trim() !== t))
         throw new UnauthorizedError('Invalid webhook signature.', 'webhook_signature');
       if (Math.abs(clock() / 1000 - Number(t)) > SIGNATURE_TOLERANCE_S)
-        throw new UnauthorizedError("The webhook signature's timestamp is more than 5 minutes from now.", 'webhook_signature');
+        throw new UnauthorizedError(
+          "The webhook signature's timestamp is more than 5 minutes from now.",
+          'webhook_signature',
+        );
       const expected = createHmac('sha256', secret).update(`${t}.`).update(raw).digest('hex');
-      if (!safeEqual((parts.get('v1') ?? '').toLowerCase(), expected)) throw new UnauthorizedError('Invalid webhook signature.', 'webhook_signature');
+      if (!safeEqual((parts.get('v1') ?? '').toLowerCase(), expected))
+        throw new UnauthorizedError('Invalid webhook signature.', 'webhook_signature');
       return;
     }
     // The legacy scheme is a plain SHA-256 of the secret followed by the body, not an HMAC.
     const expected = createHash('sha256').update(secret).update(raw).digest('hex');
-    if (!safeEqual(headers.legacySignature!.trim().toLowerCase(), expected)) throw new UnauthorizedError('Invalid webhook signature.', 'webhook_signature');
+    if (!safeEqual(headers.legacySignature!.trim().toLowerCase(), expected))
+      throw new UnauthorizedError('Invalid webhook signature.', 'webhook_signature');
   }
 
   function platform(secret: string, headers: BillingWebhookHeaders, raw: Buffer): Mapped | null {
@@ -114,7 +140,10 @@ export function createBillingWebhooks(deps: {
     const kind = TOPICS.get(singular);
     if (!kind) return null; // a topic Rebound does not keep (order/*, onetime/*, …): acknowledged so it is not resent
     const body = parsed(raw);
-    const object = body && typeof body === 'object' && Object.hasOwn(body, singular) ? (body as Record<string, unknown>)[singular] : undefined;
+    const object =
+      body && typeof body === 'object' && Object.hasOwn(body, singular)
+        ? (body as Record<string, unknown>)[singular]
+        : undefined;
     // The platform sends no delivery id, and signs no topic: a delivery is known by its body alone,
     // so the same body resent under another topic is a repeat.
     const webhookId = `body:${createHash('sha256').update(raw).digest('hex')}`;
@@ -132,14 +161,22 @@ export function createBillingWebhooks(deps: {
   }
 
   return {
-    async receive(handle: string, headers: BillingWebhookHeaders, raw: Buffer): Promise<'applied' | 'duplicate' | 'ignored'> {
+    async receive(
+      handle: string,
+      headers: BillingWebhookHeaders,
+      raw: Buffer,
+    ): Promise<'applied' | 'duplicate' | 'ignored'> {
       const shop = await deps.store.getShopByHandle(handle);
       if (!shop) throw new NotFoundError(`Shop ${handle} not found.`);
       if (!shop.billing_webhook_secret)
-        throw new UnauthorizedError('Billing webhooks are not configured for this shop (set billing_webhook_secret).', 'webhooks_not_configured');
+        throw new UnauthorizedError(
+          'Billing webhooks are not configured for this shop (set billing_webhook_secret).',
+          'webhooks_not_configured',
+        );
       let mapped: Mapped | null;
       if (headers.signature !== undefined) mapped = neutral(shop.billing_webhook_secret, headers, raw);
-      else if (headers.timedSignature !== undefined || headers.legacySignature !== undefined) mapped = platform(shop.billing_webhook_secret, headers, raw);
+      else if (headers.timedSignature !== undefined || headers.legacySignature !== undefined)
+        mapped = platform(shop.billing_webhook_secret, headers, raw);
       else
         throw new UnauthorizedError(
           'The webhook carries no signature (X-Billing-Hmac-Sha256, X-Recharge-Webhook-Signature or X-Recharge-Hmac-Sha256).',

@@ -12,7 +12,11 @@ import type { EventsService } from './index.js';
  * intake, widget clicks and add-to-carts the tracking, both durable before the answer; every
  * other event is acknowledged and counted only.
  */
-export function createBulkEventsService(deps: { events: Pick<EventsService, 'ingest'>; tracking: Pick<TrackingService, 'track'>; catalog: CatalogIndex }) {
+export function createBulkEventsService(deps: {
+  events: Pick<EventsService, 'ingest'>;
+  tracking: Pick<TrackingService, 'track'>;
+  catalog: CatalogIndex;
+}) {
   /** A shop that requires customer signatures gets them for every event naming a customer, as the single forms do. */
   async function checkSignatures(shopId: number, batch: readonly BulkEvent[]): Promise<void> {
     const named = batch.filter((e) => e.kind !== 'counted' && e.customerId !== null);
@@ -36,7 +40,9 @@ export function createBulkEventsService(deps: { events: Pick<EventsService, 'ing
       const views = batch.filter((e) => e.kind === 'view');
       const tracked = batch.filter((e) => e.kind === 'track');
       // A view names its product by id or by handle; the intake stores handles (resolved when read).
-      const catalog = views.some((v) => v.handle === null && v.productId !== null) ? await loadCatalog(deps.catalog, shopId) : null;
+      const catalog = views.some((v) => v.handle === null && v.productId !== null)
+        ? await loadCatalog(deps.catalog, shopId)
+        : null;
       const writes: Promise<unknown>[] = views.map((view) =>
         deps.events.ingest(shopId, {
           uuid: view.uuid,
@@ -44,7 +50,8 @@ export function createBulkEventsService(deps: { events: Pick<EventsService, 'ing
           subject: 'user',
           verb: 'viewed',
           noun: 'product',
-          handle: view.handle ?? (view.productId === null ? null : (catalog?.products.get(view.productId)?.handle ?? null)),
+          handle:
+            view.handle ?? (view.productId === null ? null : (catalog?.products.get(view.productId)?.handle ?? null)),
           subject_email: null,
           theme_id: null,
           created_at: view.at ?? now,

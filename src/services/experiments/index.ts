@@ -9,7 +9,10 @@ import type { CatalogIndex } from '../../indexes/catalog-index.js';
 import type { ExposureWriter } from '../../jobs/exposure-writer.js';
 import type { Store } from '../../store/store.js';
 
-type ExperimentsStore = Pick<Store, 'createExperiment' | 'listExperiments' | 'stopExperiment' | 'experimentDays' | 'recordExposures'>;
+type ExperimentsStore = Pick<
+  Store,
+  'createExperiment' | 'listExperiments' | 'stopExperiment' | 'experimentDays' | 'recordExposures'
+>;
 
 function problem(path: string, message: string): never {
   throw new InvalidDocumentError(`Invalid experiment: ${path}: ${message}.`, [{ path, message }]);
@@ -22,7 +25,12 @@ const isoDay = (day: number) => `${String(day).slice(0, 4)}-${String(day).slice(
  * Experiments (docs/attribution.md, "Experiments"): admin use cases, the routing of ruleset
  * requests on the hot path (in memory, by hash), and results from per-day totals.
  */
-export function createExperimentsService(deps: { store: ExperimentsStore; catalog: CatalogIndex; exposures: ExposureWriter; clock?: () => number }) {
+export function createExperimentsService(deps: {
+  store: ExperimentsStore;
+  catalog: CatalogIndex;
+  exposures: ExposureWriter;
+  clock?: () => number;
+}) {
   const { store, catalog, exposures } = deps;
   const clock = deps.clock ?? Date.now;
 
@@ -42,14 +50,17 @@ export function createExperimentsService(deps: { store: ExperimentsStore; catalo
       input.arms.forEach((arm, i) => {
         if (names.has(arm.name)) problem(`arms[${i}].name`, `"${arm.name}" names two arms`);
         names.add(arm.name);
-        if (arm.ruleset_id !== null && !rulesets.has(arm.ruleset_id)) problem(`arms[${i}].ruleset_id`, `unknown ruleset ${arm.ruleset_id}`);
+        if (arm.ruleset_id !== null && !rulesets.has(arm.ruleset_id))
+          problem(`arms[${i}].ruleset_id`, `unknown ruleset ${arm.ruleset_id}`);
       });
       const experiments = await store.listExperiments(shopId);
       if (experiments.some((e) => e.status === 'running' && e.ruleset_id === input.ruleset_id))
         throw new ConflictError(`Ruleset ${input.ruleset_id} already has a running experiment; stop it first.`);
       const clash = clashingArm(experiments, input.ruleset_id, input.arms);
       if (clash)
-        throw new ConflictError(`Arm "${clash.arm}" would send the same source as an arm of running experiment ${clash.experiment.id}; name it differently.`);
+        throw new ConflictError(
+          `Arm "${clash.arm}" would send the same source as an arm of running experiment ${clash.experiment.id}; name it differently.`,
+        );
       const created = await store.createExperiment(shopId, {
         name: input.name,
         ruleset_id: input.ruleset_id,
@@ -72,10 +83,15 @@ export function createExperimentsService(deps: { store: ExperimentsStore; catalo
       const { winner } = validateDocument(StopExperimentInput, body ?? {}, 'stop');
       const experiment = await find(shopId, id);
       if (winner !== null && !experiment.arms.some((a) => a.name === winner))
-        problem('winner', `"${winner}" is not an arm of experiment ${id} (${experiment.arms.map((a) => a.name).join(', ')})`);
+        problem(
+          'winner',
+          `"${winner}" is not an arm of experiment ${id} (${experiment.arms.map((a) => a.name).join(', ')})`,
+        );
       if (experiment.status === 'stopped') {
         if (experiment.winner === winner) return experiment;
-        throw new ConflictError(`Experiment ${id} was already stopped with winner ${JSON.stringify(experiment.winner)}.`);
+        throw new ConflictError(
+          `Experiment ${id} was already stopped with winner ${JSON.stringify(experiment.winner)}.`,
+        );
       }
       const stopped = await store.stopExperiment(shopId, id, winner);
       await catalog.apply(shopId, { experiments: true });
@@ -93,12 +109,21 @@ export function createExperimentsService(deps: { store: ExperimentsStore; catalo
       const visitor = visitorKey(uuid, customerId);
       const routing = routeRequest(shop.experiments, rulesetId, visitor, servable);
       if (routing.arm && visitor !== null)
-        exposures.record({ shop_id: shopId, experiment_id: routing.arm.experimentId, arm: routing.arm.index, visitor, created_at: clock() });
+        exposures.record({
+          shop_id: shopId,
+          experiment_id: routing.arm.experimentId,
+          arm: routing.arm.index,
+          visitor,
+          created_at: clock(),
+        });
       return routing;
     },
 
     /** Bulk import of visitors arms served (the demo shop's history), straight to the store. */
-    async importVisitors(shopId: number, rows: { experiment_id: number; arm: number; visitor: string; created_at: number }[]): Promise<void> {
+    async importVisitors(
+      shopId: number,
+      rows: { experiment_id: number; arm: number; visitor: string; created_at: number }[],
+    ): Promise<void> {
       await store.recordExposures(rows.map((r) => ({ ...r, shop_id: shopId })));
     },
 
@@ -114,7 +139,11 @@ export function createExperimentsService(deps: { store: ExperimentsStore; catalo
       const experiment = await find(shopId, id);
       await exposures.flush();
       const days = cumulativeSeries(experiment, await store.experimentDays(shopId, id));
-      return { experiment, arms: experiment.arms.map((a) => a.name), days: days.map((d) => ({ ...d, day: isoDay(d.day) })) };
+      return {
+        experiment,
+        arms: experiment.arms.map((a) => a.name),
+        days: days.map((d) => ({ ...d, day: isoDay(d.day) })),
+      };
     },
   };
 }

@@ -85,7 +85,12 @@ function priced(
   return indexes.filter((i) => prices[i] !== undefined && priceMatches(prices[i]!, price));
 }
 
-function pick(catalog: ShopCatalog, product: IndexedProduct, market: IndexedMarket | null, keep?: readonly number[]): Picked {
+function pick(
+  catalog: ShopCatalog,
+  product: IndexedProduct,
+  market: IndexedMarket | null,
+  keep?: readonly number[],
+): Picked {
   return {
     product,
     ...(keep ? { keep } : {}),
@@ -97,12 +102,17 @@ function pick(catalog: ShopCatalog, product: IndexedProduct, market: IndexedMark
  * The market a request names by `country_code`, or by the deprecated `presentment_prices`
  * currency; both need the read_markets scope. No matching market: base prices, whole catalog.
  */
-export function resolveMarket(catalog: ShopCatalog, place: { countryCode: string | null; currency?: string | null }): IndexedMarket | null {
+export function resolveMarket(
+  catalog: ShopCatalog,
+  place: { countryCode: string | null; currency?: string | null },
+): IndexedMarket | null {
   const { countryCode, currency = null } = place;
   if (countryCode === null && currency === null) return null;
   if (!catalog.shop.scopes.includes('read_markets')) {
     throw new ForbiddenError(
-      countryCode !== null ? 'country_code needs the read_markets scope.' : 'presentment_prices needs the read_markets scope.',
+      countryCode !== null
+        ? 'country_code needs the read_markets scope.'
+        : 'presentment_prices needs the read_markets scope.',
       'key_scope',
     );
   }

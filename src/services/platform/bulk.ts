@@ -28,19 +28,27 @@ export async function runBulkExport(
 ): Promise<{ url: string | null; objects: number }> {
   let operation: BulkOperation | null = null;
   for (let attempt = 0; operation === null; attempt++) {
-    const data = await gql.request<{ bulkOperationRunQuery: { bulkOperation: BulkOperation | null; userErrors: unknown[] } }>(RUN_BULK, { query });
+    const data = await gql.request<{
+      bulkOperationRunQuery: { bulkOperation: BulkOperation | null; userErrors: unknown[] };
+    }>(RUN_BULK, { query });
     operation = data.bulkOperationRunQuery.bulkOperation;
     if (operation) break;
     const current = (await gql.request<{ currentBulkOperation: BulkOperation | null }>(CURRENT)).currentBulkOperation;
-    if (attempt >= 2 || !current || FINISHED.has(current.status)) throw new PlatformError('the platform refused the bulk query');
+    if (attempt >= 2 || !current || FINISHED.has(current.status))
+      throw new PlatformError('the platform refused the bulk query');
     await waitFor(gql, current.id, options);
   }
   const done = await waitFor(gql, operation.id, options);
-  if (done.status !== 'COMPLETED') throw new PlatformError(`the bulk operation ended ${done.status}${done.errorCode ? ` (${done.errorCode})` : ''}`);
+  if (done.status !== 'COMPLETED')
+    throw new PlatformError(`the bulk operation ended ${done.status}${done.errorCode ? ` (${done.errorCode})` : ''}`);
   return { url: done.url ?? null, objects: Number(done.objectCount ?? 0) };
 }
 
-async function waitFor(gql: GraphqlClient, id: string, options: { pollMs: number; stillWanted: () => Promise<boolean> }): Promise<BulkOperation> {
+async function waitFor(
+  gql: GraphqlClient,
+  id: string,
+  options: { pollMs: number; stillWanted: () => Promise<boolean> },
+): Promise<BulkOperation> {
   for (;;) {
     const node = (await gql.request<{ node: BulkOperation | null }>(BULK_STATUS, { id })).node;
     if (!node) throw new PlatformError('the bulk operation disappeared');

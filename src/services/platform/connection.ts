@@ -2,7 +2,13 @@ import { Type, type Static } from '@sinclair/typebox';
 import { openToken, sealToken } from '../../domain/billing/token-cipher.js';
 import { ConflictError, InvalidDocumentError, NotFoundError } from '../../domain/errors.js';
 import { validateDocument } from '../../domain/inputs/validate.js';
-import { emptyCounts, isRunning, type PlatformSync, type PlatformView, type SyncMode } from '../../domain/platform/types.js';
+import {
+  emptyCounts,
+  isRunning,
+  type PlatformSync,
+  type PlatformView,
+  type SyncMode,
+} from '../../domain/platform/types.js';
 import type { PlatformConnectionRecord } from '../../store/platform-store.js';
 import type { Store } from '../../store/store.js';
 import { createGraphqlClient, type GraphqlClient, type GraphqlPolicy } from './graphql.js';
@@ -11,26 +17,48 @@ import type { UpstreamClient } from '../upstream/client.js';
 
 export const PlatformInput = Type.Object(
   {
-    shop_domain: Type.String({ pattern: '^[a-z0-9][a-z0-9.-]{0,253}$', maxLength: 255, description: 'e.g. acme.myshopify.com' }),
+    shop_domain: Type.String({
+      pattern: '^[a-z0-9][a-z0-9.-]{0,253}$',
+      maxLength: 255,
+      description: 'e.g. acme.myshopify.com',
+    }),
     access_token: Type.Optional(
-      Type.String({ minLength: 1, maxLength: 500, description: 'write-only: sealed, never returned; omit to keep the stored one (same origin only)' }),
+      Type.String({
+        minLength: 1,
+        maxLength: 500,
+        description: 'write-only: sealed, never returned; omit to keep the stored one (same origin only)',
+      }),
     ),
     api_version: Type.String({ pattern: '^\\d{4}-\\d{2}$', description: 'the Admin API version, e.g. 2025-10' }),
-    webhook_secret: Type.Optional(Type.String({ minLength: 16, maxLength: 500, description: "the app's client secret: it signs the platform's webhooks" })),
-    api_url: Type.Optional(Type.String({ maxLength: 500, description: 'default https://{shop_domain}/admin/api/{api_version}' })),
+    webhook_secret: Type.Optional(
+      Type.String({
+        minLength: 16,
+        maxLength: 500,
+        description: "the app's client secret: it signs the platform's webhooks",
+      }),
+    ),
+    api_url: Type.Optional(
+      Type.String({ maxLength: 500, description: 'default https://{shop_domain}/admin/api/{api_version}' }),
+    ),
   },
   { additionalProperties: false },
 );
 export type PlatformInput = Static<typeof PlatformInput>;
 
 export const SyncRequestInput = Type.Object(
-  { mode: Type.Optional(Type.Union([Type.Literal('full'), Type.Literal('reconcile')], { description: 'default full' })) },
+  {
+    mode: Type.Optional(Type.Union([Type.Literal('full'), Type.Literal('reconcile')], { description: 'default full' })),
+  },
   { additionalProperties: false },
 );
 
-type ConnectionStore = Pick<Store, 'getPlatformConnection' | 'putPlatformConnection' | 'updatePlatformConnection' | 'updateShop'>;
+type ConnectionStore = Pick<
+  Store,
+  'getPlatformConnection' | 'putPlatformConnection' | 'updatePlatformConnection' | 'updateShop'
+>;
 
-const problem = (path: string, message: string) => new InvalidDocumentError(`Invalid platform connection: ${path} ${message}.`, [{ path, message }]);
+const problem = (path: string, message: string) =>
+  new InvalidDocumentError(`Invalid platform connection: ${path} ${message}.`, [{ path, message }]);
 
 export function viewOf(record: PlatformConnectionRecord): PlatformView {
   return {
@@ -46,7 +74,15 @@ export function viewOf(record: PlatformConnectionRecord): PlatformView {
 }
 
 export function newSync(previous: PlatformSync | null, mode: SyncMode): PlatformSync {
-  return { id: (previous?.id ?? 0) + 1, mode, phase: 'queued', counts: emptyCounts(), started_at: null, finished_at: null, error: null };
+  return {
+    id: (previous?.id ?? 0) + 1,
+    mode,
+    phase: 'queued',
+    counts: emptyCounts(),
+    started_at: null,
+    finished_at: null,
+    error: null,
+  };
 }
 
 /**
@@ -79,17 +115,23 @@ export function createPlatformConnections(deps: {
     /** Saves the connection and queues a full sync. */
     async connect(shopId: number, body: unknown): Promise<PlatformView> {
       const input = validateDocument(PlatformInput, body, 'platform connection');
-      const apiUrl = checkUpstreamUrl(input.api_url ?? `https://${input.shop_domain}/admin/api/${input.api_version}`, 'api_url', deps.allowPrivate);
+      const apiUrl = checkUpstreamUrl(
+        input.api_url ?? `https://${input.shop_domain}/admin/api/${input.api_version}`,
+        'api_url',
+        deps.allowPrivate,
+      );
       await deps.upstream.checkResolves(apiUrl, 'api_url');
       const origin = new URL(apiUrl).origin;
-      if (!secretKey) throw problem('access_token', 'cannot be stored: set REBOUND_SECRET_KEY (64 hex characters) and restart');
+      if (!secretKey)
+        throw problem('access_token', 'cannot be stored: set REBOUND_SECRET_KEY (64 hex characters) and restart');
       const current = await store.getPlatformConnection(shopId);
       let sealed: string;
       if (input.access_token !== undefined) sealed = sealToken(`${origin}\n${input.access_token}`, secretKey, shopId);
       else {
         const kept = current?.access_token ? openToken(current.access_token, secretKey, shopId) : null;
         if (kept === null) throw problem('access_token', 'is required');
-        if (!kept.startsWith(`${origin}\n`)) throw problem('access_token', 'must be sent again when api_url moves to another origin');
+        if (!kept.startsWith(`${origin}\n`))
+          throw problem('access_token', 'must be sent again when api_url moves to another origin');
         sealed = current!.access_token!;
       }
       if (input.webhook_secret !== undefined) await store.updateShop(shopId, { webhook_secret: input.webhook_secret });

@@ -23,7 +23,12 @@ export interface GraphqlPolicy {
   maxBytes: number;
 }
 
-export const DEFAULT_GRAPHQL_POLICY: GraphqlPolicy = { deadlineMs: 30_000, tries: 8, backoffMs: 500, maxBytes: 8 * 1024 * 1024 };
+export const DEFAULT_GRAPHQL_POLICY: GraphqlPolicy = {
+  deadlineMs: 30_000,
+  tries: 8,
+  backoffMs: 500,
+  maxBytes: 8 * 1024 * 1024,
+};
 
 interface ThrottleStatus {
   maximumAvailable: number;
@@ -57,7 +62,12 @@ export const graphqlStats = { calls: 0, throttled: 0, retried: 0, refused: 0, wa
  * fewer points are available than the next query is expected to cost), retries `THROTTLED`, `429`
  * (after `Retry-After`) and `5xx` with backoff, and reports a refused token as such.
  */
-export function createGraphqlClient(deps: { upstream: Pick<UpstreamClient, 'call' | 'open'>; apiUrl: string; token: string; policy?: Partial<GraphqlPolicy> }) {
+export function createGraphqlClient(deps: {
+  upstream: Pick<UpstreamClient, 'call' | 'open'>;
+  apiUrl: string;
+  token: string;
+  policy?: Partial<GraphqlPolicy>;
+}) {
   const policy = { ...DEFAULT_GRAPHQL_POLICY, ...deps.policy };
   const endpoint = `${deps.apiUrl.replace(/\/+$/, '')}/graphql.json`;
   let throttle: (ThrottleStatus & { at: number }) | null = null;
@@ -69,14 +79,20 @@ export function createGraphqlClient(deps: { upstream: Pick<UpstreamClient, 'call
   /** Waits until the bucket should hold `cost` points again, as the last answer described it. */
   async function waitForPoints(cost: number): Promise<void> {
     if (!throttle || throttle.restoreRate <= 0) return;
-    const available = Math.min(throttle.maximumAvailable, throttle.currentlyAvailable + ((Date.now() - throttle.at) / 1000) * throttle.restoreRate);
+    const available = Math.min(
+      throttle.maximumAvailable,
+      throttle.currentlyAvailable + ((Date.now() - throttle.at) / 1000) * throttle.restoreRate,
+    );
     if (available >= cost) return;
     const waitMs = Math.ceil(((Math.min(cost, throttle.maximumAvailable) - available) / throttle.restoreRate) * 1000);
     graphqlStats.waitedMs += waitMs;
     await sleep(waitMs);
   }
 
-  async function once(query: string, variables: Record<string, unknown>): Promise<{ retryAfter: number } | GraphqlAnswer> {
+  async function once(
+    query: string,
+    variables: Record<string, unknown>,
+  ): Promise<{ retryAfter: number } | GraphqlAnswer> {
     await waitForPoints(expectedCost(query));
     graphqlStats.calls++;
     let answer: Awaited<ReturnType<typeof deps.upstream.call>>;
@@ -84,14 +100,19 @@ export function createGraphqlClient(deps: { upstream: Pick<UpstreamClient, 'call
       answer = await deps.upstream.call({
         url: endpoint,
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json', 'x-shopify-access-token': deps.token },
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json',
+          'x-shopify-access-token': deps.token,
+        },
         body: JSON.stringify({ query, variables }),
         deadlineMs: policy.deadlineMs,
         maxBytes: policy.maxBytes,
       });
     } catch (error) {
       const reason = (error as { reason?: string }).reason;
-      if (reason === 'address' || reason === 'too_large') throw new PlatformError(`the platform could not be called (${reason})`);
+      if (reason === 'address' || reason === 'too_large')
+        throw new PlatformError(`the platform could not be called (${reason})`);
       return { retryAfter: -1 };
     }
     if (answer.status === 401 || answer.status === 403) {
@@ -138,8 +159,10 @@ export function createGraphqlClient(deps: { upstream: Pick<UpstreamClient, 'call
           await sleep(50);
           continue;
         }
-        if (codes.includes('ACCESS_DENIED') && !result.data) throw new PlatformError('the platform denied access (ACCESS_DENIED)', true);
-        if (codes.length > 0 && !result.data) throw new PlatformError(`the platform answered an error (${[...new Set(codes)].join(', ')})`);
+        if (codes.includes('ACCESS_DENIED') && !result.data)
+          throw new PlatformError('the platform denied access (ACCESS_DENIED)', true);
+        if (codes.length > 0 && !result.data)
+          throw new PlatformError(`the platform answered an error (${[...new Set(codes)].join(', ')})`);
         return (result.data ?? {}) as T;
       }
     },

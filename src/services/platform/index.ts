@@ -75,7 +75,12 @@ export function createPlatformService(deps: {
       const sync = isRunning(record.sync)
         ? { ...record.sync!, phase: 'failed' as const, error: 'disconnected', finished_at: new Date().toISOString() }
         : record.sync;
-      await store.updatePlatformConnection(shopId, { status: 'disconnected', access_token: null, webhooks: left, sync });
+      await store.updatePlatformConnection(shopId, {
+        status: 'disconnected',
+        access_token: null,
+        webhooks: left,
+        sync,
+      });
       return viewOf(await connections.record(shopId));
     },
 
@@ -84,7 +89,12 @@ export function createPlatformService(deps: {
       const record = await store.getPlatformConnection(shopId);
       if (!record) return;
       const sync = isRunning(record.sync)
-        ? { ...record.sync!, phase: 'failed' as const, error: 'the app was uninstalled', finished_at: new Date().toISOString() }
+        ? {
+            ...record.sync!,
+            phase: 'failed' as const,
+            error: 'the app was uninstalled',
+            finished_at: new Date().toISOString(),
+          }
         : record.sync;
       await store.updatePlatformConnection(shopId, { status: 'disconnected', access_token: null, webhooks: [], sync });
     },
@@ -98,7 +108,11 @@ export function createPlatformService(deps: {
         if (record.status === 'disconnected') continue;
         const running = isRunning(record.sync);
         if (running && record.sync!.phase !== 'queued' && now - record.updated_at > STALE_SYNC_MS) {
-          await store.updatePlatformConnection(record.shop_id, { sync: newSync(record.sync, record.sync!.mode) }, { id: record.sync!.id });
+          await store.updatePlatformConnection(
+            record.shop_id,
+            { sync: newSync(record.sync, record.sync!.mode) },
+            { id: record.sync!.id },
+          );
         }
         if (running) {
           void runner.schedule(record.shop_id);
@@ -106,7 +120,11 @@ export function createPlatformService(deps: {
         }
         const shop = await store.getShopById(record.shop_id);
         const everyMs = (shop?.settings.platform_reconcile_minutes ?? 60) * 60_000;
-        if (record.status === 'connected' && record.last_reconciled_at !== null && now - record.last_reconciled_at >= everyMs) {
+        if (
+          record.status === 'connected' &&
+          record.last_reconciled_at !== null &&
+          now - record.last_reconciled_at >= everyMs
+        ) {
           await connections.requestSync(record.shop_id, 'reconcile');
         }
       }

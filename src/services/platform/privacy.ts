@@ -53,7 +53,13 @@ export function createPrivacyService(deps: {
 
   async function erase(shopId: number, customerId: number): Promise<ErasureCounts> {
     // The sessions are read before the rows go, so the in-memory views of them can be dropped too.
-    const sessions = [...new Set((await store.listEvents(shopId, { customerId, limit: 100_000 })).map((e) => e.uuid).filter((u): u is string => !!u))];
+    const sessions = [
+      ...new Set(
+        (await store.listEvents(shopId, { customerId, limit: 100_000 }))
+          .map((e) => e.uuid)
+          .filter((u): u is string => !!u),
+      ),
+    ];
     const counts = await store.eraseCustomer(shopId, customerId);
     deps.viewed?.forget(shopId, customerId, sessions);
     // The write moved the shop's version, so no cached answer is served again; they are also dropped,
@@ -77,7 +83,12 @@ export function createPrivacyService(deps: {
     },
 
     /** `customers/data_request`: the export, kept 30 days. */
-    async dataRequest(shopId: number, payload: Record<string, unknown>, fallbackId: string, now = Date.now()): Promise<string> {
+    async dataRequest(
+      shopId: number,
+      payload: Record<string, unknown>,
+      fallbackId: string,
+      now = Date.now(),
+    ): Promise<string> {
       const customerId = customerIdOf(payload);
       if (customerId === null) return 'error: needs customer.id';
       const requestId = (payload.data_request as { id?: unknown } | undefined)?.id;
@@ -95,7 +106,12 @@ export function createPrivacyService(deps: {
     },
 
     /** `customers/redact`: the erasure, recorded (without any personal data) for the listing. */
-    async redact(shopId: number, payload: Record<string, unknown>, fallbackId: string, now = Date.now()): Promise<string> {
+    async redact(
+      shopId: number,
+      payload: Record<string, unknown>,
+      fallbackId: string,
+      now = Date.now(),
+    ): Promise<string> {
       const customerId = customerIdOf(payload);
       if (customerId === null) return 'error: needs customer.id';
       await erase(shopId, customerId);

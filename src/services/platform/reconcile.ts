@@ -13,7 +13,12 @@ interface Page {
   pageInfo: { hasNextPage: boolean; endCursor: string | null };
 }
 
-async function* pages(gql: GraphqlClient, query: string, field: string, variables: Record<string, unknown>): AsyncGenerator<Record<string, unknown>[]> {
+async function* pages(
+  gql: GraphqlClient,
+  query: string,
+  field: string,
+  variables: Record<string, unknown>,
+): AsyncGenerator<Record<string, unknown>[]> {
   for (let after: string | null = null; ; ) {
     const data: Record<string, Page> = await gql.request<Record<string, Page>>(query, { ...variables, after });
     const page = data[field]!;
@@ -28,7 +33,9 @@ export async function confirmedGone(gql: GraphqlClient, type: string, ids: numbe
   const gone: number[] = [];
   for (let i = 0; i < ids.length; i += 250) {
     const part = ids.slice(i, i + 250);
-    const data = await gql.request<{ nodes: ({ id: string } | null)[] }>(NODES_EXIST, { ids: part.map((id) => toGid(type, id)) });
+    const data = await gql.request<{ nodes: ({ id: string } | null)[] }>(NODES_EXIST, {
+      ids: part.map((id) => toGid(type, id)),
+    });
     // `nodes` answers in the order asked, null where the object does not exist.
     if (!Array.isArray(data.nodes) || data.nodes.length !== part.length) continue;
     data.nodes.forEach((node, at) => {
@@ -70,7 +77,8 @@ export async function reconcile(deps: {
     counts.orders += nodes.length;
   }
   const listed = new Set<number>();
-  for await (const nodes of pages(gql, PRODUCT_IDS, 'products', {})) for (const node of nodes) listed.add(gidNumber(node.id) ?? 0);
+  for await (const nodes of pages(gql, PRODUCT_IDS, 'products', {}))
+    for (const node of nodes) listed.add(gidNumber(node.id) ?? 0);
   const missing = (await deps.productIds(shopId)).filter((id) => !listed.has(id));
   for (const id of await confirmedGone(gql, 'Product', missing)) await catalogAdmin.deleteProduct(shopId, id);
 }

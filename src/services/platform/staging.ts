@@ -23,7 +23,11 @@ const STAGE_BATCH = 1000;
  * children but not always right before them, so lines are kept in the database (not in memory)
  * until every line has arrived; then `assembled` joins each parent with its children.
  */
-export async function stageExport(store: StagingStore, shopId: number, lines: AsyncIterable<string>): Promise<{ lines: number; roots: number }> {
+export async function stageExport(
+  store: StagingStore,
+  shopId: number,
+  lines: AsyncIterable<string>,
+): Promise<{ lines: number; roots: number }> {
   await store.clearStaging(shopId);
   let batch: { seq: number; gid: string; parent: string | null; line: string }[] = [];
   let seq = 0;
@@ -51,7 +55,8 @@ export async function* assembled(store: StagingStore, shopId: number, pageSize: 
     const nodes = roots.map((r) => JSON.parse(r.line) as Node);
     const byGid = new Map<string, Node>(nodes.map((n) => [String(n.id), n]));
     // Objects listed inline (an order's refunds) can have connections of their own.
-    for (const node of nodes) for (const refund of list(node.refunds)) if (typeof refund.id === 'string') byGid.set(refund.id, refund);
+    for (const node of nodes)
+      for (const refund of list(node.refunds)) if (typeof refund.id === 'string') byGid.set(refund.id, refund);
     const children = await store.stagedChildren(shopId, [...byGid.keys()]);
     const level2 = attach(children, byGid);
     const grandchildren = await store.stagedChildren(shopId, level2);

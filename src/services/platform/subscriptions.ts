@@ -12,7 +12,12 @@ interface Subscription {
 async function existing(gql: GraphqlClient): Promise<Subscription[]> {
   const found: Subscription[] = [];
   for (let after: string | null = null; ; ) {
-    type Answer = { webhookSubscriptions: { edges: { node: Subscription }[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } } };
+    type Answer = {
+      webhookSubscriptions: {
+        edges: { node: Subscription }[];
+        pageInfo: { hasNextPage: boolean; endCursor: string | null };
+      };
+    };
     const data: Answer = await gql.request<Answer>(WEBHOOKS_LIST, { after });
     found.push(...(list(data.webhookSubscriptions) as unknown as Subscription[]));
     if (!data.webhookSubscriptions.pageInfo.hasNextPage) return found;
@@ -24,7 +29,11 @@ async function existing(gql: GraphqlClient): Promise<Subscription[]> {
  * Subscribes every topic Rebound applies, to `callback`. Subscriptions already there (the app's
  * own, read with `webhookSubscriptions`) are reused, so a second sync creates no duplicate.
  */
-export async function ensureWebhooks(gql: GraphqlClient, callback: string, known: PlatformWebhook[]): Promise<PlatformWebhook[]> {
+export async function ensureWebhooks(
+  gql: GraphqlClient,
+  callback: string,
+  known: PlatformWebhook[],
+): Promise<PlatformWebhook[]> {
   const present = await existing(gql);
   const made: PlatformWebhook[] = [];
   for (const topic of WEBHOOK_TOPICS) {
@@ -40,7 +49,8 @@ export async function ensureWebhooks(gql: GraphqlClient, callback: string, known
     made.push({ topic, id: created.id });
   }
   // Subscriptions this connection made earlier to another callback (a moved public URL) go.
-  for (const old of known) if (!made.some((m) => m.id === old.id) && present.some((p) => p.id === old.id)) await removeWebhook(gql, old.id);
+  for (const old of known)
+    if (!made.some((m) => m.id === old.id) && present.some((p) => p.id === old.id)) await removeWebhook(gql, old.id);
   return made;
 }
 

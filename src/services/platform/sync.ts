@@ -29,10 +29,19 @@ export interface SyncOptions {
 
 type SyncStore = Pick<
   Store,
-  'getPlatformConnection' | 'updatePlatformConnection' | 'stageLines' | 'stagedRoots' | 'stagedChildren' | 'clearStaging' | 'getShopById'
+  | 'getPlatformConnection'
+  | 'updatePlatformConnection'
+  | 'stageLines'
+  | 'stagedRoots'
+  | 'stagedChildren'
+  | 'clearStaging'
+  | 'getShopById'
 >;
 
-const IMPORTERS: Record<BulkResource, { map: (node: Record<string, unknown>) => unknown; method: keyof CatalogService }> = {
+const IMPORTERS: Record<
+  BulkResource,
+  { map: (node: Record<string, unknown>) => unknown; method: keyof CatalogService }
+> = {
   products: { map: mapProduct, method: 'upsertProducts' },
   collections: { map: mapCollection, method: 'upsertCollections' },
   customers: { map: mapCustomer, method: 'upsertCustomers' },
@@ -40,7 +49,12 @@ const IMPORTERS: Record<BulkResource, { map: (node: Record<string, unknown>) => 
 };
 
 /** Sync counters the metrics read. */
-export const syncStats = { started: 0, done: 0, failed: 0, imported: { products: 0, collections: 0, customers: 0, orders: 0 } };
+export const syncStats = {
+  started: 0,
+  done: 0,
+  failed: 0,
+  imported: { products: 0, collections: 0, customers: 0, orders: 0 },
+};
 
 /**
  * Runs a shop's queued sync (docs/api.md, "Connecting the platform"). A full sync exports each
@@ -76,17 +90,27 @@ export function createPlatformSync(deps: {
     }
   }
 
-  async function exportAndImport(connection: PlatformConnectionRecord, gql: GraphqlClient, sync: PlatformSync, resource: BulkResource, progress: Progress) {
+  async function exportAndImport(
+    connection: PlatformConnectionRecord,
+    gql: GraphqlClient,
+    sync: PlatformSync,
+    resource: BulkResource,
+    progress: Progress,
+  ) {
     const shopId = connection.shop_id;
     const shop = await store.getShopById(shopId);
     const days = shop?.settings.platform_order_days ?? options.orderDays;
     const since = new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);
     if (!(await progress('exporting'))) throw new PlatformError('the sync was stopped');
     const stillWanted = async () => isCurrent(await store.getPlatformConnection(shopId), sync.id);
-    const { url } = await runBulkExport(gql, resource === 'orders' ? BULK_EXPORTS.orders(since) : BULK_EXPORTS[resource](), {
-      pollMs: options.pollMs,
-      stillWanted,
-    });
+    const { url } = await runBulkExport(
+      gql,
+      resource === 'orders' ? BULK_EXPORTS.orders(since) : BULK_EXPORTS[resource](),
+      {
+        pollMs: options.pollMs,
+        stillWanted,
+      },
+    );
     await progress('importing');
     if (url === null) return;
     await stageExport(store, shopId, gql.lines(url, options.fileDeadlineMs, options.maxLineBytes));
@@ -124,10 +148,12 @@ export function createPlatformSync(deps: {
     };
     const gql = deps.connections.clientFor(connection);
     try {
-      if (!gql) throw new PlatformError('the access token cannot be opened with this server key: connect the shop again');
+      if (!gql)
+        throw new PlatformError('the access token cannot be opened with this server key: connect the shop again');
       const startedAt = Date.now();
       if (sync.mode === 'full') {
-        for (const resource of ['products', 'collections', 'customers', 'orders'] as const) await exportAndImport(connection, gql, sync, resource, progress);
+        for (const resource of ['products', 'collections', 'customers', 'orders'] as const)
+          await exportAndImport(connection, gql, sync, resource, progress);
       } else {
         await progress('importing');
         await reconcile({
@@ -141,7 +167,11 @@ export function createPlatformSync(deps: {
       }
       await progress('subscribing');
       const shop = await store.getShopById(shopId);
-      const webhooks = await ensureWebhooks(gql, `${options.publicUrl}/webhooks/shop/${shop?.handle ?? ''}`, connection.webhooks);
+      const webhooks = await ensureWebhooks(
+        gql,
+        `${options.publicUrl}/webhooks/shop/${shop?.handle ?? ''}`,
+        connection.webhooks,
+      );
       sync.phase = 'done';
       sync.finished_at = new Date().toISOString();
       await store.updatePlatformConnection(
@@ -151,19 +181,27 @@ export function createPlatformSync(deps: {
           webhooks,
           refusals: 0,
           status: 'connected',
-          last_reconciled_at: sync.mode === 'reconcile' || !connection.last_reconciled_at ? startedAt : connection.last_reconciled_at,
+          last_reconciled_at:
+            sync.mode === 'reconcile' || !connection.last_reconciled_at ? startedAt : connection.last_reconciled_at,
         },
         { id: sync.id },
       );
       syncStats.done++;
     } catch (error) {
       syncStats.failed++;
-      const message = error instanceof PlatformError || error instanceof AppError ? error.message : 'the sync stopped on an internal error';
+      const message =
+        error instanceof PlatformError || error instanceof AppError
+          ? error.message
+          : 'the sync stopped on an internal error';
       if (!(error instanceof PlatformError)) deps.log?.warn({ err: error, shop: shopId }, 'platform sync failed');
       const refused = error instanceof PlatformError && error.refused;
       const refusals = refused ? connection.refusals + 1 : 0;
       const failed: PlatformSync = { ...sync, phase: 'failed', finished_at: new Date().toISOString(), error: message };
-      await store.updatePlatformConnection(shopId, { sync: failed, refusals, ...(refusals >= 3 ? { status: 'failing' as const } : {}) }, { id: sync.id });
+      await store.updatePlatformConnection(
+        shopId,
+        { sync: failed, refusals, ...(refusals >= 3 ? { status: 'failing' as const } : {}) },
+        { id: sync.id },
+      );
     }
   }
 
@@ -178,4 +216,7 @@ export function createPlatformSync(deps: {
 }
 
 const isCurrent = (connection: PlatformConnectionRecord | null, syncId: number) =>
-  connection !== null && connection.status !== 'disconnected' && connection.sync?.id === syncId && isRunning(connection.sync);
+  connection !== null &&
+  connection.status !== 'disconnected' &&
+  connection.sync?.id === syncId &&
+  isRunning(connection.sync);

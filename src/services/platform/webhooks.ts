@@ -20,7 +20,12 @@ export const PLATFORM_TOPICS = [
   'shop/redact',
 ] as const;
 
-const GID_TYPE: Record<string, string> = { products: 'Product', collections: 'Collection', customers: 'Customer', orders: 'Order' };
+const GID_TYPE: Record<string, string> = {
+  products: 'Product',
+  collections: 'Collection',
+  customers: 'Customer',
+  orders: 'Order',
+};
 
 type Payload = Record<string, unknown>;
 
@@ -67,7 +72,12 @@ export function createPlatformTopics(deps: {
       case 'customers/create':
       case 'customers/update':
         await deps.catalogAdmin.upsertCustomers(shopId, [
-          { id: payload.id, email: payload.email ?? null, tags: payload.tags ?? [], ...(payload.updated_at ? { updated_at: payload.updated_at } : {}) },
+          {
+            id: payload.id,
+            email: payload.email ?? null,
+            tags: payload.tags ?? [],
+            ...(payload.updated_at ? { updated_at: payload.updated_at } : {}),
+          },
         ]);
         return 'applied';
       case 'refunds/create':

@@ -84,7 +84,9 @@ export function createRecommendationsService(deps: {
       market,
       limit: request.limit,
       filterOos: request.filterOos ?? compiled.document.filter_oos,
-      ...((request.filterInputs ?? compiled.document.filter_input_products) ? { exclude: new Set(inputs.map((p) => p.id)) } : {}),
+      ...((request.filterInputs ?? compiled.document.filter_input_products)
+        ? { exclude: new Set(inputs.map((p) => p.id)) }
+        : {}),
     });
     // Input products are shown as they are, whatever their stock; only unlisted or out-of-market ones are left out.
     const shown = filterProducts(
@@ -106,10 +108,17 @@ export function createRecommendationsService(deps: {
 
   return {
     /** The public answer for a stored, enabled ruleset, from the request's catalog generation. */
-    recommend(catalog: ShopCatalog, rulesetId: number, request: CustomRequest, routing?: Routing): Promise<CustomAnswer> {
+    recommend(
+      catalog: ShopCatalog,
+      rulesetId: number,
+      request: CustomRequest,
+      routing?: Routing,
+    ): Promise<CustomAnswer> {
       const asked = rulesetOf(catalog, rulesetId);
-      if (!routing || routing.servedId === rulesetId) return run(catalog, asked, asked.compiled, request, { arm: routing?.arm?.name ?? null });
-      if (routing.servedId === null) return run(catalog, asked, asked.compiled, request, { arm: routing.arm?.name ?? null, empty: true });
+      if (!routing || routing.servedId === rulesetId)
+        return run(catalog, asked, asked.compiled, request, { arm: routing?.arm?.name ?? null });
+      if (routing.servedId === null)
+        return run(catalog, asked, asked.compiled, request, { arm: routing.arm?.name ?? null, empty: true });
       // Routing checked the served ruleset against this same generation; a newer one that lost it answers as the asked ruleset.
       const served = catalog.rulesets.get(routing.servedId);
       if (!served?.ruleset.enabled) return run(catalog, asked, asked.compiled, request);
@@ -117,7 +126,12 @@ export function createRecommendationsService(deps: {
     },
 
     /** The same answer plus a trace; runs an unsaved document when one is given (the console's live preview). */
-    async preview(shopId: number, rulesetId: number | null, request: CustomRequest, unsaved?: unknown): Promise<CustomAnswer> {
+    async preview(
+      shopId: number,
+      rulesetId: number | null,
+      request: CustomRequest,
+      unsaved?: unknown,
+    ): Promise<CustomAnswer> {
       const catalog = await loadCatalog(deps.catalog, shopId);
       if (unsaved !== undefined) {
         const compiled = compileRulesetInput(unsaved, referencesOf(catalog));
@@ -191,6 +205,7 @@ function worldOf(catalog: ShopCatalog, inputs: IndexedProduct[], request: Custom
     timezone: catalog.shop.timezone,
     inputProducts: products,
     customerTags: (id) => catalog.customers.get(id)?.tags ?? null,
-    customerPurchased: (id) => catalog.sales.purchasedByCustomer.get(id) ?? (catalog.customers.has(id) ? new Set() : null),
+    customerPurchased: (id) =>
+      catalog.sales.purchasedByCustomer.get(id) ?? (catalog.customers.has(id) ? new Set() : null),
   };
 }

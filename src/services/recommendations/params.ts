@@ -48,9 +48,16 @@ export function customRequestOf(params: CustomParams, now: number): CustomReques
 }
 
 /** The request with the products of its orders as input products, when it names none itself. */
-export async function withOrderProducts(request: CustomRequest, orderProducts: (orderIds: number[]) => Promise<number[]>): Promise<CustomRequest> {
+export async function withOrderProducts(
+  request: CustomRequest,
+  orderProducts: (orderIds: number[]) => Promise<number[]>,
+): Promise<CustomRequest> {
   if (request.orderIds === null || request.rule.productIds !== null || request.rule.variantIds !== null) return request;
   const productIds = await orderProducts(request.orderIds);
   if (productIds.length === 0) return request;
-  return { ...request, rule: { ...request.rule, productIds }, caller: { ...request.caller, shop_product_ids: productIds } };
+  return {
+    ...request,
+    rule: { ...request.rule, productIds },
+    caller: { ...request.caller, shop_product_ids: productIds },
+  };
 }

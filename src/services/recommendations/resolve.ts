@@ -4,7 +4,13 @@ import type { MatchedOutput } from '../../domain/rules/evaluate.js';
 import type { IndexedProduct, ShopCatalog } from '../../indexes/shop-catalog.js';
 import { bestSellingFirst } from '../../indexes/sales.js';
 import type { Candidate } from '../lists/pipeline.js';
-import { endpointParams, LIST_SOURCES, runListSource, type CallerContext, type ListBase } from '../lists/sources/index.js';
+import {
+  endpointParams,
+  LIST_SOURCES,
+  runListSource,
+  type CallerContext,
+  type ListBase,
+} from '../lists/sources/index.js';
 
 type ResolveContext = ListBase & { inputProducts: readonly IndexedProduct[]; caller: CallerContext };
 
@@ -16,7 +22,11 @@ export interface ResolveError {
 }
 
 /** Turns the matched rules' outputs into candidate products, in order; problems become `errors` entries. */
-export async function resolveOutputs(outputs: readonly MatchedOutput[], context: ResolveContext, errors: ResolveError[]): Promise<Candidate[]> {
+export async function resolveOutputs(
+  outputs: readonly MatchedOutput[],
+  context: ResolveContext,
+  errors: ResolveError[],
+): Promise<Candidate[]> {
   const out: Candidate[] = [];
   for (const { output, ruleIndex, matchedTags } of outputs) {
     for (const candidate of await resolveOne(output, ruleIndex, matchedTags, context, errors)) out.push(candidate);
@@ -71,7 +81,11 @@ async function resolveOne(
     case 'endpoint': {
       const source = LIST_SOURCES.get(output.path);
       if (!source) {
-        errors.push({ code: 'unknown_endpoint', message: `Rule ${ruleIndex} names ${output.path}, which is not a list endpoint.`, rule_index: ruleIndex });
+        errors.push({
+          code: 'unknown_endpoint',
+          message: `Rule ${ruleIndex} names ${output.path}, which is not a list endpoint.`,
+          rule_index: ruleIndex,
+        });
         return [];
       }
       try {
@@ -79,7 +93,11 @@ async function resolveOne(
         return picked.map((p) => ({ product: p.product, ...(p.keep ? { keep: p.keep } : {}) }));
       } catch (error) {
         if (!(error instanceof InvalidInputError)) throw error;
-        errors.push({ code: 'invalid_endpoint_parameter', message: `Rule ${ruleIndex}, ${output.path}: ${error.message}`, rule_index: ruleIndex });
+        errors.push({
+          code: 'invalid_endpoint_parameter',
+          message: `Rule ${ruleIndex}, ${output.path}: ${error.message}`,
+          rule_index: ruleIndex,
+        });
         return [];
       }
     }

@@ -62,7 +62,9 @@ function expandIpv6(address: string): number[] | null {
   const right = tail ? tail.split(':') : [];
   const missing = 8 - left.length - right.length;
   if (tail === undefined ? missing !== 0 : missing < 1) return null;
-  const groups = [...left, ...Array<string>(tail === undefined ? 0 : missing).fill('0'), ...right].map((g) => Number.parseInt(g, 16));
+  const groups = [...left, ...Array<string>(tail === undefined ? 0 : missing).fill('0'), ...right].map((g) =>
+    Number.parseInt(g, 16),
+  );
   return groups.length === 8 && groups.every((g) => Number.isInteger(g) && g >= 0 && g <= 0xffff) ? groups : null;
 }
 
@@ -104,6 +106,7 @@ export function upstreamUrlProblem(value: string, allowPrivate: boolean): string
 /** The URL, normalized without a trailing slash; a 422 naming `field` when the rules refuse it. */
 export function checkUpstreamUrl(value: string | undefined, field: string, allowPrivate: boolean): string {
   const problem = value === undefined ? 'required' : upstreamUrlProblem(value, allowPrivate);
-  if (problem !== null) throw new InvalidDocumentError(`Invalid ${field}: ${problem}.`, [{ path: field, message: problem }]);
+  if (problem !== null)
+    throw new InvalidDocumentError(`Invalid ${field}: ${problem}.`, [{ path: field, message: problem }]);
   return new URL(value!).toString().replace(/\/+$/, '');
 }

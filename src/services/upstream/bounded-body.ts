@@ -7,7 +7,8 @@ export interface BodySource extends AsyncIterable<Buffer | string> {
 
 type Chunks = AsyncIterable<Buffer>;
 
-const tooLarge = (what: string, cap: number) => new UpstreamError('too_large', `${what} is larger than ${cap} bytes`, true, true);
+const tooLarge = (what: string, cap: number) =>
+  new UpstreamError('too_large', `${what} is larger than ${cap} bytes`, true, true);
 
 /** The whole body, read as a stream; past `maxBytes` the connection is dropped at once and `too_large` thrown. */
 export async function readCapped(body: BodySource, maxBytes: number): Promise<Buffer> {

@@ -71,7 +71,11 @@ export function createUpstreamClient(options: UpstreamOptions) {
     // The per-call deadline is the limit; these only keep undici's own longer defaults out of the way.
     headersTimeout: 0,
     bodyTimeout: 0,
-    connect: options.allowPrivate ? (options.lookup ? { lookup: options.lookup } : {}) : { lookup: publicOnly(options.lookup ?? dnsLookup) },
+    connect: options.allowPrivate
+      ? options.lookup
+        ? { lookup: options.lookup }
+        : {}
+      : { lookup: publicOnly(options.lookup ?? dnsLookup) },
   });
 
   const lanes = new Lanes(options.perLane ?? 4);
@@ -186,7 +190,11 @@ function publicOnly(resolve: LookupFunction): LookupFunction {
       if (error) return callback(error, '', 0);
       const list = (Array.isArray(addresses) ? addresses : [{ address: addresses, family: 4 }]) as LookupAddress[];
       if (list.length === 0 || list.some((entry) => !isPublicAddress(entry.address))) {
-        const refused = new UpstreamError('address', `upstream address refused: ${hostname} resolves to a non-public address`, false);
+        const refused = new UpstreamError(
+          'address',
+          `upstream address refused: ${hostname} resolves to a non-public address`,
+          false,
+        );
         return callback(Object.assign(refused, { code: 'EADDRNOTAVAIL' }), '', 0);
       }
       if (lookupOptions.all) return (callback as unknown as (e: null, all: LookupAddress[]) => void)(null, list);

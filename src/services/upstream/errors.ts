@@ -24,14 +24,22 @@ export class UpstreamError extends Error {
 }
 
 /** Connection errors that prove the request never left this process. */
-const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT', 'EHOSTUNREACH', 'ENETUNREACH']);
+const NOT_SENT = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+]);
 
 /** An undici or socket error as an `UpstreamError`; an address refusal raised by the lookup keeps its reason. */
 export function asUpstreamError(error: unknown, timedOut: boolean, answered: boolean): UpstreamError {
   if (error instanceof UpstreamError) return error;
   const cause = (error as { cause?: unknown }).cause;
   if (cause instanceof UpstreamError) return cause;
-  if (timedOut) return new UpstreamError('deadline', answered ? 'timed out reading the answer' : 'timed out', true, answered);
+  if (timedOut)
+    return new UpstreamError('deadline', answered ? 'timed out reading the answer' : 'timed out', true, answered);
   const code = (error as { code?: string }).code ?? '';
   if (answered) return new UpstreamError('network', 'connection dropped mid-answer', true, true);
   return new UpstreamError('network', code || 'connection failed', !NOT_SENT.has(code));

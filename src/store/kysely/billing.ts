@@ -8,11 +8,20 @@ import { nextCounter } from './shops.js';
 
 type BillingMethods = Pick<
   Store,
-  'upsertLedger' | 'getLedgerDoc' | 'listCustomerSubscriptions' | 'nextQueuedCharge' | 'saveReactivation' | 'createOnetime' | 'applyWebhook'
+  | 'upsertLedger'
+  | 'getLedgerDoc'
+  | 'listCustomerSubscriptions'
+  | 'nextQueuedCharge'
+  | 'saveReactivation'
+  | 'createOnetime'
+  | 'applyWebhook'
 >;
 type Db = Kysely<Database> | Transaction<Database>;
 
-const TABLE: Record<LedgerKind, 'billing_customers' | 'billing_addresses' | 'billing_subscriptions' | 'billing_charges'> = {
+const TABLE: Record<
+  LedgerKind,
+  'billing_customers' | 'billing_addresses' | 'billing_subscriptions' | 'billing_charges'
+> = {
   customers: 'billing_customers',
   addresses: 'billing_addresses',
   subscriptions: 'billing_subscriptions',
@@ -29,7 +38,12 @@ async function nextSubscriptionId(trx: Transaction<Database>, shopId: number): P
     .executeTakeFirst();
   const above = Number(row?.max ?? 0) + 1;
   if (above <= next) return next;
-  await trx.updateTable('counters').set({ value: above }).where('shop_id', '=', shopId).where('name', '=', 'billing_subscriptions').execute();
+  await trx
+    .updateTable('counters')
+    .set({ value: above })
+    .where('shop_id', '=', shopId)
+    .where('name', '=', 'billing_subscriptions')
+    .execute();
   return above;
 }
 
@@ -49,8 +63,12 @@ async function upsert(
       id: d.id,
       document: json.toDb(d),
       updated_at: stamp(d.updated_at),
-      ...(table === 'billing_addresses' || table === 'billing_subscriptions' || table === 'billing_charges' ? { customer_id: d.customer_id ?? 0 } : {}),
-      ...(table === 'billing_subscriptions' || table === 'billing_charges' || table === 'billing_onetimes' ? { address_id: d.address_id ?? 0 } : {}),
+      ...(table === 'billing_addresses' || table === 'billing_subscriptions' || table === 'billing_charges'
+        ? { customer_id: d.customer_id ?? 0 }
+        : {}),
+      ...(table === 'billing_subscriptions' || table === 'billing_charges' || table === 'billing_onetimes'
+        ? { address_id: d.address_id ?? 0 }
+        : {}),
       ...(table === 'billing_orders' ? { charge_id: Number(d.charge_id ?? 0) } : {}),
     }));
     await db
@@ -65,7 +83,9 @@ async function upsert(
               ...(table === 'billing_addresses' || table === 'billing_subscriptions' || table === 'billing_charges'
                 ? { customer_id: eb.ref('excluded.customer_id') }
                 : {}),
-              ...(table === 'billing_subscriptions' || table === 'billing_charges' ? { address_id: eb.ref('excluded.address_id') } : {}),
+              ...(table === 'billing_subscriptions' || table === 'billing_charges'
+                ? { address_id: eb.ref('excluded.address_id') }
+                : {}),
             }) as never,
         );
         return onlyNewer ? update.where(sql.ref(`${table}.updated_at`), '<=', sql.ref('excluded.updated_at')) : update;
@@ -78,7 +98,11 @@ export function billingMethods(db: Kysely<Database>): BillingMethods {
   return {
     async upsertLedger(shopId, kind, docs, options = {}) {
       if (docs.length === 0) return;
-      await db.transaction().execute((trx) => upsert(trx, shopId, TABLE[kind], docs as (LedgerDoc & Record<string, unknown>)[], options.onlyNewer === true));
+      await db
+        .transaction()
+        .execute((trx) =>
+          upsert(trx, shopId, TABLE[kind], docs as (LedgerDoc & Record<string, unknown>)[], options.onlyNewer === true),
+        );
     },
     async getLedgerDoc<T>(shopId: number, table: Parameters<Store['getLedgerDoc']>[1], id: number) {
       const row = await db
@@ -100,7 +124,12 @@ export function billingMethods(db: Kysely<Database>): BillingMethods {
       return rows.map((r) => json.fromDb<BillingSubscription>(r.document));
     },
     async nextQueuedCharge(shopId, addressId, fromDate) {
-      const rows = await db.selectFrom('billing_charges').select('document').where('shop_id', '=', shopId).where('address_id', '=', addressId).execute();
+      const rows = await db
+        .selectFrom('billing_charges')
+        .select('document')
+        .where('shop_id', '=', shopId)
+        .where('address_id', '=', addressId)
+        .execute();
       const queued = rows
         .map((r) => json.fromDb<BillingCharge>(r.document))
         .filter((c) => c.status === 'QUEUED' && c.scheduled_at.slice(0, 10) >= fromDate)
@@ -109,8 +138,15 @@ export function billingMethods(db: Kysely<Database>): BillingMethods {
     },
     async saveReactivation(shopId, write) {
       await db.transaction().execute(async (trx) => {
-        await upsert(trx, shopId, 'billing_subscriptions', write.subscriptions as (LedgerDoc & Record<string, unknown>)[], false);
-        if (write.address) await upsert(trx, shopId, 'billing_addresses', [write.address as LedgerDoc & Record<string, unknown>], false);
+        await upsert(
+          trx,
+          shopId,
+          'billing_subscriptions',
+          write.subscriptions as (LedgerDoc & Record<string, unknown>)[],
+          false,
+        );
+        if (write.address)
+          await upsert(trx, shopId, 'billing_addresses', [write.address as LedgerDoc & Record<string, unknown>], false);
       });
     },
     async createOnetime(shopId, idempotency, build, options) {
@@ -141,7 +177,10 @@ export function billingMethods(db: Kysely<Database>): BillingMethods {
     async applyWebhook(shopId, source, webhookId, kind, docs) {
       try {
         await db.transaction().execute(async (trx) => {
-          await trx.insertInto('webhook_receipts').values({ shop_id: shopId, source, webhook_id: webhookId, received_at: Date.now() }).execute();
+          await trx
+            .insertInto('webhook_receipts')
+            .values({ shop_id: shopId, source, webhook_id: webhookId, received_at: Date.now() })
+            .execute();
           await upsert(trx, shopId, TABLE[kind], docs as (LedgerDoc & Record<string, unknown>)[], true);
         });
         return true;

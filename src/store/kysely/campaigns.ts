@@ -48,7 +48,12 @@ export function campaignMethods(db: Kysely<Database>): CampaignMethods {
       });
     },
     async getCampaign(shopId, id) {
-      const row = await db.selectFrom('campaigns').selectAll().where('shop_id', '=', shopId).where('id', '=', id).executeTakeFirst();
+      const row = await db
+        .selectFrom('campaigns')
+        .selectAll()
+        .where('shop_id', '=', shopId)
+        .where('id', '=', id)
+        .executeTakeFirst();
       return row ? campaignOf(row) : null;
     },
     async listCampaigns(shopId) {
@@ -60,8 +65,14 @@ export function campaignMethods(db: Kysely<Database>): CampaignMethods {
       if (patch.name !== undefined) values.name = patch.name;
       if (patch.discount_code !== undefined) values.discount_code = patch.discount_code;
       if (patch.max_claims_per_customer !== undefined) values.max_claims_per_customer = patch.max_claims_per_customer;
-      if (Object.keys(values).length > 0) await db.updateTable('campaigns').set(values).where('shop_id', '=', shopId).where('id', '=', id).execute();
-      const row = await db.selectFrom('campaigns').selectAll().where('shop_id', '=', shopId).where('id', '=', id).executeTakeFirst();
+      if (Object.keys(values).length > 0)
+        await db.updateTable('campaigns').set(values).where('shop_id', '=', shopId).where('id', '=', id).execute();
+      const row = await db
+        .selectFrom('campaigns')
+        .selectAll()
+        .where('shop_id', '=', shopId)
+        .where('id', '=', id)
+        .executeTakeFirst();
       return row ? campaignOf(row) : null;
     },
     countCampaign: (shopId, campaignId, tk, counter, by) => count(db, shopId, campaignId, tk, counter, by),
@@ -81,14 +92,24 @@ export function campaignMethods(db: Kysely<Database>): CampaignMethods {
         .where('shop_id', '=', shopId)
         .groupBy(['campaign_id', 'kind'])
         .execute();
-      return rows.map((r) => ({ campaign_id: Number(r.campaign_id), counter: r.kind as CampaignCounter, count: Number(r.count) }));
+      return rows.map((r) => ({
+        campaign_id: Number(r.campaign_id),
+        counter: r.kind as CampaignCounter,
+        count: Number(r.count),
+      }));
     },
     async claimCampaign(shopId, campaignId, customerId, max) {
       // One statement on both databases: the update only happens below the limit, so two
       // concurrent claims can never both take the last one.
       const row = await db
         .insertInto('campaign_claims')
-        .values({ shop_id: shopId, campaign_id: campaignId, customer_id: customerId, claims: 1, updated_at: Date.now() })
+        .values({
+          shop_id: shopId,
+          campaign_id: campaignId,
+          customer_id: customerId,
+          claims: 1,
+          updated_at: Date.now(),
+        })
         .onConflict((oc) =>
           oc
             .columns(['shop_id', 'campaign_id', 'customer_id'])
@@ -132,10 +153,19 @@ function campaignOf(row: Database['campaigns']): Campaign {
   };
 }
 
-async function count(db: Db, shopId: number, campaignId: number, tk: string, counter: CampaignCounter, by: number): Promise<void> {
+async function count(
+  db: Db,
+  shopId: number,
+  campaignId: number,
+  tk: string,
+  counter: CampaignCounter,
+  by: number,
+): Promise<void> {
   await db
     .insertInto('campaign_counts')
     .values({ shop_id: shopId, campaign_id: campaignId, tk, kind: counter, count: by })
-    .onConflict((oc) => oc.columns(['shop_id', 'campaign_id', 'tk', 'kind']).doUpdateSet({ count: sql`campaign_counts.count + ${by}` }))
+    .onConflict((oc) =>
+      oc.columns(['shop_id', 'campaign_id', 'tk', 'kind']).doUpdateSet({ count: sql`campaign_counts.count + ${by}` }),
+    )
     .execute();
 }

@@ -83,11 +83,23 @@ export function catalogMethods(db: Kysely<Database>): CatalogMethods {
 
     async deleteProduct(shopId, productId) {
       return db.transaction().execute(async (trx) => {
-        const result = await trx.deleteFrom('products').where('shop_id', '=', shopId).where('id', '=', productId).executeTakeFirst();
+        const result = await trx
+          .deleteFrom('products')
+          .where('shop_id', '=', shopId)
+          .where('id', '=', productId)
+          .executeTakeFirst();
         if (Number(result.numDeletedRows) === 0) return false;
         await trx.deleteFrom('variants').where('shop_id', '=', shopId).where('product_id', '=', productId).execute();
-        await trx.deleteFrom('product_serving').where('shop_id', '=', shopId).where('product_id', '=', productId).execute();
-        await trx.deleteFrom('collection_products').where('shop_id', '=', shopId).where('product_id', '=', productId).execute();
+        await trx
+          .deleteFrom('product_serving')
+          .where('shop_id', '=', shopId)
+          .where('product_id', '=', productId)
+          .execute();
+        await trx
+          .deleteFrom('collection_products')
+          .where('shop_id', '=', shopId)
+          .where('product_id', '=', productId)
+          .execute();
         await bumpDataVersion(trx, shopId);
         return true;
       });
@@ -109,7 +121,12 @@ export function catalogMethods(db: Kysely<Database>): CatalogMethods {
     async findVariantProducts(shopId, variantIds) {
       const found = new Map<number, number>();
       for (const batch of chunks([...new Set(variantIds)], 1)) {
-        const rows = await db.selectFrom('variants').select(['id', 'product_id']).where('shop_id', '=', shopId).where('id', 'in', batch).execute();
+        const rows = await db
+          .selectFrom('variants')
+          .select(['id', 'product_id'])
+          .where('shop_id', '=', shopId)
+          .where('id', 'in', batch)
+          .execute();
         for (const row of rows) found.set(Number(row.id), Number(row.product_id));
       }
       return found;
@@ -118,7 +135,12 @@ export function catalogMethods(db: Kysely<Database>): CatalogMethods {
     async findExistingProductIds(shopId, productIds) {
       const found = new Set<number>();
       for (const batch of chunks([...new Set(productIds)], 1)) {
-        const rows = await db.selectFrom('products').select('id').where('shop_id', '=', shopId).where('id', 'in', batch).execute();
+        const rows = await db
+          .selectFrom('products')
+          .select('id')
+          .where('shop_id', '=', shopId)
+          .where('id', 'in', batch)
+          .execute();
         for (const row of rows) found.add(Number(row.id));
       }
       return found;
@@ -127,7 +149,12 @@ export function catalogMethods(db: Kysely<Database>): CatalogMethods {
     async findProductIdsByHandle(shopId, handles) {
       const found = new Map<string, number>();
       for (const batch of chunks([...new Set(handles)], 1)) {
-        const rows = await db.selectFrom('products').select(['id', 'handle']).where('shop_id', '=', shopId).where('handle', 'in', batch).execute();
+        const rows = await db
+          .selectFrom('products')
+          .select(['id', 'handle'])
+          .where('shop_id', '=', shopId)
+          .where('handle', 'in', batch)
+          .execute();
         for (const row of rows) found.set(row.handle, Number(row.id));
       }
       return found;
@@ -139,7 +166,10 @@ export function catalogMethods(db: Kysely<Database>): CatalogMethods {
         for (const level of levels) {
           await trx
             .updateTable('variants')
-            .set((eb) => ({ old_inventory_quantity: eb.ref('inventory_quantity'), inventory_quantity: level.inventory_quantity }))
+            .set((eb) => ({
+              old_inventory_quantity: eb.ref('inventory_quantity'),
+              inventory_quantity: level.inventory_quantity,
+            }))
             .where('shop_id', '=', shopId)
             .where('id', '=', level.variant_id)
             .execute();
@@ -155,11 +185,30 @@ export function catalogMethods(db: Kysely<Database>): CatalogMethods {
         for (const c of collections) {
           await trx
             .insertInto('collections')
-            .values({ shop_id: shopId, id: c.id, title: c.title, handle: c.handle, updated_at: time.toDb(c.updated_at) })
-            .onConflict((oc) => oc.columns(['shop_id', 'id']).doUpdateSet({ title: c.title, handle: c.handle, updated_at: time.toDb(c.updated_at) }))
+            .values({
+              shop_id: shopId,
+              id: c.id,
+              title: c.title,
+              handle: c.handle,
+              updated_at: time.toDb(c.updated_at),
+            })
+            .onConflict((oc) =>
+              oc
+                .columns(['shop_id', 'id'])
+                .doUpdateSet({ title: c.title, handle: c.handle, updated_at: time.toDb(c.updated_at) }),
+            )
             .execute();
-          await trx.deleteFrom('collection_products').where('shop_id', '=', shopId).where('collection_id', '=', c.id).execute();
-          const members = c.products.map((p) => ({ shop_id: shopId, collection_id: c.id, product_id: p.product_id, position: p.position }));
+          await trx
+            .deleteFrom('collection_products')
+            .where('shop_id', '=', shopId)
+            .where('collection_id', '=', c.id)
+            .execute();
+          const members = c.products.map((p) => ({
+            shop_id: shopId,
+            collection_id: c.id,
+            product_id: p.product_id,
+            position: p.position,
+          }));
           for (const batch of chunks(members, 4)) await trx.insertInto('collection_products').values(batch).execute();
         }
         await bumpDataVersion(trx, shopId);

@@ -7,7 +7,14 @@ import { bumpDataVersion } from './shops.js';
 
 type CommerceMethods = Pick<
   Store,
-  'upsertCustomers' | 'listCustomers' | 'upsertMarkets' | 'listMarkets' | 'upsertOrders' | 'listOrderLines' | 'countOrders' | 'orderProductIds'
+  | 'upsertCustomers'
+  | 'listCustomers'
+  | 'upsertMarkets'
+  | 'listMarkets'
+  | 'upsertOrders'
+  | 'listOrderLines'
+  | 'countOrders'
+  | 'orderProductIds'
 >;
 
 export function commerceMethods(db: Kysely<Database>): CommerceMethods {
@@ -19,7 +26,15 @@ export function commerceMethods(db: Kysely<Database>): CommerceMethods {
         for (const batch of chunks(customers, 5)) {
           await trx
             .insertInto('customers')
-            .values(batch.map((c) => ({ shop_id: shopId, id: c.id, email: c.email, tags: json.toDb(c.tags), updated_at: now })))
+            .values(
+              batch.map((c) => ({
+                shop_id: shopId,
+                id: c.id,
+                email: c.email,
+                tags: json.toDb(c.tags),
+                updated_at: now,
+              })),
+            )
             .onConflict((oc) =>
               oc.columns(['shop_id', 'id']).doUpdateSet((eb) => ({
                 email: eb.ref('excluded.email'),
@@ -33,7 +48,12 @@ export function commerceMethods(db: Kysely<Database>): CommerceMethods {
       });
     },
     async listCustomers(shopId) {
-      const rows = await db.selectFrom('customers').select(['id', 'email', 'tags']).where('shop_id', '=', shopId).orderBy('id').execute();
+      const rows = await db
+        .selectFrom('customers')
+        .select(['id', 'email', 'tags'])
+        .where('shop_id', '=', shopId)
+        .orderBy('id')
+        .execute();
       return rows.map((r) => ({ id: Number(r.id), email: r.email, tags: json.fromDb<string[]>(r.tags) }));
     },
 
@@ -46,14 +66,24 @@ export function commerceMethods(db: Kysely<Database>): CommerceMethods {
           await trx
             .insertInto('markets')
             .values(row)
-            .onConflict((oc) => oc.columns(['shop_id', 'id']).doUpdateSet({ position: row.position, document: row.document, updated_at: now }))
+            .onConflict((oc) =>
+              oc
+                .columns(['shop_id', 'id'])
+                .doUpdateSet({ position: row.position, document: row.document, updated_at: now }),
+            )
             .execute();
         }
         await bumpDataVersion(trx, shopId);
       });
     },
     async listMarkets(shopId) {
-      const rows = await db.selectFrom('markets').select('document').where('shop_id', '=', shopId).orderBy('position').orderBy('id').execute();
+      const rows = await db
+        .selectFrom('markets')
+        .select('document')
+        .where('shop_id', '=', shopId)
+        .orderBy('position')
+        .orderBy('id')
+        .execute();
       return rows.map((r) => json.fromDb<Market>(r.document));
     },
 
@@ -127,7 +157,15 @@ export function commerceMethods(db: Kysely<Database>): CommerceMethods {
       const rows = await db
         .selectFrom('order_lines as l')
         .innerJoin('orders as o', (j) => j.onRef('o.shop_id', '=', 'l.shop_id').onRef('o.id', '=', 'l.order_id'))
-        .select(['l.order_id', 'l.product_id', 'l.variant_id', 'l.quantity', 'l.price', 'l.customer_id', 'l.created_at'])
+        .select([
+          'l.order_id',
+          'l.product_id',
+          'l.variant_id',
+          'l.quantity',
+          'l.price',
+          'l.customer_id',
+          'l.created_at',
+        ])
         .where('l.shop_id', '=', shopId)
         .where('l.created_at', '>=', since)
         .where('o.cancelled_at', 'is', null)

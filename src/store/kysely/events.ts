@@ -7,7 +7,13 @@ import { nextCounterBlock } from './shops.js';
 
 type EventMethods = Pick<
   Store,
-  'appendEvents' | 'listEvents' | 'latestViewedHandles' | 'listRecentViews' | 'eventCount' | 'listEventCounts' | 'countEventsByPeriod'
+  | 'appendEvents'
+  | 'listEvents'
+  | 'latestViewedHandles'
+  | 'listRecentViews'
+  | 'eventCount'
+  | 'listEventCounts'
+  | 'countEventsByPeriod'
 >;
 
 function filtered<O>(query: SelectQueryBuilder<Database, 'events', O>, shopId: number, filter: EventFilter) {
@@ -64,7 +70,10 @@ export function eventMethods(db: Kysely<Database>): EventMethods {
     },
 
     async listEvents(shopId, filter) {
-      const rows = await filtered(db.selectFrom('events').selectAll(), shopId, filter).orderBy('id', 'desc').limit(filter.limit).execute();
+      const rows = await filtered(db.selectFrom('events').selectAll(), shopId, filter)
+        .orderBy('id', 'desc')
+        .limit(filter.limit)
+        .execute();
       return rows.map(
         (r): StoredEvent => ({
           id: Number(r.id),
@@ -112,7 +121,12 @@ export function eventMethods(db: Kysely<Database>): EventMethods {
 
     async eventCount(shopId) {
       // Event ids come from this counter, one per stored event.
-      const row = await db.selectFrom('counters').select('value').where('shop_id', '=', shopId).where('name', '=', 'events').executeTakeFirst();
+      const row = await db
+        .selectFrom('counters')
+        .select('value')
+        .where('shop_id', '=', shopId)
+        .where('name', '=', 'events')
+        .executeTakeFirst();
       return row ? Number(row.value) : 0;
     },
 
@@ -123,7 +137,13 @@ export function eventMethods(db: Kysely<Database>): EventMethods {
         .where('shop_id', '=', shopId)
         .where('day', '>=', sinceDay)
         .execute();
-      return rows.map((r) => ({ day: Number(r.day), handle: r.handle, views: Number(r.views), adds: Number(r.adds), removes: Number(r.removes) }));
+      return rows.map((r) => ({
+        day: Number(r.day),
+        handle: r.handle,
+        views: Number(r.views),
+        adds: Number(r.adds),
+        removes: Number(r.removes),
+      }));
     },
 
     async countEventsByPeriod(shopId, since, periodMs) {

@@ -24,7 +24,12 @@ function toExperiment(row: Database['experiments']): Experiment {
 /** Experiments and their per-arm figures. Creating and stopping move the shop's data version: routing changes. */
 export function experimentMethods(db: Kysely<Database>): ExperimentStore {
   const read = async (shopId: number, id: number) => {
-    const row = await db.selectFrom('experiments').selectAll().where('shop_id', '=', shopId).where('id', '=', id).executeTakeFirst();
+    const row = await db
+      .selectFrom('experiments')
+      .selectAll()
+      .where('shop_id', '=', shopId)
+      .where('id', '=', id)
+      .executeTakeFirst();
     return row ? toExperiment(row) : null;
   };
   return {
@@ -48,7 +53,8 @@ export function experimentMethods(db: Kysely<Database>): ExperimentStore {
           return toExperiment(row);
         });
       } catch (error) {
-        if (isUniqueViolation(error)) throw new ConflictError(`Ruleset ${experiment.ruleset_id} already has a running experiment; stop it first.`);
+        if (isUniqueViolation(error))
+          throw new ConflictError(`Ruleset ${experiment.ruleset_id} already has a running experiment; stop it first.`);
         throw error;
       }
     },
@@ -76,7 +82,10 @@ export function experimentMethods(db: Kysely<Database>): ExperimentStore {
     async recordExposures(rows) {
       if (rows.length === 0) return;
       await db.transaction().execute(async (trx) => {
-        const fresh = new Map<string, { shop_id: number; experiment_id: number; arm: number; day: number; visitors: number }>();
+        const fresh = new Map<
+          string,
+          { shop_id: number; experiment_id: number; arm: number; day: number; visitors: number }
+        >();
         for (const batch of chunks(rows, 5)) {
           const inserted = await trx
             .insertInto('experiment_visitors')
@@ -87,12 +96,24 @@ export function experimentMethods(db: Kysely<Database>): ExperimentStore {
           for (const r of inserted) {
             const day = utcDay(Number(r.created_at));
             const key = `${r.shop_id}\u0000${r.experiment_id}\u0000${r.arm}\u0000${day}`;
-            const count = fresh.get(key) ?? { shop_id: Number(r.shop_id), experiment_id: Number(r.experiment_id), arm: Number(r.arm), day, visitors: 0 };
+            const count = fresh.get(key) ?? {
+              shop_id: Number(r.shop_id),
+              experiment_id: Number(r.experiment_id),
+              arm: Number(r.arm),
+              day,
+              visitors: 0,
+            };
             count.visitors++;
             fresh.set(key, count);
           }
         }
-        await addToTotals(trx, 'experiment_days', ['shop_id', 'experiment_id', 'arm', 'day'], ['visitors'], [...fresh.values()]);
+        await addToTotals(
+          trx,
+          'experiment_days',
+          ['shop_id', 'experiment_id', 'arm', 'day'],
+          ['visitors'],
+          [...fresh.values()],
+        );
       });
     },
 

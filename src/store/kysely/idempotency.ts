@@ -12,24 +12,40 @@ const IN_PROGRESS = 0;
 const ATTEMPTED = -1;
 
 /** What a key already taken holds, read after taking it failed. */
-type StoredKey = { state: 'conflict' } | { state: 'done'; outcome: string } | { state: 'pending'; status: number; createdAt: number };
+type StoredKey =
+  | { state: 'conflict' }
+  | { state: 'done'; outcome: string }
+  | { state: 'pending'; status: number; createdAt: number };
 
 /**
  * The one home of the `idempotency_keys` table: taking a key (inside the caller's transaction when
  * the write is local), storing its answer, and reading what a taken key holds.
  */
 export async function takeKey(db: Db, shopId: number, key: string, hash: string, now = Date.now()): Promise<void> {
-  await db.insertInto('idempotency_keys').values({ shop_id: shopId, key, request_hash: hash, status: IN_PROGRESS, response: '', created_at: now }).execute();
+  await db
+    .insertInto('idempotency_keys')
+    .values({ shop_id: shopId, key, request_hash: hash, status: IN_PROGRESS, response: '', created_at: now })
+    .execute();
 }
 
 /** Stores the answer a key replays from now on. */
 export async function finishKey(db: Db, shopId: number, key: string, outcome: string): Promise<void> {
-  await db.updateTable('idempotency_keys').set({ status: DONE, response: outcome }).where('shop_id', '=', shopId).where('key', '=', key).execute();
+  await db
+    .updateTable('idempotency_keys')
+    .set({ status: DONE, response: outcome })
+    .where('shop_id', '=', shopId)
+    .where('key', '=', key)
+    .execute();
 }
 
 /** What a taken key holds: its answer, a conflict when the request differs, or a pending state. */
 export async function storedKey(db: Db, shopId: number, key: string, hash: string): Promise<StoredKey> {
-  const stored = await db.selectFrom('idempotency_keys').selectAll().where('shop_id', '=', shopId).where('key', '=', key).executeTakeFirstOrThrow();
+  const stored = await db
+    .selectFrom('idempotency_keys')
+    .selectAll()
+    .where('shop_id', '=', shopId)
+    .where('key', '=', key)
+    .executeTakeFirstOrThrow();
   if (stored.request_hash !== hash) return { state: 'conflict' };
   const status = Number(stored.status);
   if (status > 0) return { state: 'done', outcome: stored.response };
@@ -72,9 +88,19 @@ export function idempotencyMethods(db: Kysely<Database>): IdempotencyMethods {
     },
     finishIdempotencyKey: (shopId, key, outcome) => finishKey(db, shopId, key, outcome),
     async abandonIdempotencyKey(shopId, key, mayHaveWritten) {
-      const held = db.updateTable('idempotency_keys').where('shop_id', '=', shopId).where('key', '=', key).where('status', '=', IN_PROGRESS);
+      const held = db
+        .updateTable('idempotency_keys')
+        .where('shop_id', '=', shopId)
+        .where('key', '=', key)
+        .where('status', '=', IN_PROGRESS);
       if (mayHaveWritten) await held.set({ status: ATTEMPTED }).execute();
-      else await db.deleteFrom('idempotency_keys').where('shop_id', '=', shopId).where('key', '=', key).where('status', '=', IN_PROGRESS).execute();
+      else
+        await db
+          .deleteFrom('idempotency_keys')
+          .where('shop_id', '=', shopId)
+          .where('key', '=', key)
+          .where('status', '=', IN_PROGRESS)
+          .execute();
     },
   };
 }

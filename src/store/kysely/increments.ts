@@ -22,7 +22,12 @@ export async function addToTotals(
       .onConflict((oc) =>
         oc
           .columns(keys as never[])
-          .doUpdateSet((eb) => Object.fromEntries(values.map((v) => [v, eb(`${table}.${v}` as never, '+', eb.ref(`excluded.${v}` as never))])) as never),
+          .doUpdateSet(
+            (eb) =>
+              Object.fromEntries(
+                values.map((v) => [v, eb(`${table}.${v}` as never, '+', eb.ref(`excluded.${v}` as never))]),
+              ) as never,
+          ),
       )
       .execute();
   }

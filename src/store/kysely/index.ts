@@ -37,7 +37,8 @@ function translateOutages(store: Store): Store {
       try {
         return await (value as (...a: unknown[]) => Promise<unknown>).apply(store, args);
       } catch (error) {
-        if (isUnavailable(error)) throw new UnavailableError('The database is unavailable just now; nothing was changed. Retry shortly.');
+        if (isUnavailable(error))
+          throw new UnavailableError('The database is unavailable just now; nothing was changed. Retry shortly.');
         throw error;
       }
     };
@@ -50,7 +51,10 @@ function translateOutages(store: Store): Store {
  * migration leaves nothing half-applied. Kysely's single SQLite connection carries the migrator's
  * statements inside this transaction; nothing else runs while the store is being opened.
  */
-async function inWriteLock(db: Connection['db'], migrate: () => Promise<MigrationResultSet>): Promise<MigrationResultSet> {
+async function inWriteLock(
+  db: Connection['db'],
+  migrate: () => Promise<MigrationResultSet>,
+): Promise<MigrationResultSet> {
   await sql`begin immediate`.execute(db);
   let result: MigrationResultSet;
   try {
@@ -80,12 +84,19 @@ function kyselyStore({ db, dialect, schema, poolStats }: Connection): Store {
     dialect,
     poolStats,
     async migrate() {
-      const migrator = new Migrator({ db, provider: migrationProvider, ...(schema ? { migrationTableSchema: schema } : {}) });
+      const migrator = new Migrator({
+        db,
+        provider: migrationProvider,
+        ...(schema ? { migrationTableSchema: schema } : {}),
+      });
       // PostgreSQL: Kysely's adapter holds a session advisory lock and applies the pending migrations
       // in one transaction. SQLite: Kysely takes neither (no transactional DDL in its adapter), so the
       // write lock is taken here, before the migrator reads which migrations ran.
       for (let attempt = 1; ; attempt++) {
-        const { error, results } = dialect === 'sqlite' ? await inWriteLock(db, () => migrator.migrateToLatest()) : await migrator.migrateToLatest();
+        const { error, results } =
+          dialect === 'sqlite'
+            ? await inWriteLock(db, () => migrator.migrateToLatest())
+            : await migrator.migrateToLatest();
         if (!error) return;
         if (attempt < MIGRATE_ATTEMPTS && isSchemaDroppedMeanwhile(error)) continue;
         const failed = results?.find((r) => r.status === 'Error');

@@ -26,7 +26,11 @@ const toRecord = (row: ConnectionRow): PlatformConnectionRecord => ({
 export function platformMethods(db: Kysely<Database>): PlatformStore {
   return {
     async getPlatformConnection(shopId) {
-      const row = await db.selectFrom('platform_connections').selectAll().where('shop_id', '=', shopId).executeTakeFirst();
+      const row = await db
+        .selectFrom('platform_connections')
+        .selectAll()
+        .where('shop_id', '=', shopId)
+        .executeTakeFirst();
       return row ? toRecord(row) : null;
     },
     async listPlatformConnections() {

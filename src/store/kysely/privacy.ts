@@ -6,7 +6,12 @@ import { bumpDataVersion } from './shops.js';
 
 type Methods = Pick<
   PlatformStore,
-  'putPrivacyRequest' | 'listPrivacyRequests' | 'deleteExpiredPrivacyRequests' | 'eraseCustomer' | 'deleteEventsBefore' | 'deleteShopData'
+  | 'putPrivacyRequest'
+  | 'listPrivacyRequests'
+  | 'deleteExpiredPrivacyRequests'
+  | 'eraseCustomer'
+  | 'deleteEventsBefore'
+  | 'deleteShopData'
 >;
 
 /** Every table that holds a shop's rows, by the column naming the shop. */
@@ -51,9 +56,27 @@ const SHOP_TABLES = [
 ] as const;
 
 /** The personal fields of a billing customer and of its addresses, blanked on erasure. */
-const CUSTOMER_FIELDS = ['email', 'first_name', 'last_name', 'billing_address1', 'billing_address2', 'billing_zip', 'billing_city'];
+const CUSTOMER_FIELDS = [
+  'email',
+  'first_name',
+  'last_name',
+  'billing_address1',
+  'billing_address2',
+  'billing_zip',
+  'billing_city',
+];
 const MORE_CUSTOMER_FIELDS = ['billing_company', 'billing_province', 'billing_phone', 'shop_customer_id', 'hash'];
-const ADDRESS_FIELDS = ['first_name', 'last_name', 'address1', 'address2', 'city', 'zip', 'phone', 'company', 'province'];
+const ADDRESS_FIELDS = [
+  'first_name',
+  'last_name',
+  'address1',
+  'address2',
+  'city',
+  'zip',
+  'phone',
+  'company',
+  'province',
+];
 
 const blank = (doc: Record<string, unknown>, fields: string[]) => {
   for (const field of fields) if (typeof doc[field] === 'string') doc[field] = '';
@@ -81,7 +104,11 @@ async function sessionsOf(trx: Transaction<Database>, shopId: number, customerId
 }
 
 async function eraseBilling(trx: Transaction<Database>, shopId: number, customerId: number): Promise<number> {
-  const rows = await trx.selectFrom('billing_customers').select(['id', 'document']).where('shop_id', '=', shopId).execute();
+  const rows = await trx
+    .selectFrom('billing_customers')
+    .select(['id', 'document'])
+    .where('shop_id', '=', shopId)
+    .execute();
   let erased = 0;
   for (const row of rows) {
     const doc = json.fromDb<Record<string, unknown>>(row.document);
@@ -154,22 +181,45 @@ export function privacyMethods(db: Kysely<Database>): Methods {
         const bySessions = <T extends 'events' | 'track_events'>(table: T) => {
           const query = trx.deleteFrom(table as 'events').where('shop_id', '=', shopId);
           return query.where((eb) =>
-            sessions.length > 0 ? eb.or([eb('customer_id', '=', customerId), eb('uuid', 'in', sessions)]) : eb('customer_id', '=', customerId),
+            sessions.length > 0
+              ? eb.or([eb('customer_id', '=', customerId), eb('uuid', 'in', sessions)])
+              : eb('customer_id', '=', customerId),
           );
         };
         const events = Number((await bySessions('events').executeTakeFirst()).numDeletedRows);
         const tracked = Number((await bySessions('track_events').executeTakeFirst()).numDeletedRows);
-        await trx.deleteFrom('experiment_visitors').where('shop_id', '=', shopId).where('visitor', 'in', visitors).execute();
+        await trx
+          .deleteFrom('experiment_visitors')
+          .where('shop_id', '=', shopId)
+          .where('visitor', 'in', visitors)
+          .execute();
         await trx.deleteFrom('track_counted').where('shop_id', '=', shopId).where('visitor', 'in', visitors).execute();
         const customers = Number(
-          (await trx.deleteFrom('customers').where('shop_id', '=', shopId).where('id', '=', customerId).executeTakeFirst()).numDeletedRows,
+          (
+            await trx
+              .deleteFrom('customers')
+              .where('shop_id', '=', shopId)
+              .where('id', '=', customerId)
+              .executeTakeFirst()
+          ).numDeletedRows,
         );
         // Order lines stay for sales figures; only the link to the person goes.
         const orders = Number(
-          (await trx.updateTable('orders').set({ customer_id: null }).where('shop_id', '=', shopId).where('customer_id', '=', customerId).executeTakeFirst())
-            .numUpdatedRows,
+          (
+            await trx
+              .updateTable('orders')
+              .set({ customer_id: null })
+              .where('shop_id', '=', shopId)
+              .where('customer_id', '=', customerId)
+              .executeTakeFirst()
+          ).numUpdatedRows,
         );
-        await trx.updateTable('order_lines').set({ customer_id: null }).where('shop_id', '=', shopId).where('customer_id', '=', customerId).execute();
+        await trx
+          .updateTable('order_lines')
+          .set({ customer_id: null })
+          .where('shop_id', '=', shopId)
+          .where('customer_id', '=', customerId)
+          .execute();
         const billing = await eraseBilling(trx, shopId, customerId);
         // Applied webhooks are not needed again; those that named the customer lose their body.
         await trx
@@ -192,8 +242,16 @@ export function privacyMethods(db: Kysely<Database>): Methods {
     },
 
     async deleteEventsBefore(shopId, before) {
-      const events = await db.deleteFrom('events').where('shop_id', '=', shopId).where('created_at', '<', before).executeTakeFirst();
-      const tracked = await db.deleteFrom('track_events').where('shop_id', '=', shopId).where('created_at', '<', before).executeTakeFirst();
+      const events = await db
+        .deleteFrom('events')
+        .where('shop_id', '=', shopId)
+        .where('created_at', '<', before)
+        .executeTakeFirst();
+      const tracked = await db
+        .deleteFrom('track_events')
+        .where('shop_id', '=', shopId)
+        .where('created_at', '<', before)
+        .executeTakeFirst();
       return Number(events.numDeletedRows) + Number(tracked.numDeletedRows);
     },
 
@@ -215,30 +273,72 @@ export function customerRowMethods(db: Kysely<Database>): Pick<PlatformStore, 'd
   return {
     async deleteCustomer(shopId, customerId) {
       const result = await db.transaction().execute(async (trx) => {
-        const deleted = await trx.deleteFrom('customers').where('shop_id', '=', shopId).where('id', '=', customerId).executeTakeFirst();
+        const deleted = await trx
+          .deleteFrom('customers')
+          .where('shop_id', '=', shopId)
+          .where('id', '=', customerId)
+          .executeTakeFirst();
         if (Number(deleted.numDeletedRows) > 0) await bumpDataVersion(trx, shopId);
         return Number(deleted.numDeletedRows) > 0;
       });
       return result;
     },
     async customerRecords(shopId, customerId) {
-      const customer = await db.selectFrom('customers').selectAll().where('shop_id', '=', shopId).where('id', '=', customerId).executeTakeFirst();
-      const orders = await db.selectFrom('orders').selectAll().where('shop_id', '=', shopId).where('customer_id', '=', customerId).execute();
-      const lines = await db.selectFrom('order_lines').selectAll().where('shop_id', '=', shopId).where('customer_id', '=', customerId).execute();
-      const events = await db.selectFrom('events').selectAll().where('shop_id', '=', shopId).where('customer_id', '=', customerId).execute();
-      const tracking = await db.selectFrom('track_events').selectAll().where('shop_id', '=', shopId).where('customer_id', '=', customerId).execute();
-      const billing = (await db.selectFrom('billing_customers').select(['id', 'document']).where('shop_id', '=', shopId).execute())
+      const customer = await db
+        .selectFrom('customers')
+        .selectAll()
+        .where('shop_id', '=', shopId)
+        .where('id', '=', customerId)
+        .executeTakeFirst();
+      const orders = await db
+        .selectFrom('orders')
+        .selectAll()
+        .where('shop_id', '=', shopId)
+        .where('customer_id', '=', customerId)
+        .execute();
+      const lines = await db
+        .selectFrom('order_lines')
+        .selectAll()
+        .where('shop_id', '=', shopId)
+        .where('customer_id', '=', customerId)
+        .execute();
+      const events = await db
+        .selectFrom('events')
+        .selectAll()
+        .where('shop_id', '=', shopId)
+        .where('customer_id', '=', customerId)
+        .execute();
+      const tracking = await db
+        .selectFrom('track_events')
+        .selectAll()
+        .where('shop_id', '=', shopId)
+        .where('customer_id', '=', customerId)
+        .execute();
+      const billing = (
+        await db.selectFrom('billing_customers').select(['id', 'document']).where('shop_id', '=', shopId).execute()
+      )
         .map((r) => ({ id: Number(r.id), doc: json.fromDb<Record<string, unknown>>(r.document) }))
         .filter((r) => String(r.doc.shop_customer_id ?? '') === String(customerId));
       const billingIds = billing.map((b) => b.id);
       const subscriptions =
         billingIds.length === 0
           ? []
-          : await db.selectFrom('billing_subscriptions').select('document').where('shop_id', '=', shopId).where('customer_id', 'in', billingIds).execute();
-      const plain = <T extends object>(rows: T[]) => rows.map((r) => Object.fromEntries(Object.entries(r).filter(([k]) => k !== 'shop_id')));
+          : await db
+              .selectFrom('billing_subscriptions')
+              .select('document')
+              .where('shop_id', '=', shopId)
+              .where('customer_id', 'in', billingIds)
+              .execute();
+      const plain = <T extends object>(rows: T[]) =>
+        rows.map((r) => Object.fromEntries(Object.entries(r).filter(([k]) => k !== 'shop_id')));
       return {
-        customer: customer ? { id: Number(customer.id), email: customer.email, tags: json.fromDb<string[]>(customer.tags) } : null,
-        orders: plain(orders).map((o) => ({ ...o, lines: plain(lines.filter((l) => Number(l.order_id) === Number(o.id))) })),
+        customer: customer
+          ? { id: Number(customer.id), email: customer.email, tags: json.fromDb<string[]>(customer.tags) }
+          : null,
+        orders: plain(orders).map((o) => ({
+          ...o,
+          lines: plain(lines.filter((l) => Number(l.order_id) === Number(o.id))),
+        })),
         events: plain(events),
         tracking: plain(tracking),
         billing_customers: billing.map((b) => b.doc),

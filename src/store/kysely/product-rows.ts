@@ -9,7 +9,11 @@ type StoredProduct = Omit<Product, 'variants'> & { variants: Product['variants']
 type ProductQuery = { ids?: number[]; afterId?: number; limit?: number };
 
 /** Products in id order with live inventory merged in; on the store's connection or inside a transaction. */
-export async function readProducts(db: Kysely<Database>, shopId: number, options: ProductQuery = {}): Promise<Product[]> {
+export async function readProducts(
+  db: Kysely<Database>,
+  shopId: number,
+  options: ProductQuery = {},
+): Promise<Product[]> {
   let query = db.selectFrom('products').select(['id', 'document']).where('shop_id', '=', shopId).orderBy('id');
   if (options.ids) {
     if (options.ids.length === 0) return [];
@@ -19,7 +23,10 @@ export async function readProducts(db: Kysely<Database>, shopId: number, options
   if (options.limit !== undefined) query = query.limit(options.limit);
   const rows = await query.execute();
   if (rows.length === 0) return [];
-  let variantQuery = db.selectFrom('variants').select(['id', 'inventory_quantity', 'old_inventory_quantity']).where('shop_id', '=', shopId);
+  let variantQuery = db
+    .selectFrom('variants')
+    .select(['id', 'inventory_quantity', 'old_inventory_quantity'])
+    .where('shop_id', '=', shopId);
   if (options.ids || options.afterId !== undefined || options.limit !== undefined) {
     variantQuery = variantQuery.where(
       'product_id',

@@ -28,13 +28,23 @@ export async function writeServing(trx: Kysely<Database>, shopId: number, produc
 }
 
 /** Rewrites the serving rows of the products owning these variants (their stock moved: the answer bytes show it). */
-export async function refreshServing(trx: Kysely<Database>, shopId: number, { variantIds }: { variantIds: number[] }): Promise<void> {
+export async function refreshServing(
+  trx: Kysely<Database>,
+  shopId: number,
+  { variantIds }: { variantIds: number[] },
+): Promise<void> {
   const productIds = new Set<number>();
   for (const batch of chunks([...new Set(variantIds)], 1)) {
-    const rows = await trx.selectFrom('variants').select('product_id').where('shop_id', '=', shopId).where('id', 'in', batch).execute();
+    const rows = await trx
+      .selectFrom('variants')
+      .select('product_id')
+      .where('shop_id', '=', shopId)
+      .where('id', 'in', batch)
+      .execute();
     for (const row of rows) productIds.add(Number(row.product_id));
   }
-  for (const ids of chunks([...productIds], 1, REBUILD_PAGE)) await writeServing(trx, shopId, await readProducts(trx, shopId, { ids }));
+  for (const ids of chunks([...productIds], 1, REBUILD_PAGE))
+    await writeServing(trx, shopId, await readProducts(trx, shopId, { ids }));
 }
 
 /** Writes every product's serving row again, shop by shop and page by page (a serializer change's migration). */
@@ -60,7 +70,9 @@ export function servingMethods(db: Kysely<Database>): ServingStore {
     async listServedProducts(shopId, options) {
       let query = db
         .selectFrom('products as p')
-        .leftJoin('product_serving as s', (join) => join.onRef('s.shop_id', '=', 'p.shop_id').onRef('s.product_id', '=', 'p.id'))
+        .leftJoin('product_serving as s', (join) =>
+          join.onRef('s.shop_id', '=', 'p.shop_id').onRef('s.product_id', '=', 'p.id'),
+        )
         .select(['p.id as id', 's.version as version', 's.body as body', 's.fields as fields'])
         .where('p.shop_id', '=', shopId)
         .orderBy('p.id');

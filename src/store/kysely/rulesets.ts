@@ -37,7 +37,14 @@ export function rulesetMethods(db: Kysely<Database>): RulesetMethods {
           })
           .execute();
         await bumpDataVersion(trx, shopId);
-        return toRuleset(await trx.selectFrom('rulesets').selectAll().where('shop_id', '=', shopId).where('id', '=', id).executeTakeFirstOrThrow());
+        return toRuleset(
+          await trx
+            .selectFrom('rulesets')
+            .selectAll()
+            .where('shop_id', '=', shopId)
+            .where('id', '=', id)
+            .executeTakeFirstOrThrow(),
+        );
       });
     },
     async updateRuleset(shopId, id, document) {
@@ -56,23 +63,41 @@ export function rulesetMethods(db: Kysely<Database>): RulesetMethods {
           .executeTakeFirst();
         if (Number(result.numUpdatedRows) === 0) return null;
         await bumpDataVersion(trx, shopId);
-        return toRuleset(await trx.selectFrom('rulesets').selectAll().where('shop_id', '=', shopId).where('id', '=', id).executeTakeFirstOrThrow());
+        return toRuleset(
+          await trx
+            .selectFrom('rulesets')
+            .selectAll()
+            .where('shop_id', '=', shopId)
+            .where('id', '=', id)
+            .executeTakeFirstOrThrow(),
+        );
       });
     },
     async deleteRuleset(shopId, id) {
       return db.transaction().execute(async (trx) => {
-        const result = await trx.deleteFrom('rulesets').where('shop_id', '=', shopId).where('id', '=', id).executeTakeFirst();
+        const result = await trx
+          .deleteFrom('rulesets')
+          .where('shop_id', '=', shopId)
+          .where('id', '=', id)
+          .executeTakeFirst();
         if (Number(result.numDeletedRows) === 0) return false;
         await bumpDataVersion(trx, shopId);
         return true;
       });
     },
     async getRuleset(shopId, id) {
-      const row = await db.selectFrom('rulesets').selectAll().where('shop_id', '=', shopId).where('id', '=', id).executeTakeFirst();
+      const row = await db
+        .selectFrom('rulesets')
+        .selectAll()
+        .where('shop_id', '=', shopId)
+        .where('id', '=', id)
+        .executeTakeFirst();
       return row ? toRuleset(row) : null;
     },
     async listRulesets(shopId) {
-      return (await db.selectFrom('rulesets').selectAll().where('shop_id', '=', shopId).orderBy('id').execute()).map(toRuleset);
+      return (await db.selectFrom('rulesets').selectAll().where('shop_id', '=', shopId).orderBy('id').execute()).map(
+        toRuleset,
+      );
     },
   };
 }

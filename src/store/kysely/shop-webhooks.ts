@@ -4,7 +4,10 @@ import type { Database } from '../schema.js';
 import type { Store } from '../store.js';
 import { bumpDataVersion, nextCounter } from './shops.js';
 
-type Methods = Pick<Store, 'enqueueShopWebhook' | 'pendingShopWebhooks' | 'markShopWebhook' | 'deleteCollection' | 'updatedAt'>;
+type Methods = Pick<
+  Store,
+  'enqueueShopWebhook' | 'pendingShopWebhooks' | 'markShopWebhook' | 'deleteCollection' | 'updatedAt'
+>;
 
 export function shopWebhookMethods(db: Kysely<Database>): Methods {
   return {
@@ -20,7 +23,16 @@ export function shopWebhookMethods(db: Kysely<Database>): Methods {
           const seq = await nextCounter(trx, 0, 'shop_webhooks');
           await trx
             .insertInto('shop_webhooks')
-            .values({ shop_id: shopId, webhook_id: webhookId, seq, topic, payload, received_at: Date.now(), applied_at: null, outcome: null })
+            .values({
+              shop_id: shopId,
+              webhook_id: webhookId,
+              seq,
+              topic,
+              payload,
+              received_at: Date.now(),
+              applied_at: null,
+              outcome: null,
+            })
             .execute();
         });
         return true;
@@ -49,9 +61,17 @@ export function shopWebhookMethods(db: Kysely<Database>): Methods {
     },
     async deleteCollection(shopId, collectionId) {
       return db.transaction().execute(async (trx) => {
-        const result = await trx.deleteFrom('collections').where('shop_id', '=', shopId).where('id', '=', collectionId).executeTakeFirst();
+        const result = await trx
+          .deleteFrom('collections')
+          .where('shop_id', '=', shopId)
+          .where('id', '=', collectionId)
+          .executeTakeFirst();
         if (Number(result.numDeletedRows) === 0) return false;
-        await trx.deleteFrom('collection_products').where('shop_id', '=', shopId).where('collection_id', '=', collectionId).execute();
+        await trx
+          .deleteFrom('collection_products')
+          .where('shop_id', '=', shopId)
+          .where('collection_id', '=', collectionId)
+          .execute();
         await bumpDataVersion(trx, shopId);
         return true;
       });

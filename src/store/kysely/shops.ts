@@ -25,7 +25,11 @@ export async function nextCounterBlock(db: Db, shopId: number, name: string, cou
 
 /** Marks the shop's read model stale for every node. */
 export async function bumpDataVersion(db: Db, shopId: number): Promise<void> {
-  await db.updateTable('shops').set({ data_version: sql`data_version + 1`, updated_at: Date.now() }).where('id', '=', shopId).execute();
+  await db
+    .updateTable('shops')
+    .set({ data_version: sql`data_version + 1`, updated_at: Date.now() })
+    .where('id', '=', shopId)
+    .execute();
 }
 
 function toShop(row: ShopRow): Shop {
@@ -48,7 +52,12 @@ function toShop(row: ShopRow): Shop {
 }
 
 function toKey(row: Database['api_keys']): ApiKeyRecord {
-  return { ...row, shop_id: Number(row.shop_id), created_at: Number(row.created_at), expires_at: row.expires_at === null ? null : Number(row.expires_at) };
+  return {
+    ...row,
+    shop_id: Number(row.shop_id),
+    created_at: Number(row.created_at),
+    expires_at: row.expires_at === null ? null : Number(row.expires_at),
+  };
 }
 
 type ShopMethods = Pick<
@@ -196,7 +205,12 @@ export function shopMethods(db: Kysely<Database>): ShopMethods {
       });
     },
     async listShopKeys(shopId) {
-      const rows = await db.selectFrom('api_keys').selectAll().where('shop_id', '=', shopId).orderBy('created_at', 'desc').execute();
+      const rows = await db
+        .selectFrom('api_keys')
+        .selectAll()
+        .where('shop_id', '=', shopId)
+        .orderBy('created_at', 'desc')
+        .execute();
       return rows.map(toKey);
     },
     async listLiveApiKeys(now) {
@@ -208,7 +222,12 @@ export function shopMethods(db: Kysely<Database>): ShopMethods {
       return rows.map(toKey);
     },
     async keysVersion() {
-      const row = await db.selectFrom('counters').select('value').where('shop_id', '=', 0).where('name', '=', 'keys').executeTakeFirst();
+      const row = await db
+        .selectFrom('counters')
+        .select('value')
+        .where('shop_id', '=', 0)
+        .where('name', '=', 'keys')
+        .executeTakeFirst();
       return String(row?.value ?? 0);
     },
   };

@@ -20,7 +20,14 @@ export async function countableRows(trx: Kysely<Database>, rows: readonly TrackR
   for (const row of rows) {
     const visitor = visitorKey(row.uuid, row.customer_id);
     if (visitor === null) continue;
-    const key = { shop_id: row.shop_id, day: utcDay(row.created_at), visitor, source: row.source ?? '', product_id: row.product_id ?? 0, type: row.type };
+    const key = {
+      shop_id: row.shop_id,
+      day: utcDay(row.created_at),
+      visitor,
+      source: row.source ?? '',
+      product_id: row.product_id ?? 0,
+      type: row.type,
+    };
     const id = idOf(key);
     if (!candidates.has(id)) candidates.set(id, { ...row, visitor });
   }
@@ -40,7 +47,8 @@ export async function countableRows(trx: Kysely<Database>, rows: readonly TrackR
       .onConflict((oc) => oc.columns([...KEY_COLUMNS]).doNothing())
       .returning([...KEY_COLUMNS])
       .execute();
-    for (const r of inserted) fresh.add(idOf({ ...r, shop_id: Number(r.shop_id), day: Number(r.day), product_id: Number(r.product_id) }));
+    for (const r of inserted)
+      fresh.add(idOf({ ...r, shop_id: Number(r.shop_id), day: Number(r.day), product_id: Number(r.product_id) }));
   }
   const counted = [...candidates].filter(([id]) => fresh.has(id)).map(([, row]) => row);
   const served = await servedArms(trx, counted);
@@ -58,7 +66,10 @@ export async function forgetCountedBefore(db: Kysely<Database>, day: number): Pr
 }
 
 /** The arm each experiment served each visitor of these rows, by "shop, experiment, visitor". */
-async function servedArms(trx: Kysely<Database>, rows: readonly (TrackRow & { visitor: string })[]): Promise<Map<string, number>> {
+async function servedArms(
+  trx: Kysely<Database>,
+  rows: readonly (TrackRow & { visitor: string })[],
+): Promise<Map<string, number>> {
   const wanted = new Map<string, { shop: number; experiment: number; visitors: Set<string> }>();
   for (const row of rows) {
     if (row.experiment_id === null) continue;

@@ -42,7 +42,9 @@ export function trackingMethods(db: Kysely<Database>): TrackingStore {
           }));
           for (const batch of chunks(values, 9)) await trx.insertInto('track_events').values(batch).execute();
         }
-        const bySource = countTracked(rows, (r) => (r.source === null ? null : { shop_id: r.shop_id, day: utcDay(r.created_at), source: r.source }));
+        const bySource = countTracked(rows, (r) =>
+          r.source === null ? null : { shop_id: r.shop_id, day: utcDay(r.created_at), source: r.source },
+        );
         await addToTotals(
           trx,
           'source_days',
@@ -51,7 +53,9 @@ export function trackingMethods(db: Kysely<Database>): TrackingStore {
           [...bySource.values()].map(({ key, ...counts }) => ({ ...key, ...counts })),
         );
         const byArm = countTracked(rows, (r) =>
-          r.experiment_id === null || r.arm === null ? null : { shop_id: r.shop_id, experiment_id: r.experiment_id, arm: r.arm, day: utcDay(r.created_at) },
+          r.experiment_id === null || r.arm === null
+            ? null
+            : { shop_id: r.shop_id, experiment_id: r.experiment_id, arm: r.arm, day: utcDay(r.created_at) },
         );
         await addToTotals(
           trx,
@@ -100,7 +104,12 @@ export function trackingMethods(db: Kysely<Database>): TrackingStore {
       await db.transaction().execute(async (trx) => {
         const old: AttributedLine[] = [];
         for (const ids of chunks(orderIds, 1, 500)) {
-          const rows = await trx.selectFrom('order_attributions').selectAll().where('shop_id', '=', shopId).where('order_id', 'in', ids).execute();
+          const rows = await trx
+            .selectFrom('order_attributions')
+            .selectAll()
+            .where('shop_id', '=', shopId)
+            .where('order_id', 'in', ids)
+            .execute();
           for (const r of rows) {
             old.push({
               order_id: Number(r.order_id),
@@ -115,7 +124,12 @@ export function trackingMethods(db: Kysely<Database>): TrackingStore {
               arm: r.arm === null ? null : Number(r.arm),
             });
           }
-          if (rows.length > 0) await trx.deleteFrom('order_attributions').where('shop_id', '=', shopId).where('order_id', 'in', ids).execute();
+          if (rows.length > 0)
+            await trx
+              .deleteFrom('order_attributions')
+              .where('shop_id', '=', shopId)
+              .where('order_id', 'in', ids)
+              .execute();
         }
         for (const batch of chunks(lines, 11)) {
           await trx
@@ -128,7 +142,13 @@ export function trackingMethods(db: Kysely<Database>): TrackingStore {
     },
 
     async sourceDays(shopId, sinceDay) {
-      const rows = await db.selectFrom('source_days').selectAll().where('shop_id', '=', shopId).where('day', '>=', sinceDay).orderBy('day').execute();
+      const rows = await db
+        .selectFrom('source_days')
+        .selectAll()
+        .where('shop_id', '=', shopId)
+        .where('day', '>=', sinceDay)
+        .orderBy('day')
+        .execute();
       return rows.map((r) => ({
         day: Number(r.day),
         source: r.source,
@@ -143,7 +163,12 @@ export function trackingMethods(db: Kysely<Database>): TrackingStore {
 }
 
 /** Moves the per-day totals from what the old attributions added to what the new ones add. */
-async function moveTotals(trx: Kysely<Database>, shopId: number, before: ReturnType<typeof totalsOf>, after: ReturnType<typeof totalsOf>): Promise<void> {
+async function moveTotals(
+  trx: Kysely<Database>,
+  shopId: number,
+  before: ReturnType<typeof totalsOf>,
+  after: ReturnType<typeof totalsOf>,
+): Promise<void> {
   const sources = new Map<string, { shop_id: number; day: number; source: string; orders: number; revenue: number }>();
   for (const [sign, totals] of [
     [-1, before],
@@ -156,20 +181,46 @@ async function moveTotals(trx: Kysely<Database>, shopId: number, before: ReturnT
       sources.set(key, delta);
     }
   }
-  const arms = new Map<string, { shop_id: number; experiment_id: number; arm: number; day: number; orders: number; revenue: number; revenue_sq: number }>();
+  const arms = new Map<
+    string,
+    {
+      shop_id: number;
+      experiment_id: number;
+      arm: number;
+      day: number;
+      orders: number;
+      revenue: number;
+      revenue_sq: number;
+    }
+  >();
   for (const [sign, totals] of [
     [-1, before],
     [1, after],
   ] as const) {
     for (const [key, row] of totals.arms) {
-      const delta = arms.get(key) ?? { shop_id: shopId, experiment_id: row.experiment_id, arm: row.arm, day: row.day, orders: 0, revenue: 0, revenue_sq: 0 };
+      const delta = arms.get(key) ?? {
+        shop_id: shopId,
+        experiment_id: row.experiment_id,
+        arm: row.arm,
+        day: row.day,
+        orders: 0,
+        revenue: 0,
+        revenue_sq: 0,
+      };
       delta.orders += sign * row.orders;
       delta.revenue += sign * row.revenue;
       delta.revenue_sq += sign * row.revenue_sq;
       arms.set(key, delta);
     }
   }
-  const moved = <T extends { orders: number; revenue: number }>(rows: Iterable<T>) => [...rows].filter((r) => r.orders !== 0 || r.revenue !== 0);
+  const moved = <T extends { orders: number; revenue: number }>(rows: Iterable<T>) =>
+    [...rows].filter((r) => r.orders !== 0 || r.revenue !== 0);
   await addToTotals(trx, 'source_days', ['shop_id', 'day', 'source'], ['orders', 'revenue'], moved(sources.values()));
-  await addToTotals(trx, 'experiment_days', ['shop_id', 'experiment_id', 'arm', 'day'], ['orders', 'revenue', 'revenue_sq'], moved(arms.values()));
+  await addToTotals(
+    trx,
+    'experiment_days',
+    ['shop_id', 'experiment_id', 'arm', 'day'],
+    ['orders', 'revenue', 'revenue_sq'],
+    moved(arms.values()),
+  );
 }

@@ -49,7 +49,11 @@ export function widgetMethods(db: Kysely<Database>): WidgetStore {
     },
     async deleteWidget(shopId, id) {
       return db.transaction().execute(async (trx) => {
-        const result = await trx.deleteFrom('widgets').where('shop_id', '=', shopId).where('id', '=', id).executeTakeFirst();
+        const result = await trx
+          .deleteFrom('widgets')
+          .where('shop_id', '=', shopId)
+          .where('id', '=', id)
+          .executeTakeFirst();
         if (Number(result.numDeletedRows) === 0) return false;
         await bumpDataVersion(trx, shopId);
         return true;
@@ -60,7 +64,9 @@ export function widgetMethods(db: Kysely<Database>): WidgetStore {
       return row ? toWidget(row) : null;
     },
     async listWidgets(shopId) {
-      return (await db.selectFrom('widgets').selectAll().where('shop_id', '=', shopId).orderBy('id').execute()).map(toWidget);
+      return (await db.selectFrom('widgets').selectAll().where('shop_id', '=', shopId).orderBy('id').execute()).map(
+        toWidget,
+      );
     },
   };
 }

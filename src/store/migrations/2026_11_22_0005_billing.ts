@@ -17,13 +17,27 @@ export async function up(db: Kysely<any>): Promise<void> {
   await doc('billing_customers');
   await doc('billing_addresses', (t) => t.addColumn('customer_id', 'bigint', (c: any) => c.notNull()));
   await doc('billing_subscriptions', (t) =>
-    t.addColumn('customer_id', 'bigint', (c: any) => c.notNull()).addColumn('address_id', 'bigint', (c: any) => c.notNull()),
+    t
+      .addColumn('customer_id', 'bigint', (c: any) => c.notNull())
+      .addColumn('address_id', 'bigint', (c: any) => c.notNull()),
   );
-  await doc('billing_charges', (t) => t.addColumn('customer_id', 'bigint', (c: any) => c.notNull()).addColumn('address_id', 'bigint', (c: any) => c.notNull()));
+  await doc('billing_charges', (t) =>
+    t
+      .addColumn('customer_id', 'bigint', (c: any) => c.notNull())
+      .addColumn('address_id', 'bigint', (c: any) => c.notNull()),
+  );
   await doc('billing_onetimes', (t) => t.addColumn('address_id', 'bigint', (c: any) => c.notNull()));
   await doc('billing_orders', (t) => t.addColumn('charge_id', 'bigint', (c: any) => c.notNull()));
-  await db.schema.createIndex('billing_subscriptions_customer').on('billing_subscriptions').columns(['shop_id', 'customer_id']).execute();
-  await db.schema.createIndex('billing_charges_address').on('billing_charges').columns(['shop_id', 'address_id']).execute();
+  await db.schema
+    .createIndex('billing_subscriptions_customer')
+    .on('billing_subscriptions')
+    .columns(['shop_id', 'customer_id'])
+    .execute();
+  await db.schema
+    .createIndex('billing_charges_address')
+    .on('billing_charges')
+    .columns(['shop_id', 'address_id'])
+    .execute();
 
   await db.schema
     .createTable('campaigns')

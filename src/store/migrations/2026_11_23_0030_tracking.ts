@@ -19,7 +19,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addPrimaryKeyConstraint('track_events_pk', ['shop_id', 'id'])
     .execute();
   // The click window: a customer's clicks in a time range.
-  await db.schema.createIndex('track_events_customer').on('track_events').columns(['shop_id', 'customer_id', 'created_at']).execute();
+  await db.schema
+    .createIndex('track_events_customer')
+    .on('track_events')
+    .columns(['shop_id', 'customer_id', 'created_at'])
+    .execute();
 
   await db.schema
     .createTable('source_days')

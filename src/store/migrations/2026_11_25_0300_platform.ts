@@ -30,7 +30,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addPrimaryKeyConstraint('platform_staging_pk', ['shop_id', 'seq'])
     .execute();
   // Serves both reads: parents in file order (parent null, seq after a mark) and the children of given parents.
-  await db.schema.createIndex('platform_staging_parent').on('platform_staging').columns(['shop_id', 'parent', 'seq']).execute();
+  await db.schema
+    .createIndex('platform_staging_parent')
+    .on('platform_staging')
+    .columns(['shop_id', 'parent', 'seq'])
+    .execute();
   await db.schema
     .createTable('privacy_requests')
     .addColumn('shop_id', 'bigint', (c) => c.notNull())

@@ -82,9 +82,10 @@ describe("2021-11 objects mapped to the seed's shapes", () => {
       sku_override: false,
       properties: [{ name: '_rechargeDiscountType', value: 'percentage' }],
     });
-    expect(subscriptionFromRemote({ ...subscription, status: 'active', next_charge_scheduled_at: '2026-12-01' }).next_charge_scheduled_at).toBe(
-      '2026-12-01T00:00:00',
-    );
+    expect(
+      subscriptionFromRemote({ ...subscription, status: 'active', next_charge_scheduled_at: '2026-12-01' })
+        .next_charge_scheduled_at,
+    ).toBe('2026-12-01T00:00:00');
   });
 
   it('maps a customer: the platform id as shop_customer_id, status from the active count, dunning as card error', () => {
@@ -182,7 +183,12 @@ describe("2021-11 objects mapped to the seed's shapes", () => {
       line_items: [{ shop_product_id: 2, shop_variant_id: 21, quantity: 3, price: '8.50', title: 'Product 2' }],
     });
     expect(chargeHoldsOnetime(charge, 8)).toBe(true);
-    expect(chargeHoldsOnetime({ ...charge, line_items: [{ ...charge.line_items[0]!, purchase_item_type: 'subscription' }] }, 8)).toBe(false);
+    expect(
+      chargeHoldsOnetime(
+        { ...charge, line_items: [{ ...charge.line_items[0]!, purchase_item_type: 'subscription' }] },
+        8,
+      ),
+    ).toBe(false);
     expect(
       onetimeFromRemote({
         id: 8,

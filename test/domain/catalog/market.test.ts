@@ -25,10 +25,22 @@ describe('markets', () => {
   });
 
   it('prices by fixed price first, else by the percentage', () => {
-    const m = market(1, 1, ['DE'], { price_adjustment_percent: 20, fixed_prices: [{ variant_id: 7, price: '1.00', compare_at_price: null }] });
-    expect(priceInMarket({ id: 7, price: '50.00', compare_at_price: '60.00' }, m)).toEqual({ price: '1.00', compare_at_price: null });
-    expect(priceInMarket({ id: 8, price: '50.00', compare_at_price: '60.00' }, m)).toEqual({ price: '60.00', compare_at_price: '72.00' });
-    expect(priceInMarket({ id: 8, price: '50.00', compare_at_price: null }, market(2, 1, ['DE']))).toEqual({ price: '50.00', compare_at_price: null });
+    const m = market(1, 1, ['DE'], {
+      price_adjustment_percent: 20,
+      fixed_prices: [{ variant_id: 7, price: '1.00', compare_at_price: null }],
+    });
+    expect(priceInMarket({ id: 7, price: '50.00', compare_at_price: '60.00' }, m)).toEqual({
+      price: '1.00',
+      compare_at_price: null,
+    });
+    expect(priceInMarket({ id: 8, price: '50.00', compare_at_price: '60.00' }, m)).toEqual({
+      price: '60.00',
+      compare_at_price: '72.00',
+    });
+    expect(priceInMarket({ id: 8, price: '50.00', compare_at_price: null }, market(2, 1, ['DE']))).toEqual({
+      price: '50.00',
+      compare_at_price: null,
+    });
   });
 });
 

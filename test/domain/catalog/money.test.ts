@@ -13,7 +13,9 @@ describe('money', () => {
     [' 7.00 ', 70_000],
   ])('parses %s', (text, units) => expect(parseMoney(text)).toBe(units));
 
-  it.each(['', 'abc', '1.23456', '1,00', '1e3', '--1', '.5', 'NaN'])('refuses %j', (text) => expect(parseMoney(text)).toBeNull());
+  it.each(['', 'abc', '1.23456', '1,00', '1e3', '--1', '.5', 'NaN'])('refuses %j', (text) =>
+    expect(parseMoney(text)).toBeNull(),
+  );
 
   it('formats with two decimals, more only when needed', () => {
     expect(formatMoney(199_900)).toBe('19.99');

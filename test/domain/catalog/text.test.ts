@@ -3,7 +3,9 @@ import { MAX_HTML_READ, plainText } from '../../../src/domain/catalog/text.js';
 
 describe('plainText', () => {
   it('removes tags, decodes the common entities and collapses whitespace', () => {
-    expect(plainText('<p>Warm &amp; dry,<br/>\n  <b>wool</b> socks&nbsp;&lt;3</p>', 100)).toBe('Warm & dry, wool socks <3');
+    expect(plainText('<p>Warm &amp; dry,<br/>\n  <b>wool</b> socks&nbsp;&lt;3</p>', 100)).toBe(
+      'Warm & dry, wool socks <3',
+    );
   });
 
   it('reads a tag from its < to the next >, and keeps a < that never closes as text', () => {

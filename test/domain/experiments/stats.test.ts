@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { chooseArm, visitorKey } from '../../../src/domain/experiments/assign.js';
 import { armResults, type ArmDay } from '../../../src/domain/experiments/results.js';
-import { mean, probabilityBeatsMean, probabilityBeatsProportion, proportion, ratePerVisitor } from '../../../src/domain/experiments/stats.js';
+import {
+  mean,
+  probabilityBeatsMean,
+  probabilityBeatsProportion,
+  proportion,
+  ratePerVisitor,
+} from '../../../src/domain/experiments/stats.js';
 
 function random(seed: number): () => number {
   let a = seed >>> 0;
@@ -48,7 +54,10 @@ describe('experiment statistics', () => {
     expect(probabilityBeatsProportion({ k: 30, n: 1000 }, { k: 80, n: 1000 })).toBeGreaterThan(0.999);
     expect(probabilityBeatsProportion({ k: 80, n: 1000 }, { k: 30, n: 1000 })).toBeLessThan(0.001);
     expect(probabilityBeatsProportion({ k: 0, n: 0 }, { k: 1, n: 10 })).toBeNull();
-    expect(probabilityBeatsMean({ n: 100, sum: 100, sumSq: 200 }, { n: 100, sum: 100, sumSq: 200 })).toBeCloseTo(0.5, 6);
+    expect(probabilityBeatsMean({ n: 100, sum: 100, sumSq: 200 }, { n: 100, sum: 100, sumSq: 200 })).toBeCloseTo(
+      0.5,
+      6,
+    );
     expect(probabilityBeatsMean({ n: 1, sum: 0, sumSq: 0 }, { n: 100, sum: 100, sumSq: 200 })).toBeNull();
   });
 
@@ -102,7 +111,8 @@ describe('experiment statistics', () => {
       armResults({ arms }, days).forEach((result, arm) => {
         const { p, meanOrder } = truth[arm]!;
         if (result.conversion.low! <= p && p <= result.conversion.high!) covered.conversion[arm]!++;
-        if (result.revenue_per_visitor.low! <= p * meanOrder && p * meanOrder <= result.revenue_per_visitor.high!) covered.revenue[arm]!++;
+        if (result.revenue_per_visitor.low! <= p * meanOrder && p * meanOrder <= result.revenue_per_visitor.high!)
+          covered.revenue[arm]!++;
       });
     }
     for (const count of [...covered.conversion, ...covered.revenue]) expect(count).toBeGreaterThanOrEqual(90);

@@ -55,9 +55,25 @@ describe('content neighbours', () => {
 
   it('merges several inputs by the sum of their scores, inputs left out', () => {
     const items: ContentItem[] = [
-      { id: 1, productType: 'Tents', vendor: 'Fjell', tags: ['camping'], titleWords: ['alpine', 'tent'], priceBand: 3, listable: true },
+      {
+        id: 1,
+        productType: 'Tents',
+        vendor: 'Fjell',
+        tags: ['camping'],
+        titleWords: ['alpine', 'tent'],
+        priceBand: 3,
+        listable: true,
+      },
       { id: 2, productType: 'Tents', vendor: 'Lumo', tags: [], titleWords: ['dome'], priceBand: 9, listable: true },
-      { id: 3, productType: 'Lights', vendor: 'Fjell', tags: ['camping'], titleWords: ['lamp'], priceBand: 3, listable: true },
+      {
+        id: 3,
+        productType: 'Lights',
+        vendor: 'Fjell',
+        tags: ['camping'],
+        titleWords: ['lamp'],
+        priceBand: 3,
+        listable: true,
+      },
       { id: 4, productType: 'Lights', vendor: 'Lumo', tags: [], titleWords: ['lantern'], priceBand: 9, listable: true },
     ];
     const model = buildContentModel(items);
@@ -72,7 +88,15 @@ describe('content neighbours', () => {
   it('reads a bounded number of candidates per product when one feature is everywhere', () => {
     const items = Array.from(
       { length: 5000 },
-      (_, i): ContentItem => ({ id: i + 1, productType: 'Same', vendor: '', tags: [], titleWords: [`w${i % 50}`], priceBand: 0, listable: true }),
+      (_, i): ContentItem => ({
+        id: i + 1,
+        productType: 'Same',
+        vendor: '',
+        tags: [],
+        titleWords: [`w${i % 50}`],
+        priceBand: 0,
+        listable: true,
+      }),
     );
     const started = process.cpuUsage();
     const model = buildContentModel(items);

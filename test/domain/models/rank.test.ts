@@ -9,7 +9,9 @@ const orders: [number, number, number[]][] = [
   [7, 20, [1, 2]],
   [8, 21, [1]],
 ];
-const lines: ModelLine[] = orders.flatMap(([orderId, customerId, items]) => items.map((productId) => ({ orderId, productId, customerId, createdAt: 1_000 })));
+const lines: ModelLine[] = orders.flatMap(([orderId, customerId, items]) =>
+  items.map((productId) => ({ orderId, productId, customerId, createdAt: 1_000 })),
+);
 const model = buildModel(lines, []);
 const blend = (overrides: Partial<ForYouBlend>): ForYouBlend => ({ ...FOR_YOU_BLEND, ...overrides });
 const forCustomer = (customer: number, b: ForYouBlend = FOR_YOU_BLEND, exclude: ReadonlySet<number> = new Set()) =>

@@ -84,7 +84,11 @@ describe('SAR similarity on a hand-checked example', () => {
 
   it('the sparse top-k lists agree with the exact rows', () => {
     const { ids, incidence } = matrix(pairs);
-    const lists = buildNeighbourLists(incidence, (cij, _w, cii, cjj) => sarScore('jaccard', cij, cii, cjj, 1), { k: 2, threshold: 1, ids });
+    const lists = buildNeighbourLists(incidence, (cij, _w, cii, cjj) => sarScore('jaccard', cij, cii, cjj, 1), {
+      k: 2,
+      threshold: 1,
+      ids,
+    });
     const of = (id: number) => {
       const i = ids.indexOf(id);
       return [...lists.items.subarray(lists.offsets[i]!, lists.offsets[i + 1]!)].map((j) => ids[j]);
@@ -113,7 +117,11 @@ describe('SAR on order lines, both bases, hand-checked', () => {
 
   function neighbours(basis: 'customer' | 'order', item: number, similarity: SarSimilarity, threshold = 1) {
     const { incidence } = purchaseIncidence(lines, basis, (id) => sortedIndexOf(products, id), products.length, 5);
-    return sarNeighbours(incidence, sortedIndexOf(products, item), { similarity, threshold, order: (j) => products[j]! }).map((n) => ({
+    return sarNeighbours(incidence, sortedIndexOf(products, item), {
+      similarity,
+      threshold,
+      order: (j) => products[j]!,
+    }).map((n) => ({
       id: products[n.item]!,
       score: n.score,
       c: n.coOccurrences,
@@ -121,7 +129,9 @@ describe('SAR on order lines, both bases, hand-checked', () => {
   }
 
   it('counts customers under basis customer and orders under basis order', () => {
-    expect(usersInUse(purchaseIncidence(lines, 'customer', (id) => sortedIndexOf(products, id), 4, 5).incidence)).toBe(3);
+    expect(usersInUse(purchaseIncidence(lines, 'customer', (id) => sortedIndexOf(products, id), 4, 5).incidence)).toBe(
+      3,
+    );
     expect(usersInUse(purchaseIncidence(lines, 'order', (id) => sortedIndexOf(products, id), 4, 5).incidence)).toBe(5);
   });
 
@@ -169,7 +179,11 @@ describe('SAR on order lines, both bases, hand-checked', () => {
 
 /** The public data sets (docs/evaluation.md): REBOUND_DATA_DIR, else a `shared/data` beside the repository; absent data skips. */
 const ROOT = join(import.meta.dirname, '..', '..', '..');
-const DATA = [process.env.REBOUND_DATA_DIR, join(ROOT, '..', 'shared', 'data'), join(ROOT, '..', '..', 'shared', 'data')].find((d) => d && existsSync(d));
+const DATA = [
+  process.env.REBOUND_DATA_DIR,
+  join(ROOT, '..', 'shared', 'data'),
+  join(ROOT, '..', '..', 'shared', 'data'),
+].find((d) => d && existsSync(d));
 const MS_STORE = DATA ? join(DATA, 'ms-store-sar', 'ms_usage_train.csv') : '';
 
 if (!existsSync(MS_STORE)) {
@@ -202,7 +216,12 @@ describe.skipIf(!existsSync(MS_STORE))('SAR similarity on the Microsoft store lo
       if (other === item) continue;
       const c = [...mine].filter((u) => theirs.has(u)).length;
       if (c === 0 || c < threshold) continue;
-      const score = similarity === 'count' ? c : similarity === 'jaccard' ? c / (mine.size + theirs.size - c) : c / (mine.size * theirs.size);
+      const score =
+        similarity === 'count'
+          ? c
+          : similarity === 'jaccard'
+            ? c / (mine.size + theirs.size - c)
+            : c / (mine.size * theirs.size);
       out.push({ id: other, score, c });
     }
     return out.sort((a, b) => b.score - a.score || a.id - b.id);
@@ -210,7 +229,10 @@ describe.skipIf(!existsSync(MS_STORE))('SAR similarity on the Microsoft store lo
 
   for (const basis of ['customer', 'order'] as const) {
     it(`matches an independent computation for every similarity, basis ${basis}`, () => {
-      const pairs = rows.map(([user, code, time]): [string, number] => [basis === 'customer' ? user! : `${user}|${time}`, idOf(code!)]);
+      const pairs = rows.map(([user, code, time]): [string, number] => [
+        basis === 'customer' ? user! : `${user}|${time}`,
+        idOf(code!),
+      ]);
       for (const similarity of SAR_SIMILARITIES) {
         for (const threshold of [1, 3]) {
           for (const item of [1, 10, 50, 101]) {

@@ -31,7 +31,9 @@ describe('the platforms’ names, folded once before decoding', () => {
       cart_line_count: 3,
     });
     expect(foldAliases({ recharge_customer_id: '5' }, { cart: false })).toMatchObject({ billing_customer_id: '5' });
-    expect(keyOf({ shopify_product_ids: '1', cache_key: '99', context: 'default' })).toBe(keyOf({ shop_product_ids: '1' }));
+    expect(keyOf({ shopify_product_ids: '1', cache_key: '99', context: 'default' })).toBe(
+      keyOf({ shop_product_ids: '1' }),
+    );
   });
 
   it('names both spellings when they disagree, and takes them when they agree or one is empty', () => {
@@ -42,7 +44,9 @@ describe('the platforms’ names, folded once before decoding', () => {
   });
 
   it('reads global ids as their number and refuses one of another kind, naming the parameter', () => {
-    expect(read({ shopify_product_ids: 'gid://shopify/Product/12,gid://shop/Product/13' }).shop_product_ids).toEqual([12, 13]);
+    expect(read({ shopify_product_ids: 'gid://shopify/Product/12,gid://shop/Product/13' }).shop_product_ids).toEqual([
+      12, 13,
+    ]);
     expect(read({ shop_variant_ids: 'gid://shopify/ProductVariant/45' }).shop_variant_ids).toEqual([45]);
     expect(read({ shop_customer_id: 'gid://shopify/Customer/7' }).shop_customer_id).toBe(7);
     expect(problem({ shop_product_ids: 'gid://shopify/ProductVariant/45' }).param).toBe('shop_product_ids');
@@ -74,7 +78,13 @@ describe('the bracketed cart', () => {
 
   it('reads the subtotal in cents, the counts, and the items as input products', () => {
     const values = subtotalInCurrency(read(cart('5900')), undefined);
-    expect(values).toMatchObject({ cart_subtotal: 59 * 10_000, cart_line_count: 2, cart_item_count: 3, shop_product_ids: [4, 5], shop_variant_ids: [41] });
+    expect(values).toMatchObject({
+      cart_subtotal: 59 * 10_000,
+      cart_line_count: 2,
+      cart_item_count: 3,
+      shop_product_ids: [4, 5],
+      shop_variant_ids: [41],
+    });
     expect(keyOf(cart('5900'))).toContain('cart_subtotal=590000');
   });
 
@@ -87,15 +97,21 @@ describe('the bracketed cart', () => {
   it('reads a plain cart_subtotal as a decimal amount, or as cents in a shop set to minor units', () => {
     expect(subtotalInCurrency(read({ cart_subtotal: '59.00' }), undefined).cart_subtotal).toBe(59 * 10_000);
     expect(subtotalInCurrency(read({ cart_subtotal: '5900' }), 'minor').cart_subtotal).toBe(59 * 10_000);
-    expect(subtotalInCurrency(read({ cart_subtotal: '59', cart_subtotal_unit: 'major' }), 'minor').cart_subtotal).toBe(59 * 10_000);
+    expect(subtotalInCurrency(read({ cart_subtotal: '59', cart_subtotal_unit: 'major' }), 'minor').cart_subtotal).toBe(
+      59 * 10_000,
+    );
   });
 
   it('never refuses other bracketed names', () => {
     fc.assert(
-      fc.property(fc.stringMatching(/^[a-z]{1,8}\[[a-z0-9]{0,8}\](\[[a-z0-9]{0,8}\])?$/), fc.string({ maxLength: 20 }), (name, value) => {
-        if (name.startsWith('cart[')) return;
-        expect(() => read({ [name]: value, shop_product_ids: '1' })).not.toThrow();
-      }),
+      fc.property(
+        fc.stringMatching(/^[a-z]{1,8}\[[a-z0-9]{0,8}\](\[[a-z0-9]{0,8}\])?$/),
+        fc.string({ maxLength: 20 }),
+        (name, value) => {
+          if (name.startsWith('cart[')) return;
+          expect(() => read({ [name]: value, shop_product_ids: '1' })).not.toThrow();
+        },
+      ),
     );
   });
 });

@@ -55,7 +55,10 @@ describe('readParams', () => {
     ] as const) {
       expect(readParams(schema, { metafields: raw }).metafields).toBe(value);
     }
-    expect(problem({ metafields: 'maybe' })).toEqual({ param: 'metafields', message: 'Parameter metafields must be yes or no, got "maybe".' });
+    expect(problem({ metafields: 'maybe' })).toEqual({
+      param: 'metafields',
+      message: 'Parameter metafields must be yes or no, got "maybe".',
+    });
   });
 
   it('serves a limit above the maximum at the maximum, and refuses one below 1 or not a number', () => {
@@ -77,14 +80,23 @@ describe('readParams', () => {
   });
 
   it('refuses a repeated or structured parameter, and reads numbers and booleans of JSON bodies', () => {
-    expect(problem({ limit: ['1', '2'] })).toEqual({ param: 'limit', message: 'Parameter limit must be given once, as a string.' });
+    expect(problem({ limit: ['1', '2'] })).toEqual({
+      param: 'limit',
+      message: 'Parameter limit must be given once, as a string.',
+    });
     expect(problem({ query: { $gt: '' } }).param).toBe('query');
-    expect(readParams(schema, { limit: 3, metafields: true, shop_customer_id: 42 })).toMatchObject({ limit: 3, metafields: true, shop_customer_id: 42 });
+    expect(readParams(schema, { limit: 3, metafields: true, shop_customer_id: 42 })).toMatchObject({
+      limit: 3,
+      metafields: true,
+      shop_customer_id: 42,
+    });
   });
 
   it('takes aliases of fixed words and names the words when none fits', () => {
     expect(readParams(schema, { smart_sort: 'TRUE' }).smart_sort).toBe('yes');
-    expect(problem({ smart_sort: 'best' }).message).toBe('Parameter smart_sort must be yes, no or top_sellers, got "best".');
+    expect(problem({ smart_sort: 'best' }).message).toBe(
+      'Parameter smart_sort must be yes, no or top_sellers, got "best".',
+    );
   });
 
   it('clips what it echoes and never echoes control characters', () => {
@@ -99,9 +111,20 @@ describe('paramsKey', () => {
 
   it('is the same for the same request spelled differently: order, case of flags, defaults, unknown parameters, the key', () => {
     const a = key({ shop_product_ids: '1,2', metafields: 'yes', limit: '5' });
-    expect(key({ metafields: 'TRUE', shop_product_ids: ' 1, 2', key: 'rb_pub_x', x: String(Math.random()), bust_cache: 'yes', filter_oos: 'yes' })).toBe(a);
+    expect(
+      key({
+        metafields: 'TRUE',
+        shop_product_ids: ' 1, 2',
+        key: 'rb_pub_x',
+        x: String(Math.random()),
+        bust_cache: 'yes',
+        filter_oos: 'yes',
+      }),
+    ).toBe(a);
     expect(key({ shop_product_ids: '1,2', metafields: '1', limit: '500', smart_sort: 'no' })).not.toBe(a); // limit 100 is not limit 5
-    expect(key({ shop_product_ids: '1,2', metafields: '1', limit: '500' })).toBe(key({ shop_product_ids: '1,2', metafields: 'yes', limit: '100' }));
+    expect(key({ shop_product_ids: '1,2', metafields: '1', limit: '500' })).toBe(
+      key({ shop_product_ids: '1,2', metafields: 'yes', limit: '100' }),
+    );
   });
 
   it('differs whenever the answer can differ', () => {

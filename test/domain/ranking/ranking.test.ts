@@ -58,7 +58,14 @@ describe('smart sort', () => {
 });
 
 describe('similarity', () => {
-  const p = (id: number, productType: string, vendor: string, tags: string[], title: string, priceBand: number): ContentProfile => ({
+  const p = (
+    id: number,
+    productType: string,
+    vendor: string,
+    tags: string[],
+    title: string,
+    priceBand: number,
+  ): ContentProfile => ({
     id,
     productType,
     vendor,
@@ -68,7 +75,12 @@ describe('similarity', () => {
   });
   it('ranks same type and shared tags first, leaves out the inputs and unrelated products', () => {
     const tent = p(1, 'Tents', 'A', ['camping'], 'Alpine Tent', 7);
-    const others = [tent, p(2, 'Tents', 'B', ['camping'], 'Ridge Tent', 7), p(3, 'Stoves', 'A', [], 'Camp Stove', 4), p(4, 'Mugs', 'C', [], 'Mug', 1)];
+    const others = [
+      tent,
+      p(2, 'Tents', 'B', ['camping'], 'Ridge Tent', 7),
+      p(3, 'Stoves', 'A', [], 'Camp Stove', 4),
+      p(4, 'Mugs', 'C', [], 'Mug', 1),
+    ];
     expect(rankSimilar([tent], others)).toEqual([2, 3]);
     expect(titleWords('The Alpine Tent for 2')).toEqual(['alpine', 'tent']);
   });

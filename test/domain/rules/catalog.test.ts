@@ -5,7 +5,14 @@ import { compileRulesetInput } from '../../../src/domain/rules/compile.js';
 
 const SET3 = ['contains_any', 'contains_all', 'does_not_contain_any'];
 const ATTRIBUTE = [...SET3, 'equals', 'matches_regex'];
-const NUMBER = ['greater_than', 'greater_than_or_equal_to', 'less_than', 'less_than_or_equal_to', 'equal_to', 'between'];
+const NUMBER = [
+  'greater_than',
+  'greater_than_or_equal_to',
+  'less_than',
+  'less_than_or_equal_to',
+  'equal_to',
+  'between',
+];
 const ANY_NONE = ['contains_any', 'does_not_contain_any'];
 
 /** docs/rules.md, "Condition types and operators", row by row. */
@@ -62,12 +69,14 @@ describe('describeRuleCatalog', () => {
 
   it('describes every value kind it uses', () => {
     const kinds = new Set(Object.keys(catalog.value_kinds));
-    for (const c of catalog.conditions) for (const o of c.operators) expect(kinds, `${c.type}/${o.code}`).toContain(o.value);
+    for (const c of catalog.conditions)
+      for (const o of c.operators) expect(kinds, `${c.type}/${o.code}`).toContain(o.value);
     for (const o of catalog.outputs) expect(kinds, o.type).toContain(o.value);
   });
 
   it('gives ranges to between and regexes to matches_regex', () => {
-    const valueKind = (type: string, op: string) => catalog.conditions.find((c) => c.type === type)!.operators.find((o) => o.code === op)!.value;
+    const valueKind = (type: string, op: string) =>
+      catalog.conditions.find((c) => c.type === type)!.operators.find((o) => o.code === op)!.value;
     expect(valueKind('cart_subtotal', 'between')).toBe('number_range');
     expect(valueKind('cart_subtotal', 'greater_than')).toBe('number');
     expect(valueKind('date', 'between')).toBe('date_range');
@@ -99,22 +108,31 @@ describe('describeRuleCatalog', () => {
 });
 
 describe('the catalog is what validation accepts', () => {
-  it.each(Object.entries(TABLE).flatMap(([type, ops]) => ops.map((op) => [type, op] as const)))('%s accepts %s', (type, operator) => {
-    // Whatever the value, the operator itself must not be reported.
-    let paths: string[] = [];
-    try {
-      compileRulesetInput({ name: 't', rules: [{ logic: [{ rules: [{ type, operator, value: '' }] }], output: [] }] });
-    } catch (error) {
-      paths = (error as { problems: { path: string }[] }).problems.map((p) => p.path);
-    }
-    expect(paths).not.toContain('rules[0].logic[0].rules[0].operator');
-  });
+  it.each(Object.entries(TABLE).flatMap(([type, ops]) => ops.map((op) => [type, op] as const)))(
+    '%s accepts %s',
+    (type, operator) => {
+      // Whatever the value, the operator itself must not be reported.
+      let paths: string[] = [];
+      try {
+        compileRulesetInput({
+          name: 't',
+          rules: [{ logic: [{ rules: [{ type, operator, value: '' }] }], output: [] }],
+        });
+      } catch (error) {
+        paths = (error as { problems: { path: string }[] }).problems.map((p) => p.path);
+      }
+      expect(paths).not.toContain('rules[0].logic[0].rules[0].operator');
+    },
+  );
 
   it.each(Object.keys(TABLE).filter((t) => t !== 'anything'))('%s refuses an operator outside its row', (type) => {
     const outside = ['is_logged_in', 'contains', 'contains_all'].find((op) => !TABLE[type]!.includes(op))!;
     let paths: string[] = [];
     try {
-      compileRulesetInput({ name: 't', rules: [{ logic: [{ rules: [{ type, operator: outside, value: '1' }] }], output: [] }] });
+      compileRulesetInput({
+        name: 't',
+        rules: [{ logic: [{ rules: [{ type, operator: outside, value: '1' }] }], output: [] }],
+      });
     } catch (error) {
       paths = (error as { problems: { path: string }[] }).problems.map((p) => p.path);
     }

@@ -19,7 +19,14 @@ interface Case {
   expected: boolean;
 }
 
-function tc(kind: Kind, name: string, condition: ConditionBody, req: RuleRequest, w: RuleWorld, expected: boolean): Case {
+function tc(
+  kind: Kind,
+  name: string,
+  condition: ConditionBody,
+  req: RuleRequest,
+  w: RuleWorld,
+  expected: boolean,
+): Case {
   return {
     name: `${condition.type} ${condition.operator ?? ''} ${JSON.stringify(condition.value ?? condition.products ?? null)}: ${name}`,
     kind,
@@ -46,7 +53,13 @@ const P1 = inputProduct(101, {
   collections: [11, 12],
   requestedVariantIds: [1001],
 });
-const P2 = inputProduct(102, { handle: 'red-hat', productType: 'Hats', vendor: 'Hatco', tags: ['New'], collections: [13] });
+const P2 = inputProduct(102, {
+  handle: 'red-hat',
+  productType: 'Hats',
+  vendor: 'Hatco',
+  tags: ['New'],
+  collections: [13],
+});
 
 /** The request names P1 and P2 (and P1's variant 1001). */
 const withBoth = request({ productIds: [101, 102], variantIds: [1001] });
@@ -180,7 +193,11 @@ describe('product', () => {
       tc(
         'false',
         'variant_ids narrowing in contains_all',
-        { type: 'product', operator: 'contains_all', products: [{ product_id: 101, variant_ids: [1002] }, { product_id: 102 }] },
+        {
+          type: 'product',
+          operator: 'contains_all',
+          products: [{ product_id: 101, variant_ids: [1002] }, { product_id: 102 }],
+        },
         withBoth,
         bothWorld,
         false,
@@ -209,17 +226,80 @@ describe('variant', () => {
   const req = request({ variantIds: [1001, 1002, 5] });
   run(
     add([
-      tc('true', 'one listed variant requested', { type: 'variant', operator: 'contains_any', value: '7, 1002' }, req, world(), true),
-      tc('false', 'no listed variant requested', { type: 'variant', operator: 'contains_any', value: '7,8' }, req, world(), false),
-      tc('absent', 'no shop_variant_ids', { type: 'variant', operator: 'contains_any', value: '1001' }, request({ productIds: [101] }), p1World, false),
+      tc(
+        'true',
+        'one listed variant requested',
+        { type: 'variant', operator: 'contains_any', value: '7, 1002' },
+        req,
+        world(),
+        true,
+      ),
+      tc(
+        'false',
+        'no listed variant requested',
+        { type: 'variant', operator: 'contains_any', value: '7,8' },
+        req,
+        world(),
+        false,
+      ),
+      tc(
+        'absent',
+        'no shop_variant_ids',
+        { type: 'variant', operator: 'contains_any', value: '1001' },
+        request({ productIds: [101] }),
+        p1World,
+        false,
+      ),
 
-      tc('true', 'all listed variants requested', { type: 'variant', operator: 'contains_all', value: '1001,1002' }, req, world(), true),
-      tc('false', 'one listed variant missing', { type: 'variant', operator: 'contains_all', value: '1001,1003' }, req, world(), false),
-      tc('absent', 'no shop_variant_ids', { type: 'variant', operator: 'contains_all', value: '1001' }, request(), world(), false),
+      tc(
+        'true',
+        'all listed variants requested',
+        { type: 'variant', operator: 'contains_all', value: '1001,1002' },
+        req,
+        world(),
+        true,
+      ),
+      tc(
+        'false',
+        'one listed variant missing',
+        { type: 'variant', operator: 'contains_all', value: '1001,1003' },
+        req,
+        world(),
+        false,
+      ),
+      tc(
+        'absent',
+        'no shop_variant_ids',
+        { type: 'variant', operator: 'contains_all', value: '1001' },
+        request(),
+        world(),
+        false,
+      ),
 
-      tc('true', 'no listed variant requested', { type: 'variant', operator: 'does_not_contain_any', value: '7,8' }, req, world(), true),
-      tc('false', 'a listed variant requested', { type: 'variant', operator: 'does_not_contain_any', value: '7,5' }, req, world(), false),
-      tc('absent', 'no shop_variant_ids', { type: 'variant', operator: 'does_not_contain_any', value: '7' }, request(), world(), false),
+      tc(
+        'true',
+        'no listed variant requested',
+        { type: 'variant', operator: 'does_not_contain_any', value: '7,8' },
+        req,
+        world(),
+        true,
+      ),
+      tc(
+        'false',
+        'a listed variant requested',
+        { type: 'variant', operator: 'does_not_contain_any', value: '7,5' },
+        req,
+        world(),
+        false,
+      ),
+      tc(
+        'absent',
+        'no shop_variant_ids',
+        { type: 'variant', operator: 'does_not_contain_any', value: '7' },
+        request(),
+        world(),
+        false,
+      ),
     ]),
   );
 });
@@ -230,10 +310,30 @@ describe('variant', () => {
  * case-insensitivity.
  */
 const ATTRIBUTES: Record<string, { all: string[]; missing: string; regexTrue: string[]; regexFalse: string[] }> = {
-  product_tag: { all: ['SALE', 'summer', 'nEw'], missing: 'winter', regexTrue: ['/^sum/i', '^Sum', '/EW$/i'], regexFalse: ['^sum', '/^winter/i'] },
-  product_type: { all: ['shirts', 'HATS'], missing: 'shoes', regexTrue: ['/^SHIRT/i', '^Hat'], regexFalse: ['^hat', '/^shoe/i'] },
-  product_vendor: { all: ['ACME', 'hatco'], missing: 'globex', regexTrue: ['/^hat/i', 'cm'], regexFalse: ['^ACME$', '/glob/i'] },
-  product_handle: { all: ['Blue-Shirt', 'RED-HAT'], missing: 'green-cap', regexTrue: ['/^RED-/i', '^blue-.*t$'], regexFalse: ['^BLUE', '/cap/i'] },
+  product_tag: {
+    all: ['SALE', 'summer', 'nEw'],
+    missing: 'winter',
+    regexTrue: ['/^sum/i', '^Sum', '/EW$/i'],
+    regexFalse: ['^sum', '/^winter/i'],
+  },
+  product_type: {
+    all: ['shirts', 'HATS'],
+    missing: 'shoes',
+    regexTrue: ['/^SHIRT/i', '^Hat'],
+    regexFalse: ['^hat', '/^shoe/i'],
+  },
+  product_vendor: {
+    all: ['ACME', 'hatco'],
+    missing: 'globex',
+    regexTrue: ['/^hat/i', 'cm'],
+    regexFalse: ['^ACME$', '/glob/i'],
+  },
+  product_handle: {
+    all: ['Blue-Shirt', 'RED-HAT'],
+    missing: 'green-cap',
+    regexTrue: ['/^RED-/i', '^blue-.*t$'],
+    regexFalse: ['^BLUE', '/cap/i'],
+  },
 };
 
 for (const [type, a] of Object.entries(ATTRIBUTES)) {
@@ -241,28 +341,142 @@ for (const [type, a] of Object.entries(ATTRIBUTES)) {
     const [first, second] = a.all as [string, string];
     run(
       add([
-        tc('true', 'one value present', { type, operator: 'contains_any', value: `${a.missing}, ${second}` }, withBoth, bothWorld, true),
-        tc('false', 'no value present', { type, operator: 'contains_any', value: a.missing }, withBoth, bothWorld, false),
-        tc('absent', 'no input products', { type, operator: 'contains_any', value: first }, noProducts, bothWorld, false),
-
-        tc('true', 'all values present', { type, operator: 'contains_all', value: `${first},${second}` }, withBoth, bothWorld, true),
-        tc('false', 'one value missing', { type, operator: 'contains_all', value: `${first},${a.missing}` }, withBoth, bothWorld, false),
-        tc('absent', 'no input products', { type, operator: 'contains_all', value: first }, noProducts, bothWorld, false),
-
-        tc('true', 'no value present', { type, operator: 'does_not_contain_any', value: a.missing }, withBoth, bothWorld, true),
-        tc('false', 'a value present', { type, operator: 'does_not_contain_any', value: `${a.missing},${second}` }, withBoth, bothWorld, false),
-        tc('absent', 'no input products', { type, operator: 'does_not_contain_any', value: a.missing }, noProducts, bothWorld, false),
-
-        tc('true', 'exactly the set of values', { type, operator: 'equals', value: a.all.join(',') }, withBoth, bothWorld, true),
-        tc('false', 'a subset of the values', { type, operator: 'equals', value: a.all.slice(1).join(',') }, withBoth, bothWorld, false),
-        tc('false', 'a superset of the values', { type, operator: 'equals', value: [...a.all, a.missing].join(',') }, withBoth, bothWorld, false),
-        tc('absent', 'no input products', { type, operator: 'equals', value: a.all.join(',') }, noProducts, bothWorld, false),
-
-        ...a.regexTrue.map((re) => tc('true', 'regex matches a value', { type, operator: 'matches_regex', value: re }, withBoth, bothWorld, true)),
-        ...a.regexFalse.map((re) =>
-          tc('false', 'regex matches no value (plain patterns are case-sensitive)', { type, operator: 'matches_regex', value: re }, withBoth, bothWorld, false),
+        tc(
+          'true',
+          'one value present',
+          { type, operator: 'contains_any', value: `${a.missing}, ${second}` },
+          withBoth,
+          bothWorld,
+          true,
         ),
-        tc('absent', 'no input products', { type, operator: 'matches_regex', value: '.*' }, noProducts, bothWorld, false),
+        tc(
+          'false',
+          'no value present',
+          { type, operator: 'contains_any', value: a.missing },
+          withBoth,
+          bothWorld,
+          false,
+        ),
+        tc(
+          'absent',
+          'no input products',
+          { type, operator: 'contains_any', value: first },
+          noProducts,
+          bothWorld,
+          false,
+        ),
+
+        tc(
+          'true',
+          'all values present',
+          { type, operator: 'contains_all', value: `${first},${second}` },
+          withBoth,
+          bothWorld,
+          true,
+        ),
+        tc(
+          'false',
+          'one value missing',
+          { type, operator: 'contains_all', value: `${first},${a.missing}` },
+          withBoth,
+          bothWorld,
+          false,
+        ),
+        tc(
+          'absent',
+          'no input products',
+          { type, operator: 'contains_all', value: first },
+          noProducts,
+          bothWorld,
+          false,
+        ),
+
+        tc(
+          'true',
+          'no value present',
+          { type, operator: 'does_not_contain_any', value: a.missing },
+          withBoth,
+          bothWorld,
+          true,
+        ),
+        tc(
+          'false',
+          'a value present',
+          { type, operator: 'does_not_contain_any', value: `${a.missing},${second}` },
+          withBoth,
+          bothWorld,
+          false,
+        ),
+        tc(
+          'absent',
+          'no input products',
+          { type, operator: 'does_not_contain_any', value: a.missing },
+          noProducts,
+          bothWorld,
+          false,
+        ),
+
+        tc(
+          'true',
+          'exactly the set of values',
+          { type, operator: 'equals', value: a.all.join(',') },
+          withBoth,
+          bothWorld,
+          true,
+        ),
+        tc(
+          'false',
+          'a subset of the values',
+          { type, operator: 'equals', value: a.all.slice(1).join(',') },
+          withBoth,
+          bothWorld,
+          false,
+        ),
+        tc(
+          'false',
+          'a superset of the values',
+          { type, operator: 'equals', value: [...a.all, a.missing].join(',') },
+          withBoth,
+          bothWorld,
+          false,
+        ),
+        tc(
+          'absent',
+          'no input products',
+          { type, operator: 'equals', value: a.all.join(',') },
+          noProducts,
+          bothWorld,
+          false,
+        ),
+
+        ...a.regexTrue.map((re) =>
+          tc(
+            'true',
+            'regex matches a value',
+            { type, operator: 'matches_regex', value: re },
+            withBoth,
+            bothWorld,
+            true,
+          ),
+        ),
+        ...a.regexFalse.map((re) =>
+          tc(
+            'false',
+            'regex matches no value (plain patterns are case-sensitive)',
+            { type, operator: 'matches_regex', value: re },
+            withBoth,
+            bothWorld,
+            false,
+          ),
+        ),
+        tc(
+          'absent',
+          'no input products',
+          { type, operator: 'matches_regex', value: '.*' },
+          noProducts,
+          bothWorld,
+          false,
+        ),
       ]),
     );
   });
@@ -271,9 +485,30 @@ for (const [type, a] of Object.entries(ATTRIBUTES)) {
 describe('collection', () => {
   run(
     add([
-      tc('true', 'an input product is in a listed collection', { type: 'collection', operator: 'contains_any', value: '99,13' }, withBoth, bothWorld, true),
-      tc('false', 'no input product in a listed collection', { type: 'collection', operator: 'contains_any', value: '99' }, withBoth, bothWorld, false),
-      tc('absent', 'no input products', { type: 'collection', operator: 'contains_any', value: '11' }, noProducts, bothWorld, false),
+      tc(
+        'true',
+        'an input product is in a listed collection',
+        { type: 'collection', operator: 'contains_any', value: '99,13' },
+        withBoth,
+        bothWorld,
+        true,
+      ),
+      tc(
+        'false',
+        'no input product in a listed collection',
+        { type: 'collection', operator: 'contains_any', value: '99' },
+        withBoth,
+        bothWorld,
+        false,
+      ),
+      tc(
+        'absent',
+        'no input products',
+        { type: 'collection', operator: 'contains_any', value: '11' },
+        noProducts,
+        bothWorld,
+        false,
+      ),
 
       tc(
         'true',
@@ -291,7 +526,14 @@ describe('collection', () => {
         bothWorld,
         false,
       ),
-      tc('absent', 'no input products', { type: 'collection', operator: 'does_not_contain_any', value: '99' }, noProducts, bothWorld, false),
+      tc(
+        'absent',
+        'no input products',
+        { type: 'collection', operator: 'does_not_contain_any', value: '99' },
+        noProducts,
+        bothWorld,
+        false,
+      ),
     ]),
   );
 });
@@ -386,14 +628,42 @@ for (const [type, field] of [
 describe('customer', () => {
   run(
     add([
-      tc('true', 'a customer id is given (even one not stored)', { type: 'customer', operator: 'is_logged_in' }, request({ customerId: 7 }), world(), true),
+      tc(
+        'true',
+        'a customer id is given (even one not stored)',
+        { type: 'customer', operator: 'is_logged_in' },
+        request({ customerId: 7 }),
+        world(),
+        true,
+      ),
       tc('false', 'a guest', { type: 'customer', operator: 'is_logged_in' }, request(), world(), false),
-      tc('absent', 'no shop_customer_id', { type: 'customer', operator: 'is_logged_in' }, request(), world({ customerTags: { 7: ['vip'] } }), false),
+      tc(
+        'absent',
+        'no shop_customer_id',
+        { type: 'customer', operator: 'is_logged_in' },
+        request(),
+        world({ customerTags: { 7: ['vip'] } }),
+        false,
+      ),
 
       tc('true', 'no customer id', { type: 'customer', operator: 'is_guest' }, request(), world(), true),
-      tc('false', 'a customer id is given', { type: 'customer', operator: 'is_guest' }, request({ customerId: 7 }), world(), false),
+      tc(
+        'false',
+        'a customer id is given',
+        { type: 'customer', operator: 'is_guest' },
+        request({ customerId: 7 }),
+        world(),
+        false,
+      ),
       // The one exception to "absent input = false": being a guest *is* the absence of shop_customer_id.
-      tc('absent', 'no shop_customer_id: is_guest holds (the absence is what it tests)', { type: 'customer', operator: 'is_guest' }, request(), world(), true),
+      tc(
+        'absent',
+        'no shop_customer_id: is_guest holds (the absence is what it tests)',
+        { type: 'customer', operator: 'is_guest' },
+        request(),
+        world(),
+        true,
+      ),
     ]),
   );
 });
@@ -403,13 +673,55 @@ describe('customer_tag', () => {
   const vip = request({ customerId: 7 });
   run(
     add([
-      tc('true', 'the customer has one of the tags (case-insensitive)', { type: 'customer_tag', operator: 'contains_any', value: 'retail, vip' }, vip, w, true),
-      tc('false', 'the customer has none of the tags', { type: 'customer_tag', operator: 'contains_any', value: 'retail' }, vip, w, false),
-      tc('false', 'a customer without tags', { type: 'customer_tag', operator: 'contains_any', value: 'vip' }, request({ customerId: 8 }), w, false),
-      tc('absent', 'no shop_customer_id', { type: 'customer_tag', operator: 'contains_any', value: 'vip' }, request(), w, false),
-      tc('absent', 'an unknown customer', { type: 'customer_tag', operator: 'contains_any', value: 'vip' }, request({ customerId: 999 }), w, false),
+      tc(
+        'true',
+        'the customer has one of the tags (case-insensitive)',
+        { type: 'customer_tag', operator: 'contains_any', value: 'retail, vip' },
+        vip,
+        w,
+        true,
+      ),
+      tc(
+        'false',
+        'the customer has none of the tags',
+        { type: 'customer_tag', operator: 'contains_any', value: 'retail' },
+        vip,
+        w,
+        false,
+      ),
+      tc(
+        'false',
+        'a customer without tags',
+        { type: 'customer_tag', operator: 'contains_any', value: 'vip' },
+        request({ customerId: 8 }),
+        w,
+        false,
+      ),
+      tc(
+        'absent',
+        'no shop_customer_id',
+        { type: 'customer_tag', operator: 'contains_any', value: 'vip' },
+        request(),
+        w,
+        false,
+      ),
+      tc(
+        'absent',
+        'an unknown customer',
+        { type: 'customer_tag', operator: 'contains_any', value: 'vip' },
+        request({ customerId: 999 }),
+        w,
+        false,
+      ),
 
-      tc('true', 'the customer has none of the tags', { type: 'customer_tag', operator: 'does_not_contain_any', value: 'retail,new' }, vip, w, true),
+      tc(
+        'true',
+        'the customer has none of the tags',
+        { type: 'customer_tag', operator: 'does_not_contain_any', value: 'retail,new' },
+        vip,
+        w,
+        true,
+      ),
       tc(
         'true',
         'a customer without tags has none',
@@ -418,9 +730,30 @@ describe('customer_tag', () => {
         w,
         true,
       ),
-      tc('false', 'the customer has one of the tags', { type: 'customer_tag', operator: 'does_not_contain_any', value: 'retail,WHOLESALE' }, vip, w, false),
-      tc('absent', 'no shop_customer_id', { type: 'customer_tag', operator: 'does_not_contain_any', value: 'retail' }, request(), w, false),
-      tc('absent', 'an unknown customer', { type: 'customer_tag', operator: 'does_not_contain_any', value: 'retail' }, request({ customerId: 999 }), w, false),
+      tc(
+        'false',
+        'the customer has one of the tags',
+        { type: 'customer_tag', operator: 'does_not_contain_any', value: 'retail,WHOLESALE' },
+        vip,
+        w,
+        false,
+      ),
+      tc(
+        'absent',
+        'no shop_customer_id',
+        { type: 'customer_tag', operator: 'does_not_contain_any', value: 'retail' },
+        request(),
+        w,
+        false,
+      ),
+      tc(
+        'absent',
+        'an unknown customer',
+        { type: 'customer_tag', operator: 'does_not_contain_any', value: 'retail' },
+        request({ customerId: 999 }),
+        w,
+        false,
+      ),
     ]),
   );
 });
@@ -438,8 +771,22 @@ describe('customer_purchased', () => {
         w,
         true,
       ),
-      tc('false', 'bought none of the products', { type: 'customer_purchased', operator: 'contains_any', products: [{ product_id: 999 }] }, buyer, w, false),
-      tc('absent', 'no shop_customer_id', { type: 'customer_purchased', operator: 'contains_any', products: [{ product_id: 101 }] }, request(), w, false),
+      tc(
+        'false',
+        'bought none of the products',
+        { type: 'customer_purchased', operator: 'contains_any', products: [{ product_id: 999 }] },
+        buyer,
+        w,
+        false,
+      ),
+      tc(
+        'absent',
+        'no shop_customer_id',
+        { type: 'customer_purchased', operator: 'contains_any', products: [{ product_id: 101 }] },
+        request(),
+        w,
+        false,
+      ),
       tc(
         'absent',
         'an unknown customer',
@@ -468,7 +815,11 @@ describe('customer_purchased', () => {
       tc(
         'false',
         'bought one of the products',
-        { type: 'customer_purchased', operator: 'does_not_contain_any', products: [{ product_id: 999 }, { product_id: 101 }] },
+        {
+          type: 'customer_purchased',
+          operator: 'does_not_contain_any',
+          products: [{ product_id: 999 }, { product_id: 101 }],
+        },
         buyer,
         w,
         false,
@@ -511,31 +862,129 @@ describe('date (shop time zone)', () => {
       tc('true', 'before Jan 1: still Dec 31 in New York', cond('before', '2025-01-01'), atNewYear, NY, true),
       tc('false', 'before Jan 1: already Jan 1 in UTC', cond('before', '2025-01-01'), atNewYear, UTC, false),
       tc('true', 'after Dec 31: already Jan 1 in UTC', cond('after', '2024-12-31'), atNewYear, UTC, true),
-      tc('false', 'after Dec 31: still Dec 31 in New York (same day is not after)', cond('after', '2024-12-31'), atNewYear, NY, false),
-      tc('true', 'between Dec 31 and Dec 31 in New York (inclusive)', cond('between', '2024-12-31,2024-12-31'), atNewYear, NY, true),
+      tc(
+        'false',
+        'after Dec 31: still Dec 31 in New York (same day is not after)',
+        cond('after', '2024-12-31'),
+        atNewYear,
+        NY,
+        false,
+      ),
+      tc(
+        'true',
+        'between Dec 31 and Dec 31 in New York (inclusive)',
+        cond('between', '2024-12-31,2024-12-31'),
+        atNewYear,
+        NY,
+        true,
+      ),
       tc('false', 'between Dec 31 and Dec 31 in UTC', cond('between', '2024-12-31,2024-12-31'), atNewYear, UTC, false),
       tc('true', 'between, start date inclusive', cond('between', '2025-01-01,2025-01-05'), atNewYear, UTC, true),
-      tc('true', 'between, end date inclusive (whole end day)', cond('between', '2024-12-01,2024-12-31'), atNewYear, NY, true),
-      tc('false', 'between a range that ended the day before', cond('between', '2024-12-01,2024-12-30'), atNewYear, NY, false),
+      tc(
+        'true',
+        'between, end date inclusive (whole end day)',
+        cond('between', '2024-12-01,2024-12-31'),
+        atNewYear,
+        NY,
+        true,
+      ),
+      tc(
+        'false',
+        'between a range that ended the day before',
+        cond('between', '2024-12-01,2024-12-30'),
+        atNewYear,
+        NY,
+        false,
+      ),
       tc('true', 'after Dec 31 in Tokyo (Jan 1, 12:00)', cond('after', '2024-12-31'), atNewYear, TOKYO, true),
 
       // date-times without an offset are wall-clock times in the shop's time zone (NY: 22:00)
       tc('true', 'before a local 22:01', cond('before', '2024-12-31T22:01'), atNewYear, NY, true),
-      tc('false', 'before a local 22:00 (equal is not before)', cond('before', '2024-12-31T22:00:00'), atNewYear, NY, false),
+      tc(
+        'false',
+        'before a local 22:00 (equal is not before)',
+        cond('before', '2024-12-31T22:00:00'),
+        atNewYear,
+        NY,
+        false,
+      ),
       tc('true', 'after a local 21:59', cond('after', '2024-12-31 21:59'), atNewYear, NY, true),
-      tc('false', 'after a local 03:01 read in UTC (it is 03:00 there)', cond('after', '2025-01-01T03:01'), atNewYear, UTC, false),
-      tc('true', 'between local date-times (inclusive)', cond('between', '2024-12-31T22:00,2024-12-31T23:00'), atNewYear, NY, true),
-      tc('false', 'between local date-times read in UTC', cond('between', '2024-12-31T22:00,2024-12-31T23:00'), atNewYear, UTC, false),
+      tc(
+        'false',
+        'after a local 03:01 read in UTC (it is 03:00 there)',
+        cond('after', '2025-01-01T03:01'),
+        atNewYear,
+        UTC,
+        false,
+      ),
+      tc(
+        'true',
+        'between local date-times (inclusive)',
+        cond('between', '2024-12-31T22:00,2024-12-31T23:00'),
+        atNewYear,
+        NY,
+        true,
+      ),
+      tc(
+        'false',
+        'between local date-times read in UTC',
+        cond('between', '2024-12-31T22:00,2024-12-31T23:00'),
+        atNewYear,
+        UTC,
+        false,
+      ),
 
       // date-times with an offset are instants, whatever the shop's zone
       tc('true', 'after an instant one minute earlier (Z)', cond('after', '2025-01-01T02:59:00Z'), atNewYear, NY, true),
       tc('false', 'before the same instant (Z)', cond('before', '2025-01-01T03:00:00Z'), atNewYear, NY, false),
-      tc('true', 'before an instant one second later (-05:00)', cond('before', '2024-12-31T22:00:01-05:00'), atNewYear, UTC, true),
-      tc('false', 'after the same instant written with +01:00', cond('after', '2025-01-01T04:00:00+01:00'), atNewYear, NY, false),
-      tc('true', 'after an instant written with +01:00', cond('after', '2025-01-01T03:59:00+01:00'), atNewYear, TOKYO, true),
-      tc('true', 'between two instants', cond('between', '2025-01-01T02:00:00Z,2025-01-01T12:00:00+09:00'), atNewYear, NY, true),
-      tc('false', 'between two instants that end before', cond('between', '2025-01-01T00:00:00Z,2025-01-01T02:59:59Z'), atNewYear, NY, false),
-      tc('true', 'between a date and an instant (mixed bounds)', cond('between', '2024-12-31,2025-01-01T03:00:00Z'), atNewYear, NY, true),
+      tc(
+        'true',
+        'before an instant one second later (-05:00)',
+        cond('before', '2024-12-31T22:00:01-05:00'),
+        atNewYear,
+        UTC,
+        true,
+      ),
+      tc(
+        'false',
+        'after the same instant written with +01:00',
+        cond('after', '2025-01-01T04:00:00+01:00'),
+        atNewYear,
+        NY,
+        false,
+      ),
+      tc(
+        'true',
+        'after an instant written with +01:00',
+        cond('after', '2025-01-01T03:59:00+01:00'),
+        atNewYear,
+        TOKYO,
+        true,
+      ),
+      tc(
+        'true',
+        'between two instants',
+        cond('between', '2025-01-01T02:00:00Z,2025-01-01T12:00:00+09:00'),
+        atNewYear,
+        NY,
+        true,
+      ),
+      tc(
+        'false',
+        'between two instants that end before',
+        cond('between', '2025-01-01T00:00:00Z,2025-01-01T02:59:59Z'),
+        atNewYear,
+        NY,
+        false,
+      ),
+      tc(
+        'true',
+        'between a date and an instant (mixed bounds)',
+        cond('between', '2024-12-31,2025-01-01T03:00:00Z'),
+        atNewYear,
+        NY,
+        true,
+      ),
     ]),
   );
 });
@@ -548,7 +997,14 @@ describe('day_of_week (shop time zone)', () => {
       tc('false', 'not yet Wednesday in New York', cond('wed'), atNewYear, NY, false),
       tc('true', 'Wednesday in UTC', cond('sat, WED'), atNewYear, UTC, true),
       tc('false', 'not Tuesday in UTC', cond('tue'), atNewYear, UTC, false),
-      tc('true', 'Sunday is the last day of the list', cond('sun'), request({ time: Date.UTC(2024, 5, 16, 12) }), UTC, true),
+      tc(
+        'true',
+        'Sunday is the last day of the list',
+        cond('sun'),
+        request({ time: Date.UTC(2024, 5, 16, 12) }),
+        UTC,
+        true,
+      ),
       tc('true', 'Monday is the first', cond('mon'), request({ time: Date.UTC(2024, 5, 17, 12) }), UTC, true),
     ]),
   );
@@ -581,21 +1037,77 @@ describe('url', () => {
   const req = request({ url });
   run(
     add([
-      tc('true', 'contains the text', { type: 'url', operator: 'contains', value: '/collections/Sale' }, req, world(), true),
-      tc('false', 'does not contain the text', { type: 'url', operator: 'contains', value: '/products/' }, req, world(), false),
+      tc(
+        'true',
+        'contains the text',
+        { type: 'url', operator: 'contains', value: '/collections/Sale' },
+        req,
+        world(),
+        true,
+      ),
+      tc(
+        'false',
+        'does not contain the text',
+        { type: 'url', operator: 'contains', value: '/products/' },
+        req,
+        world(),
+        false,
+      ),
       tc('absent', 'no url', { type: 'url', operator: 'contains', value: 'a' }, request(), world(), false),
 
-      tc('true', 'does not contain the text', { type: 'url', operator: 'does_not_contain', value: '/products/' }, req, world(), true),
-      tc('false', 'contains the text', { type: 'url', operator: 'does_not_contain', value: 'page=2' }, req, world(), false),
-      tc('absent', 'no url', { type: 'url', operator: 'does_not_contain', value: '/products/' }, request(), world(), false),
+      tc(
+        'true',
+        'does not contain the text',
+        { type: 'url', operator: 'does_not_contain', value: '/products/' },
+        req,
+        world(),
+        true,
+      ),
+      tc(
+        'false',
+        'contains the text',
+        { type: 'url', operator: 'does_not_contain', value: 'page=2' },
+        req,
+        world(),
+        false,
+      ),
+      tc(
+        'absent',
+        'no url',
+        { type: 'url', operator: 'does_not_contain', value: '/products/' },
+        request(),
+        world(),
+        false,
+      ),
 
       tc('true', 'exactly the url', { type: 'url', operator: 'equals', value: url }, req, world(), true),
-      tc('false', 'a prefix of the url', { type: 'url', operator: 'equals', value: 'https://shop.example/collections/Sale' }, req, world(), false),
+      tc(
+        'false',
+        'a prefix of the url',
+        { type: 'url', operator: 'equals', value: 'https://shop.example/collections/Sale' },
+        req,
+        world(),
+        false,
+      ),
       tc('absent', 'no url', { type: 'url', operator: 'equals', value: url }, request(), world(), false),
 
-      tc('true', '/regex/i form', { type: 'url', operator: 'matches_regex', value: '/collections\\/sale\\b/i' }, req, world(), true),
+      tc(
+        'true',
+        '/regex/i form',
+        { type: 'url', operator: 'matches_regex', value: '/collections\\/sale\\b/i' },
+        req,
+        world(),
+        true,
+      ),
       tc('true', 'plain pattern', { type: 'url', operator: 'matches_regex', value: 'page=\\d+$' }, req, world(), true),
-      tc('false', 'plain pattern is case-sensitive', { type: 'url', operator: 'matches_regex', value: 'collections.sale' }, req, world(), false),
+      tc(
+        'false',
+        'plain pattern is case-sensitive',
+        { type: 'url', operator: 'matches_regex', value: 'collections.sale' },
+        req,
+        world(),
+        false,
+      ),
       tc('absent', 'no url', { type: 'url', operator: 'matches_regex', value: '.*' }, request(), world(), false),
     ]),
   );
@@ -605,13 +1117,55 @@ describe('country', () => {
   const us = request({ countryCode: 'US' });
   run(
     add([
-      tc('true', 'one of the codes (case-insensitive value)', { type: 'country', operator: 'contains_any', value: 'ca, us' }, us, world(), true),
-      tc('false', 'none of the codes', { type: 'country', operator: 'contains_any', value: 'CA,DE' }, us, world(), false),
-      tc('absent', 'no country_code', { type: 'country', operator: 'contains_any', value: 'US' }, request(), world(), false),
+      tc(
+        'true',
+        'one of the codes (case-insensitive value)',
+        { type: 'country', operator: 'contains_any', value: 'ca, us' },
+        us,
+        world(),
+        true,
+      ),
+      tc(
+        'false',
+        'none of the codes',
+        { type: 'country', operator: 'contains_any', value: 'CA,DE' },
+        us,
+        world(),
+        false,
+      ),
+      tc(
+        'absent',
+        'no country_code',
+        { type: 'country', operator: 'contains_any', value: 'US' },
+        request(),
+        world(),
+        false,
+      ),
 
-      tc('true', 'none of the codes', { type: 'country', operator: 'does_not_contain_any', value: 'de,fr' }, us, world(), true),
-      tc('false', 'one of the codes', { type: 'country', operator: 'does_not_contain_any', value: 'de,us' }, us, world(), false),
-      tc('absent', 'no country_code', { type: 'country', operator: 'does_not_contain_any', value: 'DE' }, request(), world(), false),
+      tc(
+        'true',
+        'none of the codes',
+        { type: 'country', operator: 'does_not_contain_any', value: 'de,fr' },
+        us,
+        world(),
+        true,
+      ),
+      tc(
+        'false',
+        'one of the codes',
+        { type: 'country', operator: 'does_not_contain_any', value: 'de,us' },
+        us,
+        world(),
+        false,
+      ),
+      tc(
+        'absent',
+        'no country_code',
+        { type: 'country', operator: 'does_not_contain_any', value: 'DE' },
+        request(),
+        world(),
+        false,
+      ),
     ]),
   );
 });
@@ -627,7 +1181,10 @@ describe('coverage of the table', () => {
       for (const operator of operators) {
         const cases = ALL_CASES.filter((c) => c.condition.type === spec.type && c.condition.operator === operator);
         const kinds = new Set(cases.map((c) => (c.kind === 'absent' ? 'absent' : String(c.expected))));
-        const wanted = spec.type === 'anything' ? ['true'] : ['true', 'false', ...(NO_ABSENT_INPUT.has(spec.type) ? [] : ['absent'])];
+        const wanted =
+          spec.type === 'anything'
+            ? ['true']
+            : ['true', 'false', ...(NO_ABSENT_INPUT.has(spec.type) ? [] : ['absent'])];
         for (const kind of wanted) if (!kinds.has(kind)) missing.push(`${spec.type}/${operator ?? '-'}: ${kind}`);
       }
     }

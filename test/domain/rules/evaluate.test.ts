@@ -75,7 +75,10 @@ describe('outputs', () => {
         ],
       },
       { logic: [{ rules: [DE] }], output: [{ type: 'collection', collection_id: 9 }] },
-      { logic: [], output: [{ type: 'input_products' }, { type: 'endpoint', endpoint: '/products/trending_products?limit=3' }] },
+      {
+        logic: [],
+        output: [{ type: 'input_products' }, { type: 'endpoint', endpoint: '/products/trending_products?limit=3' }],
+      },
       { logic: [{ rules: [US] }], output: [] },
       { logic: [{ rules: [US] }], output: [{ type: 'product', products: [{ product_id: 5, variant_ids: [50] }] }] },
     ]);
@@ -99,7 +102,12 @@ describe('outputs', () => {
 
 describe('exit_if_matched', () => {
   const compiled = compile([
-    { name: 'r0 unmatched exit', logic: [{ rules: [DE] }], exit_if_matched: true, output: [{ type: 'tag', value: 'a' }] },
+    {
+      name: 'r0 unmatched exit',
+      logic: [{ rules: [DE] }],
+      exit_if_matched: true,
+      output: [{ type: 'tag', value: 'a' }],
+    },
     { name: 'r1 matched', logic: [], output: [{ type: 'tag', value: 'b' }] },
     { name: 'r2 matched exit', logic: [{ rules: [US] }], exit_if_matched: true, output: [{ type: 'tag', value: 'c' }] },
     { name: 'r3 would match', logic: [], output: [{ type: 'tag', value: 'd' }] },
@@ -212,7 +220,13 @@ describe('trace', () => {
           result: false,
           conditions: [
             { type: 'customer', operator: 'is_guest', value: null, observed: null, result: true },
-            { type: 'product', operator: 'contains_any', value: [{ product_id: 7, variant_ids: [] }], observed: null, result: false },
+            {
+              type: 'product',
+              operator: 'contains_any',
+              value: [{ product_id: 7, variant_ids: [] }],
+              observed: null,
+              result: false,
+            },
           ],
         },
       ],
@@ -239,7 +253,9 @@ describe('trace', () => {
         output: [NONE],
       },
     ]);
-    const result = evaluateRuleset(c, request({ productIds: [7], variantIds: [70] }), world({ inputProducts: [p] }), { trace: true });
+    const result = evaluateRuleset(c, request({ productIds: [7], variantIds: [70] }), world({ inputProducts: [p] }), {
+      trace: true,
+    });
     expect(result.trace![0]!.groups[0]!.conditions.map((x) => [x.observed, x.result])).toEqual([
       [['Sale'], true],
       [['Shirts'], true],
@@ -275,7 +291,10 @@ describe('regular expressions', () => {
     const compiled = compile([
       { logic: [{ rules: [{ type: 'url', operator: 'matches_regex', value: '/sale/g' }] }], output: [NONE] },
       { logic: [{ rules: [{ type: 'url', operator: 'matches_regex', value: '/^\\/c/y' }] }], output: [NONE] },
-      { logic: [{ rules: [{ type: 'product_tag', operator: 'matches_regex', value: '/^sale/g' }] }], output: [{ type: 'matching_input_tags' }] },
+      {
+        logic: [{ rules: [{ type: 'product_tag', operator: 'matches_regex', value: '/^sale/g' }] }],
+        output: [{ type: 'matching_input_tags' }],
+      },
     ]);
     const req = request({ url: '/collections/sale', productIds: [1] });
     const w = world({ inputProducts: [shirt] });
@@ -345,7 +364,10 @@ describe('matchedTags', () => {
 
   it('is empty for does_not_contain_any and for rules without product_tag conditions', () => {
     const compiled = compile([
-      { logic: [{ rules: [{ type: 'product_tag', operator: 'does_not_contain_any', value: 'winter' }] }], output: [{ type: 'matching_input_tags' }] },
+      {
+        logic: [{ rules: [{ type: 'product_tag', operator: 'does_not_contain_any', value: 'winter' }] }],
+        output: [{ type: 'matching_input_tags' }],
+      },
       { logic: [], output: [{ type: 'matching_input_tags' }] },
     ]);
     const result = evaluateRuleset(compiled, req, w);
@@ -357,8 +379,14 @@ describe('matchedTags', () => {
 
   it('is not shared between rules', () => {
     const compiled = compile([
-      { logic: [{ rules: [{ type: 'product_tag', operator: 'contains_any', value: 'new' }] }], output: [{ type: 'matching_input_tags' }] },
-      { logic: [{ rules: [{ type: 'product_tag', operator: 'equals', value: 'sale,summer,new' }] }], output: [{ type: 'matching_input_tags' }] },
+      {
+        logic: [{ rules: [{ type: 'product_tag', operator: 'contains_any', value: 'new' }] }],
+        output: [{ type: 'matching_input_tags' }],
+      },
+      {
+        logic: [{ rules: [{ type: 'product_tag', operator: 'equals', value: 'sale,summer,new' }] }],
+        output: [{ type: 'matching_input_tags' }],
+      },
     ]);
     const result = evaluateRuleset(compiled, req, w);
     expect(result.outputs.map((o) => [...o.matchedTags].sort())).toEqual([['New'], ['New', 'Sale', 'Summer']]);
@@ -371,7 +399,11 @@ describe('matchedTags', () => {
 const TAGS = ['sale', 'new', 'summer'];
 const COUNTRIES = ['US', 'CA', 'DE'];
 const URLS = ['/collections/sale', '/products/hat', '/'];
-const PRODUCTS: InputProduct[] = [inputProduct(1, { tags: ['Sale'] }), inputProduct(2, { tags: ['new', 'Summer'] }), inputProduct(3, { tags: [] })];
+const PRODUCTS: InputProduct[] = [
+  inputProduct(1, { tags: ['Sale'] }),
+  inputProduct(2, { tags: ['new', 'Summer'] }),
+  inputProduct(3, { tags: [] }),
+];
 
 const nonEmptySubset = (values: string[]) => fc.subarray(values, { minLength: 1 });
 const caseOf = (text: string) => fc.constantFrom(text, text.toLowerCase(), text.toUpperCase());
@@ -380,7 +412,14 @@ const conditionArb: fc.Arbitrary<ConditionBody> = fc.oneof(
   fc.constant<ConditionBody>({ type: 'anything' }),
   fc
     .record({
-      operator: fc.constantFrom('greater_than', 'greater_than_or_equal_to', 'less_than', 'less_than_or_equal_to', 'equal_to', 'between'),
+      operator: fc.constantFrom(
+        'greater_than',
+        'greater_than_or_equal_to',
+        'less_than',
+        'less_than_or_equal_to',
+        'equal_to',
+        'between',
+      ),
       a: fc.integer({ min: 0, max: 5 }),
       b: fc.integer({ min: 0, max: 5 }),
     })
@@ -401,7 +440,9 @@ const conditionArb: fc.Arbitrary<ConditionBody> = fc.oneof(
   fc
     .tuple(fc.constantFrom('contains', 'does_not_contain', 'equals'), fc.constantFrom('sale', '/products/', '/', 'hat'))
     .map(([operator, value]): ConditionBody => ({ type: 'url', operator, value })),
-  fc.constantFrom('/SALE/gi', 'products', '/^\\//y', '/t$/').map((value): ConditionBody => ({ type: 'url', operator: 'matches_regex', value })),
+  fc
+    .constantFrom('/SALE/gi', 'products', '/^\\//y', '/t$/')
+    .map((value): ConditionBody => ({ type: 'url', operator: 'matches_regex', value })),
   fc
     .tuple(fc.constantFrom('contains_any', 'contains_all', 'does_not_contain_any', 'equals'), nonEmptySubset(TAGS))
     .map(([operator, tags]): ConditionBody => ({ type: 'product_tag', operator, value: tags.join(',') })),
@@ -503,7 +544,9 @@ function expectedStatuses(compiled: CompiledRuleset, s: Scenario): string[] {
   return compiled.document.rules.map((rule) => {
     if (!rule.enabled) return 'disabled';
     if (stopped) return 'unevaluated';
-    const matched = rule.logic.length === 0 || rule.logic.some((g) => g.rules.every((c) => expectedCondition(c as ConditionBody, s.request, s.world)));
+    const matched =
+      rule.logic.length === 0 ||
+      rule.logic.some((g) => g.rules.every((c) => expectedCondition(c as ConditionBody, s.request, s.world)));
     if (matched && rule.exit_if_matched) stopped = true;
     return matched ? 'matched' : 'unmatched';
   });
@@ -553,7 +596,8 @@ describe('properties over generated rulesets', () => {
         expect(listed).toHaveLength(enabled.length);
         expect(new Set(listed).size).toBe(listed.length);
         for (const rule of enabled) expect(listed).toContain(rule);
-        for (const rule of compiled.document.rules.filter((r) => r.enabled === false)) expect(listed).not.toContain(rule);
+        for (const rule of compiled.document.rules.filter((r) => r.enabled === false))
+          expect(listed).not.toContain(rule);
         // Each list keeps document order.
         for (const list of [result.matched, result.unmatched, result.unevaluated]) {
           const indexes = indexesOf(compiled, list);
@@ -614,7 +658,9 @@ describe('properties over generated rulesets', () => {
         expect(indexesOf(compiled, result.unmatched)).toEqual(byStatus('unmatched'));
         expect(indexesOf(compiled, result.unevaluated)).toEqual(byStatus('unevaluated'));
         expect(result.trace!.map((t) => t.status)).toEqual(statuses);
-        const expectedOutputs = byStatus('matched').flatMap((i) => compiled.rules[i]!.outputs.map((output) => ({ ruleIndex: i, output })));
+        const expectedOutputs = byStatus('matched').flatMap((i) =>
+          compiled.rules[i]!.outputs.map((output) => ({ ruleIndex: i, output })),
+        );
         expect(result.outputs.map(({ ruleIndex, output }) => ({ ruleIndex, output }))).toEqual(expectedOutputs);
         // Without the trace, the same outcome.
         const plain = evaluateRuleset(compiled, s.request, s.world);

@@ -32,7 +32,16 @@ export function request(overrides: Partial<RuleRequest> = {}): RuleRequest {
 }
 
 export function inputProduct(id: number, overrides: Partial<InputProduct> = {}): InputProduct {
-  return { id, handle: `product-${id}`, productType: '', vendor: '', tags: [], collections: [], requestedVariantIds: [], ...overrides };
+  return {
+    id,
+    handle: `product-${id}`,
+    productType: '',
+    vendor: '',
+    tags: [],
+    collections: [],
+    requestedVariantIds: [],
+    ...overrides,
+  };
 }
 
 export interface WorldOptions {

@@ -22,14 +22,26 @@ describe('condition problems name the exact JSON path', () => {
   const cases: [string, ConditionBody, string][] = [
     ['unknown condition type', { type: 'weather', operator: 'equals', value: 'sunny' }, `${C0}.type`],
     ['operator not allowed for the type', { type: 'url', operator: 'contains_any', value: 'sale' }, `${C0}.operator`],
-    ['operator of another type (collection has no contains_all)', { type: 'collection', operator: 'contains_all', value: '1' }, `${C0}.operator`],
+    [
+      'operator of another type (collection has no contains_all)',
+      { type: 'collection', operator: 'contains_all', value: '1' },
+      `${C0}.operator`,
+    ],
     ['operator missing', { type: 'product_tag', value: 'sale' }, `${C0}.operator`],
     ['non-numeric cart value', { type: 'cart_subtotal', operator: 'greater_than', value: 'fifty' }, `${C0}.value`],
     ['cart value missing', { type: 'cart_subtotal', operator: 'greater_than' }, `${C0}.value`],
-    ['cart money with five decimals', { type: 'cart_subtotal', operator: 'equal_to', value: '49.99999' }, `${C0}.value`],
+    [
+      'cart money with five decimals',
+      { type: 'cart_subtotal', operator: 'equal_to', value: '49.99999' },
+      `${C0}.value`,
+    ],
     ['decimal item count', { type: 'cart_item_count', operator: 'equal_to', value: '2.5' }, `${C0}.value`],
     ['negative line count', { type: 'cart_line_count', operator: 'less_than', value: '-1' }, `${C0}.value`],
-    ['two numbers for a single-number operator', { type: 'cart_item_count', operator: 'greater_than', value: '1,2' }, `${C0}.value`],
+    [
+      'two numbers for a single-number operator',
+      { type: 'cart_item_count', operator: 'greater_than', value: '1,2' },
+      `${C0}.value`,
+    ],
     ['between with one number', { type: 'cart_subtotal', operator: 'between', value: '10' }, `${C0}.value`],
     ['between with three numbers', { type: 'cart_item_count', operator: 'between', value: '1,2,3' }, `${C0}.value`],
     ['between with min > max', { type: 'cart_subtotal', operator: 'between', value: '50,10' }, `${C0}.value`],
@@ -39,7 +51,11 @@ describe('condition problems name the exact JSON path', () => {
     ['unbalanced regex', { type: 'product_handle', operator: 'matches_regex', value: '/(shirt/i' }, `${C0}.value`],
     ['reversed date range', { type: 'date', operator: 'between', value: '2024-12-31,2024-01-01' }, `${C0}.value`],
     ['empty time-of-day range', { type: 'time_of_day', operator: 'between', value: '09:00,09:00' }, `${C0}.value`],
-    ['a word that only starts like a day', { type: 'day_of_week', operator: 'contains_any', value: 'monkey' }, `${C0}.value`],
+    [
+      'a word that only starts like a day',
+      { type: 'day_of_week', operator: 'contains_any', value: 'monkey' },
+      `${C0}.value`,
+    ],
     ['empty regex', { type: 'url', operator: 'matches_regex', value: '' }, `${C0}.value`],
     ['bad date', { type: 'date', operator: 'before', value: 'tomorrow' }, `${C0}.value`],
     ['month 13', { type: 'date', operator: 'after', value: '2024-13-01' }, `${C0}.value`],
@@ -62,7 +78,11 @@ describe('condition problems name the exact JSON path', () => {
     ['zero collection id', { type: 'collection', operator: 'contains_any', value: '0' }, `${C0}.value`],
     ['empty collection id list', { type: 'collection', operator: 'contains_any', value: '' }, `${C0}.value`],
     ['product condition without products', { type: 'product', operator: 'contains_any' }, `${C0}.products`],
-    ['product condition with an empty products list', { type: 'product', operator: 'contains_all', products: [] }, `${C0}.products`],
+    [
+      'product condition with an empty products list',
+      { type: 'product', operator: 'contains_all', products: [] },
+      `${C0}.products`,
+    ],
     ['customer_purchased without products', { type: 'customer_purchased', operator: 'contains_any' }, `${C0}.products`],
     ['empty attribute list', { type: 'product_vendor', operator: 'equals', value: ' ,' }, `${C0}.value`],
     ['empty customer tag list', { type: 'customer_tag', operator: 'contains_any', value: '' }, `${C0}.value`],
@@ -95,7 +115,10 @@ describe('condition problems name the exact JSON path', () => {
       rules: [
         { logic: [{ rules: [{ type: 'anything' }] }], output: [{ type: 'none' }] },
         {
-          logic: [{ rules: [{ type: 'anything' }] }, { rules: [{ type: 'anything' }, { type: 'country', operator: 'contains_any', value: 'XYZ' }] }],
+          logic: [
+            { rules: [{ type: 'anything' }] },
+            { rules: [{ type: 'anything' }, { type: 'country', operator: 'contains_any', value: 'XYZ' }] },
+          ],
           output: [],
         },
       ],
@@ -127,10 +150,22 @@ describe('output problems', () => {
     ['product output with an empty list', [{ type: 'product', products: [] }], 'rules[0].output[0].products'],
     ['collection output without collection_id', [{ type: 'collection' }], 'rules[0].output[0].collection_id'],
     ['tag output without tags', [{ type: 'tag', value: ' , ' }], 'rules[0].output[0].value'],
-    ['endpoint that is a URL, not a path', [{ type: 'endpoint', endpoint: 'https://example.com/products/trending_products' }], 'rules[0].output[0].endpoint'],
-    ['endpoint without the leading slash', [{ type: 'endpoint', endpoint: 'products/trending_products' }], 'rules[0].output[0].endpoint'],
+    [
+      'endpoint that is a URL, not a path',
+      [{ type: 'endpoint', endpoint: 'https://example.com/products/trending_products' }],
+      'rules[0].output[0].endpoint',
+    ],
+    [
+      'endpoint without the leading slash',
+      [{ type: 'endpoint', endpoint: 'products/trending_products' }],
+      'rules[0].output[0].endpoint',
+    ],
     ['endpoint missing', [{ type: 'endpoint' }], 'rules[0].output[0].endpoint'],
-    ['endpoint with spaces', [{ type: 'endpoint', endpoint: '/products/trending products' }], 'rules[0].output[0].endpoint'],
+    [
+      'endpoint with spaces',
+      [{ type: 'endpoint', endpoint: '/products/trending products' }],
+      'rules[0].output[0].endpoint',
+    ],
   ] as const)('%s → %s', (_label, output, path) => {
     expect(pathsOf(withOutputs([...output]))).toEqual([path]);
   });
@@ -159,18 +194,42 @@ describe('schema problems', () => {
     const body = {
       name: 'x',
       bogus: 1,
-      rules: [{ logic: [{ rules: [{ type: 'anything', foo: 1 }], extra: [] }], output: [{ type: 'none', colour: 'red' }], exit: true }],
+      rules: [
+        {
+          logic: [{ rules: [{ type: 'anything', foo: 1 }], extra: [] }],
+          output: [{ type: 'none', colour: 'red' }],
+          exit: true,
+        },
+      ],
     };
     expect(pathsOf(body).sort()).toEqual(
-      ['bogus', 'rules[0].exit', 'rules[0].logic[0].extra', 'rules[0].logic[0].rules[0].foo', 'rules[0].output[0].colour'].sort(),
+      [
+        'bogus',
+        'rules[0].exit',
+        'rules[0].logic[0].extra',
+        'rules[0].logic[0].rules[0].foo',
+        'rules[0].output[0].colour',
+      ].sort(),
     );
   });
 
   it('names wrongly typed fields', () => {
-    expect(pathsOf(oneRuleBody([{ type: 'cart_item_count', operator: 'equal_to', value: 3 as unknown as string }]))).toEqual([`${C0}.value`]);
-    expect(pathsOf({ name: 'x', rules: [{ output: [], exit_if_matched: 'yes' }] })).toEqual(['rules[0].exit_if_matched']);
     expect(
-      pathsOf({ name: 'x', rules: [{ logic: [{ rules: [{ type: 'product', operator: 'contains_any', products: [{ product_id: 0 }] }] }], output: [] }] }),
+      pathsOf(oneRuleBody([{ type: 'cart_item_count', operator: 'equal_to', value: 3 as unknown as string }])),
+    ).toEqual([`${C0}.value`]);
+    expect(pathsOf({ name: 'x', rules: [{ output: [], exit_if_matched: 'yes' }] })).toEqual([
+      'rules[0].exit_if_matched',
+    ]);
+    expect(
+      pathsOf({
+        name: 'x',
+        rules: [
+          {
+            logic: [{ rules: [{ type: 'product', operator: 'contains_any', products: [{ product_id: 0 }] }] }],
+            output: [],
+          },
+        ],
+      }),
     ).toEqual([`${C0}.products[0].product_id`]);
   });
 
@@ -186,7 +245,9 @@ describe('schema problems', () => {
   });
 
   it('accepts read-only fields a client echoes back', () => {
-    expect(() => compileRulesetInput({ id: 3, version: 2, created_at: 'x', updated_at: 'y', name: 'x', rules: [] })).not.toThrow();
+    expect(() =>
+      compileRulesetInput({ id: 3, version: 2, created_at: 'x', updated_at: 'y', name: 'x', rules: [] }),
+    ).not.toThrow();
   });
 });
 
@@ -203,7 +264,10 @@ describe('multiple problems are reported together', () => {
           output: [{ type: 'product' }, { type: 'none' }],
         },
         { logic: [{ rules: [{ type: 'anything' }] }], output: [] },
-        { logic: [{ rules: [{ type: 'country', operator: 'contains_any', value: 'usa' }] }], output: [{ type: 'collection' }, { type: 'mystery' }] },
+        {
+          logic: [{ rules: [{ type: 'country', operator: 'contains_any', value: 'usa' }] }],
+          output: [{ type: 'collection' }, { type: 'mystery' }],
+        },
       ],
     };
     let error: unknown;
@@ -230,7 +294,10 @@ describe('multiple problems are reported together', () => {
   });
 
   it('reports both a bad operator and a bad value of the same condition', () => {
-    expect(pathsOf(oneRuleBody([{ type: 'variant', operator: 'equals', value: 'x' }]))).toEqual([`${C0}.operator`, `${C0}.value`]);
+    expect(pathsOf(oneRuleBody([{ type: 'variant', operator: 'equals', value: 'x' }]))).toEqual([
+      `${C0}.operator`,
+      `${C0}.value`,
+    ]);
   });
 });
 
@@ -238,7 +305,8 @@ describe('references', () => {
   /** Products 1 (variants 11, 12) and 2 (variant 21); collection 5. */
   const catalog: ReferenceCheck = {
     hasProduct: (id) => id === 1 || id === 2,
-    hasVariant: (productId, variantId) => (productId === 1 && (variantId === 11 || variantId === 12)) || (productId === 2 && variantId === 21),
+    hasVariant: (productId, variantId) =>
+      (productId === 1 && (variantId === 11 || variantId === 12)) || (productId === 2 && variantId === 21),
     hasCollection: (id) => id === 5,
     endpointProblem: (path) => (path === '/products/trending_products' ? null : `${path} is not a list endpoint`),
   };
@@ -265,7 +333,13 @@ describe('references', () => {
   });
 
   it('names an unknown product in customer_purchased', () => {
-    const body = oneRuleBody([{ type: 'customer_purchased', operator: 'does_not_contain_any', products: [{ product_id: 1 }, { product_id: 3 }] }]);
+    const body = oneRuleBody([
+      {
+        type: 'customer_purchased',
+        operator: 'does_not_contain_any',
+        products: [{ product_id: 1 }, { product_id: 3 }],
+      },
+    ]);
     expect(pathsOf(body, catalog)).toEqual([`${C0}.products[1].product_id`]);
   });
 
@@ -287,11 +361,16 @@ describe('references', () => {
       { type: 'endpoint', endpoint: '/products/trending_products?limit=3' },
       { type: 'endpoint', endpoint: '/products/nothing' },
     ]);
-    expect(problemsOf(body, catalog)).toEqual([{ path: 'rules[0].output[1].endpoint', message: '/products/nothing is not a list endpoint' }]);
+    expect(problemsOf(body, catalog)).toEqual([
+      { path: 'rules[0].output[1].endpoint', message: '/products/nothing is not a list endpoint' },
+    ]);
   });
 
   it('refuses more than 20 endpoint outputs in a ruleset, counted over all its rules', () => {
-    const rule = (n: number) => ({ logic: [], output: Array.from({ length: n }, () => ({ type: 'endpoint', endpoint: '/products/trending_products' })) });
+    const rule = (n: number) => ({
+      logic: [],
+      output: Array.from({ length: n }, () => ({ type: 'endpoint', endpoint: '/products/trending_products' })),
+    });
     expect(() => compileRulesetInput({ name: 'twenty', rules: [rule(10), rule(10)] }, catalog)).not.toThrow();
     expect(problemsOf({ name: 'twenty-one', rules: [rule(10), rule(11)] }, catalog)).toEqual([
       { path: 'rules', message: 'holds 21 endpoint outputs; at most 20 are allowed' },
@@ -303,7 +382,17 @@ describe('references', () => {
       name: 'ok',
       rules: [
         {
-          logic: [{ rules: [{ type: 'product', operator: 'contains_all', products: [{ product_id: 1, variant_ids: [11, 12] }, { product_id: 2 }] }] }],
+          logic: [
+            {
+              rules: [
+                {
+                  type: 'product',
+                  operator: 'contains_all',
+                  products: [{ product_id: 1, variant_ids: [11, 12] }, { product_id: 2 }],
+                },
+              ],
+            },
+          ],
           output: [
             { type: 'product', products: [{ product_id: 2, variant_ids: [21] }] },
             { type: 'collection', collection_id: 5 },
@@ -338,10 +427,19 @@ describe('parseRequestTime', () => {
     expect(parseRequestTime(text)).toBe(expected);
   });
 
-  it.each(['', 'garbage', 'now', 'yesterday', '12abc', '2024-13-01', '2003-07-01T08:52:37+2', 'Tuesday', '1.5e9', '-1057049557', 'Tue, 1 Jul 2003'])(
-    'refuses %j',
-    (text) => expect(parseRequestTime(text)).toBeNull(),
-  );
+  it.each([
+    '',
+    'garbage',
+    'now',
+    'yesterday',
+    '12abc',
+    '2024-13-01',
+    '2003-07-01T08:52:37+2',
+    'Tuesday',
+    '1.5e9',
+    '-1057049557',
+    'Tue, 1 Jul 2003',
+  ])('refuses %j', (text) => expect(parseRequestTime(text)).toBeNull());
 
   // Beyond the largest Date (8.64e15 ms) a time would make every calendar rule throw: refused instead.
   it('refuses a timestamp beyond the range of dates', () => {
@@ -350,24 +448,30 @@ describe('parseRequestTime', () => {
   });
 
   // Date.parse would roll these over into the next month; they are refused instead.
-  it.each(['2024-02-31T10:00:00Z', '2023-02-29T00:00:00Z', '31 Apr 2024 10:00:00 +0000'])('refuses the impossible date %j', (text) => {
-    expect(parseRequestTime(text)).toBeNull();
-  });
+  it.each(['2024-02-31T10:00:00Z', '2023-02-29T00:00:00Z', '31 Apr 2024 10:00:00 +0000'])(
+    'refuses the impossible date %j',
+    (text) => {
+      expect(parseRequestTime(text)).toBeNull();
+    },
+  );
 
   // A time without an offset is read as UTC, never in the host's zone.
-  it.each(['2024-01-01T10:00:00', '2024-01-01 10:00', '1 Jul 2003 10:52:37'])('reads %j the same whatever the host time zone', (text) => {
-    const saved = process.env.TZ;
-    try {
-      process.env.TZ = 'America/New_York';
-      const inNewYork = parseRequestTime(text);
-      process.env.TZ = 'Asia/Tokyo';
-      const inTokyo = parseRequestTime(text);
-      expect(inNewYork).not.toBeNull();
-      expect(inTokyo).toBe(inNewYork);
-      expect(new Date(inNewYork!).toISOString()).toMatch(/T(10:00|10:52:37)/);
-    } finally {
-      if (saved === undefined) delete process.env.TZ;
-      else process.env.TZ = saved;
-    }
-  });
+  it.each(['2024-01-01T10:00:00', '2024-01-01 10:00', '1 Jul 2003 10:52:37'])(
+    'reads %j the same whatever the host time zone',
+    (text) => {
+      const saved = process.env.TZ;
+      try {
+        process.env.TZ = 'America/New_York';
+        const inNewYork = parseRequestTime(text);
+        process.env.TZ = 'Asia/Tokyo';
+        const inTokyo = parseRequestTime(text);
+        expect(inNewYork).not.toBeNull();
+        expect(inTokyo).toBe(inNewYork);
+        expect(new Date(inNewYork!).toISOString()).toMatch(/T(10:00|10:52:37)/);
+      } finally {
+        if (saved === undefined) delete process.env.TZ;
+        else process.env.TZ = saved;
+      }
+    },
+  );
 });

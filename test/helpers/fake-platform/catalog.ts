@@ -115,8 +115,14 @@ export class FakeCatalog {
   /** A collection holds every product whose index falls in it, in index order. */
   collection(c: number): { node: Json; products: Json[] } {
     const members: Json[] = [];
-    for (let i = c; i <= this.shape.products; i += this.shape.collections) if (!this.deleted.has(i)) members.push({ id: gid('Product', i) });
-    const node = { id: gid('Collection', c), title: `Collection ${c}`, handle: `collection-${c}`, updatedAt: new Date(this.epoch).toISOString() };
+    for (let i = c; i <= this.shape.products; i += this.shape.collections)
+      if (!this.deleted.has(i)) members.push({ id: gid('Product', i) });
+    const node = {
+      id: gid('Collection', c),
+      title: `Collection ${c}`,
+      handle: `collection-${c}`,
+      updatedAt: new Date(this.epoch).toISOString(),
+    };
     return { node, products: members };
   }
 
@@ -150,10 +156,14 @@ export class FakeCatalog {
       updatedAt: new Date(created).toISOString(),
       cancelledAt: o % 97 === 0 ? new Date(created + 3_600_000).toISOString() : null,
       customer: o % 5 === 0 || customers === 0 ? null : { id: gid('Customer', (o % customers) + 1) },
-      refunds: [...(o === 7 ? ([[0, 1]] as [number, number][]) : []), ...(this.refunds.get(o) ?? [])].map(([line, quantity], r) => ({
-        id: gid('Refund', o * 100 + r),
-        refundLineItems: [{ id: gid('RefundLineItem', o * 100 + r), quantity, lineItem: { id: gid('LineItem', o * 10 + line) } }],
-      })),
+      refunds: [...(o === 7 ? ([[0, 1]] as [number, number][]) : []), ...(this.refunds.get(o) ?? [])].map(
+        ([line, quantity], r) => ({
+          id: gid('Refund', o * 100 + r),
+          refundLineItems: [
+            { id: gid('RefundLineItem', o * 100 + r), quantity, lineItem: { id: gid('LineItem', o * 10 + line) } },
+          ],
+        }),
+      ),
     };
     return { node, lineItems };
   }

@@ -41,7 +41,8 @@ export function* bulkLines(catalog: FakeCatalog, resource: string, ordersSince: 
       if (Date.parse(node.createdAt) < ordersSince) continue;
       const refunds = (node.refunds as Json[]).map(({ refundLineItems: _, ...refund }) => refund);
       const children = lineItems.map((item) => line(item, node.id));
-      for (const refund of node.refunds as Json[]) for (const item of refund.refundLineItems as Json[]) children.push(line(item, refund.id));
+      for (const refund of node.refunds as Json[])
+        for (const item of refund.refundLineItems as Json[]) children.push(line(item, refund.id));
       yield* parentThen(line({ ...node, refunds }), children);
     }
   }
@@ -53,7 +54,12 @@ export const edges = (nodes: Json[]) => ({ edges: nodes.map((node) => ({ node })
 
 export function inlineProduct(catalog: FakeCatalog, i: number): Json {
   const { node, variants, images, metafields } = catalog.product(i);
-  return { ...node, variants: edges(variants.map((v) => ({ ...v, metafields: edges([]) }))), images: edges(images), metafields: edges(metafields) };
+  return {
+    ...node,
+    variants: edges(variants.map((v) => ({ ...v, metafields: edges([]) }))),
+    images: edges(images),
+    metafields: edges(metafields),
+  };
 }
 
 export function inlineOrder(catalog: FakeCatalog, o: number): Json {

@@ -6,7 +6,8 @@ import type { FakeCatalog, Json } from './catalog.js';
  * documentation, not from Rebound's GraphQL mapping, so the two paths can be compared.
  */
 const num = (gid: string) => Number(gid.split('/').pop());
-const money = (amount: string) => (amount.includes('.') ? `${amount.split('.')[0]}.${amount.split('.')[1]!.padEnd(2, '0')}` : `${amount}.00`);
+const money = (amount: string) =>
+  amount.includes('.') ? `${amount.split('.')[0]}.${amount.split('.')[1]!.padEnd(2, '0')}` : `${amount}.00`;
 
 export function restProduct(catalog: FakeCatalog, i: number): Json {
   const { node, variants, images, metafields } = catalog.product(i);
@@ -67,7 +68,13 @@ export function restProduct(catalog: FakeCatalog, i: number): Json {
       admin_graphql_api_id: v.id,
       metafields: [],
     })),
-    options: node.options.map((o: Json) => ({ id: num(o.id), product_id: i, name: o.name, position: o.position, values: o.values })),
+    options: node.options.map((o: Json) => ({
+      id: num(o.id),
+      product_id: i,
+      name: o.name,
+      position: o.position,
+      values: o.values,
+    })),
     images: restImages,
     image: restImages[0] ?? null,
     metafields: metafields.map((m) => metafield(m, i, 'product')),
@@ -107,7 +114,10 @@ export function restOrder(catalog: FakeCatalog, o: number): Json {
       properties: line.customAttributes.map((a: Json) => ({ name: a.key, value: a.value })),
     })),
     refunds: (node.refunds as Json[]).map((r) => ({
-      refund_line_items: (r.refundLineItems as Json[]).map((item) => ({ line_item_id: num(item.lineItem.id), quantity: item.quantity })),
+      refund_line_items: (r.refundLineItems as Json[]).map((item) => ({
+        line_item_id: num(item.lineItem.id),
+        quantity: item.quantity,
+      })),
     })),
   };
 }

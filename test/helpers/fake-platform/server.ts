@@ -86,14 +86,16 @@ export class FakePlatform {
     const path = (req.url ?? '').split('?')[0]!;
     const file = /^\/files\/(\d+)\.jsonl$/.exec(path);
     if (req.method === 'GET' && file) return this.serveFile(file[1]!, res);
-    if (req.method !== 'POST' || !/^\/admin\/api\/\d{4}-\d{2}\/graphql\.json$/.test(path)) return send(res, 404, { errors: 'Not Found' });
+    if (req.method !== 'POST' || !/^\/admin\/api\/\d{4}-\d{2}\/graphql\.json$/.test(path))
+      return send(res, 404, { errors: 'Not Found' });
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     this.stats.requests++;
     if (req.headers['x-shopify-access-token'] !== this.token)
       return send(res, 401, { errors: '[API] Invalid API key or access token (unrecognized login or wrong password)' });
     const fault = this.faults.shift();
-    if (fault === 401) return send(res, 401, { errors: '[API] Invalid API key or access token (unrecognized login or wrong password)' });
+    if (fault === 401)
+      return send(res, 401, { errors: '[API] Invalid API key or access token (unrecognized login or wrong password)' });
     if (fault === 429)
       return send(
         res,
@@ -102,14 +104,24 @@ export class FakePlatform {
         { 'retry-after': '1' },
       );
     if (fault === 500 || fault === 503) return send(res, fault, { errors: 'Internal Server Error' });
-    const { query, variables = {} } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { query: string; variables?: Json };
+    const { query, variables = {} } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
+      query: string;
+      variables?: Json;
+    };
     const cost = this.options.queryCost ?? 10;
     const status = this.take(fault === 'throttled' ? Number.POSITIVE_INFINITY : cost);
-    const extensions = { cost: { requestedQueryCost: cost, actualQueryCost: status.ok ? cost : null, throttleStatus: status.throttle } };
+    const extensions = {
+      cost: { requestedQueryCost: cost, actualQueryCost: status.ok ? cost : null, throttleStatus: status.throttle },
+    };
     if (!status.ok) {
       this.stats.throttled++;
       return send(res, 200, {
-        errors: [{ message: 'Throttled', extensions: { code: 'THROTTLED', documentation: 'https://shopify.dev/api/usage/rate-limits' } }],
+        errors: [
+          {
+            message: 'Throttled',
+            extensions: { code: 'THROTTLED', documentation: 'https://shopify.dev/api/usage/rate-limits' },
+          },
+        ],
         extensions,
       });
     }
@@ -125,7 +137,10 @@ export class FakePlatform {
     this.bucket = { available: Math.min(max, this.bucket.available + ((now - this.bucket.at) / 1000) * rate), at: now };
     const ok = this.bucket.available >= cost;
     if (ok) this.bucket.available -= cost;
-    return { ok, throttle: { maximumAvailable: max, currentlyAvailable: Math.floor(this.bucket.available), restoreRate: rate } };
+    return {
+      ok,
+      throttle: { maximumAvailable: max, currentlyAvailable: Math.floor(this.bucket.available), restoreRate: rate },
+    };
   }
 
   private count(operation: string): void {
@@ -149,9 +164,18 @@ export class FakePlatform {
         return { node: op ? this.view(op) : null };
       }
       case 'webhookSubscriptions':
-        return { webhookSubscriptions: { ...edges([...this.webhooks.values()]), pageInfo: { hasNextPage: false, endCursor: null } } };
+        return {
+          webhookSubscriptions: {
+            ...edges([...this.webhooks.values()]),
+            pageInfo: { hasNextPage: false, endCursor: null },
+          },
+        };
       case 'webhookSubscriptionCreate': {
-        const subscription = { id: gid('WebhookSubscription', this.nextId++), topic: String(variables.topic), uri: String(variables.uri) };
+        const subscription = {
+          id: gid('WebhookSubscription', this.nextId++),
+          topic: String(variables.topic),
+          uri: String(variables.uri),
+        };
         this.webhooks.set(subscription.id, subscription);
         return { webhookSubscriptionCreate: { webhookSubscription: subscription, userErrors: [] } };
       }
@@ -188,7 +212,12 @@ export class FakePlatform {
     const since = /updated_at:>'([^']+)'/.exec(String(variables.query ?? ''))?.[1];
     const after = variables.after ? Number(variables.after) : 0;
     const resource = operation.split('(')[0]!;
-    const total = resource === 'products' ? this.catalog.shape.products : resource === 'customers' ? this.catalog.shape.customers : this.catalog.shape.orders;
+    const total =
+      resource === 'products'
+        ? this.catalog.shape.products
+        : resource === 'customers'
+          ? this.catalog.shape.customers
+          : this.catalog.shape.orders;
     const size = variables.query === undefined ? 250 : 50;
     const nodes: Json[] = [];
     let last = after;
@@ -206,7 +235,9 @@ export class FakePlatform {
       if (
         since &&
         variables.query !== undefined &&
-        Date.parse(resource === 'products' ? new Date(this.catalog.productUpdatedAt(i)).toISOString() : node.updatedAt) <= Date.parse(since)
+        Date.parse(
+          resource === 'products' ? new Date(this.catalog.productUpdatedAt(i)).toISOString() : node.updatedAt,
+        ) <= Date.parse(since)
       )
         continue;
       nodes.push(node);
@@ -217,7 +248,12 @@ export class FakePlatform {
 
   private runBulk(query: string): Json {
     if (this.lastBulk && (this.lastBulk.status === 'CREATED' || this.lastBulk.status === 'RUNNING')) {
-      return { bulkOperation: null, userErrors: [{ field: ['query'], message: 'A bulk query operation for this app and shop is already in progress.' }] };
+      return {
+        bulkOperation: null,
+        userErrors: [
+          { field: ['query'], message: 'A bulk query operation for this app and shop is already in progress.' },
+        ],
+      };
     }
     this.stats.bulkRuns++;
     const resource = /^\s*\{\s*(\w+)/.exec(query)?.[1] ?? '';

@@ -33,8 +33,14 @@ describe.each(backends())('order attribution on $name', (backend) => {
       lists: { list: string; orders: number; revenue: number }[];
     };
   };
-  const ruleset = async (id: number) => (await summary()).rulesets.find((r) => r.ruleset_id === id) ?? { orders: 0, revenue: 0, clicks: 0 };
-  const line = (product: number, price: string, quantity = 1, extra: Record<string, unknown> = {}) => ({ product_id: product, quantity, price, ...extra });
+  const ruleset = async (id: number) =>
+    (await summary()).rulesets.find((r) => r.ruleset_id === id) ?? { orders: 0, revenue: 0, clicks: 0 };
+  const line = (product: number, price: string, quantity = 1, extra: Record<string, unknown> = {}) => ({
+    product_id: product,
+    quantity,
+    price,
+    ...extra,
+  });
   const tagged = (source: string) => ({
     properties: [
       { name: 'gift', value: 'no' },
@@ -104,7 +110,10 @@ describe.each(backends())('order attribution on $name', (backend) => {
         created_at: at(0),
         customer: { id: 103 },
         line_items: [line(1, '4.00', 3, { id: 555, ...tagged(r1) }), line(2, '1.00', 1, { id: 556, ...tagged(r1) })],
-        refunds: [{ refund_line_items: [{ line_item_id: 555, quantity: 1 }] }, { refund_line_items: [{ line_item_id: 556, quantity: 1 }] }],
+        refunds: [
+          { refund_line_items: [{ line_item_id: 555, quantity: 1 }] },
+          { refund_line_items: [{ line_item_id: 556, quantity: 1 }] },
+        ],
       },
     ]);
     expect(await ruleset(1)).toMatchObject({ orders: 2, revenue: 18 });
@@ -135,7 +144,9 @@ describe.each(backends())('order attribution on $name', (backend) => {
     expect(res.statusCode, res.body).toBe(200);
     await orders([{ id: 4, created_at: at(0), customer: { id: 101 }, line_items: [line(3, '50.00')] }]);
     expect(await ruleset(1)).toMatchObject({ orders: 2, revenue: 60 });
-    expect((await t.admin('PATCH', '/admin/v1/shops/attr', { settings: { attribution_window_hours: 0 } })).statusCode).toBe(422);
+    expect(
+      (await t.admin('PATCH', '/admin/v1/shops/attr', { settings: { attribution_window_hours: 0 } })).statusCode,
+    ).toBe(422);
   });
 
   it('attributes orders that arrive by webhook the same way', async () => {
@@ -144,7 +155,9 @@ describe.each(backends())('order attribution on $name', (backend) => {
       id: 8,
       created_at: at(0),
       updated_at: at(0),
-      line_items: [{ id: 801, product_id: 5, quantity: 1, price: '3.50', properties: [{ name: '_rebound_source', value: r2 }] }],
+      line_items: [
+        { id: 801, product_id: 5, quantity: 1, price: '3.50', properties: [{ name: '_rebound_source', value: r2 }] },
+      ],
     });
     const res = await t.app.inject({
       method: 'POST',

@@ -19,7 +19,8 @@ describe.each(backends())('billing provider settings on $name', (backend) => {
   });
   afterAll(() => t.close().then(() => backend.cleanup()));
 
-  const put = (body: unknown, bearer?: string, handle = 'prov') => t.admin('PUT', `/admin/v1/shops/${handle}/billing/provider`, body, bearer);
+  const put = (body: unknown, bearer?: string, handle = 'prov') =>
+    t.admin('PUT', `/admin/v1/shops/${handle}/billing/provider`, body, bearer);
   const remote = { type: 'remote', base_url: 'https://api.billing.example', api_token: TOKEN, api_version: '2021-11' };
 
   it('is the ledger until a shop switches, and never answers the token', async () => {
@@ -31,7 +32,12 @@ describe.each(backends())('billing provider settings on $name', (backend) => {
     });
     const res = await put(remote);
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json()).toEqual({ type: 'remote', base_url: 'https://api.billing.example', api_version: '2021-11', api_token_set: true });
+    expect(res.json()).toEqual({
+      type: 'remote',
+      base_url: 'https://api.billing.example',
+      api_version: '2021-11',
+      api_token_set: true,
+    });
     expect(res.body).not.toContain(TOKEN);
     expect((await t.admin('GET', '/admin/v1/shops/prov/billing/provider')).body).not.toContain(TOKEN);
     const stored = await t.services.store.getBillingProvider((await t.services.store.getShopByHandle('prov'))!.id);
@@ -40,13 +46,23 @@ describe.each(backends())('billing provider settings on $name', (backend) => {
   });
 
   it('keeps the stored token when a change on the same origin leaves it out, and goes back to the ledger', async () => {
-    const before = (await t.services.store.getBillingProvider((await t.services.store.getShopByHandle('prov'))!.id))!.api_token;
-    expect((await put({ type: 'remote', base_url: 'https://api.billing.example/v2/' }, keys.private)).json()).toMatchObject({
+    const before = (await t.services.store.getBillingProvider((await t.services.store.getShopByHandle('prov'))!.id))!
+      .api_token;
+    expect(
+      (await put({ type: 'remote', base_url: 'https://api.billing.example/v2/' }, keys.private)).json(),
+    ).toMatchObject({
       base_url: 'https://api.billing.example/v2',
       api_token_set: true,
     });
-    expect((await t.services.store.getBillingProvider((await t.services.store.getShopByHandle('prov'))!.id))!.api_token).toBe(before);
-    expect((await put({ type: 'ledger' })).json()).toEqual({ type: 'ledger', base_url: null, api_version: null, api_token_set: false });
+    expect(
+      (await t.services.store.getBillingProvider((await t.services.store.getShopByHandle('prov'))!.id))!.api_token,
+    ).toBe(before);
+    expect((await put({ type: 'ledger' })).json()).toEqual({
+      type: 'ledger',
+      base_url: null,
+      api_version: null,
+      api_token_set: false,
+    });
   });
 
   it("refuses bad settings with 422 naming the field, and other shops' keys with 404", async () => {
@@ -70,8 +86,13 @@ describe('a remote provider without REBOUND_SECRET_KEY', () => {
     const withKey = await startApp(backend!, { REBOUND_SECRET_KEY: TEST_SECRET_KEY });
     await withKey.createShop('keyless');
     expect(
-      (await withKey.admin('PUT', '/admin/v1/shops/keyless/billing/provider', { type: 'remote', base_url: 'https://api.billing.example', api_token: TOKEN }))
-        .statusCode,
+      (
+        await withKey.admin('PUT', '/admin/v1/shops/keyless/billing/provider', {
+          type: 'remote',
+          base_url: 'https://api.billing.example',
+          api_token: TOKEN,
+        })
+      ).statusCode,
     ).toBe(200);
     const url = withKey.config.databaseUrl;
     await withKey.close();

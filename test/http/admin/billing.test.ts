@@ -57,18 +57,25 @@ describe.each(backends())('billing ledger, campaigns and webhooks on $name', (ba
     expect((await t.admin('PUT', '/admin/v1/shops/ledger/billing/customers', [{ id: 1 }])).json().field).toBe('email');
     expect(
       (
-        await t.admin('PUT', '/admin/v1/shops/ledger/billing/addresses', [{ id: 1, customer_id: 1, address1: 'a', city: 'b', zip: 'c', country_code: 'USA' }])
+        await t.admin('PUT', '/admin/v1/shops/ledger/billing/addresses', [
+          { id: 1, customer_id: 1, address1: 'a', city: 'b', zip: 'c', country_code: 'USA' },
+        ])
       ).json().field,
     ).toBe('country_code');
     expect(
       (
-        await t.admin('PUT', '/admin/v1/shops/ledger/billing/charges', [{ id: 1, address_id: 1, customer_id: 1, status: 'QUEUED', scheduled_at: 'tomorrow' }])
+        await t.admin('PUT', '/admin/v1/shops/ledger/billing/charges', [
+          { id: 1, address_id: 1, customer_id: 1, status: 'QUEUED', scheduled_at: 'tomorrow' },
+        ])
       ).json().field,
     ).toBe('scheduled_at');
   });
 
   it('creates campaigns and reports their stats', async () => {
-    const created = await t.admin('POST', '/admin/v1/shops/ledger/campaigns', { name: 'Spring', discount_code: 'SPRING' });
+    const created = await t.admin('POST', '/admin/v1/shops/ledger/campaigns', {
+      name: 'Spring',
+      discount_code: 'SPRING',
+    });
     expect(created.statusCode).toBe(201);
     expect(created.json().campaign).toMatchObject({ id: 1, name: 'Spring', discount_code: 'SPRING' });
     expect((await t.admin('GET', '/admin/v1/shops/ledger/campaigns/1/stats')).json()).toEqual({
@@ -79,31 +86,57 @@ describe.each(backends())('billing ledger, campaigns and webhooks on $name', (ba
   });
 
   it('checks webhook signatures and applies each webhook id once, never older over newer', async () => {
-    expect((await hook('subscription/updated', 'w1', subscription('2026-11-02T00:00:00', 'ACTIVE'))).statusCode).toBe(401); // no secret set yet
+    expect((await hook('subscription/updated', 'w1', subscription('2026-11-02T00:00:00', 'ACTIVE'))).statusCode).toBe(
+      401,
+    ); // no secret set yet
     await t.admin('PATCH', '/admin/v1/shops/ledger', { billing_webhook_secret: SECRET });
-    const forged = await hook('subscription/updated', 'w1', subscription('2026-11-02T00:00:00', 'ACTIVE'), 'wrong-secret-0123456789');
+    const forged = await hook(
+      'subscription/updated',
+      'w1',
+      subscription('2026-11-02T00:00:00', 'ACTIVE'),
+      'wrong-secret-0123456789',
+    );
     expect(forged.statusCode).toBe(401);
     expect((await sub(1000))!.status).toBe('CANCELLED');
 
-    const applied = await hook('subscription/activated', 'w1', { subscription: subscription('2026-11-02T00:00:00', 'ACTIVE') });
+    const applied = await hook('subscription/activated', 'w1', {
+      subscription: subscription('2026-11-02T00:00:00', 'ACTIVE'),
+    });
     expect(applied.json()).toEqual({ data: 'applied' });
     expect(await sub(1000)).toMatchObject({ status: 'ACTIVE', quantity: 2 });
-    expect((await hook('subscription/activated', 'w1', subscription('2026-11-05T00:00:00', 'CANCELLED'))).json()).toEqual({ data: 'duplicate' });
+    expect(
+      (await hook('subscription/activated', 'w1', subscription('2026-11-05T00:00:00', 'CANCELLED'))).json(),
+    ).toEqual({ data: 'duplicate' });
     expect((await sub(1000))!.status).toBe('ACTIVE');
     // An older update that arrives late changes nothing.
-    expect((await hook('subscription/cancelled', 'w2', subscription('2026-10-20T00:00:00', 'CANCELLED'))).json()).toEqual({ data: 'applied' });
+    expect(
+      (await hook('subscription/cancelled', 'w2', subscription('2026-10-20T00:00:00', 'CANCELLED'))).json(),
+    ).toEqual({ data: 'applied' });
     expect((await sub(1000))!.status).toBe('ACTIVE');
-    expect((await hook('subscription/cancelled', 'w3', subscription('2026-11-03T00:00:00', 'CANCELLED'))).statusCode).toBe(200);
+    expect(
+      (await hook('subscription/cancelled', 'w3', subscription('2026-11-03T00:00:00', 'CANCELLED'))).statusCode,
+    ).toBe(200);
     expect((await sub(1000))!.status).toBe('CANCELLED');
   });
 
   it('refuses unknown topics, missing ids and invalid documents', async () => {
     expect((await hook('order/created', 'w9', {})).statusCode).toBe(400);
-    expect((await hook('subscription/updated', '', subscription('2026-11-09T00:00:00', 'ACTIVE'))).statusCode).toBe(400);
+    expect((await hook('subscription/updated', '', subscription('2026-11-09T00:00:00', 'ACTIVE'))).statusCode).toBe(
+      400,
+    );
     expect((await hook('customer/updated', 'w10', { id: 5 })).statusCode).toBe(422);
-    expect((await hook('customer/updated', 'w11', { id: 5, email: 'new@example.com' })).json()).toEqual({ data: 'applied' });
+    expect((await hook('customer/updated', 'w11', { id: 5, email: 'new@example.com' })).json()).toEqual({
+      data: 'applied',
+    });
     expect(
-      (await t.app.inject({ method: 'POST', url: '/webhooks/billing/nope', payload: '{}', headers: { 'content-type': 'application/json' } })).statusCode,
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: '/webhooks/billing/nope',
+          payload: '{}',
+          headers: { 'content-type': 'application/json' },
+        })
+      ).statusCode,
     ).toBe(404);
   });
 });

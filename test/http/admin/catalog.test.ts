@@ -102,7 +102,11 @@ describe.each(backends())('admin catalog imports on $name', (backend) => {
     const page = (await t.admin('GET', '/admin/v1/shops/shop/products?limit=1&page=2')).json();
     expect(page).toMatchObject({ page: 2, total: 4 });
     expect(page.data.map((p: { id: number }) => p.id)).toEqual([2]);
-    expect((await t.admin('GET', '/admin/v1/shops/shop/products?query=product 3')).json().data.map((p: { id: number }) => p.id)).toEqual([3]);
+    expect(
+      (await t.admin('GET', '/admin/v1/shops/shop/products?query=product 3'))
+        .json()
+        .data.map((p: { id: number }) => p.id),
+    ).toEqual([3]);
     expect((await t.admin('GET', '/admin/v1/shops/shop/products?limit=0')).statusCode).toBe(400);
     expect((await t.admin('DELETE', '/admin/v1/shops/shop/products/4')).statusCode).toBe(204);
     expect((await t.admin('DELETE', '/admin/v1/shops/shop/products/4')).statusCode).toBe(404);
@@ -132,7 +136,9 @@ describe.each(backends())('admin catalog imports on $name', (backend) => {
         { product_id: 2, position: 2 },
       ],
     });
-    const bad = await t.admin('PUT', '/admin/v1/shops/shop/collections', [{ id: 71, title: 'X', handle: 'x', products: [{ product_id: 999 }] }]);
+    const bad = await t.admin('PUT', '/admin/v1/shops/shop/collections', [
+      { id: 71, title: 'X', handle: 'x', products: [{ product_id: 999 }] },
+    ]);
     expect(bad.statusCode).toBe(422);
     expect(bad.json()).toMatchObject({ index: 0, field: 'products[0].product_id' });
   });
@@ -154,16 +160,33 @@ describe.each(backends())('admin catalog imports on $name', (backend) => {
     ]);
     expect(bad.statusCode).toBe(422);
     expect(bad.json()).toMatchObject({ index: 1, field: 'variant_id' });
-    expect((await t.app.inject({ method: 'GET', url: `/api/v1/products/static?ids=1&key=${key}` })).json().data).toEqual([]);
-    expect((await t.admin('PUT', '/admin/v1/shops/shop/inventory', [{ variant_id: 11, inventory_quantity: 1.5 }])).statusCode).toBe(422);
+    expect(
+      (await t.app.inject({ method: 'GET', url: `/api/v1/products/static?ids=1&key=${key}` })).json().data,
+    ).toEqual([]);
+    expect(
+      (await t.admin('PUT', '/admin/v1/shops/shop/inventory', [{ variant_id: 11, inventory_quantity: 1.5 }]))
+        .statusCode,
+    ).toBe(422);
   });
 
   it('upserts customers, markets and orders with their checks', async () => {
     expect(
-      (await t.admin('PUT', '/admin/v1/shops/shop/customers', [{ id: 1, email: 'a@example.com', tags: 'vip, wholesale', first_name: 'ignored' }])).json(),
+      (
+        await t.admin('PUT', '/admin/v1/shops/shop/customers', [
+          { id: 1, email: 'a@example.com', tags: 'vip, wholesale', first_name: 'ignored' },
+        ])
+      ).json(),
     ).toEqual({ upserted: 1 });
-    expect((await t.admin('PUT', '/admin/v1/shops/shop/customers', [{ email: 'no-id@example.com' }])).statusCode).toBe(422);
-    const market = { id: 1, name: 'EU', countries: ['de'], currency: 'eur', fixed_prices: [{ variant_id: 21, price: '3.00' }] };
+    expect((await t.admin('PUT', '/admin/v1/shops/shop/customers', [{ email: 'no-id@example.com' }])).statusCode).toBe(
+      422,
+    );
+    const market = {
+      id: 1,
+      name: 'EU',
+      countries: ['de'],
+      currency: 'eur',
+      fixed_prices: [{ variant_id: 21, price: '3.00' }],
+    };
     expect((await t.admin('PUT', '/admin/v1/shops/shop/markets', [market])).json()).toEqual({ upserted: 1 });
     expect((await t.admin('GET', '/admin/v1/shops/shop/markets')).json().data[0]).toMatchObject({
       countries: ['DE'],
@@ -171,9 +194,13 @@ describe.each(backends())('admin catalog imports on $name', (backend) => {
       active: true,
       product_ids: null,
     });
-    const badMarket = await t.admin('PUT', '/admin/v1/shops/shop/markets', [{ ...market, fixed_prices: [{ variant_id: 5555, price: '1.00' }] }]);
+    const badMarket = await t.admin('PUT', '/admin/v1/shops/shop/markets', [
+      { ...market, fixed_prices: [{ variant_id: 5555, price: '1.00' }] },
+    ]);
     expect(badMarket.json()).toMatchObject({ index: 0, field: 'fixed_prices[0].variant_id' });
-    expect((await t.admin('PUT', '/admin/v1/shops/shop/markets', [{ ...market, product_ids: [1, 8888] }])).json().field).toBe('product_ids[1]');
+    expect(
+      (await t.admin('PUT', '/admin/v1/shops/shop/markets', [{ ...market, product_ids: [1, 8888] }])).json().field,
+    ).toBe('product_ids[1]');
     const order = {
       id: 1,
       created_at: '2026-11-01T10:00:00Z',
@@ -183,9 +210,13 @@ describe.each(backends())('admin catalog imports on $name', (backend) => {
       total_price: 'ignored',
     };
     expect((await t.admin('PUT', '/admin/v1/shops/shop/orders', [order])).json()).toEqual({ upserted: 1 });
-    expect((await t.admin('PUT', '/admin/v1/shops/shop/orders', [{ ...order, line_items: [{ product_id: 1, quantity: -1 }] }])).json().field).toBe(
-      'line_items[0].quantity',
-    );
+    expect(
+      (
+        await t.admin('PUT', '/admin/v1/shops/shop/orders', [
+          { ...order, line_items: [{ product_id: 1, quantity: -1 }] },
+        ])
+      ).json().field,
+    ).toBe('line_items[0].quantity');
     expect(await t.services.store.countOrders((await t.services.store.getShopByHandle('shop'))!.id)).toBe(1);
   });
 

@@ -12,7 +12,8 @@ const U = '3f1c2a9e-8b7d-4c1e-9f00-2b6d4e8a1c3b';
 const TZ = 'Asia/Kolkata';
 const OFFSET = 5.5 * 3_600_000;
 const localDate = (ms: number) => new Date(ms + OFFSET).toISOString().slice(0, 10);
-const dateBefore = (date: string, days: number) => new Date(Date.parse(`${date}T00:00:00Z`) - days * DAY).toISOString().slice(0, 10);
+const dateBefore = (date: string, days: number) =>
+  new Date(Date.parse(`${date}T00:00:00Z`) - days * DAY).toISOString().slice(0, 10);
 
 interface Row {
   product_id: number;
@@ -53,16 +54,28 @@ describe.each(backends())('console admin API on $name', (backend) => {
     t = await startApp(backend);
     shop = await t.createShop('console', { timezone: TZ, currency: 'EUR' });
     // The hand-computed trending scores below count units with a 7-day half-life.
-    await t.admin('PATCH', '/admin/v1/shops/console', { settings: { trending_counts: 'units', trending_half_life_days: 7 } });
+    await t.admin('PATCH', '/admin/v1/shops/console', {
+      settings: { trending_counts: 'units', trending_half_life_days: 7 },
+    });
     other = await t.createShop('elsewhere');
     billing = await seedBilling(t, 'winback');
     const put = async (path: string, body: unknown) => {
       const res = await t.admin('PUT', `/admin/v1/shops/console/${path}`, body);
       if (res.statusCode !== 200) throw new Error(`${path}: ${res.body}`);
     };
-    await put('products', [...[1, 3, 4, 5, ...fillers, 17].map((id) => productInput(id)), productInput(2, { title: 'No Picture', images: [] })]);
+    await put('products', [
+      ...[1, 3, 4, 5, ...fillers, 17].map((id) => productInput(id)),
+      productInput(2, { title: 'No Picture', images: [] }),
+    ]);
     await t.admin('PUT', '/admin/v1/shops/elsewhere/products', [productInput(1, { title: 'Elsewhere 1' })]);
-    await put('collections', [{ id: 50, title: 'Mixed', handle: 'mixed', products: [4, 3, 1, 2].map((product_id, i) => ({ product_id, position: i + 1 })) }]);
+    await put('collections', [
+      {
+        id: 50,
+        title: 'Mixed',
+        handle: 'mixed',
+        products: [4, 3, 1, 2].map((product_id, i) => ({ product_id, position: i + 1 })),
+      },
+    ]);
     await put('orders', [
       order(1, 1, [
         [1, 2],
@@ -121,14 +134,23 @@ describe.each(backends())('console admin API on $name', (backend) => {
       expect(body.shops.map((s: { handle: string }) => s.handle)).toEqual(['console', 'elsewhere', 'winback']);
       // The same documents as the operator's shop list: nothing dropped by the response schema.
       expect(body.shops).toEqual((await t.admin('GET', '/admin/v1/shops')).json().data);
-      expect(body.shops[0]).toMatchObject({ id: shop.id, timezone: TZ, currency: 'EUR', webhook_secret_set: false, billing_webhook_secret_set: false });
+      expect(body.shops[0]).toMatchObject({
+        id: shop.id,
+        timezone: TZ,
+        currency: 'EUR',
+        webhook_secret_set: false,
+        billing_webhook_secret_set: false,
+      });
       expect(res.body).not.toContain('signing_secret');
       expect(res.body).not.toContain('data_version');
     });
 
     it("shows a shop's private key only its own shop", async () => {
       const res = await t.admin('GET', '/admin/v1/session', undefined, other.private);
-      expect(res.json()).toEqual({ operator: false, shops: [(await t.admin('GET', '/admin/v1/shops/elsewhere')).json().shop] });
+      expect(res.json()).toEqual({
+        operator: false,
+        shops: [(await t.admin('GET', '/admin/v1/shops/elsewhere')).json().shop],
+      });
       expect(res.json().shops[0].handle).toBe('elsewhere');
     });
 
@@ -143,10 +165,14 @@ describe.each(backends())('console admin API on $name', (backend) => {
 
   describe('GET /admin/v1/shops/{handle}/campaigns', () => {
     it('lists campaigns oldest first with their counters summed over tracking keys', async () => {
-      const first = (await t.admin('POST', '/admin/v1/shops/winback/campaigns', { name: 'Winback', discount_code: 'BACK10' })).json().campaign;
+      const first = (
+        await t.admin('POST', '/admin/v1/shops/winback/campaigns', { name: 'Winback', discount_code: 'BACK10' })
+      ).json().campaign;
       const second = (await t.admin('POST', '/admin/v1/shops/winback/campaigns', { name: 'Quiet' })).json().campaign;
       const context = (query: string) =>
-        t.app.inject(`/api/v1/billing/reactivate?key=${billing.private}&billing_customer_id=100&request_type=live&campaign_id=${first.id}&${query}`);
+        t.app.inject(
+          `/api/v1/billing/reactivate?key=${billing.private}&billing_customer_id=100&request_type=live&campaign_id=${first.id}&${query}`,
+        );
       // Two cancelled subscriptions: a link each and one for all of them.
       const data = (await context('tk=mail1')).json().data;
       expect((await context('tk=mail2&billing_subscription_ids=1001')).statusCode).toBe(200); // two more links
@@ -183,11 +209,15 @@ describe.each(backends())('console admin API on $name', (backend) => {
         ],
       });
       const stats = (await t.admin('GET', `/admin/v1/shops/winback/campaigns/${first.id}/stats`)).json().data;
-      expect({ links_generated: stats.links_generated, pages_opened: stats.pages_opened, reactivations: stats.reactivations }).toEqual(
-        res.json().data[0].stats,
-      );
+      expect({
+        links_generated: stats.links_generated,
+        pages_opened: stats.pages_opened,
+        reactivations: stats.reactivations,
+      }).toEqual(res.json().data[0].stats);
       // The shop's own key sees the same; another shop has none.
-      expect((await t.admin('GET', '/admin/v1/shops/winback/campaigns', undefined, billing.private)).json()).toEqual(res.json());
+      expect((await t.admin('GET', '/admin/v1/shops/winback/campaigns', undefined, billing.private)).json()).toEqual(
+        res.json(),
+      );
       expect((await t.admin('GET', '/admin/v1/shops/console/campaigns')).json()).toEqual({ data: [] });
     });
 
@@ -238,7 +268,13 @@ describe.each(backends())('console admin API on $name', (backend) => {
         [10, 1],
         [11, 1],
       ]);
-      expect(thirty[0]).toEqual({ product_id: 4, title: 'Product 4', handle: 'product-4', image: 'https://img.example/4.png', units: 10 });
+      expect(thirty[0]).toEqual({
+        product_id: 4,
+        title: 'Product 4',
+        handle: 'product-4',
+        image: 'https://img.example/4.png',
+        units: 10,
+      });
       expect(thirty[1].image).toBeNull();
       expect((await insights('?days=7')).top_sellers.map((r: Row) => [r.product_id, r.units])).toEqual([
         [2, 4],
@@ -260,7 +296,12 @@ describe.each(backends())('console admin API on $name', (backend) => {
     });
 
     it("counts events per day of the shop's time zone, every day of the window, oldest first", async () => {
-      const day = (daysAgo: number, viewed = 0, added = 0, removed = 0) => ({ date: dateBefore(today, daysAgo), viewed, added, removed });
+      const day = (daysAgo: number, viewed = 0, added = 0, removed = 0) => ({
+        date: dateBefore(today, daysAgo),
+        viewed,
+        added,
+        removed,
+      });
       const week = [day(6), day(5), day(4), day(3, 100, 0, 1), day(2, 2, 1), day(1, 1), day(0, 1, 1)];
       expect((await insights('?days=7')).events_per_day).toEqual(week);
       expect((await insights('?days=8')).events_per_day).toEqual([day(7, 1), ...week]);
@@ -286,9 +327,17 @@ describe.each(backends())('console admin API on $name', (backend) => {
         [4, 100, 10],
       ]);
       // Products sold but never viewed (6–16) have only the prior to show: they are left out.
-      expect(conversion.products[0]).toEqual({ product_id: 2, title: 'No Picture', views: 2, purchases: 4, estimate: expect.any(Number) });
+      expect(conversion.products[0]).toEqual({
+        product_id: 2,
+        title: 'No Picture',
+        views: 2,
+        purchases: 4,
+        estimate: expect.any(Number),
+      });
       for (const row of conversion.products) expect(row.estimate).toBeCloseTo(estimate(row.purchases, row.views), 12);
-      const smart = await t.app.inject(`/api/v1/products/collections?key=${shop.public}&shop_collection_ids=50&smart_sort=yes&limit=10`);
+      const smart = await t.app.inject(
+        `/api/v1/products/collections?key=${shop.public}&shop_collection_ids=50&smart_sort=yes&limit=10`,
+      );
       expect(smart.json().data.map((q: { id: number }) => q.id)).toEqual([...ids(conversion.products).slice(0, 3), 4]);
     });
 
@@ -311,9 +360,14 @@ describe.each(backends())('console admin API on $name', (backend) => {
       expect(res.json()).toEqual({ error: 'Shop console not found.', code: 'not_found' });
       expect((await t.app.inject('/admin/v1/shops/console/insights')).statusCode).toBe(401);
       // A shop without orders: empty sales rankings; its one view is a day of the window, at an estimate of zero.
-      const quiet = (await t.admin('GET', '/admin/v1/shops/elsewhere/insights?days=5', undefined, other.private)).json().data;
+      const quiet = (await t.admin('GET', '/admin/v1/shops/elsewhere/insights?days=5', undefined, other.private)).json()
+        .data;
       expect(quiet).toMatchObject({ days: 5, currency: 'USD', trending: [], top_sellers: [] });
-      expect(quiet.conversion).toEqual({ shop_rate: 0, k: 20, products: [{ product_id: 1, title: 'Elsewhere 1', views: 1, purchases: 0, estimate: 0 }] });
+      expect(quiet.conversion).toEqual({
+        shop_rate: 0,
+        k: 20,
+        products: [{ product_id: 1, title: 'Elsewhere 1', views: 1, purchases: 0, estimate: 0 }],
+      });
       expect(quiet.events_per_day).toHaveLength(5);
       expect(quiet.events_per_day.at(-1).date).toBe(new Date().toISOString().slice(0, 10)); // elsewhere keeps UTC
       expect(quiet.events_per_day.reduce((sum: number, d: { viewed: number }) => sum + d.viewed, 0)).toBe(1);
@@ -342,7 +396,9 @@ describe.each(backends())('console admin API on $name', (backend) => {
       expect(res.json().data[0].variants.map((v: { id: number }) => v.id)).toEqual([41, 42]);
       expect((await t.admin('GET', '/admin/v1/shops/elsewhere/products?variant_ids=31')).json().data).toEqual([]); // another shop's variant
       expect((await t.admin('GET', '/admin/v1/shops/console/products?variant_ids=4,x')).statusCode).toBe(400);
-      expect((await t.admin('GET', '/admin/v1/shops/console/products?variant_ids=4,x')).json().error).toContain('variant_ids');
+      expect((await t.admin('GET', '/admin/v1/shops/console/products?variant_ids=4,x')).json().error).toContain(
+        'variant_ids',
+      );
     });
   });
 
@@ -360,17 +416,34 @@ describe.each(backends())('console admin API on $name', (backend) => {
       expect(body.data[0].metafields[0]).toMatchObject({ key: 'material' });
       // query, limit and page do not apply to an id list; spaces are allowed.
       expect(
-        (await t.admin('GET', '/admin/v1/shops/console/products?ids=17,%204&query=zzz&limit=1&page=3')).json().data.map((p: { id: number }) => p.id),
+        (await t.admin('GET', '/admin/v1/shops/console/products?ids=17,%204&query=zzz&limit=1&page=3'))
+          .json()
+          .data.map((p: { id: number }) => p.id),
       ).toEqual([17, 4]);
-      expect((await t.admin('GET', '/admin/v1/shops/console/products?ids=999')).json()).toEqual({ data: [], page: 1, total: 0 });
+      expect((await t.admin('GET', '/admin/v1/shops/console/products?ids=999')).json()).toEqual({
+        data: [],
+        page: 1,
+        total: 0,
+      });
       // Without ids (or with an empty list) the paged listing is unchanged.
-      expect((await t.admin('GET', '/admin/v1/shops/console/products?ids=&limit=2')).json()).toMatchObject({ page: 1, total: 17 });
-      expect((await t.admin('GET', '/admin/v1/shops/console/products?limit=2')).json().data.map((p: { id: number }) => p.id)).toEqual([1, 2]);
+      expect((await t.admin('GET', '/admin/v1/shops/console/products?ids=&limit=2')).json()).toMatchObject({
+        page: 1,
+        total: 17,
+      });
+      expect(
+        (await t.admin('GET', '/admin/v1/shops/console/products?limit=2')).json().data.map((p: { id: number }) => p.id),
+      ).toEqual([1, 2]);
     });
 
     it('keeps shops apart', async () => {
-      expect((await t.admin('GET', '/admin/v1/shops/elsewhere/products?ids=1')).json().data.map((p: { title: string }) => p.title)).toEqual(['Elsewhere 1']);
-      expect((await t.admin('GET', '/admin/v1/shops/console/products?ids=1', undefined, other.private)).statusCode).toBe(404);
+      expect(
+        (await t.admin('GET', '/admin/v1/shops/elsewhere/products?ids=1'))
+          .json()
+          .data.map((p: { title: string }) => p.title),
+      ).toEqual(['Elsewhere 1']);
+      expect(
+        (await t.admin('GET', '/admin/v1/shops/console/products?ids=1', undefined, other.private)).statusCode,
+      ).toBe(404);
       expect((await t.app.inject('/admin/v1/shops/console/products?ids=1')).statusCode).toBe(401);
     });
 
@@ -382,8 +455,13 @@ describe.each(backends())('console admin API on $name', (backend) => {
       expect(await badRequest('/admin/v1/shops/console/products?ids=-4')).toContain('"-4"');
       expect(await badRequest('/admin/v1/shops/console/products?ids=99999999999999999')).toContain('ids');
       const many = Array.from({ length: 251 }, (_, i) => i + 1).join(',');
-      expect(await badRequest(`/admin/v1/shops/console/products?ids=${many}`)).toBe('Parameter ids takes at most 250 ids, got 251.');
-      const ok = await t.admin('GET', `/admin/v1/shops/console/products?ids=${Array.from({ length: 250 }, (_, i) => i + 1).join(',')}`);
+      expect(await badRequest(`/admin/v1/shops/console/products?ids=${many}`)).toBe(
+        'Parameter ids takes at most 250 ids, got 251.',
+      );
+      const ok = await t.admin(
+        'GET',
+        `/admin/v1/shops/console/products?ids=${Array.from({ length: 250 }, (_, i) => i + 1).join(',')}`,
+      );
       expect(ok.json().total).toBe(17);
       expect(await badRequest('/admin/v1/shops/console/products?ids=1&ids=2')).toContain('ids');
     });

@@ -61,7 +61,9 @@ describe('experiments, simulated', () => {
     t = await startApp(backend);
     key = (await t.createShop('sim')).public;
     // Many visitors from one test client: the per-client rate limit would otherwise stop them.
-    await t.admin('PATCH', '/admin/v1/shops/sim', { settings: { rate_limit_public_per_minute: 100_000_000, rate_limit_private_per_minute: 100_000_000 } });
+    await t.admin('PATCH', '/admin/v1/shops/sim', {
+      settings: { rate_limit_public_per_minute: 100_000_000, rate_limit_private_per_minute: 100_000_000 },
+    });
     await t.admin(
       'PUT',
       '/admin/v1/shops/sim/products',
@@ -117,7 +119,9 @@ describe('experiments, simulated', () => {
           orders.push({
             id: ++orderId,
             created_at: new Date().toISOString(),
-            line_items: [{ product_id: 1, quantity: 1, price: '20.00', properties: [{ name: '_rebound_source', value: source }] }],
+            line_items: [
+              { product_id: 1, quantity: 1, price: '20.00', properties: [{ name: '_rebound_source', value: source }] },
+            ],
           });
         }
       }

@@ -159,14 +159,25 @@ describe.each(backends())('experiments on $name', (backend) => {
         : []),
     ]);
     for (let i = 0; i < events.length; i += 100) {
-      const res = await t.app.inject({ method: 'POST', url: `/api/v1/analytics/track?key=${key}`, payload: { events: events.slice(i, i + 100) } });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `/api/v1/analytics/track?key=${key}`,
+        payload: { events: events.slice(i, i + 100) },
+      });
       expect(res.json()).toEqual({ data: 'Received', accepted: Math.min(100, events.length - i) });
     }
     const bSource = [...served.values()].find((s) => s.endsWith(':B'))!;
     const orders = [0, 1, 2].map((i) => ({
       id: 500 + i,
       created_at: new Date().toISOString(),
-      line_items: [{ product_id: 3, quantity: 1, price: `${10 + i * 5}.00`, properties: [{ name: '_rebound_source', value: bSource }] }],
+      line_items: [
+        {
+          product_id: 3,
+          quantity: 1,
+          price: `${10 + i * 5}.00`,
+          properties: [{ name: '_rebound_source', value: bSource }],
+        },
+      ],
     }));
     expect((await t.admin('PUT', '/admin/v1/shops/exp/orders', orders)).statusCode).toBe(200);
 

@@ -49,7 +49,9 @@ describe.each(backends())('model inspection on $name', (backend) => {
       { product_id: 3, score: 1 / 2, co_occurrences: 1 },
       { product_id: 2, score: 1 / 3, co_occurrences: 2 },
     ]);
-    expect((await similar('product_id=2&similarity=count&support_threshold=2')).json().data).toEqual([{ product_id: 1, score: 2, co_occurrences: 2 }]);
+    expect((await similar('product_id=2&similarity=count&support_threshold=2')).json().data).toEqual([
+      { product_id: 1, score: 2, co_occurrences: 2 },
+    ]);
     const orders = (await similar('product_id=4&similarity=count&basis=order')).json();
     expect(orders.data).toEqual([
       { product_id: 2, score: 1, co_occurrences: 1 },
@@ -61,8 +63,14 @@ describe.each(backends())('model inspection on $name', (backend) => {
   });
 
   it('sees orders as they are now', async () => {
-    await t.admin('PUT', '/admin/v1/shops/models/orders', [{ id: 7, created_at: at(8), customer: { id: 200 }, line_items: [{ product_id: 4, quantity: 1 }] }]);
-    expect((await similar('product_id=4&similarity=count')).json().data[0]).toEqual({ product_id: 2, score: 2, co_occurrences: 2 });
+    await t.admin('PUT', '/admin/v1/shops/models/orders', [
+      { id: 7, created_at: at(8), customer: { id: 200 }, line_items: [{ product_id: 4, quantity: 1 }] },
+    ]);
+    expect((await similar('product_id=4&similarity=count')).json().data[0]).toEqual({
+      product_id: 2,
+      score: 2,
+      co_occurrences: 2,
+    });
   });
 
   it('names the bad parameter, and an unknown product is a 404', async () => {

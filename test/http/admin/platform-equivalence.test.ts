@@ -95,7 +95,9 @@ describe('pulled and imported data answer alike', () => {
     'purchased?shop_customer_id=2',
     'static?ids=1,2,3',
   ])('answers /products/%s alike', async (list) => {
-    const [pulled, imported] = await both(() => `/api/v1/products/${list}${list.includes('?') ? '&' : '?'}key=KEY&limit=10`);
+    const [pulled, imported] = await both(
+      () => `/api/v1/products/${list}${list.includes('?') ? '&' : '?'}key=KEY&limit=10`,
+    );
     expect(JSON.parse(pulled!).data.length).toBeGreaterThan(0);
     expect(pulled).toBe(imported);
   });
@@ -103,7 +105,10 @@ describe('pulled and imported data answer alike', () => {
   it('answers the models, the model lists and a custom ruleset alike', async () => {
     for (const handle of ['pulled', 'imported']) {
       const shopId = (await t.services.store.getShopByHandle(handle))!.id;
-      await t.app.inject({ method: 'GET', url: `/api/v1/products/recommended?key=${keys[handle]!.public}&shop_product_ids=1` });
+      await t.app.inject({
+        method: 'GET',
+        url: `/api/v1/products/recommended?key=${keys[handle]!.public}&shop_product_ids=1`,
+      });
       await t.services.models.settled(shopId);
     }
     for (const path of ['recommended?shop_product_ids=1', 'for_you?shop_customer_id=2']) {

@@ -21,7 +21,9 @@ describe.each(backends())('connecting the storefront platform on $name', (backen
   });
 
   const product = async (id: number) =>
-    (await t.admin('GET', `/admin/v1/shops/acme/products?query=${id}`)).json().data.find((p: { id: number }) => p.id === id);
+    (await t.admin('GET', `/admin/v1/shops/acme/products?query=${id}`))
+      .json()
+      .data.find((p: { id: number }) => p.id === id);
 
   it('answers 404 before a connection, then connects with the token write-only and pulls everything', async () => {
     expect((await t.admin('GET', '/admin/v1/shops/acme/platform')).statusCode).toBe(404);
@@ -47,9 +49,20 @@ describe.each(backends())('connecting the storefront platform on $name', (backen
       error: null,
     });
     expect(Object.keys(platform).sort()).toEqual(
-      ['access_token_set', 'api_url', 'api_version', 'last_reconciled_at', 'shop_domain', 'status', 'sync', 'webhooks'].sort(),
+      [
+        'access_token_set',
+        'api_url',
+        'api_version',
+        'last_reconciled_at',
+        'shop_domain',
+        'status',
+        'sync',
+        'webhooks',
+      ].sort(),
     );
-    expect(Object.keys(platform.sync).sort()).toEqual(['counts', 'error', 'finished_at', 'id', 'mode', 'phase', 'started_at'].sort());
+    expect(Object.keys(platform.sync).sort()).toEqual(
+      ['counts', 'error', 'finished_at', 'id', 'mode', 'phase', 'started_at'].sort(),
+    );
     expect(platform.webhooks).toContain('PRODUCTS_UPDATE');
     expect(platform.webhooks).toHaveLength(15);
     expect([...fake.webhooks.values()].every((w) => w.uri === 'https://rebound.example/webhooks/shop/acme')).toBe(true);
@@ -85,7 +98,9 @@ describe.each(backends())('connecting the storefront platform on $name', (backen
     ]);
     const collections = (await t.admin('GET', '/admin/v1/shops/acme/collections')).json().data;
     expect(collections).toHaveLength(4);
-    expect(collections.find((c: { id: number }) => c.id === 1).products.map((m: { product_id: number }) => m.product_id)).toEqual([1, 5, 9, 13, 17]);
+    expect(
+      collections.find((c: { id: number }) => c.id === 1).products.map((m: { product_id: number }) => m.product_id),
+    ).toEqual([1, 5, 9, 13, 17]);
   });
 
   it('creates no duplicate subscription on a second sync', async () => {
@@ -93,7 +108,10 @@ describe.each(backends())('connecting the storefront platform on $name', (backen
     expect(res.statusCode, res.body).toBe(202);
     expect(res.json().sync).toMatchObject({ id: 2, mode: 'full', phase: 'queued' });
     await t.services.platform.idle();
-    expect((await t.admin('GET', '/admin/v1/shops/acme/platform')).json().platform.sync).toMatchObject({ id: 2, phase: 'done' });
+    expect((await t.admin('GET', '/admin/v1/shops/acme/platform')).json().platform.sync).toMatchObject({
+      id: 2,
+      phase: 'done',
+    });
     expect(fake.webhooks.size).toBe(15);
   });
 
@@ -118,11 +136,23 @@ describe.each(backends())('connecting the storefront platform on $name', (backen
   });
 
   it('maps inventory_levels/update through the inventory item, and takes customers from their webhooks', async () => {
-    await deliver(t, 'acme', 'inventory_levels/update', { inventory_item_id: 500_021, location_id: 1, available: 77, updated_at: new Date().toISOString() });
+    await deliver(t, 'acme', 'inventory_levels/update', {
+      inventory_item_id: 500_021,
+      location_id: 1,
+      available: 77,
+      updated_at: new Date().toISOString(),
+    });
     expect((await product(2)).variants.find((v: { id: number }) => v.id === 21).inventory_quantity).toBe(77);
-    await deliver(t, 'acme', 'customers/create', { id: 900, email: 'new@example.com', tags: 'vip, early', updated_at: new Date().toISOString() });
+    await deliver(t, 'acme', 'customers/create', {
+      id: 900,
+      email: 'new@example.com',
+      tags: 'vip, early',
+      updated_at: new Date().toISOString(),
+    });
     const shopId = (await t.services.store.getShopByHandle('acme'))!.id;
-    expect((await t.services.store.listCustomers(shopId)).find((c) => c.id === 900)).toMatchObject({ email: 'new@example.com' });
+    expect((await t.services.store.listCustomers(shopId)).find((c) => c.id === 900)).toMatchObject({
+      email: 'new@example.com',
+    });
   });
 
   it('takes attribution back when a refund arrives, reading the order again from the platform', async () => {
@@ -136,7 +166,11 @@ describe.each(backends())('connecting the storefront platform on $name', (backen
     const { lineItems } = fake.catalog.order(11);
     fake.catalog.refund(11, 0, lineItems[0]!.quantity);
     const refunded = Number(lineItems[0]!.originalUnitPriceSet.shopMoney.amount) * lineItems[0]!.quantity;
-    await deliver(t, 'acme', 'refunds/create', { id: 1, order_id: 11, refund_line_items: [{ line_item_id: 110, quantity: lineItems[0]!.quantity }] });
+    await deliver(t, 'acme', 'refunds/create', {
+      id: 1,
+      order_id: 11,
+      refund_line_items: [{ line_item_id: 110, quantity: lineItems[0]!.quantity }],
+    });
     expect(await revenue()).toBeCloseTo(before - refunded, 2);
   });
 
@@ -155,7 +189,11 @@ describe.each(backends())('connecting the storefront platform on $name', (backen
     });
     await t.services.platform.tick(Date.now() + 11 * 60_000);
     await t.services.platform.idle();
-    expect((await t.services.store.getPlatformConnection(shopId))!.sync).toMatchObject({ id: after.sync!.id + 2, mode: 'full', phase: 'done' });
+    expect((await t.services.store.getPlatformConnection(shopId))!.sync).toMatchObject({
+      id: after.sync!.id + 2,
+      mode: 'full',
+      phase: 'done',
+    });
   });
 
   it('binds the token to its origin and refuses private addresses without the development switch', async () => {
@@ -166,10 +204,18 @@ describe.each(backends())('connecting the storefront platform on $name', (backen
     });
     expect(moved.statusCode).toBe(422);
     expect(moved.json().field).toBe('access_token');
-    const bad = await t.admin('PUT', '/admin/v1/shops/acme/platform', { ...connectBody(fake), api_url: 'http://user:pw@127.0.0.1/admin' });
+    const bad = await t.admin('PUT', '/admin/v1/shops/acme/platform', {
+      ...connectBody(fake),
+      api_url: 'http://user:pw@127.0.0.1/admin',
+    });
     expect(bad.json().field).toBe('api_url');
-    expect((await t.admin('PUT', '/admin/v1/shops/acme/platform', { ...connectBody(fake), extra: 1 })).statusCode).toBe(422);
-    expect((await t.admin('GET', '/admin/v1/shops/acme/platform', undefined, (await t.createShop('third')).private)).statusCode).toBe(404);
+    expect((await t.admin('PUT', '/admin/v1/shops/acme/platform', { ...connectBody(fake), extra: 1 })).statusCode).toBe(
+      422,
+    );
+    expect(
+      (await t.admin('GET', '/admin/v1/shops/acme/platform', undefined, (await t.createShop('third')).private))
+        .statusCode,
+    ).toBe(404);
   });
 
   it('stops syncing when the app is uninstalled', async () => {
@@ -177,7 +223,10 @@ describe.each(backends())('connecting the storefront platform on $name', (backen
     await t.admin('PUT', '/admin/v1/shops/gone/platform', connectBody(fake));
     await t.services.platform.idle();
     await deliver(t, 'gone', 'app/uninstalled', { id: 1, name: 'Gone', domain: 'gone.myshopify.com' });
-    expect((await t.admin('GET', '/admin/v1/shops/gone/platform')).json().platform).toMatchObject({ status: 'disconnected', access_token_set: false });
+    expect((await t.admin('GET', '/admin/v1/shops/gone/platform')).json().platform).toMatchObject({
+      status: 'disconnected',
+      access_token_set: false,
+    });
     expect((await t.admin('POST', '/admin/v1/shops/gone/platform/sync', {})).statusCode).toBe(409);
   });
 

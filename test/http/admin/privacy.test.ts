@@ -23,14 +23,25 @@ describe.each(backends())('erasing a customer on $name', (backend) => {
     t = await startApp(backend, env, { beforeRoutes: rec.install });
     keys = await seedBilling(t, 'priv');
     await t.admin('PATCH', '/admin/v1/shops/priv', { webhook_secret: PLATFORM_WEBHOOK_SECRET });
-    const put = async (path: string, body: unknown) => expect((await t.admin('PUT', `/admin/v1/shops/priv/${path}`, body)).statusCode).toBe(200);
+    const put = async (path: string, body: unknown) =>
+      expect((await t.admin('PUT', `/admin/v1/shops/priv/${path}`, body)).statusCode).toBe(200);
     await put('customers', [
       { id: 9100, email: 'ada@example.com', tags: ['vip'] },
       { id: 9200, email: 'carl@example.com', tags: [] },
     ]);
     await put('orders', [
-      { id: 1, created_at: recent(2), customer: { id: 9100 }, line_items: [{ id: 11, product_id: 1, variant_id: 11, quantity: 2, price: '10.00' }] },
-      { id: 2, created_at: recent(1), customer: { id: 9200 }, line_items: [{ id: 21, product_id: 2, variant_id: 21, quantity: 1, price: '8.50' }] },
+      {
+        id: 1,
+        created_at: recent(2),
+        customer: { id: 9100 },
+        line_items: [{ id: 11, product_id: 1, variant_id: 11, quantity: 2, price: '10.00' }],
+      },
+      {
+        id: 2,
+        created_at: recent(1),
+        customer: { id: 9200 },
+        line_items: [{ id: 21, product_id: 2, variant_id: 21, quantity: 1, price: '8.50' }],
+      },
     ]);
     const inject = (url: string) => t.app.inject({ method: 'POST', url });
     for (const [uuid, customer] of [
@@ -39,12 +50,18 @@ describe.each(backends())('erasing a customer on $name', (backend) => {
       [OTHER_SESSION, '&shop_customer_id=9200'],
     ])
       expect(
-        (await inject(`/api/v1/analytics/event?key=${keys.public}&subject=user&verb=viewed&noun=product&shop_product_handle=product-2&uuid=${uuid}${customer}`))
-          .statusCode,
+        (
+          await inject(
+            `/api/v1/analytics/event?key=${keys.public}&subject=user&verb=viewed&noun=product&shop_product_handle=product-2&uuid=${uuid}${customer}`,
+          )
+        ).statusCode,
       ).toBe(200);
     expect(
-      (await inject(`/api/v1/analytics/track?key=${keys.public}&type=click&uuid=${SESSION}&shop_customer_id=9100&source=list:top_sellers&product_id=1`))
-        .statusCode,
+      (
+        await inject(
+          `/api/v1/analytics/track?key=${keys.public}&type=click&uuid=${SESSION}&shop_customer_id=9100&source=list:top_sellers&product_id=1`,
+        )
+      ).statusCode,
     ).toBe(200);
   });
   afterAll(async () => {
@@ -56,7 +73,9 @@ describe.each(backends())('erasing a customer on $name', (backend) => {
   /** Every GET route of the public and admin APIs, asked about customer 9100 and their session. */
   async function everyAnswer(): Promise<string[]> {
     const bodies: string[] = [];
-    const gets = rec.routes.filter((r) => r.method === 'GET' && (groupOf(r) === 'public' || groupOf(r) === 'admin') && !r.url.includes('*'));
+    const gets = rec.routes.filter(
+      (r) => r.method === 'GET' && (groupOf(r) === 'public' || groupOf(r) === 'admin') && !r.url.includes('*'),
+    );
     for (const route of gets) {
       const path = route.url.replace(':handle', 'priv').replace(':id', '9100').replace(':name', 'x');
       const billing = route.url.includes('/billing/');
@@ -68,7 +87,11 @@ describe.each(backends())('erasing a customer on $name', (backend) => {
         customer_id: '9100',
         shop_product_ids: '1,2',
       });
-      const res = await t.app.inject({ method: 'GET', url: `${path}?${query}`, headers: { authorization: `Bearer ${keys.private}` } });
+      const res = await t.app.inject({
+        method: 'GET',
+        url: `${path}?${query}`,
+        headers: { authorization: `Bearer ${keys.private}` },
+      });
       bodies.push(`${route.url} ${res.statusCode} ${res.body}`);
     }
     return bodies;
@@ -87,12 +110,18 @@ describe.each(backends())('erasing a customer on $name', (backend) => {
       client.disconnect();
     }
   }
-  const leaks = (bodies: string[]) => bodies.filter((b) => PERSONAL.some((p) => b.includes(p))).map((b) => b.slice(0, 120));
+  const leaks = (bodies: string[]) =>
+    bodies.filter((b) => PERSONAL.some((p) => b.includes(p))).map((b) => b.slice(0, 120));
   const topSellers = async () =>
-    (await t.app.inject({ method: 'GET', url: `/api/v1/products/top_sellers?key=${keys.public}&limit=10` })).json().data.map((p: { id: number }) => p.id);
+    (await t.app.inject({ method: 'GET', url: `/api/v1/products/top_sellers?key=${keys.public}&limit=10` }))
+      .json()
+      .data.map((p: { id: number }) => p.id);
   const insights = async () => (await t.admin('GET', '/admin/v1/shops/priv/insights?days=30')).json().data.top_sellers;
   const lines = async () =>
-    (await t.services.store.listOrderLines((await t.services.store.getShopByHandle('priv'))!.id, 0)).map((l) => [l.product_id, l.quantity]);
+    (await t.services.store.listOrderLines((await t.services.store.getShopByHandle('priv'))!.id, 0)).map((l) => [
+      l.product_id,
+      l.quantity,
+    ]);
 
   it("exports a data request, then erases the customer's personal data everywhere while the sales still count", async () => {
     expect(
@@ -117,7 +146,10 @@ describe.each(backends())('erasing a customer on $name', (backend) => {
 
     const before = await everyAnswer();
     expect(leaks(before).length).toBeGreaterThan(0);
-    const purchasedBefore = await t.app.inject({ method: 'GET', url: `/api/v1/products/purchased?key=${keys.public}&shop_customer_id=9100` });
+    const purchasedBefore = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/products/purchased?key=${keys.public}&shop_customer_id=9100`,
+    });
     expect(purchasedBefore.json().data.map((p: { id: number }) => p.id)).toEqual([1]);
     const [sellers, figures, orderLines] = [await topSellers(), await insights(), await lines()];
     expect(sellers).toContain(1);
@@ -136,7 +168,14 @@ describe.each(backends())('erasing a customer on $name', (backend) => {
     expect((await t.admin('GET', '/admin/v1/shops/priv/events?shop_customer_id=9100')).json().data).toEqual([]);
     expect((await t.admin('GET', `/admin/v1/shops/priv/events?uuid=${SESSION}`)).json().data).toEqual([]);
     expect((await t.admin('GET', `/admin/v1/shops/priv/events?uuid=${OTHER_SESSION}`)).json().data).toHaveLength(1);
-    expect((await t.app.inject({ method: 'GET', url: `/api/v1/products/purchased?key=${keys.public}&shop_customer_id=9100` })).json().data).toEqual([]);
+    expect(
+      (
+        await t.app.inject({
+          method: 'GET',
+          url: `/api/v1/products/purchased?key=${keys.public}&shop_customer_id=9100`,
+        })
+      ).json().data,
+    ).toEqual([]);
     expect((await t.admin('GET', '/admin/v1/shops/priv/privacy/requests')).json().data).toEqual([]);
     // Shop-wide figures still count the anonymous lines.
     expect(await topSellers()).toEqual(sellers);
@@ -165,8 +204,12 @@ describe.each(backends())('erasing a customer on $name', (backend) => {
     });
     expect(await t.services.privacy.retention(Date.now() + 2 * 86_400_000)).toBeGreaterThan(0);
     expect((await t.admin('GET', '/admin/v1/shops/priv/events')).json().data).toEqual([]);
-    expect((await deliver(t, 'priv', 'shop/redact', { shop_id: 1, shop_domain: 'priv.myshopify.com' })).statusCode).toBe(200);
+    expect(
+      (await deliver(t, 'priv', 'shop/redact', { shop_id: 1, shop_domain: 'priv.myshopify.com' })).statusCode,
+    ).toBe(200);
     expect((await t.admin('GET', '/admin/v1/shops/priv')).statusCode).toBe(404);
-    expect((await t.app.inject({ method: 'GET', url: `/api/v1/products/top_sellers?key=${keys.public}` })).statusCode).toBe(401);
+    expect(
+      (await t.app.inject({ method: 'GET', url: `/api/v1/products/top_sellers?key=${keys.public}` })).statusCode,
+    ).toBe(401);
   });
 });

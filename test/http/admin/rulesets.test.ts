@@ -32,7 +32,9 @@ describe.each(backends())('admin rulesets on $name', (backend) => {
     own = await t.createShop('rules');
     await t.createShop('elsewhere');
     await t.admin('PUT', '/admin/v1/shops/rules/products', [productInput(1), productInput(2), productInput(3)]);
-    await t.admin('PUT', '/admin/v1/shops/rules/collections', [{ id: 9, title: 'C', handle: 'c', products: [{ product_id: 1 }] }]);
+    await t.admin('PUT', '/admin/v1/shops/rules/collections', [
+      { id: 9, title: 'C', handle: 'c', products: [{ product_id: 1 }] },
+    ]);
   });
   afterAll(() => t.close().then(() => backend.cleanup()));
 
@@ -40,7 +42,14 @@ describe.each(backends())('admin rulesets on $name', (backend) => {
     const created = await t.admin('POST', '/admin/v1/shops/rules/rulesets', ruleset);
     expect(created.statusCode).toBe(201);
     const stored = created.json().ruleset;
-    expect(stored).toMatchObject({ id: 1, name: 'Gift with a big cart', enabled: true, filter_oos: true, filter_input_products: true, version: 1 });
+    expect(stored).toMatchObject({
+      id: 1,
+      name: 'Gift with a big cart',
+      enabled: true,
+      filter_oos: true,
+      filter_input_products: true,
+      version: 1,
+    });
     expect(stored.rules[1]).toEqual({
       name: 'rest',
       enabled: true,
@@ -48,11 +57,19 @@ describe.each(backends())('admin rulesets on $name', (backend) => {
       output: [{ type: 'product', products: [{ product_id: 3, variant_ids: [31] }] }],
       exit_if_matched: false,
     });
-    expect((await t.admin('POST', '/admin/v1/shops/elsewhere/rulesets', { name: 'x', rules: [] })).json().ruleset.id).toBe(1);
+    expect(
+      (await t.admin('POST', '/admin/v1/shops/elsewhere/rulesets', { name: 'x', rules: [] })).json().ruleset.id,
+    ).toBe(1);
     expect((await t.admin('GET', '/admin/v1/shops/rules/rulesets/1')).json().ruleset).toEqual(stored);
-    const replaced = await t.admin('PUT', '/admin/v1/shops/rules/rulesets/1', { ...stored, name: 'Renamed', enabled: false });
+    const replaced = await t.admin('PUT', '/admin/v1/shops/rules/rulesets/1', {
+      ...stored,
+      name: 'Renamed',
+      enabled: false,
+    });
     expect(replaced.json().ruleset).toMatchObject({ id: 1, name: 'Renamed', enabled: false, version: 2 });
-    expect((await t.admin('GET', '/admin/v1/shops/rules/rulesets')).json().data.map((r: { name: string }) => r.name)).toEqual(['Renamed']);
+    expect(
+      (await t.admin('GET', '/admin/v1/shops/rules/rulesets')).json().data.map((r: { name: string }) => r.name),
+    ).toEqual(['Renamed']);
     expect((await t.admin('DELETE', '/admin/v1/shops/rules/rulesets/1')).statusCode).toBe(204);
     expect((await t.admin('GET', '/admin/v1/shops/rules/rulesets/1')).statusCode).toBe(404);
     expect((await t.admin('DELETE', '/admin/v1/shops/rules/rulesets/1')).statusCode).toBe(404);
@@ -92,7 +109,10 @@ describe.each(backends())('admin rulesets on $name', (backend) => {
       'rules[1].output[1].type',
     ]);
     expect(res.json().error).toContain('(and 5 more problems)');
-    const shape = await t.admin('POST', '/admin/v1/shops/rules/rulesets', { name: 'x', rules: [{ logic: [], output: [], colour: 'red' }] });
+    const shape = await t.admin('POST', '/admin/v1/shops/rules/rulesets', {
+      name: 'x',
+      rules: [{ logic: [], output: [], colour: 'red' }],
+    });
     expect(shape.statusCode).toBe(422);
     expect(shape.json().field).toBe('rules[0].colour');
     expect((await t.admin('POST', '/admin/v1/shops/rules/rulesets', { rules: [] })).json().field).toBe('name');
@@ -113,7 +133,11 @@ describe.each(backends())('admin rulesets on $name', (backend) => {
     const body = res.json();
     expect(body.conditions.map((c: { type: string }) => c.type)).toEqual(CONDITIONS.map((c) => c.type));
     expect(body.outputs.map((o: { type: string }) => o.type)).toEqual(OUTPUTS.map((o) => o.type));
-    expect(body.conditions.find((c: { type: string }) => c.type === 'cart_subtotal').operators.map((o: { code: string }) => o.code)).toEqual([
+    expect(
+      body.conditions
+        .find((c: { type: string }) => c.type === 'cart_subtotal')
+        .operators.map((o: { code: string }) => o.code),
+    ).toEqual([
       'greater_than',
       'greater_than_or_equal_to',
       'less_than',
@@ -124,13 +148,22 @@ describe.each(backends())('admin rulesets on $name', (backend) => {
     expect(body.endpoints).toContain('/products/static');
     // The console picks a money input for the subtotal and a whole-number input for the counts.
     const unitOf = (type: string) => body.conditions.find((c: { type: string }) => c.type === type).unit;
-    expect([unitOf('cart_subtotal'), unitOf('cart_item_count'), unitOf('cart_line_count'), unitOf('url')]).toEqual(['money', 'count', 'count', undefined]);
+    expect([unitOf('cart_subtotal'), unitOf('cart_item_count'), unitOf('cart_line_count'), unitOf('url')]).toEqual([
+      'money',
+      'count',
+      'count',
+      undefined,
+    ]);
     expect((await t.app.inject('/admin/v1/rule-catalog')).statusCode).toBe(401);
   });
 
   it('previews a stored ruleset with a trace, and an unsaved one from the body', async () => {
     const { id } = (await t.admin('POST', '/admin/v1/shops/rules/rulesets', ruleset)).json().ruleset;
-    const res = await t.admin('POST', `/admin/v1/shops/rules/rulesets/${id}/preview`, { cart_subtotal: 80, shop_customer_id: '7', shop_product_ids: [1] });
+    const res = await t.admin('POST', `/admin/v1/shops/rules/rulesets/${id}/preview`, {
+      cart_subtotal: 80,
+      shop_customer_id: '7',
+      shop_product_ids: [1],
+    });
     expect(res.statusCode, res.body).toBe(200);
     const body = res.json();
     expect(body.data.map((p: { id: number }) => p.id)).toEqual([2]);
@@ -139,9 +172,13 @@ describe.each(backends())('admin rulesets on $name', (backend) => {
       { type: 'cart_subtotal', operator: 'greater_than', value: '50', observed: 80, result: true },
       { type: 'customer', operator: 'is_logged_in', value: null, observed: 7, result: true },
     ]);
-    const guest = (await t.admin('POST', `/admin/v1/shops/rules/rulesets/${id}/preview`, { cart_subtotal: '20' })).json();
+    const guest = (
+      await t.admin('POST', `/admin/v1/shops/rules/rulesets/${id}/preview`, { cart_subtotal: '20' })
+    ).json();
     expect(guest.trace[0].groups[0].conditions.map((c: { result: boolean | null }) => c.result)).toEqual([false, null]);
-    expect(guest.data.map((p: { id: number; variants: { id: number }[] }) => [p.id, p.variants.map((v) => v.id)])).toEqual([[3, [31]]]);
+    expect(
+      guest.data.map((p: { id: number; variants: { id: number }[] }) => [p.id, p.variants.map((v) => v.id)]),
+    ).toEqual([[3, [31]]]);
 
     const unsaved = await t.admin('POST', '/admin/v1/shops/rules/rulesets/new/preview', {
       ruleset: { name: 'draft', rules: [{ logic: [], output: [{ type: 'collection', collection_id: 9 }] }] },
@@ -153,7 +190,9 @@ describe.each(backends())('admin rulesets on $name', (backend) => {
     expect(invalid.statusCode).toBe(422);
     expect(invalid.json().field).toBe('rules[0].output[0].collection_id');
     expect((await t.admin('POST', '/admin/v1/shops/rules/rulesets/999/preview', {})).statusCode).toBe(404);
-    expect((await t.admin('POST', `/admin/v1/shops/rules/rulesets/${id}/preview`, { time: 'soon' })).json().error).toContain('time');
+    expect(
+      (await t.admin('POST', `/admin/v1/shops/rules/rulesets/${id}/preview`, { time: 'soon' })).json().error,
+    ).toContain('time');
     expect((await t.admin('POST', `/admin/v1/shops/rules/rulesets/${id}/preview`, [1])).statusCode).toBe(400);
   });
 

@@ -75,7 +75,9 @@ describe.each(backends())('admin shops and keys on $name', (backend) => {
       error: 'Shop no-such-shop not found.',
       code: 'not_found',
     });
-    expect((await t.admin('PUT', '/admin/v1/shops/someone-else/products', [productInput(1)], own.private)).statusCode).toBe(404);
+    expect(
+      (await t.admin('PUT', '/admin/v1/shops/someone-else/products', [productInput(1)], own.private)).statusCode,
+    ).toBe(404);
     expect((await t.admin('GET', '/admin/v1/shops/own', undefined, own.public)).statusCode).toBe(401);
     expect((await t.admin('POST', '/admin/v1/shops', { handle: 'x', name: 'x' }, own.private)).statusCode).toBe(403);
     expect((await t.admin('GET', '/admin/v1/shops', undefined, other.private)).statusCode).toBe(403);
@@ -83,7 +85,11 @@ describe.each(backends())('admin shops and keys on $name', (backend) => {
 
   it('changes settings with PATCH and validates them', async () => {
     await t.createShop('patchy');
-    const res = await t.admin('PATCH', '/admin/v1/shops/patchy', { name: 'Patchy', timezone: 'Asia/Tokyo', webhook_secret: 'a-long-webhook-secret' });
+    const res = await t.admin('PATCH', '/admin/v1/shops/patchy', {
+      name: 'Patchy',
+      timezone: 'Asia/Tokyo',
+      webhook_secret: 'a-long-webhook-secret',
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json().shop).toMatchObject({ name: 'Patchy', timezone: 'Asia/Tokyo', webhook_secret_set: true });
     expect(res.body).not.toContain('a-long-webhook-secret');

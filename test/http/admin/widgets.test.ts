@@ -30,8 +30,17 @@ describe.each(backends())('widgets as data on $name', (backend) => {
     const widget = created.json().widget;
     expect(widget).toMatchObject({ ...widgetInput(), version: 1 });
     expect((await t.admin('GET', base)).json().data).toHaveLength(1);
-    const replaced = await t.admin('PUT', `${base}/${widget.id}`, widgetInput({ source: { ruleset_id: 1 }, layout: 'carousel' }));
-    expect(replaced.json().widget).toMatchObject({ id: widget.id, version: 2, source: { ruleset_id: 1 }, layout: 'carousel' });
+    const replaced = await t.admin(
+      'PUT',
+      `${base}/${widget.id}`,
+      widgetInput({ source: { ruleset_id: 1 }, layout: 'carousel' }),
+    );
+    expect(replaced.json().widget).toMatchObject({
+      id: widget.id,
+      version: 2,
+      source: { ruleset_id: 1 },
+      layout: 'carousel',
+    });
     expect((await t.admin('GET', `${base}/${widget.id}`)).json().widget.version).toBe(2);
     expect((await t.admin('DELETE', `${base}/${widget.id}`)).statusCode).toBe(204);
     expect((await t.admin('GET', `${base}/${widget.id}`)).statusCode).toBe(404);

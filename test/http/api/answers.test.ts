@@ -14,7 +14,8 @@ describe.each(backends())('cached answers on $name', (backend) => {
   });
   afterAll(() => t.close().then(() => backend.cleanup()));
 
-  const get = (query: string, headers: Record<string, string> = {}) => t.app.inject({ url: `/api/v1/products/static?${query}`, headers });
+  const get = (query: string, headers: Record<string, string> = {}) =>
+    t.app.inject({ url: `/api/v1/products/static?${query}`, headers });
 
   it('serves the second identical request from the cache, whatever the parameter order or key placement', async () => {
     const first = await get(`key=${key}&ids=1,2&limit=2`);
@@ -53,7 +54,9 @@ describe.each(backends())('cached answers on $name', (backend) => {
     expect(zipped.headers['content-encoding']).toBe('gzip');
     expect(zipped.headers.vary).toBe('Accept-Encoding');
     expect(gunzipSync(zipped.rawPayload).toString()).toBe(plain.body);
-    expect((await get(`key=${key}&ids=1,2,3`, { 'accept-encoding': 'gzip;q=0' })).headers['content-encoding']).toBeUndefined();
+    expect(
+      (await get(`key=${key}&ids=1,2,3`, { 'accept-encoding': 'gzip;q=0' })).headers['content-encoding'],
+    ).toBeUndefined();
   });
 
   it('does not cache errors', async () => {

@@ -7,7 +7,8 @@ import { seedBilling } from '../../helpers/billing.js';
 /** What newsletter and ad tools append to links, as they append it. */
 const TRACKING = {
   mailchimp: 'utm_source=newsletter&utm_medium=email&utm_campaign=winback_nov&mc_cid=8d1e2f3a4b&mc_eid=5c6d7e8f9a',
-  klaviyo: 'utm_source=Klaviyo&utm_medium=campaign&utm_campaign=Winback%20(01ABCDEF)&_kx=AbCdEf123.XyZ&_ke=eyJrbF9lbWFpbCI6ICJhQGIuYyJ9',
+  klaviyo:
+    'utm_source=Klaviyo&utm_medium=campaign&utm_campaign=Winback%20(01ABCDEF)&_kx=AbCdEf123.XyZ&_ke=eyJrbF9lbWFpbCI6ICJhQGIuYyJ9',
   google: 'gclid=Cj0KCQiA0MD_BRCTARIsADXoopb',
   meta: 'fbclid=IwAR2F4-dbP0l7Mn1IOgRmlNKhKHD6GzF',
   other: 'ref=footer&utm_content=button&utm_term=coffee&x=%F0%9F%98%80',
@@ -20,7 +21,9 @@ describe.each(backends())('one-click links as mail tools deliver them, on $name'
   beforeAll(async () => {
     t = await startApp(backend);
     shop = await seedBilling(t, 'links');
-    campaignId = (await t.admin('POST', '/admin/v1/shops/links/campaigns', { name: 'Links', max_claims_per_customer: 10 })).json().campaign.id;
+    campaignId = (
+      await t.admin('POST', '/admin/v1/shops/links/campaigns', { name: 'Links', max_claims_per_customer: 10 })
+    ).json().campaign.id;
   });
   afterAll(() => t.close().then(() => backend.cleanup()));
 
@@ -42,18 +45,22 @@ describe.each(backends())('one-click links as mail tools deliver them, on $name'
       },
       ...(options.method === 'POST' ? { payload: '' } : {}),
     });
-  const byTk = async (tk: string) => (await t.admin('GET', `/admin/v1/shops/links/campaigns/${campaignId}/stats`)).json().data.by_tk[tk];
+  const byTk = async (tk: string) =>
+    (await t.admin('GET', `/admin/v1/shops/links/campaigns/${campaignId}/stats`)).json().data.by_tk[tk];
   const sub = (id: number) => t.services.store.getLedgerDoc<BillingSubscription>(shop.id, 'billing_subscriptions', id);
 
-  it.each(Object.entries(TRACKING))('ignores the parameters %s adds: the page opens, and its form posts the link as signed', async (tool, extra) => {
-    const link = await liveLink(1001, `t-${tool}`);
-    const page = await open(link, extra);
-    expect(page.statusCode, page.body.slice(0, 300)).toBe(200);
-    expect(page.body).toContain('<button type="submit">Reactivate</button>');
-    const action = /action="([^"]+)"/.exec(page.body)![1]!.replace(/&amp;/g, '&');
-    expect(action).not.toMatch(/utm_|mc_|_k[xe]=|gclid|fbclid|ref=/);
-    expect((await byTk(`t-${tool}`)).pages_opened).toBe(1);
-  });
+  it.each(Object.entries(TRACKING))(
+    'ignores the parameters %s adds: the page opens, and its form posts the link as signed',
+    async (tool, extra) => {
+      const link = await liveLink(1001, `t-${tool}`);
+      const page = await open(link, extra);
+      expect(page.statusCode, page.body.slice(0, 300)).toBe(200);
+      expect(page.body).toContain('<button type="submit">Reactivate</button>');
+      const action = /action="([^"]+)"/.exec(page.body)![1]!.replace(/&amp;/g, '&');
+      expect(action).not.toMatch(/utm_|mc_|_k[xe]=|gclid|fbclid|ref=/);
+      expect((await byTk(`t-${tool}`)).pages_opened).toBe(1);
+    },
+  );
 
   it('reactivates through a link that carries tracking parameters', async () => {
     const link = await liveLink(1000, 'tracked-post');

@@ -63,11 +63,16 @@ describe.each(backends())('POST /api/v1/billing/onetime on $name', (backend) => 
       variant_title: 'Large',
       next_charge_scheduled_at: FUTURE,
     });
-    expect(await t.services.store.getLedgerDoc<Onetime>(shop.id, 'billing_onetimes', onetime.id)).toMatchObject({ id: onetime.id, status: 'ACTIVE' });
+    expect(await t.services.store.getLedgerDoc<Onetime>(shop.id, 'billing_onetimes', onetime.id)).toMatchObject({
+      id: onetime.id,
+      status: 'ACTIVE',
+    });
   });
 
   it('infers the address from a charge, and takes a JSON body', async () => {
-    const res = await post('', { body: { charge_id: 7000, shop_variant_id: 11, quantity: 3, next_charge_scheduled_at: 'tomorrow' } });
+    const res = await post('', {
+      body: { charge_id: 7000, shop_variant_id: 11, quantity: 3, next_charge_scheduled_at: 'tomorrow' },
+    });
     expect(res.statusCode, res.body).toBe(201);
     expect(res.json().data.onetime).toMatchObject({
       address_id: 500,
@@ -75,12 +80,14 @@ describe.each(backends())('POST /api/v1/billing/onetime on $name', (backend) => 
       price: '10.00',
       next_charge_scheduled_at: `${addDays(today(), 1)}T00:00:00`,
     });
-    expect((await post('address_id=500&shop_variant_id=11&next_charge_scheduled_at=today')).json().data.onetime.next_charge_scheduled_at).toBe(
-      `${today()}T00:00:00`,
-    );
-    expect((await post('address_id=500&shop_variant_id=11&next_charge_scheduled_at=2099-02-01')).json().data.onetime.next_charge_scheduled_at).toBe(
-      '2099-02-01T00:00:00',
-    );
+    expect(
+      (await post('address_id=500&shop_variant_id=11&next_charge_scheduled_at=today')).json().data.onetime
+        .next_charge_scheduled_at,
+    ).toBe(`${today()}T00:00:00`);
+    expect(
+      (await post('address_id=500&shop_variant_id=11&next_charge_scheduled_at=2099-02-01')).json().data.onetime
+        .next_charge_scheduled_at,
+    ).toBe('2099-02-01T00:00:00');
   });
 
   it('validates every parameter', async () => {
@@ -92,26 +99,41 @@ describe.each(backends())('POST /api/v1/billing/onetime on $name', (backend) => 
     await expect400('address_id=500', 'shop_variant_id');
     await expect400('address_id=500&shop_variant_id=999', 'shop_variant_id');
     await expect400('address_id=x&shop_variant_id=11', 'address_id');
-    for (const q of ['0', '1001', 'two']) await expect400(`address_id=500&shop_variant_id=11&quantity=${q}`, 'quantity');
-    await expect400('address_id=500&shop_variant_id=11&next_charge_scheduled_at=2020-01-01', 'next_charge_scheduled_at');
+    for (const q of ['0', '1001', 'two'])
+      await expect400(`address_id=500&shop_variant_id=11&quantity=${q}`, 'quantity');
+    await expect400(
+      'address_id=500&shop_variant_id=11&next_charge_scheduled_at=2020-01-01',
+      'next_charge_scheduled_at',
+    );
     await expect400('address_id=500&shop_variant_id=11&next_charge_scheduled_at=soon', 'next_charge_scheduled_at');
-    await expect400('address_id=500&shop_variant_id=11&next_charge_scheduled_at=2099-02-30', 'next_charge_scheduled_at');
+    await expect400(
+      'address_id=500&shop_variant_id=11&next_charge_scheduled_at=2099-02-30',
+      'next_charge_scheduled_at',
+    );
     // Address 501 has no queued charge: a date is needed.
     await expect400('address_id=501&shop_variant_id=11', 'next_charge_scheduled_at');
     await expect400('address_id=500&shop_variant_id=11&charge_now=sure', 'charge_now');
     // Another format is ignored, never a 400 (docs/api.md, "Aliases").
-    expect((await post('address_id=500&shop_variant_id=11&format=xml&next_charge_scheduled_at=2099-01-16')).statusCode).toBe(201);
+    expect(
+      (await post('address_id=500&shop_variant_id=11&format=xml&next_charge_scheduled_at=2099-01-16')).statusCode,
+    ).toBe(201);
     expect((await post('address_id=500&shop_variant_id=11&format=pretty')).body).toMatch(/^\{\n {2}"data"/);
   });
 
   it('answers 404 for unknown or foreign addresses and charges, 403 for a public key', async () => {
-    expect((await post('address_id=999&shop_variant_id=11')).json()).toEqual({ error: 'Address 999 not found.', code: 'not_found' });
+    expect((await post('address_id=999&shop_variant_id=11')).json()).toEqual({
+      error: 'Address 999 not found.',
+      code: 'not_found',
+    });
     expect((await post('charge_id=999&shop_variant_id=11')).statusCode).toBe(404);
     await t.admin('PUT', '/admin/v1/shops/one-other/billing/addresses', [
       { id: 777, customer_id: 100, address1: 'x', city: 'y', zip: '1', country_code: 'US' },
     ]);
     expect((await post('address_id=777&shop_variant_id=11&next_charge_scheduled_at=today')).statusCode).toBe(404);
-    expect((await post('address_id=777&shop_variant_id=11&next_charge_scheduled_at=today', { key: other.private })).statusCode).toBe(201);
+    expect(
+      (await post('address_id=777&shop_variant_id=11&next_charge_scheduled_at=today', { key: other.private }))
+        .statusCode,
+    ).toBe(201);
     expect((await post('address_id=500&shop_variant_id=11', { key: shop.public })).statusCode).toBe(403);
   });
 
@@ -121,14 +143,22 @@ describe.each(backends())('POST /api/v1/billing/onetime on $name', (backend) => 
     const { onetime, charge, order } = paid.json().data;
     expect(charge).toMatchObject({ status: 'SUCCESS', total_price: '20.00', address_id: 500, customer_id: 100 });
     expect(charge.processed_at).not.toBeNull();
-    expect(order).toMatchObject({ charge_id: charge.id, customer_id: 100, line_items: [{ shop_variant_id: 11, quantity: 2, price: '10.00' }] });
+    expect(order).toMatchObject({
+      charge_id: charge.id,
+      customer_id: 100,
+      line_items: [{ shop_variant_id: 11, quantity: 2, price: '10.00' }],
+    });
     expect(onetime.status).toBe('ACTIVE');
 
     const failed = await post('address_id=501&shop_variant_id=11&charge_now=yes&next_charge_scheduled_at=today');
     expect(failed.statusCode).toBe(402);
     expect(failed.json().error).toContain('card expired');
     expect(failed.json().charge).toMatchObject({ status: 'ERROR' });
-    const stored = await t.services.store.getLedgerDoc<{ status: string }>(shop.id, 'billing_charges', failed.json().charge.id);
+    const stored = await t.services.store.getLedgerDoc<{ status: string }>(
+      shop.id,
+      'billing_charges',
+      failed.json().charge.id,
+    );
     expect(stored?.status).toBe('ERROR');
   });
 
@@ -140,10 +170,16 @@ describe.each(backends())('POST /api/v1/billing/onetime on $name', (backend) => 
     const conflict = await post('address_id=500&shop_variant_id=11&quantity=5', { idempotency: 'order-1' });
     expect(conflict.statusCode).toBe(409);
     expect(conflict.json().error).toContain('Idempotency-Key');
-    const failing = await post('address_id=501&shop_variant_id=11&charge_now=yes&next_charge_scheduled_at=today', { idempotency: 'order-2' });
-    expect((await post('address_id=501&shop_variant_id=11&charge_now=yes&next_charge_scheduled_at=today', { idempotency: 'order-2' })).statusCode).toBe(
-      failing.statusCode,
-    );
+    const failing = await post('address_id=501&shop_variant_id=11&charge_now=yes&next_charge_scheduled_at=today', {
+      idempotency: 'order-2',
+    });
+    expect(
+      (
+        await post('address_id=501&shop_variant_id=11&charge_now=yes&next_charge_scheduled_at=today', {
+          idempotency: 'order-2',
+        })
+      ).statusCode,
+    ).toBe(failing.statusCode);
     expect((await post('address_id=500&shop_variant_id=11', { idempotency: 'x'.repeat(201) })).statusCode).toBe(400);
     expect(conflict.json().code).toBe('idempotency_conflict');
   });
@@ -167,7 +203,9 @@ describe.each(backends())('POST /api/v1/billing/onetime on $name', (backend) => 
 
   it('creates one onetime and one charge for ten parallel identical retries', async () => {
     const answers = await Promise.all(
-      Array.from({ length: 10 }, () => post('address_id=500&shop_variant_id=21&charge_now=yes', { idempotency: 'parallel-1' })),
+      Array.from({ length: 10 }, () =>
+        post('address_id=500&shop_variant_id=21&charge_now=yes', { idempotency: 'parallel-1' }),
+      ),
     );
     expect(answers.map((a) => a.statusCode)).toEqual(Array(10).fill(201));
     expect(new Set(answers.map((a) => a.body)).size).toBe(1);

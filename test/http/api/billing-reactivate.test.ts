@@ -15,7 +15,9 @@ describe.each(backends())('billing reactivation on $name', (backend) => {
     t = await startApp(backend);
     shop = await seedBilling(t, 'subs');
     other = await seedBilling(t, 'other-subs');
-    campaignId = (await t.admin('POST', '/admin/v1/shops/subs/campaigns', { name: 'Winback', discount_code: 'BACK10' })).json().campaign.id;
+    campaignId = (
+      await t.admin('POST', '/admin/v1/shops/subs/campaigns', { name: 'Winback', discount_code: 'BACK10' })
+    ).json().campaign.id;
   });
   afterAll(() => t.close().then(() => backend.cleanup()));
 
@@ -72,7 +74,9 @@ describe.each(backends())('billing reactivation on $name', (backend) => {
 
   it("takes listed subscriptions, and refuses another customer's", async () => {
     expect(
-      (await context('billing_customer_id=100&billing_subscription_ids=1002,1000')).json().data.billing_subscriptions.map((s: { id: number }) => s.id),
+      (await context('billing_customer_id=100&billing_subscription_ids=1002,1000'))
+        .json()
+        .data.billing_subscriptions.map((s: { id: number }) => s.id),
     ).toEqual([1002, 1000]);
     await expect400('billing_customer_id=100&billing_subscription_ids=1100', 'billing_subscription_ids');
     await expect400('billing_customer_id=100&billing_subscription_ids=x', 'billing_subscription_ids');
@@ -89,8 +93,11 @@ describe.each(backends())('billing reactivation on $name', (backend) => {
     // Another format is ignored, never a 400 (docs/api.md, "Aliases").
     expect((await context('billing_customer_id=100&format=xml')).statusCode).toBe(200);
     expect((await context('billing_customer_id=100&format=pretty&bust_cache=yes')).body).toMatch(/^\{\n {2}"data"/);
-    const live = (await context(`billing_customer_id=100&request_type=live&tk=${'t'.repeat(40)}&billing_discount_code=BACK10&campaign_id=${campaignId}`)).json()
-      .data;
+    const live = (
+      await context(
+        `billing_customer_id=100&request_type=live&tk=${'t'.repeat(40)}&billing_discount_code=BACK10&campaign_id=${campaignId}`,
+      )
+    ).json().data;
     expect(Object.fromEntries(new URL(live.service_reactivate_all_link).searchParams)).toMatchObject({
       request_type: 'live',
       tk: 't'.repeat(40),
@@ -100,7 +107,10 @@ describe.each(backends())('billing reactivation on $name', (backend) => {
   });
 
   it('answers 404 for unknown customers and campaigns, and keeps shops apart', async () => {
-    expect((await context('billing_customer_id=999')).json()).toEqual({ error: 'Billing customer 999 not found.', code: 'not_found' });
+    expect((await context('billing_customer_id=999')).json()).toEqual({
+      error: 'Billing customer 999 not found.',
+      code: 'not_found',
+    });
     expect((await context('billing_customer_id=100&campaign_id=999')).statusCode).toBe(404);
     // The other shop has its own customer 100, but this shop's key never sees it and vice versa.
     await t.admin('PUT', '/admin/v1/shops/other-subs/billing/customers', [{ id: 4242, email: 'x@example.com' }]);
@@ -116,7 +126,11 @@ describe.each(backends())('billing reactivation on $name', (backend) => {
   });
 
   it('follows the link life cycle: GET changes nothing, POST reactivates once, repeats are harmless', async () => {
-    const data = (await context(`billing_customer_id=100&request_type=live&tk=mail1&billing_discount_code=BACK10&campaign_id=${campaignId}`)).json().data;
+    const data = (
+      await context(
+        `billing_customer_id=100&request_type=live&tk=mail1&billing_discount_code=BACK10&campaign_id=${campaignId}`,
+      )
+    ).json().data;
     const link = data.billing_subscriptions[0].service_reactivate_link;
     const page = await follow(link);
     expect(page.statusCode).toBe(200);
@@ -139,7 +153,9 @@ describe.each(backends())('billing reactivation on $name', (backend) => {
       next_charge_scheduled_at: `${expectedDate}T00:00:00`,
     });
     expect((await sub(1001))!.status).toBe('CANCELLED'); // the link named one subscription
-    expect((await t.services.store.getLedgerDoc<BillingAddress>(shop.id, 'billing_addresses', 500))!.discount_code).toBe('BACK10');
+    expect(
+      (await t.services.store.getLedgerDoc<BillingAddress>(shop.id, 'billing_addresses', 500))!.discount_code,
+    ).toBe('BACK10');
 
     const again = await follow(link, 'POST');
     expect(again.statusCode).toBe(200);
@@ -188,6 +204,8 @@ describe.each(backends())('billing reactivation on $name', (backend) => {
     expect(page.body).toContain('active again');
     const after = (await sub(1001))!;
     expect(after.status).toBe('ACTIVE');
-    expect(after.next_charge_scheduled_at).toBe(`${nextIntervalDate(shopToday(Date.now(), 'America/New_York'), '2', 'week')}T00:00:00`);
+    expect(after.next_charge_scheduled_at).toBe(
+      `${nextIntervalDate(shopToday(Date.now(), 'America/New_York'), '2', 'week')}T00:00:00`,
+    );
   });
 });

@@ -88,7 +88,11 @@ describe.each(backends())('GET /api/v1/custom/id/{ruleset_id} on $name', (backen
     };
     upsellId = await create('upsells', upsells);
     const single = (name: string, condition: object, extra: object = {}) =>
-      create(name, { name, ...extra, rules: [{ logic: [{ rules: [condition] }], output: [{ type: 'product', products: [{ product_id: 8 }] }] }] });
+      create(name, {
+        name,
+        ...extra,
+        rules: [{ logic: [{ rules: [condition] }], output: [{ type: 'product', products: [{ product_id: 8 }] }] }],
+      });
     await single('weekend', { type: 'day_of_week', operator: 'contains_any', value: 'sat,sun' });
     await single('vip', { type: 'customer_tag', operator: 'contains_any', value: 'vip' });
     await single('germany', { type: 'country', operator: 'contains_any', value: 'DE' });
@@ -110,7 +114,11 @@ describe.each(backends())('GET /api/v1/custom/id/{ruleset_id} on $name', (backen
         },
         {
           logic: [],
-          output: [{ type: 'tag', value: 'camping' }, { type: 'endpoint', endpoint: '/products/nowhere' }, { type: 'input_products' }],
+          output: [
+            { type: 'tag', value: 'camping' },
+            { type: 'endpoint', endpoint: '/products/nowhere' },
+            { type: 'input_products' },
+          ],
           exit_if_matched: false,
         },
       ],
@@ -124,7 +132,15 @@ describe.each(backends())('GET /api/v1/custom/id/{ruleset_id} on $name', (backen
       name: 'keeps inputs',
       filter_input_products: false,
       filter_oos: false,
-      rules: [{ logic: [], output: [{ type: 'input_products' }, { type: 'product', products: [{ product_id: 2 }, { product_id: 1, variant_ids: [12] }] }] }],
+      rules: [
+        {
+          logic: [],
+          output: [
+            { type: 'input_products' },
+            { type: 'product', products: [{ product_id: 2 }, { product_id: 1, variant_ids: [12] }] },
+          ],
+        },
+      ],
     });
   });
   afterAll(() => t.close().then(() => backend.cleanup()));
@@ -152,7 +168,9 @@ describe.each(backends())('GET /api/v1/custom/id/{ruleset_id} on $name', (backen
     expect(body.metadata.matched_rules[0]).toEqual({
       name: 'tent upsell',
       enabled: true,
-      logic: upsells.rules[0]!.logic.map((g) => ({ rules: g.rules.map((c) => ({ ...c, products: [{ product_id: 1, variant_ids: [] }] })) })),
+      logic: upsells.rules[0]!.logic.map((g) => ({
+        rules: g.rules.map((c) => ({ ...c, products: [{ product_id: 1, variant_ids: [] }] })),
+      })),
       output: [
         {
           type: 'product',
@@ -209,7 +227,11 @@ describe.each(backends())('GET /api/v1/custom/id/{ruleset_id} on $name', (backen
     expect(ids(body.metadata.filtered_input_products)).toEqual([4]);
     expect(ids(body.metadata.filtered_oos_products)).toEqual([2]);
     expect(body.metadata.errors).toEqual([
-      { code: 'unknown_endpoint', message: 'Rule 1 names /products/nowhere, which is not a list endpoint.', rule_index: 1 },
+      {
+        code: 'unknown_endpoint',
+        message: 'Rule 1 names /products/nowhere, which is not a list endpoint.',
+        rule_index: 1,
+      },
     ]);
   });
 
@@ -229,7 +251,9 @@ describe.each(backends())('GET /api/v1/custom/id/{ruleset_id} on $name', (backen
     expect(ids((await answer(weekend, 'time=2026-11-21T03:00:00Z')).data)).toEqual([]);
     expect(ids((await answer(weekend, 'time=2026-11-21T15:00:00Z')).data)).toEqual([8]);
     expect(ids((await answer(weekend, `time=${Date.parse('2026-11-22T15:00:00Z') / 1000}`)).data)).toEqual([8]);
-    expect(ids((await answer(weekend, `time=${encodeURIComponent('Sun, 22 Nov 2026 15:00:00 +0000')}`)).data)).toEqual([8]);
+    expect(ids((await answer(weekend, `time=${encodeURIComponent('Sun, 22 Nov 2026 15:00:00 +0000')}`)).data)).toEqual([
+      8,
+    ]);
     await expect400('time=next tuesday', 'time');
   });
 
@@ -241,7 +265,9 @@ describe.each(backends())('GET /api/v1/custom/id/{ruleset_id} on $name', (backen
     expect(ids(de.data)).toEqual([8]);
     expect(de.data[0].variants[0].price).toBe('11.00');
     expect(ids((await answer(made.germany!, 'country_code=FR')).data)).toEqual([]);
-    expect(ids((await answer(made.blog!, `url=${encodeURIComponent('https://shop.example/blogs/news')}`)).data)).toEqual([8]);
+    expect(
+      ids((await answer(made.blog!, `url=${encodeURIComponent('https://shop.example/blogs/news')}`)).data),
+    ).toEqual([8]);
     expect(ids((await answer(made.blog!)).data)).toEqual([]);
     expect(ids((await answer(made['many lines']!, 'cart_line_count=3')).data)).toEqual([8]);
     expect(ids((await answer(made['many lines']!, 'cart_line_count=2')).data)).toEqual([]);
@@ -255,7 +281,10 @@ describe.each(backends())('GET /api/v1/custom/id/{ruleset_id} on $name', (backen
   });
 
   it('honours the common parameters', async () => {
-    const body = await answer(upsellId, 'shop_product_ids=1&metafields=yes&variant_metafields=yes&uuid=2f1c7d0e-1111-4a4a-8888-123456789abc&bust_cache=yes');
+    const body = await answer(
+      upsellId,
+      'shop_product_ids=1&metafields=yes&variant_metafields=yes&uuid=2f1c7d0e-1111-4a4a-8888-123456789abc&bust_cache=yes',
+    );
     expect(body.data[0].metafields).toHaveLength(1);
     expect(body.data[0].variants[0].metafields).toEqual([]);
     expect(body.metadata.input_products[0].metafields).toHaveLength(1);
@@ -283,7 +312,10 @@ describe.each(backends())('GET /api/v1/custom/id/{ruleset_id} on $name', (backen
   });
 
   it('takes a saved change on the next request', async () => {
-    const changed = { ...upsells, rules: [{ logic: [], output: [{ type: 'product', products: [{ product_id: 6 }] }] }] };
+    const changed = {
+      ...upsells,
+      rules: [{ logic: [], output: [{ type: 'product', products: [{ product_id: 6 }] }] }],
+    };
     expect((await t.admin('PUT', `/admin/v1/shops/camp/rulesets/${upsellId}`, changed)).statusCode).toBe(200);
     expect(ids((await answer(upsellId, 'shop_product_ids=1')).data)).toEqual([6]);
     await t.admin('PUT', `/admin/v1/shops/camp/rulesets/${upsellId}`, upsells);

@@ -23,8 +23,14 @@ describe.each(backends())('events and viewed products on $name', (backend) => {
   afterAll(() => t.close().then(() => backend.cleanup()));
 
   const post = (query: string, body?: unknown, headers: Record<string, string> = {}) =>
-    t.app.inject({ method: 'POST', url: `/api/v1/analytics/event?${query}`, headers, ...(body !== undefined ? { payload: body as object } : {}) });
-  const view = (handle: string, who = `uuid=${U1}`, k = key) => post(`key=${k}&subject=user&verb=viewed&noun=product&shop_product_handle=${handle}&${who}`);
+    t.app.inject({
+      method: 'POST',
+      url: `/api/v1/analytics/event?${query}`,
+      headers,
+      ...(body !== undefined ? { payload: body as object } : {}),
+    });
+  const view = (handle: string, who = `uuid=${U1}`, k = key) =>
+    post(`key=${k}&subject=user&verb=viewed&noun=product&shop_product_handle=${handle}&${who}`);
   const viewed = async (query: string, path = 'viewed') => {
     const res = await t.app.inject(`/api/v1/products/${path}?key=${key}&${query}`);
     expect(res.statusCode, res.body).toBe(200);
@@ -36,7 +42,14 @@ describe.each(backends())('events and viewed products on $name', (backend) => {
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ data: 'Received' });
     const stored = (await t.admin('GET', `/admin/v1/shops/ev/events?uuid=${U1}`)).json().data;
-    expect(stored[0]).toMatchObject({ uuid: U1, subject: 'user', verb: 'viewed', noun: 'product', handle: 'product-1', customer_id: null });
+    expect(stored[0]).toMatchObject({
+      uuid: U1,
+      subject: 'user',
+      verb: 'viewed',
+      noun: 'product',
+      handle: 'product-1',
+      customer_id: null,
+    });
   });
 
   it('needs uuid or shop_customer_id, with the documented message', async () => {
@@ -60,7 +73,14 @@ describe.each(backends())('events and viewed products on $name', (backend) => {
     ['subject_email=nobody', 'subject_email'],
     [`theme_id=${'9'.repeat(65)}`, 'theme_id'],
   ])('refuses %s naming the parameter', async (override, param) => {
-    const base = new URLSearchParams({ key, subject: 'user', verb: 'added', noun: 'product', shop_product_handle: 'product-2', uuid: U2 });
+    const base = new URLSearchParams({
+      key,
+      subject: 'user',
+      verb: 'added',
+      noun: 'product',
+      shop_product_handle: 'product-2',
+      uuid: U2,
+    });
     const [name, value] = override.split('=') as [string, string];
     base.set(name, value);
     const res = await post(base.toString());
@@ -73,11 +93,21 @@ describe.each(backends())('events and viewed products on $name', (backend) => {
       `key=${key}&subject=user&verb=added&noun=product&shop_product_handle=product-2&uuid=${U2}&shop_customer_id=77&subject_email=a@example.com&theme_id=12345`,
     );
     expect(full.json()).toEqual({ data: 'Received' });
-    const json = await post(`key=${key}`, { subject: 'user', verb: 'removed', noun: 'product', shop_product_handle: 'product-2', shop_customer_id: 77 });
-    expect(json.json()).toEqual({ data: 'Received' });
-    const beacon = await post(`key=${key}`, JSON.stringify({ subject: 'user', verb: 'viewed', noun: 'product', shop_product_handle: 'product-3', uuid: U2 }), {
-      'content-type': 'text/plain',
+    const json = await post(`key=${key}`, {
+      subject: 'user',
+      verb: 'removed',
+      noun: 'product',
+      shop_product_handle: 'product-2',
+      shop_customer_id: 77,
     });
+    expect(json.json()).toEqual({ data: 'Received' });
+    const beacon = await post(
+      `key=${key}`,
+      JSON.stringify({ subject: 'user', verb: 'viewed', noun: 'product', shop_product_handle: 'product-3', uuid: U2 }),
+      {
+        'content-type': 'text/plain',
+      },
+    );
     expect(beacon.json()).toEqual({ data: 'Received' });
     const stored = (await t.admin('GET', '/admin/v1/shops/ev/events?shop_customer_id=77')).json().data;
     expect(stored.map((e: { verb: string }) => e.verb)).toEqual(['removed', 'added']);
@@ -86,12 +116,23 @@ describe.each(backends())('events and viewed products on $name', (backend) => {
 
   it('needs a key: missing → 400, unknown → 401', async () => {
     expect((await post(`subject=user&verb=viewed&noun=product&shop_product_handle=x&uuid=${U1}`)).statusCode).toBe(400);
-    expect((await post(`key=nope&subject=user&verb=viewed&noun=product&shop_product_handle=x&uuid=${U1}`)).statusCode).toBe(401);
+    expect(
+      (await post(`key=nope&subject=user&verb=viewed&noun=product&shop_product_handle=x&uuid=${U1}`)).statusCode,
+    ).toBe(401);
   });
 
   it('reads back views: most recent first, each once, default limit 5, handles resolved when read', async () => {
     const who = `uuid=${U1.toUpperCase()}`;
-    for (const h of ['product-4', 'product-5', 'product-4', 'future-product', 'product-6', 'product-7', 'product-2', 'product-3']) {
+    for (const h of [
+      'product-4',
+      'product-5',
+      'product-4',
+      'future-product',
+      'product-6',
+      'product-7',
+      'product-2',
+      'product-3',
+    ]) {
       expect((await view(h, who)).statusCode).toBe(200);
     }
     expect(await viewed(`uuid=${U1}`)).toEqual([3, 2, 7, 6, 4]);
@@ -107,7 +148,9 @@ describe.each(backends())('events and viewed products on $name', (backend) => {
     await view('product-6', 'shop_customer_id=88');
     expect(await viewed('shop_customer_id=88')).toEqual([6, 5]);
     expect(await viewed('shop_customer_id=88&any_variant_price_less_than=5')).toEqual([]);
-    const res = await t.app.inject(`/api/v1/products/viewed?key=${key}&shop_customer_id=88&metafields=yes&format=pretty`);
+    const res = await t.app.inject(
+      `/api/v1/products/viewed?key=${key}&shop_customer_id=88&metafields=yes&format=pretty`,
+    );
     expect(res.body.startsWith('{\n  "data"')).toBe(true);
     expect(res.json().data[0].metafields).toHaveLength(1);
   });
@@ -142,7 +185,9 @@ describe.each(backends())('events and viewed products on $name', (backend) => {
   it('lists events for the admin with filters and limits', async () => {
     const all = (await t.admin('GET', '/admin/v1/shops/ev/events?limit=100000')).json().data;
     expect(all.length).toBeGreaterThan(10);
-    expect(all.map((e: { id: number }) => e.id)).toEqual([...all.map((e: { id: number }) => e.id)].sort((a, b) => b - a));
+    expect(all.map((e: { id: number }) => e.id)).toEqual(
+      [...all.map((e: { id: number }) => e.id)].sort((a, b) => b - a),
+    );
     expect((await t.admin('GET', '/admin/v1/shops/ev/events?limit=2')).json().data).toHaveLength(2);
     expect((await t.admin('GET', '/admin/v1/shops/ev/events?limit=100001')).statusCode).toBe(400);
     expect((await t.admin('GET', '/admin/v1/shops/ev/events?limit=abc')).statusCode).toBe(400);

@@ -10,9 +10,21 @@ const U = '3f1c2a9e-8b7d-4c1e-9f00-2b6d4e8a1c3b';
 const UNITS = { trending_counts: 'units', trending_half_life_days: 7 };
 
 const catalog = [
-  productInput(1, { title: 'Alpine Tent', product_type: 'Tents', vendor: 'Fjell', tags: 'camping, tent', body_html: '<p>A sturdy shelter</p>' }),
+  productInput(1, {
+    title: 'Alpine Tent',
+    product_type: 'Tents',
+    vendor: 'Fjell',
+    tags: 'camping, tent',
+    body_html: '<p>A sturdy shelter</p>',
+  }),
   productInput(2, { title: 'Ridge Tent Footprint', product_type: 'Tents', vendor: 'Fjell', tags: 'camping' }),
-  productInput(3, { title: 'Storm Lantern', product_type: 'Lights', vendor: 'Lumo', tags: 'outdoor, light', body_html: '<p>Bright tent light</p>' }),
+  productInput(3, {
+    title: 'Storm Lantern',
+    product_type: 'Lights',
+    vendor: 'Lumo',
+    tags: 'outdoor, light',
+    body_html: '<p>Bright tent light</p>',
+  }),
   productInput(4, { title: 'Camp Stove', product_type: 'Kitchen', vendor: 'Blaze', tags: 'cooking' }),
   productInput(5, {
     title: 'Sold Out Tent',
@@ -125,22 +137,31 @@ describe.each(backends())('list endpoints on $name', (backend) => {
   it('sees new orders at once, without a restart', async () => {
     await t.admin('PUT', '/admin/v1/shops/lists/orders', [order(8, 0.1, [[7, 30]])]);
     expect((await ids('trending_products'))[0]).toBe(7);
-    await t.admin('PUT', '/admin/v1/shops/lists/orders', [order(8, 0.1, [[7, 30]], { cancelled_at: new Date().toISOString() })]);
+    await t.admin('PUT', '/admin/v1/shops/lists/orders', [
+      order(8, 0.1, [[7, 30]], { cancelled_at: new Date().toISOString() }),
+    ]);
     expect((await ids('trending_products'))[0]).toBe(1);
   });
 
   it("follows the shop's trending window and half-life", async () => {
     expect(
-      (await t.admin('PATCH', '/admin/v1/shops/lists', { settings: { trending_window_days: 10, trending_half_life_days: 100, trending_counts: 'units' } }))
-        .statusCode,
+      (
+        await t.admin('PATCH', '/admin/v1/shops/lists', {
+          settings: { trending_window_days: 10, trending_half_life_days: 100, trending_counts: 'units' },
+        })
+      ).statusCode,
     ).toBe(200);
     expect(await ids('trending_products', 'limit=10')).toEqual([1, 6, 3, 7]); // product 4 sold 20 days ago: outside
     // The default counts orders: 1 and 3 are in three orders each (1's more recent), 6, 7 and 4 in one.
     await t.admin('PATCH', '/admin/v1/shops/lists', { settings: {} });
     expect(await ids('trending_products', 'limit=10')).toEqual([1, 3, 6, 7, 4]);
     await t.admin('PATCH', '/admin/v1/shops/lists', { settings: UNITS });
-    expect((await t.admin('PATCH', '/admin/v1/shops/lists', { settings: { trending_counts: 'baskets' } })).statusCode).toBe(422);
-    expect((await t.admin('PATCH', '/admin/v1/shops/lists', { settings: { trending_window_days: 0 } })).statusCode).toBe(422);
+    expect(
+      (await t.admin('PATCH', '/admin/v1/shops/lists', { settings: { trending_counts: 'baskets' } })).statusCode,
+    ).toBe(422);
+    expect(
+      (await t.admin('PATCH', '/admin/v1/shops/lists', { settings: { trending_window_days: 0 } })).statusCode,
+    ).toBe(422);
   });
 
   it('ranks top sellers by units in the last 90 days', async () => {
@@ -154,7 +175,9 @@ describe.each(backends())('list endpoints on $name', (backend) => {
     expect(await ids('collections', 'shop_collection_ids=10&filter_oos=no')).toEqual([2, 1, 3, 5]);
     expect(await ids('collections', 'shop_collection_ids=10,11&limit=10')).toEqual([2, 1, 3, 7, 4]);
     expect(await ids('collections', 'shop_collection_ids=10,11&shop_product_ids=1&limit=10')).toEqual([2, 3, 7, 4]);
-    expect(await ids('collections', 'shop_collection_ids=10,11&smart_sort=top_sellers&limit=10')).toEqual([4, 1, 3, 7, 2]);
+    expect(await ids('collections', 'shop_collection_ids=10,11&smart_sort=top_sellers&limit=10')).toEqual([
+      4, 1, 3, 7, 2,
+    ]);
     // Conversion: product 2 is viewed a lot and never bought; 3 and 1 sell.
     for (let i = 0; i < 30; i++) {
       await t.app.inject({
@@ -180,7 +203,11 @@ describe.each(backends())('list endpoints on $name', (backend) => {
     expect(await error('search', 'query=tent&limit=0')).toContain('limit');
     expect((await t.app.inject(`/api/v1/products/search?key=${key}&query=t&limit=51`)).statusCode).toBe(200); // above the maximum: served at 50
     const noKey = await t.app.inject('/api/v1/products/search?query=tent');
-    expect(noKey.json()).toEqual({ error: 'Missing API key. Pass your key in the key query parameter.', code: 'missing_parameter', parameter: 'key' });
+    expect(noKey.json()).toEqual({
+      error: 'Missing API key. Pass your key in the key query parameter.',
+      code: 'missing_parameter',
+      parameter: 'key',
+    });
   });
 
   it('personalizes search with what the visitor viewed', async () => {
@@ -278,7 +305,9 @@ describe.each(backends())('list endpoints on $name', (backend) => {
       rules: [{ logic: [], output: [{ type: 'endpoint', endpoint: '/products/collections' }] }],
     });
     expect(broken.statusCode).toBe(422);
-    expect(broken.json().problems).toEqual([{ path: 'rules[0].output[0].endpoint', message: 'Missing required endpoint argument: shop_collection_ids.' }]);
+    expect(broken.json().problems).toEqual([
+      { path: 'rules[0].output[0].endpoint', message: 'Missing required endpoint argument: shop_collection_ids.' },
+    ]);
     // What only the caller can give is checked when the list runs: a guest has no purchases to list.
     const needsCustomer = await t.admin('POST', '/admin/v1/shops/lists/rulesets', {
       name: 'c',

@@ -11,7 +11,9 @@ const order = (id: number, daysAgo: number, customer: number, products: number[]
   customer: { id: customer },
   line_items: products.map((product_id) => ({ product_id, quantity: 1 })),
 });
-const products = Array.from({ length: 12 }, (_, i) => i + 1).map((id) => productInput(id, id <= 2 ? { product_type: 'Lamps', tags: 'light' } : {}));
+const products = Array.from({ length: 12 }, (_, i) => i + 1).map((id) =>
+  productInput(id, id <= 2 ? { product_type: 'Lamps', tags: 'light' } : {}),
+);
 
 describe.each(backends())('model lists fresh after an import on $name', (backend) => {
   let t: TestApp;
@@ -42,13 +44,17 @@ describe.each(backends())('model lists fresh after an import on $name', (backend
     expect(await ids(shop.public, 'recommended', 'shop_product_ids=1&limit=3')).toEqual([2, 4, 5]);
     // similar_products waits for the content neighbours built ahead of the model: 2 is the other lamp, not the best seller.
     expect((await ids(shop.public, 'similar_products', 'shop_product_ids=1&limit=1'))[0]).toBe(2);
-    await expect.poll(() => ids(shop.public, 'recommended', 'shop_product_ids=1&limit=2'), { timeout: 60_000, interval: 100 }).toEqual([3, 2]);
+    await expect
+      .poll(() => ids(shop.public, 'recommended', 'shop_product_ids=1&limit=2'), { timeout: 60_000, interval: 100 })
+      .toEqual([3, 2]);
     expect(t.services.models.get(shop.id)).toBeDefined();
 
     // Three more pairs of 1 and 12: the model rebuilt after the burst, long before the interval, ranks 12 first.
     await t.admin('PUT', '/admin/v1/shops/fresh/orders', [order(8, 1, 120, [1, 12]), order(9, 1, 121, [1, 12])]);
     await t.admin('PUT', '/admin/v1/shops/fresh/orders', [order(10, 1, 122, [1, 12])]);
-    await expect.poll(() => ids(shop.public, 'recommended', 'shop_product_ids=1&limit=1'), { timeout: 60_000, interval: 100 }).toEqual([12]);
+    await expect
+      .poll(() => ids(shop.public, 'recommended', 'shop_product_ids=1&limit=1'), { timeout: 60_000, interval: 100 })
+      .toEqual([12]);
     await t.services.models.settled(shop.id);
     const status = await t.admin('GET', '/admin/v1/shops/fresh/models/status');
     expect(status.json().data).toMatchObject({ orders: 10, rebuild_pending: false });
@@ -64,15 +70,23 @@ describe.each(backends())('model lists fresh after an import on $name', (backend
     const orders = Array.from({ length: 40 }, (_, i) =>
       order(i + 1, 60 - i, 200 + next(8), [...new Set(Array.from({ length: 1 + next(4) }, () => 1 + next(12)))]),
     );
-    const views = Array.from({ length: 30 }, () => [`5${next(4)}5${next(4)}5555-5555-4555-8555-555555555555`, 1 + next(12)] as const);
+    const views = Array.from(
+      { length: 30 },
+      () => [`5${next(4)}5${next(4)}5555-5555-4555-8555-555555555555`, 1 + next(12)] as const,
+    );
     const shops = [];
     for (const [handle, arrival] of [
       ['same-a', orders],
       ['same-b', [...orders].reverse()],
     ] as const) {
       const shop = await t.createShop(handle);
-      await t.admin('PUT', `/admin/v1/shops/${handle}/products`, handle === 'same-a' ? products : [...products].reverse());
-      for (let i = 0; i < arrival.length; i += 7) await t.admin('PUT', `/admin/v1/shops/${handle}/orders`, arrival.slice(i, i + 7));
+      await t.admin(
+        'PUT',
+        `/admin/v1/shops/${handle}/products`,
+        handle === 'same-a' ? products : [...products].reverse(),
+      );
+      for (let i = 0; i < arrival.length; i += 7)
+        await t.admin('PUT', `/admin/v1/shops/${handle}/orders`, arrival.slice(i, i + 7));
       for (const [uuid, product] of handle === 'same-a' ? views : [...views].reverse())
         await t.app.inject({
           method: 'POST',
@@ -89,7 +103,8 @@ describe.each(backends())('model lists fresh after an import on $name', (backend
         out.push(await ids(key, 'for_you', `shop_customer_id=${c}&include_purchased=no&limit=12`));
       }
       for (let p = 1; p <= 12; p++)
-        for (const list of ['recommended', 'viewed_together', 'similar_products']) out.push(await ids(key, list, `shop_product_ids=${p}&limit=12`));
+        for (const list of ['recommended', 'viewed_together', 'similar_products'])
+          out.push(await ids(key, list, `shop_product_ids=${p}&limit=12`));
       return out;
     };
     const [a, b] = [await answers(shops[0]!.public), await answers(shops[1]!.public)];

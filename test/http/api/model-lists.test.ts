@@ -73,15 +73,22 @@ describe.each(backends())('model lists on $name', (backend) => {
 
   it("follows the shop's similarity setting once the model is rebuilt", async () => {
     // lift favours the rarer partner: 3 (bought once, with 1) over 2.
-    expect((await t.admin('PATCH', '/admin/v1/shops/learned', { settings: { recommended_similarity: 'lift', recommended_basis: 'order' } })).statusCode).toBe(
-      200,
-    );
+    expect(
+      (
+        await t.admin('PATCH', '/admin/v1/shops/learned', {
+          settings: { recommended_similarity: 'lift', recommended_basis: 'order' },
+        })
+      ).statusCode,
+    ).toBe(200);
     await t.services.models.settled(shopId);
     expect(await ids('recommended', 'shop_product_ids=1&limit=2')).toEqual([3, 2]);
     await t.admin('PATCH', '/admin/v1/shops/learned', { settings: {} });
     await t.services.models.settled(shopId);
     expect(await ids('recommended', 'shop_product_ids=1&limit=2')).toEqual([2, 3]);
-    expect((await t.admin('PATCH', '/admin/v1/shops/learned', { settings: { recommended_similarity: 'cosine' } })).statusCode).toBe(422);
+    expect(
+      (await t.admin('PATCH', '/admin/v1/shops/learned', { settings: { recommended_similarity: 'cosine' } }))
+        .statusCode,
+    ).toBe(422);
   });
 
   it('for_you: what a customer bought first, then their neighbours and what sells; left out when asked', async () => {
@@ -90,8 +97,12 @@ describe.each(backends())('model lists on $name', (backend) => {
     expect(await ids('for_you', 'shop_customer_id=900&include_purchased=no&limit=2')).toEqual([8, 3]);
     expect(await ids('for_you', `uuid=${S3}&limit=3`)).toEqual([8, 2, 1]); // viewed 3: its neighbours 1 and 2 among what sells
     expect(await ids('for_you', 'shop_customer_id=424242&limit=1')).toEqual([8]); // nothing known: best sellers
-    expect((await ids('for_you', '', 400)).error).toBe('Missing required args. You must pass either shop_customer_id or uuid.');
-    expect((await ids('for_you', 'shop_customer_id=900&include_purchased=maybe', 400)).error).toContain('include_purchased');
+    expect((await ids('for_you', '', 400)).error).toBe(
+      'Missing required args. You must pass either shop_customer_id or uuid.',
+    );
+    expect((await ids('for_you', 'shop_customer_id=900&include_purchased=maybe', 400)).error).toContain(
+      'include_purchased',
+    );
   });
 
   it('viewed_together: products viewed in the same sessions', async () => {

@@ -61,7 +61,11 @@ const catalog = [
       { id: 22, price: '21.00', ...tracked, inventory_quantity: -2 },
     ],
   }),
-  productInput(3, { variants: [{ id: 31, price: '5.00', inventory_management: 'shop', inventory_policy: 'continue', inventory_quantity: 0 }] }),
+  productInput(3, {
+    variants: [
+      { id: 31, price: '5.00', inventory_management: 'shop', inventory_policy: 'continue', inventory_quantity: 0 },
+    ],
+  }),
   productInput(4, { variants: [{ id: 41, price: '7.00', inventory_management: null, inventory_quantity: 0 }] }),
   productInput(5, { status: 'draft' }),
   productInput(6, { published_at: null }),
@@ -73,7 +77,15 @@ const catalog = [
     ],
   }),
   productInput(9, {
-    variants: [{ id: 91, price: '50.00', ...tracked, inventory_quantity: 3, metafields: [{ id: 991, namespace: 'v', key: 'k', value: 'x' }] }],
+    variants: [
+      {
+        id: 91,
+        price: '50.00',
+        ...tracked,
+        inventory_quantity: 3,
+        metafields: [{ id: 991, namespace: 'v', key: 'k', value: 'x' }],
+      },
+    ],
   }),
 ];
 
@@ -102,14 +114,22 @@ describe.each(backends())('GET /api/v1/products/static on $name', (backend) => {
             product_ids: [1, 8, 9],
           },
           { id: 2, name: 'France (off)', position: 0, active: false, countries: ['FR'], currency: 'EUR' },
-          { id: 3, name: 'Europe wide', position: 5, countries: ['DE', 'FR'], currency: 'EUR', price_adjustment_percent: 50 },
+          {
+            id: 3,
+            name: 'Europe wide',
+            position: 5,
+            countries: ['DE', 'FR'],
+            currency: 'EUR',
+            price_adjustment_percent: 50,
+          },
         ])
       ).statusCode,
     ).toBe(200);
   });
   afterAll(() => t.close().then(() => backend.cleanup()));
 
-  const get = (query: string, headers: Record<string, string> = {}) => t.app.inject({ method: 'GET', url: `/api/v1/products/static?${query}`, headers });
+  const get = (query: string, headers: Record<string, string> = {}) =>
+    t.app.inject({ method: 'GET', url: `/api/v1/products/static?${query}`, headers });
   const ids = async (query: string) => {
     const res = await get(`key=${key}&${query}`);
     expect(res.statusCode, res.body).toBe(200);
@@ -129,7 +149,14 @@ describe.each(backends())('GET /api/v1/products/static on $name', (backend) => {
     const [p] = res.json().data;
     expect(Object.keys(p)).toEqual(SEED_PRODUCT_FIELDS);
     expect(Object.keys(p.variants[0])).toEqual(SEED_VARIANT_FIELDS);
-    expect(p).toMatchObject({ id: 1, handle: 'product-1', vendor: 'Acme', tags: 'alpha, beta', template_suffix: null, published_scope: 'web' });
+    expect(p).toMatchObject({
+      id: 1,
+      handle: 'product-1',
+      vendor: 'Acme',
+      tags: 'alpha, beta',
+      template_suffix: null,
+      published_scope: 'web',
+    });
     expect(p.variants[1]).toMatchObject({ id: 12, price: '12.50', compare_at_price: '15.00', inventory_quantity: 0 });
     expect(p.image).toEqual(p.images[0]);
     expect(Object.keys(p.options[0])).toEqual(['id', 'product_id', 'name', 'position', 'values']);
@@ -157,7 +184,8 @@ describe.each(backends())('GET /api/v1/products/static on $name', (backend) => {
   it('limits to 5 by default and to limit when given', async () => {
     expect(await ids('ids=1,3,4,8,9,2&filter_oos=no')).toHaveLength(5);
     expect(await ids('ids=1,3,4,8,9&limit=2')).toEqual([1, 3]);
-    for (const bad of ['0', 'abc', '-1', '2.5']) expect(await expect400(`ids=1&limit=${bad}`, 'limit')).toMatch(/1 or more/);
+    for (const bad of ['0', 'abc', '-1', '2.5'])
+      expect(await expect400(`ids=1&limit=${bad}`, 'limit')).toMatch(/1 or more/);
     // Above the maximum is served at the maximum, as storefront code expects.
     expect(await ids('ids=1,3,4,8,9&limit=101')).toEqual([1, 3, 4, 8, 9]);
   });
@@ -166,7 +194,14 @@ describe.each(backends())('GET /api/v1/products/static on $name', (backend) => {
     const res = await get(`key=${key}&ids=9&metafields=yes&variant_metafields=yes`);
     const [p] = res.json().data;
     expect(Object.keys(p).at(-1)).toBe('metafields');
-    expect(p.metafields[0]).toMatchObject({ id: 98, namespace: 'specs', key: 'material', value: 'wool', owner_id: 9, owner_resource: 'product' });
+    expect(p.metafields[0]).toMatchObject({
+      id: 98,
+      namespace: 'specs',
+      key: 'material',
+      value: 'wool',
+      owner_id: 9,
+      owner_resource: 'product',
+    });
     expect(p.variants[0].metafields[0]).toMatchObject({ id: 991, owner_id: 91, owner_resource: 'variant' });
     const plain = (await get(`key=${key}&ids=9&metafields=no&variant_metafields=no`)).json().data[0];
     expect(plain.metafields).toBeUndefined();
@@ -175,7 +210,9 @@ describe.each(backends())('GET /api/v1/products/static on $name', (backend) => {
     expect(onlyVariants.metafields).toBeUndefined();
     expect(onlyVariants.variants[0].metafields).toHaveLength(1);
     // Storefront code spells the flags many ways: true / false and 1 / 0 as well as yes / no, any case.
-    expect((await get(`key=${key}&ids=9&metafields=1&variant_metafields=TRUE`)).json().data[0].variants[0].metafields).toHaveLength(1);
+    expect(
+      (await get(`key=${key}&ids=9&metafields=1&variant_metafields=TRUE`)).json().data[0].variants[0].metafields,
+    ).toHaveLength(1);
     expect((await get(`key=${key}&ids=9&metafields=False`)).json().data[0].metafields).toBeUndefined();
     await expect400('ids=9&metafields=2', 'metafields');
     await expect400('ids=9&variant_metafields=maybe', 'variant_metafields');
@@ -303,11 +340,17 @@ describe.each(backends())('GET /api/v1/products/static on $name', (backend) => {
 
   it('reflects catalog writes on the next request', async () => {
     expect(await ids('ids=2')).toEqual([]);
-    expect((await t.admin('PUT', '/admin/v1/shops/acme/inventory', [{ variant_id: 21, inventory_quantity: 4 }])).statusCode).toBe(200);
+    expect(
+      (await t.admin('PUT', '/admin/v1/shops/acme/inventory', [{ variant_id: 21, inventory_quantity: 4 }])).statusCode,
+    ).toBe(200);
     const [p] = (await get(`key=${key}&ids=2`)).json().data;
     expect(p.variants[0]).toMatchObject({ inventory_quantity: 4, old_inventory_quantity: 0 });
     expect(
-      (await t.admin('PUT', '/admin/v1/shops/acme/products', [productInput(2, { title: 'Back in stock', variants: [{ id: 21, price: '1.00' }] })])).statusCode,
+      (
+        await t.admin('PUT', '/admin/v1/shops/acme/products', [
+          productInput(2, { title: 'Back in stock', variants: [{ id: 21, price: '1.00' }] }),
+        ])
+      ).statusCode,
     ).toBe(200);
     expect((await get(`key=${key}&ids=2`)).json().data[0].title).toBe('Back in stock');
     expect((await t.admin('DELETE', '/admin/v1/shops/acme/products/2')).statusCode).toBe(204);

@@ -15,9 +15,15 @@ describe.each(backends())('storefront requests as they come, on $name', (backend
     await t.admin('PUT', '/admin/v1/shops/tolerant/products', [
       productInput(1),
       productInput(2),
-      productInput(3, { variants: [{ id: 31, price: '5.00', inventory_management: 'shop', inventory_policy: 'deny', inventory_quantity: 0 }] }),
+      productInput(3, {
+        variants: [
+          { id: 31, price: '5.00', inventory_management: 'shop', inventory_policy: 'deny', inventory_quantity: 0 },
+        ],
+      }),
     ]);
-    await t.admin('PUT', '/admin/v1/shops/tolerant/markets', [{ id: 1, name: 'EU', countries: ['DE', 'FR'], currency: 'EUR', price_adjustment_percent: 10 }]);
+    await t.admin('PUT', '/admin/v1/shops/tolerant/markets', [
+      { id: 1, name: 'EU', countries: ['DE', 'FR'], currency: 'EUR', price_adjustment_percent: 10 },
+    ]);
   });
   afterAll(() => t.close().then(() => backend.cleanup()));
 
@@ -54,10 +60,22 @@ describe.each(backends())('storefront requests as they come, on $name', (backend
     const session = '11111111-2222-4333-8444-555555555555';
     const form = `subject=user&verb=viewed&noun=product&shop_product_handle=product-2&uuid=${session}`;
     expect((await post(form, 'application/x-www-form-urlencoded', `key=${key}`)).statusCode).toBe(200);
-    const json = JSON.stringify({ subject: 'user', verb: 'viewed', noun: 'product', shop_product_handle: 'product-3', uuid: session });
+    const json = JSON.stringify({
+      subject: 'user',
+      verb: 'viewed',
+      noun: 'product',
+      shop_product_handle: 'product-3',
+      uuid: session,
+    });
     expect((await post(json, 'text/plain', `key=${key}`)).statusCode).toBe(200);
     expect(
-      (await post(form.replace('product-2', 'product-1'), 'application/x-www-form-urlencoded', `key=${key}&shop_product_handle=product-2`)).statusCode,
+      (
+        await post(
+          form.replace('product-2', 'product-1'),
+          'application/x-www-form-urlencoded',
+          `key=${key}&shop_product_handle=product-2`,
+        )
+      ).statusCode,
     ).toBe(200);
     const viewed = await t.app.inject(`/api/v1/products/viewed?key=${key}&uuid=${session}&filter_oos=no`);
     expect(viewed.json().data.map((p: { id: number }) => p.id)).toEqual([2, 3]);
@@ -74,7 +92,9 @@ describe.each(backends())('storefront requests as they come, on $name', (backend
 
   it('reads filter_oos=true and other spellings of the flags', async () => {
     const ids = async (query: string) =>
-      (await t.app.inject(`/api/v1/products/static?key=${key}&ids=1,2,3&${query}`)).json().data.map((p: { id: number }) => p.id);
+      (await t.app.inject(`/api/v1/products/static?key=${key}&ids=1,2,3&${query}`))
+        .json()
+        .data.map((p: { id: number }) => p.id);
     expect(await ids('filter_oos=true')).toEqual([1, 2]);
     expect(await ids('filter_oos=FALSE')).toEqual([1, 2, 3]);
     expect(await ids('filter_oos=0')).toEqual([1, 2, 3]);
@@ -91,7 +111,8 @@ describe.each(backends())('storefront requests as they come, on $name', (backend
   });
 
   it('reads the deprecated presentment_prices as the first active market with that currency', async () => {
-    const price = async (query: string) => (await t.app.inject(`/api/v1/products/static?key=${key}&ids=1&${query}`)).json().data[0].variants[0].price;
+    const price = async (query: string) =>
+      (await t.app.inject(`/api/v1/products/static?key=${key}&ids=1&${query}`)).json().data[0].variants[0].price;
     expect(await price('')).toBe('10.00');
     expect(await price('presentment_prices=eur')).toBe('11.00');
     expect(await price('country_code=DE')).toBe('11.00');

@@ -22,7 +22,9 @@ describe.each(backends())('POST /api/v1/analytics/track on $name', (backend) => 
       ...(type ? { headers: { 'content-type': type } } : {}),
     });
   const tracked = async () =>
-    (await t.admin('GET', '/admin/v1/shops/trk/attribution?days=3')).json().lists.find((l: { list: string }) => l.list === 'trending_products') ?? {
+    (await t.admin('GET', '/admin/v1/shops/trk/attribution?days=3'))
+      .json()
+      .lists.find((l: { list: string }) => l.list === 'trending_products') ?? {
       impressions: 0,
       clicks: 0,
       add_to_carts: 0,
@@ -38,17 +40,29 @@ describe.each(backends())('POST /api/v1/analytics/track on $name', (backend) => 
   it('takes many events as {"events": [...]}, as JSON or as a beacon\'s text/plain', async () => {
     const events = [
       { type: 'click', uuid: U, source: SOURCE, product_id: 3 },
-      { type: 'add_to_cart', shop_customer_id: 7, source: SOURCE, product_id: 3, variant_id: 31, at: new Date().toISOString() },
+      {
+        type: 'add_to_cart',
+        shop_customer_id: 7,
+        source: SOURCE,
+        product_id: 3,
+        variant_id: 31,
+        at: new Date().toISOString(),
+      },
     ];
     expect((await post('', { events })).json()).toEqual({ data: 'Received', accepted: 2 });
     // Other products: a repeat of the same (visitor, source, product, type, day) would not count again.
     const others = events.map((e) => ({ ...e, product_id: 5 }));
-    expect((await post('', JSON.stringify({ events: others }), 'text/plain;charset=UTF-8')).json()).toEqual({ data: 'Received', accepted: 2 });
+    expect((await post('', JSON.stringify({ events: others }), 'text/plain;charset=UTF-8')).json()).toEqual({
+      data: 'Received',
+      accepted: 2,
+    });
     expect(await tracked()).toMatchObject({ impressions: 1, clicks: 2, add_to_carts: 2 });
   });
 
   it('reads form-encoded and multipart fields under the query string, and ignores other bodies', async () => {
-    expect((await post(`uuid=${U}`, `type=click&source=${SOURCE}&product_id=4`, 'application/x-www-form-urlencoded')).json()).toEqual({
+    expect(
+      (await post(`uuid=${U}`, `type=click&source=${SOURCE}&product_id=4`, 'application/x-www-form-urlencoded')).json(),
+    ).toEqual({
       data: 'Received',
       accepted: 1,
     });
@@ -65,8 +79,13 @@ describe.each(backends())('POST /api/v1/analytics/track on $name', (backend) => 
       `--${boundary}--`,
       '',
     ].join('\r\n');
-    expect((await post(`uuid=${U}`, multipart, `multipart/form-data; boundary=${boundary}`)).json()).toEqual({ data: 'Received', accepted: 1 });
-    expect((await post(`type=click&uuid=${U}&source=${SOURCE}`, 'hello', 'application/octet-stream')).statusCode).toBe(200);
+    expect((await post(`uuid=${U}`, multipart, `multipart/form-data; boundary=${boundary}`)).json()).toEqual({
+      data: 'Received',
+      accepted: 1,
+    });
+    expect((await post(`type=click&uuid=${U}&source=${SOURCE}`, 'hello', 'application/octet-stream')).statusCode).toBe(
+      200,
+    );
     expect(await tracked()).toMatchObject({ impressions: 2, clicks: 4 });
   });
 
@@ -107,6 +126,8 @@ describe.each(backends())('POST /api/v1/analytics/track on $name', (backend) => 
       code: 'missing_parameter',
       parameter: 'uuid',
     });
-    expect((await t.app.inject({ method: 'POST', url: `/api/v1/analytics/track?key=nope&type=click&uuid=${U}` })).statusCode).toBe(401);
+    expect(
+      (await t.app.inject({ method: 'POST', url: `/api/v1/analytics/track?key=nope&type=click&uuid=${U}` })).statusCode,
+    ).toBe(401);
   });
 });

@@ -76,7 +76,10 @@ describe('hostile input on the admin API', () => {
       fc.asyncProperty(cases(routes, FIELDS), fc.boolean(), async (c, operator) => {
         // Key changes go to another shop, so the sweep's own private key stays valid.
         const handle = /\/keys\//.test(c.route.url) ? 'victim' : 'afuzz';
-        const built = build(c, { path: { handle, id: '1' }, headers: { authorization: `Bearer ${operator ? ADMIN_TOKEN : privateKey}` } });
+        const built = build(c, {
+          path: { handle, id: '1' },
+          headers: { authorization: `Bearer ${operator ? ADMIN_TOKEN : privateKey}` },
+        });
         await sendAndCheck(t, rec, built, c.route, stats);
       }),
       { numRuns: 900, seed: 20261123 },
@@ -89,8 +92,18 @@ describe('hostile input on the admin API', () => {
   });
 
   it('refuses oversized bodies with a JSON 413', async () => {
-    const big = JSON.stringify({ subject: 'user', verb: 'viewed', noun: 'product', shop_product_handle: 'x'.repeat(2 * 1024 * 1024) });
-    const res = await t.app.inject({ method: 'POST', url: '/api/v1/analytics/event?key=nope', payload: big, headers: { 'content-type': 'application/json' } });
+    const big = JSON.stringify({
+      subject: 'user',
+      verb: 'viewed',
+      noun: 'product',
+      shop_product_handle: 'x'.repeat(2 * 1024 * 1024),
+    });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/analytics/event?key=nope',
+      payload: big,
+      headers: { 'content-type': 'application/json' },
+    });
     expect(res.statusCode).toBe(413);
     expect(res.json()).toEqual({ error: 'Request body is too large.', code: 'payload_too_large' });
     const admin = await t.app.inject({

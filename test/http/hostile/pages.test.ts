@@ -20,7 +20,9 @@ describe('hostile input on the billing pages', () => {
   beforeAll(async () => {
     t = await startApp(backend!, {}, { beforeRoutes: rec.install });
     const shop = await seedBilling(t, 'pages');
-    const campaign = (await t.admin('POST', '/admin/v1/shops/pages/campaigns', { name: 'Pages', max_claims_per_customer: 1000 })).json().campaign.id;
+    const campaign = (
+      await t.admin('POST', '/admin/v1/shops/pages/campaigns', { name: 'Pages', max_claims_per_customer: 1000 })
+    ).json().campaign.id;
     for (const type of ['live', 'preview']) {
       const res = await t.app.inject(
         `/api/v1/billing/reactivate?key=${shop.private}&billing_customer_id=100&request_type=${type}&campaign_id=${campaign}&tk=__proto__`,
@@ -37,14 +39,24 @@ describe('hostile input on the billing pages', () => {
     const stats = newStats();
     const names = [...LINK_PARAMS, 'sig', 'utm_source', 'mc_cid', 'fbclid'];
     await fc.assert(
-      fc.asyncProperty(cases(routes, names), fc.nat(links.length - 1), fc.constantFrom(...ACCEPT), fc.boolean(), async (c, link, accept, replace) => {
-        // Replacing drops the link's own value of each generated name, so the signature check sees the hostile one alone.
-        const replaced = new Set(replace ? c.picks.map(([i]) => names[i % names.length]) : []);
-        const query = links[link]!.filter(([name]) => !replaced.has(name));
-        const built = build(c, { path: {}, query, names, headers: accept ? { accept } : {} });
-        if (c.route.method === 'POST') built.options.headers = { ...(built.options.headers as object), 'content-type': 'application/x-www-form-urlencoded' };
-        await sendAndCheck(t, rec, built, c.route, stats);
-      }),
+      fc.asyncProperty(
+        cases(routes, names),
+        fc.nat(links.length - 1),
+        fc.constantFrom(...ACCEPT),
+        fc.boolean(),
+        async (c, link, accept, replace) => {
+          // Replacing drops the link's own value of each generated name, so the signature check sees the hostile one alone.
+          const replaced = new Set(replace ? c.picks.map(([i]) => names[i % names.length]) : []);
+          const query = links[link]!.filter(([name]) => !replaced.has(name));
+          const built = build(c, { path: {}, query, names, headers: accept ? { accept } : {} });
+          if (c.route.method === 'POST')
+            built.options.headers = {
+              ...(built.options.headers as object),
+              'content-type': 'application/x-www-form-urlencoded',
+            };
+          await sendAndCheck(t, rec, built, c.route, stats);
+        },
+      ),
       { numRuns: 300, seed: 20261123 },
     );
     console.info(summary('billing page sweep', stats));

@@ -21,7 +21,10 @@ const URL_FIELDS: { field: string; method: string; path: string; body: (url: str
 /** The resolver of the app under test: LOOPBACK_NAME is loopback, as a hostile DNS server would answer. */
 const hostileDns: LookupFunction = (host, options, callback) => {
   const address = host.replace(/\.$/, '') === LOOPBACK_NAME ? '127.0.0.1' : '93.184.216.34';
-  if (options.all) (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [{ address, family: 4 }]);
+  if (options.all)
+    (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [
+      { address, family: 4 },
+    ]);
   else callback(null, address, 4);
 };
 

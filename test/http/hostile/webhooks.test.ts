@@ -48,7 +48,10 @@ const TOPICS = [
 
 /** Each dialect's headers, signed over the raw body as that platform signs it (or deliberately wrong). */
 const DIALECTS = {
-  neutral: (raw: string, topic: string) => ({ 'x-shop-hmac-sha256': createHmac('sha256', SHOP_SECRET).update(raw).digest('base64'), 'x-shop-topic': topic }),
+  neutral: (raw: string, topic: string) => ({
+    'x-shop-hmac-sha256': createHmac('sha256', SHOP_SECRET).update(raw).digest('base64'),
+    'x-shop-topic': topic,
+  }),
   platform: (raw: string, topic: string) => ({
     'x-shopify-hmac-sha256': createHmac('sha256', SHOP_SECRET).update(raw).digest('base64'),
     'x-shopify-topic': topic,
@@ -60,7 +63,11 @@ const DIALECTS = {
   'billing-timed': (raw: string, topic: string) => {
     const t = Math.floor(Date.now() / 1000);
     const v1 = createHmac('sha256', BILLING_SECRET).update(`${t}.${raw}`).digest('hex');
-    return { 'x-recharge-webhook-signature': `t=${t},v1=${v1}`, 'x-recharge-webhook-timestamp': String(t), 'x-recharge-topic': topic };
+    return {
+      'x-recharge-webhook-signature': `t=${t},v1=${v1}`,
+      'x-recharge-webhook-timestamp': String(t),
+      'x-recharge-topic': topic,
+    };
   },
   'billing-legacy': (raw: string, topic: string) => ({
     'x-recharge-hmac-sha256': createHash('sha256')
@@ -68,7 +75,12 @@ const DIALECTS = {
       .digest('hex'),
     'x-recharge-topic': topic,
   }),
-  forged: (_raw: string, topic: string) => ({ 'x-shop-hmac-sha256': 'AAAA', 'x-billing-hmac-sha256': 'beef', 'x-shop-topic': topic, 'x-billing-topic': topic }),
+  forged: (_raw: string, topic: string) => ({
+    'x-shop-hmac-sha256': 'AAAA',
+    'x-billing-hmac-sha256': 'beef',
+    'x-shop-topic': topic,
+    'x-billing-topic': topic,
+  }),
   unsigned: (): Record<string, string> => ({}),
 };
 
@@ -81,7 +93,10 @@ describe('hostile input on the webhook receivers', () => {
   beforeAll(async () => {
     t = await startApp(backend!, {}, { beforeRoutes: rec.install });
     await seedBilling(t, 'hooks');
-    await t.admin('PATCH', '/admin/v1/shops/hooks', { billing_webhook_secret: BILLING_SECRET, webhook_secret: SHOP_SECRET });
+    await t.admin('PATCH', '/admin/v1/shops/hooks', {
+      billing_webhook_secret: BILLING_SECRET,
+      webhook_secret: SHOP_SECRET,
+    });
     routes = rec.routes.filter((r) => groupOf(r) === 'webhooks' && !EXCLUDED.some((e) => e.test(r)));
   });
   afterAll(() => t.close().then(() => backend!.cleanup()));
@@ -91,12 +106,29 @@ describe('hostile input on the webhook receivers', () => {
     const stats = newStats();
     const topic = fc.oneof(fc.constantFrom(...TOPICS), hostileText.map(headerSafe));
     await fc.assert(
-      fc.asyncProperty(cases(routes, FIELDS), fc.constantFrom(...(Object.keys(DIALECTS) as (keyof typeof DIALECTS)[])), topic, async (c, dialect, name) => {
-        const built = build({ ...c, shape: c.shape === 'repeated' || c.shape === 'bracketed' ? 'raw-json' : c.shape }, { path: { shop: 'hooks' } });
-        const raw = typeof built.options.payload === 'string' ? built.options.payload : '';
-        built.options.headers = { ...(built.options.headers as Record<string, string>), ...DIALECTS[dialect](raw, name) };
-        await sendAndCheck(t, rec, { ...built, label: `${dialect} ${name.slice(0, 40)} ${built.label}` }, c.route, stats);
-      }),
+      fc.asyncProperty(
+        cases(routes, FIELDS),
+        fc.constantFrom(...(Object.keys(DIALECTS) as (keyof typeof DIALECTS)[])),
+        topic,
+        async (c, dialect, name) => {
+          const built = build(
+            { ...c, shape: c.shape === 'repeated' || c.shape === 'bracketed' ? 'raw-json' : c.shape },
+            { path: { shop: 'hooks' } },
+          );
+          const raw = typeof built.options.payload === 'string' ? built.options.payload : '';
+          built.options.headers = {
+            ...(built.options.headers as Record<string, string>),
+            ...DIALECTS[dialect](raw, name),
+          };
+          await sendAndCheck(
+            t,
+            rec,
+            { ...built, label: `${dialect} ${name.slice(0, 40)} ${built.label}` },
+            c.route,
+            stats,
+          );
+        },
+      ),
       { numRuns: 400, seed: 20261123 },
     );
     console.info(summary('webhook sweep', stats));

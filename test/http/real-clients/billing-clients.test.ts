@@ -55,14 +55,27 @@ describe.each(backends())('real billing clients on $name', (backend) => {
     });
 
   it('creates an ACTIVE subscription on the ledger through /recharge/subscribe', async () => {
-    const res = await fetch(`${base}/api/v1/recharge/subscribe?${subscribeQuery(ledgerKey, '21')}`, { method: 'POST', mode: 'cors' });
+    const res = await fetch(`${base}/api/v1/recharge/subscribe?${subscribeQuery(ledgerKey, '21')}`, {
+      method: 'POST',
+      mode: 'cors',
+    });
     expect(res.status).toBe(200);
     const { data } = await json(res);
-    expect(data).toMatchObject({ address_id: 500, customer_id: 100, shop_variant_id: 21, shop_product_id: 2, status: 'ACTIVE', order_interval_unit: 'month' });
+    expect(data).toMatchObject({
+      address_id: 500,
+      customer_id: 100,
+      shop_variant_id: 21,
+      shop_product_id: 2,
+      status: 'ACTIVE',
+      order_interval_unit: 'month',
+    });
     expect(data.order_interval_frequency).toBe('1');
     // Above every imported subscription id, so it never overwrites one.
     expect(data.id).toBeGreaterThan(1100);
-    const listed = await t.services.store.listCustomerSubscriptions((await t.services.shops.requireShop('ledger')).id, 100);
+    const listed = await t.services.store.listCustomerSubscriptions(
+      (await t.services.shops.requireShop('ledger')).id,
+      100,
+    );
     expect(listed.map((s) => s.id)).toContain(data.id);
   });
 
@@ -121,10 +134,19 @@ describe.each(backends())('real billing clients on $name', (backend) => {
     query.set('order_interval_unit', 'weeks');
     query.set('order_interval_frequency', '2');
     query.delete('charge_interval_frequency');
-    const res = await fetch(`${base}/api/v1/recharge/subscribe?${query}`, { method: 'POST', headers: { 'Idempotency-Key': 'remote-1' } });
+    const res = await fetch(`${base}/api/v1/recharge/subscribe?${query}`, {
+      method: 'POST',
+      headers: { 'Idempotency-Key': 'remote-1' },
+    });
     expect(res.status).toBe(200);
     const { data } = await json(res);
-    expect(data).toMatchObject({ address_id: 500, shop_variant_id: 11, status: 'ACTIVE', order_interval_unit: 'week', charge_interval_frequency: '2' });
+    expect(data).toMatchObject({
+      address_id: 500,
+      shop_variant_id: 11,
+      status: 'ACTIVE',
+      order_interval_unit: 'week',
+      charge_interval_frequency: '2',
+    });
     const posts = fake.received.filter((r) => r.method === 'POST' && r.path === '/subscriptions');
     expect(posts).toHaveLength(1);
     expect(posts[0]!.body).toMatchObject({
@@ -136,7 +158,10 @@ describe.each(backends())('real billing clients on $name', (backend) => {
       external_variant_id: { ecommerce: '11' },
     });
     // A retry with the key is answered from the first one: the provider is not asked again.
-    const again = await fetch(`${base}/api/v1/recharge/subscribe?${query}`, { method: 'POST', headers: { 'Idempotency-Key': 'remote-1' } });
+    const again = await fetch(`${base}/api/v1/recharge/subscribe?${query}`, {
+      method: 'POST',
+      headers: { 'Idempotency-Key': 'remote-1' },
+    });
     expect((await json(again)).data.id).toBe(data.id);
     expect(fake.received.filter((r) => r.method === 'POST' && r.path === '/subscriptions')).toHaveLength(1);
   });
@@ -175,10 +200,15 @@ describe.each(backends())('real billing clients on $name', (backend) => {
 
   // The reactivation context and a one-time purchase, by the platform's names and paths (issue #22's portal code).
   it('reads /recharge/reactivate with recharge_ names, and onetime with widget_id', async () => {
-    const context = await fetch(`${base}/api/v1/recharge/reactivate?key=${ledgerKey}&recharge_customer_id=100&recharge_subscription_ids=all`);
+    const context = await fetch(
+      `${base}/api/v1/recharge/reactivate?key=${ledgerKey}&recharge_customer_id=100&recharge_subscription_ids=all`,
+    );
     expect(context.status).toBe(200);
     expect((await json(context)).data.billing_customer.id).toBe(100);
-    const onetime = await fetch(`${base}/api/v1/recharge/onetime?key=${ledgerKey}&address_id=500&shopify_variant_id=21&widget_id=77`, { method: 'POST' });
+    const onetime = await fetch(
+      `${base}/api/v1/recharge/onetime?key=${ledgerKey}&address_id=500&shopify_variant_id=21&widget_id=77`,
+      { method: 'POST' },
+    );
     expect(onetime.status).toBe(201);
     const { data } = await json(onetime);
     expect(data.onetime.shop_variant_id).toBe(21);

@@ -10,9 +10,11 @@ import { idsOf, json, ORDER_ID, startWorld, type World } from './world.js';
  */
 describe.each(backends())('real storefront clients on $name', (backend) => {
   let w: World;
-  const get = (path: string, query: string, headers: Record<string, string> = {}) => fetch(`${w.base}${path}?${query}`, { headers });
+  const get = (path: string, query: string, headers: Record<string, string> = {}) =>
+    fetch(`${w.base}${path}?${query}`, { headers });
   const custom = (query: string) => get(`/api/v1/custom/id/${w.upsellId}`, `key=${w.publicKey}&${query}`);
-  const matched = (body: { metadata: { matched_rules: { name: string }[] } }) => body.metadata.matched_rules.map((r) => r.name);
+  const matched = (body: { metadata: { matched_rules: { name: string }[] } }) =>
+    body.metadata.matched_rules.map((r) => r.name);
 
   beforeAll(async () => {
     w = await startWorld(backend);
@@ -31,7 +33,10 @@ describe.each(backends())('real storefront clients on $name', (backend) => {
 
     // The same loader in a later version, with the cart's product ids (`lines`) as shopify_product_ids.
     it('leaves the named products out of recommended', async () => {
-      const res = await get('/api/v1/products/recommended', `key=${w.publicKey}&limit=6&metafields=yes&filter_oos=yes&shopify_product_ids=9,3`);
+      const res = await get(
+        '/api/v1/products/recommended',
+        `key=${w.publicKey}&limit=6&metafields=yes&filter_oos=yes&shopify_product_ids=9,3`,
+      );
       expect(res.status).toBe(200);
       const ids = idsOf((await json(res)).data);
       expect(ids).not.toContain(9);
@@ -43,7 +48,11 @@ describe.each(backends())('real storefront clients on $name', (backend) => {
     it('answers the ruleset for shopify_product_ids, metafields and variants as the loader reads them', async () => {
       const res = await custom('limit=6&metafields=yes&filter_oos=yes&shopify_product_ids=1');
       expect(res.status).toBe(200);
-      const data = (await json(res)).data as { id: number; metafields: { key: string; value: string }[]; variants: { price: string }[] }[];
+      const data = (await json(res)).data as {
+        id: number;
+        metafields: { key: string; value: string }[];
+        variants: { price: string }[];
+      }[];
       expect(idsOf(data)).toEqual([8, 9]);
       const ratings = data.map((p) => p.metafields.find((m) => m.key === 'avg_rating')?.value ?? 0);
       expect(ratings).toEqual(['4.5', '4.5']);
@@ -72,8 +81,18 @@ describe.each(backends())('real storefront clients on $name', (backend) => {
     // app/hooks/useRebuyEvent.tsx: the view event as a GET with a JSON content type, then `response.json()`.
     it('takes the view event as a GET, and the view is read back', async () => {
       const uuid = '6f1c2a9e-8b7d-4c1e-9f00-2b6d4e8a1c3b';
-      const params = new URLSearchParams({ key: w.publicKey, verb: 'viewed', noun: 'product', subject: 'user', shopify_product_handle: 'product-2', uuid });
-      const res = await fetch(`${w.base}/api/v1/analytics/event?${params}`, { method: 'GET', headers: { 'Content-Type': 'application/json' } });
+      const params = new URLSearchParams({
+        key: w.publicKey,
+        verb: 'viewed',
+        noun: 'product',
+        subject: 'user',
+        shopify_product_handle: 'product-2',
+        uuid,
+      });
+      const res = await fetch(`${w.base}/api/v1/analytics/event?${params}`, {
+        method: 'GET',
+        headers: { 'Content-Type': 'application/json' },
+      });
       expect(res.status).toBe(200);
       expect(await json(res)).toEqual({ data: 'Received' });
       const viewed = await get('/api/v1/products/viewed', `key=${w.publicKey}&uuid=${uuid}`);
@@ -93,7 +112,9 @@ describe.each(backends())('real storefront clients on $name', (backend) => {
     });
 
     it('reads shopify_variant_ids and shopify_customer_id', async () => {
-      const body = await json(await custom('limit=10&filter_oos=yes&context=default&shopify_variant_ids=12&shopify_customer_id=4242'));
+      const body = await json(
+        await custom('limit=10&filter_oos=yes&context=default&shopify_variant_ids=12&shopify_customer_id=4242'),
+      );
       expect(idsOf(body.metadata.input_products)).toEqual([1]);
       expect(idsOf(body.data)).toEqual([8, 9]);
     });
@@ -111,14 +132,18 @@ describe.each(backends())('real storefront clients on $name', (backend) => {
     // global_8.md, getWidgetProducts: key, limit, url and every id list, each possibly empty.
     it('reads empty id lists as absent', async () => {
       const url = encodeURIComponent('https://shop.example/products/tent');
-      const res = await custom(`limit=4&url=${url}&shopify_product_ids=1&shopify_variant_ids=&shopify_collection_ids=&shopify_order_ids=`);
+      const res = await custom(
+        `limit=4&url=${url}&shopify_product_ids=1&shopify_variant_ids=&shopify_collection_ids=&shopify_order_ids=`,
+      );
       expect(res.status).toBe(200);
       expect(idsOf((await json(res)).data)).toEqual([8, 9]);
     });
 
     // global_9.md: on the thank-you page the order's token, total (in cents) and counts are sent with shopify_order_ids.
     it('takes the products of shopify_order_ids as the input products', async () => {
-      const res = await custom(`limit=4&shopify_product_ids=&shopify_order_ids=${ORDER_ID}&cart_token=abc&cart_count=2&cart_line_count=2&cart_item_count=3`);
+      const res = await custom(
+        `limit=4&shopify_product_ids=&shopify_order_ids=${ORDER_ID}&cart_token=abc&cart_count=2&cart_line_count=2&cart_item_count=3`,
+      );
       const body = await json(res);
       expect(idsOf(body.metadata.input_products)).toEqual([3, 4]);
       expect(matched(body)).toEqual(['thank-you page']);
@@ -130,7 +155,10 @@ describe.each(backends())('real storefront clients on $name', (backend) => {
       [
         `cart_token=tok&cart_subtotal=${cents}&cart_count=${items.length}&cart_line_count=${items.length}&cart_item_count=${items.length}`,
         `cart[token]=tok&cart[subtotal]=${cents}&cart[line_count]=${items.length}&cart[item_count]=${items.length}`,
-        ...items.map(([p, v], i) => `cart[items][${i}][product_id]=${p}&cart[items][${i}][variant_id]=${v}&cart[items][${i}][quantity]=1`),
+        ...items.map(
+          ([p, v], i) =>
+            `cart[items][${i}][product_id]=${p}&cart[items][${i}][variant_id]=${v}&cart[items][${i}][quantity]=1`,
+        ),
         `cart[attributes]=${encodeURIComponent('{}')}&cart[notes]=`,
       ].join('&');
 
@@ -148,8 +176,12 @@ describe.each(backends())('real storefront clients on $name', (backend) => {
       expect(matched(await json(await custom('cart_subtotal=20.00')))).not.toContain('cart subtotal over 50');
       await w.t.admin('PATCH', '/admin/v1/shops/storefront', { settings: { cart_subtotal_unit: 'minor' } });
       try {
-        expect(matched(await json(await custom('cart_subtotal=5900&bust_cache=yes')))).toContain('cart subtotal over 50');
-        expect(matched(await json(await custom('cart_subtotal=2000&bust_cache=yes')))).not.toContain('cart subtotal over 50');
+        expect(matched(await json(await custom('cart_subtotal=5900&bust_cache=yes')))).toContain(
+          'cart subtotal over 50',
+        );
+        expect(matched(await json(await custom('cart_subtotal=2000&bust_cache=yes')))).not.toContain(
+          'cart subtotal over 50',
+        );
       } finally {
         await w.t.admin('PATCH', '/admin/v1/shops/storefront', { settings: { cart_subtotal_unit: 'major' } });
       }
@@ -202,11 +234,40 @@ describe.each(backends())('real storefront clients on $name', (backend) => {
     it('stores a batch of events, durable before the answer', async () => {
       const uuid = '0a0b0c0d-1111-4a4a-8888-123456789abc';
       const events = [
-        { subject: 'user', verb: 'viewed', noun: 'product', uuid, shopify_product_id: 6, event_time: Date.now() - 2000 },
-        { subject: 'user', verb: 'viewed', noun: 'product', uuid, defined_noun_id: 'product-4', event_time: Date.now() - 1000 },
-        { subject: 'user', verb: 'added-from', noun: 'widget', uuid, shopify_product_id: 8, shopify_variant_id: 81, widget_id: '55' },
+        {
+          subject: 'user',
+          verb: 'viewed',
+          noun: 'product',
+          uuid,
+          shopify_product_id: 6,
+          event_time: Date.now() - 2000,
+        },
+        {
+          subject: 'user',
+          verb: 'viewed',
+          noun: 'product',
+          uuid,
+          defined_noun_id: 'product-4',
+          event_time: Date.now() - 1000,
+        },
+        {
+          subject: 'user',
+          verb: 'added-from',
+          noun: 'widget',
+          uuid,
+          shopify_product_id: 8,
+          shopify_variant_id: 81,
+          widget_id: '55',
+        },
         { subject: 'user', verb: 'clicked-to-pdp-from', noun: 'widget', uuid, shopify_product_id: 9, widget_id: '55' },
-        ...Array.from({ length: 6 }, () => ({ subject: 'user', verb: 'viewed', noun: 'widget', uuid, widget_id: '55', meta: { page: 'cart' } })),
+        ...Array.from({ length: 6 }, () => ({
+          subject: 'user',
+          verb: 'viewed',
+          noun: 'widget',
+          uuid,
+          widget_id: '55',
+          meta: { page: 'cart' },
+        })),
       ];
       const res = await fetch(`${w.base}/api/v2/analytics/event/bulk`, {
         method: 'POST',
@@ -227,7 +288,8 @@ describe.each(backends())('real storefront clients on $name', (backend) => {
     });
 
     it('asks a shop that requires customer signatures for them in a batch too', async () => {
-      const secret = (await w.t.admin('GET', '/admin/v1/shops/storefront/signing-secret')).json().signing_secret as string;
+      const secret = (await w.t.admin('GET', '/admin/v1/shops/storefront/signing-secret')).json()
+        .signing_secret as string;
       const send = (event: object) =>
         fetch(`${w.base}/api/v2/analytics/event/bulk?key=${w.publicKey}`, {
           method: 'POST',
@@ -237,7 +299,9 @@ describe.each(backends())('real storefront clients on $name', (backend) => {
       await w.t.admin('PATCH', '/admin/v1/shops/storefront', { settings: { require_customer_signature: true } });
       try {
         expect((await send({ shopify_customer_id: 4243 })).status).toBe(403);
-        expect((await send({ shopify_customer_id: 4243, customer_sig: customerSignature(secret, 4243) })).status).toBe(200);
+        expect((await send({ shopify_customer_id: 4243, customer_sig: customerSignature(secret, 4243) })).status).toBe(
+          200,
+        );
       } finally {
         await w.t.admin('PATCH', '/admin/v1/shops/storefront', { settings: { require_customer_signature: false } });
       }
@@ -250,7 +314,13 @@ describe.each(backends())('real storefront clients on $name', (backend) => {
           headers: { 'X-Rebuy-User-Token': w.publicKey, 'Content-Type': 'application/json' },
           body: JSON.stringify(body),
         });
-      const event = { subject: 'user', verb: 'viewed', noun: 'product', uuid: '0a0b0c0d-1111-4a4a-8888-123456789abc', shopify_product_id: 1 };
+      const event = {
+        subject: 'user',
+        verb: 'viewed',
+        noun: 'product',
+        uuid: '0a0b0c0d-1111-4a4a-8888-123456789abc',
+        shopify_product_id: 1,
+      };
       expect((await send(Array.from({ length: 11 }, () => event))).status).toBe(400);
       expect((await send({ events: [event] })).status).toBe(400);
     });

@@ -49,7 +49,9 @@ export async function startWorld(backend: Backend): Promise<World> {
     const res = await t.admin('PUT', `/admin/v1/shops/${HANDLE}/${path}`, body);
     if (res.statusCode !== 200) throw new Error(`${path}: ${res.body}`);
   };
-  const rated = (id: number) => [{ id: id * 10 + 8, namespace: 'reviews', key: 'avg_rating', value: '4.5', value_type: 'string' }];
+  const rated = (id: number) => [
+    { id: id * 10 + 8, namespace: 'reviews', key: 'avg_rating', value: '4.5', value_type: 'string' },
+  ];
   await put(
     'products',
     [1, 2, 3, 4, 5, 6, 7, 8, 9].map((id) => productInput(id, { metafields: rated(id) })),

@@ -18,7 +18,10 @@ describe('intake hardening over real HTTP', () => {
   const admin = (method: string, path: string, body?: unknown, bearer?: string) =>
     fetch(`${base}${path}`, {
       method,
-      headers: { authorization: `Bearer ${bearer ?? t.config.adminToken}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      headers: {
+        authorization: `Bearer ${bearer ?? t.config.adminToken}`,
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+      },
       ...(body !== undefined ? { body: typeof body === 'string' ? body : JSON.stringify(body) } : {}),
     });
 
@@ -47,7 +50,9 @@ describe('intake hardening over real HTTP', () => {
   it('answers cross-origin only on the storefront routes: not on billing, admin or webhooks', async () => {
     const origin = { origin: 'https://evil.example' };
     const allowed = async (path: string, method = 'GET') =>
-      (await fetch(`${base}${path}`, { method, headers: { ...origin, 'access-control-request-method': 'POST' } })).headers.get('access-control-allow-origin');
+      (
+        await fetch(`${base}${path}`, { method, headers: { ...origin, 'access-control-request-method': 'POST' } })
+      ).headers.get('access-control-allow-origin');
     expect(await allowed(`/api/v1/products/static?key=${shop.public}&ids=1`)).toBe('*');
     expect(await allowed('/api/v1/analytics/track', 'OPTIONS')).toBe('*');
     expect(await allowed(`/api/v1/billing/reactivate?key=${shop.private}&billing_customer_id=1`)).toBeNull();
@@ -70,7 +75,15 @@ describe('intake hardening over real HTTP', () => {
     await fetch(`${base}/api/v1/products/static?${query}`);
     const text = logs.join('');
     expect(text).toContain('/api/v1/products/static');
-    for (const secret of [shop.public, 'deadbeefcafe', 'tok-secret-1', 'tok-secret-2', 'tok-secret-3', 'ada%40example.com', 'ada@example.com'])
+    for (const secret of [
+      shop.public,
+      'deadbeefcafe',
+      'tok-secret-1',
+      'tok-secret-2',
+      'tok-secret-3',
+      'ada%40example.com',
+      'ada@example.com',
+    ])
       expect(text).not.toContain(secret);
   });
 
@@ -86,15 +99,23 @@ describe('intake hardening over real HTTP', () => {
 
   it('revokes by the whole key or a prefix of 16+ characters naming one live key; never by a short shared prefix', async () => {
     const victim = await t.createShop('revoke-me');
-    expect((await admin('POST', '/admin/v1/shops/revoke-me/keys/revoke', { key_prefix: victim.public.slice(0, 11) })).status).toBe(422);
-    expect((await admin('POST', '/admin/v1/shops/revoke-me/keys/revoke', { key_prefix: 'rb_pub_zzzzzzzzzzzz' })).status).toBe(400);
+    expect(
+      (await admin('POST', '/admin/v1/shops/revoke-me/keys/revoke', { key_prefix: victim.public.slice(0, 11) })).status,
+    ).toBe(422);
+    expect(
+      (await admin('POST', '/admin/v1/shops/revoke-me/keys/revoke', { key_prefix: 'rb_pub_zzzzzzzzzzzz' })).status,
+    ).toBe(400);
     const res = await admin('POST', '/admin/v1/shops/revoke-me/keys/revoke', { key_prefix: victim.public });
     expect(await res.json()).toEqual({ revoked: 1 });
     expect((await fetch(`${base}/api/v1/products/static?key=${victim.public}&ids=1`)).status).toBe(401);
-    const listed = (await (await admin('GET', '/admin/v1/shops/revoke-me/keys')).json()) as { data: { kind: string; state: string; key_prefix: string }[] };
+    const listed = (await (await admin('GET', '/admin/v1/shops/revoke-me/keys')).json()) as {
+      data: { kind: string; state: string; key_prefix: string }[];
+    };
     const priv = listed.data.find((k) => k.kind === 'private' && k.state === 'current')!;
     expect(priv.key_prefix.length).toBeGreaterThanOrEqual(16);
-    expect(await (await admin('POST', '/admin/v1/shops/revoke-me/keys/revoke', { key_prefix: priv.key_prefix })).json()).toEqual({ revoked: 1 });
+    expect(
+      await (await admin('POST', '/admin/v1/shops/revoke-me/keys/revoke', { key_prefix: priv.key_prefix })).json(),
+    ).toEqual({ revoked: 1 });
   });
 
   it('refuses to rotate with a key in its grace period', async () => {
@@ -108,9 +129,12 @@ describe('intake hardening over real HTTP', () => {
 
   it('acknowledges an event for an unknown product handle and counts it for no product', async () => {
     const event = (handle: string) =>
-      fetch(`${base}/api/v1/analytics/event?key=${shop.public}&subject=user&verb=viewed&noun=product&shop_product_handle=${handle}&uuid=${U}`, {
-        method: 'POST',
-      });
+      fetch(
+        `${base}/api/v1/analytics/event?key=${shop.public}&subject=user&verb=viewed&noun=product&shop_product_handle=${handle}&uuid=${U}`,
+        {
+          method: 'POST',
+        },
+      );
     expect((await event('no-such-product')).status).toBe(200);
     expect((await event('product-1')).status).toBe(200);
     await t.services.eventWriter.flush();

@@ -13,7 +13,12 @@ describe.each(backends())('forged tracking on $name', (backend) => {
   let t: TestApp;
   let base: string;
   let key: string;
-  const call = async (method: string, path: string, body?: unknown, bearer?: string): Promise<{ status: number; json: Json }> => {
+  const call = async (
+    method: string,
+    path: string,
+    body?: unknown,
+    bearer?: string,
+  ): Promise<{ status: number; json: Json }> => {
     const res = await fetch(`${base}${path}`, {
       method,
       headers: {
@@ -26,7 +31,8 @@ describe.each(backends())('forged tracking on $name', (backend) => {
   };
   const admin = (method: string, path: string, body?: unknown) => call(method, path, body, t.config.adminToken!);
   const track = (events: unknown[], apiKey = key) => call('POST', `/api/v1/analytics/track?key=${apiKey}`, { events });
-  const sourceOf = async (visitor: string) => (await call('GET', `/api/v1/custom/id/1?key=${key}&uuid=${visitor}`)).json.metadata.source as string;
+  const sourceOf = async (visitor: string) =>
+    (await call('GET', `/api/v1/custom/id/1?key=${key}&uuid=${visitor}`)).json.metadata.source as string;
   const arms = async () => (await admin('GET', '/admin/v1/shops/forge/experiments/1/results')).json.arms as Json[];
   const lists = async () => (await admin('GET', '/admin/v1/shops/forge/attribution?days=3')).json.lists as Json[];
 
@@ -62,7 +68,10 @@ describe.each(backends())('forged tracking on $name', (backend) => {
   it('counts 50 identical clicks, and a batch of 100 more, once; acknowledging each', async () => {
     const click = { type: 'click', uuid: uuid(1), source: 'list:trending_products', product_id: 2 };
     for (let i = 0; i < 50; i++) {
-      const res = await call('POST', `/api/v1/analytics/track?key=${key}&type=click&uuid=${uuid(1)}&source=list:trending_products&product_id=2`);
+      const res = await call(
+        'POST',
+        `/api/v1/analytics/track?key=${key}&type=click&uuid=${uuid(1)}&source=list:trending_products&product_id=2`,
+      );
       expect(res.json).toEqual({ data: 'Received', accepted: 1 });
     }
     expect((await track(Array.from({ length: 100 }, () => click))).json).toEqual({ data: 'Received', accepted: 100 });
@@ -73,7 +82,10 @@ describe.each(backends())('forged tracking on $name', (backend) => {
       { ...click, uuid: uuid(2) },
       { ...click, type: 'impression' },
     ]);
-    expect((await lists()).find((l: Json) => l.list === 'trending_products')).toMatchObject({ clicks: 3, impressions: 1 });
+    expect((await lists()).find((l: Json) => l.list === 'trending_products')).toMatchObject({
+      clicks: 3,
+      impressions: 1,
+    });
   });
 
   it("counts an arm's events only for the visitors that arm served", async () => {
@@ -92,12 +104,16 @@ describe.each(backends())('forged tracking on $name', (backend) => {
     }));
     for (let i = 0; i < forged.length; i += 100) expect((await track(forged.slice(i, i + 100))).status).toBe(200);
     expect((await arms())[1]).toMatchObject({ clicks: 0 });
-    expect((await track(bVisitors.map((v) => ({ type: 'click', uuid: v, source: bSource, product_id: 3 })))).status).toBe(200);
+    expect(
+      (await track(bVisitors.map((v) => ({ type: 'click', uuid: v, source: bSource, product_id: 3 })))).status,
+    ).toBe(200);
     expect((await arms())[1]).toMatchObject({ clicks: bVisitors.length });
   });
 
   it('checks customer signatures in the batch form as in the single form', async () => {
-    expect((await admin('PATCH', '/admin/v1/shops/forge', { settings: { require_customer_signature: true } })).status).toBe(200);
+    expect(
+      (await admin('PATCH', '/admin/v1/shops/forge', { settings: { require_customer_signature: true } })).status,
+    ).toBe(200);
     const secret = (await admin('GET', '/admin/v1/shops/forge/signing-secret')).json.signing_secret as string;
     const sig = createHmac('sha256', secret).update('77').digest('hex');
     const event = { type: 'click', shop_customer_id: 77, source: 'list:trending_products', product_id: 4 };
@@ -108,16 +124,29 @@ describe.each(backends())('forged tracking on $name', (backend) => {
     expect(unsigned.json.error).toContain('events[1]');
     expect((await track([{ ...event, customer_sig: 'ab'.repeat(32) }])).status).toBe(403);
     expect((await track([{ ...event, customer_sig: sig }])).status).toBe(200);
-    expect((await call('POST', `/api/v1/analytics/track?key=${key}&type=click&shop_customer_id=77&product_id=4&customer_sig=${sig}`)).status).toBe(200);
-    expect((await admin('PATCH', '/admin/v1/shops/forge', { settings: { require_customer_signature: false } })).status).toBe(200);
+    expect(
+      (
+        await call(
+          'POST',
+          `/api/v1/analytics/track?key=${key}&type=click&shop_customer_id=77&product_id=4&customer_sig=${sig}`,
+        )
+      ).status,
+    ).toBe(200);
+    expect(
+      (await admin('PATCH', '/admin/v1/shops/forge', { settings: { require_customer_signature: false } })).status,
+    ).toBe(200);
   });
 
   it('limits track requests per client address', async () => {
-    expect((await admin('PATCH', '/admin/v1/shops/forge', { settings: { rate_limit_public_per_minute: 3 } })).status).toBe(200);
+    expect(
+      (await admin('PATCH', '/admin/v1/shops/forge', { settings: { rate_limit_public_per_minute: 3 } })).status,
+    ).toBe(200);
     const statuses: number[] = [];
     for (let i = 0; i < 5; i++) statuses.push((await track([{ type: 'impression', uuid: uuid(300 + i) }])).status);
     // This address has sent more than 3 this minute already: every one is refused.
     expect(statuses).toEqual([429, 429, 429, 429, 429]);
-    expect((await admin('PATCH', '/admin/v1/shops/forge', { settings: { rate_limit_public_per_minute: 1000 } })).status).toBe(200);
+    expect(
+      (await admin('PATCH', '/admin/v1/shops/forge', { settings: { rate_limit_public_per_minute: 1000 } })).status,
+    ).toBe(200);
   });
 });

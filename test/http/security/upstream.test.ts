@@ -61,11 +61,16 @@ describe('upstream calls cannot be turned against the platform (over real HTTP)'
       headers: { authorization: `Bearer ${t.config.adminToken}`, 'content-type': 'application/json' },
       ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
     });
-  const reactivation = () => fetch(`${base}/api/v1/billing/reactivate?key=${key}&billing_customer_id=100&request_type=live`);
+  const reactivation = () =>
+    fetch(`${base}/api/v1/billing/reactivate?key=${key}&billing_customer_id=100&request_type=live`);
 
   beforeAll(async () => {
     fake = seedFakeProvider(await new FakeBillingProvider().start());
-    t = await startApp(backend!, { REBOUND_SECRET_KEY: TEST_SECRET_KEY, REBOUND_ALLOW_PRIVATE_UPSTREAMS: 'true', REBOUND_BILLING_TIMEOUT_MS: '800' });
+    t = await startApp(backend!, {
+      REBOUND_SECRET_KEY: TEST_SECRET_KEY,
+      REBOUND_ALLOW_PRIVATE_UPSTREAMS: 'true',
+      REBOUND_BILLING_TIMEOUT_MS: '800',
+    });
     base = await t.app.listen({ port: 0, host: '127.0.0.1' });
     key = (await seedBilling(t, 'victim')).private;
   });
@@ -78,15 +83,24 @@ describe('upstream calls cannot be turned against the platform (over real HTTP)'
   it('never sends a stored token to another origin: moving base_url without api_token is a 422 naming api_token', async () => {
     await switchToRemoteProvider(t, 'victim', fake);
     const attacker = await hostileServer((_req, res) => res.end('{}'));
-    const moved = await admin('PUT', '/admin/v1/shops/victim/billing/provider', { type: 'remote', base_url: attacker.url });
+    const moved = await admin('PUT', '/admin/v1/shops/victim/billing/provider', {
+      type: 'remote',
+      base_url: attacker.url,
+    });
     expect(moved.status).toBe(422);
     expect(((await moved.json()) as { field: string }).field).toBe('api_token');
     expect((await reactivation()).status).toBe(200);
     expect(attacker.seen).toEqual([]);
     // With a token of its own the move is allowed, and only that token travels there.
-    expect((await admin('PUT', '/admin/v1/shops/victim/billing/provider', { type: 'remote', base_url: attacker.url, api_token: 'their-own' })).status).toBe(
-      200,
-    );
+    expect(
+      (
+        await admin('PUT', '/admin/v1/shops/victim/billing/provider', {
+          type: 'remote',
+          base_url: attacker.url,
+          api_token: 'their-own',
+        })
+      ).status,
+    ).toBe(200);
     await reactivation();
     expect(attacker.seen.map((s) => s.token)).toEqual(expect.arrayContaining(['their-own']));
     expect(attacker.seen.every((s) => s.token === 'their-own')).toBe(true);
@@ -95,7 +109,15 @@ describe('upstream calls cannot be turned against the platform (over real HTTP)'
 
   it('ends a 60 MB answer at the 2 MB cap as a 502, without retrying', async () => {
     const hostile = await hostileServer((_req, res) => flood(res, 60));
-    expect((await admin('PUT', '/admin/v1/shops/victim/billing/provider', { type: 'remote', base_url: hostile.url, api_token: 'x' })).status).toBe(200);
+    expect(
+      (
+        await admin('PUT', '/admin/v1/shops/victim/billing/provider', {
+          type: 'remote',
+          base_url: hostile.url,
+          api_token: 'x',
+        })
+      ).status,
+    ).toBe(200);
     const res = await reactivation();
     expect(res.status).toBe(502);
     expect(hostile.seen).toHaveLength(1);
@@ -112,7 +134,15 @@ describe('upstream calls cannot be turned against the platform (over real HTTP)'
       res.writeHead(200, { 'content-type': 'application/json' });
       res.write('{"customer": {"id": 100,');
     });
-    expect((await admin('PUT', '/admin/v1/shops/victim/billing/provider', { type: 'remote', base_url: hostile.url, api_token: 'x' })).status).toBe(200);
+    expect(
+      (
+        await admin('PUT', '/admin/v1/shops/victim/billing/provider', {
+          type: 'remote',
+          base_url: hostile.url,
+          api_token: 'x',
+        })
+      ).status,
+    ).toBe(200);
     const res = await reactivation();
     expect(res.status).toBe(502);
     expect(hostile.seen).toHaveLength(1);
@@ -124,7 +154,15 @@ describe('upstream calls cannot be turned against the platform (over real HTTP)'
       res.writeHead(422, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ errors: SECRET_TEXT, error: SECRET_TEXT }));
     });
-    expect((await admin('PUT', '/admin/v1/shops/victim/billing/provider', { type: 'remote', base_url: hostile.url, api_token: 'x' })).status).toBe(200);
+    expect(
+      (
+        await admin('PUT', '/admin/v1/shops/victim/billing/provider', {
+          type: 'remote',
+          base_url: hostile.url,
+          api_token: 'x',
+        })
+      ).status,
+    ).toBe(200);
     const res = await reactivation();
     expect(res.status).toBe(502);
     const text = await res.text();
@@ -168,7 +206,9 @@ describe('upstream addresses (production rules, over real HTTP)', () => {
     });
     await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
     const port = (listener.address() as AddressInfo).port;
-    expect((await put({ type: 'remote', base_url: `https://later.rebound.test:${port}`, api_token: 'x' })).status).toBe(200);
+    expect((await put({ type: 'remote', base_url: `https://later.rebound.test:${port}`, api_token: 'x' })).status).toBe(
+      200,
+    );
     resolver.later = '127.0.0.1';
     const res = await fetch(`${base}/api/v1/billing/reactivate?key=${key}&billing_customer_id=100&request_type=live`);
     expect(res.status).toBe(502);

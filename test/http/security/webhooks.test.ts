@@ -43,7 +43,10 @@ describe.each(backends())('replayed webhooks on $name', (backend) => {
     t = await startApp(backend);
     base = await t.app.listen({ port: 0, host: '127.0.0.1' });
     shopId = (await seedBilling(t, 'replay')).id;
-    await t.admin('PATCH', '/admin/v1/shops/replay', { billing_webhook_secret: BILLING_SECRET, webhook_secret: SHOP_SECRET });
+    await t.admin('PATCH', '/admin/v1/shops/replay', {
+      billing_webhook_secret: BILLING_SECRET,
+      webhook_secret: SHOP_SECRET,
+    });
   });
   afterAll(() => t.close().then(() => backend.cleanup()));
 
@@ -60,32 +63,59 @@ describe.each(backends())('replayed webhooks on $name', (backend) => {
   });
 
   it('answers a delivery fired more than 24 hours ago with 200 and does not apply it', async () => {
-    const old = JSON.stringify({ ...productInput(1, { title: 'From last week' }), updated_at: new Date().toISOString() });
+    const old = JSON.stringify({
+      ...productInput(1, { title: 'From last week' }),
+      updated_at: new Date().toISOString(),
+    });
     const stale = new Date(Date.now() - 25 * 3600 * 1000).toISOString();
-    expect(await deliver('products/update', old, { 'x-shopify-triggered-at': stale })).toEqual({ status: 200, data: 'ignored' });
+    expect(await deliver('products/update', old, { 'x-shopify-triggered-at': stale })).toEqual({
+      status: 200,
+      data: 'ignored',
+    });
     await settled();
     expect((await product(1))?.title).toBe('Renamed');
     const fresh = new Date(Date.now() - 60_000).toISOString();
-    expect(await deliver('products/update', old, { 'x-shopify-triggered-at': fresh })).toEqual({ status: 200, data: 'queued' });
+    expect(await deliver('products/update', old, { 'x-shopify-triggered-at': fresh })).toEqual({
+      status: 200,
+      data: 'queued',
+    });
   });
 
   it('deduplicates by X-Shopify-Event-Id as well as by webhook id', async () => {
     const raw = JSON.stringify({ id: 999_001 });
-    expect(await deliver('products/delete', raw, { 'x-shopify-event-id': 'event-1' })).toEqual({ status: 200, data: 'queued' });
-    expect(await deliver('products/delete', raw, { 'x-shopify-event-id': 'event-1' })).toEqual({ status: 200, data: 'duplicate' });
-    expect(await deliver('products/delete', raw, { 'x-shopify-event-id': 'event-2' })).toEqual({ status: 200, data: 'queued' });
+    expect(await deliver('products/delete', raw, { 'x-shopify-event-id': 'event-1' })).toEqual({
+      status: 200,
+      data: 'queued',
+    });
+    expect(await deliver('products/delete', raw, { 'x-shopify-event-id': 'event-1' })).toEqual({
+      status: 200,
+      data: 'duplicate',
+    });
+    expect(await deliver('products/delete', raw, { 'x-shopify-event-id': 'event-2' })).toEqual({
+      status: 200,
+      data: 'queued',
+    });
   });
 
   it('checks the signature on the raw bytes before parsing: a forged body that is not JSON is a 401', async () => {
     const res = await fetch(`${base}/webhooks/shop/replay`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-shopify-hmac-sha256': 'AAAA', 'x-shopify-topic': 'products/update', 'x-shopify-webhook-id': 'x' },
+      headers: {
+        'content-type': 'application/json',
+        'x-shopify-hmac-sha256': 'AAAA',
+        'x-shopify-topic': 'products/update',
+        'x-shopify-webhook-id': 'x',
+      },
       body: '{"id": ',
     });
     expect(res.status).toBe(401);
     const billing = await fetch(`${base}/webhooks/billing/replay`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-recharge-hmac-sha256': 'beef', 'x-recharge-topic': 'subscription/updated' },
+      headers: {
+        'content-type': 'application/json',
+        'x-recharge-hmac-sha256': 'beef',
+        'x-recharge-topic': 'subscription/updated',
+      },
       body: '{"subscription": ',
     });
     expect(billing.status).toBe(401);
@@ -116,7 +146,11 @@ describe.each(backends())('replayed webhooks on $name', (backend) => {
       (await (
         await fetch(`${base}/webhooks/billing/replay`, {
           method: 'POST',
-          headers: { 'content-type': 'application/json', 'x-recharge-hmac-sha256': legacy(raw), 'x-recharge-topic': topic },
+          headers: {
+            'content-type': 'application/json',
+            'x-recharge-hmac-sha256': legacy(raw),
+            'x-recharge-topic': topic,
+          },
           body: raw,
         })
       ).json()) as { data: string };
@@ -128,7 +162,11 @@ describe.each(backends())('replayed webhooks on $name', (backend) => {
   it('limits deliveries per shop, before any signature is computed', async () => {
     let limited = 0;
     const unsigned = () =>
-      fetch(`${base}/webhooks/shop/flooded`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }).then((r) => {
+      fetch(`${base}/webhooks/shop/flooded`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      }).then((r) => {
         if (r.status === 429) limited++;
         return r.arrayBuffer();
       });

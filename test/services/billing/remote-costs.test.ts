@@ -32,12 +32,21 @@ describe('calls a remote provider receives per operation', () => {
   const calls = () => fake.received.map((r) => `${r.method} ${r.path.split('?')[0]}`);
   const post = (link: string) => {
     const url = new URL(link);
-    return t.app.inject({ method: 'POST', url: `${url.pathname}${url.search}`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: '' });
+    return t.app.inject({
+      method: 'POST',
+      url: `${url.pathname}${url.search}`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: '',
+    });
   };
-  const onetime = (query: string) => t.app.inject({ method: 'POST', url: `/api/v1/billing/onetime?key=${key}&${query}` });
+  const onetime = (query: string) =>
+    t.app.inject({ method: 'POST', url: `/api/v1/billing/onetime?key=${key}&${query}` });
 
   it('a reactivation context: the customer and their subscriptions, then nothing while cached', async () => {
-    const context = () => t.app.inject(`/api/v1/billing/reactivate?key=${key}&billing_customer_id=100&request_type=live&billing_discount_code=BACK10`);
+    const context = () =>
+      t.app.inject(
+        `/api/v1/billing/reactivate?key=${key}&billing_customer_id=100&request_type=live&billing_discount_code=BACK10`,
+      );
     expect((await context()).statusCode).toBe(200);
     expect(calls()).toEqual(['GET /customers/100', 'GET /subscriptions']);
     fake.received.length = 0;
@@ -62,8 +71,14 @@ describe('calls a remote provider receives per operation', () => {
     expect((await onetime('address_id=500&shop_variant_id=21')).statusCode).toBe(201);
     expect(calls()).toEqual(['GET /addresses/500', 'GET /charges', 'POST /onetimes']);
     fake.received.length = 0;
-    expect((await onetime('address_id=500&shop_variant_id=11&charge_now=yes&next_charge_scheduled_at=today')).statusCode).toBe(201);
-    expect(calls()).toEqual(['POST /onetimes', 'GET /charges', expect.stringMatching(/^POST \/charges\/\d+\/process$/)]);
+    expect(
+      (await onetime('address_id=500&shop_variant_id=11&charge_now=yes&next_charge_scheduled_at=today')).statusCode,
+    ).toBe(201);
+    expect(calls()).toEqual([
+      'POST /onetimes',
+      'GET /charges',
+      expect.stringMatching(/^POST \/charges\/\d+\/process$/),
+    ]);
     fake.received.length = 0;
     expect((await onetime('charge_id=7000&shop_variant_id=11&next_charge_scheduled_at=tomorrow')).statusCode).toBe(201);
     expect(calls()).toEqual(['GET /charges/7000', 'POST /onetimes']); // address 500 is still cached

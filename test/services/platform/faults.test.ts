@@ -16,8 +16,15 @@ describe.each(backends())('platform sync under throttling and faults on $name', 
   afterEach(() => fake?.stop());
 
   /** A fresh shop connected to a fresh fake; answers the finished sync. */
-  async function syncWith(options: FakePlatformOptions, before: (fake: FakePlatform) => void = () => undefined, body: Record<string, unknown> = {}) {
-    fake = await new FakePlatform({ shape: { products: 6, collections: 2, customers: 3, orders: 5 }, ...options }).start();
+  async function syncWith(
+    options: FakePlatformOptions,
+    before: (fake: FakePlatform) => void = () => undefined,
+    body: Record<string, unknown> = {},
+  ) {
+    fake = await new FakePlatform({
+      shape: { products: 6, collections: 2, customers: 3, orders: 5 },
+      ...options,
+    }).start();
     before(fake);
     const handle = `faults-${++shop}`;
     await t.createShop(handle);
@@ -29,7 +36,10 @@ describe.each(backends())('platform sync under throttling and faults on $name', 
 
   it('waits while the bucket holds fewer points than the next query costs, so it is never throttled', async () => {
     const { platform } = await syncWith({ maximumAvailable: 50, restoreRate: 200, queryCost: 20 });
-    expect(platform.sync).toMatchObject({ phase: 'done', counts: { products: 6, collections: 2, customers: 3, orders: 5 } });
+    expect(platform.sync).toMatchObject({
+      phase: 'done',
+      counts: { products: 6, collections: 2, customers: 3, orders: 5 },
+    });
     expect(fake.stats.requests).toBeGreaterThan(10);
     expect(fake.stats.throttled).toBe(0);
   });

@@ -150,14 +150,17 @@ describe('upstream client', () => {
   it('holds a lane to its slots: a call waiting behind a stalled one ends at its own deadline, unsent', async () => {
     const client = createUpstreamClient({ allowPrivate: true, perLane: 1 });
     const stalled = client.call({ url: `${base}/never`, deadlineMs: 2000, lane: 'shop:1' }).catch((e: unknown) => e);
-    const waiting = await client.call({ url: `${base}/lines`, deadlineMs: 200, lane: 'shop:1' }).catch((e: unknown) => e);
+    const waiting = await client
+      .call({ url: `${base}/lines`, deadlineMs: 200, lane: 'shop:1' })
+      .catch((e: unknown) => e);
     expect(waiting).toMatchObject({ reason: 'deadline', sent: false });
     // Another lane is not held up.
     expect((await client.call({ url: `${base}/lines`, deadlineMs: 2000, lane: 'shop:2' })).status).toBe(200);
     expect(await stalled).toMatchObject({ reason: 'deadline', answered: true });
     expect((await client.call({ url: `${base}/lines`, deadlineMs: 2000, lane: 'shop:1' })).status).toBe(200);
     // A finished answer gives its slot back too: calls one after another never wait.
-    for (let i = 0; i < 3; i++) expect((await client.call({ url: `${base}/lines`, deadlineMs: 500, lane: 'shop:3' })).status).toBe(200);
+    for (let i = 0; i < 3; i++)
+      expect((await client.call({ url: `${base}/lines`, deadlineMs: 500, lane: 'shop:3' })).status).toBe(200);
     const opened = await client.open({ url: `${base}/lines`, deadlineMs: 500, lane: 'shop:3' });
     for await (const _ of opened.lines(100)) break;
     expect((await client.call({ url: `${base}/lines`, deadlineMs: 500, lane: 'shop:3' })).status).toBe(200);
@@ -167,11 +170,13 @@ describe('upstream client', () => {
   it('hands a JSONL answer over line by line, and stops at a line over its cap', async () => {
     const client = createUpstreamClient({ allowPrivate: true });
     const lines: string[] = [];
-    for await (const line of (await client.open({ url: `${base}/lines`, deadlineMs: 5000 })).lines(100)) lines.push(line);
+    for await (const line of (await client.open({ url: `${base}/lines`, deadlineMs: 5000 })).lines(100))
+      lines.push(line);
     expect(lines).toEqual(['{"a":1}', '{"b":"é"}', '{"c":3}']);
     const seen: string[] = [];
     const failure = await (async () => {
-      for await (const line of (await client.open({ url: `${base}/long-line`, deadlineMs: 5000 })).lines(1000)) seen.push(line);
+      for await (const line of (await client.open({ url: `${base}/long-line`, deadlineMs: 5000 })).lines(1000))
+        seen.push(line);
     })().catch((e: unknown) => e);
     expect(seen).toEqual(['{"a":1}']);
     expect((failure as UpstreamError).reason).toBe('too_large');
@@ -187,12 +192,18 @@ describe('upstream client', () => {
     await new Promise<void>((resolve) => tcp.listen(0, '127.0.0.1', resolve));
     const port = (tcp.address() as AddressInfo).port;
     const client = createUpstreamClient({ allowPrivate: false, lookup: toLoopback });
-    for (const url of [`https://127.0.0.1:${port}/`, `https://0x7f000001:${port}/`, `https://rebound-rebind.test:${port}/`]) {
+    for (const url of [
+      `https://127.0.0.1:${port}/`,
+      `https://0x7f000001:${port}/`,
+      `https://rebound-rebind.test:${port}/`,
+    ]) {
       const failure = await client.call({ url, deadlineMs: 5000 }).catch((e: unknown) => e);
       expect((failure as UpstreamError).reason, url).toBe('address');
       expect((failure as UpstreamError).sent).toBe(false);
     }
-    await expect(client.checkResolves(`https://rebound-rebind.test:${port}`, 'base_url')).rejects.toMatchObject({ problems: [{ path: 'base_url' }] });
+    await expect(client.checkResolves(`https://rebound-rebind.test:${port}`, 'base_url')).rejects.toMatchObject({
+      problems: [{ path: 'base_url' }],
+    });
     expect(connections).toBe(0);
     await client.close();
     await new Promise((resolve) => tcp.close(resolve));

@@ -31,7 +31,12 @@ function compare(operator: string, actual: number, a: number, b: number): boolea
 }
 
 /** cart_subtotal compares money exactly (decimal units); the counts compare whole numbers. */
-function cartCondition(type: string, label: string, read: (r: RuleRequest) => number | null, money: boolean): ConditionSpec {
+function cartCondition(
+  type: string,
+  label: string,
+  read: (r: RuleRequest) => number | null,
+  money: boolean,
+): ConditionSpec {
   return {
     type,
     label,
@@ -49,7 +54,9 @@ function cartCondition(type: string, label: string, read: (r: RuleRequest) => nu
         problems.push({
           path: `${path}.value`,
           message:
-            op.code === 'between' ? `needs "min,max" (${money ? 'decimal amounts' : 'whole numbers'})` : `needs a ${money ? 'decimal amount' : 'whole number'}`,
+            op.code === 'between'
+              ? `needs "min,max" (${money ? 'decimal amounts' : 'whole numbers'})`
+              : `needs a ${money ? 'decimal amount' : 'whole number'}`,
         });
         return null;
       }

@@ -13,7 +13,10 @@ export const customerCondition: ConditionSpec = {
     const op = operatorOf(this, condition, path, problems);
     if (!op) return null;
     // The one condition about absence itself: a guest is a request without a customer id.
-    return (request) => ({ result: (request.customerId !== null) === (op.code === 'is_logged_in'), observed: request.customerId });
+    return (request) => ({
+      result: (request.customerId !== null) === (op.code === 'is_logged_in'),
+      observed: request.customerId,
+    });
   },
 };
 
@@ -56,7 +59,10 @@ export const customerPurchasedCondition: ConditionSpec = {
       if (request.customerId === null) return ABSENT;
       const bought = world.customerPurchased(request.customerId);
       if (bought === null) return ABSENT;
-      return { result: setTest(op.code, refs, (ref) => bought.has(ref.product_id)), observed: [...bought.keys()].slice(0, 50) };
+      return {
+        result: setTest(op.code, refs, (ref) => bought.has(ref.product_id)),
+        observed: [...bought.keys()].slice(0, 50),
+      };
     };
   },
 };

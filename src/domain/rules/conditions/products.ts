@@ -1,5 +1,15 @@
 import type { Condition, InputProduct, ProductRef } from '../types.js';
-import { ABSENT, idsOf, operatorOf, regexOf, setTest, splitList, type ConditionSpec, type OperatorSpec, type Problem } from './shared.js';
+import {
+  ABSENT,
+  idsOf,
+  operatorOf,
+  regexOf,
+  setTest,
+  splitList,
+  type ConditionSpec,
+  type OperatorSpec,
+  type Problem,
+} from './shared.js';
 
 const SET_OPS: OperatorSpec[] = [
   { code: 'contains_any', label: 'contains any of', value: 'products' },
@@ -7,7 +17,11 @@ const SET_OPS: OperatorSpec[] = [
   { code: 'does_not_contain_any', label: 'contains none of', value: 'products' },
 ];
 
-export function productRefsOf(condition: { products?: ProductRef[] }, path: string, problems: Problem[]): ProductRef[] | null {
+export function productRefsOf(
+  condition: { products?: ProductRef[] },
+  path: string,
+  problems: Problem[],
+): ProductRef[] | null {
   if (!condition.products || condition.products.length === 0) {
     problems.push({ path: `${path}.products`, message: 'needs at least one product' });
     return null;
@@ -34,7 +48,10 @@ export const productCondition: ConditionSpec = {
     if (!op || !refs) return null;
     return (request, world) => {
       if (request.productIds === null && request.variantIds === null) return ABSENT;
-      return { result: setTest(op.code, refs, (ref) => refMatches(ref, world.inputProducts)), observed: world.inputProducts.map((p) => p.id) };
+      return {
+        result: setTest(op.code, refs, (ref) => refMatches(ref, world.inputProducts)),
+        observed: world.inputProducts.map((p) => p.id),
+      };
     };
   },
 };
@@ -81,7 +98,11 @@ function attributeCondition(type: string, label: string, read: (p: InputProduct)
           if (request.productIds === null && request.variantIds === null) return ABSENT;
           const values = [...new Set(world.inputProducts.flatMap(read))];
           const matched = values.filter((v) => regex.test(v));
-          return { result: matched.length > 0, observed: values, ...(type === 'product_tag' ? { matchedTags: matched } : {}) };
+          return {
+            result: matched.length > 0,
+            observed: values,
+            ...(type === 'product_tag' ? { matchedTags: matched } : {}),
+          };
         };
       }
       const wanted = splitList(condition.value).map((v) => v.toLowerCase());
@@ -94,9 +115,13 @@ function attributeCondition(type: string, label: string, read: (p: InputProduct)
         const values = [...new Set(world.inputProducts.flatMap(read))];
         const lower = new Map(values.map((v) => [v.toLowerCase(), v]));
         const result =
-          op.code === 'equals' ? lower.size === new Set(wanted).size && wanted.every((w) => lower.has(w)) : setTest(op.code, wanted, (w) => lower.has(w));
+          op.code === 'equals'
+            ? lower.size === new Set(wanted).size && wanted.every((w) => lower.has(w))
+            : setTest(op.code, wanted, (w) => lower.has(w));
         const matchedTags =
-          type === 'product_tag' && result && op.code !== 'does_not_contain_any' ? wanted.filter((w) => lower.has(w)).map((w) => lower.get(w)!) : undefined;
+          type === 'product_tag' && result && op.code !== 'does_not_contain_any'
+            ? wanted.filter((w) => lower.has(w)).map((w) => lower.get(w)!)
+            : undefined;
         return { result, observed: values, ...(matchedTags ? { matchedTags } : {}) };
       };
     },

@@ -36,7 +36,12 @@ export const urlCondition: ConditionSpec = {
     return (request) => {
       if (request.url === null) return ABSENT;
       const url = request.url;
-      const result = op.code === 'contains' ? url.includes(needle) : op.code === 'does_not_contain' ? !url.includes(needle) : url === needle;
+      const result =
+        op.code === 'contains'
+          ? url.includes(needle)
+          : op.code === 'does_not_contain'
+            ? !url.includes(needle)
+            : url === needle;
       return { result, observed: url };
     };
   },
@@ -55,9 +60,14 @@ export const countryCondition: ConditionSpec = {
     const codes = splitList(condition.value).map((c) => c.toUpperCase());
     const bad = codes.find((c) => !/^[A-Z]{2}$/.test(c));
     if (codes.length === 0 || bad !== undefined)
-      problems.push({ path: `${path}.value`, message: bad ? `"${bad}" is not a two-letter country code` : 'needs a comma-separated list of country codes' });
+      problems.push({
+        path: `${path}.value`,
+        message: bad ? `"${bad}" is not a two-letter country code` : 'needs a comma-separated list of country codes',
+      });
     if (!op || codes.length === 0 || bad !== undefined) return null;
     return (request) =>
-      request.countryCode === null ? ABSENT : { result: setTest(op.code, codes, (c) => c === request.countryCode), observed: request.countryCode };
+      request.countryCode === null
+        ? ABSENT
+        : { result: setTest(op.code, codes, (c) => c === request.countryCode), observed: request.countryCode };
   },
 };

@@ -5,7 +5,9 @@ import { operatorOf, splitList, type ConditionSpec, type Problem } from './share
 type Bound = { kind: 'date'; value: number } | { kind: 'local'; value: number } | { kind: 'instant'; value: number };
 
 function parseBound(text: string): Bound | null {
-  const m = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::\d{2}(?:\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/i.exec(text.trim());
+  const m = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::\d{2}(?:\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/i.exec(
+    text.trim(),
+  );
   if (!m) return null;
   const [, y, mo, d, h, mi, zone] = m;
   if (!isCalendarDate(Number(y), Number(mo), Number(d))) return null;
@@ -22,7 +24,12 @@ function parseBound(text: string): Bound | null {
 /** Compares the request time with a bound: -1 before, 0 within (same day for dates), 1 after. */
 function position(bound: Bound, epochMs: number, zone: string): number {
   const local = localTime(epochMs, zone);
-  const [actual, target] = bound.kind === 'date' ? [local.date, bound.value] : bound.kind === 'local' ? [local.dateTime, bound.value] : [epochMs, bound.value];
+  const [actual, target] =
+    bound.kind === 'date'
+      ? [local.date, bound.value]
+      : bound.kind === 'local'
+        ? [local.dateTime, bound.value]
+        : [epochMs, bound.value];
   return Math.sign(actual - target);
 }
 
@@ -43,7 +50,8 @@ export const dateCondition: ConditionSpec = {
     if (bounds.length !== (op.code === 'between' ? 2 : 1) || bounds.some((b) => b === null)) {
       problems.push({
         path: `${path}.value`,
-        message: op.code === 'between' ? 'needs "start,end" as ISO dates or date-times' : 'needs an ISO date or date-time',
+        message:
+          op.code === 'between' ? 'needs "start,end" as ISO dates or date-times' : 'needs an ISO date or date-time',
       });
       return null;
     }
@@ -57,7 +65,8 @@ export const dateCondition: ConditionSpec = {
       let result: boolean;
       if (op.code === 'before') result = position(from!, request.time, world.timezone) < 0;
       else if (op.code === 'after') result = position(from!, request.time, world.timezone) > 0;
-      else result = position(from!, request.time, world.timezone) >= 0 && position(to!, request.time, world.timezone) <= 0;
+      else
+        result = position(from!, request.time, world.timezone) >= 0 && position(to!, request.time, world.timezone) <= 0;
       return { result, observed };
     };
   },
@@ -81,7 +90,8 @@ export const dayOfWeekCondition: ConditionSpec = {
   compile(condition, path, problems) {
     const op = operatorOf(this, condition, path, problems);
     const days = splitList(condition.value).map(dayIndex);
-    if (days.length === 0 || days.includes(-1)) problems.push({ path: `${path}.value`, message: 'needs days as mon,tue,wed,thu,fri,sat,sun' });
+    if (days.length === 0 || days.includes(-1))
+      problems.push({ path: `${path}.value`, message: 'needs days as mon,tue,wed,thu,fri,sat,sun' });
     if (!op || days.length === 0 || days.includes(-1)) return null;
     return (request, world) => {
       const day = localTime(request.time, world.timezone).weekday;
@@ -108,7 +118,10 @@ export const timeOfDayCondition: ConditionSpec = {
     const op = operatorOf(this, condition, path, problems);
     const parts = splitList(condition.value);
     if (parts.length !== 2) {
-      problems.push({ path: `${path}.value`, message: 'needs "HH:MM,HH:MM" (start inclusive, end exclusive; may wrap midnight)' });
+      problems.push({
+        path: `${path}.value`,
+        message: 'needs "HH:MM,HH:MM" (start inclusive, end exclusive; may wrap midnight)',
+      });
       return null;
     }
     const start = minutesOf(parts[0]!, `${path}.value`, problems);
@@ -121,7 +134,10 @@ export const timeOfDayCondition: ConditionSpec = {
     return (request, world) => {
       const now = localTime(request.time, world.timezone).minuteOfDay;
       const result = start <= end ? now >= start && now < end : now >= start || now < end;
-      return { result, observed: `${String(Math.floor(now / 60)).padStart(2, '0')}:${String(now % 60).padStart(2, '0')}` };
+      return {
+        result,
+        observed: `${String(Math.floor(now / 60)).padStart(2, '0')}:${String(now % 60).padStart(2, '0')}`,
+      };
     };
   },
 };

@@ -23,11 +23,15 @@ const CampaignFields = {
   id: Type.Integer(),
   name: Type.String(),
   discount_code: Type.Union([Type.String(), Type.Null()]),
-  max_claims_per_customer: Type.Integer({ description: "reactivations one billing customer may make through this campaign's live links" }),
+  max_claims_per_customer: Type.Integer({
+    description: "reactivations one billing customer may make through this campaign's live links",
+  }),
   created_at: Type.String(),
 };
 const CampaignAnswer = Type.Object({ campaign: Type.Object(CampaignFields) });
-const CampaignList = Type.Object({ data: Type.Array(Type.Object({ ...CampaignFields, stats: Type.Object(Counters) })) });
+const CampaignList = Type.Object({
+  data: Type.Array(Type.Object({ ...CampaignFields, stats: Type.Object(Counters) })),
+});
 
 /** The billing ledger's bulk upserts and campaigns (docs/billing.md). */
 export function adminBillingRoutes(fastify: FastifyInstance, deps: { ledger: LedgerService }): void {
@@ -60,9 +64,16 @@ export function adminBillingRoutes(fastify: FastifyInstance, deps: { ledger: Led
     '/shops/:handle/campaigns',
     {
       ...bodyValidatedByService,
-      schema: { summary: 'Create a reactivation campaign', tags, params: HandlePath, body: CampaignInput, response: { 201: CampaignAnswer, ...Errors } },
+      schema: {
+        summary: 'Create a reactivation campaign',
+        tags,
+        params: HandlePath,
+        body: CampaignInput,
+        response: { 201: CampaignAnswer, ...Errors },
+      },
     },
-    async (request, reply) => reply.status(201).send({ campaign: await deps.ledger.createCampaign(shopOf(request).id, request.body) }),
+    async (request, reply) =>
+      reply.status(201).send({ campaign: await deps.ledger.createCampaign(shopOf(request).id, request.body) }),
   );
 
   app.patch(
@@ -85,7 +96,12 @@ export function adminBillingRoutes(fastify: FastifyInstance, deps: { ledger: Led
   app.get(
     '/shops/:handle/campaigns',
     {
-      schema: { summary: 'Campaigns, oldest first, each with its counters in total', tags, params: HandlePath, response: { 200: CampaignList, ...Errors } },
+      schema: {
+        summary: 'Campaigns, oldest first, each with its counters in total',
+        tags,
+        params: HandlePath,
+        response: { 200: CampaignList, ...Errors },
+      },
     },
     async (request) => ({ data: await deps.ledger.listCampaigns(shopOf(request).id) }),
   );

@@ -1,7 +1,14 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { NotFoundError } from '../../../domain/errors.js';
-import { CollectionInput, CustomerInput, InventoryInput, MarketInput, OrderInput, ProductInput } from '../../../domain/inputs/catalog.js';
+import {
+  CollectionInput,
+  CustomerInput,
+  InventoryInput,
+  MarketInput,
+  OrderInput,
+  ProductInput,
+} from '../../../domain/inputs/catalog.js';
 import { idList, wholeNumber } from '../../../domain/params/kinds.js';
 import { params } from '../../../domain/params/param.js';
 import { text } from '../../../domain/params/text-kinds.js';
@@ -18,7 +25,9 @@ const ProductsQuery = params({
   limit: wholeNumber('products per page', { min: 1, max: 250, fallback: 50 }),
   page: wholeNumber('page, from 1', { min: 1, max: 1_000_000, fallback: 1 }),
   ids: idList('those products, in the order given, unknown ids skipped; query, limit and page then do not apply'),
-  variant_ids: idList('the products holding these variants, in the order of their first variant, each once; unknown ids skipped'),
+  variant_ids: idList(
+    'the products holding these variants, in the order of their first variant, each once; unknown ids skipped',
+  ),
 });
 
 /** Catalog imports and reads (docs/api.md, "Admin API"): products, collections, inventory, customers, markets, orders. */
@@ -26,7 +35,13 @@ export function catalogRoutes(app: FastifyInstance, deps: { catalog: CatalogServ
   const { catalog } = deps;
   const api = app.withTypeProvider<ParamsTypeProvider>();
 
-  const bulk = (path: string, summary: string, row: TSchema, answer: TSchema, write: (shopId: number, body: unknown) => Promise<object>) => {
+  const bulk = (
+    path: string,
+    summary: string,
+    row: TSchema,
+    answer: TSchema,
+    write: (shopId: number, body: unknown) => Promise<object>,
+  ) => {
     api.put(
       `/shops/:handle/${path}`,
       {
@@ -45,7 +60,13 @@ export function catalogRoutes(app: FastifyInstance, deps: { catalog: CatalogServ
   };
 
   bulk('products', 'Upsert products by id', ProductInput, Upserted, catalog.upsertProducts);
-  bulk('collections', "Upsert collections; replaces each named collection's membership", CollectionInput, Upserted, catalog.upsertCollections);
+  bulk(
+    'collections',
+    "Upsert collections; replaces each named collection's membership",
+    CollectionInput,
+    Upserted,
+    catalog.upsertCollections,
+  );
   bulk('inventory', 'Set variant inventory quantities', InventoryInput, InventoryUpdated, catalog.setInventory);
   bulk('customers', 'Upsert storefront customers', CustomerInput, Upserted, catalog.upsertCustomers);
   bulk('markets', 'Upsert markets', MarketInput, Upserted, catalog.upsertMarkets);
@@ -74,11 +95,17 @@ export function catalogRoutes(app: FastifyInstance, deps: { catalog: CatalogServ
   api.delete(
     '/shops/:handle/products/:id',
     {
-      schema: { summary: 'Delete a product', tags: ['admin: catalog'], params: HandleIdPath, response: { 204: NoContent, ...Errors } },
+      schema: {
+        summary: 'Delete a product',
+        tags: ['admin: catalog'],
+        params: HandleIdPath,
+        response: { 204: NoContent, ...Errors },
+      },
     },
     async (request, reply) => {
       const productId = request.params.id;
-      if (!(await catalog.deleteProduct(shopOf(request).id, productId))) throw new NotFoundError(`Product ${productId} not found.`);
+      if (!(await catalog.deleteProduct(shopOf(request).id, productId)))
+        throw new NotFoundError(`Product ${productId} not found.`);
       return reply.status(204).send();
     },
   );
@@ -86,7 +113,12 @@ export function catalogRoutes(app: FastifyInstance, deps: { catalog: CatalogServ
   api.get(
     '/shops/:handle/collections',
     {
-      schema: { summary: 'Collections with members', tags: ['admin: catalog'], params: HandlePath, response: { 200: CollectionList, ...Errors } },
+      schema: {
+        summary: 'Collections with members',
+        tags: ['admin: catalog'],
+        params: HandlePath,
+        response: { 200: CollectionList, ...Errors },
+      },
     },
     async (request) => ({
       data: await catalog.listCollections(shopOf(request).id),
@@ -95,7 +127,14 @@ export function catalogRoutes(app: FastifyInstance, deps: { catalog: CatalogServ
 
   api.get(
     '/shops/:handle/markets',
-    { schema: { summary: 'Markets', tags: ['admin: catalog'], params: HandlePath, response: { 200: MarketList, ...Errors } } },
+    {
+      schema: {
+        summary: 'Markets',
+        tags: ['admin: catalog'],
+        params: HandlePath,
+        response: { 200: MarketList, ...Errors },
+      },
+    },
     async (request) => ({
       data: await catalog.listMarkets(shopOf(request).id),
     }),

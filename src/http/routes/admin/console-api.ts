@@ -25,7 +25,10 @@ const InsightsResponse = Type.Object({
     days: Type.Integer(),
     currency: Type.String(),
     trending: Type.Array(
-      Type.Object({ ...ProductRef, score: Type.Number({ description: 'Σ quantity × 0.5^(age in days / half-life) over the trending window' }) }),
+      Type.Object({
+        ...ProductRef,
+        score: Type.Number({ description: 'Σ quantity × 0.5^(age in days / half-life) over the trending window' }),
+      }),
       { description: 'the ranking of /api/v1/products/trending_products, top 10' },
     ),
     top_sellers: Type.Array(Type.Object({ ...ProductRef, units: Type.Integer() }), {

@@ -31,7 +31,11 @@ export function adminEventRoutes(app: FastifyInstance, deps: { events: EventsSer
     async (request) => {
       const shop = shopOf(request);
       const { limit, uuid: session, shop_customer_id: customerId } = request.query;
-      const data = await deps.events.list(shop.id, { limit, ...(session ? { uuid: session } : {}), ...(customerId ? { customerId } : {}) });
+      const data = await deps.events.list(shop.id, {
+        limit,
+        ...(session ? { uuid: session } : {}),
+        ...(customerId ? { customerId } : {}),
+      });
       return { data: data.map((e) => ({ ...e, created_at: new Date(e.created_at).toISOString() })) };
     },
   );

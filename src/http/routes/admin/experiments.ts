@@ -8,14 +8,23 @@ import type { ExperimentsService } from '../../../services/experiments/index.js'
 import { shopOf } from '../../plugins/request-shop.js';
 import { bodyValidatedByService, type ParamsTypeProvider } from '../../plugins/params.js';
 import { HandleIdPath, HandlePath } from '../../schemas/admin-params.js';
-import { AttributionAnswer, ExperimentAnswer, ExperimentSchema, ResultsAnswer, SeriesAnswer } from '../../schemas/experiments.js';
+import {
+  AttributionAnswer,
+  ExperimentAnswer,
+  ExperimentSchema,
+  ResultsAnswer,
+  SeriesAnswer,
+} from '../../schemas/experiments.js';
 import { Errors } from '../../schemas/errors.js';
 
 const tags = ['admin: experiments'];
 const DaysQuery = params({ days: wholeNumber('days back from today (UTC)', { min: 1, max: 365, fallback: 30 }) });
 
 /** Experiments and attributed figures (docs/attribution.md); the paths are fixed, tools rely on them. */
-export function experimentRoutes(app: FastifyInstance, deps: { experiments: ExperimentsService; attribution: AttributionService }): void {
+export function experimentRoutes(
+  app: FastifyInstance,
+  deps: { experiments: ExperimentsService; attribution: AttributionService },
+): void {
   const { experiments } = deps;
   const api = app.withTypeProvider<ParamsTypeProvider>();
 
@@ -31,7 +40,8 @@ export function experimentRoutes(app: FastifyInstance, deps: { experiments: Expe
         response: { 201: ExperimentAnswer, ...Errors },
       },
     },
-    async (request, reply) => reply.status(201).send({ experiment: await experiments.create(shopOf(request).id, request.body) }),
+    async (request, reply) =>
+      reply.status(201).send({ experiment: await experiments.create(shopOf(request).id, request.body) }),
   );
 
   api.get(
@@ -86,7 +96,12 @@ export function experimentRoutes(app: FastifyInstance, deps: { experiments: Expe
   api.get(
     '/shops/:handle/experiments/:id/series',
     {
-      schema: { summary: 'Cumulative figures per day and arm (the chart over time)', tags, params: HandleIdPath, response: { 200: SeriesAnswer, ...Errors } },
+      schema: {
+        summary: 'Cumulative figures per day and arm (the chart over time)',
+        tags,
+        params: HandleIdPath,
+        response: { 200: SeriesAnswer, ...Errors },
+      },
     },
     async (request) => experiments.series(shopOf(request).id, request.params.id),
   );

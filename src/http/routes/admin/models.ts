@@ -12,9 +12,13 @@ import { Errors } from '../../schemas/errors.js';
 
 const SimilarQuery = params({
   product_id: positiveId('the product whose neighbours are wanted (required)', { required: true }),
-  similarity: oneOf(SAR_SIMILARITIES, 'count = c_ij; jaccard = c_ij / (c_ii + c_jj − c_ij); lift = c_ij / (c_ii · c_jj)', {
-    fallback: SIMILAR_DEFAULTS.similarity,
-  }),
+  similarity: oneOf(
+    SAR_SIMILARITIES,
+    'count = c_ij; jaccard = c_ij / (c_ii + c_jj − c_ij); lift = c_ij / (c_ii · c_jj)',
+    {
+      fallback: SIMILAR_DEFAULTS.similarity,
+    },
+  ),
   support_threshold: wholeNumber('pairs with c_ij below it score 0 (the diagonal too)', {
     min: 1,
     max: 1_000_000,
@@ -46,7 +50,9 @@ const StatusResponse = Type.Object({
       Type.Null(),
       Type.Object({
         built_at: Type.String({ description: 'RFC 3339' }),
-        stamp: Type.String({ description: 'the data it was built from (data version and event count): equal on every node for equal data' }),
+        stamp: Type.String({
+          description: 'the data it was built from (data version and event count): equal on every node for equal data',
+        }),
         build_ms: Type.Integer(),
         bytes: Type.Integer({ description: 'memory held by the model' }),
         products: Type.Integer(),
@@ -57,7 +63,8 @@ const StatusResponse = Type.Object({
         views: Type.Integer(),
         viewed_products: Type.Integer(),
         rebuild_pending: Type.Boolean({
-          description: 'a write since this build is waiting out REBOUND_MODEL_DEBOUNCE_S or being built: wait for false to score fresh lists',
+          description:
+            'a write since this build is waiting out REBOUND_MODEL_DEBOUNCE_S or being built: wait for false to score fresh lists',
         }),
       }),
     ],
@@ -88,7 +95,8 @@ export function modelRoutes(fastify: FastifyInstance, deps: { models: ModelsServ
     '/shops/:handle/models/similar',
     {
       schema: {
-        summary: "A product's neighbours by SAR similarity, on all of the shop's orders as they are now (cancelled orders never count)",
+        summary:
+          "A product's neighbours by SAR similarity, on all of the shop's orders as they are now (cancelled orders never count)",
         tags: ['admin: models'],
         params: HandlePath,
         querystring: SimilarQuery,

@@ -49,7 +49,10 @@ const PrivacyList = Type.Object({
 });
 
 /** `…/platform`, `…/platform/sync`, `…/privacy/requests` and `DELETE …/customers/{id}` (docs/api.md, "Connecting the platform"). */
-export function platformRoutes(fastify: FastifyInstance, deps: { shops: ShopsService; platform: PlatformService; privacy: PrivacyService }): void {
+export function platformRoutes(
+  fastify: FastifyInstance,
+  deps: { shops: ShopsService; platform: PlatformService; privacy: PrivacyService },
+): void {
   const app = fastify.withTypeProvider<ParamsTypeProvider>();
   const tags = ['admin: platform'];
 
@@ -128,7 +131,8 @@ export function platformRoutes(fastify: FastifyInstance, deps: { shops: ShopsSer
     '/shops/:handle/customers/:id',
     {
       schema: {
-        summary: "Erase a customer: their row, events, tracking and billing customer's personal fields; their order lines stay, anonymous",
+        summary:
+          "Erase a customer: their row, events, tracking and billing customer's personal fields; their order lines stay, anonymous",
         tags,
         params: HandleIdPath,
         response: { 200: Type.Object({ erased: Type.Record(Type.String(), Type.Integer()) }), ...Errors },

@@ -32,19 +32,35 @@ function previewBody(body: unknown): { raw: Record<string, unknown>; ruleset?: u
 }
 
 /** Rulesets (docs/api.md, "Admin API") and the operator catalog the console renders its forms from. */
-export function rulesetRoutes(app: FastifyInstance, deps: { rulesets: RulesetsService; recommendations: RecommendationsService }): void {
+export function rulesetRoutes(
+  app: FastifyInstance,
+  deps: { rulesets: RulesetsService; recommendations: RecommendationsService },
+): void {
   const { rulesets, recommendations } = deps;
   const api = app.withTypeProvider<ParamsTypeProvider>();
 
   api.get(
     '/rule-catalog',
-    { schema: { summary: 'Condition types, operators, value kinds and output types', tags, response: { 200: RuleCatalogSchema, ...Errors } } },
+    {
+      schema: {
+        summary: 'Condition types, operators, value kinds and output types',
+        tags,
+        response: { 200: RuleCatalogSchema, ...Errors },
+      },
+    },
     async () => describeRuleCatalog([...LIST_SOURCES.keys()]),
   );
 
   api.get(
     '/shops/:handle/rulesets',
-    { schema: { summary: 'List rulesets', tags, params: HandlePath, response: { 200: Type.Object({ data: Type.Array(RulesetSchema) }), ...Errors } } },
+    {
+      schema: {
+        summary: 'List rulesets',
+        tags,
+        params: HandlePath,
+        response: { 200: Type.Object({ data: Type.Array(RulesetSchema) }), ...Errors },
+      },
+    },
     async (request) => ({
       data: await rulesets.list(shopOf(request).id),
     }),
@@ -62,7 +78,8 @@ export function rulesetRoutes(app: FastifyInstance, deps: { rulesets: RulesetsSe
         response: { 201: RulesetAnswer, ...Errors },
       },
     },
-    async (request, reply) => reply.status(201).send({ ruleset: await rulesets.create(shopOf(request).id, request.body) }),
+    async (request, reply) =>
+      reply.status(201).send({ ruleset: await rulesets.create(shopOf(request).id, request.body) }),
   );
 
   api.get(
@@ -77,7 +94,13 @@ export function rulesetRoutes(app: FastifyInstance, deps: { rulesets: RulesetsSe
     '/shops/:handle/rulesets/:id',
     {
       ...bodyValidatedByService,
-      schema: { summary: 'Replace a ruleset', tags, params: HandleIdPath, body: RulesetInput, response: { 200: RulesetAnswer, ...Errors } },
+      schema: {
+        summary: 'Replace a ruleset',
+        tags,
+        params: HandleIdPath,
+        body: RulesetInput,
+        response: { 200: RulesetAnswer, ...Errors },
+      },
     },
     async (request) => ({ ruleset: await rulesets.update(shopOf(request).id, request.params.id, request.body) }),
   );
@@ -96,7 +119,8 @@ export function rulesetRoutes(app: FastifyInstance, deps: { rulesets: RulesetsSe
     {
       ...bodyValidatedByService,
       schema: {
-        summary: "The custom endpoint's answer plus a trace; with `ruleset` in the body, runs that unsaved document instead",
+        summary:
+          "The custom endpoint's answer plus a trace; with `ruleset` in the body, runs that unsaved document instead",
         tags,
         params: PreviewPath,
         body: Type.Object(
@@ -109,7 +133,12 @@ export function rulesetRoutes(app: FastifyInstance, deps: { rulesets: RulesetsSe
     async (request, reply) => {
       const { raw, ruleset } = previewBody(request.body);
       const query = readParams(customParams, raw);
-      const answer = await recommendations.preview(shopOf(request).id, request.params.id, customRequestOf(query, Date.now()), ruleset);
+      const answer = await recommendations.preview(
+        shopOf(request).id,
+        request.params.id,
+        customRequestOf(query, Date.now()),
+        ruleset,
+      );
       const body = renderCustomAnswer(answer, query);
       return reply.header('content-type', 'application/json; charset=utf-8').send(query.format ? prettify(body) : body);
     },

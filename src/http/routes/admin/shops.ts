@@ -32,14 +32,31 @@ export function shopRoutes(fastify: FastifyInstance, shops: ShopsService): void 
     },
   );
 
-  app.get('/shops', { schema: { summary: 'List shops (operator token)', tags: ['admin: shops'], response: { 200: ShopList, ...Errors } } }, async (request) => {
-    requireOperator(request);
-    return { data: (await shops.listShops()).map(publicShop) };
-  });
+  app.get(
+    '/shops',
+    {
+      schema: {
+        summary: 'List shops (operator token)',
+        tags: ['admin: shops'],
+        response: { 200: ShopList, ...Errors },
+      },
+    },
+    async (request) => {
+      requireOperator(request);
+      return { data: (await shops.listShops()).map(publicShop) };
+    },
+  );
 
   app.get(
     '/shops/:handle',
-    { schema: { summary: 'A shop (no secrets)', tags: ['admin: shops'], params: HandlePath, response: { 200: ShopAnswer, ...Errors } } },
+    {
+      schema: {
+        summary: 'A shop (no secrets)',
+        tags: ['admin: shops'],
+        params: HandlePath,
+        response: { 200: ShopAnswer, ...Errors },
+      },
+    },
     async (request) => ({ shop: publicShop(shopOf(request)) }),
   );
 
@@ -48,7 +65,8 @@ export function shopRoutes(fastify: FastifyInstance, shops: ShopsService): void 
     {
       ...bodyValidatedByService,
       schema: {
-        summary: 'Change name, timezone, currency, public_url, webhook secrets and settings; scopes and rate limits need the operator token',
+        summary:
+          'Change name, timezone, currency, public_url, webhook secrets and settings; scopes and rate limits need the operator token',
         tags: ['admin: shops'],
         params: HandlePath,
         body: ShopPatchInput,
@@ -65,7 +83,8 @@ export function shopRoutes(fastify: FastifyInstance, shops: ShopsService): void 
     '/shops/:handle/keys/rotate',
     {
       schema: {
-        summary: 'New public and private keys: the replaced ones work for 24 more hours, older ones and the asking private key end now',
+        summary:
+          'New public and private keys: the replaced ones work for 24 more hours, older ones and the asking private key end now',
         tags: ['admin: shops'],
         params: HandlePath,
         response: { 200: Type.Object({ keys: IssuedKeysSchema, previous_keys_expire_at: Type.String() }), ...Errors },
@@ -81,7 +100,8 @@ export function shopRoutes(fastify: FastifyInstance, shops: ShopsService): void 
     '/shops/:handle/signing-secret',
     {
       schema: {
-        summary: "The secret that signs the shop's reactivation links and customer_sig: for the theme's server-side code, never for a page",
+        summary:
+          "The secret that signs the shop's reactivation links and customer_sig: for the theme's server-side code, never for a page",
         tags: ['admin: shops'],
         params: HandlePath,
         response: { 200: Type.Object({ signing_secret: Type.String() }), ...Errors },
@@ -122,7 +142,10 @@ export function shopRoutes(fastify: FastifyInstance, shops: ShopsService): void 
     },
     async (request) => {
       requireOperator(request);
-      return shops.revokeKey(request.params.handle, validateDocument(RevokeInput, request.body, 'revocation').key_prefix);
+      return shops.revokeKey(
+        request.params.handle,
+        validateDocument(RevokeInput, request.body, 'revocation').key_prefix,
+      );
     },
   );
 }

@@ -36,9 +36,16 @@ export function widgetAdminRoutes(app: FastifyInstance, deps: { shops: ShopsServ
     '/shops/:handle/widgets',
     {
       ...write,
-      schema: { summary: 'Create a widget (422 names each problem)', tags, params: HandlePath, body: WidgetInput, response: { 201: WidgetAnswer, ...Errors } },
+      schema: {
+        summary: 'Create a widget (422 names each problem)',
+        tags,
+        params: HandlePath,
+        body: WidgetInput,
+        response: { 201: WidgetAnswer, ...Errors },
+      },
     },
-    async (request, reply) => reply.status(201).send({ widget: await widgets.create(shopOf(request).id, request.body) }),
+    async (request, reply) =>
+      reply.status(201).send({ widget: await widgets.create(shopOf(request).id, request.body) }),
   );
 
   api.post(
@@ -50,12 +57,21 @@ export function widgetAdminRoutes(app: FastifyInstance, deps: { shops: ShopsServ
         tags,
         params: HandlePath,
         body: WidgetInput,
-        response: { 200: Type.Object({ data: Type.Array(Type.Ref('Product')), metadata: Type.Object({}, { additionalProperties: true }) }), ...Errors },
+        response: {
+          200: Type.Object({
+            data: Type.Array(Type.Ref('Product')),
+            metadata: Type.Object({}, { additionalProperties: true }),
+          }),
+          ...Errors,
+        },
       },
     },
     async (request, reply) => {
       const preview = await widgets.preview(shopOf(request).id, request.body);
-      const body = preview.kind === 'ruleset' ? renderCustomAnswer(preview.answer, preview.params) : renderList(preview.answer, preview.params);
+      const body =
+        preview.kind === 'ruleset'
+          ? renderCustomAnswer(preview.answer, preview.params)
+          : renderList(preview.answer, preview.params);
       return reply.header('content-type', 'application/json; charset=utf-8').send(body);
     },
   );
@@ -83,7 +99,14 @@ export function widgetAdminRoutes(app: FastifyInstance, deps: { shops: ShopsServ
 
   api.delete(
     '/shops/:handle/widgets/:id',
-    { schema: { summary: 'Delete a widget; its snippet then shows nothing', tags, params: HandleIdPath, response: { 204: NoContent, ...Errors } } },
+    {
+      schema: {
+        summary: 'Delete a widget; its snippet then shows nothing',
+        tags,
+        params: HandleIdPath,
+        response: { 204: NoContent, ...Errors },
+      },
+    },
     async (request, reply) => {
       await widgets.remove(shopOf(request).id, request.params.id);
       return reply.status(204).send();

@@ -1,6 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { errorBody } from '../../../domain/errors.js';
-import { idempotencyHeaders, onetimeParams, reactivateParams, subscribeParams } from '../../../domain/params/billing.js';
+import {
+  idempotencyHeaders,
+  onetimeParams,
+  reactivateParams,
+  subscribeParams,
+} from '../../../domain/params/billing.js';
 import type { OnetimeService } from '../../../services/billing/onetime.js';
 import { onetimeRequestOf, reactivateParamsOf } from '../../../services/billing/params.js';
 import type { ReactivationService } from '../../../services/billing/reactivation.js';
@@ -8,7 +13,12 @@ import { subscribeRequestOf, type SubscribeService } from '../../../services/bil
 import type { ParamsTypeProvider } from '../../plugins/params.js';
 import { catalogOf } from '../../plugins/request-shop.js';
 import { prettify } from '../../render/products.js';
-import { OnetimeCreated, PaymentFailed, ReactivationContextAnswer, SubscriptionCreated } from '../../schemas/billing.js';
+import {
+  OnetimeCreated,
+  PaymentFailed,
+  ReactivationContextAnswer,
+  SubscriptionCreated,
+} from '../../schemas/billing.js';
 import { Errors } from '../../schemas/errors.js';
 
 function json(body: unknown, pretty: boolean): Buffer {
@@ -46,7 +56,8 @@ export function billingRoutes(
       config: { auth: 'private', paramsInBody: true },
       schema: {
         summary: 'Create a one-time purchase on a subscription address (Idempotency-Key makes retries safe)',
-        description: 'Parameters in the query string; fields of a JSON, form-encoded, text/plain (JSON) or multipart body are read under them.',
+        description:
+          'Parameters in the query string; fields of a JSON, form-encoded, text/plain (JSON) or multipart body are read under them.',
         tags: ['billing'],
         querystring: onetimeParams,
         headers: idempotencyHeaders,
@@ -63,7 +74,10 @@ export function billingRoutes(
         outcome.kind === 'created'
           ? [201, { data: { onetime: outcome.onetime, charge: outcome.charge, order: outcome.order } }]
           : [402, { ...errorBody('payment_failed', outcome.message), charge: outcome.charge }];
-      return reply.status(status).header('content-type', 'application/json; charset=utf-8').send(json(answer, query.format));
+      return reply
+        .status(status)
+        .header('content-type', 'application/json; charset=utf-8')
+        .send(json(answer, query.format));
     },
   );
 
@@ -73,7 +87,8 @@ export function billingRoutes(
       config: { auth: 'private', paramsInBody: true },
       schema: {
         summary: 'Create an ACTIVE subscription on a billing address (Idempotency-Key makes retries safe)',
-        description: 'Parameters in the query string; fields of a JSON, form-encoded, text/plain (JSON) or multipart body are read under them.',
+        description:
+          'Parameters in the query string; fields of a JSON, form-encoded, text/plain (JSON) or multipart body are read under them.',
         tags: ['billing'],
         querystring: subscribeParams,
         headers: idempotencyHeaders,
@@ -82,9 +97,15 @@ export function billingRoutes(
     },
     async (request, reply) => {
       const shop = catalogOf(request).shop;
-      const outcome = await deps.subscribe.subscribe(shop, subscribeRequestOf(request.query), request.headers['idempotency-key']);
+      const outcome = await deps.subscribe.subscribe(
+        shop,
+        subscribeRequestOf(request.query),
+        request.headers['idempotency-key'],
+      );
       if (outcome.replayed) void reply.header('idempotent-replayed', 'true');
-      return reply.header('content-type', 'application/json; charset=utf-8').send(json({ data: outcome.subscription }, request.query.format));
+      return reply
+        .header('content-type', 'application/json; charset=utf-8')
+        .send(json({ data: outcome.subscription }, request.query.format));
     },
   );
 }

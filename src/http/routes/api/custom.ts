@@ -58,14 +58,19 @@ function answerCustom(deps: CustomRouteDeps) {
       pretty: query.format,
     };
     return serveAnswer(deps.cache, request, reply, scope, async () =>
-      renderCustomAnswer(await deps.recommendations.recommend(catalog, id, customRequestOf(query, Date.now()), routing), query),
+      renderCustomAnswer(
+        await deps.recommendations.recommend(catalog, id, customRequestOf(query, Date.now()), routing),
+        query,
+      ),
     );
   };
 }
 
 /** `GET /api/v1/custom/id/{ruleset_id}`: products chosen by a ruleset (docs/api.md, "Custom"). */
 export function customRoute(app: FastifyInstance, deps: CustomRouteDeps): void {
-  app.withTypeProvider<ParamsTypeProvider>().get('/custom/id/:ruleset_id', { config: { auth: 'public' }, schema }, answerCustom(deps));
+  app
+    .withTypeProvider<ParamsTypeProvider>()
+    .get('/custom/id/:ruleset_id', { config: { auth: 'public' }, schema }, answerCustom(deps));
 }
 
 /**
@@ -80,7 +85,8 @@ export function customPostRoute(app: FastifyInstance, deps: CustomRouteDeps): vo
       schema: {
         ...schema,
         summary: 'Products chosen by a ruleset (the GET, with the parameters in a body)',
-        description: 'Parameters in the query string; fields of a JSON (the key may be among them) or form-encoded body are read under them.',
+        description:
+          'Parameters in the query string; fields of a JSON (the key may be among them) or form-encoded body are read under them.',
       },
     },
     answerCustom(deps),

@@ -23,8 +23,13 @@ export function eventBulkRoute(app: FastifyInstance, bulk: BulkEventsService): v
           '{subject, verb, noun, uuid, shopify_customer_id, shopify_product_id, shopify_variant_id, defined_noun_id, widget_id, event_time}.',
         tags: ['events'],
         querystring: BulkQuery,
-        body: Type.Array(Type.Object(bulkEventParams.properties, { additionalProperties: true }), { maxItems: MAX_BULK_EVENTS }),
-        response: { 200: Type.Object({ data: Type.Literal('Received'), accepted: Type.Integer({ minimum: 0 }) }), ...Errors },
+        body: Type.Array(Type.Object(bulkEventParams.properties, { additionalProperties: true }), {
+          maxItems: MAX_BULK_EVENTS,
+        }),
+        response: {
+          200: Type.Object({ data: Type.Literal('Received'), accepted: Type.Integer({ minimum: 0 }) }),
+          ...Errors,
+        },
       },
     },
     async (request, reply) => {

@@ -13,7 +13,8 @@ const RECEIVED = Buffer.from('{"data":"Received"}');
 export function eventRoutes(app: FastifyInstance, events: EventsService): void {
   const schema = {
     summary: 'Log a product view, add or removal (deprecated); answered only once the event is stored',
-    description: 'Parameters in the query string; fields of a JSON, form-encoded, text/plain (JSON) or multipart body are read under them.',
+    description:
+      'Parameters in the query string; fields of a JSON, form-encoded, text/plain (JSON) or multipart body are read under them.',
     tags: ['events'],
     deprecated: true,
     querystring: eventParams,
@@ -28,5 +29,9 @@ export function eventRoutes(app: FastifyInstance, events: EventsService): void {
   };
   api.post('/analytics/event', { config, schema }, handler);
   // Headless storefronts send the same event as a GET (an image beacon, a fetch without a body).
-  api.get('/analytics/event', { config, schema: { ...schema, summary: 'The event intake as a GET (the same as the POST)' } }, handler);
+  api.get(
+    '/analytics/event',
+    { config, schema: { ...schema, summary: 'The event intake as a GET (the same as the POST)' } },
+    handler,
+  );
 }

@@ -13,9 +13,14 @@ import { Errors } from '../../schemas/errors.js';
 const WithMetadata = Type.Object({
   data: Type.Array(Type.Ref('Product')),
   metadata: Type.Object({
-    source: Type.String({ description: 'list:<name>: which answer this is (docs/attribution.md)', examples: ['list:trending_products'] }),
+    source: Type.String({
+      description: 'list:<name>: which answer this is (docs/attribution.md)',
+      examples: ['list:trending_products'],
+    }),
     purchased_quantity: Type.Optional(
-      Type.Record(Type.String(), Type.Integer(), { description: '/products/purchased: units the customer bought, by product id' }),
+      Type.Record(Type.String(), Type.Integer(), {
+        description: '/products/purchased: units the customer bought, by product id',
+      }),
     ),
   }),
 });
@@ -48,7 +53,9 @@ export function listRoutes(app: FastifyInstance, deps: { products: ProductsServi
           pretty: params.format,
           cacheable: source.cacheable(params),
         };
-        return serveAnswer(deps.cache, request, reply, scope, async () => renderList(await deps.products.list(catalog, source, params), params));
+        return serveAnswer(deps.cache, request, reply, scope, async () =>
+          renderList(await deps.products.list(catalog, source, params), params),
+        );
       },
     );
   }

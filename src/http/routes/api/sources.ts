@@ -14,7 +14,9 @@ export function sourcesRoute(app: FastifyInstance): void {
   app.addHook('onRoute', (route: RouteOptions) => {
     // Fastify adds a HEAD route beside every GET: describe the GET only.
     if (route.method !== 'GET' || !(route.config as { listSource?: boolean } | undefined)?.listSource) return;
-    const schema = route.schema as { summary?: string; querystring?: { properties?: Record<string, { description?: string }> } } | undefined;
+    const schema = route.schema as
+      | { summary?: string; querystring?: { properties?: Record<string, { description?: string }> } }
+      | undefined;
     sources.push({
       path: route.url.replace(/^\/api\/v1/, ''),
       summary: schema?.summary ?? '',

@@ -25,7 +25,10 @@ function matches(header: string | undefined, etag: string): boolean {
  * Cached like an answer under the shop's data version, which every widget write moves, with an
  * ETag: a browser asks again on every page load (no-cache) and a repeat is a 304, so a saved change shows at once.
  */
-export function widgetConfigRoute(app: FastifyInstance, deps: { widgets: WidgetsService; products: ProductsService; cache: SharedAnswers }): void {
+export function widgetConfigRoute(
+  app: FastifyInstance,
+  deps: { widgets: WidgetsService; products: ProductsService; cache: SharedAnswers },
+): void {
   app.withTypeProvider<ParamsTypeProvider>().get(
     '/widgets/:id',
     {

@@ -58,11 +58,13 @@ export class ProviderUnavailable extends UnavailableError {
 }
 
 const transient = (error: unknown): boolean =>
-  error instanceof ProviderNetworkError || (error instanceof ProviderStatusError && (error.status === 429 || error.status >= 500));
+  error instanceof ProviderNetworkError ||
+  (error instanceof ProviderStatusError && (error.status === 429 || error.status >= 500));
 
 /** Whether a failed write may still have happened on the provider's side (so a retry must look first). */
 const ambiguous = (error: unknown): boolean =>
-  (error instanceof ProviderNetworkError && error.sent) || (error instanceof ProviderStatusError && error.status >= 500);
+  (error instanceof ProviderNetworkError && error.sent) ||
+  (error instanceof ProviderStatusError && error.status >= 500);
 
 /** `Retry-After` as seconds or an HTTP date, in milliseconds; null when absent or unreadable. */
 export function parseRetryAfter(value: string | string[] | undefined, now = Date.now()): number | null {
@@ -74,7 +76,13 @@ export function parseRetryAfter(value: string | string[] | undefined, now = Date
 }
 
 /** One HTTP call with the version and token headers, under one deadline and the answer cap; JSON in and out. */
-async function send(endpoint: RemoteEndpoint, method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body: unknown, timeoutMs: number): Promise<unknown> {
+async function send(
+  endpoint: RemoteEndpoint,
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+  path: string,
+  body: unknown,
+  timeoutMs: number,
+): Promise<unknown> {
   let answer: UpstreamAnswer;
   try {
     answer = await endpoint.upstream.call({
@@ -94,7 +102,8 @@ async function send(endpoint: RemoteEndpoint, method: 'GET' | 'POST' | 'PUT' | '
   } catch (error) {
     throw upstreamFailure(error);
   }
-  if (answer.status < 200 || answer.status >= 300) throw new ProviderStatusError(answer.status, parseRetryAfter(answer.headers['retry-after']));
+  if (answer.status < 200 || answer.status >= 300)
+    throw new ProviderStatusError(answer.status, parseRetryAfter(answer.headers['retry-after']));
   if (answer.body.length === 0) return {};
   try {
     return JSON.parse(answer.body.toString('utf8'));
@@ -113,11 +122,16 @@ export const ANSWER_CAP_BYTES = 2 * 1024 * 1024;
  */
 function upstreamFailure(error: unknown): unknown {
   if (!(error instanceof UpstreamError)) return error;
-  if (error.reason === 'too_large') return new BadGatewayError('The billing provider answered more than 2 MB; the call was ended.');
+  if (error.reason === 'too_large')
+    return new BadGatewayError('The billing provider answered more than 2 MB; the call was ended.');
   const rested = 'The billing provider answered more than 2 MB a moment ago; calls to it resume shortly.';
   if (error.reason === 'resting') return new BadGatewayError(rested);
-  if (error.reason === 'address') return new BadGatewayError("The billing provider's address is not a public https address; check the shop's base_url.");
-  if (error.reason === 'deadline' && error.answered) return new BadGatewayError('The billing provider did not finish its answer in time.');
+  if (error.reason === 'address')
+    return new BadGatewayError(
+      "The billing provider's address is not a public https address; check the shop's base_url.",
+    );
+  if (error.reason === 'deadline' && error.answered)
+    return new BadGatewayError('The billing provider did not finish its answer in time.');
   return new ProviderNetworkError(error.message, error.sent);
 }
 
@@ -173,14 +187,20 @@ export function createRemoteClient(endpoint: RemoteEndpoint, policy: RemoteCallP
             retryAfterMs = error instanceof ProviderStatusError ? error.retryAfterMs : null;
             if (retryAfterMs === null) return;
             // Honour Retry-After, unless it points past the budget: then give up now and pass it on.
-            if (Date.now() - started + retryAfterMs > policy.budgetMs) throw new ProviderUnavailable(Math.ceil(retryAfterMs / 1000), isWrite && unknownFate);
+            if (Date.now() - started + retryAfterMs > policy.budgetMs)
+              throw new ProviderUnavailable(Math.ceil(retryAfterMs / 1000), isWrite && unknownFate);
             await new Promise((resolve) => setTimeout(resolve, retryAfterMs!));
           },
         },
       );
     } catch (error) {
-      if (error instanceof ProviderUnavailable) throw isWrite && unknownFate && !error.mayHaveWritten ? new ProviderUnavailable(error.retryAfter, true) : error;
-      if (transient(error)) throw new ProviderUnavailable(retryAfterMs === null ? 5 : Math.max(1, Math.ceil(retryAfterMs / 1000)), isWrite && unknownFate);
+      if (error instanceof ProviderUnavailable)
+        throw isWrite && unknownFate && !error.mayHaveWritten ? new ProviderUnavailable(error.retryAfter, true) : error;
+      if (transient(error))
+        throw new ProviderUnavailable(
+          retryAfterMs === null ? 5 : Math.max(1, Math.ceil(retryAfterMs / 1000)),
+          isWrite && unknownFate,
+        );
       throw translate(error);
     }
   }
@@ -212,8 +232,18 @@ export function createRemoteClient(endpoint: RemoteEndpoint, policy: RemoteCallP
     },
 
     /** A write (POST, PUT, DELETE) made at most once: see `WriteOptions`. */
-    async write<T>(method: 'POST' | 'PUT' | 'DELETE', path: string, body: unknown, options: WriteOptions<T> = {}): Promise<T> {
-      return withRetries(async () => (await send(endpoint, method, path, body, policy.timeoutMs)) as T, true, options.lookup, options.lookupFirst === true);
+    async write<T>(
+      method: 'POST' | 'PUT' | 'DELETE',
+      path: string,
+      body: unknown,
+      options: WriteOptions<T> = {},
+    ): Promise<T> {
+      return withRetries(
+        async () => (await send(endpoint, method, path, body, policy.timeoutMs)) as T,
+        true,
+        options.lookup,
+        options.lookupFirst === true,
+      );
     },
   };
 }
@@ -224,7 +254,9 @@ export type RemoteClient = ReturnType<typeof createRemoteClient>;
 function translate(error: unknown): unknown {
   if (!(error instanceof ProviderStatusError)) return error;
   if (error.status === 401 || error.status === 403) {
-    return new BadGatewayError("The billing provider refused Rebound's API token; check the shop's billing provider settings.");
+    return new BadGatewayError(
+      "The billing provider refused Rebound's API token; check the shop's billing provider settings.",
+    );
   }
   return new BadGatewayError(`The billing provider refused the request (${error.status}).`);
 }

@@ -24,7 +24,12 @@ export function createKeyedWrites(deps: Pick<RemoteProviderDeps, 'store' | 'poli
   const { store, policy } = deps;
   const shareRun = sharedRuns<{ outcome: unknown; replayed: boolean }>();
 
-  async function withKey<T>(shopId: number, idempotency: Idempotency, write: RemoteWrite<T>, decode: (text: string) => T) {
+  async function withKey<T>(
+    shopId: number,
+    idempotency: Idempotency,
+    write: RemoteWrite<T>,
+    decode: (text: string) => T,
+  ) {
     // The marker follows the key, so a retry of a request whose answer was lost finds its write.
     const marker = createHash('sha256').update(`${shopId}:${idempotency.key}`).digest('hex').slice(0, 32);
     const claim = await pRetry(
@@ -33,7 +38,12 @@ export function createKeyedWrites(deps: Pick<RemoteProviderDeps, 'store' | 'poli
         if (result.state === 'busy') throw new KeyBusy('another request holds this key');
         return result;
       },
-      { retries: 8, minTimeout: 100, maxRetryTime: 3 * policy.budgetMs, shouldRetry: ({ error }) => error instanceof KeyBusy },
+      {
+        retries: 8,
+        minTimeout: 100,
+        maxRetryTime: 3 * policy.budgetMs,
+        shouldRetry: ({ error }) => error instanceof KeyBusy,
+      },
     ).catch((error: unknown) => {
       throw error instanceof KeyBusy ? idempotencyRefused('busy') : error;
     });
@@ -46,7 +56,8 @@ export function createKeyedWrites(deps: Pick<RemoteProviderDeps, 'store' | 'poli
       return { outcome, replayed: false };
     } catch (error) {
       // Whether anything may have been written decides if the next try with this key must look first.
-      const mayHaveWritten = claim.resumed || progress.created || (error instanceof ProviderUnavailable && error.mayHaveWritten);
+      const mayHaveWritten =
+        claim.resumed || progress.created || (error instanceof ProviderUnavailable && error.mayHaveWritten);
       await store.abandonIdempotencyKey(shopId, idempotency.key, mayHaveWritten);
       throw error;
     }

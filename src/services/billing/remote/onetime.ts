@@ -25,12 +25,17 @@ class NotYet extends Error {}
  * that holds it is processed. Each write is looked up before it is tried again, and the
  * idempotency key is kept by `keyedWrite`, so a retried request never buys or charges twice.
  */
-export function createRemoteOnetimes(deps: RemoteProviderDeps, keyedWrite: KeyedWrites): BillingProvider['createOnetime'] {
+export function createRemoteOnetimes(
+  deps: RemoteProviderDeps,
+  keyedWrite: KeyedWrites,
+): BillingProvider['createOnetime'] {
   const { client, policy } = deps;
 
   async function findOnetime(addressId: number, marker: string): Promise<{ onetime: RemoteOnetime } | undefined> {
     const answer = await client.peek<{ onetimes?: RemoteOnetime[] }>(`/onetimes?address_id=${addressId}&limit=250`);
-    const onetime = (answer?.onetimes ?? []).find((o) => (o.properties ?? []).some((p) => p.name === REQUEST_PROPERTY && p.value === marker));
+    const onetime = (answer?.onetimes ?? []).find((o) =>
+      (o.properties ?? []).some((p) => p.name === REQUEST_PROPERTY && p.value === marker),
+    );
     return onetime ? { onetime } : undefined;
   }
 
@@ -39,13 +44,15 @@ export function createRemoteOnetimes(deps: RemoteProviderDeps, keyedWrite: Keyed
     try {
       return await pRetry(
         async () => {
-          const queued = await client.get<{ charges?: RemoteCharge[] }>(`/charges?address_id=${addressId}&status=queued&sort_by=scheduled_at-asc&limit=250`);
+          const queued = await client.get<{ charges?: RemoteCharge[] }>(
+            `/charges?address_id=${addressId}&status=queued&sort_by=scheduled_at-asc&limit=250`,
+          );
           let found = (queued?.charges ?? []).find((c) => chargeHoldsOnetime(c, onetimeId));
           // A resumed request may find its charge processed by the try that lost its answer.
           if (!found && resumed)
-            found = (await client.get<{ charges?: RemoteCharge[] }>(`/charges?address_id=${addressId}&limit=250`))?.charges?.find((c) =>
-              chargeHoldsOnetime(c, onetimeId),
-            );
+            found = (
+              await client.get<{ charges?: RemoteCharge[] }>(`/charges?address_id=${addressId}&limit=250`)
+            )?.charges?.find((c) => chargeHoldsOnetime(c, onetimeId));
           if (!found) throw new NotYet('no charge holds the one-time purchase yet');
           return found;
         },
@@ -86,7 +93,12 @@ export function createRemoteOnetimes(deps: RemoteProviderDeps, keyedWrite: Keyed
     }
     const status = processed.status?.toLowerCase();
     if (status === 'success')
-      return { kind: 'created', onetime: onetimeFromRemote(onetime), charge: chargeFromRemote(processed), order: orderFromRemoteCharge(processed) };
+      return {
+        kind: 'created',
+        onetime: onetimeFromRemote(onetime),
+        charge: chargeFromRemote(processed),
+        order: orderFromRemoteCharge(processed),
+      };
     const reason = processed.error || processed.error_type || `the charge ended ${status ?? 'without a status'}`;
     const cancelled = await cancel(onetime.id);
     return {
@@ -104,12 +116,20 @@ export function createRemoteOnetimes(deps: RemoteProviderDeps, keyedWrite: Keyed
       });
       return true;
     } catch (error) {
-      deps.log?.warn({ err: error, onetime: onetimeId }, 'a one-time purchase whose charge failed could not be cancelled');
+      deps.log?.warn(
+        { err: error, onetime: onetimeId },
+        'a one-time purchase whose charge failed could not be cancelled',
+      );
       return false;
     }
   }
 
-  async function run(plan: OnetimePlan, marker: string, resumed: boolean, progress = { created: false }): Promise<OnetimeOutcome> {
+  async function run(
+    plan: OnetimePlan,
+    marker: string,
+    resumed: boolean,
+    progress = { created: false },
+  ): Promise<OnetimeOutcome> {
     const body = {
       address_id: plan.address.id,
       next_charge_scheduled_at: plan.date,
@@ -123,7 +143,8 @@ export function createRemoteOnetimes(deps: RemoteProviderDeps, keyedWrite: Keyed
       lookupFirst: resumed,
     });
     progress.created = true;
-    if (!plan.chargeNow) return { kind: 'created', onetime: onetimeFromRemote(created.onetime), charge: null, order: null };
+    if (!plan.chargeNow)
+      return { kind: 'created', onetime: onetimeFromRemote(created.onetime), charge: null, order: null };
     return chargeNow(plan, created.onetime, resumed);
   }
 

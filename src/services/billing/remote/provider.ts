@@ -53,19 +53,29 @@ export function remoteProvider(deps: RemoteProviderDeps): BillingProvider {
   }
 
   async function activate(id: number): Promise<BillingSubscription> {
-    const answer = await client.write<{ subscription: RemoteSubscription }>('POST', `/subscriptions/${id}/activate`, undefined, {
-      // Activation shows on the subscription itself: active now means the lost try went through.
-      lookup: async () => {
-        const current = await client.peek<{ subscription: RemoteSubscription }>(`/subscriptions/${id}`);
-        return current && current.subscription.status?.toLowerCase() === 'active' ? current : undefined;
+    const answer = await client.write<{ subscription: RemoteSubscription }>(
+      'POST',
+      `/subscriptions/${id}/activate`,
+      undefined,
+      {
+        // Activation shows on the subscription itself: active now means the lost try went through.
+        lookup: async () => {
+          const current = await client.peek<{ subscription: RemoteSubscription }>(`/subscriptions/${id}`);
+          return current && current.subscription.status?.toLowerCase() === 'active' ? current : undefined;
+        },
       },
-    });
+    );
     return subscriptionFromRemote(answer.subscription);
   }
 
-  async function applyDiscount(customerId: number, addressId: number, code: string): Promise<ReactivationResult['discount']> {
+  async function applyDiscount(
+    customerId: number,
+    addressId: number,
+    code: string,
+  ): Promise<ReactivationResult['discount']> {
     const before = await client.get<{ address: RemoteAddress }>(`/addresses/${addressId}`);
-    if (!before || before.address.customer_id !== customerId) return { applied: false, reason: "the subscription's address is not on file" };
+    if (!before || before.address.customer_id !== customerId)
+      return { applied: false, reason: "the subscription's address is not on file" };
     const known = new Set((before.address.discounts ?? []).map((d) => d.id));
     await client.write<{ address: RemoteAddress }>(
       'POST',
@@ -103,7 +113,9 @@ export function remoteProvider(deps: RemoteProviderDeps): BillingProvider {
         return answer ? chargeFromRemote(answer.charge) : null;
       }),
     async nextQueuedCharge(_shopId, addressId, fromDate) {
-      const answer = await client.get<{ charges?: RemoteCharge[] }>(`/charges?address_id=${addressId}&status=queued&sort_by=scheduled_at-asc&limit=250`);
+      const answer = await client.get<{ charges?: RemoteCharge[] }>(
+        `/charges?address_id=${addressId}&status=queued&sort_by=scheduled_at-asc&limit=250`,
+      );
       const charges = (answer?.charges ?? [])
         .map(chargeFromRemote)
         .filter((c) => c.address_id === addressId && c.status === 'QUEUED' && c.scheduled_at.slice(0, 10) >= fromDate);
@@ -128,7 +140,10 @@ export function remoteProvider(deps: RemoteProviderDeps): BillingProvider {
         } catch (error) {
           // The subscriptions are active already: the page says the code is missing rather than fail the reactivation.
           deps.log?.warn({ err: error, address: first.address_id }, 'discount not applied after a reactivation');
-          discount = { applied: false, reason: error instanceof AppError ? error.message : 'the billing provider did not answer' };
+          discount = {
+            applied: false,
+            reason: error instanceof AppError ? error.message : 'the billing provider did not answer',
+          };
         } finally {
           cache.drop(shopId, 'address', first.address_id);
         }

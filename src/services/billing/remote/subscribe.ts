@@ -11,16 +11,29 @@ import type { RemoteProviderDeps } from './provider.js';
  * New subscriptions on a remote provider: `POST /subscriptions` (2021-11), tagged with the request
  * that made it so a write whose answer was lost is found instead of made twice.
  */
-export function createRemoteSubscriptions(deps: RemoteProviderDeps, keyedWrite: KeyedWrites): BillingProvider['createSubscription'] {
+export function createRemoteSubscriptions(
+  deps: RemoteProviderDeps,
+  keyedWrite: KeyedWrites,
+): BillingProvider['createSubscription'] {
   const { client, cache } = deps;
 
   async function find(addressId: number, marker: string): Promise<{ subscription: RemoteSubscription } | undefined> {
-    const answer = await client.peek<{ subscriptions?: RemoteSubscription[] }>(`/subscriptions?address_id=${addressId}&limit=250`);
-    const found = (answer?.subscriptions ?? []).find((s) => (s.properties ?? []).some((p) => p.name === REQUEST_PROPERTY && p.value === marker));
+    const answer = await client.peek<{ subscriptions?: RemoteSubscription[] }>(
+      `/subscriptions?address_id=${addressId}&limit=250`,
+    );
+    const found = (answer?.subscriptions ?? []).find((s) =>
+      (s.properties ?? []).some((p) => p.name === REQUEST_PROPERTY && p.value === marker),
+    );
     return found ? { subscription: found } : undefined;
   }
 
-  async function run(shopId: number, plan: SubscriptionPlan, marker: string, resumed: boolean, progress: WriteProgress): Promise<BillingSubscription> {
+  async function run(
+    shopId: number,
+    plan: SubscriptionPlan,
+    marker: string,
+    resumed: boolean,
+    progress: WriteProgress,
+  ): Promise<BillingSubscription> {
     const body = {
       address_id: plan.address.id,
       next_charge_scheduled_at: plan.date,
@@ -45,7 +58,8 @@ export function createRemoteSubscriptions(deps: RemoteProviderDeps, keyedWrite: 
   }
 
   return async (shopId, plan, idempotency) => {
-    if (!idempotency) return { subscription: await run(shopId, plan, randomUUID(), false, { created: false }), replayed: false };
+    if (!idempotency)
+      return { subscription: await run(shopId, plan, randomUUID(), false, { created: false }), replayed: false };
     const { outcome, replayed } = await keyedWrite(
       shopId,
       idempotency,

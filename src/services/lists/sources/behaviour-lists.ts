@@ -8,7 +8,8 @@ import { searchIndex } from '../../../indexes/search-index.js';
 import { byIds, defineList, eachById, type ListContext } from './types.js';
 
 function requireInputs(context: ListContext): readonly number[] {
-  if (!context.productIds?.length) throw new MissingInputError('shop_product_ids', 'Missing required endpoint argument: shop_product_ids.');
+  if (!context.productIds?.length)
+    throw new MissingInputError('shop_product_ids', 'Missing required endpoint argument: shop_product_ids.');
   return context.productIds;
 }
 
@@ -26,7 +27,8 @@ function profile(p: IndexedProduct): ContentProfile {
 
 export const similarSource = defineList({
   path: '/products/similar_products',
-  summary: "Products most like the input products (type, vendor, tags, title words and price band, precomputed with the shop's model), then best sellers",
+  summary:
+    "Products most like the input products (type, vendor, tags, title words and price band, precomputed with the shop's model), then best sellers",
   params: { shop_product_ids: idList('the input products (required)') },
   async candidates(context) {
     const inputs = requireInputs(context);
@@ -45,7 +47,8 @@ export const purchasedSource = defineList({
   summary: 'What a customer bought before, most recent first, with metadata.purchased_quantity',
   params: { shop_customer_id: positiveId('the storefront customer (required)') },
   candidates(context) {
-    if (context.customerId === null) throw new MissingInputError('shop_customer_id', 'Missing required endpoint argument: shop_customer_id.');
+    if (context.customerId === null)
+      throw new MissingInputError('shop_customer_id', 'Missing required endpoint argument: shop_customer_id.');
     const bought = context.catalog.sales.purchasedByCustomer.get(context.customerId);
     if (!bought) return [];
     return byIds(
@@ -54,8 +57,13 @@ export const purchasedSource = defineList({
     );
   },
   metadata(context, picked) {
-    const bought = context.customerId === null ? undefined : context.catalog.sales.purchasedByCustomer.get(context.customerId);
-    return { purchased_quantity: Object.fromEntries(picked.map((p) => [String(p.product.id), bought?.get(p.product.id)?.quantity ?? 0])) };
+    const bought =
+      context.customerId === null ? undefined : context.catalog.sales.purchasedByCustomer.get(context.customerId);
+    return {
+      purchased_quantity: Object.fromEntries(
+        picked.map((p) => [String(p.product.id), bought?.get(p.product.id)?.quantity ?? 0]),
+      ),
+    };
   },
 });
 

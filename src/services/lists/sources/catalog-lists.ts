@@ -29,7 +29,8 @@ export const staticSource = defineList({
 
 export const trendingSource = defineList({
   path: '/products/trending_products',
-  summary: "Trending products: the shop's orders over its window, each decayed by its age (30 days, half-life 14 days by default)",
+  summary:
+    "Trending products: the shop's orders over its window, each decayed by its age (30 days, half-life 14 days by default)",
   params: excluded,
   candidates: (context) => eachById(context.catalog, context.catalog.sales.trending, new Set(context.productIds ?? [])),
 });
@@ -38,7 +39,8 @@ export const topSellersSource = defineList({
   path: '/products/top_sellers',
   summary: 'Best sellers by units sold in the last 90 days',
   params: excluded,
-  candidates: (context) => eachById(context.catalog, context.catalog.sales.topSellers, new Set(context.productIds ?? [])),
+  candidates: (context) =>
+    eachById(context.catalog, context.catalog.sales.topSellers, new Set(context.productIds ?? [])),
 });
 
 /** Products of the named collections, in the order named, each by position, each once. */
@@ -67,14 +69,19 @@ const SORTS = ['yes', 'no', 'top_sellers'] as const;
 
 export const collectionsSource = defineList({
   path: '/products/collections',
-  summary: 'Products of collections, by position, by estimated conversion (smart_sort=yes) or by sales (smart_sort=top_sellers)',
+  summary:
+    'Products of collections, by position, by estimated conversion (smart_sort=yes) or by sales (smart_sort=top_sellers)',
   params: {
     shop_collection_ids: idList('the collections (required)', { required: true }),
     ...excluded,
-    smart_sort: oneOf(SORTS, 'yes: by estimated conversion; top_sellers: by units sold in the last 90 days; no: by position', {
-      fallback: 'no',
-      aliases: { true: 'yes', 1: 'yes', false: 'no', 0: 'no' },
-    }),
+    smart_sort: oneOf(
+      SORTS,
+      'yes: by estimated conversion; top_sellers: by units sold in the last 90 days; no: by position',
+      {
+        fallback: 'no',
+        aliases: { true: 'yes', 1: 'yes', false: 'no', 0: 'no' },
+      },
+    ),
   },
   candidates(context, params) {
     const ids = params.shop_collection_ids!;

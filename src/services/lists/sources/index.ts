@@ -67,7 +67,11 @@ export interface CallerContext {
  * The parameters of a list run in-process for a ruleset's `endpoint` output: the endpoint's own
  * query, read like an HTTP request's, with the caller's context where the endpoint names nothing.
  */
-export function endpointParams(source: ListSource, endpointQuery: Readonly<Record<string, string>>, caller: CallerContext): ListParams {
+export function endpointParams(
+  source: ListSource,
+  endpointQuery: Readonly<Record<string, string>>,
+  caller: CallerContext,
+): ListParams {
   const params = readParams(source.schema, endpointQuery) as ListParams;
   const declared = source.schema.properties;
   for (const [name, value] of Object.entries(caller)) {

@@ -20,7 +20,11 @@ function inputsOf(context: ListContext): number[] {
 }
 
 /** The model's ranking, then the shop's best sellers, so a widget is never empty. */
-function* thenTopSellers(context: ListContext, ranked: Iterable<number>, skip: ReadonlySet<number>): Generator<IndexedProduct> {
+function* thenTopSellers(
+  context: ListContext,
+  ranked: Iterable<number>,
+  skip: ReadonlySet<number>,
+): Generator<IndexedProduct> {
   yield* eachById(context.catalog, ranked, skip);
   yield* eachById(context.catalog, context.catalog.sales.topSellers, skip);
 }
@@ -48,7 +52,9 @@ export const forYouSource = defineList({
   params: {
     shop_customer_id: positiveId('the storefront customer (this or uuid is required)'),
     uuid: sessionId('the session: its recent views count as affinity'),
-    include_purchased: optionalFlag("keep products the customer already bought (default: the shop's for_you_include_purchased setting, on)"),
+    include_purchased: optionalFlag(
+      "keep products the customer already bought (default: the shop's for_you_include_purchased setting, on)",
+    ),
   },
   // A session's views move with every event, which no data version tracks; a customer's purchases do.
   cacheable: (params) => params.uuid === null,
@@ -65,7 +71,9 @@ export const forYouSource = defineList({
     });
     // Purchases as they are now (the model may be a few minutes old), and as the model knows them.
     const fresh = context.customerId === null ? undefined : catalog.sales.purchasedByCustomer.get(context.customerId);
-    const skip = keep ? new Set<number>() : new Set<number>([...(fresh?.keys() ?? []), ...affinities.map((a) => a.productId)]);
+    const skip = keep
+      ? new Set<number>()
+      : new Set<number>([...(fresh?.keys() ?? []), ...affinities.map((a) => a.productId)]);
     return thenTopSellers(context, model ? forYou(model, affinities, views, skip) : [], skip);
   },
 });
@@ -76,7 +84,8 @@ export const viewedTogetherSource = defineList({
   params: inputs,
   candidates(context) {
     const seeds = inputsOf(context);
-    if (seeds.length === 0) throw new MissingInputError('shop_product_ids', 'Missing required endpoint argument: shop_product_ids.');
+    if (seeds.length === 0)
+      throw new MissingInputError('shop_product_ids', 'Missing required endpoint argument: shop_product_ids.');
     const { catalog } = context;
     const model = context.model()?.model;
     const handles = seeds.flatMap((id) => catalog.products.get(id)?.handle ?? []);
@@ -87,7 +96,8 @@ export const viewedTogetherSource = defineList({
 
 export const viewedRelatedSource = defineList({
   path: '/products/viewed-related',
-  summary: "Complementary to what the visitor viewed: viewed_together, whose inputs are shop_product_ids or else the session's (or customer's) viewed products",
+  summary:
+    "Complementary to what the visitor viewed: viewed_together, whose inputs are shop_product_ids or else the session's (or customer's) viewed products",
   params: {
     ...inputs,
     uuid: sessionId('the session whose views are the inputs when no ids are given'),
@@ -98,10 +108,16 @@ export const viewedRelatedSource = defineList({
   async candidates(context) {
     const { catalog } = context;
     const named = inputsOf(context);
-    const seeds = named.length > 0 ? named : (await context.viewedHandles()).slice(0, VIEWS_AS_AFFINITY).flatMap((h) => catalog.byHandle.get(h)?.id ?? []);
+    const seeds =
+      named.length > 0
+        ? named
+        : (await context.viewedHandles()).slice(0, VIEWS_AS_AFFINITY).flatMap((h) => catalog.byHandle.get(h)?.id ?? []);
     const model = context.model()?.model;
     const handles = seeds.flatMap((id) => catalog.products.get(id)?.handle ?? []);
-    const together = model && handles.length > 0 ? viewedTogether(model, handles).flatMap((h) => catalog.byHandle.get(h)?.id ?? []) : [];
+    const together =
+      model && handles.length > 0
+        ? viewedTogether(model, handles).flatMap((h) => catalog.byHandle.get(h)?.id ?? [])
+        : [];
     return thenTopSellers(context, together, new Set(seeds));
   },
 });

@@ -1,5 +1,11 @@
 import type { TProperties } from '@sinclair/typebox';
-import { commonParams, customerSigParam, keyParam, limitParam, listFilterParams } from '../../../domain/params/common.js';
+import {
+  commonParams,
+  customerSigParam,
+  keyParam,
+  limitParam,
+  listFilterParams,
+} from '../../../domain/params/common.js';
 import { params, type ParamsOf, type TParams } from '../../../domain/params/param.js';
 import type { ContentModel } from '../../../domain/models/content.js';
 import type { ShopModel } from '../../../indexes/model-index.js';
@@ -46,7 +52,10 @@ export interface ListSource {
    * no data version tracks. A function decides per request (for_you is cacheable without a session).
    */
   cacheable(params: SharedListParams & Record<string, unknown>): boolean;
-  candidates(context: ListContext, params: SharedListParams & Record<string, unknown>): Iterable<IndexedProduct> | Promise<Iterable<IndexedProduct>>;
+  candidates(
+    context: ListContext,
+    params: SharedListParams & Record<string, unknown>,
+  ): Iterable<IndexedProduct> | Promise<Iterable<IndexedProduct>>;
   /** Extra `metadata` for the answer (purchased quantities). */
   metadata?(context: ListContext, picked: readonly Picked[]): Record<string, unknown>;
 }
@@ -58,15 +67,24 @@ export function defineList<P extends TProperties>(definition: {
   params: P;
   limits?: { fallback: number; max: number };
   cacheable?: boolean | ((params: SharedListParams & ParamsOf<P>) => boolean);
-  candidates(context: ListContext, params: SharedListParams & ParamsOf<P>): Iterable<IndexedProduct> | Promise<Iterable<IndexedProduct>>;
+  candidates(
+    context: ListContext,
+    params: SharedListParams & ParamsOf<P>,
+  ): Iterable<IndexedProduct> | Promise<Iterable<IndexedProduct>>;
   metadata?(context: ListContext, picked: readonly Picked[]): Record<string, unknown>;
 }): ListSource {
   const { limits = { fallback: 5, max: 100 } } = definition;
   return {
     path: definition.path,
     summary: definition.summary,
-    cacheable: (typeof definition.cacheable === 'function' ? definition.cacheable : () => definition.cacheable !== false) as ListSource['cacheable'],
-    schema: params({ ...shared, ...definition.params, ...limitParam(limits.fallback, limits.max) }) as unknown as TParams<typeof shared>,
+    cacheable: (typeof definition.cacheable === 'function'
+      ? definition.cacheable
+      : () => definition.cacheable !== false) as ListSource['cacheable'],
+    schema: params({
+      ...shared,
+      ...definition.params,
+      ...limitParam(limits.fallback, limits.max),
+    }) as unknown as TParams<typeof shared>,
     candidates: definition.candidates as ListSource['candidates'],
     ...(definition.metadata ? { metadata: definition.metadata } : {}),
   };
@@ -83,7 +101,11 @@ export function byIds(catalog: ShopCatalog, ids: Iterable<number>): IndexedProdu
 }
 
 /** The same, lazily: a ranked list of thousands is read only as far as the answer needs. */
-export function* eachById(catalog: ShopCatalog, ids: Iterable<number>, skip?: ReadonlySet<number>): Generator<IndexedProduct> {
+export function* eachById(
+  catalog: ShopCatalog,
+  ids: Iterable<number>,
+  skip?: ReadonlySet<number>,
+): Generator<IndexedProduct> {
   for (const id of ids) {
     if (skip?.has(id)) continue;
     const product = catalog.products.get(id);
