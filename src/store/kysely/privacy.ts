@@ -290,30 +290,10 @@ export function customerRowMethods(db: Kysely<Database>): Pick<PlatformStore, 'd
         .where('shop_id', '=', shopId)
         .where('id', '=', customerId)
         .executeTakeFirst();
-      const orders = await db
-        .selectFrom('orders')
-        .selectAll()
-        .where('shop_id', '=', shopId)
-        .where('customer_id', '=', customerId)
-        .execute();
-      const lines = await db
-        .selectFrom('order_lines')
-        .selectAll()
-        .where('shop_id', '=', shopId)
-        .where('customer_id', '=', customerId)
-        .execute();
-      const events = await db
-        .selectFrom('events')
-        .selectAll()
-        .where('shop_id', '=', shopId)
-        .where('customer_id', '=', customerId)
-        .execute();
-      const tracking = await db
-        .selectFrom('track_events')
-        .selectAll()
-        .where('shop_id', '=', shopId)
-        .where('customer_id', '=', customerId)
-        .execute();
+      const orders = await rowsOfCustomer(db, 'orders', shopId, customerId);
+      const lines = await rowsOfCustomer(db, 'order_lines', shopId, customerId);
+      const events = await rowsOfCustomer(db, 'events', shopId, customerId);
+      const tracking = await rowsOfCustomer(db, 'track_events', shopId, customerId);
       const billing = (
         await db.selectFrom('billing_customers').select(['id', 'document']).where('shop_id', '=', shopId).execute()
       )
@@ -346,4 +326,19 @@ export function customerRowMethods(db: Kysely<Database>): Pick<PlatformStore, 'd
       };
     },
   };
+}
+
+/** Every row of one customer's in a table keyed by shop and customer, for the data-request export. */
+function rowsOfCustomer(
+  db: Kysely<Database>,
+  table: 'orders' | 'order_lines' | 'events' | 'track_events',
+  shopId: number,
+  customerId: number,
+) {
+  return db
+    .selectFrom(table)
+    .selectAll()
+    .where('shop_id', '=', shopId)
+    .where('customer_id', '=', customerId)
+    .execute();
 }
