@@ -335,10 +335,5 @@ function rowsOfCustomer(
   shopId: number,
   customerId: number,
 ) {
-  return db
-    .selectFrom(table)
-    .selectAll()
-    .where('shop_id', '=', shopId)
-    .where('customer_id', '=', customerId)
-    .execute();
+  return db.selectFrom(table).selectAll().where('shop_id', '=', shopId).where('customer_id', '=', customerId).execute();
 }
