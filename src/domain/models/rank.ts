@@ -4,7 +4,9 @@ import type { NeighbourLists } from './neighbours.js';
 /** Seeds given at most, strongest first: bounds a request's work at SEEDS_USED × neighbours kept. */
 export const SEEDS_USED = 250;
 
-/** Σ over seeds of weight × s(seed, j), read from sparse neighbour lists; `normalize` scales each row to a best of 1. */
+/**
+ * Σ over seeds of weight × s(seed, j), read from sparse neighbour lists; `normalize` scales each row to a best of 1.
+ */
 function vote(
   lists: NeighbourLists,
   seeds: readonly { item: number; weight: number }[],

@@ -32,7 +32,10 @@ export interface ReferenceCheck {
   endpointProblem(path: string, query: Readonly<Record<string, string>>): string | null;
 }
 
-/** Every `endpoint` output runs a whole list in-process: a ruleset may hold at most this many (docs/rules.md, "Outputs"). */
+/**
+ * Every `endpoint` output runs a whole list in-process: a
+ * ruleset may hold at most this many (docs/rules.md, "Outputs").
+ */
 export const MAX_ENDPOINT_OUTPUTS = 20;
 
 /** Defaults filled, read-only fields dropped: the document as stored. */
@@ -103,10 +106,8 @@ export function compileRuleset(document: RulesetDocument, references?: Reference
 
 function invalid(problems: Problem[]): InvalidDocumentError {
   const first = problems[0]!;
-  return new InvalidDocumentError(
-    `Invalid ruleset: ${first.path}: ${first.message}${problems.length > 1 ? ` (and ${problems.length - 1} more problems)` : ''}.`,
-    problems,
-  );
+  const more = problems.length > 1 ? ` (and ${problems.length - 1} more problems)` : '';
+  return new InvalidDocumentError(`Invalid ruleset: ${first.path}: ${first.message}${more}.`, problems);
 }
 
 function compileCondition(
