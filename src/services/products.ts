@@ -7,7 +7,10 @@ import { runListSource, type ListAnswer, type ListParams, type ListSource } from
 /** The list family over HTTP (docs/lists.md): one source, the shared filters, `{"data": […]}`. */
 export function createProductsService(deps: { catalog: CatalogIndex; viewed: ViewedIndex; models: ModelIndex }) {
   return {
-    /** The read-model version of the request's catalog generation and the model's stamp: part of every cached answer's key. */
+    /**
+     * The read-model version of the request's catalog generation
+     * and the model's stamp: part of every cached answer's key.
+     */
     version(catalog: ShopCatalog): string {
       return `${catalog.version}.${deps.models.stamp(catalog.shop.id) ?? '-'}`;
     },

@@ -7,7 +7,10 @@ import type { BillingProviders } from './providers.js';
 import type { SubscribeRequest } from './params.js';
 import { resolvePurchase } from './purchase.js';
 
-/** New subscriptions on an address (docs/billing.md, "New subscriptions"), idempotent by Idempotency-Key as one-time purchases are. */
+/**
+ * New subscriptions on an address (docs/billing.md, "New subscriptions"),
+ * idempotent by Idempotency-Key as one-time purchases are.
+ */
 export function createSubscribeService(deps: {
   providers: Pick<BillingProviders, 'forShop'>;
   catalog: CatalogIndex;
