@@ -165,7 +165,7 @@ export interface Store extends TrackingStore, ExperimentStore, WidgetStore, Plat
     build: (ids: { onetime: number; charge: number; order: number; subscription?: number }) => OnetimeWrite,
     /** Also reserve a new subscription id (above every stored one): the write creates a subscription. */
     options?: { subscription?: boolean },
-  ): Promise<OnetimeOutcome>;
+  ): Promise<OnetimeWriteResult>;
 
   /** The shop's billing provider row; null means the ledger (the default). */
   getBillingProvider(shopId: number): Promise<BillingProviderRecord | null>;
@@ -250,7 +250,12 @@ export interface OnetimeWrite {
   }[];
 }
 
-export type OnetimeOutcome =
+/**
+ * What became of a keyed one-time write: done (the stored outcome JSON, `replayed` when an earlier
+ * request with the key wrote it), or refused because the key holds other parameters or is in use.
+ * Not the purchase's outcome (`OnetimeOutcome` of the billing services), which `outcome` encodes.
+ */
+export type OnetimeWriteResult =
   | { state: 'done'; outcome: string; replayed: boolean }
   | { state: 'conflict' }
   | { state: 'busy' };
