@@ -60,8 +60,6 @@ export interface PlatformStore {
     patch: PlatformConnectionPatch,
     ifSync?: { id: number; mode?: SyncMode; phase?: SyncPhase },
   ): Promise<boolean>;
-  /** Removes a customer row the platform deleted (their orders and behaviour stay). */
-  deleteCustomer(shopId: number, customerId: number): Promise<boolean>;
   /** Everything stored about one customer, for a data request. */
   customerRecords(shopId: number, customerId: number): Promise<Record<string, unknown>>;
   deletePlatformConnection(shopId: number): Promise<void>;

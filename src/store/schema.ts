@@ -1,3 +1,10 @@
+import type { CatalogTables } from './kysely/catalog.js';
+import type { CommerceTables } from './kysely/commerce.js';
+import type { ServingTables } from './kysely/product-serving.js';
+import type { RulesetTables } from './kysely/rulesets.js';
+import type { SettingTables } from './kysely/settings.js';
+import type { ShopTables } from './kysely/shops.js';
+import type { WidgetTables } from './kysely/widgets.js';
 import type { PlatformTables } from './platform-schema.js';
 
 /**
@@ -5,22 +12,15 @@ import type { PlatformTables } from './platform-schema.js';
  * integers and documents are JSON text, so the same queries run unchanged on SQLite and PostgreSQL;
  * the conversions live in codec.ts.
  */
-export interface Database extends PlatformTables {
-  settings: { key: string; value: string };
-  counters: { shop_id: number; name: string; value: number };
-  shops: ShopRow;
-  api_keys: ApiKeyRow;
-  products: ProductRow;
-  variants: VariantRow;
-  product_serving: ProductServingRow;
-  collections: CollectionRow;
-  collection_products: { shop_id: number; collection_id: number; product_id: number; position: number };
-  customers: CustomerRow;
-  markets: MarketRow;
-  orders: OrderRow;
-  order_lines: OrderLineRow;
-  rulesets: RulesetRow;
-  widgets: { shop_id: number; id: number; document: string; version: number; created_at: number; updated_at: number };
+export interface Database
+  extends SettingTables,
+    ShopTables,
+    CatalogTables,
+    ServingTables,
+    CommerceTables,
+    RulesetTables,
+    WidgetTables,
+    PlatformTables {
   events: EventRow;
   billing_customers: DocRow;
   billing_addresses: DocRow & { customer_id: number };
@@ -127,117 +127,6 @@ export interface Database extends PlatformTables {
     revenue: number;
     revenue_sq: number;
   };
-}
-
-export interface ShopRow {
-  id: number;
-  handle: string;
-  name: string;
-  timezone: string;
-  currency: string;
-  scopes: string; // JSON array
-  signing_secret: string;
-  public_url: string | null;
-  webhook_secret: string | null;
-  billing_webhook_secret: string | null;
-  settings: string; // JSON of ShopSettings
-  /** Moves on every write that changes what the shop's read model holds; nodes poll it. */
-  data_version: number;
-  created_at: number;
-  updated_at: number;
-}
-
-export interface ApiKeyRow {
-  id: string; // random id, not the key
-  shop_id: number;
-  kind: 'public' | 'private';
-  key_hash: string;
-  key_prefix: string;
-  created_at: number;
-  /** Null while the key is current; set on rotation to the end of its grace period. */
-  expires_at: number | null;
-}
-
-export interface ProductRow {
-  shop_id: number;
-  id: number;
-  handle: string;
-  status: string;
-  document: string; // JSON of the normalized product (variants, options, images, metafields)
-  updated_at: number;
-}
-
-/** A product's answer bytes and index fields, written with it (src/indexes/product-serving.ts). */
-export interface ProductServingRow {
-  shop_id: number;
-  product_id: number;
-  version: number;
-  body: Buffer;
-  fields: string;
-}
-
-export interface VariantRow {
-  shop_id: number;
-  id: number;
-  product_id: number;
-  inventory_quantity: number;
-  old_inventory_quantity: number;
-}
-
-export interface CollectionRow {
-  shop_id: number;
-  id: number;
-  title: string;
-  handle: string;
-  updated_at: number;
-}
-
-export interface CustomerRow {
-  shop_id: number;
-  id: number;
-  email: string | null;
-  tags: string; // JSON array
-  updated_at: number;
-}
-
-export interface MarketRow {
-  shop_id: number;
-  id: number;
-  position: number;
-  document: string; // JSON of the normalized market
-  updated_at: number;
-}
-
-export interface OrderRow {
-  shop_id: number;
-  id: number;
-  customer_id: number | null;
-  created_at: number;
-  cancelled_at: number | null;
-  updated_at: number;
-}
-
-export interface OrderLineRow {
-  shop_id: number;
-  order_id: number;
-  line_no: number;
-  product_id: number;
-  variant_id: number | null;
-  quantity: number;
-  price: string;
-  customer_id: number | null;
-  created_at: number;
-}
-
-export interface RulesetRow {
-  shop_id: number;
-  id: number;
-  name: string;
-  enabled: number;
-  document: string; // JSON of the RulesetDocument
-  version: number;
-  created_at: number;
-  updated_at: number;
 }
 
 export interface EventRow {

@@ -1,6 +1,3 @@
-import type { Collection, Customer, Order, OrderLine } from '../domain/catalog/collection.js';
-import type { Market } from '../domain/catalog/market.js';
-import type { Product } from '../domain/catalog/product.js';
 import type {
   BillingCharge,
   BillingProviderType,
@@ -10,105 +7,37 @@ import type {
   LedgerKind,
 } from '../domain/billing/types.js';
 import type { StoreEvent, StoredEvent } from '../domain/events.js';
-import type { Ruleset, RulesetDocument } from '../domain/rules/types.js';
-import type { ApiKeyRecord, Shop } from '../domain/shop.js';
 import type { ExperimentStore, TrackingStore } from './attribution-store.js';
-import type { WidgetStore } from './widget-store.js';
+import type { CatalogStore } from './kysely/catalog.js';
+import type { CommerceStore } from './kysely/commerce.js';
+import type { ServingStore } from './kysely/product-serving.js';
+import type { RulesetStore } from './kysely/rulesets.js';
+import type { SettingStore } from './kysely/settings.js';
+import type { ShopStore } from './kysely/shops.js';
+import type { WidgetStore } from './kysely/widgets.js';
 import type { PlatformStore } from './platform-store.js';
-import type { ServingStore } from './serving-store.js';
-
-export type NewShop = Omit<Shop, 'id' | 'data_version' | 'created_at' | 'updated_at'>;
-export type ShopPatch = Partial<
-  Pick<
-    Shop,
-    | 'name'
-    | 'timezone'
-    | 'currency'
-    | 'scopes'
-    | 'public_url'
-    | 'webhook_secret'
-    | 'billing_webhook_secret'
-    | 'settings'
-  >
->;
 
 /**
  * The one storage port, in the domain's words. Every write that changes what a shop's read
  * model holds moves that shop's `data_version`, so every node can notice it cheaply.
  */
-export interface Store extends TrackingStore, ExperimentStore, WidgetStore, PlatformStore, ServingStore {
+export interface Store
+  extends SettingStore,
+    ShopStore,
+    CatalogStore,
+    ServingStore,
+    CommerceStore,
+    RulesetStore,
+    WidgetStore,
+    TrackingStore,
+    ExperimentStore,
+    PlatformStore {
   readonly dialect: 'sqlite' | 'postgres';
   /** Connection-pool figures for metrics (SQLite: one connection). */
   poolStats(): { total: number; idle: number; waiting: number };
   migrate(): Promise<void>;
   ping(): Promise<void>;
   close(): Promise<void>;
-
-  getSetting(key: string): Promise<string | null>;
-  /** Stores the value unless the key exists; returns what is stored (first writer wins across nodes). */
-  putSettingIfAbsent(key: string, value: string): Promise<string>;
-  putSetting(key: string, value: string): Promise<void>;
-
-  /** Creates a shop with its first keys; a taken handle is a ConflictError. */
-  createShop(shop: NewShop, keys: ApiKeyRecord[]): Promise<Shop>;
-  getShopByHandle(handle: string): Promise<Shop | null>;
-  getShopById(id: number): Promise<Shop | null>;
-  listShops(): Promise<Shop[]>;
-  updateShop(id: number, patch: ShopPatch): Promise<Shop>;
-  listShopVersions(): Promise<{ id: number; data_version: number }[]>;
-
-  /**
-   * Adds new keys: the shop's current keys of the same kinds expire at `graceUntil`, keys already in
-   * a grace period expire now, and so does the key with `endNowHash` (the one that asked).
-   */
-  rotateApiKeys(
-    shopId: number,
-    keys: ApiKeyRecord[],
-    rotation: { now: number; graceUntil: number; endNowHash: string | null },
-  ): Promise<void>;
-  /** Ends the shop's live key with this hash now; returns how many (0 or 1). */
-  revokeApiKeys(shopId: number, keyHash: string, now: number): Promise<number>;
-  /** Every key of a shop, live or not, newest first (hashes only). */
-  listShopKeys(shopId: number): Promise<ApiKeyRecord[]>;
-  /** Keys that are current or inside their grace period. */
-  listLiveApiKeys(now: number): Promise<ApiKeyRecord[]>;
-  keysVersion(): Promise<string>;
-
-  upsertProducts(shopId: number, products: Product[]): Promise<void>;
-  deleteProduct(shopId: number, productId: number): Promise<boolean>;
-  /** Products in id order, with live inventory merged into the variants. */
-  listProducts(shopId: number, options?: { ids?: number[]; afterId?: number; limit?: number }): Promise<Product[]>;
-  countProducts(shopId: number): Promise<number>;
-  /** Variant id → product id for the given variants (missing ones are absent). */
-  findVariantProducts(shopId: number, variantIds: number[]): Promise<Map<number, number>>;
-  findExistingProductIds(shopId: number, productIds: number[]): Promise<Set<number>>;
-  /** Handle → product id for the given handles (missing ones are absent). */
-  findProductIdsByHandle(shopId: number, handles: string[]): Promise<Map<string, number>>;
-  setInventory(shopId: number, levels: { variant_id: number; inventory_quantity: number }[]): Promise<void>;
-
-  upsertCollections(shopId: number, collections: Collection[]): Promise<void>;
-  listCollections(shopId: number): Promise<Collection[]>;
-
-  upsertCustomers(shopId: number, customers: Customer[]): Promise<void>;
-  listCustomers(shopId: number): Promise<Customer[]>;
-
-  upsertMarkets(shopId: number, markets: Market[]): Promise<void>;
-  listMarkets(shopId: number): Promise<Market[]>;
-
-  /** Orders are replaced whole by id (their lines too). */
-  upsertOrders(shopId: number, orders: Order[]): Promise<void>;
-  /** Lines of orders not cancelled, created at or after `since` (epoch ms), oldest first. */
-  listOrderLines(shopId: number, since: number): Promise<OrderLine[]>;
-  countOrders(shopId: number): Promise<number>;
-  /** Distinct products of the lines of these orders (a thank-you page's input products), in order and line order. */
-  orderProductIds(shopId: number, orderIds: number[]): Promise<number[]>;
-
-  createRuleset(shopId: number, document: RulesetDocument): Promise<Ruleset>;
-  /** Replaces the document and moves its version; null when there is no such ruleset. */
-  updateRuleset(shopId: number, id: number, document: RulesetDocument): Promise<Ruleset | null>;
-  deleteRuleset(shopId: number, id: number): Promise<boolean>;
-  getRuleset(shopId: number, id: number): Promise<Ruleset | null>;
-  listRulesets(shopId: number): Promise<Ruleset[]>;
 
   /** Stores events of any shops in one transaction, with their per-day counts: all or nothing. */
   appendEvents(events: (StoreEvent & { shop_id: number })[]): Promise<void>;
@@ -227,7 +156,6 @@ export interface Store extends TrackingStore, ExperimentStore, WidgetStore, Plat
     limit: number,
   ): Promise<{ shop_id: number; webhook_id: string; topic: string; payload: string }[]>;
   markShopWebhook(shopId: number, webhookId: string, outcome: string): Promise<void>;
-  deleteCollection(shopId: number, collectionId: number): Promise<boolean>;
   /** updated_at (epoch ms) of stored products and orders, for "never older over newer". */
   updatedAt(shopId: number, kind: 'products' | 'orders' | 'collections', ids: number[]): Promise<Map<number, number>>;
 }

@@ -15,6 +15,7 @@ import { eventMethods } from './events.js';
 import { experimentMethods } from './experiments.js';
 import { platformMethods } from './platform.js';
 import { rulesetMethods } from './rulesets.js';
+import { settingMethods } from './settings.js';
 import { shopWebhookMethods } from './shop-webhooks.js';
 import { shopMethods } from './shops.js';
 import { trackingMethods } from './tracking.js';
@@ -109,6 +110,7 @@ function kyselyStore({ db, dialect, schema, poolStats }: Connection): Store {
     async close() {
       await db.destroy();
     },
+    ...settingMethods(db),
     ...shopMethods(db),
     ...catalogMethods(db),
     ...servingMethods(db),

@@ -269,20 +269,8 @@ export function privacyMethods(db: Kysely<Database>): Methods {
 }
 
 /** A customer's rows, read for a data request or removed when the platform deleted the customer. */
-export function customerRowMethods(db: Kysely<Database>): Pick<PlatformStore, 'deleteCustomer' | 'customerRecords'> {
+export function customerRowMethods(db: Kysely<Database>): Pick<PlatformStore, 'customerRecords'> {
   return {
-    async deleteCustomer(shopId, customerId) {
-      const result = await db.transaction().execute(async (trx) => {
-        const deleted = await trx
-          .deleteFrom('customers')
-          .where('shop_id', '=', shopId)
-          .where('id', '=', customerId)
-          .executeTakeFirst();
-        if (Number(deleted.numDeletedRows) > 0) await bumpDataVersion(trx, shopId);
-        return Number(deleted.numDeletedRows) > 0;
-      });
-      return result;
-    },
     async customerRecords(shopId, customerId) {
       const customer = await db
         .selectFrom('customers')

@@ -2,12 +2,9 @@ import type { Kysely } from 'kysely';
 import { isUniqueViolation } from '../codec.js';
 import type { Database } from '../schema.js';
 import type { Store } from '../store.js';
-import { bumpDataVersion, nextCounter } from './shops.js';
+import { nextCounter } from './shops.js';
 
-type Methods = Pick<
-  Store,
-  'enqueueShopWebhook' | 'pendingShopWebhooks' | 'markShopWebhook' | 'deleteCollection' | 'updatedAt'
->;
+type Methods = Pick<Store, 'enqueueShopWebhook' | 'pendingShopWebhooks' | 'markShopWebhook' | 'updatedAt'>;
 
 export function shopWebhookMethods(db: Kysely<Database>): Methods {
   return {
@@ -58,23 +55,6 @@ export function shopWebhookMethods(db: Kysely<Database>): Methods {
         .where('shop_id', '=', shopId)
         .where('webhook_id', '=', webhookId)
         .execute();
-    },
-    async deleteCollection(shopId, collectionId) {
-      return db.transaction().execute(async (trx) => {
-        const result = await trx
-          .deleteFrom('collections')
-          .where('shop_id', '=', shopId)
-          .where('id', '=', collectionId)
-          .executeTakeFirst();
-        if (Number(result.numDeletedRows) === 0) return false;
-        await trx
-          .deleteFrom('collection_products')
-          .where('shop_id', '=', shopId)
-          .where('collection_id', '=', collectionId)
-          .execute();
-        await bumpDataVersion(trx, shopId);
-        return true;
-      });
     },
     async updatedAt(shopId, kind, ids) {
       if (ids.length === 0) return new Map();
