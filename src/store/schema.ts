@@ -1,9 +1,12 @@
 import type { CatalogTables } from './kysely/catalog.js';
 import type { CommerceTables } from './kysely/commerce.js';
+import type { EventTables } from './kysely/events.js';
+import type { ExperimentTables } from './kysely/experiments.js';
 import type { ServingTables } from './kysely/product-serving.js';
 import type { RulesetTables } from './kysely/rulesets.js';
 import type { SettingTables } from './kysely/settings.js';
 import type { ShopTables } from './kysely/shops.js';
+import type { TrackingTables } from './kysely/tracking.js';
 import type { WidgetTables } from './kysely/widgets.js';
 import type { PlatformTables } from './platform-schema.js';
 
@@ -20,8 +23,10 @@ export interface Database
     CommerceTables,
     RulesetTables,
     WidgetTables,
+    EventTables,
+    TrackingTables,
+    ExperimentTables,
     PlatformTables {
-  events: EventRow;
   billing_customers: DocRow;
   billing_addresses: DocRow & { customer_id: number };
   billing_subscriptions: DocRow & { customer_id: number; address_id: number };
@@ -65,82 +70,6 @@ export interface Database
     outcome: string | null;
   };
   webhook_receipts: { shop_id: number; source: string; webhook_id: string; received_at: number };
-  event_counts: { shop_id: number; day: number; handle: string; views: number; adds: number; removes: number };
-  track_events: {
-    shop_id: number;
-    id: number;
-    type: string;
-    uuid: string | null;
-    customer_id: number | null;
-    source: string | null;
-    product_id: number | null;
-    variant_id: number | null;
-    created_at: number;
-    cart_token: string | null;
-  };
-  source_days: {
-    shop_id: number;
-    day: number;
-    source: string;
-    impressions: number;
-    clicks: number;
-    add_to_carts: number;
-    orders: number;
-    revenue: number;
-  };
-  order_attributions: {
-    shop_id: number;
-    order_id: number;
-    line_no: number;
-    source: string;
-    via: string;
-    product_id: number;
-    quantity: number;
-    revenue: number;
-    experiment_id: number | null;
-    arm: number | null;
-    created_at: number;
-  };
-  experiments: {
-    shop_id: number;
-    id: number;
-    name: string;
-    ruleset_id: number;
-    arms: string;
-    status: string;
-    winner: string | null;
-    created_at: number;
-    stopped_at: number | null;
-  };
-  experiment_visitors: { shop_id: number; experiment_id: number; visitor: string; arm: number; created_at: number };
-  track_counted: { shop_id: number; day: number; visitor: string; source: string; product_id: number; type: string };
-  experiment_days: {
-    shop_id: number;
-    experiment_id: number;
-    arm: number;
-    day: number;
-    visitors: number;
-    impressions: number;
-    clicks: number;
-    add_to_carts: number;
-    orders: number;
-    revenue: number;
-    revenue_sq: number;
-  };
-}
-
-export interface EventRow {
-  shop_id: number;
-  id: number;
-  uuid: string | null;
-  customer_id: number | null;
-  subject: string;
-  verb: string;
-  noun: string;
-  handle: string | null;
-  subject_email: string | null;
-  theme_id: string | null;
-  created_at: number;
 }
 
 /** A ledger row: the document as JSON beside the columns queries filter on. */

@@ -6,14 +6,15 @@ import type {
   CampaignCounter,
   LedgerKind,
 } from '../domain/billing/types.js';
-import type { StoreEvent, StoredEvent } from '../domain/events.js';
-import type { ExperimentStore, TrackingStore } from './attribution-store.js';
 import type { CatalogStore } from './kysely/catalog.js';
 import type { CommerceStore } from './kysely/commerce.js';
+import type { EventStore } from './kysely/events.js';
+import type { ExperimentStore } from './kysely/experiments.js';
 import type { ServingStore } from './kysely/product-serving.js';
 import type { RulesetStore } from './kysely/rulesets.js';
 import type { SettingStore } from './kysely/settings.js';
 import type { ShopStore } from './kysely/shops.js';
+import type { TrackingStore } from './kysely/tracking.js';
 import type { WidgetStore } from './kysely/widgets.js';
 import type { PlatformStore } from './platform-store.js';
 
@@ -29,6 +30,7 @@ export interface Store
     CommerceStore,
     RulesetStore,
     WidgetStore,
+    EventStore,
     TrackingStore,
     ExperimentStore,
     PlatformStore {
@@ -38,33 +40,6 @@ export interface Store
   migrate(): Promise<void>;
   ping(): Promise<void>;
   close(): Promise<void>;
-
-  /** Stores events of any shops in one transaction, with their per-day counts: all or nothing. */
-  appendEvents(events: (StoreEvent & { shop_id: number })[]): Promise<void>;
-  /** Newest first; filtered by session or customer when given. */
-  listEvents(shopId: number, filter: EventFilter & { limit: number }): Promise<StoredEvent[]>;
-  /** Handles of the latest product views of a session or customer, newest first, repeats included. */
-  latestViewedHandles(shopId: number, filter: EventFilter, scan: number): Promise<string[]>;
-  /** The latest product views (newest first, at most `limit`): what the model reads of co-viewing. */
-  listRecentViews(
-    shopId: number,
-    limit: number,
-  ): Promise<{ uuid: string | null; customer_id: number | null; handle: string; created_at: number }[]>;
-  /** How many events the shop has taken: moves with every stored event, so a model can tell it is current. */
-  eventCount(shopId: number): Promise<number>;
-  listEventCounts(
-    shopId: number,
-    sinceDay: number,
-  ): Promise<{ day: number; handle: string; views: number; adds: number; removes: number }[]>;
-  /**
-   * Events per verb in fixed periods of `periodMs` (aligned on the epoch; a whole number of
-   * minutes), created at or after `since` (epoch ms): `start` is the period's first instant.
-   */
-  countEventsByPeriod(
-    shopId: number,
-    since: number,
-    periodMs: number,
-  ): Promise<{ start: number; verb: StoreEvent['verb']; count: number }[]>;
 
   /** Upserts ledger documents by id; with `onlyNewer`, an older updated_at never overwrites a newer one. */
   upsertLedger(shopId: number, kind: LedgerKind, docs: LedgerDoc[], options?: { onlyNewer?: boolean }): Promise<void>;
@@ -202,9 +177,4 @@ export interface BillingProviderRecord {
   api_version: string | null;
   api_token: string | null;
   updated_at: number;
-}
-
-export interface EventFilter {
-  uuid?: string | null;
-  customerId?: number | null;
 }
