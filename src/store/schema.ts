@@ -5,6 +5,8 @@ import type { CatalogTables } from './kysely/catalog.js';
 import type { CommerceTables } from './kysely/commerce.js';
 import type { EventTables } from './kysely/events.js';
 import type { ExperimentTables } from './kysely/experiments.js';
+import type { PlatformTables } from './kysely/platform.js';
+import type { PrivacyTables } from './kysely/privacy.js';
 import type { ServingTables } from './kysely/product-serving.js';
 import type { RulesetTables } from './kysely/rulesets.js';
 import type { IdempotencyTables } from './kysely/idempotency.js';
@@ -13,7 +15,6 @@ import type { ShopWebhookTables } from './kysely/shop-webhooks.js';
 import type { ShopTables } from './kysely/shops.js';
 import type { TrackingTables } from './kysely/tracking.js';
 import type { WidgetTables } from './kysely/widgets.js';
-import type { PlatformTables } from './platform-schema.js';
 
 /**
  * Table shapes as Kysely sees them. Timestamps are epoch milliseconds (bigint), booleans are 0/1
@@ -36,4 +37,5 @@ export interface Database
     IdempotencyTables,
     CampaignTables,
     ShopWebhookTables,
-    PlatformTables {}
+    PlatformTables,
+    PrivacyTables {}

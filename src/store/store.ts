@@ -5,6 +5,8 @@ import type { CatalogStore } from './kysely/catalog.js';
 import type { CommerceStore } from './kysely/commerce.js';
 import type { EventStore } from './kysely/events.js';
 import type { ExperimentStore } from './kysely/experiments.js';
+import type { PlatformStore } from './kysely/platform.js';
+import type { PrivacyStore } from './kysely/privacy.js';
 import type { ServingStore } from './kysely/product-serving.js';
 import type { RulesetStore } from './kysely/rulesets.js';
 import type { IdempotencyStore } from './kysely/idempotency.js';
@@ -13,7 +15,6 @@ import type { ShopWebhookStore } from './kysely/shop-webhooks.js';
 import type { ShopStore } from './kysely/shops.js';
 import type { TrackingStore } from './kysely/tracking.js';
 import type { WidgetStore } from './kysely/widgets.js';
-import type { PlatformStore } from './platform-store.js';
 
 /**
  * The one storage port, in the domain's words. Every write that changes what a shop's read
@@ -35,7 +36,8 @@ export interface Store
     IdempotencyStore,
     CampaignStore,
     ShopWebhookStore,
-    PlatformStore {
+    PlatformStore,
+    PrivacyStore {
   readonly dialect: 'sqlite' | 'postgres';
   /** Connection-pool figures for metrics (SQLite: one connection). */
   poolStats(): { total: number; idle: number; waiting: number };

@@ -14,6 +14,7 @@ import { campaignMethods } from './campaigns.js';
 import { eventMethods } from './events.js';
 import { experimentMethods } from './experiments.js';
 import { platformMethods } from './platform.js';
+import { privacyMethods } from './privacy.js';
 import { rulesetMethods } from './rulesets.js';
 import { settingMethods } from './settings.js';
 import { shopWebhookMethods } from './shop-webhooks.js';
@@ -126,5 +127,6 @@ function kyselyStore({ db, dialect, schema, poolStats }: Connection): Store {
     ...experimentMethods(db),
     ...widgetMethods(db),
     ...platformMethods(db),
+    ...privacyMethods(db),
   };
 }
