@@ -56,8 +56,7 @@ export interface PrivacyTables {
  * Every table that holds a shop's rows, by the column naming the shop (the shop's own row goes last).
  * A Record over the tables `Database` declares, so a new table fails to compile until it is named here.
  */
-// widgets: left out until now, so a shop's deletion kept its widgets (fixed in the next change).
-const SHOP_TABLES: Record<Exclude<keyof Database, 'settings' | 'shops' | 'widgets'>, true> = {
+const SHOP_TABLES: Record<Exclude<keyof Database, 'settings' | 'shops'>, true> = {
   api_keys: true,
   products: true,
   product_serving: true,
@@ -69,6 +68,7 @@ const SHOP_TABLES: Record<Exclude<keyof Database, 'settings' | 'shops' | 'widget
   orders: true,
   order_lines: true,
   rulesets: true,
+  widgets: true,
   events: true,
   event_counts: true,
   billing_customers: true,
