@@ -38,7 +38,6 @@ export interface Store
     ShopWebhookStore,
     PlatformStore,
     PrivacyStore {
-  readonly dialect: 'sqlite' | 'postgres';
   /** Connection-pool figures for metrics (SQLite: one connection). */
   poolStats(): { total: number; idle: number; waiting: number };
   migrate(): Promise<void>;

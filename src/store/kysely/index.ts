@@ -83,7 +83,6 @@ function isSchemaDroppedMeanwhile(error: unknown): boolean {
 
 function kyselyStore({ db, dialect, schema, poolStats }: Connection): Store {
   return {
-    dialect,
     poolStats,
     async migrate() {
       const migrator = new Migrator({
