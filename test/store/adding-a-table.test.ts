@@ -57,6 +57,16 @@ describe('adding a table', () => {
     expect(uncounted, 'add the new part to estimateCatalogBytes (src/indexes/footprint.ts)').toEqual([]);
   });
 
+  it('gives services the store ports they use, never hand-kept Pick<Store, …> lists', () => {
+    const services = (dir: string): string[] =>
+      readdirSync(join(SRC, dir), { withFileTypes: true }).flatMap((e) =>
+        e.isDirectory() ? services(`${dir}/${e.name}`) : e.name.endsWith('.ts') ? [`${dir}/${e.name}`] : [],
+      );
+    const files = services('services');
+    expect(files.length).toBeGreaterThan(10);
+    expect(files.filter((f) => /Pick<\s*Store\b/.test(read(f)))).toEqual([]);
+  });
+
   describe.each(backends())('on $name', (backend) => {
     afterAll(() => backend.cleanup());
 
