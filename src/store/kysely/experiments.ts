@@ -10,13 +10,19 @@ import { bumpDataVersion, nextCounter } from './shops.js';
 
 /** Experiment storage. */
 export interface ExperimentStore {
-  /** Creates a running experiment (started now, or at `created_at` for imported history); a running one on the same ruleset is a ConflictError. */
+  /**
+   * Creates a running experiment (started now, or at `created_at` for imported history); a running one
+   * on the same ruleset is a ConflictError.
+   */
   createExperiment(
     shopId: number,
     experiment: { name: string; ruleset_id: number; arms: Arm[]; created_at?: number },
   ): Promise<Experiment>;
   listExperiments(shopId: number): Promise<Experiment[]>;
-  /** Stops a running experiment; null when there is no such experiment, the current state when it was stopped already. */
+  /**
+   * Stops a running experiment; null when there is no such experiment, the current state when it was
+   * stopped already.
+   */
   stopExperiment(shopId: number, id: number, winner: string | null): Promise<Experiment | null>;
   /** Records visitors first served by an arm; a visitor already recorded changes nothing. */
   recordExposures(rows: Exposure[]): Promise<void>;

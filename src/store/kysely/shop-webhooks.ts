@@ -8,7 +8,10 @@ import { nextCounter } from './shops.js';
  * keep an older delivery from overwriting a newer one.
  */
 export interface ShopWebhookStore {
-  /** Queues a storefront webhook durably; false when its id, or the platform event id given with it, was queued before. */
+  /**
+   * Queues a storefront webhook durably; false when its id, or the platform event id given with it, was
+   * queued before.
+   */
   enqueueShopWebhook(
     shopId: number,
     webhookId: string,

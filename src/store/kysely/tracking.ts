@@ -16,7 +16,10 @@ export interface TrackingStore {
   forgetCountedBefore(day: number): Promise<number>;
   /** Clicks by these customers or in these carts created in [from, to] (epoch ms), for the click window. */
   clicksOf(shopId: number, who: ClickersOf, from: number, to: number): Promise<Click[]>;
-  /** Replaces the attributed lines of these orders (none for a cancelled one) and moves the per-day totals by the difference. */
+  /**
+   * Replaces the attributed lines of these orders (none for a cancelled one) and moves the per-day
+   * totals by the difference.
+   */
   replaceOrderAttributions(shopId: number, orderIds: number[], lines: AttributedLine[]): Promise<void>;
   /** Per-day figures of every source from `sinceDay` (yyyymmdd) on. */
   sourceDays(shopId: number, sinceDay: number): Promise<SourceDay[]>;
