@@ -104,6 +104,8 @@ class Scratch {
   readonly likes: Float64Array;
   readonly touched: number[] = [];
   private readonly seen: Uint8Array;
+  /** Each content product's index in the model (−1: never bought), for the content model last read. */
+  private contentIndex: { content: ContentModel; items: Int32Array } | null = null;
 
   constructor(size: number) {
     this.own = new Float64Array(size);
@@ -117,6 +119,13 @@ class Scratch {
       this.seen[j] = 1;
       this.touched.push(j);
     }
+  }
+
+  /** The model index of every product of `content`, built once per content model (a request then looks up, not searches). */
+  modelIndexOf(model: BuiltModel, content: ContentModel): Int32Array {
+    if (this.contentIndex?.content !== content)
+      this.contentIndex = { content, items: Int32Array.from(content.ids, (id) => sortedIndexOf(model.products, id)) };
+    return this.contentIndex.items;
   }
 
   clear(): void {
@@ -223,13 +232,14 @@ function blended(
  */
 function contentVotes(model: BuiltModel, scratch: Scratch, content: ContentModel, affinities: readonly Seed[]): number {
   const { offsets, items, scores } = content.lists;
+  const inModel = scratch.modelIndexOf(model, content);
   let likeMax = 0;
   for (const seed of affinities.slice(0, SEEDS_USED)) {
     const row = sortedIndexOf(content.ids, seed.productId);
     if (row < 0 || offsets[row] === offsets[row + 1]) continue;
     const scale = seed.weight / scores[offsets[row]!]!;
     for (let n = offsets[row]!; n < offsets[row + 1]!; n++) {
-      const j = sortedIndexOf(model.products, content.ids[items[n]!]!);
+      const j = inModel[items[n]!]!;
       if (j < 0) continue;
       scratch.touch(j);
       scratch.likes[j]! += scale * scores[n]!;
