@@ -117,6 +117,19 @@ describe.each(backends())('model lists on $name', (backend) => {
     expect(await patch({ for_you_popularity: 11 })).toBe(422);
   });
 
+  it("reads the content neighbours of the customer's purchases when the blend weighs them", async () => {
+    const patch = (settings: Record<string, number>) =>
+      t.admin('PATCH', '/admin/v1/shops/learned', { settings }).then((r) => r.statusCode);
+    // Every fixture product is alike (type, vendor, tags, price): after 900's purchases (1 and 2, equal), the
+    // content neighbours the model knows (4 was never bought), by id.
+    expect(await patch({ for_you_similarity: 0, for_you_content: 1, for_you_popularity: 0 })).toBe(200);
+    expect(await ids('for_you', 'shop_customer_id=900&limit=4&bust_cache=yes')).toEqual([1, 2, 3, 5]);
+    // Without them, only the purchases, then the best sellers' fill.
+    expect(await patch({ for_you_similarity: 0, for_you_content: 0, for_you_popularity: 0 })).toBe(200);
+    expect(await ids('for_you', 'shop_customer_id=900&limit=3&bust_cache=yes')).toEqual([1, 2, 8]);
+    expect(await patch({})).toBe(200);
+  });
+
   it('viewed_together: products viewed in the same sessions', async () => {
     expect(await ids('viewed_together', 'shop_product_ids=4&limit=2')).toEqual([7, 3]);
     expect((await ids('viewed_together', '', 400)).error).toBe('Missing required endpoint argument: shop_product_ids.');
