@@ -7,55 +7,85 @@
  */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { logContent } from './eval/fold-methods.js';
 import { printCandidates, printFolds } from './eval/fold-report.js';
-import { evaluateFolds } from './eval/fold-suite.js';
+import { chooseOnTuning, evaluateFolds, type FoldResult } from './eval/fold-suite.js';
 import { loadMsStore } from './eval/ms-store.js';
-import { loadRetail, type Invoice } from './eval/retail.js';
+import { setResamples } from './eval/ranking.js';
+import { loadRetail, type Invoice, type RetailProduct } from './eval/retail.js';
 import { ROOT } from './lib/processes.js';
+import { FOR_YOU_BLEND } from '../src/domain/models/rank.js';
+
+/**
+ * Options while iterating: `--log retail|msstore` scores one log, `--resamples N` draws fewer
+ * bootstrap resamples (the reported figures: both logs, 1,000). The first other argument is the data directory.
+ */
+function options(argv: readonly string[]): { dir: string | undefined; log: string | null; resamples: number } {
+  const out = { dir: undefined as string | undefined, log: null as string | null, resamples: 1000 };
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--log') out.log = argv[++i] ?? null;
+    else if (argv[i] === '--resamples') out.resamples = Number(argv[++i]);
+    else out.dir ??= argv[i];
+  }
+  return out;
+}
+const opts = options(process.argv.slice(2));
 
 function dataDir(): string | null {
-  const given = process.argv[2];
+  const given = opts.dir;
   if (given) return existsSync(given) ? resolve(given) : null;
   const beside = join(ROOT, '..', 'shared', 'data');
   return existsSync(beside) ? beside : null;
 }
 
 /** Each log's orders in time order (the whole visible period: the folds cut it). */
-async function logs(dir: string): Promise<{ name: string; handle: string; orders: Invoice[] }[]> {
-  const out: { name: string; handle: string; orders: Invoice[] }[] = [];
+interface Log {
+  name: string;
+  handle: string;
+  orders: Invoice[];
+  products: RetailProduct[];
+}
+
+async function logs(dir: string): Promise<Log[]> {
+  const out: Log[] = [];
+  const wanted = (handle: string) => opts.log === null || opts.log === handle;
   const retailFile = join(dir, 'online-retail', 'online_retail_train.csv.gz');
-  if (existsSync(retailFile)) {
+  if (wanted('retail') && existsSync(retailFile)) {
     const r = await loadRetail(retailFile, 0);
-    out.push({ name: 'Online Retail', handle: 'retail', orders: [...r.train, ...r.valid] });
+    out.push({ name: 'Online Retail', handle: 'retail', orders: [...r.train, ...r.valid], products: r.products });
   }
   const msDir = join(dir, 'ms-store-sar');
-  if (existsSync(join(msDir, 'ms_usage_train.csv'))) {
+  if (wanted('msstore') && existsSync(join(msDir, 'ms_usage_train.csv'))) {
     const m = loadMsStore(msDir);
-    out.push({ name: 'Microsoft store', handle: 'msstore', orders: [...m.train, ...m.valid] });
+    out.push({ name: 'Microsoft store', handle: 'msstore', orders: [...m.train, ...m.valid], products: m.products });
   }
   return out;
 }
 
 async function main(dir: string) {
   const started = performance.now();
-  const results: Record<string, unknown> = {};
+  setResamples(opts.resamples);
+  const results: Record<string, FoldResult[]> = {};
   for (const log of await logs(dir)) {
     console.log(`\n### ${log.name}: ${log.orders.length} orders`);
-    const folds = evaluateFolds(log.orders);
+    const folds = evaluateFolds(log.orders, logContent(log.products));
     printFolds(log.name, folds);
     printCandidates(log.name, folds);
     results[log.handle] = folds;
   }
+  const chosen = chooseOnTuning(Object.values(results));
+  console.log(`\nfor_you blend chosen on the tuning fold (the first) of the logs scored: ${chosen}`);
+  console.log(`shipped: ${JSON.stringify(FOR_YOU_BLEND)}`);
   console.log(`\ntotal ${Math.round(performance.now() - started)} ms`);
-  console.log(JSON.stringify({ k: 10, data_dir: dir, logs: results }));
+  console.log(JSON.stringify({ k: 10, data_dir: dir, chosen, logs: results }));
 }
 
 const dir = dataDir();
 if (!dir) {
   console.log(
-    `No data directory: pass one (npm run eval -- <dir>), laid out as docs/evaluation.md describes${process.argv[2] ? `; ${process.argv[2]} does not exist` : ''}.`,
+    `No data directory: pass one (npm run eval -- <dir>), laid out as docs/evaluation.md describes${opts.dir ? `; ${opts.dir} does not exist` : ''}.`,
   );
-  process.exit(process.argv[2] ? 1 : 0);
+  process.exit(opts.dir ? 1 : 0);
 }
 main(dir).catch((error: unknown) => {
   console.error(error);

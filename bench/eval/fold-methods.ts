@@ -1,5 +1,7 @@
 /** Every list the folds score: the model's lists as the service ranks them, and the baselines, on a fold's training orders. */
 import { buildModel, type BuiltModel, type ModelLine } from '../../src/domain/models/build.js';
+import { buildContentModel, type ContentModel } from '../../src/domain/models/content.js';
+import { titleWords } from '../../src/domain/ranking/similarity.js';
 import { affinitiesOf, forYou, recommendedFor, type ForYouBlend, type Seed } from '../../src/domain/models/rank.js';
 import { DEFAULT_MODEL_SETTINGS, type ModelSettings } from '../../src/domain/models/settings.js';
 import { DEFAULT_TRENDING, rankTopSellers, scoreTrending, type Sale } from '../../src/domain/ranking/trending.js';
@@ -16,7 +18,7 @@ import {
   type PairRule,
 } from './item-models.js';
 import { K } from './metrics.js';
-import { DAY_MS, type Invoice } from './retail.js';
+import { DAY_MS, type Invoice, type RetailProduct } from './retail.js';
 import { getOrCreate } from '../../src/domain/maps.js';
 
 /** EASE is a dense inverse: kept to the most bought products on two cores. */
@@ -39,7 +41,11 @@ export class FoldContext {
   readonly history = new Map<number, Map<number, { units: number; orders: number; last: number }>>();
   private readonly models = new Map<string, BuiltModel>();
 
-  constructor(readonly fold: Fold) {
+  constructor(
+    readonly fold: Fold,
+    /** The log's content neighbours (the catalogue does not change between folds). */
+    readonly content: ContentModel | null = null,
+  ) {
     const { train } = fold;
     this.reference = train.reduce((max, o) => Math.max(max, o.at), 0);
     const sales: Sale[] = train.flatMap((o) =>
@@ -87,6 +93,21 @@ export class FoldContext {
 
 export type Lists = number[][];
 
+/** The content neighbours the service builds for a log's catalogue: title words, the tag, the price band. */
+export function logContent(products: readonly RetailProduct[]): ContentModel {
+  return buildContentModel(
+    products.map((p) => ({
+      id: p.id,
+      productType: '',
+      vendor: '',
+      tags: p.tag ? [p.tag] : [],
+      titleWords: titleWords(p.title),
+      priceBand: Math.log2(Math.max(Number(p.price), 0.01)),
+      listable: true,
+    })),
+  );
+}
+
 /** The model's order lines of a set of invoices. */
 export function modelLines(invoices: readonly Invoice[]): ModelLine[] {
   return invoices.flatMap((o) =>
@@ -106,7 +127,8 @@ export function serviceForYou(ctx: FoldContext, purchases: 'kept' | 'left out' =
   const model = ctx.model();
   return ctx.fold.customers.map((c) => {
     const skip = new Set(purchases === 'kept' ? [] : ctx.history.get(c.customer)?.keys());
-    return fill(forYou(model, affinitiesOf(model, c.customer), [], skip).slice(0, K), ctx.topSellers, K, skip);
+    const ranked = forYou(model, affinitiesOf(model, c.customer), [], skip, undefined, ctx.content);
+    return fill(ranked.slice(0, K), ctx.topSellers, K, skip);
   });
 }
 
@@ -123,7 +145,7 @@ export function candidateForYou(ctx: FoldContext, candidate: ForYouCandidate): L
   const model = ctx.model();
   return ctx.fold.customers.map((c) => {
     const seeds = ownSeeds(ctx, c.customer, candidate);
-    return fill(forYou(model, seeds, [], new Set(), candidate.blend).slice(0, K), ctx.topSellers, K);
+    return fill(forYou(model, seeds, [], new Set(), candidate.blend, ctx.content).slice(0, K), ctx.topSellers, K);
   });
 }
 

@@ -1,5 +1,5 @@
 /** Markdown tables of the rolling-origin folds (docs/evaluation.md is written from them). */
-import type { FoldResult, MethodRow } from './fold-suite.js';
+import { TUNING_FOLD, type FoldResult, type MethodRow } from './fold-suite.js';
 import type { Ratio } from './ranking.js';
 
 const f4 = (x: number) => x.toFixed(4);
@@ -44,8 +44,9 @@ export function printCandidates(
   print: (line: string) => void = console.log,
 ): void {
   print(`\n#### ${name}: for_you candidates, HR@10 and NDCG@10 ÷ "purchased, then trending" per fold\n`);
+  const label = (f: FoldResult, i: number) => `${f.label}${i === TUNING_FOLD ? ' (tuning)' : ''}`;
   print(
-    `| candidate | ${folds.map((f) => `HR ${f.label}`).join(' | ')} | ${folds.map((f) => `NDCG ${f.label}`).join(' | ')} |`,
+    `| candidate | ${folds.map((f, i) => `HR ${label(f, i)}`).join(' | ')} | ${folds.map((f, i) => `NDCG ${label(f, i)}`).join(' | ')} |`,
   );
   print(`|---|${folds.map(() => '---').join('|')}|${folds.map(() => '---').join('|')}|`);
   for (let c = 0; c < folds[0]!.candidates.length; c++) {

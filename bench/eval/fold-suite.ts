@@ -15,6 +15,8 @@ import {
   type ForYouCandidate,
   type Lists,
 } from './fold-methods.js';
+import type { ForYouBlend } from '../../src/domain/models/rank.js';
+import type { ContentModel } from '../../src/domain/models/content.js';
 import { ITEM_KNN, itemScores } from './item-models.js';
 import { mean, pairedRatio, scoreCases, type CaseScores, type Ratio } from './ranking.js';
 import type { Invoice } from './retail.js';
@@ -42,26 +44,54 @@ export interface FoldResult {
 
 const FOR_YOU_BASELINE = 'purchased_then_trending';
 
-/** Every for_you candidate tried: own frequency × recency, its blend with the model's similarity, and the tail. */
+/**
+ * Every for_you candidate tried: own frequency × recency, its blend with the bought-together
+ * neighbours, the content neighbours and popularity, and the order of purchases and the rest.
+ */
 export function forYouCandidates(): ForYouCandidate[] {
   const out: ForYouCandidate[] = [];
-  const blends = (purchasesFirst: boolean) =>
-    [0, 0.03, 0.1, 0.3].flatMap((similarity) =>
-      [0, 0.1, 0.3, 1].map((popularity) => ({ purchasesFirst, similarity, popularity })),
-    );
-  const add = (halfLifeDays: number, counts: 'orders' | 'units', purchasesFirst: boolean) => {
-    for (const blend of blends(purchasesFirst))
-      out.push({
-        key: `h${halfLifeDays === Infinity ? '∞' : halfLifeDays} ${counts} ${purchasesFirst ? 'first' : 'mixed'} sim ${blend.similarity} pop ${blend.popularity}`,
-        halfLifeDays,
-        counts,
-        blend,
-      });
+  const add = (halfLifeDays: number, counts: 'orders' | 'units', blend: ForYouBlend) =>
+    out.push({
+      key: `h${halfLifeDays === Infinity ? '∞' : halfLifeDays} ${counts} ${blend.purchasesFirst ? 'first' : 'mixed'} sim ${blend.similarity} content ${blend.content} pop ${blend.popularity}`,
+      halfLifeDays,
+      counts,
+      blend,
+    });
+  // The first round: no content neighbours.
+  const first = (halfLifeDays: number, counts: 'orders' | 'units', purchasesFirst: boolean) => {
+    for (const similarity of [0, 0.03, 0.1, 0.3])
+      for (const popularity of [0, 0.1, 0.3, 1])
+        add(halfLifeDays, counts, { purchasesFirst, similarity, content: 0, popularity });
   };
-  for (const halfLifeDays of [30, 180, Infinity]) add(halfLifeDays, 'orders', true);
-  add(180, 'units', true);
-  add(180, 'orders', false);
+  for (const halfLifeDays of [30, 180, Infinity]) first(halfLifeDays, 'orders', true);
+  first(180, 'units', true);
+  first(180, 'orders', false);
+  // The second round: the content neighbours of the purchases, and a stronger neighbour vote.
+  for (const similarity of [0, 0.1, 0.3, 1])
+    for (const content of similarity === 1 ? [0, 0.1, 0.3, 1] : [0.1, 0.3, 1])
+      for (const popularity of [0.3, 1, 3])
+        add(180, 'orders', { purchasesFirst: true, similarity, content, popularity });
   return out;
+}
+
+/** The fold the blend is chosen on: the first, whose training orders and scored window end by the second's cut. */
+export const TUNING_FOLD = 0;
+
+/**
+ * The candidate chosen on the tuning fold of every log: the best lowest-over-logs lower end of the
+ * HR ratio's interval, ties by the mean NDCG ratio (what the later folds then test).
+ */
+export function chooseOnTuning(logs: readonly (readonly FoldResult[])[]): string | null {
+  const first = logs[0]?.[TUNING_FOLD];
+  if (!first) return null;
+  let best: { key: string; low: number; ndcg: number } | null = null;
+  first.candidates.forEach((candidate, c) => {
+    const tuned = logs.map((folds) => folds[TUNING_FOLD]!.candidates[c]!);
+    const low = Math.min(...tuned.map((t) => t.hr.low));
+    const ndcg = tuned.reduce((sum, t) => sum + t.ndcg.ratio, 0) / tuned.length;
+    if (!best || low > best.low || (low === best.low && ndcg > best.ndcg)) best = { key: candidate.key, low, ndcg };
+  });
+  return (best as { key: string } | null)?.key ?? null;
 }
 
 function rows(
@@ -91,9 +121,9 @@ function rows(
   });
 }
 
-function evaluateFold(fold: Fold, extra: { forYou: ForYouCandidate[] }): FoldResult {
+function evaluateFold(fold: Fold, extra: { forYou: ForYouCandidate[]; content: ContentModel | null }): FoldResult {
   const started = performance.now();
-  const ctx = new FoldContext(fold);
+  const ctx = new FoldContext(fold, extra.content);
   const customerTargets = fold.customers.map((c) => c.targets);
   const customerEase = easeFor(ctx.customers);
   const forYouMethods = [
@@ -153,8 +183,8 @@ function evaluateFold(fold: Fold, extra: { forYou: ForYouCandidate[] }): FoldRes
   };
 }
 
-/** All folds of a log (orders in time order). */
-export function evaluateFolds(orders: readonly Invoice[]): FoldResult[] {
+/** All folds of a log (orders in time order; the catalogue's content neighbours, as the service builds them). */
+export function evaluateFolds(orders: readonly Invoice[], content: ContentModel | null): FoldResult[] {
   const candidates = forYouCandidates();
-  return rollingFolds(orders).map((fold) => evaluateFold(fold, { forYou: candidates }));
+  return rollingFolds(orders).map((fold) => evaluateFold(fold, { forYou: candidates, content }));
 }

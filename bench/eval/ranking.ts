@@ -63,17 +63,21 @@ export interface Ratio {
   high: number;
 }
 
-export const RESAMPLES = 1000;
+let resamples = 1000;
+/** Fewer resamples while iterating (`npm run eval -- --resamples 200`); the reported figures use 1,000. */
+export function setResamples(n: number): void {
+  resamples = n;
+}
 
 /**
  * mean(a) / mean(b) over the same cases, with the 2.5th and 97.5th percentiles of the ratio over
- * RESAMPLES resamples of the cases (each resample draws the same cases for both: paired).
+ * 1,000 resamples (setResamples) of the cases (each resample draws the same cases for both: paired).
  */
 export function pairedRatio(a: Float64Array, b: Float64Array, seed = 20_261_125): Ratio {
   const n = a.length;
   const random = seeded(seed);
   const ratios: number[] = [];
-  for (let r = 0; r < RESAMPLES; r++) {
+  for (let r = 0; r < resamples; r++) {
     let sa = 0;
     let sb = 0;
     for (let i = 0; i < n; i++) {

@@ -32,6 +32,10 @@ export interface ShopSettings {
   for_you_include_purchased?: boolean;
   /** Half-life of a purchase in a customer's affinities, in days. */
   affinity_half_life_days?: number;
+  /** `/products/for_you`'s blend weights beside the customer's own purchases (docs/lists.md). */
+  for_you_similarity?: number;
+  for_you_content?: number;
+  for_you_popularity?: number;
   /** Reactivate on GET of a live link (off by default: mail scanners prefetch links). */
   reactivate_on_get?: boolean;
   /** Requests a minute per public key and client address (default 1,000). */

@@ -1,7 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import type { Logger } from 'pino';
 import type { Shop, ShopSettings } from '../domain/shop.js';
-import { CatalogLoader, type CatalogStore, type ServedPageReader } from './catalog-loader.js';
+import { CatalogLoader, type LoaderStore, type ServedPageReader } from './catalog-loader.js';
 import { estimateCatalogBytes } from './footprint.js';
 import { LoadSlots } from './load-slots.js';
 import { Residency, type ShopMemory } from './residency.js';
@@ -58,7 +58,7 @@ export class CatalogIndex implements ShopMemory {
   onLocalChange: ((shopId: number, version: number) => void) | null = null;
 
   constructor(
-    private readonly store: CatalogStore,
+    private readonly store: LoaderStore,
     readonly residency: Residency = new Residency(),
     private readonly log?: Logger,
     /** Reads pages of products off this thread (the assembly thread), when there is one. */

@@ -1,5 +1,11 @@
 import type { Logger } from 'pino';
-import type { Store } from '../store/store.js';
+import type { CatalogStore } from '../store/kysely/catalog.js';
+import type { CommerceStore } from '../store/kysely/commerce.js';
+import type { EventStore } from '../store/kysely/events.js';
+import type { ExperimentStore } from '../store/kysely/experiments.js';
+import type { ServingStore } from '../store/kysely/product-serving.js';
+import type { RulesetStore } from '../store/kysely/rulesets.js';
+import type { ShopStore } from '../store/kysely/shops.js';
 import { compileRuleset } from '../domain/rules/compile.js';
 import { DEFAULT_TRENDING } from '../domain/ranking/trending.js';
 import { utcDay } from '../domain/events.js';
@@ -7,20 +13,14 @@ import { buildSales, DAY_MS } from './sales.js';
 import { indexProduct, packServed, unpackServed, type PackedProducts } from './product-serving.js';
 import { indexMarket, ShopCatalog, type IndexedProduct, type IndexedRuleset } from './shop-catalog.js';
 
-export type CatalogStore = Pick<
-  Store,
-  | 'getShopById'
-  | 'listProducts'
-  | 'listServedProducts'
-  | 'listCollections'
-  | 'listMarkets'
-  | 'listCustomers'
-  | 'listShopVersions'
-  | 'listRulesets'
-  | 'listOrderLines'
-  | 'listEventCounts'
-  | 'listExperiments'
->;
+/** What a shop's load reads: the ports of every part of the read model. */
+export type LoaderStore = ShopStore &
+  CatalogStore &
+  ServingStore &
+  CommerceStore &
+  RulesetStore &
+  EventStore &
+  ExperimentStore;
 
 /**
  * Products read per query when a shop's catalog is built. Each page is followed by a turn of the
@@ -36,7 +36,7 @@ export type ServedPageReader = (shopId: number, page: { afterId: number; limit: 
 /** Reads the parts of a shop's read model from the store; the index decides when. */
 export class CatalogLoader {
   constructor(
-    private readonly store: CatalogStore,
+    private readonly store: LoaderStore,
     private readonly log?: Logger,
     /** Where pages of products are read and packed: the assembly thread, else this one. */
     private readonly readPage: ServedPageReader = async (shopId, page) =>

@@ -1,7 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import { hashKey } from '../domain/keys.js';
 import type { KeyKind } from '../domain/shop.js';
-import type { Store } from '../store/store.js';
+import type { ShopStore } from '../store/kysely/shops.js';
 
 export interface KeyOwner {
   shopId: number;
@@ -26,7 +26,7 @@ export class KeyIndex {
    */
   private readonly hashes = new LRUCache<string, string>({ max: 10_000 });
 
-  constructor(private readonly store: Pick<Store, 'listLiveApiKeys' | 'keysVersion'>) {}
+  constructor(private readonly store: ShopStore) {}
 
   /** The key's SHA-256, from the recent ones when it was seen lately. */
   hashOf(key: string): string {

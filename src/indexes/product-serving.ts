@@ -1,7 +1,7 @@
 import { parseMoney } from '../domain/catalog/money.js';
 import { isListable, isVariantInStock, splitTags, type Product } from '../domain/catalog/product.js';
 import { serializeProduct, ProductJson } from './product-json.js';
-import type { ServedProduct } from '../store/serving-store.js';
+import type { ServedProduct } from '../store/kysely/product-serving.js';
 import type { IndexedProduct } from './shop-catalog.js';
 
 /**

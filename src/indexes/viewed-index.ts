@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import type { StoreEvent } from '../domain/events.js';
-import type { EventFilter, Store } from '../store/store.js';
+import type { EventFilter, EventStore } from '../store/kysely/events.js';
 
 /** How many recent views of one visitor are kept: far more than any answer's limit. */
 const KEEP = 100;
@@ -14,7 +14,7 @@ export class ViewedIndex {
   private readonly lru: LRUCache<string, string[]>;
 
   constructor(
-    private readonly store: Pick<Store, 'latestViewedHandles'>,
+    private readonly store: EventStore,
     options: { maxVisitors?: number; ttlMs?: number } = {},
   ) {
     this.lru = new LRUCache({ max: options.maxVisitors ?? 100_000, ttl: options.ttlMs ?? 5_000 });

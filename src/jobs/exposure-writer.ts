@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import type { Exposure } from '../store/attribution-store.js';
+import type { Exposure } from '../store/kysely/experiments.js';
 
 /**
  * Visitors an experiment arm served, written off the request path: buffered, written every

@@ -1,6 +1,6 @@
 import { hashKey, randomSecret, safeEqual } from '../domain/keys.js';
 import type { KeyIndex } from '../indexes/key-index.js';
-import type { Store } from '../store/store.js';
+import type { SettingStore } from '../store/kysely/settings.js';
 
 export type AdminPrincipal = { operator: true } | { operator: false; shopId: number };
 
@@ -10,11 +10,7 @@ const TOKEN_SETTING = 'admin_token_sha256';
  * The admin API's credentials: the operator token (from configuration, or generated once and
  * kept hashed in the database) or a shop's private key, limited to that shop.
  */
-export function createAdminAuth(deps: {
-  store: Pick<Store, 'getSetting' | 'putSettingIfAbsent'>;
-  keys: KeyIndex;
-  configuredToken: string | null;
-}) {
+export function createAdminAuth(deps: { store: SettingStore; keys: KeyIndex; configuredToken: string | null }) {
   let tokenHash: string | null = deps.configuredToken ? hashKey(deps.configuredToken) : null;
 
   return {

@@ -4,15 +4,13 @@ import { formatMoney } from '../domain/catalog/money.js';
 import { utcDay } from '../domain/events.js';
 import { armOfSource } from '../domain/experiments/routing.js';
 import type { CatalogIndex } from '../indexes/catalog-index.js';
-import type { SourceDay } from '../store/attribution-store.js';
-import type { Store } from '../store/store.js';
+import type { TrackingStore, SourceDay } from '../store/kysely/tracking.js';
+import type { WidgetStore } from '../store/kysely/widgets.js';
 
 /** The click window when a shop sets none (docs/attribution.md, "The click window"). */
 export const DEFAULT_ATTRIBUTION_WINDOW_HOURS = 24;
 const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
-
-type AttributionStore = Pick<Store, 'clicksOf' | 'replaceOrderAttributions' | 'sourceDays' | 'listWidgets'>;
 
 /** `widget:<id>`: the same events again, seen per stored widget (docs/widget.md). */
 const WIDGET = /^widget:(\d{1,15})$/;
@@ -61,7 +59,7 @@ function add(target: ReturnType<typeof empty>, row: SourceDay): void {
 }
 
 /** Attribution of orders as they arrive, and the figures per source (docs/attribution.md). */
-export function createAttributionService(deps: { store: AttributionStore; catalog: CatalogIndex }) {
+export function createAttributionService(deps: { store: TrackingStore & WidgetStore; catalog: CatalogIndex }) {
   const { store, catalog } = deps;
 
   return {

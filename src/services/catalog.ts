@@ -14,25 +14,9 @@ import {
 } from '../domain/inputs/catalog.js';
 import { validateRows } from '../domain/inputs/validate.js';
 import type { CatalogIndex } from '../indexes/catalog-index.js';
-import type { Store } from '../store/store.js';
+import type { CatalogStore } from '../store/kysely/catalog.js';
+import type { CommerceStore } from '../store/kysely/commerce.js';
 import type { AttributionService } from './attribution.js';
-
-type CatalogStore = Pick<
-  Store,
-  | 'upsertProducts'
-  | 'deleteProduct'
-  | 'listProducts'
-  | 'findVariantProducts'
-  | 'findExistingProductIds'
-  | 'findProductIdsByHandle'
-  | 'setInventory'
-  | 'upsertCollections'
-  | 'listCollections'
-  | 'upsertCustomers'
-  | 'upsertMarkets'
-  | 'upsertOrders'
-  | 'listMarkets'
->;
 
 function reject(index: number, path: string, message: string, what: string): never {
   throw new InvalidDocumentError(`Row ${index} of the ${what}: ${path}: ${message}.`, [{ index, path, message }]);
@@ -56,7 +40,7 @@ function firstOccurrences(
  * transaction, idempotent by id, then patched into the read model.
  */
 export function createCatalogService(deps: {
-  store: CatalogStore;
+  store: CatalogStore & CommerceStore;
   catalog: CatalogIndex;
   attribution?: AttributionService;
   clock?: () => Date;

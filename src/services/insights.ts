@@ -4,7 +4,8 @@ import { DAY_MS, rankTopSellers } from '../domain/ranking/trending.js';
 import type { Shop } from '../domain/shop.js';
 import type { CatalogIndex } from '../indexes/catalog-index.js';
 import type { IndexedProduct } from '../indexes/shop-catalog.js';
-import type { Store } from '../store/store.js';
+import type { CommerceStore } from '../store/kysely/commerce.js';
+import type { EventStore } from '../store/kysely/events.js';
 import { conversionOf, shopRate } from './lists/conversion.js';
 import { loadCatalog } from '../indexes/catalog-lookup.js';
 import { getOrCreate } from '../domain/maps.js';
@@ -44,7 +45,7 @@ const ref = (p: IndexedProduct): ProductRef => ({ product_id: p.id, title: p.tit
  * from the read model (the rankings the lists use), events per local day from the store.
  */
 export function createInsightsService(deps: {
-  store: Pick<Store, 'listOrderLines' | 'countEventsByPeriod'>;
+  store: CommerceStore & EventStore;
   catalog: CatalogIndex;
   clock?: () => number;
 }) {

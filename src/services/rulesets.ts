@@ -2,11 +2,9 @@ import { NotFoundError } from '../domain/errors.js';
 import { compileRulesetInput } from '../domain/rules/compile.js';
 import type { Ruleset } from '../domain/rules/types.js';
 import type { CatalogIndex } from '../indexes/catalog-index.js';
-import type { Store } from '../store/store.js';
+import type { RulesetStore } from '../store/kysely/rulesets.js';
 import { loadCatalog } from '../indexes/catalog-lookup.js';
 import { referencesOf } from './recommendations/index.js';
-
-type RulesetStore = Pick<Store, 'createRuleset' | 'updateRuleset' | 'deleteRuleset' | 'getRuleset' | 'listRulesets'>;
 
 /** Ruleset documents: validated and compiled on save (422 with paths), effective on the next request. */
 export function createRulesetsService(deps: { store: RulesetStore; catalog: CatalogIndex }) {

@@ -5,7 +5,7 @@ import { hashKey, KEY_GRACE_MS, newApiKey, randomSecret } from '../domain/keys.j
 import { HANDLE_PATTERN, isValidTimezone, OPERATOR_SETTINGS, type Shop } from '../domain/shop.js';
 import type { CatalogIndex } from '../indexes/catalog-index.js';
 import type { KeyIndex } from '../indexes/key-index.js';
-import type { Store } from '../store/store.js';
+import type { ShopStore } from '../store/kysely/shops.js';
 
 export interface KeySummary {
   kind: 'public' | 'private';
@@ -20,21 +20,9 @@ export interface IssuedKeys {
   private: string;
 }
 
-type ShopsStore = Pick<
-  Store,
-  | 'createShop'
-  | 'getShopByHandle'
-  | 'getShopById'
-  | 'updateShop'
-  | 'rotateApiKeys'
-  | 'revokeApiKeys'
-  | 'listShopKeys'
-  | 'listShops'
->;
-
 /** Shops and their keys: creation, settings, rotation (docs/api.md, "Keys"). */
 export function createShopsService(deps: {
-  store: ShopsStore;
+  store: ShopStore;
   catalog: CatalogIndex;
   keys: KeyIndex;
   keysChanged?: () => void;

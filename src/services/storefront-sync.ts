@@ -3,7 +3,9 @@ import { normalizeTimestamp } from '../domain/catalog/normalize.js';
 import { AppError, InvalidBodyError, InvalidInputError, NotFoundError, UnauthorizedError } from '../domain/errors.js';
 import { safeEqual } from '../domain/keys.js';
 import type { CatalogIndex } from '../indexes/catalog-index.js';
-import type { Store } from '../store/store.js';
+import type { CatalogStore } from '../store/kysely/catalog.js';
+import type { ShopWebhookStore } from '../store/kysely/shop-webhooks.js';
+import type { ShopStore } from '../store/kysely/shops.js';
 import type { CatalogService } from './catalog.js';
 import { PLATFORM_TOPICS } from './platform/webhooks.js';
 
@@ -20,17 +22,6 @@ export const SHOP_TOPICS = [
   'orders/cancelled',
   ...PLATFORM_TOPICS,
 ] as const;
-
-type SyncStore = Pick<
-  Store,
-  | 'getShopByHandle'
-  | 'enqueueShopWebhook'
-  | 'pendingShopWebhooks'
-  | 'markShopWebhook'
-  | 'deleteCollection'
-  | 'updatedAt'
-  | 'listCollections'
->;
 
 const stamp = (value: unknown): number | null =>
   typeof value === 'string' && !Number.isNaN(Date.parse(normalizeTimestamp(value)))
@@ -59,7 +50,7 @@ function deleteShaped(payload: object): boolean {
  * webhook id is queued once; an older `updated_at` never overwrites a newer one.
  */
 export function createStorefrontSync(deps: {
-  store: SyncStore;
+  store: ShopStore & ShopWebhookStore & CatalogStore;
   catalogAdmin: CatalogService;
   catalog: CatalogIndex;
   log?: { warn(obj: object, msg: string): void };

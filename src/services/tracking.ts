@@ -8,7 +8,7 @@ import { trackEventOf, type TrackParams } from '../domain/params/track.js';
 import type { CatalogIndex } from '../indexes/catalog-index.js';
 import type { ExposureWriter } from '../jobs/exposure-writer.js';
 import type { GroupCommitter } from '../jobs/group-commit.js';
-import type { Store } from '../store/store.js';
+import type { TrackingStore } from '../store/kysely/tracking.js';
 
 /**
  * The tracking intake (docs/attribution.md, "Tracking"): impressions, clicks and add-to-carts,
@@ -17,7 +17,7 @@ import type { Store } from '../store/store.js';
 export function createTrackingService(deps: {
   catalog: CatalogIndex;
   committer: GroupCommitter<TrackRow[]>;
-  store: Pick<Store, 'appendTrackEvents'>;
+  store: TrackingStore;
   exposures: Pick<ExposureWriter, 'holds' | 'flush'>;
 }) {
   const { catalog, committer } = deps;

@@ -4,14 +4,12 @@ import { customParams, type CustomParams } from '../domain/params/custom.js';
 import { readParams } from '../domain/params/read.js';
 import { publicWidget, WidgetInput, type PublicWidget, type Widget } from '../domain/widgets/widget.js';
 import type { CatalogIndex } from '../indexes/catalog-index.js';
-import type { Store } from '../store/store.js';
+import type { WidgetStore } from '../store/kysely/widgets.js';
 import { LIST_SOURCES, type ListAnswer, type ListParams } from './lists/sources/index.js';
 import { loadCatalog } from '../indexes/catalog-lookup.js';
 import type { ProductsService } from './products.js';
 import type { CustomAnswer, RecommendationsService } from './recommendations/index.js';
 import { customRequestOf } from './recommendations/params.js';
-
-type WidgetsStore = Pick<Store, 'createWidget' | 'updateWidget' | 'deleteWidget' | 'getWidget' | 'listWidgets'>;
 
 /** The products a widget's source gives, as the storefront would get them. */
 export type WidgetPreview =
@@ -27,7 +25,7 @@ function problem(path: string, message: string): never {
  * source, read by /widget.js, so a change needs no edit of the theme.
  */
 export function createWidgetsService(deps: {
-  store: WidgetsStore;
+  store: WidgetStore;
   catalog: CatalogIndex;
   products: ProductsService;
   recommendations: RecommendationsService;

@@ -1,277 +1,46 @@
-import type { Collection, Customer, Order, OrderLine } from '../domain/catalog/collection.js';
-import type { Market } from '../domain/catalog/market.js';
-import type { Product } from '../domain/catalog/product.js';
-import type {
-  BillingCharge,
-  BillingProviderType,
-  BillingSubscription,
-  Campaign,
-  CampaignCounter,
-  LedgerKind,
-} from '../domain/billing/types.js';
-import type { StoreEvent, StoredEvent } from '../domain/events.js';
-import type { Ruleset, RulesetDocument } from '../domain/rules/types.js';
-import type { ApiKeyRecord, Shop } from '../domain/shop.js';
-import type { ExperimentStore, TrackingStore } from './attribution-store.js';
-import type { WidgetStore } from './widget-store.js';
-import type { PlatformStore } from './platform-store.js';
-import type { ServingStore } from './serving-store.js';
-
-export type NewShop = Omit<Shop, 'id' | 'data_version' | 'created_at' | 'updated_at'>;
-export type ShopPatch = Partial<
-  Pick<
-    Shop,
-    | 'name'
-    | 'timezone'
-    | 'currency'
-    | 'scopes'
-    | 'public_url'
-    | 'webhook_secret'
-    | 'billing_webhook_secret'
-    | 'settings'
-  >
->;
+import type { BillingProviderStore } from './kysely/billing-providers.js';
+import type { BillingStore } from './kysely/billing.js';
+import type { CampaignStore } from './kysely/campaigns.js';
+import type { CatalogStore } from './kysely/catalog.js';
+import type { CommerceStore } from './kysely/commerce.js';
+import type { EventStore } from './kysely/events.js';
+import type { ExperimentStore } from './kysely/experiments.js';
+import type { PlatformStore } from './kysely/platform.js';
+import type { PrivacyStore } from './kysely/privacy.js';
+import type { ServingStore } from './kysely/product-serving.js';
+import type { RulesetStore } from './kysely/rulesets.js';
+import type { IdempotencyStore } from './kysely/idempotency.js';
+import type { SettingStore } from './kysely/settings.js';
+import type { ShopWebhookStore } from './kysely/shop-webhooks.js';
+import type { ShopStore } from './kysely/shops.js';
+import type { TrackingStore } from './kysely/tracking.js';
+import type { WidgetStore } from './kysely/widgets.js';
 
 /**
  * The one storage port, in the domain's words. Every write that changes what a shop's read
  * model holds moves that shop's `data_version`, so every node can notice it cheaply.
  */
-export interface Store extends TrackingStore, ExperimentStore, WidgetStore, PlatformStore, ServingStore {
-  readonly dialect: 'sqlite' | 'postgres';
+export interface Store
+  extends SettingStore,
+    ShopStore,
+    CatalogStore,
+    ServingStore,
+    CommerceStore,
+    RulesetStore,
+    WidgetStore,
+    EventStore,
+    TrackingStore,
+    ExperimentStore,
+    BillingStore,
+    BillingProviderStore,
+    IdempotencyStore,
+    CampaignStore,
+    ShopWebhookStore,
+    PlatformStore,
+    PrivacyStore {
   /** Connection-pool figures for metrics (SQLite: one connection). */
   poolStats(): { total: number; idle: number; waiting: number };
   migrate(): Promise<void>;
   ping(): Promise<void>;
   close(): Promise<void>;
-
-  getSetting(key: string): Promise<string | null>;
-  /** Stores the value unless the key exists; returns what is stored (first writer wins across nodes). */
-  putSettingIfAbsent(key: string, value: string): Promise<string>;
-  putSetting(key: string, value: string): Promise<void>;
-
-  /** Creates a shop with its first keys; a taken handle is a ConflictError. */
-  createShop(shop: NewShop, keys: ApiKeyRecord[]): Promise<Shop>;
-  getShopByHandle(handle: string): Promise<Shop | null>;
-  getShopById(id: number): Promise<Shop | null>;
-  listShops(): Promise<Shop[]>;
-  updateShop(id: number, patch: ShopPatch): Promise<Shop>;
-  listShopVersions(): Promise<{ id: number; data_version: number }[]>;
-
-  /**
-   * Adds new keys: the shop's current keys of the same kinds expire at `graceUntil`, keys already in
-   * a grace period expire now, and so does the key with `endNowHash` (the one that asked).
-   */
-  rotateApiKeys(
-    shopId: number,
-    keys: ApiKeyRecord[],
-    rotation: { now: number; graceUntil: number; endNowHash: string | null },
-  ): Promise<void>;
-  /** Ends the shop's live key with this hash now; returns how many (0 or 1). */
-  revokeApiKeys(shopId: number, keyHash: string, now: number): Promise<number>;
-  /** Every key of a shop, live or not, newest first (hashes only). */
-  listShopKeys(shopId: number): Promise<ApiKeyRecord[]>;
-  /** Keys that are current or inside their grace period. */
-  listLiveApiKeys(now: number): Promise<ApiKeyRecord[]>;
-  keysVersion(): Promise<string>;
-
-  upsertProducts(shopId: number, products: Product[]): Promise<void>;
-  deleteProduct(shopId: number, productId: number): Promise<boolean>;
-  /** Products in id order, with live inventory merged into the variants. */
-  listProducts(shopId: number, options?: { ids?: number[]; afterId?: number; limit?: number }): Promise<Product[]>;
-  countProducts(shopId: number): Promise<number>;
-  /** Variant id → product id for the given variants (missing ones are absent). */
-  findVariantProducts(shopId: number, variantIds: number[]): Promise<Map<number, number>>;
-  findExistingProductIds(shopId: number, productIds: number[]): Promise<Set<number>>;
-  /** Handle → product id for the given handles (missing ones are absent). */
-  findProductIdsByHandle(shopId: number, handles: string[]): Promise<Map<string, number>>;
-  setInventory(shopId: number, levels: { variant_id: number; inventory_quantity: number }[]): Promise<void>;
-
-  upsertCollections(shopId: number, collections: Collection[]): Promise<void>;
-  listCollections(shopId: number): Promise<Collection[]>;
-
-  upsertCustomers(shopId: number, customers: Customer[]): Promise<void>;
-  listCustomers(shopId: number): Promise<Customer[]>;
-
-  upsertMarkets(shopId: number, markets: Market[]): Promise<void>;
-  listMarkets(shopId: number): Promise<Market[]>;
-
-  /** Orders are replaced whole by id (their lines too). */
-  upsertOrders(shopId: number, orders: Order[]): Promise<void>;
-  /** Lines of orders not cancelled, created at or after `since` (epoch ms), oldest first. */
-  listOrderLines(shopId: number, since: number): Promise<OrderLine[]>;
-  countOrders(shopId: number): Promise<number>;
-  /** Distinct products of the lines of these orders (a thank-you page's input products), in order and line order. */
-  orderProductIds(shopId: number, orderIds: number[]): Promise<number[]>;
-
-  createRuleset(shopId: number, document: RulesetDocument): Promise<Ruleset>;
-  /** Replaces the document and moves its version; null when there is no such ruleset. */
-  updateRuleset(shopId: number, id: number, document: RulesetDocument): Promise<Ruleset | null>;
-  deleteRuleset(shopId: number, id: number): Promise<boolean>;
-  getRuleset(shopId: number, id: number): Promise<Ruleset | null>;
-  listRulesets(shopId: number): Promise<Ruleset[]>;
-
-  /** Stores events of any shops in one transaction, with their per-day counts: all or nothing. */
-  appendEvents(events: (StoreEvent & { shop_id: number })[]): Promise<void>;
-  /** Newest first; filtered by session or customer when given. */
-  listEvents(shopId: number, filter: EventFilter & { limit: number }): Promise<StoredEvent[]>;
-  /** Handles of the latest product views of a session or customer, newest first, repeats included. */
-  latestViewedHandles(shopId: number, filter: EventFilter, scan: number): Promise<string[]>;
-  /** The latest product views (newest first, at most `limit`): what the model reads of co-viewing. */
-  listRecentViews(
-    shopId: number,
-    limit: number,
-  ): Promise<{ uuid: string | null; customer_id: number | null; handle: string; created_at: number }[]>;
-  /** How many events the shop has taken: moves with every stored event, so a model can tell it is current. */
-  eventCount(shopId: number): Promise<number>;
-  listEventCounts(
-    shopId: number,
-    sinceDay: number,
-  ): Promise<{ day: number; handle: string; views: number; adds: number; removes: number }[]>;
-  /**
-   * Events per verb in fixed periods of `periodMs` (aligned on the epoch; a whole number of
-   * minutes), created at or after `since` (epoch ms): `start` is the period's first instant.
-   */
-  countEventsByPeriod(
-    shopId: number,
-    since: number,
-    periodMs: number,
-  ): Promise<{ start: number; verb: StoreEvent['verb']; count: number }[]>;
-
-  /** Upserts ledger documents by id; with `onlyNewer`, an older updated_at never overwrites a newer one. */
-  upsertLedger(shopId: number, kind: LedgerKind, docs: LedgerDoc[], options?: { onlyNewer?: boolean }): Promise<void>;
-  getLedgerDoc<T>(
-    shopId: number,
-    table:
-      | 'billing_customers'
-      | 'billing_addresses'
-      | 'billing_subscriptions'
-      | 'billing_charges'
-      | 'billing_onetimes'
-      | 'billing_orders',
-    id: number,
-  ): Promise<T | null>;
-  listCustomerSubscriptions(shopId: number, customerId: number): Promise<BillingSubscription[]>;
-  /** The earliest QUEUED charge of an address scheduled on or after a date. */
-  nextQueuedCharge(shopId: number, addressId: number, fromDate: string): Promise<BillingCharge | null>;
-  /** Writes reactivated subscriptions (and the address's discount) in one transaction. */
-  saveReactivation(shopId: number, write: { subscriptions: LedgerDoc[]; address: LedgerDoc | null }): Promise<void>;
-  /**
-   * Creates a one-time purchase atomically with its idempotency key: a second request with the
-   * same key gets the stored outcome, or a conflict when its parameters differ.
-   */
-  createOnetime(
-    shopId: number,
-    idempotency: { key: string; hash: string } | null,
-    build: (ids: { onetime: number; charge: number; order: number; subscription?: number }) => OnetimeWrite,
-    /** Also reserve a new subscription id (above every stored one): the write creates a subscription. */
-    options?: { subscription?: boolean },
-  ): Promise<OnetimeOutcome>;
-
-  /** The shop's billing provider row; null means the ledger (the default). */
-  getBillingProvider(shopId: number): Promise<BillingProviderRecord | null>;
-  putBillingProvider(shopId: number, record: Omit<BillingProviderRecord, 'shop_id' | 'updated_at'>): Promise<void>;
-  listBillingProviders(): Promise<BillingProviderRecord[]>;
-  /**
-   * Takes an idempotency key for a write to a remote provider. `resumed` means an earlier request
-   * with this key may have written remotely without an answer: look before writing again.
-   */
-  claimIdempotencyKey(shopId: number, key: string, hash: string, staleAfterMs: number): Promise<IdempotencyClaim>;
-  finishIdempotencyKey(shopId: number, key: string, outcome: string): Promise<void>;
-  /** Gives a key back after a failure; `mayHaveWritten` keeps it marked so the next try looks first. */
-  abandonIdempotencyKey(shopId: number, key: string, mayHaveWritten: boolean): Promise<void>;
-
-  createCampaign(
-    shopId: number,
-    campaign: { name: string; discount_code: string | null; max_claims_per_customer: number },
-  ): Promise<Campaign>;
-  getCampaign(shopId: number, id: number): Promise<Campaign | null>;
-  /** The shop's campaigns, oldest first. */
-  listCampaigns(shopId: number): Promise<Campaign[]>;
-  /** Changes a campaign; null when there is no such campaign. */
-  updateCampaign(
-    shopId: number,
-    id: number,
-    patch: Partial<Pick<Campaign, 'name' | 'discount_code' | 'max_claims_per_customer'>>,
-  ): Promise<Campaign | null>;
-  countCampaign(shopId: number, campaignId: number, tk: string, counter: CampaignCounter, by: number): Promise<void>;
-  campaignCounts(
-    shopId: number,
-    campaignId: number,
-  ): Promise<{ tk: string; counter: CampaignCounter; count: number }[]>;
-  /** Every campaign's counters of a shop, summed over tracking keys. */
-  campaignTotals(shopId: number): Promise<{ campaign_id: number; counter: CampaignCounter; count: number }[]>;
-  /** Takes one of a customer's claims on a campaign atomically; false when all `max` are taken. */
-  claimCampaign(shopId: number, campaignId: number, customerId: number, max: number): Promise<boolean>;
-  /** Gives a claim back (the reactivation it was taken for failed). */
-  releaseCampaignClaim(shopId: number, campaignId: number, customerId: number): Promise<void>;
-  campaignClaims(shopId: number, campaignId: number, customerId: number): Promise<number>;
-  /** Applies a webhook's documents once per webhook id; false when the id was seen before. */
-  applyWebhook(
-    shopId: number,
-    source: string,
-    webhookId: string,
-    kind: LedgerKind,
-    docs: LedgerDoc[],
-  ): Promise<boolean>;
-
-  /** Queues a storefront webhook durably; false when its id, or the platform event id given with it, was queued before. */
-  enqueueShopWebhook(
-    shopId: number,
-    webhookId: string,
-    topic: string,
-    payload: string,
-    eventId?: string,
-  ): Promise<boolean>;
-  /** The oldest webhooks not applied yet, across shops. */
-  pendingShopWebhooks(
-    limit: number,
-  ): Promise<{ shop_id: number; webhook_id: string; topic: string; payload: string }[]>;
-  markShopWebhook(shopId: number, webhookId: string, outcome: string): Promise<void>;
-  deleteCollection(shopId: number, collectionId: number): Promise<boolean>;
-  /** updated_at (epoch ms) of stored products and orders, for "never older over newer". */
-  updatedAt(shopId: number, kind: 'products' | 'orders' | 'collections', ids: number[]): Promise<Map<number, number>>;
-}
-
-/** A ledger document as stored: its id, owners and the time that orders competing writes. */
-export interface LedgerDoc {
-  id: number;
-  customer_id?: number;
-  address_id?: number;
-  updated_at: string;
-}
-
-/** What a one-time purchase writes, built inside the transaction once ids are reserved. */
-export interface OnetimeWrite {
-  /** The outcome as the service describes it, stored as JSON with the idempotency key. */
-  outcome: unknown;
-  docs: {
-    kind: 'billing_onetimes' | 'billing_charges' | 'billing_orders' | 'billing_subscriptions';
-    doc: LedgerDoc & Record<string, unknown>;
-  }[];
-}
-
-export type OnetimeOutcome =
-  | { state: 'done'; outcome: string; replayed: boolean }
-  | { state: 'conflict' }
-  | { state: 'busy' };
-
-export type IdempotencyClaim =
-  | { state: 'claimed'; resumed: boolean }
-  | { state: 'done'; outcome: string }
-  | { state: 'busy' }
-  | { state: 'conflict' };
-
-/** A shop's billing provider as stored: the API token sealed with REBOUND_SECRET_KEY. */
-export interface BillingProviderRecord {
-  shop_id: number;
-  type: BillingProviderType;
-  base_url: string | null;
-  api_version: string | null;
-  api_token: string | null;
-  updated_at: number;
-}
-
-export interface EventFilter {
-  uuid?: string | null;
-  customerId?: number | null;
 }

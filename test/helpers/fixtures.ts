@@ -2,7 +2,7 @@ import { normalizeProduct } from '../../src/domain/catalog/normalize.js';
 import type { Product } from '../../src/domain/catalog/product.js';
 import type { ProductInput } from '../../src/domain/inputs/catalog.js';
 import { newApiKey } from '../../src/domain/keys.js';
-import type { NewShop } from '../../src/store/store.js';
+import type { NewShop } from '../../src/store/kysely/shops.js';
 
 export const BIG = 7_000_000_000_000; // platform ids are beyond 32 bits
 

@@ -9,13 +9,13 @@ import { backends } from '../helpers/backends.js';
 const SRC = join(import.meta.dirname, '../../src');
 const read = (path: string) => readFileSync(join(SRC, path), 'utf8');
 
-/** The top-level keys of an interface declared in a file of src/store, with those of the interfaces it extends. */
+/** The top-level keys of an interface declared in a file of src/store or src/store/kysely, with those it extends. */
 function keysOf(name: string): string[] {
-  const file = readdirSync(join(SRC, 'store'))
-    .map((f) => `store/${f}`)
-    .find((f) => f.endsWith('.ts') && read(f).includes(`export interface ${name} `));
+  const file = ['store', 'store/kysely']
+    .flatMap((dir) => readdirSync(join(SRC, dir)).map((f) => `${dir}/${f}`))
+    .find((f) => f.endsWith('.ts') && new RegExp(`export interface ${name}\\s`).test(read(f)));
   const text = read(file!);
-  const head = new RegExp(`export interface ${name}(?: extends ([\\w, ]+))? \\{`).exec(text)!;
+  const head = new RegExp(`export interface ${name}(?:\\s+extends ([\\w,\\s]+?))? \\{`).exec(text)!;
   const body = text.slice(head.index + head[0].length).split('\n}\n')[0]!;
   const inherited = (head[1] ?? '')
     .split(',')
@@ -25,7 +25,7 @@ function keysOf(name: string): string[] {
   return [...inherited, ...[...body.matchAll(/^ {2}(\w+):/gm)].map((m) => m[1]!)];
 }
 
-/** The tables `Database` declares (src/store/schema.ts and the interfaces it extends). */
+/** The tables `Database` declares (src/store/schema.ts and the aggregates' tables it extends). */
 function declaredTables(): string[] {
   return keysOf('Database').sort();
 }
@@ -55,6 +55,16 @@ describe('adding a table', () => {
     const footprint = read('indexes/footprint.ts');
     const uncounted = parts.filter((p) => !FIXED_COST.has(p) && !footprint.includes(`catalog.${p}`));
     expect(uncounted, 'add the new part to estimateCatalogBytes (src/indexes/footprint.ts)').toEqual([]);
+  });
+
+  it('gives services the store ports they use, never hand-kept Pick<Store, …> lists', () => {
+    const services = (dir: string): string[] =>
+      readdirSync(join(SRC, dir), { withFileTypes: true }).flatMap((e) =>
+        e.isDirectory() ? services(`${dir}/${e.name}`) : e.name.endsWith('.ts') ? [`${dir}/${e.name}`] : [],
+      );
+    const files = services('services');
+    expect(files.length).toBeGreaterThan(10);
+    expect(files.filter((f) => /Pick<\s*Store\b/.test(read(f)))).toEqual([]);
   });
 
   describe.each(backends())('on $name', (backend) => {

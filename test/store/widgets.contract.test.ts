@@ -70,4 +70,14 @@ describe.each(backends())('widget store on $name', (backend) => {
     await store.deleteWidget(a.id, 1);
     expect(await version()).toBe(start + 3);
   });
+
+  it("goes with its shop when the shop's data is deleted (a platform's shop/redact)", async () => {
+    const a = await shop('a');
+    const b = await shop('b');
+    await store.createWidget(a.id, widgetInput());
+    await store.createWidget(b.id, widgetInput());
+    await store.deleteShopData(a.id);
+    expect(await store.listWidgets(a.id)).toEqual([]);
+    expect(await store.listWidgets(b.id)).toHaveLength(1);
+  });
 });

@@ -54,6 +54,23 @@ export const ShopSettingsInput = Type.Object(
         description: "half-life of a purchase in a customer's affinities; default 180",
       }),
     ),
+    for_you_similarity: Type.Optional(
+      Type.Number({
+        minimum: 0,
+        maximum: 10,
+        description: "for_you: weight of the purchases' bought-together neighbours; default 0.1",
+      }),
+    ),
+    for_you_content: Type.Optional(
+      Type.Number({
+        minimum: 0,
+        maximum: 10,
+        description: "for_you: weight of the purchases' content neighbours; default 0.1",
+      }),
+    ),
+    for_you_popularity: Type.Optional(
+      Type.Number({ minimum: 0, maximum: 10, description: 'for_you: weight of recent popularity; default 0.3' }),
+    ),
     reactivate_on_get: Type.Optional(Type.Boolean()),
     rate_limit_public_per_minute: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000_000 })),
     rate_limit_private_per_minute: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000_000 })),

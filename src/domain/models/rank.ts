@@ -1,5 +1,7 @@
 import { sortedIndexOf, type BuiltModel } from './build.js';
+import type { ContentModel } from './content.js';
 import type { NeighbourLists } from './neighbours.js';
+import type { ShopSettings } from '../shop.js';
 
 /** Seeds given at most, strongest first: bounds a request's work at SEEDS_USED × neighbours kept. */
 export const SEEDS_USED = 250;
@@ -59,21 +61,39 @@ export function affinitiesOf(model: BuiltModel, customerId: number): Seed[] {
 
 /**
  * for_you's blend (docs/evaluation.md, "for_you"): score_j = own_j / max own + similarity ·
- * vote_j / max vote + popularity · popularity_j / max popularity, where own_j is the customer's
- * affinity (frequency × recency of their purchases) and vote_j = Σ_i own_i · s_ij / s_i,best.
+ * vote_j / max vote + content · like_j / max like + popularity · popularity_j / max popularity,
+ * where own_j is the customer's affinity (frequency × recency of their purchases), vote_j =
+ * Σ_i own_i · s_ij / s_i,best over the bought-together neighbours and like_j the same sum over
+ * the content neighbours (type, vendor, tags, title words: the brand and the product line).
  */
 export interface ForYouBlend {
   /** Products the customer bought lead, by their own score; the rest follow. */
   purchasesFirst: boolean;
   similarity: number;
+  /** Weight of the content neighbours of the customer's purchases (0: not read). */
+  content: number;
   popularity: number;
 }
 
 /**
- * Chosen on the rolling-origin folds of both evaluation logs (docs/evaluation.md): of every blend
- * tried, the best worst-fold paired interval over "previous purchases, then trending".
+ * Chosen on the tuning fold of both evaluation logs (docs/evaluation.md, the first fold: its orders
+ * end by the second's cut): of every blend tried, the best lower end, over both logs, of the paired
+ * interval over "previous purchases, then trending"; the three later folds test the choice.
  */
-export const FOR_YOU_BLEND: ForYouBlend = { purchasesFirst: true, similarity: 0.3, popularity: 1 };
+export const FOR_YOU_BLEND: ForYouBlend = { purchasesFirst: true, similarity: 0.1, content: 0.1, popularity: 0.3 };
+
+/**
+ * A shop's for_you blend: the default, or the weights it set. The best blend differed between the
+ * evaluation's two logs (docs/evaluation.md), so a shop can move it; purchases always lead.
+ */
+export function forYouBlendOf(settings: ShopSettings): ForYouBlend {
+  return {
+    purchasesFirst: true,
+    similarity: settings.for_you_similarity ?? FOR_YOU_BLEND.similarity,
+    content: settings.for_you_content ?? FOR_YOU_BLEND.content,
+    popularity: settings.for_you_popularity ?? FOR_YOU_BLEND.popularity,
+  };
+}
 
 /**
  * Dense per-product accumulators over a model's catalog, reused from request to request (the request
@@ -83,12 +103,16 @@ export const FOR_YOU_BLEND: ForYouBlend = { purchasesFirst: true, similarity: 0.
 class Scratch {
   readonly own: Float64Array;
   readonly votes: Float64Array;
+  readonly likes: Float64Array;
   readonly touched: number[] = [];
   private readonly seen: Uint8Array;
+  /** Each content product's index in the model (−1: never bought), for the content model last read. */
+  private contentIndex: { content: ContentModel; items: Int32Array } | null = null;
 
   constructor(size: number) {
     this.own = new Float64Array(size);
     this.votes = new Float64Array(size);
+    this.likes = new Float64Array(size);
     this.seen = new Uint8Array(size);
   }
 
@@ -99,10 +123,18 @@ class Scratch {
     }
   }
 
+  /** The model index of every product of `content`, built once per content model (a request then looks up, not searches). */
+  modelIndexOf(model: BuiltModel, content: ContentModel): Int32Array {
+    if (this.contentIndex?.content !== content)
+      this.contentIndex = { content, items: Int32Array.from(content.ids, (id) => sortedIndexOf(model.products, id)) };
+    return this.contentIndex.items;
+  }
+
   clear(): void {
     for (const j of this.touched) {
       this.own[j] = 0;
       this.votes[j] = 0;
+      this.likes[j] = 0;
       this.seen[j] = 0;
     }
     this.touched.length = 0;
@@ -125,6 +157,7 @@ export function forYou(
   views: readonly Seed[],
   exclude: ReadonlySet<number>,
   blend: ForYouBlend = FOR_YOU_BLEND,
+  content: ContentModel | null = null,
 ): number[] {
   let scratch = scratches.get(model);
   if (!scratch) {
@@ -132,7 +165,7 @@ export function forYou(
     scratches.set(model, scratch);
   }
   try {
-    return blended(model, scratch, affinities, views, exclude, blend);
+    return blended(model, scratch, affinities, views, exclude, blend, blend.content > 0 ? content : null);
   } finally {
     scratch.clear();
   }
@@ -145,9 +178,10 @@ function blended(
   views: readonly Seed[],
   exclude: ReadonlySet<number>,
   blend: ForYouBlend,
+  content: ContentModel | null,
 ): number[] {
   const lists = model.neighbours;
-  const { own, votes, touched } = scratch;
+  const { own, votes, likes, touched } = scratch;
   let voteMax = 0;
   let ownMax = 0;
   for (const seed of [...affinities, ...views].slice(0, SEEDS_USED)) {
@@ -170,10 +204,11 @@ function blended(
     own[item]! += seed.weight;
     ownMax = Math.max(ownMax, own[item]!);
   }
+  const likeMax = content ? contentVotes(model, scratch, content, affinities) : 0;
   if (touched.length === 0) return [];
   const popularMax = model.popular.length > 0 ? model.popularity[model.popular[0]!]! : 0;
   if (blend.popularity > 0) for (const j of model.popular) scratch.touch(j);
-  const lead = 2 + blend.similarity + blend.popularity;
+  const lead = 2 + blend.similarity + blend.content + blend.popularity;
   const kept: number[] = [];
   const score = new Float64Array(touched.length);
   for (const j of touched) {
@@ -181,6 +216,7 @@ function blended(
     const value =
       (ownMax > 0 ? own[j]! / ownMax : 0) +
       (voteMax > 0 ? (blend.similarity * votes[j]!) / voteMax : 0) +
+      (likeMax > 0 ? (blend.content * likes[j]!) / likeMax : 0) +
       (popularMax > 0 ? (blend.popularity * model.popularity[j]!) / popularMax : 0) +
       (blend.purchasesFirst && own[j]! > 0 ? lead : 0);
     if (value <= 0) continue;
@@ -190,6 +226,29 @@ function blended(
   const order = Int32Array.from(kept.keys());
   order.sort((a, b) => score[b]! - score[a]! || kept[a]! - kept[b]!);
   return Array.from(order, (k) => model.products[kept[k]!]!);
+}
+
+/**
+ * like_j = Σ over the customer's purchases i of own_i · c_ij / c_i,best (content neighbours, rows
+ * scaled to a best of 1), for products the model knows (bought at least once); returns max like.
+ */
+function contentVotes(model: BuiltModel, scratch: Scratch, content: ContentModel, affinities: readonly Seed[]): number {
+  const { offsets, items, scores } = content.lists;
+  const inModel = scratch.modelIndexOf(model, content);
+  let likeMax = 0;
+  for (const seed of affinities.slice(0, SEEDS_USED)) {
+    const row = sortedIndexOf(content.ids, seed.productId);
+    if (row < 0 || offsets[row] === offsets[row + 1]) continue;
+    const scale = seed.weight / scores[offsets[row]!]!;
+    for (let n = offsets[row]!; n < offsets[row + 1]!; n++) {
+      const j = inModel[items[n]!]!;
+      if (j < 0) continue;
+      scratch.touch(j);
+      scratch.likes[j]! += scale * scores[n]!;
+      likeMax = Math.max(likeMax, scratch.likes[j]!);
+    }
+  }
+  return likeMax;
 }
 
 /** A product and how much a visitor is drawn to it. */

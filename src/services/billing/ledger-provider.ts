@@ -9,21 +9,16 @@ import type {
   Onetime,
 } from '../../domain/billing/types.js';
 import { formatMoney } from '../../domain/catalog/money.js';
-import type { OnetimeWrite, Store } from '../../store/store.js';
+import type { BillingStore, OnetimeWrite } from '../../store/kysely/billing.js';
 import { idempotencyRefused } from './idempotency.js';
 import { ledgerSubscriptions } from './ledger-subscribe.js';
 import { decodeOnetimeOutcome, type BillingProvider, type OnetimeOutcome, type OnetimePlan } from './provider.js';
-
-type LedgerStore = Pick<
-  Store,
-  'getLedgerDoc' | 'listCustomerSubscriptions' | 'nextQueuedCharge' | 'saveReactivation' | 'createOnetime'
->;
 
 /**
  * The ledger in Rebound's database as the billing provider. It charges no card: a charge
  * succeeds when the customer's record says the payment method is valid (docs/billing.md).
  */
-export function ledgerProvider(store: LedgerStore): BillingProvider {
+export function ledgerProvider(store: BillingStore): BillingProvider {
   return {
     kind: 'ledger',
     customer: (shopId, id) => store.getLedgerDoc<BillingCustomer>(shopId, 'billing_customers', id),

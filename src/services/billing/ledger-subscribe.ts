@@ -2,7 +2,7 @@ import { sourceProperty } from '../../domain/attribution/source.js';
 import { billingTimestamp } from '../../domain/billing/dates.js';
 import type { BillingSubscription } from '../../domain/billing/types.js';
 import { formatMoney } from '../../domain/catalog/money.js';
-import type { Store } from '../../store/store.js';
+import type { BillingStore } from '../../store/kysely/billing.js';
 import { idempotencyRefused } from './idempotency.js';
 import type { BillingProvider, SubscriptionPlan } from './provider.js';
 
@@ -10,7 +10,7 @@ import type { BillingProvider, SubscriptionPlan } from './provider.js';
  * New subscriptions on the ledger: written with the idempotency key in one transaction, through
  * the same store write as one-time purchases (a repeat gets the stored subscription).
  */
-export function ledgerSubscriptions(store: Pick<Store, 'createOnetime'>): BillingProvider['createSubscription'] {
+export function ledgerSubscriptions(store: BillingStore): BillingProvider['createSubscription'] {
   return async (shopId, plan, idempotency) => {
     const stored = await store.createOnetime(
       shopId,

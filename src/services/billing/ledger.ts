@@ -15,19 +15,8 @@ import {
   CampaignPatchInput,
 } from '../../domain/inputs/billing.js';
 import { validateDocument, validateRows } from '../../domain/inputs/validate.js';
-import type { LedgerDoc, Store } from '../../store/store.js';
-
-type LedgerStore = Pick<
-  Store,
-  | 'upsertLedger'
-  | 'createCampaign'
-  | 'getCampaign'
-  | 'listCampaigns'
-  | 'updateCampaign'
-  | 'campaignCounts'
-  | 'campaignTotals'
-  | 'applyWebhook'
->;
+import type { BillingStore, LedgerDoc } from '../../store/kysely/billing.js';
+import type { CampaignStore } from '../../store/kysely/campaigns.js';
 
 const noCounts = (): Record<CampaignCounter, number> => ({ links_generated: 0, pages_opened: 0, reactivations: 0 });
 
@@ -48,7 +37,7 @@ export function ledgerDocs(kind: LedgerKind, body: unknown, now: number): Ledger
 }
 
 /** Admin loading of the billing ledger and campaigns (docs/billing.md). */
-export function createLedgerService(deps: { store: LedgerStore; clock?: () => number }) {
+export function createLedgerService(deps: { store: BillingStore & CampaignStore; clock?: () => number }) {
   const { store } = deps;
   const clock = deps.clock ?? Date.now;
   return {

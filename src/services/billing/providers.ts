@@ -4,7 +4,9 @@ import type { BillingProviderSettings } from '../../domain/billing/types.js';
 import { BadGatewayError, InvalidDocumentError } from '../../domain/errors.js';
 import { BillingProviderInput, REMOTE_API_VERSIONS } from '../../domain/inputs/billing-provider.js';
 import { validateDocument } from '../../domain/inputs/validate.js';
-import type { BillingProviderRecord, Store } from '../../store/store.js';
+import type { BillingProviderRecord, BillingProviderStore } from '../../store/kysely/billing-providers.js';
+import type { BillingStore } from '../../store/kysely/billing.js';
+import type { IdempotencyStore } from '../../store/kysely/idempotency.js';
 import { ledgerProvider } from './ledger-provider.js';
 import type { BillingProvider } from './provider.js';
 import { DEFAULT_POLICY, createRemoteClient, type RemoteCallPolicy } from './remote/client.js';
@@ -13,24 +15,9 @@ import { ProviderReadCache, type CachedKind } from './remote/read-cache.js';
 import { checkUpstreamUrl } from '../upstream/address.js';
 import type { UpstreamClient } from '../upstream/client.js';
 
-type ProvidersStore = Pick<
-  Store,
-  | 'getBillingProvider'
-  | 'putBillingProvider'
-  | 'listBillingProviders'
-  | 'getLedgerDoc'
-  | 'listCustomerSubscriptions'
-  | 'nextQueuedCharge'
-  | 'saveReactivation'
-  | 'createOnetime'
-  | 'claimIdempotencyKey'
-  | 'finishIdempotencyKey'
-  | 'abandonIdempotencyKey'
->;
-
 /** Each shop's billing provider: the ledger unless the shop chose a remote one (docs/billing.md). */
 export function createBillingProviders(deps: {
-  store: ProvidersStore;
+  store: BillingProviderStore & BillingStore & IdempotencyStore;
   secretKey: Buffer | null;
   /** The one outbound client; the provider's base URL is checked by its address rules. */
   upstream: UpstreamClient;

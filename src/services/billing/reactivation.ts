@@ -4,7 +4,8 @@ import type { BillingCustomer, BillingSubscription, Campaign } from '../../domai
 import { InvalidInputError, NotFoundError } from '../../domain/errors.js';
 import type { Shop } from '../../domain/shop.js';
 import type { CatalogIndex } from '../../indexes/catalog-index.js';
-import type { Store } from '../../store/store.js';
+import type { CampaignStore } from '../../store/kysely/campaigns.js';
+import type { ShopStore } from '../../store/kysely/shops.js';
 import { loadCatalog } from '../../indexes/catalog-lookup.js';
 import type { ShopCatalog } from '../../indexes/shop-catalog.js';
 import type { ReactivateParams } from './params.js';
@@ -56,10 +57,7 @@ const ACTIVE = 'ACTIVE';
 /** Reactivation context, signed one-click links, and what a link does (docs/billing.md). */
 export function createReactivationService(deps: {
   providers: Pick<BillingProviders, 'forShop'>;
-  store: Pick<
-    Store,
-    'getCampaign' | 'countCampaign' | 'getShopByHandle' | 'claimCampaign' | 'releaseCampaignClaim' | 'campaignClaims'
-  >;
+  store: CampaignStore & ShopStore;
   catalog: CatalogIndex;
   publicUrl: string;
   clock?: () => number;

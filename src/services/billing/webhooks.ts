@@ -15,7 +15,8 @@ import {
   UnauthorizedError,
 } from '../../domain/errors.js';
 import { safeEqual } from '../../domain/keys.js';
-import type { LedgerDoc, Store } from '../../store/store.js';
+import type { BillingStore, LedgerDoc } from '../../store/kysely/billing.js';
+import type { ShopStore } from '../../store/kysely/shops.js';
 import { ledgerDocs } from './ledger.js';
 import type { BillingProviders } from './providers.js';
 import type { CachedKind } from './remote/read-cache.js';
@@ -83,7 +84,7 @@ function parsed(raw: Buffer): unknown {
  * remote provider's cached copy of the object is dropped. Both dialects land in the same ledger.
  */
 export function createBillingWebhooks(deps: {
-  store: Pick<Store, 'getShopByHandle' | 'applyWebhook'>;
+  store: ShopStore & BillingStore;
   providers?: Pick<BillingProviders, 'dropCached'>;
   clock?: () => number;
 }) {

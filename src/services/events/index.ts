@@ -3,14 +3,14 @@ import type { StoredEvent, StoreEvent } from '../../domain/events.js';
 import type { CatalogIndex } from '../../indexes/catalog-index.js';
 import type { ViewedIndex } from '../../indexes/viewed-index.js';
 import type { GroupCommitter } from '../../jobs/group-commit.js';
-import type { EventFilter, Store } from '../../store/store.js';
+import type { EventFilter, EventStore } from '../../store/kysely/events.js';
 
 /** An event as written; `uncounted` when its product handle is unknown (kept, counted for no product). */
 export type EventRow = StoreEvent & { shop_id: number; uncounted?: boolean };
 
 /** The analytics intake and the viewed-products read-back (docs/api.md, "Events"). */
 export function createEventsService(deps: {
-  store: Pick<Store, 'listEvents' | 'appendEvents'>;
+  store: EventStore;
   catalog: CatalogIndex;
   viewed: ViewedIndex;
   committer: GroupCommitter<EventRow>;

@@ -7,12 +7,7 @@ import { ExperimentInput, StopExperimentInput } from '../../domain/inputs/experi
 import { validateDocument } from '../../domain/inputs/validate.js';
 import type { CatalogIndex } from '../../indexes/catalog-index.js';
 import type { ExposureWriter } from '../../jobs/exposure-writer.js';
-import type { Store } from '../../store/store.js';
-
-type ExperimentsStore = Pick<
-  Store,
-  'createExperiment' | 'listExperiments' | 'stopExperiment' | 'experimentDays' | 'recordExposures'
->;
+import type { ExperimentStore } from '../../store/kysely/experiments.js';
 
 function problem(path: string, message: string): never {
   throw new InvalidDocumentError(`Invalid experiment: ${path}: ${message}.`, [{ path, message }]);
@@ -26,7 +21,7 @@ const isoDay = (day: number) => `${String(day).slice(0, 4)}-${String(day).slice(
  * requests on the hot path (in memory, by hash), and results from per-day totals.
  */
 export function createExperimentsService(deps: {
-  store: ExperimentsStore;
+  store: ExperimentStore;
   catalog: CatalogIndex;
   exposures: ExposureWriter;
   clock?: () => number;

@@ -9,8 +9,8 @@ import {
   type PlatformView,
   type SyncMode,
 } from '../../domain/platform/types.js';
-import type { PlatformConnectionRecord } from '../../store/platform-store.js';
-import type { Store } from '../../store/store.js';
+import type { PlatformConnectionRecord, PlatformStore } from '../../store/kysely/platform.js';
+import type { ShopStore } from '../../store/kysely/shops.js';
 import { createGraphqlClient, type GraphqlClient, type GraphqlPolicy } from './graphql.js';
 import { checkUpstreamUrl } from '../upstream/address.js';
 import type { UpstreamClient } from '../upstream/client.js';
@@ -52,11 +52,6 @@ export const SyncRequestInput = Type.Object(
   { additionalProperties: false },
 );
 
-type ConnectionStore = Pick<
-  Store,
-  'getPlatformConnection' | 'putPlatformConnection' | 'updatePlatformConnection' | 'updateShop'
->;
-
 const problem = (path: string, message: string) =>
   new InvalidDocumentError(`Invalid platform connection: ${path} ${message}.`, [{ path, message }]);
 
@@ -91,7 +86,7 @@ export function newSync(previous: PlatformSync | null, mode: SyncMode): Platform
  * to that origin; changing the URL to another origin needs the token again.
  */
 export function createPlatformConnections(deps: {
-  store: ConnectionStore;
+  store: PlatformStore & ShopStore;
   secretKey: Buffer | null;
   upstream: Pick<UpstreamClient, 'call' | 'open' | 'checkResolves'>;
   allowPrivate: boolean;

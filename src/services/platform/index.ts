@@ -1,7 +1,8 @@
 import type { CatalogIndex } from '../../indexes/catalog-index.js';
 import { PlatformRunner } from '../../jobs/platform-runner.js';
 import { isRunning, type PlatformView } from '../../domain/platform/types.js';
-import type { Store } from '../../store/store.js';
+import type { PlatformStore } from '../../store/kysely/platform.js';
+import type { ShopStore } from '../../store/kysely/shops.js';
 import type { CatalogService } from '../catalog.js';
 import type { UpstreamClient } from '../upstream/client.js';
 import { createPlatformConnections, newSync, viewOf } from './connection.js';
@@ -17,7 +18,7 @@ const STALE_SYNC_MS = 10 * 60_000;
  * the admin API's routes, the background sync and the scheduled reconciliation.
  */
 export function createPlatformService(deps: {
-  store: Store;
+  store: PlatformStore & ShopStore;
   catalog: CatalogIndex;
   catalogAdmin: CatalogService;
   upstream: Pick<UpstreamClient, 'call' | 'open' | 'checkResolves'>;

@@ -1,25 +1,13 @@
 import type { CatalogIndex } from '../../indexes/catalog-index.js';
 import type { ViewedIndex } from '../../indexes/viewed-index.js';
-import type { ErasureCounts } from '../../store/platform-store.js';
-import type { Store } from '../../store/store.js';
+import type { EventStore } from '../../store/kysely/events.js';
+import type { ErasureCounts, PrivacyStore } from '../../store/kysely/privacy.js';
+import type { ShopStore } from '../../store/kysely/shops.js';
 
 const DAY_MS = 86_400_000;
 /** How long a data request's export is kept for the merchant to hand over. */
 export const EXPORT_DAYS = 30;
 export const DEFAULT_EVENT_RETENTION_DAYS = 400;
-
-type PrivacyStore = Pick<
-  Store,
-  | 'putPrivacyRequest'
-  | 'listPrivacyRequests'
-  | 'deleteExpiredPrivacyRequests'
-  | 'eraseCustomer'
-  | 'customerRecords'
-  | 'deleteEventsBefore'
-  | 'deleteShopData'
-  | 'listShops'
-  | 'listEvents'
->;
 
 export interface PrivacyRequestView {
   id: string;
@@ -41,7 +29,7 @@ const customerIdOf = (payload: Record<string, unknown>): number | null => {
  * their billing customer's personal fields and unlinks their orders, whose lines stay anonymous.
  */
 export function createPrivacyService(deps: {
-  store: PrivacyStore;
+  store: PrivacyStore & ShopStore & EventStore;
   catalog: CatalogIndex;
   viewed?: ViewedIndex;
   /** Called after a shop is deleted (its keys must stop working on every node). */

@@ -1,8 +1,7 @@
 import { gidType } from '../../domain/platform/gid.js';
 import { list } from '../../domain/platform/map.js';
-import type { Store } from '../../store/store.js';
+import type { PlatformStore } from '../../store/kysely/platform.js';
 
-type StagingStore = Pick<Store, 'stageLines' | 'stagedRoots' | 'stagedChildren' | 'clearStaging'>;
 type Node = Record<string, unknown>;
 
 /** The field of its parent a child line of a bulk export belongs to, by the child's type. */
@@ -24,7 +23,7 @@ const STAGE_BATCH = 1000;
  * until every line has arrived; then `assembled` joins each parent with its children.
  */
 export async function stageExport(
-  store: StagingStore,
+  store: PlatformStore,
   shopId: number,
   lines: AsyncIterable<string>,
 ): Promise<{ lines: number; roots: number }> {
@@ -47,7 +46,7 @@ export async function stageExport(
 }
 
 /** The staged parents a page at a time, each with its children (two levels) joined in as arrays. */
-export async function* assembled(store: StagingStore, shopId: number, pageSize: number): AsyncGenerator<Node[]> {
+export async function* assembled(store: PlatformStore, shopId: number, pageSize: number): AsyncGenerator<Node[]> {
   for (let after = 0; ; ) {
     const roots = await store.stagedRoots(shopId, after, pageSize);
     if (roots.length === 0) return;

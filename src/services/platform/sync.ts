@@ -2,8 +2,8 @@ import { AppError, InvalidDocumentError } from '../../domain/errors.js';
 import { mapCollection, mapCustomer, mapOrder, mapProduct } from '../../domain/platform/map.js';
 import { BULK_EXPORTS, type BulkResource } from '../../domain/platform/queries.js';
 import { isRunning, type PlatformSync, type SyncPhase } from '../../domain/platform/types.js';
-import type { PlatformConnectionRecord } from '../../store/platform-store.js';
-import type { Store } from '../../store/store.js';
+import type { PlatformConnectionRecord, PlatformStore } from '../../store/kysely/platform.js';
+import type { ShopStore } from '../../store/kysely/shops.js';
 import type { CatalogService } from '../catalog.js';
 import { runBulkExport } from './bulk.js';
 import type { PlatformConnections } from './connection.js';
@@ -26,17 +26,6 @@ export interface SyncOptions {
   /** Base of the webhook callback: `{publicUrl}/webhooks/shop/{handle}`. */
   publicUrl: string;
 }
-
-type SyncStore = Pick<
-  Store,
-  | 'getPlatformConnection'
-  | 'updatePlatformConnection'
-  | 'stageLines'
-  | 'stagedRoots'
-  | 'stagedChildren'
-  | 'clearStaging'
-  | 'getShopById'
->;
 
 const IMPORTERS: Record<
   BulkResource,
@@ -64,7 +53,7 @@ export const syncStats = {
  * with the platform's error, and a token refused three times in a row marks the connection failing.
  */
 export function createPlatformSync(deps: {
-  store: SyncStore;
+  store: PlatformStore & ShopStore;
   connections: PlatformConnections;
   catalogAdmin: CatalogService;
   productIds: (shopId: number) => Promise<number[]>;

@@ -1,7 +1,8 @@
 import { gidNumber, toGid } from '../../domain/platform/gid.js';
 import { mapOrder } from '../../domain/platform/map.js';
 import { ORDER_ONE } from '../../domain/platform/queries.js';
-import type { Store } from '../../store/store.js';
+import type { CommerceStore } from '../../store/kysely/commerce.js';
+import type { PlatformStore } from '../../store/kysely/platform.js';
 import type { CatalogService } from '../catalog.js';
 import type { PlatformConnections } from './connection.js';
 import type { GraphqlClient } from './graphql.js';
@@ -36,7 +37,7 @@ type Payload = Record<string, unknown>;
  * resource is gone.
  */
 export function createPlatformTopics(deps: {
-  store: Pick<Store, 'getPlatformConnection' | 'deleteCustomer'>;
+  store: PlatformStore & CommerceStore;
   connections: PlatformConnections;
   catalogAdmin: CatalogService;
   privacy: PrivacyService;

@@ -1,11 +1,38 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../schema.js';
-import type { Store } from '../store.js';
+import type { BillingProviderType } from '../../domain/billing/types.js';
 
-type ProviderMethods = Pick<Store, 'getBillingProvider' | 'putBillingProvider' | 'listBillingProviders'>;
+/** Which billing provider each shop uses: the ledger by default, or a remote provider's API. */
+export interface BillingProviderStore {
+  /** The shop's billing provider row; null means the ledger (the default). */
+  getBillingProvider(shopId: number): Promise<BillingProviderRecord | null>;
+  putBillingProvider(shopId: number, record: Omit<BillingProviderRecord, 'shop_id' | 'updated_at'>): Promise<void>;
+  listBillingProviders(): Promise<BillingProviderRecord[]>;
+}
+
+/** A shop's billing provider as stored: the API token sealed with REBOUND_SECRET_KEY. */
+export interface BillingProviderRecord {
+  shop_id: number;
+  type: BillingProviderType;
+  base_url: string | null;
+  api_version: string | null;
+  api_token: string | null;
+  updated_at: number;
+}
+
+export interface BillingProviderTables {
+  billing_providers: {
+    shop_id: number;
+    type: string;
+    base_url: string | null;
+    api_version: string | null;
+    api_token: string | null;
+    updated_at: number;
+  };
+}
 
 /** A shop's billing provider settings (the idempotency keys of its writes: idempotency.ts). */
-export function billingProviderMethods(db: Kysely<Database>): ProviderMethods {
+export function billingProviderMethods(db: Kysely<Database>): BillingProviderStore {
   return {
     async getBillingProvider(shopId) {
       const row = await db.selectFrom('billing_providers').selectAll().where('shop_id', '=', shopId).executeTakeFirst();

@@ -2,20 +2,96 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import type { BillingCharge, BillingSubscription, LedgerKind } from '../../domain/billing/types.js';
 import { chunks, isUniqueViolation, json } from '../codec.js';
 import type { Database } from '../schema.js';
-import type { LedgerDoc, Store } from '../store.js';
 import { finishKey, storedKey, takeKey } from './idempotency.js';
 import { nextCounter } from './shops.js';
 
-type BillingMethods = Pick<
-  Store,
-  | 'upsertLedger'
-  | 'getLedgerDoc'
-  | 'listCustomerSubscriptions'
-  | 'nextQueuedCharge'
-  | 'saveReactivation'
-  | 'createOnetime'
-  | 'applyWebhook'
->;
+/** The billing ledger (docs/billing.md): customers, addresses, subscriptions, charges, one-time purchases, orders. */
+export interface BillingStore {
+  /** Upserts ledger documents by id; with `onlyNewer`, an older updated_at never overwrites a newer one. */
+  upsertLedger(shopId: number, kind: LedgerKind, docs: LedgerDoc[], options?: { onlyNewer?: boolean }): Promise<void>;
+  getLedgerDoc<T>(
+    shopId: number,
+    table:
+      | 'billing_customers'
+      | 'billing_addresses'
+      | 'billing_subscriptions'
+      | 'billing_charges'
+      | 'billing_onetimes'
+      | 'billing_orders',
+    id: number,
+  ): Promise<T | null>;
+  listCustomerSubscriptions(shopId: number, customerId: number): Promise<BillingSubscription[]>;
+  /** The earliest QUEUED charge of an address scheduled on or after a date. */
+  nextQueuedCharge(shopId: number, addressId: number, fromDate: string): Promise<BillingCharge | null>;
+  /** Writes reactivated subscriptions (and the address's discount) in one transaction. */
+  saveReactivation(shopId: number, write: { subscriptions: LedgerDoc[]; address: LedgerDoc | null }): Promise<void>;
+  /**
+   * Creates a one-time purchase atomically with its idempotency key: a second request with the
+   * same key gets the stored outcome, or a conflict when its parameters differ.
+   */
+  createOnetime(
+    shopId: number,
+    idempotency: { key: string; hash: string } | null,
+    build: (ids: { onetime: number; charge: number; order: number; subscription?: number }) => OnetimeWrite,
+    /** Also reserve a new subscription id (above every stored one): the write creates a subscription. */
+    options?: { subscription?: boolean },
+  ): Promise<OnetimeWriteResult>;
+  /** Applies a webhook's documents once per webhook id; false when the id was seen before. */
+  applyWebhook(
+    shopId: number,
+    source: string,
+    webhookId: string,
+    kind: LedgerKind,
+    docs: LedgerDoc[],
+  ): Promise<boolean>;
+}
+
+/** A ledger document as stored: its id, owners and the time that orders competing writes. */
+export interface LedgerDoc {
+  id: number;
+  customer_id?: number;
+  address_id?: number;
+  updated_at: string;
+}
+
+/** What a one-time purchase writes, built inside the transaction once ids are reserved. */
+export interface OnetimeWrite {
+  /** The outcome as the service describes it, stored as JSON with the idempotency key. */
+  outcome: unknown;
+  docs: {
+    kind: 'billing_onetimes' | 'billing_charges' | 'billing_orders' | 'billing_subscriptions';
+    doc: LedgerDoc & Record<string, unknown>;
+  }[];
+}
+
+/**
+ * What became of a keyed one-time write: done (the stored outcome JSON, `replayed` when an earlier
+ * request with the key wrote it), or refused because the key holds other parameters or is in use.
+ * Not the purchase's outcome (`OnetimeOutcome` of the billing services), which `outcome` encodes.
+ */
+export type OnetimeWriteResult =
+  | { state: 'done'; outcome: string; replayed: boolean }
+  | { state: 'conflict' }
+  | { state: 'busy' };
+
+export interface BillingTables {
+  billing_customers: DocRow;
+  billing_addresses: DocRow & { customer_id: number };
+  billing_subscriptions: DocRow & { customer_id: number; address_id: number };
+  billing_charges: DocRow & { customer_id: number; address_id: number };
+  billing_onetimes: DocRow & { address_id: number };
+  billing_orders: DocRow & { charge_id: number };
+  webhook_receipts: { shop_id: number; source: string; webhook_id: string; received_at: number };
+}
+
+/** A ledger row: the document as JSON beside the columns queries filter on. */
+interface DocRow {
+  shop_id: number;
+  id: number;
+  document: string;
+  updated_at: number;
+}
+
 type Db = Kysely<Database> | Transaction<Database>;
 
 const TABLE: Record<
@@ -94,7 +170,7 @@ async function upsert(
   }
 }
 
-export function billingMethods(db: Kysely<Database>): BillingMethods {
+export function billingMethods(db: Kysely<Database>): BillingStore {
   return {
     async upsertLedger(shopId, kind, docs, options = {}) {
       if (docs.length === 0) return;
@@ -104,7 +180,7 @@ export function billingMethods(db: Kysely<Database>): BillingMethods {
           upsert(trx, shopId, TABLE[kind], docs as (LedgerDoc & Record<string, unknown>)[], options.onlyNewer === true),
         );
     },
-    async getLedgerDoc<T>(shopId: number, table: Parameters<Store['getLedgerDoc']>[1], id: number) {
+    async getLedgerDoc<T>(shopId: number, table: Parameters<BillingStore['getLedgerDoc']>[1], id: number) {
       const row = await db
         .selectFrom(table as 'billing_customers')
         .select('document')

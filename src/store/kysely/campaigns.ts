@@ -2,26 +2,54 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Campaign, CampaignCounter } from '../../domain/billing/types.js';
 import { time } from '../codec.js';
 import type { Database } from '../schema.js';
-import type { Store } from '../store.js';
 import { nextCounter } from './shops.js';
 
-type CampaignMethods = Pick<
-  Store,
-  | 'createCampaign'
-  | 'getCampaign'
-  | 'listCampaigns'
-  | 'updateCampaign'
-  | 'countCampaign'
-  | 'campaignCounts'
-  | 'campaignTotals'
-  | 'claimCampaign'
-  | 'releaseCampaignClaim'
-  | 'campaignClaims'
->;
+/** Reactivation campaigns: their counters per tracking key and their claims per billing customer. */
+export interface CampaignStore {
+  createCampaign(
+    shopId: number,
+    campaign: { name: string; discount_code: string | null; max_claims_per_customer: number },
+  ): Promise<Campaign>;
+  getCampaign(shopId: number, id: number): Promise<Campaign | null>;
+  /** The shop's campaigns, oldest first. */
+  listCampaigns(shopId: number): Promise<Campaign[]>;
+  /** Changes a campaign; null when there is no such campaign. */
+  updateCampaign(
+    shopId: number,
+    id: number,
+    patch: Partial<Pick<Campaign, 'name' | 'discount_code' | 'max_claims_per_customer'>>,
+  ): Promise<Campaign | null>;
+  countCampaign(shopId: number, campaignId: number, tk: string, counter: CampaignCounter, by: number): Promise<void>;
+  campaignCounts(
+    shopId: number,
+    campaignId: number,
+  ): Promise<{ tk: string; counter: CampaignCounter; count: number }[]>;
+  /** Every campaign's counters of a shop, summed over tracking keys. */
+  campaignTotals(shopId: number): Promise<{ campaign_id: number; counter: CampaignCounter; count: number }[]>;
+  /** Takes one of a customer's claims on a campaign atomically; false when all `max` are taken. */
+  claimCampaign(shopId: number, campaignId: number, customerId: number, max: number): Promise<boolean>;
+  /** Gives a claim back (the reactivation it was taken for failed). */
+  releaseCampaignClaim(shopId: number, campaignId: number, customerId: number): Promise<void>;
+  campaignClaims(shopId: number, campaignId: number, customerId: number): Promise<number>;
+}
+
+export interface CampaignTables {
+  campaigns: {
+    shop_id: number;
+    id: number;
+    name: string;
+    discount_code: string | null;
+    created_at: number;
+    max_claims_per_customer: number;
+  };
+  campaign_claims: { shop_id: number; campaign_id: number; customer_id: number; claims: number; updated_at: number };
+  campaign_counts: { shop_id: number; campaign_id: number; tk: string; kind: string; count: number };
+}
+
 type Db = Kysely<Database> | Transaction<Database>;
 
 /** Reactivation campaigns: their counters per tracking key and their claims per billing customer. */
-export function campaignMethods(db: Kysely<Database>): CampaignMethods {
+export function campaignMethods(db: Kysely<Database>): CampaignStore {
   return {
     async createCampaign(shopId, campaign) {
       return db.transaction().execute(async (trx) => {

@@ -1,27 +1,64 @@
 import type { Kysely } from 'kysely';
 import type { Collection } from '../../domain/catalog/collection.js';
+import type { Product } from '../../domain/catalog/product.js';
 import { chunks, json, time } from '../codec.js';
 import type { Database } from '../schema.js';
-import type { Store } from '../store.js';
 import { readProducts } from './product-rows.js';
 import { refreshServing, writeServing } from './product-serving.js';
 import { bumpDataVersion } from './shops.js';
 
-type CatalogMethods = Pick<
-  Store,
-  | 'upsertProducts'
-  | 'deleteProduct'
-  | 'listProducts'
-  | 'countProducts'
-  | 'findVariantProducts'
-  | 'findExistingProductIds'
-  | 'findProductIdsByHandle'
-  | 'setInventory'
-  | 'upsertCollections'
-  | 'listCollections'
->;
+/** Products with their variants and stock, and collections: the catalog a shop syncs in. */
+export interface CatalogStore {
+  upsertProducts(shopId: number, products: Product[]): Promise<void>;
+  deleteProduct(shopId: number, productId: number): Promise<boolean>;
+  /** Products in id order, with live inventory merged into the variants. */
+  listProducts(shopId: number, options?: { ids?: number[]; afterId?: number; limit?: number }): Promise<Product[]>;
+  countProducts(shopId: number): Promise<number>;
+  /** Variant id → product id for the given variants (missing ones are absent). */
+  findVariantProducts(shopId: number, variantIds: number[]): Promise<Map<number, number>>;
+  findExistingProductIds(shopId: number, productIds: number[]): Promise<Set<number>>;
+  /** Handle → product id for the given handles (missing ones are absent). */
+  findProductIdsByHandle(shopId: number, handles: string[]): Promise<Map<string, number>>;
+  setInventory(shopId: number, levels: { variant_id: number; inventory_quantity: number }[]): Promise<void>;
 
-export function catalogMethods(db: Kysely<Database>): CatalogMethods {
+  upsertCollections(shopId: number, collections: Collection[]): Promise<void>;
+  listCollections(shopId: number): Promise<Collection[]>;
+  deleteCollection(shopId: number, collectionId: number): Promise<boolean>;
+}
+
+export interface CatalogTables {
+  products: ProductRow;
+  variants: VariantRow;
+  collections: CollectionRow;
+  collection_products: { shop_id: number; collection_id: number; product_id: number; position: number };
+}
+
+interface ProductRow {
+  shop_id: number;
+  id: number;
+  handle: string;
+  status: string;
+  document: string; // JSON of the normalized product (variants, options, images, metafields)
+  updated_at: number;
+}
+
+interface VariantRow {
+  shop_id: number;
+  id: number;
+  product_id: number;
+  inventory_quantity: number;
+  old_inventory_quantity: number;
+}
+
+interface CollectionRow {
+  shop_id: number;
+  id: number;
+  title: string;
+  handle: string;
+  updated_at: number;
+}
+
+export function catalogMethods(db: Kysely<Database>): CatalogStore {
   return {
     async upsertProducts(shopId, products) {
       if (products.length === 0) return;
@@ -240,6 +277,23 @@ export function catalogMethods(db: Kysely<Database>): CatalogMethods {
         updated_at: time.fromDb(r.updated_at),
         products: byCollection.get(Number(r.id)) ?? [],
       }));
+    },
+    async deleteCollection(shopId, collectionId) {
+      return db.transaction().execute(async (trx) => {
+        const result = await trx
+          .deleteFrom('collections')
+          .where('shop_id', '=', shopId)
+          .where('id', '=', collectionId)
+          .executeTakeFirst();
+        if (Number(result.numDeletedRows) === 0) return false;
+        await trx
+          .deleteFrom('collection_products')
+          .where('shop_id', '=', shopId)
+          .where('collection_id', '=', collectionId)
+          .execute();
+        await bumpDataVersion(trx, shopId);
+        return true;
+      });
     },
   };
 }

@@ -1,23 +1,66 @@
 import type { Kysely } from 'kysely';
+import type { Customer, Order, OrderLine } from '../../domain/catalog/collection.js';
 import type { Market } from '../../domain/catalog/market.js';
 import { chunks, json } from '../codec.js';
 import type { Database } from '../schema.js';
-import type { Store } from '../store.js';
 import { bumpDataVersion } from './shops.js';
 
-type CommerceMethods = Pick<
-  Store,
-  | 'upsertCustomers'
-  | 'listCustomers'
-  | 'upsertMarkets'
-  | 'listMarkets'
-  | 'upsertOrders'
-  | 'listOrderLines'
-  | 'countOrders'
-  | 'orderProductIds'
->;
+/** Customers, markets and orders with their lines, as the shop's platform sends them. */
+export interface CommerceStore {
+  upsertCustomers(shopId: number, customers: Customer[]): Promise<void>;
+  listCustomers(shopId: number): Promise<Customer[]>;
+  /** Removes a customer row the platform deleted (their orders and behaviour stay). */
+  deleteCustomer(shopId: number, customerId: number): Promise<boolean>;
 
-export function commerceMethods(db: Kysely<Database>): CommerceMethods {
+  upsertMarkets(shopId: number, markets: Market[]): Promise<void>;
+  listMarkets(shopId: number): Promise<Market[]>;
+
+  /** Orders are replaced whole by id (their lines too). */
+  upsertOrders(shopId: number, orders: Order[]): Promise<void>;
+  /** Lines of orders not cancelled, created at or after `since` (epoch ms), oldest first. */
+  listOrderLines(shopId: number, since: number): Promise<OrderLine[]>;
+  countOrders(shopId: number): Promise<number>;
+  /** Distinct products of the lines of these orders (a thank-you page's input products), in order and line order. */
+  orderProductIds(shopId: number, orderIds: number[]): Promise<number[]>;
+}
+
+export interface CommerceTables {
+  customers: {
+    shop_id: number;
+    id: number;
+    email: string | null;
+    tags: string; // JSON array
+    updated_at: number;
+  };
+  markets: {
+    shop_id: number;
+    id: number;
+    position: number;
+    document: string; // JSON of the normalized market
+    updated_at: number;
+  };
+  orders: {
+    shop_id: number;
+    id: number;
+    customer_id: number | null;
+    created_at: number;
+    cancelled_at: number | null;
+    updated_at: number;
+  };
+  order_lines: {
+    shop_id: number;
+    order_id: number;
+    line_no: number;
+    product_id: number;
+    variant_id: number | null;
+    quantity: number;
+    price: string;
+    customer_id: number | null;
+    created_at: number;
+  };
+}
+
+export function commerceMethods(db: Kysely<Database>): CommerceStore {
   return {
     async upsertCustomers(shopId, customers) {
       if (customers.length === 0) return;
@@ -57,6 +100,18 @@ export function commerceMethods(db: Kysely<Database>): CommerceMethods {
       return rows.map((r) => ({ id: Number(r.id), email: r.email, tags: json.fromDb<string[]>(r.tags) }));
     },
 
+    async deleteCustomer(shopId, customerId) {
+      const result = await db.transaction().execute(async (trx) => {
+        const deleted = await trx
+          .deleteFrom('customers')
+          .where('shop_id', '=', shopId)
+          .where('id', '=', customerId)
+          .executeTakeFirst();
+        if (Number(deleted.numDeletedRows) > 0) await bumpDataVersion(trx, shopId);
+        return Number(deleted.numDeletedRows) > 0;
+      });
+      return result;
+    },
     async upsertMarkets(shopId, markets) {
       if (markets.length === 0) return;
       await db.transaction().execute(async (trx) => {

@@ -1,20 +1,62 @@
 import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
-import { countEvents, type StoredEvent } from '../../domain/events.js';
+import { countEvents, type StoreEvent, type StoredEvent } from '../../domain/events.js';
 import { chunks } from '../codec.js';
 import type { Database } from '../schema.js';
-import type { EventFilter, Store } from '../store.js';
 import { nextCounterBlock } from './shops.js';
 
-type EventMethods = Pick<
-  Store,
-  | 'appendEvents'
-  | 'listEvents'
-  | 'latestViewedHandles'
-  | 'listRecentViews'
-  | 'eventCount'
-  | 'listEventCounts'
-  | 'countEventsByPeriod'
->;
+/** Storefront behaviour events and their per-day counts per product handle. */
+export interface EventStore {
+  /** Stores events of any shops in one transaction, with their per-day counts: all or nothing. */
+  appendEvents(events: (StoreEvent & { shop_id: number })[]): Promise<void>;
+  /** Newest first; filtered by session or customer when given. */
+  listEvents(shopId: number, filter: EventFilter & { limit: number }): Promise<StoredEvent[]>;
+  /** Handles of the latest product views of a session or customer, newest first, repeats included. */
+  latestViewedHandles(shopId: number, filter: EventFilter, scan: number): Promise<string[]>;
+  /** The latest product views (newest first, at most `limit`): what the model reads of co-viewing. */
+  listRecentViews(
+    shopId: number,
+    limit: number,
+  ): Promise<{ uuid: string | null; customer_id: number | null; handle: string; created_at: number }[]>;
+  /** How many events the shop has taken: moves with every stored event, so a model can tell it is current. */
+  eventCount(shopId: number): Promise<number>;
+  listEventCounts(
+    shopId: number,
+    sinceDay: number,
+  ): Promise<{ day: number; handle: string; views: number; adds: number; removes: number }[]>;
+  /**
+   * Events per verb in fixed periods of `periodMs` (aligned on the epoch; a whole number of
+   * minutes), created at or after `since` (epoch ms): `start` is the period's first instant.
+   */
+  countEventsByPeriod(
+    shopId: number,
+    since: number,
+    periodMs: number,
+  ): Promise<{ start: number; verb: StoreEvent['verb']; count: number }[]>;
+}
+
+export interface EventFilter {
+  uuid?: string | null;
+  customerId?: number | null;
+}
+
+export interface EventTables {
+  events: EventRow;
+  event_counts: { shop_id: number; day: number; handle: string; views: number; adds: number; removes: number };
+}
+
+interface EventRow {
+  shop_id: number;
+  id: number;
+  uuid: string | null;
+  customer_id: number | null;
+  subject: string;
+  verb: string;
+  noun: string;
+  handle: string | null;
+  subject_email: string | null;
+  theme_id: string | null;
+  created_at: number;
+}
 
 function filtered<O>(query: SelectQueryBuilder<Database, 'events', O>, shopId: number, filter: EventFilter) {
   let q = query.where('shop_id', '=', shopId);
@@ -23,7 +65,7 @@ function filtered<O>(query: SelectQueryBuilder<Database, 'events', O>, shopId: n
   return q;
 }
 
-export function eventMethods(db: Kysely<Database>): EventMethods {
+export function eventMethods(db: Kysely<Database>): EventStore {
   return {
     async appendEvents(events) {
       if (events.length === 0) return;

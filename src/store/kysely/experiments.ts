@@ -1,12 +1,74 @@
 import type { Kysely } from 'kysely';
 import { ConflictError } from '../../domain/errors.js';
 import { utcDay } from '../../domain/events.js';
+import type { ArmDay } from '../../domain/experiments/results.js';
 import type { Arm, Experiment } from '../../domain/experiments/types.js';
-import type { ExperimentStore } from '../attribution-store.js';
 import { chunks, isUniqueViolation, json, time } from '../codec.js';
 import type { Database } from '../schema.js';
 import { addToTotals } from './increments.js';
 import { bumpDataVersion, nextCounter } from './shops.js';
+
+/** Experiment storage. */
+export interface ExperimentStore {
+  /**
+   * Creates a running experiment (started now, or at `created_at` for imported history); a running one
+   * on the same ruleset is a ConflictError.
+   */
+  createExperiment(
+    shopId: number,
+    experiment: { name: string; ruleset_id: number; arms: Arm[]; created_at?: number },
+  ): Promise<Experiment>;
+  listExperiments(shopId: number): Promise<Experiment[]>;
+  /**
+   * Stops a running experiment; null when there is no such experiment, the current state when it was
+   * stopped already.
+   */
+  stopExperiment(shopId: number, id: number, winner: string | null): Promise<Experiment | null>;
+  /** Records visitors first served by an arm; a visitor already recorded changes nothing. */
+  recordExposures(rows: Exposure[]): Promise<void>;
+  /** Every per-day row of an experiment, by arm and day. */
+  experimentDays(shopId: number, experimentId: number): Promise<ExperimentDay[]>;
+}
+
+/** A day of one experiment arm's figures, as results read them. */
+export type ExperimentDay = ArmDay;
+
+/** A visitor an experiment arm served, first seen at `created_at` (epoch ms). */
+export interface Exposure {
+  shop_id: number;
+  experiment_id: number;
+  arm: number;
+  visitor: string;
+  created_at: number;
+}
+
+export interface ExperimentTables {
+  experiments: {
+    shop_id: number;
+    id: number;
+    name: string;
+    ruleset_id: number;
+    arms: string;
+    status: string;
+    winner: string | null;
+    created_at: number;
+    stopped_at: number | null;
+  };
+  experiment_visitors: { shop_id: number; experiment_id: number; visitor: string; arm: number; created_at: number };
+  experiment_days: {
+    shop_id: number;
+    experiment_id: number;
+    arm: number;
+    day: number;
+    visitors: number;
+    impressions: number;
+    clicks: number;
+    add_to_carts: number;
+    orders: number;
+    revenue: number;
+    revenue_sq: number;
+  };
+}
 
 function toExperiment(row: Database['experiments']): Experiment {
   return {

@@ -1,10 +1,37 @@
 import type { Kysely, Transaction } from 'kysely';
 import { isUniqueViolation } from '../codec.js';
 import type { Database } from '../schema.js';
-import type { IdempotencyClaim, Store } from '../store.js';
+
+/** Idempotency keys of writes to a remote billing provider (the ledger takes its keys inside its own writes). */
+export interface IdempotencyStore {
+  /**
+   * Takes an idempotency key for a write to a remote provider. `resumed` means an earlier request
+   * with this key may have written remotely without an answer: look before writing again.
+   */
+  claimIdempotencyKey(shopId: number, key: string, hash: string, staleAfterMs: number): Promise<IdempotencyClaim>;
+  finishIdempotencyKey(shopId: number, key: string, outcome: string): Promise<void>;
+  /** Gives a key back after a failure; `mayHaveWritten` keeps it marked so the next try looks first. */
+  abandonIdempotencyKey(shopId: number, key: string, mayHaveWritten: boolean): Promise<void>;
+}
+
+export type IdempotencyClaim =
+  | { state: 'claimed'; resumed: boolean }
+  | { state: 'done'; outcome: string }
+  | { state: 'busy' }
+  | { state: 'conflict' };
+
+export interface IdempotencyTables {
+  idempotency_keys: {
+    shop_id: number;
+    key: string;
+    request_hash: string;
+    status: number;
+    response: string;
+    created_at: number;
+  };
+}
 
 type Db = Kysely<Database> | Transaction<Database>;
-type IdempotencyMethods = Pick<Store, 'claimIdempotencyKey' | 'finishIdempotencyKey' | 'abandonIdempotencyKey'>;
 
 /** Idempotency-key states: finished (its answer stored), being worked on, tried without an answer. */
 const DONE = 1;
@@ -64,7 +91,7 @@ async function tryTakeKey(db: Db, shopId: number, key: string, hash: string, now
 }
 
 /** The idempotency keys of writes made to a remote provider, which may outlive the request that took them. */
-export function idempotencyMethods(db: Kysely<Database>): IdempotencyMethods {
+export function idempotencyMethods(db: Kysely<Database>): IdempotencyStore {
   return {
     async claimIdempotencyKey(shopId, key, hash, staleAfterMs): Promise<IdempotencyClaim> {
       const now = Date.now();

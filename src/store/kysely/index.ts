@@ -14,7 +14,9 @@ import { campaignMethods } from './campaigns.js';
 import { eventMethods } from './events.js';
 import { experimentMethods } from './experiments.js';
 import { platformMethods } from './platform.js';
+import { privacyMethods } from './privacy.js';
 import { rulesetMethods } from './rulesets.js';
+import { settingMethods } from './settings.js';
 import { shopWebhookMethods } from './shop-webhooks.js';
 import { shopMethods } from './shops.js';
 import { trackingMethods } from './tracking.js';
@@ -81,7 +83,6 @@ function isSchemaDroppedMeanwhile(error: unknown): boolean {
 
 function kyselyStore({ db, dialect, schema, poolStats }: Connection): Store {
   return {
-    dialect,
     poolStats,
     async migrate() {
       const migrator = new Migrator({
@@ -109,6 +110,7 @@ function kyselyStore({ db, dialect, schema, poolStats }: Connection): Store {
     async close() {
       await db.destroy();
     },
+    ...settingMethods(db),
     ...shopMethods(db),
     ...catalogMethods(db),
     ...servingMethods(db),
@@ -124,5 +126,6 @@ function kyselyStore({ db, dialect, schema, poolStats }: Connection): Store {
     ...experimentMethods(db),
     ...widgetMethods(db),
     ...platformMethods(db),
+    ...privacyMethods(db),
   };
 }

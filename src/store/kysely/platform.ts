@@ -1,10 +1,81 @@
 import type { Kysely } from 'kysely';
 import { chunks, json } from '../codec.js';
-import type { PlatformStatus, PlatformSync, PlatformWebhook } from '../../domain/platform/types.js';
-import type { PlatformTables } from '../platform-schema.js';
-import type { PlatformConnectionRecord, PlatformStore } from '../platform-store.js';
+import type {
+  PlatformStatus,
+  PlatformSync,
+  PlatformWebhook,
+  SyncMode,
+  SyncPhase,
+} from '../../domain/platform/types.js';
 import type { Database } from '../schema.js';
-import { customerRowMethods, privacyMethods } from './privacy.js';
+
+/** The shop's connection to its commerce platform, and the staging of bulk export lines. */
+export interface PlatformStore {
+  getPlatformConnection(shopId: number): Promise<PlatformConnectionRecord | null>;
+  listPlatformConnections(): Promise<PlatformConnectionRecord[]>;
+  putPlatformConnection(record: Omit<PlatformConnectionRecord, 'updated_at'>): Promise<void>;
+  /**
+   * Changes the given fields; with `ifSync`, only while that sync (in that mode and phase, when
+   * given) is the current one: a claim, or progress that must not overwrite a successor.
+   */
+  updatePlatformConnection(
+    shopId: number,
+    patch: PlatformConnectionPatch,
+    ifSync?: { id: number; mode?: SyncMode; phase?: SyncPhase },
+  ): Promise<boolean>;
+  deletePlatformConnection(shopId: number): Promise<void>;
+
+  stageLines(shopId: number, lines: StagedLine[]): Promise<void>;
+  /** Lines without a parent, in file order, after `afterSeq`. */
+  stagedRoots(shopId: number, afterSeq: number, limit: number): Promise<StagedLine[]>;
+  /** Lines whose parent is one of these GIDs, in file order. */
+  stagedChildren(shopId: number, parents: string[]): Promise<StagedLine[]>;
+  clearStaging(shopId: number): Promise<void>;
+}
+
+/** A shop's platform connection as stored: the access token sealed with REBOUND_SECRET_KEY. */
+export interface PlatformConnectionRecord {
+  shop_id: number;
+  shop_domain: string;
+  api_version: string;
+  api_url: string;
+  access_token: string | null;
+  status: PlatformStatus;
+  sync: PlatformSync | null;
+  /** Consecutive refusals of the token; three mark the connection failing. */
+  refusals: number;
+  last_reconciled_at: number | null;
+  webhooks: PlatformWebhook[];
+  updated_at: number;
+}
+
+export type PlatformConnectionPatch = Partial<Omit<PlatformConnectionRecord, 'shop_id' | 'updated_at'>>;
+
+/** A line of a bulk export, kept until its parent's children have all arrived. */
+export interface StagedLine {
+  seq: number;
+  gid: string;
+  parent: string | null;
+  line: string;
+}
+
+/** Table shapes of the platform connection (migration 2026_11_25_0300_platform). */
+export interface PlatformTables {
+  platform_connections: {
+    shop_id: number;
+    shop_domain: string;
+    api_version: string;
+    api_url: string;
+    access_token: string | null;
+    status: string;
+    sync: string | null; // JSON of PlatformSync
+    refusals: number;
+    last_reconciled_at: number | null;
+    webhooks: string; // JSON array of {topic, id}
+    updated_at: number;
+  };
+  platform_staging: { shop_id: number; seq: number; gid: string; parent: string | null; line: string };
+}
 
 type ConnectionRow = PlatformTables['platform_connections'];
 
@@ -111,7 +182,5 @@ export function platformMethods(db: Kysely<Database>): PlatformStore {
     async clearStaging(shopId) {
       await db.deleteFrom('platform_staging').where('shop_id', '=', shopId).execute();
     },
-    ...privacyMethods(db),
-    ...customerRowMethods(db),
   };
 }

@@ -1,59 +1,101 @@
 import type { Kysely, Transaction } from 'kysely';
 import { json } from '../codec.js';
-import type { PlatformStore, PrivacyRequestRecord } from '../platform-store.js';
 import type { Database } from '../schema.js';
+import { customerRecords } from './privacy-export.js';
 import { bumpDataVersion } from './shops.js';
 
-type Methods = Pick<
-  PlatformStore,
-  | 'putPrivacyRequest'
-  | 'listPrivacyRequests'
-  | 'deleteExpiredPrivacyRequests'
-  | 'eraseCustomer'
-  | 'deleteEventsBefore'
-  | 'deleteShopData'
->;
+/** Privacy requests, erasure and retention (docs/operations.md, "Privacy"). */
+export interface PrivacyStore {
+  /** Everything stored about one customer, for a data request. */
+  customerRecords(shopId: number, customerId: number): Promise<Record<string, unknown>>;
+  putPrivacyRequest(record: PrivacyRequestRecord): Promise<void>;
+  /** Requests not expired at `now`, newest first. */
+  listPrivacyRequests(shopId: number, now: number): Promise<PrivacyRequestRecord[]>;
+  deleteExpiredPrivacyRequests(now: number): Promise<number>;
+  /** Erases a customer's personal data and behaviour; their order lines stay, anonymous. */
+  eraseCustomer(shopId: number, customerId: number): Promise<ErasureCounts>;
+  /** Deletes every event of the shop created before `before` (epoch ms). */
+  deleteEventsBefore(shopId: number, before: number): Promise<number>;
+  /** Deletes the shop and everything stored for it. */
+  deleteShopData(shopId: number): Promise<void>;
+}
 
-/** Every table that holds a shop's rows, by the column naming the shop. */
-const SHOP_TABLES = [
-  'api_keys',
-  'products',
-  'product_serving',
-  'variants',
-  'collections',
-  'collection_products',
-  'customers',
-  'markets',
-  'orders',
-  'order_lines',
-  'rulesets',
-  'events',
-  'event_counts',
-  'billing_customers',
-  'billing_addresses',
-  'billing_subscriptions',
-  'billing_charges',
-  'billing_onetimes',
-  'billing_orders',
-  'campaigns',
-  'campaign_claims',
-  'campaign_counts',
-  'billing_providers',
-  'idempotency_keys',
-  'shop_webhooks',
-  'webhook_receipts',
-  'track_events',
-  'track_counted',
-  'source_days',
-  'order_attributions',
-  'experiments',
-  'experiment_visitors',
-  'experiment_days',
-  'platform_connections',
-  'platform_staging',
-  'privacy_requests',
-  'counters',
-] as const;
+export interface PrivacyRequestRecord {
+  shop_id: number;
+  id: string;
+  kind: 'data_request' | 'redact';
+  customer_id: number | null;
+  received_at: number;
+  /** JSON of everything stored about the customer (data requests only). */
+  export: string | null;
+  expires_at: number;
+}
+
+/** What an erasure removed or anonymised. */
+export interface ErasureCounts {
+  customers: number;
+  events: number;
+  track_events: number;
+  orders: number;
+  billing_customers: number;
+}
+
+export interface PrivacyTables {
+  privacy_requests: {
+    shop_id: number;
+    id: string;
+    kind: string;
+    customer_id: number | null;
+    received_at: number;
+    export: string | null;
+    expires_at: number;
+  };
+}
+
+/**
+ * Every table that holds a shop's rows, by the column naming the shop (the shop's own row goes last).
+ * A Record over the tables `Database` declares, so a new table fails to compile until it is named here.
+ */
+const SHOP_TABLES: Record<Exclude<keyof Database, 'settings' | 'shops'>, true> = {
+  api_keys: true,
+  products: true,
+  product_serving: true,
+  variants: true,
+  collections: true,
+  collection_products: true,
+  customers: true,
+  markets: true,
+  orders: true,
+  order_lines: true,
+  rulesets: true,
+  widgets: true,
+  events: true,
+  event_counts: true,
+  billing_customers: true,
+  billing_addresses: true,
+  billing_subscriptions: true,
+  billing_charges: true,
+  billing_onetimes: true,
+  billing_orders: true,
+  campaigns: true,
+  campaign_claims: true,
+  campaign_counts: true,
+  billing_providers: true,
+  idempotency_keys: true,
+  shop_webhooks: true,
+  webhook_receipts: true,
+  track_events: true,
+  track_counted: true,
+  source_days: true,
+  order_attributions: true,
+  experiments: true,
+  experiment_visitors: true,
+  experiment_days: true,
+  platform_connections: true,
+  platform_staging: true,
+  privacy_requests: true,
+  counters: true,
+};
 
 /** The personal fields of a billing customer and of its addresses, blanked on erasure. */
 const CUSTOMER_FIELDS = [
@@ -142,8 +184,9 @@ async function eraseBilling(trx: Transaction<Database>, shopId: number, customer
 }
 
 /** Privacy requests, erasure and retention (docs/operations.md, "Privacy"). */
-export function privacyMethods(db: Kysely<Database>): Methods {
+export function privacyMethods(db: Kysely<Database>): PrivacyStore {
   return {
+    customerRecords: (shopId, customerId) => customerRecords(db, shopId, customerId),
     async putPrivacyRequest(record: PrivacyRequestRecord) {
       const { shop_id: _s, id: _i, ...update } = record;
       await db
@@ -257,7 +300,7 @@ export function privacyMethods(db: Kysely<Database>): Methods {
 
     async deleteShopData(shopId) {
       await db.transaction().execute(async (trx) => {
-        for (const table of SHOP_TABLES)
+        for (const table of Object.keys(SHOP_TABLES))
           await trx
             .deleteFrom(table as 'products')
             .where('shop_id', '=', shopId)
@@ -266,74 +309,4 @@ export function privacyMethods(db: Kysely<Database>): Methods {
       });
     },
   };
-}
-
-/** A customer's rows, read for a data request or removed when the platform deleted the customer. */
-export function customerRowMethods(db: Kysely<Database>): Pick<PlatformStore, 'deleteCustomer' | 'customerRecords'> {
-  return {
-    async deleteCustomer(shopId, customerId) {
-      const result = await db.transaction().execute(async (trx) => {
-        const deleted = await trx
-          .deleteFrom('customers')
-          .where('shop_id', '=', shopId)
-          .where('id', '=', customerId)
-          .executeTakeFirst();
-        if (Number(deleted.numDeletedRows) > 0) await bumpDataVersion(trx, shopId);
-        return Number(deleted.numDeletedRows) > 0;
-      });
-      return result;
-    },
-    async customerRecords(shopId, customerId) {
-      const customer = await db
-        .selectFrom('customers')
-        .selectAll()
-        .where('shop_id', '=', shopId)
-        .where('id', '=', customerId)
-        .executeTakeFirst();
-      const orders = await rowsOfCustomer(db, 'orders', shopId, customerId);
-      const lines = await rowsOfCustomer(db, 'order_lines', shopId, customerId);
-      const events = await rowsOfCustomer(db, 'events', shopId, customerId);
-      const tracking = await rowsOfCustomer(db, 'track_events', shopId, customerId);
-      const billing = (
-        await db.selectFrom('billing_customers').select(['id', 'document']).where('shop_id', '=', shopId).execute()
-      )
-        .map((r) => ({ id: Number(r.id), doc: json.fromDb<Record<string, unknown>>(r.document) }))
-        .filter((r) => String(r.doc.shop_customer_id ?? '') === String(customerId));
-      const billingIds = billing.map((b) => b.id);
-      const subscriptions =
-        billingIds.length === 0
-          ? []
-          : await db
-              .selectFrom('billing_subscriptions')
-              .select('document')
-              .where('shop_id', '=', shopId)
-              .where('customer_id', 'in', billingIds)
-              .execute();
-      const plain = <T extends object>(rows: T[]) =>
-        rows.map((r) => Object.fromEntries(Object.entries(r).filter(([k]) => k !== 'shop_id')));
-      return {
-        customer: customer
-          ? { id: Number(customer.id), email: customer.email, tags: json.fromDb<string[]>(customer.tags) }
-          : null,
-        orders: plain(orders).map((o) => ({
-          ...o,
-          lines: plain(lines.filter((l) => Number(l.order_id) === Number(o.id))),
-        })),
-        events: plain(events),
-        tracking: plain(tracking),
-        billing_customers: billing.map((b) => b.doc),
-        billing_subscriptions: subscriptions.map((s) => json.fromDb<Record<string, unknown>>(s.document)),
-      };
-    },
-  };
-}
-
-/** Every row of one customer's in a table keyed by shop and customer, for the data-request export. */
-function rowsOfCustomer(
-  db: Kysely<Database>,
-  table: 'orders' | 'order_lines' | 'events' | 'track_events',
-  shopId: number,
-  customerId: number,
-) {
-  return db.selectFrom(table).selectAll().where('shop_id', '=', shopId).where('customer_id', '=', customerId).execute();
 }

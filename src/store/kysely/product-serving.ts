@@ -3,8 +3,38 @@ import type { Product } from '../../domain/catalog/product.js';
 import { servingRow } from '../../indexes/product-serving.js';
 import { chunks } from '../codec.js';
 import type { Database } from '../schema.js';
-import type { ServingStore } from '../serving-store.js';
 import { readProducts } from './product-rows.js';
+
+/** A product row as a load reads it: its stored answer bytes and fields, or nulls when none are stored. */
+export interface ServedProduct {
+  id: number;
+  /** null when no serving row was written (the product predates them). */
+  version: number | null;
+  body: Buffer | null;
+  fields: string | null;
+}
+
+/** The ready-to-serve parts of products (§23): what a shop's load reads instead of documents. */
+export interface ServingStore {
+  /** Every product of a shop in id order (a page of it with afterId/limit), with its stored serving row if any. */
+  listServedProducts(
+    shopId: number,
+    options: { afterId?: number; limit?: number; ids?: number[] },
+  ): Promise<ServedProduct[]>;
+}
+
+export interface ServingTables {
+  product_serving: ProductServingRow;
+}
+
+/** A product's answer bytes and index fields, written with it (src/indexes/product-serving.ts). */
+interface ProductServingRow {
+  shop_id: number;
+  product_id: number;
+  version: number;
+  body: Buffer;
+  fields: string;
+}
 
 /** Products re-serialized per query when serving rows are rebuilt. */
 const REBUILD_PAGE = 500;

@@ -1,11 +1,33 @@
 import type { Kysely } from 'kysely';
 import type { Ruleset, RulesetDocument } from '../../domain/rules/types.js';
 import { bool, json, time } from '../codec.js';
-import type { Database, RulesetRow } from '../schema.js';
-import type { Store } from '../store.js';
+import type { Database } from '../schema.js';
 import { bumpDataVersion, nextCounter } from './shops.js';
 
-type RulesetMethods = Pick<Store, 'createRuleset' | 'updateRuleset' | 'deleteRuleset' | 'getRuleset' | 'listRulesets'>;
+/** A shop's rulesets (docs/rules.md); every write moves the shop's data version. */
+export interface RulesetStore {
+  createRuleset(shopId: number, document: RulesetDocument): Promise<Ruleset>;
+  /** Replaces the document and moves its version; null when there is no such ruleset. */
+  updateRuleset(shopId: number, id: number, document: RulesetDocument): Promise<Ruleset | null>;
+  deleteRuleset(shopId: number, id: number): Promise<boolean>;
+  getRuleset(shopId: number, id: number): Promise<Ruleset | null>;
+  listRulesets(shopId: number): Promise<Ruleset[]>;
+}
+
+export interface RulesetTables {
+  rulesets: RulesetRow;
+}
+
+interface RulesetRow {
+  shop_id: number;
+  id: number;
+  name: string;
+  enabled: number;
+  document: string; // JSON of the RulesetDocument
+  version: number;
+  created_at: number;
+  updated_at: number;
+}
 
 function toRuleset(row: RulesetRow): Ruleset {
   return {
@@ -17,7 +39,7 @@ function toRuleset(row: RulesetRow): Ruleset {
   };
 }
 
-export function rulesetMethods(db: Kysely<Database>): RulesetMethods {
+export function rulesetMethods(db: Kysely<Database>): RulesetStore {
   return {
     async createRuleset(shopId, document) {
       return db.transaction().execute(async (trx) => {

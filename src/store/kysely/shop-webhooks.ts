@@ -1,15 +1,47 @@
 import type { Kysely } from 'kysely';
 import { isUniqueViolation } from '../codec.js';
 import type { Database } from '../schema.js';
-import type { Store } from '../store.js';
-import { bumpDataVersion, nextCounter } from './shops.js';
+import { nextCounter } from './shops.js';
 
-type Methods = Pick<
-  Store,
-  'enqueueShopWebhook' | 'pendingShopWebhooks' | 'markShopWebhook' | 'deleteCollection' | 'updatedAt'
->;
+/**
+ * Storefront webhooks, queued durably and applied in order, and the stored documents' times that
+ * keep an older delivery from overwriting a newer one.
+ */
+export interface ShopWebhookStore {
+  /**
+   * Queues a storefront webhook durably; false when its id, or the platform event id given with it, was
+   * queued before.
+   */
+  enqueueShopWebhook(
+    shopId: number,
+    webhookId: string,
+    topic: string,
+    payload: string,
+    eventId?: string,
+  ): Promise<boolean>;
+  /** The oldest webhooks not applied yet, across shops. */
+  pendingShopWebhooks(
+    limit: number,
+  ): Promise<{ shop_id: number; webhook_id: string; topic: string; payload: string }[]>;
+  markShopWebhook(shopId: number, webhookId: string, outcome: string): Promise<void>;
+  /** updated_at (epoch ms) of stored products and orders, for "never older over newer". */
+  updatedAt(shopId: number, kind: 'products' | 'orders' | 'collections', ids: number[]): Promise<Map<number, number>>;
+}
 
-export function shopWebhookMethods(db: Kysely<Database>): Methods {
+export interface ShopWebhookTables {
+  shop_webhooks: {
+    shop_id: number;
+    webhook_id: string;
+    seq: number;
+    topic: string;
+    payload: string;
+    received_at: number;
+    applied_at: number | null;
+    outcome: string | null;
+  };
+}
+
+export function shopWebhookMethods(db: Kysely<Database>): ShopWebhookStore {
   return {
     async enqueueShopWebhook(shopId, webhookId, topic, payload, eventId) {
       try {
@@ -58,23 +90,6 @@ export function shopWebhookMethods(db: Kysely<Database>): Methods {
         .where('shop_id', '=', shopId)
         .where('webhook_id', '=', webhookId)
         .execute();
-    },
-    async deleteCollection(shopId, collectionId) {
-      return db.transaction().execute(async (trx) => {
-        const result = await trx
-          .deleteFrom('collections')
-          .where('shop_id', '=', shopId)
-          .where('id', '=', collectionId)
-          .executeTakeFirst();
-        if (Number(result.numDeletedRows) === 0) return false;
-        await trx
-          .deleteFrom('collection_products')
-          .where('shop_id', '=', shopId)
-          .where('collection_id', '=', collectionId)
-          .execute();
-        await bumpDataVersion(trx, shopId);
-        return true;
-      });
     },
     async updatedAt(shopId, kind, ids) {
       if (ids.length === 0) return new Map();

@@ -2,8 +2,86 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import { ConflictError, NotFoundError } from '../../domain/errors.js';
 import type { ApiKeyRecord, Shop } from '../../domain/shop.js';
 import { isUniqueViolation, json, time } from '../codec.js';
-import type { Database, ShopRow } from '../schema.js';
-import type { NewShop, ShopPatch, Store } from '../store.js';
+import type { Database } from '../schema.js';
+
+export type NewShop = Omit<Shop, 'id' | 'data_version' | 'created_at' | 'updated_at'>;
+export type ShopPatch = Partial<
+  Pick<
+    Shop,
+    | 'name'
+    | 'timezone'
+    | 'currency'
+    | 'scopes'
+    | 'public_url'
+    | 'webhook_secret'
+    | 'billing_webhook_secret'
+    | 'settings'
+  >
+>;
+
+/** Shops and their API keys. */
+export interface ShopStore {
+  /** Creates a shop with its first keys; a taken handle is a ConflictError. */
+  createShop(shop: NewShop, keys: ApiKeyRecord[]): Promise<Shop>;
+  getShopByHandle(handle: string): Promise<Shop | null>;
+  getShopById(id: number): Promise<Shop | null>;
+  listShops(): Promise<Shop[]>;
+  updateShop(id: number, patch: ShopPatch): Promise<Shop>;
+  listShopVersions(): Promise<{ id: number; data_version: number }[]>;
+
+  /**
+   * Adds new keys: the shop's current keys of the same kinds expire at `graceUntil`, keys already in
+   * a grace period expire now, and so does the key with `endNowHash` (the one that asked).
+   */
+  rotateApiKeys(
+    shopId: number,
+    keys: ApiKeyRecord[],
+    rotation: { now: number; graceUntil: number; endNowHash: string | null },
+  ): Promise<void>;
+  /** Ends the shop's live key with this hash now; returns how many (0 or 1). */
+  revokeApiKeys(shopId: number, keyHash: string, now: number): Promise<number>;
+  /** Every key of a shop, live or not, newest first (hashes only). */
+  listShopKeys(shopId: number): Promise<ApiKeyRecord[]>;
+  /** Keys that are current or inside their grace period. */
+  listLiveApiKeys(now: number): Promise<ApiKeyRecord[]>;
+  keysVersion(): Promise<string>;
+}
+
+export interface ShopTables {
+  /** Named sequences per shop (shop 0 for global ones): ids, and versions other nodes poll. */
+  counters: { shop_id: number; name: string; value: number };
+  shops: ShopRow;
+  api_keys: ApiKeyRow;
+}
+
+interface ShopRow {
+  id: number;
+  handle: string;
+  name: string;
+  timezone: string;
+  currency: string;
+  scopes: string; // JSON array
+  signing_secret: string;
+  public_url: string | null;
+  webhook_secret: string | null;
+  billing_webhook_secret: string | null;
+  settings: string; // JSON of ShopSettings
+  /** Moves on every write that changes what the shop's read model holds; nodes poll it. */
+  data_version: number;
+  created_at: number;
+  updated_at: number;
+}
+
+interface ApiKeyRow {
+  id: string; // random id, not the key
+  shop_id: number;
+  kind: 'public' | 'private';
+  key_hash: string;
+  key_prefix: string;
+  created_at: number;
+  /** Null while the key is current; set on rotation to the end of its grace period. */
+  expires_at: number | null;
+}
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -60,47 +138,8 @@ function toKey(row: Database['api_keys']): ApiKeyRecord {
   };
 }
 
-type ShopMethods = Pick<
-  Store,
-  | 'getSetting'
-  | 'putSettingIfAbsent'
-  | 'putSetting'
-  | 'createShop'
-  | 'getShopByHandle'
-  | 'getShopById'
-  | 'listShops'
-  | 'updateShop'
-  | 'listShopVersions'
-  | 'rotateApiKeys'
-  | 'revokeApiKeys'
-  | 'listShopKeys'
-  | 'listLiveApiKeys'
-  | 'keysVersion'
->;
-
-export function shopMethods(db: Kysely<Database>): ShopMethods {
+export function shopMethods(db: Kysely<Database>): ShopStore {
   return {
-    async getSetting(key) {
-      const row = await db.selectFrom('settings').select('value').where('key', '=', key).executeTakeFirst();
-      return row?.value ?? null;
-    },
-    async putSettingIfAbsent(key, value) {
-      await db
-        .insertInto('settings')
-        .values({ key, value })
-        .onConflict((oc) => oc.column('key').doNothing())
-        .execute();
-      const row = await db.selectFrom('settings').select('value').where('key', '=', key).executeTakeFirstOrThrow();
-      return row.value;
-    },
-    async putSetting(key, value) {
-      await db
-        .insertInto('settings')
-        .values({ key, value })
-        .onConflict((oc) => oc.column('key').doUpdateSet({ value }))
-        .execute();
-    },
-
     async createShop(shop: NewShop, keys: ApiKeyRecord[]) {
       try {
         return await db.transaction().execute(async (trx) => {

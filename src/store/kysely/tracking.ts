@@ -1,13 +1,85 @@
 import type { Kysely } from 'kysely';
 import { totalsOf, type AttributedLine, type Click } from '../../domain/attribution/attribute.js';
-import { countTracked } from '../../domain/attribution/track.js';
+import { countTracked, type TrackRow } from '../../domain/attribution/track.js';
 import { utcDay } from '../../domain/events.js';
-import type { TrackingStore } from '../attribution-store.js';
 import { chunks } from '../codec.js';
 import { countableRows, forgetCountedBefore } from './track-once.js';
 import type { Database } from '../schema.js';
 import { addToTotals } from './increments.js';
 import { nextCounterBlock } from './shops.js';
+
+/** Tracking and attribution storage (docs/attribution.md). */
+export interface TrackingStore {
+  /** Stores tracked events of any shops in one transaction, with their per-day totals: all or nothing. */
+  appendTrackEvents(rows: TrackRow[]): Promise<void>;
+  /** Forgets which tracked events counted on days before `day` (yyyymmdd); returns how many records went. */
+  forgetCountedBefore(day: number): Promise<number>;
+  /** Clicks by these customers or in these carts created in [from, to] (epoch ms), for the click window. */
+  clicksOf(shopId: number, who: ClickersOf, from: number, to: number): Promise<Click[]>;
+  /**
+   * Replaces the attributed lines of these orders (none for a cancelled one) and moves the per-day
+   * totals by the difference.
+   */
+  replaceOrderAttributions(shopId: number, orderIds: number[], lines: AttributedLine[]): Promise<void>;
+  /** Per-day figures of every source from `sinceDay` (yyyymmdd) on. */
+  sourceDays(shopId: number, sinceDay: number): Promise<SourceDay[]>;
+}
+
+/** Whose clicks the click window reads: signed-in customers' and carts'. */
+export interface ClickersOf {
+  customerIds: number[];
+  cartTokens: string[];
+}
+
+/** A day of one source's figures (UTC day as yyyymmdd; revenue in 1/10,000 of the currency). */
+export interface SourceDay {
+  day: number;
+  source: string;
+  impressions: number;
+  clicks: number;
+  add_to_carts: number;
+  orders: number;
+  revenue: number;
+}
+
+export interface TrackingTables {
+  track_events: {
+    shop_id: number;
+    id: number;
+    type: string;
+    uuid: string | null;
+    customer_id: number | null;
+    source: string | null;
+    product_id: number | null;
+    variant_id: number | null;
+    created_at: number;
+    cart_token: string | null;
+  };
+  source_days: {
+    shop_id: number;
+    day: number;
+    source: string;
+    impressions: number;
+    clicks: number;
+    add_to_carts: number;
+    orders: number;
+    revenue: number;
+  };
+  order_attributions: {
+    shop_id: number;
+    order_id: number;
+    line_no: number;
+    source: string;
+    via: string;
+    product_id: number;
+    quantity: number;
+    revenue: number;
+    experiment_id: number | null;
+    arm: number | null;
+    created_at: number;
+  };
+  track_counted: { shop_id: number; day: number; visitor: string; source: string; product_id: number; type: string };
+}
 
 const TRACK_COUNTS = ['impressions', 'clicks', 'add_to_carts'] as const;
 

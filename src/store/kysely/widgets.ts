@@ -2,10 +2,31 @@ import type { Kysely } from 'kysely';
 import type { Widget, WidgetInput } from '../../domain/widgets/widget.js';
 import { json, time } from '../codec.js';
 import type { Database } from '../schema.js';
-import type { WidgetStore } from '../widget-store.js';
 import { bumpDataVersion, nextCounter } from './shops.js';
 
-type WidgetRow = Database['widgets'];
+/** Storage of storefront widgets (docs/widget.md, "Widgets as data"). Every write moves the shop's data version. */
+export interface WidgetStore {
+  createWidget(shopId: number, input: WidgetInput): Promise<Widget>;
+  /** Replaces the design and moves its version; null when there is no such widget. */
+  updateWidget(shopId: number, id: number, input: WidgetInput): Promise<Widget | null>;
+  deleteWidget(shopId: number, id: number): Promise<boolean>;
+  getWidget(shopId: number, id: number): Promise<Widget | null>;
+  /** The shop's widgets, oldest first. */
+  listWidgets(shopId: number): Promise<Widget[]>;
+}
+
+export interface WidgetTables {
+  widgets: WidgetRow;
+}
+
+interface WidgetRow {
+  shop_id: number;
+  id: number;
+  document: string;
+  version: number;
+  created_at: number;
+  updated_at: number;
+}
 
 function toWidget(row: WidgetRow): Widget {
   return {

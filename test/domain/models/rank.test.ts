@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildModel, type ModelLine } from '../../../src/domain/models/build.js';
+import { buildContentModel } from '../../../src/domain/models/content.js';
 import { affinitiesOf, FOR_YOU_BLEND, forYou, type ForYouBlend } from '../../../src/domain/models/rank.js';
 
 // Six customers (11–16) each buy product 9 alone: the best seller. Customer 20 buys 1 and 2 together,
@@ -24,8 +25,8 @@ describe('for_you: own purchases blended with their neighbours and popularity', 
   });
 
   it('by default puts the purchases first, then the best seller ahead of a weak neighbour', () => {
-    // 9: popularity 1; 2: similarity 0.3 · 1 + popularity 1/6.
-    expect(FOR_YOU_BLEND).toEqual({ purchasesFirst: true, similarity: 0.3, popularity: 1 });
+    // 9: popularity 0.3 · 1; 2: similarity 0.1 · 1 + popularity 0.3 · 1/6 (no content model given).
+    expect(FOR_YOU_BLEND).toEqual({ purchasesFirst: true, similarity: 0.1, content: 0.1, popularity: 0.3 });
     expect(forCustomer(21)).toEqual([1, 9, 2]);
     expect(forCustomer(21, FOR_YOU_BLEND, new Set([1]))).toEqual([9, 2]);
   });
@@ -57,5 +58,27 @@ describe('for_you: own purchases blended with their neighbours and popularity', 
     const seeds = affinitiesOf(tied, 30);
     expect(forYou(tied, seeds, [], new Set())).toEqual([3, 4]);
     expect(forYou(tied, [...seeds].reverse(), [], new Set())).toEqual([3, 4]);
+  });
+
+  it("with a content weight, ranks a product like the customer's purchases ahead of an unrelated one", () => {
+    // 2 shares a brand word with 1 (customer 21's purchase); 9 shares nothing with it.
+    const item = (id: number, words: string[]) => ({
+      id,
+      productType: '',
+      vendor: '',
+      tags: [],
+      titleWords: words,
+      priceBand: id,
+      listable: true,
+    });
+    const content = buildContentModel([item(1, ['nokia', 'speaker']), item(2, ['nokia', 'headset']), item(9, ['mug'])]);
+    const seeds = affinitiesOf(model, 21);
+    const weighted = blend({ similarity: 0, content: 1, popularity: 0 });
+    expect(forYou(model, seeds, [], new Set(), weighted, content)).toEqual([1, 2]);
+    // No content model, or a weight of 0: the content neighbours are not read.
+    expect(forYou(model, seeds, [], new Set(), weighted)).toEqual([1]);
+    expect(forYou(model, seeds, [], new Set(), blend({ similarity: 0, content: 0, popularity: 0 }), content)).toEqual([
+      1,
+    ]);
   });
 });

@@ -95,7 +95,8 @@ describe.each(backends())('model lists on $name', (backend) => {
     expect(await ids('for_you', 'shop_customer_id=900&limit=4')).toEqual([2, 1, 8, 3]); // 2 sells more than 1
     expect(await ids('for_you', 'shop_customer_id=900&include_purchased=yes&limit=2')).toEqual([2, 1]);
     expect(await ids('for_you', 'shop_customer_id=900&include_purchased=no&limit=2')).toEqual([8, 3]);
-    expect(await ids('for_you', `uuid=${S3}&limit=3`)).toEqual([8, 2, 1]); // viewed 3: its neighbours 1 and 2 among what sells
+    // Viewed 3: its nearer neighbour 2 ahead of the best seller, popularity weighing 0.3 of a neighbour's vote.
+    expect(await ids('for_you', `uuid=${S3}&limit=3`)).toEqual([2, 8, 1]);
     expect(await ids('for_you', 'shop_customer_id=424242&limit=1')).toEqual([8]); // nothing known: best sellers
     expect((await ids('for_you', '', 400)).error).toBe(
       'Missing required args. You must pass either shop_customer_id or uuid.',
@@ -103,6 +104,30 @@ describe.each(backends())('model lists on $name', (backend) => {
     expect((await ids('for_you', 'shop_customer_id=900&include_purchased=maybe', 400)).error).toContain(
       'include_purchased',
     );
+  });
+
+  it("follows the shop's for_you blend weights, and refuses weights out of range", async () => {
+    const patch = (settings: Record<string, number>) =>
+      t.admin('PATCH', '/admin/v1/shops/learned', { settings }).then((r) => r.statusCode);
+    // Popularity weighing more than the neighbour's vote: the best seller 8 leads what the visitor viewed.
+    expect(await patch({ for_you_similarity: 0.3, for_you_content: 0, for_you_popularity: 1 })).toBe(200);
+    expect(await ids('for_you', `uuid=${S3}&limit=3`)).toEqual([8, 2, 1]);
+    expect(await patch({})).toBe(200);
+    expect(await ids('for_you', `uuid=${S3}&limit=3`)).toEqual([2, 8, 1]);
+    expect(await patch({ for_you_popularity: 11 })).toBe(422);
+  });
+
+  it("reads the content neighbours of the customer's purchases when the blend weighs them", async () => {
+    const patch = (settings: Record<string, number>) =>
+      t.admin('PATCH', '/admin/v1/shops/learned', { settings }).then((r) => r.statusCode);
+    // Every fixture product is alike (type, vendor, tags, price): after 900's purchases (1 and 2, equal), the
+    // content neighbours the model knows (4 was never bought), by id.
+    expect(await patch({ for_you_similarity: 0, for_you_content: 1, for_you_popularity: 0 })).toBe(200);
+    expect(await ids('for_you', 'shop_customer_id=900&limit=4&bust_cache=yes')).toEqual([1, 2, 3, 5]);
+    // Without them, only the purchases, then the best sellers' fill.
+    expect(await patch({ for_you_similarity: 0, for_you_content: 0, for_you_popularity: 0 })).toBe(200);
+    expect(await ids('for_you', 'shop_customer_id=900&limit=3&bust_cache=yes')).toEqual([1, 2, 8]);
+    expect(await patch({})).toBe(200);
   });
 
   it('viewed_together: products viewed in the same sessions', async () => {

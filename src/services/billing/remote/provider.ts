@@ -10,7 +10,7 @@ import {
 } from '../../../domain/billing/recharge.js';
 import type { BillingSubscription } from '../../../domain/billing/types.js';
 import { AppError } from '../../../domain/errors.js';
-import type { Store } from '../../../store/store.js';
+import type { IdempotencyStore } from '../../../store/kysely/idempotency.js';
 import type { BillingProvider, ReactivationResult } from '../provider.js';
 import type { RemoteCallPolicy, RemoteClient } from './client.js';
 import { createKeyedWrites } from './keyed-write.js';
@@ -24,7 +24,7 @@ const MAX_PAGES = 4;
 export interface RemoteProviderDeps {
   client: RemoteClient;
   cache: ProviderReadCache;
-  store: Pick<Store, 'claimIdempotencyKey' | 'finishIdempotencyKey' | 'abandonIdempotencyKey'>;
+  store: IdempotencyStore;
   policy: RemoteCallPolicy;
   log?: { warn(obj: object, msg: string): void };
 }

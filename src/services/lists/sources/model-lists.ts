@@ -1,5 +1,5 @@
 import { MissingInputError } from '../../../domain/errors.js';
-import { affinitiesOf, forYou, recommendedFor, viewedTogether } from '../../../domain/models/rank.js';
+import { affinitiesOf, forYou, forYouBlendOf, recommendedFor, viewedTogether } from '../../../domain/models/rank.js';
 import { requireIdentity } from '../../../domain/params/event.js';
 import { idList, optionalFlag, positiveId } from '../../../domain/params/kinds.js';
 import { sessionId } from '../../../domain/params/text-kinds.js';
@@ -50,8 +50,8 @@ export const recommendedSource = defineList({
 export const forYouSource = defineList({
   path: '/products/for_you',
   summary:
-    "Personal picks: the customer's own purchases (frequency and recency) blended with their neighbours and recent " +
-    'popularity (session views vote for their neighbours), then best sellers',
+    "Personal picks: the customer's own purchases (frequency and recency) blended with their bought-together and " +
+    'content neighbours and recent popularity (session views vote for their neighbours), then best sellers',
   params: {
     shop_customer_id: positiveId('the storefront customer (this or uuid is required)'),
     uuid: sessionId('the session: its recent views count as affinity'),
@@ -77,7 +77,10 @@ export const forYouSource = defineList({
     const skip = keep
       ? new Set<number>()
       : new Set<number>([...(fresh?.keys() ?? []), ...affinities.map((a) => a.productId)]);
-    return thenTopSellers(context, model ? forYou(model, affinities, views, skip) : [], skip);
+    // The content neighbours come with the model (built in the same worker task): no wait once it is in.
+    const blend = forYouBlendOf(catalog.shop.settings);
+    const content = model && blend.content > 0 ? ((await context.content()) ?? null) : null;
+    return thenTopSellers(context, model ? forYou(model, affinities, views, skip, blend, content) : [], skip);
   },
 });
 
