@@ -123,7 +123,10 @@ class Scratch {
     }
   }
 
-  /** The model index of every product of `content`, built once per content model (a request then looks up, not searches). */
+  /**
+   * The model index of every product of `content`, built once per content model (a request then
+   * looks up, not searches).
+   */
   modelIndexOf(model: BuiltModel, content: ContentModel): Int32Array {
     if (this.contentIndex?.content !== content)
       this.contentIndex = { content, items: Int32Array.from(content.ids, (id) => sortedIndexOf(model.products, id)) };
