@@ -47,7 +47,7 @@ import type { Store } from './store/store.js';
 export interface Services {
   config: Config;
   store: Store;
-  catalog: CatalogIndex;
+  catalogIndex: CatalogIndex;
   keys: KeyIndex;
   /** Every shop's learned model (recommended, for_you, viewed_together), built in a worker thread. */
   models: ModelIndex;
@@ -258,7 +258,7 @@ export async function compose(
   return {
     config,
     store,
-    catalog,
+    catalogIndex: catalog,
     keys,
     models,
     modelsAdmin: createModelsService({ pool: modelPool, models, catalog }),

@@ -130,7 +130,7 @@ export async function buildApp(services: Services, config: Config, options: AppO
   healthRoutes(app, services.store);
   registerMetrics(app, services);
   demoAssetRoutes(app);
-  widgetRoutes(app, { keys: services.keys, catalog: services.catalog });
+  widgetRoutes(app, { keys: services.keys, catalog: services.catalogIndex });
   await app.register(async (web) => consoleRoutes(web));
 
   await app.register(
@@ -138,9 +138,9 @@ export async function buildApp(services: Services, config: Config, options: AppO
       // Storefront pages call the storefront routes from the browser, from any origin; billing is not one of them.
       await registerStorefrontCors(api);
       registerApiKeyAuth(api, services.keys);
-      registerResidentShop(api, services.catalog);
-      registerApiRateLimit(api, services.limiter, services.catalog);
-      registerCustomerSignatures(api, (shopId) => services.catalog.essentials(shopId));
+      registerResidentShop(api, services.catalogIndex);
+      registerApiRateLimit(api, services.limiter, services.catalogIndex);
+      registerCustomerSignatures(api, (shopId) => services.catalogIndex.essentials(shopId));
       sourcesRoute(api); // first: it collects the list routes as they are added
       listRoutes(api, { products: services.products, cache: services.answers });
       const customDeps = {
@@ -148,7 +148,7 @@ export async function buildApp(services: Services, config: Config, options: AppO
         products: services.products,
         experiments: services.experiments,
         cache: services.answers,
-        settings: (shopId: number) => services.catalog.settings(shopId),
+        settings: (shopId: number) => services.catalogIndex.settings(shopId),
       };
       customRoute(api, customDeps);
       widgetConfigRoute(api, { widgets: services.widgets, products: services.products, cache: services.answers });
@@ -161,7 +161,7 @@ export async function buildApp(services: Services, config: Config, options: AppO
         billingRoutes(posts, {
           reactivation: services.reactivation,
           onetime: services.onetime,
-          subscribe: createSubscribeService({ providers: services.billingProviders, catalog: services.catalog }),
+          subscribe: createSubscribeService({ providers: services.billingProviders, catalog: services.catalogIndex }),
         });
       });
     },
@@ -173,10 +173,10 @@ export async function buildApp(services: Services, config: Config, options: AppO
     async (v2) => {
       await registerStorefrontCors(v2);
       registerApiKeyAuth(v2, services.keys);
-      registerApiRateLimit(v2, services.limiter, services.catalog);
+      registerApiRateLimit(v2, services.limiter, services.catalogIndex);
       eventBulkRoute(
         v2,
-        createBulkEventsService({ events: services.events, tracking: services.tracking, catalog: services.catalog }),
+        createBulkEventsService({ events: services.events, tracking: services.tracking, catalog: services.catalogIndex }),
       );
     },
     { prefix: '/api/v2' },
@@ -190,10 +190,10 @@ export async function buildApp(services: Services, config: Config, options: AppO
       });
       registerNdjson(admin);
       registerAdminAuth(admin, services.adminAuth);
-      registerAdminRateLimit(admin, services.limiter, services.catalog);
+      registerAdminRateLimit(admin, services.limiter, services.catalogIndex);
       registerAdminShop(admin, services.shops);
       shopRoutes(admin, services.shops);
-      nodeRoutes(admin, services.catalog);
+      nodeRoutes(admin, services.catalogIndex);
       catalogRoutes(admin, { catalog: services.catalogAdmin });
       rulesetRoutes(admin, { rulesets: services.rulesets, recommendations: services.recommendations });
       adminEventRoutes(admin, { events: services.events });
