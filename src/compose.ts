@@ -59,7 +59,7 @@ export interface Services {
   limiter: RateLimiter;
   adminAuth: ReturnType<typeof createAdminAuth>;
   shops: ReturnType<typeof createShopsService>;
-  catalogAdmin: ReturnType<typeof createCatalogService>;
+  catalog: ReturnType<typeof createCatalogService>;
   products: ReturnType<typeof createProductsService>;
   rulesets: ReturnType<typeof createRulesetsService>;
   recommendations: ReturnType<typeof createRecommendationsService>;
@@ -267,7 +267,7 @@ export async function compose(
     limiter: new RateLimiter(redis, config.redisPrefix),
     adminAuth,
     shops: createShopsService({ store, catalog, keys, keysChanged: () => bus.publish({ type: 'keys' }) }),
-    catalogAdmin,
+    catalog: catalogAdmin,
     storefrontSync,
     products,
     platform,

@@ -194,7 +194,7 @@ export async function buildApp(services: Services, config: Config, options: AppO
       registerAdminShop(admin, services.shops);
       shopRoutes(admin, services.shops);
       nodeRoutes(admin, services.catalogIndex);
-      catalogRoutes(admin, { catalog: services.catalogAdmin });
+      catalogRoutes(admin, { catalog: services.catalog });
       rulesetRoutes(admin, { rulesets: services.rulesets, recommendations: services.recommendations });
       adminEventRoutes(admin, { events: services.events });
       adminBillingRoutes(admin, { ledger: services.ledger });
