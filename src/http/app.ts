@@ -176,7 +176,11 @@ export async function buildApp(services: Services, config: Config, options: AppO
       registerApiRateLimit(v2, services.limiter, services.catalogIndex);
       eventBulkRoute(
         v2,
-        createBulkEventsService({ events: services.events, tracking: services.tracking, catalog: services.catalogIndex }),
+        createBulkEventsService({
+          events: services.events,
+          tracking: services.tracking,
+          catalog: services.catalogIndex,
+        }),
       );
     },
     { prefix: '/api/v2' },
