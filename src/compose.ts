@@ -32,7 +32,7 @@ import { createAdminAuth } from './services/admin-auth.js';
 import { createCatalogService } from './services/catalog.js';
 import { createInsightsService } from './services/insights.js';
 import { createModelsService } from './services/models.js';
-import { createProductsService } from './services/products.js';
+import { createListsService } from './services/lists/index.js';
 import { createRecommendationsService } from './services/recommendations/index.js';
 import { createRulesetsService } from './services/rulesets.js';
 import { createShopsService } from './services/shops.js';
@@ -60,7 +60,7 @@ export interface Services {
   adminAuth: ReturnType<typeof createAdminAuth>;
   shops: ReturnType<typeof createShopsService>;
   catalog: ReturnType<typeof createCatalogService>;
-  products: ReturnType<typeof createProductsService>;
+  lists: ReturnType<typeof createListsService>;
   rulesets: ReturnType<typeof createRulesetsService>;
   recommendations: ReturnType<typeof createRecommendationsService>;
   events: ReturnType<typeof createEventsService>;
@@ -248,7 +248,7 @@ export async function compose(
   let refreshing: Promise<unknown> | null = null;
   const stoppers: (() => Promise<void> | void)[] = [];
 
-  const products = createProductsService({ catalog, viewed, models });
+  const lists = createListsService({ catalog, viewed, models });
   const recommendations = createRecommendationsService({
     catalog,
     viewed,
@@ -269,7 +269,7 @@ export async function compose(
     shops: createShopsService({ store, catalog, keys, keysChanged: () => bus.publish({ type: 'keys' }) }),
     catalog: catalogAdmin,
     storefrontSync,
-    products,
+    lists,
     platform,
     privacy,
     rulesets: createRulesetsService({ store, catalog }),
@@ -280,7 +280,7 @@ export async function compose(
     trackWriter,
     attribution,
     experiments: createExperimentsService({ store, catalog, exposures }),
-    widgets: createWidgetsService({ store, catalog, products, recommendations }),
+    widgets: createWidgetsService({ store, catalog, lists, recommendations }),
     exposures,
     ledger: createLedgerService({ store }),
     insights: createInsightsService({ store, catalog }),

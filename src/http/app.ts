@@ -142,16 +142,16 @@ export async function buildApp(services: Services, config: Config, options: AppO
       registerApiRateLimit(api, services.limiter, services.catalogIndex);
       registerCustomerSignatures(api, (shopId) => services.catalogIndex.essentials(shopId));
       sourcesRoute(api); // first: it collects the list routes as they are added
-      listRoutes(api, { products: services.products, cache: services.answers });
+      listRoutes(api, { lists: services.lists, cache: services.answers });
       const customDeps = {
         recommendations: services.recommendations,
-        products: services.products,
+        lists: services.lists,
         experiments: services.experiments,
         cache: services.answers,
         settings: (shopId: number) => services.catalogIndex.settings(shopId),
       };
       customRoute(api, customDeps);
-      widgetConfigRoute(api, { widgets: services.widgets, products: services.products, cache: services.answers });
+      widgetConfigRoute(api, { widgets: services.widgets, lists: services.lists, cache: services.answers });
       // The POST endpoints read any body storefront code sends; the GET hot paths carry none of that machinery.
       await api.register(async (posts) => {
         await registerStorefrontBodies(posts);
