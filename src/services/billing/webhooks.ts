@@ -4,7 +4,7 @@ import {
   chargeFromRemote,
   customerFromRemote,
   subscriptionFromRemote,
-} from '../../domain/billing/recharge.js';
+} from '../../domain/billing/remote.js';
 import type { LedgerKind } from '../../domain/billing/types.js';
 import {
   AppError,

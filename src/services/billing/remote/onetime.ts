@@ -8,7 +8,7 @@ import {
   orderFromRemoteCharge,
   type RemoteCharge,
   type RemoteOnetime,
-} from '../../../domain/billing/recharge.js';
+} from '../../../domain/billing/remote.js';
 import { BadGatewayError } from '../../../domain/errors.js';
 import { decodeOnetimeOutcome, type BillingProvider, type OnetimeOutcome, type OnetimePlan } from '../provider.js';
 import { ProviderUnavailable } from './client.js';
