@@ -22,7 +22,7 @@ const MEMO_SHARE = 0.35;
 const text = (s: string | null) => (s === null ? 0 : s.length + 24);
 
 function productBytes(product: IndexedProduct): number {
-  let bytes = PRODUCT_OBJECT + product.json.bytes.length + product.variants.length * VARIANT;
+  let bytes = PRODUCT_OBJECT + product.json.storedBytes.length + product.variants.length * VARIANT;
   bytes +=
     text(product.handle) + text(product.title) + text(product.vendor) + text(product.productType) + text(product.image);
   for (const tag of product.tags) bytes += TAG + 2 * tag.length;

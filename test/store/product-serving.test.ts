@@ -110,7 +110,8 @@ describe.each(backends())('stored serving rows on $name', (backend) => {
       ]);
       expect(await loadAll(store)).toEqual(await fromDocuments());
 
-      expect(await rebuildServing(db)).toBe(3);
+      // As a migration runs it: inside the migration's transaction, with products stored.
+      expect(await db.transaction().execute((trx) => rebuildServing(trx))).toBe(3);
       expect((await store.listServedProducts(shopId, {})).map((r) => r.version)).toEqual([
         SERVING_VERSION,
         SERVING_VERSION,
