@@ -98,7 +98,7 @@ function copyForEarlierVersion(file: string): string {
   source.close();
   copyFileSync(file, copy);
   const db = new SQLite(copy);
-  db.exec(`drop table if exists product_serving; delete from kysely_migration where name like '2026_11_25_%'`);
+  db.exec(`drop table if exists product_serving; delete from kysely_migration where name >= '2026_11_25'`);
   db.close();
   return copy;
 }
