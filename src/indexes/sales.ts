@@ -4,7 +4,6 @@ import { CoPurchases } from './co-purchases.js';
 import { PurchaseIndex } from './purchases.js';
 
 export { DAY_MS };
-export type { Purchase } from './purchases.js';
 
 /**
  * Sales figures behind the lists and rules, folded from the stored order lines (cancelled orders
