@@ -32,7 +32,7 @@ export class ProductJson {
 
   /** The whole Buffer, inflated: the common form, then the metafields pieces. */
   get bytes(): Buffer {
-    return this.packed ? inflateProduct(this.stored) : this.stored;
+    return this.packed ? recentlyInflated.get(this) : this.stored;
   }
 
   /** The bytes as kept in memory (deflated or not): what the memory budget counts. */
@@ -105,9 +105,44 @@ export function deflateProduct(bytes: Uint8Array): Buffer {
   return deflateRawSync(bytes, DICTIONARY);
 }
 
-function inflateProduct(stored: Buffer): Buffer {
-  return inflateRawSync(stored, DICTIONARY);
+/** Bytes of inflated products kept for their next reads (about a thousand products). */
+export const INFLATED_CACHE_BYTES = 4 * 1024 * 1024;
+
+/**
+ * The products read most recently, inflated: an answer the cache does not hold (a new product
+ * page, `bust_cache`) mostly lists the shop's popular products again, and inflating ten of them
+ * took about half the time of such an answer. Bounded by bytes, least recently read out first;
+ * a product of an evicted shop leaves as newer ones come in.
+ */
+export class RecentlyInflated {
+  private readonly entries = new Map<ProductJson, Buffer>();
+  private bytes = 0;
+
+  constructor(private readonly maxBytes: number) {}
+
+  get(json: ProductJson): Buffer {
+    const kept = this.entries.get(json);
+    if (kept) {
+      this.entries.delete(json);
+      this.entries.set(json, kept);
+      return kept;
+    }
+    // zlib hands back a view of its 16 KB output chunk: kept, the product gets bytes of its own.
+    const output = inflateRawSync(json.storedBytes, DICTIONARY);
+    const inflated = Buffer.allocUnsafeSlow(output.length);
+    output.copy(inflated);
+    this.entries.set(json, inflated);
+    this.bytes += inflated.length;
+    for (const [oldest, buffer] of this.entries) {
+      if (this.bytes <= this.maxBytes) break;
+      this.entries.delete(oldest);
+      this.bytes -= buffer.length;
+    }
+    return inflated;
+  }
 }
+
+const recentlyInflated = new RecentlyInflated(INFLATED_CACHE_BYTES);
 
 export interface SerializeOptions {
   metafields?: boolean;

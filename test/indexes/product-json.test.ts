@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { productBytes, serializeProduct, type SerializeOptions } from '../../src/indexes/product-json.js';
+import {
+  productBytes,
+  RecentlyInflated,
+  serializeProduct,
+  type SerializeOptions,
+} from '../../src/indexes/product-json.js';
 import { indexProduct, packServed, servingRow, unpackServed } from '../../src/indexes/product-serving.js';
 import { BIG, product } from '../helpers/fixtures.js';
 
@@ -46,5 +51,21 @@ describe('deflated answer bytes', () => {
         expect(json.storedBytes.length).toBeLessThan(answer.length / 2);
       }
     }
+  });
+
+  it('keeps the products read most recently inflated, within its bytes, least recently read out first', () => {
+    const jsons = products.map((p) => serializeProduct(p).deflate());
+    const sizes = jsons.map((j) => j.bytes.length);
+    const recent = new RecentlyInflated(sizes[0]! + sizes[1]!);
+    const first = recent.get(jsons[0]!);
+    expect(first.equals(jsons[0]!.bytes)).toBe(true);
+    expect(recent.get(jsons[0]!)).toBe(first); // kept: not inflated again
+    const second = recent.get(jsons[1]!);
+    recent.get(jsons[0]!); // read again: now the second is the least recent
+    recent.get(jsons[2]!); // over the bytes: the second goes, then the first if still over
+    const again = recent.get(jsons[1]!);
+    expect(again).not.toBe(second); // it was let go, and is inflated anew
+    expect(again.equals(jsons[1]!.bytes)).toBe(true);
+    expect(again.buffer.byteLength).toBe(again.length); // bytes of its own, not a view of a larger chunk
   });
 });
