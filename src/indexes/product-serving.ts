@@ -66,6 +66,12 @@ export function indexProduct(product: Product): IndexedProduct {
   return fromFields(product.id, json.deflate(), fieldsOf(product, json));
 }
 
+/** Tags lower-cased for matching: the same array when they already are (most shops' tags), not a copy. */
+function lowerCased(tags: string[]): readonly string[] {
+  const lower = tags.map((t) => t.toLowerCase());
+  return lower.every((t, i) => t === tags[i]) ? tags : lower;
+}
+
 function fromFields(id: number, json: ProductJson, f: ServingFields): IndexedProduct {
   const variants: { id: number; price: number; inStock: boolean }[] = [];
   let inStock = false;
@@ -82,7 +88,7 @@ function fromFields(id: number, json: ProductJson, f: ServingFields): IndexedPro
     vendor: f.v,
     productType: f.p,
     tags: f.g,
-    tagsLower: f.g.map((t) => t.toLowerCase()),
+    tagsLower: lowerCased(f.g),
     listable: f.l === 1,
     inStock,
     variants,

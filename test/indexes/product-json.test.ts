@@ -68,4 +68,12 @@ describe('deflated answer bytes', () => {
     expect(again.equals(jsons[1]!.bytes)).toBe(true);
     expect(again.buffer.byteLength).toBe(again.length); // bytes of its own, not a view of a larger chunk
   });
+
+  it('matches tags lower-cased, sharing the tags themselves when they already are', () => {
+    const mixed = indexProduct(product(4, { tags: 'Sale, Ünïcode ✓, new' }));
+    expect(mixed.tagsLower).toEqual(['sale', 'ünïcode ✓', 'new']);
+    expect(mixed.tags).toEqual(['Sale', 'Ünïcode ✓', 'new']);
+    const lower = indexProduct(product(5, { tags: 'sale, new' }));
+    expect(lower.tagsLower).toBe(lower.tags);
+  });
 });
