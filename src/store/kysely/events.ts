@@ -1,4 +1,4 @@
-import { type Insertable, type Kysely, type SelectQueryBuilder, sql } from 'kysely';
+import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import { countEvents, type StoredEvent } from '../../domain/events.js';
 import type { Database } from '../schema.js';
 import type { EventFilter, Store } from '../store.js';
@@ -16,6 +16,7 @@ type EventMethods = Pick<
   | 'countEventsByPeriod'
 >;
 
+/** The columns of a stored event, in the order the batch statements bind them. */
 const EVENT_COLUMNS = [
   'shop_id',
   'id',
@@ -38,11 +39,10 @@ function filtered<O>(query: SelectQueryBuilder<Database, 'events', O>, shopId: n
   return q;
 }
 
-type EventInsert = Insertable<Database['events']> & StoredEvent;
 type CountRow = ReturnType<typeof countEvents>[number];
 
 export function eventMethods(db: Kysely<Database>): EventMethods {
-  const insertEvents = new RowStatements<EventInsert>(db, EVENT_COLUMNS, (d, rows) =>
+  const insertEvents = new RowStatements<StoredEvent>(db, EVENT_COLUMNS, (d, rows) =>
     d.insertInto('events').values(rows),
   );
   // Each day's counts per handle are added to what is stored (one row per shop, day and handle).
@@ -72,7 +72,7 @@ export function eventMethods(db: Kysely<Database>): EventMethods {
           const last = await nextCounterBlock(trx, shopId, 'events', list.length);
           const first = last - list.length + 1;
           const rows = list.map(
-            (e, i): EventInsert => ({
+            (e, i): StoredEvent => ({
               shop_id: shopId,
               id: first + i,
               uuid: e.uuid,
