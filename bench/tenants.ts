@@ -72,6 +72,16 @@ function footprint(
   return JSON.parse(out.trim().split('\n').pop()!);
 }
 
+/** Live bytes of a shop's parts (products, sales, customers …), each read alone between full collections. */
+function components(file: string, handles: string[]): { perShop: Record<string, number>; perProduct: number } {
+  const out = execFileSync(
+    process.execPath,
+    ['--expose-gc', '--import', 'tsx', 'bench/lib/tenant-components.ts', file, ...handles],
+    { cwd: ROOT, encoding: 'utf8' },
+  );
+  return JSON.parse(out.trim().split('\n').pop()!);
+}
+
 /** First request of a shop that is not in memory (its load included), then the same request again. */
 async function coldLoad(server: Running, shop: TenantShop): Promise<{ coldMs: number; warmMs: number; rssMb: number }> {
   const url = `${server.url}/api/v1/products/trending_products?key=${shop.key}&limit=10&bust_cache=yes`;
@@ -98,7 +108,7 @@ function copyForEarlierVersion(file: string): string {
   source.close();
   copyFileSync(file, copy);
   const db = new SQLite(copy);
-  db.exec(`drop table if exists product_serving; delete from kysely_migration where name like '2026_11_25_%'`);
+  db.exec(`drop table if exists product_serving; delete from kysely_migration where name >= '2026_11_25'`);
   db.close();
   return copy;
 }
@@ -122,6 +132,16 @@ async function main(): Promise<void> {
       `  ${row.products} products: estimated ${(row.estimated / MB).toFixed(1)} MB, measured ${(row.measured / MB).toFixed(1)} MB, loaded in ${row.loadMs} ms`,
     );
   }
+
+  const parts = components(
+    data.file,
+    data.shops.slice(0, 8).map((s) => s.handle),
+  );
+  log(
+    `live bytes of a ${PRODUCTS}-product shop by part: ${Object.entries(parts.perShop)
+      .map(([k, v]) => `${k} ${Math.round(v / 1024)} KB`)
+      .join(', ')}; ${parts.perProduct} B a product in all`,
+  );
 
   // The prepared file is served as it is (the run only reads); an earlier version gets a copy of its own schema.
   const served = SERVER_DIR === '.' ? data.file : copyForEarlierVersion(data.file);
@@ -233,6 +253,7 @@ async function main(): Promise<void> {
       resident: after.rebound_resident_shops,
       estimate_ratio: measured.ratio,
       footprint_large: measured.shops.filter((r) => r.products > PRODUCTS),
+      shop_parts: parts,
       cold_loads: cold,
       timeline,
       rss_samples: samples,

@@ -7,6 +7,7 @@ import { RateLimiter } from './cache/rate-limiter.js';
 import type { Config } from './config/config.js';
 import { CatalogIndex } from './indexes/catalog-index.js';
 import { KeyIndex } from './indexes/key-index.js';
+import { INFLATED_CACHE_BYTES } from './indexes/product-json.js';
 import { ModelIndex } from './indexes/model-index.js';
 import { ModelPool } from './jobs/model-pool.js';
 import { AssemblyPool } from './jobs/assembly-pool.js';
@@ -115,7 +116,8 @@ export async function compose(
   const answerBytes = Math.min(64, Math.floor(config.memoryBudgetMb / 8)) * 1024 * 1024;
   const residency = new Residency({
     budgetBytes: config.memoryBudgetMb * 1024 * 1024,
-    reserveBytes: answerBytes,
+    // The recently read products kept inflated are a fixed few MB beside it (product-json.ts).
+    reserveBytes: answerBytes + INFLATED_CACHE_BYTES,
     baseline: () => process.memoryUsage().rss,
     rss: () => process.memoryUsage.rss(),
     ...(options.log ? { log: options.log } : {}),

@@ -23,6 +23,11 @@ export interface EventLoadOptions {
   port?: number;
   /** How to start the server: the built one (bench) or the sources (tests). */
   serverArgs: string[];
+  /**
+   * Events per request: 1 (the default) is one `POST /api/v1/analytics/event` each; more sends them
+   * as one `POST /api/v2/analytics/event/bulk` (at most 10), the platform widget's batched form.
+   */
+  batch?: number;
   pgUrl?: string;
 }
 
@@ -39,6 +44,11 @@ export interface EventLoadResult {
    * core sustains, and a figure that other work on a shared machine disturbs far less than wall time.
    */
   eventsPerCpuSecond: number | null;
+  /**
+   * Acknowledged events per second of this load generator's own CPU time (clean runs only): it runs
+   * on the same machine as the server and takes its share of the cores.
+   */
+  eventsPerClientCpuSecond: number | null;
   crashed: boolean;
 }
 
@@ -99,11 +109,29 @@ export async function runEventLoad(options: EventLoadOptions): Promise<EventLoad
       acked: 0,
       failed: 0,
     }));
+    const batch = options.batch ?? 1;
+    if (batch < 1 || batch > 10) throw new RangeError(`batch must be 1 to 10 events, got ${batch}`);
+    /** The path and body of one request carrying `batch` views of the session, the first numbered `n`. */
+    const requestOf = (uuid: string, n: number): { path: string; body: string | null } => {
+      if (batch === 1) {
+        const path = `/api/v1/analytics/event?key=${keys.public}&subject=user&verb=viewed&noun=product&shop_product_handle=p-${n % 50}&uuid=${uuid}`;
+        return { path, body: null };
+      }
+      const views = Array.from({ length: batch }, (_, i) => ({
+        subject: 'user',
+        verb: 'viewed',
+        noun: 'product',
+        uuid,
+        defined_noun_id: `p-${(n + i) % 50}`,
+      }));
+      return { path: `/api/v2/analytics/event/bulk?key=${keys.public}`, body: JSON.stringify(views) };
+    };
     const post = (uuid: string, n: number) =>
       new Promise<number>((resolve) => {
-        const path = `/api/v1/analytics/event?key=${keys.public}&subject=user&verb=viewed&noun=product&shop_product_handle=p-${n % 50}&uuid=${uuid}`;
+        const { path, body } = requestOf(uuid, n);
+        const headers = body === null ? {} : { 'content-type': 'application/json' };
         const req = request(
-          { host: '127.0.0.1', port: new URL(server.url).port, method: 'POST', path, agent },
+          { host: '127.0.0.1', port: new URL(server.url).port, method: 'POST', path, headers, agent },
           (res) => {
             res.resume();
             // A crash mid-body never emits 'end'; 'close' always comes, and only a complete answer counts as acknowledged.
@@ -111,10 +139,11 @@ export async function runEventLoad(options: EventLoadOptions): Promise<EventLoad
           },
         );
         req.on('error', () => resolve(0));
-        req.end();
+        req.end(body ?? undefined);
       });
     const started = Date.now();
     const cpuBefore = server.cpuMs();
+    const clientCpuBefore = process.cpuUsage();
     const acknowledged = () => clients.reduce((total, c) => total + c.acked, 0);
     const enough = () => acknowledged() >= (options.minAcknowledged ?? 0);
     const kill = () => {
@@ -129,16 +158,18 @@ export async function runEventLoad(options: EventLoadOptions): Promise<EventLoad
       clients.map(async (c) => {
         // A crash run goes on until the crash; a clean one until the deadline and the count.
         while (!stop && (Date.now() < deadline || !enough() || (crash !== null && !crashed))) {
-          c.sent++;
-          const status = await post(c.uuid, c.sent);
-          if (status === 200) c.acked++;
-          else c.failed++;
+          const status = await post(c.uuid, c.sent + 1);
+          c.sent += batch;
+          if (status === 200) c.acked += batch;
+          else c.failed += batch;
           if (crashed && status === 0) break; // the server is gone: this client stops
         }
       }),
     );
     stop = true;
     const cpuUsed = crashed ? null : server.cpuMs() - cpuBefore;
+    const clientCpu = process.cpuUsage(clientCpuBefore);
+    const clientCpuUsed = crashed ? null : (clientCpu.user + clientCpu.system) / 1000;
     if (crash) clearTimeout(crash);
     const elapsed = (Date.now() - started) / 1000;
     agent.destroy();
@@ -163,6 +194,7 @@ export async function runEventLoad(options: EventLoadOptions): Promise<EventLoad
       failed: sum((c) => c.failed),
       eventsPerSecond: Math.round(sum((c) => c.acked) / (crashed ? options.crashAfterMs! / 1000 : elapsed)),
       eventsPerCpuSecond: cpuUsed ? Math.round(sum((c) => c.acked) / (cpuUsed / 1000)) : null,
+      eventsPerClientCpuSecond: clientCpuUsed ? Math.round(sum((c) => c.acked) / (clientCpuUsed / 1000)) : null,
       crashed,
     };
   } finally {

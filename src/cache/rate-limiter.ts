@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import { LRUCache } from 'lru-cache';
+import { boundedEntries } from '../domain/maps.js';
 
 export interface RateDecision {
   allowed: boolean;
@@ -13,7 +14,7 @@ export interface RateDecision {
  * INCR a request); if Redis fails, this node's own counts decide, never an error.
  */
 export class RateLimiter {
-  private readonly local = new LRUCache<string, { count: number; resetAt: number }>({ max: 200_000 });
+  private readonly local = new LRUCache<string, { count: number; resetAt: number }>(boundedEntries(200_000));
 
   constructor(
     private readonly redis: Redis | null,

@@ -173,6 +173,8 @@ export async function buildApp(services: Services, config: Config, options: AppO
     async (v2) => {
       await registerStorefrontCors(v2);
       registerApiKeyAuth(v2, services.keys);
+      // The shop's settings (its own rate limits) are read before the limit is applied, as on /api/v1.
+      registerResidentShop(v2, services.catalogIndex);
       registerApiRateLimit(v2, services.limiter, services.catalogIndex);
       eventBulkRoute(
         v2,

@@ -1,4 +1,5 @@
 import { LRUCache } from 'lru-cache';
+import { boundedEntries } from '../domain/maps.js';
 import type { Logger } from 'pino';
 import type { Shop, ShopSettings } from '../domain/shop.js';
 import { CatalogLoader, type LoaderStore, type ServedPageReader } from './catalog-loader.js';
@@ -50,7 +51,7 @@ export class CatalogIndex implements ShopMemory {
    * Settings (rate limits) of shops that are not resident, for requests that never load the
    * catalog (the event intake). Small and bounded; another node's change shows within seconds.
    */
-  private readonly settingsOnly = new LRUCache<number, ShopEssentials>({ max: 10_000, ttl: 5_000 });
+  private readonly settingsOnly = new LRUCache<number, ShopEssentials>({ ...boundedEntries(10_000), ttl: 5_000 });
   private readonly loadSlots = new LoadSlots(LOADS_AT_ONCE);
   rebuilds = 0;
   lastRebuildMs = 0;

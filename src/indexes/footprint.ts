@@ -22,7 +22,7 @@ const MEMO_SHARE = 0.35;
 const text = (s: string | null) => (s === null ? 0 : s.length + 24);
 
 function productBytes(product: IndexedProduct): number {
-  let bytes = PRODUCT_OBJECT + product.json.bytes.length + product.variants.length * VARIANT;
+  let bytes = PRODUCT_OBJECT + product.json.storedBytes.length + product.variants.length * VARIANT;
   bytes +=
     text(product.handle) + text(product.title) + text(product.vendor) + text(product.productType) + text(product.image);
   for (const tag of product.tags) bytes += TAG + 2 * tag.length;
@@ -41,10 +41,9 @@ export function estimateCatalogBytes(catalog: ShopCatalog): number {
   for (const ruleset of catalog.rulesets.values())
     bytes += 4 * ruleset.ruleJson.reduce((n, r) => n + r.length, 0) + 2_000;
   const sales = catalog.sales;
-  let purchases = 0;
-  for (const bought of sales.purchasedByCustomer.values()) purchases += bought.size + 1;
   bytes +=
-    SALES_ENTRY * (sales.unitsSold90d.size + sales.unitsSold30d.size + sales.trendingScores.size + purchases) +
+    SALES_ENTRY * (sales.unitsSold90d.size + sales.unitsSold30d.size + sales.trendingScores.size) +
+    sales.purchasedByCustomer.bytes +
     16 * (sales.topSellers.length + sales.trending.length) +
     sales.coPurchases.bytes;
   bytes += EVENT_COUNT * catalog.eventCounts.size;

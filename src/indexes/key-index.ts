@@ -1,4 +1,5 @@
 import { LRUCache } from 'lru-cache';
+import { boundedEntries } from '../domain/maps.js';
 import { hashKey } from '../domain/keys.js';
 import type { KeyKind } from '../domain/shop.js';
 import type { ShopStore } from '../store/kysely/shops.js';
@@ -24,7 +25,7 @@ export class KeyIndex {
    * Hashes of keys seen lately: a storefront sends the same key on every request, and a SHA-256
    * per request is most of what authentication costs. A hash never changes, so reloads keep these.
    */
-  private readonly hashes = new LRUCache<string, string>({ max: 10_000 });
+  private readonly hashes = new LRUCache<string, string>(boundedEntries(10_000));
 
   constructor(private readonly store: ShopStore) {}
 

@@ -1,21 +1,21 @@
 import { parseMoney } from '../domain/catalog/money.js';
 import { isListable, isVariantInStock, splitTags, type Product } from '../domain/catalog/product.js';
-import { serializeProduct, ProductJson } from './product-json.js';
+import { deflateProduct, serializeProduct, ProductJson } from './product-json.js';
 import type { ServedProduct } from '../store/kysely/product-serving.js';
 import type { IndexedProduct } from './shop-catalog.js';
 
 /**
- * The version of what `servingRow` writes: the answer bytes of `serializeProduct` and the index
- * fields below. Any change to either bumps it; rows of another version are not read (the loader
- * serializes those products from their documents) and a migration writes them again
- * (src/store/kysely/product-serving.ts).
+ * The version of what `servingRow` writes: the answer bytes of `serializeProduct` (deflated
+ * against the product dictionary since version 2) and the index fields below. Any change to
+ * either bumps it; rows of another version are not read (the loader serializes those products
+ * from their documents) and a migration writes them again (src/store/kysely/product-serving.ts).
  */
-export const SERVING_VERSION = 1;
+export const SERVING_VERSION = 2;
 
 /** A product ready to serve, as stored beside its document. */
 export interface ServingRow {
   readonly version: number;
-  /** The product's answer bytes: the common form, sent as it is, then its metafields pieces. */
+  /** The product's answer bytes (the common form, then its metafields pieces), deflated as memory keeps them. */
   readonly body: Buffer;
   /** The index fields and the answer's layout, as JSON (`ServingFields`). */
   readonly fields: string;
@@ -53,13 +53,23 @@ function fieldsOf(product: Product, json: ProductJson): ServingFields {
 /** What is stored for a product when it is written (its live inventory merged in). */
 export function servingRow(product: Product): ServingRow {
   const json = serializeProduct(product);
-  return { version: SERVING_VERSION, body: json.bytes, fields: JSON.stringify(fieldsOf(product, json)) };
+  return {
+    version: SERVING_VERSION,
+    body: deflateProduct(json.bytes),
+    fields: JSON.stringify(fieldsOf(product, json)),
+  };
 }
 
-/** The read model's product from its document: serialized here and now. */
+/** The read model's product from its document: serialized (and deflated) here and now. */
 export function indexProduct(product: Product): IndexedProduct {
   const json = serializeProduct(product);
-  return fromFields(product.id, json, fieldsOf(product, json));
+  return fromFields(product.id, json.deflate(), fieldsOf(product, json));
+}
+
+/** Tags lower-cased for matching: the same array when they already are (most shops' tags), not a copy. */
+function lowerCased(tags: string[]): readonly string[] {
+  const lower = tags.map((t) => t.toLowerCase());
+  return lower.every((t, i) => t === tags[i]) ? tags : lower;
 }
 
 function fromFields(id: number, json: ProductJson, f: ServingFields): IndexedProduct {
@@ -78,7 +88,7 @@ function fromFields(id: number, json: ProductJson, f: ServingFields): IndexedPro
     vendor: f.v,
     productType: f.p,
     tags: f.g,
-    tagsLower: f.g.map((t) => t.toLowerCase()),
+    tagsLower: lowerCased(f.g),
     listable: f.l === 1,
     inStock,
     variants,
@@ -138,7 +148,7 @@ export function unpackServed(packed: PackedProducts): IndexedProduct[] {
   for (let i = 0; i < fields.length; i++) {
     const end = packed.ends[i]!;
     const body = Buffer.from(buffer, byteOffset + start, end - start);
-    out[i] = fromFields(packed.ids[i]!, new ProductJson(body, Uint32Array.from(fields[i]!.o)), fields[i]!);
+    out[i] = fromFields(packed.ids[i]!, ProductJson.deflated(body, Uint32Array.from(fields[i]!.o)), fields[i]!);
     start = end;
   }
   return out;

@@ -17,12 +17,13 @@ const PIN_MAX_MS = 60_000;
 
 /**
  * Resident memory per byte of estimated live state (allocator and heap overhead around what is
- * alive), and the headroom kept free for garbage between collections, which grows with the rate
- * of loads rather than with what is resident. Both measured by `npm run bench:tenants` (docs/scaling.md).
+ * alive), measured by `npm run bench:tenants` (docs/scaling.md), and the headroom kept free for
+ * garbage between collections. The headroom is a share of the budget, not a fixed amount: a fixed
+ * 96 MB took all of a small node's budget. What garbage really takes is measured as it happens:
+ * resident memory past 90% of the budget shrinks the shops' share (currentAllowance).
  */
 export const RSS_PER_ESTIMATED_BYTE = 1.25;
 const GARBAGE_HEADROOM_SHARE = 0.2;
-const MIN_GARBAGE_HEADROOM = 96 * 1024 * 1024;
 
 /** Resident memory past this share of the budget shrinks the shops' share (see trim). */
 const SOFT_LIMIT_SHARE = 0.9;
@@ -74,7 +75,7 @@ export class Residency {
     const { budgetBytes, reserveBytes = 0, baseline } = this.options;
     if (!Number.isFinite(budgetBytes)) return Infinity;
     const base = baseline?.() ?? 0;
-    const headroom = Math.max(MIN_GARBAGE_HEADROOM, GARBAGE_HEADROOM_SHARE * budgetBytes);
+    const headroom = GARBAGE_HEADROOM_SHARE * budgetBytes;
     this.allowance = Math.max(
       MIN_ALLOWANCE,
       Math.floor((budgetBytes - base - reserveBytes - headroom) / RSS_PER_ESTIMATED_BYTE),

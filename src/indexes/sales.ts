@@ -1,15 +1,9 @@
 import type { OrderLine } from '../domain/catalog/collection.js';
 import { DAY_MS, rankTopSellers, scoreTrending, type TrendingSettings } from '../domain/ranking/trending.js';
-import { getOrCreate } from '../domain/maps.js';
 import { CoPurchases } from './co-purchases.js';
+import { PurchaseIndex } from './purchases.js';
 
 export { DAY_MS };
-
-/** What one customer bought of one product. */
-export interface Purchase {
-  quantity: number;
-  last: number;
-}
 
 /**
  * Sales figures behind the lists and rules, folded from the stored order lines (cancelled orders
@@ -24,7 +18,7 @@ export interface SalesStats {
   readonly trending: readonly number[];
   /** The trending score of each ranked product. */
   readonly trendingScores: ReadonlyMap<number, number>;
-  readonly purchasedByCustomer: ReadonlyMap<number, ReadonlyMap<number, Purchase>>;
+  readonly purchasedByCustomer: PurchaseIndex;
   /** Raw basket co-occurrence: recommended's list until the shop's first model is built. */
   readonly coPurchases: CoPurchases;
 }
@@ -44,16 +38,6 @@ export function buildSales(lines: readonly OrderLine[], now: number, settings: T
 
   // Bought-together lists come from the shop's model (indexes/model-index.ts), built off the request path;
   // until the first is built, from the raw co-occurrence of coPurchases.
-  const purchased = new Map<number, Map<number, Purchase>>();
-  for (const line of lines) {
-    if (line.customer_id === null) continue;
-    const bought = getOrCreate(purchased, line.customer_id, () => new Map());
-    const previous = bought.get(line.product_id);
-    bought.set(line.product_id, {
-      quantity: (previous?.quantity ?? 0) + line.quantity,
-      last: Math.max(previous?.last ?? 0, line.created_at),
-    });
-  }
   const trend = scoreTrending(sales, reference, settings);
   return {
     reference,
@@ -62,7 +46,7 @@ export function buildSales(lines: readonly OrderLine[], now: number, settings: T
     topSellers: top90.ranked,
     trending: trend.ranked,
     trendingScores: trend.scores,
-    purchasedByCustomer: purchased,
+    purchasedByCustomer: new PurchaseIndex(lines),
     coPurchases: new CoPurchases(lines),
   };
 }

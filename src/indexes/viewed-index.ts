@@ -1,4 +1,5 @@
 import { LRUCache } from 'lru-cache';
+import { boundedEntries } from '../domain/maps.js';
 import type { StoreEvent } from '../domain/events.js';
 import type { EventFilter, EventStore } from '../store/kysely/events.js';
 
@@ -17,7 +18,7 @@ export class ViewedIndex {
     private readonly store: EventStore,
     options: { maxVisitors?: number; ttlMs?: number } = {},
   ) {
-    this.lru = new LRUCache({ max: options.maxVisitors ?? 100_000, ttl: options.ttlMs ?? 5_000 });
+    this.lru = new LRUCache({ ...boundedEntries(options.maxVisitors ?? 100_000), ttl: options.ttlMs ?? 5_000 });
   }
 
   private static key(shopId: number, filter: EventFilter): string {

@@ -1,4 +1,5 @@
 import { LRUCache } from 'lru-cache';
+import { boundedEntries } from '../domain/maps.js';
 import type { Exposure } from '../store/kysely/experiments.js';
 
 /**
@@ -24,7 +25,7 @@ export class ExposureWriter {
       onError?: (error: unknown) => void;
     },
   ) {
-    this.recent = new LRUCache({ max: options.remember });
+    this.recent = new LRUCache(boundedEntries(options.remember));
   }
 
   /** Notes a visitor served by an arm; never waits and never throws. */

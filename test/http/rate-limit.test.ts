@@ -48,6 +48,22 @@ describe('rate limits', () => {
     expect(t.services.catalogIndex.get(quiet.id)).toBeUndefined();
   });
 
+  it("applies a shop's own limit to the bulk event intake too", async () => {
+    const bulk = await t.createShop('bulk-limited');
+    await t.admin('PATCH', '/admin/v1/shops/bulk-limited', { settings: { rate_limit_public_per_minute: 2 } });
+    const view = { subject: 'user', verb: 'viewed', noun: 'product', uuid: '3f1c2a9e-8b7d-4c1e-9f00-2b6d4e8a1c3b' };
+    const post = () =>
+      t.app.inject({
+        method: 'POST',
+        url: `/api/v2/analytics/event/bulk?key=${bulk.public}`,
+        payload: [{ ...view, defined_noun_id: 'x' }],
+        remoteAddress: '192.0.2.10',
+      });
+    const first = await post();
+    expect(first.headers['x-ratelimit-limit']).toBe('2');
+    expect([first.statusCode, (await post()).statusCode, (await post()).statusCode]).toEqual([200, 200, 429]);
+  });
+
   it('limits a private key per key, on the public and the admin API', async () => {
     const reactivate = () => t.app.inject(`/api/v1/billing/reactivate?key=${shop.private}&billing_customer_id=1`);
     expect((await reactivate()).statusCode).toBe(404);

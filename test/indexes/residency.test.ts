@@ -32,6 +32,10 @@ describe('Residency', () => {
     expect(residency.allowanceBytes).toBe(expected);
     expect(measured).toBe(1); // the baseline is read once
     expect(new Residency({ budgetBytes: 128 * MB, baseline: () => 200 * MB }).allowanceBytes).toBe(16 * MB);
+    // A small node: the headroom is a fifth of its budget, not a fixed amount larger than what is left.
+    expect(new Residency({ budgetBytes: 256 * MB, baseline: () => 100 * MB }).allowanceBytes).toBe(
+      Math.floor((256 * MB - 100 * MB - 0.2 * 256 * MB) / RSS_PER_ESTIMATED_BYTE),
+    );
     expect(new Residency().allowanceBytes).toBe(Infinity);
   });
 

@@ -39,4 +39,26 @@ describe.each(backends().map((b) => b.name))('event intake durability on %s', (d
     },
     PROCESS_TIMEOUT_MS,
   );
+
+  it(
+    'loses no acknowledged event of a bulk request when the server is killed with SIGKILL mid-load',
+    async () => {
+      // Ten views a request: an acknowledged request is ten events that must all be stored.
+      const result = await runEventLoad({
+        database,
+        clients: 10,
+        batch: 10,
+        seconds: 4,
+        crashAfterMs: 1500,
+        minAcknowledged: 600,
+        serverArgs,
+      });
+      expect(result.crashed).toBe(true);
+      expect(result.acknowledged).toBeGreaterThanOrEqual(600);
+      expect(result.lost).toBe(0);
+      expect(result.stored).toBeGreaterThanOrEqual(result.acknowledged);
+      expect(result.stored).toBeLessThanOrEqual(result.sent);
+    },
+    PROCESS_TIMEOUT_MS,
+  );
 });

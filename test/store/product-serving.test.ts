@@ -73,19 +73,28 @@ describe.each(backends())('stored serving rows on $name', (backend) => {
     expect((await store.listServedProducts(shopId, {})).map((r) => r.id)).toEqual([2]);
   });
 
-  it('reads and packs the products in the assembly thread to the same catalog, stale rows from their documents', async () => {
-    await store.upsertProducts(shopId, [product(1), product(2), product(BIG)]);
+  it('reads the first page here and the rest in the assembly thread, to the same catalog, stale rows from their documents', async () => {
+    const ids = [...Array.from({ length: 299 }, (_, i) => i + 1), BIG];
+    await store.upsertProducts(
+      shopId,
+      ids.map((id) => product(id)),
+    );
     const { db } = connect(url);
     const pool = new AssemblyPool(url);
     try {
       await db
         .updateTable('product_serving')
         .set({ version: SERVING_VERSION + 1 })
-        .where('product_id', '=', 2)
+        .where('product_id', 'in', [2, 280])
         .execute();
-      const loader = new CatalogLoader(store, undefined, (id, page) => pool.readPage(id, page));
+      const threadPages: number[] = [];
+      const loader = new CatalogLoader(store, undefined, (id, page) => {
+        threadPages.push(page.afterId);
+        return pool.readPage(id, page);
+      });
       const loaded = [...(await loader.products(shopId)).values()].map(served);
-      expect(loaded.map((p) => p.id)).toEqual([1, 2, BIG]);
+      expect(threadPages).toEqual([250]);
+      expect(loaded.map((p) => p.id)).toEqual(ids);
       expect(loaded).toEqual(await fromDocuments());
     } finally {
       await pool.close();
@@ -110,7 +119,8 @@ describe.each(backends())('stored serving rows on $name', (backend) => {
       ]);
       expect(await loadAll(store)).toEqual(await fromDocuments());
 
-      expect(await rebuildServing(db)).toBe(3);
+      // As a migration runs it: inside the migration's transaction, with products stored.
+      expect(await db.transaction().execute((trx) => rebuildServing(trx))).toBe(3);
       expect((await store.listServedProducts(shopId, {})).map((r) => r.version)).toEqual([
         SERVING_VERSION,
         SERVING_VERSION,

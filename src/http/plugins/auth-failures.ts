@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { LRUCache } from 'lru-cache';
+import { boundedEntries } from '../../domain/maps.js';
 import type { RateLimiter } from '../../cache/rate-limiter.js';
 import { TooManyRequestsError } from '../../domain/errors.js';
 
@@ -12,7 +13,7 @@ export const AUTH_FAILURES_PER_MINUTE = 300;
  * minute ends, before any key or signature is checked (docs/operations.md, "Security model").
  */
 export function registerAuthFailureLimit(app: FastifyInstance, limiter: RateLimiter): void {
-  const blocked = new LRUCache<string, number>({ max: 100_000 });
+  const blocked = new LRUCache<string, number>(boundedEntries(100_000));
   app.addHook('onRequest', async (request, reply) => {
     const until = blocked.get(request.ip);
     if (until === undefined) return;

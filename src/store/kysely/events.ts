@@ -1,7 +1,7 @@
 import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
 import { countEvents, type StoreEvent, type StoredEvent } from '../../domain/events.js';
-import { chunks } from '../codec.js';
 import type { Database } from '../schema.js';
+import { RowStatements } from './row-statements.js';
 import { nextCounterBlock } from './shops.js';
 
 /** Storefront behaviour events and their per-day counts per product handle. */
@@ -58,6 +58,22 @@ interface EventRow {
   created_at: number;
 }
 
+/** The columns of a stored event, in the order the batch statements bind them. */
+const EVENT_COLUMNS = [
+  'shop_id',
+  'id',
+  'uuid',
+  'customer_id',
+  'subject',
+  'verb',
+  'noun',
+  'handle',
+  'subject_email',
+  'theme_id',
+  'created_at',
+] as const;
+const COUNT_COLUMNS = ['shop_id', 'day', 'handle', 'views', 'adds', 'removes'] as const;
+
 function filtered<O>(query: SelectQueryBuilder<Database, 'events', O>, shopId: number, filter: EventFilter) {
   let q = query.where('shop_id', '=', shopId);
   if (filter.uuid) q = q.where('uuid', '=', filter.uuid);
@@ -65,7 +81,25 @@ function filtered<O>(query: SelectQueryBuilder<Database, 'events', O>, shopId: n
   return q;
 }
 
+type CountRow = ReturnType<typeof countEvents>[number];
+
 export function eventMethods(db: Kysely<Database>): EventStore {
+  const insertEvents = new RowStatements<StoredEvent>(db, EVENT_COLUMNS, (d, rows) =>
+    d.insertInto('events').values(rows),
+  );
+  // Each day's counts per handle are added to what is stored (one row per shop, day and handle).
+  const addCounts = new RowStatements<CountRow>(db, COUNT_COLUMNS, (d, rows) =>
+    d
+      .insertInto('event_counts')
+      .values(rows)
+      .onConflict((oc) =>
+        oc.columns(['shop_id', 'day', 'handle']).doUpdateSet((eb) => ({
+          views: eb('event_counts.views', '+', eb.ref('excluded.views')),
+          adds: eb('event_counts.adds', '+', eb.ref('excluded.adds')),
+          removes: eb('event_counts.removes', '+', eb.ref('excluded.removes')),
+        })),
+      ),
+  );
   return {
     async appendEvents(events) {
       if (events.length === 0) return;
@@ -79,35 +113,24 @@ export function eventMethods(db: Kysely<Database>): EventStore {
         for (const [shopId, list] of byShop) {
           const last = await nextCounterBlock(trx, shopId, 'events', list.length);
           const first = last - list.length + 1;
-          const rows = list.map((e, i) => ({
-            shop_id: shopId,
-            id: first + i,
-            uuid: e.uuid,
-            customer_id: e.customer_id,
-            subject: e.subject,
-            verb: e.verb,
-            noun: e.noun,
-            handle: e.handle,
-            subject_email: e.subject_email,
-            theme_id: e.theme_id,
-            created_at: e.created_at,
-          }));
-          for (const batch of chunks(rows, 11)) await trx.insertInto('events').values(batch).execute();
+          const rows = list.map(
+            (e, i): StoredEvent => ({
+              shop_id: shopId,
+              id: first + i,
+              uuid: e.uuid,
+              customer_id: e.customer_id,
+              subject: e.subject,
+              verb: e.verb,
+              noun: e.noun,
+              handle: e.handle,
+              subject_email: e.subject_email,
+              theme_id: e.theme_id,
+              created_at: e.created_at,
+            }),
+          );
+          await insertEvents.run(rows, trx);
         }
-        const counts = countEvents(events);
-        for (const batch of chunks(counts, 6)) {
-          await trx
-            .insertInto('event_counts')
-            .values(batch)
-            .onConflict((oc) =>
-              oc.columns(['shop_id', 'day', 'handle']).doUpdateSet((eb) => ({
-                views: eb('event_counts.views', '+', eb.ref('excluded.views')),
-                adds: eb('event_counts.adds', '+', eb.ref('excluded.adds')),
-                removes: eb('event_counts.removes', '+', eb.ref('excluded.removes')),
-              })),
-            )
-            .execute();
-        }
+        await addCounts.run(countEvents(events), trx);
       });
     },
 

@@ -77,7 +77,10 @@ export async function refreshServing(
     await writeServing(trx, shopId, await readProducts(trx, shopId, { ids }));
 }
 
-/** Writes every product's serving row again, shop by shop and page by page (a serializer change's migration). */
+/**
+ * Writes every product's serving row again, shop by shop and page by page (a serializer change's
+ * migration), in the caller's transaction: a migration's.
+ */
 export async function rebuildServing(db: Kysely<Database>): Promise<number> {
   let written = 0;
   const shops = await db.selectFrom('products').select('shop_id').distinct().orderBy('shop_id').execute();
@@ -87,7 +90,8 @@ export async function rebuildServing(db: Kysely<Database>): Promise<number> {
     for (;;) {
       const page = await readProducts(db, shopId, { afterId, limit: REBUILD_PAGE });
       if (page.length === 0) break;
-      await db.transaction().execute((trx) => writeServing(trx, shopId, page));
+      // Migrations run in a transaction already (Kysely's on PostgreSQL, the write lock's on SQLite).
+      await writeServing(db, shopId, page);
       written += page.length;
       afterId = page[page.length - 1]!.id;
     }

@@ -14,7 +14,8 @@ export function eventBulkRoute(app: FastifyInstance, bulk: BulkEventsService): v
   app.withTypeProvider<ParamsTypeProvider>().post(
     '/analytics/event/bulk',
     {
-      config: { auth: 'public' },
+      // Views need no catalog (handles are resolved when read); the service loads it for product ids only.
+      config: { auth: 'public', readsCatalog: false },
       ...bodyValidatedByService,
       schema: {
         summary: `Log up to ${MAX_BULK_EVENTS} storefront events at once; answered only once they are stored`,

@@ -1,4 +1,5 @@
 import { LRUCache } from 'lru-cache';
+import { boundedEntries } from '../../../domain/maps.js';
 
 export type CachedKind = 'customer' | 'subscriptions' | 'address' | 'charge';
 
@@ -10,7 +11,7 @@ export class ProviderReadCache {
   private readonly entries: LRUCache<string, { value: unknown }>;
 
   constructor(options: { ttlMs?: number; max?: number } = {}) {
-    this.entries = new LRUCache({ max: options.max ?? 20_000, ttl: options.ttlMs ?? 30_000 });
+    this.entries = new LRUCache({ ...boundedEntries(options.max ?? 20_000), ttl: options.ttlMs ?? 30_000 });
   }
 
   /** The cached object, or the loaded one (kept unless it is null: a missing object is asked again). */

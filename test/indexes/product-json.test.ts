@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import {
+  productBytes,
+  RecentlyInflated,
+  serializeProduct,
+  type SerializeOptions,
+} from '../../src/indexes/product-json.js';
+import { indexProduct, packServed, servingRow, unpackServed } from '../../src/indexes/product-serving.js';
+import { BIG, product } from '../helpers/fixtures.js';
+
+const FORMS: SerializeOptions[] = [
+  {},
+  { metafields: true },
+  { variantMetafields: true },
+  { metafields: true, variantMetafields: true, keepVariants: [0] },
+  { marketVariants: ['{"id":1,"price":"9.00"}'] },
+];
+
+/** A resident product keeps its answer bytes deflated; every answer made from them is the same, byte for byte. */
+describe('deflated answer bytes', () => {
+  const products = [
+    product(1),
+    product(2, { tags: 'Sale, Ünïcode ✓', metafields: [] }),
+    product(BIG, { body_html: `<p>${'long text '.repeat(500)}</p>` }),
+  ];
+
+  it('gives every form of every product exactly as the plain bytes do', () => {
+    for (const p of products) {
+      const plain = serializeProduct(p);
+      const deflated = plain.deflate();
+      expect(deflated.bytes.equals(plain.bytes)).toBe(true);
+      expect(deflated.plain.equals(plain.plain)).toBe(true);
+      expect([
+        deflated.head,
+        deflated.variants,
+        deflated.tail,
+        deflated.metafields,
+        deflated.variantMetafields,
+      ]).toEqual([plain.head, plain.variants, plain.tail, plain.metafields, plain.variantMetafields]);
+      for (const form of FORMS) expect(productBytes(deflated, form).equals(productBytes(plain, form))).toBe(true);
+    }
+  });
+
+  it('keeps a product in memory in a fraction of its answer bytes, read from the stored row or the document', () => {
+    const rows = products.map((p) => ({ id: p.id, ...servingRow(p) }));
+    const loaded = unpackServed(packServed(rows));
+    for (const [i, p] of products.entries()) {
+      const answer = serializeProduct(p).bytes;
+      for (const json of [loaded[i]!.json, indexProduct(p).json]) {
+        expect(json.bytes.equals(answer)).toBe(true);
+        expect(json.storedBytes.length).toBeLessThan(answer.length / 2);
+      }
+    }
+  });
+
+  it('keeps the products read most recently inflated, within its bytes, least recently read out first', () => {
+    const jsons = products.map((p) => serializeProduct(p).deflate());
+    const sizes = jsons.map((j) => j.bytes.length);
+    const recent = new RecentlyInflated(sizes[0]! + sizes[1]!);
+    const first = recent.get(jsons[0]!);
+    expect(first.equals(jsons[0]!.bytes)).toBe(true);
+    expect(recent.get(jsons[0]!)).toBe(first); // kept: not inflated again
+    const second = recent.get(jsons[1]!);
+    recent.get(jsons[0]!); // read again: now the second is the least recent
+    recent.get(jsons[2]!); // over the bytes: the second goes, then the first if still over
+    const again = recent.get(jsons[1]!);
+    expect(again).not.toBe(second); // it was let go, and is inflated anew
+    expect(again.equals(jsons[1]!.bytes)).toBe(true);
+    expect(again.buffer.byteLength).toBe(again.length); // bytes of its own, not a view of a larger chunk
+  });
+
+  it('matches tags lower-cased, sharing the tags themselves when they already are', () => {
+    const mixed = indexProduct(product(4, { tags: 'Sale, Ünïcode ✓, new' }));
+    expect(mixed.tagsLower).toEqual(['sale', 'ünïcode ✓', 'new']);
+    expect(mixed.tags).toEqual(['Sale', 'Ünïcode ✓', 'new']);
+    const lower = indexProduct(product(5, { tags: 'sale, new' }));
+    expect(lower.tagsLower).toBe(lower.tags);
+  });
+});

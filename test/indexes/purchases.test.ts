@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import type { OrderLine } from '../../src/domain/catalog/collection.js';
+import { PurchaseIndex, type Purchase } from '../../src/indexes/purchases.js';
+import { BIG } from '../helpers/fixtures.js';
+
+const line = (order: number, customer: number | null, product: number, quantity: number, at: number): OrderLine => ({
+  order_id: order,
+  product_id: product,
+  variant_id: null,
+  quantity,
+  price: '1.00',
+  customer_id: customer,
+  created_at: at,
+});
+
+/** The plain fold the index replaces: customer → product → quantity and last purchase. */
+function folded(lines: OrderLine[]): Map<number, Map<number, Purchase>> {
+  const out = new Map<number, Map<number, Purchase>>();
+  for (const l of lines) {
+    if (l.customer_id === null) continue;
+    const bought = out.get(l.customer_id) ?? new Map<number, Purchase>();
+    out.set(l.customer_id, bought);
+    const previous = bought.get(l.product_id);
+    bought.set(l.product_id, {
+      quantity: (previous?.quantity ?? 0) + l.quantity,
+      last: Math.max(previous?.last ?? 0, l.created_at),
+    });
+  }
+  return out;
+}
+
+describe('PurchaseIndex', () => {
+  it("gives each customer's purchases as the plain fold does, in the order first bought", () => {
+    const lines: OrderLine[] = [];
+    for (let order = 1; order <= 200; order++) {
+      const customer = order % 7 === 0 ? null : ((order * 37) % 40) + (order % 2 ? BIG : 1);
+      for (let k = 0; k < 1 + (order % 3); k++)
+        lines.push(line(order, customer, 100 + ((order * k) % 9), 1 + k, order * 1000));
+    }
+    const index = new PurchaseIndex(lines);
+    const expected = folded(lines);
+    expect(index.size).toBe(expected.size);
+    for (const [customer, bought] of expected) expect([...index.get(customer)!]).toEqual([...bought]);
+    expect(index.get(999_999)).toBeUndefined();
+    expect(index.purchases).toBe([...expected.values()].reduce((n, b) => n + b.size, 0));
+  });
+
+  it('is empty for a shop without orders', () => {
+    const index = new PurchaseIndex([]);
+    expect(index.size).toBe(0);
+    expect(index.get(1)).toBeUndefined();
+  });
+});
