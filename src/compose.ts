@@ -33,7 +33,7 @@ import { createAdminAuth } from './services/admin-auth.js';
 import { createCatalogService } from './services/catalog.js';
 import { createInsightsService } from './services/insights.js';
 import { createModelsService } from './services/models.js';
-import { createProductsService } from './services/products.js';
+import { createListsService } from './services/lists/index.js';
 import { createRecommendationsService } from './services/recommendations/index.js';
 import { createRulesetsService } from './services/rulesets.js';
 import { createShopsService } from './services/shops.js';
@@ -48,7 +48,7 @@ import type { Store } from './store/store.js';
 export interface Services {
   config: Config;
   store: Store;
-  catalog: CatalogIndex;
+  catalogIndex: CatalogIndex;
   keys: KeyIndex;
   /** Every shop's learned model (recommended, for_you, viewed_together), built in a worker thread. */
   models: ModelIndex;
@@ -60,8 +60,8 @@ export interface Services {
   limiter: RateLimiter;
   adminAuth: ReturnType<typeof createAdminAuth>;
   shops: ReturnType<typeof createShopsService>;
-  catalogAdmin: ReturnType<typeof createCatalogService>;
-  products: ReturnType<typeof createProductsService>;
+  catalog: ReturnType<typeof createCatalogService>;
+  lists: ReturnType<typeof createListsService>;
   rulesets: ReturnType<typeof createRulesetsService>;
   recommendations: ReturnType<typeof createRecommendationsService>;
   events: ReturnType<typeof createEventsService>;
@@ -250,7 +250,7 @@ export async function compose(
   let refreshing: Promise<unknown> | null = null;
   const stoppers: (() => Promise<void> | void)[] = [];
 
-  const products = createProductsService({ catalog, viewed, models });
+  const lists = createListsService({ catalog, viewed, models });
   const recommendations = createRecommendationsService({
     catalog,
     viewed,
@@ -260,7 +260,7 @@ export async function compose(
   return {
     config,
     store,
-    catalog,
+    catalogIndex: catalog,
     keys,
     models,
     modelsAdmin: createModelsService({ pool: modelPool, models, catalog }),
@@ -269,9 +269,9 @@ export async function compose(
     limiter: new RateLimiter(redis, config.redisPrefix),
     adminAuth,
     shops: createShopsService({ store, catalog, keys, keysChanged: () => bus.publish({ type: 'keys' }) }),
-    catalogAdmin,
+    catalog: catalogAdmin,
     storefrontSync,
-    products,
+    lists,
     platform,
     privacy,
     rulesets: createRulesetsService({ store, catalog }),
@@ -282,7 +282,7 @@ export async function compose(
     trackWriter,
     attribution,
     experiments: createExperimentsService({ store, catalog, exposures }),
-    widgets: createWidgetsService({ store, catalog, products, recommendations }),
+    widgets: createWidgetsService({ store, catalog, lists, recommendations }),
     exposures,
     ledger: createLedgerService({ store }),
     insights: createInsightsService({ store, catalog }),

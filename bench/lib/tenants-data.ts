@@ -43,11 +43,11 @@ const listableIds = (data: DemoData) =>
 async function importShop(services: Services, handle: string, data: DemoData, rulesets: number): Promise<TenantShop> {
   const { shop, keys } = await services.shops.createShop({ handle, name: handle });
   await services.shops.updateShop(handle, UNLIMITED, { operator: true });
-  await services.catalogAdmin.upsertProducts(shop.id, data.products);
-  await services.catalogAdmin.upsertCollections(shop.id, data.collections);
-  await services.catalogAdmin.upsertCustomers(shop.id, data.customers);
-  await services.catalogAdmin.upsertMarkets(shop.id, data.markets);
-  await services.catalogAdmin.upsertOrders(shop.id, data.orders);
+  await services.catalog.upsertProducts(shop.id, data.products);
+  await services.catalog.upsertCollections(shop.id, data.collections);
+  await services.catalog.upsertCustomers(shop.id, data.customers);
+  await services.catalog.upsertMarkets(shop.id, data.markets);
+  await services.catalog.upsertOrders(shop.id, data.orders);
   const rulesetIds: number[] = [];
   for (const ruleset of demoRulesets(data).slice(0, rulesets))
     rulesetIds.push((await services.rulesets.create(shop.id, ruleset)).id);

@@ -38,12 +38,12 @@ export async function importFolder(
 ): Promise<void> {
   const shop = await services.shops.requireShop(handle);
   const writers: Record<(typeof FILES)[number], (shopId: number, rows: unknown) => Promise<object>> = {
-    products: services.catalogAdmin.upsertProducts,
-    collections: services.catalogAdmin.upsertCollections,
-    inventory: services.catalogAdmin.setInventory,
-    customers: services.catalogAdmin.upsertCustomers,
-    markets: services.catalogAdmin.upsertMarkets,
-    orders: services.catalogAdmin.upsertOrders,
+    products: services.catalog.upsertProducts,
+    collections: services.catalog.upsertCollections,
+    inventory: services.catalog.setInventory,
+    customers: services.catalog.upsertCustomers,
+    markets: services.catalog.upsertMarkets,
+    orders: services.catalog.upsertOrders,
   };
   let found = 0;
   for (const name of FILES) {

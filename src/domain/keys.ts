@@ -44,7 +44,9 @@ export function safeEqual(a: string, b: string): boolean {
 /** The refusal of a public request naming a customer without that customer's signature. */
 export const BAD_CUSTOMER_SIG = 'customer_sig is missing or wrong for shop_customer_id.';
 
-/** customer_sig: hex HMAC-SHA256 of the customer id with the shop's signing secret (docs/api.md, "Customer signatures"). */
+/**
+ * customer_sig: hex HMAC-SHA256 of the customer id with the shop's signing secret (docs/api.md, "Customer signatures").
+ */
 export function customerSignature(secret: string, customerId: number): string {
   return createHmac('sha256', secret).update(String(customerId)).digest('hex');
 }

@@ -130,7 +130,7 @@ export async function buildApp(services: Services, config: Config, options: AppO
   healthRoutes(app, services.store);
   registerMetrics(app, services);
   demoAssetRoutes(app);
-  widgetRoutes(app, { keys: services.keys, catalog: services.catalog });
+  widgetRoutes(app, { keys: services.keys, catalog: services.catalogIndex });
   await app.register(async (web) => consoleRoutes(web));
 
   await app.register(
@@ -138,20 +138,20 @@ export async function buildApp(services: Services, config: Config, options: AppO
       // Storefront pages call the storefront routes from the browser, from any origin; billing is not one of them.
       await registerStorefrontCors(api);
       registerApiKeyAuth(api, services.keys);
-      registerResidentShop(api, services.catalog);
-      registerApiRateLimit(api, services.limiter, services.catalog);
-      registerCustomerSignatures(api, (shopId) => services.catalog.essentials(shopId));
+      registerResidentShop(api, services.catalogIndex);
+      registerApiRateLimit(api, services.limiter, services.catalogIndex);
+      registerCustomerSignatures(api, (shopId) => services.catalogIndex.essentials(shopId));
       sourcesRoute(api); // first: it collects the list routes as they are added
-      listRoutes(api, { products: services.products, cache: services.answers });
+      listRoutes(api, { lists: services.lists, cache: services.answers });
       const customDeps = {
         recommendations: services.recommendations,
-        products: services.products,
+        lists: services.lists,
         experiments: services.experiments,
         cache: services.answers,
-        settings: (shopId: number) => services.catalog.settings(shopId),
+        settings: (shopId: number) => services.catalogIndex.settings(shopId),
       };
       customRoute(api, customDeps);
-      widgetConfigRoute(api, { widgets: services.widgets, products: services.products, cache: services.answers });
+      widgetConfigRoute(api, { widgets: services.widgets, lists: services.lists, cache: services.answers });
       // The POST endpoints read any body storefront code sends; the GET hot paths carry none of that machinery.
       await api.register(async (posts) => {
         await registerStorefrontBodies(posts);
@@ -161,7 +161,7 @@ export async function buildApp(services: Services, config: Config, options: AppO
         billingRoutes(posts, {
           reactivation: services.reactivation,
           onetime: services.onetime,
-          subscribe: createSubscribeService({ providers: services.billingProviders, catalog: services.catalog }),
+          subscribe: createSubscribeService({ providers: services.billingProviders, catalog: services.catalogIndex }),
         });
       });
     },
@@ -174,11 +174,15 @@ export async function buildApp(services: Services, config: Config, options: AppO
       await registerStorefrontCors(v2);
       registerApiKeyAuth(v2, services.keys);
       // The shop's settings (its own rate limits) are read before the limit is applied, as on /api/v1.
-      registerResidentShop(v2, services.catalog);
-      registerApiRateLimit(v2, services.limiter, services.catalog);
+      registerResidentShop(v2, services.catalogIndex);
+      registerApiRateLimit(v2, services.limiter, services.catalogIndex);
       eventBulkRoute(
         v2,
-        createBulkEventsService({ events: services.events, tracking: services.tracking, catalog: services.catalog }),
+        createBulkEventsService({
+          events: services.events,
+          tracking: services.tracking,
+          catalog: services.catalogIndex,
+        }),
       );
     },
     { prefix: '/api/v2' },
@@ -192,11 +196,11 @@ export async function buildApp(services: Services, config: Config, options: AppO
       });
       registerNdjson(admin);
       registerAdminAuth(admin, services.adminAuth);
-      registerAdminRateLimit(admin, services.limiter, services.catalog);
+      registerAdminRateLimit(admin, services.limiter, services.catalogIndex);
       registerAdminShop(admin, services.shops);
       shopRoutes(admin, services.shops);
-      nodeRoutes(admin, services.catalog);
-      catalogRoutes(admin, { catalog: services.catalogAdmin });
+      nodeRoutes(admin, services.catalogIndex);
+      catalogRoutes(admin, { catalog: services.catalog });
       rulesetRoutes(admin, { rulesets: services.rulesets, recommendations: services.recommendations });
       adminEventRoutes(admin, { events: services.events });
       adminBillingRoutes(admin, { ledger: services.ledger });

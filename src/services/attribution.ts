@@ -69,7 +69,8 @@ export function createAttributionService(deps: { store: TrackingStore & WidgetSt
      */
     async attributeOrders(shopId: number, orders: readonly OrderToAttribute[]): Promise<void> {
       if (orders.length === 0) return;
-      const latest = new Map(orders.map((o) => [o.id, o])); // an order given twice: the last one stands, as in the import
+      // An order given twice: the last one stands, as in the import.
+      const latest = new Map(orders.map((o) => [o.id, o]));
       const shop = catalog.get(shopId);
       const windowMs = (shop?.shop.settings.attribution_window_hours ?? DEFAULT_ATTRIBUTION_WINDOW_HOURS) * HOUR_MS;
       const traceable = (o: OrderToAttribute) => o.customer_id !== null || o.cart_token !== null;

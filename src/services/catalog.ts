@@ -128,7 +128,9 @@ export function createCatalogService(deps: {
       return { data, page: 1, total: data.length };
     },
 
-    /** The products holding these variants (the console names variant chips by them), from the read model's variant map. */
+    /**
+     * The products holding these variants (the console names variant chips by them), from the read model's variant map.
+     */
     async productsByVariantIds(
       shopId: number,
       variantIds: readonly number[],

@@ -13,7 +13,7 @@ const DAY_MS = 86_400_000;
 
 export interface DemoActivityDeps {
   shops: ShopsService;
-  catalogAdmin: CatalogService;
+  catalog: CatalogService;
   rulesets: RulesetsService;
   experiments: ExperimentsService;
   tracking: TrackingService;
@@ -60,7 +60,7 @@ export async function seedDemoActivity(
     });
     await deps.experiments.importVisitors(shopId, traffic.visitors);
     await deps.tracking.importEvents(shopId, traffic.events);
-    await deps.catalogAdmin.upsertOrders(shopId, traffic.orders);
+    await deps.catalog.upsertOrders(shopId, traffic.orders);
     counts = {
       'experiment visitors': traffic.visitors.length,
       'tracked events': traffic.events.length,

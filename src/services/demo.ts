@@ -20,14 +20,14 @@ export interface DemoSeedResult {
 
 /** What the running server (and the CLI) hand to the demo seed: the composed services. */
 type ComposedForDemo = DemoActivityDeps & {
-  catalogAdmin: CatalogService;
+  catalog: CatalogService;
   events: EventsService;
   ledger: LedgerService;
 };
 
 /** Seeds the demo shop from the composed services, with its activity (the server's start and `seed-demo` alike). */
 export function seedDemoFromServices(services: ComposedForDemo, publicUrl: string): Promise<DemoSeedResult> {
-  const { shops, catalogAdmin: catalog, rulesets, events, ledger } = services;
+  const { shops, catalog, rulesets, events, ledger } = services;
   return seedDemoShop({ shops, catalog, rulesets, events, ledger, activity: services }, { publicUrl });
 }
 

@@ -12,7 +12,10 @@ import { getOrCreate } from '../domain/maps.js';
 
 export const INSIGHTS_DAYS = { min: 1, max: 90, fallback: 30 };
 const TOP = 10;
-/** Events are counted in quarter hours: every time zone's offset is a whole number of them, so none straddles a local midnight. */
+/**
+ * Events are counted in quarter hours: every time zone's offset
+ * is a whole number of them, so none straddles a local midnight.
+ */
 const PERIOD_MS = 15 * 60_000;
 
 interface ProductRef {
@@ -108,7 +111,8 @@ export function createInsightsService(deps: {
       }
       const conversion = [...evidence]
         .map((product) => ({ product, ...conversionOf(catalog, product) }))
-        // A product nobody has viewed (one imported a minute ago) has no conversion to show: its estimate is the prior alone.
+        // A product nobody has viewed (one imported a minute ago) has
+        // no conversion to show: its estimate is the prior alone.
         .filter((c) => c.views > 0)
         .sort((a, b) => b.estimate - a.estimate || a.product.id - b.product.id)
         .slice(0, TOP);

@@ -16,7 +16,10 @@ export const SIMILAR_DEFAULTS = {
 /** The model's raw material, for tools and the console: SAR similarities computed exactly, in the worker thread. */
 export function createModelsService(deps: { pool: ModelPool; models: ModelIndex; catalog?: CatalogIndex }) {
   return {
-    /** The model serving a shop: when it was built, from what, and its size (null until the first build is in; asking starts it). */
+    /**
+     * The model serving a shop: when it was built, from what, and
+     * its size (null until the first build is in; asking starts it).
+     */
     status(shopId: number): ModelStatus | null {
       const current = deps.models.get(shopId);
       if (!current) return null;
@@ -37,7 +40,10 @@ export function createModelsService(deps: { pool: ModelPool; models: ModelIndex;
       };
     },
 
-    /** `GET /admin/v1/shops/{handle}/models/similar`: a product's SAR neighbours on all of the shop's orders as they are now. */
+    /**
+     * `GET /admin/v1/shops/{handle}/models/similar`: a product's
+     * SAR neighbours on all of the shop's orders as they are now.
+     */
     async similar(
       shopId: number,
       ask: { productId: number; similarity: SarSimilarity; threshold: number; basis: Basis; limit: number },

@@ -187,7 +187,8 @@ export function createShopsService(deps: {
           'key_prefix',
           named.length === 0
             ? `Shop ${handle} has no live key starting with ${keyOrPrefix.slice(0, 20)}.`
-            : `${named.length} live keys of shop ${handle} start with ${keyOrPrefix.slice(0, 20)}: send more characters, or the whole key.`,
+            : `${named.length} live keys of shop ${handle} start with ${keyOrPrefix.slice(0, 20)}: send more ` +
+                `characters, or the whole key.`,
         );
       const revoked = await store.revokeApiKeys(shop.id, named[0]!.key_hash, now);
       await keys.load();

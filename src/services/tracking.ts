@@ -1,11 +1,10 @@
 import { parseSource } from '../domain/attribution/source.js';
 import type { TrackEvent, TrackRow } from '../domain/attribution/track.js';
-import { ForbiddenError, InvalidInputError, UnavailableError } from '../domain/errors.js';
+import { ForbiddenError, UnavailableError } from '../domain/errors.js';
 import { visitorKey } from '../domain/experiments/assign.js';
 import { armOfSource } from '../domain/experiments/routing.js';
 import { BAD_CUSTOMER_SIG, customerSignature, safeEqual } from '../domain/keys.js';
-import { readParams } from '../domain/params/read.js';
-import { MAX_TRACK_EVENTS, trackEventOf, trackParams, type TrackParams } from '../domain/params/track.js';
+import { trackEventOf, type TrackParams } from '../domain/params/track.js';
 import type { CatalogIndex } from '../indexes/catalog-index.js';
 import type { ExposureWriter } from '../jobs/exposure-writer.js';
 import type { GroupCommitter } from '../jobs/group-commit.js';
@@ -53,47 +52,17 @@ export function createTrackingService(deps: {
 
   return {
     /**
-     * The events of a request: the body's `events` when it has them, else the query string's one
-     * event. Each event passes every check of the single form, customer signatures included (for a
-     * public key: a private key is server-side and trusted).
+     * The stored form of one decoded event, given as the query string's (`where` absent: the
+     * customer-signature hook checked it, as on every public route) or as the body's `events[i]`,
+     * which passes every check of the single form, customer signatures included (for a public
+     * key: a private key is server-side and trusted).
      */
-    eventsOf(
-      caller: { shopId: number; publicKey: boolean },
-      query: TrackParams,
-      body: unknown,
-      now: number,
-    ): TrackEvent[] {
-      const list =
-        body !== null && typeof body === 'object' && !Array.isArray(body)
-          ? (body as Record<string, unknown>).events
-          : undefined;
-      // The query string's event is checked by the customer-signature hook, as on every public route.
-      if (list === undefined) return [trackEventOf(query, now)];
-      if (!Array.isArray(list)) throw new InvalidInputError('events', 'Parameter events must be an array of events.');
-      if (list.length === 0 || list.length > MAX_TRACK_EVENTS)
-        throw new InvalidInputError(
-          'events',
-          `Parameter events must hold 1 to ${MAX_TRACK_EVENTS} events, got ${list.length}.`,
-        );
-      return list.map((raw, i) => {
-        const where = `events[${i}]`;
-        if (raw === null || typeof raw !== 'object' || Array.isArray(raw))
-          throw new InvalidInputError(where, `${where} must be an object of event fields.`);
-        try {
-          const values = readParams(trackParams, raw as Record<string, unknown>);
-          if (caller.publicKey) checkSignature(caller.shopId, values, where);
-          return trackEventOf(values, now, `${where}.`);
-        } catch (error) {
-          if (error instanceof InvalidInputError && !error.param.startsWith(where)) {
-            const named = error.message.replace(`Parameter ${error.param} `, `Parameter ${where}.${error.param} `);
-            throw new InvalidInputError(
-              `${where}.${error.param}`,
-              named === error.message ? `${where}: ${error.message}` : named,
-            );
-          }
-          throw error;
-        }
-      });
+    eventOf(caller: { shopId: number; publicKey: boolean }, now: number) {
+      return (values: TrackParams, where?: string): TrackEvent => {
+        if (where === undefined) return trackEventOf(values, now);
+        if (caller.publicKey) checkSignature(caller.shopId, values, where);
+        return trackEventOf(values, now, `${where}.`);
+      };
     },
 
     /** Resolves once every event is committed; a failed commit is a 503, never a false "Received". */

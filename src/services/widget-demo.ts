@@ -55,7 +55,9 @@ function describe(product: IndexedProduct): DemoProduct {
   };
 }
 
-/** The asked-for product when it is listable; else the best seller in stock; else the first listable in-stock product. */
+/**
+ * The asked-for product when it is listable; else the best seller in stock; else the first listable in-stock product.
+ */
 function pickProduct(catalog: ShopCatalog, handle: string | null): IndexedProduct | null {
   const asked = handle === null ? undefined : catalog.byHandle.get(handle);
   if (asked?.listable) return asked;

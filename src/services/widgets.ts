@@ -7,7 +7,7 @@ import type { CatalogIndex } from '../indexes/catalog-index.js';
 import type { WidgetStore } from '../store/kysely/widgets.js';
 import { LIST_SOURCES, type ListAnswer, type ListParams } from './lists/sources/index.js';
 import { loadCatalog } from '../indexes/catalog-lookup.js';
-import type { ProductsService } from './products.js';
+import type { ListsService } from './lists/index.js';
 import type { CustomAnswer, RecommendationsService } from './recommendations/index.js';
 import { customRequestOf } from './recommendations/params.js';
 
@@ -27,7 +27,7 @@ function problem(path: string, message: string): never {
 export function createWidgetsService(deps: {
   store: WidgetStore;
   catalog: CatalogIndex;
-  products: ProductsService;
+  lists: ListsService;
   recommendations: RecommendationsService;
 }) {
   const { store, catalog } = deps;
@@ -97,7 +97,7 @@ export function createWidgetsService(deps: {
       }
       const list = LIST_SOURCES.get(`/products/${source.list}`)!;
       const params = readParams(list.schema, { limit: String(source.limit) }) as ListParams;
-      return { kind: 'list', answer: await deps.products.list(generation, list, params), params };
+      return { kind: 'list', answer: await deps.lists.list(generation, list, params), params };
     },
   };
 }

@@ -45,7 +45,7 @@ describe('rate limits', () => {
         remoteAddress: '192.0.2.9',
       });
     expect([(await post()).statusCode, (await post()).statusCode, (await post()).statusCode]).toEqual([200, 200, 429]);
-    expect(t.services.catalog.get(quiet.id)).toBeUndefined();
+    expect(t.services.catalogIndex.get(quiet.id)).toBeUndefined();
   });
 
   it("applies a shop's own limit to the bulk event intake too", async () => {

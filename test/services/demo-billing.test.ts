@@ -21,7 +21,7 @@ describe('the demo shop’s subscribers', () => {
     const seeded = await seedDemoShop(
       {
         shops: s.shops,
-        catalog: s.catalogAdmin,
+        catalog: s.catalog,
         rulesets: s.rulesets,
         events: s.events,
         ledger: s.ledger,

@@ -100,7 +100,9 @@ function latestClick(clicks: readonly Click[], order: OrderToAttribute, productI
   return best?.source ?? null;
 }
 
-/** What attributed lines add to the per-day totals: per source, and per experiment arm (with Σ revenue² for intervals). */
+/**
+ * What attributed lines add to the per-day totals: per source, and per experiment arm (with Σ revenue² for intervals).
+ */
 export interface AttributionTotals {
   sources: Map<string, { day: number; source: string; orders: number; revenue: Money }>;
   arms: Map<

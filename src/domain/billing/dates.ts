@@ -8,7 +8,8 @@ export function billingTimestamp(epochMs: number): string {
 /** Today's date in the shop's time zone, as `YYYY-MM-DD`. */
 export function shopToday(epochMs: number, timezone: string): string {
   const d = localTime(epochMs, timezone).date;
-  return `${Math.floor(d / 10_000)}-${String(Math.floor(d / 100) % 100).padStart(2, '0')}-${String(d % 100).padStart(2, '0')}`;
+  const month = String(Math.floor(d / 100) % 100).padStart(2, '0');
+  return `${Math.floor(d / 10_000)}-${month}-${String(d % 100).padStart(2, '0')}`;
 }
 
 /** Adds days to a `YYYY-MM-DD` date. */

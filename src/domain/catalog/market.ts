@@ -38,7 +38,10 @@ export function marketForCountry(markets: readonly Market[], countryCode: string
   return best;
 }
 
-/** The first active market, by position, that sells in the currency (the deprecated presentment_prices); null when none does. */
+/**
+ * The first active market, by position, that sells in the currency
+ * (the deprecated presentment_prices); null when none does.
+ */
 export function marketForCurrency(markets: readonly Market[], currency: string): Market | null {
   const code = currency.toUpperCase();
   let best: Market | null = null;

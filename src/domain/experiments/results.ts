@@ -9,7 +9,10 @@ import {
 } from './stats.js';
 import type { Experiment } from './types.js';
 
-/** A day of an arm's figures, as the per-day totals hold them (revenue in 1/10,000 of the currency); `visitors` are those first served that day. */
+/**
+ * A day of an arm's figures, as the per-day totals hold them (revenue in 1/10,000 of the currency); `visitors` are
+ * those first served that day.
+ */
 export interface ArmDay {
   arm: number;
   day: number;

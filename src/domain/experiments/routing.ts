@@ -77,7 +77,10 @@ export function armOfSource(
   return found && { experimentId: found.experimentId, index: found.index };
 }
 
-/** A running experiment whose arm already sends the same source as one of the new arms would (tracking could not tell them apart). */
+/**
+ * A running experiment whose arm already sends the same source as
+ * one of the new arms would (tracking could not tell them apart).
+ */
 export function clashingArm(
   experiments: readonly Experiment[],
   rulesetId: number,

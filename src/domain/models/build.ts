@@ -21,7 +21,10 @@ export interface ModelView {
   createdAt: number;
 }
 
-/** A shop's model as built off the request path: typed arrays and strings only, so it moves between threads without copying. */
+/**
+ * A shop's model as built off the request path: typed arrays and
+ * strings only, so it moves between threads without copying.
+ */
 export interface BuiltModel {
   /** Product ids, ascending: the item index of every array below. */
   products: Float64Array;

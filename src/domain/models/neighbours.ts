@@ -55,7 +55,10 @@ export function buildNeighbourLists(incidence: Incidence, score: PairScore, opti
   return { offsets, items: Int32Array.from(items), scores: Float32Array.from(scores) };
 }
 
-/** The k best (score descending, then id ascending) of the items offered, kept in a min-heap (also used by content neighbours). */
+/**
+ * The k best (score descending, then id ascending) of the items
+ * offered, kept in a min-heap (also used by content neighbours).
+ */
 export class TopK {
   private readonly heapItems: Int32Array;
   private readonly heapScores: Float64Array;

@@ -6,7 +6,9 @@ import type { ShopSettings } from '../shop.js';
 /** Seeds given at most, strongest first: bounds a request's work at SEEDS_USED × neighbours kept. */
 export const SEEDS_USED = 250;
 
-/** Σ over seeds of weight × s(seed, j), read from sparse neighbour lists; `normalize` scales each row to a best of 1. */
+/**
+ * Σ over seeds of weight × s(seed, j), read from sparse neighbour lists; `normalize` scales each row to a best of 1.
+ */
 function vote(
   lists: NeighbourLists,
   seeds: readonly { item: number; weight: number }[],
@@ -121,7 +123,10 @@ class Scratch {
     }
   }
 
-  /** The model index of every product of `content`, built once per content model (a request then looks up, not searches). */
+  /**
+   * The model index of every product of `content`, built once per content model (a request then
+   * looks up, not searches).
+   */
   modelIndexOf(model: BuiltModel, content: ContentModel): Int32Array {
     if (this.contentIndex?.content !== content)
       this.contentIndex = { content, items: Int32Array.from(content.ids, (id) => sortedIndexOf(model.products, id)) };

@@ -9,7 +9,8 @@ export type SubtotalUnit = 'major' | 'minor';
 const subtotalUnit = param<SubtotalUnit | null>(
   {
     description:
-      "unit of cart_subtotal: major (currency unit) or minor (cents; what a bracketed cart sends); default the shop's cart_subtotal_unit",
+      'unit of cart_subtotal: major (currency unit) or minor (cents; what a bracketed cart sends); ' +
+      "default the shop's cart_subtotal_unit",
   },
   {
     decode(raw, name) {

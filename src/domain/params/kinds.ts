@@ -25,7 +25,9 @@ export function flag(description: string, fallback = false): TParam<boolean> {
   );
 }
 
-/** A flag whose absence means "not given" (null): the custom endpoint's filter_oos overrides the ruleset only when sent. */
+/**
+ * A flag whose absence means "not given" (null): the custom endpoint's filter_oos overrides the ruleset only when sent.
+ */
 export function optionalFlag(description: string): TParam<boolean | null> {
   return param(
     { description: `${description} (yes or no)`, examples: ['no'] },

@@ -45,30 +45,49 @@ function rawText(value: unknown, name: string, keepsEmpty = false): string | und
   throw invalid(name, `Parameter ${name} must be given once, as a string.`);
 }
 
+/** The aliases folded, or, for an element of a body (`under`), their clash named under the element's path. */
+function folded(
+  raw: Readonly<Record<string, unknown>>,
+  cart: boolean,
+  under: string | undefined,
+): Readonly<Record<string, unknown>> {
+  if (under === undefined) return foldAliases(raw, { cart });
+  try {
+    return foldAliases(raw, { cart });
+  } catch (error) {
+    if (!(error instanceof InvalidInputError)) throw error;
+    throw new InvalidInputError(`${under}.${error.param}`, `${under}: ${error.message}`);
+  }
+}
+
 /**
  * Reads the parameters a schema declares from raw request values (query string, form or JSON
  * fields): each is decoded by its kind, absent ones take their defaults, and the first problem is
  * an InvalidInputError naming the parameter. Undeclared parameters are ignored. The platforms'
  * names of parameters (`shopify_*`, `recharge_*`) are read as the seed's (docs/api.md, "Aliases").
+ * `under` is the path of an object of parameters inside a body (`events[3]`): problems name
+ * the parameter by its whole path (`events[3].product_id`).
  */
 export function readParams<P extends TProperties>(
   schema: TParams<P>,
   raw: Readonly<Record<string, unknown>> | null | undefined,
+  under?: string,
 ): ParamsOf<P> {
   const out: Record<string, unknown> = {};
   // Aliases are folded once here, so every lookup below is by the seed's name.
-  const values = raw ? foldAliases(raw, { cart: readsCartOf(schema) }) : undefined;
+  const values = raw ? folded(raw, readsCartOf(schema), under) : undefined;
   for (const { name, decoder } of entriesOf(schema)) {
     const value = values ? values[name] : undefined;
+    const path = under === undefined ? name : `${under}.${name}`;
     try {
-      out[name] = decoder.decode(rawText(value, name, decoder.keepsEmpty), name);
+      out[name] = decoder.decode(rawText(value, path, decoder.keepsEmpty), path);
     } catch (error) {
       // Name what the caller wrote: an alias's problem is reported under both names.
       const alias = raw && values !== raw && error instanceof InvalidInputError ? sentAs(raw, name) : null;
       if (alias === null) throw error;
       const code =
         (error as InvalidInputError).code === 'missing_parameter' ? 'missing_parameter' : 'invalid_parameter';
-      throw new InvalidInputError(name, `${(error as Error).message} (sent as ${alias})`, code);
+      throw new InvalidInputError(path, `${(error as Error).message} (sent as ${alias})`, code);
     }
   }
   return out as ParamsOf<P>;

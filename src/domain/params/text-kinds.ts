@@ -76,7 +76,10 @@ export function email(description: string): TParam<string | null> {
   );
 }
 
-/** One of fixed words, any case (aliases map other spellings onto them); `fallback` when absent, or required with its own message. */
+/**
+ * One of fixed words, any case (aliases map other spellings onto
+ * them); `fallback` when absent, or required with its own message.
+ */
 export function oneOf<const W extends string>(
   words: readonly W[],
   description: string,
@@ -102,7 +105,9 @@ export function oneOf<const W extends string>(
   );
 }
 
-/** A session id that only gives context (personalization, viewed outputs): trimmed, lower-cased, at most 100 characters. */
+/**
+ * A session id that only gives context (personalization, viewed outputs): trimmed, lower-cased, at most 100 characters.
+ */
 export function sessionId(description: string): TParam<string | null> {
   return param(
     { description, examples: ['3f1c2a9e-8b7d-4c1e-9f00-2b6d4e8a1c3b'] },
@@ -129,7 +134,8 @@ export function time(description: string): TParam<number | null> {
         if (value === null) {
           throw invalid(
             name,
-            `Parameter ${name} must be a unix timestamp (seconds or milliseconds) or an RFC 3339 / RFC 2822 time, got "${clip(raw)}".`,
+            `Parameter ${name} must be a unix timestamp (seconds or milliseconds) or an RFC 3339 / RFC 2822 time, ` +
+              `got "${clip(raw)}".`,
           );
         }
         return value;

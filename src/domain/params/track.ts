@@ -1,11 +1,13 @@
+import { Type } from '@sinclair/typebox';
 import { MAX_CART_TOKEN_LENGTH } from '../attribution/attribute.js';
 import { MAX_SOURCE_LENGTH } from '../attribution/source.js';
 import { TRACK_TYPES, type TrackEvent, type TrackType } from '../attribution/track.js';
-import { MissingInputError } from '../errors.js';
+import { InvalidInputError, MissingInputError } from '../errors.js';
 import { customerSigParam, keyParam } from './common.js';
 import { MISSING_IDENTITY } from './event.js';
 import { clip, invalid, param, params, type ParamsOf, type TParam } from './param.js';
 import { positiveId } from './kinds.js';
+import { readParams } from './read.js';
 import { sessionId, text, time } from './text-kinds.js';
 
 /** At most this many events in one `{"events": [...]}` body. */
@@ -44,6 +46,45 @@ export const trackParams = params({
 });
 
 export type TrackParams = ParamsOf<typeof trackParams.properties>;
+
+/** The JSON body of several events (docs/attribution.md, "Tracking"): what OpenAPI shows of it. */
+export const trackBody = Type.Object(
+  {
+    events: Type.Optional(
+      Type.Array(Type.Object(trackParams.properties, { additionalProperties: true }), {
+        minItems: 1,
+        maxItems: MAX_TRACK_EVENTS,
+      }),
+    ),
+  },
+  { additionalProperties: true },
+);
+
+/**
+ * The events of a body, each decoded as the query string's one event is and handed to `each`
+ * before the next is read (so a request reports its first problem, whatever checks `each`);
+ * null when the body names no `events` (then the query string holds the event). A problem is a
+ * 400 naming the event and its field by their path (`events[3].product_id`).
+ */
+export function readTrackBody<T>(body: unknown, each: (values: TrackParams, where: string) => T): T[] | null {
+  const list =
+    body !== null && typeof body === 'object' && !Array.isArray(body)
+      ? (body as Record<string, unknown>).events
+      : undefined;
+  if (list === undefined) return null;
+  if (!Array.isArray(list)) throw new InvalidInputError('events', 'Parameter events must be an array of events.');
+  if (list.length === 0 || list.length > MAX_TRACK_EVENTS)
+    throw new InvalidInputError(
+      'events',
+      `Parameter events must hold 1 to ${MAX_TRACK_EVENTS} events, got ${list.length}.`,
+    );
+  return list.map((raw, i) => {
+    const where = `events[${i}]`;
+    if (raw === null || typeof raw !== 'object' || Array.isArray(raw))
+      throw new InvalidInputError(where, `${where} must be an object of event fields.`);
+    return each(readParams(trackParams, raw as Record<string, unknown>, where), where);
+  });
+}
 
 /** The stored form of a tracked event; `type` and a visitor are required. */
 export function trackEventOf(values: TrackParams, now: number, where = ''): TrackEvent {

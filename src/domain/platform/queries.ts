@@ -6,16 +6,19 @@
 
 const MONEY = 'shopMoney { amount }';
 
-export const PRODUCT_FIELDS = `id title handle descriptionHtml vendor productType createdAt updatedAt publishedAt status tags templateSuffix
-  options { id name position values }`;
-export const VARIANT_FIELDS = `id title price compareAtPrice sku position inventoryPolicy inventoryQuantity barcode taxable createdAt updatedAt
-  inventoryItem { id } selectedOptions { name value }`;
+export const PRODUCT_FIELDS =
+  'id title handle descriptionHtml vendor productType createdAt updatedAt publishedAt status tags templateSuffix\n' +
+  '  options { id name position values }';
+export const VARIANT_FIELDS =
+  'id title price compareAtPrice sku position inventoryPolicy inventoryQuantity barcode taxable createdAt updatedAt\n' +
+  '  inventoryItem { id } selectedOptions { name value }';
 export const IMAGE_FIELDS = 'id url altText width height';
 export const METAFIELD_FIELDS = 'id namespace key value type createdAt updatedAt';
 export const CUSTOMER_FIELDS = 'id updatedAt tags defaultEmailAddress { emailAddress }';
 export const ORDER_FIELDS = `id createdAt updatedAt cancelledAt customer { id }
   refunds { id refundLineItems { edges { node { quantity lineItem { id } } } } }`;
-export const LINE_ITEM_FIELDS = `id quantity variant { id } product { id } originalUnitPriceSet { ${MONEY} } customAttributes { key value }`;
+const PRICE = `originalUnitPriceSet { ${MONEY} }`;
+export const LINE_ITEM_FIELDS = `id quantity variant { id } product { id } ${PRICE} customAttributes { key value }`;
 
 const connection = (name: string, fields: string, args = '') => `${name}${args} { edges { node { ${fields} } } }`;
 
@@ -52,8 +55,9 @@ export function changedPage(resource: 'products' | 'customers' | 'orders'): stri
       : resource === 'orders'
         ? orderSelection('(first: 250)')
         : CUSTOMER_FIELDS;
+  const page = `edges { node { ${selection} } } pageInfo { hasNextPage endCursor }`;
   return `query Changed($after: String, $query: String!) {
-  ${resource}(first: 50, after: $after, query: $query) { edges { node { ${selection} } } pageInfo { hasNextPage endCursor } }
+  ${resource}(first: 50, after: $after, query: $query) { ${page} }
 }`;
 }
 

@@ -4,6 +4,7 @@ import { attributeConditions, collectionCondition, productCondition, variantCond
 import { anythingCondition, countryCondition, urlCondition } from './conditions/request.js';
 import type { ConditionSpec, ValueKind } from './conditions/shared.js';
 import { dateCondition, dayOfWeekCondition, timeOfDayCondition } from './conditions/time.js';
+import { OUTPUTS, type OutputSpec } from './outputs.js';
 
 /** Every condition type, in the order the console offers them (docs/rules.md, the complete set). */
 export const CONDITIONS: readonly ConditionSpec[] = [
@@ -25,57 +26,6 @@ export const CONDITIONS: readonly ConditionSpec[] = [
 
 export const CONDITIONS_BY_TYPE = new Map(CONDITIONS.map((c) => [c.type, c]));
 
-export interface OutputSpec {
-  type: string;
-  label: string;
-  value: 'products' | 'collection' | 'tag_list' | 'endpoint' | 'none';
-  description: string;
-}
-
-/** Every output type (the RETURN part). */
-export const OUTPUTS: readonly OutputSpec[] = [
-  {
-    type: 'product',
-    label: 'These products',
-    value: 'products',
-    description: 'in the listed order; non-empty variant_ids keep only those variants',
-  },
-  {
-    type: 'collection',
-    label: 'Products of a collection',
-    value: 'collection',
-    description: 'in collection position order',
-  },
-  {
-    type: 'tag',
-    label: 'Products with all these tags',
-    value: 'tag_list',
-    description: 'best sellers of the last 90 days first, then by id',
-  },
-  {
-    type: 'matching_input_tags',
-    label: 'Products sharing a matched tag',
-    value: 'none',
-    description: 'products carrying a tag of the input products that a product_tag condition matched',
-  },
-  {
-    type: 'input_products',
-    label: 'The input products',
-    value: 'none',
-    description: 'the products named in the request',
-  },
-  {
-    type: 'endpoint',
-    label: 'Another list',
-    value: 'endpoint',
-    description:
-      'a list endpoint path with optional query, e.g. /products/trending_products?limit=3, resolved in-process',
-  },
-  { type: 'none', label: 'Nothing', value: 'none', description: 'returns no products (useful with exit-if-matched)' },
-];
-
-export const OUTPUTS_BY_TYPE = new Map(OUTPUTS.map((o) => [o.type, o]));
-
 /** The catalog as data, for `GET /admin/v1/rule-catalog`: the console renders its forms from it. */
 export function describeRuleCatalog(endpoints: readonly string[]) {
   return {
@@ -86,7 +36,12 @@ export function describeRuleCatalog(endpoints: readonly string[]) {
       ...(c.unit ? { unit: c.unit } : {}),
       operators: c.operators.map((o) => ({ code: o.code, label: o.label, value: o.value })),
     })),
-    outputs: OUTPUTS.map((o) => ({ ...o })),
+    outputs: OUTPUTS.map((o: OutputSpec) => ({
+      type: o.type,
+      label: o.label,
+      value: o.value,
+      description: o.description,
+    })),
     value_kinds: VALUE_KINDS,
     endpoints,
   };

@@ -1,18 +1,10 @@
 import { InvalidDocumentError } from '../errors.js';
 import { RulesetInput } from '../inputs/ruleset.js';
 import { collectErrors } from '../inputs/validate.js';
-import { CONDITIONS_BY_TYPE, OUTPUTS_BY_TYPE } from './catalog.js';
-import { splitList, type ConditionEvaluator, type Problem } from './conditions/shared.js';
+import { CONDITIONS_BY_TYPE } from './catalog.js';
+import type { ConditionEvaluator, Problem } from './conditions/shared.js';
+import { checkRefs, type CompiledOutput, OUTPUTS_BY_TYPE } from './outputs.js';
 import type { Condition, Output, ProductRef, Rule, RulesetDocument } from './types.js';
-
-export type CompiledOutput =
-  | { type: 'product'; refs: ProductRef[] }
-  | { type: 'collection'; collectionId: number }
-  | { type: 'tag'; tags: string[] }
-  | { type: 'matching_input_tags' }
-  | { type: 'input_products' }
-  | { type: 'none' }
-  | { type: 'endpoint'; path: string; query: Record<string, string> };
 
 export interface CompiledCondition {
   condition: Condition;
@@ -40,7 +32,10 @@ export interface ReferenceCheck {
   endpointProblem(path: string, query: Readonly<Record<string, string>>): string | null;
 }
 
-/** Every `endpoint` output runs a whole list in-process: a ruleset may hold at most this many (docs/rules.md, "Outputs"). */
+/**
+ * Every `endpoint` output runs a whole list in-process: a
+ * ruleset may hold at most this many (docs/rules.md, "Outputs").
+ */
 export const MAX_ENDPOINT_OUTPUTS = 20;
 
 /** Defaults filled, read-only fields dropped: the document as stored. */
@@ -111,10 +106,8 @@ export function compileRuleset(document: RulesetDocument, references?: Reference
 
 function invalid(problems: Problem[]): InvalidDocumentError {
   const first = problems[0]!;
-  return new InvalidDocumentError(
-    `Invalid ruleset: ${first.path}: ${first.message}${problems.length > 1 ? ` (and ${problems.length - 1} more problems)` : ''}.`,
-    problems,
-  );
+  const more = problems.length > 1 ? ` (and ${problems.length - 1} more problems)` : '';
+  return new InvalidDocumentError(`Invalid ruleset: ${first.path}: ${first.message}${more}.`, problems);
 }
 
 function compileCondition(
@@ -139,71 +132,12 @@ function compileOutput(
   problems: Problem[],
   references?: ReferenceCheck,
 ): CompiledOutput | null {
-  if (!OUTPUTS_BY_TYPE.has(output.type)) {
+  const spec = OUTPUTS_BY_TYPE.get(output.type);
+  if (!spec) {
     problems.push({ path: `${path}.type`, message: `unknown output type "${output.type}"` });
     return null;
   }
-  switch (output.type) {
-    case 'product':
-      if (!output.products?.length) {
-        problems.push({ path: `${path}.products`, message: 'needs at least one product' });
-        return null;
-      }
-      if (references) checkRefs(output.products, `${path}.products`, problems, references);
-      return { type: 'product', refs: output.products };
-    case 'collection':
-      if (output.collection_id === undefined) {
-        problems.push({ path: `${path}.collection_id`, message: 'is required' });
-        return null;
-      }
-      if (references && !references.hasCollection(output.collection_id)) {
-        problems.push({ path: `${path}.collection_id`, message: `unknown collection ${output.collection_id}` });
-      }
-      return { type: 'collection', collectionId: output.collection_id };
-    case 'tag': {
-      const tags = splitList(output.value).map((t) => t.toLowerCase());
-      if (tags.length === 0) {
-        problems.push({ path: `${path}.value`, message: 'needs a comma-separated list of tags' });
-        return null;
-      }
-      return { type: 'tag', tags };
-    }
-    case 'endpoint': {
-      const compiled = compileEndpoint(output.endpoint, `${path}.endpoint`, problems);
-      const problem = compiled?.type === 'endpoint' ? references?.endpointProblem(compiled.path, compiled.query) : null;
-      if (problem) problems.push({ path: `${path}.endpoint`, message: problem });
-      return compiled;
-    }
-    default:
-      return { type: output.type as 'none' | 'input_products' | 'matching_input_tags' };
-  }
-}
-
-/** `/products/trending_products?limit=3` (an `/api/v1` prefix is accepted and dropped). */
-function compileEndpoint(endpoint: string | undefined, path: string, problems: Problem[]): CompiledOutput | null {
-  const text = (endpoint ?? '').trim().replace(/^\/api\/v1(?=\/)/, '');
-  if (!/^\/[\w/-]+(\?.*)?$/.test(text)) {
-    problems.push({ path, message: 'needs a list endpoint path such as /products/trending_products?limit=3' });
-    return null;
-  }
-  const [pathname, search = ''] = text.split('?', 2) as [string, string?];
-  const query: Record<string, string> = {};
-  for (const [k, v] of new URLSearchParams(search)) query[k] = v;
-  return { type: 'endpoint', path: pathname.replace(/\/+$/, ''), query };
-}
-
-function checkRefs(refs: ProductRef[], path: string, problems: Problem[], references: ReferenceCheck): void {
-  refs.forEach((r, i) => {
-    if (!references.hasProduct(r.product_id)) {
-      problems.push({ path: `${path}[${i}].product_id`, message: `unknown product ${r.product_id}` });
-      return;
-    }
-    r.variant_ids.forEach((v, j) => {
-      if (!references.hasVariant(r.product_id, v))
-        problems.push({
-          path: `${path}[${i}].variant_ids[${j}]`,
-          message: `variant ${v} is not a variant of product ${r.product_id}`,
-        });
-    });
-  });
+  const compiled = spec.compile(output, path, problems, references);
+  // The declaration's type names its compiled form (outputs.ts derives CompiledOutput so).
+  return compiled && ({ type: spec.type, ...compiled } as CompiledOutput);
 }

@@ -1,4 +1,5 @@
-import type { CompiledOutput, CompiledRule, CompiledRuleset } from './compile.js';
+import type { CompiledRule, CompiledRuleset } from './compile.js';
+import type { CompiledOutput } from './outputs.js';
 import type { Rule, RuleRequest, RuleWorld } from './types.js';
 
 export interface ConditionTrace {

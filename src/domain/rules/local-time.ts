@@ -55,8 +55,10 @@ export function isCalendarDate(year: number, month: number, day: number): boolea
 }
 
 const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?)?(Z|[+-]\d{2}:?\d{2})?$/i;
-const RFC2822 =
-  /^(?:[A-Za-z]{3},\s*)?(\d{1,2})\s+([A-Za-z]{3})\s+(\d{4})\s+(\d{2}):(\d{2})(?::(\d{2}))?\s*([+-]\d{4}|UT|GMT|[A-Z]{1,5})?$/;
+const RFC2822 = new RegExp(
+  String.raw`^(?:[A-Za-z]{3},\s*)?(\d{1,2})\s+([A-Za-z]{3})\s+(\d{4})\s+` +
+    String.raw`(\d{2}):(\d{2})(?::(\d{2}))?\s*([+-]\d{4}|UT|GMT|[A-Z]{1,5})?$`,
+);
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
 
 /**

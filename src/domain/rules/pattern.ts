@@ -5,7 +5,10 @@ export interface Pattern {
   test(text: string): boolean;
 }
 
-/** Inputs longer than this are matched on their first this-many characters (a URL is capped at 2,048 before it gets here). */
+/**
+ * Inputs longer than this are matched on their first this-many
+ * characters (a URL is capped at 2,048 before it gets here).
+ */
 export const MAX_MATCHED_TEXT = 4096;
 
 const FLAGS: Readonly<Record<string, number>> = { i: RE2JS.CASE_INSENSITIVE, m: RE2JS.MULTILINE, s: RE2JS.DOTALL };

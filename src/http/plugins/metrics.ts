@@ -71,13 +71,13 @@ export function registerMetrics(app: FastifyInstance, services: Services): Regis
     'experiment visitors not recorded because the buffer was full (since start)',
     () => services.exposures.dropped,
   );
-  gauge('rebound_index_rebuilds', 'full read-model rebuilds (since start)', () => services.catalog.rebuilds);
+  gauge('rebound_index_rebuilds', 'full read-model rebuilds (since start)', () => services.catalogIndex.rebuilds);
   gauge(
     'rebound_index_last_rebuild_seconds',
     'duration of the last full read-model rebuild',
-    () => services.catalog.lastRebuildMs / 1000,
+    () => services.catalogIndex.lastRebuildMs / 1000,
   );
-  const residency = services.catalog.residency;
+  const residency = services.catalogIndex.residency;
   gauge('rebound_shop_loads', 'shops loaded into memory on demand (since start)', () => residency.loads);
   gauge(
     'rebound_shop_evictions',

@@ -29,6 +29,8 @@ export function ledgerProvider(store: BillingStore): BillingProvider {
 
     async reactivate(shopId, plan) {
       const stamp = billingTimestamp(plan.now);
+      const nextDate = (s: BillingSubscription) =>
+        nextIntervalDate(plan.today, s.order_interval_frequency, s.order_interval_unit);
       const subscriptions = plan.subscriptions.map(
         (s): BillingSubscription => ({
           ...s,
@@ -36,7 +38,7 @@ export function ledgerProvider(store: BillingStore): BillingProvider {
           cancelled_at: null,
           cancellation_reason: null,
           cancellation_reason_comments: null,
-          next_charge_scheduled_at: `${nextIntervalDate(plan.today, s.order_interval_frequency, s.order_interval_unit)}T00:00:00`,
+          next_charge_scheduled_at: `${nextDate(s)}T00:00:00`,
           updated_at: stamp,
         }),
       );

@@ -17,7 +17,10 @@ export function createOnetimeService(deps: {
   const clock = deps.clock ?? Date.now;
 
   return {
-    /** Creates (and with charge_now charges) a one-time purchase; a repeated key (the route has checked it) gets the first outcome. */
+    /**
+     * Creates (and with charge_now charges) a one-time purchase; a
+     * repeated key (the route has checked it) gets the first outcome.
+     */
     async create(
       shop: Shop,
       request: OnetimeRequest,

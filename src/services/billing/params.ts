@@ -1,4 +1,11 @@
-import { requireAddressOrCharge, type OnetimeQuery, type ReactivateQuery } from '../../domain/params/billing.js';
+import { InvalidInputError } from '../../domain/errors.js';
+import {
+  requireAddressOrCharge,
+  type OnetimeQuery,
+  type ReactivateQuery,
+  type SubscribeQuery,
+} from '../../domain/params/billing.js';
+import type { PurchaseRequest } from './purchase.js';
 
 // The billing endpoints' requests from their decoded parameters: request mappers live in `services/<area>/params.ts`.
 
@@ -43,6 +50,36 @@ export function onetimeRequestOf(values: OnetimeQuery): OnetimeRequest {
     quantity: values.quantity,
     date: values.next_charge_scheduled_at,
     chargeNow: values.charge_now,
+    widgetId: values.widget_id,
+  };
+}
+
+export interface SubscribeRequest extends PurchaseRequest {
+  quantity: number;
+  unit: 'day' | 'week' | 'month';
+  orderFrequency: number;
+  chargeFrequency: number;
+  widgetId: string | null;
+}
+
+/** The request of a new subscription, from its decoded parameters. */
+export function subscribeRequestOf(values: SubscribeQuery): SubscribeRequest {
+  requireAddressOrCharge(values);
+  if (values.order_interval_frequency === 0) {
+    throw new InvalidInputError(
+      'order_interval_frequency',
+      'Missing required parameter order_interval_frequency (a whole number from 1).',
+    );
+  }
+  return {
+    addressId: values.address_id,
+    chargeId: values.charge_id,
+    variantId: values.shop_variant_id,
+    date: values.next_charge_scheduled_at,
+    quantity: values.quantity,
+    unit: values.order_interval_unit,
+    orderFrequency: values.order_interval_frequency,
+    chargeFrequency: values.charge_interval_frequency || values.order_interval_frequency,
     widgetId: values.widget_id,
   };
 }

@@ -38,7 +38,8 @@ export function createBillingProviders(deps: {
     const token = secretKey && record.api_token ? openToken(record.api_token, secretKey, record.shop_id) : null;
     if (token === null)
       throw new BadGatewayError(
-        "The shop's billing provider token cannot be read with this server's REBOUND_SECRET_KEY; store the token again.",
+        "The shop's billing provider token cannot be read with this server's REBOUND_SECRET_KEY; " +
+          'store the token again.',
       );
     // The token travels with the base URL it was stored with, and to nothing else.
     const client = createRemoteClient(
@@ -130,11 +131,13 @@ export function createBillingProviders(deps: {
         if (record.type !== 'remote') continue;
         if (!secretKey)
           throw new ConfigError(
-            `Shop ${record.shop_id} uses a remote billing provider, but REBOUND_SECRET_KEY is not set: set it to the key its API token was stored with.`,
+            `Shop ${record.shop_id} uses a remote billing provider, but REBOUND_SECRET_KEY is not set: set it to ` +
+              `the key its API token was stored with.`,
           );
         if (!record.api_token || openToken(record.api_token, secretKey, record.shop_id) === null) {
           throw new ConfigError(
-            `REBOUND_SECRET_KEY does not open the billing provider token of shop ${record.shop_id}: use the key it was stored with, or store the token again.`,
+            `REBOUND_SECRET_KEY does not open the billing provider token of shop ${record.shop_id}: use the key it ` +
+              `was stored with, or store the token again.`,
           );
         }
       }

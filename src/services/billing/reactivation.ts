@@ -106,7 +106,8 @@ export function createReactivationService(deps: {
     campaign: { campaign: Campaign; tk: string } | null,
   ) {
     const cancelled = subs.filter((s) => s.status !== ACTIVE);
-    if (cancelled.length === 0) return { state: 'reactivated' as const, discount: null, updated: null }; // already active: nothing written or counted
+    // Already active: nothing written or counted.
+    if (cancelled.length === 0) return { state: 'reactivated' as const, discount: null, updated: null };
     if (
       campaign &&
       !(await store.claimCampaign(shop.id, campaign.campaign.id, customerId, campaign.campaign.max_claims_per_customer))

@@ -1,44 +1,16 @@
 import { widgetSource } from '../../domain/attribution/source.js';
-import { InvalidInputError } from '../../domain/errors.js';
-import { requireAddressOrCharge, type SubscribeQuery } from '../../domain/params/billing.js';
 import type { BillingSubscription } from '../../domain/billing/types.js';
 import type { Shop } from '../../domain/shop.js';
 import type { CatalogIndex } from '../../indexes/catalog-index.js';
 import { idempotencyOf } from './idempotency.js';
 import type { BillingProviders } from './providers.js';
-import { resolvePurchase, type PurchaseRequest } from './purchase.js';
+import type { SubscribeRequest } from './params.js';
+import { resolvePurchase } from './purchase.js';
 
-export interface SubscribeRequest extends PurchaseRequest {
-  quantity: number;
-  unit: 'day' | 'week' | 'month';
-  orderFrequency: number;
-  chargeFrequency: number;
-  widgetId: string | null;
-}
-
-/** The request of a new subscription, from its decoded parameters. */
-export function subscribeRequestOf(values: SubscribeQuery): SubscribeRequest {
-  requireAddressOrCharge(values);
-  if (values.order_interval_frequency === 0) {
-    throw new InvalidInputError(
-      'order_interval_frequency',
-      'Missing required parameter order_interval_frequency (a whole number from 1).',
-    );
-  }
-  return {
-    addressId: values.address_id,
-    chargeId: values.charge_id,
-    variantId: values.shop_variant_id,
-    date: values.next_charge_scheduled_at,
-    quantity: values.quantity,
-    unit: values.order_interval_unit,
-    orderFrequency: values.order_interval_frequency,
-    chargeFrequency: values.charge_interval_frequency || values.order_interval_frequency,
-    widgetId: values.widget_id,
-  };
-}
-
-/** New subscriptions on an address (docs/billing.md, "New subscriptions"), idempotent by Idempotency-Key as one-time purchases are. */
+/**
+ * New subscriptions on an address (docs/billing.md, "New subscriptions"),
+ * idempotent by Idempotency-Key as one-time purchases are.
+ */
 export function createSubscribeService(deps: {
   providers: Pick<BillingProviders, 'forShop'>;
   catalog: CatalogIndex;

@@ -4,7 +4,7 @@ import {
   chargeFromRemote,
   customerFromRemote,
   subscriptionFromRemote,
-} from '../../domain/billing/recharge.js';
+} from '../../domain/billing/remote.js';
 import type { LedgerKind } from '../../domain/billing/types.js';
 import {
   AppError,
@@ -44,7 +44,10 @@ export interface BillingWebhookHeaders {
 
 type Mapped = { kind: LedgerKind; docs: LedgerDoc[]; webhookId: string };
 
-/** Maps a 2021-11 object (the body's `field`) to the ledger's document; a shape that does not map is a 422 (the provider does not retry those). */
+/**
+ * Maps a 2021-11 object (the body's `field`) to the ledger's document; a shape that does not map is a 422 (the provider
+ * does not retry those).
+ */
 function fromRemote(kind: LedgerKind, object: unknown, field: string): LedgerDoc {
   if (!object || typeof object !== 'object')
     throw new InvalidDocumentError(`The webhook body has no ${field} object.`, [{ path: field, message: 'missing' }]);
@@ -97,7 +100,8 @@ export function createBillingWebhooks(deps: {
     if (!kind)
       throw new InvalidInputError(
         'X-Billing-Topic',
-        `Unknown webhook topic "${(headers.topic ?? '').slice(0, 60)}": expected subscription/*, customer/*, address/* or charge/*.`,
+        `Unknown webhook topic "${(headers.topic ?? '').slice(0, 60)}": expected subscription/*, customer/*, ` +
+          `address/* or charge/*.`,
       );
     if (!headers.webhookId || headers.webhookId.length > 200)
       throw new InvalidInputError(
@@ -180,7 +184,8 @@ export function createBillingWebhooks(deps: {
         mapped = platform(shop.billing_webhook_secret, headers, raw);
       else
         throw new UnauthorizedError(
-          'The webhook carries no signature (X-Billing-Hmac-Sha256, X-Recharge-Webhook-Signature or X-Recharge-Hmac-Sha256).',
+          'The webhook carries no signature (X-Billing-Hmac-Sha256, X-Recharge-Webhook-Signature or ' +
+            'X-Recharge-Hmac-Sha256).',
           'webhook_signature',
         );
       if (!mapped) return 'ignored';

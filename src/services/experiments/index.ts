@@ -54,7 +54,8 @@ export function createExperimentsService(deps: {
       const clash = clashingArm(experiments, input.ruleset_id, input.arms);
       if (clash)
         throw new ConflictError(
-          `Arm "${clash.arm}" would send the same source as an arm of running experiment ${clash.experiment.id}; name it differently.`,
+          `Arm "${clash.arm}" would send the same source as an arm of running experiment ${clash.experiment.id}; ` +
+            `name it differently.`,
         );
       const created = await store.createExperiment(shopId, {
         name: input.name,
@@ -73,7 +74,10 @@ export function createExperimentsService(deps: {
 
     get: find,
 
-    /** Stops a running experiment; its winner's ruleset then serves the ruleset's requests. Repeating the same stop is harmless. */
+    /**
+     * Stops a running experiment; its winner's ruleset then serves
+     * the ruleset's requests. Repeating the same stop is harmless.
+     */
     async stop(shopId: number, id: number, body: unknown): Promise<Experiment> {
       const { winner } = validateDocument(StopExperimentInput, body ?? {}, 'stop');
       const experiment = await find(shopId, id);

@@ -1,6 +1,8 @@
 import type { UpstreamClient } from '../upstream/client.js';
 
-/** Why a platform call failed, in words safe to show: a status or the platform's documented error code, never its body. */
+/**
+ * Why a platform call failed, in words safe to show: a status or the platform's documented error code, never its body.
+ */
 export class PlatformError extends Error {
   constructor(
     message: string,

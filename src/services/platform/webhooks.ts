@@ -93,7 +93,10 @@ export function createPlatformTopics(deps: {
     return null;
   }
 
-  /** A refund: the order is read again from the platform with all its refunds, so attribution takes the refunded lines back. */
+  /**
+   * A refund: the order is read again from the platform with all
+   * its refunds, so attribution takes the refunded lines back.
+   */
   async function refund(shopId: number, orderId: number): Promise<string> {
     if (!Number.isSafeInteger(orderId) || orderId <= 0) return 'error: payload has no order_id';
     const gql = await clientOf(shopId);

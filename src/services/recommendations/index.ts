@@ -119,7 +119,8 @@ export function createRecommendationsService(deps: {
         return run(catalog, asked, asked.compiled, request, { arm: routing?.arm?.name ?? null });
       if (routing.servedId === null)
         return run(catalog, asked, asked.compiled, request, { arm: routing.arm?.name ?? null, empty: true });
-      // Routing checked the served ruleset against this same generation; a newer one that lost it answers as the asked ruleset.
+      // Routing checked the served ruleset against this same generation;
+      // a newer one that lost it answers as the asked ruleset.
       const served = catalog.rulesets.get(routing.servedId);
       if (!served?.ruleset.enabled) return run(catalog, asked, asked.compiled, request);
       return run(catalog, served, served.compiled, request, { arm: routing.arm?.name ?? null });

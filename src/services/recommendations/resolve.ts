@@ -1,5 +1,5 @@
 import { InvalidInputError } from '../../domain/errors.js';
-import type { CompiledOutput } from '../../domain/rules/compile.js';
+import type { CompiledOutput } from '../../domain/rules/outputs.js';
 import type { MatchedOutput } from '../../domain/rules/evaluate.js';
 import type { IndexedProduct, ShopCatalog } from '../../indexes/shop-catalog.js';
 import { bestSellingFirst } from '../../indexes/sales.js';
@@ -34,6 +34,7 @@ export async function resolveOutputs(
   return out;
 }
 
+/** One case per output declared in domain/rules/outputs.ts: a new output does not build until it has its case here. */
 async function resolveOne(
   output: CompiledOutput,
   ruleIndex: number,

@@ -55,7 +55,8 @@ function expandIpv6(address: string): number[] | null {
   const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
   if (dotted) {
     const parts = dotted[1]!.split('.').map(Number);
-    text = `${text.slice(0, dotted.index)}${((parts[0]! << 8) | parts[1]!).toString(16)}:${((parts[2]! << 8) | parts[3]!).toString(16)}`;
+    const [high, low] = [(parts[0]! << 8) | parts[1]!, (parts[2]! << 8) | parts[3]!];
+    text = `${text.slice(0, dotted.index)}${high.toString(16)}:${low.toString(16)}`;
   }
   const [head, tail] = text.split('::') as [string, string | undefined];
   const left = head ? head.split(':') : [];

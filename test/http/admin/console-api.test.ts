@@ -109,8 +109,8 @@ describe.each(backends())('console admin API on $name', (backend) => {
     });
     expect(viewed.statusCode).toBe(200);
     // Views reach the read model once a minute; load them now.
-    await t.services.catalog.reload(shop.id);
-    await t.services.catalog.reload(other.id);
+    await t.services.catalogIndex.reload(shop.id);
+    await t.services.catalogIndex.reload(other.id);
   });
   afterAll(() => t.close().then(() => backend.cleanup()));
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONDITIONS, OUTPUTS } from '../../../src/domain/rules/catalog.js';
+import { CONDITIONS } from '../../../src/domain/rules/catalog.js';
+import { OUTPUTS } from '../../../src/domain/rules/outputs.js';
 import { backends } from '../../helpers/backends.js';
 import { startApp, type TestApp } from '../../helpers/app.js';
 import { productInput } from '../../helpers/fixtures.js';

@@ -127,7 +127,7 @@ describe.each(backends())('GET /api/v1/custom/id/{ruleset_id} on $name', (backen
     expect((await t.admin('POST', '/admin/v1/shops/camp/rulesets', tags)).statusCode).toBe(422);
     const shopId = (await t.admin('GET', '/admin/v1/shops/camp')).json().shop.id;
     made.tags = (await t.services.store.createRuleset(shopId, tags)).id;
-    await t.services.catalog.reload(shopId);
+    await t.services.catalogIndex.reload(shopId);
     await create('keeps inputs', {
       name: 'keeps inputs',
       filter_input_products: false,

@@ -185,7 +185,7 @@ describe.each(backends())('list endpoints on $name', (backend) => {
         url: `/api/v1/analytics/event?key=${key}&subject=user&verb=viewed&noun=product&shop_product_handle=product-2&uuid=${U}`,
       });
     }
-    await t.services.catalog.reload(shopId);
+    await t.services.catalogIndex.reload(shopId);
     const smart = await ids('collections', 'shop_collection_ids=10&smart_sort=yes');
     expect(smart.indexOf(2)).toBe(smart.length - 1);
     expect(await error('collections', 'shop_collection_ids=10&smart_sort=best')).toContain('smart_sort');

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { subscriptionFromRemote } from '../../../src/domain/billing/recharge.js';
+import { subscriptionFromRemote } from '../../../src/domain/billing/remote.js';
 import type { BillingAddress, BillingSubscription } from '../../../src/domain/billing/types.js';
 import { startApp, type TestApp } from '../../helpers/app.js';
 import { backends, type Backend } from '../../helpers/backends.js';

@@ -76,7 +76,10 @@ export function idsOf(value: string | undefined, path: string, problems: Problem
   return parts.map(Number);
 }
 
-/** `/pattern/flags` or a plain pattern, compiled for linear-time matching; a pattern RE2 cannot take is a problem at its path. */
+/**
+ * `/pattern/flags` or a plain pattern, compiled for linear-time
+ * matching; a pattern RE2 cannot take is a problem at its path.
+ */
 export function regexOf(value: string | undefined, path: string, problems: Problem[]): Pattern | null {
   const text = value ?? '';
   if (text === '' || text.length > 500) {
@@ -88,7 +91,9 @@ export function regexOf(value: string | undefined, path: string, problems: Probl
   } catch (error) {
     problems.push({
       path,
-      message: `is not a valid regular expression here (${(error as Error).message}); patterns run in linear time, so backreferences and lookaround are not supported`,
+      message:
+        `is not a valid regular expression here (${(error as Error).message}); ` +
+        'patterns run in linear time, so backreferences and lookaround are not supported',
     });
     return null;
   }
@@ -103,12 +108,13 @@ export function operatorOf(
 ): OperatorSpec | null {
   const op = spec.operators.find((o) => o.code === condition.operator);
   if (!op) {
+    const codes = spec.operators.map((o) => o.code).join(', ');
     problems.push({
       path: `${path}.operator`,
       message:
         condition.operator === undefined
-          ? `is required for ${spec.type} (one of ${spec.operators.map((o) => o.code).join(', ')})`
-          : `"${condition.operator}" is not allowed for ${spec.type} (one of ${spec.operators.map((o) => o.code).join(', ')})`,
+          ? `is required for ${spec.type} (one of ${codes})`
+          : `"${condition.operator}" is not allowed for ${spec.type} (one of ${codes})`,
     });
     return null;
   }

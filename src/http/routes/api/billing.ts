@@ -7,9 +7,9 @@ import {
   subscribeParams,
 } from '../../../domain/params/billing.js';
 import type { OnetimeService } from '../../../services/billing/onetime.js';
-import { onetimeRequestOf, reactivateParamsOf } from '../../../services/billing/params.js';
+import { onetimeRequestOf, reactivateParamsOf, subscribeRequestOf } from '../../../services/billing/params.js';
 import type { ReactivationService } from '../../../services/billing/reactivation.js';
-import { subscribeRequestOf, type SubscribeService } from '../../../services/billing/subscribe.js';
+import type { SubscribeService } from '../../../services/billing/subscribe.js';
 import type { ParamsTypeProvider } from '../../plugins/params.js';
 import { catalogOf } from '../../plugins/request-shop.js';
 import { prettify } from '../../render/products.js';

@@ -6,7 +6,7 @@ import { paramsKey } from '../../../domain/params/read.js';
 import { positiveId } from '../../../domain/params/kinds.js';
 import type { ShopSettings } from '../../../domain/shop.js';
 import type { ExperimentsService } from '../../../services/experiments/index.js';
-import type { ProductsService } from '../../../services/products.js';
+import type { ListsService } from '../../../services/lists/index.js';
 import type { RecommendationsService } from '../../../services/recommendations/index.js';
 import { customRequestOf } from '../../../services/recommendations/params.js';
 import { serveAnswer } from '../../plugins/answers.js';
@@ -20,7 +20,7 @@ const RulesetPath = params({ ruleset_id: positiveId('the ruleset id', { required
 
 export interface CustomRouteDeps {
   recommendations: RecommendationsService;
-  products: ProductsService;
+  lists: ListsService;
   experiments: ExperimentsService;
   cache: SharedAnswers;
   /** The shop's settings (its cart_subtotal_unit), at hand once the shop is resident. */
@@ -51,7 +51,7 @@ function answerCustom(deps: CustomRouteDeps) {
         : `/custom/id/${id}/via/${routing.servedId}`;
     const scope = {
       shopId,
-      version: deps.products.version(catalog),
+      version: deps.lists.version(catalog),
       path,
       params: paramsKey(customParams, query),
       bust: query.bust_cache,

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { SharedAnswers } from '../../../cache/shared-answers.js';
 import { paramsKey } from '../../../domain/params/read.js';
 import { LIST_SOURCES } from '../../../services/lists/sources/index.js';
-import type { ProductsService } from '../../../services/products.js';
+import type { ListsService } from '../../../services/lists/index.js';
 import { serveAnswer } from '../../plugins/answers.js';
 import type { ParamsTypeProvider } from '../../plugins/params.js';
 import { catalogOf } from '../../plugins/request-shop.js';
@@ -26,7 +26,7 @@ const WithMetadata = Type.Object({
 });
 
 /** Every list endpoint (docs/lists.md), each from its declared source, with cached answers. */
-export function listRoutes(app: FastifyInstance, deps: { products: ProductsService; cache: SharedAnswers }): void {
+export function listRoutes(app: FastifyInstance, deps: { lists: ListsService; cache: SharedAnswers }): void {
   const api = app.withTypeProvider<ParamsTypeProvider>();
   for (const source of LIST_SOURCES.values()) {
     api.get(
@@ -46,7 +46,7 @@ export function listRoutes(app: FastifyInstance, deps: { products: ProductsServi
         const params = request.query;
         const scope = {
           shopId: catalog.shop.id,
-          version: deps.products.version(catalog),
+          version: deps.lists.version(catalog),
           path: source.path,
           params: paramsKey(source.schema, params),
           bust: params.bust_cache,
@@ -54,7 +54,7 @@ export function listRoutes(app: FastifyInstance, deps: { products: ProductsServi
           cacheable: source.cacheable(params),
         };
         return serveAnswer(deps.cache, request, reply, scope, async () =>
-          renderList(await deps.products.list(catalog, source, params), params),
+          renderList(await deps.lists.list(catalog, source, params), params),
         );
       },
     );

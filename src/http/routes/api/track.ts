@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { trackParams } from '../../../domain/params/track.js';
+import { readTrackBody, trackBody, trackParams } from '../../../domain/params/track.js';
 import type { TrackingService } from '../../../services/tracking.js';
-import type { ParamsTypeProvider } from '../../plugins/params.js';
+import { bodyValidatedByService, type ParamsTypeProvider } from '../../plugins/params.js';
 import { Errors } from '../../schemas/errors.js';
 
 /** `POST /api/v1/analytics/track`: impressions, clicks and add-to-carts, answered once stored (docs/attribution.md, "Tracking"). */
@@ -11,6 +11,8 @@ export function trackRoutes(app: FastifyInstance, tracking: TrackingService): vo
     '/analytics/track',
     {
       config: { auth: 'public', paramsInBody: true },
+      // The body is read in the handler, after the key, rate-limit and signature hooks, as the query string's event is.
+      ...bodyValidatedByService,
       schema: {
         summary: 'Track impressions, clicks and add-to-carts of recommended products; answered only once stored',
         description:
@@ -18,6 +20,7 @@ export function trackRoutes(app: FastifyInstance, tracking: TrackingService): vo
           '(also as text/plain, what navigator.sendBeacon sends). Form-encoded and multipart fields are read under the query string.',
         tags: ['events'],
         querystring: trackParams,
+        body: trackBody,
         response: {
           200: Type.Object({ data: Type.Literal('Received'), accepted: Type.Integer({ minimum: 1 }) }),
           ...Errors,
@@ -26,7 +29,9 @@ export function trackRoutes(app: FastifyInstance, tracking: TrackingService): vo
     },
     async (request, reply) => {
       const caller = { shopId: request.apiKey!.shopId, publicKey: request.apiKey!.kind === 'public' };
-      const events = tracking.eventsOf(caller, request.query, request.body, Date.now());
+      const eventOf = tracking.eventOf(caller, Date.now());
+      // The body's events when it has them, else the query string's one event.
+      const events = readTrackBody(request.body, eventOf) ?? [eventOf(request.query)];
       const accepted = await tracking.track(request.apiKey!.shopId, events);
       return reply.send({ data: 'Received', accepted });
     },

@@ -5,7 +5,7 @@ import { answerKey } from '../../../cache/response-cache.js';
 import { keyParam } from '../../../domain/params/common.js';
 import { params } from '../../../domain/params/param.js';
 import { positiveId } from '../../../domain/params/kinds.js';
-import type { ProductsService } from '../../../services/products.js';
+import type { ListsService } from '../../../services/lists/index.js';
 import type { WidgetsService } from '../../../services/widgets.js';
 import type { ParamsTypeProvider } from '../../plugins/params.js';
 import { catalogOf } from '../../plugins/request-shop.js';
@@ -27,7 +27,7 @@ function matches(header: string | undefined, etag: string): boolean {
  */
 export function widgetConfigRoute(
   app: FastifyInstance,
-  deps: { widgets: WidgetsService; products: ProductsService; cache: SharedAnswers },
+  deps: { widgets: WidgetsService; lists: ListsService; cache: SharedAnswers },
 ): void {
   app.withTypeProvider<ParamsTypeProvider>().get(
     '/widgets/:id',
@@ -44,7 +44,7 @@ export function widgetConfigRoute(
     async (request, reply) => {
       const shopId = request.apiKey!.shopId;
       const id = request.params.id;
-      const key = answerKey(shopId, deps.products.version(catalogOf(request)), `/widgets/${id}`);
+      const key = answerKey(shopId, deps.lists.version(catalogOf(request)), `/widgets/${id}`);
       let body = deps.cache.enabled ? (await deps.cache.get(key))?.body : undefined;
       if (!body) {
         body = Buffer.from(JSON.stringify({ widget: await deps.widgets.storefront(shopId, id) }));

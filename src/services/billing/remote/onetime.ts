@@ -8,7 +8,7 @@ import {
   orderFromRemoteCharge,
   type RemoteCharge,
   type RemoteOnetime,
-} from '../../../domain/billing/recharge.js';
+} from '../../../domain/billing/remote.js';
 import { BadGatewayError } from '../../../domain/errors.js';
 import { decodeOnetimeOutcome, type BillingProvider, type OnetimeOutcome, type OnetimePlan } from '../provider.js';
 import { ProviderUnavailable } from './client.js';
@@ -101,10 +101,13 @@ export function createRemoteOnetimes(
       };
     const reason = processed.error || processed.error_type || `the charge ended ${status ?? 'without a status'}`;
     const cancelled = await cancel(onetime.id);
+    const left = cancelled
+      ? 'The one-time purchase was cancelled.'
+      : `The one-time purchase could not be cancelled and stays on charge ${holding.id}.`;
     return {
       kind: 'payment_failed',
       charge: { ...chargeFromRemote(processed), status: 'ERROR' },
-      message: `The charge failed: ${reason}. ${cancelled ? 'The one-time purchase was cancelled.' : `The one-time purchase could not be cancelled and stays on charge ${holding.id}.`}`,
+      message: `The charge failed: ${reason}. ${left}`,
     };
   }
 

@@ -7,7 +7,7 @@ import {
   type RemoteCharge,
   type RemoteCustomer,
   type RemoteSubscription,
-} from '../../../domain/billing/recharge.js';
+} from '../../../domain/billing/remote.js';
 import type { BillingSubscription } from '../../../domain/billing/types.js';
 import { AppError } from '../../../domain/errors.js';
 import type { IdempotencyStore } from '../../../store/kysely/idempotency.js';
@@ -31,7 +31,7 @@ export interface RemoteProviderDeps {
 
 /**
  * A shop's remote billing provider, spoken to in its documented REST API (version 2021-11) and
- * mapped to the public API's shapes by `domain/billing/recharge.ts`. Reads go through a 30-second cache.
+ * mapped to the public API's shapes by `domain/billing/remote.ts`. Reads go through a 30-second cache.
  */
 export function remoteProvider(deps: RemoteProviderDeps): BillingProvider {
   const { client, cache } = deps;

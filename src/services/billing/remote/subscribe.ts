@@ -1,6 +1,6 @@
 import { sourceProperty } from '../../../domain/attribution/source.js';
 import { randomUUID } from 'node:crypto';
-import { subscriptionFromRemote, type RemoteSubscription } from '../../../domain/billing/recharge.js';
+import { subscriptionFromRemote, type RemoteSubscription } from '../../../domain/billing/remote.js';
 import type { BillingSubscription } from '../../../domain/billing/types.js';
 import type { BillingProvider, SubscriptionPlan } from '../provider.js';
 import { REQUEST_PROPERTY } from './onetime.js';

@@ -28,11 +28,13 @@ function profile(p: IndexedProduct): ContentProfile {
 export const similarSource = defineList({
   path: '/products/similar_products',
   summary:
-    "Products most like the input products (type, vendor, tags, title words and price band, precomputed with the shop's model), then best sellers",
+    'Products most like the input products (type, vendor, tags, title words and price band, precomputed with the ' +
+    "shop's model), then best sellers",
   params: { shop_product_ids: idList('the input products (required)') },
   async candidates(context) {
     const inputs = requireInputs(context);
-    // A lookup and a merge: every product's neighbours were scored off the request path, before the first model if need be.
+    // A lookup and a merge: every product's neighbours were scored
+    // off the request path, before the first model if need be.
     const content = await context.content();
     const skip = new Set(inputs);
     return (function* () {
@@ -97,7 +99,8 @@ export const searchSource = defineList({
     const { catalog } = context;
     const exact = /^\d{1,16}$/.test(text) ? catalog.products.get(Number(text)) : undefined;
     // Personalization reorders the best matches only: a short prefix can match most of a large catalog.
-    // A term's matches are found once per catalog generation: a ruleset's endpoint outputs repeat the same searches on every request.
+    // A term's matches are found once per catalog generation: a ruleset's endpoint outputs repeat the same searches on
+    // every request.
     const results = await catalog.memoForRequest(`search:${text}`, async () =>
       (await searchIndex(catalog))
         .search(text)

@@ -30,7 +30,8 @@ export const staticSource = defineList({
 export const trendingSource = defineList({
   path: '/products/trending_products',
   summary:
-    "Trending products: the shop's orders over its window, each decayed by its age (30 days, half-life 14 days by default)",
+    "Trending products: the shop's orders over its window, each decayed by its age " +
+    '(30 days, half-life 14 days by default)',
   params: excluded,
   candidates: (context) => eachById(context.catalog, context.catalog.sales.trending, new Set(context.productIds ?? [])),
 });
@@ -70,7 +71,8 @@ const SORTS = ['yes', 'no', 'top_sellers'] as const;
 export const collectionsSource = defineList({
   path: '/products/collections',
   summary:
-    'Products of collections, by position, by estimated conversion (smart_sort=yes) or by sales (smart_sort=top_sellers)',
+    'Products of collections, by position, by estimated conversion (smart_sort=yes) ' +
+    'or by sales (smart_sort=top_sellers)',
   params: {
     shop_collection_ids: idList('the collections (required)', { required: true }),
     ...excluded,

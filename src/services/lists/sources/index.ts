@@ -53,7 +53,10 @@ function* eachCandidate(products: Iterable<IndexedProduct>) {
   for (const product of products) yield { product };
 }
 
-/** What a caller hands on to a ruleset's `endpoint` output: input products and variants, customer, session, country, limit. */
+/**
+ * What a caller hands on to a ruleset's `endpoint` output: input
+ * products and variants, customer, session, country, limit.
+ */
 export interface CallerContext {
   shop_product_ids: readonly number[] | null;
   shop_variant_ids: readonly number[] | null;

@@ -32,13 +32,15 @@ function* thenTopSellers(
 export const recommendedSource = defineList({
   path: '/products/recommended',
   summary:
-    "Bought together with the input products (the shop's model: weighted co-occurrence by default, or SAR count, Jaccard or lift), then best sellers so the list is never empty",
+    "Bought together with the input products (the shop's model: weighted co-occurrence by default, or SAR count, " +
+    'Jaccard or lift), then best sellers so the list is never empty',
   params: inputs,
   candidates(context) {
     const seeds = inputsOf(context);
     const model = context.model()?.model;
     if (seeds.length === 0) return thenTopSellers(context, [], new Set());
-    // Until the shop's first model is in (seconds after an import), raw co-occurrence from the read model: never weaker (§19).
+    // Until the shop's first model is in (seconds after an import),
+    // raw co-occurrence from the read model: never weaker (§19).
     const ranked = model ? recommendedFor(model, seeds) : context.catalog.sales.coPurchases.top(seeds);
     // Read lazily: the answer usually fills from the first few ids.
     return thenTopSellers(context, ranked, new Set(seeds));
@@ -48,7 +50,8 @@ export const recommendedSource = defineList({
 export const forYouSource = defineList({
   path: '/products/for_you',
   summary:
-    "Personal picks: the customer's own purchases (frequency and recency) blended with their bought-together and content neighbours and recent popularity (session views vote for their neighbours), then best sellers",
+    "Personal picks: the customer's own purchases (frequency and recency) blended with their bought-together and " +
+    'content neighbours and recent popularity (session views vote for their neighbours), then best sellers',
   params: {
     shop_customer_id: positiveId('the storefront customer (this or uuid is required)'),
     uuid: sessionId('the session: its recent views count as affinity'),
@@ -100,7 +103,8 @@ export const viewedTogetherSource = defineList({
 export const viewedRelatedSource = defineList({
   path: '/products/viewed-related',
   summary:
-    "Complementary to what the visitor viewed: viewed_together, whose inputs are shop_product_ids or else the session's (or customer's) viewed products",
+    'Complementary to what the visitor viewed: viewed_together, whose inputs are shop_product_ids or else the ' +
+    "session's (or customer's) viewed products",
   params: {
     ...inputs,
     uuid: sessionId('the session whose views are the inputs when no ids are given'),

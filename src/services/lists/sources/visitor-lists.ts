@@ -11,7 +11,10 @@ const identity = {
   shop_customer_id: positiveId('customer whose views to return (this or uuid)'),
 };
 
-/** Products the visitor viewed, most recent first, each once; handles are resolved now, so late catalog syncs still count. */
+/**
+ * Products the visitor viewed, most recent first, each once;
+ * handles are resolved now, so late catalog syncs still count.
+ */
 async function viewedProducts(context: ListContext): Promise<IndexedProduct[]> {
   if (context.uuid === null && context.customerId === null) throw new MissingInputError('uuid', MISSING_IDENTITY);
   const handles = await context.viewedHandles();

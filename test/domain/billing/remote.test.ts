@@ -9,7 +9,7 @@ import {
   orderFromRemoteCharge,
   remoteTimestamp,
   subscriptionFromRemote,
-} from '../../../src/domain/billing/recharge.js';
+} from '../../../src/domain/billing/remote.js';
 import { BadGatewayError } from '../../../src/domain/errors.js';
 
 // Payloads shaped as the provider documents its 2021-11 objects (ids and values made up).

@@ -120,7 +120,10 @@ export interface RemoteOnetime {
   properties?: { name: string; value: string }[] | null;
 }
 
-/** `2021-11-17T10:12:33+00:00`, `…Z`, `2021-11-17T10:12:33` or `2021-11-17` → `YYYY-MM-DDTHH:MM:SS` in UTC (the public API's form). */
+/**
+ * `2021-11-17T10:12:33+00:00`, `…Z`, `2021-11-17T10:12:33` or
+ * `2021-11-17` → `YYYY-MM-DDTHH:MM:SS` in UTC (the public API's form).
+ */
 export function remoteTimestamp(value: Text): string | null {
   if (!value) return null;
   const text = value.trim();

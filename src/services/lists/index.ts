@@ -1,13 +1,16 @@
-import type { CatalogIndex } from '../indexes/catalog-index.js';
-import type { ModelIndex } from '../indexes/model-index.js';
-import type { ShopCatalog } from '../indexes/shop-catalog.js';
-import type { ViewedIndex } from '../indexes/viewed-index.js';
-import { runListSource, type ListAnswer, type ListParams, type ListSource } from './lists/sources/index.js';
+import type { CatalogIndex } from '../../indexes/catalog-index.js';
+import type { ModelIndex } from '../../indexes/model-index.js';
+import type { ShopCatalog } from '../../indexes/shop-catalog.js';
+import type { ViewedIndex } from '../../indexes/viewed-index.js';
+import { runListSource, type ListAnswer, type ListParams, type ListSource } from './sources/index.js';
 
 /** The list family over HTTP (docs/lists.md): one source, the shared filters, `{"data": […]}`. */
-export function createProductsService(deps: { catalog: CatalogIndex; viewed: ViewedIndex; models: ModelIndex }) {
+export function createListsService(deps: { catalog: CatalogIndex; viewed: ViewedIndex; models: ModelIndex }) {
   return {
-    /** The read-model version of the request's catalog generation and the model's stamp: part of every cached answer's key. */
+    /**
+     * The read-model version of the request's catalog generation
+     * and the model's stamp: part of every cached answer's key.
+     */
     version(catalog: ShopCatalog): string {
       return `${catalog.version}.${deps.models.stamp(catalog.shop.id) ?? '-'}`;
     },
@@ -29,4 +32,4 @@ export function createProductsService(deps: { catalog: CatalogIndex; viewed: Vie
   };
 }
 
-export type ProductsService = ReturnType<typeof createProductsService>;
+export type ListsService = ReturnType<typeof createListsService>;
