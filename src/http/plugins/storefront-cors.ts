@@ -14,11 +14,6 @@ declare module 'fastify' {
  */
 const STOREFRONT_PATHS = /^\/api\/v[12]\/(products|custom|analytics)\//;
 
-/** Whether a request path (query string ignored) may be called cross-origin. */
-export function isStorefrontPath(url: string): boolean {
-  return STOREFRONT_PATHS.test(url);
-}
-
 /** The preflight answer's headers: any origin, the methods and headers storefront code uses, cached a day. */
 const PREFLIGHT = {
   'access-control-allow-methods': 'GET, POST, OPTIONS',
