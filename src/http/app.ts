@@ -230,8 +230,9 @@ export async function buildApp(services: Services, config: Config, options: AppO
     },
   );
 
-  // The lane decides client addresses as Fastify does only when no proxy names them: behind one, the routes answer.
-  if (config.trustProxy === false) {
+  // The lane decides client addresses as Fastify does only when no proxy names them, and limits only when this
+  // node counts them: behind a proxy, or with Redis counting, the routes answer.
+  if (config.trustProxy === false && services.limiter.decidesLocally) {
     lane.attach({
       keys: services.keys,
       catalog: services.catalog,
