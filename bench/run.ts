@@ -1,9 +1,11 @@
 /**
  * `npm run bench`: start-up, import, memory and throughput of the built server, each next to
- * a bare node:http server sending the same bytes, measured in the same run on this machine.
+ * a bare node:http server sending the same bytes under the same header lines, measured in the
+ * same run on this machine.
  * The last line printed is one JSON object with every figure.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { get } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateDemoShop } from '../demo/generate.js';
@@ -99,16 +101,20 @@ async function main() {
   };
   const results: Record<string, LoadResult> = {};
   /**
-   * Measures an endpoint against a bare node:http server sending its exact bytes. The machine is
+   * Measures an endpoint against a bare node:http server sending its exact bytes and header lines. The machine is
    * noisy, so the two alternate in short rounds and each figure is the mean over the rounds.
    */
   const measure = async (name: string, url: string) => {
-    const probe = await fetch(url);
-    if (!probe.ok) throw new Error(`${url}: ${probe.status} ${await probe.text()}`);
-    const body = Buffer.from(await probe.arrayBuffer());
+    // As autocannon asks (no Accept-Encoding), twice: a cached scenario is measured on its hits.
+    await rawGet(url);
+    const probe = await rawGet(url);
+    if (probe.status !== 200) throw new Error(`${url}: ${probe.status} ${probe.body}`);
+    const { body } = probe;
     const file = join(work, `${name}.json`);
     writeFileSync(file, body);
-    const ceiling = await startProcess(['bench/lib/ceiling-server.mjs', file], {}, 0, '/');
+    writeFileSync(`${file}.headers`, JSON.stringify(probe.headers));
+    const ceiling = await startProcess(['bench/lib/ceiling-server.mjs', file, `${file}.headers`], {}, 0, '/');
+    sameAnswer(name, probe, await rawGet(`${ceiling.url}/`));
     const target: LoadResult[] = [];
     const bare: LoadResult[] = [];
     for (let round = 0; round < ROUNDS; round++) {
@@ -179,7 +185,7 @@ async function main() {
   row('RSS after that start (MB)', String(server.rssMb()));
 
   console.log(
-    `\n${SECONDS} s per side in ${ROUNDS} alternating rounds, 10 connections; each ceiling is a bare node:http server sending that answer's bytes from a Buffer`,
+    `\n${SECONDS} s per side in ${ROUNDS} alternating rounds, 10 connections; each ceiling is a bare node:http server sending that answer's bytes and header lines`,
   );
   const base = `${server.url}/api/v1`;
   const customUrl = `${base}/custom/id/${ruleset.ruleset.id}?key=${publicKey}&shop_product_ids=${ids[0]}&cart_subtotal=80.00&cart_item_count=2&limit=10`;
@@ -323,6 +329,42 @@ async function warmWorkers(base: string, path: string): Promise<void> {
       await new Promise((r) => setTimeout(r, 250));
     } else built++;
   }
+}
+
+interface RawAnswer {
+  status: number;
+  /** Header lines as sent, in order. */
+  headers: [string, string][];
+  body: Buffer;
+}
+
+/** One GET as the load generator sends it (no Accept-Encoding), with the header lines as they came. */
+function rawGet(url: string): Promise<RawAnswer> {
+  return new Promise((resolve, reject) => {
+    get(url, { agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => {
+        const pairs: [string, string][] = [];
+        for (let i = 0; i < res.rawHeaders.length; i += 2) pairs.push([res.rawHeaders[i]!, res.rawHeaders[i + 1]!]);
+        resolve({ status: res.statusCode ?? 0, headers: pairs, body: Buffer.concat(chunks) });
+      });
+    }).on('error', reject);
+  });
+}
+
+/**
+ * The ceiling must send what the server sends, header lines included, or the ratio compares
+ * different work. Date changes every second, the remaining count every request, the connection
+ * line with `agent: false`: those are compared by name only.
+ */
+function sameAnswer(name: string, server: RawAnswer, ceiling: RawAnswer): void {
+  const varying = new Set(['date', 'x-ratelimit-remaining', 'connection', 'keep-alive']);
+  const lines = (a: RawAnswer) =>
+    a.headers.map(([n, v]) => (varying.has(n.toLowerCase()) ? n.toLowerCase() : `${n.toLowerCase()}: ${v}`));
+  const [ours, bare] = [lines(server).join('\n'), lines(ceiling).join('\n')];
+  if (ours !== bare || !server.body.equals(ceiling.body))
+    throw new Error(`${name}: the ceiling does not send the same answer\n${ours}\n---\n${bare}`);
 }
 
 const SESSIONS = Array.from({ length: 50 }, (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`);

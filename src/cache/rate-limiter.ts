@@ -22,6 +22,11 @@ export class RateLimiter {
     private readonly windowMs = 60_000,
   ) {}
 
+  /** Whether this node's own counts decide (no Redis): `hitLocally` then always answers. */
+  get decidesLocally(): boolean {
+    return this.redis === null;
+  }
+
   /** The decision without waiting, when this node's own counts decide (no Redis); null when Redis does. */
   hitLocally(id: string, limit: number, now = Date.now()): RateDecision | null {
     if (this.redis) return null;

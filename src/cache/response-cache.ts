@@ -41,6 +41,14 @@ export class ResponseCache {
     return hit;
   }
 
+  /** Like `get`, for a lookup that goes on to `get` when it finds nothing: only a hit is counted. */
+  hit(key: string): CachedAnswer | undefined {
+    if (!this.enabled) return undefined;
+    const hit = this.lru.get(key);
+    if (hit) this.hits++;
+    return hit;
+  }
+
   /** Stores an answer; its gzip form is made later, the first time a client asks for it. */
   set(key: string, body: Buffer): CachedAnswer {
     const answer: CachedAnswer = { body, gzip: null, compressing: body.length < COMPRESS_FROM };

@@ -21,8 +21,12 @@ export class SharedAnswers {
   }
 
   async get(key: string): Promise<CachedAnswer | undefined> {
-    const hit = this.local.get(key);
-    if (hit || !this.redis || !this.local.enabled) return hit;
+    return this.local.get(key) ?? this.getRemote(key);
+  }
+
+  /** Redis alone (after a miss in this node's cache, which the caller looked in): stored here too when found. */
+  async getRemote(key: string): Promise<CachedAnswer | undefined> {
+    if (!this.redis || !this.local.enabled) return undefined;
     try {
       const body = await this.redis.getBuffer(`${this.options.prefix}ans:${key}`);
       if (!body) return undefined;

@@ -7,7 +7,7 @@ import type { Services } from '../compose.js';
 import { registerAdminAuth, registerAdminShop } from './plugins/admin-auth.js';
 import { registerApiKeyAuth } from './plugins/auth.js';
 import { registerErrorHandling } from './plugins/errors.js';
-import { loggerOptions, requestId } from './plugins/logging.js';
+import { loggerOptions, requestId, requestLogger } from './plugins/logging.js';
 import { registerMetrics } from './plugins/metrics.js';
 import { registerAdminRateLimit, registerApiRateLimit } from './plugins/rate-limit.js';
 import { registerResidentShop } from './plugins/resident-shop.js';
@@ -16,6 +16,7 @@ import { registerParamsReader } from './plugins/params.js';
 import { registerAuthFailureLimit } from './plugins/auth-failures.js';
 import { registerCustomerSignatures } from './plugins/customer-signature.js';
 import { registerStorefrontCors } from './plugins/storefront-cors.js';
+import { AnswerLane } from './plugins/answer-lane.js';
 import { registerStorefrontBodies } from './plugins/bodies.js';
 import { BULK_BODY_LIMIT, registerNdjson } from './routes/admin/bulk.js';
 import { catalogRoutes } from './routes/admin/catalog.js';
@@ -96,8 +97,10 @@ export interface AppOptions {
 
 /** Builds the HTTP application on composed services. No listen, no environment reads. */
 export async function buildApp(services: Services, config: Config, options: AppOptions = {}): Promise<FastifyInstance> {
+  const lane = new AnswerLane();
   const app = Fastify({
     logger: options.logger ?? loggerOptions(config.logLevel),
+    childLoggerFactory: requestLogger,
     bodyLimit: 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: true },
     // A client's X-Request-Id is kept only when it is short and plain (it reaches the logs); else a new one.
@@ -105,11 +108,16 @@ export async function buildApp(services: Services, config: Config, options: AppO
     genReqId: requestId,
     // Only trusted proxies may name the client: otherwise one visitor could take every visitor's rate-limit bucket.
     trustProxy: trustProxyOption(config.trustProxy),
-    serverFactory: (handler) => createServer(serverOptions(config.timeouts), handler),
+    // A repeat of a cached storefront GET is answered by the lane, before Fastify (plugins/answer-lane.ts).
+    serverFactory: (handler) =>
+      createServer(serverOptions(config.timeouts), (req, res) => {
+        if (!lane.serve(req, res)) handler(req, res);
+      }),
     frameworkErrors,
     // The platform's name for the billing endpoints: one set of routes answers both (docs/api.md, "Aliases").
     rewriteUrl: (request) => rechargeAsBilling(request.url ?? '/'),
   });
+  app.decorate('answerLane', lane);
   for (const schema of sharedSchemas) app.addSchema(schema);
   app.setSerializerCompiler(serializeAsReturned);
   registerParamsReader(app);
@@ -124,11 +132,11 @@ export async function buildApp(services: Services, config: Config, options: AppO
     }
     done(null, payload);
   });
-  registerAuthFailureLimit(app, services.limiter);
+  const authFailures = registerAuthFailureLimit(app, services.limiter);
   options.beforeRoutes?.(app);
   await registerOpenApi(app, config.publicUrl);
   healthRoutes(app, services.store);
-  registerMetrics(app, services);
+  const metrics = registerMetrics(app, services);
   demoAssetRoutes(app);
   widgetRoutes(app, { keys: services.keys, catalog: services.catalogIndex });
   await app.register(async (web) => consoleRoutes(web));
@@ -136,19 +144,20 @@ export async function buildApp(services: Services, config: Config, options: AppO
   await app.register(
     async (api) => {
       // Storefront pages call the storefront routes from the browser, from any origin; billing is not one of them.
-      await registerStorefrontCors(api);
+      registerStorefrontCors(api);
       registerApiKeyAuth(api, services.keys);
       registerResidentShop(api, services.catalogIndex);
       registerApiRateLimit(api, services.limiter, services.catalogIndex);
       registerCustomerSignatures(api, (shopId) => services.catalogIndex.essentials(shopId));
       sourcesRoute(api); // first: it collects the list routes as they are added
-      listRoutes(api, { lists: services.lists, cache: services.answers });
+      listRoutes(api, { lists: services.lists, cache: services.answers, lane });
       const customDeps = {
         recommendations: services.recommendations,
         lists: services.lists,
         experiments: services.experiments,
         cache: services.answers,
         settings: (shopId: number) => services.catalogIndex.settings(shopId),
+        lane,
       };
       customRoute(api, customDeps);
       widgetConfigRoute(api, { widgets: services.widgets, lists: services.lists, cache: services.answers });
@@ -171,7 +180,7 @@ export async function buildApp(services: Services, config: Config, options: AppO
   // The platform widget's batched events; its key comes in the X-Rebuy-User-Token header.
   await app.register(
     async (v2) => {
-      await registerStorefrontCors(v2);
+      registerStorefrontCors(v2);
       registerApiKeyAuth(v2, services.keys);
       // The shop's settings (its own rate limits) are read before the limit is applied, as on /api/v1.
       registerResidentShop(v2, services.catalogIndex);
@@ -227,5 +236,24 @@ export async function buildApp(services: Services, config: Config, options: AppO
     },
   );
 
+  // The lane decides client addresses as Fastify does only when no proxy names them, and limits only when this
+  // node counts them: behind a proxy, or with Redis counting, the routes answer.
+  if (config.trustProxy === false && services.limiter.decidesLocally) {
+    lane.attach({
+      keys: services.keys,
+      catalog: services.catalogIndex,
+      answers: services.answers.local,
+      limiter: services.limiter,
+      version: (catalog) => services.lists.version(catalog),
+      blocked: authFailures.blocked,
+      observe: metrics.observe,
+      logsRequests: () =>
+        (app.log as { isLevelEnabled?: (level: string) => boolean }).isLevelEnabled?.('info') ?? false,
+    });
+  }
+  app.addHook('preClose', (done) => {
+    lane.close();
+    done();
+  });
   return app;
 }

@@ -2,12 +2,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { answerKey, type CachedAnswer } from '../../cache/response-cache.js';
 import type { SharedAnswers } from '../../cache/shared-answers.js';
 import { prettify } from '../render/products.js';
-
-/** Whether the client takes gzip (a plain substring test is what every server does; q=0 is honoured). */
-function acceptsGzip(request: FastifyRequest): boolean {
-  const header = request.headers['accept-encoding'];
-  return typeof header === 'string' && header.includes('gzip') && !/gzip;\s*q=0(\.0*)?(,|$)/.test(header);
-}
+import { acceptsGzip } from './accept-gzip.js';
+import type { AnswerLane } from './answer-lane.js';
 
 function send(
   cache: SharedAnswers,
@@ -20,7 +16,7 @@ function send(
     .header('content-type', 'application/json; charset=utf-8')
     .header('vary', 'Accept-Encoding')
     .header('x-cache', state);
-  if (acceptsGzip(request)) {
+  if (acceptsGzip(request.headers['accept-encoding'])) {
     if (answer.gzip) return reply.header('content-encoding', 'gzip').send(answer.gzip);
     cache.compress(answer);
   }
@@ -42,28 +38,73 @@ export interface AnswerScope {
   pretty: boolean;
   /** False for answers no data version tracks (a visitor's views): computed on every request. */
   cacheable?: boolean;
+  /**
+   * The lane that answers repeats of this URL, when the route's answer depends on nothing but the
+   * URL and the shop's version (no customer, no experiment arm): told of every hit and stored miss.
+   */
+  lane?: AnswerLane;
+}
+
+/** Tells the lane a GET with a public key in its query string was answered from (or into) the cache. */
+function remember(request: FastifyRequest, scope: AnswerScope, answerKey: string): void {
+  const key = (request.query as { key?: unknown }).key;
+  const apiKey = request.apiKey;
+  if (request.method !== 'GET' || apiKey?.kind !== 'public' || typeof key !== 'string' || !request.raw.url) return;
+  scope.lane?.remember(request.raw.url, {
+    shopId: scope.shopId,
+    key,
+    keyHash: apiKey.hash,
+    version: String(scope.version),
+    answerKey,
+    route: request.routeOptions.url ?? request.url,
+  });
 }
 
 /**
  * Serves a cacheable JSON answer. The key is built from the parameters the route declares, read
  * and normalized, so `&x=<random>` or another spelling of the same request is a hit, not a
- * recomputation. A miss runs `compute` and stores its bytes.
+ * recomputation. A hit in this node's cache is sent at once (undefined: nothing to wait for, no
+ * promise made); anything else (Redis, or `compute` on a miss, whose bytes are stored) is a promise.
  */
-export async function serveAnswer(
+export function serveAnswer(
   cache: SharedAnswers,
   request: FastifyRequest,
   reply: FastifyReply,
   scope: AnswerScope,
   compute: () => Promise<Buffer> | Buffer,
-): Promise<FastifyReply> {
+): Promise<FastifyReply> | undefined {
   const key = answerKey(scope.shopId, scope.version, `${scope.path}?${scope.params}`);
   const cacheable = scope.cacheable !== false && cache.enabled;
   if (cacheable && !scope.bust) {
-    const hit = await cache.get(key);
-    if (hit) return send(cache, request, reply, hit, 'hit');
+    const hit = cache.local.get(key);
+    if (hit) {
+      send(cache, request, reply, hit, 'hit');
+      if (scope.lane) remember(request, scope, key);
+      return undefined;
+    }
+  }
+  return answerAfresh(cache, request, reply, { key, cacheable, lookRemote: cacheable && !scope.bust }, scope, compute);
+}
+
+async function answerAfresh(
+  cache: SharedAnswers,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  { key, cacheable, lookRemote }: { key: string; cacheable: boolean; lookRemote: boolean },
+  scope: AnswerScope,
+  compute: () => Promise<Buffer> | Buffer,
+): Promise<FastifyReply> {
+  if (lookRemote) {
+    const hit = await cache.getRemote(key);
+    if (hit) {
+      if (scope.lane) remember(request, scope, key);
+      return send(cache, request, reply, hit, 'hit');
+    }
   }
   const computed = await compute();
   const body = scope.pretty ? prettify(computed) : computed;
   if (!cacheable) return send(cache, request, reply, { body, gzip: null, compressing: true }, 'bypass');
-  return send(cache, request, reply, cache.set(key, body), 'miss');
+  const stored = cache.set(key, body);
+  if (scope.lane && cache.enabled && !scope.bust) remember(request, scope, key);
+  return send(cache, request, reply, stored, 'miss');
 }

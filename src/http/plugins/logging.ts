@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { FastifyServerOptions } from 'fastify';
+import type { FastifyBaseLogger, FastifyServerOptions } from 'fastify';
+import type { Bindings, ChildLoggerOptions } from 'pino';
 import type { LogLevel } from '../../config/config.js';
 
 /** Query parameters that carry credentials, link signatures or personal data (names compared decoded, any case). */
@@ -74,3 +75,70 @@ export function loggerOptions(level: LogLevel): FastifyServerOptions['logger'] {
     },
   };
 }
+
+type Level = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace';
+type LogArgs = Parameters<FastifyBaseLogger['info']>;
+
+/**
+ * A request's logger whose pino child is made when the request first writes a line at an enabled
+ * level: the child (its bindings serialized, its level methods bound) cost every request a few
+ * microseconds, and at the usual levels most requests write nothing. Lines are the child's own.
+ */
+class RequestLogger {
+  #child: FastifyBaseLogger | null = null;
+
+  constructor(
+    private readonly parent: FastifyBaseLogger & { isLevelEnabled(level: string): boolean },
+    private readonly bindings: Bindings,
+    private readonly options: ChildLoggerOptions,
+  ) {}
+
+  private made(): FastifyBaseLogger {
+    this.#child ??= this.parent.child(this.bindings, this.options);
+    return this.#child;
+  }
+
+  private write(level: Level, args: LogArgs): void {
+    if (this.#child) (this.#child[level] as (...a: LogArgs) => void)(...args);
+    else if (this.parent.isLevelEnabled(level)) (this.made()[level] as (...a: LogArgs) => void)(...args);
+  }
+
+  get level(): string {
+    return this.#child?.level ?? this.parent.level;
+  }
+
+  set level(level: string) {
+    this.made().level = level;
+  }
+
+  fatal(...args: LogArgs): void {
+    this.write('fatal', args);
+  }
+  error(...args: LogArgs): void {
+    this.write('error', args);
+  }
+  warn(...args: LogArgs): void {
+    this.write('warn', args);
+  }
+  info(...args: LogArgs): void {
+    this.write('info', args);
+  }
+  debug(...args: LogArgs): void {
+    this.write('debug', args);
+  }
+  trace(...args: LogArgs): void {
+    this.write('trace', args);
+  }
+  silent(): void {}
+
+  child(bindings: Bindings, options?: ChildLoggerOptions): FastifyBaseLogger {
+    return this.made().child(bindings, options);
+  }
+}
+
+/** Fastify's per-request logger factory: deferred unless the route sets its own level or serializers. */
+export const requestLogger: NonNullable<FastifyServerOptions['childLoggerFactory']> = (logger, bindings, options) => {
+  if (options.level !== undefined || options.serializers !== undefined || !('isLevelEnabled' in logger))
+    return logger.child(bindings, options);
+  return new RequestLogger(logger as RequestLogger['parent'], bindings, options) as unknown as FastifyBaseLogger;
+};

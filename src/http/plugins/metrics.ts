@@ -10,7 +10,10 @@ import { metricsText } from './cluster-metrics.js';
  * cache hits and misses, the event buffer and its commits, index rebuilds, the database pool.
  * Each app has its own registry, so several apps in one process (tests) do not collide.
  */
-export function registerMetrics(app: FastifyInstance, services: Services): Registry {
+export function registerMetrics(
+  app: FastifyInstance,
+  services: Services,
+): { registry: Registry; observe: (route: string, method: string, status: number, seconds: number) => void } {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const requests = new Counter({
@@ -104,17 +107,19 @@ export function registerMetrics(app: FastifyInstance, services: Services): Regis
 
   // One child per (route, method, status), made once: labelling by object per request hashes the labels every time.
   const children = new Map<string, { count: Counter.Internal; time: Histogram.Internal<string> }>();
-  app.addHook('onResponse', (request, reply, done) => {
-    const route = request.routeOptions.url ?? 'unmatched';
-    const id = `${route}\u0000${request.method}\u0000${reply.statusCode}`;
+  const observe = (route: string, method: string, status: number, seconds: number): void => {
+    const id = `${route}\u0000${method}\u0000${status}`;
     let child = children.get(id);
     if (!child) {
-      const labels = [route, request.method, String(reply.statusCode)];
+      const labels = [route, method, String(status)];
       child = { count: requests.labels(...labels), time: latency.labels(...labels) };
       children.set(id, child);
     }
     child.count.inc();
-    child.time.observe(reply.elapsedTime / 1000);
+    child.time.observe(seconds);
+  };
+  app.addHook('onResponse', (request, reply, done) => {
+    observe(request.routeOptions.url ?? 'unmatched', request.method, reply.statusCode, reply.elapsedTime / 1000);
     done();
   });
   const text = metricsText(registry);
@@ -125,5 +130,5 @@ export function registerMetrics(app: FastifyInstance, services: Services): Regis
       return reply.header('content-type', registry.contentType).send(await text());
     },
   );
-  return registry;
+  return { registry, observe };
 }

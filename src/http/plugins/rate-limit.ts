@@ -3,10 +3,21 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RateDecision, RateLimiter } from '../../cache/rate-limiter.js';
 import { TooManyRequestsError } from '../../domain/errors.js';
 import type { CatalogIndex } from '../../indexes/catalog-index.js';
+import type { ShopSettings } from '../../domain/shop.js';
 
 /** Defaults of docs/operations.md, per minute. */
 export const DEFAULT_PUBLIC_LIMIT = 1000;
 export const DEFAULT_PRIVATE_LIMIT = 6000;
+
+/** A shop's per-visitor limit for public keys. */
+export function publicLimit(settings: ShopSettings | undefined): number {
+  return settings?.rate_limit_public_per_minute ?? DEFAULT_PUBLIC_LIMIT;
+}
+
+/** The bucket a public key's request counts in: the key's hash (never the key) and the client address. */
+export function visitorBucket(keyHash: string, ip: string): string {
+  return `p:${keyHash.slice(0, 32)}:${ip}`;
+}
 
 const digest = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 32);
 
@@ -34,10 +45,7 @@ export function registerApiRateLimit(app: FastifyInstance, limiter: RateLimiter,
     // Counted by the key's hash (never the key itself), for a public key per client address too.
     const [id, limit] =
       apiKey.kind === 'public'
-        ? [
-            `p:${apiKey.hash.slice(0, 32)}:${request.ip}`,
-            settings?.rate_limit_public_per_minute ?? DEFAULT_PUBLIC_LIMIT,
-          ]
+        ? [visitorBucket(apiKey.hash, request.ip), publicLimit(settings)]
         : [`k:${apiKey.hash.slice(0, 32)}`, settings?.rate_limit_private_per_minute ?? DEFAULT_PRIVATE_LIMIT];
     const decided = limiter.hitLocally(id, limit);
     if (decided) return done(answer(reply, decided, limit));

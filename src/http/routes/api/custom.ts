@@ -9,6 +9,7 @@ import type { ExperimentsService } from '../../../services/experiments/index.js'
 import type { ListsService } from '../../../services/lists/index.js';
 import type { RecommendationsService } from '../../../services/recommendations/index.js';
 import { customRequestOf } from '../../../services/recommendations/params.js';
+import type { AnswerLane } from '../../plugins/answer-lane.js';
 import { serveAnswer } from '../../plugins/answers.js';
 import type { ParamsTypeProvider } from '../../plugins/params.js';
 import { catalogOf } from '../../plugins/request-shop.js';
@@ -25,6 +26,8 @@ export interface CustomRouteDeps {
   cache: SharedAnswers;
   /** The shop's settings (its cart_subtotal_unit), at hand once the shop is resident. */
   settings: (shopId: number) => ShopSettings | undefined;
+  /** Repeats answers that depend on the URL and the shop's version alone (no customer, no experiment arm). */
+  lane?: AnswerLane;
 }
 
 const schema = {
@@ -37,7 +40,8 @@ const schema = {
 
 /** One answer for the GET and the POST: the same parameters read the same way share one cache entry. */
 function answerCustom(deps: CustomRouteDeps) {
-  return async (request: FastifyRequest, reply: FastifyReply) => {
+  // Not async: a cached answer is sent before the handler returns, with no promise to settle.
+  return (request: FastifyRequest, reply: FastifyReply) => {
     const catalog = catalogOf(request);
     const shopId = catalog.shop.id;
     const id = (request.params as { ruleset_id: number }).ruleset_id;
@@ -56,6 +60,8 @@ function answerCustom(deps: CustomRouteDeps) {
       params: paramsKey(customParams, query),
       bust: query.bust_cache,
       pretty: query.format,
+      // An arm records its visitor on every request, a customer waits for the signature check: no lane for those.
+      lane: routing.arm === null && query.shop_customer_id == null ? deps.lane : undefined,
     };
     return serveAnswer(deps.cache, request, reply, scope, async () =>
       renderCustomAnswer(

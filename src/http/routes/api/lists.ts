@@ -4,6 +4,7 @@ import type { SharedAnswers } from '../../../cache/shared-answers.js';
 import { paramsKey } from '../../../domain/params/read.js';
 import { LIST_SOURCES } from '../../../services/lists/sources/index.js';
 import type { ListsService } from '../../../services/lists/index.js';
+import type { AnswerLane } from '../../plugins/answer-lane.js';
 import { serveAnswer } from '../../plugins/answers.js';
 import type { ParamsTypeProvider } from '../../plugins/params.js';
 import { catalogOf } from '../../plugins/request-shop.js';
@@ -26,7 +27,10 @@ const WithMetadata = Type.Object({
 });
 
 /** Every list endpoint (docs/lists.md), each from its declared source, with cached answers. */
-export function listRoutes(app: FastifyInstance, deps: { lists: ListsService; cache: SharedAnswers }): void {
+export function listRoutes(
+  app: FastifyInstance,
+  deps: { lists: ListsService; cache: SharedAnswers; lane?: AnswerLane },
+): void {
   const api = app.withTypeProvider<ParamsTypeProvider>();
   for (const source of LIST_SOURCES.values()) {
     api.get(
@@ -41,7 +45,8 @@ export function listRoutes(app: FastifyInstance, deps: { lists: ListsService; ca
           response: { 200: WithMetadata, ...Errors },
         },
       },
-      async (request, reply) => {
+      // Not async: a cached answer is sent before the handler returns, with no promise to settle.
+      (request, reply) => {
         const catalog = catalogOf(request);
         const params = request.query;
         const scope = {
@@ -52,6 +57,8 @@ export function listRoutes(app: FastifyInstance, deps: { lists: ListsService; ca
           bust: params.bust_cache,
           pretty: params.format,
           cacheable: source.cacheable(params),
+          // A customer's answer waits for the signature check on every request: the lane does not repeat it.
+          lane: (params as { shop_customer_id?: unknown }).shop_customer_id == null ? deps.lane : undefined,
         };
         return serveAnswer(deps.cache, request, reply, scope, async () =>
           renderList(await deps.lists.list(catalog, source, params), params),

@@ -1,0 +1,144 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { LRUCache } from 'lru-cache';
+import type { CachedAnswer, ResponseCache } from '../../cache/response-cache.js';
+import type { RateLimiter } from '../../cache/rate-limiter.js';
+import type { CatalogIndex } from '../../indexes/catalog-index.js';
+import type { KeyIndex } from '../../indexes/key-index.js';
+import type { ShopCatalog } from '../../indexes/shop-catalog.js';
+import { acceptsGzip } from './accept-gzip.js';
+import { publicLimit, visitorBucket } from './rate-limit.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The app's answer lane (its served count is what tests and operators look at). */
+    answerLane: AnswerLane;
+  }
+}
+
+/** A GET the route answered from the cache (or stored in it), as the lane needs it to answer the same URL again. */
+export interface LaneEntry {
+  shopId: number;
+  /** The public key the query string presented, and its hash as the key index knew it then. */
+  key: string;
+  keyHash: string;
+  /** The shop's data version (and model stamp) the answer was made from: a newer one means the route decides again. */
+  version: string;
+  answerKey: string;
+  /** The route's path as Fastify names it, for the request metrics. */
+  route: string;
+}
+
+export interface LaneDeps {
+  keys: KeyIndex;
+  catalog: CatalogIndex;
+  answers: ResponseCache;
+  limiter: RateLimiter;
+  version: (catalog: ShopCatalog) => string;
+  /** The address's failed authentications have it refused (the route answers the 429). */
+  blocked: (ip: string) => boolean;
+  observe: (route: string, method: string, status: number, seconds: number) => void;
+  /** True while per-request lines are logged (info and below): then only the route answers, and logs. */
+  logsRequests: () => boolean;
+}
+
+/** URLs longer than this are answered by the route only: the lane's memory stays bounded. */
+const MAX_URL = 2048;
+const PLAIN = 'application/json; charset=utf-8';
+
+/**
+ * The answer lane: a repeat of a storefront GET whose answer is cached is sent before Fastify
+ * builds a request, runs its hooks and the route. A cache hit through the route costs several times
+ * the bare node:http answer it ends in (a request and reply object, a child logger, eleven hooks,
+ * the parameters read again, the headers set one by one); here it costs a few map lookups.
+ *
+ * The lane answers only what the route would answer with the same bytes and headers, and does the
+ * same checks for it: the address is not refused for failed authentications, the key is still
+ * valid for the shop, the shop is resident and settled at the version the answer was made from,
+ * the answer is still cached, and the per-visitor rate limit (counted as the route counts it) allows
+ * it. Anything else — a changed shop, a refusal, a limit over, Redis deciding limits, a HEAD, a
+ * request logged per line, a node closing — goes to Fastify, which answers as it always has.
+ * Entries are made by the route (`remember`), only for GETs with a public key in the query string,
+ * no customer, no experiment arm and no recomputation asked.
+ */
+export class AnswerLane {
+  private readonly entries = new LRUCache<string, LaneEntry>({ max: 10_000 });
+  private deps: LaneDeps | null = null;
+  private closed = false;
+  served = 0;
+
+  /** Ready once the app is built: before that every request goes to Fastify. */
+  attach(deps: LaneDeps): void {
+    this.deps = deps;
+  }
+
+  /** The node is stopping: Fastify answers (and closes) every request from now on. */
+  close(): void {
+    this.closed = true;
+  }
+
+  remember(url: string, entry: LaneEntry): void {
+    if (this.deps && url.length <= MAX_URL) this.entries.set(url, entry);
+  }
+
+  /** Answers the request and returns true, or returns false untouched for Fastify to answer. */
+  serve(req: IncomingMessage, res: ServerResponse): boolean {
+    const deps = this.deps;
+    if (deps === null || this.closed || req.method !== 'GET' || req.url === undefined) return false;
+    const entry = this.entries.get(req.url);
+    if (entry === undefined || deps.logsRequests()) return false;
+    const started = performance.now();
+    const ip = req.socket.remoteAddress;
+    if (ip === undefined || deps.blocked(ip)) return false;
+    const owner = deps.keys.lookup(entry.key);
+    if (owner === null || owner.hash !== entry.keyHash || owner.shopId !== entry.shopId) return false;
+    const hold = deps.catalog.hold(entry.shopId);
+    try {
+      if (hold.ready !== undefined) return false;
+      const catalog = deps.catalog.get(entry.shopId);
+      if (catalog === undefined || deps.version(catalog) !== entry.version) return false;
+      const answer = deps.answers.hit(entry.answerKey);
+      if (answer === undefined) return false;
+      const limit = publicLimit(catalog.shop.settings);
+      const decision = deps.limiter.hitLocally(visitorBucket(owner.hash, ip), limit);
+      if (decision === null || !decision.allowed) return false;
+      send(req, res, deps.answers, answer, limit, decision.remaining);
+    } finally {
+      hold.release();
+    }
+    this.served++;
+    deps.observe(entry.route, 'GET', 200, (performance.now() - started) / 1000);
+    return true;
+  }
+}
+
+/** The route's cache-hit answer, header lines in the order the route's hooks set them. */
+function send(
+  req: IncomingMessage,
+  res: ServerResponse,
+  answers: ResponseCache,
+  answer: CachedAnswer,
+  limit: number,
+  remaining: number,
+): void {
+  const gzip = acceptsGzip(req.headers['accept-encoding']);
+  if (gzip && answer.gzip === null) answers.compress(answer);
+  const body = gzip && answer.gzip !== null ? answer.gzip : answer.body;
+  const head = [
+    'vary',
+    'Accept-Encoding',
+    'access-control-allow-origin',
+    '*',
+    'x-ratelimit-limit',
+    String(limit),
+    'x-ratelimit-remaining',
+    String(remaining),
+    'content-type',
+    PLAIN,
+    'x-cache',
+    'hit',
+  ];
+  if (body !== answer.body) head.push('content-encoding', 'gzip');
+  head.push('x-content-type-options', 'nosniff', 'content-length', String(body.length));
+  res.writeHead(200, head);
+  res.end(body);
+}

@@ -1,0 +1,139 @@
+import { request } from 'node:http';
+import { gunzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { AUTH_FAILURES_PER_MINUTE } from '../../../src/http/plugins/auth-failures.js';
+import { startApp, type TestApp } from '../../helpers/app.js';
+import { backends } from '../../helpers/backends.js';
+import { productInput } from '../../helpers/fixtures.js';
+
+interface Raw {
+  status: number;
+  /** Header lines as sent, in order, Date left out. */
+  lines: string[];
+  body: Buffer;
+}
+
+/** The repeats of cached storefront GETs the lane answers before Fastify, over real HTTP (the lane sits in the server). */
+describe.each(backends())('the answer lane on $name', (backend) => {
+  let t: TestApp;
+  let base: string;
+  let key: string;
+  beforeAll(async () => {
+    t = await startApp(backend);
+    base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    key = (await t.createShop('lane')).public;
+    await t.admin('PUT', '/admin/v1/shops/lane/products', [productInput(1), productInput(2), productInput(3)]);
+  });
+  afterAll(() => t.close().then(() => backend.cleanup()));
+
+  const get = (path: string, headers: Record<string, string> = {}, method = 'GET') =>
+    new Promise<Raw>((resolve, reject) => {
+      const req = request(`${base}${path}`, { method, headers, agent: false }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => {
+          const lines: string[] = [];
+          for (let i = 0; i < res.rawHeaders.length; i += 2)
+            if (res.rawHeaders[i] !== 'Date') lines.push(`${res.rawHeaders[i]}: ${res.rawHeaders[i + 1]}`);
+          resolve({ status: res.statusCode ?? 0, lines, body: Buffer.concat(chunks) });
+        });
+      });
+      req.on('error', reject).end();
+    });
+  const served = () => t.app.answerLane.served;
+  /** The same answer with the remaining count left out (it counts every request). */
+  const shape = (raw: Raw) => raw.lines.filter((line) => !line.startsWith('x-ratelimit-remaining'));
+  const remaining = (raw: Raw) => Number(raw.lines.find((l) => l.startsWith('x-ratelimit-remaining'))?.split(': ')[1]);
+
+  it("repeats a cached answer with the route's bytes and header lines, counting the rate limit as the route does", async () => {
+    const url = `/api/v1/products/static?key=${key}&ids=1,2&limit=2`;
+    const first = await get(url);
+    expect(first.lines).toContain('x-cache: miss');
+    const before = served();
+    const repeat = await get(url);
+    expect(served()).toBe(before + 1);
+    // Another spelling of the same request is a hit the route answers: the lane's answer is that one.
+    const routed = await get(`${url}&unknown=1`);
+    expect(served()).toBe(before + 1);
+    expect(shape(repeat)).toEqual(shape(routed));
+    expect(repeat.body.equals(routed.body)).toBe(true);
+    expect(repeat.body.equals(first.body)).toBe(true);
+    expect([remaining(first), remaining(repeat), remaining(routed)]).toEqual([
+      remaining(first),
+      remaining(first) - 1,
+      remaining(first) - 2,
+    ]);
+  });
+
+  it('sends the gzip bytes to clients that take them, as the route does', async () => {
+    const url = `/api/v1/products/static?key=${key}&ids=1,2,3`;
+    const plain = await get(url);
+    let zipped = plain;
+    await vi.waitFor(
+      async () => {
+        zipped = await get(url, { 'accept-encoding': 'gzip, deflate' });
+        expect(zipped.lines).toContain('content-encoding: gzip');
+      },
+      { timeout: 30_000 },
+    );
+    const before = served();
+    const again = await get(url, { 'accept-encoding': 'gzip, deflate' });
+    expect(served()).toBe(before + 1);
+    expect(shape(again)).toEqual(shape(zipped));
+    expect(gunzipSync(again.body).equals(plain.body)).toBe(true);
+  });
+
+  it("leaves the answer to the route once the shop's data changed", async () => {
+    const url = `/api/v1/products/static?key=${key}&ids=2`;
+    await get(url);
+    await get(url);
+    await t.admin('PUT', '/admin/v1/shops/lane/products', [productInput(2, { title: 'Renamed' })]);
+    const before = served();
+    const after = await get(url);
+    expect(served()).toBe(before);
+    expect(after.lines).toContain('x-cache: miss');
+    expect(JSON.parse(after.body.toString()).data[0].title).toBe('Renamed');
+  });
+
+  it('never repeats bust_cache=yes, a HEAD or a customer', async () => {
+    const before = served();
+    for (let i = 0; i < 2; i++) {
+      const bust = await get(`/api/v1/products/static?key=${key}&ids=3&bust_cache=yes`);
+      expect(bust.lines).toContain('x-cache: miss');
+      expect((await get(`/api/v1/products/static?key=${key}&ids=3`, {}, 'HEAD')).status).toBe(200);
+      await get(`/api/v1/products/purchased?key=${key}&shop_customer_id=5`);
+    }
+    expect(served()).toBe(before);
+  });
+
+  it('stops at a revoked key, a limit reached and an address refused for failed authentications', async () => {
+    const other = await t.createShop('lane-limits');
+    await t.admin('PUT', '/admin/v1/shops/lane-limits/products', [productInput(1)]);
+    await t.admin('PATCH', '/admin/v1/shops/lane-limits', { settings: { rate_limit_public_per_minute: 3 } });
+    const url = `/api/v1/products/static?key=${other.public}&ids=1`;
+    // Three allowed (the last two from the lane), then the route's 429, as without the lane.
+    const statuses = [];
+    const before = served();
+    for (let i = 0; i < 4; i++) statuses.push((await get(url)).status);
+    expect(statuses).toEqual([200, 200, 200, 429]);
+    expect(served()).toBe(before + 2);
+
+    const url2 = `/api/v1/products/static?key=${key}&ids=1`;
+    await get(url2);
+    await get(url2);
+    const revocable = await t.createShop('lane-revoked');
+    await t.admin('PUT', '/admin/v1/shops/lane-revoked/products', [productInput(1)]);
+    const revokedUrl = `/api/v1/products/static?key=${revocable.public}&ids=1`;
+    await get(revokedUrl);
+    expect((await get(revokedUrl)).status).toBe(200);
+    expect(served()).toBe(before + 4);
+    await t.admin('POST', '/admin/v1/shops/lane-revoked/keys/revoke', { key_prefix: revocable.public });
+    expect((await get(revokedUrl)).status).toBe(401);
+    expect(served()).toBe(before + 4);
+
+    for (let i = 0; i < AUTH_FAILURES_PER_MINUTE; i++) await get('/api/v1/products/static?key=rb_pub_nope&ids=1');
+    const refused = await get(url2);
+    expect(refused.status).toBe(429);
+    expect(refused.lines.some((line) => line.startsWith('retry-after'))).toBe(true);
+  });
+});
