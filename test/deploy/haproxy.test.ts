@@ -114,7 +114,12 @@ describe.runIf(inject('haproxy'))('two nodes behind the shipped HAProxy configur
     expect([...(await residentOn(nodes[0]!)), ...(await residentOn(nodes[1]!))]).toEqual([]);
 
     for (const [handle, key] of keys) {
-      const byQuery = await viaProxy('GET', `/api/v1/products/static?key=${key}&ids=1,2`);
+      // A key made on one node reaches the other on its next index refresh or bus message: a 401 until then.
+      let byQuery = await viaProxy('GET', `/api/v1/products/static?key=${key}&ids=1,2`);
+      for (let i = 0; i < 100 && byQuery.status === 401; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        byQuery = await viaProxy('GET', `/api/v1/products/static?key=${key}&ids=1,2`);
+      }
       expect(byQuery.status, handle).toBe(200);
       expect((JSON.parse(byQuery.body) as { data: unknown[] }).data).toHaveLength(2);
       expect((await viaProxy('GET', '/api/v1/products/trending_products', { 'x-api-key': key })).status, handle).toBe(
