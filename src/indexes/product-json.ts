@@ -148,7 +148,15 @@ const recentlyInflated = new RecentlyInflated(INFLATED_CACHE_BYTES);
 
 interface ZlibInternals {
   _handle?: {
-    writeSync(flush: number, input: Buffer, inOff: number, inLen: number, out: Buffer, outOff: number, outLen: number): void;
+    writeSync(
+      flush: number,
+      input: Buffer,
+      inOff: number,
+      inLen: number,
+      out: Buffer,
+      outOff: number,
+      outLen: number,
+    ): void;
     reset(): void;
   };
   _writeState?: Uint32Array;
