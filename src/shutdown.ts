@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Services } from './compose.js';
@@ -23,19 +24,30 @@ export interface ShutdownDeps {
 export function gracefulShutdown({ app, services, log, graceMs, exit = (code) => process.exit(code) }: ShutdownDeps) {
   let stopping: Promise<void> | null = null;
   // Answers in flight when the stop begins end their connections (`Connection: close`): a keep-alive
-  // connection left open after its last answer would hold the stop until the client let go.
-  const inFlight = new Set<ServerResponse>();
-  app.server.on('request', (_request: IncomingMessage, response: ServerResponse) => {
-    if (stopping) response.shouldKeepAlive = false;
-    inFlight.add(response);
-    response.once('close', () => {
-      inFlight.delete(response);
-      if (stopping) setImmediate(() => app.server.closeIdleConnections());
-    });
+  // connection left open after its last answer would hold the stop until the client let go. The
+  // connections are followed, not the requests: a listener per request cost every answer its share.
+  const connections = new Set<Socket>();
+  app.server.on('connection', (socket: Socket) => {
+    connections.add(socket);
+    socket.once('close', () => connections.delete(socket));
   });
+  const closeIdleSoon = () => setImmediate(() => app.server.closeIdleConnections());
+  const endConnections = () => {
+    app.server.on('request', (_request: IncomingMessage, response: ServerResponse) => {
+      response.shouldKeepAlive = false;
+      response.once('close', closeIdleSoon);
+    });
+    for (const socket of connections) {
+      // The answer the connection is writing now (Node's own field; none between requests).
+      const response = (socket as { _httpMessage?: ServerResponse | null })._httpMessage;
+      if (!response) continue;
+      if (!response.headersSent) response.shouldKeepAlive = false;
+      response.once('close', closeIdleSoon);
+    }
+  };
   return (signal: string): Promise<void> => {
     if (stopping) return stopping;
-    for (const response of inFlight) if (!response.headersSent) response.shouldKeepAlive = false;
+    endConnections();
     log.info({ signal, graceMs }, 'shutting down: no new connections, answering the requests in flight');
     const force = setTimeout(() => {
       log.error({ graceMs }, 'shutdown took longer than REBOUND_SHUTDOWN_GRACE_MS: exiting with work unfinished');

@@ -1,4 +1,4 @@
-import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { constants, createInflateRaw, deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { Market } from '../domain/catalog/market.js';
 import { priceInMarket, type FixedPrice } from '../domain/catalog/market.js';
 import type { Product } from '../domain/catalog/product.js';
@@ -38,6 +38,11 @@ export class ProductJson {
   /** The bytes as kept in memory (deflated or not): what the memory budget counts. */
   get storedBytes(): Buffer {
     return this.stored;
+  }
+
+  /** Length of the whole Buffer inflated: the end of the last metafields piece. */
+  get inflatedLength(): number {
+    return this.offsets[this.offsets.length - 1]!;
   }
 
   /** This product with its bytes inflated once, for several reads in a row. */
@@ -127,10 +132,7 @@ export class RecentlyInflated {
       this.entries.set(json, kept);
       return kept;
     }
-    // zlib hands back a view of its 16 KB output chunk: kept, the product gets bytes of its own.
-    const output = inflateRawSync(json.storedBytes, DICTIONARY);
-    const inflated = Buffer.allocUnsafeSlow(output.length);
-    output.copy(inflated);
+    const inflated = inflateProduct(json.storedBytes, json.inflatedLength);
     this.entries.set(json, inflated);
     this.bytes += inflated.length;
     for (const [oldest, buffer] of this.entries) {
@@ -143,6 +145,61 @@ export class RecentlyInflated {
 }
 
 const recentlyInflated = new RecentlyInflated(INFLATED_CACHE_BYTES);
+
+interface ZlibInternals {
+  _handle?: {
+    writeSync(
+      flush: number,
+      input: Buffer,
+      inOff: number,
+      inLen: number,
+      out: Buffer,
+      outOff: number,
+      outLen: number,
+    ): void;
+    reset(): void;
+  };
+  _writeState?: Uint32Array;
+}
+
+/** One inflate stream for every product, reset between them (made on first use, again after a failure). */
+let inflater: ZlibInternals | null = null;
+/** Where it writes: a byte longer than the product, so a stream that does not end there is seen. */
+let scratch = Buffer.allocUnsafeSlow(64 * 1024);
+
+/**
+ * A product's bytes inflated by one zlib stream reset between products, into a buffer of their
+ * exact length (known from the offsets). `inflateRawSync` makes a stream per call, sets its
+ * dictionary and inflates into a fresh 16 KB chunk: about twice the time, and an uncached answer
+ * inflates ten products. The stream's synchronous handle is Node's own interface; when it is
+ * missing, or the product does not end exactly at its length, the public call answers (and
+ * reports a damaged product as it always did).
+ */
+function inflateProduct(stored: Buffer, length: number): Buffer {
+  try {
+    inflater ??= createInflateRaw(DICTIONARY).on('error', () => undefined) as ZlibInternals;
+    const { _handle: handle, _writeState: state } = inflater;
+    if (handle && state) {
+      if (scratch.length <= length) scratch = Buffer.allocUnsafeSlow(length * 2);
+      handle.writeSync(constants.Z_FINISH, stored, 0, stored.length, scratch, 0, scratch.length);
+      const written = scratch.length - state[0]!;
+      const consumed = state[1] === 0;
+      handle.reset();
+      if (consumed && written === length) {
+        const out = Buffer.allocUnsafeSlow(length);
+        scratch.copy(out, 0, 0, length);
+        return out;
+      }
+    }
+  } catch {
+    inflater = null;
+  }
+  // zlib hands back a view of its 16 KB output chunk: kept, the product gets bytes of its own.
+  const output = inflateRawSync(stored, DICTIONARY);
+  const own = Buffer.allocUnsafeSlow(output.length);
+  output.copy(own);
+  return own;
+}
 
 export interface SerializeOptions {
   metafields?: boolean;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  ProductJson,
   productBytes,
   RecentlyInflated,
   serializeProduct,
@@ -67,6 +68,20 @@ describe('deflated answer bytes', () => {
     expect(again).not.toBe(second); // it was let go, and is inflated anew
     expect(again.equals(jsons[1]!.bytes)).toBe(true);
     expect(again.buffer.byteLength).toBe(again.length); // bytes of its own, not a view of a larger chunk
+  });
+
+  it('inflates a product whatever came before: a damaged one is an error, and the next one reads whole', () => {
+    const jsons = products.map((p) => serializeProduct(p).deflate());
+    const recent = new RecentlyInflated(0);
+    const stored = Buffer.from(jsons[2]!.storedBytes);
+    const cut = ProductJson.deflated(stored.subarray(0, stored.length >> 1), Uint32Array.from(jsons[2]!.layout()));
+    expect(() => recent.get(cut)).toThrow();
+    const garbage = ProductJson.deflated(Buffer.from([0xff, 0xff, 0xff, 0xff]), Uint32Array.from(jsons[0]!.layout()));
+    expect(() => recent.get(garbage)).toThrow();
+    for (const json of [...jsons, ...jsons]) {
+      const plain = serializeProduct(products[jsons.indexOf(json)]!).bytes;
+      expect(recent.get(json).equals(plain)).toBe(true);
+    }
   });
 
   it('matches tags lower-cased, sharing the tags themselves when they already are', () => {
