@@ -11,7 +11,7 @@ import { INFLATED_CACHE_BYTES } from './indexes/product-json.js';
 import { ModelIndex } from './indexes/model-index.js';
 import { ModelPool } from './jobs/model-pool.js';
 import { AssemblyPool } from './jobs/assembly-pool.js';
-import { Residency } from './indexes/residency.js';
+import { answerCacheBytes, Residency } from './indexes/residency.js';
 import { ViewedIndex } from './indexes/viewed-index.js';
 import { GroupCommitter } from './jobs/group-commit.js';
 import { ExposureWriter } from './jobs/exposure-writer.js';
@@ -112,8 +112,8 @@ export async function compose(
   } = {},
 ): Promise<Services> {
   const store = options.store ?? (await openStore(config.databaseUrl));
-  // The answer cache takes an eighth of the budget at most; shops share what the process leaves.
-  const answerBytes = Math.min(64, Math.floor(config.memoryBudgetMb / 8)) * 1024 * 1024;
+  // The answer cache takes a share of what the budget leaves above the process (answerCacheBytes); shops the rest.
+  const answerBytes = answerCacheBytes(config.memoryBudgetMb);
   const residency = new Residency({
     budgetBytes: config.memoryBudgetMb * 1024 * 1024,
     // The recently read products kept inflated are a fixed few MB beside it (product-json.ts).

@@ -31,6 +31,19 @@ const SOFT_LIMIT_SHARE = 0.9;
 /** The least the shops may take, whatever the baseline: one shop always fits. */
 const MIN_ALLOWANCE = 16 * 1024 * 1024;
 
+/** What a server takes before any shop or answer (code, the HTTP app, V8's own heap): 117-128 MB measured. */
+const PROCESS_BASELINE_MB = 128;
+
+/**
+ * The answer cache's bound for a budget, in bytes: a quarter of what the budget leaves above a
+ * process's baseline, from 8 to 64 MB. It was an eighth of the whole budget: at 160 MB that was
+ * 20 MB, more than the shops' own minimum share, and the process's RSS went past 1.25 times its
+ * budget by about as much (docs/scaling.md, "The memory budget").
+ */
+export function answerCacheBytes(budgetMb: number): number {
+  return Math.max(8, Math.min(64, Math.floor((budgetMb - PROCESS_BASELINE_MB) / 4))) * 1024 * 1024;
+}
+
 export interface BudgetOptions {
   /** The process's memory budget (REBOUND_MEMORY_BUDGET_MB), in bytes; Infinity for none. */
   budgetBytes: number;
