@@ -11,7 +11,7 @@
  * TENANTS_CONNECTIONS (10), TENANTS_BUDGET_MB (512, the default), TENANTS_ZIPF (1.0 = the exponent),
  * TENANTS_DIR (where the prepared database is kept; default <tmp>/rebound-tenants).
  */
-import { copyFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync, rmSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import SQLite from 'better-sqlite3';
 import { loadavg, tmpdir } from 'node:os';
@@ -34,6 +34,14 @@ const WORKERS = setting('TENANTS_WORKERS', 1);
 /** TENANTS_SERVER: another checkout's built server (an earlier version) under the same load and data. */
 const SERVER_DIR = process.env.TENANTS_SERVER ?? '.';
 const MB = 1024 * 1024;
+/** TENANTS_NODE_FLAGS: node flags added to those of the server's start script (comparisons of V8 settings). */
+const EXTRA_FLAGS = (process.env.TENANTS_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean);
+
+/** The node flags `npm start` gives the server of a checkout (its package.json's start script). */
+function startFlags(dir: string): string[] {
+  const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { scripts: { start: string } };
+  return manifest.scripts.start.split(/\s+/).filter((word) => word.startsWith('--'));
+}
 
 /** The figures of `/metrics` this run follows. */
 async function scrape(server: Running): Promise<Record<string, number>> {
@@ -143,8 +151,10 @@ async function main(): Promise<void> {
       .join(', ')}; ${parts.perProduct} B a product in all`,
   );
 
-  // The prepared file is served as it is (the run only reads); an earlier version gets a copy of its own schema.
-  const served = SERVER_DIR === '.' ? data.file : copyForEarlierVersion(data.file);
+  // The prepared file is served as it is (the run only reads); a version from before the stored serving
+  // rows gets a copy of its own schema (it refuses a database migrated past it).
+  const knowsServingRows = existsSync(join(SERVER_DIR, 'dist/src/store/migrations/2026_11_25_0400_product_serving.js'));
+  const served = knowsServingRows ? data.file : copyForEarlierVersion(data.file);
   const env = {
     REBOUND_WORKERS: String(WORKERS),
     DATABASE_URL: `sqlite:${served}`,
@@ -154,11 +164,12 @@ async function main(): Promise<void> {
     HOST: '127.0.0.1',
     REBOUND_MEMORY_BUDGET_MB: String(BUDGET_MB),
   };
-  const server = await startProcess([join(SERVER_DIR, 'dist/src/cli/main.js'), 'serve'], env, 0, '/readyz');
+  const flags = [...startFlags(SERVER_DIR), ...EXTRA_FLAGS];
+  const server = await startProcess([...flags, join(SERVER_DIR, 'dist/src/cli/main.js'), 'serve'], env, 0, '/readyz');
   const baselineRss = server.rssMb();
   const loadBefore = loadavg()[0]!;
   log(
-    `\nserver started in ${server.startMs} ms, RSS ${baselineRss} MB, budget ${BUDGET_MB} MB; Zipf (s = ${ZIPF}) traffic over ${SHOPS} shops, ${CONNECTIONS} connections, ${WARMUP} s warm-up then ${SECONDS} s recorded`,
+    `\nserver (node ${flags.join(' ') || 'without flags'}) started in ${server.startMs} ms, RSS ${baselineRss} MB, budget ${BUDGET_MB} MB; Zipf (s = ${ZIPF}) traffic over ${SHOPS} shops, ${CONNECTIONS} connections, ${WARMUP} s warm-up then ${SECONDS} s recorded`,
   );
   log('   t  RSS MB  resident  estimated MB  heap MB  loads  evictions  req/s');
   const samples: { t: number; rssMb: number }[] = [];
@@ -238,6 +249,7 @@ async function main(): Promise<void> {
       budget_mb: BUDGET_MB,
       workers: WORKERS,
       server: SERVER_DIR,
+      node_flags: flags,
       allowance_mb: allowanceMb,
       load_average: [Number(loadBefore.toFixed(1)), Number(loadAfter.toFixed(1))],
       prepare_ms: prepareMs,

@@ -11,7 +11,7 @@ import { INFLATED_CACHE_BYTES } from './indexes/product-json.js';
 import { ModelIndex } from './indexes/model-index.js';
 import { ModelPool } from './jobs/model-pool.js';
 import { AssemblyPool } from './jobs/assembly-pool.js';
-import { Residency } from './indexes/residency.js';
+import { answerCacheBytes, Residency } from './indexes/residency.js';
 import { ViewedIndex } from './indexes/viewed-index.js';
 import { GroupCommitter } from './jobs/group-commit.js';
 import { ExposureWriter } from './jobs/exposure-writer.js';
@@ -112,10 +112,8 @@ export async function compose(
   } = {},
 ): Promise<Services> {
   const store = options.store ?? (await openStore(config.databaseUrl));
-  // The answer cache takes a 32nd of the budget (64 MB at most); shops share what the process leaves.
-  // Memory does more as resident shops: a load costs about 8 ms of CPU, a hit saves well under
-  // 0.1 ms, and at an eighth (64 MB of 512) the cache pushed a tenth of the requests into loads.
-  const answerBytes = Math.min(64, Math.floor(config.memoryBudgetMb / 32)) * 1024 * 1024;
+  // The answer cache takes a share of what the budget leaves above the process (answerCacheBytes); shops the rest.
+  const answerBytes = answerCacheBytes(config.memoryBudgetMb);
   const residency = new Residency({
     budgetBytes: config.memoryBudgetMb * 1024 * 1024,
     // The recently read products kept inflated are a fixed few MB beside it (product-json.ts).

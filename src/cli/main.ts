@@ -12,6 +12,7 @@ import { seedDemoFromServices } from '../services/demo.js';
 import { openStore } from '../store/open.js';
 import { withStartupLock } from '../store/startup-lock.js';
 import { parseCommandLine, USAGE } from './args.js';
+import { applyHeapFlags } from './heap.js';
 import { connectCommand } from './connect.js';
 import { backupDatabase, CommandError, restoreDatabase } from './backup.js';
 import { importFolder } from './import.js';
@@ -27,6 +28,7 @@ async function run(argv: string[]): Promise<number> {
   const config = loadProcessConfig();
   switch (command) {
     case 'serve':
+      applyHeapFlags(config.memoryBudgetMb);
       // Several processes on one port: this one only starts and stops them (src/cluster/primary.ts).
       if (config.workers > 1 && cluster.isPrimary)
         await servePrimary(config, pino(loggerOptions(config.logLevel) as pino.LoggerOptions));

@@ -2,6 +2,7 @@ import cluster, { type Worker } from 'node:cluster';
 import { AggregatorRegistry } from 'prom-client';
 import type { Logger } from 'pino';
 import type { Config } from '../config/config.js';
+import { workerExecArgv } from '../config/memory.js';
 import { openStore } from '../store/open.js';
 import { withStartupLock } from '../store/startup-lock.js';
 import { METRICS_ANSWER, METRICS_REQUEST, type MetricsAnswer, type MetricsRequest } from './messages.js';
@@ -32,6 +33,9 @@ export async function servePrimary(config: Config, log: Logger): Promise<void> {
         worker.send({ type: METRICS_ANSWER, id: message.id, error: error.message } satisfies MetricsAnswer),
     );
   });
+
+  // Memory (docs/scaling.md): the young generation's size follows the budget, fixed at each worker's start.
+  cluster.setupPrimary({ execArgv: workerExecArgv(config.memoryBudgetMb, process.execArgv) });
 
   const started = new Map<number, number>();
   const fork = (): Worker => {

@@ -9,6 +9,7 @@ import type { ShopStore } from '../store/kysely/shops.js';
 import { compileRuleset } from '../domain/rules/compile.js';
 import { DEFAULT_TRENDING } from '../domain/ranking/trending.js';
 import { utcDay } from '../domain/events.js';
+import { CustomerIndex } from './customer-index.js';
 import { buildSales, DAY_MS } from './sales.js';
 import { indexProduct, packServed, unpackServed, type PackedProducts } from './product-serving.js';
 import { indexMarket, ShopCatalog, type IndexedProduct, type IndexedRuleset } from './shop-catalog.js';
@@ -127,7 +128,7 @@ export class CatalogLoader {
   }
 
   async customers(shopId: number) {
-    return new Map((await this.store.listCustomers(shopId)).map((c) => [c.id, c]));
+    return new CustomerIndex(await this.store.listCustomers(shopId));
   }
 
   /** Compiles every stored ruleset; one that no longer compiles is logged and left out (a 404). */

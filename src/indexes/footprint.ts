@@ -1,3 +1,4 @@
+import { CustomerIndex } from './customer-index.js';
 import type { IndexedProduct, ShopCatalog } from './shop-catalog.js';
 
 /**
@@ -5,9 +6,9 @@ import type { IndexedProduct, ShopCatalog } from './shop-catalog.js';
  * a Map entry's share of its hash table). Measured, not exact: `npm run bench:tenants` prints
  * the estimate next to the heap it stands for, and docs/scaling.md records how close it is.
  */
-const PRODUCT_OBJECT = 420;
-const VARIANT = 120;
-const TAG = 90;
+const PRODUCT_OBJECT = 380;
+const VARIANT = 80;
+const TAG = 30;
 const MAP_ENTRY = 40;
 const COLLECTION_MEMBER = 70;
 const CUSTOMER = 160;
@@ -22,7 +23,7 @@ const MEMO_SHARE = 0.35;
 const text = (s: string | null) => (s === null ? 0 : s.length + 24);
 
 function productBytes(product: IndexedProduct): number {
-  let bytes = PRODUCT_OBJECT + product.json.storedBytes.length + product.variants.length * VARIANT;
+  let bytes = PRODUCT_OBJECT + product.json.storedLength + product.variants.length * VARIANT;
   bytes +=
     text(product.handle) + text(product.title) + text(product.vendor) + text(product.productType) + text(product.image);
   for (const tag of product.tags) bytes += TAG + 2 * tag.length;
@@ -32,12 +33,13 @@ function productBytes(product: IndexedProduct): number {
 /** An estimate of the heap one generation of a shop's read model holds, memos included. */
 export function estimateCatalogBytes(catalog: ShopCatalog): number {
   let bytes = GENERATION;
-  for (const product of catalog.products.values())
-    bytes += productBytes(product) + MAP_ENTRY * (2 + product.variants.length);
+  for (const product of catalog.products.values()) bytes += productBytes(product) + MAP_ENTRY * 2;
   for (const collection of catalog.collections.values())
     bytes += 200 + text(collection.title) + collection.products.length * COLLECTION_MEMBER;
-  for (const customer of catalog.customers.values())
-    bytes += CUSTOMER + text(customer.email) + customer.tags.reduce((n, t) => n + text(t), 0);
+  if (catalog.customers instanceof CustomerIndex) bytes += catalog.customers.bytes;
+  else
+    for (const customer of catalog.customers.values())
+      bytes += CUSTOMER + text(customer.email) + customer.tags.reduce((n, t) => n + text(t), 0);
   for (const ruleset of catalog.rulesets.values())
     bytes += 4 * ruleset.ruleJson.reduce((n, r) => n + r.length, 0) + 2_000;
   const sales = catalog.sales;

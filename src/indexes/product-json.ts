@@ -17,79 +17,112 @@ import { PRODUCT_DICTIONARY } from './product-dictionary.js';
  * resident product's memory. Each read inflates it (about 20 µs); finished answers are cached.
  */
 export class ProductJson {
-  constructor(
-    /** The common form, then the product's metafields piece, then each variant's; deflated when `packed`. */
-    private readonly stored: Buffer,
-    /** head end; each variant's start and end; tail start; end of the common form; end of each metafields piece. */
-    private readonly offsets: Uint32Array,
-    private readonly packed = false,
+  private constructor(
+    /** Bytes holding this product's (deflated when `packed`): its own, or a whole page of products'. */
+    private readonly data: Uint8Array,
+    private readonly start: number,
+    private readonly end: number,
+    /** Offsets (head end; each variant's start and end; tail start; end of the common form; end of each
+     * metafields piece) at `at .. at + count` of a table of its own or of its page's. */
+    private readonly table: Uint32Array,
+    private readonly at: number,
+    private readonly count: number,
+    private readonly packed: boolean,
   ) {}
+
+  /** A product's own bytes and offsets, as serialized. */
+  static plain(bytes: Buffer, offsets: Uint32Array): ProductJson {
+    return new ProductJson(bytes, 0, bytes.length, offsets, 0, offsets.length, false);
+  }
 
   /** The same product with its bytes deflated (what the read model keeps). */
   static deflated(stored: Buffer, offsets: Uint32Array): ProductJson {
-    return new ProductJson(stored, offsets, true);
+    return new ProductJson(stored, 0, stored.length, offsets, 0, offsets.length, true);
+  }
+
+  /**
+   * A product of a loaded page: its deflated bytes are `bytes[start, end)` and its offsets
+   * `table[at, at + count)`, both shared with the page's other products. Per product, that is this
+   * object alone (a view and a typed array of its own took 350 bytes more).
+   */
+  static inPage(bytes: Uint8Array, start: number, end: number, table: Uint32Array, at: number, count: number) {
+    return new ProductJson(bytes, start, end, table, at, count, true);
   }
 
   /** The whole Buffer, inflated: the common form, then the metafields pieces. */
   get bytes(): Buffer {
-    return this.packed ? recentlyInflated.get(this) : this.stored;
+    // Unpacked, the bytes are a whole Buffer of the product's own (serialized, or inflated by `open`).
+    return this.packed ? recentlyInflated.get(this) : (this.data as Buffer);
   }
 
-  /** The bytes as kept in memory (deflated or not): what the memory budget counts. */
+  /** The bytes as kept in memory (deflated or not), as a Buffer (a view, made on each call). */
   get storedBytes(): Buffer {
-    return this.stored;
+    return Buffer.from(this.data.buffer, this.data.byteOffset + this.start, this.end - this.start);
   }
 
-  /** Length of the whole Buffer inflated: the end of the last metafields piece. */
+  /** The length of the bytes inflated: the end of the last metafields piece. */
   get inflatedLength(): number {
-    return this.offsets[this.offsets.length - 1]!;
+    return this.offset(this.count - 1);
+  }
+
+  /** Their length: what the memory budget counts. */
+  get storedLength(): number {
+    return this.end - this.start;
   }
 
   /** This product with its bytes inflated once, for several reads in a row. */
   open(): ProductJson {
-    return this.packed ? new ProductJson(this.bytes, this.offsets) : this;
+    if (!this.packed) return this;
+    const bytes = this.bytes;
+    return new ProductJson(bytes, 0, bytes.length, this.table, this.at, this.count, false);
   }
 
   /** This product with its bytes deflated (a no-op when they are). */
   deflate(): ProductJson {
-    return this.packed ? this : ProductJson.deflated(deflateProduct(this.stored), this.offsets);
+    if (this.packed) return this;
+    const stored = deflateProduct(this.storedBytes);
+    return new ProductJson(stored, 0, stored.length, this.table, this.at, this.count, true);
+  }
+
+  private offset(i: number): number {
+    return this.table[this.at + i]!;
   }
 
   /** The common form as bytes, ready to send. */
   get plain(): Buffer {
-    return this.bytes.subarray(0, this.offsets[this.variantCount * 2 + 2]);
+    return this.bytes.subarray(0, this.offset(this.variantCount * 2 + 2));
   }
 
   private get variantCount(): number {
-    return (this.offsets.length - 4) / 3;
+    return (this.count - 4) / 3;
   }
 
   /** The offsets as stored beside the bytes. */
   layout(): number[] {
-    return [...this.offsets];
+    return [...this.table.subarray(this.at, this.at + this.count)];
   }
 
   get head(): string {
-    return this.bytes.toString('utf8', 0, this.offsets[0]);
+    return this.bytes.toString('utf8', 0, this.offset(0));
   }
 
   get variants(): string[] {
     const bytes = this.bytes;
     const out: string[] = [];
     for (let i = 0; i < this.variantCount; i++)
-      out.push(bytes.toString('utf8', this.offsets[1 + 2 * i], this.offsets[2 + 2 * i]));
+      out.push(bytes.toString('utf8', this.offset(1 + 2 * i), this.offset(2 + 2 * i)));
     return out;
   }
 
   get tail(): string {
     const at = this.variantCount * 2 + 1;
-    return this.bytes.toString('utf8', this.offsets[at], this.offsets[at + 1]! - 1);
+    return this.bytes.toString('utf8', this.offset(at), this.offset(at + 1) - 1);
   }
 
   /** `,"metafields":[…]` of the product. */
   get metafields(): string {
     const at = this.variantCount * 2 + 2;
-    return this.bytes.toString('utf8', this.offsets[at], this.offsets[at + 1]);
+    return this.bytes.toString('utf8', this.offset(at), this.offset(at + 1));
   }
 
   /** `,"metafields":[…]` per variant, spliced in before the variant's closing brace. */
@@ -98,7 +131,7 @@ export class ProductJson {
     const at = this.variantCount * 2 + 3;
     const out: string[] = [];
     for (let i = 0; i < this.variantCount; i++)
-      out.push(bytes.toString('utf8', this.offsets[at + i], this.offsets[at + i + 1]));
+      out.push(bytes.toString('utf8', this.offset(at + i), this.offset(at + i + 1)));
     return out;
   }
 }
@@ -109,6 +142,8 @@ const DICTIONARY = { dictionary: PRODUCT_DICTIONARY };
 export function deflateProduct(bytes: Uint8Array): Buffer {
   return deflateRawSync(bytes, DICTIONARY);
 }
+
+const CHUNK_SLACK = 64;
 
 /** Bytes of inflated products kept for their next reads (about a thousand products). */
 export const INFLATED_CACHE_BYTES = 4 * 1024 * 1024;
@@ -194,8 +229,20 @@ function inflateProduct(stored: Buffer, length: number): Buffer {
   } catch {
     inflater = null;
   }
-  // zlib hands back a view of its 16 KB output chunk: kept, the product gets bytes of its own.
-  const output = inflateRawSync(stored, DICTIONARY);
+  return inflateBySize(stored, length);
+}
+
+/**
+ * A product's bytes inflated into a buffer of about their size. Left to its default, zlib writes
+ * into a 16 KB chunk of memory outside the heap, and the copy kept made that chunk garbage on every
+ * read: tens of MB a second under a high rate of loads, which the process's resident memory
+ * carried until the next collection. (A chunk of exactly the size would take a second one to see
+ * the end of the stream, hence the 64 bytes more.)
+ */
+function inflateBySize(stored: Buffer, length: number): Buffer {
+  const output = inflateRawSync(stored, { ...DICTIONARY, chunkSize: Math.max(64, length + CHUNK_SLACK) });
+  if (output.buffer.byteLength <= output.length + CHUNK_SLACK) return output;
+  // Under 4 KB, Node takes the chunk from its shared 8 KB pool: kept, a view would keep the whole slab alive.
   const own = Buffer.allocUnsafeSlow(output.length);
   output.copy(own);
   return own;
@@ -248,7 +295,7 @@ export function serializeProduct(product: Product): ProductJson {
     offset += Buffer.byteLength(piece);
     offsets[at++] = offset;
   }
-  return new ProductJson(ownBuffer(`${headStr}${variantStrings.join(',')}${tail}}${pieces.join('')}`), offsets);
+  return ProductJson.plain(ownBuffer(`${headStr}${variantStrings.join(',')}${tail}}${pieces.join('')}`), offsets);
 }
 
 /** The bytes of one product for the requested options; the plain buffer when nothing special is asked. */

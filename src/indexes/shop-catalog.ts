@@ -73,12 +73,12 @@ export function indexMarket(market: Market): IndexedMarket {
 export class ShopCatalog {
   readonly byHandle = new Map<string, IndexedProduct>();
   readonly byTag = new Map<string, IndexedProduct[]>();
-  readonly byVariant = new Map<number, IndexedProduct>();
   readonly collectionMembers = new Map<number, readonly IndexedProduct[]>();
   readonly collectionsByProduct = new Map<number, number[]>();
   private readonly memos = new Map<string, unknown>();
   private readonly requestMemos = new Map<string, unknown>();
   private readonly marketVariants = new Map<number, Map<number, MarketVariants>>();
+  private variants: Map<number, IndexedProduct> | null = null;
 
   constructor(
     readonly shop: Shop,
@@ -96,7 +96,6 @@ export class ShopCatalog {
   ) {
     for (const product of products.values()) {
       this.byHandle.set(product.handle, product);
-      for (const variant of product.variants) this.byVariant.set(variant.id, product);
       for (const tag of new Set(product.tagsLower)) {
         const list = this.byTag.get(tag);
         if (list) list.push(product);
@@ -115,6 +114,21 @@ export class ShopCatalog {
         else this.collectionsByProduct.set(member.id, [collection.id]);
       }
     }
+    // A list grown by push keeps room for 17 ids: an exact copy is a product's lists at a third of the size.
+    for (const [id, list] of this.collectionsByProduct)
+      if (list.length > 1) this.collectionsByProduct.set(id, [...list]);
+  }
+
+  /**
+   * The product of each variant id, made on first use: only cart and variant inputs ask, and a
+   * map of every variant was 150 bytes a product of every resident shop.
+   */
+  get byVariant(): ReadonlyMap<number, IndexedProduct> {
+    if (this.variants) return this.variants;
+    const map = new Map<number, IndexedProduct>();
+    for (const product of this.products.values()) for (const variant of product.variants) map.set(variant.id, product);
+    this.variants = map;
+    return map;
   }
 
   /** A value derived from this generation, computed on first use (search index, profiles, rates). */

@@ -34,7 +34,8 @@ export class ModelPool {
       minThreads: 0,
       maxThreads: 1,
       idleTimeout: IDLE_MS,
-      resourceLimits: { maxOldGenerationSizeMb: this.options.maxHeapMb ?? 1024 },
+      // A build allocates fast: a young generation of its own (V8 would size it from the server's small one).
+      resourceLimits: { maxOldGenerationSizeMb: this.options.maxHeapMb ?? 1024, maxYoungGenerationSizeMb: 24 },
     });
     return this.pool;
   }

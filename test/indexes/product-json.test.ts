@@ -67,7 +67,8 @@ describe('deflated answer bytes', () => {
     const again = recent.get(jsons[1]!);
     expect(again).not.toBe(second); // it was let go, and is inflated anew
     expect(again.equals(jsons[1]!.bytes)).toBe(true);
-    expect(again.buffer.byteLength).toBe(again.length); // bytes of its own, not a view of a larger chunk
+    // Bytes of their own (at most a few bytes of slack), not a view of a larger chunk or of a shared slab.
+    for (const kept of [first, again]) expect(kept.buffer.byteLength - kept.length).toBeLessThanOrEqual(64);
   });
 
   it('inflates a product whatever came before: a damaged one is an error, and the next one reads whole', () => {

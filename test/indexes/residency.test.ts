@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RSS_PER_ESTIMATED_BYTE, Residency, type ShopMemory } from '../../src/indexes/residency.js';
+import { answerCacheBytes, RSS_PER_ESTIMATED_BYTE, Residency, type ShopMemory } from '../../src/indexes/residency.js';
 
 const MB = 1024 * 1024;
 
@@ -105,5 +105,13 @@ describe('Residency', () => {
     residency.forget(2);
     expect(residency.residentShops).toBe(0);
     expect(residency.evictions).toBe(1);
+  });
+
+  it("bounds the answer cache by a 32nd of the budget and what it leaves above the baseline, 4 to 64 MB", () => {
+    expect(answerCacheBytes(128)).toBe(4 * MB);
+    expect(answerCacheBytes(160)).toBe(5 * MB); // was 20 MB, an eighth of the budget
+    expect(answerCacheBytes(256)).toBe(8 * MB);
+    expect(answerCacheBytes(512)).toBe(16 * MB); // was 64 MB
+    expect(answerCacheBytes(1_048_576)).toBe(64 * MB);
   });
 });

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import type { Customer } from '../../src/domain/catalog/collection.js';
+import { CustomerIndex } from '../../src/indexes/customer-index.js';
+
+const customers: Customer[] = [
+  { id: 6_200_000_000_003, email: 'zoë@example.com', tags: ['VIP', 'wholesale'] },
+  { id: 2, email: null, tags: [] },
+  { id: 6_200_000_000_001, email: 'anna@example.com', tags: [] },
+];
+
+describe('CustomerIndex', () => {
+  it('answers as the Map of customers by id did', () => {
+    const index = new CustomerIndex(customers);
+    const map = new Map(customers.map((c) => [c.id, c]));
+    expect(index.size).toBe(3);
+    for (const c of customers) {
+      expect(index.has(c.id)).toBe(true);
+      expect(index.get(c.id)).toEqual(map.get(c.id));
+      expect(index.tagsOf(c.id)).toEqual(c.tags);
+    }
+    expect(index.has(6_200_000_000_002)).toBe(false);
+    expect(index.get(6_200_000_000_002)).toBeUndefined();
+    expect(index.tagsOf(1)).toBeUndefined();
+    // Iterated in id order, every form.
+    const sorted = [...customers].sort((a, b) => a.id - b.id);
+    expect([...index.keys()]).toEqual(sorted.map((c) => c.id));
+    expect([...index.values()]).toEqual(sorted);
+    expect([...index]).toEqual(sorted.map((c) => [c.id, c]));
+    const seen: number[] = [];
+    index.forEach((c, id) => {
+      seen.push(c.id === id ? id : -1);
+    });
+    expect(seen).toEqual(sorted.map((c) => c.id));
+  });
+
+  it("hands out customers of the caller's own: changing one leaves the index as it was", () => {
+    const index = new CustomerIndex(customers);
+    index.get(6_200_000_000_003)!.tags.push('changed');
+    expect(index.get(6_200_000_000_003)!.tags).toEqual(['VIP', 'wholesale']);
+  });
+
+  it('is empty for a shop without customers', () => {
+    const index = new CustomerIndex([]);
+    expect(index.size).toBe(0);
+    expect(index.get(1)).toBeUndefined();
+    expect([...index]).toEqual([]);
+  });
+});
