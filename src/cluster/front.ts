@@ -48,7 +48,7 @@ function intake(socket: Socket, { pick, log }: FrontOptions): void {
     clearTimeout(timer);
     socket.off('data', onData);
     socket.off('end', drop);
-    socket.off('error', drop);
+    // The error listener stays: a socket waits here while Node's IPC queues it behind an earlier hand-off.
     // No more bytes may be read into this process once it is decided: they would be lost with the handle.
     socket.pause();
     (socket as unknown as { _handle?: { readStop?: () => void } })._handle?.readStop?.();
