@@ -28,6 +28,9 @@ export async function takeConnectionsFromPrimary(app: FastifyInstance): Promise<
     // Counted as net.Server counts what it accepts itself, so close() waits for this connection too.
     (socket as Socket & { _server: Server })._server = server;
     server._connections++;
+    // What net.Server does for the sockets it accepts, which http.Server asks for (noDelay): without it an
+    // answer written in two parts waits on the client's delayed acknowledgement.
+    socket.setNoDelay(true);
     server.emit('connection', socket);
     // The bytes the primary read to find the key come first; the rest the server reads from the socket.
     if (message.head.length > 0) socket.emit('data', Buffer.from(message.head, 'latin1'));
