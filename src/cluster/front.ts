@@ -5,13 +5,13 @@ import { CONNECTION, type HandedConnection } from './messages.js';
 import { keyOfHead, requestHead } from './routing.js';
 
 /** At most this much of a connection is read to find its key: Node's own limit on a request head. */
-export const HEAD_BYTES = 16 * 1024;
+const HEAD_BYTES = 16 * 1024;
 /**
  * How long the primary waits for a first request head. A browser's preconnected socket often
  * carries its request a moment later; a connection silent longer goes to any worker (which applies
  * HEADERS_TIMEOUT_MS), so a slow or silent client never holds the primary nor a routed shop.
  */
-export const HEAD_WAIT_MS = 2000;
+const HEAD_WAIT_MS = 2000;
 
 export interface FrontOptions {
   host: string;
