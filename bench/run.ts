@@ -264,9 +264,10 @@ async function main() {
         const figures = { one: mean(one), two: mean(two), ratio: Number((mean(two).rps / mean(one).rps).toFixed(2)) };
         const label = `trending ${name}, routing ${routing === 'true' ? 'on' : 'off'}`;
         workers[label] = figures;
+        const { one: a, two: b } = figures;
         row(
           `${label}: 1 → 2 workers (req/s)`,
-          `${figures.one.rps} → ${figures.two.rps} (×${figures.ratio}), p99 ${figures.one.p99Ms} / ${figures.two.p99Ms} ms`,
+          `${a.rps} → ${b.rps} (×${figures.ratio}), p99 ${a.p99Ms} / ${b.p99Ms} ms`,
         );
       }
       await pair.stop();

@@ -146,15 +146,29 @@ async function measure(run: string, data: Awaited<ReturnType<typeof prepareTenan
 
 async function main(): Promise<void> {
   const data = await prepareTenants(DIR, { shops: SHOPS, products: PRODUCTS }, console.log);
+  const bust = BUST ? ', bust_cache=yes' : '';
   console.log(
-    `${SHOPS} shops × ${PRODUCTS} products, Zipf ${ZIPF}, ${CONNECTIONS} clients, connections ${MODE}${BUST ? ', bust_cache=yes' : ''}, ${BUDGET_MB} MB a process, ${WARMUP} s warm-up + ${SECONDS} s`,
+    `${SHOPS} shops × ${PRODUCTS} products, Zipf ${ZIPF}, ${CONNECTIONS} clients, connections ${MODE}${bust}, ` +
+      `${BUDGET_MB} MB a process, ${WARMUP} s warm-up + ${SECONDS} s`,
   );
   const all: RunFigures[] = [];
   for (const run of RUNS) {
     const f = await measure(run, data);
     all.push(f);
+    const primaryCpu = f.primaryCpuMsPerRequest === null ? '' : ` (primary ${f.primaryCpuMsPerRequest})`;
+    const primaryRss = f.primaryRssMb === null ? '' : `, primary ${f.primaryRssMb} MB`;
     console.log(
-      `${run.padEnd(10)} ${String(f.rps).padStart(5)} req/s  errors ${f.errors}  hot p50/p99 ${f.hot.p50Ms}/${f.hot.p99Ms} ms  cold p50/p99 ${f.cold.p50Ms}/${f.cold.p99Ms} ms  loads ${JSON.stringify(f.loads)} (${f.loadsPerRequest}/req)  CPU ${f.cpuMsPerRequest} ms/req${f.primaryCpuMsPerRequest === null ? '' : ` (primary ${f.primaryCpuMsPerRequest})`}  resident ${JSON.stringify(f.resident)}  peak RSS ${f.peakRssMbPerWorker} MB/worker${f.primaryRssMb === null ? '' : `, primary ${f.primaryRssMb} MB`}  load avg ${f.loadAverage}`,
+      [
+        `${run.padEnd(10)} ${String(f.rps).padStart(5)} req/s`,
+        `errors ${f.errors}`,
+        `hot p50/p99 ${f.hot.p50Ms}/${f.hot.p99Ms} ms`,
+        `cold p50/p99 ${f.cold.p50Ms}/${f.cold.p99Ms} ms`,
+        `loads ${JSON.stringify(f.loads)} (${f.loadsPerRequest}/req)`,
+        `CPU ${f.cpuMsPerRequest} ms/req${primaryCpu}`,
+        `resident ${JSON.stringify(f.resident)}`,
+        `peak RSS ${f.peakRssMbPerWorker} MB/worker${primaryRss}`,
+        `load avg ${f.loadAverage}`,
+      ].join('  '),
     );
   }
   console.log(JSON.stringify({ shops: SHOPS, products: PRODUCTS, zipf: ZIPF, mode: MODE, bust: BUST, runs: all }));
