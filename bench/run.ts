@@ -237,24 +237,42 @@ async function main() {
   for (const [name, url] of lists) await measure(`${name}_uncached`, `${url}&bust_cache=yes`);
   const rss = server.rssMb();
   row('RSS at the end of the load (MB)', String(rss));
-  // 3. Every core: the cached trending answer from a node of two worker processes against one, in alternating rounds.
-  let workers: { one: LoadResult; two: LoadResult; ratio: number } | null = null;
+  // 3. Every core: one shop's trending answer, cached and computed, from a node of two worker processes (routing
+  // by key, and sharing the port) against one, in alternating rounds. One shop has one key: routed, all of it goes
+  // to one worker, so the second core can only show when the port is shared.
+  let workers: Record<string, { one: LoadResult; two: LoadResult; ratio: number }> | null = null;
   if (!only || only.includes('workers')) {
-    const pair = await startProcess(serverArgs, { ...env('bench.db', false), REBOUND_WORKERS: '2' }, 0, '/readyz');
+    workers = {};
     const path = allUrls.trending!.slice(server.url.length);
-    await warmWorkers(pair.url, path);
-    const one: LoadResult[] = [];
-    const two: LoadResult[] = [];
-    for (let round = 0; round < ROUNDS; round++) {
-      one.push(await load(`${server.url}${path}`, { seconds: SECONDS / ROUNDS }));
-      two.push(await load(`${pair.url}${path}`, { seconds: SECONDS / ROUNDS }));
+    for (const routing of ['true', 'false']) {
+      const pair = await startProcess(
+        serverArgs,
+        { ...env('bench.db', false), REBOUND_WORKERS: '2', REBOUND_KEY_ROUTING: routing },
+        0,
+        '/readyz',
+      );
+      await warmWorkers(pair.url, path);
+      for (const [name, suffix] of [
+        ['cached', ''],
+        ['computed', '&bust_cache=yes'],
+      ] as const) {
+        const one: LoadResult[] = [];
+        const two: LoadResult[] = [];
+        for (let round = 0; round < ROUNDS; round++) {
+          one.push(await load(`${server.url}${path}${suffix}`, { seconds: SECONDS / ROUNDS }));
+          two.push(await load(`${pair.url}${path}${suffix}`, { seconds: SECONDS / ROUNDS }));
+        }
+        const figures = { one: mean(one), two: mean(two), ratio: Number((mean(two).rps / mean(one).rps).toFixed(2)) };
+        const label = `trending ${name}, routing ${routing === 'true' ? 'on' : 'off'}`;
+        workers[label] = figures;
+        const { one: a, two: b } = figures;
+        row(
+          `${label}: 1 → 2 workers (req/s)`,
+          `${a.rps} → ${b.rps} (×${figures.ratio}), p99 ${a.p99Ms} / ${b.p99Ms} ms`,
+        );
+      }
+      await pair.stop();
     }
-    await pair.stop();
-    workers = { one: mean(one), two: mean(two), ratio: Number((mean(two).rps / mean(one).rps).toFixed(2)) };
-    row(
-      'trending cached, 1 worker → 2 workers (req/s)',
-      `${workers.one.rps} → ${workers.two.rps} (×${workers.ratio}), p99 ${workers.one.p99Ms} / ${workers.two.p99Ms} ms`,
-    );
   }
   await server.stop();
 

@@ -1,3 +1,4 @@
+import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import type { Config } from './config/config.js';
 import { compose, type Services } from './compose.js';
@@ -7,8 +8,11 @@ import { gracefulShutdown, stopOnSignals } from './shutdown.js';
 import { withStartupLock } from './store/startup-lock.js';
 import { seedDemoFromServices, DEMO_HANDLE, type DemoSeedResult } from './services/demo.js';
 
-/** Process entry of the server: compose → (seed demo) → buildApp → listen; drains on SIGTERM / SIGINT (src/shutdown.ts). */
-export async function serve(config: Config): Promise<void> {
+/**
+ * Process entry of the server: compose → (seed demo) → buildApp → listen; drains on SIGTERM / SIGINT (src/shutdown.ts).
+ * `listen` replaces listening on the configured port (a worker that takes its connections from its primary).
+ */
+export async function serve(config: Config, listen?: (app: FastifyInstance) => Promise<void>): Promise<void> {
   const started = performance.now();
   const log = pino(loggerOptions(config.logLevel) as pino.LoggerOptions);
   // Several nodes starting together: one migrates and seeds, the others wait and then find it done.
@@ -20,9 +24,12 @@ export async function serve(config: Config): Promise<void> {
   const app = await buildApp(services, config);
   stopOnSignals(gracefulShutdown({ app, services, log, graceMs: config.shutdownGraceMs }));
 
-  const address = await app.listen({ port: config.port, host: config.host });
-  // PORT=0 lets the system choose: whoever started us needs to learn which port it chose.
-  if (config.port === 0) process.stdout.write(`Listening on ${address}\n`);
+  if (listen) await listen(app);
+  else {
+    const address = await app.listen({ port: config.port, host: config.host });
+    // PORT=0 lets the system choose: whoever started us needs to learn which port it chose.
+    if (config.port === 0) process.stdout.write(`Listening on ${address}\n`);
+  }
   services.startBackground();
   log.info({ ms: Math.round(performance.now() - started), shops: (await services.shops.listShops()).length }, 'ready');
 }

@@ -52,9 +52,33 @@ function pathFor(shop: TenantShop, rng: Random, kind: (typeof MIX)[number][0]): 
 }
 
 /**
+ * How requests travel: `shared` — every shop over the same `connections` keep-alive connections,
+ * as from a proxy or CDN in front; `per-shop` — each shop's requests over keep-alive connections of
+ * its own (at most two open a shop), as from its visitors' browsers; `close` — a new connection
+ * for every request.
+ */
+export type ConnectionMode = 'shared' | 'per-shop' | 'close';
+
+/** The agent that carries one shop's request in each connection mode. */
+function agents(mode: ConnectionMode, connections: number): (shop: number) => Agent | false {
+  if (mode === 'close') return () => false;
+  if (mode === 'shared') {
+    const shared = new Agent({ keepAlive: true, maxSockets: connections });
+    return () => shared;
+  }
+  const own = new Map<number, Agent>();
+  return (shop) => {
+    const agent = own.get(shop) ?? new Agent({ keepAlive: true, maxSockets: 2 });
+    own.set(shop, agent);
+    return agent;
+  };
+}
+
+/**
  * Closed-loop storefront traffic over many shops: `connections` clients each send a request, wait
  * for the answer, and send the next, for `warmupSeconds` unrecorded (every hot shop's first
  * request is a load) and then `seconds` recorded. Shops are drawn by Zipf rank (exponent `s`).
+ * `bustCache` adds `bust_cache=yes`, so every answer is computed (the server's work, not the cache's).
  */
 export async function runTenantLoad(
   base: string,
@@ -65,11 +89,14 @@ export async function runTenantLoad(
     warmupSeconds: number;
     s: number;
     seed?: number;
+    connectionMode?: ConnectionMode;
+    bustCache?: boolean;
     onSecond?: (done: number) => void;
   },
 ): Promise<TenantLoadResult> {
   const url = new URL(base);
-  const agent = new Agent({ keepAlive: true, maxSockets: options.connections });
+  const agentOf = agents(options.connectionMode ?? 'shared', options.connections);
+  const used = new Set<Agent>();
   const shopSampler = new WeightedSampler(zipfWeights(shops.length, options.s));
   const kindSampler = new WeightedSampler(MIX.map(([, w]) => w));
   const latencies: Record<Tier, number[]> = { hot: [], warm: [], cold: [] };
@@ -78,8 +105,10 @@ export async function runTenantLoad(
   let done = 0;
   const recordFrom = performance.now() + options.warmupSeconds * 1000;
   const deadline = recordFrom + options.seconds * 1000;
-  const send = (path: string) =>
+  const send = (shop: number, path: string) =>
     new Promise<number>((resolve) => {
+      const agent = agentOf(shop);
+      if (agent) used.add(agent);
       const req = request({ host: url.hostname, port: url.port, path, agent }, (res) => {
         res.resume();
         res.on('end', () => resolve(res.statusCode ?? 0));
@@ -95,7 +124,7 @@ export async function runTenantLoad(
         const index = shopSampler.draw(rng);
         const path = pathFor(shops[index]!, rng, MIX[kindSampler.draw(rng)]![0]);
         const started = performance.now();
-        const status = await send(path);
+        const status = await send(index, options.bustCache ? `${path}&bust_cache=yes` : path);
         touched.add(index);
         if (started < recordFrom) continue;
         latencies[tierOf(index + 1)].push(performance.now() - started);
@@ -105,7 +134,7 @@ export async function runTenantLoad(
     }),
   );
   clearInterval(ticker);
-  agent.destroy();
+  for (const agent of used) agent.destroy();
   const stats = (values: number[]): TierStats => {
     const sorted = Float64Array.from(values).sort();
     return {

@@ -2,7 +2,7 @@
 import cluster from 'node:cluster';
 import pino from 'pino';
 import { servePrimary } from '../cluster/primary.js';
-import { stopWithPrimary } from '../cluster/worker.js';
+import { stopWithPrimary, takeConnectionsFromPrimary } from '../cluster/worker.js';
 import { loggerOptions } from '../http/plugins/logging.js';
 import { ConfigError, loadProcessConfig } from '../config/config.js';
 import { compose } from '../compose.js';
@@ -34,7 +34,7 @@ async function run(argv: string[]): Promise<number> {
         await servePrimary(config, pino(loggerOptions(config.logLevel) as pino.LoggerOptions));
       else {
         stopWithPrimary();
-        await serve(config);
+        await serve(config, cluster.isWorker && config.keyRouting ? takeConnectionsFromPrimary : undefined);
       }
       return -1; // keeps running
     case 'backup':

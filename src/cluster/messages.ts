@@ -13,3 +13,18 @@ export interface MetricsAnswer {
   text?: string;
   error?: string;
 }
+
+/** A worker that takes its connections from the primary (key routing) is ready for them. */
+export const WORKER_READY = 'rebound:worker-ready';
+/** A connection handed to a worker, with the bytes the primary read from it to find its key. */
+export const CONNECTION = 'rebound:connection';
+
+export interface WorkerReady {
+  type: typeof WORKER_READY;
+}
+
+export interface HandedConnection {
+  type: typeof CONNECTION;
+  /** Bytes already read from the socket, as latin1 (one byte a character): the worker reads them first. */
+  head: string;
+}

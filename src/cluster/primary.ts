@@ -1,22 +1,35 @@
 import cluster, { type Worker } from 'node:cluster';
+import type { Server } from 'node:net';
 import { AggregatorRegistry } from 'prom-client';
 import type { Logger } from 'pino';
 import type { Config } from '../config/config.js';
 import { workerExecArgv } from '../config/memory.js';
 import { openStore } from '../store/open.js';
 import { withStartupLock } from '../store/startup-lock.js';
-import { METRICS_ANSWER, METRICS_REQUEST, type MetricsAnswer, type MetricsRequest } from './messages.js';
+import { dropPendingHandOffs, startFront } from './front.js';
+import {
+  METRICS_ANSWER,
+  METRICS_REQUEST,
+  WORKER_READY,
+  type MetricsAnswer,
+  type MetricsRequest,
+  type WorkerReady,
+} from './messages.js';
+import { ownerSlot } from './routing.js';
 
 /** A worker that dies sooner than this after its start is not restarted again and again: the node stops. */
 const CRASH_LOOP_MS = 10_000;
 
 /**
  * The primary of a node with REBOUND_WORKERS processes (docs/scaling.md, "Every core"). It
- * migrates the database once, then starts the workers on one port: the first alone (it makes
- * the operator token and the demo shop when they are missing), the others once it listens. Each
- * worker is a whole `serve` with its own memory budget; connections are spread over them by the
- * operating system's cluster scheduling. SIGTERM or SIGINT is passed on as SIGTERM: each worker
- * drains and shuts down as a single process would, and the primary exits when all have.
+ * migrates the database once, then starts the workers: the first alone (it makes the operator
+ * token and the demo shop when they are missing), the others once it serves. Each worker is a
+ * whole `serve` with its own memory budget and a slot (0 … n-1) that its replacement takes over.
+ * With key routing the primary owns the port and hands each connection to the worker its first
+ * request's key hashes to (src/cluster/front.ts); without, the workers share the port and the
+ * operating system's cluster scheduling spreads the connections. SIGTERM or SIGINT is passed on
+ * as SIGTERM: each worker drains and shuts down as a single process would, and the primary exits
+ * when all have.
  */
 export async function servePrimary(config: Config, log: Logger): Promise<void> {
   // Under the start-up lock, as `rebound migrate` and a single server migrate.
@@ -24,8 +37,26 @@ export async function servePrimary(config: Config, log: Logger): Promise<void> {
   const aggregator = new AggregatorRegistry();
   let stopping = false;
   let exitCode = 0;
+  let front: Server | null = null;
+  /** The worker in each slot, and whether it serves (the routing ring is the serving slots). */
+  const slots: { worker: Worker; started: number; serving: boolean }[] = [];
+  let live: number[] = [];
+  const refreshLive = () => {
+    live = slots.flatMap((s, i) => (s.serving ? [i] : []));
+  };
+  const slotOf = (worker: Worker) => slots.findIndex((s) => s.worker === worker);
 
-  cluster.on('message', (worker: Worker, message: MetricsRequest) => {
+  let firstServes: () => void = () => {};
+  const serving = (worker: Worker) => {
+    const slot = slotOf(worker);
+    if (slot < 0) return;
+    slots[slot]!.serving = true;
+    refreshLive();
+    if (slot === 0) firstServes();
+  };
+
+  cluster.on('message', (worker: Worker, message: MetricsRequest | WorkerReady) => {
+    if (message?.type === WORKER_READY) return serving(worker);
     if (message?.type !== METRICS_REQUEST) return;
     aggregator.clusterMetrics().then(
       (text) => worker.send({ type: METRICS_ANSWER, id: message.id, text } satisfies MetricsAnswer),
@@ -37,29 +68,35 @@ export async function servePrimary(config: Config, log: Logger): Promise<void> {
   // Memory (docs/scaling.md): the young generation's size follows the budget, fixed at each worker's start.
   cluster.setupPrimary({ execArgv: workerExecArgv(config.memoryBudgetMb, process.execArgv) });
 
-  const started = new Map<number, number>();
-  const fork = (): Worker => {
+  const fork = (slot: number): Worker => {
     const worker = cluster.fork();
-    started.set(worker.id, Date.now());
+    slots[slot] = { worker, started: Date.now(), serving: false };
+    // Without routing, a worker serves once it listens on the shared port.
+    if (!config.keyRouting) worker.once('listening', () => serving(worker));
     return worker;
   };
   cluster.on('exit', (worker, code, signal) => {
-    const lived = Date.now() - (started.get(worker.id) ?? 0);
-    started.delete(worker.id);
+    const slot = slotOf(worker);
+    const lived = Date.now() - (slots[slot]?.started ?? 0);
+    if (slot >= 0) slots[slot]!.serving = false;
+    refreshLive();
+    if (config.keyRouting) dropPendingHandOffs(worker);
     if (code !== 0 && code !== null) exitCode = code;
     if (stopping) {
       if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(exitCode);
       return;
     }
+    // Its shops go to the other workers until the replacement in its slot serves them again.
     log.error({ worker: worker.id, code, signal, livedMs: lived }, 'worker exited');
     if (lived < CRASH_LOOP_MS) return stop('worker crash');
-    fork();
+    fork(slot);
   });
 
   const stop = (reason: string) => {
     if (stopping) return;
     stopping = true;
     log.info({ reason }, 'stopping the workers');
+    front?.close();
     const workers = Object.values(cluster.workers ?? {});
     if (workers.length === 0) process.exit(exitCode || 1);
     for (const worker of workers) worker?.process.kill('SIGTERM');
@@ -67,11 +104,43 @@ export async function servePrimary(config: Config, log: Logger): Promise<void> {
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
 
-  const first = fork();
+  const first = fork(0);
   await new Promise<void>((resolve, reject) => {
-    first.once('listening', () => resolve());
-    first.once('exit', (code) => reject(new Error(`the first worker exited with ${code} before listening`)));
+    firstServes = resolve;
+    first.once('exit', (code) => reject(new Error(`the first worker exited with ${code} before serving`)));
   });
-  for (let i = 1; i < config.workers; i++) fork();
-  log.info({ workers: config.workers, budgetMbEach: config.memoryBudgetMb }, 'node started');
+  for (let slot = 1; slot < config.workers; slot++) fork(slot);
+  if (config.keyRouting) front = await listen(config, log, slots, () => live);
+  log.info(
+    { workers: config.workers, budgetMbEach: config.memoryBudgetMb, keyRouting: config.keyRouting },
+    'node started',
+  );
+}
+
+/** The primary's listening socket of a node that routes by key: a key to its slot's worker, no key in turn. */
+async function listen(
+  config: Config,
+  log: Logger,
+  slots: readonly { worker: Worker }[],
+  live: () => readonly number[],
+): Promise<Server> {
+  let turn = 0;
+  const server = await startFront({
+    host: config.host,
+    port: config.port,
+    log,
+    pick: (key) => {
+      const serving = live();
+      if (serving.length === 0) return null;
+      const slot = key === null ? serving[turn++ % serving.length]! : ownerSlot(key, serving)!;
+      return slots[slot]!.worker;
+    },
+  });
+  // PORT=0 lets the system choose: whoever started the node needs to learn which port it chose.
+  const address = server.address();
+  if (config.port === 0 && address && typeof address === 'object') {
+    const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+    process.stdout.write(`Listening on http://${host}:${address.port}\n`);
+  }
+  return server;
 }

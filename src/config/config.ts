@@ -45,6 +45,8 @@ export interface Config {
   readonly shutdownGraceMs: number;
   /** Processes serving this node's port (REBOUND_WORKERS; default the number of cores, 1 = one process). */
   readonly workers: number;
+  /** REBOUND_KEY_ROUTING: with several workers, each connection goes to the worker its first request's key hashes to. */
+  readonly keyRouting: boolean;
 }
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -87,6 +89,7 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
   const modelIntervalS = integerSetting(env, 'REBOUND_MODEL_INTERVAL_S', 300, 0, 86_400);
   const modelDebounceS = integerSetting(env, 'REBOUND_MODEL_DEBOUNCE_S', 10, 0, 3_600);
   const workers = integerSetting(env, 'REBOUND_WORKERS', availableParallelism(), 1, 256);
+  const keyRouting = booleanSetting(env, 'REBOUND_KEY_ROUTING', true) && workers > 1;
   const rawSecret = nonEmpty(env, 'REBOUND_SECRET_KEY');
   if (rawSecret !== undefined && !/^[0-9a-fA-F]{64}$/.test(rawSecret)) {
     throw new ConfigError(
@@ -125,6 +128,7 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
     platformPollMs,
     shutdownGraceMs,
     workers,
+    keyRouting,
   });
 }
 

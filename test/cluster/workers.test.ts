@@ -12,7 +12,11 @@ import { productInput } from '../helpers/fixtures.js';
 const TOKEN = 'workers-operator-token-0123456789';
 const SERVE = ['--import', 'tsx', 'src/cli/main.ts', 'serve'];
 
-/** REBOUND_WORKERS=2: one port, two processes on one SQLite file, metrics of both, one shutdown. */
+/**
+ * REBOUND_WORKERS=2 with key routing off: one port shared by two processes on one SQLite file (the
+ * operating system spreads the connections), metrics of both, one shutdown. Routing by key is
+ * test/cluster/key-routing.test.ts.
+ */
 describe('a node of two worker processes', () => {
   const work = mkdtempSync(join(tmpdir(), 'rebound-workers-'));
   afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -24,6 +28,7 @@ describe('a node of two worker processes', () => {
     const env = {
       DATABASE_URL: database,
       REBOUND_WORKERS: '2',
+      REBOUND_KEY_ROUTING: 'false',
       REBOUND_ADMIN_TOKEN: TOKEN,
       REBOUND_DEMO: 'false',
       LOG_LEVEL: 'warn',
