@@ -71,11 +71,18 @@ async function main(dir: string) {
     const folds = evaluateFolds(log.orders, logContent(log.products));
     printFolds(log.name, folds);
     printCandidates(log.name, folds);
+    printCandidates(log.name, folds, console.log, (f) => f.neighbours, 'customer-neighbour candidates');
     results[log.handle] = folds;
   }
   const chosen = chooseOnTuning(Object.values(results));
   console.log(`\nfor_you blend chosen on the tuning fold (the first) of the logs scored: ${chosen}`);
   console.log(`shipped: ${JSON.stringify(FOR_YOU_BLEND)}`);
+  const logsScored = Object.values(results);
+  for (const family of ['TIFU-kNN', 'UP-CF@r', 'repeat/explore']) {
+    const among = (f: FoldResult) => f.neighbours.filter((n) => n.family === family);
+    console.log(`${family} chosen on the tuning fold: ${chooseOnTuning(logsScored, among)}`);
+  }
+  console.log(`any neighbour candidate chosen on the tuning fold: ${chooseOnTuning(logsScored, (f) => f.neighbours)}`);
   console.log(`\ntotal ${Math.round(performance.now() - started)} ms`);
   console.log(JSON.stringify({ k: 10, data_dir: dir, chosen, logs: results }));
 }
