@@ -36,15 +36,17 @@ export function neighbourCandidates(): ListCandidate[] {
           family: 'UP-CF@r',
           lists: (ctx) => upCf(ctx, { r, alpha, q, k: 300 }),
         });
-  // Repeat, then explore: propensity's half-life and own count; explore's neighbours k and trending weight.
+  // Repeat, then explore: propensity's half-life and own count; explore's neighbours k, trending
+  // weight, and the half-life of the neighbours' purchases (what similar customers bought lately).
   for (const halfLifeDays of [30, Infinity])
     for (const ownCount of [false, true])
       for (const k of [50, 300])
         for (const trending of [0, 0.3, 1])
-          out.push({
-            key: `repeat/explore h${num(halfLifeDays)}${ownCount ? ' × own orders' : ''} k${k} trending ${trending}`,
-            family: 'repeat/explore',
-            lists: (ctx) => repeatExplore(ctx, { halfLifeDays, ownCount, k, trending }),
-          });
+          for (const neighbourHalfLifeDays of [Infinity, 14])
+            out.push({
+              key: `repeat/explore h${num(halfLifeDays)}${ownCount ? ' × own orders' : ''} k${k} trending ${trending}${Number.isFinite(neighbourHalfLifeDays) ? ` neighbours h${neighbourHalfLifeDays}` : ''}`,
+              family: 'repeat/explore',
+              lists: (ctx) => repeatExplore(ctx, { halfLifeDays, ownCount, k, trending, neighbourHalfLifeDays }),
+            });
   return out;
 }

@@ -221,6 +221,8 @@ export interface RepeatExploreParams {
   k: number;
   /** Weight of trending beside the neighbours in the explore part (both scaled to a best of 1). */
   trending: number;
+  /** Half-life of a neighbour's purchase in its vote, days (Infinity: every purchase counts the same). */
+  neighbourHalfLifeDays: number;
 }
 
 /** Prior strength of the repeat rate: an item bought by few customers leans on the log's rate. */
@@ -265,7 +267,8 @@ const maxOf = (m: ReadonlyMap<number, number>) => Math.max(0, ...m.values());
 /**
  * Repeat, then explore: the customer's products by repeat propensity (the product's repeat rate in
  * the log × recency, × their own orders of it if `ownCount`), then products their k nearest
- * customers (cosine) bought, by Σ sim, blended with trending; then top sellers.
+ * customers (cosine) bought, by Σ sim (× the recency of the neighbour's purchase), blended with
+ * trending; then top sellers.
  */
 export function repeatExplore(ctx: FoldContext, p: RepeatExploreParams): Lists {
   const space = customerBaskets(ctx);
@@ -283,8 +286,13 @@ export function repeatExplore(ctx: FoldContext, p: RepeatExploreParams): Lists {
     }
     const near = nearestCached(search, u, p.k, 0.5);
     const votes = new Map<number, number>();
+    const recent = (w: number, id: number) =>
+      Number.isFinite(p.neighbourHalfLifeDays)
+        ? 2 ** (-(ctx.reference - space.last[w]!.get(id)!) / DAY_MS / p.neighbourHalfLifeDays)
+        : 1;
     near.users.forEach((w, n) => {
-      for (const id of space.orders[w]!.keys()) if (!own.has(id)) votes.set(id, (votes.get(id) ?? 0) + near.sims[n]!);
+      for (const id of space.orders[w]!.keys())
+        if (!own.has(id)) votes.set(id, (votes.get(id) ?? 0) + near.sims[n]! * recent(w, id));
     });
     const voteMax = maxOf(votes);
     const explore = new Map<number, number>();
