@@ -3,7 +3,8 @@
  * around each paper's reported settings, every one scored on every fold; chosen on the tuning fold.
  */
 import type { FoldContext, Lists } from './fold-methods.js';
-import { repeatExplore, tifuKnn, upCf } from './personal-knn.js';
+import { tifuKnn, upCf } from './personal-knn.js';
+import { repeatExplore } from './repeat-explore.js';
 
 export interface ListCandidate {
   key: string;
