@@ -41,7 +41,7 @@ export interface FoldResult {
   recommended: MethodRow[];
   candidates: { key: string; hr: Ratio; ndcg: Ratio }[];
   /** The customer-neighbour candidates (TIFU-kNN, UP-CF@r, repeat/explore), scored like `candidates`. */
-  neighbours: { key: string; family: string; hr: Ratio; ndcg: Ratio }[];
+  neighbours: { key: string; family: string; hr: Ratio; ndcg: Ratio; overShipped: { hr: Ratio; ndcg: Ratio } }[];
   ms: number;
 }
 
@@ -166,10 +166,13 @@ function evaluateFold(
     const s = scoreCases(candidateForYou(ctx, candidate), customerTargets, ctx.catalogue);
     return { key: candidate.key, hr: pairedRatio(s.hr, baseline.hr), ndcg: pairedRatio(s.ndcg, baseline.ndcg) };
   });
+  const shipped = scoreCases(forYouMethods.find((m) => m.key === 'for_you')!.lists, customerTargets, ctx.catalogue);
   const neighbours = extra.neighbours.map((candidate) => {
     const s = scoreCases(candidate.lists(ctx), customerTargets, ctx.catalogue);
     const [hr, ndcg] = [pairedRatio(s.hr, baseline.hr), pairedRatio(s.ndcg, baseline.ndcg)];
-    return { key: candidate.key, family: candidate.family, hr, ndcg };
+    // Against for_you as shipped, paired on the same cases: whether it would be worth shipping.
+    const overShipped = { hr: pairedRatio(s.hr, shipped.hr), ndcg: pairedRatio(s.ndcg, shipped.ndcg) };
+    return { key: candidate.key, family: candidate.family, hr, ndcg, overShipped };
   });
 
   const basketTargets = fold.baskets.map((b) => b.targets);
