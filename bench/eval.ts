@@ -11,7 +11,7 @@ import { logContent } from './eval/fold-methods.js';
 import { printCandidates, printFolds } from './eval/fold-report.js';
 import { chooseOnTuning, evaluateFolds, type FoldResult } from './eval/fold-suite.js';
 import { loadMsStore } from './eval/ms-store.js';
-import { setResamples } from './eval/ranking.js';
+import { type Ratio, setResamples } from './eval/ranking.js';
 import { loadRetail, type Invoice, type RetailProduct } from './eval/retail.js';
 import { ROOT } from './lib/processes.js';
 import { FOR_YOU_BLEND } from '../src/domain/models/rank.js';
@@ -71,11 +71,28 @@ async function main(dir: string) {
     const folds = evaluateFolds(log.orders, logContent(log.products));
     printFolds(log.name, folds);
     printCandidates(log.name, folds);
+    printCandidates(log.name, folds, console.log, (f) => f.neighbours, 'customer-neighbour candidates');
     results[log.handle] = folds;
   }
   const chosen = chooseOnTuning(Object.values(results));
   console.log(`\nfor_you blend chosen on the tuning fold (the first) of the logs scored: ${chosen}`);
   console.log(`shipped: ${JSON.stringify(FOR_YOU_BLEND)}`);
+  const logsScored = Object.values(results);
+  for (const family of ['TIFU-kNN', 'UP-CF@r', 'repeat/explore']) {
+    const among = (f: FoldResult) => f.neighbours.filter((n) => n.family === family);
+    console.log(`${family} chosen on the tuning fold: ${chooseOnTuning(logsScored, among)}`);
+  }
+  const neighbour = chooseOnTuning(logsScored, (f) => f.neighbours);
+  console.log(`any neighbour candidate chosen on the tuning fold: ${neighbour}`);
+  const ratio = (r: Ratio) => `${r.ratio.toFixed(3)} [${r.low.toFixed(3)}, ${r.high.toFixed(3)}]`;
+  for (const [handle, folds] of Object.entries(results))
+    for (const fold of folds) {
+      const row = fold.neighbours.find((n) => n.key === neighbour);
+      if (row)
+        console.log(
+          `  ÷ for_you as shipped, ${handle} ${fold.label}: HR ${ratio(row.overShipped.hr)}, NDCG ${ratio(row.overShipped.ndcg)}`,
+        );
+    }
   console.log(`\ntotal ${Math.round(performance.now() - started)} ms`);
   console.log(JSON.stringify({ k: 10, data_dir: dir, chosen, logs: results }));
 }

@@ -42,17 +42,19 @@ export function printCandidates(
   name: string,
   folds: readonly FoldResult[],
   print: (line: string) => void = console.log,
+  among: (fold: FoldResult) => readonly { key: string; hr: Ratio; ndcg: Ratio }[] = (fold) => fold.candidates,
+  what = 'for_you candidates',
 ): void {
-  print(`\n#### ${name}: for_you candidates, HR@10 and NDCG@10 ÷ "purchased, then trending" per fold\n`);
+  print(`\n#### ${name}: ${what}, HR@10 and NDCG@10 ÷ "purchased, then trending" per fold\n`);
   const label = (f: FoldResult, i: number) => `${f.label}${i === TUNING_FOLD ? ' (tuning)' : ''}`;
   print(
     `| candidate | ${folds.map((f, i) => `HR ${label(f, i)}`).join(' | ')} | ${folds.map((f, i) => `NDCG ${label(f, i)}`).join(' | ')} |`,
   );
   print(`|---|${folds.map(() => '---').join('|')}|${folds.map(() => '---').join('|')}|`);
-  for (let c = 0; c < folds[0]!.candidates.length; c++) {
-    const key = folds[0]!.candidates[c]!.key;
+  for (let c = 0; c < among(folds[0]!).length; c++) {
+    const key = among(folds[0]!)[c]!.key;
     print(
-      `| ${key} | ${folds.map((f) => interval(f.candidates[c]!.hr)).join(' | ')} | ${folds.map((f) => interval(f.candidates[c]!.ndcg)).join(' | ')} |`,
+      `| ${key} | ${folds.map((f) => interval(among(f)[c]!.hr)).join(' | ')} | ${folds.map((f) => interval(among(f)[c]!.ndcg)).join(' | ')} |`,
     );
   }
 }

@@ -18,6 +18,7 @@ import {
 import type { ForYouBlend } from '../../src/domain/models/rank.js';
 import type { ContentModel } from '../../src/domain/models/content.js';
 import { ITEM_KNN, itemScores } from './item-models.js';
+import { neighbourCandidates, type ListCandidate } from './neighbour-candidates.js';
 import { mean, pairedRatio, scoreCases, type CaseScores, type Ratio } from './ranking.js';
 import type { Invoice } from './retail.js';
 
@@ -39,6 +40,8 @@ export interface FoldResult {
   for_you: MethodRow[];
   recommended: MethodRow[];
   candidates: { key: string; hr: Ratio; ndcg: Ratio }[];
+  /** The customer-neighbour candidates (TIFU-kNN, UP-CF@r, repeat/explore), scored like `candidates`. */
+  neighbours: { key: string; family: string; hr: Ratio; ndcg: Ratio; overShipped: { hr: Ratio; ndcg: Ratio } }[];
   ms: number;
 }
 
@@ -81,12 +84,15 @@ export const TUNING_FOLD = 0;
  * The candidate chosen on the tuning fold of every log: the best lowest-over-logs lower end of the
  * HR ratio's interval, ties by the mean NDCG ratio (what the later folds then test).
  */
-export function chooseOnTuning(logs: readonly (readonly FoldResult[])[]): string | null {
+export function chooseOnTuning(
+  logs: readonly (readonly FoldResult[])[],
+  among: (fold: FoldResult) => readonly { key: string; hr: Ratio; ndcg: Ratio }[] = (fold) => fold.candidates,
+): string | null {
   const first = logs[0]?.[TUNING_FOLD];
   if (!first) return null;
   let best: { key: string; low: number; ndcg: number } | null = null;
-  first.candidates.forEach((candidate, c) => {
-    const tuned = logs.map((folds) => folds[TUNING_FOLD]!.candidates[c]!);
+  among(first).forEach((candidate, c) => {
+    const tuned = logs.map((folds) => among(folds[TUNING_FOLD]!)[c]!);
     const low = Math.min(...tuned.map((t) => t.hr.low));
     const ndcg = tuned.reduce((sum, t) => sum + t.ndcg.ratio, 0) / tuned.length;
     if (!best || low > best.low || (low === best.low && ndcg > best.ndcg)) best = { key: candidate.key, low, ndcg };
@@ -121,7 +127,10 @@ function rows(
   });
 }
 
-function evaluateFold(fold: Fold, extra: { forYou: ForYouCandidate[]; content: ContentModel | null }): FoldResult {
+function evaluateFold(
+  fold: Fold,
+  extra: { forYou: ForYouCandidate[]; neighbours: ListCandidate[]; content: ContentModel | null },
+): FoldResult {
   const started = performance.now();
   const ctx = new FoldContext(fold, extra.content);
   const customerTargets = fold.customers.map((c) => c.targets);
@@ -157,6 +166,14 @@ function evaluateFold(fold: Fold, extra: { forYou: ForYouCandidate[]; content: C
     const s = scoreCases(candidateForYou(ctx, candidate), customerTargets, ctx.catalogue);
     return { key: candidate.key, hr: pairedRatio(s.hr, baseline.hr), ndcg: pairedRatio(s.ndcg, baseline.ndcg) };
   });
+  const shipped = scoreCases(forYouMethods.find((m) => m.key === 'for_you')!.lists, customerTargets, ctx.catalogue);
+  const neighbours = extra.neighbours.map((candidate) => {
+    const s = scoreCases(candidate.lists(ctx), customerTargets, ctx.catalogue);
+    const [hr, ndcg] = [pairedRatio(s.hr, baseline.hr), pairedRatio(s.ndcg, baseline.ndcg)];
+    // Against for_you as shipped, paired on the same cases: whether it would be worth shipping.
+    const overShipped = { hr: pairedRatio(s.hr, shipped.hr), ndcg: pairedRatio(s.ndcg, shipped.ndcg) };
+    return { key: candidate.key, family: candidate.family, hr, ndcg, overShipped };
+  });
 
   const basketTargets = fold.baskets.map((b) => b.targets);
   const basketEaseModel = easeFor(ctx.baskets);
@@ -179,6 +196,7 @@ function evaluateFold(fold: Fold, extra: { forYou: ForYouCandidate[]; content: C
     for_you: forYouRows,
     recommended: recommendedRows,
     candidates,
+    neighbours,
     ms: Math.round(performance.now() - started),
   };
 }
@@ -186,5 +204,6 @@ function evaluateFold(fold: Fold, extra: { forYou: ForYouCandidate[]; content: C
 /** All folds of a log (orders in time order; the catalogue's content neighbours, as the service builds them). */
 export function evaluateFolds(orders: readonly Invoice[], content: ContentModel | null): FoldResult[] {
   const candidates = forYouCandidates();
-  return rollingFolds(orders).map((fold) => evaluateFold(fold, { forYou: candidates, content }));
+  const neighbours = neighbourCandidates();
+  return rollingFolds(orders).map((fold) => evaluateFold(fold, { forYou: candidates, neighbours, content }));
 }
