@@ -107,7 +107,7 @@ describe('Residency', () => {
     expect(residency.evictions).toBe(1);
   });
 
-  it("bounds the answer cache by a 32nd of the budget and what it leaves above the baseline, 4 to 64 MB", () => {
+  it('bounds the answer cache by a 32nd of the budget and what it leaves above the baseline, 4 to 64 MB', () => {
     expect(answerCacheBytes(128)).toBe(4 * MB);
     expect(answerCacheBytes(160)).toBe(5 * MB); // was 20 MB, an eighth of the budget
     expect(answerCacheBytes(256)).toBe(8 * MB);
