@@ -1,4 +1,4 @@
-import type { OrderLine } from '../domain/catalog/collection.js';
+import type { SoldLine } from '../store/kysely/commerce.js';
 
 /** What one customer bought of one product. */
 export interface Purchase {
@@ -20,40 +20,44 @@ export class PurchaseIndex {
   private readonly quantities: Float64Array;
   private readonly last: Float64Array;
 
-  constructor(lines: readonly OrderLine[]) {
-    const folded = new Map<number, Map<number, Purchase>>();
-    for (const line of lines) {
-      if (line.customer_id === null) continue;
-      let bought = folded.get(line.customer_id);
-      if (!bought) {
-        bought = new Map();
-        folded.set(line.customer_id, bought);
-      }
-      const previous = bought.get(line.product_id);
-      bought.set(line.product_id, {
-        quantity: (previous?.quantity ?? 0) + line.quantity,
-        last: Math.max(previous?.last ?? 0, line.created_at),
-      });
-    }
-    const ids = [...folded.keys()].sort((a, b) => a - b);
-    const rows = ids.reduce((n, id) => n + folded.get(id)!.size, 0);
-    this.customers = Float64Array.from(ids);
-    this.starts = new Int32Array(ids.length + 1);
-    this.products = new Float64Array(rows);
-    this.quantities = new Float64Array(rows);
-    this.last = new Float64Array(rows);
+  constructor(lines: readonly SoldLine[]) {
+    // The customers' lines by customer, each customer's in line order (a stable sort of their positions).
+    const order: number[] = [];
+    for (let i = 0; i < lines.length; i++) if (lines[i]!.customerId !== null) order.push(i);
+    order.sort((a, b) => lines[a]!.customerId! - lines[b]!.customerId! || a - b);
+    const ids: number[] = [];
+    const starts: number[] = [];
+    const products = new Float64Array(order.length);
+    const quantities = new Float64Array(order.length);
+    const last = new Float64Array(order.length);
+    // A customer's row of each product, in the order the customer first bought it.
+    const rowOf = new Map<number, number>();
     let row = 0;
-    ids.forEach((id, i) => {
-      this.starts[i] = row;
-      // In the order the customer first bought each product, as the lines gave them.
-      for (const [productId, purchase] of folded.get(id)!) {
-        this.products[row] = productId;
-        this.quantities[row] = purchase.quantity;
-        this.last[row] = purchase.last;
-        row++;
+    for (const i of order) {
+      const line = lines[i]!;
+      if (line.customerId !== ids[ids.length - 1]) {
+        ids.push(line.customerId!);
+        starts.push(row);
+        rowOf.clear();
       }
-    });
-    this.starts[ids.length] = row;
+      const at = rowOf.get(line.productId);
+      if (at === undefined) {
+        rowOf.set(line.productId, row);
+        products[row] = line.productId;
+        quantities[row] = line.quantity;
+        last[row] = Math.max(0, line.at);
+        row++;
+      } else {
+        quantities[at]! += line.quantity;
+        last[at] = Math.max(last[at]!, line.at);
+      }
+    }
+    starts.push(row);
+    this.customers = Float64Array.from(ids);
+    this.starts = Int32Array.from(starts);
+    this.products = products.slice(0, row);
+    this.quantities = quantities.slice(0, row);
+    this.last = last.slice(0, row);
   }
 
   /** Customers with at least one purchase. */
