@@ -6,6 +6,44 @@ export interface Purchase {
   last: number;
 }
 
+/** Lines of one customer up to which their products are found by a scan rather than a Map. */
+const SCANNED_RUN = 16;
+
+/**
+ * The positions of the lines that name a customer, by customer id and then in line order: a
+ * bucket placement (customers' ids sorted once, numerically), not a sort of every line.
+ */
+function byCustomer(lines: readonly SoldLine[]): { ids: Float64Array; starts: Int32Array; order: Int32Array } {
+  const dense = new Map<number, number>();
+  const lineCustomer = new Int32Array(lines.length).fill(-1);
+  const counts: number[] = [];
+  let named = 0;
+  for (let i = 0; i < lines.length; i++) {
+    const id = lines[i]!.customerId;
+    if (id === null) continue;
+    let d = dense.get(id);
+    if (d === undefined) {
+      d = counts.length;
+      dense.set(id, d);
+      counts.push(0);
+    }
+    lineCustomer[i] = d;
+    counts[d]!++;
+    named++;
+  }
+  const ids = Float64Array.from(dense.keys()).sort();
+  const next = new Int32Array(ids.length); // by dense index: where its next line goes
+  const starts = new Int32Array(ids.length + 1);
+  for (let c = 0; c < ids.length; c++) {
+    const d = dense.get(ids[c]!)!;
+    next[d] = starts[c]!;
+    starts[c + 1] = starts[c]! + counts[d]!;
+  }
+  const order = new Int32Array(named);
+  for (let i = 0; i < lines.length; i++) if (lineCustomer[i]! >= 0) order[next[lineCustomer[i]!]!++] = i;
+  return { ids, starts, order };
+}
+
 /**
  * What each customer bought, folded from the order lines, in a few typed arrays instead of a Map
  * of Maps: a customer's purchases are a run of rows, customers in id order, so a lookup is a
@@ -21,40 +59,40 @@ export class PurchaseIndex {
   private readonly last: Float64Array;
 
   constructor(lines: readonly SoldLine[]) {
-    // The customers' lines by customer, each customer's in line order (a stable sort of their positions).
-    const order: number[] = [];
-    for (let i = 0; i < lines.length; i++) if (lines[i]!.customerId !== null) order.push(i);
-    order.sort((a, b) => lines[a]!.customerId! - lines[b]!.customerId! || a - b);
-    const ids: number[] = [];
-    const starts: number[] = [];
+    const { ids, starts, order } = byCustomer(lines);
     const products = new Float64Array(order.length);
     const quantities = new Float64Array(order.length);
     const last = new Float64Array(order.length);
-    // A customer's row of each product, in the order the customer first bought it.
+    const rowStarts = new Int32Array(ids.length + 1);
+    // A long run's row of each product; a short one is scanned (most customers bought a few things).
     const rowOf = new Map<number, number>();
     let row = 0;
-    for (const i of order) {
-      const line = lines[i]!;
-      if (line.customerId !== ids[ids.length - 1]) {
-        ids.push(line.customerId!);
-        starts.push(row);
-        rowOf.clear();
-      }
-      const at = rowOf.get(line.productId);
-      if (at === undefined) {
-        rowOf.set(line.productId, row);
-        products[row] = line.productId;
-        quantities[row] = line.quantity;
-        last[row] = Math.max(0, line.at);
-        row++;
-      } else {
-        quantities[at]! += line.quantity;
-        last[at] = Math.max(last[at]!, line.at);
+    for (let c = 0; c < ids.length; c++) {
+      const first = row;
+      rowStarts[c] = first;
+      const indexed = starts[c + 1]! - starts[c]! > SCANNED_RUN;
+      if (indexed) rowOf.clear();
+      for (let k = starts[c]!; k < starts[c + 1]!; k++) {
+        const line = lines[order[k]!]!;
+        let at = -1;
+        if (indexed) at = rowOf.get(line.productId) ?? -1;
+        else for (let r = first; r < row && at < 0; r++) if (products[r] === line.productId) at = r;
+        if (at < 0) {
+          // In the order the customer first bought each product, as the lines gave them.
+          if (indexed) rowOf.set(line.productId, row);
+          products[row] = line.productId;
+          quantities[row] = line.quantity;
+          last[row] = Math.max(0, line.at);
+          row++;
+        } else {
+          quantities[at]! += line.quantity;
+          last[at] = Math.max(last[at]!, line.at);
+        }
       }
     }
-    starts.push(row);
-    this.customers = Float64Array.from(ids);
-    this.starts = Int32Array.from(starts);
+    rowStarts[ids.length] = row;
+    this.customers = ids;
+    this.starts = rowStarts;
     this.products = products.slice(0, row);
     this.quantities = quantities.slice(0, row);
     this.last = last.slice(0, row);

@@ -43,6 +43,20 @@ describe('PurchaseIndex', () => {
     expect(index.purchases).toBe([...expected.values()].reduce((n, b) => n + b.size, 0));
   });
 
+  it('folds a customer of many lines as it folds one of a few, whatever the order of customers in the lines', () => {
+    const lines: SoldLine[] = [];
+    for (let order = 1; order <= 120; order++) {
+      const customer = order % 4 === 0 ? 5 : order % 4 === 1 ? BIG + 3 : 400 - order;
+      for (let k = 0; k < 3; k++) lines.push(line(order, customer, (order * 7 + k * 11) % 37, 1 + k, 5000 - order));
+    }
+    const index = new PurchaseIndex(lines);
+    const expected = folded(lines);
+    expect(expected.get(5)!.size).toBeGreaterThan(16);
+    expect(index.size).toBe(expected.size);
+    for (const [customer, bought] of expected) expect([...index.get(customer)!]).toEqual([...bought]);
+    expect(index.purchases).toBe([...expected.values()].reduce((n, b) => n + b.size, 0));
+  });
+
   it('is empty for a shop without orders', () => {
     const index = new PurchaseIndex([]);
     expect(index.size).toBe(0);
