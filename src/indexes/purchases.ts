@@ -11,11 +11,13 @@ const SCANNED_RUN = 16;
 
 /**
  * The positions of the lines that name a customer, by customer id and then in line order: a
- * bucket placement (customers' ids sorted once, numerically), not a sort of every line.
+ * bucket placement (customers' ids sorted once, numerically), not a sort of every line. Working
+ * arrays are plain ones: a typed array's bytes live outside the JS heap, and garbage there raises
+ * the process's resident memory, which bounds how many shops a node keeps loaded.
  */
-function byCustomer(lines: readonly SoldLine[]): { ids: Float64Array; starts: Int32Array; order: Int32Array } {
+function byCustomer(lines: readonly SoldLine[]): { ids: Float64Array; starts: number[]; order: number[] } {
   const dense = new Map<number, number>();
-  const lineCustomer = new Int32Array(lines.length).fill(-1);
+  const lineCustomer: number[] = new Array(lines.length).fill(-1);
   const counts: number[] = [];
   let named = 0;
   for (let i = 0; i < lines.length; i++) {
@@ -32,14 +34,14 @@ function byCustomer(lines: readonly SoldLine[]): { ids: Float64Array; starts: In
     named++;
   }
   const ids = Float64Array.from(dense.keys()).sort();
-  const next = new Int32Array(ids.length); // by dense index: where its next line goes
-  const starts = new Int32Array(ids.length + 1);
+  const next: number[] = new Array(ids.length).fill(0); // by dense index: where its next line goes
+  const starts: number[] = new Array(ids.length + 1).fill(0);
   for (let c = 0; c < ids.length; c++) {
     const d = dense.get(ids[c]!)!;
     next[d] = starts[c]!;
     starts[c + 1] = starts[c]! + counts[d]!;
   }
-  const order = new Int32Array(named);
+  const order: number[] = new Array(named).fill(0);
   for (let i = 0; i < lines.length; i++) if (lineCustomer[i]! >= 0) order[next[lineCustomer[i]!]!++] = i;
   return { ids, starts, order };
 }
@@ -60,9 +62,9 @@ export class PurchaseIndex {
 
   constructor(lines: readonly SoldLine[]) {
     const { ids, starts, order } = byCustomer(lines);
-    const products = new Float64Array(order.length);
-    const quantities = new Float64Array(order.length);
-    const last = new Float64Array(order.length);
+    const products: number[] = [];
+    const quantities: number[] = [];
+    const last: number[] = [];
     const rowStarts = new Int32Array(ids.length + 1);
     // A long run's row of each product; a short one is scanned (most customers bought a few things).
     const rowOf = new Map<number, number>();
@@ -80,9 +82,9 @@ export class PurchaseIndex {
         if (at < 0) {
           // In the order the customer first bought each product, as the lines gave them.
           if (indexed) rowOf.set(line.productId, row);
-          products[row] = line.productId;
-          quantities[row] = line.quantity;
-          last[row] = Math.max(0, line.at);
+          products.push(line.productId);
+          quantities.push(line.quantity);
+          last.push(Math.max(0, line.at));
           row++;
         } else {
           quantities[at]! += line.quantity;
@@ -93,9 +95,9 @@ export class PurchaseIndex {
     rowStarts[ids.length] = row;
     this.customers = ids;
     this.starts = rowStarts;
-    this.products = products.slice(0, row);
-    this.quantities = quantities.slice(0, row);
-    this.last = last.slice(0, row);
+    this.products = Float64Array.from(products);
+    this.quantities = Float64Array.from(quantities);
+    this.last = Float64Array.from(last);
   }
 
   /** Customers with at least one purchase. */
