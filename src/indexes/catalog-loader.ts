@@ -167,7 +167,7 @@ export class CatalogLoader {
   async sales(shopId: number) {
     const now = Date.now();
     const shop = await this.store.getShopById(shopId);
-    return buildSales(await this.store.listOrderLines(shopId, 0), now, {
+    return buildSales(await this.store.listSoldLines(shopId), now, {
       windowDays: shop?.settings.trending_window_days ?? DEFAULT_TRENDING.windowDays,
       halfLifeDays: shop?.settings.trending_half_life_days ?? DEFAULT_TRENDING.halfLifeDays,
       counts: shop?.settings.trending_counts ?? DEFAULT_TRENDING.counts,

@@ -1,5 +1,5 @@
-import type { OrderLine } from '../domain/catalog/collection.js';
 import { sortedIndexOf } from '../domain/models/build.js';
+import type { SoldLine } from '../store/kysely/commerce.js';
 
 /** Orders read per input product at most (the newest): bounds a request's work whatever the catalog. */
 export const CO_PURCHASE_ORDERS_READ = 1000;
@@ -21,8 +21,10 @@ export class CoPurchases {
   private readonly productIds: Float64Array;
 
   /** Lines oldest first, grouped by order (as the store lists them). */
-  constructor(lines: readonly OrderLine[]) {
-    this.productIds = Float64Array.from(new Set(lines.map((l) => l.product_id))).sort();
+  constructor(lines: readonly SoldLine[]) {
+    const ids = new Set<number>();
+    for (const line of lines) ids.add(line.productId);
+    this.productIds = Float64Array.from(ids).sort();
     const index = new Map<number, number>();
     this.productIds.forEach((id, i) => {
       index.set(id, i);
@@ -33,11 +35,11 @@ export class CoPurchases {
     const products: number[] = [];
     let current: number | null = null;
     for (const line of lines) {
-      if (line.order_id !== current) {
-        current = line.order_id;
+      if (line.orderId !== current) {
+        current = line.orderId;
         offsets.push(products.length);
       }
-      const item = index.get(line.product_id)!;
+      const item = index.get(line.productId)!;
       if (lastOrder[item] === offsets.length - 1) continue;
       lastOrder[item] = offsets.length - 1;
       products.push(item);

@@ -1,4 +1,4 @@
-import type { OrderLine } from '../domain/catalog/collection.js';
+import type { SoldLine } from '../store/kysely/commerce.js';
 import { DAY_MS, rankTopSellers, scoreTrending, type TrendingSettings } from '../domain/ranking/trending.js';
 import { CoPurchases } from './co-purchases.js';
 import { PurchaseIndex } from './purchases.js';
@@ -23,22 +23,17 @@ export interface SalesStats {
   readonly coPurchases: CoPurchases;
 }
 
-/** Folds order lines (oldest first, grouped by order) into the stats. */
-export function buildSales(lines: readonly OrderLine[], now: number, settings: TrendingSettings): SalesStats {
-  const newest = lines.reduce((max, l) => Math.max(max, l.created_at), 0);
+/** Folds sold lines (oldest first, grouped by order) into the stats; the lines are trending's sales as they are. */
+export function buildSales(lines: readonly SoldLine[], now: number, settings: TrendingSettings): SalesStats {
+  let newest = 0;
+  for (const line of lines) if (line.at > newest) newest = line.at;
   const reference = newest > 0 ? Math.min(now, newest) : now;
-  const sales = lines.map((l) => ({
-    productId: l.product_id,
-    quantity: l.quantity,
-    at: l.created_at,
-    orderId: l.order_id,
-  }));
-  const top90 = rankTopSellers(sales, reference - 90 * DAY_MS, reference);
-  const top30 = rankTopSellers(sales, reference - 30 * DAY_MS, reference);
+  const top90 = rankTopSellers(lines, reference - 90 * DAY_MS, reference);
+  const top30 = rankTopSellers(lines, reference - 30 * DAY_MS, reference);
 
   // Bought-together lists come from the shop's model (indexes/model-index.ts), built off the request path;
   // until the first is built, from the raw co-occurrence of coPurchases.
-  const trend = scoreTrending(sales, reference, settings);
+  const trend = scoreTrending(lines, reference, settings);
   return {
     reference,
     unitsSold90d: top90.units,

@@ -1,15 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import type { OrderLine } from '../../src/domain/catalog/collection.js';
 import { CO_PURCHASE_ORDERS_READ, CoPurchases } from '../../src/indexes/co-purchases.js';
+import type { SoldLine } from '../../src/store/kysely/commerce.js';
 
-const line = (order: number, product: number): OrderLine => ({
-  order_id: order,
-  product_id: product,
-  variant_id: null,
+const line = (order: number, product: number): SoldLine => ({
+  orderId: order,
+  productId: product,
   quantity: 1,
-  price: '1.00',
-  customer_id: null,
-  created_at: order,
+  customerId: null,
+  at: order,
 });
 const orders = (list: [number, number[]][]) => list.flatMap(([order, products]) => products.map((p) => line(order, p)));
 

@@ -19,9 +19,21 @@ export interface CommerceStore {
   upsertOrders(shopId: number, orders: Order[]): Promise<void>;
   /** Lines of orders not cancelled, created at or after `since` (epoch ms), oldest first. */
   listOrderLines(shopId: number, since: number): Promise<OrderLine[]>;
+  /** The same lines since 0 with only what the sales figures fold (a shop's load). */
+  listSoldLines(shopId: number): Promise<SoldLine[]>;
   countOrders(shopId: number): Promise<number>;
   /** Distinct products of the lines of these orders (a thank-you page's input products), in order and line order. */
   orderProductIds(shopId: number, orderIds: number[]): Promise<number[]>;
+}
+
+/** An order line as the sales figures read it: no variant or price, named as trending's sales. */
+export interface SoldLine {
+  orderId: number;
+  productId: number;
+  quantity: number;
+  customerId: number | null;
+  /** The order's creation, epoch ms. */
+  at: number;
 }
 
 export interface CommerceTables {
@@ -57,6 +69,8 @@ export interface CommerceTables {
     price: string;
     customer_id: number | null;
     created_at: number;
+    /** 1 when the order is cancelled (kept with the order's, which replaces its lines whole). */
+    cancelled: number;
   };
 }
 
@@ -188,6 +202,7 @@ export function commerceMethods(db: Kysely<Database>): CommerceStore {
             price: l.price,
             customer_id: o.customer_id,
             created_at: o.created_at,
+            cancelled: o.cancelled_at === null ? 0 : 1,
           })),
         );
         for (const batch of chunks(lines, 9)) await trx.insertInto('order_lines').values(batch).execute();
@@ -210,23 +225,14 @@ export function commerceMethods(db: Kysely<Database>): CommerceStore {
     },
     async listOrderLines(shopId, since) {
       const rows = await db
-        .selectFrom('order_lines as l')
-        .innerJoin('orders as o', (j) => j.onRef('o.shop_id', '=', 'l.shop_id').onRef('o.id', '=', 'l.order_id'))
-        .select([
-          'l.order_id',
-          'l.product_id',
-          'l.variant_id',
-          'l.quantity',
-          'l.price',
-          'l.customer_id',
-          'l.created_at',
-        ])
-        .where('l.shop_id', '=', shopId)
-        .where('l.created_at', '>=', since)
-        .where('o.cancelled_at', 'is', null)
-        .orderBy('l.created_at')
-        .orderBy('l.order_id')
-        .orderBy('l.line_no')
+        .selectFrom('order_lines')
+        .select(['order_id', 'product_id', 'variant_id', 'quantity', 'price', 'customer_id', 'created_at'])
+        .where('shop_id', '=', shopId)
+        .where('cancelled', '=', 0)
+        .where('created_at', '>=', since)
+        .orderBy('created_at')
+        .orderBy('order_id')
+        .orderBy('line_no')
         .execute();
       return rows.map((r) => ({
         order_id: Number(r.order_id),
@@ -236,6 +242,32 @@ export function commerceMethods(db: Kysely<Database>): CommerceStore {
         price: r.price,
         customer_id: r.customer_id === null ? null : Number(r.customer_id),
         created_at: Number(r.created_at),
+      }));
+    },
+    async listSoldLines(shopId) {
+      const rows: SoldLine[] = await db
+        .selectFrom('order_lines')
+        .select([
+          'order_id as orderId',
+          'product_id as productId',
+          'quantity',
+          'customer_id as customerId',
+          'created_at as at',
+        ])
+        .where('shop_id', '=', shopId)
+        .where('cancelled', '=', 0)
+        .orderBy('created_at')
+        .orderBy('order_id')
+        .orderBy('line_no')
+        .execute();
+      // SQLite gives numbers, used as they come; PostgreSQL gives its bigints as strings.
+      if (rows.length === 0 || typeof rows[0]!.orderId === 'number') return rows;
+      return rows.map((r) => ({
+        orderId: Number(r.orderId),
+        productId: Number(r.productId),
+        quantity: Number(r.quantity),
+        customerId: r.customerId === null ? null : Number(r.customerId),
+        at: Number(r.at),
       }));
     },
     async countOrders(shopId) {

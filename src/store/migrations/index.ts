@@ -14,6 +14,7 @@ import * as platform from './2026_11_25_0300_platform.js';
 import * as productServing from './2026_11_25_0400_product_serving.js';
 import * as widgets from './2026_11_25_0600_widgets.js';
 import * as servingDeflated from './2026_11_26_0200_serving_deflated.js';
+import * as orderLinesCancelled from './2026_11_27_0300_order_lines_cancelled.js';
 
 /** Every migration, in order. Names are frozen once released. */
 const migrations: Record<string, Migration> = {
@@ -32,6 +33,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_25_0400_product_serving': productServing,
   '2026_11_25_0600_widgets': widgets,
   '2026_11_26_0200_serving_deflated': servingDeflated,
+  '2026_11_27_0300_order_lines_cancelled': orderLinesCancelled,
 };
 
 /** Migrations compiled into the build, so no directory has to be found at run time. */
