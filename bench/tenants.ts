@@ -9,14 +9,17 @@
  * Settings (environment): TENANTS_SHOPS (1000), TENANTS_PRODUCTS (200), TENANTS_SECONDS (60, recorded
  * after TENANTS_WARMUP_SECONDS, 10, of unrecorded traffic),
  * TENANTS_CONNECTIONS (10), TENANTS_BUDGET_MB (512, the default), TENANTS_ZIPF (1.0 = the exponent),
- * TENANTS_DIR (where the prepared database is kept; default <tmp>/rebound-tenants).
+ * TENANTS_DIR (where the prepared database is kept; default <tmp>/rebound-tenants), TENANTS_WORKERS (1:
+ * REBOUND_WORKERS; figures are then summed over the workers, RSS followed per process),
+ * TENANTS_CONNECTION_MODE (shared).
  */
 import { copyFileSync, existsSync, readFileSync, rmSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import SQLite from 'better-sqlite3';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runTenantLoad } from './lib/tenant-load.js';
+import { type ConnectionMode, runTenantLoad } from './lib/tenant-load.js';
+import { NodeRss, scrapeNode } from './lib/tenant-node.js';
 import { LARGE_SHOPS, OPERATOR_TOKEN, prepareTenants, type TenantShop } from './lib/tenants-data.js';
 import { ROOT, startProcess, type Running } from './lib/processes.js';
 
@@ -31,6 +34,8 @@ const ZIPF = setting('TENANTS_ZIPF', 1);
 const DIR = process.env.TENANTS_DIR ?? join(tmpdir(), 'rebound-tenants');
 /** Processes of the server (REBOUND_WORKERS): the targets are per process, so one unless asked. */
 const WORKERS = setting('TENANTS_WORKERS', 1);
+/** TENANTS_CONNECTION_MODE: `shared` (a proxy in front), `per-shop` (browsers), `close` (lib/tenant-load.ts). */
+const CONNECTION_MODE = (process.env.TENANTS_CONNECTION_MODE ?? 'shared') as ConnectionMode;
 /** TENANTS_SERVER: another checkout's built server (an earlier version) under the same load and data. */
 const SERVER_DIR = process.env.TENANTS_SERVER ?? '.';
 const MB = 1024 * 1024;
@@ -41,27 +46,6 @@ const EXTRA_FLAGS = (process.env.TENANTS_NODE_FLAGS ?? '').split(/\s+/).filter(B
 function startFlags(dir: string): string[] {
   const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { scripts: { start: string } };
   return manifest.scripts.start.split(/\s+/).filter((word) => word.startsWith('--'));
-}
-
-/** The figures of `/metrics` this run follows. */
-async function scrape(server: Running): Promise<Record<string, number>> {
-  const text = await (await fetch(`${server.url}/metrics`)).text();
-  const wanted = [
-    'rebound_shop_loads',
-    'rebound_shop_evictions',
-    'rebound_resident_shops',
-    'rebound_resident_estimated_bytes',
-    'rebound_resident_allowance_bytes',
-    'nodejs_heap_size_used_bytes',
-    'nodejs_heap_size_total_bytes',
-    'nodejs_external_memory_bytes',
-  ];
-  const out: Record<string, number> = {};
-  for (const line of text.split('\n')) {
-    const [name, value] = line.split(' ');
-    if (name && wanted.includes(name)) out[name] = Number(value);
-  }
-  return out;
 }
 
 /** The estimate against live memory, measured in a process of its own with garbage collection on demand. */
@@ -91,7 +75,11 @@ function components(file: string, handles: string[]): { perShop: Record<string, 
 }
 
 /** First request of a shop that is not in memory (its load included), then the same request again. */
-async function coldLoad(server: Running, shop: TenantShop): Promise<{ coldMs: number; warmMs: number; rssMb: number }> {
+async function coldLoad(
+  server: Running,
+  shop: TenantShop,
+  rssMb: () => number,
+): Promise<{ coldMs: number; warmMs: number; rssMb: number }> {
   const url = `${server.url}/api/v1/products/trending_products?key=${shop.key}&limit=10&bust_cache=yes`;
   const timed = async () => {
     const started = performance.now();
@@ -101,7 +89,7 @@ async function coldLoad(server: Running, shop: TenantShop): Promise<{ coldMs: nu
     return Math.round(performance.now() - started);
   };
   const coldMs = await timed();
-  return { coldMs, warmMs: await timed(), rssMb: server.rssMb() };
+  return { coldMs, warmMs: await timed(), rssMb: rssMb() };
 }
 
 /**
@@ -166,10 +154,16 @@ async function main(): Promise<void> {
   };
   const flags = [...startFlags(SERVER_DIR), ...EXTRA_FLAGS];
   const server = await startProcess([...flags, join(SERVER_DIR, 'dist/src/cli/main.js'), 'serve'], env, 0, '/readyz');
-  const baselineRss = server.rssMb();
+  const rss = new NodeRss(server);
+  const scrape = async () => (await scrapeNode(server)).sum;
+  // Every worker serves before the load begins (the others start once the first does).
+  while (Object.keys((await scrapeNode(server)).byWorker).length < WORKERS)
+    await new Promise((r) => setTimeout(r, 100));
+  if (WORKERS > 1) await new Promise((r) => setTimeout(r, 1000));
+  const baselineRss = rss.sample();
   const loadBefore = loadavg()[0]!;
   log(
-    `\nserver (node ${flags.join(' ') || 'without flags'}) started in ${server.startMs} ms, RSS ${baselineRss} MB, budget ${BUDGET_MB} MB; Zipf (s = ${ZIPF}) traffic over ${SHOPS} shops, ${CONNECTIONS} connections, ${WARMUP} s warm-up then ${SECONDS} s recorded`,
+    `\nserver (node ${flags.join(' ') || 'without flags'}) started in ${server.startMs} ms, RSS ${baselineRss} MB, budget ${BUDGET_MB} MB; Zipf (s = ${ZIPF}) traffic over ${SHOPS} shops, ${CONNECTIONS} connections${CONNECTION_MODE === 'shared' ? '' : ` (${CONNECTION_MODE})`}, ${WARMUP} s warm-up then ${SECONDS} s recorded`,
   );
   log('   t  RSS MB  resident  estimated MB  heap MB  loads  evictions  req/s');
   const samples: { t: number; rssMb: number }[] = [];
@@ -182,15 +176,19 @@ async function main(): Promise<void> {
     seconds: SECONDS,
     warmupSeconds: WARMUP,
     s: ZIPF,
+    connectionMode: CONNECTION_MODE,
     onSecond: (done) => {
       second++;
-      const rssMb = server.rssMb();
+      const rssMb = rss.sample();
       peakRss = Math.max(peakRss, rssMb);
       samples.push({ t: second, rssMb });
       if (second % 5 !== 0) return;
       const rps = second <= WARMUP ? 0 : Math.round((done - lastDone) / 5);
       lastDone = done;
-      void scrape(server).then((m) => {
+      // Several workers: the RSS column is the largest worker's, each process's follows the line.
+      const byProcess =
+        WORKERS > 1 ? `  RSS workers ${rss.last.workers.join('/')} MB, primary ${rss.last.primary} MB` : '';
+      void scrape().then((m) => {
         timeline.push({
           t: second,
           rssMb,
@@ -204,14 +202,15 @@ async function main(): Promise<void> {
           externalMb: Math.round(m.nodejs_external_memory_bytes! / MB),
         });
         log(
-          `${String(second).padStart(4)}  ${String(rssMb).padStart(6)}  ${String(m.rebound_resident_shops).padStart(8)}  ${String(Math.round(m.rebound_resident_estimated_bytes! / MB)).padStart(12)}  ${String(Math.round(m.nodejs_heap_size_used_bytes! / MB)).padStart(7)}  ${String(m.rebound_shop_loads).padStart(5)}  ${String(m.rebound_shop_evictions).padStart(9)}  ${String(rps).padStart(5)}`,
+          `${String(second).padStart(4)}  ${String(rssMb).padStart(6)}  ${String(m.rebound_resident_shops).padStart(8)}  ${String(Math.round(m.rebound_resident_estimated_bytes! / MB)).padStart(12)}  ${String(Math.round(m.nodejs_heap_size_used_bytes! / MB)).padStart(7)}  ${String(m.rebound_shop_loads).padStart(5)}  ${String(m.rebound_shop_evictions).padStart(9)}  ${String(rps).padStart(5)}${byProcess}`,
         );
       });
     },
   });
   const result = await load;
   const loadAfter = loadavg()[0]!;
-  const after = await scrape(server);
+  const afterNode = await scrapeNode(server);
+  const after = afterNode.sum;
   const allowanceMb = Math.round(after.rebound_resident_allowance_bytes! / MB);
   log(
     `\nrecorded: ${result.requests} requests, ${result.rps} req/s, ${result.errors} errors; ${result.shopsTouched} shops asked in all`,
@@ -226,13 +225,26 @@ async function main(): Promise<void> {
   log(
     `  machine load average ${loadBefore.toFixed(1)} before, ${loadAfter.toFixed(1)} after (2 cores; other work on the machine slows every figure)`,
   );
-  log(
-    `  RSS peak ${peakRss} MB (sampled every second), budget ${BUDGET_MB} MB: ${peakRss <= BUDGET_MB ? 'under' : 'OVER'} the budget`,
-  );
+  const perWorker = Object.entries(afterNode.byWorker).map(([worker, m]) => ({
+    worker: Number(worker),
+    loads: m.rebound_shop_loads!,
+    evictions: m.rebound_shop_evictions!,
+    resident: m.rebound_resident_shops!,
+  }));
+  if (WORKERS > 1) {
+    for (const w of perWorker)
+      log(`  worker ${w.worker}: loads ${w.loads}, evictions ${w.evictions}, resident ${w.resident} shops`);
+    log(
+      `  RSS peak of each worker ${rss.workerPeaks().join(', ')} MB, of the primary ${rss.primaryPeak} MB (sampled every second), budget ${BUDGET_MB} MB a process: ${peakRss <= BUDGET_MB ? 'under' : 'OVER'} the budget`,
+    );
+  } else
+    log(
+      `  RSS peak ${peakRss} MB (sampled every second), budget ${BUDGET_MB} MB: ${peakRss <= BUDGET_MB ? 'under' : 'OVER'} the budget`,
+    );
 
   const cold: Record<string, { coldMs: number; warmMs: number; rssMb: number }> = {};
   for (const [i, shop] of data.large.entries()) {
-    cold[String(LARGE_SHOPS[i])] = await coldLoad(server, shop);
+    cold[String(LARGE_SHOPS[i])] = await coldLoad(server, shop, () => rss.sample());
     log(
       `cold load, ${LARGE_SHOPS[i]} products: first request ${cold[String(LARGE_SHOPS[i])]!.coldMs} ms (the next ${cold[String(LARGE_SHOPS[i])]!.warmMs} ms), RSS then ${cold[String(LARGE_SHOPS[i])]!.rssMb} MB`,
     );
@@ -248,6 +260,10 @@ async function main(): Promise<void> {
       zipf: ZIPF,
       budget_mb: BUDGET_MB,
       workers: WORKERS,
+      connection_mode: CONNECTION_MODE,
+      per_worker: WORKERS > 1 ? perWorker : undefined,
+      peak_rss_mb_workers: WORKERS > 1 ? rss.workerPeaks() : undefined,
+      peak_rss_mb_primary: WORKERS > 1 ? rss.primaryPeak : undefined,
       server: SERVER_DIR,
       node_flags: flags,
       allowance_mb: allowanceMb,

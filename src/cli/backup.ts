@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { promisify } from 'node:util';
 import SQLite from 'better-sqlite3';
+import { CommandError } from './errors.js';
 
 const run = promisify(execFile);
 
@@ -101,6 +102,3 @@ async function tool(name: string, args: string[]): Promise<void> {
     throw new CommandError(`${name} failed: ${(failure.stderr ?? String(error)).trim().split('\n')[0]}`);
   }
 }
-
-/** A failure the CLI reports in one line, without a stack. */
-export class CommandError extends Error {}

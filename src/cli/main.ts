@@ -1,22 +1,16 @@
 #!/usr/bin/env node
 import cluster from 'node:cluster';
 import pino from 'pino';
-import { servePrimary } from '../cluster/primary.js';
-import { stopWithPrimary, takeConnectionsFromPrimary } from '../cluster/worker.js';
-import { loggerOptions } from '../http/plugins/logging.js';
+import type { Services } from '../compose.js';
 import { ConfigError, loadProcessConfig } from '../config/config.js';
-import { compose } from '../compose.js';
 import { AppError } from '../domain/errors.js';
-import { serve } from '../main.js';
-import { seedDemoFromServices } from '../services/demo.js';
-import { openStore } from '../store/open.js';
-import { withStartupLock } from '../store/startup-lock.js';
+import { loggerOptions } from '../http/plugins/logging.js';
 import { parseCommandLine, USAGE } from './args.js';
+import { CommandError, UsageError } from './errors.js';
 import { applyHeapFlags } from './heap.js';
-import { connectCommand } from './connect.js';
-import { backupDatabase, CommandError, restoreDatabase } from './backup.js';
-import { importFolder } from './import.js';
 
+// Each command imports what it uses when it runs: a node's primary only starts, routes and watches
+// its workers, and does so without the server's modules in its memory (docs/scaling.md).
 const out = (line: string) => process.stdout.write(`${line}\n`);
 
 async function run(argv: string[]): Promise<number> {
@@ -30,9 +24,14 @@ async function run(argv: string[]): Promise<number> {
     case 'serve':
       applyHeapFlags(config.memoryBudgetMb);
       // Several processes on one port: this one only starts and stops them (src/cluster/primary.ts).
-      if (config.workers > 1 && cluster.isPrimary)
+      if (config.workers > 1 && cluster.isPrimary) {
+        const { servePrimary } = await import('../cluster/primary.js');
         await servePrimary(config, pino(loggerOptions(config.logLevel) as pino.LoggerOptions));
-      else {
+      } else {
+        const [{ serve }, { stopWithPrimary, takeConnectionsFromPrimary }] = await Promise.all([
+          import('../main.js'),
+          import('../cluster/worker.js'),
+        ]);
         stopWithPrimary();
         await serve(config, cluster.isWorker && config.keyRouting ? takeConnectionsFromPrimary : undefined);
       }
@@ -40,6 +39,7 @@ async function run(argv: string[]): Promise<number> {
     case 'backup':
     case 'restore': {
       if (!rest[0]) throw new UsageError(`${command} needs a file.`);
+      const { backupDatabase, restoreDatabase } = await import('./backup.js');
       await (command === 'backup' ? backupDatabase : restoreDatabase)(config.databaseUrl, rest[0]);
       out(
         command === 'backup'
@@ -50,15 +50,21 @@ async function run(argv: string[]): Promise<number> {
     }
     case 'migrate': {
       // The same lock as a server's start-up: a node starting meanwhile waits, then finds the schema current.
+      const [{ withStartupLock }, { openStore }] = await Promise.all([
+        import('../store/startup-lock.js'),
+        import('../store/open.js'),
+      ]);
       await withStartupLock(config.databaseUrl, async () => (await openStore(config.databaseUrl)).close());
       out('Database schema is up to date.');
       return 0;
     }
   }
+  const { compose } = await import('../compose.js');
   const services = await compose(config);
   try {
     switch (command) {
       case 'seed-demo': {
+        const { seedDemoFromServices } = await import('../services/demo.js');
         const result = await seedDemoFromServices(services, config.publicUrl);
         out(`Demo shop ${result.created ? 'created' : 'refreshed'}: ${JSON.stringify(result.counts)}`);
         if (result.keys)
@@ -69,6 +75,7 @@ async function run(argv: string[]): Promise<number> {
       }
       case 'import': {
         if (!rest[0] || !options.shop) throw new UsageError('import needs a folder and --shop <handle>.');
+        const { importFolder } = await import('./import.js');
         await importFolder(services, rest[0], options.shop, out);
         return 0;
       }
@@ -96,9 +103,10 @@ async function run(argv: string[]): Promise<number> {
       case 'keys':
         await keysCommand(services, rest);
         return 0;
-      case 'connect':
+      case 'connect': {
         if (!rest[0] || (!options.reconcile && (!options.domain || !options.token)))
           throw new UsageError('connect needs a shop handle, --domain and --token (or --reconcile).');
+        const { connectCommand } = await import('./connect.js');
         return await connectCommand(
           services,
           rest[0],
@@ -106,6 +114,7 @@ async function run(argv: string[]): Promise<number> {
           (text) => process.stdout.write(text),
           process.stdout.isTTY === true,
         );
+      }
       default:
         throw new UsageError(`unknown command "${command}".`);
     }
@@ -115,7 +124,7 @@ async function run(argv: string[]): Promise<number> {
 }
 
 /** `keys <shop>` rotates; `keys list <shop>` and `keys revoke <shop> <prefix>` (docs/operations.md, "Keys"). */
-async function keysCommand(services: Awaited<ReturnType<typeof compose>>, rest: string[]): Promise<void> {
+async function keysCommand(services: Services, rest: string[]): Promise<void> {
   const [first, shop, prefix] = rest;
   if (first === 'list') {
     if (!shop) throw new UsageError('keys list needs a shop handle.');
@@ -135,8 +144,6 @@ async function keysCommand(services: Awaited<ReturnType<typeof compose>>, rest: 
     `New keys for ${first} (the replaced ones work until ${previous_keys_expire_at}):\npublic key: ${keys.public}\nprivate key: ${keys.private}`,
   );
 }
-
-class UsageError extends Error {}
 
 run(process.argv.slice(2)).then(
   (code) => {

@@ -1,11 +1,8 @@
 import cluster, { type Worker } from 'node:cluster';
 import type { Server } from 'node:net';
-import { AggregatorRegistry } from 'prom-client';
 import type { Logger } from 'pino';
 import type { Config } from '../config/config.js';
 import { workerExecArgv } from '../config/memory.js';
-import { openStore } from '../store/open.js';
-import { withStartupLock } from '../store/startup-lock.js';
 import { dropPendingHandOffs, startFront } from './front.js';
 import {
   METRICS_ANSWER,
@@ -21,9 +18,10 @@ import { ownerSlot } from './routing.js';
 const CRASH_LOOP_MS = 10_000;
 
 /**
- * The primary of a node with REBOUND_WORKERS processes (docs/scaling.md, "Every core"). It
- * migrates the database once, then starts the workers: the first alone (it makes the operator
- * token and the demo shop when they are missing), the others once it serves. Each worker is a
+ * The primary of a node with REBOUND_WORKERS processes (docs/scaling.md, "Every core"). It starts
+ * the workers: the first alone (under the start-up lock it migrates the database and makes the
+ * operator token and the demo shop when they are missing), the others once it serves. It holds
+ * none of the server's modules (no store, no HTTP framework): its memory stays a few tens of MB. Each worker is a
  * whole `serve` with its own memory budget and a slot (0 … n-1) that its replacement takes over.
  * With key routing the primary owns the port and hands each connection to the worker its first
  * request's key hashes to (src/cluster/front.ts); without, the workers share the port and the
@@ -32,9 +30,13 @@ const CRASH_LOOP_MS = 10_000;
  * when all have.
  */
 export async function servePrimary(config: Config, log: Logger): Promise<void> {
-  // Under the start-up lock, as `rebound migrate` and a single server migrate.
-  await withStartupLock(config.databaseUrl, async () => (await openStore(config.databaseUrl)).close());
-  const aggregator = new AggregatorRegistry();
+  // The metrics client is loaded at the first scrape (a node nobody scrapes never needs it); its
+  // registry listens for the workers' answers from its construction, before it asks them.
+  let aggregator: Promise<{ clusterMetrics(): Promise<string> }> | null = null;
+  const aggregate = () => {
+    aggregator ??= import('prom-client').then(({ AggregatorRegistry }) => new AggregatorRegistry());
+    return aggregator.then((registry) => registry.clusterMetrics());
+  };
   let stopping = false;
   let exitCode = 0;
   let front: Server | null = null;
@@ -58,7 +60,7 @@ export async function servePrimary(config: Config, log: Logger): Promise<void> {
   cluster.on('message', (worker: Worker, message: MetricsRequest | WorkerReady) => {
     if (message?.type === WORKER_READY) return serving(worker);
     if (message?.type !== METRICS_REQUEST) return;
-    aggregator.clusterMetrics().then(
+    aggregate().then(
       (text) => worker.send({ type: METRICS_ANSWER, id: message.id, text } satisfies MetricsAnswer),
       (error: Error) =>
         worker.send({ type: METRICS_ANSWER, id: message.id, error: error.message } satisfies MetricsAnswer),
