@@ -205,7 +205,9 @@ export function commerceMethods(db: Kysely<Database>): CommerceStore {
             cancelled: o.cancelled_at === null ? 0 : 1,
           })),
         );
-        for (const batch of chunks(lines, 9)) await trx.insertInto('order_lines').values(batch).execute();
+        // The bound on parameters counts every column a line has (a new column changes it).
+        const columns = Object.keys(lines[0] ?? {}).length;
+        for (const batch of chunks(lines, columns)) await trx.insertInto('order_lines').values(batch).execute();
         await bumpDataVersion(trx, shopId);
       });
     },
