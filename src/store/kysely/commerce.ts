@@ -205,7 +205,7 @@ export function commerceMethods(db: Kysely<Database>): CommerceStore {
             cancelled: o.cancelled_at === null ? 0 : 1,
           })),
         );
-        for (const batch of chunks(lines, 9)) await trx.insertInto('order_lines').values(batch).execute();
+        for (const batch of chunks(lines, 10)) await trx.insertInto('order_lines').values(batch).execute();
         await bumpDataVersion(trx, shopId);
       });
     },
