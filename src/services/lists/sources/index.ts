@@ -92,7 +92,10 @@ const endpointQueries = new WeakMap<object, Map<ListSource, EndpointRead>>();
 
 function endpointQueryRead(source: ListSource, endpointQuery: Readonly<Record<string, string>>): Readonly<ListParams> {
   let bySource = endpointQueries.get(endpointQuery);
-  if (bySource === undefined) endpointQueries.set(endpointQuery, (bySource = new Map()));
+  if (bySource === undefined) {
+    bySource = new Map();
+    endpointQueries.set(endpointQuery, bySource);
+  }
   let read = bySource.get(source);
   if (read === undefined) {
     try {
