@@ -31,7 +31,25 @@ function formatter(timeZone: string): Intl.DateTimeFormat {
   return f;
 }
 
-export function localTime(epochMs: number, timeZone: string): LocalTime {
+/**
+ * Since 1980 every zone's offset is a whole number of minutes, so local wall-clock parts change
+ * only when the UTC minute does: the last answer per zone serves the rest of its minute. Formatting
+ * is most of a time rule's cost, and every computed answer with one asks it for `now`.
+ */
+const WHOLE_MINUTE_OFFSETS_SINCE = Date.UTC(1980, 0, 1);
+const lastByZone = new Map<string, { minute: number; local: Readonly<LocalTime> }>();
+
+export function localTime(epochMs: number, timeZone: string): Readonly<LocalTime> {
+  if (epochMs < WHOLE_MINUTE_OFFSETS_SINCE) return formatLocal(epochMs, timeZone);
+  const minute = Math.floor(epochMs / 60_000);
+  const last = lastByZone.get(timeZone);
+  if (last !== undefined && last.minute === minute) return last.local;
+  const local = Object.freeze(formatLocal(epochMs, timeZone));
+  lastByZone.set(timeZone, { minute, local });
+  return local;
+}
+
+function formatLocal(epochMs: number, timeZone: string): LocalTime {
   const parts: Record<string, string> = {};
   for (const p of formatter(timeZone).formatToParts(new Date(epochMs))) parts[p.type] = p.value;
   const date = Number(parts.year) * 10_000 + Number(parts.month) * 100 + Number(parts.day);

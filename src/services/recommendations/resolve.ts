@@ -21,17 +21,30 @@ export interface ResolveError {
   id?: number;
 }
 
-/** Turns the matched rules' outputs into candidate products, in order; problems become `errors` entries. */
+/**
+ * Turns the matched rules' outputs into candidate products, in order; problems become `errors`
+ * entries. Every output is resolved (and its problems reported) here, but a tag's or a collection's
+ * products are read only as far as the filter reads them: it stops at the answer's limit, and such
+ * a list can hold thousands of products.
+ */
 export async function resolveOutputs(
   outputs: readonly MatchedOutput[],
   context: ResolveContext,
   errors: ResolveError[],
-): Promise<Candidate[]> {
-  const out: Candidate[] = [];
+): Promise<Iterable<Candidate>> {
+  const parts: Iterable<Candidate>[] = [];
   for (const { output, ruleIndex, matchedTags } of outputs) {
-    for (const candidate of await resolveOne(output, ruleIndex, matchedTags, context, errors)) out.push(candidate);
+    parts.push(await resolveOne(output, ruleIndex, matchedTags, context, errors));
   }
-  return out;
+  return chain(parts);
+}
+
+function* chain(parts: readonly Iterable<Candidate>[]): Generator<Candidate> {
+  for (const part of parts) yield* part;
+}
+
+function* asCandidates(products: readonly IndexedProduct[]): Generator<Candidate> {
+  for (const product of products) yield { product };
 }
 
 /** One case per output declared in domain/rules/outputs.ts: a new output does not build until it has its case here. */
@@ -41,7 +54,7 @@ async function resolveOne(
   matchedTags: readonly string[],
   context: ResolveContext,
   errors: ResolveError[],
-): Promise<Candidate[]> {
+): Promise<Iterable<Candidate>> {
   const { catalog } = context;
   switch (output.type) {
     case 'product':
@@ -69,10 +82,10 @@ async function resolveOne(
           rule_index: ruleIndex,
           id: output.collectionId,
         });
-      return (members ?? []).map((product) => ({ product }));
+      return asCandidates(members ?? []);
     }
     case 'tag':
-      return taggedWithAll(catalog, output.tags).map((product) => ({ product }));
+      return taggedWithAll(catalog, output.tags);
     case 'matching_input_tags':
       return matchingTags(catalog, matchedTags).map((product) => ({ product }));
     case 'input_products':
@@ -105,10 +118,12 @@ async function resolveOne(
   }
 }
 
-function taggedWithAll(catalog: ShopCatalog, tags: readonly string[]): IndexedProduct[] {
+function* taggedWithAll(catalog: ShopCatalog, tags: readonly string[]): Generator<Candidate> {
   const [first, ...rest] = tags;
-  if (first === undefined) return [];
-  return catalog.bestSellersTagged(first).filter((p) => rest.every((t) => p.tagsLower.includes(t)));
+  if (first === undefined) return;
+  for (const product of catalog.bestSellersTagged(first)) {
+    if (rest.every((t) => product.tagsLower.includes(t))) yield { product };
+  }
 }
 
 function matchingTags(catalog: ShopCatalog, tags: readonly string[]): IndexedProduct[] {

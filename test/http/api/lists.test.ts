@@ -315,5 +315,10 @@ describe.each(backends())('list endpoints on $name', (backend) => {
     });
     const answer = await t.app.inject(`/api/v1/custom/id/${needsCustomer.json().ruleset.id}?key=${key}`);
     expect(answer.json().metadata.errors[0]).toMatchObject({ code: 'invalid_endpoint_parameter', rule_index: 0 });
+    // The endpoint's own query is read once per ruleset: a second answer, and a customer's, read it alike.
+    const again = await t.app.inject(`/api/v1/custom/id/${needsCustomer.json().ruleset.id}?key=${key}&bust_cache=yes`);
+    expect(again.json().metadata.errors).toEqual(answer.json().metadata.errors);
+    const guestAgain = await t.app.inject(`/api/v1/custom/id/${id}?key=${key}&limit=10&bust_cache=yes`);
+    expect(guestAgain.body).toBe(guest.body);
   });
 });

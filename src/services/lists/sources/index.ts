@@ -75,12 +75,38 @@ export function endpointParams(
   endpointQuery: Readonly<Record<string, string>>,
   caller: CallerContext,
 ): ListParams {
-  const params = readParams(source.schema, endpointQuery) as ListParams;
+  const params = { ...endpointQueryRead(source, endpointQuery) } as ListParams;
   const declared = source.schema.properties;
   for (const [name, value] of Object.entries(caller)) {
     if (name in declared && endpointQuery[name] === undefined) params[name] = value;
   }
   return params;
+}
+
+/**
+ * An output's endpoint query is fixed when its ruleset is compiled, so it is read once per query
+ * (and list), not on every answer; a query that does not read is refused the same way each time.
+ */
+type EndpointRead = { params: Readonly<ListParams> } | { refusal: unknown };
+const endpointQueries = new WeakMap<object, Map<ListSource, EndpointRead>>();
+
+function endpointQueryRead(source: ListSource, endpointQuery: Readonly<Record<string, string>>): Readonly<ListParams> {
+  let bySource = endpointQueries.get(endpointQuery);
+  if (bySource === undefined) {
+    bySource = new Map();
+    endpointQueries.set(endpointQuery, bySource);
+  }
+  let read = bySource.get(source);
+  if (read === undefined) {
+    try {
+      read = { params: Object.freeze(readParams(source.schema, endpointQuery) as ListParams) };
+    } catch (error) {
+      read = { refusal: error };
+    }
+    bySource.set(source, read);
+  }
+  if ('refusal' in read) throw read.refusal;
+  return read.params;
 }
 
 /** The visitor and input products the parameters name (each list declares the ones it reads). */
