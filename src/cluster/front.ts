@@ -12,6 +12,12 @@ const HEAD_BYTES = 16 * 1024;
  * HEADERS_TIMEOUT_MS), so a slow or silent client never holds the primary nor a routed shop.
  */
 const HEAD_WAIT_MS = 2000;
+/**
+ * At most this many connections are read at once. Each may hold up to HEAD_BYTES for HEAD_WAIT_MS;
+ * past the bound, a new connection goes to any worker unread (as a silent one would), so a flood of
+ * idle connections costs the primary a bounded amount of memory and the workers their own limits.
+ */
+const MAX_READING = 1024;
 
 export interface FrontOptions {
   host: string;
@@ -19,6 +25,10 @@ export interface FrontOptions {
   /** The worker for a key (null: no key in the head, any worker); null when none is serving. */
   pick: (key: string | null) => Worker | null;
   log: Logger;
+  /** How long a first request head is waited for (HEAD_WAIT_MS; tests). */
+  headWaitMs?: number;
+  /** How many connections are read at once (MAX_READING; tests). */
+  maxReading?: number;
 }
 
 /**
@@ -30,7 +40,12 @@ export interface FrontOptions {
  * 'connection' on its server and replays the bytes; socket.io's @socket.io/sticky, for one).
  */
 export function startFront(options: FrontOptions): Promise<Server> {
-  const server = createServer((socket) => intake(socket, options));
+  const reading = { count: 0, max: options.maxReading ?? MAX_READING };
+  const server = createServer((socket) => {
+    if (reading.count >= reading.max) return hand(socket, Buffer.alloc(0), options.pick(null), options.log);
+    reading.count++;
+    intake(socket, options, () => reading.count--);
+  });
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen({ host: options.host, port: options.port }, () => {
@@ -41,11 +56,17 @@ export function startFront(options: FrontOptions): Promise<Server> {
   });
 }
 
-function intake(socket: Socket, { pick, log }: FrontOptions): void {
+function intake(socket: Socket, { pick, log, headWaitMs = HEAD_WAIT_MS }: FrontOptions, done: () => void): void {
   const chunks: Buffer[] = [];
   let length = 0;
-  const finish = (key: string | null) => {
+  let settled = false;
+  const settle = () => {
     clearTimeout(timer);
+    if (!settled) done();
+    settled = true;
+  };
+  const finish = (key: string | null) => {
+    settle();
     socket.off('data', onData);
     socket.off('end', drop);
     // The error listener stays: a socket waits here while Node's IPC queues it behind an earlier hand-off.
@@ -66,10 +87,10 @@ function intake(socket: Socket, { pick, log }: FrontOptions): void {
     if (length >= HEAD_BYTES) finish(null);
   };
   const drop = () => {
-    clearTimeout(timer);
+    settle();
     socket.destroy();
   };
-  const timer = setTimeout(() => finish(null), HEAD_WAIT_MS);
+  const timer = setTimeout(() => finish(null), headWaitMs);
   socket.on('data', onData);
   socket.once('end', drop);
   socket.on('error', drop);
