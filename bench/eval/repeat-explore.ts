@@ -21,7 +21,10 @@ export interface RepeatExploreParams {
 /** Prior strength of the repeat rate: an item bought by few customers leans on the log's rate. */
 const REPEAT_PRIOR = 10;
 
-/** Each product's repeat rate: of the customers who bought it, the share who bought it in two orders or more (smoothed). */
+/**
+ * Each product's repeat rate: of the customers who bought it, the share who bought it in two
+ * orders or more (smoothed).
+ */
 function repeatRates(space: CustomerBaskets): Float64Array {
   const buyers = new Float64Array(space.products.length);
   const repeaters = new Float64Array(space.products.length);

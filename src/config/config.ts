@@ -45,7 +45,10 @@ export interface Config {
   readonly shutdownGraceMs: number;
   /** Processes serving this node's port (REBOUND_WORKERS; default the number of cores, 1 = one process). */
   readonly workers: number;
-  /** REBOUND_KEY_ROUTING: with several workers, each connection goes to the worker its first request's key hashes to. */
+  /**
+   * REBOUND_KEY_ROUTING: with several workers, each connection goes to the worker its first
+   * request's key hashes to.
+   */
   readonly keyRouting: boolean;
 }
 

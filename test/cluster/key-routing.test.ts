@@ -8,6 +8,7 @@ import { startProcess } from '../../bench/lib/processes.js';
 import { ownerSlot } from '../../src/cluster/routing.js';
 import { connect } from '../../src/store/connect.js';
 import { productInput } from '../helpers/fixtures.js';
+import { nodeClient } from './node-client.js';
 
 const TOKEN = 'routing-operator-token-0123456789';
 const SERVE = ['--import', 'tsx', 'src/cli/main.ts', 'serve'];
@@ -56,20 +57,9 @@ describe('a node of two workers routing by key', () => {
     const node = await startProcess(SERVE, env, 0, '/readyz');
     const started = Date.now();
     try {
-      // A new connection per request: each is routed on its own first (here only) request.
-      const call = (path: string, init: RequestInit = {}) =>
-        fetch(`${node.url}${path}`, {
-          ...init,
-          headers: {
-            connection: 'close',
-            authorization: `Bearer ${TOKEN}`,
-            'content-type': 'application/json',
-            ...init.headers,
-          },
-        });
-      const metrics = () => call('/metrics').then((r) => r.text());
+      const { call, metrics, bothServing } = nodeClient(node.url, TOKEN);
       // Requests without a key go to the workers in turn: both answer for the node once both serve.
-      while (!((await metrics()).includes('worker="1"') && (await metrics()).includes('worker="2"'))) await sleep(50);
+      await bothServing();
 
       // Two shops whose public keys hash to different slots (slot 0 is worker 1, slot 1 worker 2).
       const shops: { handle: string; key: string; worker: string }[] = [];

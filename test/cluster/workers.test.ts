@@ -8,6 +8,7 @@ import { startProcess } from '../../bench/lib/processes.js';
 import { connect } from '../../src/store/connect.js';
 import { backends } from '../helpers/backends.js';
 import { productInput } from '../helpers/fixtures.js';
+import { nodeClient } from './node-client.js';
 
 const TOKEN = 'workers-operator-token-0123456789';
 const SERVE = ['--import', 'tsx', 'src/cli/main.ts', 'serve'];
@@ -36,21 +37,9 @@ describe('a node of two worker processes', () => {
     };
     const node = await startProcess(SERVE, env, 0, '/readyz');
     try {
-      // A new connection per request: the cluster hands connections to the workers in turn.
-      const call = (path: string, init: RequestInit = {}) =>
-        fetch(`${node.url}${path}`, {
-          ...init,
-          headers: {
-            connection: 'close',
-            authorization: `Bearer ${TOKEN}`,
-            'content-type': 'application/json',
-            ...init.headers,
-          },
-        });
-      const metrics = () => call('/metrics').then((r) => r.text());
+      const { call, metrics, bothServing } = nodeClient(node.url, TOKEN);
       // The second worker starts once the first listens: wait until both answer for the node.
-      while (!((await metrics()).includes('worker="1"') && (await metrics()).includes('worker="2"')))
-        await new Promise((r) => setTimeout(r, 50));
+      await bothServing();
 
       const created = (await (
         await call('/admin/v1/shops', { method: 'POST', body: JSON.stringify({ handle: 'pair', name: 'Pair' }) })
