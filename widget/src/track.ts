@@ -34,13 +34,39 @@ export function targetOf(config: WidgetConfig, uuid: string): TrackTarget {
 }
 
 /**
+ * The visitor's cart on the platform's storefront: its `cart` cookie (readable by the page, unlike a
+ * session cookie) holds `<token>?key=<key>`, URL-encoded. Only the token goes out: it is what the
+ * order will carry, while the key would let its holder change the cart. Null before the first add.
+ */
+export function cartToken(cookies: string = document.cookie): string | null {
+  for (const pair of cookies.split(';')) {
+    const at = pair.indexOf('=');
+    if (at < 0 || pair.slice(0, at).trim() !== 'cart') continue;
+    let value = pair.slice(at + 1).trim();
+    try {
+      value = decodeURIComponent(value);
+    } catch {
+      // A value that is not URL-encoded is taken as it is.
+    }
+    const token = value.split('?', 1)[0]!;
+    return token !== '' && token.length <= 255 ? token : null;
+  }
+  return null;
+}
+
+/**
  * Sends events as a beacon: a `text/plain` JSON body (CORS-simple, no preflight) that the browser
  * delivers even when the page is being left, as after a click. Never throws.
  */
 export function sendEvents(target: TrackTarget, events: TrackedEvent[]): void {
   if (events.length === 0) return;
   try {
-    const who = target.customerId ? { uuid: target.uuid, shop_customer_id: target.customerId } : { uuid: target.uuid };
+    const cart = cartToken();
+    const who = {
+      uuid: target.uuid,
+      ...(target.customerId ? { shop_customer_id: target.customerId } : {}),
+      ...(cart ? { cart_token: cart } : {}),
+    };
     const body = JSON.stringify({ events: expand(events).map((e) => ({ ...e, ...who })) });
     const url = `${target.api}/api/v1/analytics/track?key=${encodeURIComponent(target.key)}`;
     const blob = new Blob([body], { type: 'text/plain;charset=UTF-8' });

@@ -5,6 +5,17 @@ import { getOrCreate } from '../maps.js';
 /** The longest cart token kept: the platform's are 32 to 64 characters. */
 export const MAX_CART_TOKEN_LENGTH = 255;
 
+/**
+ * A cart token as orders carry it. Since 2024 the platform's cart cookie and its Ajax cart's `token`
+ * hold `<token>?key=<key>`, and an order's `cart_token` the token alone. The key lets whoever holds
+ * it change the cart, so it is cut off wherever a token comes in (also URL-encoded) and never kept.
+ */
+export function cartTokenOf(value: string | null | undefined): string | null {
+  if (!value) return null;
+  const token = value.split(/\?|%3F/i, 1)[0]!.trim();
+  return token === '' ? null : token;
+}
+
 /** An order as attribution reads it: its lines with the property a storefront tagged them with, net of refunds. */
 export interface OrderToAttribute {
   id: number;

@@ -1,6 +1,6 @@
 import { parseMoney } from '../catalog/money.js';
 import type { OrderInput } from '../inputs/catalog.js';
-import type { OrderToAttribute } from './attribute.js';
+import { cartTokenOf, type OrderToAttribute } from './attribute.js';
 import { SOURCE_PROPERTY, MAX_SOURCE_LENGTH } from './source.js';
 
 /** An imported order as attribution reads it: each line's `_rebound_source`, quantities net of refunds. */
@@ -13,7 +13,7 @@ export function orderToAttribute(row: OrderInput, createdAt: number, cancelled: 
   return {
     id: row.id,
     customer_id: row.customer?.id ?? null,
-    cart_token: row.cart_token || null,
+    cart_token: cartTokenOf(row.cart_token),
     created_at: createdAt,
     cancelled,
     lines: row.line_items.map((line, lineNo) => {

@@ -1,4 +1,4 @@
-import { MAX_CART_TOKEN_LENGTH } from '../attribution/attribute.js';
+import { cartTokenOf, MAX_CART_TOKEN_LENGTH } from '../attribution/attribute.js';
 import { widgetSource } from '../attribution/source.js';
 import type { TrackType } from '../attribution/track.js';
 import { InvalidInputError } from '../errors.js';
@@ -81,7 +81,7 @@ function meaningOf(values: BulkEventValues, where: string): BulkEvent {
     productId: values.shop_product_id,
     variantId: values.shop_variant_id,
     source: widgetSource(values.widget_id),
-    cartToken: values.cart_token,
+    cartToken: cartTokenOf(values.cart_token),
   };
 }
 

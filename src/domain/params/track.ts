@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { MAX_CART_TOKEN_LENGTH } from '../attribution/attribute.js';
+import { cartTokenOf, MAX_CART_TOKEN_LENGTH } from '../attribution/attribute.js';
 import { MAX_SOURCE_LENGTH } from '../attribution/source.js';
 import { TRACK_TYPES, type TrackEvent, type TrackType } from '../attribution/track.js';
 import { InvalidInputError, MissingInputError } from '../errors.js';
@@ -102,7 +102,7 @@ export function trackEventOf(values: TrackParams, now: number, where = ''): Trac
     source: values.source,
     product_id: values.product_id,
     variant_id: values.variant_id,
-    cart_token: values.cart_token,
+    cart_token: cartTokenOf(values.cart_token),
     created_at: values.at ?? now,
   };
 }

@@ -99,6 +99,17 @@ describe.each(backends())('cart-token attribution on $name', (backend) => {
     expect((await summary()).rulesets.find((r) => r.ruleset_id === 1)).toMatchObject({ orders: 2, revenue: 15 });
   });
 
+  it("matches a click sent with the cart cookie's whole value (token and key) to its cart's order", async () => {
+    const track = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/analytics/track?key=${key}`,
+      payload: { events: [{ type: 'click', uuid, source, product_id: 4, cart_token: 'tok-k?key=k9', at: at(-1) }] },
+    });
+    expect(track.statusCode, track.body).toBe(200);
+    await orders([order(7, 4, '8.00', { cart_token: 'tok-k' })]);
+    expect((await summary()).rulesets.find((r) => r.ruleset_id === 1)).toMatchObject({ orders: 3, revenue: 23 });
+  });
+
   it('refuses a cart token longer than a cart token can be', async () => {
     const res = await t.app.inject({
       method: 'POST',
