@@ -16,7 +16,7 @@ export async function serve(config: Config, listen?: (app: FastifyInstance) => P
   const started = performance.now();
   const log = pino(loggerOptions(config.logLevel) as pino.LoggerOptions);
   // Several nodes starting together: one migrates and seeds, the others wait and then find it done.
-  const services = await withStartupLock(
+  const { services, seeded } = await withStartupLock(
     config.databaseUrl,
     () => prepare(config, log),
     () => log.info('another process is starting on this database (migrations, demo seed): waiting for it'),
@@ -24,18 +24,25 @@ export async function serve(config: Config, listen?: (app: FastifyInstance) => P
   const app = await buildApp(services, config);
   stopOnSignals(gracefulShutdown({ app, services, log, graceMs: config.shutdownGraceMs }));
 
+  let base = config.publicUrl;
   if (listen) await listen(app);
   else {
     const address = await app.listen({ port: config.port, host: config.host });
     // PORT=0 lets the system choose: whoever started us needs to learn which port it chose.
     if (config.port === 0) process.stdout.write(`Listening on ${address}\n`);
+    // Without REBOUND_PUBLIC_URL the default names the configured port, which PORT=0 is not.
+    if (config.port === 0 && new URL(base).port === '0') base = address;
   }
+  if (seeded) printDemoWelcome(base, seeded);
   services.startBackground();
   log.info({ ms: Math.round(performance.now() - started), shops: (await services.shops.listShops()).length }, 'ready');
 }
 
 /** Start-up work done once per database: migrations (in compose), the operator token, the demo shop. */
-async function prepare(config: Config, log: pino.Logger): Promise<Services> {
+async function prepare(
+  config: Config,
+  log: pino.Logger,
+): Promise<{ services: Services; seeded: DemoSeedResult | null }> {
   const services = await compose(config, { log });
   // A remote billing provider whose token cannot be opened stops start-up with one line (the CLI prints it).
   await services.billingProviders.checkStartup().catch(async (error: unknown) => {
@@ -49,16 +56,16 @@ async function prepare(config: Config, log: pino.Logger): Promise<Services> {
     );
     process.stdout.write(`\nAdmin token (shown once): ${generatedToken}\n`);
   }
-  if (config.demo && (await services.shops.listShops()).length === 0) {
-    const seeded = await seedDemoFromServices(services, config.publicUrl);
-    printDemoWelcome(config, seeded);
-  }
-  return services;
+  const seeded =
+    config.demo && (await services.shops.listShops()).length === 0
+      ? await seedDemoFromServices(services, config.publicUrl)
+      : null;
+  return { services, seeded };
 }
 
-function printDemoWelcome(config: Config, seeded: DemoSeedResult): void {
+/** The demo's keys and requests to try, once the server listens (so its address is known). */
+function printDemoWelcome(base: string, seeded: DemoSeedResult): void {
   if (!seeded.keys) return;
-  const base = config.publicUrl;
   const key = seeded.keys.public;
   const [a] = seeded.sample.productIds;
   const lines = [
