@@ -14,6 +14,12 @@ import { startProcess } from './lib/processes.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = 4;
+/**
+ * BENCH_WARMUP_SECONDS: unrecorded load on each scenario (server and ceiling) before its rounds. Without it the
+ * first scenario measured carries the server's warm-up (code still being optimized, the start-up heap collected):
+ * its first round's CPU a request was three times the later rounds', whichever scenario came first.
+ */
+const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 1);
 
 function mean(runs: LoadResult[]): LoadResult {
   const avg = (f: (r: LoadResult) => number) => Math.round(runs.reduce((sum, r) => sum + f(r), 0) / runs.length);
@@ -117,6 +123,10 @@ async function main() {
     sameAnswer(name, probe, await rawGet(`${ceiling.url}/`));
     const target: LoadResult[] = [];
     const bare: LoadResult[] = [];
+    if (WARMUP_SECONDS > 0) {
+      await load(url, { seconds: WARMUP_SECONDS });
+      await load(`${ceiling.url}/`, { seconds: WARMUP_SECONDS });
+    }
     for (let round = 0; round < ROUNDS; round++) {
       target.push(await load(url, { seconds: SECONDS / ROUNDS }));
       bare.push(await load(`${ceiling.url}/`, { seconds: SECONDS / ROUNDS }));

@@ -13,7 +13,7 @@
  * REBOUND_WORKERS; figures are then summed over the workers, RSS followed per process),
  * TENANTS_CONNECTION_MODE (shared).
  */
-import { copyFileSync, existsSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import SQLite from 'better-sqlite3';
 import { loadavg, tmpdir } from 'node:os';
@@ -41,6 +41,8 @@ const SERVER_DIR = process.env.TENANTS_SERVER ?? '.';
 const MB = 1024 * 1024;
 /** TENANTS_NODE_FLAGS: node flags added to those of the server's start script (comparisons of V8 settings). */
 const EXTRA_FLAGS = (process.env.TENANTS_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean);
+/** TENANTS_SERVER_OUTPUT: a file for the server's output (with TENANTS_NODE_FLAGS=--trace-gc, its collections). */
+const SERVER_OUTPUT = process.env.TENANTS_SERVER_OUTPUT;
 
 /** The node flags `npm start` gives the server of a checkout (its package.json's start script). */
 function startFlags(dir: string): string[] {
@@ -249,6 +251,7 @@ async function main(): Promise<void> {
       `cold load, ${LARGE_SHOPS[i]} products: first request ${cold[String(LARGE_SHOPS[i])]!.coldMs} ms (the next ${cold[String(LARGE_SHOPS[i])]!.warmMs} ms), RSS then ${cold[String(LARGE_SHOPS[i])]!.rssMb} MB`,
     );
   }
+  if (SERVER_OUTPUT) writeFileSync(SERVER_OUTPUT, server.output());
   await server.stop();
   console.log(
     JSON.stringify({
