@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
-import pg from 'pg';
+import { loadPg } from './connect.js';
 
 /**
  * Runs a server's start-up work (migrations, the first operator token, the demo seed) while no other
@@ -24,7 +24,7 @@ async function withAdvisoryLock<T>(databaseUrl: string, work: () => Promise<T>, 
   const url = new URL(databaseUrl);
   const name = `rebound:startup:${url.searchParams.get('schema') ?? 'public'}`;
   url.searchParams.delete('schema');
-  const client = new pg.Client({ connectionString: url.toString(), connectionTimeoutMillis: 10_000 });
+  const client = new (loadPg().Client)({ connectionString: url.toString(), connectionTimeoutMillis: 10_000 });
   client.on('error', () => undefined);
   await client.connect();
   try {
