@@ -1,7 +1,7 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import type { IncomingHttpHeaders } from 'node:http';
 import { isIP, type LookupFunction } from 'node:net';
-import { Agent, type Dispatcher } from 'undici';
+import type { Agent, Dispatcher } from 'undici';
 import { InvalidDocumentError } from '../../domain/errors.js';
 import { isPublicAddress, upstreamUrlProblem } from './address.js';
 import { cappedChunks, cappedLines, readCapped } from './bounded-body.js';
@@ -66,17 +66,23 @@ export interface UpstreamStream {
  * redirect, holds each call to one deadline, and reads answers as streams under a byte cap.
  */
 export function createUpstreamClient(options: UpstreamOptions) {
-  const agent = new Agent({
-    connections: options.connections ?? 16,
-    // The per-call deadline is the limit; these only keep undici's own longer defaults out of the way.
-    headersTimeout: 0,
-    bodyTimeout: 0,
-    connect: options.allowPrivate
-      ? options.lookup
-        ? { lookup: options.lookup }
-        : {}
-      : { lookup: publicOnly(options.lookup ?? dnsLookup) },
-  });
+  // undici (about 4 MB of heap) is loaded by the first call: most nodes never call out, or not soon.
+  let agent: Promise<Agent> | null = null;
+  const dispatcher = () =>
+    (agent ??= import('undici').then(
+      ({ Agent }) =>
+        new Agent({
+          connections: options.connections ?? 16,
+          // The per-call deadline is the limit; these only keep undici's own longer defaults out of the way.
+          headersTimeout: 0,
+          bodyTimeout: 0,
+          connect: options.allowPrivate
+            ? options.lookup
+              ? { lookup: options.lookup }
+              : {}
+            : { lookup: publicOnly(options.lookup ?? dnsLookup) },
+        }),
+    ));
 
   const lanes = new Lanes(options.perLane ?? 4);
   const resting = new RestingLanes(options.restAfterTooLargeMs ?? 30_000);
@@ -93,7 +99,7 @@ export function createUpstreamClient(options: UpstreamOptions) {
     try {
       // Again once a slot is free: a call that waited behind the one that broke the cap is not sent.
       if (restKey !== undefined) resting.check(restKey);
-      const response = await agent.request({
+      const response = await (await dispatcher()).request({
         origin: url.origin,
         path: `${url.pathname}${url.search}`,
         method: request.method ?? 'GET',
@@ -176,7 +182,7 @@ export function createUpstreamClient(options: UpstreamOptions) {
     },
 
     async close(): Promise<void> {
-      await agent.close().catch(() => undefined);
+      if (agent) await (await agent).close().catch(() => undefined);
     },
   };
 }
