@@ -31,8 +31,12 @@ const SOFT_LIMIT_SHARE = 0.9;
 /** The least the shops may take, whatever the baseline: one shop always fits. */
 const MIN_ALLOWANCE = 16 * 1024 * 1024;
 
-/** What a server takes before any shop or answer (code, the HTTP app, V8's own heap): 117-128 MB measured. */
-const PROCESS_BASELINE_MB = 128;
+/**
+ * What a server takes before any shop or answer (code, the HTTP app, V8's own heap): 97-105 MB
+ * measured once the clients only some configurations use were loaded on first use (107-114 MB
+ * before, on the same machine; docs/scaling.md); the upper end and some margin.
+ */
+const PROCESS_BASELINE_MB = 112;
 
 /**
  * The answer cache's bound for a budget, in bytes: a 32nd of the budget, and no more than a quarter
