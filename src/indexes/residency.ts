@@ -32,7 +32,7 @@ const SOFT_LIMIT_SHARE = 0.9;
 const MIN_ALLOWANCE = 16 * 1024 * 1024;
 
 /**
- * What a server takes before any shop or answer (code, the HTTP app, V8's own heap): 97-105 MB
+ * What a server takes before any shop or answer (code, the HTTP app, V8's own heap): about 105 MB
  * measured once the clients only some configurations use were loaded on first use (107-114 MB
  * before, on the same machine; docs/scaling.md); the upper end and some margin.
  */
