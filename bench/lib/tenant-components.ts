@@ -38,7 +38,7 @@ const PARTS: [string, (catalog: ShopCatalog) => void][] = [
     (c) => {
       drop(c, 'collections');
       c.collectionMembers.clear();
-      c.collectionsByProduct.clear();
+      drop(c, 'collectionsByProduct');
     },
   ],
   [

@@ -9,6 +9,7 @@ import type { ShopStore } from '../store/kysely/shops.js';
 import { compileRuleset } from '../domain/rules/compile.js';
 import { DEFAULT_TRENDING } from '../domain/ranking/trending.js';
 import { utcDay } from '../domain/events.js';
+import { indexCollection } from './collection-index.js';
 import { CustomerIndex } from './customer-index.js';
 import { buildSales, DAY_MS } from './sales.js';
 import { indexProduct, packServed, unpackServed, type PackedProducts } from './product-serving.js';
@@ -120,7 +121,7 @@ export class CatalogLoader {
   }
 
   async collections(shopId: number) {
-    return new Map((await this.store.listCollections(shopId)).map((c) => [c.id, c]));
+    return new Map((await this.store.listCollections(shopId)).map((c) => [c.id, indexCollection(c)]));
   }
 
   async markets(shopId: number) {

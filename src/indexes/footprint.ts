@@ -10,7 +10,7 @@ const PRODUCT_OBJECT = 380;
 const VARIANT = 80;
 const TAG = 30;
 const MAP_ENTRY = 40;
-const COLLECTION_MEMBER = 70;
+const COLLECTION_MEMBER = 36;
 const CUSTOMER = 160;
 /** The sales figures' objects and a dozen typed arrays' headers, around the bytes of their arrays. */
 const SALES = 3_000;
@@ -36,7 +36,7 @@ export function estimateCatalogBytes(catalog: ShopCatalog): number {
   let bytes = GENERATION;
   for (const product of catalog.products.values()) bytes += productBytes(product) + MAP_ENTRY * 2;
   for (const collection of catalog.collections.values())
-    bytes += 200 + text(collection.title) + collection.products.length * COLLECTION_MEMBER;
+    bytes += 200 + text(collection.title) + collection.members.length * COLLECTION_MEMBER;
   if (catalog.customers instanceof CustomerIndex) bytes += catalog.customers.bytes;
   else
     for (const customer of catalog.customers.values())
