@@ -20,9 +20,13 @@ function live(): number {
   return usage.heapUsed + usage.external;
 }
 
-/** Takes a field out of a loaded object (read-only to the code that serves it). */
+/**
+ * Takes a field out of a loaded object (read-only to the code that serves it). A field read
+ * through a getter (a product's variants, made from its page's arrays) is left: what it is made
+ * from goes with the object itself.
+ */
 function drop(target: object, field: string): void {
-  (target as Record<string, unknown>)[field] = null;
+  if (Object.hasOwn(target, field)) (target as Record<string, unknown>)[field] = null;
 }
 
 function dropEach(targets: Iterable<object>, field: string): void {

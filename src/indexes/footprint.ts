@@ -6,8 +6,8 @@ import type { IndexedProduct, ShopCatalog } from './shop-catalog.js';
  * a Map entry's share of its hash table). Measured, not exact: `npm run bench:tenants` prints
  * the estimate next to the heap it stands for, and docs/scaling.md records how close it is.
  */
-const PRODUCT_OBJECT = 380;
-const VARIANT = 80;
+const PRODUCT_OBJECT = 200;
+const VARIANT = 24;
 const TAG = 30;
 const MAP_ENTRY = 40;
 const COLLECTION_MEMBER = 36;
