@@ -62,8 +62,20 @@ export function servingRow(product: Product): ServingRow {
 
 /** The read model's product from its document: serialized (and deflated) here and now. */
 export function indexProduct(product: Product): IndexedProduct {
-  const json = serializeProduct(product);
-  return fromFields(product.id, json.deflate(), fieldsOf(product, json));
+  return indexProducts([product])[0]!;
+}
+
+/** Products from their documents, their variants in one page's arrays (not two small arrays each). */
+export function indexProducts(products: readonly Product[]): IndexedProduct[] {
+  const jsons = products.map(serializeProduct);
+  const fields = products.map((product, i) => fieldsOf(product, jsons[i]!));
+  const page = variantPage(fields);
+  let first = 0;
+  return products.map((product, i) => {
+    const indexed = new LoadedProduct(product.id, jsons[i]!.deflate(), fields[i]!, page, first);
+    first += fields[i]!.vs.length / 3;
+    return indexed;
+  });
 }
 
 /** Tags lower-cased for matching: the same array when they already are (most shops' tags), not a copy. */
@@ -139,10 +151,6 @@ class LoadedProduct implements IndexedProduct {
       out[i] = { id: numbers[2 * v]!, price: numbers[2 * v + 1]!, inStock: stock[v] === 1 };
     return out;
   }
-}
-
-function fromFields(id: number, json: ProductJson, f: ServingFields): IndexedProduct {
-  return new LoadedProduct(id, json, f, variantPage([f]), 0);
 }
 
 /**
