@@ -60,8 +60,16 @@ async function measure(run: () => Promise<unknown>): Promise<{ cpu: number; busy
 
 /** Both builds must load the same sales figures, else the comparison means nothing. */
 async function sameFigures(builds: [string, Loader][], shopId: number): Promise<void> {
+  // Per-product figures in id order: a build may iterate them in another order (Map insertion, id table).
+  const byId = (figure: Iterable<[number, number]>) => [...figure].sort((a, b) => a[0] - b[0]);
   const shown = (sales: any) =>
-    JSON.stringify([sales.topSellers, sales.trending, [...sales.unitsSold30d], sales.purchasedByCustomer.purchases]);
+    JSON.stringify([
+      sales.topSellers,
+      sales.trending,
+      byId(sales.unitsSold30d),
+      byId(sales.trendingScores),
+      sales.purchasedByCustomer.purchases,
+    ]);
   const [first, second] = await Promise.all(builds.map(([, loader]) => loader.sales(shopId)));
   if (shown(first) !== shown(second)) throw new Error('the builds load different sales figures');
   if ((first as { topSellers: number[] }).topSellers.length === 0) throw new Error('the shop has no sales');

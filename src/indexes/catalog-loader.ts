@@ -9,9 +9,10 @@ import type { ShopStore } from '../store/kysely/shops.js';
 import { compileRuleset } from '../domain/rules/compile.js';
 import { DEFAULT_TRENDING } from '../domain/ranking/trending.js';
 import { utcDay } from '../domain/events.js';
+import { indexCollection } from './collection-index.js';
 import { CustomerIndex } from './customer-index.js';
 import { buildSales, DAY_MS } from './sales.js';
-import { indexProduct, packServed, unpackServed, type PackedProducts } from './product-serving.js';
+import { indexProducts, packServed, unpackServed, type PackedProducts } from './product-serving.js';
 import { indexMarket, ShopCatalog, type IndexedProduct, type IndexedRuleset } from './shop-catalog.js';
 
 /** What a shop's load reads: the ports of every part of the read model. */
@@ -115,12 +116,12 @@ export class CatalogLoader {
   private async unpack(shopId: number, page: PackedProducts): Promise<IndexedProduct[]> {
     const products = unpackServed(page);
     if (page.stale.length === 0) return products;
-    products.push(...(await this.store.listProducts(shopId, { ids: page.stale })).map(indexProduct));
+    products.push(...indexProducts(await this.store.listProducts(shopId, { ids: page.stale })));
     return products.sort((a, b) => a.id - b.id); // id order, as the store gives them
   }
 
   async collections(shopId: number) {
-    return new Map((await this.store.listCollections(shopId)).map((c) => [c.id, c]));
+    return new Map((await this.store.listCollections(shopId)).map((c) => [c.id, indexCollection(c)]));
   }
 
   async markets(shopId: number) {

@@ -1,5 +1,6 @@
 import { sortedIndexOf } from '../domain/models/build.js';
 import type { SoldLine } from '../store/kysely/commerce.js';
+import { compact, soldProducts, type Numbers, type SoldProducts } from './sold-products.js';
 
 /** Orders read per input product at most (the newest): bounds a request's work whatever the catalog. */
 export const CO_PURCHASE_ORDERS_READ = 1000;
@@ -10,52 +11,48 @@ export const CO_PURCHASE_LINES_READ = 100_000;
  * Raw basket co-occurrence straight from the read model (the order lines the sales figures are
  * folded from): what `/products/recommended` serves until the shop's first model is built, so
  * the list is never weaker than plain co-occurrence (§19). Compressed rows: each order's
- * products, and each product's orders, newest first.
+ * products, and each product's orders, newest first, in the smallest arrays that hold them.
  */
 export class CoPurchases {
-  private readonly orderProducts: Int32Array;
-  private readonly orderOffsets: Int32Array;
+  private readonly orderProducts: Numbers;
+  private readonly orderOffsets: Numbers;
   /** Orders holding product p (by index), newest first: `productOrders[productOffsets[p] .. productOffsets[p + 1])`. */
-  private readonly productOffsets: Int32Array;
-  private readonly productOrders: Int32Array;
+  private readonly productOffsets: Numbers;
+  private readonly productOrders: Numbers;
+  /** The sold products' id table, shared with the other sales figures. */
   private readonly productIds: Float64Array;
 
   /** Lines oldest first, grouped by order (as the store lists them). */
-  constructor(lines: readonly SoldLine[]) {
-    const ids = new Set<number>();
-    for (const line of lines) ids.add(line.productId);
-    this.productIds = Float64Array.from(ids).sort();
-    const index = new Map<number, number>();
-    this.productIds.forEach((id, i) => {
-      index.set(id, i);
-    });
+  constructor(lines: readonly SoldLine[], sold: SoldProducts = soldProducts(lines)) {
+    this.productIds = sold.ids;
+    const count = sold.ids.length;
     // Each order's products once (a product's lines of one order are one purchase).
-    const lastOrder = new Int32Array(this.productIds.length).fill(-1);
+    const lastOrder: number[] = new Array(count).fill(-1);
     const offsets: number[] = [];
     const products: number[] = [];
     let current: number | null = null;
-    for (const line of lines) {
-      if (line.orderId !== current) {
-        current = line.orderId;
+    for (let i = 0; i < lines.length; i++) {
+      if (lines[i]!.orderId !== current) {
+        current = lines[i]!.orderId;
         offsets.push(products.length);
       }
-      const item = index.get(line.productId)!;
+      const item = sold.lineProduct[i]!;
       if (lastOrder[item] === offsets.length - 1) continue;
       lastOrder[item] = offsets.length - 1;
       products.push(item);
     }
     offsets.push(products.length);
-    this.orderOffsets = Int32Array.from(offsets);
-    this.orderProducts = Int32Array.from(products);
+    this.orderOffsets = compact(offsets);
+    this.orderProducts = compact(products);
     // The transpose, counted then filled from the newest order down.
-    const starts = new Int32Array(this.productIds.length + 1);
+    const starts: number[] = new Array(count + 1).fill(0);
     for (const item of products) starts[item + 1]!++;
-    for (let p = 0; p < this.productIds.length; p++) starts[p + 1]! += starts[p]!;
-    this.productOffsets = starts.slice();
-    const fill = starts.subarray(0, this.productIds.length);
-    this.productOrders = new Int32Array(products.length);
+    for (let p = 0; p < count; p++) starts[p + 1]! += starts[p]!;
+    this.productOffsets = compact(starts);
+    const orders: number[] = new Array(products.length);
     for (let order = offsets.length - 2; order >= 0; order--)
-      for (let k = offsets[order]!; k < offsets[order + 1]!; k++) this.productOrders[fill[products[k]!]!++] = order;
+      for (let k = offsets[order]!; k < offsets[order + 1]!; k++) orders[starts[products[k]!]!++] = order;
+    this.productOrders = compact(orders);
   }
 
   /** Products by the number of orders holding them with any input (summed over inputs), then by id; inputs left out. */
@@ -83,14 +80,13 @@ export class CoPurchases {
       .map(([id]) => id);
   }
 
-  /** Bytes its arrays hold. */
+  /** Bytes its arrays hold (the id table is counted with the sales figures). */
   get bytes(): number {
     return (
       this.orderProducts.byteLength +
       this.orderOffsets.byteLength +
       this.productOffsets.byteLength +
-      this.productOrders.byteLength +
-      this.productIds.byteLength
+      this.productOrders.byteLength
     );
   }
 }

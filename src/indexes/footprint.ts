@@ -6,13 +6,14 @@ import type { IndexedProduct, ShopCatalog } from './shop-catalog.js';
  * a Map entry's share of its hash table). Measured, not exact: `npm run bench:tenants` prints
  * the estimate next to the heap it stands for, and docs/scaling.md records how close it is.
  */
-const PRODUCT_OBJECT = 380;
-const VARIANT = 80;
+const PRODUCT_OBJECT = 200;
+const VARIANT = 24;
 const TAG = 30;
 const MAP_ENTRY = 40;
-const COLLECTION_MEMBER = 70;
+const COLLECTION_MEMBER = 36;
 const CUSTOMER = 160;
-const SALES_ENTRY = 110;
+/** The sales figures' objects and a dozen typed arrays' headers, around the bytes of their arrays. */
+const SALES = 3_000;
 const EVENT_COUNT = 130;
 /** Everything a generation has whatever its size: maps, the shop row, market lists. */
 const GENERATION = 16_000;
@@ -35,19 +36,14 @@ export function estimateCatalogBytes(catalog: ShopCatalog): number {
   let bytes = GENERATION;
   for (const product of catalog.products.values()) bytes += productBytes(product) + MAP_ENTRY * 2;
   for (const collection of catalog.collections.values())
-    bytes += 200 + text(collection.title) + collection.products.length * COLLECTION_MEMBER;
+    bytes += 200 + text(collection.title) + collection.members.length * COLLECTION_MEMBER;
   if (catalog.customers instanceof CustomerIndex) bytes += catalog.customers.bytes;
   else
     for (const customer of catalog.customers.values())
       bytes += CUSTOMER + text(customer.email) + customer.tags.reduce((n, t) => n + text(t), 0);
   for (const ruleset of catalog.rulesets.values())
     bytes += 4 * ruleset.ruleJson.reduce((n, r) => n + r.length, 0) + 2_000;
-  const sales = catalog.sales;
-  bytes +=
-    SALES_ENTRY * (sales.unitsSold90d.size + sales.unitsSold30d.size + sales.trendingScores.size) +
-    sales.purchasedByCustomer.bytes +
-    16 * (sales.topSellers.length + sales.trending.length) +
-    sales.coPurchases.bytes;
+  bytes += SALES + catalog.sales.bytes;
   bytes += EVENT_COUNT * catalog.eventCounts.size;
   return Math.round(bytes * (1 + MEMO_SHARE));
 }

@@ -62,8 +62,20 @@ export function servingRow(product: Product): ServingRow {
 
 /** The read model's product from its document: serialized (and deflated) here and now. */
 export function indexProduct(product: Product): IndexedProduct {
-  const json = serializeProduct(product);
-  return fromFields(product.id, json.deflate(), fieldsOf(product, json));
+  return indexProducts([product])[0]!;
+}
+
+/** Products from their documents, their variants in one page's arrays (not two small arrays each). */
+export function indexProducts(products: readonly Product[]): IndexedProduct[] {
+  const jsons = products.map(serializeProduct);
+  const fields = products.map((product, i) => fieldsOf(product, jsons[i]!));
+  const page = variantPage(fields);
+  let first = 0;
+  return products.map((product, i) => {
+    const indexed = new LoadedProduct(product.id, jsons[i]!.deflate(), fields[i]!, page, first);
+    first += fields[i]!.vs.length / 3;
+    return indexed;
+  });
 }
 
 /** Tags lower-cased for matching: the same array when they already are (most shops' tags), not a copy. */
@@ -72,29 +84,73 @@ function lowerCased(tags: string[]): readonly string[] {
   return lower.every((t, i) => t === tags[i]) ? tags : lower;
 }
 
-function fromFields(id: number, json: ProductJson, f: ServingFields): IndexedProduct {
-  // Sized up front: pushed one by one, an array keeps room for 17 (about 100 bytes a product).
-  const variants: IndexedVariant[] = new Array(f.vs.length / 3);
-  let inStock = false;
-  for (let i = 0; i < f.vs.length; i += 3) {
-    const available = f.vs[i + 2] === 1;
-    inStock ||= available;
-    variants[i / 3] = { id: f.vs[i]!, price: f.vs[i + 1]!, inStock: available };
+/** The variants of a page of products: id and price two numbers a variant, in stock one byte. */
+interface VariantPage {
+  readonly numbers: Float64Array;
+  readonly stock: Uint8Array;
+}
+
+function variantPage(fields: readonly ServingFields[]): VariantPage {
+  const count = fields.reduce((n, f) => n + f.vs.length / 3, 0);
+  const page = { numbers: new Float64Array(2 * count), stock: new Uint8Array(count) };
+  let v = 0;
+  for (const f of fields)
+    for (let i = 0; i < f.vs.length; i += 3, v++) {
+      page.numbers[2 * v] = f.vs[i]!;
+      page.numbers[2 * v + 1] = f.vs[i + 1]!;
+      page.stock[v] = f.vs[i + 2] === 1 ? 1 : 0;
+    }
+  return page;
+}
+
+/**
+ * A product of the read model whose variants stay in its page's arrays: kept as objects (a boxed
+ * id and an object each) they were about 110 bytes a variant of every resident shop. The list is
+ * made on each read; the hot paths read it for the few products of an answer.
+ */
+class LoadedProduct implements IndexedProduct {
+  readonly id: number;
+  readonly handle: string;
+  readonly title: string;
+  readonly image: string | null;
+  readonly vendor: string;
+  readonly productType: string;
+  readonly tags: readonly string[];
+  readonly tagsLower: readonly string[];
+  readonly listable: boolean;
+  readonly inStock: boolean;
+  readonly json: ProductJson;
+  // Private in the language's own sense: not an own property that a spread or a comparison sees.
+  readonly #page: VariantPage;
+  readonly #first: number;
+  readonly #count: number;
+
+  constructor(id: number, json: ProductJson, f: ServingFields, page: VariantPage, first: number) {
+    this.id = id;
+    this.handle = f.h;
+    this.title = f.t;
+    this.image = f.i;
+    this.vendor = f.v;
+    this.productType = f.p;
+    this.tags = f.g;
+    this.tagsLower = lowerCased(f.g);
+    this.listable = f.l === 1;
+    this.#page = page;
+    this.#first = first;
+    this.#count = f.vs.length / 3;
+    let inStock = false;
+    for (let v = first; v < first + this.#count; v++) inStock ||= page.stock[v] === 1;
+    this.inStock = inStock;
+    this.json = json;
   }
-  return {
-    id,
-    handle: f.h,
-    title: f.t,
-    image: f.i,
-    vendor: f.v,
-    productType: f.p,
-    tags: f.g,
-    tagsLower: lowerCased(f.g),
-    listable: f.l === 1,
-    inStock,
-    variants,
-    json,
-  };
+
+  get variants(): readonly IndexedVariant[] {
+    const out: IndexedVariant[] = new Array(this.#count);
+    const { numbers, stock } = this.#page;
+    for (let i = 0, v = this.#first; i < this.#count; i++, v++)
+      out[i] = { id: numbers[2 * v]!, price: numbers[2 * v + 1]!, inStock: stock[v] === 1 };
+    return out;
+  }
 }
 
 /**
@@ -150,15 +206,15 @@ export function unpackServed(packed: PackedProducts): IndexedProduct[] {
   const out: IndexedProduct[] = new Array(fields.length);
   let start = 0;
   let at = 0;
+  const variants = variantPage(fields);
+  let firstVariant = 0;
   for (let i = 0; i < fields.length; i++) {
     const end = packed.ends[i]!;
     const offsets = fields[i]!.o;
     table.set(offsets, at);
-    out[i] = fromFields(
-      packed.ids[i]!,
-      ProductJson.inPage(packed.bytes, start, end, table, at, offsets.length),
-      fields[i]!,
-    );
+    const json = ProductJson.inPage(packed.bytes, start, end, table, at, offsets.length);
+    out[i] = new LoadedProduct(packed.ids[i]!, json, fields[i]!, variants, firstVariant);
+    firstVariant += fields[i]!.vs.length / 3;
     start = end;
     at += offsets.length;
   }

@@ -1,13 +1,12 @@
+import { sortedIndexOf } from '../domain/models/build.js';
 import type { SoldLine } from '../store/kysely/commerce.js';
+import { compact, soldProducts, type Numbers, type SoldProducts } from './sold-products.js';
 
 /** What one customer bought of one product. */
 export interface Purchase {
   quantity: number;
   last: number;
 }
-
-/** Lines of one customer up to which their products are found by a scan rather than a Map. */
-const SCANNED_RUN = 16;
 
 /**
  * The positions of the lines that name a customer, by customer id and then in line order: a
@@ -49,54 +48,54 @@ function byCustomer(lines: readonly SoldLine[]): { ids: Float64Array; starts: nu
 /**
  * What each customer bought, folded from the order lines, in a few typed arrays instead of a Map
  * of Maps: a customer's purchases are a run of rows, customers in id order, so a lookup is a
- * binary search. A shop's Map of Maps was its largest part after the products (about 120 KB for
- * 300 customers); these arrays take 20 bytes a purchase. A lookup makes the customer's small Map.
+ * binary search. A row's product is its index in the sold products' id table (shared with the
+ * other sales figures), and indexes and quantities are kept in the smallest array that holds
+ * them: about 14 bytes a purchase. A lookup makes the customer's small Map.
  */
 export class PurchaseIndex {
   /** Customer ids, ascending; customer i's rows are `starts[i] .. starts[i + 1]`. */
   private readonly customers: Float64Array;
-  private readonly starts: Int32Array;
-  private readonly products: Float64Array;
-  private readonly quantities: Float64Array;
+  private readonly starts: Numbers;
+  private readonly productIds: Float64Array;
+  /** Each row's product, an index into `productIds`. */
+  private readonly products: Numbers;
+  private readonly quantities: Numbers;
   private readonly last: Float64Array;
 
-  constructor(lines: readonly SoldLine[]) {
+  constructor(lines: readonly SoldLine[], sold: SoldProducts = soldProducts(lines)) {
     const { ids, starts, order } = byCustomer(lines);
     const products: number[] = [];
     const quantities: number[] = [];
     const last: number[] = [];
-    const rowStarts = new Int32Array(ids.length + 1);
-    // A long run's row of each product; a short one is scanned (most customers bought a few things).
-    const rowOf = new Map<number, number>();
-    let row = 0;
+    const rowStarts: number[] = new Array(ids.length + 1);
+    // The row of each product in the current customer's run: valid where owner is that customer.
+    const rowOf: number[] = new Array(sold.ids.length).fill(0);
+    const owner: number[] = new Array(sold.ids.length).fill(-1);
     for (let c = 0; c < ids.length; c++) {
-      const first = row;
-      rowStarts[c] = first;
-      const indexed = starts[c + 1]! - starts[c]! > SCANNED_RUN;
-      if (indexed) rowOf.clear();
+      rowStarts[c] = products.length;
       for (let k = starts[c]!; k < starts[c + 1]!; k++) {
         const line = lines[order[k]!]!;
-        let at = -1;
-        if (indexed) at = rowOf.get(line.productId) ?? -1;
-        else for (let r = first; r < row && at < 0; r++) if (products[r] === line.productId) at = r;
-        if (at < 0) {
+        const p = sold.lineProduct[order[k]!]!;
+        if (owner[p] !== c) {
           // In the order the customer first bought each product, as the lines gave them.
-          if (indexed) rowOf.set(line.productId, row);
-          products.push(line.productId);
+          owner[p] = c;
+          rowOf[p] = products.length;
+          products.push(p);
           quantities.push(line.quantity);
           last.push(Math.max(0, line.at));
-          row++;
         } else {
+          const at = rowOf[p]!;
           quantities[at]! += line.quantity;
           last[at] = Math.max(last[at]!, line.at);
         }
       }
     }
-    rowStarts[ids.length] = row;
+    rowStarts[ids.length] = products.length;
     this.customers = ids;
-    this.starts = rowStarts;
-    this.products = Float64Array.from(products);
-    this.quantities = Float64Array.from(quantities);
+    this.starts = compact(rowStarts);
+    this.productIds = sold.ids;
+    this.products = compact(products);
+    this.quantities = compact(quantities);
     this.last = Float64Array.from(last);
   }
 
@@ -110,27 +109,24 @@ export class PurchaseIndex {
     return this.products.length;
   }
 
-  /** Bytes the arrays hold (the memory budget's estimate). */
+  /** Bytes the arrays hold (the memory budget's estimate; the id table is counted with the sales figures). */
   get bytes(): number {
-    return this.customers.byteLength + this.starts.byteLength + 3 * this.products.byteLength;
+    return (
+      this.customers.byteLength +
+      this.starts.byteLength +
+      this.products.byteLength +
+      this.quantities.byteLength +
+      this.last.byteLength
+    );
   }
 
   /** The customer's purchases by product, or undefined for a customer who bought nothing. */
   get(customerId: number): ReadonlyMap<number, Purchase> | undefined {
-    let low = 0;
-    let high = this.customers.length - 1;
-    while (low <= high) {
-      const mid = (low + high) >>> 1;
-      const id = this.customers[mid]!;
-      if (id === customerId) {
-        const bought = new Map<number, Purchase>();
-        for (let row = this.starts[mid]!; row < this.starts[mid + 1]!; row++)
-          bought.set(this.products[row]!, { quantity: this.quantities[row]!, last: this.last[row]! });
-        return bought;
-      }
-      if (id < customerId) low = mid + 1;
-      else high = mid - 1;
-    }
-    return undefined;
+    const c = sortedIndexOf(this.customers, customerId);
+    if (c < 0) return undefined;
+    const bought = new Map<number, Purchase>();
+    for (let row = this.starts[c]!; row < this.starts[c + 1]!; row++)
+      bought.set(this.productIds[this.products[row]!]!, { quantity: this.quantities[row]!, last: this.last[row]! });
+    return bought;
   }
 }

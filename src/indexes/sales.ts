@@ -1,7 +1,8 @@
 import type { SoldLine } from '../store/kysely/commerce.js';
-import { DAY_MS, rankTopSellers, scoreTrending, type TrendingSettings } from '../domain/ranking/trending.js';
+import { DAY_MS, trendingWeight, type TrendingSettings } from '../domain/ranking/trending.js';
 import { CoPurchases } from './co-purchases.js';
 import { PurchaseIndex } from './purchases.js';
+import { ProductFigure, soldProducts, type SoldProducts } from './sold-products.js';
 
 export { DAY_MS };
 
@@ -21,29 +22,77 @@ export interface SalesStats {
   readonly purchasedByCustomer: PurchaseIndex;
   /** Raw basket co-occurrence: recommended's list until the shop's first model is built. */
   readonly coPurchases: CoPurchases;
+  /** Bytes of the figures' arrays (the memory budget's estimate adds the objects around them). */
+  readonly bytes: number;
 }
 
 /** Folds sold lines (oldest first, grouped by order) into the stats; the lines are trending's sales as they are. */
 export function buildSales(lines: readonly SoldLine[], now: number, settings: TrendingSettings): SalesStats {
-  let newest = 0;
-  for (const line of lines) if (line.at > newest) newest = line.at;
-  const reference = newest > 0 ? Math.min(now, newest) : now;
-  const top90 = rankTopSellers(lines, reference - 90 * DAY_MS, reference);
-  const top30 = rankTopSellers(lines, reference - 30 * DAY_MS, reference);
-
+  const sold = soldProducts(lines);
+  const reference = sold.newest > 0 ? Math.min(now, sold.newest) : now;
+  const { units90, units30, scores, last } = foldFigures(lines, sold, reference, settings);
+  const ids = sold.ids;
   // Bought-together lists come from the shop's model (indexes/model-index.ts), built off the request path;
   // until the first is built, from the raw co-occurrence of coPurchases.
-  const trend = scoreTrending(lines, reference, settings);
-  return {
+  const stats = {
     reference,
-    unitsSold90d: top90.units,
-    unitsSold30d: top30.units,
-    topSellers: top90.ranked,
-    trending: trend.ranked,
-    trendingScores: trend.scores,
-    purchasedByCustomer: new PurchaseIndex(lines),
-    coPurchases: new CoPurchases(lines),
+    unitsSold90d: ProductFigure.ofCounts(ids, units90),
+    unitsSold30d: ProductFigure.ofCounts(ids, units30),
+    // The orders of rankTopSellers and rankTrending (domain/ranking/trending.ts), over indexes in id order.
+    topSellers: ranked(units90, (a, b) => units90[b]! - units90[a]! || a - b).map((p) => ids[p]!),
+    trending: ranked(scores, (a, b) => scores[b]! - scores[a]! || last[b]! - last[a]! || a - b).map((p) => ids[p]!),
+    trendingScores: new ProductFigure(ids, scores),
+    purchasedByCustomer: new PurchaseIndex(lines, sold),
+    coPurchases: new CoPurchases(lines, sold),
   };
+  const figures = stats.unitsSold90d.bytes + stats.unitsSold30d.bytes + stats.trendingScores.bytes;
+  const rankings = 8 * (stats.topSellers.length + stats.trending.length);
+  const indexes = stats.purchasedByCustomer.bytes + stats.coPurchases.bytes;
+  return { ...stats, bytes: ids.byteLength + figures + rankings + indexes };
+}
+
+/**
+ * Units over 90 and 30 days and the trending scores in one pass over the lines, by index of the
+ * sold products (NaN where a product has none); the same sums, in the same order, as
+ * rankTopSellers and scoreTrending make.
+ */
+function foldFigures(lines: readonly SoldLine[], sold: SoldProducts, reference: number, settings: TrendingSettings) {
+  const n = sold.ids.length;
+  const units90 = new Float64Array(n).fill(Number.NaN);
+  const units30 = new Float64Array(n).fill(Number.NaN);
+  const scores = new Float64Array(n).fill(Number.NaN);
+  const last: number[] = new Array(n).fill(-Infinity);
+  const lastOrder: number[] = new Array(n).fill(Number.NaN);
+  const since90 = reference - 90 * DAY_MS;
+  const since30 = reference - 30 * DAY_MS;
+  const sinceTrend = reference - settings.windowDays * DAY_MS;
+  const add = (sums: Float64Array, p: number, amount: number) => {
+    const sum = sums[p]!;
+    sums[p] = (Number.isNaN(sum) ? 0 : sum) + amount;
+  };
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (line.at > reference || line.quantity <= 0) continue;
+    const p = sold.lineProduct[i]!;
+    if (line.at >= since90) add(units90, p, line.quantity);
+    if (line.at >= since30) add(units30, p, line.quantity);
+    if (line.at < sinceTrend) continue;
+    if (settings.counts === 'orders') {
+      // Two lines of one order (two variants) are one order.
+      if (lastOrder[p] === line.orderId) continue;
+      lastOrder[p] = line.orderId;
+    }
+    add(scores, p, trendingWeight(line.at, line.quantity, reference, settings));
+    if (line.at > last[p]!) last[p] = line.at;
+  }
+  return { units90, units30, scores, last };
+}
+
+/** Indexes of the products with a figure, in the comparator's order. */
+function ranked(figures: Float64Array, compare: (a: number, b: number) => number): number[] {
+  const present: number[] = [];
+  for (let p = 0; p < figures.length; p++) if (!Number.isNaN(figures[p]!)) present.push(p);
+  return present.sort(compare);
 }
 
 /** Best sellers first, then by id: the order of tag outputs (docs/rules.md). */

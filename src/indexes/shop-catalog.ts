@@ -1,4 +1,4 @@
-import type { Collection, Customer } from '../domain/catalog/collection.js';
+import type { Customer } from '../domain/catalog/collection.js';
 import {
   marketForCountry,
   marketForCurrency,
@@ -11,6 +11,7 @@ import type { Experiment } from '../domain/experiments/types.js';
 import type { CompiledRuleset } from '../domain/rules/compile.js';
 import type { Ruleset } from '../domain/rules/types.js';
 import type { Shop } from '../domain/shop.js';
+import { ProductCollections, type IndexedCollection } from './collection-index.js';
 import { marketVariantStrings, type ProductJson } from './product-json.js';
 import { bestSellingFirst, type SalesStats } from './sales.js';
 
@@ -74,7 +75,7 @@ export class ShopCatalog {
   readonly byHandle = new Map<string, IndexedProduct>();
   readonly byTag = new Map<string, IndexedProduct[]>();
   readonly collectionMembers = new Map<number, readonly IndexedProduct[]>();
-  readonly collectionsByProduct = new Map<number, number[]>();
+  readonly collectionsByProduct: ProductCollections;
   private readonly memos = new Map<string, unknown>();
   private readonly requestMemos = new Map<string, unknown>();
   private readonly marketVariants = new Map<number, Map<number, MarketVariants>>();
@@ -84,7 +85,7 @@ export class ShopCatalog {
     readonly shop: Shop,
     readonly version: number,
     readonly products: ReadonlyMap<number, IndexedProduct>,
-    readonly collections: ReadonlyMap<number, Collection>,
+    readonly collections: ReadonlyMap<number, IndexedCollection>,
     readonly markets: readonly IndexedMarket[],
     readonly customers: ReadonlyMap<number, Customer>,
     readonly rulesets: ReadonlyMap<number, IndexedRuleset>,
@@ -103,20 +104,12 @@ export class ShopCatalog {
       }
     }
     for (const collection of collections.values()) {
-      const members = [...collection.products]
-        .sort((a, b) => a.position - b.position || a.product_id - b.product_id)
-        .map((m) => products.get(m.product_id))
+      const members = collection.members
+        .map((id) => products.get(id))
         .filter((p): p is IndexedProduct => p !== undefined);
       this.collectionMembers.set(collection.id, members);
-      for (const member of members) {
-        const list = this.collectionsByProduct.get(member.id);
-        if (list) list.push(collection.id);
-        else this.collectionsByProduct.set(member.id, [collection.id]);
-      }
     }
-    // A list grown by push keeps room for 17 ids: an exact copy is a product's lists at a third of the size.
-    for (const [id, list] of this.collectionsByProduct)
-      if (list.length > 1) this.collectionsByProduct.set(id, [...list]);
+    this.collectionsByProduct = new ProductCollections(this.collectionMembers);
   }
 
   /**

@@ -14,6 +14,7 @@ function served(p: IndexedProduct) {
   const { json, ...fields } = p;
   return {
     ...fields,
+    variants: p.variants, // read through a getter: not among a loaded product's own fields
     plain: json.plain.toString(),
     head: json.head,
     pieces: json.variants,

@@ -23,6 +23,13 @@ export interface Sale {
   orderId?: number;
 }
 
+/** What one counted sale adds to its product's trending score: its amount, halved every half-life of its age. */
+export function trendingWeight(at: number, quantity: number, reference: number, settings: TrendingSettings): number {
+  const age = (reference - at) / DAY_MS;
+  const amount = settings.counts === 'orders' ? 1 : quantity;
+  return amount * 0.5 ** (age / settings.halfLifeDays);
+}
+
 /**
  * Trending (docs/lists.md): Σ over the window's orders (or units) of 0.5^(age_days / half_life),
  * ranked by score, then most recent sale, then product id.
@@ -48,9 +55,10 @@ export function scoreTrending(
       if (lastOrder.get(sale.productId) === sale.orderId) continue;
       lastOrder.set(sale.productId, sale.orderId);
     }
-    const age = (reference - sale.at) / DAY_MS;
-    const amount = settings.counts === 'orders' ? 1 : sale.quantity;
-    score.set(sale.productId, (score.get(sale.productId) ?? 0) + amount * 0.5 ** (age / settings.halfLifeDays));
+    score.set(
+      sale.productId,
+      (score.get(sale.productId) ?? 0) + trendingWeight(sale.at, sale.quantity, reference, settings),
+    );
     if (sale.at > (last.get(sale.productId) ?? -Infinity)) last.set(sale.productId, sale.at);
   }
   const ranked = [...score.keys()].sort(

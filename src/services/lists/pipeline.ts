@@ -55,7 +55,8 @@ export function filterProducts(catalog: ShopCatalog, candidates: Iterable<Candid
     }
     if (!visible) continue;
     const keep = candidate.keep;
-    const inStock = keep ? keep.some((i) => product.variants[i]?.inStock) : product.inStock;
+    const variants = keep ? product.variants : []; // made on each read: read once
+    const inStock = keep ? keep.some((i) => variants[i]?.inStock) : product.inStock;
     if (rules.filterOos && !inStock) {
       out.outOfStock.push(pick(catalog, product, market));
       continue;

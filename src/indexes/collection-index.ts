@@ -1,0 +1,87 @@
+import type { Collection } from '../domain/catalog/collection.js';
+import { sortedIndexOf } from '../domain/models/build.js';
+import { compact, type Numbers } from './sold-products.js';
+
+/**
+ * A collection as the read model keeps it: its members' product ids in the collection's order,
+ * not the stored membership objects (about 70 bytes a member: the object and its boxed id).
+ */
+export interface IndexedCollection {
+  readonly id: number;
+  readonly title: string;
+  readonly handle: string;
+  /** Product ids by position, then id; products not in the catalog included. */
+  readonly members: readonly number[];
+}
+
+export function indexCollection(collection: Collection): IndexedCollection {
+  return {
+    id: collection.id,
+    title: collection.title,
+    handle: collection.handle,
+    members: [...collection.products]
+      .sort((a, b) => a.position - b.position || a.product_id - b.product_id)
+      .map((m) => m.product_id),
+  };
+}
+
+/**
+ * The collections of each member product, compressed rows over sorted product ids instead of a
+ * Map of small arrays (a boxed id, an entry and an array a product: about 125 bytes). A lookup
+ * makes the product's array, collections in the order of the shop's collections.
+ */
+export class ProductCollections {
+  private readonly products: Float64Array;
+  /** Product i's collections are `collections[starts[i] .. starts[i + 1])`, indexes into collectionIds. */
+  private readonly starts: Numbers;
+  private readonly collections: Numbers;
+  private readonly collectionIds: Float64Array;
+
+  /** Members of each collection (the catalog's products), collections in their order. */
+  constructor(members: ReadonlyMap<number, readonly { id: number }[]>) {
+    this.collectionIds = Float64Array.from(members.keys());
+    let pairs = 0;
+    for (const list of members.values()) pairs += list.length;
+    const sorted = new Float64Array(pairs);
+    let at = 0;
+    for (const list of members.values()) for (const product of list) sorted[at++] = product.id;
+    sorted.sort();
+    let distinct = 0;
+    for (let i = 0; i < sorted.length; i++)
+      if (distinct === 0 || sorted[i] !== sorted[distinct - 1]) sorted[distinct++] = sorted[i]!;
+    this.products = sorted.slice(0, distinct);
+    const starts: number[] = new Array(distinct + 1).fill(0);
+    const rows = [...members.values()];
+    for (const list of rows) for (const product of list) starts[sortedIndexOf(this.products, product.id) + 1]!++;
+    for (let p = 0; p < distinct; p++) starts[p + 1]! += starts[p]!;
+    this.starts = compact(starts);
+    const next = starts.slice(0, distinct);
+    const collections: number[] = new Array(pairs);
+    rows.forEach((list, c) => {
+      for (const product of list) collections[next[sortedIndexOf(this.products, product.id)]!++] = c;
+    });
+    this.collections = compact(collections);
+  }
+
+  /** Products in at least one collection. */
+  get size(): number {
+    return this.products.length;
+  }
+
+  /** The ids of a product's collections, or undefined for a product in none. */
+  get(productId: number): number[] | undefined {
+    const p = sortedIndexOf(this.products, productId);
+    if (p < 0) return undefined;
+    const out: number[] = new Array(this.starts[p + 1]! - this.starts[p]!);
+    for (let k = this.starts[p]!; k < this.starts[p + 1]!; k++)
+      out[k - this.starts[p]!] = this.collectionIds[this.collections[k]!]!;
+    return out;
+  }
+
+  /** Bytes its arrays hold. */
+  get bytes(): number {
+    return (
+      this.products.byteLength + this.starts.byteLength + this.collections.byteLength + this.collectionIds.byteLength
+    );
+  }
+}
