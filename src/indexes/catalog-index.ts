@@ -171,7 +171,7 @@ export class CatalogIndex implements ShopMemory {
         change.markets ? this.loader.markets(shopId) : current.markets,
         change.customers ? this.loader.customers(shopId) : current.customers,
         change.rulesets ? this.loader.rulesets(shopId) : current.rulesets,
-        change.orders ? this.loader.sales(shopId) : current.sales,
+        change.orders ? this.loader.sales(shopId, shop) : current.sales,
         change.experiments ? this.loader.experiments(shopId) : current.experiments,
       ]);
       if (!this.shops.has(shopId)) return; // evicted while the parts were read

@@ -7,6 +7,7 @@ import type { ServingStore } from '../store/kysely/product-serving.js';
 import type { RulesetStore } from '../store/kysely/rulesets.js';
 import type { ShopStore } from '../store/kysely/shops.js';
 import { compileRuleset } from '../domain/rules/compile.js';
+import type { Shop } from '../domain/shop.js';
 import { DEFAULT_TRENDING } from '../domain/ranking/trending.js';
 import { utcDay } from '../domain/events.js';
 import { indexCollection } from './collection-index.js';
@@ -65,7 +66,7 @@ export class CatalogLoader {
       this.markets(shopId),
       this.customers(shopId),
       this.rulesets(shopId),
-      this.sales(shopId),
+      this.sales(shopId, shop),
       this.eventCounts(shopId),
       this.experiments(shopId),
     ]);
@@ -165,9 +166,10 @@ export class CatalogLoader {
     return counts;
   }
 
-  async sales(shopId: number) {
+  /** The shop's sales figures; `shop`, when the caller has just read it, spares reading it again for its settings. */
+  async sales(shopId: number, shop?: Shop | null) {
     const now = Date.now();
-    const shop = await this.store.getShopById(shopId);
+    if (shop === undefined) shop = await this.store.getShopById(shopId);
     return buildSales(await this.store.listSoldLines(shopId), now, {
       windowDays: shop?.settings.trending_window_days ?? DEFAULT_TRENDING.windowDays,
       halfLifeDays: shop?.settings.trending_half_life_days ?? DEFAULT_TRENDING.halfLifeDays,
