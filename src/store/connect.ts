@@ -24,16 +24,24 @@ export interface Connection {
   dialect: 'sqlite' | 'postgres';
   /** The PostgreSQL schema named in the URL (`?schema=`), when not the default one. */
   schema?: string;
+  /**
+   * SQLite: the database under Kysely's one connection, for the few hot reads that run prepared
+   * statements of their own (taking that connection first: see `commerce.ts`).
+   */
+  sqlite?: SQLite.Database;
 }
 
 /** Opens the database a `DATABASE_URL` names: `sqlite:<file>` or `postgres://…` (optionally `?schema=name`). */
 export function connect(databaseUrl: string): Connection {
-  if (databaseUrl.startsWith('sqlite:'))
+  if (databaseUrl.startsWith('sqlite:')) {
+    const sqlite = openSqlite(databaseUrl.slice(7));
     return {
-      db: new Kysely<Database>({ dialect: sqliteDialect(databaseUrl.slice(7)) }),
+      db: new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) }),
       dialect: 'sqlite',
+      sqlite,
       poolStats: () => ({ total: 1, idle: 1, waiting: 0 }),
     };
+  }
   const schema = new URL(databaseUrl).searchParams.get('schema');
   const pool = postgresPool(databaseUrl);
   return {
@@ -44,7 +52,7 @@ export function connect(databaseUrl: string): Connection {
   };
 }
 
-function sqliteDialect(file: string): SqliteDialect {
+function openSqlite(file: string): SQLite.Database {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   const database = new SQLite(file);
   // WAL lets readers run beside the writer; NORMAL sync is durable across process crashes in WAL mode.
@@ -54,7 +62,7 @@ function sqliteDialect(file: string): SqliteDialect {
   database.pragma('foreign_keys = ON');
   if (file !== ':memory:') startCheckpoints(database, file);
   cacheStatements(database);
-  return new SqliteDialect({ database });
+  return database;
 }
 
 /**

@@ -4,6 +4,7 @@ import type { Order } from '../../src/domain/catalog/collection.js';
 import { DEFAULT_TRENDING } from '../../src/domain/ranking/trending.js';
 import { buildSales, type SalesStats } from '../../src/indexes/sales.js';
 import { connect } from '../../src/store/connect.js';
+import { createKyselyStore } from '../../src/store/kysely/index.js';
 import type { SoldLine } from '../../src/store/kysely/commerce.js';
 import { migrationProvider } from '../../src/store/migrations/index.js';
 import { openStore } from '../../src/store/open.js';
@@ -144,6 +145,35 @@ describe.each(backends())('Order lines of cancelled orders on $name', (backend) 
       expect(after.length).toBe(count);
       expect(after.some((l) => l.customerId === customer)).toBe(false);
       expect(new Set(after.map((l) => l.orderId)).has(gone.id)).toBe(false);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('are read after a transaction open on the connection ends, never with its uncommitted lines', async () => {
+    const connection = connect(await backend.url());
+    const store = createKyselyStore(connection);
+    try {
+      await store.migrate();
+      const shopId = 9;
+      await store.upsertOrders(shopId, someOrders(6));
+      const committed = await store.listSoldLines(shopId);
+      expect(committed.length).toBeGreaterThan(0);
+      let reading: Promise<SoldLine[]> | undefined;
+      const rolledBack = connection.db.transaction().execute(async (trx) => {
+        await trx
+          .insertInto('order_lines')
+          .values({
+            ...{ shop_id: shopId, order_id: 1, line_no: 0, product_id: 77, variant_id: null, quantity: 1 },
+            ...{ price: '1.00', customer_id: null, created_at: NOW, cancelled: 0 },
+          })
+          .execute();
+        // Started while the transaction is open (on SQLite, on its one connection), read after it.
+        reading = store.listSoldLines(shopId);
+        throw new Error('rolled back');
+      });
+      await expect(rolledBack).rejects.toThrow('rolled back');
+      expect(await reading).toEqual(committed);
     } finally {
       await store.close();
     }

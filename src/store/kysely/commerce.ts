@@ -1,9 +1,11 @@
+import type SQLite from 'better-sqlite3';
 import type { Kysely } from 'kysely';
 import type { Customer, Order, OrderLine } from '../../domain/catalog/collection.js';
 import type { Market } from '../../domain/catalog/market.js';
 import { chunks, json } from '../codec.js';
 import type { Database } from '../schema.js';
 import { bumpDataVersion } from './shops.js';
+import { soldLinesReader } from './sold-lines.js';
 
 /** Customers, markets and orders with their lines, as the shop's platform sends them. */
 export interface CommerceStore {
@@ -74,7 +76,7 @@ export interface CommerceTables {
   };
 }
 
-export function commerceMethods(db: Kysely<Database>): CommerceStore {
+export function commerceMethods(db: Kysely<Database>, sqlite?: SQLite.Database): CommerceStore {
   return {
     async upsertCustomers(shopId, customers) {
       if (customers.length === 0) return;
@@ -246,32 +248,7 @@ export function commerceMethods(db: Kysely<Database>): CommerceStore {
         created_at: Number(r.created_at),
       }));
     },
-    async listSoldLines(shopId) {
-      const rows: SoldLine[] = await db
-        .selectFrom('order_lines')
-        .select([
-          'order_id as orderId',
-          'product_id as productId',
-          'quantity',
-          'customer_id as customerId',
-          'created_at as at',
-        ])
-        .where('shop_id', '=', shopId)
-        .where('cancelled', '=', 0)
-        .orderBy('created_at')
-        .orderBy('order_id')
-        .orderBy('line_no')
-        .execute();
-      // SQLite gives numbers, used as they come; PostgreSQL gives its bigints as strings.
-      if (rows.length === 0 || typeof rows[0]!.orderId === 'number') return rows;
-      return rows.map((r) => ({
-        orderId: Number(r.orderId),
-        productId: Number(r.productId),
-        quantity: Number(r.quantity),
-        customerId: r.customerId === null ? null : Number(r.customerId),
-        at: Number(r.at),
-      }));
-    },
+    listSoldLines: soldLinesReader(db, sqlite),
     async countOrders(shopId) {
       const row = await db
         .selectFrom('orders')

@@ -81,7 +81,7 @@ function isSchemaDroppedMeanwhile(error: unknown): boolean {
   return (error as { code?: unknown }).code === '3F000';
 }
 
-function kyselyStore({ db, dialect, schema, poolStats }: Connection): Store {
+function kyselyStore({ db, dialect, schema, poolStats, sqlite }: Connection): Store {
   return {
     poolStats,
     async migrate() {
@@ -114,7 +114,7 @@ function kyselyStore({ db, dialect, schema, poolStats }: Connection): Store {
     ...shopMethods(db),
     ...catalogMethods(db),
     ...servingMethods(db),
-    ...commerceMethods(db),
+    ...commerceMethods(db, sqlite),
     ...rulesetMethods(db),
     ...eventMethods(db),
     ...billingMethods(db),
