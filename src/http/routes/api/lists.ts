@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { SharedAnswers } from '../../../cache/shared-answers.js';
 import { paramsKey } from '../../../domain/params/read.js';
 import { LIST_SOURCES } from '../../../services/lists/sources/index.js';
+import type { ShopCatalog } from '../../../indexes/shop-catalog.js';
 import type { ListsService } from '../../../services/lists/index.js';
 import type { AnswerLane } from '../../plugins/answer-lane.js';
 import { serveAnswer } from '../../plugins/answers.js';
@@ -59,10 +60,10 @@ export function listRoutes(
           cacheable: source.cacheable(params),
           // A customer's answer waits for the signature check on every request: the lane does not repeat it.
           lane: (params as { shop_customer_id?: unknown }).shop_customer_id == null ? deps.lane : undefined,
+          recompute: async (generation: ShopCatalog) =>
+            renderList(await deps.lists.list(generation, source, params), params),
         };
-        return serveAnswer(deps.cache, request, reply, scope, async () =>
-          renderList(await deps.lists.list(catalog, source, params), params),
-        );
+        return serveAnswer(deps.cache, request, reply, scope, () => scope.recompute(catalog));
       },
     );
   }
