@@ -142,6 +142,21 @@ describe.each(backends())('the answer lane on $name', (backend) => {
     }
   });
 
+  it("computes a ruleset's bust_cache=yes afresh too", async () => {
+    const created = await t.admin('POST', '/admin/v1/shops/lane/rulesets', {
+      name: 'lane',
+      rules: [{ logic: [], output: [{ type: 'endpoint', endpoint: '/products/static?ids=2,1' }] }],
+    });
+    const url = `/api/v1/custom/id/${created.json().ruleset.id}?key=${key}&limit=2&bust_cache=yes`;
+    const routed = await get(url);
+    const before = t.app.answerLane.computed;
+    const computed = await get(url);
+    expect(t.app.answerLane.computed).toBe(before + 1);
+    expect(shape(computed)).toEqual(shape(routed));
+    expect(computed.body.equals(routed.body)).toBe(true);
+    expect(JSON.parse(computed.body.toString()).data.map((p: { id: number }) => p.id)).toEqual([2, 1]);
+  });
+
   it('stops at a revoked key, a limit reached and an address refused for failed authentications', async () => {
     const other = await t.createShop('lane-limits');
     await t.admin('PUT', '/admin/v1/shops/lane-limits/products', [productInput(1)]);

@@ -5,6 +5,7 @@ import { params } from '../../../domain/params/param.js';
 import { paramsKey } from '../../../domain/params/read.js';
 import { positiveId } from '../../../domain/params/kinds.js';
 import type { ShopSettings } from '../../../domain/shop.js';
+import type { ShopCatalog } from '../../../indexes/shop-catalog.js';
 import type { ExperimentsService } from '../../../services/experiments/index.js';
 import type { ListsService } from '../../../services/lists/index.js';
 import type { RecommendationsService } from '../../../services/recommendations/index.js';
@@ -62,13 +63,14 @@ function answerCustom(deps: CustomRouteDeps) {
       pretty: query.format,
       // An arm records its visitor on every request, a customer waits for the signature check: no lane for those.
       lane: routing.arm === null && query.shop_customer_id == null ? deps.lane : undefined,
+      // The routing holds while the shop's version does (an experiment started or stopped is a new version).
+      recompute: async (generation: ShopCatalog) =>
+        renderCustomAnswer(
+          await deps.recommendations.recommend(generation, id, customRequestOf(query, Date.now()), routing),
+          query,
+        ),
     };
-    return serveAnswer(deps.cache, request, reply, scope, async () =>
-      renderCustomAnswer(
-        await deps.recommendations.recommend(catalog, id, customRequestOf(query, Date.now()), routing),
-        query,
-      ),
-    );
+    return serveAnswer(deps.cache, request, reply, scope, () => scope.recompute(catalog));
   };
 }
 
