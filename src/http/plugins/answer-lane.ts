@@ -6,6 +6,7 @@ import type { CatalogIndex } from '../../indexes/catalog-index.js';
 import type { KeyIndex } from '../../indexes/key-index.js';
 import type { ShopCatalog } from '../../indexes/shop-catalog.js';
 import { acceptsGzip } from './accept-gzip.js';
+import type { Recompute } from './answers.js';
 import { publicLimit, visitorBucket } from './rate-limit.js';
 
 declare module 'fastify' {
@@ -30,7 +31,7 @@ export interface LaneEntry {
    * A bust_cache=yes URL: the answer is computed afresh on the generation given (the route's own
    * computation on the parameters it read from this URL) and stored, never repeated from the cache.
    */
-  recompute?: (catalog: ShopCatalog) => Promise<Buffer>;
+  recompute?: Recompute;
 }
 
 /** A request the lane takes: the shop's generation pinned, the cached answer (null: to compute), the limit counted. */
@@ -141,7 +142,7 @@ export class AnswerLane {
   ): Promise<void> {
     let body: Buffer;
     try {
-      body = await entry.recompute!(admitted.catalog);
+      body = await entry.recompute!(admitted.catalog, deps.answers.peek(entry.answerKey)?.body);
     } catch {
       // Not expected (the route computed this URL before); the route answers it, counting the limit once more.
       admitted.release();

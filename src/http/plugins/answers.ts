@@ -24,6 +24,12 @@ function send(
   return reply.send(answer.body);
 }
 
+/**
+ * A route's computation of an answer on a generation of the shop; `previous`, the bytes stored for
+ * it, is returned itself when the answer comes out the same.
+ */
+export type Recompute = (catalog: ShopCatalog, previous?: Buffer) => Promise<Buffer>;
+
 /** Which answer a request asks for: the shop's data version, the resolved path and the canonical parameters. */
 export interface AnswerScope {
   shopId: number;
@@ -48,19 +54,14 @@ export interface AnswerScope {
    * The route's computation on another generation of the shop (at the same version): with it, the
    * lane computes repeats of this bust_cache=yes URL itself, as the route would, without the route.
    */
-  recompute?: (catalog: ShopCatalog) => Promise<Buffer>;
+  recompute?: Recompute;
 }
 
 /**
  * Tells the lane a GET with a public key in its query string was answered from (or into) the cache,
  * or, with `recompute`, computed afresh for bust_cache=yes.
  */
-function remember(
-  request: FastifyRequest,
-  scope: AnswerScope,
-  answerKey: string,
-  recompute?: (catalog: ShopCatalog) => Promise<Buffer>,
-): void {
+function remember(request: FastifyRequest, scope: AnswerScope, answerKey: string, recompute?: Recompute): void {
   const key = (request.query as { key?: unknown }).key;
   const apiKey = request.apiKey;
   if (request.method !== 'GET' || apiKey?.kind !== 'public' || typeof key !== 'string' || !request.raw.url) return;
@@ -127,10 +128,7 @@ async function answerAfresh(
   return send(cache, request, reply, stored, 'miss');
 }
 
-/** The stored bytes of a recomputation, indented as the request asked. */
-function recomputing(
-  compute: (catalog: ShopCatalog) => Promise<Buffer>,
-  pretty: boolean,
-): (catalog: ShopCatalog) => Promise<Buffer> {
+/** The stored bytes of a recomputation, indented as the request asked (then made anew each time). */
+function recomputing(compute: Recompute, pretty: boolean): Recompute {
   return pretty ? async (catalog) => prettify(await compute(catalog)) : compute;
 }
