@@ -49,6 +49,11 @@ export class ResponseCache {
     return hit;
   }
 
+  /** The answer stored for a key, if any, counted neither as a hit nor as a miss. */
+  peek(key: string): CachedAnswer | undefined {
+    return this.enabled ? this.lru.peek(key) : undefined;
+  }
+
   /** Stores an answer; its gzip form is made later, the first time a client asks for it. */
   set(key: string, body: Buffer): CachedAnswer {
     const answer: CachedAnswer = { body, gzip: null, compressing: body.length < COMPRESS_FROM };

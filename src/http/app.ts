@@ -111,7 +111,7 @@ export async function buildApp(services: Services, config: Config, options: AppO
     // A repeat of a cached storefront GET is answered by the lane, before Fastify (plugins/answer-lane.ts).
     serverFactory: (handler) =>
       createServer(serverOptions(config.timeouts), (req, res) => {
-        if (!lane.serve(req, res)) handler(req, res);
+        if (!lane.serve(req, res, handler)) handler(req, res);
       }),
     frameworkErrors,
     // The platform's name for the billing endpoints: one set of routes answers both (docs/api.md, "Aliases").
@@ -243,6 +243,7 @@ export async function buildApp(services: Services, config: Config, options: AppO
       keys: services.keys,
       catalog: services.catalogIndex,
       answers: services.answers.local,
+      store: (key, body) => services.answers.set(key, body),
       limiter: services.limiter,
       version: (catalog) => services.lists.version(catalog),
       blocked: authFailures.blocked,

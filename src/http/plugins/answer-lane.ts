@@ -6,6 +6,7 @@ import type { CatalogIndex } from '../../indexes/catalog-index.js';
 import type { KeyIndex } from '../../indexes/key-index.js';
 import type { ShopCatalog } from '../../indexes/shop-catalog.js';
 import { acceptsGzip } from './accept-gzip.js';
+import type { Recompute } from './answers.js';
 import { publicLimit, visitorBucket } from './rate-limit.js';
 
 declare module 'fastify' {
@@ -26,12 +27,28 @@ export interface LaneEntry {
   answerKey: string;
   /** The route's path as Fastify names it, for the request metrics. */
   route: string;
+  /**
+   * A bust_cache=yes URL: the answer is computed afresh on the generation given (the route's own
+   * computation on the parameters it read from this URL) and stored, never repeated from the cache.
+   */
+  recompute?: Recompute;
+}
+
+/** A request the lane takes: the shop's generation pinned, the cached answer (null: to compute), the limit counted. */
+interface Admitted {
+  catalog: ShopCatalog;
+  answer: CachedAnswer | null;
+  limit: number;
+  remaining: number;
+  release: () => void;
 }
 
 export interface LaneDeps {
   keys: KeyIndex;
   catalog: CatalogIndex;
   answers: ResponseCache;
+  /** Stores a computed answer as the route does (this node's cache, and Redis when shared). */
+  store: (answerKey: string, body: Buffer) => CachedAnswer;
   limiter: RateLimiter;
   version: (catalog: ShopCatalog) => string;
   /** The address's failed authentications have it refused (the route answers the 429). */
@@ -40,6 +57,9 @@ export interface LaneDeps {
   /** True while per-request lines are logged (info and below): then only the route answers, and logs. */
   logsRequests: () => boolean;
 }
+
+/** The server's request handler: Fastify's, which answers whatever the lane does not. */
+type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
 /** URLs longer than this are answered by the route only: the lane's memory stays bounded. */
 const MAX_URL = 2048;
@@ -58,13 +78,17 @@ const PLAIN = 'application/json; charset=utf-8';
  * it. Anything else — a changed shop, a refusal, a limit over, Redis deciding limits, a HEAD, a
  * request logged per line, a node closing — goes to Fastify, which answers as it always has.
  * Entries are made by the route (`remember`), only for GETs with a public key in the query string,
- * no customer, no experiment arm and no recomputation asked.
+ * no customer and no experiment arm. A bust_cache=yes entry of a list is computed afresh on every
+ * request, as the route would: only Fastify's request machinery and the parameter reading are skipped.
  */
 export class AnswerLane {
   private readonly entries = new LRUCache<string, LaneEntry>({ max: 10_000 });
   private deps: LaneDeps | null = null;
   private closed = false;
+  /** Repeats answered from the cache. */
   served = 0;
+  /** bust_cache=yes answers computed here. */
+  computed = 0;
 
   /** Ready once the app is built: before that every request goes to Fastify. */
   attach(deps: LaneDeps): void {
@@ -80,38 +104,88 @@ export class AnswerLane {
     if (this.deps && url.length <= MAX_URL) this.entries.set(url, entry);
   }
 
-  /** Answers the request and returns true, or returns false untouched for Fastify to answer. */
-  serve(req: IncomingMessage, res: ServerResponse): boolean {
+  /**
+   * Answers the request and returns true, or returns false untouched for Fastify to answer. A
+   * computation that fails hands the request to `route` (which answers its error as always).
+   */
+  serve(req: IncomingMessage, res: ServerResponse, route: Handler): boolean {
     const deps = this.deps;
     if (deps === null || this.closed || req.method !== 'GET' || req.url === undefined) return false;
     const entry = this.entries.get(req.url);
     if (entry === undefined || deps.logsRequests()) return false;
     const started = performance.now();
-    const ip = req.socket.remoteAddress;
-    if (ip === undefined || deps.blocked(ip)) return false;
-    const owner = deps.keys.lookup(entry.key);
-    if (owner === null || owner.hash !== entry.keyHash || owner.shopId !== entry.shopId) return false;
-    const hold = deps.catalog.hold(entry.shopId);
+    const admitted = admit(deps, req, entry);
+    if (admitted === null) return false;
+    if (admitted.answer === null) {
+      void this.compute(deps, req, res, entry, admitted, started, route);
+      return true;
+    }
     try {
-      if (hold.ready !== undefined) return false;
-      const catalog = deps.catalog.get(entry.shopId);
-      if (catalog === undefined || deps.version(catalog) !== entry.version) return false;
-      const answer = deps.answers.hit(entry.answerKey);
-      if (answer === undefined) return false;
-      const limit = publicLimit(catalog.shop.settings);
-      const decision = deps.limiter.hitLocally(visitorBucket(owner.hash, ip), limit);
-      if (decision === null || !decision.allowed) return false;
-      send(req, res, deps.answers, answer, limit, decision.remaining);
+      send(req, res, deps.answers, admitted.answer, admitted.limit, admitted.remaining, 'hit');
     } finally {
-      hold.release();
+      admitted.release();
     }
     this.served++;
     deps.observe(entry.route, 'GET', 200, (performance.now() - started) / 1000);
     return true;
   }
+
+  /** A bust_cache=yes answer: computed on the pinned generation, stored, sent as the route's miss. */
+  private async compute(
+    deps: LaneDeps,
+    req: IncomingMessage,
+    res: ServerResponse,
+    entry: LaneEntry,
+    admitted: Admitted,
+    started: number,
+    route: Handler,
+  ): Promise<void> {
+    let body: Buffer;
+    try {
+      body = await entry.recompute!(admitted.catalog, deps.answers.peek(entry.answerKey)?.body);
+    } catch {
+      // Not expected (the route computed this URL before); the route answers it, counting the limit once more.
+      admitted.release();
+      route(req, res);
+      return;
+    }
+    try {
+      send(req, res, deps.answers, deps.store(entry.answerKey, body), admitted.limit, admitted.remaining, 'miss');
+    } finally {
+      admitted.release();
+    }
+    this.computed++;
+    deps.observe(entry.route, 'GET', 200, (performance.now() - started) / 1000);
+  }
 }
 
-/** The route's cache-hit answer, header lines in the order the route's hooks set them. */
+/**
+ * The route's checks, in its order: the address, the key, the shop resident at the entry's
+ * version, the cached answer (for a repeat), then the rate limit. Null: the route answers.
+ */
+function admit(deps: LaneDeps, req: IncomingMessage, entry: LaneEntry): Admitted | null {
+  const ip = req.socket.remoteAddress;
+  if (ip === undefined || deps.blocked(ip)) return null;
+  const owner = deps.keys.lookup(entry.key);
+  if (owner === null || owner.hash !== entry.keyHash || owner.shopId !== entry.shopId) return null;
+  const hold = deps.catalog.hold(entry.shopId);
+  const catalog = hold.ready === undefined ? deps.catalog.get(entry.shopId) : undefined;
+  const current = catalog !== undefined && deps.version(catalog) === entry.version;
+  const answer = !current ? undefined : entry.recompute ? null : deps.answers.hit(entry.answerKey);
+  if (catalog === undefined || answer === undefined) {
+    hold.release();
+    return null;
+  }
+  const limit = publicLimit(catalog.shop.settings);
+  const decision = deps.limiter.hitLocally(visitorBucket(owner.hash, ip), limit);
+  if (decision === null || !decision.allowed) {
+    hold.release();
+    return null;
+  }
+  return { catalog, answer, limit, remaining: decision.remaining, release: hold.release };
+}
+
+/** The route's cache-hit (or stored miss) answer, header lines in the order the route's hooks set them. */
 function send(
   req: IncomingMessage,
   res: ServerResponse,
@@ -119,6 +193,7 @@ function send(
   answer: CachedAnswer,
   limit: number,
   remaining: number,
+  cache: 'hit' | 'miss',
 ): void {
   const gzip = acceptsGzip(req.headers['accept-encoding']);
   if (gzip && answer.gzip === null) answers.compress(answer);
@@ -135,7 +210,7 @@ function send(
     'content-type',
     PLAIN,
     'x-cache',
-    'hit',
+    cache,
   ];
   if (body !== answer.body) head.push('content-encoding', 'gzip');
   head.push('x-content-type-options', 'nosniff', 'content-length', String(body.length));

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { answerKey, type CachedAnswer } from '../../cache/response-cache.js';
 import type { SharedAnswers } from '../../cache/shared-answers.js';
+import type { ShopCatalog } from '../../indexes/shop-catalog.js';
 import { prettify } from '../render/products.js';
 import { acceptsGzip } from './accept-gzip.js';
 import type { AnswerLane } from './answer-lane.js';
@@ -23,6 +24,12 @@ function send(
   return reply.send(answer.body);
 }
 
+/**
+ * A route's computation of an answer on a generation of the shop; `previous`, the bytes stored for
+ * it, is returned itself when the answer comes out the same.
+ */
+export type Recompute = (catalog: ShopCatalog, previous?: Buffer) => Promise<Buffer>;
+
 /** Which answer a request asks for: the shop's data version, the resolved path and the canonical parameters. */
 export interface AnswerScope {
   shopId: number;
@@ -43,10 +50,18 @@ export interface AnswerScope {
    * URL and the shop's version (no customer, no experiment arm): told of every hit and stored miss.
    */
   lane?: AnswerLane;
+  /**
+   * The route's computation on another generation of the shop (at the same version): with it, the
+   * lane computes repeats of this bust_cache=yes URL itself, as the route would, without the route.
+   */
+  recompute?: Recompute;
 }
 
-/** Tells the lane a GET with a public key in its query string was answered from (or into) the cache. */
-function remember(request: FastifyRequest, scope: AnswerScope, answerKey: string): void {
+/**
+ * Tells the lane a GET with a public key in its query string was answered from (or into) the cache,
+ * or, with `recompute`, computed afresh for bust_cache=yes.
+ */
+function remember(request: FastifyRequest, scope: AnswerScope, answerKey: string, recompute?: Recompute): void {
   const key = (request.query as { key?: unknown }).key;
   const apiKey = request.apiKey;
   if (request.method !== 'GET' || apiKey?.kind !== 'public' || typeof key !== 'string' || !request.raw.url) return;
@@ -57,6 +72,7 @@ function remember(request: FastifyRequest, scope: AnswerScope, answerKey: string
     version: String(scope.version),
     answerKey,
     route: request.routeOptions.url ?? request.url,
+    ...(recompute ? { recompute } : {}),
   });
 }
 
@@ -105,6 +121,14 @@ async function answerAfresh(
   const body = scope.pretty ? prettify(computed) : computed;
   if (!cacheable) return send(cache, request, reply, { body, gzip: null, compressing: true }, 'bypass');
   const stored = cache.set(key, body);
-  if (scope.lane && cache.enabled && !scope.bust) remember(request, scope, key);
+  if (scope.lane && cache.enabled) {
+    if (!scope.bust) remember(request, scope, key);
+    else if (scope.recompute) remember(request, scope, key, recomputing(scope.recompute, scope.pretty));
+  }
   return send(cache, request, reply, stored, 'miss');
+}
+
+/** The stored bytes of a recomputation, indented as the request asked (then made anew each time). */
+function recomputing(compute: Recompute, pretty: boolean): Recompute {
+  return pretty ? async (catalog) => prettify(await compute(catalog)) : compute;
 }

@@ -15,9 +15,15 @@ const CLOSE = Buffer.from(']');
 /** A JSON array of products, assembled from their pre-serialized bytes. */
 export function productArray(picked: readonly Picked[], options: RenderOptions): Buffer[] {
   const parts: Buffer[] = [OPEN];
+  const plain = !options.metafields && !options.variant_metafields;
   for (let i = 0; i < picked.length; i++) {
     const p = picked[i]!;
     if (i > 0) parts.push(COMMA);
+    // The common case (no metafields, every variant, base prices) is the product's own bytes: no options object.
+    if (plain && !p.keep && !p.marketVariants) {
+      parts.push(p.product.json.plain);
+      continue;
+    }
     parts.push(
       productBytes(p.product.json, {
         metafields: options.metafields,
@@ -32,16 +38,48 @@ export function productArray(picked: readonly Picked[], options: RenderOptions):
 }
 
 const DATA = Buffer.from('{"data":');
-const END = Buffer.from('}');
 
-/** `{"data": […], "metadata": {"source": …}}`. */
-export function renderList(answer: ListAnswer, options: RenderOptions): Buffer {
-  return Buffer.concat([
-    DATA,
-    ...productArray(answer.picked, options),
-    Buffer.from(`,"metadata":${JSON.stringify(answer.metadata)}`),
-    END,
-  ]);
+/** `,"metadata":{"source":…}}` of each list whose metadata is its source alone (most answers): made once. */
+const sourceEnds = new Map<string, Buffer>();
+
+function metadataEnd(metadata: Record<string, unknown>): Buffer {
+  const source = metadata.source;
+  let only = typeof source === 'string';
+  for (const key in metadata) if (key !== 'source') only = false;
+  if (!only) return Buffer.from(`,"metadata":${JSON.stringify(metadata)}}`);
+  let end = sourceEnds.get(source as string);
+  if (end === undefined) {
+    end = Buffer.from(`,"metadata":${JSON.stringify(metadata)}}`);
+    if (sourceEnds.size < 256) sourceEnds.set(source as string, end);
+  }
+  return end;
+}
+
+/** `{"data": […], "metadata": {"source": …}}`; `previous` as in `assemble`. */
+export function renderList(answer: ListAnswer, options: RenderOptions, previous?: Buffer): Buffer {
+  const parts = productArray(answer.picked, options);
+  parts.unshift(DATA);
+  parts.push(metadataEnd(answer.metadata));
+  return assemble(parts, previous);
+}
+
+/** Where answers are assembled before they are compared with the stored bytes: grown as needed, never shrunk. */
+let scratch = Buffer.allocUnsafeSlow(64 * 1024);
+
+/**
+ * The parts as one Buffer; `previous` itself when they are its bytes. A recomputed answer is
+ * mostly the stored one again, and a fresh Buffer of tens of KB per answer, with little else
+ * allocated, is garbage only a full collection frees: measured, most of a computed answer's time.
+ * Synchronous from the first copy to the last: the scratch is never shared across an await.
+ */
+export function assemble(parts: readonly Buffer[], previous?: Buffer): Buffer {
+  let length = 0;
+  for (const part of parts) length += part.length;
+  if (previous === undefined || previous.length !== length) return Buffer.concat(parts, length);
+  if (scratch.length < length) scratch = Buffer.allocUnsafeSlow(length);
+  let at = 0;
+  for (const part of parts) at += part.copy(scratch, at);
+  return scratch.compare(previous, 0, length, 0, length) === 0 ? previous : Buffer.from(scratch.subarray(0, length));
 }
 
 /** `format=pretty`: the same JSON, 2-space indented (a debugging aid, not the hot path). */

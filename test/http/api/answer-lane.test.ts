@@ -2,6 +2,7 @@ import { request } from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AUTH_FAILURES_PER_MINUTE } from '../../../src/http/plugins/auth-failures.js';
+import { staticSource } from '../../../src/services/lists/sources/catalog-lists.js';
 import { startApp, type TestApp } from '../../helpers/app.js';
 import { backends } from '../../helpers/backends.js';
 import { productInput } from '../../helpers/fixtures.js';
@@ -95,7 +96,7 @@ describe.each(backends())('the answer lane on $name', (backend) => {
     expect(JSON.parse(after.body.toString()).data[0].title).toBe('Renamed');
   });
 
-  it('never repeats bust_cache=yes, a HEAD or a customer', async () => {
+  it('never repeats bust_cache=yes (computed afresh), a HEAD or a customer', async () => {
     const before = served();
     for (let i = 0; i < 2; i++) {
       const bust = await get(`/api/v1/products/static?key=${key}&ids=3&bust_cache=yes`);
@@ -104,6 +105,56 @@ describe.each(backends())('the answer lane on $name', (backend) => {
       await get(`/api/v1/products/purchased?key=${key}&shop_customer_id=5`);
     }
     expect(served()).toBe(before);
+  });
+
+  it("computes a list's bust_cache=yes afresh on every request, sending what the route sends", async () => {
+    const candidates = vi.spyOn(staticSource, 'candidates');
+    try {
+      for (const url of [
+        `/api/v1/products/static?key=${key}&ids=3,1&bust_cache=yes`,
+        `/api/v1/products/static?key=${key}&ids=1,3&bust_cache=yes&format=pretty`,
+      ]) {
+        const routed = await get(url);
+        expect(routed.lines).toContain('x-cache: miss');
+        const [before, calls] = [t.app.answerLane.computed, candidates.mock.calls.length];
+        const computed = await get(url);
+        expect(t.app.answerLane.computed).toBe(before + 1);
+        expect(candidates.mock.calls.length).toBe(calls + 1);
+        expect(shape(computed)).toEqual(shape(routed));
+        expect(computed.body.equals(routed.body)).toBe(true);
+        expect(remaining(computed)).toBe(remaining(routed) - 1);
+      }
+      // The stored answer is the computed one: the plain URL is then a hit, repeated by the lane.
+      const plain = await get(`/api/v1/products/static?key=${key}&ids=3,1`);
+      expect(plain.lines).toContain('x-cache: hit');
+      // A change to the shop: the route computes the new data, and the lane again after it.
+      const url = `/api/v1/products/static?key=${key}&ids=3&bust_cache=yes`;
+      await get(url);
+      await t.admin('PUT', '/admin/v1/shops/lane/products', [productInput(3, { title: 'Changed' })]);
+      const before = t.app.answerLane.computed;
+      const changed = await get(url);
+      expect(t.app.answerLane.computed).toBe(before);
+      expect(JSON.parse(changed.body.toString()).data[0].title).toBe('Changed');
+      expect((await get(url)).body.equals(changed.body)).toBe(true);
+      expect(t.app.answerLane.computed).toBe(before + 1);
+    } finally {
+      candidates.mockRestore();
+    }
+  });
+
+  it("computes a ruleset's bust_cache=yes afresh too", async () => {
+    const created = await t.admin('POST', '/admin/v1/shops/lane/rulesets', {
+      name: 'lane',
+      rules: [{ logic: [], output: [{ type: 'endpoint', endpoint: '/products/static?ids=2,1' }] }],
+    });
+    const url = `/api/v1/custom/id/${created.json().ruleset.id}?key=${key}&limit=2&bust_cache=yes`;
+    const routed = await get(url);
+    const before = t.app.answerLane.computed;
+    const computed = await get(url);
+    expect(t.app.answerLane.computed).toBe(before + 1);
+    expect(shape(computed)).toEqual(shape(routed));
+    expect(computed.body.equals(routed.body)).toBe(true);
+    expect(JSON.parse(computed.body.toString()).data.map((p: { id: number }) => p.id)).toEqual([2, 1]);
   });
 
   it('stops at a revoked key, a limit reached and an address refused for failed authentications', async () => {

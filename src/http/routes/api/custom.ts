@@ -5,12 +5,14 @@ import { params } from '../../../domain/params/param.js';
 import { paramsKey } from '../../../domain/params/read.js';
 import { positiveId } from '../../../domain/params/kinds.js';
 import type { ShopSettings } from '../../../domain/shop.js';
+import type { ShopCatalog } from '../../../indexes/shop-catalog.js';
+import type { Routing } from '../../../domain/experiments/routing.js';
 import type { ExperimentsService } from '../../../services/experiments/index.js';
 import type { ListsService } from '../../../services/lists/index.js';
 import type { RecommendationsService } from '../../../services/recommendations/index.js';
 import { customRequestOf } from '../../../services/recommendations/params.js';
 import type { AnswerLane } from '../../plugins/answer-lane.js';
-import { serveAnswer } from '../../plugins/answers.js';
+import { serveAnswer, type Recompute } from '../../plugins/answers.js';
 import type { ParamsTypeProvider } from '../../plugins/params.js';
 import { catalogOf } from '../../plugins/request-shop.js';
 import { renderCustomAnswer } from '../../render/custom.js';
@@ -38,6 +40,20 @@ const schema = {
   response: { 200: CustomResponse, ...Errors },
 };
 
+/**
+ * A ruleset's answer on any generation of its shop, made here so that the lane's entry holds no
+ * request's generation. The routing holds while the shop's version does (an experiment started or
+ * stopped is a new version).
+ */
+function computation(deps: CustomRouteDeps, id: number, query: CustomParams, routing: Routing): Recompute {
+  return async (catalog: ShopCatalog, previous?: Buffer) =>
+    renderCustomAnswer(
+      await deps.recommendations.recommend(catalog, id, customRequestOf(query, Date.now()), routing),
+      query,
+      previous,
+    );
+}
+
 /** One answer for the GET and the POST: the same parameters read the same way share one cache entry. */
 function answerCustom(deps: CustomRouteDeps) {
   // Not async: a cached answer is sent before the handler returns, with no promise to settle.
@@ -62,13 +78,9 @@ function answerCustom(deps: CustomRouteDeps) {
       pretty: query.format,
       // An arm records its visitor on every request, a customer waits for the signature check: no lane for those.
       lane: routing.arm === null && query.shop_customer_id == null ? deps.lane : undefined,
+      recompute: computation(deps, id, query, routing),
     };
-    return serveAnswer(deps.cache, request, reply, scope, async () =>
-      renderCustomAnswer(
-        await deps.recommendations.recommend(catalog, id, customRequestOf(query, Date.now()), routing),
-        query,
-      ),
-    );
+    return serveAnswer(deps.cache, request, reply, scope, () => scope.recompute(catalog));
   };
 }
 

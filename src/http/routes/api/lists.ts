@@ -2,10 +2,11 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { SharedAnswers } from '../../../cache/shared-answers.js';
 import { paramsKey } from '../../../domain/params/read.js';
-import { LIST_SOURCES } from '../../../services/lists/sources/index.js';
+import { LIST_SOURCES, type ListParams, type ListSource } from '../../../services/lists/sources/index.js';
+import type { ShopCatalog } from '../../../indexes/shop-catalog.js';
 import type { ListsService } from '../../../services/lists/index.js';
 import type { AnswerLane } from '../../plugins/answer-lane.js';
-import { serveAnswer } from '../../plugins/answers.js';
+import { serveAnswer, type Recompute } from '../../plugins/answers.js';
 import type { ParamsTypeProvider } from '../../plugins/params.js';
 import { catalogOf } from '../../plugins/request-shop.js';
 import { renderList } from '../../render/products.js';
@@ -25,6 +26,12 @@ const WithMetadata = Type.Object({
     ),
   }),
 });
+
+/** A list's answer on any generation of its shop; made here so that the lane's entry holds no request's generation. */
+function computation(lists: ListsService, source: ListSource, params: ListParams): Recompute {
+  return async (catalog: ShopCatalog, previous?: Buffer) =>
+    renderList(await lists.list(catalog, source, params), params, previous);
+}
 
 /** Every list endpoint (docs/lists.md), each from its declared source, with cached answers. */
 export function listRoutes(
@@ -59,10 +66,9 @@ export function listRoutes(
           cacheable: source.cacheable(params),
           // A customer's answer waits for the signature check on every request: the lane does not repeat it.
           lane: (params as { shop_customer_id?: unknown }).shop_customer_id == null ? deps.lane : undefined,
+          recompute: computation(deps.lists, source, params),
         };
-        return serveAnswer(deps.cache, request, reply, scope, async () =>
-          renderList(await deps.lists.list(catalog, source, params), params),
-        );
+        return serveAnswer(deps.cache, request, reply, scope, () => scope.recompute(catalog));
       },
     );
   }
