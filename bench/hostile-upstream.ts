@@ -3,7 +3,8 @@
  * points its provider at a local server that answers 60 MB, or starts an answer and never finishes
  * it; while 8 clients keep calling that shop's reactivation endpoint, another shop's uncached list is
  * timed and the server's RSS sampled. Figures are against a baseline of the same run with no such
- * traffic, and against the same traffic to a polite provider (a small 404 at once). The last line printed is one JSON object with every figure.
+ * traffic, and against the same traffic to a polite provider (a small 404
+ * at once). The last line printed is one JSON object with every figure.
  *
  * Settings (environment): HOSTILE_REQUESTS (300 list requests per phase), HOSTILE_CLIENTS (8).
  */

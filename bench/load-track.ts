@@ -72,7 +72,8 @@ async function run(database: 'sqlite' | 'postgres') {
   try {
     const { keys } = await admin('POST', '/admin/v1/shops', { handle: 'load', name: 'Load' });
     await admin('PATCH', '/admin/v1/shops/load', { settings: { rate_limit_public_per_minute: 100_000_000 } });
-    // One event a request for both intakes; then the tracking intake's JSON body of 10 events (what a page with several widgets sends).
+    // One event a request for both intakes; then the tracking intake's
+    // JSON body of 10 events (what a page with several widgets sends).
     const modes: Record<
       string,
       { path: (uuid: string, n: number) => string; body?: (uuid: string, n: number) => string; events: number }

@@ -6,7 +6,8 @@
  * baseline (what a node costs before it syncs anything). The last line printed is one JSON object.
  *
  * Settings (environment): SYNC_PRODUCTS (10000), SYNC_COLLECTIONS (200), SYNC_CUSTOMERS (20000),
- * SYNC_ORDERS (100000), REBOUND_MEMORY_BUDGET_MB (512), SYNC_PROFILE (a folder for CPU profiles). Products have 3 variants, 2 images and 2 metafields.
+ * SYNC_ORDERS (100000), REBOUND_MEMORY_BUDGET_MB (512), SYNC_PROFILE (a folder
+ * for CPU profiles). Products have 3 variants, 2 images and 2 metafields.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';

@@ -1,4 +1,7 @@
-/** The rolling-origin evaluation of one log: every list against every baseline on every fold, with paired bootstrap intervals. */
+/**
+ * The rolling-origin evaluation of one log: every list against
+ * every baseline on every fold, with paired bootstrap intervals.
+ */
 import { type Fold, rollingFolds } from './folds.js';
 import {
   BASKET_RULES,

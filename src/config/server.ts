@@ -3,7 +3,10 @@ import { ConfigError } from './errors.js';
 
 type Env = Record<string, string | undefined>;
 
-/** Which proxies may name the client in X-Forwarded-For: none, every hop, a hop count, or addresses / CIDRs (Fastify's trustProxy). */
+/**
+ * Which proxies may name the client in X-Forwarded-For: none, every
+ * hop, a hop count, or addresses / CIDRs (Fastify's trustProxy).
+ */
 export type TrustProxy = boolean | number | string[];
 
 /** proxy-addr's names for the private ranges. */

@@ -6,7 +6,10 @@ import { launchChromium, listen, screenshot, watchErrors } from '../helpers/brow
 import { PLATFORM_ENV, PLATFORM_WEBHOOK_SECRET } from '../helpers/fake-platform/connect.js';
 import { FakePlatform } from '../helpers/fake-platform/server.js';
 
-/** The Connection page: connect the shop to its platform (a fake speaking the GraphQL Admin API), watch the sync, see failures, disconnect. */
+/**
+ * The Connection page: connect the shop to its platform (a fake speaking
+ * the GraphQL Admin API), watch the sync, see failures, disconnect.
+ */
 describe.skipIf(!inject('chromium'))('the Connection page', () => {
   const backend = backends()[0]!;
   let t: TestApp;

@@ -36,7 +36,8 @@ describe.skipIf(!inject('chromium'))('insights in the console', () => {
       [1, 2, 3].map((n) => productInput(n, { title: `Item ${n}` })),
     );
     const hoursAgo = (h: number) => Date.now() - h * 3_600_000;
-    // Item 1: viewed 100 times, bought 4 times (4% conversion). Item 2: imported a minute ago, never viewed, sold twice.
+    // Item 1: viewed 100 times, bought 4 times (4% conversion).
+    // Item 2: imported a minute ago, never viewed, sold twice.
     await t.services.events.importEvents(id, [
       ...Array.from({ length: 100 }, (_, i) => view('product-1', hoursAgo(30 + (i % 20)))),
       view('product-3', hoursAgo(40)),

@@ -16,7 +16,9 @@ const read = (request: IncomingMessage) =>
     request.on('end', () => resolve(body));
   });
 
-/** Polls until the condition holds (the tracking beacons are sent in the background); the test's limit bounds a hang. */
+/**
+ * Polls until the condition holds (the tracking beacons are sent in the background); the test's limit bounds a hang.
+ */
 async function until<T>(read: () => Promise<T>, holds: (value: T) => boolean): Promise<T> {
   for (;;) {
     const value = await read();
@@ -199,7 +201,8 @@ describe.skipIf(!inject('chromium'))("the widget's tracking in Chromium", () => 
     await context.close();
   });
 
-  // The platform's cart cookie holds `<token>?key=<key>` since 2024 (shopify.dev/changelog/cart-cookie-value-now-includes-key-param);
+  // The platform's cart cookie holds `<token>?key=<key>` since 2024
+  // (shopify.dev/changelog/cart-cookie-value-now-includes-key-param);
   // storefront scripts read it as the cart's token (joelvh/shopify_hacks, shopify_hacks.js, readCookie("cart")).
   it("sends the cart cookie's token with its events, never the cart's key, so the cart's order gets the click", async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });

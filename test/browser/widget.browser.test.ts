@@ -184,7 +184,8 @@ describe.skipIf(!inject('chromium'))('the storefront widget in Chromium', () => 
     expect(viewed!.titles).toEqual(['Item 3 Boots']);
     expect(new URL(byPath('/api/v1/products/viewed?')).searchParams.get('shop_product_ids')).toBeNull();
 
-    // Cards: alt text (the image's own, else empty: the title is in the same link), a link by the URL template, a formatted price, stock.
+    // Cards: alt text (the image's own, else empty: the title is in the
+    // same link), a link by the URL template, a formatted price, stock.
     for (const widget of widgets) {
       expect(widget.labelled).toBe(true);
       expect(widget.listRole).toBe('list');

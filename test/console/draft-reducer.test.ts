@@ -153,7 +153,8 @@ describe('ruleset editor reducer: saving and the live preview', () => {
   it("maps the preview's problem paths back to the rows, which count the untouched new rows the preview leaves out", () => {
     const state = start();
     const c = state.draft.rules[2]!.key;
-    // Rule 3 gets a group of an untouched new row and then a ready one (no value needed): the preview sends only the second.
+    // Rule 3 gets a group of an untouched new row and then a ready
+    // one (no value needed): the preview sends only the second.
     const added = apply(state, { type: 'addGroup', rule: c });
     const group = added.draft.rules[2]!.groups[0]!;
     const ready = apply(added, { type: 'addCondition', rule: c, group: group.key });

@@ -28,7 +28,9 @@ function runCli(args: string[], env: Record<string, string>): Promise<{ code: nu
   });
 }
 
-/** Every public list endpoint (from /api/v1/sources), every ruleset, static products and a reactivation, as answered. */
+/**
+ * Every public list endpoint (from /api/v1/sources), every ruleset, static products and a reactivation, as answered.
+ */
 async function publicAnswers(url: string, keys: { public: string; private: string }): Promise<Record<string, string>> {
   const config = loadConfig({
     DATABASE_URL: url,

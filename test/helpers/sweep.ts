@@ -161,7 +161,10 @@ export const newStats = (): SweepStats => ({
 
 let sequence = 0;
 
-/** Sends a request and returns it with its server time (for a request no route took, the whole round trip, which bounds it). */
+/**
+ * Sends a request and returns it with its server time (for a
+ * request no route took, the whole round trip, which bounds it).
+ */
 export async function timed(
   t: TestApp,
   rec: RouteRecorder,

@@ -8,7 +8,8 @@ import { prototypeNames } from '../helpers/hostile-values.js';
 const UUID = '3f1c2a9e-8b7d-4c1e-9f00-2b6d4e8a1c3b';
 
 /**
- * Each hardening finding (docs/operations.md, "Process limits", "Behind a proxy", "Keys") through real HTTP: the app listens on
+ * Each hardening finding (docs/operations.md, "Process limits",
+ * "Behind a proxy", "Keys") through real HTTP: the app listens on
  * a port the system gives and is called with fetch, so Node's HTTP parser, Fastify's body parsers
  * and the socket's client address all take part. Detailed cases live beside each feature's tests.
  */

@@ -4,7 +4,10 @@ import { backends } from '../helpers/backends.js';
 import { startApp, type TestApp } from '../helpers/app.js';
 import { productInput } from '../helpers/fixtures.js';
 
-/** A leaked private key must be revocable, must not outlive rotations, and must not lift its own limits (docs/operations.md, "Keys"). */
+/**
+ * A leaked private key must be revocable, must not outlive rotations,
+ * and must not lift its own limits (docs/operations.md, "Keys").
+ */
 describe.each(backends())('keys, settings and customer signatures on $name', (backend) => {
   let t: TestApp;
   beforeAll(async () => {

@@ -710,7 +710,8 @@ describe('response schemas: every answer matches its route', () => {
         (families.get(familyOf(route)) ?? false) || statuses.some((s) => s >= 400 && s < 500),
       );
     }
-    // Health, metrics, sources and the OpenAPI document take no input a caller can get wrong, nor does the built console's page.
+    // Health, metrics, sources and the OpenAPI document take no input
+    // a caller can get wrong, nor does the built console's page.
     const noInput = new Set(['operations', 'console']);
     const without = [...families].filter(([family, has]) => !has && !noInput.has(family)).map(([family]) => family);
     expect(without).toEqual([]);

@@ -38,7 +38,10 @@ export function inputsOf(ruleset: Ruleset, catalog: RuleCatalog): Input[] {
   return [...found.values()];
 }
 
-/** How a saved ruleset reaches a storefront: the widget's script tag and the API call with every input its rules read, ready to copy. */
+/**
+ * How a saved ruleset reaches a storefront: the widget's script tag
+ * and the API call with every input its rules read, ready to copy.
+ */
 export function UseIt({ id, ruleset, catalog }: { id: number; ruleset: Ruleset; catalog: RuleCatalog }) {
   const origin = window.location.origin;
   const inputs = inputsOf(ruleset, catalog);

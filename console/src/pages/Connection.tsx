@@ -40,7 +40,9 @@ const PHASE: Record<Sync['phase'], string> = {
 };
 const running = (sync: Sync | null) => sync !== null && sync.phase !== 'done' && sync.phase !== 'failed';
 
-/** Connecting the shop to its storefront platform once; then its progress, its health, and a way back in when it fails. */
+/**
+ * Connecting the shop to its storefront platform once; then its progress, its health, and a way back in when it fails.
+ */
 export function ConnectionPage() {
   const { api, shop } = useConsole();
   usePageTitle('Connection');

@@ -61,7 +61,9 @@ const DemoQuery = params({
   product: text('a product handle', { max: 255 }),
 });
 
-/** The API's own parameter reader; the page answers in HTML, so a bad query reads as null here instead of a JSON 400. */
+/**
+ * The API's own parameter reader; the page answers in HTML, so a bad query reads as null here instead of a JSON 400.
+ */
 function demoQuery(request: FastifyRequest): { key: string | null; product: string | null } | null {
   try {
     return readParams(DemoQuery, request.query as Record<string, unknown>);

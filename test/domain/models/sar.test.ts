@@ -177,7 +177,10 @@ describe('SAR on order lines, both bases, hand-checked', () => {
   });
 });
 
-/** The public data sets (docs/evaluation.md): REBOUND_DATA_DIR, else a `shared/data` beside the repository; absent data skips. */
+/**
+ * The public data sets (docs/evaluation.md): REBOUND_DATA_DIR,
+ * else a `shared/data` beside the repository; absent data skips.
+ */
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 const DATA = [
   process.env.REBOUND_DATA_DIR,

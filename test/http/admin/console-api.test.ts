@@ -8,7 +8,10 @@ import { productInput } from '../../helpers/fixtures.js';
 const DAY = 86_400_000;
 const MINUTE = 60_000;
 const U = '3f1c2a9e-8b7d-4c1e-9f00-2b6d4e8a1c3b';
-/** +05:30 all year, no DST: local midnights fall on half hours in UTC, so hour buckets would put events on the wrong day. */
+/**
+ * +05:30 all year, no DST: local midnights fall on half hours
+ * in UTC, so hour buckets would put events on the wrong day.
+ */
 const TZ = 'Asia/Kolkata';
 const OFFSET = 5.5 * 3_600_000;
 const localDate = (ms: number) => new Date(ms + OFFSET).toISOString().slice(0, 10);

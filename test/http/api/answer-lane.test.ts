@@ -13,7 +13,9 @@ interface Raw {
   body: Buffer;
 }
 
-/** The repeats of cached storefront GETs the lane answers before Fastify, over real HTTP (the lane sits in the server). */
+/**
+ * The repeats of cached storefront GETs the lane answers before Fastify, over real HTTP (the lane sits in the server).
+ */
 describe.each(backends())('the answer lane on $name', (backend) => {
   let t: TestApp;
   let base: string;

@@ -6,7 +6,10 @@ import { productInput } from '../../helpers/fixtures.js';
 const DAY = 86_400_000;
 const tracked = { inventory_management: 'shop', inventory_policy: 'deny' as const };
 const U = '3f1c2a9e-8b7d-4c1e-9f00-2b6d4e8a1c3b';
-/** The figures below are in units with a 7-day half-life (trending counts orders by default, with 14 days; tested apart). */
+/**
+ * The figures below are in units with a 7-day half-life (trending
+ * counts orders by default, with 14 days; tested apart).
+ */
 const UNITS = { trending_counts: 'units', trending_half_life_days: 7 };
 
 const catalog = [

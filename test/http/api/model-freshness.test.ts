@@ -42,7 +42,8 @@ describe.each(backends())('model lists fresh after an import on $name', (backend
       ...[4, 5, 6, 7].map((id) => order(id, 2, 103 + id, [9])),
     ]);
     expect(await ids(shop.public, 'recommended', 'shop_product_ids=1&limit=3')).toEqual([2, 4, 5]);
-    // similar_products waits for the content neighbours built ahead of the model: 2 is the other lamp, not the best seller.
+    // similar_products waits for the content neighbours built ahead
+    // of the model: 2 is the other lamp, not the best seller.
     expect((await ids(shop.public, 'similar_products', 'shop_product_ids=1&limit=1'))[0]).toBe(2);
     await expect
       .poll(() => ids(shop.public, 'recommended', 'shop_product_ids=1&limit=2'), { timeout: 60_000, interval: 100 })

@@ -5,7 +5,10 @@ import { productInput } from '../../helpers/fixtures.js';
 
 const UUID = '3f1c2a9e-8b7d-4c1e-9f00-2b6d4e8a1c3b';
 
-/** Real storefront requests, as jQuery, sendBeacon, fetch with FormData and mail tools send them (docs/api.md, "Request bodies"). */
+/**
+ * Real storefront requests, as jQuery, sendBeacon, fetch with
+ * FormData and mail tools send them (docs/api.md, "Request bodies").
+ */
 describe.each(backends())('storefront requests as they come, on $name', (backend) => {
   let t: TestApp;
   let key: string;

@@ -45,7 +45,8 @@ describe('hostile input on the billing pages', () => {
         fc.constantFrom(...ACCEPT),
         fc.boolean(),
         async (c, link, accept, replace) => {
-          // Replacing drops the link's own value of each generated name, so the signature check sees the hostile one alone.
+          // Replacing drops the link's own value of each generated
+          // name, so the signature check sees the hostile one alone.
           const replaced = new Set(replace ? c.picks.map(([i]) => names[i % names.length]) : []);
           const query = links[link]!.filter(([name]) => !replaced.has(name));
           const built = build(c, { path: {}, query, names, headers: accept ? { accept } : {} });

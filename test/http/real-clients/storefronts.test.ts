@@ -139,7 +139,8 @@ describe.each(backends())('real storefront clients on $name', (backend) => {
       expect(idsOf((await json(res)).data)).toEqual([8, 9]);
     });
 
-    // global_9.md: on the thank-you page the order's token, total (in cents) and counts are sent with shopify_order_ids.
+    // global_9.md: on the thank-you page the order's token, total
+    // (in cents) and counts are sent with shopify_order_ids.
     it('takes the products of shopify_order_ids as the input products', async () => {
       const res = await custom(
         `limit=4&shopify_product_ids=&shopify_order_ids=${ORDER_ID}&cart_token=abc&cart_count=2&cart_line_count=2&cart_item_count=3`,
@@ -230,7 +231,8 @@ describe.each(backends())('real storefront clients on $name', (backend) => {
       expect(await posted.text()).toBe(await first.text());
     });
 
-    // global_4.md, BatchAnalyticsEventBus: batches of 10 POSTed to /api/v2/analytics/event/bulk with the key in X-Rebuy-User-Token.
+    // global_4.md, BatchAnalyticsEventBus: batches of 10 POSTed to
+    // /api/v2/analytics/event/bulk with the key in X-Rebuy-User-Token.
     it('stores a batch of events, durable before the answer', async () => {
       const uuid = '0a0b0c0d-1111-4a4a-8888-123456789abc';
       const events = [

@@ -48,7 +48,10 @@ const PrivacyList = Type.Object({
   ),
 });
 
-/** `…/platform`, `…/platform/sync`, `…/privacy/requests` and `DELETE …/customers/{id}` (docs/api.md, "Connecting the platform"). */
+/**
+ * `…/platform`, `…/platform/sync`, `…/privacy/requests` and
+ * `DELETE …/customers/{id}` (docs/api.md, "Connecting the platform").
+ */
 export function platformRoutes(
   fastify: FastifyInstance,
   deps: { shops: ShopsService; platform: PlatformService; privacy: PrivacyService },

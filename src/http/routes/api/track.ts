@@ -5,7 +5,10 @@ import type { TrackingService } from '../../../services/tracking.js';
 import { bodyValidatedByService, type ParamsTypeProvider } from '../../plugins/params.js';
 import { Errors } from '../../schemas/errors.js';
 
-/** `POST /api/v1/analytics/track`: impressions, clicks and add-to-carts, answered once stored (docs/attribution.md, "Tracking"). */
+/**
+ * `POST /api/v1/analytics/track`: impressions, clicks and add-to-carts,
+ * answered once stored (docs/attribution.md, "Tracking").
+ */
 export function trackRoutes(app: FastifyInstance, tracking: TrackingService): void {
   app.withTypeProvider<ParamsTypeProvider>().post(
     '/analytics/track',
