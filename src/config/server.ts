@@ -34,7 +34,8 @@ export function trustProxySetting(env: Env): TrustProxy {
   const bad = entries.find((e) => !isAddressOrCidr(e));
   if (bad !== undefined || entries.length === 0) {
     throw new ConfigError(
-      `TRUST_PROXY must be true, false, a hop count, or a comma list of addresses and CIDRs (or loopback, linklocal, uniquelocal); "${bad ?? raw}" is none of these.`,
+      'TRUST_PROXY must be true, false, a hop count, or a comma list of addresses and ' +
+        `CIDRs (or loopback, linklocal, uniquelocal); "${bad ?? raw}" is none of these.`,
     );
   }
   return entries;

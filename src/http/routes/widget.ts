@@ -134,7 +134,8 @@ export function widgetRoutes(
       if (!key || !KEY.test(key))
         return help(
           400,
-          'That is not an API key: a public key looks like rb_pub_ followed by 32 letters, digits, dashes or underscores.',
+          'That is not an API key: a public key looks like rb_pub_ ' +
+            'followed by 32 letters, digits, dashes or underscores.',
         );
       const product = query?.product;
       const handle = typeof product === 'string' && HANDLE.test(product) ? product : null;

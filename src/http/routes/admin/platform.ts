@@ -135,7 +135,8 @@ export function platformRoutes(
     {
       schema: {
         summary:
-          "Erase a customer: their row, events, tracking and billing customer's personal fields; their order lines stay, anonymous",
+          'Erase a customer: their row, events, tracking and billing ' +
+          "customer's personal fields; their order lines stay, anonymous",
         tags,
         params: HandleIdPath,
         response: { 200: Type.Object({ erased: Type.Record(Type.String(), Type.Integer()) }), ...Errors },

@@ -19,8 +19,10 @@ export function trackRoutes(app: FastifyInstance, tracking: TrackingService): vo
       schema: {
         summary: 'Track impressions, clicks and add-to-carts of recommended products; answered only once stored',
         description:
-          'One event in the query string, or up to 100 as a JSON body {"events": [{type, uuid, shop_customer_id, source, product_id, variant_id, at}]} ' +
-          '(also as text/plain, what navigator.sendBeacon sends). Form-encoded and multipart fields are read under the query string.',
+          'One event in the query string, or up to 100 as a JSON body ' +
+          '{"events": [{type, uuid, shop_customer_id, source, product_id, variant_id, at}]} ' +
+          '(also as text/plain, what navigator.sendBeacon sends). ' +
+          'Form-encoded and multipart fields are read under the query string.',
         tags: ['events'],
         querystring: trackParams,
         body: trackBody,
