@@ -224,5 +224,8 @@ export function summary(name: string, stats: SweepStats): string {
     .map(([s, n]) => `${s}×${n}`)
     .join(' ');
   const codes = [...stats.codes].map(([c, n]) => `${c}×${n}`).join(' ');
-  return `${name}: ${stats.requests} requests over ${stats.byRoute.size} routes (${statuses}; ${codes}); slowest ${stats.maxMs.toFixed(1)} ms: ${stats.slowest}`;
+  return (
+    `${name}: ${stats.requests} requests over ${stats.byRoute.size} routes (${statuses}; ${codes}); ` +
+    `slowest ${stats.maxMs.toFixed(1)} ms: ${stats.slowest}`
+  );
 }

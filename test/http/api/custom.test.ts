@@ -284,7 +284,8 @@ describe.each(backends())('GET /api/v1/custom/id/{ruleset_id} on $name', (backen
   it('honours the common parameters', async () => {
     const body = await answer(
       upsellId,
-      'shop_product_ids=1&metafields=yes&variant_metafields=yes&uuid=2f1c7d0e-1111-4a4a-8888-123456789abc&bust_cache=yes',
+      'shop_product_ids=1&metafields=yes&variant_metafields=yes' +
+        '&uuid=2f1c7d0e-1111-4a4a-8888-123456789abc&bust_cache=yes',
     );
     expect(body.data[0].metafields).toHaveLength(1);
     expect(body.data[0].variants[0].metafields).toEqual([]);

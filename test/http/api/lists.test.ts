@@ -185,7 +185,9 @@ describe.each(backends())('list endpoints on $name', (backend) => {
     for (let i = 0; i < 30; i++) {
       await t.app.inject({
         method: 'POST',
-        url: `/api/v1/analytics/event?key=${key}&subject=user&verb=viewed&noun=product&shop_product_handle=product-2&uuid=${U}`,
+        url:
+          `/api/v1/analytics/event?key=${key}&subject=user&verb=viewed` +
+          `&noun=product&shop_product_handle=product-2&uuid=${U}`,
       });
     }
     await t.services.catalogIndex.reload(shopId);
@@ -204,7 +206,8 @@ describe.each(backends())('list endpoints on $name', (backend) => {
     expect((await ids('search', 'query=4'))[0]).toBe(4);
     expect(await error('search', '')).toBe('Missing required endpoint argument: query.');
     expect(await error('search', 'query=tent&limit=0')).toContain('limit');
-    expect((await t.app.inject(`/api/v1/products/search?key=${key}&query=t&limit=51`)).statusCode).toBe(200); // above the maximum: served at 50
+    // above the maximum: served at 50
+    expect((await t.app.inject(`/api/v1/products/search?key=${key}&query=t&limit=51`)).statusCode).toBe(200);
     const noKey = await t.app.inject('/api/v1/products/search?query=tent');
     expect(noKey.json()).toEqual({
       error: 'Missing API key. Pass your key in the key query parameter.',
@@ -219,7 +222,9 @@ describe.each(backends())('list endpoints on $name', (backend) => {
     const V = '0a0b0c0d-1111-4222-8333-444455556666';
     await t.app.inject({
       method: 'POST',
-      url: `/api/v1/analytics/event?key=${key}&subject=user&verb=viewed&noun=product&shop_product_handle=product-2&uuid=${V}`,
+      url:
+        `/api/v1/analytics/event?key=${key}&subject=user&verb=viewed` +
+        `&noun=product&shop_product_handle=product-2&uuid=${V}`,
     });
     // The visitor looked at a Fjell tent: the Fjell head lamp comes before the Lumo lantern.
     expect((await ids('search', `query=light&uuid=${V}`))[0]).toBe(6);
