@@ -121,8 +121,10 @@ async function run(mode: Mode): Promise<Record<string, unknown>> {
     rss_growth_mb: peak - rssBefore,
   };
   console.log(
-    `${mode}: other shop's uncached list p50 ${during.p50} ms, p95 ${during.p95} ms (baseline ${baseline.p50} / ${baseline.p95}); ` +
-      `RSS ${rssBefore} → peak ${peak} MB (+${peak - rssBefore}); hostile calls answered ${JSON.stringify(Object.fromEntries(statuses))}`,
+    `${mode}: other shop's uncached list p50 ${during.p50} ms, p95 ` +
+      `${during.p95} ms (baseline ${baseline.p50} / ${baseline.p95}); ` +
+      `RSS ${rssBefore} → peak ${peak} MB (+${peak - rssBefore}); hostile ` +
+      `calls answered ${JSON.stringify(Object.fromEntries(statuses))}`,
   );
   return { ...figures, hostile_answers: Object.fromEntries(statuses) };
 }

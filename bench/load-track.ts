@@ -80,12 +80,14 @@ async function run(database: 'sqlite' | 'postgres') {
     > = {
       event: {
         path: (uuid, n) =>
-          `/api/v1/analytics/event?key=${keys.public}&subject=user&verb=viewed&noun=product&shop_product_handle=p-${n % 50}&uuid=${uuid}`,
+          `/api/v1/analytics/event?key=${keys.public}&subject=user&verb=viewed` +
+          `&noun=product&shop_product_handle=p-${n % 50}&uuid=${uuid}`,
         events: 1,
       },
       track: {
         path: (uuid, n) =>
-          `/api/v1/analytics/track?key=${keys.public}&type=impression&source=list:trending_products&product_id=${(n % 50) + 1}&uuid=${uuid}`,
+          `/api/v1/analytics/track?key=${keys.public}&type=impression` +
+          `&source=list:trending_products&product_id=${(n % 50) + 1}&uuid=${uuid}`,
         events: 1,
       },
       track_batch10: {
@@ -166,8 +168,11 @@ async function main() {
     summary[database] = result;
     failed ||= result.track_lost! > 0;
     console.log(
-      `${database.padEnd(9)} ${CLIENTS} clients, ${SECONDS} s each: event ${result.event_per_s} events/s, track ${result.track_per_s} events/s, ` +
-        `track with 10 a request ${result.track_batch10_per_s} events/s; tracking acknowledged ${result.track_acknowledged! + result.track_batch10_acknowledged!}, stored ${result.track_stored}, lost ${result.track_lost}`,
+      `${database.padEnd(9)} ${CLIENTS} clients, ${SECONDS} s each: event ` +
+        `${result.event_per_s} events/s, track ${result.track_per_s} events/s, ` +
+        `track with 10 a request ${result.track_batch10_per_s} events/s; tracking acknowledged ` +
+        `${result.track_acknowledged! + result.track_batch10_acknowledged!}, stored ` +
+        `${result.track_stored}, lost ${result.track_lost}`,
     );
   }
   console.log(JSON.stringify(summary));

@@ -120,7 +120,8 @@ try {
     load_average: loadavg()[0],
   };
   console.log(
-    `sync ${result.ok ? 'done' : 'FAILED'} in ${result.seconds} s; peak RSS ${result.peak_rss_mb} MB (baseline ${result.baseline_peak_rss_mb} MB, budget ${budgetMb} MB)`,
+    `sync ${result.ok ? 'done' : 'FAILED'} in ${result.seconds} s; peak RSS ${result.peak_rss_mb} ` +
+      `MB (baseline ${result.baseline_peak_rss_mb} MB, budget ${budgetMb} MB)`,
   );
   console.log(JSON.stringify(result));
 } finally {

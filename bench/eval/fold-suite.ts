@@ -58,7 +58,9 @@ export function forYouCandidates(): ForYouCandidate[] {
   const out: ForYouCandidate[] = [];
   const add = (halfLifeDays: number, counts: 'orders' | 'units', blend: ForYouBlend) =>
     out.push({
-      key: `h${halfLifeDays === Infinity ? '∞' : halfLifeDays} ${counts} ${blend.purchasesFirst ? 'first' : 'mixed'} sim ${blend.similarity} content ${blend.content} pop ${blend.popularity}`,
+      key:
+        `h${halfLifeDays === Infinity ? '∞' : halfLifeDays} ${counts} ${blend.purchasesFirst ? 'first' : 'mixed'} ` +
+        `sim ${blend.similarity} content ${blend.content} pop ${blend.popularity}`,
       halfLifeDays,
       counts,
       blend,
