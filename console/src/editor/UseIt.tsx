@@ -55,7 +55,11 @@ export function UseIt({ id, ruleset, catalog }: { id: number; ruleset: Ruleset; 
         own (this ruleset reads {inputs.map((i) => i.param).join(', ')}):
       </p>
       <pre>
-        <code data-testid="use-it-widget">{`<script src="${origin}/widget.js" async\n  data-key="YOUR_PUBLIC_KEY" data-ruleset="${id}"${attrs.join('')}\n  data-title="You may also like"></script>`}</code>
+        <code data-testid="use-it-widget">
+          {`<script src="${origin}/widget.js" async\n` +
+            `  data-key="YOUR_PUBLIC_KEY" data-ruleset="${id}"${attrs.join('')}\n` +
+            '  data-title="You may also like"></script>'}
+        </code>
       </pre>
       <p>Or the JSON answer from a back end or an email tool:</p>
       <pre>

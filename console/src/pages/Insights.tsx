@@ -160,7 +160,10 @@ export function InsightsPage() {
           </ChartFigure>
 
           <ChartFigure
-            title={`Estimated conversion of viewed products, last 30 days (%; shop average ${percent(data.conversion.shop_rate)})`}
+            title={
+              'Estimated conversion of viewed products, last 30 days ' +
+              `(%; shop average ${percent(data.conversion.shop_rate)})`
+            }
             columns={['Product', 'Views', 'Purchases', 'Estimate']}
             rows={data.conversion.products.map((p) => [p.title, p.views, p.purchases, percent(p.estimate)])}
           >
