@@ -90,7 +90,8 @@ async function main(dir: string) {
       const row = fold.neighbours.find((n) => n.key === neighbour);
       if (row)
         console.log(
-          `  ÷ for_you as shipped, ${handle} ${fold.label}: HR ${ratio(row.overShipped.hr)}, NDCG ${ratio(row.overShipped.ndcg)}`,
+          `  ÷ for_you as shipped, ${handle} ${fold.label}: HR ` +
+            `${ratio(row.overShipped.hr)}, NDCG ${ratio(row.overShipped.ndcg)}`,
         );
     }
   console.log(`\ntotal ${Math.round(performance.now() - started)} ms`);
@@ -100,7 +101,8 @@ async function main(dir: string) {
 const dir = dataDir();
 if (!dir) {
   console.log(
-    `No data directory: pass one (npm run eval -- <dir>), laid out as docs/evaluation.md describes${opts.dir ? `; ${opts.dir} does not exist` : ''}.`,
+    'No data directory: pass one (npm run eval -- <dir>), laid out as docs/evaluation.md ' +
+      `describes${opts.dir ? `; ${opts.dir} does not exist` : ''}.`,
   );
   process.exit(opts.dir ? 1 : 0);
 }

@@ -3,7 +3,8 @@
  * points its provider at a local server that answers 60 MB, or starts an answer and never finishes
  * it; while 8 clients keep calling that shop's reactivation endpoint, another shop's uncached list is
  * timed and the server's RSS sampled. Figures are against a baseline of the same run with no such
- * traffic, and against the same traffic to a polite provider (a small 404 at once). The last line printed is one JSON object with every figure.
+ * traffic, and against the same traffic to a polite provider (a small 404
+ * at once). The last line printed is one JSON object with every figure.
  *
  * Settings (environment): HOSTILE_REQUESTS (300 list requests per phase), HOSTILE_CLIENTS (8).
  */
@@ -120,8 +121,10 @@ async function run(mode: Mode): Promise<Record<string, unknown>> {
     rss_growth_mb: peak - rssBefore,
   };
   console.log(
-    `${mode}: other shop's uncached list p50 ${during.p50} ms, p95 ${during.p95} ms (baseline ${baseline.p50} / ${baseline.p95}); ` +
-      `RSS ${rssBefore} → peak ${peak} MB (+${peak - rssBefore}); hostile calls answered ${JSON.stringify(Object.fromEntries(statuses))}`,
+    `${mode}: other shop's uncached list p50 ${during.p50} ms, p95 ` +
+      `${during.p95} ms (baseline ${baseline.p50} / ${baseline.p95}); ` +
+      `RSS ${rssBefore} → peak ${peak} MB (+${peak - rssBefore}); hostile ` +
+      `calls answered ${JSON.stringify(Object.fromEntries(statuses))}`,
   );
   return { ...figures, hostile_answers: Object.fromEntries(statuses) };
 }

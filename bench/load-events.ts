@@ -36,7 +36,8 @@ async function main() {
       failed ||= result.lost > 0;
       console.log(
         `${name.padEnd(24)} ${CLIENTS} clients, ${crash ? `killed after ${SECONDS / 2} s` : `${SECONDS} s`}: ` +
-          `${result.eventsPerSecond} events/s acknowledged; sent ${result.sent}, acknowledged ${result.acknowledged}, stored ${result.stored}, lost ${result.lost}`,
+          `${result.eventsPerSecond} events/s acknowledged; sent ${result.sent}, acknowledged ` +
+          `${result.acknowledged}, stored ${result.stored}, lost ${result.lost}`,
       );
     }
   }

@@ -72,19 +72,22 @@ async function run(database: 'sqlite' | 'postgres') {
   try {
     const { keys } = await admin('POST', '/admin/v1/shops', { handle: 'load', name: 'Load' });
     await admin('PATCH', '/admin/v1/shops/load', { settings: { rate_limit_public_per_minute: 100_000_000 } });
-    // One event a request for both intakes; then the tracking intake's JSON body of 10 events (what a page with several widgets sends).
+    // One event a request for both intakes; then the tracking intake's
+    // JSON body of 10 events (what a page with several widgets sends).
     const modes: Record<
       string,
       { path: (uuid: string, n: number) => string; body?: (uuid: string, n: number) => string; events: number }
     > = {
       event: {
         path: (uuid, n) =>
-          `/api/v1/analytics/event?key=${keys.public}&subject=user&verb=viewed&noun=product&shop_product_handle=p-${n % 50}&uuid=${uuid}`,
+          `/api/v1/analytics/event?key=${keys.public}&subject=user&verb=viewed` +
+          `&noun=product&shop_product_handle=p-${n % 50}&uuid=${uuid}`,
         events: 1,
       },
       track: {
         path: (uuid, n) =>
-          `/api/v1/analytics/track?key=${keys.public}&type=impression&source=list:trending_products&product_id=${(n % 50) + 1}&uuid=${uuid}`,
+          `/api/v1/analytics/track?key=${keys.public}&type=impression` +
+          `&source=list:trending_products&product_id=${(n % 50) + 1}&uuid=${uuid}`,
         events: 1,
       },
       track_batch10: {
@@ -165,8 +168,11 @@ async function main() {
     summary[database] = result;
     failed ||= result.track_lost! > 0;
     console.log(
-      `${database.padEnd(9)} ${CLIENTS} clients, ${SECONDS} s each: event ${result.event_per_s} events/s, track ${result.track_per_s} events/s, ` +
-        `track with 10 a request ${result.track_batch10_per_s} events/s; tracking acknowledged ${result.track_acknowledged! + result.track_batch10_acknowledged!}, stored ${result.track_stored}, lost ${result.track_lost}`,
+      `${database.padEnd(9)} ${CLIENTS} clients, ${SECONDS} s each: event ` +
+        `${result.event_per_s} events/s, track ${result.track_per_s} events/s, ` +
+        `track with 10 a request ${result.track_batch10_per_s} events/s; tracking acknowledged ` +
+        `${result.track_acknowledged! + result.track_batch10_acknowledged!}, stored ` +
+        `${result.track_stored}, lost ${result.track_lost}`,
     );
   }
   console.log(JSON.stringify(summary));

@@ -328,22 +328,27 @@ async function main() {
     const lastBuildMs = (await status())!.build_ms;
 
     console.log(
-      `\n${ROUNDS} alternating rounds of ${SECONDS} s per scenario and side, ${CONNECTIONS} connections; req/s and p50 the mean, p99 the worst round; ${covered} of ${windows} build windows had a build running throughout`,
+      `\n${ROUNDS} alternating rounds of ${SECONDS} s per scenario and side, ${CONNECTIONS} connections; req/s and ` +
+        `p50 the mean, p99 the worst round; ${covered} of ${windows} build windows had a build running throughout`,
     );
     console.log(
-      `${'scenario'.padEnd(22)} ${'no build: req/s  p50  p99'.padStart(30)}   ${'during a build: req/s  p50  p99  rounds'.padStart(40)}`,
+      `${'scenario'.padEnd(22)} ${'no build: req/s  p50  p99'.padStart(30)}   ` +
+        `${'during a build: req/s  p50  p99  rounds'.padStart(40)}`,
     );
     for (const [name] of scenarios) {
       const a = idle[name!]!;
       const b = building[name!]!;
       console.log(
-        `${name!.padEnd(22)} ${String(a.rps).padStart(16)} ${String(a.p50).padStart(4)} ${String(a.p99).padStart(4)}   ${String(b.rps).padStart(24)} ${String(b.p50).padStart(4)} ${String(b.p99).padStart(4)} ${String(b.windows).padStart(6)}`,
+        `${name!.padEnd(22)} ${String(a.rps).padStart(16)} ${String(a.p50).padStart(4)} ` +
+          `${String(a.p99).padStart(4)}   ${String(b.rps).padStart(24)} ${String(b.p50).padStart(4)} ` +
+          `${String(b.p99).padStart(4)} ${String(b.windows).padStart(6)}`,
       );
     }
     const worstBuilding = Math.max(...Object.values(building).map((l) => l.p99));
     const load = loadavg().map((l) => Number(l.toFixed(2)));
     console.log(
-      `\nworst p99 during builds ${worstBuilding} ms (target < 20 ms); builds during the load ${builds}, the last took ${lastBuildMs} ms; load average ${load.join(' ')}`,
+      `\nworst p99 during builds ${worstBuilding} ms (target < 20 ms); builds during the ` +
+        `load ${builds}, the last took ${lastBuildMs} ms; load average ${load.join(' ')}`,
     );
     console.log(
       JSON.stringify({

@@ -6,7 +6,8 @@
  * baseline (what a node costs before it syncs anything). The last line printed is one JSON object.
  *
  * Settings (environment): SYNC_PRODUCTS (10000), SYNC_COLLECTIONS (200), SYNC_CUSTOMERS (20000),
- * SYNC_ORDERS (100000), REBOUND_MEMORY_BUDGET_MB (512), SYNC_PROFILE (a folder for CPU profiles). Products have 3 variants, 2 images and 2 metafields.
+ * SYNC_ORDERS (100000), REBOUND_MEMORY_BUDGET_MB (512), SYNC_PROFILE (a folder
+ * for CPU profiles). Products have 3 variants, 2 images and 2 metafields.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -119,7 +120,8 @@ try {
     load_average: loadavg()[0],
   };
   console.log(
-    `sync ${result.ok ? 'done' : 'FAILED'} in ${result.seconds} s; peak RSS ${result.peak_rss_mb} MB (baseline ${result.baseline_peak_rss_mb} MB, budget ${budgetMb} MB)`,
+    `sync ${result.ok ? 'done' : 'FAILED'} in ${result.seconds} s; peak RSS ${result.peak_rss_mb} ` +
+      `MB (baseline ${result.baseline_peak_rss_mb} MB, budget ${budgetMb} MB)`,
   );
   console.log(JSON.stringify(result));
 } finally {

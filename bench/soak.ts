@@ -52,16 +52,22 @@ async function main() {
       requests.push(
         {
           method: 'GET',
-          path: `/api/v1/custom/id/${rulesets[i % rulesets.length]!.id}?key=${pub}&shop_product_ids=${p.id}&cart_subtotal=${(i * 7) % 200}.00`,
+          path:
+            `/api/v1/custom/id/${rulesets[i % rulesets.length]!.id}?key=${pub}` +
+            `&shop_product_ids=${p.id}&cart_subtotal=${(i * 7) % 200}.00`,
         },
         { method: 'GET', path: `/api/v1/products/trending_products?key=${pub}&limit=${1 + (i % 10)}` },
         {
           method: 'GET',
-          path: `/api/v1/products/collections?key=${pub}&shop_collection_ids=${collections[i % collections.length]!.id}&smart_sort=yes`,
+          path:
+            `/api/v1/products/collections?key=${pub}` +
+            `&shop_collection_ids=${collections[i % collections.length]!.id}&smart_sort=yes`,
         },
         {
           method: 'POST',
-          path: `/api/v1/analytics/event?key=${pub}&subject=user&verb=viewed&noun=product&shop_product_handle=${p.handle}&uuid=${uuid(i)}`,
+          path:
+            `/api/v1/analytics/event?key=${pub}&subject=user&verb=viewed` +
+            `&noun=product&shop_product_handle=${p.handle}&uuid=${uuid(i)}`,
         },
         { method: 'GET', path: `/api/v1/products/viewed?key=${pub}&uuid=${uuid(i)}` },
         { method: 'GET', path: `/api/v1/billing/reactivate?key=${priv}&billing_customer_id=${80_000 + (i % 40)}` },
@@ -88,7 +94,8 @@ async function main() {
       `soak ${SECONDS} s, 10 connections, mixed custom / trending / collections / events / viewed / billing reads:`,
     );
     console.log(
-      `  ${summary.rps} req/s, p99 ${summary.p99_ms} ms, ${summary.errors} errors, ${summary.non2xx} non-2xx; RSS ${rssStart} MB → ${rssEnd} MB (max ${summary.rss_max_mb} MB)`,
+      `  ${summary.rps} req/s, p99 ${summary.p99_ms} ms, ${summary.errors} errors, ${summary.non2xx} ` +
+        `non-2xx; RSS ${rssStart} MB → ${rssEnd} MB (max ${summary.rss_max_mb} MB)`,
     );
     console.log(JSON.stringify(summary));
   } finally {

@@ -94,8 +94,10 @@ async function main(): Promise<void> {
       const row = await measure(dir, data.file, data.shops);
       rows.push(row);
       console.log(
-        `${dir}: ${row.rps} req/s, CPU ${row.cpu_ms_per_request} ms a request, ${row.loads_per_request} loads a request, ` +
-          `answer-cache hits ${row.cache_hit_share}, ${row.resident} resident, hot p50/p99 ${row.hot.p50Ms}/${row.hot.p99Ms} ms, ` +
+        `${dir}: ${row.rps} req/s, CPU ${row.cpu_ms_per_request} ms ` +
+          `a request, ${row.loads_per_request} loads a request, ` +
+          `answer-cache hits ${row.cache_hit_share}, ${row.resident} ` +
+          `resident, hot p50/p99 ${row.hot.p50Ms}/${row.hot.p99Ms} ms, ` +
           `cold p50 ${row.cold.p50Ms} ms (load average ${row.load_average.join(' → ')})`,
       );
     }

@@ -83,6 +83,8 @@ export function buildBodyHtml(
   spec: ProductTypeSpec,
 ): string {
   const care = rng.pick(spec.care);
-  const text = `The ${title} is ${rng.pick(BENEFITS)}. Made from ${material.toLowerCase()} by ${vendor.replace(/\.$/, '')}. ${care}`;
+  const text =
+    `The ${title} is ${rng.pick(BENEFITS)}. ` +
+    `Made from ${material.toLowerCase()} by ${vendor.replace(/\.$/, '')}. ${care}`;
   return `<p>${escapeHtml(text)}</p>`;
 }

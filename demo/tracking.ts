@@ -69,7 +69,8 @@ export function generateDemoTraffic(data: DemoData, plan: TrafficPlan): DemoTraf
     });
     if (!rng.chance(0.5)) return;
     const ordered = Math.min(now - MINUTE_MS, clicked + rng.int(3, 40) * MINUTE_MS);
-    // Signed-in customers' carts sometimes lose the property (a cart rebuilt elsewhere): their click still attributes the line.
+    // Signed-in customers' carts sometimes lose the property (a cart
+    // rebuilt elsewhere): their click still attributes the line.
     const tagged = customer === null || rng.chance(0.7);
     out.orders.push({
       id: ++orderId,

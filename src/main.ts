@@ -68,6 +68,8 @@ function printDemoWelcome(base: string, seeded: DemoSeedResult): void {
   if (!seeded.keys) return;
   const key = seeded.keys.public;
   const [a] = seeded.sample.productIds;
+  const [first, second] = seeded.sample.rulesetIds;
+  const handles = seeded.sample.handles.join(',');
   const lines = [
     '',
     `Demo shop "${DEMO_HANDLE}" created: ${Object.entries(seeded.counts)
@@ -78,9 +80,9 @@ function printDemoWelcome(base: string, seeded: DemoSeedResult): void {
     '  (keys are stored hashed and shown only now; `rebound keys demo` issues new ones)',
     '',
     'Try:',
-    `  curl '${base}/api/v1/custom/id/${seeded.sample.rulesetIds[0]}?key=${key}&shop_product_ids=${a}&format=pretty'`,
-    `  curl '${base}/api/v1/custom/id/${seeded.sample.rulesetIds[1]}?key=${key}&cart_subtotal=180.00&shop_customer_id=1'`,
-    `  curl '${base}/api/v1/products/static?key=${key}&handles=${seeded.sample.handles.join(',')}&country_code=DE&format=pretty'`,
+    `  curl '${base}/api/v1/custom/id/${first}?key=${key}&shop_product_ids=${a}&format=pretty'`,
+    `  curl '${base}/api/v1/custom/id/${second}?key=${key}&cart_subtotal=180.00&shop_customer_id=1'`,
+    `  curl '${base}/api/v1/products/static?key=${key}&handles=${handles}&country_code=DE&format=pretty'`,
     '',
     'Reactivation context for a cancelled subscriber (private key):',
     `  curl '${base}/api/v1/billing/reactivate?key=${seeded.keys.private}&billing_customer_id=80000&format=pretty'`,

@@ -2,7 +2,10 @@ import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { createGunzip } from 'node:zlib';
 
-/** Splits one CSV record into fields ("" escapes a quote inside a quoted field); null while a quoted field is still open. */
+/**
+ * Splits one CSV record into fields ("" escapes a quote inside
+ * a quoted field); null while a quoted field is still open.
+ */
 export function parseCsvRecord(text: string): string[] | null {
   const fields: string[] = [];
   let field = '';

@@ -1,4 +1,7 @@
-/** Every list the folds score: the model's lists as the service ranks them, and the baselines, on a fold's training orders. */
+/**
+ * Every list the folds score: the model's lists as the service
+ * ranks them, and the baselines, on a fold's training orders.
+ */
 import { buildModel, type BuiltModel, type ModelLine } from '../../src/domain/models/build.js';
 import { buildContentModel, type ContentModel } from '../../src/domain/models/content.js';
 import { titleWords } from '../../src/domain/ranking/similarity.js';
@@ -122,7 +125,10 @@ export const purchasedThenTrending = (ctx: FoldContext): Lists =>
 /** Trending for everyone. */
 export const trendingForAll = (ctx: FoldContext): Lists => ctx.fold.customers.map(() => ctx.trending.slice(0, K));
 
-/** for_you as the service ranks it (model defaults; purchases kept, or left out with include_purchased=no), then top sellers. */
+/**
+ * for_you as the service ranks it (model defaults; purchases
+ * kept, or left out with include_purchased=no), then top sellers.
+ */
 export function serviceForYou(ctx: FoldContext, purchases: 'kept' | 'left out' = 'kept'): Lists {
   const model = ctx.model();
   return ctx.fold.customers.map((c) => {
@@ -132,7 +138,10 @@ export function serviceForYou(ctx: FoldContext, purchases: 'kept' | 'left out' =
   });
 }
 
-/** A candidate for_you: seeds from the customer's own history (frequency × recency), blended by the model, then top sellers. */
+/**
+ * A candidate for_you: seeds from the customer's own history
+ * (frequency × recency), blended by the model, then top sellers.
+ */
 export interface ForYouCandidate {
   key: string;
   halfLifeDays: number;

@@ -8,13 +8,15 @@ const interval = (r: Ratio | undefined) =>
 
 function table(methods: MethodRow[], baselines: readonly string[], print: (line: string) => void): void {
   print(
-    `| list | HR@10 | NDCG@10 | MRR@10 | cov@10 | ${baselines.map((b) => `HR ÷ ${b}`).join(' | ')} | NDCG ÷ ${baselines[0]} |`,
+    '| list | HR@10 | NDCG@10 | MRR@10 | cov@10 | ' +
+      `${baselines.map((b) => `HR ÷ ${b}`).join(' | ')} | NDCG ÷ ${baselines[0]} |`,
   );
   print(`|---|---|---|---|---|${baselines.map(() => '---').join('|')}|---|`);
   for (const m of methods) {
     const ratios = baselines.map((b) => interval(m.against[b]?.hr));
     print(
-      `| ${m.label} | ${f4(m.hr)} | ${f4(m.ndcg)} | ${f4(m.mrr)} | ${f4(m.coverage)} | ${ratios.join(' | ')} | ${interval(m.against[baselines[0]!]?.ndcg)} |`,
+      `| ${m.label} | ${f4(m.hr)} | ${f4(m.ndcg)} | ${f4(m.mrr)} | ${f4(m.coverage)} ` +
+        `| ${ratios.join(' | ')} | ${interval(m.against[baselines[0]!]?.ndcg)} |`,
     );
   }
 }
@@ -27,7 +29,8 @@ export function printFolds(
 ): void {
   for (const fold of folds) {
     print(
-      `\n#### ${name}, fold ${fold.label} (${fold.train_orders} training orders; ${fold.customers} customers, ${fold.baskets} baskets; ${fold.ms} ms)\n`,
+      `\n#### ${name}, fold ${fold.label} (${fold.train_orders} training orders; ` +
+        `${fold.customers} customers, ${fold.baskets} baskets; ${fold.ms} ms)\n`,
     );
     print('for_you (returning customers; ratios are paired bootstrap 95% intervals):\n');
     table(fold.for_you, ['purchased_then_trending', 'ease_boosted', 'knn_boosted', 'trending'], print);
@@ -48,13 +51,15 @@ export function printCandidates(
   print(`\n#### ${name}: ${what}, HR@10 and NDCG@10 ÷ "purchased, then trending" per fold\n`);
   const label = (f: FoldResult, i: number) => `${f.label}${i === TUNING_FOLD ? ' (tuning)' : ''}`;
   print(
-    `| candidate | ${folds.map((f, i) => `HR ${label(f, i)}`).join(' | ')} | ${folds.map((f, i) => `NDCG ${label(f, i)}`).join(' | ')} |`,
+    `| candidate | ${folds.map((f, i) => `HR ${label(f, i)}`).join(' | ')} ` +
+      `| ${folds.map((f, i) => `NDCG ${label(f, i)}`).join(' | ')} |`,
   );
   print(`|---|${folds.map(() => '---').join('|')}|${folds.map(() => '---').join('|')}|`);
   for (let c = 0; c < among(folds[0]!).length; c++) {
     const key = among(folds[0]!)[c]!.key;
     print(
-      `| ${key} | ${folds.map((f) => interval(among(f)[c]!.hr)).join(' | ')} | ${folds.map((f) => interval(among(f)[c]!.ndcg)).join(' | ')} |`,
+      `| ${key} | ${folds.map((f) => interval(among(f)[c]!.hr)).join(' | ')} ` +
+        `| ${folds.map((f) => interval(among(f)[c]!.ndcg)).join(' | ')} |`,
     );
   }
 }

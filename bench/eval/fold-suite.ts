@@ -1,4 +1,7 @@
-/** The rolling-origin evaluation of one log: every list against every baseline on every fold, with paired bootstrap intervals. */
+/**
+ * The rolling-origin evaluation of one log: every list against
+ * every baseline on every fold, with paired bootstrap intervals.
+ */
 import { type Fold, rollingFolds } from './folds.js';
 import {
   BASKET_RULES,
@@ -55,7 +58,9 @@ export function forYouCandidates(): ForYouCandidate[] {
   const out: ForYouCandidate[] = [];
   const add = (halfLifeDays: number, counts: 'orders' | 'units', blend: ForYouBlend) =>
     out.push({
-      key: `h${halfLifeDays === Infinity ? '∞' : halfLifeDays} ${counts} ${blend.purchasesFirst ? 'first' : 'mixed'} sim ${blend.similarity} content ${blend.content} pop ${blend.popularity}`,
+      key:
+        `h${halfLifeDays === Infinity ? '∞' : halfLifeDays} ${counts} ${blend.purchasesFirst ? 'first' : 'mixed'} ` +
+        `sim ${blend.similarity} content ${blend.content} pop ${blend.popularity}`,
       halfLifeDays,
       counts,
       blend,

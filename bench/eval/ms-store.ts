@@ -4,7 +4,10 @@ import { parseCsvRecord } from './csv.js';
 import type { Invoice, RetailProduct } from './retail.js';
 import { getOrCreate } from '../../src/domain/maps.js';
 
-/** The Microsoft store log as products and baskets (a user's items bought at one time), split by time: the last `validShare` of rows validate. */
+/**
+ * The Microsoft store log as products and baskets (a user's items bought
+ * at one time), split by time: the last `validShare` of rows validate.
+ */
 export function loadMsStore(
   dir: string,
   validShare = 0.2,

@@ -45,7 +45,9 @@ export function neighbourCandidates(): ListCandidate[] {
         for (const trending of [0, 0.3, 1])
           for (const neighbourHalfLifeDays of [Infinity, 14])
             out.push({
-              key: `repeat/explore h${num(halfLifeDays)}${ownCount ? ' × own orders' : ''} k${k} trending ${trending}${Number.isFinite(neighbourHalfLifeDays) ? ` neighbours h${neighbourHalfLifeDays}` : ''}`,
+              key:
+                `repeat/explore h${num(halfLifeDays)}${ownCount ? ' × own orders' : ''} k${k} trending ${trending}` +
+                `${Number.isFinite(neighbourHalfLifeDays) ? ` neighbours h${neighbourHalfLifeDays}` : ''}`,
               family: 'repeat/explore',
               lists: (ctx) => repeatExplore(ctx, { halfLifeDays, ownCount, k, trending, neighbourHalfLifeDays }),
             });

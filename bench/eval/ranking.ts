@@ -11,7 +11,10 @@ export interface CaseScores {
   coverage: number;
 }
 
-/** Scores each case's top K against what it bought: hit, NDCG (binary gains, ideal of min(|targets|, K)) and reciprocal rank. */
+/**
+ * Scores each case's top K against what it bought: hit, NDCG
+ * (binary gains, ideal of min(|targets|, K)) and reciprocal rank.
+ */
 export function scoreCases(
   lists: readonly (readonly number[])[],
   targets: readonly ReadonlySet<number>[],

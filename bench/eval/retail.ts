@@ -70,7 +70,10 @@ export function priceString(value: number): string {
   return Number(text) > 0 ? text : '0.01';
 }
 
-/** Reads the gzipped Online Retail CSV, keeps product StockCodes and non-cancelled invoices, splits off the last `validDays` days. */
+/**
+ * Reads the gzipped Online Retail CSV, keeps product StockCodes and
+ * non-cancelled invoices, splits off the last `validDays` days.
+ */
 export async function loadRetail(path: string, validDays: number): Promise<Retail> {
   const stats = new Map<string, CodeStats>();
   const invoices = new Map<number, RawInvoice>();

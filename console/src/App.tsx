@@ -136,7 +136,8 @@ function SignedIn({
   useDocumentTitle(shop ? null : ['No shop']);
 
   // Links ask about unsaved work before they touch the hash; `force` is for the editor itself, right after a save.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: confirmLeave reads a ref, so one callback serves every render
+  /* biome-ignore lint/correctness/useExhaustiveDependencies: confirmLeave reads a ref,
+     so one callback serves every render */
   const navigate = useCallback((to: string, force = false) => {
     if (!force && !confirmLeave()) return;
     // Asked (or saved) already: the hash guard must not ask again.
@@ -164,7 +165,8 @@ function SignedIn({
   };
 
   // A new view takes focus at its heading, once the view has loaded far enough to show it.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the route and the shop are what make a new view, not inputs of the effect
+  /* biome-ignore lint/correctness/useExhaustiveDependencies: the route and the shop are what make a new view, not
+     inputs of the effect */
   useEffect(() => focusHeadingWhenReady(), [route, shop?.handle]);
 
   if (!shop || !context) {

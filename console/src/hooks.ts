@@ -24,7 +24,8 @@ export function useLoad<T>(
     error: string | null;
   } | null>(null);
   const run = useRef(0);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the caller's dependency list (and a reload) decide when to load again
+  /* biome-ignore lint/correctness/useExhaustiveDependencies: the caller's dependency list (and a reload) decide when to
+     load again */
   useEffect(() => {
     const id = ++run.current;
     load().then(

@@ -1,4 +1,7 @@
-/** Wire shapes of the admin API the console reads (docs/rules.md and docs/api.md, "Admin API"); type-only imports of the server's. */
+/**
+ * Wire shapes of the admin API the console reads (docs/rules.md and
+ * docs/api.md, "Admin API"); type-only imports of the server's.
+ */
 import type { Metafield, Product, Variant } from '../../src/domain/catalog/product.js';
 import type { RulesetInput } from '../../src/domain/inputs/ruleset.js';
 import type { ValueKind } from '../../src/domain/rules/conditions/shared.js';

@@ -30,14 +30,19 @@ export interface Config {
   readonly secretKey: Buffer | null;
   /** Timeout of one call to a remote billing provider (docs/billing.md). */
   readonly billingTimeoutMs: number;
-  /** Upstreams (billing provider, storefront platform) may be plain http and private addresses: development and tests only. */
+  /**
+   * Upstreams (billing provider, storefront platform) may be
+   * plain http and private addresses: development and tests only.
+   */
   readonly allowPrivateUpstreams: boolean;
   /** Largest admin bulk body, in MB: larger is a 413 before parsing. */
   readonly maxBodyMb: number;
   /** Which proxies may name the client (rate limits, logs); off by default. */
   readonly trustProxy: TrustProxy;
   readonly timeouts: ServerTimeouts;
-  /** Memory this process may use, in MB: shops' read models are evicted, least recently used first, to stay under it. */
+  /**
+   * Memory this process may use, in MB: shops' read models are evicted, least recently used first, to stay under it.
+   */
   readonly memoryBudgetMb: number;
   /** How often a running bulk export of the storefront platform is asked for its status (docs/operations.md). */
   readonly platformPollMs: number;

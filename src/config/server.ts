@@ -3,7 +3,10 @@ import { ConfigError } from './errors.js';
 
 type Env = Record<string, string | undefined>;
 
-/** Which proxies may name the client in X-Forwarded-For: none, every hop, a hop count, or addresses / CIDRs (Fastify's trustProxy). */
+/**
+ * Which proxies may name the client in X-Forwarded-For: none, every
+ * hop, a hop count, or addresses / CIDRs (Fastify's trustProxy).
+ */
 export type TrustProxy = boolean | number | string[];
 
 /** proxy-addr's names for the private ranges. */
@@ -31,7 +34,8 @@ export function trustProxySetting(env: Env): TrustProxy {
   const bad = entries.find((e) => !isAddressOrCidr(e));
   if (bad !== undefined || entries.length === 0) {
     throw new ConfigError(
-      `TRUST_PROXY must be true, false, a hop count, or a comma list of addresses and CIDRs (or loopback, linklocal, uniquelocal); "${bad ?? raw}" is none of these.`,
+      'TRUST_PROXY must be true, false, a hop count, or a comma list of addresses and ' +
+        `CIDRs (or loopback, linklocal, uniquelocal); "${bad ?? raw}" is none of these.`,
     );
   }
   return entries;

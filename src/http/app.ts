@@ -91,7 +91,10 @@ function rechargeAsBilling(url: string): string {
 export interface AppOptions {
   /** Fastify logger settings; tests pass false. */
   logger?: FastifyServerOptions['logger'];
-  /** Runs once the shared schemas and the error handler are in place, before any route: tests add onRoute and reply hooks here. */
+  /**
+   * Runs once the shared schemas and the error handler are in place,
+   * before any route: tests add onRoute and reply hooks here.
+   */
   beforeRoutes?: (app: FastifyInstance) => void;
 }
 

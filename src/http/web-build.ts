@@ -2,7 +2,10 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** The repository root: the nearest folder above this module with a package.json (src/ under tests, dist/src/ in production). */
+/**
+ * The repository root: the nearest folder above this module with
+ * a package.json (src/ under tests, dist/src/ in production).
+ */
 function projectRoot(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
   while (!existsSync(join(dir, 'package.json'))) {

@@ -45,14 +45,23 @@ const CONNECTION_CODES = new Set([
   'SQLITE_CANTOPEN',
 ]);
 
+/** Messages of drivers that set no code for a connection failure (the pieces hold no pattern characters). */
+const CONNECTION_MESSAGES = new RegExp(
+  [
+    'Connection terminated',
+    'connect ECONNREFUSED',
+    'timeout exceeded when trying to connect',
+    'Client has encountered a connection error',
+  ].join('|'),
+  'i',
+);
+
 /** Whether the error means the database cannot be reached right now (as opposed to a bad query). */
 export function isUnavailable(error: unknown): boolean {
   const e = error as { code?: unknown; message?: unknown } | null;
   if (typeof e?.code === 'string' && CONNECTION_CODES.has(e.code)) return true;
   const message = typeof e?.message === 'string' ? e.message : '';
-  return /Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(
-    message,
-  );
+  return CONNECTION_MESSAGES.test(message);
 }
 
 /** Splits rows for multi-row inserts so no statement exceeds the databases' bound-parameter limits. */

@@ -64,7 +64,10 @@ const PAGES: { name: string; hash: string; ready: (page: Page) => Promise<unknow
   { name: 'settings', hash: '#/settings', ready: (p) => p.locator('[data-setting="trending_window_days"]').waitFor() },
 ];
 
-/** Every page of the console passes axe-core's checks with no serious or critical violation, at desktop and phone widths. */
+/**
+ * Every page of the console passes axe-core's checks with no
+ * serious or critical violation, at desktop and phone widths.
+ */
 describe.skipIf(!inject('chromium'))('accessibility of every console page', () => {
   const backend = backends()[0]!;
   let t: TestApp;

@@ -7,7 +7,10 @@ import { launchChromium, listen, screenshot, watchErrors } from '../helpers/brow
 
 const TOKEN = 'console-provider-token-never-shown';
 
-/** The console's billing pages in a real Chromium: the provider settings (token write-only) and a campaign's claim limit. */
+/**
+ * The console's billing pages in a real Chromium: the provider
+ * settings (token write-only) and a campaign's claim limit.
+ */
 describe.skipIf(!inject('chromium'))('billing pages of the console in Chromium', () => {
   const backend = backends()[0]!;
   let t: TestApp;

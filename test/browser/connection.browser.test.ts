@@ -6,7 +6,10 @@ import { launchChromium, listen, screenshot, watchErrors } from '../helpers/brow
 import { PLATFORM_ENV, PLATFORM_WEBHOOK_SECRET } from '../helpers/fake-platform/connect.js';
 import { FakePlatform } from '../helpers/fake-platform/server.js';
 
-/** The Connection page: connect the shop to its platform (a fake speaking the GraphQL Admin API), watch the sync, see failures, disconnect. */
+/**
+ * The Connection page: connect the shop to its platform (a fake speaking
+ * the GraphQL Admin API), watch the sync, see failures, disconnect.
+ */
 describe.skipIf(!inject('chromium'))('the Connection page', () => {
   const backend = backends()[0]!;
   let t: TestApp;
@@ -40,42 +43,46 @@ describe.skipIf(!inject('chromium'))('the Connection page', () => {
     return { page, errors };
   }
 
-  it('connects, shows the sync finishing with its counts, shows a refused token as a failure, and disconnects after asking', async () => {
-    const { page, errors } = await signedIn();
-    await page.getByRole('link', { name: 'Connection' }).click();
-    await page.getByText('Not connected yet.').waitFor();
-    await page.getByLabel('Store address').fill('acme.myshopify.com');
-    await page.getByLabel(/Admin API access token/).fill(fake.token);
-    await page.getByLabel(/App client secret/).fill(PLATFORM_WEBHOOK_SECRET);
-    await page.getByText('Advanced').click();
-    await page.getByLabel(/API address/).fill(fake.apiUrl);
-    await page.getByRole('button', { name: 'Connect', exact: true }).click();
+  it(
+    'connects, shows the sync finishing with its counts, shows a ' +
+      'refused token as a failure, and disconnects after asking',
+    async () => {
+      const { page, errors } = await signedIn();
+      await page.getByRole('link', { name: 'Connection' }).click();
+      await page.getByText('Not connected yet.').waitFor();
+      await page.getByLabel('Store address').fill('acme.myshopify.com');
+      await page.getByLabel(/Admin API access token/).fill(fake.token);
+      await page.getByLabel(/App client secret/).fill(PLATFORM_WEBHOOK_SECRET);
+      await page.getByText('Advanced').click();
+      await page.getByLabel(/API address/).fill(fake.apiUrl);
+      await page.getByRole('button', { name: 'Connect', exact: true }).click();
 
-    const status = page.getByTestId('connection-status');
-    await status.getByText('Full sync: Finished').waitFor();
-    const text = await status.textContent();
-    expect(text).toContain('Connected: changes in your store arrive here by themselves.');
-    expect(text).toContain('6 products, 2 collections, 3 customers, 5 orders');
-    expect(text).toContain('Stored (never shown)');
-    expect(text).not.toContain(fake.token);
-    await screenshot(page, 'console-connection');
+      const status = page.getByTestId('connection-status');
+      await status.getByText('Full sync: Finished').waitFor();
+      const text = await status.textContent();
+      expect(text).toContain('Connected: changes in your store arrive here by themselves.');
+      expect(text).toContain('6 products, 2 collections, 3 customers, 5 orders');
+      expect(text).toContain('Stored (never shown)');
+      expect(text).not.toContain(fake.token);
+      await screenshot(page, 'console-connection');
 
-    // The store refuses the token: the next check fails, and the page says so with the platform's reason.
-    fake.token = 'shpat_rotated_token_0000000000000000';
-    await page.getByRole('button', { name: 'Check for changes now' }).click();
-    await status.getByText('Check for changes: Failed').waitFor();
-    expect(await page.getByRole('alert').filter({ hasText: 'The last sync failed' }).count()).toBe(1);
+      // The store refuses the token: the next check fails, and the page says so with the platform's reason.
+      fake.token = 'shpat_rotated_token_0000000000000000';
+      await page.getByRole('button', { name: 'Check for changes now' }).click();
+      await status.getByText('Check for changes: Failed').waitFor();
+      expect(await page.getByRole('alert').filter({ hasText: 'The last sync failed' }).count()).toBe(1);
 
-    const asked: string[] = [];
-    page.once('dialog', (dialog) => {
-      asked.push(dialog.message());
-      void dialog.accept();
-    });
-    await page.getByRole('button', { name: 'Disconnect' }).click();
-    await status.getByText(/^Disconnected: nothing arrives/).waitFor();
-    expect(asked[0]).toContain('stay');
-    expect((await t.admin('GET', '/admin/v1/shops/conn/platform')).json().platform.status).toBe('disconnected');
-    expect(errors).toEqual([]);
-    await page.close();
-  });
+      const asked: string[] = [];
+      page.once('dialog', (dialog) => {
+        asked.push(dialog.message());
+        void dialog.accept();
+      });
+      await page.getByRole('button', { name: 'Disconnect' }).click();
+      await status.getByText(/^Disconnected: nothing arrives/).waitFor();
+      expect(asked[0]).toContain('stay');
+      expect((await t.admin('GET', '/admin/v1/shops/conn/platform')).json().platform.status).toBe('disconnected');
+      expect(errors).toEqual([]);
+      await page.close();
+    },
+  );
 });

@@ -175,157 +175,163 @@ describe.skipIf(!inject('chromium'))('console in Chromium', () => {
     await page.close();
   });
 
-  it('builds a two-rule ruleset, previews it, saves it, and the public endpoint agrees; reordering changes the answer', async () => {
-    const { page, errors } = await signedIn();
-    await page.getByRole('button', { name: 'New ruleset' }).click();
-    await page.getByLabel('Ruleset name').fill('Tent upsell and big carts');
+  it(
+    'builds a two-rule ruleset, previews it, saves it, and the public ' +
+      'endpoint agrees; reordering changes the answer',
+    async () => {
+      const { page, errors } = await signedIn();
+      await page.getByRole('button', { name: 'New ruleset' }).click();
+      await page.getByLabel('Ruleset name').fill('Tent upsell and big carts');
 
-    // Rule 1: IF input products contain the tent, RETURN the stakes.
-    const rule1 = ruleBlock(page, 1);
-    await rule1.getByLabel('Rule 1 name').fill('Upsell stakes');
-    await rule1.getByRole('button', { name: '+ IF condition' }).click();
-    const tentCondition = conditionRow(page, 1, 1, 1);
-    await tentCondition.getByLabel('Condition type').selectOption('product');
-    await tentCondition.getByLabel('Operator').selectOption('contains_any');
-    await pickProduct(tentCondition, 'Value: add a product', 'tent', 'Alpine Tent');
-    await outputRow(page, 1, 1).getByLabel('Output type').selectOption('product');
-    await pickProduct(outputRow(page, 1, 1), 'Products: add a product', 'stakes', 'Tent Stakes');
+      // Rule 1: IF input products contain the tent, RETURN the stakes.
+      const rule1 = ruleBlock(page, 1);
+      await rule1.getByLabel('Rule 1 name').fill('Upsell stakes');
+      await rule1.getByRole('button', { name: '+ IF condition' }).click();
+      const tentCondition = conditionRow(page, 1, 1, 1);
+      await tentCondition.getByLabel('Condition type').selectOption('product');
+      await tentCondition.getByLabel('Operator').selectOption('contains_any');
+      await pickProduct(tentCondition, 'Value: add a product', 'tent', 'Alpine Tent');
+      await outputRow(page, 1, 1).getByLabel('Output type').selectOption('product');
+      await pickProduct(outputRow(page, 1, 1), 'Products: add a product', 'stakes', 'Tent Stakes');
 
-    // Rule 2: IF the cart subtotal is over 100, RETURN the gift card, and stop.
-    await page.getByRole('button', { name: '+ Add rule' }).click();
-    const rule2 = ruleBlock(page, 2);
-    await rule2.getByLabel('Rule 2 name').fill('Big cart gift');
-    await rule2.getByRole('button', { name: '+ IF condition' }).click();
-    const subtotal = conditionRow(page, 2, 1, 1);
-    await subtotal.getByLabel('Condition type').selectOption('cart_subtotal');
-    await subtotal.getByLabel('Operator').selectOption('greater_than');
-    await subtotal.getByLabel('Value (USD)', { exact: true }).fill('100');
-    await rule2.getByLabel('Exit if matched').check();
-    await outputRow(page, 2, 1).getByLabel('Output type').selectOption('product');
-    await pickProduct(outputRow(page, 2, 1), 'Products: add a product', 'gift', 'Gift Card');
-    await expect.poll(() => page.getByRole('status').filter({ hasText: 'Unsaved changes' }).count()).toBe(1);
+      // Rule 2: IF the cart subtotal is over 100, RETURN the gift card, and stop.
+      await page.getByRole('button', { name: '+ Add rule' }).click();
+      const rule2 = ruleBlock(page, 2);
+      await rule2.getByLabel('Rule 2 name').fill('Big cart gift');
+      await rule2.getByRole('button', { name: '+ IF condition' }).click();
+      const subtotal = conditionRow(page, 2, 1, 1);
+      await subtotal.getByLabel('Condition type').selectOption('cart_subtotal');
+      await subtotal.getByLabel('Operator').selectOption('greater_than');
+      await subtotal.getByLabel('Value (USD)', { exact: true }).fill('100');
+      await rule2.getByLabel('Exit if matched').check();
+      await outputRow(page, 2, 1).getByLabel('Output type').selectOption('product');
+      await pickProduct(outputRow(page, 2, 1), 'Products: add a product', 'gift', 'Gift Card');
+      await expect.poll(() => page.getByRole('status').filter({ hasText: 'Unsaved changes' }).count()).toBe(1);
 
-    // Live preview of the unsaved draft.
-    const live = preview(page);
-    await pickProduct(live, 'Input products: add a product', 'tent', 'Alpine Tent');
-    await live.getByLabel(/^Cart subtotal/).fill('150');
-    await expect.poll(() => previewTitles(page), { timeout: 60_000 }).toEqual(['Tent Stakes', 'Gift Card']);
-    await expect.poll(() => live.getByLabel('Rule 1: matched').count()).toBe(1);
-    expect(await live.getByLabel('Rule 2: matched').count()).toBe(1);
-    // The trace speaks the merchant's words: the condition's label, amounts in the shop's currency, not API names.
-    const traced = await live.getByLabel('Rule 2: matched').textContent();
-    expect(traced).toMatch(/Cart subtotal .*\$100\.00 — here: \$150\.00/);
-    expect(traced).not.toContain('cart_subtotal');
-    expect(await live.textContent()).toContain('Times are in the shop');
-    await screenshot(page, 'console-editor');
+      // Live preview of the unsaved draft.
+      const live = preview(page);
+      await pickProduct(live, 'Input products: add a product', 'tent', 'Alpine Tent');
+      await live.getByLabel(/^Cart subtotal/).fill('150');
+      await expect.poll(() => previewTitles(page), { timeout: 60_000 }).toEqual(['Tent Stakes', 'Gift Card']);
+      await expect.poll(() => live.getByLabel('Rule 1: matched').count()).toBe(1);
+      expect(await live.getByLabel('Rule 2: matched').count()).toBe(1);
+      // The trace speaks the merchant's words: the condition's label, amounts in the shop's currency, not API names.
+      const traced = await live.getByLabel('Rule 2: matched').textContent();
+      expect(traced).toMatch(/Cart subtotal .*\$100\.00 — here: \$150\.00/);
+      expect(traced).not.toContain('cart_subtotal');
+      expect(await live.textContent()).toContain('Times are in the shop');
+      await screenshot(page, 'console-editor');
 
-    // Below the threshold rule 2 does not match, and the trace says so.
-    await live.getByLabel(/^Cart subtotal/).fill('40');
-    await expect.poll(() => previewTitles(page)).toEqual(['Tent Stakes']);
-    expect(await live.getByLabel('Rule 2: not matched').count()).toBe(1);
-    await live.getByLabel(/^Cart subtotal/).fill('150');
-    await expect.poll(() => previewTitles(page)).toEqual(['Tent Stakes', 'Gift Card']);
+      // Below the threshold rule 2 does not match, and the trace says so.
+      await live.getByLabel(/^Cart subtotal/).fill('40');
+      await expect.poll(() => previewTitles(page)).toEqual(['Tent Stakes']);
+      expect(await live.getByLabel('Rule 2: not matched').count()).toBe(1);
+      await live.getByLabel(/^Cart subtotal/).fill('150');
+      await expect.poll(() => previewTitles(page)).toEqual(['Tent Stakes', 'Gift Card']);
 
-    await page.getByRole('button', { name: 'Save ruleset' }).click();
-    await expect.poll(() => page.url()).toMatch(/#\/rulesets\/\d+$/);
-    const id = Number(/(\d+)$/.exec(page.url())![1]);
-    await expect.poll(() => page.getByRole('status').filter({ hasText: 'Saved' }).count()).toBe(1);
-    expect(await page.getByRole('status').filter({ hasText: 'Unsaved changes' }).count()).toBe(0);
-    const query = `shop_product_ids=${TENT}&cart_subtotal=150`;
-    expect(await publicTitles(id, query)).toEqual(await previewTitles(page));
-    const stored = (await t.admin('GET', `/admin/v1/shops/outfitters/rulesets/${id}`)).json().ruleset;
-    expect(stored.rules.map((r: { name: string }) => r.name)).toEqual(['Upsell stakes', 'Big cart gift']);
-    // The saved ruleset tells the merchant how to put it on a storefront.
-    await page.getByText('Use this ruleset on a storefront').click();
-    const useIt = await page.locator('.use-it').textContent();
-    expect(useIt).toContain(`data-ruleset="${id}"`);
-    // Every input the ruleset reads is in both snippets: the cart rule needs the cart subtotal.
-    expect(useIt).toContain('data-cart-subtotal="CART_SUBTOTAL"');
-    expect(useIt).toContain('&shop_product_ids=PRODUCT_ID&cart_subtotal=CART_SUBTOTAL');
-    expect(stored.rules[1]).toMatchObject({
-      exit_if_matched: true,
-      logic: [{ rules: [{ type: 'cart_subtotal', operator: 'greater_than', value: '100' }] }],
-    });
+      await page.getByRole('button', { name: 'Save ruleset' }).click();
+      await expect.poll(() => page.url()).toMatch(/#\/rulesets\/\d+$/);
+      const id = Number(/(\d+)$/.exec(page.url())![1]);
+      await expect.poll(() => page.getByRole('status').filter({ hasText: 'Saved' }).count()).toBe(1);
+      expect(await page.getByRole('status').filter({ hasText: 'Unsaved changes' }).count()).toBe(0);
+      const query = `shop_product_ids=${TENT}&cart_subtotal=150`;
+      expect(await publicTitles(id, query)).toEqual(await previewTitles(page));
+      const stored = (await t.admin('GET', `/admin/v1/shops/outfitters/rulesets/${id}`)).json().ruleset;
+      expect(stored.rules.map((r: { name: string }) => r.name)).toEqual(['Upsell stakes', 'Big cart gift']);
+      // The saved ruleset tells the merchant how to put it on a storefront.
+      await page.getByText('Use this ruleset on a storefront').click();
+      const useIt = await page.locator('.use-it').textContent();
+      expect(useIt).toContain(`data-ruleset="${id}"`);
+      // Every input the ruleset reads is in both snippets: the cart rule needs the cart subtotal.
+      expect(useIt).toContain('data-cart-subtotal="CART_SUBTOTAL"');
+      expect(useIt).toContain('&shop_product_ids=PRODUCT_ID&cart_subtotal=CART_SUBTOTAL');
+      expect(stored.rules[1]).toMatchObject({
+        exit_if_matched: true,
+        logic: [{ rules: [{ type: 'cart_subtotal', operator: 'greater_than', value: '100' }] }],
+      });
 
-    // Reorder with the keyboard buttons: the exit rule runs first and the stakes are never reached.
-    await rule2.getByRole('button', { name: 'Move rule 2 up' }).click();
-    await expect.poll(() => previewTitles(page)).toEqual(['Gift Card']);
-    // Focus follows the moved rule (now first, so its other move button), instead of dropping to the page.
-    await expect
-      .poll(() =>
-        page.evaluate(() =>
-          (document.activeElement as unknown as { getAttribute(n: string): string | null }).getAttribute('aria-label'),
-        ),
-      )
-      .toBe('Move rule 1 down');
-    expect(await live.getByLabel('Rule 2: not evaluated').count()).toBe(1);
-    await page.getByRole('button', { name: 'Save ruleset' }).click();
-    await expect.poll(() => publicTitles(id, query)).toEqual(['Gift Card']);
+      // Reorder with the keyboard buttons: the exit rule runs first and the stakes are never reached.
+      await rule2.getByRole('button', { name: 'Move rule 2 up' }).click();
+      await expect.poll(() => previewTitles(page)).toEqual(['Gift Card']);
+      // Focus follows the moved rule (now first, so its other move button), instead of dropping to the page.
+      await expect
+        .poll(() =>
+          page.evaluate(() =>
+            (document.activeElement as unknown as { getAttribute(n: string): string | null }).getAttribute(
+              'aria-label',
+            ),
+          ),
+        )
+        .toBe('Move rule 1 down');
+      expect(await live.getByLabel('Rule 2: not evaluated').count()).toBe(1);
+      await page.getByRole('button', { name: 'Save ruleset' }).click();
+      await expect.poll(() => publicTitles(id, query)).toEqual(['Gift Card']);
 
-    // Reorder by dragging the handle (dnd-kit's keyboard drag: Space, arrow, Space).
-    const handle = page.getByRole('button', { name: /^Drag rule 1 to reorder/ });
-    await handle.focus();
-    // Each key waits for dnd-kit's own announcement of its effect (it measures and animates between keys).
-    const announced = () => page.locator('[id^=DndLiveRegion]').textContent();
-    for (const [key, effect] of [
-      ['Space', /Picked up rule 1\.|Rule 1 is over position 1\./],
-      ['ArrowDown', /Rule 1 is over position 2\./],
-      ['Space', /Rule 1 dropped at position 2\./],
-    ] as const) {
-      await page.keyboard.press(key);
-      await expect.poll(announced).toMatch(effect);
-    }
-    await expect.poll(() => ruleBlock(page, 1).getByLabel('Rule 1 name').inputValue()).toBe('Upsell stakes');
-    await expect.poll(() => previewTitles(page)).toEqual(['Tent Stakes', 'Gift Card']);
+      // Reorder by dragging the handle (dnd-kit's keyboard drag: Space, arrow, Space).
+      const handle = page.getByRole('button', { name: /^Drag rule 1 to reorder/ });
+      await handle.focus();
+      // Each key waits for dnd-kit's own announcement of its effect (it measures and animates between keys).
+      const announced = () => page.locator('[id^=DndLiveRegion]').textContent();
+      for (const [key, effect] of [
+        ['Space', /Picked up rule 1\.|Rule 1 is over position 1\./],
+        ['ArrowDown', /Rule 1 is over position 2\./],
+        ['Space', /Rule 1 dropped at position 2\./],
+      ] as const) {
+        await page.keyboard.press(key);
+        await expect.poll(announced).toMatch(effect);
+      }
+      await expect.poll(() => ruleBlock(page, 1).getByLabel('Rule 1 name').inputValue()).toBe('Upsell stakes');
+      await expect.poll(() => previewTitles(page)).toEqual(['Tent Stakes', 'Gift Card']);
 
-    // And with the mouse: drag rule 2 above rule 1.
-    const from = await page.getByRole('button', { name: /^Drag rule 2 to reorder/ }).boundingBox();
-    const to = await page.getByRole('button', { name: /^Drag rule 1 to reorder/ }).boundingBox();
-    await page.mouse.move(from!.x + from!.width / 2, from!.y + from!.height / 2);
-    await page.mouse.down();
-    await page.mouse.move(from!.x + from!.width / 2, from!.y - 10, { steps: 5 });
-    await page.mouse.move(to!.x + to!.width / 2, to!.y - 20, { steps: 10 });
-    await page.mouse.up();
-    await expect.poll(() => ruleBlock(page, 1).getByLabel('Rule 1 name').inputValue()).toBe('Big cart gift');
-    await expect.poll(() => previewTitles(page)).toEqual(['Gift Card']);
+      // And with the mouse: drag rule 2 above rule 1.
+      const from = await page.getByRole('button', { name: /^Drag rule 2 to reorder/ }).boundingBox();
+      const to = await page.getByRole('button', { name: /^Drag rule 1 to reorder/ }).boundingBox();
+      await page.mouse.move(from!.x + from!.width / 2, from!.y + from!.height / 2);
+      await page.mouse.down();
+      await page.mouse.move(from!.x + from!.width / 2, from!.y - 10, { steps: 5 });
+      await page.mouse.move(to!.x + to!.width / 2, to!.y - 20, { steps: 10 });
+      await page.mouse.up();
+      await expect.poll(() => ruleBlock(page, 1).getByLabel('Rule 1 name').inputValue()).toBe('Big cart gift');
+      await expect.poll(() => previewTitles(page)).toEqual(['Gift Card']);
 
-    // An invalid value shows the server's message next to its row, and saving is refused.
-    await rule1.getByRole('button', { name: '+ AND IF' }).click();
-    const pattern = conditionRow(page, 1, 1, 2);
-    await pattern.getByLabel('Condition type').selectOption('url');
-    await pattern.getByLabel('Operator').selectOption('matches_regex');
-    await pattern.getByLabel('Value', { exact: true }).fill('/(unclosed/');
-    await page.getByRole('button', { name: 'Save ruleset' }).click();
-    await expect.poll(() => page.getByRole('alert').filter({ hasText: 'Not saved' }).count()).toBe(1);
-    expect(await pattern.getByRole('listitem').textContent()).toContain('is not a valid regular expression');
-    expect(await pattern.getByLabel('Value', { exact: true }).getAttribute('aria-invalid')).toBe('true');
-    expect(await conditionRow(page, 1, 1, 1).getByRole('listitem').count()).toBe(0);
-    await screenshot(page, 'console-editor-invalid');
-    expect(await publicTitles(id, query)).toEqual(['Gift Card']); // the stored ruleset is untouched
+      // An invalid value shows the server's message next to its row, and saving is refused.
+      await rule1.getByRole('button', { name: '+ AND IF' }).click();
+      const pattern = conditionRow(page, 1, 1, 2);
+      await pattern.getByLabel('Condition type').selectOption('url');
+      await pattern.getByLabel('Operator').selectOption('matches_regex');
+      await pattern.getByLabel('Value', { exact: true }).fill('/(unclosed/');
+      await page.getByRole('button', { name: 'Save ruleset' }).click();
+      await expect.poll(() => page.getByRole('alert').filter({ hasText: 'Not saved' }).count()).toBe(1);
+      expect(await pattern.getByRole('listitem').textContent()).toContain('is not a valid regular expression');
+      expect(await pattern.getByLabel('Value', { exact: true }).getAttribute('aria-invalid')).toBe('true');
+      expect(await conditionRow(page, 1, 1, 1).getByRole('listitem').count()).toBe(0);
+      await screenshot(page, 'console-editor-invalid');
+      expect(await publicTitles(id, query)).toEqual(['Gift Card']); // the stored ruleset is untouched
 
-    // The browser's Back button asks too, and staying keeps the draft.
-    let asked = '';
-    page.once('dialog', (dialog) => {
-      asked = dialog.message();
-      void dialog.dismiss();
-    });
-    await page.goBack();
-    await expect.poll(() => asked).toContain('unsaved changes');
-    expect(await pattern.getByLabel('Value', { exact: true }).inputValue()).toBe('/(unclosed/');
-    expect(page.url()).toMatch(/#\/rulesets\/\d+$/);
-    // Leaving with unsaved changes asks first; dismissing stays on the editor.
-    asked = '';
-    page.once('dialog', (dialog) => {
-      asked = dialog.message();
-      void dialog.dismiss();
-    });
-    await page.getByRole('link', { name: 'Catalog' }).click();
-    expect(asked).toContain('unsaved changes');
-    expect(page.url()).toMatch(/#\/rulesets\/\d+$/);
+      // The browser's Back button asks too, and staying keeps the draft.
+      let asked = '';
+      page.once('dialog', (dialog) => {
+        asked = dialog.message();
+        void dialog.dismiss();
+      });
+      await page.goBack();
+      await expect.poll(() => asked).toContain('unsaved changes');
+      expect(await pattern.getByLabel('Value', { exact: true }).inputValue()).toBe('/(unclosed/');
+      expect(page.url()).toMatch(/#\/rulesets\/\d+$/);
+      // Leaving with unsaved changes asks first; dismissing stays on the editor.
+      asked = '';
+      page.once('dialog', (dialog) => {
+        asked = dialog.message();
+        void dialog.dismiss();
+      });
+      await page.getByRole('link', { name: 'Catalog' }).click();
+      expect(asked).toContain('unsaved changes');
+      expect(page.url()).toMatch(/#\/rulesets\/\d+$/);
 
-    expect(errors).toEqual([]);
-    await page.close();
-  });
+      expect(errors).toEqual([]);
+      await page.close();
+    },
+  );
 
   it('sets and saves every condition type and output type of the rule catalog without touching JSON', async () => {
     const catalog = (await t.admin('GET', '/admin/v1/rule-catalog')).json() as {
@@ -515,38 +521,42 @@ describe.skipIf(!inject('chromium'))('console in Chromium', () => {
     await page.close();
   });
 
-  it('hands keyboard focus on: a new row takes it, a removed chip passes it to the next; an untouched new ruleset has nothing to lose', async () => {
-    const { page, errors } = await signedIn();
-    const focused = () =>
-      page.evaluate(() => {
-        const el = document.activeElement as unknown as {
-          tagName: string;
-          getAttribute(n: string): string | null;
-          closest(s: string): { getAttribute(n: string): string | null } | null;
-        };
-        return {
-          tag: el.tagName,
-          label: el.getAttribute('aria-label'),
-          group: el.closest('fieldset, [role="group"]')?.getAttribute('aria-label') ?? null,
-        };
-      });
-    await page.getByRole('button', { name: 'New ruleset' }).click();
-    expect(await page.getByRole('status').filter({ hasText: 'Unsaved changes' }).count()).toBe(0);
-    await ruleBlock(page, 1).getByRole('button', { name: '+ IF condition' }).press('Enter');
-    await expect.poll(focused).toMatchObject({ tag: 'SELECT', group: 'Rule 1, group 1, condition 1' });
-    expect(await page.getByRole('status').filter({ hasText: 'Unsaved changes' }).count()).toBe(1);
+  it(
+    'hands keyboard focus on: a new row takes it, a removed chip passes ' +
+      'it to the next; an untouched new ruleset has nothing to lose',
+    async () => {
+      const { page, errors } = await signedIn();
+      const focused = () =>
+        page.evaluate(() => {
+          const el = document.activeElement as unknown as {
+            tagName: string;
+            getAttribute(n: string): string | null;
+            closest(s: string): { getAttribute(n: string): string | null } | null;
+          };
+          return {
+            tag: el.tagName,
+            label: el.getAttribute('aria-label'),
+            group: el.closest('fieldset, [role="group"]')?.getAttribute('aria-label') ?? null,
+          };
+        });
+      await page.getByRole('button', { name: 'New ruleset' }).click();
+      expect(await page.getByRole('status').filter({ hasText: 'Unsaved changes' }).count()).toBe(0);
+      await ruleBlock(page, 1).getByRole('button', { name: '+ IF condition' }).press('Enter');
+      await expect.poll(focused).toMatchObject({ tag: 'SELECT', group: 'Rule 1, group 1, condition 1' });
+      expect(await page.getByRole('status').filter({ hasText: 'Unsaved changes' }).count()).toBe(1);
 
-    const products = outputRow(page, 1, 1);
-    await pickProduct(products, 'Products: add a product', 'tent', 'Alpine Tent');
-    await pickProduct(products, 'Products: add a product', 'stakes', 'Tent Stakes');
-    await products.getByRole('button', { name: 'Remove Alpine Tent' }).press('Enter');
-    await expect.poll(focused).toMatchObject({ label: 'Remove Tent Stakes' });
-    await page.keyboard.press('Enter');
-    await expect.poll(focused).toMatchObject({ tag: 'INPUT' });
-    expect(await products.getByRole('listitem').count()).toBe(0);
-    expect(errors).toEqual([]);
-    await page.close();
-  });
+      const products = outputRow(page, 1, 1);
+      await pickProduct(products, 'Products: add a product', 'tent', 'Alpine Tent');
+      await pickProduct(products, 'Products: add a product', 'stakes', 'Tent Stakes');
+      await products.getByRole('button', { name: 'Remove Alpine Tent' }).press('Enter');
+      await expect.poll(focused).toMatchObject({ label: 'Remove Tent Stakes' });
+      await page.keyboard.press('Enter');
+      await expect.poll(focused).toMatchObject({ tag: 'INPUT' });
+      expect(await products.getByRole('listitem').count()).toBe(0);
+      expect(errors).toEqual([]);
+      await page.close();
+    },
+  );
 
   it('labels every control, keeps focus visible, and fits a phone screen', async () => {
     const { page, errors } = await signedIn(390);
@@ -629,42 +639,46 @@ describe.skipIf(!inject('chromium'))('console in Chromium', () => {
     await page.close();
   });
 
-  it('keeps the preview inputs across rulesets and the catalog search across a product, and forgets both on signing out', async () => {
-    const { page, errors } = await signedIn();
-    await page.getByRole('button', { name: 'New ruleset' }).click();
-    await preview(page)
-      .getByLabel(/^Cart subtotal/)
-      .fill('75');
-    await page.getByRole('link', { name: 'Rulesets' }).click();
-    await page.getByRole('button', { name: 'New ruleset' }).click();
-    expect(
+  it(
+    'keeps the preview inputs across rulesets and the catalog search ' +
+      'across a product, and forgets both on signing out',
+    async () => {
+      const { page, errors } = await signedIn();
+      await page.getByRole('button', { name: 'New ruleset' }).click();
       await preview(page)
         .getByLabel(/^Cart subtotal/)
-        .inputValue(),
-    ).toBe('75');
+        .fill('75');
+      await page.getByRole('link', { name: 'Rulesets' }).click();
+      await page.getByRole('button', { name: 'New ruleset' }).click();
+      expect(
+        await preview(page)
+          .getByLabel(/^Cart subtotal/)
+          .inputValue(),
+      ).toBe('75');
 
-    await page.getByRole('link', { name: 'Catalog' }).click();
-    await page.getByLabel('Search products').fill('stakes');
-    await page.getByRole('button', { name: 'Tent Stakes' }).click();
-    await page.getByRole('button', { name: '← Catalog' }).click();
-    expect(await page.getByLabel('Search products').inputValue()).toBe('stakes');
-    await expect
-      .poll(() =>
-        page
-          .getByRole('list', { name: 'Products' })
-          .getByRole('article')
-          .evaluateAll((a) => a.map((e) => e.getAttribute('aria-label'))),
-      )
-      .toEqual(['Tent Stakes']);
+      await page.getByRole('link', { name: 'Catalog' }).click();
+      await page.getByLabel('Search products').fill('stakes');
+      await page.getByRole('button', { name: 'Tent Stakes' }).click();
+      await page.getByRole('button', { name: '← Catalog' }).click();
+      expect(await page.getByLabel('Search products').inputValue()).toBe('stakes');
+      await expect
+        .poll(() =>
+          page
+            .getByRole('list', { name: 'Products' })
+            .getByRole('article')
+            .evaluateAll((a) => a.map((e) => e.getAttribute('aria-label'))),
+        )
+        .toEqual(['Tent Stakes']);
 
-    await page.getByRole('button', { name: 'Sign out' }).click();
-    await page.getByLabel('Operator token or shop private key').fill(ADMIN_TOKEN);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('link', { name: 'Catalog' }).click();
-    expect(await page.getByLabel('Search products').inputValue()).toBe('');
-    expect(errors).toEqual([]);
-    await page.close();
-  });
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.getByLabel('Operator token or shop private key').fill(ADMIN_TOKEN);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('link', { name: 'Catalog' }).click();
+      expect(await page.getByLabel('Search products').inputValue()).toBe('');
+      expect(errors).toEqual([]);
+      await page.close();
+    },
+  );
 
   it('moves an output with its buttons, focus following it, and saves the outputs in the new order', async () => {
     const { page, errors } = await signedIn();

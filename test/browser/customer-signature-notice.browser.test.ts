@@ -52,41 +52,45 @@ describe.skipIf(!inject('chromium'))('customer signatures and shop settings in C
   const named = async () =>
     (await t.app.inject(`/api/v1/products/purchased?key=${publicKey}&shop_customer_id=5`)).statusCode;
 
-  it('asks before requiring signatures, saying what breaks; a dismissed question changes nothing; Settings undoes it', async () => {
-    const { page, errors } = await signIn();
-    const notice = page.getByRole('region', { name: 'Customer signatures' });
-    await notice.waitFor();
-    // No switch in the notice any more: one click on every page must not break a live storefront.
-    expect(await notice.getByRole('button').count()).toBe(0);
-    await notice.getByRole('link', { name: 'Settings' }).click();
-    await page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor();
+  it(
+    'asks before requiring signatures, saying what breaks; a dismissed ' +
+      'question changes nothing; Settings undoes it',
+    async () => {
+      const { page, errors } = await signIn();
+      const notice = page.getByRole('region', { name: 'Customer signatures' });
+      await notice.waitFor();
+      // No switch in the notice any more: one click on every page must not break a live storefront.
+      expect(await notice.getByRole('button').count()).toBe(0);
+      await notice.getByRole('link', { name: 'Settings' }).click();
+      await page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor();
 
-    const asked: string[] = [];
-    page.once('dialog', (dialog) => {
-      asked.push(dialog.message());
-      void dialog.dismiss();
-    });
-    await page.getByRole('button', { name: 'Require customer signatures' }).click();
-    await expect.poll(() => asked.length).toBe(1);
-    expect(asked[0]).toContain('refused (403)');
-    expect(asked[0]).toContain('stop showing');
-    expect((await settingsOf()).require_customer_signature).toBeUndefined();
+      const asked: string[] = [];
+      page.once('dialog', (dialog) => {
+        asked.push(dialog.message());
+        void dialog.dismiss();
+      });
+      await page.getByRole('button', { name: 'Require customer signatures' }).click();
+      await expect.poll(() => asked.length).toBe(1);
+      expect(asked[0]).toContain('refused (403)');
+      expect(asked[0]).toContain('stop showing');
+      expect((await settingsOf()).require_customer_signature).toBeUndefined();
 
-    page.once('dialog', (dialog) => void dialog.accept());
-    await page.getByRole('button', { name: 'Require customer signatures' }).click();
-    await page.getByText('Customer signatures are now required.').waitFor();
-    expect(await settingsOf()).toMatchObject({ require_customer_signature: true, rate_limit_public_per_minute: 900 });
-    expect(await named()).toBe(403);
-    await notice.waitFor({ state: 'detached' });
+      page.once('dialog', (dialog) => void dialog.accept());
+      await page.getByRole('button', { name: 'Require customer signatures' }).click();
+      await page.getByText('Customer signatures are now required.').waitFor();
+      expect(await settingsOf()).toMatchObject({ require_customer_signature: true, rate_limit_public_per_minute: 900 });
+      expect(await named()).toBe(403);
+      await notice.waitFor({ state: 'detached' });
 
-    page.once('dialog', (dialog) => void dialog.accept());
-    await page.getByRole('button', { name: 'Stop requiring customer signatures' }).click();
-    await page.getByText('Customer signatures are no longer required.').waitFor();
-    expect((await settingsOf()).require_customer_signature).toBeUndefined();
-    expect(await named()).toBe(200);
-    expect(errors).toEqual([]);
-    await page.close();
-  });
+      page.once('dialog', (dialog) => void dialog.accept());
+      await page.getByRole('button', { name: 'Stop requiring customer signatures' }).click();
+      await page.getByText('Customer signatures are no longer required.').waitFor();
+      expect((await settingsOf()).require_customer_signature).toBeUndefined();
+      expect(await named()).toBe(200);
+      expect(errors).toEqual([]);
+      await page.close();
+    },
+  );
 
   it('shows every setting with its current value or default, and puts one back to its default', async () => {
     const { page, errors } = await signIn();

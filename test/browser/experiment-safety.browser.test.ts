@@ -70,47 +70,55 @@ describe.skipIf(!inject('chromium'))('experiments, safely, in the console', () =
     return { page, errors };
   }
 
-  it('lists each ruleset with its experiment and earnings, and the editor warns about the running test and asks before disabling it', async () => {
-    const { page, errors } = await signedIn();
-    const row = page.getByRole('row', { name: /Base upsell/ });
-    await row.getByRole('link', { name: 'Running: Upsell test' }).waitFor();
-    expect(await row.textContent()).toContain('Nothing yet');
-    expect(await page.getByRole('row', { name: /Third idea/ }).textContent()).toContain('—');
+  it(
+    'lists each ruleset with its experiment and earnings, and the ' +
+      'editor warns about the running test and asks before disabling it',
+    async () => {
+      const { page, errors } = await signedIn();
+      const row = page.getByRole('row', { name: /Base upsell/ });
+      await row.getByRole('link', { name: 'Running: Upsell test' }).waitFor();
+      expect(await row.textContent()).toContain('Nothing yet');
+      expect(await page.getByRole('row', { name: /Third idea/ }).textContent()).toContain('—');
 
-    await row.getByRole('link', { name: 'Base upsell' }).click();
-    await page.getByRole('note').filter({ hasText: 'running experiment' }).waitFor();
-    const asked: string[] = [];
-    page.once('dialog', (dialog) => {
-      asked.push(dialog.message());
-      void dialog.dismiss();
-    });
-    await page.getByLabel('Enabled', { exact: true }).click();
-    await expect.poll(() => asked.length).toBe(1);
-    expect(asked[0]).toContain('answers no products');
-    expect(await page.getByLabel('Enabled', { exact: true }).isChecked()).toBe(true);
-    expect(errors).toEqual([]);
-    await page.close();
-  });
+      await row.getByRole('link', { name: 'Base upsell' }).click();
+      await page.getByRole('note').filter({ hasText: 'running experiment' }).waitFor();
+      const asked: string[] = [];
+      page.once('dialog', (dialog) => {
+        asked.push(dialog.message());
+        void dialog.dismiss();
+      });
+      await page.getByLabel('Enabled', { exact: true }).click();
+      await expect.poll(() => asked.length).toBe(1);
+      expect(asked[0]).toContain('answers no products');
+      expect(await page.getByLabel('Enabled', { exact: true }).isChecked()).toBe(true);
+      expect(errors).toEqual([]);
+      await page.close();
+    },
+  );
 
-  it('offers only rulesets not under test, arm A follows the pick, and hides intervals and "beats" until there is data', async () => {
-    const { page, errors } = await signedIn();
-    await page.getByRole('link', { name: 'Experiments' }).click();
-    await page.getByRole('heading', { name: 'Upsell test' }).waitFor();
-    const row = page.getByRole('row', { name: /^B/ });
-    expect(await row.textContent()).toContain('Too early');
-    expect(await row.textContent()).not.toMatch(/\(\d/);
-    await page.getByRole('note').filter({ hasText: 'Too early to compare' }).waitFor();
+  it(
+    'offers only rulesets not under test, arm A follows the pick, and ' +
+      'hides intervals and "beats" until there is data',
+    async () => {
+      const { page, errors } = await signedIn();
+      await page.getByRole('link', { name: 'Experiments' }).click();
+      await page.getByRole('heading', { name: 'Upsell test' }).waitFor();
+      const row = page.getByRole('row', { name: /^B/ });
+      expect(await row.textContent()).toContain('Too early');
+      expect(await row.textContent()).not.toMatch(/\(\d/);
+      await page.getByRole('note').filter({ hasText: 'Too early to compare' }).waitFor();
 
-    await page.getByRole('button', { name: 'New experiment' }).click();
-    const under = page.getByLabel(/Ruleset under test/);
-    expect(await under.inputValue()).toBe('2');
-    expect(await under.locator('option[value="1"]').isDisabled()).toBe(true);
-    expect(await page.getByLabel('served by').first().inputValue()).toBe('2');
-    await under.selectOption('3');
-    expect(await page.getByLabel('served by').first().inputValue()).toBe('3');
-    expect(errors).toEqual([]);
-    await page.close();
-  });
+      await page.getByRole('button', { name: 'New experiment' }).click();
+      const under = page.getByLabel(/Ruleset under test/);
+      expect(await under.inputValue()).toBe('2');
+      expect(await under.locator('option[value="1"]').isDisabled()).toBe(true);
+      expect(await page.getByLabel('served by').first().inputValue()).toBe('2');
+      await under.selectOption('3');
+      expect(await page.getByLabel('served by').first().inputValue()).toBe('3');
+      expect(errors).toEqual([]);
+      await page.close();
+    },
+  );
 
   it('asks before stopping, saying what visitors get from then on', async () => {
     const { page, errors } = await signedIn();

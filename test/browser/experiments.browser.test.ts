@@ -54,7 +54,9 @@ describe.skipIf(!inject('chromium'))('experiments in the console', () => {
     return { page, errors };
   }
 
-  /** Visitors of ruleset 1 through the public API: impressions, some clicks, and orders tagged with the served source. */
+  /**
+   * Visitors of ruleset 1 through the public API: impressions, some clicks, and orders tagged with the served source.
+   */
   async function traffic(from: number, to: number) {
     const orders = [];
     const events = [];

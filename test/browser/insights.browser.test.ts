@@ -36,7 +36,8 @@ describe.skipIf(!inject('chromium'))('insights in the console', () => {
       [1, 2, 3].map((n) => productInput(n, { title: `Item ${n}` })),
     );
     const hoursAgo = (h: number) => Date.now() - h * 3_600_000;
-    // Item 1: viewed 100 times, bought 4 times (4% conversion). Item 2: imported a minute ago, never viewed, sold twice.
+    // Item 1: viewed 100 times, bought 4 times (4% conversion).
+    // Item 2: imported a minute ago, never viewed, sold twice.
     await t.services.events.importEvents(id, [
       ...Array.from({ length: 100 }, (_, i) => view('product-1', hoursAgo(30 + (i % 20)))),
       view('product-3', hoursAgo(40)),
@@ -63,42 +64,46 @@ describe.skipIf(!inject('chromium'))('insights in the console', () => {
     await backend.cleanup();
   });
 
-  it('warns about conversion only when it reads above 100%, charts viewed products only, with units, and today as partial', async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    page.setDefaultTimeout(20_000);
-    const errors = watchErrors(page);
-    await page.goto(`${base}/console/`);
-    await page.getByLabel('Operator token or shop private key').fill(ADMIN_TOKEN);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Rulesets' }).waitFor();
-    await page.getByRole('link', { name: 'Insights' }).click();
-    const conversion = page.getByRole('figure', { name: /Estimated conversion of viewed products/ });
-    await conversion.waitFor();
+  it(
+    'warns about conversion only when it reads above 100%, charts ' +
+      'viewed products only, with units, and today as partial',
+    async () => {
+      const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+      page.setDefaultTimeout(20_000);
+      const errors = watchErrors(page);
+      await page.goto(`${base}/console/`);
+      await page.getByLabel('Operator token or shop private key').fill(ADMIN_TOKEN);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('heading', { name: 'Rulesets' }).waitFor();
+      await page.getByRole('link', { name: 'Insights' }).click();
+      const conversion = page.getByRole('figure', { name: /Estimated conversion of viewed products/ });
+      await conversion.waitFor();
 
-    expect(await page.getByText(/above 100%/).count()).toBe(0);
-    const rows = await conversion.locator('tbody tr').allTextContents();
-    expect(rows.some((r) => r.startsWith('Item 1'))).toBe(true);
-    // Never viewed: no conversion to show, whatever it sold.
-    expect(rows.some((r) => r.startsWith('Item 2'))).toBe(false);
+      expect(await page.getByText(/above 100%/).count()).toBe(0);
+      const rows = await conversion.locator('tbody tr').allTextContents();
+      expect(rows.some((r) => r.startsWith('Item 1'))).toBe(true);
+      // Never viewed: no conversion to show, whatever it sold.
+      expect(rows.some((r) => r.startsWith('Item 2'))).toBe(false);
 
-    // Axes carry their units.
-    const ticks = async (name: RegExp) =>
-      (await page.getByRole('figure', { name }).locator('.recharts-cartesian-axis-tick-value').allTextContents()).join(
-        ' ',
-      );
-    expect(await ticks(/Estimated conversion/)).toMatch(/\d%/);
-    expect(await ticks(/Top sellers/)).toMatch(/\d units/);
-    expect(await page.getByRole('figure', { name: /Events per day/ }).textContent()).toContain('events a day');
+      // Axes carry their units.
+      const ticks = async (name: RegExp) =>
+        (
+          await page.getByRole('figure', { name }).locator('.recharts-cartesian-axis-tick-value').allTextContents()
+        ).join(' ');
+      expect(await ticks(/Estimated conversion/)).toMatch(/\d%/);
+      expect(await ticks(/Top sellers/)).toMatch(/\d units/);
+      expect(await page.getByRole('figure', { name: /Events per day/ }).textContent()).toContain('events a day');
 
-    // Today is marked as partial in the chart's data table.
-    const days = await page
-      .getByRole('figure', { name: /Events per day/ })
-      .locator('tbody tr')
-      .allTextContents();
-    expect(days.at(-1)).toContain('(today, so far)');
-    expect(days.slice(0, -1).some((d) => d.includes('today'))).toBe(false);
-    await screenshot(page, 'console-insights');
-    expect(errors).toEqual([]);
-    await page.close();
-  });
+      // Today is marked as partial in the chart's data table.
+      const days = await page
+        .getByRole('figure', { name: /Events per day/ })
+        .locator('tbody tr')
+        .allTextContents();
+      expect(days.at(-1)).toContain('(today, so far)');
+      expect(days.slice(0, -1).some((d) => d.includes('today'))).toBe(false);
+      await screenshot(page, 'console-insights');
+      expect(errors).toEqual([]);
+      await page.close();
+    },
+  );
 });

@@ -138,105 +138,110 @@ describe.skipIf(!inject('chromium'))('the storefront widget in Chromium', () => 
     await backend.cleanup();
   });
 
-  it("renders the demo page's widgets as the API answers them, reports one view and lists it as recently viewed", async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    const page = await context.newPage();
-    page.setDefaultTimeout(60_000);
-    const errors = watchErrors(page);
-    const lists: string[] = [];
-    const views: string[] = [];
-    page.on('request', (request) => {
-      const url = request.url();
-      if (url.includes('/api/v1/analytics/event')) views.push(url);
-      else if (url.includes('/api/v1/') && !url.includes('/api/v1/analytics/track')) lists.push(url);
-    });
+  it(
+    "renders the demo page's widgets as the API answers them, reports " + 'one view and lists it as recently viewed',
+    async () => {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+      const page = await context.newPage();
+      page.setDefaultTimeout(60_000);
+      const errors = watchErrors(page);
+      const lists: string[] = [];
+      const views: string[] = [];
+      page.on('request', (request) => {
+        const url = request.url();
+        if (url.includes('/api/v1/analytics/event')) views.push(url);
+        else if (url.includes('/api/v1/') && !url.includes('/api/v1/analytics/track')) lists.push(url);
+      });
 
-    await page.goto(`${base}/widget-demo?key=${key}`);
-    await widgetsShown(page, 3);
-    await page.waitForLoadState('networkidle');
-    const uuid = await page.evaluate<string | null>('localStorage.getItem("rebound_uuid")');
-    expect(uuid).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      await page.goto(`${base}/widget-demo?key=${key}`);
+      await widgetsShown(page, 3);
+      await page.waitForLoadState('networkidle');
+      const uuid = await page.evaluate<string | null>('localStorage.getItem("rebound_uuid")');
+      expect(uuid).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
 
-    // Three tags name the page's product: it is reported once, as a CORS-simple POST.
-    expect(views).toHaveLength(1);
-    const view = new URL(views[0]!);
-    expect(Object.fromEntries(view.searchParams)).toEqual({
-      key,
-      subject: 'user',
-      verb: 'viewed',
-      noun: 'product',
-      shop_product_handle: 'product-3',
-      uuid,
-    });
+      // Three tags name the page's product: it is reported once, as a CORS-simple POST.
+      expect(views).toHaveLength(1);
+      const view = new URL(views[0]!);
+      expect(Object.fromEntries(view.searchParams)).toEqual({
+        key,
+        subject: 'user',
+        verb: 'viewed',
+        noun: 'product',
+        shop_product_handle: 'product-3',
+        uuid,
+      });
 
-    // Each widget shows what the public API answers for the request it made, in order.
-    expect(lists).toHaveLength(3);
-    const byPath = (part: string) => lists.find((u) => u.includes(part))!;
-    for (const url of lists) expect(new URL(url).searchParams.get('uuid')).toBe(uuid);
-    const widgets = await rendered(page);
-    expect(widgets.map((w) => w.heading)).toEqual(['You may also like', 'Trending now', 'Recently viewed']);
-    const [ruleset, trending, viewed] = widgets;
-    expect(ruleset!.titles).toEqual(await titlesFor(byPath(`/api/v1/custom/id/${rulesetId}?`)));
-    expect(ruleset!.titles).toEqual(['Item 5 Blanket', 'Item 1 Tent', 'Item 4 Lamp']);
-    expect(trending!.titles).toEqual(await titlesFor(byPath('/api/v1/products/trending_products?')));
-    expect(trending!.titles.length).toBe(4);
-    expect(trending!.titles).not.toContain('Item 3 Boots'); // the page's product is the trending list's input, excluded
-    expect(viewed!.titles).toEqual(['Item 3 Boots']);
-    expect(new URL(byPath('/api/v1/products/viewed?')).searchParams.get('shop_product_ids')).toBeNull();
+      // Each widget shows what the public API answers for the request it made, in order.
+      expect(lists).toHaveLength(3);
+      const byPath = (part: string) => lists.find((u) => u.includes(part))!;
+      for (const url of lists) expect(new URL(url).searchParams.get('uuid')).toBe(uuid);
+      const widgets = await rendered(page);
+      expect(widgets.map((w) => w.heading)).toEqual(['You may also like', 'Trending now', 'Recently viewed']);
+      const [ruleset, trending, viewed] = widgets;
+      expect(ruleset!.titles).toEqual(await titlesFor(byPath(`/api/v1/custom/id/${rulesetId}?`)));
+      expect(ruleset!.titles).toEqual(['Item 5 Blanket', 'Item 1 Tent', 'Item 4 Lamp']);
+      expect(trending!.titles).toEqual(await titlesFor(byPath('/api/v1/products/trending_products?')));
+      expect(trending!.titles.length).toBe(4);
+      // the page's product is the trending list's input, excluded
+      expect(trending!.titles).not.toContain('Item 3 Boots');
+      expect(viewed!.titles).toEqual(['Item 3 Boots']);
+      expect(new URL(byPath('/api/v1/products/viewed?')).searchParams.get('shop_product_ids')).toBeNull();
 
-    // Cards: alt text (the image's own, else empty: the title is in the same link), a link by the URL template, a formatted price, stock.
-    for (const widget of widgets) {
-      expect(widget.labelled).toBe(true);
-      expect(widget.listRole).toBe('list');
-      for (const card of widget.cards) {
-        expect(card.price).toMatch(/^\$\d+\.\d{2}/);
-        expect(card.stock).toBe('In stock');
-        expect(card.href).toMatch(new RegExp(`^${base}/widget-demo\\?key=${key}&product=product-\\d+$`));
+      // Cards: alt text (the image's own, else empty: the title is in the
+      // same link), a link by the URL template, a formatted price, stock.
+      for (const widget of widgets) {
+        expect(widget.labelled).toBe(true);
+        expect(widget.listRole).toBe('list');
+        for (const card of widget.cards) {
+          expect(card.price).toMatch(/^\$\d+\.\d{2}/);
+          expect(card.stock).toBe('In stock');
+          expect(card.href).toMatch(new RegExp(`^${base}/widget-demo\\?key=${key}&product=product-\\d+$`));
+        }
       }
-    }
-    expect(ruleset!.cards[0]).toMatchObject({ alt: 'A folded wool blanket', price: '$10.00' });
-    expect(ruleset!.cards[1]!.alt).toBe('');
-    // Without data-target, each widget sits just before its own script tag.
-    expect(
-      await page.$eval('script[data-ruleset]', (s) => s.previousElementSibling?.querySelector('h2')?.textContent),
-    ).toBe('You may also like');
-    expect(await page.$$eval('style#rebound-widget-style', (s) => s.length)).toBe(1);
-    expect(await page.evaluate<unknown>('window.ReboundWidget && window.ReboundWidget.version')).toMatch(
-      /^\d+\.\d+\.\d+$/,
-    );
-    // Images load from the server's demo images (CSP img-src 'self').
-    expect(
-      await page.$$eval(
-        'section.rbw img',
-        (imgs) =>
-          imgs.length > 0 &&
-          imgs.every(
-            (i) =>
-              (i as unknown as { complete: boolean }).complete &&
-              (i as unknown as { naturalWidth: number }).naturalWidth > 0,
-          ),
-      ),
-    ).toBe(true);
+      expect(ruleset!.cards[0]).toMatchObject({ alt: 'A folded wool blanket', price: '$10.00' });
+      expect(ruleset!.cards[1]!.alt).toBe('');
+      // Without data-target, each widget sits just before its own script tag.
+      expect(
+        await page.$eval('script[data-ruleset]', (s) => s.previousElementSibling?.querySelector('h2')?.textContent),
+      ).toBe('You may also like');
+      expect(await page.$$eval('style#rebound-widget-style', (s) => s.length)).toBe(1);
+      expect(await page.evaluate<unknown>('window.ReboundWidget && window.ReboundWidget.version')).toMatch(
+        /^\d+\.\d+\.\d+$/,
+      );
+      // Images load from the server's demo images (CSP img-src 'self').
+      expect(
+        await page.$$eval(
+          'section.rbw img',
+          (imgs) =>
+            imgs.length > 0 &&
+            imgs.every(
+              (i) =>
+                (i as unknown as { complete: boolean }).complete &&
+                (i as unknown as { naturalWidth: number }).naturalWidth > 0,
+            ),
+        ),
+      ).toBe(true);
 
-    // The view reached the API: the viewed list for the page's UUID names the product.
-    await expect
-      .poll(() => titlesFor(`${base}/api/v1/products/viewed?key=${key}&uuid=${uuid}`), { timeout: 60_000 })
-      .toEqual(['Item 3 Boots']);
-    await screenshot(page, 'widget-demo');
+      // The view reached the API: the viewed list for the page's UUID names the product.
+      await expect
+        .poll(() => titlesFor(`${base}/api/v1/products/viewed?key=${key}&uuid=${uuid}`), { timeout: 60_000 })
+        .toEqual(['Item 3 Boots']);
+      await screenshot(page, 'widget-demo');
 
-    // After a reload, the same session still sees it; following a card adds that product first.
-    await page.reload();
-    await widgetsShown(page, 3);
-    expect(await page.evaluate<string | null>('localStorage.getItem("rebound_uuid")')).toBe(uuid);
-    expect((await rendered(page))[2]!.titles).toEqual(['Item 3 Boots']);
-    await page.click('section.rbw >> nth=0 >> a.rbw-link >> nth=0');
-    await page.waitForURL(/product=product-5$/);
-    await widgetsShown(page, 3);
-    expect(await page.textContent('h1')).toBe('Item 5 Blanket');
-    expect((await rendered(page))[2]!.titles).toEqual(['Item 5 Blanket', 'Item 3 Boots']);
-    expect(errors).toEqual([]);
-    await context.close();
-  });
+      // After a reload, the same session still sees it; following a card adds that product first.
+      await page.reload();
+      await widgetsShown(page, 3);
+      expect(await page.evaluate<string | null>('localStorage.getItem("rebound_uuid")')).toBe(uuid);
+      expect((await rendered(page))[2]!.titles).toEqual(['Item 3 Boots']);
+      await page.click('section.rbw >> nth=0 >> a.rbw-link >> nth=0');
+      await page.waitForURL(/product=product-5$/);
+      await widgetsShown(page, 3);
+      expect(await page.textContent('h1')).toBe('Item 5 Blanket');
+      expect((await rendered(page))[2]!.titles).toEqual(['Item 5 Blanket', 'Item 3 Boots']);
+      expect(errors).toEqual([]);
+      await context.close();
+    },
+  );
 
   it('lays the cards out in two columns at phone width without horizontal scrolling', async () => {
     const context = await browser.newContext({
@@ -251,8 +256,14 @@ describe.skipIf(!inject('chromium'))('the storefront widget in Chromium', () => 
     await page.goto(`${base}/widget-demo?key=${key}`);
     await widgetsShown(page, 3);
     const layout = await page.evaluate<{ tops: number[]; lefts: number[]; widths: number[]; scroll: number }>(`(() => {
-      const rects = [...document.querySelectorAll('section.rbw')[1].querySelectorAll('li.rbw-card')].map((li) => li.getBoundingClientRect());
-      return { tops: rects.map((r) => Math.round(r.top)), lefts: rects.map((r) => Math.round(r.left)), widths: rects.map((r) => Math.round(r.width)), scroll: document.documentElement.scrollWidth };
+      const rects = [...document.querySelectorAll('section.rbw')[1].querySelectorAll('li.rbw-card')]
+        .map((li) => li.getBoundingClientRect());
+      return {
+        tops: rects.map((r) => Math.round(r.top)),
+        lefts: rects.map((r) => Math.round(r.left)),
+        widths: rects.map((r) => Math.round(r.width)),
+        scroll: document.documentElement.scrollWidth,
+      };
     })()`);
     expect(layout.scroll).toBeLessThanOrEqual(390);
     expect(layout.tops).toHaveLength(4);
@@ -286,14 +297,19 @@ describe.skipIf(!inject('chromium'))('the storefront widget in Chromium', () => 
       await new Promise((resolve) => probe.close(resolve));
       const tag = (attrs: string) => `<script src="${base}/widget.js" data-key="${key}" ${attrs} async></script>`;
       const html =
-        '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Shop</title></head><body><h1>A storefront</h1>' +
-        `<div id="down"><p>placeholder down</p></div><div id="slow"><p>placeholder slow</p></div><div id="closed"><p>placeholder closed</p></div><div id="refused"><p>placeholder refused</p></div><div id="fine"><p>placeholder fine</p></div>` +
+        '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Shop</title></head>' +
+        '<body><h1>A storefront</h1>' +
+        '<div id="down"><p>placeholder down</p></div><div id="slow"><p>placeholder slow</p></div>' +
+        '<div id="closed"><p>placeholder closed</p></div><div id="refused"><p>placeholder refused</p></div>' +
+        '<div id="fine"><p>placeholder fine</p></div>' +
         tag(
-          'data-api="http://127.0.0.1:9" data-endpoint="trending_products" data-product-handle="product-1" data-target="#down"',
+          'data-api="http://127.0.0.1:9" data-endpoint="trending_products" ' +
+            'data-product-handle="product-1" data-target="#down"',
         ) +
         tag(`data-api="${hangingApi}" data-endpoint="/products/top_sellers?limit=2" data-target="#slow"`) +
         tag(`data-api="${closedApi}" data-ruleset="${rulesetId}" data-product-ids="3" data-target="#closed"`) +
-        `<script src="${base}/widget.js" data-key="rb_pub_unknownKey0000000000000000000000" data-endpoint="trending_products" data-target="#refused" async></script>` +
+        `<script src="${base}/widget.js" data-key="rb_pub_unknownKey0000000000000000000000" ` +
+        'data-endpoint="trending_products" data-target="#refused" async></script>' +
         tag(`data-ruleset="${rulesetId + 1000}"`) +
         tag('data-endpoint="/products/trending_products?limit=2" data-target="#fine" data-title="Popular"') +
         '</body></html>';
@@ -308,30 +324,34 @@ describe.skipIf(!inject('chromium'))('the storefront widget in Chromium', () => 
       await new Promise((resolve) => site?.close(resolve));
     });
 
-    it('renders nothing for an unreachable, silent, refusing or erroring API, throws nothing, and still renders the working tag', async () => {
-      const context = await browser.newContext();
-      const page = await context.newPage();
-      page.setDefaultTimeout(60_000);
-      const errors = watchErrors(page);
-      const aborted = page.waitForEvent('requestfailed', {
-        predicate: (r) => r.url().includes('top_sellers'),
-        timeout: 60_000,
-      });
-      await page.goto(siteUrl);
-      // The working tag, from another origin, defaults its API to the script's own origin.
-      await page.waitForSelector('#fine section.rbw');
-      const fine = (await rendered(page)).find((w) => w.heading === 'Popular')!;
-      expect(fine.titles).toEqual(await titlesFor(`${base}/api/v1/products/trending_products?key=${key}&limit=2`));
-      expect(fine.titles).toHaveLength(2);
-      // The silent API is abandoned after the widget's timeout.
-      await aborted;
-      await page.waitForLoadState('networkidle');
-      expect(await page.$$eval('section.rbw', (s) => s.length)).toBe(1);
-      expect(await page.$$eval('.rbw-root', (s) => s.length)).toBe(0);
-      for (const id of ['down', 'slow', 'closed', 'refused'])
-        expect(await page.innerHTML(`#${id}`)).toBe(`<p>placeholder ${id}</p>`);
-      expect(errors.filter((line) => !networkLog(line))).toEqual([]);
-      await context.close();
-    });
+    it(
+      'renders nothing for an unreachable, silent, refusing or erroring ' +
+        'API, throws nothing, and still renders the working tag',
+      async () => {
+        const context = await browser.newContext();
+        const page = await context.newPage();
+        page.setDefaultTimeout(60_000);
+        const errors = watchErrors(page);
+        const aborted = page.waitForEvent('requestfailed', {
+          predicate: (r) => r.url().includes('top_sellers'),
+          timeout: 60_000,
+        });
+        await page.goto(siteUrl);
+        // The working tag, from another origin, defaults its API to the script's own origin.
+        await page.waitForSelector('#fine section.rbw');
+        const fine = (await rendered(page)).find((w) => w.heading === 'Popular')!;
+        expect(fine.titles).toEqual(await titlesFor(`${base}/api/v1/products/trending_products?key=${key}&limit=2`));
+        expect(fine.titles).toHaveLength(2);
+        // The silent API is abandoned after the widget's timeout.
+        await aborted;
+        await page.waitForLoadState('networkidle');
+        expect(await page.$$eval('section.rbw', (s) => s.length)).toBe(1);
+        expect(await page.$$eval('.rbw-root', (s) => s.length)).toBe(0);
+        for (const id of ['down', 'slow', 'closed', 'refused'])
+          expect(await page.innerHTML(`#${id}`)).toBe(`<p>placeholder ${id}</p>`);
+        expect(errors.filter((line) => !networkLog(line))).toEqual([]);
+        await context.close();
+      },
+    );
   });
 });

@@ -106,93 +106,97 @@ describe.skipIf(!inject('chromium'))('widgets designed in the console', () => {
     return { page, errors };
   }
 
-  it('creates a widget with a live preview and a snippet, and the storefront renders the same cards from the stored design', async () => {
-    const { page, errors } = await signedIn();
-    await page.getByRole('link', { name: 'Widgets' }).click();
-    await page.getByRole('heading', { name: 'Widgets', level: 1 }).waitFor();
-    await page.getByRole('button', { name: 'Create a widget' }).click();
-    await page.getByLabel('Name (only you see it)').fill('Product page best sellers');
-    await page.getByLabel('Heading shoppers see').fill('Our best sellers');
-    await page.getByLabel('Number of products shown (1–12)').fill('3');
-    await page.getByLabel('Carousel (scrolls sideways)').check();
-    await page.getByLabel('Brand (vendor)').check();
-    await page.getByLabel('Add to cart button').check();
-    // The preview follows the form: three cards of the shop's best sellers, under the new heading.
-    await page.waitForFunction(() => {
-      const section = (globalThis as unknown as Doc).document.querySelector(
-        '[data-testid="widget-preview"] section.rbw',
+  it(
+    'creates a widget with a live preview and a snippet, and the ' +
+      'storefront renders the same cards from the stored design',
+    async () => {
+      const { page, errors } = await signedIn();
+      await page.getByRole('link', { name: 'Widgets' }).click();
+      await page.getByRole('heading', { name: 'Widgets', level: 1 }).waitFor();
+      await page.getByRole('button', { name: 'Create a widget' }).click();
+      await page.getByLabel('Name (only you see it)').fill('Product page best sellers');
+      await page.getByLabel('Heading shoppers see').fill('Our best sellers');
+      await page.getByLabel('Number of products shown (1–12)').fill('3');
+      await page.getByLabel('Carousel (scrolls sideways)').check();
+      await page.getByLabel('Brand (vendor)').check();
+      await page.getByLabel('Add to cart button').check();
+      // The preview follows the form: three cards of the shop's best sellers, under the new heading.
+      await page.waitForFunction(() => {
+        const section = (globalThis as unknown as Doc).document.querySelector(
+          '[data-testid="widget-preview"] section.rbw',
+        );
+        return (
+          section?.querySelector('h2')?.textContent === 'Our best sellers' &&
+          section.querySelectorAll('li.rbw-card').length === 3
+        );
+      });
+      await page.getByRole('button', { name: 'Create the widget' }).click();
+      const snippet = page.getByTestId('widget-snippet');
+      await snippet.waitFor();
+      const stored = (await t.admin('GET', '/admin/v1/shops/wshop/widgets')).json().data[0];
+      expect(stored).toMatchObject({
+        name: 'Product page best sellers',
+        title: 'Our best sellers',
+        layout: 'carousel',
+        cards: 3,
+      });
+      expect(await snippet.textContent()).toContain(`<div data-rebound-widget="${stored.id}"`);
+      expect(await snippet.textContent()).toContain(`${base}/widget.js?key=YOUR_PUBLIC_KEY`);
+      const preview = await readWidget(page, '[data-testid="widget-preview"]');
+      await screenshot(page, 'console-widgets');
+
+      // The storefront: only the snippet, with the shop's key; the design comes from the server.
+      const storefront = await browser.newPage();
+      storefront.setDefaultTimeout(20_000);
+      const shopErrors = watchErrors(storefront);
+      const tracked: string[] = [];
+      storefront.on('request', (r) => {
+        if (r.url().includes('/api/v1/analytics/track')) tracked.push(r.postData() ?? '');
+      });
+      const html = (await snippet.textContent())!.replace('YOUR_PUBLIC_KEY', key);
+      // Served as if from the API's host: Chromium keeps a public page from calling a loopback address.
+      await storefront.route(`${base}/shop/**`, (route) =>
+        route.fulfill({
+          contentType: 'text/html',
+          body: `<!doctype html><html lang="en"><body><main>${html}</main></body></html>`,
+        }),
       );
-      return (
-        section?.querySelector('h2')?.textContent === 'Our best sellers' &&
-        section.querySelectorAll('li.rbw-card').length === 3
+      await storefront.goto(`${base}/shop/products/item-1`);
+      await storefront.waitForFunction(
+        () => (globalThis as unknown as Doc).document.querySelectorAll('[data-rebound-widget] li.rbw-card').length > 0,
       );
-    });
-    await page.getByRole('button', { name: 'Create the widget' }).click();
-    const snippet = page.getByTestId('widget-snippet');
-    await snippet.waitFor();
-    const stored = (await t.admin('GET', '/admin/v1/shops/wshop/widgets')).json().data[0];
-    expect(stored).toMatchObject({
-      name: 'Product page best sellers',
-      title: 'Our best sellers',
-      layout: 'carousel',
-      cards: 3,
-    });
-    expect(await snippet.textContent()).toContain(`<div data-rebound-widget="${stored.id}"`);
-    expect(await snippet.textContent()).toContain(`${base}/widget.js?key=YOUR_PUBLIC_KEY`);
-    const preview = await readWidget(page, '[data-testid="widget-preview"]');
-    await screenshot(page, 'console-widgets');
+      const live = await readWidget(storefront, '[data-rebound-widget]');
+      expect(live).toEqual(preview);
+      expect(live.cards.map((c) => c.title)).toEqual(['Item 3', 'Item 5', 'Item 7']);
+      expect(live.className).toContain('rbw-carousel');
+      expect(live.cards[0]).toMatchObject({ vendor: 'Maker 3', button: true });
 
-    // The storefront: only the snippet, with the shop's key; the design comes from the server.
-    const storefront = await browser.newPage();
-    storefront.setDefaultTimeout(20_000);
-    const shopErrors = watchErrors(storefront);
-    const tracked: string[] = [];
-    storefront.on('request', (r) => {
-      if (r.url().includes('/api/v1/analytics/track')) tracked.push(r.postData() ?? '');
-    });
-    const html = (await snippet.textContent())!.replace('YOUR_PUBLIC_KEY', key);
-    // Served as if from the API's host: Chromium keeps a public page from calling a loopback address.
-    await storefront.route(`${base}/shop/**`, (route) =>
-      route.fulfill({
-        contentType: 'text/html',
-        body: `<!doctype html><html lang="en"><body><main>${html}</main></body></html>`,
-      }),
-    );
-    await storefront.goto(`${base}/shop/products/item-1`);
-    await storefront.waitForFunction(
-      () => (globalThis as unknown as Doc).document.querySelectorAll('[data-rebound-widget] li.rbw-card').length > 0,
-    );
-    const live = await readWidget(storefront, '[data-rebound-widget]');
-    expect(live).toEqual(preview);
-    expect(live.cards.map((c) => c.title)).toEqual(['Item 3', 'Item 5', 'Item 7']);
-    expect(live.className).toContain('rbw-carousel');
-    expect(live.cards[0]).toMatchObject({ vendor: 'Maker 3', button: true });
+      // Its impression is counted for the widget as well as for the list.
+      await expect.poll(() => tracked.join('\n'), { timeout: 20_000 }).toContain(`widget:${stored.id}`);
+      await expect
+        .poll(
+          async () => (await t.admin('GET', '/admin/v1/shops/wshop/attribution')).json().widgets[0]?.impressions ?? 0,
+          { timeout: 20_000 },
+        )
+        .toBe(1);
+      const summary = (await t.admin('GET', '/admin/v1/shops/wshop/attribution')).json();
+      expect(summary.lists.find((l: { list: string }) => l.list === 'top_sellers')?.impressions).toBe(1);
+      expect(summary.totals.impressions).toBe(1);
 
-    // Its impression is counted for the widget as well as for the list.
-    await expect.poll(() => tracked.join('\n'), { timeout: 20_000 }).toContain(`widget:${stored.id}`);
-    await expect
-      .poll(
-        async () => (await t.admin('GET', '/admin/v1/shops/wshop/attribution')).json().widgets[0]?.impressions ?? 0,
-        { timeout: 20_000 },
-      )
-      .toBe(1);
-    const summary = (await t.admin('GET', '/admin/v1/shops/wshop/attribution')).json();
-    expect(summary.lists.find((l: { list: string }) => l.list === 'top_sellers')?.impressions).toBe(1);
-    expect(summary.totals.impressions).toBe(1);
-
-    // A change saved in the console shows on the storefront's next load, with no edit of the page.
-    await page.getByLabel('Heading shoppers see').fill('Loved by our customers');
-    await page.getByRole('button', { name: 'Save changes' }).click();
-    await page.getByText('Saved.').waitFor();
-    await storefront.reload();
-    await storefront.waitForFunction(
-      () =>
-        (globalThis as unknown as Doc).document.querySelector('[data-rebound-widget] h2')?.textContent ===
-        'Loved by our customers',
-    );
-    expect(errors).toEqual([]);
-    expect(shopErrors.filter((e) => !e.startsWith('console: Failed to load resource'))).toEqual([]);
-    await storefront.close();
-    await page.close();
-  });
+      // A change saved in the console shows on the storefront's next load, with no edit of the page.
+      await page.getByLabel('Heading shoppers see').fill('Loved by our customers');
+      await page.getByRole('button', { name: 'Save changes' }).click();
+      await page.getByText('Saved.').waitFor();
+      await storefront.reload();
+      await storefront.waitForFunction(
+        () =>
+          (globalThis as unknown as Doc).document.querySelector('[data-rebound-widget] h2')?.textContent ===
+          'Loved by our customers',
+      );
+      expect(errors).toEqual([]);
+      expect(shopErrors.filter((e) => !e.startsWith('console: Failed to load resource'))).toEqual([]);
+      await storefront.close();
+      await page.close();
+    },
+  );
 });

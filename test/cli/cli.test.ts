@@ -138,7 +138,11 @@ describe('rebound CLI', () => {
     }
     expect(out).toMatch(/Admin token \(shown once\): rb_admin_\S+/);
     expect(out).toMatch(
-      /Demo shop "demo" created: 1000 products, 15 collections, 300 customers, 2 markets, \d+ orders, 5 rulesets, \d+ events, 40 billing customers, \d+ experiment visitors, \d+ tracked events, \d+ attributed orders, \d+ reactivations\./,
+      new RegExp(
+        'Demo shop "demo" created: 1000 products, 15 collections, 300 customers, 2 markets, \\d+ orders, ' +
+          '5 rulesets, \\d+ events, 40 billing customers, \\d+ experiment visitors, \\d+ tracked events, ' +
+          '\\d+ attributed orders, \\d+ reactivations\\.',
+      ),
     );
     const curls = [...out.matchAll(/curl '([^']+)'/g)].map((m) => m[1]!);
     expect(curls).toHaveLength(4);

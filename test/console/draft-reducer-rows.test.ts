@@ -54,20 +54,23 @@ describe('ruleset editor reducer: condition rows', () => {
     expect(apply(refused, { type: 'removeCondition', rule, condition: first }).reported.problems).toEqual([]);
   });
 
-  it("changes a row's type to that type's first operator with an empty value, and ignores a type the catalog lacks", () => {
-    const { state, rule, first } = withTwoConditions();
-    const typed = apply(state, { type: 'setConditionType', rule, condition: first, conditionType: 'url' });
-    expect(ruleA(typed).groups[0]!.conditions[0]).toMatchObject({
-      key: first,
-      type: 'url',
-      operator: 'contains',
-      value: '',
-      products: [],
-    });
-    expect(apply(state, { type: 'setConditionType', rule, condition: first, conditionType: 'no_such_type' })).toBe(
-      state,
-    );
-  });
+  it(
+    "changes a row's type to that type's first operator with an " + 'empty value, and ignores a type the catalog lacks',
+    () => {
+      const { state, rule, first } = withTwoConditions();
+      const typed = apply(state, { type: 'setConditionType', rule, condition: first, conditionType: 'url' });
+      expect(ruleA(typed).groups[0]!.conditions[0]).toMatchObject({
+        key: first,
+        type: 'url',
+        operator: 'contains',
+        value: '',
+        products: [],
+      });
+      expect(apply(state, { type: 'setConditionType', rule, condition: first, conditionType: 'no_such_type' })).toBe(
+        state,
+      );
+    },
+  );
 
   it('keeps the value across operators of the same value kind and clears it across kinds', () => {
     const { state, rule, first } = withTwoConditions();
@@ -77,23 +80,26 @@ describe('ruleset editor reducer: condition rows', () => {
     expect(ruleA(other).groups[0]!.conditions[0]).toMatchObject({ operator: 'between', value: '' });
   });
 
-  it('keeps a new row out of the preview until it has the value it needs; a type or operator alone is not enough', () => {
-    const { state, rule, second } = withTwoConditions();
-    const freshOf = (s: EditorState) => ruleA(s).groups[0]!.conditions[1]!.fresh;
-    const typed = apply(
-      state,
-      { type: 'setConditionType', rule, condition: second, conditionType: 'url' },
-      { type: 'setOperator', rule, condition: second, operator: 'equals' },
-    );
-    expect(freshOf(typed)).toBe(true);
-    const valued = apply(typed, { type: 'setConditionValue', rule, condition: second, value: '/sale' });
-    expect(freshOf(valued)).toBe(false);
-    expect(sent(valued).logic![0]!.rules[1]).toEqual({ type: 'url', operator: 'equals', value: '/sale' });
-    // A row needing no value is ready as soon as its type is chosen.
-    expect(
-      freshOf(apply(state, { type: 'setConditionType', rule, condition: second, conditionType: 'customer' })),
-    ).toBe(false);
-  });
+  it(
+    'keeps a new row out of the preview until it has the value ' + 'it needs; a type or operator alone is not enough',
+    () => {
+      const { state, rule, second } = withTwoConditions();
+      const freshOf = (s: EditorState) => ruleA(s).groups[0]!.conditions[1]!.fresh;
+      const typed = apply(
+        state,
+        { type: 'setConditionType', rule, condition: second, conditionType: 'url' },
+        { type: 'setOperator', rule, condition: second, operator: 'equals' },
+      );
+      expect(freshOf(typed)).toBe(true);
+      const valued = apply(typed, { type: 'setConditionValue', rule, condition: second, value: '/sale' });
+      expect(freshOf(valued)).toBe(false);
+      expect(sent(valued).logic![0]!.rules[1]).toEqual({ type: 'url', operator: 'equals', value: '/sale' });
+      // A row needing no value is ready as soon as its type is chosen.
+      expect(
+        freshOf(apply(state, { type: 'setConditionType', rule, condition: second, conditionType: 'customer' })),
+      ).toBe(false);
+    },
+  );
 
   it("sets a product row's products, which makes it ready", () => {
     const { state, rule, second } = withTwoConditions();

@@ -55,25 +55,28 @@ describe('ruleset editor reducer: the ruleset and its rules', () => {
     expect(after.focus?.selectors).toEqual([`[data-rule="${fifth!.key}"] .rule-name`]);
   });
 
-  it('removes a rule and hands focus to the next rule, else the previous one, else the add button; old problems go', () => {
-    const state = apply(start(), { type: 'saveFailed', problems: [problem('rules[2].name')], reason: 'x' });
-    const [a, b, c] = keysOf(state);
-    const middle = apply(state, { type: 'removeRule', rule: b! });
-    expect(namesOf(middle)).toEqual(['A', 'C']);
-    expect(middle.focus?.selectors[0]).toBe(`[data-rule="${c}"] .drag-handle`);
-    expect(middle.reported.problems).toEqual([]);
-    const last = apply(state, { type: 'removeRule', rule: c! });
-    expect(last.focus?.selectors[0]).toBe(`[data-rule="${b}"] .drag-handle`);
-    const none = apply(
-      state,
-      { type: 'removeRule', rule: a! },
-      { type: 'removeRule', rule: b! },
-      { type: 'removeRule', rule: c! },
-    );
-    expect(none.draft.rules).toEqual([]);
-    expect(none.focus?.selectors).toEqual(['#add-rule']);
-    expect(apply(state, { type: 'removeRule', rule: 'gone' })).toBe(state);
-  });
+  it(
+    'removes a rule and hands focus to the next rule, else the ' + 'previous one, else the add button; old problems go',
+    () => {
+      const state = apply(start(), { type: 'saveFailed', problems: [problem('rules[2].name')], reason: 'x' });
+      const [a, b, c] = keysOf(state);
+      const middle = apply(state, { type: 'removeRule', rule: b! });
+      expect(namesOf(middle)).toEqual(['A', 'C']);
+      expect(middle.focus?.selectors[0]).toBe(`[data-rule="${c}"] .drag-handle`);
+      expect(middle.reported.problems).toEqual([]);
+      const last = apply(state, { type: 'removeRule', rule: c! });
+      expect(last.focus?.selectors[0]).toBe(`[data-rule="${b}"] .drag-handle`);
+      const none = apply(
+        state,
+        { type: 'removeRule', rule: a! },
+        { type: 'removeRule', rule: b! },
+        { type: 'removeRule', rule: c! },
+      );
+      expect(none.draft.rules).toEqual([]);
+      expect(none.focus?.selectors).toEqual(['#add-rule']);
+      expect(apply(state, { type: 'removeRule', rule: 'gone' })).toBe(state);
+    },
+  );
 
   it('moves a rule by its buttons; focus stays on the button pressed, or on the other one at the top or bottom', () => {
     const state = start();
@@ -137,35 +140,43 @@ describe('ruleset editor reducer: saving and the live preview', () => {
     expect(dirty(saved)).toBe(false);
   });
 
-  it('a refused save says how many problems there are and shows them on their rows; without problems it gives the reason', () => {
-    const problems = [problem('rules[0].logic[0].rules[0].value'), problem('rules[1].output[0].products')];
-    const refused = apply(start(), { type: 'saveStarted' }, { type: 'saveFailed', problems, reason: 'unused' });
-    expect(refused.saving).toBe(false);
-    expect(refused.status).toEqual({ kind: 'error', text: 'Not saved: 2 problems, shown next to their rows.' });
-    expect(visibleProblems(refused)).toEqual(problems);
-    expect(apply(start(), { type: 'saveFailed', problems: [problems[0]!], reason: '' }).status?.text).toBe(
-      'Not saved: 1 problem, shown next to its row.',
-    );
-    const offline = apply(start(), { type: 'saveFailed', problems: [], reason: 'The server could not be reached.' });
-    expect(offline.status).toEqual({ kind: 'error', text: 'Not saved: The server could not be reached.' });
-  });
+  it(
+    'a refused save says how many problems there are and shows ' +
+      'them on their rows; without problems it gives the reason',
+    () => {
+      const problems = [problem('rules[0].logic[0].rules[0].value'), problem('rules[1].output[0].products')];
+      const refused = apply(start(), { type: 'saveStarted' }, { type: 'saveFailed', problems, reason: 'unused' });
+      expect(refused.saving).toBe(false);
+      expect(refused.status).toEqual({ kind: 'error', text: 'Not saved: 2 problems, shown next to their rows.' });
+      expect(visibleProblems(refused)).toEqual(problems);
+      expect(apply(start(), { type: 'saveFailed', problems: [problems[0]!], reason: '' }).status?.text).toBe(
+        'Not saved: 1 problem, shown next to its row.',
+      );
+      const offline = apply(start(), { type: 'saveFailed', problems: [], reason: 'The server could not be reached.' });
+      expect(offline.status).toEqual({ kind: 'error', text: 'Not saved: The server could not be reached.' });
+    },
+  );
 
-  it("maps the preview's problem paths back to the rows, which count the untouched new rows the preview leaves out", () => {
-    const state = start();
-    const c = state.draft.rules[2]!.key;
-    // Rule 3 gets a group of an untouched new row and then a ready one (no value needed): the preview sends only the second.
-    const added = apply(state, { type: 'addGroup', rule: c });
-    const group = added.draft.rules[2]!.groups[0]!;
-    const ready = apply(added, { type: 'addCondition', rule: c, group: group.key });
-    const second = ready.draft.rules[2]!.groups[0]!.conditions[1]!.key;
-    const both = apply(ready, { type: 'setConditionType', rule: c, condition: second, conditionType: 'customer' });
-    const previewed = apply(both, {
-      type: 'previewProblems',
-      problems: [problem('rules[2].logic[0].rules[0].operator')],
-    });
-    expect(previewed.reported.source).toBe('preview');
-    expect(previewed.reported.problems.map((p) => p.path)).toEqual(['rules[2].logic[0].rules[1].operator']);
-  });
+  it(
+    "maps the preview's problem paths back to the rows, which " + 'count the untouched new rows the preview leaves out',
+    () => {
+      const state = start();
+      const c = state.draft.rules[2]!.key;
+      // Rule 3 gets a group of an untouched new row and then a ready
+      // one (no value needed): the preview sends only the second.
+      const added = apply(state, { type: 'addGroup', rule: c });
+      const group = added.draft.rules[2]!.groups[0]!;
+      const ready = apply(added, { type: 'addCondition', rule: c, group: group.key });
+      const second = ready.draft.rules[2]!.groups[0]!.conditions[1]!.key;
+      const both = apply(ready, { type: 'setConditionType', rule: c, condition: second, conditionType: 'customer' });
+      const previewed = apply(both, {
+        type: 'previewProblems',
+        problems: [problem('rules[2].logic[0].rules[0].operator')],
+      });
+      expect(previewed.reported.source).toBe('preview');
+      expect(previewed.reported.problems.map((p) => p.path)).toEqual(['rules[2].logic[0].rules[1].operator']);
+    },
+  );
 
   it("shows a preview's problems on untouched new rows only once they are touched; a save's at once", () => {
     const state = start();
@@ -176,11 +187,14 @@ describe('ruleset editor reducer: saving and the live preview', () => {
     expect(visibleProblems({ ...withNew, reported: { source: 'save', problems: onNewRow } })).toEqual(onNewRow);
   });
 
-  it("a clean preview clears a refusal's message but not a success's, and a preview with problems leaves either", () => {
-    const refused = apply(start(), { type: 'saveFailed', problems: [problem('name')], reason: 'x' });
-    expect(apply(refused, { type: 'previewProblems', problems: [problem('name')] }).status?.kind).toBe('error');
-    expect(apply(refused, { type: 'previewProblems', problems: [] }).status).toBeNull();
-    const saved = apply(start(), { type: 'saved', document: stored, answer: stored });
-    expect(apply(saved, { type: 'previewProblems', problems: [] }).status?.kind).toBe('ok');
-  });
+  it(
+    "a clean preview clears a refusal's message but not a " + "success's, and a preview with problems leaves either",
+    () => {
+      const refused = apply(start(), { type: 'saveFailed', problems: [problem('name')], reason: 'x' });
+      expect(apply(refused, { type: 'previewProblems', problems: [problem('name')] }).status?.kind).toBe('error');
+      expect(apply(refused, { type: 'previewProblems', problems: [] }).status).toBeNull();
+      const saved = apply(start(), { type: 'saved', document: stored, answer: stored });
+      expect(apply(saved, { type: 'previewProblems', problems: [] }).status?.kind).toBe('ok');
+    },
+  );
 });

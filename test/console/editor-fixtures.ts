@@ -25,7 +25,10 @@ function frozen<T>(value: T): T {
 export const apply = (state: EditorState, ...actions: EditorAction[]) =>
   actions.reduce((s, a) => reducer(frozen(s), a), state);
 
-/** Three rules: a subtotal condition returning a collection; a disabled exit rule returning a product; one returning nothing. */
+/**
+ * Three rules: a subtotal condition returning a collection; a
+ * disabled exit rule returning a product; one returning nothing.
+ */
 export const stored: Ruleset = {
   id: 4,
   name: 'Stored',

@@ -115,19 +115,23 @@ describe('console draft model', () => {
     expect(isFreshAt(draft, 'rules[0].logic[1].rules[1].value')).toBe(false);
   });
 
-  it('keys rows per editor: two editors of one ruleset key their rows alike, and a key maker numbers on from where it was', () => {
-    const keysOf = (draft: Draft) =>
-      draft.rules.flatMap((r) => [
-        r.key,
-        ...r.groups.flatMap((g) => [g.key, ...g.conditions.map((c) => c.key)]),
-        ...r.outputs.map((o) => o.key),
-      ]);
-    expect(keysOf(draftOf(stored))).toEqual(keysOf(draftOf(stored)));
-    expect(new Set(keysOf(draftOf(stored))).size).toBe(keysOf(draftOf(stored)).length);
-    const maker = keyMaker(6);
-    expect([maker.newKey('r'), maker.newKey('c')]).toEqual(['r7', 'c8']);
-    expect(maker.used()).toBe(8);
-  });
+  it(
+    'keys rows per editor: two editors of one ruleset key their ' +
+      'rows alike, and a key maker numbers on from where it was',
+    () => {
+      const keysOf = (draft: Draft) =>
+        draft.rules.flatMap((r) => [
+          r.key,
+          ...r.groups.flatMap((g) => [g.key, ...g.conditions.map((c) => c.key)]),
+          ...r.outputs.map((o) => o.key),
+        ]);
+      expect(keysOf(draftOf(stored))).toEqual(keysOf(draftOf(stored)));
+      expect(new Set(keysOf(draftOf(stored))).size).toBe(keysOf(draftOf(stored)).length);
+      const maker = keyMaker(6);
+      expect([maker.newKey('r'), maker.newKey('c')]).toEqual(['r7', 'c8']);
+      expect(maker.used()).toBe(8);
+    },
+  );
 
   it('lists the problems no row can show: a rule or a group the draft no longer has', () => {
     const draft = draftOf(stored);

@@ -33,21 +33,25 @@ describe("the demo shop's tracked traffic and browsing", () => {
     expect(units / views).toBeLessThan(0.08);
   });
 
-  it("serves each visitor the arm the server's hash gives, and makes orders the import accepts, tagged with a served source", () => {
-    const traffic = generateDemoTraffic(data, plan);
-    expect(traffic).toEqual(generateDemoTraffic(data, plan));
-    expect(traffic.visitors).toHaveLength(1400);
-    for (const v of traffic.visitors.slice(0, 200)) expect(v.arm).toBe(chooseArm({ id: 1, arms }, v.visitor));
-    expect(() => validateRows(OrderInput, traffic.orders, 'orders')).not.toThrow();
-    expect(traffic.orders.length).toBeGreaterThan(5);
-    const sources = new Set(
-      traffic.orders.flatMap((o) => o.line_items.flatMap((l) => l.properties ?? []).map((p) => p.value)),
-    );
-    for (const source of sources) expect([...plan.experiment.sources, plan.list.source]).toContain(source);
-    const impressions = traffic.events.filter((e) => e.type === 'impression').length;
-    const clicks = traffic.events.filter((e) => e.type === 'click').length;
-    expect(clicks / impressions).toBeGreaterThan(0.03);
-    expect(clicks / impressions).toBeLessThan(0.15);
-    for (const e of traffic.events) expect(e.created_at).toBeLessThan(now.getTime());
-  });
+  it(
+    "serves each visitor the arm the server's hash gives, and " +
+      'makes orders the import accepts, tagged with a served source',
+    () => {
+      const traffic = generateDemoTraffic(data, plan);
+      expect(traffic).toEqual(generateDemoTraffic(data, plan));
+      expect(traffic.visitors).toHaveLength(1400);
+      for (const v of traffic.visitors.slice(0, 200)) expect(v.arm).toBe(chooseArm({ id: 1, arms }, v.visitor));
+      expect(() => validateRows(OrderInput, traffic.orders, 'orders')).not.toThrow();
+      expect(traffic.orders.length).toBeGreaterThan(5);
+      const sources = new Set(
+        traffic.orders.flatMap((o) => o.line_items.flatMap((l) => l.properties ?? []).map((p) => p.value)),
+      );
+      for (const source of sources) expect([...plan.experiment.sources, plan.list.source]).toContain(source);
+      const impressions = traffic.events.filter((e) => e.type === 'impression').length;
+      const clicks = traffic.events.filter((e) => e.type === 'click').length;
+      expect(clicks / impressions).toBeGreaterThan(0.03);
+      expect(clicks / impressions).toBeLessThan(0.15);
+      for (const e of traffic.events) expect(e.created_at).toBeLessThan(now.getTime());
+    },
+  );
 });

@@ -28,7 +28,9 @@ function runCli(args: string[], env: Record<string, string>): Promise<{ code: nu
   });
 }
 
-/** Every public list endpoint (from /api/v1/sources), every ruleset, static products and a reactivation, as answered. */
+/**
+ * Every public list endpoint (from /api/v1/sources), every ruleset, static products and a reactivation, as answered.
+ */
 async function publicAnswers(url: string, keys: { public: string; private: string }): Promise<Record<string, string>> {
   const config = loadConfig({
     DATABASE_URL: url,
@@ -50,11 +52,13 @@ async function publicAnswers(url: string, keys: { public: string; private: strin
     const paths = [
       ...sources.data.map(
         (s) =>
-          `/api/v1${s.path}?key=${keys.public}&shop_product_ids=7000000001&shop_customer_id=1&uuid=00000000-0000-4000-8000-000000000001&q=jacket&handles=fjord-enamel-camp-pot`,
+          `/api/v1${s.path}?key=${keys.public}&shop_product_ids=7000000001&shop_customer_id=1` +
+          '&uuid=00000000-0000-4000-8000-000000000001&q=jacket&handles=fjord-enamel-camp-pot',
       ),
       ...[1, 2, 3, 4, 5].map(
         (id) =>
-          `/api/v1/custom/id/${id}?key=${keys.public}&shop_product_ids=7000000001&cart_subtotal=180.00&shop_customer_id=1`,
+          `/api/v1/custom/id/${id}?key=${keys.public}&shop_product_ids=7000000001` +
+          '&cart_subtotal=180.00&shop_customer_id=1',
       ),
       `/api/v1/products/static?key=${keys.public}&ids=7000000001,7000000002&country_code=DE`,
       `/api/v1/billing/reactivate?key=${keys.private}&billing_customer_id=80000`,

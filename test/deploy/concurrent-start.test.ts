@@ -108,7 +108,8 @@ describe.each(backends())('processes starting at once on one database ($name)', 
     expect((await inspect(url)).migrations).toEqual(await expectedMigrations());
   }, 240_000);
 
-  it('two servers at once on an empty database: both wait for the start-up lock; then one migrates and seeds, both serve', async () => {
+  it('two servers at once on an empty database: both wait for the ' +
+    'start-up lock; then one migrates and seeds, both serve', async () => {
     const url = await backend.url();
     const env = {
       DATABASE_URL: url,

@@ -50,7 +50,9 @@ describe.each(backends())('graceful shutdown under load ($name)', (backend) => {
     const clients = Array.from({ length: CLIENTS }, () => ({ uuid: randomUUID(), acked: 0, answered: 0, refused: 0 }));
     const post = (uuid: string, n: number) =>
       new Promise<number>((resolve) => {
-        const path = `/api/v1/analytics/event?key=${keys.public}&subject=user&verb=viewed&noun=product&shop_product_handle=p-${n % 20}&uuid=${uuid}`;
+        const path =
+          `/api/v1/analytics/event?key=${keys.public}&subject=user` +
+          `&verb=viewed&noun=product&shop_product_handle=p-${n % 20}&uuid=${uuid}`;
         const req = request({ host: '127.0.0.1', port, method: 'POST', path, agent }, (res) => {
           res.resume();
           res.on('close', () => resolve(res.complete ? (res.statusCode ?? 0) : 0));
@@ -84,7 +86,8 @@ describe.each(backends())('graceful shutdown under load ($name)', (backend) => {
     });
     await until(() => clients.reduce((sum, c) => sum + c.acked, 0) >= 200);
     socket.write(
-      `POST /api/v1/analytics/event?key=${keys.public} HTTP/1.1\r\nhost: 127.0.0.1\r\nx-request-id: slow-in-flight\r\n` +
+      `POST /api/v1/analytics/event?key=${keys.public} HTTP/1.1\r\n` +
+        'host: 127.0.0.1\r\nx-request-id: slow-in-flight\r\n' +
         `content-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body.slice(0, 10)}`,
     );
     await until(() => server.output().includes('"reqId":"slow-in-flight"'));

@@ -79,71 +79,78 @@ describe.runIf(pgAvailable() && redisAvailable())('outages of PostgreSQL and Red
     await client.end();
   });
 
-  it('keeps reads answering and refuses writes and events with 503 while PostgreSQL is down, then recovers', async () => {
-    // The shop's first request loads it into memory (retried: a busy database may be slow to give a connection).
-    await vi.waitFor(
-      async () => expect((await app.inject(`/api/v1/products/static?key=${key}&ids=1`)).statusCode).toBe(200),
-      {
+  it(
+    'keeps reads answering and refuses writes and events with ' + '503 while PostgreSQL is down, then recovers',
+    async () => {
+      // The shop's first request loads it into memory (retried: a busy database may be slow to give a connection).
+      await vi.waitFor(
+        async () => expect((await app.inject(`/api/v1/products/static?key=${key}&ids=1`)).statusCode).toBe(200),
+        {
+          timeout: 60_000,
+          interval: 200,
+        },
+      );
+      await pgProxy.cut();
+      const read = await app.inject(`/api/v1/products/static?key=${key}&ids=1,2&bust_cache=yes`);
+      expect(read.statusCode).toBe(200);
+      expect(read.json().data.map((p: { id: number }) => p.id)).toEqual([1, 2]);
+      // A shop this node does not hold cannot be loaded meanwhile: a 503 to retry, never a 500.
+      const cold = await app.inject(`/api/v1/products/static?key=${coldKey}&ids=1`);
+      expect(cold.statusCode).toBe(503);
+      expect(cold.headers['retry-after']).toBeDefined();
+
+      const write = await app.inject({
+        method: 'PUT',
+        url: '/admin/v1/shops/down/products',
+        headers: auth,
+        payload: [productInput(3)],
+      });
+      expect(write.statusCode).toBe(503);
+      expect(write.headers['retry-after']).toBeDefined();
+      expect(write.json().error).toContain('unavailable');
+
+      const event = await app.inject({
+        method: 'POST',
+        url:
+          `/api/v1/analytics/event?key=${key}&subject=user&verb=viewed` +
+          `&noun=product&shop_product_handle=product-1&uuid=${U}`,
+      });
+      expect(event.statusCode).toBe(503);
+      expect(event.headers['retry-after']).toBeDefined();
+      const ready = await app.inject('/readyz');
+      expect(ready.statusCode).toBe(503);
+
+      await pgProxy.restore();
+      await vi.waitFor(async () => expect((await app.inject('/readyz')).statusCode).toBe(200), {
         timeout: 60_000,
         interval: 200,
-      },
-    );
-    await pgProxy.cut();
-    const read = await app.inject(`/api/v1/products/static?key=${key}&ids=1,2&bust_cache=yes`);
-    expect(read.statusCode).toBe(200);
-    expect(read.json().data.map((p: { id: number }) => p.id)).toEqual([1, 2]);
-    // A shop this node does not hold cannot be loaded meanwhile: a 503 to retry, never a 500.
-    const cold = await app.inject(`/api/v1/products/static?key=${coldKey}&ids=1`);
-    expect(cold.statusCode).toBe(503);
-    expect(cold.headers['retry-after']).toBeDefined();
-
-    const write = await app.inject({
-      method: 'PUT',
-      url: '/admin/v1/shops/down/products',
-      headers: auth,
-      payload: [productInput(3)],
-    });
-    expect(write.statusCode).toBe(503);
-    expect(write.headers['retry-after']).toBeDefined();
-    expect(write.json().error).toContain('unavailable');
-
-    const event = await app.inject({
-      method: 'POST',
-      url: `/api/v1/analytics/event?key=${key}&subject=user&verb=viewed&noun=product&shop_product_handle=product-1&uuid=${U}`,
-    });
-    expect(event.statusCode).toBe(503);
-    expect(event.headers['retry-after']).toBeDefined();
-    const ready = await app.inject('/readyz');
-    expect(ready.statusCode).toBe(503);
-
-    await pgProxy.restore();
-    await vi.waitFor(async () => expect((await app.inject('/readyz')).statusCode).toBe(200), {
-      timeout: 60_000,
-      interval: 200,
-    });
-    expect(
-      (
-        await app.inject({
-          method: 'PUT',
-          url: '/admin/v1/shops/down/products',
-          headers: auth,
-          payload: [productInput(3)],
-        })
-      ).statusCode,
-    ).toBe(200);
-    expect(
-      (
-        await app.inject({
-          method: 'POST',
-          url: `/api/v1/analytics/event?key=${key}&subject=user&verb=viewed&noun=product&shop_product_handle=product-1&uuid=${U}`,
-        })
-      ).json(),
-    ).toEqual({ data: 'Received' });
-    // Nothing refused during the outage was stored: one view, the one after recovery.
-    const events = (await app.inject({ url: `/admin/v1/shops/down/events?uuid=${U}`, headers: auth })).json().data;
-    expect(events).toHaveLength(1);
-    expect((await app.inject(`/api/v1/products/static?key=${key}&ids=3`)).json().data).toHaveLength(1);
-  });
+      });
+      expect(
+        (
+          await app.inject({
+            method: 'PUT',
+            url: '/admin/v1/shops/down/products',
+            headers: auth,
+            payload: [productInput(3)],
+          })
+        ).statusCode,
+      ).toBe(200);
+      expect(
+        (
+          await app.inject({
+            method: 'POST',
+            url:
+              `/api/v1/analytics/event?key=${key}&subject=user&verb=viewed` +
+              `&noun=product&shop_product_handle=product-1&uuid=${U}`,
+          })
+        ).json(),
+      ).toEqual({ data: 'Received' });
+      // Nothing refused during the outage was stored: one view, the one after recovery.
+      const events = (await app.inject({ url: `/admin/v1/shops/down/events?uuid=${U}`, headers: auth })).json().data;
+      expect(events).toHaveLength(1);
+      expect((await app.inject(`/api/v1/products/static?key=${key}&ids=3`)).json().data).toHaveLength(1);
+    },
+  );
 
   it('serves around Redis when it is down: the cache is bypassed, nothing errors', async () => {
     await redisProxy.cut();

@@ -23,7 +23,8 @@ export async function startApp(
   backend: Backend,
   env: Record<string, string> = {},
   options: AppOptions & {
-    /** Resolves upstream host names (a name of the test's own may point at loopback). */ upstreamLookup?: LookupFunction;
+    /** Resolves upstream host names (a name of the test's own may point at loopback). */
+    upstreamLookup?: LookupFunction;
   } = {},
 ): Promise<TestApp> {
   const url = await backend.url();

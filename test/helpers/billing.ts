@@ -4,7 +4,9 @@ import { productInput } from './fixtures.js';
 
 export const FUTURE = '2099-01-15T00:00:00';
 
-/** A shop with two billing customers (one whose card fails), cancelled and active subscriptions, and a queued charge. */
+/**
+ * A shop with two billing customers (one whose card fails), cancelled and active subscriptions, and a queued charge.
+ */
 export async function seedBilling(t: TestApp, handle: string) {
   const shop = await t.createShop(handle, { timezone: 'America/New_York', public_url: `https://${handle}.example` });
   const put = async (path: string, body: unknown) => {

@@ -9,7 +9,8 @@ import { nextIntervalDate } from '../../src/domain/billing/dates.js';
  */
 export const FAKE_TOKEN = 'fake-provider-token-0123456789';
 
-// biome-ignore lint/suspicious/noExplicitAny: the fake reads and writes the provider's loose JSON documents, as the real one does
+/* biome-ignore lint/suspicious/noExplicitAny: the fake reads and writes the provider's loose JSON documents, as the
+   real one does */
 type Json = Record<string, any>;
 export type Fault =
   | { kind: 'status'; status: number; retryAfter?: string }

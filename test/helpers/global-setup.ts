@@ -29,7 +29,9 @@ export default async function setup(project: TestProject): Promise<void> {
     project.provide('postgres', false);
     const line = '!'.repeat(78);
     console.warn(
-      `\n${line}\n!! PostgreSQL not reachable at ${PG_URL}\n!! SKIPPING every PostgreSQL suite: storage and HTTP tests run on SQLite only.\n!! Set DATABASE_URL_PG or start PostgreSQL to run them.\n${line}\n`,
+      `\n${line}\n!! PostgreSQL not reachable at ${PG_URL}\n` +
+        '!! SKIPPING every PostgreSQL suite: storage and HTTP tests run on SQLite only.\n' +
+        `!! Set DATABASE_URL_PG or start PostgreSQL to run them.\n${line}\n`,
     );
   } finally {
     await client.end().catch(() => undefined);
@@ -52,7 +54,9 @@ function checkHaproxy(project: TestProject): void {
   project.provide('haproxy', false);
   const line = '!'.repeat(78);
   console.warn(
-    `\n${line}\n!! HAProxy not found at ${HAPROXY_PATH}\n!! SKIPPING the multi-node routing test (deploy/haproxy.cfg).\n!! Install it with: apt-get install -y haproxy\n${line}\n`,
+    `\n${line}\n!! HAProxy not found at ${HAPROXY_PATH}\n` +
+      '!! SKIPPING the multi-node routing test (deploy/haproxy.cfg).\n' +
+      `!! Install it with: apt-get install -y haproxy\n${line}\n`,
   );
 }
 
@@ -66,7 +70,9 @@ function checkChromium(project: TestProject): void {
     project.provide('chromium', false);
     const line = '!'.repeat(78);
     console.warn(
-      `\n${line}\n!! Chromium not found at ${CHROMIUM_PATH}\n!! SKIPPING the browser suites (console and widget).\n!! Install it with: apt-get install -y chromium\n${line}\n`,
+      `\n${line}\n!! Chromium not found at ${CHROMIUM_PATH}\n` +
+        '!! SKIPPING the browser suites (console and widget).\n' +
+        `!! Install it with: apt-get install -y chromium\n${line}\n`,
     );
     return;
   }
@@ -93,7 +99,8 @@ async function checkRedis(project: TestProject): Promise<void> {
     project.provide('redis', false);
     const line = '!'.repeat(78);
     console.warn(
-      `\n${line}\n!! Redis not reachable at ${REDIS_URL}\n!! SKIPPING the Redis cache suites and the two-node test.\n${line}\n`,
+      `\n${line}\n!! Redis not reachable at ${REDIS_URL}\n` +
+        `!! SKIPPING the Redis cache suites and the two-node test.\n${line}\n`,
     );
   } finally {
     redis.disconnect();

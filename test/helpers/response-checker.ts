@@ -26,7 +26,8 @@ export const EXCLUDED = new Set([
   // @fastify/cors answers preflight requests itself (204, no body).
   'OPTIONS /api/v1*',
   'OPTIONS /api/v2*',
-  // @fastify/static serves the built console's files (the test setup builds it); unbuilt, the route is ours: a 503 error body.
+  // @fastify/static serves the built console's files (the test
+  // setup builds it); unbuilt, the route is ours: a 503 error body.
   'GET /console/*',
 ]);
 

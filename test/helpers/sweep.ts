@@ -161,7 +161,10 @@ export const newStats = (): SweepStats => ({
 
 let sequence = 0;
 
-/** Sends a request and returns it with its server time (for a request no route took, the whole round trip, which bounds it). */
+/**
+ * Sends a request and returns it with its server time (for a
+ * request no route took, the whole round trip, which bounds it).
+ */
 export async function timed(
   t: TestApp,
   rec: RouteRecorder,
@@ -221,5 +224,8 @@ export function summary(name: string, stats: SweepStats): string {
     .map(([s, n]) => `${s}×${n}`)
     .join(' ');
   const codes = [...stats.codes].map(([c, n]) => `${c}×${n}`).join(' ');
-  return `${name}: ${stats.requests} requests over ${stats.byRoute.size} routes (${statuses}; ${codes}); slowest ${stats.maxMs.toFixed(1)} ms: ${stats.slowest}`;
+  return (
+    `${name}: ${stats.requests} requests over ${stats.byRoute.size} routes (${statuses}; ${codes}); ` +
+    `slowest ${stats.maxMs.toFixed(1)} ms: ${stats.slowest}`
+  );
 }

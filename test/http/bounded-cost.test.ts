@@ -43,9 +43,8 @@ describe('bounded cost per request on a 10,000-product shop', () => {
     const tries = [];
     for (let i = 0; i < 3; i++) tries.push(await timed(t, rec, typeof options === 'function' ? options() : options));
     const best = tries.reduce((a, b) => (b.ms < a.ms ? b : a));
-    console.info(
-      `${String(typeof options === 'function' ? options().url : options.url).slice(0, 90)}: ${tries.map((x) => x.ms.toFixed(1)).join(' / ')} ms`,
-    );
+    const url = String(typeof options === 'function' ? options().url : options.url).slice(0, 90);
+    console.info(`${url}: ${tries.map((x) => x.ms.toFixed(1)).join(' / ')} ms`);
     return best;
   };
   const ruleset = async (rules: unknown[]) =>

@@ -4,7 +4,10 @@ import { backends } from '../helpers/backends.js';
 import { startApp, type TestApp } from '../helpers/app.js';
 import { productInput } from '../helpers/fixtures.js';
 
-/** A leaked private key must be revocable, must not outlive rotations, and must not lift its own limits (docs/operations.md, "Keys"). */
+/**
+ * A leaked private key must be revocable, must not outlive rotations,
+ * and must not lift its own limits (docs/operations.md, "Keys").
+ */
 describe.each(backends())('keys, settings and customer signatures on $name', (backend) => {
   let t: TestApp;
   beforeAll(async () => {
@@ -42,56 +45,64 @@ describe.each(backends())('keys, settings and customer signatures on $name', (ba
     ).toBe(422);
   });
 
-  it('ends the asking key and every older generation when keys rotate, so a leaked key cannot keep itself alive', async () => {
-    const shop = await t.createShop('rotated');
-    const first = await t.admin('POST', '/admin/v1/shops/rotated/keys/rotate', undefined, shop.private);
-    expect(first.statusCode).toBe(200);
-    const second = first.json().keys;
-    // The key that asked ended; the public key it replaced keeps its grace period for deployed pages.
-    expect((await t.admin('GET', '/admin/v1/shops/rotated', undefined, shop.private)).statusCode).toBe(401);
-    expect((await t.app.inject(`/api/v1/products/trending_products?key=${shop.public}`)).statusCode).toBe(200);
-    // The operator rotates again: the first generation's grace ends now, the second gets one.
-    await t.admin('POST', '/admin/v1/shops/rotated/keys/rotate');
-    expect((await t.app.inject(`/api/v1/products/trending_products?key=${shop.public}`)).statusCode).toBe(401);
-    expect((await t.app.inject(`/api/v1/products/trending_products?key=${second.public}`)).statusCode).toBe(200);
-    expect((await t.admin('GET', '/admin/v1/shops/rotated', undefined, second.private)).statusCode).toBe(200);
-  });
+  it(
+    'ends the asking key and every older generation when keys rotate, ' + 'so a leaked key cannot keep itself alive',
+    async () => {
+      const shop = await t.createShop('rotated');
+      const first = await t.admin('POST', '/admin/v1/shops/rotated/keys/rotate', undefined, shop.private);
+      expect(first.statusCode).toBe(200);
+      const second = first.json().keys;
+      // The key that asked ended; the public key it replaced keeps its grace period for deployed pages.
+      expect((await t.admin('GET', '/admin/v1/shops/rotated', undefined, shop.private)).statusCode).toBe(401);
+      expect((await t.app.inject(`/api/v1/products/trending_products?key=${shop.public}`)).statusCode).toBe(200);
+      // The operator rotates again: the first generation's grace ends now, the second gets one.
+      await t.admin('POST', '/admin/v1/shops/rotated/keys/rotate');
+      expect((await t.app.inject(`/api/v1/products/trending_products?key=${shop.public}`)).statusCode).toBe(401);
+      expect((await t.app.inject(`/api/v1/products/trending_products?key=${second.public}`)).statusCode).toBe(200);
+      expect((await t.admin('GET', '/admin/v1/shops/rotated', undefined, second.private)).statusCode).toBe(200);
+    },
+  );
 
-  it("lets only the operator change scopes and rate limits; a shop key keeps the operator's limits when it changes other settings", async () => {
-    const shop = await t.createShop('limits');
-    expect(
-      (await t.admin('PATCH', '/admin/v1/shops/limits', { settings: { rate_limit_public_per_minute: 5 } })).statusCode,
-    ).toBe(200);
-    for (const body of [
-      { scopes: ['read_markets'] },
-      { settings: { rate_limit_public_per_minute: 1_000_000 } },
-      { settings: { rate_limit_private_per_minute: 9 } },
-    ]) {
-      const res = await t.admin('PATCH', '/admin/v1/shops/limits', body, shop.private);
-      expect(res.statusCode, JSON.stringify(body)).toBe(403);
-      expect(res.json().error).toBe("Only the operator token changes a shop's scopes and rate limits.");
-    }
-    // Sending back the operator's values unchanged (a whole settings object) is allowed.
-    expect(
-      (
-        await t.admin(
-          'PATCH',
-          '/admin/v1/shops/limits',
-          { scopes: [], settings: { rate_limit_public_per_minute: 5 } },
-          shop.private,
-        )
-      ).statusCode,
-    ).toBe(200);
-    const own = await t.admin(
-      'PATCH',
-      '/admin/v1/shops/limits',
-      { name: 'Renamed', settings: { trending_window_days: 10 } },
-      shop.private,
-    );
-    expect(own.statusCode).toBe(200);
-    expect(own.json().shop.settings).toEqual({ trending_window_days: 10, rate_limit_public_per_minute: 5 });
-    expect(own.json().shop.scopes).toEqual([]);
-  });
+  it(
+    'lets only the operator change scopes and rate limits; a shop ' +
+      "key keeps the operator's limits when it changes other settings",
+    async () => {
+      const shop = await t.createShop('limits');
+      expect(
+        (await t.admin('PATCH', '/admin/v1/shops/limits', { settings: { rate_limit_public_per_minute: 5 } }))
+          .statusCode,
+      ).toBe(200);
+      for (const body of [
+        { scopes: ['read_markets'] },
+        { settings: { rate_limit_public_per_minute: 1_000_000 } },
+        { settings: { rate_limit_private_per_minute: 9 } },
+      ]) {
+        const res = await t.admin('PATCH', '/admin/v1/shops/limits', body, shop.private);
+        expect(res.statusCode, JSON.stringify(body)).toBe(403);
+        expect(res.json().error).toBe("Only the operator token changes a shop's scopes and rate limits.");
+      }
+      // Sending back the operator's values unchanged (a whole settings object) is allowed.
+      expect(
+        (
+          await t.admin(
+            'PATCH',
+            '/admin/v1/shops/limits',
+            { scopes: [], settings: { rate_limit_public_per_minute: 5 } },
+            shop.private,
+          )
+        ).statusCode,
+      ).toBe(200);
+      const own = await t.admin(
+        'PATCH',
+        '/admin/v1/shops/limits',
+        { name: 'Renamed', settings: { trending_window_days: 10 } },
+        shop.private,
+      );
+      expect(own.statusCode).toBe(200);
+      expect(own.json().shop.settings).toEqual({ trending_window_days: 10, rate_limit_public_per_minute: 5 });
+      expect(own.json().shop.scopes).toEqual([]);
+    },
+  );
 
   it('requires customer_sig with shop_customer_id on public keys when the shop asks for it', async () => {
     const shop = await t.createShop('signed');
@@ -137,7 +148,9 @@ describe.each(backends())('keys, settings and customer signatures on $name', (ba
     expect((await purchased('', shop.private)).statusCode).toBe(200);
     const event = await t.app.inject({
       method: 'POST',
-      url: `/api/v1/analytics/event?key=${shop.public}&subject=user&verb=viewed&noun=product&shop_product_handle=product-1&shop_customer_id=77`,
+      url:
+        `/api/v1/analytics/event?key=${shop.public}&subject=user&verb=viewed` +
+        '&noun=product&shop_product_handle=product-1&shop_customer_id=77',
     });
     expect(event.statusCode).toBe(403);
     expect(

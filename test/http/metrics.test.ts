@@ -21,7 +21,9 @@ describe.each(backends())('GET /metrics on $name', (backend) => {
     await t.app.inject(`/api/v1/products/static?key=${key}&ids=x`);
     await t.app.inject({
       method: 'POST',
-      url: `/api/v1/analytics/event?key=${key}&subject=user&verb=viewed&noun=product&shop_product_handle=product-1&uuid=3f1c2a9e-8b7d-4c1e-9f00-2b6d4e8a1c3b`,
+      url:
+        `/api/v1/analytics/event?key=${key}&subject=user&verb=viewed&noun=product` +
+        '&shop_product_handle=product-1&uuid=3f1c2a9e-8b7d-4c1e-9f00-2b6d4e8a1c3b',
     });
     const res = await t.app.inject('/metrics');
     expect(res.statusCode).toBe(200);
@@ -34,7 +36,8 @@ describe.each(backends())('GET /metrics on $name', (backend) => {
       1,
     );
     expect(text).toContain(
-      'rebound_http_request_duration_seconds_bucket{le="0.005",route="/api/v1/products/static",method="GET",status="200"}',
+      'rebound_http_request_duration_seconds_bucket' +
+        '{le="0.005",route="/api/v1/products/static",method="GET",status="200"}',
     );
     expect(metric(text, 'rebound_cache_hits')).toBe(2);
     expect(metric(text, 'rebound_events_committed')).toBe(1);
@@ -63,7 +66,9 @@ describe.each(backends())('GET /metrics on $name', (backend) => {
     const quiet = await t.createShop('quiet');
     const res = await t.app.inject({
       method: 'POST',
-      url: `/api/v1/analytics/event?key=${quiet.public}&subject=user&verb=viewed&noun=product&shop_product_handle=x&uuid=3f1c2a9e-8b7d-4c1e-9f00-2b6d4e8a1c3b`,
+      url:
+        `/api/v1/analytics/event?key=${quiet.public}&subject=user&verb=viewed` +
+        '&noun=product&shop_product_handle=x&uuid=3f1c2a9e-8b7d-4c1e-9f00-2b6d4e8a1c3b',
     });
     expect(res.statusCode).toBe(200);
     const handles = (await t.admin('GET', '/admin/v1/node/residency'))

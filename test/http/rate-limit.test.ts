@@ -41,7 +41,9 @@ describe('rate limits', () => {
     const post = () =>
       t.app.inject({
         method: 'POST',
-        url: `/api/v1/analytics/event?key=${quiet.public}&subject=user&verb=viewed&noun=product&shop_product_handle=x&uuid=3f1c2a9e-8b7d-4c1e-9f00-2b6d4e8a1c3b`,
+        url:
+          `/api/v1/analytics/event?key=${quiet.public}&subject=user&verb=viewed` +
+          '&noun=product&shop_product_handle=x&uuid=3f1c2a9e-8b7d-4c1e-9f00-2b6d4e8a1c3b',
         remoteAddress: '192.0.2.9',
       });
     expect([(await post()).statusCode, (await post()).statusCode, (await post()).statusCode]).toEqual([200, 200, 429]);

@@ -92,22 +92,25 @@ describe.each(backends())("the platforms' own webhook dialects on $name", (backe
     });
   });
 
-  it('refuses an HMAC in the legacy header, the secret after the body, or another secret, and stores nothing', async () => {
-    const body = subscription('cancelled', '2026-11-21T10:00:00+00:00');
-    for (const sign of [
-      (raw: string) => createHmac('sha256', BILLING_SECRET).update(raw).digest('hex'),
-      (raw: string) =>
-        createHash('sha256')
-          .update(raw + BILLING_SECRET)
-          .digest('hex'),
-      (raw: string) => legacy(raw, 'another-secret-0123456789'),
-    ]) {
-      const res = await billing('subscription/cancelled', body, (raw) => ({ 'x-recharge-hmac-sha256': sign(raw) }));
-      expect(res.statusCode).toBe(401);
-      expect(res.json()).toEqual({ error: 'Invalid webhook signature.', code: 'webhook_signature' });
-    }
-    expect((await sub())!.status).toBe('ACTIVE');
-  });
+  it(
+    'refuses an HMAC in the legacy header, the secret after the ' + 'body, or another secret, and stores nothing',
+    async () => {
+      const body = subscription('cancelled', '2026-11-21T10:00:00+00:00');
+      for (const sign of [
+        (raw: string) => createHmac('sha256', BILLING_SECRET).update(raw).digest('hex'),
+        (raw: string) =>
+          createHash('sha256')
+            .update(raw + BILLING_SECRET)
+            .digest('hex'),
+        (raw: string) => legacy(raw, 'another-secret-0123456789'),
+      ]) {
+        const res = await billing('subscription/cancelled', body, (raw) => ({ 'x-recharge-hmac-sha256': sign(raw) }));
+        expect(res.statusCode).toBe(401);
+        expect(res.json()).toEqual({ error: 'Invalid webhook signature.', code: 'webhook_signature' });
+      }
+      expect((await sub())!.status).toBe('ACTIVE');
+    },
+  );
 
   it('takes the timestamped signature while it is fresh, and applies a resent delivery once', async () => {
     const body = subscription('cancelled', '2026-11-22T10:00:00+00:00');

@@ -29,47 +29,50 @@ describe('GET /widget.js', () => {
     expect(WIDGET_FILE).toBe(join(ROOT, 'dist', 'widget', 'widget.js'));
   });
 
-  it('serves the built script once read, with caching and cross-origin headers, and answers 304 to its ETag', async () => {
-    const file = join(dir, 'built.js');
-    writeFileSync(file, 'console.log("v1");');
-    const app = Fastify();
-    widgetRoutes(app, noShops, { scriptFile: file });
-    const first = await app.inject('/widget.js');
-    expect(first.statusCode).toBe(200);
-    expect(first.headers['content-type']).toBe('text/javascript; charset=utf-8');
-    expect(first.headers['cache-control']).toMatch(/^public, max-age=\d{2,3}$/);
-    expect(first.headers['cross-origin-resource-policy']).toBe('cross-origin');
-    expect(first.body).toBe('console.log("v1");');
-    const etag = first.headers.etag as string;
-    expect(etag).toMatch(/^"[\w-]+"$/);
-    // Read once and kept: a rebuild is picked up by a restart, not mid-flight.
-    writeFileSync(file, 'console.log("v2");');
-    expect((await app.inject('/widget.js')).body).toBe('console.log("v1");');
-    const cached = await app.inject({ url: '/widget.js', headers: { 'if-none-match': etag } });
-    expect(cached.statusCode).toBe(304);
-    expect(cached.body).toBe('');
-    expect((await app.inject({ url: '/widget.js', headers: { 'if-none-match': '"other"' } })).statusCode).toBe(200);
-    // Browsers get the gzip made once with the script, the same bytes inside.
-    const zipped = await app.inject({ url: '/widget.js', headers: { 'accept-encoding': 'gzip, deflate, br' } });
-    expect(zipped.headers['content-encoding']).toBe('gzip');
-    expect(zipped.headers.vary).toBe('accept-encoding');
-    expect(gunzipSync(zipped.rawPayload).toString()).toBe('console.log("v1");');
-    expect(first.headers['content-encoding']).toBeUndefined();
-    // Each encoding has its own tag; a list of tags, a weak one or `*` match; gzip;q=0 refuses gzip.
-    const zippedTag = zipped.headers.etag as string;
-    expect(zippedTag).not.toBe(etag);
-    const revalidate = (ifNoneMatch: string, acceptEncoding = 'gzip') =>
-      app
-        .inject({ url: '/widget.js', headers: { 'if-none-match': ifNoneMatch, 'accept-encoding': acceptEncoding } })
-        .then((r) => r.statusCode);
-    expect(await revalidate(`"x", W/${zippedTag}`)).toBe(304);
-    expect(await revalidate('*')).toBe(304);
-    expect(await revalidate(etag)).toBe(200); // the plain tag does not validate the gzip bytes
-    const refused = await app.inject({ url: '/widget.js', headers: { 'accept-encoding': 'gzip;q=0, br' } });
-    expect(refused.headers['content-encoding']).toBeUndefined();
-    expect(refused.body).toBe('console.log("v1");');
-    await app.close();
-  });
+  it(
+    'serves the built script once read, with caching and cross-origin ' + 'headers, and answers 304 to its ETag',
+    async () => {
+      const file = join(dir, 'built.js');
+      writeFileSync(file, 'console.log("v1");');
+      const app = Fastify();
+      widgetRoutes(app, noShops, { scriptFile: file });
+      const first = await app.inject('/widget.js');
+      expect(first.statusCode).toBe(200);
+      expect(first.headers['content-type']).toBe('text/javascript; charset=utf-8');
+      expect(first.headers['cache-control']).toMatch(/^public, max-age=\d{2,3}$/);
+      expect(first.headers['cross-origin-resource-policy']).toBe('cross-origin');
+      expect(first.body).toBe('console.log("v1");');
+      const etag = first.headers.etag as string;
+      expect(etag).toMatch(/^"[\w-]+"$/);
+      // Read once and kept: a rebuild is picked up by a restart, not mid-flight.
+      writeFileSync(file, 'console.log("v2");');
+      expect((await app.inject('/widget.js')).body).toBe('console.log("v1");');
+      const cached = await app.inject({ url: '/widget.js', headers: { 'if-none-match': etag } });
+      expect(cached.statusCode).toBe(304);
+      expect(cached.body).toBe('');
+      expect((await app.inject({ url: '/widget.js', headers: { 'if-none-match': '"other"' } })).statusCode).toBe(200);
+      // Browsers get the gzip made once with the script, the same bytes inside.
+      const zipped = await app.inject({ url: '/widget.js', headers: { 'accept-encoding': 'gzip, deflate, br' } });
+      expect(zipped.headers['content-encoding']).toBe('gzip');
+      expect(zipped.headers.vary).toBe('accept-encoding');
+      expect(gunzipSync(zipped.rawPayload).toString()).toBe('console.log("v1");');
+      expect(first.headers['content-encoding']).toBeUndefined();
+      // Each encoding has its own tag; a list of tags, a weak one or `*` match; gzip;q=0 refuses gzip.
+      const zippedTag = zipped.headers.etag as string;
+      expect(zippedTag).not.toBe(etag);
+      const revalidate = (ifNoneMatch: string, acceptEncoding = 'gzip') =>
+        app
+          .inject({ url: '/widget.js', headers: { 'if-none-match': ifNoneMatch, 'accept-encoding': acceptEncoding } })
+          .then((r) => r.statusCode);
+      expect(await revalidate(`"x", W/${zippedTag}`)).toBe(304);
+      expect(await revalidate('*')).toBe(304);
+      expect(await revalidate(etag)).toBe(200); // the plain tag does not validate the gzip bytes
+      const refused = await app.inject({ url: '/widget.js', headers: { 'accept-encoding': 'gzip;q=0, br' } });
+      expect(refused.headers['content-encoding']).toBeUndefined();
+      expect(refused.body).toBe('console.log("v1");');
+      await app.close();
+    },
+  );
 
   it('answers 503 with how to build it while the file is missing, and serves it once built', async () => {
     const file = join(dir, 'later.js');

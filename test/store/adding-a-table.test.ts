@@ -30,7 +30,9 @@ function declaredTables(): string[] {
   return keysOf('Database').sort();
 }
 
-/** Read-model parts a generation holds that footprint.ts does not count one by one (their cost is its fixed GENERATION). */
+/**
+ * Read-model parts a generation holds that footprint.ts does not count one by one (their cost is its fixed GENERATION).
+ */
 const FIXED_COST = new Set(['shop', 'version', 'markets', 'experiments']);
 
 describe('adding a table', () => {

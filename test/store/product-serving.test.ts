@@ -46,17 +46,20 @@ describe.each(backends())('stored serving rows on $name', (backend) => {
   const loadAll = async (s: Store) => [...(await new CatalogLoader(s).products(shopId)).values()].map(served);
   const fromDocuments = async () => (await store.listProducts(shopId)).map((p) => served(indexProduct(p)));
 
-  it('writes the answer bytes with the product, and a load reads them to the same product as its document gives', async () => {
-    const products = [product(1), product(2, { tags: 'Sale, exclude_rebound', metafields: [] }), product(BIG)];
-    await store.upsertProducts(shopId, products);
-    const rows = await store.listServedProducts(shopId, {});
-    expect(rows.map((r) => r.version)).toEqual([SERVING_VERSION, SERVING_VERSION, SERVING_VERSION]);
-    const loaded = await loadAll(store);
-    expect(JSON.parse(loaded[0]!.plain)).toMatchObject({ id: 1, handle: 'product-1' });
-    expect(loaded[0]!.m).toContain('"key":"material"');
-    expect(loaded.map((p) => p.listable)).toEqual([true, false, true]);
-    expect(loaded).toEqual(await fromDocuments());
-  });
+  it(
+    'writes the answer bytes with the product, and a load reads ' + 'them to the same product as its document gives',
+    async () => {
+      const products = [product(1), product(2, { tags: 'Sale, exclude_rebound', metafields: [] }), product(BIG)];
+      await store.upsertProducts(shopId, products);
+      const rows = await store.listServedProducts(shopId, {});
+      expect(rows.map((r) => r.version)).toEqual([SERVING_VERSION, SERVING_VERSION, SERVING_VERSION]);
+      const loaded = await loadAll(store);
+      expect(JSON.parse(loaded[0]!.plain)).toMatchObject({ id: 1, handle: 'product-1' });
+      expect(loaded[0]!.m).toContain('"key":"material"');
+      expect(loaded.map((p) => p.listable)).toEqual([true, false, true]);
+      expect(loaded).toEqual(await fromDocuments());
+    },
+  );
 
   it('rewrites the bytes when stock moves, and drops them with the product', async () => {
     await store.upsertProducts(shopId, [product(1), product(2)]);
@@ -74,62 +77,70 @@ describe.each(backends())('stored serving rows on $name', (backend) => {
     expect((await store.listServedProducts(shopId, {})).map((r) => r.id)).toEqual([2]);
   });
 
-  it('reads the first page here and the rest in the assembly thread, to the same catalog, stale rows from their documents', async () => {
-    const ids = [...Array.from({ length: 299 }, (_, i) => i + 1), BIG];
-    await store.upsertProducts(
-      shopId,
-      ids.map((id) => product(id)),
-    );
-    const { db } = connect(url);
-    const pool = new AssemblyPool(url);
-    try {
-      await db
-        .updateTable('product_serving')
-        .set({ version: SERVING_VERSION + 1 })
-        .where('product_id', 'in', [2, 280])
-        .execute();
-      const threadPages: number[] = [];
-      const loader = new CatalogLoader(store, undefined, (id, page) => {
-        threadPages.push(page.afterId);
-        return pool.readPage(id, page);
-      });
-      const loaded = [...(await loader.products(shopId)).values()].map(served);
-      expect(threadPages).toEqual([250]);
-      expect(loaded.map((p) => p.id)).toEqual(ids);
-      expect(loaded).toEqual(await fromDocuments());
-    } finally {
-      await pool.close();
-      await db.destroy();
-    }
-  });
+  it(
+    'reads the first page here and the rest in the assembly ' +
+      'thread, to the same catalog, stale rows from their documents',
+    async () => {
+      const ids = [...Array.from({ length: 299 }, (_, i) => i + 1), BIG];
+      await store.upsertProducts(
+        shopId,
+        ids.map((id) => product(id)),
+      );
+      const { db } = connect(url);
+      const pool = new AssemblyPool(url);
+      try {
+        await db
+          .updateTable('product_serving')
+          .set({ version: SERVING_VERSION + 1 })
+          .where('product_id', 'in', [2, 280])
+          .execute();
+        const threadPages: number[] = [];
+        const loader = new CatalogLoader(store, undefined, (id, page) => {
+          threadPages.push(page.afterId);
+          return pool.readPage(id, page);
+        });
+        const loaded = [...(await loader.products(shopId)).values()].map(served);
+        expect(threadPages).toEqual([250]);
+        expect(loaded.map((p) => p.id)).toEqual(ids);
+        expect(loaded).toEqual(await fromDocuments());
+      } finally {
+        await pool.close();
+        await db.destroy();
+      }
+    },
+  );
 
-  it('serializes from the document a product whose row is missing or of another serializer, and the rebuild writes them again', async () => {
-    await store.upsertProducts(shopId, [product(1), product(2), product(3)]);
-    const { db } = connect(url);
-    try {
-      await db.deleteFrom('product_serving').where('product_id', '=', 1).execute();
-      await db
-        .updateTable('product_serving')
-        .set({ version: SERVING_VERSION + 1 })
-        .where('product_id', '=', 3)
-        .execute();
-      expect((await store.listServedProducts(shopId, {})).map((r) => r.version)).toEqual([
-        null,
-        SERVING_VERSION,
-        SERVING_VERSION + 1,
-      ]);
-      expect(await loadAll(store)).toEqual(await fromDocuments());
+  it(
+    'serializes from the document a product whose row is missing ' +
+      'or of another serializer, and the rebuild writes them again',
+    async () => {
+      await store.upsertProducts(shopId, [product(1), product(2), product(3)]);
+      const { db } = connect(url);
+      try {
+        await db.deleteFrom('product_serving').where('product_id', '=', 1).execute();
+        await db
+          .updateTable('product_serving')
+          .set({ version: SERVING_VERSION + 1 })
+          .where('product_id', '=', 3)
+          .execute();
+        expect((await store.listServedProducts(shopId, {})).map((r) => r.version)).toEqual([
+          null,
+          SERVING_VERSION,
+          SERVING_VERSION + 1,
+        ]);
+        expect(await loadAll(store)).toEqual(await fromDocuments());
 
-      // As a migration runs it: inside the migration's transaction, with products stored.
-      expect(await db.transaction().execute((trx) => rebuildServing(trx))).toBe(3);
-      expect((await store.listServedProducts(shopId, {})).map((r) => r.version)).toEqual([
-        SERVING_VERSION,
-        SERVING_VERSION,
-        SERVING_VERSION,
-      ]);
-      expect(await loadAll(store)).toEqual(await fromDocuments());
-    } finally {
-      await db.destroy();
-    }
-  });
+        // As a migration runs it: inside the migration's transaction, with products stored.
+        expect(await db.transaction().execute((trx) => rebuildServing(trx))).toBe(3);
+        expect((await store.listServedProducts(shopId, {})).map((r) => r.version)).toEqual([
+          SERVING_VERSION,
+          SERVING_VERSION,
+          SERVING_VERSION,
+        ]);
+        expect(await loadAll(store)).toEqual(await fromDocuments());
+      } finally {
+        await db.destroy();
+      }
+    },
+  );
 });

@@ -1,9 +1,13 @@
-/** Every rule is scoped under `.rbw` so the widget neither leaks styles into the page nor depends on its reset. */
+/**
+ * Every rule is scoped under `.rbw` so the widget neither leaks styles into the page nor depends on its reset.
+ * A backslash at the end of a line continues the rule on the next one (no newline in the text).
+ */
 export const CSS = `
 .rbw{box-sizing:border-box;margin:2rem 0;font:inherit;color:inherit}
 .rbw *,.rbw *::before,.rbw *::after{box-sizing:border-box}
 .rbw-heading{margin:0 0 1rem;font-size:1.25rem;line-height:1.3;font-weight:600}
-.rbw-list{list-style:none;margin:0;padding:0;display:grid;gap:1rem;grid-template-columns:repeat(auto-fill,minmax(10rem,1fr))}
+.rbw-list{list-style:none;margin:0;padding:0;display:grid;gap:1rem;\
+grid-template-columns:repeat(auto-fill,minmax(10rem,1fr))}
 .rbw-card{margin:0;padding:0;display:flex;flex-direction:column;min-width:0}
 .rbw-link{display:flex;flex-direction:column;gap:.5rem;color:inherit;text-decoration:none}
 .rbw-link:hover .rbw-title,.rbw-link:focus-visible .rbw-title{text-decoration:underline}
@@ -13,16 +17,19 @@ export const CSS = `
 .rbw-title{font-size:.95rem;line-height:1.35;overflow-wrap:anywhere}
 .rbw-price{margin:.25rem 0 0;font-weight:600;font-size:.95rem}
 .rbw-compare{margin-left:.4rem;font-weight:400;text-decoration:line-through;opacity:.65}
-.rbw-hidden{position:absolute;width:1px;height:1px;margin:-1px;padding:0;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap;border:0}
+.rbw-hidden{position:absolute;width:1px;height:1px;margin:-1px;padding:0;overflow:hidden;\
+clip:rect(0 0 0 0);white-space:nowrap;border:0}
 .rbw-stock{margin:.15rem 0 0;font-size:.8rem;color:#2f6b3a}
 .rbw-stock.rbw-out{color:#9a3412}
 .rbw-vendor{font-size:.8rem;opacity:.75}
-.rbw-add{margin-top:.5rem;padding:.5rem .75rem;border:0;border-radius:6px;font:inherit;cursor:pointer;color:#fff;background:var(--rbw-accent,#1f2937)}
+.rbw-add{margin-top:.5rem;padding:.5rem .75rem;border:0;border-radius:6px;font:inherit;cursor:pointer;\
+color:#fff;background:var(--rbw-accent,#1f2937)}
 .rbw-add:focus-visible{outline:2px solid currentColor;outline-offset:2px}
 .rbw-link:hover .rbw-title{color:var(--rbw-accent,inherit)}
 .rbw-carousel .rbw-list{display:flex;overflow-x:auto;scroll-snap-type:x mandatory;padding-bottom:.5rem}
 .rbw-carousel .rbw-card{flex:0 0 11rem;scroll-snap-align:start}
-@media (max-width:480px){.rbw-list{grid-template-columns:repeat(2,minmax(0,1fr));gap:.75rem}.rbw-heading{font-size:1.1rem}}
+@media (max-width:480px){.rbw-list{grid-template-columns:repeat(2,minmax(0,1fr));gap:.75rem}\
+.rbw-heading{font-size:1.1rem}}
 `;
 
 const STYLE_ID = 'rebound-widget-style';

@@ -83,7 +83,9 @@ export function sendEvents(target: TrackTarget, events: TrackedEvent[]): void {
   }
 }
 
-/** Calls `seen` once, when at least half of the element has been on screen (or at once without IntersectionObserver). */
+/**
+ * Calls `seen` once, when at least half of the element has been on screen (or at once without IntersectionObserver).
+ */
 export function whenVisible(element: Element, seen: () => void): void {
   if (typeof IntersectionObserver !== 'function') {
     seen();

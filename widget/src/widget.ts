@@ -10,7 +10,9 @@ import { injectStyles } from './styles.js';
 /** The widget's version, readable by the page as window.ReboundWidget.version. */
 export const version = '1.2.0';
 
-/** The source of a product or variant the visitor reached through a widget, for storefront code with its own cart calls. */
+/**
+ * The source of a product or variant the visitor reached through a widget, for storefront code with its own cart calls.
+ */
 export { sourceFor };
 
 /**
@@ -134,7 +136,9 @@ async function serve(script: HTMLScriptElement, state: PageState): Promise<void>
   }
 }
 
-/** Stored widgets: every `data-rebound-widget` element no copy of the script has taken yet, each with its stored design. */
+/**
+ * Stored widgets: every `data-rebound-widget` element no copy of the script has taken yet, each with its stored design.
+ */
 function serveStored(script: HTMLScriptElement, state: PageState): void {
   state.holders ??= new WeakSet();
   const holders = state.holders;

@@ -6,6 +6,14 @@ import { useConsole } from '../context';
  * The notice says so and leads to Settings, where the switch asks before it changes a live
  * storefront; it stays away once signatures are required.
  */
+/** What to do about it, with the link to the switch. */
+const REMEDY = (
+  <>
+    Sign <code>shop_customer_id</code> with <code>customer_sig</code> in the storefront, then require it in{' '}
+    <a href="#/settings">Settings</a>.
+  </>
+);
+
 export function CustomerSignatureNotice() {
   const { shop } = useConsole();
   if (shop.settings.require_customer_signature) return null;
@@ -13,8 +21,7 @@ export function CustomerSignatureNotice() {
     <section className="notice" aria-label="Customer signatures">
       <p>
         <strong>Customer lists are not signed.</strong> Anyone with this shop's public key can read a customer's
-        purchased and personal lists by customer id. Sign <code>shop_customer_id</code> with <code>customer_sig</code>{' '}
-        in the storefront, then require it in <a href="#/settings">Settings</a>.
+        purchased and personal lists by customer id. {REMEDY}
       </p>
     </section>
   );

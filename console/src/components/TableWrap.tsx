@@ -6,7 +6,8 @@ import type { ReactNode } from 'react';
  */
 export function TableWrap({ children }: { children: ReactNode }) {
   return (
-    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be focusable to be scrolled from the keyboard
+    /* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be focusable to be scrolled from the
+       keyboard */
     <section className="table-wrap" aria-label="Table, scrolls sideways on small screens" tabIndex={0}>
       {children}
     </section>

@@ -93,7 +93,8 @@ function SecretForm({
           onClick={() => {
             if (
               window.confirm(
-                `Remove the ${LABELS[which].toLowerCase()}? Every webhook delivery from that platform is then refused until a new one is set.`,
+                `Remove the ${LABELS[which].toLowerCase()}? ` +
+                  'Every webhook delivery from that platform is then refused until a new one is set.',
               )
             )
               void run(null);

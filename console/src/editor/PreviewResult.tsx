@@ -80,8 +80,14 @@ function showAs(value: unknown, spec: ConditionSpec | undefined, words: Words): 
   }
   if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(value)) {
     const date = new Date(value);
-    if (!Number.isNaN(date.getTime()))
-      return `${new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short', timeZone: words.timezone }).format(date)} (${words.timezone})`;
+    if (!Number.isNaN(date.getTime())) {
+      const format = new Intl.DateTimeFormat(undefined, {
+        dateStyle: 'medium',
+        timeStyle: 'short',
+        timeZone: words.timezone,
+      });
+      return `${format.format(date)} (${words.timezone})`;
+    }
   }
   return show(value);
 }

@@ -17,7 +17,8 @@ export function ProductPicker({ label, value, onChange, invalid, describedBy }: 
   const { products } = useConsole();
   const [, setLoaded] = useState(0);
   const ids = value.map((v) => v.product_id);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the ids, compared by value, decide; the product cache is the shop's own and stable
+  /* biome-ignore lint/correctness/useExhaustiveDependencies: the ids, compared by value, decide; the product cache is
+     the shop's own and stable */
   useEffect(() => {
     products.load(ids).then(
       () => setLoaded((n) => n + 1),

@@ -28,7 +28,9 @@ export function RulesetSettings({
       !value &&
       runningTest !== null &&
       !window.confirm(
-        `Disable this ruleset while the experiment “${runningTest}” runs?\n\nOnce saved, the ruleset answers no products to any visitor, in every arm it serves, and the experiment's figures stop meaning anything.`,
+        `Disable this ruleset while the experiment “${runningTest}” runs?\n\n` +
+          'Once saved, the ruleset answers no products to any visitor, in every arm it serves, ' +
+          "and the experiment's figures stop meaning anything.",
       );
     if (!breaksTest) dispatch({ type: 'setRulesetFlag', flag, value });
   };

@@ -38,7 +38,10 @@ export function inputsOf(ruleset: Ruleset, catalog: RuleCatalog): Input[] {
   return [...found.values()];
 }
 
-/** How a saved ruleset reaches a storefront: the widget's script tag and the API call with every input its rules read, ready to copy. */
+/**
+ * How a saved ruleset reaches a storefront: the widget's script tag
+ * and the API call with every input its rules read, ready to copy.
+ */
 export function UseIt({ id, ruleset, catalog }: { id: number; ruleset: Ruleset; catalog: RuleCatalog }) {
   const origin = window.location.origin;
   const inputs = inputsOf(ruleset, catalog);
@@ -52,7 +55,11 @@ export function UseIt({ id, ruleset, catalog }: { id: number; ruleset: Ruleset; 
         own (this ruleset reads {inputs.map((i) => i.param).join(', ')}):
       </p>
       <pre>
-        <code data-testid="use-it-widget">{`<script src="${origin}/widget.js" async\n  data-key="YOUR_PUBLIC_KEY" data-ruleset="${id}"${attrs.join('')}\n  data-title="You may also like"></script>`}</code>
+        <code data-testid="use-it-widget">
+          {`<script src="${origin}/widget.js" async\n` +
+            `  data-key="YOUR_PUBLIC_KEY" data-ruleset="${id}"${attrs.join('')}\n` +
+            '  data-title="You may also like"></script>'}
+        </code>
       </pre>
       <p>Or the JSON answer from a back end or an email tool:</p>
       <pre>

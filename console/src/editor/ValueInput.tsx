@@ -122,12 +122,14 @@ export function ValueInput(props: Props) {
       return (
         <fieldset className="checks weekdays" aria-describedby={describedBy}>
           <legend className="visually-hidden">{label}</legend>
-          {WEEKDAYS.map(([day, name]) => (
-            <label key={day} className="check">
-              <input type="checkbox" checked={days.includes(day)} onChange={(e) => toggle(day, e.target.checked)} />{' '}
-              {name}
-            </label>
-          ))}
+          {WEEKDAYS.map(([day, name]) => {
+            const checked = days.includes(day);
+            return (
+              <label key={day} className="check">
+                <input type="checkbox" checked={checked} onChange={(e) => toggle(day, e.target.checked)} /> {name}
+              </label>
+            );
+          })}
         </fieldset>
       );
     }

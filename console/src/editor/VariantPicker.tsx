@@ -26,7 +26,8 @@ export function VariantPicker({
   const [, setLoaded] = useState(0);
   const pickerId = useId();
   const scope = `[data-picker="${pickerId}"]`;
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the value decides (the ids derive from it); the product cache is the shop's own and stable
+  /* biome-ignore lint/correctness/useExhaustiveDependencies: the value decides (the ids derive from it); the product
+     cache is the shop's own and stable */
   useEffect(() => {
     const numeric = ids.map(Number).filter((n) => Number.isInteger(n) && n > 0);
     if (numeric.length > 0)

@@ -58,7 +58,10 @@ export function withConditionType(condition: DraftCondition, type: string, catal
   return spec ? { ...condition, type, operator: spec.operators[0]?.code ?? '', value: '', products: [] } : condition;
 }
 
-/** A condition with another operator; the value stays while its widget stays the same kind (contains any → contains all). */
+/**
+ * A condition with another operator; the value stays while its
+ * widget stays the same kind (contains any → contains all).
+ */
 export function withOperator(condition: DraftCondition, code: string, catalog: RuleCatalog): DraftCondition {
   const operators = catalog.conditions.find((c) => c.type === condition.type)?.operators ?? [];
   const before = operators.find((o) => o.code === condition.operator)?.value;

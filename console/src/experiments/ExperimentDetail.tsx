@@ -169,7 +169,8 @@ function StopForm({ experiment, base, onStopped }: { experiment: Experiment; bas
         ? `no winner: ruleset #${experiment.ruleset_id} itself serves every visitor again`
         : arm?.ruleset_id === null
           ? `winner ${winner}, the empty control: the ruleset's widgets show NO products from now on`
-          : `winner ${winner}: ruleset #${arm?.ruleset_id} serves every visitor of ruleset #${experiment.ruleset_id} from now on`;
+          : `winner ${winner}: ruleset #${arm?.ruleset_id} serves every visitor ` +
+            `of ruleset #${experiment.ruleset_id} from now on`;
     const consequence =
       'The split ends for good: a stopped experiment cannot be restarted, and its figures stop growing.';
     if (!window.confirm(`Stop “${experiment.name}” with ${label}?\n\n${consequence}`)) return;

@@ -2,7 +2,10 @@ import { useConsole } from '../context';
 import { useLoad } from '../hooks';
 import type { Experiment } from './types';
 
-/** The shop's experiments by the ruleset they test (running ones win over stopped ones), for the rulesets list and the editor. */
+/**
+ * The shop's experiments by the ruleset they test (running ones
+ * win over stopped ones), for the rulesets list and the editor.
+ */
 export function useExperimentsByRuleset(): Map<number, Experiment> | undefined {
   const { api, shop } = useConsole();
   const loaded = useLoad(

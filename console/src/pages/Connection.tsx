@@ -40,7 +40,9 @@ const PHASE: Record<Sync['phase'], string> = {
 };
 const running = (sync: Sync | null) => sync !== null && sync.phase !== 'done' && sync.phase !== 'failed';
 
-/** Connecting the shop to its storefront platform once; then its progress, its health, and a way back in when it fails. */
+/**
+ * Connecting the shop to its storefront platform once; then its progress, its health, and a way back in when it fails.
+ */
 export function ConnectionPage() {
   const { api, shop } = useConsole();
   usePageTitle('Connection');
@@ -119,7 +121,8 @@ export function ConnectionPage() {
               onClick={() => {
                 if (
                   window.confirm(
-                    'Disconnect your store? Its webhooks are removed and no more changes arrive; the products, customers and orders already here stay.',
+                    'Disconnect your store? Its webhooks are removed and no more changes arrive; ' +
+                      'the products, customers and orders already here stay.',
                   )
                 )
                   void act(() => api.send('DELETE', path), 'Disconnected.');
@@ -158,15 +161,17 @@ function Status({ platform }: { platform: Platform }) {
         <dt>Last sync</dt>
         <dd>
           {sync
-            ? `${sync.mode === 'full' ? 'Full sync' : 'Check for changes'}: ${PHASE[sync.phase]}${sync.started_at ? `, started ${formatDate(sync.started_at)}` : ''}${sync.finished_at ? `, ended ${formatDate(sync.finished_at)}` : ''}`
+            ? `${sync.mode === 'full' ? 'Full sync' : 'Check for changes'}: ${PHASE[sync.phase]}` +
+              `${sync.started_at ? `, started ${formatDate(sync.started_at)}` : ''}` +
+              `${sync.finished_at ? `, ended ${formatDate(sync.finished_at)}` : ''}`
             : 'None yet'}
         </dd>
         {sync && (
           <>
             <dt>Brought in</dt>
             <dd>
-              {sync.counts.products} products, {sync.counts.collections} collections, {sync.counts.customers} customers,{' '}
-              {sync.counts.orders} orders
+              {`${sync.counts.products} products, ${sync.counts.collections} collections, ` +
+                `${sync.counts.customers} customers, ${sync.counts.orders} orders`}
             </dd>
           </>
         )}

@@ -40,7 +40,10 @@ const WINDOWS = [7, 30, 90];
 const short = (title: string) => (title.length > 28 ? `${title.slice(0, 27)}…` : title);
 const percent = (rate: number) => `${(rate * 100).toFixed(2)}%`;
 
-/** Trending and top sellers, events per day, the smart-sort conversion estimates and the revenue attributed to each ruleset. */
+/**
+ * Trending and top sellers, events per day, the smart-sort
+ * conversion estimates and the revenue attributed to each ruleset.
+ */
 export function InsightsPage() {
   const { api, shop } = useConsole();
   usePageTitle('Insights');
@@ -157,7 +160,10 @@ export function InsightsPage() {
           </ChartFigure>
 
           <ChartFigure
-            title={`Estimated conversion of viewed products, last 30 days (%; shop average ${percent(data.conversion.shop_rate)})`}
+            title={
+              'Estimated conversion of viewed products, last 30 days ' +
+              `(%; shop average ${percent(data.conversion.shop_rate)})`
+            }
             columns={['Product', 'Views', 'Purchases', 'Estimate']}
             rows={data.conversion.products.map((p) => [p.title, p.views, p.purchases, percent(p.estimate)])}
           >

@@ -1,9 +1,12 @@
 /** What turning customer signatures on or off does to a live storefront, said before it happens. */
 export const SIGNATURE_ON_WARNING =
-  'Require customer signatures?\n\nFrom now on every storefront request that names a customer (shop_customer_id) without a valid customer_sig is refused (403). ' +
-  'Widgets and lists for signed-in customers stop showing until your theme signs the customer id. Turn this on only once your theme sends customer_sig.';
+  'Require customer signatures?\n\nFrom now on every storefront request that names a customer (shop_customer_id) ' +
+  'without a valid customer_sig is refused (403). ' +
+  'Widgets and lists for signed-in customers stop showing until your theme signs the customer id. ' +
+  'Turn this on only once your theme sends customer_sig.';
 export const SIGNATURE_OFF_WARNING =
-  'Stop requiring customer signatures?\n\nAnyone with your public key (it is in your storefront pages) can then read any customer’s purchased and personal lists by customer id.';
+  'Stop requiring customer signatures?\n\nAnyone with your public key (it is in your storefront pages) ' +
+  'can then read any customer’s purchased and personal lists by customer id.';
 
 /** The switch: asks with the consequence spelled out, then saves. */
 export function SignatureSwitch({ on, busy, onChange }: { on: boolean; busy: boolean; onChange(next: boolean): void }) {

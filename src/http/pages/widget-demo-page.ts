@@ -20,18 +20,23 @@ const STYLE =
   '.product{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:2rem;align-items:start}' +
   '.product img{width:100%;height:auto;aspect-ratio:1/1;object-fit:cover;border-radius:12px;background:#eee}' +
   '.product h1{margin:0 0 .5rem;font-size:1.75rem;line-height:1.2}.price{font-size:1.25rem;font-weight:600}' +
-  '.price s{font-weight:400;opacity:.6;margin-left:.5rem}.note{color:#545450}.vendor{text-transform:uppercase;letter-spacing:.05em;font-size:.8rem;color:#545450}' +
+  '.price s{font-weight:400;opacity:.6;margin-left:.5rem}.note{color:#545450}' +
+  '.vendor{text-transform:uppercase;letter-spacing:.05em;font-size:.8rem;color:#545450}' +
   'code{background:#eeeeea;padding:.1rem .3rem;border-radius:4px;overflow-wrap:anywhere}' +
-  'form{display:flex;flex-wrap:wrap;gap:.5rem;align-items:end}label{display:flex;flex-direction:column;gap:.25rem;flex:1 1 18rem}' +
+  'form{display:flex;flex-wrap:wrap;gap:.5rem;align-items:end}' +
+  'label{display:flex;flex-direction:column;gap:.25rem;flex:1 1 18rem}' +
   'input{font:inherit;padding:.6rem;border:1px solid #8a8a86;border-radius:8px}' +
-  'button{font:inherit;font-weight:600;padding:.6rem 1.25rem;border:0;border-radius:8px;background:#1f5130;color:#fff;cursor:pointer}' +
+  'button{font:inherit;font-weight:600;padding:.6rem 1.25rem;border:0;border-radius:8px;' +
+  'background:#1f5130;color:#fff;cursor:pointer}' +
   'button:focus-visible,input:focus-visible{outline:3px solid #e0a100;outline-offset:2px}' +
   '@media (max-width:640px){.product{grid-template-columns:1fr;gap:1rem}main{padding:1rem}}';
 
 function layout(title: string, heading: string, body: string): string {
   return (
-    '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">' +
-    `<meta name="robots" content="noindex"><link rel="icon" href="data:,"><title>${escapeHtml(title)}</title><style>${STYLE}</style></head>` +
+    '<!doctype html><html lang="en"><head><meta charset="utf-8">' +
+    '<meta name="viewport" content="width=device-width, initial-scale=1">' +
+    '<meta name="robots" content="noindex"><link rel="icon" href="data:,">' +
+    `<title>${escapeHtml(title)}</title><style>${STYLE}</style></head>` +
     `<body><header><p>${escapeHtml(heading)}</p></header><main>${body}</main></body></html>`
   );
 }
@@ -63,9 +68,11 @@ function productSection(product: DemoProduct, currency: string): string {
       : '';
   return (
     `<article class="product" data-product-id="${product.id}"><div>${image}</div><div>` +
-    `${product.vendor ? `<p class="vendor">${escapeHtml(product.vendor)}</p>` : ''}<h1>${escapeHtml(product.title)}</h1>` +
+    `${product.vendor ? `<p class="vendor">${escapeHtml(product.vendor)}</p>` : ''}` +
+    `<h1>${escapeHtml(product.title)}</h1>` +
     `<p class="price">${escapeHtml(money(product.price, currency))}${compare}</p>` +
-    `<p>${product.inStock ? 'In stock' : 'Out of stock'}</p><p class="note">${escapeHtml(product.description)}</p></div></article>`
+    `<p>${product.inStock ? 'In stock' : 'Out of stock'}</p>` +
+    `<p class="note">${escapeHtml(product.description)}</p></div></article>`
   );
 }
 
@@ -97,7 +104,8 @@ export function renderWidgetDemoPage(found: Extract<WidgetDemoLookup, { kind: 's
     (product
       ? productSection(product, shop.currency)
       : '<p class="note">This shop has no published product in stock to show yet.</p>') +
-    `\n${widgets}\n<p class="note">Widget demo for the shop <code>${escapeHtml(shop.handle)}</code>: each block above is one ` +
+    `\n${widgets}\n` +
+    `<p class="note">Widget demo for the shop <code>${escapeHtml(shop.handle)}</code>: each block above is one ` +
     '<code>&lt;script src="/widget.js" data-key=…&gt;</code> tag; view this page\'s source to copy them.</p>';
   return layout(product ? `${product.title} — ${shop.name}` : shop.name, shop.name, body);
 }
@@ -108,9 +116,12 @@ export function renderWidgetDemoHelp(problem: string | null): string {
     '<h1>Storefront widget demo</h1>' +
     (problem ? `<p role="alert"><strong>${escapeHtml(problem)}</strong></p>` : '') +
     "<p>This page shows a shop's product with recommendation widgets, loaded the way a storefront loads them. " +
-    "Open it with the shop's <em>public</em> key: <code>/widget-demo?key=&lt;the public key printed at start-up&gt;</code>.</p>" +
-    '<form method="get" action="/widget-demo"><label>Public key<input name="key" required autocomplete="off" spellcheck="false" ' +
-    'maxlength="128" pattern="[A-Za-z0-9_\\-]+" placeholder="rb_pub_…"></label><button type="submit">Open the demo</button></form>' +
+    "Open it with the shop's <em>public</em> key: " +
+    '<code>/widget-demo?key=&lt;the public key printed at start-up&gt;</code>.</p>' +
+    '<form method="get" action="/widget-demo"><label>Public key' +
+    '<input name="key" required autocomplete="off" spellcheck="false" ' +
+    'maxlength="128" pattern="[A-Za-z0-9_\\-]+" placeholder="rb_pub_…"></label>' +
+    '<button type="submit">Open the demo</button></form>' +
     '<p class="note">A new key for the demo shop: <code>npm run rebound -- keys demo</code>.</p>';
   return layout('Storefront widget demo', 'Rebound', body);
 }

@@ -4,7 +4,9 @@ import type { LinkIntent, ReactivationService } from '../../services/billing/rea
 import { PAGE_HEADERS, renderProviderErrorPage, renderReactivationPage } from '../pages/reactivation-page.js';
 import { ErrorRef, nonJson, PageOrError } from '../schemas/errors.js';
 
-/** The link's query with a null prototype (names are the client's); a repeated parameter can never match the signature. */
+/**
+ * The link's query with a null prototype (names are the client's); a repeated parameter can never match the signature.
+ */
 function linkQuery(request: FastifyRequest): Record<string, string> {
   const query = Object.create(null) as Record<string, string>;
   for (const [name, value] of Object.entries(request.query as Record<string, unknown>)) {

@@ -9,7 +9,8 @@ import { InlineErrors, nonJson } from '../schemas/errors.js';
 /** The console calls only this server; product images may come from the shop's CDN. */
 export const CONSOLE_CSP =
   "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' https: http: data:; " +
-  "connect-src 'self'; font-src 'self' data:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'; object-src 'none'";
+  "connect-src 'self'; font-src 'self' data:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'; " +
+  "object-src 'none'";
 
 /**
  * The merchant console (console/, built by `npm run build:web`) at /console/. It routes by URL

@@ -78,7 +78,8 @@ export function webhookRoutes(
     if (!decision.allowed) {
       void reply.header('retry-after', String(decision.retryAfter));
       throw new TooManyRequestsError(
-        `Rate limit exceeded: ${WEBHOOK_LIMIT_PER_MINUTE} webhook deliveries a minute for this shop. Retry after ${decision.retryAfter} seconds.`,
+        `Rate limit exceeded: ${WEBHOOK_LIMIT_PER_MINUTE} webhook deliveries a ` +
+          `minute for this shop. Retry after ${decision.retryAfter} seconds.`,
         decision.retryAfter,
       );
     }
@@ -89,7 +90,9 @@ export function webhookRoutes(
     {
       schema: {
         summary:
-          "Storefront webhooks: products/*, collections/*, inventory_levels/update, orders/*; neutral headers (X-Shop-Hmac-Sha256, X-Shop-Topic, X-Shop-Webhook-Id) or the platform's (X-Shopify-Hmac-Sha256, X-Shopify-Topic, X-Shopify-Webhook-Id); queued, then applied",
+          'Storefront webhooks: products/*, collections/*, inventory_levels/update, orders/*; neutral ' +
+          "headers (X-Shop-Hmac-Sha256, X-Shop-Topic, X-Shop-Webhook-Id) or the platform's " +
+          '(X-Shopify-Hmac-Sha256, X-Shopify-Topic, X-Shopify-Webhook-Id); queued, then applied',
         tags: ['webhooks'],
         params: ShopParams,
         headers: StorefrontHeaders,
@@ -127,7 +130,9 @@ export function webhookRoutes(
     {
       schema: {
         summary:
-          "Billing webhooks: subscription/*, customer/*, address/*, charge/*; neutral headers (X-Billing-Hmac-Sha256, X-Billing-Topic, X-Billing-Webhook-Id) or the platform's (X-Recharge-Webhook-Signature or X-Recharge-Hmac-Sha256, X-Recharge-Topic)",
+          'Billing webhooks: subscription/*, customer/*, address/*, charge/*; neutral headers ' +
+          "(X-Billing-Hmac-Sha256, X-Billing-Topic, X-Billing-Webhook-Id) or the platform's " +
+          '(X-Recharge-Webhook-Signature or X-Recharge-Hmac-Sha256, X-Recharge-Topic)',
         tags: ['webhooks'],
         params: ShopParams,
         headers: BillingHeaders,

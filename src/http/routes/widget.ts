@@ -61,7 +61,9 @@ const DemoQuery = params({
   product: text('a product handle', { max: 255 }),
 });
 
-/** The API's own parameter reader; the page answers in HTML, so a bad query reads as null here instead of a JSON 400. */
+/**
+ * The API's own parameter reader; the page answers in HTML, so a bad query reads as null here instead of a JSON 400.
+ */
 function demoQuery(request: FastifyRequest): { key: string | null; product: string | null } | null {
   try {
     return readParams(DemoQuery, request.query as Record<string, unknown>);
@@ -132,7 +134,8 @@ export function widgetRoutes(
       if (!key || !KEY.test(key))
         return help(
           400,
-          'That is not an API key: a public key looks like rb_pub_ followed by 32 letters, digits, dashes or underscores.',
+          'That is not an API key: a public key looks like rb_pub_ ' +
+            'followed by 32 letters, digits, dashes or underscores.',
         );
       const product = query?.product;
       const handle = typeof product === 'string' && HANDLE.test(product) ? product : null;

@@ -18,7 +18,8 @@ const customMetadata = {
   ),
   source: Type.String({
     description:
-      'which answer this is: ruleset:<id>:v<version>, plus :arm:<name> when an experiment chose it (docs/attribution.md)',
+      'which answer this is: ruleset:<id>:v<version>, plus :arm:<name> ' +
+      'when an experiment chose it (docs/attribution.md)',
     examples: ['ruleset:7:v3:arm:B'],
   }),
 };

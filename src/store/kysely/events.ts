@@ -214,7 +214,8 @@ export function eventMethods(db: Kysely<Database>): EventStore {
     async countEventsByPeriod(shopId, since, periodMs) {
       if (!Number.isSafeInteger(periodMs) || periodMs < 60_000 || periodMs % 60_000 !== 0)
         throw new RangeError(`periodMs must be a whole number of minutes, got ${periodMs}.`);
-      // Integer arithmetic both databases share; the period is a checked literal, so the grouped and selected expressions are the same text.
+      // Integer arithmetic both databases share; the period is a checked
+      // literal, so the grouped and selected expressions are the same text.
       const start = sql<number>`created_at - created_at % ${sql.lit(periodMs)}`;
       const rows = await db
         .selectFrom('events')

@@ -46,7 +46,8 @@ export function shopWebhookMethods(db: Kysely<Database>): ShopWebhookStore {
     async enqueueShopWebhook(shopId, webhookId, topic, payload, eventId) {
       try {
         await db.transaction().execute(async (trx) => {
-          // The platform's event id, when sent, is claimed with the delivery: another delivery of that event is a repeat.
+          // The platform's event id, when sent, is claimed with the
+          // delivery: another delivery of that event is a repeat.
           if (eventId !== undefined)
             await trx
               .insertInto('webhook_receipts')

@@ -88,38 +88,41 @@ describe("2021-11 objects mapped to the seed's shapes", () => {
     ).toBe('2026-12-01T00:00:00');
   });
 
-  it('maps a customer: the platform id as shop_customer_id, status from the active count, dunning as card error', () => {
-    const customer = customerFromRemote({
-      id: 36885812,
-      hash: '143ff3c9bc5f1c4a',
-      external_customer_id: { ecommerce: '5531383611563' },
-      email: 'ada@example.com',
-      first_name: 'Ada',
-      last_name: 'Lovelace',
-      phone: '+15555550100',
-      created_at: '2023-07-25T09:50:55+00:00',
-      updated_at: '2023-09-12T16:34:05+00:00',
-      first_charge_processed_at: '2023-07-25T09:51:02+00:00',
-      has_valid_payment_method: false,
-      has_payment_method_in_dunning: true,
-      subscriptions_active_count: 0,
-      subscriptions_total_count: 2,
-    });
-    expect(customer).toMatchObject({
-      id: 36885812,
-      hash: '143ff3c9bc5f1c4a',
-      shop_customer_id: '5531383611563',
-      status: 'INACTIVE',
-      has_valid_payment_method: false,
-      has_card_error_in_dunning: true,
-      number_active_subscriptions: 0,
-      number_subscriptions: 2,
-      first_charge_processed_at: '2023-07-25T09:51:02',
-      billing_phone: '+15555550100',
-      billing_address1: '',
-    });
-    expect(customerFromRemote({ id: 1, subscriptions_active_count: 3 }).status).toBe('ACTIVE');
-  });
+  it(
+    'maps a customer: the platform id as shop_customer_id, status ' + 'from the active count, dunning as card error',
+    () => {
+      const customer = customerFromRemote({
+        id: 36885812,
+        hash: '143ff3c9bc5f1c4a',
+        external_customer_id: { ecommerce: '5531383611563' },
+        email: 'ada@example.com',
+        first_name: 'Ada',
+        last_name: 'Lovelace',
+        phone: '+15555550100',
+        created_at: '2023-07-25T09:50:55+00:00',
+        updated_at: '2023-09-12T16:34:05+00:00',
+        first_charge_processed_at: '2023-07-25T09:51:02+00:00',
+        has_valid_payment_method: false,
+        has_payment_method_in_dunning: true,
+        subscriptions_active_count: 0,
+        subscriptions_total_count: 2,
+      });
+      expect(customer).toMatchObject({
+        id: 36885812,
+        hash: '143ff3c9bc5f1c4a',
+        shop_customer_id: '5531383611563',
+        status: 'INACTIVE',
+        has_valid_payment_method: false,
+        has_card_error_in_dunning: true,
+        number_active_subscriptions: 0,
+        number_subscriptions: 2,
+        first_charge_processed_at: '2023-07-25T09:51:02',
+        billing_phone: '+15555550100',
+        billing_address1: '',
+      });
+      expect(customerFromRemote({ id: 1, subscriptions_active_count: 3 }).status).toBe('ACTIVE');
+    },
+  );
 
   it('maps addresses, charges and one-time purchases', () => {
     expect(

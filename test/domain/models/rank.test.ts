@@ -40,11 +40,15 @@ describe('for_you: own purchases blended with their neighbours and popularity', 
     expect(forCustomer(21, blend({ purchasesFirst: true, similarity: 0, popularity: 5 }))).toEqual([1, 9, 2]);
   });
 
-  it('leaves a visitor with views only to the neighbours of what they viewed and popularity, and an unknown one to the caller', () => {
-    expect(forYou(model, [], [{ productId: 1, weight: 1 }], new Set(), blend({ popularity: 0 }))).toEqual([2]);
-    expect(forYou(model, [], [{ productId: 1, weight: 1 }], new Set())).toEqual([9, 2, 1]);
-    expect(forYou(model, [], [], new Set())).toEqual([]);
-  });
+  it(
+    'leaves a visitor with views only to the neighbours of what ' +
+      'they viewed and popularity, and an unknown one to the caller',
+    () => {
+      expect(forYou(model, [], [{ productId: 1, weight: 1 }], new Set(), blend({ popularity: 0 }))).toEqual([2]);
+      expect(forYou(model, [], [{ productId: 1, weight: 1 }], new Set())).toEqual([9, 2, 1]);
+      expect(forYou(model, [], [], new Set())).toEqual([]);
+    },
+  );
 
   it('answers the same for the same model and seeds, ties to the lower product id', () => {
     // 3 and 4 were bought once, together, by one customer: nothing separates them but their ids.

@@ -177,7 +177,10 @@ describe('SAR on order lines, both bases, hand-checked', () => {
   });
 });
 
-/** The public data sets (docs/evaluation.md): REBOUND_DATA_DIR, else a `shared/data` beside the repository; absent data skips. */
+/**
+ * The public data sets (docs/evaluation.md): REBOUND_DATA_DIR,
+ * else a `shared/data` beside the repository; absent data skips.
+ */
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 const DATA = [
   process.env.REBOUND_DATA_DIR,
@@ -188,7 +191,8 @@ const MS_STORE = DATA ? join(DATA, 'ms-store-sar', 'ms_usage_train.csv') : '';
 
 if (!existsSync(MS_STORE)) {
   console.warn(
-    `\n!!! SKIPPED: SAR on the Microsoft store log: ms-store-sar/ms_usage_train.csv not found (set REBOUND_DATA_DIR or put shared/data beside the repository; docs/evaluation.md, "Data")\n`,
+    '\n!!! SKIPPED: SAR on the Microsoft store log: ms-store-sar/ms_usage_train.csv not found ' +
+      '(set REBOUND_DATA_DIR or put shared/data beside the repository; docs/evaluation.md, "Data")\n',
   );
 }
 

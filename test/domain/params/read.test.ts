@@ -109,23 +109,28 @@ describe('readParams', () => {
 describe('paramsKey', () => {
   const key = (raw: Record<string, unknown>) => paramsKey(schema, readParams(schema, raw));
 
-  it('is the same for the same request spelled differently: order, case of flags, defaults, unknown parameters, the key', () => {
-    const a = key({ shop_product_ids: '1,2', metafields: 'yes', limit: '5' });
-    expect(
-      key({
-        metafields: 'TRUE',
-        shop_product_ids: ' 1, 2',
-        key: 'rb_pub_x',
-        x: String(Math.random()),
-        bust_cache: 'yes',
-        filter_oos: 'yes',
-      }),
-    ).toBe(a);
-    expect(key({ shop_product_ids: '1,2', metafields: '1', limit: '500', smart_sort: 'no' })).not.toBe(a); // limit 100 is not limit 5
-    expect(key({ shop_product_ids: '1,2', metafields: '1', limit: '500' })).toBe(
-      key({ shop_product_ids: '1,2', metafields: 'yes', limit: '100' }),
-    );
-  });
+  it(
+    'is the same for the same request spelled differently: order, ' +
+      'case of flags, defaults, unknown parameters, the key',
+    () => {
+      const a = key({ shop_product_ids: '1,2', metafields: 'yes', limit: '5' });
+      expect(
+        key({
+          metafields: 'TRUE',
+          shop_product_ids: ' 1, 2',
+          key: 'rb_pub_x',
+          x: String(Math.random()),
+          bust_cache: 'yes',
+          filter_oos: 'yes',
+        }),
+      ).toBe(a);
+      // limit 100 is not limit 5
+      expect(key({ shop_product_ids: '1,2', metafields: '1', limit: '500', smart_sort: 'no' })).not.toBe(a);
+      expect(key({ shop_product_ids: '1,2', metafields: '1', limit: '500' })).toBe(
+        key({ shop_product_ids: '1,2', metafields: 'yes', limit: '100' }),
+      );
+    },
+  );
 
   it('differs whenever the answer can differ', () => {
     const a = key({ shop_product_ids: '1,2' });

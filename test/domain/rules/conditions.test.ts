@@ -27,8 +27,9 @@ function tc(
   w: RuleWorld,
   expected: boolean,
 ): Case {
+  const value = JSON.stringify(condition.value ?? condition.products ?? null);
   return {
-    name: `${condition.type} ${condition.operator ?? ''} ${JSON.stringify(condition.value ?? condition.products ?? null)}: ${name}`,
+    name: `${condition.type} ${condition.operator ?? ''} ${value}: ${name}`,
     kind,
     condition,
     request: req,

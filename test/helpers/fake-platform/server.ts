@@ -4,6 +4,23 @@ import { Readable } from 'node:stream';
 import { FakeCatalog, type Json, type ShopShape, gid } from './catalog.js';
 import { bulkLines, edges, inlineOrder, inlineProduct } from './jsonl.js';
 
+/** The GraphQL operations the fake answers, found by name in the query text. */
+const OPERATIONS = new RegExp(
+  [
+    'bulkOperationRunQuery',
+    'currentBulkOperation',
+    'webhookSubscriptionCreate',
+    'webhookSubscriptionDelete',
+    'webhookSubscriptions',
+    'nodes\\(ids',
+    'node\\(id',
+    'order\\(id',
+    'products\\(first',
+    'customers\\(first',
+    'orders\\(first',
+  ].join('|'),
+);
+
 /**
  * A local stand-in for the storefront platform's GraphQL Admin API, written from its documentation:
  * `POST /admin/api/{version}/graphql.json` with `X-Shopify-Access-Token`; bulk operations
@@ -148,10 +165,7 @@ export class FakePlatform {
   }
 
   private execute(query: string, variables: Json): Json {
-    const operation =
-      /bulkOperationRunQuery|currentBulkOperation|webhookSubscriptionCreate|webhookSubscriptionDelete|webhookSubscriptions|nodes\(ids|node\(id|order\(id|products\(first|customers\(first|orders\(first/.exec(
-        query,
-      )?.[0] ?? 'unknown';
+    const operation = OPERATIONS.exec(query)?.[0] ?? 'unknown';
     this.count(operation);
     switch (operation) {
       case 'bulkOperationRunQuery':

@@ -79,20 +79,24 @@ describe.each(backends())('order attribution on $name', (backend) => {
     expect(r2).toBe('ruleset:2:v1');
   });
 
-  it('gives a line to its _rebound_source property, over any click, and to the latest click in the window otherwise', async () => {
-    await orders([
-      { id: 1, created_at: at(0), customer: { id: 100 }, line_items: [line(2, '10.00')] },
-      { id: 2, created_at: at(0), line_items: [line(1, '5.00', 2, tagged(r1)), line(5, '99.00')] },
-      { id: 3, created_at: at(0), customer: { id: 100 }, line_items: [line(2, '7.00', 1, tagged(r2))] },
-      { id: 4, created_at: at(0), customer: { id: 101 }, line_items: [line(3, '50.00')] },
-      { id: 5, created_at: at(0), customer: { id: 102 }, line_items: [line(4, '60.00')] },
-    ]);
-    const s = await summary();
-    expect(s.lists).toEqual([expect.objectContaining({ list: 'trending_products', orders: 1, revenue: 10 })]);
-    expect(await ruleset(1)).toMatchObject({ name: 'Upsell', orders: 1, revenue: 10, clicks: 3 });
-    expect(await ruleset(2)).toMatchObject({ name: 'Cross-sell', orders: 1, revenue: 7 });
-    expect(s.totals).toMatchObject({ orders: 3, revenue: 27 });
-  });
+  it(
+    'gives a line to its _rebound_source property, over any click, ' +
+      'and to the latest click in the window otherwise',
+    async () => {
+      await orders([
+        { id: 1, created_at: at(0), customer: { id: 100 }, line_items: [line(2, '10.00')] },
+        { id: 2, created_at: at(0), line_items: [line(1, '5.00', 2, tagged(r1)), line(5, '99.00')] },
+        { id: 3, created_at: at(0), customer: { id: 100 }, line_items: [line(2, '7.00', 1, tagged(r2))] },
+        { id: 4, created_at: at(0), customer: { id: 101 }, line_items: [line(3, '50.00')] },
+        { id: 5, created_at: at(0), customer: { id: 102 }, line_items: [line(4, '60.00')] },
+      ]);
+      const s = await summary();
+      expect(s.lists).toEqual([expect.objectContaining({ list: 'trending_products', orders: 1, revenue: 10 })]);
+      expect(await ruleset(1)).toMatchObject({ name: 'Upsell', orders: 1, revenue: 10, clicks: 3 });
+      expect(await ruleset(2)).toMatchObject({ name: 'Cross-sell', orders: 1, revenue: 7 });
+      expect(s.totals).toMatchObject({ orders: 3, revenue: 27 });
+    },
+  );
 
   it('takes refunded quantities back when the order comes again', async () => {
     await orders([

@@ -8,7 +8,10 @@ import { productInput } from '../../helpers/fixtures.js';
 const DAY = 86_400_000;
 const MINUTE = 60_000;
 const U = '3f1c2a9e-8b7d-4c1e-9f00-2b6d4e8a1c3b';
-/** +05:30 all year, no DST: local midnights fall on half hours in UTC, so hour buckets would put events on the wrong day. */
+/**
+ * +05:30 all year, no DST: local midnights fall on half hours
+ * in UTC, so hour buckets would put events on the wrong day.
+ */
 const TZ = 'Asia/Kolkata';
 const OFFSET = 5.5 * 3_600_000;
 const localDate = (ms: number) => new Date(ms + OFFSET).toISOString().slice(0, 10);
@@ -105,7 +108,9 @@ describe.each(backends())('console admin API on $name', (backend) => {
     await t.services.events.importEvents(other.id, [event('viewed', 'product-1', midnight(2) + 10 * MINUTE)]);
     const viewed = await t.app.inject({
       method: 'POST',
-      url: `/api/v1/analytics/event?key=${shop.public}&subject=user&verb=viewed&noun=product&shop_product_handle=product-1&uuid=${U}`,
+      url:
+        `/api/v1/analytics/event?key=${shop.public}&subject=user` +
+        `&verb=viewed&noun=product&shop_product_handle=product-1&uuid=${U}`,
     });
     expect(viewed.statusCode).toBe(200);
     // Views reach the read model once a minute; load them now.
@@ -171,7 +176,8 @@ describe.each(backends())('console admin API on $name', (backend) => {
       const second = (await t.admin('POST', '/admin/v1/shops/winback/campaigns', { name: 'Quiet' })).json().campaign;
       const context = (query: string) =>
         t.app.inject(
-          `/api/v1/billing/reactivate?key=${billing.private}&billing_customer_id=100&request_type=live&campaign_id=${first.id}&${query}`,
+          `/api/v1/billing/reactivate?key=${billing.private}&billing_customer_id=100` +
+            `&request_type=live&campaign_id=${first.id}&${query}`,
         );
       // Two cancelled subscriptions: a link each and one for all of them.
       const data = (await context('tk=mail1')).json().data;
@@ -374,18 +380,21 @@ describe.each(backends())('console admin API on $name', (backend) => {
     });
   });
 
-  it("sees bulk-imported views at once, not on the next minute's refresh (the demo seed imports its events so)", async () => {
-    const fresh = await t.createShop('bulk-views');
-    await t.admin('PUT', '/admin/v1/shops/bulk-views/products', [productInput(1)]);
-    const before = (await t.admin('GET', '/admin/v1/shops/bulk-views/insights')).json().data.conversion;
-    expect(before.products).toEqual([]);
-    await t.services.events.importEvents(
-      fresh.id,
-      Array.from({ length: 3 }, () => event('viewed', 'product-1', Date.now() - 3_600_000)),
-    );
-    const after = (await t.admin('GET', '/admin/v1/shops/bulk-views/insights')).json().data.conversion;
-    expect(after.products).toEqual([{ product_id: 1, title: 'Product 1', views: 3, purchases: 0, estimate: 0 }]);
-  });
+  it(
+    "sees bulk-imported views at once, not on the next minute's " + 'refresh (the demo seed imports its events so)',
+    async () => {
+      const fresh = await t.createShop('bulk-views');
+      await t.admin('PUT', '/admin/v1/shops/bulk-views/products', [productInput(1)]);
+      const before = (await t.admin('GET', '/admin/v1/shops/bulk-views/insights')).json().data.conversion;
+      expect(before.products).toEqual([]);
+      await t.services.events.importEvents(
+        fresh.id,
+        Array.from({ length: 3 }, () => event('viewed', 'product-1', Date.now() - 3_600_000)),
+      );
+      const after = (await t.admin('GET', '/admin/v1/shops/bulk-views/insights')).json().data.conversion;
+      expect(after.products).toEqual([{ product_id: 1, title: 'Product 1', views: 3, purchases: 0, estimate: 0 }]);
+    },
+  );
 
   describe('GET /admin/v1/shops/{handle}/products?variant_ids=', () => {
     it('returns the products holding the variants, in the order of their first variant, each once', async () => {
@@ -394,7 +403,8 @@ describe.each(backends())('console admin API on $name', (backend) => {
       expect(res.statusCode).toBe(200);
       expect(res.json().data.map((p: { id: number }) => p.id)).toEqual([4, 3, 1]);
       expect(res.json().data[0].variants.map((v: { id: number }) => v.id)).toEqual([41, 42]);
-      expect((await t.admin('GET', '/admin/v1/shops/elsewhere/products?variant_ids=31')).json().data).toEqual([]); // another shop's variant
+      // another shop's variant
+      expect((await t.admin('GET', '/admin/v1/shops/elsewhere/products?variant_ids=31')).json().data).toEqual([]);
       expect((await t.admin('GET', '/admin/v1/shops/console/products?variant_ids=4,x')).statusCode).toBe(400);
       expect((await t.admin('GET', '/admin/v1/shops/console/products?variant_ids=4,x')).json().error).toContain(
         'variant_ids',

@@ -35,6 +35,7 @@ const RUNS = 100;
  */
 const VISITORS_PER_RUN = 400;
 const SPLIT_VISITORS = 10_000;
+const SPLIT_VISITORS_TEXT = SPLIT_VISITORS.toLocaleString('en');
 const TRUTH: Record<string, number> = { A: 0.03, B: 0.036 };
 
 /**
@@ -81,7 +82,7 @@ describe('experiments, simulated', () => {
   });
   afterAll(() => t.close().then(() => backend.cleanup()));
 
-  it(`splits ${SPLIT_VISITORS.toLocaleString('en')} visitors within ±2% of the weights, and counts each once`, async () => {
+  it(`splits ${SPLIT_VISITORS_TEXT} visitors within ±2% of the weights, and counts each once`, async () => {
     const id = await start([
       { name: 'A', ruleset_id: 1, weight: 1 },
       { name: 'B', ruleset_id: 2, weight: 1 },

@@ -79,43 +79,46 @@ describe.each(backends())('experiments on $name', (backend) => {
     ).toBe('ruleset_id');
   });
 
-  it('creates a running experiment with the documented shape, and a second one on the same ruleset is a 409', async () => {
-    const res = await t.admin('POST', base, {
-      name: 'Upsell test',
-      ruleset_id: 1,
-      arms: [
-        { name: 'A', ruleset_id: 1, weight: 1 },
-        { name: 'B', ruleset_id: 2, weight: 1 },
-        { name: 'none', ruleset_id: null, weight: 1 },
-      ],
-    });
-    expect(res.statusCode, res.body).toBe(201);
-    const { experiment } = res.json();
-    expect(experiment).toMatchObject({
-      id: 1,
-      name: 'Upsell test',
-      ruleset_id: 1,
-      status: 'running',
-      arms: [
-        { name: 'A', ruleset_id: 1, weight: 1 },
-        { name: 'B', ruleset_id: 2, weight: 1 },
-        { name: 'none', ruleset_id: null, weight: 1 },
-      ],
-    });
-    expect(Date.parse(experiment.created_at)).not.toBeNaN();
-    const again = await t.admin('POST', base, {
-      name: 'again',
-      ruleset_id: 1,
-      arms: [
-        { name: 'A', ruleset_id: 1, weight: 1 },
-        { name: 'C', ruleset_id: 3, weight: 1 },
-      ],
-    });
-    expect(again.statusCode).toBe(409);
-    expect((await t.admin('GET', `${base}/1`)).json().experiment.status).toBe('running');
-    expect((await t.admin('GET', base)).json().data.map((e: { id: number }) => e.id)).toEqual([1]);
-    expect((await t.admin('GET', `${base}/77`)).statusCode).toBe(404);
-  });
+  it(
+    'creates a running experiment with the documented shape, and ' + 'a second one on the same ruleset is a 409',
+    async () => {
+      const res = await t.admin('POST', base, {
+        name: 'Upsell test',
+        ruleset_id: 1,
+        arms: [
+          { name: 'A', ruleset_id: 1, weight: 1 },
+          { name: 'B', ruleset_id: 2, weight: 1 },
+          { name: 'none', ruleset_id: null, weight: 1 },
+        ],
+      });
+      expect(res.statusCode, res.body).toBe(201);
+      const { experiment } = res.json();
+      expect(experiment).toMatchObject({
+        id: 1,
+        name: 'Upsell test',
+        ruleset_id: 1,
+        status: 'running',
+        arms: [
+          { name: 'A', ruleset_id: 1, weight: 1 },
+          { name: 'B', ruleset_id: 2, weight: 1 },
+          { name: 'none', ruleset_id: null, weight: 1 },
+        ],
+      });
+      expect(Date.parse(experiment.created_at)).not.toBeNaN();
+      const again = await t.admin('POST', base, {
+        name: 'again',
+        ruleset_id: 1,
+        arms: [
+          { name: 'A', ruleset_id: 1, weight: 1 },
+          { name: 'C', ruleset_id: 3, weight: 1 },
+        ],
+      });
+      expect(again.statusCode).toBe(409);
+      expect((await t.admin('GET', `${base}/1`)).json().experiment.status).toBe('running');
+      expect((await t.admin('GET', base)).json().data.map((e: { id: number }) => e.id)).toEqual([1]);
+      expect((await t.admin('GET', `${base}/77`)).statusCode).toBe(404);
+    },
+  );
 
   it('serves each visitor one arm, always the same, and cached answers stay cached bytes', async () => {
     const seen = new Map<string, number>();
@@ -132,19 +135,23 @@ describe.each(backends())('experiments on $name', (backend) => {
     expect(second.body).toBe(first.body);
   });
 
-  it("answers the empty control with no products, the first arm without a visitor, and an arm's own ruleset outside the experiment", async () => {
-    let control: string | null = null;
-    for (let n = 1; control === null; n++) {
-      const res = await custom(1, `&uuid=${uuid(n)}`);
-      if (res.json().metadata.source === 'ruleset:1:v1:arm:none') {
-        control = uuid(n);
-        expect(res.json().data).toEqual([]);
+  it(
+    'answers the empty control with no products, the first arm without ' +
+      "a visitor, and an arm's own ruleset outside the experiment",
+    async () => {
+      let control: string | null = null;
+      for (let n = 1; control === null; n++) {
+        const res = await custom(1, `&uuid=${uuid(n)}`);
+        if (res.json().metadata.source === 'ruleset:1:v1:arm:none') {
+          control = uuid(n);
+          expect(res.json().data).toEqual([]);
+        }
       }
-    }
-    expect(await sourceOf(1)).toBe('ruleset:1:v1:arm:A');
-    expect(await sourceOf(1, '&shop_customer_id=5')).toMatch(/:arm:/);
-    expect(await sourceOf(2, `&uuid=${control}`)).toBe('ruleset:2:v1');
-  });
+      expect(await sourceOf(1)).toBe('ruleset:1:v1:arm:A');
+      expect(await sourceOf(1, '&shop_customer_id=5')).toMatch(/:arm:/);
+      expect(await sourceOf(2, `&uuid=${control}`)).toBe('ruleset:2:v1');
+    },
+  );
 
   it('counts visitors, tracked events and attributed orders per arm, with intervals and p_beats_first', async () => {
     const served = new Map<string, string>();
@@ -187,7 +194,8 @@ describe.each(backends())('experiments on $name', (backend) => {
     expect(experiment.id).toBe(1);
     expect(arms.map((a: { name: string }) => a.name)).toEqual(['A', 'B', 'none']);
     const visitors = arms.reduce((sum: number, a: { visitors: number }) => sum + a.visitors, 0);
-    const distinct = new Set([...Array.from({ length: 60 }, (_, i) => uuid(i + 1)), ...served.keys()]).size + 1; // + the customer
+    // + 1: the customer
+    const distinct = new Set([...Array.from({ length: 60 }, (_, i) => uuid(i + 1)), ...served.keys()]).size + 1;
     expect(visitors).toBe(distinct);
     const b = arms[1];
     const bServed = [...served.values()].filter((s) => s.endsWith(':B')).length;

@@ -52,14 +52,16 @@ describe.each(backends())('erasing a customer on $name', (backend) => {
       expect(
         (
           await inject(
-            `/api/v1/analytics/event?key=${keys.public}&subject=user&verb=viewed&noun=product&shop_product_handle=product-2&uuid=${uuid}${customer}`,
+            `/api/v1/analytics/event?key=${keys.public}&subject=user&verb=viewed` +
+              `&noun=product&shop_product_handle=product-2&uuid=${uuid}${customer}`,
           )
         ).statusCode,
       ).toBe(200);
     expect(
       (
         await inject(
-          `/api/v1/analytics/track?key=${keys.public}&type=click&uuid=${SESSION}&shop_customer_id=9100&source=list:top_sellers&product_id=1`,
+          `/api/v1/analytics/track?key=${keys.public}&type=click&uuid=${SESSION}` +
+            '&shop_customer_id=9100&source=list:top_sellers&product_id=1',
         )
       ).statusCode,
     ).toBe(200);
@@ -123,65 +125,68 @@ describe.each(backends())('erasing a customer on $name', (backend) => {
       l.quantity,
     ]);
 
-  it("exports a data request, then erases the customer's personal data everywhere while the sales still count", async () => {
-    expect(
-      (
-        await deliver(t, 'priv', 'customers/data_request', {
-          shop_id: 1,
-          shop_domain: 'priv.myshopify.com',
-          customer: { id: 9100, email: 'ada@example.com', phone: null },
-          orders_requested: [1],
-          data_request: { id: 77 },
-        })
-      ).statusCode,
-    ).toBe(200);
-    const requests = (await t.admin('GET', '/admin/v1/shops/priv/privacy/requests')).json().data;
-    expect(requests).toHaveLength(1);
-    expect(requests[0]).toMatchObject({ id: '77', kind: 'data_request', customer_id: 9100 });
-    expect(requests[0].export.customer).toMatchObject({ id: 9100, email: 'ada@example.com' });
-    expect(requests[0].export.orders).toHaveLength(1);
-    expect(requests[0].export.events.length).toBeGreaterThan(0);
-    expect(requests[0].export.tracking).toHaveLength(1);
-    expect(requests[0].export.billing_customers[0]).toMatchObject({ id: 100, email: 'ada@example.com' });
+  it(
+    "exports a data request, then erases the customer's personal " + 'data everywhere while the sales still count',
+    async () => {
+      expect(
+        (
+          await deliver(t, 'priv', 'customers/data_request', {
+            shop_id: 1,
+            shop_domain: 'priv.myshopify.com',
+            customer: { id: 9100, email: 'ada@example.com', phone: null },
+            orders_requested: [1],
+            data_request: { id: 77 },
+          })
+        ).statusCode,
+      ).toBe(200);
+      const requests = (await t.admin('GET', '/admin/v1/shops/priv/privacy/requests')).json().data;
+      expect(requests).toHaveLength(1);
+      expect(requests[0]).toMatchObject({ id: '77', kind: 'data_request', customer_id: 9100 });
+      expect(requests[0].export.customer).toMatchObject({ id: 9100, email: 'ada@example.com' });
+      expect(requests[0].export.orders).toHaveLength(1);
+      expect(requests[0].export.events.length).toBeGreaterThan(0);
+      expect(requests[0].export.tracking).toHaveLength(1);
+      expect(requests[0].export.billing_customers[0]).toMatchObject({ id: 100, email: 'ada@example.com' });
 
-    const before = await everyAnswer();
-    expect(leaks(before).length).toBeGreaterThan(0);
-    const purchasedBefore = await t.app.inject({
-      method: 'GET',
-      url: `/api/v1/products/purchased?key=${keys.public}&shop_customer_id=9100`,
-    });
-    expect(purchasedBefore.json().data.map((p: { id: number }) => p.id)).toEqual([1]);
-    const [sellers, figures, orderLines] = [await topSellers(), await insights(), await lines()];
-    expect(sellers).toContain(1);
-    expect(JSON.stringify(figures)).toContain('"product_id":1');
-    expect(orderLines).toContainEqual([1, 2]);
+      const before = await everyAnswer();
+      expect(leaks(before).length).toBeGreaterThan(0);
+      const purchasedBefore = await t.app.inject({
+        method: 'GET',
+        url: `/api/v1/products/purchased?key=${keys.public}&shop_customer_id=9100`,
+      });
+      expect(purchasedBefore.json().data.map((p: { id: number }) => p.id)).toEqual([1]);
+      const [sellers, figures, orderLines] = [await topSellers(), await insights(), await lines()];
+      expect(sellers).toContain(1);
+      expect(JSON.stringify(figures)).toContain('"product_id":1');
+      expect(orderLines).toContainEqual([1, 2]);
 
-    // Answers are written to Redis without waiting; the erasure must find them there.
-    if (redisAvailable()) await vi.waitFor(async () => expect((await cachedLeaks()).length).toBeGreaterThan(0));
-    const erased = await t.admin('DELETE', '/admin/v1/shops/priv/customers/9100');
-    expect(erased.statusCode, erased.body).toBe(200);
-    if (redisAvailable()) expect(await cachedLeaks()).toEqual([]);
-    expect(erased.json().erased).toMatchObject({ customers: 1, orders: 1, billing_customers: 1, track_events: 1 });
-    expect(erased.json().erased.events).toBe(2);
+      // Answers are written to Redis without waiting; the erasure must find them there.
+      if (redisAvailable()) await vi.waitFor(async () => expect((await cachedLeaks()).length).toBeGreaterThan(0));
+      const erased = await t.admin('DELETE', '/admin/v1/shops/priv/customers/9100');
+      expect(erased.statusCode, erased.body).toBe(200);
+      if (redisAvailable()) expect(await cachedLeaks()).toEqual([]);
+      expect(erased.json().erased).toMatchObject({ customers: 1, orders: 1, billing_customers: 1, track_events: 1 });
+      expect(erased.json().erased.events).toBe(2);
 
-    expect(leaks(await everyAnswer())).toEqual([]);
-    expect((await t.admin('GET', '/admin/v1/shops/priv/events?shop_customer_id=9100')).json().data).toEqual([]);
-    expect((await t.admin('GET', `/admin/v1/shops/priv/events?uuid=${SESSION}`)).json().data).toEqual([]);
-    expect((await t.admin('GET', `/admin/v1/shops/priv/events?uuid=${OTHER_SESSION}`)).json().data).toHaveLength(1);
-    expect(
-      (
-        await t.app.inject({
-          method: 'GET',
-          url: `/api/v1/products/purchased?key=${keys.public}&shop_customer_id=9100`,
-        })
-      ).json().data,
-    ).toEqual([]);
-    expect((await t.admin('GET', '/admin/v1/shops/priv/privacy/requests')).json().data).toEqual([]);
-    // Shop-wide figures still count the anonymous lines.
-    expect(await topSellers()).toEqual(sellers);
-    expect(await insights()).toEqual(figures);
-    expect(await lines()).toEqual(orderLines);
-  });
+      expect(leaks(await everyAnswer())).toEqual([]);
+      expect((await t.admin('GET', '/admin/v1/shops/priv/events?shop_customer_id=9100')).json().data).toEqual([]);
+      expect((await t.admin('GET', `/admin/v1/shops/priv/events?uuid=${SESSION}`)).json().data).toEqual([]);
+      expect((await t.admin('GET', `/admin/v1/shops/priv/events?uuid=${OTHER_SESSION}`)).json().data).toHaveLength(1);
+      expect(
+        (
+          await t.app.inject({
+            method: 'GET',
+            url: `/api/v1/products/purchased?key=${keys.public}&shop_customer_id=9100`,
+          })
+        ).json().data,
+      ).toEqual([]);
+      expect((await t.admin('GET', '/admin/v1/shops/priv/privacy/requests')).json().data).toEqual([]);
+      // Shop-wide figures still count the anonymous lines.
+      expect(await topSellers()).toEqual(sellers);
+      expect(await insights()).toEqual(figures);
+      expect(await lines()).toEqual(orderLines);
+    },
+  );
 
   it('erases through customers/redact and lists the request without personal data', async () => {
     await deliver(t, 'priv', 'customers/redact', {
@@ -200,7 +205,9 @@ describe.each(backends())('erasing a customer on $name', (backend) => {
     await t.admin('PATCH', '/admin/v1/shops/priv', { settings: { event_retention_days: 1 } });
     await t.app.inject({
       method: 'POST',
-      url: `/api/v1/analytics/event?key=${keys.public}&subject=user&verb=viewed&noun=product&shop_product_handle=product-1&uuid=${OTHER_SESSION}`,
+      url:
+        `/api/v1/analytics/event?key=${keys.public}&subject=user&verb=viewed` +
+        `&noun=product&shop_product_handle=product-1&uuid=${OTHER_SESSION}`,
     });
     expect(await t.services.privacy.retention(Date.now() + 2 * 86_400_000)).toBeGreaterThan(0);
     expect((await t.admin('GET', '/admin/v1/shops/priv/events')).json().data).toEqual([]);

@@ -14,7 +14,9 @@ interface Raw {
   body: Buffer;
 }
 
-/** The repeats of cached storefront GETs the lane answers before Fastify, over real HTTP (the lane sits in the server). */
+/**
+ * The repeats of cached storefront GETs the lane answers before Fastify, over real HTTP (the lane sits in the server).
+ */
 describe.each(backends())('the answer lane on $name', (backend) => {
   let t: TestApp;
   let base: string;
@@ -46,25 +48,28 @@ describe.each(backends())('the answer lane on $name', (backend) => {
   const shape = (raw: Raw) => raw.lines.filter((line) => !line.startsWith('x-ratelimit-remaining'));
   const remaining = (raw: Raw) => Number(raw.lines.find((l) => l.startsWith('x-ratelimit-remaining'))?.split(': ')[1]);
 
-  it("repeats a cached answer with the route's bytes and header lines, counting the rate limit as the route does", async () => {
-    const url = `/api/v1/products/static?key=${key}&ids=1,2&limit=2`;
-    const first = await get(url);
-    expect(first.lines).toContain('x-cache: miss');
-    const before = served();
-    const repeat = await get(url);
-    expect(served()).toBe(before + 1);
-    // Another spelling of the same request is a hit the route answers: the lane's answer is that one.
-    const routed = await get(`${url}&unknown=1`);
-    expect(served()).toBe(before + 1);
-    expect(shape(repeat)).toEqual(shape(routed));
-    expect(repeat.body.equals(routed.body)).toBe(true);
-    expect(repeat.body.equals(first.body)).toBe(true);
-    expect([remaining(first), remaining(repeat), remaining(routed)]).toEqual([
-      remaining(first),
-      remaining(first) - 1,
-      remaining(first) - 2,
-    ]);
-  });
+  it(
+    "repeats a cached answer with the route's bytes and header lines, " + 'counting the rate limit as the route does',
+    async () => {
+      const url = `/api/v1/products/static?key=${key}&ids=1,2&limit=2`;
+      const first = await get(url);
+      expect(first.lines).toContain('x-cache: miss');
+      const before = served();
+      const repeat = await get(url);
+      expect(served()).toBe(before + 1);
+      // Another spelling of the same request is a hit the route answers: the lane's answer is that one.
+      const routed = await get(`${url}&unknown=1`);
+      expect(served()).toBe(before + 1);
+      expect(shape(repeat)).toEqual(shape(routed));
+      expect(repeat.body.equals(routed.body)).toBe(true);
+      expect(repeat.body.equals(first.body)).toBe(true);
+      expect([remaining(first), remaining(repeat), remaining(routed)]).toEqual([
+        remaining(first),
+        remaining(first) - 1,
+        remaining(first) - 2,
+      ]);
+    },
+  );
 
   it('sends the gzip bytes to clients that take them, as the route does', async () => {
     const url = `/api/v1/products/static?key=${key}&ids=1,2,3`;

@@ -8,7 +8,8 @@ import { seedBilling } from '../../helpers/billing.js';
 const TRACKING = {
   mailchimp: 'utm_source=newsletter&utm_medium=email&utm_campaign=winback_nov&mc_cid=8d1e2f3a4b&mc_eid=5c6d7e8f9a',
   klaviyo:
-    'utm_source=Klaviyo&utm_medium=campaign&utm_campaign=Winback%20(01ABCDEF)&_kx=AbCdEf123.XyZ&_ke=eyJrbF9lbWFpbCI6ICJhQGIuYyJ9',
+    'utm_source=Klaviyo&utm_medium=campaign&utm_campaign=Winback%20(01ABCDEF)' +
+    '&_kx=AbCdEf123.XyZ&_ke=eyJrbF9lbWFpbCI6ICJhQGIuYyJ9',
   google: 'gclid=Cj0KCQiA0MD_BRCTARIsADXoopb',
   meta: 'fbclid=IwAR2F4-dbP0l7Mn1IOgRmlNKhKHD6GzF',
   other: 'ref=footer&utm_content=button&utm_term=coffee&x=%F0%9F%98%80',
@@ -31,7 +32,8 @@ describe.each(backends())('one-click links as mail tools deliver them, on $name'
     new URL(
       (
         await t.app.inject(
-          `/api/v1/billing/reactivate?key=${shop.private}&billing_customer_id=100&billing_subscription_ids=${sub}&request_type=live&campaign_id=${campaignId}&tk=${encodeURIComponent(tk)}`,
+          `/api/v1/billing/reactivate?key=${shop.private}&billing_customer_id=100&billing_subscription_ids=${sub}` +
+            `&request_type=live&campaign_id=${campaignId}&tk=${encodeURIComponent(tk)}`,
         )
       ).json().data.service_reactivate_all_link,
     );
@@ -96,7 +98,8 @@ describe.each(backends())('one-click links as mail tools deliver them, on $name'
 
   it('keeps tk=__proto__ a plain tracking key: stats answer, no object gains a property, metrics render', async () => {
     const res = await t.app.inject(
-      `/api/v1/billing/reactivate?key=${shop.private}&billing_customer_id=100&billing_subscription_ids=1001&campaign_id=${campaignId}&tk=__proto__`,
+      `/api/v1/billing/reactivate?key=${shop.private}&billing_customer_id=100` +
+        `&billing_subscription_ids=1001&campaign_id=${campaignId}&tk=__proto__`,
     );
     expect(res.statusCode).toBe(200);
     const link = new URL(res.json().data.service_reactivate_all_link);

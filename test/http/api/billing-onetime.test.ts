@@ -137,30 +137,33 @@ describe.each(backends())('POST /api/v1/billing/onetime on $name', (backend) => 
     expect((await post('address_id=500&shop_variant_id=11', { key: shop.public })).statusCode).toBe(403);
   });
 
-  it('charges now: success makes an order; a failing card is a 402 with an ERROR charge and a cancelled onetime', async () => {
-    const paid = await post('address_id=500&shop_variant_id=11&quantity=2&charge_now=yes');
-    expect(paid.statusCode, paid.body).toBe(201);
-    const { onetime, charge, order } = paid.json().data;
-    expect(charge).toMatchObject({ status: 'SUCCESS', total_price: '20.00', address_id: 500, customer_id: 100 });
-    expect(charge.processed_at).not.toBeNull();
-    expect(order).toMatchObject({
-      charge_id: charge.id,
-      customer_id: 100,
-      line_items: [{ shop_variant_id: 11, quantity: 2, price: '10.00' }],
-    });
-    expect(onetime.status).toBe('ACTIVE');
+  it(
+    'charges now: success makes an order; a failing card is a 402 ' + 'with an ERROR charge and a cancelled onetime',
+    async () => {
+      const paid = await post('address_id=500&shop_variant_id=11&quantity=2&charge_now=yes');
+      expect(paid.statusCode, paid.body).toBe(201);
+      const { onetime, charge, order } = paid.json().data;
+      expect(charge).toMatchObject({ status: 'SUCCESS', total_price: '20.00', address_id: 500, customer_id: 100 });
+      expect(charge.processed_at).not.toBeNull();
+      expect(order).toMatchObject({
+        charge_id: charge.id,
+        customer_id: 100,
+        line_items: [{ shop_variant_id: 11, quantity: 2, price: '10.00' }],
+      });
+      expect(onetime.status).toBe('ACTIVE');
 
-    const failed = await post('address_id=501&shop_variant_id=11&charge_now=yes&next_charge_scheduled_at=today');
-    expect(failed.statusCode).toBe(402);
-    expect(failed.json().error).toContain('card expired');
-    expect(failed.json().charge).toMatchObject({ status: 'ERROR' });
-    const stored = await t.services.store.getLedgerDoc<{ status: string }>(
-      shop.id,
-      'billing_charges',
-      failed.json().charge.id,
-    );
-    expect(stored?.status).toBe('ERROR');
-  });
+      const failed = await post('address_id=501&shop_variant_id=11&charge_now=yes&next_charge_scheduled_at=today');
+      expect(failed.statusCode).toBe(402);
+      expect(failed.json().error).toContain('card expired');
+      expect(failed.json().charge).toMatchObject({ status: 'ERROR' });
+      const stored = await t.services.store.getLedgerDoc<{ status: string }>(
+        shop.id,
+        'billing_charges',
+        failed.json().charge.id,
+      );
+      expect(stored?.status).toBe('ERROR');
+    },
+  );
 
   it('replays the first answer for a repeated Idempotency-Key, and refuses it with other parameters', async () => {
     const first = await post('address_id=500&shop_variant_id=11', { idempotency: 'order-1' });
@@ -184,22 +187,26 @@ describe.each(backends())('POST /api/v1/billing/onetime on $name', (backend) => 
     expect(conflict.json().code).toBe('idempotency_conflict');
   });
 
-  it("reads the Idempotency-Key from the route's header schema: too long, unprintable or sent empty is a 400 naming it", async () => {
-    const refused = {
-      error: 'The Idempotency-Key header must be 1 to 200 printable characters.',
-      code: 'invalid_parameter',
-      parameter: 'Idempotency-Key',
-    };
-    for (const key of ['x'.repeat(201), 'two words', '']) {
-      const res = await t.app.inject({
-        method: 'POST',
-        url: `/api/v1/billing/onetime?key=${shop.private}&address_id=500&shop_variant_id=11`,
-        headers: { 'idempotency-key': key },
-      });
-      expect(res.statusCode, key).toBe(400);
-      expect(res.json()).toEqual(refused);
-    }
-  });
+  it(
+    "reads the Idempotency-Key from the route's header schema: too " +
+      'long, unprintable or sent empty is a 400 naming it',
+    async () => {
+      const refused = {
+        error: 'The Idempotency-Key header must be 1 to 200 printable characters.',
+        code: 'invalid_parameter',
+        parameter: 'Idempotency-Key',
+      };
+      for (const key of ['x'.repeat(201), 'two words', '']) {
+        const res = await t.app.inject({
+          method: 'POST',
+          url: `/api/v1/billing/onetime?key=${shop.private}&address_id=500&shop_variant_id=11`,
+          headers: { 'idempotency-key': key },
+        });
+        expect(res.statusCode, key).toBe(400);
+        expect(res.json()).toEqual(refused);
+      }
+    },
+  );
 
   it('creates one onetime and one charge for ten parallel identical retries', async () => {
     const answers = await Promise.all(

@@ -37,40 +37,43 @@ describe.each(backends())('billing reactivation on $name', (backend) => {
     expect(res.json().error).toContain(param);
   };
 
-  it('builds the context: the customer, the subscriptions that are not active, links, catalog product and variant', async () => {
-    const res = await context('billing_customer_id=100');
-    expect(res.statusCode, res.body).toBe(200);
-    const { data } = res.json();
-    expect(Object.keys(data)).toEqual(['service_reactivate_all_link', 'billing_customer', 'billing_subscriptions']);
-    expect(data.billing_customer).toMatchObject({
-      id: 100,
-      email: 'ada@example.com',
-      status: 'INACTIVE',
-      has_valid_payment_method: true,
-      billing_address1: '',
-    });
-    expect(data.billing_subscriptions.map((s: { id: number }) => s.id)).toEqual([1000, 1001]);
-    const [first, second] = data.billing_subscriptions;
-    expect(first).toMatchObject({
-      status: 'CANCELLED',
-      cancellation_reason: 'too much coffee',
-      billing_product_id: 1,
-      shop_product: { id: 1, handle: 'product-1' },
-      shop_variant: { id: 11, price: '10.00' },
-    });
-    expect(second.shop_variant).toMatchObject({ id: 21, title: 'Large' });
-    const link = new URL(first.service_reactivate_link);
-    expect(link.origin + link.pathname).toBe('https://subs.example/billing/reactivate');
-    expect(Object.fromEntries(link.searchParams)).toMatchObject({
-      merchant_token: 'subs',
-      billing_customer_id: '100',
-      billing_subscription_ids: '1000',
-      request_type: 'preview',
-    });
-    expect(link.searchParams.get('sig')).toMatch(/^[0-9a-f]{64}$/);
-    expect(Number(link.searchParams.get('expires'))).toBeGreaterThan(Date.now() / 1000 + 29 * 86400);
-    expect(new URL(data.service_reactivate_all_link).searchParams.get('billing_subscription_ids')).toBe('1000,1001');
-  });
+  it(
+    'builds the context: the customer, the subscriptions that are ' + 'not active, links, catalog product and variant',
+    async () => {
+      const res = await context('billing_customer_id=100');
+      expect(res.statusCode, res.body).toBe(200);
+      const { data } = res.json();
+      expect(Object.keys(data)).toEqual(['service_reactivate_all_link', 'billing_customer', 'billing_subscriptions']);
+      expect(data.billing_customer).toMatchObject({
+        id: 100,
+        email: 'ada@example.com',
+        status: 'INACTIVE',
+        has_valid_payment_method: true,
+        billing_address1: '',
+      });
+      expect(data.billing_subscriptions.map((s: { id: number }) => s.id)).toEqual([1000, 1001]);
+      const [first, second] = data.billing_subscriptions;
+      expect(first).toMatchObject({
+        status: 'CANCELLED',
+        cancellation_reason: 'too much coffee',
+        billing_product_id: 1,
+        shop_product: { id: 1, handle: 'product-1' },
+        shop_variant: { id: 11, price: '10.00' },
+      });
+      expect(second.shop_variant).toMatchObject({ id: 21, title: 'Large' });
+      const link = new URL(first.service_reactivate_link);
+      expect(link.origin + link.pathname).toBe('https://subs.example/billing/reactivate');
+      expect(Object.fromEntries(link.searchParams)).toMatchObject({
+        merchant_token: 'subs',
+        billing_customer_id: '100',
+        billing_subscription_ids: '1000',
+        request_type: 'preview',
+      });
+      expect(link.searchParams.get('sig')).toMatch(/^[0-9a-f]{64}$/);
+      expect(Number(link.searchParams.get('expires'))).toBeGreaterThan(Date.now() / 1000 + 29 * 86400);
+      expect(new URL(data.service_reactivate_all_link).searchParams.get('billing_subscription_ids')).toBe('1000,1001');
+    },
+  );
 
   it("takes listed subscriptions, and refuses another customer's", async () => {
     expect(
@@ -95,7 +98,8 @@ describe.each(backends())('billing reactivation on $name', (backend) => {
     expect((await context('billing_customer_id=100&format=pretty&bust_cache=yes')).body).toMatch(/^\{\n {2}"data"/);
     const live = (
       await context(
-        `billing_customer_id=100&request_type=live&tk=${'t'.repeat(40)}&billing_discount_code=BACK10&campaign_id=${campaignId}`,
+        `billing_customer_id=100&request_type=live&tk=${'t'.repeat(40)}` +
+          `&billing_discount_code=BACK10&campaign_id=${campaignId}`,
       )
     ).json().data;
     expect(Object.fromEntries(new URL(live.service_reactivate_all_link).searchParams)).toMatchObject({

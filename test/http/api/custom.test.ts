@@ -222,7 +222,8 @@ describe.each(backends())('GET /api/v1/custom/id/{ruleset_id} on $name', (backen
 
   it('resolves tag, matching-input-tag and endpoint outputs, reporting unknown endpoints in errors', async () => {
     const body = await answer(made.tags!, 'shop_product_ids=4');
-    // matching_input_tags (stove): 3 sold 2 units, 4 sold 1; then tag camping: 7 (5 sold), 3, then 1 by id; 2 is out of stock.
+    // matching_input_tags (stove): 3 sold 2 units, 4 sold 1; then
+    // tag camping: 7 (5 sold), 3, then 1 by id; 2 is out of stock.
     expect(ids(body.data)).toEqual([3, 7, 1]);
     expect(ids(body.metadata.filtered_input_products)).toEqual([4]);
     expect(ids(body.metadata.filtered_oos_products)).toEqual([2]);
@@ -283,7 +284,8 @@ describe.each(backends())('GET /api/v1/custom/id/{ruleset_id} on $name', (backen
   it('honours the common parameters', async () => {
     const body = await answer(
       upsellId,
-      'shop_product_ids=1&metafields=yes&variant_metafields=yes&uuid=2f1c7d0e-1111-4a4a-8888-123456789abc&bust_cache=yes',
+      'shop_product_ids=1&metafields=yes&variant_metafields=yes' +
+        '&uuid=2f1c7d0e-1111-4a4a-8888-123456789abc&bust_cache=yes',
     );
     expect(body.data[0].metafields).toHaveLength(1);
     expect(body.data[0].variants[0].metafields).toEqual([]);

@@ -90,7 +90,8 @@ describe.each(backends())('events and viewed products on $name', (backend) => {
 
   it('accepts every documented parameter, a JSON body, and a sendBeacon text body', async () => {
     const full = await post(
-      `key=${key}&subject=user&verb=added&noun=product&shop_product_handle=product-2&uuid=${U2}&shop_customer_id=77&subject_email=a@example.com&theme_id=12345`,
+      `key=${key}&subject=user&verb=added&noun=product&shop_product_handle=product-2` +
+        `&uuid=${U2}&shop_customer_id=77&subject_email=a@example.com&theme_id=12345`,
     );
     expect(full.json()).toEqual({ data: 'Received' });
     const json = await post(`key=${key}`, {

@@ -6,7 +6,10 @@ import { productInput } from '../../helpers/fixtures.js';
 const DAY = 86_400_000;
 const tracked = { inventory_management: 'shop', inventory_policy: 'deny' as const };
 const U = '3f1c2a9e-8b7d-4c1e-9f00-2b6d4e8a1c3b';
-/** The figures below are in units with a 7-day half-life (trending counts orders by default, with 14 days; tested apart). */
+/**
+ * The figures below are in units with a 7-day half-life (trending
+ * counts orders by default, with 14 days; tested apart).
+ */
 const UNITS = { trending_counts: 'units', trending_half_life_days: 7 };
 
 const catalog = [
@@ -182,7 +185,9 @@ describe.each(backends())('list endpoints on $name', (backend) => {
     for (let i = 0; i < 30; i++) {
       await t.app.inject({
         method: 'POST',
-        url: `/api/v1/analytics/event?key=${key}&subject=user&verb=viewed&noun=product&shop_product_handle=product-2&uuid=${U}`,
+        url:
+          `/api/v1/analytics/event?key=${key}&subject=user&verb=viewed` +
+          `&noun=product&shop_product_handle=product-2&uuid=${U}`,
       });
     }
     await t.services.catalogIndex.reload(shopId);
@@ -201,7 +206,8 @@ describe.each(backends())('list endpoints on $name', (backend) => {
     expect((await ids('search', 'query=4'))[0]).toBe(4);
     expect(await error('search', '')).toBe('Missing required endpoint argument: query.');
     expect(await error('search', 'query=tent&limit=0')).toContain('limit');
-    expect((await t.app.inject(`/api/v1/products/search?key=${key}&query=t&limit=51`)).statusCode).toBe(200); // above the maximum: served at 50
+    // above the maximum: served at 50
+    expect((await t.app.inject(`/api/v1/products/search?key=${key}&query=t&limit=51`)).statusCode).toBe(200);
     const noKey = await t.app.inject('/api/v1/products/search?query=tent');
     expect(noKey.json()).toEqual({
       error: 'Missing API key. Pass your key in the key query parameter.',
@@ -216,7 +222,9 @@ describe.each(backends())('list endpoints on $name', (backend) => {
     const V = '0a0b0c0d-1111-4222-8333-444455556666';
     await t.app.inject({
       method: 'POST',
-      url: `/api/v1/analytics/event?key=${key}&subject=user&verb=viewed&noun=product&shop_product_handle=product-2&uuid=${V}`,
+      url:
+        `/api/v1/analytics/event?key=${key}&subject=user&verb=viewed` +
+        `&noun=product&shop_product_handle=product-2&uuid=${V}`,
     });
     // The visitor looked at a Fjell tent: the Fjell head lamp comes before the Lumo lantern.
     expect((await ids('search', `query=light&uuid=${V}`))[0]).toBe(6);

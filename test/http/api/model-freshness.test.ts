@@ -29,36 +29,41 @@ describe.each(backends())('model lists fresh after an import on $name', (backend
   });
   afterAll(() => t.close().then(() => backend.cleanup()));
 
-  it('recommended answers raw co-occurrence at once, the model after the first build, and the rebuilt model after the next import', async () => {
-    const shop = await t.createShop('fresh');
-    await t.admin('PUT', '/admin/v1/shops/fresh/products', products);
-    // 1 is in two large baskets with 2 and 4–12 (2 orders each) and in one pair with 3 (1 order): raw
-    // counts rank 2 first; the model (a basket counts 1/√size) ranks 3 first. 9 is the best seller.
-    const big = [1, 2, 4, 5, 6, 7, 8, 10, 11, 12];
-    await t.admin('PUT', '/admin/v1/shops/fresh/orders', [
-      order(1, 5, 100, big),
-      order(2, 4, 101, big),
-      order(3, 3, 102, [1, 3]),
-      ...[4, 5, 6, 7].map((id) => order(id, 2, 103 + id, [9])),
-    ]);
-    expect(await ids(shop.public, 'recommended', 'shop_product_ids=1&limit=3')).toEqual([2, 4, 5]);
-    // similar_products waits for the content neighbours built ahead of the model: 2 is the other lamp, not the best seller.
-    expect((await ids(shop.public, 'similar_products', 'shop_product_ids=1&limit=1'))[0]).toBe(2);
-    await expect
-      .poll(() => ids(shop.public, 'recommended', 'shop_product_ids=1&limit=2'), { timeout: 60_000, interval: 100 })
-      .toEqual([3, 2]);
-    expect(t.services.models.get(shop.id)).toBeDefined();
+  it(
+    'recommended answers raw co-occurrence at once, the model after ' +
+      'the first build, and the rebuilt model after the next import',
+    async () => {
+      const shop = await t.createShop('fresh');
+      await t.admin('PUT', '/admin/v1/shops/fresh/products', products);
+      // 1 is in two large baskets with 2 and 4–12 (2 orders each) and in one pair with 3 (1 order): raw
+      // counts rank 2 first; the model (a basket counts 1/√size) ranks 3 first. 9 is the best seller.
+      const big = [1, 2, 4, 5, 6, 7, 8, 10, 11, 12];
+      await t.admin('PUT', '/admin/v1/shops/fresh/orders', [
+        order(1, 5, 100, big),
+        order(2, 4, 101, big),
+        order(3, 3, 102, [1, 3]),
+        ...[4, 5, 6, 7].map((id) => order(id, 2, 103 + id, [9])),
+      ]);
+      expect(await ids(shop.public, 'recommended', 'shop_product_ids=1&limit=3')).toEqual([2, 4, 5]);
+      // similar_products waits for the content neighbours built ahead
+      // of the model: 2 is the other lamp, not the best seller.
+      expect((await ids(shop.public, 'similar_products', 'shop_product_ids=1&limit=1'))[0]).toBe(2);
+      await expect
+        .poll(() => ids(shop.public, 'recommended', 'shop_product_ids=1&limit=2'), { timeout: 60_000, interval: 100 })
+        .toEqual([3, 2]);
+      expect(t.services.models.get(shop.id)).toBeDefined();
 
-    // Three more pairs of 1 and 12: the model rebuilt after the burst, long before the interval, ranks 12 first.
-    await t.admin('PUT', '/admin/v1/shops/fresh/orders', [order(8, 1, 120, [1, 12]), order(9, 1, 121, [1, 12])]);
-    await t.admin('PUT', '/admin/v1/shops/fresh/orders', [order(10, 1, 122, [1, 12])]);
-    await expect
-      .poll(() => ids(shop.public, 'recommended', 'shop_product_ids=1&limit=1'), { timeout: 60_000, interval: 100 })
-      .toEqual([12]);
-    await t.services.models.settled(shop.id);
-    const status = await t.admin('GET', '/admin/v1/shops/fresh/models/status');
-    expect(status.json().data).toMatchObject({ orders: 10, rebuild_pending: false });
-  });
+      // Three more pairs of 1 and 12: the model rebuilt after the burst, long before the interval, ranks 12 first.
+      await t.admin('PUT', '/admin/v1/shops/fresh/orders', [order(8, 1, 120, [1, 12]), order(9, 1, 121, [1, 12])]);
+      await t.admin('PUT', '/admin/v1/shops/fresh/orders', [order(10, 1, 122, [1, 12])]);
+      await expect
+        .poll(() => ids(shop.public, 'recommended', 'shop_product_ids=1&limit=1'), { timeout: 60_000, interval: 100 })
+        .toEqual([12]);
+      await t.services.models.settled(shop.id);
+      const status = await t.admin('GET', '/admin/v1/shops/fresh/models/status');
+      expect(status.json().data).toMatchObject({ orders: 10, rebuild_pending: false });
+    },
+  );
 
   it('builds the same lists from the same orders and events, whatever order they arrive in', async () => {
     // Forty seeded orders of 1–4 products from eight customers over sixty days, and views by four sessions.
@@ -90,7 +95,9 @@ describe.each(backends())('model lists fresh after an import on $name', (backend
       for (const [uuid, product] of handle === 'same-a' ? views : [...views].reverse())
         await t.app.inject({
           method: 'POST',
-          url: `/api/v1/analytics/event?key=${shop.public}&subject=user&verb=viewed&noun=product&shop_product_handle=product-${product}&uuid=${uuid}`,
+          url:
+            `/api/v1/analytics/event?key=${shop.public}&subject=user&verb=viewed` +
+            `&noun=product&shop_product_handle=product-${product}&uuid=${uuid}`,
         });
       t.services.models.get(shop.id);
       await t.services.models.settled(shop.id);

@@ -22,7 +22,9 @@ describe.each(backends())('model lists on $name', (backend) => {
   const view = (uuid: string, product: number) =>
     t.app.inject({
       method: 'POST',
-      url: `/api/v1/analytics/event?key=${key}&subject=user&verb=viewed&noun=product&shop_product_handle=product-${product}&uuid=${uuid}`,
+      url:
+        `/api/v1/analytics/event?key=${key}&subject=user&verb=viewed` +
+        `&noun=product&shop_product_handle=product-${product}&uuid=${uuid}`,
     });
   const ids = async (path: string, query: string, status = 200) => {
     const res = await t.app.inject(`/api/v1/products/${path}?key=${key}&${query}`);

@@ -5,7 +5,10 @@ import { productInput } from '../../helpers/fixtures.js';
 
 const UUID = '3f1c2a9e-8b7d-4c1e-9f00-2b6d4e8a1c3b';
 
-/** Real storefront requests, as jQuery, sendBeacon, fetch with FormData and mail tools send them (docs/api.md, "Request bodies"). */
+/**
+ * Real storefront requests, as jQuery, sendBeacon, fetch with
+ * FormData and mail tools send them (docs/api.md, "Request bodies").
+ */
 describe.each(backends())('storefront requests as they come, on $name', (backend) => {
   let t: TestApp;
   let key: string;
@@ -36,25 +39,29 @@ describe.each(backends())('storefront requests as they come, on $name', (backend
       headers: contentType ? { 'content-type': contentType } : {},
     });
 
-  it('takes the event intake with no body, an empty JSON body, a form, text/plain, multipart or any other body', async () => {
-    const boundary = '----rebound';
-    const multipart = `--${boundary}\r\nContent-Disposition: form-data; name="theme_id"\r\n\r\n42\r\n--${boundary}--\r\n`;
-    for (const [payload, type] of [
-      [undefined, undefined],
-      ['', 'application/json'],
-      ['{}', 'application/json'],
-      ['', 'application/x-www-form-urlencoded'],
-      ['theme_id=7', 'application/x-www-form-urlencoded'],
-      ['ping', 'text/plain;charset=UTF-8'],
-      ['{"theme_id":"9"}', 'text/plain'],
-      [multipart, `multipart/form-data; boundary=${boundary}`],
-      ['<xml/>', 'application/xml'],
-    ] as const) {
-      const res = await post(payload, type);
-      expect(res.statusCode, `${type}: ${res.body}`).toBe(200);
-      expect(res.json()).toEqual({ data: 'Received' });
-    }
-  });
+  it(
+    'takes the event intake with no body, an empty JSON body, a ' + 'form, text/plain, multipart or any other body',
+    async () => {
+      const boundary = '----rebound';
+      const multipart =
+        `--${boundary}\r\nContent-Disposition: form-data; name="theme_id"\r\n\r\n` + `42\r\n--${boundary}--\r\n`;
+      for (const [payload, type] of [
+        [undefined, undefined],
+        ['', 'application/json'],
+        ['{}', 'application/json'],
+        ['', 'application/x-www-form-urlencoded'],
+        ['theme_id=7', 'application/x-www-form-urlencoded'],
+        ['ping', 'text/plain;charset=UTF-8'],
+        ['{"theme_id":"9"}', 'text/plain'],
+        [multipart, `multipart/form-data; boundary=${boundary}`],
+        ['<xml/>', 'application/xml'],
+      ] as const) {
+        const res = await post(payload, type);
+        expect(res.statusCode, `${type}: ${res.body}`).toBe(200);
+        expect(res.json()).toEqual({ data: 'Received' });
+      }
+    },
+  );
 
   it('reads form, JSON and text/plain fields under the query string, the query string winning', async () => {
     const session = '11111111-2222-4333-8444-555555555555';

@@ -42,8 +42,9 @@ describe('the hostile sweeps cover every registered route', () => {
     }
     const groups = new Map<string, number>();
     for (const r of swept) groups.set(groupOf(r)!, (groups.get(groupOf(r)!) ?? 0) + 1);
+    const byGroup = [...groups].map(([g, n]) => `${g} ${n}`).join(', ');
     console.info(
-      `routes: ${registered.length} registered, ${swept.length} swept (${[...groups].map(([g, n]) => `${g} ${n}`).join(', ')}), ${excluded.length} excluded`,
+      `routes: ${registered.length} registered, ${swept.length} swept (${byGroup}), ${excluded.length} excluded`,
     );
     expect(swept.length).toBeGreaterThan(70);
   });

@@ -139,10 +139,12 @@ describe.each(backends())('real storefront clients on $name', (backend) => {
       expect(idsOf((await json(res)).data)).toEqual([8, 9]);
     });
 
-    // global_9.md: on the thank-you page the order's token, total (in cents) and counts are sent with shopify_order_ids.
+    // global_9.md: on the thank-you page the order's token, total
+    // (in cents) and counts are sent with shopify_order_ids.
     it('takes the products of shopify_order_ids as the input products', async () => {
       const res = await custom(
-        `limit=4&shopify_product_ids=&shopify_order_ids=${ORDER_ID}&cart_token=abc&cart_count=2&cart_line_count=2&cart_item_count=3`,
+        `limit=4&shopify_product_ids=&shopify_order_ids=${ORDER_ID}` +
+          '&cart_token=abc&cart_count=2&cart_line_count=2&cart_item_count=3',
       );
       const body = await json(res);
       expect(idsOf(body.metadata.input_products)).toEqual([3, 4]);
@@ -153,7 +155,8 @@ describe.each(backends())('real storefront clients on $name', (backend) => {
     // global_14.md, formatCartConfig: the cart as `cart[...]` fields beside cart_subtotal, both in cents.
     const bracketed = (cents: number, items: [number, number][]) =>
       [
-        `cart_token=tok&cart_subtotal=${cents}&cart_count=${items.length}&cart_line_count=${items.length}&cart_item_count=${items.length}`,
+        `cart_token=tok&cart_subtotal=${cents}&cart_count=${items.length}` +
+          `&cart_line_count=${items.length}&cart_item_count=${items.length}`,
         `cart[token]=tok&cart[subtotal]=${cents}&cart[line_count]=${items.length}&cart[item_count]=${items.length}`,
         ...items.map(
           ([p, v], i) =>
@@ -171,21 +174,24 @@ describe.each(backends())('real storefront clients on $name', (backend) => {
       expect(idsOf(at20.data)).not.toContain(7);
     });
 
-    it('matches the same rule for the plain form: a decimal amount, or cents in a shop set to minor units', async () => {
-      expect(matched(await json(await custom('cart_subtotal=59.00')))).toContain('cart subtotal over 50');
-      expect(matched(await json(await custom('cart_subtotal=20.00')))).not.toContain('cart subtotal over 50');
-      await w.t.admin('PATCH', '/admin/v1/shops/storefront', { settings: { cart_subtotal_unit: 'minor' } });
-      try {
-        expect(matched(await json(await custom('cart_subtotal=5900&bust_cache=yes')))).toContain(
-          'cart subtotal over 50',
-        );
-        expect(matched(await json(await custom('cart_subtotal=2000&bust_cache=yes')))).not.toContain(
-          'cart subtotal over 50',
-        );
-      } finally {
-        await w.t.admin('PATCH', '/admin/v1/shops/storefront', { settings: { cart_subtotal_unit: 'major' } });
-      }
-    });
+    it(
+      'matches the same rule for the plain form: a decimal amount, ' + 'or cents in a shop set to minor units',
+      async () => {
+        expect(matched(await json(await custom('cart_subtotal=59.00')))).toContain('cart subtotal over 50');
+        expect(matched(await json(await custom('cart_subtotal=20.00')))).not.toContain('cart subtotal over 50');
+        await w.t.admin('PATCH', '/admin/v1/shops/storefront', { settings: { cart_subtotal_unit: 'minor' } });
+        try {
+          expect(matched(await json(await custom('cart_subtotal=5900&bust_cache=yes')))).toContain(
+            'cart subtotal over 50',
+          );
+          expect(matched(await json(await custom('cart_subtotal=2000&bust_cache=yes')))).not.toContain(
+            'cart subtotal over 50',
+          );
+        } finally {
+          await w.t.admin('PATCH', '/admin/v1/shops/storefront', { settings: { cart_subtotal_unit: 'major' } });
+        }
+      },
+    );
 
     it("takes the cart's items as the input products when none are named", async () => {
       const body = await json(await custom(bracketed(1000, [[1, 11]])));
@@ -230,7 +236,8 @@ describe.each(backends())('real storefront clients on $name', (backend) => {
       expect(await posted.text()).toBe(await first.text());
     });
 
-    // global_4.md, BatchAnalyticsEventBus: batches of 10 POSTed to /api/v2/analytics/event/bulk with the key in X-Rebuy-User-Token.
+    // global_4.md, BatchAnalyticsEventBus: batches of 10 POSTed to
+    // /api/v2/analytics/event/bulk with the key in X-Rebuy-User-Token.
     it('stores a batch of events, durable before the answer', async () => {
       const uuid = '0a0b0c0d-1111-4a4a-8888-123456789abc';
       const events = [

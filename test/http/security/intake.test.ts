@@ -61,31 +61,34 @@ describe('intake hardening over real HTTP', () => {
     expect(await allowed('/webhooks/shop/edge', 'OPTIONS')).toBeNull();
   });
 
-  it('keeps keys, signatures, tokens and e-mail addresses out of the logs, however their names are spelled', async () => {
-    logs.length = 0;
-    const query = [
-      `%6Bey=${shop.public}`,
-      'ids=1',
-      'customer_sig=deadbeefcafe',
-      'T%4Fken=tok-secret-1',
-      'access_token=tok-secret-2',
-      'tk=tok-secret-3',
-      'note=ada%40example.com',
-    ].join('&');
-    await fetch(`${base}/api/v1/products/static?${query}`);
-    const text = logs.join('');
-    expect(text).toContain('/api/v1/products/static');
-    for (const secret of [
-      shop.public,
-      'deadbeefcafe',
-      'tok-secret-1',
-      'tok-secret-2',
-      'tok-secret-3',
-      'ada%40example.com',
-      'ada@example.com',
-    ])
-      expect(text).not.toContain(secret);
-  });
+  it(
+    'keeps keys, signatures, tokens and e-mail addresses out of ' + 'the logs, however their names are spelled',
+    async () => {
+      logs.length = 0;
+      const query = [
+        `%6Bey=${shop.public}`,
+        'ids=1',
+        'customer_sig=deadbeefcafe',
+        'T%4Fken=tok-secret-1',
+        'access_token=tok-secret-2',
+        'tk=tok-secret-3',
+        'note=ada%40example.com',
+      ].join('&');
+      await fetch(`${base}/api/v1/products/static?${query}`);
+      const text = logs.join('');
+      expect(text).toContain('/api/v1/products/static');
+      for (const secret of [
+        shop.public,
+        'deadbeefcafe',
+        'tok-secret-1',
+        'tok-secret-2',
+        'tok-secret-3',
+        'ada%40example.com',
+        'ada@example.com',
+      ])
+        expect(text).not.toContain(secret);
+    },
+  );
 
   it('keeps a client X-Request-Id only when it is at most 64 characters of [A-Za-z0-9._-]', async () => {
     logs.length = 0;
@@ -97,26 +100,30 @@ describe('intake hardening over real HTTP', () => {
     expect(ids.some((id) => id!.includes('injected') || id === 'a'.repeat(65))).toBe(false);
   });
 
-  it('revokes by the whole key or a prefix of 16+ characters naming one live key; never by a short shared prefix', async () => {
-    const victim = await t.createShop('revoke-me');
-    expect(
-      (await admin('POST', '/admin/v1/shops/revoke-me/keys/revoke', { key_prefix: victim.public.slice(0, 11) })).status,
-    ).toBe(422);
-    expect(
-      (await admin('POST', '/admin/v1/shops/revoke-me/keys/revoke', { key_prefix: 'rb_pub_zzzzzzzzzzzz' })).status,
-    ).toBe(400);
-    const res = await admin('POST', '/admin/v1/shops/revoke-me/keys/revoke', { key_prefix: victim.public });
-    expect(await res.json()).toEqual({ revoked: 1 });
-    expect((await fetch(`${base}/api/v1/products/static?key=${victim.public}&ids=1`)).status).toBe(401);
-    const listed = (await (await admin('GET', '/admin/v1/shops/revoke-me/keys')).json()) as {
-      data: { kind: string; state: string; key_prefix: string }[];
-    };
-    const priv = listed.data.find((k) => k.kind === 'private' && k.state === 'current')!;
-    expect(priv.key_prefix.length).toBeGreaterThanOrEqual(16);
-    expect(
-      await (await admin('POST', '/admin/v1/shops/revoke-me/keys/revoke', { key_prefix: priv.key_prefix })).json(),
-    ).toEqual({ revoked: 1 });
-  });
+  it(
+    'revokes by the whole key or a prefix of 16+ characters naming ' + 'one live key; never by a short shared prefix',
+    async () => {
+      const victim = await t.createShop('revoke-me');
+      expect(
+        (await admin('POST', '/admin/v1/shops/revoke-me/keys/revoke', { key_prefix: victim.public.slice(0, 11) }))
+          .status,
+      ).toBe(422);
+      expect(
+        (await admin('POST', '/admin/v1/shops/revoke-me/keys/revoke', { key_prefix: 'rb_pub_zzzzzzzzzzzz' })).status,
+      ).toBe(400);
+      const res = await admin('POST', '/admin/v1/shops/revoke-me/keys/revoke', { key_prefix: victim.public });
+      expect(await res.json()).toEqual({ revoked: 1 });
+      expect((await fetch(`${base}/api/v1/products/static?key=${victim.public}&ids=1`)).status).toBe(401);
+      const listed = (await (await admin('GET', '/admin/v1/shops/revoke-me/keys')).json()) as {
+        data: { kind: string; state: string; key_prefix: string }[];
+      };
+      const priv = listed.data.find((k) => k.kind === 'private' && k.state === 'current')!;
+      expect(priv.key_prefix.length).toBeGreaterThanOrEqual(16);
+      expect(
+        await (await admin('POST', '/admin/v1/shops/revoke-me/keys/revoke', { key_prefix: priv.key_prefix })).json(),
+      ).toEqual({ revoked: 1 });
+    },
+  );
 
   it('refuses to rotate with a key in its grace period', async () => {
     const rotating = await t.createShop('rotating');
@@ -130,7 +137,8 @@ describe('intake hardening over real HTTP', () => {
   it('acknowledges an event for an unknown product handle and counts it for no product', async () => {
     const event = (handle: string) =>
       fetch(
-        `${base}/api/v1/analytics/event?key=${shop.public}&subject=user&verb=viewed&noun=product&shop_product_handle=${handle}&uuid=${U}`,
+        `${base}/api/v1/analytics/event?key=${shop.public}&subject=user` +
+          `&verb=viewed&noun=product&shop_product_handle=${handle}&uuid=${U}`,
         {
           method: 'POST',
         },

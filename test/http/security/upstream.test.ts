@@ -80,32 +80,35 @@ describe('upstream calls cannot be turned against the platform (over real HTTP)'
     await backend!.cleanup();
   });
 
-  it('never sends a stored token to another origin: moving base_url without api_token is a 422 naming api_token', async () => {
-    await switchToRemoteProvider(t, 'victim', fake);
-    const attacker = await hostileServer((_req, res) => res.end('{}'));
-    const moved = await admin('PUT', '/admin/v1/shops/victim/billing/provider', {
-      type: 'remote',
-      base_url: attacker.url,
-    });
-    expect(moved.status).toBe(422);
-    expect(((await moved.json()) as { field: string }).field).toBe('api_token');
-    expect((await reactivation()).status).toBe(200);
-    expect(attacker.seen).toEqual([]);
-    // With a token of its own the move is allowed, and only that token travels there.
-    expect(
-      (
-        await admin('PUT', '/admin/v1/shops/victim/billing/provider', {
-          type: 'remote',
-          base_url: attacker.url,
-          api_token: 'their-own',
-        })
-      ).status,
-    ).toBe(200);
-    await reactivation();
-    expect(attacker.seen.map((s) => s.token)).toEqual(expect.arrayContaining(['their-own']));
-    expect(attacker.seen.every((s) => s.token === 'their-own')).toBe(true);
-    await attacker.stop();
-  });
+  it(
+    'never sends a stored token to another origin: moving base_url ' + 'without api_token is a 422 naming api_token',
+    async () => {
+      await switchToRemoteProvider(t, 'victim', fake);
+      const attacker = await hostileServer((_req, res) => res.end('{}'));
+      const moved = await admin('PUT', '/admin/v1/shops/victim/billing/provider', {
+        type: 'remote',
+        base_url: attacker.url,
+      });
+      expect(moved.status).toBe(422);
+      expect(((await moved.json()) as { field: string }).field).toBe('api_token');
+      expect((await reactivation()).status).toBe(200);
+      expect(attacker.seen).toEqual([]);
+      // With a token of its own the move is allowed, and only that token travels there.
+      expect(
+        (
+          await admin('PUT', '/admin/v1/shops/victim/billing/provider', {
+            type: 'remote',
+            base_url: attacker.url,
+            api_token: 'their-own',
+          })
+        ).status,
+      ).toBe(200);
+      await reactivation();
+      expect(attacker.seen.map((s) => s.token)).toEqual(expect.arrayContaining(['their-own']));
+      expect(attacker.seen.every((s) => s.token === 'their-own')).toBe(true);
+      await attacker.stop();
+    },
+  );
 
   it('ends a 60 MB answer at the 2 MB cap as a 502, without retrying', async () => {
     const hostile = await hostileServer((_req, res) => flood(res, 60));
@@ -198,21 +201,24 @@ describe('upstream addresses (production rules, over real HTTP)', () => {
     expect(((await res.json()) as { field: string }).field).toBe('base_url');
   });
 
-  it('checks the resolved address of every connection: a name that turns to loopback is never connected to', async () => {
-    let connections = 0;
-    const listener = createTcpServer((socket) => {
-      connections++;
-      socket.destroy();
-    });
-    await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
-    const port = (listener.address() as AddressInfo).port;
-    expect((await put({ type: 'remote', base_url: `https://later.rebound.test:${port}`, api_token: 'x' })).status).toBe(
-      200,
-    );
-    resolver.later = '127.0.0.1';
-    const res = await fetch(`${base}/api/v1/billing/reactivate?key=${key}&billing_customer_id=100&request_type=live`);
-    expect(res.status).toBe(502);
-    expect(connections).toBe(0);
-    await new Promise((resolve) => listener.close(resolve));
-  });
+  it(
+    'checks the resolved address of every connection: a name that ' + 'turns to loopback is never connected to',
+    async () => {
+      let connections = 0;
+      const listener = createTcpServer((socket) => {
+        connections++;
+        socket.destroy();
+      });
+      await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
+      const port = (listener.address() as AddressInfo).port;
+      expect(
+        (await put({ type: 'remote', base_url: `https://later.rebound.test:${port}`, api_token: 'x' })).status,
+      ).toBe(200);
+      resolver.later = '127.0.0.1';
+      const res = await fetch(`${base}/api/v1/billing/reactivate?key=${key}&billing_customer_id=100&request_type=live`);
+      expect(res.status).toBe(502);
+      expect(connections).toBe(0);
+      await new Promise((resolve) => listener.close(resolve));
+    },
+  );
 });

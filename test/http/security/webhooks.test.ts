@@ -50,17 +50,21 @@ describe.each(backends())('replayed webhooks on $name', (backend) => {
   });
   afterAll(() => t.close().then(() => backend.cleanup()));
 
-  it('applies a */delete topic only to a delete-shaped body: a signed update replayed as a deletion deletes nothing', async () => {
-    const update = JSON.stringify({ ...productInput(1, { title: 'Renamed' }), updated_at: new Date().toISOString() });
-    expect(await deliver('products/update', update)).toEqual({ status: 200, data: 'queued' });
-    await settled();
-    expect(await deliver('products/delete', update)).toEqual({ status: 200, data: 'ignored' });
-    await settled();
-    expect((await product(1))?.title).toBe('Renamed');
-    expect(await deliver('products/delete', JSON.stringify({ id: 2 }))).toEqual({ status: 200, data: 'queued' });
-    await settled();
-    expect(await product(2)).toBeUndefined();
-  });
+  it(
+    'applies a */delete topic only to a delete-shaped body: a signed ' +
+      'update replayed as a deletion deletes nothing',
+    async () => {
+      const update = JSON.stringify({ ...productInput(1, { title: 'Renamed' }), updated_at: new Date().toISOString() });
+      expect(await deliver('products/update', update)).toEqual({ status: 200, data: 'queued' });
+      await settled();
+      expect(await deliver('products/delete', update)).toEqual({ status: 200, data: 'ignored' });
+      await settled();
+      expect((await product(1))?.title).toBe('Renamed');
+      expect(await deliver('products/delete', JSON.stringify({ id: 2 }))).toEqual({ status: 200, data: 'queued' });
+      await settled();
+      expect(await product(2)).toBeUndefined();
+    },
+  );
 
   it('answers a delivery fired more than 24 hours ago with 200 and does not apply it', async () => {
     const old = JSON.stringify({

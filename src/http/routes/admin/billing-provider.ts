@@ -40,7 +40,8 @@ export function billingProviderRoutes(fastify: FastifyInstance, deps: { provider
       ...bodyValidatedByService,
       schema: {
         summary:
-          'Switch the shop to the ledger or a remote billing provider; the API token is stored encrypted and is write-only',
+          'Switch the shop to the ledger or a remote billing provider; ' +
+          'the API token is stored encrypted and is write-only',
         tags,
         params: HandlePath,
         body: BillingProviderInput,

@@ -30,7 +30,9 @@ const ProductsQuery = params({
   ),
 });
 
-/** Catalog imports and reads (docs/api.md, "Admin API"): products, collections, inventory, customers, markets, orders. */
+/**
+ * Catalog imports and reads (docs/api.md, "Admin API"): products, collections, inventory, customers, markets, orders.
+ */
 export function catalogRoutes(app: FastifyInstance, deps: { catalog: CatalogService }): void {
   const { catalog } = deps;
   const api = app.withTypeProvider<ParamsTypeProvider>();

@@ -64,7 +64,8 @@ const StatusResponse = Type.Object({
         viewed_products: Type.Integer(),
         rebuild_pending: Type.Boolean({
           description:
-            'a write since this build is waiting out REBOUND_MODEL_DEBOUNCE_S or being built: wait for false to score fresh lists',
+            'a write since this build is waiting out REBOUND_MODEL_DEBOUNCE_S ' +
+            'or being built: wait for false to score fresh lists',
         }),
       }),
     ],
@@ -96,7 +97,8 @@ export function modelRoutes(fastify: FastifyInstance, deps: { models: ModelsServ
     {
       schema: {
         summary:
-          "A product's neighbours by SAR similarity, on all of the shop's orders as they are now (cancelled orders never count)",
+          "A product's neighbours by SAR similarity, on all of the shop's " +
+          'orders as they are now (cancelled orders never count)',
         tags: ['admin: models'],
         params: HandlePath,
         querystring: SimilarQuery,

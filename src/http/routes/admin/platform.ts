@@ -48,7 +48,10 @@ const PrivacyList = Type.Object({
   ),
 });
 
-/** `…/platform`, `…/platform/sync`, `…/privacy/requests` and `DELETE …/customers/{id}` (docs/api.md, "Connecting the platform"). */
+/**
+ * `…/platform`, `…/platform/sync`, `…/privacy/requests` and
+ * `DELETE …/customers/{id}` (docs/api.md, "Connecting the platform").
+ */
 export function platformRoutes(
   fastify: FastifyInstance,
   deps: { shops: ShopsService; platform: PlatformService; privacy: PrivacyService },
@@ -132,7 +135,8 @@ export function platformRoutes(
     {
       schema: {
         summary:
-          "Erase a customer: their row, events, tracking and billing customer's personal fields; their order lines stay, anonymous",
+          'Erase a customer: their row, events, tracking and billing ' +
+          "customer's personal fields; their order lines stay, anonymous",
         tags,
         params: HandleIdPath,
         response: { 200: Type.Object({ erased: Type.Record(Type.String(), Type.Integer()) }), ...Errors },

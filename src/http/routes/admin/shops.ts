@@ -66,7 +66,8 @@ export function shopRoutes(fastify: FastifyInstance, shops: ShopsService): void 
       ...bodyValidatedByService,
       schema: {
         summary:
-          'Change name, timezone, currency, public_url, webhook secrets and settings; scopes and rate limits need the operator token',
+          'Change name, timezone, currency, public_url, webhook secrets and ' +
+          'settings; scopes and rate limits need the operator token',
         tags: ['admin: shops'],
         params: HandlePath,
         body: ShopPatchInput,
@@ -84,7 +85,8 @@ export function shopRoutes(fastify: FastifyInstance, shops: ShopsService): void 
     {
       schema: {
         summary:
-          'New public and private keys: the replaced ones work for 24 more hours, older ones and the asking private key end now',
+          'New public and private keys: the replaced ones work for 24 ' +
+          'more hours, older ones and the asking private key end now',
         tags: ['admin: shops'],
         params: HandlePath,
         response: { 200: Type.Object({ keys: IssuedKeysSchema, previous_keys_expire_at: Type.String() }), ...Errors },
@@ -101,7 +103,8 @@ export function shopRoutes(fastify: FastifyInstance, shops: ShopsService): void 
     {
       schema: {
         summary:
-          "The secret that signs the shop's reactivation links and customer_sig: for the theme's server-side code, never for a page",
+          "The secret that signs the shop's reactivation links and " +
+          "customer_sig: for the theme's server-side code, never for a page",
         tags: ['admin: shops'],
         params: HandlePath,
         response: { 200: Type.Object({ signing_secret: Type.String() }), ...Errors },

@@ -57,7 +57,8 @@ export function billingRoutes(
       schema: {
         summary: 'Create a one-time purchase on a subscription address (Idempotency-Key makes retries safe)',
         description:
-          'Parameters in the query string; fields of a JSON, form-encoded, text/plain (JSON) or multipart body are read under them.',
+          'Parameters in the query string; fields of a JSON, form-encoded, ' +
+          'text/plain (JSON) or multipart body are read under them.',
         tags: ['billing'],
         querystring: onetimeParams,
         headers: idempotencyHeaders,
@@ -88,7 +89,8 @@ export function billingRoutes(
       schema: {
         summary: 'Create an ACTIVE subscription on a billing address (Idempotency-Key makes retries safe)',
         description:
-          'Parameters in the query string; fields of a JSON, form-encoded, text/plain (JSON) or multipart body are read under them.',
+          'Parameters in the query string; fields of a JSON, form-encoded, ' +
+          'text/plain (JSON) or multipart body are read under them.',
         tags: ['billing'],
         querystring: subscribeParams,
         headers: idempotencyHeaders,

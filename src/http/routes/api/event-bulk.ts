@@ -20,8 +20,10 @@ export function eventBulkRoute(app: FastifyInstance, bulk: BulkEventsService): v
       schema: {
         summary: `Log up to ${MAX_BULK_EVENTS} storefront events at once; answered only once they are stored`,
         description:
-          'The public key in the X-Rebuy-User-Token header (or key in the query string); the body a JSON array of events ' +
-          '{subject, verb, noun, uuid, shopify_customer_id, shopify_product_id, shopify_variant_id, defined_noun_id, widget_id, event_time}.',
+          'The public key in the X-Rebuy-User-Token header (or key in ' +
+          'the query string); the body a JSON array of events ' +
+          '{subject, verb, noun, uuid, shopify_customer_id, shopify_product_id, shopify_variant_id, ' +
+          'defined_noun_id, widget_id, event_time}.',
         tags: ['events'],
         querystring: BulkQuery,
         body: Type.Array(Type.Object(bulkEventParams.properties, { additionalProperties: true }), {

@@ -14,7 +14,8 @@ export function eventRoutes(app: FastifyInstance, events: EventsService): void {
   const schema = {
     summary: 'Log a product view, add or removal (deprecated); answered only once the event is stored',
     description:
-      'Parameters in the query string; fields of a JSON, form-encoded, text/plain (JSON) or multipart body are read under them.',
+      'Parameters in the query string; fields of a JSON, form-encoded, ' +
+      'text/plain (JSON) or multipart body are read under them.',
     tags: ['events'],
     deprecated: true,
     querystring: eventParams,

@@ -5,7 +5,10 @@ import type { TrackingService } from '../../../services/tracking.js';
 import { bodyValidatedByService, type ParamsTypeProvider } from '../../plugins/params.js';
 import { Errors } from '../../schemas/errors.js';
 
-/** `POST /api/v1/analytics/track`: impressions, clicks and add-to-carts, answered once stored (docs/attribution.md, "Tracking"). */
+/**
+ * `POST /api/v1/analytics/track`: impressions, clicks and add-to-carts,
+ * answered once stored (docs/attribution.md, "Tracking").
+ */
 export function trackRoutes(app: FastifyInstance, tracking: TrackingService): void {
   app.withTypeProvider<ParamsTypeProvider>().post(
     '/analytics/track',
@@ -16,8 +19,10 @@ export function trackRoutes(app: FastifyInstance, tracking: TrackingService): vo
       schema: {
         summary: 'Track impressions, clicks and add-to-carts of recommended products; answered only once stored',
         description:
-          'One event in the query string, or up to 100 as a JSON body {"events": [{type, uuid, shop_customer_id, source, product_id, variant_id, at}]} ' +
-          '(also as text/plain, what navigator.sendBeacon sends). Form-encoded and multipart fields are read under the query string.',
+          'One event in the query string, or up to 100 as a JSON body ' +
+          '{"events": [{type, uuid, shop_customer_id, source, product_id, variant_id, at}]} ' +
+          '(also as text/plain, what navigator.sendBeacon sends). ' +
+          'Form-encoded and multipart fields are read under the query string.',
         tags: ['events'],
         querystring: trackParams,
         body: trackBody,
