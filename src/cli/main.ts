@@ -69,7 +69,8 @@ async function run(argv: string[]): Promise<number> {
         out(`Demo shop ${result.created ? 'created' : 'refreshed'}: ${JSON.stringify(result.counts)}`);
         if (result.keys)
           out(
-            `public key: ${result.keys.public}\nprivate key: ${result.keys.private}\nstorefront widget demo: ${config.publicUrl}/widget-demo?key=${encodeURIComponent(result.keys.public)}`,
+            `public key: ${result.keys.public}\nprivate key: ${result.keys.private}\n` +
+              `storefront widget demo: ${config.publicUrl}/widget-demo?key=${encodeURIComponent(result.keys.public)}`,
           );
         return 0;
       }
@@ -141,7 +142,8 @@ async function keysCommand(services: Services, rest: string[]): Promise<void> {
   if (!first) throw new UsageError('keys needs a shop handle.');
   const { keys, previous_keys_expire_at } = await services.shops.rotateKeys(first);
   out(
-    `New keys for ${first} (the replaced ones work until ${previous_keys_expire_at}):\npublic key: ${keys.public}\nprivate key: ${keys.private}`,
+    `New keys for ${first} (the replaced ones work until ${previous_keys_expire_at}):\n` +
+      `public key: ${keys.public}\nprivate key: ${keys.private}`,
   );
 }
 

@@ -141,7 +141,10 @@ export class CatalogIndex implements ShopMemory {
     return this.reload(shopId);
   }
 
-  /** Applies a local write: patches only what changed in a resident shop, or everything if another node wrote meanwhile. */
+  /**
+   * Applies a local write: patches only what changed in a resident shop, or everything if another
+   * node wrote meanwhile.
+   */
   async apply(shopId: number, change: CatalogChange): Promise<void> {
     if (change.shop) this.settingsOnly.delete(shopId);
     await this.patch(shopId, change);
@@ -259,7 +262,10 @@ export class CatalogIndex implements ShopMemory {
     );
   }
 
-  /** Re-reads one resident shop's event counts now (after a bulk import, which the minute refresh would only see later). */
+  /**
+   * Re-reads one resident shop's event counts now (after a bulk import, which the minute refresh
+   * would only see later).
+   */
   async reloadEventCounts(shopId: number): Promise<void> {
     await this.serialize(shopId, async () => {
       if (!this.shops.has(shopId)) return;

@@ -274,7 +274,8 @@ export function serializeProduct(product: Product): ProductJson {
   const { variants, options, images, image, metafields, status: _status, ...head } = product;
   const headStr = `${JSON.stringify(head).slice(0, -1)},"variants":[`;
   const variantStrings = variants.map(({ metafields: _m, ...v }) => JSON.stringify(v));
-  const tail = `],"options":${JSON.stringify(options)},"images":${JSON.stringify(images)},"image":${JSON.stringify(image)}`;
+  const tail =
+    `],"options":${JSON.stringify(options)},"images":${JSON.stringify(images)}` + `,"image":${JSON.stringify(image)}`;
   const pieces = [metafields, ...variants.map((v) => v.metafields)].map((m) =>
     m.length === 0 ? EMPTY_METAFIELDS : `,"metafields":${JSON.stringify(m)}`,
   );

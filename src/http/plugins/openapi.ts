@@ -13,7 +13,8 @@ export async function registerOpenApi(app: FastifyInstance, publicUrl: string): 
         title: 'Rebound API',
         version: '1.0.0',
         description:
-          'Product recommendations and subscription reactivation for online shops. Public endpoints take a key (`key` query parameter or `X-Api-Key` header); admin endpoints take `Authorization: Bearer <token>`.',
+          'Product recommendations and subscription reactivation for online shops. Public endpoints take a key ' +
+          '(`key` query parameter or `X-Api-Key` header); admin endpoints take `Authorization: Bearer <token>`.',
       },
       servers: [{ url: publicUrl }],
       components: {

@@ -2,7 +2,10 @@ import { Gauge, type Registry } from 'prom-client';
 import { graphqlStats } from '../../services/platform/graphql.js';
 import { syncStats } from '../../services/platform/sync.js';
 
-/** The platform connection's figures on `/metrics` (docs/operations.md, "Health and metrics"): since the process started. */
+/**
+ * The platform connection's figures on `/metrics` (docs/operations.md, "Health and metrics"): since
+ * the process started.
+ */
 export function registerPlatformMetrics(registry: Registry): void {
   const gauge = (name: string, help: string, read: () => number, labels: Record<string, () => number> = {}) =>
     new Gauge({

@@ -5,7 +5,10 @@ import type { ShopCatalog } from '../../indexes/shop-catalog.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** The shop the request acts on, resolved once at the edge: admin by its path (admin-auth.ts), public by its key (resident-shop.ts). */
+    /**
+     * The shop the request acts on, resolved once at the edge: admin by its path (admin-auth.ts),
+     * public by its key (resident-shop.ts).
+     */
     shop: Shop | null;
     /** The catalog generation a public request pinned once its key named the shop: it reads this one throughout. */
     catalog: ShopCatalog | null;

@@ -62,7 +62,8 @@ function answerCustom(deps: CustomRouteDeps) {
     const shopId = catalog.shop.id;
     const id = (request.params as { ruleset_id: number }).ruleset_id;
     const query = subtotalInCurrency(request.query as CustomParams, deps.settings(shopId)?.cart_subtotal_unit);
-    // An experiment's arm (or a stopped one's winner) is part of the answer's identity: each is cached as its own bytes.
+    // An experiment's arm (or a stopped one's winner) is part of the answer's identity: each is cached
+    // as its own bytes.
     const routing = deps.experiments.route(shopId, id, query.uuid, query.shop_customer_id);
     const path = routing.arm
       ? `/custom/id/${id}/arm/${routing.arm.experimentId}/${routing.arm.index}`
@@ -104,7 +105,8 @@ export function customPostRoute(app: FastifyInstance, deps: CustomRouteDeps): vo
         ...schema,
         summary: 'Products chosen by a ruleset (the GET, with the parameters in a body)',
         description:
-          'Parameters in the query string; fields of a JSON (the key may be among them) or form-encoded body are read under them.',
+          'Parameters in the query string; fields of a JSON (the key may be among them) or form-encoded body ' +
+          'are read under them.',
       },
     },
     answerCustom(deps),
