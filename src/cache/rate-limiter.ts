@@ -40,6 +40,16 @@ export class RateLimiter {
     };
   }
 
+  /**
+   * Takes back one request counted by `hitLocally` in the same window: one that is then handed
+   * to the route, which counts it again, is counted once in all.
+   */
+  refundLocally(id: string, now = Date.now()): void {
+    const entry = this.local.get(id);
+    if (entry && entry.resetAt === (Math.floor(now / this.windowMs) + 1) * this.windowMs && entry.count > 0)
+      entry.count--;
+  }
+
   async hit(id: string, limit: number, now = Date.now()): Promise<RateDecision> {
     const window = Math.floor(now / this.windowMs);
     const resetAt = (window + 1) * this.windowMs;

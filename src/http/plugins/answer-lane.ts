@@ -40,6 +40,8 @@ interface Admitted {
   answer: CachedAnswer | null;
   limit: number;
   remaining: number;
+  /** The visitor's rate-limit bucket this request was counted in. */
+  bucket: string;
   release: () => void;
 }
 
@@ -144,8 +146,9 @@ export class AnswerLane {
     try {
       body = await entry.recompute!(admitted.catalog, deps.answers.peek(entry.answerKey)?.body);
     } catch {
-      // Not expected (the route computed this URL before); the route answers it, counting the limit once more.
+      // Not expected (the route computed this URL before); the route answers it and counts the request itself.
       admitted.release();
+      deps.limiter.refundLocally(admitted.bucket);
       route(req, res);
       return;
     }
@@ -177,12 +180,15 @@ function admit(deps: LaneDeps, req: IncomingMessage, entry: LaneEntry): Admitted
     return null;
   }
   const limit = publicLimit(catalog.shop.settings);
-  const decision = deps.limiter.hitLocally(visitorBucket(owner.hash, ip), limit);
+  const bucket = visitorBucket(owner.hash, ip);
+  const decision = deps.limiter.hitLocally(bucket, limit);
   if (decision === null || !decision.allowed) {
+    // The route answers (a 429 over the limit) and counts the request itself.
+    if (decision !== null) deps.limiter.refundLocally(bucket);
     hold.release();
     return null;
   }
-  return { catalog, answer, limit, remaining: decision.remaining, release: hold.release };
+  return { catalog, answer, limit, remaining: decision.remaining, bucket, release: hold.release };
 }
 
 /** The route's cache-hit (or stored miss) answer, header lines in the order the route's hooks set them. */

@@ -147,6 +147,25 @@ describe.each(backends())('the answer lane on $name', (backend) => {
     }
   });
 
+  it('hands a computation that fails to the route, the request counted once against the limit', async () => {
+    const url = `/api/v1/products/static?key=${key}&ids=2,3&bust_cache=yes`;
+    const routed = await get(url);
+    const candidates = vi.spyOn(staticSource, 'candidates').mockImplementationOnce(() => {
+      throw new Error('a failure the route meets no more');
+    });
+    try {
+      const before = t.app.answerLane.computed;
+      const answered = await get(url);
+      expect(candidates).toHaveBeenCalledTimes(2);
+      expect(t.app.answerLane.computed).toBe(before);
+      expect(answered.status).toBe(200);
+      expect(answered.body.equals(routed.body)).toBe(true);
+      expect(remaining(answered)).toBe(remaining(routed) - 1);
+    } finally {
+      candidates.mockRestore();
+    }
+  });
+
   it("computes a ruleset's bust_cache=yes afresh too", async () => {
     const created = await t.admin('POST', '/admin/v1/shops/lane/rulesets', {
       name: 'lane',
