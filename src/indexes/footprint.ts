@@ -8,7 +8,8 @@ import type { IndexedProduct, ShopCatalog } from './shop-catalog.js';
  */
 const PRODUCT_OBJECT = 200;
 const VARIANT = 24;
-const TAG = 30;
+/** An array's header and its share of the map that keeps it once. */
+const TAG_LIST = 60;
 const MAP_ENTRY = 40;
 const COLLECTION_MEMBER = 36;
 const CUSTOMER = 160;
@@ -24,10 +25,28 @@ const MEMO_SHARE = 0.35;
 const text = (s: string | null) => (s === null ? 0 : s.length + 24);
 
 function productBytes(product: IndexedProduct): number {
-  let bytes = PRODUCT_OBJECT + product.json.storedLength + product.variants.length * VARIANT;
-  bytes +=
-    text(product.handle) + text(product.title) + text(product.vendor) + text(product.productType) + text(product.image);
-  for (const tag of product.tags) bytes += TAG + 2 * tag.length;
+  const bytes = PRODUCT_OBJECT + product.json.storedLength + product.variants.length * VARIANT;
+  return bytes + text(product.handle) + text(product.title);
+}
+
+/**
+ * Vendors, product types, tags and lists of tags, held once per load whatever the number of
+ * products that share them (product-serving.ts): each counted once.
+ */
+function sharedStringBytes(products: Iterable<IndexedProduct>): number {
+  const strings = new Set<string>();
+  const lists = new Set<readonly string[]>();
+  for (const product of products) {
+    strings.add(product.vendor).add(product.productType);
+    for (const list of [product.tags, product.tagsLower]) {
+      if (lists.has(list)) continue;
+      lists.add(list);
+      for (const tag of list) strings.add(tag);
+    }
+  }
+  let bytes = 0;
+  for (const s of strings) bytes += text(s);
+  for (const list of lists) bytes += TAG_LIST + 8 * list.length;
   return bytes;
 }
 
@@ -35,6 +54,7 @@ function productBytes(product: IndexedProduct): number {
 export function estimateCatalogBytes(catalog: ShopCatalog): number {
   let bytes = GENERATION;
   for (const product of catalog.products.values()) bytes += productBytes(product) + MAP_ENTRY * 2;
+  bytes += sharedStringBytes(catalog.products.values());
   for (const collection of catalog.collections.values())
     bytes += 200 + text(collection.title) + collection.members.length * COLLECTION_MEMBER;
   if (catalog.customers instanceof CustomerIndex) bytes += catalog.customers.bytes;

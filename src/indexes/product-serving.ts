@@ -1,6 +1,7 @@
 import { parseMoney } from '../domain/catalog/money.js';
 import { isListable, isVariantInStock, splitTags, type Product } from '../domain/catalog/product.js';
 import { deflateProduct, serializeProduct, ProductJson } from './product-json.js';
+import { SharedStrings } from './shared-strings.js';
 import type { ServedProduct } from '../store/kysely/product-serving.js';
 import type { IndexedProduct, IndexedVariant } from './shop-catalog.js';
 
@@ -70,18 +71,28 @@ export function indexProducts(products: readonly Product[]): IndexedProduct[] {
   const jsons = products.map(serializeProduct);
   const fields = products.map((product, i) => fieldsOf(product, jsons[i]!));
   const page = variantPage(fields);
+  const strings = new SharedStrings();
   let first = 0;
   return products.map((product, i) => {
-    const indexed = new LoadedProduct(product.id, jsons[i]!.deflate(), fields[i]!, page, first);
+    const indexed = new LoadedProduct(product.id, jsons[i]!.deflate(), fields[i]!, page, first, strings);
     first += fields[i]!.vs.length / 3;
     return indexed;
   });
 }
 
 /** Tags lower-cased for matching: the same array when they already are (most shops' tags), not a copy. */
-function lowerCased(tags: string[]): readonly string[] {
+function lowerCased(tags: readonly string[], strings: SharedStrings): readonly string[] {
   const lower = tags.map((t) => t.toLowerCase());
-  return lower.every((t, i) => t === tags[i]) ? tags : lower;
+  return lower.every((t, i) => t === tags[i]) ? tags : strings.list(lower);
+}
+
+/** The main image's URL of a product's answer (the admin insights show it; nothing on the storefront path). */
+function mainImage(json: ProductJson): string | null {
+  const product = JSON.parse(json.plain.toString()) as {
+    image?: { src?: string } | null;
+    images?: { src?: string }[];
+  };
+  return product.image?.src ?? product.images?.[0]?.src ?? null;
 }
 
 /** The variants of a page of products: id and price two numbers a variant, in stock one byte. */
@@ -112,7 +123,6 @@ class LoadedProduct implements IndexedProduct {
   readonly id: number;
   readonly handle: string;
   readonly title: string;
-  readonly image: string | null;
   readonly vendor: string;
   readonly productType: string;
   readonly tags: readonly string[];
@@ -125,15 +135,21 @@ class LoadedProduct implements IndexedProduct {
   readonly #first: number;
   readonly #count: number;
 
-  constructor(id: number, json: ProductJson, f: ServingFields, page: VariantPage, first: number) {
+  constructor(
+    id: number,
+    json: ProductJson,
+    f: ServingFields,
+    page: VariantPage,
+    first: number,
+    strings: SharedStrings,
+  ) {
     this.id = id;
     this.handle = f.h;
     this.title = f.t;
-    this.image = f.i;
-    this.vendor = f.v;
-    this.productType = f.p;
-    this.tags = f.g;
-    this.tagsLower = lowerCased(f.g);
+    this.vendor = strings.one(f.v);
+    this.productType = strings.one(f.p);
+    this.tags = strings.list(f.g);
+    this.tagsLower = lowerCased(this.tags, strings);
     this.listable = f.l === 1;
     this.#page = page;
     this.#first = first;
@@ -142,6 +158,11 @@ class LoadedProduct implements IndexedProduct {
     for (let v = first; v < first + this.#count; v++) inStock ||= page.stock[v] === 1;
     this.inStock = inStock;
     this.json = json;
+  }
+
+  /** Read from the answer bytes: kept as a string it was about 70 bytes a product, for a rare admin read. */
+  get image(): string | null {
+    return mainImage(this.json);
   }
 
   get variants(): readonly IndexedVariant[] {
@@ -207,13 +228,14 @@ export function unpackServed(packed: PackedProducts): IndexedProduct[] {
   let start = 0;
   let at = 0;
   const variants = variantPage(fields);
+  const strings = new SharedStrings();
   let firstVariant = 0;
   for (let i = 0; i < fields.length; i++) {
     const end = packed.ends[i]!;
     const offsets = fields[i]!.o;
     table.set(offsets, at);
     const json = ProductJson.inPage(packed.bytes, start, end, table, at, offsets.length);
-    out[i] = new LoadedProduct(packed.ids[i]!, json, fields[i]!, variants, firstVariant);
+    out[i] = new LoadedProduct(packed.ids[i]!, json, fields[i]!, variants, firstVariant, strings);
     firstVariant += fields[i]!.vs.length / 3;
     start = end;
     at += offsets.length;

@@ -92,4 +92,34 @@ describe('deflated answer bytes', () => {
     const lower = indexProduct(product(5, { tags: 'sale, new' }));
     expect(lower.tagsLower).toBe(lower.tags);
   });
+
+  it('keeps one list of tags for the products of a load that have the same, and reads the main image from the answer', () => {
+    const images = [
+      { id: 71, src: 'https://cdn.example/first.png' },
+      { id: 72, src: 'https://cdn.example/2.png' },
+    ];
+    const docs = [
+      product(6, { tags: 'Sale, new', images }),
+      product(7, { tags: 'Sale, new', image: { id: 73, src: 'https://cdn.example/main.png' }, images }),
+      product(8, { tags: 'new, Sale', images: [] }),
+    ];
+    const rows = docs.map((p) => ({ id: p.id, ...servingRow(p) }));
+    for (const loaded of [unpackServed(packServed(rows)), docs.map(indexProduct)]) {
+      expect(loaded.map((p) => p.tags)).toEqual([
+        ['Sale', 'new'],
+        ['Sale', 'new'],
+        ['new', 'Sale'],
+      ]);
+      expect(loaded.map((p) => p.image)).toEqual([
+        'https://cdn.example/first.png',
+        'https://cdn.example/main.png',
+        null,
+      ]);
+    }
+    const [first, second, third] = unpackServed(packServed(rows));
+    expect(second!.tags).toBe(first!.tags);
+    expect(second!.tagsLower).toBe(first!.tagsLower);
+    expect(first!.tagsLower).toEqual(['sale', 'new']);
+    expect(third!.tags).not.toBe(first!.tags);
+  });
 });

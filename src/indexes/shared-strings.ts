@@ -1,0 +1,26 @@
+/**
+ * One copy of each vendor, product type, tag and list of tags a load repeats: parsed, each product
+ * had its own (a shop's products share a dozen vendors and a few tags between them), about 150
+ * bytes a product of every resident shop.
+ */
+export class SharedStrings {
+  private readonly strings = new Map<string, string>();
+  private readonly lists = new Map<string, readonly string[]>();
+
+  one(text: string): string {
+    const known = this.strings.get(text);
+    if (known !== undefined) return known;
+    this.strings.set(text, text);
+    return text;
+  }
+
+  list(texts: readonly string[]): readonly string[] {
+    // Tags are split at commas: joined with one, two lists cannot make the same key.
+    const key = texts.join(',');
+    const known = this.lists.get(key);
+    if (known !== undefined) return known;
+    const list = texts.map((t) => this.one(t));
+    this.lists.set(key, list);
+    return list;
+  }
+}
