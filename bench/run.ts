@@ -138,7 +138,8 @@ async function main() {
     results[`${name}_ceiling`] = c;
     row(
       `${name} (${body.length} B)`,
-      `${r.rps} req/s, p99 ${r.p99Ms} ms, errors ${r.errors + r.non2xx} | ceiling ${c.rps} req/s | ratio ${(r.rps / c.rps).toFixed(2)}`,
+      `${r.rps} req/s, p99 ${r.p99Ms} ms, errors ${r.errors + r.non2xx} | ceiling ${c.rps} req/s | ` +
+        `ratio ${(r.rps / c.rps).toFixed(2)}`,
     );
   };
 
@@ -207,15 +208,20 @@ async function main() {
     }
   }
   console.log(
-    `\n${SECONDS} s per side in ${ROUNDS} alternating rounds, 10 connections; each ceiling is a bare node:http server sending that answer's bytes and header lines`,
+    `\n${SECONDS} s per side in ${ROUNDS} alternating rounds, 10 connections; ` +
+      "each ceiling is a bare node:http server sending that answer's bytes and header lines",
   );
   const base = `${server.url}/api/v1`;
-  const customUrl = `${base}/custom/id/${ruleset.ruleset.id}?key=${publicKey}&shop_product_ids=${ids[0]}&cart_subtotal=80.00&cart_item_count=2&limit=10`;
+  const customUrl =
+    `${base}/custom/id/${ruleset.ruleset.id}?key=${publicKey}&shop_product_ids=${ids[0]}` +
+    '&cart_subtotal=80.00&cart_item_count=2&limit=10';
   const collectionsList = await admin(server.url, 'GET', '/admin/v1/shops/bench/collections');
   const allUrls: Record<string, string> = {
     custom: customUrl,
     trending: `${base}/products/trending_products?key=${publicKey}&limit=10`,
-    collections: `${base}/products/collections?key=${publicKey}&shop_collection_ids=${collectionsList.data[0].id}&smart_sort=yes&limit=10`,
+    collections:
+      `${base}/products/collections?key=${publicKey}&shop_collection_ids=${collectionsList.data[0].id}` +
+      '&smart_sort=yes&limit=10',
     static: `${base}/products/static?key=${publicKey}&ids=${ids.slice(20, 40).join(',')}&limit=10&filter_oos=no`,
   };
   const urls = Object.fromEntries(Object.entries(allUrls).filter(([name]) => !only || only.includes(name)));
@@ -238,7 +244,8 @@ async function main() {
   const allLists: Record<string, string | null> = {
     recommended: `${base}/products/recommended?key=${publicKey}&shop_product_ids=${ids[0]}&limit=10`,
     for_you: `${base}/products/for_you?key=${publicKey}&shop_customer_id=${buyer}&limit=10`,
-    viewed_together: `${base}/products/viewed_together?key=${publicKey}&shop_product_ids=${data.products[0]!.id}&limit=10`,
+    viewed_together:
+      `${base}/products/viewed_together?key=${publicKey}` + `&shop_product_ids=${data.products[0]!.id}&limit=10`,
     viewed_output: personal && `${base}/custom/id/${personal.ruleset.id}?key=${publicKey}&uuid=${session}&limit=10`,
     recently_viewed_output:
       recent && `${base}/custom/id/${recent.ruleset.id}?key=${publicKey}&uuid=${session}&limit=10`,
@@ -404,7 +411,8 @@ async function postEvents(base: string, key: string, handles: string[], count: n
     await Promise.all(
       Array.from({ length: 20 }, (_, j) =>
         fetch(
-          `${base}/api/v1/analytics/event?key=${key}&subject=user&verb=viewed&noun=product&shop_product_handle=${handles[(i + j) % handles.length]}&uuid=${SESSIONS[(i + j) % SESSIONS.length]}`,
+          `${base}/api/v1/analytics/event?key=${key}&subject=user&verb=viewed&noun=product` +
+            `&shop_product_handle=${handles[(i + j) % handles.length]}&uuid=${SESSIONS[(i + j) % SESSIONS.length]}`,
           { method: 'POST' },
         ),
       ),

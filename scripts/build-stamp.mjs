@@ -47,7 +47,8 @@ function check() {
 }
 
 function write() {
-  writeFileSync(stampFile, `${JSON.stringify({ sourcesModifiedAt: newestSource().mtimeMs, builtAt: new Date().toISOString() })}\n`);
+  const stamp = { sourcesModifiedAt: newestSource().mtimeMs, builtAt: new Date().toISOString() };
+  writeFileSync(stampFile, `${JSON.stringify(stamp)}\n`);
 }
 
 function prepare() {

@@ -114,7 +114,9 @@ export async function runEventLoad(options: EventLoadOptions): Promise<EventLoad
     /** The path and body of one request carrying `batch` views of the session, the first numbered `n`. */
     const requestOf = (uuid: string, n: number): { path: string; body: string | null } => {
       if (batch === 1) {
-        const path = `/api/v1/analytics/event?key=${keys.public}&subject=user&verb=viewed&noun=product&shop_product_handle=p-${n % 50}&uuid=${uuid}`;
+        const path =
+          `/api/v1/analytics/event?key=${keys.public}&subject=user&verb=viewed&noun=product` +
+          `&shop_product_handle=p-${n % 50}&uuid=${uuid}`;
         return { path, body: null };
       }
       const views = Array.from({ length: batch }, (_, i) => ({
@@ -134,7 +136,8 @@ export async function runEventLoad(options: EventLoadOptions): Promise<EventLoad
           { host: '127.0.0.1', port: new URL(server.url).port, method: 'POST', path, headers, agent },
           (res) => {
             res.resume();
-            // A crash mid-body never emits 'end'; 'close' always comes, and only a complete answer counts as acknowledged.
+            // A crash mid-body never emits 'end'; 'close' always comes, and only a complete answer counts as
+            // acknowledged.
             res.on('close', () => resolve(res.complete ? (res.statusCode ?? 0) : 0));
           },
         );

@@ -66,7 +66,8 @@ describe.runIf(redisAvailable())('Redis failures and the change bus', () => {
     expect(await cache.get('missing')).toBeUndefined();
     cache.set('local', Buffer.from('{}'));
     expect((await cache.get('local'))?.body.toString()).toBe('{}');
-    await vi.waitFor(() => expect(cache.remoteErrors).toBeGreaterThan(1), { timeout: 30_000 }); // the get and the set both failed
+    // The get and the set both failed.
+    await vi.waitFor(() => expect(cache.remoteErrors).toBeGreaterThan(1), { timeout: 30_000 });
 
     expect(warnings).toHaveLength(1); // logged once, not per request
     dead.disconnect();

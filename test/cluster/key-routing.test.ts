@@ -42,7 +42,10 @@ describe('a node of two workers routing by key', () => {
   const work = mkdtempSync(join(tmpdir(), 'rebound-routing-'));
   afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-  it('answers each shop from its own worker, is not held by a silent client, moves a dead worker’s shops and stores every acknowledged event', {
+  const title =
+    'answers each shop from its own worker, is not held by a silent client, ' +
+    'moves a dead worker’s shops and stores every acknowledged event';
+  it(title, {
     timeout: 180_000,
   }, async () => {
     const database = `sqlite:${join(work, 'node.db')}`;
@@ -115,7 +118,8 @@ describe('a node of two workers routing by key', () => {
       // Events of both shops, acknowledged; then the worker of shop a dies.
       const event = (shop: typeof a) =>
         call(
-          `/api/v1/analytics/event?key=${shop.key}&subject=user&verb=viewed&noun=product&shop_product_handle=product-1&uuid=${randomUUID()}`,
+          `/api/v1/analytics/event?key=${shop.key}&subject=user&verb=viewed&noun=product` +
+            `&shop_product_handle=product-1&uuid=${randomUUID()}`,
           { method: 'POST' },
         ).then(
           (r) => r.status,

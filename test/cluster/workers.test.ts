@@ -22,7 +22,10 @@ describe('a node of two worker processes', () => {
   const work = mkdtempSync(join(tmpdir(), 'rebound-workers-'));
   afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-  it('serves from both workers on one port, writes every acknowledged event, reports both in /metrics and stops on SIGTERM', {
+  const title =
+    'serves from both workers on one port, writes every acknowledged event, reports both in /metrics ' +
+    'and stops on SIGTERM';
+  it(title, {
     timeout: 120_000,
   }, async () => {
     const database = `sqlite:${join(work, 'node.db')}`;
@@ -54,7 +57,8 @@ describe('a node of two worker processes', () => {
       const acknowledged = await Promise.all(
         Array.from({ length: 20 }, () =>
           call(
-            `/api/v1/analytics/event?key=${created.keys.public}&subject=user&verb=viewed&noun=product&shop_product_handle=product-1&uuid=${uuid}`,
+            `/api/v1/analytics/event?key=${created.keys.public}&subject=user&verb=viewed&noun=product` +
+              `&shop_product_handle=product-1&uuid=${uuid}`,
             {
               method: 'POST',
             },

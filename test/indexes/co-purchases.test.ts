@@ -12,7 +12,7 @@ const line = (order: number, product: number): SoldLine => ({
 const orders = (list: [number, number[]][]) => list.flatMap(([order, products]) => products.map((p) => line(order, p)));
 
 describe('CoPurchases: raw basket co-occurrence from the read model', () => {
-  it('ranks by orders holding both, summed over the inputs, then by id; inputs left out; two lines of one order count once', () => {
+  it('ranks by orders holding both, summed over the inputs, then by id; inputs left out; one order counts once', () => {
     const co = new CoPurchases(
       orders([
         [1, [1, 2, 2]],

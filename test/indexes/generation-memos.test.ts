@@ -6,7 +6,10 @@ import type { Store } from '../../src/store/store.js';
 import { backends } from '../helpers/backends.js';
 import { newShop, product, shopKeys } from '../helpers/fixtures.js';
 
-/** A write that leaves the products as they were keeps what was made from them: the first search after a ruleset save builds nothing. */
+/**
+ * A write that leaves the products as they were keeps what was made from them: the first search after a
+ * ruleset save builds nothing.
+ */
 describe.each(backends())('catalog generations and their product memos on $name', (backend) => {
   let store: Store;
 

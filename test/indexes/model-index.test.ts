@@ -73,7 +73,7 @@ function recordingBuilder() {
 }
 
 describe('ModelIndex freshness', () => {
-  it('rebuilds once after a burst of writes, whatever the interval, and a write during a build is built after it', async () => {
+  it('rebuilds once after a burst of writes at any interval; a write during a build is built after it', async () => {
     const { calls, finish, builder } = recordingBuilder();
     const models = new ModelIndex(builder, { intervalMs: 3_600_000, debounceMs: 1 });
     expect(models.get(7)).toBeUndefined(); // the first read starts the first build
@@ -93,7 +93,7 @@ describe('ModelIndex freshness', () => {
     models.close();
   });
 
-  it("builds a shop's content neighbours ahead of its first model, so similar_products never waits for the model", async () => {
+  it("builds a shop's content neighbours ahead of its first model: similar_products never waits for it", async () => {
     const { calls, finish, builder, contentBuilder, content } = recordingBuilder();
     const models = new ModelIndex(builder, { intervalMs: 0, content: contentBuilder });
     expect(await models.content(3)).toBe(content);

@@ -93,7 +93,7 @@ describe('deflated answer bytes', () => {
     expect(lower.tagsLower).toBe(lower.tags);
   });
 
-  it('keeps one list of tags for the products of a load that have the same, and reads the main image from the answer', () => {
+  it("keeps one list of tags for a load's products that have the same; reads the main image from the answer", () => {
     const images = [
       { id: 71, src: 'https://cdn.example/first.png' },
       { id: 72, src: 'https://cdn.example/2.png' },

@@ -39,7 +39,7 @@ describe('Residency', () => {
     expect(new Residency().allowanceBytes).toBe(Infinity);
   });
 
-  it('evicts least recently used shops from every holder until the estimate fits, and counts loads once per residency', () => {
+  it('evicts least recently used shops from every holder until the estimate fits; one load a residency', () => {
     const sizes = new Map([
       [1, 40],
       [2, 40],

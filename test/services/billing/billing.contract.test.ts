@@ -167,11 +167,12 @@ describe.each(cases)(
       });
     });
 
-    it('reactivates through a live link once, records the discount and the conversion; repeats change nothing', async () => {
+    it('reactivates by a live link once, records the discount and the conversion; repeats change nothing', async () => {
       const id = await campaign({ name: 'Winback', discount_code: 'BACK10' });
       const data = (
         await context(
-          `billing_customer_id=100&billing_subscription_ids=1000&request_type=live&tk=mail1&billing_discount_code=BACK10&campaign_id=${id}`,
+          'billing_customer_id=100&billing_subscription_ids=1000&request_type=live&tk=mail1' +
+            `&billing_discount_code=BACK10&campaign_id=${id}`,
         )
       ).json().data;
       const link = data.service_reactivate_all_link;
@@ -214,7 +215,7 @@ describe.each(cases)(
       expect((await stats(id)).reactivations).toBe(2);
     });
 
-    it('creates a one-time purchase on the next queued charge, and replays it for a repeated Idempotency-Key', async () => {
+    it('creates a one-time purchase on the next queued charge, replayed for a repeated Idempotency-Key', async () => {
       const before = await state.onetimeCount();
       const res = await onetime('address_id=500&shop_variant_id=21', 'contract-1');
       expect(res.statusCode, res.body).toBe(201);

@@ -67,7 +67,10 @@ describe('calls a remote provider receives per operation', () => {
     expect(calls()).toEqual(['GET /customers/100', 'GET /subscriptions']);
   });
 
-  it('a one-time purchase: the address, the next queued charge, the purchase; charge_now adds finding and processing its charge', async () => {
+  const oneTime =
+    'a one-time purchase: the address, the next queued charge, the purchase; ' +
+    'charge_now adds finding and processing its charge';
+  it(oneTime, async () => {
     expect((await onetime('address_id=500&shop_variant_id=21')).statusCode).toBe(201);
     expect(calls()).toEqual(['GET /addresses/500', 'GET /charges', 'POST /onetimes']);
     fake.received.length = 0;
