@@ -60,12 +60,19 @@ export class CatalogLoader {
   async full(shopId: number): Promise<ShopCatalog | null> {
     const shop = await this.store.getShopById(shopId);
     if (!shop) return null;
-    const [products, collections, markets, customers, rulesets, sales, eventCounts, experiments] = await Promise.all([
-      this.products(shopId),
+    // The store answers on this thread: read at once, the parts were one stretch of the event loop
+    // (3 ms for a 150-product shop, 10 at p90) that every request of the shops already in memory
+    // waited behind. In three turns, none waits for more than about a third of a load.
+    const products = await this.products(shopId);
+    await yieldTurn();
+    const [collections, markets, customers, rulesets] = await Promise.all([
       this.collections(shopId),
       this.markets(shopId),
       this.customers(shopId),
       this.rulesets(shopId),
+    ]);
+    await yieldTurn();
+    const [sales, eventCounts, experiments] = await Promise.all([
       this.sales(shopId, shop),
       this.eventCounts(shopId),
       this.experiments(shopId),

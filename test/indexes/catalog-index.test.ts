@@ -39,6 +39,24 @@ describe.each(backends())('CatalogIndex on demand on $name', (backend) => {
     return new CatalogIndex(store, residency);
   }
 
+  it("gives the other shops' requests turns of the event loop while a shop loads", async () => {
+    const index = new CatalogIndex(store);
+    const shopId = await shopWith('turns', 30);
+    let turns = 0;
+    let loaded = false;
+    const tick = () => {
+      if (loaded) return;
+      turns++;
+      setImmediate(tick);
+    };
+    setImmediate(tick);
+    await index.ensure(shopId);
+    loaded = true;
+    // Read at once, a small shop's parts were one stretch of the event loop (no turn in between on SQLite).
+    expect(turns).toBeGreaterThanOrEqual(2);
+    expect(index.get(shopId)?.products.size).toBe(30);
+  });
+
   it('loads a shop on its first request only, once however many requests wait for it', async () => {
     const a = await shopWith('a', 3);
     const index = new CatalogIndex(store);
