@@ -199,8 +199,12 @@ interface ZlibInternals {
 
 /** One inflate stream for every product, reset between them (made on first use, again after a failure). */
 let inflater: ZlibInternals | null = null;
-/** Where it writes: a byte longer than the product, so a stream that does not end there is seen. */
+/**
+ * Where it writes: a byte longer than the product, so a stream that does not end there is seen.
+ * Products larger than SCRATCH_MAX take the public call: one cannot leave its size held for good.
+ */
 let scratch = Buffer.allocUnsafeSlow(64 * 1024);
+const SCRATCH_MAX = 512 * 1024;
 
 /**
  * A product's bytes inflated by one zlib stream reset between products, into a buffer of their
@@ -214,7 +218,7 @@ function inflateProduct(stored: Buffer, length: number): Buffer {
   try {
     inflater ??= createInflateRaw(DICTIONARY).on('error', () => undefined) as ZlibInternals;
     const { _handle: handle, _writeState: state } = inflater;
-    if (handle && state) {
+    if (handle && state && length < SCRATCH_MAX) {
       if (scratch.length <= length) scratch = Buffer.allocUnsafeSlow(length * 2);
       handle.writeSync(constants.Z_FINISH, stored, 0, stored.length, scratch, 0, scratch.length);
       const written = scratch.length - state[0]!;

@@ -54,6 +54,15 @@ describe('deflated answer bytes', () => {
     }
   });
 
+  it('inflates a product larger than the shared stream buffer exactly too', () => {
+    const huge = serializeProduct(product(9, { body_html: `<p>${'a long description '.repeat(40_000)}</p>` }));
+    expect(huge.bytes.length).toBeGreaterThan(512 * 1024);
+    expect(huge.deflate().bytes.equals(huge.bytes)).toBe(true);
+    // And the next small product through the shared stream again.
+    const small = serializeProduct(product(10));
+    expect(small.deflate().bytes.equals(small.bytes)).toBe(true);
+  });
+
   it('keeps the products read most recently inflated, within its bytes, least recently read out first', () => {
     const jsons = products.map((p) => serializeProduct(p).deflate());
     const sizes = jsons.map((j) => j.bytes.length);

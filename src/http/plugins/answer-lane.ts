@@ -119,7 +119,8 @@ export class AnswerLane {
     const admitted = admit(deps, req, entry);
     if (admitted === null) return false;
     if (admitted.answer === null) {
-      void this.compute(deps, req, res, entry, admitted, started, route);
+      // Nothing after the computation is expected to throw; should it, the connection ends, not the process.
+      this.compute(deps, req, res, entry, admitted, started, route).catch(() => res.destroy());
       return true;
     }
     try {

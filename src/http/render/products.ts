@@ -63,23 +63,23 @@ export function renderList(answer: ListAnswer, options: RenderOptions, previous?
   return assemble(parts, previous);
 }
 
-/** Where answers are assembled before they are compared with the stored bytes: grown as needed, never shrunk. */
-let scratch = Buffer.allocUnsafeSlow(64 * 1024);
-
 /**
  * The parts as one Buffer; `previous` itself when they are its bytes. A recomputed answer is
  * mostly the stored one again, and a fresh Buffer of tens of KB per answer, with little else
  * allocated, is garbage only a full collection frees: measured, most of a computed answer's time.
- * Synchronous from the first copy to the last: the scratch is never shared across an await.
+ * The parts are compared with `previous` where they stand, so an equal answer is neither copied
+ * nor held anywhere else.
  */
 export function assemble(parts: readonly Buffer[], previous?: Buffer): Buffer {
   let length = 0;
   for (const part of parts) length += part.length;
   if (previous === undefined || previous.length !== length) return Buffer.concat(parts, length);
-  if (scratch.length < length) scratch = Buffer.allocUnsafeSlow(length);
   let at = 0;
-  for (const part of parts) at += part.copy(scratch, at);
-  return scratch.compare(previous, 0, length, 0, length) === 0 ? previous : Buffer.from(scratch.subarray(0, length));
+  for (const part of parts) {
+    if (part.compare(previous, at, at + part.length) !== 0) return Buffer.concat(parts, length);
+    at += part.length;
+  }
+  return previous;
 }
 
 /** `format=pretty`: the same JSON, 2-space indented (a debugging aid, not the hot path). */

@@ -7,6 +7,8 @@ describe('assembling an answer beside the stored one', () => {
   it('returns the stored Buffer itself when the bytes come out the same', () => {
     const stored = Buffer.from('{"data":[1,2]}');
     expect(assemble(parts('{"data":', '[1,2]', '}'), stored)).toBe(stored);
+    expect(assemble(parts('{"data":[', '1,2', '', ']}'), stored)).toBe(stored);
+    expect(assemble(parts('{"data":', '[1,2]', ']'), stored)).not.toBe(stored);
   });
 
   it('returns bytes of their own when they differ, untouched by the next assembly', () => {
@@ -15,7 +17,7 @@ describe('assembling an answer beside the stored one', () => {
     expect(changed).not.toBe(stored);
     expect(changed.toString()).toBe('{"data":[2,1]}');
     expect(stored.toString()).toBe('{"data":[1,2]}');
-    // The next one is assembled where the last was: what was returned must not share those bytes.
+    // What was returned shares no bytes with a later assembly.
     assemble(parts('{"data":', '[3,3]', '}'), stored);
     expect(changed.toString()).toBe('{"data":[2,1]}');
     const longer = assemble(parts('{"data":', '[1,2,3]', '}'), stored);
