@@ -55,6 +55,8 @@ export class Checkpoints {
   settle(): Promise<void> {
     if (this.worker === null) return Promise.resolve();
     const exited = new Promise<void>((resolve) => this.exited.push(resolve));
+    // Whoever waits for it keeps the process alive meanwhile: unref'd, a start-up would just end.
+    this.worker.ref();
     if (!this.stopping) this.stop();
     return exited;
   }

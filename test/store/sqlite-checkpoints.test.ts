@@ -1,6 +1,8 @@
+import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import SQLite from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { connect, type Connection } from '../../src/store/connect.js';
@@ -139,5 +141,21 @@ describe('SQLite checkpoints', () => {
     }
     // Closing the database ends it.
     await expect.poll(() => threads().has(last)).toBe(false);
+  });
+
+  it('keeps a process alive while it waits for the thread to end (nothing else may be running then)', async () => {
+    const file = join(dir, 'alive.sqlite');
+    const script = [
+      "import { openStore } from './src/store/open.js';",
+      `const store = await openStore(${JSON.stringify(`sqlite:${file}`)});`,
+      'await store.settle();',
+      "process.stdout.write('settled');",
+      'await store.close();',
+    ].join('\n');
+    const run = promisify(execFile);
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      cwd: join(import.meta.dirname, '..', '..'),
+    });
+    expect(stdout).toBe('settled');
   });
 });
