@@ -135,8 +135,10 @@ export class Checkpoints {
 /**
  * The checkpointing thread (plain JavaScript: it runs the same from the sources and the build).
  * PASSIVE copies what it can without waiting for, or blocking, the writer and the readers; a
- * checkpoint that meets a busy lock is tried again on the next tick. Asked to stop, it
- * checkpoints once more, closes its connection and lets its event loop end.
+ * checkpoint that meets a busy lock is tried again on the next tick. Asked to stop, it checkpoints
+ * until the whole WAL is in the database file (a reader of an older snapshot holds frames back),
+ * for at most 50 ticks, then closes its connection and lets its event loop end: the last commits
+ * are not left unsynced while no thread runs.
  */
 const CHECKPOINTER = `
 const { parentPort, workerData } = require('node:worker_threads');
@@ -145,14 +147,21 @@ const database = new SQLite(workerData.file);
 database.pragma('busy_timeout = 0');
 const checkpoint = () => {
   try {
-    database.pragma('wal_checkpoint(PASSIVE)');
-  } catch {}
+    const [done] = database.pragma('wal_checkpoint(PASSIVE)');
+    return done.busy === 0 && done.checkpointed === done.log;
+  } catch {
+    return false;
+  }
 };
 const timer = setInterval(checkpoint, workerData.intervalMs);
 parentPort.once('message', () => {
   clearInterval(timer);
-  checkpoint();
-  database.close();
-  parentPort.close();
+  let tries = 0;
+  const finish = () => {
+    if (!checkpoint() && ++tries < 50) return setTimeout(finish, workerData.intervalMs);
+    database.close();
+    parentPort.close();
+  };
+  finish();
 });
 `;
