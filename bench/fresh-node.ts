@@ -12,7 +12,8 @@
  *   FRESH_BUILDS=base=/path/to/other/checkout,this=. FRESH_STARTS=4 npx tsx bench/fresh-node.ts
  *
  * A build is a checkout whose `dist/` is built (`npx tsc -p tsconfig.build.json`). Prints one JSON
- * line per start and the medians.
+ * line per start and the medians. `FRESH_DEMO=true`: the first start seeds the demo shop (1,000
+ * products, so its load runs the assembly thread) and the second serves it instead.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
@@ -28,6 +29,7 @@ const BUILDS = (process.env.FRESH_BUILDS ?? 'this=.').split(',').map((entry) => 
   const [name, dir] = entry.split('=') as [string, string];
   return { name, dir: resolve(ROOT, dir) };
 });
+const DEMO = process.env.FRESH_DEMO === 'true';
 const ADMIN_TOKEN = 'fresh-node-bench-admin-token-0123456789';
 
 interface Figures {
@@ -46,11 +48,11 @@ function figures(pid: number): Figures {
   };
 }
 
-function env(file: string): NodeJS.ProcessEnv {
+function env(file: string, demo = false): NodeJS.ProcessEnv {
   return {
     ...process.env,
     DATABASE_URL: `sqlite:${file}`,
-    REBOUND_DEMO: 'false',
+    REBOUND_DEMO: String(demo),
     REBOUND_MEMORY_BUDGET_MB: String(BUDGET_MB),
     REBOUND_WORKERS: '1',
     REBOUND_ADMIN_TOKEN: ADMIN_TOKEN,
@@ -60,9 +62,9 @@ function env(file: string): NodeJS.ProcessEnv {
 }
 
 /** Starts `serve`, waits until it listens and SETTLE_MS more; returns its address, figures and a stop. */
-async function serve(dir: string, file: string) {
+async function serve(dir: string, file: string, demo = false) {
   const child = spawn(process.execPath, ['--max-semi-space-size=2', join(dir, 'dist/src/cli/main.js'), 'serve'], {
-    env: env(file),
+    env: env(file, demo),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -81,7 +83,7 @@ async function serve(dir: string, file: string) {
     child.kill('SIGTERM');
     await exited;
   };
-  return { url, pid: child.pid!, before: figures(child.pid!), stop };
+  return { url, pid: child.pid!, before: figures(child.pid!), stop, output: () => output };
 }
 
 async function allowanceMb(url: string): Promise<number> {
@@ -90,19 +92,26 @@ async function allowanceMb(url: string): Promise<number> {
   return Math.round(bytes / 2 ** 20 / 0.1) / 10;
 }
 
+/** A shop made by another process, as a node that only serves would find it; returns its public key. */
+function createShop(dir: string, file: string): string {
+  const created = spawnSync(
+    process.execPath,
+    [join(dir, 'dist/src/cli/main.js'), 'shops', 'create', '--handle', 'fresh', '--name', 'Fresh'],
+    { env: env(file), encoding: 'utf8' },
+  );
+  const key = /public key: (\S+)/.exec(created.stdout)?.[1];
+  if (!key) throw new Error(`no shop created: ${created.stdout}${created.stderr}`);
+  return key;
+}
+
 async function start(dir: string) {
   const tmp = mkdtempSync(join(tmpdir(), 'rebound-fresh-'));
   const file = join(tmp, 'rebound.db');
   try {
-    const empty = await serve(dir, file);
+    const empty = await serve(dir, file, DEMO);
     await empty.stop();
-    const created = spawnSync(
-      process.execPath,
-      [join(dir, 'dist/src/cli/main.js'), 'shops', 'create', '--handle', 'fresh', '--name', 'Fresh'],
-      { env: env(file), encoding: 'utf8' },
-    );
-    const key = /public key: (\S+)/.exec(created.stdout)?.[1];
-    if (!key) throw new Error(`no shop created: ${created.stdout}${created.stderr}`);
+    const key = DEMO ? /public key:\s+(\S+)/.exec(empty.output())?.[1] : createShop(dir, file);
+    if (!key) throw new Error(`no demo shop seeded: ${empty.output()}`);
     const reads = await serve(dir, file);
     const res = await fetch(`${reads.url}/api/v1/products/trending_products?key=${key}&limit=10`);
     if (!res.ok) throw new Error(`storefront request: ${res.status}`);

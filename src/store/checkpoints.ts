@@ -25,8 +25,8 @@ export interface CheckpointOptions {
  * instead; the connection still checkpoints itself past 10,000 pages, should the worker fall behind.
  *
  * The thread is a V8 isolate of its own (9–10 MB of RSS), which a node that only reads never
- * needs: it starts with the first statement that changes rows and ends after a quiet minute, with
- * a last checkpoint; the next write starts another. While none runs, the connection keeps SQLite's
+ * needs: it starts with the first statement that changes rows and ends once a minute or two pass
+ * without one, with a last checkpoint; the next write starts another. While none runs, the connection keeps SQLite's
  * own 1,000 pages, so the WAL stays as bounded as it would be without any thread.
  */
 export class Checkpoints {

@@ -67,7 +67,7 @@ function openSqlite(
   database.pragma('busy_timeout = 5000');
   database.pragma('foreign_keys = ON');
   if (file === ':memory:') {
-    cacheStatements(database, () => undefined);
+    cacheStatements(database);
     return { database };
   }
   const checkpoints = new Checkpoints(database, file, options);
@@ -87,14 +87,14 @@ function openSqlite(
  * report each run that changed rows (`written`): one that changes nothing (a daily purge that
  * finds nothing, `begin immediate` before migrations already applied) adds nothing to the WAL.
  */
-function cacheStatements(database: SQLite.Database, written: () => void): void {
+function cacheStatements(database: SQLite.Database, written?: () => void): void {
   const prepare = database.prepare.bind(database);
   const statements = new LRUCache<string, SQLite.Statement>({ max: 500 });
   database.prepare = ((source: string) => {
     const cached = statements.get(source);
     if (cached && !cached.busy) return cached;
     const statement = prepare(source);
-    if (!statement.readonly) reportWrites(statement, written);
+    if (written && !statement.readonly) reportWrites(statement, written);
     statements.set(source, statement);
     return statement;
   }) as typeof database.prepare;
