@@ -21,6 +21,8 @@ export async function serve(config: Config, listen?: (app: FastifyInstance) => P
     () => prepare(config, log),
     () => log.info('another process is starting on this database (migrations, demo seed): waiting for it'),
   );
+  // Before the first shop's load measures the baseline the memory budget is divided from.
+  await services.store.settle();
   const app = await buildApp(services, config);
   stopOnSignals(gracefulShutdown({ app, services, log, graceMs: config.shutdownGraceMs }));
 

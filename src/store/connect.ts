@@ -1,11 +1,11 @@
 import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
-import { Worker } from 'node:worker_threads';
 import SQLite from 'better-sqlite3';
 import { LRUCache } from 'lru-cache';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import type pg from 'pg';
+import { Checkpoints, type CheckpointOptions } from './checkpoints.js';
 import type { Database } from './schema.js';
 
 const require = createRequire(import.meta.url);
@@ -29,16 +29,19 @@ export interface Connection {
    * statements of their own (taking that connection first: see `commerce.ts`).
    */
   sqlite?: SQLite.Database;
+  /** SQLite on a file: the thread that checkpoints the WAL while this connection writes. */
+  checkpoints?: Checkpoints;
 }
 
 /** Opens the database a `DATABASE_URL` names: `sqlite:<file>` or `postgres://…` (optionally `?schema=name`). */
-export function connect(databaseUrl: string): Connection {
+export function connect(databaseUrl: string, options: { checkpoints?: CheckpointOptions } = {}): Connection {
   if (databaseUrl.startsWith('sqlite:')) {
-    const sqlite = openSqlite(databaseUrl.slice(7));
+    const { database: sqlite, checkpoints } = openSqlite(databaseUrl.slice(7), options.checkpoints ?? {});
     return {
       db: new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) }),
       dialect: 'sqlite',
       sqlite,
+      ...(checkpoints ? { checkpoints } : {}),
       poolStats: () => ({ total: 1, idle: 1, waiting: 0 }),
     };
   }
@@ -52,7 +55,10 @@ export function connect(databaseUrl: string): Connection {
   };
 }
 
-function openSqlite(file: string): SQLite.Database {
+function openSqlite(
+  file: string,
+  options: CheckpointOptions,
+): { database: SQLite.Database; checkpoints?: Checkpoints } {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   const database = new SQLite(file);
   // WAL lets readers run beside the writer; NORMAL sync is durable across process crashes in WAL mode.
@@ -60,68 +66,53 @@ function openSqlite(file: string): SQLite.Database {
   database.pragma('synchronous = NORMAL');
   database.pragma('busy_timeout = 5000');
   database.pragma('foreign_keys = ON');
-  if (file !== ':memory:') startCheckpoints(database, file);
-  cacheStatements(database);
-  return database;
-}
-
-/**
- * Moves WAL checkpoints off this thread. By default SQLite checkpoints inside the commit that
- * fills the WAL past 1,000 pages: that commit copies the pages into the database file and syncs
- * it while the event loop waits (writing event batches alone, checkpoints took a third of the
- * time and set the slowest commits at 30-100 ms). A worker thread checkpoints every 100 ms
- * instead; this connection still checkpoints itself past 10,000 pages, should the worker fall behind.
- */
-function startCheckpoints(database: SQLite.Database, file: string): void {
-  database.pragma('wal_autocheckpoint = 10000');
-  const worker = new Worker(CHECKPOINTER, {
-    eval: true,
-    workerData: { driver: require.resolve('better-sqlite3'), file, intervalMs: 100 },
-  });
-  worker.unref();
-  // A worker that cannot run leaves the checkpoints to this connection, as SQLite does by default.
-  worker.on('error', () => {
-    if (database.open) database.pragma('wal_autocheckpoint = 1000');
-  });
+  if (file === ':memory:') {
+    cacheStatements(database);
+    return { database };
+  }
+  const checkpoints = new Checkpoints(database, file, options);
+  cacheStatements(database, () => checkpoints.written());
   const close = database.close.bind(database);
   database.close = () => {
-    void worker.terminate();
+    checkpoints.close();
     return close();
   };
+  return { database, checkpoints };
 }
-
-/**
- * The checkpointing thread (plain JavaScript: it runs the same from the sources and the build).
- * PASSIVE copies what it can without waiting for, or blocking, the writer and the readers; a
- * checkpoint that meets a busy lock is tried again on the next tick.
- */
-const CHECKPOINTER = `
-const { workerData } = require('node:worker_threads');
-const SQLite = require(workerData.driver);
-const database = new SQLite(workerData.file);
-database.pragma('busy_timeout = 0');
-setInterval(() => {
-  try {
-    database.pragma('wal_checkpoint(PASSIVE)');
-  } catch {}
-}, workerData.intervalMs);
-`;
 
 /**
  * Keeps prepared statements by their SQL: Kysely prepares every query it runs, and compiling the
  * same INSERT again for every batch of the event intake was a large share of its cost. A
- * statement still iterating (busy) is never handed out twice.
+ * statement still iterating (busy) is never handed out twice. The statements that may write
+ * report each run that changed rows (`written`): one that changes nothing (a daily purge that
+ * finds nothing, `begin immediate` before migrations already applied) adds nothing to the WAL.
  */
-function cacheStatements(database: SQLite.Database): void {
+function cacheStatements(database: SQLite.Database, written?: () => void): void {
   const prepare = database.prepare.bind(database);
   const statements = new LRUCache<string, SQLite.Statement>({ max: 500 });
   database.prepare = ((source: string) => {
     const cached = statements.get(source);
     if (cached && !cached.busy) return cached;
     const statement = prepare(source);
+    if (written && !statement.readonly) reportWrites(statement, written);
     statements.set(source, statement);
     return statement;
   }) as typeof database.prepare;
+}
+
+/** Wraps the two methods Kysely runs a statement with (`all` for the ones with RETURNING). */
+function reportWrites(statement: SQLite.Statement, written: () => void): void {
+  const { run, all } = statement;
+  statement.run = function (this: SQLite.Statement, ...params: unknown[]) {
+    const result = run.apply(this, params);
+    if (result.changes > 0) written();
+    return result;
+  } as typeof run;
+  statement.all = function (this: SQLite.Statement, ...params: unknown[]) {
+    const rows = all.apply(this, params);
+    if (rows.length > 0) written();
+    return rows;
+  } as typeof all;
 }
 
 const INT8_OID = 20;

@@ -41,6 +41,11 @@ export interface Store
   /** Connection-pool figures for metrics (SQLite: one connection). */
   poolStats(): { total: number; idle: number; waiting: number };
   migrate(): Promise<void>;
+  /**
+   * Start-up's writes are done: ends what only writing needs until the next write (SQLite's
+   * checkpointing thread, after a last checkpoint), so a node that then only reads does not keep it.
+   */
+  settle(): Promise<void>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }

@@ -1,9 +1,46 @@
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import SQLite from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
+import { connect, type Connection } from '../../src/store/connect.js';
+import { createKyselyStore } from '../../src/store/kysely/index.js';
 import { openStore } from '../../src/store/open.js';
+import type { Store } from '../../src/store/store.js';
+
+/** This process's threads (Linux): the checkpointing thread is one while it runs. */
+function threads(): Set<string> {
+  return new Set(readdirSync('/proc/self/task'));
+}
+
+function threadsSince(before: Set<string>): string[] {
+  return [...threads()].filter((id) => !before.has(id));
+}
+
+/** The thread started since `before`: there must be exactly one. */
+function startedSince(before: Set<string>): string {
+  const started = threadsSince(before);
+  expect(started).toHaveLength(1);
+  return started[0]!;
+}
+
+/** Whether the database file holds every page: the WAL was copied into it. */
+function checkpointed(file: string): boolean {
+  const reader = new SQLite(file, { readonly: true });
+  const pages = Number(reader.pragma('page_count', { simple: true }));
+  const pageSize = Number(reader.pragma('page_size', { simple: true }));
+  reader.close();
+  return statSync(file).size >= pages * pageSize;
+}
+
+const autocheckpoint = (connection: Connection) =>
+  Number(connection.sqlite!.pragma('wal_autocheckpoint', { simple: true }));
+
+async function writeSetting(store: Store, value: string): Promise<void> {
+  await store.putSetting('checkpoint-test', value);
+}
 
 /** SQLite only: PostgreSQL has no WAL file of ours to checkpoint. */
 describe('SQLite checkpoints', () => {
@@ -14,20 +51,111 @@ describe('SQLite checkpoints', () => {
     const file = join(dir, 'db.sqlite');
     const store = await openStore(`sqlite:${file}`);
     try {
-      await store.migrate();
       // The migrations write far fewer than the 1,000 pages that make a commit checkpoint by itself.
       const reader = new SQLite(file, { readonly: true });
-      const pages = Number(reader.pragma('page_count', { simple: true }));
-      const pageSize = Number(reader.pragma('page_size', { simple: true }));
+      expect(Number(reader.pragma('page_count', { simple: true }))).toBeLessThan(1000);
       reader.close();
-      expect(pages).toBeLessThan(1000);
-      const deadline = Date.now() + 20_000;
-      while (statSync(file).size < pages * pageSize && Date.now() < deadline) {
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      expect(statSync(file).size).toBeGreaterThanOrEqual(pages * pageSize);
+      await expect.poll(() => checkpointed(file)).toBe(true);
     } finally {
       await store.close();
     }
+  });
+
+  it('starts no thread for a connection that only reads, and one with its first change', async () => {
+    const file = join(dir, 'reads.sqlite');
+    const setup = await openStore(`sqlite:${file}`);
+    await writeSetting(setup, 'stored');
+    await setup.close();
+    const before = threads();
+    const connection = connect(`sqlite:${file}`);
+    const store = createKyselyStore(connection);
+    try {
+      // A restarted node: migrations already applied (BEGIN IMMEDIATE, reads, COMMIT), then reads.
+      await store.migrate();
+      await store.listShops();
+      await store.getSetting('checkpoint-test');
+      // A write that changes no row (a purge that finds nothing) adds nothing to the WAL either.
+      expect(await store.putSettingIfAbsent('checkpoint-test', 'other')).toBe('stored');
+      expect(threadsSince(before)).toEqual([]);
+      expect(autocheckpoint(connection)).toBe(1000);
+
+      await writeSetting(store, 'changed');
+      startedSince(before);
+      expect(autocheckpoint(connection)).toBe(10_000);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('ends the thread after a quiet period, with a last checkpoint; the next write starts another', async () => {
+    const file = join(dir, 'quiet.sqlite');
+    await (await openStore(`sqlite:${file}`)).close();
+    const connection = connect(`sqlite:${file}`, { checkpoints: { quietMs: 100, intervalMs: 60_000 } });
+    const store = createKyselyStore(connection);
+    try {
+      const before = threads();
+      const marker = `written-${process.pid}-${Date.now()}`;
+      await writeSetting(store, marker);
+      const first = startedSince(before);
+      await expect.poll(() => threads().has(first)).toBe(false);
+      await expect.poll(() => autocheckpoint(connection)).toBe(1000);
+      // Its interval is a minute: only the checkpoint it made as it ended can have copied the write.
+      expect(readFileSync(file).includes(marker)).toBe(true);
+
+      const ended = threads();
+      await writeSetting(store, 'again');
+      const second = startedSince(ended);
+      expect(autocheckpoint(connection)).toBe(10_000);
+      await expect.poll(() => threads().has(second)).toBe(false);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('ends the thread when start-up settles, and starts another after it for a write made meanwhile', async () => {
+    const file = join(dir, 'settle.sqlite');
+    const connection = connect(`sqlite:${file}`, { checkpoints: { intervalMs: 60_000 } });
+    const store = createKyselyStore(connection);
+    let last = '';
+    try {
+      const before = threads();
+      await store.migrate();
+      const first = startedSince(before);
+      await store.settle();
+      await expect.poll(() => threads().has(first)).toBe(false);
+      expect(autocheckpoint(connection)).toBe(1000);
+      expect(checkpointed(file)).toBe(true);
+
+      const settled = threads();
+      await writeSetting(store, 'a');
+      startedSince(settled);
+      const running = threads();
+      const ending = store.settle();
+      // Written while the thread ends: its last checkpoint may miss it, so another thread starts.
+      await writeSetting(store, 'b');
+      await ending;
+      expect(autocheckpoint(connection)).toBe(10_000);
+      last = startedSince(running);
+    } finally {
+      await store.close();
+    }
+    // Closing the database ends it.
+    await expect.poll(() => threads().has(last)).toBe(false);
+  });
+
+  it('keeps a process alive while it waits for the thread to end (nothing else may be running then)', async () => {
+    const file = join(dir, 'alive.sqlite');
+    const script = [
+      "import { openStore } from './src/store/open.js';",
+      `const store = await openStore(${JSON.stringify(`sqlite:${file}`)});`,
+      'await store.settle();',
+      "process.stdout.write('settled');",
+      'await store.close();',
+    ].join('\n');
+    const run = promisify(execFile);
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      cwd: join(import.meta.dirname, '..', '..'),
+    });
+    expect(stdout).toBe('settled');
   });
 });

@@ -81,7 +81,7 @@ function isSchemaDroppedMeanwhile(error: unknown): boolean {
   return (error as { code?: unknown }).code === '3F000';
 }
 
-function kyselyStore({ db, dialect, schema, poolStats, sqlite }: Connection): Store {
+function kyselyStore({ db, dialect, schema, poolStats, sqlite, checkpoints }: Connection): Store {
   return {
     poolStats,
     async migrate() {
@@ -106,6 +106,9 @@ function kyselyStore({ db, dialect, schema, poolStats, sqlite }: Connection): St
     },
     async ping() {
       await sql`select 1`.execute(db);
+    },
+    async settle() {
+      await checkpoints?.settle();
     },
     async close() {
       await db.destroy();
