@@ -9,12 +9,10 @@ import { packServed } from '../indexes/product-serving.js';
 import { openStore } from '../store/open.js';
 import type { Store } from '../store/store.js';
 
-export interface AssemblyTask {
-  databaseUrl: string;
-  shopId: number;
-  afterId: number;
-  limit: number;
-}
+/** A page to read, or `warm`: only open the store, so that the first page finds the thread ready. */
+export type AssemblyTask =
+  | { databaseUrl: string; warm: true }
+  | { databaseUrl: string; shopId: number; afterId: number; limit: number };
 
 const stores = new Map<string, Promise<Store>>();
 
@@ -25,6 +23,7 @@ function storeFor(databaseUrl: string): Promise<Store> {
 
 export default async function readPage(task: AssemblyTask): Promise<unknown> {
   const store = await storeFor(task.databaseUrl);
+  if ('warm' in task) return null;
   const packed = packServed(await store.listServedProducts(task.shopId, { afterId: task.afterId, limit: task.limit }));
   const buffers = [packed.ids.buffer, packed.bytes.buffer, packed.ends.buffer];
   return Piscina.move({
