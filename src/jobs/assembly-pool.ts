@@ -36,8 +36,9 @@ export class AssemblyPool {
   private get workers(): Piscina {
     if (this.pool) return this.pool;
     const source = import.meta.url.endsWith('.ts');
+    const name = this.databaseUrl.startsWith('sqlite:') ? 'assembly-worker' : 'assembly-store-worker';
     const pool = new Piscina({
-      filename: fileURLToPath(new URL(source ? './assembly-worker.ts' : './assembly-worker.js', import.meta.url)),
+      filename: fileURLToPath(new URL(`./${name}.${source ? 'ts' : 'js'}`, import.meta.url)),
       // Run from the TypeScript sources (tests, `npm run dev`), the thread needs the same loader.
       ...(source ? { execArgv: ['--import', 'tsx'] } : { execArgv: [] }),
       minThreads: 0,

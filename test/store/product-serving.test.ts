@@ -79,7 +79,7 @@ describe.each(backends())('stored serving rows on $name', (backend) => {
 
   it(
     'reads the first page here and the rest in the assembly ' +
-      'thread, to the same catalog, stale rows from their documents',
+      'thread, to the same catalog, stale and missing rows from their documents',
     async () => {
       const ids = [...Array.from({ length: 299 }, (_, i) => i + 1), BIG];
       await store.upsertProducts(
@@ -94,6 +94,7 @@ describe.each(backends())('stored serving rows on $name', (backend) => {
           .set({ version: SERVING_VERSION + 1 })
           .where('product_id', 'in', [2, 280])
           .execute();
+        await db.deleteFrom('product_serving').where('product_id', '=', 290).execute();
         const threadPages: number[] = [];
         const loader = new CatalogLoader(store, undefined, (id, page) => {
           const read = pool.readPage(id, page);
