@@ -40,12 +40,18 @@ const FIRST_PAGE = 250;
 
 const yieldTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-/** Reads a page of a shop's products from the store, packed for `unpackServed`. */
-export type ServedPageReader = (shopId: number, page: { afterId: number; limit: number }) => Promise<PackedProducts>;
+/** Where a page of a shop's products starts (after the product of that id) and how many it holds. */
+type PageRange = { afterId: number; limit: number };
+
+/**
+ * Reads a page of a shop's products from the store in another thread, packed for `unpackServed`;
+ * null when that thread is not ready, and the load reads the page itself.
+ */
+export type ServedPageReader = (shopId: number, page: PageRange) => Promise<PackedProducts> | null;
 
 /** Reads the parts of a shop's read model from the store; the index decides when. */
 export class CatalogLoader {
-  private readonly readHere: ServedPageReader;
+  private readonly readHere: (shopId: number, page: PageRange) => Promise<PackedProducts>;
 
   constructor(
     private readonly store: LoaderStore,
@@ -98,23 +104,37 @@ export class CatalogLoader {
 
   /**
    * Products a page at a time from their stored serving rows: bytes and small index fields, no
-   * document parsed; the first page is read here, the others in the assembly thread when there is
-   * one. A product without a current row (written before the rows, or by an older serializer) is
-   * read from its document instead.
+   * document parsed; the first page is read here, the others in the assembly thread when it is
+   * ready, each asked for before the previous one is unpacked. A product without a current row
+   * (written before the rows, or by an older serializer) is read from its document instead.
    */
   async products(shopId: number): Promise<Map<number, IndexedProduct>> {
     const products = new Map<number, IndexedProduct>();
-    let afterId = 0;
     let limit = FIRST_PAGE;
-    for (;;) {
-      const read = afterId === 0 ? this.readHere : (this.readPage ?? this.readHere);
-      const page = await read(shopId, { afterId, limit });
-      for (const product of await this.unpack(shopId, page)) products.set(product.id, product);
-      if (page.count < limit || page.lastId === null) return products;
-      afterId = page.lastId;
+    let next: Promise<PackedProducts> | null = this.readHere(shopId, { afterId: 0, limit });
+    while (next) {
+      const page: PackedProducts = await next;
+      const more = page.count >= limit && page.lastId !== null;
       limit = PRODUCT_PAGE;
-      await yieldTurn();
+      next = more ? this.page(shopId, { afterId: page.lastId!, limit }) : null;
+      // Awaited next turn; its failure is not unhandled meanwhile, nor when unpacking this page fails.
+      next?.catch(() => undefined);
+      for (const product of await this.unpack(shopId, page)) products.set(product.id, product);
     }
+    return products;
+  }
+
+  /**
+   * A page after the first: from the assembly thread, which reads it while this thread unpacks the
+   * previous one, or read here after a turn of the event loop (once that page is unpacked). No
+   * turn before a thread's page: waiting for the thread is one, and an explicit one left the thread
+   * idle while the rest of the load, queued meanwhile, held the loop.
+   */
+  private async page(shopId: number, page: PageRange): Promise<PackedProducts> {
+    const threaded = this.readPage?.(shopId, page);
+    if (threaded) return threaded;
+    await yieldTurn();
+    return this.readHere(shopId, page);
   }
 
   async productsById(shopId: number, ids: number[]): Promise<IndexedProduct[]> {

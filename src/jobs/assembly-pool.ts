@@ -9,9 +9,16 @@ const IDLE_MS = 60_000;
 /**
  * The thread that reads shops' products for their loads, started on first use. One thread: the
  * loads it serves are already two at a time (LOADS_AT_ONCE), and the reading is I/O and copying.
+ *
+ * A load never waits for the thread to start: starting it (an isolate, the store's modules, a
+ * connection) took about 300 ms, thirty times a 1,000-product shop's load, and a node of small
+ * shops starts it only when its first large shop comes, or again after the thread idled out. Until
+ * the thread is ready, loads read their pages on the request thread, a turn between pages.
  */
 export class AssemblyPool {
   private pool: Piscina | null = null;
+  private starting: Promise<void> | null = null;
+  private ready = false;
   private closed = false;
 
   constructor(private readonly databaseUrl: string) {}
@@ -21,11 +28,17 @@ export class AssemblyPool {
     return !this.databaseUrl.startsWith('sqlite::memory:') && !this.closed;
   }
 
+  /** Whether the thread was ever asked for (it may have idled out since). */
+  get started(): boolean {
+    return this.pool !== null;
+  }
+
   private get workers(): Piscina {
     if (this.pool) return this.pool;
     const source = import.meta.url.endsWith('.ts');
-    this.pool = new Piscina({
-      filename: fileURLToPath(new URL(source ? './assembly-worker.ts' : './assembly-worker.js', import.meta.url)),
+    const name = this.databaseUrl.startsWith('sqlite:') ? 'assembly-worker' : 'assembly-store-worker';
+    const pool = new Piscina({
+      filename: fileURLToPath(new URL(`./${name}.${source ? 'ts' : 'js'}`, import.meta.url)),
       // Run from the TypeScript sources (tests, `npm run dev`), the thread needs the same loader.
       ...(source ? { execArgv: ['--import', 'tsx'] } : { execArgv: [] }),
       minThreads: 0,
@@ -34,11 +47,39 @@ export class AssemblyPool {
       // It holds one page (a few MB) at a time: a small heap keeps the thread's share of the budget small.
       resourceLimits: { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 8 },
     });
-    return this.pool;
+    // The thread idled out (or failed): the next load that wants it starts it again, and does not wait.
+    pool.on('workerDestroy', () => {
+      this.ready = false;
+      this.starting = null;
+    });
+    this.pool = pool;
+    return pool;
   }
 
-  /** One page of a shop's products, read and packed in the thread. */
-  readPage(shopId: number, page: { afterId: number; limit: number }): Promise<PackedProducts> {
+  /** Starts the thread, its store opened, unless it runs already; resolves once it can take pages. */
+  warm(): Promise<void> {
+    if (this.ready) return Promise.resolve();
+    this.starting ??= (
+      this.workers.run({ databaseUrl: this.databaseUrl, warm: true } satisfies AssemblyTask) as Promise<null>
+    )
+      .then(() => {
+        this.ready = this.pool !== null;
+      })
+      .finally(() => {
+        this.starting = null;
+      });
+    return this.starting;
+  }
+
+  /**
+   * One page of a shop's products, read and packed in the thread; null while the thread is not
+   * ready (it is started then), and the caller reads the page itself.
+   */
+  readPage(shopId: number, page: { afterId: number; limit: number }): Promise<PackedProducts> | null {
+    if (!this.ready) {
+      this.warm().catch(() => undefined); // a thread that cannot start leaves the loads on this one
+      return null;
+    }
     return this.workers.run({
       databaseUrl: this.databaseUrl,
       shopId,
@@ -48,6 +89,7 @@ export class AssemblyPool {
 
   async close(): Promise<void> {
     this.closed = true;
+    this.ready = false;
     await this.pool?.destroy();
     this.pool = null;
   }

@@ -79,7 +79,7 @@ describe.each(backends())('stored serving rows on $name', (backend) => {
 
   it(
     'reads the first page here and the rest in the assembly ' +
-      'thread, to the same catalog, stale rows from their documents',
+      'thread, to the same catalog, stale and missing rows from their documents',
     async () => {
       const ids = [...Array.from({ length: 299 }, (_, i) => i + 1), BIG];
       await store.upsertProducts(
@@ -94,11 +94,14 @@ describe.each(backends())('stored serving rows on $name', (backend) => {
           .set({ version: SERVING_VERSION + 1 })
           .where('product_id', 'in', [2, 280])
           .execute();
+        await db.deleteFrom('product_serving').where('product_id', '=', 290).execute();
         const threadPages: number[] = [];
         const loader = new CatalogLoader(store, undefined, (id, page) => {
-          threadPages.push(page.afterId);
-          return pool.readPage(id, page);
+          const read = pool.readPage(id, page);
+          if (read) threadPages.push(page.afterId);
+          return read;
         });
+        await pool.warm();
         const loaded = [...(await loader.products(shopId)).values()].map(served);
         expect(threadPages).toEqual([250]);
         expect(loaded.map((p) => p.id)).toEqual(ids);
@@ -109,6 +112,33 @@ describe.each(backends())('stored serving rows on $name', (backend) => {
       }
     },
   );
+
+  it('does not wait for the assembly thread to start: the load reads every page here, and starts the thread', async () => {
+    const ids = Array.from({ length: 600 }, (_, i) => i + 1);
+    await store.upsertProducts(
+      shopId,
+      ids.map((id) => product(id)),
+    );
+    const pool = new AssemblyPool(url);
+    try {
+      const threadPages: number[] = [];
+      const loader = new CatalogLoader(store, undefined, (id, page) => {
+        const read = pool.readPage(id, page);
+        if (read) threadPages.push(page.afterId);
+        return read;
+      });
+      const first = [...(await loader.products(shopId)).values()].map(served);
+      expect(threadPages).toEqual([]);
+      expect(first.map((p) => p.id)).toEqual(ids);
+      expect(pool.started).toBe(true);
+      await pool.warm();
+      const second = [...(await loader.products(shopId)).values()].map(served);
+      expect(threadPages).toEqual([250]);
+      expect(second).toEqual(first);
+    } finally {
+      await pool.close();
+    }
+  });
 
   it(
     'serializes from the document a product whose row is missing ' +

@@ -1,3 +1,4 @@
+import type SQLite from 'better-sqlite3';
 import type { Kysely } from 'kysely';
 import type { Product } from '../../domain/catalog/product.js';
 import { servingRow } from '../../indexes/product-serving.js';
@@ -125,4 +126,19 @@ export function servingMethods(db: Kysely<Database>): ServingStore {
       }));
     },
   };
+}
+
+const SERVED_PAGE = `select p.id as id, s.version as version, s.body as body, s.fields as fields
+  from products p left join product_serving s on s.shop_id = p.shop_id and s.product_id = p.id
+  where p.shop_id = ? and p.id > ? order by p.id limit ?`;
+
+/**
+ * SQLite: `listServedProducts`'s page, one statement prepared once on a connection of the
+ * assembly thread's own, which reads nothing else and does not load Kysely (src/jobs/assembly-worker.ts).
+ */
+export function sqliteServedPages(
+  database: SQLite.Database,
+): (shopId: number, page: { afterId: number; limit: number }) => ServedProduct[] {
+  const statement = database.prepare<[number, number, number], ServedProduct>(SERVED_PAGE);
+  return (shopId, page) => statement.all(shopId, page.afterId, page.limit);
 }
