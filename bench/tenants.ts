@@ -123,11 +123,13 @@ async function main(): Promise<void> {
     ...data.large.map((s) => s.handle),
   ]);
   log(
-    `memory estimate vs live memory after GC (20 small shops and the large ones): measured / estimated = ${measured.ratio}`,
+    'memory estimate vs live memory after GC (20 small shops and the large ones): ' +
+      `measured / estimated = ${measured.ratio}`,
   );
   for (const row of measured.shops.filter((r) => r.products > PRODUCTS)) {
     log(
-      `  ${row.products} products: estimated ${(row.estimated / MB).toFixed(1)} MB, measured ${(row.measured / MB).toFixed(1)} MB, loaded in ${row.loadMs} ms`,
+      `  ${row.products} products: estimated ${(row.estimated / MB).toFixed(1)} MB, ` +
+        `measured ${(row.measured / MB).toFixed(1)} MB, loaded in ${row.loadMs} ms`,
     );
   }
 
@@ -165,7 +167,9 @@ async function main(): Promise<void> {
   const baselineRss = rss.sample();
   const loadBefore = loadavg()[0]!;
   log(
-    `\nserver (node ${flags.join(' ') || 'without flags'}) started in ${server.startMs} ms, RSS ${baselineRss} MB, budget ${BUDGET_MB} MB; Zipf (s = ${ZIPF}) traffic over ${SHOPS} shops, ${CONNECTIONS} connections${CONNECTION_MODE === 'shared' ? '' : ` (${CONNECTION_MODE})`}, ${WARMUP} s warm-up then ${SECONDS} s recorded`,
+    `\nserver (node ${flags.join(' ') || 'without flags'}) started in ${server.startMs} ms, RSS ${baselineRss} MB, ` +
+      `budget ${BUDGET_MB} MB; Zipf (s = ${ZIPF}) traffic over ${SHOPS} shops, ${CONNECTIONS} connections` +
+      `${CONNECTION_MODE === 'shared' ? '' : ` (${CONNECTION_MODE})`}, ${WARMUP} s warm-up then ${SECONDS} s recorded`,
   );
   log('   t  RSS MB  resident  estimated MB  heap MB  loads  evictions  req/s');
   const samples: { t: number; rssMb: number }[] = [];
@@ -204,7 +208,18 @@ async function main(): Promise<void> {
           externalMb: Math.round(m.nodejs_external_memory_bytes! / MB),
         });
         log(
-          `${String(second).padStart(4)}  ${String(rssMb).padStart(6)}  ${String(m.rebound_resident_shops).padStart(8)}  ${String(Math.round(m.rebound_resident_estimated_bytes! / MB)).padStart(12)}  ${String(Math.round(m.nodejs_heap_size_used_bytes! / MB)).padStart(7)}  ${String(m.rebound_shop_loads).padStart(5)}  ${String(m.rebound_shop_evictions).padStart(9)}  ${String(rps).padStart(5)}${byProcess}`,
+          [
+            [second, 4],
+            [rssMb, 6],
+            [m.rebound_resident_shops, 8],
+            [Math.round(m.rebound_resident_estimated_bytes! / MB), 12],
+            [Math.round(m.nodejs_heap_size_used_bytes! / MB), 7],
+            [m.rebound_shop_loads, 5],
+            [m.rebound_shop_evictions, 9],
+            [rps, 5],
+          ]
+            .map(([value, width]) => String(value).padStart(width!))
+            .join('  ') + byProcess,
         );
       });
     },
@@ -215,17 +230,22 @@ async function main(): Promise<void> {
   const after = afterNode.sum;
   const allowanceMb = Math.round(after.rebound_resident_allowance_bytes! / MB);
   log(
-    `\nrecorded: ${result.requests} requests, ${result.rps} req/s, ${result.errors} errors; ${result.shopsTouched} shops asked in all`,
+    `\nrecorded: ${result.requests} requests, ${result.rps} req/s, ${result.errors} errors; ` +
+      `${result.shopsTouched} shops asked in all`,
   );
   for (const [tier, stats] of Object.entries(result.tiers))
     log(
-      `  ${tier.padEnd(5)} ${String(stats.requests).padStart(7)} requests  p50 ${stats.p50Ms} ms  p99 ${stats.p99Ms} ms  max ${stats.maxMs} ms`,
+      `  ${tier.padEnd(5)} ${String(stats.requests).padStart(7)} requests  ` +
+        `p50 ${stats.p50Ms} ms  p99 ${stats.p99Ms} ms  max ${stats.maxMs} ms`,
     );
   log(
-    `  loads ${after.rebound_shop_loads}, evictions ${after.rebound_shop_evictions}, resident ${after.rebound_resident_shops} shops (estimated ${Math.round(after.rebound_resident_estimated_bytes! / MB)} MB of an allowance of ${allowanceMb} MB)`,
+    `  loads ${after.rebound_shop_loads}, evictions ${after.rebound_shop_evictions}, ` +
+      `resident ${after.rebound_resident_shops} shops ` +
+      `(estimated ${Math.round(after.rebound_resident_estimated_bytes! / MB)} MB of an allowance of ${allowanceMb} MB)`,
   );
   log(
-    `  machine load average ${loadBefore.toFixed(1)} before, ${loadAfter.toFixed(1)} after (2 cores; other work on the machine slows every figure)`,
+    `  machine load average ${loadBefore.toFixed(1)} before, ${loadAfter.toFixed(1)} after ` +
+      '(2 cores; other work on the machine slows every figure)',
   );
   const perWorker = Object.entries(afterNode.byWorker).map(([worker, m]) => ({
     worker: Number(worker),
@@ -237,18 +257,22 @@ async function main(): Promise<void> {
     for (const w of perWorker)
       log(`  worker ${w.worker}: loads ${w.loads}, evictions ${w.evictions}, resident ${w.resident} shops`);
     log(
-      `  RSS peak of each worker ${rss.workerPeaks().join(', ')} MB, of the primary ${rss.primaryPeak} MB (sampled every second), budget ${BUDGET_MB} MB a process: ${peakRss <= BUDGET_MB ? 'under' : 'OVER'} the budget`,
+      `  RSS peak of each worker ${rss.workerPeaks().join(', ')} MB, of the primary ${rss.primaryPeak} MB ` +
+        `(sampled every second), budget ${BUDGET_MB} MB a process: ` +
+        `${peakRss <= BUDGET_MB ? 'under' : 'OVER'} the budget`,
     );
   } else
     log(
-      `  RSS peak ${peakRss} MB (sampled every second), budget ${BUDGET_MB} MB: ${peakRss <= BUDGET_MB ? 'under' : 'OVER'} the budget`,
+      `  RSS peak ${peakRss} MB (sampled every second), budget ${BUDGET_MB} MB: ` +
+        `${peakRss <= BUDGET_MB ? 'under' : 'OVER'} the budget`,
     );
 
   const cold: Record<string, { coldMs: number; warmMs: number; rssMb: number }> = {};
   for (const [i, shop] of data.large.entries()) {
     cold[String(LARGE_SHOPS[i])] = await coldLoad(server, shop, () => rss.sample());
     log(
-      `cold load, ${LARGE_SHOPS[i]} products: first request ${cold[String(LARGE_SHOPS[i])]!.coldMs} ms (the next ${cold[String(LARGE_SHOPS[i])]!.warmMs} ms), RSS then ${cold[String(LARGE_SHOPS[i])]!.rssMb} MB`,
+      `cold load, ${LARGE_SHOPS[i]} products: first request ${cold[String(LARGE_SHOPS[i])]!.coldMs} ms ` +
+        `(the next ${cold[String(LARGE_SHOPS[i])]!.warmMs} ms), RSS then ${cold[String(LARGE_SHOPS[i])]!.rssMb} MB`,
     );
   }
   if (SERVER_OUTPUT) writeFileSync(SERVER_OUTPUT, server.output());

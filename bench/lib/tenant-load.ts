@@ -44,8 +44,10 @@ function pathFor(shop: TenantShop, rng: Random, kind: (typeof MIX)[number][0]): 
       return `/api/v1/custom/id/${shop.rulesetIds[0]}?${key}&shop_product_ids=${product()}`;
     case 'trending':
       return `/api/v1/products/trending_products?${key}&limit=10`;
-    case 'collections':
-      return `/api/v1/products/collections?${key}&shop_collection_ids=${shop.collectionIds[rng.int(0, shop.collectionIds.length - 1)]}&limit=10`;
+    case 'collections': {
+      const collection = shop.collectionIds[rng.int(0, shop.collectionIds.length - 1)];
+      return `/api/v1/products/collections?${key}&shop_collection_ids=${collection}&limit=10`;
+    }
     case 'static':
       return `/api/v1/products/static?${key}&ids=${product()},${product()},${product()}`;
   }

@@ -75,7 +75,10 @@ const SHOP_TABLES = [
   'counters',
 ];
 
-/** Fills shop n (1-based, beyond the templates) with a copy of template ((n - 1) % templates) + 1: SQL, not the API, for speed. */
+/**
+ * Fills shop n (1-based, beyond the templates) with a copy of template ((n - 1) % templates) + 1: SQL, not the
+ * API, for speed.
+ */
 function copyTemplates(file: string, shops: number, templates: number): void {
   const db = new SQLite(file);
   try {
@@ -90,7 +93,8 @@ function copyTemplates(file: string, shops: number, templates: number): void {
         .map((c) => c.name)
         .filter((c) => c !== 'shop_id');
       return db.prepare(
-        `insert or replace into ${table} (shop_id, ${columns.join(', ')}) select ?, ${columns.join(', ')} from ${table} where shop_id = ?`,
+        `insert or replace into ${table} (shop_id, ${columns.join(', ')}) ` +
+          `select ?, ${columns.join(', ')} from ${table} where shop_id = ?`,
       );
     });
     const settings = db.prepare('update shops set settings = (select settings from shops where id = ?) where id = ?');

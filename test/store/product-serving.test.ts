@@ -113,7 +113,7 @@ describe.each(backends())('stored serving rows on $name', (backend) => {
     },
   );
 
-  it('does not wait for the assembly thread to start: the load reads every page here, and starts the thread', async () => {
+  it('does not wait for the assembly thread to start: the load reads every page here and starts it', async () => {
     const ids = Array.from({ length: 600 }, (_, i) => i + 1);
     await store.upsertProducts(
       shopId,
