@@ -96,11 +96,16 @@ describe.each(backends())('stored serving rows on $name', (backend) => {
           .execute();
         await db.deleteFrom('product_serving').where('product_id', '=', 290).execute();
         const threadPages: number[] = [];
-        const loader = new CatalogLoader(store, undefined, (id, page) => {
-          const read = pool.readPage(id, page);
-          if (read) threadPages.push(page.afterId);
-          return read;
-        });
+        const loader = new CatalogLoader(
+          store,
+          undefined,
+          (id, page) => {
+            const read = pool.readPage(id, page);
+            if (read) threadPages.push(page.afterId);
+            return read;
+          },
+          250,
+        );
         await pool.warm();
         const loaded = [...(await loader.products(shopId)).values()].map(served);
         expect(threadPages).toEqual([250]);
@@ -122,11 +127,16 @@ describe.each(backends())('stored serving rows on $name', (backend) => {
     const pool = new AssemblyPool(url);
     try {
       const threadPages: number[] = [];
-      const loader = new CatalogLoader(store, undefined, (id, page) => {
-        const read = pool.readPage(id, page);
-        if (read) threadPages.push(page.afterId);
-        return read;
-      });
+      const loader = new CatalogLoader(
+        store,
+        undefined,
+        (id, page) => {
+          const read = pool.readPage(id, page);
+          if (read) threadPages.push(page.afterId);
+          return read;
+        },
+        250,
+      );
       const first = [...(await loader.products(shopId)).values()].map(served);
       expect(threadPages).toEqual([]);
       expect(first.map((p) => p.id)).toEqual(ids);
@@ -135,6 +145,29 @@ describe.each(backends())('stored serving rows on $name', (backend) => {
       const second = [...(await loader.products(shopId)).values()].map(served);
       expect(threadPages).toEqual([250]);
       expect(second).toEqual(first);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('reads a shop of up to 1,250 products on this thread, 250 at a time, never starting the thread', async () => {
+    const ids = Array.from({ length: 1100 }, (_, i) => i + 1);
+    for (let i = 0; i < ids.length; i += 500)
+      await store.upsertProducts(
+        shopId,
+        ids.slice(i, i + 500).map((id) => product(id)),
+      );
+    const pool = new AssemblyPool(url);
+    try {
+      const asked: number[] = [];
+      const loader = new CatalogLoader(store, undefined, (id, page) => {
+        asked.push(page.afterId);
+        return pool.readPage(id, page);
+      });
+      const loaded = [...(await loader.products(shopId)).values()].map(served);
+      expect(asked).toEqual([]);
+      expect(pool.started).toBe(false);
+      expect(loaded.map((p) => p.id)).toEqual(ids);
     } finally {
       await pool.close();
     }
