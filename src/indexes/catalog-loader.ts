@@ -125,7 +125,8 @@ export class CatalogLoader {
     while (next) {
       const page: PackedProducts = await next;
       const more = page.count >= limit && page.lastId !== null;
-      const here = asked < this.localProducts;
+      // Without the thread every page is read here, and as small: a turn of the loop between each.
+      const here = asked < this.localProducts || this.readPage === undefined;
       limit = here ? FIRST_PAGE : PRODUCT_PAGE;
       asked += limit;
       next = more ? this.page(shopId, { afterId: page.lastId!, limit }, here) : null;

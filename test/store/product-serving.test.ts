@@ -1,4 +1,4 @@
-import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CatalogLoader } from '../../src/indexes/catalog-loader.js';
 import { AssemblyPool } from '../../src/jobs/assembly-pool.js';
 import { indexProduct, SERVING_VERSION } from '../../src/indexes/product-serving.js';
@@ -170,6 +170,28 @@ describe.each(backends())('stored serving rows on $name', (backend) => {
       expect(loaded.map((p) => p.id)).toEqual(ids);
     } finally {
       await pool.close();
+    }
+  });
+
+  it('reads every page here, 250 at a time, without a thread; with one, pages past 1,250 are 1,000', async () => {
+    const ids = Array.from({ length: 1600 }, (_, i) => i + 1);
+    for (let i = 0; i < ids.length; i += 500)
+      await store.upsertProducts(
+        shopId,
+        ids.slice(i, i + 500).map((id) => product(id)),
+      );
+    const pages = vi.spyOn(store, 'listServedProducts');
+    try {
+      const alone = [...(await new CatalogLoader(store).products(shopId)).keys()];
+      expect(pages.mock.calls.map(([, page]) => page.limit)).toEqual([250, 250, 250, 250, 250, 250, 250]);
+      pages.mockClear();
+      // A thread that is not ready yet: the pages it would read are read here, at its size.
+      const beside = [...(await new CatalogLoader(store, undefined, () => null).products(shopId)).keys()];
+      expect(pages.mock.calls.map(([, page]) => page.limit)).toEqual([250, 250, 250, 250, 250, 1000]);
+      expect(alone).toEqual(ids);
+      expect(beside).toEqual(ids);
+    } finally {
+      pages.mockRestore();
     }
   });
 
