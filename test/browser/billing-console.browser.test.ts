@@ -1,9 +1,9 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startApp, type TestApp } from '../helpers/app.js';
 import { backends } from '../helpers/backends.js';
 import { TEST_SECRET_KEY } from '../helpers/billing.js';
-import { launchChromium, listen, screenshot, watchErrors } from '../helpers/browser.js';
+import { launchChromium, listen, screenshot, signInToConsole } from '../helpers/browser.js';
 
 const TOKEN = 'console-provider-token-never-shown';
 
@@ -38,15 +38,7 @@ describe.skipIf(!inject('chromium'))('billing pages of the console in Chromium',
     await backend.cleanup();
   });
 
-  async function signedIn(): Promise<{ page: Page; errors: string[] }> {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    const errors = watchErrors(page);
-    await page.goto(`${base}/console/`);
-    await page.getByLabel('Operator token or shop private key').fill(privateKey);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Rulesets' }).waitFor();
-    return { page, errors };
-  }
+  const signedIn = () => signInToConsole(browser, base, privateKey);
 
   it('switches the shop to a remote provider, with errors in place and the token never shown', async () => {
     const { page, errors } = await signedIn();

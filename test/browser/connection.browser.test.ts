@@ -1,8 +1,8 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ADMIN_TOKEN, startApp, type TestApp } from '../helpers/app.js';
 import { backends } from '../helpers/backends.js';
-import { launchChromium, listen, screenshot, watchErrors } from '../helpers/browser.js';
+import { launchChromium, listen, screenshot, signInToConsole } from '../helpers/browser.js';
 import { PLATFORM_ENV, PLATFORM_WEBHOOK_SECRET } from '../helpers/fake-platform/connect.js';
 import { FakePlatform } from '../helpers/fake-platform/server.js';
 
@@ -32,16 +32,7 @@ describe.skipIf(!inject('chromium'))('the Connection page', () => {
     await backend.cleanup();
   });
 
-  async function signedIn(): Promise<{ page: Page; errors: string[] }> {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    page.setDefaultTimeout(20_000);
-    const errors = watchErrors(page);
-    await page.goto(`${base}/console/`);
-    await page.getByLabel('Operator token or shop private key').fill(ADMIN_TOKEN);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Rulesets', level: 1 }).waitFor();
-    return { page, errors };
-  }
+  const signedIn = () => signInToConsole(browser, base, ADMIN_TOKEN);
 
   it(
     'connects, shows the sync finishing with its counts, shows a ' +

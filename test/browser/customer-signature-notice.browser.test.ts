@@ -1,8 +1,8 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startApp, type TestApp } from '../helpers/app.js';
 import { backends } from '../helpers/backends.js';
-import { launchChromium, listen, watchErrors } from '../helpers/browser.js';
+import { launchChromium, listen, signInToConsole } from '../helpers/browser.js';
 
 /**
  * The console warns while customer lists are unsigned; the switch lives in Settings, asks with
@@ -37,16 +37,7 @@ describe.skipIf(!inject('chromium'))('customer signatures and shop settings in C
     await backend.cleanup();
   });
 
-  async function signIn(): Promise<{ page: Page; errors: string[] }> {
-    const page = await browser.newPage();
-    page.setDefaultTimeout(20_000);
-    const errors = watchErrors(page);
-    await page.goto(`${base}/console/`);
-    await page.getByLabel('Operator token or shop private key').fill(privateKey);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Rulesets' }).waitFor();
-    return { page, errors };
-  }
+  const signIn = () => signInToConsole(browser, base, privateKey);
 
   const settingsOf = async () => (await t.admin('GET', '/admin/v1/shops/unsigned')).json().shop.settings;
   const named = async () =>

@@ -1,8 +1,8 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ADMIN_TOKEN, startApp, type TestApp } from '../helpers/app.js';
 import { backends } from '../helpers/backends.js';
-import { launchChromium, listen, screenshot, watchErrors } from '../helpers/browser.js';
+import { launchChromium, listen, screenshot, signInToConsole } from '../helpers/browser.js';
 import { productInput } from '../helpers/fixtures.js';
 
 const uuid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
@@ -43,16 +43,7 @@ describe.skipIf(!inject('chromium'))('experiments in the console', () => {
     await backend.cleanup();
   });
 
-  async function signedIn(): Promise<{ page: Page; errors: string[] }> {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    page.setDefaultTimeout(10_000);
-    const errors = watchErrors(page);
-    await page.goto(`${base}/console/`);
-    await page.getByLabel('Operator token or shop private key').fill(ADMIN_TOKEN);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Rulesets' }).waitFor();
-    return { page, errors };
-  }
+  const signedIn = () => signInToConsole(browser, base, ADMIN_TOKEN);
 
   /**
    * Visitors of ruleset 1 through the public API: impressions, some clicks, and orders tagged with the served source.

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { StoreEvent } from '../../src/domain/events.js';
 import { ADMIN_TOKEN, startApp, type TestApp } from '../helpers/app.js';
 import { backends } from '../helpers/backends.js';
-import { launchChromium, listen, screenshot, watchErrors } from '../helpers/browser.js';
+import { launchChromium, listen, screenshot, signInToConsole } from '../helpers/browser.js';
 import { productInput } from '../helpers/fixtures.js';
 
 const U = '00000000-0000-4000-8000-000000000001';
@@ -68,13 +68,7 @@ describe.skipIf(!inject('chromium'))('insights in the console', () => {
     'warns about conversion only when it reads above 100%, charts ' +
       'viewed products only, with units, and today as partial',
     async () => {
-      const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-      page.setDefaultTimeout(20_000);
-      const errors = watchErrors(page);
-      await page.goto(`${base}/console/`);
-      await page.getByLabel('Operator token or shop private key').fill(ADMIN_TOKEN);
-      await page.getByRole('button', { name: 'Sign in' }).click();
-      await page.getByRole('heading', { name: 'Rulesets' }).waitFor();
+      const { page, errors } = await signInToConsole(browser, base, ADMIN_TOKEN);
       await page.getByRole('link', { name: 'Insights' }).click();
       const conversion = page.getByRole('figure', { name: /Estimated conversion of viewed products/ });
       await conversion.waitFor();

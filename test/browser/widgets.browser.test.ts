@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ADMIN_TOKEN, startApp, type TestApp } from '../helpers/app.js';
 import { backends } from '../helpers/backends.js';
-import { launchChromium, listen, screenshot, watchErrors } from '../helpers/browser.js';
+import { launchChromium, listen, screenshot, signInToConsole, watchErrors } from '../helpers/browser.js';
 import { productInput } from '../helpers/fixtures.js';
 
 /** A product card as a shopper sees it: the parts the design decides, in order. */
@@ -95,16 +95,7 @@ describe.skipIf(!inject('chromium'))('widgets designed in the console', () => {
     await backend.cleanup();
   });
 
-  async function signedIn(): Promise<{ page: Page; errors: string[] }> {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    page.setDefaultTimeout(20_000);
-    const errors = watchErrors(page);
-    await page.goto(`${base}/console/`);
-    await page.getByLabel('Operator token or shop private key').fill(ADMIN_TOKEN);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Rulesets' }).waitFor();
-    return { page, errors };
-  }
+  const signedIn = () => signInToConsole(browser, base, ADMIN_TOKEN);
 
   it(
     'creates a widget with a live preview and a snippet, and the ' +

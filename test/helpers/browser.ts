@@ -52,3 +52,19 @@ export function watchErrors(page: Page): string[] {
   });
   return errors;
 }
+
+/** A console page signed in with `token` (the operator token or a shop's private key), and its page errors. */
+export async function signInToConsole(
+  browser: Browser,
+  base: string,
+  token: string,
+): Promise<{ page: Page; errors: string[] }> {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  page.setDefaultTimeout(20_000);
+  const errors = watchErrors(page);
+  await page.goto(`${base}/console/`);
+  await page.getByLabel('Operator token or shop private key').fill(token);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Rulesets', level: 1 }).waitFor();
+  return { page, errors };
+}
