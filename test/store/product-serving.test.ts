@@ -45,6 +45,28 @@ describe.each(backends())('stored serving rows on $name', (backend) => {
 
   const loadAll = async (s: Store) => [...(await new CatalogLoader(s).products(shopId)).values()].map(served);
   const fromDocuments = async () => (await store.listProducts(shopId)).map((p) => served(indexProduct(p)));
+  /** Products 1..count stored in batches; their ids. */
+  const storeProducts = async (count: number) => {
+    const ids = Array.from({ length: count }, (_, i) => i + 1);
+    for (let i = 0; i < ids.length; i += 500)
+      await store.upsertProducts(
+        shopId,
+        ids.slice(i, i + 500).map((id) => product(id)),
+      );
+    return ids;
+  };
+  /** A loader that asks the pool's thread past its first `localProducts`, recording the pages the thread read. */
+  const threadedLoader = (pool: AssemblyPool, threadPages: number[], localProducts?: number) =>
+    new CatalogLoader(
+      store,
+      undefined,
+      (id, page) => {
+        const read = pool.readPage(id, page);
+        if (read) threadPages.push(page.afterId);
+        return read;
+      },
+      localProducts,
+    );
 
   it(
     'writes the answer bytes with the product, and a load reads ' + 'them to the same product as its document gives',
@@ -96,16 +118,7 @@ describe.each(backends())('stored serving rows on $name', (backend) => {
           .execute();
         await db.deleteFrom('product_serving').where('product_id', '=', 290).execute();
         const threadPages: number[] = [];
-        const loader = new CatalogLoader(
-          store,
-          undefined,
-          (id, page) => {
-            const read = pool.readPage(id, page);
-            if (read) threadPages.push(page.afterId);
-            return read;
-          },
-          250,
-        );
+        const loader = threadedLoader(pool, threadPages, 250);
         await pool.warm();
         const loaded = [...(await loader.products(shopId)).values()].map(served);
         expect(threadPages).toEqual([250]);
@@ -119,24 +132,11 @@ describe.each(backends())('stored serving rows on $name', (backend) => {
   );
 
   it('does not wait for the assembly thread to start: the load reads every page here and starts it', async () => {
-    const ids = Array.from({ length: 600 }, (_, i) => i + 1);
-    await store.upsertProducts(
-      shopId,
-      ids.map((id) => product(id)),
-    );
+    const ids = await storeProducts(600);
     const pool = new AssemblyPool(url);
     try {
       const threadPages: number[] = [];
-      const loader = new CatalogLoader(
-        store,
-        undefined,
-        (id, page) => {
-          const read = pool.readPage(id, page);
-          if (read) threadPages.push(page.afterId);
-          return read;
-        },
-        250,
-      );
+      const loader = threadedLoader(pool, threadPages, 250);
       const first = [...(await loader.products(shopId)).values()].map(served);
       expect(threadPages).toEqual([]);
       expect(first.map((p) => p.id)).toEqual(ids);
@@ -151,12 +151,7 @@ describe.each(backends())('stored serving rows on $name', (backend) => {
   });
 
   it('reads a shop of up to 1,250 products on this thread, 250 at a time, never starting the thread', async () => {
-    const ids = Array.from({ length: 1100 }, (_, i) => i + 1);
-    for (let i = 0; i < ids.length; i += 500)
-      await store.upsertProducts(
-        shopId,
-        ids.slice(i, i + 500).map((id) => product(id)),
-      );
+    const ids = await storeProducts(1100);
     const pool = new AssemblyPool(url);
     try {
       const asked: number[] = [];
@@ -174,12 +169,7 @@ describe.each(backends())('stored serving rows on $name', (backend) => {
   });
 
   it('reads every page here, 250 at a time, without a thread; with one, pages past 1,250 are 1,000', async () => {
-    const ids = Array.from({ length: 1600 }, (_, i) => i + 1);
-    for (let i = 0; i < ids.length; i += 500)
-      await store.upsertProducts(
-        shopId,
-        ids.slice(i, i + 500).map((id) => product(id)),
-      );
+    const ids = await storeProducts(1600);
     const pages = vi.spyOn(store, 'listServedProducts');
     try {
       const alone = [...(await new CatalogLoader(store).products(shopId)).keys()];
