@@ -30,8 +30,7 @@ export class RateLimiter {
   /** The decision without waiting, when this node's own counts decide (no Redis); null when Redis does. */
   hitLocally(id: string, limit: number, now = Date.now()): RateDecision | null {
     if (this.redis) return null;
-    const window = Math.floor(now / this.windowMs);
-    const resetAt = (window + 1) * this.windowMs;
+    const resetAt = this.resetAt(now);
     const count = this.count(id, resetAt);
     return {
       allowed: count <= limit,
@@ -46,13 +45,17 @@ export class RateLimiter {
    */
   refundLocally(id: string, now = Date.now()): void {
     const entry = this.local.get(id);
-    if (entry && entry.resetAt === (Math.floor(now / this.windowMs) + 1) * this.windowMs && entry.count > 0)
-      entry.count--;
+    if (entry && entry.resetAt === this.resetAt(now) && entry.count > 0) entry.count--;
+  }
+
+  /** When the window holding `now` ends. */
+  private resetAt(now: number): number {
+    return (Math.floor(now / this.windowMs) + 1) * this.windowMs;
   }
 
   async hit(id: string, limit: number, now = Date.now()): Promise<RateDecision> {
     const window = Math.floor(now / this.windowMs);
-    const resetAt = (window + 1) * this.windowMs;
+    const resetAt = this.resetAt(now);
     const retryAfter = Math.max(1, Math.ceil((resetAt - now) / 1000));
     let count: number;
     try {
