@@ -39,7 +39,7 @@ describe('Residency', () => {
     expect(new Residency().allowanceBytes).toBe(Infinity);
   });
 
-  it('evicts least recently used shops from every holder until the estimate fits; one load a residency', () => {
+  it('evicts the shops used least from every holder until the estimate fits; one load a residency', () => {
     const sizes = new Map([
       [1, 40],
       [2, 40],
@@ -59,6 +59,27 @@ describe('Residency', () => {
     expect(residency.residentShops).toBe(2);
     expect(residency.isResident(2)).toBe(false);
     expect(residency.estimatedBytes()).toBe(80);
+  });
+
+  it('keeps a shop used often lately over newer shops used once, the least recent going first among equals', () => {
+    const sizes = new Map([1, 2, 3, 4, 5].map((id) => [id, 40]));
+    const catalog = holder(sizes);
+    const residency = new Residency({ budgetBytes: Infinity, allowanceBytes: 100 });
+    residency.register(catalog);
+    residency.loaded(1);
+    for (let i = 0; i < 4; i++) residency.touch(1);
+    // A tail of shops asked for once each: by recency alone each would push out shop 1 in turn.
+    for (const id of [2, 3, 4]) {
+      residency.loaded(id);
+      residency.touch(id);
+    }
+    expect(catalog.evicted).toEqual([2, 3]);
+    expect(residency.isResident(1)).toBe(true);
+    // Of two shops used alike, the least recently used leaves: 1 and 4 are both used five times now.
+    for (let i = 0; i < 4; i++) residency.touch(4);
+    residency.touch(1);
+    residency.loaded(5);
+    expect(catalog.evicted).toEqual([2, 3, 4]);
   });
 
   it('gives up shops when resident memory passes 90% of the budget, and takes them again when it falls', () => {
