@@ -37,7 +37,7 @@ const LONG_LOAD_MS = 25;
 
 /**
  * The in-memory catalogs behind every public endpoint, loaded on a shop's first request and
- * evicted, least recently used first, when the node's memory budget is spent (docs/scaling.md).
+ * evicted, those used least lately first, when the node's memory budget is spent (docs/scaling.md).
  * A node patches its own writes at once and notices other nodes' writes to the shops it holds
  * by polling their data-version stamps; shops it does not hold are simply read fresh next time.
  */

@@ -71,12 +71,12 @@ describe.each(backends())('CatalogIndex on demand on $name', (backend) => {
     expect(await index.ensure(424242)).toBeUndefined();
   });
 
-  it('evicts the least recently used shop when over the budget, and reads it fresh on its next request', async () => {
+  it('evicts the shop used least when over the budget, and reads it fresh on its next request', async () => {
     const index = await indexHolding(2);
     const [a, b, c] = [await shopWith('a', 20), await shopWith('b', 20), await shopWith('c', 20)];
     await index.ensure(a);
     await index.ensure(b);
-    await index.ensure(a); // a is now more recent than b
+    await index.ensure(a); // a is now used more than b, and more recently
     await index.ensure(c);
     expect(index.get(b)).toBeUndefined();
     expect(index.get(a)).toBeDefined();
@@ -88,7 +88,9 @@ describe.each(backends())('CatalogIndex on demand on $name', (backend) => {
     await index.apply(b, { products: [500] });
     expect(index.get(b)).toBeUndefined();
     expect((await index.ensure(b))!.products.has(500)).toBe(true);
-    expect(index.get(a)).toBeUndefined(); // a was the least recently used this time
+    // c was used once and a twice: c goes, though a is the least recently used.
+    expect(index.get(c)).toBeUndefined();
+    expect(index.get(a)).toBeDefined();
     expect(index.residency.loads).toBe(4);
   });
 
