@@ -30,6 +30,13 @@ const GARBAGE_HEADROOM_SHARE = 0.2;
 /** Resident memory past this share of the budget shrinks the shops' share (see trim). */
 const SOFT_LIMIT_SHARE = 0.9;
 
+/**
+ * Resident memory is read at most this often: the kernel's figure cost 240 µs a read in a node
+ * loading shops (its threads allocating and freeing pages meanwhile), 3% of its CPU when read at
+ * every load, and it moves little between loads.
+ */
+const RSS_READ_EVERY_MS = 250;
+
 /** The least the shops may take, whatever the baseline: one shop always fits. */
 const MIN_ALLOWANCE = 16 * 1024 * 1024;
 
@@ -40,26 +47,6 @@ const MIN_ALLOWANCE = 16 * 1024 * 1024;
  * of a minute ago counts for little on a busy node.
  */
 const AGING_PER_RESIDENT = 32;
-
-/**
- * What a server takes before any shop or answer (code, the HTTP app, V8's own heap): about 105 MB
- * measured once the clients only some configurations use were loaded on first use (107-114 MB
- * before, on the same machine; docs/scaling.md); the upper end and some margin.
- */
-const PROCESS_BASELINE_MB = 112;
-
-/**
- * The answer cache's bound for a budget, in bytes: a 32nd of the budget, and no more than a quarter
- * of what the budget leaves above a process's baseline, from 4 to 64 MB. It was an eighth of the
- * whole budget: at 160 MB that was 20 MB, more than the shops' own minimum share, and RSS went past
- * 1.25 times the budget by about as much; at 512 MB (64 MB) it pushed a tenth of the requests of
- * many shops into loads, which cost about 8 ms of CPU where a hit saves well under 0.1 ms
- * (docs/scaling.md, "The memory budget").
- */
-export function answerCacheBytes(budgetMb: number): number {
-  const aboveBaseline = Math.floor((budgetMb - PROCESS_BASELINE_MB) / 4);
-  return Math.max(4, Math.min(64, Math.floor(budgetMb / 32), aboveBaseline)) * 1024 * 1024;
-}
 
 export interface BudgetOptions {
   /** The process's memory budget (REBOUND_MEMORY_BUDGET_MB), in bytes; Infinity for none. */
@@ -89,6 +76,8 @@ export class Residency {
   private readonly uses = new ShopUses(() => AGING_PER_RESIDENT * Math.max(64, this.recent.size));
   private allowance: number | null = null;
   private lastWarning = 0;
+  private lastRss = 0;
+  private rssReadAt = -Infinity;
   loads = 0;
   evictions = 0;
 
@@ -226,20 +215,24 @@ export class Residency {
    * The share for now: when resident memory passes 90% of the budget anyway (garbage and allocator
    * overhead under a high rate of loads), the share gives up the excess until memory comes back.
    */
-  private currentAllowance(): number {
+  private currentAllowance(now: number): number {
     const allowance = this.allowanceBytes;
     const { rss, budgetBytes } = this.options;
     if (!rss || !Number.isFinite(allowance)) return allowance;
-    const excess = rss() - SOFT_LIMIT_SHARE * budgetBytes;
+    if (now - this.rssReadAt >= RSS_READ_EVERY_MS) {
+      this.rssReadAt = now;
+      this.lastRss = rss();
+    }
+    const excess = this.lastRss - SOFT_LIMIT_SHARE * budgetBytes;
     return excess > 0 ? Math.max(MIN_ALLOWANCE, allowance - excess / RSS_PER_ESTIMATED_BYTE) : allowance;
   }
 
   /** Evicts the shops used least lately until the estimate is within the budget; `keep` stays. */
   trim(keep?: number): void {
-    const allowance = this.currentAllowance();
+    const now = Date.now();
+    const allowance = this.currentAllowance(now);
     if (allowance === Infinity) return;
     let total = this.estimatedBytes();
-    const now = Date.now();
     while (total > allowance) {
       const shopId = this.leastUsed(keep, now);
       if (shopId === undefined) break;
