@@ -214,7 +214,7 @@ export class CatalogIndex implements ShopMemory {
   }
 
   /** The shops this node holds, least recently used first, with each one's estimated bytes (all holders). */
-  resident(): { id: number; handle: string; bytes: number }[] {
+  residentShops(): { id: number; handle: string; bytes: number }[] {
     return [...this.shops.values()].map((c) => ({
       id: c.shop.id,
       handle: c.shop.handle,

@@ -15,7 +15,7 @@ const NodeResidency = Type.Object({
 });
 
 /** What this node holds in memory (docs/scaling.md): for operators checking how shops spread over nodes. */
-export function nodeRoutes(app: FastifyInstance, catalog: Pick<CatalogIndex, 'resident' | 'residency'>): void {
+export function nodeRoutes(app: FastifyInstance, catalog: Pick<CatalogIndex, 'residentShops' | 'residency'>): void {
   app.get(
     '/node/residency',
     {
@@ -30,7 +30,7 @@ export function nodeRoutes(app: FastifyInstance, catalog: Pick<CatalogIndex, 're
       const { residency } = catalog;
       const allowance = residency.allowanceBytes;
       return {
-        shops: catalog.resident().map((s) => ({ id: s.id, handle: s.handle, estimated_bytes: s.bytes })),
+        shops: catalog.residentShops().map((s) => ({ id: s.id, handle: s.handle, estimated_bytes: s.bytes })),
         estimated_bytes: residency.estimatedBytes(),
         allowance_bytes: Number.isFinite(allowance) ? allowance : null,
         loads: residency.loads,
