@@ -82,8 +82,9 @@ export function indexProducts(products: readonly Product[]): IndexedProduct[] {
 
 /** Tags lower-cased for matching: the same array when they already are (most shops' tags), not a copy. */
 function lowerCased(tags: readonly string[], strings: SharedStrings): readonly string[] {
-  const lower = tags.map((t) => t.toLowerCase());
-  return lower.every((t, i) => t === tags[i]) ? tags : strings.list(lower);
+  for (let i = 0; i < tags.length; i++)
+    if (tags[i]!.toLowerCase() !== tags[i]) return strings.list(tags.map((t) => t.toLowerCase()));
+  return tags;
 }
 
 /** The main image's URL of a product's answer (the admin insights show it; nothing on the storefront path). */

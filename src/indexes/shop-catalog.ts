@@ -97,7 +97,11 @@ export class ShopCatalog {
   ) {
     for (const product of products.values()) {
       this.byHandle.set(product.handle, product);
-      for (const tag of new Set(product.tagsLower)) {
+      const tags = product.tagsLower;
+      for (let i = 0; i < tags.length; i++) {
+        const tag = tags[i]!;
+        // A tag listed twice counts once; no Set a product for the few tags it has.
+        if (tags.indexOf(tag) < i) continue;
         const list = this.byTag.get(tag);
         if (list) list.push(product);
         else this.byTag.set(tag, [product]);
