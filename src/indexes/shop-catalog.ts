@@ -108,9 +108,11 @@ export class ShopCatalog {
       }
     }
     for (const collection of collections.values()) {
-      const members = collection.members
-        .map((id) => products.get(id))
-        .filter((p): p is IndexedProduct => p !== undefined);
+      const members: IndexedProduct[] = [];
+      for (const id of collection.members) {
+        const product = products.get(id);
+        if (product !== undefined) members.push(product);
+      }
       this.collectionMembers.set(collection.id, members);
     }
     this.collectionsByProduct = new ProductCollections(this.collectionMembers);
