@@ -89,6 +89,7 @@ describe.each(backends())('Reads of a shop load on $name', (backend) => {
     try {
       await store.upsertCustomers(1, [
         { id: BIG, email: null, tags: ['vip', 'newsletter'] },
+        { id: 9, email: 'c@example.com', tags: ['vip', 'newsletter'] },
         { id: 8, email: 'a@example.com', tags: [] },
         { id: 7, email: 'b@example.com', tags: [] },
       ]);
@@ -96,9 +97,12 @@ describe.each(backends())('Reads of a shop load on $name', (backend) => {
       expect(customers).toEqual([
         { id: 7, email: 'b@example.com', tags: [] },
         { id: 8, email: 'a@example.com', tags: [] },
+        { id: 9, email: 'c@example.com', tags: ['vip', 'newsletter'] },
         { id: BIG, email: null, tags: ['vip', 'newsletter'] },
       ]);
       expect(customers[0]!.tags).not.toBe(customers[1]!.tags);
+      customers[2]!.tags.push('changed');
+      expect(customers[3]!.tags).toEqual(['vip', 'newsletter']);
     } finally {
       await store.close();
     }
