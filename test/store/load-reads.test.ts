@@ -41,7 +41,7 @@ async function readBesideRolledBack<T>(
 describe.each(backends())('Reads of a shop load on $name', (backend) => {
   afterAll(() => backend.cleanup());
 
-  it("lists collections in id order, members by position then product id, a member's gone collection left out", async () => {
+  it('lists collections by id, members by position then product id, members of no collection left out', async () => {
     const { store, db } = await opened(await backend.url());
     try {
       const collections: Collection[] = [
