@@ -15,14 +15,21 @@ export interface IndexedCollection {
 }
 
 export function indexCollection(collection: Collection): IndexedCollection {
-  return {
-    id: collection.id,
-    title: collection.title,
-    handle: collection.handle,
-    members: [...collection.products]
-      .sort((a, b) => a.position - b.position || a.product_id - b.product_id)
-      .map((m) => m.product_id),
-  };
+  const byPosition = (a: Member, b: Member) => a.position - b.position || a.product_id - b.product_id;
+  // The store lists them in this order already: checked, not copied and sorted again on every load.
+  const products = inOrder(collection.products, byPosition)
+    ? collection.products
+    : [...collection.products].sort(byPosition);
+  const members = new Array<number>(products.length);
+  for (let i = 0; i < products.length; i++) members[i] = products[i]!.product_id;
+  return { id: collection.id, title: collection.title, handle: collection.handle, members };
+}
+
+type Member = Collection['products'][number];
+
+function inOrder<T>(items: readonly T[], compare: (a: T, b: T) => number): boolean {
+  for (let i = 1; i < items.length; i++) if (compare(items[i - 1]!, items[i]!) > 0) return false;
+  return true;
 }
 
 /**

@@ -82,8 +82,9 @@ export function indexProducts(products: readonly Product[]): IndexedProduct[] {
 
 /** Tags lower-cased for matching: the same array when they already are (most shops' tags), not a copy. */
 function lowerCased(tags: readonly string[], strings: SharedStrings): readonly string[] {
-  const lower = tags.map((t) => t.toLowerCase());
-  return lower.every((t, i) => t === tags[i]) ? tags : strings.list(lower);
+  for (let i = 0; i < tags.length; i++)
+    if (tags[i]!.toLowerCase() !== tags[i]) return strings.list(tags.map((t) => t.toLowerCase()));
+  return tags;
 }
 
 /** The main image's URL of a product's answer (the admin insights show it; nothing on the storefront path). */
@@ -195,23 +196,30 @@ export interface PackedProducts {
   readonly count: number;
 }
 
+/** Whether a stored row is this serializer's, to be read as it is. */
+const isCurrent = (row: ServedProduct): boolean =>
+  row.version === SERVING_VERSION && row.body !== null && row.fields !== null;
+
 /** Packs rows read from the store (in the assembly thread, or here when there is none). */
 export function packServed(rows: readonly ServedProduct[]): PackedProducts {
-  const ready = rows.filter((r) => r.version === SERVING_VERSION && r.body !== null && r.fields !== null);
+  const ready = rows.filter(isCurrent);
   const bytes = new Uint8Array(ready.reduce((n, r) => n + r.body!.length, 0));
   const ends = new Uint32Array(ready.length);
+  const ids = new Float64Array(ready.length);
   let offset = 0;
-  ready.forEach((row, i) => {
+  for (let i = 0; i < ready.length; i++) {
+    const row = ready[i]!;
     bytes.set(row.body!, offset);
     offset += row.body!.length;
     ends[i] = offset;
-  });
+    ids[i] = row.id;
+  }
   return {
-    ids: Float64Array.from(ready, (r) => r.id),
+    ids,
     bytes,
     ends,
     fields: `[${ready.map((r) => r.fields).join(',')}]`,
-    stale: rows.filter((r) => !ready.includes(r)).map((r) => r.id),
+    stale: ready.length === rows.length ? [] : rows.filter((r) => !isCurrent(r)).map((r) => r.id),
     lastId: rows.length > 0 ? rows[rows.length - 1]!.id : null,
     count: rows.length,
   };

@@ -97,16 +97,22 @@ export class ShopCatalog {
   ) {
     for (const product of products.values()) {
       this.byHandle.set(product.handle, product);
-      for (const tag of new Set(product.tagsLower)) {
+      const tags = product.tagsLower;
+      for (let i = 0; i < tags.length; i++) {
+        const tag = tags[i]!;
+        // A tag listed twice counts once; no Set a product for the few tags it has.
+        if (tags.indexOf(tag) < i) continue;
         const list = this.byTag.get(tag);
         if (list) list.push(product);
         else this.byTag.set(tag, [product]);
       }
     }
     for (const collection of collections.values()) {
-      const members = collection.members
-        .map((id) => products.get(id))
-        .filter((p): p is IndexedProduct => p !== undefined);
+      const members: IndexedProduct[] = [];
+      for (const id of collection.members) {
+        const product = products.get(id);
+        if (product !== undefined) members.push(product);
+      }
       this.collectionMembers.set(collection.id, members);
     }
     this.collectionsByProduct = new ProductCollections(this.collectionMembers);

@@ -63,4 +63,21 @@ describe.each(backends())('a loaded catalog on $name', (backend) => {
     expect(catalog.customers.get(7)).toEqual({ id: 7, email: null, tags: [] });
     expect(catalog.customers.has(8)).toBe(false);
   });
+
+  it('lists the products of a tag once each, whatever the case or repeats of their tags', async () => {
+    const shop = await store.createShop(
+      newShop('tags'),
+      shopKeys().map((k) => k.record),
+    );
+    await store.upsertProducts(shop.id, [
+      product(1, { tags: 'Sale, sale, New, SALE' }),
+      product(2, { tags: 'new' }),
+      product(BIG, { tags: 'sale' }),
+    ]);
+    const catalog = (await new CatalogIndex(store).ensure(shop.id))!;
+    expect(catalog.byTag.get('sale')!.map((p) => p.id)).toEqual([1, BIG]);
+    expect(catalog.byTag.get('new')!.map((p) => p.id)).toEqual([1, 2]);
+    expect([...catalog.byTag.keys()].sort()).toEqual(['new', 'sale']);
+    expect(catalog.bestSellersTagged('SALE').map((p) => p.id)).toEqual([1, BIG]);
+  });
 });

@@ -40,5 +40,21 @@ describe('collections in the read model', () => {
       ],
     });
     expect(collection).toEqual({ id: 3, title: 'T', handle: 't', members: [9, 5, BIG + 2] });
+    // Listed in that order already (as the store lists them), or with only a tie of ids out of it.
+    const listed = (products: { product_id: number; position: number }[]) =>
+      indexCollection({ id: 3, title: 'T', handle: 't', updated_at: '2026-02-01T00:00:00.000Z', products }).members;
+    expect(
+      listed([
+        { product_id: 9, position: 1 },
+        { product_id: 5, position: 2 },
+        { product_id: BIG, position: 2 },
+      ]),
+    ).toEqual([9, 5, BIG]);
+    expect(
+      listed([
+        { product_id: BIG, position: 2 },
+        { product_id: 5, position: 2 },
+      ]),
+    ).toEqual([5, BIG]);
   });
 });

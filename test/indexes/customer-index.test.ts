@@ -31,6 +31,10 @@ describe('CustomerIndex', () => {
       seen.push(c.id === id ? id : -1);
     });
     expect(seen).toEqual(sorted.map((c) => c.id));
+    // Given in id order (as the store lists them), the same index.
+    const inOrder = new CustomerIndex(sorted);
+    expect([...inOrder]).toEqual([...index]);
+    for (const c of customers) expect(inOrder.tagsOf(c.id)).toEqual(c.tags);
   });
 
   it("hands out customers of the caller's own: changing one leaves the index as it was", () => {

@@ -1,8 +1,10 @@
+import type SQLite from 'better-sqlite3';
 import type { Kysely } from 'kysely';
 import type { Collection } from '../../domain/catalog/collection.js';
 import type { Product } from '../../domain/catalog/product.js';
 import { chunks, json, time } from '../codec.js';
 import type { Database } from '../schema.js';
+import { collectionsReader } from './load-reads.js';
 import { readProducts } from './product-rows.js';
 import { refreshServing, writeServing } from './product-serving.js';
 import { bumpDataVersion } from './shops.js';
@@ -58,7 +60,7 @@ interface CollectionRow {
   updated_at: number;
 }
 
-export function catalogMethods(db: Kysely<Database>): CatalogStore {
+export function catalogMethods(db: Kysely<Database>, sqlite?: SQLite.Database): CatalogStore {
   return {
     async upsertProducts(shopId, products) {
       if (products.length === 0) return;
@@ -252,32 +254,7 @@ export function catalogMethods(db: Kysely<Database>): CatalogStore {
       });
     },
 
-    async listCollections(shopId) {
-      const [rows, members] = await Promise.all([
-        db.selectFrom('collections').selectAll().where('shop_id', '=', shopId).orderBy('id').execute(),
-        db
-          .selectFrom('collection_products')
-          .select(['collection_id', 'product_id', 'position'])
-          .where('shop_id', '=', shopId)
-          .orderBy('collection_id')
-          .orderBy('position')
-          .orderBy('product_id')
-          .execute(),
-      ]);
-      const byCollection = new Map<number, Collection['products']>();
-      for (const m of members) {
-        const list = byCollection.get(Number(m.collection_id)) ?? [];
-        list.push({ product_id: Number(m.product_id), position: Number(m.position) });
-        byCollection.set(Number(m.collection_id), list);
-      }
-      return rows.map((r) => ({
-        id: Number(r.id),
-        title: r.title,
-        handle: r.handle,
-        updated_at: time.fromDb(r.updated_at),
-        products: byCollection.get(Number(r.id)) ?? [],
-      }));
-    },
+    listCollections: collectionsReader(db, sqlite),
     async deleteCollection(shopId, collectionId) {
       return db.transaction().execute(async (trx) => {
         const result = await trx

