@@ -19,7 +19,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { ROOT } from './lib/processes.js';
+import { ROOT, startFlags } from './lib/processes.js';
 
 const BUDGET_MB = Number(process.env.FRESH_BUDGET_MB ?? 160);
 const STARTS = Number(process.env.FRESH_STARTS ?? 4);
@@ -63,7 +63,7 @@ function env(file: string, demo = false): NodeJS.ProcessEnv {
 
 /** Starts `serve`, waits until it listens and SETTLE_MS more; returns its address, figures and a stop. */
 async function serve(dir: string, file: string, demo = false) {
-  const child = spawn(process.execPath, ['--max-semi-space-size=2', join(dir, 'dist/src/cli/main.js'), 'serve'], {
+  const child = spawn(process.execPath, [...startFlags(dir), join(dir, 'dist/src/cli/main.js'), 'serve'], {
     env: env(file, demo),
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -37,7 +37,7 @@ async function counters(server: Running): Promise<Record<string, number>> {
 
 async function measure(dir: string, file: string, shops: Parameters<typeof runTenantLoad>[1]) {
   const server = await startProcess(
-    [join(dir, 'dist/src/cli/main.js'), 'serve'],
+    [...(process.env.PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] : []), join(dir, 'dist/src/cli/main.js'), 'serve'],
     {
       REBOUND_WORKERS: '1',
       DATABASE_URL: `sqlite:${file}`,

@@ -13,7 +13,7 @@
  * REBOUND_WORKERS; figures are then summed over the workers, RSS followed per process),
  * TENANTS_CONNECTION_MODE (shared).
  */
-import { copyFileSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, rmSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import SQLite from 'better-sqlite3';
 import { loadavg, tmpdir } from 'node:os';
@@ -21,7 +21,7 @@ import { join } from 'node:path';
 import { type ConnectionMode, runTenantLoad } from './lib/tenant-load.js';
 import { NodeRss, scrapeNode } from './lib/tenant-node.js';
 import { LARGE_SHOPS, OPERATOR_TOKEN, prepareTenants, type TenantShop } from './lib/tenants-data.js';
-import { ROOT, startProcess, type Running } from './lib/processes.js';
+import { ROOT, startFlags, startProcess, type Running } from './lib/processes.js';
 
 const setting = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const SHOPS = setting('TENANTS_SHOPS', 1000);
@@ -43,12 +43,6 @@ const MB = 1024 * 1024;
 const EXTRA_FLAGS = (process.env.TENANTS_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean);
 /** TENANTS_SERVER_OUTPUT: a file for the server's output (with TENANTS_NODE_FLAGS=--trace-gc, its collections). */
 const SERVER_OUTPUT = process.env.TENANTS_SERVER_OUTPUT;
-
-/** The node flags `npm start` gives the server of a checkout (its package.json's start script). */
-function startFlags(dir: string): string[] {
-  const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { scripts: { start: string } };
-  return manifest.scripts.start.split(/\s+/).filter((word) => word.startsWith('--'));
-}
 
 /** The estimate against live memory, measured in a process of its own with garbage collection on demand. */
 function footprint(

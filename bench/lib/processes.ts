@@ -110,3 +110,9 @@ export async function startProcess(
       }),
   };
 }
+
+/** The node flags `npm start` gives the server of a checkout (its package.json's start script). */
+export function startFlags(dir: string): string[] {
+  const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { scripts: { start: string } };
+  return manifest.scripts.start.split(/\s+/).filter((word) => word.startsWith('--'));
+}

@@ -17,10 +17,13 @@ export const HEAP_GROWING_PERCENT = 50;
 /**
  * One semi-space of the young generation, in MB, under a budget below LARGE_BUDGET_MB: what
  * `npm start`, the container image and the cluster's workers give a server. V8's default is 16,
- * two of them committed as soon as the process has allocated a few MB: 28 MB more in a fresh
- * server, for no gain on the cached path (docs/benchmarks.md).
+ * two of them committed as soon as the process has allocated a few MB: 24 MB more in a fresh
+ * server, for no gain on the cached path (docs/benchmarks.md). It was 2: where shops are loaded and
+ * evicted all the time (a small budget), a shop that lives a few milliseconds then died in the
+ * young generation less often, was promoted and collected by a full collection; 4 served 20-30%
+ * more requests at 160 MB for 4 MB more (8: as many, past 1.25 times the budget).
  */
-export const SEMI_SPACE_MB = 2;
+export const SEMI_SPACE_MB = 4;
 
 const given = (flags: readonly string[], name: string) =>
   flags.some((f) => f.replaceAll('_', '-').startsWith(`--${name}`));

@@ -11,10 +11,10 @@ describe('V8 heap settings from the memory budget', () => {
   it("gives the cluster's workers the young generation of their budget, after the primary's own flags", () => {
     expect(workerExecArgv(160, ['--enable-source-maps'], [])).toEqual([
       '--enable-source-maps',
-      '--max-semi-space-size=2',
+      '--max-semi-space-size=4',
     ]);
     expect(workerExecArgv(512, [], [])).toEqual([`--max-semi-space-size=${SEMI_SPACE_MB}`]);
-    expect(SEMI_SPACE_MB).toBe(2); // as package.json's start script and the Dockerfile give it
+    expect(SEMI_SPACE_MB).toBe(4); // as package.json's start script and the Dockerfile give it
   });
 
   it("leaves the operator's own young generation, and a large budget, to V8", () => {

@@ -42,9 +42,9 @@ describe('the container image (Dockerfile)', () => {
 
   it('starts the server the way npm start and CI do', () => {
     // With the young generation the server is sized for (src/config/memory.ts, SEMI_SPACE_MB).
-    expect(instruction('CMD')).toEqual(['CMD ["node", "--max-semi-space-size=2", "dist/src/cli/main.js", "serve"]']);
+    expect(instruction('CMD')).toEqual(['CMD ["node", "--max-semi-space-size=4", "dist/src/cli/main.js", "serve"]']);
     const manifest = JSON.parse(read('package.json')) as { scripts: Record<string, string> };
-    expect(manifest.scripts.start).toBe('node --max-semi-space-size=2 dist/src/cli/main.js serve');
+    expect(manifest.scripts.start).toBe('node --max-semi-space-size=4 dist/src/cli/main.js serve');
     expect(read('.ci/run')).toMatch(/node dist\/src\/cli\/main\.js serve/);
   });
 
