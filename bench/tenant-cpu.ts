@@ -9,20 +9,24 @@
  *   TENANT_CPU_SERVERS=<dir>,<dir> TENANT_CPU_ROUNDS=2 npx tsx bench/tenant-cpu.ts
  *
  * Settings: TENANTS_SHOPS (400), TENANTS_PRODUCTS (150), TENANTS_BUDGET_MB (512), TENANTS_ZIPF (1.1),
- * TENANTS_SECONDS (20), TENANTS_WARMUP_SECONDS (5), TENANTS_DIR (as bench:tenants: prepared once).
+ * TENANTS_SECONDS (20), TENANTS_WARMUP_SECONDS (5), TENANTS_DIR (as bench:tenants: prepared once),
+ * TENANT_CPU_PROFILE_DIR (none). Each server runs with its checkout's start-script node flags.
  * A server dir's build must read the prepared database as it is (no earlier schema).
  */
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runTenantLoad } from './lib/tenant-load.js';
 import { OPERATOR_TOKEN, prepareTenants } from './lib/tenants-data.js';
-import { startProcess, type Running } from './lib/processes.js';
+import { startFlags, startProcess, type Running } from './lib/processes.js';
 
 const setting = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const SERVERS = (process.env.TENANT_CPU_SERVERS ?? '.').split(',');
 const ROUNDS = setting('TENANT_CPU_ROUNDS', 1);
 const SECONDS = setting('TENANTS_SECONDS', 20);
 const WARMUP = setting('TENANTS_WARMUP_SECONDS', 5);
+/** TENANT_CPU_PROFILE_DIR: each server writes a CPU profile of its main thread there (node --cpu-prof). */
+const PROFILE_DIR = process.env.TENANT_CPU_PROFILE_DIR;
+const PROFILE_FLAGS = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
 
 /** The counters of `/metrics` a window is read from. */
 async function counters(server: Running): Promise<Record<string, number>> {
@@ -37,7 +41,7 @@ async function counters(server: Running): Promise<Record<string, number>> {
 
 async function measure(dir: string, file: string, shops: Parameters<typeof runTenantLoad>[1]) {
   const server = await startProcess(
-    [...(process.env.PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] : []), join(dir, 'dist/src/cli/main.js'), 'serve'],
+    [...startFlags(dir), ...PROFILE_FLAGS, join(dir, 'dist/src/cli/main.js'), 'serve'],
     {
       REBOUND_WORKERS: '1',
       DATABASE_URL: `sqlite:${file}`,
