@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateDemoShop } from '../demo/generate.js';
 import { load, type LoadResult } from './lib/load.js';
-import { startProcess } from './lib/processes.js';
+import { startFlags, startProcess } from './lib/processes.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = 4;
@@ -32,8 +32,14 @@ function mean(runs: LoadResult[]): LoadResult {
 }
 const TOKEN = 'bench-operator-token-0123456789abcdef';
 const work = mkdtempSync(join(tmpdir(), 'rebound-bench-'));
-/** BENCH_SERVER: another checkout's built server (e.g. an earlier commit's) under the same load and data. */
-const serverArgs = [join(process.env.BENCH_SERVER ?? '.', 'dist/src/cli/main.js'), 'serve'];
+/**
+ * BENCH_SERVER: another checkout's built server (e.g. an earlier commit's) under the same load and data; this
+ * one by default. It runs with its start script's node flags and BENCH_NODE_FLAGS (e.g. `--cpu-prof
+ * --cpu-prof-dir=<dir>` for a profile of each server started).
+ */
+const SERVER_DIR = process.env.BENCH_SERVER ?? '.';
+const NODE_FLAGS = (process.env.BENCH_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean);
+const serverArgs = [...startFlags(SERVER_DIR), ...NODE_FLAGS, join(SERVER_DIR, 'dist/src/cli/main.js'), 'serve'];
 /** BENCH_ONLY: a comma-separated subset of the scenarios below (e.g. `recommended`). */
 const only = process.env.BENCH_ONLY?.split(',');
 const env = (db: string, demo: boolean) => ({
@@ -306,7 +312,7 @@ async function main() {
     ]),
   );
   if (only) {
-    console.log(JSON.stringify({ only, server: serverArgs[0], lists: listFigures, results, workers }));
+    console.log(JSON.stringify({ only, server: SERVER_DIR, lists: listFigures, results, workers }));
     return;
   }
   const p99 = Math.max(
