@@ -67,6 +67,9 @@ export function indexMarket(market: Market): IndexedMarket {
   };
 }
 
+/** Tags a product may have before duplicates are found with a Set rather than by scanning (quadratic). */
+const FEW_TAGS = 16;
+
 /**
  * One immutable generation of a shop's read model. Writers build a new generation and swap it
  * in, so a request sees one consistent catalog from start to end.
@@ -98,10 +101,11 @@ export class ShopCatalog {
     for (const product of products.values()) {
       this.byHandle.set(product.handle, product);
       const tags = product.tagsLower;
+      // A tag listed twice counts once: no Set for the few tags most products have, one for many.
+      const seen = tags.length > FEW_TAGS ? new Set<string>() : undefined;
       for (let i = 0; i < tags.length; i++) {
         const tag = tags[i]!;
-        // A tag listed twice counts once; no Set a product for the few tags it has.
-        if (tags.indexOf(tag) < i) continue;
+        if (seen ? seen.size === seen.add(tag).size : tags.indexOf(tag) < i) continue;
         const list = this.byTag.get(tag);
         if (list) list.push(product);
         else this.byTag.set(tag, [product]);
