@@ -50,10 +50,20 @@ const COLLECTIONS = 'select id, title, handle, updated_at from collections where
 const MEMBERS = `select collection_id, product_id, position from collection_products
   where shop_id = ? order by collection_id, position, product_id`;
 
-/** SQLite: both statements' rows as arrays (`rawReads`), the collections and their members made here. */
+/**
+ * SQLite: both statements' rows as arrays (`rawReads`), the collections and their members made here.
+ * The two run in one read transaction: another process's commit cannot fall between them.
+ */
 function sqliteCollections(db: Kysely<Database>, sqlite: SQLite.Database): CollectionsReader {
+  const both = sqlite.transaction(
+    (
+      collections: SQLite.Statement<unknown[], unknown[]>,
+      members: SQLite.Statement<unknown[], unknown[]>,
+      shopId: number,
+    ) => assemble(collections.all(shopId) as CollectionRow[], members.all(shopId) as MemberRow[]),
+  );
   return rawReads(db, sqlite, [COLLECTIONS, MEMBERS], ([collections, members], shopId: number) =>
-    assemble(collections!.all(shopId) as CollectionRow[], members!.all(shopId) as MemberRow[]),
+    both(collections!, members!, shopId),
   );
 }
 
