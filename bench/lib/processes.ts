@@ -114,5 +114,8 @@ export async function startProcess(
 /** The node flags `npm start` gives the server of a checkout (its package.json's start script). */
 export function startFlags(dir: string): string[] {
   const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { scripts: { start: string } };
-  return manifest.scripts.start.split(/\s+/).filter((word) => word.startsWith('--'));
+  // `node <flags> <script> <arguments>`: the flags are the words between node and the script.
+  const words = manifest.scripts.start.trim().split(/\s+/).slice(1);
+  const script = words.findIndex((word) => !word.startsWith('-'));
+  return script === -1 ? words : words.slice(0, script);
 }
