@@ -41,7 +41,8 @@ export interface Config {
   readonly trustProxy: TrustProxy;
   readonly timeouts: ServerTimeouts;
   /**
-   * Memory this process may use, in MB: shops' read models are evicted, those used least lately first, to stay under it.
+   * Memory this process may use, in MB: shops' read models are evicted, those used least lately first,
+   * to stay under it.
    */
   readonly memoryBudgetMb: number;
   /** How often a running bulk export of the storefront platform is asked for its status (docs/operations.md). */

@@ -5,7 +5,8 @@ import type { Shop, ShopSettings } from '../domain/shop.js';
 import { CatalogLoader, type LoaderStore, type ServedPageReader } from './catalog-loader.js';
 import { estimateCatalogBytes } from './footprint.js';
 import { LoadSlots } from './load-slots.js';
-import { Residency, type ShopMemory } from './residency.js';
+import { Residency } from './residency.js';
+import type { ShopMemory } from './shop-memory.js';
 import type { ShopCatalog } from './shop-catalog.js';
 
 /** What per-request checks read of a shop: its settings (rate limits) and signing secret (customer signatures). */
@@ -118,10 +119,10 @@ export class CatalogIndex implements ShopMemory {
    */
   hold(shopId: number): { release: () => void; ready: Promise<unknown> | undefined } {
     const release = this.residency.pin(shopId);
-    if (this.shops.has(shopId) && !this.queues.has(shopId)) {
-      this.residency.touch(shopId);
-      return { release, ready: undefined };
-    }
+    // A request is counted here once (a shop that is not resident counts as its load makes it so).
+    const resident = this.shops.has(shopId);
+    if (resident) this.residency.use(shopId);
+    if (resident && !this.queues.has(shopId)) return { release, ready: undefined };
     return { release, ready: this.ensure(shopId) };
   }
 
@@ -213,13 +214,14 @@ export class CatalogIndex implements ShopMemory {
     return refreshed;
   }
 
-  /** The shops this node holds, least recently used first, with each one's estimated bytes (all holders). */
-  residentShops(): { id: number; handle: string; bytes: number }[] {
-    return [...this.shops.values()].map((c) => ({
-      id: c.shop.id,
-      handle: c.shop.handle,
-      bytes: this.residency.shopBytes(c.shop.id),
-    }));
+  /** The shops this node holds, the next to be evicted first, with each one's estimated bytes (all holders). */
+  listResident(): { id: number; handle: string; bytes: number }[] {
+    const listed = [];
+    for (const id of this.residency.evictionOrder()) {
+      const catalog = this.shops.get(id);
+      if (catalog) listed.push({ id, handle: catalog.shop.handle, bytes: this.residency.shopBytes(id) });
+    }
+    return listed;
   }
 
   /** Estimated bytes of the shop's resident generation (the memory budget's unit). */

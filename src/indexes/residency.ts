@@ -1,18 +1,5 @@
+import type { ShopMemory } from './shop-memory.js';
 import { ShopUses } from './shop-uses.js';
-
-/**
- * Per-shop in-memory state that counts against the node's memory budget. The catalog index is
- * one; any other component that keeps something per shop (a learned model, a cache of its own)
- * registers here, reports its size and drops a shop when told to.
- */
-export interface ShopMemory {
-  /** Estimated bytes held for the shop now (0 when nothing is held). */
-  bytes(shopId: number): number;
-  /** Drops everything held for the shop; it is built again when the shop is next requested. */
-  evict(shopId: number): void;
-  /** Told when a shop becomes resident (loaded again after an eviction, or for the first time). */
-  resident?(shopId: number): void;
-}
 
 /** A pin older than this no longer protects its shop: a request that never ended must not hold memory forever. */
 const PIN_MAX_MS = 60_000;
@@ -118,21 +105,32 @@ export class Residency {
     this.holders.push(holder);
   }
 
-  /** Counts a request for a resident shop: it is used just now, and once more lately. */
+  /** The resident shop was read just now (an admin call, a sync): it becomes the most recently used. */
   touch(shopId: number): void {
+    if (!this.recent.delete(shopId)) return;
+    this.recent.set(shopId, true);
+  }
+
+  /** A request for the resident shop: it is the most recently used, and used once more lately. */
+  use(shopId: number): void {
     if (!this.recent.delete(shopId)) return;
     this.recent.set(shopId, true);
     this.uses.add(shopId);
   }
 
-  /** A shop's state was loaded: it becomes the most recently used, and others make room for it. */
+  /**
+   * A shop's state was loaded: it becomes the most recently used, and others make room for it. A
+   * load is for a request: it counts as one use, so the shop is not the next to go before that
+   * request has it.
+   */
   loaded(shopId: number): void {
     const fresh = !this.recent.has(shopId);
     this.recent.delete(shopId);
     this.recent.set(shopId, true);
     if (fresh) {
       this.loads++;
-      for (const holder of this.holders) holder.resident?.(shopId);
+      this.uses.add(shopId);
+      for (const holder of this.holders) holder.onResident?.(shopId);
     }
     this.trim(shopId);
   }
@@ -184,23 +182,14 @@ export class Residency {
     };
   }
 
-  /**
-   * The evictable shop with the fewest uses lately, the least recently used of those tied; a scan
-   * of the resident shops, once per eviction (a load evicts one or two small shops).
-   */
-  private leastUsed(keep: number | undefined, now: number): number | undefined {
-    let found: number | undefined;
-    let fewest = Infinity;
-    for (const shopId of this.recent.keys()) {
-      if (shopId === keep || this.pinned(shopId, now)) continue;
-      const uses = this.uses.of(shopId);
-      if (uses < fewest) {
-        found = shopId;
-        fewest = uses;
-        if (uses === 0) break; // none fewer, and the least recent of those with none
-      }
-    }
-    return found;
+  /** Resident shops least recently used first, but for `keep` and the pinned ones. */
+  private *evictable(keep: number | undefined, now: number): Generator<number> {
+    for (const shopId of this.recent.keys()) if (shopId !== keep && !this.pinned(shopId, now)) yield shopId;
+  }
+
+  /** Every resident shop in the order eviction would take them (pins aside): for operators. */
+  evictionOrder(): number[] {
+    return this.uses.fewestFirst(this.recent.keys());
   }
 
   private pinned(shopId: number, now: number): boolean {
@@ -233,13 +222,18 @@ export class Residency {
     const allowance = this.currentAllowance(now);
     if (allowance === Infinity) return;
     let total = this.estimatedBytes();
+    // A load evicts one small shop, found by a scan; past one, the order is sorted once (a large shop's
+    // load, or a share shrunk by resident memory, can take many of thousands).
+    let order: number[] | undefined;
+    let next = 0;
     while (total > allowance) {
-      const shopId = this.leastUsed(keep, now);
+      const shopId = order ? order[next++] : this.uses.fewest(this.evictable(keep, now));
       if (shopId === undefined) break;
       total -= this.shopBytes(shopId);
       this.recent.delete(shopId);
       for (const holder of this.holders) holder.evict(shopId);
       this.evictions++;
+      if (order === undefined && total > allowance) order = this.uses.fewestFirst(this.evictable(keep, now));
     }
     if (total > allowance && now - this.lastWarning > 60_000) {
       this.lastWarning = now;

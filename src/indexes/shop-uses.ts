@@ -14,7 +14,7 @@ export class ShopUses {
   private readonly counts = new Map<number, number>();
   private sinceAging = 0;
 
-  /** `period`: requests counted between two halvings, read at each halving (it follows the resident shops). */
+  /** `period`: requests counted between two halvings, read at every request counted (it follows the resident shops). */
   constructor(private readonly period: () => number) {}
 
   /** Counts one request for the shop. */
@@ -31,6 +31,30 @@ export class ShopUses {
   /** The shop is gone (deleted): nothing of it is kept. */
   forget(shopId: number): void {
     this.counts.delete(shopId);
+  }
+
+  /**
+   * Of the shops given (least recently used first), the one with the fewest uses, the first of those
+   * tied; a scan, for a load that evicts one shop.
+   */
+  fewest(shops: Iterable<number>): number | undefined {
+    let found: number | undefined;
+    let fewest = Infinity;
+    for (const shopId of shops) {
+      const uses = this.of(shopId);
+      if (uses < fewest) {
+        found = shopId;
+        fewest = uses;
+        if (uses === 0) break; // none fewer, and the first of those with none
+      }
+    }
+    return found;
+  }
+
+  /** The shops given (least recently used first) in eviction order: fewest uses first, then as given. */
+  fewestFirst(shops: Iterable<number>): number[] {
+    // Array sort is stable: shops with as many uses keep their recency order.
+    return [...shops].sort((a, b) => this.of(a) - this.of(b));
   }
 
   /** Shops with a count: those asked for within the last few periods. */

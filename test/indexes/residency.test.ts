@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { RSS_PER_ESTIMATED_BYTE, Residency, type ShopMemory } from '../../src/indexes/residency.js';
+import { RSS_PER_ESTIMATED_BYTE, Residency } from '../../src/indexes/residency.js';
+import type { ShopMemory } from '../../src/indexes/shop-memory.js';
 
 const MB = 1024 * 1024;
 
@@ -69,19 +70,38 @@ describe('Residency', () => {
     const residency = new Residency({ budgetBytes: Infinity, allowanceBytes: 100 });
     residency.register(catalog);
     residency.loaded(1);
-    for (let i = 0; i < 4; i++) residency.touch(1);
+    for (let i = 0; i < 4; i++) residency.use(1);
     // A tail of shops asked for once each: by recency alone each would push out shop 1 in turn.
     for (const id of [2, 3, 4]) {
       residency.loaded(id);
-      residency.touch(id);
+      residency.use(id);
     }
     expect(catalog.evicted).toEqual([2, 3]);
     expect(residency.isResident(1)).toBe(true);
     // Of two shops used alike, the least recently used leaves: 1 and 4 are both used five times now.
-    for (let i = 0; i < 4; i++) residency.touch(4);
-    residency.touch(1);
+    for (let i = 0; i < 4; i++) residency.use(4);
+    residency.use(1);
     residency.loaded(5);
     expect(catalog.evicted).toEqual([2, 3, 4]);
+  });
+
+  it('evicts several shops for one large load in order of uses, the least recent of equals first', () => {
+    const sizes = new Map([1, 2, 3, 4, 5].map((id) => [id, 10]));
+    sizes.set(6, 25);
+    const catalog = holder(sizes);
+    const residency = new Residency({ budgetBytes: Infinity, allowanceBytes: 50 });
+    residency.register(catalog);
+    for (const id of [1, 2, 3, 4, 5]) residency.loaded(id); // one use each
+    for (const [id, times] of [
+      [1, 3],
+      [3, 1],
+      [5, 2],
+    ]) {
+      for (let i = 0; i < times!; i++) residency.use(id!);
+    }
+    residency.loaded(6); // 75 over 50: three of the small shops go
+    expect(catalog.evicted).toEqual([2, 4, 3]);
+    expect(residency.evictionOrder()).toEqual([6, 5, 1]);
   });
 
   it('gives up shops when resident memory passes 90% of the budget, and takes them again when it falls', () => {

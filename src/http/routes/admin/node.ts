@@ -6,7 +6,7 @@ import { Errors } from '../../schemas/errors.js';
 
 const NodeResidency = Type.Object({
   shops: Type.Array(Type.Object({ id: Type.Integer(), handle: Type.String(), estimated_bytes: Type.Integer() }), {
-    description: 'resident shops, least recently used first',
+    description: 'resident shops, the next to be evicted first (fewest requests lately, then least recently used)',
   }),
   estimated_bytes: Type.Integer(),
   allowance_bytes: Type.Union([Type.Integer(), Type.Null()], { description: 'null when no budget applies' }),
@@ -15,7 +15,7 @@ const NodeResidency = Type.Object({
 });
 
 /** What this node holds in memory (docs/scaling.md): for operators checking how shops spread over nodes. */
-export function nodeRoutes(app: FastifyInstance, catalog: Pick<CatalogIndex, 'residentShops' | 'residency'>): void {
+export function nodeRoutes(app: FastifyInstance, catalog: Pick<CatalogIndex, 'listResident' | 'residency'>): void {
   app.get(
     '/node/residency',
     {
@@ -30,7 +30,7 @@ export function nodeRoutes(app: FastifyInstance, catalog: Pick<CatalogIndex, 're
       const { residency } = catalog;
       const allowance = residency.allowanceBytes;
       return {
-        shops: catalog.residentShops().map((s) => ({ id: s.id, handle: s.handle, estimated_bytes: s.bytes })),
+        shops: catalog.listResident().map((s) => ({ id: s.id, handle: s.handle, estimated_bytes: s.bytes })),
         estimated_bytes: residency.estimatedBytes(),
         allowance_bytes: Number.isFinite(allowance) ? allowance : null,
         loads: residency.loads,
