@@ -1,5 +1,6 @@
 import type { Collection } from '../domain/catalog/collection.js';
 import { sortedIndexOf } from '../domain/models/build.js';
+import { inOrderOf } from '../domain/sorted.js';
 import { compact, type Numbers } from './sold-products.js';
 
 /**
@@ -15,11 +16,8 @@ export interface IndexedCollection {
 }
 
 export function indexCollection(collection: Collection): IndexedCollection {
-  const byPosition = (a: Member, b: Member) => a.position - b.position || a.product_id - b.product_id;
   // The store lists them in this order already: checked, not copied and sorted again on every load.
-  const products = inOrder(collection.products, byPosition)
-    ? collection.products
-    : [...collection.products].sort(byPosition);
+  const products = inOrderOf(collection.products, byPosition);
   const members = new Array<number>(products.length);
   for (let i = 0; i < products.length; i++) members[i] = products[i]!.product_id;
   return { id: collection.id, title: collection.title, handle: collection.handle, members };
@@ -27,10 +25,7 @@ export function indexCollection(collection: Collection): IndexedCollection {
 
 type Member = Collection['products'][number];
 
-function inOrder<T>(items: readonly T[], compare: (a: T, b: T) => number): boolean {
-  for (let i = 1; i < items.length; i++) if (compare(items[i - 1]!, items[i]!) > 0) return false;
-  return true;
-}
+const byPosition = (a: Member, b: Member) => a.position - b.position || a.product_id - b.product_id;
 
 /**
  * The collections of each member product, compressed rows over sorted product ids instead of a

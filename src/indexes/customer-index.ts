@@ -1,11 +1,7 @@
 import type { Customer } from '../domain/catalog/collection.js';
+import { inOrderOf } from '../domain/sorted.js';
 
 const NO_TAGS: readonly string[] = Object.freeze([]);
-
-function inIdOrder(customers: readonly Customer[]): boolean {
-  for (let i = 1; i < customers.length; i++) if (customers[i - 1]!.id > customers[i]!.id) return false;
-  return true;
-}
 
 /**
  * A shop's customers as the read model keeps them: ids in one typed array, e-mails in one string,
@@ -27,7 +23,7 @@ export class CustomerIndex implements ReadonlyMap<number, Customer> {
   constructor(customers: readonly Customer[]) {
     // The store lists them in id order: checked, not sorted again. Loops, not `Float64Array.from`
     // with a function or `forEach`: this runs on every shop's load, for every customer.
-    const sorted = inIdOrder(customers) ? customers : [...customers].sort((a, b) => a.id - b.id);
+    const sorted = inOrderOf(customers, (a, b) => a.id - b.id);
     this.ids = new Float64Array(sorted.length);
     this.ends = new Uint32Array(sorted.length);
     this.noEmail = new Uint8Array(sorted.length);

@@ -1,6 +1,7 @@
 import type SQLite from 'better-sqlite3';
 import type { Kysely } from 'kysely';
 import type { Collection, Customer } from '../../domain/catalog/collection.js';
+import { getOrCreate } from '../../domain/maps.js';
 import { json, time } from '../codec.js';
 import type { Database } from '../schema.js';
 
@@ -93,12 +94,7 @@ function assemble(rows: readonly CollectionRow[], members: readonly MemberRow[])
   const byCollection = new Map<number, Collection['products']>();
   for (let i = 0; i < members.length; i++) {
     const member = members[i]!;
-    let list = byCollection.get(member[0]);
-    if (!list) {
-      list = [];
-      byCollection.set(member[0], list);
-    }
-    list.push({ product_id: member[1], position: member[2] });
+    getOrCreate(byCollection, member[0], () => []).push({ product_id: member[1], position: member[2] });
   }
   return rows.map(([id, title, handle, updatedAt]) => ({
     id,
