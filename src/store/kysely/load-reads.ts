@@ -124,12 +124,7 @@ function tagLists(): (stored: string) => string[] {
   const parsed = new Map<string, string[]>();
   return (stored) => {
     if (stored === '[]') return [];
-    let tags = parsed.get(stored);
-    if (tags === undefined) {
-      tags = json.fromDb<string[]>(stored);
-      parsed.set(stored, tags);
-    }
-    return tags.slice();
+    return getOrCreate(parsed, stored, () => json.fromDb<string[]>(stored)).slice();
   };
 }
 
