@@ -13,7 +13,7 @@
  * REBOUND_WORKERS; figures are then summed over the workers, RSS followed per process),
  * TENANTS_CONNECTION_MODE (shared).
  */
-import { copyFileSync, existsSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import SQLite from 'better-sqlite3';
 import { loadavg, tmpdir } from 'node:os';
@@ -88,11 +88,18 @@ async function coldLoad(
   return { coldMs, warmMs: await timed(), rssMb: rssMb() };
 }
 
+/** The migrations the server's build knows, by name. */
+function knownMigrations(serverDir: string): Set<string> {
+  const dir = join(serverDir, 'dist/src/store/migrations');
+  return new Set(readdirSync(dir).filter((f) => /^\d{4}_.*\.js$/.test(f)).map((f) => f.slice(0, -3)));
+}
+
 /**
- * A copy of the prepared file as a version before the stored serving rows knew it: without that
- * table and its migration's record (an older server refuses a database migrated past it).
+ * The prepared file as an earlier build can serve it: a copy without the records of migrations it
+ * does not know (it refuses a database migrated past it), and without the stored serving rows if
+ * it predates them. Tables it does not know are otherwise left: it never reads them.
  */
-function copyForEarlierVersion(file: string): string {
+function copyForEarlierVersion(file: string, known: Set<string>): string {
   const copy = `${file}.earlier`;
   for (const suffix of ['', '-wal', '-shm']) rmSync(`${copy}${suffix}`, { force: true });
   const source = new SQLite(file);
@@ -100,7 +107,10 @@ function copyForEarlierVersion(file: string): string {
   source.close();
   copyFileSync(file, copy);
   const db = new SQLite(copy);
-  db.exec(`drop table if exists product_serving; delete from kysely_migration where name >= '2026_11_25'`);
+  if (!known.has('2026_11_25_0400_product_serving')) db.exec('drop table if exists product_serving');
+  const recorded = db.prepare('select name from kysely_migration').pluck().all() as string[];
+  const forget = db.prepare('delete from kysely_migration where name = ?');
+  for (const name of recorded) if (!known.has(name)) forget.run(name);
   db.close();
   return copy;
 }
@@ -137,10 +147,11 @@ async function main(): Promise<void> {
       .join(', ')}; ${parts.perProduct} B a product in all`,
   );
 
-  // The prepared file is served as it is (the run only reads); a version from before the stored serving
-  // rows gets a copy of its own schema (it refuses a database migrated past it).
-  const knowsServingRows = existsSync(join(SERVER_DIR, 'dist/src/store/migrations/2026_11_25_0400_product_serving.js'));
-  const served = knowsServingRows ? data.file : copyForEarlierVersion(data.file);
+  // The prepared file is served as it is (the run writes only load snapshots, which later runs read); an
+  // earlier build gets a copy of its own schema (it refuses a database migrated past it).
+  const known = knownMigrations(SERVER_DIR);
+  const current = [...knownMigrations('.')].every((name) => known.has(name));
+  const served = current ? data.file : copyForEarlierVersion(data.file, known);
   const env = {
     REBOUND_WORKERS: String(WORKERS),
     DATABASE_URL: `sqlite:${served}`,
@@ -298,6 +309,7 @@ async function main(): Promise<void> {
       shops_touched: result.shopsTouched,
       tiers: result.tiers,
       loads: after.rebound_shop_loads,
+      snapshot_loads: after.rebound_shop_snapshot_loads,
       evictions: after.rebound_shop_evictions,
       resident: after.rebound_resident_shops,
       estimate_ratio: measured.ratio,

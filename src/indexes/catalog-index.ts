@@ -224,6 +224,11 @@ export class CatalogIndex implements ShopMemory {
     return listed;
   }
 
+  /** Loads that read the shop's load snapshot instead of its parts (since start). */
+  get snapshotLoads(): number {
+    return this.loader.snapshotLoads;
+  }
+
   /** Estimated bytes of the shop's resident generation (the memory budget's unit). */
   bytes(shopId: number): number {
     return this.sizes.get(shopId) ?? 0;

@@ -6,6 +6,8 @@ import type { ExperimentStore } from '../store/kysely/experiments.js';
 import type { ServingStore } from '../store/kysely/product-serving.js';
 import type { RulesetStore } from '../store/kysely/rulesets.js';
 import type { ShopStore } from '../store/kysely/shops.js';
+import type { SnapshotStore } from '../store/kysely/snapshots.js';
+import type { SoldLine } from '../store/kysely/commerce.js';
 import { compileRuleset } from '../domain/rules/compile.js';
 import type { Shop } from '../domain/shop.js';
 import { DEFAULT_TRENDING } from '../domain/ranking/trending.js';
@@ -15,11 +17,13 @@ import { CustomerIndex } from './customer-index.js';
 import { buildSales, DAY_MS } from './sales.js';
 import { indexProducts, packServed, unpackServed, type PackedProducts } from './product-serving.js';
 import { indexMarket, ShopCatalog, type IndexedProduct, type IndexedRuleset } from './shop-catalog.js';
+import { decodeSnapshot, encodeSnapshot, joinPages, SNAPSHOT_FORMAT, type LoadParts } from './shop-snapshot.js';
 
 /** What a shop's load reads: the ports of every part of the read model. */
 export type LoaderStore = ShopStore &
   CatalogStore &
   ServingStore &
+  SnapshotStore &
   CommerceStore &
   RulesetStore &
   EventStore &
@@ -45,10 +49,19 @@ const FIRST_PAGE = 250;
  */
 const LOCAL_PRODUCTS = 1250;
 
+/**
+ * A snapshot larger than this is not written: reading it would hold the event loop as long as the
+ * paged load it replaces (about 1,250 products of the multi-tenant benchmark's size are 0.3 MB).
+ */
+const MAX_SNAPSHOT_BYTES = 4 * 1024 * 1024;
+
 const yieldTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** Where a page of a shop's products starts (after the product of that id) and how many it holds. */
 type PageRange = { afterId: number; limit: number };
+
+/** A shop's products as a load reads them, and their packed rows when a snapshot can keep them. */
+type ReadProducts = { products: Map<number, IndexedProduct>; packed: PackedProducts | null };
 
 /**
  * Reads a page of a shop's products from the store in another thread, packed for `unpackServed`;
@@ -58,6 +71,8 @@ export type ServedPageReader = (shopId: number, page: PageRange) => Promise<Pack
 
 /** Reads the parts of a shop's read model from the store; the index decides when. */
 export class CatalogLoader {
+  /** Loads that read the shop's snapshot (since start); the others read it part by part. */
+  snapshotLoads = 0;
   private readonly readHere: (shopId: number, page: PageRange) => Promise<PackedProducts>;
 
   constructor(
@@ -71,24 +86,41 @@ export class CatalogLoader {
     this.readHere = async (shopId, page) => packServed(await store.listServedProducts(shopId, page));
   }
 
-  /** A whole generation of the shop's catalog, or null when the shop does not exist. */
+  /**
+   * A whole generation of the shop's catalog, or null when the shop does not exist: from its load
+   * snapshot when one of its version is stored, else read part by part, and a snapshot written of
+   * the parts afterwards (shops whose products are all read on this thread).
+   */
   async full(shopId: number): Promise<ShopCatalog | null> {
     const shop = await this.store.getShopById(shopId);
     if (!shop) return null;
-    // The store answers on this thread: read at once, the parts were one stretch of the event loop
-    // (3 ms for a 150-product shop, 10 at p90) that every request of the shops already in memory
-    // waited behind. In three turns, none waits for more than about a third of a load.
-    const products = await this.products(shopId);
-    await yieldTurn();
-    const [collections, markets, customers, rulesets] = await Promise.all([
-      this.collections(shopId),
-      this.markets(shopId),
-      this.customers(shopId),
+    const stored = await this.storedParts(shop);
+    let products: Map<number, IndexedProduct>;
+    let parts: Omit<LoadParts, 'products'>;
+    if (stored) {
+      this.snapshotLoads++;
+      products = new Map();
+      for (const product of unpackServed(stored.products)) products.set(product.id, product);
+      parts = stored;
+      await yieldTurn(); // half of the work behind, the sales figures ahead
+    } else {
+      // The store answers on this thread: read at once, the parts were one stretch of the event loop
+      // (3 ms for a 150-product shop, 10 at p90) that every request of the shops already in memory
+      // waited behind. In three turns, none waits for more than about a third of a load.
+      const read = await this.readProducts(shopId);
+      products = read.products;
+      await yieldTurn();
+      const [collections, markets, customers] = await Promise.all([
+        this.store.listCollections(shopId),
+        this.store.listMarkets(shopId),
+        this.store.listCustomers(shopId),
+      ]);
+      await yieldTurn();
+      parts = { collections, markets, customers, lines: await this.store.listSoldLines(shopId) };
+      if (read.packed) this.keepSnapshot(shop, { ...parts, products: read.packed });
+    }
+    const [rulesets, eventCounts, experiments] = await Promise.all([
       this.rulesets(shopId),
-    ]);
-    await yieldTurn();
-    const [sales, eventCounts, experiments] = await Promise.all([
-      this.sales(shopId, shop),
       this.eventCounts(shopId),
       this.experiments(shopId),
     ]);
@@ -96,14 +128,40 @@ export class CatalogLoader {
       shop,
       shop.data_version,
       products,
-      collections,
-      markets,
-      customers,
+      new Map(parts.collections.map((c) => [c.id, indexCollection(c)])),
+      parts.markets.map(indexMarket),
+      new CustomerIndex(parts.customers),
       rulesets,
-      sales,
+      this.salesOf(parts.lines, shop),
       eventCounts,
       experiments,
     );
+  }
+
+  /** The parts of the shop's stored snapshot of its version; null when there is none, or it cannot be read. */
+  private async storedParts(shop: Shop): Promise<LoadParts | null> {
+    const body = await this.store.getShopSnapshot(shop.id, shop.data_version, SNAPSHOT_FORMAT);
+    if (!body) return null;
+    try {
+      return decodeSnapshot(body);
+    } catch (error) {
+      this.log?.warn({ shopId: shop.id, err: error }, 'shop snapshot unreadable; the shop is read part by part');
+      return null;
+    }
+  }
+
+  /**
+   * Writes the snapshot once this load is done (a turn later, off its path); a write that moved the
+   * shop's version meanwhile leaves it unwritten. A failure costs only the next load's speed.
+   */
+  private keepSnapshot(shop: Shop, parts: LoadParts): void {
+    setImmediate(() => {
+      const body = encodeSnapshot(parts);
+      if (body.byteLength > MAX_SNAPSHOT_BYTES) return;
+      this.store
+        .putShopSnapshot(shop.id, shop.data_version, SNAPSHOT_FORMAT, body)
+        .catch((error) => this.log?.warn({ shopId: shop.id, err: error }, 'shop snapshot not written'));
+    });
   }
 
   /** The shop's experiments (routing of the custom endpoint reads them from memory). */
@@ -111,14 +169,22 @@ export class CatalogLoader {
     return this.store.listExperiments(shopId);
   }
 
+  /** Every product of the shop (`readProducts`). */
+  async products(shopId: number): Promise<Map<number, IndexedProduct>> {
+    return (await this.readProducts(shopId)).products;
+  }
+
   /**
    * Products a page at a time from their stored serving rows: bytes and small index fields, no
    * document parsed; the first page is read here, the others in the assembly thread when it is
    * ready, each asked for before the previous one is unpacked. A product without a current row
    * (written before the rows, or by an older serializer) is read from its document instead.
+   * `packed`: every product's row in one packed page, when all were current and read here.
    */
-  async products(shopId: number): Promise<Map<number, IndexedProduct>> {
+  private async readProducts(shopId: number): Promise<ReadProducts> {
     const products = new Map<number, IndexedProduct>();
+    const pages: PackedProducts[] = [];
+    let packable = true;
     let limit = FIRST_PAGE;
     let asked = limit;
     let next: Promise<PackedProducts> | null = this.readHere(shopId, { afterId: 0, limit });
@@ -127,14 +193,17 @@ export class CatalogLoader {
       const more = page.count >= limit && page.lastId !== null;
       // Without the thread every page is read here, and as small: a turn of the loop between each.
       const here = asked < this.localProducts || this.readPage === undefined;
+      packable &&= here || !more;
       limit = here ? FIRST_PAGE : PRODUCT_PAGE;
       asked += limit;
       next = more ? this.page(shopId, { afterId: page.lastId!, limit }, here) : null;
       // Awaited next turn; its failure is not unhandled meanwhile, nor when unpacking this page fails.
       next?.catch(() => undefined);
+      packable &&= page.stale.length === 0;
+      if (packable) pages.push(page);
       for (const product of await this.unpack(shopId, page)) products.set(product.id, product);
     }
-    return products;
+    return { products, packed: packable ? joinPages(pages) : null };
   }
 
   /**
@@ -208,9 +277,12 @@ export class CatalogLoader {
 
   /** The shop's sales figures; `shop`, when the caller has just read it, spares reading it again for its settings. */
   async sales(shopId: number, shop?: Shop | null) {
-    const now = Date.now();
     if (shop === undefined) shop = await this.store.getShopById(shopId);
-    return buildSales(await this.store.listSoldLines(shopId), now, {
+    return this.salesOf(await this.store.listSoldLines(shopId), shop);
+  }
+
+  private salesOf(lines: readonly SoldLine[], shop: Shop | null) {
+    return buildSales(lines, Date.now(), {
       windowDays: shop?.settings.trending_window_days ?? DEFAULT_TRENDING.windowDays,
       halfLifeDays: shop?.settings.trending_half_life_days ?? DEFAULT_TRENDING.halfLifeDays,
       counts: shop?.settings.trending_counts ?? DEFAULT_TRENDING.counts,

@@ -8,6 +8,7 @@ import type { ExperimentTables } from './kysely/experiments.js';
 import type { PlatformTables } from './kysely/platform.js';
 import type { PrivacyTables } from './kysely/privacy.js';
 import type { ServingTables } from './kysely/product-serving.js';
+import type { SnapshotTables } from './kysely/snapshots.js';
 import type { RulesetTables } from './kysely/rulesets.js';
 import type { IdempotencyTables } from './kysely/idempotency.js';
 import type { SettingTables } from './kysely/settings.js';
@@ -26,6 +27,7 @@ export interface Database
     ShopTables,
     CatalogTables,
     ServingTables,
+    SnapshotTables,
     CommerceTables,
     RulesetTables,
     WidgetTables,

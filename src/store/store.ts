@@ -8,6 +8,7 @@ import type { ExperimentStore } from './kysely/experiments.js';
 import type { PlatformStore } from './kysely/platform.js';
 import type { PrivacyStore } from './kysely/privacy.js';
 import type { ServingStore } from './kysely/product-serving.js';
+import type { SnapshotStore } from './kysely/snapshots.js';
 import type { RulesetStore } from './kysely/rulesets.js';
 import type { IdempotencyStore } from './kysely/idempotency.js';
 import type { SettingStore } from './kysely/settings.js';
@@ -25,6 +26,7 @@ export interface Store
     ShopStore,
     CatalogStore,
     ServingStore,
+    SnapshotStore,
     CommerceStore,
     RulesetStore,
     WidgetStore,

@@ -83,6 +83,11 @@ export function registerMetrics(
   const residency = services.catalogIndex.residency;
   gauge('rebound_shop_loads', 'shops loaded into memory on demand (since start)', () => residency.loads);
   gauge(
+    'rebound_shop_snapshot_loads',
+    "shop loads that read the shop's load snapshot instead of its parts (since start)",
+    () => services.catalogIndex.snapshotLoads,
+  );
+  gauge(
     'rebound_shop_evictions',
     'shops evicted to stay within the memory budget (since start)',
     () => residency.evictions,

@@ -6,6 +6,7 @@ import { isUnavailable } from '../codec.js';
 import type { Store } from '../store.js';
 import { catalogMethods } from './catalog.js';
 import { servingMethods } from './product-serving.js';
+import { snapshotMethods } from './snapshots.js';
 import { commerceMethods } from './commerce.js';
 import { billingMethods } from './billing.js';
 import { billingProviderMethods } from './billing-providers.js';
@@ -117,6 +118,7 @@ function kyselyStore({ db, dialect, schema, poolStats, sqlite, checkpoints }: Co
     ...shopMethods(db),
     ...catalogMethods(db, sqlite),
     ...servingMethods(db, sqlite),
+    ...snapshotMethods(db, sqlite),
     ...commerceMethods(db, sqlite),
     ...rulesetMethods(db),
     ...eventMethods(db),

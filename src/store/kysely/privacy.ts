@@ -60,6 +60,7 @@ const SHOP_TABLES: Record<Exclude<keyof Database, 'settings' | 'shops'>, true> =
   api_keys: true,
   products: true,
   product_serving: true,
+  shop_snapshots: true,
   variants: true,
   collections: true,
   collection_products: true,

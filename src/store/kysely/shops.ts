@@ -101,13 +101,18 @@ export async function nextCounterBlock(db: Db, shopId: number, name: string, cou
   return Number(row.value);
 }
 
-/** Marks the shop's read model stale for every node. */
+/**
+ * Marks the shop's read model stale for every node, and deletes its load snapshot (made of the
+ * data this write changes). The shop's row first: on PostgreSQL a snapshot being written holds it
+ * for share, so this waits for that insert and deletes what it wrote.
+ */
 export async function bumpDataVersion(db: Db, shopId: number): Promise<void> {
   await db
     .updateTable('shops')
     .set({ data_version: sql`data_version + 1`, updated_at: Date.now() })
     .where('id', '=', shopId)
     .execute();
+  await db.deleteFrom('shop_snapshots').where('shop_id', '=', shopId).execute();
 }
 
 function toShop(row: ShopRow): Shop {

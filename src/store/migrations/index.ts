@@ -15,6 +15,7 @@ import * as productServing from './2026_11_25_0400_product_serving.js';
 import * as widgets from './2026_11_25_0600_widgets.js';
 import * as servingDeflated from './2026_11_26_0200_serving_deflated.js';
 import * as orderLinesCancelled from './2026_11_27_0300_order_lines_cancelled.js';
+import * as shopSnapshots from './2026_11_28_0100_shop_snapshots.js';
 
 /** Every migration, in order. Names are frozen once released. */
 const migrations: Record<string, Migration> = {
@@ -34,6 +35,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_25_0600_widgets': widgets,
   '2026_11_26_0200_serving_deflated': servingDeflated,
   '2026_11_27_0300_order_lines_cancelled': orderLinesCancelled,
+  '2026_11_28_0100_shop_snapshots': shopSnapshots,
 };
 
 /** Migrations compiled into the build, so no directory has to be found at run time. */
