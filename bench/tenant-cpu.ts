@@ -11,12 +11,13 @@
  * Settings: TENANTS_SHOPS (400), TENANTS_PRODUCTS (150), TENANTS_BUDGET_MB (512), TENANTS_ZIPF (1.1),
  * TENANTS_SECONDS (20), TENANTS_WARMUP_SECONDS (5), TENANTS_DIR (as bench:tenants: prepared once),
  * TENANT_CPU_PROFILE_DIR (none). Each server runs with its checkout's start-script node flags.
- * A server dir's build must read the prepared database as it is (no earlier schema).
+ * A build that predates a migration of this checkout reads a copy of the prepared file of its own schema.
  */
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runTenantLoad } from './lib/tenant-load.js';
 import { OPERATOR_TOKEN, prepareTenants } from './lib/tenants-data.js';
+import { databaseFor } from './lib/earlier-schema.js';
 import { startFlags, startProcess, type Running } from './lib/processes.js';
 
 const setting = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
@@ -95,7 +96,7 @@ async function main(): Promise<void> {
   const rows = [];
   for (let round = 0; round < ROUNDS; round++) {
     for (const dir of SERVERS) {
-      const row = await measure(dir, data.file, data.shops);
+      const row = await measure(dir, databaseFor(dir, data.file), data.shops);
       rows.push(row);
       console.log(
         `${dir}: ${row.rps} req/s, CPU ${row.cpu_ms_per_request} ms ` +

@@ -13,13 +13,13 @@
  * REBOUND_WORKERS; figures are then summed over the workers, RSS followed per process),
  * TENANTS_CONNECTION_MODE (shared).
  */
-import { copyFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
-import SQLite from 'better-sqlite3';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type ConnectionMode, runTenantLoad } from './lib/tenant-load.js';
 import { NodeRss, scrapeNode } from './lib/tenant-node.js';
+import { databaseFor } from './lib/earlier-schema.js';
 import { LARGE_SHOPS, OPERATOR_TOKEN, prepareTenants, type TenantShop } from './lib/tenants-data.js';
 import { ROOT, startFlags, startProcess, type Running } from './lib/processes.js';
 
@@ -88,33 +88,6 @@ async function coldLoad(
   return { coldMs, warmMs: await timed(), rssMb: rssMb() };
 }
 
-/** The migrations the server's build knows, by name. */
-function knownMigrations(serverDir: string): Set<string> {
-  const dir = join(serverDir, 'dist/src/store/migrations');
-  return new Set(readdirSync(dir).filter((f) => /^\d{4}_.*\.js$/.test(f)).map((f) => f.slice(0, -3)));
-}
-
-/**
- * The prepared file as an earlier build can serve it: a copy without the records of migrations it
- * does not know (it refuses a database migrated past it), and without the stored serving rows if
- * it predates them. Tables it does not know are otherwise left: it never reads them.
- */
-function copyForEarlierVersion(file: string, known: Set<string>): string {
-  const copy = `${file}.earlier`;
-  for (const suffix of ['', '-wal', '-shm']) rmSync(`${copy}${suffix}`, { force: true });
-  const source = new SQLite(file);
-  source.pragma('wal_checkpoint(TRUNCATE)');
-  source.close();
-  copyFileSync(file, copy);
-  const db = new SQLite(copy);
-  if (!known.has('2026_11_25_0400_product_serving')) db.exec('drop table if exists product_serving');
-  const recorded = db.prepare('select name from kysely_migration').pluck().all() as string[];
-  const forget = db.prepare('delete from kysely_migration where name = ?');
-  for (const name of recorded) if (!known.has(name)) forget.run(name);
-  db.close();
-  return copy;
-}
-
 async function main(): Promise<void> {
   const log = (line: string) => console.log(line);
   const prepareStart = performance.now();
@@ -149,9 +122,7 @@ async function main(): Promise<void> {
 
   // The prepared file is served as it is (the run writes only load snapshots, which later runs read); an
   // earlier build gets a copy of its own schema (it refuses a database migrated past it).
-  const known = knownMigrations(SERVER_DIR);
-  const current = [...knownMigrations('.')].every((name) => known.has(name));
-  const served = current ? data.file : copyForEarlierVersion(data.file, known);
+  const served = databaseFor(SERVER_DIR, data.file);
   const env = {
     REBOUND_WORKERS: String(WORKERS),
     DATABASE_URL: `sqlite:${served}`,

@@ -4,6 +4,7 @@ import { rssMb, type Running } from './processes.js';
 /** The figures of `/metrics` bench/tenants.ts follows. */
 export const FOLLOWED = [
   'rebound_shop_loads',
+  'rebound_shop_snapshot_loads',
   'rebound_shop_evictions',
   'rebound_resident_shops',
   'rebound_resident_estimated_bytes',

@@ -17,7 +17,14 @@ import { CustomerIndex } from './customer-index.js';
 import { buildSales, DAY_MS } from './sales.js';
 import { indexProducts, packServed, unpackServed, type PackedProducts } from './product-serving.js';
 import { indexMarket, ShopCatalog, type IndexedProduct, type IndexedRuleset } from './shop-catalog.js';
-import { decodeSnapshot, encodeSnapshot, joinPages, SNAPSHOT_FORMAT, type LoadParts } from './shop-snapshot.js';
+import {
+  decodeSnapshot,
+  encodeSnapshot,
+  joinPages,
+  SNAPSHOT_FORMAT,
+  snapshotBytes,
+  type LoadParts,
+} from './shop-snapshot.js';
 
 /** What a shop's load reads: the ports of every part of the read model. */
 export type LoaderStore = ShopStore &
@@ -50,8 +57,9 @@ const FIRST_PAGE = 250;
 const LOCAL_PRODUCTS = 1250;
 
 /**
- * A snapshot larger than this is not written: reading it would hold the event loop as long as the
- * paged load it replaces (about 1,250 products of the multi-tenant benchmark's size are 0.3 MB).
+ * A snapshot larger than this is not written (a shop of few products and a long order history):
+ * it is read in one stretch of the event loop, where a load of parts takes several turns. The
+ * multi-tenant benchmark's 150-product shop's is 0.2 MB, its 1,000-product shop's 1.3 MB.
  */
 const MAX_SNAPSHOT_BYTES = 4 * 1024 * 1024;
 
@@ -155,9 +163,9 @@ export class CatalogLoader {
    * shop's version meanwhile leaves it unwritten. A failure costs only the next load's speed.
    */
   private keepSnapshot(shop: Shop, parts: LoadParts): void {
+    if (snapshotBytes(parts) > MAX_SNAPSHOT_BYTES) return;
     setImmediate(() => {
       const body = encodeSnapshot(parts);
-      if (body.byteLength > MAX_SNAPSHOT_BYTES) return;
       this.store
         .putShopSnapshot(shop.id, shop.data_version, SNAPSHOT_FORMAT, body)
         .catch((error) => this.log?.warn({ shopId: shop.id, err: error }, 'shop snapshot not written'));
@@ -179,7 +187,8 @@ export class CatalogLoader {
    * document parsed; the first page is read here, the others in the assembly thread when it is
    * ready, each asked for before the previous one is unpacked. A product without a current row
    * (written before the rows, or by an older serializer) is read from its document instead.
-   * `packed`: every product's row in one packed page, when all were current and read here.
+   * `packed`: every product's row in one packed page, for a snapshot, when the shop has fewer products
+   * than a load reads here (`localProducts`) and all of their rows were current.
    */
   private async readProducts(shopId: number): Promise<ReadProducts> {
     const products = new Map<number, IndexedProduct>();
@@ -193,7 +202,8 @@ export class CatalogLoader {
       const more = page.count >= limit && page.lastId !== null;
       // Without the thread every page is read here, and as small: a turn of the loop between each.
       const here = asked < this.localProducts || this.readPage === undefined;
-      packable &&= here || !more;
+      // A shop past the products read here keeps no snapshot, thread or not (MAX_SNAPSHOT_BYTES).
+      packable &&= asked < this.localProducts || !more;
       limit = here ? FIRST_PAGE : PRODUCT_PAGE;
       asked += limit;
       next = more ? this.page(shopId, { afterId: page.lastId!, limit }, here) : null;
@@ -201,6 +211,7 @@ export class CatalogLoader {
       next?.catch(() => undefined);
       packable &&= page.stale.length === 0;
       if (packable) pages.push(page);
+      else pages.length = 0;
       for (const product of await this.unpack(shopId, page)) products.set(product.id, product);
     }
     return { products, packed: packable ? joinPages(pages) : null };

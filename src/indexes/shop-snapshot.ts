@@ -138,6 +138,14 @@ function collectionsOf(c: Columns['collections']): Collection[] {
   return collections;
 }
 
+/** About the bytes `encodeSnapshot` makes of the parts, known before it makes them. */
+export function snapshotBytes(parts: LoadParts): number {
+  const members = parts.collections.reduce((n, c) => n + c.products.length, 0);
+  const emails = parts.customers.reduce((n, c) => n + (c.email?.length ?? 0), 0);
+  const products = parts.products.bytes.byteLength + parts.products.fields.length + 12 * parts.products.ids.length;
+  return products + 40 * parts.lines.length + 16 * members + 12 * parts.customers.length + emails;
+}
+
 /** One value of the parts, in V8's serialization (structured clone), lists of objects as columns. */
 export function encodeSnapshot(parts: LoadParts): Uint8Array {
   const { ids, bytes, ends, fields, count, lastId } = parts.products;

@@ -203,27 +203,30 @@ describe.each(backends())('load snapshots on $name', (backend) => {
     expect(() => decodeSnapshot(replaced)).not.toThrow();
   });
 
-  it('keeps no snapshot of a shop whose products another thread reads', async () => {
+  it.each([
+    ['with', true],
+    ['without', false],
+  ])('keeps no snapshot of a shop of more products than a load reads here, %s the assembly thread', async (_, thread) => {
     // More than a first page (250 products), with no snapshot of this version.
     await t.services.catalog.upsertProducts(
       shopId,
       Array.from({ length: 200 }, (_, i) => productInput(9_000 + i)),
     );
     const threadPages: number[] = [];
-    const loader = new CatalogLoader(
-      store,
-      undefined,
-      (id, page) => {
-        threadPages.push(page.afterId);
-        return store.listServedProducts(id, page).then(packServed);
-      },
-      10,
-    );
+    const readPage = (id: number, page: { afterId: number; limit: number }) => {
+      threadPages.push(page.afterId);
+      return store.listServedProducts(id, page).then(packServed);
+    };
+    const loader = new CatalogLoader(store, undefined, thread ? readPage : undefined, 10);
     const catalog = await loader.full(shopId);
     expect(catalog!.products.size).toBe(data.products.length + 200);
-    expect(threadPages.length).toBeGreaterThan(0);
+    expect(threadPages.length > 0).toBe(thread);
     for (let i = 0; i < 5; i++) await turn();
     expect(await stored()).toBeNull();
+    // The same shop, read here whole: its snapshot is kept.
+    await new CatalogLoader(store, undefined, undefined, 10_000).full(shopId);
+    for (let i = 0; i < 50 && !(await stored()); i++) await turn();
+    expect(await stored()).not.toBeNull();
   });
 });
 
