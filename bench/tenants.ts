@@ -11,7 +11,7 @@
  * TENANTS_CONNECTIONS (10), TENANTS_BUDGET_MB (512, the default), TENANTS_ZIPF (1.0 = the exponent),
  * TENANTS_DIR (where the prepared database is kept; default <tmp>/rebound-tenants), TENANTS_WORKERS (1:
  * REBOUND_WORKERS; figures are then summed over the workers, RSS followed per process),
- * TENANTS_CONNECTION_MODE (shared).
+ * TENANTS_CONNECTION_MODE (shared), TENANTS_RATE (0: a closed loop; else requests a second, paced).
  */
 import { writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
@@ -29,6 +29,8 @@ const PRODUCTS = setting('TENANTS_PRODUCTS', 200);
 const SECONDS = setting('TENANTS_SECONDS', 60);
 const WARMUP = setting('TENANTS_WARMUP_SECONDS', 10);
 const CONNECTIONS = setting('TENANTS_CONNECTIONS', 10);
+/** TENANTS_RATE: requests a second over all connections (paced), instead of a closed loop (0). */
+const RATE = setting('TENANTS_RATE', 0);
 const BUDGET_MB = setting('TENANTS_BUDGET_MB', 512);
 const ZIPF = setting('TENANTS_ZIPF', 1);
 const DIR = process.env.TENANTS_DIR ?? join(tmpdir(), 'rebound-tenants');
@@ -159,6 +161,7 @@ async function main(): Promise<void> {
     warmupSeconds: WARMUP,
     s: ZIPF,
     connectionMode: CONNECTION_MODE,
+    ...(RATE > 0 ? { rate: RATE } : {}),
     onSecond: (done) => {
       second++;
       const rssMb = rss.sample();
@@ -260,6 +263,7 @@ async function main(): Promise<void> {
       seconds: SECONDS,
       warmup_seconds: WARMUP,
       connections: CONNECTIONS,
+      rate: RATE || undefined,
       zipf: ZIPF,
       budget_mb: BUDGET_MB,
       workers: WORKERS,

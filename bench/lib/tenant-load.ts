@@ -93,6 +93,13 @@ export async function runTenantLoad(
     seed?: number;
     connectionMode?: ConnectionMode;
     bustCache?: boolean;
+    /**
+     * Requests a second over all connections: each connection sends its next request at its turn
+     * of that pace (at once when it is late), so the builds compared get the same offered load. A
+     * closed loop instead gives a faster server more concurrent requests, and its quick requests
+     * queue behind more work.
+     */
+    rate?: number;
     onSecond?: (done: number) => void;
   },
 ): Promise<TenantLoadResult> {
@@ -122,7 +129,14 @@ export async function runTenantLoad(
   await Promise.all(
     Array.from({ length: options.connections }, async (_, c) => {
       const rng = new Random((options.seed ?? 1) * 1000 + c);
+      const every = options.rate ? (1000 * options.connections) / options.rate : 0;
+      let turn = performance.now() + (c * every) / options.connections;
       while (performance.now() < deadline) {
+        if (every > 0) {
+          const wait = turn - performance.now();
+          if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+          turn += every;
+        }
         const index = shopSampler.draw(rng);
         const path = pathFor(shops[index]!, rng, MIX[kindSampler.draw(rng)]![0]);
         const started = performance.now();
