@@ -47,6 +47,7 @@ describe.each(backends())('GET /metrics on $name', (backend) => {
     expect(text).toContain('process_resident_memory_bytes');
     // The shop was loaded by its first request and is the one resident shop (events never load it).
     expect(metric(text, 'rebound_shop_loads')).toBe(1);
+    expect(metric(text, 'rebound_shop_snapshot_loads')).toBe(0); // a first load reads the parts
     expect(metric(text, 'rebound_shop_evictions')).toBe(0);
     expect(metric(text, 'rebound_resident_shops')).toBe(1);
     expect(metric(text, 'rebound_resident_estimated_bytes')).toBeGreaterThan(10_000);

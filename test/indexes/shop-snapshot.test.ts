@@ -32,7 +32,7 @@ const productsOf = (packed: ReturnType<typeof packServed>) => ({
 });
 
 describe('a load snapshot as a value', () => {
-  it('gives back the parts it was made of: ids past 32 bits, lines without a customer, customers without e-mail or tags', () => {
+  it('gives back its parts: ids past 32 bits, lines without a customer, customers without e-mail or tags', () => {
     const parts = {
       products: packServed([]),
       collections: [
@@ -206,7 +206,7 @@ describe.each(backends())('load snapshots on $name', (backend) => {
   it.each([
     ['with', true],
     ['without', false],
-  ])('keeps no snapshot of a shop of more products than a load reads here, %s the assembly thread', async (_, thread) => {
+  ])('keeps no snapshot of a shop of more products than a load reads here, %s its thread', async (_, thread) => {
     // More than a first page (250 products), with no snapshot of this version.
     await t.services.catalog.upsertProducts(
       shopId,
