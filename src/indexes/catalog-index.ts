@@ -229,6 +229,11 @@ export class CatalogIndex implements ShopMemory {
     return this.loader.snapshotLoads;
   }
 
+  /** Resolves once the load snapshots being written now are written (before the store closes). */
+  snapshotsWritten(): Promise<void> {
+    return this.loader.snapshotsWritten();
+  }
+
   /** Estimated bytes of the shop's resident generation (the memory budget's unit). */
   bytes(shopId: number): number {
     return this.sizes.get(shopId) ?? 0;

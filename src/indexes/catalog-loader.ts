@@ -14,7 +14,7 @@ import { DEFAULT_TRENDING } from '../domain/ranking/trending.js';
 import { utcDay } from '../domain/events.js';
 import { indexCollection } from './collection-index.js';
 import { CustomerIndex } from './customer-index.js';
-import { buildSales, DAY_MS } from './sales.js';
+import { DAY_MS, foldSales, salesOf } from './sales.js';
 import { indexProducts, packServed, unpackServed, type PackedProducts } from './product-serving.js';
 import { indexMarket, ShopCatalog, type IndexedProduct, type IndexedRuleset } from './shop-catalog.js';
 import {
@@ -81,6 +81,8 @@ export type ServedPageReader = (shopId: number, page: PageRange) => Promise<Pack
 export class CatalogLoader {
   /** Loads that read the shop's snapshot (since start); the others read it part by part. */
   snapshotLoads = 0;
+  /** Snapshots being written. */
+  private readonly writing = new Set<Promise<unknown>>();
   private readonly readHere: (shopId: number, page: PageRange) => Promise<PackedProducts>;
 
   constructor(
@@ -115,7 +117,7 @@ export class CatalogLoader {
       // The store answers on this thread: read at once, the parts were one stretch of the event loop
       // (3 ms for a 150-product shop, 10 at p90) that every request of the shops already in memory
       // waited behind. In three turns, none waits for more than about a third of a load.
-      const read = await this.readProducts(shopId);
+      const read = await this.readProducts(shopId, true);
       products = read.products;
       await yieldTurn();
       const [collections, markets, customers] = await Promise.all([
@@ -124,8 +126,8 @@ export class CatalogLoader {
         this.store.listCustomers(shopId),
       ]);
       await yieldTurn();
-      parts = { collections, markets, customers, lines: await this.store.listSoldLines(shopId) };
-      if (read.packed) this.keepSnapshot(shop, { ...parts, products: read.packed });
+      parts = { collections, markets, customers, sales: this.fold(await this.store.listSoldLines(shopId), shop) };
+      if (read.packed && !parts.sales.timeBound) this.keepSnapshot(shop, { ...parts, products: read.packed });
     }
     const [rulesets, eventCounts, experiments] = await Promise.all([
       this.rulesets(shopId),
@@ -140,7 +142,7 @@ export class CatalogLoader {
       parts.markets.map(indexMarket),
       new CustomerIndex(parts.customers),
       rulesets,
-      this.salesOf(parts.lines, shop),
+      salesOf(parts.sales, Date.now()),
       eventCounts,
       experiments,
     );
@@ -164,12 +166,20 @@ export class CatalogLoader {
    */
   private keepSnapshot(shop: Shop, parts: LoadParts): void {
     if (snapshotBytes(parts) > MAX_SNAPSHOT_BYTES) return;
-    setImmediate(() => {
-      const body = encodeSnapshot(parts);
-      this.store
-        .putShopSnapshot(shop.id, shop.data_version, SNAPSHOT_FORMAT, body)
-        .catch((error) => this.log?.warn({ shopId: shop.id, err: error }, 'shop snapshot not written'));
-    });
+    const writing = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(() => {
+        const body = encodeSnapshot(parts);
+        if (body.byteLength > MAX_SNAPSHOT_BYTES) return; // the estimate counts at least as much; a backstop
+        return this.store.putShopSnapshot(shop.id, shop.data_version, SNAPSHOT_FORMAT, body);
+      })
+      .catch((error) => this.log?.warn({ shopId: shop.id, err: error }, 'shop snapshot not written'))
+      .finally(() => this.writing.delete(writing));
+    this.writing.add(writing);
+  }
+
+  /** Resolves once the snapshots being written now are written (or given up): before the store closes. */
+  async snapshotsWritten(): Promise<void> {
+    while (this.writing.size > 0) await Promise.all(this.writing);
   }
 
   /** The shop's experiments (routing of the custom endpoint reads them from memory). */
@@ -179,7 +189,7 @@ export class CatalogLoader {
 
   /** Every product of the shop (`readProducts`). */
   async products(shopId: number): Promise<Map<number, IndexedProduct>> {
-    return (await this.readProducts(shopId)).products;
+    return (await this.readProducts(shopId, false)).products;
   }
 
   /**
@@ -190,10 +200,10 @@ export class CatalogLoader {
    * `packed`: every product's row in one packed page, for a snapshot, when the shop has fewer products
    * than a load reads here (`localProducts`) and all of their rows were current.
    */
-  private async readProducts(shopId: number): Promise<ReadProducts> {
+  private async readProducts(shopId: number, forSnapshot: boolean): Promise<ReadProducts> {
     const products = new Map<number, IndexedProduct>();
     const pages: PackedProducts[] = [];
-    let packable = true;
+    let packable = forSnapshot;
     let limit = FIRST_PAGE;
     let asked = limit;
     let next: Promise<PackedProducts> | null = this.readHere(shopId, { afterId: 0, limit });
@@ -289,11 +299,12 @@ export class CatalogLoader {
   /** The shop's sales figures; `shop`, when the caller has just read it, spares reading it again for its settings. */
   async sales(shopId: number, shop?: Shop | null) {
     if (shop === undefined) shop = await this.store.getShopById(shopId);
-    return this.salesOf(await this.store.listSoldLines(shopId), shop);
+    return salesOf(this.fold(await this.store.listSoldLines(shopId), shop), Date.now());
   }
 
-  private salesOf(lines: readonly SoldLine[], shop: Shop | null) {
-    return buildSales(lines, Date.now(), {
+  /** The sales figures' arrays of the lines, with the shop's trending settings. */
+  private fold(lines: readonly SoldLine[], shop: Shop | null) {
+    return foldSales(lines, Date.now(), {
       windowDays: shop?.settings.trending_window_days ?? DEFAULT_TRENDING.windowDays,
       halfLifeDays: shop?.settings.trending_half_life_days ?? DEFAULT_TRENDING.halfLifeDays,
       counts: shop?.settings.trending_counts ?? DEFAULT_TRENDING.counts,

@@ -7,6 +7,14 @@ export const CO_PURCHASE_ORDERS_READ = 1000;
 /** Order lines read per request at most, over all inputs. */
 export const CO_PURCHASE_LINES_READ = 100_000;
 
+/** A CoPurchases' arrays (`columns`, `restore`). */
+export interface CoPurchaseColumns {
+  orderProducts: Numbers;
+  orderOffsets: Numbers;
+  productOffsets: Numbers;
+  productOrders: Numbers;
+}
+
 /**
  * Raw basket co-occurrence straight from the read model (the order lines the sales figures are
  * folded from): what `/products/recommended` serves until the shop's first model is built, so
@@ -78,6 +86,17 @@ export class CoPurchases {
       .filter(([id]) => !skip.has(id))
       .sort((a, b) => b[1] - a[1] || a[0] - b[0])
       .map(([id]) => id);
+  }
+
+  /** Its arrays, as a load snapshot keeps them (the id table is the sales figures'). */
+  columns(): CoPurchaseColumns {
+    const { orderProducts, orderOffsets, productOffsets, productOrders } = this;
+    return { orderProducts, orderOffsets, productOffsets, productOrders };
+  }
+
+  /** The co-purchases of these arrays over the sold products' id table, built by `columns` of another. */
+  static restore(columns: CoPurchaseColumns, productIds: Float64Array): CoPurchases {
+    return Object.assign(Object.create(CoPurchases.prototype) as CoPurchases, { ...columns, productIds });
   }
 
   /** Bytes its arrays hold (the id table is counted with the sales figures). */

@@ -2,6 +2,15 @@ import { sortedIndexOf } from '../domain/models/build.js';
 import type { SoldLine } from '../store/kysely/commerce.js';
 import { compact, soldProducts, type Numbers, type SoldProducts } from './sold-products.js';
 
+/** A PurchaseIndex's arrays (`columns`, `restore`). */
+export interface PurchaseColumns {
+  customers: Float64Array;
+  starts: Numbers;
+  products: Numbers;
+  quantities: Numbers;
+  last: Float64Array;
+}
+
 /** What one customer bought of one product. */
 export interface Purchase {
   quantity: number;
@@ -97,6 +106,17 @@ export class PurchaseIndex {
     this.products = compact(products);
     this.quantities = compact(quantities);
     this.last = Float64Array.from(last);
+  }
+
+  /** Its arrays, as a load snapshot keeps them (the id table is the sales figures'). */
+  columns(): PurchaseColumns {
+    const { customers, starts, products, quantities, last } = this;
+    return { customers, starts, products, quantities, last };
+  }
+
+  /** The index of these arrays over the sold products' id table, built by `columns` of another. */
+  static restore(columns: PurchaseColumns, productIds: Float64Array): PurchaseIndex {
+    return Object.assign(Object.create(PurchaseIndex.prototype) as PurchaseIndex, { ...columns, productIds });
   }
 
   /** Customers with at least one purchase. */

@@ -1,8 +1,8 @@
 import type { SoldLine } from '../store/kysely/commerce.js';
 import { DAY_MS, trendingWeight, type TrendingSettings } from '../domain/ranking/trending.js';
-import { CoPurchases } from './co-purchases.js';
-import { PurchaseIndex } from './purchases.js';
-import { ProductFigure, soldProducts, type SoldProducts } from './sold-products.js';
+import { CoPurchases, type CoPurchaseColumns } from './co-purchases.js';
+import { PurchaseIndex, type PurchaseColumns } from './purchases.js';
+import { countArray, ProductFigure, soldProducts, type Numbers, type SoldProducts } from './sold-products.js';
 
 export { DAY_MS };
 
@@ -26,24 +26,64 @@ export interface SalesStats {
   readonly bytes: number;
 }
 
+/**
+ * The sales figures' arrays, as a load snapshot keeps them: `salesOf` makes the stats of them
+ * without the lines. `reference` null: the time they are read (a shop without sales).
+ */
+export interface SalesColumns {
+  readonly reference: number | null;
+  /** Whether the figures hold the time they were folded at: orders dated after it (no snapshot keeps them). */
+  readonly timeBound: boolean;
+  readonly ids: Float64Array;
+  readonly units90: Numbers;
+  readonly units30: Numbers;
+  readonly scores: Float64Array;
+  readonly topSellers: readonly number[];
+  readonly trending: readonly number[];
+  readonly purchases: PurchaseColumns;
+  readonly coPurchases: CoPurchaseColumns;
+}
+
 /** Folds sold lines (oldest first, grouped by order) into the stats; the lines are trending's sales as they are. */
 export function buildSales(lines: readonly SoldLine[], now: number, settings: TrendingSettings): SalesStats {
+  return salesOf(foldSales(lines, now, settings), now);
+}
+
+/** The arrays of `buildSales`. */
+export function foldSales(lines: readonly SoldLine[], now: number, settings: TrendingSettings): SalesColumns {
   const sold = soldProducts(lines);
   const reference = sold.newest > 0 ? Math.min(now, sold.newest) : now;
   const { units90, units30, scores, last } = foldFigures(lines, sold, reference, settings);
   const ids = sold.ids;
-  // Bought-together lists come from the shop's model (indexes/model-index.ts), built off the request path;
-  // until the first is built, from the raw co-occurrence of coPurchases.
-  const stats = {
-    reference,
-    unitsSold90d: ProductFigure.ofCounts(ids, units90),
-    unitsSold30d: ProductFigure.ofCounts(ids, units30),
+  return {
+    reference: sold.newest > 0 ? reference : null,
+    timeBound: sold.newest > now,
+    ids,
+    units90: countArray(units90),
+    units30: countArray(units30),
+    scores,
     // The orders of rankTopSellers and rankTrending (domain/ranking/trending.ts), over indexes in id order.
     topSellers: ranked(units90, (a, b) => units90[b]! - units90[a]! || a - b).map((p) => ids[p]!),
     trending: ranked(scores, (a, b) => scores[b]! - scores[a]! || last[b]! - last[a]! || a - b).map((p) => ids[p]!),
-    trendingScores: new ProductFigure(ids, scores),
-    purchasedByCustomer: new PurchaseIndex(lines, sold),
-    coPurchases: new CoPurchases(lines, sold),
+    purchases: new PurchaseIndex(lines, sold).columns(),
+    coPurchases: new CoPurchases(lines, sold).columns(),
+  };
+}
+
+/** The stats of folded arrays; `now` stands for a reference they do not hold. */
+export function salesOf(columns: SalesColumns, now: number): SalesStats {
+  const { ids } = columns;
+  // Bought-together lists come from the shop's model (indexes/model-index.ts), built off the request path;
+  // until the first is built, from the raw co-occurrence of coPurchases.
+  const stats = {
+    reference: columns.reference ?? now,
+    unitsSold90d: new ProductFigure(ids, columns.units90),
+    unitsSold30d: new ProductFigure(ids, columns.units30),
+    topSellers: columns.topSellers,
+    trending: columns.trending,
+    trendingScores: new ProductFigure(ids, columns.scores),
+    purchasedByCustomer: PurchaseIndex.restore(columns.purchases, ids),
+    coPurchases: CoPurchases.restore(columns.coPurchases, ids),
   };
   const figures = stats.unitsSold90d.bytes + stats.unitsSold30d.bytes + stats.trendingScores.bytes;
   const rankings = 8 * (stats.topSellers.length + stats.trending.length);

@@ -1,8 +1,9 @@
 import { deserialize, serialize } from 'node:v8';
 import type { Collection, Customer } from '../domain/catalog/collection.js';
 import type { Market } from '../domain/catalog/market.js';
-import type { SoldLine } from '../store/kysely/commerce.js';
 import { SERVING_VERSION, type PackedProducts } from './product-serving.js';
+import type { SalesColumns } from './sales.js';
+import type { Numbers } from './sold-products.js';
 
 /**
  * What a shop's load reads from the store, before the read model is built of it: the parts a
@@ -15,30 +16,27 @@ export interface LoadParts {
   readonly collections: Collection[];
   readonly markets: Market[];
   readonly customers: Customer[];
-  /** Sold lines, oldest first, as the store lists them. */
-  readonly lines: SoldLine[];
+  /**
+   * The sales figures' arrays, folded with the shop's trending settings (a change of settings moves
+   * the shop's version, so a snapshot's are the version's) and without time (`timeBound` false).
+   */
+  readonly sales: SalesColumns;
 }
 
 /**
  * The snapshot's layout; a stored snapshot of another format, or of another serializer of the
  * products' bytes, is not read (the load reads the parts and writes a new one).
  */
-const LAYOUT = 1;
+const LAYOUT = 2;
 export const SNAPSHOT_FORMAT = LAYOUT * 1000 + SERVING_VERSION;
 
 /**
  * Lists of objects are kept as columns: V8 makes a deserialized object property by property, and
  * the objects it makes are slow to read (a shop's 300 customers took 0.25 ms to deserialize, and
- * as long again to index); typed arrays and strings are copied as they are.
+ * as long again to index); typed arrays and strings are copied as they are. The sales figures are
+ * kept as the arrays they are folded into, not as the order lines: a load does not fold them again.
  */
 interface Columns {
-  lines: {
-    order: Float64Array;
-    product: Float64Array;
-    quantity: Float64Array;
-    customer: Float64Array;
-    at: Float64Array;
-  };
   customers: { ids: Float64Array; emails: string[]; hasEmail: Uint8Array; tags: string };
   collections: {
     ids: Float64Array;
@@ -47,36 +45,6 @@ interface Columns {
     members: Float64Array;
     positions: Float64Array;
   };
-}
-
-function lineColumns(lines: readonly SoldLine[]): Columns['lines'] {
-  const n = lines.length;
-  const out = {
-    order: new Float64Array(n),
-    product: new Float64Array(n),
-    quantity: new Float64Array(n),
-    customer: new Float64Array(n),
-    at: new Float64Array(n),
-  };
-  for (let i = 0; i < n; i++) {
-    const line = lines[i]!;
-    out.order[i] = line.orderId;
-    out.product[i] = line.productId;
-    out.quantity[i] = line.quantity;
-    out.customer[i] = line.customerId ?? Number.NaN; // no customer
-    out.at[i] = line.at;
-  }
-  return out;
-}
-
-function linesOf(c: Columns['lines']): SoldLine[] {
-  const lines = new Array<SoldLine>(c.order.length);
-  for (let i = 0; i < lines.length; i++) {
-    const customer = c.customer[i]!;
-    const customerId = Number.isNaN(customer) ? null : customer;
-    lines[i] = { orderId: c.order[i]!, productId: c.product[i]!, quantity: c.quantity[i]!, customerId, at: c.at[i]! };
-  }
-  return lines;
 }
 
 function customerColumns(customers: readonly Customer[]): Columns['customers'] {
@@ -138,34 +106,72 @@ function collectionsOf(c: Columns['collections']): Collection[] {
   return collections;
 }
 
-/** About the bytes `encodeSnapshot` makes of the parts, known before it makes them. */
+/**
+ * At least the bytes `encodeSnapshot` makes of the parts, known before it makes them: every array
+ * and string counted, strings at two bytes a character (V8 writes those outside Latin-1 so).
+ */
 export function snapshotBytes(parts: LoadParts): number {
-  const members = parts.collections.reduce((n, c) => n + c.products.length, 0);
-  const emails = parts.customers.reduce((n, c) => n + (c.email?.length ?? 0), 0);
-  const products = parts.products.bytes.byteLength + parts.products.fields.length + 12 * parts.products.ids.length;
-  return products + 40 * parts.lines.length + 16 * members + 12 * parts.customers.length + emails;
+  const text = (s: string | null) => 2 * (s?.length ?? 0);
+  const arrays = (group: Record<string, Numbers>) => Object.values(group).reduce((n, a) => n + a.byteLength, 0);
+  // The envelope: its keys, and the columns' headers.
+  let bytes = 2048 + parts.products.bytes.byteLength + text(parts.products.fields) + 12 * parts.products.ids.length;
+  for (const c of parts.collections)
+    bytes += 16 + text(c.title) + text(c.handle) + text(c.updated_at) + 16 * c.products.length;
+  for (const c of parts.customers) bytes += 12 + text(c.email) + c.tags.reduce((n, t) => n + 4 + text(t), 0);
+  for (const m of parts.markets) {
+    bytes += 200 + text(m.name) + 8 * m.countries.length + 9 * (m.product_ids?.length ?? 0);
+    // An object a price: its keys are written with each.
+    for (const f of m.fixed_prices) bytes += 80 + text(f.price) + text(f.compare_at_price);
+  }
+  const { sales } = parts;
+  bytes += sales.ids.byteLength + sales.units90.byteLength + sales.units30.byteLength + sales.scores.byteLength;
+  bytes += arrays({ ...sales.purchases }) + arrays({ ...sales.coPurchases });
+  return bytes + 9 * (sales.topSellers.length + sales.trending.length);
 }
 
 /** One value of the parts, in V8's serialization (structured clone), lists of objects as columns. */
 export function encodeSnapshot(parts: LoadParts): Uint8Array {
   const { ids, bytes, ends, fields, count, lastId } = parts.products;
   const columns: Columns = {
-    lines: lineColumns(parts.lines),
     customers: customerColumns(parts.customers),
     collections: collectionColumns(parts.collections),
   };
-  return serialize({ products: { ids, bytes, ends, fields, count, lastId }, markets: parts.markets, ...columns });
+  const { markets, sales } = parts;
+  return serialize({ products: { ids, bytes, ends, fields, count, lastId }, markets, sales, ...columns });
 }
 
+/**
+ * The parts of a stored snapshot. V8 gives its typed arrays as views into `body`: those the read
+ * model keeps (the products' bytes, the sales figures) are copied, or every resident shop would
+ * keep its whole snapshot, customers and all, beyond what the memory budget counts.
+ */
 export function decodeSnapshot(body: Uint8Array): LoadParts {
-  const value = deserialize(body) as Columns & { products: Omit<PackedProducts, 'stale'>; markets: Market[] };
+  const value = deserialize(body) as Columns & {
+    products: Omit<PackedProducts, 'stale'>;
+    markets: Market[];
+    sales: SalesColumns;
+  };
+  const { sales } = value;
   return {
-    products: { ...value.products, stale: [] },
+    products: { ...value.products, bytes: value.products.bytes.slice(), stale: [] },
     collections: collectionsOf(value.collections),
     markets: value.markets,
     customers: customersOf(value.customers),
-    lines: linesOf(value.lines),
+    sales: {
+      ...sales,
+      ids: sales.ids.slice(),
+      units90: sales.units90.slice(),
+      units30: sales.units30.slice(),
+      scores: sales.scores.slice(),
+      purchases: owned(sales.purchases),
+      coPurchases: owned(sales.coPurchases),
+    },
   };
+}
+
+/** Each typed array of the object copied out of the buffer it views. */
+function owned<T extends { [K in keyof T]: Numbers }>(arrays: T): T {
+  return Object.fromEntries(Object.entries<Numbers>(arrays).map(([name, array]) => [name, array.slice()])) as T;
 }
 
 /** Pages read one after another as one page (a snapshot keeps the shop's products as one). */

@@ -66,10 +66,7 @@ export class ProductFigure implements ReadonlyMap<number, number> {
 
   /** Counts with NaN for the products without one, stored in the smallest array that holds them. */
   static ofCounts(ids: Float64Array, counts: Float64Array): ProductFigure {
-    let positive = true;
-    for (let i = 0; i < counts.length && positive; i++) positive = Number.isNaN(counts[i]!) || counts[i]! > 0;
-    const small = positive ? narrowed(counts.map((v) => (Number.isNaN(v) ? 0 : v))) : null;
-    return new ProductFigure(ids, small ?? counts);
+    return new ProductFigure(ids, countArray(counts));
   }
 
   private present(value: number): boolean {
@@ -112,6 +109,14 @@ export class ProductFigure implements ReadonlyMap<number, number> {
   get bytes(): number {
     return this.figures.byteLength;
   }
+}
+
+/** Counts with NaN for the products without one, in the smallest array that holds them (0 for none). */
+export function countArray(counts: Float64Array): Numbers {
+  let positive = true;
+  for (let i = 0; i < counts.length && positive; i++) positive = Number.isNaN(counts[i]!) || counts[i]! > 0;
+  const small = positive ? narrowed(counts.map((v) => (Number.isNaN(v) ? 0 : v))) : null;
+  return small ?? counts;
 }
 
 /** Numbers in the smallest array that holds them exactly: an unsigned one for small integers, else 8 bytes each. */

@@ -301,6 +301,9 @@ export function privacyMethods(db: Kysely<Database>): PrivacyStore {
 
     async deleteShopData(shopId) {
       await db.transaction().execute(async (trx) => {
+        // The shop's row first: a load snapshot being stored meanwhile holds it for share (PostgreSQL),
+        // so it either commits before this transaction deletes its row, or finds the shop gone.
+        await bumpDataVersion(trx, shopId);
         for (const table of Object.keys(SHOP_TABLES))
           await trx
             .deleteFrom(table as 'products')
