@@ -1,6 +1,7 @@
 import MiniSearch from 'minisearch';
 import { plainText } from '../domain/catalog/text.js';
 import type { IndexedProduct, ShopCatalog } from './shop-catalog.js';
+import { nextTurn } from './turns.js';
 
 interface SearchDocument {
   id: number;
@@ -28,8 +29,6 @@ function skusOf(product: IndexedProduct): string {
 
 /** Products indexed per turn of the event loop: other requests run between the chunks. */
 const CHUNK = 200;
-
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * A full-text index of a catalog generation, made on its first search: title weighs most, then
