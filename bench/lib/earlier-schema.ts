@@ -5,7 +5,11 @@ import SQLite from 'better-sqlite3';
 /** The migrations the server's build knows, by name. */
 function knownMigrations(serverDir: string): Set<string> {
   const dir = join(serverDir, 'dist/src/store/migrations');
-  return new Set(readdirSync(dir).filter((f) => /^\d{4}_.*\.js$/.test(f)).map((f) => f.slice(0, -3)));
+  return new Set(
+    readdirSync(dir)
+      .filter((f) => /^\d{4}_.*\.js$/.test(f))
+      .map((f) => f.slice(0, -3)),
+  );
 }
 
 /**
