@@ -141,5 +141,8 @@ function postgresPool(databaseUrl: string): pg.Pool {
   // An idle connection dropped by the server (restart, outage) is removed by the pool; without a
   // listener the 'error' event would end the process. Queries in flight fail on their own.
   pool.on('error', () => undefined);
+  // So does a connection dropped while checked out between two statements (a transaction's): the
+  // pool gives no listener to those. Its next statement fails, and the pool drops it on release.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   return pool;
 }
