@@ -9,6 +9,7 @@ import type { ShopStore } from '../store/kysely/shops.js';
 import type { SnapshotStore } from '../store/kysely/snapshots.js';
 import type { SoldLine } from '../store/kysely/commerce.js';
 import { compileRuleset } from '../domain/rules/compile.js';
+import type { Collection } from '../domain/catalog/collection.js';
 import type { Shop } from '../domain/shop.js';
 import { DEFAULT_TRENDING } from '../domain/ranking/trending.js';
 import { utcDay } from '../domain/events.js';
@@ -31,6 +32,10 @@ export type LoaderStore = ShopStore &
   RulesetStore &
   EventStore &
   ExperimentStore;
+
+/** A shop's collections as the read model keeps them, by id: from a snapshot, a load or a patch. */
+const collectionsById = (collections: readonly Collection[]) =>
+  new Map(collections.map((c) => [c.id, indexCollection(c)]));
 
 /** Reads the parts of a shop's read model from the store; the index decides when. */
 export class CatalogLoader {
@@ -90,7 +95,7 @@ export class CatalogLoader {
       shop,
       shop.data_version,
       products,
-      new Map(parts.collections.map((c) => [c.id, indexCollection(c)])),
+      collectionsById(parts.collections),
       parts.markets.map(indexMarket),
       new CustomerIndex(parts.customers),
       rulesets,
@@ -125,7 +130,7 @@ export class CatalogLoader {
   }
 
   async collections(shopId: number) {
-    return new Map((await this.store.listCollections(shopId)).map((c) => [c.id, indexCollection(c)]));
+    return collectionsById(await this.store.listCollections(shopId));
   }
 
   async markets(shopId: number) {
