@@ -2,7 +2,7 @@
  * `npx tsx bench/shop-load.ts`: the CPU one shop's load costs, this build beside another build of
  * the project (LOAD_BASE: its checkout, built with `npm run build`), in one process and one run.
  * The shop is a multi-tenant run's small shop (150 products; the demo's customers, collections and
- * its 400 most recent orders), imported once with the other build's services; this build opens a
+ * its 400 most recent orders, a month of its browsing), imported once with the other build's services; this build opens a
  * copy of that file (its migrations run on it). Loads alternate between the builds, each through
  * its own CatalogLoader: the whole load, then the sales figures alone. Reports the median and p90
  * CPU time (user + system) per load and the event loop's busy time.
@@ -13,6 +13,7 @@ import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { generateDemoEvents } from '../demo/events.js';
 import { generateDemoShop } from '../demo/generate.js';
 import { CatalogLoader } from '../src/indexes/catalog-loader.js';
 import { openStore } from '../src/store/open.js';
@@ -43,6 +44,8 @@ async function seed(file: string): Promise<number> {
     await services.catalog.upsertCustomers(shop.id, data.customers);
     await services.catalog.upsertMarkets(shop.id, data.markets);
     await services.catalog.upsertOrders(shop.id, data.orders.slice(-400));
+    // A month of browsing, as the demo shop has: a load reads the views and adds of every day and handle.
+    await services.events.importEvents(shop.id, generateDemoEvents(data, { now: new Date(), seed: 1001 }));
     return shop.id;
   } finally {
     await services.close();

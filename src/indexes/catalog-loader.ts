@@ -165,12 +165,8 @@ export class CatalogLoader {
   /** Views and adds of the last 30 days per handle. */
   async eventCounts(shopId: number) {
     const counts = new Map<string, { views: number; adds: number }>();
-    for (const row of await this.store.listEventCounts(shopId, utcDay(Date.now() - 30 * DAY_MS))) {
-      const c = counts.get(row.handle) ?? { views: 0, adds: 0 };
-      c.views += row.views;
-      c.adds += row.adds;
-      counts.set(row.handle, c);
-    }
+    for (const { handle, views, adds } of await this.store.sumEventCounts(shopId, utcDay(Date.now() - 30 * DAY_MS)))
+      counts.set(handle, { views, adds });
     return counts;
   }
 

@@ -359,6 +359,15 @@ describe.each(backends())('Store on $name', (backend) => {
       { day: 20261120, handle: 'y', views: 2, adds: 0, removes: 0 },
       { day: 20261121, handle: 'x', views: 0, adds: 1, removes: 0 },
     ]);
+    // What a load reads: the days from the one asked, summed per handle by the database, this shop's only.
+    const byHandle = (totals: { handle: string }[]) => totals.sort((p, q) => p.handle.localeCompare(q.handle));
+    expect(byHandle(await store.sumEventCounts(a.id, 20261101))).toEqual([
+      { handle: 'x', views: 1, adds: 1 },
+      { handle: 'y', views: 2, adds: 0 },
+    ]);
+    expect(await store.sumEventCounts(a.id, 20261121)).toEqual([{ handle: 'x', views: 0, adds: 1 }]);
+    expect(await store.sumEventCounts(b.id, 20261101)).toEqual([{ handle: 'x', views: 1, adds: 0 }]);
+    expect(await store.sumEventCounts(a.id, 20261122)).toEqual([]);
   });
   it('counts events per verb in fixed periods aligned on the epoch, from a time on', async () => {
     const a = await shop('a');

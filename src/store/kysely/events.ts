@@ -1,6 +1,8 @@
+import type SQLite from 'better-sqlite3';
 import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
 import { countEvents, type StoreEvent, type StoredEvent } from '../../domain/events.js';
 import type { Database } from '../schema.js';
+import { eventTotalsReader, type EventTotal } from './event-totals.js';
 import { RowStatements } from './row-statements.js';
 import { nextCounterBlock } from './shops.js';
 
@@ -19,10 +21,13 @@ export interface EventStore {
   ): Promise<{ uuid: string | null; customer_id: number | null; handle: string; created_at: number }[]>;
   /** How many events the shop has taken: moves with every stored event, so a model can tell it is current. */
   eventCount(shopId: number): Promise<number>;
+  /** The stored counts, a row per day and handle, from `sinceDay` (days since the epoch, UTC). */
   listEventCounts(
     shopId: number,
     sinceDay: number,
   ): Promise<{ day: number; handle: string; views: number; adds: number; removes: number }[]>;
+  /** Views and adds per handle summed over the days from `sinceDay`: what a shop's load reads. */
+  sumEventCounts(shopId: number, sinceDay: number): Promise<EventTotal[]>;
   /**
    * Events per verb in fixed periods of `periodMs` (aligned on the epoch; a whole number of
    * minutes), created at or after `since` (epoch ms): `start` is the period's first instant.
@@ -83,7 +88,7 @@ function filtered<O>(query: SelectQueryBuilder<Database, 'events', O>, shopId: n
 
 type CountRow = ReturnType<typeof countEvents>[number];
 
-export function eventMethods(db: Kysely<Database>): EventStore {
+export function eventMethods(db: Kysely<Database>, sqlite?: SQLite.Database): EventStore {
   const insertEvents = new RowStatements<StoredEvent>(db, EVENT_COLUMNS, (d, rows) =>
     d.insertInto('events').values(rows),
   );
@@ -210,6 +215,8 @@ export function eventMethods(db: Kysely<Database>): EventStore {
         removes: Number(r.removes),
       }));
     },
+
+    sumEventCounts: eventTotalsReader(db, sqlite),
 
     async countEventsByPeriod(shopId, since, periodMs) {
       if (!Number.isSafeInteger(periodMs) || periodMs < 60_000 || periodMs % 60_000 !== 0)

@@ -121,7 +121,7 @@ function kyselyStore({ db, dialect, schema, poolStats, sqlite, checkpoints }: Co
     ...snapshotMethods(db, sqlite),
     ...commerceMethods(db, sqlite),
     ...rulesetMethods(db),
-    ...eventMethods(db),
+    ...eventMethods(db, sqlite),
     ...billingMethods(db),
     ...campaignMethods(db),
     ...billingProviderMethods(db),
