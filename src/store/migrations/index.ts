@@ -16,6 +16,7 @@ import * as widgets from './2026_11_25_0600_widgets.js';
 import * as servingDeflated from './2026_11_26_0200_serving_deflated.js';
 import * as orderLinesCancelled from './2026_11_27_0300_order_lines_cancelled.js';
 import * as shopSnapshots from './2026_11_28_0100_shop_snapshots.js';
+import * as eventCountsKeyed from './2026_11_29_0100_event_counts_keyed.js';
 
 /** Every migration, in order. Names are frozen once released. */
 const migrations: Record<string, Migration> = {
@@ -36,6 +37,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_26_0200_serving_deflated': servingDeflated,
   '2026_11_27_0300_order_lines_cancelled': orderLinesCancelled,
   '2026_11_28_0100_shop_snapshots': shopSnapshots,
+  '2026_11_29_0100_event_counts_keyed': eventCountsKeyed,
 };
 
 /** Migrations compiled into the build, so no directory has to be found at run time. */
