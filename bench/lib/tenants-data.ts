@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { loadConfig } from '../../src/config/config.js';
 import { compose, type Services } from '../../src/compose.js';
+import { generateDemoEvents } from '../../demo/events.js';
 import { generateDemoShop, type DemoData } from '../../demo/generate.js';
 import { demoRulesets } from '../../demo/rulesets.js';
 
@@ -48,6 +49,8 @@ async function importShop(services: Services, handle: string, data: DemoData, ru
   await services.catalog.upsertCustomers(shop.id, data.customers);
   await services.catalog.upsertMarkets(shop.id, data.markets);
   await services.catalog.upsertOrders(shop.id, data.orders);
+  // A month of browsing as the demo shop has it: a load reads its views and adds per day and handle.
+  await services.events.importEvents(shop.id, generateDemoEvents(data, { now: new Date() }));
   const rulesetIds: number[] = [];
   for (const ruleset of demoRulesets(data).slice(0, rulesets))
     rulesetIds.push((await services.rulesets.create(shop.id, ruleset)).id);
@@ -73,6 +76,7 @@ const SHOP_TABLES = [
   'order_lines',
   'rulesets',
   'counters',
+  'event_counts',
 ];
 
 /**
@@ -120,7 +124,7 @@ export async function prepareTenants(
   counts: { shops: number; products: number },
   log: (line: string) => void,
 ): Promise<TenantData> {
-  const name = `${counts.shops}x${counts.products}-v2`;
+  const name = `${counts.shops}x${counts.products}-v3`;
   const file = join(dir, `${name}.db`);
   const manifest = join(dir, `${name}.json`);
   if (existsSync(file) && existsSync(manifest)) {
