@@ -162,12 +162,36 @@ export class CatalogLoader {
     return map;
   }
 
-  /** Views and adds of the last 30 days per handle. */
+  /**
+   * Views and adds of the last 30 days per handle: the days before today from the sum the store
+   * keeps of them (made and kept here when it is missing or of another window), today's summed now.
+   */
   async eventCounts(shopId: number) {
+    const now = Date.now();
+    const [past, today] = await Promise.all([
+      this.pastEventTotals(shopId, utcDay(now - 30 * DAY_MS), utcDay(now - DAY_MS)),
+      this.store.sumEventCounts(shopId, utcDay(now)),
+    ]);
     const counts = new Map<string, { views: number; adds: number }>();
-    for (const { handle, views, adds } of await this.store.sumEventCounts(shopId, utcDay(Date.now() - 30 * DAY_MS)))
-      counts.set(handle, { views, adds });
+    for (const { handle, views, adds } of past) counts.set(handle, { views, adds });
+    for (const { handle, views, adds } of today) {
+      const count = counts.get(handle);
+      if (count) {
+        count.views += views;
+        count.adds += adds;
+      } else counts.set(handle, { views, adds });
+    }
     return counts;
+  }
+
+  private async pastEventTotals(shopId: number, sinceDay: number, throughDay: number) {
+    const kept = await this.store.getKeptEventTotals(shopId);
+    if (kept?.totals && kept.sinceDay === sinceDay && kept.throughDay === throughDay) return kept.totals;
+    const totals = await this.store.sumEventCounts(shopId, sinceDay, throughDay);
+    this.store
+      .keepEventTotals(shopId, kept?.generation ?? null, sinceDay, throughDay, totals)
+      .catch((error: unknown) => this.log?.warn({ shopId, err: error }, 'event totals not kept'));
+    return totals;
   }
 
   /** The shop's sales figures; `shop`, when the caller has just read it, spares reading it again for its settings. */

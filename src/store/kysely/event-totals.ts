@@ -1,7 +1,8 @@
 import type SQLite from 'better-sqlite3';
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../schema.js';
 import { rawReader } from './load-reads.js';
+import { writeWithoutWaiting } from './no-wait.js';
 
 /** A product handle's views and adds summed over the days asked. */
 export interface EventTotal {
@@ -11,26 +12,125 @@ export interface EventTotal {
 }
 
 /**
- * Reads a shop's views and adds per handle since a day, summed by the database. A shop browsed every
- * day has a row a day for each product it shows (4,600 for 150 products over a month): made into
- * objects and added up here, they were six times the CPU of the rest of its load.
+ * A shop's sum of the days of its window before today, as kept: `totals` null when none is kept
+ * or counts of a past day were written since. `generation` is what a new sum is stored against.
  */
-export type EventTotalsReader = (shopId: number, sinceDay: number) => Promise<EventTotal[]>;
+export interface KeptTotals {
+  generation: number;
+  sinceDay: number | null;
+  throughDay: number | null;
+  totals: EventTotal[] | null;
+}
 
-export function eventTotalsReader(db: Kysely<Database>, sqlite?: SQLite.Database): EventTotalsReader {
-  return sqlite ? sqliteTotals(db, sqlite) : kyselyTotals(db);
+/** Summed views and adds, and the kept sums of past days (what a shop's load reads of its events). */
+export interface EventTotalsStore {
+  /** Views and adds per handle summed over the days from `sinceDay` through `throughDay` (UTC days, yyyymmdd). */
+  sumEventCounts(shopId: number, sinceDay: number, throughDay?: number): Promise<EventTotal[]>;
+  getKeptEventTotals(shopId: number): Promise<KeptTotals | null>;
+  /**
+   * Keeps a sum of past days made after `generation` was read (null: no row was there), only if no
+   * counts of a past day were written since: false when they were, or (SQLite) when another process
+   * holds the write lock. The next load sums again.
+   */
+  keepEventTotals(
+    shopId: number,
+    generation: number | null,
+    sinceDay: number,
+    throughDay: number,
+    totals: readonly EventTotal[],
+  ): Promise<boolean>;
+}
+
+const LAST_DAY = 99_991_231;
+
+/**
+ * A shop browsed every day has a row a day for each product it shows (4,600 for 150 products over
+ * a month): made into objects and added up here, they were six times the CPU of the rest of its
+ * load. The database sums them (about 1 ms for that shop), and the sum of the days before today is
+ * kept, so a load mostly reads one row and today's counts.
+ */
+export function eventTotalsMethods(db: Kysely<Database>, sqlite?: SQLite.Database): EventTotalsStore {
+  return {
+    sumEventCounts: sqlite ? sqliteTotals(db, sqlite) : kyselyTotals(db),
+    async getKeptEventTotals(shopId) {
+      const row = await db
+        .selectFrom('event_totals')
+        .select(['generation', 'since_day', 'through_day', 'body'])
+        .where('shop_id', '=', shopId)
+        .executeTakeFirst();
+      if (!row) return null;
+      return {
+        generation: Number(row.generation),
+        sinceDay: row.since_day,
+        throughDay: row.through_day,
+        totals: row.body === null ? null : decode(row.body),
+      };
+    },
+    async keepEventTotals(shopId, generation, sinceDay, throughDay, totals) {
+      const write = async (connection: Kysely<Database>) => {
+        const body = encode(totals);
+        if (generation === null) {
+          const result = await connection
+            .insertInto('event_totals')
+            .values({ shop_id: shopId, generation: 0, since_day: sinceDay, through_day: throughDay, body })
+            .onConflict((oc) => oc.column('shop_id').doNothing())
+            .executeTakeFirst();
+          return Number(result.numInsertedOrUpdatedRows ?? 0n) > 0;
+        }
+        const result = await connection
+          .updateTable('event_totals')
+          .set({ since_day: sinceDay, through_day: throughDay, body })
+          .where('shop_id', '=', shopId)
+          .where('generation', '=', generation)
+          .executeTakeFirst();
+        return Number(result.numUpdatedRows) > 0;
+      };
+      return sqlite ? writeWithoutWaiting(db, sqlite, write) : write(db);
+    },
+  };
+}
+
+/**
+ * In the intake's transaction: these shops took counts of a past day, so what is kept of their
+ * past days is stale and a sum made before now must not be stored (its generation moves).
+ */
+export async function pastDaysWritten(trx: Transaction<Database>, shopIds: readonly number[]): Promise<void> {
+  if (shopIds.length === 0) return;
+  await trx
+    .insertInto('event_totals')
+    .values(
+      shopIds.map((shopId) => ({ shop_id: shopId, generation: 1, since_day: null, through_day: null, body: null })),
+    )
+    .onConflict((oc) =>
+      oc.column('shop_id').doUpdateSet((eb) => ({
+        generation: eb('event_totals.generation', '+', 1),
+        since_day: null,
+        through_day: null,
+        body: null,
+      })),
+    )
+    .execute();
+}
+
+/** Handles, views and adds as three lists: one JSON value a row. */
+const encode = (totals: readonly EventTotal[]) =>
+  JSON.stringify([totals.map((t) => t.handle), totals.map((t) => t.views), totals.map((t) => t.adds)]);
+
+function decode(body: string): EventTotal[] {
+  const [handles, views, adds] = JSON.parse(body) as [string[], number[], number[]];
+  return handles.map((handle, i) => ({ handle, views: views[i]!, adds: adds[i]! }));
 }
 
 const TOTALS = `select handle, sum(views), sum(adds) from event_counts
-  where shop_id = ? and day >= ? group by handle`;
+  where shop_id = ? and day >= ? and day <= ? group by handle`;
 
 type TotalRow = [handle: string, views: number, adds: number];
 
 /** SQLite: the rows as arrays (`rawReader`). */
-function sqliteTotals(db: Kysely<Database>, sqlite: SQLite.Database): EventTotalsReader {
-  const read = rawReader<[number, number], TotalRow>(db, sqlite, TOTALS);
-  return async (shopId, sinceDay) => {
-    const rows = await read(shopId, sinceDay);
+function sqliteTotals(db: Kysely<Database>, sqlite: SQLite.Database): EventTotalsStore['sumEventCounts'] {
+  const read = rawReader<[number, number, number], TotalRow>(db, sqlite, TOTALS);
+  return async (shopId, sinceDay, throughDay = LAST_DAY) => {
+    const rows = await read(shopId, sinceDay, throughDay);
     const totals = new Array<EventTotal>(rows.length);
     for (let i = 0; i < rows.length; i++) {
       const [handle, views, adds] = rows[i]!;
@@ -41,13 +141,14 @@ function sqliteTotals(db: Kysely<Database>, sqlite: SQLite.Database): EventTotal
 }
 
 /** PostgreSQL (and SQLite opened without its handle): the query through Kysely. */
-function kyselyTotals(db: Kysely<Database>): EventTotalsReader {
-  return async (shopId, sinceDay) => {
+function kyselyTotals(db: Kysely<Database>): EventTotalsStore['sumEventCounts'] {
+  return async (shopId, sinceDay, throughDay = LAST_DAY) => {
     const rows = await db
       .selectFrom('event_counts')
       .select(['handle', sql<string | number>`sum(views)`.as('views'), sql<string | number>`sum(adds)`.as('adds')])
       .where('shop_id', '=', shopId)
       .where('day', '>=', sinceDay)
+      .where('day', '<=', throughDay)
       .groupBy('handle')
       .execute();
     // PostgreSQL sums bigints as numeric, which its driver hands over as text.

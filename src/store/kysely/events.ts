@@ -1,13 +1,13 @@
 import type SQLite from 'better-sqlite3';
 import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
-import { countEvents, type StoreEvent, type StoredEvent } from '../../domain/events.js';
+import { countEvents, utcDay, type StoreEvent, type StoredEvent } from '../../domain/events.js';
 import type { Database } from '../schema.js';
-import { eventTotalsReader, type EventTotal } from './event-totals.js';
+import { eventTotalsMethods, pastDaysWritten, type EventTotalsStore } from './event-totals.js';
 import { RowStatements } from './row-statements.js';
 import { nextCounterBlock } from './shops.js';
 
 /** Storefront behaviour events and their per-day counts per product handle. */
-export interface EventStore {
+export interface EventStore extends EventTotalsStore {
   /** Stores events of any shops in one transaction, with their per-day counts: all or nothing. */
   appendEvents(events: (StoreEvent & { shop_id: number })[]): Promise<void>;
   /** Newest first; filtered by session or customer when given. */
@@ -26,8 +26,6 @@ export interface EventStore {
     shopId: number,
     sinceDay: number,
   ): Promise<{ day: number; handle: string; views: number; adds: number; removes: number }[]>;
-  /** Views and adds per handle summed over the days from `sinceDay`: what a shop's load reads. */
-  sumEventCounts(shopId: number, sinceDay: number): Promise<EventTotal[]>;
   /**
    * Events per verb in fixed periods of `periodMs` (aligned on the epoch; a whole number of
    * minutes), created at or after `since` (epoch ms): `start` is the period's first instant.
@@ -47,6 +45,13 @@ export interface EventFilter {
 export interface EventTables {
   events: EventRow;
   event_counts: { shop_id: number; day: number; handle: string; views: number; adds: number; removes: number };
+  event_totals: {
+    shop_id: number;
+    generation: number;
+    since_day: number | null;
+    through_day: number | null;
+    body: string | null;
+  };
 }
 
 interface EventRow {
@@ -88,6 +93,13 @@ function filtered<O>(query: SelectQueryBuilder<Database, 'events', O>, shopId: n
 
 type CountRow = ReturnType<typeof countEvents>[number];
 
+/**
+ * Counts of a day before this one change what shops keep of their past days (event-totals.ts).
+ * So do counts of the last minutes of today: a load that already counts today as a past day (its
+ * clock a little ahead, or a read just after midnight) may be summing them.
+ */
+const SETTLED_MARGIN_MS = 5 * 60_000;
+
 export function eventMethods(db: Kysely<Database>, sqlite?: SQLite.Database): EventStore {
   const insertEvents = new RowStatements<StoredEvent>(db, EVENT_COLUMNS, (d, rows) =>
     d.insertInto('events').values(rows),
@@ -106,6 +118,7 @@ export function eventMethods(db: Kysely<Database>, sqlite?: SQLite.Database): Ev
       ),
   );
   return {
+    ...eventTotalsMethods(db, sqlite),
     async appendEvents(events) {
       if (events.length === 0) return;
       await db.transaction().execute(async (trx) => {
@@ -135,7 +148,10 @@ export function eventMethods(db: Kysely<Database>, sqlite?: SQLite.Database): Ev
           );
           await insertEvents.run(rows, trx);
         }
-        await addCounts.run(countEvents(events), trx);
+        const counts = countEvents(events);
+        await addCounts.run(counts, trx);
+        const settled = utcDay(Date.now() + SETTLED_MARGIN_MS);
+        await pastDaysWritten(trx, [...new Set(counts.filter((c) => c.day < settled).map((c) => c.shop_id))]);
       });
     },
 
@@ -215,8 +231,6 @@ export function eventMethods(db: Kysely<Database>, sqlite?: SQLite.Database): Ev
         removes: Number(r.removes),
       }));
     },
-
-    sumEventCounts: eventTotalsReader(db, sqlite),
 
     async countEventsByPeriod(shopId, since, periodMs) {
       if (!Number.isSafeInteger(periodMs) || periodMs < 60_000 || periodMs % 60_000 !== 0)

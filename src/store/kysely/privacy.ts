@@ -72,6 +72,7 @@ const SHOP_TABLES: Record<Exclude<keyof Database, 'settings' | 'shops'>, true> =
   widgets: true,
   events: true,
   event_counts: true,
+  event_totals: true,
   billing_customers: true,
   billing_addresses: true,
   billing_subscriptions: true,

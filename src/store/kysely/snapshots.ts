@@ -2,6 +2,7 @@ import type SQLite from 'better-sqlite3';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../schema.js';
 import { rawReader } from './load-reads.js';
+import { writeWithoutWaiting } from './no-wait.js';
 
 /**
  * Shops' load snapshots (§23, docs/scaling.md): the parts of a shop's read model packed in one
@@ -84,25 +85,12 @@ const insertIfCurrent = (db: Kysely<Database>, shopId: number, dataVersion: numb
       })),
     );
 
-/**
- * SQLite: one statement, so no other writer falls between the version's check and the insert.
- * It does not wait for another process's write lock (busy_timeout 0 for this statement): the
- * store answers on the event loop every shop shares.
- */
+/** SQLite: one statement, so no other writer falls between the version's check and the insert; no wait for the lock. */
 function sqlitePut(db: Kysely<Database>, sqlite: SQLite.Database): SnapshotStore['putShopSnapshot'] {
   return (shopId, dataVersion, format, body) =>
-    db.connection().execute(async (connection) => {
-      const waited = sqlite.pragma('busy_timeout', { simple: true }) as number;
-      sqlite.pragma('busy_timeout = 0');
-      try {
-        const result = await insertIfCurrent(connection, shopId, dataVersion, format, body).executeTakeFirst();
-        return Number(result.numInsertedOrUpdatedRows ?? 0n) > 0;
-      } catch (error) {
-        if ((error as { code?: string }).code === 'SQLITE_BUSY') return false;
-        throw error;
-      } finally {
-        sqlite.pragma(`busy_timeout = ${waited}`);
-      }
+    writeWithoutWaiting(db, sqlite, async (connection) => {
+      const result = await insertIfCurrent(connection, shopId, dataVersion, format, body).executeTakeFirst();
+      return Number(result.numInsertedOrUpdatedRows ?? 0n) > 0;
     });
 }
 

@@ -1,0 +1,127 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { utcDay, type StoreEvent } from '../../src/domain/events.js';
+import { CatalogLoader } from '../../src/indexes/catalog-loader.js';
+import { DAY_MS } from '../../src/indexes/sales.js';
+import type { Store } from '../../src/store/store.js';
+import { backends } from '../helpers/backends.js';
+import { newShop, shopKeys } from '../helpers/fixtures.js';
+
+const event = (shopId: number, verb: 'viewed' | 'added', handle: string, at: number) => ({
+  shop_id: shopId,
+  uuid: 'u1',
+  customer_id: null,
+  subject: 'user' as const,
+  verb,
+  noun: 'product' as const,
+  handle,
+  subject_email: null,
+  theme_id: null,
+  created_at: at,
+});
+
+const createShop = (store: Store, handle: string) =>
+  store.createShop(
+    newShop(handle),
+    shopKeys().map((k) => k.record),
+  );
+
+/** Views and adds of the last 30 days per handle, folded from the stored rows a day at a time. */
+async function monthByHand(store: Store, shopId: number) {
+  const out = new Map<string, { views: number; adds: number }>();
+  for (const row of await store.listEventCounts(shopId, utcDay(Date.now() - 30 * DAY_MS))) {
+    const count = out.get(row.handle) ?? { views: 0, adds: 0 };
+    count.views += row.views;
+    count.adds += row.adds;
+    out.set(row.handle, count);
+  }
+  return out;
+}
+
+/** Events over the last 40 days (so some fall outside the month), three handles, two shops. */
+function history(shopId: number, other: number): (StoreEvent & { shop_id: number })[] {
+  const now = Date.now();
+  return Array.from({ length: 120 }, (_, i) => {
+    const at = now - (i % 40) * DAY_MS - (i % 7) * 60_000;
+    return event(i % 11 === 0 ? other : shopId, i % 3 === 0 ? 'added' : 'viewed', `h${i % 3}`, at);
+  });
+}
+
+describe.each(backends())("a shop's month of views and adds on $name", (backend) => {
+  afterAll(() => backend.cleanup());
+
+  it('is the stored counts summed, from the kept sum of past days while no past day changes', async () => {
+    const store = await backend.open();
+    try {
+      const shop = await createShop(store, 'a');
+      const other = await createShop(store, 'b');
+      await store.appendEvents(history(shop.id, other.id));
+      const loader = new CatalogLoader(store);
+
+      expect(await store.getKeptEventTotals(shop.id)).toMatchObject({ totals: null });
+      const first = await loader.eventCounts(shop.id);
+      expect(first).toEqual(await monthByHand(store, shop.id));
+      expect(first.size).toBe(3);
+      // The sum of the days before today is kept (written after the read, not awaited by it).
+      await expect.poll(async () => (await store.getKeptEventTotals(shop.id))?.totals?.length).toBe(3);
+      const kept = (await store.getKeptEventTotals(shop.id))!;
+      expect(kept).toMatchObject({
+        sinceDay: utcDay(Date.now() - 30 * DAY_MS),
+        throughDay: utcDay(Date.now() - DAY_MS),
+      });
+
+      // Today's events are read at each load; what is kept stays.
+      await store.appendEvents([
+        event(shop.id, 'viewed', 'h1', Date.now()),
+        event(shop.id, 'viewed', 'new', Date.now()),
+      ]);
+      expect(await store.getKeptEventTotals(shop.id)).toEqual(kept);
+      expect(await loader.eventCounts(shop.id)).toEqual(await monthByHand(store, shop.id));
+
+      // A past day's counts make what is kept stale, and a sum made before them is not stored over them.
+      await store.appendEvents([event(shop.id, 'added', 'h2', Date.now() - 3 * DAY_MS)]);
+      const stale = (await store.getKeptEventTotals(shop.id))!;
+      expect(stale.totals).toBeNull();
+      expect(stale.generation).toBeGreaterThan(kept.generation);
+      expect(await store.keepEventTotals(shop.id, kept.generation, 1, 2, [])).toBe(false);
+      expect(await store.keepEventTotals(shop.id, null, 1, 2, [])).toBe(false);
+      expect(await loader.eventCounts(shop.id)).toEqual(await monthByHand(store, shop.id));
+      await expect.poll(async () => (await store.getKeptEventTotals(shop.id))?.totals !== null).toBe(true);
+      expect(await loader.eventCounts(shop.id)).toEqual(await monthByHand(store, shop.id));
+
+      // A sum kept for another window (yesterday's load) is not used: the month is summed again.
+      expect(
+        await store.keepEventTotals(shop.id, stale.generation, 1, 2, [{ handle: 'h0', views: 1e6, adds: 0 }]),
+      ).toBe(true);
+      expect(await loader.eventCounts(shop.id)).toEqual(await monthByHand(store, shop.id));
+      expect(await loader.eventCounts(other.id)).toEqual(await monthByHand(store, other.id));
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("sums the days asked, this shop's only, and is deleted with the shop", async () => {
+    const store = await backend.open();
+    try {
+      const shop = await createShop(store, 'c');
+      const other = await createShop(store, 'd');
+      const day = Date.UTC(2026, 10, 10, 12);
+      await store.appendEvents([
+        event(shop.id, 'viewed', 'x', day),
+        event(shop.id, 'viewed', 'x', day + DAY_MS),
+        event(shop.id, 'added', 'x', day + 2 * DAY_MS),
+        event(other.id, 'viewed', 'x', day + DAY_MS),
+      ]);
+      expect(await store.sumEventCounts(shop.id, 20261111, 20261111)).toEqual([{ handle: 'x', views: 1, adds: 0 }]);
+      expect(await store.sumEventCounts(shop.id, 20261111)).toEqual([{ handle: 'x', views: 1, adds: 1 }]);
+      expect(await store.sumEventCounts(shop.id, 20261101, 20261109)).toEqual([]);
+      expect(await store.keepEventTotals(shop.id, null, 20261101, 20261112, [{ handle: 'x', views: 3, adds: 1 }])).toBe(
+        false, // the past days' counts above made the shop's row (stale); a sum made without reading it is refused
+      );
+      await store.deleteShopData(shop.id);
+      expect(await store.getKeptEventTotals(shop.id)).toBeNull();
+      expect(await store.getKeptEventTotals(other.id)).not.toBeNull();
+    } finally {
+      await store.close();
+    }
+  });
+});
