@@ -359,7 +359,7 @@ export async function compose(
       models.close();
       await modelPool.close();
       await assembly.close();
-      await catalog.snapshotsWritten();
+      await catalog.copiesWritten();
       // Everything acknowledged is already committed; this writes what is still buffered.
       await eventWriter
         .close()

@@ -230,9 +230,9 @@ export class CatalogIndex implements ShopMemory {
     return this.loader.snapshotLoads;
   }
 
-  /** Resolves once the load snapshots being written now are written (before the store closes). */
-  snapshotsWritten(): Promise<void> {
-    return this.loader.snapshotsWritten();
+  /** Resolves once the copies loads write for later loads (snapshots, kept event totals) are written. */
+  copiesWritten(): Promise<void> {
+    return this.loader.copiesWritten();
   }
 
   /** Estimated bytes of the shop's resident generation (the memory budget's unit). */

@@ -41,6 +41,8 @@ const collectionsById = (collections: readonly Collection[]) =>
 export class CatalogLoader {
   private readonly snapshots: ShopSnapshots;
   private readonly pages: ProductPages;
+  /** Sums of past days' event counts being kept (not awaited by the load that made them). */
+  private readonly keeping = new Set<Promise<unknown>>();
 
   constructor(
     private readonly store: LoaderStore,
@@ -110,9 +112,12 @@ export class CatalogLoader {
     return this.snapshots.loads;
   }
 
-  /** Resolves once the snapshots being written now are written (or given up): before the store closes. */
-  snapshotsWritten(): Promise<void> {
-    return this.snapshots.written();
+  /**
+   * Resolves once the copies being written now for later loads (snapshots, kept sums of event
+   * counts) are written or given up: before the store closes.
+   */
+  async copiesWritten(): Promise<void> {
+    await Promise.all([this.snapshots.written(), ...this.keeping]);
   }
 
   /** The shop's experiments (routing of the custom endpoint reads them from memory). */
@@ -188,9 +193,14 @@ export class CatalogLoader {
     const kept = await this.store.getKeptEventTotals(shopId);
     if (kept?.totals && kept.sinceDay === sinceDay && kept.throughDay === throughDay) return kept.totals;
     const totals = await this.store.sumEventCounts(shopId, sinceDay, throughDay);
-    this.store
+    const keep = this.store
       .keepEventTotals(shopId, kept?.generation ?? null, sinceDay, throughDay, totals)
-      .catch((error: unknown) => this.log?.warn({ shopId, err: error }, 'event totals not kept'));
+      .then(
+        () => undefined,
+        (error: unknown) => this.log?.warn({ shopId, err: error }, 'event totals not kept'),
+      )
+      .finally(() => this.keeping.delete(keep));
+    this.keeping.add(keep);
     return totals;
   }
 

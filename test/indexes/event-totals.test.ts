@@ -1,4 +1,4 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { utcDay, type StoreEvent } from '../../src/domain/events.js';
 import { CatalogLoader } from '../../src/indexes/catalog-loader.js';
 import { DAY_MS } from '../../src/indexes/sales.js';
@@ -46,8 +46,16 @@ function history(shopId: number, other: number): (StoreEvent & { shop_id: number
   });
 }
 
+/** Noon (UTC): the day does not turn during a test, nor does its last minutes' margin apply. */
+const NOON = Date.UTC(2026, 10, 20, 12);
+
 describe.each(backends())("a shop's month of views and adds on $name", (backend) => {
   afterAll(() => backend.cleanup());
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(NOON);
+  });
+  afterEach(() => vi.useRealTimers());
 
   it('is the stored counts summed, from the kept sum of past days while no past day changes', async () => {
     const store = await backend.open();
@@ -62,7 +70,8 @@ describe.each(backends())("a shop's month of views and adds on $name", (backend)
       expect(first).toEqual(await monthByHand(store, shop.id));
       expect(first.size).toBe(3);
       // The sum of the days before today is kept (written after the read, not awaited by it).
-      await expect.poll(async () => (await store.getKeptEventTotals(shop.id))?.totals?.length).toBe(3);
+      await loader.copiesWritten();
+      expect((await store.getKeptEventTotals(shop.id))?.totals).toHaveLength(3);
       const kept = (await store.getKeptEventTotals(shop.id))!;
       expect(kept).toMatchObject({
         sinceDay: utcDay(Date.now() - 30 * DAY_MS),
@@ -85,8 +94,22 @@ describe.each(backends())("a shop's month of views and adds on $name", (backend)
       expect(await store.keepEventTotals(shop.id, kept.generation, 1, 2, [])).toBe(false);
       expect(await store.keepEventTotals(shop.id, null, 1, 2, [])).toBe(false);
       expect(await loader.eventCounts(shop.id)).toEqual(await monthByHand(store, shop.id));
-      await expect.poll(async () => (await store.getKeptEventTotals(shop.id))?.totals !== null).toBe(true);
+      await loader.copiesWritten();
+      expect((await store.getKeptEventTotals(shop.id))?.totals).not.toBeNull();
       expect(await loader.eventCounts(shop.id)).toEqual(await monthByHand(store, shop.id));
+
+      // A load reads what is kept of the past days, and sums only today's counts itself.
+      const current = (await store.getKeptEventTotals(shop.id))!;
+      const marked = [{ handle: 'h0', views: 1e6, adds: 7 }];
+      expect(
+        await store.keepEventTotals(shop.id, current.generation, current.sinceDay!, current.throughDay!, marked),
+      ).toBe(true);
+      const todays = await store.sumEventCounts(shop.id, utcDay(Date.now()));
+      const h0Today = todays.find((t) => t.handle === 'h0');
+      expect((await loader.eventCounts(shop.id)).get('h0')).toEqual({
+        views: 1e6 + (h0Today?.views ?? 0),
+        adds: 7 + (h0Today?.adds ?? 0),
+      });
 
       // A sum kept for another window (yesterday's load) is not used: the month is summed again.
       expect(
@@ -94,6 +117,30 @@ describe.each(backends())("a shop's month of views and adds on $name", (backend)
       ).toBe(true);
       expect(await loader.eventCounts(shop.id)).toEqual(await monthByHand(store, shop.id));
       expect(await loader.eventCounts(other.id)).toEqual(await monthByHand(store, other.id));
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("takes today's last minutes as a past day's: a load just past midnight may count them so", async () => {
+    const store = await backend.open();
+    try {
+      const shop = await createShop(store, 'e');
+      await store.appendEvents(history(shop.id, shop.id));
+      const loader = new CatalogLoader(store);
+      await loader.eventCounts(shop.id);
+      await loader.copiesWritten();
+      const kept = (await store.getKeptEventTotals(shop.id))!;
+      expect(kept.totals).not.toBeNull();
+      await store.appendEvents([event(shop.id, 'viewed', 'h1', NOON + 2 * 60_000)]);
+      expect(await store.getKeptEventTotals(shop.id)).toEqual(kept);
+      // Three minutes before midnight: within the margin, the row is marked stale.
+      vi.setSystemTime(Date.UTC(2026, 10, 20, 23, 57));
+      await store.appendEvents([event(shop.id, 'viewed', 'h1', Date.now())]);
+      expect(await store.getKeptEventTotals(shop.id)).toMatchObject({ totals: null });
+      // Just past midnight the day before is a past day: the load sums it, late views included.
+      vi.setSystemTime(Date.UTC(2026, 10, 21, 0, 1));
+      expect(await loader.eventCounts(shop.id)).toEqual(await monthByHand(store, shop.id));
     } finally {
       await store.close();
     }

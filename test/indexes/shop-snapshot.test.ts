@@ -181,7 +181,7 @@ describe.each(backends())('load snapshots on $name', (backend) => {
   async function load(): Promise<void> {
     t.services.catalogIndex.evict(shopId);
     await t.services.catalogIndex.ensure(shopId);
-    await t.services.catalogIndex.snapshotsWritten();
+    await t.services.catalogIndex.copiesWritten();
   }
 
   /** Storefront answers that read every part: products, collections, markets, customers' purchases, sales. */
@@ -261,7 +261,7 @@ describe.each(backends())('load snapshots on $name', (backend) => {
     await t.services.catalog.upsertOrders(shopId, [order]);
     t.services.catalogIndex.evict(shopId);
     await t.services.catalogIndex.ensure(shopId);
-    await t.services.catalogIndex.snapshotsWritten();
+    await t.services.catalogIndex.copiesWritten();
     expect(await stored()).toBeNull();
     await t.services.catalog.upsertOrders(shopId, [{ ...order, created_at: NOW.toISOString() }]);
     await load();
@@ -300,7 +300,7 @@ describe.each(backends())('load snapshots on $name', (backend) => {
     await t.services.catalogIndex.ensure(shopId);
     expect(t.services.catalogIndex.snapshotLoads).toBe(snapshotLoads);
     expect(await answers()).toEqual(before);
-    await t.services.catalogIndex.snapshotsWritten();
+    await t.services.catalogIndex.copiesWritten();
     const replaced = (await stored())!;
     expect(() => decodeSnapshot(replaced)).not.toThrow();
   });
@@ -325,12 +325,12 @@ describe.each(backends())('load snapshots on $name', (backend) => {
     const catalog = await loader.full(shopId);
     expect(catalog!.products.size).toBe(data.products.length + 200);
     expect(threadPages.length > 0).toBe(thread);
-    await loader.snapshotsWritten();
+    await loader.copiesWritten();
     expect(await stored()).toBeNull();
     // The same shop, read here whole: its snapshot is kept.
     const whole = new CatalogLoader(store, undefined, undefined, 10_000);
     await whole.full(shopId);
-    await whole.snapshotsWritten();
+    await whole.copiesWritten();
     expect(await stored()).not.toBeNull();
   });
 });

@@ -72,7 +72,13 @@ export function eventTotalsMethods(db: Kysely<Database>, sqlite?: SQLite.Databas
         if (generation === null) {
           const result = await connection
             .insertInto('event_totals')
-            .values({ shop_id: shopId, generation: 0, since_day: sinceDay, through_day: throughDay, body })
+            .values({
+              shop_id: shopId,
+              generation: newGeneration(),
+              since_day: sinceDay,
+              through_day: throughDay,
+              body,
+            })
             .onConflict((oc) => oc.column('shop_id').doNothing())
             .executeTakeFirst();
           return Number(result.numInsertedOrUpdatedRows ?? 0n) > 0;
@@ -99,7 +105,16 @@ export async function pastDaysWritten(trx: Transaction<Database>, shopIds: reado
   await trx
     .insertInto('event_totals')
     .values(
-      shopIds.map((shopId) => ({ shop_id: shopId, generation: 1, since_day: null, through_day: null, body: null })),
+      // In shop order: two nodes' batches lock the shops' rows in the same order (PostgreSQL).
+      [...shopIds]
+        .sort((a, b) => a - b)
+        .map((shopId) => ({
+          shop_id: shopId,
+          generation: newGeneration(),
+          since_day: null,
+          through_day: null,
+          body: null,
+        })),
     )
     .onConflict((oc) =>
       oc.column('shop_id').doUpdateSet((eb) => ({
@@ -111,6 +126,13 @@ export async function pastDaysWritten(trx: Transaction<Database>, shopIds: reado
     )
     .execute();
 }
+
+/**
+ * A new row's generation: not a fixed first value, so that a row deleted and made again (rows are
+ * copies, deleting them is safe) never takes a generation a load read before the deletion, whose
+ * sum may lack what was written meanwhile.
+ */
+const newGeneration = () => 1 + Math.floor(Math.random() * 2 ** 48);
 
 /** Handles, views and adds as three lists: one JSON value a row. */
 const encode = (totals: readonly EventTotal[]) =>

@@ -21,7 +21,7 @@ export interface EventStore extends EventTotalsStore {
   ): Promise<{ uuid: string | null; customer_id: number | null; handle: string; created_at: number }[]>;
   /** How many events the shop has taken: moves with every stored event, so a model can tell it is current. */
   eventCount(shopId: number): Promise<number>;
-  /** The stored counts, a row per day and handle, from `sinceDay` (days since the epoch, UTC). */
+  /** The stored counts, a row per day and handle, from `sinceDay` (a UTC day as yyyymmdd). */
   listEventCounts(
     shopId: number,
     sinceDay: number,
@@ -128,7 +128,8 @@ export function eventMethods(db: Kysely<Database>, sqlite?: SQLite.Database): Ev
           if (list) list.push(e);
           else byShop.set(e.shop_id, [e]);
         }
-        for (const [shopId, list] of byShop) {
+        // In shop order: two nodes' batches take the shops' counters in the same order (PostgreSQL).
+        for (const [shopId, list] of [...byShop].sort((a, b) => a[0] - b[0])) {
           const last = await nextCounterBlock(trx, shopId, 'events', list.length);
           const first = last - list.length + 1;
           const rows = list.map(
