@@ -34,9 +34,9 @@ export function createEventsService(deps: {
       return store.listEvents(shopId, filter);
     },
 
-    /** Bulk load of past events (the demo shop), straight to the store in one transaction. */
     /**
-     * Bulk import (the demo seed): smart sort and the insights see the views at once, not on the next minute's refresh.
+     * Bulk load of past events (the demo seed), straight to the store in one transaction: smart sort
+     * and the insights see the views at once, not on the next minute's refresh.
      */
     async importEvents(shopId: number, events: StoreEvent[]): Promise<void> {
       await store.appendEvents(events.map((e) => ({ ...e, shop_id: shopId })));
