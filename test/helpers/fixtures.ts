@@ -65,3 +65,26 @@ export function newShop(handle: string): NewShop {
 export function shopKeys() {
   return [newApiKey(0, 'public'), newApiKey(0, 'private')];
 }
+
+/** A storefront event as the intake stores it, for the store's `appendEvents`. */
+export function storeEvent(
+  shopId: number,
+  verb: 'viewed' | 'added' | 'removed',
+  handle: string | null,
+  at: number,
+  uuid: string | null = 'u1',
+  customer: number | null = null,
+) {
+  return {
+    shop_id: shopId,
+    uuid,
+    customer_id: customer,
+    subject: 'user' as const,
+    verb,
+    noun: 'product' as const,
+    handle,
+    subject_email: null,
+    theme_id: null,
+    created_at: at,
+  };
+}

@@ -4,20 +4,7 @@ import { CatalogLoader } from '../../src/indexes/catalog-loader.js';
 import { DAY_MS } from '../../src/indexes/sales.js';
 import type { Store } from '../../src/store/store.js';
 import { backends } from '../helpers/backends.js';
-import { newShop, shopKeys } from '../helpers/fixtures.js';
-
-const event = (shopId: number, verb: 'viewed' | 'added', handle: string, at: number) => ({
-  shop_id: shopId,
-  uuid: 'u1',
-  customer_id: null,
-  subject: 'user' as const,
-  verb,
-  noun: 'product' as const,
-  handle,
-  subject_email: null,
-  theme_id: null,
-  created_at: at,
-});
+import { newShop, shopKeys, storeEvent } from '../helpers/fixtures.js';
 
 const createShop = (store: Store, handle: string) =>
   store.createShop(
@@ -42,7 +29,7 @@ function history(shopId: number, other: number): (StoreEvent & { shop_id: number
   const now = Date.now();
   return Array.from({ length: 120 }, (_, i) => {
     const at = now - (i % 40) * DAY_MS - (i % 7) * 60_000;
-    return event(i % 11 === 0 ? other : shopId, i % 3 === 0 ? 'added' : 'viewed', `h${i % 3}`, at);
+    return storeEvent(i % 11 === 0 ? other : shopId, i % 3 === 0 ? 'added' : 'viewed', `h${i % 3}`, at);
   });
 }
 
@@ -80,14 +67,14 @@ describe.each(backends())("a shop's month of views and adds on $name", (backend)
 
       // Today's events are read at each load; what is kept stays.
       await store.appendEvents([
-        event(shop.id, 'viewed', 'h1', Date.now()),
-        event(shop.id, 'viewed', 'new', Date.now()),
+        storeEvent(shop.id, 'viewed', 'h1', Date.now()),
+        storeEvent(shop.id, 'viewed', 'new', Date.now()),
       ]);
       expect(await store.getKeptEventTotals(shop.id)).toEqual(kept);
       expect(await loader.eventCounts(shop.id)).toEqual(await monthByHand(store, shop.id));
 
       // A past day's counts make what is kept stale, and a sum made before them is not stored over them.
-      await store.appendEvents([event(shop.id, 'added', 'h2', Date.now() - 3 * DAY_MS)]);
+      await store.appendEvents([storeEvent(shop.id, 'added', 'h2', Date.now() - 3 * DAY_MS)]);
       const stale = (await store.getKeptEventTotals(shop.id))!;
       expect(stale.totals).toBeNull();
       expect(stale.generation).toBeGreaterThan(kept.generation);
@@ -132,11 +119,11 @@ describe.each(backends())("a shop's month of views and adds on $name", (backend)
       await loader.copiesWritten();
       const kept = (await store.getKeptEventTotals(shop.id))!;
       expect(kept.totals).not.toBeNull();
-      await store.appendEvents([event(shop.id, 'viewed', 'h1', NOON + 2 * 60_000)]);
+      await store.appendEvents([storeEvent(shop.id, 'viewed', 'h1', NOON + 2 * 60_000)]);
       expect(await store.getKeptEventTotals(shop.id)).toEqual(kept);
       // Three minutes before midnight: within the margin, the row is marked stale.
       vi.setSystemTime(Date.UTC(2026, 10, 20, 23, 57));
-      await store.appendEvents([event(shop.id, 'viewed', 'h1', Date.now())]);
+      await store.appendEvents([storeEvent(shop.id, 'viewed', 'h1', Date.now())]);
       expect(await store.getKeptEventTotals(shop.id)).toMatchObject({ totals: null });
       // Just past midnight the day before is a past day: the load sums it, late views included.
       vi.setSystemTime(Date.UTC(2026, 10, 21, 0, 1));
@@ -153,10 +140,10 @@ describe.each(backends())("a shop's month of views and adds on $name", (backend)
       const other = await createShop(store, 'd');
       const day = Date.UTC(2026, 10, 10, 12);
       await store.appendEvents([
-        event(shop.id, 'viewed', 'x', day),
-        event(shop.id, 'viewed', 'x', day + DAY_MS),
-        event(shop.id, 'added', 'x', day + 2 * DAY_MS),
-        event(other.id, 'viewed', 'x', day + DAY_MS),
+        storeEvent(shop.id, 'viewed', 'x', day),
+        storeEvent(shop.id, 'viewed', 'x', day + DAY_MS),
+        storeEvent(shop.id, 'added', 'x', day + 2 * DAY_MS),
+        storeEvent(other.id, 'viewed', 'x', day + DAY_MS),
       ]);
       expect(await store.sumEventCounts(shop.id, 20261111, 20261111)).toEqual([{ handle: 'x', views: 1, adds: 0 }]);
       expect(await store.sumEventCounts(shop.id, 20261111)).toEqual([{ handle: 'x', views: 1, adds: 1 }]);

@@ -4,6 +4,7 @@ import { connect } from '../../src/store/connect.js';
 import { migrationProvider } from '../../src/store/migrations/index.js';
 import { openStore } from '../../src/store/open.js';
 import { backends } from '../helpers/backends.js';
+import { storeEvent } from '../helpers/fixtures.js';
 
 const SHOP = 5;
 const OTHER = 6;
@@ -55,18 +56,7 @@ describe.each(backends())('Event counts kept through their storage change on $na
 
       // The intake adds to a day's stored row (its key still the conflict target) and starts new ones.
       const at = Date.UTC(2026, 10, 19, 12);
-      const view = (handle: string) => ({
-        shop_id: SHOP,
-        uuid: 'u1',
-        customer_id: null,
-        subject: 'user' as const,
-        verb: 'viewed' as const,
-        noun: 'product' as const,
-        handle,
-        subject_email: null,
-        theme_id: null,
-        created_at: at,
-      });
+      const view = (handle: string) => storeEvent(SHOP, 'viewed', handle, at);
       await store.appendEvents([view('a'), view('a'), view('d')]);
       const day19 = (await store.listEventCounts(SHOP, 20261119)).sort(order);
       const a19 = ROWS.find((r) => r.day === 20261119 && r.handle === 'a');

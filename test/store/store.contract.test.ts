@@ -4,7 +4,7 @@ import { hashKey } from '../../src/domain/keys.js';
 import { openStore } from '../../src/store/open.js';
 import type { Store } from '../../src/store/store.js';
 import { backends } from '../helpers/backends.js';
-import { BIG, newShop, product, shopKeys } from '../helpers/fixtures.js';
+import { BIG, newShop, product, shopKeys, storeEvent } from '../helpers/fixtures.js';
 
 /** The storage contract, written once, run on every backend. */
 describe.each(backends())('Store on $name', (backend) => {
@@ -320,32 +320,13 @@ describe.each(backends())('Store on $name', (backend) => {
     const a = await shop('a');
     const b = await shop('b');
     const t = Date.parse('2026-11-20T23:59:00Z');
-    const event = (
-      shopId: number,
-      verb: 'viewed' | 'added' | 'removed',
-      handle: string | null,
-      at: number,
-      uuid: string | null = 'u1',
-      customer: number | null = null,
-    ) => ({
-      shop_id: shopId,
-      uuid,
-      customer_id: customer,
-      subject: 'user' as const,
-      verb,
-      noun: 'product' as const,
-      handle,
-      subject_email: null,
-      theme_id: null,
-      created_at: at,
-    });
     await store.appendEvents([
-      event(a.id, 'viewed', 'x', t),
-      event(b.id, 'viewed', 'x', t),
-      event(a.id, 'added', 'x', t + 120_000),
-      event(a.id, 'viewed', 'y', t, 'u2', 9),
+      storeEvent(a.id, 'viewed', 'x', t),
+      storeEvent(b.id, 'viewed', 'x', t),
+      storeEvent(a.id, 'added', 'x', t + 120_000),
+      storeEvent(a.id, 'viewed', 'y', t, 'u2', 9),
     ]);
-    await store.appendEvents([event(a.id, 'viewed', 'y', t + 1000)]);
+    await store.appendEvents([storeEvent(a.id, 'viewed', 'y', t + 1000)]);
     const all = await store.listEvents(a.id, { limit: 10 });
     expect(all.map((e) => e.id)).toEqual([4, 3, 2, 1]);
     expect(all[0]).toMatchObject({ handle: 'y', uuid: 'u1', created_at: t + 1000 });
@@ -373,18 +354,8 @@ describe.each(backends())('Store on $name', (backend) => {
     const a = await shop('a');
     const b = await shop('b');
     const t = Date.parse('2026-11-20T10:00:00Z'); // a multiple of 15 minutes
-    const event = (shopId: number, verb: 'viewed' | 'added' | 'removed', at: number) => ({
-      shop_id: shopId,
-      uuid: 'u1',
-      customer_id: null,
-      subject: 'user' as const,
-      verb,
-      noun: 'product' as const,
-      handle: 'x',
-      subject_email: null,
-      theme_id: null,
-      created_at: at,
-    });
+    const event = (shopId: number, verb: 'viewed' | 'added' | 'removed', at: number) =>
+      storeEvent(shopId, verb, 'x', at);
     await store.appendEvents([
       event(a.id, 'viewed', t - 1), // the period before, and before `since`
       event(a.id, 'viewed', t),
