@@ -5,7 +5,8 @@
  * its 400 most recent orders, a month of its browsing), imported once with the other build's services; this build opens a
  * copy of that file (its migrations run on it). Loads alternate between the builds, each through
  * its own CatalogLoader: the whole load, then the sales figures alone. Reports the median and p90
- * CPU time (user + system) per load and the event loop's busy time.
+ * CPU time (user + system) per load and the event loop's busy time, then the bytes a load
+ * allocates on the V8 heap (garbage included: what the collector then works through).
  *
  * Settings: LOAD_BASE (the checkout to compare with; required), LOAD_REPEATS (200), LOAD_PRODUCTS (150).
  */
@@ -17,10 +18,13 @@ import { generateDemoEvents } from '../demo/events.js';
 import { generateDemoShop } from '../demo/generate.js';
 import { CatalogLoader } from '../src/indexes/catalog-loader.js';
 import { openStore } from '../src/store/open.js';
+import { allocatedBytes } from './lib/allocation.js';
 
 const BASE = process.env.LOAD_BASE;
 const REPEATS = Number(process.env.LOAD_REPEATS ?? 200);
 const PRODUCTS = Number(process.env.LOAD_PRODUCTS ?? 150);
+/** Loads whose allocations are sampled, per build, after the timed ones. */
+const ALLOCATION_LOADS = 100;
 
 interface Loader {
   full(shopId: number): Promise<unknown>;
@@ -112,6 +116,13 @@ async function main(): Promise<void> {
         f.sales.push(sales.cpu);
       }
     }
+    const allocated = new Map<string, number>();
+    for (const [name, loader] of builds) {
+      const bytes = await allocatedBytes(async () => {
+        for (let i = 0; i < ALLOCATION_LOADS; i++) await loader.full(shopId);
+      });
+      allocated.set(name, Math.round(bytes / ALLOCATION_LOADS / 1024));
+    }
     const out = Object.fromEntries(
       [...figures].map(([name, f]) => [
         name,
@@ -119,6 +130,7 @@ async function main(): Promise<void> {
           loadCpuMs: { p50: quantile(f.full, 0.5), p90: quantile(f.full, 0.9) },
           loadBusyMs: quantile(f.busy, 0.5),
           salesCpuMs: { p50: quantile(f.sales, 0.5), p90: quantile(f.sales, 0.9) },
+          allocatedKbPerLoad: allocated.get(name),
         },
       ]),
     );

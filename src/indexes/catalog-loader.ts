@@ -13,7 +13,7 @@ import type { Collection } from '../domain/catalog/collection.js';
 import type { Shop } from '../domain/shop.js';
 import { DEFAULT_TRENDING } from '../domain/ranking/trending.js';
 import { utcDay } from '../domain/events.js';
-import { indexCollection } from './collection-index.js';
+import { indexCollection, type IndexedCollection } from './collection-index.js';
 import { CustomerIndex } from './customer-index.js';
 import { DAY_MS, foldSales, salesOf } from './sales.js';
 import { unpackServed } from './product-serving.js';
@@ -34,8 +34,9 @@ export type LoaderStore = ShopStore &
   ExperimentStore;
 
 /** A shop's collections as the read model keeps them, by id: from a snapshot, a load or a patch. */
-const collectionsById = (collections: readonly Collection[]) =>
-  new Map(collections.map((c) => [c.id, indexCollection(c)]));
+const collectionsById = (collections: readonly IndexedCollection[]) => new Map(collections.map((c) => [c.id, c]));
+
+const indexed = (collections: readonly Collection[]) => collections.map(indexCollection);
 
 /** Reads the parts of a shop's read model from the store; the index decides when. */
 export class CatalogLoader {
@@ -85,7 +86,12 @@ export class CatalogLoader {
         this.store.listCustomers(shopId),
       ]);
       await nextTurn();
-      parts = { collections, markets, customers, sales: this.fold(await this.store.listSoldLines(shopId), shop) };
+      parts = {
+        collections: indexed(collections),
+        markets,
+        customers: CustomerIndex.of(customers),
+        sales: this.fold(await this.store.listSoldLines(shopId), shop),
+      };
       if (read.packed) this.snapshots.keep(shop, { ...parts, products: read.packed });
     }
     const [rulesets, eventCounts, experiments] = await Promise.all([
@@ -99,7 +105,7 @@ export class CatalogLoader {
       products,
       collectionsById(parts.collections),
       parts.markets.map(indexMarket),
-      new CustomerIndex(parts.customers),
+      parts.customers,
       rulesets,
       salesOf(parts.sales, Date.now()),
       eventCounts,
@@ -135,7 +141,7 @@ export class CatalogLoader {
   }
 
   async collections(shopId: number) {
-    return collectionsById(await this.store.listCollections(shopId));
+    return collectionsById(indexed(await this.store.listCollections(shopId)));
   }
 
   async markets(shopId: number) {
@@ -143,7 +149,7 @@ export class CatalogLoader {
   }
 
   async customers(shopId: number) {
-    return new CustomerIndex(await this.store.listCustomers(shopId));
+    return CustomerIndex.of(await this.store.listCustomers(shopId));
   }
 
   /** Compiles every stored ruleset; one that no longer compiles is logged and left out (a 404). */

@@ -3,6 +3,16 @@ import { inOrderOf } from '../domain/sorted.js';
 
 const NO_TAGS: readonly string[] = Object.freeze([]);
 
+/** A customer index's arrays (below), as a load snapshot keeps them. */
+export interface CustomerColumns {
+  readonly ids: Float64Array;
+  readonly emails: string;
+  readonly ends: Uint32Array;
+  readonly noEmail: Uint8Array;
+  /** `[position in ids, tags]` of the customers who have some. */
+  readonly tags: readonly (readonly [number, readonly string[]])[];
+}
+
 /**
  * A shop's customers as the read model keeps them: ids in one typed array, e-mails in one string,
  * tags only for the customers who have some. A Map of customer objects was the largest part of a
@@ -20,28 +30,45 @@ export class CustomerIndex implements ReadonlyMap<number, Customer> {
   /** Tags by position in `ids`, for the customers who have any. */
   private readonly tags: Map<number, readonly string[]>;
 
-  constructor(customers: readonly Customer[]) {
+  /** The index of these columns as they are: a load snapshot's (`columns`), not copied. */
+  constructor(columns: CustomerColumns) {
+    this.ids = columns.ids;
+    this.emails = columns.emails;
+    this.ends = columns.ends;
+    this.noEmail = columns.noEmail;
+    this.tags = new Map(columns.tags);
+  }
+
+  /** The index of customers as the store lists them. */
+  static of(customers: readonly Customer[]): CustomerIndex {
     // The store lists them in id order: checked, not sorted again. Loops, not `Float64Array.from`
     // with a function or `forEach`: this runs on every shop's load, for every customer.
     const sorted = inOrderOf(customers, (a, b) => a.id - b.id);
-    this.ids = new Float64Array(sorted.length);
-    this.ends = new Uint32Array(sorted.length);
-    this.noEmail = new Uint8Array(sorted.length);
-    this.tags = new Map();
+    const columns = {
+      ids: new Float64Array(sorted.length),
+      ends: new Uint32Array(sorted.length),
+      noEmail: new Uint8Array(sorted.length),
+      tags: [] as [number, readonly string[]][],
+    };
     const emails: string[] = [];
     let length = 0;
     for (let i = 0; i < sorted.length; i++) {
       const customer = sorted[i]!;
-      this.ids[i] = customer.id;
-      if (customer.email === null) this.noEmail[i] = 1;
+      columns.ids[i] = customer.id;
+      if (customer.email === null) columns.noEmail[i] = 1;
       else {
         emails.push(customer.email);
         length += customer.email.length;
       }
-      this.ends[i] = length;
-      if (customer.tags.length > 0) this.tags.set(i, customer.tags);
+      columns.ends[i] = length;
+      if (customer.tags.length > 0) columns.tags.push([i, customer.tags]);
     }
-    this.emails = emails.join('');
+    return new CustomerIndex({ ...columns, emails: emails.join('') });
+  }
+
+  /** The index's arrays, for a load snapshot to keep as they are. */
+  columns(): CustomerColumns {
+    return { ids: this.ids, emails: this.emails, ends: this.ends, noEmail: this.noEmail, tags: [...this.tags] };
   }
 
   get size(): number {

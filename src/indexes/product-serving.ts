@@ -1,6 +1,7 @@
 import { parseMoney } from '../domain/catalog/money.js';
 import { isListable, isVariantInStock, splitTags, type Product } from '../domain/catalog/product.js';
 import { deflateProduct, serializeProduct, ProductJson } from './product-json.js';
+import { columnsOf, type ProductColumns, type ServingFields } from './product-columns.js';
 import { SharedStrings } from './shared-strings.js';
 import type { ServedProduct } from '../store/kysely/product-serving.js';
 import type { IndexedProduct, IndexedVariant } from './shop-catalog.js';
@@ -20,21 +21,6 @@ export interface ServingRow {
   readonly body: Buffer;
   /** The index fields and the answer's layout, as JSON (`ServingFields`). */
   readonly fields: string;
-}
-
-/** What the read model needs of a product besides its answer bytes; short keys, since every load parses them. */
-interface ServingFields {
-  h: string; // handle
-  t: string; // title
-  i: string | null; // main image URL
-  v: string; // vendor
-  p: string; // product type
-  g: string[]; // tags
-  l: 0 | 1; // listable
-  /** Variants: id, price (Money), in stock (0/1), one triple after another. */
-  vs: number[];
-  /** Byte offsets of the pieces in the body (ProductJson's layout). */
-  o: number[];
 }
 
 function fieldsOf(product: Product, json: ProductJson): ServingFields {
@@ -69,15 +55,10 @@ export function indexProduct(product: Product): IndexedProduct {
 /** Products from their documents, their variants in one page's arrays (not two small arrays each). */
 export function indexProducts(products: readonly Product[]): IndexedProduct[] {
   const jsons = products.map(serializeProduct);
-  const fields = products.map((product, i) => fieldsOf(product, jsons[i]!));
-  const page = variantPage(fields);
+  const columns = columnsOf(products.map((product, i) => fieldsOf(product, jsons[i]!)));
+  const page = { numbers: columns.variants, stock: columns.stock };
   const strings = new SharedStrings();
-  let first = 0;
-  return products.map((product, i) => {
-    const indexed = new LoadedProduct(product.id, jsons[i]!.deflate(), fields[i]!, page, first, strings);
-    first += fields[i]!.vs.length / 3;
-    return indexed;
-  });
+  return products.map((product, i) => new LoadedProduct(product.id, jsons[i]!.deflate(), columns, i, page, strings));
 }
 
 /** Tags lower-cased for matching: the same array when they already are (most shops' tags), not a copy. */
@@ -102,19 +83,6 @@ interface VariantPage {
   readonly stock: Uint8Array;
 }
 
-function variantPage(fields: readonly ServingFields[]): VariantPage {
-  const count = fields.reduce((n, f) => n + f.vs.length / 3, 0);
-  const page = { numbers: new Float64Array(2 * count), stock: new Uint8Array(count) };
-  let v = 0;
-  for (const f of fields)
-    for (let i = 0; i < f.vs.length; i += 3, v++) {
-      page.numbers[2 * v] = f.vs[i]!;
-      page.numbers[2 * v + 1] = f.vs[i + 1]!;
-      page.stock[v] = f.vs[i + 2] === 1 ? 1 : 0;
-    }
-  return page;
-}
-
 /**
  * A product of the read model whose variants stay in its page's arrays: kept as objects (a boxed
  * id and an object each) they were about 110 bytes a variant of every resident shop. The list is
@@ -136,25 +104,20 @@ class LoadedProduct implements IndexedProduct {
   readonly #first: number;
   readonly #count: number;
 
-  constructor(
-    id: number,
-    json: ProductJson,
-    f: ServingFields,
-    page: VariantPage,
-    first: number,
-    strings: SharedStrings,
-  ) {
+  /** Product `i` of a page's columns; `page`, the columns' variants, is shared by the page's products. */
+  constructor(id: number, json: ProductJson, c: ProductColumns, i: number, page: VariantPage, strings: SharedStrings) {
     this.id = id;
-    this.handle = f.h;
-    this.title = f.t;
-    this.vendor = strings.one(f.v);
-    this.productType = strings.one(f.p);
-    this.tags = strings.list(f.g);
+    this.handle = c.text[4 * i]!;
+    this.title = c.text[4 * i + 1]!;
+    this.vendor = strings.one(c.text[4 * i + 2]!);
+    this.productType = strings.one(c.text[4 * i + 3]!);
+    this.tags = strings.listIn(c.tags, i === 0 ? 0 : c.tagEnds[i - 1]!, c.tagEnds[i]!);
     this.tagsLower = lowerCased(this.tags, strings);
-    this.listable = f.l === 1;
+    this.listable = c.listable[i] === 1;
+    const first = i === 0 ? 0 : c.variantEnds[i - 1]!;
     this.#page = page;
     this.#first = first;
-    this.#count = f.vs.length / 3;
+    this.#count = c.variantEnds[i]! - first;
     let inStock = false;
     for (let v = first; v < first + this.#count; v++) inStock ||= page.stock[v] === 1;
     this.inStock = inStock;
@@ -164,6 +127,10 @@ class LoadedProduct implements IndexedProduct {
   /** Read from the answer bytes: kept as a string it was about 70 bytes a product, for a rare admin read. */
   get image(): string | null {
     return mainImage(this.json);
+  }
+
+  get variantCount(): number {
+    return this.#count;
   }
 
   get variants(): readonly IndexedVariant[] {
@@ -177,8 +144,8 @@ class LoadedProduct implements IndexedProduct {
 
 /**
  * A page of a shop's products as a load receives it: the answer bytes of every product with a
- * current row in one buffer (moved between threads, not copied), their fields as one JSON array,
- * and the ids of the products that must be read from their documents instead.
+ * current row in one buffer, their index fields as columns (all moved between threads, not
+ * copied), and the ids of the products that must be read from their documents instead.
  */
 export interface PackedProducts {
   /** Ids of the products with a current row, in id order. */
@@ -186,8 +153,8 @@ export interface PackedProducts {
   /** Their bytes, one after another; `ends[i]` is where product i's bytes end. */
   readonly bytes: Uint8Array;
   readonly ends: Uint32Array;
-  /** `[fields of product 0, fields of product 1, …]`. */
-  readonly fields: string;
+  /** Their index fields. */
+  readonly fields: ProductColumns;
   /** Products without a current row (none stored yet, or an older serializer's). */
   readonly stale: number[];
   /** The id of the last product of the page, where the next page starts; null for an empty page. */
@@ -218,7 +185,7 @@ export function packServed(rows: readonly ServedProduct[]): PackedProducts {
     ids,
     bytes,
     ends,
-    fields: `[${ready.map((r) => r.fields).join(',')}]`,
+    fields: columnsOf(ready.map((r) => JSON.parse(r.fields!) as ServingFields)),
     stale: ready.length === rows.length ? [] : rows.filter((r) => !isCurrent(r)).map((r) => r.id),
     lastId: rows.length > 0 ? rows[rows.length - 1]!.id : null,
     count: rows.length,
@@ -226,27 +193,22 @@ export function packServed(rows: readonly ServedProduct[]): PackedProducts {
 }
 
 /**
- * The read model's products of a packed page, fields parsed in one go: each product's bytes stay
- * where they are in the page's buffer, and its offsets go to one table for the page.
+ * The read model's products of a packed page: each product's bytes stay where they are in the
+ * page's buffer, its offsets in the page's layout table and its variants in the page's arrays.
  */
 export function unpackServed(packed: PackedProducts): IndexedProduct[] {
-  const fields = JSON.parse(packed.fields) as ServingFields[];
-  const table = new Uint32Array(fields.reduce((n, f) => n + f.o.length, 0));
-  const out: IndexedProduct[] = new Array(fields.length);
+  const c = packed.fields;
+  const page = { numbers: c.variants, stock: c.stock };
+  const strings = new SharedStrings();
+  const out: IndexedProduct[] = new Array(packed.ids.length);
   let start = 0;
   let at = 0;
-  const variants = variantPage(fields);
-  const strings = new SharedStrings();
-  let firstVariant = 0;
-  for (let i = 0; i < fields.length; i++) {
+  for (let i = 0; i < out.length; i++) {
     const end = packed.ends[i]!;
-    const offsets = fields[i]!.o;
-    table.set(offsets, at);
-    const json = ProductJson.inPage(packed.bytes, start, end, table, at, offsets.length);
-    out[i] = new LoadedProduct(packed.ids[i]!, json, fields[i]!, variants, firstVariant, strings);
-    firstVariant += fields[i]!.vs.length / 3;
+    const json = ProductJson.inPage(packed.bytes, start, end, c.layouts, at, c.layoutEnds[i]! - at);
+    out[i] = new LoadedProduct(packed.ids[i]!, json, c, i, page, strings);
     start = end;
-    at += offsets.length;
+    at = c.layoutEnds[i]!;
   }
   return out;
 }

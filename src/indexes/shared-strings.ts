@@ -14,6 +14,18 @@ export class SharedStrings {
     return text;
   }
 
+  /** The list of `texts[start, end)`: an array is made only for a list not seen before. */
+  listIn(texts: readonly string[], start: number, end: number): readonly string[] {
+    let key = '';
+    for (let i = start; i < end; i++) key = i === start ? texts[i]! : `${key},${texts[i]}`;
+    const known = this.lists.get(key);
+    if (known !== undefined) return known;
+    const list = new Array<string>(end - start);
+    for (let i = start; i < end; i++) list[i - start] = this.one(texts[i]!);
+    this.lists.set(key, list);
+    return list;
+  }
+
   list(texts: readonly string[]): readonly string[] {
     // Tags are split at commas: joined with one, two lists cannot make the same key.
     const key = texts.join(',');

@@ -36,7 +36,9 @@ export interface IndexedProduct {
   readonly tagsLower: readonly string[];
   readonly listable: boolean;
   readonly inStock: boolean;
+  /** Made on each read (the read model keeps variants in arrays of a page): `variantCount` costs nothing. */
   readonly variants: readonly IndexedVariant[];
+  readonly variantCount: number;
   readonly json: ProductJson;
 }
 

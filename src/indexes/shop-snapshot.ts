@@ -1,6 +1,8 @@
 import { deserialize, serialize } from 'node:v8';
-import type { Collection, Customer } from '../domain/catalog/collection.js';
 import type { Market } from '../domain/catalog/market.js';
+import type { IndexedCollection } from './collection-index.js';
+import { CustomerIndex, type CustomerColumns } from './customer-index.js';
+import { columnsBytes, joinColumns, ownedColumns } from './product-columns.js';
 import { SERVING_VERSION, type PackedProducts } from './product-serving.js';
 import type { SalesColumns } from './sales.js';
 import type { Numbers } from './sold-products.js';
@@ -13,9 +15,10 @@ import type { Numbers } from './sold-products.js';
 export interface LoadParts {
   /** Every product of the shop, each from its current serving row. */
   readonly products: PackedProducts;
-  readonly collections: Collection[];
+  /** The shop's collections as the read model keeps them. */
+  readonly collections: readonly IndexedCollection[];
   readonly markets: Market[];
-  readonly customers: Customer[];
+  readonly customers: CustomerIndex;
   /**
    * The sales figures' arrays, folded with the shop's trending settings (a change of settings moves
    * the shop's version, so a snapshot's are the version's) and without time (`timeBound` false).
@@ -27,81 +30,53 @@ export interface LoadParts {
  * The snapshot's layout; a stored snapshot of another format, or of another serializer of the
  * products' bytes, is not read (the load reads the parts and writes a new one).
  */
-const LAYOUT = 2;
+const LAYOUT = 3;
 export const SNAPSHOT_FORMAT = LAYOUT * 1000 + SERVING_VERSION;
 
 /**
  * Lists of objects are kept as columns: V8 makes a deserialized object property by property, and
  * the objects it makes are slow to read (a shop's 300 customers took 0.25 ms to deserialize, and
- * as long again to index); typed arrays and strings are copied as they are. The sales figures are
+ * as long again to index); typed arrays and strings are copied as they are. The customers are kept
+ * as the index's own arrays and the collections as the read model's members, so a load makes no
+ * object of either on its way (they were a fifth of what a load allocated). The sales figures are
  * kept as the arrays they are folded into, not as the order lines: a load does not fold them again.
  */
 interface Columns {
-  customers: { ids: Float64Array; emails: string[]; hasEmail: Uint8Array; tags: string };
+  customers: CustomerColumns;
   collections: {
     ids: Float64Array;
+    /** Each collection's title, then its handle. */
     text: string[];
     sizes: Uint32Array;
+    /** Every collection's members, in its order, one collection after another. */
     members: Float64Array;
-    positions: Float64Array;
   };
 }
 
-function customerColumns(customers: readonly Customer[]): Columns['customers'] {
-  const ids = new Float64Array(customers.length);
-  const hasEmail = new Uint8Array(customers.length);
-  const emails: string[] = [];
-  const tags: [number, string[]][] = [];
-  customers.forEach((customer, i) => {
-    ids[i] = customer.id;
-    if (customer.email !== null) {
-      hasEmail[i] = 1;
-      emails.push(customer.email);
-    }
-    if (customer.tags.length > 0) tags.push([i, customer.tags]);
-  });
-  return { ids, emails, hasEmail, tags: JSON.stringify(tags) };
-}
-
-function customersOf(c: Columns['customers']): Customer[] {
-  const customers = new Array<Customer>(c.ids.length);
-  let email = 0;
-  for (let i = 0; i < customers.length; i++)
-    customers[i] = { id: c.ids[i]!, email: c.hasEmail[i] ? c.emails[email++]! : null, tags: [] };
-  for (const [i, tags] of JSON.parse(c.tags) as [number, string[]][]) customers[i]!.tags = tags;
-  return customers;
-}
-
-function collectionColumns(collections: readonly Collection[]): Columns['collections'] {
-  const members = collections.reduce((n, c) => n + c.products.length, 0);
+function collectionColumns(collections: readonly IndexedCollection[]): Columns['collections'] {
   const out = {
     ids: new Float64Array(collections.length),
-    text: collections.flatMap((c) => [c.title, c.handle, c.updated_at]),
+    text: collections.flatMap((c) => [c.title, c.handle]),
     sizes: new Uint32Array(collections.length),
-    members: new Float64Array(members),
-    positions: new Float64Array(members),
+    members: new Float64Array(collections.reduce((n, c) => n + c.members.length, 0)),
   };
   let at = 0;
   collections.forEach((collection, i) => {
     out.ids[i] = collection.id;
-    out.sizes[i] = collection.products.length;
-    for (const member of collection.products) {
-      out.members[at] = member.product_id;
-      out.positions[at++] = member.position;
-    }
+    out.sizes[i] = collection.members.length;
+    out.members.set(collection.members, at);
+    at += collection.members.length;
   });
   return out;
 }
 
-function collectionsOf(c: Columns['collections']): Collection[] {
-  const collections = new Array<Collection>(c.ids.length);
+function collectionsOf(c: Columns['collections']): IndexedCollection[] {
+  const collections = new Array<IndexedCollection>(c.ids.length);
   let at = 0;
   for (let i = 0; i < collections.length; i++) {
-    const products = new Array<Collection['products'][number]>(c.sizes[i]!);
-    for (let m = 0; m < products.length; m++, at++)
-      products[m] = { product_id: c.members[at]!, position: c.positions[at]! };
-    const [title, handle, updated_at] = [c.text[3 * i]!, c.text[3 * i + 1]!, c.text[3 * i + 2]!];
-    collections[i] = { id: c.ids[i]!, title, handle, updated_at, products };
+    const members = new Array<number>(c.sizes[i]!);
+    for (let m = 0; m < members.length; m++, at++) members[m] = c.members[at]!;
+    collections[i] = { id: c.ids[i]!, title: c.text[2 * i]!, handle: c.text[2 * i + 1]!, members };
   }
   return collections;
 }
@@ -114,10 +89,12 @@ export function snapshotBytes(parts: LoadParts): number {
   const text = (s: string | null) => 2 * (s?.length ?? 0);
   const arrays = (group: Record<string, Numbers>) => Object.values(group).reduce((n, a) => n + a.byteLength, 0);
   // The envelope: its keys, and the columns' headers.
-  let bytes = 2048 + parts.products.bytes.byteLength + text(parts.products.fields) + 12 * parts.products.ids.length;
-  for (const c of parts.collections)
-    bytes += 16 + text(c.title) + text(c.handle) + text(c.updated_at) + 16 * c.products.length;
-  for (const c of parts.customers) bytes += 12 + text(c.email) + c.tags.reduce((n, t) => n + 4 + text(t), 0);
+  let bytes =
+    2048 + parts.products.bytes.byteLength + columnsBytes(parts.products.fields) + 12 * parts.products.ids.length;
+  for (const c of parts.collections) bytes += 16 + text(c.title) + text(c.handle) + 8 * c.members.length;
+  const customers = parts.customers.columns();
+  bytes += 13 * customers.ids.length + text(customers.emails);
+  for (const [, tags] of customers.tags) bytes += 16 + tags.reduce((n, t) => n + 4 + text(t), 0);
   for (const m of parts.markets) {
     bytes += 200 + text(m.name) + 8 * m.countries.length + 9 * (m.product_ids?.length ?? 0);
     // An object a price: its keys are written with each.
@@ -133,7 +110,7 @@ export function snapshotBytes(parts: LoadParts): number {
 export function encodeSnapshot(parts: LoadParts): Uint8Array {
   const { ids, bytes, ends, fields, count, lastId } = parts.products;
   const columns: Columns = {
-    customers: customerColumns(parts.customers),
+    customers: parts.customers.columns(),
     collections: collectionColumns(parts.collections),
   };
   const { markets, sales } = parts;
@@ -153,10 +130,15 @@ export function decodeSnapshot(body: Uint8Array): LoadParts {
   };
   const { sales } = value;
   return {
-    products: { ...value.products, bytes: value.products.bytes.slice(), stale: [] },
+    products: {
+      ...value.products,
+      bytes: value.products.bytes.slice(),
+      fields: ownedColumns(value.products.fields),
+      stale: [],
+    },
     collections: collectionsOf(value.collections),
     markets: value.markets,
-    customers: customersOf(value.customers),
+    customers: new CustomerIndex(ownedCustomers(value.customers)),
     sales: {
       ...sales,
       ids: sales.ids.slice(),
@@ -167,6 +149,11 @@ export function decodeSnapshot(body: Uint8Array): LoadParts {
       coPurchases: owned(sales.coPurchases),
     },
   };
+}
+
+/** The customers' arrays copied out of the snapshot's buffer, which the index would keep otherwise. */
+function ownedCustomers(c: CustomerColumns): CustomerColumns {
+  return { ...c, ids: c.ids.slice(), ends: c.ends.slice(), noEmail: c.noEmail.slice() };
 }
 
 /** Each typed array of the object copied out of the buffer it views. */
@@ -189,12 +176,11 @@ export function joinPages(pages: readonly PackedProducts[]): PackedProducts {
     at += page.ids.length;
     offset += page.bytes.length;
   }
-  const fields = pages.map((p) => p.fields.slice(1, -1)).filter((f) => f.length > 0);
   return {
     ids,
     bytes,
     ends,
-    fields: `[${fields.join(',')}]`,
+    fields: joinColumns(pages.map((p) => p.fields)),
     stale: [],
     lastId: pages.at(-1)?.lastId ?? null,
     count: pages.reduce((n, p) => n + p.count, 0),

@@ -1,7 +1,8 @@
 /**
  * The assembly thread: reads pages of a shop's stored serving rows from the database itself and
- * packs them into one buffer that is moved, not copied, to the request thread (§23). The request
- * thread then only parses the page's small index fields and swaps the catalog in.
+ * packs them into buffers that are moved, not copied, to the request thread (§23): the answer bytes
+ * and the index fields as columns. The request thread then makes the products' objects and swaps
+ * the catalog in.
  *
  * This file serves SQLite, opened here without the store: loading Kysely (some 280 modules) was
  * most of the thread's start-up, about 100 of 180 ms of CPU, and the store's connection started a
@@ -11,6 +12,7 @@
 import SQLite from 'better-sqlite3';
 import { Piscina } from 'piscina';
 import { getOrCreate } from '../domain/maps.js';
+import { columnBuffers } from '../indexes/product-columns.js';
 import { packServed } from '../indexes/product-serving.js';
 import { type ServedProduct, sqliteServedPages } from '../store/kysely/product-serving.js';
 
@@ -22,7 +24,7 @@ export type AssemblyTask =
 /** A page's rows packed, its buffers moved to the request thread rather than copied. */
 export function movePacked(rows: readonly ServedProduct[]): unknown {
   const packed = packServed(rows);
-  const buffers = [packed.ids.buffer, packed.bytes.buffer, packed.ends.buffer];
+  const buffers = [packed.ids.buffer, packed.bytes.buffer, packed.ends.buffer, ...columnBuffers(packed.fields)];
   return Piscina.move({
     [Piscina.transferableSymbol]: buffers,
     [Piscina.valueSymbol]: packed,

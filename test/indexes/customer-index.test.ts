@@ -10,7 +10,7 @@ const customers: Customer[] = [
 
 describe('CustomerIndex', () => {
   it('answers as the Map of customers by id did', () => {
-    const index = new CustomerIndex(customers);
+    const index = CustomerIndex.of(customers);
     const map = new Map(customers.map((c) => [c.id, c]));
     expect(index.size).toBe(3);
     for (const c of customers) {
@@ -32,19 +32,19 @@ describe('CustomerIndex', () => {
     });
     expect(seen).toEqual(sorted.map((c) => c.id));
     // Given in id order (as the store lists them), the same index.
-    const inOrder = new CustomerIndex(sorted);
+    const inOrder = CustomerIndex.of(sorted);
     expect([...inOrder]).toEqual([...index]);
     for (const c of customers) expect(inOrder.tagsOf(c.id)).toEqual(c.tags);
   });
 
   it("hands out customers of the caller's own: changing one leaves the index as it was", () => {
-    const index = new CustomerIndex(customers);
+    const index = CustomerIndex.of(customers);
     index.get(6_200_000_000_003)!.tags.push('changed');
     expect(index.get(6_200_000_000_003)!.tags).toEqual(['VIP', 'wholesale']);
   });
 
   it('is empty for a shop without customers', () => {
-    const index = new CustomerIndex([]);
+    const index = CustomerIndex.of([]);
     expect(index.size).toBe(0);
     expect(index.get(1)).toBeUndefined();
     expect([...index]).toEqual([]);

@@ -4,6 +4,7 @@ import { DEFAULT_TRENDING } from '../../src/domain/ranking/trending.js';
 import { packServed } from '../../src/indexes/product-serving.js';
 import { foldSales } from '../../src/indexes/sales.js';
 import { encodeSnapshot, SNAPSHOT_FORMAT } from '../../src/indexes/shop-snapshot.js';
+import { CustomerIndex } from '../../src/indexes/customer-index.js';
 import { openStore } from '../../src/store/open.js';
 import { backends, PG_URL } from '../helpers/backends.js';
 import { newShop } from '../helpers/fixtures.js';
@@ -47,7 +48,7 @@ describe.skipIf(postgres.length === 0)('a load snapshot and a shop deleted meanw
         products: packServed([]),
         collections: [],
         markets: [],
-        customers: await store.listCustomers(shop.id),
+        customers: CustomerIndex.of(await store.listCustomers(shop.id)),
         sales: foldSales([], Date.now(), DEFAULT_TRENDING),
       });
       // The deletion pauses at a table it empties after the snapshots' while another session holds it.

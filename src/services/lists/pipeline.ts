@@ -67,7 +67,7 @@ export function filterProducts(catalog: ShopCatalog, candidates: Iterable<Candid
     }
     const matching = priced(catalog, product, market, keep, rules.price!);
     if (matching.length === 0) continue;
-    const all = (keep?.length ?? product.variants.length) === matching.length;
+    const all = (keep?.length ?? product.variantCount) === matching.length;
     out.picked.push(pick(catalog, product, market, rules.unsetVariants && !all ? matching : keep));
   }
   return out;
