@@ -1,7 +1,7 @@
 import type SQLite from 'better-sqlite3';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../schema.js';
-import { rawReader } from './load-reads.js';
+import { rawReader, rowReader } from './load-reads.js';
 import { writeWithoutWaiting } from './no-wait.js';
 
 /** A product handle's views and adds summed over the days asked. */
@@ -49,15 +49,26 @@ const LAST_DAY = 99_991_231;
  * load. The database sums them (about 1 ms for that shop), and the sum of the days before today is
  * kept, so a load mostly reads one row and today's counts.
  */
+type KeptRow = Pick<Database['event_totals'], 'generation' | 'since_day' | 'through_day' | 'body'>;
+
 export function eventTotalsMethods(db: Kysely<Database>, sqlite?: SQLite.Database): EventTotalsStore {
+  const keptHere = sqlite
+    ? rowReader<[number], KeptRow>(
+        db,
+        sqlite,
+        'select generation, since_day, through_day, body from event_totals where shop_id = ?',
+      )
+    : null;
   return {
     sumEventCounts: sqlite ? sqliteTotals(db, sqlite) : kyselyTotals(db),
     async getKeptEventTotals(shopId) {
-      const row = await db
-        .selectFrom('event_totals')
-        .select(['generation', 'since_day', 'through_day', 'body'])
-        .where('shop_id', '=', shopId)
-        .executeTakeFirst();
+      const row: KeptRow | undefined = keptHere
+        ? (await keptHere(shopId))[0]
+        : await db
+            .selectFrom('event_totals')
+            .select(['generation', 'since_day', 'through_day', 'body'])
+            .where('shop_id', '=', shopId)
+            .executeTakeFirst();
       if (!row) return null;
       return {
         generation: Number(row.generation),

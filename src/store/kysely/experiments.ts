@@ -1,3 +1,4 @@
+import type SQLite from 'better-sqlite3';
 import type { Kysely } from 'kysely';
 import { ConflictError } from '../../domain/errors.js';
 import { utcDay } from '../../domain/events.js';
@@ -6,6 +7,7 @@ import type { Arm, Experiment } from '../../domain/experiments/types.js';
 import { chunks, isUniqueViolation, json, time } from '../codec.js';
 import type { Database } from '../schema.js';
 import { addToTotals } from './increments.js';
+import { rowReader } from './load-reads.js';
 import { bumpDataVersion, nextCounter } from './shops.js';
 
 /** Experiment storage. */
@@ -84,7 +86,14 @@ function toExperiment(row: Database['experiments']): Experiment {
 }
 
 /** Experiments and their per-arm figures. Creating and stopping move the shop's data version: routing changes. */
-export function experimentMethods(db: Kysely<Database>): ExperimentStore {
+export function experimentMethods(db: Kysely<Database>, sqlite?: SQLite.Database): ExperimentStore {
+  const listHere = sqlite
+    ? rowReader<[number], Database['experiments']>(
+        db,
+        sqlite,
+        'select * from experiments where shop_id = ? order by id',
+      )
+    : null;
   const read = async (shopId: number, id: number) => {
     const row = await db
       .selectFrom('experiments')
@@ -122,7 +131,9 @@ export function experimentMethods(db: Kysely<Database>): ExperimentStore {
     },
 
     async listExperiments(shopId) {
-      const rows = await db.selectFrom('experiments').selectAll().where('shop_id', '=', shopId).orderBy('id').execute();
+      const rows = listHere
+        ? await listHere(shopId)
+        : await db.selectFrom('experiments').selectAll().where('shop_id', '=', shopId).orderBy('id').execute();
       return rows.map(toExperiment);
     },
 

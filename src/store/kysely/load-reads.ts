@@ -37,6 +37,25 @@ export function rawReader<P extends unknown[], R extends unknown[]>(
   return rawReads(db, sqlite, [text], ([statement], ...params: P) => statement!.all(...params) as R[]);
 }
 
+/**
+ * One statement's rows as objects named by their columns, as Kysely's SQLite driver gives them
+ * (better-sqlite3's own), so the same mapping reads both: for the small reads of every load (the
+ * shop's row, its rulesets, experiments and kept event totals), whose building and compiling
+ * through Kysely cost more than the reads. On the connection `rawReads` takes, for the same reason.
+ */
+export function rowReader<P extends unknown[], R>(
+  db: Kysely<Database>,
+  sqlite: SQLite.Database,
+  text: string,
+): (...params: P) => Promise<R[]> {
+  let statement: SQLite.Statement<unknown[], R> | undefined;
+  return (...params) =>
+    db.connection().execute(async () => {
+      statement ??= sqlite.prepare(text) as SQLite.Statement<unknown[], R>;
+      return statement.all(...params);
+    });
+}
+
 /** Reads a shop's collections in id order, each with its members by position, then product id. */
 export type CollectionsReader = (shopId: number) => Promise<Collection[]>;
 

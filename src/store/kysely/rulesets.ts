@@ -1,7 +1,9 @@
+import type SQLite from 'better-sqlite3';
 import type { Kysely } from 'kysely';
 import type { Ruleset, RulesetDocument } from '../../domain/rules/types.js';
 import { bool, json, time } from '../codec.js';
 import type { Database } from '../schema.js';
+import { rowReader } from './load-reads.js';
 import { bumpDataVersion, nextCounter } from './shops.js';
 
 /** A shop's rulesets (docs/rules.md); every write moves the shop's data version. */
@@ -39,7 +41,10 @@ function toRuleset(row: RulesetRow): Ruleset {
   };
 }
 
-export function rulesetMethods(db: Kysely<Database>): RulesetStore {
+export function rulesetMethods(db: Kysely<Database>, sqlite?: SQLite.Database): RulesetStore {
+  const listHere = sqlite
+    ? rowReader<[number], RulesetRow>(db, sqlite, 'select * from rulesets where shop_id = ? order by id')
+    : null;
   return {
     async createRuleset(shopId, document) {
       return db.transaction().execute(async (trx) => {
@@ -117,9 +122,10 @@ export function rulesetMethods(db: Kysely<Database>): RulesetStore {
       return row ? toRuleset(row) : null;
     },
     async listRulesets(shopId) {
-      return (await db.selectFrom('rulesets').selectAll().where('shop_id', '=', shopId).orderBy('id').execute()).map(
-        toRuleset,
-      );
+      const rows = listHere
+        ? await listHere(shopId)
+        : await db.selectFrom('rulesets').selectAll().where('shop_id', '=', shopId).orderBy('id').execute();
+      return rows.map(toRuleset);
     },
   };
 }

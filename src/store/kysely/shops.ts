@@ -1,8 +1,10 @@
+import type SQLite from 'better-sqlite3';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { ConflictError, NotFoundError } from '../../domain/errors.js';
 import type { ApiKeyRecord, Shop } from '../../domain/shop.js';
 import { isUniqueViolation, json, time } from '../codec.js';
 import type { Database } from '../schema.js';
+import { rowReader } from './load-reads.js';
 
 export type NewShop = Omit<Shop, 'id' | 'data_version' | 'created_at' | 'updated_at'>;
 export type ShopPatch = Partial<
@@ -143,7 +145,8 @@ function toKey(row: Database['api_keys']): ApiKeyRecord {
   };
 }
 
-export function shopMethods(db: Kysely<Database>): ShopStore {
+export function shopMethods(db: Kysely<Database>, sqlite?: SQLite.Database): ShopStore {
+  const byIdHere = sqlite ? rowReader<[number], ShopRow>(db, sqlite, 'select * from shops where id = ?') : null;
   return {
     async createShop(shop: NewShop, keys: ApiKeyRecord[]) {
       try {
@@ -186,7 +189,9 @@ export function shopMethods(db: Kysely<Database>): ShopStore {
       return row ? toShop(row) : null;
     },
     async getShopById(id) {
-      const row = await db.selectFrom('shops').selectAll().where('id', '=', id).executeTakeFirst();
+      const row = byIdHere
+        ? (await byIdHere(id))[0]
+        : await db.selectFrom('shops').selectAll().where('id', '=', id).executeTakeFirst();
       return row ? toShop(row) : null;
     },
     async listShops() {
