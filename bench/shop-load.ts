@@ -2,8 +2,8 @@
  * `npx tsx bench/shop-load.ts`: the CPU one shop's load costs, this build beside another build of
  * the project (LOAD_BASE: its checkout, built with `npm run build`), in one process and one run.
  * The shop is a multi-tenant run's small shop (150 products; the demo's customers, collections and
- * its 400 most recent orders, a month of its browsing), imported once with the other build's services; this build opens a
- * copy of that file (its migrations run on it). Loads alternate between the builds, each through
+ * its 400 most recent orders, a month of its browsing), imported once with the other build's
+ * services; this build opens a copy of that file (its migrations run on it). Loads alternate between the builds, each through
  * its own CatalogLoader: the whole load, then the sales figures alone. Reports the median and p90
  * CPU time (user + system) per load and the event loop's busy time, then the bytes a load
  * allocates on the V8 heap (garbage included: what the collector then works through).
