@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { parseMoney } from '../../src/domain/catalog/money.js';
+import { isListable, isVariantInStock, splitTags, type Product } from '../../src/domain/catalog/product.js';
+import { joinColumns } from '../../src/indexes/product-columns.js';
+import { indexProducts, packServed, servingRow, unpackServed } from '../../src/indexes/product-serving.js';
+import { BIG, product } from '../helpers/fixtures.js';
+
+/** Products of different shapes: no tags, upper-case and repeated tags, one variant to three, ids past 32 bits. */
+const products: Product[] = [
+  product(1, { tags: '' }),
+  product(2, { tags: 'Summer, sale, Summer', vendor: 'Ünïcødé', status: 'draft' }),
+  product(BIG + 3, {
+    tags: 'a, b, c, d',
+    variants: [
+      { id: BIG + 31, price: '1.05', inventory_management: 'shop', inventory_policy: 'deny', inventory_quantity: 1 },
+    ],
+  }),
+  product(4, {
+    variants: [1, 2, 3].map((v) => ({
+      id: 40 + v,
+      price: `${v}9.99`,
+      inventory_management: 'shop',
+      inventory_policy: v === 3 ? 'continue' : 'deny',
+      inventory_quantity: 0,
+    })),
+  }),
+];
+
+/** What the read model must hold of a product, as the domain's own functions read its document. */
+const expected = (p: Product) => ({
+  id: p.id,
+  handle: p.handle,
+  title: p.title,
+  vendor: p.vendor,
+  productType: p.product_type,
+  tags: splitTags(p.tags),
+  tagsLower: splitTags(p.tags).map((t) => t.toLowerCase()),
+  listable: isListable(p),
+  inStock: p.variants.some(isVariantInStock),
+  variantCount: p.variants.length,
+  variants: p.variants.map((v) => ({ id: v.id, price: parseMoney(v.price), inStock: isVariantInStock(v) })),
+});
+
+const held = (p: ReturnType<typeof indexProducts>[number]) => ({
+  id: p.id,
+  handle: p.handle,
+  title: p.title,
+  vendor: p.vendor,
+  productType: p.productType,
+  tags: p.tags,
+  tagsLower: p.tagsLower,
+  listable: p.listable,
+  inStock: p.inStock,
+  variantCount: p.variantCount,
+  variants: p.variants,
+});
+
+const rows = products.map((p) => ({ id: p.id, ...servingRow(p) }));
+
+describe("products' index fields as columns", () => {
+  it('give each product its own fields, from documents and from stored rows alike', () => {
+    expect(indexProducts(products).map(held)).toEqual(products.map(expected));
+    expect(unpackServed(packServed(rows)).map(held)).toEqual(products.map(expected));
+  });
+
+  it('joined from pages, give what one page of every product gives', () => {
+    const pages = [rows.slice(0, 1), rows.slice(1, 1), rows.slice(1, 3), rows.slice(3)].map(packServed);
+    const whole = packServed(rows).fields;
+    const joined = joinColumns(pages.map((p) => p.fields));
+    const plain = (c: object) => Object.fromEntries(Object.entries(c).map(([k, v]) => [k, [...v]]));
+    expect(plain(joined)).toEqual(plain(whole));
+  });
+});
