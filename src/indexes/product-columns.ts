@@ -137,24 +137,17 @@ function joinEnds(ends: readonly Uint32Array[]): Uint32Array {
   return out;
 }
 
+/** The columns that are typed arrays (the others are lists of strings). */
+const TYPED = ['tagEnds', 'listable', 'variants', 'stock', 'variantEnds', 'layouts', 'layoutEnds'] as const;
+
 /** The typed arrays, each copied out of the buffer it may view (a decoded snapshot's, which it would keep). */
 export function ownedColumns(c: ProductColumns): ProductColumns {
-  return {
-    ...c,
-    tagEnds: c.tagEnds.slice(),
-    listable: c.listable.slice(),
-    variants: c.variants.slice(),
-    stock: c.stock.slice(),
-    variantEnds: c.variantEnds.slice(),
-    layouts: c.layouts.slice(),
-    layoutEnds: c.layoutEnds.slice(),
-  };
+  return { ...c, ...Object.fromEntries(TYPED.map((name) => [name, c[name].slice()])) };
 }
 
 /** The typed arrays' buffers, to move to another thread rather than copy. */
 export function columnBuffers(c: ProductColumns): ArrayBuffer[] {
-  const arrays = [c.tagEnds, c.listable, c.variants, c.stock, c.variantEnds, c.layouts, c.layoutEnds];
-  return arrays.map((a) => a.buffer as ArrayBuffer);
+  return TYPED.map((name) => c[name].buffer as ArrayBuffer);
 }
 
 /** At least the bytes V8's serialization makes of the columns: strings at two bytes a character and a header. */
@@ -162,6 +155,5 @@ export function columnsBytes(c: ProductColumns): number {
   let bytes = 0;
   for (const s of c.text) bytes += 8 + 2 * s.length;
   for (const s of c.tags) bytes += 8 + 2 * s.length;
-  const arrays = [c.tagEnds, c.listable, c.variants, c.stock, c.variantEnds, c.layouts, c.layoutEnds];
-  return arrays.reduce((n, a) => n + 16 + a.byteLength, bytes);
+  return TYPED.reduce((n, name) => n + 16 + c[name].byteLength, bytes);
 }

@@ -16,6 +16,7 @@ export class SharedStrings {
 
   /** The list of `texts[start, end)`: an array is made only for a list not seen before. */
   listIn(texts: readonly string[], start: number, end: number): readonly string[] {
+    // Tags are split at commas: joined with one, two lists cannot make the same key.
     let key = '';
     for (let i = start; i < end; i++) key = i === start ? texts[i]! : `${key},${texts[i]}`;
     const known = this.lists.get(key);
@@ -27,12 +28,6 @@ export class SharedStrings {
   }
 
   list(texts: readonly string[]): readonly string[] {
-    // Tags are split at commas: joined with one, two lists cannot make the same key.
-    const key = texts.join(',');
-    const known = this.lists.get(key);
-    if (known !== undefined) return known;
-    const list = texts.map((t) => this.one(t));
-    this.lists.set(key, list);
-    return list;
+    return this.listIn(texts, 0, texts.length);
   }
 }

@@ -19,11 +19,22 @@ export function rawReads<A extends unknown[], T>(
   texts: readonly string[],
   read: (statements: readonly SQLite.Statement<unknown[], unknown[]>[], ...args: A) => T,
 ): (...args: A) => Promise<T> {
+  return preparedReads(db, sqlite, texts, true, read);
+}
+
+/** Statements prepared once, rows as arrays (`raw`) or objects, each read on Kysely's connection. */
+function preparedReads<A extends unknown[], T, R>(
+  db: Kysely<Database>,
+  sqlite: SQLite.Database,
+  texts: readonly string[],
+  raw: boolean,
+  read: (statements: readonly SQLite.Statement<unknown[], R>[], ...args: A) => T,
+): (...args: A) => Promise<T> {
   // Kysely quotes its identifiers, so its statement cache never hands a raw-mode statement to Kysely.
-  let statements: SQLite.Statement<unknown[], unknown[]>[] | undefined;
+  let statements: SQLite.Statement<unknown[], R>[] | undefined;
   return (...args) =>
     db.connection().execute(async () => {
-      statements ??= texts.map((text) => (sqlite.prepare(text) as SQLite.Statement<unknown[], unknown[]>).raw(true));
+      statements ??= texts.map((text) => (sqlite.prepare(text) as SQLite.Statement<unknown[], R>).raw(raw));
       return read(statements, ...args);
     });
 }
@@ -48,12 +59,7 @@ export function rowReader<P extends unknown[], R>(
   sqlite: SQLite.Database,
   text: string,
 ): (...params: P) => Promise<R[]> {
-  let statement: SQLite.Statement<unknown[], R> | undefined;
-  return (...params) =>
-    db.connection().execute(async () => {
-      statement ??= sqlite.prepare(text) as SQLite.Statement<unknown[], R>;
-      return statement.all(...params);
-    });
+  return preparedReads<P, R[], R>(db, sqlite, [text], false, ([statement], ...params) => statement!.all(...params));
 }
 
 /** Reads a shop's collections in id order, each with its members by position, then product id. */
