@@ -4,11 +4,11 @@
  * same run on this machine.
  * The last line printed is one JSON object with every figure.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { get } from 'node:http';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateDemoShop } from '../demo/generate.js';
+import { rawGet, startCeiling } from './lib/ceiling.js';
 import { load, type LoadResult } from './lib/load.js';
 import { startFlags, startProcess } from './lib/processes.js';
 
@@ -122,11 +122,7 @@ async function main() {
     const probe = await rawGet(url);
     if (probe.status !== 200) throw new Error(`${url}: ${probe.status} ${probe.body}`);
     const { body } = probe;
-    const file = join(work, `${name}.json`);
-    writeFileSync(file, body);
-    writeFileSync(`${file}.headers`, JSON.stringify(probe.headers));
-    const ceiling = await startProcess(['bench/lib/ceiling-server.mjs', file, `${file}.headers`], {}, 0, '/');
-    sameAnswer(name, probe, await rawGet(`${ceiling.url}/`));
+    const ceiling = await startCeiling(work, [{ name, prefix: '/', answer: probe }]);
     const target: LoadResult[] = [];
     const bare: LoadResult[] = [];
     if (WARMUP_SECONDS > 0) {
@@ -371,42 +367,6 @@ async function warmWorkers(base: string, path: string): Promise<void> {
       await new Promise((r) => setTimeout(r, 250));
     } else built++;
   }
-}
-
-interface RawAnswer {
-  status: number;
-  /** Header lines as sent, in order. */
-  headers: [string, string][];
-  body: Buffer;
-}
-
-/** One GET as the load generator sends it (no Accept-Encoding), with the header lines as they came. */
-function rawGet(url: string): Promise<RawAnswer> {
-  return new Promise((resolve, reject) => {
-    get(url, { agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => {
-        const pairs: [string, string][] = [];
-        for (let i = 0; i < res.rawHeaders.length; i += 2) pairs.push([res.rawHeaders[i]!, res.rawHeaders[i + 1]!]);
-        resolve({ status: res.statusCode ?? 0, headers: pairs, body: Buffer.concat(chunks) });
-      });
-    }).on('error', reject);
-  });
-}
-
-/**
- * The ceiling must send what the server sends, header lines included, or the ratio compares
- * different work. Date changes every second, the remaining count every request, the connection
- * line with `agent: false`: those are compared by name only.
- */
-function sameAnswer(name: string, server: RawAnswer, ceiling: RawAnswer): void {
-  const varying = new Set(['date', 'x-ratelimit-remaining', 'connection', 'keep-alive']);
-  const lines = (a: RawAnswer) =>
-    a.headers.map(([n, v]) => (varying.has(n.toLowerCase()) ? n.toLowerCase() : `${n.toLowerCase()}: ${v}`));
-  const [ours, bare] = [lines(server).join('\n'), lines(ceiling).join('\n')];
-  if (ours !== bare || !server.body.equals(ceiling.body))
-    throw new Error(`${name}: the ceiling does not send the same answer\n${ours}\n---\n${bare}`);
 }
 
 const SESSIONS = Array.from({ length: 50 }, (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`);

@@ -3,8 +3,10 @@
  * 1,000 shops of 200 products once (reused by later runs), checks the memory estimate against a
  * measured load, then sends Zipf-distributed storefront traffic for a fixed time and reports
  * throughput, latency by shop popularity, loads and evictions, and RSS over time against the
- * budget; last, the cold-load time of a 1,000- and a 10,000-product shop. The last line printed
- * is one JSON object with every figure.
+ * budget; then the cold-load time of a 1,000- and a 10,000-product shop; last, the same traffic
+ * against a bare node:http server sending the server's answers' bytes (the ceiling: what the load
+ * generator and the machine allow, latency included). The last line printed is one JSON object
+ * with every figure.
  *
  * Settings (environment): TENANTS_SHOPS (1000), TENANTS_PRODUCTS (200), TENANTS_SECONDS (60, recorded
  * after TENANTS_WARMUP_SECONDS, 10, of unrecorded traffic),
@@ -22,6 +24,7 @@ import { NodeRss, scrapeNode } from './lib/tenant-node.js';
 import { databaseFor } from './lib/earlier-schema.js';
 import { LARGE_SHOPS, OPERATOR_TOKEN, prepareTenants, type TenantShop } from './lib/tenants-data.js';
 import { ROOT, startFlags, startProcess, type Running } from './lib/processes.js';
+import { captureAnswers, runCeiling } from './lib/tenant-ceiling.js';
 
 const setting = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const SHOPS = setting('TENANTS_SHOPS', 1000);
@@ -155,13 +158,16 @@ async function main(): Promise<void> {
   let lastDone = 0;
   let second = 0;
   const timeline: Record<string, number>[] = [];
-  const load = runTenantLoad(server.url, data.shops, {
+  const traffic = {
     connections: CONNECTIONS,
     seconds: SECONDS,
     warmupSeconds: WARMUP,
     s: ZIPF,
     connectionMode: CONNECTION_MODE,
     ...(RATE > 0 ? { rate: RATE } : {}),
+  };
+  const load = runTenantLoad(server.url, data.shops, {
+    ...traffic,
     onSecond: (done) => {
       second++;
       const rssMb = rss.sample();
@@ -254,8 +260,22 @@ async function main(): Promise<void> {
         `(the next ${cold[String(LARGE_SHOPS[i])]!.warmMs} ms), RSS then ${cold[String(LARGE_SHOPS[i])]!.rssMb} MB`,
     );
   }
+  const answers = await captureAnswers(server.url, data.shops[0]!);
   if (SERVER_OUTPUT) writeFileSync(SERVER_OUTPUT, server.output());
   await server.stop();
+
+  const ceiling = await runCeiling(answers, WORKERS, data.shops, traffic);
+  log(
+    `\nceiling (a bare node:http server, ${WORKERS} process${WORKERS > 1 ? 'es' : ''}, sending the server's answers ` +
+      `of each kind, ${answers.map((a) => `${a.name} ${a.answer.body.length} B`).join(', ')}; same traffic): ` +
+      `${ceiling.rps} req/s, ${ceiling.errors} errors; the server ${(result.rps / ceiling.rps).toFixed(2)} of it`,
+  );
+  for (const [tier, stats] of Object.entries(ceiling.tiers))
+    log(
+      `  ${tier.padEnd(5)} p50 ${stats.p50Ms} ms  p99 ${stats.p99Ms} ms  max ${stats.maxMs} ms ` +
+        `(the server: p50 ${result.tiers[tier as keyof typeof result.tiers].p50Ms} ms, ` +
+        `p99 ${result.tiers[tier as keyof typeof result.tiers].p99Ms} ms)`,
+    );
   console.log(
     JSON.stringify({
       shops: SHOPS,
@@ -283,6 +303,7 @@ async function main(): Promise<void> {
       errors: result.errors,
       shops_touched: result.shopsTouched,
       tiers: result.tiers,
+      ceiling: { rps: ceiling.rps, errors: ceiling.errors, tiers: ceiling.tiers },
       loads: after.rebound_shop_loads,
       snapshot_loads: after.rebound_shop_snapshot_loads,
       evictions: after.rebound_shop_evictions,

@@ -54,6 +54,18 @@ function pathFor(shop: TenantShop, rng: Random, kind: (typeof MIX)[number][0]): 
 }
 
 /**
+ * One request of each kind of the mix for `shop`, with the prefix every path of that kind starts
+ * with (a ceiling sends each kind its own answer's bytes).
+ */
+export function requestKinds(shop: TenantShop): { kind: string; prefix: string; path: string }[] {
+  const rng = new Random(7);
+  return MIX.map(([kind]) => {
+    const path = pathFor(shop, rng, kind);
+    return { kind, prefix: kind === 'custom' ? '/api/v1/custom/' : path.slice(0, path.indexOf('?')), path };
+  });
+}
+
+/**
  * How requests travel: `shared` — every shop over the same `connections` keep-alive connections,
  * as from a proxy or CDN in front; `per-shop` — each shop's requests over keep-alive connections of
  * its own (at most two open a shop), as from its visitors' browsers; `close` — a new connection
