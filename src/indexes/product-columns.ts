@@ -114,7 +114,8 @@ export function joinColumns(pages: readonly ProductColumns[]): ProductColumns {
 
 type Typed = Uint8Array | Uint32Array | Float64Array;
 
-function joinArrays<T extends Typed>(Kind: { new (length: number): T }, arrays: readonly T[]): T {
+/** Typed arrays one after another, as one. */
+export function joinArrays<T extends Typed>(Kind: { new (length: number): T }, arrays: readonly T[]): T {
   const out = new Kind(arrays.reduce((n, a) => n + a.length, 0));
   let at = 0;
   for (const array of arrays) {
@@ -124,8 +125,8 @@ function joinArrays<T extends Typed>(Kind: { new (length: number): T }, arrays: 
   return out;
 }
 
-/** Each page's ends moved past the previous pages' last. */
-function joinEnds(ends: readonly Uint32Array[]): Uint32Array {
+/** Each page's ends (where its items end) moved past the previous pages' last. */
+export function joinEnds(ends: readonly Uint32Array[]): Uint32Array {
   const out = joinArrays(Uint32Array, ends);
   let at = 0;
   let base = 0;

@@ -2,7 +2,7 @@ import { deserialize, serialize } from 'node:v8';
 import type { Market } from '../domain/catalog/market.js';
 import type { IndexedCollection } from './collection-index.js';
 import { CustomerIndex, type CustomerColumns } from './customer-index.js';
-import { columnsBytes, joinColumns, ownedColumns } from './product-columns.js';
+import { columnsBytes, joinArrays, joinColumns, joinEnds, ownedColumns } from './product-columns.js';
 import { SERVING_VERSION, type PackedProducts } from './product-serving.js';
 import type { SalesColumns } from './sales.js';
 import type { Numbers } from './sold-products.js';
@@ -164,22 +164,17 @@ function owned<T extends { [K in keyof T]: Numbers }>(arrays: T): T {
 /** Pages read one after another as one page (a snapshot keeps the shop's products as one). */
 export function joinPages(pages: readonly PackedProducts[]): PackedProducts {
   if (pages.length === 1) return pages[0]!;
-  const ids = new Float64Array(pages.reduce((n, p) => n + p.ids.length, 0));
-  const ends = new Uint32Array(ids.length);
-  const bytes = new Uint8Array(pages.reduce((n, p) => n + p.bytes.length, 0));
-  let at = 0;
-  let offset = 0;
-  for (const page of pages) {
-    ids.set(page.ids, at);
-    for (let i = 0; i < page.ends.length; i++) ends[at + i] = page.ends[i]! + offset;
-    bytes.set(page.bytes, offset);
-    at += page.ids.length;
-    offset += page.bytes.length;
-  }
   return {
-    ids,
-    bytes,
-    ends,
+    ids: joinArrays(
+      Float64Array,
+      pages.map((p) => p.ids),
+    ),
+    bytes: joinArrays(
+      Uint8Array,
+      pages.map((p) => p.bytes),
+    ),
+    // A page's last end is its bytes' length, so each page's ends move past the previous pages' bytes.
+    ends: joinEnds(pages.map((p) => p.ends)),
     fields: joinColumns(pages.map((p) => p.fields)),
     stale: [],
     lastId: pages.at(-1)?.lastId ?? null,
