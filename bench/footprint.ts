@@ -8,20 +8,11 @@
  */
 import { CatalogIndex } from '../src/indexes/catalog-index.js';
 import { openStore } from '../src/store/open.js';
-
-const gc = (globalThis as { gc?: () => void }).gc;
-
-/** Live bytes after a full collection (run twice: weak references and finalizers need a second pass). */
-function live(): number {
-  gc!();
-  gc!();
-  const usage = process.memoryUsage();
-  return usage.heapUsed + usage.external;
-}
+import { liveBytes } from './lib/live-memory.js';
 
 async function main(): Promise<void> {
   const [file, ...handles] = process.argv.slice(2);
-  if (!gc || !file || handles.length === 0)
+  if (!file || handles.length === 0)
     throw new Error('usage: node --expose-gc --import tsx bench/footprint.ts <sqlite file> <shop handle>...');
   const store = await openStore(`sqlite:${file}`);
   const index = new CatalogIndex(store);
@@ -29,7 +20,7 @@ async function main(): Promise<void> {
   for (const handle of handles) {
     const shop = await store.getShopByHandle(handle);
     if (!shop) throw new Error(`no shop ${handle} in ${file}`);
-    const before = live();
+    const before = await liveBytes();
     const started = performance.now();
     const catalog = await index.ensure(shop.id);
     const loadMs = performance.now() - started;
@@ -37,7 +28,7 @@ async function main(): Promise<void> {
       handle,
       products: catalog!.products.size,
       estimated: index.bytes(shop.id),
-      measured: live() - before,
+      measured: (await liveBytes()) - before,
       loadMs: Math.round(loadMs),
     });
   }

@@ -13,6 +13,7 @@ import { runInNewContext } from 'node:vm';
 import { setFlagsFromString } from 'node:v8';
 import { generateDemoShop } from '../demo/generate.js';
 import { Random } from '../demo/random.js';
+import { liveBytes } from './lib/live-memory.js';
 import { ROOT, startProcess } from './lib/processes.js';
 
 const PRODUCTS = 10_000;
@@ -186,13 +187,7 @@ async function main() {
         createdAt: Date.parse(o.created_at),
       })),
     );
-    const used = () => {
-      gc();
-      gc();
-      const m = process.memoryUsage();
-      return m.heapUsed + m.arrayBuffers;
-    };
-    const before = used();
+    const before = await liveBytes(gc);
     const inlineStarted = performance.now();
     const model = buildModel(lines, [], {
       similarity: 'weighted',
@@ -201,7 +196,7 @@ async function main() {
       affinityHalfLifeDays: 180,
     });
     const inlineMs = Math.round(performance.now() - inlineStarted);
-    const measuredBytes = used() - before;
+    const measuredBytes = (await liveBytes(gc)) - before;
     const estimate = modelBytes(model) as number;
     const denseBytes = model.products.length ** 2 * 4;
     row('same lines built inline, no database read (ms)', String(inlineMs));

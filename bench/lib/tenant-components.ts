@@ -10,15 +10,7 @@
 import { CatalogLoader } from '../../src/indexes/catalog-loader.js';
 import type { ShopCatalog } from '../../src/indexes/shop-catalog.js';
 import { openStore } from '../../src/store/open.js';
-
-const gc = (globalThis as { gc?: () => void }).gc;
-
-function live(): number {
-  gc!();
-  gc!();
-  const usage = process.memoryUsage();
-  return usage.heapUsed + usage.external;
-}
+import { liveBytes } from './live-memory.js';
 
 /**
  * Takes a field out of a loaded object (read-only to the code that serves it). A field read
@@ -55,15 +47,18 @@ const PARTS: [string, (catalog: ShopCatalog) => void][] = [
   ['variants', (c) => dropEach(c.products.values(), 'variants')],
   ['answerBytes', (c) => dropEach(c.products.values(), 'json')],
   ['products', (c) => drop(c, 'products')],
+  ['eventCounts', (c) => drop(c, 'eventCounts')],
+  ['markets', (c) => drop(c, 'markets')],
+  ['rulesets', (c) => drop(c, 'rulesets')],
 ];
 
 /** Lets each part go in turn; the generations themselves (the rest) are let go by the caller. */
-function letGoParts(catalogs: readonly ShopCatalog[], shops: number): Record<string, number> {
+async function letGoParts(catalogs: readonly ShopCatalog[], shops: number): Promise<Record<string, number>> {
   const perShop: Record<string, number> = {};
-  let before = live();
+  let before = await liveBytes();
   for (const [part, letGo] of PARTS) {
     for (const catalog of catalogs) letGo(catalog);
-    const after = live();
+    const after = await liveBytes();
     perShop[part] = Math.round((before - after) / shops);
     before = after;
   }
@@ -72,23 +67,24 @@ function letGoParts(catalogs: readonly ShopCatalog[], shops: number): Record<str
 
 async function main(): Promise<void> {
   const [file, ...handles] = process.argv.slice(2);
-  if (!gc || !file || handles.length === 0) throw new Error('usage: … <sqlite file> <shop handle>...');
+  if (!file || handles.length === 0) throw new Error('usage: … <sqlite file> <shop handle>...');
   const store = await openStore(`sqlite:${file}`, { migrate: false });
   const loader = new CatalogLoader(store);
   // A load of another shop first: compiled code and the store's statements are not a shop's bytes.
   await loader.full((await store.getShopByHandle(handles[handles.length - 1]!))!.id);
   const held: { catalogs: ShopCatalog[] } = { catalogs: [] };
-  const empty = live();
+  const empty = await liveBytes();
   for (const handle of handles) {
     const shop = await store.getShopByHandle(handle);
     if (!shop) throw new Error(`no shop ${handle}`);
     held.catalogs.push((await loader.full(shop.id))!);
   }
+  await loader.copiesWritten();
   const products = held.catalogs.reduce((n, c) => n + c.products.size, 0);
-  const loaded = live() - empty;
-  const perShop = letGoParts(held.catalogs, handles.length);
+  const loaded = (await liveBytes()) - empty;
+  const perShop = await letGoParts(held.catalogs, handles.length);
   held.catalogs = [];
-  // What the parts above leave (markets, rulesets, the generation's maps): the load's bytes less theirs.
+  // What the parts above leave (the shop's row, its experiments, the generation's own maps): the load's bytes less theirs.
   perShop.rest = Math.round(loaded / handles.length - Object.values(perShop).reduce((a, b) => a + b, 0));
   await store.close();
   const perProduct = Object.fromEntries(
