@@ -30,7 +30,7 @@ export interface LoadParts {
  * The snapshot's layout; a stored snapshot of another format, or of another serializer of the
  * products' bytes, is not read (the load reads the parts and writes a new one).
  */
-const LAYOUT = 3;
+const LAYOUT = 4;
 export const SNAPSHOT_FORMAT = LAYOUT * 1000 + SERVING_VERSION;
 
 /**
@@ -94,7 +94,8 @@ export function snapshotBytes(parts: LoadParts): number {
   for (const c of parts.collections) bytes += 16 + text(c.title) + text(c.handle) + 8 * c.members.length;
   const customers = parts.customers.columns();
   bytes += 13 * customers.ids.length + text(customers.emails);
-  for (const [, tags] of customers.tags) bytes += 16 + tags.reduce((n, t) => n + 4 + text(t), 0);
+  bytes += 8 * customers.tagged.length;
+  for (const tags of customers.tagLists) bytes += 16 + tags.reduce((n, t) => n + 4 + text(t), 0);
   for (const m of parts.markets) {
     bytes += 200 + text(m.name) + 8 * m.countries.length + 9 * (m.product_ids?.length ?? 0);
     // An object a price: its keys are written with each.
@@ -153,7 +154,14 @@ export function decodeSnapshot(body: Uint8Array): LoadParts {
 
 /** The customers' arrays copied out of the snapshot's buffer, which the index would keep otherwise. */
 function ownedCustomers(c: CustomerColumns): CustomerColumns {
-  return { ...c, ids: c.ids.slice(), ends: c.ends.slice(), noEmail: c.noEmail.slice() };
+  return {
+    ...c,
+    ids: c.ids.slice(),
+    ends: c.ends.slice(),
+    noEmail: c.noEmail.slice(),
+    tagged: c.tagged.slice(),
+    tagListOf: c.tagListOf.slice(),
+  };
 }
 
 /** Each typed array of the object copied out of the buffer it views. */

@@ -135,6 +135,14 @@ describe('a load snapshot, bounded', () => {
       'customers of many tags',
       parts({ customers: CustomerIndex.of([{ id: 1, email: 'a@b.c', tags: Array(3000).fill('t'.repeat(9)) }]) }),
     ],
+    [
+      'customers of as many lists of tags',
+      parts({
+        customers: CustomerIndex.of(
+          Array.from({ length: 2000 }, (_, i) => ({ id: i, email: null, tags: [`tag ${i}`, 'ü'.repeat(i % 7)] })),
+        ),
+      }),
+    ],
     ['markets of many prices', parts({ markets: [market(1, 20_000), market(2, 5)] })],
     [
       'e-mails outside Latin-1',
@@ -161,14 +169,15 @@ describe('a load snapshot, bounded', () => {
       parts({
         products: packServed(rows),
         customers: CustomerIndex.of(
-          Array.from({ length: 500 }, (_, i) => ({ id: i, email: `c${i}@example.com`, tags: [] })),
+          Array.from({ length: 500 }, (_, i) => ({ id: i, email: `c${i}@example.com`, tags: i % 3 ? [] : ['vip'] })),
         ),
         sales: foldSales(lines, NOW.getTime(), DEFAULT_TRENDING),
       }),
     );
     const { products, sales, customers } = decodeSnapshot(body);
-    const { ids, ends, noEmail } = customers.columns();
-    const held = [products.bytes, sales.ids, sales.units90, sales.scores, ids, ends, noEmail];
+    const { ids, ends, noEmail, tagged, tagListOf } = customers.columns();
+    expect(tagged.length).toBe(167);
+    const held = [products.bytes, sales.ids, sales.units90, sales.scores, ids, ends, noEmail, tagged, tagListOf];
     held.push(...Object.values(sales.purchases), ...columnBuffersOf(products.fields));
     for (const array of [...held, ...Object.values(sales.coPurchases)])
       expect(array.buffer.byteLength).toBe(array.byteLength);
