@@ -76,8 +76,8 @@ export class CustomerIndex implements ReadonlyMap<number, Customer> {
       }
       columns.ends[i] = length;
       if (customer.tags.length === 0) continue;
-      // A tag holds no NUL (the store's tags are text a merchant typed), so the joined list names it.
-      const key = customer.tags.join('\0');
+      // JSON names a list of any strings unambiguously (a joined list would not: a tag may hold the separator).
+      const key = JSON.stringify(customer.tags);
       let list = listIndex.get(key);
       if (list === undefined) {
         list = tagLists.push(Object.freeze([...customer.tags])) - 1;
