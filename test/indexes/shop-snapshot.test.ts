@@ -1,3 +1,4 @@
+import { deserialize, serialize, setFlagsFromString } from 'node:v8';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDemoShop } from '../../demo/generate.js';
 import { CatalogLoader } from '../../src/indexes/catalog-loader.js';
@@ -102,6 +103,46 @@ describe('a load snapshot as a value', () => {
       customers: [...p.customers.values()],
     });
     expect(readable(decoded)).toEqual(readable(parts));
+  });
+});
+
+describe('a load snapshot, read back', () => {
+  it('gives lists of ids whose numbers past 31 bits are unboxed, not an object each', () => {
+    // V8's own test of an array's elements (natives syntax, allowed before the function is compiled).
+    setFlagsFromString('--allow-natives-syntax');
+    const unboxed = new Function('list', 'return %HasDoubleElements(list)') as (list: readonly number[]) => boolean;
+    const ids = Array.from({ length: 30 }, (_, i) => BIG + i);
+    const lines = ids.map((productId, i) => ({
+      orderId: i,
+      productId,
+      quantity: 1,
+      customerId: null,
+      at: NOW.getTime(),
+    }));
+    const stored = {
+      products: packServed([]),
+      collections: [],
+      markets: [
+        {
+          id: 1,
+          name: 'Everywhere',
+          position: 0,
+          active: true,
+          countries: ['DE'],
+          currency: 'EUR',
+          price_adjustment_percent: 0,
+          fixed_prices: [],
+          product_ids: ids,
+        },
+      ],
+      customers: CustomerIndex.of([]),
+      sales: foldSales(lines, NOW.getTime(), DEFAULT_TRENDING),
+    };
+    const { sales, markets } = decodeSnapshot(encodeSnapshot(stored));
+    expect(sales.topSellers).toHaveLength(30);
+    for (const list of [sales.topSellers, sales.trending, markets[0]!.product_ids!]) expect(unboxed(list)).toBe(true);
+    // The plain array V8 deserializes holds them boxed: what the read model kept before.
+    expect(unboxed(deserialize(serialize(ids)) as number[])).toBe(false);
   });
 });
 
