@@ -15,6 +15,7 @@ import { DEFAULT_TRENDING } from '../domain/ranking/trending.js';
 import { utcDay } from '../domain/events.js';
 import { indexCollection, type IndexedCollection } from './collection-index.js';
 import { CustomerIndex } from './customer-index.js';
+import { EventCounts } from './event-counts.js';
 import { DAY_MS, foldSales, salesOf } from './sales.js';
 import { unpackServed } from './product-serving.js';
 import { ProductPages, type ServedPageReader } from './product-pages.js';
@@ -183,16 +184,7 @@ export class CatalogLoader {
       this.pastEventTotals(shopId, utcDay(now - 30 * DAY_MS), utcDay(now - DAY_MS)),
       this.store.sumEventCounts(shopId, utcDay(now)),
     ]);
-    const counts = new Map<string, { views: number; adds: number }>();
-    for (const { handle, views, adds } of past) counts.set(handle, { views, adds });
-    for (const { handle, views, adds } of today) {
-      const count = counts.get(handle);
-      if (count) {
-        count.views += views;
-        count.adds += adds;
-      } else counts.set(handle, { views, adds });
-    }
-    return counts;
+    return EventCounts.sum(past, today);
   }
 
   private async pastEventTotals(shopId: number, sinceDay: number, throughDay: number) {

@@ -14,6 +14,7 @@ import type { Shop } from '../domain/shop.js';
 import { ProductCollections, type IndexedCollection } from './collection-index.js';
 import { marketVariantStrings, type ProductJson } from './product-json.js';
 import { bestSellingFirst, type SalesStats } from './sales.js';
+import type { EventCounts } from './event-counts.js';
 
 /** What the hot paths need of a variant; prices as exact integers. */
 export interface IndexedVariant {
@@ -96,7 +97,7 @@ export class ShopCatalog {
     readonly rulesets: ReadonlyMap<number, IndexedRuleset>,
     readonly sales: SalesStats,
     /** Views and adds per handle over the last 30 days (from the event counts). */
-    readonly eventCounts: ReadonlyMap<string, { views: number; adds: number }>,
+    readonly eventCounts: EventCounts,
     /** Every experiment of the shop, running and stopped: they route ruleset requests and tracked sources. */
     readonly experiments: readonly Experiment[] = [],
   ) {

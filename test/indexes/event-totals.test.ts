@@ -54,7 +54,7 @@ describe.each(backends())("a shop's month of views and adds on $name", (backend)
 
       expect(await store.getKeptEventTotals(shop.id)).toMatchObject({ totals: null });
       const first = await loader.eventCounts(shop.id);
-      expect(first).toEqual(await monthByHand(store, shop.id));
+      expect(new Map(first)).toEqual(await monthByHand(store, shop.id));
       expect(first.size).toBe(3);
       // The sum of the days before today is kept (written after the read, not awaited by it).
       await loader.copiesWritten();
@@ -71,7 +71,7 @@ describe.each(backends())("a shop's month of views and adds on $name", (backend)
         storeEvent(shop.id, 'viewed', 'new', Date.now()),
       ]);
       expect(await store.getKeptEventTotals(shop.id)).toEqual(kept);
-      expect(await loader.eventCounts(shop.id)).toEqual(await monthByHand(store, shop.id));
+      expect(new Map(await loader.eventCounts(shop.id))).toEqual(await monthByHand(store, shop.id));
 
       // A past day's counts make what is kept stale, and a sum made before them is not stored over them.
       await store.appendEvents([storeEvent(shop.id, 'added', 'h2', Date.now() - 3 * DAY_MS)]);
@@ -80,10 +80,10 @@ describe.each(backends())("a shop's month of views and adds on $name", (backend)
       expect(stale.generation).toBeGreaterThan(kept.generation);
       expect(await store.keepEventTotals(shop.id, kept.generation, 1, 2, [])).toBe(false);
       expect(await store.keepEventTotals(shop.id, null, 1, 2, [])).toBe(false);
-      expect(await loader.eventCounts(shop.id)).toEqual(await monthByHand(store, shop.id));
+      expect(new Map(await loader.eventCounts(shop.id))).toEqual(await monthByHand(store, shop.id));
       await loader.copiesWritten();
       expect((await store.getKeptEventTotals(shop.id))?.totals).not.toBeNull();
-      expect(await loader.eventCounts(shop.id)).toEqual(await monthByHand(store, shop.id));
+      expect(new Map(await loader.eventCounts(shop.id))).toEqual(await monthByHand(store, shop.id));
 
       // A load reads what is kept of the past days, and sums only today's counts itself.
       const current = (await store.getKeptEventTotals(shop.id))!;
@@ -102,8 +102,8 @@ describe.each(backends())("a shop's month of views and adds on $name", (backend)
       expect(
         await store.keepEventTotals(shop.id, stale.generation, 1, 2, [{ handle: 'h0', views: 1e6, adds: 0 }]),
       ).toBe(true);
-      expect(await loader.eventCounts(shop.id)).toEqual(await monthByHand(store, shop.id));
-      expect(await loader.eventCounts(other.id)).toEqual(await monthByHand(store, other.id));
+      expect(new Map(await loader.eventCounts(shop.id))).toEqual(await monthByHand(store, shop.id));
+      expect(new Map(await loader.eventCounts(other.id))).toEqual(await monthByHand(store, other.id));
     } finally {
       await store.close();
     }
@@ -127,7 +127,7 @@ describe.each(backends())("a shop's month of views and adds on $name", (backend)
       expect(await store.getKeptEventTotals(shop.id)).toMatchObject({ totals: null });
       // Just past midnight the day before is a past day: the load sums it, late views included.
       vi.setSystemTime(Date.UTC(2026, 10, 21, 0, 1));
-      expect(await loader.eventCounts(shop.id)).toEqual(await monthByHand(store, shop.id));
+      expect(new Map(await loader.eventCounts(shop.id))).toEqual(await monthByHand(store, shop.id));
     } finally {
       await store.close();
     }

@@ -12,10 +12,8 @@ export interface Conversion {
 export function shopRate(catalog: ShopCatalog): number {
   return catalog.memo('conversion-rate', () => {
     let purchases = 0;
-    let views = 0;
     for (const units of catalog.sales.unitsSold30d.values()) purchases += units;
-    for (const c of catalog.eventCounts.values()) views += c.views;
-    return shopConversionRate(purchases, views);
+    return shopConversionRate(purchases, catalog.eventCounts.views);
   });
 }
 
@@ -25,6 +23,6 @@ export function shopRate(catalog: ShopCatalog): number {
  */
 export function conversionOf(catalog: ShopCatalog, product: IndexedProduct): Conversion {
   const purchases = catalog.sales.unitsSold30d.get(product.id) ?? 0;
-  const views = catalog.eventCounts.get(product.handle)?.views ?? 0;
+  const views = catalog.eventCounts.viewsOf(product.handle);
   return { views, purchases, estimate: conversionEstimate(purchases, views, shopRate(catalog)) };
 }
