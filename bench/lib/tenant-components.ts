@@ -84,7 +84,8 @@ async function main(): Promise<void> {
   const loaded = (await liveBytes()) - empty;
   const perShop = await letGoParts(held.catalogs, handles.length);
   held.catalogs = [];
-  // What the parts above leave (the shop's row, its experiments, the generation's own maps): the load's bytes less theirs.
+  // What the parts above leave (the shop's row, its experiments, the generation's own maps): the load's
+  // bytes less theirs.
   perShop.rest = Math.round(loaded / handles.length - Object.values(perShop).reduce((a, b) => a + b, 0));
   await store.close();
   const perProduct = Object.fromEntries(
