@@ -18,7 +18,14 @@ function testResolver(state: { later: string }): LookupFunction {
   };
 }
 
-/** A local server whose every answer is `respond`'s; records what reached it. */
+/**
+ * Ports this file's servers have listened on. An origin that broke the byte cap rests for 30 s (its
+ * calls refused unsent), and the system may give a stopped server's port to the next one: a later
+ * test would then meet the earlier server's rest.
+ */
+const portsHeld = new Set<number>();
+
+/** A local server whose every answer is `respond`'s, on a port no earlier one here had; records what reached it. */
 async function hostileServer(respond: (req: IncomingMessage, res: ServerResponse) => void) {
   const seen: { path: string; token: string | undefined }[] = [];
   const server: Server = createServer((req, res) => {
@@ -26,9 +33,16 @@ async function hostileServer(respond: (req: IncomingMessage, res: ServerResponse
     res.on('error', () => undefined);
     respond(req, res);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  let port: number;
+  for (;;) {
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as AddressInfo).port;
+    if (!portsHeld.has(port)) break;
+    await new Promise((resolve) => server.close(resolve));
+  }
+  portsHeld.add(port);
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    url: `http://127.0.0.1:${port}`,
     seen,
     stop: async () => {
       server.closeAllConnections();
