@@ -39,30 +39,38 @@ export class ProductCollections {
   private readonly collections: Numbers;
   private readonly collectionIds: Float64Array;
 
-  /** Members of each collection (the catalog's products), collections in their order. */
-  constructor(members: ReadonlyMap<number, readonly { id: number }[]>) {
-    this.collectionIds = Float64Array.from(members.keys());
+  /**
+   * Each collection's members that are in the catalog (`inCatalog`), collections in their order:
+   * read from the collections' ids, so that a rule's inputs need not make the collections' lists
+   * of products.
+   */
+  constructor(
+    collections: Iterable<Pick<IndexedCollection, 'id' | 'members'>>,
+    inCatalog: (productId: number) => boolean = () => true,
+  ) {
+    const listed = [...collections];
+    const rows = listed.map((c) => c.members.filter(inCatalog));
+    this.collectionIds = Float64Array.from(listed, (c) => c.id);
     let pairs = 0;
-    for (const list of members.values()) pairs += list.length;
+    for (const list of rows) pairs += list.length;
     const sorted = new Float64Array(pairs);
     let at = 0;
-    for (const list of members.values()) for (const product of list) sorted[at++] = product.id;
+    for (const list of rows) for (const id of list) sorted[at++] = id;
     sorted.sort();
     let distinct = 0;
     for (let i = 0; i < sorted.length; i++)
       if (distinct === 0 || sorted[i] !== sorted[distinct - 1]) sorted[distinct++] = sorted[i]!;
     this.products = sorted.slice(0, distinct);
     const starts: number[] = new Array(distinct + 1).fill(0);
-    const rows = [...members.values()];
-    for (const list of rows) for (const product of list) starts[sortedIndexOf(this.products, product.id) + 1]!++;
+    for (const list of rows) for (const id of list) starts[sortedIndexOf(this.products, id) + 1]!++;
     for (let p = 0; p < distinct; p++) starts[p + 1]! += starts[p]!;
     this.starts = compact(starts);
     const next = starts.slice(0, distinct);
-    const collections: number[] = new Array(pairs);
+    const out: number[] = new Array(pairs);
     rows.forEach((list, c) => {
-      for (const product of list) collections[next[sortedIndexOf(this.products, product.id)]!++] = c;
+      for (const id of list) out[next[sortedIndexOf(this.products, id)]!++] = c;
     });
-    this.collections = compact(collections);
+    this.collections = compact(out);
   }
 
   /** Products in at least one collection. */

@@ -78,10 +78,10 @@ const FEW_TAGS = 16;
  * in, so a request sees one consistent catalog from start to end.
  */
 export class ShopCatalog {
-  readonly byHandle = new Map<string, IndexedProduct>();
-  readonly byTag = new Map<string, IndexedProduct[]>();
-  readonly collectionMembers = new Map<number, readonly IndexedProduct[]>();
-  readonly collectionsByProduct: ProductCollections;
+  private handles: ReadonlyMap<string, IndexedProduct> | null = null;
+  private tagged: ReadonlyMap<string, readonly IndexedProduct[]> | null = null;
+  private members: ReadonlyMap<number, readonly IndexedProduct[]> | null = null;
+  private productCollections: ProductCollections | null = null;
   private readonly memos = new Map<string, unknown>();
   private readonly requestMemos = new Map<string, unknown>();
   private readonly marketVariants = new Map<number, Map<number, MarketVariants>>();
@@ -100,29 +100,50 @@ export class ShopCatalog {
     readonly eventCounts: EventCounts,
     /** Every experiment of the shop, running and stopped: they route ruleset requests and tracked sources. */
     readonly experiments: readonly Experiment[] = [],
-  ) {
-    for (const product of products.values()) {
-      this.byHandle.set(product.handle, product);
-      const tags = product.tagsLower;
-      // A tag listed twice counts once: no Set for the few tags most products have, one for many.
-      const seen = tags.length > FEW_TAGS ? new Set<string>() : undefined;
-      for (let i = 0; i < tags.length; i++) {
-        const tag = tags[i]!;
-        if (seen ? seen.size === seen.add(tag).size : tags.indexOf(tag) < i) continue;
-        const list = this.byTag.get(tag);
-        if (list) list.push(product);
-        else this.byTag.set(tag, [product]);
-      }
-    }
-    for (const collection of collections.values()) {
+  ) {}
+
+  /*
+   * The lookups below are made on first use, not at the load: a shop of the long tail is loaded
+   * for one or two answers, which mostly need one of them or none, and making all four was a tenth
+   * of its load and a fifth of what the load kept (docs/scaling.md, "What a load leaves to the
+   * collector"). A generation with the same products (an event count, a ruleset saved) takes them over.
+   */
+
+  /** Products by handle. */
+  get byHandle(): ReadonlyMap<string, IndexedProduct> {
+    if (this.handles) return this.handles;
+    const map = new Map<string, IndexedProduct>();
+    for (const product of this.products.values()) map.set(product.handle, product);
+    this.handles = map;
+    return map;
+  }
+
+  /** Products by lower-cased tag, in id order. */
+  get byTag(): ReadonlyMap<string, readonly IndexedProduct[]> {
+    this.tagged ??= productsByTag(this.products.values());
+    return this.tagged;
+  }
+
+  /** Each collection's products in the catalog, in the collection's order. */
+  get collectionMembers(): ReadonlyMap<number, readonly IndexedProduct[]> {
+    if (this.members) return this.members;
+    const map = new Map<number, readonly IndexedProduct[]>();
+    for (const collection of this.collections.values()) {
       const members: IndexedProduct[] = [];
       for (const id of collection.members) {
-        const product = products.get(id);
+        const product = this.products.get(id);
         if (product !== undefined) members.push(product);
       }
-      this.collectionMembers.set(collection.id, members);
+      map.set(collection.id, members);
     }
-    this.collectionsByProduct = new ProductCollections(this.collectionMembers);
+    this.members = map;
+    return map;
+  }
+
+  /** The collections of each product. */
+  get collectionsByProduct(): ProductCollections {
+    this.productCollections ??= new ProductCollections(this.collections.values(), (id) => this.products.has(id));
+    return this.productCollections;
   }
 
   /**
@@ -234,9 +255,33 @@ export class ShopCatalog {
     // A ruleset or setting saved leaves the products as they were: what is made from them alone carries over.
     if (next.products === this.products) {
       for (const key of PRODUCT_MEMOS) if (this.memos.has(key)) next.memos.set(key, this.memos.get(key));
+      next.handles = this.handles;
+      next.tagged = this.tagged;
+      if (next.collections === this.collections) {
+        next.members = this.members;
+        next.productCollections = this.productCollections;
+      }
     }
     return next;
   }
+}
+
+/** Products by lower-cased tag; a tag listed twice on a product counts once. */
+function productsByTag(products: Iterable<IndexedProduct>): Map<string, IndexedProduct[]> {
+  const byTag = new Map<string, IndexedProduct[]>();
+  for (const product of products) {
+    const tags = product.tagsLower;
+    // No Set for the few tags most products have, one for many.
+    const seen = tags.length > FEW_TAGS ? new Set<string>() : undefined;
+    for (let i = 0; i < tags.length; i++) {
+      const tag = tags[i]!;
+      if (seen ? seen.size === seen.add(tag).size : tags.indexOf(tag) < i) continue;
+      const list = byTag.get(tag);
+      if (list) list.push(product);
+      else byTag.set(tag, [product]);
+    }
+  }
+  return byTag;
 }
 
 /** Memos made from the products alone (`memo(key, …)` keys): a new generation with the same products keeps them. */

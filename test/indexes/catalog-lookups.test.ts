@@ -83,4 +83,53 @@ describe.each(backends())('a loaded catalog on $name', (backend) => {
     expect(catalog.byTag.size).toBe(22);
     expect(catalog.bestSellersTagged('SALE').map((p) => p.id)).toEqual([1, 3, BIG]);
   });
+
+  it('takes its lookups over into a generation with the same products, and makes new ones after a product write', async () => {
+    const shop = await store.createShop(
+      newShop('carried'),
+      shopKeys().map((k) => k.record),
+    );
+    await store.upsertProducts(shop.id, [product(1, { tags: 'Sale' }), product(2)]);
+    await store.upsertCollections(shop.id, [
+      {
+        id: 5,
+        title: 'C',
+        handle: 'c',
+        updated_at: '2026-02-01T00:00:00.000Z',
+        products: [{ product_id: 2, position: 1 }],
+      },
+    ]);
+    const index = new CatalogIndex(store);
+    const first = (await index.ensure(shop.id))!;
+    const lookups = [first.byHandle, first.byTag, first.collectionMembers, first.collectionsByProduct];
+
+    await store.createRuleset(shop.id, {
+      name: 'r',
+      enabled: true,
+      filter_oos: false,
+      filter_input_products: false,
+      rules: [],
+    });
+    await index.apply(shop.id, { rulesets: true });
+    const afterRuleset = index.get(shop.id)!;
+    expect(afterRuleset).not.toBe(first);
+    const carried = [
+      afterRuleset.byHandle,
+      afterRuleset.byTag,
+      afterRuleset.collectionMembers,
+      afterRuleset.collectionsByProduct,
+    ];
+    carried.forEach((lookup, i) => expect(lookup).toBe(lookups[i]));
+
+    const added = product(3, { tags: 'sale' });
+    await store.upsertProducts(shop.id, [added]);
+    await index.apply(shop.id, { products: [3] });
+    const afterProduct = index.get(shop.id)!;
+    expect(afterProduct.byHandle).not.toBe(first.byHandle);
+    expect(afterProduct.byHandle.get(added.handle)?.id).toBe(3);
+    expect(afterProduct.byTag.get('sale')!.map((p) => p.id)).toEqual([1, 3]);
+    expect(afterProduct.collectionMembers.get(5)!.map((p) => p.id)).toEqual([2]);
+    expect(first.byHandle.has(added.handle)).toBe(false); // the older generation is unchanged
+    expect(first.byTag.get('sale')!.map((p) => p.id)).toEqual([1]);
+  });
 });

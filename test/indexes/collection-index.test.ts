@@ -3,28 +3,33 @@ import { indexCollection, ProductCollections } from '../../src/indexes/collectio
 import { BIG } from '../helpers/fixtures.js';
 
 /** The plain fold the compressed rows replace: each member's collections, in the collections' order. */
-function folded(members: Map<number, { id: number }[]>): Map<number, number[]> {
+function folded(collections: { id: number; members: number[] }[], inCatalog: (id: number) => boolean) {
   const out = new Map<number, number[]>();
-  for (const [collection, list] of members)
-    for (const product of list) out.set(product.id, [...(out.get(product.id) ?? []), collection]);
+  for (const { id, members } of collections)
+    for (const product of members.filter(inCatalog)) out.set(product, [...(out.get(product) ?? []), id]);
   return out;
 }
 
 describe('collections in the read model', () => {
   it("gives each product's collections as the plain fold does, in order, a product listed twice twice", () => {
-    const members = new Map<number, { id: number }[]>();
+    const collections: { id: number; members: number[] }[] = [];
     for (let c = 0; c < 30; c++) {
-      const list: { id: number }[] = [];
-      for (let k = 0; k < (c * 7) % 13; k++) list.push({ id: ((c * 31 + k * 17) % 50) + (k % 2 ? BIG : 1) });
-      if (c === 4) list.push(list[0]!);
-      members.set(c % 3 === 0 ? BIG * 10 + c : 900 - c, list);
+      const members: number[] = [];
+      for (let k = 0; k < (c * 7) % 13; k++) members.push(((c * 31 + k * 17) % 50) + (k % 2 ? BIG : 1));
+      if (c === 4) members.push(members[0]!);
+      collections.push({ id: c % 3 === 0 ? BIG * 10 + c : 900 - c, members });
     }
-    const rows = new ProductCollections(members);
-    const expected = folded(members);
-    expect(rows.size).toBe(expected.size);
-    for (const [product, collections] of expected) expect(rows.get(product)).toEqual(collections);
+    // Members not in the catalog (here, odd ids) are in no product's row.
+    for (const inCatalog of [() => true, (id: number) => id % 2 === 0]) {
+      const rows = new ProductCollections(collections, inCatalog);
+      const expected = folded(collections, inCatalog);
+      expect(rows.size).toBe(expected.size);
+      for (const [product, ids] of expected) expect(rows.get(product)).toEqual(ids);
+    }
+    const rows = new ProductCollections(collections, (id) => id % 2 === 0);
+    expect(rows.get(collections[1]!.members.find((id) => id % 2 === 1)!)).toBeUndefined();
     expect(rows.get(424242)).toBeUndefined();
-    expect(new ProductCollections(new Map()).get(1)).toBeUndefined();
+    expect(new ProductCollections([]).get(1)).toBeUndefined();
   });
 
   it("keeps a collection's members as product ids by position, then id", () => {
