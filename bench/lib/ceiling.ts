@@ -66,6 +66,11 @@ export async function startCeiling(dir: string, routes: readonly CeilingRoute[],
     0,
     routes[0]!.prefix,
   );
-  for (const route of routes) sameAnswer(route.name, route.answer, await rawGet(`${ceiling.url}${route.prefix}`));
+  try {
+    for (const route of routes) sameAnswer(route.name, route.answer, await rawGet(`${ceiling.url}${route.prefix}`));
+  } catch (error) {
+    await ceiling.stop(); // a ceiling refused is not left running
+    throw error;
+  }
   return ceiling;
 }

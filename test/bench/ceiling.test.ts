@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -6,6 +6,20 @@ import { type RawAnswer, rawGet, startCeiling } from '../../bench/lib/ceiling.js
 
 const dir = mkdtempSync(join(tmpdir(), 'rebound-ceiling-test-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Processes whose command line names `path` (Linux's /proc): the ceiling servers started with this test's files. */
+function processesNaming(path: string): number[] {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(path);
+      } catch {
+        return false; // ended meanwhile
+      }
+    })
+    .map(Number);
+}
 
 const answer = (body: string, extra: [string, string][]): RawAnswer => ({
   status: 200,
@@ -47,5 +61,7 @@ describe('the ceiling server', () => {
     // Node chooses the framing itself: a captured chunked answer is not what the bare server sends.
     const chunked = answer('{"data":[]}', [['Transfer-Encoding', 'chunked']]);
     await expect(startCeiling(dir, [{ name: 'static', prefix: '/s', answer: chunked }])).rejects.toThrow(/not send/);
+    // …and the server it started for the check is not left running.
+    expect(processesNaming(dir)).toEqual([]);
   });
 });
