@@ -119,7 +119,7 @@ describe.each(backends())('a loaded catalog on $name', (backend) => {
       afterRuleset.collectionMembers,
       afterRuleset.collectionsByProduct,
     ];
-    carried.forEach((lookup, i) => expect(lookup).toBe(lookups[i]));
+    for (const [i, lookup] of carried.entries()) expect(lookup).toBe(lookups[i]);
 
     const added = product(3, { tags: 'sale' });
     await store.upsertProducts(shop.id, [added]);
