@@ -14,15 +14,11 @@ import { liveBytes } from './live-memory.js';
 
 /**
  * Takes a field out of a loaded object (read-only to the code that serves it). A field read
- * through a getter (a product's variants, made from its page's arrays) is left: what it is made
- * from goes with the object itself.
+ * through a getter (a product's, read from its page's columns) is left: what it is made from goes
+ * with the object itself.
  */
 function drop(target: object, field: string): void {
   if (Object.hasOwn(target, field)) (target as Record<string, unknown>)[field] = null;
-}
-
-function dropEach(targets: Iterable<object>, field: string): void {
-  for (const target of targets) drop(target, field);
 }
 
 /** The parts in the order they are let go; each drops what the ones before it left of that part. */
@@ -44,13 +40,17 @@ const PARTS: [string, (catalog: ShopCatalog) => void][] = [
       drop(c, 'tagged');
     },
   ],
-  ['variants', (c) => dropEach(c.products.values(), 'variants')],
-  ['answerBytes', (c) => dropEach(c.products.values(), 'json')],
   ['products', (c) => drop(c, 'products')],
   ['eventCounts', (c) => drop(c, 'eventCounts')],
   ['markets', (c) => drop(c, 'markets')],
   ['rulesets', (c) => drop(c, 'rulesets')],
 ];
+
+function sumOf<T>(items: Iterable<T>, value: (item: T) => number): number {
+  let sum = 0;
+  for (const item of items) sum += value(item);
+  return sum;
+}
 
 /** Lets each part go in turn; the generations themselves (the rest) are let go by the caller. */
 async function letGoParts(catalogs: readonly ShopCatalog[], shops: number): Promise<Record<string, number>> {
@@ -85,7 +85,12 @@ async function main(): Promise<void> {
   await loader.copiesWritten();
   const products = held.catalogs.reduce((n, c) => n + c.products.size, 0);
   const loaded = (await liveBytes()) - empty;
+  // A product's fields, variants and answer bytes are its page's columns, let go with the products; the
+  // answer bytes (typed arrays, exactly their length) are told apart by their length.
+  const answerBytes = held.catalogs.reduce((n, c) => n + sumOf(c.products.values(), (p) => p.storedLength), 0);
   const perShop = await letGoParts(held.catalogs, handles.length);
+  perShop.answerBytes = Math.round(answerBytes / handles.length);
+  perShop.products! -= perShop.answerBytes;
   held.catalogs = [];
   // What the parts above leave (the shop's row, its experiments, the generation's own maps): the load's
   // bytes less theirs.

@@ -26,7 +26,7 @@ const MEMO_SHARE = 0.35;
 const text = (s: string | null) => (s === null ? 0 : s.length + 24);
 
 function productBytes(product: IndexedProduct): number {
-  const bytes = PRODUCT_OBJECT + product.json.storedLength + product.variantCount * VARIANT;
+  const bytes = PRODUCT_OBJECT + product.storedLength + product.variantCount * VARIANT;
   return bytes + text(product.handle) + text(product.title);
 }
 

@@ -2,9 +2,9 @@ import { parseMoney } from '../domain/catalog/money.js';
 import { isListable, isVariantInStock, splitTags, type Product } from '../domain/catalog/product.js';
 import { deflateProduct, serializeProduct, ProductJson } from './product-json.js';
 import { columnsOf, type ProductColumns, type ServingFields } from './product-columns.js';
-import { SharedStrings } from './shared-strings.js';
+import { loadedPage } from './loaded-product.js';
 import type { ServedProduct } from '../store/kysely/product-serving.js';
-import type { IndexedProduct, IndexedVariant } from './shop-catalog.js';
+import type { IndexedProduct } from './shop-catalog.js';
 
 /**
  * The version of what `servingRow` writes: the answer bytes of `serializeProduct` (deflated
@@ -56,90 +56,8 @@ export function indexProduct(product: Product): IndexedProduct {
 export function indexProducts(products: readonly Product[]): IndexedProduct[] {
   const jsons = products.map(serializeProduct);
   const columns = columnsOf(products.map((product, i) => fieldsOf(product, jsons[i]!)));
-  const page = { numbers: columns.variants, stock: columns.stock };
-  const strings = new SharedStrings();
-  return products.map((product, i) => new LoadedProduct(product.id, jsons[i]!.deflate(), columns, i, page, strings));
-}
-
-/** Tags lower-cased for matching: the same array when they already are (most shops' tags), not a copy. */
-function lowerCased(tags: readonly string[], strings: SharedStrings): readonly string[] {
-  for (let i = 0; i < tags.length; i++)
-    if (tags[i]!.toLowerCase() !== tags[i]) return strings.list(tags.map((t) => t.toLowerCase()));
-  return tags;
-}
-
-/** The main image's URL of a product's answer (the admin insights show it; nothing on the storefront path). */
-function mainImage(json: ProductJson): string | null {
-  const product = JSON.parse(json.plain.toString()) as {
-    image?: { src?: string } | null;
-    images?: { src?: string }[];
-  };
-  return product.image?.src ?? product.images?.[0]?.src ?? null;
-}
-
-/** The variants of a page of products: id and price two numbers a variant, in stock one byte. */
-interface VariantPage {
-  readonly numbers: Float64Array;
-  readonly stock: Uint8Array;
-}
-
-/**
- * A product of the read model whose variants stay in its page's arrays: kept as objects (a boxed
- * id and an object each) they were about 110 bytes a variant of every resident shop. The list is
- * made on each read; the hot paths read it for the few products of an answer.
- */
-class LoadedProduct implements IndexedProduct {
-  readonly id: number;
-  readonly handle: string;
-  readonly title: string;
-  readonly vendor: string;
-  readonly productType: string;
-  readonly tags: readonly string[];
-  readonly tagsLower: readonly string[];
-  readonly listable: boolean;
-  readonly inStock: boolean;
-  readonly json: ProductJson;
-  // Private in the language's own sense: not an own property that a spread or a comparison sees.
-  readonly #page: VariantPage;
-  readonly #first: number;
-  readonly #count: number;
-
-  /** Product `i` of a page's columns; `page`, the columns' variants, is shared by the page's products. */
-  constructor(id: number, json: ProductJson, c: ProductColumns, i: number, page: VariantPage, strings: SharedStrings) {
-    this.id = id;
-    this.handle = c.text[4 * i]!;
-    this.title = c.text[4 * i + 1]!;
-    this.vendor = strings.one(c.text[4 * i + 2]!);
-    this.productType = strings.one(c.text[4 * i + 3]!);
-    this.tags = strings.listIn(c.tags, i === 0 ? 0 : c.tagEnds[i - 1]!, c.tagEnds[i]!);
-    this.tagsLower = lowerCased(this.tags, strings);
-    this.listable = c.listable[i] === 1;
-    const first = i === 0 ? 0 : c.variantEnds[i - 1]!;
-    this.#page = page;
-    this.#first = first;
-    this.#count = c.variantEnds[i]! - first;
-    let inStock = false;
-    for (let v = first; v < first + this.#count; v++) inStock ||= page.stock[v] === 1;
-    this.inStock = inStock;
-    this.json = json;
-  }
-
-  /** Read from the answer bytes: kept as a string it was about 70 bytes a product, for a rare admin read. */
-  get image(): string | null {
-    return mainImage(this.json);
-  }
-
-  get variantCount(): number {
-    return this.#count;
-  }
-
-  get variants(): readonly IndexedVariant[] {
-    const out: IndexedVariant[] = new Array(this.#count);
-    const { numbers, stock } = this.#page;
-    for (let i = 0, v = this.#first; i < this.#count; i++, v++)
-      out[i] = { id: numbers[2 * v]!, price: numbers[2 * v + 1]!, inStock: stock[v] === 1 };
-    return out;
-  }
+  const ids = Float64Array.from(products, (product) => product.id);
+  return loadedPage(ids, columns, { made: jsons.map((json) => json.deflate()) });
 }
 
 /**
@@ -197,18 +115,12 @@ export function packServed(rows: readonly ServedProduct[]): PackedProducts {
  * page's buffer, its offsets in the page's layout table and its variants in the page's arrays.
  */
 export function unpackServed(packed: PackedProducts): IndexedProduct[] {
-  const c = packed.fields;
-  const page = { numbers: c.variants, stock: c.stock };
-  const strings = new SharedStrings();
-  const out: IndexedProduct[] = new Array(packed.ids.length);
-  let start = 0;
-  let at = 0;
-  for (let i = 0; i < out.length; i++) {
-    const end = packed.ends[i]!;
-    const json = ProductJson.inPage(packed.bytes, start, end, c.layouts, at, c.layoutEnds[i]! - at);
-    out[i] = new LoadedProduct(packed.ids[i]!, json, c, i, page, strings);
-    start = end;
-    at = c.layoutEnds[i]!;
-  }
-  return out;
+  // Only what the answers are made of is held for them, not the page's columns of strings.
+  const { bytes, ends } = packed;
+  const { layouts, layoutEnds } = packed.fields;
+  const answerOf = (i: number) => {
+    const at = i === 0 ? 0 : layoutEnds[i - 1]!;
+    return ProductJson.inPage(bytes, i === 0 ? 0 : ends[i - 1]!, ends[i]!, layouts, at, layoutEnds[i]! - at);
+  };
+  return loadedPage(packed.ids, packed.fields, { make: answerOf, ends });
 }

@@ -150,7 +150,9 @@ export function decodeSnapshot(body: Uint8Array): LoadParts {
   return {
     products: {
       ...value.products,
+      ids: value.products.ids.slice(),
       bytes: value.products.bytes.slice(),
+      ends: value.products.ends.slice(),
       fields: ownedColumns(value.products.fields),
       stale: [],
     },
