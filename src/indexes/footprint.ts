@@ -6,7 +6,11 @@ import type { IndexedProduct, ShopCatalog } from './shop-catalog.js';
  * a Map entry's share of its hash table). Measured, not exact: `npm run bench:tenants` prints
  * the estimate next to the heap it stands for, and docs/scaling.md records how close it is.
  */
-const PRODUCT_OBJECT = 200;
+/**
+ * A product's object and its slots in its page's columns (id, four strings' places, tags, stock),
+ * and its answer object once one is read: the fields and answer object every product kept were 200.
+ */
+const PRODUCT_OBJECT = 100;
 const VARIANT = 24;
 /** An array's header and its share of the map that keeps it once. */
 const TAG_LIST = 60;
