@@ -1,12 +1,10 @@
 import type { ProductJson } from './product-json.js';
-import type { ProductColumns } from './product-columns.js';
-import { SharedStrings } from './shared-strings.js';
+import { type ProductColumns, tagListOf } from './product-columns.js';
 import type { IndexedProduct, IndexedVariant } from './shop-catalog.js';
 
 /** Tags lower-cased for matching: the same array when they already are (most shops' tags), not a copy. */
-function lowerCased(tags: readonly string[], strings: SharedStrings): readonly string[] {
-  for (let i = 0; i < tags.length; i++)
-    if (tags[i]!.toLowerCase() !== tags[i]) return strings.list(tags.map((t) => t.toLowerCase()));
+function lowerCased(tags: readonly string[]): readonly string[] {
+  for (let i = 0; i < tags.length; i++) if (tags[i]!.toLowerCase() !== tags[i]) return tags.map((t) => t.toLowerCase());
   return tags;
 }
 
@@ -25,14 +23,19 @@ function mainImage(json: ProductJson): string | null {
  * and an answer object each (its bytes' place in the page) were 56 bytes a product more of every
  * resident shop, and two heap objects that every young-generation collection after the load
  * copied (docs/scaling.md, "What a load leaves to the collector"). Vendors, product types and
- * lists of tags are held once per page (`SharedStrings`).
+ * lists of tags are held once per page, as the page's columns keep them.
  */
 interface LoadedPage {
   readonly ids: Float64Array;
-  /** Handle, title, vendor and product type: four a product, the last two shared. */
+  /** Handle and title, two a product. */
   readonly text: readonly string[];
-  readonly tags: readonly (readonly string[])[];
-  readonly tagsLower: readonly (readonly string[])[];
+  readonly kinds: readonly string[];
+  readonly vendorOf: Uint32Array;
+  readonly typeOf: Uint32Array;
+  /** The page's distinct lists of tags, as given and lower-cased, and each product's. */
+  readonly tagLists: readonly (readonly string[])[];
+  readonly tagListsLower: readonly (readonly string[])[];
+  readonly tagListOf: Uint32Array;
   readonly listable: Uint8Array;
   readonly inStock: Uint8Array;
   /** Id and price two numbers a variant, in stock one byte; product i's variants end at `variantEnds[i]`. */
@@ -48,27 +51,23 @@ interface LoadedPage {
 /** Answers made already (products serialized here and now), or made on first read from a page's bytes. */
 export type PageAnswers = { made: readonly ProductJson[] } | { make: (i: number) => ProductJson; ends: Uint32Array };
 
-/** The page's products: the columns' strings shared where products repeat them. */
+/** The page's products, made of its columns. */
 export function loadedPage(ids: Float64Array, c: ProductColumns, answers: PageAnswers): IndexedProduct[] {
   const n = ids.length;
-  const strings = new SharedStrings();
-  const text = c.text.slice();
-  const tags = new Array<readonly string[]>(n);
-  const tagsLower = new Array<readonly string[]>(n);
+  const tagLists = Array.from(c.tagListEnds, (_, k) => tagListOf(c, k));
   const inStock = new Uint8Array(n);
-  for (let i = 0; i < n; i++) {
-    text[4 * i + 2] = strings.one(text[4 * i + 2]!);
-    text[4 * i + 3] = strings.one(text[4 * i + 3]!);
-    tags[i] = strings.listIn(c.tags, i === 0 ? 0 : c.tagEnds[i - 1]!, c.tagEnds[i]!);
-    tagsLower[i] = lowerCased(tags[i]!, strings);
+  for (let i = 0; i < n; i++)
     for (let v = i === 0 ? 0 : c.variantEnds[i - 1]!; v < c.variantEnds[i]! && inStock[i] === 0; v++)
       inStock[i] = c.stock[v]!;
-  }
   const page: LoadedPage = {
     ids,
-    text,
-    tags,
-    tagsLower,
+    text: c.text,
+    kinds: c.kinds,
+    vendorOf: c.vendorOf,
+    typeOf: c.typeOf,
+    tagLists,
+    tagListsLower: tagLists.map(lowerCased),
+    tagListOf: c.tagListOf,
     listable: c.listable,
     inStock,
     variants: c.variants,
@@ -120,27 +119,27 @@ class LoadedProduct implements IndexedProduct {
   }
 
   get handle(): string {
-    return this.#page.text[4 * this.#i]!;
+    return this.#page.text[2 * this.#i]!;
   }
 
   get title(): string {
-    return this.#page.text[4 * this.#i + 1]!;
+    return this.#page.text[2 * this.#i + 1]!;
   }
 
   get vendor(): string {
-    return this.#page.text[4 * this.#i + 2]!;
+    return this.#page.kinds[this.#page.vendorOf[this.#i]!]!;
   }
 
   get productType(): string {
-    return this.#page.text[4 * this.#i + 3]!;
+    return this.#page.kinds[this.#page.typeOf[this.#i]!]!;
   }
 
   get tags(): readonly string[] {
-    return this.#page.tags[this.#i]!;
+    return this.#page.tagLists[this.#page.tagListOf[this.#i]!]!;
   }
 
   get tagsLower(): readonly string[] {
-    return this.#page.tagsLower[this.#i]!;
+    return this.#page.tagListsLower[this.#page.tagListOf[this.#i]!]!;
   }
 
   get listable(): boolean {

@@ -17,14 +17,22 @@ export interface ServingFields {
  * A page's index fields as columns: product i's values at i, or in `[ends[i - 1], ends[i])` of a
  * list column. A load reads them as they are (the variants' arrays are the read model's own),
  * where parsing a page's fields as JSON made an object and three arrays a product, and their
- * numbers, only to copy them out: a quarter of what a small shop's load allocated.
+ * numbers, only to copy them out: a quarter of what a small shop's load allocated. Vendors, product
+ * types and lists of tags are each held once a page, as a product's index into a table, when the
+ * page is packed: a load from a snapshot finds them shared already, where it deserialized every
+ * product's copy and looked each up (a tenth of such a load).
  */
 export interface ProductColumns {
-  /** Four strings a product: handle, title, vendor, product type. */
+  /** Two strings a product: handle, title. */
   readonly text: string[];
-  /** Every product's tags one after another. */
+  /** The page's distinct vendors and product types, and each product's. */
+  readonly kinds: string[];
+  readonly vendorOf: Uint32Array;
+  readonly typeOf: Uint32Array;
+  /** The page's distinct lists of tags, one after another (list k ends at `tagListEnds[k]`), and each product's. */
   readonly tags: string[];
-  readonly tagEnds: Uint32Array;
+  readonly tagListEnds: Uint32Array;
+  readonly tagListOf: Uint32Array;
   readonly listable: Uint8Array;
   /** Every product's variants: id and price, two numbers a variant. */
   readonly variants: Float64Array;
@@ -37,21 +45,50 @@ export interface ProductColumns {
   readonly layoutEnds: Uint32Array;
 }
 
+/** Distinct strings and lists of strings, each given the next index on its first sight. */
+class Tables {
+  readonly kinds: string[] = [];
+  readonly tags: string[] = [];
+  readonly tagListEnds: number[] = [];
+  private readonly kindIndex = new Map<string, number>();
+  private readonly listIndex = new Map<string, number>();
+
+  kind(s: string): number {
+    let k = this.kindIndex.get(s);
+    if (k === undefined) {
+      k = this.kinds.push(s) - 1;
+      this.kindIndex.set(s, k);
+    }
+    return k;
+  }
+
+  list(tags: readonly string[]): number {
+    const key = JSON.stringify(tags);
+    let k = this.listIndex.get(key);
+    if (k === undefined) {
+      for (const tag of tags) this.tags.push(tag);
+      k = this.tagListEnds.push(this.tags.length) - 1;
+      this.listIndex.set(key, k);
+    }
+    return k;
+  }
+}
+
 /** The fields of a page's rows, as columns. */
 export function columnsOf(fields: readonly ServingFields[]): ProductColumns {
   const n = fields.length;
-  let tagCount = 0;
   let variantCount = 0;
   let layoutCount = 0;
   for (const f of fields) {
-    tagCount += f.g.length;
     variantCount += f.vs.length / 3;
     layoutCount += f.o.length;
   }
+  const tables = new Tables();
   const c = {
-    text: new Array<string>(4 * n),
-    tags: new Array<string>(tagCount),
-    tagEnds: new Uint32Array(n),
+    text: new Array<string>(2 * n),
+    vendorOf: new Uint32Array(n),
+    typeOf: new Uint32Array(n),
+    tagListOf: new Uint32Array(n),
     listable: new Uint8Array(n),
     variants: new Float64Array(2 * variantCount),
     stock: new Uint8Array(variantCount),
@@ -59,17 +96,15 @@ export function columnsOf(fields: readonly ServingFields[]): ProductColumns {
     layouts: new Uint32Array(layoutCount),
     layoutEnds: new Uint32Array(n),
   };
-  let tag = 0;
   let variant = 0;
   let layout = 0;
   for (let i = 0; i < n; i++) {
     const f = fields[i]!;
-    c.text[4 * i] = f.h;
-    c.text[4 * i + 1] = f.t;
-    c.text[4 * i + 2] = f.v;
-    c.text[4 * i + 3] = f.p;
-    for (const t of f.g) c.tags[tag++] = t;
-    c.tagEnds[i] = tag;
+    c.text[2 * i] = f.h;
+    c.text[2 * i + 1] = f.t;
+    c.vendorOf[i] = tables.kind(f.v);
+    c.typeOf[i] = tables.kind(f.p);
+    c.tagListOf[i] = tables.list(f.g);
     c.listable[i] = f.l === 1 ? 1 : 0;
     for (let v = 0; v < f.vs.length; v += 3, variant++) {
       c.variants[2 * variant] = f.vs[v]!;
@@ -81,33 +116,51 @@ export function columnsOf(fields: readonly ServingFields[]): ProductColumns {
     layout += f.o.length;
     c.layoutEnds[i] = layout;
   }
-  return c;
+  return { ...c, ...tablesOf(tables) };
 }
 
-/** Pages' columns one after another, as one page's. */
+const tablesOf = (t: Tables) => ({ kinds: t.kinds, tags: t.tags, tagListEnds: Uint32Array.from(t.tagListEnds) });
+
+/** A page's list of tags `k`. */
+export function tagListOf(c: Pick<ProductColumns, 'tags' | 'tagListEnds'>, k: number): string[] {
+  return c.tags.slice(k === 0 ? 0 : c.tagListEnds[k - 1]!, c.tagListEnds[k]!);
+}
+
+/** Pages' columns one after another, as one page's (their tables merged, in the order of first sight). */
 export function joinColumns(pages: readonly ProductColumns[]): ProductColumns {
   if (pages.length === 1) return pages[0]!;
+  const tables = new Tables();
+  const remapped = pages.map((p) => {
+    const kinds = p.kinds.map((kind) => tables.kind(kind));
+    const lists = Array.from(p.tagListEnds, (_, k) => tables.list(tagListOf(p, k)));
+    return {
+      vendorOf: p.vendorOf.map((k) => kinds[k]!),
+      typeOf: p.typeOf.map((k) => kinds[k]!),
+      tagListOf: p.tagListOf.map((k) => lists[k]!),
+    };
+  });
+  const join = <T extends Typed>(Kind: { new (length: number): T }, column: (p: ProductColumns) => T) =>
+    joinArrays(Kind, pages.map(column));
   return {
     text: pages.flatMap((p) => p.text),
-    tags: pages.flatMap((p) => p.tags),
-    tagEnds: joinEnds(pages.map((p) => p.tagEnds)),
-    listable: joinArrays(
-      Uint8Array,
-      pages.map((p) => p.listable),
-    ),
-    variants: joinArrays(
-      Float64Array,
-      pages.map((p) => p.variants),
-    ),
-    stock: joinArrays(
-      Uint8Array,
-      pages.map((p) => p.stock),
-    ),
-    variantEnds: joinEnds(pages.map((p) => p.variantEnds)),
-    layouts: joinArrays(
+    ...tablesOf(tables),
+    vendorOf: joinArrays(
       Uint32Array,
-      pages.map((p) => p.layouts),
+      remapped.map((r) => r.vendorOf),
     ),
+    typeOf: joinArrays(
+      Uint32Array,
+      remapped.map((r) => r.typeOf),
+    ),
+    tagListOf: joinArrays(
+      Uint32Array,
+      remapped.map((r) => r.tagListOf),
+    ),
+    listable: join(Uint8Array, (p) => p.listable),
+    variants: join(Float64Array, (p) => p.variants),
+    stock: join(Uint8Array, (p) => p.stock),
+    variantEnds: joinEnds(pages.map((p) => p.variantEnds)),
+    layouts: join(Uint32Array, (p) => p.layouts),
     layoutEnds: joinEnds(pages.map((p) => p.layoutEnds)),
   };
 }
@@ -139,7 +192,18 @@ export function joinEnds(ends: readonly Uint32Array[]): Uint32Array {
 }
 
 /** The columns that are typed arrays (the others are lists of strings). */
-const TYPED = ['tagEnds', 'listable', 'variants', 'stock', 'variantEnds', 'layouts', 'layoutEnds'] as const;
+const TYPED = [
+  'vendorOf',
+  'typeOf',
+  'tagListEnds',
+  'tagListOf',
+  'listable',
+  'variants',
+  'stock',
+  'variantEnds',
+  'layouts',
+  'layoutEnds',
+] as const;
 
 /** The typed arrays, each copied out of the buffer it may view (a decoded snapshot's, which it would keep). */
 export function ownedColumns(c: ProductColumns): ProductColumns {
@@ -154,7 +218,6 @@ export function columnBuffers(c: ProductColumns): ArrayBuffer[] {
 /** At least the bytes V8's serialization makes of the columns: strings at two bytes a character and a header. */
 export function columnsBytes(c: ProductColumns): number {
   let bytes = 0;
-  for (const s of c.text) bytes += 8 + 2 * s.length;
-  for (const s of c.tags) bytes += 8 + 2 * s.length;
+  for (const column of [c.text, c.kinds, c.tags]) for (const s of column) bytes += 8 + 2 * s.length;
   return TYPED.reduce((n, name) => n + 16 + c[name].byteLength, bytes);
 }

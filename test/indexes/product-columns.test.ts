@@ -63,6 +63,24 @@ describe("products' index fields as columns", () => {
     expect(unpackServed(packServed(rows)).map(held)).toEqual(products.map(expected));
   });
 
+  it('hold each vendor, product type and list of tags once a page, which products share', () => {
+    const same = (i: number) => product(i, { vendor: 'Acme', product_type: 'Shirts', tags: 'Sale, new' });
+    const page = [same(1), same(2), product(3, { vendor: 'Other', product_type: 'Acme', tags: 'new' }), same(BIG)];
+    const packed = packServed(page.map((p) => ({ id: p.id, ...servingRow(p) })));
+    expect(packed.fields.kinds).toEqual(['Acme', 'Shirts', 'Other']);
+    expect([...packed.fields.tagListOf]).toEqual([0, 0, 1, 0]);
+    const [a, b, other, big] = unpackServed(packed);
+    expect([a!.vendor, other!.vendor, other!.productType, big!.productType]).toEqual([
+      'Acme',
+      'Other',
+      'Acme',
+      'Shirts',
+    ]);
+    expect(b!.tags).toBe(a!.tags);
+    expect(big!.tagsLower).toBe(a!.tagsLower);
+    expect([a!.tags, a!.tagsLower, other!.tags]).toEqual([['Sale', 'new'], ['sale', 'new'], ['new']]);
+  });
+
   it('joined from pages, give what one page of every product gives', () => {
     const pages = [rows.slice(0, 1), rows.slice(1, 1), rows.slice(1, 3), rows.slice(3)].map(packServed);
     const whole = packServed(rows).fields;
