@@ -13,6 +13,7 @@ import type { Ruleset } from '../domain/rules/types.js';
 import type { Shop } from '../domain/shop.js';
 import { ProductCollections, type IndexedCollection } from './collection-index.js';
 import { marketVariantStrings, type ProductJson } from './product-json.js';
+import { collectionProducts, productsByHandle, productsByTag } from './product-lookups.js';
 import { bestSellingFirst, type SalesStats } from './sales.js';
 import type { EventCounts } from './event-counts.js';
 
@@ -72,9 +73,6 @@ export function indexMarket(market: Market): IndexedMarket {
   };
 }
 
-/** Tags a product may have before duplicates are found with a Set rather than by scanning (quadratic). */
-const FEW_TAGS = 16;
-
 /**
  * One immutable generation of a shop's read model. Writers build a new generation and swap it
  * in, so a request sees one consistent catalog from start to end.
@@ -114,11 +112,8 @@ export class ShopCatalog {
 
   /** Products by handle. */
   get byHandle(): ReadonlyMap<string, IndexedProduct> {
-    if (this.handles) return this.handles;
-    const map = new Map<string, IndexedProduct>();
-    for (const product of this.products.values()) map.set(product.handle, product);
-    this.handles = map;
-    return map;
+    this.handles ??= productsByHandle(this.products.values());
+    return this.handles;
   }
 
   /** Products by lower-cased tag, in id order. */
@@ -129,18 +124,8 @@ export class ShopCatalog {
 
   /** Each collection's products in the catalog, in the collection's order. */
   get collectionMembers(): ReadonlyMap<number, readonly IndexedProduct[]> {
-    if (this.members) return this.members;
-    const map = new Map<number, readonly IndexedProduct[]>();
-    for (const collection of this.collections.values()) {
-      const members: IndexedProduct[] = [];
-      for (const id of collection.members) {
-        const product = this.products.get(id);
-        if (product !== undefined) members.push(product);
-      }
-      map.set(collection.id, members);
-    }
-    this.members = map;
-    return map;
+    this.members ??= collectionProducts(this.collections.values(), this.products);
+    return this.members;
   }
 
   /** The collections of each product. */
@@ -267,24 +252,6 @@ export class ShopCatalog {
     }
     return next;
   }
-}
-
-/** Products by lower-cased tag; a tag listed twice on a product counts once. */
-function productsByTag(products: Iterable<IndexedProduct>): Map<string, IndexedProduct[]> {
-  const byTag = new Map<string, IndexedProduct[]>();
-  for (const product of products) {
-    const tags = product.tagsLower;
-    // No Set for the few tags most products have, one for many.
-    const seen = tags.length > FEW_TAGS ? new Set<string>() : undefined;
-    for (let i = 0; i < tags.length; i++) {
-      const tag = tags[i]!;
-      if (seen ? seen.size === seen.add(tag).size : tags.indexOf(tag) < i) continue;
-      const list = byTag.get(tag);
-      if (list) list.push(product);
-      else byTag.set(tag, [product]);
-    }
-  }
-  return byTag;
 }
 
 /** Memos made from the products alone (`memo(key, …)` keys): a new generation with the same products keeps them. */

@@ -84,7 +84,7 @@ describe.each(backends())('a loaded catalog on $name', (backend) => {
     expect(catalog.bestSellersTagged('SALE').map((p) => p.id)).toEqual([1, 3, BIG]);
   });
 
-  it('takes its lookups over into a generation with the same products, and makes new ones after a product write', async () => {
+  it('carries its lookups over while the products stay, and makes new ones after a product write', async () => {
     const shop = await store.createShop(
       newShop('carried'),
       shopKeys().map((k) => k.record),
