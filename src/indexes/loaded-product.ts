@@ -1,5 +1,5 @@
 import type { ProductJson } from './product-json.js';
-import { type ProductColumns, tagListOf } from './product-columns.js';
+import { type ProductColumns, tagListAt } from './product-columns.js';
 import type { IndexedProduct, IndexedVariant } from './shop-catalog.js';
 
 /** Tags lower-cased for matching: the same array when they already are (most shops' tags), not a copy. */
@@ -54,7 +54,7 @@ export type PageAnswers = { made: readonly ProductJson[] } | { make: (i: number)
 /** The page's products, made of its columns. */
 export function loadedPage(ids: Float64Array, c: ProductColumns, answers: PageAnswers): IndexedProduct[] {
   const n = ids.length;
-  const tagLists = Array.from(c.tagListEnds, (_, k) => tagListOf(c, k));
+  const tagLists = Array.from(c.tagListEnds, (_, k) => tagListAt(c, k));
   const inStock = new Uint8Array(n);
   for (let i = 0; i < n; i++)
     for (let v = i === 0 ? 0 : c.variantEnds[i - 1]!; v < c.variantEnds[i]! && inStock[i] === 0; v++)

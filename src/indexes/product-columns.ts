@@ -122,7 +122,7 @@ export function columnsOf(fields: readonly ServingFields[]): ProductColumns {
 const tablesOf = (t: Tables) => ({ kinds: t.kinds, tags: t.tags, tagListEnds: Uint32Array.from(t.tagListEnds) });
 
 /** A page's list of tags `k`. */
-export function tagListOf(c: Pick<ProductColumns, 'tags' | 'tagListEnds'>, k: number): string[] {
+export function tagListAt(c: Pick<ProductColumns, 'tags' | 'tagListEnds'>, k: number): string[] {
   return c.tags.slice(k === 0 ? 0 : c.tagListEnds[k - 1]!, c.tagListEnds[k]!);
 }
 
@@ -132,7 +132,7 @@ export function joinColumns(pages: readonly ProductColumns[]): ProductColumns {
   const tables = new Tables();
   const remapped = pages.map((p) => {
     const kinds = p.kinds.map((kind) => tables.kind(kind));
-    const lists = Array.from(p.tagListEnds, (_, k) => tables.list(tagListOf(p, k)));
+    const lists = Array.from(p.tagListEnds, (_, k) => tables.list(tagListAt(p, k)));
     return {
       vendorOf: p.vendorOf.map((k) => kinds[k]!),
       typeOf: p.typeOf.map((k) => kinds[k]!),
