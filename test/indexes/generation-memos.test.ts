@@ -8,7 +8,7 @@ import { newShop, product, shopKeys } from '../helpers/fixtures.js';
 
 /**
  * A write that leaves the products as they were keeps what was made from them: the first search after a
- * ruleset save builds nothing.
+ * ruleset save builds nothing, and the lookups made on first use are the same objects.
  */
 describe.each(backends())('catalog generations and their product memos on $name', (backend) => {
   let store: Store;
@@ -18,6 +18,19 @@ describe.each(backends())('catalog generations and their product memos on $name'
     return async () => store.close();
   });
   afterAll(() => backend.cleanup());
+
+  /** The shop's generation after a ruleset is saved: a write that leaves its products as they were. */
+  async function afterRulesetSave(index: CatalogIndex, shopId: number) {
+    await store.createRuleset(shopId, {
+      name: 'r',
+      enabled: true,
+      filter_oos: false,
+      filter_input_products: false,
+      rules: [],
+    });
+    await index.apply(shopId, { rulesets: true });
+    return index.get(shopId)!;
+  }
 
   it('keeps the search index across a ruleset write, and builds a new one after a product write', async () => {
     const shop = await store.createShop(
@@ -29,15 +42,7 @@ describe.each(backends())('catalog generations and their product memos on $name'
     const first = (await index.ensure(shop.id))!;
     const built = await searchIndex(first);
 
-    await store.createRuleset(shop.id, {
-      name: 'r',
-      enabled: true,
-      filter_oos: false,
-      filter_input_products: false,
-      rules: [],
-    });
-    await index.apply(shop.id, { rulesets: true });
-    const afterRuleset = index.get(shop.id)!;
+    const afterRuleset = await afterRulesetSave(index, shop.id);
     expect(afterRuleset).not.toBe(first);
     expect(afterRuleset.version).toBe(first.version + 1);
     expect(await searchIndex(afterRuleset)).toBe(built);
@@ -48,5 +53,46 @@ describe.each(backends())('catalog generations and their product memos on $name'
     const rebuilt = await searchIndex(afterProducts);
     expect(rebuilt).not.toBe(built);
     expect(rebuilt.documentCount).toBe(afterProducts.products.size);
+  });
+
+  it('carries its lookups over while the products stay, and makes new ones after a product write', async () => {
+    const shop = await store.createShop(
+      newShop('carried'),
+      shopKeys().map((k) => k.record),
+    );
+    await store.upsertProducts(shop.id, [product(1, { tags: 'Sale' }), product(2)]);
+    await store.upsertCollections(shop.id, [
+      {
+        id: 5,
+        title: 'C',
+        handle: 'c',
+        updated_at: '2026-02-01T00:00:00.000Z',
+        products: [{ product_id: 2, position: 1 }],
+      },
+    ]);
+    const index = new CatalogIndex(store);
+    const first = (await index.ensure(shop.id))!;
+    const lookups = [first.byHandle, first.byTag, first.collectionMembers, first.collectionsByProduct];
+
+    const afterRuleset = await afterRulesetSave(index, shop.id);
+    expect(afterRuleset).not.toBe(first);
+    const carried = [
+      afterRuleset.byHandle,
+      afterRuleset.byTag,
+      afterRuleset.collectionMembers,
+      afterRuleset.collectionsByProduct,
+    ];
+    for (const [i, lookup] of carried.entries()) expect(lookup).toBe(lookups[i]);
+
+    const added = product(3, { tags: 'sale' });
+    await store.upsertProducts(shop.id, [added]);
+    await index.apply(shop.id, { products: [3] });
+    const afterProduct = index.get(shop.id)!;
+    expect(afterProduct.byHandle).not.toBe(first.byHandle);
+    expect(afterProduct.byHandle.get(added.handle)?.id).toBe(3);
+    expect(afterProduct.byTag.get('sale')!.map((p) => p.id)).toEqual([1, 3]);
+    expect(afterProduct.collectionMembers.get(5)!.map((p) => p.id)).toEqual([2]);
+    expect(first.byHandle.has(added.handle)).toBe(false); // the older generation is unchanged
+    expect(first.byTag.get('sale')!.map((p) => p.id)).toEqual([1]);
   });
 });
