@@ -130,32 +130,25 @@ export function tagListAt(c: Pick<ProductColumns, 'tags' | 'tagListEnds'>, k: nu
 export function joinColumns(pages: readonly ProductColumns[]): ProductColumns {
   if (pages.length === 1) return pages[0]!;
   const tables = new Tables();
+  // Each page's indexes moved into the joined tables, then every typed column joined alike.
   const remapped = pages.map((p) => {
     const kinds = p.kinds.map((kind) => tables.kind(kind));
     const lists = Array.from(p.tagListEnds, (_, k) => tables.list(tagListAt(p, k)));
     return {
+      ...p,
       vendorOf: p.vendorOf.map((k) => kinds[k]!),
       typeOf: p.typeOf.map((k) => kinds[k]!),
       tagListOf: p.tagListOf.map((k) => lists[k]!),
     };
   });
   const join = <T extends Typed>(Kind: { new (length: number): T }, column: (p: ProductColumns) => T) =>
-    joinArrays(Kind, pages.map(column));
+    joinArrays(Kind, remapped.map(column));
   return {
     text: pages.flatMap((p) => p.text),
     ...tablesOf(tables),
-    vendorOf: joinArrays(
-      Uint32Array,
-      remapped.map((r) => r.vendorOf),
-    ),
-    typeOf: joinArrays(
-      Uint32Array,
-      remapped.map((r) => r.typeOf),
-    ),
-    tagListOf: joinArrays(
-      Uint32Array,
-      remapped.map((r) => r.tagListOf),
-    ),
+    vendorOf: join(Uint32Array, (p) => p.vendorOf),
+    typeOf: join(Uint32Array, (p) => p.typeOf),
+    tagListOf: join(Uint32Array, (p) => p.tagListOf),
     listable: join(Uint8Array, (p) => p.listable),
     variants: join(Float64Array, (p) => p.variants),
     stock: join(Uint8Array, (p) => p.stock),
