@@ -4,6 +4,7 @@ import { isListable, isVariantInStock, splitTags, type Product } from '../../src
 import { joinColumns } from '../../src/indexes/product-columns.js';
 import { indexProducts, packServed, servingRow, unpackServed } from '../../src/indexes/product-serving.js';
 import { BIG, product } from '../helpers/fixtures.js';
+import { indexFields } from '../helpers/indexed-products.js';
 
 /** Products of different shapes: no tags, upper-case and repeated tags, one variant to three, ids past 32 bits. */
 const products: Product[] = [
@@ -41,19 +42,7 @@ const expected = (p: Product) => ({
   variants: p.variants.map((v) => ({ id: v.id, price: parseMoney(v.price), inStock: isVariantInStock(v) })),
 });
 
-const held = (p: ReturnType<typeof indexProducts>[number]) => ({
-  id: p.id,
-  handle: p.handle,
-  title: p.title,
-  vendor: p.vendor,
-  productType: p.productType,
-  tags: p.tags,
-  tagsLower: p.tagsLower,
-  listable: p.listable,
-  inStock: p.inStock,
-  variantCount: p.variantCount,
-  variants: p.variants,
-});
+const held = indexFields;
 
 const rows = products.map((p) => ({ id: p.id, ...servingRow(p) }));
 

@@ -8,24 +8,14 @@ import { rebuildServing } from '../../src/store/kysely/product-serving.js';
 import type { Store } from '../../src/store/store.js';
 import { backends } from '../helpers/backends.js';
 import { BIG, newShop, product, shopKeys } from '../helpers/fixtures.js';
+import { indexFields } from '../helpers/indexed-products.js';
 
 /** What a request can read of a product, its answer pieces included. */
 function served(p: IndexedProduct) {
   const json = p.json;
   return {
-    // Each read through a getter (a loaded product's fields are its page's columns), none left out.
-    id: p.id,
-    handle: p.handle,
-    title: p.title,
+    ...indexFields(p),
     image: p.image,
-    vendor: p.vendor,
-    productType: p.productType,
-    tags: p.tags,
-    tagsLower: p.tagsLower,
-    listable: p.listable,
-    inStock: p.inStock,
-    variants: p.variants,
-    variantCount: p.variantCount,
     storedLength: p.storedLength,
     plain: json.plain.toString(),
     head: json.head,
