@@ -1,4 +1,4 @@
-import type { EventTotal } from '../store/kysely/event-totals.js';
+import type { EventTotals } from '../store/kysely/event-totals.js';
 
 /** A product handle's views and adds over the last 30 days. */
 export interface EventCount {
@@ -6,54 +6,96 @@ export interface EventCount {
   readonly adds: number;
 }
 
+/** Totals in code-unit order of their handles: the same lists when they are already (the store's order). */
+function inHandleOrder(totals: EventTotals): EventTotals {
+  const { handles } = totals;
+  let sorted = true;
+  for (let i = 1; i < handles.length && sorted; i++) sorted = handles[i - 1]! <= handles[i]!;
+  if (sorted) return totals;
+  const order = handles
+    .map((_, i) => i)
+    .sort((a, b) => (handles[a]! < handles[b]! ? -1 : handles[a]! > handles[b]! ? 1 : 0));
+  return {
+    handles: order.map((i) => handles[i]!),
+    views: order.map((i) => totals.views[i]!),
+    adds: order.map((i) => totals.adds[i]!),
+  };
+}
+
+/** Two lists of handles in order, and their counts, merged: a handle in both (or twice in one) is added up. */
+function merge(handles: readonly string[], counts: Float64Array, totals: EventTotals) {
+  const out: string[] = [];
+  const summed = new Float64Array(2 * (handles.length + totals.handles.length));
+  const add = (handle: string, views: number, adds: number) => {
+    const last = out.length - 1;
+    if (last < 0 || out[last] !== handle) out.push(handle);
+    const at = 2 * (out.length - 1);
+    summed[at] = summed[at]! + views;
+    summed[at + 1] = summed[at + 1]! + adds;
+  };
+  let a = 0;
+  let b = 0;
+  while (a < handles.length || b < totals.handles.length) {
+    if (b === totals.handles.length || (a < handles.length && handles[a]! <= totals.handles[b]!)) {
+      add(handles[a]!, counts[2 * a]!, counts[2 * a + 1]!);
+      a++;
+    } else {
+      add(totals.handles[b]!, totals.views[b]!, totals.adds[b]!);
+      b++;
+    }
+  }
+  return { handles: out, counts: summed.slice(0, 2 * out.length) };
+}
+
 /**
- * A shop's views and adds of the last 30 days by product handle, as the read model keeps them:
- * each handle's position in a map and its two counts in one typed array. An object a handle was
- * 146 of the 2,000 heap objects a resident shop of the multi-tenant benchmark kept, each copied by
- * the young collections after its load and marked by every full one while it stayed. Smart sort
- * reads a product's views (`viewsOf`, no object made), the insights every handle; `get` makes the
- * count's object on each call.
+ * A shop's views and adds of the last 30 days by product handle, as the read model keeps them: the
+ * handles in order, each one's two counts in one typed array, a handle found by binary search. The
+ * sums are merged in order at load (the store reads them in handle order), with no map: a map of a
+ * position a handle (and an object a handle before it) was a large part of what a load allocated,
+ * and a shop's answers mostly never read the counts. Smart sort reads a product's views
+ * (`viewsOf`, no object made), the insights every handle; `get` makes the count's object on each call.
  */
 export class EventCounts implements ReadonlyMap<string, EventCount> {
-  /** Views of handle i at 2i, its adds at 2i + 1. */
-  private readonly counts: Float64Array;
   private totalViews = -1;
 
   private constructor(
-    /** Each handle's position, in the order the sums first named it. */
-    private readonly positions: ReadonlyMap<string, number>,
-    counts: Float64Array,
-  ) {
-    this.counts = counts;
-  }
+    private readonly handles: readonly string[],
+    /** Views of handle i at 2i, its adds at 2i + 1. */
+    private readonly counts: Float64Array,
+  ) {}
 
   /** The sums added up handle by handle (the past days' and today's). */
-  static sum(...sums: readonly (readonly EventTotal[])[]): EventCounts {
-    const positions = new Map<string, number>();
-    for (const totals of sums)
-      for (const { handle } of totals) if (!positions.has(handle)) positions.set(handle, positions.size);
-    const counts = new Float64Array(2 * positions.size);
-    for (const totals of sums)
-      for (const { handle, views, adds } of totals) {
-        const at = 2 * positions.get(handle)!;
-        counts[at] = counts[at]! + views;
-        counts[at + 1] = counts[at + 1]! + adds;
-      }
-    return new EventCounts(positions, counts);
+  static sum(...sums: readonly EventTotals[]): EventCounts {
+    let summed: { handles: readonly string[]; counts: Float64Array } = { handles: [], counts: new Float64Array(0) };
+    for (const totals of sums) summed = merge(summed.handles, summed.counts, inHandleOrder(totals));
+    return new EventCounts(summed.handles, summed.counts);
   }
 
   get size(): number {
-    return this.positions.size;
+    return this.handles.length;
+  }
+
+  private positionOf(handle: string): number {
+    let low = 0;
+    let high = this.handles.length - 1;
+    while (low <= high) {
+      const mid = (low + high) >>> 1;
+      const at = this.handles[mid]!;
+      if (at === handle) return mid;
+      if (at < handle) low = mid + 1;
+      else high = mid - 1;
+    }
+    return -1;
   }
 
   has(handle: string): boolean {
-    return this.positions.has(handle);
+    return this.positionOf(handle) >= 0;
   }
 
   /** The handle's views (0 for a handle without any). */
   viewsOf(handle: string): number {
-    const at = this.positions.get(handle);
-    return at === undefined ? 0 : this.counts[2 * at]!;
+    const at = this.positionOf(handle);
+    return at < 0 ? 0 : this.counts[2 * at]!;
   }
 
   /** Every handle's views summed. */
@@ -67,8 +109,8 @@ export class EventCounts implements ReadonlyMap<string, EventCount> {
   }
 
   get(handle: string): EventCount | undefined {
-    const at = this.positions.get(handle);
-    return at === undefined ? undefined : this.countAt(at);
+    const at = this.positionOf(handle);
+    return at < 0 ? undefined : this.countAt(at);
   }
 
   private countAt(at: number): EventCount {
@@ -76,15 +118,15 @@ export class EventCounts implements ReadonlyMap<string, EventCount> {
   }
 
   *entries(): MapIterator<[string, EventCount]> {
-    for (const [handle, at] of this.positions) yield [handle, this.countAt(at)];
+    for (let at = 0; at < this.handles.length; at++) yield [this.handles[at]!, this.countAt(at)];
   }
 
-  keys(): MapIterator<string> {
-    return this.positions.keys();
+  *keys(): MapIterator<string> {
+    yield* this.handles;
   }
 
   *values(): MapIterator<EventCount> {
-    for (const at of this.positions.values()) yield this.countAt(at);
+    for (let at = 0; at < this.handles.length; at++) yield this.countAt(at);
   }
 
   [Symbol.iterator](): MapIterator<[string, EventCount]> {

@@ -1,5 +1,5 @@
 import { CustomerIndex } from './customer-index.js';
-import type { IndexedProduct, ShopCatalog } from './shop-catalog.js';
+import type { IndexedProduct, SharedText, ShopCatalog } from './shop-catalog.js';
 
 /**
  * Bytes of one entry of each structure, as V8 lays them out on 64-bit (object header, fields,
@@ -12,15 +12,13 @@ import type { IndexedProduct, ShopCatalog } from './shop-catalog.js';
  */
 const PRODUCT_OBJECT = 100;
 const VARIANT = 24;
-/** An array's header and its share of the map that keeps it once. */
-const TAG_LIST = 60;
 const MAP_ENTRY = 40;
 const COLLECTION_MEMBER = 36;
 const CUSTOMER = 160;
 /** The sales figures' objects and a dozen typed arrays' headers, around the bytes of their arrays. */
 const SALES = 3_000;
-/** A handle's string, its map entry and its two counts in the typed array (106 measured). */
-const EVENT_COUNT = 110;
+/** A handle's string, its place in the sorted list and its two counts in the typed array (77-82 measured). */
+const EVENT_COUNT = 80;
 /** Everything a generation has whatever its size: maps, the shop row, market lists. */
 const GENERATION = 16_000;
 /** Memos built on first use (search index, content profiles, market prices) grow a generation afterwards. */
@@ -35,23 +33,24 @@ function productBytes(product: IndexedProduct): number {
 }
 
 /**
- * Vendors, product types, tags and lists of tags, held once per load whatever the number of
- * products that share them (product-serving.ts): each counted once.
+ * Vendors, product types and tags, held once by a page of products whatever the number of its
+ * products that share them (loaded-product.ts): the strings of the page's columns, each tag a
+ * string of its own (the snapshot's deserializer makes each anew). The lists of tags and their
+ * lower-cased copies are made on first read, with the other memos.
  */
-function sharedStringBytes(products: Iterable<IndexedProduct>): number {
-  const strings = new Set<string>();
-  const lists = new Set<readonly string[]>();
-  for (const product of products) {
-    strings.add(product.vendor).add(product.productType);
-    for (const list of [product.tags, product.tagsLower]) {
-      if (lists.has(list)) continue;
-      lists.add(list);
-      for (const tag of list) strings.add(tag);
-    }
-  }
+export function pageTextBytes(kinds: readonly string[], tags: readonly string[]): number {
+  let bytes = 8 * tags.length;
+  for (const kind of kinds) bytes += text(kind);
+  for (const tag of tags) bytes += text(tag);
+  return bytes;
+}
+
+/** The pages' text of the products, each page counted once (a patched generation's products span several). */
+function sharedTextBytes(products: Iterable<IndexedProduct>): number {
+  const pages = new Set<SharedText>();
+  for (const product of products) pages.add(product.sharedText);
   let bytes = 0;
-  for (const s of strings) bytes += text(s);
-  for (const list of lists) bytes += TAG_LIST + 8 * list.length;
+  for (const page of pages) bytes += page.bytes;
   return bytes;
 }
 
@@ -59,7 +58,7 @@ function sharedStringBytes(products: Iterable<IndexedProduct>): number {
 export function estimateCatalogBytes(catalog: ShopCatalog): number {
   let bytes = GENERATION;
   for (const product of catalog.products.values()) bytes += productBytes(product) + MAP_ENTRY * 2;
-  bytes += sharedStringBytes(catalog.products.values());
+  bytes += sharedTextBytes(catalog.products.values());
   for (const collection of catalog.collections.values())
     bytes += 200 + text(collection.title) + collection.members.length * COLLECTION_MEMBER;
   if (catalog.customers instanceof CustomerIndex) bytes += catalog.customers.bytes;

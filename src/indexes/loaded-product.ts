@@ -1,6 +1,7 @@
 import type { ProductJson } from './product-json.js';
 import { type ProductColumns, tagListAt } from './product-columns.js';
-import type { IndexedProduct, IndexedVariant } from './shop-catalog.js';
+import { pageTextBytes } from './footprint.js';
+import type { IndexedProduct, IndexedVariant, SharedText } from './shop-catalog.js';
 
 /** Tags lower-cased for matching: the same array when they already are (most shops' tags), not a copy. */
 function lowerCased(tags: readonly string[]): readonly string[] {
@@ -32,9 +33,9 @@ interface LoadedPage {
   readonly kinds: readonly string[];
   readonly vendorOf: Uint32Array;
   readonly typeOf: Uint32Array;
-  /** The page's distinct lists of tags, as given and lower-cased, and each product's. */
-  readonly tagLists: readonly (readonly string[])[];
-  readonly tagListsLower: readonly (readonly string[])[];
+  /** The page's distinct lists of tags, as given and lower-cased (each made on its first read), and each product's. */
+  readonly tagList: (k: number) => readonly string[];
+  readonly tagListLower: (k: number) => readonly string[];
   readonly tagListOf: Uint32Array;
   readonly listable: Uint8Array;
   readonly inStock: Uint8Array;
@@ -46,6 +47,7 @@ interface LoadedPage {
   readonly json: (i: number) => ProductJson;
   /** The length of a product's answer bytes as memory keeps them, without making its answer object. */
   readonly storedLength: (i: number) => number;
+  readonly sharedText: SharedText;
 }
 
 /** Answers made already (products serialized here and now), or made on first read from a page's bytes. */
@@ -54,7 +56,8 @@ export type PageAnswers = { made: readonly ProductJson[] } | { make: (i: number)
 /** The page's products, made of its columns. */
 export function loadedPage(ids: Float64Array, c: ProductColumns, answers: PageAnswers): IndexedProduct[] {
   const n = ids.length;
-  const tagLists = Array.from(c.tagListEnds, (_, k) => tagListAt(c, k));
+  const lists = c.tagListEnds.length;
+  const tagList = memoized<readonly string[]>(lists, (k) => tagListAt(c, k));
   const inStock = new Uint8Array(n);
   for (let i = 0; i < n; i++)
     for (let v = i === 0 ? 0 : c.variantEnds[i - 1]!; v < c.variantEnds[i]! && inStock[i] === 0; v++)
@@ -65,8 +68,8 @@ export function loadedPage(ids: Float64Array, c: ProductColumns, answers: PageAn
     kinds: c.kinds,
     vendorOf: c.vendorOf,
     typeOf: c.typeOf,
-    tagLists,
-    tagListsLower: tagLists.map(lowerCased),
+    tagList,
+    tagListLower: memoized(lists, (k) => lowerCased(tagList(k))),
     tagListOf: c.tagListOf,
     listable: c.listable,
     inStock,
@@ -74,10 +77,27 @@ export function loadedPage(ids: Float64Array, c: ProductColumns, answers: PageAn
     stock: c.stock,
     variantEnds: c.variantEnds,
     ...answersOf(answers, n),
+    sharedText: { bytes: pageTextBytes(c.kinds, c.tags) },
   };
   const out = new Array<IndexedProduct>(n);
   for (let i = 0; i < n; i++) out[i] = new LoadedProduct(page, i);
   return out;
+}
+
+/**
+ * Values by index made on first read, then kept: a load made every list of tags of its page and its
+ * lower-cased copy (a tenth of what it allocated), and most are never read while the shop is resident.
+ */
+function memoized<T>(n: number, make: (k: number) => T): (k: number) => T {
+  const made = new Array<T | undefined>(n);
+  return (k) => {
+    let value = made[k];
+    if (value === undefined) {
+      value = make(k);
+      made[k] = value;
+    }
+    return value;
+  };
 }
 
 function answersOf(answers: PageAnswers, n: number): Pick<LoadedPage, 'json' | 'storedLength'> {
@@ -86,16 +106,8 @@ function answersOf(answers: PageAnswers, n: number): Pick<LoadedPage, 'json' | '
     return { json: (i) => made[i]!, storedLength: (i) => made[i]!.storedLength };
   }
   const { make, ends } = answers;
-  const made = new Array<ProductJson | undefined>(n);
   return {
-    json: (i) => {
-      let json = made[i];
-      if (json === undefined) {
-        json = make(i);
-        made[i] = json;
-      }
-      return json;
-    },
+    json: memoized(n, make),
     storedLength: (i) => ends[i]! - (i === 0 ? 0 : ends[i - 1]!),
   };
 }
@@ -135,11 +147,11 @@ class LoadedProduct implements IndexedProduct {
   }
 
   get tags(): readonly string[] {
-    return this.#page.tagLists[this.#page.tagListOf[this.#i]!]!;
+    return this.#page.tagList(this.#page.tagListOf[this.#i]!);
   }
 
   get tagsLower(): readonly string[] {
-    return this.#page.tagListsLower[this.#page.tagListOf[this.#i]!]!;
+    return this.#page.tagListLower(this.#page.tagListOf[this.#i]!);
   }
 
   get listable(): boolean {
@@ -156,6 +168,10 @@ class LoadedProduct implements IndexedProduct {
 
   get storedLength(): number {
     return this.#page.storedLength(this.#i);
+  }
+
+  get sharedText(): SharedText {
+    return this.#page.sharedText;
   }
 
   /** Read from the answer bytes: kept as a string it was about 70 bytes a product, for a rare admin read. */

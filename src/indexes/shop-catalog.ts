@@ -44,6 +44,13 @@ export interface IndexedProduct {
   readonly json: ProductJson;
   /** The length of its answer bytes as memory keeps them (what the memory budget counts). */
   readonly storedLength: number;
+  /** What its page holds once for all of its products (the memory budget counts it once a page). */
+  readonly sharedText: SharedText;
+}
+
+/** A page's vendors, product types and lists of tags, and their estimated bytes. */
+export interface SharedText {
+  readonly bytes: number;
 }
 
 /** A product's variants as a market shows them: JSON strings and exact prices. */

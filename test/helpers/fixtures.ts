@@ -3,6 +3,7 @@ import type { Product } from '../../src/domain/catalog/product.js';
 import type { ProductInput } from '../../src/domain/inputs/catalog.js';
 import { newApiKey } from '../../src/domain/keys.js';
 import type { NewShop } from '../../src/store/kysely/shops.js';
+import type { EventTotals } from '../../src/store/kysely/event-totals.js';
 
 export const BIG = 7_000_000_000_000; // platform ids are beyond 32 bits
 
@@ -87,4 +88,20 @@ export function storeEvent(
     theme_id: null,
     created_at: at,
   };
+}
+
+interface HandleTotal {
+  handle: string;
+  views: number;
+  adds: number;
+}
+
+/** Event totals (as the store keeps and sums them) of one object a handle. */
+export function eventTotals(rows: readonly HandleTotal[]): EventTotals {
+  return { handles: rows.map((r) => r.handle), views: rows.map((r) => r.views), adds: rows.map((r) => r.adds) };
+}
+
+/** The store's event totals as one object a handle, in the store's order. */
+export function totalRows(totals: EventTotals): HandleTotal[] {
+  return totals.handles.map((handle, i) => ({ handle, views: totals.views[i]!, adds: totals.adds[i]! }));
 }

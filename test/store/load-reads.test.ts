@@ -149,4 +149,23 @@ describe.each(backends())('Reads of a shop load on $name', (backend) => {
       await store.close();
     }
   });
+
+  // SQLite's one connection: PostgreSQL's reads take a connection of the pool as they always did.
+  it.runIf(backend.name === 'sqlite')('reads at once while the connection is held outside a transaction', async () => {
+    const { store, db } = await opened(await backend.url());
+    try {
+      await store.upsertCustomers(1, [{ id: 1, email: null, tags: [] }]);
+      let release = () => {};
+      const held = db.connection().execute(() => new Promise<void>((resolve) => (release = resolve)));
+      let read: unknown;
+      const reading = store.listCustomers(1).then((customers) => (read = customers));
+      for (let turn = 0; turn < 5 && read === undefined; turn++) await new Promise((r) => setImmediate(r));
+      // Before the holder lets go: on SQLite's one connection a read that took Kysely's lock would still wait.
+      expect(read).toEqual([{ id: 1, email: null, tags: [] }]);
+      release();
+      await Promise.all([held, reading]);
+    } finally {
+      await store.close();
+    }
+  });
 });

@@ -4,11 +4,14 @@ import type { Database } from '../schema.js';
 import { rawReader, rowReader } from './load-reads.js';
 import { writeWithoutWaiting } from './no-wait.js';
 
-/** A product handle's views and adds summed over the days asked. */
-export interface EventTotal {
-  handle: string;
-  views: number;
-  adds: number;
+/**
+ * Views and adds per product handle summed over the days asked, as three lists (position i of each
+ * is one handle's), in the order of the handles: a load merges them without a map or an object a handle.
+ */
+export interface EventTotals {
+  readonly handles: readonly string[];
+  readonly views: readonly number[];
+  readonly adds: readonly number[];
 }
 
 /**
@@ -19,13 +22,13 @@ export interface KeptTotals {
   generation: number;
   sinceDay: number | null;
   throughDay: number | null;
-  totals: EventTotal[] | null;
+  totals: EventTotals | null;
 }
 
 /** Summed views and adds, and the kept sums of past days (what a shop's load reads of its events). */
 export interface EventTotalsStore {
   /** Views and adds per handle summed over the days from `sinceDay` through `throughDay` (UTC days, yyyymmdd). */
-  sumEventCounts(shopId: number, sinceDay: number, throughDay?: number): Promise<EventTotal[]>;
+  sumEventCounts(shopId: number, sinceDay: number, throughDay?: number): Promise<EventTotals>;
   getKeptEventTotals(shopId: number): Promise<KeptTotals | null>;
   /**
    * Keeps a sum of past days made after `generation` was read (null: no row was there), only if no
@@ -37,7 +40,7 @@ export interface EventTotalsStore {
     generation: number | null,
     sinceDay: number,
     throughDay: number,
-    totals: readonly EventTotal[],
+    totals: EventTotals,
   ): Promise<boolean>;
 }
 
@@ -146,16 +149,16 @@ export async function pastDaysWritten(trx: Transaction<Database>, shopIds: reado
 const newGeneration = () => 1 + Math.floor(Math.random() * 2 ** 48);
 
 /** Handles, views and adds as three lists: one JSON value a row. */
-const encode = (totals: readonly EventTotal[]) =>
-  JSON.stringify([totals.map((t) => t.handle), totals.map((t) => t.views), totals.map((t) => t.adds)]);
+const encode = (totals: EventTotals) => JSON.stringify([totals.handles, totals.views, totals.adds]);
 
-function decode(body: string): EventTotal[] {
+function decode(body: string): EventTotals {
   const [handles, views, adds] = JSON.parse(body) as [string[], number[], number[]];
-  return handles.map((handle, i) => ({ handle, views: views[i]!, adds: adds[i]! }));
+  return { handles, views, adds };
 }
 
+/** In byte order of the handles (SQLite's own comparison): what grouping sorts them by anyway. */
 const TOTALS = `select handle, sum(views), sum(adds) from event_counts
-  where shop_id = ? and day >= ? and day <= ? group by handle`;
+  where shop_id = ? and day >= ? and day <= ? group by handle order by handle`;
 
 type TotalRow = [handle: string, views: number, adds: number];
 
@@ -164,10 +167,17 @@ function sqliteTotals(db: Kysely<Database>, sqlite: SQLite.Database): EventTotal
   const read = rawReader<[number, number, number], TotalRow>(db, sqlite, TOTALS);
   return async (shopId, sinceDay, throughDay = LAST_DAY) => {
     const rows = await read(shopId, sinceDay, throughDay);
-    const totals = new Array<EventTotal>(rows.length);
+    const totals = {
+      handles: new Array<string>(rows.length),
+      views: new Array<number>(rows.length),
+      adds: [] as number[],
+    };
+    totals.adds.length = rows.length;
     for (let i = 0; i < rows.length; i++) {
       const [handle, views, adds] = rows[i]!;
-      totals[i] = { handle, views, adds };
+      totals.handles[i] = handle;
+      totals.views[i] = views;
+      totals.adds[i] = adds;
     }
     return totals;
   };
@@ -183,8 +193,14 @@ function kyselyTotals(db: Kysely<Database>): EventTotalsStore['sumEventCounts'] 
       .where('day', '>=', sinceDay)
       .where('day', '<=', throughDay)
       .groupBy('handle')
+      // Byte order, as SQLite's: the database's own collation may sort otherwise (the load would sort again).
+      .orderBy(sql`handle collate "C"`)
       .execute();
     // PostgreSQL sums bigints as numeric, which its driver hands over as text.
-    return rows.map((r) => ({ handle: r.handle, views: Number(r.views), adds: Number(r.adds) }));
+    return {
+      handles: rows.map((r) => r.handle),
+      views: rows.map((r) => Number(r.views)),
+      adds: rows.map((r) => Number(r.adds)),
+    };
   };
 }

@@ -8,10 +8,8 @@ import type { Database } from '../schema.js';
 /**
  * SQLite: a read of a shop's load as statements prepared once, their rows as arrays. Through
  * Kysely every load built the query again and better-sqlite3 made an object of each row, which
- * Kysely's driver then copied: that was the largest part of a small shop's load. Kysely's
- * connection is taken for the read: SQLite has one, and a transaction of Kysely's still open on it
- * (an upsert between its statements) would show this read its uncommitted rows. The statements of
- * one read run together on it, so they see the same writes.
+ * Kysely's driver then copied: that was the largest part of a small shop's load. The statements of
+ * one read run together, so they see the same writes.
  */
 export function rawReads<A extends unknown[], T>(
   db: Kysely<Database>,
@@ -22,7 +20,13 @@ export function rawReads<A extends unknown[], T>(
   return preparedReads(db, sqlite, texts, true, read);
 }
 
-/** Statements prepared once, rows as arrays (`raw`) or objects, each read on Kysely's connection. */
+/**
+ * Statements prepared once, rows as arrays (`raw`) or objects. SQLite has one connection: while a
+ * transaction of Kysely's is open on it (an upsert between its statements), a read waits for
+ * Kysely's connection, or it would see uncommitted rows. Otherwise it reads at once: statements run
+ * synchronously, so no other statement is halfway, and taking Kysely's connection (its lock, its
+ * promises) was a tenth of what a load allocated and more CPU than most of its reads.
+ */
 function preparedReads<A extends unknown[], T, R>(
   db: Kysely<Database>,
   sqlite: SQLite.Database,
@@ -32,11 +36,14 @@ function preparedReads<A extends unknown[], T, R>(
 ): (...args: A) => Promise<T> {
   // Kysely quotes its identifiers, so its statement cache never hands a raw-mode statement to Kysely.
   let statements: SQLite.Statement<unknown[], R>[] | undefined;
-  return (...args) =>
-    db.connection().execute(async () => {
-      statements ??= texts.map((text) => (sqlite.prepare(text) as SQLite.Statement<unknown[], R>).raw(raw));
-      return read(statements, ...args);
-    });
+  const run = (args: A) => {
+    statements ??= texts.map((text) => (sqlite.prepare(text) as SQLite.Statement<unknown[], R>).raw(raw));
+    return read(statements, ...args);
+  };
+  return async (...args) => {
+    if (!sqlite.inTransaction) return run(args);
+    return db.connection().execute(async () => run(args));
+  };
 }
 
 /** One statement's rows as arrays, read as `rawReads` reads them. */
