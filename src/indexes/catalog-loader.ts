@@ -17,6 +17,7 @@ import { indexCollection, type IndexedCollection } from './collection-index.js';
 import { CustomerIndex } from './customer-index.js';
 import { EventCounts } from './event-counts.js';
 import { DAY_MS, foldSales, salesOf } from './sales.js';
+import { PageProducts } from './page-products.js';
 import { unpackServed } from './product-serving.js';
 import { ProductPages, type ServedPageReader } from './product-pages.js';
 import { indexMarket, ShopCatalog, type IndexedProduct, type IndexedRuleset } from './shop-catalog.js';
@@ -67,11 +68,10 @@ export class CatalogLoader {
     const shop = await this.store.getShopById(shopId);
     if (!shop) return null;
     const stored = await this.snapshots.read(shop);
-    let products: Map<number, IndexedProduct>;
+    let products: ReadonlyMap<number, IndexedProduct>;
     let parts: Omit<LoadParts, 'products'>;
     if (stored) {
-      products = new Map();
-      for (const product of unpackServed(stored.products)) products.set(product.id, product);
+      products = PageProducts.of(stored.products.ids, unpackServed(stored.products));
       parts = stored;
       await nextTurn(); // half of the work behind, the sales figures ahead
     } else {

@@ -1,4 +1,5 @@
 import { CustomerIndex } from './customer-index.js';
+import type { ProductColumns } from './product-columns.js';
 import type { IndexedProduct, SharedText, ShopCatalog } from './shop-catalog.js';
 
 /**
@@ -27,21 +28,19 @@ const MEMO_SHARE = 0.35;
 /** Strings are counted at one byte a character (V8 keeps Latin-1 text that way) plus a header. */
 const text = (s: string | null) => (s === null ? 0 : s.length + 24);
 
-function productBytes(product: IndexedProduct): number {
-  const bytes = PRODUCT_OBJECT + product.storedLength + product.variantCount * VARIANT;
-  return bytes + text(product.handle) + text(product.title);
-}
+/** A product's own bytes; its handle and title are counted with its page's text. */
+const productBytes = (product: IndexedProduct) =>
+  PRODUCT_OBJECT + product.storedLength + product.variantCount * VARIANT;
 
 /**
- * Vendors, product types and tags, held once by a page of products whatever the number of its
- * products that share them (loaded-product.ts): the strings of the page's columns, each tag a
- * string of its own (the snapshot's deserializer makes each anew). The lists of tags and their
- * lower-cased copies are made on first read, with the other memos.
+ * The text of a page of products (loaded-product.ts): its products' handles and titles as UTF-8,
+ * and its vendors, product types and tags, each held once whatever the number of its products that
+ * share them, a list's tags as their places in that table. The strings of handles and titles, the
+ * lists and their lower-cased copies are made on first read, with the other memos.
  */
-export function pageTextBytes(kinds: readonly string[], tags: readonly string[]): number {
-  let bytes = 8 * tags.length;
-  for (const kind of kinds) bytes += text(kind);
-  for (const tag of tags) bytes += text(tag);
+export function pageTextBytes(c: Pick<ProductColumns, 'kinds' | 'tagKinds' | 'text' | 'textEnds'>): number {
+  let bytes = c.text.byteLength + c.textEnds.byteLength + c.tagKinds.byteLength;
+  for (const kind of c.kinds) bytes += text(kind);
   return bytes;
 }
 

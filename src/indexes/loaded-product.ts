@@ -1,5 +1,5 @@
 import type { ProductJson } from './product-json.js';
-import { type ProductColumns, tagListAt } from './product-columns.js';
+import { type ProductColumns, tagListAt, textAt } from './product-columns.js';
 import { pageTextBytes } from './footprint.js';
 import type { IndexedProduct, IndexedVariant, SharedText } from './shop-catalog.js';
 
@@ -28,8 +28,8 @@ function mainImage(json: ProductJson): string | null {
  */
 interface LoadedPage {
   readonly ids: Float64Array;
-  /** Handle and title, two a product. */
-  readonly text: readonly string[];
+  /** Handle and title, two a product, each decoded on its first read. */
+  readonly text: (k: number) => string;
   readonly kinds: readonly string[];
   readonly vendorOf: Uint32Array;
   readonly typeOf: Uint32Array;
@@ -64,7 +64,7 @@ export function loadedPage(ids: Float64Array, c: ProductColumns, answers: PageAn
       inStock[i] = c.stock[v]!;
   const page: LoadedPage = {
     ids,
-    text: c.text,
+    text: memoized(2 * n, (k) => textAt(c, k)),
     kinds: c.kinds,
     vendorOf: c.vendorOf,
     typeOf: c.typeOf,
@@ -77,7 +77,7 @@ export function loadedPage(ids: Float64Array, c: ProductColumns, answers: PageAn
     stock: c.stock,
     variantEnds: c.variantEnds,
     ...answersOf(answers, n),
-    sharedText: { bytes: pageTextBytes(c.kinds, c.tags) },
+    sharedText: { bytes: pageTextBytes(c) },
   };
   const out = new Array<IndexedProduct>(n);
   for (let i = 0; i < n; i++) out[i] = new LoadedProduct(page, i);
@@ -131,11 +131,11 @@ class LoadedProduct implements IndexedProduct {
   }
 
   get handle(): string {
-    return this.#page.text[2 * this.#i]!;
+    return this.#page.text(2 * this.#i);
   }
 
   get title(): string {
-    return this.#page.text[2 * this.#i + 1]!;
+    return this.#page.text(2 * this.#i + 1);
   }
 
   get vendor(): string {

@@ -18,19 +18,28 @@ export interface ServingFields {
  * list column. A load reads them as they are (the variants' arrays are the read model's own),
  * where parsing a page's fields as JSON made an object and three arrays a product, and their
  * numbers, only to copy them out: a quarter of what a small shop's load allocated. Vendors, product
- * types and lists of tags are each held once a page, as a product's index into a table, when the
+ * types, tags and lists of tags are each held once a page, as an index into a table, when the
  * page is packed: a load from a snapshot finds them shared already, where it deserialized every
- * product's copy and looked each up (a tenth of such a load).
+ * product's copy and looked each up (a tenth of such a load), then a string of each list's every
+ * tag (half the strings of a snapshot, a quarter of the time V8 took to deserialize it).
  */
 export interface ProductColumns {
-  /** Two strings a product: handle, title. */
-  readonly text: string[];
-  /** The page's distinct vendors and product types, and each product's. */
+  /**
+   * Two strings a product, handle and title, as UTF-8 one after another (string k ends at
+   * `textEnds[k]`): decoded when first read, where a string each was most of what V8 made of a
+   * snapshot, and most are never read (answers are the products' bytes).
+   */
+  readonly text: Uint8Array;
+  readonly textEnds: Uint32Array;
+  /** The page's distinct vendors, product types and tags, and each product's vendor and type. */
   readonly kinds: string[];
   readonly vendorOf: Uint32Array;
   readonly typeOf: Uint32Array;
-  /** The page's distinct lists of tags, one after another (list k ends at `tagListEnds[k]`), and each product's. */
-  readonly tags: string[];
+  /**
+   * The page's distinct lists of tags, one after another, each tag as its place in `kinds` (list k
+   * ends at `tagListEnds[k]`), and each product's list.
+   */
+  readonly tagKinds: Uint32Array;
   readonly tagListEnds: Uint32Array;
   readonly tagListOf: Uint32Array;
   readonly listable: Uint8Array;
@@ -48,7 +57,7 @@ export interface ProductColumns {
 /** Distinct strings and lists of strings, each given the next index on its first sight. */
 class Tables {
   readonly kinds: string[] = [];
-  readonly tags: string[] = [];
+  readonly tagKinds: number[] = [];
   readonly tagListEnds: number[] = [];
   private readonly kindIndex = new Map<string, number>();
   private readonly listIndex = new Map<string, number>();
@@ -66,8 +75,8 @@ class Tables {
     const key = JSON.stringify(tags);
     let k = this.listIndex.get(key);
     if (k === undefined) {
-      for (const tag of tags) this.tags.push(tag);
-      k = this.tagListEnds.push(this.tags.length) - 1;
+      for (const tag of tags) this.tagKinds.push(this.kind(tag));
+      k = this.tagListEnds.push(this.tagKinds.length) - 1;
       this.listIndex.set(key, k);
     }
     return k;
@@ -85,7 +94,7 @@ export function columnsOf(fields: readonly ServingFields[]): ProductColumns {
   }
   const tables = new Tables();
   const c = {
-    text: new Array<string>(2 * n),
+    ...utf8(fields.flatMap((f) => [f.h, f.t])),
     vendorOf: new Uint32Array(n),
     typeOf: new Uint32Array(n),
     tagListOf: new Uint32Array(n),
@@ -100,8 +109,6 @@ export function columnsOf(fields: readonly ServingFields[]): ProductColumns {
   let layout = 0;
   for (let i = 0; i < n; i++) {
     const f = fields[i]!;
-    c.text[2 * i] = f.h;
-    c.text[2 * i + 1] = f.t;
     c.vendorOf[i] = tables.kind(f.v);
     c.typeOf[i] = tables.kind(f.p);
     c.tagListOf[i] = tables.list(f.g);
@@ -119,11 +126,37 @@ export function columnsOf(fields: readonly ServingFields[]): ProductColumns {
   return { ...c, ...tablesOf(tables) };
 }
 
-const tablesOf = (t: Tables) => ({ kinds: t.kinds, tags: t.tags, tagListEnds: Uint32Array.from(t.tagListEnds) });
+/** Strings as UTF-8 one after another, and where each ends. */
+function utf8(strings: readonly string[]): { text: Uint8Array; textEnds: Uint32Array } {
+  const textEnds = new Uint32Array(strings.length);
+  let bytes = 0;
+  for (let k = 0; k < strings.length; k++) {
+    bytes += Buffer.byteLength(strings[k]!);
+    textEnds[k] = bytes;
+  }
+  const text = Buffer.allocUnsafeSlow(bytes);
+  for (let k = 0; k < strings.length; k++) text.write(strings[k]!, k === 0 ? 0 : textEnds[k - 1]!);
+  return { text: new Uint8Array(text.buffer, 0, bytes), textEnds };
+}
 
-/** A page's list of tags `k`. */
-export function tagListAt(c: Pick<ProductColumns, 'tags' | 'tagListEnds'>, k: number): string[] {
-  return c.tags.slice(k === 0 ? 0 : c.tagListEnds[k - 1]!, c.tagListEnds[k]!);
+/** String `k` of a page's text (a product's handle at 2i, its title at 2i + 1). */
+export function textAt(c: Pick<ProductColumns, 'text' | 'textEnds'>, k: number): string {
+  const start = k === 0 ? 0 : c.textEnds[k - 1]!;
+  return Buffer.from(c.text.buffer, c.text.byteOffset + start, c.textEnds[k]! - start).toString('utf8');
+}
+
+const tablesOf = (t: Tables) => ({
+  kinds: t.kinds,
+  tagKinds: Uint32Array.from(t.tagKinds),
+  tagListEnds: Uint32Array.from(t.tagListEnds),
+});
+
+/** A page's list of tags `k`: the strings of `kinds`, not copies. */
+export function tagListAt(c: Pick<ProductColumns, 'kinds' | 'tagKinds' | 'tagListEnds'>, k: number): string[] {
+  const start = k === 0 ? 0 : c.tagListEnds[k - 1]!;
+  const list = new Array<string>(c.tagListEnds[k]! - start);
+  for (let t = 0; t < list.length; t++) list[t] = c.kinds[c.tagKinds[start + t]!]!;
+  return list;
 }
 
 /** Pages' columns one after another, as one page's (their tables merged, in the order of first sight). */
@@ -144,7 +177,11 @@ export function joinColumns(pages: readonly ProductColumns[]): ProductColumns {
   const join = <T extends Typed>(Kind: { new (length: number): T }, column: (p: ProductColumns) => T) =>
     joinArrays(Kind, remapped.map(column));
   return {
-    text: pages.flatMap((p) => p.text),
+    text: joinArrays(
+      Uint8Array,
+      pages.map((p) => p.text),
+    ),
+    textEnds: joinEnds(pages.map((p) => p.textEnds)),
     ...tablesOf(tables),
     vendorOf: join(Uint32Array, (p) => p.vendorOf),
     typeOf: join(Uint32Array, (p) => p.typeOf),
@@ -184,10 +221,13 @@ export function joinEnds(ends: readonly Uint32Array[]): Uint32Array {
   return out;
 }
 
-/** The columns that are typed arrays (the others are lists of strings). */
+/** The columns that are typed arrays (the other is the table of strings). */
 const TYPED = [
+  'text',
+  'textEnds',
   'vendorOf',
   'typeOf',
+  'tagKinds',
   'tagListEnds',
   'tagListOf',
   'listable',
@@ -211,6 +251,6 @@ export function columnBuffers(c: ProductColumns): ArrayBuffer[] {
 /** At least the bytes V8's serialization makes of the columns: strings at two bytes a character and a header. */
 export function columnsBytes(c: ProductColumns): number {
   let bytes = 0;
-  for (const column of [c.text, c.kinds, c.tags]) for (const s of column) bytes += 8 + 2 * s.length;
+  for (const s of c.kinds) bytes += 8 + 2 * s.length;
   return TYPED.reduce((n, name) => n + 16 + c[name].byteLength, bytes);
 }

@@ -30,7 +30,7 @@ export interface LoadParts {
  * The snapshot's layout; a stored snapshot of another format, or of another serializer of the
  * products' bytes, is not read (the load reads the parts and writes a new one).
  */
-const LAYOUT = 6;
+const LAYOUT = 7;
 export const SNAPSHOT_FORMAT = LAYOUT * 1000 + SERVING_VERSION;
 
 /**

@@ -52,11 +52,13 @@ describe("products' index fields as columns", () => {
     expect(unpackServed(packServed(rows)).map(held)).toEqual(products.map(expected));
   });
 
-  it('hold each vendor, product type and list of tags once a page, which products share', () => {
+  it('hold each vendor, product type, tag and list of tags once a page, which products share', () => {
     const same = (i: number) => product(i, { vendor: 'Acme', product_type: 'Shirts', tags: 'Sale, new' });
     const page = [same(1), same(2), product(3, { vendor: 'Other', product_type: 'Acme', tags: 'new' }), same(BIG)];
     const packed = packServed(page.map((p) => ({ id: p.id, ...servingRow(p) })));
-    expect(packed.fields.kinds).toEqual(['Acme', 'Shirts', 'Other']);
+    expect(packed.fields.kinds).toEqual(['Acme', 'Shirts', 'Sale', 'new', 'Other']);
+    expect([...packed.fields.tagKinds]).toEqual([2, 3, 3]);
+    expect([...packed.fields.tagListEnds]).toEqual([2, 3]);
     expect([...packed.fields.tagListOf]).toEqual([0, 0, 1, 0]);
     const [a, b, other, big] = unpackServed(packed);
     expect([a!.vendor, other!.vendor, other!.productType, big!.productType]).toEqual([
