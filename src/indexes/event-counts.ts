@@ -22,16 +22,27 @@ function inHandleOrder(totals: EventTotals): EventTotals {
   };
 }
 
-/** Two lists of handles in order, and their counts, merged: a handle in both (or twice in one) is added up. */
-function merge(handles: readonly string[], counts: Float64Array, totals: EventTotals) {
-  const out: string[] = [];
-  const summed = new Float64Array(2 * (handles.length + totals.handles.length));
+/** Handles in order and each one's views and adds, two numbers a handle. */
+interface Summed {
+  handles: readonly string[];
+  counts: Float64Array;
+}
+
+/** Totals (in handle order) as summed counts: a handle twice in them is added up. */
+function summedOf(totals: EventTotals): Summed {
+  return merge({ handles: [], counts: new Float64Array(0) }, totals);
+}
+
+/** Summed counts and totals, both in handle order, merged: a handle in both (or twice in one) is added up. */
+function merge(summed: Summed, totals: EventTotals): Summed {
+  const { handles, counts } = summed;
+  const out = new Array<string>(handles.length + totals.handles.length);
+  const sums = new Float64Array(2 * out.length);
+  let n = 0;
   const add = (handle: string, views: number, adds: number) => {
-    const last = out.length - 1;
-    if (last < 0 || out[last] !== handle) out.push(handle);
-    const at = 2 * (out.length - 1);
-    summed[at] = summed[at]! + views;
-    summed[at + 1] = summed[at + 1]! + adds;
+    if (n === 0 || out[n - 1] !== handle) out[n++] = handle;
+    sums[2 * n - 2] = sums[2 * n - 2]! + views;
+    sums[2 * n - 1] = sums[2 * n - 1]! + adds;
   };
   let a = 0;
   let b = 0;
@@ -44,7 +55,8 @@ function merge(handles: readonly string[], counts: Float64Array, totals: EventTo
       b++;
     }
   }
-  return { handles: out, counts: summed.slice(0, 2 * out.length) };
+  out.length = n;
+  return { handles: out, counts: 2 * n === sums.length ? sums : sums.slice(0, 2 * n) };
 }
 
 /**
@@ -66,8 +78,9 @@ export class EventCounts implements ReadonlyMap<string, EventCount> {
 
   /** The sums added up handle by handle (the past days' and today's). */
   static sum(...sums: readonly EventTotals[]): EventCounts {
-    let summed: { handles: readonly string[]; counts: Float64Array } = { handles: [], counts: new Float64Array(0) };
-    for (const totals of sums) summed = merge(summed.handles, summed.counts, inHandleOrder(totals));
+    if (sums.length === 0) return new EventCounts([], new Float64Array(0));
+    let summed = summedOf(inHandleOrder(sums[0]!));
+    for (let k = 1; k < sums.length; k++) summed = merge(summed, inHandleOrder(sums[k]!));
     return new EventCounts(summed.handles, summed.counts);
   }
 

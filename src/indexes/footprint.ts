@@ -56,7 +56,8 @@ function sharedTextBytes(products: Iterable<IndexedProduct>): number {
 /** An estimate of the heap one generation of a shop's read model holds, memos included. */
 export function estimateCatalogBytes(catalog: ShopCatalog): number {
   let bytes = GENERATION;
-  for (const product of catalog.products.values()) bytes += productBytes(product) + MAP_ENTRY * 2;
+  // A lookup's entry (by handle, by tag): the products themselves are found in their page's ids, not a map.
+  for (const product of catalog.products.values()) bytes += productBytes(product) + MAP_ENTRY;
   bytes += sharedTextBytes(catalog.products.values());
   for (const collection of catalog.collections.values())
     bytes += 200 + text(collection.title) + collection.members.length * COLLECTION_MEMBER;

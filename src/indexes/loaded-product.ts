@@ -89,8 +89,10 @@ export function loadedPage(ids: Float64Array, c: ProductColumns, answers: PageAn
  * lower-cased copy (a tenth of what it allocated), and most are never read while the shop is resident.
  */
 function memoized<T>(n: number, make: (k: number) => T): (k: number) => T {
-  const made = new Array<T | undefined>(n);
+  // The list itself is made on the first read too: a shop of the long tail may never read any.
+  let made: (T | undefined)[] | undefined;
   return (k) => {
+    made ??= new Array<T | undefined>(n);
     let value = made[k];
     if (value === undefined) {
       value = make(k);
