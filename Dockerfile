@@ -21,6 +21,7 @@ RUN npm run build && npm prune --omit=dev --ignore-scripts
 
 FROM node:20.20.2-bookworm-slim AS runtime
 ENV NODE_ENV=production \
+    MALLOC_MMAP_THRESHOLD_=131072 \
     PORT=3000 \
     HOST=0.0.0.0 \
     DATABASE_URL=sqlite:/data/rebound.db

@@ -2,7 +2,7 @@ import cluster, { type Worker } from 'node:cluster';
 import type { Server } from 'node:net';
 import type { Logger } from 'pino';
 import type { Config } from '../config/config.js';
-import { workerExecArgv } from '../config/memory.js';
+import { workerEnv, workerExecArgv } from '../config/memory.js';
 import { dropPendingHandOffs, startFront } from './front.js';
 import {
   METRICS_ANSWER,
@@ -67,11 +67,12 @@ export async function servePrimary(config: Config, log: Logger): Promise<void> {
     );
   });
 
-  // Memory (docs/scaling.md): the young generation's size follows the budget, fixed at each worker's start.
+  // Memory (docs/scaling.md): the young generation's size and the allocator's mapping follow the budget,
+  // fixed at each worker's start.
   cluster.setupPrimary({ execArgv: workerExecArgv(config.memoryBudgetMb, process.execArgv) });
 
   const fork = (slot: number): Worker => {
-    const worker = cluster.fork();
+    const worker = cluster.fork(workerEnv(config.memoryBudgetMb));
     slots[slot] = { worker, started: Date.now(), serving: false };
     // Without routing, a worker serves once it listens on the shared port.
     if (!config.keyRouting) worker.once('listening', () => serving(worker));

@@ -43,6 +43,25 @@ export function workerExecArgv(
 }
 
 /**
+ * glibc's malloc maps allocations from this size on and gives them back when freed, instead of
+ * raising the bound to the largest chunk freed so far and keeping such chunks in its heap. Every
+ * load reads its shop's snapshot into a buffer of about 165 KB and copies out what it keeps; with
+ * glibc's sliding bound that churn stayed in the heap, fragmented: 6-10 MB of RSS at a 160 MB
+ * budget (docs/benchmarks.md).
+ */
+export const MMAP_THRESHOLD_BYTES = 128 * 1024;
+
+/**
+ * What the cluster's workers get in their environment: glibc reads the setting when a process
+ * starts, so only a process that starts another can give it (the container image sets it for
+ * itself). None when the operator set it, or the budget is large.
+ */
+export function workerEnv(budgetMb: number, env: Env = process.env): Env {
+  if (budgetMb >= LARGE_BUDGET_MB || env.MALLOC_MMAP_THRESHOLD_ !== undefined) return {};
+  return { MALLOC_MMAP_THRESHOLD_: String(MMAP_THRESHOLD_BYTES) };
+}
+
+/**
  * Flags V8 reads as it runs, set once the process has started: `--heap-growing-percent` collects
  * the old generation once it has grown by half past what was alive, instead of V8's factor of up
  * to 4 on a machine with gigabytes of memory. None when the operator set it (command line or

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -43,6 +43,13 @@ describe('a node of two worker processes', () => {
       const { call, metrics, bothServing } = nodeClient(node.url, TOKEN);
       // The second worker starts once the first listens: wait until both answer for the node.
       await bothServing();
+      // Each worker started with the young generation and the allocator's setting of its budget (src/config/memory.ts).
+      const workers = readFileSync(`/proc/${node.child.pid}/task/${node.child.pid}/children`, 'utf8').trim().split(' ');
+      expect(workers).toHaveLength(2);
+      for (const pid of workers) {
+        expect(readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0')).toContain('MALLOC_MMAP_THRESHOLD_=131072');
+        expect(readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')).toContain('--max-semi-space-size=4');
+      }
 
       const created = (await (
         await call('/admin/v1/shops', { method: 'POST', body: JSON.stringify({ handle: 'pair', name: 'Pair' }) })

@@ -4,6 +4,8 @@ import {
   operatorFlags,
   runtimeHeapFlags,
   SEMI_SPACE_MB,
+  MMAP_THRESHOLD_BYTES,
+  workerEnv,
   workerExecArgv,
 } from '../../src/config/memory.js';
 
@@ -22,6 +24,13 @@ describe('V8 heap settings from the memory budget', () => {
     expect(workerExecArgv(160, [], ['--max_semi_space_size=4'])).toEqual([]); // from NODE_OPTIONS
     expect(workerExecArgv(160, [], ['--max-heap-size=300'])).toEqual([]);
     expect(workerExecArgv(4096, [], [])).toEqual([]);
+  });
+
+  it("gives the cluster's workers the allocator's mapping threshold, unless the operator set one", () => {
+    expect(workerEnv(160, {})).toEqual({ MALLOC_MMAP_THRESHOLD_: '131072' });
+    expect(MMAP_THRESHOLD_BYTES).toBe(131_072); // as the Dockerfile gives it
+    expect(workerEnv(160, { MALLOC_MMAP_THRESHOLD_: '65536' })).toEqual({});
+    expect(workerEnv(4096, {})).toEqual({});
   });
 
   it('collects the old generation once it has grown by half, unless the operator said otherwise', () => {

@@ -30,6 +30,8 @@ describe('the container image (Dockerfile)', () => {
     expect(instruction('USER')).toEqual(['USER node']);
     expect(instruction('VOLUME')).toEqual(['VOLUME ["/data"]']);
     expect(runtime.lines.join('\n')).toMatch(/DATABASE_URL=sqlite:\/data\//);
+    // The allocator's setting the cluster's workers get (src/config/memory.ts), for the image's one process too.
+    expect(runtime.lines.join('\n')).toMatch(/MALLOC_MMAP_THRESHOLD_=131072 /);
   });
 
   it('stops on SIGTERM and checks /readyz with the script CI runs on the production copy', () => {
