@@ -29,7 +29,7 @@ describe("a loaded page's products by id", () => {
     expect(new Map(byId)).toEqual(asMap);
   });
 
-  it('is a map when the ids do not ascend (a page is read in id order; anything else is not searched by halves)', () => {
+  it('is a map when the ids do not ascend: a page is read in id order, anything else is not searched', () => {
     const shuffled = [products[2]!, products[0]!, products[1]!];
     const byId = PageProducts.of(
       Float64Array.from(shuffled, (p) => p.id),
