@@ -1,3 +1,4 @@
+import { sortedIndexOf } from '../domain/models/build.js';
 import type { EventTotals } from '../store/kysely/event-totals.js';
 
 /** A product handle's views and adds over the last 30 days. */
@@ -89,16 +90,7 @@ export class EventCounts implements ReadonlyMap<string, EventCount> {
   }
 
   private positionOf(handle: string): number {
-    let low = 0;
-    let high = this.handles.length - 1;
-    while (low <= high) {
-      const mid = (low + high) >>> 1;
-      const at = this.handles[mid]!;
-      if (at === handle) return mid;
-      if (at < handle) low = mid + 1;
-      else high = mid - 1;
-    }
-    return -1;
+    return sortedIndexOf(this.handles, handle);
   }
 
   has(handle: string): boolean {

@@ -1,3 +1,4 @@
+import { sortedIndexOf } from '../domain/models/build.js';
 import type { IndexedProduct } from './shop-catalog.js';
 
 /**
@@ -25,16 +26,7 @@ export class PageProducts implements ReadonlyMap<number, IndexedProduct> {
   }
 
   private indexOf(id: number): number {
-    let low = 0;
-    let high = this.ids.length - 1;
-    while (low <= high) {
-      const mid = (low + high) >>> 1;
-      const at = this.ids[mid]!;
-      if (at === id) return mid;
-      if (at < id) low = mid + 1;
-      else high = mid - 1;
-    }
-    return -1;
+    return sortedIndexOf(this.ids, id);
   }
 
   get(id: number): IndexedProduct | undefined {
