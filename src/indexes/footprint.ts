@@ -44,21 +44,17 @@ export function pageTextBytes(c: Pick<ProductColumns, 'kinds' | 'tagKinds' | 'te
   return bytes;
 }
 
-/** The pages' text of the products, each page counted once (a patched generation's products span several). */
-function sharedTextBytes(products: Iterable<IndexedProduct>): number {
-  const pages = new Set<SharedText>();
-  for (const product of products) pages.add(product.sharedText);
-  let bytes = 0;
-  for (const page of pages) bytes += page.bytes;
-  return bytes;
-}
-
 /** An estimate of the heap one generation of a shop's read model holds, memos included. */
 export function estimateCatalogBytes(catalog: ShopCatalog): number {
   let bytes = GENERATION;
-  // A lookup's entry (by handle, by tag): the products themselves are found in their page's ids, not a map.
-  for (const product of catalog.products.values()) bytes += productBytes(product) + MAP_ENTRY;
-  bytes += sharedTextBytes(catalog.products.values());
+  // A product and its lookups' entry (its products are found in their page's ids, not a map), and each
+  // page's text once: a patched generation's products span several pages.
+  const pages = new Set<SharedText>();
+  for (const product of catalog.products.values()) {
+    bytes += productBytes(product) + MAP_ENTRY;
+    pages.add(product.sharedText);
+  }
+  for (const page of pages) bytes += page.bytes;
   for (const collection of catalog.collections.values())
     bytes += 200 + text(collection.title) + collection.members.length * COLLECTION_MEMBER;
   if (catalog.customers instanceof CustomerIndex) bytes += catalog.customers.bytes;
