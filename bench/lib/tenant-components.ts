@@ -41,7 +41,7 @@ const PARTS: [string, (catalog: ShopCatalog) => void][] = [
     },
   ],
   ['products', (c) => drop(c, 'products')],
-  ['eventCounts', (c) => drop(c, 'eventCounts')],
+  ['eventCounts', (c) => drop(c, 'eventCountsOnDemand')],
   ['markets', (c) => drop(c, 'markets')],
   ['rulesets', (c) => drop(c, 'rulesets')],
 ];
@@ -78,8 +78,10 @@ async function main(): Promise<void> {
     const shop = await store.getShopByHandle(handle);
     if (!shop) throw new Error(`no shop ${handle}`);
     const catalog = (await loader.full(shop.id))!;
-    // The lookups made on first use, as a shop that served a few kinds of answers holds them.
+    // The lookups made on first use, as a shop that served a few kinds of answers holds them, and
+    // its event counts, as one that served smart sort does.
     void [catalog.byHandle, catalog.byTag, catalog.collectionsByProduct];
+    await catalog.eventCountsOnDemand.get();
     held.catalogs.push(catalog);
   }
   await loader.copiesWritten();

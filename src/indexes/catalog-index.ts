@@ -69,6 +69,7 @@ export class CatalogIndex implements ShopMemory {
     readPage?: ServedPageReader,
   ) {
     this.loader = new CatalogLoader(store, log, readPage);
+    this.loader.onCountsRead = (shopId) => this.countsRead(shopId);
     residency.register(this);
   }
 
@@ -265,7 +266,7 @@ export class CatalogIndex implements ShopMemory {
     if (!catalog) return this.drop(shopId);
     if (mode === 'refresh' && !this.shops.has(shopId)) return; // evicted during the build
     this.install(catalog);
-    this.countsLoadedAt.set(shopId, Date.now());
+    this.countsLoadedAt.delete(shopId); // the new generation reads its counts when asked
     this.rebuilds++;
     this.lastRebuildMs = performance.now() - started;
     if (mode === 'load') this.residency.loaded(shopId);
@@ -277,12 +278,24 @@ export class CatalogIndex implements ShopMemory {
   }
 
   /**
+   * A resident generation's counts were read on demand: its estimate grows by them, and they are
+   * re-read every minute from now on.
+   */
+  private countsRead(shopId: number): void {
+    const current = this.shops.get(shopId);
+    if (!current?.eventCountsOnDemand.now) return;
+    this.install(current);
+    this.countsLoadedAt.set(shopId, Date.now());
+    this.residency.trim(shopId);
+  }
+
+  /**
    * Re-reads one resident shop's event counts now (after a bulk import, which the minute refresh
-   * would only see later).
+   * would only see later), when they have been read: otherwise they are read fresh when asked for.
    */
   async reloadEventCounts(shopId: number): Promise<void> {
     await this.serialize(shopId, async () => {
-      if (!this.shops.has(shopId)) return;
+      if (!this.shops.get(shopId)?.eventCountsOnDemand.now) return;
       const counts = await this.loader.eventCounts(shopId);
       const current = this.shops.get(shopId);
       if (!current) return;

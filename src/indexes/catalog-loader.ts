@@ -15,6 +15,7 @@ import { DEFAULT_TRENDING } from '../domain/ranking/trending.js';
 import { utcDay } from '../domain/events.js';
 import { indexCollection, type IndexedCollection } from './collection-index.js';
 import { CustomerIndex } from './customer-index.js';
+import { CountsOnDemand } from './counts-on-demand.js';
 import { EventCounts } from './event-counts.js';
 import { DAY_MS, foldSales, salesOf } from './sales.js';
 import { PageProducts } from './page-products.js';
@@ -44,6 +45,8 @@ const indexed = (collections: readonly Collection[]) => collections.map(indexCol
 export class CatalogLoader {
   private readonly snapshots: ShopSnapshots;
   private readonly pages: ProductPages;
+  /** Told when a generation's event counts have been read on demand (after its load). */
+  onCountsRead: ((shopId: number) => void) | null = null;
   /** Sums of past days' event counts being kept (not awaited by the load that made them). */
   private readonly keeping = new Set<Promise<unknown>>();
 
@@ -62,7 +65,8 @@ export class CatalogLoader {
   /**
    * A whole generation of the shop's catalog, or null when the shop does not exist: from its load
    * snapshot when one of its version is stored, else read part by part, and a snapshot written of
-   * the parts afterwards (shops whose products are all read on this thread).
+   * the parts afterwards (shops whose products are all read on this thread). Its event counts are
+   * read when first asked for (`CountsOnDemand`).
    */
   async full(shopId: number): Promise<ShopCatalog | null> {
     const shop = await this.store.getShopById(shopId);
@@ -95,11 +99,7 @@ export class CatalogLoader {
       };
       if (read.packed) this.snapshots.keep(shop, { ...parts, products: read.packed });
     }
-    const [rulesets, eventCounts, experiments] = await Promise.all([
-      this.rulesets(shopId),
-      this.eventCounts(shopId),
-      this.experiments(shopId),
-    ]);
+    const [rulesets, experiments] = await Promise.all([this.rulesets(shopId), this.experiments(shopId)]);
     return new ShopCatalog(
       shop,
       shop.data_version,
@@ -109,7 +109,10 @@ export class CatalogLoader {
       parts.customers,
       rulesets,
       salesOf(parts.sales, Date.now()),
-      eventCounts,
+      new CountsOnDemand(
+        () => this.eventCounts(shopId),
+        () => this.onCountsRead?.(shopId),
+      ),
       experiments,
     );
   }

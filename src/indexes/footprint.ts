@@ -64,6 +64,6 @@ export function estimateCatalogBytes(catalog: ShopCatalog): number {
   for (const ruleset of catalog.rulesets.values())
     bytes += 4 * ruleset.ruleJson.reduce((n, r) => n + r.length, 0) + 2_000;
   bytes += SALES + catalog.sales.bytes;
-  bytes += EVENT_COUNT * catalog.eventCounts.size;
+  bytes += EVENT_COUNT * (catalog.eventCountsOnDemand.now?.size ?? 0);
   return Math.round(bytes * (1 + MEMO_SHARE));
 }

@@ -15,6 +15,7 @@ import { ProductCollections, type IndexedCollection } from './collection-index.j
 import { marketVariantStrings, type ProductJson } from './product-json.js';
 import { collectionProducts, productsByHandle, productsByTag } from './product-lookups.js';
 import { bestSellingFirst, type SalesStats } from './sales.js';
+import type { CountsOnDemand } from './counts-on-demand.js';
 import type { EventCounts } from './event-counts.js';
 
 /** What the hot paths need of a variant; prices as exact integers. */
@@ -103,8 +104,8 @@ export class ShopCatalog {
     readonly customers: ReadonlyMap<number, Customer>,
     readonly rulesets: ReadonlyMap<number, IndexedRuleset>,
     readonly sales: SalesStats,
-    /** Views and adds per handle over the last 30 days (from the event counts). */
-    readonly eventCounts: EventCounts,
+    /** Views and adds per handle over the last 30 days (from the event counts), read when first asked for. */
+    readonly eventCountsOnDemand: CountsOnDemand,
     /** Every experiment of the shop, running and stopped: they route ruleset requests and tracked sources. */
     readonly experiments: readonly Experiment[] = [],
   ) {}
@@ -151,6 +152,16 @@ export class ShopCatalog {
     for (const product of this.products.values()) for (const variant of product.variants) map.set(variant.id, product);
     this.variants = map;
     return map;
+  }
+
+  /**
+   * Views and adds per handle over the last 30 days, once read (`eventCountsOnDemand.get()`): a
+   * caller that has not awaited them is a mistake, not a shop without views.
+   */
+  get eventCounts(): EventCounts {
+    const counts = this.eventCountsOnDemand.now;
+    if (!counts) throw new Error('event counts asked for before they were read (await eventCountsOnDemand.get())');
+    return counts;
   }
 
   /** A value derived from this generation, computed on first use (search index, profiles, rates). */
@@ -244,7 +255,7 @@ export class ShopCatalog {
       parts.customers ?? this.customers,
       parts.rulesets ?? this.rulesets,
       parts.sales ?? this.sales,
-      parts.eventCounts ?? this.eventCounts,
+      parts.eventCounts ? this.eventCountsOnDemand.withCounts(parts.eventCounts) : this.eventCountsOnDemand,
       parts.experiments ?? this.experiments,
     );
     // A ruleset or setting saved leaves the products as they were: what is made from them alone carries over.

@@ -105,7 +105,7 @@ export function createInsightsService(deps: {
         const product = catalog.products.get(id);
         if (product) evidence.add(product);
       }
-      for (const handle of catalog.eventCounts.keys()) {
+      for (const handle of (await catalog.eventCountsOnDemand.get()).keys()) {
         const product = catalog.byHandle.get(handle);
         if (product) evidence.add(product);
       }

@@ -90,15 +90,19 @@ export const collectionsSource = defineList({
     const sort = params.smart_sort;
     const { catalog } = context;
     // The sorted membership is made once per catalog generation and collection list.
-    const ordered = catalog.memoForRequest(`collections:${ids.join(',')}:${sort}`, () => {
-      const members = collectionMembers(catalog, ids);
-      if (sort === 'yes') return byConversion(catalog, members);
-      if (sort === 'top_sellers') {
-        const units = catalog.sales.unitsSold90d;
-        return [...members].sort((a, b) => (units.get(b.id) ?? 0) - (units.get(a.id) ?? 0));
-      }
-      return members;
-    });
-    return excluding(ordered, context.productIds);
+    const ordered = () =>
+      catalog.memoForRequest(`collections:${ids.join(',')}:${sort}`, () => {
+        const members = collectionMembers(catalog, ids);
+        if (sort === 'yes') return byConversion(catalog, members);
+        if (sort === 'top_sellers') {
+          const units = catalog.sales.unitsSold90d;
+          return [...members].sort((a, b) => (units.get(b.id) ?? 0) - (units.get(a.id) ?? 0));
+        }
+        return members;
+      });
+    // The counts smart sort ranks by are read on its first request after the shop's load.
+    if (sort === 'yes' && !catalog.eventCountsOnDemand.now)
+      return catalog.eventCountsOnDemand.get().then(() => excluding(ordered(), context.productIds));
+    return excluding(ordered(), context.productIds);
   },
 });
