@@ -1,17 +1,12 @@
 import type { Customer } from '../domain/catalog/collection.js';
-import {
-  marketForCountry,
-  marketForCurrency,
-  priceInMarket,
-  type FixedPrice,
-  type Market,
-} from '../domain/catalog/market.js';
+import { marketForCountry, marketForCurrency, priceInMarket } from '../domain/catalog/market.js';
 import { formatMoney, parseMoney, type Money } from '../domain/catalog/money.js';
 import type { Experiment } from '../domain/experiments/types.js';
 import type { CompiledRuleset } from '../domain/rules/compile.js';
 import type { Ruleset } from '../domain/rules/types.js';
 import type { Shop } from '../domain/shop.js';
 import { ProductCollections, type IndexedCollection } from './collection-index.js';
+import type { IndexedMarket } from './indexed-market.js';
 import { marketVariantStrings, type ProductJson } from './product-json.js';
 import { collectionProducts, productsByHandle, productsByTag } from './product-lookups.js';
 import { bestSellingFirst, type SalesStats } from './sales.js';
@@ -60,25 +55,11 @@ export interface MarketVariants {
   readonly prices: readonly Money[];
 }
 
-export interface IndexedMarket {
-  readonly market: Market;
-  readonly fixed: ReadonlyMap<number, FixedPrice>;
-  readonly catalog: ReadonlySet<number> | null;
-}
-
 /** A stored ruleset with its compiled evaluator and each rule pre-serialized for metadata. */
 export interface IndexedRuleset {
   readonly ruleset: Ruleset;
   readonly compiled: CompiledRuleset;
   readonly ruleJson: readonly string[];
-}
-
-export function indexMarket(market: Market): IndexedMarket {
-  return {
-    market,
-    fixed: new Map(market.fixed_prices.map((f) => [f.variant_id, f])),
-    catalog: market.product_ids === null ? null : new Set(market.product_ids),
-  };
 }
 
 /**

@@ -1,6 +1,7 @@
 import { hasPriceConditions, priceMatches, type PriceFilter } from '../../domain/catalog/price-filter.js';
 import { ForbiddenError } from '../../domain/errors.js';
-import type { IndexedMarket, IndexedProduct, ShopCatalog } from '../../indexes/shop-catalog.js';
+import type { IndexedMarket } from '../../indexes/indexed-market.js';
+import type { IndexedProduct, ShopCatalog } from '../../indexes/shop-catalog.js';
 
 /** A product proposed for an answer, with the variants to keep (all when `keep` is absent). */
 export interface Candidate {
