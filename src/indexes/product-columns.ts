@@ -239,8 +239,13 @@ const TYPED = [
 ] as const;
 
 /** The typed arrays, each copied out of the buffer it may view (a decoded snapshot's, which it would keep). */
-export function ownedColumns(c: ProductColumns): ProductColumns {
-  return { ...c, ...Object.fromEntries(TYPED.map((name) => [name, c[name].slice()])) };
+export function ownedColumns(c: ProductColumns, copy = <T extends Typed>(array: T): T => array.slice() as T) {
+  return { ...c, ...Object.fromEntries(TYPED.map((name) => [name, copy(c[name])])) } as ProductColumns;
+}
+
+/** The columns' typed arrays. */
+export function columnArrays(c: ProductColumns): Typed[] {
+  return TYPED.map((name) => c[name]);
 }
 
 /** The typed arrays' buffers, to move to another thread rather than copy. */

@@ -2,7 +2,8 @@ import { deserialize, serialize } from 'node:v8';
 import type { Market } from '../domain/catalog/market.js';
 import type { IndexedCollection } from './collection-index.js';
 import { CustomerIndex, type CustomerColumns } from './customer-index.js';
-import { columnsBytes, joinArrays, joinColumns, joinEnds, ownedColumns } from './product-columns.js';
+import { columnArrays, columnsBytes, joinArrays, joinColumns, joinEnds, ownedColumns } from './product-columns.js';
+import { OwnedArrays } from './owned-arrays.js';
 import { SERVING_VERSION, type PackedProducts } from './product-serving.js';
 import type { SalesColumns } from './sales.js';
 import type { Numbers } from './sold-products.js';
@@ -141,53 +142,62 @@ function idList(ids: Float64Array): number[] {
 
 /**
  * The parts of a stored snapshot. V8 gives its typed arrays as views into `body`: those the read
- * model keeps (the products' bytes, the sales figures) are copied, or every resident shop would
- * keep its whole snapshot, customers and all, beyond what the memory budget counts.
+ * model keeps are copied, or every resident shop would keep its whole snapshot, customers and all,
+ * beyond what the memory budget counts. The products' bytes (most of it) get a buffer of their own;
+ * the forty or so small arrays share one (`OwnedArrays`).
  */
 export function decodeSnapshot(body: Uint8Array): LoadParts {
   const value = deserialize(body) as Columns & StoredLists & { products: Omit<PackedProducts, 'stale'> };
-  const { sales } = value;
+  const { sales, customers, products } = value;
+  const kept = [
+    products.ids,
+    products.ends,
+    ...columnArrays(products.fields),
+    ...[customers.ids, customers.ends, customers.noEmail, customers.tagged, customers.tagListOf],
+    ...[sales.ids, sales.units90, sales.units30, sales.scores],
+    ...arraysOf(sales.purchases),
+    ...arraysOf(sales.coPurchases),
+  ];
+  const owned = new OwnedArrays(kept);
+  const copy = <T extends Numbers>(array: T) => owned.copy(array);
   return {
     products: {
-      ...value.products,
-      ids: value.products.ids.slice(),
-      bytes: value.products.bytes.slice(),
-      ends: value.products.ends.slice(),
-      fields: ownedColumns(value.products.fields),
+      ...products,
+      ids: copy(products.ids),
+      bytes: products.bytes.slice(),
+      ends: copy(products.ends),
+      fields: ownedColumns(products.fields, copy),
       stale: [],
     },
     collections: collectionsOf(value.collections),
     markets: value.markets.map((m) => ({ ...m, product_ids: m.product_ids && idList(m.product_ids) })),
-    customers: new CustomerIndex(ownedCustomers(value.customers)),
+    customers: new CustomerIndex({
+      ...customers,
+      ids: copy(customers.ids),
+      ends: copy(customers.ends),
+      noEmail: copy(customers.noEmail),
+      tagged: copy(customers.tagged),
+      tagListOf: copy(customers.tagListOf),
+    }),
     sales: {
       ...sales,
-      ids: sales.ids.slice(),
-      units90: sales.units90.slice(),
-      units30: sales.units30.slice(),
-      scores: sales.scores.slice(),
+      ids: copy(sales.ids),
+      units90: copy(sales.units90),
+      units30: copy(sales.units30),
+      scores: copy(sales.scores),
       topSellers: idList(sales.topSellers),
       trending: idList(sales.trending),
-      purchases: owned(sales.purchases),
-      coPurchases: owned(sales.coPurchases),
+      purchases: ownedEach(sales.purchases, copy),
+      coPurchases: ownedEach(sales.coPurchases, copy),
     },
   };
 }
 
-/** The customers' arrays copied out of the snapshot's buffer, which the index would keep otherwise. */
-function ownedCustomers(c: CustomerColumns): CustomerColumns {
-  return {
-    ...c,
-    ids: c.ids.slice(),
-    ends: c.ends.slice(),
-    noEmail: c.noEmail.slice(),
-    tagged: c.tagged.slice(),
-    tagListOf: c.tagListOf.slice(),
-  };
-}
+const arraysOf = <T extends { [K in keyof T]: Numbers }>(arrays: T): Numbers[] => Object.values<Numbers>(arrays);
 
 /** Each typed array of the object copied out of the buffer it views. */
-function owned<T extends { [K in keyof T]: Numbers }>(arrays: T): T {
-  return Object.fromEntries(Object.entries<Numbers>(arrays).map(([name, array]) => [name, array.slice()])) as T;
+function ownedEach<T extends { [K in keyof T]: Numbers }>(arrays: T, copy: <A extends Numbers>(array: A) => A): T {
+  return Object.fromEntries(Object.entries<Numbers>(arrays).map(([name, array]) => [name, copy(array)])) as T;
 }
 
 /** Pages read one after another as one page (a snapshot keeps the shop's products as one). */

@@ -222,8 +222,16 @@ describe('a load snapshot, bounded', () => {
     const held = [products.ids, products.bytes, products.ends, sales.ids, sales.units90, sales.scores, ids, ends];
     held.push(noEmail, tagged, tagListOf);
     held.push(...Object.values(sales.purchases), ...columnBuffersOf(products.fields));
-    for (const array of [...held, ...Object.values(sales.coPurchases)])
-      expect(array.buffer.byteLength).toBe(array.byteLength);
+    held.push(...Object.values(sales.coPurchases));
+    for (const array of held) expect(array.buffer).not.toBe(body.buffer);
+    // The products' bytes in a buffer of their own; the small arrays in one they share, of their size.
+    expect(products.bytes.buffer.byteLength).toBe(products.bytes.byteLength);
+    const small = held.filter((array) => array !== products.bytes);
+    const shared = new Set(small.map((array) => array.buffer));
+    expect(shared.size).toBe(1);
+    const bytes = small.reduce((n, array) => n + array.byteLength, 0);
+    expect([...shared][0]!.byteLength).toBeGreaterThanOrEqual(bytes);
+    expect([...shared][0]!.byteLength).toBeLessThanOrEqual(bytes + 8 * small.length);
   });
 });
 
