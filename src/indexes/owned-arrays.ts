@@ -16,10 +16,10 @@ export class OwnedArrays {
   private readonly arena: ArrayBuffer;
   private used = 0;
 
-  /** Room for the arrays given (those `copy` will be asked for, in any order). */
+  /** Room for the arrays given, copied in any order: each padded to a multiple of 8. */
   constructor(arrays: Iterable<View>) {
     let bytes = 0;
-    for (const array of arrays) bytes = align(bytes) + array.byteLength;
+    for (const array of arrays) bytes += align(array.byteLength);
     this.arena = new ArrayBuffer(bytes);
   }
 

@@ -21,4 +21,11 @@ describe('OwnedArrays', () => {
     expect(b[0]).toBe(7);
     expect(() => owned.copy(wide)).toThrow(RangeError);
   });
+
+  it('has room for the arrays announced whatever the order they are copied in', () => {
+    const wide = new Float64Array([1]);
+    const narrow = new Uint8Array([2]);
+    const owned = new OwnedArrays([wide, narrow]);
+    expect([...owned.copy(narrow), ...owned.copy(wide)]).toEqual([2, 1]);
+  });
 });
