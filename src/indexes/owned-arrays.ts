@@ -1,6 +1,6 @@
-/** A typed array of any element type (what a snapshot's columns are made of). */
-type View = Uint8Array | Uint16Array | Uint32Array | Int32Array | Float64Array;
-type ViewOf<T extends View> = { new (buffer: ArrayBuffer, byteOffset: number, length: number): T };
+import type { Numbers } from './sold-products.js';
+
+type ViewOf<T extends Numbers> = { new (buffer: ArrayBuffer, byteOffset: number, length: number): T };
 
 /** Every offset a multiple of 8: any element type can view the arena from it. */
 const align = (at: number) => (at + 7) & ~7;
@@ -17,14 +17,14 @@ export class OwnedArrays {
   private used = 0;
 
   /** Room for the arrays given, copied in any order: each padded to a multiple of 8. */
-  constructor(arrays: Iterable<View>) {
+  constructor(arrays: Iterable<Numbers>) {
     let bytes = 0;
     for (const array of arrays) bytes += align(array.byteLength);
     this.arena = new ArrayBuffer(bytes);
   }
 
   /** The array's elements, in the shared buffer. */
-  copy<T extends View>(array: T): T {
+  copy<T extends Numbers>(array: T): T {
     const at = align(this.used);
     if (at + array.byteLength > this.arena.byteLength) throw new RangeError('more bytes copied than announced');
     const out = new (array.constructor as ViewOf<T>)(this.arena, at, array.length);
