@@ -259,10 +259,19 @@ async function main() {
   // 3. Every core: one shop's trending answer, cached and computed, from a node of two worker processes (routing
   // by key, and sharing the port) against one, in alternating rounds. One shop has one key: routed, all of it goes
   // to one worker, so the second core can only show when the port is shared.
-  let workers: Record<string, { one: LoadResult; two: LoadResult; ratio: number }> | null = null;
+  // The bare server's own 1 → 2 processes, in the same rounds: with the load generator on the same cores, what a
+  // second process can add at all on this machine.
+  type Pair = { one: LoadResult; two: LoadResult; ratio: number };
+  let workers: Record<string, Pair & { ceiling: Pair }> | null = null;
   if (!only || only.includes('workers')) {
     workers = {};
     const path = allUrls.trending!.slice(server.url.length);
+    const bare = async (suffix: string, count: number) =>
+      startCeiling(
+        work,
+        [{ name: `trending${count}`, prefix: '/', answer: await rawGet(`${server.url}${path}${suffix}`) }],
+        count,
+      );
     for (const routing of ['true', 'false']) {
       const pair = await startProcess(
         serverArgs,
@@ -275,19 +284,29 @@ async function main() {
         ['cached', ''],
         ['computed', '&bust_cache=yes'],
       ] as const) {
-        const one: LoadResult[] = [];
-        const two: LoadResult[] = [];
-        for (let round = 0; round < ROUNDS; round++) {
-          one.push(await load(`${server.url}${path}${suffix}`, { seconds: SECONDS / ROUNDS }));
-          two.push(await load(`${pair.url}${path}${suffix}`, { seconds: SECONDS / ROUNDS }));
-        }
-        const figures = { one: mean(one), two: mean(two), ratio: Number((mean(two).rps / mean(one).rps).toFixed(2)) };
+        const ceilings = [await bare(suffix, 1), await bare(suffix, 2)] as const;
+        const runs: LoadResult[][] = [[], [], [], []];
+        const targets = [
+          `${server.url}${path}${suffix}`,
+          `${pair.url}${path}${suffix}`,
+          ...ceilings.map((c) => `${c.url}/`),
+        ];
+        for (let round = 0; round < ROUNDS; round++)
+          for (const [i, url] of targets.entries()) runs[i]!.push(await load(url, { seconds: SECONDS / ROUNDS }));
+        for (const ceiling of ceilings) await ceiling.stop();
+        const pairOf = (a: LoadResult[], b: LoadResult[]): Pair => ({
+          one: mean(a),
+          two: mean(b),
+          ratio: Number((mean(b).rps / mean(a).rps).toFixed(2)),
+        });
+        const figures = { ...pairOf(runs[0]!, runs[1]!), ceiling: pairOf(runs[2]!, runs[3]!) };
         const label = `trending ${name}, routing ${routing === 'true' ? 'on' : 'off'}`;
         workers[label] = figures;
-        const { one: a, two: b } = figures;
+        const { one: a, two: b, ceiling: c } = figures;
         row(
           `${label}: 1 → 2 workers (req/s)`,
-          `${a.rps} → ${b.rps} (×${figures.ratio}), p99 ${a.p99Ms} / ${b.p99Ms} ms`,
+          `${a.rps} → ${b.rps} (×${figures.ratio}), p99 ${a.p99Ms} / ${b.p99Ms} ms | ` +
+            `bare server 1 → 2 processes ${c.one.rps} → ${c.two.rps} (×${c.ratio})`,
         );
       }
       await pair.stop();
