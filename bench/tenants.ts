@@ -228,6 +228,12 @@ async function main(): Promise<void> {
       `resident ${after.rebound_resident_shops} shops ` +
       `(estimated ${Math.round(after.rebound_resident_estimated_bytes! / MB)} MB of an allowance of ${allowanceMb} MB)`,
   );
+  // Counted since start (the warm-up and the estimate's loads included): what share of answers was served cached.
+  const hitRate = after.rebound_cache_hits! / Math.max(1, after.rebound_cache_hits! + after.rebound_cache_misses!);
+  log(
+    `  answers cached ${after.rebound_cache_hits}, computed ${after.rebound_cache_misses} ` +
+      `(${(100 * hitRate).toFixed(1)}% served from the answer cache)`,
+  );
   log(
     `  machine load average ${loadBefore.toFixed(1)} before, ${loadAfter.toFixed(1)} after ` +
       '(2 cores; other work on the machine slows every figure)',
@@ -306,6 +312,7 @@ async function main(): Promise<void> {
       ceiling: { rps: ceiling.rps, errors: ceiling.errors, tiers: ceiling.tiers },
       loads: after.rebound_shop_loads,
       snapshot_loads: after.rebound_shop_snapshot_loads,
+      answers: { cached: after.rebound_cache_hits, computed: after.rebound_cache_misses },
       evictions: after.rebound_shop_evictions,
       resident: after.rebound_resident_shops,
       estimate_ratio: measured.ratio,

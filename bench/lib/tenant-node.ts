@@ -9,6 +9,8 @@ export const FOLLOWED = [
   'rebound_resident_shops',
   'rebound_resident_estimated_bytes',
   'rebound_resident_allowance_bytes',
+  'rebound_cache_hits',
+  'rebound_cache_misses',
   'nodejs_heap_size_used_bytes',
   'nodejs_heap_size_total_bytes',
   'nodejs_external_memory_bytes',
