@@ -1,6 +1,7 @@
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { AppError, InvalidBodyError, InvalidInputError } from '../../domain/errors.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -29,11 +30,39 @@ export async function registerStorefrontBodies(app: FastifyInstance): Promise<vo
   );
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, _body, done) => done(null, undefined));
   await app.register(formbody);
-  await app.register(multipart, { attachFieldsToBody: 'keyValues', limits: MULTIPART_LIMITS });
-  // After multipart's own hook: its fields are in the body by now.
+  await app.register(multipart, { limits: MULTIPART_LIMITS });
   app.addHook('preValidation', async (request) => {
+    if (request.isMultipart()) request.body = await multipartFields(request);
     if (request.routeOptions.config.paramsInBody) mergeBodyUnderQuery(request);
   });
+}
+
+/**
+ * A multipart body's fields by name (a name given twice, a list; a file, its bytes). A field cut at
+ * the size limit is refused, naming it, rather than read shortened; a body that is not multipart
+ * (no boundary, cut short, a malformed part) is a 400, not a failure of the server.
+ */
+async function multipartFields(request: FastifyRequest): Promise<Record<string, unknown>> {
+  const fields: Record<string, unknown> = Object.create(null);
+  try {
+    for await (const part of request.parts()) {
+      const value = part.type === 'file' ? await part.toBuffer() : part.value;
+      if (part.type === 'field' && (part.valueTruncated || part.fieldnameTruncated))
+        throw new InvalidInputError(
+          part.fieldname,
+          part.fieldnameTruncated
+            ? 'A multipart field name is longer than 100 bytes.'
+            : `The multipart field ${part.fieldname} is longer than ${MULTIPART_LIMITS.fieldSize} bytes.`,
+        );
+      const given = fields[part.fieldname];
+      fields[part.fieldname] = given === undefined ? value : Array.isArray(given) ? [...given, value] : [given, value];
+    }
+  } catch (error) {
+    // The plugin's own refusals (limits, a __proto__ field) carry their status; the parser's do not.
+    if (error instanceof AppError || (error as { statusCode?: number }).statusCode !== undefined) throw error;
+    throw new InvalidBodyError(`The multipart body could not be read: ${(error as Error).message}.`);
+  }
+  return fields;
 }
 
 /** `text/plain` is often JSON sent by a beacon; other text carries no parameters. */

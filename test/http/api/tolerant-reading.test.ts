@@ -97,6 +97,41 @@ describe.each(backends())('storefront requests as they come, on $name', (backend
     expect(missing.json().error).toMatch(/^Missing required parameter/);
   });
 
+  it('refuses a multipart body it cannot read with a 400, and a field past the size limit naming it', async () => {
+    const boundary = '----rebound';
+    const part = (name: string, value: string) =>
+      `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
+    const multipart = `multipart/form-data; boundary=${boundary}`;
+    // No boundary, a body that is not multipart, a part cut short: the body's fault, never the server's.
+    for (const [payload, type] of [
+      ['', 'multipart/form-data'],
+      ['garbage', multipart],
+      [`--${boundary}\r\nContent-Disposition: form-data; name="theme_id"\r\n\r\n4`, multipart],
+    ] as const) {
+      const res = await post(payload, type);
+      expect(res.statusCode, `${type} ${payload}: ${res.body}`).toBe(400);
+      expect(res.json()).toMatchObject({ code: 'invalid_body', error: expect.stringMatching(/^The multipart body/) });
+    }
+    // A field longer than the limit is refused, not read shortened; one at the limit is read.
+    const long = await post(`${part('note', 'x'.repeat(8 * 1024 + 1))}--${boundary}--\r\n`, multipart);
+    expect(long.statusCode).toBe(400);
+    expect(long.json()).toMatchObject({ code: 'invalid_parameter', parameter: 'note' });
+    const fits = await post(`${part('note', 'x'.repeat(8 * 1024))}--${boundary}--\r\n`, multipart);
+    expect(fits.statusCode, fits.body).toBe(200);
+    // Fields of the body join the parameters, a name given twice as a list.
+    const session = '21111111-2222-4333-8444-555555555555';
+    const fields = [
+      part('subject', 'user'),
+      part('verb', 'viewed'),
+      part('noun', 'product'),
+      part('shop_product_handle', 'product-2'),
+      part('uuid', session),
+    ].join('');
+    expect((await post(`${fields}--${boundary}--\r\n`, multipart, `key=${key}`)).statusCode).toBe(200);
+    const viewed = await t.app.inject(`/api/v1/products/viewed?key=${key}&uuid=${session}&filter_oos=no`);
+    expect(viewed.json().data.map((p: { id: number }) => p.id)).toEqual([2]);
+  });
+
   it('reads filter_oos=true and other spellings of the flags', async () => {
     const ids = async (query: string) =>
       (await t.app.inject(`/api/v1/products/static?key=${key}&ids=1,2,3&${query}`))
