@@ -39,7 +39,8 @@ function entriesOf(schema: { properties: TProperties }): Entry[] {
 /** The raw text of one parameter: undefined when absent or empty; a repeated or structured value is a 400. */
 function rawText(value: unknown, name: string, keepsEmpty = false): string | undefined {
   if (value === undefined || value === null || (value === '' && !keepsEmpty)) return undefined;
-  if (typeof value === 'string') return value;
+  // A JSON body can carry a lone surrogate (`"\ud800"`), which a query string's decoding turns into U+FFFD: so here.
+  if (typeof value === 'string') return value.toWellFormed();
   // JSON and form bodies carry numbers and booleans for the same fields.
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
   throw invalid(name, `Parameter ${name} must be given once, as a string.`);

@@ -29,6 +29,13 @@ function problem(raw: Record<string, unknown>): { param: string; message: string
 }
 
 describe('readParams', () => {
+  it('reads a lone surrogate from a JSON body as a decoded query string would (U+FFFD), keyed like it', () => {
+    // JSON.parse keeps "\ud800" as a lone surrogate; percent-decoding an invalid sequence gives U+FFFD.
+    const fromBody = readParams(schema, JSON.parse('{"query":"a\\ud800b"}'));
+    expect(fromBody.query).toBe('a\ufffdb');
+    expect(paramsKey(schema, fromBody)).toBe(paramsKey(schema, readParams(schema, { query: 'a\ufffdb' })));
+  });
+
   it('fills defaults for absent and empty parameters and ignores undeclared ones', () => {
     const values = readParams(schema, { limit: '', x: 'anything', __proto__: 'no' } as Record<string, unknown>);
     expect(values).toMatchObject({

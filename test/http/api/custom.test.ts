@@ -279,6 +279,15 @@ describe.each(backends())('GET /api/v1/custom/id/{ruleset_id} on $name', (backen
     await expect400('cart_line_count=-1', 'cart_line_count');
     await expect400('cart_item_count=2.5', 'cart_item_count');
     await expect400('country_code=Germany', 'country_code');
+    // A JSON body may hold a lone surrogate a query string cannot: read as U+FFFD, as a query string's would be.
+    const posted = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/custom/id/${made.blog!}?key=${key}`,
+      headers: { 'content-type': 'application/json' },
+      payload: '{"url":"https://shop.example/blogs/news/\\udfff","uuid":"\\ud800"}',
+    });
+    expect(posted.statusCode, posted.body).toBe(200);
+    expect(ids(posted.json().data)).toEqual([8]);
   });
 
   it('honours the common parameters', async () => {
