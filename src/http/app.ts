@@ -6,6 +6,7 @@ import type { TrustProxy } from '../config/server.js';
 import type { Services } from '../compose.js';
 import { registerAdminAuth, registerAdminShop } from './plugins/admin-auth.js';
 import { registerApiKeyAuth } from './plugins/auth.js';
+import { answerClientError, MAX_HEADER_BYTES } from './plugins/client-errors.js';
 import { registerErrorHandling } from './plugins/errors.js';
 import { loggerOptions, requestId, requestLogger } from './plugins/logging.js';
 import { registerMetrics } from './plugins/metrics.js';
@@ -64,6 +65,7 @@ function serverOptions(timeouts: Config['timeouts']): ServerOptions {
     requestTimeout: timeouts.requestTimeoutMs,
     keepAliveTimeout: timeouts.keepAliveTimeoutMs,
     connectionsCheckingInterval: Math.min(1000, timeouts.headersTimeoutMs),
+    maxHeaderSize: MAX_HEADER_BYTES,
   };
 }
 
@@ -117,6 +119,7 @@ export async function buildApp(services: Services, config: Config, options: AppO
         if (!lane.serve(req, res, handler)) handler(req, res);
       }),
     frameworkErrors,
+    clientErrorHandler: answerClientError,
     // The platform's name for the billing endpoints: one set of routes answers both (docs/api.md, "Aliases").
     rewriteUrl: (request) => rechargeAsBilling(request.url ?? '/'),
   });
