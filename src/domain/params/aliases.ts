@@ -20,7 +20,8 @@ function isEmpty(value: unknown): boolean {
   return value === undefined || value === null || value === '';
 }
 
-function seedNameOf(name: string): string | undefined {
+/** The seed's name a platform alias stands for (`shopify_product_ids` → `shop_product_ids`); undefined for others. */
+export function seedNameOf(name: string): string | undefined {
   const whole = NAME_ALIASES[name];
   if (whole !== undefined) return whole;
   for (const [alias, seed] of PREFIX_ALIASES) if (name.startsWith(alias)) return seed + name.slice(alias.length);

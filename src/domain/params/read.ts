@@ -1,6 +1,6 @@
 import type { TProperties } from '@sinclair/typebox';
 import { InvalidInputError } from '../errors.js';
-import { foldAliases, sentAs } from './aliases.js';
+import { foldAliases, seedNameOf, sentAs } from './aliases.js';
 import { decoderOf, invalid, type ParamDecoder, type ParamsOf, type TParams } from './param.js';
 
 interface Entry {
@@ -34,6 +34,36 @@ function entriesOf(schema: { properties: TProperties }): Entry[] {
     entriesBySchema.set(schema, entries);
   }
   return entries;
+}
+
+const declaredBySchema = new WeakMap<object, ReadonlySet<string>>();
+
+function declaredNames(schema: { properties: TProperties }): ReadonlySet<string> {
+  let names = declaredBySchema.get(schema);
+  if (!names) {
+    names = new Set(entriesOf(schema).map((entry) => entry.name));
+    declaredBySchema.set(schema, names);
+  }
+  return names;
+}
+
+/**
+ * `name[]=` is how PHP forms and jQuery's `$.param` spell a list. Of a declared parameter (or its
+ * alias) it is a 400 naming it: read as an undeclared name, the parameter would be quietly absent.
+ */
+function refuseListSpelling(
+  schema: { properties: TProperties },
+  raw: Readonly<Record<string, unknown>>,
+  under?: string,
+) {
+  for (const key in raw) {
+    if (!key.endsWith('[]')) continue;
+    const sent = key.slice(0, -2);
+    const name = seedNameOf(sent) ?? sent;
+    if (!declaredNames(schema).has(name)) continue;
+    const path = under === undefined ? name : `${under}.${name}`;
+    throw invalid(path, `Parameter ${name} must be given once, as ${sent}=…; ${key}= is not read.`);
+  }
 }
 
 /** The raw text of one parameter: undefined when absent or empty; a repeated or structured value is a 400. */
@@ -75,6 +105,7 @@ export function readParams<P extends TProperties>(
   under?: string,
 ): ParamsOf<P> {
   const out: Record<string, unknown> = {};
+  if (raw) refuseListSpelling(schema, raw, under);
   // Aliases are folded once here, so every lookup below is by the seed's name.
   const values = raw ? folded(raw, readsCartOf(schema), under) : undefined;
   for (const { name, decoder } of entriesOf(schema)) {

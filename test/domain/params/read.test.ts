@@ -92,6 +92,13 @@ describe('readParams', () => {
       message: 'Parameter limit must be given once, as a string.',
     });
     expect(problem({ query: { $gt: '' } }).param).toBe('query');
+    // name[]= (PHP, jQuery's $.param) of a declared parameter or its alias is refused; of an undeclared one, ignored.
+    expect(problem({ 'limit[]': '50' })).toEqual({
+      param: 'limit',
+      message: 'Parameter limit must be given once, as limit=…; limit[]= is not read.',
+    });
+    expect(problem({ 'shopify_product_ids[]': '1' }).param).toBe('shop_product_ids');
+    expect(readParams(schema, { 'widget_ids[]': '1', limit: '7' }).limit).toBe(7);
     expect(readParams(schema, { limit: 3, metafields: true, shop_customer_id: 42 })).toMatchObject({
       limit: 3,
       metafields: true,
