@@ -79,7 +79,7 @@ export function invalid(name: string, message: string): InvalidInputError {
   return new InvalidInputError(name, message);
 }
 
-/** The error for a required parameter that is absent. */
-export function missing(name: string): MissingInputError {
-  return new MissingInputError(name, `Missing required endpoint argument: ${name}.`);
+/** The error for a required parameter that is absent (the endpoint's own message, or the seed's). */
+export function missing(name: string, message = `Missing required endpoint argument: ${name}.`): MissingInputError {
+  return new MissingInputError(name, message);
 }

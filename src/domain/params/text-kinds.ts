@@ -23,7 +23,7 @@ export function text(description: string, options: TextOptions): TParam<string |
       decode(raw, name) {
         const value = raw?.trim() ?? '';
         if (value === '') {
-          if (options.required) throw options.missing ? invalid(name, options.missing) : missing(name);
+          if (options.required) throw options.missing ? missing(name, options.missing) : missing(name);
           return null;
         }
         if (value.length > options.max)
@@ -93,7 +93,7 @@ export function oneOf<const W extends string>(
       decode(raw, name) {
         if (raw === undefined) {
           if ('fallback' in options) return options.fallback;
-          throw invalid(name, options.required);
+          throw missing(name, options.required);
         }
         const value = raw.trim().toLowerCase();
         const word = (words as readonly string[]).includes(value) ? (value as W) : aliases.get(value);

@@ -63,6 +63,26 @@ describe.each(backends())('events and viewed products on $name', (backend) => {
   });
 
   it.each([
+    ['subject', 'Missing required parameter subject (allowed value: user).'],
+    ['verb', 'Missing required parameter verb (viewed, added or removed).'],
+    ['noun', 'Missing required parameter noun (allowed value: product).'],
+    ['shop_product_handle', 'Missing required parameter shop_product_handle: product events need the product handle.'],
+  ])('reports %s absent as missing_parameter, with its message', async (name, error) => {
+    const given = new URLSearchParams({
+      key,
+      subject: 'user',
+      verb: 'added',
+      noun: 'product',
+      shop_product_handle: 'product-2',
+      uuid: U2,
+    });
+    given.delete(name);
+    const res = await post(given.toString());
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ error, code: 'missing_parameter', parameter: name });
+  });
+
+  it.each([
     ['subject=admin', 'subject'],
     ['subject=', 'subject'],
     ['verb=liked', 'verb'],
