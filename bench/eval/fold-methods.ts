@@ -2,7 +2,13 @@
  * Every list the folds score: the model's lists as the service
  * ranks them, and the baselines, on a fold's training orders.
  */
-import { buildModel, type BuiltModel, type ModelLine } from '../../src/domain/models/build.js';
+import {
+  buildModel,
+  type BuiltModel,
+  type ModelLine,
+  POPULAR_KEPT,
+  sortedIndexOf,
+} from '../../src/domain/models/build.js';
 import { buildContentModel, type ContentModel } from '../../src/domain/models/content.js';
 import { titleWords } from '../../src/domain/ranking/similarity.js';
 import { affinitiesOf, forYou, recommendedFor, type ForYouBlend, type Seed } from '../../src/domain/models/rank.js';
@@ -38,11 +44,14 @@ export class FoldContext {
   readonly reference: number;
   readonly topSellers: number[];
   readonly trending: number[];
+  /** The trending endpoint's scores at the fold's cut, every product sold in its window (for_you's other popularity). */
+  private readonly trendingScores: { ranked: number[]; scores: Map<number, number> };
   readonly baskets: ItemSpace;
   readonly customers: ItemSpace;
   /** Each customer's products: units, orders holding them, and the newest of those orders. */
   readonly history = new Map<number, Map<number, { units: number; orders: number; last: number }>>();
   private readonly models = new Map<string, BuiltModel>();
+  private readonly trendingModels = new Map<BuiltModel, BuiltModel>();
 
   constructor(
     readonly fold: Fold,
@@ -55,7 +64,9 @@ export class FoldContext {
       [...o.items].map(([productId, item]) => ({ productId, quantity: item.quantity, at: o.at, orderId: o.id })),
     );
     this.topSellers = rankTopSellers(sales, this.reference - 90 * DAY_MS, this.reference).ranked.slice(0, 3 * K);
-    this.trending = scoreTrending(sales, this.reference, DEFAULT_TRENDING).ranked.slice(0, 3 * K);
+    const trending = scoreTrending(sales, this.reference, DEFAULT_TRENDING);
+    this.trending = trending.ranked.slice(0, 3 * K);
+    this.trendingScores = trending;
     this.baskets = new ItemSpace(train.map((o) => [...o.items.keys()]));
     const byCustomer = new Map<number, Set<number>>();
     for (const order of train) {
@@ -84,6 +95,24 @@ export class FoldContext {
     return getOrCreate(this.models, JSON.stringify(settings), () =>
       buildModel(modelLines(this.fold.train), [], settings),
     );
+  }
+
+  /**
+   * The model with its popularity (and popular candidates) taken from the trending endpoint's
+   * scores instead of its own (every order line, halved every 14 days, no window).
+   */
+  withTrendingPopularity(model: BuiltModel): BuiltModel {
+    return getOrCreate(this.trendingModels, model, () => {
+      const popularity = new Float32Array(model.products.length);
+      const popular: number[] = [];
+      for (const id of this.trendingScores.ranked) {
+        const item = sortedIndexOf(model.products, id);
+        if (item < 0) continue;
+        popularity[item] = this.trendingScores.scores.get(id)!;
+        if (popular.length < POPULAR_KEPT) popular.push(item);
+      }
+      return { ...model, popularity, popular: Int32Array.from(popular) };
+    });
   }
 
   /** A customer's products by units bought, most first (ties by id). */
@@ -148,13 +177,20 @@ export interface ForYouCandidate {
   /** What a purchase counts: each order holding the product, or its units. */
   counts: 'orders' | 'units';
   blend: ForYouBlend;
+  /**
+   * Where the blend's popularity comes from: the model's own (the service's), or the trending
+   * endpoint's scores, the list the baseline fills with (then the list is filled with trending too).
+   */
+  popularity?: 'model' | 'trending';
 }
 
 export function candidateForYou(ctx: FoldContext, candidate: ForYouCandidate): Lists {
-  const model = ctx.model();
+  const trending = candidate.popularity === 'trending';
+  const model = trending ? ctx.withTrendingPopularity(ctx.model()) : ctx.model();
+  const rest = trending ? ctx.trending : ctx.topSellers;
   return ctx.fold.customers.map((c) => {
     const seeds = ownSeeds(ctx, c.customer, candidate);
-    return fill(forYou(model, seeds, [], new Set(), candidate.blend, ctx.content).slice(0, K), ctx.topSellers, K);
+    return fill(forYou(model, seeds, [], new Set(), candidate.blend, ctx.content).slice(0, K), rest, K);
   });
 }
 

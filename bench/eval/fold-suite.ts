@@ -56,14 +56,16 @@ const FOR_YOU_BASELINE = 'purchased_then_trending';
  */
 export function forYouCandidates(): ForYouCandidate[] {
   const out: ForYouCandidate[] = [];
-  const add = (halfLifeDays: number, counts: 'orders' | 'units', blend: ForYouBlend) =>
+  const add = (halfLifeDays: number, counts: 'orders' | 'units', blend: ForYouBlend, popularity = 'model') =>
     out.push({
       key:
         `h${halfLifeDays === Infinity ? '∞' : halfLifeDays} ${counts} ${blend.purchasesFirst ? 'first' : 'mixed'} ` +
-        `sim ${blend.similarity} content ${blend.content} pop ${blend.popularity}`,
+        `sim ${blend.similarity} content ${blend.content} pop ${blend.popularity}` +
+        (popularity === 'trending' ? ' (trending)' : ''),
       halfLifeDays,
       counts,
       blend,
+      popularity: popularity as 'model' | 'trending',
     });
   // The first round: no content neighbours.
   const first = (halfLifeDays: number, counts: 'orders' | 'units', purchasesFirst: boolean) => {
@@ -79,6 +81,11 @@ export function forYouCandidates(): ForYouCandidate[] {
     for (const content of similarity === 1 ? [0, 0.1, 0.3, 1] : [0.1, 0.3, 1])
       for (const popularity of [0.3, 1, 3])
         add(180, 'orders', { purchasesFirst: true, similarity, content, popularity });
+  // The third round: the popularity blended in and filled with is the trending endpoint's (the baseline's list).
+  for (const similarity of [0, 0.03, 0.1, 0.3, 1])
+    for (const content of [0, 0.1, 0.3, 1])
+      for (const popularity of [0.1, 0.3, 1, 3])
+        add(180, 'orders', { purchasesFirst: true, similarity, content, popularity }, 'trending');
   return out;
 }
 
