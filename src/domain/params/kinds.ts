@@ -63,9 +63,10 @@ export function limit(fallback: number, max: number): TParam<number> {
       decode(raw, name) {
         if (raw === undefined) return fallback;
         const value = raw.trim();
-        if (!/^\d{1,15}$/.test(value) || Number(value) < 1)
+        if (!/^\d+$/.test(value) || /^0+$/.test(value))
           throw invalid(name, `Parameter ${name} must be a whole number of 1 or more, got "${clip(raw)}".`);
-        return Math.min(Number(value), max);
+        // However many digits: anything past the maximum is served at it (Number stays exact to 15 digits).
+        return value.length > 15 ? max : Math.min(Number(value), max);
       },
       key: (value) => (value === fallback ? null : String(value)),
     },
@@ -105,7 +106,7 @@ export function count(description: string): TParam<number | null> {
         if (raw === undefined) return null;
         const value = raw.trim();
         if (!/^\d{1,9}$/.test(value))
-          throw invalid(name, `Parameter ${name} must be a whole number of 0 or more, got "${clip(raw, 20)}".`);
+          throw invalid(name, `Parameter ${name} must be a whole number from 0 to 999999999, got "${clip(raw, 20)}".`);
         return Number(value);
       },
       key: (value) => (value === null ? null : String(value)),
@@ -122,7 +123,11 @@ export function money(description: string): TParam<Money | null> {
         if (raw === undefined) return null;
         const value = raw.length <= 40 ? parseMoney(raw) : null;
         if (value === null || value < 0)
-          throw invalid(name, `Parameter ${name} must be a non-negative decimal number, got "${clip(raw)}".`);
+          throw invalid(
+            name,
+            `Parameter ${name} must be a non-negative decimal number of at most 12 digits before the point ` +
+              `and 4 after, got "${clip(raw)}".`,
+          );
         return value;
       },
       key: (value) => (value === null ? null : String(value)),

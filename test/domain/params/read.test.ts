@@ -71,7 +71,10 @@ describe('readParams', () => {
   it('serves a limit above the maximum at the maximum, and refuses one below 1 or not a number', () => {
     expect(readParams(schema, { limit: '1000' }).limit).toBe(100);
     expect(readParams(schema, { limit: ' 7 ' }).limit).toBe(7);
-    for (const bad of ['0', '-3', '2.5', 'ten', '1e3']) expect(problem({ limit: bad }).param).toBe('limit');
+    // However many digits: past what a number holds exactly, still the maximum, not a 400 saying "1 or more".
+    for (const big of ['999999999999999', '1000000000000000', '99999999999999999999', '007'])
+      expect(readParams(schema, { limit: big }).limit).toBe(big === '007' ? 7 : 100);
+    for (const bad of ['0', '000', '-3', '2.5', 'ten', '1e3']) expect(problem({ limit: bad }).param).toBe('limit');
   });
 
   it('names the bad element of an id list, and the list too long', () => {
