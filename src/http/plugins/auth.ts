@@ -29,6 +29,9 @@ function presentedKey(request: FastifyRequest): string | undefined {
   if (Array.isArray(fromQuery)) throw new InvalidInputError('key', 'Parameter key must be given once.');
   if (typeof fromQuery === 'string' && fromQuery !== '') return fromQuery;
   const header = request.headers['x-api-key'] ?? request.headers['x-rebuy-user-token'];
+  // Node joins a header sent twice with ", "; no key holds a comma.
+  if (typeof header === 'string' && header.includes(','))
+    throw new InvalidInputError('X-Api-Key', 'Header X-Api-Key must be given once.');
   if (typeof header === 'string' && header !== '') return header;
   // Routes that read body fields as parameters take the key there too (the platform widget's POSTs).
   const body = request.routeOptions.config.paramsInBody
