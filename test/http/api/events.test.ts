@@ -176,6 +176,19 @@ describe.each(backends())('events and viewed products on $name', (backend) => {
     expect(res.json().data[0].metafields).toHaveLength(1);
   });
 
+  it('reads back a view stored by a bulk event under a session id that is not a UUID', async () => {
+    const session = 'Widget-Session-7';
+    const bulk = await t.app.inject({
+      method: 'POST',
+      url: '/api/v2/analytics/event/bulk',
+      headers: { 'x-rebuy-user-token': key },
+      payload: [{ subject: 'user', verb: 'viewed', noun: 'product', uuid: session, defined_noun_id: 'product-2' }],
+    });
+    expect(bulk.statusCode, bulk.body).toBe(200);
+    // Session ids are lower-cased where they are stored and where they are read.
+    expect(await viewed(`uuid=${session}&filter_oos=no`)).toEqual([2]);
+  });
+
   it('refuses a viewed request without a visitor or with bad parameters', async () => {
     const res = await t.app.inject(`/api/v1/products/viewed?key=${key}`);
     expect(res.json()).toEqual({
@@ -184,7 +197,7 @@ describe.each(backends())('events and viewed products on $name', (backend) => {
       parameter: 'uuid',
     });
     for (const [q, param] of [
-      ['uuid=x', 'uuid'],
+      [`uuid=${'x'.repeat(101)}`, 'uuid'],
       [`uuid=${U1}&limit=0`, 'limit'],
       [`uuid=${U1}&filter_oos=maybe`, 'filter_oos'],
       ['shop_customer_id=-1', 'shop_customer_id'],

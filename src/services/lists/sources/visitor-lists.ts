@@ -1,13 +1,14 @@
 import { MissingInputError } from '../../../domain/errors.js';
 import { positiveId } from '../../../domain/params/kinds.js';
-import { uuid } from '../../../domain/params/text-kinds.js';
+import { sessionId } from '../../../domain/params/text-kinds.js';
 import type { IndexedProduct } from '../../../indexes/shop-catalog.js';
 import { defineList, type ListContext } from './types.js';
 
 export const MISSING_IDENTITY = 'Missing required args. You must pass either shop_customer_id or uuid.';
 
 const identity = {
-  uuid: uuid('session UUID whose views to return (this or shop_customer_id)'),
+  // Any session id a view was stored under (bulk events take any, as the platform's widget sends them).
+  uuid: sessionId('session whose views to return (this or shop_customer_id)'),
   shop_customer_id: positiveId('customer whose views to return (this or uuid)'),
 };
 
