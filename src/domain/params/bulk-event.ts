@@ -73,7 +73,15 @@ function meaningOf(values: BulkEventValues, where: string): BulkEvent {
     customerSig: values.customer_sig,
     at: values.event_time,
   };
-  if (isView) return { kind: 'view', ...who, productId: values.shop_product_id, handle: values.defined_noun_id };
+  if (isView) {
+    // A view of no product would be acknowledged and stored as nothing at all.
+    if (values.shop_product_id === null && values.defined_noun_id === null)
+      throw new InvalidInputError(
+        `${where}.shopify_product_id`,
+        `${where}: a product view needs shopify_product_id or defined_noun_id (the product's handle).`,
+      );
+    return { kind: 'view', ...who, productId: values.shop_product_id, handle: values.defined_noun_id };
+  }
   return {
     kind: 'track',
     type: type!,

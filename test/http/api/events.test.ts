@@ -187,6 +187,15 @@ describe.each(backends())('events and viewed products on $name', (backend) => {
     expect(bulk.statusCode, bulk.body).toBe(200);
     // Session ids are lower-cased where they are stored and where they are read.
     expect(await viewed(`uuid=${session}&filter_oos=no`)).toEqual([2]);
+    // A view of no product is refused, naming the event, rather than acknowledged and stored as nothing.
+    const noProduct = await t.app.inject({
+      method: 'POST',
+      url: '/api/v2/analytics/event/bulk',
+      headers: { 'x-rebuy-user-token': key },
+      payload: [{ subject: 'user', verb: 'viewed', noun: 'product', uuid: session }],
+    });
+    expect(noProduct.statusCode).toBe(400);
+    expect(noProduct.json()).toMatchObject({ code: 'invalid_parameter', parameter: 'events[0].shopify_product_id' });
   });
 
   it('refuses a viewed request without a visitor or with bad parameters', async () => {
