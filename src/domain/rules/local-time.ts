@@ -79,6 +79,12 @@ const RFC2822 = new RegExp(
 );
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
 
+/** A numeric offset (`+0530`, `-08:00`) of at most 23 hours and 59 minutes; other zones are for Date.parse. */
+function realOffset(zone: string | undefined): boolean {
+  const numeric = zone === undefined ? null : /^[+-](\d{2}):?(\d{2})$/.exec(zone);
+  return numeric === null || (Number(numeric[1]) <= 23 && Number(numeric[2]) <= 59);
+}
+
 /**
  * The `time` parameter: a unix timestamp in seconds (up to 11 digits) or milliseconds, or an
  * RFC 3339 / RFC 2822 time. A time without an offset is read as UTC, never in the server's zone.
@@ -94,8 +100,8 @@ export function parseRequestTime(text: string): number | null {
     const rfc = iso ? null : RFC2822.exec(value);
     if (iso) {
       const [, y, m, d, h = '00', mi = '00', sec = '00', zone] = iso;
-      if (!isCalendarDate(Number(y), Number(m), Number(d)) || Number(h) > 23 || Number(mi) > 59 || Number(sec) > 60)
-        return null;
+      const clock = Number(h) > 23 || Number(mi) > 59 || Number(sec) > 60;
+      if (!isCalendarDate(Number(y), Number(m), Number(d)) || clock || !realOffset(zone)) return null;
       ms = Date.parse(zone ? value.replace(' ', 'T') : `${value.replace(' ', 'T')}${iso[4] ? '' : 'T00:00'}Z`);
     } else if (rfc) {
       const [, d, mon, y, h, mi, sec = '00', zone] = rfc;
@@ -105,7 +111,8 @@ export function parseRequestTime(text: string): number | null {
         !isCalendarDate(Number(y), month, Number(d)) ||
         Number(h) > 23 ||
         Number(mi) > 59 ||
-        Number(sec) > 60
+        Number(sec) > 60 ||
+        !realOffset(zone)
       )
         return null;
       ms = Date.parse(zone ? value : `${value} +0000`);

@@ -421,6 +421,7 @@ describe('parseRequestTime', () => {
     ['RFC 3339 with a space separator', '2003-07-01 08:52:37Z', JUL_2003],
     ['RFC 2822', 'Tue, 1 Jul 2003 10:52:37 +0200', JUL_2003],
     ['RFC 2822 without the weekday', '01 Jul 2003 08:52:37 +0000', JUL_2003],
+    ['RFC 2822 with the largest real offset', 'Tue, 1 Jul 2003 22:52:37 +1400', JUL_2003],
     ['RFC 2822 with GMT', 'Tue, 01 Jul 2003 08:52:37 GMT', JUL_2003],
     ['a date alone (UTC midnight)', '2003-07-01', Date.UTC(2003, 6, 1)],
   ])('%s: %s', (_label, text, expected) => {
@@ -439,6 +440,11 @@ describe('parseRequestTime', () => {
     '1.5e9',
     '-1057049557',
     'Tue, 1 Jul 2003',
+    // Offsets no zone has: Date.parse would move the time by days instead.
+    'Wed, 03 Jan 2024 12:00:00 +9999',
+    'Wed, 03 Jan 2024 12:00:00 +2400',
+    'Wed, 03 Jan 2024 12:00:00 -0060',
+    '2024-01-03T12:00:00+24:00',
   ])('refuses %j', (text) => expect(parseRequestTime(text)).toBeNull());
 
   // Beyond the largest Date (8.64e15 ms) a time would make every calendar rule throw: refused instead.
