@@ -703,6 +703,10 @@ describe('response schemas: every answer matches its route', () => {
     const missing = await get('/no/such/route');
     expectStatus(missing, 404);
     expect(missing.json()).toEqual({ error: 'Route GET /no/such/route not found.', code: 'unknown_route' });
+    // A long unknown path is echoed clipped, not whole.
+    const long = await get(`/no/${'a/'.repeat(2000)}`);
+    expectStatus(long, 404);
+    expect(long.json().error).toBe(`Route GET /no/${'a/'.repeat(98)}… not found.`);
     expectValid();
   });
 

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { AppError, type ErrorCode, TooManyRequestsError, UnavailableError } from '../../domain/errors.js';
+import { clip } from '../../domain/params/param.js';
 
 interface ValidationIssue {
   instancePath?: string;
@@ -84,7 +85,8 @@ export function registerErrorHandling(app: FastifyInstance): void {
   });
 
   app.setNotFoundHandler((request, reply) => {
-    const path = request.url.split('?')[0];
+    // The path is echoed clipped: an unknown URL of 30 KB is not sent back whole.
+    const path = clip(request.url.split('?')[0] ?? '', 200);
     return reply.status(404).send({ error: `Route ${request.method} ${path} not found.`, code: 'unknown_route' });
   });
 }
