@@ -55,7 +55,9 @@ export function foldAliases(
     }
     if (name === 'pretty') {
       out ??= copyOf(raw);
-      if (isEmpty(raw.format)) out.format = 'pretty';
+      // The bare flag, or a yes; `pretty=no` (or false, 0) asks for compact JSON, as no flag does.
+      const off = typeof raw.pretty === 'string' && /^\s*(no|false|0)\s*$/i.test(raw.pretty);
+      if (isEmpty(raw.format) && !off) out.format = 'pretty';
       continue;
     }
     const seed = seedNameOf(name);

@@ -60,6 +60,8 @@ describe('the platforms’ names, folded once before decoding', () => {
   it('pretty-prints for pretty in any case or a bare flag, and ignores other formats', () => {
     expect(read({ format: 'PRETTY' }).format).toBe(true);
     expect(read({ pretty: '' }).format).toBe(true);
+    expect(read({ pretty: 'yes' }).format).toBe(true);
+    for (const off of ['no', 'FALSE', '0']) expect(read({ pretty: off }).format).toBe(false);
     expect(read({ format: 'prettyy' }).format).toBe(false);
   });
 });
