@@ -6,7 +6,7 @@ import { MISSING_IDENTITY } from './event.js';
 import { params, type ParamsOf } from './param.js';
 import { readParams } from './read.js';
 import { positiveId } from './kinds.js';
-import { sessionId, text, time } from './text-kinds.js';
+import { eventTime, sessionId, text } from './text-kinds.js';
 
 /** At most this many events in one bulk request (the platform widget sends batches of 10). */
 export const MAX_BULK_EVENTS = 10;
@@ -23,7 +23,7 @@ export const bulkEventParams = params({
   defined_noun_id: text('the noun by handle (a viewed product)', { max: 255 }),
   widget_id: text('the widget the product was shown in', { max: 64 }),
   cart_token: text("the storefront cart's token (kept with a widget event)", { max: MAX_CART_TOKEN_LENGTH }),
-  event_time: time('when it happened: epoch milliseconds; default now'),
+  event_time: eventTime('when it happened: epoch milliseconds; default now'),
   customer_sig: text('hex HMAC-SHA256 of the customer id (shops that require customer signatures)', { max: 128 }),
 });
 

@@ -127,17 +127,41 @@ export function sessionId(description: string): TParam<string | null> {
 export function time(description: string): TParam<number | null> {
   return param(
     { description, examples: ['2026-12-24T18:00:00-05:00'] },
+    { decode: decodeTime, key: (value) => (value === null ? null : String(value)) },
+  );
+}
+
+function decodeTime(raw: string | undefined, name: string): number | null {
+  if (raw === undefined) return null;
+  const value = raw.length <= 64 ? parseRequestTime(raw) : null;
+  if (value === null) {
+    throw invalid(
+      name,
+      `Parameter ${name} must be a unix timestamp (seconds or milliseconds) or an RFC 3339 / RFC 2822 time, ` +
+        `got "${clip(raw)}".`,
+    );
+  }
+  return value;
+}
+
+/** The earliest time an event may claim (2000-01-01): before it, a client's clock or encoding is wrong. */
+const EARLIEST_EVENT_MS = Date.UTC(2000, 0, 1);
+/** How far ahead of this node's clock an event's time may be (clients' clocks run ahead). */
+const EVENT_CLOCK_SKEW_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * When a stored event happened (tracking's `at`, a bulk event's `event_time`): a `time`, from 2000
+ * until a day past now. Out of that range it is a 400, not an event kept where no window or
+ * report will ever look (a request's own `time` for rules is any time: previews ask for others).
+ */
+export function eventTime(description: string, now: () => number = Date.now): TParam<number | null> {
+  return param(
+    { description: `${description} (from 2000 until a day past now)`, examples: ['2026-12-24T18:00:00-05:00'] },
     {
       decode(raw, name) {
-        if (raw === undefined) return null;
-        const value = raw.length <= 64 ? parseRequestTime(raw) : null;
-        if (value === null) {
-          throw invalid(
-            name,
-            `Parameter ${name} must be a unix timestamp (seconds or milliseconds) or an RFC 3339 / RFC 2822 time, ` +
-              `got "${clip(raw)}".`,
-          );
-        }
+        const value = decodeTime(raw, name);
+        if (value !== null && (value < EARLIEST_EVENT_MS || value > now() + EVENT_CLOCK_SKEW_MS))
+          throw invalid(name, `Parameter ${name} must be a time from 2000 until a day past now, got "${clip(raw!)}".`);
         return value;
       },
       key: (value) => (value === null ? null : String(value)),

@@ -8,7 +8,7 @@ import { MISSING_IDENTITY } from './event.js';
 import { clip, invalid, param, params, type ParamsOf, type TParam } from './param.js';
 import { positiveId } from './kinds.js';
 import { readParams } from './read.js';
-import { sessionId, text, time } from './text-kinds.js';
+import { eventTime, sessionId, text } from './text-kinds.js';
 
 /** At most this many events in one `{"events": [...]}` body. */
 export const MAX_TRACK_EVENTS = 100;
@@ -42,7 +42,7 @@ export const trackParams = params({
   product_id: positiveId('the product shown, clicked or added'),
   variant_id: positiveId('the variant added, when known'),
   cart_token: text("the storefront cart's token (its order gets its clicks)", { max: MAX_CART_TOKEN_LENGTH }),
-  at: time('when it happened: RFC 3339 (also unix seconds or milliseconds); default now'),
+  at: eventTime('when it happened: RFC 3339 (also unix seconds or milliseconds); default now'),
 });
 
 export type TrackParams = ParamsOf<typeof trackParams.properties>;

@@ -37,6 +37,27 @@ describe.each(backends())('POST /api/v1/analytics/track on $name', (backend) => 
     expect(await tracked()).toMatchObject({ impressions: 1 });
   });
 
+  it('refuses an event time before 2000 or more than a day ahead, naming it', async () => {
+    const hour = 60 * 60 * 1000;
+    // Another list than the one the other cases count.
+    const ELSEWHERE = 'list:similar_products';
+    for (const at of [
+      '0',
+      '8640000000000000',
+      new Date(Date.now() + 48 * hour).toISOString(),
+      '1999-12-31T23:59:59Z',
+    ]) {
+      const res = await post(`type=impression&uuid=${U}&source=${ELSEWHERE}&product_id=4&at=${encodeURIComponent(at)}`);
+      expect(res.statusCode, at).toBe(400);
+      expect(res.json()).toMatchObject({ code: 'invalid_parameter', parameter: 'at' });
+    }
+    // A client's clock an hour ahead, or an event queued offline a month ago, is kept.
+    for (const at of [new Date(Date.now() + hour), new Date(Date.now() - 30 * 24 * hour)]) {
+      const res = await post(`type=impression&uuid=${U}&source=${ELSEWHERE}&product_id=4&at=${at.toISOString()}`);
+      expect(res.statusCode, res.body).toBe(200);
+    }
+  });
+
   it('takes many events as {"events": [...]}, as JSON or as a beacon\'s text/plain', async () => {
     const events = [
       { type: 'click', uuid: U, source: SOURCE, product_id: 3 },
