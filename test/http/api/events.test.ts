@@ -62,13 +62,9 @@ describe.each(backends())('events and viewed products on $name', (backend) => {
     });
   });
 
-  it.each([
-    ['subject', 'Missing required parameter subject (allowed value: user).'],
-    ['verb', 'Missing required parameter verb (viewed, added or removed).'],
-    ['noun', 'Missing required parameter noun (allowed value: product).'],
-    ['shop_product_handle', 'Missing required parameter shop_product_handle: product events need the product handle.'],
-  ])('reports %s absent as missing_parameter, with its message', async (name, error) => {
-    const given = new URLSearchParams({
+  /** A valid add event's parameters, for the cases below to take one away or spoil. */
+  const addedEvent = () =>
+    new URLSearchParams({
       key,
       subject: 'user',
       verb: 'added',
@@ -76,6 +72,14 @@ describe.each(backends())('events and viewed products on $name', (backend) => {
       shop_product_handle: 'product-2',
       uuid: U2,
     });
+
+  it.each([
+    ['subject', 'Missing required parameter subject (allowed value: user).'],
+    ['verb', 'Missing required parameter verb (viewed, added or removed).'],
+    ['noun', 'Missing required parameter noun (allowed value: product).'],
+    ['shop_product_handle', 'Missing required parameter shop_product_handle: product events need the product handle.'],
+  ])('reports %s absent as missing_parameter, with its message', async (name, error) => {
+    const given = addedEvent();
     given.delete(name);
     const res = await post(given.toString());
     expect(res.statusCode).toBe(400);
@@ -93,14 +97,7 @@ describe.each(backends())('events and viewed products on $name', (backend) => {
     ['subject_email=nobody', 'subject_email'],
     [`theme_id=${'9'.repeat(65)}`, 'theme_id'],
   ])('refuses %s naming the parameter', async (override, param) => {
-    const base = new URLSearchParams({
-      key,
-      subject: 'user',
-      verb: 'added',
-      noun: 'product',
-      shop_product_handle: 'product-2',
-      uuid: U2,
-    });
+    const base = addedEvent();
     const [name, value] = override.split('=') as [string, string];
     base.set(name, value);
     const res = await post(base.toString());
