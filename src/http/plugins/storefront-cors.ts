@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { errorBody } from '../../domain/errors.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -39,7 +40,7 @@ function varyOnOrigin(reply: FastifyReply): void {
  * CORS on the storefront routes of this scope only, with the headers @fastify/cors sent for them,
  * decided by one anchored test per request instead of options rebuilt for every request.
  * A preflight (OPTIONS with Origin and Access-Control-Request-Method) is answered here, before
- * any key check; one without them is a 400, as before.
+ * any key check; one without them is a 400 in the error shape.
  */
 export function registerStorefrontCors(app: FastifyInstance): void {
   if (!app.hasRequestDecorator('corsPreflightEnabled')) app.decorateRequest('corsPreflightEnabled', false);
@@ -49,7 +50,9 @@ export function registerStorefrontCors(app: FastifyInstance): void {
     void reply.header('access-control-allow-origin', '*');
     if (request.raw.method !== 'OPTIONS') return done();
     if (!request.headers.origin || !request.headers['access-control-request-method']) {
-      void reply.status(400).type('text/plain').send('Invalid Preflight Request');
+      void reply
+        .status(400)
+        .send(errorBody('bad_request', 'A preflight needs the Origin and Access-Control-Request-Method headers.'));
       return;
     }
     request.corsPreflightEnabled = true;

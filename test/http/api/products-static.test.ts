@@ -340,6 +340,13 @@ describe.each(backends())('GET /api/v1/products/static on $name', (backend) => {
     });
     expect(preflight.statusCode).toBe(204);
     expect(preflight.headers['access-control-allow-methods']).toContain('GET');
+    // An OPTIONS that is no preflight (no Origin) is refused in the error shape, like every refusal.
+    const bare = await t.app.inject({ method: 'OPTIONS', url: '/api/v1/products/static' });
+    expect(bare.statusCode).toBe(400);
+    expect(bare.json()).toEqual({
+      error: 'A preflight needs the Origin and Access-Control-Request-Method headers.',
+      code: 'bad_request',
+    });
   });
 
   it('reflects catalog writes on the next request', async () => {
