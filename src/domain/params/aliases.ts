@@ -102,5 +102,23 @@ export function sentAs(raw: Readonly<Record<string, unknown>>, seed: string): st
     if (name !== null && !isEmpty(raw[name])) return name;
   }
   for (const [alias, target] of Object.entries(NAME_ALIASES)) if (target === seed && !isEmpty(raw[alias])) return alias;
+  return cartFieldOf(raw, seed);
+}
+
+/** Where the cart (bracketed, or a JSON body's object) holds what fills each parameter. */
+const CART_FIELDS: Readonly<Record<string, readonly [brackets: string, object: string]>> = {
+  shop_product_ids: ['cart[items][…][product_id]', 'cart.items[…].product_id'],
+  shop_variant_ids: ['cart[items][…][variant_id]', 'cart.items[…].variant_id'],
+  cart_subtotal: ['cart[subtotal]', 'cart.subtotal'],
+  cart_line_count: ['cart[line_count]', 'cart.line_count'],
+  cart_item_count: ['cart[item_count]', 'cart.item_count'],
+};
+
+/** The cart's field a parameter was filled from, when the request sent a cart; null otherwise. */
+function cartFieldOf(raw: Readonly<Record<string, unknown>>, seed: string): string | null {
+  const fields = CART_FIELDS[seed];
+  if (fields === undefined) return null;
+  if (isCartObject(raw.cart)) return fields[1];
+  for (const name in raw) if (name.startsWith('cart[')) return fields[0];
   return null;
 }

@@ -104,6 +104,26 @@ describe('the bracketed cart', () => {
     );
   });
 
+  it("names the cart's field a refused value came from, in the brackets or the JSON object it was sent in", () => {
+    const refusal = (raw: Record<string, unknown>) => {
+      try {
+        read(raw);
+      } catch (error) {
+        return error as InvalidInputError;
+      }
+      throw new Error('expected a 400');
+    };
+    const bracketed = refusal({ 'cart[items][0][product_id]': 'abc' });
+    expect(bracketed.param).toBe('shop_product_ids');
+    expect(bracketed.message).toMatch(/\(sent as cart\[items\]\[…\]\[product_id\]\)$/);
+    expect(refusal({ 'cart[subtotal]': 'lots' }).message).toMatch(/\(sent as cart\[subtotal\]\)$/);
+    expect(refusal({ cart: { items: [{ variant_id: -1 }] } }).message).toMatch(
+      /\(sent as cart\.items\[…\]\.variant_id\)$/,
+    );
+    // Sent as itself, the parameter is named alone.
+    expect(refusal({ shop_product_ids: 'abc', 'cart[subtotal]': '100' }).message).not.toMatch(/sent as/);
+  });
+
   it('never refuses other bracketed names', () => {
     fc.assert(
       fc.property(
