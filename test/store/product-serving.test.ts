@@ -88,6 +88,14 @@ describe.each(backends())('stored serving rows on $name', (backend) => {
     },
   );
 
+  it('reads products by more ids than a statement takes parameters (an import of 33,000), in id order', async () => {
+    await store.upsertProducts(shopId, [product(3), product(40_000), product(1)]);
+    // SQLite takes 32,766 parameters a statement: the ids of an import that large are read in parts.
+    const ids = [40_000, ...Array.from({ length: 33_000 }, (_, i) => 33_000 - i)];
+    expect((await store.listServedProducts(shopId, { ids })).map((r) => r.id)).toEqual([1, 3, 40_000]);
+    expect((await store.listServedProducts(shopId, { ids, limit: 2 })).map((r) => r.id)).toEqual([1, 3]);
+  });
+
   it('rewrites the bytes when stock moves, and drops them with the product', async () => {
     await store.upsertProducts(shopId, [product(1), product(2)]);
     await store.setInventory(shopId, [{ variant_id: 12, inventory_quantity: 9 }]);

@@ -38,6 +38,9 @@ interface ProductServingRow {
   fields: string;
 }
 
+/** Product ids in one query's IN list: within SQLite's 32,766 parameters and PostgreSQL's 65,535. */
+const IDS_PER_QUERY = 30_000;
+
 /** Products re-serialized per query when serving rows are rebuilt. */
 const REBUILD_PAGE = 500;
 
@@ -103,33 +106,40 @@ export async function rebuildServing(db: Kysely<Database>): Promise<number> {
 
 export function servingMethods(db: Kysely<Database>, sqlite?: SQLite.Database): ServingStore {
   const page = sqlite ? sqliteServedPage(db, sqlite) : undefined;
-  return {
-    async listServedProducts(shopId, options) {
-      if (page && options.ids === undefined && options.afterId !== undefined)
-        return page(shopId, options.afterId, options.limit ?? -1);
-      let query = db
-        .selectFrom('products as p')
-        .leftJoin('product_serving as s', (join) =>
-          join.onRef('s.shop_id', '=', 'p.shop_id').onRef('s.product_id', '=', 'p.id'),
-        )
-        .select(['p.id as id', 's.version as version', 's.body as body', 's.fields as fields'])
-        .where('p.shop_id', '=', shopId)
-        .orderBy('p.id');
-      if (options.ids) {
-        if (options.ids.length === 0) return [];
-        query = query.where('p.id', 'in', options.ids);
-      }
-      if (options.afterId !== undefined) query = query.where('p.id', '>', options.afterId);
-      if (options.limit !== undefined) query = query.limit(options.limit);
-      const rows = await query.execute();
-      return rows.map((r) => ({
-        id: Number(r.id),
-        version: r.version === null ? null : Number(r.version),
-        body: r.body,
-        fields: r.fields,
-      }));
-    },
+  const list: ServingStore['listServedProducts'] = async (shopId, options) => {
+    if (page && options.ids === undefined && options.afterId !== undefined)
+      return page(shopId, options.afterId, options.limit ?? -1);
+    const { ids } = options;
+    // An import may touch more products than a statement takes parameters (SQLite: 32,766): in parts.
+    if (ids !== undefined && ids.length > IDS_PER_QUERY) {
+      const parts: ServedProduct[][] = [];
+      for (const part of chunks(ids, 1, IDS_PER_QUERY)) parts.push(await list(shopId, { ...options, ids: part }));
+      const all = parts.flat().sort((a, b) => a.id - b.id);
+      return options.limit === undefined ? all : all.slice(0, options.limit);
+    }
+    let query = db
+      .selectFrom('products as p')
+      .leftJoin('product_serving as s', (join) =>
+        join.onRef('s.shop_id', '=', 'p.shop_id').onRef('s.product_id', '=', 'p.id'),
+      )
+      .select(['p.id as id', 's.version as version', 's.body as body', 's.fields as fields'])
+      .where('p.shop_id', '=', shopId)
+      .orderBy('p.id');
+    if (options.ids) {
+      if (options.ids.length === 0) return [];
+      query = query.where('p.id', 'in', options.ids);
+    }
+    if (options.afterId !== undefined) query = query.where('p.id', '>', options.afterId);
+    if (options.limit !== undefined) query = query.limit(options.limit);
+    const rows = await query.execute();
+    return rows.map((r) => ({
+      id: Number(r.id),
+      version: r.version === null ? null : Number(r.version),
+      body: r.body,
+      fields: r.fields,
+    }));
   };
+  return { listServedProducts: list };
 }
 
 const SERVED_PAGE = `select p.id as id, s.version as version, s.body as body, s.fields as fields
