@@ -44,7 +44,7 @@ export class FoldContext {
   readonly reference: number;
   readonly topSellers: number[];
   readonly trending: number[];
-  /** The trending endpoint's scores at the fold's cut, every product sold in its window (for_you's other popularity). */
+  /** The trending endpoint's scores at the fold's cut, each product sold in its window (for_you's other popularity). */
   private readonly trendingScores: { ranked: number[]; scores: Map<number, number> };
   readonly baskets: ItemSpace;
   readonly customers: ItemSpace;

@@ -35,10 +35,10 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Socket):
   if (socket.writable) {
     const { status, code, message } = refusal(error.code);
     const body = JSON.stringify(errorBody(code, message));
-    socket.write(
+    const head =
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\n` +
-        `content-length: ${Buffer.byteLength(body)}\r\nx-content-type-options: nosniff\r\nconnection: close\r\n\r\n${body}`,
-    );
+      `content-length: ${Buffer.byteLength(body)}\r\nx-content-type-options: nosniff\r\nconnection: close\r\n`;
+    socket.write(`${head}\r\n${body}`);
   }
   socket.destroy(error);
 }

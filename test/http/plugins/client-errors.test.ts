@@ -50,7 +50,7 @@ describe("requests Node's parser refuses", () => {
     expect(JSON.parse(answer.body)).toEqual({ error: expect.stringMatching(/over 48 KB/), code: 'headers_too_large' });
   });
 
-  it('answers what is not HTTP (an unknown method, a control byte in the URL) with a 400 in the error shape', async () => {
+  it('answers what is not HTTP (an unknown method, a control byte in a URL) with a 400 in our shape', async () => {
     for (const request of [
       'FOO /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n',
       Buffer.concat([
