@@ -64,6 +64,24 @@ export function isUnavailable(error: unknown): boolean {
   return CONNECTION_MESSAGES.test(message);
 }
 
+/** Ids in one query's IN list: within SQLite's 32,766 parameters and PostgreSQL's 65,535. */
+export const IDS_PER_QUERY = 30_000;
+
+/**
+ * A read by more ids than one statement takes (an import of 40,000 products), a part at a time:
+ * the rows of every part in id order, the limit applied to the whole. Null when one query holds them.
+ */
+export async function readInIdParts<T extends { id: number }>(
+  options: { ids?: number[]; limit?: number },
+  read: (ids: number[]) => Promise<T[]>,
+): Promise<T[] | null> {
+  if (options.ids === undefined || options.ids.length <= IDS_PER_QUERY) return null;
+  const rows: T[] = [];
+  for (const part of chunks(options.ids, 1, IDS_PER_QUERY)) rows.push(...(await read(part)));
+  rows.sort((a, b) => a.id - b.id);
+  return options.limit === undefined ? rows : rows.slice(0, options.limit);
+}
+
 /** Splits rows for multi-row inserts so no statement exceeds the databases' bound-parameter limits. */
 export function chunks<T>(rows: readonly T[], columns: number, maxParams = 30_000): T[][] {
   const size = Math.max(1, Math.floor(maxParams / Math.max(1, columns)));

@@ -94,6 +94,8 @@ describe.each(backends())('stored serving rows on $name', (backend) => {
     const ids = [40_000, ...Array.from({ length: 33_000 }, (_, i) => 33_000 - i)];
     expect((await store.listServedProducts(shopId, { ids })).map((r) => r.id)).toEqual([1, 3, 40_000]);
     expect((await store.listServedProducts(shopId, { ids, limit: 2 })).map((r) => r.id)).toEqual([1, 3]);
+    // The documents too (what a serving row is rebuilt from after a stock change), by the same parts.
+    expect((await store.listProducts(shopId, { ids })).map((p) => p.id)).toEqual([1, 3, 40_000]);
   });
 
   it('rewrites the bytes when stock moves, and drops them with the product', async () => {

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Product } from '../../domain/catalog/product.js';
-import { json } from '../codec.js';
+import { json, readInIdParts } from '../codec.js';
 import type { Database } from '../schema.js';
 
 /** Live inventory is kept beside the document so a stock update touches one small row. */
@@ -14,6 +14,8 @@ export async function readProducts(
   shopId: number,
   options: ProductQuery = {},
 ): Promise<Product[]> {
+  const inParts = await readInIdParts(options, (ids) => readProducts(db, shopId, { ...options, ids }));
+  if (inParts) return inParts;
   let query = db.selectFrom('products').select(['id', 'document']).where('shop_id', '=', shopId).orderBy('id');
   if (options.ids) {
     if (options.ids.length === 0) return [];

@@ -2,7 +2,7 @@ import type SQLite from 'better-sqlite3';
 import type { Kysely } from 'kysely';
 import type { Product } from '../../domain/catalog/product.js';
 import { servingRow } from '../../indexes/product-serving.js';
-import { chunks } from '../codec.js';
+import { chunks, readInIdParts } from '../codec.js';
 import type { Database } from '../schema.js';
 import { readProducts } from './product-rows.js';
 import { rawReader } from './load-reads.js';
@@ -37,9 +37,6 @@ interface ProductServingRow {
   body: Buffer;
   fields: string;
 }
-
-/** Product ids in one query's IN list: within SQLite's 32,766 parameters and PostgreSQL's 65,535. */
-const IDS_PER_QUERY = 30_000;
 
 /** Products re-serialized per query when serving rows are rebuilt. */
 const REBUILD_PAGE = 500;
@@ -109,14 +106,8 @@ export function servingMethods(db: Kysely<Database>, sqlite?: SQLite.Database): 
   const list: ServingStore['listServedProducts'] = async (shopId, options) => {
     if (page && options.ids === undefined && options.afterId !== undefined)
       return page(shopId, options.afterId, options.limit ?? -1);
-    const { ids } = options;
-    // An import may touch more products than a statement takes parameters (SQLite: 32,766): in parts.
-    if (ids !== undefined && ids.length > IDS_PER_QUERY) {
-      const parts: ServedProduct[][] = [];
-      for (const part of chunks(ids, 1, IDS_PER_QUERY)) parts.push(await list(shopId, { ...options, ids: part }));
-      const all = parts.flat().sort((a, b) => a.id - b.id);
-      return options.limit === undefined ? all : all.slice(0, options.limit);
-    }
+    const inParts = await readInIdParts(options, (ids) => list(shopId, { ...options, ids }));
+    if (inParts) return inParts;
     let query = db
       .selectFrom('products as p')
       .leftJoin('product_serving as s', (join) =>
