@@ -1,5 +1,6 @@
 import { InvalidInputError } from '../errors.js';
 import { readCart } from './cart.js';
+import { saysNo } from './kinds.js';
 
 /**
  * Storefront code written for the hosted service names parameters the platforms' way
@@ -56,7 +57,7 @@ export function foldAliases(
     if (name === 'pretty') {
       out ??= copyOf(raw);
       // The bare flag, or a yes; `pretty=no` (or false, 0) asks for compact JSON, as no flag does.
-      const off = typeof raw.pretty === 'string' && /^\s*(no|false|0)\s*$/i.test(raw.pretty);
+      const off = typeof raw.pretty === 'string' && saysNo(raw.pretty);
       if (isEmpty(raw.format) && !off) out.format = 'pretty';
       continue;
     }

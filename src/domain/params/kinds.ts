@@ -7,6 +7,11 @@ export const MAX_LIST = 250;
 const FLAG_TRUE = new Set(['yes', 'true', '1']);
 const FLAG_FALSE = new Set(['no', 'false', '0']);
 
+/** Whether a flag's value says no (`no`, `false`, `0`, any case), as every flag reads it. */
+export function saysNo(raw: string): boolean {
+  return FLAG_FALSE.has(raw.trim().toLowerCase());
+}
+
 function decodeFlag(raw: string, name: string): boolean {
   const value = raw.trim().toLowerCase();
   if (FLAG_TRUE.has(value)) return true;

@@ -23,7 +23,7 @@ export function text(description: string, options: TextOptions): TParam<string |
       decode(raw, name) {
         const value = raw?.trim() ?? '';
         if (value === '') {
-          if (options.required) throw options.missing ? missing(name, options.missing) : missing(name);
+          if (options.required) throw missing(name, options.missing);
           return null;
         }
         if (value.length > options.max)
