@@ -38,6 +38,13 @@ export interface ReferenceCheck {
  */
 export const MAX_ENDPOINT_OUTPUTS = 20;
 
+/**
+ * Instructions a ruleset's patterns may compile to together (merchants' rulesets: under 300), so a
+ * 2,048-character URL always fits the pattern work of an evaluation (pattern.ts) whatever the
+ * merchant writes (docs/rules.md, "Patterns").
+ */
+export const MAX_RULESET_PATTERN_SIZE = 1000;
+
 /** Defaults filled, read-only fields dropped: the document as stored. */
 export function normalizeRuleset(input: RulesetInput): RulesetDocument {
   return {
@@ -99,6 +106,17 @@ export function compileRuleset(document: RulesetDocument, references?: Reference
     problems.push({
       path: 'rules',
       message: `holds ${endpoints} endpoint outputs; at most ${MAX_ENDPOINT_OUTPUTS} are allowed`,
+    });
+  const patternSize = rules.reduce(
+    (n, rule) => n + rule.groups.flat().reduce((m, c) => m + (c.evaluate.patternSize ?? 0), 0),
+    0,
+  );
+  if (patternSize > MAX_RULESET_PATTERN_SIZE)
+    problems.push({
+      path: 'rules',
+      message:
+        `holds patterns that compile to ${patternSize} instructions together; ` +
+        `at most ${MAX_RULESET_PATTERN_SIZE} are allowed`,
     });
   if (problems.length > 0) throw invalid(problems);
   return { document, rules };

@@ -1,5 +1,6 @@
 import type { CompiledRule, CompiledRuleset } from './compile.js';
 import type { CompiledOutput } from './outputs.js';
+import { PATTERN_WORK_PER_EVALUATION, type PatternWork } from './pattern.js';
 import type { Rule, RuleRequest, RuleWorld } from './types.js';
 
 export interface ConditionTrace {
@@ -33,6 +34,8 @@ export interface Evaluation {
   /** Outputs of the matched rules, in rule order then output order. */
   outputs: MatchedOutput[];
   trace: RuleTrace[] | null;
+  /** Some values were not matched against a pattern: the evaluation's pattern work was spent. */
+  patternWorkExhausted: boolean;
 }
 
 /**
@@ -47,7 +50,15 @@ export function evaluateRuleset(
   options: { trace?: boolean } = {},
 ): Evaluation {
   const tracing = options.trace === true;
-  const result: Evaluation = { matched: [], unmatched: [], unevaluated: [], outputs: [], trace: tracing ? [] : null };
+  const result: Evaluation = {
+    matched: [],
+    unmatched: [],
+    unevaluated: [],
+    outputs: [],
+    trace: tracing ? [] : null,
+    patternWorkExhausted: false,
+  };
+  const work: PatternWork = { left: PATTERN_WORK_PER_EVALUATION, exhausted: false };
   let stopped = false;
   for (const compiled of ruleset.rules) {
     const rule = compiled.rule;
@@ -60,7 +71,7 @@ export function evaluateRuleset(
       result.trace?.push(traceOf(compiled, 'unevaluated', []));
       continue;
     }
-    const { matched, matchedTags, groups } = matchRule(compiled, request, world, tracing);
+    const { matched, matchedTags, groups } = matchRule(compiled, request, world, work, tracing);
     if (matched) {
       result.matched.push(rule);
       for (const output of compiled.outputs) result.outputs.push({ ruleIndex: compiled.index, output, matchedTags });
@@ -70,10 +81,17 @@ export function evaluateRuleset(
     }
     result.trace?.push(traceOf(compiled, matched ? 'matched' : 'unmatched', groups));
   }
+  result.patternWorkExhausted = work.exhausted;
   return result;
 }
 
-function matchRule(compiled: CompiledRule, request: RuleRequest, world: RuleWorld, tracing: boolean) {
+function matchRule(
+  compiled: CompiledRule,
+  request: RuleRequest,
+  world: RuleWorld,
+  work: PatternWork,
+  tracing: boolean,
+) {
   const groups: RuleTrace['groups'] = [];
   // Empty logic means "anything".
   if (compiled.groups.length === 0) return { matched: true, matchedTags: [] as string[], groups };
@@ -96,7 +114,7 @@ function matchRule(compiled: CompiledRule, request: RuleRequest, world: RuleWorl
           });
         continue;
       }
-      const outcome = evaluate(request, world);
+      const outcome = evaluate(request, world, work);
       if (outcome.matchedTags) groupTags.push(...outcome.matchedTags);
       if (tracing)
         conditions.push({

@@ -2,6 +2,7 @@ import { rulesetSource } from '../../domain/attribution/source.js';
 import { NotFoundError } from '../../domain/errors.js';
 import type { Routing } from '../../domain/experiments/routing.js';
 import { compileRulesetInput, type CompiledRuleset, type ReferenceCheck } from '../../domain/rules/compile.js';
+import { PATTERN_WORK_PER_EVALUATION } from '../../domain/rules/pattern.js';
 import { InvalidInputError } from '../../domain/errors.js';
 import { readParams } from '../../domain/params/read.js';
 import { LIST_SOURCES } from '../lists/sources/index.js';
@@ -12,7 +13,7 @@ import type { ModelIndex } from '../../indexes/model-index.js';
 import type { IndexedProduct, IndexedRuleset, ShopCatalog } from '../../indexes/shop-catalog.js';
 import type { ViewedIndex } from '../../indexes/viewed-index.js';
 import type { Evaluation } from '../../domain/rules/evaluate.js';
-import { filterProducts, resolveMarket, type Picked } from '../lists/pipeline.js';
+import { examinedBound, filterProducts, resolveMarket, type Picked } from '../lists/pipeline.js';
 import { loadCatalog } from '../../indexes/catalog-lookup.js';
 import { withOrderProducts, type CustomRequest } from './params.js';
 import { resolveOutputs, type ResolveError } from './resolve.js';
@@ -65,8 +66,23 @@ export function createRecommendationsService(deps: {
     const inputs = inputProducts(catalog, request, errors);
     // The empty control of an experiment answers no products: no rule runs.
     const evaluation: Evaluation = empty
-      ? { matched: [], unmatched: [], unevaluated: [], outputs: [], trace: trace ? [] : null }
+      ? {
+          matched: [],
+          unmatched: [],
+          unevaluated: [],
+          outputs: [],
+          trace: trace ? [] : null,
+          patternWorkExhausted: false,
+        }
       : evaluateRuleset(compiled, request.rule, worldOf(catalog, inputs, request), { trace });
+    if (evaluation.patternWorkExhausted)
+      errors.push({
+        code: 'pattern_work_limit',
+        message:
+          `The rules' patterns were matched against the first values only: all values take more than a ` +
+          `request may spend on patterns (${PATTERN_WORK_PER_EVALUATION.toLocaleString('en')} ` +
+          'instructions × characters); the rest were not matched.',
+      });
     const shopId = catalog.shop.id;
     const candidates = await resolveOutputs(
       evaluation.outputs,
@@ -88,6 +104,13 @@ export function createRecommendationsService(deps: {
         ? { exclude: new Set(inputs.map((p) => p.id)) }
         : {}),
     });
+    if (filtered.cutShort)
+      errors.push({
+        code: 'candidate_limit',
+        message:
+          `The matched rules' outputs proposed more products than an answer examines ` +
+          `(${examinedBound(catalog).toLocaleString('en')}); the answer holds what the first of them gave.`,
+      });
     // Input products are shown as they are, whatever their stock; only unlisted or out-of-market ones are left out.
     const shown = filterProducts(
       catalog,

@@ -33,8 +33,17 @@ export async function resolveOutputs(
   errors: ResolveError[],
 ): Promise<Iterable<Candidate>> {
   const parts: Iterable<Candidate>[] = [];
+  // Outputs sharing matched tags share their products: a union once per request, not once per output.
+  const byTags = new Map<string, Candidate[]>();
   for (const { output, ruleIndex, matchedTags } of outputs) {
-    parts.push(await resolveOne(output, ruleIndex, matchedTags, context, errors));
+    if (output.type === 'matching_input_tags') {
+      const key = matchedTags.join('\n');
+      const known = byTags.get(key) ?? matchingTags(context.catalog, matchedTags).map((product) => ({ product }));
+      byTags.set(key, known);
+      parts.push(known);
+      continue;
+    }
+    parts.push(await resolveOne(output, ruleIndex, context, errors));
   }
   return chain(parts);
 }
@@ -47,11 +56,13 @@ function* asCandidates(products: readonly IndexedProduct[]): Generator<Candidate
   for (const product of products) yield { product };
 }
 
-/** One case per output declared in domain/rules/outputs.ts: a new output does not build until it has its case here. */
+/**
+ * One case per output declared in domain/rules/outputs.ts (matching_input_tags above): a new
+ * output does not build until it has its case here.
+ */
 async function resolveOne(
-  output: CompiledOutput,
+  output: Exclude<CompiledOutput, { type: 'matching_input_tags' }>,
   ruleIndex: number,
-  matchedTags: readonly string[],
   context: ResolveContext,
   errors: ResolveError[],
 ): Promise<Iterable<Candidate>> {
@@ -86,8 +97,6 @@ async function resolveOne(
     }
     case 'tag':
       return taggedWithAll(catalog, output.tags);
-    case 'matching_input_tags':
-      return matchingTags(catalog, matchedTags).map((product) => ({ product }));
     case 'input_products':
       return context.inputProducts.map((product) => ({ product }));
     case 'none':

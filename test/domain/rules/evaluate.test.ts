@@ -670,3 +670,39 @@ describe('properties over generated rulesets', () => {
     );
   });
 });
+
+describe('pattern work is bounded per evaluation (docs/rules.md, "Patterns")', () => {
+  // (a|b){160}c compiles to 483 instructions; two such patterns are as much as a ruleset may hold.
+  const heavy = (type: string): ConditionBody => ({ type, operator: 'matches_regex', value: '(a|b){160}c' });
+  const tagged = (id: number, n: number) =>
+    inputProduct(id, { tags: Array.from({ length: n }, (_, i) => `${'ab'.repeat(80)}c-${id}-${i}`) });
+
+  it('matches a URL of 2,048 characters against the most a ruleset may hold, with nothing left out', () => {
+    const compiled = compile([
+      { logic: [{ rules: [heavy('url')] }], output: [NONE] },
+      { logic: [{ rules: [heavy('url')] }], output: [NONE] },
+    ]);
+    const url = `/${'ab'.repeat(1023)}c`;
+    const result = evaluateRuleset(compiled, request({ url }), world());
+    expect(result.matched).toHaveLength(2);
+    expect(result.patternWorkExhausted).toBe(false);
+  });
+
+  it('stops matching attribute values past the work, says so, and keeps what it matched', () => {
+    const compiled = compile([
+      { logic: [{ rules: [heavy('product_tag')] }], output: [{ type: 'matching_input_tags' }] },
+    ]);
+    // Each 167-character tag costs 483 × (167 + 32) ≈ 96,000: about 26 fit in 2,500,000.
+    const few = evaluateRuleset(compiled, request({ productIds: [1] }), world({ inputProducts: [tagged(1, 20)] }));
+    expect(few.patternWorkExhausted).toBe(false);
+    expect(few.outputs[0]!.matchedTags).toHaveLength(20);
+    const products = Array.from({ length: 50 }, (_, i) => tagged(i + 1, 20));
+    const many = evaluateRuleset(compiled, request({ productIds: [1] }), world({ inputProducts: products }));
+    expect(many.patternWorkExhausted).toBe(true);
+    expect(many.matched).toHaveLength(1);
+    const matched = many.outputs[0]!.matchedTags;
+    expect(matched.length).toBeGreaterThan(20);
+    expect(matched.length).toBeLessThan(30);
+    expect(matched).toEqual(products.flatMap((p) => p.tags).slice(0, matched.length));
+  });
+});

@@ -137,6 +137,33 @@ describe('condition problems name the exact JSON path', () => {
     expect(() => compileRulesetInput(oneRuleBody(valid))).not.toThrow();
   });
 
+  it('refuses a pattern that compiles past 500 instructions, naming its size and what to write instead', () => {
+    const [problem, ...rest] = problemsOf(
+      oneRuleBody([{ type: 'url', operator: 'matches_regex', value: '(\\pL|\\pN|\\pS|\\pP){1000}x' }]),
+    );
+    expect(rest).toEqual([]);
+    expect(problem!.path).toBe(`${C0}.value`);
+    expect(problem!.message).toMatch(/^compiles to \d{4} instructions, more than 500: .*\{1000\}.*use \+ or \*/);
+    const fits = oneRuleBody([{ type: 'product_tag', operator: 'matches_regex', value: '(a|b){160}c' }]);
+    expect(() => compileRulesetInput(fits)).not.toThrow();
+  });
+
+  it('bounds the patterns of a ruleset together, over all its rules and both condition kinds', () => {
+    // (a|b){160}c compiles to 483 instructions: two fit in 1,000, three do not.
+    const rule = (type: string) => ({
+      logic: [{ rules: [{ type, operator: 'matches_regex', value: '(a|b){160}c' }] }],
+      output: [{ type: 'none' }],
+    });
+    const rules = (n: number) => Array.from({ length: n }, (_, i) => rule(i % 2 ? 'url' : 'product_type'));
+    expect(() => compileRulesetInput({ name: 'two', rules: rules(2) })).not.toThrow();
+    const problems = problemsOf({ name: 'three', rules: rules(3) });
+    expect(problems).toHaveLength(1);
+    expect(problems[0]!.path).toBe('rules');
+    expect(problems[0]!.message).toMatch(
+      /^holds patterns that compile to 1449 instructions together; at most 1000 are allowed$/,
+    );
+  });
+
   // Impossible calendar dates are refused, not rolled over into the next month.
   it.each(['2024-02-30', '2023-02-29', '2024-04-31T10:00:00Z'])('rejects the impossible date %s', (value) => {
     expect(pathsOf(oneRuleBody([{ type: 'date', operator: 'before', value }]))).toEqual([`${C0}.value`]);

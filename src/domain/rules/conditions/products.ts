@@ -1,7 +1,9 @@
+import { testWithin } from '../pattern.js';
 import type { Condition, InputProduct, ProductRef } from '../types.js';
 import {
   ABSENT,
   idsOf,
+  matching,
   operatorOf,
   regexOf,
   setTest,
@@ -94,16 +96,16 @@ function attributeCondition(type: string, label: string, read: (p: InputProduct)
       if (op.code === 'matches_regex') {
         const regex = regexOf(condition.value, `${path}.value`, problems);
         if (!regex) return null;
-        return (request, world) => {
+        return matching(regex, (request, world, work) => {
           if (request.productIds === null && request.variantIds === null) return ABSENT;
           const values = [...new Set(world.inputProducts.flatMap(read))];
-          const matched = values.filter((v) => regex.test(v));
+          const matched = values.filter((v) => testWithin(regex, v, work) === true);
           return {
             result: matched.length > 0,
             observed: values,
             ...(type === 'product_tag' ? { matchedTags: matched } : {}),
           };
-        };
+        });
       }
       const wanted = splitList(condition.value).map((v) => v.toLowerCase());
       if (wanted.length === 0) {

@@ -1,4 +1,5 @@
-import { ABSENT, operatorOf, regexOf, setTest, splitList, type ConditionSpec } from './shared.js';
+import { testWithin } from '../pattern.js';
+import { ABSENT, matching, operatorOf, regexOf, setTest, splitList, type ConditionSpec } from './shared.js';
 
 export const anythingCondition: ConditionSpec = {
   type: 'anything',
@@ -26,7 +27,11 @@ export const urlCondition: ConditionSpec = {
     if (op.code === 'matches_regex') {
       const regex = regexOf(condition.value, `${path}.value`, problems);
       if (!regex) return null;
-      return (request) => (request.url === null ? ABSENT : { result: regex.test(request.url), observed: request.url });
+      return matching(regex, (request, _world, work) =>
+        request.url === null
+          ? ABSENT
+          : { result: testWithin(regex, request.url, work) === true, observed: request.url },
+      );
     }
     const needle = condition.value ?? '';
     if (needle === '') {

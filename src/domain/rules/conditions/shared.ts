@@ -1,4 +1,4 @@
-import { compilePattern, type Pattern } from '../pattern.js';
+import { compilePattern, MAX_PATTERN_SIZE, type Pattern, type PatternWork } from '../pattern.js';
 import type { Condition, RuleRequest, RuleWorld } from '../types.js';
 
 export interface Problem {
@@ -14,7 +14,16 @@ export interface ConditionOutcome {
   matchedTags?: string[];
 }
 
-export type ConditionEvaluator = (request: RuleRequest, world: RuleWorld) => ConditionOutcome;
+/** `work`: what the evaluation may still spend on patterns (only matches_regex conditions use it). */
+export type ConditionEvaluator = ((request: RuleRequest, world: RuleWorld, work: PatternWork) => ConditionOutcome) & {
+  /** A matches_regex condition's compiled size: a ruleset's patterns are bounded together (compile.ts). */
+  patternSize?: number;
+};
+
+/** The evaluator of a matches_regex condition, carrying its pattern's size. */
+export function matching(pattern: Pattern, evaluate: ConditionEvaluator): ConditionEvaluator {
+  return Object.assign(evaluate, { patternSize: pattern.size });
+}
 
 /** The kinds of value widget the console renders; validation parses each kind. */
 export type ValueKind =
@@ -86,8 +95,9 @@ export function regexOf(value: string | undefined, path: string, problems: Probl
     problems.push({ path, message: 'needs a regular expression of 1 to 500 characters' });
     return null;
   }
+  let pattern: Pattern;
   try {
-    return compilePattern(text);
+    pattern = compilePattern(text);
   } catch (error) {
     problems.push({
       path,
@@ -97,6 +107,16 @@ export function regexOf(value: string | undefined, path: string, problems: Probl
     });
     return null;
   }
+  if (pattern.size > MAX_PATTERN_SIZE) {
+    problems.push({
+      path,
+      message:
+        `compiles to ${pattern.size} instructions, more than ${MAX_PATTERN_SIZE}: a counted repeat such as ` +
+        '{1000} is compiled as that many copies; use + or * or a smaller count',
+    });
+    return null;
+  }
+  return pattern;
 }
 
 /** Finds the operator spec or records the problem; `anything`-style types have none. */
