@@ -12,7 +12,8 @@ import {
   OrderInput,
   ProductInput,
 } from '../domain/inputs/catalog.js';
-import { validateRows } from '../domain/inputs/validate.js';
+import { bulkRows, validateRow, validateRows } from '../domain/inputs/validate.js';
+import { mapInTurns } from '../indexes/turns.js';
 import type { CatalogIndex } from '../indexes/catalog-index.js';
 import type { CatalogStore } from '../store/kysely/catalog.js';
 import type { CommerceStore } from '../store/kysely/commerce.js';
@@ -50,9 +51,12 @@ export function createCatalogService(deps: {
 
   return {
     async upsertProducts(shopId: number, body: unknown): Promise<{ upserted: number }> {
-      const rows = validateRows(ProductInput, body, 'products');
       const now = clock();
-      const products: Product[] = rows.map((row) => normalizeProduct(row, now));
+      // Row by row in turns of the event loop: 20,000 products are about 300 ms of this work.
+      const products: Product[] = await mapInTurns(bulkRows(body, 'products'), (row, index) =>
+        normalizeProduct(validateRow(ProductInput, row, index, 'products'), now),
+      );
+      const importing = new Set(products.map((p) => p.id));
       // Asked of the store, not the read model: an import must not load a shop this node does not serve.
       const taken = await store.findProductIdsByHandle(
         shopId,
@@ -70,7 +74,7 @@ export function createCatalogService(deps: {
             'products',
           );
         const owner = taken.get(product.handle);
-        if (owner !== undefined && owner !== product.id && !rows.some((r) => r.id === owner)) {
+        if (owner !== undefined && owner !== product.id && !importing.has(owner)) {
           reject(index, 'handle', `"${product.handle}" is already the handle of product ${owner}`, 'products');
         }
         handles.set(product.handle, product.id);

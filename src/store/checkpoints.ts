@@ -38,6 +38,10 @@ export class Checkpoints {
   private stopping = false;
   private failed = false;
   private readonly exited: (() => void)[] = [];
+  /** Large writes under way, or committed and not yet passed over by the thread: no commit checkpoints. */
+  private lifted = 0;
+  /** Large writes waiting for the thread's pass over the WAL, in the order they asked. */
+  private readonly passes: (() => void)[] = [];
 
   constructor(
     private readonly database: SQLite.Database,
@@ -49,6 +53,27 @@ export class Checkpoints {
   written(): void {
     this.wrote = true;
     if (this.worker === null && !this.failed) this.start();
+  }
+
+  /**
+   * Runs a large write (an import: one transaction of tens of thousands of WAL pages) so that no
+   * commit copies it into the database file on this thread. Past the 10,000 pages, its own commit
+   * did, while the event loop waited: 400 ms for 20,000 products. Without that bound, under a steady
+   * stream of small commits the WAL grew to 1 GB, the thread's passes never finding it whole. So the
+   * bound is lifted for the write and until the thread has passed over the WAL after it; a commit
+   * past it then copies only what the pass left. Without a thread, the commit after it checkpoints.
+   */
+  async largeWrite<T>(write: () => Promise<T>): Promise<T> {
+    this.lifted++;
+    this.guard();
+    try {
+      return await write();
+    } finally {
+      void this.pass().then(() => {
+        this.lifted--;
+        this.guard();
+      });
+    }
   }
 
   /** Ends the thread now, after a last checkpoint (start-up's writes are done); resolves once it exited. */
@@ -81,8 +106,11 @@ export class Checkpoints {
       return;
     }
     this.worker = worker;
-    this.autocheckpoint(WORKER_AUTOCHECKPOINT);
+    this.guard();
     worker.unref();
+    worker.on('message', (message) => {
+      if (message === 'passed') this.passes.shift()?.();
+    });
     // A worker that cannot run leaves the checkpoints to this connection, as SQLite does by default.
     worker.on('error', () => {
       this.failed = true;
@@ -112,9 +140,26 @@ export class Checkpoints {
     this.stopping = false;
     if (this.quiet) clearInterval(this.quiet);
     this.quiet = null;
+    for (const resolve of this.passes.splice(0)) resolve();
     if (this.wrote && !this.failed) this.start();
-    else this.autocheckpoint(SQLITE_AUTOCHECKPOINT);
+    else this.guard();
     for (const resolve of this.exited.splice(0)) resolve();
+  }
+
+  /** The thread's next pass over the WAL, asked for now; at once when no thread runs or it is ending. */
+  private pass(): Promise<void> {
+    const worker = this.worker;
+    if (worker === null || this.stopping) return Promise.resolve();
+    return new Promise((resolve) => {
+      this.passes.push(resolve);
+      worker.postMessage('pass');
+    });
+  }
+
+  /** The pages past which a commit checkpoints by itself, for what runs now. */
+  private guard(): void {
+    if (this.lifted > 0) this.autocheckpoint(0);
+    else this.autocheckpoint(this.worker === null ? SQLITE_AUTOCHECKPOINT : WORKER_AUTOCHECKPOINT);
   }
 
   /**
@@ -154,7 +199,15 @@ const checkpoint = () => {
   }
 };
 const timer = setInterval(checkpoint, workerData.intervalMs);
-parentPort.once('message', () => {
+let ending = false;
+parentPort.on('message', (message) => {
+  if (message === 'pass') {
+    checkpoint();
+    parentPort.postMessage('passed');
+    return;
+  }
+  if (ending) return;
+  ending = true;
   clearInterval(timer);
   let tries = 0;
   const finish = () => {

@@ -9,6 +9,7 @@ import { connect, type Connection } from '../../src/store/connect.js';
 import { createKyselyStore } from '../../src/store/kysely/index.js';
 import { openStore } from '../../src/store/open.js';
 import type { Store } from '../../src/store/store.js';
+import { newShop, product } from '../helpers/fixtures.js';
 
 /** This process's threads (Linux): the checkpointing thread is one while it runs. */
 function threads(): Set<string> {
@@ -141,6 +142,37 @@ describe('SQLite checkpoints', () => {
     }
     // Closing the database ends it.
     await expect.poll(() => threads().has(last)).toBe(false);
+  });
+
+  it('lifts the bound for a large write until the thread has passed over the WAL after it', async () => {
+    const file = join(dir, 'large.sqlite');
+    await (await openStore(`sqlite:${file}`)).close();
+    // Its interval is a minute: only the pass the large write asks for can copy it.
+    const connection = connect(`sqlite:${file}`, { checkpoints: { intervalMs: 60_000 } });
+    const store = createKyselyStore(connection);
+    try {
+      await writeSetting(store, 'the thread starts');
+      expect(autocheckpoint(connection)).toBe(10_000);
+      const marker = `large-${process.pid}-${Date.now()}`;
+      let during = -1;
+      await connection.checkpoints!.largeWrite(async () => {
+        during = autocheckpoint(connection);
+        await writeSetting(store, marker);
+      });
+      // No commit checkpoints while it runs, nor until the thread has answered its pass.
+      expect(during).toBe(0);
+      expect(autocheckpoint(connection)).toBe(0);
+      await expect.poll(() => autocheckpoint(connection)).toBe(10_000);
+      expect(readFileSync(file).includes(marker)).toBe(true);
+
+      // A product import is such a write.
+      const shop = await store.createShop(newShop('large'), []);
+      await store.upsertProducts(shop.id, [product(1), product(2)]);
+      expect(autocheckpoint(connection)).toBe(0);
+      await expect.poll(() => autocheckpoint(connection)).toBe(10_000);
+    } finally {
+      await store.close();
+    }
   });
 
   it('keeps a process alive while it waits for the thread to end (nothing else may be running then)', async () => {

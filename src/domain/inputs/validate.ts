@@ -29,23 +29,29 @@ export function readablePath(pointer: string): string {
  * request with a 422 naming its index and field, so nothing half-valid is written.
  */
 export function validateRows<T extends TSchema>(schema: T, rows: unknown, what: string): Static<T>[] {
-  if (!Array.isArray(rows)) {
-    throw new InvalidDocumentError(`The body must be a JSON array of ${what} (or NDJSON, one per line).`, [
-      { path: '', message: 'expected an array' },
-    ]);
-  }
+  const list = bulkRows(rows, what);
+  for (let index = 0; index < list.length; index++) validateRow(schema, list[index], index, what);
+  return list as Static<T>[];
+}
+
+/** A bulk body's rows, or the 422 for a body that is no list. */
+export function bulkRows(rows: unknown, what: string): unknown[] {
+  if (Array.isArray(rows)) return rows;
+  throw new InvalidDocumentError(`The body must be a JSON array of ${what} (or NDJSON, one per line).`, [
+    { path: '', message: 'expected an array' },
+  ]);
+}
+
+/** One row of a bulk body checked against the schema: the 422 names its index and field. */
+export function validateRow<T extends TSchema>(schema: T, row: unknown, index: number, what: string): Static<T> {
   const check = checkerFor(schema);
-  for (let index = 0; index < rows.length; index++) {
-    const row = rows[index];
-    if (check.Check(row)) continue;
-    const error = check.Errors(row).First();
-    const field = readablePath(error?.path ?? '') || '(row)';
-    const message = error?.message ?? 'invalid';
-    throw new InvalidDocumentError(`Row ${index} of the ${what}: ${field}: ${message}.`, [
-      { index, path: field, message },
-    ]);
-  }
-  return rows as Static<T>[];
+  if (check.Check(row)) return row;
+  const error = check.Errors(row).First();
+  const field = readablePath(error?.path ?? '') || '(row)';
+  const message = error?.message ?? 'invalid';
+  throw new InvalidDocumentError(`Row ${index} of the ${what}: ${field}: ${message}.`, [
+    { index, path: field, message },
+  ]);
 }
 
 /** Checks one document (not a bulk body) against the schema. */

@@ -116,7 +116,7 @@ function kyselyStore({ db, dialect, schema, poolStats, sqlite, checkpoints }: Co
     },
     ...settingMethods(db),
     ...shopMethods(db, sqlite),
-    ...catalogMethods(db, sqlite),
+    ...catalogMethods(db, sqlite, checkpoints),
     ...servingMethods(db, sqlite),
     ...snapshotMethods(db, sqlite),
     ...commerceMethods(db, sqlite),
