@@ -3,12 +3,12 @@ import type { Kysely } from 'kysely';
 import type { Collection } from '../../domain/catalog/collection.js';
 import type { Product } from '../../domain/catalog/product.js';
 import type { Checkpoints } from '../checkpoints.js';
-import { chunks, json, time } from '../codec.js';
+import { chunks, time } from '../codec.js';
 import type { Database } from '../schema.js';
 import { collectionsReader } from './load-reads.js';
 import { readProducts } from './product-rows.js';
-import { refreshServing, writeServing } from './product-serving.js';
-import { nextTurn } from '../../indexes/turns.js';
+import { importInSlices, PRODUCT_SLICE, writeProducts } from './imports.js';
+import { refreshServing } from './product-serving.js';
 import { bumpDataVersion } from './shops.js';
 
 /** Products with their variants and stock, and collections: the catalog a shop syncs in. */
@@ -69,19 +69,10 @@ export function catalogMethods(
 ): CatalogStore {
   return {
     async upsertProducts(shopId, products) {
-      if (products.length === 0) return;
-      const write = () =>
-        db.transaction().execute(async (trx) => {
-          // In slices, a turn of the event loop after each: the import stays one transaction, and
-          // the shops this process serves from memory answer meanwhile (docs/scaling.md, "Imports beside serving").
-          for (let at = 0; at < products.length; at += IMPORT_SLICE) {
-            if (at > 0) await nextTurn();
-            await writeProducts(trx, shopId, products.slice(at, at + IMPORT_SLICE));
-          }
-          await bumpDataVersion(trx, shopId);
-        });
-      // SQLite: an import of thousands of products is a large write, checkpointed off this thread.
-      await (checkpoints ? checkpoints.largeWrite(write) : write());
+      await importInSlices(db, checkpoints, products, PRODUCT_SLICE, async (trx, slice, last) => {
+        await writeProducts(trx, shopId, slice);
+        if (last) await bumpDataVersion(trx, shopId);
+      });
     },
 
     async deleteProduct(shopId, productId) {
@@ -237,62 +228,4 @@ export function catalogMethods(
       });
     },
   };
-}
-
-/**
- * Products written per slice of an import: about 25 ms of this thread (validated rows, their
- * variants, their answer bytes serialized and deflated), where 20,000 products in one stretch
- * kept every shop of the process waiting 5 s.
- */
-const IMPORT_SLICE = 100;
-
-/** One slice of an import: the products, their variants replaced, their serving rows. */
-async function writeProducts(trx: Kysely<Database>, shopId: number, products: readonly Product[]): Promise<void> {
-  await trx
-    .insertInto('products')
-    .values(
-      products.map((p) => ({
-        shop_id: shopId,
-        id: p.id,
-        handle: p.handle,
-        status: p.status,
-        document: json.toDb(p),
-        updated_at: time.toDb(p.updated_at),
-      })),
-    )
-    .onConflict((oc) =>
-      oc.columns(['shop_id', 'id']).doUpdateSet((eb) => ({
-        handle: eb.ref('excluded.handle'),
-        status: eb.ref('excluded.status'),
-        document: eb.ref('excluded.document'),
-        updated_at: eb.ref('excluded.updated_at'),
-      })),
-    )
-    .execute();
-  const ids = products.map((p) => p.id);
-  await trx.deleteFrom('variants').where('shop_id', '=', shopId).where('product_id', 'in', ids).execute();
-  const variants = products.flatMap((p) =>
-    p.variants.map((v) => ({
-      shop_id: shopId,
-      id: v.id,
-      product_id: p.id,
-      inventory_quantity: v.inventory_quantity,
-      old_inventory_quantity: v.old_inventory_quantity,
-    })),
-  );
-  for (const batch of chunks(variants, 5)) {
-    // A variant id moving to another product in the same import: the later row wins.
-    await trx
-      .insertInto('variants')
-      .values(batch)
-      .onConflict((oc) =>
-        oc.columns(['shop_id', 'id']).doUpdateSet((eb) => ({
-          product_id: eb.ref('excluded.product_id'),
-          inventory_quantity: eb.ref('excluded.inventory_quantity'),
-          old_inventory_quantity: eb.ref('excluded.old_inventory_quantity'),
-        })),
-      )
-      .execute();
-  }
-  await writeServing(trx, shopId, products);
 }

@@ -2,8 +2,10 @@ import type SQLite from 'better-sqlite3';
 import type { Kysely } from 'kysely';
 import type { Customer, Order, OrderLine } from '../../domain/catalog/collection.js';
 import type { Market } from '../../domain/catalog/market.js';
+import type { Checkpoints } from '../checkpoints.js';
 import { chunks, json } from '../codec.js';
 import type { Database } from '../schema.js';
+import { importInSlices, ORDER_SLICE, writeOrders } from './imports.js';
 import { bumpDataVersion } from './shops.js';
 import { customersReader } from './load-reads.js';
 import { soldLinesReader } from './sold-lines.js';
@@ -77,7 +79,11 @@ export interface CommerceTables {
   };
 }
 
-export function commerceMethods(db: Kysely<Database>, sqlite?: SQLite.Database): CommerceStore {
+export function commerceMethods(
+  db: Kysely<Database>,
+  sqlite?: SQLite.Database,
+  checkpoints?: Checkpoints,
+): CommerceStore {
   return {
     async upsertCustomers(shopId, customers) {
       if (customers.length === 0) return;
@@ -152,58 +158,9 @@ export function commerceMethods(db: Kysely<Database>, sqlite?: SQLite.Database):
     },
 
     async upsertOrders(shopId, orders) {
-      if (orders.length === 0) return;
-      await db.transaction().execute(async (trx) => {
-        for (const batch of chunks(orders, 6)) {
-          await trx
-            .insertInto('orders')
-            .values(
-              batch.map((o) => ({
-                shop_id: shopId,
-                id: o.id,
-                customer_id: o.customer_id,
-                created_at: o.created_at,
-                cancelled_at: o.cancelled_at,
-                updated_at: o.updated_at,
-              })),
-            )
-            .onConflict((oc) =>
-              oc.columns(['shop_id', 'id']).doUpdateSet((eb) => ({
-                customer_id: eb.ref('excluded.customer_id'),
-                created_at: eb.ref('excluded.created_at'),
-                cancelled_at: eb.ref('excluded.cancelled_at'),
-                updated_at: eb.ref('excluded.updated_at'),
-              })),
-            )
-            .execute();
-          await trx
-            .deleteFrom('order_lines')
-            .where('shop_id', '=', shopId)
-            .where(
-              'order_id',
-              'in',
-              batch.map((o) => o.id),
-            )
-            .execute();
-        }
-        const lines = orders.flatMap((o) =>
-          o.lines.map((l, lineNo) => ({
-            shop_id: shopId,
-            order_id: o.id,
-            line_no: lineNo,
-            product_id: l.product_id,
-            variant_id: l.variant_id,
-            quantity: l.quantity,
-            price: l.price,
-            customer_id: o.customer_id,
-            created_at: o.created_at,
-            cancelled: o.cancelled_at === null ? 0 : 1,
-          })),
-        );
-        // The bound on parameters counts every column a line has (a new column changes it).
-        const columns = Object.keys(lines[0] ?? {}).length;
-        for (const batch of chunks(lines, columns)) await trx.insertInto('order_lines').values(batch).execute();
-        await bumpDataVersion(trx, shopId);
+      await importInSlices(db, checkpoints, orders, ORDER_SLICE, async (trx, slice, last) => {
+        await writeOrders(trx, shopId, slice);
+        if (last) await bumpDataVersion(trx, shopId);
       });
     },
     async orderProductIds(shopId, orderIds) {

@@ -119,7 +119,7 @@ function kyselyStore({ db, dialect, schema, poolStats, sqlite, checkpoints }: Co
     ...catalogMethods(db, sqlite, checkpoints),
     ...servingMethods(db, sqlite),
     ...snapshotMethods(db, sqlite),
-    ...commerceMethods(db, sqlite),
+    ...commerceMethods(db, sqlite, checkpoints),
     ...rulesetMethods(db, sqlite),
     ...eventMethods(db, sqlite),
     ...billingMethods(db),

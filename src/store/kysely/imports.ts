@@ -1,0 +1,137 @@
+import type { Kysely } from 'kysely';
+import type { Order } from '../../domain/catalog/collection.js';
+import type { Product } from '../../domain/catalog/product.js';
+import { nextTurn } from '../../indexes/turns.js';
+import type { Checkpoints } from '../checkpoints.js';
+import { chunks, json, time } from '../codec.js';
+import type { Database } from '../schema.js';
+import { writeServing } from './product-serving.js';
+
+/**
+ * Products written per slice of an import: about 25 ms of the event loop's thread (the rows, their
+ * variants, their answer bytes serialized and deflated). 20,000 products in one stretch kept every
+ * other shop of the process waiting 3–4 s.
+ */
+export const PRODUCT_SLICE = 100;
+
+/** Orders written per slice of an import (an order is a row and its few lines). */
+export const ORDER_SLICE = 500;
+
+/**
+ * An import written in slices within one transaction, a turn of the event loop after each: all of
+ * it is written or none, and the shops this process serves from memory answer meanwhile
+ * (docs/scaling.md, "Imports beside serving"). On SQLite it is a large write, its commit
+ * checkpointed off this thread (`Checkpoints.largeWrite`). `write` is told which slice is the last.
+ */
+export async function importInSlices<T>(
+  db: Kysely<Database>,
+  checkpoints: Checkpoints | undefined,
+  rows: readonly T[],
+  size: number,
+  write: (trx: Kysely<Database>, slice: readonly T[], last: boolean) => Promise<void>,
+): Promise<void> {
+  if (rows.length === 0) return;
+  const all = () =>
+    db.transaction().execute(async (trx) => {
+      for (let at = 0; at < rows.length; at += size) {
+        if (at > 0) await nextTurn();
+        await write(trx, rows.slice(at, at + size), at + size >= rows.length);
+      }
+    });
+  await (checkpoints ? checkpoints.largeWrite(all) : all());
+}
+
+/** One slice of a product import: the products, their variants replaced, their serving rows. */
+export async function writeProducts(trx: Kysely<Database>, shopId: number, products: readonly Product[]) {
+  await trx
+    .insertInto('products')
+    .values(
+      products.map((p) => ({
+        shop_id: shopId,
+        id: p.id,
+        handle: p.handle,
+        status: p.status,
+        document: json.toDb(p),
+        updated_at: time.toDb(p.updated_at),
+      })),
+    )
+    .onConflict((oc) =>
+      oc.columns(['shop_id', 'id']).doUpdateSet((eb) => ({
+        handle: eb.ref('excluded.handle'),
+        status: eb.ref('excluded.status'),
+        document: eb.ref('excluded.document'),
+        updated_at: eb.ref('excluded.updated_at'),
+      })),
+    )
+    .execute();
+  const ids = products.map((p) => p.id);
+  await trx.deleteFrom('variants').where('shop_id', '=', shopId).where('product_id', 'in', ids).execute();
+  const variants = products.flatMap((p) =>
+    p.variants.map((v) => ({
+      shop_id: shopId,
+      id: v.id,
+      product_id: p.id,
+      inventory_quantity: v.inventory_quantity,
+      old_inventory_quantity: v.old_inventory_quantity,
+    })),
+  );
+  for (const batch of chunks(variants, 5)) {
+    // A variant id moving to another product in the same import: the later row wins.
+    await trx
+      .insertInto('variants')
+      .values(batch)
+      .onConflict((oc) =>
+        oc.columns(['shop_id', 'id']).doUpdateSet((eb) => ({
+          product_id: eb.ref('excluded.product_id'),
+          inventory_quantity: eb.ref('excluded.inventory_quantity'),
+          old_inventory_quantity: eb.ref('excluded.old_inventory_quantity'),
+        })),
+      )
+      .execute();
+  }
+  await writeServing(trx, shopId, products);
+}
+
+/** One slice of an order import: the orders, their lines replaced whole. */
+export async function writeOrders(trx: Kysely<Database>, shopId: number, orders: readonly Order[]) {
+  await trx
+    .insertInto('orders')
+    .values(
+      orders.map((o) => ({
+        shop_id: shopId,
+        id: o.id,
+        customer_id: o.customer_id,
+        created_at: o.created_at,
+        cancelled_at: o.cancelled_at,
+        updated_at: o.updated_at,
+      })),
+    )
+    .onConflict((oc) =>
+      oc.columns(['shop_id', 'id']).doUpdateSet((eb) => ({
+        customer_id: eb.ref('excluded.customer_id'),
+        created_at: eb.ref('excluded.created_at'),
+        cancelled_at: eb.ref('excluded.cancelled_at'),
+        updated_at: eb.ref('excluded.updated_at'),
+      })),
+    )
+    .execute();
+  const ids = orders.map((o) => o.id);
+  await trx.deleteFrom('order_lines').where('shop_id', '=', shopId).where('order_id', 'in', ids).execute();
+  const lines = orders.flatMap((o) =>
+    o.lines.map((l, lineNo) => ({
+      shop_id: shopId,
+      order_id: o.id,
+      line_no: lineNo,
+      product_id: l.product_id,
+      variant_id: l.variant_id,
+      quantity: l.quantity,
+      price: l.price,
+      customer_id: o.customer_id,
+      created_at: o.created_at,
+      cancelled: o.cancelled_at === null ? 0 : 1,
+    })),
+  );
+  // The bound on parameters counts every column a line has (a new column changes it).
+  const columns = Object.keys(lines[0] ?? {}).length;
+  for (const batch of chunks(lines, columns)) await trx.insertInto('order_lines').values(batch).execute();
+}
