@@ -1,6 +1,7 @@
 import { orderToAttribute } from '../domain/attribution/orders.js';
 import type { Collection, Order } from '../domain/catalog/collection.js';
 import type { Market } from '../domain/catalog/market.js';
+import { firstImportConflict } from '../domain/catalog/import-conflicts.js';
 import { normalizeProduct, normalizeTimestamp } from '../domain/catalog/normalize.js';
 import type { Product } from '../domain/catalog/product.js';
 import { InvalidDocumentError } from '../domain/errors.js';
@@ -56,40 +57,19 @@ export function createCatalogService(deps: {
       const products: Product[] = await mapInTurns(bulkRows(body, 'products'), (row, index) =>
         normalizeProduct(validateRow(ProductInput, row, index, 'products'), now),
       );
-      const importing = new Set(products.map((p) => p.id));
       // Asked of the store, not the read model: an import must not load a shop this node does not serve.
-      const taken = await store.findProductIdsByHandle(
-        shopId,
-        products.map((p) => p.handle),
-      );
-      const handles = new Map<string, number>();
-      const variantOwner = new Map<number, number>();
-      products.forEach((product, index) => {
-        const sameHandle = handles.get(product.handle);
-        if (sameHandle !== undefined && sameHandle !== product.id)
-          reject(
-            index,
-            'handle',
-            `"${product.handle}" is used by product ${sameHandle} in the same request`,
-            'products',
-          );
-        const owner = taken.get(product.handle);
-        if (owner !== undefined && owner !== product.id && !importing.has(owner)) {
-          reject(index, 'handle', `"${product.handle}" is already the handle of product ${owner}`, 'products');
-        }
-        handles.set(product.handle, product.id);
-        product.variants.forEach((variant, v) => {
-          const other = variantOwner.get(variant.id);
-          if (other !== undefined && other !== product.id)
-            reject(
-              index,
-              `variants[${v}].id`,
-              `variant ${variant.id} also belongs to product ${other} in the same request`,
-              'products',
-            );
-          variantOwner.set(variant.id, product.id);
-        });
-      });
+      const [handles, variants] = await Promise.all([
+        store.findProductIdsByHandle(
+          shopId,
+          products.map((p) => p.handle),
+        ),
+        store.findVariantProducts(
+          shopId,
+          products.flatMap((p) => p.variants.map((v) => v.id)),
+        ),
+      ]);
+      const conflict = firstImportConflict(products, { handles, variants });
+      if (conflict) reject(conflict.index, conflict.path, conflict.message, 'products');
       await store.upsertProducts(shopId, products);
       await catalog.apply(shopId, { products: products.map((p) => p.id) });
       return { upserted: products.length };

@@ -98,6 +98,29 @@ describe.each(backends())('admin catalog imports on $name', (backend) => {
     expect(await count()).toBe(before);
   });
 
+  it('gives a variant id to one product: another product of the shop may take it only in the same import', async () => {
+    // Product 1 (imported above) has variants 11 and 12.
+    const taking = productInput(14, { variants: [{ id: 11, price: '1.00' }] });
+    const refused = await t.admin('PUT', '/admin/v1/shops/shop/products', [productInput(13), taking]);
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json()).toMatchObject({ index: 1, field: 'variants[0].id' });
+    expect(refused.json().error).toContain('variant 11 is already a variant of product 1');
+    // Product 1 gives variant 11 up in the same import: product 14 has it, and no answer shows it twice.
+    const keeping = productInput(1, { variants: [{ id: 12, price: '12.50' }] });
+    const moved = await t.admin('PUT', '/admin/v1/shops/shop/products', [keeping, taking]);
+    expect(moved.statusCode, moved.body).toBe(200);
+    const res = await t.app.inject(`/api/v1/products/static?key=${key}&ids=1,14`);
+    const variantIds = res.json().data.map((p: { variants: { id: number }[] }) => p.variants.map((v) => v.id));
+    expect(variantIds).toEqual([[12], [11]]);
+    // As the catalog was before, for the tests below.
+    const back = await t.admin('PUT', '/admin/v1/shops/shop/products', [
+      productInput(14, { variants: [{ id: 141, price: '1.00' }] }),
+      productInput(1),
+    ]);
+    expect(back.statusCode, back.body).toBe(200);
+    expect((await t.admin('DELETE', '/admin/v1/shops/shop/products/14')).statusCode).toBe(204);
+  });
+
   it('lists products with search and paging, and deletes them', async () => {
     const page = (await t.admin('GET', '/admin/v1/shops/shop/products?limit=1&page=2')).json();
     expect(page).toMatchObject({ page: 2, total: 4 });
