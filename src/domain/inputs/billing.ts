@@ -4,6 +4,7 @@ import { Type, type Static } from '@sinclair/typebox';
 const Id = Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER });
 const Stamp = Type.String({
   pattern: '^\\d{4}-\\d{2}-\\d{2}([T ]\\d{2}:\\d{2}(:\\d{2}(\\.\\d+)?)?)?$',
+  format: 'real-timestamp',
   description: 'timestamp without offset (UTC)',
 });
 const OptText = Type.Optional(Type.String({ maxLength: 1000 }));

@@ -55,6 +55,14 @@ describe.each(backends())('billing ledger, campaigns and webhooks on $name', (ba
     expect(res.json()).toMatchObject({ index: 1, field: 'order_interval_unit' });
     expect((await sub(1000))!.status).toBe('CANCELLED');
     expect((await t.admin('PUT', '/admin/v1/shops/ledger/billing/customers', [{ id: 1 }])).json().field).toBe('email');
+    // A timestamp of the right shape that names no real instant is refused, not stored as another day.
+    for (const stamp of ['2026-02-30T00:00:00', '2026-11-01T24:30:00', '2026-11-31']) {
+      const impossible = await t.admin('PUT', '/admin/v1/shops/ledger/billing/subscriptions', [
+        subscription(stamp, 'ACTIVE'),
+      ]);
+      expect(impossible.statusCode, stamp).toBe(422);
+      expect(impossible.json(), stamp).toMatchObject({ index: 0, field: 'updated_at' });
+    }
     expect(
       (
         await t.admin('PUT', '/admin/v1/shops/ledger/billing/addresses', [

@@ -77,6 +77,10 @@ describe.each(backends())('admin catalog imports on $name', (backend) => {
       [[productInput(12), productInput(13, { handle: 'product-12' })], 1, 'handle'],
       [[productInput(13, { handle: 'product-1' })], 0, 'handle'],
       [[productInput(12, { created_at: 'yesterday' })], 0, 'created_at'],
+      // Shaped like timestamps, naming no real instant: refused, not stored as 2 March or the next day.
+      [[productInput(12, { created_at: '2026-02-30T10:00:00Z' })], 0, 'created_at'],
+      [[productInput(12, { updated_at: '2026-04-01T24:00:00Z' })], 0, 'updated_at'],
+      [[productInput(12, { published_at: '2026-04-01T10:00:00+25:00' })], 0, 'published_at'],
     ];
     for (const [body, index, field] of cases) {
       const r = await t.admin('PUT', '/admin/v1/shops/shop/products', body);
