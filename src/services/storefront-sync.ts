@@ -161,8 +161,11 @@ export function createStorefrontSync(deps: {
           );
         } catch (error) {
           outcome = `error: ${error instanceof AppError ? error.message : 'could not apply'}`;
-          if (!(error instanceof AppError))
-            deps.log?.warn({ err: error, webhook: hook.webhook_id }, 'storefront webhook failed');
+          // A payload refused (a 422's reason) is the platform's data or ours drifting: the operator hears of it.
+          const about = { shopId: hook.shop_id, topic: hook.topic, webhook: hook.webhook_id };
+          if (error instanceof AppError)
+            deps.log?.warn({ ...about, reason: error.message }, 'storefront webhook refused');
+          else deps.log?.warn({ ...about, err: error }, 'storefront webhook failed');
         }
         await store.markShopWebhook(hook.shop_id, hook.webhook_id, outcome);
         done++;

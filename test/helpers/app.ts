@@ -1,5 +1,6 @@
 import type { LookupFunction } from 'node:net';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import type { Logger } from 'pino';
 import { loadConfig, type Config } from '../../src/config/config.js';
 import { compose, type Services } from '../../src/compose.js';
 import { type AppOptions, buildApp } from '../../src/http/app.js';
@@ -25,6 +26,8 @@ export async function startApp(
   options: AppOptions & {
     /** Resolves upstream host names (a name of the test's own may point at loopback). */
     upstreamLookup?: LookupFunction;
+    /** The services' logger (a test that reads what was logged). */
+    log?: Logger;
   } = {},
 ): Promise<TestApp> {
   const url = await backend.url();
@@ -35,7 +38,10 @@ export async function startApp(
     REBOUND_DEMO: 'false',
     ...env,
   });
-  const services = await compose(config, options.upstreamLookup ? { upstreamLookup: options.upstreamLookup } : {});
+  const services = await compose(config, {
+    ...(options.upstreamLookup ? { upstreamLookup: options.upstreamLookup } : {}),
+    ...(options.log ? { log: options.log } : {}),
+  });
   const app = await buildApp(services, config, { logger: false, ...options });
   const admin: TestApp['admin'] = (method, path, body, bearer = ADMIN_TOKEN) =>
     app.inject({

@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends } from '../helpers/backends.js';
 import { startApp, type TestApp } from '../helpers/app.js';
@@ -10,8 +11,11 @@ describe.each(backends())('storefront webhooks on $name', (backend) => {
   let t: TestApp;
   let key: string;
   let n = 0;
+  /** What the services logged, one parsed line each. */
+  const logged: { msg: string; [field: string]: unknown }[] = [];
   beforeAll(async () => {
-    t = await startApp(backend);
+    const lines = { write: (line: string) => void logged.push(JSON.parse(line)) };
+    t = await startApp(backend, {}, { log: pino({ level: 'warn' }, lines) });
     key = (await t.createShop('sync')).public;
   });
   afterAll(() => t.close().then(() => backend.cleanup()));
@@ -112,6 +116,17 @@ describe.each(backends())('storefront webhooks on $name', (backend) => {
     expect((await t.admin('GET', '/admin/v1/shops/sync/collections')).json().data).toEqual([]);
     await deliver('products/delete', { id: 2 });
     expect(await product(2)).toBeUndefined();
+  });
+
+  it('logs a payload it refuses, with the reason, and keeps the product as it was', async () => {
+    // Product 1 has variants 11 and 12; product 9 may not take one of them.
+    const taking = productInput(9, { variants: [{ id: 11, price: '1.00' }] });
+    expect((await deliver('products/create', taking, { id: 'refused-1' })).json()).toEqual({ data: 'queued' });
+    expect(await product(9)).toBeUndefined();
+    const refused = logged.filter((line) => line.msg === 'storefront webhook refused');
+    expect(refused).toHaveLength(1);
+    expect(refused[0]).toMatchObject({ topic: 'products/create', webhook: 'refused-1' });
+    expect(refused[0]!.reason).toContain('variant 11 is already a variant of product 1');
   });
 
   it('refuses unknown topics, missing ids and bodies that are not objects', async () => {
