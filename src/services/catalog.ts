@@ -13,7 +13,7 @@ import {
   OrderInput,
   ProductInput,
 } from '../domain/inputs/catalog.js';
-import { bulkRows, validateRow, validateRows } from '../domain/inputs/validate.js';
+import { bulkRows, rejectRepeated, validateRow, validateRows } from '../domain/inputs/validate.js';
 import { mapInTurns } from '../indexes/turns.js';
 import type { CatalogIndex } from '../indexes/catalog-index.js';
 import type { CatalogStore } from '../store/kysely/catalog.js';
@@ -57,6 +57,7 @@ export function createCatalogService(deps: {
       const products: Product[] = await mapInTurns(bulkRows(body, 'products'), (row, index) =>
         normalizeProduct(validateRow(ProductInput, row, index, 'products'), now),
       );
+      rejectRepeated(products, 'id', 'products');
       // Asked of the store, not the read model: an import must not load a shop this node does not serve.
       const [handles, variants] = await Promise.all([
         store.findProductIdsByHandle(
@@ -127,7 +128,7 @@ export function createCatalogService(deps: {
     },
 
     async upsertCollections(shopId: number, body: unknown): Promise<{ upserted: number }> {
-      const rows = validateRows(CollectionInput, body, 'collections');
+      const rows = validateRows(CollectionInput, body, 'collections', 'id');
       const existing = await store.findExistingProductIds(
         shopId,
         rows.flatMap((r) => r.products.map((p) => p.product_id)),
@@ -157,7 +158,7 @@ export function createCatalogService(deps: {
     },
 
     async setInventory(shopId: number, body: unknown): Promise<{ updated: number }> {
-      const rows = validateRows(InventoryInput, body, 'inventory levels');
+      const rows = validateRows(InventoryInput, body, 'inventory levels', 'variant_id');
       const owners = await store.findVariantProducts(
         shopId,
         rows.map((r) => r.variant_id),
@@ -172,7 +173,7 @@ export function createCatalogService(deps: {
     },
 
     async upsertCustomers(shopId: number, body: unknown): Promise<{ upserted: number }> {
-      const rows = validateRows(CustomerInput, body, 'customers');
+      const rows = validateRows(CustomerInput, body, 'customers', 'id');
       await store.upsertCustomers(
         shopId,
         rows.map((r) => ({ id: r.id, email: r.email ?? null, tags: tagList(r.tags) })),
@@ -182,7 +183,7 @@ export function createCatalogService(deps: {
     },
 
     async upsertMarkets(shopId: number, body: unknown): Promise<{ upserted: number }> {
-      const rows = validateRows(MarketInput, body, 'markets');
+      const rows = validateRows(MarketInput, body, 'markets', 'id');
       const variantIds = rows.flatMap((r) => (r.fixed_prices ?? []).map((f) => f.variant_id));
       const owners = await store.findVariantProducts(shopId, variantIds);
       const products = await store.findExistingProductIds(
@@ -228,6 +229,7 @@ export function createCatalogService(deps: {
       const rows = await mapInTurns(bulkRows(body, 'orders'), (row, index) =>
         validateRow(OrderInput, row, index, 'orders'),
       );
+      rejectRepeated(rows, 'id', 'orders');
       const orders: Order[] = await mapInTurns(rows, (row) => {
         const created = Date.parse(normalizeTimestamp(row.created_at));
         return {

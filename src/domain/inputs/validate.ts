@@ -28,10 +28,30 @@ export function readablePath(pointer: string): string {
  * Checks every row of a bulk body against the schema. The first bad row rejects the whole
  * request with a 422 naming its index and field, so nothing half-valid is written.
  */
-export function validateRows<T extends TSchema>(schema: T, rows: unknown, what: string): Static<T>[] {
+export function validateRows<T extends TSchema>(schema: T, rows: unknown, what: string, key?: string): Static<T>[] {
   const list = bulkRows(rows, what);
   for (let index = 0; index < list.length; index++) validateRow(schema, list[index], index, what);
+  if (key !== undefined) rejectRepeated(list as Record<string, unknown>[], key, what);
   return list as Static<T>[];
+}
+
+/**
+ * A bulk body names each row once by its key (`id`, or `variant_id` for inventory): a second row
+ * of the same key is refused (422), as a bad row is. Which of the two was meant is not for the
+ * import to guess, and written both, one would silently replace the other (or fail the statement).
+ */
+export function rejectRepeated<R extends object>(rows: readonly R[], key: keyof R & string, what: string): void {
+  const first = new Map<unknown, number>();
+  for (let index = 0; index < rows.length; index++) {
+    const value: unknown = rows[index]![key];
+    const earlier = first.get(value);
+    if (earlier === undefined) {
+      first.set(value, index);
+      continue;
+    }
+    const message = `${String(value)} is also the ${key} of row ${earlier} of the same request`;
+    throw new InvalidDocumentError(`Row ${index} of the ${what}: ${key}: ${message}.`, [{ index, path: key, message }]);
+  }
 }
 
 /** A bulk body's rows, or the 422 for a body that is no list. */

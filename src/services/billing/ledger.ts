@@ -24,15 +24,15 @@ const noCounts = (): Record<CampaignCounter, number> => ({ links_generated: 0, p
 export function ledgerDocs(kind: LedgerKind, body: unknown, now: number): LedgerDoc[] {
   switch (kind) {
     case 'customers':
-      return validateRows(BillingCustomerInput, body, 'billing customers').map((r) => normalizeCustomer(r, now));
+      return validateRows(BillingCustomerInput, body, 'billing customers', 'id').map((r) => normalizeCustomer(r, now));
     case 'addresses':
-      return validateRows(BillingAddressInput, body, 'billing addresses').map((r) => normalizeAddress(r, now));
+      return validateRows(BillingAddressInput, body, 'billing addresses', 'id').map((r) => normalizeAddress(r, now));
     case 'subscriptions':
-      return validateRows(BillingSubscriptionInput, body, 'billing subscriptions').map((r) =>
+      return validateRows(BillingSubscriptionInput, body, 'billing subscriptions', 'id').map((r) =>
         normalizeSubscription(r, now),
       );
     case 'charges':
-      return validateRows(BillingChargeInput, body, 'billing charges').map((r) => normalizeCharge(r, now));
+      return validateRows(BillingChargeInput, body, 'billing charges', 'id').map((r) => normalizeCharge(r, now));
   }
 }
 
