@@ -74,12 +74,16 @@ const MIGRATE_ATTEMPTS = 3;
 
 /**
  * Before it takes its lock, Kysely's migrator lists the tables of every schema of the database
- * (`pg_get_serial_sequence` on each); a schema another session drops at that moment fails the
- * listing with 3F000 although nothing of ours is wrong, so the migration is tried again. A schema
- * of ours that is really missing fails every attempt and is reported.
+ * (`pg_get_serial_sequence` on each column). A schema another session drops at that moment fails
+ * the listing although nothing of ours is wrong: with 3F000 (no such schema), or, when the listing
+ * has read a table's columns just before, 42P01 (no such table) or 42703 (no such column: "column
+ * name of relation rulesets does not exist"). So the migration is tried again. A problem of ours
+ * fails every attempt and is reported.
  */
+const DROPPED_MEANWHILE = new Set(['3F000', '42P01', '42703']);
+
 function isSchemaDroppedMeanwhile(error: unknown): boolean {
-  return (error as { code?: unknown }).code === '3F000';
+  return DROPPED_MEANWHILE.has((error as { code?: unknown }).code as string);
 }
 
 function kyselyStore({ db, dialect, schema, poolStats, sqlite, checkpoints }: Connection): Store {
