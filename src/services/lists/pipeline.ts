@@ -37,7 +37,7 @@ export interface Filtered {
 
 /**
  * Candidates one filter examines at most: every product of the catalog twice, and never fewer than
- * 100,000 (about 17 ms). A list proposes each product once; only a ruleset's outputs can propose
+ * 100,000. A list proposes each product once; only a ruleset's outputs can propose
  * more, and without a bound 100 rules × 50 outputs of one 20,000-product collection proposed 100
  * million (17 s) when the filter kept none of them.
  */
