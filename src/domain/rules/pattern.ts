@@ -77,14 +77,15 @@ export function compilePattern(text: string): Pattern {
   };
 }
 
+/** re2js's DFA class, taken once from a pattern of its own: the package does not export it. */
+type Dfa = RE2JS['re2Input']['lazyDFA'];
+const DfaClass = RE2JS.compile('a').re2Input.dfa.constructor as new (prog: unknown, maxMem: number) => Dfa;
+
 /**
  * Gives the pattern's lazily built DFA a smaller budget. re2js takes a budget only for sets; the
- * single-pattern engine builds its DFA with the default, so the DFA is made here with the same
- * constructor (pinned re2js version; test/domain/rules/pattern.test.ts checks the bound holds).
+ * single-pattern engine builds its DFA with the default, so the DFA is made here, before the engine
+ * builds its own (pinned re2js version; test/domain/rules/pattern.test.ts checks the bound holds).
  */
 function boundDfa(re: RE2JS): void {
-  const engine = re.re2Input;
-  type Dfa = typeof engine.lazyDFA;
-  const Dfa = engine.dfa.constructor as new (prog: unknown, maxMem: number) => Dfa;
-  engine.lazyDFA = new Dfa(engine.prog, DFA_BUDGET_BYTES);
+  re.re2Input.lazyDFA = new DfaClass(re.re2Input.prog, DFA_BUDGET_BYTES);
 }
