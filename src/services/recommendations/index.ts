@@ -13,7 +13,7 @@ import type { ModelIndex } from '../../indexes/model-index.js';
 import type { IndexedProduct, IndexedRuleset, ShopCatalog } from '../../indexes/shop-catalog.js';
 import type { ViewedIndex } from '../../indexes/viewed-index.js';
 import type { Evaluation } from '../../domain/rules/evaluate.js';
-import { examinedBound, filterProducts, resolveMarket, type Picked } from '../lists/pipeline.js';
+import { examinedBound, filterProducts, PASSED_OVER_LISTED, resolveMarket, type Picked } from '../lists/pipeline.js';
 import { loadCatalog } from '../../indexes/catalog-lookup.js';
 import { withOrderProducts, type CustomRequest } from './params.js';
 import { resolveOutputs, type ResolveError } from './resolve.js';
@@ -110,6 +110,13 @@ export function createRecommendationsService(deps: {
         message:
           `The matched rules' outputs proposed more products than an answer examines ` +
           `(${examinedBound(catalog).toLocaleString('en')}); the answer holds what the first of them gave.`,
+      });
+    if (filtered.outOfStockCount > PASSED_OVER_LISTED)
+      errors.push({
+        code: 'filtered_oos_limit',
+        message:
+          `${filtered.outOfStockCount.toLocaleString('en')} products were passed over for being out of stock; ` +
+          `filtered_oos_products lists the first ${PASSED_OVER_LISTED}.`,
       });
     // Input products are shown as they are, whatever their stock; only unlisted or out-of-market ones are left out.
     const shown = filterProducts(

@@ -103,11 +103,34 @@ describe.each(backends())('what rules may cost, on $name', (backend) => {
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(body.data).toEqual([]);
-    expect(body.metadata.filtered_oos_products).toHaveLength(1000); // each passed-over product once
-    expect(body.metadata.errors.map((e: { code: string }) => e.code)).toEqual(['candidate_limit']);
-    // One collection output alone stays within the bound: nothing to report.
+    expect(body.metadata.errors.map((e: { code: string }) => e.code)).toEqual([
+      'candidate_limit',
+      'filtered_oos_limit',
+    ]);
+    // One collection output alone stays within the candidate bound: nothing else to report.
     const one = await rulesets({ name: 'one output', rules: [outputsOfOne] });
     const alone = (await custom(one.json().ruleset.id, '')).json();
-    expect(alone.metadata.errors).toEqual([]);
+    expect(alone.metadata.errors.map((e: { code: string }) => e.code)).toEqual(['filtered_oos_limit']);
+  });
+
+  it('lists the first 100 out-of-stock products passed over, and counts the rest in errors', async () => {
+    const one = await rulesets({ name: 'sold out', rules: [{ logic: [], output: [outputsOfOne.output[0]] }] });
+    expect(one.statusCode, one.body).toBe(201);
+    const body = (await custom(one.json().ruleset.id, '')).json();
+    expect(body.data).toEqual([]);
+    // Each passed-over product once, in the collection's order, up to the bound.
+    const listed = body.metadata.filtered_oos_products.map((p: { id: number }) => p.id);
+    expect(listed).toEqual(stockless.slice(0, 100).map((p) => p.id));
+    expect(body.metadata.errors).toEqual([
+      {
+        code: 'filtered_oos_limit',
+        message: '1,000 products were passed over for being out of stock; filtered_oos_products lists the first 100.',
+      },
+    ]);
+    // With filter_oos=no nothing is passed over: the answer is the collection's first products.
+    const kept = (await custom(one.json().ruleset.id, 'filter_oos=no')).json();
+    expect(kept.data.map((p: { id: number }) => p.id)).toEqual(stockless.slice(0, 100).map((p) => p.id));
+    expect(kept.metadata.filtered_oos_products).toEqual([]);
+    expect(kept.metadata.errors).toEqual([]);
   });
 });
