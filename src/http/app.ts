@@ -19,7 +19,7 @@ import { registerCustomerSignatures } from './plugins/customer-signature.js';
 import { registerStorefrontCors } from './plugins/storefront-cors.js';
 import { AnswerLane } from './plugins/answer-lane.js';
 import { registerStorefrontBodies } from './plugins/bodies.js';
-import { BULK_BODY_LIMIT, registerNdjson } from './routes/admin/bulk.js';
+import { BULK_BODY_LIMIT, registerJsonBodies, registerNdjson } from './routes/admin/bulk.js';
 import { catalogRoutes } from './routes/admin/catalog.js';
 import { rulesetRoutes } from './routes/admin/rulesets.js';
 import { shopRoutes } from './routes/admin/shops.js';
@@ -210,6 +210,7 @@ export async function buildApp(services: Services, config: Config, options: AppO
         if (route.bodyLimit === BULK_BODY_LIMIT) route.bodyLimit = config.maxBodyMb * 1024 * 1024;
       });
       registerNdjson(admin);
+      registerJsonBodies(admin);
       registerAdminAuth(admin, services.adminAuth);
       registerAdminRateLimit(admin, services.limiter, services.catalogIndex);
       registerAdminShop(admin, services.shops);

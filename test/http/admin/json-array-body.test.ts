@@ -1,0 +1,140 @@
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { arrayElements } from '../../../src/http/routes/admin/bulk.js';
+import { startApp, type TestApp } from '../../helpers/app.js';
+import { backends } from '../../helpers/backends.js';
+import { productInput } from '../../helpers/fixtures.js';
+
+/** The rows of a JSON array text as the admin parser finds them: each element parsed on its own. */
+function rowsOf(text: string): unknown[] {
+  const body = Buffer.from(text);
+  return [...arrayElements(body)].map(([start, end]) => JSON.parse(body.toString('utf8', start, end)));
+}
+
+const accepted = (parse: () => unknown) => {
+  try {
+    return { ok: true, value: parse() };
+  } catch {
+    return { ok: false };
+  }
+};
+
+// Strings with what the scan must see through: quotes, backslashes, brackets, commas, non-ASCII.
+const tricky = fc.string({ unit: fc.constantFrom('"', '\\', '[', ']', '{', '}', ',', ' ', 'a', 'é', '😀', '\n') });
+const value = fc.letrec((tie) => ({
+  json: fc.oneof(
+    { depthSize: 'small' },
+    tricky,
+    fc.integer(),
+    fc.double({ noNaN: true, noDefaultInfinity: true }),
+    fc.boolean(),
+    fc.constant(null),
+    fc.array(tie('json')),
+    fc.dictionary(tricky, tie('json')),
+  ),
+})).json;
+const structural = fc.constantFrom('[', ']', '{', '}', ',', '"', '\\', ':', ' ', '1', 'x');
+
+describe('JSON array bodies read an element at a time (docs/api.md, "Admin API")', () => {
+  it('finds the same rows as JSON.parse in any valid array, with any spacing', () => {
+    fc.assert(
+      fc.property(fc.array(value), fc.integer({ min: 0, max: 2 }), (rows, indent) => {
+        const text = JSON.stringify(rows, null, indent);
+        expect(rowsOf(text)).toEqual(JSON.parse(text));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('accepts a text exactly when JSON.parse does, after any one character is added or removed', () => {
+    fc.assert(
+      fc.property(fc.array(value, { minLength: 1 }), fc.nat(), structural, fc.boolean(), (rows, at, char, add) => {
+        const valid = JSON.stringify(rows);
+        const place = at % valid.length;
+        const text = add
+          ? valid.slice(0, place) + char + valid.slice(place)
+          : valid.slice(0, place) + valid.slice(place + 1);
+        // As it arrives: UTF-8 (half of a removed surrogate pair becomes U+FFFD).
+        const sent = Buffer.from(text).toString();
+        const whole = accepted(() => JSON.parse(sent));
+        if (whole.ok && !Array.isArray(whole.value)) return; // not an array: parsed whole by the route
+        if (!sent.trimStart().startsWith('[')) return;
+        expect(accepted(() => rowsOf(sent))).toEqual(whole);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('refuses what is not one array: unclosed, trailing text, a stray brace', () => {
+    for (const text of ['[', '[1', '["a\\"]', '[1}', '[1] 2', '[1]]', '[{"a":1]}]'])
+      expect(() => rowsOf(text), text).toThrow();
+    expect(rowsOf('\uFEFF [ ]\n')).toEqual([]);
+  });
+});
+
+describe.each(backends())('JSON array bodies of the admin API, on $name', (backend) => {
+  let t: TestApp;
+  let key: string;
+  const put = (path: string, payload: string) =>
+    t.app.inject({
+      method: 'PUT',
+      url: `/admin/v1/shops/${path}`,
+      headers: { authorization: `Bearer ${t.config.adminToken}`, 'content-type': 'application/json' },
+      payload,
+    });
+
+  beforeAll(async () => {
+    t = await startApp(backend);
+    key = (await t.createShop('resident')).public;
+    const unlimited = { settings: { rate_limit_public_per_minute: 100_000 } };
+    expect((await t.admin('PATCH', '/admin/v1/shops/resident', unlimited)).statusCode).toBe(200);
+    await t.createShop('importing');
+    await t.admin('PUT', '/admin/v1/shops/resident/products', [productInput(1), productInput(2)]);
+    expect((await t.app.inject(`/api/v1/products/trending_products?key=${key}`)).statusCode).toBe(200);
+  });
+  afterAll(() => t.close().then(() => backend.cleanup()));
+
+  it('imports an array as before, and names the row that is not valid JSON', async () => {
+    const rows = [productInput(10, { title: 'A "quoted" [title], {with} \\ marks' }), productInput(11)];
+    const res = await put('importing/products', ` ${JSON.stringify(rows, null, 2)} `);
+    expect(res.json()).toEqual({ upserted: 2 });
+    const stored = await t.admin('GET', '/admin/v1/shops/importing/products?limit=10');
+    expect(stored.json().data.map((p: { title: string }) => p.title)).toContain(rows[0]!.title);
+
+    const broken = await put('importing/products', `[${JSON.stringify(productInput(12))}, {"id": 13,}]`);
+    expect(broken.statusCode).toBe(400);
+    expect(broken.json()).toMatchObject({ code: 'invalid_body', error: 'Row 1 of the JSON array is not valid JSON.' });
+    const unclosed = await put('importing/products', `[${JSON.stringify(productInput(12))}`);
+    expect(unclosed.statusCode).toBe(400);
+    expect(unclosed.json().code).toBe('invalid_body');
+    // A prototype key is refused as Fastify's own parser refuses it in a whole body.
+    const poisoned = await put('importing/customers', '[{"id": 1, "__proto__": {"admin": true}}]');
+    expect(poisoned.statusCode).toBe(400);
+    expect((await put('importing/customers', '{"id": 1, "__proto__": {}}')).statusCode).toBe(400);
+    expect(await t.admin('GET', '/admin/v1/shops/importing/products?limit=10').then((r) => r.json().total)).toBe(2);
+  });
+
+  it("answers a resident shop's requests while a large array body is parsed", async () => {
+    // 3,000 rows of 2 KB, every one invalid: validation stops at the first, so the work is the parsing.
+    const rows = Array.from({ length: 3000 }, (_, i) => ({ id: i + 1, body_html: 'x'.repeat(2048) }));
+    const importing = put('importing/products', JSON.stringify(rows));
+    let done = false;
+    void importing.then(() => {
+      done = true;
+    });
+    let answered = 0;
+    while (!done) {
+      // A turn of its own for each request, as from the network (see import-turns.test.ts).
+      await new Promise((resolve) => setImmediate(resolve));
+      const res = await t.app.inject(`/api/v1/products/trending_products?key=${key}&bust_cache=yes`);
+      expect(res.statusCode).toBe(200);
+      if (!done) answered++;
+    }
+    const res = await importing;
+    expect(res.statusCode).toBe(422);
+    expect(res.json().index).toBe(0);
+    console.info(`answered while parsing a 6 MB array: ${answered}`);
+    // 6 MB at 256 KB a turn: about 24 turns; parsed in one call, the body left room for none.
+    expect(answered).toBeGreaterThanOrEqual(12);
+  });
+});
