@@ -7,7 +7,7 @@ import { chunks, time } from '../codec.js';
 import type { Database } from '../schema.js';
 import { collectionsReader } from './load-reads.js';
 import { readProducts } from './product-rows.js';
-import { importInSlices, PRODUCT_SLICE, writeProducts } from './imports.js';
+import { importInSlices, lookUpInBatches, PRODUCT_SLICE, writeProducts } from './imports.js';
 import { refreshServing } from './product-serving.js';
 import { bumpDataVersion } from './shops.js';
 
@@ -114,7 +114,7 @@ export function catalogMethods(
 
     async findVariantProducts(shopId, variantIds) {
       const found = new Map<number, number>();
-      for (const batch of chunks([...new Set(variantIds)], 1)) {
+      await lookUpInBatches(variantIds, async (batch) => {
         const rows = await db
           .selectFrom('variants')
           .select(['id', 'product_id'])
@@ -122,13 +122,13 @@ export function catalogMethods(
           .where('id', 'in', batch)
           .execute();
         for (const row of rows) found.set(Number(row.id), Number(row.product_id));
-      }
+      });
       return found;
     },
 
     async findExistingProductIds(shopId, productIds) {
       const found = new Set<number>();
-      for (const batch of chunks([...new Set(productIds)], 1)) {
+      await lookUpInBatches(productIds, async (batch) => {
         const rows = await db
           .selectFrom('products')
           .select('id')
@@ -136,13 +136,13 @@ export function catalogMethods(
           .where('id', 'in', batch)
           .execute();
         for (const row of rows) found.add(Number(row.id));
-      }
+      });
       return found;
     },
 
     async findProductIdsByHandle(shopId, handles) {
       const found = new Map<string, number>();
-      for (const batch of chunks([...new Set(handles)], 1)) {
+      await lookUpInBatches(handles, async (batch) => {
         const rows = await db
           .selectFrom('products')
           .select(['id', 'handle'])
@@ -150,7 +150,7 @@ export function catalogMethods(
           .where('handle', 'in', batch)
           .execute();
         for (const row of rows) found.set(row.handle, Number(row.id));
-      }
+      });
       return found;
     },
 
