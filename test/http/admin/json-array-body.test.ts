@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { arrayElements } from '../../../src/http/routes/admin/bulk.js';
+import { MAX_BULK_ROWS } from '../../../src/http/routes/admin/bulk.js';
+import { ArrayElements } from '../../../src/http/routes/admin/json-array.js';
 import { startApp, type TestApp } from '../../helpers/app.js';
 import { backends } from '../../helpers/backends.js';
 import { productInput } from '../../helpers/fixtures.js';
@@ -8,7 +9,10 @@ import { productInput } from '../../helpers/fixtures.js';
 /** The rows of a JSON array text as the admin parser finds them: each element parsed on its own. */
 function rowsOf(text: string): unknown[] {
   const body = Buffer.from(text);
-  return [...arrayElements(body)].map(([start, end]) => JSON.parse(body.toString('utf8', start, end)));
+  const elements = new ArrayElements(body);
+  const rows: unknown[] = [];
+  while (elements.next()) rows.push(JSON.parse(body.toString('utf8', elements.start, elements.end)));
+  return rows;
 }
 
 const accepted = (parse: () => unknown) => {
@@ -114,10 +118,8 @@ describe.each(backends())('JSON array bodies of the admin API, on $name', (backe
     expect(await t.admin('GET', '/admin/v1/shops/importing/products?limit=10').then((r) => r.json().total)).toBe(2);
   });
 
-  it("answers a resident shop's requests while a large array body is parsed", async () => {
-    // 3,000 rows of 2 KB, every one invalid: validation stops at the first, so the work is the parsing.
-    const rows = Array.from({ length: 3000 }, (_, i) => ({ id: i + 1, body_html: 'x'.repeat(2048) }));
-    const importing = put('importing/products', JSON.stringify(rows));
+  /** Requests to the resident shop, one a turn, while `importing` runs: how many were answered. */
+  async function answeredWhile(importing: Promise<unknown>): Promise<number> {
     let done = false;
     void importing.then(() => {
       done = true;
@@ -130,11 +132,36 @@ describe.each(backends())('JSON array bodies of the admin API, on $name', (backe
       expect(res.statusCode).toBe(200);
       if (!done) answered++;
     }
+    return answered;
+  }
+
+  it("answers a resident shop's requests while a large array body is parsed", async () => {
+    // 3,000 rows of 2 KB, every one invalid: validation stops at the first, so the work is the parsing.
+    const rows = Array.from({ length: 3000 }, (_, i) => ({ id: i + 1, body_html: 'x'.repeat(2048) }));
+    const importing = put('importing/products', JSON.stringify(rows));
+    const answered = await answeredWhile(importing);
     const res = await importing;
     expect(res.statusCode).toBe(422);
     expect(res.json().index).toBe(0);
     console.info(`answered while parsing a 6 MB array: ${answered}`);
     // 6 MB at 256 KB a turn: about 24 turns; parsed in one call, the body left room for none.
     expect(answered).toBeGreaterThanOrEqual(12);
+  });
+
+  it('refuses a body past 1,000,000 rows with a 413, as a JSON array and as NDJSON', async () => {
+    const zeros = (n: number) => Array(n).fill('0');
+    const atBound = await put('importing/customers', `[${zeros(MAX_BULK_ROWS).join(',')}]`);
+    expect(atBound.statusCode).toBe(422); // parsed whole: a number is no customer
+    const past = await put('importing/customers', `[${zeros(MAX_BULK_ROWS + 1).join(',')}]`);
+    expect(past.statusCode).toBe(413);
+    expect(past.json().error).toContain('at most 1,000,000 rows');
+    const ndjson = await t.app.inject({
+      method: 'PUT',
+      url: '/admin/v1/shops/importing/customers',
+      headers: { authorization: `Bearer ${t.config.adminToken}`, 'content-type': 'application/x-ndjson' },
+      payload: zeros(MAX_BULK_ROWS + 1).join('\n'),
+    });
+    expect(ndjson.statusCode).toBe(413);
+    expect(ndjson.json().error).toContain('at most 1,000,000 rows');
   });
 });
