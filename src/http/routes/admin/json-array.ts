@@ -3,7 +3,7 @@ import { InvalidBodyError } from '../../../domain/errors.js';
 import { nextTurn } from '../../../indexes/turns.js';
 import { MAX_BULK_ROWS, tooManyRows } from './bulk.js';
 
-/** A JSON array is parsed in parts of about 256 KB (about a millisecond of parsing), a turn of the event loop between. */
+/** A JSON array is parsed in parts of about 256 KB (about a millisecond of parsing), a turn between parts. */
 const ARRAY_BYTES_PER_TURN = 256 * 1024;
 
 /**
