@@ -4,10 +4,17 @@ import { startApp, type TestApp } from '../helpers/app.js';
 import { backends } from '../helpers/backends.js';
 import { productInput } from '../helpers/fixtures.js';
 import { routeRecorder } from '../helpers/route-table.js';
-import { timed } from '../helpers/sweep.js';
+import { TIME_BOUNDS, timed } from '../helpers/sweep.js';
 
-/** Hostile inputs cost a bounded amount of server time on a large catalog (docs/operations.md, "Process limits"). */
+/**
+ * The costliest known inputs on a large catalog (docs/operations.md, "Process limits"): answered
+ * right in every run, held to 50 ms of server time in the measurement run (`npm run bench:bounds`).
+ */
 const BOUND_MS = 50;
+/** The fastest of three tries is held to the bound, in the measurement run only. */
+const withinBound = (ms: number) => {
+  if (TIME_BOUNDS) expect(ms).toBeLessThanOrEqual(BOUND_MS);
+};
 const PRODUCTS = 10_000;
 const WORDS = [
   'wool',
@@ -29,19 +36,20 @@ const WORDS = [
 ];
 const word = (i: number, salt: number) => WORDS[(i * 7 + salt * 13) % WORDS.length]!;
 
-describe('bounded cost per request on a 10,000-product shop', () => {
+describe('the costliest known inputs on a 10,000-product shop', () => {
   const [backend] = backends();
   const rec = routeRecorder();
   let t: TestApp;
   let key: string;
   const bigHandle = 'big-description';
 
-  /** The fastest of three tries: a busy machine cannot fail the bound, a slow request does. */
+  /** The fastest of three tries (one, unless the run holds times to the bound): its server time is printed. */
   const fastest = async (
     options: InjectOptions | (() => InjectOptions),
   ): Promise<{ res: LightMyRequestResponse; ms: number }> => {
     const tries = [];
-    for (let i = 0; i < 3; i++) tries.push(await timed(t, rec, typeof options === 'function' ? options() : options));
+    for (let i = 0; i < (TIME_BOUNDS ? 3 : 1); i++)
+      tries.push(await timed(t, rec, typeof options === 'function' ? options() : options));
     const best = tries.reduce((a, b) => (b.ms < a.ms ? b : a));
     const url = String(typeof options === 'function' ? options().url : options.url).slice(0, 90);
     console.info(`${url}: ${tries.map((x) => x.ms.toFixed(1)).join(' / ')} ms`);
@@ -96,21 +104,21 @@ describe('bounded cost per request on a 10,000-product shop', () => {
       url: `/api/v1/custom/id/${id}?key=${key}&bust_cache=yes&url=${'a'.repeat(2047)}!`,
     });
     expect(longest.res.statusCode, longest.res.body.slice(0, 200)).toBe(200);
-    expect(longest.ms).toBeLessThanOrEqual(BOUND_MS);
+    withinBound(longest.ms);
     const over = await fastest({ url: `/api/v1/custom/id/${id}?key=${key}&bust_cache=yes&url=${'a'.repeat(5000)}!` });
     expect(over.res.statusCode).toBe(400);
     expect(over.res.json().error).toContain('url');
-    expect(over.ms).toBeLessThanOrEqual(BOUND_MS);
+    withinBound(over.ms);
   });
 
   it('(b) a 512 KB body_html on /widget-demo and in search', async () => {
     const page = await fastest({ url: `/widget-demo?key=${key}&product=${bigHandle}` });
     expect(page.res.statusCode).toBe(200);
-    expect(page.ms).toBeLessThanOrEqual(BOUND_MS);
+    withinBound(page.ms);
     const search = await fastest({ url: `/api/v1/products/search?key=${key}&query=big%20description&bust_cache=yes` });
     expect(search.res.statusCode).toBe(200);
     expect(search.res.json().data.map((p: { handle: string }) => p.handle)).toContain(bigHandle);
-    expect(search.ms).toBeLessThanOrEqual(BOUND_MS);
+    withinBound(search.ms);
   });
 
   it('(c) similar_products for 250 products, uncached', async () => {
@@ -122,7 +130,7 @@ describe('bounded cost per request on a 10,000-product shop', () => {
     expect(similar.res.statusCode, similar.res.body.slice(0, 200)).toBe(200);
     expect(similar.res.headers['x-cache']).toBe('miss');
     expect(similar.res.json().data.length).toBeGreaterThan(0);
-    expect(similar.ms).toBeLessThanOrEqual(BOUND_MS);
+    withinBound(similar.ms);
   });
 
   it('(c) an unknown parameter is a cache hit, not a recomputation', async () => {
@@ -133,7 +141,7 @@ describe('bounded cost per request on a 10,000-product shop', () => {
     expect(again.headers['x-cache']).toBe('hit');
   });
 
-  it('(d) a ruleset of 20 endpoint outputs answers in bounded time; 21 are refused when saved', async () => {
+  it('(d) a ruleset of 20 endpoint outputs answers; 21 are refused when saved', async () => {
     const endpoints = [
       'similar_products?shop_product_ids=1,2,3',
       'trending_products',
@@ -155,6 +163,6 @@ describe('bounded cost per request on a 10,000-product shop', () => {
       url: `/api/v1/custom/id/${saved.json().ruleset.id}?key=${key}&bust_cache=yes&limit=250`,
     });
     expect(custom.res.statusCode, custom.res.body.slice(0, 200)).toBe(200);
-    expect(custom.ms).toBeLessThanOrEqual(BOUND_MS);
+    withinBound(custom.ms);
   });
 });
