@@ -5,6 +5,7 @@ import { ArrayElements } from '../../../src/http/routes/admin/json-array.js';
 import { startApp, type TestApp } from '../../helpers/app.js';
 import { backends } from '../../helpers/backends.js';
 import { productInput } from '../../helpers/fixtures.js';
+import { answeredWhile } from '../../helpers/turns.js';
 
 /** The rows of a JSON array text as the admin parser finds them: each element parsed on its own. */
 function rowsOf(text: string): unknown[] {
@@ -118,28 +119,11 @@ describe.each(backends())('JSON array bodies of the admin API, on $name', (backe
     expect(await t.admin('GET', '/admin/v1/shops/importing/products?limit=10').then((r) => r.json().total)).toBe(2);
   });
 
-  /** Requests to the resident shop, one a turn, while `importing` runs: how many were answered. */
-  async function answeredWhile(importing: Promise<unknown>): Promise<number> {
-    let done = false;
-    void importing.then(() => {
-      done = true;
-    });
-    let answered = 0;
-    while (!done) {
-      // A turn of its own for each request, as from the network (see import-turns.test.ts).
-      await new Promise((resolve) => setImmediate(resolve));
-      const res = await t.app.inject(`/api/v1/products/trending_products?key=${key}&bust_cache=yes`);
-      expect(res.statusCode).toBe(200);
-      if (!done) answered++;
-    }
-    return answered;
-  }
-
   it("answers a resident shop's requests while a large array body is parsed", async () => {
     // 3,000 rows of 2 KB, every one invalid: validation stops at the first, so the work is the parsing.
     const rows = Array.from({ length: 3000 }, (_, i) => ({ id: i + 1, body_html: 'x'.repeat(2048) }));
     const importing = put('importing/products', JSON.stringify(rows));
-    const answered = await answeredWhile(importing);
+    const answered = await answeredWhile(t, key, importing);
     const res = await importing;
     expect(res.statusCode).toBe(422);
     expect(res.json().index).toBe(0);
