@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_BULK_ROWS } from '../../../src/http/routes/admin/bulk.js';
-import { ArrayElements } from '../../../src/http/routes/admin/json-array.js';
+import { ArrayElements, MAX_ROW_BYTES } from '../../../src/http/routes/admin/json-array.js';
 import { startApp, type TestApp } from '../../helpers/app.js';
 import { backends } from '../../helpers/backends.js';
 import { productInput } from '../../helpers/fixtures.js';
@@ -130,6 +130,19 @@ describe.each(backends())('JSON array bodies of the admin API, on $name', (backe
     console.info(`answered while parsing a 6 MB array: ${answered}`);
     // 6 MB at 256 KB a turn: about 24 turns; parsed in one call, the body left room for none.
     expect(answered).toBeGreaterThanOrEqual(12);
+  });
+
+  it('refuses a row over 8 MB with the white space before it, and names a row that starts with a BOM', async () => {
+    const huge = await put('importing/customers', `[{"id": 1, "email": "${'x'.repeat(MAX_ROW_BYTES)}"}]`);
+    expect(huge.statusCode).toBe(413);
+    expect(huge.json().error).toContain('larger than 8 MB');
+    const spaced = await put('importing/customers', `[{"id": 1},${' '.repeat(MAX_ROW_BYTES)}{"id": 2}]`);
+    expect(spaced.statusCode).toBe(413);
+    // A byte order mark is white space only at the body's start; in a row it is not valid JSON.
+    const bom = '\uFEFF';
+    const marked = await put('importing/customers', `[{"id": 1}, ${bom}{"id": 2}, {"id": 3}]`);
+    expect(marked.json()).toMatchObject({ code: 'invalid_body', error: 'Row 1 of the JSON array is not valid JSON.' });
+    expect((await put('importing/customers', `${bom}[{"id": 4}]`)).json()).toEqual({ upserted: 1 });
   });
 
   it('refuses a body past 1,000,000 rows with a 413, as a JSON array and as NDJSON', async () => {
