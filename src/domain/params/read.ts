@@ -70,7 +70,11 @@ function refuseListSpelling(
 function rawText(value: unknown, name: string, keepsEmpty = false): string | undefined {
   if (value === undefined || value === null || (value === '' && !keepsEmpty)) return undefined;
   // A JSON body can carry a lone surrogate (`"\ud800"`), which a query string's decoding turns into U+FFFD: so here.
-  if (typeof value === 'string') return value.toWellFormed();
+  if (typeof value === 'string') {
+    // PostgreSQL's text cannot hold U+0000, and no caller means it: refused wherever it is sent.
+    if (value.includes('\u0000')) throw invalid(name, `Parameter ${name} holds a NUL character (U+0000).`);
+    return value.toWellFormed();
+  }
   // JSON and form bodies carry numbers and booleans for the same fields.
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
   throw invalid(name, `Parameter ${name} must be given once, as a string.`);

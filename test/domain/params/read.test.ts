@@ -117,9 +117,16 @@ describe('readParams', () => {
   });
 
   it('clips what it echoes and never echoes control characters', () => {
-    const { message } = problem({ country_code: `D\u0000${'E'.repeat(100)}` });
+    const { message } = problem({ country_code: `D\u0001${'E'.repeat(100)}` });
     expect(message).toContain('D?EEE');
     expect(message.length).toBeLessThan(140);
+  });
+
+  it('refuses a NUL character in any value, naming the parameter and echoing nothing of it', () => {
+    expect(problem({ country_code: `D\u0000E` })).toMatchObject({
+      param: 'country_code',
+      message: 'Parameter country_code holds a NUL character (U+0000).',
+    });
   });
 });
 

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { errorCodes } from 'fastify';
 import type { Readable } from 'node:stream';
 import { InvalidBodyError } from '../../../domain/errors.js';
+import { mayHoldNul, refuseNul } from '../../../domain/inputs/nul.js';
 import { splitLines } from '../../../services/upstream/bounded-body.js';
 
 /** One NDJSON line is one document (a product, a collection, an event): 1 MB is far above any of them. */
@@ -43,11 +44,14 @@ export function registerNdjson(app: FastifyInstance): void {
       const line = raw.trim();
       if (line === '') continue;
       if (rows.length === MAX_BULK_ROWS) throw tooManyRows();
+      let row: unknown;
       try {
-        rows.push(JSON.parse(line));
+        row = JSON.parse(line);
       } catch {
         throw new InvalidBodyError(`Line ${number} of the NDJSON body is not valid JSON.`);
       }
+      if (mayHoldNul(line)) refuseNul(row, 'NDJSON body', rows.length);
+      rows.push(row);
     }
     return rows;
   });

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { InvalidBodyError } from '../../../domain/errors.js';
+import { mayHoldNul, refuseNul } from '../../../domain/inputs/nul.js';
 import { nextTurn } from '../../../indexes/turns.js';
 import { MAX_BULK_ROWS, tooManyRows } from './bulk.js';
 
@@ -48,15 +49,22 @@ export function registerJsonBodies(app: FastifyInstance): void {
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, async (request: FastifyRequest, body: Buffer) => {
     const first = skipSpace(body, 0, Math.min(body.length, MAX_ROW_BYTES));
     if (first === MAX_ROW_BYTES) throw rowTooLarge();
-    if (body[first] !== OPEN_BRACKET) return parse(request, body.toString('utf8'));
+    if (body[first] !== OPEN_BRACKET) {
+      const text = body.toString('utf8');
+      const value = parse(request, text);
+      if (mayHoldNul(text)) refuseNul(value, 'request body');
+      return value;
+    }
     const rows: unknown[] = [];
     const parsePart = (start: number, end: number) => {
+      const text = `[${body.toString('utf8', start, end)}]`;
       let values: unknown[];
       try {
-        values = parse(request, `[${body.toString('utf8', start, end)}]`) as unknown[];
+        values = parse(request, text) as unknown[];
       } catch {
         throw badRow(request, body, start, rows.length);
       }
+      if (mayHoldNul(text)) values.forEach((value, i) => refuseNul(value, 'JSON array', rows.length + i));
       for (const value of values) rows.push(value);
     };
     const elements = new ArrayElements(body);

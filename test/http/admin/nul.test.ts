@@ -1,0 +1,60 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startApp, type TestApp } from '../../helpers/app.js';
+import { backends } from '../../helpers/backends.js';
+
+/**
+ * U+0000 in any value sent is a 4xx naming where it is, on both databases: PostgreSQL's text
+ * cannot hold it (customers, collections, a shop's or a ruleset's name were a 500 there), and
+ * SQLite stored it as sent.
+ */
+describe.each(backends())('a NUL character in what a request sends, on $name', (backend) => {
+  let t: TestApp;
+  let key: string;
+  const nul = '\u0000';
+  beforeAll(async () => {
+    t = await startApp(backend);
+    key = (await t.createShop('s')).public;
+  });
+  afterAll(() => t.close().then(() => backend.cleanup()));
+
+  it('is refused in admin JSON bodies, arrays and NDJSON, naming the row and field', async () => {
+    const customers = await t.admin('PUT', '/admin/v1/shops/s/customers', [
+      { id: 1, email: 'a@x.io' },
+      { id: 2, email: `b${nul}@x.io` },
+    ]);
+    expect(customers.statusCode).toBe(422);
+    expect(customers.json()).toMatchObject({ index: 1, field: 'email' });
+    expect(customers.json().error).toBe(
+      'Row 1 of the JSON array: email: holds a NUL character (U+0000), which no value may hold.',
+    );
+    const collection = { id: 1, title: `C${nul}`, handle: 'c', products: [] };
+    expect((await t.admin('PUT', '/admin/v1/shops/s/collections', [collection])).statusCode).toBe(422);
+    const ndjson = await t.app.inject({
+      method: 'PUT',
+      url: '/admin/v1/shops/s/customers',
+      headers: { authorization: `Bearer ${t.config.adminToken}`, 'content-type': 'application/x-ndjson' },
+      payload: `{"id": 3}\n{"id": 4, "tags": "vip\\u0000"}\n`,
+    });
+    expect(ndjson.statusCode).toBe(422);
+    expect(ndjson.json()).toMatchObject({ index: 1, field: 'tags' });
+    const renamed = await t.admin('PATCH', '/admin/v1/shops/s', { name: `Shop${nul}` });
+    expect(renamed.statusCode).toBe(422);
+    expect(renamed.json().field).toBe('name');
+    const ruleset = await t.admin('POST', '/admin/v1/shops/s/rulesets', { name: `R${nul}`, rules: [] });
+    expect(ruleset.statusCode).toBe(422);
+    // Nothing of them was stored; an escaped backslash before "u0000" is no NUL, and is kept as sent.
+    const literal = await t.admin('PUT', '/admin/v1/shops/s/customers', [{ id: 5, email: 'a\\u0000@x.io' }]);
+    expect(literal.json()).toEqual({ upserted: 1 });
+    const shop = await t.services.store.getShopByHandle('s');
+    const stored = await t.services.store.listCustomers(shop!.id);
+    expect(stored.map((c) => [c.id, c.email])).toEqual([[5, 'a\\u0000@x.io']]);
+    expect((await t.services.store.getShopByHandle('s'))?.name).toBe('Shop s');
+  });
+
+  it('is refused in a storefront parameter, naming it', async () => {
+    const res = await t.app.inject(`/api/v1/products/search?key=${key}&query=wool%00`);
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ code: 'invalid_parameter' });
+    expect(res.json().error).toContain('query');
+  });
+});
