@@ -64,7 +64,7 @@ export function registerJsonBodies(app: FastifyInstance): void {
       } catch {
         throw badRow(request, body, start, rows.length);
       }
-      if (mayHoldNul(text)) values.forEach((value, i) => refuseNul(value, 'JSON array', rows.length + i));
+      if (mayHoldNul(text)) for (let i = 0; i < values.length; i++) refuseNul(values[i], 'JSON array', rows.length + i);
       for (const value of values) rows.push(value);
     };
     const elements = new ArrayElements(body);
