@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
 import type { TestApp } from './app.js';
+import { productInput } from './fixtures.js';
 
 /**
  * Requests to a resident shop, one after another, for as long as `work` runs: how many were answered.
@@ -25,4 +26,19 @@ export async function answeredWhile(t: TestApp, key: string, work: Promise<unkno
     if (!done) answered++;
   }
   return answered;
+}
+
+/**
+ * Two shops: `resident`, loaded and unlimited by the rate limiter, whose public key is returned, and
+ * `importing`, empty, for the work that runs beside it.
+ */
+export async function residentBesideImporting(t: TestApp): Promise<string> {
+  const key = (await t.createShop('resident')).public;
+  const unlimited = { settings: { rate_limit_public_per_minute: 100_000 } };
+  expect((await t.admin('PATCH', '/admin/v1/shops/resident', unlimited)).statusCode).toBe(200);
+  await t.createShop('importing');
+  await t.admin('PUT', '/admin/v1/shops/resident/products', [productInput(1), productInput(2)]);
+  // Loaded now: its next answers come from memory.
+  expect((await t.app.inject(`/api/v1/products/trending_products?key=${key}`)).statusCode).toBe(200);
+  return key;
 }

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp } from '../../helpers/app.js';
 import { backends } from '../../helpers/backends.js';
 import { productInput } from '../../helpers/fixtures.js';
-import { answeredWhile } from '../../helpers/turns.js';
+import { answeredWhile, residentBesideImporting } from '../../helpers/turns.js';
 
 /**
  * A large import shares the event loop (docs/scaling.md, "Imports beside serving"): while it is validated and
@@ -14,13 +14,7 @@ describe.each(backends())('an import beside a resident shop, on $name', (backend
 
   beforeAll(async () => {
     t = await startApp(backend);
-    key = (await t.createShop('resident')).public;
-    const unlimited = { settings: { rate_limit_public_per_minute: 100_000 } };
-    expect((await t.admin('PATCH', '/admin/v1/shops/resident', unlimited)).statusCode).toBe(200);
-    await t.createShop('importing');
-    await t.admin('PUT', '/admin/v1/shops/resident/products', [productInput(1), productInput(2)]);
-    // Loaded now: its next answers come from memory.
-    expect((await t.app.inject(`/api/v1/products/trending_products?key=${key}`)).statusCode).toBe(200);
+    key = await residentBesideImporting(t);
   });
   afterAll(() => t.close().then(() => backend.cleanup()));
 

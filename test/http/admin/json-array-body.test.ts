@@ -5,7 +5,7 @@ import { ArrayElements, MAX_ROW_BYTES } from '../../../src/http/routes/admin/jso
 import { startApp, type TestApp } from '../../helpers/app.js';
 import { backends } from '../../helpers/backends.js';
 import { productInput } from '../../helpers/fixtures.js';
-import { answeredWhile } from '../../helpers/turns.js';
+import { answeredWhile, residentBesideImporting } from '../../helpers/turns.js';
 
 /** The rows of a JSON array text as the admin parser finds them: each element parsed on its own. */
 function rowsOf(text: string): unknown[] {
@@ -90,12 +90,7 @@ describe.each(backends())('JSON array bodies of the admin API, on $name', (backe
 
   beforeAll(async () => {
     t = await startApp(backend);
-    key = (await t.createShop('resident')).public;
-    const unlimited = { settings: { rate_limit_public_per_minute: 100_000 } };
-    expect((await t.admin('PATCH', '/admin/v1/shops/resident', unlimited)).statusCode).toBe(200);
-    await t.createShop('importing');
-    await t.admin('PUT', '/admin/v1/shops/resident/products', [productInput(1), productInput(2)]);
-    expect((await t.app.inject(`/api/v1/products/trending_products?key=${key}`)).statusCode).toBe(200);
+    key = await residentBesideImporting(t);
   });
   afterAll(() => t.close().then(() => backend.cleanup()));
 
