@@ -20,6 +20,12 @@ export const TIME_BOUNDS = process.env.TIME_BOUNDS === 'on';
 /** The test's title, with its time bound when the run holds requests to it. */
 export const withBound = (title: string, bound: string) => (TIME_BOUNDS ? `${title}, ${bound}` : title);
 
+/** The title of the sweeps of JSON routes. */
+export const SWEEP_TITLE = withBound(
+  'never answers 5xx, names every problem',
+  `at most ${SERVER_MS_BOUND} ms of server time per request`,
+);
+
 /** The shape hostile parameters travel in. */
 export type Shape =
   | 'plain'

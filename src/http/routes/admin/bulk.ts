@@ -10,7 +10,10 @@ export const NDJSON_LINE_LIMIT = 1024 * 1024;
 
 /** An NDJSON line over the line cap: the body is refused as it arrives, before the rest is read. */
 const LINE_TOO_LARGE = `A line of the NDJSON body is larger than ${NDJSON_LINE_LIMIT / 1024 / 1024} MB`;
-const lineTooLarge = () => Object.assign(new Error(LINE_TOO_LARGE), { statusCode: 413 });
+const lineTooLarge = () => tooLarge(LINE_TOO_LARGE);
+
+/** A bulk body's 413 (`payload_too_large`), raised as the part past a bound is read. */
+export const tooLarge = (message: string) => Object.assign(new Error(message), { statusCode: 413 });
 
 /**
  * Rows one bulk body may hold: far above any import (a 32 MB body holds about 30,000 products or
@@ -21,10 +24,7 @@ export const MAX_BULK_ROWS = 1_000_000;
 
 /** The 413 of a body past MAX_BULK_ROWS, raised as the row past it is read. */
 export const tooManyRows = () =>
-  Object.assign(
-    new Error(`A bulk body holds at most ${MAX_BULK_ROWS.toLocaleString('en')} rows: send the rest in another request`),
-    { statusCode: 413 },
-  );
+  tooLarge(`A bulk body holds at most ${MAX_BULK_ROWS.toLocaleString('en')} rows: send the rest in another request`);
 
 /**
  * Bulk admin bodies may be NDJSON (one document per line) as well as a JSON array. The body is read

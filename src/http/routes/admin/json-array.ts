@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { InvalidBodyError } from '../../../domain/errors.js';
 import { mayHoldNul, refuseNul } from '../../../domain/inputs/nul.js';
 import { nextTurn } from '../../../indexes/turns.js';
-import { MAX_BULK_ROWS, tooManyRows } from './bulk.js';
+import { MAX_BULK_ROWS, tooLarge, tooManyRows } from './bulk.js';
 
 /** A JSON array is parsed in parts of about 256 KB (about a millisecond of parsing), a turn between parts. */
 const ARRAY_BYTES_PER_TURN = 256 * 1024;
@@ -95,10 +95,7 @@ export const MAX_ROW_BYTES = 8 * 1024 * 1024;
 
 const notAnArray = () => new InvalidBodyError('The request body is not valid JSON: the array is not closed.');
 const rowTooLarge = () =>
-  Object.assign(
-    new Error(`A row of the JSON array, with the white space before it, is larger than ${MAX_ROW_BYTES / 2 ** 20} MB`),
-    { statusCode: 413 },
-  );
+  tooLarge(`A row of the JSON array, with the white space before it, is larger than ${MAX_ROW_BYTES / 2 ** 20} MB`);
 
 /**
  * The elements of a JSON array body one after another, found by the depth of brackets outside
