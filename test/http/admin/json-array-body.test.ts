@@ -111,6 +111,20 @@ describe.each(backends())('JSON array bodies of the admin API, on $name', (backe
     const poisoned = await put('importing/customers', '[{"id": 1, "__proto__": {"admin": true}}]');
     expect(poisoned.statusCode).toBe(400);
     expect((await put('importing/customers', '{"id": 1, "__proto__": {}}')).statusCode).toBe(400);
+    // And in an NDJSON line: the same parser, the line named.
+    for (const key of ['"__proto__": {"admin": true}', '"constructor": {"prototype": {"admin": true}}']) {
+      const line = await t.app.inject({
+        method: 'PUT',
+        url: '/admin/v1/shops/importing/customers',
+        headers: { authorization: `Bearer ${t.config.adminToken}`, 'content-type': 'application/x-ndjson' },
+        payload: `{"id": 5}\n{"id": 6, ${key}}\n`,
+      });
+      expect(line.statusCode).toBe(400);
+      expect(line.json()).toMatchObject({
+        code: 'invalid_body',
+        error: 'Line 2 of the NDJSON body is not valid JSON.',
+      });
+    }
     expect(await t.admin('GET', '/admin/v1/shops/importing/products?limit=10').then((r) => r.json().total)).toBe(2);
   });
 

@@ -4,6 +4,7 @@ import type { Readable } from 'node:stream';
 import { InvalidBodyError } from '../../../domain/errors.js';
 import { mayHoldNul, refuseNul } from '../../../domain/inputs/nul.js';
 import { splitLines } from '../../../services/upstream/bounded-body.js';
+import { fastifyJsonParse } from './json-parse.js';
 
 /** One NDJSON line is one document (a product, a collection, an event): 1 MB is far above any of them. */
 export const NDJSON_LINE_LIMIT = 1024 * 1024;
@@ -32,6 +33,7 @@ export const tooManyRows = () =>
  * the route's byte limit (REBOUND_MAX_BODY_MB) and the line cap end the read as soon as they are passed.
  */
 export function registerNdjson(app: FastifyInstance): void {
+  const parse = fastifyJsonParse(app);
   app.addContentTypeParser('application/x-ndjson', async (request: FastifyRequest, payload: Readable) => {
     const limit = request.routeOptions.bodyLimit ?? BULK_BODY_LIMIT;
     if (Number(request.headers['content-length'] ?? 0) > limit) throw new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE();
@@ -46,8 +48,9 @@ export function registerNdjson(app: FastifyInstance): void {
       if (rows.length === MAX_BULK_ROWS) throw tooManyRows();
       let row: unknown;
       try {
-        row = JSON.parse(line);
+        row = parse(request, line);
       } catch {
+        // Not JSON, or a prototype key (`__proto__`) Fastify's parser refuses in any body.
         throw new InvalidBodyError(`Line ${number} of the NDJSON body is not valid JSON.`);
       }
       if (mayHoldNul(line)) refuseNul(row, 'NDJSON body', rows.length);

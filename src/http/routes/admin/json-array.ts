@@ -3,6 +3,7 @@ import { InvalidBodyError } from '../../../domain/errors.js';
 import { mayHoldNul, refuseNul } from '../../../domain/inputs/nul.js';
 import { nextTurn } from '../../../indexes/turns.js';
 import { MAX_BULK_ROWS, tooLarge, tooManyRows } from './bulk.js';
+import { fastifyJsonParse } from './json-parse.js';
 
 /** A JSON array is parsed in parts of about 256 KB (about a millisecond of parsing), a turn between parts. */
 const ARRAY_BYTES_PER_TURN = 256 * 1024;
@@ -15,18 +16,7 @@ const ARRAY_BYTES_PER_TURN = 256 * 1024;
  * parse. A body that is not an array is parsed whole, as before.
  */
 export function registerJsonBodies(app: FastifyInstance): void {
-  const parseWhole = app.getDefaultJsonParser('error', 'error');
-  /** Fastify's parser answers at once (it is synchronous); its callback is read here. */
-  const parse = (request: FastifyRequest, text: string): unknown => {
-    let parsed: { error: Error | null; value?: unknown } | null = null;
-    parseWhole(request, text, (error, value) => {
-      parsed = { error, value };
-    });
-    if (parsed === null) throw new Error("Fastify's JSON parser did not answer at once");
-    const { error, value } = parsed as { error: Error | null; value?: unknown };
-    if (error) throw error;
-    return value;
-  };
+  const parse = fastifyJsonParse(app);
   /**
    * The 400 naming the first row of the part at `at` (rows before it: `before`) that does not parse
    * as an array of its own: the rows before the part parsed, so this reads about 256 KB.
