@@ -8,6 +8,7 @@ import type { ShopWebhookStore } from '../store/kysely/shop-webhooks.js';
 import type { ShopStore } from '../store/kysely/shops.js';
 import type { CatalogService } from './catalog.js';
 import { PLATFORM_TOPICS } from './platform/webhooks.js';
+import { parseUpstreamJson } from '../domain/inputs/nul.js';
 
 export const SHOP_TOPICS = [
   'products/create',
@@ -156,7 +157,7 @@ export function createStorefrontSync(deps: {
           outcome = await apply(
             hook.shop_id,
             hook.topic,
-            JSON.parse(hook.payload) as Record<string, unknown>,
+            parseUpstreamJson(hook.payload) as Record<string, unknown>,
             hook.webhook_id,
           );
         } catch (error) {
@@ -217,7 +218,7 @@ export function createStorefrontSync(deps: {
         );
       let payload: unknown;
       try {
-        payload = JSON.parse(raw.toString('utf8'));
+        payload = parseUpstreamJson(raw.toString('utf8'));
       } catch {
         throw new InvalidBodyError('The webhook body is not valid JSON.');
       }

@@ -129,6 +129,23 @@ describe.each(backends())('storefront webhooks on $name', (backend) => {
     expect(refused[0]!.reason).toContain('variant 11 is already a variant of product 1');
   });
 
+  it('applies a product whose text holds U+0000, without the character, on either database', async () => {
+    const nul = '\u0000';
+    await deliver('products/update', {
+      ...productInput(5, { title: `Mug${nul} large`, updated_at: '2026-11-07T00:00:00Z' }),
+      body_html: `<p>Stone${nul}ware</p>`,
+      tags: `gift${nul}, mug`,
+    });
+    const stored = await product(5);
+    expect(stored.title).toBe('Mug large');
+    expect(stored.body_html).toBe('<p>Stoneware</p>');
+    expect(stored.tags).toBe('gift, mug');
+    await deliver('collections/create', { id: 51, title: `Mugs${nul}`, handle: 'mugs', products: [{ product_id: 5 }] });
+    const collections = (await t.admin('GET', '/admin/v1/shops/sync/collections')).json().data;
+    expect(collections.find((c: { id: number }) => c.id === 51)).toMatchObject({ title: 'Mugs' });
+    expect(logged.filter((l) => l.msg === 'storefront webhook failed')).toEqual([]);
+  });
+
   it('refuses unknown topics, missing ids and bodies that are not objects', async () => {
     expect((await send('carts/create', {})).statusCode).toBe(400);
     expect((await send('products/create', productInput(3), { id: '' })).statusCode).toBe(400);

@@ -2,6 +2,7 @@ import { InvalidDocumentError } from '../errors.js';
 
 /** The escape JSON text writes U+0000 as: the only way the character reaches a parsed value. */
 const ESCAPED_NUL = '\\u0000';
+const NUL = '\u0000';
 
 /**
  * Whether JSON text may hold U+0000 (its escape, not preceded by an escaping backslash). Cheap: a
@@ -16,22 +17,44 @@ export function mayHoldNul(text: string): boolean {
   return false;
 }
 
-/** The path of the first string (value or key) of a parsed JSON value holding U+0000, or null. */
-export function nulPath(value: unknown, path = ''): string | null {
-  if (typeof value === 'string') return value.includes('\u0000') ? path || '(value)' : null;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const found = nulPath(value[i], `${path}[${i}]`);
-      if (found !== null) return found;
-    }
-    return null;
+/** A value met by a walk, with the way to it: the path is spelled only for the one found. */
+interface Step {
+  value: unknown;
+  key: string | number | null;
+  parent: Step | null;
+}
+
+/** Levels of a path spelled: a body nested deeper is named by its innermost ones, after an ellipsis. */
+const SPELLED_LEVELS = 64;
+
+function spell(step: Step): string {
+  let path = '';
+  let levels = 0;
+  for (let at: Step | null = step; at?.parent; at = at.parent) {
+    if (++levels > SPELLED_LEVELS) return `…${path}`;
+    path = typeof at.key === 'number' ? `[${at.key}]${path}` : `${at.parent.parent ? '.' : ''}${at.key}${path}`;
   }
-  if (value === null || typeof value !== 'object') return null;
-  for (const [key, inner] of Object.entries(value)) {
-    const at = path ? `${path}.${key}` : key;
-    if (key.includes('\u0000')) return at;
-    const found = nulPath(inner, at);
-    if (found !== null) return found;
+  return path;
+}
+
+/**
+ * The path of the first string (value or key) of a parsed JSON value holding U+0000, or null. The
+ * walk keeps its own stack: JSON.parse takes a body nested 200,000 deep, a recursive walk does not.
+ */
+export function nulPath(value: unknown): string | null {
+  const stack: Step[] = [{ value, key: null, parent: null }];
+  for (let step = stack.pop(); step; step = stack.pop()) {
+    const current = step.value;
+    if (typeof step.key === 'string' && step.key.includes(NUL)) return spell(step);
+    if (typeof current === 'string') {
+      if (current.includes(NUL)) return spell(step) || '(value)';
+    } else if (Array.isArray(current)) {
+      for (let i = current.length - 1; i >= 0; i--) stack.push({ value: current[i], key: i, parent: step });
+    } else if (current !== null && typeof current === 'object') {
+      const entries = Object.entries(current);
+      for (let i = entries.length - 1; i >= 0; i--)
+        stack.push({ value: entries[i]![1], key: entries[i]![0], parent: step });
+    }
   }
   return null;
 }
@@ -49,4 +72,43 @@ export function refuseNul(value: unknown, what: string, index?: number): void {
   throw new InvalidDocumentError(`${where}: ${path}: ${message}.`, [
     { ...(index === undefined ? {} : { index }), path, message },
   ]);
+}
+
+/**
+ * JSON from an upstream (the platform's webhooks and exports, the billing provider's answers), with
+ * U+0000 taken out of every string and key. A request's value holding one is refused (refuseNul),
+ * but the platform's data is what the shop holds: a product description with one would otherwise be
+ * stored as sent on SQLite and fail every write on PostgreSQL, the product never updated again.
+ * Throws what JSON.parse throws.
+ */
+export function parseUpstreamJson(text: string): unknown {
+  const value: unknown = JSON.parse(text);
+  return mayHoldNul(text) ? withoutNul(value) : value;
+}
+
+/** The value with U+0000 removed from its strings and keys, changed in place (a walk of its own stack). */
+function withoutNul(value: unknown): unknown {
+  if (typeof value === 'string') return value.replaceAll(NUL, '');
+  const stack: object[] = value !== null && typeof value === 'object' ? [value] : [];
+  for (let current = stack.pop(); current; current = stack.pop()) {
+    const record = current as Record<string, unknown>;
+    for (const key of Object.keys(record)) {
+      const inner = record[key];
+      const kept = typeof inner === 'string' && inner.includes(NUL) ? inner.replaceAll(NUL, '') : inner;
+      if (kept !== null && typeof kept === 'object') stack.push(kept);
+      if (!key.includes(NUL)) {
+        if (kept !== inner) record[key] = kept;
+        continue;
+      }
+      delete record[key];
+      // Defined, not assigned: a key that becomes `__proto__` stays a key and sets no prototype.
+      Object.defineProperty(record, key.replaceAll(NUL, ''), {
+        value: kept,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    }
+  }
+  return value;
 }

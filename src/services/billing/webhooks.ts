@@ -20,6 +20,7 @@ import type { ShopStore } from '../../store/kysely/shops.js';
 import { ledgerDocs } from './ledger.js';
 import type { BillingProviders } from './providers.js';
 import type { CachedKind } from './remote/read-cache.js';
+import { parseUpstreamJson } from '../../domain/inputs/nul.js';
 
 const TOPICS = new Map<string, LedgerKind>([
   ['subscription', 'subscriptions'],
@@ -73,7 +74,7 @@ function fromRemote(kind: LedgerKind, object: unknown, field: string): LedgerDoc
 /** The body, parsed only once its signature is known good. */
 function parsed(raw: Buffer): unknown {
   try {
-    return JSON.parse(raw.toString('utf8'));
+    return parseUpstreamJson(raw.toString('utf8'));
   } catch {
     throw new InvalidBodyError('The webhook body is not valid JSON.');
   }

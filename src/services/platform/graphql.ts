@@ -1,4 +1,5 @@
 import type { UpstreamClient } from '../upstream/client.js';
+import { parseUpstreamJson } from '../../domain/inputs/nul.js';
 
 /**
  * Why a platform call failed, in words safe to show: a status or the platform's documented error code, never its body.
@@ -126,7 +127,7 @@ export function createGraphqlClient(deps: {
     if (answer.status !== 200) throw new PlatformError(`the platform answered ${answer.status}`);
     let parsed: GraphqlAnswer;
     try {
-      parsed = JSON.parse(answer.body.toString('utf8')) as GraphqlAnswer;
+      parsed = parseUpstreamJson(answer.body.toString('utf8')) as GraphqlAnswer;
     } catch {
       throw new PlatformError('the platform answered something that is not JSON');
     }

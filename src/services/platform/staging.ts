@@ -1,6 +1,7 @@
 import { gidType } from '../../domain/platform/gid.js';
 import { list } from '../../domain/platform/map.js';
 import type { PlatformStore } from '../../store/kysely/platform.js';
+import { parseUpstreamJson } from '../../domain/inputs/nul.js';
 
 type Node = Record<string, unknown>;
 
@@ -51,7 +52,7 @@ export async function* assembled(store: PlatformStore, shopId: number, pageSize:
     const roots = await store.stagedRoots(shopId, after, pageSize);
     if (roots.length === 0) return;
     after = roots[roots.length - 1]!.seq;
-    const nodes = roots.map((r) => JSON.parse(r.line) as Node);
+    const nodes = roots.map((r) => parseUpstreamJson(r.line) as Node);
     const byGid = new Map<string, Node>(nodes.map((n) => [String(n.id), n]));
     // Objects listed inline (an order's refunds) can have connections of their own.
     for (const node of nodes)
@@ -70,7 +71,7 @@ function attach(lines: { gid: string; parent: string | null; line: string }[], b
   for (const staged of lines) {
     const parent = byGid.get(staged.parent ?? '');
     if (!parent) continue;
-    const child = JSON.parse(staged.line) as Node;
+    const child = parseUpstreamJson(staged.line) as Node;
     delete child.__parentId;
     const field = FIELD_OF[gidType(staged.gid) ?? ''] ?? 'children';
     const into = Array.isArray(parent[field]) ? (parent[field] as Node[]) : [];

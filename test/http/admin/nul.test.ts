@@ -51,6 +51,20 @@ describe.each(backends())('a NUL character in what a request sends, on $name', (
     expect((await t.services.store.getShopByHandle('s'))?.name).toBe('Shop s');
   });
 
+  it('is found in a body nested 100,000 deep: a 422, not a stack overflow', async () => {
+    const depth = 100_000;
+    const body = `[{"id": 6, "tags": ${'['.repeat(depth)}"x\\u0000"${']'.repeat(depth)}}]`;
+    const res = await t.app.inject({
+      method: 'PUT',
+      url: '/admin/v1/shops/s/customers',
+      headers: { authorization: `Bearer ${t.config.adminToken}`, 'content-type': 'application/json' },
+      payload: body,
+    });
+    expect(res.statusCode).toBe(422);
+    // Named by its innermost levels: the path of a deep body is not spelled whole into the answer.
+    expect(res.json().field).toBe(`…${'[0]'.repeat(64)}`);
+  });
+
   it('is refused in a storefront parameter, naming it', async () => {
     const res = await t.app.inject(`/api/v1/products/search?key=${key}&query=wool%00`);
     expect(res.statusCode).toBe(400);

@@ -127,6 +127,19 @@ describe.each(backends())('connecting the storefront platform on $name', (backen
     expect(await product(4)).toBeUndefined();
   });
 
+  it("takes U+0000 out of the platform's text: stored and served without it on either database", async () => {
+    const nul = '\u0000';
+    fake.catalog.editProduct(5, {
+      title: `Mug${nul} large`,
+      descriptionHtml: `<p>Stone${nul}ware</p>`,
+      vendor: `V${nul}`,
+    });
+    expect((await t.admin('POST', '/admin/v1/shops/acme/platform/sync', { mode: 'reconcile' })).statusCode).toBe(202);
+    await t.services.platform.idle();
+    expect((await t.admin('GET', '/admin/v1/shops/acme/platform')).json().platform.sync.phase).toBe('done');
+    expect(await product(5)).toMatchObject({ title: 'Mug large', body_html: '<p>Stoneware</p>', vendor: 'V' });
+  });
+
   it('applies a delete webhook only once the platform confirms the product is gone', async () => {
     expect((await deliver(t, 'acme', 'products/delete', { id: 5 })).statusCode).toBe(200);
     expect(await product(5)).toBeDefined();

@@ -2,6 +2,7 @@ import pRetry from 'p-retry';
 import { BadGatewayError, UnavailableError } from '../../../domain/errors.js';
 import type { UpstreamAnswer, UpstreamClient } from '../../upstream/client.js';
 import { UpstreamError } from '../../upstream/errors.js';
+import { parseUpstreamJson } from '../../../domain/inputs/nul.js';
 
 /** How a remote provider is called (docs/billing.md, "Retries, timeouts and faults"). */
 export interface RemoteCallPolicy {
@@ -106,7 +107,7 @@ async function send(
     throw new ProviderStatusError(answer.status, parseRetryAfter(answer.headers['retry-after']));
   if (answer.body.length === 0) return {};
   try {
-    return JSON.parse(answer.body.toString('utf8'));
+    return parseUpstreamJson(answer.body.toString('utf8'));
   } catch {
     throw new BadGatewayError('The billing provider answered something that is not JSON.', 'upstream_invalid');
   }

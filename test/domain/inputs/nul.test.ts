@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { mayHoldNul, nulPath, parseUpstreamJson } from '../../../src/domain/inputs/nul.js';
+
+describe('U+0000 in JSON text (src/domain/inputs/nul.ts)', () => {
+  it('tells an escaped NUL from an escaped backslash before "u0000"', () => {
+    expect(mayHoldNul('{"a": "x\\u0000"}')).toBe(true);
+    expect(mayHoldNul('{"a": "x\\\\u0000"}')).toBe(false);
+    expect(mayHoldNul('{"a": "x\\\\\\u0000"}')).toBe(true);
+  });
+
+  it('names the first string or key holding one, in document order', () => {
+    expect(nulPath(JSON.parse('{"a": ["ok", {"b": "x\\u0000"}], "c": "\\u0000"}'))).toBe('a[1].b');
+    expect(nulPath(JSON.parse('[{"k\\u0000": 1}, "\\u0000"]'))).toBe('[0].k\u0000');
+    expect(nulPath(JSON.parse('"\\u0000"'))).toBe('(value)');
+    expect(nulPath(JSON.parse('{"a": ["ok"]}'))).toBeNull();
+  });
+
+  it("takes it out of an upstream document's strings and keys, and leaves the rest as parsed", () => {
+    const text = '{"title": "Mug\\u0000 large", "tags": ["gi\\u0000ft"], "n\\u0000ame": "x", "price": 2, "n": null}';
+    expect(parseUpstreamJson(text)).toEqual({ title: 'Mug large', tags: ['gift'], name: 'x', price: 2, n: null });
+    expect(parseUpstreamJson('"a\\u0000b"')).toBe('ab');
+    // A text without one is JSON.parse's value as it is; an escaped backslash is kept.
+    expect(parseUpstreamJson('{"a": "x\\\\u0000"}')).toEqual({ a: 'x\\u0000' });
+    expect(() => parseUpstreamJson('{"a": ')).toThrow(SyntaxError);
+  });
+
+  it('makes a key that becomes __proto__ a key, never the prototype', () => {
+    const value = parseUpstreamJson('{"__pro\\u0000to__": {"admin": true}, "x": "\\u0000"}') as Record<string, unknown>;
+    expect(Object.getPrototypeOf(value)).toBe(Object.prototype);
+    expect(Object.hasOwn(value, '__proto__')).toBe(true);
+    expect((value as { admin?: unknown }).admin).toBeUndefined();
+  });
+
+  it('walks a document nested 200,000 deep without running out of stack', () => {
+    const depth = 200_000;
+    const text = `${'['.repeat(depth)}"x\\u0000"${']'.repeat(depth)}`;
+    expect(nulPath(JSON.parse(text))).toBe(`…${'[0]'.repeat(64)}`);
+    let inner = parseUpstreamJson(text);
+    for (let i = 0; i < depth; i++) inner = (inner as unknown[])[0];
+    expect(inner).toBe('x');
+  });
+});
