@@ -10,6 +10,16 @@ type Chunks = AsyncIterable<Buffer>;
 const tooLarge = (what: string, cap: number) =>
   new UpstreamError('too_large', `${what} is larger than ${cap} bytes`, true, true);
 
+/**
+ * Drops a body that will not be read (an export file's 403, an answer too large to read): its
+ * connection is closed, and the abort error closing it emits has a listener. Without one, the
+ * error of a body destroyed before it was read was uncaught: the whole process exited.
+ */
+export function discard(body: BodySource): void {
+  (body as Partial<Pick<NodeJS.EventEmitter, 'on'>>).on?.('error', () => undefined);
+  body.destroy();
+}
+
 /** The whole body, read as a stream; past `maxBytes` the connection is dropped at once and `too_large` thrown. */
 export async function readCapped(body: BodySource, maxBytes: number): Promise<Buffer> {
   const chunks: Buffer[] = [];

@@ -4,7 +4,7 @@ import { isIP, type LookupFunction } from 'node:net';
 import type { Agent, Dispatcher } from 'undici';
 import { InvalidDocumentError } from '../../domain/errors.js';
 import { isPublicAddress, upstreamUrlProblem } from './address.js';
-import { cappedChunks, cappedLines, readCapped } from './bounded-body.js';
+import { cappedChunks, cappedLines, discard, readCapped } from './bounded-body.js';
 import { UpstreamError, asUpstreamError } from './errors.js';
 import { Lanes } from './lanes.js';
 import { RestingLanes } from './resting.js';
@@ -126,7 +126,7 @@ export function createUpstreamClient(options: UpstreamOptions) {
       const maxBytes = request.maxBytes ?? DEFAULT_MAX_BYTES;
       try {
         if (Number(response.headers['content-length'] ?? 0) > maxBytes) {
-          response.body.destroy();
+          discard(response.body);
           throw new UpstreamError('too_large', `the answer is larger than ${maxBytes} bytes`, true, true);
         }
         const body = await readCapped(response.body, maxBytes);
@@ -155,7 +155,7 @@ export function createUpstreamClient(options: UpstreamOptions) {
         headers: response.headers,
         chunks,
         lines: (maxLineBytes) => cappedLines(chunks(), maxLineBytes),
-        cancel: () => response.body.destroy(),
+        cancel: () => discard(response.body),
       };
     },
 

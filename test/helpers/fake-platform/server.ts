@@ -69,6 +69,8 @@ export class FakePlatform {
   readonly webhooks = new Map<string, { id: string; topic: string; uri: string }>();
   /** The next bulk operation ends FAILED with this error code. */
   failNextBulk: string | null = null;
+  /** The next export file is refused as an expired signed storage URL is: a 403 with an XML body. */
+  refuseNextFile = false;
   token = FAKE_PLATFORM_TOKEN;
   private readonly bulk = new Map<string, BulkOperation>();
   private lastBulk: BulkOperation | null = null;
@@ -311,6 +313,12 @@ export class FakePlatform {
   }
 
   private serveFile(id: string, res: ServerResponse): void {
+    if (this.refuseNextFile) {
+      this.refuseNextFile = false;
+      res.writeHead(403, { 'content-type': 'application/xml' });
+      res.end("<?xml version='1.0' encoding='UTF-8'?><Error><Code>AccessDenied</Code></Error>");
+      return;
+    }
     const op = this.bulk.get(gid('BulkOperation', Number(id)));
     if (op?.status !== 'COMPLETED') {
       send(res, 404, { errors: 'Not Found' });

@@ -65,6 +65,20 @@ describe.each(backends())('platform sync under throttling and faults on $name', 
     expect(platform.status).toBe('connected');
   });
 
+  it('ends the sync failed, and the process serving, when the export file is refused', async () => {
+    // The body of a refused file was destroyed unread, with no listener for the error that makes:
+    // uncaught, it ended the process (here, the test run's unhandled error).
+    const { handle, platform } = await syncWith({}, (f) => {
+      f.refuseNextFile = true;
+    });
+    expect(platform.sync.phase).toBe('failed');
+    expect(platform.sync.error).toContain('the export file could not be read (403)');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect((await t.admin('POST', `/admin/v1/shops/${handle}/platform/sync`, { mode: 'full' })).statusCode).toBe(202);
+    await t.services.platform.idle();
+    expect((await t.admin('GET', `/admin/v1/shops/${handle}/platform`)).json().platform.sync.phase).toBe('done');
+  });
+
   it('marks the connection failing once the token is refused three times', async () => {
     const { handle, platform } = await syncWith({}, undefined, { access_token: 'a-token-the-platform-refuses' });
     expect(platform.sync).toMatchObject({ phase: 'failed' });
