@@ -10,14 +10,27 @@ import { gidNumber } from './gid.js';
 type Node = Record<string, unknown>;
 
 export function list(value: unknown): Node[] {
-  if (Array.isArray(value)) return value as Node[];
+  if (Array.isArray(value)) return value.filter(isNode);
   if (value && typeof value === 'object') {
-    const connection = value as { edges?: { node: Node }[]; nodes?: Node[] };
-    if (Array.isArray(connection.edges)) return connection.edges.map((e) => e.node);
-    if (Array.isArray(connection.nodes)) return connection.nodes;
+    const connection = value as { edges?: unknown[]; nodes?: unknown[] };
+    if (Array.isArray(connection.edges)) return connection.edges.map((e) => (isNode(e) ? e.node : null)).filter(isNode);
+    if (Array.isArray(connection.nodes)) return connection.nodes.filter(isNode);
   }
   return [];
 }
+
+/** An object of the answer: a null, a number or a list where one belongs is left out, not read. */
+const isNode = (value: unknown): value is Node => value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/**
+ * A scalar as text (a string, or a number or boolean written out); null for anything else. Never
+ * `String()` of an object: a list nested 100,000 deep overflowed the stack in it.
+ */
+const scalar = (value: unknown): string | null =>
+  typeof value === 'string' ? value : typeof value === 'number' || typeof value === 'boolean' ? String(value) : null;
+/** The scalars of a list as text, the rest left out. */
+const scalars = (value: unknown): string[] =>
+  Array.isArray(value) ? value.map(scalar).filter((t): t is string => t !== null) : [];
 
 const str = (value: unknown): string | null => (typeof value === 'string' ? value : null);
 const lower = (value: unknown): string | undefined => (typeof value === 'string' ? value.toLowerCase() : undefined);
@@ -37,7 +50,7 @@ function metafield(node: Node, ownerId: number, owner: string): Node {
     id: gidNumber(node.id),
     namespace: node.namespace,
     key: node.key,
-    value: String(node.value ?? ''),
+    value: scalar(node.value) ?? '',
     ...optional('type', str(node.type)),
     owner_id: ownerId,
     owner_resource: owner,
@@ -81,9 +94,9 @@ export function mapProduct(node: Node): Node {
   const options = list(node.options).map((o, i) => ({
     id: gidNumber(o.id) ?? undefined,
     product_id: id,
-    name: String(o.name),
+    name: scalar(o.name) ?? '',
     position: typeof o.position === 'number' ? o.position : i + 1,
-    values: Array.isArray(o.values) ? o.values.map(String) : [],
+    values: scalars(o.values),
   }));
   const names = options.map((o) => o.name);
   const images = list(node.images).map((image, i) => ({
@@ -107,7 +120,7 @@ export function mapProduct(node: Node): Node {
     ...optional('updated_at', str(node.updatedAt)),
     published_at: str(node.publishedAt),
     template_suffix: str(node.templateSuffix),
-    tags: Array.isArray(node.tags) ? node.tags.map(String) : [],
+    tags: scalars(node.tags),
     ...optional('status', lower(node.status)),
     admin_graphql_api_id: node.id,
     variants: list(node.variants).map((v) => variant(v, id, names)),
@@ -134,7 +147,7 @@ export function mapCustomer(node: Node): Node {
   return {
     id: gidNumber(node.id),
     email,
-    tags: Array.isArray(node.tags) ? node.tags.map(String) : [],
+    tags: scalars(node.tags),
     ...optional('updated_at', str(node.updatedAt)),
   };
 }
@@ -152,7 +165,7 @@ export function mapOrder(node: Node): Node {
       variant_id: idOf(line.variant),
       quantity: typeof line.quantity === 'number' ? line.quantity : 0,
       price: decimal(((line.originalUnitPriceSet as Node | null)?.shopMoney as Node | null)?.amount) ?? '0.00',
-      properties: list(line.customAttributes).map((a) => ({ name: String(a.key), value: str(a.value) })),
+      properties: list(line.customAttributes).map((a) => ({ name: scalar(a.key) ?? '', value: str(a.value) })),
     }));
   const refunds = list(node.refunds).map((refund) => ({
     refund_line_items: list(refund.refundLineItems)

@@ -10,6 +10,8 @@ interface BulkOperation {
 }
 
 const FINISHED = new Set(['COMPLETED', 'FAILED', 'CANCELED', 'EXPIRED']);
+/** The states the platform documents for an operation still under way; any other ends the sync. */
+const UNDER_WAY = new Set(['CREATED', 'RUNNING', 'CANCELING']);
 const CURRENT = '{ currentBulkOperation { id status errorCode objectCount url } }';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -53,6 +55,11 @@ async function waitFor(
     const node = (await gql.request<{ node: BulkOperation | null }>(BULK_STATUS, { id })).node;
     if (!node) throw new PlatformError('the bulk operation disappeared');
     if (FINISHED.has(node.status)) return node;
+    // Polled as if under way, an unknown state kept the sync (and the shop's next ones) waiting for ever.
+    if (!UNDER_WAY.has(node.status))
+      throw new PlatformError(
+        `the bulk operation is in a state Rebound does not know (${String(node.status).slice(0, 40)})`,
+      );
     if (!(await options.stillWanted())) throw new PlatformError('the sync was stopped');
     await sleep(options.pollMs);
   }

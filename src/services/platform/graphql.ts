@@ -24,6 +24,13 @@ export interface GraphqlPolicy {
   backoffMs: number;
   /** Cap on one answer's bytes. */
   maxBytes: number;
+  /**
+   * The longest one wait for the platform may be, whatever it asks (`Retry-After`, or the time its
+   * throttle status says the bucket needs): a day's Retry-After, or a restore rate of a thousandth
+   * of a point a second, held the shop's sync, and the webhooks waiting behind it, for as long.
+   * Past it the call is tried again after this long, and the tries end as they do.
+   */
+  maxWaitMs: number;
 }
 
 export const DEFAULT_GRAPHQL_POLICY: GraphqlPolicy = {
@@ -31,6 +38,7 @@ export const DEFAULT_GRAPHQL_POLICY: GraphqlPolicy = {
   tries: 8,
   backoffMs: 500,
   maxBytes: 8 * 1024 * 1024,
+  maxWaitMs: 60_000,
 };
 
 interface ThrottleStatus {
@@ -87,7 +95,8 @@ export function createGraphqlClient(deps: {
       throttle.currentlyAvailable + ((Date.now() - throttle.at) / 1000) * throttle.restoreRate,
     );
     if (available >= cost) return;
-    const waitMs = Math.ceil(((Math.min(cost, throttle.maximumAvailable) - available) / throttle.restoreRate) * 1000);
+    const needed = ((Math.min(cost, throttle.maximumAvailable) - available) / throttle.restoreRate) * 1000;
+    const waitMs = Math.min(policy.maxWaitMs, Math.ceil(needed));
     graphqlStats.waitedMs += waitMs;
     await sleep(waitMs);
   }
@@ -122,7 +131,8 @@ export function createGraphqlClient(deps: {
       graphqlStats.refused++;
       throw new PlatformError(`the platform refused the access token (${answer.status})`, true);
     }
-    if (answer.status === 429) return { retryAfter: retryAfterMs(answer.headers['retry-after']) ?? 1000 };
+    if (answer.status === 429)
+      return { retryAfter: Math.min(policy.maxWaitMs, retryAfterMs(answer.headers['retry-after']) ?? 1000) };
     if (answer.status >= 500) return { retryAfter: -1 };
     if (answer.status !== 200) throw new PlatformError(`the platform answered ${answer.status}`);
     let parsed: GraphqlAnswer;

@@ -1,32 +1,14 @@
 import { gidNumber, toGid } from '../../domain/platform/gid.js';
-import { list, mapCustomer, mapOrder, mapProduct } from '../../domain/platform/map.js';
 import { changedPage, NODES_EXIST, PRODUCT_IDS } from '../../domain/platform/queries.js';
 import type { SyncCounts } from '../../domain/platform/types.js';
 import type { CatalogService } from '../catalog.js';
 import type { GraphqlClient } from './graphql.js';
+import { pagesOf } from './pages.js';
+
+type Node = Record<string, unknown>;
 
 /** Webhooks and clocks are not exact: a reconciliation looks this far behind the last one. */
 export const RECONCILE_MARGIN_MS = 10 * 60_000;
-
-interface Page {
-  edges: { node: Record<string, unknown> }[];
-  pageInfo: { hasNextPage: boolean; endCursor: string | null };
-}
-
-async function* pages(
-  gql: GraphqlClient,
-  query: string,
-  field: string,
-  variables: Record<string, unknown>,
-): AsyncGenerator<Record<string, unknown>[]> {
-  for (let after: string | null = null; ; ) {
-    const data: Record<string, Page> = await gql.request<Record<string, Page>>(query, { ...variables, after });
-    const page = data[field]!;
-    yield list(page);
-    if (!page.pageInfo.hasNextPage || !page.pageInfo.endCursor) return;
-    after = page.pageInfo.endCursor;
-  }
-}
 
 /** Which of these products the platform still has: each one it answers null for is confirmed gone. */
 export async function confirmedGone(gql: GraphqlClient, type: string, ids: number[]): Promise<number[]> {
@@ -53,6 +35,8 @@ export async function confirmedGone(gql: GraphqlClient, type: string, ids: numbe
 export async function reconcile(deps: {
   gql: GraphqlClient;
   catalogAdmin: CatalogService;
+  /** Maps and upserts a page of objects, one that does not map or is refused skipped alone; answers how many were. */
+  importNodes: (shopId: number, resource: 'products' | 'customers' | 'orders', nodes: Node[]) => Promise<number>;
   productIds: (shopId: number) => Promise<number[]>;
   shopId: number;
   since: number | null;
@@ -61,23 +45,11 @@ export async function reconcile(deps: {
   const { gql, catalogAdmin, shopId, counts } = deps;
   const since = new Date(Math.max(0, (deps.since ?? 0) - RECONCILE_MARGIN_MS)).toISOString();
   const filter = { query: `updated_at:>'${since}'` };
-  for await (const nodes of pages(gql, changedPage('products'), 'products', filter)) {
-    if (nodes.length === 0) continue;
-    await catalogAdmin.upsertProducts(shopId, nodes.map(mapProduct));
-    counts.products += nodes.length;
-  }
-  for await (const nodes of pages(gql, changedPage('customers'), 'customers', filter)) {
-    if (nodes.length === 0) continue;
-    await catalogAdmin.upsertCustomers(shopId, nodes.map(mapCustomer));
-    counts.customers += nodes.length;
-  }
-  for await (const nodes of pages(gql, changedPage('orders'), 'orders', filter)) {
-    if (nodes.length === 0) continue;
-    await catalogAdmin.upsertOrders(shopId, nodes.map(mapOrder));
-    counts.orders += nodes.length;
-  }
+  for (const resource of ['products', 'customers', 'orders'] as const)
+    for await (const nodes of pagesOf(gql, changedPage(resource), resource, filter))
+      counts[resource] += await deps.importNodes(shopId, resource, nodes);
   const listed = new Set<number>();
-  for await (const nodes of pages(gql, PRODUCT_IDS, 'products', {}))
+  for await (const nodes of pagesOf(gql, PRODUCT_IDS, 'products'))
     for (const node of nodes) listed.add(gidNumber(node.id) ?? 0);
   const missing = (await deps.productIds(shopId)).filter((id) => !listed.has(id));
   for (const id of await confirmedGone(gql, 'Product', missing)) await catalogAdmin.deleteProduct(shopId, id);

@@ -1,7 +1,7 @@
-import { list } from '../../domain/platform/map.js';
 import { WEBHOOK_CREATE, WEBHOOK_DELETE, WEBHOOK_TOPICS, WEBHOOKS_LIST } from '../../domain/platform/queries.js';
 import type { PlatformWebhook } from '../../domain/platform/types.js';
 import { PlatformError, type GraphqlClient } from './graphql.js';
+import { pagesOf } from './pages.js';
 
 interface Subscription {
   id: string;
@@ -11,18 +11,9 @@ interface Subscription {
 
 async function existing(gql: GraphqlClient): Promise<Subscription[]> {
   const found: Subscription[] = [];
-  for (let after: string | null = null; ; ) {
-    type Answer = {
-      webhookSubscriptions: {
-        edges: { node: Subscription }[];
-        pageInfo: { hasNextPage: boolean; endCursor: string | null };
-      };
-    };
-    const data: Answer = await gql.request<Answer>(WEBHOOKS_LIST, { after });
-    found.push(...(list(data.webhookSubscriptions) as unknown as Subscription[]));
-    if (!data.webhookSubscriptions.pageInfo.hasNextPage) return found;
-    after = data.webhookSubscriptions.pageInfo.endCursor;
-  }
+  for await (const nodes of pagesOf(gql, WEBHOOKS_LIST, 'webhookSubscriptions'))
+    found.push(...(nodes as unknown as Subscription[]));
+  return found;
 }
 
 /**

@@ -62,8 +62,25 @@ export function createPlatformSync(deps: {
 }) {
   const { store, options } = deps;
 
+  /**
+   * Maps and imports a batch of the platform's objects; an object that does not map, or a row the
+   * admin API refuses, is skipped alone instead of failing its batch (and the rest of the sync).
+   */
+  async function importNodes(shopId: number, resource: BulkResource, nodes: Record<string, unknown>[]) {
+    const rows: unknown[] = [];
+    for (const node of nodes) {
+      try {
+        rows.push(IMPORTERS[resource].map(node));
+      } catch (error) {
+        deps.log?.warn({ err: error, shop: shopId, resource }, 'platform object skipped: it does not map');
+      }
+    }
+    return importRows(shopId, resource, rows);
+  }
+
   /** Imports a batch; a row the admin API refuses is skipped alone instead of failing its batch. */
   async function importRows(shopId: number, resource: BulkResource, rows: unknown[]): Promise<number> {
+    if (rows.length === 0) return 0;
     const method = deps.catalogAdmin[IMPORTERS[resource].method] as (shopId: number, body: unknown) => Promise<unknown>;
     try {
       await method(shopId, rows);
@@ -105,8 +122,7 @@ export function createPlatformSync(deps: {
     await stageExport(store, shopId, gql.lines(url, options.fileDeadlineMs, options.maxLineBytes));
     try {
       for await (const nodes of assembled(store, shopId, options.batchSize)) {
-        const rows = nodes.map((node) => IMPORTERS[resource].map(node));
-        const imported = await importRows(shopId, resource, rows);
+        const imported = await importNodes(shopId, resource, nodes);
         sync.counts[resource] += imported;
         syncStats.imported[resource] += imported;
         if (!(await progress('importing'))) throw new PlatformError('the sync was stopped');
@@ -148,6 +164,7 @@ export function createPlatformSync(deps: {
         await reconcile({
           gql,
           catalogAdmin: deps.catalogAdmin,
+          importNodes,
           productIds: deps.productIds,
           shopId,
           since: connection.last_reconciled_at,

@@ -71,6 +71,10 @@ export class FakePlatform {
   failNextBulk: string | null = null;
   /** The next export file is refused as an expired signed storage URL is: a 403 with an XML body. */
   refuseNextFile = false;
+  /** A connection (`webhookSubscriptions`, `products` …) answered as a looping platform would: the same cursor. */
+  repeatCursorOf: string | null = null;
+  /** Bulk operations report this status instead of finishing (a state the documentation does not list). */
+  bulkStatus: string | null = null;
   token = FAKE_PLATFORM_TOKEN;
   private readonly bulk = new Map<string, BulkOperation>();
   private lastBulk: BulkOperation | null = null;
@@ -180,12 +184,12 @@ export class FakePlatform {
         return { node: op ? this.view(op) : null };
       }
       case 'webhookSubscriptions':
-        return {
+        return this.looping('webhookSubscriptions', {
           webhookSubscriptions: {
             ...edges([...this.webhooks.values()]),
             pageInfo: { hasNextPage: false, endCursor: null },
           },
-        };
+        });
       case 'webhookSubscriptionCreate': {
         const subscription = {
           id: gid('WebhookSubscription', this.nextId++),
@@ -211,8 +215,15 @@ export class FakePlatform {
         return { order: o >= 1 && o <= this.catalog.shape.orders ? inlineOrder(this.catalog, o) : null };
       }
       default:
-        return this.page(operation, variables);
+        return this.looping(operation.split('(')[0]!, this.page(operation, variables));
     }
+  }
+
+  /** The answer of a connection, its page info replaced by a loop's when `repeatCursorOf` names it. */
+  private looping(field: string, answer: Json): Json {
+    if (this.repeatCursorOf !== field) return answer;
+    const page = answer[field] as Json;
+    return { [field]: { ...page, pageInfo: { hasNextPage: true, endCursor: 'the-same-cursor' } } };
   }
 
   private exists(id: string): boolean {
@@ -294,6 +305,10 @@ export class FakePlatform {
   private advance(op: BulkOperation): void {
     if (op.status !== 'CREATED' && op.status !== 'RUNNING') return;
     op.polls++;
+    if (this.bulkStatus) {
+      op.status = this.bulkStatus;
+      return;
+    }
     if (op.polls < (this.options.pollsToComplete ?? 2)) op.status = 'RUNNING';
     else op.status = op.errorCode ? 'FAILED' : 'COMPLETED';
   }

@@ -140,6 +140,18 @@ describe.each(backends())('connecting the storefront platform on $name', (backen
     expect(await product(5)).toMatchObject({ title: 'Mug large', body_html: '<p>Stoneware</p>', vendor: 'V' });
   });
 
+  it('reconciles every other object when one is refused or odd', async () => {
+    // A refused row failed the whole reconciliation, so every later one failed the same way; a null
+    // among a product's options did not map (an internal error), and a tag that is an object was kept as text.
+    fake.catalog.editProduct(6, { title: '' });
+    fake.catalog.editProduct(7, { title: 'Seven, renamed', tags: ['kept', { an: 'object' }, null], options: [null] });
+    expect((await t.admin('POST', '/admin/v1/shops/acme/platform/sync', { mode: 'reconcile' })).statusCode).toBe(202);
+    await t.services.platform.idle();
+    expect((await t.admin('GET', '/admin/v1/shops/acme/platform')).json().platform.sync.phase).toBe('done');
+    expect(await product(7)).toMatchObject({ title: 'Seven, renamed', tags: 'kept' });
+    expect((await product(6)).title).toBe('Product 6');
+  });
+
   it('applies a delete webhook only once the platform confirms the product is gone', async () => {
     expect((await deliver(t, 'acme', 'products/delete', { id: 5 })).statusCode).toBe(200);
     expect(await product(5)).toBeDefined();

@@ -79,6 +79,33 @@ describe.each(backends())('platform sync under throttling and faults on $name', 
     expect((await t.admin('GET', `/admin/v1/shops/${handle}/platform`)).json().platform.sync.phase).toBe('done');
   });
 
+  it('ends a sync failed, not waiting for ever, on a looping cursor or an unknown bulk state', async () => {
+    // Followed, a next page with the cursor already answered asked the same page for ever.
+    const subscribing = await syncWith({}, (f) => {
+      f.repeatCursorOf = 'webhookSubscriptions';
+    });
+    expect(subscribing.platform.sync).toMatchObject({ phase: 'failed' });
+    expect(subscribing.platform.sync.error).toContain('a page of webhookSubscriptions twice');
+    expect(fake.stats.operations.get('webhookSubscriptions')).toBe(2);
+
+    const reconciling = await syncWith({});
+    fake.repeatCursorOf = 'products';
+    expect(
+      (await t.admin('POST', `/admin/v1/shops/${reconciling.handle}/platform/sync`, { mode: 'reconcile' })).statusCode,
+    ).toBe(202);
+    await t.services.platform.idle();
+    const after = (await t.admin('GET', `/admin/v1/shops/${reconciling.handle}/platform`)).json().platform;
+    expect(after.sync.phase).toBe('failed');
+    expect(after.sync.error).toContain('a page of products twice');
+
+    // Polled as under way, a state the platform does not document kept the sync in `exporting`.
+    const unknown = await syncWith({}, (f) => {
+      f.bulkStatus = 'PAUSED';
+    });
+    expect(unknown.platform.sync).toMatchObject({ phase: 'failed' });
+    expect(unknown.platform.sync.error).toContain('a state Rebound does not know (PAUSED)');
+  });
+
   it('marks the connection failing once the token is refused three times', async () => {
     const { handle, platform } = await syncWith({}, undefined, { access_token: 'a-token-the-platform-refuses' });
     expect(platform.sync).toMatchObject({ phase: 'failed' });
