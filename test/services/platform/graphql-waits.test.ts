@@ -5,10 +5,10 @@ import { createGraphqlClient } from '../../../src/services/platform/graphql.js';
 import { createUpstreamClient } from '../../../src/services/upstream/client.js';
 
 /**
- * What the platform asks to wait is waited at most `maxWaitMs` a time (docs/api.md, "Connecting
- * the platform"): a server answering as the platform documents 429 and its cost throttle, asking
- * for a day. Unbounded, either held the shop's sync and the webhooks behind it for that long (here:
- * the test's own timeout, not a measured time, tells the two apart).
+ * What the platform asks to wait is waited at most `maxWaitMs` a time (docs/api.md, "Connecting the platform"):
+ * a server answering as the platform documents 429 and its cost throttle, asking for a day.
+ * Unbounded, either held the shop's sync and the webhooks behind it for that long (the test's own
+ * timeout, not a measured time, tells the two apart).
  */
 describe('waits the platform asks for are bounded', () => {
   const answers: ((res: import('node:http').ServerResponse) => void)[] = [];
