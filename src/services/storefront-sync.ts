@@ -146,32 +146,44 @@ export function createStorefrontSync(deps: {
       .get(itemId);
   }
 
+  /**
+   * Applies the queued webhooks, each shop's in order and the shops side by side: a shop's hook
+   * may wait on its platform (a refund read again, a deletion confirmed), and one slow platform
+   * held every other shop's webhooks behind it.
+   */
   async function drain(): Promise<number> {
     let done = 0;
     for (;;) {
       const batch = await store.pendingShopWebhooks(100);
       if (batch.length === 0) return done;
-      for (const hook of batch) {
-        let outcome: string;
-        try {
-          outcome = await apply(
-            hook.shop_id,
-            hook.topic,
-            parseUpstreamJson(hook.payload) as Record<string, unknown>,
-            hook.webhook_id,
-          );
-        } catch (error) {
-          outcome = `error: ${error instanceof AppError ? error.message : 'could not apply'}`;
-          // A payload refused (a 422's reason) is the platform's data or ours drifting: the operator hears of it.
-          const about = { shopId: hook.shop_id, topic: hook.topic, webhook: hook.webhook_id };
-          if (error instanceof AppError)
-            deps.log?.warn({ ...about, reason: error.message }, 'storefront webhook refused');
-          else deps.log?.warn({ ...about, err: error }, 'storefront webhook failed');
-        }
-        await store.markShopWebhook(hook.shop_id, hook.webhook_id, outcome);
-        done++;
-      }
+      const byShop = new Map<number, typeof batch>();
+      for (const hook of batch) byShop.set(hook.shop_id, [...(byShop.get(hook.shop_id) ?? []), hook]);
+      await Promise.all(
+        [...byShop.values()].map(async (hooks) => {
+          for (const hook of hooks) await applyQueued(hook);
+        }),
+      );
+      done += batch.length;
     }
+  }
+
+  async function applyQueued(hook: { shop_id: number; topic: string; payload: string; webhook_id: string }) {
+    let outcome: string;
+    try {
+      outcome = await apply(
+        hook.shop_id,
+        hook.topic,
+        parseUpstreamJson(hook.payload) as Record<string, unknown>,
+        hook.webhook_id,
+      );
+    } catch (error) {
+      outcome = `error: ${error instanceof AppError ? error.message : 'could not apply'}`;
+      // A payload refused (a 422's reason) is the platform's data or ours drifting: the operator hears of it.
+      const about = { shopId: hook.shop_id, topic: hook.topic, webhook: hook.webhook_id };
+      if (error instanceof AppError) deps.log?.warn({ ...about, reason: error.message }, 'storefront webhook refused');
+      else deps.log?.warn({ ...about, err: error }, 'storefront webhook failed');
+    }
+    await store.markShopWebhook(hook.shop_id, hook.webhook_id, outcome);
   }
 
   return {

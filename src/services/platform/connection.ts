@@ -158,8 +158,11 @@ export function createPlatformConnections(deps: {
       return sync;
     },
 
-    /** The GraphQL client of a connected shop; null when it is not connected or the token cannot be opened. */
-    clientFor(connection: PlatformConnectionRecord): GraphqlClient | null {
+    /**
+     * The GraphQL client of a connected shop; null when it is not connected or the token cannot be
+     * opened. `policy` tightens the node's for calls a webhook waits on.
+     */
+    clientFor(connection: PlatformConnectionRecord, policy?: Partial<GraphqlPolicy>): GraphqlClient | null {
       if (!secretKey || connection.access_token === null || connection.status === 'disconnected') return null;
       const opened = openToken(connection.access_token, secretKey, connection.shop_id);
       const origin = new URL(connection.api_url).origin;
@@ -169,7 +172,7 @@ export function createPlatformConnections(deps: {
         upstream: deps.upstream,
         apiUrl: connection.api_url,
         token: opened.slice(origin.length + 1),
-        ...(deps.policy ? { policy: deps.policy } : {}),
+        policy: { ...deps.policy, ...policy },
       });
     },
 

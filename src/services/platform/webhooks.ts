@@ -5,7 +5,7 @@ import type { CommerceStore } from '../../store/kysely/commerce.js';
 import type { PlatformStore } from '../../store/kysely/platform.js';
 import type { CatalogService } from '../catalog.js';
 import type { PlatformConnections } from './connection.js';
-import type { GraphqlClient } from './graphql.js';
+import type { GraphqlClient, GraphqlPolicy } from './graphql.js';
 import type { PrivacyService } from './privacy.js';
 import { confirmedGone } from './reconcile.js';
 
@@ -31,6 +31,13 @@ const GID_TYPE: Record<string, string> = {
 type Payload = Record<string, unknown>;
 
 /**
+ * A webhook that reads the platform (a refund's order, a deletion's confirmation) tries twice and
+ * waits at most 2 s between tries, where a sync tries 8 times and waits up to a minute: the shop's
+ * next webhooks wait on it. One that fails is recorded so; the next reconciliation catches up.
+ */
+const WEBHOOK_CALLS: Partial<GraphqlPolicy> = { tries: 2, deadlineMs: 10_000, maxWaitMs: 2_000, backoffMs: 200 };
+
+/**
  * Applies the storefront webhooks that need the platform connection or the privacy service.
  * `apply` answers the outcome, or null for a topic the catalog's own handling applies;
  * `deleteConfirmed` is asked before any deletion: a connected shop's platform must confirm the
@@ -45,7 +52,7 @@ export function createPlatformTopics(deps: {
 }) {
   async function clientOf(shopId: number): Promise<GraphqlClient | null> {
     const connection = await deps.store.getPlatformConnection(shopId);
-    return connection ? deps.connections.clientFor(connection) : null;
+    return connection ? deps.connections.clientFor(connection, WEBHOOK_CALLS) : null;
   }
 
   /** Whether a delete may be applied: always without a connection, else only once the platform says it is gone. */

@@ -37,6 +37,13 @@ let webhookSeq = 0;
 
 /** Delivers a webhook as the platform does: signed with the client secret, topic and id in its headers. */
 export async function deliver(t: TestApp, handle: string, topic: string, payload: unknown) {
+  const res = await queueWebhook(t, handle, topic, payload);
+  await t.services.storefrontSync.applyPending();
+  return res;
+}
+
+/** Sends a webhook signed as the platform signs it; it is queued, not yet applied. */
+export async function queueWebhook(t: TestApp, handle: string, topic: string, payload: unknown) {
   const body = JSON.stringify(payload);
   const res = await t.app.inject({
     method: 'POST',
@@ -49,6 +56,5 @@ export async function deliver(t: TestApp, handle: string, topic: string, payload
     },
     payload: body,
   });
-  await t.services.storefrontSync.applyPending();
   return res;
 }

@@ -75,6 +75,8 @@ export class FakePlatform {
   repeatCursorOf: string | null = null;
   /** Bulk operations report this status instead of finishing (a state the documentation does not list). */
   bulkStatus: string | null = null;
+  /** While set, `order(id:)` is answered only once it resolves (a platform slow to answer). */
+  orderGate: Promise<void> | null = null;
   token = FAKE_PLATFORM_TOKEN;
   private readonly bulk = new Map<string, BulkOperation>();
   private lastBulk: BulkOperation | null = null;
@@ -148,6 +150,7 @@ export class FakePlatform {
         extensions,
       });
     }
+    if (this.orderGate && OPERATIONS.exec(query)?.[0] === 'order(id') await this.orderGate;
     const data = this.execute(query, variables);
     send(res, 200, { data, extensions });
   }

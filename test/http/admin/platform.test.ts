@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp } from '../../helpers/app.js';
 import { backends } from '../../helpers/backends.js';
-import { connectBody, deliver, PLATFORM_ENV } from '../../helpers/fake-platform/connect.js';
+import {
+  connectBody,
+  deliver,
+  PLATFORM_ENV,
+  PLATFORM_WEBHOOK_SECRET,
+  queueWebhook,
+} from '../../helpers/fake-platform/connect.js';
+import { productInput } from '../../helpers/fixtures.js';
 import { FakePlatform } from '../../helpers/fake-platform/server.js';
 
 describe.each(backends())('connecting the storefront platform on $name', (backend) => {
@@ -197,6 +204,25 @@ describe.each(backends())('connecting the storefront platform on $name', (backen
       refund_line_items: [{ line_item_id: 110, quantity: lineItems[0]!.quantity }],
     });
     expect(await revenue()).toBeCloseTo(before - refunded, 2);
+  });
+
+  it("applies another shop's webhooks while one shop's platform is slow to answer", async () => {
+    // Applied one after another, every shop's webhooks waited on the slowest platform's answer.
+    let open = () => undefined as void;
+    fake.orderGate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    await t.admin('PATCH', '/admin/v1/shops/other', { webhook_secret: PLATFORM_WEBHOOK_SECRET });
+    await queueWebhook(t, 'acme', 'refunds/create', { id: 2, order_id: 12, refund_line_items: [] });
+    await queueWebhook(t, 'other', 'products/create', productInput(77));
+    const applying = t.services.storefrontSync.applyPending();
+    const otherId = (await t.services.store.getShopByHandle('other'))!.id;
+    while ((await t.services.store.findExistingProductIds(otherId, [77])).size === 0)
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(fake.stats.operations.get('order(id')).toBeGreaterThan(0);
+    open();
+    fake.orderGate = null;
+    await applying;
   });
 
   it('reconciles on schedule, and requeues a sync whose node stopped', async () => {
