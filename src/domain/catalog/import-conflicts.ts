@@ -36,8 +36,12 @@ export function firstImportConflict(products: readonly Product[], owners: Curren
     if (elsewhere(owner, product.id))
       return { index, path: 'handle', message: `"${product.handle}" is already the handle of product ${owner}` };
     handles.set(product.handle, product.id);
+    const listed = new Set<number>();
     for (const [v, variant] of product.variants.entries()) {
       const path = `variants[${v}].id`;
+      // Stored as sent on SQLite, a repeat failed the whole import on PostgreSQL (one row updated twice).
+      if (listed.has(variant.id)) return { index, path, message: `variant ${variant.id} is listed twice` };
+      listed.add(variant.id);
       const other = variants.get(variant.id);
       if (other !== undefined && other !== product.id)
         return { index, path, message: `variant ${variant.id} also belongs to product ${other} in the same request` };

@@ -8,6 +8,10 @@ const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601 time
 const Decimal = Type.String({ pattern: '^\\d{1,12}(\\.\\d{1,4})?$', description: 'decimal string, e.g. "19.99"' });
 const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
 const strict = { additionalProperties: false } as const;
+/** What PostgreSQL's integer column holds: a position past it was a 500 there, and stored on SQLite. */
+const Position = (minimum: number) => Type.Integer({ minimum, maximum: 2_147_483_647 });
+/** Units in stock, or short of it: far beyond any shop, and within every column that holds them. */
+const Quantity = Type.Integer({ minimum: -1_000_000_000, maximum: 1_000_000_000 });
 
 export const MetafieldInput = Type.Object(
   {
@@ -35,11 +39,11 @@ export const VariantInput = Type.Object(
     price: Decimal,
     compare_at_price: Type.Optional(Type.Union([Decimal, Type.Null()])),
     sku: Type.Optional(Nullable(Type.String())),
-    position: Type.Optional(Type.Integer({ minimum: 1 })),
+    position: Type.Optional(Position(1)),
     inventory_policy: Type.Optional(Type.Union([Type.Literal('deny'), Type.Literal('continue')])),
     inventory_management: Type.Optional(Nullable(Type.String())),
-    inventory_quantity: Type.Optional(Type.Integer()),
-    old_inventory_quantity: Type.Optional(Type.Integer()),
+    inventory_quantity: Type.Optional(Quantity),
+    old_inventory_quantity: Type.Optional(Quantity),
     fulfillment_service: Type.Optional(Type.String()),
     option1: Type.Optional(Nullable(Type.String())),
     option2: Type.Optional(Nullable(Type.String())),
@@ -66,7 +70,7 @@ export const OptionInput = Type.Object(
     id: Type.Optional(Id),
     product_id: Type.Optional(Id),
     name: Type.String({ minLength: 1 }),
-    position: Type.Optional(Type.Integer({ minimum: 1 })),
+    position: Type.Optional(Position(1)),
     values: Type.Array(Type.String()),
   },
   strict,
@@ -76,7 +80,7 @@ export const ImageInput = Type.Object(
   {
     id: Id,
     product_id: Type.Optional(Id),
-    position: Type.Optional(Type.Integer({ minimum: 1 })),
+    position: Type.Optional(Position(1)),
     created_at: Type.Optional(Timestamp),
     updated_at: Type.Optional(Timestamp),
     alt: Type.Optional(Nullable(Type.String())),
@@ -126,10 +130,9 @@ export const CollectionInput = Type.Object(
     id: Id,
     title: Type.String({ minLength: 1 }),
     handle: Type.String({ minLength: 1, maxLength: 255 }),
-    products: Type.Array(
-      Type.Object({ product_id: Id, position: Type.Optional(Type.Integer({ minimum: 0 })) }, strict),
-      { maxItems: 100_000 },
-    ),
+    products: Type.Array(Type.Object({ product_id: Id, position: Type.Optional(Position(0)) }, strict), {
+      maxItems: 100_000,
+    }),
     updated_at: Type.Optional(Timestamp),
   },
   strict,
@@ -139,7 +142,7 @@ export type CollectionInput = Static<typeof CollectionInput>;
 export const InventoryInput = Type.Object(
   {
     variant_id: Id,
-    inventory_quantity: Type.Integer({ minimum: -1_000_000_000, maximum: 1_000_000_000 }),
+    inventory_quantity: Quantity,
   },
   strict,
 );
@@ -157,7 +160,7 @@ export const MarketInput = Type.Object(
   {
     id: Id,
     name: Type.String({ minLength: 1 }),
-    position: Type.Optional(Type.Integer({ minimum: 0 })),
+    position: Type.Optional(Position(0)),
     active: Type.Optional(Type.Boolean()),
     countries: Type.Array(Type.String({ pattern: '^[A-Za-z]{2}$' }), { minItems: 1 }),
     currency: Type.String({ pattern: '^[A-Za-z]{3}$' }),

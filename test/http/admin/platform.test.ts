@@ -208,7 +208,7 @@ describe.each(backends())('connecting the storefront platform on $name', (backen
 
   it("applies another shop's webhooks while one shop's platform is slow to answer", async () => {
     // Applied one after another, every shop's webhooks waited on the slowest platform's answer.
-    let open = () => undefined as void;
+    let open: () => void = () => undefined;
     fake.orderGate = new Promise<void>((resolve) => {
       open = resolve;
     });
