@@ -217,6 +217,44 @@ describe.each(backends())('remote billing provider faults on $name', (backend) =
     await switchToRemoteProvider(t, 'faults', fake);
   });
 
+  it('answers 502 upstream_invalid for answers of a shape the provider does not document', async () => {
+    // Read as they were, each threw a TypeError: a 500 naming nothing.
+    for (const [match, body] of [
+      [/^GET \/customers\/100$/, { customer: null }],
+      [/^GET \/customers\/100$/, { customer: [] }],
+      [/^GET \/subscriptions/, { subscriptions: [null] }],
+    ] as const) {
+      t.services.billingProviders.dropCached(shop.id, 'customer', 100);
+      t.services.billingProviders.dropCached(shop.id, 'subscriptions', 100);
+      fake.fail(match, { kind: 'answer', body });
+      const res = await context();
+      expect(res.statusCode, JSON.stringify(body)).toBe(502);
+      expect(res.json()).toMatchObject({ code: 'upstream_invalid' });
+    }
+    expect((await context()).statusCode).toBe(200);
+  });
+
+  it('refuses a charge webhook whose customer id is not an id, on either database', async () => {
+    // Stored as sent on SQLite ("abc"), a 500 on PostgreSQL that the provider kept resending.
+    for (const id of ['abc', 1.5, 1e19, { id: 1 }]) {
+      const raw = JSON.stringify({ charge: { id: 7001, address_id: 500, customer: { id }, status: 'success' } });
+      const t0 = Math.floor(Date.now() / 1000);
+      const signature = createHmac('sha256', WEBHOOK_SECRET).update(`${t0}.${raw}`).digest('hex');
+      const hook = await t.app.inject({
+        method: 'POST',
+        url: '/webhooks/billing/faults',
+        payload: raw,
+        headers: {
+          'content-type': 'application/json',
+          'x-recharge-topic': 'charge/created',
+          'x-recharge-webhook-timestamp': String(t0),
+          'x-recharge-webhook-signature': `t=${t0},v1=${signature}`,
+        },
+      });
+      expect(hook.statusCode, JSON.stringify(id)).toBe(422);
+    }
+  });
+
   it('serves reads from its cache until a provider webhook says the object changed', async () => {
     expect((await context()).json().data.billing_customer.first_name).toBe('Ada');
     fake.customers.get(100)!.first_name = 'Adeline';

@@ -17,7 +17,9 @@ export type Fault =
   /** Answers after `ms` (past Rebound's timeout); with `apply`, the write happens first. */
   | { kind: 'slow'; ms: number; apply?: boolean }
   /** Closes the connection without an answer; with `apply`, after the write happened. */
-  | { kind: 'drop'; apply?: boolean };
+  | { kind: 'drop'; apply?: boolean }
+  /** Answers 200 with this body instead (a provider answering a shape its documentation does not). */
+  | { kind: 'answer'; body: unknown };
 
 export interface Received {
   method: string;
@@ -99,6 +101,7 @@ export class FakeBillingProvider {
     const slot = this.faults.find((f) => f.times > 0 && f.match.test(`${req.method} ${path}`));
     if (slot) slot.times--;
     const fault = slot?.fault;
+    if (fault?.kind === 'answer') return send(200, fault.body);
     if (fault?.kind === 'status')
       return send(
         fault.status,

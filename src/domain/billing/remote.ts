@@ -147,6 +147,11 @@ function requireId(value: unknown, what: string): number {
   return value;
 }
 
+/** An id the provider may leave out (0 then); one it gives must be an id: "abc" was stored as sent on SQLite. */
+function optionalId(value: unknown, what: string): number {
+  return value === undefined || value === null ? 0 : requireId(value, what);
+}
+
 const text = (value: Text): string => (typeof value === 'string' ? value : '');
 const money = (value: string | number | null | undefined): string => {
   const n = typeof value === 'number' ? value : Number.parseFloat(value ?? '');
@@ -244,7 +249,7 @@ export function chargeFromRemote(c: RemoteCharge): BillingCharge {
   return {
     id: requireId(c.id, 'charge'),
     address_id: requireId(c.address_id, 'charge address'),
-    customer_id: c.customer?.id ?? c.customer_id ?? 0,
+    customer_id: optionalId(c.customer?.id ?? c.customer_id, 'charge customer'),
     status: text(c.status).toUpperCase(),
     scheduled_at: remoteTimestamp(c.scheduled_at) ?? '',
     processed_at: remoteTimestamp(c.processed_at),
@@ -259,7 +264,7 @@ export function onetimeFromRemote(o: RemoteOnetime): Onetime {
   return {
     id: requireId(o.id, 'one-time purchase'),
     address_id: requireId(o.address_id, 'one-time purchase address'),
-    customer_id: o.customer_id,
+    customer_id: requireId(o.customer_id, 'one-time purchase customer'),
     shop_product_id: externalId(o.external_product_id),
     shop_variant_id: externalId(o.external_variant_id),
     quantity: o.quantity ?? 1,

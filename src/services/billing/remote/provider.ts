@@ -9,7 +9,7 @@ import {
   type RemoteSubscription,
 } from '../../../domain/billing/remote.js';
 import type { BillingSubscription } from '../../../domain/billing/types.js';
-import { AppError } from '../../../domain/errors.js';
+import { AppError, BadGatewayError } from '../../../domain/errors.js';
 import type { IdempotencyStore } from '../../../store/kysely/idempotency.js';
 import type { BillingProvider, ReactivationResult } from '../provider.js';
 import type { RemoteCallPolicy, RemoteClient } from './client.js';
@@ -92,7 +92,7 @@ export function remoteProvider(deps: RemoteProviderDeps): BillingProvider {
     return { applied: true };
   }
 
-  return {
+  return readable(deps, {
     kind: 'remote',
     customer: (shopId, id) =>
       cache.read(shopId, 'customer', id, async () => {
@@ -153,5 +153,27 @@ export function remoteProvider(deps: RemoteProviderDeps): BillingProvider {
 
     createOnetime: createRemoteOnetimes(deps, keyedWrite),
     createSubscription: createRemoteSubscriptions(deps, keyedWrite),
-  };
+  });
+}
+
+/**
+ * Every call of the provider, with an answer Rebound cannot read (a null customer, an object where
+ * a list belongs, a list holding a null) made a 502 `upstream_invalid` naming the provider: read
+ * as it is, such an answer threw a TypeError, a 500 that named nothing. Each is logged.
+ */
+function readable(deps: RemoteProviderDeps, provider: BillingProvider): BillingProvider {
+  const guarded = { ...provider } as Record<string, unknown>;
+  for (const [name, value] of Object.entries(provider)) {
+    if (typeof value !== 'function') continue;
+    guarded[name] = async (...args: unknown[]) => {
+      try {
+        return await (value as (...a: unknown[]) => Promise<unknown>)(...args);
+      } catch (error) {
+        if (!(error instanceof TypeError || error instanceof RangeError)) throw error;
+        deps.log?.warn({ err: error, call: name }, 'billing provider answer not readable');
+        throw new BadGatewayError('The billing provider answered something Rebound cannot read.', 'upstream_invalid');
+      }
+    };
+  }
+  return guarded as unknown as BillingProvider;
 }
