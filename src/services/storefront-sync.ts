@@ -9,6 +9,7 @@ import type { ShopStore } from '../store/kysely/shops.js';
 import type { CatalogService } from './catalog.js';
 import { PLATFORM_TOPICS } from './platform/webhooks.js';
 import { parseUpstreamJson } from '../domain/inputs/nul.js';
+import { upstreamId, wholeNumber } from '../domain/inputs/whole-numbers.js';
 
 export const SHOP_TOPICS = [
   'products/create',
@@ -42,7 +43,7 @@ function replayed(triggeredAt: string | undefined, now: number): boolean {
 /** A deletion as the platform sends it: the id alone. */
 function deleteShaped(payload: object): boolean {
   const keys = Object.keys(payload);
-  return keys.length === 1 && keys[0] === 'id' && Number.isSafeInteger(Number((payload as { id: unknown }).id));
+  return keys.length === 1 && keys[0] === 'id' && upstreamId((payload as { id: unknown }).id) !== null;
 }
 
 /**
@@ -81,7 +82,7 @@ export function createStorefrontSync(deps: {
   ): Promise<string> {
     const handled = await deps.platformTopics?.(shopId, topic, payload, webhookId);
     if (handled !== undefined && handled !== null) return handled;
-    const id = Number(payload.id);
+    const id = upstreamId(payload.id) ?? Number.NaN;
     const [resource, action] = topic.split('/') as [string, string];
     if (resource === 'products' || resource === 'orders' || resource === 'collections') {
       if (action === 'delete') {
@@ -120,8 +121,10 @@ export function createStorefrontSync(deps: {
       return 'applied';
     }
     // inventory_levels/update: {variant_id, inventory_quantity} or the platform's {inventory_item_id, available}.
-    const variantId = Number(payload.variant_id ?? (await variantOfItem(shopId, Number(payload.inventory_item_id))));
-    const quantity = Number(payload.inventory_quantity ?? payload.available);
+    const variantId =
+      upstreamId(payload.variant_id) ??
+      (await variantOfItem(shopId, upstreamId(payload.inventory_item_id) ?? Number.NaN));
+    const quantity = wholeNumber(payload.inventory_quantity ?? payload.available) ?? Number.NaN;
     if (!Number.isSafeInteger(variantId) || !Number.isSafeInteger(quantity))
       return 'error: needs variant_id (or a known inventory_item_id) and a whole quantity';
     await catalogAdmin.setInventory(shopId, [{ variant_id: variantId, inventory_quantity: quantity }]);

@@ -3,6 +3,7 @@ import type { ViewedIndex } from '../../indexes/viewed-index.js';
 import type { EventStore } from '../../store/kysely/events.js';
 import type { ErasureCounts, PrivacyStore } from '../../store/kysely/privacy.js';
 import type { ShopStore } from '../../store/kysely/shops.js';
+import { upstreamId } from '../../domain/inputs/whole-numbers.js';
 
 const DAY_MS = 86_400_000;
 /** How long a data request's export is kept for the merchant to hand over. */
@@ -18,8 +19,8 @@ export interface PrivacyRequestView {
 }
 
 const customerIdOf = (payload: Record<string, unknown>): number | null => {
-  const id = Number((payload.customer as { id?: unknown } | undefined)?.id);
-  return Number.isSafeInteger(id) && id > 0 ? id : null;
+  const customer = payload.customer;
+  return customer !== null && typeof customer === 'object' ? upstreamId((customer as { id?: unknown }).id) : null;
 };
 
 /**
@@ -79,11 +80,15 @@ export function createPrivacyService(deps: {
     ): Promise<string> {
       const customerId = customerIdOf(payload);
       if (customerId === null) return 'error: needs customer.id';
-      const requestId = (payload.data_request as { id?: unknown } | undefined)?.id;
+      const request = payload.data_request as { id?: unknown } | null | undefined;
+      // The platform's id of the request when it is one (a number, or a short string), else the webhook's.
+      const requestId = request !== null && typeof request === 'object' ? request.id : undefined;
+      const given =
+        typeof requestId === 'number' || (typeof requestId === 'string' && requestId.length <= 200) ? requestId : null;
       const records = await store.customerRecords(shopId, customerId);
       await store.putPrivacyRequest({
         shop_id: shopId,
-        id: requestId === undefined || requestId === null ? fallbackId : String(requestId),
+        id: given === null || given === '' ? fallbackId : String(given),
         kind: 'data_request',
         customer_id: customerId,
         received_at: now,

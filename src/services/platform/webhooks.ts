@@ -8,6 +8,7 @@ import type { PlatformConnections } from './connection.js';
 import type { GraphqlClient, GraphqlPolicy } from './graphql.js';
 import type { PrivacyService } from './privacy.js';
 import { confirmedGone } from './reconcile.js';
+import { upstreamId } from '../../domain/inputs/whole-numbers.js';
 
 /** The platform topics beyond the catalog's: customers, refunds, the app's removal and the mandatory privacy topics. */
 export const PLATFORM_TOPICS = [
@@ -66,7 +67,7 @@ export function createPlatformTopics(deps: {
 
   async function apply(shopId: number, topic: string, payload: Payload, webhookId: string): Promise<string | null> {
     const [resource, action] = topic.split('/') as [string, string];
-    const id = Number(payload.id);
+    const id = upstreamId(payload.id) ?? Number.NaN;
     switch (topic) {
       case 'customers/data_request':
         return deps.privacy.dataRequest(shopId, payload, webhookId);
@@ -89,7 +90,7 @@ export function createPlatformTopics(deps: {
         ]);
         return 'applied';
       case 'refunds/create':
-        return refund(shopId, Number(payload.order_id));
+        return refund(shopId, upstreamId(payload.order_id) ?? Number.NaN);
     }
     // Products and collections are deleted by the catalog's handling, which asks `deleteConfirmed` first.
     if (resource === 'customers' && action === 'delete') {

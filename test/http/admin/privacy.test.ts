@@ -201,6 +201,24 @@ describe.each(backends())('erasing a customer on $name', (backend) => {
     expect((await t.admin('GET', `/admin/v1/shops/priv/events?uuid=${OTHER_SESSION}`)).json().data).toEqual([]);
   });
 
+  it('reads ids as the platform writes them: "0x10" names no customer, and a long request id is not kept', async () => {
+    // Read with Number(), "0x2400" was customer 9216 and "9.1e3" customer 9100.
+    for (const id of ['0x2400', '9.1e3', ' ', true])
+      await deliver(t, 'priv', 'customers/redact', { shop_id: 1, customer: { id }, orders_to_redact: [] });
+    const listed = () => t.admin('GET', '/admin/v1/shops/priv/privacy/requests').then((r) => r.json().data);
+    expect((await listed()).filter((r: { kind: string }) => r.kind === 'redact')).toHaveLength(1);
+    // A 12 KB id was past what PostgreSQL indexes: the request was lost there.
+    const res = await deliver(t, 'priv', 'customers/data_request', {
+      shop_id: 1,
+      customer: { id: 9300 },
+      data_request: { id: 'r'.repeat(12_000) },
+    });
+    expect(res.statusCode).toBe(200);
+    const requests = (await listed()).filter((r: { kind: string }) => r.kind === 'data_request');
+    expect(requests).toHaveLength(1);
+    expect(requests[0].id).toMatch(/^hook-/);
+  });
+
   it('deletes events past the retention daily, and the whole shop on shop/redact', async () => {
     await t.admin('PATCH', '/admin/v1/shops/priv', { settings: { event_retention_days: 1 } });
     await t.app.inject({
