@@ -8,7 +8,7 @@ import type { ShopWebhookStore } from '../store/kysely/shop-webhooks.js';
 import type { ShopStore } from '../store/kysely/shops.js';
 import type { CatalogService } from './catalog.js';
 import { PLATFORM_TOPICS } from './platform/webhooks.js';
-import { parseUpstreamJson } from '../domain/inputs/nul.js';
+import { parseUpstreamJson } from '../domain/inputs/upstream-json.js';
 import { upstreamId, wholeNumber } from '../domain/inputs/whole-numbers.js';
 
 export const SHOP_TOPICS = [

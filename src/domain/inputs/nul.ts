@@ -74,20 +74,8 @@ export function refuseNul(value: unknown, what: string, index?: number): void {
   ]);
 }
 
-/**
- * JSON from an upstream (the platform's webhooks and exports, the billing provider's answers), with
- * U+0000 taken out of every string and key. A request's value holding one is refused (refuseNul),
- * but the platform's data is what the shop holds: a product description with one would otherwise be
- * stored as sent on SQLite and fail every write on PostgreSQL, the product never updated again.
- * Throws what JSON.parse throws.
- */
-export function parseUpstreamJson(text: string): unknown {
-  const value: unknown = JSON.parse(text);
-  return mayHoldNul(text) ? withoutNul(value) : value;
-}
-
 /** The value with U+0000 removed from its strings and keys, changed in place (a walk of its own stack). */
-function withoutNul(value: unknown): unknown {
+export function withoutNul(value: unknown): unknown {
   if (typeof value === 'string') return value.replaceAll(NUL, '');
   const stack: object[] = value !== null && typeof value === 'object' ? [value] : [];
   for (let current = stack.pop(); current; current = stack.pop()) {

@@ -20,7 +20,7 @@ import type { ShopStore } from '../../store/kysely/shops.js';
 import { ledgerDocs } from './ledger.js';
 import type { BillingProviders } from './providers.js';
 import type { CachedKind } from './remote/read-cache.js';
-import { parseUpstreamJson } from '../../domain/inputs/nul.js';
+import { parseUpstreamJson } from '../../domain/inputs/upstream-json.js';
 
 const TOPICS = new Map<string, LedgerKind>([
   ['subscription', 'subscriptions'],

@@ -1,5 +1,5 @@
 import type { UpstreamClient } from '../upstream/client.js';
-import { parseUpstreamJson } from '../../domain/inputs/nul.js';
+import { parseUpstreamJson } from '../../domain/inputs/upstream-json.js';
 
 /**
  * Why a platform call failed, in words safe to show: a status or the platform's documented error code, never its body.

@@ -1,7 +1,9 @@
 import { gidType } from '../../domain/platform/gid.js';
 import { list } from '../../domain/platform/map.js';
 import type { PlatformStore } from '../../store/kysely/platform.js';
-import { parseUpstreamJson } from '../../domain/inputs/nul.js';
+import { parseUpstreamJson } from '../../domain/inputs/upstream-json.js';
+import { nextTurn } from '../../indexes/turns.js';
+import { PlatformError } from './graphql.js';
 
 type Node = Record<string, unknown>;
 
@@ -33,7 +35,8 @@ export async function stageExport(
   let seq = 0;
   let roots = 0;
   for await (const line of lines) {
-    const head = JSON.parse(line) as { id?: unknown; __parentId?: unknown };
+    const head = objectOf(line, seq + 1);
+    if (head === null) continue;
     const parent = typeof head.__parentId === 'string' ? head.__parentId : null;
     if (parent === null) roots++;
     batch.push({ seq: ++seq, gid: typeof head.id === 'string' ? head.id : '', parent, line });
@@ -52,26 +55,33 @@ export async function* assembled(store: PlatformStore, shopId: number, pageSize:
     const roots = await store.stagedRoots(shopId, after, pageSize);
     if (roots.length === 0) return;
     after = roots[roots.length - 1]!.seq;
-    const nodes = roots.map((r) => parseUpstreamJson(r.line) as Node);
+    const nodes: Node[] = [];
+    await inTurns(roots, (r) => {
+      const node = objectOf(r.line, r.seq);
+      if (node !== null) nodes.push(node);
+    });
     const byGid = new Map<string, Node>(nodes.map((n) => [String(n.id), n]));
     // Objects listed inline (an order's refunds) can have connections of their own.
     for (const node of nodes)
       for (const refund of list(node.refunds)) if (typeof refund.id === 'string') byGid.set(refund.id, refund);
     const children = await store.stagedChildren(shopId, [...byGid.keys()]);
-    const level2 = attach(children, byGid);
+    const level2 = await attach(children, byGid);
     const grandchildren = await store.stagedChildren(shopId, level2);
-    attach(grandchildren, byGid);
+    await attach(grandchildren, byGid);
     yield nodes;
   }
 }
 
 /** Puts each line into its parent's field; answers the GIDs of the attached children. */
-function attach(lines: { gid: string; parent: string | null; line: string }[], byGid: Map<string, Node>): string[] {
+async function attach(
+  lines: { gid: string; parent: string | null; line: string }[],
+  byGid: Map<string, Node>,
+): Promise<string[]> {
   const gids: string[] = [];
-  for (const staged of lines) {
+  await inTurns(lines, (staged) => {
     const parent = byGid.get(staged.parent ?? '');
-    if (!parent) continue;
-    const child = parseUpstreamJson(staged.line) as Node;
+    const child = parent ? objectOf(staged.line) : null;
+    if (!parent || !child) return;
     delete child.__parentId;
     const field = FIELD_OF[gidType(staged.gid) ?? ''] ?? 'children';
     const into = Array.isArray(parent[field]) ? (parent[field] as Node[]) : [];
@@ -81,6 +91,41 @@ function attach(lines: { gid: string; parent: string | null; line: string }[], b
       byGid.set(staged.gid, child);
       gids.push(staged.gid);
     }
-  }
+  });
   return gids;
+}
+
+/**
+ * Characters of lines parsed between two turns of the event loop: a page of 250 parents of up to
+ * 4 MB each was parsed in one stretch, seconds of every shop's event loop.
+ */
+const CHARS_PER_TURN = 1024 * 1024;
+
+/** Calls `each` for every staged line, a turn of the event loop after each megabyte of them. */
+async function inTurns<T extends { line: string }>(lines: readonly T[], each: (line: T) => void): Promise<void> {
+  let chars = 0;
+  for (const line of lines) {
+    each(line);
+    chars += line.line.length;
+    if (chars < CHARS_PER_TURN) continue;
+    chars = 0;
+    await nextTurn();
+  }
+}
+
+/**
+ * A line of the export as an object; null for one that holds another value (a null, a number),
+ * which is left out. A line that is not JSON, or nests deeper than an export's objects do, means
+ * the file is not what the platform writes: the sync ends failed, naming the line.
+ */
+function objectOf(line: string, number?: number): Node | null {
+  let value: unknown;
+  try {
+    value = parseUpstreamJson(line);
+  } catch {
+    // The parser's message quotes the line: the sync's error names where, never what the file holds.
+    const which = number === undefined ? 'a line' : `line ${number}`;
+    throw new PlatformError(`${which} of the export file is not JSON, or nests deeper than an export's objects`);
+  }
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Node) : null;
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { mayHoldNul, nulPath, parseUpstreamJson } from '../../../src/domain/inputs/nul.js';
+import { mayHoldNul, nulPath } from '../../../src/domain/inputs/nul.js';
+import { MAX_UPSTREAM_DEPTH, parseUpstreamJson } from '../../../src/domain/inputs/upstream-json.js';
 
 describe('U+0000 in JSON text (src/domain/inputs/nul.ts)', () => {
   it('tells an escaped NUL from an escaped backslash before "u0000"', () => {
@@ -35,8 +36,19 @@ describe('U+0000 in JSON text (src/domain/inputs/nul.ts)', () => {
     const depth = 200_000;
     const text = `${'['.repeat(depth)}"x\\u0000"${']'.repeat(depth)}`;
     expect(nulPath(JSON.parse(text))).toBe(`…${'[0]'.repeat(64)}`);
-    let inner = parseUpstreamJson(text);
-    for (let i = 0; i < depth; i++) inner = (inner as unknown[])[0];
-    expect(inner).toBe('x');
+  });
+
+  it('refuses an upstream document nested deeper than it may be, unparsed', () => {
+    // JSON.parse takes 2.4 million levels about fifteen times slower than as many bytes of rows.
+    const nested = (depth: number, pad = 0) => `${'{"a":'.repeat(depth)}"${'x'.repeat(pad)}"${'}'.repeat(depth)}`;
+    expect(() => parseUpstreamJson(nested(MAX_UPSTREAM_DEPTH + 1, 16 * 1024))).toThrow(SyntaxError);
+    expect(() => parseUpstreamJson(nested(200_000))).toThrow(/deeper than 128/);
+    // As deep as allowed, with brackets inside strings that are no nesting, it parses.
+    const allowed = nested(MAX_UPSTREAM_DEPTH, 16 * 1024).replace('"x', `"${'[{'.repeat(500)}\\"x`);
+    let inner = parseUpstreamJson(allowed);
+    for (let i = 0; i < MAX_UPSTREAM_DEPTH; i++) inner = (inner as { a: unknown }).a;
+    expect(inner).toMatch(/^(\[\{){500}"x+$/);
+    // A short text is parsed as it is: its nesting cannot cost much.
+    expect(parseUpstreamJson(nested(1000))).toBeTypeOf('object');
   });
 });

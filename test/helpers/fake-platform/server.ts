@@ -75,6 +75,8 @@ export class FakePlatform {
   repeatCursorOf: string | null = null;
   /** Bulk operations report this status instead of finishing (a state the documentation does not list). */
   bulkStatus: string | null = null;
+  /** Lines written after the products of the next products export file (odd lines a platform could write). */
+  extraProductLines: string[] = [];
   /** While set, `order(id:)` is answered only once it resolves (a platform slow to answer). */
   orderGate: Promise<void> | null = null;
   token = FAKE_PLATFORM_TOKEN;
@@ -343,7 +345,8 @@ export class FakePlatform {
       return;
     }
     res.writeHead(200, { 'content-type': 'application/jsonl' });
-    const lines = bulkLines(this.catalog, op.resource, op.ordersSince);
+    const extra = op.resource === 'products' ? this.extraProductLines.splice(0) : [];
+    const lines = [...bulkLines(this.catalog, op.resource, op.ordersSince), ...extra];
     Readable.from(
       (function* () {
         for (const line of lines) yield `${line}\n`;

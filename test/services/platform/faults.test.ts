@@ -106,6 +106,25 @@ describe.each(backends())('platform sync under throttling and faults on $name', 
     expect(unknown.platform.sync.error).toContain('a state Rebound does not know (PAUSED)');
   });
 
+  it('leaves out an export line that is no object, and ends the sync failed on one that is not JSON', async () => {
+    const odd = await syncWith({}, (f) => {
+      f.extraProductLines.push('null', '42', '[]');
+    });
+    expect(odd.platform.sync).toMatchObject({ phase: 'done', counts: { products: 6 } });
+    // Past what an export's objects nest (a 1 MB line of brackets), and not JSON: named by line, never quoted.
+    for (const line of [
+      '{"id": "gid://shopify/Product/99", "title": broken',
+      `${'['.repeat(500_000)}${']'.repeat(500_000)}`,
+    ]) {
+      const { platform } = await syncWith({}, (f) => {
+        f.extraProductLines.push(line);
+      });
+      expect(platform.sync.phase).toBe('failed');
+      expect(platform.sync.error).toMatch(/^line \d+ of the export file is not JSON, or nests deeper/);
+      expect(platform.sync.error).not.toContain('broken');
+    }
+  });
+
   it('marks the connection failing once the token is refused three times', async () => {
     const { handle, platform } = await syncWith({}, undefined, { access_token: 'a-token-the-platform-refuses' });
     expect(platform.sync).toMatchObject({ phase: 'failed' });

@@ -2,7 +2,7 @@ import pRetry from 'p-retry';
 import { BadGatewayError, UnavailableError } from '../../../domain/errors.js';
 import type { UpstreamAnswer, UpstreamClient } from '../../upstream/client.js';
 import { UpstreamError } from '../../upstream/errors.js';
-import { parseUpstreamJson } from '../../../domain/inputs/nul.js';
+import { parseUpstreamJson } from '../../../domain/inputs/upstream-json.js';
 
 /** How a remote provider is called (docs/billing.md, "Retries, timeouts and faults"). */
 export interface RemoteCallPolicy {
