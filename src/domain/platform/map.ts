@@ -1,4 +1,5 @@
 import { gidNumber } from './gid.js';
+import { wholeNumber } from '../inputs/whole-numbers.js';
 
 /**
  * GraphQL objects of the platform mapped to the REST shapes the admin API takes: numeric ids from
@@ -69,12 +70,13 @@ function variant(node: Node, productId: number, optionNames: string[]): Node {
     id,
     product_id: productId,
     title: str(node.title) ?? 'Default Title',
-    price: decimal(node.price) ?? '0.00',
+    // Unreadable, the price is left out and the product refused, never shown to shoppers at 0.00.
+    ...optional('price', decimal(node.price)),
     compare_at_price: decimal(node.compareAtPrice) ?? null,
     sku: str(node.sku),
     ...optional('position', typeof node.position === 'number' ? node.position : null),
     ...optional('inventory_policy', lower(node.inventoryPolicy)),
-    ...optional('inventory_quantity', typeof node.inventoryQuantity === 'number' ? node.inventoryQuantity : null),
+    ...optional('inventory_quantity', wholeNumber(node.inventoryQuantity)),
     barcode: str(node.barcode),
     ...optional('taxable', typeof node.taxable === 'boolean' ? node.taxable : null),
     option1: optionValue(0),

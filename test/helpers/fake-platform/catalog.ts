@@ -76,6 +76,7 @@ export class FakeCatalog {
       templateSuffix: null,
       options: [{ id: gid('ProductOption', i), name: 'Size', position: 1, values: sizes }],
       ...this.edits.get(i),
+      variantPatch: undefined,
     };
     const variants = Array.from({ length: nv }, (_, k) => ({
       id: gid('ProductVariant', i * 10 + k),
@@ -92,6 +93,7 @@ export class FakeCatalog {
       updatedAt: node.updatedAt,
       inventoryItem: { id: gid('InventoryItem', 500_000 + i * 10 + k) },
       selectedOptions: [{ name: 'Size', value: sizes[k % sizes.length] }],
+      ...(this.edits.get(i)?.variantPatch as Json | undefined),
     }));
     const images = Array.from({ length: ni }, (_, k) => ({
       id: gid('ProductImage', i * 10 + k),

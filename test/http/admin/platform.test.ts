@@ -159,6 +159,18 @@ describe.each(backends())('connecting the storefront platform on $name', (backen
     expect((await product(6)).title).toBe('Product 6');
   });
 
+  it('refuses a product whose price cannot be read, and reads a stock level written as text', async () => {
+    // An unreadable price was stored as 0.00 and shown to shoppers; "5" in stock was stored as 0.
+    fake.catalog.editProduct(8, { title: 'Eight, repriced', variantPatch: { price: '1e400' } });
+    fake.catalog.editProduct(9, { title: 'Nine, restocked', variantPatch: { inventoryQuantity: '5' } });
+    expect((await t.admin('POST', '/admin/v1/shops/acme/platform/sync', { mode: 'reconcile' })).statusCode).toBe(202);
+    await t.services.platform.idle();
+    expect((await product(8)).title).toBe('Product 8');
+    const nine = await product(9);
+    expect(nine.title).toBe('Nine, restocked');
+    expect(nine.variants.map((v: { inventory_quantity: number }) => v.inventory_quantity)).toEqual([5, 5, 5]);
+  });
+
   it('applies a delete webhook only once the platform confirms the product is gone', async () => {
     expect((await deliver(t, 'acme', 'products/delete', { id: 5 })).statusCode).toBe(200);
     expect(await product(5)).toBeDefined();
