@@ -73,6 +73,23 @@ describe.each(backends())('remote billing provider faults on $name', (backend) =
     (await context(`&billing_subscription_ids=${sub}&request_type=live&campaign_id=${campaignId}`)).json().data
       .service_reactivate_all_link as string;
   const stats = async () => (await t.admin('GET', `/admin/v1/shops/faults/campaigns/${campaignId}/stats`)).json().data;
+  /** A webhook of the provider's own dialect, signed as it signs them (a timestamped HMAC). */
+  const providerWebhook = (topic: string, body: unknown) => {
+    const raw = JSON.stringify(body);
+    const t0 = Math.floor(Date.now() / 1000);
+    const signature = createHmac('sha256', WEBHOOK_SECRET).update(`${t0}.${raw}`).digest('hex');
+    return t.app.inject({
+      method: 'POST',
+      url: '/webhooks/billing/faults',
+      payload: raw,
+      headers: {
+        'content-type': 'application/json',
+        'x-recharge-topic': topic,
+        'x-recharge-webhook-timestamp': String(t0),
+        'x-recharge-webhook-signature': `t=${t0},v1=${signature}`,
+      },
+    });
+  };
   const cancel = (id: number) =>
     Object.assign(fake.subscriptions.get(id)!, { status: 'cancelled', cancelled_at: '2026-10-01T10:00:00+00:00' });
 
@@ -234,23 +251,24 @@ describe.each(backends())('remote billing provider faults on $name', (backend) =
     expect((await context()).statusCode).toBe(200);
   });
 
+  it('lists each subscription once when the provider answers the same cursor again', async () => {
+    const cancelled = {
+      ...fake.subscriptions.get(1000)!,
+      status: 'cancelled',
+      cancelled_at: '2026-10-01T10:00:00+00:00',
+    };
+    const again = { subscriptions: [cancelled], next_cursor: 'the-same-cursor' };
+    fake.fail(/^GET \/subscriptions/, { kind: 'answer', body: again }, 4);
+    const listed = (await context()).json().data.billing_subscriptions.map((s: { id: number }) => s.id);
+    expect(listed).toEqual([1000]);
+    expect(fake.calls(/^GET \/subscriptions/)).toHaveLength(2);
+  });
+
   it('refuses a charge webhook whose customer id is not an id, on either database', async () => {
     // Stored as sent on SQLite ("abc"), a 500 on PostgreSQL that the provider kept resending.
     for (const id of ['abc', 1.5, 1e19, { id: 1 }]) {
-      const raw = JSON.stringify({ charge: { id: 7001, address_id: 500, customer: { id }, status: 'success' } });
-      const t0 = Math.floor(Date.now() / 1000);
-      const signature = createHmac('sha256', WEBHOOK_SECRET).update(`${t0}.${raw}`).digest('hex');
-      const hook = await t.app.inject({
-        method: 'POST',
-        url: '/webhooks/billing/faults',
-        payload: raw,
-        headers: {
-          'content-type': 'application/json',
-          'x-recharge-topic': 'charge/created',
-          'x-recharge-webhook-timestamp': String(t0),
-          'x-recharge-webhook-signature': `t=${t0},v1=${signature}`,
-        },
-      });
+      const charge = { id: 7001, address_id: 500, customer: { id }, status: 'success' };
+      const hook = await providerWebhook('charge/created', { charge });
       expect(hook.statusCode, JSON.stringify(id)).toBe(422);
     }
   });
@@ -260,20 +278,7 @@ describe.each(backends())('remote billing provider faults on $name', (backend) =
     fake.customers.get(100)!.first_name = 'Adeline';
     expect((await context()).json().data.billing_customer.first_name).toBe('Ada');
     expect(fake.calls(/^GET \/customers\/100$/)).toHaveLength(1);
-    const raw = JSON.stringify({ customer: fake.customers.get(100) });
-    const t0 = Math.floor(Date.now() / 1000);
-    const signature = createHmac('sha256', WEBHOOK_SECRET).update(`${t0}.${raw}`).digest('hex');
-    const hook = await t.app.inject({
-      method: 'POST',
-      url: '/webhooks/billing/faults',
-      payload: raw,
-      headers: {
-        'content-type': 'application/json',
-        'x-recharge-topic': 'customer/updated',
-        'x-recharge-webhook-timestamp': String(t0),
-        'x-recharge-webhook-signature': `t=${t0},v1=${signature}`,
-      },
-    });
+    const hook = await providerWebhook('customer/updated', { customer: fake.customers.get(100) });
     expect(hook.json()).toEqual({ data: 'applied' });
     expect((await context()).json().data.billing_customer.first_name).toBe('Adeline');
   });

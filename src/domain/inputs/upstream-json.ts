@@ -1,3 +1,4 @@
+import { BACKSLASH, CLOSE_BRACE, CLOSE_BRACKET, OPEN_BRACE, OPEN_BRACKET, QUOTE } from './json-codes.js';
 import { mayHoldNul, withoutNul } from './nul.js';
 
 /**
@@ -28,22 +29,15 @@ export function nestedDeeperThan(text: string, max: number): boolean {
   let depth = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (c === QUOTE_CODE) {
+    if (c === QUOTE) {
       for (i++; i < text.length; i++) {
         const d = text.charCodeAt(i);
-        if (d === BACKSLASH_CODE) i++;
-        else if (d === QUOTE_CODE) break;
+        if (d === BACKSLASH) i++;
+        else if (d === QUOTE) break;
       }
-    } else if (c === OPEN_BRACKET_CODE || c === OPEN_BRACE_CODE) {
+    } else if (c === OPEN_BRACKET || c === OPEN_BRACE) {
       if (++depth > max) return true;
-    } else if (c === CLOSE_BRACKET_CODE || c === CLOSE_BRACE_CODE) depth--;
+    } else if (c === CLOSE_BRACKET || c === CLOSE_BRACE) depth--;
   }
   return false;
 }
-
-const QUOTE_CODE = 0x22;
-const BACKSLASH_CODE = 0x5c;
-const OPEN_BRACKET_CODE = 0x5b;
-const CLOSE_BRACKET_CODE = 0x5d;
-const OPEN_BRACE_CODE = 0x7b;
-const CLOSE_BRACE_CODE = 0x7d;

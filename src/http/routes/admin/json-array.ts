@@ -4,6 +4,15 @@ import { mayHoldNul, refuseNul } from '../../../domain/inputs/nul.js';
 import { nextTurn } from '../../../indexes/turns.js';
 import { MAX_BULK_ROWS, tooLarge, tooManyRows } from './bulk.js';
 import { fastifyJsonParse } from './json-parse.js';
+import {
+  BACKSLASH,
+  CLOSE_BRACE,
+  CLOSE_BRACKET,
+  COMMA,
+  OPEN_BRACE,
+  OPEN_BRACKET,
+  QUOTE,
+} from '../../../domain/inputs/json-codes.js';
 
 /** A JSON array is parsed in parts of about 256 KB (about a millisecond of parsing), a turn between parts. */
 const ARRAY_BYTES_PER_TURN = 256 * 1024;
@@ -71,14 +80,6 @@ export function registerJsonBodies(app: FastifyInstance): void {
     return rows;
   });
 }
-
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const COMMA = 0x2c;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACKET = 0x5d;
-const OPEN_BRACE = 0x7b;
-const CLOSE_BRACE = 0x7d;
 
 /** Bytes one row may take, with the white space before it: far above any document, and a bound on one turn's scan. */
 export const MAX_ROW_BYTES = 8 * 1024 * 1024;

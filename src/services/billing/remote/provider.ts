@@ -38,15 +38,19 @@ export function remoteProvider(deps: RemoteProviderDeps): BillingProvider {
   const keyedWrite = createKeyedWrites(deps);
 
   async function listSubscriptions(customerId: number): Promise<BillingSubscription[]> {
-    const found: RemoteSubscription[] = [];
+    // By id: a provider answering the same cursor again listed each subscription once a page.
+    const found = new Map<unknown, RemoteSubscription>();
+    const cursors = new Set<string>();
     let path = `/subscriptions?customer_id=${customerId}&limit=250`;
     for (let page = 0; page < MAX_PAGES; page++) {
       const answer = await client.get<{ subscriptions?: RemoteSubscription[]; next_cursor?: string | null }>(path);
-      found.push(...(answer?.subscriptions ?? []));
-      if (!answer?.next_cursor) break;
-      path = `/subscriptions?cursor=${encodeURIComponent(answer.next_cursor)}&limit=250`;
+      for (const subscription of answer?.subscriptions ?? []) found.set(subscription.id, subscription);
+      const cursor = answer?.next_cursor;
+      if (!cursor || cursors.has(cursor)) break;
+      cursors.add(cursor);
+      path = `/subscriptions?cursor=${encodeURIComponent(cursor)}&limit=250`;
     }
-    return found
+    return [...found.values()]
       .filter((s) => s.customer_id === customerId)
       .map(subscriptionFromRemote)
       .sort((a, b) => a.id - b.id);
