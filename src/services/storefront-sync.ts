@@ -160,7 +160,11 @@ export function createStorefrontSync(deps: {
       const batch = await store.pendingShopWebhooks(100);
       if (batch.length === 0) return done;
       const byShop = new Map<number, typeof batch>();
-      for (const hook of batch) byShop.set(hook.shop_id, [...(byShop.get(hook.shop_id) ?? []), hook]);
+      for (const hook of batch) {
+        const hooks = byShop.get(hook.shop_id);
+        if (hooks) hooks.push(hook);
+        else byShop.set(hook.shop_id, [hook]);
+      }
       await Promise.all(
         [...byShop.values()].map(async (hooks) => {
           for (const hook of hooks) await applyQueued(hook);

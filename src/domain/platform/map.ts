@@ -21,7 +21,8 @@ export function list(value: unknown): Node[] {
 }
 
 /** An object of the answer: a null, a number or a list where one belongs is left out, not read. */
-const isNode = (value: unknown): value is Node => value !== null && typeof value === 'object' && !Array.isArray(value);
+export const isNode = (value: unknown): value is Node =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /**
  * A scalar as text (a string, or a number or boolean written out); null for anything else. Never

@@ -1,5 +1,5 @@
 import { gidType } from '../../domain/platform/gid.js';
-import { list } from '../../domain/platform/map.js';
+import { isNode, list } from '../../domain/platform/map.js';
 import type { PlatformStore } from '../../store/kysely/platform.js';
 import { parseUpstreamJson } from '../../domain/inputs/upstream-json.js';
 import { nextTurn } from '../../indexes/turns.js';
@@ -127,5 +127,5 @@ function objectOf(line: string, number?: number): Node | null {
     const which = number === undefined ? 'a line' : `line ${number}`;
     throw new PlatformError(`${which} of the export file is not JSON, or nests deeper than an export's objects`);
   }
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Node) : null;
+  return isNode(value) ? value : null;
 }
