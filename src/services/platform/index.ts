@@ -1,6 +1,7 @@
 import type { CatalogIndex } from '../../indexes/catalog-index.js';
 import { PlatformRunner } from '../../jobs/platform-runner.js';
 import { isRunning, type PlatformView } from '../../domain/platform/types.js';
+import type { CatalogStore } from '../../store/kysely/catalog.js';
 import type { PlatformStore } from '../../store/kysely/platform.js';
 import type { ShopStore } from '../../store/kysely/shops.js';
 import type { CatalogService } from '../catalog.js';
@@ -18,7 +19,7 @@ const STALE_SYNC_MS = 10 * 60_000;
  * the admin API's routes, the background sync and the scheduled reconciliation.
  */
 export function createPlatformService(deps: {
-  store: PlatformStore & ShopStore;
+  store: PlatformStore & ShopStore & Pick<CatalogStore, 'findExistingProductIds'>;
   catalog: CatalogIndex;
   catalogAdmin: CatalogService;
   upstream: Pick<UpstreamClient, 'call' | 'open' | 'checkResolves'>;

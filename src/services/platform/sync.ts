@@ -2,6 +2,7 @@ import { AppError, InvalidDocumentError } from '../../domain/errors.js';
 import { mapCollection, mapCustomer, mapOrder, mapProduct } from '../../domain/platform/map.js';
 import { BULK_EXPORTS, type BulkResource } from '../../domain/platform/queries.js';
 import { isRunning, type PlatformSync, type SyncPhase } from '../../domain/platform/types.js';
+import type { CatalogStore } from '../../store/kysely/catalog.js';
 import type { PlatformConnectionRecord, PlatformStore } from '../../store/kysely/platform.js';
 import type { ShopStore } from '../../store/kysely/shops.js';
 import type { CatalogService } from '../catalog.js';
@@ -53,7 +54,7 @@ export const syncStats = {
  * with the platform's error, and a token refused three times in a row marks the connection failing.
  */
 export function createPlatformSync(deps: {
-  store: PlatformStore & ShopStore;
+  store: PlatformStore & ShopStore & Pick<CatalogStore, 'findExistingProductIds'>;
   connections: PlatformConnections;
   catalogAdmin: CatalogService;
   productIds: (shopId: number) => Promise<number[]>;
@@ -75,7 +76,25 @@ export function createPlatformSync(deps: {
         deps.log?.warn({ err: error, shop: shopId, resource }, 'platform object skipped: it does not map');
       }
     }
-    return importRows(shopId, resource, rows);
+    return importRows(shopId, resource, resource === 'collections' ? await knownMembers(shopId, rows) : rows);
+  }
+
+  /**
+   * Collections keep only the members the shop has: a product the sync refused (or one the export
+   * listed after the collections were read) would otherwise take its whole collection off the shop.
+   */
+  async function knownMembers(shopId: number, rows: unknown[]): Promise<unknown[]> {
+    type Row = { products: { product_id: unknown }[] };
+    const collections = rows as Row[];
+    const ids = collections.flatMap((row) => row.products.map((member) => member.product_id));
+    const known = await store.findExistingProductIds(
+      shopId,
+      ids.filter((id) => typeof id === 'number'),
+    );
+    return collections.map((row) => ({
+      ...row,
+      products: row.products.filter((member) => known.has(member.product_id as number)),
+    }));
   }
 
   /** Imports a batch; a row the admin API refuses is skipped alone instead of failing its batch. */

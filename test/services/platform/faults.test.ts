@@ -125,6 +125,16 @@ describe.each(backends())('platform sync under throttling and faults on $name', 
     }
   });
 
+  it('keeps a collection whose member was refused, with its other members', async () => {
+    // A collection naming a product the sync had refused was refused whole, so one odd product took
+    // every collection it belonged to off the shop's pages.
+    const { handle, platform } = await syncWith({}, (f) => f.catalog.editProduct(1, { title: '' }));
+    expect(platform.sync).toMatchObject({ phase: 'done', counts: { products: 5, collections: 2 } });
+    const collections = (await t.admin('GET', `/admin/v1/shops/${handle}/collections`)).json().data;
+    const first = collections.find((c: { id: number }) => c.id === 1);
+    expect(first.products.map((m: { product_id: number }) => m.product_id)).toEqual([3, 5]);
+  });
+
   it('marks the connection failing once the token is refused three times', async () => {
     const { handle, platform } = await syncWith({}, undefined, { access_token: 'a-token-the-platform-refuses' });
     expect(platform.sync).toMatchObject({ phase: 'failed' });
