@@ -63,8 +63,25 @@ export interface LaneDeps {
 /** The server's request handler: Fastify's, which answers whatever the lane does not. */
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
-/** URLs longer than this are answered by the route only: the lane's memory stays bounded. */
+/** URLs longer than this are answered by the route only. */
 const MAX_URL = 2048;
+
+/**
+ * The most the lane's entries may take, counted as `entryBytes` counts (a storefront's entry about
+ * 650 bytes: some 6,000 of them). By count alone, URLs near MAX_URL (a visitor's, or long lists of
+ * ids) could hold 40 MB of heap that no memory budget reckons with.
+ */
+export const LANE_MAX_BYTES = 4 * 1024 * 1024;
+
+/**
+ * An entry's strings and the entry and map slots around them: a URL as Node's parser gives it is a
+ * byte a character (Latin-1), as are the key, its hash and the version; the answer's key holds
+ * decoded parameters, which may take two.
+ */
+function entryBytes(entry: LaneEntry, url: string): number {
+  const latin1 = url.length + entry.key.length + entry.keyHash.length + entry.version.length;
+  return latin1 + 2 * entry.answerKey.length + 160;
+}
 const PLAIN = 'application/json; charset=utf-8';
 
 /**
@@ -84,7 +101,11 @@ const PLAIN = 'application/json; charset=utf-8';
  * request, as the route would: only Fastify's request machinery and the parameter reading are skipped.
  */
 export class AnswerLane {
-  private readonly entries = new LRUCache<string, LaneEntry>({ max: 10_000 });
+  private readonly entries = new LRUCache<string, LaneEntry>({
+    max: 10_000,
+    maxSize: LANE_MAX_BYTES,
+    sizeCalculation: entryBytes,
+  });
   private deps: LaneDeps | null = null;
   private closed = false;
   /** Repeats answered from the cache. */
@@ -100,6 +121,11 @@ export class AnswerLane {
   /** The node is stopping: Fastify answers (and closes) every request from now on. */
   close(): void {
     this.closed = true;
+  }
+
+  /** The bytes the entries take, as `LANE_MAX_BYTES` bounds them. */
+  get entryBytes(): number {
+    return this.entries.calculatedSize;
   }
 
   remember(url: string, entry: LaneEntry): void {

@@ -1,6 +1,7 @@
 import { request } from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { LANE_MAX_BYTES } from '../../../src/http/plugins/answer-lane.js';
 import { AUTH_FAILURES_PER_MINUTE } from '../../../src/http/plugins/auth-failures.js';
 import { staticSource } from '../../../src/services/lists/sources/catalog-lists.js';
 import { startApp, type TestApp } from '../../helpers/app.js';
@@ -179,6 +180,27 @@ describe.each(backends())('the answer lane on $name', (backend) => {
     expect(shape(computed)).toEqual(shape(routed));
     expect(computed.body.equals(routed.body)).toBe(true);
     expect(JSON.parse(computed.body.toString()).data.map((p: { id: number }) => p.id)).toEqual([2, 1]);
+  });
+
+  it('keeps its entries within a bound of bytes, however long the URLs it is asked', async () => {
+    // By count alone (10,000 entries), URLs near the 2 KB the lane takes held about 40 MB of heap.
+    const long = await t.createShop('lane-long');
+    await t.admin('PUT', '/admin/v1/shops/lane-long/products', [productInput(1)]);
+    await t.admin('PATCH', '/admin/v1/shops/lane-long', { settings: { rate_limit_public_per_minute: 100_000 } });
+    const filler = Array.from({ length: 240 }, (_, i) => 7_000_000 + i).join(',');
+    const urlOf = (i: number) => `/api/v1/products/static?key=${long.public}&ids=1,${9_000_000 + i},${filler}`;
+    expect(urlOf(0).length).toBeGreaterThan(1900);
+    expect(urlOf(0).length).toBeLessThanOrEqual(2048);
+    for (let i = 0; i < 900; i++) expect((await get(urlOf(i))).status).toBe(200);
+    const lane = t.app.answerLane;
+    expect(lane.entryBytes).toBeLessThanOrEqual(LANE_MAX_BYTES);
+    expect(lane.entryBytes).toBeGreaterThan(0.9 * LANE_MAX_BYTES);
+    // The newest are the ones kept: the last URL is repeated by the lane, the first by the route.
+    const before = served();
+    await get(urlOf(899));
+    expect(served()).toBe(before + 1);
+    await get(urlOf(0));
+    expect(served()).toBe(before + 1);
   });
 
   it('stops at a revoked key, a limit reached and an address refused for failed authentications', async () => {
