@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateDemoShop } from '../demo/generate.js';
 import { rawGet, startCeiling } from './lib/ceiling.js';
-import { load, type LoadResult } from './lib/load.js';
+import { CONNECTIONS, LOADER, load, type LoadResult } from './lib/load.js';
 import { startFlags, startProcess } from './lib/processes.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -210,7 +210,7 @@ async function main() {
     }
   }
   console.log(
-    `\n${SECONDS} s per side in ${ROUNDS} alternating rounds, 10 connections; ` +
+    `\n${SECONDS} s per side in ${ROUNDS} alternating rounds, ${CONNECTIONS} connections from ${LOADER}; ` +
       "each ceiling is a bare node:http server sending that answer's bytes and header lines",
   );
   const base = `${server.url}/api/v1`;
@@ -327,7 +327,17 @@ async function main() {
     ]),
   );
   if (only) {
-    console.log(JSON.stringify({ only, server: SERVER_DIR, lists: listFigures, results, workers }));
+    console.log(
+      JSON.stringify({
+        only,
+        server: SERVER_DIR,
+        loader: LOADER,
+        connections: CONNECTIONS,
+        lists: listFigures,
+        results,
+        workers,
+      }),
+    );
     return;
   }
   const p99 = Math.max(
@@ -335,6 +345,8 @@ async function main() {
   );
   console.log(
     JSON.stringify({
+      loader: LOADER,
+      connections: CONNECTIONS,
       ceiling_rps: results.custom_cached_ceiling!.rps,
       custom_cached_rps: results.custom_cached!.rps,
       custom_uncached_rps: results.custom_uncached!.rps,

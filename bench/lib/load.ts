@@ -1,3 +1,5 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import autocannon from 'autocannon';
 
 export interface LoadResult {
@@ -7,14 +9,33 @@ export interface LoadResult {
   non2xx: number;
 }
 
-/** Runs autocannon against one URL: fixed connections and duration, no pipelining. */
-export async function load(
-  url: string,
-  options: { connections?: number; seconds?: number; headers?: Record<string, string> } = {},
-): Promise<LoadResult> {
+export interface LoadOptions {
+  connections?: number;
+  seconds?: number;
+  headers?: Record<string, string>;
+}
+
+/**
+ * BENCH_LOADER: `autocannon` (the default) or `wrk` (the `wrk` binary, Debian's package; BENCH_WRK
+ * for another path). autocannon runs in a node process and on two cores is often the ceiling it
+ * measures: 6,926 answers of 46 KB a second from the bare server, where wrk, one C thread, got
+ * 25,377 from the same server in the same run
+ * (docs/benchmarks.md, "A load generator that leaves the cores to the server (§23)").
+ */
+export const LOADER = process.env.BENCH_LOADER === 'wrk' ? 'wrk' : 'autocannon';
+
+/** BENCH_CONNECTIONS: connections of every load (10 by default). */
+export const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+
+/** Runs the load generator against one URL: fixed connections and duration, no pipelining. */
+export async function load(url: string, options: LoadOptions = {}): Promise<LoadResult> {
+  return LOADER === 'wrk' ? wrk(url, options) : cannon(url, options);
+}
+
+async function cannon(url: string, options: LoadOptions): Promise<LoadResult> {
   const result = await autocannon({
     url,
-    connections: options.connections ?? 10,
+    connections: options.connections ?? CONNECTIONS,
     duration: options.seconds ?? 10,
     headers: options.headers ?? {},
   });
@@ -23,5 +44,32 @@ export async function load(
     p99Ms: result.latency.p99,
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,
+  };
+}
+
+const run = promisify(execFile);
+
+/** wrk's durations ("850.12us", "1.23ms", "2.01s") in milliseconds. */
+function millis(text: string): number {
+  const match = /^([\d.]+)(us|ms|s|m)$/.exec(text);
+  if (!match) throw new Error(`wrk printed a latency it cannot be read from: ${text}`);
+  const scale = { us: 0.001, ms: 1, s: 1000, m: 60_000 }[match[2] as 'us' | 'ms' | 's' | 'm'];
+  return Number((Number(match[1]) * scale).toFixed(2));
+}
+
+/** One thread of wrk (a core at most, as autocannon), whole seconds (wrk reads no fraction). */
+async function wrk(url: string, options: LoadOptions): Promise<LoadResult> {
+  const seconds = Math.max(1, Math.round(options.seconds ?? 10));
+  const headers = Object.entries(options.headers ?? {}).flatMap(([name, value]) => ['-H', `${name}: ${value}`]);
+  const args = ['-t1', `-c${options.connections ?? CONNECTIONS}`, `-d${seconds}s`, '--latency', ...headers, url];
+  const { stdout } = await run(process.env.BENCH_WRK ?? 'wrk', args, { timeout: (seconds + 30) * 1000 });
+  const figure = (pattern: RegExp) => pattern.exec(stdout)?.[1];
+  if (figure(/(\d+) requests in/) === undefined) throw new Error(`wrk printed no result: ${stdout.slice(0, 300)}`);
+  const socketErrors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(stdout);
+  return {
+    rps: Math.round(Number(figure(/Requests\/sec:\s+([\d.]+)/))),
+    p99Ms: millis(figure(/^\s+99%\s+(\S+)/m) ?? ''),
+    errors: socketErrors ? socketErrors.slice(1).reduce((n, count) => n + Number(count), 0) : 0,
+    non2xx: Number(figure(/Non-2xx or 3xx responses: (\d+)/) ?? 0),
   };
 }
