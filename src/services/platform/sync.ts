@@ -87,10 +87,8 @@ export function createPlatformSync(deps: {
     type Row = { products: { product_id: unknown }[] };
     const collections = rows as Row[];
     const ids = collections.flatMap((row) => row.products.map((member) => member.product_id));
-    const known = await store.findExistingProductIds(
-      shopId,
-      ids.filter((id) => typeof id === 'number'),
-    );
+    // Before the admin API's validation: only ids a bigint column can hold are looked up.
+    const known = await store.findExistingProductIds(shopId, ids.filter(Number.isSafeInteger) as number[]);
     return collections.map((row) => ({
       ...row,
       products: row.products.filter((member) => known.has(member.product_id as number)),
