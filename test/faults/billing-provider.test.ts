@@ -234,6 +234,20 @@ describe.each(backends())('remote billing provider faults on $name', (backend) =
     await switchToRemoteProvider(t, 'faults', fake);
   });
 
+  it('keeps the claim and counts the reactivation when an activation that happened answers unreadably', async () => {
+    // The claim was given back though the subscription was active again: the customer could claim once more.
+    cancel(1000);
+    const link = await liveLink(1000);
+    const before = (await stats()).reactivations;
+    const claims = await t.services.store.campaignClaims(shop.id, campaignId, 100);
+    fake.fail(/^POST \/subscriptions\/1000\/activate$/, { kind: 'answer', body: {}, apply: true });
+    const page = await post(link);
+    expect(page.statusCode).toBe(502);
+    expect(fake.subscriptions.get(1000)!.status).toBe('active');
+    expect(await t.services.store.campaignClaims(shop.id, campaignId, 100)).toBe(claims + 1);
+    expect((await stats()).reactivations).toBe(before + 1);
+  });
+
   it('answers 502 upstream_invalid for answers of a shape the provider does not document', async () => {
     // Read as they were, each threw a TypeError: a 500 naming nothing.
     for (const [match, body] of [

@@ -18,8 +18,11 @@ export type Fault =
   | { kind: 'slow'; ms: number; apply?: boolean }
   /** Closes the connection without an answer; with `apply`, after the write happened. */
   | { kind: 'drop'; apply?: boolean }
-  /** Answers 200 with this body instead (a provider answering a shape its documentation does not). */
-  | { kind: 'answer'; body: unknown };
+  /**
+   * Answers 200 with this body instead (a provider answering a shape its documentation does not);
+   * with `apply`, after the write happened.
+   */
+  | { kind: 'answer'; body: unknown; apply?: boolean };
 
 export interface Received {
   method: string;
@@ -101,7 +104,10 @@ export class FakeBillingProvider {
     const slot = this.faults.find((f) => f.times > 0 && f.match.test(`${req.method} ${path}`));
     if (slot) slot.times--;
     const fault = slot?.fault;
-    if (fault?.kind === 'answer') return send(200, fault.body);
+    if (fault?.kind === 'answer') {
+      if (fault.apply) this.route(req.method ?? 'GET', new URL(path, 'http://fake'), body);
+      return send(200, fault.body);
+    }
     if (fault?.kind === 'status')
       return send(
         fault.status,
