@@ -234,18 +234,31 @@ describe.each(backends())('remote billing provider faults on $name', (backend) =
     await switchToRemoteProvider(t, 'faults', fake);
   });
 
-  it('keeps the claim and counts the reactivation when an activation that happened answers unreadably', async () => {
-    // The claim was given back though the subscription was active again: the customer could claim once more.
+  it('takes an activation answered with an unreadable body for the activation it was', async () => {
+    // A 2xx whose body could not be read was a failure: a 502 page, the claim given back though the
+    // subscription was active again (the customer could claim once more), the reactivation never counted.
     cancel(1000);
     const link = await liveLink(1000);
     const before = (await stats()).reactivations;
     const claims = await t.services.store.campaignClaims(shop.id, campaignId, 100);
     fake.fail(/^POST \/subscriptions\/1000\/activate$/, { kind: 'answer', body: {}, apply: true });
     const page = await post(link);
-    expect(page.statusCode).toBe(502);
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('active again');
+    expect(fake.calls(/^POST \/subscriptions\/1000\/activate$/)).toHaveLength(1);
     expect(fake.subscriptions.get(1000)!.status).toBe('active');
     expect(await t.services.store.campaignClaims(shop.id, campaignId, 100)).toBe(claims + 1);
     expect((await stats()).reactivations).toBe(before + 1);
+  });
+
+  it('gives the claim back when an unreadable answer to an activation did not activate', async () => {
+    cancel(1000);
+    const link = await liveLink(1000);
+    const claims = await t.services.store.campaignClaims(shop.id, campaignId, 100);
+    fake.fail(/^POST \/subscriptions\/1000\/activate$/, { kind: 'answer', body: {} });
+    expect((await post(link)).statusCode).toBe(502);
+    expect(fake.subscriptions.get(1000)!.status).toBe('cancelled');
+    expect(await t.services.store.campaignClaims(shop.id, campaignId, 100)).toBe(claims);
   });
 
   it('answers 502 upstream_invalid for answers of a shape the provider does not document', async () => {

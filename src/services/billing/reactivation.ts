@@ -125,13 +125,7 @@ export function createReactivationService(deps: {
         now,
       });
     } catch (error) {
-      if (campaign) {
-        // An answer that could not be read may follow an activation that happened: the claim is then
-        // used (and the reactivation counted), or the customer could claim the campaign once more.
-        if (await allActive(shop.id, provider, customerId, cancelled))
-          await store.countCampaign(shop.id, campaign.campaign.id, campaign.tk, 'reactivations', 1);
-        else await store.releaseCampaignClaim(shop.id, campaign.campaign.id, customerId);
-      }
+      if (campaign) await store.releaseCampaignClaim(shop.id, campaign.campaign.id, customerId);
       throw error;
     }
     if (campaign) await store.countCampaign(shop.id, campaign.campaign.id, campaign.tk, 'reactivations', 1);
@@ -242,24 +236,6 @@ export function createReactivationService(deps: {
       };
     },
   };
-}
-
-/**
- * Whether each of `subs` is active at the provider now, read afresh (a reactivation drops the
- * customer's cached lists). A read that fails counts as no: the claim is given back, as before.
- */
-async function allActive(
-  shopId: number,
-  provider: BillingProvider,
-  customerId: number,
-  subs: readonly BillingSubscription[],
-): Promise<boolean> {
-  try {
-    const now = await provider.subscriptions(shopId, customerId);
-    return subs.every((sub) => now.some((s) => s.id === sub.id && s.status === ACTIVE));
-  } catch {
-    return false;
-  }
 }
 
 /** The primary image's src, read from the pre-serialized tail of a product. */

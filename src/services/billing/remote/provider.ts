@@ -57,19 +57,27 @@ export function remoteProvider(deps: RemoteProviderDeps): BillingProvider {
   }
 
   async function activate(id: number): Promise<BillingSubscription> {
-    const answer = await client.write<{ subscription: RemoteSubscription }>(
-      'POST',
-      `/subscriptions/${id}/activate`,
-      undefined,
-      {
-        // Activation shows on the subscription itself: active now means the lost try went through.
-        lookup: async () => {
-          const current = await client.peek<{ subscription: RemoteSubscription }>(`/subscriptions/${id}`);
-          return current && current.subscription.status?.toLowerCase() === 'active' ? current : undefined;
-        },
-      },
-    );
-    return subscriptionFromRemote(answer.subscription);
+    // Activation shows on the subscription itself: active now means a try went through.
+    const activeNow = async () => {
+      const current = await client.peek<{ subscription: RemoteSubscription }>(`/subscriptions/${id}`);
+      return current && current.subscription.status?.toLowerCase() === 'active' ? current : undefined;
+    };
+    try {
+      const answer = await client.write<{ subscription: RemoteSubscription }>(
+        'POST',
+        `/subscriptions/${id}/activate`,
+        undefined,
+        { lookup: activeNow },
+      );
+      return subscriptionFromRemote(answer.subscription);
+    } catch (error) {
+      // A 2xx whose body cannot be read still activated: the subscription is read instead, so the
+      // reactivation is not taken for a failure (its claim given back, its discount never applied).
+      if (!unreadable(error)) throw error;
+      const current = await activeNow();
+      if (!current) throw error;
+      return subscriptionFromRemote(current.subscription);
+    }
   }
 
   async function applyDiscount(
@@ -159,6 +167,12 @@ export function remoteProvider(deps: RemoteProviderDeps): BillingProvider {
     createSubscription: createRemoteSubscriptions(deps, keyedWrite),
   });
 }
+
+/** An answer that is not JSON, or JSON of a shape reading it fails on. */
+const unreadable = (error: unknown) =>
+  error instanceof TypeError ||
+  error instanceof RangeError ||
+  (error instanceof BadGatewayError && error.code === 'upstream_invalid');
 
 /**
  * Every call of the provider, with an answer Rebound cannot read (a null customer, an object where
