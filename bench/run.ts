@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateDemoShop } from '../demo/generate.js';
 import { rawGet, startCeiling } from './lib/ceiling.js';
-import { CONNECTIONS, LOADER, load, type LoadResult } from './lib/load.js';
+import { CONNECTIONS, LOADER, load, loadSeconds, type LoadResult } from './lib/load.js';
 import { startFlags, startProcess } from './lib/processes.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -210,7 +210,8 @@ async function main() {
     }
   }
   console.log(
-    `\n${SECONDS} s per side in ${ROUNDS} alternating rounds, ${CONNECTIONS} connections from ${LOADER}; ` +
+    `\n${loadSeconds(SECONDS / ROUNDS) * ROUNDS} s per side in ${ROUNDS} alternating rounds, ` +
+      `${CONNECTIONS} connections from ${LOADER}; ` +
       "each ceiling is a bare node:http server sending that answer's bytes and header lines",
   );
   const base = `${server.url}/api/v1`;

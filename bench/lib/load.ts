@@ -22,10 +22,20 @@ export interface LoadOptions {
  * 25,377 from the same server in the same run
  * (docs/benchmarks.md, "A load generator that leaves the cores to the server (§23)").
  */
-export const LOADER = process.env.BENCH_LOADER === 'wrk' ? 'wrk' : 'autocannon';
+export const LOADER = loaderOf(process.env.BENCH_LOADER ?? 'autocannon');
+
+function loaderOf(name: string): 'wrk' | 'autocannon' {
+  if (name !== 'wrk' && name !== 'autocannon') throw new Error(`BENCH_LOADER is wrk or autocannon, not ${name}`);
+  return name;
+}
+
+/** The seconds a load of `seconds` runs: wrk reads whole seconds only. */
+export const loadSeconds = (seconds: number) => (LOADER === 'wrk' ? Math.max(1, Math.round(seconds)) : seconds);
 
 /** BENCH_CONNECTIONS: connections of every load (10 by default). */
 export const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+if (!Number.isSafeInteger(CONNECTIONS) || CONNECTIONS < 1)
+  throw new Error('BENCH_CONNECTIONS is a whole number from 1');
 
 /** Runs the load generator against one URL: fixed connections and duration, no pipelining. */
 export async function load(url: string, options: LoadOptions = {}): Promise<LoadResult> {
@@ -57,9 +67,12 @@ function millis(text: string): number {
   return Number((Number(match[1]) * scale).toFixed(2));
 }
 
-/** One thread of wrk (a core at most, as autocannon), whole seconds (wrk reads no fraction). */
+/**
+ * One thread of wrk (a core at most, as autocannon), for whole seconds. Its non-2xx count is of
+ * statuses from 400 on (wrk counts no others), where autocannon's is of every status but 2xx.
+ */
 async function wrk(url: string, options: LoadOptions): Promise<LoadResult> {
-  const seconds = Math.max(1, Math.round(options.seconds ?? 10));
+  const seconds = loadSeconds(options.seconds ?? 10);
   const headers = Object.entries(options.headers ?? {}).flatMap(([name, value]) => ['-H', `${name}: ${value}`]);
   const args = ['-t1', `-c${options.connections ?? CONNECTIONS}`, `-d${seconds}s`, '--latency', ...headers, url];
   const { stdout } = await run(process.env.BENCH_WRK ?? 'wrk', args, { timeout: (seconds + 30) * 1000 });

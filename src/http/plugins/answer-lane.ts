@@ -76,11 +76,13 @@ export const LANE_MAX_BYTES = 4 * 1024 * 1024;
 /**
  * An entry's strings and the entry and map slots around them: a URL as Node's parser gives it is a
  * byte a character (Latin-1), as are the key, its hash and the version; the answer's key holds
- * decoded parameters, which may take two.
+ * decoded parameters, which may take two. An estimate, not a measure: it bounds the lane's size.
  */
 function entryBytes(entry: LaneEntry, url: string): number {
   const latin1 = url.length + entry.key.length + entry.keyHash.length + entry.version.length;
-  return latin1 + 2 * entry.answerKey.length + 160;
+  // A bust_cache=yes entry's computation holds the parameters read from its URL: about as much again.
+  const recompute = entry.recompute ? 2 * url.length + 200 : 0;
+  return latin1 + 2 * entry.answerKey.length + 160 + recompute;
 }
 const PLAIN = 'application/json; charset=utf-8';
 
