@@ -4,6 +4,7 @@ import type { EventStore } from '../../store/kysely/events.js';
 import type { ErasureCounts, PrivacyStore } from '../../store/kysely/privacy.js';
 import type { ShopStore } from '../../store/kysely/shops.js';
 import { upstreamId } from '../../domain/inputs/whole-numbers.js';
+import { isNode } from '../../domain/platform/map.js';
 
 const DAY_MS = 86_400_000;
 /** How long a data request's export is kept for the merchant to hand over. */
@@ -18,10 +19,8 @@ export interface PrivacyRequestView {
   export: Record<string, unknown> | null;
 }
 
-const customerIdOf = (payload: Record<string, unknown>): number | null => {
-  const customer = payload.customer;
-  return customer !== null && typeof customer === 'object' ? upstreamId((customer as { id?: unknown }).id) : null;
-};
+const customerIdOf = (payload: Record<string, unknown>): number | null =>
+  isNode(payload.customer) ? upstreamId(payload.customer.id) : null;
 
 /**
  * The platform's privacy requests and Rebound's own erasure (docs/operations.md, "Privacy"): a
@@ -80,9 +79,8 @@ export function createPrivacyService(deps: {
     ): Promise<string> {
       const customerId = customerIdOf(payload);
       if (customerId === null) return 'error: needs customer.id';
-      const request = payload.data_request as { id?: unknown } | null | undefined;
       // The platform's id of the request when it is one (a number, or a short string), else the webhook's.
-      const requestId = request !== null && typeof request === 'object' ? request.id : undefined;
+      const requestId = isNode(payload.data_request) ? payload.data_request.id : undefined;
       const given =
         typeof requestId === 'number' || (typeof requestId === 'string' && requestId.length <= 200) ? requestId : null;
       const records = await store.customerRecords(shopId, customerId);

@@ -168,11 +168,12 @@ export function remoteProvider(deps: RemoteProviderDeps): BillingProvider {
   });
 }
 
+/** What reading an answer of a shape the provider does not document throws. */
+const readingFailed = (error: unknown) => error instanceof TypeError || error instanceof RangeError;
+
 /** An answer that is not JSON, or JSON of a shape reading it fails on. */
 const unreadable = (error: unknown) =>
-  error instanceof TypeError ||
-  error instanceof RangeError ||
-  (error instanceof BadGatewayError && error.code === 'upstream_invalid');
+  readingFailed(error) || (error instanceof BadGatewayError && error.code === 'upstream_invalid');
 
 /**
  * Every call of the provider, with an answer Rebound cannot read (a null customer, an object where
@@ -187,7 +188,7 @@ function readable(deps: RemoteProviderDeps, provider: BillingProvider): BillingP
       try {
         return await (value as (...a: unknown[]) => Promise<unknown>)(...args);
       } catch (error) {
-        if (!(error instanceof TypeError || error instanceof RangeError)) throw error;
+        if (!readingFailed(error)) throw error;
         deps.log?.warn({ err: error, call: name }, 'billing provider answer not readable');
         throw new BadGatewayError('The billing provider answered something Rebound cannot read.', 'upstream_invalid');
       }
