@@ -255,7 +255,7 @@ export async function buildApp(services: Services, config: Config, options: AppO
       limiter: services.limiter,
       version: (catalog) => services.lists.version(catalog),
       blocked: authFailures.blocked,
-      observe: metrics.observe,
+      series: (route) => metrics.requests.of(route, 'GET', 200),
       logsRequests: () =>
         (app.log as { isLevelEnabled?: (level: string) => boolean }).isLevelEnabled?.('info') ?? false,
     });

@@ -78,6 +78,18 @@ export class CatalogIndex implements ShopMemory {
     return this.shops.get(shopId);
   }
 
+  /**
+   * The shop's catalog when it is resident and settled (no load or rebuild pending), counted as a
+   * request for it; else undefined. Not pinned: for a request answered before its caller returns,
+   * which no load or eviction can come between.
+   */
+  settled(shopId: number): ShopCatalog | undefined {
+    if (this.queues.has(shopId)) return undefined;
+    const catalog = this.shops.get(shopId);
+    if (catalog !== undefined) this.residency.use(shopId);
+    return catalog;
+  }
+
   /** The shops loaded now. */
   shopIds(): number[] {
     return [...this.shops.keys()];

@@ -59,6 +59,8 @@ export class Residency {
   private readonly holders: ShopMemory[] = [];
   /** Resident shops, least recently used first (a Map keeps insertion order; touching re-inserts). */
   private readonly recent = new Map<number, true>();
+  /** The shop last made most recently used (the last key of `recent`), if it is still resident. */
+  private newest: number | undefined;
   private readonly pins = new Map<number, { count: number; since: number }>();
   private readonly uses = new ShopUses(() => AGING_PER_RESIDENT * Math.max(64, this.recent.size));
   private allowance: number | null = null;
@@ -107,15 +109,22 @@ export class Residency {
 
   /** The resident shop was read just now (an admin call, a sync): it becomes the most recently used. */
   touch(shopId: number): void {
-    if (!this.recent.delete(shopId)) return;
-    this.recent.set(shopId, true);
+    this.promote(shopId);
   }
 
   /** A request for the resident shop: it is the most recently used, and used once more lately. */
   use(shopId: number): void {
-    if (!this.recent.delete(shopId)) return;
+    if (this.promote(shopId)) this.uses.add(shopId);
+  }
+
+  /** Makes a resident shop the most recently used; false when it is not resident. */
+  private promote(shopId: number): boolean {
+    // A hot shop's next request mostly finds it newest already: no delete and re-insert on every request.
+    if (shopId === this.newest) return true;
+    if (!this.recent.delete(shopId)) return false;
     this.recent.set(shopId, true);
-    this.uses.add(shopId);
+    this.newest = shopId;
+    return true;
   }
 
   /**
@@ -127,6 +136,7 @@ export class Residency {
     const fresh = !this.recent.has(shopId);
     this.recent.delete(shopId);
     this.recent.set(shopId, true);
+    this.newest = shopId;
     if (fresh) {
       this.loads++;
       this.uses.add(shopId);
@@ -137,7 +147,7 @@ export class Residency {
 
   /** The shop is gone (deleted): drop it without counting an eviction. */
   forget(shopId: number): void {
-    this.recent.delete(shopId);
+    this.drop(shopId);
     this.uses.forget(shopId);
     for (const holder of this.holders) holder.evict(shopId);
   }
@@ -155,6 +165,11 @@ export class Residency {
     let total = 0;
     for (const holder of this.holders) total += holder.bytes(shopId);
     return total;
+  }
+
+  private drop(shopId: number): void {
+    this.recent.delete(shopId);
+    if (shopId === this.newest) this.newest = undefined;
   }
 
   /** Estimated bytes of every resident shop. */
@@ -230,7 +245,7 @@ export class Residency {
       const shopId = order ? order[next++] : this.uses.fewest(this.evictable(keep, now));
       if (shopId === undefined) break;
       total -= this.shopBytes(shopId);
-      this.recent.delete(shopId);
+      this.drop(shopId);
       for (const holder of this.holders) holder.evict(shopId);
       this.evictions++;
       if (order === undefined && total > allowance) order = this.uses.fewestFirst(this.evictable(keep, now));

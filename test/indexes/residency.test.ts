@@ -85,6 +85,36 @@ describe('Residency', () => {
     expect(catalog.evicted).toEqual([2, 3, 4]);
   });
 
+  it('counts every use of the shop used last, and none of a shop that was dropped while it was the last', () => {
+    const sizes = new Map([
+      [1, 40],
+      [2, 40],
+      [3, 40],
+    ]);
+    const catalog = holder(sizes);
+    const residency = new Residency({ budgetBytes: Infinity, allowanceBytes: 100 });
+    residency.register(catalog);
+    residency.loaded(1);
+    residency.loaded(2);
+    for (let i = 0; i < 3; i++) residency.use(2); // the newest shop's repeats: 4 uses in all
+    residency.use(1); // 2 uses
+    residency.loaded(3);
+    expect(catalog.evicted).toEqual([1]);
+
+    // Shop 3 is the last used; deleted, its requests until a new load count nothing.
+    residency.use(2); // 5 uses
+    residency.use(3); // 2 uses
+    residency.forget(3);
+    for (let i = 0; i < 8; i++) residency.use(3);
+    expect(residency.isResident(3)).toBe(false);
+    sizes.set(3, 40);
+    residency.loaded(3); // 1 use, as a newcomer's
+    residency.use(2);
+    sizes.set(1, 40);
+    residency.loaded(1); // 3 (1 use, used before) goes before 2 (6)
+    expect(catalog.evicted).toEqual([1, 3, 3]);
+  });
+
   it('evicts several shops for one large load in order of uses, the least recent of equals first', () => {
     const sizes = new Map([1, 2, 3, 4, 5].map((id) => [id, 10]));
     sizes.set(6, 25);

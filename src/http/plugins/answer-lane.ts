@@ -8,6 +8,7 @@ import type { ShopCatalog } from '../../indexes/shop-catalog.js';
 import { acceptsGzip } from './accept-gzip.js';
 import type { Recompute } from './answers.js';
 import { publicLimit, visitorBucket } from './rate-limit.js';
+import type { RequestSeries } from './request-metrics.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -34,6 +35,9 @@ export interface LaneEntry {
   recompute?: Recompute;
 }
 
+/** An entry as the lane keeps it: with the series its answers are counted in, looked up once. */
+type Remembered = LaneEntry & { series: RequestSeries };
+
 /** A request the lane takes: the shop's generation pinned, the cached answer (null: to compute), the limit counted. */
 interface Admitted {
   catalog: ShopCatalog;
@@ -42,6 +46,7 @@ interface Admitted {
   remaining: number;
   /** The visitor's rate-limit bucket this request was counted in. */
   bucket: string;
+  /** Unpins the shop (a computation's); nothing for a repeat, which is sent before the lane returns. */
   release: () => void;
 }
 
@@ -55,7 +60,8 @@ export interface LaneDeps {
   version: (catalog: ShopCatalog) => string;
   /** The address's failed authentications have it refused (the route answers the 429). */
   blocked: (ip: string) => boolean;
-  observe: (route: string, method: string, status: number, seconds: number) => void;
+  /** The request metrics' series of a route's 200 GETs (what every answer of the lane is). */
+  series: (route: string) => RequestSeries;
   /** True while per-request lines are logged (info and below): then only the route answers, and logs. */
   logsRequests: () => boolean;
 }
@@ -78,7 +84,7 @@ export const LANE_MAX_BYTES = 4 * 1024 * 1024;
  * byte a character (Latin-1), as are the key, its hash and the version; the answer's key holds
  * decoded parameters, which may take two. An estimate, not a measure: it bounds the lane's size.
  */
-function entryBytes(entry: LaneEntry, url: string): number {
+function entryBytes(entry: Remembered, url: string): number {
   const latin1 = url.length + entry.key.length + entry.keyHash.length + entry.version.length;
   // A bust_cache=yes entry's computation holds the parameters read from its URL: about as much again.
   const recompute = entry.recompute ? 2 * url.length + 200 : 0;
@@ -103,7 +109,7 @@ const PLAIN = 'application/json; charset=utf-8';
  * request, as the route would: only Fastify's request machinery and the parameter reading are skipped.
  */
 export class AnswerLane {
-  private readonly entries = new LRUCache<string, LaneEntry>({
+  private readonly entries = new LRUCache<string, Remembered>({
     max: 10_000,
     maxSize: LANE_MAX_BYTES,
     sizeCalculation: entryBytes,
@@ -131,7 +137,7 @@ export class AnswerLane {
   }
 
   remember(url: string, entry: LaneEntry): void {
-    if (this.deps && url.length <= MAX_URL) this.entries.set(url, entry);
+    if (this.deps && url.length <= MAX_URL) this.entries.set(url, { ...entry, series: this.deps.series(entry.route) });
   }
 
   /**
@@ -157,7 +163,7 @@ export class AnswerLane {
       admitted.release();
     }
     this.served++;
-    deps.observe(entry.route, 'GET', 200, (performance.now() - started) / 1000);
+    entry.series.observe((performance.now() - started) / 1000);
     return true;
   }
 
@@ -166,7 +172,7 @@ export class AnswerLane {
     deps: LaneDeps,
     req: IncomingMessage,
     res: ServerResponse,
-    entry: LaneEntry,
+    entry: Remembered,
     admitted: Admitted,
     started: number,
     route: Handler,
@@ -187,7 +193,7 @@ export class AnswerLane {
       admitted.release();
     }
     this.computed++;
-    deps.observe(entry.route, 'GET', 200, (performance.now() - started) / 1000);
+    entry.series.observe((performance.now() - started) / 1000);
   }
 }
 
@@ -200,12 +206,14 @@ function admit(deps: LaneDeps, req: IncomingMessage, entry: LaneEntry): Admitted
   if (ip === undefined || deps.blocked(ip)) return null;
   const owner = deps.keys.lookup(entry.key);
   if (owner === null || owner.hash !== entry.keyHash || owner.shopId !== entry.shopId) return null;
-  const hold = deps.catalog.hold(entry.shopId);
-  const catalog = hold.ready === undefined ? deps.catalog.get(entry.shopId) : undefined;
+  // Only a computation awaits, so only it pins the shop against eviction until it is sent.
+  const hold = entry.recompute ? deps.catalog.hold(entry.shopId) : null;
+  const release = hold?.release ?? unpinned;
+  const catalog = hold === null ? deps.catalog.settled(entry.shopId) : settledOf(deps.catalog, hold, entry.shopId);
   const current = catalog !== undefined && deps.version(catalog) === entry.version;
   const answer = !current ? undefined : entry.recompute ? null : deps.answers.hit(entry.answerKey);
   if (catalog === undefined || answer === undefined) {
-    hold.release();
+    release();
     return null;
   }
   const limit = publicLimit(catalog.shop.settings);
@@ -214,10 +222,17 @@ function admit(deps: LaneDeps, req: IncomingMessage, entry: LaneEntry): Admitted
   if (decision === null || !decision.allowed) {
     // The route answers (a 429 over the limit) and counts the request itself.
     if (decision !== null) deps.limiter.refundLocally(bucket);
-    hold.release();
+    release();
     return null;
   }
-  return { catalog, answer, limit, remaining: decision.remaining, bucket, release: hold.release };
+  return { catalog, answer, limit, remaining: decision.remaining, bucket, release };
+}
+
+const unpinned = (): void => {};
+
+/** The pinned shop's catalog when it is resident and settled (no load to wait for). */
+function settledOf(catalog: CatalogIndex, hold: ReturnType<CatalogIndex['hold']>, shopId: number) {
+  return hold.ready === undefined ? catalog.get(shopId) : undefined;
 }
 
 /** The route's cache-hit (or stored miss) answer, header lines in the order the route's hooks set them. */

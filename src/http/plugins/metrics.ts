@@ -1,9 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Services } from '../../compose.js';
 import { Errors, nonJson } from '../schemas/errors.js';
 import { registerPlatformMetrics } from './platform-metrics.js';
 import { metricsText } from './cluster-metrics.js';
+import { RequestMetrics } from './request-metrics.js';
 
 /**
  * Prometheus metrics at `/metrics` (docs/operations.md): requests and latency per route and status,
@@ -13,22 +14,10 @@ import { metricsText } from './cluster-metrics.js';
 export function registerMetrics(
   app: FastifyInstance,
   services: Services,
-): { registry: Registry; observe: (route: string, method: string, status: number, seconds: number) => void } {
+): { registry: Registry; requests: RequestMetrics } {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
-  const requests = new Counter({
-    name: 'rebound_http_requests_total',
-    help: 'HTTP requests by route, method and status',
-    labelNames: ['route', 'method', 'status'],
-    registers: [registry],
-  });
-  const latency = new Histogram({
-    name: 'rebound_http_request_duration_seconds',
-    help: 'HTTP request latency by route, method and status',
-    labelNames: ['route', 'method', 'status'],
-    buckets: [0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
-    registers: [registry],
-  });
+  const requests = new RequestMetrics(registry);
   const gauge = (name: string, help: string, read: () => number) =>
     new Gauge({
       name,
@@ -110,21 +99,9 @@ export function registerMetrics(
   gauge('rebound_db_pool_waiting', 'queries waiting for a connection', () => pool().waiting);
   registerPlatformMetrics(registry);
 
-  // One child per (route, method, status), made once: labelling by object per request hashes the labels every time.
-  const children = new Map<string, { count: Counter.Internal; time: Histogram.Internal<string> }>();
-  const observe = (route: string, method: string, status: number, seconds: number): void => {
-    const id = `${route}\u0000${method}\u0000${status}`;
-    let child = children.get(id);
-    if (!child) {
-      const labels = [route, method, String(status)];
-      child = { count: requests.labels(...labels), time: latency.labels(...labels) };
-      children.set(id, child);
-    }
-    child.count.inc();
-    child.time.observe(seconds);
-  };
   app.addHook('onResponse', (request, reply, done) => {
-    observe(request.routeOptions.url ?? 'unmatched', request.method, reply.statusCode, reply.elapsedTime / 1000);
+    const route = request.routeOptions.url ?? 'unmatched';
+    requests.of(route, request.method, reply.statusCode).observe(reply.elapsedTime / 1000);
     done();
   });
   const text = metricsText(registry);
@@ -135,5 +112,5 @@ export function registerMetrics(
       return reply.header('content-type', registry.contentType).send(await text());
     },
   );
-  return { registry, observe };
+  return { registry, requests };
 }

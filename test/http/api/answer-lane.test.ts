@@ -72,6 +72,20 @@ describe.each(backends())('the answer lane on $name', (backend) => {
     },
   );
 
+  it('counts its answers in the request metrics, as the route does', async () => {
+    const url = `/api/v1/products/static?key=${key}&ids=2,3`;
+    const count = async () => {
+      const text = (await get('/metrics')).body.toString();
+      const line = 'rebound_http_requests_total{route="/api/v1/products/static",method="GET",status="200"} ';
+      return Number(text.split('\n').find((l) => l.startsWith(line))?.slice(line.length) ?? 0);
+    };
+    await get(url);
+    const [before, lane] = [await count(), served()];
+    for (let i = 0; i < 3; i++) expect((await get(url)).status).toBe(200);
+    expect(served()).toBe(lane + 3);
+    expect(await count()).toBe(before + 3);
+  });
+
   it('sends the gzip bytes to clients that take them, as the route does', async () => {
     const url = `/api/v1/products/static?key=${key}&ids=1,2,3`;
     const plain = await get(url);
