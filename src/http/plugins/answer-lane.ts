@@ -5,7 +5,7 @@ import type { RateLimiter } from '../../cache/rate-limiter.js';
 import type { CatalogIndex } from '../../indexes/catalog-index.js';
 import type { KeyIndex } from '../../indexes/key-index.js';
 import type { ShopCatalog } from '../../indexes/shop-catalog.js';
-import { acceptsGzip } from './accept-gzip.js';
+import { acceptsGzip, rawAcceptEncoding } from './accept-gzip.js';
 import type { Recompute } from './answers.js';
 import { publicLimit, visitorBucket } from './rate-limit.js';
 import type { RequestSeries } from './request-metrics.js';
@@ -245,7 +245,7 @@ function send(
   remaining: number,
   cache: 'hit' | 'miss',
 ): void {
-  const gzip = acceptsGzip(req.headers['accept-encoding']);
+  const gzip = acceptsGzip(rawAcceptEncoding(req.rawHeaders));
   if (gzip && answer.gzip === null) answers.compress(answer);
   const body = gzip && answer.gzip !== null ? answer.gzip : answer.body;
   const head = [
