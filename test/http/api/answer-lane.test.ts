@@ -77,7 +77,12 @@ describe.each(backends())('the answer lane on $name', (backend) => {
     const count = async () => {
       const text = (await get('/metrics')).body.toString();
       const line = 'rebound_http_requests_total{route="/api/v1/products/static",method="GET",status="200"} ';
-      return Number(text.split('\n').find((l) => l.startsWith(line))?.slice(line.length) ?? 0);
+      return Number(
+        text
+          .split('\n')
+          .find((l) => l.startsWith(line))
+          ?.slice(line.length) ?? 0,
+      );
     };
     await get(url);
     const [before, lane] = [await count(), served()];
