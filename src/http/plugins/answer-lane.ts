@@ -38,7 +38,7 @@ export interface LaneEntry {
 /** An entry as the lane keeps it: with the series its answers are counted in, looked up once. */
 type Remembered = LaneEntry & { series: RequestSeries };
 
-/** A request the lane takes: the shop's generation pinned, the cached answer (null: to compute), the limit counted. */
+/** A request the lane takes: the shop's generation, the cached answer (null: to compute), the limit counted. */
 interface Admitted {
   catalog: ShopCatalog;
   answer: CachedAnswer | null;

@@ -35,7 +35,7 @@ interface Value {
  * `rebound_http_request_duration_seconds`), exposed exactly as prom-client's Counter and Histogram
  * expose them, but counted with no lookup: a request adds to its series, which its caller keeps.
  * prom-client's own `labels(...).observe` hashes the label values and converts each bucket bound to
- * a property name on every call, a few microseconds on a path (a cached answer) that takes twenty.
+ * a property name on every call, on a path (a cached answer) where every microsecond shows.
  */
 export class RequestMetrics {
   private readonly series = new Map<string, RequestSeries>();
