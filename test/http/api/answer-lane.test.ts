@@ -91,6 +91,25 @@ describe.each(backends())('the answer lane on $name', (backend) => {
     expect(await count()).toBe(before + 3);
   });
 
+  it('counts its answers as requests for their shop, which keep it resident before a shop asked less', async () => {
+    const busy = (await t.createShop('lane-busy')).public;
+    const quiet = (await t.createShop('lane-quiet')).public;
+    for (const handle of ['lane-busy', 'lane-quiet'])
+      await t.admin('PUT', `/admin/v1/shops/${handle}/products`, [productInput(1), productInput(2)]);
+    const busyUrl = `/api/v1/products/static?key=${busy}&ids=1`;
+    await get(busyUrl); // loads the shop: one request
+    const lane = served();
+    for (let i = 0; i < 5; i++) await get(busyUrl);
+    expect(served()).toBe(lane + 5);
+    // Three requests the route answers (each a new URL): more than the busy shop's one, fewer than its six.
+    for (const ids of ['1', '2', '1,2']) await get(`/api/v1/products/static?key=${quiet}&ids=${ids}`);
+    const order = (await t.admin('GET', '/admin/v1/node/residency'))
+      .json()
+      .shops.map((s: { handle: string }) => s.handle);
+    expect(order.indexOf('lane-quiet')).toBeGreaterThanOrEqual(0);
+    expect(order.indexOf('lane-quiet')).toBeLessThan(order.indexOf('lane-busy'));
+  });
+
   it('sends the gzip bytes to clients that take them, as the route does', async () => {
     const url = `/api/v1/products/static?key=${key}&ids=1,2,3`;
     const plain = await get(url);
