@@ -17,6 +17,15 @@ function holder(sizes: Map<number, number>): ShopMemory & { evicted: number[] } 
   };
 }
 
+/** Shops 1 to 3 of 40 bytes each under an allowance of 100: two fit. */
+function twoOfThree() {
+  const sizes = new Map([1, 2, 3].map((id) => [id, 40]));
+  const catalog = holder(sizes);
+  const residency = new Residency({ budgetBytes: Infinity, allowanceBytes: 100 });
+  residency.register(catalog);
+  return { sizes, catalog, residency };
+}
+
 describe('Residency', () => {
   afterEach(() => vi.useRealTimers());
 
@@ -43,14 +52,7 @@ describe('Residency', () => {
   });
 
   it('evicts the shops used least from every holder until the estimate fits; one load a residency', () => {
-    const sizes = new Map([
-      [1, 40],
-      [2, 40],
-      [3, 40],
-    ]);
-    const catalog = holder(sizes);
-    const residency = new Residency({ budgetBytes: Infinity, allowanceBytes: 100 });
-    residency.register(catalog);
+    const { catalog, residency } = twoOfThree();
     residency.loaded(1);
     residency.loaded(2);
     residency.loaded(2); // a reload of a resident shop is not a new load
@@ -86,14 +88,7 @@ describe('Residency', () => {
   });
 
   it('counts every use of the shop used last, and none of a shop that was dropped while it was the last', () => {
-    const sizes = new Map([
-      [1, 40],
-      [2, 40],
-      [3, 40],
-    ]);
-    const catalog = holder(sizes);
-    const residency = new Residency({ budgetBytes: Infinity, allowanceBytes: 100 });
-    residency.register(catalog);
+    const { sizes, catalog, residency } = twoOfThree();
     residency.loaded(1);
     residency.loaded(2);
     for (let i = 0; i < 3; i++) residency.use(2); // the newest shop's repeats: 4 uses in all
