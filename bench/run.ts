@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateDemoShop } from '../demo/generate.js';
 import { rawGet, startCeiling } from './lib/ceiling.js';
-import { CONNECTIONS, LOADER, load, loadSeconds, type LoadResult } from './lib/load.js';
+import { CONNECTIONS, LOADER, load, loadSeconds, THREADS, type LoadResult } from './lib/load.js';
 import { startFlags, startProcess } from './lib/processes.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -211,7 +211,7 @@ async function main() {
   }
   console.log(
     `\n${loadSeconds(SECONDS / ROUNDS) * ROUNDS} s per side in ${ROUNDS} alternating rounds, ` +
-      `${CONNECTIONS} connections from ${LOADER}; ` +
+      `${CONNECTIONS} connections from ${LOADER}${THREADS > 1 ? ` (${THREADS} threads)` : ''}; ` +
       "each ceiling is a bare node:http server sending that answer's bytes and header lines",
   );
   const base = `${server.url}/api/v1`;
@@ -333,6 +333,7 @@ async function main() {
         only,
         server: SERVER_DIR,
         loader: LOADER,
+        threads: THREADS,
         connections: CONNECTIONS,
         lists: listFigures,
         results,
@@ -347,6 +348,7 @@ async function main() {
   console.log(
     JSON.stringify({
       loader: LOADER,
+      threads: THREADS,
       connections: CONNECTIONS,
       ceiling_rps: results.custom_cached_ceiling!.rps,
       custom_cached_rps: results.custom_cached!.rps,

@@ -37,6 +37,15 @@ export const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 if (!Number.isSafeInteger(CONNECTIONS) || CONNECTIONS < 1)
   throw new Error('BENCH_CONNECTIONS is a whole number from 1');
 
+/**
+ * BENCH_THREADS: wrk's threads (1 by default: a core at most, as autocannon). Two let the generator
+ * take both cores when the server leaves them: what a node of two workers needs to show more than
+ * one can (docs/benchmarks.md). autocannon takes none but 1.
+ */
+export const THREADS = Number(process.env.BENCH_THREADS ?? 1);
+if (!Number.isSafeInteger(THREADS) || THREADS < 1 || (THREADS > 1 && LOADER !== 'wrk'))
+  throw new Error('BENCH_THREADS is a whole number from 1, above 1 only with BENCH_LOADER=wrk');
+
 /** Runs the load generator against one URL: fixed connections and duration, no pipelining. */
 export async function load(url: string, options: LoadOptions = {}): Promise<LoadResult> {
   return LOADER === 'wrk' ? wrk(url, options) : cannon(url, options);
@@ -68,13 +77,20 @@ function millis(text: string): number {
 }
 
 /**
- * One thread of wrk (a core at most, as autocannon), for whole seconds. Its non-2xx count is of
+ * wrk with BENCH_THREADS threads, for whole seconds. Its non-2xx count is of
  * statuses from 400 on (wrk counts no others), where autocannon's is of every status but 2xx.
  */
 async function wrk(url: string, options: LoadOptions): Promise<LoadResult> {
   const seconds = loadSeconds(options.seconds ?? 10);
   const headers = Object.entries(options.headers ?? {}).flatMap(([name, value]) => ['-H', `${name}: ${value}`]);
-  const args = ['-t1', `-c${options.connections ?? CONNECTIONS}`, `-d${seconds}s`, '--latency', ...headers, url];
+  const args = [
+    `-t${THREADS}`,
+    `-c${options.connections ?? CONNECTIONS}`,
+    `-d${seconds}s`,
+    '--latency',
+    ...headers,
+    url,
+  ];
   const { stdout } = await run(process.env.BENCH_WRK ?? 'wrk', args, { timeout: (seconds + 30) * 1000 });
   const figure = (pattern: RegExp) => pattern.exec(stdout)?.[1];
   if (figure(/(\d+) requests in/) === undefined) throw new Error(`wrk printed no result: ${stdout.slice(0, 300)}`);
