@@ -292,6 +292,7 @@ async function main() {
           `${pair.url}${path}${suffix}`,
           ...ceilings.map((c) => `${c.url}/`),
         ];
+        if (WARMUP_SECONDS > 0) for (const url of targets) await load(url, { seconds: WARMUP_SECONDS });
         for (let round = 0; round < ROUNDS; round++)
           for (const [i, url] of targets.entries()) runs[i]!.push(await load(url, { seconds: SECONDS / ROUNDS }));
         for (const ceiling of ceilings) await ceiling.stop();
