@@ -40,7 +40,7 @@ if (!Number.isSafeInteger(CONNECTIONS) || CONNECTIONS < 1)
 /**
  * BENCH_THREADS: wrk's threads (1 by default: a core at most, as autocannon). Two let the generator
  * take both cores when the server leaves them: what a node of two workers needs to show more than
- * one can (docs/benchmarks.md). autocannon takes none but 1.
+ * one can (docs/benchmarks.md). With autocannon it stays 1.
  */
 export const THREADS = Number(process.env.BENCH_THREADS ?? 1);
 if (!Number.isSafeInteger(THREADS) || THREADS < 1 || (THREADS > 1 && LOADER !== 'wrk'))
