@@ -209,7 +209,8 @@ function admit(deps: LaneDeps, req: IncomingMessage, entry: LaneEntry): Admitted
   // Only a computation awaits, so only it pins the shop against eviction until it is sent.
   const hold = entry.recompute ? deps.catalog.hold(entry.shopId) : null;
   const release = hold?.release ?? unpinned;
-  const catalog = hold === null ? deps.catalog.settled(entry.shopId) : settledOf(deps.catalog, hold, entry.shopId);
+  const catalog =
+    hold === null ? deps.catalog.settled(entry.shopId) : hold.ready ? undefined : deps.catalog.get(entry.shopId);
   const current = catalog !== undefined && deps.version(catalog) === entry.version;
   const answer = !current ? undefined : entry.recompute ? null : deps.answers.hit(entry.answerKey);
   if (catalog === undefined || answer === undefined) {
@@ -229,11 +230,6 @@ function admit(deps: LaneDeps, req: IncomingMessage, entry: LaneEntry): Admitted
 }
 
 const unpinned = (): void => {};
-
-/** The pinned shop's catalog when it is resident and settled (no load to wait for). */
-function settledOf(catalog: CatalogIndex, hold: ReturnType<CatalogIndex['hold']>, shopId: number) {
-  return hold.ready === undefined ? catalog.get(shopId) : undefined;
-}
 
 /** The route's cache-hit (or stored miss) answer, header lines in the order the route's hooks set them. */
 function send(
