@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { logContent } from './eval/fold-methods.js';
 import { printCandidates, printFolds } from './eval/fold-report.js';
-import { chooseOnTuning, evaluateFolds, type FoldResult } from './eval/fold-suite.js';
+import { chooseOnTheFoldBefore, chooseOnTuning, evaluateFolds, type FoldResult } from './eval/fold-suite.js';
 import { loadMsStore } from './eval/ms-store.js';
 import { type Ratio, setResamples } from './eval/ranking.js';
 import { loadRetail, type Invoice, type RetailProduct } from './eval/retail.js';
@@ -82,9 +82,15 @@ async function main(dir: string) {
     const among = (f: FoldResult) => f.neighbours.filter((n) => n.family === family);
     console.log(`${family} chosen on the tuning fold: ${chooseOnTuning(logsScored, among)}`);
   }
+  const ratio = (r: Ratio) => `${r.ratio.toFixed(3)} [${r.low.toFixed(3)}, ${r.high.toFixed(3)}]`;
+  for (const [handle, folds] of Object.entries(results))
+    for (const pick of chooseOnTheFoldBefore(folds))
+      console.log(
+        `  ${handle} ${pick.label}, chosen on the fold before: ${pick.key}: ` +
+          `HR ${ratio(pick.hr)}, NDCG ${ratio(pick.ndcg)}`,
+      );
   const neighbour = chooseOnTuning(logsScored, (f) => f.neighbours);
   console.log(`any neighbour candidate chosen on the tuning fold: ${neighbour}`);
-  const ratio = (r: Ratio) => `${r.ratio.toFixed(3)} [${r.low.toFixed(3)}, ${r.high.toFixed(3)}]`;
   for (const [handle, folds] of Object.entries(results))
     for (const fold of folds) {
       const row = fold.neighbours.find((n) => n.key === neighbour);

@@ -100,16 +100,43 @@ export function chooseOnTuning(
   logs: readonly (readonly FoldResult[])[],
   among: (fold: FoldResult) => readonly { key: string; hr: Ratio; ndcg: Ratio }[] = (fold) => fold.candidates,
 ): string | null {
-  const first = logs[0]?.[TUNING_FOLD];
+  return chooseOnFold(logs, TUNING_FOLD, among);
+}
+
+/** `chooseOnTuning`'s rule applied to fold `at` of every log. */
+function chooseOnFold(
+  logs: readonly (readonly FoldResult[])[],
+  at: number,
+  among: (fold: FoldResult) => readonly { key: string; hr: Ratio; ndcg: Ratio }[],
+): string | null {
+  const first = logs[0]?.[at];
   if (!first) return null;
   let best: { key: string; low: number; ndcg: number } | null = null;
   among(first).forEach((candidate, c) => {
-    const tuned = logs.map((folds) => among(folds[TUNING_FOLD]!)[c]!);
+    const tuned = logs.map((folds) => among(folds[at]!)[c]!);
     const low = Math.min(...tuned.map((t) => t.hr.low));
     const ndcg = tuned.reduce((sum, t) => sum + t.ndcg.ratio, 0) / tuned.length;
     if (!best || low > best.low || (low === best.low && ndcg > best.ndcg)) best = { key: candidate.key, low, ndcg };
   });
   return (best as { key: string } | null)?.key ?? null;
+}
+
+/**
+ * A blend chosen for one shop on its own recent weeks: for each fold after the first, the candidate
+ * the rule picks on the fold before it (of this log alone), and how it then scores. Where the folds
+ * are four weeks apart, the fold before is exactly the four weeks before the cut, scored by a model
+ * of what came before them: what a shop choosing its own weights at the cut could have done.
+ */
+export function chooseOnTheFoldBefore(
+  folds: readonly FoldResult[],
+): { label: string; key: string; hr: Ratio; ndcg: Ratio }[] {
+  const out: { label: string; key: string; hr: Ratio; ndcg: Ratio }[] = [];
+  for (let at = 1; at < folds.length; at++) {
+    const key = chooseOnFold([folds], at - 1, (fold) => fold.candidates);
+    const row = folds[at]!.candidates.find((candidate) => candidate.key === key);
+    if (key !== null && row) out.push({ label: folds[at]!.label, key, hr: row.hr, ndcg: row.ndcg });
+  }
+  return out;
 }
 
 function rows(
