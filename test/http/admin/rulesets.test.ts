@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONDITIONS } from '../../../src/domain/rules/catalog.js';
 import { OUTPUTS } from '../../../src/domain/rules/outputs.js';
 import { backends } from '../../helpers/backends.js';
-import { startApp, type TestApp } from '../../helpers/app.js';
+import { ADMIN_TOKEN, startApp, type TestApp } from '../../helpers/app.js';
 import { productInput } from '../../helpers/fixtures.js';
 
 const ruleset = {
@@ -195,6 +195,32 @@ describe.each(backends())('admin rulesets on $name', (backend) => {
       (await t.admin('POST', `/admin/v1/shops/rules/rulesets/${id}/preview`, { time: 'soon' })).json().error,
     ).toContain('time');
     expect((await t.admin('POST', `/admin/v1/shops/rules/rulesets/${id}/preview`, [1])).statusCode).toBe(400);
+  });
+
+  it('previews with ids as an array, and refuses arrays of anything else naming the parameter', async () => {
+    const { id } = (await t.admin('POST', '/admin/v1/shops/rules/rulesets', ruleset)).json().ruleset;
+    const path = `/admin/v1/shops/rules/rulesets/${id}/preview`;
+    const listed = await t.admin('POST', path, { shop_product_ids: [1, '2'], limit: [2] });
+    expect(listed.statusCode, listed.body).toBe(200);
+    // Nested arrays were joined into ids (and a limit) the custom endpoint refuses.
+    for (const [name, value] of [
+      ['shop_product_ids', [[1], [[2]]]],
+      ['limit', [[2]]],
+      ['shop_product_ids', [{ id: 1 }]],
+    ] as const) {
+      const res = await t.admin('POST', path, { [name]: value });
+      expect(res.statusCode, name).toBe(400);
+      expect(res.json().parameter).toBe(name);
+    }
+    // 10,000 levels overflowed the stack joining them: a 500. Sent as text, which a serializer would overflow on too.
+    const deep = await t.app.inject({
+      method: 'POST',
+      url: path,
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+      payload: `{"cart_subtotal":${'['.repeat(10_000)}1${']'.repeat(10_000)}}`,
+    });
+    expect(deep.statusCode).toBe(400);
+    expect(deep.json().parameter).toBe('cart_subtotal');
   });
 
   it('keeps a private key to its own shop', async () => {

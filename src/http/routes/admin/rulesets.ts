@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { InvalidBodyError } from '../../../domain/errors.js';
+import { InvalidBodyError, InvalidInputError } from '../../../domain/errors.js';
 import { customParams } from '../../../domain/params/custom.js';
 import { readParams } from '../../../domain/params/read.js';
 import { describeRuleCatalog } from '../../../domain/rules/catalog.js';
@@ -27,8 +27,14 @@ function previewBody(body: unknown): { raw: Record<string, unknown>; ruleset?: u
     throw new InvalidBodyError("The preview body must be a JSON object of the custom endpoint's parameters.");
   const { ruleset, ...fields } = body as Record<string, unknown>;
   const raw: Record<string, unknown> = Object.create(null);
-  for (const [name, value] of Object.entries(fields)) raw[name] = Array.isArray(value) ? value.join(',') : value;
+  for (const [name, value] of Object.entries(fields)) raw[name] = Array.isArray(value) ? listOf(name, value) : value;
   return { raw, ...(ruleset !== undefined ? { ruleset } : {}) };
+}
+
+/** An array of ids as the query string writes it; one holding anything but numbers and strings is a 400. */
+function listOf(name: string, values: unknown[]): string {
+  if (values.every((v) => typeof v === 'number' || typeof v === 'string')) return values.join(',');
+  throw new InvalidInputError(name, `Parameter ${name} must be a string, a number, or an array of them.`);
 }
 
 /** Rulesets (docs/api.md, "Admin API") and the operator catalog the console renders its forms from. */
