@@ -1,3 +1,4 @@
+import { InvalidInputError } from '../errors.js';
 import { MAX_LIST } from './kinds.js';
 
 /**
@@ -10,9 +11,13 @@ interface CartFields {
   line_count?: unknown;
   item_count?: unknown;
   items: { product_id?: unknown; variant_id?: unknown }[];
+  /** A line's field named as the request wrote it, for an error. */
+  nameOf(line: number, field: string): string;
 }
 
 const ITEM_FIELD = /^cart\[items\]\[(\d{1,4})\]\[(product_id|variant_id)\]$/;
+/** An item's id under any index or with more brackets after it: read only as ITEM_FIELD writes it. */
+const ANY_ITEM_ID = /^cart\[items\]\[[^\]]*\]\[(product_id|variant_id)\]/;
 const TOP_FIELD = /^cart\[(subtotal|line_count|item_count)\]$/;
 
 function isEmpty(value: unknown): boolean {
@@ -20,7 +25,7 @@ function isEmpty(value: unknown): boolean {
 }
 
 function bracketedCart(raw: Readonly<Record<string, unknown>>): CartFields {
-  const cart: CartFields = { items: [] };
+  const cart: CartFields = { items: [], nameOf: (line, field) => `cart[items][${line}][${field}]` };
   for (const name in raw) {
     if (!name.startsWith('cart[')) continue;
     const top = TOP_FIELD.exec(name);
@@ -29,7 +34,15 @@ function bracketedCart(raw: Readonly<Record<string, unknown>>): CartFields {
       continue;
     }
     const item = ITEM_FIELD.exec(name);
-    if (!item) continue;
+    if (!item) {
+      // Other fields of a line (quantity, price, title …) are the widget's and not read; a line's id is.
+      if (ANY_ITEM_ID.test(name))
+        throw new InvalidInputError(
+          name,
+          `Parameter ${name} is not read: ids are cart[items][N][product_id], N < 10000.`,
+        );
+      continue;
+    }
     const index = Number(item[1]);
     cart.items[index] ??= {};
     cart.items[index][item[2] as 'product_id' | 'variant_id'] = raw[name];
@@ -38,19 +51,34 @@ function bracketedCart(raw: Readonly<Record<string, unknown>>): CartFields {
 }
 
 function objectCart(value: Record<string, unknown>): CartFields {
-  const items = Array.isArray(value.items)
-    ? value.items.filter((i): i is Record<string, unknown> => i !== null && typeof i === 'object')
-    : [];
-  return { subtotal: value.subtotal, line_count: value.line_count, item_count: value.item_count, items };
+  if (!isEmpty(value.items) && !Array.isArray(value.items))
+    throw new InvalidInputError('cart.items', "Parameter cart.items must be an array of the cart's lines.");
+  const items = (value.items ?? []) as unknown[];
+  items.forEach((item, i) => {
+    if (item === null || typeof item !== 'object' || Array.isArray(item))
+      throw new InvalidInputError(`cart.items[${i}]`, `Parameter cart.items[${i}] must be an object of the line.`);
+  });
+  return {
+    subtotal: value.subtotal,
+    line_count: value.line_count,
+    item_count: value.item_count,
+    items: items as CartFields['items'],
+    nameOf: (line, field) => `cart.items[${line}].${field}`,
+  };
 }
 
 /** Distinct ids of the cart's lines, as text (a GID stays a GID for the decoder), at most MAX_LIST. */
-function idsOf(items: CartFields['items'], field: 'product_id' | 'variant_id'): string | undefined {
+function idsOf(cart: CartFields, field: 'product_id' | 'variant_id'): string | undefined {
+  const { items } = cart;
   const ids = new Set<string>();
-  for (const item of items) {
-    const id = item?.[field];
+  for (let i = 0; i < items.length && ids.size < MAX_LIST; i++) {
+    const id = items[i]?.[field];
     if ((typeof id === 'string' || typeof id === 'number') && id !== '') ids.add(String(id));
-    if (ids.size === MAX_LIST) break;
+    else if (!isEmpty(id))
+      throw new InvalidInputError(
+        cart.nameOf(i, field),
+        `Parameter ${cart.nameOf(i, field)} must be given once, as an id.`,
+      );
   }
   return ids.size === 0 ? undefined : [...ids].join(',');
 }
@@ -70,8 +98,8 @@ export function readCart(raw: Readonly<Record<string, unknown>>, out: Record<str
   if (isEmpty(out.cart_line_count) && !isEmpty(cart.line_count)) out.cart_line_count = cart.line_count;
   if (isEmpty(out.cart_item_count) && !isEmpty(cart.item_count)) out.cart_item_count = cart.item_count;
   if (isEmpty(out.shop_product_ids) && isEmpty(out.shop_variant_ids)) {
-    const products = idsOf(cart.items, 'product_id');
-    const variants = idsOf(cart.items, 'variant_id');
+    const products = idsOf(cart, 'product_id');
+    const variants = idsOf(cart, 'variant_id');
     if (products !== undefined) out.shop_product_ids = products;
     if (variants !== undefined) out.shop_variant_ids = variants;
   }

@@ -204,6 +204,36 @@ describe.each(backends())('real storefront clients on $name', (backend) => {
       expect(res.status).toBe(200);
     });
 
+    // A line's id that cannot be read was dropped: the answer then had no input products and said nothing.
+    it("refuses a cart line's id it cannot read, naming it as sent", async () => {
+      for (const [query, parameter] of [
+        ['cart[items][0][product_id]=1&cart[items][0][product_id]=2', 'cart[items][0][product_id]'],
+        ['cart[items][10000][product_id]=1', 'cart[items][10000][product_id]'],
+        ['cart[items][0][variant_id][]=11', 'cart[items][0][variant_id][]'],
+      ]) {
+        const res = await custom(query!);
+        expect(res.status, query).toBe(400);
+        expect(((await res.json()) as { parameter: string }).parameter).toBe(parameter);
+      }
+      for (const [cart, parameter] of [
+        [{ items: [{ product_id: [1] }] }, 'cart.items[0].product_id'],
+        [{ items: 'abc' }, 'cart.items'],
+        [{ items: [{ product_id: 1 }, 7] }, 'cart.items[1]'],
+      ] as const) {
+        const res = await fetch(`${w.base}/api/v1/custom/id/${w.upsellId}`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ key: w.publicKey, cart }),
+        });
+        expect(res.status, parameter).toBe(400);
+        expect(((await res.json()) as { parameter: string }).parameter).toBe(parameter);
+      }
+      // The line's other fields are the widget's own, and an empty id is no id.
+      expect(
+        (await custom('cart[items][0][product_id]=1&cart[items][0][title]=x&cart[items][1][product_id]=')).status,
+      ).toBe(200);
+    });
+
     // Long calls are re-sent as a POST with a JSON body holding the key and the cart object.
     it('answers the POST with a JSON body like the GET', async () => {
       const res = await fetch(`${w.base}/api/v1/custom/id/${w.upsellId}`, {
