@@ -21,10 +21,17 @@ const MULTIPART_LIMITS = { fields: 100, fieldSize: 8 * 1024, files: 5, fileSize:
 export async function registerStorefrontBodies(app: FastifyInstance): Promise<void> {
   const parseJson = app.getDefaultJsonParser('remove', 'remove');
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+  const jsonOrNothing = (
+    request: FastifyRequest,
+    body: string | Buffer,
+    done: (e: Error | null, b?: unknown) => void,
+  ) => {
     if ((body as string).trim() === '') return done(null, undefined);
     parseJson(request, body as string, done);
-  });
+  };
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, jsonOrNothing);
+  // A structured JSON type (RFC 6839: `application/vnd.api+json`) claims JSON as much: read as JSON.
+  app.addContentTypeParser(/^application\/[\w.!#$&^-]+\+json(\s*;|$)/i, { parseAs: 'string' }, jsonOrNothing);
   app.addContentTypeParser('text/plain', { parseAs: 'string' }, (_request, body, done) =>
     done(null, jsonObjectOrNothing(body as string)),
   );

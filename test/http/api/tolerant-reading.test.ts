@@ -92,6 +92,19 @@ describe.each(backends())('storefront requests as they come, on $name', (backend
     const res = await post('{"subject":', 'application/json');
     expect(res.statusCode).toBe(400);
     expect(res.json().error).toMatch(/not valid JSON/);
+    // A structured JSON type (RFC 6839) claims JSON too: read as JSON, not ignored.
+    const structured = await post('{"subject":', 'application/vnd.api+json; charset=utf-8');
+    expect(structured.statusCode).toBe(400);
+    expect(structured.json().error).toMatch(/not valid JSON/);
+    const fields = JSON.stringify({
+      subject: 'user',
+      verb: 'viewed',
+      noun: 'product',
+      shop_product_handle: 'product-1',
+      uuid: '11111111-2222-4333-8444-555555555555',
+    });
+    const read = await post(fields, 'application/vnd.api+json', `key=${key}`);
+    expect(read.statusCode, read.body).toBe(200);
     const missing = await post('verb=viewed', 'application/x-www-form-urlencoded', `key=${key}`);
     expect(missing.statusCode).toBe(400);
     expect(missing.json().error).toMatch(/^Missing required parameter/);
