@@ -39,7 +39,7 @@ export const ERROR_CODES = {
   idempotency_in_progress: { status: 409, when: 'a request with this Idempotency-Key is still running; retry shortly' },
   payload_too_large: { status: 413, when: 'the body is over the size limit' },
   path_too_long: { status: 414, when: 'a path segment is over 100 characters' },
-  unsupported_media_type: { status: 415, when: 'the Content-Type is not one the route reads' },
+  unsupported_media_type: { status: 415, when: 'the Content-Type or Content-Encoding is not one the route reads' },
   invalid_document: { status: 422, when: 'a well-formed document is not valid; index, field and problems say where' },
   rate_limited: { status: 429, when: 'the key is over its rate limit; Retry-After says when to retry' },
   headers_too_large: { status: 431, when: 'the request line and headers are over 48 KB (a URL of 32,000 bytes fits)' },
@@ -100,6 +100,13 @@ export class MissingInputError extends InvalidInputError {
 export class InvalidBodyError extends AppError {
   constructor(message: string) {
     super(message, 'invalid_body');
+  }
+}
+
+/** The body is sent in a form the route does not read (415): a compressed body, say. */
+export class UnsupportedMediaTypeError extends AppError {
+  constructor(message: string) {
+    super(message, 'unsupported_media_type');
   }
 }
 

@@ -7,6 +7,7 @@ import type { Services } from '../compose.js';
 import { registerAdminAuth, registerAdminShop } from './plugins/admin-auth.js';
 import { registerApiKeyAuth } from './plugins/auth.js';
 import { answerClientError, MAX_HEADER_BYTES } from './plugins/client-errors.js';
+import { registerRequestEncoding } from './plugins/content-encoding.js';
 import { registerErrorHandling } from './plugins/errors.js';
 import { loggerOptions, requestId, requestLogger } from './plugins/logging.js';
 import { registerMetrics } from './plugins/metrics.js';
@@ -129,6 +130,7 @@ export async function buildApp(services: Services, config: Config, options: AppO
   app.setSerializerCompiler(serializeAsReturned);
   registerParamsReader(app);
   registerErrorHandling(app);
+  registerRequestEncoding(app);
   // Every answer is read as its declared type; every HTML page, whoever renders it, cannot be framed.
   app.addHook('onSend', (_request, reply, payload, done) => {
     void reply.header('x-content-type-options', 'nosniff');
