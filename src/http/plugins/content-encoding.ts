@@ -2,19 +2,22 @@ import type { FastifyInstance } from 'fastify';
 import { UnsupportedMediaTypeError } from '../../domain/errors.js';
 
 /**
- * Request bodies are read as sent: a body with a Content-Encoding (gzip, br …) was parsed as
- * if it were not compressed, a gzipped JSON body answered "not valid JSON" and one that
- * only claimed an encoding was read as plain. No storefront sends one; a 415 says what to do
- * (RFC 9110 §15.5.16, with the codings that are read in `Accept-Encoding`).
+ * Request bodies are read as sent: no route decodes a Content-Encoding (gzip, br …), so such a
+ * body would be parsed as if it were not compressed (a gzipped JSON body "not valid JSON", a plain
+ * one under a coding it does not use read as plain). No storefront compresses what it sends; a 415
+ * says what to do (RFC 9110 §15.5.16, with the codings that are read in `Accept-Encoding`).
  */
 export function registerRequestEncoding(app: FastifyInstance): void {
-  app.addHook('onRequest', async (request, reply) => {
-    const coding = request.headers['content-encoding'];
-    if (coding === undefined || !hasBody(request.headers)) return;
-    if (coding.trim().toLowerCase() === 'identity' || coding.trim() === '') return;
+  // A callback hook: it runs for every request Fastify answers, and needs no promise.
+  app.addHook('onRequest', (request, reply, done) => {
+    const coding = request.headers['content-encoding']?.trim().toLowerCase();
+    if (coding === undefined || coding === '' || coding === 'identity' || !hasBody(request.headers)) return done();
     void reply.header('accept-encoding', 'identity');
-    throw new UnsupportedMediaTypeError(
-      `Content-Encoding ${JSON.stringify(coding)} is not read: send the request body uncompressed.`,
+    done(
+      new UnsupportedMediaTypeError(
+        `Content-Encoding ${JSON.stringify(request.headers['content-encoding'])} is not read: ` +
+          'send the request body uncompressed.',
+      ),
     );
   });
 }
