@@ -16,7 +16,9 @@ interface CartFields {
 }
 
 const ITEM_FIELD = /^cart\[items\]\[(\d{1,4})\]\[(product_id|variant_id)\]$/;
-/** An item's id under any index or with more brackets after it: read only as ITEM_FIELD writes it. */
+/** Lines without their numbers (`qs`'s `brackets` form): a field given once per line, in the lines' order. */
+const UNNUMBERED_FIELD = /^cart\[items\]\[\]\[(product_id|variant_id)\]$/;
+/** An item's id under any other index or with more brackets after it: read only as written above. */
 const ANY_ITEM_ID = /^cart\[items\]\[[^\]]*\]\[(product_id|variant_id)\]/;
 const TOP_FIELD = /^cart\[(subtotal|line_count|item_count)\]$/;
 
@@ -31,6 +33,15 @@ function bracketedCart(raw: Readonly<Record<string, unknown>>): CartFields {
     const top = TOP_FIELD.exec(name);
     if (top) {
       cart[top[1] as 'subtotal' | 'line_count' | 'item_count'] = raw[name];
+      continue;
+    }
+    const unnumbered = UNNUMBERED_FIELD.exec(name);
+    if (unnumbered) {
+      const values = Array.isArray(raw[name]) ? (raw[name] as unknown[]) : [raw[name]];
+      values.forEach((value, line) => {
+        cart.items[line] ??= {};
+        cart.items[line][unnumbered[1] as 'product_id' | 'variant_id'] = value;
+      });
       continue;
     }
     const item = ITEM_FIELD.exec(name);

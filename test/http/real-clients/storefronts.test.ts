@@ -204,6 +204,12 @@ describe.each(backends())('real storefront clients on $name', (backend) => {
       expect(res.status).toBe(200);
     });
 
+    // qs.stringify(cart, { arrayFormat: 'brackets' }) writes lines without their numbers.
+    it("takes the cart's unnumbered lines as the input products", async () => {
+      const body = await json(await custom('cart[items][][product_id]=1&cart[items][][product_id]=2'));
+      expect(idsOf(body.metadata.input_products)).toEqual([1, 2]);
+    });
+
     // A line's id that cannot be read was dropped: the answer then had no input products and said nothing.
     it("refuses a cart line's id it cannot read, naming it as sent", async () => {
       for (const [query, parameter] of [
