@@ -235,7 +235,10 @@ describe.skipIf(!inject('chromium'))('console in Chromium', () => {
       await expect.poll(() => page.getByRole('status').filter({ hasText: 'Saved' }).count()).toBe(1);
       expect(await page.getByRole('status').filter({ hasText: 'Unsaved changes' }).count()).toBe(0);
       const query = `shop_product_ids=${TENT}&cart_subtotal=150`;
-      expect(await publicTitles(id, query)).toEqual(await previewTitles(page));
+      // Saving moves the editor to the ruleset's own address, which runs its preview again: wait for it.
+      const served = await publicTitles(id, query);
+      expect(served).toEqual(['Tent Stakes', 'Gift Card']);
+      await expect.poll(() => previewTitles(page)).toEqual(served);
       const stored = (await t.admin('GET', `/admin/v1/shops/outfitters/rulesets/${id}`)).json().ruleset;
       expect(stored.rules.map((r: { name: string }) => r.name)).toEqual(['Upsell stakes', 'Big cart gift']);
       // The saved ruleset tells the merchant how to put it on a storefront.
