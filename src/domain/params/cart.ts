@@ -15,11 +15,8 @@ interface CartFields {
   nameOf(line: number, field: string): string;
 }
 
-const ITEM_FIELD = /^cart\[items\]\[(\d{1,4})\]\[(product_id|variant_id)\]$/;
-/** Lines without their numbers (`qs`'s `brackets` form): a field given once per line, in the lines' order. */
-const UNNUMBERED_FIELD = /^cart\[items\]\[\]\[(product_id|variant_id)\]$/;
-/** An item's id under any other index or with more brackets after it: read only as written above. */
-const ANY_ITEM_ID = /^cart\[items\]\[[^\]]*\]\[(product_id|variant_id)\]/;
+/** A line's id: `cart[items][N][product_id]`, N < 10000, or `[]` for lines without their numbers. */
+const ITEM_ID = /^cart\[items\]\[([^\]]*)\]\[(product_id|variant_id)\](.*)$/s;
 const TOP_FIELD = /^cart\[(subtotal|line_count|item_count)\]$/;
 
 function isEmpty(value: unknown): boolean {
@@ -35,30 +32,27 @@ function bracketedCart(raw: Readonly<Record<string, unknown>>): CartFields {
       cart[top[1] as 'subtotal' | 'line_count' | 'item_count'] = raw[name];
       continue;
     }
-    const unnumbered = UNNUMBERED_FIELD.exec(name);
-    if (unnumbered) {
-      const values = Array.isArray(raw[name]) ? (raw[name] as unknown[]) : [raw[name]];
-      values.forEach((value, line) => {
-        cart.items[line] ??= {};
-        cart.items[line][unnumbered[1] as 'product_id' | 'variant_id'] = value;
-      });
-      continue;
-    }
-    const item = ITEM_FIELD.exec(name);
-    if (!item) {
-      // Other fields of a line (quantity, price, title …) are the widget's and not read; a line's id is.
-      if (ANY_ITEM_ID.test(name))
-        throw new InvalidInputError(
-          name,
-          `Parameter ${name} is not read: ids are cart[items][N][product_id], N < 10000.`,
-        );
-      continue;
-    }
-    const index = Number(item[1]);
-    cart.items[index] ??= {};
-    cart.items[index][item[2] as 'product_id' | 'variant_id'] = raw[name];
+    // Other fields of a line (quantity, price, title …) are the widget's and not read; a line's id is.
+    const item = ITEM_ID.exec(name);
+    if (item) addLineId(cart, name, item, raw[name]);
   }
   return cart;
+}
+
+function addLineId(cart: CartFields, name: string, [, line, field, rest]: RegExpExecArray, value: unknown): void {
+  const key = field as 'product_id' | 'variant_id';
+  if (rest === '' && line === '') {
+    // `qs`'s `brackets` form writes the field once per line, in the lines' order.
+    (Array.isArray(value) ? value : [value]).forEach((id, i) => {
+      cart.items[i] ??= {};
+      cart.items[i][key] = id;
+    });
+  } else if (rest === '' && /^\d{1,4}$/.test(line!)) {
+    cart.items[Number(line)] ??= {};
+    cart.items[Number(line)]![key] = value;
+  } else {
+    throw new InvalidInputError(name, `Parameter ${name} is not read: ids are cart[items][N][product_id], N < 10000.`);
+  }
 }
 
 function objectCart(value: Record<string, unknown>): CartFields {
