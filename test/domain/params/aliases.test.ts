@@ -130,7 +130,8 @@ describe('the bracketed cart', () => {
         fc.stringMatching(/^[a-z]{1,8}\[[a-z0-9]{0,8}\](\[[a-z0-9]{0,8}\])?$/),
         fc.string({ maxLength: 20 }),
         (name, value) => {
-          if (name.startsWith('cart[')) return;
+          // `name[]` of a declared parameter is refused on purpose ("given once"), tested with the reader.
+          if (name.startsWith('cart[') || /^[a-z]+\[\]$/.test(name)) return;
           expect(() => read({ [name]: value, shop_product_ids: '1' })).not.toThrow();
         },
       ),
