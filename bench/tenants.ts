@@ -25,6 +25,7 @@ import { databaseFor } from './lib/earlier-schema.js';
 import { LARGE_SHOPS, OPERATOR_TOKEN, prepareTenants, type TenantShop } from './lib/tenants-data.js';
 import { ROOT, startFlags, startProcess, type Running } from './lib/processes.js';
 import { captureAnswers, runCeiling } from './lib/tenant-ceiling.js';
+import { roundPhase, type RoundPhase } from './lib/tenant-round-phase.js';
 
 const setting = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const SHOPS = setting('TENANTS_SHOPS', 1000);
@@ -46,6 +47,14 @@ const SERVER_DIR = process.env.TENANTS_SERVER ?? '.';
 const MB = 1024 * 1024;
 /** TENANTS_NODE_FLAGS: node flags added to those of the server's start script (comparisons of V8 settings). */
 const EXTRA_FLAGS = (process.env.TENANTS_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean);
+/**
+ * TENANTS_ROUNDS (1: none): after the recorded run, this many alternating rounds of TENANTS_ROUND_SECONDS (5)
+ * each to the server, TENANTS_BASE (an earlier build's checkout, optional) and the bare server
+ * (lib/tenant-round-phase.ts): ratios taken at the same moments, where runs minutes apart differ by half.
+ */
+const ROUNDS = setting('TENANTS_ROUNDS', 1);
+const ROUND_SECONDS = setting('TENANTS_ROUND_SECONDS', 5);
+const BASE_DIR = process.env.TENANTS_BASE;
 /** TENANTS_SERVER_OUTPUT: a file for the server's output (with TENANTS_NODE_FLAGS=--trace-gc, its collections). */
 const SERVER_OUTPUT = process.env.TENANTS_SERVER_OUTPUT;
 
@@ -258,6 +267,24 @@ async function main(): Promise<void> {
         `${peakRss <= BUDGET_MB ? 'under' : 'OVER'} the budget`,
     );
 
+  const answers = await captureAnswers(server.url, data.shops[0]!);
+  let rounds: RoundPhase | undefined;
+  if (ROUNDS > 1)
+    rounds = await roundPhase(
+      {
+        server,
+        rounds: ROUNDS,
+        seconds: ROUND_SECONDS,
+        warmedSeconds: WARMUP + SECONDS,
+        workers: WORKERS,
+        shops: data.shops,
+        traffic,
+        answers,
+        ...(BASE_DIR ? { base: { dir: BASE_DIR, env, file: data.file, extraFlags: EXTRA_FLAGS } } : {}),
+      },
+      log,
+    );
+
   const cold: Record<string, { coldMs: number; warmMs: number; rssMb: number }> = {};
   for (const [i, shop] of data.large.entries()) {
     cold[String(LARGE_SHOPS[i])] = await coldLoad(server, shop, () => rss.sample());
@@ -266,7 +293,6 @@ async function main(): Promise<void> {
         `(the next ${cold[String(LARGE_SHOPS[i])]!.warmMs} ms), RSS then ${cold[String(LARGE_SHOPS[i])]!.rssMb} MB`,
     );
   }
-  const answers = await captureAnswers(server.url, data.shops[0]!);
   if (SERVER_OUTPUT) writeFileSync(SERVER_OUTPUT, server.output());
   await server.stop();
 
@@ -321,6 +347,7 @@ async function main(): Promise<void> {
       cold_loads: cold,
       timeline,
       rss_samples: samples,
+      rounds,
     }),
   );
 }
