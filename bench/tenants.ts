@@ -55,6 +55,13 @@ const EXTRA_FLAGS = (process.env.TENANTS_NODE_FLAGS ?? '').split(/\s+/).filter(B
 const ROUNDS = setting('TENANTS_ROUNDS', 1);
 const ROUND_SECONDS = setting('TENANTS_ROUND_SECONDS', 5);
 const BASE_DIR = process.env.TENANTS_BASE;
+/**
+ * TENANTS_BASE_NODE_FLAGS: node flags added to the earlier build's (TENANTS_NODE_FLAGS unless set): `TENANTS_BASE=.`
+ * with other flags compares V8 settings of one build in the same rounds.
+ */
+const BASE_FLAGS = (process.env.TENANTS_BASE_NODE_FLAGS ?? process.env.TENANTS_NODE_FLAGS ?? '')
+  .split(/\s+/)
+  .filter(Boolean);
 /** TENANTS_SERVER_OUTPUT: a file for the server's output (with TENANTS_NODE_FLAGS=--trace-gc, its collections). */
 const SERVER_OUTPUT = process.env.TENANTS_SERVER_OUTPUT;
 
@@ -280,7 +287,7 @@ async function main(): Promise<void> {
         shops: data.shops,
         traffic,
         answers,
-        ...(BASE_DIR ? { base: { dir: BASE_DIR, env, file: data.file, extraFlags: EXTRA_FLAGS } } : {}),
+        ...(BASE_DIR ? { base: { dir: BASE_DIR, env, file: data.file, extraFlags: BASE_FLAGS } } : {}),
       },
       log,
     );

@@ -67,7 +67,10 @@ export async function roundPhase(setup: RoundSetup, log: (line: string) => void)
       );
       started.push(base);
       peaks.set('base', new NodeRss(base));
-      log(`warming the earlier build (${baseDir}) with ${setup.warmedSeconds} s of the same traffic`);
+      log(
+        `warming the earlier build (${baseDir}${extraFlags.length ? `, with ${extraFlags.join(' ')}` : ''}) ` +
+          `with ${setup.warmedSeconds} s of the same traffic`,
+      );
       await runTenantLoad(base.url, setup.shops, { ...setup.traffic, seconds: setup.warmedSeconds, warmupSeconds: 0 });
       targets.push({ name: 'base', url: base.url, onSecond: () => peaks.get('base')!.sample() });
     }
