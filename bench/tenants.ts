@@ -13,7 +13,9 @@
  * TENANTS_CONNECTIONS (10), TENANTS_BUDGET_MB (512, the default), TENANTS_ZIPF (1.0 = the exponent),
  * TENANTS_DIR (where the prepared database is kept; default <tmp>/rebound-tenants), TENANTS_WORKERS (1:
  * REBOUND_WORKERS; figures are then summed over the workers, RSS followed per process),
- * TENANTS_CONNECTION_MODE (shared), TENANTS_RATE (0: a closed loop; else requests a second, paced).
+ * TENANTS_CONNECTION_MODE (shared), TENANTS_RATE (0: a closed loop; else requests a second, paced),
+ * TENANTS_ROUNDS, TENANTS_ROUND_SECONDS, TENANTS_BASE and TENANTS_BASE_NODE_FLAGS (alternating rounds beside the
+ * ceiling and an earlier build, below).
  */
 import { writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
