@@ -52,10 +52,9 @@ export async function roundPhase(setup: RoundSetup, log: (line: string) => void)
   try {
     const ceiling = await startCeiling(dir, setup.answers, setup.workers);
     started.push(ceiling);
-    const peaks = new Map<string, NodeRss>([['server', new NodeRss(setup.server)]]);
-    const targets: RoundTarget[] = [
-      { name: 'server', url: setup.server.url, onSecond: () => peaks.get('server')!.sample() },
-    ];
+    const serverRss = new NodeRss(setup.server);
+    const peaks = new Map<string, NodeRss>([['server', serverRss]]);
+    const targets: RoundTarget[] = [{ name: 'server', url: setup.server.url, onSecond: () => serverRss.sample() }];
     if (setup.base) {
       const { dir: baseDir, env, file, extraFlags } = setup.base;
       const args = [...startFlags(baseDir), ...extraFlags, join(baseDir, 'dist/src/cli/main.js'), 'serve'];
@@ -66,13 +65,14 @@ export async function roundPhase(setup: RoundSetup, log: (line: string) => void)
         '/readyz',
       );
       started.push(base);
-      peaks.set('base', new NodeRss(base));
+      const baseRss = new NodeRss(base);
+      peaks.set('base', baseRss);
       log(
         `warming the earlier build (${baseDir}${extraFlags.length ? `, with ${extraFlags.join(' ')}` : ''}) ` +
           `with ${setup.warmedSeconds} s of the same traffic`,
       );
       await runTenantLoad(base.url, setup.shops, { ...setup.traffic, seconds: setup.warmedSeconds, warmupSeconds: 0 });
-      targets.push({ name: 'base', url: base.url, onSecond: () => peaks.get('base')!.sample() });
+      targets.push({ name: 'base', url: base.url, onSecond: () => baseRss.sample() });
     }
     targets.push({ name: 'ceiling', url: ceiling.url });
     const byTarget = await alternate(targets, setup.shops, setup.traffic, setup.rounds, setup.seconds);
