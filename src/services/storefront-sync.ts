@@ -7,7 +7,7 @@ import type { CatalogStore } from '../store/kysely/catalog.js';
 import type { ShopWebhookStore } from '../store/kysely/shop-webhooks.js';
 import type { ShopStore } from '../store/kysely/shops.js';
 import type { CatalogService } from './catalog.js';
-import { PLATFORM_TOPICS } from './platform/webhooks.js';
+import { PLATFORM_TOPICS, PRIVACY_TOPICS } from './platform/webhooks.js';
 import { parseUpstreamJson } from '../domain/inputs/upstream-json.js';
 import { upstreamId, wholeNumber } from '../domain/inputs/whole-numbers.js';
 
@@ -190,7 +190,7 @@ export function createStorefrontSync(deps: {
       if (error instanceof AppError) deps.log?.warn({ ...about, reason: error.message }, 'storefront webhook refused');
       else deps.log?.warn({ ...about, err: error }, 'storefront webhook failed');
     }
-    await store.markShopWebhook(hook.shop_id, hook.webhook_id, outcome);
+    await store.markShopWebhook(hook.shop_id, hook.webhook_id, outcome, PRIVACY_TOPICS.has(hook.topic));
   }
 
   return {

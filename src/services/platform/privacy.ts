@@ -22,6 +22,12 @@ export interface PrivacyRequestView {
 const customerIdOf = (payload: Record<string, unknown>): number | null =>
   isNode(payload.customer) ? upstreamId(payload.customer.id) : null;
 
+/** The customer's email as a privacy request names them (events may know them only by it). */
+const emailsOfRequest = (payload: Record<string, unknown>): string[] => {
+  const email = isNode(payload.customer) ? payload.customer.email : undefined;
+  return typeof email === 'string' ? [email] : [];
+};
+
 /**
  * The platform's privacy requests and Rebound's own erasure (docs/operations.md, "Privacy"): a
  * data request keeps an export of everything stored about the customer for 30 days; an erasure
@@ -34,12 +40,15 @@ export function createPrivacyService(deps: {
   viewed?: ViewedIndex;
   /** Called after a shop is deleted (its keys must stop working on every node). */
   shopDeleted?: (shopId: number) => Promise<void>;
-  /** Drops the shop's cached answers on every node, so nothing erased stays stored in a cache. */
+  /** Drops the shop's model here (learned from the erased data); other nodes drop theirs with the answers. */
+  forgetModel?: (shopId: number) => void;
+  /** Drops the shop's cached answers (and models) on every node, so nothing erased stays stored in a cache. */
   forgetAnswers?: (shopId: number) => Promise<void>;
 }) {
   const { store } = deps;
 
-  async function erase(shopId: number, customerId: number): Promise<ErasureCounts> {
+  /** Erases the customer; `emails`: theirs as the request names them, for events that know them only so. */
+  async function erase(shopId: number, customerId: number, emails: readonly string[] = []): Promise<ErasureCounts> {
     // The sessions are read before the rows go, so the in-memory views of them can be dropped too.
     const sessions = [
       ...new Set(
@@ -48,11 +57,13 @@ export function createPrivacyService(deps: {
           .filter((u): u is string => !!u),
       ),
     ];
-    const counts = await store.eraseCustomer(shopId, customerId);
+    const counts = await store.eraseCustomer(shopId, customerId, emails);
     deps.viewed?.forget(shopId, customerId, sessions);
+    // The model goes before the read model is rebuilt, so no answer of the new version is made from it.
+    deps.forgetModel?.(shopId);
     // The write moved the shop's version, so no cached answer is served again; they are also dropped,
     // not left stored until they expire.
-    await deps.catalog.apply(shopId, { orders: true });
+    await deps.catalog.apply(shopId, { orders: true, customers: true });
     await deps.forgetAnswers?.(shopId);
     return counts;
   }
@@ -83,7 +94,7 @@ export function createPrivacyService(deps: {
       const requestId = isNode(payload.data_request) ? payload.data_request.id : undefined;
       const given =
         typeof requestId === 'number' || (typeof requestId === 'string' && requestId.length <= 200) ? requestId : null;
-      const records = await store.customerRecords(shopId, customerId);
+      const records = await store.customerRecords(shopId, customerId, emailsOfRequest(payload));
       await store.putPrivacyRequest({
         shop_id: shopId,
         id: given === null || given === '' ? fallbackId : String(given),
@@ -105,7 +116,7 @@ export function createPrivacyService(deps: {
     ): Promise<string> {
       const customerId = customerIdOf(payload);
       if (customerId === null) return 'error: needs customer.id';
-      await erase(shopId, customerId);
+      await erase(shopId, customerId, emailsOfRequest(payload));
       await store.putPrivacyRequest({
         shop_id: shopId,
         id: fallbackId,

@@ -29,6 +29,16 @@ const GID_TYPE: Record<string, string> = {
   orders: 'Order',
 };
 
+/**
+ * The privacy topics: their bodies name the person (an email, a phone, the orders) and are not
+ * needed once applied, so they are not kept past it.
+ */
+export const PRIVACY_TOPICS: ReadonlySet<string> = new Set([
+  'customers/data_request',
+  'customers/redact',
+  'shop/redact',
+]);
+
 type Payload = Record<string, unknown>;
 
 /**

@@ -1,12 +1,77 @@
-import type { Kysely } from 'kysely';
+import type { ExpressionBuilder, Kysely } from 'kysely';
 import { json } from '../codec.js';
 import type { Database } from '../schema.js';
 
-/** Everything stored about one customer, for a data request: their rows, orders with lines, behaviour and billing. */
+/** The customer's email as stored and as the request gave it, lower-cased: an event may name them only so. */
+export async function emailsOf(
+  db: Kysely<Database>,
+  shopId: number,
+  customerId: number,
+  given: readonly string[],
+): Promise<string[]> {
+  const row = await db
+    .selectFrom('customers')
+    .select('email')
+    .where('shop_id', '=', shopId)
+    .where('id', '=', customerId)
+    .executeTakeFirst();
+  const emails = [row?.email, ...given].filter((e): e is string => typeof e === 'string' && e.trim() !== '');
+  return [...new Set(emails.map((e) => e.trim().toLowerCase()))];
+}
+
+/** The events naming the customer: by their id, or by one of their emails (an event sent before they signed in). */
+export const namingCustomer =
+  (customerId: number, emails: readonly string[]) => (eb: ExpressionBuilder<Database, 'events'>) =>
+    emails.length > 0
+      ? eb.or([eb('customer_id', '=', customerId), eb(eb.fn<string>('lower', ['subject_email']), 'in', emails)])
+      : eb('customer_id', '=', customerId);
+
+/** Tracking of the customer: by their id, or in one of their sessions. */
+export const trackedOf =
+  (customerId: number, sessions: readonly string[]) => (eb: ExpressionBuilder<Database, 'track_events'>) =>
+    sessions.length > 0
+      ? eb.or([eb('customer_id', '=', customerId), eb('uuid', 'in', sessions)])
+      : eb('customer_id', '=', customerId);
+
+/**
+ * The sessions a customer browsed in: their events and tracking name both the customer (or their
+ * email) and the session.
+ */
+export async function sessionsOf(
+  db: Kysely<Database>,
+  shopId: number,
+  customerId: number,
+  emails: readonly string[],
+): Promise<string[]> {
+  const events = await db
+    .selectFrom('events')
+    .select('uuid')
+    .distinct()
+    .where('shop_id', '=', shopId)
+    .where(namingCustomer(customerId, emails))
+    .where('uuid', 'is not', null)
+    .execute();
+  const tracked = await db
+    .selectFrom('track_events')
+    .select('uuid')
+    .distinct()
+    .where('shop_id', '=', shopId)
+    .where('customer_id', '=', customerId)
+    .where('uuid', 'is not', null)
+    .execute();
+  return [...new Set([...events, ...tracked].map((r) => r.uuid!))];
+}
+
+/**
+ * Everything stored about one customer, for a data request: their rows, orders with lines, and what
+ * an erasure of them would remove (their events and tracking found as it finds them: by id, by email
+ * and by the sessions those name; their billing customers with addresses and subscriptions).
+ */
 export async function customerRecords(
   db: Kysely<Database>,
   shopId: number,
   customerId: number,
+  given: readonly string[] = [],
 ): Promise<Record<string, unknown>> {
   const customer = await db
     .selectFrom('customers')
@@ -16,23 +81,39 @@ export async function customerRecords(
     .executeTakeFirst();
   const orders = await rowsOfCustomer(db, 'orders', shopId, customerId);
   const lines = await rowsOfCustomer(db, 'order_lines', shopId, customerId);
-  const events = await rowsOfCustomer(db, 'events', shopId, customerId);
-  const tracking = await rowsOfCustomer(db, 'track_events', shopId, customerId);
+  const emails = await emailsOf(db, shopId, customerId, given);
+  const sessions = await sessionsOf(db, shopId, customerId, emails);
+  const inSessions = (eb: ExpressionBuilder<Database, 'events'>) =>
+    sessions.length > 0 ? [eb('uuid', 'in', sessions)] : [];
+  const events = await db
+    .selectFrom('events')
+    .selectAll()
+    .where('shop_id', '=', shopId)
+    .where((eb) => eb.or([namingCustomer(customerId, emails)(eb), ...inSessions(eb)]))
+    .execute();
+  const tracking = await db
+    .selectFrom('track_events')
+    .selectAll()
+    .where('shop_id', '=', shopId)
+    .where(trackedOf(customerId, sessions))
+    .execute();
   const billing = (
     await db.selectFrom('billing_customers').select(['id', 'document']).where('shop_id', '=', shopId).execute()
   )
     .map((r) => ({ id: Number(r.id), doc: json.fromDb<Record<string, unknown>>(r.document) }))
     .filter((r) => String(r.doc.shop_customer_id ?? '') === String(customerId));
   const billingIds = billing.map((b) => b.id);
-  const subscriptions =
+  const ofBilling = (table: 'billing_subscriptions' | 'billing_addresses') =>
     billingIds.length === 0
-      ? []
-      : await db
-          .selectFrom('billing_subscriptions')
+      ? Promise.resolve([])
+      : db
+          .selectFrom(table)
           .select('document')
           .where('shop_id', '=', shopId)
           .where('customer_id', 'in', billingIds)
           .execute();
+  const documents = (rows: { document: unknown }[]) =>
+    rows.map((r) => json.fromDb<Record<string, unknown>>(r.document as string));
   const plain = <T extends object>(rows: T[]) =>
     rows.map((r) => Object.fromEntries(Object.entries(r).filter(([k]) => k !== 'shop_id')));
   return {
@@ -46,16 +127,12 @@ export async function customerRecords(
     events: plain(events),
     tracking: plain(tracking),
     billing_customers: billing.map((b) => b.doc),
-    billing_subscriptions: subscriptions.map((s) => json.fromDb<Record<string, unknown>>(s.document)),
+    billing_addresses: documents(await ofBilling('billing_addresses')),
+    billing_subscriptions: documents(await ofBilling('billing_subscriptions')),
   };
 }
 
 /** Every row of one customer's in a table keyed by shop and customer, for the data-request export. */
-function rowsOfCustomer(
-  db: Kysely<Database>,
-  table: 'orders' | 'order_lines' | 'events' | 'track_events',
-  shopId: number,
-  customerId: number,
-) {
+function rowsOfCustomer(db: Kysely<Database>, table: 'orders' | 'order_lines', shopId: number, customerId: number) {
   return db.selectFrom(table).selectAll().where('shop_id', '=', shopId).where('customer_id', '=', customerId).execute();
 }

@@ -1,19 +1,23 @@
 import type { Kysely, Transaction } from 'kysely';
 import { json } from '../codec.js';
 import type { Database } from '../schema.js';
-import { customerRecords } from './privacy-export.js';
+import { customerRecords, emailsOf, namingCustomer, sessionsOf, trackedOf } from './privacy-export.js';
 import { bumpDataVersion } from './shops.js';
 
 /** Privacy requests, erasure and retention (docs/operations.md, "Privacy"). */
 export interface PrivacyStore {
   /** Everything stored about one customer, for a data request. */
-  customerRecords(shopId: number, customerId: number): Promise<Record<string, unknown>>;
+  /** Everything stored about the customer (`emails`: theirs as the request gives it), for a data request. */
+  customerRecords(shopId: number, customerId: number, emails?: readonly string[]): Promise<Record<string, unknown>>;
   putPrivacyRequest(record: PrivacyRequestRecord): Promise<void>;
   /** Requests not expired at `now`, newest first. */
   listPrivacyRequests(shopId: number, now: number): Promise<PrivacyRequestRecord[]>;
   deleteExpiredPrivacyRequests(now: number): Promise<number>;
-  /** Erases a customer's personal data and behaviour; their order lines stay, anonymous. */
-  eraseCustomer(shopId: number, customerId: number): Promise<ErasureCounts>;
+  /**
+   * Erases a customer's personal data and behaviour; their order lines stay, anonymous. Events that
+   * name them only by email (theirs as stored, or as `emails` give it) go too, with those sessions.
+   */
+  eraseCustomer(shopId: number, customerId: number, emails?: readonly string[]): Promise<ErasureCounts>;
   /** Deletes every event of the shop created before `before` (epoch ms). */
   deleteEventsBefore(shopId: number, before: number): Promise<number>;
   /** Deletes the shop and everything stored for it. */
@@ -126,27 +130,6 @@ const blank = (doc: Record<string, unknown>, fields: string[]) => {
   for (const field of fields) if (typeof doc[field] === 'string') doc[field] = '';
 };
 
-/** The sessions a customer browsed in: their events and tracking name both the customer and the session. */
-async function sessionsOf(trx: Transaction<Database>, shopId: number, customerId: number): Promise<string[]> {
-  const events = await trx
-    .selectFrom('events')
-    .select('uuid')
-    .distinct()
-    .where('shop_id', '=', shopId)
-    .where('customer_id', '=', customerId)
-    .where('uuid', 'is not', null)
-    .execute();
-  const tracked = await trx
-    .selectFrom('track_events')
-    .select('uuid')
-    .distinct()
-    .where('shop_id', '=', shopId)
-    .where('customer_id', '=', customerId)
-    .where('uuid', 'is not', null)
-    .execute();
-  return [...new Set([...events, ...tracked].map((r) => r.uuid!))];
-}
-
 async function eraseBilling(trx: Transaction<Database>, shopId: number, customerId: number): Promise<number> {
   const rows = await trx
     .selectFrom('billing_customers')
@@ -188,7 +171,7 @@ async function eraseBilling(trx: Transaction<Database>, shopId: number, customer
 /** Privacy requests, erasure and retention (docs/operations.md, "Privacy"). */
 export function privacyMethods(db: Kysely<Database>): PrivacyStore {
   return {
-    customerRecords: (shopId, customerId) => customerRecords(db, shopId, customerId),
+    customerRecords: (shopId, customerId, emails = []) => customerRecords(db, shopId, customerId, emails),
     async putPrivacyRequest(record: PrivacyRequestRecord) {
       const { shop_id: _s, id: _i, ...update } = record;
       await db
@@ -219,20 +202,34 @@ export function privacyMethods(db: Kysely<Database>): PrivacyStore {
       return Number(result.numDeletedRows);
     },
 
-    async eraseCustomer(shopId, customerId) {
+    async eraseCustomer(shopId, customerId, given = []) {
       return db.transaction().execute(async (trx) => {
-        const sessions = await sessionsOf(trx, shopId, customerId);
+        const emails = await emailsOf(trx, shopId, customerId, given);
+        const sessions = await sessionsOf(trx, shopId, customerId, emails);
         const visitors = [`c:${customerId}`, ...sessions.map((s) => `u:${s.toLowerCase()}`)];
-        const bySessions = <T extends 'events' | 'track_events'>(table: T) => {
-          const query = trx.deleteFrom(table as 'events').where('shop_id', '=', shopId);
-          return query.where((eb) =>
-            sessions.length > 0
-              ? eb.or([eb('customer_id', '=', customerId), eb('uuid', 'in', sessions)])
-              : eb('customer_id', '=', customerId),
-          );
-        };
-        const events = Number((await bySessions('events').executeTakeFirst()).numDeletedRows);
-        const tracked = Number((await bySessions('track_events').executeTakeFirst()).numDeletedRows);
+        const events = Number(
+          (
+            await trx
+              .deleteFrom('events')
+              .where('shop_id', '=', shopId)
+              .where((eb) =>
+                eb.or([
+                  namingCustomer(customerId, emails)(eb),
+                  ...(sessions.length > 0 ? [eb('uuid', 'in', sessions)] : []),
+                ]),
+              )
+              .executeTakeFirst()
+          ).numDeletedRows,
+        );
+        const tracked = Number(
+          (
+            await trx
+              .deleteFrom('track_events')
+              .where('shop_id', '=', shopId)
+              .where(trackedOf(customerId, sessions))
+              .executeTakeFirst()
+          ).numDeletedRows,
+        );
         await trx
           .deleteFrom('experiment_visitors')
           .where('shop_id', '=', shopId)
@@ -266,13 +263,19 @@ export function privacyMethods(db: Kysely<Database>): PrivacyStore {
           .where('customer_id', '=', customerId)
           .execute();
         const billing = await eraseBilling(trx, shopId, customerId);
-        // Applied webhooks are not needed again; those that named the customer lose their body.
+        // Applied webhooks are not needed again; those that named the customer (by id or e-mail) lose their body.
+        // A pattern that matches more (a shorter id within a longer one, `_` in an e-mail) only blanks more of them.
         await trx
           .updateTable('shop_webhooks')
           .set({ payload: '{}' })
           .where('shop_id', '=', shopId)
           .where('applied_at', 'is not', null)
-          .where('payload', 'like', `%${customerId}%`)
+          .where((eb) =>
+            eb.or([
+              eb('payload', 'like', `%${customerId}%`),
+              ...emails.map((email) => eb(eb.fn<string>('lower', ['payload']), 'like', `%${email}%`)),
+            ]),
+          )
           .execute();
         // An earlier data request's export is personal data too: it goes with the rest.
         await trx

@@ -23,7 +23,8 @@ export interface ShopWebhookStore {
   pendingShopWebhooks(
     limit: number,
   ): Promise<{ shop_id: number; webhook_id: string; topic: string; payload: string }[]>;
-  markShopWebhook(shopId: number, webhookId: string, outcome: string): Promise<void>;
+  /** Marks a webhook applied; `forgetPayload`: its body goes too (a privacy request's names the person). */
+  markShopWebhook(shopId: number, webhookId: string, outcome: string, forgetPayload?: boolean): Promise<void>;
   /** updated_at (epoch ms) of stored products and orders, for "never older over newer". */
   updatedAt(shopId: number, kind: 'products' | 'orders' | 'collections', ids: number[]): Promise<Map<number, number>>;
 }
@@ -84,10 +85,10 @@ export function shopWebhookMethods(db: Kysely<Database>): ShopWebhookStore {
         .execute();
       return rows.map((r) => ({ ...r, shop_id: Number(r.shop_id) }));
     },
-    async markShopWebhook(shopId, webhookId, outcome) {
+    async markShopWebhook(shopId, webhookId, outcome, forgetPayload = false) {
       await db
         .updateTable('shop_webhooks')
-        .set({ applied_at: Date.now(), outcome })
+        .set({ applied_at: Date.now(), outcome, ...(forgetPayload ? { payload: '{}' } : {}) })
         .where('shop_id', '=', shopId)
         .where('webhook_id', '=', webhookId)
         .execute();

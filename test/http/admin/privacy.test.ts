@@ -1,5 +1,6 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { connect } from '../../../src/store/connect.js';
 import { startApp, type TestApp } from '../../helpers/app.js';
 import { backends } from '../../helpers/backends.js';
 import { seedBilling } from '../../helpers/billing.js';
@@ -9,6 +10,8 @@ import { groupOf, routeRecorder } from '../../helpers/route-table.js';
 
 const SESSION = 'a1a1a1a1-0000-4000-8000-00000000ada1';
 const OTHER_SESSION = 'b2b2b2b2-0000-4000-8000-0000000000b2';
+/** A session whose only event names its visitor by e-mail. */
+const EMAIL_SESSION = 'c3c3c3c3-0000-4000-8000-0000000000c3';
 /** What must not be found anywhere once customer 9100 is erased: the e-mail, the session, the billing address. */
 const PERSONAL = ['ada@example.com', SESSION, '1 Main St', 'Springfield'];
 const recent = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString();
@@ -144,8 +147,10 @@ describe.each(backends())('erasing a customer on $name', (backend) => {
       expect(requests[0]).toMatchObject({ id: '77', kind: 'data_request', customer_id: 9100 });
       expect(requests[0].export.customer).toMatchObject({ id: 9100, email: 'ada@example.com' });
       expect(requests[0].export.orders).toHaveLength(1);
-      expect(requests[0].export.events.length).toBeGreaterThan(0);
+      // Their own events and their session's anonymous one: what the erasure below removes.
+      expect(requests[0].export.events).toHaveLength(2);
       expect(requests[0].export.tracking).toHaveLength(1);
+      expect(JSON.stringify(requests[0].export.billing_addresses)).toContain('1 Main St');
       expect(requests[0].export.billing_customers[0]).toMatchObject({ id: 100, email: 'ada@example.com' });
 
       const before = await everyAnswer();
@@ -217,6 +222,60 @@ describe.each(backends())('erasing a customer on $name', (backend) => {
     const requests = (await listed()).filter((r: { kind: string }) => r.kind === 'data_request');
     expect(requests).toHaveLength(1);
     expect(requests[0].id).toMatch(/^hook-/);
+  });
+
+  it('erases events naming the customer by email alone, their tags from memory, and the request body', async () => {
+    const shopId = (await t.services.store.getShopByHandle('priv'))!.id;
+    await t.admin('PUT', '/admin/v1/shops/priv/customers', [{ id: 9400, email: 'eve@example.com', tags: ['tag-eve'] }]);
+    const created = await t.admin('POST', '/admin/v1/shops/priv/rulesets', {
+      name: 'tagged',
+      rules: [
+        {
+          name: 'tag-eve',
+          logic: [{ rules: [{ type: 'customer_tag', operator: 'contains_any', value: 'tag-eve' }] }],
+          output: [{ type: 'endpoint', endpoint: '/products/static?ids=2' }],
+          exit_if_matched: true,
+        },
+        { name: 'anyone', logic: [], output: [{ type: 'endpoint', endpoint: '/products/static?ids=1' }] },
+      ],
+    });
+    const url = `/api/v1/custom/id/${created.json().ruleset.id}?key=${keys.public}&shop_customer_id=9400`;
+    const custom = async () =>
+      (await t.app.inject({ method: 'GET', url })).json().data.map((p: { id: number }) => p.id);
+    expect(await custom()).toEqual([2]);
+    // A view sent before the visitor signed in: it names them by their email alone.
+    const view = await t.app.inject({
+      method: 'POST',
+      url:
+        `/api/v1/analytics/event?key=${keys.public}&subject=user&verb=viewed&noun=product` +
+        `&shop_product_handle=product-1&uuid=${EMAIL_SESSION}&subject_email=eve%40example.com`,
+    });
+    expect(view.statusCode, view.body).toBe(200);
+    const sessionEvents = async () =>
+      (await t.admin('GET', `/admin/v1/shops/priv/events?uuid=${EMAIL_SESSION}`)).json().data;
+    expect(await sessionEvents()).toHaveLength(1);
+
+    await deliver(t, 'priv', 'customers/redact', {
+      shop_id: 1,
+      customer: { id: 9400, email: 'Eve@Example.com', phone: '+15550100' },
+      orders_to_redact: [],
+    });
+    expect(await sessionEvents()).toEqual([]);
+    // The customer index in memory no longer knows their tags.
+    expect(await custom()).toEqual([1]);
+    // The request's own body named them: no stored webhook keeps it.
+    const connection = connect(t.config.databaseUrl);
+    try {
+      const bodies = await connection.db
+        .selectFrom('shop_webhooks')
+        .select('payload')
+        .where('shop_id', '=', shopId)
+        .execute();
+      expect(bodies.length).toBeGreaterThan(0);
+      expect(bodies.filter((b) => /eve@example\.com|15550100/i.test(b.payload))).toEqual([]);
+    } finally {
+      await connection.db.destroy();
+    }
   });
 
   it('deletes events past the retention daily, and the whole shop on shop/redact', async () => {
