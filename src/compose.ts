@@ -177,7 +177,11 @@ export async function compose(
     models.changed(shopId);
   };
   await bus.subscribe((message) => {
-    if (message.type === 'answers') return answers.local.deleteShop(message.shopId);
+    if (message.type === 'answers') {
+      // An erasure on another node: what this one learned or cached from the erased data goes too.
+      models.forget(message.shopId);
+      return answers.local.deleteShop(message.shopId);
+    }
     const done = message.type === 'keys' ? keys.load() : catalog.refreshShop(message.shopId, message.version);
     done.catch((error: unknown) =>
       options.log?.warn({ err: error }, "could not apply another node's change; the next poll will"),
@@ -221,6 +225,7 @@ export async function compose(
     catalog,
     viewed,
     shopDeleted: () => keys.load().then(() => bus.publish({ type: 'keys' })),
+    forgetModel: (shopId) => models.forget(shopId),
     forgetAnswers: (shopId) => answers.forgetShop(shopId).then(() => bus.publish({ type: 'answers', shopId })),
   });
   const platform = createPlatformService({

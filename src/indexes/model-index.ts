@@ -38,6 +38,8 @@ interface ShopState {
   debounce?: NodeJS.Timeout;
   /** The debounce fired while a build ran: build again when it ends. */
   owed?: boolean;
+  /** Moved by `forget`: a build started before it read data since erased, and is not swapped in. */
+  generation: number;
 }
 
 /**
@@ -152,8 +154,21 @@ export class ModelIndex {
     else if (state) state.current = undefined;
   }
 
+  /**
+   * An erasure: the shop's model, learned from data now gone, stops serving at once (the lists fall
+   * back until the next build). A build in flight may have read that data: it is not swapped in, and
+   * the shop is built again after it.
+   */
+  forget(shopId: number): void {
+    const state = this.shops.get(shopId);
+    if (!state) return;
+    state.current = undefined;
+    state.generation++;
+    if (state.building) state.owed = true;
+  }
+
   private state(shopId: number): ShopState {
-    const state = getOrCreate(this.shops, shopId, () => ({ lastStart: 0, dirty: false }));
+    const state = getOrCreate(this.shops, shopId, () => ({ lastStart: 0, dirty: false, generation: 0 }));
     return state;
   }
 
@@ -181,6 +196,7 @@ export class ModelIndex {
       );
     }
     const stamp = state.current?.stamp ?? null;
+    const generation = state.generation;
     const ahead = state.content;
     let aheadContent: ContentModel | undefined;
     const build = ahead
@@ -195,7 +211,7 @@ export class ModelIndex {
           this.shops.delete(shopId);
           return;
         }
-        if (result.unchanged) return;
+        if (result.unchanged || state.generation !== generation) return;
         this.builds++;
         // Swapped in whole: a request sees the old model or the new one, never a mix.
         state.content = undefined;

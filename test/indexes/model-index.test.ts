@@ -93,6 +93,27 @@ describe('ModelIndex freshness', () => {
     models.close();
   });
 
+  it('stops serving a model on an erasure; one built meanwhile is dropped and the shop built afresh', async () => {
+    const { calls, finish, builder } = recordingBuilder();
+    const models = new ModelIndex(builder, { intervalMs: 3_600_000, debounceMs: 1 });
+    models.get(7);
+    finish.shift()!();
+    await models.settled(7);
+    expect(models.stamp(7)).toBe('1');
+    models.forget(7);
+    expect(models.stamp(7)).toBeUndefined(); // the lists fall back at once
+    // A rebuild starts, then an erasure lands while it reads: its model is never swapped in.
+    expect(models.get(7)).toBeUndefined();
+    models.forget(7);
+    finish.shift()!();
+    await expect.poll(() => calls.length).toBe(3);
+    expect(models.stamp(7)).toBeUndefined();
+    finish.shift()!();
+    await models.settled(7);
+    expect(models.stamp(7)).toBe('3');
+    models.close();
+  });
+
   it("builds a shop's content neighbours ahead of its first model: similar_products never waits for it", async () => {
     const { calls, finish, builder, contentBuilder, content } = recordingBuilder();
     const models = new ModelIndex(builder, { intervalMs: 0, content: contentBuilder });
