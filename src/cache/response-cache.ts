@@ -81,6 +81,14 @@ export class ResponseCache {
   deleteShop(shopId: number): void {
     const prefix = answerKey(shopId, '', '').slice(0, -1);
     for (const key of [...this.lru.keys()]) if (key.startsWith(prefix)) this.lru.delete(key);
+    for (const listener of this.shopDeletedListeners) listener(shopId);
+  }
+
+  private readonly shopDeletedListeners: ((shopId: number) => void)[] = [];
+
+  /** Told of each shop whose answers are dropped: what else keeps its requests (the answer lane) drops them too. */
+  onShopDeleted(listener: (shopId: number) => void): void {
+    this.shopDeletedListeners.push(listener);
   }
 }
 

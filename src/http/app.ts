@@ -261,6 +261,7 @@ export async function buildApp(services: Services, config: Config, options: AppO
       logsRequests: () =>
         (app.log as { isLevelEnabled?: (level: string) => boolean }).isLevelEnabled?.('info') ?? false,
     });
+    services.answers.local.onShopDeleted((shopId) => lane.forgetShop(shopId));
   }
   app.addHook('preClose', (done) => {
     lane.close();

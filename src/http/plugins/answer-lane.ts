@@ -131,6 +131,13 @@ export class AnswerLane {
     this.closed = true;
   }
 
+  /** Drops the shop's entries: their URLs name its visitors' sessions (an erasure keeps none). */
+  forgetShop(shopId: number): void {
+    const urls: string[] = [];
+    for (const [url, entry] of this.entries.entries()) if (entry.shopId === shopId) urls.push(url);
+    for (const url of urls) this.entries.delete(url);
+  }
+
   /** The bytes the entries take, as `LANE_MAX_BYTES` bounds them. */
   get entryBytes(): number {
     return this.entries.calculatedSize;

@@ -241,6 +241,22 @@ describe.each(backends())('the answer lane on $name', (backend) => {
     expect(served()).toBe(before + 1);
   });
 
+  it("forgets a shop's entries when an erasure drops its answers: their URLs name its visitors", async () => {
+    const other = await t.createShop('lane-other');
+    await t.admin('PUT', '/admin/v1/shops/lane-other/products', [productInput(1)]);
+    const mine = `/api/v1/products/static?key=${key}&ids=2&uuid=d00dfeed-0000-4000-8000-000000000001`;
+    const theirs = `/api/v1/products/static?key=${other.public}&ids=1`;
+    for (const url of [mine, theirs, mine, theirs]) expect((await get(url)).status).toBe(200);
+    const bytes = t.app.answerLane.entryBytes;
+    const erased = await t.admin('DELETE', '/admin/v1/shops/lane/customers/4321');
+    expect(erased.statusCode, erased.body).toBe(200);
+    expect(t.app.answerLane.entryBytes).toBeLessThan(bytes);
+    // Another shop's entries stay: its repeat is still the lane's.
+    const before = served();
+    await get(theirs);
+    expect(served()).toBe(before + 1);
+  });
+
   it('stops at a revoked key, a limit reached and an address refused for failed authentications', async () => {
     const other = await t.createShop('lane-limits');
     await t.admin('PUT', '/admin/v1/shops/lane-limits/products', [productInput(1)]);
