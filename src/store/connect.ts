@@ -66,6 +66,9 @@ function openSqlite(
   database.pragma('synchronous = NORMAL');
   database.pragma('busy_timeout = 5000');
   database.pragma('foreign_keys = ON');
+  // What is deleted is overwritten, not left readable in free space: an erased customer's rows are gone
+  // from the file (older copies in the WAL are overwritten as checkpoints reuse it).
+  database.pragma('secure_delete = ON');
   if (file === ':memory:') {
     cacheStatements(database);
     return { database };
