@@ -32,7 +32,7 @@ const CHUNK = 200;
 
 /**
  * A full-text index of a catalog generation, made on its first search: title weighs most, then
- * tags, type and vendor, SKUs, and the description; prefix and typo tolerance (docs/lists.md,
+ * tags, type and vendor, SKUs, and the description; the last word a prefix, typos tolerated (docs/lists.md,
  * "search"). It is built in chunks, so a large catalog's build never holds the event loop: the
  * search that asks for it waits, every other request goes on.
  */
@@ -42,7 +42,9 @@ export function searchIndex(catalog: ShopCatalog): Promise<MiniSearch<SearchDocu
       fields: ['title', 'tags', 'product_type', 'vendor', 'skus', 'body'],
       searchOptions: {
         boost: { title: 4, tags: 2, product_type: 2, vendor: 1.5, skus: 1.5, body: 0.5 },
-        prefix: true,
+        // Only the last word is a prefix (the word being typed): a one-letter prefix reaches most of a catalog's
+        // words, and a query of many such words held a worker for seconds.
+        prefix: (_term: string, i: number, terms: string[]) => i === terms.length - 1,
         fuzzy: (term) => (term.length > 4 ? 0.25 : term.length > 3 ? 0.2 : false),
         combineWith: 'AND',
       },

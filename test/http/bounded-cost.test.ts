@@ -121,6 +121,24 @@ describe('the costliest known inputs on a 10,000-product shop', () => {
     withinBound(search.ms);
   });
 
+  it('(b) a search of many one-letter words: repeats are one word, more than ten a 400', async () => {
+    const search = (query: string) => `/api/v1/products/search?key=${key}&query=${encodeURIComponent(query)}`;
+    const one = await t.app.inject(search('a'));
+    expect(one.statusCode).toBe(200);
+    // A hundred times the same word is the same search: the answer stored for `a`.
+    const repeated = await fastest({ url: search(Array(100).fill('a').join(' ')) });
+    expect(repeated.res.statusCode).toBe(200);
+    expect(repeated.res.headers['x-cache']).toBe('hit');
+    expect(repeated.res.body).toBe(one.body);
+    const letters = 'abcdefghijk'.split('');
+    const ten = await fastest({ url: `${search(letters.slice(0, 10).join(' '))}&bust_cache=yes` });
+    expect(ten.res.statusCode).toBe(200);
+    withinBound(ten.ms);
+    const eleven = await t.app.inject(search(letters.join(' ')));
+    expect(eleven.statusCode).toBe(400);
+    expect(eleven.json().error).toContain('query');
+  });
+
   it('(c) similar_products for 250 products, uncached', async () => {
     let round = 0;
     const ids = () => Array.from({ length: 250 }, (_, i) => ((round * 250 + i * 37) % PRODUCTS) + 1).join(',');

@@ -1,5 +1,5 @@
 import { isCalendarDate, parseRequestTime } from '../rules/local-time.js';
-import { clip, invalid, missing, param, type TParam } from './param.js';
+import { clip, DECODE, invalid, missing, param, type TParam } from './param.js';
 
 interface TextOptions {
   max: number;
@@ -31,6 +31,42 @@ export function text(description: string, options: TextOptions): TParam<string |
         return value;
       },
       key: (value) => (value === null ? null : encodeURIComponent(value)),
+    },
+  );
+}
+
+/** What separates the words of a search: spaces and punctuation, as the full-text index splits them. */
+const WORD_BREAK = /[\n\r\p{Z}\p{P}]+/u;
+
+/**
+ * A search text: its distinct words, lower-cased, in their order, joined by a space (so `a a a`
+ * is `a`, one search and one cached answer). At most `maxWords` of them, else a 400: every word is
+ * a look-up in the index that must match too, and a hundred of them held a worker for seconds.
+ */
+export function searchText(
+  description: string,
+  options: TextOptions & { required: true; maxWords: number },
+): TParam<string> {
+  const whole = text(description, options)[DECODE];
+  return param<string>(
+    { description, required: true, ...(options.examples ? { examples: options.examples } : {}) },
+    {
+      decode(raw, name) {
+        const value = whole.decode(raw, name);
+        const distinct = [
+          ...new Set(
+            value
+              .toLowerCase()
+              .split(WORD_BREAK)
+              .filter((w) => w !== ''),
+          ),
+        ];
+        if (distinct.length > options.maxWords)
+          throw invalid(name, `Parameter ${name} has more than ${options.maxWords} different words.`);
+        // Punctuation alone (`-`) leaves no word: the text itself is searched, as before.
+        return distinct.length > 0 ? distinct.join(' ') : value;
+      },
+      key: (value) => encodeURIComponent(value),
     },
   );
 }

@@ -1,6 +1,6 @@
 import { MissingInputError } from '../../../domain/errors.js';
 import { idList, positiveId } from '../../../domain/params/kinds.js';
-import { sessionId, text } from '../../../domain/params/text-kinds.js';
+import { searchText, sessionId } from '../../../domain/params/text-kinds.js';
 import { similarTo } from '../../../domain/models/content.js';
 import { titleWords, type ContentProfile } from '../../../domain/ranking/similarity.js';
 import type { IndexedProduct } from '../../../indexes/shop-catalog.js';
@@ -82,6 +82,9 @@ async function historyProfile(context: ListContext): Promise<ContentProfile[]> {
   return history.map(profile);
 }
 
+/** Words a search may hold (distinct): each one is a look-up every match must pass. */
+const MAX_SEARCH_WORDS = 10;
+
 /** Matches reordered by the visitor's history; an answer holds at most 50. */
 const SEARCH_RERANKED = 500;
 
@@ -89,7 +92,11 @@ export const searchSource = defineList({
   path: '/products/search',
   summary: 'Site-wide personalized product search (deprecated: the smart search API replaces it)',
   params: {
-    query: text('search term or product id (required)', { max: 200, required: true }),
+    query: searchText('search words or a product id (required; at most 10 different words)', {
+      max: 200,
+      maxWords: MAX_SEARCH_WORDS,
+      required: true,
+    }),
     uuid: sessionId('session UUID, for personalization'),
     shop_customer_id: positiveId('customer, for personalization'),
   },
