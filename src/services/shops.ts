@@ -20,6 +20,16 @@ export interface IssuedKeys {
   private: string;
 }
 
+/** The shop's settings with a PATCH's merged in: a setting not named stays, one sent as null goes back to its default. */
+function mergedSettings(current: Shop['settings'], changes: Record<string, unknown>): Shop['settings'] {
+  const merged: Record<string, unknown> = { ...current };
+  for (const [name, value] of Object.entries(changes)) {
+    if (value === null) delete merged[name];
+    else if (value !== undefined) merged[name] = value;
+  }
+  return merged as Shop['settings'];
+}
+
 /** Shops and their keys: creation, settings, rotation (docs/api.md, "Keys"). */
 export function createShopsService(deps: {
   store: ShopStore;
@@ -124,8 +134,10 @@ export function createShopsService(deps: {
           for (const name of OPERATOR_SETTINGS)
             if (shop.settings[name] !== undefined) patch.settings[name] = shop.settings[name];
       }
+      const { settings: changes, ...rest } = patch;
       const updated = await store.updateShop(shop.id, {
-        ...patch,
+        ...rest,
+        ...(changes ? { settings: mergedSettings(shop.settings, changes) } : {}),
         ...(patch.scopes ? { scopes: [...new Set(patch.scopes)] } : {}),
       });
       // Settings tune the sales rankings, so those are refolded too.

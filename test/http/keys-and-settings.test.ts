@@ -156,6 +156,17 @@ describe.each(backends())('keys, settings and customer signatures on $name', (ba
     expect(
       (await t.app.inject(`/api/v1/custom/id/1?key=${shop.public}&shop_customer_id=77&customer_sig=${sig}`)).statusCode,
     ).toBe(404); // signed: on to the ruleset lookup
+    // A PATCH of another setting merges into the shop's: the signatures stay required.
+    const patch = (settings: Record<string, unknown>) =>
+      t.admin('PATCH', '/admin/v1/shops/signed', { settings }, shop.private);
+    const other = await patch({ cart_subtotal_unit: 'minor' });
+    expect(other.statusCode, other.body).toBe(200);
+    expect(other.json().shop.settings).toMatchObject({ require_customer_signature: true, cart_subtotal_unit: 'minor' });
+    expect((await purchased('&bust_cache=yes')).statusCode).toBe(403);
+    // null takes a setting back to its default.
+    const cleared = await patch({ require_customer_signature: null });
+    expect(cleared.json().shop.settings).toEqual({ cart_subtotal_unit: 'minor' });
+    expect((await purchased('&bust_cache=yes')).statusCode).toBe(200);
   });
 
   it('marks every answer nosniff, JSON and HTML alike', async () => {

@@ -45,7 +45,10 @@ export function SettingsPage() {
     setBusy(true);
     setMessage(null);
     try {
-      const { shop: saved } = await api.send<{ shop: Shop }>('PATCH', path, patch);
+      // The API merges settings into the shop's: one taken back to its default is sent as null.
+      const cleared = Object.keys(shop.settings).filter((name) => !(name in patch.settings));
+      const settingsPatch = { ...patch.settings, ...Object.fromEntries(cleared.map((name) => [name, null])) };
+      const { shop: saved } = await api.send<{ shop: Shop }>('PATCH', path, { ...patch, settings: settingsPatch });
       setSettings(saved.settings);
       onShopChanged(saved);
       setMessage({ error: false, text: done });

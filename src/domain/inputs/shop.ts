@@ -1,4 +1,4 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { OptionalKind, Type, type Static, type TSchema } from '@sinclair/typebox';
 
 /** The admin API's shop documents (docs/api.md, "Admin API"): a new shop, a change, a key to revoke. */
 export const NewShopInput = Type.Object(
@@ -107,6 +107,21 @@ export const ShopSettingsInput = Type.Object(
   { additionalProperties: false },
 );
 
+/**
+ * Settings as a PATCH sends them: merged into the shop's (a setting not named is kept), `null`
+ * taking one back to its default. Replacing the whole object instead let a change of one setting
+ * switch off `require_customer_signature` without a word.
+ */
+export const ShopSettingsPatch = Type.Object(
+  Object.fromEntries(
+    Object.entries(ShopSettingsInput.properties).map(([name, schema]) => {
+      const { [OptionalKind]: _optional, ...value } = schema as TSchema & { [OptionalKind]?: string };
+      return [name, Type.Optional(Type.Union([value as TSchema, Type.Null()]))];
+    }),
+  ),
+  { additionalProperties: false },
+);
+
 export const ShopPatchInput = Type.Object(
   {
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
@@ -116,7 +131,7 @@ export const ShopPatchInput = Type.Object(
     public_url: Type.Optional(Type.Union([Type.String(), Type.Null()])),
     webhook_secret: Type.Optional(Type.Union([Type.String({ minLength: 16 }), Type.Null()])),
     billing_webhook_secret: Type.Optional(Type.Union([Type.String({ minLength: 16 }), Type.Null()])),
-    settings: Type.Optional(ShopSettingsInput),
+    settings: Type.Optional(ShopSettingsPatch),
   },
   { additionalProperties: false },
 );

@@ -156,7 +156,9 @@ describe.each(backends())('list endpoints on $name', (backend) => {
     ).toBe(200);
     expect(await ids('trending_products', 'limit=10')).toEqual([1, 6, 3, 7]); // product 4 sold 20 days ago: outside
     // The default counts orders: 1 and 3 are in three orders each (1's more recent), 6, 7 and 4 in one.
-    await t.admin('PATCH', '/admin/v1/shops/lists', { settings: {} });
+    await t.admin('PATCH', '/admin/v1/shops/lists', {
+      settings: { trending_window_days: null, trending_half_life_days: null, trending_counts: null },
+    });
     expect(await ids('trending_products', 'limit=10')).toEqual([1, 3, 6, 7, 4]);
     await t.admin('PATCH', '/admin/v1/shops/lists', { settings: UNITS });
     expect(

@@ -3,6 +3,9 @@ import { backends } from '../../helpers/backends.js';
 import { startApp, type TestApp } from '../../helpers/app.js';
 import { productInput } from '../../helpers/fixtures.js';
 
+/** The blend weights taken back to their defaults (a PATCH merges settings; null clears one). */
+const BLEND_DEFAULTS = { for_you_similarity: null, for_you_content: null, for_you_popularity: null };
+
 const DAY = 86_400_000;
 const S1 = '11111111-1111-4111-8111-111111111111';
 const S2 = '22222222-2222-4222-8222-222222222222';
@@ -84,7 +87,9 @@ describe.each(backends())('model lists on $name', (backend) => {
     ).toBe(200);
     await t.services.models.settled(shopId);
     expect(await ids('recommended', 'shop_product_ids=1&limit=2')).toEqual([3, 2]);
-    await t.admin('PATCH', '/admin/v1/shops/learned', { settings: {} });
+    await t.admin('PATCH', '/admin/v1/shops/learned', {
+      settings: { recommended_similarity: null, recommended_basis: null },
+    });
     await t.services.models.settled(shopId);
     expect(await ids('recommended', 'shop_product_ids=1&limit=2')).toEqual([2, 3]);
     expect(
@@ -109,18 +114,18 @@ describe.each(backends())('model lists on $name', (backend) => {
   });
 
   it("follows the shop's for_you blend weights, and refuses weights out of range", async () => {
-    const patch = (settings: Record<string, number>) =>
+    const patch = (settings: Record<string, number | null>) =>
       t.admin('PATCH', '/admin/v1/shops/learned', { settings }).then((r) => r.statusCode);
     // Popularity weighing more than the neighbour's vote: the best seller 8 leads what the visitor viewed.
     expect(await patch({ for_you_similarity: 0.3, for_you_content: 0, for_you_popularity: 1 })).toBe(200);
     expect(await ids('for_you', `uuid=${S3}&limit=3`)).toEqual([8, 2, 1]);
-    expect(await patch({})).toBe(200);
+    expect(await patch(BLEND_DEFAULTS)).toBe(200);
     expect(await ids('for_you', `uuid=${S3}&limit=3`)).toEqual([2, 8, 1]);
     expect(await patch({ for_you_popularity: 11 })).toBe(422);
   });
 
   it("reads the content neighbours of the customer's purchases when the blend weighs them", async () => {
-    const patch = (settings: Record<string, number>) =>
+    const patch = (settings: Record<string, number | null>) =>
       t.admin('PATCH', '/admin/v1/shops/learned', { settings }).then((r) => r.statusCode);
     // Every fixture product is alike (type, vendor, tags, price): after 900's purchases (1 and 2, equal), the
     // content neighbours the model knows (4 was never bought), by id.
@@ -129,7 +134,7 @@ describe.each(backends())('model lists on $name', (backend) => {
     // Without them, only the purchases, then the best sellers' fill.
     expect(await patch({ for_you_similarity: 0, for_you_content: 0, for_you_popularity: 0 })).toBe(200);
     expect(await ids('for_you', 'shop_customer_id=900&limit=3&bust_cache=yes')).toEqual([1, 2, 8]);
-    expect(await patch({})).toBe(200);
+    expect(await patch(BLEND_DEFAULTS)).toBe(200);
   });
 
   it('viewed_together: products viewed in the same sessions', async () => {
