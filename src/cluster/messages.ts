@@ -28,3 +28,14 @@ export interface HandedConnection {
   /** Bytes already read from the socket, as latin1 (one byte a character): the worker reads them first. */
   head: string;
 }
+
+/**
+ * A change one worker committed, relayed by the primary to the node's other workers: the change
+ * bus's carrier between the workers of one node when no Redis joins them (src/cache/change-bus.ts).
+ */
+export const CHANGE = 'rebound:change';
+
+export interface RelayedChange {
+  type: typeof CHANGE;
+  message: unknown;
+}

@@ -5,11 +5,13 @@ import type { Config } from '../config/config.js';
 import { workerEnv, workerExecArgv } from '../config/memory.js';
 import { dropPendingHandOffs, startFront } from './front.js';
 import {
+  CHANGE,
   METRICS_ANSWER,
   METRICS_REQUEST,
   WORKER_READY,
   type MetricsAnswer,
   type MetricsRequest,
+  type RelayedChange,
   type WorkerReady,
 } from './messages.js';
 import { ownerSlot } from './routing.js';
@@ -37,6 +39,11 @@ export async function servePrimary(config: Config, log: Logger): Promise<void> {
     aggregator ??= import('prom-client').then(({ AggregatorRegistry }) => new AggregatorRegistry());
     return aggregator.then((registry) => registry.clusterMetrics());
   };
+  /** A worker's committed change, to every other worker (their change bus when no Redis joins them). */
+  const relay = (from: Worker, change: RelayedChange) => {
+    for (const worker of Object.values(cluster.workers ?? {}))
+      if (worker && worker !== from && worker.isConnected()) worker.send(change, undefined, () => undefined);
+  };
   let stopping = false;
   let exitCode = 0;
   let front: Server | null = null;
@@ -57,8 +64,9 @@ export async function servePrimary(config: Config, log: Logger): Promise<void> {
     if (slot === 0) firstServes();
   };
 
-  cluster.on('message', (worker: Worker, message: MetricsRequest | WorkerReady) => {
+  cluster.on('message', (worker: Worker, message: MetricsRequest | WorkerReady | RelayedChange) => {
     if (message?.type === WORKER_READY) return serving(worker);
+    if (message?.type === CHANGE) return relay(worker, message);
     if (message?.type !== METRICS_REQUEST) return;
     aggregate().then(
       (text) => worker.send({ type: METRICS_ANSWER, id: message.id, text } satisfies MetricsAnswer),
