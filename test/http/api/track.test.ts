@@ -78,6 +78,13 @@ describe.each(backends())('POST /api/v1/analytics/track on $name', (backend) => 
       accepted: 2,
     });
     expect(await tracked()).toMatchObject({ impressions: 1, clicks: 2, add_to_carts: 2 });
+    // An event in the query string beside events in the body: refused, not one of them dropped.
+    const both = await post(`&type=impression&uuid=${U}&source=${SOURCE}&product_id=6`, {
+      events: [{ type: 'click', uuid: U, source: SOURCE, product_id: 6 }],
+    });
+    expect(both.statusCode).toBe(400);
+    expect(both.json().error).toContain('events');
+    expect(await tracked()).toMatchObject({ impressions: 1, clicks: 2, add_to_carts: 2 });
   });
 
   it('reads form-encoded and multipart fields under the query string, and ignores other bodies', async () => {

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { readTrackBody, trackBody, trackParams } from '../../../domain/params/track.js';
+import { InvalidInputError } from '../../../domain/errors.js';
 import type { TrackingService } from '../../../services/tracking.js';
 import { bodyValidatedByService, type ParamsTypeProvider } from '../../plugins/params.js';
 import { Errors } from '../../schemas/errors.js';
@@ -35,8 +36,14 @@ export function trackRoutes(app: FastifyInstance, tracking: TrackingService): vo
     async (request, reply) => {
       const caller = { shopId: request.apiKey!.shopId, publicKey: request.apiKey!.kind === 'public' };
       const eventOf = tracking.eventOf(caller, Date.now());
-      // The body's events when it has them, else the query string's one event.
-      const events = readTrackBody(request.body, eventOf) ?? [eventOf(request.query)];
+      // The body's events when it has them, else the query string's one event; never both (one would be lost).
+      const inBody = readTrackBody(request.body, eventOf);
+      if (inBody && request.query.type !== null && request.query.type !== undefined)
+        throw new InvalidInputError(
+          'events',
+          'An event in the query string and events in the body: send one event in the query string, or all in events.',
+        );
+      const events = inBody ?? [eventOf(request.query)];
       const accepted = await tracking.track(request.apiKey!.shopId, events);
       return reply.send({ data: 'Received', accepted });
     },
