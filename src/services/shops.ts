@@ -20,7 +20,7 @@ export interface IssuedKeys {
   private: string;
 }
 
-/** The shop's settings with a PATCH's merged in: a setting not named stays, one sent as null goes back to its default. */
+/** The shop's settings with a PATCH's merged in: a setting not named stays, one sent as null goes to its default. */
 function mergedSettings(current: Shop['settings'], changes: Record<string, unknown>): Shop['settings'] {
   const merged: Record<string, unknown> = { ...current };
   for (const [name, value] of Object.entries(changes)) {
