@@ -26,6 +26,12 @@ export const namingCustomer =
       ? eb.or([eb('customer_id', '=', customerId), eb(eb.fn<string>('lower', ['subject_email']), 'in', emails)])
       : eb('customer_id', '=', customerId);
 
+/** Every event of the customer: naming them (by id or email), or in one of their sessions. */
+export const eventsOf =
+  (customerId: number, emails: readonly string[], sessions: readonly string[]) =>
+  (eb: ExpressionBuilder<Database, 'events'>) =>
+    eb.or([namingCustomer(customerId, emails)(eb), ...(sessions.length > 0 ? [eb('uuid', 'in', sessions)] : [])]);
+
 /** Tracking of the customer: by their id, or in one of their sessions. */
 export const trackedOf =
   (customerId: number, sessions: readonly string[]) => (eb: ExpressionBuilder<Database, 'track_events'>) =>
@@ -83,13 +89,11 @@ export async function customerRecords(
   const lines = await rowsOfCustomer(db, 'order_lines', shopId, customerId);
   const emails = await emailsOf(db, shopId, customerId, given);
   const sessions = await sessionsOf(db, shopId, customerId, emails);
-  const inSessions = (eb: ExpressionBuilder<Database, 'events'>) =>
-    sessions.length > 0 ? [eb('uuid', 'in', sessions)] : [];
   const events = await db
     .selectFrom('events')
     .selectAll()
     .where('shop_id', '=', shopId)
-    .where((eb) => eb.or([namingCustomer(customerId, emails)(eb), ...inSessions(eb)]))
+    .where(eventsOf(customerId, emails, sessions))
     .execute();
   const tracking = await db
     .selectFrom('track_events')

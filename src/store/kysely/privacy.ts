@@ -1,7 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import { json } from '../codec.js';
 import type { Database } from '../schema.js';
-import { customerRecords, emailsOf, namingCustomer, sessionsOf, trackedOf } from './privacy-export.js';
+import { customerRecords, emailsOf, eventsOf, sessionsOf, trackedOf } from './privacy-export.js';
 import { bumpDataVersion } from './shops.js';
 
 /** Privacy requests, erasure and retention (docs/operations.md, "Privacy"). */
@@ -212,12 +212,7 @@ export function privacyMethods(db: Kysely<Database>): PrivacyStore {
             await trx
               .deleteFrom('events')
               .where('shop_id', '=', shopId)
-              .where((eb) =>
-                eb.or([
-                  namingCustomer(customerId, emails)(eb),
-                  ...(sessions.length > 0 ? [eb('uuid', 'in', sessions)] : []),
-                ]),
-              )
+              .where(eventsOf(customerId, emails, sessions))
               .executeTakeFirst()
           ).numDeletedRows,
         );
