@@ -41,6 +41,8 @@ import { createShopsService } from './services/shops.js';
 import { createStorefrontSync } from './services/storefront-sync.js';
 import { createPlatformService } from './services/platform/index.js';
 import { createPrivacyService } from './services/platform/privacy.js';
+import type { ErasedCustomer } from './store/kysely/privacy.js';
+import { visitorsOf } from './domain/experiments/assign.js';
 import { createPlatformTopics } from './services/platform/webhooks.js';
 import { openStore } from './store/open.js';
 import type { Store } from './store/store.js';
@@ -176,17 +178,6 @@ export async function compose(
     bus.publish({ type: 'shop', shopId, version });
     models.changed(shopId);
   };
-  await bus.subscribe((message) => {
-    if (message.type === 'answers') {
-      // An erasure on another node: what this one learned or cached from the erased data goes too.
-      models.forget(message.shopId);
-      return answers.local.deleteShop(message.shopId);
-    }
-    const done = message.type === 'keys' ? keys.load() : catalog.refreshShop(message.shopId, message.version);
-    done.catch((error: unknown) =>
-      options.log?.warn({ err: error }, "could not apply another node's change; the next poll will"),
-    );
-  });
   const adminAuth = createAdminAuth({ store, keys, configuredToken: config.adminToken });
   const eventWriter = new GroupCommitter<EventRow>((batch) => store.appendEvents(batch), {
     maxBatch: 1000,
@@ -218,15 +209,39 @@ export async function compose(
     remember: 200_000,
     onError: (error) => options.log?.warn({ err: error }, 'could not record experiment visitors; retrying'),
   });
+  await bus.subscribe((message) => {
+    if (message.type === 'answers') {
+      // An erasure on another node: what this one learned, read or cached from the erased data goes too.
+      forgetHeld(message.shopId, message.erased)
+        .then(() => answers.local.deleteShop(message.shopId))
+        .catch((error: unknown) => options.log?.warn({ err: error }, "could not apply another node's erasure"));
+      return;
+    }
+    const done = message.type === 'keys' ? keys.load() : catalog.refreshShop(message.shopId, message.version);
+    done.catch((error: unknown) =>
+      options.log?.warn({ err: error }, "could not apply another node's change; the next poll will"),
+    );
+  });
+  /** What this node holds of a shop's erased data, dropped (docs/operations.md, "Privacy"). */
+  async function forgetHeld(shopId: number, erased?: ErasedCustomer): Promise<void> {
+    models.forget(shopId);
+    billingProviders.dropShopReads(shopId);
+    if (!erased) return;
+    viewed.forget(shopId, erased.customerId, erased.sessions);
+    // A buffered or racing exposure could write the visitor back after the erasure's delete.
+    const visitors = visitorsOf(erased.customerId, erased.sessions);
+    await exposures.forget(shopId, visitors);
+    await store.forgetExposures(shopId, visitors);
+  }
   const attribution = createAttributionService({ store, catalog });
   const catalogAdmin = createCatalogService({ store, catalog, attribution });
   const privacy = createPrivacyService({
     store,
     catalog,
-    viewed,
+    forgetHeld,
     shopDeleted: () => keys.load().then(() => bus.publish({ type: 'keys' })),
-    forgetModel: (shopId) => models.forget(shopId),
-    forgetAnswers: (shopId) => answers.forgetShop(shopId).then(() => bus.publish({ type: 'answers', shopId })),
+    forgetAnswers: (shopId, erased) =>
+      answers.forgetShop(shopId).then(() => bus.publish({ type: 'answers', shopId, ...(erased ? { erased } : {}) })),
   });
   const platform = createPlatformService({
     store,

@@ -2,9 +2,14 @@ import cluster from 'node:cluster';
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { CHANGE, type RelayedChange } from '../cluster/messages.js';
+import type { ErasedCustomer } from '../store/kysely/privacy.js';
 
-/** What one node tells the others after a write it committed (`answers`: drop the shop's cached answers). */
-export type ChangeMessage = ShopChanged | { type: 'keys' } | { type: 'answers'; shopId: number };
+/**
+ * What one node tells the others after a write it committed. `answers`: an erasure; drop the shop's
+ * cached answers and what is held of the erased data (of `erased`, the customer and their sessions).
+ */
+export type ChangeMessage = ShopChanged | { type: 'keys' } | ErasureMessage;
+type ErasureMessage = { type: 'answers'; shopId: number; erased?: ErasedCustomer };
 type ShopChanged = { type: 'shop'; shopId: number; version: number };
 
 /**

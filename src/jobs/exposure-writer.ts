@@ -67,6 +67,27 @@ export class ExposureWriter {
     return this.writing;
   }
 
+  /**
+   * Forgets a shop's visitors (an erasure): their buffered exposures are dropped, and they are no
+   * longer remembered as written, so a later visit is recorded afresh. Resolves once no write is
+   * under way: whatever of theirs reached the store, before or during this, is the caller's to delete.
+   */
+  async forget(shopId: number, visitors: readonly string[]): Promise<void> {
+    const gone = new Set(visitors);
+    const dropPending = () => {
+      for (const [key, row] of this.pending)
+        if (row.shop_id === shopId && gone.has(row.visitor)) this.pending.delete(key);
+    };
+    dropPending();
+    const prefix = `${shopId}:`;
+    for (const key of [...this.recent.keys()]) {
+      // A key is `shop:experiment:visitor`, and a visitor itself holds one colon (`u:…`, `c:…`).
+      if (key.startsWith(prefix) && gone.has(key.slice(key.indexOf(':', prefix.length) + 1))) this.recent.delete(key);
+    }
+    await this.writing;
+    dropPending(); // a failed write puts its rows back
+  }
+
   /** Writes the rest (graceful shutdown). */
   async close(): Promise<void> {
     await this.flush();

@@ -7,6 +7,11 @@ export function visitorKey(uuid: string | null, customerId: number | null): stri
   return customerId !== null ? `c:${customerId}` : null;
 }
 
+/** The visitor keys of a customer and of their sessions (an erasure forgets them all). */
+export function visitorsOf(customerId: number, sessions: readonly string[]): string[] {
+  return [`c:${customerId}`, ...sessions.map((uuid) => `u:${uuid.toLowerCase()}`)];
+}
+
 /** A point in [0, 1) from a hash of (experiment id, visitor): the same visitor always lands on the same point. */
 export function bucketOf(experimentId: number, visitor: string): number {
   const digest = createHash('sha256').update(`${experimentId}\u0000${visitor}`).digest();

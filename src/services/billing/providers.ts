@@ -148,6 +148,11 @@ export function createBillingProviders(deps: {
       cache.drop(shopId, kind, id);
     },
 
+    /** Forgets every read kept of the shop's provider objects (an erasure: they may name the customer). */
+    dropShopReads(shopId: number): void {
+      cache.dropShop(shopId);
+    },
+
     /** Forgets the providers built for shops (the upstream client's connections are closed by its owner). */
     async close(): Promise<void> {
       remotes.clear();

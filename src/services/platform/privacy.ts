@@ -1,7 +1,5 @@
 import type { CatalogIndex } from '../../indexes/catalog-index.js';
-import type { ViewedIndex } from '../../indexes/viewed-index.js';
-import type { EventStore } from '../../store/kysely/events.js';
-import type { ErasureCounts, PrivacyStore } from '../../store/kysely/privacy.js';
+import type { ErasedCustomer, ErasureCounts, PrivacyStore } from '../../store/kysely/privacy.js';
 import type { ShopStore } from '../../store/kysely/shops.js';
 import { upstreamId } from '../../domain/inputs/whole-numbers.js';
 import { isNode } from '../../domain/platform/map.js';
@@ -35,36 +33,30 @@ const emailsOfRequest = (payload: Record<string, unknown>): string[] => {
  * their billing customer's personal fields and unlinks their orders, whose lines stay anonymous.
  */
 export function createPrivacyService(deps: {
-  store: PrivacyStore & ShopStore & EventStore;
+  store: PrivacyStore & ShopStore;
   catalog: CatalogIndex;
-  viewed?: ViewedIndex;
+  /**
+   * Drops what this node holds in memory of the shop's erased data: the model learned from it, the
+   * provider's objects read for it and, given a customer, what is kept of them and their sessions.
+   */
+  forgetHeld?: (shopId: number, erased?: ErasedCustomer) => Promise<void>;
+  /** Drops the shop's cached answers here and tells every other node to drop them and forget the same. */
+  forgetAnswers?: (shopId: number, erased?: ErasedCustomer) => Promise<void>;
   /** Called after a shop is deleted (its keys must stop working on every node). */
   shopDeleted?: (shopId: number) => Promise<void>;
-  /** Drops the shop's model here (learned from the erased data); other nodes drop theirs with the answers. */
-  forgetModel?: (shopId: number) => void;
-  /** Drops the shop's cached answers (and models) on every node, so nothing erased stays stored in a cache. */
-  forgetAnswers?: (shopId: number) => Promise<void>;
 }) {
   const { store } = deps;
 
   /** Erases the customer; `emails`: theirs as the request names them, for events that know them only so. */
   async function erase(shopId: number, customerId: number, emails: readonly string[] = []): Promise<ErasureCounts> {
-    // The sessions are read before the rows go, so the in-memory views of them can be dropped too.
-    const sessions = [
-      ...new Set(
-        (await store.listEvents(shopId, { customerId, limit: 100_000 }))
-          .map((e) => e.uuid)
-          .filter((u): u is string => !!u),
-      ),
-    ];
-    const counts = await store.eraseCustomer(shopId, customerId, emails);
-    deps.viewed?.forget(shopId, customerId, sessions);
+    const { counts, sessions } = await store.eraseCustomer(shopId, customerId, emails);
+    const erased = { customerId, sessions };
     // The model goes before the read model is rebuilt, so no answer of the new version is made from it.
-    deps.forgetModel?.(shopId);
+    await deps.forgetHeld?.(shopId, erased);
     // The write moved the shop's version, so no cached answer is served again; they are also dropped,
     // not left stored until they expire.
     await deps.catalog.apply(shopId, { orders: true, customers: true });
-    await deps.forgetAnswers?.(shopId);
+    await deps.forgetAnswers?.(shopId, erased);
     return counts;
   }
 
@@ -134,6 +126,7 @@ export function createPrivacyService(deps: {
       await store.deleteShopData(shopId);
       await deps.catalog.apply(shopId, { shop: true });
       await deps.shopDeleted?.(shopId);
+      await deps.forgetHeld?.(shopId);
       await deps.forgetAnswers?.(shopId);
       return 'applied';
     },

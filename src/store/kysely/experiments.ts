@@ -28,6 +28,8 @@ export interface ExperimentStore {
   stopExperiment(shopId: number, id: number, winner: string | null): Promise<Experiment | null>;
   /** Records visitors first served by an arm; a visitor already recorded changes nothing. */
   recordExposures(rows: Exposure[]): Promise<void>;
+  /** Deletes these visitors' rows (an erasure that a write of theirs raced); the per-day counts stay. */
+  forgetExposures(shopId: number, visitors: readonly string[]): Promise<void>;
   /** Every per-day row of an experiment, by arm and day. */
   experimentDays(shopId: number, experimentId: number): Promise<ExperimentDay[]>;
 }
@@ -150,6 +152,15 @@ export function experimentMethods(db: Kysely<Database>, sqlite?: SQLite.Database
         return Number(result.numUpdatedRows) > 0;
       });
       return read(shopId, id);
+    },
+
+    async forgetExposures(shopId, visitors) {
+      if (visitors.length === 0) return;
+      await db
+        .deleteFrom('experiment_visitors')
+        .where('shop_id', '=', shopId)
+        .where('visitor', 'in', [...visitors])
+        .execute();
     },
 
     async recordExposures(rows) {

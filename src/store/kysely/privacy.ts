@@ -1,4 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
+import { visitorsOf } from '../../domain/experiments/assign.js';
 import { json } from '../codec.js';
 import type { Database } from '../schema.js';
 import { customerRecords, emailsOf, eventsOf, sessionsOf, trackedOf } from './privacy-export.js';
@@ -6,7 +7,6 @@ import { bumpDataVersion } from './shops.js';
 
 /** Privacy requests, erasure and retention (docs/operations.md, "Privacy"). */
 export interface PrivacyStore {
-  /** Everything stored about one customer, for a data request. */
   /** Everything stored about the customer (`emails`: theirs as the request gives it), for a data request. */
   customerRecords(shopId: number, customerId: number, emails?: readonly string[]): Promise<Record<string, unknown>>;
   putPrivacyRequest(record: PrivacyRequestRecord): Promise<void>;
@@ -17,7 +17,7 @@ export interface PrivacyStore {
    * Erases a customer's personal data and behaviour; their order lines stay, anonymous. Events that
    * name them only by email (theirs as stored, or as `emails` give it) go too, with those sessions.
    */
-  eraseCustomer(shopId: number, customerId: number, emails?: readonly string[]): Promise<ErasureCounts>;
+  eraseCustomer(shopId: number, customerId: number, emails?: readonly string[]): Promise<Erasure>;
   /** Deletes every event of the shop created before `before` (epoch ms). */
   deleteEventsBefore(shopId: number, before: number): Promise<number>;
   /** Deletes the shop and everything stored for it. */
@@ -33,6 +33,18 @@ export interface PrivacyRequestRecord {
   /** JSON of everything stored about the customer (data requests only). */
   export: string | null;
   expires_at: number;
+}
+
+/** An erasure: what it removed, and the sessions it found (what memory keeps of them goes too). */
+export interface Erasure {
+  counts: ErasureCounts;
+  sessions: string[];
+}
+
+/** An erased customer and their sessions, as every node must forget them. */
+export interface ErasedCustomer {
+  customerId: number;
+  sessions: readonly string[];
 }
 
 /** What an erasure removed or anonymised. */
@@ -206,7 +218,7 @@ export function privacyMethods(db: Kysely<Database>): PrivacyStore {
       return db.transaction().execute(async (trx) => {
         const emails = await emailsOf(trx, shopId, customerId, given);
         const sessions = await sessionsOf(trx, shopId, customerId, emails);
-        const visitors = [`c:${customerId}`, ...sessions.map((s) => `u:${s.toLowerCase()}`)];
+        const visitors = visitorsOf(customerId, sessions);
         const events = Number(
           (
             await trx
@@ -280,7 +292,7 @@ export function privacyMethods(db: Kysely<Database>): PrivacyStore {
           .where('kind', '=', 'data_request')
           .execute();
         await bumpDataVersion(trx, shopId);
-        return { customers, events, track_events: tracked, orders, billing_customers: billing };
+        return { counts: { customers, events, track_events: tracked, orders, billing_customers: billing }, sessions };
       });
     },
 

@@ -254,6 +254,12 @@ describe.each(backends())('erasing a customer on $name', (backend) => {
     const sessionEvents = async () =>
       (await t.admin('GET', `/admin/v1/shops/priv/events?uuid=${EMAIL_SESSION}`)).json().data;
     expect(await sessionEvents()).toHaveLength(1);
+    // The session's views, now also kept in memory for a few seconds.
+    const viewed = async () =>
+      (await t.app.inject({ method: 'GET', url: `/api/v1/products/viewed?key=${keys.public}&uuid=${EMAIL_SESSION}` }))
+        .json()
+        .data.map((p: { id: number }) => p.id);
+    expect(await viewed()).toEqual([1]);
 
     await deliver(t, 'priv', 'customers/redact', {
       shop_id: 1,
@@ -261,6 +267,8 @@ describe.each(backends())('erasing a customer on $name', (backend) => {
       orders_to_redact: [],
     });
     expect(await sessionEvents()).toEqual([]);
+    // Found by the e-mail alone, the session is forgotten in memory too.
+    expect(await viewed()).toEqual([]);
     // The customer index in memory no longer knows their tags.
     expect(await custom()).toEqual([1]);
     // The request's own body named them: no stored webhook keeps it.
@@ -276,6 +284,58 @@ describe.each(backends())('erasing a customer on $name', (backend) => {
     } finally {
       await connection.db.destroy();
     }
+  });
+
+  it('forgets a visitor an experiment arm served, though their visit was not yet written', async () => {
+    const shopId = (await t.services.store.getShopByHandle('priv'))!.id;
+    const session = 'd4d4d4d4-0000-4000-8000-0000000000d4';
+    const ruleset = await t.admin('POST', '/admin/v1/shops/priv/rulesets', {
+      name: 'arm',
+      rules: [{ logic: [], output: [{ type: 'product', products: [{ product_id: 1 }] }] }],
+    });
+    const rulesetId = ruleset.json().ruleset.id as number;
+    const experiment = await t.admin('POST', '/admin/v1/shops/priv/experiments', {
+      name: 'erasure',
+      ruleset_id: rulesetId,
+      arms: [
+        { name: 'A', ruleset_id: rulesetId, weight: 1 },
+        { name: 'B', ruleset_id: rulesetId, weight: 1 },
+      ],
+    });
+    expect(experiment.statusCode, experiment.body).toBe(201);
+    // The session's view names the customer: the erasure finds the session by it.
+    const view = await t.app.inject({
+      method: 'POST',
+      url:
+        `/api/v1/analytics/event?key=${keys.public}&subject=user&verb=viewed&noun=product` +
+        `&shop_product_handle=product-1&uuid=${session}&shop_customer_id=9500`,
+    });
+    expect(view.statusCode, view.body).toBe(200);
+    const served = await t.app.inject(
+      `/api/v1/custom/id/${rulesetId}?key=${keys.public}&uuid=${session}&shop_customer_id=9500`,
+    );
+    expect(served.statusCode, served.body).toBe(200);
+    // The visit is written a second later at most; the erasure comes first (unless the machine is slower).
+    expect((await t.admin('DELETE', '/admin/v1/shops/priv/customers/9500')).statusCode).toBe(200);
+    await t.services.exposures.flush();
+    const visitors = async () => {
+      const connection = connect(t.config.databaseUrl);
+      try {
+        const rows = await connection.db
+          .selectFrom('experiment_visitors')
+          .select('visitor')
+          .where('shop_id', '=', shopId)
+          .execute();
+        return rows.map((r) => r.visitor);
+      } finally {
+        await connection.db.destroy();
+      }
+    };
+    expect(await visitors()).not.toContain(`u:${session}`);
+    // A later visit is new activity, and is recorded.
+    await t.app.inject(`/api/v1/custom/id/${rulesetId}?key=${keys.public}&uuid=${session}`);
+    await t.services.exposures.flush();
+    expect(await visitors()).toContain(`u:${session}`);
   });
 
   it('deletes events past the retention daily, and the whole shop on shop/redact', async () => {
