@@ -1,5 +1,6 @@
 import type { TSchema, Static } from '@sinclair/typebox';
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
+import type { ValueError } from '@sinclair/typebox/errors';
 import { InvalidDocumentError } from '../errors.js';
 import './formats.js';
 
@@ -12,6 +13,28 @@ function checkerFor<T extends TSchema>(schema: T): TypeCheck<T> {
     compiled.set(schema, check);
   }
   return check as TypeCheck<T>;
+}
+
+/** Problems looked at in one variant of a union: enough to rank them, bounded for a hostile document. */
+const VARIANT_PROBLEMS = 20;
+
+/**
+ * The error to report for `error`: where a value matches no variant of a union ("Expected union
+ * value"), the error of the variant it comes nearest to, the one with fewest problems, so
+ * `{"list": "top_sellers", "limit": 500}` is told about its `limit`, not that it is no source.
+ * Two variants as near keep the union's own error: which one was meant is not for us to guess.
+ */
+function nearest(error: ValueError): ValueError {
+  if (error.errors.length === 0) return error;
+  let best: ValueError[] | null = null;
+  let tied = false;
+  for (const variant of error.errors) {
+    const problems: ValueError[] = [];
+    for (const problem of variant) if (problems.push(problem) >= VARIANT_PROBLEMS) break;
+    if (best === null || problems.length < best.length) [best, tied] = [problems, false];
+    else if (problems.length === best.length) tied = true;
+  }
+  return best === null || tied || best.length === 0 ? error : nearest(best[0]!);
 }
 
 /** `/3/variants/0/price` → `variants[0].price` (the index is reported separately). */
@@ -66,7 +89,8 @@ export function bulkRows(rows: unknown, what: string): unknown[] {
 export function validateRow<T extends TSchema>(schema: T, row: unknown, index: number, what: string): Static<T> {
   const check = checkerFor(schema);
   if (check.Check(row)) return row;
-  const error = check.Errors(row).First();
+  const first = check.Errors(row).First();
+  const error = first && nearest(first);
   const field = readablePath(error?.path ?? '') || '(row)';
   const message = error?.message ?? 'invalid';
   throw new InvalidDocumentError(`Row ${index} of the ${what}: ${field}: ${message}.`, [
@@ -78,9 +102,7 @@ export function validateRow<T extends TSchema>(schema: T, row: unknown, index: n
 export function validateDocument<T extends TSchema>(schema: T, value: unknown, what: string): Static<T> {
   const check = checkerFor(schema);
   if (check.Check(value)) return value;
-  const problems = [...check.Errors(value)]
-    .slice(0, 20)
-    .map((e) => ({ path: readablePath(e.path) || '(document)', message: e.message }));
+  const problems = collectErrors(schema, value);
   throw new InvalidDocumentError(`Invalid ${what}: ${problems[0]?.path}: ${problems[0]?.message}.`, problems);
 }
 
@@ -88,7 +110,11 @@ export function validateDocument<T extends TSchema>(schema: T, value: unknown, w
 export function collectErrors(schema: TSchema, value: unknown): { path: string; message: string }[] {
   const check = checkerFor(schema);
   if (check.Check(value)) return [];
-  return [...check.Errors(value)]
-    .slice(0, 20)
-    .map((e) => ({ path: readablePath(e.path) || '(document)', message: e.message }));
+  const problems = [];
+  for (const error of check.Errors(value)) {
+    const shown = nearest(error);
+    problems.push({ path: readablePath(shown.path) || '(document)', message: shown.message });
+    if (problems.length === 20) break;
+  }
+  return problems;
 }
