@@ -91,9 +91,15 @@ export const OUTPUTS = [
       'a list endpoint path with optional query, e.g. /products/trending_products?limit=3, resolved in-process',
     compile(output, path, problems, references) {
       const compiled = compileEndpoint(output.endpoint, `${path}.endpoint`, problems);
-      const problem = compiled ? references?.endpointProblem(compiled.path, compiled.query) : null;
+      if (!compiled) return null;
+      const { repeated, ...endpoint } = compiled;
+      // As the public API reads a query, a parameter twice is a mistake to name, not one to pick from. Checked
+      // when a ruleset is saved (with references): one stored before keeps serving, the last value winning.
+      if (references && repeated.length > 0)
+        problems.push({ path: `${path}.endpoint`, message: `names the parameter ${repeated[0]} more than once` });
+      const problem = references?.endpointProblem(endpoint.path, endpoint.query);
       if (problem) problems.push({ path: `${path}.endpoint`, message: problem });
-      return compiled;
+      return endpoint;
     },
   }),
   defineOutput({
@@ -117,7 +123,7 @@ function compileEndpoint(
   endpoint: string | undefined,
   path: string,
   problems: Problem[],
-): { path: string; query: Record<string, string> } | null {
+): { path: string; query: Record<string, string>; repeated: string[] } | null {
   const text = (endpoint ?? '').trim().replace(/^\/api\/v1(?=\/)/, '');
   if (!/^\/[\w/-]+(\?.*)?$/.test(text)) {
     problems.push({ path, message: 'needs a list endpoint path such as /products/trending_products?limit=3' });
@@ -125,8 +131,12 @@ function compileEndpoint(
   }
   const [pathname, search = ''] = text.split('?', 2) as [string, string?];
   const query: Record<string, string> = {};
-  for (const [k, v] of new URLSearchParams(search)) query[k] = v;
-  return { path: pathname.replace(/\/+$/, ''), query };
+  const repeated: string[] = [];
+  for (const [k, v] of new URLSearchParams(search)) {
+    if (Object.hasOwn(query, k)) repeated.push(k);
+    query[k] = v;
+  }
+  return { path: pathname.replace(/\/+$/, ''), query, repeated };
 }
 
 /** Pushes a problem for each product or variant the shop's catalog does not hold. */

@@ -27,7 +27,7 @@ const ruleset = {
 
 describe.each(backends())('admin rulesets on $name', (backend) => {
   let t: TestApp;
-  let own: { private: string };
+  let own: { private: string; public: string };
   beforeAll(async () => {
     t = await startApp(backend);
     own = await t.createShop('rules');
@@ -126,6 +126,29 @@ describe.each(backends())('admin rulesets on $name', (backend) => {
       ).json().field,
     ).toBe('rules[0].output[0].products[0].variant_ids[0]');
     expect((await t.admin('GET', '/admin/v1/shops/rules/rulesets')).json().data).toEqual([]);
+  });
+
+  it('refuses an endpoint naming a parameter twice; one stored before the check keeps serving', async () => {
+    const twice = {
+      name: 'twice',
+      rules: [{ logic: [], output: [{ type: 'endpoint', endpoint: '/products/static?ids=1&limit=1&ids=2' }] }],
+    };
+    const refused = await t.admin('POST', '/admin/v1/shops/rules/rulesets', twice);
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json().field).toBe('rules[0].output[0].endpoint');
+    expect(refused.json().error).toContain('ids more than once');
+    // Saved by an earlier version: the last value wins, as it did then, rather than the ruleset going dark.
+    const once = JSON.parse(JSON.stringify(twice).replace('&ids=2', ''));
+    const { ruleset: saved } = (await t.admin('POST', '/admin/v1/shops/rules/rulesets', once)).json();
+    const shopId = (await t.services.store.getShopByHandle('rules'))!.id;
+    const { id, version: _v, created_at: _c, updated_at: _u, ...document } = saved;
+    document.rules[0].output[0].endpoint = twice.rules[0]!.output[0]!.endpoint;
+    await t.services.store.updateRuleset(shopId, id, document);
+    await t.services.catalogIndex.apply(shopId, { rulesets: true });
+    const res = await t.app.inject(`/api/v1/custom/id/${id}?key=${own.public}`);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data.map((p: { id: number }) => p.id)).toEqual([2]);
+    expect((await t.admin('DELETE', `/admin/v1/shops/rules/rulesets/${id}`)).statusCode).toBe(204);
   });
 
   it('serves the operator catalog the console renders its forms from', async () => {
