@@ -13,7 +13,13 @@ import {
   OrderInput,
   ProductInput,
 } from '../domain/inputs/catalog.js';
-import { bulkRows, rejectRepeated, validateRow, validateRows } from '../domain/inputs/validate.js';
+import {
+  bulkRows,
+  rejectRepeated,
+  rejectConflictingWithin,
+  validateRow,
+  validateRows,
+} from '../domain/inputs/validate.js';
 import { mapInTurns, nextTurn } from '../indexes/turns.js';
 import type { CatalogIndex } from '../indexes/catalog-index.js';
 import type { CatalogStore } from '../store/kysely/catalog.js';
@@ -189,6 +195,7 @@ export function createCatalogService(deps: {
 
     async upsertMarkets(shopId: number, body: unknown): Promise<{ upserted: number }> {
       const rows = validateRows(MarketInput, body, 'markets', 'id');
+      rejectConflictingWithin(rows, 'fixed_prices', 'variant_id', 'markets');
       const variantIds = rows.flatMap((r) => (r.fixed_prices ?? []).map((f) => f.variant_id));
       const owners = await store.findVariantProducts(shopId, variantIds);
       const products = await store.findExistingProductIds(

@@ -77,6 +77,35 @@ export function rejectRepeated<R extends object>(rows: readonly R[], key: keyof 
   }
 }
 
+/**
+ * A list within each row names each of its items once by `key` (a market's fixed prices): a variant
+ * at two prices is refused as a repeated row is, naming the second. The same item twice alike is
+ * one item.
+ */
+/** A flat object as text whatever the order of its keys. */
+const flatText = (item: Record<string, unknown>) => JSON.stringify(item, Object.keys(item).sort());
+
+export function rejectConflictingWithin<R extends object>(
+  rows: readonly R[],
+  list: keyof R & string,
+  key: string,
+  what: string,
+): void {
+  rows.forEach((row, index) => {
+    const items = row[list];
+    if (!Array.isArray(items)) return;
+    const first = new Map<unknown, number>();
+    items.forEach((item: Record<string, unknown>, at) => {
+      const earlier = first.get(item[key]);
+      if (earlier === undefined) return void first.set(item[key], at);
+      if (flatText(item) === flatText(items[earlier])) return;
+      const path = `${list}[${at}].${key}`;
+      const message = `${String(item[key])} is also the ${key} of ${list}[${earlier}], differently`;
+      throw new InvalidDocumentError(`Row ${index} of the ${what}: ${path}: ${message}.`, [{ index, path, message }]);
+    });
+  });
+}
+
 /** A bulk body's rows, or the 422 for a body that is no list. */
 export function bulkRows(rows: unknown, what: string): unknown[] {
   if (Array.isArray(rows)) return rows;

@@ -225,6 +225,21 @@ describe.each(backends())('admin catalog imports on $name', (backend) => {
       { ...market, fixed_prices: [{ variant_id: 5555, price: '1.00' }] },
     ]);
     expect(badMarket.json()).toMatchObject({ index: 0, field: 'fixed_prices[0].variant_id' });
+    // One variant at two prices: which was meant is not for the import to pick. Twice alike is once.
+    const twoPrices = [
+      { variant_id: 21, price: '3.00' },
+      { variant_id: 21, price: '4.00' },
+    ];
+    const conflicting = await t.admin('PUT', '/admin/v1/shops/shop/markets', [{ ...market, fixed_prices: twoPrices }]);
+    expect(conflicting.statusCode).toBe(422);
+    expect(conflicting.json()).toMatchObject({ index: 0, field: 'fixed_prices[1].variant_id' });
+    const alike = [
+      { variant_id: 21, price: '3.00' },
+      { price: '3.00', variant_id: 21 },
+    ];
+    expect(
+      (await t.admin('PUT', '/admin/v1/shops/shop/markets', [{ ...market, fixed_prices: alike }])).statusCode,
+    ).toBe(200);
     expect(
       (await t.admin('PUT', '/admin/v1/shops/shop/markets', [{ ...market, product_ids: [1, 8888] }])).json().field,
     ).toBe('product_ids[1]');
