@@ -97,7 +97,10 @@ export function rejectConflictingWithin<R extends object>(
     const first = new Map<unknown, number>();
     items.forEach((item: Record<string, unknown>, at) => {
       const earlier = first.get(item[key]);
-      if (earlier === undefined) return void first.set(item[key], at);
+      if (earlier === undefined) {
+        first.set(item[key], at);
+        return;
+      }
       if (flatText(item) === flatText(items[earlier])) return;
       const path = `${list}[${at}].${key}`;
       const message = `${String(item[key])} is also the ${key} of ${list}[${earlier}], differently`;
