@@ -1,3 +1,4 @@
+import { Readable, Transform } from 'node:stream';
 import { gunzipSync } from 'node:zlib';
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
@@ -100,7 +101,15 @@ export class ResponseChecker {
       done(null, payload);
     });
     app.addHook('onSend', (request: FastifyRequest, reply: FastifyReply, payload: unknown, done) => {
-      if (!this.checked.has(request)) this.checkSent(request, reply, payload);
+      if (this.checked.has(request)) return done(null, payload);
+      // JSON written as a stream (a long listing, page by page) is checked once all of it has passed.
+      if (
+        payload instanceof Readable &&
+        mediaType(reply) === 'application/json' &&
+        !reply.hasHeader('content-encoding')
+      )
+        return done(null, this.checkedStream(request, reply, payload));
+      this.checkSent(request, reply, payload);
       done(null, payload);
     });
     app.addHook('onResponse', (request, reply, done) => {
@@ -159,6 +168,22 @@ export class ResponseChecker {
       return;
     }
     this.validate(route, status, schema, payload);
+  }
+
+  /** The stream passed on unchanged; its bytes are checked as sent JSON when it ends. */
+  private checkedStream(request: FastifyRequest, reply: FastifyReply, payload: Readable): Readable {
+    const chunks: Buffer[] = [];
+    const copy = new Transform({
+      transform(chunk: Buffer | string, _encoding, next) {
+        chunks.push(Buffer.from(chunk));
+        next(null, chunk);
+      },
+      flush: (next) => {
+        this.checkSent(request, reply, Buffer.concat(chunks));
+        next();
+      },
+    });
+    return payload.pipe(copy);
   }
 
   private checkSent(request: FastifyRequest, reply: FastifyReply, payload: unknown): void {

@@ -11,7 +11,8 @@ export interface EventStore extends EventTotalsStore {
   /** Stores events of any shops in one transaction, with their per-day counts: all or nothing. */
   appendEvents(events: (StoreEvent & { shop_id: number })[]): Promise<void>;
   /** Newest first; filtered by session or customer when given. */
-  listEvents(shopId: number, filter: EventFilter & { limit: number }): Promise<StoredEvent[]>;
+  /** Events newest first, at most `limit`; with `beforeId`, those older than that event (the next page). */
+  listEvents(shopId: number, filter: EventFilter & { limit: number; beforeId?: number }): Promise<StoredEvent[]>;
   /** Handles of the latest product views of a session or customer, newest first, repeats included. */
   latestViewedHandles(shopId: number, filter: EventFilter, scan: number): Promise<string[]>;
   /** The latest product views (newest first, at most `limit`): what the model reads of co-viewing. */
@@ -157,10 +158,9 @@ export function eventMethods(db: Kysely<Database>, sqlite?: SQLite.Database): Ev
     },
 
     async listEvents(shopId, filter) {
-      const rows = await filtered(db.selectFrom('events').selectAll(), shopId, filter)
-        .orderBy('id', 'desc')
-        .limit(filter.limit)
-        .execute();
+      let query = filtered(db.selectFrom('events').selectAll(), shopId, filter);
+      if (filter.beforeId !== undefined) query = query.where('id', '<', filter.beforeId);
+      const rows = await query.orderBy('id', 'desc').limit(filter.limit).execute();
       return rows.map(
         (r): StoredEvent => ({
           id: Number(r.id),

@@ -232,4 +232,39 @@ describe.each(backends())('events and viewed products on $name', (backend) => {
     expect((await t.admin('GET', '/admin/v1/shops/ev/events?limit=100001')).statusCode).toBe(400);
     expect((await t.admin('GET', '/admin/v1/shops/ev/events?limit=abc')).statusCode).toBe(400);
   });
+
+  it('reads a long listing in pages: each event once, newest first, exactly the limit, filters kept', async () => {
+    const shopId = (await t.services.store.getShopByHandle('ev-other'))!.id;
+    const session = '00000000-0000-4000-8000-00000000ca9e';
+    const event = (i: number) => ({
+      shop_id: shopId,
+      uuid: i % 2 === 0 ? session : null,
+      customer_id: null,
+      subject: 'user' as const,
+      verb: 'viewed' as const,
+      noun: 'product' as const,
+      handle: `product-${i % 3}`,
+      subject_email: null,
+      theme_id: null,
+      created_at: Date.now(),
+    });
+    await t.services.store.appendEvents(Array.from({ length: 4500 }, (_, i) => event(i)));
+    const read = async (query: string) => {
+      const res = await t.admin('GET', `/admin/v1/shops/ev-other/events?${query}`);
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toMatch(/^application\/json/);
+      return res.json().data as { id: number; uuid: string | null; created_at: string }[];
+    };
+    // Across two page boundaries (a page is 2,000 events).
+    const long = await read('limit=4100');
+    expect(long).toHaveLength(4100);
+    const ids = long.map((e) => e.id);
+    expect(new Set(ids).size).toBe(4100);
+    expect(ids).toEqual([...ids].sort((a, b) => b - a));
+    expect(Date.parse(long[0]!.created_at)).not.toBeNaN();
+    // Fewer events than the limit: all of them; a filter holds on every page.
+    const theirs = await read(`uuid=${session}&limit=100000`);
+    expect(theirs.length).toBe(2250);
+    expect(theirs.every((e) => e.uuid === session)).toBe(true);
+  });
 });

@@ -1,4 +1,6 @@
+import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
+import type { StoredEvent } from '../../../domain/events.js';
 import { positiveId, wholeNumber } from '../../../domain/params/kinds.js';
 import { params } from '../../../domain/params/param.js';
 import { uuid } from '../../../domain/params/text-kinds.js';
@@ -15,6 +17,18 @@ const EventsQuery = params({
   limit: wholeNumber('events, newest first', { min: 1, max: 100_000, fallback: 100 }),
 });
 
+/** `{"data": [...]}`, a page of events at a time, each as the schema's EventList shows it. */
+async function* eventListJson(pages: AsyncIterable<StoredEvent[]>): AsyncGenerator<string> {
+  yield '{"data":[';
+  let first = true;
+  for await (const page of pages) {
+    const events = page.map((e) => JSON.stringify({ ...e, created_at: new Date(e.created_at).toISOString() }));
+    yield (first ? '' : ',') + events.join(',');
+    first = false;
+  }
+  yield ']}';
+}
+
 /** `GET /admin/v1/shops/{handle}/events`: stored events, newest first, for inspection. */
 export function adminEventRoutes(app: FastifyInstance, deps: { events: EventsService }): void {
   app.withTypeProvider<ParamsTypeProvider>().get(
@@ -28,15 +42,16 @@ export function adminEventRoutes(app: FastifyInstance, deps: { events: EventsSer
         response: { 200: EventList, ...Errors },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const shop = shopOf(request);
       const { limit, uuid: session, shop_customer_id: customerId } = request.query;
-      const data = await deps.events.list(shop.id, {
+      const pages = deps.events.pages(shop.id, {
         limit,
         ...(session ? { uuid: session } : {}),
         ...(customerId ? { customerId } : {}),
       });
-      return { data: data.map((e) => ({ ...e, created_at: new Date(e.created_at).toISOString() })) };
+      // Written page by page as the client reads (the schema above documents it; a stream is not serialized).
+      return reply.type('application/json; charset=utf-8').send(Readable.from(eventListJson(pages)));
     },
   );
 }
