@@ -226,10 +226,9 @@ export async function compose(
   async function forgetHeld(shopId: number, erased?: ErasedCustomer): Promise<void> {
     models.forget(shopId);
     billingProviders.dropShopReads(shopId);
-    if (!erased) return;
-    viewed.forget(shopId, erased.customerId, erased.sessions);
-    // A buffered or racing exposure could write the visitor back after the erasure's delete.
-    const visitors = visitorsOf(erased.customerId, erased.sessions);
+    if (erased) viewed.forget(shopId, erased.customerId, erased.sessions);
+    // A buffered or racing exposure could write the visitor (the shop deleted: any) back after the delete.
+    const visitors = erased ? visitorsOf(erased.customerId, erased.sessions) : null;
     await exposures.forget(shopId, visitors);
     await store.forgetExposures(shopId, visitors);
   }

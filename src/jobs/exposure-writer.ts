@@ -68,21 +68,23 @@ export class ExposureWriter {
   }
 
   /**
-   * Forgets a shop's visitors (an erasure): their buffered exposures are dropped, and they are no
-   * longer remembered as written, so a later visit is recorded afresh. Resolves once no write is
-   * under way: whatever of theirs reached the store, before or during this, is the caller's to delete.
+   * Forgets a shop's visitors (an erasure; `null`: all of them, the shop deleted): their buffered
+   * exposures are dropped, and they are no longer remembered as written, so a later visit is recorded
+   * afresh. Resolves once no write is under way: whatever of theirs reached the store, before or
+   * during this, is the caller's to delete.
    */
-  async forget(shopId: number, visitors: readonly string[]): Promise<void> {
-    const gone = new Set(visitors);
+  async forget(shopId: number, visitors: readonly string[] | null): Promise<void> {
+    const gone = visitors === null ? null : new Set(visitors);
+    const theirs = (visitor: string) => gone === null || gone.has(visitor);
     const dropPending = () => {
       for (const [key, row] of this.pending)
-        if (row.shop_id === shopId && gone.has(row.visitor)) this.pending.delete(key);
+        if (row.shop_id === shopId && theirs(row.visitor)) this.pending.delete(key);
     };
     dropPending();
     const prefix = `${shopId}:`;
     for (const key of [...this.recent.keys()]) {
       // A key is `shop:experiment:visitor`, and a visitor itself holds one colon (`u:…`, `c:…`).
-      if (key.startsWith(prefix) && gone.has(key.slice(key.indexOf(':', prefix.length) + 1))) this.recent.delete(key);
+      if (key.startsWith(prefix) && theirs(key.slice(key.indexOf(':', prefix.length) + 1))) this.recent.delete(key);
     }
     await this.writing;
     dropPending(); // a failed write puts its rows back

@@ -53,6 +53,19 @@ describe('ExposureWriter.forget (an erasure)', () => {
     expect(stored.map((r) => `${r.shop_id}:${r.visitor}`).sort()).toEqual(['1:u:kept', '2:u:gone']);
   });
 
+  it("drops every visitor of a deleted shop (null), and no other shop's", async () => {
+    const { exposures, stored } = writer();
+    for (const [shop, visitor] of [
+      [1, 'u:a'],
+      [1, 'c:7'],
+      [2, 'u:a'],
+    ] as const)
+      exposures.record(exposure(shop, visitor));
+    await exposures.forget(1, null);
+    await exposures.flush();
+    expect(stored.map((r) => `${r.shop_id}:${r.visitor}`)).toEqual(['2:u:a']);
+  });
+
   it('waits for a write under way, and a failed one does not bring the visitor back', async () => {
     const { exposures, stored, holdWrites, release } = writer({ failFirst: true });
     exposures.record(exposure(1, 'u:gone'));

@@ -28,8 +28,8 @@ export interface ExperimentStore {
   stopExperiment(shopId: number, id: number, winner: string | null): Promise<Experiment | null>;
   /** Records visitors first served by an arm; a visitor already recorded changes nothing. */
   recordExposures(rows: Exposure[]): Promise<void>;
-  /** Deletes these visitors' rows (an erasure that a write of theirs raced); the per-day counts stay. */
-  forgetExposures(shopId: number, visitors: readonly string[]): Promise<void>;
+  /** Deletes these visitors' rows (`null`: the shop's), after an erasure a write of theirs raced. */
+  forgetExposures(shopId: number, visitors: readonly string[] | null): Promise<void>;
   /** Every per-day row of an experiment, by arm and day. */
   experimentDays(shopId: number, experimentId: number): Promise<ExperimentDay[]>;
 }
@@ -155,12 +155,10 @@ export function experimentMethods(db: Kysely<Database>, sqlite?: SQLite.Database
     },
 
     async forgetExposures(shopId, visitors) {
-      if (visitors.length === 0) return;
-      await db
-        .deleteFrom('experiment_visitors')
-        .where('shop_id', '=', shopId)
-        .where('visitor', 'in', [...visitors])
-        .execute();
+      if (visitors?.length === 0) return;
+      let query = db.deleteFrom('experiment_visitors').where('shop_id', '=', shopId);
+      if (visitors !== null) query = query.where('visitor', 'in', [...visitors]);
+      await query.execute();
     },
 
     async recordExposures(rows) {

@@ -286,6 +286,7 @@ describe.each(backends())('erasing a customer on $name', (backend) => {
     }
   });
 
+  let rulesetId = 0;
   it('forgets a visitor an experiment arm served, though their visit was not yet written', async () => {
     const shopId = (await t.services.store.getShopByHandle('priv'))!.id;
     const session = 'd4d4d4d4-0000-4000-8000-0000000000d4';
@@ -293,7 +294,7 @@ describe.each(backends())('erasing a customer on $name', (backend) => {
       name: 'arm',
       rules: [{ logic: [], output: [{ type: 'product', products: [{ product_id: 1 }] }] }],
     });
-    const rulesetId = ruleset.json().ruleset.id as number;
+    rulesetId = ruleset.json().ruleset.id as number;
     const experiment = await t.admin('POST', '/admin/v1/shops/priv/experiments', {
       name: 'erasure',
       ruleset_id: rulesetId,
@@ -348,10 +349,27 @@ describe.each(backends())('erasing a customer on $name', (backend) => {
     });
     expect(await t.services.privacy.retention(Date.now() + 2 * 86_400_000)).toBeGreaterThan(0);
     expect((await t.admin('GET', '/admin/v1/shops/priv/events')).json().data).toEqual([]);
+    // A visit an experiment arm served just before the shop goes: not written after it either.
+    const shopId = (await t.services.store.getShopByHandle('priv'))!.id;
+    expect(
+      (await t.app.inject(`/api/v1/custom/id/${rulesetId}?key=${keys.public}&uuid=${OTHER_SESSION}`)).statusCode,
+    ).toBe(200);
     expect(
       (await deliver(t, 'priv', 'shop/redact', { shop_id: 1, shop_domain: 'priv.myshopify.com' })).statusCode,
     ).toBe(200);
     expect((await t.admin('GET', '/admin/v1/shops/priv')).statusCode).toBe(404);
+    await t.services.exposures.flush();
+    const connection = connect(t.config.databaseUrl);
+    try {
+      const rows = await connection.db
+        .selectFrom('experiment_visitors')
+        .select('visitor')
+        .where('shop_id', '=', shopId)
+        .execute();
+      expect(rows).toEqual([]);
+    } finally {
+      await connection.db.destroy();
+    }
     expect(
       (await t.app.inject({ method: 'GET', url: `/api/v1/products/top_sellers?key=${keys.public}` })).statusCode,
     ).toBe(401);
