@@ -140,9 +140,16 @@ export class CatalogIndex implements ShopMemory {
     return { release, ready: this.ensure(shopId) };
   }
 
-  /** Rebuilds a resident shop's catalog from the store (a shop not in memory stays out). */
-  reload(shopId: number): Promise<void> {
-    return this.serialize(shopId, () => this.build(shopId, 'refresh'));
+  /**
+   * Rebuilds a resident shop's catalog from the store (a shop not in memory stays out), unless by
+   * its turn it holds `version` already: a poll or a message that saw a local write's commit before
+   * the write's own patch ran must not rebuild the whole shop after it (1.1 s for 200,000 customers).
+   */
+  reload(shopId: number, version = Number.POSITIVE_INFINITY): Promise<void> {
+    return this.serialize(shopId, async () => {
+      if ((this.shops.get(shopId)?.version ?? -1) >= version) return;
+      await this.build(shopId, 'refresh');
+    });
   }
 
   /** A rebuild in flight for the shop, if any: requests wait for it so they never see older data. */
@@ -154,7 +161,7 @@ export class CatalogIndex implements ShopMemory {
   refreshShop(shopId: number, version: number): Promise<void> {
     const current = this.shops.get(shopId);
     if (!current || current.version >= version) return Promise.resolve();
-    return this.reload(shopId);
+    return this.reload(shopId, version);
   }
 
   /**
@@ -221,7 +228,7 @@ export class CatalogIndex implements ShopMemory {
       live.add(id);
       const current = this.shops.get(id);
       if (!current || current.version >= data_version) continue;
-      await this.reload(id);
+      await this.reload(id, data_version);
       refreshed++;
     }
     for (const id of [...this.shops.keys()]) if (!live.has(id)) this.drop(id);

@@ -180,4 +180,21 @@ describe.each(backends())('CatalogIndex on demand on $name', (backend) => {
     expect(index.get(a)!.products.has(7)).toBe(true);
     expect(index.get(b)).toBeUndefined();
   });
+
+  it("builds nothing more for a write it was told of while the write's own patch waited", async () => {
+    const index = new CatalogIndex(store);
+    const a = await shopWith('told', 2);
+    await index.ensure(a);
+    const collections = index.get(a)!.collections;
+    await store.upsertProducts(a, [product(7)]);
+    const version = (await store.getShopById(a))!.data_version;
+    // The commit is seen (by a poll, or a message) before the patch ran: the rebuild is queued behind it.
+    const patched = index.apply(a, { products: [7] });
+    const told = index.refreshShop(a, version);
+    await Promise.all([patched, told]);
+    expect(index.get(a)!.products.has(7)).toBe(true);
+    expect(index.get(a)!.version).toBe(version);
+    // A patch keeps the parts it did not change; a rebuild would have read them all again.
+    expect(index.get(a)!.collections).toBe(collections);
+  });
 });
