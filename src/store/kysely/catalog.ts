@@ -7,6 +7,7 @@ import { chunks, time } from '../codec.js';
 import type { Database } from '../schema.js';
 import { collectionsReader } from './load-reads.js';
 import { readProducts } from './product-rows.js';
+import { nextTurn } from '../../indexes/turns.js';
 import { importInSlices, lookUpInBatches, PRODUCT_SLICE, writeProducts } from './imports.js';
 import { refreshServing } from './product-serving.js';
 import { bumpDataVersion } from './shops.js';
@@ -60,6 +61,34 @@ interface CollectionRow {
   title: string;
   handle: string;
   updated_at: number;
+}
+
+/** Inventory levels updated per slice (a statement each), before a turn of the event loop. */
+const INVENTORY_SLICE = 1000;
+/** A collection's members inserted per statement, a turn of the event loop between statements. */
+const MEMBERS_BATCH = 2000;
+
+/** A collection and its members, which replace those it had; a turn of the event loop between member batches. */
+async function writeCollection(trx: Kysely<Database>, shopId: number, c: Collection): Promise<void> {
+  const updatedAt = time.toDb(c.updated_at);
+  await trx
+    .insertInto('collections')
+    .values({ shop_id: shopId, id: c.id, title: c.title, handle: c.handle, updated_at: updatedAt })
+    .onConflict((oc) =>
+      oc.columns(['shop_id', 'id']).doUpdateSet({ title: c.title, handle: c.handle, updated_at: updatedAt }),
+    )
+    .execute();
+  await trx.deleteFrom('collection_products').where('shop_id', '=', shopId).where('collection_id', '=', c.id).execute();
+  const members = c.products.map((p) => ({
+    shop_id: shopId,
+    collection_id: c.id,
+    product_id: p.product_id,
+    position: p.position,
+  }));
+  for (const [at, batch] of chunks(members, 4, MEMBERS_BATCH * 4).entries()) {
+    if (at > 0) await nextTurn();
+    await trx.insertInto('collection_products').values(batch).execute();
+  }
 }
 
 export function catalogMethods(
@@ -155,9 +184,8 @@ export function catalogMethods(
     },
 
     async setInventory(shopId, levels) {
-      if (levels.length === 0) return;
-      await db.transaction().execute(async (trx) => {
-        for (const level of levels) {
+      await importInSlices(db, checkpoints, levels, INVENTORY_SLICE, async (trx, slice, last) => {
+        for (const level of slice) {
           await trx
             .updateTable('variants')
             .set((eb) => ({
@@ -168,44 +196,17 @@ export function catalogMethods(
             .where('id', '=', level.variant_id)
             .execute();
         }
+        if (!last) return;
         await refreshServing(trx, shopId, { variantIds: levels.map((l) => l.variant_id) });
         await bumpDataVersion(trx, shopId);
       });
     },
 
     async upsertCollections(shopId, collections) {
-      if (collections.length === 0) return;
-      await db.transaction().execute(async (trx) => {
-        for (const c of collections) {
-          await trx
-            .insertInto('collections')
-            .values({
-              shop_id: shopId,
-              id: c.id,
-              title: c.title,
-              handle: c.handle,
-              updated_at: time.toDb(c.updated_at),
-            })
-            .onConflict((oc) =>
-              oc
-                .columns(['shop_id', 'id'])
-                .doUpdateSet({ title: c.title, handle: c.handle, updated_at: time.toDb(c.updated_at) }),
-            )
-            .execute();
-          await trx
-            .deleteFrom('collection_products')
-            .where('shop_id', '=', shopId)
-            .where('collection_id', '=', c.id)
-            .execute();
-          const members = c.products.map((p) => ({
-            shop_id: shopId,
-            collection_id: c.id,
-            product_id: p.product_id,
-            position: p.position,
-          }));
-          for (const batch of chunks(members, 4)) await trx.insertInto('collection_products').values(batch).execute();
-        }
-        await bumpDataVersion(trx, shopId);
+      // A collection a slice: 7 collections of 20,000 members were 0.35-0.6 s of the event loop in one go.
+      await importInSlices(db, checkpoints, collections, 1, async (trx, slice, last) => {
+        for (const collection of slice) await writeCollection(trx, shopId, collection);
+        if (last) await bumpDataVersion(trx, shopId);
       });
     },
 

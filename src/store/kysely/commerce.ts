@@ -79,6 +79,9 @@ export interface CommerceTables {
   };
 }
 
+/** Customers written per slice of an import, before a turn of the event loop. */
+const CUSTOMER_SLICE = 2000;
+
 export function commerceMethods(
   db: Kysely<Database>,
   sqlite?: SQLite.Database,
@@ -86,10 +89,9 @@ export function commerceMethods(
 ): CommerceStore {
   return {
     async upsertCustomers(shopId, customers) {
-      if (customers.length === 0) return;
-      await db.transaction().execute(async (trx) => {
-        const now = Date.now();
-        for (const batch of chunks(customers, 5)) {
+      const now = Date.now();
+      await importInSlices(db, checkpoints, customers, CUSTOMER_SLICE, async (trx, slice, last) => {
+        for (const batch of chunks(slice, 5)) {
           await trx
             .insertInto('customers')
             .values(
@@ -110,7 +112,7 @@ export function commerceMethods(
             )
             .execute();
         }
-        await bumpDataVersion(trx, shopId);
+        if (last) await bumpDataVersion(trx, shopId);
       });
     },
     listCustomers: customersReader(db, sqlite),
@@ -128,10 +130,10 @@ export function commerceMethods(
       return result;
     },
     async upsertMarkets(shopId, markets) {
-      if (markets.length === 0) return;
-      await db.transaction().execute(async (trx) => {
-        const now = Date.now();
-        for (const m of markets) {
+      const now = Date.now();
+      // A market a slice: its document (up to every variant's fixed price) is serialized on this thread.
+      await importInSlices(db, checkpoints, markets, 1, async (trx, slice, last) => {
+        for (const m of slice) {
           const row = { shop_id: shopId, id: m.id, position: m.position, document: json.toDb(m), updated_at: now };
           await trx
             .insertInto('markets')
@@ -143,7 +145,7 @@ export function commerceMethods(
             )
             .execute();
         }
-        await bumpDataVersion(trx, shopId);
+        if (last) await bumpDataVersion(trx, shopId);
       });
     },
     async listMarkets(shopId) {

@@ -6,6 +6,7 @@ import { chunks, readInIdParts } from '../codec.js';
 import type { Database } from '../schema.js';
 import { readProducts } from './product-rows.js';
 import { rawReader } from './load-reads.js';
+import { nextTurn } from '../../indexes/turns.js';
 
 /** A product row as a load reads it: its stored answer bytes and fields, or nulls when none are stored. */
 export interface ServedProduct {
@@ -40,6 +41,8 @@ interface ProductServingRow {
 
 /** Products re-serialized per query when serving rows are rebuilt. */
 const REBUILD_PAGE = 500;
+/** Products re-serialized per page when their stock moved: about 25 ms of the event loop, as an import's slice. */
+const REFRESH_PAGE = 100;
 
 /** Writes the serving rows of products just written, in the writer's transaction. */
 export async function writeServing(trx: Kysely<Database>, shopId: number, products: readonly Product[]): Promise<void> {
@@ -75,8 +78,11 @@ export async function refreshServing(
       .execute();
     for (const row of rows) productIds.add(Number(row.product_id));
   }
-  for (const ids of chunks([...productIds], 1, REBUILD_PAGE))
+  // A page is serialized and deflated on this thread: a turn of the event loop between pages, as an import's slices.
+  for (const [at, ids] of chunks([...productIds], 1, REFRESH_PAGE).entries()) {
+    if (at > 0) await nextTurn();
     await writeServing(trx, shopId, await readProducts(trx, shopId, { ids }));
+  }
 }
 
 /**
