@@ -26,17 +26,32 @@ export const namingCustomer =
       ? eb.or([eb('customer_id', '=', customerId), eb(eb.fn<string>('lower', ['subject_email']), 'in', emails)])
       : eb('customer_id', '=', customerId);
 
-/** Every event of the customer: naming them (by id or email), or in one of their sessions. */
+/**
+ * Every event of the customer: naming them (by id or email), or in one of their sessions without
+ * naming anyone else. A session shared with another customer (one device, two accounts) brings
+ * only its anonymous events: the other customer's own are theirs, not to erase nor to export.
+ */
 export const eventsOf =
   (customerId: number, emails: readonly string[], sessions: readonly string[]) =>
   (eb: ExpressionBuilder<Database, 'events'>) =>
-    eb.or([namingCustomer(customerId, emails)(eb), ...(sessions.length > 0 ? [eb('uuid', 'in', sessions)] : [])]);
+    eb.or([
+      namingCustomer(customerId, emails)(eb),
+      ...(sessions.length > 0
+        ? [
+            eb.and([
+              eb('uuid', 'in', sessions),
+              eb('customer_id', 'is', null),
+              eb.or([eb('subject_email', 'is', null), eb('subject_email', '=', '')]),
+            ]),
+          ]
+        : []),
+    ]);
 
-/** Tracking of the customer: by their id, or in one of their sessions. */
+/** Tracking of the customer: by their id, or anonymous in one of their sessions. */
 export const trackedOf =
   (customerId: number, sessions: readonly string[]) => (eb: ExpressionBuilder<Database, 'track_events'>) =>
     sessions.length > 0
-      ? eb.or([eb('customer_id', '=', customerId), eb('uuid', 'in', sessions)])
+      ? eb.or([eb('customer_id', '=', customerId), eb.and([eb('uuid', 'in', sessions), eb('customer_id', 'is', null)])])
       : eb('customer_id', '=', customerId);
 
 /**
@@ -107,12 +122,21 @@ export async function customerRecords(
     .map((r) => ({ id: Number(r.id), doc: json.fromDb<Record<string, unknown>>(r.document) }))
     .filter((r) => String(r.doc.shop_customer_id ?? '') === String(customerId));
   const billingIds = billing.map((b) => b.id);
-  const ofBilling = (table: 'billing_subscriptions' | 'billing_addresses') =>
+  const ofBilling = (table: 'billing_subscriptions' | 'billing_addresses' | 'billing_charges') =>
     billingIds.length === 0
       ? Promise.resolve([])
       : db
           .selectFrom(table)
           .select('document')
+          .where('shop_id', '=', shopId)
+          .where('customer_id', 'in', billingIds)
+          .execute();
+  const addresses =
+    billingIds.length === 0
+      ? []
+      : await db
+          .selectFrom('billing_addresses')
+          .select(['id', 'document'])
           .where('shop_id', '=', shopId)
           .where('customer_id', 'in', billingIds)
           .execute();
@@ -131,9 +155,28 @@ export async function customerRecords(
     events: plain(events),
     tracking: plain(tracking),
     billing_customers: billing.map((b) => b.doc),
-    billing_addresses: documents(await ofBilling('billing_addresses')),
+    billing_addresses: documents(addresses),
     billing_subscriptions: documents(await ofBilling('billing_subscriptions')),
+    billing_charges: documents(await ofBilling('billing_charges')),
+    billing_onetimes: documents(
+      await onetimesOf(
+        db,
+        shopId,
+        addresses.map((a) => Number(a.id)),
+      ),
+    ),
   };
+}
+
+/** The one-time purchases on these billing addresses (a one-time row names its address, not its customer). */
+export function onetimesOf(db: Kysely<Database>, shopId: number, addressIds: readonly number[]) {
+  if (addressIds.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('billing_onetimes')
+    .select(['id', 'document'])
+    .where('shop_id', '=', shopId)
+    .where('address_id', 'in', [...addressIds])
+    .execute();
 }
 
 /** Every row of one customer's in a table keyed by shop and customer, for the data-request export. */

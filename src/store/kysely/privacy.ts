@@ -1,7 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import { visitorsOf } from '../../domain/experiments/assign.js';
-import { json } from '../codec.js';
 import type { Database } from '../schema.js';
+import { eraseBilling } from './privacy-billing.js';
 import { customerRecords, emailsOf, eventsOf, sessionsOf, trackedOf } from './privacy-export.js';
 import { bumpDataVersion } from './shops.js';
 
@@ -115,69 +115,35 @@ const SHOP_TABLES: Record<Exclude<keyof Database, 'settings' | 'shops'>, true> =
   counters: true,
 };
 
-/** The personal fields of a billing customer and of its addresses, blanked on erasure. */
-const CUSTOMER_FIELDS = [
-  'email',
-  'first_name',
-  'last_name',
-  'billing_address1',
-  'billing_address2',
-  'billing_zip',
-  'billing_city',
-];
-const MORE_CUSTOMER_FIELDS = ['billing_company', 'billing_province', 'billing_phone', 'shop_customer_id', 'hash'];
-const ADDRESS_FIELDS = [
-  'first_name',
-  'last_name',
-  'address1',
-  'address2',
-  'city',
-  'zip',
-  'phone',
-  'company',
-  'province',
-];
-
-const blank = (doc: Record<string, unknown>, fields: string[]) => {
-  for (const field of fields) if (typeof doc[field] === 'string') doc[field] = '';
-};
-
-async function eraseBilling(trx: Transaction<Database>, shopId: number, customerId: number): Promise<number> {
-  const rows = await trx
-    .selectFrom('billing_customers')
-    .select(['id', 'document'])
+/**
+ * Another customer's data-request export that names the erased customer's e-mail (one made when a
+ * session both browsed in brought their events with it) is made again from what remains.
+ */
+async function rebuildExportsNaming(
+  trx: Transaction<Database>,
+  shopId: number,
+  customerId: number,
+  emails: readonly string[],
+): Promise<void> {
+  if (emails.length === 0) return;
+  const requests = await trx
+    .selectFrom('privacy_requests')
+    .select(['id', 'customer_id'])
     .where('shop_id', '=', shopId)
+    .where('kind', '=', 'data_request')
+    .where('customer_id', '!=', customerId)
+    .where((eb) => eb.or(emails.map((email) => eb(eb.fn<string>('lower', ['export']), 'like', `%${email}%`))))
     .execute();
-  let erased = 0;
-  for (const row of rows) {
-    const doc = json.fromDb<Record<string, unknown>>(row.document);
-    if (String(doc.shop_customer_id ?? '') !== String(customerId)) continue;
-    blank(doc, [...CUSTOMER_FIELDS, ...MORE_CUSTOMER_FIELDS]);
+  for (const request of requests) {
+    if (request.customer_id === null) continue;
+    const records = await customerRecords(trx, shopId, Number(request.customer_id));
     await trx
-      .updateTable('billing_customers')
-      .set({ document: json.toDb(doc) })
+      .updateTable('privacy_requests')
+      .set({ export: JSON.stringify(records) })
       .where('shop_id', '=', shopId)
-      .where('id', '=', row.id)
+      .where('id', '=', request.id)
       .execute();
-    const addresses = await trx
-      .selectFrom('billing_addresses')
-      .select(['id', 'document'])
-      .where('shop_id', '=', shopId)
-      .where('customer_id', '=', row.id)
-      .execute();
-    for (const address of addresses) {
-      const addressDoc = json.fromDb<Record<string, unknown>>(address.document);
-      blank(addressDoc, ADDRESS_FIELDS);
-      await trx
-        .updateTable('billing_addresses')
-        .set({ document: json.toDb(addressDoc) })
-        .where('shop_id', '=', shopId)
-        .where('id', '=', address.id)
-        .execute();
-    }
-    erased++;
   }
-  return erased;
 }
 
 /** Privacy requests, erasure and retention (docs/operations.md, "Privacy"). */
@@ -291,6 +257,7 @@ export function privacyMethods(db: Kysely<Database>): PrivacyStore {
           .where('customer_id', '=', customerId)
           .where('kind', '=', 'data_request')
           .execute();
+        await rebuildExportsNaming(trx, shopId, customerId, emails);
         await bumpDataVersion(trx, shopId);
         return { counts: { customers, events, track_events: tracked, orders, billing_customers: billing }, sessions };
       });

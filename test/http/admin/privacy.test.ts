@@ -286,6 +286,98 @@ describe.each(backends())('erasing a customer on $name', (backend) => {
     }
   });
 
+  it("blanks what the customer wrote into subscriptions; a shared session's other customer keeps theirs", async () => {
+    const put = async (path: string, body: unknown) =>
+      expect((await t.admin('PUT', `/admin/v1/shops/priv/${path}`, body)).statusCode).toBe(200);
+    await put('customers', [
+      { id: 9800, email: 'zed@example.com' },
+      { id: 9900, email: 'yan@example.com' },
+    ]);
+    await put('billing/customers', [
+      { id: 102, email: 'zed@example.com', first_name: 'Zed', shop_customer_id: '9800' },
+    ]);
+    await put('billing/addresses', [
+      { id: 502, customer_id: 102, address1: '9 Quiet Rd', city: 'Ogdenville', zip: '1', country_code: 'US' },
+    ]);
+    await put('billing/subscriptions', [
+      {
+        id: 1200,
+        customer_id: 102,
+        address_id: 502,
+        shop_product_id: 1,
+        shop_variant_id: 11,
+        status: 'CANCELLED',
+        price: 10,
+        quantity: 1,
+        product_title: 'Product 1',
+        order_interval_frequency: '1',
+        order_interval_unit: 'month',
+        cancelled_at: '2026-10-01T10:00:00',
+        cancellation_reason: 'other',
+        cancellation_reason_comments: 'Zed moved to 44 Secret Lane',
+        properties: [
+          { name: 'gift_note', value: 'To Zed from Mom' },
+          { name: '_rebound_source', value: 'widget:3' },
+        ],
+        updated_at: '2026-10-01T10:00:00',
+      },
+    ]);
+    // One device, two accounts: Zed's view before signing in, Yan's signed in, and one of nobody's.
+    const shared = 'e5e5e5e5-0000-4000-8000-0000000000e5';
+    for (const who of ['&subject_email=zed%40example.com', '&shop_customer_id=9900', ''])
+      await t.app.inject({
+        method: 'POST',
+        url:
+          `/api/v1/analytics/event?key=${keys.public}&subject=user&verb=viewed&noun=product` +
+          `&shop_product_handle=product-1&uuid=${shared}${who}`,
+      });
+    await deliver(t, 'priv', 'customers/data_request', {
+      shop_id: 1,
+      customer: { id: 9900, email: 'yan@example.com' },
+      data_request: { id: 99 },
+    });
+    const exportOf = async (id: string) =>
+      (await t.admin('GET', '/admin/v1/shops/priv/privacy/requests'))
+        .json()
+        .data.find((r: { id: string }) => r.id === id).export;
+    // Yan's export holds their own view and the session's anonymous one, nothing naming Zed.
+    expect((await exportOf('99')).events).toHaveLength(2);
+    expect(JSON.stringify(await exportOf('99'))).not.toContain('zed@example.com');
+
+    // An export made before sessions were told apart, holding Zed's event: made again at Zed's erasure.
+    const shopId = (await t.services.store.getShopByHandle('priv'))!.id;
+    await t.services.store.putPrivacyRequest({
+      shop_id: shopId,
+      id: 'older-99',
+      kind: 'data_request',
+      customer_id: 9900,
+      received_at: Date.now(),
+      export: JSON.stringify({ events: [{ uuid: shared, subject_email: 'zed@example.com' }] }),
+      expires_at: Date.now() + 86_400_000,
+    });
+    expect((await t.admin('DELETE', '/admin/v1/shops/priv/customers/9800')).statusCode).toBe(200);
+    expect(JSON.stringify(await exportOf('older-99'))).not.toContain('zed@example.com');
+    expect((await exportOf('older-99')).customer).toMatchObject({ id: 9900 });
+    const left = (await t.admin('GET', `/admin/v1/shops/priv/events?uuid=${shared}`)).json().data;
+    expect(left.map((e: { customer_id: number | null }) => e.customer_id)).toEqual([9900]);
+    const connection = connect(t.config.databaseUrl);
+    try {
+      const [row] = await connection.db
+        .selectFrom('billing_subscriptions')
+        .select('document')
+        .where('shop_id', '=', shopId)
+        .where('id', '=', 1200)
+        .execute();
+      expect(row!.document).not.toMatch(/Secret Lane|To Zed/);
+      expect(JSON.parse(row!.document).properties).toEqual([
+        { name: 'gift_note', value: '' },
+        { name: '_rebound_source', value: 'widget:3' },
+      ]);
+    } finally {
+      await connection.db.destroy();
+    }
+  });
+
   let rulesetId = 0;
   it('forgets a visitor an experiment arm served, though their visit was not yet written', async () => {
     const shopId = (await t.services.store.getShopByHandle('priv'))!.id;
