@@ -4,6 +4,7 @@ import { AppError, InvalidBodyError, InvalidInputError, NotFoundError, Unauthori
 import { safeEqual } from '../domain/keys.js';
 import type { CatalogIndex } from '../indexes/catalog-index.js';
 import type { CatalogStore } from '../store/kysely/catalog.js';
+import type { PrivacyStore } from '../store/kysely/privacy.js';
 import type { ShopWebhookStore } from '../store/kysely/shop-webhooks.js';
 import type { ShopStore } from '../store/kysely/shops.js';
 import type { CatalogService } from './catalog.js';
@@ -52,7 +53,7 @@ function deleteShaped(payload: object): boolean {
  * webhook id is queued once; an older `updated_at` never overwrites a newer one.
  */
 export function createStorefrontSync(deps: {
-  store: ShopStore & ShopWebhookStore & CatalogStore;
+  store: ShopStore & ShopWebhookStore & CatalogStore & Pick<PrivacyStore, 'deleteShopData'>;
   catalogAdmin: CatalogService;
   catalog: CatalogIndex;
   log?: { warn(obj: object, msg: string): void };
@@ -166,8 +167,13 @@ export function createStorefrontSync(deps: {
         else byShop.set(hook.shop_id, [hook]);
       }
       await Promise.all(
-        [...byShop.values()].map(async (hooks) => {
-          for (const hook of hooks) await applyQueued(hook);
+        [...byShop.entries()].map(async ([shopId, hooks]) => {
+          for (const hook of hooks) {
+            // A shop deleted (shop/redact) takes the hooks queued behind it along, unapplied: applied, a
+            // customers/update would write the customer again under a shop that no longer exists.
+            if (!(await store.getShopById(shopId))) return store.deleteShopData(shopId);
+            await applyQueued(hook);
+          }
         }),
       );
       done += batch.length;
