@@ -1,5 +1,5 @@
 import type { CatalogIndex } from '../../indexes/catalog-index.js';
-import type { ErasedCustomer, ErasureCounts, PrivacyStore } from '../../store/kysely/privacy.js';
+import type { ErasedCustomer, ErasureCounts, NamedElsewhere, PrivacyStore } from '../../store/kysely/privacy.js';
 import type { ShopStore } from '../../store/kysely/shops.js';
 import { upstreamId } from '../../domain/inputs/whole-numbers.js';
 import { isNode } from '../../domain/platform/map.js';
@@ -26,6 +26,17 @@ const emailsOfRequest = (payload: Record<string, unknown>): string[] => {
   return typeof email === 'string' ? [email] : [];
 };
 
+/** The phone and the orders to redact a `customers/redact` names (webhook bodies may hold them). */
+const namedElsewhere = (payload: Record<string, unknown>): NamedElsewhere => {
+  const phone = isNode(payload.customer) ? payload.customer.phone : undefined;
+  const orders = Array.isArray(payload.orders_to_redact) ? payload.orders_to_redact : [];
+  return {
+    // Seven digits at least: a shorter "phone" would blank bodies that merely hold the digits.
+    phones: typeof phone === 'string' && phone.replace(/\D/g, '').length >= 7 ? [phone.trim()] : [],
+    orderIds: orders.map((id) => upstreamId(id)).filter((id): id is number => id !== null),
+  };
+};
+
 /**
  * The platform's privacy requests and Rebound's own erasure (docs/operations.md, "Privacy"): a
  * data request keeps an export of everything stored about the customer for 30 days; an erasure
@@ -48,8 +59,13 @@ export function createPrivacyService(deps: {
   const { store } = deps;
 
   /** Erases the customer; `emails`: theirs as the request names them, for events that know them only so. */
-  async function erase(shopId: number, customerId: number, emails: readonly string[] = []): Promise<ErasureCounts> {
-    const { counts, sessions } = await store.eraseCustomer(shopId, customerId, emails);
+  async function erase(
+    shopId: number,
+    customerId: number,
+    emails: readonly string[] = [],
+    named: NamedElsewhere = {},
+  ): Promise<ErasureCounts> {
+    const { counts, sessions } = await store.eraseCustomer(shopId, customerId, emails, named);
     const erased = { customerId, sessions };
     // The model goes before the read model is rebuilt, so no answer of the new version is made from it.
     await deps.forgetHeld?.(shopId, erased);
@@ -108,7 +124,7 @@ export function createPrivacyService(deps: {
     ): Promise<string> {
       const customerId = customerIdOf(payload);
       if (customerId === null) return 'error: needs customer.id';
-      await erase(shopId, customerId, emailsOfRequest(payload));
+      await erase(shopId, customerId, emailsOfRequest(payload), namedElsewhere(payload));
       await store.putPrivacyRequest({
         shop_id: shopId,
         id: fallbackId,

@@ -17,7 +17,12 @@ export interface PrivacyStore {
    * Erases a customer's personal data and behaviour; their order lines stay, anonymous. Events that
    * name them only by email (theirs as stored, or as `emails` give it) go too, with those sessions.
    */
-  eraseCustomer(shopId: number, customerId: number, emails?: readonly string[]): Promise<Erasure>;
+  eraseCustomer(
+    shopId: number,
+    customerId: number,
+    emails?: readonly string[],
+    named?: NamedElsewhere,
+  ): Promise<Erasure>;
   /** Deletes every event of the shop created before `before` (epoch ms). */
   deleteEventsBefore(shopId: number, before: number): Promise<number>;
   /** Deletes the shop and everything stored for it. */
@@ -39,6 +44,15 @@ export interface PrivacyRequestRecord {
 export interface Erasure {
   counts: ErasureCounts;
   sessions: string[];
+}
+
+/**
+ * What a privacy request names besides the customer's id and e-mail: their phone, and the orders to
+ * redact (a guest order names them only in its own body, by an e-mail or a name not theirs on file).
+ */
+export interface NamedElsewhere {
+  phones?: readonly string[];
+  orderIds?: readonly number[];
 }
 
 /** An erased customer and their sessions, as every node must forget them. */
@@ -116,6 +130,24 @@ const SHOP_TABLES: Record<Exclude<keyof Database, 'settings' | 'shops'>, true> =
 };
 
 /**
+ * Applied webhooks are not needed again; those naming the customer (by id, e-mail, phone, or an
+ * order to redact) lose their body. Matched on lower-cased text, 500 patterns a statement: a pattern
+ * that matches more (a shorter id within a longer one, `_` in an e-mail) only blanks more of them.
+ */
+async function blankWebhooksNaming(trx: Transaction<Database>, shopId: number, patterns: readonly string[]) {
+  for (let at = 0; at < patterns.length; at += 500) {
+    const part = patterns.slice(at, at + 500).map((p) => `%${p.toLowerCase()}%`);
+    await trx
+      .updateTable('shop_webhooks')
+      .set({ payload: '{}' })
+      .where('shop_id', '=', shopId)
+      .where('applied_at', 'is not', null)
+      .where((eb) => eb.or(part.map((pattern) => eb(eb.fn<string>('lower', ['payload']), 'like', pattern))))
+      .execute();
+  }
+}
+
+/**
  * Another customer's data-request export that names the erased customer's e-mail (one made when a
  * session both browsed in brought their events with it) is made again from what remains.
  */
@@ -180,7 +212,7 @@ export function privacyMethods(db: Kysely<Database>): PrivacyStore {
       return Number(result.numDeletedRows);
     },
 
-    async eraseCustomer(shopId, customerId, given = []) {
+    async eraseCustomer(shopId, customerId, given = [], named = {}) {
       return db.transaction().execute(async (trx) => {
         const emails = await emailsOf(trx, shopId, customerId, given);
         const sessions = await sessionsOf(trx, shopId, customerId, emails);
@@ -236,20 +268,12 @@ export function privacyMethods(db: Kysely<Database>): PrivacyStore {
           .where('customer_id', '=', customerId)
           .execute();
         const billing = await eraseBilling(trx, shopId, customerId);
-        // Applied webhooks are not needed again; those that named the customer (by id or e-mail) lose their body.
-        // A pattern that matches more (a shorter id within a longer one, `_` in an e-mail) only blanks more of them.
-        await trx
-          .updateTable('shop_webhooks')
-          .set({ payload: '{}' })
-          .where('shop_id', '=', shopId)
-          .where('applied_at', 'is not', null)
-          .where((eb) =>
-            eb.or([
-              eb('payload', 'like', `%${customerId}%`),
-              ...emails.map((email) => eb(eb.fn<string>('lower', ['payload']), 'like', `%${email}%`)),
-            ]),
-          )
-          .execute();
+        await blankWebhooksNaming(trx, shopId, [
+          String(customerId),
+          ...emails,
+          ...(named.phones ?? []),
+          ...(named.orderIds ?? []).map(String),
+        ]);
         // An earlier data request's export is personal data too: it goes with the rest.
         await trx
           .deleteFrom('privacy_requests')

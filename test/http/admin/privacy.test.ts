@@ -378,6 +378,38 @@ describe.each(backends())('erasing a customer on $name', (backend) => {
     }
   });
 
+  it('blanks the stored bodies of the orders a redact names, and those naming the phone', async () => {
+    const shopId = (await t.services.store.getShopByHandle('priv'))!.id;
+    // A guest order: its body names the buyer by another e-mail and a shipping address, not by customer.
+    const order = await deliver(t, 'priv', 'orders/create', {
+      id: 9010,
+      created_at: recent(1),
+      customer: null,
+      email: 'frank.work@corp.example',
+      shipping_address: { name: 'Frank Fictional', address1: '9 Hidden Road', phone: '+1 555 000 4242' },
+      line_items: [{ id: 90101, product_id: 1, variant_id: 11, quantity: 1, price: '10.00' }],
+    });
+    expect(order.statusCode).toBe(200);
+    const bodies = async () => {
+      const connection = connect(t.config.databaseUrl);
+      try {
+        return (
+          await connection.db.selectFrom('shop_webhooks').select('payload').where('shop_id', '=', shopId).execute()
+        ).map((r) => r.payload);
+      } finally {
+        await connection.db.destroy();
+      }
+    };
+    await vi.waitFor(async () => expect((await bodies()).some((b) => b.includes('9 Hidden Road'))).toBe(true));
+    await deliver(t, 'priv', 'customers/redact', {
+      shop_id: 1,
+      customer: { id: 7004, email: 'frank@example.com', phone: '+1 555 000 4242' },
+      orders_to_redact: [9010],
+    });
+    await t.services.storefrontSync.applyPending();
+    expect((await bodies()).filter((b) => /Hidden Road|Frank Fictional|555 000 4242/.test(b))).toEqual([]);
+  });
+
   let rulesetId = 0;
   it('forgets a visitor an experiment arm served, though their visit was not yet written', async () => {
     const shopId = (await t.services.store.getShopByHandle('priv'))!.id;
