@@ -262,6 +262,9 @@ describe.each(backends())('events and viewed products on $name', (backend) => {
     expect(new Set(ids).size).toBe(4100);
     expect(ids).toEqual([...ids].sort((a, b) => b - a));
     expect(Date.parse(long[0]!.created_at)).not.toBeNaN();
+    // A session id the bulk intake took (any text, lower-cased) is a filter the listing reads the same way.
+    await t.services.store.appendEvents([{ ...event(0), uuid: 'my-session-abc' }]);
+    expect((await read('uuid=My-Session-ABC')).map((e) => e.uuid)).toEqual(['my-session-abc']);
     // Fewer events than the limit: all of them; a filter holds on every page.
     const theirs = await read(`uuid=${session}&limit=100000`);
     expect(theirs.length).toBe(2250);

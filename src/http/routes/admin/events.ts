@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { StoredEvent } from '../../../domain/events.js';
 import { positiveId, wholeNumber } from '../../../domain/params/kinds.js';
 import { params } from '../../../domain/params/param.js';
-import { uuid } from '../../../domain/params/text-kinds.js';
+import { sessionId } from '../../../domain/params/text-kinds.js';
 import type { EventsService } from '../../../services/events/index.js';
 import { shopOf } from '../../plugins/request-shop.js';
 import type { ParamsTypeProvider } from '../../plugins/params.js';
@@ -12,7 +12,8 @@ import { Errors } from '../../schemas/errors.js';
 import { EventList } from '../../schemas/admin.js';
 
 const EventsQuery = params({
-  uuid: uuid("only this session's events"),
+  // Any session id the intake stores (the bulk intake takes ids that are not UUIDs), read as it reads them.
+  uuid: sessionId("only this session's events"),
   shop_customer_id: positiveId("only this customer's events"),
   limit: wholeNumber('events, newest first', { min: 1, max: 100_000, fallback: 100 }),
 });
