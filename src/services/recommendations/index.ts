@@ -191,6 +191,10 @@ export function referencesOf(catalog: ShopCatalog): ReferenceCheck {
     endpointProblem(path, query) {
       const source = LIST_SOURCES.get(path);
       if (!source) return `${path} is not a list endpoint (one of ${[...LIST_SOURCES.keys()].join(', ')})`;
+      // Saved, a market parameter without the scope would refuse every request of the ruleset (a 403).
+      const market = ['country_code', 'presentment_prices'].find((name) => Object.hasOwn(query, name));
+      if (market && !catalog.shop.scopes.includes('read_markets'))
+        return `${market} needs the read_markets scope, which this shop's keys do not have`;
       try {
         readParams(source.schema, query);
         return null;

@@ -137,6 +137,13 @@ describe.each(backends())('admin rulesets on $name', (backend) => {
     expect(refused.statusCode).toBe(422);
     expect(refused.json().field).toBe('rules[0].output[0].endpoint');
     expect(refused.json().error).toContain('ids more than once');
+    // A market without the scope would have refused every request of the ruleset: refused when saved.
+    const market = await t.admin('POST', '/admin/v1/shops/rules/rulesets', {
+      name: 'market',
+      rules: [{ logic: [], output: [{ type: 'endpoint', endpoint: '/products/static?ids=1&country_code=DE' }] }],
+    });
+    expect(market.statusCode).toBe(422);
+    expect(market.json().error).toContain('read_markets');
     // Saved by an earlier version: the last value wins, as it did then, rather than the ruleset going dark.
     const once = JSON.parse(JSON.stringify(twice).replace('&ids=2', ''));
     const { ruleset: saved } = (await t.admin('POST', '/admin/v1/shops/rules/rulesets', once)).json();
