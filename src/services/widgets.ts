@@ -11,6 +11,16 @@ import type { ListsService } from './lists/index.js';
 import type { CustomAnswer, RecommendationsService } from './recommendations/index.js';
 import { customRequestOf } from './recommendations/params.js';
 
+/**
+ * Lists a widget can never fill: the page sends the products and variants it shows, the cart, the
+ * customer, the country and the session (widget/src/config.ts), never what these need.
+ */
+const UNFILLABLE = new Map([
+  ['static', 'ids or handles'],
+  ['search', 'a query'],
+  ['collections', 'shop_collection_ids'],
+]);
+
 /** The products a widget's source gives, as the storefront would get them. */
 export type WidgetPreview =
   | { kind: 'ruleset'; answer: CustomAnswer; params: CustomParams }
@@ -43,6 +53,12 @@ export function createWidgetsService(deps: {
       problem(
         'source.list',
         `unknown list "${source.list}"; lists are those under /api/v1/products/ (trending_products, top_sellers, …)`,
+      );
+    } else if (UNFILLABLE.has(source.list)) {
+      problem(
+        'source.list',
+        `the ${source.list} list needs ${UNFILLABLE.get(source.list)}, which a widget's page does not send; ` +
+          'a ruleset with that list as an endpoint output can name it',
       );
     }
     return input;

@@ -52,6 +52,11 @@ describe.each(backends())('widgets as data on $name', (backend) => {
     expect(ruleset.json().field).toBe('source.ruleset_id');
     const list = await t.admin('POST', base, widgetInput({ source: { list: 'no_such_list', limit: 4 } }));
     expect(list.json().field).toBe('source.list');
+    // A list whose parameters a widget's page never sends would always render nothing.
+    const search = await t.admin('POST', base, widgetInput({ source: { list: 'search', limit: 4 } }));
+    expect(search.statusCode).toBe(422);
+    expect(search.json().field).toBe('source.list');
+    expect(search.json().error).toContain('a query');
     // A list asked for too many products: the field is the limit, not the source as a whole.
     const limit = await t.admin('POST', base, widgetInput({ source: { list: 'top_sellers', limit: 500 } }));
     expect(limit.statusCode).toBe(422);
