@@ -1,18 +1,19 @@
 import { BACKSLASH, CLOSE_BRACE, CLOSE_BRACKET, OPEN_BRACE, OPEN_BRACKET, QUOTE } from './json-codes.js';
-import { mayHoldNul, withoutNul } from './nul.js';
+import { mayHoldUnstorable, withoutUnstorable } from './nul.js';
 
 /**
  * JSON from an upstream (the platform's webhooks and exports, the billing provider's answers), with
- * U+0000 taken out of every string and key. A request's value holding one is refused (refuseNul),
- * but the platform's data is what the shop holds: a product description with one would otherwise be
- * stored as sent on SQLite and fail every write on PostgreSQL, the product never updated again.
+ * U+0000 taken out of every string and key and an unpaired surrogate made U+FFFD. A request's value
+ * holding either is refused (refuseUnstorable), but the platform's data is what the shop holds: a
+ * product description with a NUL would otherwise be stored as sent on SQLite and fail every write
+ * on PostgreSQL, the product never updated again.
  * Throws what JSON.parse throws, and a SyntaxError for a text nested deeper than MAX_UPSTREAM_DEPTH.
  */
 export function parseUpstreamJson(text: string): unknown {
   if (text.length >= DEPTH_CHECKED_FROM && nestedDeeperThan(text, MAX_UPSTREAM_DEPTH))
     throw new SyntaxError(`JSON nested deeper than ${MAX_UPSTREAM_DEPTH} levels`);
   const value: unknown = JSON.parse(text);
-  return mayHoldNul(text) ? withoutNul(value) : value;
+  return mayHoldUnstorable(text) ? withoutUnstorable(value) : value;
 }
 
 /**

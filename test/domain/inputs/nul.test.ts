@@ -1,19 +1,32 @@
 import { describe, expect, it } from 'vitest';
-import { mayHoldNul, nulPath } from '../../../src/domain/inputs/nul.js';
+import { mayHoldUnstorable, unstorablePath } from '../../../src/domain/inputs/nul.js';
 import { MAX_UPSTREAM_DEPTH, parseUpstreamJson } from '../../../src/domain/inputs/upstream-json.js';
 
-describe('U+0000 in JSON text (src/domain/inputs/nul.ts)', () => {
+describe('U+0000 and unpaired surrogates in JSON text (src/domain/inputs/nul.ts)', () => {
   it('tells an escaped NUL from an escaped backslash before "u0000"', () => {
-    expect(mayHoldNul('{"a": "x\\u0000"}')).toBe(true);
-    expect(mayHoldNul('{"a": "x\\\\u0000"}')).toBe(false);
-    expect(mayHoldNul('{"a": "x\\\\\\u0000"}')).toBe(true);
+    expect(mayHoldUnstorable('{"a": "x\\u0000"}')).toBe(true);
+    expect(mayHoldUnstorable('{"a": "x\\\\u0000"}')).toBe(false);
+    expect(mayHoldUnstorable('{"a": "x\\\\\\u0000"}')).toBe(true);
   });
 
   it('names the first string or key holding one, in document order', () => {
-    expect(nulPath(JSON.parse('{"a": ["ok", {"b": "x\\u0000"}], "c": "\\u0000"}'))).toBe('a[1].b');
-    expect(nulPath(JSON.parse('[{"k\\u0000": 1}, "\\u0000"]'))).toBe('[0].k\u0000');
-    expect(nulPath(JSON.parse('"\\u0000"'))).toBe('(value)');
-    expect(nulPath(JSON.parse('{"a": ["ok"]}'))).toBeNull();
+    const pathOf = (text: string) => unstorablePath(JSON.parse(text))?.path ?? null;
+    expect(pathOf('{"a": ["ok", {"b": "x\\u0000"}], "c": "\\u0000"}')).toBe('a[1].b');
+    expect(pathOf('[{"k\\u0000": 1}, "\\u0000"]')).toBe('[0].k\u0000');
+    expect(pathOf('"\\u0000"')).toBe('(value)');
+    expect(pathOf('{"a": ["ok"]}')).toBeNull();
+  });
+
+  it('finds a surrogate without its other half, and not a whole pair', () => {
+    expect(mayHoldUnstorable('{"handle": "z-\\ud800"}')).toBe(true);
+    expect(mayHoldUnstorable('{"handle": "z-\\\\ud800"}')).toBe(false);
+    expect(unstorablePath(JSON.parse('{"h": "z-\\ud800"}'))).toMatchObject({ path: 'h', what: /unpaired/ });
+    expect(unstorablePath(JSON.parse('{"h": "\\udc00x"}'))?.path).toBe('h');
+    // An escaped emoji is a whole pair: looked at (its escapes look alike), and kept.
+    expect(mayHoldUnstorable('{"h": "\\ud83d\\ude00"}')).toBe(true);
+    expect(unstorablePath(JSON.parse('{"h": "\\ud83d\\ude00"}'))).toBeNull();
+    // Upstream, it becomes U+FFFD, as PostgreSQL made of it; a whole pair stays.
+    expect(parseUpstreamJson('["z-\\ud800", "\\ud83d\\ude00"]')).toEqual(['z-\ufffd', '\u{1f600}']);
   });
 
   it("takes it out of an upstream document's strings and keys, and leaves the rest as parsed", () => {
@@ -35,7 +48,7 @@ describe('U+0000 in JSON text (src/domain/inputs/nul.ts)', () => {
   it('walks a document nested 200,000 deep without running out of stack', () => {
     const depth = 200_000;
     const text = `${'['.repeat(depth)}"x\\u0000"${']'.repeat(depth)}`;
-    expect(nulPath(JSON.parse(text))).toBe(`…${'[0]'.repeat(64)}`);
+    expect(unstorablePath(JSON.parse(text))?.path).toBe(`…${'[0]'.repeat(64)}`);
   });
 
   it('refuses an upstream document nested deeper than it may be, unparsed', () => {

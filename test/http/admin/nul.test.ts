@@ -3,9 +3,9 @@ import { startApp, type TestApp } from '../../helpers/app.js';
 import { backends } from '../../helpers/backends.js';
 
 /**
- * U+0000 in any value sent is a 4xx naming where it is, on both databases: PostgreSQL's text
- * cannot hold it (customers, collections, a shop's or a ruleset's name were a 500 there), and
- * SQLite stored it as sent.
+ * U+0000 (or a lone surrogate) in any value sent is a 4xx naming where it is, on both databases:
+ * PostgreSQL's text cannot hold it (customers, collections, a shop's or a ruleset's name were a
+ * 500 there), and SQLite stored it as sent.
  */
 describe.each(backends())('a NUL character in what a request sends, on $name', (backend) => {
   let t: TestApp;
@@ -49,6 +49,26 @@ describe.each(backends())('a NUL character in what a request sends, on $name', (
     const stored = await t.services.store.listCustomers(shop!.id);
     expect(stored.map((c) => [c.id, c.email])).toEqual([[5, 'a\\u0000@x.io']]);
     expect((await t.services.store.getShopByHandle('s'))?.name).toBe('Shop s');
+  });
+
+  it('refuses an unpaired surrogate as well: two handles that differ only there were one on PostgreSQL', async () => {
+    const json = (text: string) =>
+      t.app.inject({
+        method: 'PUT',
+        url: '/admin/v1/shops/s/customers',
+        headers: { authorization: `Bearer ${t.config.adminToken}`, 'content-type': 'application/json' },
+        payload: text,
+      });
+    const lone = await json('[{"id": 7, "email": "z-\\ud800@x.io"}]');
+    expect(lone.statusCode).toBe(422);
+    expect(lone.json()).toMatchObject({ index: 0, field: 'email' });
+    expect(lone.json().error).toContain('unpaired surrogate');
+    const ruleset = await t.admin('POST', '/admin/v1/shops/s/rulesets', { name: 'R\udbff', rules: [] });
+    expect(ruleset.statusCode).toBe(422);
+    // A whole pair, escaped or not, is a character like any other.
+    expect((await json('[{"id": 8, "email": "\\ud83d\\ude00@x.io"}]')).statusCode).toBe(200);
+    const shop = await t.services.store.getShopByHandle('s');
+    expect((await t.services.store.listCustomers(shop!.id)).find((c) => c.id === 8)?.email).toBe('\u{1f600}@x.io');
   });
 
   it('is found in a body nested 100,000 deep: a 422, not a stack overflow', async () => {

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { errorCodes } from 'fastify';
 import type { Readable } from 'node:stream';
 import { InvalidBodyError } from '../../../domain/errors.js';
-import { mayHoldNul, refuseNul } from '../../../domain/inputs/nul.js';
+import { mayHoldUnstorable, refuseUnstorable } from '../../../domain/inputs/nul.js';
 import { splitLines } from '../../../services/upstream/bounded-body.js';
 import { fastifyJsonParse } from './json-parse.js';
 
@@ -53,7 +53,7 @@ export function registerNdjson(app: FastifyInstance): void {
         // Not JSON, or a prototype key (`__proto__`) Fastify's parser refuses in any body.
         throw new InvalidBodyError(`Line ${number} of the NDJSON body is not valid JSON.`);
       }
-      if (mayHoldNul(line)) refuseNul(row, 'NDJSON body', rows.length);
+      if (mayHoldUnstorable(line)) refuseUnstorable(row, 'NDJSON body', rows.length);
       rows.push(row);
     }
     return rows;

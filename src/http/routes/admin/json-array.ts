@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { InvalidBodyError } from '../../../domain/errors.js';
-import { mayHoldNul, refuseNul } from '../../../domain/inputs/nul.js';
+import { mayHoldUnstorable, refuseUnstorable } from '../../../domain/inputs/nul.js';
 import { nextTurn } from '../../../indexes/turns.js';
 import { MAX_BULK_ROWS, tooLarge, tooManyRows } from './bulk.js';
 import { fastifyJsonParse } from './json-parse.js';
@@ -51,7 +51,7 @@ export function registerJsonBodies(app: FastifyInstance): void {
     if (body[first] !== OPEN_BRACKET) {
       const text = body.toString('utf8');
       const value = parse(request, text);
-      if (mayHoldNul(text)) refuseNul(value, 'request body');
+      if (mayHoldUnstorable(text)) refuseUnstorable(value, 'request body');
       return value;
     }
     const rows: unknown[] = [];
@@ -63,7 +63,8 @@ export function registerJsonBodies(app: FastifyInstance): void {
       } catch {
         throw badRow(request, body, start, rows.length);
       }
-      if (mayHoldNul(text)) for (let i = 0; i < values.length; i++) refuseNul(values[i], 'JSON array', rows.length + i);
+      if (mayHoldUnstorable(text))
+        for (let i = 0; i < values.length; i++) refuseUnstorable(values[i], 'JSON array', rows.length + i);
       for (const value of values) rows.push(value);
     };
     const elements = new ArrayElements(body);
