@@ -16,7 +16,7 @@ import {
 import {
   bulkRows,
   rejectRepeated,
-  rejectConflictingWithin,
+  rejectRepeatedWithin,
   validateRow,
   validateRows,
 } from '../domain/inputs/validate.js';
@@ -195,7 +195,7 @@ export function createCatalogService(deps: {
 
     async upsertMarkets(shopId: number, body: unknown): Promise<{ upserted: number }> {
       const rows = validateRows(MarketInput, body, 'markets', 'id');
-      rejectConflictingWithin(rows, 'fixed_prices', 'variant_id', 'markets');
+      rejectRepeatedWithin(rows, 'fixed_prices', 'variant_id', 'markets', { alikeIsOne: true });
       const variantIds = rows.flatMap((r) => (r.fixed_prices ?? []).map((f) => f.variant_id));
       const owners = await store.findVariantProducts(shopId, variantIds);
       const products = await store.findExistingProductIds(
@@ -242,6 +242,7 @@ export function createCatalogService(deps: {
         validateRow(OrderInput, row, index, 'orders'),
       );
       rejectRepeated(rows, 'id', 'orders');
+      rejectRepeatedWithin(rows, 'line_items', 'id', 'orders');
       const orders: Order[] = await mapInTurns(rows, (row) => {
         const created = Date.parse(normalizeTimestamp(row.created_at));
         return {

@@ -77,33 +77,36 @@ export function rejectRepeated<R extends object>(rows: readonly R[], key: keyof 
   }
 }
 
-/**
- * A list within each row names each of its items once by `key` (a market's fixed prices): a variant
- * at two prices is refused as a repeated row is, naming the second. The same item twice alike is
- * one item.
- */
 /** A flat object as text whatever the order of its keys. */
 const flatText = (item: Record<string, unknown>) => JSON.stringify(item, Object.keys(item).sort());
 
-export function rejectConflictingWithin<R extends object>(
+/**
+ * A list within each row names each of its items once by `key`: a variant at two fixed prices in
+ * a market, or two lines of one order under one id (a refund of that id would count against both),
+ * is refused as a repeated row is, naming the second. With `alikeIsOne`, the same item twice alike
+ * is one item. Items without the key are not compared.
+ */
+export function rejectRepeatedWithin<R extends object>(
   rows: readonly R[],
   list: keyof R & string,
   key: string,
   what: string,
+  { alikeIsOne = false } = {},
 ): void {
   rows.forEach((row, index) => {
     const items = row[list];
     if (!Array.isArray(items)) return;
     const first = new Map<unknown, number>();
     items.forEach((item: Record<string, unknown>, at) => {
+      if (item[key] === undefined || item[key] === null) return;
       const earlier = first.get(item[key]);
       if (earlier === undefined) {
         first.set(item[key], at);
         return;
       }
-      if (flatText(item) === flatText(items[earlier])) return;
+      if (alikeIsOne && flatText(item) === flatText(items[earlier])) return;
       const path = `${list}[${at}].${key}`;
-      const message = `${String(item[key])} is also the ${key} of ${list}[${earlier}], differently`;
+      const message = `${String(item[key])} is also the ${key} of ${list}[${earlier}]${alikeIsOne ? ', differently' : ''}`;
       throw new InvalidDocumentError(`Row ${index} of the ${what}: ${path}: ${message}.`, [{ index, path, message }]);
     });
   });

@@ -259,6 +259,14 @@ describe.each(backends())('admin catalog imports on $name', (backend) => {
         ])
       ).json().field,
     ).toBe('line_items[0].quantity');
+    // Two lines under one id: a refund of that id would count against both.
+    const twoLines = [
+      { id: 10, product_id: 1, quantity: 2, price: '10.00' },
+      { id: 10, product_id: 1, quantity: 3, price: '10.00' },
+    ];
+    const repeated = await t.admin('PUT', '/admin/v1/shops/shop/orders', [{ ...order, line_items: twoLines }]);
+    expect(repeated.statusCode).toBe(422);
+    expect(repeated.json()).toMatchObject({ index: 0, field: 'line_items[1].id' });
     expect(await t.services.store.countOrders((await t.services.store.getShopByHandle('shop'))!.id)).toBe(1);
   });
 
