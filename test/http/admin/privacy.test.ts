@@ -410,6 +410,26 @@ describe.each(backends())('erasing a customer on $name', (backend) => {
     expect((await bodies()).filter((b) => /Hidden Road|Frank Fictional|555 000 4242/.test(b))).toEqual([]);
   });
 
+  it('erases by an e-mail the request gives, once the stored one is gone', async () => {
+    const session = 'f6f6f6f6-0000-4000-8000-0000000000f6';
+    // A visitor never imported as a customer (or deleted since): their view names them by e-mail alone.
+    const view = await t.app.inject({
+      method: 'POST',
+      url:
+        `/api/v1/analytics/event?key=${keys.public}&subject=user&verb=viewed&noun=product` +
+        `&shop_product_handle=product-1&uuid=${session}&subject_email=gina%40example.com`,
+    });
+    expect(view.statusCode).toBe(200);
+    const left = async () => (await t.admin('GET', `/admin/v1/shops/priv/events?uuid=${session}`)).json().data;
+    expect(await left()).toHaveLength(1);
+    expect((await t.admin('DELETE', '/admin/v1/shops/priv/customers/9750')).json().erased.events).toBe(0);
+    expect(await left()).toHaveLength(1);
+    const erased = await t.admin('DELETE', '/admin/v1/shops/priv/customers/9750?email=Gina%40Example.com');
+    expect(erased.json().erased.events).toBe(1);
+    expect(await left()).toEqual([]);
+    expect((await t.admin('DELETE', '/admin/v1/shops/priv/customers/9750?email=not-an-email')).statusCode).toBe(400);
+  });
+
   let rulesetId = 0;
   it('forgets a visitor an experiment arm served, though their visit was not yet written', async () => {
     const shopId = (await t.services.store.getShopByHandle('priv'))!.id;

@@ -8,6 +8,13 @@ import { shopOf } from '../../plugins/request-shop.js';
 import { bodyValidatedByService, type ParamsTypeProvider } from '../../plugins/params.js';
 import { HandleIdPath, HandlePath } from '../../schemas/admin-params.js';
 import { Errors } from '../../schemas/errors.js';
+import { params } from '../../../domain/params/param.js';
+import { email } from '../../../domain/params/text-kinds.js';
+
+/** The customer's e-mail, for events that name them only by it once their row (and its e-mail) is gone. */
+const EraseQuery = params({
+  email: email("the customer's e-mail: events naming them only by it are erased too, whatever is stored"),
+});
 
 const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);
 const Count = Type.Integer({ minimum: 0 });
@@ -130,7 +137,7 @@ export function platformRoutes(
     async (request) => ({ data: await deps.privacy.list(shopOf(request).id) }),
   );
 
-  app.delete(
+  app.withTypeProvider<ParamsTypeProvider>().delete(
     '/shops/:handle/customers/:id',
     {
       schema: {
@@ -139,9 +146,14 @@ export function platformRoutes(
           "customer's personal fields; their order lines stay, anonymous",
         tags,
         params: HandleIdPath,
+        querystring: EraseQuery,
         response: { 200: Type.Object({ erased: Type.Record(Type.String(), Type.Integer()) }), ...Errors },
       },
     },
-    async (request) => ({ erased: await deps.privacy.erase(shopOf(request).id, request.params.id) }),
+    async (request) => {
+      const { email: given } = request.query;
+      const erased = await deps.privacy.erase(shopOf(request).id, request.params.id, given ? [given] : []);
+      return { erased };
+    },
   );
 }
