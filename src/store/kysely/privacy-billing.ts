@@ -104,6 +104,8 @@ export async function eraseBilling(trx: Transaction<Database>, shopId: number, c
       addresses.map((a) => Number(a.id)),
     );
     await blankFreeText(trx, shopId, 'billing_onetimes', onetimes);
+    // A reactivation campaign's claims of the customer (how often they took its offer).
+    await trx.deleteFrom('campaign_claims').where('shop_id', '=', shopId).where('customer_id', '=', row.id).execute();
     erased++;
   }
   return erased;

@@ -47,12 +47,39 @@ export const eventsOf =
         : []),
     ]);
 
-/** Tracking of the customer: by their id, or anonymous in one of their sessions. */
+/**
+ * Tracking of the customer: by their id, or anonymous in one of their sessions or carts (a click
+ * from another device into the cart they went on to order from).
+ */
 export const trackedOf =
-  (customerId: number, sessions: readonly string[]) => (eb: ExpressionBuilder<Database, 'track_events'>) =>
-    sessions.length > 0
-      ? eb.or([eb('customer_id', '=', customerId), eb.and([eb('uuid', 'in', sessions), eb('customer_id', 'is', null)])])
+  (customerId: number, sessions: readonly string[], carts: readonly string[] = []) =>
+  (eb: ExpressionBuilder<Database, 'track_events'>) => {
+    const anonymous = [
+      ...(sessions.length > 0 ? [eb('uuid', 'in', sessions)] : []),
+      ...(carts.length > 0 ? [eb('cart_token', 'in', carts)] : []),
+    ];
+    return anonymous.length > 0
+      ? eb.or([eb('customer_id', '=', customerId), eb.and([eb.or(anonymous), eb('customer_id', 'is', null)])])
       : eb('customer_id', '=', customerId);
+  };
+
+/** The carts the customer's own tracking names (each a storefront cart token). */
+export async function cartsOf(
+  db: Kysely<Database>,
+  shopId: number,
+  customerId: number,
+  sessions: readonly string[],
+): Promise<string[]> {
+  const rows = await db
+    .selectFrom('track_events')
+    .select('cart_token')
+    .distinct()
+    .where('shop_id', '=', shopId)
+    .where(trackedOf(customerId, sessions))
+    .where('cart_token', 'is not', null)
+    .execute();
+  return rows.map((r) => r.cart_token!);
+}
 
 /**
  * The sessions a customer browsed in: their events and tracking name both the customer (or their
@@ -104,6 +131,7 @@ export async function customerRecords(
   const lines = await rowsOfCustomer(db, 'order_lines', shopId, customerId);
   const emails = await emailsOf(db, shopId, customerId, given);
   const sessions = await sessionsOf(db, shopId, customerId, emails);
+  const carts = await cartsOf(db, shopId, customerId, sessions);
   const events = await db
     .selectFrom('events')
     .selectAll()
@@ -114,7 +142,7 @@ export async function customerRecords(
     .selectFrom('track_events')
     .selectAll()
     .where('shop_id', '=', shopId)
-    .where(trackedOf(customerId, sessions))
+    .where(trackedOf(customerId, sessions, carts))
     .execute();
   const billing = (
     await db.selectFrom('billing_customers').select(['id', 'document']).where('shop_id', '=', shopId).execute()

@@ -2,7 +2,7 @@ import type { Kysely, Transaction } from 'kysely';
 import { visitorsOf } from '../../domain/experiments/assign.js';
 import type { Database } from '../schema.js';
 import { eraseBilling } from './privacy-billing.js';
-import { customerRecords, emailsOf, eventsOf, sessionsOf, trackedOf } from './privacy-export.js';
+import { cartsOf, customerRecords, emailsOf, eventsOf, sessionsOf, trackedOf } from './privacy-export.js';
 import { bumpDataVersion } from './shops.js';
 
 /** Privacy requests, erasure and retention (docs/operations.md, "Privacy"). */
@@ -217,6 +217,7 @@ export function privacyMethods(db: Kysely<Database>): PrivacyStore {
         const emails = await emailsOf(trx, shopId, customerId, given);
         const sessions = await sessionsOf(trx, shopId, customerId, emails);
         const visitors = visitorsOf(customerId, sessions);
+        const carts = await cartsOf(trx, shopId, customerId, sessions);
         const events = Number(
           (
             await trx
@@ -231,7 +232,7 @@ export function privacyMethods(db: Kysely<Database>): PrivacyStore {
             await trx
               .deleteFrom('track_events')
               .where('shop_id', '=', shopId)
-              .where(trackedOf(customerId, sessions))
+              .where(trackedOf(customerId, sessions, carts))
               .executeTakeFirst()
           ).numDeletedRows,
         );

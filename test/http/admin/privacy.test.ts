@@ -430,6 +430,36 @@ describe.each(backends())('erasing a customer on $name', (backend) => {
     expect((await t.admin('DELETE', '/admin/v1/shops/priv/customers/9750?email=not-an-email')).statusCode).toBe(400);
   });
 
+  it("erases the anonymous clicks into the customer's cart from another device", async () => {
+    const track = (query: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/api/v1/analytics/track?key=${keys.public}&type=click&source=list:top_sellers&${query}`,
+      });
+    const cart = 'cart-of-hal-0001';
+    const phone = 'a7a7a7a7-0000-4000-8000-0000000000a7';
+    const laptop = 'b8b8b8b8-0000-4000-8000-0000000000b8';
+    expect((await track(`product_id=1&uuid=${phone}&shop_customer_id=9850&cart_token=${cart}`)).statusCode).toBe(200);
+    expect((await track(`product_id=1&uuid=${laptop}&cart_token=${cart}`)).statusCode).toBe(200);
+    // A click counts once a visitor and product: another product, in another cart.
+    expect((await track(`product_id=2&uuid=${laptop}&cart_token=cart-of-someone-else`)).statusCode).toBe(200);
+    const shopId = (await t.services.store.getShopByHandle('priv'))!.id;
+    const tokens = async () => {
+      const connection = connect(t.config.databaseUrl);
+      try {
+        return (
+          await connection.db.selectFrom('track_events').select('cart_token').where('shop_id', '=', shopId).execute()
+        ).map((r) => r.cart_token);
+      } finally {
+        await connection.db.destroy();
+      }
+    };
+    expect((await tokens()).filter((c) => c === cart)).toHaveLength(2);
+    expect((await t.admin('DELETE', '/admin/v1/shops/priv/customers/9850')).json().erased.track_events).toBe(2);
+    expect(await tokens()).not.toContain(cart);
+    expect(await tokens()).toContain('cart-of-someone-else');
+  });
+
   let rulesetId = 0;
   it('forgets a visitor an experiment arm served, though their visit was not yet written', async () => {
     const shopId = (await t.services.store.getShopByHandle('priv'))!.id;
