@@ -5,7 +5,12 @@
 export type Money = number;
 
 const SCALE = 10_000;
-const DECIMAL = /^(-)?(\d{1,12})(?:\.(\d{1,4}))?$/;
+/**
+ * Up to 4 decimals, below 900,000,000,000: above about 900.7 billion a value in 1/10,000 passes 2^53
+ * and is no longer exact (900719925474.0993 compared equal to …0992).
+ */
+export const MONEY_PATTERN = '^(\\d{1,11}|[0-8]\\d{11})(\\.\\d{1,4})?$';
+const DECIMAL = /^(-)?(\d{1,11}|[0-8]\d{11})(?:\.(\d{1,4}))?$/;
 
 /** Parses a decimal string such as "19.99"; null when it is not one. */
 export function parseMoney(text: string): Money | null {

@@ -1,3 +1,4 @@
+import { MONEY_PATTERN } from '../catalog/money.js';
 import { Type, type Static } from '@sinclair/typebox';
 
 /** Admin inputs of the billing ledger (docs/api.md, "Admin API"): the public API's shapes, without generated links. */
@@ -102,7 +103,7 @@ export const BillingChargeInput = Type.Object(
     status: Type.String({ minLength: 1 }),
     scheduled_at: Stamp,
     processed_at: Nullable(Stamp),
-    total_price: Type.Optional(Type.String({ pattern: '^\\d{1,12}(\\.\\d{1,4})?$' })),
+    total_price: Type.Optional(Type.String({ pattern: MONEY_PATTERN })),
     updated_at: Type.Optional(Stamp),
   },
   strict,

@@ -1,3 +1,4 @@
+import { MONEY_PATTERN } from '../catalog/money.js';
 import { Type, type Static } from '@sinclair/typebox';
 import { MAX_CART_TOKEN_LENGTH } from '../attribution/attribute.js';
 
@@ -5,7 +6,7 @@ import { MAX_CART_TOKEN_LENGTH } from '../attribution/attribute.js';
 
 const Id = Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER });
 const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601 timestamp with offset' });
-const Decimal = Type.String({ pattern: '^\\d{1,12}(\\.\\d{1,4})?$', description: 'decimal string, e.g. "19.99"' });
+const Decimal = Type.String({ pattern: MONEY_PATTERN, description: 'decimal string below 900000000000, e.g. "19.99"' });
 const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
 const strict = { additionalProperties: false } as const;
 /** What PostgreSQL's integer column holds: a position past it was a 500 there, and stored on SQLite. */

@@ -130,8 +130,8 @@ export function money(description: string): TParam<Money | null> {
         if (value === null || value < 0)
           throw invalid(
             name,
-            `Parameter ${name} must be a non-negative decimal number of at most 12 digits before the point ` +
-              `and 4 after, got "${clip(raw)}".`,
+            `Parameter ${name} must be a non-negative decimal number below 900000000000 with at most 4 digits ` +
+              `after the point, got "${clip(raw)}".`,
           );
         return value;
       },

@@ -17,6 +17,14 @@ describe('money', () => {
     expect(parseMoney(text)).toBeNull(),
   );
 
+  it('takes only amounts it holds exactly: below 900 billion', () => {
+    expect(parseMoney('899999999999.9999')).toBe(8_999_999_999_999_999);
+    expect(Number.isSafeInteger(parseMoney('899999999999.9999'))).toBe(true);
+    // Past 2^53 in 1/10,000, …0993 would have compared equal to …0992.
+    expect(parseMoney('900719925474.0993')).toBeNull();
+    expect(parseMoney('900000000000')).toBeNull();
+  });
+
   it('formats with two decimals, more only when needed', () => {
     expect(formatMoney(199_900)).toBe('19.99');
     expect(formatMoney(50_000)).toBe('5.00');
