@@ -128,6 +128,21 @@ describe.each(backends())('JSON array bodies of the admin API, on $name', (backe
     expect(await t.admin('GET', '/admin/v1/shops/importing/products?limit=10').then((r) => r.json().total)).toBe(2);
   });
 
+  it('reads no body under a JSON type as no body: a DELETE goes through, a PUT is told what it lacks', async () => {
+    const ruleset = await t.admin('POST', '/admin/v1/shops/importing/rulesets', { name: 'gone', rules: [] });
+    const deleted = await t.app.inject({
+      method: 'DELETE',
+      url: `/admin/v1/shops/importing/rulesets/${ruleset.json().ruleset.id}`,
+      headers: { authorization: `Bearer ${t.config.adminToken}`, 'content-type': 'application/json' },
+    });
+    expect(deleted.statusCode, deleted.body).toBe(204);
+    for (const payload of ['', '  \n']) {
+      const empty = await put('importing/products', payload);
+      expect(empty.statusCode).toBe(422);
+      expect(empty.json().error).toContain('JSON array');
+    }
+  });
+
   it("answers a resident shop's requests while a large array body is parsed", async () => {
     // 3,000 rows of 2 KB, every one invalid: validation stops at the first, so the work is the parsing.
     const rows = Array.from({ length: 3000 }, (_, i) => ({ id: i + 1, body_html: 'x'.repeat(2048) }));

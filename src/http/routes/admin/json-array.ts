@@ -48,6 +48,8 @@ export function registerJsonBodies(app: FastifyInstance): void {
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, async (request: FastifyRequest, body: Buffer) => {
     const first = skipSpace(body, 0, Math.min(body.length, MAX_ROW_BYTES));
     if (first === MAX_ROW_BYTES) throw rowTooLarge();
+    // No body under a JSON type (clients that set it on every request, a DELETE too) is no body.
+    if (first === body.length) return undefined;
     if (body[first] !== OPEN_BRACKET) {
       const text = body.toString('utf8');
       const value = parse(request, text);
