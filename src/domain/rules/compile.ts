@@ -125,7 +125,9 @@ export function compileRuleset(document: RulesetDocument, references?: Reference
 function invalid(problems: Problem[]): InvalidDocumentError {
   const first = problems[0]!;
   const more = problems.length > 1 ? ` (and ${problems.length - 1} more problems)` : '';
-  return new InvalidDocumentError(`Invalid ruleset: ${first.path}: ${first.message}${more}.`, problems);
+  // A problem's message may end a sentence of its own: the summary adds one full stop, not a second.
+  const message = first.message.replace(/\.$/, '');
+  return new InvalidDocumentError(`Invalid ruleset: ${first.path}: ${message}${more}.`, problems);
 }
 
 function compileCondition(

@@ -144,6 +144,13 @@ describe.each(backends())('admin rulesets on $name', (backend) => {
     });
     expect(market.statusCode).toBe(422);
     expect(market.json().error).toContain('read_markets');
+    // The endpoint's own message ends its sentence; the summary does not add a second full stop.
+    const limit = await t.admin('POST', '/admin/v1/shops/rules/rulesets', {
+      name: 'limit',
+      rules: [{ logic: [], output: [{ type: 'endpoint', endpoint: '/products/top_sellers?limit=0' }] }],
+    });
+    expect(limit.statusCode).toBe(422);
+    expect(limit.json().error).toMatch(/limit.*"0"\.$/);
     // Saved by an earlier version: the last value wins, as it did then, rather than the ruleset going dark.
     const once = JSON.parse(JSON.stringify(twice).replace('&ids=2', ''));
     const { ruleset: saved } = (await t.admin('POST', '/admin/v1/shops/rules/rulesets', once)).json();
