@@ -9,7 +9,7 @@ import type { ShopStore } from '../store/kysely/shops.js';
 import type { SnapshotStore } from '../store/kysely/snapshots.js';
 import type { SoldLine } from '../store/kysely/commerce.js';
 import { compileRuleset } from '../domain/rules/compile.js';
-import type { Collection } from '../domain/catalog/collection.js';
+import type { Collection, Customer } from '../domain/catalog/collection.js';
 import type { Shop } from '../domain/shop.js';
 import { DEFAULT_TRENDING } from '../domain/ranking/trending.js';
 import { utcDay } from '../domain/events.js';
@@ -38,6 +38,9 @@ export type LoaderStore = ShopStore &
   ExperimentStore;
 
 /** A shop's collections as the read model keeps them, by id: from a snapshot, a load or a patch. */
+/** Customers read per page when a write changed them (about 16 ms of the event loop each). */
+const CUSTOMER_PAGE = 20_000;
+
 const collectionsById = (collections: readonly IndexedCollection[]) => new Map(collections.map((c) => [c.id, c]));
 
 const indexed = (collections: readonly Collection[]) => collections.map(indexCollection);
@@ -153,8 +156,20 @@ export class CatalogLoader {
     return (await this.store.listMarkets(shopId)).map(indexMarket);
   }
 
+  /**
+   * The shop's customers again (a write changed them), read in pages a turn apart: 200,000 of them
+   * read at once held every other shop's requests about 0.2 s, and their garbage as long again.
+   */
   async customers(shopId: number) {
-    return CustomerIndex.of(await this.store.listCustomers(shopId));
+    const customers: Customer[] = [];
+    for (let afterId = 0; ; ) {
+      const page = await this.store.listCustomers(shopId, { afterId, limit: CUSTOMER_PAGE });
+      for (const customer of page) customers.push(customer);
+      if (page.length < CUSTOMER_PAGE) break;
+      afterId = page[page.length - 1]!.id;
+      await nextTurn();
+    }
+    return CustomerIndex.of(customers);
   }
 
   /** Compiles every stored ruleset; one that no longer compiles is logged and left out (a 404). */

@@ -181,6 +181,19 @@ describe.each(backends())('CatalogIndex on demand on $name', (backend) => {
     expect(index.get(b)).toBeUndefined();
   });
 
+  it("reads a write's customers back in pages, every one of them", async () => {
+    const index = new CatalogIndex(store);
+    const a = await shopWith('many-customers', 1);
+    await index.ensure(a);
+    // Past one page of 20,000: the last customers come from the second page.
+    const customers = Array.from({ length: 20_005 }, (_, i) => ({ id: i + 1, email: null, tags: [] as string[] }));
+    customers[20_004]!.tags = ['last'];
+    await store.upsertCustomers(a, customers);
+    await index.apply(a, { customers: true });
+    expect(index.get(a)!.customers.size).toBe(20_005);
+    expect(index.get(a)!.customers.get(20_005)?.tags).toEqual(['last']);
+  });
+
   it("builds nothing more for a write it was told of while the write's own patch waited", async () => {
     const index = new CatalogIndex(store);
     const a = await shopWith('told', 2);

@@ -13,7 +13,8 @@ import { soldLinesReader } from './sold-lines.js';
 /** Customers, markets and orders with their lines, as the shop's platform sends them. */
 export interface CommerceStore {
   upsertCustomers(shopId: number, customers: Customer[]): Promise<void>;
-  listCustomers(shopId: number): Promise<Customer[]>;
+  /** The shop's customers in id order; with `page`, those after `afterId`, at most `limit`. */
+  listCustomers(shopId: number, page?: { afterId: number; limit: number }): Promise<Customer[]>;
   /** Removes a customer row the platform deleted (their orders and behaviour stay). */
   deleteCustomer(shopId: number, customerId: number): Promise<boolean>;
 
