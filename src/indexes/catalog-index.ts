@@ -181,6 +181,8 @@ export class CatalogIndex implements ShopMemory {
       if (!current) return; // not in memory: its next request reads it whole, writes included
       const shop = await this.store.getShopById(shopId);
       if (!shop) return this.drop(shopId);
+      // A rebuild that ran first (a poll that saw our commit) read our write already: nothing to patch.
+      if (shop.data_version === current.version) return;
       // Our write moved the version by one; any other move means writes we have not seen.
       if (shop.data_version !== current.version + 1) return this.build(shopId, 'refresh');
       const started = performance.now();

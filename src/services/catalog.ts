@@ -260,12 +260,13 @@ export function createCatalogService(deps: {
         };
       });
       await store.upsertOrders(shopId, orders);
+      // Patched at once: a poll that saw the commit first would rebuild the whole shop instead.
+      await catalog.apply(shopId, { orders: true });
       // Every order arrives here (import and webhooks): attributed now, re-attributed when it comes again.
       await deps.attribution?.attributeOrders(
         shopId,
         rows.map((row, i) => orderToAttribute(row, orders[i]!.created_at, orders[i]!.cancelled_at !== null)),
       );
-      await catalog.apply(shopId, { orders: true });
       return { upserted: orders.length };
     },
   };

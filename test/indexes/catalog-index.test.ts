@@ -181,6 +181,20 @@ describe.each(backends())('CatalogIndex on demand on $name', (backend) => {
     expect(index.get(b)).toBeUndefined();
   });
 
+  it("patches nothing when a rebuild told of the write ran before the write's own patch", async () => {
+    const index = new CatalogIndex(store);
+    const a = await shopWith('rebuilt-first', 2);
+    await index.ensure(a);
+    await store.upsertProducts(a, [product(7)]);
+    const version = (await store.getShopById(a))!.data_version;
+    await index.refreshShop(a, version);
+    const rebuilt = index.get(a)!;
+    expect(rebuilt.products.has(7)).toBe(true);
+    await index.apply(a, { products: [7] });
+    // The same generation: neither patched again nor, taking the version for another node's write, rebuilt.
+    expect(index.get(a)).toBe(rebuilt);
+  });
+
   it("reads a write's customers back in pages, every one of them", async () => {
     const index = new CatalogIndex(store);
     const a = await shopWith('many-customers', 1);
