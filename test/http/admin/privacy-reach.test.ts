@@ -1,0 +1,195 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { connect } from '../../../src/store/connect.js';
+import { startApp, type TestApp } from '../../helpers/app.js';
+import { backends } from '../../helpers/backends.js';
+import { seedBilling } from '../../helpers/billing.js';
+import { PLATFORM_ENV, PLATFORM_WEBHOOK_SECRET, deliver } from '../../helpers/fake-platform/connect.js';
+
+const recent = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString();
+
+/**
+ * How far an erasure reaches beyond the customer's own rows (docs/operations.md, "Privacy"): a
+ * session shared with another customer, what the customer wrote into their subscriptions, the
+ * bodies of the orders a redact lists, an e-mail the request gives, and the carts they clicked into.
+ */
+describe.each(backends())('what an erasure reaches, on $name', (backend) => {
+  let t: TestApp;
+  let keys: { public: string; private: string };
+  let shopId: number;
+  beforeAll(async () => {
+    t = await startApp(backend, PLATFORM_ENV);
+    keys = await seedBilling(t, 'priv');
+    await t.admin('PATCH', '/admin/v1/shops/priv', { webhook_secret: PLATFORM_WEBHOOK_SECRET });
+    shopId = (await t.services.store.getShopByHandle('priv'))!.id;
+  });
+  afterAll(async () => {
+    await t.close();
+    await backend.cleanup();
+  });
+
+  /** Rows read straight from the database (what no API shows: stored bodies, documents, tokens). */
+  async function stored<T>(read: (db: ReturnType<typeof connect>['db']) => Promise<T>): Promise<T> {
+    const connection = connect(t.config.databaseUrl);
+    try {
+      return await read(connection.db);
+    } finally {
+      await connection.db.destroy();
+    }
+  }
+
+  it("blanks what the customer wrote into subscriptions; a shared session's other customer keeps theirs", async () => {
+    const put = async (path: string, body: unknown) =>
+      expect((await t.admin('PUT', `/admin/v1/shops/priv/${path}`, body)).statusCode).toBe(200);
+    await put('customers', [
+      { id: 9800, email: 'zed@example.com' },
+      { id: 9900, email: 'yan@example.com' },
+    ]);
+    await put('billing/customers', [
+      { id: 102, email: 'zed@example.com', first_name: 'Zed', shop_customer_id: '9800' },
+    ]);
+    await put('billing/addresses', [
+      { id: 502, customer_id: 102, address1: '9 Quiet Rd', city: 'Ogdenville', zip: '1', country_code: 'US' },
+    ]);
+    await put('billing/subscriptions', [
+      {
+        id: 1200,
+        customer_id: 102,
+        address_id: 502,
+        shop_product_id: 1,
+        shop_variant_id: 11,
+        status: 'CANCELLED',
+        price: 10,
+        quantity: 1,
+        product_title: 'Product 1',
+        order_interval_frequency: '1',
+        order_interval_unit: 'month',
+        cancelled_at: '2026-10-01T10:00:00',
+        cancellation_reason: 'other',
+        cancellation_reason_comments: 'Zed moved to 44 Secret Lane',
+        properties: [
+          { name: 'gift_note', value: 'To Zed from Mom' },
+          { name: '_rebound_source', value: 'widget:3' },
+        ],
+        updated_at: '2026-10-01T10:00:00',
+      },
+    ]);
+    // One device, two accounts: Zed's view before signing in, Yan's signed in, and one of nobody's.
+    const shared = 'e5e5e5e5-0000-4000-8000-0000000000e5';
+    for (const who of ['&subject_email=zed%40example.com', '&shop_customer_id=9900', ''])
+      await t.app.inject({
+        method: 'POST',
+        url:
+          `/api/v1/analytics/event?key=${keys.public}&subject=user&verb=viewed&noun=product` +
+          `&shop_product_handle=product-1&uuid=${shared}${who}`,
+      });
+    await deliver(t, 'priv', 'customers/data_request', {
+      shop_id: 1,
+      customer: { id: 9900, email: 'yan@example.com' },
+      data_request: { id: 99 },
+    });
+    const exportOf = async (id: string) =>
+      (await t.admin('GET', '/admin/v1/shops/priv/privacy/requests'))
+        .json()
+        .data.find((r: { id: string }) => r.id === id).export;
+    // Yan's export holds their own view and the session's anonymous one, nothing naming Zed.
+    expect((await exportOf('99')).events).toHaveLength(2);
+    expect(JSON.stringify(await exportOf('99'))).not.toContain('zed@example.com');
+
+    // An export made before sessions were told apart, holding Zed's event: made again at Zed's erasure.
+    await t.services.store.putPrivacyRequest({
+      shop_id: shopId,
+      id: 'older-99',
+      kind: 'data_request',
+      customer_id: 9900,
+      received_at: Date.now(),
+      export: JSON.stringify({ events: [{ uuid: shared, subject_email: 'zed@example.com' }] }),
+      expires_at: Date.now() + 86_400_000,
+    });
+    expect((await t.admin('DELETE', '/admin/v1/shops/priv/customers/9800')).statusCode).toBe(200);
+    expect(JSON.stringify(await exportOf('older-99'))).not.toContain('zed@example.com');
+    expect((await exportOf('older-99')).customer).toMatchObject({ id: 9900 });
+    const left = (await t.admin('GET', `/admin/v1/shops/priv/events?uuid=${shared}`)).json().data;
+    expect(left.map((e: { customer_id: number | null }) => e.customer_id)).toEqual([9900]);
+    const [row] = await stored((db) =>
+      db
+        .selectFrom('billing_subscriptions')
+        .select('document')
+        .where('shop_id', '=', shopId)
+        .where('id', '=', 1200)
+        .execute(),
+    );
+    expect(row!.document).not.toMatch(/Secret Lane|To Zed/);
+    expect(JSON.parse(row!.document).properties).toEqual([
+      { name: 'gift_note', value: '' },
+      { name: '_rebound_source', value: 'widget:3' },
+    ]);
+  });
+
+  it('blanks the stored bodies of the orders a redact names, and those naming the phone', async () => {
+    // A guest order: its body names the buyer by another e-mail and a shipping address, not by customer.
+    const order = await deliver(t, 'priv', 'orders/create', {
+      id: 9010,
+      created_at: recent(1),
+      customer: null,
+      email: 'frank.work@corp.example',
+      shipping_address: { name: 'Frank Fictional', address1: '9 Hidden Road', phone: '+1 555 000 4242' },
+      line_items: [{ id: 90101, product_id: 1, variant_id: 11, quantity: 1, price: '10.00' }],
+    });
+    expect(order.statusCode).toBe(200);
+    const bodies = async () =>
+      (
+        await stored((db) => db.selectFrom('shop_webhooks').select('payload').where('shop_id', '=', shopId).execute())
+      ).map((r) => r.payload);
+    await vi.waitFor(async () => expect((await bodies()).some((b) => b.includes('9 Hidden Road'))).toBe(true));
+    await deliver(t, 'priv', 'customers/redact', {
+      shop_id: 1,
+      customer: { id: 7004, email: 'frank@example.com', phone: '+1 555 000 4242' },
+      orders_to_redact: [9010],
+    });
+    await t.services.storefrontSync.applyPending();
+    expect((await bodies()).filter((b) => /Hidden Road|Frank Fictional|555 000 4242/.test(b))).toEqual([]);
+  });
+
+  it('erases by an e-mail the request gives, once the stored one is gone', async () => {
+    const session = 'f6f6f6f6-0000-4000-8000-0000000000f6';
+    // A visitor never imported as a customer (or deleted since): their view names them by e-mail alone.
+    const view = await t.app.inject({
+      method: 'POST',
+      url:
+        `/api/v1/analytics/event?key=${keys.public}&subject=user&verb=viewed&noun=product` +
+        `&shop_product_handle=product-1&uuid=${session}&subject_email=gina%40example.com`,
+    });
+    expect(view.statusCode).toBe(200);
+    const left = async () => (await t.admin('GET', `/admin/v1/shops/priv/events?uuid=${session}`)).json().data;
+    expect(await left()).toHaveLength(1);
+    expect((await t.admin('DELETE', '/admin/v1/shops/priv/customers/9750')).json().erased.events).toBe(0);
+    expect(await left()).toHaveLength(1);
+    const erased = await t.admin('DELETE', '/admin/v1/shops/priv/customers/9750?email=Gina%40Example.com');
+    expect(erased.json().erased.events).toBe(1);
+    expect(await left()).toEqual([]);
+    expect((await t.admin('DELETE', '/admin/v1/shops/priv/customers/9750?email=not-an-email')).statusCode).toBe(400);
+  });
+
+  it("erases the anonymous clicks into the customer's cart from another device", async () => {
+    const track = (query: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/api/v1/analytics/track?key=${keys.public}&type=click&source=list:top_sellers&${query}`,
+      });
+    const cart = 'cart-of-hal-0001';
+    const phone = 'a7a7a7a7-0000-4000-8000-0000000000a7';
+    const laptop = 'b8b8b8b8-0000-4000-8000-0000000000b8';
+    expect((await track(`product_id=1&uuid=${phone}&shop_customer_id=9850&cart_token=${cart}`)).statusCode).toBe(200);
+    expect((await track(`product_id=1&uuid=${laptop}&cart_token=${cart}`)).statusCode).toBe(200);
+    // A click counts once a visitor and product: another product, in another cart.
+    expect((await track(`product_id=2&uuid=${laptop}&cart_token=cart-of-someone-else`)).statusCode).toBe(200);
+    const tokens = async () =>
+      (
+        await stored((db) => db.selectFrom('track_events').select('cart_token').where('shop_id', '=', shopId).execute())
+      ).map((r) => r.cart_token);
+    expect((await tokens()).filter((c) => c === cart)).toHaveLength(2);
+    expect((await t.admin('DELETE', '/admin/v1/shops/priv/customers/9850')).json().erased.track_events).toBe(2);
+    expect(await tokens()).not.toContain(cart);
+    expect(await tokens()).toContain('cart-of-someone-else');
+  });
+});
