@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { connect } from '../../../src/store/connect.js';
 import { startApp, type TestApp } from '../../helpers/app.js';
 import { backends } from '../../helpers/backends.js';
 import { seedBilling } from '../../helpers/billing.js';
+import { storedRows } from '../../helpers/stored-rows.js';
 import { PLATFORM_ENV, PLATFORM_WEBHOOK_SECRET, deliver } from '../../helpers/fake-platform/connect.js';
 
 const recent = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString();
@@ -27,15 +27,7 @@ describe.each(backends())('what an erasure reaches, on $name', (backend) => {
     await backend.cleanup();
   });
 
-  /** Rows read straight from the database (what no API shows: stored bodies, documents, tokens). */
-  async function stored<T>(read: (db: ReturnType<typeof connect>['db']) => Promise<T>): Promise<T> {
-    const connection = connect(t.config.databaseUrl);
-    try {
-      return await read(connection.db);
-    } finally {
-      await connection.db.destroy();
-    }
-  }
+  const stored = <T>(read: Parameters<typeof storedRows<T>>[1]) => storedRows(t.config.databaseUrl, read);
 
   it("blanks what the customer wrote into subscriptions; a shared session's other customer keeps theirs", async () => {
     const put = async (path: string, body: unknown) =>

@@ -1,9 +1,9 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { connect } from '../../../src/store/connect.js';
 import { startApp, type TestApp } from '../../helpers/app.js';
 import { backends } from '../../helpers/backends.js';
 import { seedBilling } from '../../helpers/billing.js';
+import { storedRows } from '../../helpers/stored-rows.js';
 import { PLATFORM_ENV, PLATFORM_WEBHOOK_SECRET, deliver } from '../../helpers/fake-platform/connect.js';
 import { REDIS_URL, redisAvailable, redisScope } from '../../helpers/redis.js';
 import { groupOf, routeRecorder } from '../../helpers/route-table.js';
@@ -115,6 +115,7 @@ describe.each(backends())('erasing a customer on $name', (backend) => {
       client.disconnect();
     }
   }
+  const stored = <T>(read: Parameters<typeof storedRows<T>>[1]) => storedRows(t.config.databaseUrl, read);
   const leaks = (bodies: string[]) =>
     bodies.filter((b) => PERSONAL.some((p) => b.includes(p))).map((b) => b.slice(0, 120));
   const topSellers = async () =>
@@ -272,18 +273,11 @@ describe.each(backends())('erasing a customer on $name', (backend) => {
     // The customer index in memory no longer knows their tags.
     expect(await custom()).toEqual([1]);
     // The request's own body named them: no stored webhook keeps it.
-    const connection = connect(t.config.databaseUrl);
-    try {
-      const bodies = await connection.db
-        .selectFrom('shop_webhooks')
-        .select('payload')
-        .where('shop_id', '=', shopId)
-        .execute();
-      expect(bodies.length).toBeGreaterThan(0);
-      expect(bodies.filter((b) => /eve@example\.com|15550100/i.test(b.payload))).toEqual([]);
-    } finally {
-      await connection.db.destroy();
-    }
+    const bodies = await stored((db) =>
+      db.selectFrom('shop_webhooks').select('payload').where('shop_id', '=', shopId).execute(),
+    );
+    expect(bodies.length).toBeGreaterThan(0);
+    expect(bodies.filter((b) => /eve@example\.com|15550100/i.test(b.payload))).toEqual([]);
   });
 
   let rulesetId = 0;
@@ -320,17 +314,10 @@ describe.each(backends())('erasing a customer on $name', (backend) => {
     expect((await t.admin('DELETE', '/admin/v1/shops/priv/customers/9500')).statusCode).toBe(200);
     await t.services.exposures.flush();
     const visitors = async () => {
-      const connection = connect(t.config.databaseUrl);
-      try {
-        const rows = await connection.db
-          .selectFrom('experiment_visitors')
-          .select('visitor')
-          .where('shop_id', '=', shopId)
-          .execute();
-        return rows.map((r) => r.visitor);
-      } finally {
-        await connection.db.destroy();
-      }
+      const rows = await stored((db) =>
+        db.selectFrom('experiment_visitors').select('visitor').where('shop_id', '=', shopId).execute(),
+      );
+      return rows.map((r) => r.visitor);
     };
     expect(await visitors()).not.toContain(`u:${session}`);
     // A later visit is new activity, and is recorded.
@@ -363,17 +350,10 @@ describe.each(backends())('erasing a customer on $name', (backend) => {
     expect((await t.admin('GET', '/admin/v1/shops/priv')).statusCode).toBe(404);
     expect(await t.services.store.listCustomers(shopId)).toEqual([]);
     await t.services.exposures.flush();
-    const connection = connect(t.config.databaseUrl);
-    try {
-      const rows = await connection.db
-        .selectFrom('experiment_visitors')
-        .select('visitor')
-        .where('shop_id', '=', shopId)
-        .execute();
-      expect(rows).toEqual([]);
-    } finally {
-      await connection.db.destroy();
-    }
+    const rows = await stored((db) =>
+      db.selectFrom('experiment_visitors').select('visitor').where('shop_id', '=', shopId).execute(),
+    );
+    expect(rows).toEqual([]);
     expect(
       (await t.app.inject({ method: 'GET', url: `/api/v1/products/top_sellers?key=${keys.public}` })).statusCode,
     ).toBe(401);
