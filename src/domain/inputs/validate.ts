@@ -106,7 +106,8 @@ export function rejectRepeatedWithin<R extends object>(
       }
       if (alikeIsOne && flatText(item) === flatText(items[earlier])) return;
       const path = `${list}[${at}].${key}`;
-      const message = `${String(item[key])} is also the ${key} of ${list}[${earlier}]${alikeIsOne ? ', differently' : ''}`;
+      const differently = alikeIsOne ? ', differently' : '';
+      const message = `${String(item[key])} is also the ${key} of ${list}[${earlier}]${differently}`;
       throw new InvalidDocumentError(`Row ${index} of the ${what}: ${path}: ${message}.`, [{ index, path, message }]);
     });
   });
