@@ -129,6 +129,10 @@ const SHOP_TABLES: Record<Exclude<keyof Database, 'settings' | 'shops'>, true> =
   counters: true,
 };
 
+/** Deletes what the query names; how many rows went. */
+const deleted = async (query: { executeTakeFirst(): Promise<{ numDeletedRows: bigint }> }) =>
+  Number((await query.executeTakeFirst()).numDeletedRows);
+
 /**
  * Applied webhooks are not needed again; those naming the customer (by id, e-mail, phone, or an
  * order to redact) lose their body. Matched on lower-cased text, 500 patterns a statement: a pattern
@@ -218,23 +222,17 @@ export function privacyMethods(db: Kysely<Database>): PrivacyStore {
         const sessions = await sessionsOf(trx, shopId, customerId, emails);
         const visitors = visitorsOf(customerId, sessions);
         const carts = await cartsOf(trx, shopId, customerId, sessions);
-        const events = Number(
-          (
-            await trx
-              .deleteFrom('events')
-              .where('shop_id', '=', shopId)
-              .where(eventsOf(customerId, emails, sessions))
-              .executeTakeFirst()
-          ).numDeletedRows,
+        const events = await deleted(
+          trx
+            .deleteFrom('events')
+            .where('shop_id', '=', shopId)
+            .where(eventsOf(customerId, emails, sessions)),
         );
-        const tracked = Number(
-          (
-            await trx
-              .deleteFrom('track_events')
-              .where('shop_id', '=', shopId)
-              .where(trackedOf(customerId, sessions, carts))
-              .executeTakeFirst()
-          ).numDeletedRows,
+        const tracked = await deleted(
+          trx
+            .deleteFrom('track_events')
+            .where('shop_id', '=', shopId)
+            .where(trackedOf(customerId, sessions, carts)),
         );
         await trx
           .deleteFrom('experiment_visitors')
@@ -242,14 +240,8 @@ export function privacyMethods(db: Kysely<Database>): PrivacyStore {
           .where('visitor', 'in', visitors)
           .execute();
         await trx.deleteFrom('track_counted').where('shop_id', '=', shopId).where('visitor', 'in', visitors).execute();
-        const customers = Number(
-          (
-            await trx
-              .deleteFrom('customers')
-              .where('shop_id', '=', shopId)
-              .where('id', '=', customerId)
-              .executeTakeFirst()
-          ).numDeletedRows,
+        const customers = await deleted(
+          trx.deleteFrom('customers').where('shop_id', '=', shopId).where('id', '=', customerId),
         );
         // Order lines stay for sales figures; only the link to the person goes.
         const orders = Number(
