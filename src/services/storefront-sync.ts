@@ -168,11 +168,14 @@ export function createStorefrontSync(deps: {
       }
       await Promise.all(
         [...byShop.entries()].map(async ([shopId, hooks]) => {
+          // A shop deleted (shop/redact) takes the hooks queued for it along, unapplied: applied, a
+          // customers/update would write the customer again under a shop that no longer exists.
+          // Looked up once a run, and after its redact: not once a hook.
+          if (!(await store.getShopById(shopId))) return store.deleteShopData(shopId);
           for (const hook of hooks) {
-            // A shop deleted (shop/redact) takes the hooks queued behind it along, unapplied: applied, a
-            // customers/update would write the customer again under a shop that no longer exists.
-            if (!(await store.getShopById(shopId))) return store.deleteShopData(shopId);
             await applyQueued(hook);
+            // Its rows went with it; a hook that arrives for it meanwhile is deleted by the next run.
+            if (hook.topic === 'shop/redact' && !(await store.getShopById(shopId))) return;
           }
         }),
       );
