@@ -6,6 +6,7 @@ import { ConflictError, InvalidDocumentError, NotFoundError } from '../../domain
 import { ExperimentInput, StopExperimentInput } from '../../domain/inputs/experiment.js';
 import { validateDocument } from '../../domain/inputs/validate.js';
 import type { CatalogIndex } from '../../indexes/catalog-index.js';
+import { loadCatalog } from '../../indexes/catalog-lookup.js';
 import type { ExposureWriter } from '../../jobs/exposure-writer.js';
 import type { ExperimentStore } from '../../store/kysely/experiments.js';
 
@@ -39,8 +40,8 @@ export function createExperimentsService(deps: {
     /** Starts an experiment; `startedAt` backdates it (the demo shop's history), never set over HTTP. */
     async create(shopId: number, body: unknown, options: { startedAt?: number } = {}): Promise<Experiment> {
       const input = validateDocument(ExperimentInput, body, 'experiment');
-      const rulesets = catalog.get(shopId)?.rulesets;
-      if (!rulesets?.has(input.ruleset_id)) problem('ruleset_id', `unknown ruleset ${input.ruleset_id}`);
+      const rulesets = (await loadCatalog(catalog, shopId)).rulesets;
+      if (!rulesets.has(input.ruleset_id)) problem('ruleset_id', `unknown ruleset ${input.ruleset_id}`);
       const names = new Set<string>();
       input.arms.forEach((arm, i) => {
         if (names.has(arm.name)) problem(`arms[${i}].name`, `"${arm.name}" names two arms`);

@@ -82,6 +82,8 @@ describe.each(backends())('experiments on $name', (backend) => {
   it(
     'creates a running experiment with the documented shape, and ' + 'a second one on the same ruleset is a 409',
     async () => {
+      // After a restart no shop is in memory until something asks: the admin call loads it.
+      t.services.catalogIndex.evict((await t.admin('GET', '/admin/v1/shops/exp')).json().shop.id);
       const res = await t.admin('POST', base, {
         name: 'Upsell test',
         ruleset_id: 1,
@@ -242,7 +244,12 @@ describe.each(backends())('experiments on $name', (backend) => {
     });
     expect(res.statusCode, res.body).toBe(201);
     expect(await sourceOf(1)).toBe('ruleset:1:v1:arm:A');
+    // An arm's ruleset stays while the experiment runs: deleting it would move its visitors silently.
+    const busy = await t.admin('DELETE', '/admin/v1/shops/exp/rulesets/3');
+    expect(busy.statusCode).toBe(409);
+    expect(busy.json()).toMatchObject({ code: 'conflict', error: expect.stringContaining('experiment 2') });
     await t.admin('POST', `${base}/2/stop`, { winner: null });
     expect(await sourceOf(1, `&uuid=${uuid(3)}`)).toBe('ruleset:1:v1');
+    expect((await t.admin('DELETE', '/admin/v1/shops/exp/rulesets/3')).statusCode).toBe(204);
   });
 });
