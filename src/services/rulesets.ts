@@ -1,14 +1,34 @@
-import { NotFoundError } from '../domain/errors.js';
+import { ConflictError, NotFoundError } from '../domain/errors.js';
 import { compileRulesetInput } from '../domain/rules/compile.js';
 import type { Ruleset } from '../domain/rules/types.js';
 import type { CatalogIndex } from '../indexes/catalog-index.js';
+import type { Experiment } from '../domain/experiments/types.js';
+import type { Widget } from '../domain/widgets/widget.js';
 import type { RulesetStore } from '../store/kysely/rulesets.js';
 import { loadCatalog } from '../indexes/catalog-lookup.js';
 import { referencesOf } from './recommendations/index.js';
 
 /** Ruleset documents: validated and compiled on save (422 with paths), effective on the next request. */
-export function createRulesetsService(deps: { store: RulesetStore; catalog: CatalogIndex }) {
+export function createRulesetsService(deps: { store: RulesetStore & ReferringStore; catalog: CatalogIndex }) {
   const { store, catalog } = deps;
+
+  /**
+   * A ruleset a widget shows or a running experiment splits stays: deleting it would empty the widget
+   * and move the experiment's visitors silently. A stopped experiment's winner may go (docs/attribution.md).
+   */
+  async function refuseIfReferred(shopId: number, id: number): Promise<void> {
+    const [widgets, experiments] = await Promise.all([store.listWidgets(shopId), store.listExperiments(shopId)]);
+    const shown = widgets.filter((w) => 'ruleset_id' in w.source && w.source.ruleset_id === id).map((w) => w.id);
+    if (shown.length > 0)
+      throw new ConflictError(
+        `Ruleset ${id} is the source of ${shown.length > 1 ? 'widgets' : 'widget'} ${shown.join(', ')}; ` +
+          `give ${shown.length > 1 ? 'them' : 'it'} another source or delete ${shown.length > 1 ? 'them' : 'it'} first.`,
+      );
+    const split = experiments.find(
+      (e) => e.status === 'running' && (e.ruleset_id === id || e.arms.some((arm) => arm.ruleset_id === id)),
+    );
+    if (split) throw new ConflictError(`Ruleset ${id} serves running experiment ${split.id}; stop it first.`);
+  }
 
   async function compileFor(shopId: number, body: unknown) {
     return compileRulesetInput(body, referencesOf(await loadCatalog(catalog, shopId)));
@@ -29,6 +49,7 @@ export function createRulesetsService(deps: { store: RulesetStore; catalog: Cata
       return ruleset;
     },
     async remove(shopId: number, id: number): Promise<void> {
+      await refuseIfReferred(shopId, id);
       if (!(await store.deleteRuleset(shopId, id)))
         throw new NotFoundError(`Ruleset ${id} not found.`, 'unknown_ruleset');
       await catalog.apply(shopId, { rulesets: true });
@@ -42,6 +63,12 @@ export function createRulesetsService(deps: { store: RulesetStore; catalog: Cata
       return store.listRulesets(shopId);
     },
   };
+}
+
+/** What else names a ruleset: widgets' sources and experiments' arms. */
+interface ReferringStore {
+  listWidgets(shopId: number): Promise<Widget[]>;
+  listExperiments(shopId: number): Promise<Experiment[]>;
 }
 
 export type RulesetsService = ReturnType<typeof createRulesetsService>;

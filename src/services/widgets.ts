@@ -1,4 +1,4 @@
-import { InvalidDocumentError, NotFoundError } from '../domain/errors.js';
+import { ConflictError, InvalidDocumentError, NotFoundError } from '../domain/errors.js';
 import { validateDocument } from '../domain/inputs/validate.js';
 import { customParams, type CustomParams } from '../domain/params/custom.js';
 import { readParams } from '../domain/params/read.js';
@@ -103,6 +103,12 @@ export function createWidgetsService(deps: {
       // The admin API does not load the shop's read model by itself, as the storefront routes do.
       const generation = await loadCatalog(catalog, shopId);
       if ('ruleset_id' in source) {
+        // The storefront gets a 404 from a disabled ruleset: the preview must not show products instead.
+        if (!generation.rulesets.get(source.ruleset_id)?.ruleset.enabled)
+          throw new ConflictError(
+            `Ruleset ${source.ruleset_id} is disabled: storefronts get no products from it, so the widget ` +
+              'shows nothing until the ruleset is enabled.',
+          );
         const params = readParams(customParams, { limit: String(input.cards) });
         const answer = await deps.recommendations.preview(
           shopId,

@@ -143,7 +143,12 @@ function Preview({ draft, id }: { draft: WidgetInput; id: number }) {
           setProducts(r.data);
           setError(null);
         },
-        (e: Error) => live && setError(e.message),
+        (e: Error) => {
+          if (!live) return;
+          // What the last design showed is not what this one shows.
+          setProducts(null);
+          setError(e.message);
+        },
       );
     }, 250);
     return () => {

@@ -98,4 +98,26 @@ describe.each(backends())('widgets as data on $name', (backend) => {
     expect(list.statusCode, list.body).toBe(200);
     expect(list.json().metadata.source).toBe('list:top_sellers');
   });
+
+  it('keeps a ruleset a widget shows, and previews a disabled one as the storefront gets it', async () => {
+    const shown = await t.admin('POST', '/admin/v1/shops/wd/rulesets', {
+      name: 'Shown',
+      rules: [{ logic: [], output: [{ type: 'product', products: [{ product_id: 4 }] }] }],
+    });
+    const rulesetId = shown.json().ruleset.id;
+    const widget = (await t.admin('POST', base, widgetInput({ source: { ruleset_id: rulesetId } }))).json().widget;
+    const refused = await t.admin('DELETE', `/admin/v1/shops/wd/rulesets/${rulesetId}`);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toMatchObject({ code: 'conflict', error: expect.stringContaining(`widget ${widget.id}`) });
+    expect((await t.admin('GET', `/admin/v1/shops/wd/rulesets/${rulesetId}`)).statusCode).toBe(200);
+
+    await t.admin('PUT', `/admin/v1/shops/wd/rulesets/${rulesetId}`, { ...shown.json().ruleset, enabled: false });
+    expect((await t.app.inject(`/api/v1/custom/id/${rulesetId}?key=${key}`)).statusCode).toBe(404);
+    const preview = await t.admin('POST', `${base}/preview`, widgetInput({ source: { ruleset_id: rulesetId } }));
+    expect(preview.statusCode).toBe(409);
+    expect(preview.json().error).toContain(`Ruleset ${rulesetId} is disabled`);
+
+    expect((await t.admin('DELETE', `${base}/${widget.id}`)).statusCode).toBe(204);
+    expect((await t.admin('DELETE', `/admin/v1/shops/wd/rulesets/${rulesetId}`)).statusCode).toBe(204);
+  });
 });
