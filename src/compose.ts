@@ -138,8 +138,10 @@ export async function compose(
   // Under a small budget there is none (ASSEMBLY_THREAD_MIN_BUDGET_MB): every page is read here.
   const assembly = new AssemblyPool(config.databaseUrl);
   const threaded = assembly.usable && config.memoryBudgetMb >= ASSEMBLY_THREAD_MIN_BUDGET_MB;
-  const readPage = threaded ? assembly.readPage.bind(assembly) : undefined;
-  const catalog = new CatalogIndex(store, residency, options.log, readPage);
+  const offThread = threaded
+    ? { readPage: assembly.readPage.bind(assembly), foldSales: assembly.foldSales.bind(assembly) }
+    : undefined;
+  const catalog = new CatalogIndex(store, residency, options.log, offThread);
   const keys = new KeyIndex(store);
   await keys.load();
   const warn = (error: unknown) =>

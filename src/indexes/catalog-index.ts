@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { Shop, ShopSettings } from '../domain/shop.js';
 import { CatalogLoader, type LoaderStore } from './catalog-loader.js';
 import type { ServedPageReader } from './product-pages.js';
+import type { SalesFolder } from './sales.js';
 import { estimateCatalogBytes } from './footprint.js';
 import { LoadSlots } from './load-slots.js';
 import { Residency } from './residency.js';
@@ -65,10 +66,10 @@ export class CatalogIndex implements ShopMemory {
     private readonly store: LoaderStore,
     readonly residency: Residency = new Residency(),
     private readonly log?: Logger,
-    /** Reads pages of products off this thread (the assembly thread), when there is one. */
-    readPage?: ServedPageReader,
+    /** Reads pages of products and folds sales figures off this thread (the assembly thread), when there is one. */
+    assembly?: { readPage: ServedPageReader; foldSales: SalesFolder },
   ) {
-    this.loader = new CatalogLoader(store, log, readPage);
+    this.loader = new CatalogLoader(store, log, assembly?.readPage, undefined, assembly?.foldSales);
     this.loader.onCountsRead = (shopId) => this.countsRead(shopId);
     residency.register(this);
   }

@@ -11,13 +11,13 @@ import type { SoldLine } from '../store/kysely/commerce.js';
 import { compileRuleset } from '../domain/rules/compile.js';
 import type { Collection, Customer } from '../domain/catalog/collection.js';
 import type { Shop } from '../domain/shop.js';
-import { DEFAULT_TRENDING } from '../domain/ranking/trending.js';
+import { DEFAULT_TRENDING, type TrendingSettings } from '../domain/ranking/trending.js';
 import { utcDay } from '../domain/events.js';
 import { indexCollection, type IndexedCollection } from './collection-index.js';
 import { CustomerIndex } from './customer-index.js';
 import { CountsOnDemand } from './counts-on-demand.js';
 import { EventCounts } from './event-counts.js';
-import { DAY_MS, foldSales, salesOf } from './sales.js';
+import { DAY_MS, foldSales, salesOf, type SalesFolder } from './sales.js';
 import { PageProducts } from './page-products.js';
 import { unpackServed } from './product-serving.js';
 import { ProductPages, type ServedPageReader } from './product-pages.js';
@@ -61,6 +61,8 @@ export class CatalogLoader {
     readPage?: ServedPageReader,
     /** Products read here before the assembly thread is asked for the rest. */
     localProducts?: number,
+    /** Where a patch's sales figures are folded: the assembly thread, else this one. */
+    private readonly foldOffThread?: SalesFolder,
   ) {
     this.pages = new ProductPages(store, readPage, localProducts);
     this.snapshots = new ShopSnapshots(store, log);
@@ -221,18 +223,34 @@ export class CatalogLoader {
     return totals;
   }
 
-  /** The shop's sales figures; `shop`, when the caller has just read it, spares reading it again for its settings. */
+  /**
+   * The shop's sales figures after its orders changed; `shop`, when the caller has just read it,
+   * spares reading it again for its settings. Read and folded on the assembly thread when it is
+   * ready: a large shop's lines are most of a second of this thread.
+   */
   async sales(shopId: number, shop?: Shop | null) {
     if (shop === undefined) shop = await this.store.getShopById(shopId);
-    return salesOf(this.fold(await this.store.listSoldLines(shopId), shop), Date.now());
+    const fold = { now: Date.now(), settings: trendingSettingsOf(shop) };
+    const folding = this.foldOffThread?.(shopId, fold);
+    const columns = folding
+      ? await folding.catch((error: unknown) => {
+          this.log?.warn({ shopId, err: error }, 'sales figures folded on the request thread');
+          return null;
+        })
+      : null;
+    return salesOf(columns ?? foldSales(await this.store.listSoldLines(shopId), fold.now, fold.settings), fold.now);
   }
 
   /** The sales figures' arrays of the lines, with the shop's trending settings. */
   private fold(lines: readonly SoldLine[], shop: Shop | null) {
-    return foldSales(lines, Date.now(), {
-      windowDays: shop?.settings.trending_window_days ?? DEFAULT_TRENDING.windowDays,
-      halfLifeDays: shop?.settings.trending_half_life_days ?? DEFAULT_TRENDING.halfLifeDays,
-      counts: shop?.settings.trending_counts ?? DEFAULT_TRENDING.counts,
-    });
+    return foldSales(lines, Date.now(), trendingSettingsOf(shop));
   }
+}
+
+function trendingSettingsOf(shop: Shop | null): TrendingSettings {
+  return {
+    windowDays: shop?.settings.trending_window_days ?? DEFAULT_TRENDING.windowDays,
+    halfLifeDays: shop?.settings.trending_half_life_days ?? DEFAULT_TRENDING.halfLifeDays,
+    counts: shop?.settings.trending_counts ?? DEFAULT_TRENDING.counts,
+  };
 }

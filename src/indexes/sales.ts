@@ -44,6 +44,18 @@ export interface SalesColumns {
   readonly coPurchases: CoPurchaseColumns;
 }
 
+/** A shop's sales figures as of `now`, with its trending settings: what a fold of its sold lines needs besides them. */
+export interface SalesFold {
+  now: number;
+  settings: TrendingSettings;
+}
+
+/**
+ * Folds a shop's sold lines off this thread (the assembly thread); null when that thread is not
+ * ready, and the caller folds them itself.
+ */
+export type SalesFolder = (shopId: number, fold: SalesFold) => Promise<SalesColumns> | null;
+
 /** Folds sold lines (oldest first, grouped by order) into the stats; the lines are trending's sales as they are. */
 export function buildSales(lines: readonly SoldLine[], now: number, settings: TrendingSettings): SalesStats {
   return salesOf(foldSales(lines, now, settings), now);

@@ -1,14 +1,16 @@
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import type { PackedProducts } from '../indexes/product-serving.js';
+import type { SalesColumns, SalesFold } from '../indexes/sales.js';
 import type { AssemblyTask } from './assembly-worker.js';
 
 /** A thread idle this long ends, and its database connection with it. */
 const IDLE_MS = 60_000;
 
 /**
- * The thread that reads shops' products for their loads, started on first use. One thread: the
- * loads it serves are already two at a time (LOADS_AT_ONCE), and the reading is I/O and copying.
+ * The thread that reads shops' products for their loads, and folds a shop's sales figures after its
+ * orders change, started on first use. One thread: the loads it serves are already two at a time
+ * (LOADS_AT_ONCE), and the reading is I/O and copying.
  *
  * A load never waits for the thread to start: starting it (an isolate, the store's modules, a
  * connection) took about 300 ms, thirty times a 1,000-product shop's load, and a node of small
@@ -85,6 +87,22 @@ export class AssemblyPool {
       shopId,
       ...page,
     } satisfies AssemblyTask) as Promise<PackedProducts>;
+  }
+
+  /**
+   * A shop's sales figures, its sold lines read and folded in the thread; null while the thread is
+   * not ready (it is started then), and the caller folds them itself.
+   */
+  foldSales(shopId: number, sales: SalesFold): Promise<SalesColumns> | null {
+    if (!this.ready) {
+      this.warm().catch(() => undefined);
+      return null;
+    }
+    return this.workers.run({
+      databaseUrl: this.databaseUrl,
+      shopId,
+      sales,
+    } satisfies AssemblyTask) as Promise<SalesColumns>;
   }
 
   async close(): Promise<void> {

@@ -1,11 +1,11 @@
 /**
  * The assembly thread on PostgreSQL (assembly-worker.ts serves SQLite): pages of a shop's stored
- * serving rows read through the store, on a pool of the thread's own.
+ * serving rows and its sold lines read through the store, on a pool of the thread's own.
  */
 import { getOrCreate } from '../domain/maps.js';
 import { openStore } from '../store/open.js';
 import type { Store } from '../store/store.js';
-import { type AssemblyTask, movePacked } from './assembly-worker.js';
+import { type AssemblyTask, moveFolded, movePacked } from './assembly-worker.js';
 
 const stores = new Map<string, Promise<Store>>();
 
@@ -17,5 +17,6 @@ function storeFor(databaseUrl: string): Promise<Store> {
 export default async function readPage(task: AssemblyTask): Promise<unknown> {
   const store = await storeFor(task.databaseUrl);
   if ('warm' in task) return null;
+  if ('sales' in task) return moveFolded(await store.listSoldLines(task.shopId), task.sales);
   return movePacked(await store.listServedProducts(task.shopId, { afterId: task.afterId, limit: task.limit }));
 }

@@ -1,54 +1,15 @@
 import { Migrator, sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Order } from '../../src/domain/catalog/collection.js';
 import { DEFAULT_TRENDING } from '../../src/domain/ranking/trending.js';
-import { buildSales, type SalesStats } from '../../src/indexes/sales.js';
+import { buildSales } from '../../src/indexes/sales.js';
 import { connect } from '../../src/store/connect.js';
 import { createKyselyStore } from '../../src/store/kysely/index.js';
 import type { SoldLine } from '../../src/store/kysely/commerce.js';
 import { migrationProvider } from '../../src/store/migrations/index.js';
 import { openStore } from '../../src/store/open.js';
 import { backends } from '../helpers/backends.js';
-import { BIG, newShop, shopKeys } from '../helpers/fixtures.js';
-
-const DAY = 86_400_000;
-const NOW = Date.UTC(2026, 10, 20);
-
-/** Orders of a small shop: some cancelled, guests among customers, ties in time, repeated products. */
-function someOrders(count: number): Order[] {
-  return Array.from({ length: count }, (_, i) => {
-    const id = (i % 2 ? BIG : 0) + 1000 - i;
-    const created = NOW - (i % 120) * DAY + (i % 3 === 0 ? 0 : i * 1000);
-    return {
-      id,
-      customer_id: i % 5 === 0 ? null : ((i * 7) % 23) + 1,
-      created_at: created,
-      cancelled_at: i % 9 === 4 ? created + DAY : null,
-      updated_at: created,
-      lines: Array.from({ length: 1 + (i % 3) }, (_, k) => ({
-        product_id: 1 + ((i * 5 + k * 3) % 17),
-        variant_id: k === 2 ? null : 100 + k,
-        quantity: 1 + ((i + k) % 4),
-        price: '9.50',
-      })),
-    };
-  });
-}
-
-/** What a comparison of two sales figures needs: every map, list and lookup as plain values. */
-function plain(stats: SalesStats, customers: number[], products: number[]) {
-  return {
-    reference: stats.reference,
-    units90: [...stats.unitsSold90d],
-    units30: [...stats.unitsSold30d],
-    topSellers: stats.topSellers,
-    trending: stats.trending,
-    scores: [...stats.trendingScores],
-    purchases: stats.purchasedByCustomer.purchases,
-    bought: customers.map((c) => [c, [...(stats.purchasedByCustomer.get(c) ?? [])]]),
-    together: products.map((p) => [p, stats.coPurchases.top([p])]),
-  };
-}
+import { newShop, shopKeys } from '../helpers/fixtures.js';
+import { DAY, NOW, plainSales as plain, someOrders } from '../helpers/sold-orders.js';
 
 describe.each(backends())('Order lines of cancelled orders on $name', (backend) => {
   afterAll(() => backend.cleanup());

@@ -25,15 +25,22 @@ type SoldRow = [orderId: number, productId: number, quantity: number, customerId
  */
 function sqliteSoldLines(db: Kysely<Database>, sqlite: SQLite.Database): SoldLinesReader {
   const read = rawReader<[number], SoldRow>(db, sqlite, SOLD_LINES);
-  return async (shopId) => {
-    const rows = await read(shopId);
-    const lines = new Array<SoldLine>(rows.length);
-    for (let i = 0; i < rows.length; i++) {
-      const row = rows[i]!;
-      lines[i] = { orderId: row[0], productId: row[1], quantity: row[2], customerId: row[3], at: row[4] };
-    }
-    return lines;
-  };
+  return async (shopId) => linesOf(await read(shopId));
+}
+
+/** SQLite opened without the store (the assembly thread): the same query on a connection of its own. */
+export function sqliteSoldLinesOf(database: SQLite.Database): (shopId: number) => SoldLine[] {
+  const statement = database.prepare<[number], SoldRow>(SOLD_LINES).raw(true);
+  return (shopId) => linesOf(statement.all(shopId));
+}
+
+function linesOf(rows: readonly SoldRow[]): SoldLine[] {
+  const lines = new Array<SoldLine>(rows.length);
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i]!;
+    lines[i] = { orderId: row[0], productId: row[1], quantity: row[2], customerId: row[3], at: row[4] };
+  }
+  return lines;
 }
 
 /** PostgreSQL (and SQLite opened without its handle): the query through Kysely. */
