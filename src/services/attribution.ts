@@ -3,7 +3,11 @@ import { parseSource } from '../domain/attribution/source.js';
 import { formatMoney } from '../domain/catalog/money.js';
 import { utcDay } from '../domain/events.js';
 import { armOfSource } from '../domain/experiments/routing.js';
+import type { Experiment } from '../domain/experiments/types.js';
 import type { CatalogIndex } from '../indexes/catalog-index.js';
+import type { ExperimentStore } from '../store/kysely/experiments.js';
+import type { RulesetStore } from '../store/kysely/rulesets.js';
+import type { ShopStore } from '../store/kysely/shops.js';
 import type { TrackingStore, SourceDay } from '../store/kysely/tracking.js';
 import type { WidgetStore } from '../store/kysely/widgets.js';
 
@@ -59,8 +63,35 @@ function add(target: ReturnType<typeof empty>, row: SourceDay): void {
 }
 
 /** Attribution of orders as they arrive, and the figures per source (docs/attribution.md). */
-export function createAttributionService(deps: { store: TrackingStore & WidgetStore; catalog: CatalogIndex }) {
+export function createAttributionService(deps: {
+  store: TrackingStore & WidgetStore & Pick<ShopStore, 'getShopById'> & ExperimentStore & RulesetStore;
+  catalog: CatalogIndex;
+}) {
   const { store, catalog } = deps;
+
+  /**
+   * What attributing needs of the shop, from its read model when this process holds it, else from
+   * the store: an import (another process), another worker, or a restart must attribute the same.
+   */
+  async function attributionContext(
+    shopId: number,
+  ): Promise<{ windowHours: number; experiments: readonly Experiment[] }> {
+    const resident = catalog.get(shopId);
+    const [shop, experiments] = resident
+      ? [resident.shop, resident.experiments]
+      : await Promise.all([store.getShopById(shopId), store.listExperiments(shopId)]);
+    return { windowHours: shop?.settings.attribution_window_hours ?? DEFAULT_ATTRIBUTION_WINDOW_HOURS, experiments };
+  }
+
+  /** The shop's currency and its rulesets' names, however much of it this process holds. */
+  async function labels(shopId: number): Promise<{ currency: string; rulesetName: (id: number) => string | null }> {
+    const resident = catalog.get(shopId);
+    if (resident)
+      return { currency: resident.shop.currency, rulesetName: (id) => resident.rulesets.get(id)?.ruleset.name ?? null };
+    const [shop, rulesets] = await Promise.all([store.getShopById(shopId), store.listRulesets(shopId)]);
+    const names = new Map(rulesets.map((r) => [r.id, r.name]));
+    return { currency: shop?.currency ?? 'USD', rulesetName: (id) => names.get(id) ?? null };
+  }
 
   return {
     /**
@@ -71,8 +102,8 @@ export function createAttributionService(deps: { store: TrackingStore & WidgetSt
       if (orders.length === 0) return;
       // An order given twice: the last one stands, as in the import.
       const latest = new Map(orders.map((o) => [o.id, o]));
-      const shop = catalog.get(shopId);
-      const windowMs = (shop?.shop.settings.attribution_window_hours ?? DEFAULT_ATTRIBUTION_WINDOW_HOURS) * HOUR_MS;
+      const context = await attributionContext(shopId);
+      const windowMs = context.windowHours * HOUR_MS;
       const traceable = (o: OrderToAttribute) => o.customer_id !== null || o.cart_token !== null;
       const untagged = (o: OrderToAttribute) => o.lines.some((l) => l.source === null && l.quantity > 0);
       const needClicks = [...latest.values()].filter((o) => !o.cancelled && traceable(o) && untagged(o));
@@ -88,7 +119,7 @@ export function createAttributionService(deps: { store: TrackingStore & WidgetSt
               Math.min(...needClicks.map((o) => o.created_at)) - windowMs,
               Math.max(...needClicks.map((o) => o.created_at)),
             );
-      const experiments = shop?.experiments ?? [];
+      const { experiments } = context;
       const lines: AttributedLine[] = [];
       for (const order of latest.values()) {
         for (const line of attributeOrder(order, clicks, windowMs)) {
@@ -101,7 +132,7 @@ export function createAttributionService(deps: { store: TrackingStore & WidgetSt
 
     /** Attributed figures per ruleset and per list over the last `days` days (UTC), from the per-day totals. */
     async summary(shopId: number, days: number, now = Date.now()): Promise<AttributionSummary> {
-      const shop = catalog.get(shopId);
+      const { currency, rulesetName } = await labels(shopId);
       const rows = await store.sourceDays(shopId, utcDay(now - (days - 1) * DAY_MS));
       const totals = empty();
       const other = empty();
@@ -133,10 +164,10 @@ export function createAttributionService(deps: { store: TrackingStore & WidgetSt
       });
       return {
         days,
-        currency: shop?.shop.currency ?? 'USD',
+        currency,
         totals: figures(totals),
         rulesets: [...rulesets]
-          .map(([id, f]) => ({ ruleset_id: id, name: shop?.rulesets.get(id)?.ruleset.name ?? null, ...figures(f) }))
+          .map(([id, f]) => ({ ruleset_id: id, name: rulesetName(id), ...figures(f) }))
           .sort((a, b) => b.revenue - a.revenue || a.ruleset_id - b.ruleset_id),
         lists: [...lists]
           .map(([list, f]) => ({ list, ...figures(f) }))

@@ -153,6 +153,23 @@ describe.each(backends())('order attribution on $name', (backend) => {
     ).toBe(422);
   });
 
+  it('attributes and labels the same when the shop is not in memory (a restart, another worker)', async () => {
+    const evict = async () =>
+      t.services.catalogIndex.evict((await t.admin('GET', '/admin/v1/shops/attr')).json().shop.id);
+    const before = await ruleset(1);
+    await evict();
+    // The click 30 hours before is inside the shop's 48 hours, not the default 24.
+    await orders([{ id: 40, created_at: at(0), customer: { id: 101 }, line_items: [line(3, '5.00')] }]);
+    await evict();
+    const figures = await summary();
+    expect(figures.rulesets.find((r) => r.ruleset_id === 1)).toMatchObject({
+      name: 'Upsell',
+      orders: before.orders + 1,
+      revenue: before.revenue + 5,
+    });
+    expect(figures).toMatchObject({ currency: 'EUR' });
+  });
+
   it('attributes orders that arrive by webhook the same way', async () => {
     await t.admin('PATCH', '/admin/v1/shops/attr', { webhook_secret: SECRET });
     const raw = JSON.stringify({
