@@ -1,5 +1,6 @@
-import { ConflictError, InvalidDocumentError, NotFoundError } from '../domain/errors.js';
+import { InvalidDocumentError, NotFoundError } from '../domain/errors.js';
 import { validateDocument } from '../domain/inputs/validate.js';
+import { routeRequest } from '../domain/experiments/routing.js';
 import { customParams, type CustomParams } from '../domain/params/custom.js';
 import { readParams } from '../domain/params/read.js';
 import { publicWidget, WidgetInput, type PublicWidget, type Widget } from '../domain/widgets/widget.js';
@@ -42,13 +43,15 @@ export function createWidgetsService(deps: {
 }) {
   const { store, catalog } = deps;
 
-  /** Checks the document and that its source exists: a widget never points at nothing when saved. */
+  /** Checks the document and that its source exists and serves: a widget never points at nothing when saved. */
   async function checked(shopId: number, body: unknown): Promise<WidgetInput> {
     const input = validateDocument(WidgetInput, body, 'widget');
     const source = input.source;
     if ('ruleset_id' in source) {
-      const rulesets = (await loadCatalog(catalog, shopId)).rulesets;
-      if (!rulesets.has(source.ruleset_id)) problem('source.ruleset_id', `unknown ruleset ${source.ruleset_id}`);
+      const ruleset = (await loadCatalog(catalog, shopId)).rulesets.get(source.ruleset_id)?.ruleset;
+      if (!ruleset) problem('source.ruleset_id', `unknown ruleset ${source.ruleset_id}`);
+      // Storefronts get a 404 from a disabled ruleset: the widget would show nothing.
+      if (!ruleset.enabled) problem('source.ruleset_id', `ruleset ${source.ruleset_id} is disabled; enable it first`);
     } else if (!LIST_SOURCES.has(`/products/${source.list}`)) {
       problem(
         'source.list',
@@ -103,18 +106,12 @@ export function createWidgetsService(deps: {
       // The admin API does not load the shop's read model by itself, as the storefront routes do.
       const generation = await loadCatalog(catalog, shopId);
       if ('ruleset_id' in source) {
-        // The storefront gets a 404 from a disabled ruleset: the preview must not show products instead.
-        if (!generation.rulesets.get(source.ruleset_id)?.ruleset.enabled)
-          throw new ConflictError(
-            `Ruleset ${source.ruleset_id} is disabled: storefronts get no products from it, so the widget ` +
-              'shows nothing until the ruleset is enabled.',
-          );
         const params = readParams(customParams, { limit: String(input.cards) });
-        const answer = await deps.recommendations.preview(
-          shopId,
-          source.ruleset_id,
-          customRequestOf(params, Date.now()),
-        );
+        // Routed as a page without a visitor id is: a running experiment's first arm, a stopped one's winner.
+        const servable = (id: number) => generation.rulesets.get(id)?.ruleset.enabled === true;
+        const routing = routeRequest(generation.experiments, source.ruleset_id, null, servable);
+        const request = customRequestOf(params, Date.now());
+        const answer = await deps.recommendations.recommend(generation, source.ruleset_id, request, routing);
         return { kind: 'ruleset', answer, params };
       }
       const list = LIST_SOURCES.get(`/products/${source.list}`)!;

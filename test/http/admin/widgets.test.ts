@@ -99,7 +99,7 @@ describe.each(backends())('widgets as data on $name', (backend) => {
     expect(list.json().metadata.source).toBe('list:top_sellers');
   });
 
-  it('keeps a ruleset a widget shows, and previews a disabled one as the storefront gets it', async () => {
+  it('keeps a ruleset a widget shows, and refuses a disabled one as a source', async () => {
     const shown = await t.admin('POST', '/admin/v1/shops/wd/rulesets', {
       name: 'Shown',
       rules: [{ logic: [], output: [{ type: 'product', products: [{ product_id: 4 }] }] }],
@@ -113,11 +113,49 @@ describe.each(backends())('widgets as data on $name', (backend) => {
 
     await t.admin('PUT', `/admin/v1/shops/wd/rulesets/${rulesetId}`, { ...shown.json().ruleset, enabled: false });
     expect((await t.app.inject(`/api/v1/custom/id/${rulesetId}?key=${key}`)).statusCode).toBe(404);
-    const preview = await t.admin('POST', `${base}/preview`, widgetInput({ source: { ruleset_id: rulesetId } }));
-    expect(preview.statusCode).toBe(409);
-    expect(preview.json().error).toContain(`Ruleset ${rulesetId} is disabled`);
+    // The preview and a new design say so, as the storefront shows nothing from it.
+    for (const path of [`${base}/preview`, base]) {
+      const refusedNow = await t.admin('POST', path, widgetInput({ source: { ruleset_id: rulesetId } }));
+      expect(refusedNow.statusCode).toBe(422);
+      expect(refusedNow.json()).toMatchObject({
+        field: 'source.ruleset_id',
+        error: expect.stringContaining('disabled'),
+      });
+    }
 
     expect((await t.admin('DELETE', `${base}/${widget.id}`)).statusCode).toBe(204);
     expect((await t.admin('DELETE', `/admin/v1/shops/wd/rulesets/${rulesetId}`)).statusCode).toBe(204);
+  });
+
+  it('previews a ruleset in an experiment as a storefront page without a visitor id gets it', async () => {
+    const make = async (name: string, product: number) =>
+      (
+        await t.admin('POST', '/admin/v1/shops/wd/rulesets', {
+          name,
+          rules: [{ logic: [], output: [{ type: 'product', products: [{ product_id: product }] }] }],
+        })
+      ).json().ruleset.id as number;
+    const [own, challenger] = [await make('Own', 4), await make('Challenger', 5)];
+    const design = widgetInput({ source: { ruleset_id: own } });
+    const same = async () => {
+      const preview = (await t.admin('POST', `${base}/preview`, design)).json();
+      const page = (await t.app.inject(`/api/v1/custom/id/${own}?key=${key}&limit=${design.cards}`)).json();
+      expect(preview.data.map((p: { id: number }) => p.id)).toEqual(page.data.map((p: { id: number }) => p.id));
+      expect(preview.metadata.source).toBe(page.metadata.source);
+      return preview.data.map((p: { id: number }) => p.id);
+    };
+    const experiment = await t.admin('POST', '/admin/v1/shops/wd/experiments', {
+      name: 'Own or challenger',
+      ruleset_id: own,
+      arms: [
+        { name: 'challenger', ruleset_id: challenger, weight: 1 },
+        { name: 'own', ruleset_id: own, weight: 1 },
+      ],
+    });
+    expect(experiment.statusCode, experiment.body).toBe(201);
+    expect(await same()).toEqual([5]);
+    const id = experiment.json().experiment.id;
+    await t.admin('POST', `/admin/v1/shops/wd/experiments/${id}/stop`, { winner: 'own' });
+    expect(await same()).toEqual([4]);
   });
 });
