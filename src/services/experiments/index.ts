@@ -41,13 +41,19 @@ export function createExperimentsService(deps: {
     async create(shopId: number, body: unknown, options: { startedAt?: number } = {}): Promise<Experiment> {
       const input = validateDocument(ExperimentInput, body, 'experiment');
       const rulesets = (await loadCatalog(catalog, shopId)).rulesets;
-      if (!rulesets.has(input.ruleset_id)) problem('ruleset_id', `unknown ruleset ${input.ruleset_id}`);
+      // A disabled ruleset answers nothing (its own requests are 404s, its arm's visitors would be
+      // served outside the experiment): an experiment on it would not run as set up.
+      const serving = (path: string, id: number) => {
+        const ruleset = rulesets.get(id)?.ruleset;
+        if (!ruleset) problem(path, `unknown ruleset ${id}`);
+        if (!ruleset.enabled) problem(path, `ruleset ${id} is disabled; enable it first`);
+      };
+      serving('ruleset_id', input.ruleset_id);
       const names = new Set<string>();
       input.arms.forEach((arm, i) => {
         if (names.has(arm.name)) problem(`arms[${i}].name`, `"${arm.name}" names two arms`);
         names.add(arm.name);
-        if (arm.ruleset_id !== null && !rulesets.has(arm.ruleset_id))
-          problem(`arms[${i}].ruleset_id`, `unknown ruleset ${arm.ruleset_id}`);
+        if (arm.ruleset_id !== null) serving(`arms[${i}].ruleset_id`, arm.ruleset_id);
       });
       const experiments = await store.listExperiments(shopId);
       if (experiments.some((e) => e.status === 'running' && e.ruleset_id === input.ruleset_id))
@@ -93,6 +99,11 @@ export function createExperimentsService(deps: {
           `Experiment ${id} was already stopped with winner ${JSON.stringify(experiment.winner)}.`,
         );
       }
+      const won = experiment.arms.find((a) => a.name === winner)?.ruleset_id ?? null;
+      const served = won === null ? undefined : (await loadCatalog(catalog, shopId)).rulesets.get(won)?.ruleset;
+      // The winner's ruleset serves from the stop on: one deleted or disabled since would leave the ruleset itself.
+      if (won !== null && !served?.enabled)
+        problem('winner', `the ruleset of arm "${winner}" (${won}) is ${served ? 'disabled' : 'deleted'}`);
       const stopped = await store.stopExperiment(shopId, id, winner);
       await catalog.apply(shopId, { experiments: true });
       return stopped ?? experiment;

@@ -46,6 +46,35 @@ describe.each(backends())('experiments on $name', (backend) => {
     });
     expect(unknown.statusCode).toBe(422);
     expect(unknown.json().field).toBe('arms[1].ruleset_id');
+    // A disabled ruleset, as the experiment's own or an arm's, would leave the experiment not running as set up.
+    const off = (await ruleset('Off', [6])).json().ruleset;
+    await t.admin('PUT', `/admin/v1/shops/exp/rulesets/${off.id}`, { name: 'Off', rules: off.rules, enabled: false });
+    for (const [body, field] of [
+      [
+        {
+          ruleset_id: off.id,
+          arms: [
+            { name: 'A', ruleset_id: 1, weight: 1 },
+            { name: 'B', ruleset_id: 2, weight: 1 },
+          ],
+        },
+        'ruleset_id',
+      ],
+      [
+        {
+          ruleset_id: 1,
+          arms: [
+            { name: 'A', ruleset_id: 1, weight: 1 },
+            { name: 'B', ruleset_id: off.id, weight: 1 },
+          ],
+        },
+        'arms[1].ruleset_id',
+      ],
+    ] as const) {
+      const disabled = await t.admin('POST', base, { name: 'x', ...body });
+      expect(disabled.statusCode).toBe(422);
+      expect(disabled.json()).toMatchObject({ field, error: expect.stringContaining('disabled') });
+    }
     const twice = await t.admin('POST', base, {
       name: 'x',
       ruleset_id: 1,
@@ -248,6 +277,15 @@ describe.each(backends())('experiments on $name', (backend) => {
     const busy = await t.admin('DELETE', '/admin/v1/shops/exp/rulesets/3');
     expect(busy.statusCode).toBe(409);
     expect(busy.json()).toMatchObject({ code: 'conflict', error: expect.stringContaining('experiment 2') });
+    // An arm whose ruleset was disabled since cannot win: the ruleset would serve itself instead.
+    const other = {
+      name: 'Other',
+      rules: [{ logic: [], output: [{ type: 'product', products: [{ product_id: 5 }] }] }],
+    };
+    await t.admin('PUT', '/admin/v1/shops/exp/rulesets/3', { ...other, enabled: false });
+    const disabledWinner = await t.admin('POST', `${base}/2/stop`, { winner: 'C' });
+    expect(disabledWinner.statusCode).toBe(422);
+    expect(disabledWinner.json()).toMatchObject({ field: 'winner', error: expect.stringContaining('disabled') });
     await t.admin('POST', `${base}/2/stop`, { winner: null });
     expect(await sourceOf(1, `&uuid=${uuid(3)}`)).toBe('ruleset:1:v1');
     expect((await t.admin('DELETE', '/admin/v1/shops/exp/rulesets/3')).statusCode).toBe(204);
