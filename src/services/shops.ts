@@ -1,10 +1,18 @@
-import { ForbiddenError, InvalidDocumentError, InvalidInputError, NotFoundError } from '../domain/errors.js';
+import {
+  ConflictError,
+  ForbiddenError,
+  InvalidDocumentError,
+  InvalidInputError,
+  NotFoundError,
+} from '../domain/errors.js';
 import { NewShopInput, ShopPatchInput } from '../domain/inputs/shop.js';
 import { validateDocument } from '../domain/inputs/validate.js';
 import { hashKey, KEY_GRACE_MS, newApiKey, randomSecret } from '../domain/keys.js';
 import { HANDLE_PATTERN, isValidTimezone, OPERATOR_SETTINGS, type Shop } from '../domain/shop.js';
 import type { CatalogIndex } from '../indexes/catalog-index.js';
 import type { KeyIndex } from '../indexes/key-index.js';
+import { asksForMarkets } from '../domain/rules/outputs.js';
+import type { RulesetStore } from '../store/kysely/rulesets.js';
 import type { ShopStore } from '../store/kysely/shops.js';
 
 export interface KeySummary {
@@ -32,13 +40,26 @@ function mergedSettings(current: Shop['settings'], changes: Record<string, unkno
 
 /** Shops and their keys: creation, settings, rotation (docs/api.md, "Keys"). */
 export function createShopsService(deps: {
-  store: ShopStore;
+  store: ShopStore & Pick<RulesetStore, 'listRulesets'>;
   catalog: CatalogIndex;
   keys: KeyIndex;
   keysChanged?: () => void;
 }) {
   const { store, catalog, keys } = deps;
   const keysChanged = deps.keysChanged ?? (() => undefined);
+
+  /**
+   * Without read_markets, every request of a ruleset whose list outputs name a market is a 403: the
+   * scope stays until those outputs are changed (a ruleset's save refuses them for the same reason).
+   */
+  async function refuseIfMarketsAsked(shopId: number): Promise<void> {
+    const asking = (await store.listRulesets(shopId)).filter((r) => r.enabled && asksForMarkets(r.rules));
+    if (asking.length > 0)
+      throw new ConflictError(
+        `read_markets stays while ${asking.length > 1 ? 'rulesets' : 'ruleset'} ${asking.map((r) => r.id).join(', ')} ` +
+          'name a market (country_code or presentment_prices) in a list output; change those outputs first.',
+      );
+  }
 
   function checkSemantics(doc: { handle?: string; timezone?: string; public_url?: string | null }): void {
     if (doc.handle !== undefined && !HANDLE_PATTERN.test(doc.handle)) {
@@ -134,6 +155,8 @@ export function createShopsService(deps: {
           for (const name of OPERATOR_SETTINGS)
             if (shop.settings[name] !== undefined) patch.settings[name] = shop.settings[name];
       }
+      if (patch.scopes && shop.scopes.includes('read_markets') && !patch.scopes.includes('read_markets'))
+        await refuseIfMarketsAsked(shop.id);
       const { settings: changes, ...rest } = patch;
       const updated = await store.updateShop(shop.id, {
         ...rest,

@@ -1,6 +1,6 @@
 import type { ReferenceCheck } from './compile.js';
 import { splitList, type Problem } from './conditions/shared.js';
-import type { Output, ProductRef } from './types.js';
+import type { Output, ProductRef, Rule } from './types.js';
 
 /**
  * One output type (the RETURN part), declared once: the rule catalog serves its first four
@@ -119,6 +119,20 @@ export type CompiledOutput = Compiled<(typeof OUTPUTS)[number]>;
 export const OUTPUTS_BY_TYPE: ReadonlyMap<string, OutputSpec> = new Map(OUTPUTS.map((o) => [o.type, o]));
 
 /** `/products/trending_products?limit=3` (an `/api/v1` prefix is accepted and dropped). */
+/** The list parameters that choose a market: they need the shop's read_markets scope. */
+export const MARKET_PARAMETERS = ['country_code', 'presentment_prices'] as const;
+
+/** Whether any endpoint output of these rules names a market parameter. */
+export function asksForMarkets(rules: readonly Rule[]): boolean {
+  return rules.some((rule) =>
+    rule.output.some((output) => {
+      if (output.type !== 'endpoint') return false;
+      const query = compileEndpoint(output.endpoint, '', [])?.query ?? {};
+      return MARKET_PARAMETERS.some((name) => Object.hasOwn(query, name));
+    }),
+  );
+}
+
 function compileEndpoint(
   endpoint: string | undefined,
   path: string,

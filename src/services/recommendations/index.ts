@@ -7,6 +7,7 @@ import { InvalidInputError } from '../../domain/errors.js';
 import { readParams } from '../../domain/params/read.js';
 import { LIST_SOURCES } from '../lists/sources/index.js';
 import { evaluateRuleset } from '../../domain/rules/evaluate.js';
+import { MARKET_PARAMETERS } from '../../domain/rules/outputs.js';
 import type { InputProduct, RuleWorld } from '../../domain/rules/types.js';
 import type { CatalogIndex } from '../../indexes/catalog-index.js';
 import type { ModelIndex } from '../../indexes/model-index.js';
@@ -192,7 +193,7 @@ export function referencesOf(catalog: ShopCatalog): ReferenceCheck {
       const source = LIST_SOURCES.get(path);
       if (!source) return `${path} is not a list endpoint (one of ${[...LIST_SOURCES.keys()].join(', ')})`;
       // Saved, a market parameter without the scope would refuse every request of the ruleset (a 403).
-      const market = ['country_code', 'presentment_prices'].find((name) => Object.hasOwn(query, name));
+      const market = MARKET_PARAMETERS.find((name) => Object.hasOwn(query, name));
       if (market && !catalog.shop.scopes.includes('read_markets'))
         return `${market} needs the read_markets scope, which this shop's keys do not have`;
       try {

@@ -165,6 +165,29 @@ describe.each(backends())('admin rulesets on $name', (backend) => {
     expect((await t.admin('DELETE', `/admin/v1/shops/rules/rulesets/${id}`)).statusCode).toBe(204);
   });
 
+  it('keeps read_markets while an enabled ruleset names a market in a list output', async () => {
+    const scopes = (list: string[]) => t.admin('PATCH', '/admin/v1/shops/rules', { scopes: list });
+    expect((await scopes(['read_markets'])).statusCode).toBe(200);
+    const document = {
+      name: 'German prices',
+      rules: [{ logic: [], output: [{ type: 'endpoint', endpoint: '/products/top_sellers?country_code=DE' }] }],
+    };
+    const created = await t.admin('POST', '/admin/v1/shops/rules/rulesets', document);
+    expect(created.statusCode, created.body).toBe(201);
+    const id = created.json().ruleset.id;
+    // Without the scope, every request of the ruleset would be a 403.
+    const refused = await scopes([]);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toMatchObject({ code: 'conflict', error: expect.stringContaining(`ruleset ${id} `) });
+    expect((await t.admin('GET', '/admin/v1/shops/rules')).json().shop.scopes).toEqual(['read_markets']);
+    expect((await t.app.inject(`/api/v1/custom/id/${id}?key=${own.public}`)).statusCode).toBe(200);
+    // Disabled, it serves nothing, and enabling it again is refused without the scope.
+    await t.admin('PUT', `/admin/v1/shops/rules/rulesets/${id}`, { ...document, enabled: false });
+    expect((await scopes([])).statusCode).toBe(200);
+    expect((await t.admin('PUT', `/admin/v1/shops/rules/rulesets/${id}`, document)).statusCode).toBe(422);
+    expect((await t.admin('DELETE', `/admin/v1/shops/rules/rulesets/${id}`)).statusCode).toBe(204);
+  });
+
   it('serves the operator catalog the console renders its forms from', async () => {
     const res = await t.admin('GET', '/admin/v1/rule-catalog');
     expect(res.statusCode).toBe(200);
