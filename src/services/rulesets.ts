@@ -1,5 +1,6 @@
 import { ConflictError, NotFoundError } from '../domain/errors.js';
 import { compileRulesetInput } from '../domain/rules/compile.js';
+import { keepingStoredReferences } from '../domain/rules/kept-references.js';
 import type { Ruleset } from '../domain/rules/types.js';
 import type { CatalogIndex } from '../indexes/catalog-index.js';
 import type { Experiment } from '../domain/experiments/types.js';
@@ -30,8 +31,10 @@ export function createRulesetsService(deps: { store: RulesetStore & ReferringSto
     if (split) throw new ConflictError(`Ruleset ${id} serves running experiment ${split.id}; stop it first.`);
   }
 
-  async function compileFor(shopId: number, body: unknown) {
-    return compileRulesetInput(body, referencesOf(await loadCatalog(catalog, shopId)));
+  /** The document compiled against the catalog; an update keeps what its stored version named (kept-references.ts). */
+  async function compileFor(shopId: number, body: unknown, stored?: Ruleset) {
+    const references = referencesOf(await loadCatalog(catalog, shopId));
+    return compileRulesetInput(body, stored ? keepingStoredReferences(stored.rules, references) : references);
   }
 
   return {
@@ -42,7 +45,9 @@ export function createRulesetsService(deps: { store: RulesetStore & ReferringSto
       return ruleset;
     },
     async update(shopId: number, id: number, body: unknown): Promise<Ruleset> {
-      const { document } = await compileFor(shopId, body);
+      const stored = await store.getRuleset(shopId, id);
+      if (!stored) throw new NotFoundError(`Ruleset ${id} not found.`, 'unknown_ruleset');
+      const { document } = await compileFor(shopId, body, stored);
       const ruleset = await store.updateRuleset(shopId, id, document);
       if (!ruleset) throw new NotFoundError(`Ruleset ${id} not found.`, 'unknown_ruleset');
       await catalog.apply(shopId, { rulesets: true });

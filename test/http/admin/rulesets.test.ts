@@ -188,6 +188,35 @@ describe.each(backends())('admin rulesets on $name', (backend) => {
     expect((await t.admin('DELETE', `/admin/v1/shops/rules/rulesets/${id}`)).statusCode).toBe(204);
   });
 
+  it('saves again a ruleset whose product was deleted since, refusing only new unknown ones', async () => {
+    await t.admin('PUT', '/admin/v1/shops/rules/products', [productInput(7)]);
+    const document = {
+      name: 'Soon gone',
+      rules: [
+        {
+          logic: [{ rules: [{ type: 'product', operator: 'contains_any', products: [{ product_id: 7 }] }] }],
+          output: [{ type: 'product', products: [{ product_id: 7, variant_ids: [71] }] }],
+        },
+      ],
+    };
+    const created = await t.admin('POST', '/admin/v1/shops/rules/rulesets', document);
+    expect(created.statusCode, created.body).toBe(201);
+    const id = created.json().ruleset.id;
+    expect((await t.admin('DELETE', '/admin/v1/shops/rules/products/7')).statusCode).toBe(204);
+    // Switching it off or renaming it needs no edit of its rules.
+    const off = await t.admin('PUT', `/admin/v1/shops/rules/rulesets/${id}`, { ...document, enabled: false });
+    expect(off.statusCode, off.body).toBe(200);
+    expect(off.json().ruleset).toMatchObject({ enabled: false, version: 2 });
+    // A reference the update adds is checked as on create; a new ruleset naming the lost ones too.
+    const added = structuredClone(document);
+    added.rules[0]!.output[0]!.products!.push({ product_id: 8, variant_ids: [] });
+    const refused = await t.admin('PUT', `/admin/v1/shops/rules/rulesets/${id}`, added);
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json().field).toBe('rules[0].output[0].products[1].product_id');
+    expect((await t.admin('POST', '/admin/v1/shops/rules/rulesets', document)).statusCode).toBe(422);
+    expect((await t.admin('DELETE', `/admin/v1/shops/rules/rulesets/${id}`)).statusCode).toBe(204);
+  });
+
   it('serves the operator catalog the console renders its forms from', async () => {
     const res = await t.admin('GET', '/admin/v1/rule-catalog');
     expect(res.statusCode).toBe(200);

@@ -1,0 +1,34 @@
+import type { ReferenceCheck } from './compile.js';
+import type { ProductRef, Rule } from './types.js';
+
+/**
+ * The existence checks of a ruleset's update: what the stored version already named passes, even
+ * where the catalog has lost it since (a deleted product or collection), so that switching the
+ * ruleset off or renaming it needs no edit of its rules. A reference the update adds is checked
+ * against the catalog as on create. The answer reports a lost reference as it did before the update.
+ */
+export function keepingStoredReferences(stored: readonly Rule[], catalog: ReferenceCheck): ReferenceCheck {
+  const products = new Set<number>();
+  const variants = new Set<string>();
+  const collections = new Set<number>();
+  const keep = (refs: readonly ProductRef[] | undefined) => {
+    for (const ref of refs ?? []) {
+      products.add(ref.product_id);
+      for (const variant of ref.variant_ids) variants.add(`${ref.product_id}:${variant}`);
+    }
+  };
+  for (const rule of stored) {
+    for (const group of rule.logic) for (const condition of group.rules) keep(condition.products);
+    for (const output of rule.output) {
+      keep(output.products);
+      if (output.collection_id !== undefined) collections.add(output.collection_id);
+    }
+  }
+  return {
+    hasProduct: (id) => products.has(id) || catalog.hasProduct(id),
+    hasVariant: (productId, variantId) =>
+      variants.has(`${productId}:${variantId}`) || catalog.hasVariant(productId, variantId),
+    hasCollection: (id) => collections.has(id) || catalog.hasCollection(id),
+    endpointProblem: (path, query) => catalog.endpointProblem(path, query),
+  };
+}
