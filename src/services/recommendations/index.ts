@@ -1,5 +1,5 @@
 import { rulesetSource } from '../../domain/attribution/source.js';
-import { NotFoundError } from '../../domain/errors.js';
+import { InvalidDocumentError, NotFoundError } from '../../domain/errors.js';
 import type { Routing } from '../../domain/experiments/routing.js';
 import { compileRulesetInput, type CompiledRuleset, type ReferenceCheck } from '../../domain/rules/compile.js';
 import { PATTERN_WORK_PER_EVALUATION } from '../../domain/rules/pattern.js';
@@ -174,7 +174,11 @@ export function createRecommendationsService(deps: {
         };
         return run(catalog, indexed, compiled, request, { trace: true });
       }
-      const indexed = catalog.rulesets.get(rulesetId ?? 0);
+      if (rulesetId === null)
+        throw new InvalidDocumentError('Previewing a new ruleset needs its document under "ruleset".', [
+          { path: 'ruleset', message: 'is required for a new ruleset' },
+        ]);
+      const indexed = catalog.rulesets.get(rulesetId);
       if (!indexed) throw new NotFoundError(`Ruleset ${rulesetId} not found.`, 'unknown_ruleset');
       return run(catalog, indexed, indexed.compiled, request, { trace: true });
     },

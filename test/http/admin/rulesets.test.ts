@@ -280,6 +280,9 @@ describe.each(backends())('admin rulesets on $name', (backend) => {
     expect(invalid.statusCode).toBe(422);
     expect(invalid.json().field).toBe('rules[0].output[0].collection_id');
     expect((await t.admin('POST', '/admin/v1/shops/rules/rulesets/999/preview', {})).statusCode).toBe(404);
+    const nothing = await t.admin('POST', '/admin/v1/shops/rules/rulesets/new/preview', {});
+    expect(nothing.statusCode).toBe(422);
+    expect(nothing.json()).toMatchObject({ field: 'ruleset', error: expect.stringContaining('"ruleset"') });
     expect(
       (await t.admin('POST', `/admin/v1/shops/rules/rulesets/${id}/preview`, { time: 'soon' })).json().error,
     ).toContain('time');
