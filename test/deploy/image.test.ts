@@ -76,6 +76,15 @@ describe('.env.example', () => {
     const example = read('.env.example');
     expect([...names].filter((name) => !new RegExp(`^#? ?${name}=`, 'm').test(example))).toEqual([]);
   });
+
+  it('sets nothing when copied as it is: the image keeps its own database path in the volume', () => {
+    // An active DATABASE_URL=sqlite:data/… sent the image's database to /app/data, which its user cannot write.
+    expect(
+      read('.env.example')
+        .split('\n')
+        .filter((line) => /^\s*[A-Z][A-Z0-9_]*=/.test(line)),
+    ).toEqual([]);
+  });
 });
 
 const composeCli = spawnSync('docker-compose', ['version'], { encoding: 'utf8' }).status === 0;
