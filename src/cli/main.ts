@@ -4,6 +4,8 @@ import pino from 'pino';
 import type { Services } from '../compose.js';
 import { ConfigError, loadProcessConfig } from '../config/config.js';
 import { AppError } from '../domain/errors.js';
+import { RevokeInput } from '../domain/inputs/shop.js';
+import { validateDocument } from '../domain/inputs/validate.js';
 import { loggerOptions } from '../http/plugins/logging.js';
 import { parseCommandLine, USAGE } from './args.js';
 import { CommandError, UsageError } from './errors.js';
@@ -135,6 +137,8 @@ async function keysCommand(services: Services, rest: string[]): Promise<void> {
   }
   if (first === 'revoke') {
     if (!shop || !prefix) throw new UsageError('keys revoke needs a shop handle and a key prefix.');
+    // The HTTP route's check: a short prefix would end whichever live key it happens to start.
+    validateDocument(RevokeInput, { key_prefix: prefix }, 'key');
     const { revoked } = await services.shops.revokeKey(shop, prefix);
     out(`Revoked ${revoked} key${revoked === 1 ? '' : 's'} of ${shop} starting with ${prefix}.`);
     return;

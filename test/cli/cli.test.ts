@@ -81,6 +81,10 @@ describe('rebound CLI', () => {
     const rotated = rebound(['keys', 'cli-shop'], env);
     expect(rotated.code).toBe(0);
     expect(rotated.out).toMatch(/New keys for cli-shop \(the replaced ones work until .+\):\npublic key: rb_pub_/);
+    // A prefix shorter than the key list's 16 characters is refused, as the HTTP route refuses it.
+    const short = rebound(['keys', 'revoke', 'cli-shop', 'rb_pub_ab'], env);
+    expect(short.code).toBe(1);
+    expect(short.err).toContain('key_prefix');
     expect(rebound(['keys', 'no-such-shop'], env)).toMatchObject({
       code: 1,
       err: 'rebound: Shop no-such-shop not found.\n',
