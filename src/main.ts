@@ -79,7 +79,7 @@ function printDemoWelcome(base: string, seeded: DemoSeedResult): void {
       .join(', ')}.`,
     `  public key:  ${seeded.keys.public}`,
     `  private key: ${seeded.keys.private}`,
-    '  (keys are stored hashed and shown only now; `rebound keys demo` issues new ones)',
+    '  (keys are stored hashed and shown only now; `npm run rebound -- keys demo` issues new ones)',
     '',
     'Try:',
     `  curl '${base}/api/v1/custom/id/${first}?key=${key}&shop_product_ids=${a}&format=pretty'`,

@@ -35,8 +35,8 @@ Commands:
                                  backup; PostgreSQL: pg_dump)
   restore <file>                 a backup into an empty database (servers stopped; pg_restore)
   seed-demo                      create or refresh the demo shop (handle "demo")
-  import <dir> --shop <handle>   load products.json, collections.json, customers.json, markets.json,
-                                 orders.json (JSON arrays, or .ndjson) from a folder into a shop
+  import <dir> --shop <handle>   load products.json, collections.json, inventory.json, customers.json,
+                                 markets.json, orders.json (JSON arrays, or .ndjson) from a folder into a shop
   shops create --handle <h> --name <n> [--timezone Z] [--currency C] [--scopes a,b] [--public-url U]
                                  create a shop and print its keys
   keys <shop>                    issue new keys for a shop (the replaced ones work for 24 more hours,

@@ -19,7 +19,8 @@ async function run(argv: string[]): Promise<number> {
   const { command, rest, options } = parseCommandLine(argv);
   if (!command || options.help) {
     out(USAGE);
-    return command ? 0 : 1;
+    // Asked for (`--help`), the usage is an answer; with no command at all, a mistake.
+    return options.help ? 0 : 1;
   }
   const config = loadProcessConfig();
   switch (command) {

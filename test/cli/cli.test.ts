@@ -96,6 +96,10 @@ describe('rebound CLI', () => {
     expect(unknown.code).toBe(1);
     expect(unknown.err).toContain('unknown command "frobnicate"');
     expect(unknown.err).toContain('Usage: rebound <command>');
+    // Asked for, the usage is an answer (exit 0); with no command, a mistake (exit 1).
+    const help = rebound(['--help'], baseEnv('x.db'));
+    expect(help).toMatchObject({ code: 0, out: expect.stringContaining('inventory.json') });
+    expect(rebound([], baseEnv('x.db')).code).toBe(1);
     const badConfig = rebound(['migrate'], { ...baseEnv('x.db'), PORT: 'http' });
     expect(badConfig).toMatchObject({
       code: 1,
