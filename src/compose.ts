@@ -11,6 +11,7 @@ import { INFLATED_CACHE_BYTES } from './indexes/product-json.js';
 import { ModelIndex } from './indexes/model-index.js';
 import { ModelPool } from './jobs/model-pool.js';
 import { AssemblyPool } from './jobs/assembly-pool.js';
+import { outageLog } from './cache/outage-log.js';
 import { answerCacheBytes } from './indexes/answer-cache-budget.js';
 import { Residency } from './indexes/residency.js';
 import { ViewedIndex } from './indexes/viewed-index.js';
@@ -144,8 +145,9 @@ export async function compose(
   const catalog = new CatalogIndex(store, residency, options.log, offThread);
   const keys = new KeyIndex(store);
   await keys.load();
-  const warn = (error: unknown) =>
-    options.log?.warn({ err: error }, 'redis unavailable: serving without the shared cache');
+  const warn = outageLog((error, failuresSinceLast) =>
+    options.log?.warn({ err: error, failuresSinceLast }, 'redis unavailable: serving without the shared cache'),
+  );
   const redis = config.redisUrl ? connectRedis(config.redisUrl, (error) => warn(error)) : null;
   if (redis && !(await whenReady(redis)))
     options.log?.warn('redis did not answer at start-up: serving from the local cache until it does');
