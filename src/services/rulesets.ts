@@ -20,11 +20,13 @@ export function createRulesetsService(deps: { store: RulesetStore & ReferringSto
   async function refuseIfReferred(shopId: number, id: number): Promise<void> {
     const [widgets, experiments] = await Promise.all([store.listWidgets(shopId), store.listExperiments(shopId)]);
     const shown = widgets.filter((w) => 'ruleset_id' in w.source && w.source.ruleset_id === id).map((w) => w.id);
-    if (shown.length > 0)
+    if (shown.length > 0) {
+      const [widget, them] = shown.length > 1 ? ['widgets', 'them'] : ['widget', 'it'];
       throw new ConflictError(
-        `Ruleset ${id} is the source of ${shown.length > 1 ? 'widgets' : 'widget'} ${shown.join(', ')}; ` +
-          `give ${shown.length > 1 ? 'them' : 'it'} another source or delete ${shown.length > 1 ? 'them' : 'it'} first.`,
+        `Ruleset ${id} is the source of ${widget} ${shown.join(', ')}; ` +
+          `give ${them} another source or delete ${them} first.`,
       );
+    }
     const split = experiments.find(
       (e) => e.status === 'running' && (e.ruleset_id === id || e.arms.some((arm) => arm.ruleset_id === id)),
     );

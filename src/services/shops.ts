@@ -54,11 +54,12 @@ export function createShopsService(deps: {
    */
   async function refuseIfMarketsAsked(shopId: number): Promise<void> {
     const asking = (await store.listRulesets(shopId)).filter((r) => r.enabled && asksForMarkets(r.rules));
-    if (asking.length > 0)
-      throw new ConflictError(
-        `read_markets stays while ${asking.length > 1 ? 'rulesets' : 'ruleset'} ${asking.map((r) => r.id).join(', ')} ` +
-          'name a market (country_code or presentment_prices) in a list output; change those outputs first.',
-      );
+    if (asking.length === 0) return;
+    const rulesets = `${asking.length > 1 ? 'rulesets' : 'ruleset'} ${asking.map((r) => r.id).join(', ')}`;
+    throw new ConflictError(
+      `read_markets stays while ${rulesets} name a market (country_code or presentment_prices) in a list output; ` +
+        'change those outputs first.',
+    );
   }
 
   function checkSemantics(doc: { handle?: string; timezone?: string; public_url?: string | null }): void {
