@@ -1,5 +1,5 @@
 /**
- * The shared cache's failures logged once a minute (docs/operations.md, "Redis"), with how many the
+ * The shared cache's failures logged once a minute (docs/operations.md, "Logging"), with how many the
  * minute held: while Redis is down every request and every reconnection fails, and a line each was
  * dozens a second of the same stack trace.
  */
