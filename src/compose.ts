@@ -106,14 +106,6 @@ export interface Services {
   close(): Promise<void>;
 }
 
-/**
- * The smallest memory budget given an assembly thread. Its isolate (about 20 MB) is an eighth of a
- * 160 MB node, started by the first shop of more than 1,250 products; read here instead, in pages
- * of 250 with a turn of the event loop between them, a 10,000-product shop takes about 82 ms of
- * the loop against 66 through the thread (docs/scaling.md).
- */
-const ASSEMBLY_THREAD_MIN_BUDGET_MB = 256;
-
 /** The composition root: opens the store, loads the read models, wires the services. */
 export async function compose(
   config: Config,
@@ -136,13 +128,9 @@ export async function compose(
   });
   // Shops are loaded on their first request, not here: a node's memory follows its traffic.
   // A shop's products are read and packed off the request thread (§23); the loads only swap them in.
-  // Under a small budget there is none (ASSEMBLY_THREAD_MIN_BUDGET_MB): every page is read here.
+  // Under a small budget there is none (AssemblyPool.workFor): every page is read here.
   const assembly = new AssemblyPool(config.databaseUrl);
-  const threaded = assembly.usable && config.memoryBudgetMb >= ASSEMBLY_THREAD_MIN_BUDGET_MB;
-  const offThread = threaded
-    ? { readPage: assembly.readPage.bind(assembly), foldSales: assembly.foldSales.bind(assembly) }
-    : undefined;
-  const catalog = new CatalogIndex(store, residency, options.log, offThread);
+  const catalog = new CatalogIndex(store, residency, options.log, assembly.workFor(config.memoryBudgetMb));
   const keys = new KeyIndex(store);
   await keys.load();
   const warn = outageLog((error, failuresSinceLast) =>

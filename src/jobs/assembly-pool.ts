@@ -1,8 +1,17 @@
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import type { PackedProducts } from '../indexes/product-serving.js';
-import type { SalesColumns, SalesFold } from '../indexes/sales.js';
+import type { ServedPageReader } from '../indexes/product-pages.js';
+import type { SalesColumns, SalesFold, SalesFolder } from '../indexes/sales.js';
 import type { AssemblyTask } from './assembly-worker.js';
+
+/**
+ * The smallest memory budget given an assembly thread. Its isolate (about 20 MB) is an eighth of a
+ * 160 MB node, started by the first shop of more than 1,250 products; read here instead, in pages
+ * of 250 with a turn of the event loop between them, a 10,000-product shop takes about 82 ms of
+ * the loop against 66 through the thread (docs/scaling.md).
+ */
+const ASSEMBLY_THREAD_MIN_BUDGET_MB = 256;
 
 /** A thread idle this long ends, and its database connection with it. */
 const IDLE_MS = 60_000;
@@ -28,6 +37,12 @@ export class AssemblyPool {
   /** Whether a thread can read the database: an in-memory SQLite database lives in this thread only. */
   get usable(): boolean {
     return !this.databaseUrl.startsWith('sqlite::memory:') && !this.closed;
+  }
+
+  /** What loads and patches hand to the thread under this budget; nothing when it is too small. */
+  workFor(memoryBudgetMb: number): { readPage: ServedPageReader; foldSales: SalesFolder } | undefined {
+    if (!this.usable || memoryBudgetMb < ASSEMBLY_THREAD_MIN_BUDGET_MB) return undefined;
+    return { readPage: this.readPage.bind(this), foldSales: this.foldSales.bind(this) };
   }
 
   /** Whether the thread was ever asked for (it may have idled out since). */
