@@ -8,8 +8,9 @@ import { RevokeInput } from '../domain/inputs/shop.js';
 import { validateDocument } from '../domain/inputs/validate.js';
 import { loggerOptions } from '../http/plugins/logging.js';
 import { parseCommandLine, USAGE } from './args.js';
-import { CommandError, UsageError } from './errors.js';
+import { CommandError, settingAtFault, UsageError } from './errors.js';
 import { applyHeapFlags } from './heap.js';
+import { StartFailure } from '../cluster/start-failure.js';
 
 // Each command imports what it uses when it runs: a node's primary only starts, routes and watches
 // its workers, and does so without the server's modules in its memory (docs/scaling.md).
@@ -157,12 +158,14 @@ run(process.argv.slice(2)).then(
     if (code >= 0) process.exit(code);
   },
   (error: unknown) => {
-    if (error instanceof ConfigError || error instanceof AppError || error instanceof CommandError) {
-      process.stderr.write(`rebound: ${error.message}\n`);
+    const oneLine = [ConfigError, AppError, CommandError, StartFailure].some((kind) => error instanceof kind);
+    if (oneLine) {
+      process.stderr.write(`rebound: ${(error as Error).message}\n`);
     } else if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
       process.stderr.write(`rebound: ${(error as Error).message}\n\n${USAGE}\n`);
     } else {
-      process.stderr.write(`rebound: ${(error as Error).stack ?? String(error)}\n`);
+      const line = settingAtFault(error, loadProcessConfig());
+      process.stderr.write(`rebound: ${line ?? (error as Error).stack ?? String(error)}\n`);
     }
     process.exit(1);
   },

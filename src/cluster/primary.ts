@@ -15,6 +15,7 @@ import {
   type WorkerReady,
 } from './messages.js';
 import { ownerSlot } from './routing.js';
+import { StartFailure } from './start-failure.js';
 
 /** A worker that dies sooner than this after its start is not restarted again and again: the node stops. */
 const CRASH_LOOP_MS = 10_000;
@@ -45,6 +46,8 @@ export async function servePrimary(config: Config, log: Logger): Promise<void> {
       if (worker && worker !== from && worker.isConnected()) worker.send(change, undefined, () => undefined);
   };
   let stopping = false;
+  /** The node failed to start: its workers are stopped and the failure is the caller's to report. */
+  let failed = false;
   let exitCode = 0;
   let front: Server | null = null;
   /** The worker in each slot, and whether it serves (the routing ring is the serving slots). */
@@ -94,7 +97,7 @@ export async function servePrimary(config: Config, log: Logger): Promise<void> {
     if (config.keyRouting) dropPendingHandOffs(worker);
     if (code !== 0 && code !== null) exitCode = code;
     if (stopping) {
-      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(exitCode);
+      if (Object.keys(cluster.workers ?? {}).length === 0 && !failed) process.exit(exitCode);
       return;
     }
     // Its shops go to the other workers until the replacement in its slot serves them again.
@@ -115,13 +118,30 @@ export async function servePrimary(config: Config, log: Logger): Promise<void> {
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
 
+  /** Stops every worker and waits for them: one still starting must not outlive its primary's IPC. */
+  const dismissWorkers = async () => {
+    failed = stopping = true;
+    const workers = Object.values(cluster.workers ?? {}).filter((worker) => worker !== undefined);
+    const exited = workers.map((worker) => new Promise((resolve) => worker.once('exit', resolve)));
+    for (const worker of workers) worker.process.kill('SIGTERM');
+    await Promise.all(exited);
+  };
+
   const first = fork(0);
   await new Promise<void>((resolve, reject) => {
     firstServes = resolve;
-    first.once('exit', (code) => reject(new Error(`the first worker exited with ${code} before serving`)));
+    // The worker has said why (the same command line's report); the primary adds only that it stops.
+    first.once('exit', (code) => reject(new StartFailure(`the first worker exited with ${code} before serving.`)));
   });
   for (let slot = 1; slot < config.workers; slot++) fork(slot);
-  if (config.keyRouting) front = await listen(config, log, slots, () => live);
+  if (config.keyRouting) {
+    try {
+      front = await listen(config, log, slots, () => live);
+    } catch (error) {
+      await dismissWorkers();
+      throw error;
+    }
+  }
   log.info(
     { workers: config.workers, budgetMbEach: config.memoryBudgetMb, keyRouting: config.keyRouting },
     'node started',

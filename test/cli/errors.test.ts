@@ -1,0 +1,105 @@
+import { createServer, type Server } from 'node:net';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { settingAtFault } from '../../src/cli/errors.js';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const work = mkdtempSync(join(tmpdir(), 'rebound-cli-errors-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+/** `rebound <args>` from the sources; what an operator sees on the terminal. */
+function rebound(args: string[], env: Record<string, string>) {
+  const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
+    cwd: ROOT,
+    env: { ...process.env, LOG_LEVEL: 'silent', REBOUND_DEMO: 'false', REBOUND_ADMIN_TOKEN: 'x'.repeat(32), ...env },
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
+  return { code: result.status, err: result.stderr };
+}
+
+async function listening(): Promise<{ server: Server; port: number }> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, port: (server.address() as { port: number }).port };
+}
+
+/** A loopback port nothing listens on: taken, then given back. */
+async function closedPort(): Promise<number> {
+  const { server, port } = await listening();
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+describe('start-up failures an operator fixes in the environment', () => {
+  it.each(['1', '2'])('names PORT in one line when the port is taken (%s worker(s))', async (workers) => {
+    const { server, port } = await listening();
+    try {
+      const run = rebound(['serve'], {
+        DATABASE_URL: `sqlite:${join(work, `port-${workers}.db`)}`,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        REBOUND_WORKERS: workers,
+      });
+      expect(run.code).toBe(1);
+      // One line: no stack, and no worker outliving its primary to print one.
+      expect(run.err).toBe(`rebound: port ${port} on 127.0.0.1 is taken by another process (PORT, HOST).\n`);
+    } finally {
+      server.close();
+    }
+  });
+
+  it('names DATABASE_URL, without its password, when PostgreSQL is out of reach', async () => {
+    const port = await closedPort();
+    const run = rebound(['migrate'], { DATABASE_URL: `postgres://rebound:hunter2@127.0.0.1:${port}/rebound` });
+    expect(run).toEqual({
+      code: 1,
+      err: `rebound: cannot reach the database at postgres://rebound:***@127.0.0.1:${port}/rebound (DATABASE_URL): ECONNREFUSED.\n`,
+    });
+  });
+
+  it('names DATABASE_URL when the SQLite file is not a database', () => {
+    const file = join(work, 'not-a-database.db');
+    writeFileSync(file, 'these are not the pages of a database, but text long enough to be read');
+    const run = rebound(['migrate'], { DATABASE_URL: `sqlite:${file}` });
+    expect(run).toEqual({
+      code: 1,
+      err: `rebound: cannot use the database at sqlite:${file} (DATABASE_URL): file is not a database.\n`,
+    });
+  });
+});
+
+describe('settingAtFault', () => {
+  const settings = {
+    databaseUrl: 'postgres://db.internal/rebound',
+    redisUrl: 'redis://cache:6380',
+    port: 8080,
+    host: '::',
+  };
+
+  it("keeps a query's own error a defect, with its stack", () => {
+    const syntax = Object.assign(new Error('syntax error at or near "selec"'), { severity: 'ERROR', code: '42601' });
+    expect(settingAtFault(syntax, settings)).toBeNull();
+    const constraint = Object.assign(new Error('UNIQUE constraint failed'), { code: 'SQLITE_CONSTRAINT_UNIQUE' });
+    expect(settingAtFault(constraint, { ...settings, databaseUrl: 'sqlite:x.db' })).toBeNull();
+  });
+
+  it('names the service whose address failed, of the attempts Node joined into one error', () => {
+    const refused = (port: number) => Object.assign(new Error('refused'), { code: 'ECONNREFUSED', port });
+    const joined = Object.assign(new AggregateError([refused(6380), refused(6380)]), { code: 'ECONNREFUSED' });
+    expect(settingAtFault(joined, settings)).toBe(
+      'cannot reach Redis at redis://cache:6380 (REDIS_URL): ECONNREFUSED.',
+    );
+    expect(settingAtFault(refused(5432), settings)).toMatch(/^cannot reach the database at .* \(DATABASE_URL\)/);
+    // Some other service's address: not a setting of ours.
+    expect(settingAtFault(refused(443), settings)).toBeNull();
+    const auth = Object.assign(new Error('password authentication failed for user "x"'), {
+      severity: 'FATAL',
+      code: '28P01',
+    });
+    expect(settingAtFault(auth, settings)).toContain('(DATABASE_URL): password authentication failed');
+  });
+});
