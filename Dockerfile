@@ -24,7 +24,8 @@ ENV NODE_ENV=production \
     MALLOC_MMAP_THRESHOLD_=131072 \
     PORT=3000 \
     HOST=0.0.0.0 \
-    DATABASE_URL=sqlite:/data/rebound.db
+    DATABASE_URL=sqlite:/data/rebound.db \
+    REBOUND_DEMO=false
 WORKDIR /app
 COPY --from=build /app/package.json /app/package-lock.json ./
 COPY --from=build /app/node_modules ./node_modules

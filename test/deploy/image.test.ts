@@ -32,6 +32,8 @@ describe('the container image (Dockerfile)', () => {
     expect(runtime.lines.join('\n')).toMatch(/DATABASE_URL=sqlite:\/data\//);
     // The allocator's setting the cluster's workers get (src/config/memory.ts), for the image's one process too.
     expect(runtime.lines.join('\n')).toMatch(/MALLOC_MMAP_THRESHOLD_=131072 /);
+    // A production database gets no demo shop, its keys and its sample customers, unless asked.
+    expect(runtime.lines.join('\n')).toMatch(/REBOUND_DEMO=false\b/);
   });
 
   it('stops on SIGTERM and checks /readyz with the script CI runs on the production copy', () => {
@@ -123,5 +125,6 @@ describe.runIf(composeCli)('the compose stack (compose.yaml, parsed by docker-co
     expect(text).toMatch(/REBOUND_NODE_1: rebound1:3000/);
     expect(text).toMatch(/REBOUND_NODE_2: rebound2:3000/);
     expect(text).toMatch(/condition: service_completed_successfully/);
+    expect(text.match(/REBOUND_DEMO: .*/g)).toEqual(Array(3).fill('REBOUND_DEMO: "false"'));
   });
 });
