@@ -24,6 +24,8 @@ import { mapInTurns, nextTurn } from '../indexes/turns.js';
 import type { CatalogIndex } from '../indexes/catalog-index.js';
 import type { CatalogStore } from '../store/kysely/catalog.js';
 import type { CommerceStore } from '../store/kysely/commerce.js';
+import type { PrivacyStore } from '../store/kysely/privacy.js';
+import { predatesErasure } from '../domain/erasure.js';
 import type { AttributionService } from './attribution.js';
 
 function reject(index: number, path: string, message: string, what: string): never {
@@ -48,7 +50,7 @@ function firstOccurrences(
  * transaction, idempotent by id, then patched into the read model.
  */
 export function createCatalogService(deps: {
-  store: CatalogStore & CommerceStore;
+  store: CatalogStore & CommerceStore & Pick<PrivacyStore, 'erasedCustomers'>;
   catalog: CatalogIndex;
   attribution?: AttributionService;
   clock?: () => Date;
@@ -183,14 +185,24 @@ export function createCatalogService(deps: {
       return { updated: rows.length };
     },
 
-    async upsertCustomers(shopId: number, body: unknown): Promise<{ upserted: number }> {
+    /**
+     * `upserted`: the customers written; one erased since the change its row describes is not
+     * (`predatesErasure`), and counts in `erased`.
+     */
+    async upsertCustomers(shopId: number, body: unknown): Promise<{ upserted: number; erased: number }> {
       const rows = validateRows(CustomerInput, body, 'customers', 'id');
+      const erased = await store.erasedCustomers(shopId);
+      const kept = rows.filter(
+        (r) => !predatesErasure(erased.get(r.id), r.updated_at ? Date.parse(normalizeTimestamp(r.updated_at)) : null),
+      );
+      const erasedRows = rows.length - kept.length;
+      if (kept.length === 0) return { upserted: 0, erased: erasedRows };
       await store.upsertCustomers(
         shopId,
-        rows.map((r) => ({ id: r.id, email: r.email ?? null, tags: tagList(r.tags) })),
+        kept.map((r) => ({ id: r.id, email: r.email ?? null, tags: tagList(r.tags) })),
       );
       await catalog.apply(shopId, { customers: true });
-      return { upserted: rows.length };
+      return { upserted: kept.length, erased: erasedRows };
     },
 
     async upsertMarkets(shopId: number, body: unknown): Promise<{ upserted: number }> {
@@ -235,22 +247,33 @@ export function createCatalogService(deps: {
       return store.listMarkets(shopId);
     },
 
-    /** Orders feed sales statistics; cancelled ones are kept but never counted. */
-    async upsertOrders(shopId: number, body: unknown): Promise<{ upserted: number }> {
+    /**
+     * Orders feed sales statistics; cancelled ones are kept but never counted. `erased`: the orders
+     * written without their customer, erased since (`predatesErasure`).
+     */
+    async upsertOrders(shopId: number, body: unknown): Promise<{ upserted: number; erased: number }> {
       // Row by row in turns of the event loop, as products are (docs/scaling.md, "Imports beside serving").
       const rows = await mapInTurns(bulkRows(body, 'orders'), (row, index) =>
         validateRow(OrderInput, row, index, 'orders'),
       );
       rejectRepeated(rows, 'id', 'orders');
       rejectRepeatedWithin(rows, 'line_items', 'id', 'orders');
+      const erased = await store.erasedCustomers(shopId);
+      let unlinked = 0;
       const orders: Order[] = await mapInTurns(rows, (row) => {
         const created = Date.parse(normalizeTimestamp(row.created_at));
+        const updated = row.updated_at ? Date.parse(normalizeTimestamp(row.updated_at)) : created;
+        // An order of an erased customer, from before the erasure, comes as the erasure left it: unlinked.
+        if (row.customer && predatesErasure(erased.get(row.customer.id), updated)) {
+          delete row.customer;
+          unlinked++;
+        }
         return {
           id: row.id,
           customer_id: row.customer?.id ?? null,
           created_at: created,
           cancelled_at: row.cancelled_at ? Date.parse(normalizeTimestamp(row.cancelled_at)) : null,
-          updated_at: row.updated_at ? Date.parse(normalizeTimestamp(row.updated_at)) : created,
+          updated_at: updated,
           lines: row.line_items.map((l) => ({
             product_id: l.product_id,
             variant_id: l.variant_id ?? null,
@@ -267,7 +290,7 @@ export function createCatalogService(deps: {
         shopId,
         rows.map((row, i) => orderToAttribute(row, orders[i]!.created_at, orders[i]!.cancelled_at !== null)),
       );
-      return { upserted: orders.length };
+      return { upserted: orders.length, erased: unlinked };
     },
   };
 }

@@ -8,7 +8,7 @@ import type { PrivacyStore } from '../store/kysely/privacy.js';
 import type { ShopWebhookStore } from '../store/kysely/shop-webhooks.js';
 import type { ShopStore } from '../store/kysely/shops.js';
 import type { CatalogService } from './catalog.js';
-import { PLATFORM_TOPICS, PRIVACY_TOPICS } from './platform/webhooks.js';
+import { ERASED_UNLINKED, forgetsBody, PLATFORM_TOPICS } from './platform/webhooks.js';
 import { parseUpstreamJson } from '../domain/inputs/upstream-json.js';
 import { upstreamId, wholeNumber } from '../domain/inputs/whole-numbers.js';
 
@@ -104,8 +104,9 @@ export function createStorefrontSync(deps: {
         if (stored !== undefined && stored > incoming) return 'skipped: older than the stored version';
       }
       if (resource === 'products') await catalogAdmin.upsertProducts(shopId, [payload]);
-      else if (resource === 'orders') await catalogAdmin.upsertOrders(shopId, [payload]);
-      else {
+      else if (resource === 'orders') {
+        if ((await catalogAdmin.upsertOrders(shopId, [payload])).erased > 0) return ERASED_UNLINKED;
+      } else {
         // A collection webhook without its members keeps the stored membership.
         const members =
           payload.products ?? (await store.listCollections(shopId)).find((c) => c.id === id)?.products ?? [];
@@ -199,7 +200,7 @@ export function createStorefrontSync(deps: {
       if (error instanceof AppError) deps.log?.warn({ ...about, reason: error.message }, 'storefront webhook refused');
       else deps.log?.warn({ ...about, err: error }, 'storefront webhook failed');
     }
-    await store.markShopWebhook(hook.shop_id, hook.webhook_id, outcome, PRIVACY_TOPICS.has(hook.topic));
+    await store.markShopWebhook(hook.shop_id, hook.webhook_id, outcome, forgetsBody(hook.topic, outcome));
   }
 
   return {

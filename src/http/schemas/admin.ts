@@ -64,6 +64,14 @@ export const KeySchema = Type.Object({
 
 /** What a bulk upsert answers. */
 export const Upserted = Type.Object({ upserted: Type.Integer({ description: 'rows written' }) });
+/** Customers and orders: rows about a customer the shop erased after the change they describe (docs/api.md). */
+export const UpsertedAboutCustomers = Type.Object({
+  upserted: Type.Integer({ description: 'rows written' }),
+  erased: Type.Integer({
+    description:
+      'rows about a customer erased after the change they describe: customers not written, orders written unlinked',
+  }),
+});
 export const InventoryUpdated = Type.Object({
   updated: Type.Integer({ description: 'variants whose quantity was set' }),
 });

@@ -39,6 +39,15 @@ export const PRIVACY_TOPICS: ReadonlySet<string> = new Set([
   'shop/redact',
 ]);
 
+/**
+ * The outcomes of a webhook about a customer erased since the change it describes: its body, which
+ * names them, is not kept once applied (as a privacy topic's is not).
+ */
+export const ERASED_SKIPPED = 'skipped: the customer was erased after this change';
+export const ERASED_UNLINKED = 'applied without the customer, erased after this change';
+export const forgetsBody = (topic: string, outcome: string) =>
+  PRIVACY_TOPICS.has(topic) || outcome === ERASED_SKIPPED || outcome === ERASED_UNLINKED;
+
 type Payload = Record<string, unknown>;
 
 /**
@@ -89,8 +98,8 @@ export function createPlatformTopics(deps: {
         await deps.uninstalled(shopId);
         return 'applied';
       case 'customers/create':
-      case 'customers/update':
-        await deps.catalogAdmin.upsertCustomers(shopId, [
+      case 'customers/update': {
+        const { erased } = await deps.catalogAdmin.upsertCustomers(shopId, [
           {
             id: payload.id,
             email: payload.email ?? null,
@@ -98,7 +107,8 @@ export function createPlatformTopics(deps: {
             ...(payload.updated_at ? { updated_at: payload.updated_at } : {}),
           },
         ]);
-        return 'applied';
+        return erased > 0 ? ERASED_SKIPPED : 'applied';
+      }
       case 'refunds/create':
         return refund(shopId, upstreamId(payload.order_id) ?? Number.NaN);
     }

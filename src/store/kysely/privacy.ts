@@ -23,6 +23,8 @@ export interface PrivacyStore {
     emails?: readonly string[],
     named?: NamedElsewhere,
   ): Promise<Erasure>;
+  /** When each customer of the shop was last erased (epoch ms), by id. */
+  erasedCustomers(shopId: number): Promise<Map<number, number>>;
   /** Deletes every event of the shop created before `before` (epoch ms). */
   deleteEventsBefore(shopId: number, before: number): Promise<number>;
   /** Deletes the shop and everything stored for it. */
@@ -80,6 +82,7 @@ export interface PrivacyTables {
     export: string | null;
     expires_at: number;
   };
+  erased_customers: { shop_id: number; customer_id: number; erased_at: number };
 }
 
 /**
@@ -117,6 +120,7 @@ const SHOP_TABLES: Record<Exclude<keyof Database, 'settings' | 'shops'>, true> =
   shop_webhooks: true,
   webhook_receipts: true,
   track_events: true,
+  erased_customers: true,
   track_counted: true,
   source_days: true,
   order_attributions: true,
@@ -275,9 +279,24 @@ export function privacyMethods(db: Kysely<Database>): PrivacyStore {
           .where('kind', '=', 'data_request')
           .execute();
         await rebuildExportsNaming(trx, shopId, customerId, emails);
+        const erasedAt = Date.now();
+        await trx
+          .insertInto('erased_customers')
+          .values({ shop_id: shopId, customer_id: customerId, erased_at: erasedAt })
+          .onConflict((oc) => oc.columns(['shop_id', 'customer_id']).doUpdateSet({ erased_at: erasedAt }))
+          .execute();
         await bumpDataVersion(trx, shopId);
         return { counts: { customers, events, track_events: tracked, orders, billing_customers: billing }, sessions };
       });
+    },
+
+    async erasedCustomers(shopId) {
+      const rows = await db
+        .selectFrom('erased_customers')
+        .select(['customer_id', 'erased_at'])
+        .where('shop_id', '=', shopId)
+        .execute();
+      return new Map(rows.map((r) => [Number(r.customer_id), Number(r.erased_at)]));
     },
 
     async deleteEventsBefore(shopId, before) {

@@ -203,7 +203,7 @@ describe.each(backends())('admin catalog imports on $name', (backend) => {
           { id: 1, email: 'a@example.com', tags: 'vip, wholesale', first_name: 'ignored' },
         ])
       ).json(),
-    ).toEqual({ upserted: 1 });
+    ).toEqual({ upserted: 1, erased: 0 });
     expect((await t.admin('PUT', '/admin/v1/shops/shop/customers', [{ email: 'no-id@example.com' }])).statusCode).toBe(
       422,
     );
@@ -251,7 +251,7 @@ describe.each(backends())('admin catalog imports on $name', (backend) => {
       line_items: [{ product_id: 1, variant_id: 11, quantity: 2, price: '10.00' }],
       total_price: 'ignored',
     };
-    expect((await t.admin('PUT', '/admin/v1/shops/shop/orders', [order])).json()).toEqual({ upserted: 1 });
+    expect((await t.admin('PUT', '/admin/v1/shops/shop/orders', [order])).json()).toEqual({ upserted: 1, erased: 0 });
     expect(
       (
         await t.admin('PUT', '/admin/v1/shops/shop/orders', [

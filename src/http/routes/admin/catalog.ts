@@ -18,7 +18,14 @@ import { bodyValidatedByService, type ParamsTypeProvider } from '../../plugins/p
 import { HandleIdPath, HandlePath } from '../../schemas/admin-params.js';
 import { BULK_BODY_LIMIT } from './bulk.js';
 import { Errors, NoContent } from '../../schemas/errors.js';
-import { CollectionList, InventoryUpdated, MarketList, ProductPage, Upserted } from '../../schemas/admin.js';
+import {
+  CollectionList,
+  InventoryUpdated,
+  MarketList,
+  ProductPage,
+  Upserted,
+  UpsertedAboutCustomers,
+} from '../../schemas/admin.js';
 
 const ProductsQuery = params({
   query: text('search by title, handle or id', { max: 200 }),
@@ -70,9 +77,15 @@ export function catalogRoutes(app: FastifyInstance, deps: { catalog: CatalogServ
     catalog.upsertCollections,
   );
   bulk('inventory', 'Set variant inventory quantities', InventoryInput, InventoryUpdated, catalog.setInventory);
-  bulk('customers', 'Upsert storefront customers', CustomerInput, Upserted, catalog.upsertCustomers);
+  bulk('customers', 'Upsert storefront customers', CustomerInput, UpsertedAboutCustomers, catalog.upsertCustomers);
   bulk('markets', 'Upsert markets', MarketInput, Upserted, catalog.upsertMarkets);
-  bulk('orders', 'Upsert orders (cancelled ones are kept, never counted)', OrderInput, Upserted, catalog.upsertOrders);
+  bulk(
+    'orders',
+    'Upsert orders (cancelled ones are kept, never counted)',
+    OrderInput,
+    UpsertedAboutCustomers,
+    catalog.upsertOrders,
+  );
 
   api.get(
     '/shops/:handle/products',

@@ -1,0 +1,79 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ERASED_SKIPPED, ERASED_UNLINKED } from '../../../src/services/platform/webhooks.js';
+import { startApp, type TestApp } from '../../helpers/app.js';
+import { backends } from '../../helpers/backends.js';
+import { productInput } from '../../helpers/fixtures.js';
+import { PLATFORM_ENV, PLATFORM_WEBHOOK_SECRET, deliver } from '../../helpers/fake-platform/connect.js';
+import { storedRows } from '../../helpers/stored-rows.js';
+
+const EMAIL = 'late@example.com';
+const minutes = (n: number) => new Date(Date.now() + n * 60_000).toISOString();
+
+/**
+ * The platform retries a webhook it could not deliver, and a reconciliation reads customers the
+ * platform still holds: changes made before an erasure arrive after it. They must not bring the
+ * customer back (docs/operations.md, "Privacy").
+ */
+describe.each(backends())('changes from before an erasure, arriving after it, on $name', (backend) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startApp(backend, PLATFORM_ENV);
+    await t.createShop('late');
+    await t.admin('PATCH', '/admin/v1/shops/late', { webhook_secret: PLATFORM_WEBHOOK_SECRET });
+    expect((await t.admin('PUT', '/admin/v1/shops/late/products', [productInput(1)])).statusCode).toBe(200);
+    await t.admin('PUT', '/admin/v1/shops/late/customers', [{ id: 77, email: EMAIL, tags: ['vip'] }]);
+    expect((await t.admin('DELETE', '/admin/v1/shops/late/customers/77')).statusCode).toBe(200);
+  });
+  afterAll(async () => {
+    await t.close();
+    await backend.cleanup();
+  });
+
+  const stored = () =>
+    storedRows(t.config.databaseUrl, async (db) => ({
+      customers: await db.selectFrom('customers').select(['id', 'email']).execute(),
+      orders: await db.selectFrom('orders').select(['id', 'customer_id']).orderBy('id').execute(),
+      webhooks: await db.selectFrom('shop_webhooks').select(['topic', 'outcome', 'payload']).execute(),
+    }));
+  const order = (id: number, updatedAt: string) => ({
+    id,
+    email: EMAIL,
+    created_at: minutes(-60),
+    updated_at: updatedAt,
+    customer: { id: 77, email: EMAIL },
+    line_items: [{ id: id * 10, product_id: 1, variant_id: 11, quantity: 1, price: '10.00' }],
+  });
+
+  it('keeps the customer erased, and orders unlinked, and keeps no body naming them', async () => {
+    await deliver(t, 'late', 'customers/update', { id: 77, email: EMAIL, tags: 'vip', updated_at: minutes(-5) });
+    await deliver(t, 'late', 'orders/updated', order(701, minutes(-5)));
+    const { customers, orders, webhooks } = await stored();
+    expect(customers).toEqual([]);
+    expect(orders.map((o) => [Number(o.id), o.customer_id])).toEqual([[701, null]]);
+    expect(webhooks.map((w) => w.outcome).sort()).toEqual([ERASED_UNLINKED, ERASED_SKIPPED].sort());
+    expect(webhooks.filter((w) => w.payload.includes(EMAIL))).toEqual([]);
+  });
+
+  it('takes a change made after the erasure as new data', async () => {
+    await deliver(t, 'late', 'customers/update', { id: 77, email: EMAIL, tags: 'vip', updated_at: minutes(1) });
+    await deliver(t, 'late', 'orders/updated', order(702, minutes(1)));
+    const { customers, orders } = await stored();
+    expect(customers.map((c) => [Number(c.id), c.email])).toEqual([[77, EMAIL]]);
+    expect(orders.map((o) => [Number(o.id), o.customer_id === null ? null : Number(o.customer_id)])).toEqual([
+      [701, null],
+      [702, 77],
+    ]);
+  });
+
+  it('writes an import of the customer only when it says the row changed after the erasure', async () => {
+    expect((await t.admin('DELETE', '/admin/v1/shops/late/customers/77')).statusCode).toBe(200);
+    const put = (row: Record<string, unknown>) => t.admin('PUT', '/admin/v1/shops/late/customers', [row]);
+    // No time: it cannot be told from the old export it may come from.
+    expect((await put({ id: 77, email: EMAIL })).json()).toEqual({ upserted: 0, erased: 1 });
+    expect((await put({ id: 77, email: EMAIL, updated_at: minutes(-1) })).json()).toEqual({ upserted: 0, erased: 1 });
+    expect((await stored()).customers).toEqual([]);
+    expect((await put({ id: 77, email: EMAIL, updated_at: minutes(1) })).json()).toEqual({ upserted: 1, erased: 0 });
+    // Another customer is not held back by the erasure.
+    expect((await put({ id: 78, email: 'other@example.com' })).json()).toEqual({ upserted: 1, erased: 0 });
+  });
+});
