@@ -1,5 +1,5 @@
 import type SQLite from 'better-sqlite3';
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Customer, Order, OrderLine } from '../../domain/catalog/collection.js';
 import type { Market } from '../../domain/catalog/market.js';
 import type { Checkpoints } from '../checkpoints.js';
@@ -49,6 +49,8 @@ export interface CommerceTables {
     email: string | null;
     tags: string; // JSON array
     updated_at: number;
+    /** The e-mails the customer had before, lower-cased, one a line (FORMER_EMAILS); null when none. */
+    former_emails: string | null;
   };
   markets: {
     shop_id: number;
@@ -83,6 +85,18 @@ export interface CommerceTables {
 /** Customers written per slice of an import, before a turn of the event loop. */
 const CUSTOMER_SLICE = 2000;
 
+/**
+ * A customer's e-mails before the current one, kept when it changes: events sent before they signed
+ * in name them by a former e-mail alone, and an erasure finds those by it. At most about 4 KB of
+ * them (the oldest are kept: a customer changing e-mail without end must not grow a row without end).
+ */
+const FORMER_EMAILS = sql<string | null>`case
+  when customers.email is null or lower(customers.email) = lower(coalesce(excluded.email, '')) then customers.former_emails
+  when customers.former_emails is null then lower(customers.email)
+  when length(customers.former_emails) > 4096 then customers.former_emails
+  else customers.former_emails || ${'\n'} || lower(customers.email)
+end`;
+
 export function commerceMethods(
   db: Kysely<Database>,
   sqlite?: SQLite.Database,
@@ -109,6 +123,7 @@ export function commerceMethods(
                 email: eb.ref('excluded.email'),
                 tags: eb.ref('excluded.tags'),
                 updated_at: eb.ref('excluded.updated_at'),
+                former_emails: FORMER_EMAILS,
               })),
             )
             .execute();

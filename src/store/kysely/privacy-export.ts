@@ -2,7 +2,10 @@ import type { ExpressionBuilder, Kysely } from 'kysely';
 import { json } from '../codec.js';
 import type { Database } from '../schema.js';
 
-/** The customer's email as stored and as the request gave it, lower-cased: an event may name them only so. */
+/**
+ * The customer's e-mails as stored (the current one and those it replaced) and as the request gave
+ * them, lower-cased: an event may name them only so.
+ */
 export async function emailsOf(
   db: Kysely<Database>,
   shopId: number,
@@ -11,11 +14,12 @@ export async function emailsOf(
 ): Promise<string[]> {
   const row = await db
     .selectFrom('customers')
-    .select('email')
+    .select(['email', 'former_emails'])
     .where('shop_id', '=', shopId)
     .where('id', '=', customerId)
     .executeTakeFirst();
-  const emails = [row?.email, ...given].filter((e): e is string => typeof e === 'string' && e.trim() !== '');
+  const former = row?.former_emails?.split('\n') ?? [];
+  const emails = [row?.email, ...former, ...given].filter((e): e is string => typeof e === 'string' && e.trim() !== '');
   return [...new Set(emails.map((e) => e.trim().toLowerCase()))];
 }
 

@@ -19,6 +19,7 @@ import * as shopSnapshots from './2026_11_28_0100_shop_snapshots.js';
 import * as eventCountsKeyed from './2026_11_29_0100_event_counts_keyed.js';
 import * as eventTotals from './2026_11_29_0200_event_totals.js';
 import * as erasedCustomers from './2026_11_30_0100_erased_customers.js';
+import * as customerFormerEmails from './2026_11_30_0200_customer_former_emails.js';
 
 /** Every migration, in order. Names are frozen once released. */
 const migrations: Record<string, Migration> = {
@@ -42,6 +43,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_29_0100_event_counts_keyed': eventCountsKeyed,
   '2026_11_29_0200_event_totals': eventTotals,
   '2026_11_30_0100_erased_customers': erasedCustomers,
+  '2026_11_30_0200_customer_former_emails': customerFormerEmails,
 };
 
 /** Migrations compiled into the build, so no directory has to be found at run time. */

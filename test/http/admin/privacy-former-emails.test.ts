@@ -1,0 +1,64 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startApp, type TestApp } from '../../helpers/app.js';
+import { backends } from '../../helpers/backends.js';
+import { productInput } from '../../helpers/fixtures.js';
+import { PLATFORM_ENV, PLATFORM_WEBHOOK_SECRET, deliver } from '../../helpers/fake-platform/connect.js';
+import { storedRows } from '../../helpers/stored-rows.js';
+
+const BEFORE_SIGN_IN = 'd4d4d4d4-0000-4000-8000-0000000000d4';
+const AFTER_CHANGE = 'e5e5e5e5-0000-4000-8000-0000000000e5';
+
+/**
+ * A visitor browsing before they sign in is known by the e-mail they type alone. When the customer
+ * later changes their e-mail, those events still name the old one: a data request and an erasure
+ * must find them by it (docs/operations.md, "Privacy").
+ */
+describe.each(backends())('a customer whose e-mail changed, on $name', (backend) => {
+  let t: TestApp;
+  let publicKey: string;
+  beforeAll(async () => {
+    t = await startApp(backend, PLATFORM_ENV);
+    publicKey = (await t.createShop('moved')).public;
+    await t.admin('PATCH', '/admin/v1/shops/moved', { webhook_secret: PLATFORM_WEBHOOK_SECRET });
+    await t.admin('PUT', '/admin/v1/shops/moved/products', [productInput(1)]);
+  });
+  afterAll(async () => {
+    await t.close();
+    await backend.cleanup();
+  });
+
+  const customer = (email: string) =>
+    t.admin('PUT', '/admin/v1/shops/moved/customers', [{ id: 55, email, tags: [], updated_at: new Date() }]);
+  const view = async (uuid: string, email: string) => {
+    const url =
+      `/api/v1/analytics/event?key=${publicKey}&subject=user&verb=viewed&noun=product` +
+      `&shop_product_handle=product-1&uuid=${uuid}&subject_email=${encodeURIComponent(email)}`;
+    expect((await t.app.inject({ method: 'POST', url })).statusCode).toBe(200);
+  };
+  const events = async (uuid: string) =>
+    (await t.admin('GET', `/admin/v1/shops/moved/events?uuid=${uuid}`)).json().data as unknown[];
+
+  it('finds the events of every e-mail the customer had, for an export and for an erasure', async () => {
+    await customer('Old@Example.com');
+    await view(BEFORE_SIGN_IN, 'old@example.com');
+    await customer('new@example.com');
+    await customer('new@example.com');
+    await customer('newest@example.com');
+    await view(AFTER_CHANGE, 'new@example.com');
+    const [row] = await storedRows(t.config.databaseUrl, (db) =>
+      db.selectFrom('customers').select(['email', 'former_emails']).execute(),
+    );
+    // Each e-mail once, in the order replaced, lower-cased as events are matched.
+    expect(row).toEqual({ email: 'newest@example.com', former_emails: 'old@example.com\nnew@example.com' });
+
+    await deliver(t, 'moved', 'customers/data_request', { customer: { id: 55 }, data_request: { id: 1 } });
+    const [request] = (await t.admin('GET', '/admin/v1/shops/moved/privacy/requests')).json().data;
+    const exported = (request.export.events as { uuid: string }[]).map((e) => e.uuid).sort();
+    expect(exported).toEqual([BEFORE_SIGN_IN, AFTER_CHANGE].sort());
+
+    expect(await events(BEFORE_SIGN_IN)).toHaveLength(1);
+    expect((await t.admin('DELETE', '/admin/v1/shops/moved/customers/55')).statusCode).toBe(200);
+    expect(await events(BEFORE_SIGN_IN)).toEqual([]);
+    expect(await events(AFTER_CHANGE)).toEqual([]);
+  });
+});
