@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { UsageError } from './errors.js';
 
 /** Parses `rebound <command> [positionals] [--options]`. */
 export function parseCommandLine(argv: string[]) {
@@ -24,6 +25,45 @@ export function parseCommandLine(argv: string[]) {
     },
   });
   return { command: positionals[0], rest: positionals.slice(1), options: values };
+}
+
+type CommandLine = ReturnType<typeof parseCommandLine>;
+
+/**
+ * Refuses a command line that does not make sense, before the command opens anything: a mistyped
+ * command or a missing argument must not create or change a database first.
+ */
+export function checkUsage({ command, rest, options }: CommandLine): void {
+  const [first, second, third] = rest;
+  switch (command) {
+    case 'serve':
+    case 'migrate':
+    case 'seed-demo':
+      return;
+    case 'backup':
+    case 'restore':
+      if (!first) throw new UsageError(`${command} needs a file.`);
+      return;
+    case 'import':
+      if (!first || !options.shop) throw new UsageError('import needs a folder and --shop <handle>.');
+      return;
+    case 'shops':
+      if (first !== 'create') throw new UsageError('the shops command has one subcommand: create.');
+      if (!options.handle || !options.name) throw new UsageError('shops create needs --handle and --name.');
+      return;
+    case 'keys':
+      if (first === 'list' && !second) throw new UsageError('keys list needs a shop handle.');
+      if (first === 'revoke' && (!second || !third))
+        throw new UsageError('keys revoke needs a shop handle and a key prefix.');
+      if (!first) throw new UsageError('keys needs a shop handle.');
+      return;
+    case 'connect':
+      if (!first || (!options.reconcile && (!options.domain || !options.token)))
+        throw new UsageError('connect needs a shop handle, --domain and --token (or --reconcile).');
+      return;
+    default:
+      throw new UsageError(`unknown command "${command}".`);
+  }
 }
 
 export const USAGE = `Usage: rebound <command>

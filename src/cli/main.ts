@@ -2,12 +2,12 @@
 import cluster from 'node:cluster';
 import pino from 'pino';
 import type { Services } from '../compose.js';
-import { ConfigError, loadProcessConfig } from '../config/config.js';
+import { ConfigError, loadProcessConfig, redact } from '../config/config.js';
 import { AppError } from '../domain/errors.js';
 import { RevokeInput } from '../domain/inputs/shop.js';
 import { validateDocument } from '../domain/inputs/validate.js';
 import { loggerOptions } from '../http/plugins/logging.js';
-import { parseCommandLine, USAGE } from './args.js';
+import { checkUsage, parseCommandLine, USAGE } from './args.js';
 import { CommandError, settingAtFault, UsageError } from './errors.js';
 import { applyHeapFlags } from './heap.js';
 import { StartFailure } from '../cluster/start-failure.js';
@@ -17,12 +17,14 @@ import { StartFailure } from '../cluster/start-failure.js';
 const out = (line: string) => process.stdout.write(`${line}\n`);
 
 async function run(argv: string[]): Promise<number> {
-  const { command, rest, options } = parseCommandLine(argv);
+  const line = parseCommandLine(argv);
+  const { command, rest, options } = line;
   if (!command || options.help) {
     out(USAGE);
     // Asked for (`--help`), the usage is an answer; with no command at all, a mistake.
     return options.help ? 0 : 1;
   }
+  checkUsage(line);
   const config = loadProcessConfig();
   switch (command) {
     case 'serve':
@@ -42,13 +44,14 @@ async function run(argv: string[]): Promise<number> {
       return -1; // keeps running
     case 'backup':
     case 'restore': {
-      if (!rest[0]) throw new UsageError(`${command} needs a file.`);
+      const file = rest[0]!;
+      if (command === 'backup') await requireExisting(config.databaseUrl);
       const { backupDatabase, restoreDatabase } = await import('./backup.js');
-      await (command === 'backup' ? backupDatabase : restoreDatabase)(config.databaseUrl, rest[0]);
+      await (command === 'backup' ? backupDatabase : restoreDatabase)(config.databaseUrl, file);
       out(
         command === 'backup'
-          ? `Backed up to ${rest[0]}.`
-          : `Restored ${rest[0]}; run \`rebound migrate\` if it predates this version.`,
+          ? `Backed up to ${file}.`
+          : `Restored ${file}; run \`rebound migrate\` if it predates this version.`,
       );
       return 0;
     }
@@ -63,6 +66,7 @@ async function run(argv: string[]): Promise<number> {
       return 0;
     }
   }
+  if (ON_EXISTING_DATABASE.has(command)) await requireExisting(config.databaseUrl);
   const { compose } = await import('../compose.js');
   const services = await compose(config);
   try {
@@ -79,14 +83,11 @@ async function run(argv: string[]): Promise<number> {
         return 0;
       }
       case 'import': {
-        if (!rest[0] || !options.shop) throw new UsageError('import needs a folder and --shop <handle>.');
         const { importFolder } = await import('./import.js');
-        await importFolder(services, rest[0], options.shop, out);
+        await importFolder(services, rest[0]!, options.shop!, out);
         return 0;
       }
       case 'shops': {
-        if (rest[0] !== 'create') throw new UsageError('the shops command has one subcommand: create.');
-        if (!options.handle || !options.name) throw new UsageError('shops create needs --handle and --name.');
         const { shop, keys } = await services.shops.createShop({
           handle: options.handle,
           name: options.name,
@@ -109,12 +110,10 @@ async function run(argv: string[]): Promise<number> {
         await keysCommand(services, rest);
         return 0;
       case 'connect': {
-        if (!rest[0] || (!options.reconcile && (!options.domain || !options.token)))
-          throw new UsageError('connect needs a shop handle, --domain and --token (or --reconcile).');
         const { connectCommand } = await import('./connect.js');
         return await connectCommand(
           services,
-          rest[0],
+          rest[0]!,
           options,
           (text) => process.stdout.write(text),
           process.stdout.isTTY === true,
@@ -128,24 +127,37 @@ async function run(argv: string[]): Promise<number> {
   }
 }
 
+/**
+ * Commands that work on a database Rebound has set up: pointed at a mistyped DATABASE_URL, they would
+ * make a new, empty one (and, for `shops create`, a shop in it nobody serves). `serve`, `migrate`,
+ * `seed-demo` and `restore` make one.
+ */
+const ON_EXISTING_DATABASE = new Set(['import', 'shops', 'keys', 'connect']);
+
+async function requireExisting(databaseUrl: string): Promise<void> {
+  const { holdsRebound } = await import('../store/existing.js');
+  if (!(await holdsRebound(databaseUrl)))
+    throw new CommandError(
+      `no Rebound database at ${redact(databaseUrl)} (DATABASE_URL): \`rebound migrate\` or \`rebound serve\` creates one.`,
+    );
+}
+
 /** `keys <shop>` rotates; `keys list <shop>` and `keys revoke <shop> <prefix>` (docs/operations.md, "Keys"). */
 async function keysCommand(services: Services, rest: string[]): Promise<void> {
-  const [first, shop, prefix] = rest;
+  // As many as each form needs: checkUsage has seen to it.
+  const [first, shop, prefix] = rest as [string, string, string];
   if (first === 'list') {
-    if (!shop) throw new UsageError('keys list needs a shop handle.');
     for (const k of await services.shops.listKeys(shop))
       out(`${k.key_prefix.padEnd(16)} ${k.kind.padEnd(8)} ${k.state.padEnd(8)} ${k.expires_at ?? ''}`);
     return;
   }
   if (first === 'revoke') {
-    if (!shop || !prefix) throw new UsageError('keys revoke needs a shop handle and a key prefix.');
     // The HTTP route's check: a short prefix would end whichever live key it happens to start.
     validateDocument(RevokeInput, { key_prefix: prefix }, 'key');
     const { revoked } = await services.shops.revokeKey(shop, prefix);
     out(`Revoked ${revoked} key${revoked === 1 ? '' : 's'} of ${shop} starting with ${prefix}.`);
     return;
   }
-  if (!first) throw new UsageError('keys needs a shop handle.');
   const { keys, previous_keys_expire_at } = await services.shops.rotateKeys(first);
   out(
     `New keys for ${first} (the replaced ones work until ${previous_keys_expire_at}):\n` +

@@ -70,7 +70,7 @@ describe('rebound CLI', () => {
     expect(imported.code, imported.err).toBe(0);
     expect(imported.out).toContain('products: {"upserted":2}');
     expect(imported.out).toContain('collections: {"upserted":1}');
-    expect(imported.out).toContain('orders: {"upserted":1}');
+    expect(imported.out).toContain('orders: {"upserted":1,"erased":0}');
     expect(imported.out).toContain('rulesets: skipped');
 
     writeFileSync(join(dir, 'products.json'), JSON.stringify([productInput(3, { variants: [] })]));

@@ -34,13 +34,10 @@ describe('rebound connect', () => {
   it('connects a shop, shows the sync progressing, and ends when everything is pulled', async () => {
     const fake = await new FakePlatform({ shape: { products: 30, collections: 3, customers: 8, orders: 25 } }).start();
     try {
-      expect(
-        spawnSync(
-          process.execPath,
-          ['--import', 'tsx', 'src/cli/main.ts', 'shops', 'create', '--handle', 'cli-acme', '--name', 'Acme'],
-          { cwd: ROOT, env },
-        ).status,
-      ).toBe(0);
+      const cli = (...args: string[]) =>
+        spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: ROOT, env }).status;
+      expect(cli('migrate')).toBe(0);
+      expect(cli('shops', 'create', '--handle', 'cli-acme', '--name', 'Acme')).toBe(0);
       const args = [
         'connect',
         'cli-acme',

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:net';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -69,6 +69,40 @@ describe('start-up failures an operator fixes in the environment', () => {
       code: 1,
       err: `rebound: cannot use the database at sqlite:${file} (DATABASE_URL): file is not a database.\n`,
     });
+  });
+});
+
+describe('commands that need an existing database', () => {
+  const missing = (url: string, shown = url) =>
+    `rebound: no Rebound database at ${shown} (DATABASE_URL): \`rebound migrate\` or \`rebound serve\` creates one.\n`;
+
+  it.each([
+    ['shops', 'create', '--handle', 'typo', '--name', 'Typo'],
+    ['keys', 'list', 'typo'],
+    ['import', work, '--shop', 'typo'],
+    ['backup', join(work, 'typo.bak')],
+  ])('%s refuses a mistyped SQLite path and creates nothing there', (...args) => {
+    const folder = join(work, 'mistyped');
+    const url = `sqlite:${join(folder, 'rebound.db')}`;
+    expect(rebound(args, { DATABASE_URL: url })).toEqual({ code: 1, err: missing(url) });
+    expect(existsSync(folder)).toBe(false);
+  });
+
+  it('refuses a PostgreSQL schema that Rebound has not set up', () => {
+    const base = process.env.DATABASE_URL_PG ?? 'postgres://postgres@127.0.0.1:5432/test';
+    const url = `${base}${base.includes('?') ? '&' : '?'}schema=rebound_never_made_${process.pid}`;
+    const run = rebound(['keys', 'list', 'typo'], { DATABASE_URL: url });
+    // Without a server the failure is its being out of reach, told in one line too.
+    expect(run.code).toBe(1);
+    expect(run.err).toMatch(/^rebound: (no Rebound database at|cannot reach the database at) .*\(DATABASE_URL\)/);
+  });
+
+  it('refuses an unknown command before it opens any database', () => {
+    const folder = join(work, 'never');
+    const run = rebound(['frobnicate'], { DATABASE_URL: `sqlite:${join(folder, 'r.db')}` });
+    expect(run.code).toBe(1);
+    expect(run.err).toContain('unknown command "frobnicate"');
+    expect(existsSync(folder)).toBe(false);
   });
 });
 
