@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Services } from '../compose.js';
 import { InvalidInputError } from '../domain/errors.js';
@@ -36,6 +36,9 @@ export async function importFolder(
   handle: string,
   out: (line: string) => void,
 ): Promise<void> {
+  // A mistyped folder is told as such, not as a folder with nothing to import.
+  if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory())
+    throw new InvalidInputError('dir', `${dir} is not a folder.`);
   const shop = await services.shops.requireShop(handle);
   const writers: Record<(typeof FILES)[number], (shopId: number, rows: unknown) => Promise<object>> = {
     products: services.catalog.upsertProducts,

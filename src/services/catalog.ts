@@ -235,7 +235,8 @@ export function createCatalogService(deps: {
             price: f.price,
             compare_at_price: f.compare_at_price ?? null,
           })),
-          product_ids: row.product_ids ?? null,
+          // A set, as its countries are: an id listed twice is the product once.
+          product_ids: row.product_ids ? [...new Set(row.product_ids)] : null,
         };
       });
       await store.upsertMarkets(shopId, markets);

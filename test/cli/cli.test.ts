@@ -78,6 +78,12 @@ describe('rebound CLI', () => {
     expect(rejected.code).toBe(1);
     expect(rejected.err).toContain('Row 0 of the products: variants');
 
+    const mistyped = join(work, 'no-such-folder');
+    expect(rebound(['import', mistyped, '--shop', 'cli-shop'], env)).toMatchObject({
+      code: 1,
+      err: `rebound: ${mistyped} is not a folder.\n`,
+    });
+
     const rotated = rebound(['keys', 'cli-shop'], env);
     expect(rotated.code).toBe(0);
     expect(rotated.out).toMatch(/New keys for cli-shop \(the replaced ones work until .+\):\npublic key: rb_pub_/);

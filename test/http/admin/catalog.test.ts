@@ -221,6 +221,13 @@ describe.each(backends())('admin catalog imports on $name', (backend) => {
       active: true,
       product_ids: null,
     });
+    // Its products are a set, as its countries are: an id listed twice is the product once.
+    const listed = { ...market, id: 2, countries: ['fr', 'FR'], product_ids: [2, 1, 2] };
+    expect((await t.admin('PUT', '/admin/v1/shops/shop/markets', [listed])).statusCode).toBe(200);
+    expect((await t.admin('GET', '/admin/v1/shops/shop/markets')).json().data[1]).toMatchObject({
+      countries: ['FR'],
+      product_ids: [2, 1],
+    });
     const badMarket = await t.admin('PUT', '/admin/v1/shops/shop/markets', [
       { ...market, fixed_prices: [{ variant_id: 5555, price: '1.00' }] },
     ]);
