@@ -18,6 +18,20 @@ export function loadPg(): typeof pg {
   return require('pg') as typeof pg;
 }
 
+/**
+ * One PostgreSQL session outside the pool, for work that must not share it (the start-up lock, a
+ * look at what a database holds), and the schema the URL names (`?schema=`, else `public`).
+ */
+export async function pgSession(databaseUrl: string): Promise<{ client: pg.Client; schema: string }> {
+  const url = new URL(databaseUrl);
+  const schema = url.searchParams.get('schema') ?? 'public';
+  url.searchParams.delete('schema');
+  const client = new (loadPg().Client)({ connectionString: url.toString(), connectionTimeoutMillis: 10_000 });
+  client.on('error', () => undefined);
+  await client.connect();
+  return { client, schema };
+}
+
 export interface Connection {
   db: Kysely<Database>;
   poolStats: () => { total: number; idle: number; waiting: number };

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import SQLite from 'better-sqlite3';
-import { loadPg } from './connect.js';
+import { pgSession } from './connect.js';
 
 /** The table Kysely's migrator keeps: a database holds Rebound once it has been migrated. */
 const MIGRATIONS_TABLE = 'kysely_migration';
@@ -25,12 +25,7 @@ export async function holdsRebound(databaseUrl: string): Promise<boolean> {
       database.close();
     }
   }
-  const url = new URL(databaseUrl);
-  const schema = url.searchParams.get('schema') ?? 'public';
-  url.searchParams.delete('schema');
-  const client = new (loadPg().Client)({ connectionString: url.toString(), connectionTimeoutMillis: 10_000 });
-  client.on('error', () => undefined);
-  await client.connect();
+  const { client, schema } = await pgSession(databaseUrl);
   try {
     const { rows } = await client.query<{ present: boolean }>(
       'select exists (select 1 from information_schema.tables where table_schema = $1 and table_name = $2) as present',

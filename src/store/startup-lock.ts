@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { loadPg } from './connect.js';
+import { pgSession } from './connect.js';
 
 /**
  * Runs a server's start-up work (migrations, the first operator token, the demo seed) while no other
@@ -21,12 +21,8 @@ export async function withStartupLock<T>(databaseUrl: string, work: () => Promis
 }
 
 async function withAdvisoryLock<T>(databaseUrl: string, work: () => Promise<T>, onWait?: () => void): Promise<T> {
-  const url = new URL(databaseUrl);
-  const name = `rebound:startup:${url.searchParams.get('schema') ?? 'public'}`;
-  url.searchParams.delete('schema');
-  const client = new (loadPg().Client)({ connectionString: url.toString(), connectionTimeoutMillis: 10_000 });
-  client.on('error', () => undefined);
-  await client.connect();
+  const { client, schema } = await pgSession(databaseUrl);
+  const name = `rebound:startup:${schema}`;
   try {
     const { rows } = await client.query<{ locked: boolean }>(
       'select pg_try_advisory_lock(hashtextextended($1, 0)) as locked',
