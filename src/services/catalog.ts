@@ -250,7 +250,7 @@ export function createCatalogService(deps: {
 
     /**
      * Orders feed sales statistics; cancelled ones are kept but never counted. `erased`: the orders
-     * written without their customer, erased since (`predatesErasure`).
+     * written without their customer, erased after placing them (`predatesErasure`).
      */
     async upsertOrders(shopId: number, body: unknown): Promise<{ upserted: number; erased: number }> {
       // Row by row in turns of the event loop, as products are (docs/scaling.md, "Imports beside serving").
@@ -264,8 +264,9 @@ export function createCatalogService(deps: {
       const orders: Order[] = await mapInTurns(rows, (row) => {
         const created = Date.parse(normalizeTimestamp(row.created_at));
         const updated = row.updated_at ? Date.parse(normalizeTimestamp(row.updated_at)) : created;
-        // An order of an erased customer, from before the erasure, comes as the erasure left it: unlinked.
-        if (row.customer && predatesErasure(erased.get(row.customer.id), updated)) {
+        // An order an erased customer placed before the erasure comes as the erasure left it, unlinked,
+        // however it changed since (a fulfilment, a refund); one placed after it is theirs.
+        if (row.customer && predatesErasure(erased.get(row.customer.id), created)) {
           delete row.customer;
           unlinked++;
         }

@@ -35,11 +35,12 @@ describe.each(backends())('changes from before an erasure, arriving after it, on
       orders: await db.selectFrom('orders').select(['id', 'customer_id']).orderBy('id').execute(),
       webhooks: await db.selectFrom('shop_webhooks').select(['topic', 'outcome', 'payload']).execute(),
     }));
-  const order = (id: number, updatedAt: string) => ({
+  const order = (id: number, createdAt: string) => ({
     id,
     email: EMAIL,
-    created_at: minutes(-60),
-    updated_at: updatedAt,
+    created_at: createdAt,
+    // Fulfilled since: a change of the platform's, not of the customer's.
+    updated_at: minutes(2),
     customer: { id: 77, email: EMAIL },
     line_items: [{ id: id * 10, product_id: 1, variant_id: 11, quantity: 1, price: '10.00' }],
   });
