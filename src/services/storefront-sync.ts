@@ -8,7 +8,7 @@ import type { PrivacyStore } from '../store/kysely/privacy.js';
 import type { ShopWebhookStore } from '../store/kysely/shop-webhooks.js';
 import type { ShopStore } from '../store/kysely/shops.js';
 import type { CatalogService } from './catalog.js';
-import { ERASED_UNLINKED, forgetsBody, PLATFORM_TOPICS } from './platform/webhooks.js';
+import { ERASED_UNLINKED, forgetsBody, namesTheErased, PLATFORM_TOPICS, subjectsOf } from './platform/webhooks.js';
 import { parseUpstreamJson } from '../domain/inputs/upstream-json.js';
 import { upstreamId, wholeNumber } from '../domain/inputs/whole-numbers.js';
 
@@ -53,7 +53,7 @@ function deleteShaped(payload: object): boolean {
  * webhook id is queued once; an older `updated_at` never overwrites a newer one.
  */
 export function createStorefrontSync(deps: {
-  store: ShopStore & ShopWebhookStore & CatalogStore & Pick<PrivacyStore, 'deleteShopData'>;
+  store: ShopStore & ShopWebhookStore & CatalogStore & Pick<PrivacyStore, 'deleteShopData' | 'erasures'>;
   catalogAdmin: CatalogService;
   catalog: CatalogIndex;
   log?: { warn(obj: object, msg: string): void };
@@ -186,13 +186,10 @@ export function createStorefrontSync(deps: {
 
   async function applyQueued(hook: { shop_id: number; topic: string; payload: string; webhook_id: string }) {
     let outcome: string;
+    let payload: Record<string, unknown> = {};
     try {
-      outcome = await apply(
-        hook.shop_id,
-        hook.topic,
-        parseUpstreamJson(hook.payload) as Record<string, unknown>,
-        hook.webhook_id,
-      );
+      payload = parseUpstreamJson(hook.payload) as Record<string, unknown>;
+      outcome = await apply(hook.shop_id, hook.topic, payload, hook.webhook_id);
     } catch (error) {
       outcome = `error: ${error instanceof AppError ? error.message : 'could not apply'}`;
       // A payload refused (a 422's reason) is the platform's data or ours drifting: the operator hears of it.
@@ -200,7 +197,19 @@ export function createStorefrontSync(deps: {
       if (error instanceof AppError) deps.log?.warn({ ...about, reason: error.message }, 'storefront webhook refused');
       else deps.log?.warn({ ...about, err: error }, 'storefront webhook failed');
     }
-    await store.markShopWebhook(hook.shop_id, hook.webhook_id, outcome, forgetsBody(hook.topic, outcome));
+    await store.markShopWebhook(
+      hook.shop_id,
+      hook.webhook_id,
+      outcome,
+      forgetsBody(hook.topic, outcome) || (await aboutTheErased(hook.shop_id, hook.topic, payload, outcome)),
+    );
+  }
+
+  /** Whether the body is about what the shop erased (`namesTheErased`); no query for a body about no customer. */
+  async function aboutTheErased(shopId: number, topic: string, payload: Record<string, unknown>, outcome: string) {
+    const subjects = subjectsOf(topic, payload);
+    if (subjects.customer === null && subjects.order === null) return false;
+    return namesTheErased(subjects, await store.erasures(shopId), outcome);
   }
 
   return {

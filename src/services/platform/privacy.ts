@@ -79,6 +79,21 @@ export function createPrivacyService(deps: {
   return {
     erase,
 
+    /** The merchant's own erasure (the admin API), listed with the platform's requests. */
+    async eraseOnRequest(shopId: number, customerId: number, emails: readonly string[], now = Date.now()) {
+      const counts = await erase(shopId, customerId, emails);
+      await store.putPrivacyRequest({
+        shop_id: shopId,
+        id: `erasure-${customerId}-${now}`,
+        kind: 'erasure',
+        customer_id: customerId,
+        received_at: now,
+        export: null,
+        expires_at: now + EXPORT_DAYS * DAY_MS,
+      });
+      return counts;
+    },
+
     async list(shopId: number, now = Date.now()): Promise<PrivacyRequestView[]> {
       return (await store.listPrivacyRequests(shopId, now)).map((r) => ({
         id: r.id,

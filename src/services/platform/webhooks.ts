@@ -9,6 +9,7 @@ import type { GraphqlClient, GraphqlPolicy } from './graphql.js';
 import type { PrivacyService } from './privacy.js';
 import { confirmedGone } from './reconcile.js';
 import { upstreamId } from '../../domain/inputs/whole-numbers.js';
+import { isNode } from '../../domain/platform/map.js';
 
 /** The platform topics beyond the catalog's: customers, refunds, the app's removal and the mandatory privacy topics. */
 export const PLATFORM_TOPICS = [
@@ -47,6 +48,30 @@ export const ERASED_SKIPPED = 'skipped: the customer was erased after this chang
 export const ERASED_UNLINKED = 'applied without the customer, erased after this change';
 export const forgetsBody = (topic: string, outcome: string) =>
   PRIVACY_TOPICS.has(topic) || outcome === ERASED_SKIPPED || outcome === ERASED_UNLINKED;
+
+/** The customer and the order a webhook's body is about: a customer topic's own, an order's, a refund's order. */
+export function subjectsOf(topic: string, payload: Payload): { customer: number | null; order: number | null } {
+  const resource = topic.split('/')[0];
+  if (resource === 'customers') return { customer: upstreamId(payload.id), order: null };
+  if (resource === 'refunds') return { customer: null, order: upstreamId(payload.order_id) };
+  if (resource !== 'orders') return { customer: null, order: null };
+  const customer = isNode(payload.customer) ? upstreamId(payload.customer.id) : null;
+  return { customer, order: upstreamId(payload.id) };
+}
+
+/**
+ * Whether a webhook's body, applied with `outcome`, must not be kept: it is about an order an erasure
+ * named (a guest order names its buyer in its body alone), or about an erased customer and was not
+ * taken as new data of theirs (skipped as older than what is stored, or refused).
+ */
+export function namesTheErased(
+  subjects: { customer: number | null; order: number | null },
+  erasures: { customers: ReadonlyMap<number, number>; orders: ReadonlyMap<number, number> },
+  outcome: string,
+): boolean {
+  if (subjects.order !== null && erasures.orders.has(subjects.order)) return true;
+  return subjects.customer !== null && erasures.customers.has(subjects.customer) && outcome !== 'applied';
+}
 
 type Payload = Record<string, unknown>;
 

@@ -8,6 +8,7 @@ import type { Database } from '../schema.js';
 import { importInSlices, ORDER_SLICE, writeOrders } from './imports.js';
 import { bumpDataVersion } from './shops.js';
 import { customersReader } from './load-reads.js';
+import { emailsOf } from './privacy-export.js';
 import { soldLinesReader } from './sold-lines.js';
 
 /** Customers, markets and orders with their lines, as the shop's platform sends them. */
@@ -135,6 +136,17 @@ export function commerceMethods(
 
     async deleteCustomer(shopId, customerId) {
       const result = await db.transaction().execute(async (trx) => {
+        // The row goes, and the e-mails in it: the events that name the customer by e-mail alone are
+        // theirs by id from now on, so that the erasure the platform sends after a deletion finds them.
+        const emails = await emailsOf(trx, shopId, customerId, []);
+        if (emails.length > 0)
+          await trx
+            .updateTable('events')
+            .set({ customer_id: customerId })
+            .where('shop_id', '=', shopId)
+            .where('customer_id', 'is', null)
+            .where(sql<string>`lower(subject_email)`, 'in', emails)
+            .execute();
         const deleted = await trx
           .deleteFrom('customers')
           .where('shop_id', '=', shopId)

@@ -23,11 +23,18 @@ export async function emailsOf(
   return [...new Set(emails.map((e) => e.trim().toLowerCase()))];
 }
 
-/** The events naming the customer: by their id, or by one of their emails (an event sent before they signed in). */
+/**
+ * The events naming the customer: by their id, or by one of their emails when naming no other
+ * customer (an event sent before they signed in). An e-mail they gave up may be another customer's
+ * now: that customer's signed-in events are theirs.
+ */
 export const namingCustomer =
   (customerId: number, emails: readonly string[]) => (eb: ExpressionBuilder<Database, 'events'>) =>
     emails.length > 0
-      ? eb.or([eb('customer_id', '=', customerId), eb(eb.fn<string>('lower', ['subject_email']), 'in', emails)])
+      ? eb.or([
+          eb('customer_id', '=', customerId),
+          eb.and([eb(eb.fn<string>('lower', ['subject_email']), 'in', emails), eb('customer_id', 'is', null)]),
+        ])
       : eb('customer_id', '=', customerId);
 
 /**

@@ -1,5 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import { visitorsOf } from '../../domain/experiments/assign.js';
+import { chunks } from '../codec.js';
 import type { Database } from '../schema.js';
 import { eraseBilling } from './privacy-billing.js';
 import { cartsOf, customerRecords, emailsOf, eventsOf, sessionsOf, trackedOf } from './privacy-export.js';
@@ -25,6 +26,8 @@ export interface PrivacyStore {
   ): Promise<Erasure>;
   /** When each customer of the shop was last erased (epoch ms), by id. */
   erasedCustomers(shopId: number): Promise<Map<number, number>>;
+  /** The shop's erased customers and the orders its erasures named, each with when (epoch ms), by id. */
+  erasures(shopId: number): Promise<Erasures>;
   /** Deletes every event of the shop created before `before` (epoch ms). */
   deleteEventsBefore(shopId: number, before: number): Promise<number>;
   /** Deletes the shop and everything stored for it. */
@@ -34,7 +37,7 @@ export interface PrivacyStore {
 export interface PrivacyRequestRecord {
   shop_id: number;
   id: string;
-  kind: 'data_request' | 'redact';
+  kind: 'data_request' | 'redact' | 'erasure';
   customer_id: number | null;
   received_at: number;
   /** JSON of everything stored about the customer (data requests only). */
@@ -58,6 +61,24 @@ export interface NamedElsewhere {
 }
 
 /** An erased customer and their sessions, as every node must forget them. */
+/** What a shop has erased, each id with when (epoch ms). */
+export interface Erasures {
+  customers: Map<number, number>;
+  orders: Map<number, number>;
+}
+
+async function erasuresOf(db: Kysely<Database>, shopId: number): Promise<Erasures> {
+  const rows = await db
+    .selectFrom('erasures')
+    .select(['subject', 'subject_id', 'erased_at'])
+    .where('shop_id', '=', shopId)
+    .execute();
+  const erasures: Erasures = { customers: new Map(), orders: new Map() };
+  for (const row of rows)
+    (row.subject === 'order' ? erasures.orders : erasures.customers).set(Number(row.subject_id), Number(row.erased_at));
+  return erasures;
+}
+
 export interface ErasedCustomer {
   customerId: number;
   sessions: readonly string[];
@@ -82,7 +103,7 @@ export interface PrivacyTables {
     export: string | null;
     expires_at: number;
   };
-  erased_customers: { shop_id: number; customer_id: number; erased_at: number };
+  erasures: { shop_id: number; subject: 'customer' | 'order'; subject_id: number; erased_at: number };
 }
 
 /**
@@ -120,7 +141,7 @@ const SHOP_TABLES: Record<Exclude<keyof Database, 'settings' | 'shops'>, true> =
   shop_webhooks: true,
   webhook_receipts: true,
   track_events: true,
-  erased_customers: true,
+  erasures: true,
   track_counted: true,
   source_days: true,
   order_attributions: true,
@@ -280,23 +301,26 @@ export function privacyMethods(db: Kysely<Database>): PrivacyStore {
           .execute();
         await rebuildExportsNaming(trx, shopId, customerId, emails);
         const erasedAt = Date.now();
-        await trx
-          .insertInto('erased_customers')
-          .values({ shop_id: shopId, customer_id: customerId, erased_at: erasedAt })
-          .onConflict((oc) => oc.columns(['shop_id', 'customer_id']).doUpdateSet({ erased_at: erasedAt }))
-          .execute();
+        const erased = [
+          { subject: 'customer' as const, subject_id: customerId },
+          ...(named.orderIds ?? []).map((id) => ({ subject: 'order' as const, subject_id: id })),
+        ];
+        for (const rows of chunks(erased, 100))
+          await trx
+            .insertInto('erasures')
+            .values(rows.map((row) => ({ shop_id: shopId, ...row, erased_at: erasedAt })))
+            .onConflict((oc) => oc.columns(['shop_id', 'subject', 'subject_id']).doUpdateSet({ erased_at: erasedAt }))
+            .execute();
         await bumpDataVersion(trx, shopId);
         return { counts: { customers, events, track_events: tracked, orders, billing_customers: billing }, sessions };
       });
     },
 
     async erasedCustomers(shopId) {
-      const rows = await db
-        .selectFrom('erased_customers')
-        .select(['customer_id', 'erased_at'])
-        .where('shop_id', '=', shopId)
-        .execute();
-      return new Map(rows.map((r) => [Number(r.customer_id), Number(r.erased_at)]));
+      return (await erasuresOf(db, shopId)).customers;
+    },
+    async erasures(shopId) {
+      return erasuresOf(db, shopId);
     },
 
     async deleteEventsBefore(shopId, before) {

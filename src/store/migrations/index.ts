@@ -18,7 +18,7 @@ import * as orderLinesCancelled from './2026_11_27_0300_order_lines_cancelled.js
 import * as shopSnapshots from './2026_11_28_0100_shop_snapshots.js';
 import * as eventCountsKeyed from './2026_11_29_0100_event_counts_keyed.js';
 import * as eventTotals from './2026_11_29_0200_event_totals.js';
-import * as erasedCustomers from './2026_11_30_0100_erased_customers.js';
+import * as erasures from './2026_11_30_0100_erasures.js';
 import * as customerFormerEmails from './2026_11_30_0200_customer_former_emails.js';
 
 /** Every migration, in order. Names are frozen once released. */
@@ -42,7 +42,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_28_0100_shop_snapshots': shopSnapshots,
   '2026_11_29_0100_event_counts_keyed': eventCountsKeyed,
   '2026_11_29_0200_event_totals': eventTotals,
-  '2026_11_30_0100_erased_customers': erasedCustomers,
+  '2026_11_30_0100_erasures': erasures,
   '2026_11_30_0200_customer_former_emails': customerFormerEmails,
 };
 

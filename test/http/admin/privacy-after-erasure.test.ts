@@ -77,4 +77,33 @@ describe.each(backends())('changes from before an erasure, arriving after it, on
     // Another customer is not held back by the erasure.
     expect((await put({ id: 78, email: 'other@example.com' })).json()).toEqual({ upserted: 1, erased: 0 });
   });
+
+  it('keeps no body about the erased that was skipped or refused, nor any about an order an erasure named', async () => {
+    const bodies = async () => (await stored()).webhooks.map((w) => w.payload).join('\n');
+    // Older than what is stored, and refused (a custom line without a product): neither is applied.
+    await deliver(t, 'late', 'orders/updated', { ...order(701, minutes(-5)), updated_at: minutes(-30) });
+    const refused = { ...order(703, minutes(-5)), line_items: [{ id: 1, product_id: null, quantity: 1 }] };
+    await deliver(t, 'late', 'orders/create', refused);
+    const outcomes = (await stored()).webhooks.map((w) => w.outcome);
+    expect(outcomes).toContain('skipped: older than the stored version');
+    expect(outcomes.some((o) => o.startsWith('error:'))).toBe(true);
+    expect(await bodies()).not.toContain(EMAIL);
+
+    // A guest order names its buyer in its body alone; the platform's erasure lists it.
+    const guest = { ...order(801, minutes(-5)), email: 'guest@example.org', customer: null };
+    await deliver(t, 'late', 'orders/create', guest);
+    expect(await bodies()).toContain('guest@example.org');
+    await deliver(t, 'late', 'customers/redact', { customer: { id: 88 }, orders_to_redact: [801] });
+    expect(await bodies()).not.toContain('guest@example.org');
+    await deliver(t, 'late', 'orders/updated', { ...guest, updated_at: minutes(3) });
+    expect(await bodies()).not.toContain('guest@example.org');
+  });
+
+  it("lists the merchant's own erasures with the platform's requests, without personal data", async () => {
+    const requests = (await t.admin('GET', '/admin/v1/shops/late/privacy/requests')).json().data;
+    expect(requests.filter((r: { kind: string }) => r.kind === 'erasure')).toEqual([
+      expect.objectContaining({ kind: 'erasure', customer_id: 77, export: null }),
+      expect.objectContaining({ kind: 'erasure', customer_id: 77, export: null }),
+    ]);
+  });
 });

@@ -7,6 +7,8 @@ import { storedRows } from '../../helpers/stored-rows.js';
 
 const BEFORE_SIGN_IN = 'd4d4d4d4-0000-4000-8000-0000000000d4';
 const AFTER_CHANGE = 'e5e5e5e5-0000-4000-8000-0000000000e5';
+const OTHER_ACCOUNT = 'f6f6f6f6-0000-4000-8000-0000000000f6';
+const DELETED_FIRST = 'a7a7a7a7-0000-4000-8000-0000000000a7';
 
 /**
  * A visitor browsing before they sign in is known by the e-mail they type alone. When the customer
@@ -60,5 +62,28 @@ describe.each(backends())('a customer whose e-mail changed, on $name', (backend)
     expect((await t.admin('DELETE', '/admin/v1/shops/moved/customers/55')).statusCode).toBe(200);
     expect(await events(BEFORE_SIGN_IN)).toEqual([]);
     expect(await events(AFTER_CHANGE)).toEqual([]);
+  });
+
+  it("leaves another customer's signed-in events alone when they took over an e-mail given up", async () => {
+    await t.admin('PUT', '/admin/v1/shops/moved/customers', [{ id: 61, email: 'shared@example.com' }]);
+    await t.admin('PUT', '/admin/v1/shops/moved/customers', [{ id: 61, email: 'moved-on@example.com' }]);
+    await t.admin('PUT', '/admin/v1/shops/moved/customers', [{ id: 62, email: 'shared@example.com' }]);
+    const url =
+      `/api/v1/analytics/event?key=${publicKey}&subject=user&verb=viewed&noun=product` +
+      `&shop_product_handle=product-1&uuid=${OTHER_ACCOUNT}&shop_customer_id=62&subject_email=shared%40example.com`;
+    expect((await t.app.inject({ method: 'POST', url })).statusCode).toBe(200);
+    expect((await t.admin('DELETE', '/admin/v1/shops/moved/customers/61')).statusCode).toBe(200);
+    expect(await events(OTHER_ACCOUNT)).toHaveLength(1);
+  });
+
+  it('finds the events of a customer the platform deleted before it sent their erasure', async () => {
+    await t.admin('PUT', '/admin/v1/shops/moved/customers', [{ id: 63, email: 'first@example.com' }]);
+    await view(DELETED_FIRST, 'first@example.com');
+    await t.admin('PUT', '/admin/v1/shops/moved/customers', [{ id: 63, email: 'second@example.com' }]);
+    // The platform's order: the merchant deletes the customer; the erasure comes later, naming the last e-mail.
+    await deliver(t, 'moved', 'customers/delete', { id: 63 });
+    expect(await events(DELETED_FIRST)).toHaveLength(1);
+    await deliver(t, 'moved', 'customers/redact', { customer: { id: 63, email: 'second@example.com' } });
+    expect(await events(DELETED_FIRST)).toEqual([]);
   });
 });

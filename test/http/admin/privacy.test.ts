@@ -186,7 +186,10 @@ describe.each(backends())('erasing a customer on $name', (backend) => {
           })
         ).json().data,
       ).toEqual([]);
-      expect((await t.admin('GET', '/admin/v1/shops/priv/privacy/requests')).json().data).toEqual([]);
+      // The data request's export went with the rest; the erasure itself is listed, naming no one.
+      expect((await t.admin('GET', '/admin/v1/shops/priv/privacy/requests')).json().data).toEqual([
+        expect.objectContaining({ kind: 'erasure', customer_id: 9100, export: null }),
+      ]);
       // Shop-wide figures still count the anonymous lines.
       expect(await topSellers()).toEqual(sellers);
       expect(await insights()).toEqual(figures);
@@ -202,7 +205,9 @@ describe.each(backends())('erasing a customer on $name', (backend) => {
       orders_to_redact: [2],
     });
     const requests = (await t.admin('GET', '/admin/v1/shops/priv/privacy/requests')).json();
-    expect(requests.data).toMatchObject([{ kind: 'redact', customer_id: 9200, export: null }]);
+    expect(requests.data.filter((r: { kind: string }) => r.kind === 'redact')).toMatchObject([
+      { kind: 'redact', customer_id: 9200, export: null },
+    ]);
     expect(JSON.stringify(requests)).not.toContain('carl@example.com');
     expect((await t.admin('GET', `/admin/v1/shops/priv/events?uuid=${OTHER_SESSION}`)).json().data).toEqual([]);
   });

@@ -152,7 +152,7 @@ export function platformRoutes(
     },
     async (request) => {
       const { email: given } = request.query;
-      const erased = await deps.privacy.erase(shopOf(request).id, request.params.id, given ? [given] : []);
+      const erased = await deps.privacy.eraseOnRequest(shopOf(request).id, request.params.id, given ? [given] : []);
       return { erased };
     },
   );
