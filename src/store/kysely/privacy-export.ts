@@ -1,6 +1,7 @@
 import type { ExpressionBuilder, Kysely } from 'kysely';
 import { json } from '../codec.js';
 import type { Database } from '../schema.js';
+import { moreRecordsOf } from './privacy-records.js';
 
 /**
  * The customer's e-mails as stored (the current one and those it replaced) and as the request gave
@@ -183,9 +184,16 @@ export async function customerRecords(
     rows.map((r) => json.fromDb<Record<string, unknown>>(r.document as string));
   const plain = <T extends object>(rows: T[]) =>
     rows.map((r) => Object.fromEntries(Object.entries(r).filter(([k]) => k !== 'shop_id')));
+  const more = await moreRecordsOf(db, shopId, { id: customerId, emails, sessions, billingIds });
   return {
     customer: customer
-      ? { id: Number(customer.id), email: customer.email, tags: json.fromDb<string[]>(customer.tags) }
+      ? {
+          id: Number(customer.id),
+          email: customer.email,
+          former_emails: customer.former_emails?.split('\n') ?? [],
+          tags: json.fromDb<string[]>(customer.tags),
+          updated_at: new Date(Number(customer.updated_at)).toISOString(),
+        }
       : null,
     orders: plain(orders).map((o) => ({
       ...o,
@@ -204,6 +212,7 @@ export async function customerRecords(
         addresses.map((a) => Number(a.id)),
       ),
     ),
+    ...more,
   };
 }
 

@@ -53,8 +53,13 @@ describe.each(backends())('a customer whose e-mail changed, on $name', (backend)
     // Each e-mail once, in the order replaced, lower-cased as events are matched.
     expect(row).toEqual({ email: 'newest@example.com', former_emails: 'old@example.com\nnew@example.com' });
 
+    // A body about them, and one about a customer whose id holds theirs: only the first is theirs.
+    await deliver(t, 'moved', 'customers/update', { id: 55, email: 'newest@example.com', updated_at: new Date() });
+    await deliver(t, 'moved', 'customers/update', { id: 5500, email: 'x@example.com', updated_at: new Date() });
     await deliver(t, 'moved', 'customers/data_request', { customer: { id: 55 }, data_request: { id: 1 } });
     const [request] = (await t.admin('GET', '/admin/v1/shops/moved/privacy/requests')).json().data;
+    expect(request.export.customer.former_emails).toEqual(['old@example.com', 'new@example.com']);
+    expect(request.export.webhooks.map((w: { body: { id: number } }) => w.body.id)).toEqual([55]);
     const exported = (request.export.events as { uuid: string }[]).map((e) => e.uuid).sort();
     expect(exported).toEqual([BEFORE_SIGN_IN, AFTER_CHANGE].sort());
 

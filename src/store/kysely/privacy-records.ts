@@ -1,0 +1,90 @@
+import type { Kysely } from 'kysely';
+import { visitorsOf } from '../../domain/experiments/assign.js';
+import type { Database } from '../schema.js';
+
+/** What a body may name a customer by: its own id (a customer topic), its customer's, or an e-mail field. */
+function bodyNames(topic: string, text: string, customerId: number, emails: ReadonlySet<string>): boolean {
+  let body: Record<string, unknown>;
+  try {
+    body = JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    return false;
+  }
+  const customer = (body.customer ?? null) as Record<string, unknown> | null;
+  if (topic.startsWith('customers/') && Number(body.id) === customerId) return true;
+  if (customer !== null && typeof customer === 'object' && Number(customer.id) === customerId) return true;
+  return [body.email, body.contact_email, customer?.email].some(
+    (email) => typeof email === 'string' && emails.has(email.trim().toLowerCase()),
+  );
+}
+
+/**
+ * The rest of what a data request's export holds beside the customer's rows, events and billing
+ * documents (`customerRecords`): the stored webhook bodies about them, their experiment assignments
+ * and counted visits (as the customer and in their sessions), their reactivation claims and their
+ * billing charges' orders.
+ */
+export async function moreRecordsOf(
+  db: Kysely<Database>,
+  shopId: number,
+  customer: { id: number; emails: readonly string[]; sessions: readonly string[]; billingIds: readonly number[] },
+): Promise<Record<string, unknown[]>> {
+  const emails = new Set(customer.emails);
+  // Found by text first (the id's digits, an e-mail), then read: the digits alone name other things too.
+  const patterns = [String(customer.id), ...customer.emails].map((p) => `%${p.toLowerCase()}%`);
+  const candidates = await db
+    .selectFrom('shop_webhooks')
+    .select(['topic', 'payload', 'received_at'])
+    .where('shop_id', '=', shopId)
+    // Applied ones: a request's own body, being applied, is not kept past it.
+    .where('applied_at', 'is not', null)
+    .where((eb) => eb.or(patterns.map((pattern) => eb(eb.fn<string>('lower', ['payload']), 'like', pattern))))
+    .execute();
+  const webhooks = candidates
+    .filter((w) => bodyNames(w.topic, w.payload, customer.id, emails))
+    .map((w) => ({ topic: w.topic, received_at: Number(w.received_at), body: JSON.parse(w.payload) as unknown }));
+  const visitors = visitorsOf(customer.id, customer.sessions);
+  const experimentVisitors = await db
+    .selectFrom('experiment_visitors')
+    .select(['experiment_id', 'visitor', 'arm', 'created_at'])
+    .where('shop_id', '=', shopId)
+    .where('visitor', 'in', visitors)
+    .execute();
+  const counted = await db
+    .selectFrom('track_counted')
+    .selectAll()
+    .where('shop_id', '=', shopId)
+    .where('visitor', 'in', visitors)
+    .execute();
+  const { billingIds } = customer;
+  const claims =
+    billingIds.length === 0
+      ? []
+      : await db
+          .selectFrom('campaign_claims')
+          .select(['campaign_id', 'customer_id', 'claims', 'updated_at'])
+          .where('shop_id', '=', shopId)
+          .where('customer_id', 'in', billingIds)
+          .execute();
+  const billingOrders =
+    billingIds.length === 0
+      ? []
+      : await db
+          .selectFrom('billing_orders')
+          .select('billing_orders.document')
+          .innerJoin('billing_charges', (join) =>
+            join
+              .onRef('billing_charges.shop_id', '=', 'billing_orders.shop_id')
+              .onRef('billing_charges.id', '=', 'billing_orders.charge_id'),
+          )
+          .where('billing_orders.shop_id', '=', shopId)
+          .where('billing_charges.customer_id', 'in', billingIds)
+          .execute();
+  return {
+    webhooks,
+    experiment_visitors: experimentVisitors,
+    track_counted: counted.map(({ shop_id: _, ...row }) => row),
+    campaign_claims: claims,
+    billing_orders: billingOrders.map((r) => JSON.parse(r.document) as unknown),
+  };
+}
