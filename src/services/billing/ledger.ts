@@ -1,3 +1,5 @@
+import { blankErasedBefore } from '../../domain/billing/erasure.js';
+import type { PrivacyStore } from '../../store/kysely/privacy.js';
 import {
   normalizeAddress,
   normalizeCharge,
@@ -37,12 +39,17 @@ export function ledgerDocs(kind: LedgerKind, body: unknown, now: number): Ledger
 }
 
 /** Admin loading of the billing ledger and campaigns (docs/billing.md). */
-export function createLedgerService(deps: { store: BillingStore & CampaignStore; clock?: () => number }) {
+export function createLedgerService(deps: {
+  store: BillingStore & CampaignStore & Pick<PrivacyStore, 'erasures'>;
+  clock?: () => number;
+}) {
   const { store } = deps;
   const clock = deps.clock ?? Date.now;
   return {
     async upsert(shopId: number, kind: LedgerKind, body: unknown): Promise<{ upserted: number }> {
       const docs = ledgerDocs(kind, body, clock());
+      // An old export of an erased customer's documents is stored as the erasure left them.
+      blankErasedBefore(kind, docs, (await store.erasures(shopId)).billingCustomers);
       await store.upsertLedger(shopId, kind, docs);
       return { upserted: docs.length };
     },

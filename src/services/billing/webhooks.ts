@@ -1,3 +1,5 @@
+import { blankErasedBefore } from '../../domain/billing/erasure.js';
+import type { PrivacyStore } from '../../store/kysely/privacy.js';
 import { createHash, createHmac } from 'node:crypto';
 import {
   addressFromRemote,
@@ -85,7 +87,7 @@ function parsed(raw: Buffer): unknown {
  * remote provider's cached copy of the object is dropped. Both dialects land in the same ledger.
  */
 export function createBillingWebhooks(deps: {
-  store: ShopStore & BillingStore;
+  store: ShopStore & BillingStore & Pick<PrivacyStore, 'erasures'>;
   providers?: Pick<BillingProviders, 'dropCached'>;
   clock?: () => number;
 }) {
@@ -190,6 +192,8 @@ export function createBillingWebhooks(deps: {
           'webhook_signature',
         );
       if (!mapped) return 'ignored';
+      // A provider's retry of a change made before an erasure is stored as the erasure left it.
+      blankErasedBefore(mapped.kind, mapped.docs, (await deps.store.erasures(shop.id)).billingCustomers);
       const applied = await deps.store.applyWebhook(shop.id, 'billing', mapped.webhookId, mapped.kind, mapped.docs);
       for (const doc of mapped.docs) dropCached(shop.id, mapped.kind, doc);
       return applied ? 'applied' : 'duplicate';

@@ -65,6 +65,8 @@ export interface NamedElsewhere {
 export interface Erasures {
   customers: Map<number, number>;
   orders: Map<number, number>;
+  /** The billing customers of erased customers (their ledger documents were blanked). */
+  billingCustomers: Map<number, number>;
 }
 
 async function erasuresOf(db: Kysely<Database>, shopId: number): Promise<Erasures> {
@@ -73,9 +75,9 @@ async function erasuresOf(db: Kysely<Database>, shopId: number): Promise<Erasure
     .select(['subject', 'subject_id', 'erased_at'])
     .where('shop_id', '=', shopId)
     .execute();
-  const erasures: Erasures = { customers: new Map(), orders: new Map() };
-  for (const row of rows)
-    (row.subject === 'order' ? erasures.orders : erasures.customers).set(Number(row.subject_id), Number(row.erased_at));
+  const erasures: Erasures = { customers: new Map(), orders: new Map(), billingCustomers: new Map() };
+  const of = { customer: erasures.customers, order: erasures.orders, billing_customer: erasures.billingCustomers };
+  for (const row of rows) of[row.subject].set(Number(row.subject_id), Number(row.erased_at));
   return erasures;
 }
 
@@ -103,7 +105,12 @@ export interface PrivacyTables {
     export: string | null;
     expires_at: number;
   };
-  erasures: { shop_id: number; subject: 'customer' | 'order'; subject_id: number; erased_at: number };
+  erasures: {
+    shop_id: number;
+    subject: 'customer' | 'order' | 'billing_customer';
+    subject_id: number;
+    erased_at: number;
+  };
 }
 
 /**
@@ -304,6 +311,7 @@ export function privacyMethods(db: Kysely<Database>): PrivacyStore {
         const erased = [
           { subject: 'customer' as const, subject_id: customerId },
           ...(named.orderIds ?? []).map((id) => ({ subject: 'order' as const, subject_id: id })),
+          ...billing.map((id) => ({ subject: 'billing_customer' as const, subject_id: id })),
         ];
         for (const rows of chunks(erased, 100))
           await trx
@@ -312,7 +320,10 @@ export function privacyMethods(db: Kysely<Database>): PrivacyStore {
             .onConflict((oc) => oc.columns(['shop_id', 'subject', 'subject_id']).doUpdateSet({ erased_at: erasedAt }))
             .execute();
         await bumpDataVersion(trx, shopId);
-        return { counts: { customers, events, track_events: tracked, orders, billing_customers: billing }, sessions };
+        return {
+          counts: { customers, events, track_events: tracked, orders, billing_customers: billing.length },
+          sessions,
+        };
       });
     },
 

@@ -1,0 +1,81 @@
+/**
+ * What an erasure blanks in the billing ledger (docs/operations.md, "Privacy"): a billing
+ * customer's personal fields (the link to the shop's customer too), its addresses', and what the
+ * customer wrote into their subscriptions and one-time purchases (why they cancelled, the line
+ * properties: a gift note, an engraving). Ids, amounts and dates stay.
+ */
+const CUSTOMER_FIELDS = [
+  'email',
+  'first_name',
+  'last_name',
+  'billing_address1',
+  'billing_address2',
+  'billing_zip',
+  'billing_city',
+  'billing_company',
+  'billing_province',
+  'billing_phone',
+  'shop_customer_id',
+  'hash',
+];
+const ADDRESS_FIELDS = [
+  'first_name',
+  'last_name',
+  'address1',
+  'address2',
+  'city',
+  'zip',
+  'phone',
+  'company',
+  'province',
+];
+
+export type ErasedKind = 'customers' | 'addresses' | 'subscriptions' | 'onetimes' | 'charges';
+
+const blankFields = (doc: Record<string, unknown>, fields: readonly string[]) => {
+  for (const field of fields) if (typeof doc[field] === 'string') doc[field] = '';
+};
+
+/**
+ * Blanks a ledger document of an erased billing customer in place. Rebound's own line properties
+ * (`_rebound_source`) name a widget, not a person, and stay; a charge holds nothing blanked.
+ */
+export function blankErased(kind: ErasedKind, doc: Record<string, unknown>): void {
+  if (kind === 'customers') blankFields(doc, CUSTOMER_FIELDS);
+  else if (kind === 'addresses') blankFields(doc, ADDRESS_FIELDS);
+  else if (kind !== 'charges') blankFreeText(doc);
+}
+
+function blankFreeText(doc: Record<string, unknown>): void {
+  if (typeof doc.cancellation_reason_comments === 'string') doc.cancellation_reason_comments = null;
+  if (Array.isArray(doc.properties))
+    doc.properties = doc.properties.map((p: { name?: unknown; value?: unknown }) =>
+      typeof p?.name === 'string' && p.name.startsWith('_rebound') ? p : { ...p, value: '' },
+    );
+}
+
+/**
+ * Blanks, in place, the documents of billing customers erased after the change each describes
+ * (its `updated_at` at or before the erasure): a provider's webhook retried, or an old export
+ * imported again, must not bring back what was blanked. Returns how many were blanked.
+ */
+export function blankErasedBefore(
+  kind: ErasedKind,
+  docs: readonly { id: number; customer_id?: number; updated_at: string }[],
+  erased: ReadonlyMap<number, number>,
+): number {
+  if (erased.size === 0) return 0;
+  let blanked = 0;
+  for (const doc of docs) {
+    const owner = kind === 'customers' ? doc.id : doc.customer_id;
+    const erasedAt = owner === undefined ? undefined : erased.get(owner);
+    if (erasedAt === undefined || timeOf(doc.updated_at) > erasedAt) continue;
+    // The ledger's documents are the provider's objects: these fields beside all the others.
+    blankErased(kind, doc as unknown as Record<string, unknown>);
+    blanked++;
+  }
+  return blanked;
+}
+
+/** A ledger time: with no zone, the provider's UTC (as the store reads it); none readable, the oldest. */
+const timeOf = (text: string) => Date.parse(/[zZ]|[+-]\d{2}:?\d{2}$/.test(text) ? text : `${text}Z`) || 0;

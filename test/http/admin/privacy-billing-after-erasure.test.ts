@@ -1,0 +1,74 @@
+import { createHmac } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { backends } from '../../helpers/backends.js';
+import { startApp, type TestApp } from '../../helpers/app.js';
+import { seedBilling } from '../../helpers/billing.js';
+
+const SECRET = 'billing-webhook-secret-0123456789';
+/** The provider's timestamps: UTC, without a zone. */
+const minutes = (n: number) => new Date(Date.now() + n * 60_000).toISOString().slice(0, 19);
+
+/**
+ * The billing provider retries its webhooks, and a merchant may import an old export of the
+ * ledger again: documents of a billing customer from before the erasure of their shop customer are
+ * stored as the erasure left them (docs/operations.md, "Privacy").
+ */
+describe.each(backends())("an erased customer's billing documents, written again, on $name", (backend) => {
+  let t: TestApp;
+  let shopId: number;
+  beforeAll(async () => {
+    t = await startApp(backend);
+    shopId = (await seedBilling(t, 'pbe')).id;
+    await t.admin('PATCH', '/admin/v1/shops/pbe', { billing_webhook_secret: SECRET });
+    // Billing customer 100 is shop customer 9100's.
+    expect((await t.admin('DELETE', '/admin/v1/shops/pbe/customers/9100')).statusCode).toBe(200);
+  });
+  afterAll(() => t.close().then(() => backend.cleanup()));
+
+  const hook = (topic: string, id: string, body: unknown) => {
+    const raw = JSON.stringify(body);
+    return t.app.inject({
+      method: 'POST',
+      url: '/webhooks/billing/pbe',
+      payload: raw,
+      headers: {
+        'content-type': 'application/json',
+        'x-billing-topic': topic,
+        'x-billing-webhook-id': id,
+        'x-billing-hmac-sha256': createHmac('sha256', SECRET).update(raw).digest('hex'),
+      },
+    });
+  };
+  const customer = (updatedAt: string) => ({
+    id: 100,
+    email: 'ada@example.com',
+    first_name: 'Ada',
+    shop_customer_id: '9100',
+    updated_at: updatedAt,
+  });
+  const stored = () => t.services.store.getLedgerDoc<Record<string, unknown>>(shopId, 'billing_customers', 100);
+  const address = () => t.services.store.getLedgerDoc<Record<string, unknown>>(shopId, 'billing_addresses', 500);
+
+  it('keeps what was blanked when a webhook or an import brings the old documents back', async () => {
+    expect(await stored()).toMatchObject({ email: '', first_name: '', shop_customer_id: '' });
+    const first = await hook('customer/updated', 'b1', customer(minutes(-10)));
+    expect(first.statusCode, first.body).toBe(200);
+    expect(await stored()).toMatchObject({ email: '', first_name: '', shop_customer_id: '' });
+    const oldAddress = { id: 500, customer_id: 100, address1: '1 Main St', city: 'Springfield', zip: '12345' };
+    const put = await t.admin('PUT', '/admin/v1/shops/pbe/billing/addresses', [
+      { ...oldAddress, country_code: 'US', updated_at: minutes(-10) },
+    ]);
+    expect(put.statusCode).toBe(200);
+    expect(await address()).toMatchObject({ address1: '', city: '' });
+    // Another billing customer is not held back.
+    await t.admin('PUT', '/admin/v1/shops/pbe/billing/customers', [{ id: 101, email: 'bob@example.com' }]);
+    expect(await t.services.store.getLedgerDoc(shopId, 'billing_customers', 101)).toMatchObject({
+      email: 'bob@example.com',
+    });
+  });
+
+  it('takes a change made after the erasure as new data', async () => {
+    expect((await hook('customer/updated', 'b2', customer(minutes(1)))).statusCode).toBe(200);
+    expect(await stored()).toMatchObject({ email: 'ada@example.com', first_name: 'Ada' });
+  });
+});
