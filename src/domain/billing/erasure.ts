@@ -79,3 +79,17 @@ export function blankErasedBefore(
 
 /** A ledger time: with no zone, the provider's UTC (as the store reads it); none readable, the oldest. */
 const timeOf = (text: string) => Date.parse(/[zZ]|[+-]\d{2}:?\d{2}$/.test(text) ? text : `${text}Z`) || 0;
+
+/**
+ * Whether a billing customer is the shop customer's: linked by id (as the provider writes it: a
+ * number, or the platform's `gid://…/Customer/<id>`), or, without a link, by one of their e-mails.
+ */
+export function billingCustomerOf(
+  doc: Record<string, unknown>,
+  customerId: number,
+  emails: readonly string[],
+): boolean {
+  const link = String(doc.shop_customer_id ?? '').trim();
+  if (link !== '') return link.replace(/^gid:\/\/[^/]+\/Customer\//, '') === String(customerId);
+  return typeof doc.email === 'string' && emails.includes(doc.email.trim().toLowerCase());
+}

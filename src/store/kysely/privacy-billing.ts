@@ -2,7 +2,7 @@ import type { Transaction } from 'kysely';
 import { json } from '../codec.js';
 import type { Database } from '../schema.js';
 import { onetimesOf } from './privacy-export.js';
-import { blankErased } from '../../domain/billing/erasure.js';
+import { billingCustomerOf, blankErased } from '../../domain/billing/erasure.js';
 
 /** What a customer wrote into their subscriptions and one-time purchases, blanked (`blankErased`). */
 async function blankFreeText(
@@ -24,7 +24,12 @@ async function blankFreeText(
 }
 
 /** Blanks the personal fields of the shop customer's billing customers; returns their ids. */
-export async function eraseBilling(trx: Transaction<Database>, shopId: number, customerId: number): Promise<number[]> {
+export async function eraseBilling(
+  trx: Transaction<Database>,
+  shopId: number,
+  customerId: number,
+  emails: readonly string[],
+): Promise<number[]> {
   const rows = await trx
     .selectFrom('billing_customers')
     .select(['id', 'document'])
@@ -33,7 +38,7 @@ export async function eraseBilling(trx: Transaction<Database>, shopId: number, c
   const erased: number[] = [];
   for (const row of rows) {
     const doc = json.fromDb<Record<string, unknown>>(row.document);
-    if (String(doc.shop_customer_id ?? '') !== String(customerId)) continue;
+    if (!billingCustomerOf(doc, customerId, emails)) continue;
     blankErased('customers', doc);
     await trx
       .updateTable('billing_customers')

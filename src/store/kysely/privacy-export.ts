@@ -2,6 +2,7 @@ import type { ExpressionBuilder, Kysely } from 'kysely';
 import { json } from '../codec.js';
 import type { Database } from '../schema.js';
 import { moreRecordsOf } from './privacy-records.js';
+import { billingCustomerOf } from '../../domain/billing/erasure.js';
 
 /**
  * The customer's e-mails as stored (the current one and those it replaced) and as the request gave
@@ -160,7 +161,7 @@ export async function customerRecords(
     await db.selectFrom('billing_customers').select(['id', 'document']).where('shop_id', '=', shopId).execute()
   )
     .map((r) => ({ id: Number(r.id), doc: json.fromDb<Record<string, unknown>>(r.document) }))
-    .filter((r) => String(r.doc.shop_customer_id ?? '') === String(customerId));
+    .filter((r) => billingCustomerOf(r.doc, customerId, emails));
   const billingIds = billing.map((b) => b.id);
   const ofBilling = (table: 'billing_subscriptions' | 'billing_addresses' | 'billing_charges') =>
     billingIds.length === 0

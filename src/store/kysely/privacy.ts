@@ -292,7 +292,7 @@ export function privacyMethods(db: Kysely<Database>): PrivacyStore {
           .where('shop_id', '=', shopId)
           .where('customer_id', '=', customerId)
           .execute();
-        const billing = await eraseBilling(trx, shopId, customerId);
+        const billing = await eraseBilling(trx, shopId, customerId, emails);
         await blankWebhooksNaming(trx, shopId, [
           String(customerId),
           ...emails,

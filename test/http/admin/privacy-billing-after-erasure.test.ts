@@ -71,4 +71,19 @@ describe.each(backends())("an erased customer's billing documents, written again
     expect((await hook('customer/updated', 'b2', customer(minutes(1)))).statusCode).toBe(200);
     expect(await stored()).toMatchObject({ email: 'ada@example.com', first_name: 'Ada' });
   });
+
+  it('erases billing customers linked by the platform id or, without a link, by the e-mail', async () => {
+    await t.admin('PUT', '/admin/v1/shops/pbe/customers', [{ id: 9300, email: 'cy@example.com' }]);
+    await t.admin('PUT', '/admin/v1/shops/pbe/billing/customers', [
+      { id: 300, email: 'cy@example.com', first_name: 'Cy' },
+      { id: 301, email: 'cy.work@example.com', first_name: 'Cy', shop_customer_id: 'gid://shopify/Customer/9300' },
+      // Linked to another customer: the e-mail alone does not make it theirs.
+      { id: 302, email: 'cy@example.com', first_name: 'Dee', shop_customer_id: '9400' },
+    ]);
+    expect((await t.admin('DELETE', '/admin/v1/shops/pbe/customers/9300')).json().erased.billing_customers).toBe(2);
+    const doc = (id: number) => t.services.store.getLedgerDoc<Record<string, unknown>>(shopId, 'billing_customers', id);
+    expect(await doc(300)).toMatchObject({ email: '', first_name: '' });
+    expect(await doc(301)).toMatchObject({ email: '', shop_customer_id: '' });
+    expect(await doc(302)).toMatchObject({ email: 'cy@example.com', first_name: 'Dee' });
+  });
 });
