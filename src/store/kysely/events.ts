@@ -2,6 +2,7 @@ import type SQLite from 'better-sqlite3';
 import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
 import { countEvents, utcDay, type StoreEvent, type StoredEvent } from '../../domain/events.js';
 import type { Database } from '../schema.js';
+import { withoutErased } from './erased-rows.js';
 import { eventTotalsMethods, pastDaysWritten, type EventTotalsStore } from './event-totals.js';
 import { RowStatements } from './row-statements.js';
 import { nextCounterBlock } from './shops.js';
@@ -148,7 +149,7 @@ export function eventMethods(db: Kysely<Database>, sqlite?: SQLite.Database): Ev
               created_at: e.created_at,
             }),
           );
-          await insertEvents.run(rows, trx);
+          await insertEvents.run(await withoutErased(trx, rows), trx);
         }
         const counts = countEvents(events);
         await addCounts.run(counts, trx);

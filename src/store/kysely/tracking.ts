@@ -5,6 +5,7 @@ import { utcDay } from '../../domain/events.js';
 import { chunks } from '../codec.js';
 import { countableRows, forgetCountedBefore } from './track-once.js';
 import type { Database } from '../schema.js';
+import { withoutErased } from './erased-rows.js';
 import { addToTotals } from './increments.js';
 import { nextCounterBlock } from './shops.js';
 
@@ -91,7 +92,7 @@ export function trackingMethods(db: Kysely<Database>): TrackingStore {
       if (all.length === 0) return;
       await db.transaction().execute(async (trx) => {
         // Repeats are acknowledged by the caller and dropped here; arms only where they served the visitor.
-        const rows = await countableRows(trx, all);
+        const rows = await countableRows(trx, await withoutErased(trx, all));
         const byShop = new Map<number, typeof rows>();
         for (const row of rows) {
           const list = byShop.get(row.shop_id);

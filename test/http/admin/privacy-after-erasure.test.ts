@@ -16,9 +16,10 @@ const minutes = (n: number) => new Date(Date.now() + n * 60_000).toISOString();
  */
 describe.each(backends())('changes from before an erasure, arriving after it, on $name', (backend) => {
   let t: TestApp;
+  let key = '';
   beforeAll(async () => {
     t = await startApp(backend, PLATFORM_ENV);
-    await t.createShop('late');
+    key = (await t.createShop('late')).public;
     await t.admin('PATCH', '/admin/v1/shops/late', { webhook_secret: PLATFORM_WEBHOOK_SECRET });
     expect((await t.admin('PUT', '/admin/v1/shops/late/products', [productInput(1)])).statusCode).toBe(200);
     await t.admin('PUT', '/admin/v1/shops/late/customers', [{ id: 77, email: EMAIL, tags: ['vip'] }]);
@@ -105,5 +106,41 @@ describe.each(backends())('changes from before an erasure, arriving after it, on
       expect.objectContaining({ kind: 'erasure', customer_id: 77, export: null }),
       expect.objectContaining({ kind: 'erasure', customer_id: 77, export: null }),
     ]);
+  });
+
+  it("leaves out behaviour dated before the customer's erasure, sent after it", async () => {
+    const UUID = 'b8b8b8b8-0000-4000-8000-0000000000b8';
+    const send = async (at: number) => {
+      const bulk = await t.app.inject({
+        method: 'POST',
+        url: '/api/v2/analytics/event/bulk',
+        headers: { 'x-rebuy-user-token': key },
+        payload: [{ subject: 'user', verb: 'viewed', noun: 'product', uuid: UUID, shopify_product_id: 1 }].map((e) => ({
+          ...e,
+          shopify_customer_id: 77,
+          event_time: at,
+        })),
+      });
+      expect(bulk.statusCode, bulk.body).toBe(200);
+      const track = await t.app.inject({
+        method: 'POST',
+        url: `/api/v1/analytics/track?key=${key}`,
+        payload: {
+          events: [{ type: 'click', uuid: UUID, shop_customer_id: 77, product_id: 1, at: new Date(at).toISOString() }],
+        },
+      });
+      expect(track.statusCode, track.body).toBe(200);
+    };
+    const rows = () =>
+      storedRows(t.config.databaseUrl, async (db) => ({
+        events: (await db.selectFrom('events').select('uuid').where('uuid', '=', UUID).execute()).length,
+        tracked: (await db.selectFrom('track_events').select('uuid').where('uuid', '=', UUID).execute()).length,
+      }));
+    // A beacon sent late: its moment is before the last erasure of customer 77 (in an earlier test).
+    await send(Date.now() - 30 * 60_000);
+    expect(await rows()).toEqual({ events: 0, tracked: 0 });
+    // What they do after it is new.
+    await send(Date.now());
+    expect(await rows()).toEqual({ events: 1, tracked: 1 });
   });
 });
