@@ -138,7 +138,8 @@ async function requireExisting(databaseUrl: string): Promise<void> {
   const { holdsRebound } = await import('../store/existing.js');
   if (!(await holdsRebound(databaseUrl)))
     throw new CommandError(
-      `no Rebound database at ${redact(databaseUrl)} (DATABASE_URL): \`rebound migrate\` or \`rebound serve\` creates one.`,
+      `no Rebound database at ${redact(databaseUrl)} (DATABASE_URL): ` +
+        '`rebound migrate` or `rebound serve` creates one.',
     );
 }
 

@@ -57,7 +57,9 @@ describe('start-up failures an operator fixes in the environment', () => {
     const run = rebound(['migrate'], { DATABASE_URL: `postgres://rebound:hunter2@127.0.0.1:${port}/rebound` });
     expect(run).toEqual({
       code: 1,
-      err: `rebound: cannot reach the database at postgres://rebound:***@127.0.0.1:${port}/rebound (DATABASE_URL): ECONNREFUSED.\n`,
+      err:
+        `rebound: cannot reach the database at postgres://rebound:***@127.0.0.1:${port}/rebound ` +
+        '(DATABASE_URL): ECONNREFUSED.\n',
     });
   });
 

@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import type { TestApp } from './app.js';
 import { FAKE_TOKEN, type FakeBillingProvider } from './fake-billing-provider.js';
 import { productInput } from './fixtures.js';
@@ -205,4 +206,22 @@ export async function switchToRemoteProvider(
     api_version: '2021-11',
   });
   if (res.statusCode !== 200) throw new Error(`provider: ${res.body}`);
+}
+
+/** Sends a billing webhook in Rebound's neutral dialect, signed with the shop's billing webhook secret. */
+export function billingHook(t: TestApp, handle: string, secret: string) {
+  return (topic: string, id: string, body: unknown) => {
+    const raw = JSON.stringify(body);
+    return t.app.inject({
+      method: 'POST',
+      url: `/webhooks/billing/${handle}`,
+      payload: raw,
+      headers: {
+        'content-type': 'application/json',
+        'x-billing-topic': topic,
+        'x-billing-webhook-id': id,
+        'x-billing-hmac-sha256': createHmac('sha256', secret).update(raw).digest('hex'),
+      },
+    });
+  };
 }

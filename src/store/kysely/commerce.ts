@@ -92,7 +92,8 @@ const CUSTOMER_SLICE = 2000;
  * them (the oldest are kept: a customer changing e-mail without end must not grow a row without end).
  */
 const FORMER_EMAILS = sql<string | null>`case
-  when customers.email is null or lower(customers.email) = lower(coalesce(excluded.email, '')) then customers.former_emails
+  when customers.email is null then customers.former_emails
+  when lower(customers.email) = lower(coalesce(excluded.email, '')) then customers.former_emails
   when customers.former_emails is null then lower(customers.email)
   when length(customers.former_emails) > 4096 then customers.former_emails
   else customers.former_emails || ${'\n'} || lower(customers.email)

@@ -79,7 +79,7 @@ describe.each(backends())('changes from before an erasure, arriving after it, on
     expect((await put({ id: 78, email: 'other@example.com' })).json()).toEqual({ upserted: 1, erased: 0 });
   });
 
-  it('keeps no body about the erased that was skipped or refused, nor any about an order an erasure named', async () => {
+  it('keeps no body about the erased that was skipped or refused, nor about an order an erasure named', async () => {
     const bodies = async () => (await stored()).webhooks.map((w) => w.payload).join('\n');
     // Older than what is stored, and refused (a custom line without a product): neither is applied.
     await deliver(t, 'late', 'orders/updated', { ...order(701, minutes(-5)), updated_at: minutes(-30) });

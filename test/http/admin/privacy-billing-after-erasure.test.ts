@@ -1,8 +1,7 @@
-import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends } from '../../helpers/backends.js';
 import { startApp, type TestApp } from '../../helpers/app.js';
-import { seedBilling } from '../../helpers/billing.js';
+import { billingHook, seedBilling } from '../../helpers/billing.js';
 
 const SECRET = 'billing-webhook-secret-0123456789';
 /** The provider's timestamps: UTC, without a zone. */
@@ -25,20 +24,7 @@ describe.each(backends())("an erased customer's billing documents, written again
   });
   afterAll(() => t.close().then(() => backend.cleanup()));
 
-  const hook = (topic: string, id: string, body: unknown) => {
-    const raw = JSON.stringify(body);
-    return t.app.inject({
-      method: 'POST',
-      url: '/webhooks/billing/pbe',
-      payload: raw,
-      headers: {
-        'content-type': 'application/json',
-        'x-billing-topic': topic,
-        'x-billing-webhook-id': id,
-        'x-billing-hmac-sha256': createHmac('sha256', SECRET).update(raw).digest('hex'),
-      },
-    });
-  };
+  const hook = (topic: string, id: string, body: unknown) => billingHook(t, 'pbe', SECRET)(topic, id, body);
   const customer = (updatedAt: string) => ({
     id: 100,
     email: 'ada@example.com',
