@@ -1,9 +1,8 @@
-import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BillingSubscription } from '../../../src/domain/billing/types.js';
 import { backends } from '../../helpers/backends.js';
 import { startApp, type TestApp } from '../../helpers/app.js';
-import { seedBilling } from '../../helpers/billing.js';
+import { billingHook, seedBilling } from '../../helpers/billing.js';
 
 const SECRET = 'billing-webhook-secret-0123456789';
 
@@ -17,20 +16,8 @@ describe.each(backends())('billing ledger, campaigns and webhooks on $name', (ba
   afterAll(() => t.close().then(() => backend.cleanup()));
 
   const sub = (id: number) => t.services.store.getLedgerDoc<BillingSubscription>(shopId, 'billing_subscriptions', id);
-  const hook = (topic: string, id: string, body: unknown, secret = SECRET) => {
-    const raw = JSON.stringify(body);
-    return t.app.inject({
-      method: 'POST',
-      url: '/webhooks/billing/ledger',
-      payload: raw,
-      headers: {
-        'content-type': 'application/json',
-        'x-billing-topic': topic,
-        'x-billing-webhook-id': id,
-        'x-billing-hmac-sha256': createHmac('sha256', secret).update(raw).digest('hex'),
-      },
-    });
-  };
+  const hook = (topic: string, id: string, body: unknown, secret = SECRET) =>
+    billingHook(t, 'ledger', secret)(topic, id, body);
   const subscription = (updated_at: string, status: string) => ({
     id: 1000,
     customer_id: 100,
