@@ -184,9 +184,28 @@ function isHttpUrl(value: string): boolean {
   }
 }
 
-/** Hides a password in a connection string before it goes into an error message. */
+/**
+ * Hides a password in a connection string before it goes into an error message. A URL that parses
+ * keeps its user name; one that does not (a password holding an unencoded `/`, `?` or `#`), or whose
+ * `@` a parser did not take as the end of credentials, loses everything from `//` to its last `@`:
+ * hiding too much is harmless, printing a password is not.
+ */
 export function redact(url: string): string {
-  return url.replace(/\/\/([^:/@]+):([^@]+)@/, '//$1:***@');
+  const authority = url.indexOf('//');
+  if (authority === -1 || url.indexOf('@', authority) === -1) return url;
+  try {
+    const parsed = new URL(url);
+    if (parsed.password !== '') {
+      parsed.password = '***';
+      return parsed.href;
+    }
+    if (parsed.username !== '') return url;
+  } catch {
+    // Not a URL a parser accepts: the credentials are cut by hand below.
+  }
+  const credentials = url.slice(authority + 2, url.lastIndexOf('@'));
+  const colon = credentials.indexOf(':');
+  return `${url.slice(0, authority + 2)}${colon === -1 ? '' : credentials.slice(0, colon)}:***${url.slice(url.lastIndexOf('@'))}`;
 }
 
 /** The configuration of this process: the one place the environment is read. */

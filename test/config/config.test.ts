@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config/config.js';
+import { ConfigError, loadConfig, redact } from '../../src/config/config.js';
 
 describe('loadConfig', () => {
   it('has local-first defaults', () => {
@@ -111,4 +111,26 @@ describe('loadConfig', () => {
   it('hides database passwords in errors', () => {
     expect(() => loadConfig({ DATABASE_URL: 'mysql://user:hunter2@db/x' })).toThrow(/user:\*\*\*@/);
   });
+});
+
+describe('redact', () => {
+  // Connection strings as operators write them, percent-encoding forgotten: the password never shows.
+  it.each([
+    ['postgres://rebound:s3cret@db:5432/rebound', 'postgres://rebound:***@db:5432/rebound'],
+    ['postgres://:s3cret@db/rebound', 'postgres://:***@db/rebound'],
+    ['redis://:s3cret@cache:6379/0', 'redis://:***@cache:6379/0'],
+    ['postgres://rebound:s3@cret@db/rebound', 'postgres://rebound:***@db/rebound'],
+    ['postgres://rebound:s3/cret@db/rebound', 'postgres://rebound:***@db/rebound'],
+    ['postgres://rebound:s3#cret@db/rebound', 'postgres://rebound:***@db/rebound'],
+    ['postgres://rebound:1234/5678@db/rebound', 'postgres://rebound:***@db/rebound'],
+  ])('hides the password of %s', (url, shown) => {
+    expect(redact(url)).toBe(shown);
+  });
+
+  it.each(['postgres://rebound@db/rebound', 'redis://cache:6379', 'sqlite:data/rebound.db'])(
+    'leaves %s, which holds no password, as it is',
+    (url) => {
+      expect(redact(url)).toBe(url);
+    },
+  );
 });
