@@ -203,9 +203,10 @@ export function redact(url: string): string {
   } catch {
     // Not a URL a parser accepts: the credentials are cut by hand below.
   }
-  const credentials = url.slice(authority + 2, url.lastIndexOf('@'));
-  const colon = credentials.indexOf(':');
-  return `${url.slice(0, authority + 2)}${colon === -1 ? '' : credentials.slice(0, colon)}:***${url.slice(url.lastIndexOf('@'))}`;
+  const end = url.lastIndexOf('@');
+  const credentials = url.slice(authority + 2, end);
+  const user = credentials.includes(':') ? credentials.slice(0, credentials.indexOf(':')) : '';
+  return `${url.slice(0, authority + 2)}${user}:***${url.slice(end)}`;
 }
 
 /** The configuration of this process: the one place the environment is read. */
