@@ -28,41 +28,73 @@ export function parseCommandLine(argv: string[]) {
 }
 
 type CommandLine = ReturnType<typeof parseCommandLine>;
+type OptionName = keyof CommandLine['options'];
+
+/** What each command takes besides its positionals (and `--help`, which every command answers). */
+const OPTIONS_OF: Record<string, OptionName[]> = {
+  serve: [],
+  migrate: [],
+  'seed-demo': [],
+  backup: [],
+  restore: [],
+  import: ['shop'],
+  shops: ['handle', 'name', 'timezone', 'currency', 'scopes', 'public-url'],
+  keys: [],
+  connect: ['domain', 'token', 'api-version', 'api-url', 'webhook-secret', 'reconcile'],
+};
 
 /**
  * Refuses a command line that does not make sense, before the command opens anything: a mistyped
- * command or a missing argument must not create or change a database first.
+ * command, a missing argument, or one too many (`keys demo list` would otherwise rotate the keys of
+ * demo) must not create or change a database first.
  */
-export function checkUsage({ command, rest, options }: CommandLine): void {
+export function checkUsage(line: CommandLine): void {
+  const { command, options } = line;
+  const allowed = OPTIONS_OF[command ?? ''];
+  if (!allowed) throw new UsageError(`unknown command "${command}".`);
+  const foreign = Object.keys(options).find((name) => name !== 'help' && !allowed.includes(name as OptionName));
+  if (foreign) throw new UsageError(`${command} takes no --${foreign}.`);
+  const most = checkPositionals(line);
+  if (line.rest.length > most)
+    throw new UsageError(
+      `${command} takes ${most || 'no'} argument${most === 1 ? '' : 's'} here; "${line.rest[most]}" is one too many.`,
+    );
+}
+
+/** Throws when an argument is missing; returns how many positionals the command's form takes. */
+function checkPositionals({ command, rest, options }: CommandLine): number {
   const [first, second, third] = rest;
   switch (command) {
-    case 'serve':
-    case 'migrate':
-    case 'seed-demo':
-      return;
     case 'backup':
     case 'restore':
       if (!first) throw new UsageError(`${command} needs a file.`);
-      return;
+      return 1;
     case 'import':
       if (!first || !options.shop) throw new UsageError('import needs a folder and --shop <handle>.');
-      return;
+      return 1;
     case 'shops':
       if (first !== 'create') throw new UsageError('the shops command has one subcommand: create.');
       if (!options.handle || !options.name) throw new UsageError('shops create needs --handle and --name.');
-      return;
+      return 1;
     case 'keys':
-      if (first === 'list' && !second) throw new UsageError('keys list needs a shop handle.');
-      if (first === 'revoke' && (!second || !third))
-        throw new UsageError('keys revoke needs a shop handle and a key prefix.');
+      if (first === 'list') {
+        if (!second) throw new UsageError('keys list needs a shop handle.');
+        return 2;
+      }
+      if (first === 'revoke') {
+        if (!second || !third) throw new UsageError('keys revoke needs a shop handle and a key prefix.');
+        return 3;
+      }
       if (!first) throw new UsageError('keys needs a shop handle.');
-      return;
+      if (second === 'list' || second === 'revoke')
+        throw new UsageError(`the subcommand comes first: keys ${second} ${first}${third ? ` ${third}` : ''}.`);
+      return 1;
     case 'connect':
       if (!first || (!options.reconcile && (!options.domain || !options.token)))
         throw new UsageError('connect needs a shop handle, --domain and --token (or --reconcile).');
-      return;
+      return 1;
     default:
-      throw new UsageError(`unknown command "${command}".`);
+      return 0;
   }
 }
 
