@@ -115,7 +115,12 @@ export async function compose(
     upstreamLookup?: LookupFunction;
   } = {},
 ): Promise<Services> {
-  const store = options.store ?? (await openStore(config.databaseUrl));
+  const store =
+    options.store ??
+    (await openStore(config.databaseUrl, {
+      onNewerSchema: (migrations) =>
+        options.log?.warn({ migrations }, 'the database schema is newer than this version: running on it'),
+    }));
   // The answer cache takes a share of what the budget leaves above the process (answerCacheBytes); shops the rest.
   const answerBytes = answerCacheBytes(config.memoryBudgetMb);
   const residency = new Residency({

@@ -11,6 +11,7 @@ import { checkUsage, parseCommandLine, USAGE } from './args.js';
 import { CommandError, settingAtFault, UsageError } from './errors.js';
 import { applyHeapFlags } from './heap.js';
 import { StartFailure } from '../cluster/start-failure.js';
+import { SchemaMismatchError } from '../store/schema-mismatch.js';
 
 // Each command imports what it uses when it runs: a node's primary only starts, routes and watches
 // its workers, and does so without the server's modules in its memory (docs/scaling.md).
@@ -61,8 +62,15 @@ async function run(argv: string[]): Promise<number> {
         import('../store/startup-lock.js'),
         import('../store/open.js'),
       ]);
-      await withStartupLock(config.databaseUrl, async () => (await openStore(config.databaseUrl)).close());
-      out('Database schema is up to date.');
+      let newer: string[] = [];
+      await withStartupLock(config.databaseUrl, async () =>
+        (await openStore(config.databaseUrl, { onNewerSchema: (names) => (newer = names) })).close(),
+      );
+      out(
+        newer.length === 0
+          ? 'Database schema is up to date.'
+          : `Database schema is newer than this version (${newer.join(', ')}); nothing to do.`,
+      );
       return 0;
     }
   }
@@ -171,7 +179,9 @@ run(process.argv.slice(2)).then(
     if (code >= 0) process.exit(code);
   },
   (error: unknown) => {
-    const oneLine = [ConfigError, AppError, CommandError, StartFailure].some((kind) => error instanceof kind);
+    const oneLine = [ConfigError, AppError, CommandError, StartFailure, SchemaMismatchError].some(
+      (kind) => error instanceof kind,
+    );
     if (oneLine) {
       process.stderr.write(`rebound: ${(error as Error).message}\n`);
     } else if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {

@@ -42,7 +42,11 @@ export interface Store
     PrivacyStore {
   /** Connection-pool figures for metrics (SQLite: one connection). */
   poolStats(): { total: number; idle: number; waiting: number };
-  migrate(): Promise<void>;
+  /**
+   * Applies this version's pending migrations. `newer`: those a newer version applied that this one
+   * does not know (it runs on their schema; src/store/kysely/newer-schema.ts).
+   */
+  migrate(): Promise<{ newer: string[] }>;
   /**
    * Start-up's writes are done: ends what only writing needs until the next write (SQLite's
    * checkpointing thread, after a last checkpoint), so a node that then only reads does not keep it.

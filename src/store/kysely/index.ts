@@ -3,6 +3,7 @@ import type { Connection } from '../connect.js';
 import { migrationProvider } from '../migrations/index.js';
 import { UnavailableError } from '../../domain/errors.js';
 import { isUnavailable } from '../codec.js';
+import { newerMigrations } from './newer-schema.js';
 import type { Store } from '../store.js';
 import { catalogMethods } from './catalog.js';
 import { servingMethods } from './product-serving.js';
@@ -86,15 +87,35 @@ function isSchemaDroppedMeanwhile(error: unknown): boolean {
   return DROPPED_MEANWHILE.has((error as { code?: unknown }).code as string);
 }
 
+/**
+ * A driver's error keeps what tells an outage or a refusal (src/cli/errors.ts, isUnavailable) from a
+ * defect when a migration wraps it: its code, PostgreSQL's severity, the socket's address.
+ */
+function keepingDriverFields(wrapper: Error, error: unknown): Error {
+  const fields = ['code', 'severity', 'syscall', 'address', 'hostname', 'port', 'errors'] as const;
+  for (const field of fields) {
+    const value = (error as Record<string, unknown> | null)?.[field];
+    if (value !== undefined) Object.assign(wrapper, { [field]: value });
+  }
+  return wrapper;
+}
+
 function kyselyStore({ db, dialect, schema, poolStats, sqlite, checkpoints }: Connection): Store {
+  /**
+   * Where the migrator keeps its tables. Unnamed, Kysely looks for them in every schema of the
+   * database, finds another application's (or another Rebound's) and then reads its own, which does
+   * not exist: so PostgreSQL's is always named, the schema our tables are created in.
+   */
+  async function tableSchema(): Promise<string | undefined> {
+    if (schema || dialect === 'sqlite') return schema;
+    const { rows } = await sql<{ schema: string | null }>`select current_schema() as schema`.execute(db);
+    return rows[0]?.schema ?? undefined;
+  }
   return {
     poolStats,
     async migrate() {
-      const migrator = new Migrator({
-        db,
-        provider: migrationProvider,
-        ...(schema ? { migrationTableSchema: schema } : {}),
-      });
+      const migrationSchema = await tableSchema();
+      const migrator = new Migrator({ db, provider: migrationProvider, migrationTableSchema: migrationSchema });
       // PostgreSQL: Kysely's adapter holds a session advisory lock and applies the pending migrations
       // in one transaction. SQLite: Kysely takes neither (no transactional DDL in its adapter), so the
       // write lock is taken here, before the migrator reads which migrations ran.
@@ -103,10 +124,16 @@ function kyselyStore({ db, dialect, schema, poolStats, sqlite, checkpoints }: Co
           dialect === 'sqlite'
             ? await inWriteLock(db, () => migrator.migrateToLatest())
             : await migrator.migrateToLatest();
-        if (!error) return;
+        if (!error) return { newer: [] };
         if (attempt < MIGRATE_ATTEMPTS && isSchemaDroppedMeanwhile(error)) continue;
-        const failed = results?.find((r) => r.status === 'Error');
-        throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${(error as Error).message ?? error}`);
+        const newer = await newerMigrations(db, migrationSchema, error);
+        if (newer) return { newer };
+        const failed = results?.find((r) => r.status === 'Error')?.migrationName;
+        const message = (error as Error).message ?? String(error);
+        throw keepingDriverFields(
+          new Error(failed ? `Migration ${failed} failed: ${message}` : message, { cause: error }),
+          error,
+        );
       }
     },
     async ping() {
