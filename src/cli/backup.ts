@@ -1,7 +1,9 @@
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import SQLite from 'better-sqlite3';
+import { holdsRebound } from '../store/existing.js';
 import { CommandError } from './errors.js';
 
 const run = promisify(execFile);
@@ -16,6 +18,9 @@ const run = promisify(execFile);
  */
 export async function backupDatabase(databaseUrl: string, file: string): Promise<void> {
   if (existsSync(file)) throw new CommandError(`${file} already exists; backup does not overwrite a file.`);
+  const folder = dirname(resolve(file));
+  if (!existsSync(folder) || !statSync(folder).isDirectory())
+    throw new CommandError(`the folder ${folder} does not exist; backup does not create one.`);
   if (databaseUrl.startsWith('sqlite:')) {
     const database = new SQLite(sqliteFile(databaseUrl), { readonly: true, fileMustExist: true });
     try {
@@ -47,7 +52,7 @@ export async function restoreDatabase(databaseUrl: string, file: string): Promis
     const target = sqliteFile(databaseUrl);
     if (existsSync(target) && hasTables(target))
       throw new CommandError(`${target} is not empty; restore into a new database file.`);
-    const backup = new SQLite(file, { readonly: true, fileMustExist: true });
+    const backup = openSqliteBackup(file);
     try {
       await backup.backup(target);
     } finally {
@@ -56,8 +61,17 @@ export async function restoreDatabase(databaseUrl: string, file: string): Promis
     return;
   }
   // pg_restore creates the schema the dump holds (a `?schema=` backup restores into that schema): it
-  // must not exist yet. One transaction: a failed restore leaves nothing behind.
-  const { url } = postgresTarget(databaseUrl);
+  // must be the one DATABASE_URL names, and hold no Rebound yet. One transaction: a failed restore
+  // leaves nothing behind.
+  const { url, schema } = postgresTarget(databaseUrl);
+  const held = await dumpedSchema(file);
+  if (held !== (schema ?? 'public'))
+    throw new CommandError(
+      `${file} holds Rebound's tables in the schema ${held}; DATABASE_URL names ${schema ?? 'public'}: ` +
+        `restore with ?schema=${held} (pg_restore cannot move them to another schema).`,
+    );
+  if (await holdsRebound(databaseUrl))
+    throw new CommandError(`the schema ${held} already holds Rebound's tables; restore into an empty one.`);
   await tool('pg_restore', [
     '--no-owner',
     '--no-privileges',
@@ -66,6 +80,33 @@ export async function restoreDatabase(databaseUrl: string, file: string): Promis
     `--dbname=${url}`,
     file,
   ]);
+}
+
+/** The backup file opened read-only, or a one-line refusal when it is not a Rebound SQLite database. */
+function openSqliteBackup(file: string): SQLite.Database {
+  const refusal = new CommandError(`${file} is not a backup of a Rebound SQLite database.`);
+  let backup: SQLite.Database;
+  try {
+    backup = new SQLite(file, { readonly: true, fileMustExist: true });
+  } catch {
+    throw refusal;
+  }
+  try {
+    const migrations = backup.prepare("select 1 from sqlite_master where type = 'table' and name = ?");
+    if (migrations.get('kysely_migration') !== undefined) return backup;
+  } catch {
+    // SQLITE_NOTADB: the file is not a database at all.
+  }
+  backup.close();
+  throw refusal;
+}
+
+/** The schema of Rebound's tables in a pg_dump archive (`pg_restore --list`: "id; oid oid TABLE schema name owner"). */
+async function dumpedSchema(file: string): Promise<string> {
+  const listing = await tool('pg_restore', ['--list', file]);
+  const table = /^\d+; \d+ \d+ TABLE (\S+) kysely_migration /m.exec(listing);
+  if (!table) throw new CommandError(`${file} is not a backup of a Rebound PostgreSQL database.`);
+  return table[1]!;
 }
 
 function hasTables(file: string): boolean {
@@ -92,9 +133,9 @@ function postgresTarget(databaseUrl: string): { url: string; schema: string | nu
   return { url: url.toString(), schema };
 }
 
-async function tool(name: string, args: string[]): Promise<void> {
+async function tool(name: string, args: string[]): Promise<string> {
   try {
-    await run(name, args, { maxBuffer: 16 * 1024 * 1024 });
+    return (await run(name, args, { maxBuffer: 16 * 1024 * 1024 })).stdout;
   } catch (error) {
     const failure = error as { code?: string; stderr?: string };
     if (failure.code === 'ENOENT')

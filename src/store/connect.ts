@@ -20,16 +20,19 @@ export function loadPg(): typeof pg {
 
 /**
  * One PostgreSQL session outside the pool, for work that must not share it (the start-up lock, a
- * look at what a database holds), and the schema the URL names (`?schema=`, else `public`).
+ * look at what a database holds), and the schema the URL names (`?schema=`, else the session's current one).
  */
 export async function pgSession(databaseUrl: string): Promise<{ client: pg.Client; schema: string }> {
   const url = new URL(databaseUrl);
-  const schema = url.searchParams.get('schema') ?? 'public';
+  const named = url.searchParams.get('schema');
   url.searchParams.delete('schema');
   const client = new (loadPg().Client)({ connectionString: url.toString(), connectionTimeoutMillis: 10_000 });
   client.on('error', () => undefined);
   await client.connect();
-  return { client, schema };
+  if (named) return { client, schema: named };
+  // Unnamed, tables go where PostgreSQL creates them: the first schema of the search path that exists.
+  const { rows } = await client.query<{ schema: string | null }>('select current_schema() as schema');
+  return { client, schema: rows[0]?.schema ?? 'public' };
 }
 
 export interface Connection {
