@@ -34,6 +34,12 @@ const REACHING = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT',
  * defect.
  */
 const POSTGRES_REFUSALS = /^(08|28|3D|53|57P|42501)/;
+/** pg's and pg-pool's connection timeouts (a server that accepts and never answers): messages, no code. */
+const PG_CONNECT_TIMEOUTS = new Set([
+  'timeout expired',
+  'timeout exceeded when trying to connect',
+  'Connection terminated due to connection timeout',
+]);
 /** SQLite's failures to open or write the file; a statement's own error is a defect. */
 const SQLITE_FILE_FAILURES = /^SQLITE_(CANTOPEN|READONLY|NOTADB|PERM|FULL|CORRUPT|IOERR)/;
 
@@ -71,6 +77,11 @@ export function settingAtFault(failure: unknown, settings: Settings): string | n
     const taken = first.code === 'EADDRINUSE' ? 'is taken by another process' : 'needs privileges this process lacks';
     return `port ${settings.port} on ${settings.host} ${taken} (PORT, HOST).`;
   }
+  if ((first.syscall === 'listen' || first.syscall === 'bind') && first.code === 'EADDRNOTAVAIL')
+    return `${settings.host} is not an address of this machine (HOST).`;
+  // HOST a name: the server resolves it before it listens.
+  if (first.syscall === 'getaddrinfo' && first.hostname === settings.host)
+    return `${settings.host} does not resolve to an address (HOST): ${first.code}.`;
   if (settings.databaseUrl.startsWith('sqlite:') && SQLITE_FILE_FAILURES.test(first.code ?? '')) {
     return `cannot use ${database}: ${first.message}.`;
   }
@@ -78,6 +89,8 @@ export function settingAtFault(failure: unknown, settings: Settings): string | n
   // PostgreSQL answered and refused: a wrong password, a database or role that does not exist.
   if (postgres && first.severity !== undefined && POSTGRES_REFUSALS.test(first.code ?? ''))
     return `cannot use ${database}: ${first.message}.`;
+  if (postgres && PG_CONNECT_TIMEOUTS.has(first.message))
+    return `cannot reach ${database}: no answer within the connection timeout.`;
   if (first.code === undefined || !REACHING.has(first.code)) return null;
   if (postgres && reaches(first, endpointOf(settings.databaseUrl, 5432)))
     return `cannot reach ${database}: ${first.code}.`;

@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:net';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -51,6 +51,52 @@ describe('start-up failures an operator fixes in the environment', () => {
       server.close();
     }
   });
+
+  it.each([
+    // Without a resolver to ask, the lookup fails with EAI_AGAIN instead.
+    ['nonexistent.invalid', /^nonexistent\.invalid does not resolve to an address \(HOST\): (ENOTFOUND|EAI_AGAIN)\.$/],
+    // TEST-NET-1 (RFC 5737): an address of no machine here.
+    ['192.0.2.1', /^192\.0\.2\.1 is not an address of this machine \(HOST\)\.$/],
+  ])('names HOST in one line when it is %s', (host, line) => {
+    for (const workers of ['1', '2']) {
+      const run = rebound(['serve'], {
+        DATABASE_URL: `sqlite:${join(work, `host-${workers}.db`)}`,
+        PORT: '0',
+        HOST: host,
+        REBOUND_WORKERS: workers,
+      });
+      expect(run.code, `${workers} worker(s)`).toBe(1);
+      expect(run.err.replace(/^rebound: /, '').replace(/\n$/, ''), `${workers} worker(s)`).toMatch(line);
+      expect(run.err.split('\n')).toHaveLength(2);
+    }
+  });
+
+  it('names DATABASE_URL when PostgreSQL accepts the connection and never answers', async () => {
+    const silent = createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const { port } = silent.address() as { port: number };
+    try {
+      const run = await new Promise<{ code: number | null; err: string }>((resolve) => {
+        const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'migrate'], {
+          cwd: ROOT,
+          env: { ...process.env, LOG_LEVEL: 'silent', DATABASE_URL: `postgres://rebound:pw@127.0.0.1:${port}/rebound` },
+        });
+        let err = '';
+        child.stderr.on('data', (d: Buffer) => {
+          err += d.toString();
+        });
+        child.on('exit', (code) => resolve({ code, err }));
+      });
+      expect(run).toEqual({
+        code: 1,
+        err:
+          `rebound: cannot reach the database at postgres://rebound:***@127.0.0.1:${port}/rebound ` +
+          '(DATABASE_URL): no answer within the connection timeout.\n',
+      });
+    } finally {
+      silent.close();
+    }
+  }, 60_000);
 
   it('names DATABASE_URL, without its password, when PostgreSQL is out of reach', async () => {
     const port = await closedPort();
