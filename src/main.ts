@@ -6,7 +6,8 @@ import { buildApp } from './http/app.js';
 import { loggerOptions } from './http/plugins/logging.js';
 import { gracefulShutdown, stopOnSignals } from './shutdown.js';
 import { withStartupLock } from './store/startup-lock.js';
-import { seedDemoFromServices, DEMO_HANDLE, type DemoSeedResult } from './services/demo.js';
+import { DEMO_HANDLE, type DemoSeedResult } from './services/demo.js';
+import { demoKeysUnshown, seedDemoOnStart } from './services/demo-start.js';
 
 /**
  * Process entry of the server: compose → (seed demo) → buildApp → listen; drains on SIGTERM / SIGINT (src/shutdown.ts).
@@ -16,25 +17,33 @@ export async function serve(config: Config, listen?: (app: FastifyInstance) => P
   const started = performance.now();
   const log = pino(loggerOptions(config.logLevel) as pino.LoggerOptions);
   // Several nodes starting together: one migrates and seeds, the others wait and then find it done.
-  const { services, seeded } = await withStartupLock(
+  const { services, seeded, generatedToken } = await withStartupLock(
     config.databaseUrl,
     () => prepare(config, log),
     () => log.info('another process is starting on this database (migrations, demo seed): waiting for it'),
   );
-  // Before the first shop's load measures the baseline the memory budget is divided from.
-  await services.store.settle();
-  const app = await buildApp(services, config);
-  stopOnSignals(gracefulShutdown({ app, services, log, graceMs: config.shutdownGraceMs }));
-
   let base = config.publicUrl;
-  if (listen) await listen(app);
-  else {
-    const address = await app.listen({ port: config.port, host: config.host });
-    // PORT=0 lets the system choose: whoever started us needs to learn which port it chose.
-    if (config.port === 0) process.stdout.write(`Listening on ${address}\n`);
-    // Without REBOUND_PUBLIC_URL the default names the configured port, which PORT=0 is not.
-    if (config.port === 0 && new URL(base).port === '0') base = address;
+  try {
+    // Before the first shop's load measures the baseline the memory budget is divided from.
+    await services.store.settle();
+    const app = await buildApp(services, config);
+    stopOnSignals(gracefulShutdown({ app, services, log, graceMs: config.shutdownGraceMs }));
+    if (listen) await listen(app);
+    else {
+      const address = await app.listen({ port: config.port, host: config.host });
+      // PORT=0 lets the system choose: whoever started us needs to learn which port it chose.
+      if (config.port === 0) process.stdout.write(`Listening on ${address}\n`);
+      // Without REBOUND_PUBLIC_URL the default names the configured port, which PORT=0 is not.
+      if (config.port === 0 && new URL(base).port === '0') base = address;
+    }
+  } catch (error) {
+    // Nothing was shown: the next start generates a token again (and builds the demo again).
+    if (generatedToken) await services.adminAuth.forgetUnshown(generatedToken).catch(() => undefined);
+    if (seeded?.keys) await demoKeysUnshown(services.store).catch(() => undefined);
+    throw error;
   }
+  // Shown once the server serves, so a start that fails cannot be the only one that showed them.
+  if (generatedToken) printAdminToken(log, generatedToken);
   if (seeded) printDemoWelcome(base, seeded);
   services.startBackground();
   log.info({ ms: Math.round(performance.now() - started), shops: (await services.shops.listShops()).length }, 'ready');
@@ -44,25 +53,27 @@ export async function serve(config: Config, listen?: (app: FastifyInstance) => P
 async function prepare(
   config: Config,
   log: pino.Logger,
-): Promise<{ services: Services; seeded: DemoSeedResult | null }> {
+): Promise<{ services: Services; seeded: DemoSeedResult | null; generatedToken: string | null }> {
   const services = await compose(config, { log });
-  // A remote billing provider whose token cannot be opened stops start-up with one line (the CLI prints it).
-  await services.billingProviders.checkStartup().catch(async (error: unknown) => {
+  let generatedToken: string | null = null;
+  try {
+    // A remote billing provider whose token cannot be opened stops start-up with one line (the CLI prints it).
+    await services.billingProviders.checkStartup();
+    generatedToken = await services.adminAuth.ensureToken();
+    const seeded = config.demo ? await seedDemoOnStart(services, config.publicUrl) : null;
+    return { services, seeded, generatedToken };
+  } catch (error) {
+    if (generatedToken) await services.adminAuth.forgetUnshown(generatedToken).catch(() => undefined);
     await services.close();
     throw error;
-  });
-  const generatedToken = await services.adminAuth.ensureToken();
-  if (generatedToken) {
-    log.warn(
-      'No REBOUND_ADMIN_TOKEN set: generated an operator token, kept hashed in the database. It is shown only now.',
-    );
-    process.stdout.write(`\nAdmin token (shown once): ${generatedToken}\n`);
   }
-  const seeded =
-    config.demo && (await services.shops.listShops()).length === 0
-      ? await seedDemoFromServices(services, config.publicUrl)
-      : null;
-  return { services, seeded };
+}
+
+function printAdminToken(log: pino.Logger, token: string): void {
+  log.warn(
+    'No REBOUND_ADMIN_TOKEN set: generated an operator token, kept hashed in the database. It is shown only now.',
+  );
+  process.stdout.write(`\nAdmin token (shown once): ${token}\n`);
 }
 
 /** The demo's keys and requests to try, once the server listens (so its address is known). */

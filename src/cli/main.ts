@@ -80,8 +80,8 @@ async function run(argv: string[]): Promise<number> {
   try {
     switch (command) {
       case 'seed-demo': {
-        const { seedDemoFromServices } = await import('../services/demo.js');
-        const result = await seedDemoFromServices(services, config.publicUrl);
+        const { seedDemo } = await import('../services/demo-start.js');
+        const result = await seedDemo(services, config.publicUrl);
         out(`Demo shop ${result.created ? 'created' : 'refreshed'}: ${JSON.stringify(result.counts)}`);
         if (result.keys)
           out(

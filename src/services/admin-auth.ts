@@ -23,6 +23,15 @@ export function createAdminAuth(deps: { store: SettingStore; keys: KeyIndex; con
       return stored === hashKey(candidate) ? candidate : null;
     },
 
+    /**
+     * Takes back a token ensureToken generated when the start that generated it failed before
+     * showing it: the next start generates and shows another.
+     */
+    async forgetUnshown(token: string): Promise<void> {
+      await deps.store.deleteSettingIf(TOKEN_SETTING, hashKey(token));
+      if (!deps.configuredToken) tokenHash = null;
+    },
+
     verify(token: string): AdminPrincipal | null {
       if (tokenHash && safeEqual(hashKey(token), tokenHash)) return { operator: true };
       const owner = deps.keys.lookup(token);

@@ -7,6 +7,8 @@ export interface SettingStore {
   /** Stores the value unless the key exists; returns what is stored (first writer wins across nodes). */
   putSettingIfAbsent(key: string, value: string): Promise<string>;
   putSetting(key: string, value: string): Promise<void>;
+  /** Deletes the key if it still holds this value (another node may have replaced it). */
+  deleteSettingIf(key: string, value: string): Promise<void>;
 }
 
 export interface SettingTables {
@@ -34,6 +36,9 @@ export function settingMethods(db: Kysely<Database>): SettingStore {
         .values({ key, value })
         .onConflict((oc) => oc.column('key').doUpdateSet({ value }))
         .execute();
+    },
+    async deleteSettingIf(key, value) {
+      await db.deleteFrom('settings').where('key', '=', key).where('value', '=', value).execute();
     },
   };
 }
