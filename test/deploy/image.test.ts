@@ -96,10 +96,12 @@ if (!composeCli)
   console.warn('!! docker-compose not found: SKIPPING the compose.yaml check (apt-get install -y docker-compose).');
 
 describe.runIf(composeCli)('the compose stack (compose.yaml, parsed by docker-compose)', () => {
-  const config = (...args: string[]) => {
-    const result = spawnSync('docker-compose', ['-f', join(ROOT, 'compose.yaml'), 'config', ...args], {
+  const config = (...args: (string | Record<string, string>)[]) => {
+    const env = Object.assign({}, ...args.filter((a) => typeof a !== 'string'));
+    const flags = args.filter((a): a is string => typeof a === 'string');
+    const result = spawnSync('docker-compose', ['-f', join(ROOT, 'compose.yaml'), 'config', ...flags], {
       encoding: 'utf8',
-      env: { PATH: process.env.PATH ?? '', POSTGRES_PASSWORD: 'from-the-env-file' },
+      env: { PATH: process.env.PATH ?? '', POSTGRES_PASSWORD: 'from-the-env-file', ...env },
     });
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);
@@ -126,5 +128,19 @@ describe.runIf(composeCli)('the compose stack (compose.yaml, parsed by docker-co
     expect(text).toMatch(/REBOUND_NODE_2: rebound2:3000/);
     expect(text).toMatch(/condition: service_completed_successfully/);
     expect(text.match(/REBOUND_DEMO: .*/g)).toEqual(Array(3).fill('REBOUND_DEMO: "false"'));
+  });
+
+  it('passes every setting of .env.example on to the nodes, apart from those the stack sets itself', () => {
+    const STACK_SETS = ['PORT', 'HOST', 'DATABASE_URL', 'REDIS_URL', 'TRUST_PROXY'];
+    const COMPOSE_ONLY = ['POSTGRES_PASSWORD', 'REBOUND_HTTP_PORT', 'REBOUND_STOP_GRACE_PERIOD'];
+    const documented = [...readFileSync(join(ROOT, '.env.example'), 'utf8').matchAll(/^# ([A-Z][A-Z0-9_]*)=/gm)]
+      .map((m) => m[1]!)
+      .filter((name) => !STACK_SETS.includes(name) && !COMPOSE_ONLY.includes(name));
+    expect(documented.length).toBeGreaterThan(20);
+    const env = Object.fromEntries(documented.map((name, i) => [name, `value-${i}`]));
+    const text = config({ ...env, REBOUND_STOP_GRACE_PERIOD: '45s' });
+    const missing = documented.filter((name, i) => text.split(`${name}: value-${i}`).length - 1 !== 3);
+    expect(missing).toEqual([]);
+    expect(text.match(/stop_grace_period: .*/g)).toEqual(Array(3).fill('stop_grace_period: 45s'));
   });
 });
