@@ -30,15 +30,19 @@ export async function backupDatabase(databaseUrl: string, file: string): Promise
     }
     return;
   }
-  const { url, schema } = postgresTarget(databaseUrl);
-  await tool('pg_dump', [
-    '--format=custom',
-    '--no-owner',
-    '--no-privileges',
-    `--file=${file}`,
-    ...(schema ? [`--schema=${schema}`] : []),
-    url,
-  ]);
+  const { url, schema, env } = postgresTarget(databaseUrl);
+  await tool(
+    'pg_dump',
+    [
+      '--format=custom',
+      '--no-owner',
+      '--no-privileges',
+      `--file=${file}`,
+      ...(schema ? [`--schema=${schema}`] : []),
+      url,
+    ],
+    env,
+  );
 }
 
 /**
@@ -63,7 +67,7 @@ export async function restoreDatabase(databaseUrl: string, file: string): Promis
   // pg_restore creates the schema the dump holds (a `?schema=` backup restores into that schema): it
   // must be the one DATABASE_URL names, and hold no Rebound yet. One transaction: a failed restore
   // leaves nothing behind.
-  const { url, schema } = postgresTarget(databaseUrl);
+  const { url, schema, env } = postgresTarget(databaseUrl);
   const held = await dumpedSchema(file);
   if (held !== (schema ?? 'public'))
     throw new CommandError(
@@ -72,14 +76,11 @@ export async function restoreDatabase(databaseUrl: string, file: string): Promis
     );
   if (await holdsRebound(databaseUrl))
     throw new CommandError(`the schema ${held} already holds Rebound's tables; restore into an empty one.`);
-  await tool('pg_restore', [
-    '--no-owner',
-    '--no-privileges',
-    '--exit-on-error',
-    '--single-transaction',
-    `--dbname=${url}`,
-    file,
-  ]);
+  await tool(
+    'pg_restore',
+    ['--no-owner', '--no-privileges', '--exit-on-error', '--single-transaction', `--dbname=${url}`, file],
+    env,
+  );
 }
 
 /** The backup file opened read-only, or a one-line refusal when it is not a Rebound SQLite database. */
@@ -126,16 +127,23 @@ function sqliteFile(databaseUrl: string): string {
   return file;
 }
 
-function postgresTarget(databaseUrl: string): { url: string; schema: string | null } {
+/**
+ * What pg_dump and pg_restore are given: the URL without `?schema=` (theirs is `--schema`) and without
+ * its password, which goes in PGPASSWORD instead: a command line is readable by every user of the
+ * machine (`ps`), a process's environment only by its owner.
+ */
+export function postgresTarget(databaseUrl: string): { url: string; schema: string | null; env: NodeJS.ProcessEnv } {
   const url = new URL(databaseUrl);
   const schema = url.searchParams.get('schema');
   url.searchParams.delete('schema');
-  return { url: url.toString(), schema };
+  const password = decodeURIComponent(url.password);
+  url.password = '';
+  return { url: url.toString(), schema, env: password ? { ...process.env, PGPASSWORD: password } : process.env };
 }
 
-async function tool(name: string, args: string[]): Promise<string> {
+async function tool(name: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<string> {
   try {
-    return (await run(name, args, { maxBuffer: 16 * 1024 * 1024 })).stdout;
+    return (await run(name, args, { maxBuffer: 16 * 1024 * 1024, env })).stdout;
   } catch (error) {
     const failure = error as { code?: string; stderr?: string };
     if (failure.code === 'ENOENT')

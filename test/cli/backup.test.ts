@@ -69,3 +69,14 @@ describe.skipIf(!backends().some((b) => b.name === 'postgres'))('restoring a Pos
     );
   });
 });
+
+describe('the PostgreSQL tools', () => {
+  it('get the password in their environment, not on a command line every user of the machine can read', async () => {
+    const { postgresTarget } = await import('../../src/cli/backup.js');
+    const target = postgresTarget('postgres://rebound:p%40ss%2Fword@db.internal:5432/rebound?schema=shop1');
+    expect(target.url).toBe('postgres://rebound@db.internal:5432/rebound');
+    expect(target.schema).toBe('shop1');
+    expect(target.env.PGPASSWORD).toBe('p@ss/word');
+    expect(postgresTarget('postgres://rebound@db.internal/rebound').env.PGPASSWORD).toBe(process.env.PGPASSWORD);
+  });
+});
