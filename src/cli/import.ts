@@ -1,10 +1,30 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import type { TSchema } from '@sinclair/typebox';
 import type { Services } from '../compose.js';
-import { InvalidInputError } from '../domain/errors.js';
+import { AppError, InvalidInputError } from '../domain/errors.js';
+import {
+  CollectionInput,
+  CustomerInput,
+  InventoryInput,
+  MarketInput,
+  OrderInput,
+  ProductInput,
+} from '../domain/inputs/catalog.js';
+import { validateRows } from '../domain/inputs/validate.js';
+import { CommandError } from './errors.js';
 
 /** The files an import folder may hold, in the order they must load (collections refer to products…). */
 const FILES = ['products', 'collections', 'inventory', 'customers', 'markets', 'orders'] as const;
+/** Each file's rows, checked before anything is written: the schema and the field unique within the file. */
+const ROWS: Record<(typeof FILES)[number], { schema: TSchema; key: string }> = {
+  products: { schema: ProductInput, key: 'id' },
+  collections: { schema: CollectionInput, key: 'id' },
+  inventory: { schema: InventoryInput, key: 'variant_id' },
+  customers: { schema: CustomerInput, key: 'id' },
+  markets: { schema: MarketInput, key: 'id' },
+  orders: { schema: OrderInput, key: 'id' },
+};
 /** Files other parts of the service will read once they exist; reported, not silently ignored. */
 const NOT_YET = ['rulesets', 'billing_customers', 'billing_addresses', 'billing_subscriptions', 'billing_charges'];
 
@@ -29,6 +49,20 @@ function readRows(path: string): unknown[] {
   }
 }
 
+/** A file's rows, or a one-line refusal naming the file, the row and the field. */
+function checkedRows(name: (typeof FILES)[number], path: string): unknown[] {
+  const rows = readRows(path);
+  if (!Array.isArray(rows))
+    throw new CommandError(`${path} must hold a JSON array of ${name} (or be NDJSON, one per line).`);
+  try {
+    validateRows(ROWS[name].schema, rows, name, ROWS[name].key);
+  } catch (error) {
+    if (error instanceof AppError) throw new CommandError(`${path}: ${error.message} (nothing was imported)`);
+    throw error;
+  }
+  return rows;
+}
+
 /** Loads a folder of JSON / NDJSON files into a shop through the admin services. */
 export async function importFolder(
   services: Services,
@@ -48,21 +82,31 @@ export async function importFolder(
     markets: services.catalog.upsertMarkets,
     orders: services.catalog.upsertOrders,
   };
-  let found = 0;
-  for (const name of FILES) {
+  // Every file is read and checked first: a mistake in the last one must not leave the first ones written.
+  const files = FILES.flatMap((name) => {
     const path = [join(dir, `${name}.json`), join(dir, `${name}.ndjson`)].find((p) => existsSync(p));
-    if (!path) continue;
-    found++;
+    return path ? [{ name, path, rows: checkedRows(name, path) }] : [];
+  });
+  const written: string[] = [];
+  for (const { name, path, rows } of files) {
     const started = performance.now();
-    const result = await writers[name](shop.id, readRows(path));
-    out(`${name}: ${JSON.stringify(result)} in ${Math.round(performance.now() - started)} ms`);
+    try {
+      const result = await writers[name](shop.id, rows);
+      out(`${name}: ${JSON.stringify(result)} in ${Math.round(performance.now() - started)} ms`);
+    } catch (error) {
+      // What the checks above cannot see: rows that name what the shop does not hold.
+      if (!(error instanceof AppError)) throw error;
+      const before = written.length > 0 ? ` (already imported: ${written.join(', ')})` : ' (nothing was imported)';
+      throw new CommandError(`${path}: ${error.message}${before}`);
+    }
+    written.push(name);
   }
   for (const name of NOT_YET) {
     if (existsSync(join(dir, `${name}.json`)) || existsSync(join(dir, `${name}.ndjson`))) {
       out(`${name}: skipped — this version of Rebound does not import it yet`);
     }
   }
-  if (found === 0)
+  if (files.length === 0)
     throw new InvalidInputError(
       'dir',
       `No importable files in ${dir} (expected ${FILES.map((f) => `${f}.json`).join(', ')}).`,

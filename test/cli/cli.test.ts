@@ -2,6 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import SQLite from 'better-sqlite3';
 import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { productInput } from '../helpers/fixtures.js';
 
@@ -77,6 +78,33 @@ describe('rebound CLI', () => {
     const rejected = rebound(['import', dir, '--shop', 'cli-shop'], env);
     expect(rejected.code).toBe(1);
     expect(rejected.err).toContain('Row 0 of the products: variants');
+
+    // A mistake in the last file leaves the first ones unwritten; one only the writes find is told with
+    // what was imported before it.
+    const later = mkdtempSync(join(work, 'import-'));
+    writeFileSync(join(later, 'products.json'), JSON.stringify([productInput(4)]));
+    writeFileSync(join(later, 'orders.json'), JSON.stringify([{ id: 2, line_items: [] }]));
+    const early = rebound(['import', later, '--shop', 'cli-shop'], env);
+    expect(early.code).toBe(1);
+    expect(early.err).toBe(
+      `rebound: ${join(later, 'orders.json')}: Row 0 of the orders: created_at: Expected required property. ` +
+        '(nothing was imported)\n',
+    );
+    writeFileSync(join(later, 'orders.json'), '{"id": 2}');
+    expect(rebound(['import', later, '--shop', 'cli-shop'], env).err).toBe(
+      `rebound: ${join(later, 'orders.json')} must hold a JSON array of orders (or be NDJSON, one per line).\n`,
+    );
+    const database = new SQLite(join(work, 'cli.db'), { readonly: true });
+    expect(database.prepare('select count(*) as n from products where id = 4').get()).toEqual({ n: 0 });
+    database.close();
+    rmSync(join(later, 'orders.json'));
+    writeFileSync(
+      join(later, 'collections.json'),
+      JSON.stringify([{ id: 6, title: 'D', handle: 'd', products: [{ product_id: 99 }] }]),
+    );
+    const unknown = rebound(['import', later, '--shop', 'cli-shop'], env);
+    expect(unknown.code).toBe(1);
+    expect(unknown.err).toMatch(/^rebound: .*collections\.json: .*99.* \(already imported: products\)\n$/);
 
     const mistyped = join(work, 'no-such-folder');
     expect(rebound(['import', mistyped, '--shop', 'cli-shop'], env)).toMatchObject({
