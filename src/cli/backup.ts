@@ -28,6 +28,11 @@ export async function backupDatabase(databaseUrl: string, file: string): Promise
     } finally {
       database.close();
     }
+    // The copy keeps the database's WAL mode, in which even a reader makes -wal and -shm files beside
+    // it: a backup is one file, whoever opens it.
+    const copy = new SQLite(file, { fileMustExist: true });
+    copy.pragma('journal_mode = DELETE');
+    copy.close();
     return;
   }
   const { url, schema, env } = postgresTarget(databaseUrl);

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
@@ -78,5 +78,19 @@ describe('the PostgreSQL tools', () => {
     expect(target.schema).toBe('shop1');
     expect(target.env.PGPASSWORD).toBe('p@ss/word');
     expect(postgresTarget('postgres://rebound@db.internal/rebound').env.PGPASSWORD).toBe(process.env.PGPASSWORD);
+  });
+});
+
+describe('a SQLite backup', () => {
+  it('is one file, which a restore reads without leaving files beside it', async () => {
+    const backend = backends().find((b) => b.name === 'sqlite')!;
+    const source = await backend.url();
+    await (await backend.open()).close();
+    const folder = mkdtempSync(join(work, 'one-file-'));
+    const file = join(folder, 'rebound.backup');
+    await backupDatabase(source, file);
+    await restoreDatabase(`sqlite:${join(work, 'restored-one-file.db')}`, file);
+    expect(readdirSync(folder)).toEqual(['rebound.backup']);
+    await backend.cleanup();
   });
 });
