@@ -21,7 +21,13 @@ export function stopWithPrimary(): void {
  * timeouts) and a graceful stop waits for the requests in flight as it does on a single server.
  */
 export async function takeConnectionsFromPrimary(app: FastifyInstance): Promise<void> {
-  await app.listen({ host: '127.0.0.1', port: 0, exclusive: true });
+  await app.listen({
+    host: '127.0.0.1',
+    port: 0,
+    exclusive: true,
+    // Not "Server listening at" this port: clients reach the node's port, never this one.
+    listenTextResolver: (address) => `serving the node's port through its primary (own listener ${address})`,
+  });
   const server = app.server as Server & { _connections: number };
   process.on('message', (message: HandedConnection, socket?: Socket) => {
     if (message?.type !== CONNECTION || !socket) return;
