@@ -26,6 +26,7 @@ import { createEventsService, type EventRow } from './services/events/index.js';
 import { createLedgerService } from './services/billing/ledger.js';
 import { createOnetimeService } from './services/billing/onetime.js';
 import { createBillingProviders } from './services/billing/providers.js';
+import { createSealedTokens, type SealedTokens } from './services/sealed-tokens.js';
 import type { LookupFunction } from 'node:net';
 import { TrackCountedPruner } from './jobs/track-counted-pruner.js';
 import { createUpstreamClient, type UpstreamClient } from './services/upstream/client.js';
@@ -87,6 +88,7 @@ export interface Services {
   insights: ReturnType<typeof createInsightsService>;
   /** Each shop's billing provider: the ledger, or a remote provider's API (docs/billing.md). */
   billingProviders: ReturnType<typeof createBillingProviders>;
+  sealedTokens: SealedTokens;
   upstream: UpstreamClient;
   reactivation: ReturnType<typeof createReactivationService>;
   onetime: ReturnType<typeof createOnetimeService>;
@@ -186,8 +188,10 @@ export async function compose(
     allowPrivate: config.allowPrivateUpstreams,
     ...(options.upstreamLookup ? { lookup: options.upstreamLookup } : {}),
   });
+  const sealedTokens = createSealedTokens({ store, secretKey: config.secretKey });
   const billingProviders = createBillingProviders({
     store,
+    sealing: sealedTokens,
     upstream,
     allowPrivateUpstreams: config.allowPrivateUpstreams,
     secretKey: config.secretKey,
@@ -241,6 +245,7 @@ export async function compose(
   });
   const platform = createPlatformService({
     store,
+    sealing: sealedTokens,
     catalog,
     catalogAdmin,
     upstream,
@@ -314,6 +319,7 @@ export async function compose(
     ledger: createLedgerService({ store }),
     insights: createInsightsService({ store, catalog }),
     billingProviders,
+    sealedTokens,
     upstream,
     reactivation: createReactivationService({
       providers: billingProviders,

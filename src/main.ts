@@ -57,8 +57,8 @@ async function prepare(
   const services = await compose(config, { log });
   let generatedToken: string | null = null;
   try {
-    // A remote billing provider whose token cannot be opened stops start-up with one line (the CLI prints it).
-    await services.billingProviders.checkStartup();
+    // An upstream token this key cannot open stops start-up with one line (the CLI prints it).
+    await services.sealedTokens.checkStartup();
     generatedToken = await services.adminAuth.ensureToken();
     const seeded = config.demo ? await seedDemoOnStart(services, config.publicUrl) : null;
     return { services, seeded, generatedToken };

@@ -1,4 +1,3 @@
-import { ConfigError } from '../../config/config.js';
 import { openToken, sealToken } from '../../domain/billing/token-cipher.js';
 import type { BillingProviderSettings } from '../../domain/billing/types.js';
 import { BadGatewayError, InvalidDocumentError } from '../../domain/errors.js';
@@ -14,6 +13,7 @@ import { remoteProvider } from './remote/provider.js';
 import { ProviderReadCache, type CachedKind } from './remote/read-cache.js';
 import { checkUpstreamUrl } from '../upstream/address.js';
 import type { UpstreamClient } from '../upstream/client.js';
+import type { SealedTokens } from '../sealed-tokens.js';
 
 /** Each shop's billing provider: the ledger unless the shop chose a remote one (docs/billing.md). */
 export function createBillingProviders(deps: {
@@ -25,6 +25,8 @@ export function createBillingProviders(deps: {
   allowPrivateUpstreams: boolean;
   policy?: Partial<RemoteCallPolicy>;
   log?: { warn(obj: object, msg: string): void };
+  /** Whether this process's key may seal a new token (src/services/sealed-tokens.ts). */
+  sealing?: Pick<SealedTokens, 'refusalToSeal'>;
 }) {
   const { store, secretKey } = deps;
   const policy: RemoteCallPolicy = { ...DEFAULT_POLICY, ...deps.policy };
@@ -112,6 +114,11 @@ export function createBillingProviders(deps: {
             [{ path: 'api_token', message: 'REBOUND_SECRET_KEY is not set' }],
           );
         }
+        const refusal = input.api_token === undefined ? null : await deps.sealing?.refusalToSeal(shopId);
+        if (refusal)
+          throw new InvalidDocumentError(`Invalid billing provider: api_token ${refusal}.`, [
+            { path: 'api_token', message: refusal },
+          ]);
         const sealed = input.api_token === undefined ? kept : sealToken(input.api_token, secretKey, shopId);
         await store.putBillingProvider(shopId, {
           type: 'remote',
@@ -123,24 +130,6 @@ export function createBillingProviders(deps: {
       cache.dropShop(shopId);
       remotes.delete(shopId);
       return this.settings(shopId);
-    },
-
-    /** Refuses to start when a remote shop's token cannot be opened: one line naming the cause. */
-    async checkStartup(): Promise<void> {
-      for (const record of await store.listBillingProviders()) {
-        if (record.type !== 'remote') continue;
-        if (!secretKey)
-          throw new ConfigError(
-            `Shop ${record.shop_id} uses a remote billing provider, but REBOUND_SECRET_KEY is not set: set it to ` +
-              `the key its API token was stored with.`,
-          );
-        if (!record.api_token || openToken(record.api_token, secretKey, record.shop_id) === null) {
-          throw new ConfigError(
-            `REBOUND_SECRET_KEY does not open the billing provider token of shop ${record.shop_id}: use the key it ` +
-              `was stored with, or store the token again.`,
-          );
-        }
-      }
     },
 
     /** A provider webhook said this object changed: the next read asks the provider. */

@@ -14,6 +14,7 @@ import type { ShopStore } from '../../store/kysely/shops.js';
 import { createGraphqlClient, type GraphqlClient, type GraphqlPolicy } from './graphql.js';
 import { checkUpstreamUrl } from '../upstream/address.js';
 import type { UpstreamClient } from '../upstream/client.js';
+import type { SealedTokens } from '../sealed-tokens.js';
 
 export const PlatformInput = Type.Object(
   {
@@ -93,6 +94,8 @@ export function createPlatformConnections(deps: {
   policy?: Partial<GraphqlPolicy>;
   /** Starts the shop's queued sync off the request path. */
   schedule: (shopId: number) => void;
+  /** Whether this process's key may seal a new token (src/services/sealed-tokens.ts). */
+  sealing?: Pick<SealedTokens, 'refusalToSeal'>;
 }) {
   const { store, secretKey } = deps;
 
@@ -121,8 +124,11 @@ export function createPlatformConnections(deps: {
         throw problem('access_token', 'cannot be stored: set REBOUND_SECRET_KEY (64 hex characters) and restart');
       const current = await store.getPlatformConnection(shopId);
       let sealed: string;
-      if (input.access_token !== undefined) sealed = sealToken(`${origin}\n${input.access_token}`, secretKey, shopId);
-      else {
+      if (input.access_token !== undefined) {
+        const refusal = await deps.sealing?.refusalToSeal(shopId);
+        if (refusal) throw problem('access_token', refusal);
+        sealed = sealToken(`${origin}\n${input.access_token}`, secretKey, shopId);
+      } else {
         const kept = current?.access_token ? openToken(current.access_token, secretKey, shopId) : null;
         if (kept === null) throw problem('access_token', 'is required');
         if (!kept.startsWith(`${origin}\n`))

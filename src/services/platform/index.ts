@@ -10,6 +10,7 @@ import { createPlatformConnections, newSync, viewOf } from './connection.js';
 import type { GraphqlPolicy } from './graphql.js';
 import { removeWebhook } from './subscriptions.js';
 import { createPlatformSync, type SyncOptions } from './sync.js';
+import type { SealedTokens } from '../sealed-tokens.js';
 
 /** A sync whose row has not moved for this long stopped with its node: it is queued again. */
 const STALE_SYNC_MS = 10 * 60_000;
@@ -28,6 +29,7 @@ export function createPlatformService(deps: {
   sync: Omit<SyncOptions, 'orderDays'> & { orderDays?: number };
   policy?: Partial<GraphqlPolicy>;
   log?: { warn(obj: object, msg: string): void };
+  sealing?: Pick<SealedTokens, 'refusalToSeal'>;
 }) {
   const { store } = deps;
   const runner = new PlatformRunner(
@@ -40,6 +42,7 @@ export function createPlatformService(deps: {
     upstream: deps.upstream,
     allowPrivate: deps.allowPrivate,
     ...(deps.policy ? { policy: deps.policy } : {}),
+    ...(deps.sealing ? { sealing: deps.sealing } : {}),
     schedule: (shopId) => void runner.schedule(shopId),
   });
   const productIds = async (shopId: number) => {
