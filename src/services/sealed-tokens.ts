@@ -69,7 +69,7 @@ export function createSealedTokens(deps: {
 
     /**
      * Before a shop's token is sealed: why this process's key must not seal it, or null. A key that
-     * opens none of the other shops' tokens is not the servers' one (a CLI run with another .env).
+     * does not open the other shops' tokens is not the servers' one (a CLI run with another .env).
      */
     async refusalToSeal(shopId: number): Promise<string | null> {
       if (!deps.secretKey) return 'cannot be stored: set REBOUND_SECRET_KEY (64 hex characters) and restart';
