@@ -2,6 +2,7 @@ import type { Kysely, Transaction } from 'kysely';
 import { visitorsOf } from '../../domain/experiments/assign.js';
 import { chunks } from '../codec.js';
 import type { Database } from '../schema.js';
+import { forgetStaged } from './erased-staging.js';
 import { eraseBilling } from './privacy-billing.js';
 import { cartsOf, customerRecords, emailsOf, eventsOf, sessionsOf, trackedOf } from './privacy-export.js';
 import { bumpDataVersion } from './shops.js';
@@ -299,6 +300,7 @@ export function privacyMethods(db: Kysely<Database>): PrivacyStore {
           ...(named.phones ?? []),
           ...(named.orderIds ?? []).map(String),
         ]);
+        await forgetStaged(trx, shopId, customerId, emails, named.orderIds ?? []);
         // An earlier data request's export is personal data too: it goes with the rest.
         await trx
           .deleteFrom('privacy_requests')
