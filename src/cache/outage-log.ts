@@ -21,3 +21,25 @@ export function outageLog(
     held = 0;
   };
 }
+
+/**
+ * Whether this process has just held its event loop longer than `ms` (a demo seed, a large import
+ * parsed in one go). A Redis command's timeout is a timer: when the loop comes back, timers run
+ * before the socket is read, so a command Redis answered in time times out all the same. Such a
+ * timeout is the loop's, not an outage. An unref'd timer ticks every `periodMs`; the answer holds
+ * for a second after a late tick.
+ */
+export function stallWatch(ms: number, periodMs = 100): { stalled(): boolean; stop(): void } {
+  let last = performance.now();
+  let stalledUntil = Number.NEGATIVE_INFINITY;
+  const timer = setInterval(() => {
+    const now = performance.now();
+    if (now - last > ms) stalledUntil = now + 1000;
+    last = now;
+  }, periodMs);
+  timer.unref();
+  return {
+    stalled: () => performance.now() < stalledUntil,
+    stop: () => clearInterval(timer),
+  };
+}

@@ -4,6 +4,14 @@ import type { Redis } from 'ioredis';
 // The client is loaded with the first connection: about 1.5 MB of heap a node without REDIS_URL never uses.
 const require = createRequire(import.meta.url);
 
+/** How long a command may wait for Redis before the caller serves without it. */
+export const REDIS_COMMAND_TIMEOUT_MS = 500;
+
+/** Whether an error is ioredis's command timeout. */
+export function isCommandTimeout(error: unknown): boolean {
+  return (error as { message?: unknown } | null)?.message === 'Command timed out';
+}
+
 /**
  * A Redis connection that fails fast: commands are not queued while disconnected, so a Redis
  * outage turns into quick errors the callers serve around, never into waiting requests.
@@ -14,7 +22,7 @@ export function connectRedis(url: string, onError: (error: Error) => void): Redi
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
     connectTimeout: 2000,
-    commandTimeout: 500,
+    commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
     retryStrategy: (times) => Math.min(times * 200, 2000),
     lazyConnect: false,
   });
