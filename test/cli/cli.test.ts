@@ -1,10 +1,11 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { productInput } from '../helpers/fixtures.js';
+import { serveFromSources } from '../helpers/serve.js';
 
 /** What the printed curl commands answer: product lists (data is an array) or a reactivation context (an object). */
 type PrintedCurlAnswer = {
@@ -144,30 +145,17 @@ describe('rebound CLI', () => {
 
   // PORT=0 without REBOUND_PUBLIC_URL: the printed commands must name the port the system chose.
   it('serves the demo shop on an empty database, prints working curl commands, and drains on SIGTERM', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve'], {
-      cwd: ROOT,
-      env: {
-        ...baseEnv('serve.db'),
-        PORT: '0',
-        HOST: '127.0.0.1',
-        REBOUND_DEMO: 'true',
-        REBOUND_PUBLIC_URL: '',
-        REBOUND_ADMIN_TOKEN: '',
-      },
+    const { child, output } = serveFromSources({
+      ...baseEnv('serve.db'),
+      PORT: '0',
+      HOST: '127.0.0.1',
+      REBOUND_DEMO: 'true',
+      REBOUND_PUBLIC_URL: '',
+      REBOUND_ADMIN_TOKEN: '',
     });
-    onTestFinished(() => {
-      if (child.exitCode === null) child.kill('SIGKILL');
-    });
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-    });
-    child.stderr.on('data', (d: Buffer) => {
-      out += d.toString();
-    });
-    const port = () => /Listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(out)?.[1];
+    const port = () => /Listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(output())?.[1];
     while (
-      !out.includes('API docs:') ||
+      !output().includes('API docs:') ||
       !port() ||
       !(await fetch(`http://127.0.0.1:${port()}/readyz`).then(
         (r) => r.ok,
@@ -175,18 +163,18 @@ describe('rebound CLI', () => {
       ))
     ) {
       // No deadline of its own: the test's limit bounds a hang; a slow machine only waits longer.
-      if (child.exitCode !== null) throw new Error(`server did not start:\n${out}`);
+      if (child.exitCode !== null) throw new Error(`server did not start:\n${output()}`);
       await new Promise((r) => setTimeout(r, 100));
     }
-    expect(out).toMatch(/Admin token \(shown once\): rb_admin_\S+/);
-    expect(out).toMatch(
+    expect(output()).toMatch(/Admin token \(shown once\): rb_admin_\S+/);
+    expect(output()).toMatch(
       new RegExp(
         'Demo shop "demo" created: 1000 products, 15 collections, 300 customers, 2 markets, \\d+ orders, ' +
           '5 rulesets, \\d+ events, 40 billing customers, \\d+ experiment visitors, \\d+ tracked events, ' +
           '\\d+ attributed orders, \\d+ reactivations\\.',
       ),
     );
-    const curls = [...out.matchAll(/curl '([^']+)'/g)].map((m) => m[1]!);
+    const curls = [...output().matchAll(/curl '([^']+)'/g)].map((m) => m[1]!);
     expect(curls).toHaveLength(4);
     const [upsell, gift, market, reactivate] = await Promise.all(
       curls.map((url) =>
@@ -207,7 +195,7 @@ describe('rebound CLI', () => {
     expect((reactivate!.body.data as { service_reactivate_all_link: string }).service_reactivate_all_link).toContain(
       '/billing/reactivate?merchant_token=demo',
     );
-    const demoUrl = /Storefront widget demo: (\S+)/.exec(out)?.[1];
+    const demoUrl = /Storefront widget demo: (\S+)/.exec(output())?.[1];
     expect(demoUrl).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${port()}/widget-demo\\?key=rb_pub_`));
     const demoPage = await fetch(demoUrl!);
     expect(demoPage.status).toBe(200);

@@ -1,12 +1,11 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { REDIS_URL, redisAvailable, redisScope } from '../helpers/redis.js';
+import { serveFromSources } from '../helpers/serve.js';
 
-const ROOT = join(import.meta.dirname, '..', '..');
 const work = mkdtempSync(join(tmpdir(), 'rebound-first-start-'));
 const redis = redisScope();
 afterAll(async () => {
@@ -14,35 +13,20 @@ afterAll(async () => {
   await redis.cleanup();
 });
 
-/** `rebound serve` from the sources, as an operator's first start: no operator token, the demo on. */
+/** An operator's first start: no operator token, the demo on. */
 function serve(port: number) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve'], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      DATABASE_URL: `sqlite:${join(work, 'rebound.db')}`,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      REBOUND_DEMO: 'true',
-      // The demo seed holds the event loop for seconds: Redis commands meanwhile time out on their timers.
-      ...(redisAvailable() ? { REDIS_URL, REDIS_PREFIX: `${redis.prefix}` } : {}),
-      REBOUND_ADMIN_TOKEN: '',
-      REBOUND_PUBLIC_URL: '',
-    },
+  return serveFromSources({
+    ...process.env,
+    DATABASE_URL: `sqlite:${join(work, 'rebound.db')}`,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    REBOUND_DEMO: 'true',
+    // The demo seed holds the event loop for seconds: Redis commands meanwhile time out on their timers.
+    ...(redisAvailable() ? { REDIS_URL, REDIS_PREFIX: redis.prefix } : {}),
+    REBOUND_ADMIN_TOKEN: '',
+    REBOUND_PUBLIC_URL: '',
   });
-  onTestFinished(() => {
-    if (child.exitCode === null) child.kill('SIGKILL');
-  });
-  let out = '';
-  child.stdout.on('data', (d: Buffer) => {
-    out += d.toString();
-  });
-  child.stderr.on('data', (d: Buffer) => {
-    out += d.toString();
-  });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-  return { child, exited, output: () => out };
 }
 
 describe('a first start that fails', () => {
