@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { ChangeBus } from './cache/change-bus.js';
-import { connectRedis, isCommandTimeout, REDIS_COMMAND_TIMEOUT_MS, whenReady } from './cache/redis.js';
+import { connectRedis, whenReady } from './cache/redis.js';
 import { ResponseCache } from './cache/response-cache.js';
 import { SharedAnswers } from './cache/shared-answers.js';
 import { RateLimiter } from './cache/rate-limiter.js';
@@ -11,7 +11,7 @@ import { INFLATED_CACHE_BYTES } from './indexes/product-json.js';
 import { ModelIndex } from './indexes/model-index.js';
 import { ModelPool } from './jobs/model-pool.js';
 import { AssemblyPool } from './jobs/assembly-pool.js';
-import { outageLog, stallWatch } from './cache/outage-log.js';
+import { redisFailureLog } from './cache/outage-log.js';
 import { answerCacheBytes } from './indexes/answer-cache-budget.js';
 import { Residency } from './indexes/residency.js';
 import { ViewedIndex } from './indexes/viewed-index.js';
@@ -117,12 +117,9 @@ export async function compose(
     upstreamLookup?: LookupFunction;
   } = {},
 ): Promise<Services> {
-  const store =
-    options.store ??
-    (await openStore(config.databaseUrl, {
-      onNewerSchema: (migrations) =>
-        options.log?.warn({ migrations }, 'the database schema is newer than this version: running on it'),
-    }));
+  const onNewerSchema = (migrations: string[]) =>
+    options.log?.warn({ migrations }, 'the database schema is newer than this version: running on it');
+  const store = options.store ?? (await openStore(config.databaseUrl, { onNewerSchema }));
   // The answer cache takes a share of what the budget leaves above the process (answerCacheBytes); shops the rest.
   const answerBytes = answerCacheBytes(config.memoryBudgetMb);
   const residency = new Residency({
@@ -140,16 +137,9 @@ export async function compose(
   const catalog = new CatalogIndex(store, residency, options.log, assembly.workFor(config.memoryBudgetMb));
   const keys = new KeyIndex(store);
   await keys.load();
-  const logOutage = outageLog((error, failuresSinceLast) =>
-    options.log?.warn({ err: error, failuresSinceLast }, 'redis unavailable: serving without the shared cache'),
-  );
-  const stall = config.redisUrl ? stallWatch(REDIS_COMMAND_TIMEOUT_MS * 0.8) : null;
-  const warn = (error: unknown) => {
-    if (isCommandTimeout(error) && stall?.stalled())
-      options.log?.debug({ err: error }, 'a redis command timed out while this process held its event loop');
-    else logOutage(error);
-  };
-  const redis = config.redisUrl ? connectRedis(config.redisUrl, (error) => warn(error)) : null;
+  const failures = config.redisUrl ? redisFailureLog(options.log) : null;
+  const warn = (error: unknown) => failures?.warn(error);
+  const redis = config.redisUrl ? connectRedis(config.redisUrl, warn) : null;
   if (redis && !(await whenReady(redis)))
     options.log?.warn('redis did not answer at start-up: serving from the local cache until it does');
   const answers = new SharedAnswers(
@@ -402,7 +392,7 @@ export async function compose(
       await billingProviders.close();
       await upstream.close();
       await redis?.quit().catch(() => undefined);
-      stall?.stop();
+      failures?.stop();
       await store.close();
     },
   };

@@ -1,3 +1,6 @@
+import type { Logger } from 'pino';
+import { isCommandTimeout, REDIS_COMMAND_TIMEOUT_MS } from './redis.js';
+
 /**
  * The shared cache's failures logged once a minute (docs/operations.md, "Logging"), with how many the
  * minute held: while Redis is down every request and every reconnection fails, and a line each was
@@ -41,5 +44,24 @@ export function stallWatch(ms: number, periodMs = 100): { stalled(): boolean; st
   return {
     stalled: () => performance.now() < stalledUntil,
     stop: () => clearInterval(timer),
+  };
+}
+
+/**
+ * What the shared cache's failures leave in the log: an outage once a minute (outageLog); a command
+ * that timed out while this process held its event loop (stallWatch) at debug level only.
+ */
+export function redisFailureLog(log: Logger | undefined): { warn(error: unknown): void; stop(): void } {
+  const outage = outageLog((error, failuresSinceLast) =>
+    log?.warn({ err: error, failuresSinceLast }, 'redis unavailable: serving without the shared cache'),
+  );
+  const stall = stallWatch(REDIS_COMMAND_TIMEOUT_MS * 0.8);
+  return {
+    warn(error) {
+      if (isCommandTimeout(error) && stall.stalled())
+        log?.debug({ err: error }, 'a redis command timed out while this process held its event loop');
+      else outage(error);
+    },
+    stop: () => stall.stop(),
   };
 }
