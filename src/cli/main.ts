@@ -3,7 +3,7 @@ import cluster from 'node:cluster';
 import pino from 'pino';
 import type { Services } from '../compose.js';
 import { ConfigError, loadProcessConfig, redact } from '../config/config.js';
-import { AppError } from '../domain/errors.js';
+import { AppError, SchemaMismatchError } from '../domain/errors.js';
 import { RevokeInput } from '../domain/inputs/shop.js';
 import { validateDocument } from '../domain/inputs/validate.js';
 import { loggerOptions } from '../http/plugins/logging.js';
@@ -11,7 +11,6 @@ import { checkUsage, parseCommandLine, USAGE } from './args.js';
 import { CommandError, settingAtFault, UsageError } from './errors.js';
 import { applyHeapFlags } from './heap.js';
 import { StartFailure } from '../cluster/start-failure.js';
-import { SchemaMismatchError } from '../store/schema-mismatch.js';
 
 // Each command imports what it uses when it runs: a node's primary only starts, routes and watches
 // its workers, and does so without the server's modules in its memory (docs/scaling.md).

@@ -59,6 +59,12 @@ export type CodeOf<S extends number> = {
   [C in ErrorCode]: (typeof ERROR_CODES)[C]['status'] extends S ? C : never;
 }[ErrorCode];
 
+/**
+ * A database another version of Rebound migrated in a way this one cannot run on (not an answer to a
+ * request: start-up and `rebound migrate` stop with it, in one line).
+ */
+export class SchemaMismatchError extends Error {}
+
 /** An error the caller may read: its status follows from its code. */
 export abstract class AppError extends Error {
   readonly status: number;

@@ -3,7 +3,7 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { settingAtFault } from '../../src/cli/errors.js';
 import { openStore } from '../../src/store/open.js';
-import { SchemaMismatchError } from '../../src/store/schema-mismatch.js';
+import { SchemaMismatchError } from '../../src/domain/errors.js';
 import { backends, PG_URL, pgAvailable } from '../helpers/backends.js';
 
 /** Writes a migration name into the migrator's table, as another version of Rebound would have. */

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import { migrationProvider } from '../migrations/index.js';
 import type { Database } from '../schema.js';
-import { SchemaMismatchError } from '../schema-mismatch.js';
+import { SchemaMismatchError } from '../../domain/errors.js';
 
 /** How Kysely's migrator refuses a database holding a migration it does not know. */
 const UNKNOWN_MIGRATION = 'corrupted migrations: previously executed migration';
