@@ -3,6 +3,7 @@ import { existsSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import SQLite from 'better-sqlite3';
+import { childEnvironment } from '../config/config.js';
 import { holdsRebound } from '../store/existing.js';
 import { CommandError } from './errors.js';
 
@@ -143,10 +144,10 @@ export function postgresTarget(databaseUrl: string): { url: string; schema: stri
   url.searchParams.delete('schema');
   const password = decodeURIComponent(url.password);
   url.password = '';
-  return { url: url.toString(), schema, env: password ? { ...process.env, PGPASSWORD: password } : process.env };
+  return { url: url.toString(), schema, env: childEnvironment(password ? { PGPASSWORD: password } : {}) };
 }
 
-async function tool(name: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<string> {
+async function tool(name: string, args: string[], env: NodeJS.ProcessEnv = childEnvironment()): Promise<string> {
   try {
     return (await run(name, args, { maxBuffer: 16 * 1024 * 1024, env })).stdout;
   } catch (error) {

@@ -213,3 +213,8 @@ export function redact(url: string): string {
 export function loadProcessConfig(): Config {
   return loadConfig(process.env);
 }
+
+/** The environment a tool the CLI runs inherits (pg_dump, pg_restore), with what it adds. */
+export function childEnvironment(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return { ...process.env, ...extra };
+}
