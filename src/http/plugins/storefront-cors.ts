@@ -13,7 +13,7 @@ declare module 'fastify' {
  * "Security model"). Nothing else answers cross-origin: not billing (private key), admin or webhooks.
  * Anchored at the start and free of `?`, so testing a whole URL tests its path.
  */
-const STOREFRONT_PATHS = /^\/api\/v[12]\/(products|custom|analytics)\//;
+const STOREFRONT_PATHS = /^\/api\/v[12]\/(products|custom|analytics|widgets)\//;
 
 /** The preflight answer's headers: any origin, the methods and headers storefront code uses, cached a day. */
 const PREFLIGHT = {

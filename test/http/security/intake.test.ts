@@ -55,6 +55,8 @@ describe('intake hardening over real HTTP', () => {
       ).headers.get('access-control-allow-origin');
     expect(await allowed(`/api/v1/products/static?key=${shop.public}&ids=1`)).toBe('*');
     expect(await allowed('/api/v1/analytics/track', 'OPTIONS')).toBe('*');
+    // /widget.js loads its design from here, on the storefront's origin.
+    expect(await allowed(`/api/v1/widgets/1?key=${shop.public}`)).toBe('*');
     expect(await allowed(`/api/v1/billing/reactivate?key=${shop.private}&billing_customer_id=1`)).toBeNull();
     expect(await allowed('/api/v1/billing/onetime', 'OPTIONS')).toBeNull();
     expect(await allowed('/admin/v1/shops', 'OPTIONS')).toBeNull();
