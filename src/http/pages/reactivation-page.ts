@@ -57,6 +57,16 @@ export function renderReactivationPage(outcome: LinkOutcome): { status: number; 
       );
     })
     .join('');
+  if (outcome.state === 'nothing') {
+    return {
+      status: 200,
+      html: layout(
+        `${outcome.shop.name}: nothing to reactivate`,
+        `<h1>Nothing to reactivate</h1><p>You had no cancelled subscription with ${name} when this link was made, ` +
+          'so there is nothing to change. Please contact the shop if something looks wrong.</p>',
+      ),
+    };
+  }
   if (outcome.state === 'already_claimed') {
     return {
       status: 200,

@@ -34,7 +34,8 @@ export interface PageSubscription {
 
 /**
  * What following a link came to. `reactivated`: this request (or an earlier one) made the
- * subscriptions active; `already_claimed`: the customer used up the campaign's claims.
+ * subscriptions active; `already_claimed`: the customer used up the campaign's claims; `nothing`: the link
+ * was made when none of the customer's subscriptions was inactive.
  */
 export type LinkOutcome =
   | { kind: 'refused'; reason: LinkCheck | 'unknown' }
@@ -45,7 +46,7 @@ export type LinkOutcome =
       subscriptions: PageSubscription[];
       live: boolean;
       link: string;
-      state: 'offer' | 'reactivated' | 'already_claimed';
+      state: 'offer' | 'reactivated' | 'already_claimed' | 'nothing';
       discount: ReactivationResult['discount'];
     };
 
@@ -188,10 +189,13 @@ export function createReactivationService(deps: {
       const provider = await providers.forShop(shop.id);
       const customerId = Number(link.billing_customer_id);
       const customer = await provider.customer(shop.id, customerId);
-      const ids = new Set((link.billing_subscription_ids ?? '').split(',').map(Number));
+      const ids = new Set((link.billing_subscription_ids || null)?.split(',').map(Number));
       const subs = (await provider.subscriptions(shop.id, customerId)).filter((s) => ids.has(s.id));
-      if (!customer || subs.length === 0) return { kind: 'refused', reason: 'unknown' };
+      if (!customer || (ids.size > 0 && subs.length === 0)) return { kind: 'refused', reason: 'unknown' };
       const live = link.request_type === 'live';
+      // A link made when the customer had nothing to reactivate (`all` chose none): a page that says so.
+      if (ids.size === 0)
+        return { kind: 'page', shop, customer, live, state: 'nothing', discount: null, link: '', subscriptions: [] };
       const tk = link.tk ?? '';
       const campaign = link.campaign_id ? await store.getCampaign(shop.id, Number(link.campaign_id)) : null;
       if (intent === 'view' && campaign) await store.countCampaign(shop.id, campaign.id, tk, 'pages_opened', 1);

@@ -80,6 +80,25 @@ describe.each(backends())('one-click links as mail tools deliver them, on $name'
     expect((await open(link, TRACKING.meta)).statusCode).toBe(403);
   });
 
+  it('answers a customer with nothing left to reactivate with a page that says so, not a refusal', async () => {
+    const context = async () =>
+      (
+        await t.app.inject(`/api/v1/billing/reactivate?key=${shop.private}&billing_customer_id=101&request_type=live`)
+      ).json().data;
+    const before = await context();
+    expect(before.billing_subscriptions.map((s: { id: number }) => s.id)).toEqual([1100]);
+    expect((await open(new URL(before.service_reactivate_all_link), '', { method: 'POST' })).statusCode).toBe(200);
+    const after = await context();
+    expect(after.billing_subscriptions).toEqual([]);
+    const page = await open(new URL(after.service_reactivate_all_link), TRACKING.google);
+    expect(page.statusCode, page.body.slice(0, 300)).toBe(200);
+    expect(page.body).toContain('Nothing to reactivate');
+    expect(page.body).not.toContain('<form');
+    // The link stays signed: ids added to it are still a refusal.
+    const forged = new URL(after.service_reactivate_all_link);
+    expect((await open(forged, 'billing_subscription_ids=1000')).statusCode).toBe(403);
+  });
+
   it('counts a page as opened only for a GET answered with the page', async () => {
     const link = await liveLink(1001, 'opens');
     const head = await open(link, TRACKING.other, { method: 'HEAD' });
