@@ -12,6 +12,7 @@ export const FAKE_TOKEN = 'fake-provider-token-0123456789';
 /* biome-ignore lint/suspicious/noExplicitAny: the fake reads and writes the provider's loose JSON documents, as the
    real one does */
 type Json = Record<string, any>;
+const NOT_FOUND = { errors: 'Not found' };
 export type Fault =
   | { kind: 'status'; status: number; retryAfter?: string }
   /** Answers after `ms` (past Rebound's timeout); with `apply`, the write happens first. */
@@ -124,16 +125,26 @@ export class FakeBillingProvider {
     if (!res.destroyed) send(status, answer);
   }
 
+  /** The vendor counts a customer's subscriptions when it answers: they follow every change. */
+  private tallied(customer: Json): Json {
+    const theirs = [...this.subscriptions.values()].filter((s) => s.customer_id === customer.id);
+    return {
+      ...customer,
+      subscriptions_active_count: theirs.filter((s) => s.status === 'active').length,
+      subscriptions_total_count: theirs.length,
+    };
+  }
+
   private route(method: string, url: URL, body: Json | null): [number, unknown] {
     const parts = url.pathname.split('/').filter(Boolean);
     const id = Number(parts[1]);
     const q = (name: string) => url.searchParams.get(name);
     const one = (map: Map<number, Json>, key: string): [number, unknown] =>
-      map.has(id) ? [200, { [key]: map.get(id) }] : [404, { errors: 'Not found' }];
+      map.has(id) ? [200, { [key]: map.get(id) }] : [404, NOT_FOUND];
     const route = `${method} /${parts[0]}${parts.length > 1 ? '/:id' : ''}${parts[2] ? `/${parts[2]}` : ''}`;
     switch (route) {
       case 'GET /customers/:id':
-        return one(this.customers, 'customer');
+        return this.customers.has(id) ? [200, { customer: this.tallied(this.customers.get(id)!) }] : [404, NOT_FOUND];
       case 'GET /subscriptions':
         return [
           200,

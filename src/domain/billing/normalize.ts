@@ -38,6 +38,23 @@ export function normalizeCustomer(c: BillingCustomerInput, now: number): Billing
   };
 }
 
+/**
+ * A ledger customer's tally as its subscriptions give it: the counts and `status` (`ACTIVE` with at least one
+ * active subscription), read rather than stored, so a reactivation or a new subscription cannot leave it stale.
+ */
+export function withSubscriptionTally(
+  customer: BillingCustomer,
+  subscriptions: BillingSubscription[],
+): BillingCustomer {
+  const active = subscriptions.filter((s) => s.status === 'ACTIVE').length;
+  return {
+    ...customer,
+    status: active > 0 ? 'ACTIVE' : 'INACTIVE',
+    number_active_subscriptions: active,
+    number_subscriptions: subscriptions.length,
+  };
+}
+
 export function normalizeAddress(a: BillingAddressInput, now: number): BillingAddress {
   return {
     id: a.id,

@@ -8,6 +8,7 @@ import type {
   BillingSubscription,
   Onetime,
 } from '../../domain/billing/types.js';
+import { withSubscriptionTally } from '../../domain/billing/normalize.js';
 import { formatMoney } from '../../domain/catalog/money.js';
 import type { BillingStore, OnetimeWrite } from '../../store/kysely/billing.js';
 import { idempotencyRefused } from './idempotency.js';
@@ -21,7 +22,13 @@ import { decodeOnetimeOutcome, type BillingProvider, type OnetimeOutcome, type O
 export function ledgerProvider(store: BillingStore): BillingProvider {
   return {
     kind: 'ledger',
-    customer: (shopId, id) => store.getLedgerDoc<BillingCustomer>(shopId, 'billing_customers', id),
+    async customer(shopId, id) {
+      const [customer, subscriptions] = await Promise.all([
+        store.getLedgerDoc<BillingCustomer>(shopId, 'billing_customers', id),
+        store.listCustomerSubscriptions(shopId, id),
+      ]);
+      return customer && withSubscriptionTally(customer, subscriptions);
+    },
     subscriptions: (shopId, customerId) => store.listCustomerSubscriptions(shopId, customerId),
     address: (shopId, id) => store.getLedgerDoc<BillingAddress>(shopId, 'billing_addresses', id),
     charge: (shopId, id) => store.getLedgerDoc<BillingCharge>(shopId, 'billing_charges', id),

@@ -47,7 +47,10 @@ describe.each(backends())('billing reactivation on $name', (backend) => {
       expect(data.billing_customer).toMatchObject({
         id: 100,
         email: 'ada@example.com',
-        status: 'INACTIVE',
+        // Subscription 1002 is active: the tally counts the ledger's three.
+        status: 'ACTIVE',
+        number_active_subscriptions: 1,
+        number_subscriptions: 3,
         has_valid_payment_method: true,
         billing_address1: '',
       });

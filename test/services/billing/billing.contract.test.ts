@@ -176,6 +176,13 @@ describe.each(cases)(
         )
       ).json().data;
       const link = data.service_reactivate_all_link;
+      const tally = ({ status, number_active_subscriptions, number_subscriptions }: Record<string, unknown>) => ({
+        status,
+        active: number_active_subscriptions,
+        total: number_subscriptions,
+      });
+      const before = tally(data.billing_customer);
+      expect(before.status).toBe((before.active as number) > 0 ? 'ACTIVE' : 'INACTIVE');
       expect((await follow(link)).body).toContain('<button type="submit">Reactivate</button>');
       expect((await state.subscription(1000))!.status).toBe('CANCELLED');
 
@@ -186,6 +193,8 @@ describe.each(cases)(
       expect(after).toMatchObject({ status: 'ACTIVE', cancelled_at: null, cancellation_reason: null });
       expect(after.next_charge_scheduled_at! > new Date().toISOString().slice(0, 10)).toBe(true);
       expect(await state.hasDiscount(500)).toBe(true);
+      const customer = (await context('billing_customer_id=100')).json().data.billing_customer;
+      expect(tally(customer)).toEqual({ ...before, status: 'ACTIVE', active: (before.active as number) + 1 });
       expect((await follow(link, 'POST')).body).toContain('active again');
       expect((await state.subscription(1000))!.updated_at).toBe(after.updated_at);
       expect(await stats(id)).toMatchObject({ links_generated: 2, pages_opened: 1, reactivations: 1 });
