@@ -98,7 +98,11 @@ export const subscribeParams = params({
       aliases: { days: 'day', weeks: 'week', months: 'month' },
     },
   ),
-  order_interval_frequency: wholeNumber('orders every this many units (required)', { min: 1, max: 1000, fallback: 0 }),
+  order_interval_frequency: wholeNumber('orders every this many units (required)', {
+    min: 1,
+    max: 1000,
+    required: 'Missing required parameter order_interval_frequency (a whole number from 1).',
+  }),
   charge_interval_frequency: wholeNumber('charges every this many units; default the order frequency', {
     min: 1,
     max: 1000,

@@ -81,13 +81,19 @@ export function limit(fallback: number, max: number): TParam<number> {
 /** A whole number in a range, refused outside it (admin paging, quantities). */
 export function wholeNumber(
   description: string,
-  range: { min: number; max: number; fallback: number },
+  range: { min: number; max: number } & ({ fallback: number } | { required: string }),
 ): TParam<number> {
+  const fallback = 'fallback' in range ? range.fallback : null;
   return param(
-    { description: `${description} (${range.min}-${range.max}, default ${range.fallback})` },
+    fallback === null
+      ? { description: `${description} (${range.min}-${range.max})`, required: true }
+      : { description: `${description} (${range.min}-${range.max}, default ${fallback})` },
     {
       decode(raw, name) {
-        if (raw === undefined) return range.fallback;
+        if (raw === undefined) {
+          if ('required' in range) throw missing(name, range.required);
+          return range.fallback;
+        }
         const value = raw.trim();
         if (!/^\d{1,15}$/.test(value) || Number(value) < range.min || Number(value) > range.max) {
           throw invalid(
@@ -97,7 +103,7 @@ export function wholeNumber(
         }
         return Number(value);
       },
-      key: (value) => (value === range.fallback ? null : String(value)),
+      key: (value) => (value === fallback ? null : String(value)),
     },
   );
 }

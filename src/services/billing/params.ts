@@ -1,4 +1,3 @@
-import { InvalidInputError } from '../../domain/errors.js';
 import {
   requireAddressOrCharge,
   type OnetimeQuery,
@@ -65,12 +64,6 @@ export interface SubscribeRequest extends PurchaseRequest {
 /** The request of a new subscription, from its decoded parameters. */
 export function subscribeRequestOf(values: SubscribeQuery): SubscribeRequest {
   requireAddressOrCharge(values);
-  if (values.order_interval_frequency === 0) {
-    throw new InvalidInputError(
-      'order_interval_frequency',
-      'Missing required parameter order_interval_frequency (a whole number from 1).',
-    );
-  }
   return {
     addressId: values.address_id,
     chargeId: values.charge_id,

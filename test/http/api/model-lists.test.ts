@@ -139,7 +139,9 @@ describe.each(backends())('model lists on $name', (backend) => {
 
   it('viewed_together: products viewed in the same sessions', async () => {
     expect(await ids('viewed_together', 'shop_product_ids=4&limit=2')).toEqual([7, 3]);
-    expect((await ids('viewed_together', '', 400)).error).toBe('Missing required endpoint argument: shop_product_ids.');
+    expect((await ids('viewed_together', '', 400)).error).toBe(
+      'Missing required args. You must pass either shop_product_ids or shop_variant_ids.',
+    );
   });
 
   it('viewed and recently_viewed answer as before and serve as ruleset outputs, never from the cache', async () => {

@@ -122,6 +122,11 @@ describe.each(backends())('real billing clients on $name', (backend) => {
     const res = await fetch(`${base}/api/v1/recharge/subscribe?${query}`, { method: 'POST' });
     expect(res.status).toBe(400);
     expect((await json(res)).error).toContain('order_interval_unit');
+    const withoutFrequency = subscribeQuery(ledgerKey, '11');
+    withoutFrequency.delete('order_interval_frequency');
+    const missing = await fetch(`${base}/api/v1/recharge/subscribe?${withoutFrequency}`, { method: 'POST' });
+    expect(missing.status).toBe(400);
+    expect(await json(missing)).toMatchObject({ code: 'missing_parameter', parameter: 'order_interval_frequency' });
   });
 
   /**

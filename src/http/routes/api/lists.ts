@@ -33,6 +33,13 @@ function computation(lists: ListsService, source: ListSource, params: ListParams
     renderList(await lists.list(catalog, source, params), params, previous);
 }
 
+/** The list's query schema with what its own path requires marked required: the same decoders, documented. */
+function onItsPath(source: ListSource): ListSource['schema'] {
+  if (source.requiredOnPath.length === 0) return source.schema;
+  const required = [...(source.schema.required ?? []), ...source.requiredOnPath];
+  return { ...source.schema, required } as ListSource['schema'];
+}
+
 /** Every list endpoint (docs/lists.md), each from its declared source, with cached answers. */
 export function listRoutes(
   app: FastifyInstance,
@@ -48,7 +55,7 @@ export function listRoutes(
           summary: source.summary,
           tags: ['products'],
           ...(source.path === '/products/search' ? { deprecated: true } : {}),
-          querystring: source.schema,
+          querystring: onItsPath(source),
           response: { 200: WithMetadata, ...Errors },
         },
       },

@@ -30,7 +30,8 @@ export const similarSource = defineList({
   summary:
     'Products most like the input products (type, vendor, tags, title words and price band, precomputed with the ' +
     "shop's model), then best sellers",
-  params: { shop_product_ids: idList('the input products (required)') },
+  params: { shop_product_ids: idList('the input products') },
+  requiredOnPath: ['shop_product_ids'],
   async candidates(context) {
     const inputs = requireInputs(context);
     // A lookup and a merge: every product's neighbours were scored
@@ -47,7 +48,8 @@ export const similarSource = defineList({
 export const purchasedSource = defineList({
   path: '/products/purchased',
   summary: 'What a customer bought before, most recent first, with metadata.purchased_quantity',
-  params: { shop_customer_id: positiveId('the storefront customer (required)') },
+  params: { shop_customer_id: positiveId('the storefront customer') },
+  requiredOnPath: ['shop_customer_id'],
   candidates(context) {
     if (context.customerId === null)
       throw new MissingInputError('shop_customer_id', 'Missing required endpoint argument: shop_customer_id.');

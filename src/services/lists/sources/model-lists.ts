@@ -91,7 +91,10 @@ export const viewedTogetherSource = defineList({
   candidates(context) {
     const seeds = inputsOf(context);
     if (seeds.length === 0)
-      throw new MissingInputError('shop_product_ids', 'Missing required endpoint argument: shop_product_ids.');
+      throw new MissingInputError(
+        'shop_product_ids',
+        'Missing required args. You must pass either shop_product_ids or shop_variant_ids.',
+      );
     const { catalog } = context;
     const model = context.model()?.model;
     const handles = seeds.flatMap((id) => catalog.products.get(id)?.handle ?? []);

@@ -48,6 +48,11 @@ export interface ListSource {
   /** Every parameter the list reads: its own, then the shared ones (the route's query schema). */
   readonly schema: TParams<typeof shared>;
   /**
+   * The parameters its own path requires (shown so in OpenAPI; the list asks for them when it runs). As a
+   * ruleset's output the same list takes them from the endpoint's query, so `schema` keeps them optional.
+   */
+  readonly requiredOnPath: readonly string[];
+  /**
    * Whether an answer may be cached: not when it moves with every event (a visitor's views), which
    * no data version tracks. A function decides per request (for_you is cacheable without a session).
    */
@@ -65,6 +70,7 @@ export function defineList<P extends TProperties>(definition: {
   path: string;
   summary: string;
   params: P;
+  requiredOnPath?: readonly (keyof P & string)[];
   limits?: { fallback: number; max: number };
   cacheable?: boolean | ((params: SharedListParams & ParamsOf<P>) => boolean);
   candidates(
@@ -77,6 +83,7 @@ export function defineList<P extends TProperties>(definition: {
   return {
     path: definition.path,
     summary: definition.summary,
+    requiredOnPath: definition.requiredOnPath ?? [],
     cacheable: (typeof definition.cacheable === 'function'
       ? definition.cacheable
       : () => definition.cacheable !== false) as ListSource['cacheable'],
