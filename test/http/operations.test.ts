@@ -28,8 +28,9 @@ describe('operations endpoints', () => {
     expect(doc.openapi).toMatch(/^3\./);
     const staticOp = doc.paths['/api/v1/products/static'].get;
     const params = staticOp.parameters.map((p: { name: string }) => p.name);
+    // The key is named by the operation's security (query `key` or X-Api-Key), not as a parameter.
+    expect(staticOp.security).toEqual([{ apiKey: [] }, { apiKeyHeader: [] }]);
     for (const name of [
-      'key',
       'ids',
       'handles',
       'format',

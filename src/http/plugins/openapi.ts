@@ -3,6 +3,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { Errors } from '../schemas/errors.js';
+import { documentRoute, SECURITY_SCHEMES } from './openapi-routes.js';
 
 /** OpenAPI generated from the route schemas, served as JSON and browsable at /docs. */
 export async function registerOpenApi(app: FastifyInstance, publicUrl: string): Promise<void> {
@@ -17,13 +18,9 @@ export async function registerOpenApi(app: FastifyInstance, publicUrl: string): 
           '(`key` query parameter or `X-Api-Key` header); admin endpoints take `Authorization: Bearer <token>`.',
       },
       servers: [{ url: publicUrl }],
-      components: {
-        securitySchemes: {
-          apiKey: { type: 'apiKey', in: 'query', name: 'key' },
-          adminToken: { type: 'http', scheme: 'bearer' },
-        },
-      },
+      components: { securitySchemes: SECURITY_SCHEMES },
     },
+    transform: documentRoute,
     refResolver: {
       buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
     },
