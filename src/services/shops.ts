@@ -49,16 +49,17 @@ export function createShopsService(deps: {
   const keysChanged = deps.keysChanged ?? (() => undefined);
 
   /**
-   * Without read_markets, every request of a ruleset whose list outputs name a market is a 403: the
-   * scope stays until those outputs are changed (a ruleset's save refuses them for the same reason).
+   * Without read_markets, every request of a ruleset whose list outputs name a market is a 403, and a
+   * country condition could only match requests refused for their country_code: the scope stays until
+   * those rules are changed (a ruleset's save refuses them for the same reason).
    */
   async function refuseIfMarketsAsked(shopId: number): Promise<void> {
     const asking = (await store.listRulesets(shopId)).filter((r) => r.enabled && asksForMarkets(r.rules));
     if (asking.length === 0) return;
     const rulesets = `${asking.length > 1 ? 'rulesets' : 'ruleset'} ${asking.map((r) => r.id).join(', ')}`;
     throw new ConflictError(
-      `read_markets stays while ${rulesets} name a market (country_code or presentment_prices) in a list output; ` +
-        'change those outputs first.',
+      `read_markets stays while ${rulesets} read a country (a country condition) or name a market ` +
+        '(country_code or presentment_prices) in a list output; change those rules first.',
     );
   }
 

@@ -30,6 +30,8 @@ export interface ReferenceCheck {
   hasCollection(id: number): boolean;
   /** What is wrong with an `endpoint` output's list path and own query, or null when the list can run it. */
   endpointProblem(path: string, query: Readonly<Record<string, string>>): string | null;
+  /** Whether the shop has the read_markets scope, without which a request's country_code is a 403. */
+  readsMarkets: boolean;
 }
 
 /**
@@ -142,6 +144,13 @@ function compileCondition(
     return null;
   }
   if (condition.products && references) checkRefs(condition.products, `${path}.products`, problems, references);
+  // Saved, it would match only requests carrying country_code, each of them refused (a 403) without the scope.
+  if (spec.input === 'country_code' && references && !references.readsMarkets)
+    problems.push({
+      path: `${path}.type`,
+      message:
+        "a country condition reads country_code, which needs the read_markets scope this shop's keys do not have",
+    });
   const evaluate = spec.compile(condition, path, problems);
   return evaluate ? { condition, evaluate } : null;
 }

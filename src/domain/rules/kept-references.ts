@@ -30,5 +30,6 @@ export function keepingStoredReferences(stored: readonly Rule[], catalog: Refere
       variants.has(`${productId}:${variantId}`) || catalog.hasVariant(productId, variantId),
     hasCollection: (id) => collections.has(id) || catalog.hasCollection(id),
     endpointProblem: (path, query) => catalog.endpointProblem(path, query),
+    readsMarkets: catalog.readsMarkets,
   };
 }

@@ -1,5 +1,6 @@
 import type { ReferenceCheck } from './compile.js';
 import { splitList, type Problem } from './conditions/shared.js';
+import { countryCondition } from './conditions/request.js';
 import type { Output, ProductRef, Rule } from './types.js';
 
 /**
@@ -122,14 +123,17 @@ export const OUTPUTS_BY_TYPE: ReadonlyMap<string, OutputSpec> = new Map(OUTPUTS.
 /** The list parameters that choose a market: they need the shop's read_markets scope. */
 export const MARKET_PARAMETERS = ['country_code', 'presentment_prices'] as const;
 
-/** Whether any endpoint output of these rules names a market parameter. */
+/** Whether any rule reads a country (a country condition) or names a market parameter in an endpoint output. */
 export function asksForMarkets(rules: readonly Rule[]): boolean {
-  return rules.some((rule) =>
-    rule.output.some((output) => {
-      if (output.type !== 'endpoint') return false;
-      const query = compileEndpoint(output.endpoint, '', [])?.query ?? {};
-      return MARKET_PARAMETERS.some((name) => Object.hasOwn(query, name));
-    }),
+  const readsCountry = (rule: Rule) => rule.logic.some((g) => g.rules.some((c) => c.type === countryCondition.type));
+  return rules.some(
+    (rule) =>
+      readsCountry(rule) ||
+      rule.output.some((output) => {
+        if (output.type !== 'endpoint') return false;
+        const query = compileEndpoint(output.endpoint, '', [])?.query ?? {};
+        return MARKET_PARAMETERS.some((name) => Object.hasOwn(query, name));
+      }),
   );
 }
 

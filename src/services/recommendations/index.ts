@@ -193,6 +193,7 @@ export function referencesOf(catalog: ShopCatalog): ReferenceCheck {
     hasProduct: (id: number) => catalog.products.has(id),
     hasVariant: (productId: number, variantId: number) => catalog.byVariant.get(variantId)?.id === productId,
     hasCollection: (id: number) => catalog.collections.has(id),
+    readsMarkets: catalog.shop.scopes.includes('read_markets'),
     endpointProblem(path, query) {
       const source = LIST_SOURCES.get(path);
       if (!source) return `${path} is not a list endpoint (one of ${[...LIST_SOURCES.keys()].join(', ')})`;

@@ -336,7 +336,14 @@ describe('references', () => {
       (productId === 1 && (variantId === 11 || variantId === 12)) || (productId === 2 && variantId === 21),
     hasCollection: (id) => id === 5,
     endpointProblem: (path) => (path === '/products/trending_products' ? null : `${path} is not a list endpoint`),
+    readsMarkets: true,
   };
+
+  it('names a country condition on a shop without read_markets, where every country_code is a 403', () => {
+    const body = oneRuleBody([{ type: 'country', operator: 'contains_any', value: 'de,at' }]);
+    expect(() => compileRulesetInput(body, catalog)).not.toThrow();
+    expect(pathsOf(body, { ...catalog, readsMarkets: false })).toEqual([`${C0}.type`]);
+  });
 
   it('names an unknown product in a condition', () => {
     const body = oneRuleBody([{ type: 'product', operator: 'contains_any', products: [{ product_id: 404 }] }]);

@@ -188,6 +188,33 @@ describe.each(backends())('admin rulesets on $name', (backend) => {
     expect((await t.admin('DELETE', `/admin/v1/shops/rules/rulesets/${id}`)).statusCode).toBe(204);
   });
 
+  it('refuses a country condition without read_markets, and keeps the scope while one is enabled', async () => {
+    const scopes = (list: string[]) => t.admin('PATCH', '/admin/v1/shops/rules', { scopes: list });
+    const document = {
+      name: 'EU shoppers',
+      rules: [
+        {
+          logic: [{ rules: [{ type: 'country', operator: 'contains_any', value: 'DE,AT' }] }],
+          output: [{ type: 'endpoint', endpoint: '/products/top_sellers' }],
+        },
+      ],
+    };
+    expect((await scopes([])).statusCode).toBe(200);
+    // It could match only requests with country_code, each a 403 without the scope.
+    expect((await t.app.inject(`/api/v1/products/top_sellers?key=${own.public}&country_code=DE`)).statusCode).toBe(403);
+    const refused = await t.admin('POST', '/admin/v1/shops/rules/rulesets', document);
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json()).toMatchObject({ field: 'rules[0].logic[0].rules[0].type' });
+    expect(refused.json().error).toContain('read_markets');
+    expect((await scopes(['read_markets'])).statusCode).toBe(200);
+    const created = await t.admin('POST', '/admin/v1/shops/rules/rulesets', document);
+    expect(created.statusCode, created.body).toBe(201);
+    const id = created.json().ruleset.id;
+    expect((await t.app.inject(`/api/v1/custom/id/${id}?key=${own.public}&country_code=DE`)).statusCode).toBe(200);
+    expect((await scopes([])).json()).toMatchObject({ code: 'conflict', error: expect.stringContaining('country') });
+    expect((await t.admin('DELETE', `/admin/v1/shops/rules/rulesets/${id}`)).statusCode).toBe(204);
+  });
+
   it('saves again a ruleset whose product was deleted since, refusing only new unknown ones', async () => {
     await t.admin('PUT', '/admin/v1/shops/rules/products', [productInput(7)]);
     const document = {
