@@ -77,7 +77,9 @@ function rawText(value: unknown, name: string, keepsEmpty = false): string | und
   }
   // JSON and form bodies carry numbers and booleans for the same fields.
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  throw invalid(name, `Parameter ${name} must be given once, as a string.`);
+  if (Array.isArray(value))
+    throw invalid(name, `Parameter ${name} must be given once; a list goes in one value, comma-separated.`);
+  throw invalid(name, `Parameter ${name} must be text or a number, not an object.`);
 }
 
 /** The aliases folded, or, for an element of a body (`under`), their clash named under the element's path. */

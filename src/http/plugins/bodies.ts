@@ -86,12 +86,21 @@ function jsonObjectOrNothing(text: string): Record<string, unknown> | undefined 
   }
 }
 
+/** A JSON list of ids or words (`[1, 2]`) as the comma list a query string spells (`1,2`); anything else as it is. */
+function commaListOf(value: unknown): unknown {
+  if (!Array.isArray(value) || !value.every((v) => typeof v === 'string' || typeof v === 'number')) return value;
+  return value.join(',');
+}
+
 /** Body fields join the parameters; the query string wins where both name one. */
 function mergeBodyUnderQuery(request: FastifyRequest): void {
   const body = request.body;
   if (body === null || typeof body !== 'object' || Array.isArray(body) || Buffer.isBuffer(body)) return;
+  // A form's repeated field is a repeat (refused, as in a query string); a JSON list is one value.
+  const json = !/^\s*(application\/x-www-form-urlencoded|multipart\/)/i.test(request.headers['content-type'] ?? '');
   const merged: Record<string, unknown> = Object.create(null);
-  for (const [name, value] of Object.entries(body)) if (name !== '__proto__') merged[name] = value;
+  for (const [name, value] of Object.entries(body))
+    if (name !== '__proto__') merged[name] = json ? commaListOf(value) : value;
   Object.assign(merged, request.query as Record<string, unknown>);
   request.query = merged;
 }

@@ -92,7 +92,7 @@ describe('readParams', () => {
   it('refuses a repeated or structured parameter, and reads numbers and booleans of JSON bodies', () => {
     expect(problem({ limit: ['1', '2'] })).toEqual({
       param: 'limit',
-      message: 'Parameter limit must be given once, as a string.',
+      message: 'Parameter limit must be given once; a list goes in one value, comma-separated.',
     });
     expect(problem({ query: { $gt: '' } }).param).toBe('query');
     // name[]= (PHP, jQuery's $.param) of a declared parameter or its alias is refused; of an undeclared one, ignored.

@@ -110,6 +110,34 @@ describe.each(backends())('storefront requests as they come, on $name', (backend
     expect(missing.json().error).toMatch(/^Missing required parameter/);
   });
 
+  it('reads a JSON list as the comma list of the query string; a form field given twice is still refused', async () => {
+    const { ruleset } = (
+      await t.admin('POST', '/admin/v1/shops/tolerant/rulesets', {
+        name: 'inputs',
+        rules: [{ logic: [], output: [{ type: 'endpoint', endpoint: '/products/static?ids=1,2,3' }] }],
+      })
+    ).json();
+    const custom = (payload: string, type: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/api/v1/custom/id/${ruleset.id}?key=${key}&filter_oos=no`,
+        payload,
+        headers: { 'content-type': type },
+      });
+    const ids = (res: { json(): { data: { id: number }[] } }) => res.json().data.map((p) => p.id);
+    const listed = await custom(JSON.stringify({ shop_product_ids: [2, '3'] }), 'application/json');
+    expect(listed.statusCode, listed.body).toBe(200);
+    // The inputs are filtered out of the answer (filter_input_products), as when sent as shop_product_ids=2,3.
+    expect(ids(listed)).toEqual([1]);
+    const asText = await custom(JSON.stringify({ shop_product_ids: '2,3' }), 'application/json');
+    expect(ids(asText)).toEqual(ids(listed));
+    const repeated = await custom('shop_product_ids=1&shop_product_ids=2', 'application/x-www-form-urlencoded');
+    expect(repeated.statusCode).toBe(400);
+    expect(repeated.json()).toMatchObject({ parameter: 'shop_product_ids', error: expect.stringContaining('once') });
+    const nested = await custom(JSON.stringify({ shop_product_ids: { first: 1 } }), 'application/json');
+    expect(nested.json()).toMatchObject({ parameter: 'shop_product_ids', error: expect.stringContaining('object') });
+  });
+
   it('refuses a multipart body it cannot read with a 400, and a field past the size limit naming it', async () => {
     const boundary = '----rebound';
     const part = (name: string, value: string) =>
