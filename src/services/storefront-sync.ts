@@ -1,6 +1,13 @@
 import { createHmac } from 'node:crypto';
 import { normalizeTimestamp } from '../domain/catalog/normalize.js';
-import { AppError, InvalidBodyError, InvalidInputError, NotFoundError, UnauthorizedError } from '../domain/errors.js';
+import {
+  AppError,
+  InvalidBodyError,
+  InvalidInputError,
+  MissingInputError,
+  NotFoundError,
+  UnauthorizedError,
+} from '../domain/errors.js';
 import { safeEqual } from '../domain/keys.js';
 import type { CatalogIndex } from '../indexes/catalog-index.js';
 import type { CatalogStore } from '../store/kysely/catalog.js';
@@ -244,13 +251,11 @@ export function createStorefrontSync(deps: {
         throw new UnauthorizedError('Invalid webhook signature.', 'webhook_signature');
       if (!(SHOP_TOPICS as readonly string[]).includes(headers.topic ?? '')) {
         if (headers.dialect === 'platform') return 'ignored';
-        throw new InvalidInputError(
-          `${prefix}-Topic`,
-          `Unknown webhook topic "${(headers.topic ?? '').slice(0, 60)}".`,
-        );
+        if (!headers.topic) throw new MissingInputError(`${prefix}-Topic`, `The ${prefix}-Topic header is required.`);
+        throw new InvalidInputError(`${prefix}-Topic`, `Unknown webhook topic "${headers.topic.slice(0, 60)}".`);
       }
       if (!headers.webhookId || headers.webhookId.length > 200)
-        throw new InvalidInputError(
+        throw new (headers.webhookId ? InvalidInputError : MissingInputError)(
           `${prefix}-Webhook-Id`,
           `The ${prefix}-Webhook-Id header is required (at most 200 characters).`,
         );

@@ -1,7 +1,7 @@
 import { cartTokenOf, MAX_CART_TOKEN_LENGTH } from '../attribution/attribute.js';
 import { widgetSource } from '../attribution/source.js';
 import type { TrackType } from '../attribution/track.js';
-import { InvalidInputError } from '../errors.js';
+import { InvalidBodyError, InvalidInputError, MissingInputError } from '../errors.js';
 import { MISSING_IDENTITY } from './event.js';
 import { params, type ParamsOf } from './param.js';
 import { readParams } from './read.js';
@@ -66,7 +66,7 @@ function meaningOf(values: BulkEventValues, where: string): BulkEvent {
   const type = noun === 'widget' ? WIDGET_VERBS[verb] : undefined;
   const isView = verb === 'viewed' && noun === 'product';
   if (!isView && type === undefined) return { kind: 'counted' };
-  if (!identified) throw new InvalidInputError(`${where}.uuid`, `${where}: ${MISSING_IDENTITY}`);
+  if (!identified) throw new MissingInputError(`${where}.uuid`, `${where}: ${MISSING_IDENTITY}`);
   const who = {
     uuid: values.uuid,
     customerId: values.shop_customer_id,
@@ -76,7 +76,7 @@ function meaningOf(values: BulkEventValues, where: string): BulkEvent {
   if (isView) {
     // A view of no product would be acknowledged and stored as nothing at all.
     if (values.shop_product_id === null && values.defined_noun_id === null)
-      throw new InvalidInputError(
+      throw new MissingInputError(
         `${where}.shopify_product_id`,
         `${where}: a product view needs shopify_product_id or defined_noun_id (the product's handle).`,
       );
@@ -95,10 +95,9 @@ function meaningOf(values: BulkEventValues, where: string): BulkEvent {
 
 /** Reads a bulk body: a JSON array of at most 10 event objects; anything else is a 400 naming what is wrong. */
 export function readBulkEvents(body: unknown): BulkEvent[] {
-  if (!Array.isArray(body)) throw new InvalidInputError('body', 'The body must be a JSON array of events.');
-  if (body.length > MAX_BULK_EVENTS) {
-    throw new InvalidInputError('body', `A bulk request takes at most ${MAX_BULK_EVENTS} events, got ${body.length}.`);
-  }
+  if (!Array.isArray(body)) throw new InvalidBodyError('The body must be a JSON array of events.');
+  if (body.length > MAX_BULK_EVENTS)
+    throw new InvalidBodyError(`A bulk request takes at most ${MAX_BULK_EVENTS} events, got ${body.length}.`);
   return body.map((element, index) => {
     const where = `events[${index}]`;
     if (element === null || typeof element !== 'object' || Array.isArray(element)) {
@@ -108,7 +107,8 @@ export function readBulkEvents(body: unknown): BulkEvent[] {
       return meaningOf(readParams(bulkEventParams, element as Record<string, unknown>), where);
     } catch (error) {
       if (error instanceof InvalidInputError && !error.param.startsWith(where)) {
-        throw new InvalidInputError(`${where}.${error.param}`, `${where}: ${error.message}`);
+        const Named = error instanceof MissingInputError ? MissingInputError : InvalidInputError;
+        throw new Named(`${where}.${error.param}`, `${where}: ${error.message}`);
       }
       throw error;
     }

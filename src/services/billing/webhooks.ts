@@ -13,6 +13,7 @@ import {
   InvalidBodyError,
   InvalidDocumentError,
   InvalidInputError,
+  MissingInputError,
   NotFoundError,
   UnauthorizedError,
 } from '../../domain/errors.js';
@@ -100,6 +101,7 @@ export function createBillingWebhooks(deps: {
     const body = parsed(raw);
     const singular = (headers.topic ?? '').split('/')[0] ?? '';
     const kind = TOPICS.get(singular);
+    if (!headers.topic) throw new MissingInputError('X-Billing-Topic', 'The X-Billing-Topic header is required.');
     if (!kind)
       throw new InvalidInputError(
         'X-Billing-Topic',
@@ -107,7 +109,7 @@ export function createBillingWebhooks(deps: {
           `address/* or charge/*.`,
       );
     if (!headers.webhookId || headers.webhookId.length > 200)
-      throw new InvalidInputError(
+      throw new (headers.webhookId ? InvalidInputError : MissingInputError)(
         'X-Billing-Webhook-Id',
         'The X-Billing-Webhook-Id header is required (at most 200 characters).',
       );

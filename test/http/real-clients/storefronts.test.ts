@@ -364,8 +364,21 @@ describe.each(backends())('real storefront clients on $name', (backend) => {
         uuid: '0a0b0c0d-1111-4a4a-8888-123456789abc',
         shopify_product_id: 1,
       };
-      expect((await send(Array.from({ length: 11 }, () => event))).status).toBe(400);
-      expect((await send({ events: [event] })).status).toBe(400);
+      const code = async (body: unknown) => {
+        const res = await send(body);
+        return [res.status, ((await res.json()) as { code: string; parameter?: string }).code];
+      };
+      expect(await code(Array.from({ length: 11 }, () => event))).toEqual([400, 'invalid_body']);
+      expect(await code({ events: [event] })).toEqual([400, 'invalid_body']);
+      // What a single event lacks is missing, named at its place, as the one-event intakes name it.
+      const { uuid: _uuid, ...anonymous } = event;
+      const res = await send([event, anonymous]);
+      expect(await res.json()).toMatchObject({ code: 'missing_parameter', parameter: 'events[1].uuid' });
+      const { shopify_product_id: _id, ...nothingViewed } = event;
+      expect(await (await send([nothingViewed])).json()).toMatchObject({
+        code: 'missing_parameter',
+        parameter: 'events[0].shopify_product_id',
+      });
     });
   });
 

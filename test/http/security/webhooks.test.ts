@@ -163,6 +163,45 @@ describe.each(backends())('replayed webhooks on $name', (backend) => {
     expect((await send('subscription/updated')).data).toBe('duplicate');
   });
 
+  it('names a missing topic or delivery id as missing, and an unknown topic as invalid', async () => {
+    const raw = JSON.stringify(productInput(2));
+    const billingRaw = JSON.stringify({ id: 100 });
+    const post = async (path: string, headers: Record<string, string>, body: string) =>
+      (await fetch(`${base}/webhooks/${path}/replay`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body,
+      }).then((res) => res.json())) as { code: string; parameter: string };
+    const shop = (headers: Record<string, string>) =>
+      post('shop', { 'x-shop-hmac-sha256': sign(raw), ...headers }, raw);
+    const billing = (headers: Record<string, string>) =>
+      post(
+        'billing',
+        { 'x-billing-hmac-sha256': createHmac('sha256', BILLING_SECRET).update(billingRaw).digest('hex'), ...headers },
+        billingRaw,
+      );
+    expect(await shop({ 'x-shop-webhook-id': 'n-1' })).toMatchObject({
+      code: 'missing_parameter',
+      parameter: 'X-Shop-Topic',
+    });
+    expect(await shop({ 'x-shop-topic': 'products/wobble', 'x-shop-webhook-id': 'n-2' })).toMatchObject({
+      code: 'invalid_parameter',
+      parameter: 'X-Shop-Topic',
+    });
+    expect(await shop({ 'x-shop-topic': 'products/update' })).toMatchObject({
+      code: 'missing_parameter',
+      parameter: 'X-Shop-Webhook-Id',
+    });
+    expect(await billing({ 'x-billing-webhook-id': 'b-1' })).toMatchObject({
+      code: 'missing_parameter',
+      parameter: 'X-Billing-Topic',
+    });
+    expect(await billing({ 'x-billing-topic': 'customer/updated' })).toMatchObject({
+      code: 'missing_parameter',
+      parameter: 'X-Billing-Webhook-Id',
+    });
+  });
+
   it('limits deliveries per shop, before any signature is computed', async () => {
     let limited = 0;
     const unsigned = () =>
