@@ -1,5 +1,6 @@
 import { InvalidInputError } from '../errors.js';
-import { MAX_LIST } from './kinds.js';
+import { idText, isPositiveId, MAX_LIST } from './kinds.js';
+import { clip } from './param.js';
 
 /**
  * The platform widget's cart (docs/api.md, "The cart"): bracketed fields (`cart[subtotal]`,
@@ -73,12 +74,20 @@ function objectCart(value: Record<string, unknown>): CartFields {
 }
 
 /** Distinct ids of the cart's lines, as text (a GID stays a GID for the decoder), at most MAX_LIST. */
+/** A line's id as the list will read it (a GID too), refused under the line's own name when it is not one. */
+function readableId(text: string, name: string): string {
+  if (!isPositiveId(idText(text.trim(), name)))
+    throw new InvalidInputError(name, `Parameter ${name} must be a positive integer id, got "${clip(text, 60)}".`);
+  return text;
+}
+
 function idsOf(cart: CartFields, field: 'product_id' | 'variant_id'): string | undefined {
   const { items } = cart;
   const ids = new Set<string>();
   for (let i = 0; i < items.length && ids.size < MAX_LIST; i++) {
     const id = items[i]?.[field];
-    if ((typeof id === 'string' || typeof id === 'number') && id !== '') ids.add(String(id));
+    if ((typeof id === 'string' || typeof id === 'number') && id !== '')
+      ids.add(readableId(String(id), cart.nameOf(i, field)));
     else if (!isEmpty(id))
       throw new InvalidInputError(
         cart.nameOf(i, field),

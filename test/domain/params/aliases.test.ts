@@ -113,13 +113,20 @@ describe('the bracketed cart', () => {
       }
       throw new Error('expected a 400');
     };
-    const bracketed = refusal({ 'cart[items][0][product_id]': 'abc' });
-    expect(bracketed.param).toBe('shop_product_ids');
-    expect(bracketed.message).toMatch(/\(sent as cart\[items\]\[…\]\[product_id\]\)$/);
-    expect(refusal({ 'cart[subtotal]': 'lots' }).message).toMatch(/\(sent as cart\[subtotal\]\)$/);
-    expect(refusal({ cart: { items: [{ variant_id: -1 }] } }).message).toMatch(
-      /\(sent as cart\.items\[…\]\.variant_id\)$/,
+    // A line's id: named with its line, as sent.
+    const bracketed = refusal({ 'cart[items][0][product_id]': '4', 'cart[items][1][product_id]': 'abc' });
+    expect([bracketed.param, bracketed.message]).toEqual([
+      'cart[items][1][product_id]',
+      'Parameter cart[items][1][product_id] must be a positive integer id, got "abc".',
+    ]);
+    expect(refusal({ 'cart[items][0][product_id]': 'gid://shopify/ProductVariant/5' }).param).toBe(
+      'cart[items][0][product_id]',
     );
+    expect(refusal({ cart: { items: [{ variant_id: 7 }, { variant_id: -1 }] } }).param).toBe(
+      'cart.items[1].variant_id',
+    );
+    expect(refusal({ 'cart[subtotal]': 'lots' }).message).toMatch(/\(sent as cart\[subtotal\]\)$/);
+    expect(refusal({ cart: { subtotal: 'lots' } }).message).toMatch(/\(sent as cart\.subtotal\)$/);
     // Sent as itself, the parameter is named alone.
     expect(refusal({ shop_product_ids: 'abc', 'cart[subtotal]': '100' }).message).not.toMatch(/sent as/);
   });
