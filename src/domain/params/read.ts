@@ -47,6 +47,12 @@ function declaredNames(schema: { properties: TProperties }): ReadonlySet<string>
   return names;
 }
 
+/** Whether a reader of this schema reads a value sent under this name: declared, an alias of one, or the cart. */
+export function readsName(schema: { properties: TProperties }, name: string): boolean {
+  if (declaredNames(schema).has(seedNameOf(name) ?? name)) return true;
+  return readsCartOf(schema) && (name === 'cart' || name.startsWith('cart['));
+}
+
 /**
  * `name[]=` is how PHP forms and jQuery's `$.param` spell a list. Of a declared parameter (or its
  * alias) it is a 400 naming it: read as an undeclared name, the parameter would be quietly absent.

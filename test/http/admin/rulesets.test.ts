@@ -314,6 +314,12 @@ describe.each(backends())('admin rulesets on $name', (backend) => {
       (await t.admin('POST', `/admin/v1/shops/rules/rulesets/${id}/preview`, { time: 'soon' })).json().error,
     ).toContain('time');
     expect((await t.admin('POST', `/admin/v1/shops/rules/rulesets/${id}/preview`, [1])).statusCode).toBe(400);
+    // A misspelt input would preview a request without it: named. The platform's names and the cart are read.
+    const typo = await t.admin('POST', `/admin/v1/shops/rules/rulesets/${id}/preview`, { shop_product_id: '1' });
+    expect(typo.statusCode).toBe(400);
+    expect(typo.json()).toMatchObject({ code: 'invalid_parameter', parameter: 'shop_product_id' });
+    for (const body of [{ shopify_product_ids: '1' }, { cart: { items: [{ product_id: 1 }] } }, { cart_count: '2' }])
+      expect((await t.admin('POST', `/admin/v1/shops/rules/rulesets/${id}/preview`, body)).statusCode).toBe(200);
   });
 
   it('previews with ids as an array, and refuses arrays of anything else naming the parameter', async () => {

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { InvalidBodyError, InvalidInputError } from '../../../domain/errors.js';
 import { customParams } from '../../../domain/params/custom.js';
-import { readParams } from '../../../domain/params/read.js';
+import { readParams, readsName } from '../../../domain/params/read.js';
 import { describeRuleCatalog } from '../../../domain/rules/catalog.js';
 import { RulesetInput } from '../../../domain/inputs/ruleset.js';
 import { LIST_SOURCES } from '../../../services/lists/sources/index.js';
@@ -27,7 +27,13 @@ function previewBody(body: unknown): { raw: Record<string, unknown>; ruleset?: u
     throw new InvalidBodyError("The preview body must be a JSON object of the custom endpoint's parameters.");
   const { ruleset, ...fields } = body as Record<string, unknown>;
   const raw: Record<string, unknown> = Object.create(null);
-  for (const [name, value] of Object.entries(fields)) raw[name] = Array.isArray(value) ? listOf(name, value) : value;
+  for (const [name, value] of Object.entries(fields)) {
+    // The storefront's extras are ignored on the public endpoint; here a misspelt input would preview a request
+    // the merchant did not mean, so it is named.
+    if (!readsName(customParams, name))
+      throw new InvalidInputError(name, `Parameter ${name} is not one the custom endpoint reads.`);
+    raw[name] = Array.isArray(value) ? listOf(name, value) : value;
+  }
   return { raw, ...(ruleset !== undefined ? { ruleset } : {}) };
 }
 
