@@ -116,10 +116,18 @@ const MaxClaims = Type.Integer({
   description: "reactivations one billing customer may make through this campaign's live links (default 1)",
 });
 
+/** What a link's `billing_discount_code` takes: the campaign's code goes into its links. */
+const CampaignDiscountCode = Nullable(
+  Type.String({
+    pattern: '^[A-Za-z0-9_-]{1,100}$',
+    description: "letters, digits, '-' or '_' (at most 100): placed in the campaign's links as billing_discount_code",
+  }),
+);
+
 export const CampaignInput = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 200 }),
-    discount_code: Nullable(Type.String({ maxLength: 100 })),
+    discount_code: CampaignDiscountCode,
     max_claims_per_customer: Type.Optional(MaxClaims),
   },
   strict,
@@ -128,7 +136,7 @@ export const CampaignInput = Type.Object(
 export const CampaignPatchInput = Type.Object(
   {
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-    discount_code: Nullable(Type.String({ maxLength: 100 })),
+    discount_code: CampaignDiscountCode,
     max_claims_per_customer: Type.Optional(MaxClaims),
   },
   strict,

@@ -135,12 +135,14 @@ export function createReactivationService(deps: {
 
   return {
     /** The context of `GET /api/v1/billing/reactivate`: the customer, the chosen subscriptions and signed links. */
-    async context(shop: Shop, params: ReactivateParams): Promise<ReactivationContext> {
+    async context(shop: Shop, asked: ReactivateParams): Promise<ReactivationContext> {
       const provider = await providers.forShop(shop.id);
-      const customer = await provider.customer(shop.id, params.customerId);
-      if (!customer) throw new NotFoundError(`Billing customer ${params.customerId} not found.`);
-      if (params.campaignId !== null && !(await store.getCampaign(shop.id, params.campaignId)))
-        throw new NotFoundError(`Campaign ${params.campaignId} not found.`);
+      const customer = await provider.customer(shop.id, asked.customerId);
+      if (!customer) throw new NotFoundError(`Billing customer ${asked.customerId} not found.`);
+      const campaign = asked.campaignId === null ? null : await store.getCampaign(shop.id, asked.campaignId);
+      if (asked.campaignId !== null && !campaign) throw new NotFoundError(`Campaign ${asked.campaignId} not found.`);
+      // The campaign's discount code goes into its links unless the request names one.
+      const params = { ...asked, discountCode: asked.discountCode ?? campaign?.discount_code ?? null };
       const all = await provider.subscriptions(shop.id, customer.id);
       let chosen: BillingSubscription[];
       if (params.subscriptionIds === 'all') {

@@ -113,6 +113,28 @@ describe.each(backends())('billing reactivation on $name', (backend) => {
     });
   });
 
+  it("puts the campaign's discount code in its links unless the request names one", async () => {
+    const linkOf = async (query: string) =>
+      new URL(
+        (await context(`billing_customer_id=100&campaign_id=${campaignId}${query}`)).json().data
+          .service_reactivate_all_link,
+      ).searchParams;
+    expect((await linkOf('')).get('billing_discount_code')).toBe('BACK10');
+    expect((await linkOf('&billing_discount_code=ONLY5')).get('billing_discount_code')).toBe('ONLY5');
+    expect((await context('billing_customer_id=100')).json().data.service_reactivate_all_link).not.toContain(
+      'billing_discount_code',
+    );
+    // A code a link cannot carry is refused when the campaign is saved.
+    const spaced = await t.admin('POST', '/admin/v1/shops/subs/campaigns', {
+      name: 'Spaced',
+      discount_code: 'bad code',
+    });
+    expect(spaced.statusCode).toBe(422);
+    expect(spaced.json()).toMatchObject({ field: 'discount_code' });
+    const patched = await t.admin('PATCH', `/admin/v1/shops/subs/campaigns/${campaignId}`, { discount_code: 'a/b' });
+    expect(patched.statusCode).toBe(422);
+  });
+
   it('answers 404 for unknown customers and campaigns, and keeps shops apart', async () => {
     expect((await context('billing_customer_id=999')).json()).toEqual({
       error: 'Billing customer 999 not found.',
