@@ -61,7 +61,7 @@ export function createTrackingService(deps: {
       return (values: TrackParams, where?: string): TrackEvent => {
         if (where === undefined) return trackEventOf(values, now);
         if (caller.publicKey) checkSignature(caller.shopId, values, where);
-        return trackEventOf(values, now, `${where}.`);
+        return trackEventOf(values, now, where);
       };
     },
 

@@ -88,13 +88,14 @@ export function readTrackBody<T>(body: unknown, each: (values: TrackParams, wher
 
 /** The stored form of a tracked event; `type` and a visitor are required. */
 export function trackEventOf(values: TrackParams, now: number, where = ''): TrackEvent {
+  const field = where ? `${where}.` : '';
   if (values.type === null)
     throw new MissingInputError(
-      `${where}type`,
-      where ? `${where}type is required (impression, click or add_to_cart).` : MISSING_TYPE,
+      `${field}type`,
+      where ? `${field}type is required (impression, click or add_to_cart).` : MISSING_TYPE,
     );
   if (values.uuid === null && values.shop_customer_id === null)
-    throw new MissingInputError(`${where}uuid`, where ? `${where}: ${MISSING_IDENTITY}` : MISSING_IDENTITY);
+    throw new MissingInputError(`${field}uuid`, where ? `${where}: ${MISSING_IDENTITY}` : MISSING_IDENTITY);
   return {
     type: values.type,
     uuid: values.uuid,

@@ -148,6 +148,12 @@ describe.each(backends())('POST /api/v1/analytics/track on $name', (backend) => 
       expect(res.statusCode, `${query} ${JSON.stringify(body)}`).toBe(400);
       expect(res.json().error).toContain(param);
     }
+    const inBody = await post('', { events: [{ type: 'click', uuid: U }, { type: 'click' }] });
+    expect(inBody.json()).toEqual({
+      error: 'events[1]: Missing required args. You must pass either shop_customer_id or uuid.',
+      code: 'missing_parameter',
+      parameter: 'events[1].uuid',
+    });
     const missing = await post('type=click');
     expect(missing.json()).toEqual({
       error: 'Missing required args. You must pass either shop_customer_id or uuid.',
