@@ -38,7 +38,7 @@ export const ERROR_CODES = {
   idempotency_conflict: { status: 409, when: 'the Idempotency-Key was used before with other parameters' },
   idempotency_in_progress: { status: 409, when: 'a request with this Idempotency-Key is still running; retry shortly' },
   payload_too_large: { status: 413, when: 'the body is over the size limit' },
-  path_too_long: { status: 414, when: 'a path segment is over 100 characters' },
+  path_too_long: { status: 414, when: 'a path parameter (an id or handle in the path) is over 100 characters' },
   unsupported_media_type: { status: 415, when: 'the Content-Type or Content-Encoding is not one the route reads' },
   invalid_document: { status: 422, when: 'a well-formed document is not valid; index, field and problems say where' },
   rate_limited: { status: 429, when: 'the key is over its rate limit; Retry-After says when to retry' },
