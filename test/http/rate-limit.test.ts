@@ -35,6 +35,18 @@ describe('rate limits', () => {
     expect((await get(shop.public, '198.51.100.7')).headers['x-ratelimit-remaining']).toBe('1');
   });
 
+  it('counts a request its parameters refuse, and gives its 400 the limit headers', async () => {
+    const ip = '192.0.2.44';
+    const bad = (n: number) =>
+      t.app.inject({ url: `/api/v1/products/static?key=${shop.public}&ids=x${n}`, remoteAddress: ip });
+    const first = await bad(1);
+    expect(first.statusCode).toBe(400);
+    expect([first.headers['x-ratelimit-limit'], first.headers['x-ratelimit-remaining']]).toEqual(['3', '2']);
+    await bad(2);
+    await bad(3);
+    expect((await get(shop.public, ip)).statusCode).toBe(429);
+  });
+
   it("applies a shop's own limit to the event intake, which does not load the shop", async () => {
     const quiet = await t.createShop('quiet-limited');
     await t.admin('PATCH', '/admin/v1/shops/quiet-limited', { settings: { rate_limit_public_per_minute: 2 } });

@@ -38,7 +38,8 @@ async function enforce(limiter: RateLimiter, reply: FastifyReply, id: string, li
 
 /** Public routes: a public key per client address, a private key per key; limits per shop. */
 export function registerApiRateLimit(app: FastifyInstance, limiter: RateLimiter, catalog: CatalogIndex): void {
-  app.addHook('preHandler', (request: FastifyRequest, reply, done) => {
+  // Before the parameters are read: a request they refuse counts too, and its 400 carries the limit headers.
+  app.addHook('preValidation', (request: FastifyRequest, reply, done) => {
     const apiKey = request.apiKey;
     if (!apiKey) return done();
     const settings = catalog.settings(apiKey.shopId);

@@ -192,7 +192,7 @@ describe.each(backends())('events and viewed products on $name', (backend) => {
       payload: [{ subject: 'user', verb: 'viewed', noun: 'product', uuid: session }],
     });
     expect(noProduct.statusCode).toBe(400);
-    expect(noProduct.json()).toMatchObject({ code: 'invalid_parameter', parameter: 'events[0].shopify_product_id' });
+    expect(noProduct.json()).toMatchObject({ code: 'missing_parameter', parameter: 'events[0].shopify_product_id' });
   });
 
   it('refuses a viewed request without a visitor or with bad parameters', async () => {
