@@ -181,7 +181,7 @@ describe('hardening findings over real HTTP', () => {
       const raise = await admin(
         'PATCH',
         '/admin/v1/shops/leaked',
-        { scopes: ['read_markets', 'write_everything'] },
+        { scopes: ['read_markets'] },
         shop.private,
       );
       expect(raise.status).toBe(403);

@@ -1,5 +1,16 @@
 import { OptionalKind, Type, type Static, type TSchema } from '@sinclair/typebox';
 
+/**
+ * The scopes Rebound reads: `read_markets` gates `country_code` (docs/api.md, "Markets"). Any other name
+ * would be stored and read by nothing, so a misspelt `read_market` is refused rather than kept.
+ */
+const Scopes = Type.Optional(
+  Type.Array(Type.Union([Type.Literal('read_markets')]), {
+    description: 'read_markets: country_code and presentment_prices are read (the only scope Rebound reads)',
+    maxItems: 10,
+  }),
+);
+
 /** The admin API's shop documents (docs/api.md, "Admin API"): a new shop, a change, a key to revoke. */
 export const NewShopInput = Type.Object(
   {
@@ -7,7 +18,7 @@ export const NewShopInput = Type.Object(
     name: Type.String({ minLength: 1, maxLength: 200 }),
     timezone: Type.Optional(Type.String({ description: 'IANA time zone', examples: ['America/New_York'] })),
     currency: Type.Optional(Type.String({ pattern: '^[A-Z]{3}$' })),
-    scopes: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
+    scopes: Scopes,
     public_url: Type.Optional(Type.Union([Type.String(), Type.Null()])),
   },
   { additionalProperties: false },
@@ -127,7 +138,7 @@ export const ShopPatchInput = Type.Object(
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
     timezone: Type.Optional(Type.String()),
     currency: Type.Optional(Type.String({ pattern: '^[A-Z]{3}$' })),
-    scopes: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
+    scopes: Scopes,
     public_url: Type.Optional(Type.Union([Type.String(), Type.Null()])),
     webhook_secret: Type.Optional(Type.Union([Type.String({ minLength: 16 }), Type.Null()])),
     billing_webhook_secret: Type.Optional(Type.Union([Type.String({ minLength: 16 }), Type.Null()])),

@@ -50,6 +50,8 @@ describe.each(backends())('admin shops and keys on $name', (backend) => {
       [{ handle: 'ok-handle', name: 'x', colour: 'red' }, 'colour'],
       [{ handle: 'ok-handle' }, 'name'],
       [{ handle: 'ok-handle', name: 'x', public_url: 'ftp://x' }, 'public_url'],
+      // A scope nothing reads, misspelt or not, would be kept and do nothing.
+      [{ handle: 'ok-handle', name: 'x', scopes: ['read_market'] }, 'scopes[0]'],
     ];
     for (const [body, field] of cases) {
       const res = await t.admin('POST', '/admin/v1/shops', body);
@@ -57,6 +59,9 @@ describe.each(backends())('admin shops and keys on $name', (backend) => {
       expect(res.json().error).toContain(field);
     }
     expect((await t.admin('GET', '/admin/v1/shops/ok-handle')).statusCode).toBe(404);
+    const patched = await t.admin('PATCH', '/admin/v1/shops/taken', { scopes: ['read_markets', 'write_everything'] });
+    expect(patched.statusCode).toBe(422);
+    expect(patched.json().field).toBe('scopes[1]');
   });
 
   it('needs a bearer token; a private key acts only on its own shop', async () => {
