@@ -28,9 +28,15 @@ export function utcDay(epochMs: number): number {
   return d.getUTCFullYear() * 10_000 + (d.getUTCMonth() + 1) * 100 + d.getUTCDate();
 }
 
+/**
+ * An event as the intake hands it to the store: `uncounted` when its handle is not in the shop's catalog,
+ * `unchecked` when the shop was not loaded to tell (the store checks the handle against its products).
+ */
+export type IntakeEvent = StoreEvent & { shop_id: number; uncounted?: boolean; unchecked?: boolean };
+
 /** Views, adds and removes per handle and day, folded from a batch of events. */
 export function countEvents(
-  events: readonly (StoreEvent & { shop_id: number; uncounted?: boolean })[],
+  events: readonly IntakeEvent[],
 ): { shop_id: number; day: number; handle: string; views: number; adds: number; removes: number }[] {
   const counts = new Map<
     string,

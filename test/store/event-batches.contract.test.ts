@@ -2,7 +2,7 @@ import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/open.js';
 import type { Store } from '../../src/store/store.js';
 import { backends } from '../helpers/backends.js';
-import { newShop, shopKeys } from '../helpers/fixtures.js';
+import { newShop, product, shopKeys, storeEvent } from '../helpers/fixtures.js';
 
 /** The event intake's batch writes: any size, split into statements of a few fixed sizes. */
 describe.each(backends())('event batches on $name', (backend) => {
@@ -60,5 +60,33 @@ describe.each(backends())('event batches on $name', (backend) => {
         [...counts].sort(([p], [q]) => p.localeCompare(q)).map(([handle, c]) => ({ day: 20261120, handle, ...c })),
       );
     }
+  });
+
+  it('counts an unchecked handle only when the shop has the product; the events are kept either way', async () => {
+    const a = await shop('checked');
+    await store.upsertProducts(a.id, [product(1, { handle: 'known' })]);
+    const at = Date.parse('2026-11-21T12:00:00Z');
+    const view = (handle: string | null, marks: { unchecked?: boolean; uncounted?: boolean }) => ({
+      ...storeEvent(a.id, 'viewed', handle, at),
+      ...marks,
+    });
+    // The intake marks a handle it could not check (the shop was not loaded), or one its loaded catalog lacks.
+    await store.appendEvents([
+      view('known', { unchecked: true }),
+      view('ghost', { unchecked: true }),
+      view('known', {}),
+      view('gone', { uncounted: true }),
+      view(null, { unchecked: true }),
+    ]);
+    expect(await store.listEventCounts(a.id, 0)).toEqual([
+      { day: 20261121, handle: 'known', views: 2, adds: 0, removes: 0 },
+    ]);
+    expect((await store.listEvents(a.id, { limit: 10 })).map((e) => e.handle)).toEqual([
+      null,
+      'gone',
+      'known',
+      'ghost',
+      'known',
+    ]);
   });
 });

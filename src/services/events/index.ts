@@ -1,5 +1,5 @@
 import { UnavailableError } from '../../domain/errors.js';
-import type { StoredEvent, StoreEvent } from '../../domain/events.js';
+import type { IntakeEvent, StoredEvent, StoreEvent } from '../../domain/events.js';
 import type { CatalogIndex } from '../../indexes/catalog-index.js';
 import { nextTurn } from '../../indexes/turns.js';
 import type { ViewedIndex } from '../../indexes/viewed-index.js';
@@ -7,7 +7,18 @@ import type { GroupCommitter } from '../../jobs/group-commit.js';
 import type { EventFilter, EventStore } from '../../store/kysely/events.js';
 
 /** An event as written; `uncounted` when its product handle is unknown (kept, counted for no product). */
-export type EventRow = StoreEvent & { shop_id: number; uncounted?: boolean };
+export type EventRow = IntakeEvent;
+
+/**
+ * A handle the catalog does not know is stored (a sync may lag) but counts for no product. A shop not in
+ * memory is not loaded for it: the store checks the handle against the shop's products when it commits.
+ */
+function handleCheck(catalog: CatalogIndex, shopId: number, handle: string | null): Partial<IntakeEvent> {
+  if (handle === null) return {};
+  const resident = catalog.get(shopId);
+  if (!resident) return { unchecked: true };
+  return resident.byHandle.has(handle) ? {} : { uncounted: true };
+}
 
 /** The analytics intake and the viewed-products read-back (docs/api.md, "Events"). */
 export function createEventsService(deps: {
@@ -21,10 +32,9 @@ export function createEventsService(deps: {
   return {
     /** Resolves only once the event is committed; a failed commit is a 503, never a false "Received". */
     async ingest(shopId: number, event: StoreEvent): Promise<void> {
-      // A handle the catalog does not know is stored (a sync may lag) but counts for no product.
-      const known = event.handle === null || (catalog.get(shopId)?.byHandle.has(event.handle) ?? true);
+      const check = handleCheck(catalog, shopId, event.handle);
       try {
-        await committer.submit({ ...event, shop_id: shopId, ...(known ? {} : { uncounted: true }) });
+        await committer.submit({ ...event, shop_id: shopId, ...check });
       } catch {
         throw new UnavailableError('The event could not be stored just now; nothing was recorded. Retry shortly.');
       }

@@ -1,8 +1,9 @@
 import type SQLite from 'better-sqlite3';
 import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
-import { countEvents, utcDay, type StoreEvent, type StoredEvent } from '../../domain/events.js';
+import { countEvents, utcDay, type IntakeEvent, type StoreEvent, type StoredEvent } from '../../domain/events.js';
 import type { Database } from '../schema.js';
 import { withoutErased } from './erased-rows.js';
+import { checkedHandles } from './checked-handles.js';
 import { eventTotalsMethods, pastDaysWritten, type EventTotalsStore } from './event-totals.js';
 import { RowStatements } from './row-statements.js';
 import { nextCounterBlock } from './shops.js';
@@ -10,7 +11,7 @@ import { nextCounterBlock } from './shops.js';
 /** Storefront behaviour events and their per-day counts per product handle. */
 export interface EventStore extends EventTotalsStore {
   /** Stores events of any shops in one transaction, with their per-day counts: all or nothing. */
-  appendEvents(events: (StoreEvent & { shop_id: number })[]): Promise<void>;
+  appendEvents(events: IntakeEvent[]): Promise<void>;
   /** Newest first; filtered by session or customer when given. */
   /** Events newest first, at most `limit`; with `beforeId`, those older than that event (the next page). */
   listEvents(shopId: number, filter: EventFilter & { limit: number; beforeId?: number }): Promise<StoredEvent[]>;
@@ -151,7 +152,7 @@ export function eventMethods(db: Kysely<Database>, sqlite?: SQLite.Database): Ev
           );
           await insertEvents.run(await withoutErased(trx, rows), trx);
         }
-        const counts = countEvents(events);
+        const counts = countEvents(await checkedHandles(trx, events));
         await addCounts.run(counts, trx);
         const settled = utcDay(Date.now() + SETTLED_MARGIN_MS);
         await pastDaysWritten(trx, [...new Set(counts.filter((c) => c.day < settled).map((c) => c.shop_id))]);

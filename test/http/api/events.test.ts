@@ -161,6 +161,18 @@ describe.each(backends())('events and viewed products on $name', (backend) => {
     expect(await viewed(`uuid=${U1}&limit=10`)).toEqual([3, 2, 7, 6, 8, 4, 5, 1]);
   });
 
+  it('counts a view of a handle the shop lacks for no product, whether or not the shop is in memory', async () => {
+    const shopId = (await t.admin('GET', '/admin/v1/shops/ev-other')).json().shop.id;
+    await t.admin('PUT', '/admin/v1/shops/ev-other/products', [productInput(1, { handle: 'counted' })]);
+    const handles = async () => (await t.services.store.listEventCounts(shopId, 0)).map((c) => c.handle).sort();
+    t.services.catalogIndex.evict(shopId);
+    expect((await view('phantom-1', `uuid=${U1}`, otherKey)).statusCode).toBe(200);
+    expect((await view('counted', `uuid=${U1}`, otherKey)).statusCode).toBe(200);
+    await t.services.catalogIndex.ensure(shopId);
+    expect((await view('phantom-2', `uuid=${U1}`, otherKey)).statusCode).toBe(200);
+    expect(await handles()).toEqual(['counted']);
+  });
+
   it("reads back a customer's views and applies the list filters", async () => {
     await view('product-5', 'shop_customer_id=88');
     await view('product-6', 'shop_customer_id=88');
