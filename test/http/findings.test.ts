@@ -178,12 +178,7 @@ describe('hardening findings over real HTTP', () => {
       'itself alive by rotating, cannot raise its limits or scopes',
     async () => {
       const shop = await t.createShop('leaked');
-      const raise = await admin(
-        'PATCH',
-        '/admin/v1/shops/leaked',
-        { scopes: ['read_markets'] },
-        shop.private,
-      );
+      const raise = await admin('PATCH', '/admin/v1/shops/leaked', { scopes: ['read_markets'] }, shop.private);
       expect(raise.status).toBe(403);
       const limits = await admin(
         'PATCH',
