@@ -73,7 +73,6 @@ function objectCart(value: Record<string, unknown>): CartFields {
   };
 }
 
-/** Distinct ids of the cart's lines, as text (a GID stays a GID for the decoder), at most MAX_LIST. */
 /** A line's id as the list will read it (a GID too), refused under the line's own name when it is not one. */
 function readableId(text: string, name: string): string {
   if (!isPositiveId(idText(text.trim(), name)))
@@ -81,6 +80,7 @@ function readableId(text: string, name: string): string {
   return text;
 }
 
+/** Distinct ids of the cart's lines, as text (a GID stays a GID for the decoder), at most MAX_LIST. */
 function idsOf(cart: CartFields, field: 'product_id' | 'variant_id'): string | undefined {
   const { items } = cart;
   const ids = new Set<string>();
