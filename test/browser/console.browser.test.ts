@@ -31,7 +31,7 @@ describe.skipIf(!inject('chromium'))('console in Chromium', () => {
   beforeAll(async () => {
     t = await startApp(backend);
     base = await listen(t.app);
-    const keys = await t.createShop('outfitters', { name: 'Outfitters' });
+    const keys = await t.createShop('outfitters', { name: 'Outfitters', scopes: ['read_markets'] });
     await t.createShop('second-shop', { name: 'Second shop' });
     publicKey = keys.public;
     privateKey = keys.private;
