@@ -68,7 +68,8 @@ describe.skipIf(!inject('chromium'))('experiments, safely, in the console', () =
       const { page, errors } = await signedIn();
       const row = page.getByRole('row', { name: /Base upsell/ });
       await row.getByRole('link', { name: 'Running: Upsell test' }).waitFor();
-      expect(await row.textContent()).toContain('Nothing yet');
+      // The earnings column fills in after the rows (its own request): waited for, not read at once.
+      await expect.poll(() => row.textContent(), { timeout: 20_000 }).toContain('Nothing yet');
       expect(await page.getByRole('row', { name: /Third idea/ }).textContent()).toContain('—');
 
       await row.getByRole('link', { name: 'Base upsell' }).click();
