@@ -4,7 +4,7 @@ import type { Routing } from '../../domain/experiments/routing.js';
 import { compileRulesetInput, type CompiledRuleset, type ReferenceCheck } from '../../domain/rules/compile.js';
 import { PATTERN_WORK_PER_EVALUATION } from '../../domain/rules/pattern.js';
 import { InvalidInputError } from '../../domain/errors.js';
-import { readParams } from '../../domain/params/read.js';
+import { readParams, readsName } from '../../domain/params/read.js';
 import { LIST_SOURCES } from '../lists/sources/index.js';
 import { evaluateRuleset } from '../../domain/rules/evaluate.js';
 import { MARKET_PARAMETERS } from '../../domain/rules/outputs.js';
@@ -201,6 +201,9 @@ export function referencesOf(catalog: ShopCatalog): ReferenceCheck {
       const market = MARKET_PARAMETERS.find((name) => Object.hasOwn(query, name));
       if (market && !catalog.shop.scopes.includes('read_markets'))
         return `${market} needs the read_markets scope, which this shop's keys do not have`;
+      // A storefront's extra parameters are ignored; one the merchant wrote here (`limt=3`) would be a silent default.
+      const unread = Object.keys(query).find((name) => !readsName(source.schema, name));
+      if (unread !== undefined) return `${path} does not read the parameter ${unread}`;
       try {
         readParams(source.schema, query);
         return null;

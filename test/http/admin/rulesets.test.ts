@@ -144,6 +144,26 @@ describe.each(backends())('admin rulesets on $name', (backend) => {
     });
     expect(market.statusCode).toBe(422);
     expect(market.json().error).toContain('read_markets');
+    // A misspelt parameter would be a silent default (limt=3 serves 5): refused; a platform's name is read.
+    const endpointOnly = (endpoint: string) => ({
+      name: 'params',
+      rules: [{ logic: [], output: [{ type: 'endpoint', endpoint }] }],
+    });
+    const misspelt = await t.admin(
+      'POST',
+      '/admin/v1/shops/rules/rulesets',
+      endpointOnly('/products/top_sellers?limt=3'),
+    );
+    expect(misspelt.statusCode).toBe(422);
+    expect(misspelt.json()).toMatchObject({ field: 'rules[0].output[0].endpoint' });
+    expect(misspelt.json().error).toContain('limt');
+    const aliased = await t.admin(
+      'POST',
+      '/admin/v1/shops/rules/rulesets',
+      endpointOnly('/products/top_sellers?shopify_product_ids=1'),
+    );
+    expect(aliased.statusCode, aliased.body).toBe(201);
+    await t.admin('DELETE', `/admin/v1/shops/rules/rulesets/${aliased.json().ruleset.id}`);
     // The endpoint's own message ends its sentence; the summary does not add a second full stop.
     const limit = await t.admin('POST', '/admin/v1/shops/rules/rulesets', {
       name: 'limit',
