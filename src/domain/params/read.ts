@@ -47,6 +47,12 @@ function declaredNames(schema: { properties: TProperties }): ReadonlySet<string>
   return names;
 }
 
+/** A JSON list of ids or words (`[1, 2]`) as the comma list a query string spells (`1,2`); anything else as it is. */
+export function commaListOf(value: unknown): unknown {
+  if (!Array.isArray(value) || !value.every((v) => typeof v === 'string' || typeof v === 'number')) return value;
+  return value.join(',');
+}
+
 /** Whether a reader of this schema reads a value sent under this name: declared, an alias of one, or the cart. */
 export function readsName(schema: { properties: TProperties }, name: string): boolean {
   if (declaredNames(schema).has(seedNameOf(name) ?? name)) return true;

@@ -2,6 +2,7 @@ import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError, InvalidBodyError, InvalidInputError } from '../../domain/errors.js';
+import { commaListOf } from '../../domain/params/read.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -84,12 +85,6 @@ function jsonObjectOrNothing(text: string): Record<string, unknown> | undefined 
   } catch {
     return undefined;
   }
-}
-
-/** A JSON list of ids or words (`[1, 2]`) as the comma list a query string spells (`1,2`); anything else as it is. */
-function commaListOf(value: unknown): unknown {
-  if (!Array.isArray(value) || !value.every((v) => typeof v === 'string' || typeof v === 'number')) return value;
-  return value.join(',');
 }
 
 /** Body fields join the parameters; the query string wins where both name one. */

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { InvalidBodyError, InvalidInputError } from '../../../domain/errors.js';
 import { customParams } from '../../../domain/params/custom.js';
-import { readParams, readsName } from '../../../domain/params/read.js';
+import { commaListOf, readParams, readsName } from '../../../domain/params/read.js';
 import { describeRuleCatalog } from '../../../domain/rules/catalog.js';
 import { RulesetInput } from '../../../domain/inputs/ruleset.js';
 import { LIST_SOURCES } from '../../../services/lists/sources/index.js';
@@ -32,15 +32,11 @@ function previewBody(body: unknown): { raw: Record<string, unknown>; ruleset?: u
     // the merchant did not mean, so it is named.
     if (!readsName(customParams, name))
       throw new InvalidInputError(name, `Parameter ${name} is not one the custom endpoint reads.`);
-    raw[name] = Array.isArray(value) ? listOf(name, value) : value;
+    raw[name] = commaListOf(value);
+    if (Array.isArray(raw[name]))
+      throw new InvalidInputError(name, `Parameter ${name} must be a string, a number, or an array of them.`);
   }
   return { raw, ...(ruleset !== undefined ? { ruleset } : {}) };
-}
-
-/** An array of ids as the query string writes it; one holding anything but numbers and strings is a 400. */
-function listOf(name: string, values: unknown[]): string {
-  if (values.every((v) => typeof v === 'number' || typeof v === 'string')) return values.join(',');
-  throw new InvalidInputError(name, `Parameter ${name} must be a string, a number, or an array of them.`);
 }
 
 /** Rulesets (docs/api.md, "Admin API") and the operator catalog the console renders its forms from. */
