@@ -1,4 +1,4 @@
-import { InvalidDocumentError, NotFoundError } from '../domain/errors.js';
+import { InvalidDocumentError, InvalidInputError, NotFoundError } from '../domain/errors.js';
 import { validateDocument } from '../domain/inputs/validate.js';
 import { routeRequest } from '../domain/experiments/routing.js';
 import { customParams, type CustomParams } from '../domain/params/custom.js';
@@ -99,14 +99,20 @@ export function createWidgetsService(deps: {
       return publicWidget(await find(shopId, id));
     },
 
-    /** The products a design (saved or not) shows, read exactly as the storefront's request would read them. */
-    async preview(shopId: number, body: unknown): Promise<WidgetPreview> {
+    /**
+     * The products a design (saved or not) shows, read exactly as the storefront's request would read them:
+     * `page` is what the page would send (its products, customer, visitor, cart), the design says how many.
+     */
+    async preview(shopId: number, body: unknown, page: Readonly<Record<string, unknown>>): Promise<WidgetPreview> {
       const input = await checked(shopId, body);
+      if ('limit' in page) {
+        throw new InvalidInputError('limit', 'limit: the design says how many (cards, or source.limit), not the page');
+      }
       const source = input.source;
       // The admin API does not load the shop's read model by itself, as the storefront routes do.
       const generation = await loadCatalog(catalog, shopId);
       if ('ruleset_id' in source) {
-        const params = readParams(customParams, { limit: String(input.cards) });
+        const params = readParams(customParams, { ...page, limit: String(input.cards) });
         // Routed as a page without a visitor id is: a running experiment's first arm, a stopped one's winner.
         const servable = (id: number) => generation.rulesets.get(id)?.ruleset.enabled === true;
         const routing = routeRequest(generation.experiments, source.ruleset_id, null, servable);
@@ -115,7 +121,7 @@ export function createWidgetsService(deps: {
         return { kind: 'ruleset', answer, params };
       }
       const list = LIST_SOURCES.get(`/products/${source.list}`)!;
-      const params = readParams(list.schema, { limit: String(source.limit) }) as ListParams;
+      const params = readParams(list.schema, { ...page, limit: String(source.limit) }) as ListParams;
       return { kind: 'list', answer: await deps.lists.list(generation, list, params), params };
     },
   };

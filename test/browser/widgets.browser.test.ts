@@ -196,4 +196,24 @@ describe.skipIf(!inject('chromium'))('widgets designed in the console', () => {
       await page.close();
     },
   );
+
+  it("previews a list of the page's products on a product the merchant picks, as that page would show it", async () => {
+    const { page, errors } = await signedIn();
+    await page.getByRole('link', { name: 'Widgets' }).click();
+    await page.getByRole('button', { name: 'Create a widget' }).click();
+    await page.getByLabel('Name (only you see it)').fill('Similar on product pages');
+    await page.getByLabel('Products from').selectOption({ label: 'Similar products' });
+    // Similar to what? The page sends its product; until one is picked the preview says which parameter is missing.
+    await page.locator('.widget-preview .error', { hasText: 'shop_product_ids' }).waitFor();
+    await page.getByLabel('Products on the page: add a product', { exact: true }).fill('Item 3');
+    await page.getByRole('button', { name: /^Add Item 3/ }).click();
+    await page.locator('[data-testid="widget-preview"] li.rbw-card').first().waitFor();
+    const shown = await readWidget(page, '[data-testid="widget-preview"]');
+    const res = await fetch(`${base}/api/v1/products/similar_products?key=${key}&shop_product_ids=3&limit=8`);
+    const expected = ((await res.json()) as { data: { title: string }[] }).data.map((p) => p.title).slice(0, 4);
+    expect(expected.length).toBeGreaterThan(0);
+    expect(shown.cards.map((c) => c.title)).toEqual(expected);
+    expect(errors.filter((e) => !e.includes('400'))).toEqual([]);
+    await page.close();
+  });
 });

@@ -1,11 +1,10 @@
-import { useEffect, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import { ApiError } from '../api';
 import { useConsole } from '../context';
 import { useLoad } from '../hooks';
 import { usePageTitle } from '../title';
-import type { Product } from '../types';
-import { WidgetCards } from '../widgets/WidgetCards';
 import { WidgetForm } from '../widgets/WidgetForm';
+import { WidgetPreview } from '../widgets/WidgetPreview';
 import { blankWidget, inputOf, PLACEMENT_LABELS, snippetOf, type Widget, type WidgetInput } from '../widgets/model';
 
 /**
@@ -112,7 +111,7 @@ export function WidgetsPage({ endpoints }: { endpoints: string[] }) {
           <h2>{editing === 'new' ? 'New widget' : `Edit “${saved?.name ?? ''}”`}</h2>
           <div className="widget-editor-columns">
             <WidgetForm draft={draft} onChange={setDraft} rulesets={rulesets.data ?? []} lists={lists} />
-            <Preview draft={draft} id={typeof editing === 'number' ? editing : 0} />
+            <WidgetPreview draft={draft} id={typeof editing === 'number' ? editing : 0} />
           </div>
           {message && (
             <p className={message.error ? 'error' : 'notice'} role={message.error ? 'alert' : 'status'}>
@@ -126,47 +125,6 @@ export function WidgetsPage({ endpoints }: { endpoints: string[] }) {
         </form>
       )}
     </section>
-  );
-}
-
-/** The design on the shop's own products, as the storefront will show it; follows every change. */
-function Preview({ draft, id }: { draft: WidgetInput; id: number }) {
-  const { api, shop } = useConsole();
-  const [products, setProducts] = useState<Product[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    let live = true;
-    const timer = setTimeout(() => {
-      api.send<{ data: Product[] }>('POST', `/shops/${encodeURIComponent(shop.handle)}/widgets/preview`, draft).then(
-        (r) => {
-          if (!live) return;
-          setProducts(r.data);
-          setError(null);
-        },
-        (e: Error) => {
-          if (!live) return;
-          // What the last design showed is not what this one shows.
-          setProducts(null);
-          setError(e.message);
-        },
-      );
-    }, 250);
-    return () => {
-      live = false;
-      clearTimeout(timer);
-    };
-  }, [api, shop.handle, draft]);
-  return (
-    <div className="widget-preview" aria-live="polite">
-      <h3>Preview on your products</h3>
-      {error && <p className="error">{error}</p>}
-      {products && products.length === 0 && (
-        <p className="muted">This source has no products to show yet; the widget shows nothing until it has.</p>
-      )}
-      {products && products.length > 0 && (
-        <WidgetCards widget={{ ...draft, id: id || 1 }} products={products} currency={shop.currency} />
-      )}
-    </div>
   );
 }
 

@@ -99,6 +99,28 @@ describe.each(backends())('widgets as data on $name', (backend) => {
     expect(list.json().metadata.source).toBe('list:top_sellers');
   });
 
+  it("previews a list that needs the page's context with that context in the query, as the page sends it", async () => {
+    const similar = widgetInput({ source: { list: 'similar_products', limit: 3 } });
+    const product = await t.admin('POST', `${base}/preview?shop_product_ids=2`, similar);
+    expect(product.statusCode, product.body).toBe(200);
+    const page = await t.app.inject(`/api/v1/products/similar_products?key=${key}&shop_product_ids=2&limit=3`);
+    expect(page.json().data.length).toBeGreaterThan(0);
+    const ids = (answer: { json(): { data: { id: number }[] } }) => answer.json().data.map((p) => p.id);
+    expect(ids(product)).toEqual(ids(page));
+    // Without it, the answer names what the page would have sent, and where the preview takes it.
+    const bare = await t.admin('POST', `${base}/preview`, similar);
+    expect(bare.statusCode).toBe(400);
+    expect(bare.json()).toMatchObject({ code: 'missing_parameter', parameter: 'shop_product_ids' });
+    const forYou = widgetInput({ source: { list: 'for_you', limit: 3 } });
+    expect((await t.admin('POST', `${base}/preview?shop_customer_id=7`, forYou)).statusCode).toBe(200);
+    // The design says how many: a limit in the query would preview a widget the storefront never shows.
+    const limited = await t.admin('POST', `${base}/preview?shop_product_ids=2&limit=9`, similar);
+    expect(limited.statusCode).toBe(400);
+    expect(limited.json().parameter).toBe('limit');
+    const bad = await t.admin('POST', `${base}/preview?shop_product_ids=x`, similar);
+    expect(bad.json()).toMatchObject({ code: 'invalid_parameter', parameter: 'shop_product_ids' });
+  });
+
   it('keeps a ruleset a widget shows, and refuses a disabled one as a source', async () => {
     const shown = await t.admin('POST', '/admin/v1/shops/wd/rulesets', {
       name: 'Shown',

@@ -67,7 +67,8 @@ export function widgetAdminRoutes(app: FastifyInstance, deps: { shops: ShopsServ
       },
     },
     async (request, reply) => {
-      const preview = await widgets.preview(shopOf(request).id, request.body);
+      const page = request.query as Record<string, unknown>;
+      const preview = await widgets.preview(shopOf(request).id, request.body, page);
       const body =
         preview.kind === 'ruleset'
           ? renderCustomAnswer(preview.answer, preview.params)
