@@ -2,7 +2,7 @@ import { InvalidDocumentError } from '../errors.js';
 import { RulesetInput } from '../inputs/ruleset.js';
 import { collectErrors } from '../inputs/validate.js';
 import { CONDITIONS_BY_TYPE } from './catalog.js';
-import type { ConditionEvaluator, Problem } from './conditions/shared.js';
+import { type ConditionEvaluator, type Problem, splitList } from './conditions/shared.js';
 import { checkRefs, type CompiledOutput, OUTPUTS_BY_TYPE } from './outputs.js';
 import type { Condition, Output, ProductRef, Rule, RulesetDocument } from './types.js';
 
@@ -28,6 +28,8 @@ export interface ReferenceCheck {
   hasProduct(id: number): boolean;
   hasVariant(productId: number, variantId: number): boolean;
   hasCollection(id: number): boolean;
+  /** Whether any product of the catalog has this variant (a `variant` condition names variants alone). */
+  hasVariantId(variantId: number): boolean;
   /** What is wrong with an `endpoint` output's list path and own query, or null when the list can run it. */
   endpointProblem(path: string, query: Readonly<Record<string, string>>): string | null;
   /** Whether the shop has the read_markets scope, without which a request's country_code is a 403. */
@@ -152,7 +154,23 @@ function compileCondition(
         "a country condition reads country_code, which needs the read_markets scope this shop's keys do not have",
     });
   const evaluate = spec.compile(condition, path, problems);
+  // An id the catalog lacks is most likely a typo, and the condition would never match it.
+  if (evaluate && spec.refersTo && references) checkConditionIds(spec.refersTo, condition, path, problems, references);
   return evaluate ? { condition, evaluate } : null;
+}
+
+function checkConditionIds(
+  kind: 'variant' | 'collection',
+  condition: Condition,
+  path: string,
+  problems: Problem[],
+  references: ReferenceCheck,
+): void {
+  const known = kind === 'variant' ? references.hasVariantId : references.hasCollection;
+  const unknown = splitList(condition.value)
+    .map(Number)
+    .filter((id) => !known(id));
+  if (unknown.length > 0) problems.push({ path: `${path}.value`, message: `unknown ${kind} ${unknown.join(', ')}` });
 }
 
 function compileOutput(

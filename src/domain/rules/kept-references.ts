@@ -1,4 +1,6 @@
+import { CONDITIONS_BY_TYPE } from './catalog.js';
 import type { ReferenceCheck } from './compile.js';
+import { splitList } from './conditions/shared.js';
 import type { ProductRef, Rule } from './types.js';
 
 /**
@@ -11,6 +13,7 @@ export function keepingStoredReferences(stored: readonly Rule[], catalog: Refere
   const products = new Set<number>();
   const variants = new Set<string>();
   const collections = new Set<number>();
+  const loneVariants = new Set<number>();
   const keep = (refs: readonly ProductRef[] | undefined) => {
     for (const ref of refs ?? []) {
       products.add(ref.product_id);
@@ -18,7 +21,14 @@ export function keepingStoredReferences(stored: readonly Rule[], catalog: Refere
     }
   };
   for (const rule of stored) {
-    for (const group of rule.logic) for (const condition of group.rules) keep(condition.products);
+    for (const group of rule.logic) {
+      for (const condition of group.rules) {
+        keep(condition.products);
+        const ids = splitList(condition.value).map(Number);
+        const kind = CONDITIONS_BY_TYPE.get(condition.type)?.refersTo;
+        for (const id of ids) (kind === 'variant' ? loneVariants : kind === 'collection' ? collections : null)?.add(id);
+      }
+    }
     for (const output of rule.output) {
       keep(output.products);
       if (output.collection_id !== undefined) collections.add(output.collection_id);
@@ -29,6 +39,7 @@ export function keepingStoredReferences(stored: readonly Rule[], catalog: Refere
     hasVariant: (productId, variantId) =>
       variants.has(`${productId}:${variantId}`) || catalog.hasVariant(productId, variantId),
     hasCollection: (id) => collections.has(id) || catalog.hasCollection(id),
+    hasVariantId: (id) => loneVariants.has(id) || catalog.hasVariantId(id),
     endpointProblem: (path, query) => catalog.endpointProblem(path, query),
     readsMarkets: catalog.readsMarkets,
   };

@@ -193,6 +193,7 @@ export function referencesOf(catalog: ShopCatalog): ReferenceCheck {
     hasProduct: (id: number) => catalog.products.has(id),
     hasVariant: (productId: number, variantId: number) => catalog.byVariant.get(variantId)?.id === productId,
     hasCollection: (id: number) => catalog.collections.has(id),
+    hasVariantId: (variantId: number) => catalog.byVariant.has(variantId),
     readsMarkets: catalog.shop.scopes.includes('read_markets'),
     endpointProblem(path, query) {
       const source = LIST_SOURCES.get(path);

@@ -335,6 +335,7 @@ describe('references', () => {
     hasVariant: (productId, variantId) =>
       (productId === 1 && (variantId === 11 || variantId === 12)) || (productId === 2 && variantId === 21),
     hasCollection: (id) => id === 5,
+    hasVariantId: (id) => [11, 12, 21].includes(id),
     endpointProblem: (path) => (path === '/products/trending_products' ? null : `${path} is not a list endpoint`),
     readsMarkets: true,
   };
@@ -364,6 +365,16 @@ describe('references', () => {
       },
     ]);
     expect(pathsOf(body, catalog)).toEqual([`${C0}.products[1].variant_ids[1]`]);
+  });
+
+  it('names the unknown ids of a variant or collection condition, which could never match them', () => {
+    const variants = oneRuleBody([{ type: 'variant', operator: 'contains_any', value: '11, 13,21,14' }]);
+    expect(problemsOf(variants, catalog)).toEqual([{ path: `${C0}.value`, message: 'unknown variant 13, 14' }]);
+    const collections = oneRuleBody([{ type: 'collection', operator: 'does_not_contain_any', value: '5,6' }]);
+    expect(problemsOf(collections, catalog)).toEqual([{ path: `${C0}.value`, message: 'unknown collection 6' }]);
+    expect(() =>
+      compileRulesetInput(oneRuleBody([{ type: 'collection', operator: 'contains_any', value: '5' }]), catalog),
+    ).not.toThrow();
   });
 
   it('names an unknown product in customer_purchased', () => {

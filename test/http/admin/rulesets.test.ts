@@ -241,7 +241,10 @@ describe.each(backends())('admin rulesets on $name', (backend) => {
       name: 'Soon gone',
       rules: [
         {
-          logic: [{ rules: [{ type: 'product', operator: 'contains_any', products: [{ product_id: 7 }] }] }],
+          logic: [
+            { rules: [{ type: 'product', operator: 'contains_any', products: [{ product_id: 7 }] }] },
+            { rules: [{ type: 'variant', operator: 'contains_any', value: '71' }] },
+          ],
           output: [{ type: 'product', products: [{ product_id: 7, variant_ids: [71] }] }],
         },
       ],
@@ -261,6 +264,19 @@ describe.each(backends())('admin rulesets on $name', (backend) => {
     expect(refused.statusCode).toBe(422);
     expect(refused.json().field).toBe('rules[0].output[0].products[1].product_id');
     expect((await t.admin('POST', '/admin/v1/shops/rules/rulesets', document)).statusCode).toBe(422);
+    // Variant and collection conditions name their ids in a value: a lost one is kept, a new unknown one refused.
+    const conditionOn = (type: string, value: string) => ({
+      name: 'Ids in a value',
+      rules: [{ logic: [{ rules: [{ type, operator: 'contains_any', value }] }], output: document.rules[0]!.output }],
+    });
+    for (const [type, value, message] of [
+      ['variant', '71', 'unknown variant 71'],
+      ['collection', '9,404', 'unknown collection 404'],
+    ] as const) {
+      const unknown = await t.admin('POST', '/admin/v1/shops/rules/rulesets', conditionOn(type, value));
+      expect(unknown.statusCode).toBe(422);
+      expect(unknown.json().problems).toContainEqual({ path: 'rules[0].logic[0].rules[0].value', message });
+    }
     expect((await t.admin('DELETE', `/admin/v1/shops/rules/rulesets/${id}`)).statusCode).toBe(204);
   });
 

@@ -62,6 +62,7 @@ export const variantCondition: ConditionSpec = {
   type: 'variant',
   label: 'Input variants',
   input: 'shop_variant_ids',
+  refersTo: 'variant',
   operators: SET_OPS.map((o) => ({ ...o, value: 'variant_id_list' as const })),
   compile(condition, path, problems) {
     const op = operatorOf(this, condition, path, problems);
@@ -141,6 +142,7 @@ export const collectionCondition: ConditionSpec = {
   type: 'collection',
   label: 'Collections of the input products',
   input: 'collections of the input products',
+  refersTo: 'collection',
   operators: [
     { code: 'contains_any', label: 'is in any of', value: 'collection_id_list' },
     { code: 'does_not_contain_any', label: 'is in none of', value: 'collection_id_list' },

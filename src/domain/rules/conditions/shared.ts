@@ -58,6 +58,8 @@ export interface ConditionSpec {
   operators: readonly OperatorSpec[];
   /** How a number value reads: money (decimal amount in the shop currency) or a whole count. */
   unit?: 'money' | 'count';
+  /** What the ids of its value name, checked against the catalog when the ruleset is saved. */
+  refersTo?: 'variant' | 'collection';
   compile(condition: Condition, path: string, problems: Problem[]): ConditionEvaluator | null;
 }
 
