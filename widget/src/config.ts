@@ -134,22 +134,23 @@ export function readConfig(
   }
 
   const context: [string, string][] = [];
-  const ids = (name: string, param: string) => {
-    const value = attr(name)?.replace(/\s+/g, '');
-    if (value && ID_LIST.test(value)) context.push([param, value]);
+  // A theme's attribute the API would refuse is left out, so the rest of the page still gets its widget; the
+  // theme's developer is told which one, once (nothing else the widget does logs).
+  const read = (name: string, param: string, pattern: RegExp, what: string, value = attr(name)) => {
+    if (value === null) return;
+    if (pattern.test(value)) context.push([param, value]);
+    else console.warn(`Rebound widget: data-${name}="${value.slice(0, 40)}" is not ${what}; it is left out.`);
   };
-  const number = (name: string, param: string, pattern: RegExp) => {
-    const value = attr(name);
-    if (value && pattern.test(value)) context.push([param, value]);
-  };
+  const ids = (name: string, param: string) =>
+    read(name, param, ID_LIST, 'a comma list of ids', attr(name)?.replace(/\s+/g, '') ?? null);
   ids('product-ids', 'shop_product_ids');
   ids('variant-ids', 'shop_variant_ids');
-  number('cart-subtotal', 'cart_subtotal', /^\d{1,12}(\.\d{1,4})?$/);
-  number('cart-item-count', 'cart_item_count', /^\d{1,9}$/);
-  number('cart-line-count', 'cart_line_count', /^\d{1,9}$/);
-  number('customer-id', 'shop_customer_id', /^\d{1,19}$/);
-  number('country', 'country_code', /^[A-Za-z]{2}$/);
-  number('limit', 'limit', /^\d{1,3}$/);
+  read('cart-subtotal', 'cart_subtotal', /^\d{1,12}(\.\d{1,4})?$/, 'a decimal amount such as 1234.50');
+  read('cart-item-count', 'cart_item_count', /^\d{1,9}$/, 'a whole number');
+  read('cart-line-count', 'cart_line_count', /^\d{1,9}$/, 'a whole number');
+  read('customer-id', 'shop_customer_id', /^\d{1,19}$/, 'a customer id');
+  read('country', 'country_code', /^[A-Za-z]{2}$/, 'a two-letter country code');
+  read('limit', 'limit', /^\d{1,3}$/, 'a whole number');
   if (ruleset !== null) context.push(['url', location.href]);
   if (stored && ruleset !== null) ownQuery = [['limit', String(stored.cards)]];
 
