@@ -170,9 +170,11 @@ export function mapOrder(node: Node): Node {
       price: decimal(((line.originalUnitPriceSet as Node | null)?.shopMoney as Node | null)?.amount) ?? '0.00',
       properties: list(line.customAttributes).map((a) => ({ name: scalar(a.key) ?? '', value: str(a.value) })),
     }));
+  // A refund of a line left out here (its product is gone) has nothing to take back from.
+  const kept = new Set(lines.map((line) => line.id));
   const refunds = list(node.refunds).map((refund) => ({
     refund_line_items: list(refund.refundLineItems)
-      .filter((r) => idOf(r.lineItem) !== null)
+      .filter((r) => idOf(r.lineItem) !== null && kept.has(idOf(r.lineItem)))
       .map((r) => ({ line_item_id: idOf(r.lineItem), quantity: typeof r.quantity === 'number' ? r.quantity : 0 })),
   }));
   const customerId = idOf(node.customer);

@@ -274,6 +274,35 @@ describe.each(backends())('admin catalog imports on $name', (backend) => {
     const repeated = await t.admin('PUT', '/admin/v1/shops/shop/orders', [{ ...order, line_items: twoLines }]);
     expect(repeated.statusCode).toBe(422);
     expect(repeated.json()).toMatchObject({ index: 0, field: 'line_items[1].id' });
+    // A refund takes back what its own order's lines ordered, never a line it lacks or more than was ordered.
+    const lines = [{ id: 10, product_id: 1, quantity: 2, price: '10.00' }];
+    const refunding = (...items: { line_item_id: number; quantity: number }[]) => [
+      { ...order, line_items: lines, refunds: items.map((item) => ({ refund_line_items: [item] })) },
+    ];
+    const refunds = '/admin/v1/shops/shop/orders';
+    const unknown = await t.admin('PUT', refunds, refunding({ line_item_id: 11, quantity: 1 }));
+    expect(unknown.statusCode).toBe(422);
+    expect(unknown.json()).toMatchObject({
+      index: 0,
+      field: 'refunds[0].refund_line_items[0].line_item_id',
+      error: expect.stringContaining('no line of this order has the id 11'),
+    });
+    const over = await t.admin(
+      'PUT',
+      refunds,
+      refunding({ line_item_id: 10, quantity: 1 }, { line_item_id: 10, quantity: 2 }),
+    );
+    expect(over.statusCode).toBe(422);
+    expect(over.json()).toMatchObject({
+      field: 'refunds[1].refund_line_items[0].quantity',
+      error: expect.stringContaining('refunds take back 3 of line 10, which ordered 2'),
+    });
+    const whole = await t.admin(
+      'PUT',
+      refunds,
+      refunding({ line_item_id: 10, quantity: 1 }, { line_item_id: 10, quantity: 1 }),
+    );
+    expect(whole.statusCode, whole.body).toBe(200);
     expect(await t.services.store.countOrders((await t.services.store.getShopByHandle('shop'))!.id)).toBe(1);
   });
 
