@@ -1,6 +1,6 @@
 import type { TSchema, Static } from '@sinclair/typebox';
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
-import type { ValueError } from '@sinclair/typebox/errors';
+import { type ValueError, ValueErrorType } from '@sinclair/typebox/errors';
 import { InvalidDocumentError } from '../errors.js';
 import './formats.js';
 
@@ -18,23 +18,44 @@ function checkerFor<T extends TSchema>(schema: T): TypeCheck<T> {
 /** Problems looked at in one variant of a union: enough to rank them, bounded for a hostile document. */
 const VARIANT_PROBLEMS = 20;
 
+/** Problems that say the value is not of a variant's kind at all (500 for "an integer or null": not null). */
+const KIND_PROBLEMS = new Set<ValueErrorType>([
+  ValueErrorType.Array,
+  ValueErrorType.Boolean,
+  ValueErrorType.Integer,
+  ValueErrorType.Literal,
+  ValueErrorType.Null,
+  ValueErrorType.Number,
+  ValueErrorType.Object,
+  ValueErrorType.String,
+]);
+
 /**
  * The error to report for `error`: where a value matches no variant of a union ("Expected union
- * value"), the error of the variant it comes nearest to, the one with fewest problems, so
- * `{"list": "top_sellers", "limit": 500}` is told about its `limit`, not that it is no source.
- * Two variants as near keep the union's own error: which one was meant is not for us to guess.
+ * value"), the error of the variant it comes nearest to, so `{"list": "top_sellers", "limit": 500}`
+ * is told about its `limit`, not that it is no source, and 500 for "1 to 100, or null" about the
+ * maximum. A variant whose kind the value is not ranks behind one whose kind it is; then the one
+ * with fewest problems. Two variants as near keep the union's error, which then lists what each
+ * variant expects when the value is of none of their kinds (`Expected 'grid' or 'carousel'`).
  */
 function nearest(error: ValueError): ValueError {
   if (error.errors.length === 0) return error;
-  let best: ValueError[] | null = null;
+  let best: { problems: ValueError[]; rank: number } | null = null;
   let tied = false;
+  const expected: string[] = [];
   for (const variant of error.errors) {
     const problems: ValueError[] = [];
     for (const problem of variant) if (problems.push(problem) >= VARIANT_PROBLEMS) break;
-    if (best === null || problems.length < best.length) [best, tied] = [problems, false];
-    else if (problems.length === best.length) tied = true;
+    const first = problems[0];
+    const otherKind = first !== undefined && first.path === error.path && KIND_PROBLEMS.has(first.type);
+    if (otherKind) expected.push(first.message.replace(/^Expected /, ''));
+    const rank = (otherKind ? VARIANT_PROBLEMS + 1 : 0) + problems.length;
+    if (best === null || rank < best.rank) [best, tied] = [{ problems, rank }, false];
+    else if (rank === best.rank) tied = true;
   }
-  return best === null || tied || best.length === 0 ? error : nearest(best[0]!);
+  if (best !== null && !tied && best.problems.length > 0) return nearest(best.problems[0]!);
+  if (expected.length === error.errors.length) return { ...error, message: `Expected ${expected.join(' or ')}` };
+  return error;
 }
 
 /** `/3/variants/0/price` → `variants[0].price` (the index is reported separately). */
