@@ -31,6 +31,41 @@ function problem(path: string, message: string): never {
   throw new InvalidDocumentError(`Invalid widget: ${path}: ${message}.`, [{ path, message }]);
 }
 
+/** What is wrong with a source's list name, or null: one the API lacks, or one a widget's page cannot fill. */
+function listProblem(list: string): string | null {
+  if (!LIST_SOURCES.has(`/products/${list}`))
+    return `unknown list "${list}"; lists are those under /api/v1/products/ (trending_products, top_sellers, …)`;
+  const needs = UNFILLABLE.get(list);
+  if (needs === undefined) return null;
+  return (
+    `the ${list} list needs ${needs}, which a widget's page does not send; ` +
+    'a ruleset with that list as an endpoint output can name it'
+  );
+}
+
+/**
+ * The design checked against its schema, its list's name told beside the schema's problem: a missing
+ * `limit` must not hide that the list itself does not exist, which the merchant would learn only next.
+ */
+function validatedWithItsList(body: unknown): WidgetInput {
+  const source = typeof body === 'object' && body !== null ? (body as { source?: unknown }).source : undefined;
+  const list = typeof source === 'object' && source !== null ? (source as { list?: unknown }).list : undefined;
+  const listMessage = typeof list === 'string' ? listProblem(list) : null;
+  let input: WidgetInput;
+  try {
+    input = validateDocument(WidgetInput, body, 'widget');
+  } catch (error) {
+    if (listMessage === null || !(error instanceof InvalidDocumentError)) throw error;
+    const others = error.problems.filter((p) => p.path !== 'source.list');
+    throw new InvalidDocumentError(
+      `Invalid widget: source.list: ${listMessage}${others.length ? ` (and ${others.length} more problems)` : ''}.`,
+      [{ path: 'source.list', message: listMessage }, ...others],
+    );
+  }
+  if (listMessage !== null) problem('source.list', listMessage);
+  return input;
+}
+
 /**
  * Storefront widgets as data (docs/widget.md, "Widgets as data"): the merchant's design and
  * source, read by /widget.js, so a change needs no edit of the theme.
@@ -45,24 +80,13 @@ export function createWidgetsService(deps: {
 
   /** Checks the document and that its source exists and serves: a widget never points at nothing when saved. */
   async function checked(shopId: number, body: unknown): Promise<WidgetInput> {
-    const input = validateDocument(WidgetInput, body, 'widget');
+    const input = validatedWithItsList(body);
     const source = input.source;
     if ('ruleset_id' in source) {
       const ruleset = (await loadCatalog(catalog, shopId)).rulesets.get(source.ruleset_id)?.ruleset;
       if (!ruleset) problem('source.ruleset_id', `unknown ruleset ${source.ruleset_id}`);
       // Storefronts get a 404 from a disabled ruleset: the widget would show nothing.
       if (!ruleset.enabled) problem('source.ruleset_id', `ruleset ${source.ruleset_id} is disabled; enable it first`);
-    } else if (!LIST_SOURCES.has(`/products/${source.list}`)) {
-      problem(
-        'source.list',
-        `unknown list "${source.list}"; lists are those under /api/v1/products/ (trending_products, top_sellers, …)`,
-      );
-    } else if (UNFILLABLE.has(source.list)) {
-      problem(
-        'source.list',
-        `the ${source.list} list needs ${UNFILLABLE.get(source.list)}, which a widget's page does not send; ` +
-          'a ruleset with that list as an endpoint output can name it',
-      );
     }
     return input;
   }

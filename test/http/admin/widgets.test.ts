@@ -52,6 +52,11 @@ describe.each(backends())('widgets as data on $name', (backend) => {
     expect(ruleset.json().field).toBe('source.ruleset_id');
     const list = await t.admin('POST', base, widgetInput({ source: { list: 'no_such_list', limit: 4 } }));
     expect(list.json().field).toBe('source.list');
+    // Its limit left out too: both are told at once, the list first.
+    const both = await t.admin('POST', base, { ...widgetInput(), source: { list: 'no_such_list' } });
+    expect(both.statusCode).toBe(422);
+    expect(both.json().problems.map((p: { path: string }) => p.path)).toEqual(['source.list', 'source.limit']);
+    expect(both.json().error).toContain('unknown list "no_such_list"');
     // A list whose parameters a widget's page never sends would always render nothing.
     const search = await t.admin('POST', base, widgetInput({ source: { list: 'search', limit: 4 } }));
     expect(search.statusCode).toBe(422);
