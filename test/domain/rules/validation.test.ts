@@ -137,6 +137,17 @@ describe('condition problems name the exact JSON path', () => {
     expect(() => compileRulesetInput(oneRuleBody(valid))).not.toThrow();
   });
 
+  it('says patterns run in linear time only of a pattern that needs what they cannot do', () => {
+    const messageOf = (value: string) =>
+      problemsOf(oneRuleBody([{ type: 'url', operator: 'matches_regex', value }]))[0]!.message;
+    for (const pattern of ['(a)\\1', '(?=sale)', '(?<!x)y', 'a++', '(?<tag>a)\\k<tag>']) {
+      expect(messageOf(pattern), pattern).toContain('patterns run in linear time, so backreferences, lookaround');
+    }
+    const unbalanced = messageOf('sale(');
+    expect(unbalanced).toMatch(/^is not a valid regular expression here \(.*missing closing \).*\)$/);
+    expect(unbalanced).not.toContain('linear time');
+  });
+
   it('refuses a pattern that compiles past 500 instructions, naming its size and what to write instead', () => {
     const [problem, ...rest] = problemsOf(
       oneRuleBody([{ type: 'url', operator: 'matches_regex', value: '(\\pL|\\pN|\\pS|\\pP){1000}x' }]),

@@ -87,6 +87,9 @@ export function idsOf(value: string | undefined, path: string, problems: Problem
   return parts.map(Number);
 }
 
+/** Constructs other engines run and RE2 cannot in linear time: `\1`, `\k<name>`, `(?=`, `(?<!`, `a++`. */
+const NOT_LINEAR = /\\[1-9]|\\k<|\(\?<?[=!]|[*+?}]\+/;
+
 /**
  * `/pattern/flags` or a plain pattern, compiled for linear-time
  * matching; a pattern RE2 cannot take is a problem at its path.
@@ -101,12 +104,11 @@ export function regexOf(value: string | undefined, path: string, problems: Probl
   try {
     pattern = compilePattern(text);
   } catch (error) {
-    problems.push({
-      path,
-      message:
-        `is not a valid regular expression here (${(error as Error).message}); ` +
-        'patterns run in linear time, so backreferences and lookaround are not supported',
-    });
+    // Why RE2 refuses what other engines take; an unbalanced bracket needs no lecture on linear time.
+    const why = NOT_LINEAR.test(text)
+      ? '; patterns run in linear time, so backreferences, lookaround and possessive quantifiers are not supported'
+      : '';
+    problems.push({ path, message: `is not a valid regular expression here (${(error as Error).message})${why}` });
     return null;
   }
   if (pattern.size > MAX_PATTERN_SIZE) {
