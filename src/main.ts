@@ -81,7 +81,8 @@ function printDemoWelcome(base: string, seeded: DemoSeedResult): void {
   if (!seeded.keys) return;
   const key = seeded.keys.public;
   const [a] = seeded.sample.productIds;
-  const [first, second] = seeded.sample.rulesetIds;
+  const [first, second, , , fifth] = seeded.sample.rulesetIds;
+  const vip = seeded.sample.vipCustomerId;
   const handles = seeded.sample.handles.join(',');
   const lines = [
     '',
@@ -94,7 +95,10 @@ function printDemoWelcome(base: string, seeded: DemoSeedResult): void {
     '',
     'Try:',
     `  curl '${base}/api/v1/custom/id/${first}?key=${key}&shop_product_ids=${a}&format=pretty'`,
-    `  curl '${base}/api/v1/custom/id/${second}?key=${key}&cart_subtotal=180.00&shop_customer_id=1'`,
+    `  curl '${base}/api/v1/custom/id/${second}?key=${key}&cart_subtotal=180.00&format=pretty'`,
+    ...(vip !== null && fifth !== undefined
+      ? [`  curl '${base}/api/v1/custom/id/${fifth}?key=${key}&shop_customer_id=${vip}&format=pretty'`]
+      : []),
     `  curl '${base}/api/v1/products/static?key=${key}&handles=${handles}&country_code=DE&format=pretty'`,
     '',
     'Reactivation context for a cancelled subscriber (private key):',

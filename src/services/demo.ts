@@ -15,7 +15,7 @@ export interface DemoSeedResult {
   created: boolean;
   keys: IssuedKeys | null;
   counts: Record<string, number>;
-  sample: { productIds: number[]; handles: string[]; rulesetIds: number[] };
+  sample: { productIds: number[]; handles: string[]; rulesetIds: number[]; vipCustomerId: number | null };
 }
 
 /** What the running server (and the CLI) hand to the demo seed: the composed services. */
@@ -119,6 +119,8 @@ export async function seedDemoShop(
         .slice(3, 5)
         .map((p) => p.handle),
       rulesetIds,
+      // A customer the catch-all ruleset shows the gift collection to, by their tag.
+      vipCustomerId: data.customers.find((c) => c.tags?.includes('vip'))?.id ?? null,
     },
   };
 }
