@@ -2,7 +2,9 @@ import { InvalidDocumentError, InvalidInputError, NotFoundError } from '../domai
 import { validateDocument } from '../domain/inputs/validate.js';
 import { routeRequest } from '../domain/experiments/routing.js';
 import { customParams, type CustomParams } from '../domain/params/custom.js';
-import { readParams } from '../domain/params/read.js';
+import type { TParams } from '../domain/params/param.js';
+import { readParams, readsName } from '../domain/params/read.js';
+import type { TProperties } from '@sinclair/typebox';
 import { publicWidget, WidgetInput, type PublicWidget, type Widget } from '../domain/widgets/widget.js';
 import type { CatalogIndex } from '../indexes/catalog-index.js';
 import type { WidgetStore } from '../store/kysely/widgets.js';
@@ -64,6 +66,19 @@ function validatedWithItsList(body: unknown): WidgetInput {
   }
   if (listMessage !== null) problem('source.list', listMessage);
   return input;
+}
+
+/**
+ * A preview's page context: what the source reads, `limit` aside (the design says how many). The storefront's
+ * extras are ignored on the public routes; here a misspelt `shop_product_id` would preview a page never meant.
+ */
+function pageReadBy(schema: TParams<TProperties>, page: Readonly<Record<string, unknown>>): void {
+  for (const name of Object.keys(page)) {
+    if (name === 'limit')
+      throw new InvalidInputError(name, 'limit: the design says how many (cards, or source.limit), not the page');
+    if (!readsName(schema, name))
+      throw new InvalidInputError(name, `Parameter ${name} is not one the widget's source reads.`);
+  }
 }
 
 /**
@@ -129,10 +144,8 @@ export function createWidgetsService(deps: {
      */
     async preview(shopId: number, body: unknown, page: Readonly<Record<string, unknown>>): Promise<WidgetPreview> {
       const input = await checked(shopId, body);
-      if ('limit' in page) {
-        throw new InvalidInputError('limit', 'limit: the design says how many (cards, or source.limit), not the page');
-      }
       const source = input.source;
+      pageReadBy('ruleset_id' in source ? customParams : LIST_SOURCES.get(`/products/${source.list}`)!.schema, page);
       // The admin API does not load the shop's read model by itself, as the storefront routes do.
       const generation = await loadCatalog(catalog, shopId);
       if ('ruleset_id' in source) {

@@ -122,6 +122,9 @@ describe.each(backends())('widgets as data on $name', (backend) => {
     const limited = await t.admin('POST', `${base}/preview?shop_product_ids=2&limit=9`, similar);
     expect(limited.statusCode).toBe(400);
     expect(limited.json().parameter).toBe('limit');
+    // A misspelt context would preview a page the merchant did not mean.
+    const misspelt = await t.admin('POST', `${base}/preview?shop_product_id=2`, similar);
+    expect(misspelt.json()).toMatchObject({ code: 'invalid_parameter', parameter: 'shop_product_id' });
     const bad = await t.admin('POST', `${base}/preview?shop_product_ids=x`, similar);
     expect(bad.json()).toMatchObject({ code: 'invalid_parameter', parameter: 'shop_product_ids' });
   });
