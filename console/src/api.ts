@@ -6,6 +6,9 @@ export class ApiError extends Error {
     readonly status: number,
     message: string,
     readonly problems: Problem[] = [],
+    /** The answer's `code` and `parameter`, when it names them (`missing_parameter`, `shop_product_ids`). */
+    readonly code: string | null = null,
+    readonly parameter: string | null = null,
   ) {
     super(message);
   }
@@ -42,11 +45,13 @@ export function createApi(token: string, onUnauthorized: () => void): Api {
     }
     if (!response.ok) {
       if (response.status === 401) onUnauthorized();
-      const error = (json ?? {}) as { error?: string; problems?: Problem[] };
+      const error = (json ?? {}) as { error?: string; problems?: Problem[]; code?: string; parameter?: string };
       throw new ApiError(
         response.status,
         error.error ?? `The server answered ${response.status}.`,
         error.problems ?? [],
+        error.code ?? null,
+        error.parameter ?? null,
       );
     }
     return json as T;

@@ -203,8 +203,8 @@ describe.skipIf(!inject('chromium'))('widgets designed in the console', () => {
     await page.getByRole('button', { name: 'Create a widget' }).click();
     await page.getByLabel('Name (only you see it)').fill('Similar on product pages');
     await page.getByLabel('Products from').selectOption({ label: 'Similar products' });
-    // Similar to what? The page sends its product; until one is picked the preview says which parameter is missing.
-    await page.locator('.widget-preview .error', { hasText: 'shop_product_ids' }).waitFor();
+    // Similar to what? The page sends its product; until one is picked the preview says what to choose.
+    await page.locator('.widget-preview .error', { hasText: 'choose one under “Products on the page”' }).waitFor();
     await page.getByLabel('Products on the page: add a product', { exact: true }).fill('Item 3');
     await page.getByRole('button', { name: /^Add Item 3/ }).click();
     await page.locator('[data-testid="widget-preview"] li.rbw-card').first().waitFor();

@@ -1,26 +1,10 @@
 import { useEffect, useId, useState } from 'react';
 import { useConsole } from '../context';
 import { ProductPicker } from '../editor/ProductPicker';
-import type { Product, ProductRef } from '../types';
+import type { Product } from '../types';
 import type { WidgetInput } from './model';
+import { type PageContext, pageQueryOf, previewErrorText } from './preview-page';
 import { WidgetCards } from './WidgetCards';
-
-/** What a storefront page would send with the widget's request: its products and the signed-in customer. */
-interface PageContext {
-  products: ProductRef[];
-  customerId: string;
-}
-
-/** The preview's query string: the page's context, as the widget script sends it. */
-export function pageQueryOf(page: PageContext): string {
-  const query = new URLSearchParams();
-  const variantIds = page.products.flatMap((p) => p.variant_ids ?? []);
-  if (page.products.length > 0) query.set('shop_product_ids', page.products.map((p) => p.product_id).join(','));
-  if (variantIds.length > 0) query.set('shop_variant_ids', variantIds.join(','));
-  if (page.customerId.trim() !== '') query.set('shop_customer_id', page.customerId.trim());
-  const text = query.toString();
-  return text === '' ? '' : `?${text}`;
-}
 
 /**
  * The design on the shop's own products, as the storefront will show it; follows every change. Lists
@@ -47,7 +31,7 @@ export function WidgetPreview({ draft, id }: { draft: WidgetInput; id: number })
           if (!live) return;
           // What the last design showed is not what this one shows.
           setProducts(null);
-          setError(e.message);
+          setError(previewErrorText(e));
         },
       );
     }, 250);

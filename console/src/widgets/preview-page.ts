@@ -1,0 +1,28 @@
+import type { ProductRef } from '../types.js';
+
+/** What a storefront page would send with the widget's request: its products and the signed-in customer. */
+export interface PageContext {
+  products: ProductRef[];
+  customerId: string;
+}
+
+/** The preview's query string: the page's context, as the widget script sends it. */
+export function pageQueryOf(page: PageContext): string {
+  const query = new URLSearchParams();
+  const variantIds = page.products.flatMap((p) => p.variant_ids ?? []);
+  if (page.products.length > 0) query.set('shop_product_ids', page.products.map((p) => p.product_id).join(','));
+  if (variantIds.length > 0) query.set('shop_variant_ids', variantIds.join(','));
+  if (page.customerId.trim() !== '') query.set('shop_customer_id', page.customerId.trim());
+  const text = query.toString();
+  return text === '' ? '' : `?${text}`;
+}
+
+/** What a list the page's context feeds says when the preview's page lacks it: what to fill in, in words. */
+export function previewErrorText(error: { message: string; code?: string | null; parameter?: string | null }): string {
+  if (error.code !== 'missing_parameter') return error.message;
+  if (error.parameter === 'shop_product_ids' || error.parameter === 'shop_variant_ids')
+    return 'This list shows products for the product on the page: choose one under “Products on the page” to see it.';
+  if (error.parameter === 'shop_customer_id' || error.parameter === 'uuid')
+    return 'This list is personal: enter a customer id under “Signed-in customer id” to see what that customer gets.';
+  return error.message;
+}

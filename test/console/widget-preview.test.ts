@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { pageQueryOf, previewErrorText } from '../../console/src/widgets/preview-page.js';
+
+describe("the widget preview's page", () => {
+  it('sends the chosen products, their chosen variants and the customer as the widget script does', () => {
+    expect(pageQueryOf({ products: [], customerId: ' ' })).toBe('');
+    const query = pageQueryOf({
+      products: [{ product_id: 3, variant_ids: [31, 32] }, { product_id: 5 }],
+      customerId: ' 7 ',
+    });
+    expect(query).toBe('?shop_product_ids=3%2C5&shop_variant_ids=31%2C32&shop_customer_id=7');
+  });
+
+  it('says which field of the page to fill in when the list needs it, in words', () => {
+    const missing = (parameter: string) =>
+      previewErrorText({ message: `Missing ${parameter}.`, code: 'missing_parameter', parameter });
+    expect(missing('shop_product_ids')).toContain('“Products on the page”');
+    expect(missing('shop_variant_ids')).toContain('“Products on the page”');
+    expect(missing('uuid')).toContain('“Signed-in customer id”');
+    expect(missing('shop_customer_id')).toContain('“Signed-in customer id”');
+    // Anything else is the server's own sentence.
+    expect(previewErrorText({ message: 'Invalid widget: cards: too many.', code: 'invalid_document' })).toBe(
+      'Invalid widget: cards: too many.',
+    );
+    expect(previewErrorText(new Error('The server could not be reached.'))).toBe('The server could not be reached.');
+  });
+});
