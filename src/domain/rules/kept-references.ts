@@ -24,9 +24,10 @@ export function keepingStoredReferences(stored: readonly Rule[], catalog: Refere
     for (const group of rule.logic) {
       for (const condition of group.rules) {
         keep(condition.products);
-        const ids = splitList(condition.value).map(Number);
+        // Variant and collection conditions name their ids in the value.
         const kind = CONDITIONS_BY_TYPE.get(condition.type)?.refersTo;
-        for (const id of ids) (kind === 'variant' ? loneVariants : kind === 'collection' ? collections : null)?.add(id);
+        const named = kind === 'variant' ? loneVariants : kind === 'collection' ? collections : null;
+        if (named) for (const id of splitList(condition.value)) named.add(Number(id));
       }
     }
     for (const output of rule.output) {
