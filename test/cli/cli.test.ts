@@ -175,8 +175,8 @@ describe('rebound CLI', () => {
       ),
     );
     const curls = [...output().matchAll(/curl '([^']+)'/g)].map((m) => m[1]!);
-    expect(curls).toHaveLength(4);
-    const [upsell, gift, market, reactivate] = await Promise.all(
+    expect(curls).toHaveLength(5);
+    const [upsell, gift, vip, market, reactivate] = await Promise.all(
       curls.map((url) =>
         fetch(url).then(async (r) => ({ status: r.status, body: (await r.json()) as PrintedCurlAnswer })),
       ),
@@ -187,6 +187,9 @@ describe('rebound CLI', () => {
     expect((upsell!.body.data as { id: number }[]).slice(0, 3).map((p) => p.id)).toEqual(accessories);
     expect(gift!.body.metadata.matched_rules.map((r) => r.name)).toEqual(['Big cart gets gift ideas']);
     expect((gift!.body.data as unknown[]).length).toBeGreaterThan(0);
+    // The customer it names is one of the demo shop's VIPs, whom the catch-all ruleset treats apart.
+    expect(vip!.body.metadata.matched_rules.map((r) => r.name)).toEqual(['VIP customers see the gift collection']);
+    expect((vip!.body.data as unknown[]).length).toBeGreaterThan(0);
     expect(market!.body.data).toHaveLength(2);
     expect(reactivate).toMatchObject({ status: 200 });
     expect(
