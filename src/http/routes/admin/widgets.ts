@@ -54,6 +54,10 @@ export function widgetAdminRoutes(app: FastifyInstance, deps: { shops: ShopsServ
       ...write,
       schema: {
         summary: "The products a widget design shows (saved or not), as the storefront's request would get them",
+        description:
+          "The query string is the page's context, read as the source's storefront request reads it " +
+          '(`shop_product_ids`, `shop_variant_ids`, `shop_customer_id`, `uuid`, the cart, …); `limit` and a ' +
+          'parameter the source does not read are a 400 naming them.',
         tags,
         params: HandlePath,
         body: WidgetInput,
