@@ -330,5 +330,19 @@ describe.each(backends())('list endpoints on $name', (backend) => {
     expect(again.json().metadata.errors).toEqual(answer.json().metadata.errors);
     const guestAgain = await t.app.inject(`/api/v1/custom/id/${id}?key=${key}&limit=10&bust_cache=yes`);
     expect(guestAgain.body).toBe(guest.body);
+    // Named the platform's way, the endpoint's own customer still wins over the caller's, and serves a guest.
+    const aliased = await t.admin('POST', '/admin/v1/shops/lists/rulesets', {
+      name: 'd',
+      filter_input_products: false,
+      rules: [{ logic: [], output: [{ type: 'endpoint', endpoint: '/products/purchased?shopify_customer_id=900' }] }],
+    });
+    expect(aliased.statusCode, aliased.body).toBe(201);
+    const purchasesOf = async (query: string) => {
+      const res = await t.app.inject(`/api/v1/custom/id/${aliased.json().ruleset.id}?key=${key}${query}`);
+      expect(res.json().metadata.errors ?? []).toEqual([]);
+      return res.json().data.map((p: { id: number }) => p.id);
+    };
+    expect(await purchasesOf('')).toEqual([1, 6, 3]);
+    expect(await purchasesOf('&shop_customer_id=901')).toEqual([1, 6, 3]);
   });
 });

@@ -1,4 +1,5 @@
 import { listSource } from '../../../domain/attribution/source.js';
+import { seedNameOf } from '../../../domain/params/aliases.js';
 import { readParams } from '../../../domain/params/read.js';
 import type { IndexedProduct } from '../../../indexes/shop-catalog.js';
 import { filterProducts, resolveMarket, type Picked } from '../pipeline.js';
@@ -78,9 +79,16 @@ export function endpointParams(
   const params = { ...endpointQueryRead(source, endpointQuery) } as ListParams;
   const declared = source.schema.properties;
   for (const [name, value] of Object.entries(caller)) {
-    if (name in declared && endpointQuery[name] === undefined) params[name] = value;
+    if (name in declared && !namesParameter(endpointQuery, name)) params[name] = value;
   }
   return params;
+}
+
+/** Whether the endpoint's own query names a parameter, by its seed name or the platform's (`shopify_customer_id`). */
+function namesParameter(endpointQuery: Readonly<Record<string, string>>, name: string): boolean {
+  if (endpointQuery[name] !== undefined) return true;
+  for (const given in endpointQuery) if (seedNameOf(given) === name) return true;
+  return false;
 }
 
 /**
