@@ -1,5 +1,6 @@
 import { InvalidDocumentError, InvalidInputError, NotFoundError } from '../domain/errors.js';
 import { validateDocument } from '../domain/inputs/validate.js';
+import { visitorKey } from '../domain/experiments/assign.js';
 import { routeRequest } from '../domain/experiments/routing.js';
 import { customParams, type CustomParams } from '../domain/params/custom.js';
 import type { TParams } from '../domain/params/param.js';
@@ -150,9 +151,11 @@ export function createWidgetsService(deps: {
       const generation = await loadCatalog(catalog, shopId);
       if ('ruleset_id' in source) {
         const params = readParams(customParams, { ...page, limit: String(input.cards) });
-        // Routed as a page without a visitor id is: a running experiment's first arm, a stopped one's winner.
+        // Routed as the page's visitor is (without one: a running experiment's first arm, a stopped one's winner);
+        // a preview is no exposure, so nothing is recorded.
         const servable = (id: number) => generation.rulesets.get(id)?.ruleset.enabled === true;
-        const routing = routeRequest(generation.experiments, source.ruleset_id, null, servable);
+        const visitor = visitorKey(params.uuid, params.shop_customer_id);
+        const routing = routeRequest(generation.experiments, source.ruleset_id, visitor, servable);
         const request = customRequestOf(params, Date.now());
         const answer = await deps.recommendations.recommend(generation, source.ruleset_id, request, routing);
         return { kind: 'ruleset', answer, params };

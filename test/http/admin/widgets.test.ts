@@ -157,7 +157,7 @@ describe.each(backends())('widgets as data on $name', (backend) => {
     expect((await t.admin('DELETE', `/admin/v1/shops/wd/rulesets/${rulesetId}`)).statusCode).toBe(204);
   });
 
-  it('previews a ruleset in an experiment as a storefront page without a visitor id gets it', async () => {
+  it("previews a ruleset in an experiment as the page's visitor gets it, the first arm without one", async () => {
     const make = async (name: string, product: number) =>
       (
         await t.admin('POST', '/admin/v1/shops/wd/rulesets', {
@@ -167,9 +167,9 @@ describe.each(backends())('widgets as data on $name', (backend) => {
       ).json().ruleset.id as number;
     const [own, challenger] = [await make('Own', 4), await make('Challenger', 5)];
     const design = widgetInput({ source: { ruleset_id: own } });
-    const same = async () => {
-      const preview = (await t.admin('POST', `${base}/preview`, design)).json();
-      const page = (await t.app.inject(`/api/v1/custom/id/${own}?key=${key}&limit=${design.cards}`)).json();
+    const same = async (visitor = '') => {
+      const preview = (await t.admin('POST', `${base}/preview${visitor && `?${visitor}`}`, design)).json();
+      const page = (await t.app.inject(`/api/v1/custom/id/${own}?key=${key}&limit=${design.cards}&${visitor}`)).json();
       expect(preview.data.map((p: { id: number }) => p.id)).toEqual(page.data.map((p: { id: number }) => p.id));
       expect(preview.metadata.source).toBe(page.metadata.source);
       return preview.data.map((p: { id: number }) => p.id);
@@ -184,6 +184,13 @@ describe.each(backends())('widgets as data on $name', (backend) => {
     });
     expect(experiment.statusCode, experiment.body).toBe(201);
     expect(await same()).toEqual([5]);
+    // A page's visitor gets their own arm, in the preview as on the storefront: both arms among a few visitors.
+    const served = new Set<number>();
+    for (let n = 1; n <= 12; n++) {
+      const uuid = `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+      for (const id of await same(n % 2 ? `uuid=${uuid}` : `shop_customer_id=${n}`)) served.add(id);
+    }
+    expect([...served].sort()).toEqual([4, 5]);
     const id = experiment.json().experiment.id;
     await t.admin('POST', `/admin/v1/shops/wd/experiments/${id}/stop`, { winner: 'own' });
     expect(await same()).toEqual([4]);
