@@ -37,7 +37,11 @@ function presentedKey(request: FastifyRequest): string | undefined {
   const body = request.routeOptions.config.paramsInBody
     ? (request.body as { key?: unknown } | null | undefined)
     : undefined;
-  return typeof body?.key === 'string' && body.key !== '' ? body.key : undefined;
+  const fromBody = body?.key;
+  // A key sent twice in a form, or as a JSON list or number, was sent: it is refused as such, not as missing.
+  if (fromBody !== undefined && fromBody !== null && typeof fromBody !== 'string')
+    throw new InvalidInputError('key', 'Parameter key must be given once, as a string.');
+  return typeof fromBody === 'string' && fromBody !== '' ? fromBody : undefined;
 }
 
 /** Authenticates public API routes by key (docs/api.md, "Keys") from the in-memory key index. */

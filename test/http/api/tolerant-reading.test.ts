@@ -138,6 +138,23 @@ describe.each(backends())('storefront requests as they come, on $name', (backend
     expect(nested.json()).toMatchObject({ parameter: 'shop_product_ids', error: expect.stringContaining('object') });
   });
 
+  it('refuses a key sent twice, as a list or as a number in the body as invalid, not as missing', async () => {
+    const custom = (payload: string, type: string) =>
+      t.app.inject({ method: 'POST', url: '/api/v1/custom/id/1', payload, headers: { 'content-type': type } });
+    for (const [payload, type] of [
+      [`key=${key}&key=${key}`, 'application/x-www-form-urlencoded'],
+      [JSON.stringify({ key: [key] }), 'application/json'],
+      [JSON.stringify({ key: 7 }), 'application/json'],
+    ] as const) {
+      const res = await custom(payload, type);
+      expect(res.statusCode, payload).toBe(400);
+      expect(res.json(), payload).toMatchObject({ code: 'invalid_parameter', parameter: 'key' });
+    }
+    // Absent, it is missing.
+    const absent = await custom('{}', 'application/json');
+    expect(absent.json()).toMatchObject({ code: 'missing_parameter', parameter: 'key' });
+  });
+
   it('refuses a multipart body it cannot read with a 400, and a field past the size limit naming it', async () => {
     const boundary = '----rebound';
     const part = (name: string, value: string) =>
