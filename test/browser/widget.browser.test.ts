@@ -302,6 +302,7 @@ describe.skipIf(!inject('chromium'))('the storefront widget in Chromium', () => 
         '<div id="down"><p>placeholder down</p></div><div id="slow"><p>placeholder slow</p></div>' +
         '<div id="closed"><p>placeholder closed</p></div><div id="refused"><p>placeholder refused</p></div>' +
         '<div id="fine"><p>placeholder fine</p></div><div id="lenient"><p>placeholder lenient</p></div>' +
+        '<div id="aliased"><p>placeholder aliased</p></div>' +
         tag(
           'data-api="http://127.0.0.1:9" data-endpoint="trending_products" ' +
             'data-product-handle="product-1" data-target="#down"',
@@ -312,6 +313,11 @@ describe.skipIf(!inject('chromium'))('the storefront widget in Chromium', () => 
         'data-endpoint="trending_products" data-target="#refused" async></script>' +
         tag(`data-ruleset="${rulesetId + 1000}"`) +
         tag('data-endpoint="/products/trending_products?limit=2" data-target="#fine" data-title="Popular"') +
+        // The endpoint's own products, named the platform's way, replace the page's.
+        tag(
+          'data-endpoint="/products/trending_products?limit=2&shopify_product_ids=1" data-target="#aliased" ' +
+            'data-title="Aliased" data-product-ids="2"',
+        ) +
         // A theme's Liquid can print a subtotal with a thousands separator, or nothing usable as an id.
         tag(
           'data-endpoint="/products/trending_products?limit=2" data-target="#lenient" data-title="Lenient" ' +
@@ -369,7 +375,11 @@ describe.skipIf(!inject('chromium'))('the storefront widget in Chromium', () => 
           'Rebound widget: data-product-ids="{{product.id}}" is not a comma list of ids; it is left out.',
           'Rebound widget: data-cart-subtotal="1,234.50" is not a decimal amount such as 1234.50; it is left out.',
         ]);
-        expect(await page.$$eval('section.rbw', (s) => s.length)).toBe(2);
+        const aliased = (await rendered(page)).find((w) => w.heading === 'Aliased')!;
+        expect(aliased.titles).toEqual(
+          await titlesFor(`${base}/api/v1/products/trending_products?key=${key}&limit=2&shop_product_ids=1`),
+        );
+        expect(await page.$$eval('section.rbw', (s) => s.length)).toBe(3);
         expect(await page.$$eval('.rbw-root', (s) => s.length)).toBe(0);
         for (const id of ['down', 'slow', 'closed', 'refused'])
           expect(await page.innerHTML(`#${id}`)).toBe(`<p>placeholder ${id}</p>`);

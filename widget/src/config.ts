@@ -175,12 +175,17 @@ export function readConfig(
   };
 }
 
-/** The list request's URL: context first, then the endpoint's own parameters replacing any of the same name. */
+/** The list request's URL: context first, then the endpoint's own parameters replacing any of the same meaning. */
 export function listUrl(config: WidgetConfig, uuid: string): string {
   const params = new URLSearchParams();
   params.set('key', config.key);
   for (const [name, value] of config.context) params.set(name, value);
   params.set('uuid', uuid);
-  for (const [name, value] of config.ownQuery) params.set(name, value);
+  for (const [name, value] of config.ownQuery) {
+    // Named the platform's way (`shopify_product_ids`), it still replaces the page's value: the API refuses both.
+    const seed = name.replace(/^shopify_/, 'shop_').replace(/^recharge_/, 'billing_');
+    if (seed !== name) params.delete(seed);
+    params.set(name, value);
+  }
   return `${config.api}${config.path}?${params.toString()}`;
 }
