@@ -120,8 +120,8 @@ function SignedIn({
   const shopHandle = shop?.handle;
   const products = useMemo(() => (shopHandle ? new ProductCache(api, shopHandle) : null), [api, shopHandle]);
   const context = useMemo<ConsoleContextValue | null>(
-    () => (shop && products ? { api, shop, products, onShopChanged } : null),
-    [api, shop, products, onShopChanged],
+    () => (shop && products ? { api, shop, products, onShopChanged, operator: session.operator } : null),
+    [api, shop, products, onShopChanged, session.operator],
   );
   const dirty = useRef(false);
   // Back, forward and typed addresses change the hash too: with unsaved changes they ask first.

@@ -9,6 +9,8 @@ export interface ConsoleContextValue {
   products: ProductCache;
   /** A page saved the shop (its settings): every page sees the stored shop from then on. */
   onShopChanged(shop: Shop): void;
+  /** Signed in with the operator token, not a shop's private key: scopes and rate limits are theirs to change. */
+  operator: boolean;
 }
 
 export const ConsoleContext = createContext<ConsoleContextValue | null>(null);

@@ -19,7 +19,9 @@ export function createRulesetsService(deps: { store: RulesetStore & ReferringSto
    */
   async function refuseIfReferred(shopId: number, id: number): Promise<void> {
     const [widgets, experiments] = await Promise.all([store.listWidgets(shopId), store.listExperiments(shopId)]);
-    const shown = widgets.filter((w) => 'ruleset_id' in w.source && w.source.ruleset_id === id).map((w) => w.id);
+    const shown = widgets
+      .filter((w) => 'ruleset_id' in w.source && w.source.ruleset_id === id)
+      .map((w) => `${w.id} “${w.name}”`);
     if (shown.length > 0) {
       const [widget, them] = shown.length > 1 ? ['widgets', 'them'] : ['widget', 'it'];
       throw new ConflictError(

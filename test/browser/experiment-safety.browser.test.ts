@@ -104,9 +104,9 @@ describe.skipIf(!inject('chromium'))('experiments, safely, in the console', () =
       const under = page.getByLabel(/Ruleset under test/);
       expect(await under.inputValue()).toBe('2');
       expect(await under.locator('option[value="1"]').isDisabled()).toBe(true);
-      expect(await page.getByLabel('served by').first().inputValue()).toBe('2');
+      expect(await page.getByLabel('Arm 1 served by', { exact: true }).inputValue()).toBe('2');
       await under.selectOption('3');
-      expect(await page.getByLabel('served by').first().inputValue()).toBe('3');
+      expect(await page.getByLabel('Arm 1 served by', { exact: true }).inputValue()).toBe('3');
       expect(errors).toEqual([]);
       await page.close();
     },

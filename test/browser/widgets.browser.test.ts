@@ -203,16 +203,25 @@ describe.skipIf(!inject('chromium'))('widgets designed in the console', () => {
     await page.getByRole('button', { name: 'Create a widget' }).click();
     await page.getByLabel('Name (only you see it)').fill('Similar on product pages');
     await page.getByLabel('Products from').selectOption({ label: 'Similar products' });
+    // The heading left as the old list's name follows the new one.
+    expect(await page.getByLabel('Heading shoppers see').inputValue()).toBe('Similar products');
+    // A cleared number field takes what is typed, digit by digit.
+    const shown = page.getByLabel('Number of products shown (1–12)');
+    await shown.fill('');
+    await shown.pressSequentially('8');
+    expect(await shown.inputValue()).toBe('8');
+    await shown.fill('');
+    await shown.pressSequentially('4');
     // Similar to what? The page sends its product; until one is picked the preview says what to choose.
     await page.locator('.widget-preview .error', { hasText: 'choose one under “Products on the page”' }).waitFor();
     await page.getByLabel('Products on the page: add a product', { exact: true }).fill('Item 3');
     await page.getByRole('button', { name: /^Add Item 3/ }).click();
     await page.locator('[data-testid="widget-preview"] li.rbw-card').first().waitFor();
-    const shown = await readWidget(page, '[data-testid="widget-preview"]');
+    const cards = await readWidget(page, '[data-testid="widget-preview"]');
     const res = await fetch(`${base}/api/v1/products/similar_products?key=${key}&shop_product_ids=3&limit=8`);
     const expected = ((await res.json()) as { data: { title: string }[] }).data.map((p) => p.title).slice(0, 4);
     expect(expected.length).toBeGreaterThan(0);
-    expect(shown.cards.map((c) => c.title)).toEqual(expected);
+    expect(cards.cards.map((c) => c.title)).toEqual(expected);
     expect(errors.filter((e) => !e.includes('400'))).toEqual([]);
     await page.close();
   });

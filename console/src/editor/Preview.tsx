@@ -24,7 +24,7 @@ export function Preview({
   const { shop } = useConsole();
   // Kept per shop: saving or opening another ruleset keeps the test case.
   const [inputs, setInputs] = useKeptState<Inputs>(`preview.inputs:${shop.handle}`, EMPTY_INPUTS);
-  const run = usePreviewRun(JSON.stringify(previewBodyOf(inputs, ruleset)), onProblems);
+  const run = usePreviewRun(JSON.stringify(previewBodyOf(inputs, ruleset, shop.timezone)), onProblems);
   return (
     <section className="preview" aria-labelledby="preview-heading">
       <h2 id="preview-heading">Live preview</h2>

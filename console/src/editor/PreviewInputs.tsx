@@ -49,7 +49,13 @@ export function PreviewInputs({ inputs, onChange }: { inputs: Inputs; onChange(n
         onChange={set('shop_customer_id')}
         inputMode="numeric"
       />
-      <Field label="Time" hint="empty = now" value={inputs.time} onChange={set('time')} type="datetime-local" />
+      <Field
+        label="Time"
+        hint={`in the shop's time zone, ${shop.timezone}; empty = now`}
+        value={inputs.time}
+        onChange={set('time')}
+        type="datetime-local"
+      />
       <Field label="Page URL" value={inputs.url} onChange={set('url')} />
       <Field label="Country code" value={inputs.country_code} onChange={set('country_code')} maxLength={2} />
       <Field label="Limit" hint="default 5" value={inputs.limit} onChange={set('limit')} type="number" step="1" />

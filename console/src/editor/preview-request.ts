@@ -1,4 +1,5 @@
 import type { ProductRef, Ruleset } from '../types';
+import { shopTimeToInstant } from './shop-time';
 
 /** The custom endpoint's inputs a merchant can type; empty ones are not sent. */
 export interface PreviewInputs {
@@ -35,8 +36,8 @@ const TEXT_INPUTS = [
   'limit',
 ] as const;
 
-/** The preview endpoint's body: the draft document and the inputs that are filled in. */
-export function previewBodyOf(inputs: PreviewInputs, ruleset: Ruleset): Record<string, unknown> {
+/** The preview endpoint's body: the draft document and the inputs that are filled in (Time in the shop's zone). */
+export function previewBodyOf(inputs: PreviewInputs, ruleset: Ruleset, timeZone: string): Record<string, unknown> {
   const variantIds = inputs.products.flatMap((p) => p.variant_ids ?? []);
   const body: Record<string, unknown> = { ruleset };
   if (inputs.products.length > 0) body.shop_product_ids = inputs.products.map((p) => p.product_id).join(',');
@@ -44,7 +45,7 @@ export function previewBodyOf(inputs: PreviewInputs, ruleset: Ruleset): Record<s
   for (const name of TEXT_INPUTS) {
     if (inputs[name].trim() !== '') body[name] = inputs[name].trim();
   }
-  // datetime-local has no zone: send it as the browser's local time, which is what the merchant typed.
-  if (inputs.time) body.time = new Date(inputs.time).toISOString();
+  // datetime-local has no zone: it is read in the shop's, as the trace shows times, whatever the browser's is.
+  if (inputs.time) body.time = shopTimeToInstant(inputs.time, timeZone);
   return body;
 }

@@ -168,7 +168,7 @@ function StopForm({ experiment, base, onStopped }: { experiment: Experiment; bas
       winner === ''
         ? `no winner: ruleset #${experiment.ruleset_id} itself serves every visitor again`
         : arm?.ruleset_id === null
-          ? `winner ${winner}, the empty control: the ruleset's widgets show NO products from now on`
+          ? `winner ${winner}, the empty control: ruleset #${experiment.ruleset_id} itself serves every visitor again`
           : `winner ${winner}: ruleset #${arm?.ruleset_id} serves every visitor ` +
             `of ruleset #${experiment.ruleset_id} from now on`;
     const consequence =

@@ -123,7 +123,9 @@ export function NewExperiment({
               />
             </span>
             <span className="field inline">
-              <label htmlFor={`${ids}-arm${i}-rs`}>served by</label>
+              <label htmlFor={`${ids}-arm${i}-rs`}>
+                <span className="visually-hidden">Arm {i + 1} </span>served by
+              </label>
               <select
                 id={`${ids}-arm${i}-rs`}
                 value={arm.ruleset}
@@ -138,7 +140,9 @@ export function NewExperiment({
               </select>
             </span>
             <span className="field inline">
-              <label htmlFor={`${ids}-arm${i}-w`}>weight</label>
+              <label htmlFor={`${ids}-arm${i}-w`}>
+                <span className="visually-hidden">Arm {i + 1} </span>weight
+              </label>
               <input
                 id={`${ids}-arm${i}-w`}
                 type="number"

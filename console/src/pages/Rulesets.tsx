@@ -42,8 +42,10 @@ export function RulesetsPage({ navigate }: { navigate(to: string): void }) {
   }
 
   async function remove(ruleset: Ruleset) {
-    if (!window.confirm(`Delete ruleset ${ruleset.id} “${ruleset.name}”? Widgets that use it will show nothing.`))
-      return;
+    const question =
+      `Delete ruleset ${ruleset.id} “${ruleset.name}”? Storefront requests for it get nothing from then on. ` +
+      '(While a widget shows it or a running experiment splits it, it cannot be deleted: you are told which.)';
+    if (!window.confirm(question)) return;
     try {
       await api.send('DELETE', `${base}/${ruleset.id}`);
       setMessage({ kind: 'ok', text: `Deleted ruleset ${ruleset.id}.` });

@@ -10,7 +10,7 @@ type General = Pick<Shop, 'name' | 'timezone' | 'currency' | 'public_url'>;
 
 /** Every setting of the shop, what it is now (or the default that applies), and a way back to the default. */
 export function SettingsPage() {
-  const { api, shop, onShopChanged } = useConsole();
+  const { api, shop, onShopChanged, operator } = useConsole();
   usePageTitle('Settings');
   const ids = useId();
   const path = `/shops/${encodeURIComponent(shop.handle)}`;
@@ -90,6 +90,8 @@ export function SettingsPage() {
             id={`${ids}-name`}
             value={general.name}
             required
+            pattern=".*\S.*"
+            title="A name with at least one letter or digit"
             maxLength={200}
             onChange={(e) => setGeneral({ ...general, name: e.target.value })}
           />
@@ -126,7 +128,13 @@ export function SettingsPage() {
           <fieldset key={group.title}>
             <legend>{group.title}</legend>
             {group.fields.map((field) => (
-              <SettingRow key={field.name} field={field} settings={settings} onChange={setSettings} />
+              <SettingRow
+                key={field.name}
+                field={field}
+                settings={settings}
+                onChange={setSettings}
+                locked={field.operator === true && !operator}
+              />
             ))}
           </fieldset>
         ))}
@@ -147,10 +155,13 @@ function SettingRow({
   field,
   settings,
   onChange,
+  locked,
 }: {
   field: SettingField;
   settings: Settings;
   onChange(next: Settings): void;
+  /** An operator's setting seen with a shop's key: shown, not editable (the save would be refused whole). */
+  locked: boolean;
 }) {
   const id = useId();
   const value = settings[field.name];
@@ -163,6 +174,7 @@ function SettingRow({
         <input
           id={id}
           type="number"
+          disabled={locked}
           min={kind.min}
           max={kind.max}
           step={kind.step ?? 1}
@@ -179,6 +191,7 @@ function SettingRow({
     input = (
       <select
         id={id}
+        disabled={locked}
         value={typeof value === 'string' ? value : ''}
         onChange={(e) => (e.target.value === '' ? onChange(without(settings, field.name)) : set(e.target.value))}
       >
@@ -194,6 +207,7 @@ function SettingRow({
     input = (
       <select
         id={id}
+        disabled={locked}
         value={value === undefined ? '' : value ? 'on' : 'off'}
         onChange={(e) =>
           e.target.value === '' ? onChange(without(settings, field.name)) : set(e.target.value === 'on')
@@ -211,7 +225,7 @@ function SettingRow({
         {input}{' '}
         {value === undefined ? (
           <span className="muted">Not set: the default ({field.fallback}) applies.</span>
-        ) : (
+        ) : locked ? null : (
           <button type="button" onClick={() => onChange(without(settings, field.name))}>
             Use the default for “{field.label}”
           </button>

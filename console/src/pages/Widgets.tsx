@@ -26,7 +26,9 @@ export function WidgetsPage({ endpoints }: { endpoints: string[] }) {
   const [message, setMessage] = useState<{ error: boolean; text: string } | null>(null);
   const lists = endpoints
     .map((e) => e.replace(/^\/products\//, ''))
-    .filter((name) => !['static', 'collections', 'search'].includes(name));
+    // viewed-related is an older name of a list offered under its own; static, collections and search need what a
+    // page never sends.
+    .filter((name) => /^[a-z][a-z_]{0,62}$/.test(name) && !['static', 'collections', 'search'].includes(name));
   const saved = widgets.data?.find((w) => w.id === editing);
 
   const open = (widget: Widget | null) => {

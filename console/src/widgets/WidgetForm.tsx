@@ -1,5 +1,6 @@
 import { useId } from 'react';
-import { LIST_LABELS, PLACEMENT_LABELS, type WidgetInput } from './model';
+import { headingOf, LIST_LABELS, PLACEMENT_LABELS, pageNeedsOf, type WidgetInput } from './model';
+import { WholeNumberInput } from './WholeNumberInput';
 
 interface RulesetRef {
   id: number;
@@ -32,9 +33,15 @@ export function WidgetForm({
   const sourceValue = 'ruleset_id' in source ? `ruleset:${source.ruleset_id}` : `list:${source.list}`;
   const pickSource = (value: string) => {
     const [kind, rest = ''] = value.split(':');
-    if (kind === 'ruleset') set({ source: { ruleset_id: Number(rest) } });
-    else set({ source: { list: rest, limit: 'limit' in source ? source.limit : Math.max(8, draft.cards) } });
+    const next: WidgetInput['source'] =
+      kind === 'ruleset'
+        ? { ruleset_id: Number(rest) }
+        : { list: rest, limit: 'limit' in source ? source.limit : Math.max(8, draft.cards) };
+    // A heading the merchant left as the old list's name follows the new source; one they wrote stays.
+    const title = draft.title === headingOf(source) ? headingOf(next) : draft.title;
+    set({ source: next, title });
   };
+  const needs = 'list' in source ? pageNeedsOf(source.list, draft.placement) : null;
   const colour = (field: 'accent' | 'text', label: string) => (
     <div className="field inline">
       <label htmlFor={`${ids}-${field}`}>{label}</label>
@@ -100,18 +107,20 @@ export function WidgetForm({
           </optgroup>
         </select>
       </div>
+      {needs && (
+        <p className="notice" role="note">
+          {needs}
+        </p>
+      )}
       {'list' in source && (
         <div className="field">
           <label htmlFor={`${ids}-limit`}>Products to fetch from the list</label>
-          <input
+          <WholeNumberInput
             id={`${ids}-limit`}
-            type="number"
             min={1}
             max={100}
             value={source.limit}
-            onChange={(e) =>
-              set({ source: { list: source.list, limit: Math.min(100, Math.max(1, Number(e.target.value) || 1)) } })
-            }
+            onChange={(limit) => set({ source: { list: source.list, limit } })}
           />
         </div>
       )}
@@ -140,13 +149,12 @@ export function WidgetForm({
       </fieldset>
       <div className="field">
         <label htmlFor={`${ids}-cards`}>Number of products shown (1–12)</label>
-        <input
+        <WholeNumberInput
           id={`${ids}-cards`}
-          type="number"
           min={1}
           max={12}
           value={draft.cards}
-          onChange={(e) => set({ cards: Math.min(12, Math.max(1, Number(e.target.value) || 1)) })}
+          onChange={(cards) => set({ cards })}
         />
       </div>
       <fieldset>

@@ -49,16 +49,40 @@ export function inputOf(widget: Widget): WidgetInput {
   return input;
 }
 
+/** The heading a list is known by, which a new design starts with; none for a ruleset. */
+export function headingOf(source: WidgetInput['source']): string {
+  return 'list' in source ? (LIST_LABELS[source.list] ?? '') : '';
+}
+
+/** Lists of the page's product, and of the signed-in customer: they show nothing without them. */
+const PRODUCT_LISTS = new Set(['similar_products', 'viewed_together', 'recommended']);
+const CUSTOMER_LISTS = new Set(['purchased', 'for_you']);
+
+/** What a list needs of its page that the placement does not give, in words; null when nothing. */
+export function pageNeedsOf(list: string, placement: WidgetInput['placement']): string | null {
+  if (PRODUCT_LISTS.has(list) && placement !== 'product' && placement !== 'custom')
+    return 'This list shows products for the product on the page: on this placement it has none and shows nothing.';
+  if (list === 'purchased') return 'This list shows what the signed-in customer bought before: guests see nothing.';
+  return null;
+}
+
 /** What the page's template passes on, per placement, so rules and lists know the page's context. */
 const CONTEXT: Partial<Record<WidgetInput['placement'], string>> = {
   product: ' data-product-ids="{{ product.id }}" data-product-handle="{{ product.handle }}"',
   cart: ' data-cart-subtotal="{{ cart.total_price | divided_by: 100.0 }}" data-cart-item-count="{{ cart.item_count }}"',
 };
+/** The signed-in customer, for the lists of a customer (empty for a guest, which the widget leaves out). */
+const CUSTOMER = ' data-customer-id="{{ customer.id }}"';
 
 /** The snippet a merchant pastes once into the theme; later changes to the widget need no edit. */
-export function snippetOf(widget: Pick<Widget, 'id' | 'placement'>, origin: string, currency: string): string {
+export function snippetOf(
+  widget: Pick<Widget, 'id' | 'placement' | 'source'>,
+  origin: string,
+  currency: string,
+): string {
+  const customer = 'list' in widget.source && CUSTOMER_LISTS.has(widget.source.list) ? CUSTOMER : '';
   return [
-    `<div data-rebound-widget="${widget.id}"${CONTEXT[widget.placement] ?? ''} data-currency="${currency}"></div>`,
+    `<div data-rebound-widget="${widget.id}"${CONTEXT[widget.placement] ?? ''}${customer} data-currency="${currency}"></div>`,
     `<script src="${origin}/widget.js?key=YOUR_PUBLIC_KEY" async></script>`,
   ].join('\n');
 }

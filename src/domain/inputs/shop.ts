@@ -12,10 +12,13 @@ const Scopes = Type.Optional(
 );
 
 /** The admin API's shop documents (docs/api.md, "Admin API"): a new shop, a change, a key to revoke. */
+/** A shop's name, shown in the console's header: one of blanks only would show nothing there. */
+const ShopName = Type.String({ minLength: 1, maxLength: 200, pattern: '\\S', description: 'not only blanks' });
+
 export const NewShopInput = Type.Object(
   {
     handle: Type.String({ description: 'url-safe: lower-case letters, digits and dashes', examples: ['my-shop'] }),
-    name: Type.String({ minLength: 1, maxLength: 200 }),
+    name: ShopName,
     timezone: Type.Optional(Type.String({ description: 'IANA time zone', examples: ['America/New_York'] })),
     currency: Type.Optional(Type.String({ pattern: '^[A-Z]{3}$' })),
     scopes: Scopes,
@@ -135,7 +138,7 @@ export const ShopSettingsPatch = Type.Object(
 
 export const ShopPatchInput = Type.Object(
   {
-    name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    name: Type.Optional(ShopName),
     timezone: Type.Optional(Type.String()),
     currency: Type.Optional(Type.String({ pattern: '^[A-Z]{3}$' })),
     scopes: Scopes,

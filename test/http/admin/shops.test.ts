@@ -100,6 +100,10 @@ describe.each(backends())('admin shops and keys on $name', (backend) => {
     expect(res.body).not.toContain('a-long-webhook-secret');
     expect((await t.admin('PATCH', '/admin/v1/shops/patchy', { timezone: 'Nowhere/Town' })).statusCode).toBe(422);
     expect((await t.admin('PATCH', '/admin/v1/shops/patchy', { handle: 'renamed' })).statusCode).toBe(422);
+    // A name of blanks would show as nothing in the console's header.
+    const blank = await t.admin('PATCH', '/admin/v1/shops/patchy', { name: '   ' });
+    expect(blank.statusCode).toBe(422);
+    expect(blank.json().field).toBe('name');
     expect((await t.admin('GET', '/admin/v1/shops/patchy')).json().shop.timezone).toBe('Asia/Tokyo');
   });
 
