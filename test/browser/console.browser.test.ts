@@ -172,6 +172,12 @@ describe.skipIf(!inject('chromium'))('console in Chromium', () => {
     await page.getByRole('heading', { name: 'Rulesets' }).waitFor();
     expect(await page.getByLabel('Shop', { exact: true }).count()).toBe(0);
     expect(await page.getByRole('banner').textContent()).toContain('Shop: Outfitters');
+    // The operator's limits are shown, not editable: a save naming them would be refused whole.
+    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Settings' }).click();
+    const limit = page.getByLabel('Storefront requests per minute per visitor');
+    await limit.waitFor();
+    expect(await limit.isDisabled()).toBe(true);
+    expect(await page.getByLabel('Shop name').isDisabled()).toBe(false);
     await page.close();
   });
 

@@ -138,7 +138,10 @@ describe.each(backends())('widgets as data on $name', (backend) => {
     const widget = (await t.admin('POST', base, widgetInput({ source: { ruleset_id: rulesetId } }))).json().widget;
     const refused = await t.admin('DELETE', `/admin/v1/shops/wd/rulesets/${rulesetId}`);
     expect(refused.statusCode).toBe(409);
-    expect(refused.json()).toMatchObject({ code: 'conflict', error: expect.stringContaining(`widget ${widget.id}`) });
+    expect(refused.json()).toMatchObject({
+      code: 'conflict',
+      error: expect.stringContaining(`widget ${widget.id} “${widget.name}”`),
+    });
     expect((await t.admin('GET', `/admin/v1/shops/wd/rulesets/${rulesetId}`)).statusCode).toBe(200);
 
     await t.admin('PUT', `/admin/v1/shops/wd/rulesets/${rulesetId}`, { ...shown.json().ruleset, enabled: false });
