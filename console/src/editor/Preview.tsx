@@ -76,7 +76,11 @@ function usePreviewRun(body: string, onProblems: (problems: Problem[]) => void) 
         (failure: ApiError) => {
           if (id !== latest.current) return;
           setRunning(false);
-          setError(failure.message);
+          // A 422's problems are shown on their rows, in words; the summary's JSON paths would say it twice, worse.
+          const onRows = failure.status === 422 && failure.problems.length > 0;
+          setError(
+            onRows ? 'The preview runs again once the problems marked in the rules are fixed.' : failure.message,
+          );
           // Only a 422 says anything about the rows; any other failure leaves them without stale problems.
           problemsRef.current(failure.status === 422 ? failure.problems : []);
         },

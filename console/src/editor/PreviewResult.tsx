@@ -40,8 +40,7 @@ export function PreviewResult({
         <ul className="problems" aria-label="Preview errors">
           {errors.map((e, i) => (
             <li key={i}>
-              <strong>{e.code}</strong> {e.message}
-              {e.rule_index !== undefined ? ` (rule ${e.rule_index + 1})` : ''}
+              {e.message}
             </li>
           ))}
         </ul>

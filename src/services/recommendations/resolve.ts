@@ -74,7 +74,7 @@ async function resolveOne(
         if (!product) {
           errors.push({
             code: 'unknown_product',
-            message: `Product ${ref.product_id} of rule ${ruleIndex} is not in the catalog.`,
+            message: `Product ${ref.product_id} of rule ${ruleIndex + 1} is not in the catalog.`,
             rule_index: ruleIndex,
             id: ref.product_id,
           });
@@ -89,7 +89,7 @@ async function resolveOne(
       if (!members)
         errors.push({
           code: 'unknown_collection',
-          message: `Collection ${output.collectionId} of rule ${ruleIndex} does not exist.`,
+          message: `Collection ${output.collectionId} of rule ${ruleIndex + 1} does not exist.`,
           rule_index: ruleIndex,
           id: output.collectionId,
         });
@@ -106,7 +106,7 @@ async function resolveOne(
       if (!source) {
         errors.push({
           code: 'unknown_endpoint',
-          message: `Rule ${ruleIndex} names ${output.path}, which is not a list endpoint.`,
+          message: `Rule ${ruleIndex + 1} names ${output.path}, which is not a list endpoint.`,
           rule_index: ruleIndex,
         });
         return [];
@@ -118,7 +118,7 @@ async function resolveOne(
         if (!(error instanceof InvalidInputError)) throw error;
         errors.push({
           code: 'invalid_endpoint_parameter',
-          message: `Rule ${ruleIndex}, ${output.path}: ${error.message}`,
+          message: `Rule ${ruleIndex + 1}, ${output.path}: ${error.message}`,
           rule_index: ruleIndex,
         });
         return [];

@@ -230,7 +230,7 @@ describe.each(backends())('GET /api/v1/custom/id/{ruleset_id} on $name', (backen
     expect(body.metadata.errors).toEqual([
       {
         code: 'unknown_endpoint',
-        message: 'Rule 1 names /products/nowhere, which is not a list endpoint.',
+        message: 'Rule 2 names /products/nowhere, which is not a list endpoint.',
         rule_index: 1,
       },
     ]);
