@@ -39,9 +39,7 @@ export function PreviewResult({
       {errors.length > 0 && (
         <ul className="problems" aria-label="Preview errors">
           {errors.map((e, i) => (
-            <li key={i}>
-              {e.message}
-            </li>
+            <li key={i}>{e.message}</li>
           ))}
         </ul>
       )}
