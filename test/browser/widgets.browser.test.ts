@@ -6,6 +6,7 @@ import { ADMIN_TOKEN, startApp, type TestApp } from '../helpers/app.js';
 import { backends } from '../helpers/backends.js';
 import { launchChromium, listen, screenshot, signInToConsole, watchErrors } from '../helpers/browser.js';
 import { productInput } from '../helpers/fixtures.js';
+import { widgetInput } from '../helpers/widgets.js';
 
 /** A product card as a shopper sees it: the parts the design decides, in order. */
 interface Card {
@@ -223,6 +224,34 @@ describe.skipIf(!inject('chromium'))('widgets designed in the console', () => {
     expect(expected.length).toBeGreaterThan(0);
     expect(cards.cards.map((c) => c.title)).toEqual(expected);
     expect(errors.filter((e) => !e.includes('400'))).toEqual([]);
+    await page.close();
+  });
+
+  it('asks before disabling a ruleset a widget shows, naming the widget', async () => {
+    const ruleset = await t.admin('POST', '/admin/v1/shops/wshop/rulesets', {
+      name: 'Shown by a widget',
+      rules: [{ logic: [], output: [{ type: 'product', products: [{ product_id: 2 }] }] }],
+    });
+    const id = ruleset.json().ruleset.id;
+    const widget = await t.admin('POST', '/admin/v1/shops/wshop/widgets', {
+      ...widgetInput({ source: { ruleset_id: id } }),
+      name: 'Cart drawer picks',
+    });
+    expect(widget.statusCode, widget.body).toBe(201);
+    const { page, errors } = await signedIn();
+    await page.getByRole('link', { name: 'Shown by a widget' }).click();
+    const enabled = page.getByLabel('Enabled', { exact: true });
+    await enabled.waitFor();
+    const asked: string[] = [];
+    page.once('dialog', (dialog) => {
+      asked.push(dialog.message());
+      void dialog.dismiss();
+    });
+    await enabled.click();
+    await expect.poll(() => asked.length).toBe(1);
+    expect(asked[0]).toContain('“Cart drawer picks”');
+    expect(await enabled.isChecked()).toBe(true);
+    expect(errors).toEqual([]);
     await page.close();
   });
 });

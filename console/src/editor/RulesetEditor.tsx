@@ -1,6 +1,8 @@
-import { useCallback, useEffect } from 'react';
+import { useCallback, useEffect, useMemo } from 'react';
 import { Announcer } from '../components/Announcer';
 import { useExperimentsByRuleset } from '../experiments/use-running';
+import { useConsole } from '../context';
+import { widgetsShowing } from '../widgets/use-showing';
 import { usePageTitle } from '../title';
 import type { Problem, RuleCatalog, Ruleset } from '../types';
 import { orphanProblems, problemsAt, ruleProblems } from './placement';
@@ -44,6 +46,12 @@ export function RulesetEditor({ stored, catalog, onDirty, navigate }: Props) {
   const rulesetProblems = problemsAt(problems, draft, {});
   const tested = useExperimentsByRuleset()?.get(draft.id ?? 0);
   const runningTest = tested?.status === 'running' ? tested.name : null;
+  const { api, shop } = useConsole();
+  const savedId = draft.id;
+  const shownBy = useMemo(
+    () => (savedId === null ? null : () => widgetsShowing(api, shop.handle, savedId)),
+    [api, shop.handle, savedId],
+  );
 
   return (
     <div className="editor-layout">
@@ -75,6 +83,7 @@ export function RulesetEditor({ stored, catalog, onDirty, navigate }: Props) {
           invalid={rulesetProblems.length > 0}
           dispatch={dispatch}
           runningTest={runningTest}
+          shownBy={shownBy}
         />
         {/* Problems the rows cannot show (a group the draft no longer has) are listed at the top. */}
         <Problems problems={[...rulesetProblems, ...orphanProblems(problems, draft)]} />

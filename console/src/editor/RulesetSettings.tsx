@@ -14,12 +14,15 @@ export function RulesetSettings({
   invalid,
   dispatch,
   runningTest,
+  shownBy,
 }: {
   draft: Draft;
   invalid: boolean;
   dispatch: Dispatch<EditorAction>;
   /** The name of the running experiment testing this ruleset, if any. */
   runningTest: string | null;
+  /** The widgets that show this ruleset, by name, read when the merchant switches it off; null before it is saved. */
+  shownBy: (() => Promise<string[]>) | null;
 }) {
   const nameId = useId();
   const setFlag = (flag: (typeof FLAGS)[number][0], value: boolean) => {
@@ -32,7 +35,20 @@ export function RulesetSettings({
           'Once saved, the ruleset answers no products to any visitor, in every arm it serves, ' +
           "and the experiment's figures stop meaning anything.",
       );
-    if (!breaksTest) dispatch({ type: 'setRulesetFlag', flag, value });
+    if (breaksTest) return;
+    if (flag !== 'enabled' || value || shownBy === null) return dispatch({ type: 'setRulesetFlag', flag, value });
+    // Switched off: the widgets that show it would show nothing once saved.
+    void shownBy()
+      .catch(() => [])
+      .then((names) => {
+        const asked =
+          names.length === 0 ||
+          window.confirm(
+            `Disable this ruleset? Once saved, the widgets that show it (${names.map((n) => `“${n}”`).join(', ')}) ` +
+              'show nothing until it is enabled again; to change one of them meanwhile, give it another source.',
+          );
+        if (asked) dispatch({ type: 'setRulesetFlag', flag, value });
+      });
   };
   return (
     <div className="settings">

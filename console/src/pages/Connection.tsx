@@ -1,4 +1,5 @@
 import { useEffect, useId, useState } from 'react';
+import { storeHostOf } from '../store-host';
 import { ApiError } from '../api';
 import { useConsole } from '../context';
 import { formatDate, useLoad } from '../hooks';
@@ -210,7 +211,7 @@ function ConnectForm({
   const submit = async () => {
     try {
       const body = {
-        shop_domain: domain.trim(),
+        shop_domain: storeHostOf(domain),
         api_version: version.trim(),
         ...(token ? { access_token: token } : {}),
         ...(secret ? { webhook_secret: secret } : {}),

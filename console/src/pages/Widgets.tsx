@@ -18,7 +18,7 @@ export function WidgetsPage({ endpoints }: { endpoints: string[] }) {
   const base = `/shops/${encodeURIComponent(shop.handle)}`;
   const widgets = useLoad(() => api.get<{ data: Widget[] }>(`${base}/widgets`).then((r) => r.data), [base]);
   const rulesets = useLoad(
-    () => api.get<{ data: { id: number; name: string }[] }>(`${base}/rulesets`).then((r) => r.data),
+    () => api.get<{ data: { id: number; name: string; enabled: boolean }[] }>(`${base}/rulesets`).then((r) => r.data),
     [base],
   );
   const [editing, setEditing] = useState<number | 'new' | null>(null);

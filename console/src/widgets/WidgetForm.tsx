@@ -5,6 +5,7 @@ import { WholeNumberInput } from './WholeNumberInput';
 interface RulesetRef {
   id: number;
   name: string;
+  enabled: boolean;
 }
 
 type Show = WidgetInput['show'];
@@ -94,7 +95,7 @@ export function WidgetForm({
           <optgroup label="Your rulesets">
             {rulesets.map((r) => (
               <option key={r.id} value={`ruleset:${r.id}`}>
-                {r.name}
+                {r.enabled ? r.name : `${r.name} (disabled: enable it on the Rulesets page to show it)`}
               </option>
             ))}
           </optgroup>

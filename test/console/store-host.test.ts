@@ -1,0 +1,13 @@
+import { describe, expect, it } from 'vitest';
+import { storeHostOf } from '../../console/src/store-host.js';
+
+describe('the store address a merchant pastes', () => {
+  it('is read as the host the connection takes, from an address bar or bare', () => {
+    expect(storeHostOf('acme.myshopify.com')).toBe('acme.myshopify.com');
+    expect(storeHostOf(' https://Acme.myshopify.com/ ')).toBe('acme.myshopify.com');
+    expect(storeHostOf('https://acme.myshopify.com/admin/products?x=1')).toBe('acme.myshopify.com');
+    expect(storeHostOf('acme.myshopify.com.')).toBe('acme.myshopify.com');
+    // What is not an address stays for the server to refuse, naming it.
+    expect(storeHostOf('not a store')).toBe('not a store');
+  });
+});
