@@ -81,8 +81,9 @@ export function snippetOf(
   currency: string,
 ): string {
   const customer = 'list' in widget.source && CUSTOMER_LISTS.has(widget.source.list) ? CUSTOMER : '';
+  const context = `${CONTEXT[widget.placement] ?? ''}${customer}`;
   return [
-    `<div data-rebound-widget="${widget.id}"${CONTEXT[widget.placement] ?? ''}${customer} data-currency="${currency}"></div>`,
+    `<div data-rebound-widget="${widget.id}"${context} data-currency="${currency}"></div>`,
     `<script src="${origin}/widget.js?key=YOUR_PUBLIC_KEY" async></script>`,
   ].join('\n');
 }
