@@ -1,5 +1,5 @@
 import type { ProductRef, Ruleset } from '../types';
-import { shopTimeToInstant } from './shop-time';
+import { instantOfLocal } from '../../../src/domain/rules/local-time';
 
 /** The custom endpoint's inputs a merchant can type; empty ones are not sent. */
 export interface PreviewInputs {
@@ -46,6 +46,6 @@ export function previewBodyOf(inputs: PreviewInputs, ruleset: Ruleset, timeZone:
     if (inputs[name].trim() !== '') body[name] = inputs[name].trim();
   }
   // datetime-local has no zone: it is read in the shop's, as the trace shows times, whatever the browser's is.
-  if (inputs.time) body.time = shopTimeToInstant(inputs.time, timeZone);
+  if (inputs.time) body.time = instantOfLocal(inputs.time, timeZone);
   return body;
 }

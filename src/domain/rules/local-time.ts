@@ -63,6 +63,29 @@ function formatLocal(epochMs: number, timeZone: string): LocalTime {
   };
 }
 
+/**
+ * The instant a wall-clock time (`2026-12-05T10:00`, as a datetime-local field gives it) names in a
+ * time zone: the console's preview Time is the shop's, as the trace shows it, not the browser's. The
+ * zone's offset (whole minutes since 1980) is read at the guess and read again there, which lands
+ * right on either side of a change of the clocks.
+ */
+export function instantOfLocal(local: string, timeZone: string): string {
+  const [date = '', clock = '00:00'] = local.split('T');
+  const [year = 0, month = 1, day = 1] = date.split('-').map(Number);
+  const [hour = 0, minute = 0, second = 0] = clock.split(':').map(Number);
+  const wall = Date.UTC(year, month - 1, day, hour, minute, second);
+  const first = wall - offsetAt(wall, timeZone);
+  return new Date(wall - offsetAt(first, timeZone)).toISOString();
+}
+
+/** How far the zone's clocks are ahead of UTC at an instant, in milliseconds. */
+function offsetAt(epochMs: number, timeZone: string): number {
+  const { dateTime } = localTime(epochMs, timeZone);
+  const [ymd, hm] = [Math.floor(dateTime / 10_000), dateTime % 10_000];
+  const asUtc = Date.UTC(Math.floor(ymd / 10_000), (Math.floor(ymd / 100) % 100) - 1, ymd % 100, hm / 100, hm % 100);
+  return asUtc - Math.floor(epochMs / 60_000) * 60_000;
+}
+
 /** The range of instants JavaScript dates can hold. */
 const MAX_EPOCH_MS = 8.64e15;
 
