@@ -1,3 +1,4 @@
+import { seedNameOf } from '../../src/domain/params/aliases.js';
 import type { Design, StoredWidget } from './stored.js';
 
 /** What one widget asks for: a script tag's data attributes, or a stored widget's design (which wins). */
@@ -183,8 +184,8 @@ export function listUrl(config: WidgetConfig, uuid: string): string {
   params.set('uuid', uuid);
   for (const [name, value] of config.ownQuery) {
     // Named the platform's way (`shopify_product_ids`), it still replaces the page's value: the API refuses both.
-    const seed = name.replace(/^shopify_/, 'shop_').replace(/^recharge_/, 'billing_');
-    if (seed !== name) params.delete(seed);
+    const seed = seedNameOf(name);
+    if (seed !== undefined) params.delete(seed);
     params.set(name, value);
   }
   return `${config.api}${config.path}?${params.toString()}`;
