@@ -78,17 +78,25 @@ export function endpointParams(
 ): ListParams {
   const params = { ...endpointQueryRead(source, endpointQuery) } as ListParams;
   const declared = source.schema.properties;
+  const named = namedBy(endpointQuery);
   for (const [name, value] of Object.entries(caller)) {
-    if (name in declared && !namesParameter(endpointQuery, name)) params[name] = value;
+    if (name in declared && !named.has(name)) params[name] = value;
   }
   return params;
 }
 
-/** Whether the endpoint's own query names a parameter, by its seed name or the platform's (`shopify_customer_id`). */
-function namesParameter(endpointQuery: Readonly<Record<string, string>>, name: string): boolean {
-  if (endpointQuery[name] !== undefined) return true;
-  for (const given in endpointQuery) if (seedNameOf(given) === name) return true;
-  return false;
+/**
+ * The parameters an endpoint's own query names, by their seed names (`shopify_customer_id` names
+ * `shop_customer_id`): read once per query, which is fixed when its ruleset is compiled.
+ */
+const namedByQuery = new WeakMap<object, ReadonlySet<string>>();
+function namedBy(endpointQuery: Readonly<Record<string, string>>): ReadonlySet<string> {
+  let named = namedByQuery.get(endpointQuery);
+  if (named === undefined) {
+    named = new Set(Object.keys(endpointQuery).map((given) => seedNameOf(given) ?? given));
+    namedByQuery.set(endpointQuery, named);
+  }
+  return named;
 }
 
 /**
