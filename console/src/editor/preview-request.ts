@@ -1,3 +1,4 @@
+import { productParams } from '../product-params';
 import type { ProductRef, Ruleset } from '../types';
 import { instantOfLocal } from '../../../src/domain/rules/local-time';
 
@@ -38,10 +39,7 @@ const TEXT_INPUTS = [
 
 /** The preview endpoint's body: the draft document and the inputs that are filled in (Time in the shop's zone). */
 export function previewBodyOf(inputs: PreviewInputs, ruleset: Ruleset, timeZone: string): Record<string, unknown> {
-  const variantIds = inputs.products.flatMap((p) => p.variant_ids ?? []);
-  const body: Record<string, unknown> = { ruleset };
-  if (inputs.products.length > 0) body.shop_product_ids = inputs.products.map((p) => p.product_id).join(',');
-  if (variantIds.length > 0) body.shop_variant_ids = variantIds.join(',');
+  const body: Record<string, unknown> = { ruleset, ...productParams(inputs.products) };
   for (const name of TEXT_INPUTS) {
     if (inputs[name].trim() !== '') body[name] = inputs[name].trim();
   }

@@ -1,3 +1,4 @@
+import { productParams } from '../product-params.js';
 import type { ProductRef } from '../types.js';
 
 /** What a storefront page would send with the widget's request: its products and the signed-in customer. */
@@ -8,10 +9,7 @@ export interface PageContext {
 
 /** The preview's query string: the page's context, as the widget script sends it. */
 export function pageQueryOf(page: PageContext): string {
-  const query = new URLSearchParams();
-  const variantIds = page.products.flatMap((p) => p.variant_ids ?? []);
-  if (page.products.length > 0) query.set('shop_product_ids', page.products.map((p) => p.product_id).join(','));
-  if (variantIds.length > 0) query.set('shop_variant_ids', variantIds.join(','));
+  const query = new URLSearchParams(productParams(page.products));
   if (page.customerId.trim() !== '') query.set('shop_customer_id', page.customerId.trim());
   const text = query.toString();
   return text === '' ? '' : `?${text}`;
