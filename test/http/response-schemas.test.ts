@@ -479,6 +479,8 @@ describe('response schemas: every answer matches its route', () => {
     expectStatus(await admin('DELETE', `${shop}/platform`), 404);
     expectStatus(await admin('GET', `${shop}/privacy/requests`), 200);
     expectStatus(await admin('GET', '/shops/no-such-shop/privacy/requests'), 404);
+    expectStatus(await admin('POST', `${shop}/customers/424242/export`), 201);
+    expectStatus(await admin('POST', `${shop}/customers/424242/export?email=x`), 400);
     expectStatus(await admin('DELETE', `${shop}/customers/424242`), 200);
     expectStatus(await admin('DELETE', `${shop}/customers/x`), 400);
     expectValid();

@@ -94,6 +94,31 @@ export function createPrivacyService(deps: {
       return counts;
     },
 
+    /**
+     * The merchant's own data request (the admin API, for a customer who asked the shop directly):
+     * the export, kept 30 days and listed as the platform's are, and gone with the customer's erasure.
+     */
+    async exportOnRequest(
+      shopId: number,
+      customerId: number,
+      emails: readonly string[],
+      now = Date.now(),
+    ): Promise<PrivacyRequestView> {
+      const records = await store.customerRecords(shopId, customerId, emails);
+      const id = `export-${customerId}-${now}`;
+      await store.putPrivacyRequest({
+        shop_id: shopId,
+        id,
+        kind: 'data_request',
+        customer_id: customerId,
+        received_at: now,
+        export: JSON.stringify(records),
+        expires_at: now + EXPORT_DAYS * DAY_MS,
+      });
+      const received_at = new Date(now).toISOString();
+      return { id, kind: 'data_request', customer_id: customerId, received_at, export: records };
+    },
+
     async list(shopId: number, now = Date.now()): Promise<PrivacyRequestView[]> {
       return (await store.listPrivacyRequests(shopId, now)).map((r) => ({
         id: r.id,

@@ -15,6 +15,9 @@ import { email } from '../../../domain/params/text-kinds.js';
 const EraseQuery = params({
   email: email("the customer's e-mail: events naming them only by it are erased too, whatever is stored"),
 });
+const ExportQuery = params({
+  email: email("the customer's e-mail: events naming them only by it are exported too, whatever is stored"),
+});
 
 const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);
 const Count = Type.Integer({ minimum: 0 });
@@ -43,17 +46,14 @@ export const PlatformSchema = Type.Object({
   }),
 });
 
-const PrivacyList = Type.Object({
-  data: Type.Array(
-    Type.Object({
-      id: Type.String(),
-      kind: Type.String(),
-      customer_id: Type.Union([Type.Integer(), Type.Null()]),
-      received_at: Type.String(),
-      export: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]),
-    }),
-  ),
+const PrivacyRequest = Type.Object({
+  id: Type.String(),
+  kind: Type.String(),
+  customer_id: Type.Union([Type.Integer(), Type.Null()]),
+  received_at: Type.String(),
+  export: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]),
 });
+const PrivacyList = Type.Object({ data: Type.Array(PrivacyRequest) });
 
 /**
  * `…/platform`, `…/platform/sync`, `…/privacy/requests` and
@@ -135,6 +135,26 @@ export function platformRoutes(
       },
     },
     async (request) => ({ data: await deps.privacy.list(shopOf(request).id) }),
+  );
+
+  app.withTypeProvider<ParamsTypeProvider>().post(
+    '/shops/:handle/customers/:id/export',
+    {
+      schema: {
+        summary:
+          'Export everything stored about a customer (their data request made to the shop): ' +
+          'kept 30 days and listed with the privacy requests',
+        tags,
+        params: HandleIdPath,
+        querystring: ExportQuery,
+        response: { 201: Type.Object({ request: PrivacyRequest }), ...Errors },
+      },
+    },
+    async (request, reply) => {
+      const { email: given } = request.query;
+      const made = await deps.privacy.exportOnRequest(shopOf(request).id, request.params.id, given ? [given] : []);
+      return reply.code(201).send({ request: made });
+    },
   );
 
   app.withTypeProvider<ParamsTypeProvider>().delete(
