@@ -22,6 +22,8 @@ const WidgetsPage = lazy(() => import('./pages/Widgets').then((m) => ({ default:
 const ConnectionPage = lazy(() => import('./pages/Connection').then((m) => ({ default: m.ConnectionPage })));
 const SettingsPage = lazy(() => import('./pages/Settings').then((m) => ({ default: m.SettingsPage })));
 const ExperimentsPage = lazy(() => import('./pages/Experiments').then((m) => ({ default: m.ExperimentsPage })));
+const KeysPage = lazy(() => import('./pages/Keys').then((m) => ({ default: m.KeysPage })));
+const PrivacyPage = lazy(() => import('./pages/Privacy').then((m) => ({ default: m.PrivacyPage })));
 
 const TOKEN_KEY = 'rebound.console.token';
 const SHOP_KEY = 'rebound.console.shop';
@@ -36,6 +38,8 @@ const NAV = [
   ['/billing', 'Billing'],
   ['/connection', 'Connection'],
   ['/settings', 'Settings'],
+  ['/keys', 'Keys'],
+  ['/privacy', 'Privacy'],
 ] as const;
 
 export function App() {
@@ -76,6 +80,12 @@ export function App() {
     if (token && !session) void signIn(token);
   }, []);
 
+  // Rotating the private key this tab signed in with ends it: the console goes on with the new one.
+  const replaceToken = useCallback((next: string) => {
+    sessionStorage.setItem(TOKEN_KEY, next);
+    setToken(next);
+  }, []);
+
   const shopChanged = useCallback(
     (changed: Shop) =>
       setSession(
@@ -94,7 +104,13 @@ export function App() {
   // What pages keep for later (the catalog's search, the preview's inputs) is forgotten on signing out.
   return (
     <KeptStateProvider>
-      <SignedIn token={token} session={session} onSignOut={signOut} onShopChanged={shopChanged} />
+      <SignedIn
+        token={token}
+        session={session}
+        onSignOut={signOut}
+        onShopChanged={shopChanged}
+        onTokenReplaced={replaceToken}
+      />
     </KeptStateProvider>
   );
 }
@@ -104,11 +120,13 @@ function SignedIn({
   session,
   onSignOut,
   onShopChanged,
+  onTokenReplaced,
 }: {
   token: string;
   session: Session;
   onSignOut(): void;
   onShopChanged(shop: Shop): void;
+  onTokenReplaced(token: string): void;
 }) {
   const api = useMemo(() => createApi(token, onSignOut), [token, onSignOut]);
   const [handle, setHandle] = useState<string>(() => {
@@ -120,8 +138,11 @@ function SignedIn({
   const shopHandle = shop?.handle;
   const products = useMemo(() => (shopHandle ? new ProductCache(api, shopHandle) : null), [api, shopHandle]);
   const context = useMemo<ConsoleContextValue | null>(
-    () => (shop && products ? { api, shop, products, onShopChanged, operator: session.operator } : null),
-    [api, shop, products, onShopChanged, session.operator],
+    () =>
+      shop && products
+        ? { api, shop, products, onShopChanged, operator: session.operator, replaceToken: onTokenReplaced }
+        : null,
+    [api, shop, products, onShopChanged, session.operator, onTokenReplaced],
   );
   const dirty = useRef(false);
   // Back, forward and typed addresses change the hash too: with unsaved changes they ask first.
@@ -288,6 +309,10 @@ function Route({
       return <ConnectionPage />;
     case 'experiments':
       return <ExperimentsPage />;
+    case 'keys':
+      return <KeysPage />;
+    case 'privacy':
+      return <PrivacyPage />;
     case 'widgets':
       return catalog ? <WidgetsPage endpoints={catalog.endpoints} /> : <p className="muted">Loading…</p>;
     default:

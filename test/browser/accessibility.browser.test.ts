@@ -62,6 +62,8 @@ const PAGES: { name: string; hash: string; ready: (page: Page) => Promise<unknow
     ready: (p) => p.getByRole('heading', { name: 'Connect your store' }).waitFor(),
   },
   { name: 'settings', hash: '#/settings', ready: (p) => p.locator('[data-setting="trending_window_days"]').waitFor() },
+  { name: 'keys', hash: '#/keys', ready: (p) => p.getByRole('cell', { name: 'In use' }).first().waitFor() },
+  { name: 'privacy', hash: '#/privacy', ready: (p) => p.getByText('No requests in the last 30 days.').waitFor() },
 ];
 
 /**

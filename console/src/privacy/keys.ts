@@ -1,0 +1,35 @@
+/** What the Keys page says of the shop's keys (pure: tested from test/console). */
+
+export interface KeySummary {
+  kind: 'public' | 'private';
+  key_prefix: string;
+  created_at: string;
+  expires_at: string | null;
+  state: 'current' | 'grace' | 'ended';
+}
+
+/** A key's state in words: one being replaced says until when it still works. */
+export function keyState(key: KeySummary, formatDate: (iso: string | null) => string): string {
+  switch (key.state) {
+    case 'current':
+      return 'In use';
+    case 'grace':
+      return `Replaced: works until ${formatDate(key.expires_at)}`;
+    case 'ended':
+      return 'Ended';
+  }
+}
+
+/**
+ * What making new keys does, asked before it is done. A private key that asks for new keys ends at
+ * once (a leaked one must not buy itself a day), so the console signs in with the new one.
+ */
+export function rotationWarning(operator: boolean): string {
+  const own = operator
+    ? 'The current private key also works for 24 more hours.'
+    : 'The private key you signed in with ends now; this console goes on with the new one.';
+  return (
+    'Make new public and private keys? The current public key works for 24 more hours: put the new one in ' +
+    `your storefront's pages before then. ${own} Keys replaced earlier end now.`
+  );
+}

@@ -1,0 +1,156 @@
+import { readFile } from 'node:fs/promises';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { ADMIN_TOKEN, startApp, type TestApp } from '../helpers/app.js';
+import { backends } from '../helpers/backends.js';
+import { launchChromium, listen, screenshot, signInToConsole } from '../helpers/browser.js';
+
+const SESSION = 'a7a7a7a7-0000-4000-8000-0000000000a7';
+
+/**
+ * The Privacy and Keys pages, as a merchant signed in with their private key uses them: a
+ * customer's own request exported and erased, keys rotated without being signed out, and (for the
+ * operator) a replaced key ended at once.
+ */
+describe.skipIf(!inject('chromium'))('the Privacy and Keys pages', () => {
+  const backend = backends()[0]!;
+  let t: TestApp;
+  let base: string;
+  let browser: Browser;
+  let keys: { public: string; private: string };
+
+  beforeAll(async () => {
+    t = await startApp(backend);
+    base = await listen(t.app);
+    keys = await t.createShop('mine', { name: 'My shop' });
+    await t.admin('PUT', '/admin/v1/shops/mine/customers', [{ id: 6512367, email: 'rosa@example.com', tags: [] }]);
+    await t.admin('PUT', '/admin/v1/shops/mine/orders', [
+      {
+        id: 5,
+        created_at: new Date(Date.now() - 86_400_000).toISOString(),
+        customer: { id: 6512367 },
+        line_items: [{ id: 51, product_id: 1, variant_id: 11, quantity: 1, price: '4.00' }],
+      },
+    ]);
+    const view = await t.app.inject({
+      method: 'POST',
+      url:
+        `/api/v1/analytics/event?key=${keys.public}&subject=user&verb=viewed&noun=product` +
+        `&shop_product_handle=product-1&uuid=${SESSION}&shop_customer_id=6512367`,
+    });
+    expect(view.statusCode).toBe(200);
+    browser = await launchChromium();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+    await backend.cleanup();
+  });
+
+  it("exports a customer's data as a file, then erases them after asking", async () => {
+    const { page, errors } = await signInToConsole(browser, base, keys.private);
+    await page.getByRole('link', { name: 'Privacy' }).click();
+    await page.getByText('No requests in the last 30 days.').waitFor();
+
+    // Not an id: said in words, nothing sent.
+    await page.getByLabel('Customer id in your store').fill('rosa');
+    await page.getByRole('button', { name: 'Export their data' }).click();
+    await page.getByRole('alert').filter({ hasText: 'a whole number' }).waitFor();
+
+    await page.getByLabel('Customer id in your store').fill('6512367');
+    const downloading = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export their data' }).click();
+    const file = await downloading;
+    expect(file.suggestedFilename()).toMatch(/^customer-6512367-data-\d{4}-\d{2}-\d{2}\.json$/);
+    const exported = JSON.parse(await readFile((await file.path())!, 'utf8'));
+    expect(exported.customer).toMatchObject({ id: 6512367, email: 'rosa@example.com' });
+    expect(exported.orders).toHaveLength(1);
+    expect(exported.events.map((e: { uuid: string }) => e.uuid)).toEqual([SESSION]);
+    const row = page.getByRole('row').filter({ hasText: 'Data export (made here)' });
+    await row.getByRole('button', { name: 'Download the export of customer 6512367' }).waitFor();
+    await screenshot(page, 'console-privacy');
+
+    const asked: string[] = [];
+    page.once('dialog', (dialog) => {
+      asked.push(dialog.message());
+      void dialog.accept();
+    });
+    await page.getByLabel('Customer id in your store').fill('6512367');
+    await page.getByRole('button', { name: 'Erase them…' }).click();
+    await page.getByRole('status').filter({ hasText: 'Customer 6512367 is erased' }).waitFor();
+    expect(asked[0]).toContain('cannot be undone');
+    const said = await page.getByRole('status').filter({ hasText: 'is erased' }).textContent();
+    expect(said).toContain('1 customer record deleted');
+    expect(said).toContain('1 browsing event deleted');
+    expect(said).toContain('1 order kept as anonymous sales');
+    // The export went with her; the erasure is listed, with nothing to download.
+    await page.getByRole('row').filter({ hasText: 'Erasure (made here)' }).waitFor();
+    expect(await page.getByRole('row').filter({ hasText: 'Data export' }).count()).toBe(0);
+    const stored = (await t.admin('GET', `/admin/v1/shops/mine/events?uuid=${SESSION}`)).json().data;
+    expect(stored).toEqual([]);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('makes new keys, shows them once, and keeps a merchant signed in with the old private key going', async () => {
+    const { page, errors } = await signInToConsole(browser, base, keys.private);
+    await page.getByRole('link', { name: 'Keys' }).click();
+    await page.getByRole('cell', { name: 'In use' }).first().waitFor();
+    expect(await page.getByRole('cell', { name: 'In use' }).count()).toBe(2);
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.getByRole('button', { name: 'Make new keys…' }).click();
+    const shown = page.getByRole('region', { name: 'New keys' });
+    await shown.waitFor();
+    const codes = await shown.locator('code').allTextContents();
+    expect(codes).toHaveLength(2);
+    const [newPublic, newPrivate] = codes as [string, string];
+    // The new keys work; the private key that asked ended at once; the old public key lives out its day.
+    const trending = (key: string) =>
+      t.app.inject({ method: 'GET', url: `/api/v1/products/trending_products?key=${key}` });
+    expect((await trending(newPublic)).statusCode).toBe(200);
+    expect((await trending(keys.public)).statusCode).toBe(200);
+    const asOld = await t.app.inject({
+      method: 'GET',
+      url: '/admin/v1/shops/mine/keys',
+      headers: { authorization: `Bearer ${keys.private}` },
+    });
+    expect(asOld.statusCode).toBe(401);
+    await page
+      .getByRole('cell', { name: /^Replaced: works until/ })
+      .first()
+      .waitFor();
+
+    // The console signed in with the new key: a reload stays signed in and lists the keys.
+    await page.reload();
+    await page.getByRole('link', { name: 'Keys' }).click();
+    await page
+      .getByRole('cell', { name: /^Replaced: works until/ })
+      .first()
+      .waitFor();
+    expect(await page.evaluate<string | null>('sessionStorage.getItem("rebound.console.token")')).toBe(newPrivate);
+    expect(await page.getByRole('button', { name: /^End the/ }).count()).toBe(0);
+    expect(errors).toEqual([]);
+    await page.close();
+    keys = { public: newPublic, private: newPrivate };
+  });
+
+  it('lets the operator end a replaced key at once', async () => {
+    const { page, errors } = await signInToConsole(browser, base, ADMIN_TOKEN);
+    await page.getByRole('link', { name: 'Keys' }).click();
+    const prefix = (await t.admin('GET', '/admin/v1/shops/mine/keys'))
+      .json()
+      .data.find((k: { kind: string; state: string }) => k.kind === 'public' && k.state === 'grace').key_prefix;
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.getByRole('button', { name: `End the public key ${prefix}… now` }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `Ended the public key ${prefix}…` })
+      .waitFor();
+    const listed = (await t.admin('GET', '/admin/v1/shops/mine/keys')).json().data;
+    expect(listed.find((k: { key_prefix: string }) => k.key_prefix === prefix).state).toBe('ended');
+    await page.getByRole('row').filter({ hasText: prefix }).getByRole('cell', { name: 'Ended' }).waitFor();
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});
