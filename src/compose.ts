@@ -283,7 +283,7 @@ export async function compose(
     catalog,
     viewed,
     models,
-    orderProducts: (shopId, ids) => store.orderProductIds(shopId, ids),
+    orderProducts: (shopId, ids, customerId) => store.orderProductIds(shopId, ids, customerId),
   });
   return {
     config,

@@ -45,12 +45,25 @@ export function createRecommendationsService(deps: {
   viewed: ViewedIndex;
   models: ModelIndex;
   /** Distinct products of a shop's orders (a thank-you page's input products). */
-  orderProducts: (shopId: number, orderIds: number[]) => Promise<number[]>;
+  /** The products of these orders; with `customerId`, of that customer's orders only. */
+  orderProducts: (shopId: number, orderIds: number[], customerId?: number) => Promise<number[]>;
 }) {
   function rulesetOf(catalog: ShopCatalog, id: number): IndexedRuleset {
     const indexed = catalog.rulesets.get(id);
     if (!indexed?.ruleset.enabled) throw new NotFoundError(`Ruleset ${id} not found.`, 'unknown_ruleset');
     return indexed;
+  }
+
+  /**
+   * The products of a thank-you page's orders. A shop that requires customer signatures shows only
+   * the orders of the request's customer (whose signature the edge checked): with the public key
+   * alone, sequential order ids would list what every order held. Others, guest orders included,
+   * read as orders not yet known do: no input products.
+   */
+  async function ordersProducts(catalog: ShopCatalog, orderIds: number[], asked: CustomRequest): Promise<number[]> {
+    if (!catalog.shop.settings.require_customer_signature) return deps.orderProducts(catalog.shop.id, orderIds);
+    const customerId = asked.rule.customerId;
+    return customerId === null ? [] : deps.orderProducts(catalog.shop.id, orderIds, customerId);
   }
 
   async function run(
@@ -61,7 +74,7 @@ export function createRecommendationsService(deps: {
     options: RunOptions = {},
   ): Promise<CustomAnswer> {
     const { trace = false, arm = null, empty = false } = options;
-    const request = await withOrderProducts(asked, (orderIds) => deps.orderProducts(catalog.shop.id, orderIds));
+    const request = await withOrderProducts(asked, (orderIds) => ordersProducts(catalog, orderIds, asked));
     const market = resolveMarket(catalog, request.place);
     const errors: ResolveError[] = [];
     const inputs = inputProducts(catalog, request, errors);

@@ -29,8 +29,11 @@ export interface CommerceStore {
   /** The same lines since 0 with only what the sales figures fold (a shop's load). */
   listSoldLines(shopId: number): Promise<SoldLine[]>;
   countOrders(shopId: number): Promise<number>;
-  /** Distinct products of the lines of these orders (a thank-you page's input products), in order and line order. */
-  orderProductIds(shopId: number, orderIds: number[]): Promise<number[]>;
+  /**
+   * Distinct products of the lines of these orders (a thank-you page's input products), in order and
+   * line order; with `customerId`, of that customer's orders only.
+   */
+  orderProductIds(shopId: number, orderIds: number[], customerId?: number): Promise<number[]>;
 }
 
 /** An order line as the sales figures read it: no variant or price, named as trending's sales. */
@@ -194,13 +197,14 @@ export function commerceMethods(
         if (last) await bumpDataVersion(trx, shopId);
       });
     },
-    async orderProductIds(shopId, orderIds) {
+    async orderProductIds(shopId, orderIds, customerId) {
       if (orderIds.length === 0) return [];
       const rows = await db
         .selectFrom('order_lines')
         .select(['order_id', 'product_id'])
         .where('shop_id', '=', shopId)
         .where('order_id', 'in', orderIds)
+        .$if(customerId !== undefined, (q) => q.where('customer_id', '=', customerId!))
         .orderBy('order_id')
         .orderBy('line_no')
         .execute();
