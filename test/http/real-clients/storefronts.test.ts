@@ -120,6 +120,20 @@ describe.each(backends())('real storefront clients on $name', (backend) => {
     });
   });
 
+  describe('a theme template (madebymak/knowledge-resource, Shopify/shopify-snippets.md)', () => {
+    // "Create Array": ids are appended in a Liquid loop, each followed by a comma, so the list ends with one.
+    it('reads the empty entries a template loop leaves as nothing, and refuses a real bad one', async () => {
+      const trailing = await json(await custom('shopify_variant_ids=12,'));
+      expect(idsOf(trailing.metadata.input_products)).toEqual([1]);
+      expect(idsOf(trailing.data)).toEqual([8, 9]);
+      const doubled = await json(await custom('shopify_product_ids=1,,'));
+      expect(idsOf(doubled.metadata.input_products)).toEqual([1]);
+      const bad = await custom('shopify_product_ids=1,,x');
+      expect(bad.status).toBe(400);
+      expect((await json(bad)).parameter).toBe('shop_product_ids');
+    });
+  });
+
   describe('an SDK (roydensynderen/rebuy-shogun-npm, README.md)', () => {
     // useRebuyData(dataSourceUrl) fetches a data source URL and renders `rebuyData.data.map(each => each.title)`.
     it('serves a data source URL whose titles the hook renders', async () => {
