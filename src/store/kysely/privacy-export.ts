@@ -184,7 +184,7 @@ export async function customerRecords(
   const documents = (rows: { document: unknown }[]) =>
     rows.map((r) => json.fromDb<Record<string, unknown>>(r.document as string));
   const plain = <T extends object>(rows: T[]) =>
-    rows.map((r) => Object.fromEntries(Object.entries(r).filter(([k]) => k !== 'shop_id')));
+    rows.map((r) => readableRow(Object.fromEntries(Object.entries(r).filter(([k]) => k !== 'shop_id'))));
   const more = await moreRecordsOf(db, shopId, { id: customerId, emails, sessions, billingIds });
   return {
     customer: customer
@@ -213,8 +213,29 @@ export async function customerRecords(
         addresses.map((a) => Number(a.id)),
       ),
     ),
-    ...more,
+    // The billing provider's orders are its documents, as it wrote them.
+    ...Object.fromEntries(
+      Object.entries(more).map(([name, rows]) => [
+        name,
+        name === 'billing_orders' ? rows : rows.map((row) => readableRow(row as object)),
+      ]),
+    ),
   };
+}
+
+/** A stored time column: `created_at`, `received_at`, `at`. */
+const TIME_COLUMN = /(?:^|_)at$/;
+
+/**
+ * A stored row as the customer reads it: times as the API writes them (ISO 8601) rather than the
+ * epoch milliseconds they are stored as. Only the row's own columns: a webhook's body stays as the
+ * platform sent it.
+ */
+function readableRow(row: object): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(row))
+    out[key] = TIME_COLUMN.test(key) && typeof value === 'number' ? new Date(value).toISOString() : value;
+  return out;
 }
 
 /** The one-time purchases on these billing addresses (a one-time row names its address, not its customer). */

@@ -4,6 +4,7 @@ import { backends } from '../../helpers/backends.js';
 
 const SESSION = 'd4d4d4d4-0000-4000-8000-0000000000d4';
 const EMAIL_ONLY_SESSION = 'e6e6e6e6-0000-4000-8000-0000000000e6';
+const orderCreatedAt = Date.parse('2026-11-20T10:00:00.000Z');
 
 /**
  * A customer's data request made to the shop itself (no platform connection to send it): the
@@ -25,7 +26,7 @@ describe.each(backends())("the merchant's own data export, on $name", (backend) 
     await put('orders', [
       {
         id: 31,
-        created_at: new Date(Date.now() - 86_400_000).toISOString(),
+        created_at: new Date(orderCreatedAt).toISOString(),
         customer: { id: 7100 },
         line_items: [{ id: 311, product_id: 1, variant_id: 11, quantity: 1, price: '10.00' }],
       },
@@ -69,6 +70,11 @@ describe.each(backends())("the merchant's own data export, on $name", (backend) 
     expect(request.export.customer).toMatchObject({ id: 7100, email: 'ines@example.com' });
     expect(request.export.orders).toHaveLength(1);
     expect(request.export.events).toHaveLength(1);
+    // Times as the rest of the API writes them, not as stored: the customer reads this.
+    const [order] = request.export.orders;
+    expect(order.created_at).toBe(new Date(orderCreatedAt).toISOString());
+    expect(order.lines[0]).toMatchObject({ product_id: 1, quantity: 1, created_at: order.created_at });
+    expect(request.export.events[0].created_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
     expect(JSON.stringify(request.export)).not.toContain('otto@example.com');
     expect(await requests()).toContainEqual(request);
 
