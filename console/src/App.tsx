@@ -140,9 +140,17 @@ function SignedIn({
   const context = useMemo<ConsoleContextValue | null>(
     () =>
       shop && products
-        ? { api, shop, products, onShopChanged, operator: session.operator, replaceToken: onTokenReplaced }
+        ? {
+            api,
+            shop,
+            products,
+            onShopChanged,
+            operator: session.operator,
+            canStoreTokens: session.can_store_tokens,
+            replaceToken: onTokenReplaced,
+          }
         : null,
-    [api, shop, products, onShopChanged, session.operator, onTokenReplaced],
+    [api, shop, products, onShopChanged, session.operator, session.can_store_tokens, onTokenReplaced],
   );
   const dirty = useRef(false);
   // Back, forward and typed addresses change the hash too: with unsaved changes they ask first.

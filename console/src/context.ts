@@ -11,6 +11,8 @@ export interface ConsoleContextValue {
   onShopChanged(shop: Shop): void;
   /** Signed in with the operator token, not a shop's private key: scopes and rate limits are theirs to change. */
   operator: boolean;
+  /** The server can store access tokens: without REBOUND_SECRET_KEY, connecting a store or a billing API cannot work. */
+  canStoreTokens: boolean;
   /** The bearer this console signed in with was replaced (its private key rotated): sign in with the new one. */
   replaceToken(token: string): void;
 }

@@ -15,6 +15,8 @@ export type Shop = ReturnType<typeof publicShop>;
 export interface Session {
   operator: boolean;
   shops: Shop[];
+  /** The server can store a platform's or billing provider's token (REBOUND_SECRET_KEY is set). */
+  can_store_tokens: boolean;
 }
 
 /** The document the admin API takes: the server's own input schema, so the two cannot drift apart. */

@@ -225,7 +225,11 @@ export async function buildApp(services: Services, config: Config, options: AppO
       adminBillingRoutes(admin, { ledger: services.ledger });
       billingProviderRoutes(admin, { providers: services.billingProviders });
       platformRoutes(admin, { shops: services.shops, platform: services.platform, privacy: services.privacy });
-      consoleApiRoutes(admin, { shops: services.shops, insights: services.insights });
+      consoleApiRoutes(admin, {
+        shops: services.shops,
+        insights: services.insights,
+        canStoreTokens: services.config.secretKey !== null,
+      });
       modelRoutes(admin, { models: services.modelsAdmin });
       experimentRoutes(admin, { experiments: services.experiments, attribution: services.attribution });
       widgetAdminRoutes(admin, { shops: services.shops, widgets: services.widgets });

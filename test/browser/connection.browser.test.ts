@@ -41,6 +41,7 @@ describe.skipIf(!inject('chromium'))('the Connection page', () => {
       const { page, errors } = await signedIn();
       await page.getByRole('link', { name: 'Connection' }).click();
       await page.getByText('Not connected yet.').waitFor();
+      expect(await page.getByRole('note').filter({ hasText: 'cannot store access tokens' }).count()).toBe(0);
       await page.getByLabel('Store address').fill('acme.myshopify.com');
       await page.getByLabel(/Admin API access token/).fill(fake.token);
       await page.getByLabel(/App client secret/).fill(PLATFORM_WEBHOOK_SECRET);
@@ -76,4 +77,45 @@ describe.skipIf(!inject('chromium'))('the Connection page', () => {
       await page.close();
     },
   );
+});
+
+/** A server without REBOUND_SECRET_KEY cannot keep a token: the pages say so before anything is typed. */
+describe.skipIf(!inject('chromium'))('connecting on a server that cannot store tokens', () => {
+  const backend = backends()[0]!;
+  let t: TestApp;
+  let base: string;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    t = await startApp(backend);
+    base = await listen(t.app);
+    await t.createShop('keyless', { name: 'Keyless shop' });
+    browser = await launchChromium();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+    await backend.cleanup();
+  });
+
+  it('says what the operator must set, on the Connection and Billing pages, and offers no button that fails', async () => {
+    const { page, errors } = await signInToConsole(browser, base, ADMIN_TOKEN);
+    await page.getByRole('link', { name: 'Connection' }).click();
+    const notice = page.getByRole('note').filter({ hasText: 'cannot store access tokens' });
+    await notice.waitFor();
+    expect(await notice.textContent()).toContain('REBOUND_SECRET_KEY');
+    expect(await page.getByRole('button', { name: 'Connect', exact: true }).isDisabled()).toBe(true);
+
+    await page.getByRole('link', { name: 'Billing' }).click();
+    await page.getByLabel('Provider', { exact: true }).selectOption('remote');
+    await notice.waitFor();
+    expect(await page.getByRole('button', { name: 'Save' }).isDisabled()).toBe(true);
+    // The ledger needs no token: it can still be chosen and saved.
+    await page.getByLabel('Provider', { exact: true }).selectOption('ledger');
+    expect(await notice.count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Save' }).isDisabled()).toBe(false);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
 });

@@ -1,6 +1,7 @@
 import { useEffect, useId, useState } from 'react';
 import type { BillingProviderSettings } from '../../../src/domain/billing/types.js';
 import { ApiError } from '../api';
+import { TokenStorageNotice } from '../components/TokenStorageNotice';
 import { WebhookSecrets } from '../components/WebhookSecrets';
 import { useConsole } from '../context';
 import { useLoad } from '../hooks';
@@ -12,7 +13,7 @@ const VERSIONS = ['2021-11'];
  * token is write-only: the page says whether one is stored and never shows it.
  */
 export function BillingSettingsPage() {
-  const { api, shop } = useConsole();
+  const { api, shop, canStoreTokens } = useConsole();
   const path = `/shops/${encodeURIComponent(shop.handle)}/billing/provider`;
   const current = useLoad(() => api.get<BillingProviderSettings>(path), [path]);
   const [type, setType] = useState<'ledger' | 'remote'>('ledger');
@@ -92,6 +93,7 @@ export function BillingSettingsPage() {
           </div>
           {type === 'remote' && (
             <>
+              {!canStoreTokens && <TokenStorageNotice what="a remote billing provider" />}
               <div className="field">
                 <label htmlFor={ids.url} className="field-label">
                   Base URL
@@ -154,7 +156,7 @@ export function BillingSettingsPage() {
             </>
           )}
           <div>
-            <button type="submit" className="primary" disabled={busy}>
+            <button type="submit" className="primary" disabled={busy || (type === 'remote' && !canStoreTokens)}>
               {busy ? 'Saving…' : 'Save'}
             </button>
           </div>

@@ -3,6 +3,7 @@ import { storeHostOf } from '../store-host';
 import { ApiError } from '../api';
 import { useConsole } from '../context';
 import { formatDate, useLoad } from '../hooks';
+import { TokenStorageNotice } from '../components/TokenStorageNotice';
 import { usePageTitle } from '../title';
 
 /** `GET …/platform` (docs/api.md, "Connecting the platform"). */
@@ -201,7 +202,7 @@ function ConnectForm({
   onSaved(text: string): void;
   onError(text: string): void;
 }) {
-  const { api, shop } = useConsole();
+  const { api, shop, canStoreTokens } = useConsole();
   const ids = useId();
   const [domain, setDomain] = useState(current?.shop_domain ?? '');
   const [token, setToken] = useState('');
@@ -235,6 +236,7 @@ function ConnectForm({
       }}
     >
       <h2 id={`${ids}-h`}>{current ? 'Reconnect' : 'Connect your store'}</h2>
+      {!canStoreTokens && <TokenStorageNotice what="your store" />}
       <div className="field">
         <label htmlFor={`${ids}-domain`}>Store address</label>
         <input
@@ -286,7 +288,7 @@ function ConnectForm({
           <input id={`${ids}-url`} value={apiUrl} onChange={(e) => setApiUrl(e.target.value)} />
         </div>
       </details>
-      <button type="submit" className="primary">
+      <button type="submit" className="primary" disabled={!canStoreTokens}>
         {current ? 'Reconnect' : 'Connect'}
       </button>
     </form>

@@ -65,20 +65,39 @@ const tags = ['admin: console'];
 const InsightsQuery = params({ days: wholeNumber('window of top sellers and events per day', INSIGHTS_DAYS) });
 
 /** What the merchant console reads beyond the fixed admin paths: who is signed in, and a shop's overview. */
-export function consoleApiRoutes(app: FastifyInstance, deps: { shops: ShopsService; insights: InsightsService }): void {
+export function consoleApiRoutes(
+  app: FastifyInstance,
+  deps: {
+    shops: ShopsService;
+    insights: InsightsService;
+    /** REBOUND_SECRET_KEY is set: a platform's access token or a billing token can be stored. */
+    canStoreTokens: boolean;
+  },
+): void {
   app.get(
     '/session',
     {
       schema: {
         summary: "Who the bearer is: the operator token (every shop) or a shop's private key (that shop)",
         tags,
-        response: { 200: Type.Object({ operator: Type.Boolean(), shops: Type.Array(PublicShopSchema) }), ...Errors },
+        response: {
+          200: Type.Object({
+            operator: Type.Boolean(),
+            shops: Type.Array(PublicShopSchema),
+            can_store_tokens: Type.Boolean({
+              description: 'whether this server can store upstream access tokens (REBOUND_SECRET_KEY is set)',
+            }),
+          }),
+          ...Errors,
+        },
       },
     },
     async (request) => {
       const admin = request.admin!;
-      if (admin.operator) return { operator: true, shops: (await deps.shops.listShops()).map(publicShop) };
-      return { operator: false, shops: [publicShop(await deps.shops.requireShopById(admin.shopId))] };
+      const can_store_tokens = deps.canStoreTokens;
+      if (admin.operator)
+        return { operator: true, shops: (await deps.shops.listShops()).map(publicShop), can_store_tokens };
+      return { operator: false, shops: [publicShop(await deps.shops.requireShopById(admin.shopId))], can_store_tokens };
     },
   );
 
