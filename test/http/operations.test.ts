@@ -98,7 +98,7 @@ describe('operations endpoints', () => {
       'conversion',
     ]);
     const session = doc.paths['/admin/v1/session'].get.responses['200'].content['application/json'].schema;
-    expect(Object.keys(session.properties)).toEqual(['operator', 'shops']);
+    expect(Object.keys(session.properties)).toEqual(['operator', 'shops', 'can_store_tokens']);
     expect(session.properties.shops.items.properties).not.toHaveProperty('signing_secret');
     expect(
       doc.paths['/admin/v1/shops/{handle}/campaigns'].get.responses['200'].content['application/json'].schema.properties
@@ -162,6 +162,11 @@ describe('logs', () => {
       url: `/api/v1/products/static?ids=1&key=${pub}&subject_email=someone@example.com`,
     });
     await app.inject({ method: 'GET', url: '/api/v1/products/static?ids=1', headers: { 'x-api-key': pub } });
+    // Keys under names no route reads, as misconfigured clients send them.
+    await app.inject({ url: `/api/v1/products/trending_products?key[]=${pub}` });
+    await app.inject({ url: `/api/v1/billing/reactivate?private_key=${priv}&billing_customer_id=1` });
+    await app.inject({ url: `/api/v1/products/top_sellers?k=${encodeURIComponent(pub)}&ids=1` });
+    await app.inject({ url: `/admin/v1/shops?admin_token=${ADMIN_TOKEN}` });
     await app.inject({
       method: 'PATCH',
       url: '/admin/v1/shops/logs',
@@ -187,6 +192,9 @@ describe('logs', () => {
     await backend!.cleanup();
     expect(log).toContain('/api/v1/products/static?ids=1&key=[redacted]');
     expect(log).toContain('/billing/reactivate?merchant_token=[redacted]');
+    expect(log).toContain('/api/v1/products/trending_products?key[]=[redacted]');
+    expect(log).toContain('/admin/v1/shops?admin_token=[redacted]');
+    expect(log).toContain('/api/v1/products/top_sellers?k=[redacted]&ids=1');
     for (const secret of [
       pub,
       priv,

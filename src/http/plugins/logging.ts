@@ -16,6 +16,13 @@ const SECRET_NAMES = new Set([
   'email',
 ]);
 const EMAIL = /[^\s@&=?/]+@[^\s@&=?/]+\.[^\s@&=?/]+/;
+/**
+ * Names that suggest a credential, whatever the endpoint reads (`private_key`, `admin_token`,
+ * `api_secret`): a client that misnames its key still sends it.
+ */
+const SECRET_NAME_PART = /key|token|secret|sig|passw|auth/;
+/** A Rebound key as a value, under any name (`key[]=rb_pub_…`, `k=rb_priv_…`). */
+const KEY_VALUE = /^\s*rb_(?:pub|priv)_/i;
 
 const decoded = (text: string): string => {
   try {
@@ -26,8 +33,9 @@ const decoded = (text: string): string => {
 };
 
 /**
- * The URL as logged: the values of secret parameters, and any value holding an e-mail address,
- * replaced by [redacted]. Names are percent-decoded first, so `%6Bey=` is `key=`.
+ * The URL as logged: the values of secret parameters (by name, or by a name that suggests a
+ * credential), any value holding an e-mail address or a Rebound key, replaced by [redacted]. Names
+ * are percent-decoded first, so `%6Bey=` is `key=`.
  */
 export function redactUrl(url: string): string {
   const at = url.indexOf('?');
@@ -38,8 +46,11 @@ export function redactUrl(url: string): string {
     .map((pair) => {
       const eq = pair.indexOf('=');
       if (eq === -1) return pair;
-      const name = decoded(pair.slice(0, eq)).trim().toLowerCase();
-      const secret = SECRET_NAMES.has(name) || EMAIL.test(decoded(pair.slice(eq + 1)));
+      // `key[]` and `key[0]` are the same key as `key`.
+      const name = decoded(pair.slice(0, eq)).trim().toLowerCase().replace(/\[.*$/, '');
+      const value = decoded(pair.slice(eq + 1));
+      const secret =
+        SECRET_NAMES.has(name) || SECRET_NAME_PART.test(name) || EMAIL.test(value) || KEY_VALUE.test(value);
       return secret ? `${pair.slice(0, eq)}=[redacted]` : pair;
     });
   return `${url.slice(0, at)}?${pairs.join('&')}`;
