@@ -72,7 +72,7 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
   const databaseUrl = normalizeDatabaseUrl(nonEmpty(env, 'DATABASE_URL') ?? 'sqlite:data/rebound.db', cwd);
   const redisUrl = nonEmpty(env, 'REDIS_URL') ?? null;
   if (redisUrl !== null && !/^rediss?:\/\//.test(redisUrl)) {
-    throw new ConfigError(`REDIS_URL must start with redis:// or rediss://, got "${redisUrl}".`);
+    throw new ConfigError(`REDIS_URL must start with redis:// or rediss://, got "${redact(redisUrl)}".`);
   }
   const redisPrefix = nonEmpty(env, 'REDIS_PREFIX') ?? 'rebound:';
   if (!/^[\w:.-]{1,64}$/.test(redisPrefix))
@@ -142,8 +142,27 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
 }
 
 /** `sqlite:` paths are resolved against the working directory so the file lands where the operator expects. */
+/**
+ * A PostgreSQL schema as `?schema=` names it: PostgreSQL folds an unquoted name to lower case, so
+ * `ShopGroup1` would be created under one name and searched under another.
+ */
+const PG_SCHEMA = /^[a-z_][a-z0-9_]{0,62}$/;
+
 function normalizeDatabaseUrl(url: string, cwd: string): string {
-  if (url.startsWith('postgres://') || url.startsWith('postgresql://')) return url;
+  if (url.startsWith('postgres://') || url.startsWith('postgresql://')) {
+    let schema: string | null = null;
+    try {
+      schema = new URL(url).searchParams.get('schema');
+    } catch {
+      throw new ConfigError(`DATABASE_URL is not a URL: "${redact(url)}".`);
+    }
+    if (schema !== null && !PG_SCHEMA.test(schema))
+      throw new ConfigError(
+        `DATABASE_URL's schema must be 1-63 lower-case letters, digits or underscores, not starting with a digit, ` +
+          `got "${schema.slice(0, 80)}".`,
+      );
+    return url;
+  }
   if (url.startsWith('sqlite:')) {
     const file = url.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '');
     if (file === '') throw new ConfigError('DATABASE_URL "sqlite:" needs a file name, e.g. sqlite:data/rebound.db.');

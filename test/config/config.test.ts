@@ -56,6 +56,9 @@ describe('loadConfig', () => {
     [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
     [{ DATABASE_URL: 'sqlite:' }, 'DATABASE_URL'],
     [{ REDIS_URL: 'localhost:6379' }, 'REDIS_URL'],
+    [{ DATABASE_URL: 'postgres://db/rebound?schema=ShopGroup1' }, 'DATABASE_URL'],
+    [{ DATABASE_URL: 'postgres://db/rebound?schema=bad-name' }, 'DATABASE_URL'],
+    [{ DATABASE_URL: 'postgres://db/rebound?schema=1st' }, 'DATABASE_URL'],
     [{ REDIS_PREFIX: 'bad prefix!' }, 'REDIS_PREFIX'],
     [{ REBOUND_ADMIN_TOKEN: 'short' }, 'REBOUND_ADMIN_TOKEN'],
     [{ REBOUND_PUBLIC_URL: 'not a url' }, 'REBOUND_PUBLIC_URL'],
@@ -76,6 +79,15 @@ describe('loadConfig', () => {
   ])('stops on %j with one line naming the setting', (env, name) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(name);
+  });
+
+  it('takes a lower-case schema, and never repeats a password it was given', () => {
+    expect(loadConfig({ DATABASE_URL: 'postgres://db/rebound?schema=shop_group_1' }).databaseUrl).toBe(
+      'postgres://db/rebound?schema=shop_group_1',
+    );
+    expect(() => loadConfig({ REDIS_URL: 'http://user:pa55word@cache:6379' })).toThrow(
+      'got "http://user:***@cache:6379/".',
+    );
   });
 
   it('trusts no proxy by default, and reads every form of TRUST_PROXY', () => {
