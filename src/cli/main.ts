@@ -10,6 +10,7 @@ import { loggerOptions } from '../http/plugins/logging.js';
 import { checkUsage, parseCommandLine, USAGE } from './args.js';
 import { CommandError, settingAtFault, UsageError } from './errors.js';
 import { applyHeapFlags } from './heap.js';
+import { migrationReport } from './migrate-report.js';
 import { StartFailure } from '../cluster/start-failure.js';
 
 // Each command imports what it uses when it runs: a node's primary only starts, routes and watches
@@ -62,14 +63,16 @@ async function run(argv: string[]): Promise<number> {
         import('../store/open.js'),
       ]);
       let newer: string[] = [];
+      let applied: string[] = [];
       await withStartupLock(config.databaseUrl, async () =>
-        (await openStore(config.databaseUrl, { onNewerSchema: (names) => (newer = names) })).close(),
+        (
+          await openStore(config.databaseUrl, {
+            onNewerSchema: (names) => (newer = names),
+            onApplied: (names) => (applied = names),
+          })
+        ).close(),
       );
-      out(
-        newer.length === 0
-          ? 'Database schema is up to date.'
-          : `Database schema is newer than this version (${newer.join(', ')}); nothing to do.`,
-      );
+      out(migrationReport(applied, newer));
       return 0;
     }
   }

@@ -43,10 +43,11 @@ export interface Store
   /** Connection-pool figures for metrics (SQLite: one connection). */
   poolStats(): { total: number; idle: number; waiting: number };
   /**
-   * Applies this version's pending migrations. `newer`: those a newer version applied that this one
-   * does not know (it runs on their schema; src/store/kysely/newer-schema.ts).
+   * Applies this version's pending migrations. `applied`: those this call applied, in order. `newer`:
+   * those a newer version applied that this one does not know (it runs on their schema;
+   * src/store/kysely/newer-schema.ts).
    */
-  migrate(): Promise<{ newer: string[] }>;
+  migrate(): Promise<{ applied: string[]; newer: string[] }>;
   /**
    * Start-up's writes are done: ends what only writing needs until the next write (SQLite's
    * checkpointing thread, after a last checkpoint), so a node that then only reads does not keep it.

@@ -124,10 +124,13 @@ function kyselyStore({ db, dialect, schema, poolStats, sqlite, checkpoints }: Co
           dialect === 'sqlite'
             ? await inWriteLock(db, () => migrator.migrateToLatest())
             : await migrator.migrateToLatest();
-        if (!error) return { newer: [] };
+        if (!error) {
+          const applied = (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+          return { applied, newer: [] };
+        }
         if (attempt < MIGRATE_ATTEMPTS && isSchemaDroppedMeanwhile(error)) continue;
         const newer = await newerMigrations(db, migrationSchema, error);
-        if (newer) return { newer };
+        if (newer) return { applied: [], newer };
         const failed = results?.find((r) => r.status === 'Error')?.migrationName;
         const message = (error as Error).message ?? String(error);
         throw keepingDriverFields(
