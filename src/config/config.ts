@@ -87,7 +87,9 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
   if (!isHttpUrl(publicUrl)) {
     throw new ConfigError(`REBOUND_PUBLIC_URL must be an http(s) URL, got "${publicUrl}".`);
   }
-  const demo = booleanSetting(env, 'REBOUND_DEMO', true);
+  // The embedded database is the first try on a laptop; a PostgreSQL one is a deployment's, where a
+  // forgotten REBOUND_DEMO=false left a demo shop of 5,000 orders that only SQL could remove.
+  const demo = booleanSetting(env, 'REBOUND_DEMO', databaseUrl.startsWith('sqlite:'));
   const logLevel = (nonEmpty(env, 'LOG_LEVEL') ?? 'info').toLowerCase() as LogLevel;
   if (!LOG_LEVELS.includes(logLevel)) {
     throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${env.LOG_LEVEL}".`);

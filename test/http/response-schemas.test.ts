@@ -483,6 +483,7 @@ describe('response schemas: every answer matches its route', () => {
     expectStatus(await admin('POST', `${shop}/customers/424242/export?email=x`), 400);
     expectStatus(await admin('DELETE', `${shop}/customers/424242`), 200);
     expectStatus(await admin('DELETE', `${shop}/customers/x`), 400);
+    expectStatus(await admin('DELETE', '/shops/no-such-shop'), 404);
     expectValid();
   });
 

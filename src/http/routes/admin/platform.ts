@@ -4,6 +4,7 @@ import { PlatformInput, SyncRequestInput } from '../../../services/platform/conn
 import type { PlatformService } from '../../../services/platform/index.js';
 import type { PrivacyService } from '../../../services/platform/privacy.js';
 import type { ShopsService } from '../../../services/shops.js';
+import { requireOperator } from '../../plugins/admin-auth.js';
 import { shopOf } from '../../plugins/request-shop.js';
 import { bodyValidatedByService, type ParamsTypeProvider } from '../../plugins/params.js';
 import { HandleIdPath, HandlePath } from '../../schemas/admin-params.js';
@@ -135,6 +136,28 @@ export function platformRoutes(
       },
     },
     async (request) => ({ data: await deps.privacy.list(shopOf(request).id) }),
+  );
+
+  app.withTypeProvider<ParamsTypeProvider>().delete(
+    '/shops/:handle',
+    {
+      // The operator check comes first: a shop key learns nothing about other shops from this route.
+      config: { resolvesShop: false },
+      schema: {
+        summary:
+          'Delete a shop and everything stored for it, as the platform’s shop/redact does (operator token); ' +
+          'its keys stop working on every node',
+        tags,
+        params: HandlePath,
+        response: { 200: Type.Object({ deleted: Type.String() }), ...Errors },
+      },
+    },
+    async (request) => {
+      requireOperator(request);
+      const shop = await deps.shops.requireShop(request.params.handle);
+      await deps.privacy.shopRedact(shop.id);
+      return { deleted: shop.handle };
+    },
   );
 
   app.withTypeProvider<ParamsTypeProvider>().post(
