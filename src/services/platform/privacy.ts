@@ -3,6 +3,7 @@ import type { ErasedCustomer, ErasureCounts, NamedElsewhere, PrivacyStore } from
 import type { ShopStore } from '../../store/kysely/shops.js';
 import { upstreamId } from '../../domain/inputs/whole-numbers.js';
 import { isNode } from '../../domain/platform/map.js';
+import { InvalidInputError } from '../../domain/errors.js';
 
 const DAY_MS = 86_400_000;
 /** How long a data request's export is kept for the merchant to hand over. */
@@ -76,11 +77,27 @@ export function createPrivacyService(deps: {
     return counts;
   }
 
+  /**
+   * An e-mail the merchant types must not be another customer's on file: a typo, or an address copied
+   * from the wrong row, would export that customer's anonymous events with this one, or erase them.
+   */
+  async function requireOwnEmails(shopId: number, customerId: number, emails: readonly string[]): Promise<void> {
+    for (const email of emails) {
+      const others = (await store.customersWithEmail(shopId, email)).filter((id) => id !== customerId);
+      if (others.length > 0)
+        throw new InvalidInputError(
+          'email',
+          `The e-mail ${email} is customer ${others[0]}'s, not customer ${customerId}'s: check it, or leave it out.`,
+        );
+    }
+  }
+
   return {
     erase,
 
     /** The merchant's own erasure (the admin API), listed with the platform's requests. */
     async eraseOnRequest(shopId: number, customerId: number, emails: readonly string[], now = Date.now()) {
+      await requireOwnEmails(shopId, customerId, emails);
       const counts = await erase(shopId, customerId, emails);
       await store.putPrivacyRequest({
         shop_id: shopId,
@@ -104,6 +121,7 @@ export function createPrivacyService(deps: {
       emails: readonly string[],
       now = Date.now(),
     ): Promise<PrivacyRequestView> {
+      await requireOwnEmails(shopId, customerId, emails);
       const records = await store.customerRecords(shopId, customerId, emails);
       const id = `export-${customerId}-${now}`;
       await store.putPrivacyRequest({

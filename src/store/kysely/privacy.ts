@@ -1,4 +1,4 @@
-import type { Kysely, Transaction } from 'kysely';
+import { type Kysely, sql, type Transaction } from 'kysely';
 import { visitorsOf } from '../../domain/experiments/assign.js';
 import { chunks } from '../codec.js';
 import type { Database } from '../schema.js';
@@ -11,6 +11,8 @@ import { bumpDataVersion } from './shops.js';
 export interface PrivacyStore {
   /** Everything stored about the customer (`emails`: theirs as the request gives it), for a data request. */
   customerRecords(shopId: number, customerId: number, emails?: readonly string[]): Promise<Record<string, unknown>>;
+  /** The customers whose e-mail on file is this one (any case): a request naming it must be theirs. */
+  customersWithEmail(shopId: number, email: string): Promise<number[]>;
   putPrivacyRequest(record: PrivacyRequestRecord): Promise<void>;
   /** Requests not expired at `now`, newest first. */
   listPrivacyRequests(shopId: number, now: number): Promise<PrivacyRequestRecord[]>;
@@ -219,6 +221,15 @@ async function rebuildExportsNaming(
 export function privacyMethods(db: Kysely<Database>): PrivacyStore {
   return {
     customerRecords: (shopId, customerId, emails = []) => customerRecords(db, shopId, customerId, emails),
+    async customersWithEmail(shopId, email) {
+      const rows = await db
+        .selectFrom('customers')
+        .select('id')
+        .where('shop_id', '=', shopId)
+        .where(sql<string>`lower(email)`, '=', email.trim().toLowerCase())
+        .execute();
+      return rows.map((r) => Number(r.id));
+    },
     async putPrivacyRequest(record: PrivacyRequestRecord) {
       const { shop_id: _s, id: _i, ...update } = record;
       await db

@@ -50,6 +50,25 @@ describe.each(backends())("the merchant's own data export, on $name", (backend) 
 
   const requests = async () => (await t.admin('GET', '/admin/v1/shops/own/privacy/requests')).json().data;
 
+  it('refuses an e-mail on file for another customer, exporting or erasing nothing', async () => {
+    const before = await requests();
+    for (const [method, path] of [
+      ['POST', '/admin/v1/shops/own/customers/7200/export?email=INES%40example.com'],
+      ['DELETE', '/admin/v1/shops/own/customers/7200?email=ines%40example.com'],
+    ] as const) {
+      const res = await t.admin(method, path);
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toMatchObject({ parameter: 'email' });
+      expect(res.json().error).toContain("is customer 7100's, not customer 7200's");
+    }
+    // Nothing listed, and both customers' events are where they were.
+    expect(await requests()).toEqual(before);
+    for (const customer of [7100, 7200]) {
+      const events = (await t.admin('GET', `/admin/v1/shops/own/events?shop_customer_id=${customer}`)).json().data;
+      expect(events).toHaveLength(1);
+    }
+  });
+
   it('finds events naming the customer only by the e-mail given', async () => {
     const without = (await t.admin('POST', '/admin/v1/shops/own/customers/7100/export')).json().request;
     const withEmail = await t.admin('POST', '/admin/v1/shops/own/customers/7100/export?email=ines.old%40example.com');
