@@ -53,6 +53,12 @@ export function App() {
     setSession(null);
   }, []);
 
+  // The server refused the token mid-session (the key was ended, or replaced and its day is over).
+  const refused = useCallback(() => {
+    signOut();
+    setSignInError('Your sign-in has ended: the key was ended or replaced. Sign in with your current private key.');
+  }, [signOut]);
+
   const signIn = useCallback(async (candidate: string) => {
     try {
       const api = createApi(candidate, () => undefined);
@@ -108,6 +114,7 @@ export function App() {
         token={token}
         session={session}
         onSignOut={signOut}
+        onRefused={refused}
         onShopChanged={shopChanged}
         onTokenReplaced={replaceToken}
       />
@@ -121,14 +128,16 @@ function SignedIn({
   onSignOut,
   onShopChanged,
   onTokenReplaced,
+  onRefused,
 }: {
   token: string;
   session: Session;
   onSignOut(): void;
+  onRefused(): void;
   onShopChanged(shop: Shop): void;
   onTokenReplaced(token: string): void;
 }) {
-  const api = useMemo(() => createApi(token, onSignOut), [token, onSignOut]);
+  const api = useMemo(() => createApi(token, onRefused), [token, onRefused]);
   const [handle, setHandle] = useState<string>(() => {
     const kept = localStorage.getItem(SHOP_KEY);
     return session.shops.find((s) => s.handle === kept)?.handle ?? session.shops[0]?.handle ?? '';
@@ -147,10 +156,11 @@ function SignedIn({
             onShopChanged,
             operator: session.operator,
             canStoreTokens: session.can_store_tokens,
+            bearer: token,
             replaceToken: onTokenReplaced,
           }
         : null,
-    [api, shop, products, onShopChanged, session.operator, session.can_store_tokens, onTokenReplaced],
+    [api, shop, products, onShopChanged, session.operator, session.can_store_tokens, token, onTokenReplaced],
   );
   const dirty = useRef(false);
   // Back, forward and typed addresses change the hash too: with unsaved changes they ask first.

@@ -13,6 +13,8 @@ export interface ConsoleContextValue {
   operator: boolean;
   /** The server can store access tokens: without REBOUND_SECRET_KEY, connecting a store or a billing API cannot work. */
   canStoreTokens: boolean;
+  /** What this console signed in with: the Keys page tells a replaced private key by it. */
+  bearer: string;
   /** The bearer this console signed in with was replaced (its private key rotated): sign in with the new one. */
   replaceToken(token: string): void;
 }

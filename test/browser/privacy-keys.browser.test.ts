@@ -23,7 +23,10 @@ describe.skipIf(!inject('chromium'))('the Privacy and Keys pages', () => {
     t = await startApp(backend);
     base = await listen(t.app);
     keys = await t.createShop('mine', { name: 'My shop' });
-    await t.admin('PUT', '/admin/v1/shops/mine/customers', [{ id: 6512367, email: 'rosa@example.com', tags: [] }]);
+    await t.admin('PUT', '/admin/v1/shops/mine/customers', [
+      { id: 6512367, email: 'rosa@example.com', tags: [] },
+      { id: 8800, email: 'ana@example.com', tags: [] },
+    ]);
     await t.admin('PUT', '/admin/v1/shops/mine/orders', [
       {
         id: 5,
@@ -58,7 +61,26 @@ describe.skipIf(!inject('chromium'))('the Privacy and Keys pages', () => {
     await page.getByRole('button', { name: 'Export their data' }).click();
     await page.getByRole('alert').filter({ hasText: 'a whole number' }).waitFor();
 
+    // An id nothing is stored about (a typo): said so, nothing downloaded.
+    let downloads = 0;
+    const countDownloads = () => downloads++;
+    page.on('download', countDownloads);
+    await page.getByLabel('Customer id in your store').fill('6512376');
+    await page.getByRole('button', { name: 'Export their data' }).click();
+    await page.getByRole('alert').filter({ hasText: 'Nothing is stored about customer 6512376' }).waitFor();
+    expect(downloads).toBe(0);
+    page.off('download', countDownloads);
+    // Another customer's e-mail: refused, naming whose it is.
+    await page.getByLabel('Their e-mail address (optional)').fill('ana@example.com');
     await page.getByLabel('Customer id in your store').fill('6512367');
+    await page.getByRole('button', { name: 'Export their data' }).click();
+    await page.getByRole('alert').filter({ hasText: "is customer 8800's, not customer 6512367's" }).waitFor();
+    // Not an e-mail at all: said before anything is asked or sent.
+    await page.getByLabel('Their e-mail address (optional)').fill('rosa.example.com');
+    await page.getByRole('button', { name: 'Erase them…' }).click();
+    await page.getByRole('alert').filter({ hasText: 'is not an e-mail address' }).waitFor();
+    await page.getByLabel('Their e-mail address (optional)').fill('');
+
     const downloading = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Export their data' }).click();
     const file = await downloading;
@@ -86,7 +108,8 @@ describe.skipIf(!inject('chromium'))('the Privacy and Keys pages', () => {
     expect(said).toContain('1 order kept as anonymous sales');
     // The export went with her; the erasure is listed, with nothing to download.
     await page.getByRole('row').filter({ hasText: 'Erasure (made here)' }).waitFor();
-    expect(await page.getByRole('row').filter({ hasText: 'Data export' }).count()).toBe(0);
+    const hers = page.getByRole('row').filter({ hasText: 'Data export' }).filter({ hasText: '6512367' });
+    expect(await hers.count()).toBe(0);
     const stored = (await t.admin('GET', `/admin/v1/shops/mine/events?uuid=${SESSION}`)).json().data;
     expect(stored).toEqual([]);
     expect(errors).toEqual([]);
@@ -105,6 +128,7 @@ describe.skipIf(!inject('chromium'))('the Privacy and Keys pages', () => {
     const codes = await shown.locator('code').allTextContents();
     expect(codes).toHaveLength(2);
     const [newPublic, newPrivate] = codes as [string, string];
+    expect(await shown.textContent()).toContain('The private key you signed in with has ended');
     // The new keys work; the private key that asked ended at once; the old public key lives out its day.
     const trending = (key: string) =>
       t.app.inject({ method: 'GET', url: `/api/v1/products/trending_products?key=${key}` });
@@ -130,9 +154,28 @@ describe.skipIf(!inject('chromium'))('the Privacy and Keys pages', () => {
       .waitFor();
     expect(await page.evaluate<string | null>('sessionStorage.getItem("rebound.console.token")')).toBe(newPrivate);
     expect(await page.getByRole('button', { name: /^End the/ }).count()).toBe(0);
+
+    // The operator makes new keys meanwhile: this key is replaced, and the page says so instead of offering a refusal.
+    expect((await t.admin('POST', '/admin/v1/shops/mine/keys/rotate')).statusCode).toBe(200);
+    await page.reload();
+    await page.getByRole('link', { name: 'Keys' }).click();
+    await page.getByRole('note').filter({ hasText: 'signed in with a private key that was replaced' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Make new keys…' }).isDisabled()).toBe(true);
     expect(errors).toEqual([]);
     await page.close();
     keys = { public: newPublic, private: newPrivate };
+  });
+
+  it('tells a merchant whose key was ended why they are signed out', async () => {
+    const current = (await t.admin('POST', '/admin/v1/shops/mine/keys/rotate')).json().keys;
+    const { page, errors } = await signInToConsole(browser, base, current.private);
+    const revoked = await t.admin('POST', '/admin/v1/shops/mine/keys/revoke', { key_prefix: current.private });
+    expect(revoked.statusCode).toBe(200);
+    await page.getByRole('link', { name: 'Privacy' }).click();
+    await page.getByText('Your sign-in has ended: the key was ended or replaced.').waitFor();
+    expect(await page.getByLabel('Operator token or shop private key').isVisible()).toBe(true);
+    expect(errors).toEqual([]);
+    await page.close();
   });
 
   it('lets the operator end a replaced key at once', async () => {
@@ -149,6 +192,9 @@ describe.skipIf(!inject('chromium'))('the Privacy and Keys pages', () => {
       .waitFor();
     const listed = (await t.admin('GET', '/admin/v1/shops/mine/keys')).json().data;
     expect(listed.find((k: { key_prefix: string }) => k.key_prefix === prefix).state).toBe('ended');
+    // Ended keys are out of the way until asked for.
+    expect(await page.getByRole('row').filter({ hasText: prefix }).count()).toBe(0);
+    await page.getByRole('button', { name: /^Show ended keys \(\d+\)$/ }).click();
     await page.getByRole('row').filter({ hasText: prefix }).getByRole('cell', { name: 'Ended' }).waitFor();
     expect(errors).toEqual([]);
     await page.close();

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { keyState, rotationWarning } from '../../console/src/privacy/keys.js';
-import { customerIdOf, erasureSummary, exportFileName, kindLabel } from '../../console/src/privacy/requests.js';
+import { issuedAdvice, keyState, rotationWarning, signedInKey } from '../../console/src/privacy/keys.js';
+import {
+  customerIdOf,
+  emailProblem,
+  erasureSummary,
+  exportFileName,
+  isEmptyExport,
+  kindLabel,
+} from '../../console/src/privacy/requests.js';
 
 describe('the Privacy page', () => {
   it('reads a customer id as the platform writes it, past 31 bits, and nothing else', () => {
@@ -22,6 +29,19 @@ describe('the Privacy page', () => {
     expect(exportFileName({ customer_id: 7, received_at: '2026-11-29T06:10:00.000Z' })).toBe(
       'customer-7-data-2026-11-29.json',
     );
+    expect(erasureSummary(12345, { customers: 0, events: 0, track_events: 0, orders: 0, billing_customers: 0 })).toBe(
+      'Nothing was stored about customer 12345, so nothing was erased: check the id.',
+    );
+  });
+
+  it('tells an e-mail that cannot be one before anything is sent, and an export that found nothing', () => {
+    expect(emailProblem('')).toBeNull();
+    expect(emailProblem(' rosa@example.com ')).toBeNull();
+    for (const text of ['rosa.example.com', 'rosa@example', 'rosa @example.com', 'rosa@example.'])
+      expect(emailProblem(text)).toContain('is not an e-mail address');
+    expect(isEmptyExport({ customer: null, orders: [], events: [], webhooks: [] })).toBe(true);
+    expect(isEmptyExport({ customer: null, orders: [], events: [{ uuid: 'x' }] })).toBe(false);
+    expect(isEmptyExport({ customer: { id: 7 }, orders: [] })).toBe(false);
   });
 });
 
@@ -36,5 +56,17 @@ describe('the Keys page', () => {
     expect(keyState({ ...key, expires_at: '2026-11-02T00:00:00Z', state: 'ended' }, at)).toBe('Ended');
     expect(rotationWarning(false)).toContain('The private key you signed in with ends now');
     expect(rotationWarning(true)).toContain('The current private key also works for 24 more hours');
+    expect(issuedAdvice(false, 'tomorrow')).toContain('The private key you signed in with has ended');
+    expect(issuedAdvice(true, 'tomorrow')).toContain('the keys they replace stop working then');
+  });
+
+  it('finds the private key this console signed in with by its prefix, and none for the operator token', () => {
+    const keys = [
+      { ...key, expires_at: null, state: 'current' as const },
+      { ...key, kind: 'private' as const, key_prefix: 'rb_priv_1_abcdef', expires_at: null, state: 'grace' as const },
+    ];
+    expect(signedInKey(keys, 'rb_priv_1_abcdef0123456789')?.state).toBe('grace');
+    expect(signedInKey(keys, 'operator-token-0123456789abcdef')).toBeNull();
+    expect(signedInKey(keys, 'pk_1_abcdefghijk0000')).toBeNull();
   });
 });

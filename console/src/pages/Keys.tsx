@@ -1,9 +1,9 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { ApiError } from '../api';
 import { TableWrap } from '../components/TableWrap';
 import { useConsole } from '../context';
 import { formatDate, useLoad } from '../hooks';
-import { type KeySummary, keyState, rotationWarning } from '../privacy/keys';
+import { issuedAdvice, type KeySummary, keyState, rotationWarning, signedInKey } from '../privacy/keys';
 import { usePageTitle } from '../title';
 
 interface Issued {
@@ -16,7 +16,7 @@ interface Issued {
  * (for the operator) ending one at once. Keys themselves are shown once, when they are made.
  */
 export function KeysPage() {
-  const { api, shop, operator, replaceToken } = useConsole();
+  const { api, shop, operator, replaceToken, bearer } = useConsole();
   usePageTitle('Keys');
   const base = `/shops/${encodeURIComponent(shop.handle)}`;
   const [version, setVersion] = useState(0);
@@ -25,24 +25,36 @@ export function KeysPage() {
   });
   const [issued, setIssued] = useState<Issued | null>(null);
   const [message, setMessage] = useState<{ error: boolean; text: string } | null>(null);
-  const [busy, setBusy] = useState(false);
+  const [busy, setBusy] = useState<string | null>(null);
+  const [showEnded, setShowEnded] = useState(false);
+  const said = useRef<HTMLParagraphElement>(null);
+  // The button pressed is disabled while it works: focus goes to what it did.
+  useEffect(() => {
+    if (message) said.current?.focus();
+  }, [message]);
+  const keys = list.data ?? [];
+  const mine = operator ? null : signedInKey(keys, bearer);
+  const replaced = mine?.state === 'grace';
+  const ended = keys.filter((k) => k.state === 'ended');
+  const shown = showEnded ? keys : keys.filter((k) => k.state !== 'ended');
 
-  const act = async (work: () => Promise<string>) => {
-    setBusy(true);
+  const act = async (doing: string, work: () => Promise<string>) => {
+    setBusy(doing);
     setMessage(null);
     try {
       setMessage({ error: false, text: await work() });
-      setVersion((v) => v + 1);
     } catch (e) {
       setMessage({ error: true, text: e instanceof ApiError ? e.message : (e as Error).message });
     } finally {
-      setBusy(false);
+      setBusy(null);
+      // After a refusal too: what the server holds may have changed meanwhile (another tab, the operator).
+      setVersion((v) => v + 1);
     }
   };
 
   const rotate = () => {
     if (!window.confirm(rotationWarning(operator))) return;
-    void act(async () => {
+    void act('Making keys…', async () => {
       const made = await api.send<Issued>('POST', `${base}/keys/rotate`);
       setIssued(made);
       // The private key this console signed in with has ended: it goes on with the new one.
@@ -54,8 +66,10 @@ export function KeysPage() {
   const revoke = (key: KeySummary) => {
     const what = `the ${key.kind} key ${key.key_prefix}…`;
     if (!window.confirm(`End ${what} now? Every request that sends it is refused from then on, on every node.`)) return;
-    void act(async () => {
+    void act('Ending…', async () => {
       await api.send('POST', `${base}/keys/revoke`, { key_prefix: key.key_prefix });
+      // What the panel of new keys said of the replaced ones is no longer true.
+      setIssued(null);
       return `Ended ${what}.`;
     });
   };
@@ -64,20 +78,31 @@ export function KeysPage() {
     <section aria-labelledby="keys-heading">
       <div className="page-head">
         <h1 id="keys-heading">Keys</h1>
-        <button type="button" disabled={busy} onClick={rotate}>
-          Make new keys…
+        <button type="button" disabled={busy !== null || replaced} onClick={rotate}>
+          {busy === 'Making keys…' ? busy : 'Make new keys…'}
         </button>
       </div>
       <p>
         The public key goes in your storefront's pages; the private key is for your own servers and for signing in here.
         Make new ones when a key may have been seen by someone it was not meant for.
       </p>
+      {replaced && (
+        <p className="notice" role="note">
+          You are signed in with a private key that was replaced; it stops working{' '}
+          {formatDate(mine?.expires_at ?? null)}. Sign out and sign in with the current private key to make new keys.
+        </p>
+      )}
       {message && (
-        <p className={message.error ? 'error' : 'ok'} role={message.error ? 'alert' : 'status'}>
+        <p
+          ref={said}
+          tabIndex={-1}
+          className={message.error ? 'error' : 'ok'}
+          role={message.error ? 'alert' : 'status'}
+        >
           {message.text}
         </p>
       )}
-      {issued && <IssuedKeys issued={issued} />}
+      {issued && <IssuedKeys issued={issued} operator={operator} />}
       {list.error && (
         <p className="error" role="alert">
           {list.error}
@@ -97,7 +122,7 @@ export function KeysPage() {
               </tr>
             </thead>
             <tbody>
-              {list.data.map((k) => (
+              {shown.map((k) => (
                 <tr key={`${k.kind}-${k.key_prefix}`}>
                   <td>{k.kind === 'public' ? 'Public' : 'Private'}</td>
                   <td>
@@ -108,7 +133,12 @@ export function KeysPage() {
                   {operator && (
                     <td>
                       {k.state !== 'ended' && (
-                        <button type="button" className="link danger" disabled={busy} onClick={() => revoke(k)}>
+                        <button
+                          type="button"
+                          className="link danger"
+                          disabled={busy !== null}
+                          onClick={() => revoke(k)}
+                        >
                           End the {k.kind} key {k.key_prefix}… now
                         </button>
                       )}
@@ -120,27 +150,47 @@ export function KeysPage() {
           </table>
         </TableWrap>
       )}
+      {ended.length > 0 && (
+        <button type="button" className="link" aria-expanded={showEnded} onClick={() => setShowEnded((v) => !v)}>
+          {showEnded ? 'Hide ended keys' : `Show ended keys (${ended.length})`}
+        </button>
+      )}
     </section>
   );
 }
 
-function IssuedKeys({ issued }: { issued: Issued }) {
+function IssuedKeys({ issued, operator }: { issued: Issued; operator: boolean }) {
   return (
     <section className="issued-keys" aria-label="New keys">
       <dl>
         <dt>Public key</dt>
         <dd>
-          <code>{issued.keys.public}</code>
+          <code>{issued.keys.public}</code> <CopyButton text={issued.keys.public} what="the public key" />
         </dd>
         <dt>Private key</dt>
         <dd>
-          <code>{issued.keys.private}</code>
+          <code>{issued.keys.private}</code> <CopyButton text={issued.keys.private} what="the private key" />
         </dd>
       </dl>
-      <p>
-        Put the new public key in your storefront's pages and the private key in your servers before{' '}
-        {formatDate(issued.previous_keys_expire_at)}: the keys they replace stop working then.
-      </p>
+      <p>{issuedAdvice(operator, formatDate(issued.previous_keys_expire_at))}</p>
     </section>
+  );
+}
+
+function CopyButton({ text, what }: { text: string; what: string }) {
+  const [copied, setCopied] = useState<boolean | null>(null);
+  return (
+    <button
+      type="button"
+      className="link"
+      onClick={() =>
+        navigator.clipboard.writeText(text).then(
+          () => setCopied(true),
+          () => setCopied(false),
+        )
+      }
+    >
+      {copied === null ? `Copy ${what}` : copied ? `Copied ${what}` : `Select ${what} to copy it`}
+    </button>
   );
 }

@@ -1,13 +1,14 @@
-import { useId, useState } from 'react';
-import { ApiError } from '../api';
+import { useEffect, useId, useRef, useState } from 'react';
 import { TableWrap } from '../components/TableWrap';
 import { useConsole } from '../context';
 import { formatDate, useLoad } from '../hooks';
 import {
   customerIdOf,
+  emailProblem,
   type ErasureCounts,
   erasureSummary,
   exportFileName,
+  isEmptyExport,
   kindLabel,
   type PrivacyRequest,
 } from '../privacy/requests';
@@ -42,7 +43,8 @@ export function PrivacyPage() {
       <h1 id="privacy-heading">Privacy</h1>
       <p>
         Requests your store platform sends about a customer's data are applied as they arrive and listed below. When a
-        customer asks you directly, export or erase their data here.
+        customer asks you directly, export or erase their data here. Erasing a customer also removes the exports of
+        their data listed here.
       </p>
       <CustomerRequest onDone={list.reload} />
       <h2>Requests of the last 30 days</h2>
@@ -73,7 +75,7 @@ export function PrivacyPage() {
                   <td>
                     {r.export ? (
                       <button type="button" className="link" onClick={() => download(r)}>
-                        Download the export of customer {r.customer_id}
+                        Download the export of customer {r.customer_id} made {formatDate(r.received_at)}
                       </button>
                     ) : (
                       <span className="muted">None kept</span>
@@ -95,48 +97,54 @@ function CustomerRequest({ onDone }: { onDone(): void }) {
   const ids = useId();
   const [idText, setIdText] = useState('');
   const [email, setEmail] = useState('');
-  const [busy, setBusy] = useState(false);
+  const [busy, setBusy] = useState<'export' | 'erase' | null>(null);
   const [message, setMessage] = useState<{ error: boolean; text: string } | null>(null);
+  const said = useRef<HTMLParagraphElement>(null);
   const customerId = customerIdOf(idText);
+  // The button pressed is disabled while the request runs: focus goes to what it did, not to the page.
+  useEffect(() => {
+    if (message) said.current?.focus();
+  }, [message]);
   const path = (id: number, suffix = '') =>
     `/shops/${encodeURIComponent(shop.handle)}/customers/${id}${suffix}` +
     (email.trim() ? `?email=${encodeURIComponent(email.trim())}` : '');
 
+  const refuse = (text: string) => setMessage({ error: true, text });
   const run = async (action: 'export' | 'erase') => {
-    if (customerId === null) {
-      setMessage({ error: true, text: 'Enter the customer’s id in your store: a whole number, such as 7 or 6512367.' });
-      return;
-    }
+    if (customerId === null)
+      return refuse('Enter the customer’s id in your store: a whole number, such as 7 or 6512367.');
+    const problem = emailProblem(email);
+    if (problem) return refuse(problem);
     if (
       action === 'erase' &&
       !window.confirm(
-        `Erase customer ${customerId}? Their customer record, browsing history and subscription details are ` +
-          'deleted and their orders stay only as anonymous sales. This cannot be undone.',
+        `Erase customer ${customerId}? Their customer record and browsing history are deleted, their subscription ` +
+          'records lose their personal details, and their orders stay only as anonymous sales. This cannot be undone.',
       )
     )
       return;
-    setBusy(true);
+    setBusy(action);
     setMessage(null);
     try {
       if (action === 'export') {
         const { request } = await api.send<{ request: PrivacyRequest }>('POST', path(customerId, '/export'));
-        download(request);
-        setMessage({ error: false, text: `The export of customer ${customerId} is downloaded and listed below.` });
+        if (isEmptyExport(request.export)) {
+          refuse(`Nothing is stored about customer ${customerId}: check the id. The empty export is listed below.`);
+        } else {
+          download(request);
+          setMessage({ error: false, text: `The export of customer ${customerId} is downloaded and listed below.` });
+        }
       } else {
         const { erased } = await api.send<{ erased: ErasureCounts }>('DELETE', path(customerId));
-        setMessage({ error: false, text: erasureSummary(customerId, erased) });
+        setMessage({ error: Object.values(erased).every((n) => !n), text: erasureSummary(customerId, erased) });
         setIdText('');
         setEmail('');
       }
       onDone();
     } catch (e) {
-      const named = e instanceof ApiError && e.parameter === 'email';
-      setMessage({
-        error: true,
-        text: named ? 'That e-mail address is not one: check it, or leave it empty.' : (e as Error).message,
-      });
+      refuse((e as Error).message);
     } finally {
-      setBusy(false);
+      setBusy(null);
     }
   };
 
@@ -144,6 +152,7 @@ function CustomerRequest({ onDone }: { onDone(): void }) {
     <form
       className="privacy-request"
       aria-labelledby={`${ids}-h`}
+      noValidate
       onSubmit={(e) => {
         e.preventDefault();
         void run('export');
@@ -159,7 +168,10 @@ function CustomerRequest({ onDone }: { onDone(): void }) {
           required
           value={idText}
           aria-invalid={idText.trim() !== '' && customerId === null}
-          onChange={(e) => setIdText(e.target.value)}
+          onChange={(e) => {
+            setIdText(e.target.value);
+            setMessage(null);
+          }}
         />
       </div>
       <div className="field">
@@ -169,21 +181,30 @@ function CustomerRequest({ onDone }: { onDone(): void }) {
           type="email"
           autoComplete="off"
           aria-describedby={`${ids}-email-hint`}
+          aria-invalid={emailProblem(email) !== null}
           value={email}
-          onChange={(e) => setEmail(e.target.value)}
+          onChange={(e) => {
+            setEmail(e.target.value);
+            setMessage(null);
+          }}
         />
         <p id={`${ids}-email-hint`} className="hint">
           Also finds what they did before signing in under an address your store no longer holds.
         </p>
       </div>
-      <button type="submit" disabled={busy}>
-        Export their data
+      <button type="submit" disabled={busy !== null}>
+        {busy === 'export' ? 'Exporting…' : 'Export their data'}
       </button>{' '}
-      <button type="button" className="danger" disabled={busy} onClick={() => void run('erase')}>
-        Erase them…
+      <button type="button" className="danger" disabled={busy !== null} onClick={() => void run('erase')}>
+        {busy === 'erase' ? 'Erasing…' : 'Erase them…'}
       </button>
       {message && (
-        <p className={message.error ? 'error' : 'ok'} role={message.error ? 'alert' : 'status'}>
+        <p
+          ref={said}
+          tabIndex={-1}
+          className={message.error ? 'error' : 'ok'}
+          role={message.error ? 'alert' : 'status'}
+        >
           {message.text}
         </p>
       )}

@@ -33,3 +33,17 @@ export function rotationWarning(operator: boolean): string {
     `your storefront's pages before then. ${own} Keys replaced earlier end now.`
   );
 }
+
+/** The key this console signed in with, among the shop's (null for the operator token). */
+export function signedInKey(keys: readonly KeySummary[], bearer: string): KeySummary | null {
+  return keys.find((k) => k.kind === 'private' && bearer.startsWith(k.key_prefix)) ?? null;
+}
+
+/** What to do with keys just made, for whoever made them (a merchant's own private key has ended). */
+export function issuedAdvice(operator: boolean, replacedUntil: string): string {
+  return operator
+    ? `Put the new public key in the storefront's pages and the new private key in the shop's servers before ` +
+        `${replacedUntil}: the keys they replace stop working then.`
+    : `The private key you signed in with has ended: this console now uses the new one, and your servers need it ` +
+        `now. Put the new public key in your storefront's pages before ${replacedUntil}: the replaced one stops then.`;
+}

@@ -44,8 +44,23 @@ export function kindLabel(request: Pick<PrivacyRequest, 'kind' | 'id'>): string 
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
+/** Why an e-mail the merchant typed cannot be sent, or null when it can (empty: none given). */
+export function emailProblem(text: string): string | null {
+  const email = text.trim();
+  if (email === '' || /^[^\s@]+@[^\s@]+\.[^\s@.]+$/.test(email)) return null;
+  return `“${email.slice(0, 80)}” is not an e-mail address: check it, or leave the field empty.`;
+}
+
+/** An export that found nothing: no customer row and every list empty (a mistyped id, or one erased before). */
+export function isEmptyExport(records: Record<string, unknown> | null): boolean {
+  if (records === null) return true;
+  return Object.values(records).every((v) => v === null || (Array.isArray(v) && v.length === 0));
+}
+
 /** What an erasure did, in a sentence a merchant can pass on to the customer. */
 export function erasureSummary(customerId: number, counts: ErasureCounts): string {
+  if (Object.values(counts).every((n) => !n))
+    return `Nothing was stored about customer ${customerId}, so nothing was erased: check the id.`;
   const parts = [
     plural(counts.customers ?? 0, 'customer record', 'customer records') + ' deleted',
     plural((counts.events ?? 0) + (counts.track_events ?? 0), 'browsing event', 'browsing events') + ' deleted',
