@@ -2,6 +2,7 @@ import { ConfigError } from '../config/config.js';
 import { openToken } from '../domain/billing/token-cipher.js';
 import type { BillingProviderStore } from '../store/kysely/billing-providers.js';
 import type { PlatformStore } from '../store/kysely/platform.js';
+import type { ShopStore } from '../store/kysely/shops.js';
 
 interface SealedToken {
   shopId: number;
@@ -17,7 +18,9 @@ interface SealedToken {
  * another key is one no server can open, found only when its shop next calls out.
  */
 export function createSealedTokens(deps: {
-  store: Pick<BillingProviderStore, 'listBillingProviders'> & Pick<PlatformStore, 'listPlatformConnections'>;
+  store: Pick<BillingProviderStore, 'listBillingProviders'> &
+    Pick<PlatformStore, 'listPlatformConnections'> &
+    Pick<ShopStore, 'getShopById'>;
   secretKey: Buffer | null;
 }) {
   async function stored(): Promise<SealedToken[]> {
@@ -49,6 +52,12 @@ export function createSealedTokens(deps: {
     return null;
   }
 
+  /** A shop as an operator knows it: by its handle, the id beside it. */
+  async function shopName(shopId: number): Promise<string> {
+    const shop = await deps.store.getShopById(shopId);
+    return shop ? `${shop.handle} (id ${shopId})` : String(shopId);
+  }
+
   return {
     /** Refuses to start when a stored token cannot be opened: one line naming the shop and the cause. */
     async checkStartup(): Promise<void> {
@@ -56,14 +65,14 @@ export function createSealedTokens(deps: {
       if (!first) return;
       if (!deps.secretKey)
         throw new ConfigError(
-          `Shop ${first.shopId} ${first.use}, but REBOUND_SECRET_KEY is not set: set it to the key its ` +
+          `Shop ${await shopName(first.shopId)} ${first.use}, but REBOUND_SECRET_KEY is not set: set it to the key its ` +
             `${first.what} was stored with.`,
         );
       const unopened = await firstUnopened(deps.secretKey);
       if (unopened)
         throw new ConfigError(
-          `REBOUND_SECRET_KEY does not open the ${unopened.what} of shop ${unopened.shopId}: use the key it was ` +
-            'stored with, or store the token again.',
+          `REBOUND_SECRET_KEY does not open the ${unopened.what} of shop ${await shopName(unopened.shopId)}: ` +
+            'use the key it was stored with, or store the token again.',
         );
     },
 

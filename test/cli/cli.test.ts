@@ -125,7 +125,9 @@ describe('rebound CLI', () => {
     // A prefix shorter than the key list's 16 characters is refused, as the HTTP route refuses it.
     const short = rebound(['keys', 'revoke', 'cli-shop', 'rb_pub_ab'], env);
     expect(short.code).toBe(1);
-    expect(short.err).toContain('key_prefix');
+    expect(short.err).toBe(
+      'rebound: keys revoke needs the whole key or its first 16 characters or more, got "rb_pub_ab".\n',
+    );
     expect(rebound(['keys', 'no-such-shop'], env)).toMatchObject({
       code: 1,
       err: 'rebound: Shop no-such-shop not found.\n',

@@ -113,12 +113,14 @@ export function createPlatformConnections(deps: {
     /** Saves the connection and queues a full sync. */
     async connect(shopId: number, body: unknown): Promise<PlatformView> {
       const input = validateDocument(PlatformInput, body, 'platform connection');
+      // Without api_url the address is made of shop_domain: a problem with it is the domain's.
+      const field = input.api_url === undefined ? 'shop_domain' : 'api_url';
       const apiUrl = checkUpstreamUrl(
         input.api_url ?? `https://${input.shop_domain}/admin/api/${input.api_version}`,
-        'api_url',
+        field,
         deps.allowPrivate,
       );
-      await deps.upstream.checkResolves(apiUrl, 'api_url');
+      await deps.upstream.checkResolves(apiUrl, field);
       const origin = new URL(apiUrl).origin;
       if (!secretKey)
         throw problem('access_token', 'cannot be stored: set REBOUND_SECRET_KEY (64 hex characters) and restart');

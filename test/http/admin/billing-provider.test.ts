@@ -116,11 +116,15 @@ describe('a remote provider without REBOUND_SECRET_KEY', () => {
     const missing = serve({});
     expect(missing.status).toBe(1);
     expect(missing.stderr.trim().split('\n')).toEqual([
-      expect.stringMatching(/^rebound: Shop \d+ uses a remote billing provider, but REBOUND_SECRET_KEY is not set/),
+      expect.stringMatching(
+        /^rebound: Shop keyless \(id \d+\) uses a remote billing provider, but REBOUND_SECRET_KEY is not set/,
+      ),
     ]);
     const wrong = serve({ REBOUND_SECRET_KEY: '7a'.repeat(32) });
     expect(wrong.status).toBe(1);
-    expect(wrong.stderr).toMatch(/^rebound: REBOUND_SECRET_KEY does not open the billing provider token of shop \d+/);
+    expect(wrong.stderr).toMatch(
+      /^rebound: REBOUND_SECRET_KEY does not open the billing provider token of shop [a-z0-9-]+ \(id \d+\)/,
+    );
 
     const keyless = await startApp(backend!);
     await keyless.createShop('keyless-2');

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp } from '../../helpers/app.js';
 import { backends } from '../../helpers/backends.js';
+import { TEST_SECRET_KEY } from '../../helpers/billing.js';
 import {
   connectBody,
   deliver,
@@ -272,6 +273,26 @@ describe.each(backends())('connecting the storefront platform on $name', (backen
       api_url: 'http://user:pw@127.0.0.1/admin',
     });
     expect(bad.json().field).toBe('api_url');
+    // Without the development switch, and without api_url, the address is the store's domain: it is named.
+    const strictBackend = backends()[0]!;
+    const strict = await startApp(strictBackend, { REBOUND_SECRET_KEY: TEST_SECRET_KEY });
+    try {
+      await strict.createShop('strict');
+      const connect = (extra: Record<string, string>) =>
+        strict.admin('PUT', '/admin/v1/shops/strict/platform', {
+          shop_domain: 'localhost',
+          access_token: 'shpat_x',
+          api_version: '2025-10',
+          ...extra,
+        });
+      expect((await connect({})).json()).toMatchObject({ field: 'shop_domain' });
+      expect((await connect({ api_url: 'https://localhost/admin/api/2025-10' })).json()).toMatchObject({
+        field: 'api_url',
+      });
+    } finally {
+      await strict.close();
+      await strictBackend.cleanup();
+    }
     expect((await t.admin('PUT', '/admin/v1/shops/acme/platform', { ...connectBody(fake), extra: 1 })).statusCode).toBe(
       422,
     );
