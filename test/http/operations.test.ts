@@ -191,6 +191,9 @@ describe('logs', () => {
     await services.close();
     await backend!.cleanup();
     expect(log).toContain('/api/v1/products/static?ids=1&key=[redacted]');
+    // A request's closing line names its shop (by handle), for an operator of many.
+    const completed = lines.map((line) => JSON.parse(line)).filter((l) => l.msg === 'request completed');
+    expect(completed.some((l) => l.res?.shop === 'logs' && l.res.statusCode === 200)).toBe(true);
     expect(log).toContain('/billing/reactivate?merchant_token=[redacted]');
     expect(log).toContain('/api/v1/products/trending_products?key[]=[redacted]');
     expect(log).toContain('/admin/v1/shops?admin_token=[redacted]');

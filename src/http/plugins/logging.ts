@@ -83,6 +83,11 @@ export function loggerOptions(level: LogLevel): FastifyServerOptions['logger'] {
         url: redactUrl(req.url),
         ip: req.ip,
       }),
+      // The shop the edge resolved, by handle: an operator of many shops finds whose requests fail.
+      res: (reply: { statusCode: number; request?: { shop?: { handle: string } | null } }) => {
+        const handle = reply.request?.shop?.handle;
+        return handle === undefined ? { statusCode: reply.statusCode } : { statusCode: reply.statusCode, shop: handle };
+      },
     },
   };
 }
