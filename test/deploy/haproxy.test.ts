@@ -140,5 +140,8 @@ describe.runIf(inject('haproxy'))('two nodes behind the shipped HAProxy configur
       );
     }
     expect(await residentOn(nodes[1]!)).toEqual([...keys.keys()].sort());
+    // Metrics are scraped from each node, never through the public port.
+    expect((await viaProxy('GET', '/metrics')).status).toBe(404);
+    expect((await fetch(`${nodes[1]!.url}/metrics`)).status).toBe(200);
   }, 120_000);
 });
