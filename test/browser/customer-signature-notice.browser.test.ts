@@ -64,6 +64,7 @@ describe.skipIf(!inject('chromium'))('customer signatures and shop settings in C
       await expect.poll(() => asked.length).toBe(1);
       expect(asked[0]).toContain('refused (403)');
       expect(asked[0]).toContain('stop showing');
+      expect(asked[0]).toContain('count only for the signed customer’s own orders');
       expect((await settingsOf()).require_customer_signature).toBeUndefined();
 
       page.once('dialog', (dialog) => void dialog.accept());

@@ -21,7 +21,7 @@ export function CustomerSignatureNotice() {
     <section className="notice" aria-label="Customer signatures">
       <p>
         <strong>Customer lists are not signed.</strong> Anyone with this shop's public key can read a customer's
-        purchased and personal lists by customer id. {REMEDY}
+        purchased and personal lists by customer id, and what any order holds by order id. {REMEDY}
       </p>
     </section>
   );
