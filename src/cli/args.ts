@@ -21,6 +21,7 @@ export function parseCommandLine(argv: string[]) {
       'api-url': { type: 'string' },
       'webhook-secret': { type: 'string' },
       reconcile: { type: 'boolean' },
+      yes: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -38,7 +39,7 @@ const OPTIONS_OF: Record<string, OptionName[]> = {
   backup: [],
   restore: [],
   import: ['shop'],
-  shops: ['handle', 'name', 'timezone', 'currency', 'scopes', 'public-url'],
+  shops: ['handle', 'name', 'timezone', 'currency', 'scopes', 'public-url', 'yes'],
   keys: [],
   connect: ['domain', 'token', 'api-version', 'api-url', 'webhook-secret', 'reconcile'],
 };
@@ -73,9 +74,7 @@ function checkPositionals({ command, rest, options }: CommandLine): number {
       if (!first || !options.shop) throw new UsageError('import needs a folder and --shop <handle>.');
       return 1;
     case 'shops':
-      if (first !== 'create') throw new UsageError('the shops command has one subcommand: create.');
-      if (!options.handle || !options.name) throw new UsageError('shops create needs --handle and --name.');
-      return 1;
+      return checkShops(first, second, options);
     case 'keys':
       if (first === 'list') {
         if (!second) throw new UsageError('keys list needs a shop handle.');
@@ -98,6 +97,32 @@ function checkPositionals({ command, rest, options }: CommandLine): number {
   }
 }
 
+/** `shops create`, `shops list`, `shops delete <handle> --yes`: each with only its own options. */
+function checkShops(sub: string | undefined, handle: string | undefined, options: CommandLine['options']): number {
+  const given = Object.keys(options).filter((name) => name !== 'help');
+  const only = (allowed: string[]) => {
+    const foreign = given.find((name) => !allowed.includes(name));
+    if (foreign) throw new UsageError(`shops ${sub} takes no --${foreign}.`);
+  };
+  switch (sub) {
+    case 'create':
+      only(['handle', 'name', 'timezone', 'currency', 'scopes', 'public-url']);
+      if (!options.handle || !options.name) throw new UsageError('shops create needs --handle and --name.');
+      return 1;
+    case 'list':
+      only([]);
+      return 1;
+    case 'delete':
+      only(['yes']);
+      if (!handle) throw new UsageError('shops delete needs a shop handle.');
+      if (!options.yes)
+        throw new UsageError(`shops delete removes shop ${handle} and everything stored for it: add --yes to do it.`);
+      return 2;
+    default:
+      throw new UsageError('the shops command has three subcommands: create, list and delete.');
+  }
+}
+
 export const USAGE = `Usage: rebound <command>
 
 Commands:
@@ -111,6 +136,8 @@ Commands:
                                  markets.json, orders.json (JSON arrays, or .ndjson) from a folder into a shop
   shops create --handle <h> --name <n> [--timezone Z] [--currency C] [--scopes a,b] [--public-url U]
                                  create a shop and print its keys
+  shops list                     every shop: handle, id and name
+  shops delete <handle> --yes    delete a shop and everything stored for it (its keys end on every node)
   keys <shop>                    issue new keys for a shop (the replaced ones work for 24 more hours,
                                  older ones end now)
   keys list <shop>               a shop's keys: kind, prefix and state

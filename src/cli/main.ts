@@ -98,6 +98,16 @@ async function run(argv: string[]): Promise<number> {
         return 0;
       }
       case 'shops': {
+        if (rest[0] === 'list') {
+          for (const shop of await services.shops.listShops()) out(`${shop.handle}\t${shop.id}\t${shop.name}`);
+          return 0;
+        }
+        if (rest[0] === 'delete') {
+          const shop = await services.shops.requireShop(rest[1]!);
+          await services.privacy.shopRedact(shop.id);
+          out(`Shop ${shop.handle} (id ${shop.id}) deleted, with everything stored for it.`);
+          return 0;
+        }
         const { shop, keys } = await services.shops.createShop({
           handle: options.handle,
           name: options.name,

@@ -14,6 +14,8 @@ describe('checkUsage', () => {
       ['backup', 'b.db'],
       ['import', 'dir', '--shop', 'demo'],
       ['shops', 'create', '--handle', 'h', '--name', 'N', '--scopes', 'read_markets'],
+      ['shops', 'list'],
+      ['shops', 'delete', 'h', '--yes'],
       ['keys', 'demo'],
       ['keys', 'list', 'demo'],
       ['keys', 'revoke', 'demo', 'rb_pub_0123456789abcdef'],
@@ -42,6 +44,15 @@ describe('checkUsage', () => {
     expect(usage('import', 'dir', '--shop', 'demo', '--handle', 'other')).toThrow('import takes no --handle.');
     expect(usage('serve', '--reconcile')).toThrow('serve takes no --reconcile.');
     expect(usage('keys', 'demo', '--shop', 'demo')).toThrow('keys takes no --shop.');
+  });
+
+  it('deletes a shop only when told twice, and keeps each shops subcommand to its own options', () => {
+    expect(usage('shops', 'delete', 'demo')).toThrow('shops delete removes shop demo and everything stored for it');
+    expect(usage('shops', 'delete', '--yes')).toThrow('shops delete needs a shop handle.');
+    expect(usage('shops', 'create', '--handle', 'h', '--name', 'N', '--yes')).toThrow('shops create takes no --yes.');
+    expect(usage('shops', 'list', '--name', 'N')).toThrow('shops list takes no --name.');
+    expect(usage('shops', 'remove', 'demo')).toThrow('three subcommands: create, list and delete');
+    expect(usage('shops', 'delete', 'demo', 'other', '--yes')).toThrow('"other" is one too many');
   });
 
   it('names what is missing', () => {

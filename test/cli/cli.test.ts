@@ -132,6 +132,15 @@ describe('rebound CLI', () => {
       code: 1,
       err: 'rebound: Shop no-such-shop not found.\n',
     });
+
+    // An operator lists the shops, and deletes one with everything stored for it.
+    expect(rebound(['shops', 'list'], env).out).toMatch(/^cli-shop\t\d+\tCLI Shop$/m);
+    expect(rebound(['shops', 'delete', 'cli-shop'], env).code).toBe(1);
+    const deleted = rebound(['shops', 'delete', 'cli-shop', '--yes'], env);
+    expect(deleted).toMatchObject({ code: 0 });
+    expect(deleted.out).toMatch(/^Shop cli-shop \(id \d+\) deleted, with everything stored for it\.\n$/);
+    expect(rebound(['shops', 'list'], env).out).not.toContain('cli-shop');
+    expect(rebound(['keys', 'list', 'cli-shop'], env).err).toBe('rebound: Shop cli-shop not found.\n');
   });
 
   it('explains bad usage and bad configuration in one line', () => {
