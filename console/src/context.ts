@@ -11,7 +11,7 @@ export interface ConsoleContextValue {
   onShopChanged(shop: Shop): void;
   /** Signed in with the operator token, not a shop's private key: scopes and rate limits are theirs to change. */
   operator: boolean;
-  /** The server can store access tokens: without REBOUND_SECRET_KEY, connecting a store or a billing API cannot work. */
+  /** The server can store access tokens: without REBOUND_SECRET_KEY, no store or billing API can be connected. */
   canStoreTokens: boolean;
   /** What this console signed in with: the Keys page tells a replaced private key by it. */
   bearer: string;

@@ -174,8 +174,11 @@ async function keysCommand(services: Services, rest: string[]): Promise<void> {
   }
   if (first === 'revoke') {
     // The HTTP route's check: a short prefix would end whichever live key it happens to start.
-    if (prefix.length < 16)
-      throw new CommandError(`keys revoke needs the whole key or its first 16 characters or more, got "${prefix}".`);
+    const shortest = RevokeInput.properties.key_prefix.minLength ?? 1;
+    if (prefix.length < shortest)
+      throw new CommandError(
+        `keys revoke needs the whole key or its first ${shortest} characters or more, got "${prefix}".`,
+      );
     validateDocument(RevokeInput, { key_prefix: prefix }, 'key');
     const { revoked } = await services.shops.revokeKey(shop, prefix);
     out(`Revoked ${revoked} key${revoked === 1 ? '' : 's'} of ${shop} starting with ${prefix}.`);

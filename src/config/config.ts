@@ -87,9 +87,7 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
   if (!isHttpUrl(publicUrl)) {
     throw new ConfigError(`REBOUND_PUBLIC_URL must be an http(s) URL, got "${publicUrl}".`);
   }
-  // The embedded database is the first try on a laptop; a PostgreSQL one is a deployment's, where a
-  // forgotten REBOUND_DEMO=false left a demo shop of 5,000 orders that only SQL could remove.
-  const demo = booleanSetting(env, 'REBOUND_DEMO', databaseUrl.startsWith('sqlite:'));
+  const demo = booleanSetting(env, 'REBOUND_DEMO', true);
   const logLevel = (nonEmpty(env, 'LOG_LEVEL') ?? 'info').toLowerCase() as LogLevel;
   if (!LOG_LEVELS.includes(logLevel)) {
     throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${env.LOG_LEVEL}".`);
@@ -143,13 +141,16 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
   });
 }
 
-/** `sqlite:` paths are resolved against the working directory so the file lands where the operator expects. */
 /**
  * A PostgreSQL schema as `?schema=` names it: PostgreSQL folds an unquoted name to lower case, so
  * `ShopGroup1` would be created under one name and searched under another.
  */
 const PG_SCHEMA = /^[a-z_][a-z0-9_]{0,62}$/;
 
+/**
+ * `sqlite:` paths are resolved against the working directory so the file lands where the operator
+ * expects; a PostgreSQL URL's schema is checked.
+ */
 function normalizeDatabaseUrl(url: string, cwd: string): string {
   if (url.startsWith('postgres://') || url.startsWith('postgresql://')) {
     let schema: string | null = null;

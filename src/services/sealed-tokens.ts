@@ -65,8 +65,8 @@ export function createSealedTokens(deps: {
       if (!first) return;
       if (!deps.secretKey)
         throw new ConfigError(
-          `Shop ${await shopName(first.shopId)} ${first.use}, but REBOUND_SECRET_KEY is not set: set it to the key its ` +
-            `${first.what} was stored with.`,
+          `Shop ${await shopName(first.shopId)} ${first.use}, but REBOUND_SECRET_KEY is not set: ` +
+            `set it to the key its ${first.what} was stored with.`,
         );
       const unopened = await firstUnopened(deps.secretKey);
       if (unopened)

@@ -99,7 +99,7 @@ describe.skipIf(!inject('chromium'))('connecting on a server that cannot store t
     await backend.cleanup();
   });
 
-  it('says what the operator must set, on the Connection and Billing pages, and offers no button that fails', async () => {
+  it('says what the operator must set, on the Connection and Billing pages, with no button that fails', async () => {
     const { page, errors } = await signInToConsole(browser, base, ADMIN_TOKEN);
     await page.getByRole('link', { name: 'Connection' }).click();
     const notice = page.getByRole('note').filter({ hasText: 'cannot store access tokens' });

@@ -81,13 +81,6 @@ describe('loadConfig', () => {
     expect(() => loadConfig(env)).toThrow(name);
   });
 
-  it('seeds the demo shop by default on the embedded database only', () => {
-    expect(loadConfig({}).demo).toBe(true);
-    expect(loadConfig({ DATABASE_URL: 'postgres://db/rebound' }).demo).toBe(false);
-    expect(loadConfig({ DATABASE_URL: 'postgres://db/rebound', REBOUND_DEMO: 'yes' }).demo).toBe(true);
-    expect(loadConfig({ REBOUND_DEMO: 'no' }).demo).toBe(false);
-  });
-
   it('takes a lower-case schema, and never repeats a password it was given', () => {
     expect(loadConfig({ DATABASE_URL: 'postgres://db/rebound?schema=shop_group_1' }).databaseUrl).toBe(
       'postgres://db/rebound?schema=shop_group_1',

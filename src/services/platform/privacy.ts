@@ -1,5 +1,11 @@
 import type { CatalogIndex } from '../../indexes/catalog-index.js';
-import type { ErasedCustomer, ErasureCounts, NamedElsewhere, PrivacyStore } from '../../store/kysely/privacy.js';
+import type {
+  ErasedCustomer,
+  ErasureCounts,
+  NamedElsewhere,
+  PrivacyRequestRecord,
+  PrivacyStore,
+} from '../../store/kysely/privacy.js';
 import type { ShopStore } from '../../store/kysely/shops.js';
 import { upstreamId } from '../../domain/inputs/whole-numbers.js';
 import { isNode } from '../../domain/platform/map.js';
@@ -92,6 +98,26 @@ export function createPrivacyService(deps: {
     }
   }
 
+  /** A request recorded for the listing, kept 30 days: with its export, or none (an erasure keeps no data). */
+  function keep(
+    shopId: number,
+    id: string,
+    kind: PrivacyRequestRecord['kind'],
+    customerId: number,
+    records: Record<string, unknown> | null,
+    now: number,
+  ): Promise<void> {
+    return store.putPrivacyRequest({
+      shop_id: shopId,
+      id,
+      kind,
+      customer_id: customerId,
+      received_at: now,
+      export: records === null ? null : JSON.stringify(records),
+      expires_at: now + EXPORT_DAYS * DAY_MS,
+    });
+  }
+
   return {
     erase,
 
@@ -99,15 +125,7 @@ export function createPrivacyService(deps: {
     async eraseOnRequest(shopId: number, customerId: number, emails: readonly string[], now = Date.now()) {
       await requireOwnEmails(shopId, customerId, emails);
       const counts = await erase(shopId, customerId, emails);
-      await store.putPrivacyRequest({
-        shop_id: shopId,
-        id: `erasure-${customerId}-${now}`,
-        kind: 'erasure',
-        customer_id: customerId,
-        received_at: now,
-        export: null,
-        expires_at: now + EXPORT_DAYS * DAY_MS,
-      });
+      await keep(shopId, `erasure-${customerId}-${now}`, 'erasure', customerId, null, now);
       return counts;
     },
 
@@ -124,15 +142,7 @@ export function createPrivacyService(deps: {
       await requireOwnEmails(shopId, customerId, emails);
       const records = await store.customerRecords(shopId, customerId, emails);
       const id = `export-${customerId}-${now}`;
-      await store.putPrivacyRequest({
-        shop_id: shopId,
-        id,
-        kind: 'data_request',
-        customer_id: customerId,
-        received_at: now,
-        export: JSON.stringify(records),
-        expires_at: now + EXPORT_DAYS * DAY_MS,
-      });
+      await keep(shopId, id, 'data_request', customerId, records, now);
       const received_at = new Date(now).toISOString();
       return { id, kind: 'data_request', customer_id: customerId, received_at, export: records };
     },
@@ -161,15 +171,8 @@ export function createPrivacyService(deps: {
       const given =
         typeof requestId === 'number' || (typeof requestId === 'string' && requestId.length <= 200) ? requestId : null;
       const records = await store.customerRecords(shopId, customerId, emailsOfRequest(payload));
-      await store.putPrivacyRequest({
-        shop_id: shopId,
-        id: given === null || given === '' ? fallbackId : String(given),
-        kind: 'data_request',
-        customer_id: customerId,
-        received_at: now,
-        export: JSON.stringify(records),
-        expires_at: now + EXPORT_DAYS * DAY_MS,
-      });
+      const id = given === null || given === '' ? fallbackId : String(given);
+      await keep(shopId, id, 'data_request', customerId, records, now);
       return 'applied';
     },
 
@@ -183,15 +186,7 @@ export function createPrivacyService(deps: {
       const customerId = customerIdOf(payload);
       if (customerId === null) return 'error: needs customer.id';
       await erase(shopId, customerId, emailsOfRequest(payload), namedElsewhere(payload));
-      await store.putPrivacyRequest({
-        shop_id: shopId,
-        id: fallbackId,
-        kind: 'redact',
-        customer_id: customerId,
-        received_at: now,
-        export: null,
-        expires_at: now + EXPORT_DAYS * DAY_MS,
-      });
+      await keep(shopId, fallbackId, 'redact', customerId, null, now);
       return 'applied';
     },
 

@@ -11,7 +11,7 @@ import { bumpDataVersion } from './shops.js';
 export interface PrivacyStore {
   /** Everything stored about the customer (`emails`: theirs as the request gives it), for a data request. */
   customerRecords(shopId: number, customerId: number, emails?: readonly string[]): Promise<Record<string, unknown>>;
-  /** The customers whose e-mail on file is this one (any case): a request naming it must be theirs. */
+  /** The customers with this e-mail on file, now or before (any case): a request naming it must be theirs. */
   customersWithEmail(shopId: number, email: string): Promise<number[]>;
   putPrivacyRequest(record: PrivacyRequestRecord): Promise<void>;
   /** Requests not expired at `now`, newest first. */
@@ -222,13 +222,18 @@ export function privacyMethods(db: Kysely<Database>): PrivacyStore {
   return {
     customerRecords: (shopId, customerId, emails = []) => customerRecords(db, shopId, customerId, emails),
     async customersWithEmail(shopId, email) {
+      const wanted = email.trim().toLowerCase();
+      // Found by text (an e-mail's `_` matches any character there), then compared whole: the address on
+      // file now, or one it replaced (kept a line each, as the erasure reads them).
       const rows = await db
         .selectFrom('customers')
-        .select('id')
+        .select(['id', 'email', 'former_emails'])
         .where('shop_id', '=', shopId)
-        .where(sql<string>`lower(email)`, '=', email.trim().toLowerCase())
+        .where((eb) => eb.or([eb(sql<string>`lower(email)`, '=', wanted), eb('former_emails', 'like', `%${wanted}%`)]))
         .execute();
-      return rows.map((r) => Number(r.id));
+      return rows
+        .filter((r) => r.email?.trim().toLowerCase() === wanted || r.former_emails?.split('\n').includes(wanted))
+        .map((r) => Number(r.id));
     },
     async putPrivacyRequest(record: PrivacyRequestRecord) {
       const { shop_id: _s, id: _i, ...update } = record;

@@ -314,6 +314,16 @@ describe.each(backends())('connecting the storefront platform on $name', (backen
     expect((await t.admin('POST', '/admin/v1/shops/gone/platform/sync', {})).statusCode).toBe(409);
   });
 
+  it("removes a connected shop's webhook subscriptions when the operator deletes the shop", async () => {
+    await t.createShop('doomed');
+    expect((await t.admin('PUT', '/admin/v1/shops/doomed/platform', connectBody(fake))).statusCode).toBe(200);
+    await t.services.platform.idle();
+    const toDoomed = () => [...fake.webhooks.values()].filter((w) => w.uri.endsWith('/webhooks/shop/doomed'));
+    expect(toDoomed().length).toBeGreaterThan(0);
+    expect((await t.admin('DELETE', '/admin/v1/shops/doomed')).json()).toEqual({ deleted: 'doomed' });
+    expect(toDoomed()).toEqual([]);
+  });
+
   it('disconnects: removes the subscriptions it made, keeps the data, refuses a sync', async () => {
     await t.services.platform.idle();
     const res = await t.admin('DELETE', '/admin/v1/shops/acme/platform');

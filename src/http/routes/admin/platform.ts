@@ -147,7 +147,7 @@ export function platformRoutes(
         summary:
           'Delete a shop and everything stored for it, as the platform’s shop/redact does (operator token); ' +
           'its keys stop working on every node',
-        tags,
+        tags: ['admin: shops'],
         params: HandlePath,
         response: { 200: Type.Object({ deleted: Type.String() }), ...Errors },
       },
@@ -155,6 +155,13 @@ export function platformRoutes(
     async (request) => {
       requireOperator(request);
       const shop = await deps.shops.requireShop(request.params.handle);
+      // A connected store goes on sending its webhooks to this handle (free again afterwards) until the
+      // subscriptions are removed, and the token that removes them goes with the shop: remove them first.
+      const connected = await deps.platform.view(shop.id).then(
+        (view) => view.status === 'connected',
+        () => false,
+      );
+      if (connected) await deps.platform.disconnect(shop.id);
       await deps.privacy.shopRedact(shop.id);
       return { deleted: shop.handle };
     },
