@@ -106,6 +106,8 @@ describe.skipIf(!inject('chromium'))('the Privacy and Keys pages', () => {
     expect(said).toContain('1 customer record deleted');
     expect(said).toContain('1 browsing event deleted');
     expect(said).toContain('1 order kept as anonymous sales');
+    // The pressed button was disabled while it ran: focus is on what it did, not lost to the page.
+    expect(await page.evaluate<string | null>('document.activeElement?.textContent ?? null')).toBe(said);
     // The export went with her; the erasure is listed, with nothing to download.
     await page.getByRole('row').filter({ hasText: 'Erasure (made here)' }).waitFor();
     const hers = page.getByRole('row').filter({ hasText: 'Data export' }).filter({ hasText: '6512367' });

@@ -1,5 +1,6 @@
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { ApiError } from '../api';
+import { ActionMessage, type Said } from '../components/ActionMessage';
 import { TableWrap } from '../components/TableWrap';
 import { useConsole } from '../context';
 import { formatDate, useLoad } from '../hooks';
@@ -24,14 +25,9 @@ export function KeysPage() {
     keepPrevious: true,
   });
   const [issued, setIssued] = useState<Issued | null>(null);
-  const [message, setMessage] = useState<{ error: boolean; text: string } | null>(null);
+  const [message, setMessage] = useState<Said | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
   const [showEnded, setShowEnded] = useState(false);
-  const said = useRef<HTMLParagraphElement>(null);
-  // The button pressed is disabled while it works: focus goes to what it did.
-  useEffect(() => {
-    if (message) said.current?.focus();
-  }, [message]);
   const keys = list.data ?? [];
   const mine = operator ? null : signedInKey(keys, bearer);
   const replaced = mine?.state === 'grace';
@@ -92,16 +88,7 @@ export function KeysPage() {
           {formatDate(mine?.expires_at ?? null)}. Sign out and sign in with the current private key to make new keys.
         </p>
       )}
-      {message && (
-        <p
-          ref={said}
-          tabIndex={-1}
-          className={message.error ? 'error' : 'ok'}
-          role={message.error ? 'alert' : 'status'}
-        >
-          {message.text}
-        </p>
-      )}
+      <ActionMessage message={message} />
       {issued && <IssuedKeys issued={issued} operator={operator} />}
       {list.error && (
         <p className="error" role="alert">

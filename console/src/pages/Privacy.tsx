@@ -1,4 +1,5 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useId, useState } from 'react';
+import { ActionMessage, type Said } from '../components/ActionMessage';
 import { TableWrap } from '../components/TableWrap';
 import { useConsole } from '../context';
 import { formatDate, useLoad } from '../hooks';
@@ -98,13 +99,8 @@ function CustomerRequest({ onDone }: { onDone(): void }) {
   const [idText, setIdText] = useState('');
   const [email, setEmail] = useState('');
   const [busy, setBusy] = useState<'export' | 'erase' | null>(null);
-  const [message, setMessage] = useState<{ error: boolean; text: string } | null>(null);
-  const said = useRef<HTMLParagraphElement>(null);
+  const [message, setMessage] = useState<Said | null>(null);
   const customerId = customerIdOf(idText);
-  // The button pressed is disabled while the request runs: focus goes to what it did, not to the page.
-  useEffect(() => {
-    if (message) said.current?.focus();
-  }, [message]);
   const path = (id: number, suffix = '') =>
     `/shops/${encodeURIComponent(shop.handle)}/customers/${id}${suffix}` +
     (email.trim() ? `?email=${encodeURIComponent(email.trim())}` : '');
@@ -198,16 +194,7 @@ function CustomerRequest({ onDone }: { onDone(): void }) {
       <button type="button" className="danger" disabled={busy !== null} onClick={() => void run('erase')}>
         {busy === 'erase' ? 'Erasing…' : 'Erase them…'}
       </button>
-      {message && (
-        <p
-          ref={said}
-          tabIndex={-1}
-          className={message.error ? 'error' : 'ok'}
-          role={message.error ? 'alert' : 'status'}
-        >
-          {message.text}
-        </p>
-      )}
+      <ActionMessage message={message} />
     </form>
   );
 }
