@@ -5,7 +5,7 @@ import type { Database } from '../schema.js';
 import { forgetStaged } from './erased-staging.js';
 import { eraseBilling } from './privacy-billing.js';
 import { cartsOf, customerRecords, emailsOf, eventsOf, sessionsOf, trackedOf } from './privacy-export.js';
-import { bumpDataVersion } from './shops.js';
+import { bumpDataVersion, nextCounter } from './shops.js';
 
 /** Privacy requests, erasure and retention (docs/operations.md, "Privacy"). */
 export interface PrivacyStore {
@@ -377,6 +377,8 @@ export function privacyMethods(db: Kysely<Database>): PrivacyStore {
             .where('shop_id', '=', shopId)
             .execute();
         await trx.deleteFrom('shops').where('id', '=', shopId).execute();
+        // Its keys are gone: nodes that poll the keys' version (no change bus) must drop them too.
+        await nextCounter(trx, 0, 'keys');
       });
     },
   };

@@ -73,8 +73,11 @@ describe.each(backends())('deleting a shop, on $name', (backend) => {
   it('deletes everything of the shop, ends its keys, and leaves the other shop as it was', async () => {
     const before = await rowsOf(shops.staying!.id);
     expect(Object.values(await rowsOf(shops.leaving!.id)).every((n) => Number(n) > 0)).toBe(true);
+    const keysBefore = await t.services.store.keysVersion();
     const res = await t.admin('DELETE', '/admin/v1/shops/leaving');
     expect(res.statusCode, res.body).toBe(200);
+    // What nodes without the change bus poll to drop keys that ended.
+    expect(await t.services.store.keysVersion()).not.toBe(keysBefore);
     expect(res.json()).toEqual({ deleted: 'leaving' });
 
     expect((await topSellers(shops.leaving!.public)).statusCode).toBe(401);
