@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../../src/config/config.js';
+import { compose } from '../../../src/compose.js';
 import { startApp, type TestApp } from '../../helpers/app.js';
 import { backends } from '../../helpers/backends.js';
 import { productInput } from '../../helpers/fixtures.js';
@@ -73,12 +75,23 @@ describe.each(backends())('deleting a shop, on $name', (backend) => {
   it('deletes everything of the shop, ends its keys, and leaves the other shop as it was', async () => {
     const before = await rowsOf(shops.staying!.id);
     expect(Object.values(await rowsOf(shops.leaving!.id)).every((n) => Number(n) > 0)).toBe(true);
-    const keysBefore = await t.services.store.keysVersion();
-    const res = await t.admin('DELETE', '/admin/v1/shops/leaving');
-    expect(res.statusCode, res.body).toBe(200);
-    // What nodes without the change bus poll to drop keys that ended.
-    expect(await t.services.store.keysVersion()).not.toBe(keysBefore);
-    expect(res.json()).toEqual({ deleted: 'leaving' });
+    // A second node on the same database, told by nothing but its poll of the keys' version.
+    const other = await compose(
+      loadConfig({ DATABASE_URL: t.config.databaseUrl, REBOUND_DEMO: 'false', LOG_LEVEL: 'silent' }),
+    );
+    let answer: unknown;
+    try {
+      expect(other.keys.lookup(shops.leaving!.public)).not.toBeNull();
+      const res = await t.admin('DELETE', '/admin/v1/shops/leaving');
+      expect(res.statusCode, res.body).toBe(200);
+      answer = res.json();
+      expect(await other.keys.refreshIfStale()).toBe(true);
+      expect(other.keys.lookup(shops.leaving!.public)).toBeNull();
+      expect(other.keys.lookup(shops.staying!.public)).not.toBeNull();
+    } finally {
+      await other.close();
+    }
+    expect(answer).toEqual({ deleted: 'leaving' });
 
     expect((await topSellers(shops.leaving!.public)).statusCode).toBe(401);
     expect((await t.admin('GET', '/admin/v1/shops/leaving')).statusCode).toBe(404);
