@@ -44,8 +44,7 @@ export function createRecommendationsService(deps: {
   catalog: CatalogIndex;
   viewed: ViewedIndex;
   models: ModelIndex;
-  /** Distinct products of a shop's orders (a thank-you page's input products). */
-  /** The products of these orders; with `customerId`, of that customer's orders only. */
+  /** Distinct products of a shop's orders (a thank-you page's input products); with `customerId`, of theirs only. */
   orderProducts: (shopId: number, orderIds: number[], customerId?: number) => Promise<number[]>;
 }) {
   function rulesetOf(catalog: ShopCatalog, id: number): IndexedRuleset {
