@@ -195,7 +195,7 @@ describe.skipIf(!inject('chromium'))('the Privacy and Keys pages', () => {
     const listed = (await t.admin('GET', '/admin/v1/shops/mine/keys')).json().data;
     expect(listed.find((k: { key_prefix: string }) => k.key_prefix === prefix).state).toBe('ended');
     // Ended keys are out of the way until asked for.
-    expect(await page.getByRole('row').filter({ hasText: prefix }).count()).toBe(0);
+    await page.getByRole('row').filter({ hasText: prefix }).waitFor({ state: 'detached' });
     await page.getByRole('button', { name: /^Show ended keys \(\d+\)$/ }).click();
     await page.getByRole('row').filter({ hasText: prefix }).getByRole('cell', { name: 'Ended' }).waitFor();
     expect(errors).toEqual([]);
