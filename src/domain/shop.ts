@@ -96,3 +96,12 @@ export interface ApiKeyRecord {
   created_at: number;
   expires_at: number | null;
 }
+
+/** A key as the shop's key list shows it: kind, prefix and state, never the key (docs/api.md). */
+export interface KeySummary {
+  kind: KeyKind;
+  key_prefix: string;
+  created_at: string;
+  expires_at: string | null;
+  state: 'current' | 'grace' | 'ended';
+}

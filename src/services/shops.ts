@@ -8,20 +8,12 @@ import {
 import { NewShopInput, ShopPatchInput } from '../domain/inputs/shop.js';
 import { validateDocument } from '../domain/inputs/validate.js';
 import { hashKey, KEY_GRACE_MS, newApiKey, randomSecret } from '../domain/keys.js';
-import { HANDLE_PATTERN, isValidTimezone, OPERATOR_SETTINGS, type Shop } from '../domain/shop.js';
+import { HANDLE_PATTERN, isValidTimezone, OPERATOR_SETTINGS, type KeySummary, type Shop } from '../domain/shop.js';
 import type { CatalogIndex } from '../indexes/catalog-index.js';
 import type { KeyIndex } from '../indexes/key-index.js';
 import { asksForMarkets } from '../domain/rules/outputs.js';
 import type { RulesetStore } from '../store/kysely/rulesets.js';
 import type { ShopStore } from '../store/kysely/shops.js';
-
-export interface KeySummary {
-  kind: 'public' | 'private';
-  key_prefix: string;
-  created_at: string;
-  expires_at: string | null;
-  state: 'current' | 'grace' | 'ended';
-}
 
 export interface IssuedKeys {
   public: string;

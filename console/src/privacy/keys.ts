@@ -1,12 +1,8 @@
 /** What the Keys page says of the shop's keys (pure: tested from test/console). */
 
-export interface KeySummary {
-  kind: 'public' | 'private';
-  key_prefix: string;
-  created_at: string;
-  expires_at: string | null;
-  state: 'current' | 'grace' | 'ended';
-}
+import type { KeySummary } from '../../../src/domain/shop.js';
+
+export type { KeySummary };
 
 /** A key's state in words: one being replaced says until when it still works. */
 export function keyState(key: KeySummary, formatDate: (iso: string | null) => string): string {
