@@ -1,5 +1,7 @@
 /** What the Privacy page shows of the privacy requests and erasures (pure: tested from test/console). */
 
+import { isEmailAddress } from '../../../src/domain/params/email-address.js';
+
 export interface PrivacyRequest {
   id: string;
   kind: string;
@@ -47,7 +49,7 @@ const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one :
 /** Why an e-mail the merchant typed cannot be sent, or null when it can (empty: none given). */
 export function emailProblem(text: string): string | null {
   const email = text.trim();
-  if (email === '' || /^[^\s@]+@[^\s@]+\.[^\s@.]+$/.test(email)) return null;
+  if (email === '' || isEmailAddress(email)) return null;
   return `“${email.slice(0, 80)}” is not an e-mail address: check it, or leave the field empty.`;
 }
 

@@ -1,4 +1,5 @@
 import { isCalendarDate, parseRequestTime } from '../rules/local-time.js';
+import { isEmailAddress } from './email-address.js';
 import { clip, DECODE, invalid, missing, param, type TParam } from './param.js';
 
 interface TextOptions {
@@ -93,8 +94,6 @@ export function uuid(description: string): TParam<string | null> {
   );
 }
 
-const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}\.[^\s@]{2,63}$/;
-
 /** An email address; null when absent. */
 export function email(description: string): TParam<string | null> {
   return param(
@@ -103,8 +102,7 @@ export function email(description: string): TParam<string | null> {
       decode(raw, name) {
         if (raw === undefined) return null;
         const value = raw.trim();
-        if (value.length > 320 || !EMAIL.test(value))
-          throw invalid(name, `Parameter ${name} must be a valid email address.`);
+        if (!isEmailAddress(value)) throw invalid(name, `Parameter ${name} must be a valid email address.`);
         return value;
       },
       key: (value) => (value === null ? null : encodeURIComponent(value)),
