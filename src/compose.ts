@@ -7,7 +7,7 @@ import { RateLimiter } from './cache/rate-limiter.js';
 import type { Config } from './config/config.js';
 import { CatalogIndex } from './indexes/catalog-index.js';
 import { KeyIndex } from './indexes/key-index.js';
-import { INFLATED_CACHE_BYTES } from './indexes/product-json.js';
+import { INFLATED_CACHE_BYTES } from './indexes/product-inflate.js';
 import { ModelIndex } from './indexes/model-index.js';
 import { ModelPool } from './jobs/model-pool.js';
 import { AssemblyPool } from './jobs/assembly-pool.js';

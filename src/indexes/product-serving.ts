@@ -1,6 +1,7 @@
 import { parseMoney } from '../domain/catalog/money.js';
 import { isListable, isVariantInStock, splitTags, type Product } from '../domain/catalog/product.js';
-import { deflateProduct, serializeProduct, ProductJson } from './product-json.js';
+import { deflateProduct } from './product-inflate.js';
+import { serializeProduct, ProductJson } from './product-json.js';
 import { columnsOf, type ProductColumns, type ServingFields } from './product-columns.js';
 import { loadedPage } from './loaded-product.js';
 import type { ServedProduct } from '../store/kysely/product-serving.js';

@@ -1,11 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  ProductJson,
-  productBytes,
-  RecentlyInflated,
-  serializeProduct,
-  type SerializeOptions,
-} from '../../src/indexes/product-json.js';
+import { productBytes, serializeProduct, type SerializeOptions } from '../../src/indexes/product-json.js';
 import { indexProduct, packServed, servingRow, unpackServed } from '../../src/indexes/product-serving.js';
 import { BIG, product } from '../helpers/fixtures.js';
 
@@ -61,37 +55,6 @@ describe('deflated answer bytes', () => {
     // And the next small product through the shared stream again.
     const small = serializeProduct(product(10));
     expect(small.deflate().bytes.equals(small.bytes)).toBe(true);
-  });
-
-  it('keeps the products read most recently inflated, within its bytes, least recently read out first', () => {
-    const jsons = products.map((p) => serializeProduct(p).deflate());
-    const sizes = jsons.map((j) => j.bytes.length);
-    const recent = new RecentlyInflated(sizes[0]! + sizes[1]!);
-    const first = recent.get(jsons[0]!);
-    expect(first.equals(jsons[0]!.bytes)).toBe(true);
-    expect(recent.get(jsons[0]!)).toBe(first); // kept: not inflated again
-    const second = recent.get(jsons[1]!);
-    recent.get(jsons[0]!); // read again: now the second is the least recent
-    recent.get(jsons[2]!); // over the bytes: the second goes, then the first if still over
-    const again = recent.get(jsons[1]!);
-    expect(again).not.toBe(second); // it was let go, and is inflated anew
-    expect(again.equals(jsons[1]!.bytes)).toBe(true);
-    // Bytes of their own (at most a few bytes of slack), not a view of a larger chunk or of a shared slab.
-    for (const kept of [first, again]) expect(kept.buffer.byteLength - kept.length).toBeLessThanOrEqual(64);
-  });
-
-  it('inflates a product whatever came before: a damaged one is an error, and the next one reads whole', () => {
-    const jsons = products.map((p) => serializeProduct(p).deflate());
-    const recent = new RecentlyInflated(0);
-    const stored = Buffer.from(jsons[2]!.storedBytes);
-    const cut = ProductJson.deflated(stored.subarray(0, stored.length >> 1), Uint32Array.from(jsons[2]!.layout()));
-    expect(() => recent.get(cut)).toThrow();
-    const garbage = ProductJson.deflated(Buffer.from([0xff, 0xff, 0xff, 0xff]), Uint32Array.from(jsons[0]!.layout()));
-    expect(() => recent.get(garbage)).toThrow();
-    for (const json of [...jsons, ...jsons]) {
-      const plain = serializeProduct(products[jsons.indexOf(json)]!).bytes;
-      expect(recent.get(json).equals(plain)).toBe(true);
-    }
   });
 
   it('matches tags lower-cased, sharing the tags themselves when they already are', () => {
