@@ -86,6 +86,7 @@ function openSqlite(
   // What is deleted is overwritten, not left readable in free space: an erased customer's rows are gone
   // from the file (older copies in the WAL are overwritten as checkpoints reuse it).
   database.pragma('secure_delete = ON');
+  unicodeLower(database);
   if (file === ':memory:') {
     cacheStatements(database);
     return { database };
@@ -98,6 +99,17 @@ function openSqlite(
     return close();
   };
   return { database, checkpoints };
+}
+
+/**
+ * SQLite's own lower() folds ASCII letters only, PostgreSQL's every letter: an e-mail on file as
+ * `ZOË@…` did not match the `zoë@…` an event or a privacy request gave, on SQLite alone, so its
+ * erasure left those events. The same name, defined by the application, takes the built-in's place.
+ */
+export function unicodeLower(database: SQLite.Database): void {
+  database.function('lower', { deterministic: true }, (value: unknown) =>
+    value === null ? null : String(value).toLowerCase(),
+  );
 }
 
 /**

@@ -9,6 +9,7 @@ const BEFORE_SIGN_IN = 'd4d4d4d4-0000-4000-8000-0000000000d4';
 const AFTER_CHANGE = 'e5e5e5e5-0000-4000-8000-0000000000e5';
 const OTHER_ACCOUNT = 'f6f6f6f6-0000-4000-8000-0000000000f6';
 const DELETED_FIRST = 'a7a7a7a7-0000-4000-8000-0000000000a7';
+const ACCENTED = 'b8b8b8b8-0000-4000-8000-0000000000b8';
 
 /**
  * A visitor browsing before they sign in is known by the e-mail they type alone. When the customer
@@ -67,6 +68,22 @@ describe.each(backends())('a customer whose e-mail changed, on $name', (backend)
     expect((await t.admin('DELETE', '/admin/v1/shops/moved/customers/55')).statusCode).toBe(200);
     expect(await events(BEFORE_SIGN_IN)).toEqual([]);
     expect(await events(AFTER_CHANGE)).toEqual([]);
+  });
+
+  it('matches e-mails in any case of any letter, not only of ASCII ones', async () => {
+    await t.admin('PUT', '/admin/v1/shops/moved/customers', [{ id: 71, email: 'ZOË.Ärger@Example.com' }]);
+    await view(ACCENTED, 'zoë.ärger@example.com');
+    await t.admin('PUT', '/admin/v1/shops/moved/customers', [{ id: 71, email: 'later@example.com' }]);
+    const rows = await storedRows(t.config.databaseUrl, (db) =>
+      db.selectFrom('customers').select(['id', 'former_emails']).execute(),
+    );
+    expect(rows.find((r) => Number(r.id) === 71)?.former_emails).toBe('zoë.ärger@example.com');
+    // Another customer giving that address in another case is refused, as for an ASCII one.
+    const other = await t.admin('POST', '/admin/v1/shops/moved/customers/72/export?email=ZOË.ÄRGER%40example.com');
+    expect(other.statusCode).toBe(400);
+    expect(await events(ACCENTED)).toHaveLength(1);
+    expect((await t.admin('DELETE', '/admin/v1/shops/moved/customers/71')).statusCode).toBe(200);
+    expect(await events(ACCENTED)).toEqual([]);
   });
 
   it("leaves another customer's signed-in events alone when they took over an e-mail given up", async () => {
