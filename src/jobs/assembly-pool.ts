@@ -26,13 +26,30 @@ const IDLE_MS = 60_000;
  * shops starts it only when its first large shop comes, or again after the thread idled out. Until
  * the thread is ready, loads read their pages on the request thread, a turn between pages.
  */
+/** The thread's heap: it holds one page (a few MB) at a time, so a small one keeps its share of the budget small. */
+const THREAD_HEAP_MB = 64;
+
+/** A thread for one fold too large for the first one's heap ends this soon after, its memory with it. */
+const LARGE_IDLE_MS = 5_000;
+
+export interface AssemblyHeaps {
+  /** The thread's old generation, in MB. */
+  threadMb: number;
+  /** The old generation of a thread started for a fold that ran the first one out of memory, in MB. */
+  largeMb: number;
+}
+
 export class AssemblyPool {
   private pool: Piscina | null = null;
+  private large: Piscina | null = null;
   private starting: Promise<void> | null = null;
   private ready = false;
   private closed = false;
 
-  constructor(private readonly databaseUrl: string) {}
+  constructor(
+    private readonly databaseUrl: string,
+    private readonly heaps: AssemblyHeaps = { threadMb: THREAD_HEAP_MB, largeMb: 4 * THREAD_HEAP_MB },
+  ) {}
 
   /** Whether a thread can read the database: an in-memory SQLite database lives in this thread only. */
   get usable(): boolean {
@@ -50,20 +67,23 @@ export class AssemblyPool {
     return this.pool !== null;
   }
 
-  private get workers(): Piscina {
-    if (this.pool) return this.pool;
+  private threads(heapMb: number, idleMs: number): Piscina {
     const source = import.meta.url.endsWith('.ts');
     const name = this.databaseUrl.startsWith('sqlite:') ? 'assembly-worker' : 'assembly-store-worker';
-    const pool = new Piscina({
+    return new Piscina({
       filename: fileURLToPath(new URL(`./${name}.${source ? 'ts' : 'js'}`, import.meta.url)),
       // Run from the TypeScript sources (tests, `npm run dev`), the thread needs the same loader.
       ...(source ? { execArgv: ['--import', 'tsx'] } : { execArgv: [] }),
       minThreads: 0,
       maxThreads: 1,
-      idleTimeout: IDLE_MS,
-      // It holds one page (a few MB) at a time: a small heap keeps the thread's share of the budget small.
-      resourceLimits: { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 8 },
+      idleTimeout: idleMs,
+      resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: 8 },
     });
+  }
+
+  private get workers(): Piscina {
+    if (this.pool) return this.pool;
+    const pool = this.threads(this.heaps.threadMb, IDLE_MS);
     // The thread idled out (or failed): the next load that wants it starts it again, and does not wait.
     pool.on('workerDestroy', () => {
       this.ready = false;
@@ -113,17 +133,22 @@ export class AssemblyPool {
       this.warm().catch(() => undefined);
       return null;
     }
-    return this.workers.run({
-      databaseUrl: this.databaseUrl,
-      shopId,
-      sales,
-    } satisfies AssemblyTask) as Promise<SalesColumns>;
+    const task = { databaseUrl: this.databaseUrl, shopId, sales } satisfies AssemblyTask;
+    return (this.workers.run(task) as Promise<SalesColumns>).catch((error: unknown) => {
+      if ((error as { code?: string }).code !== 'ERR_WORKER_OUT_OF_MEMORY' || this.closed) throw error;
+      // A shop with more sold lines than the thread's heap holds: folded once in a thread with a larger
+      // heap, which ends soon after. Folded on the request thread instead, each of its order writes held
+      // every shop's requests for as long (half a second and more at 300,000 lines).
+      this.large ??= this.threads(this.heaps.largeMb, LARGE_IDLE_MS);
+      return this.large.run(task) as Promise<SalesColumns>;
+    });
   }
 
   async close(): Promise<void> {
     this.closed = true;
     this.ready = false;
-    await this.pool?.destroy();
+    await Promise.all([this.pool?.destroy(), this.large?.destroy()]);
     this.pool = null;
+    this.large = null;
   }
 }
