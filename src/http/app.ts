@@ -50,6 +50,7 @@ import { listRoutes } from './routes/api/lists.js';
 import { sourcesRoute } from './routes/api/sources.js';
 import { widgetConfigRoute } from './routes/api/widget-config.js';
 import { widgetAdminRoutes } from './routes/admin/widgets.js';
+import { BulkSlots, bulkSlotsFor } from './plugins/bulk-slots.js';
 import { sharedSchemas } from './schemas/product.js';
 import { serializeAsReturned } from './schemas/serializer.js';
 
@@ -208,9 +209,12 @@ export async function buildApp(services: Services, config: Config, options: AppO
 
   await app.register(
     async (admin) => {
-      // Bulk bodies take REBOUND_MAX_BODY_MB at most: a larger one is a 413 before any of it is parsed.
+      // Bulk bodies take REBOUND_MAX_BODY_MB at most, and as many are read at once as the budget holds.
+      const bulkSlots = new BulkSlots(bulkSlotsFor(config.memoryBudgetMb, config.maxBodyMb));
       admin.addHook('onRoute', (route) => {
-        if (route.bodyLimit === BULK_BODY_LIMIT) route.bodyLimit = config.maxBodyMb * 1024 * 1024;
+        if (route.bodyLimit !== BULK_BODY_LIMIT) return;
+        route.bodyLimit = config.maxBodyMb * 1024 * 1024;
+        bulkSlots.guard(route);
       });
       registerNdjson(admin);
       registerJsonBodies(admin);
