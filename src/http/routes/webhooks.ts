@@ -57,6 +57,21 @@ const BillingHeaders = Type.Object({
 /** Webhook deliveries a shop may receive a minute (both receivers together). */
 export const WEBHOOK_LIMIT_PER_MINUTE = 6000;
 
+const SIGNATURE_HEADERS = [
+  'x-shop-hmac-sha256',
+  'x-shopify-hmac-sha256',
+  'x-billing-hmac-sha256',
+  'x-recharge-webhook-signature',
+  'x-recharge-hmac-sha256',
+];
+
+/** A JSON body with a signature header: what the receivers check a signature of (the rest is a 401 or 415). */
+function mayBeDelivery(headers: Record<string, string | string[] | undefined>): boolean {
+  const type = headers['content-type'];
+  if (typeof type !== 'string' || !/^application\/json\s*(;|$)/i.test(type)) return false;
+  return SIGNATURE_HEADERS.some((name) => headers[name] !== undefined);
+}
+
 export function webhookRoutes(
   fastify: FastifyInstance,
   deps: { billing: BillingWebhooks; storefront: StorefrontSync; limiter: RateLimiter },
@@ -71,8 +86,11 @@ export function webhookRoutes(
       done(null, undefined);
     },
   );
-  // Per shop, before any signature is computed: a flood of deliveries cannot take the process.
+  // Per shop, before any signature is computed: a flood of deliveries cannot take the process. Only what
+  // could be a delivery counts (JSON, signed): a request without a signature or of another type is
+  // refused before anything is computed, and counted, it used up the shop's minute for its real deliveries.
   app.addHook('onRequest', async (request, reply) => {
+    if (!mayBeDelivery(request.headers)) return;
     const shop = (request.params as { shop?: string }).shop ?? '';
     const decision = await deps.limiter.hit(`wh:${shop.slice(0, 100)}`, WEBHOOK_LIMIT_PER_MINUTE);
     if (!decision.allowed) {
