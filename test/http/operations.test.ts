@@ -166,6 +166,9 @@ describe('logs', () => {
     await app.inject({ url: `/api/v1/products/trending_products?key[]=${pub}` });
     await app.inject({ url: `/api/v1/billing/reactivate?private_key=${priv}&billing_customer_id=1` });
     await app.inject({ url: `/api/v1/products/top_sellers?k=${encodeURIComponent(pub)}&ids=1` });
+    // A key pasted into another value, or sent as a bare word.
+    await app.inject({ url: `/api/v1/products/top_sellers?key=${pub}&limit=abc${priv}` });
+    await app.inject({ url: `/api/v1/products/top_sellers?${priv}&ids=2` });
     await app.inject({ url: `/admin/v1/shops?admin_token=${ADMIN_TOKEN}` });
     await app.inject({
       method: 'PATCH',
@@ -198,6 +201,8 @@ describe('logs', () => {
     expect(log).toContain('/api/v1/products/trending_products?key[]=[redacted]');
     expect(log).toContain('/admin/v1/shops?admin_token=[redacted]');
     expect(log).toContain('/api/v1/products/top_sellers?k=[redacted]&ids=1');
+    expect(log).toContain('/api/v1/products/top_sellers?key=[redacted]&limit=[redacted]');
+    expect(log).toContain('/api/v1/products/top_sellers?[redacted]&ids=2');
     for (const secret of [
       pub,
       priv,

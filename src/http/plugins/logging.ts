@@ -21,8 +21,8 @@ const EMAIL = /[^\s@&=?/]+@[^\s@&=?/]+\.[^\s@&=?/]+/;
  * `api_secret`): a client that misnames its key still sends it.
  */
 const SECRET_NAME_PART = /key|token|secret|sig|passw|auth/;
-/** A Rebound key as a value, under any name (`key[]=rb_pub_…`, `k=rb_priv_…`). */
-const KEY_VALUE = /^\s*rb_(?:pub|priv)_/i;
+/** A Rebound key in a value, under any name (`key[]=rb_pub_…`, `k=rb_priv_…`, `limit=10rb_priv_…`), or bare. */
+const KEY_VALUE = /rb_(?:pub|priv)_/i;
 
 const decoded = (text: string): string => {
   try {
@@ -34,8 +34,8 @@ const decoded = (text: string): string => {
 
 /**
  * The URL as logged: the values of secret parameters (by name, or by a name that suggests a
- * credential), any value holding an e-mail address or a Rebound key, replaced by [redacted]. Names
- * are percent-decoded first, so `%6Bey=` is `key=`.
+ * credential), any value holding an e-mail address or a Rebound key, and a bare word holding a key, replaced
+ * by [redacted]. Names are percent-decoded first, so `%6Bey=` is `key=`.
  */
 export function redactUrl(url: string): string {
   const at = url.indexOf('?');
@@ -45,7 +45,7 @@ export function redactUrl(url: string): string {
     .split('&')
     .map((pair) => {
       const eq = pair.indexOf('=');
-      if (eq === -1) return pair;
+      if (eq === -1) return KEY_VALUE.test(decoded(pair)) ? '[redacted]' : pair;
       // `key[]` and `key[0]` are the same key as `key`.
       const name = decoded(pair.slice(0, eq)).trim().toLowerCase().replace(/\[.*$/, '');
       const value = decoded(pair.slice(eq + 1));

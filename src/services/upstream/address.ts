@@ -34,16 +34,22 @@ for (const [network, prefix] of [
   ['fec0::', 10], // site-local (deprecated, still routed inside some networks)
   ['ff00::', 8], // multicast
   ['2001:db8::', 32], // documentation
+  ['64:ff9b:1::', 48], // NAT64 for local use: the network's own translator, its addresses anywhere in the prefix
+  ['100::', 64], // discard-only
 ] as const)
   refused.addSubnet(network, prefix, 'ipv6');
 
-/** IPv6 prefixes whose last 32 bits are an IPv4 address: mapped, compatible, NAT64, and 6to4 (bits 16–47). */
+/**
+ * IPv6 prefixes whose last 32 bits are an IPv4 address: mapped, compatible, translated (`::ffff:0:0/96`),
+ * NAT64, and 6to4 (bits 16–47).
+ */
 function embeddedIpv4(address: string): string | null {
   const groups = expandIpv6(address);
   if (!groups) return null;
   const quad = (hi: number, lo: number) => `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
   const zeros = (from: number, to: number) => groups.slice(from, to).every((g) => g === 0);
   if (zeros(0, 5) && (groups[5] === 0xffff || groups[5] === 0)) return quad(groups[6]!, groups[7]!);
+  if (zeros(0, 4) && groups[4] === 0xffff && groups[5] === 0) return quad(groups[6]!, groups[7]!);
   if (groups[0] === 0x64 && groups[1] === 0xff9b && zeros(2, 6)) return quad(groups[6]!, groups[7]!);
   if (groups[0] === 0x2002) return quad(groups[1]!, groups[2]!);
   return null;

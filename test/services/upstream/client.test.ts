@@ -17,6 +17,11 @@ const REFUSED_URLS = [
   'https://[::ffff:7f00:1]',
   'https://[64:ff9b::7f00:1]',
   'https://[2002:7f00:1::]',
+  'https://[::ffff:0:7f00:1]', // IPv4-translated
+  'https://[::ffff:0:a9fe:a9fe]',
+  'https://[64:ff9b:1::7f00:1]', // NAT64 for local use
+  'https://[64:ff9b:1:ffff::808:808]',
+  'https://[100::1]', // discard-only
   'https://10.1.2.3',
   'https://172.16.0.1',
   'https://192.168.1.1',
@@ -46,6 +51,8 @@ describe('upstream address rules', () => {
     expect(upstreamUrlProblem('http://127.0.0.1:8080', true)).toBeNull();
     expect(isPublicAddress('2606:4700::1111')).toBe(true);
     expect(isPublicAddress('::ffff:8.8.8.8')).toBe(true);
+    expect(isPublicAddress('::ffff:0:808:808')).toBe(true);
+    expect(isPublicAddress('64:ff9b::808:808')).toBe(true);
   });
 });
 
