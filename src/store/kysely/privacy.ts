@@ -187,33 +187,37 @@ async function blankWebhooksNaming(trx: Transaction<Database>, shopId: number, p
 }
 
 /**
- * Another customer's data-request export that names the erased customer's e-mail (one made when a
- * session both browsed in brought their events with it) is made again from what remains.
+ * Another customer's data-request export that names the erased customer's e-mail or one of their
+ * sessions (one made when a session both browsed in brought their events with it) is made again from
+ * what remains.
  */
 async function rebuildExportsNaming(
   trx: Transaction<Database>,
   shopId: number,
   customerId: number,
-  emails: readonly string[],
+  texts: readonly string[],
 ): Promise<void> {
-  if (emails.length === 0) return;
-  const requests = await trx
-    .selectFrom('privacy_requests')
-    .select(['id', 'customer_id'])
-    .where('shop_id', '=', shopId)
-    .where('kind', '=', 'data_request')
-    .where('customer_id', '!=', customerId)
-    .where((eb) => eb.or(emails.map((email) => eb(eb.fn<string>('lower', ['export']), 'like', `%${email}%`))))
-    .execute();
-  for (const request of requests) {
-    if (request.customer_id === null) continue;
-    const records = await customerRecords(trx, shopId, Number(request.customer_id));
-    await trx
-      .updateTable('privacy_requests')
-      .set({ export: JSON.stringify(records) })
+  const rebuilt = new Set<string>();
+  for (const part of chunks([...new Set(texts)], 100)) {
+    const requests = await trx
+      .selectFrom('privacy_requests')
+      .select(['id', 'customer_id'])
       .where('shop_id', '=', shopId)
-      .where('id', '=', request.id)
+      .where('kind', '=', 'data_request')
+      .where('customer_id', '!=', customerId)
+      .where((eb) => eb.or(part.map((text) => eb(eb.fn<string>('lower', ['export']), 'like', `%${text}%`))))
       .execute();
+    for (const request of requests) {
+      if (request.customer_id === null || rebuilt.has(request.id)) continue;
+      rebuilt.add(request.id);
+      const records = await customerRecords(trx, shopId, Number(request.customer_id));
+      await trx
+        .updateTable('privacy_requests')
+        .set({ export: JSON.stringify(records) })
+        .where('shop_id', '=', shopId)
+        .where('id', '=', request.id)
+        .execute();
+    }
   }
 }
 
@@ -324,7 +328,8 @@ export function privacyMethods(db: Kysely<Database>): PrivacyStore {
           .where('customer_id', '=', customerId)
           .where('kind', '=', 'data_request')
           .execute();
-        await rebuildExportsNaming(trx, shopId, customerId, emails);
+        // Another customer's export may hold what went: an event they shared a device with this one on.
+        await rebuildExportsNaming(trx, shopId, customerId, [...emails, ...sessions]);
         const erasedAt = Date.now();
         const erased = [
           { subject: 'customer' as const, subject_id: customerId },

@@ -108,6 +108,34 @@ describe.each(backends())("the merchant's own data export, on $name", (backend) 
     expect(JSON.stringify(after)).not.toContain('ines');
   });
 
+  it("remakes another customer's export that held what the erasure took from a device they shared", async () => {
+    const shared = 'a8a8a8a8-0000-4000-8000-0000000000a8';
+    await t.admin('PUT', '/admin/v1/shops/own/customers', [
+      { id: 7300, email: 'alma@example.com', tags: [] },
+      { id: 7400, email: 'bruno@example.com', tags: [] },
+    ]);
+    const view = (who: string) =>
+      t.app.inject({
+        method: 'POST',
+        url:
+          `/api/v1/analytics/event?key=${publicKey}&subject=user&verb=viewed&noun=product` +
+          `&shop_product_handle=product-1&uuid=${shared}${who}`,
+      });
+    // Alma browses the device before she signs in, then signs in; Bruno signs in on it later.
+    for (const who of ['', '&shop_customer_id=7300', '&shop_customer_id=7400'])
+      expect((await view(who)).statusCode).toBe(200);
+    const made = await t.admin('POST', '/admin/v1/shops/own/customers/7400/export');
+    const eventsOf = (request: { export: { events: { customer_id: number | null }[] } }) =>
+      request.export.events.map((e) => e.customer_id);
+    // His export holds the device's anonymous view (his session's) beside his own.
+    expect(eventsOf(made.json().request).sort()).toEqual([7400, null]);
+
+    expect((await t.admin('DELETE', '/admin/v1/shops/own/customers/7300')).statusCode).toBe(200);
+    const kept = (await requests()).find((r: { id: string }) => r.id === made.json().request.id);
+    // The anonymous view went with her (the session is hers too): his export no longer holds it.
+    expect(eventsOf(kept)).toEqual([7400]);
+  });
+
   it('refuses an id or e-mail that is not one, naming it, and another shop', async () => {
     const badId = await t.admin('POST', '/admin/v1/shops/own/customers/abc/export');
     expect(badId.statusCode).toBe(400);
