@@ -188,11 +188,17 @@ describe('ruleset editor reducer: saving and the live preview', () => {
   });
 
   it(
-    "a clean preview clears a refusal's message but not a " + "success's, and a preview with problems leaves either",
+    "a clean preview of changed rules clears a refusal's message but not a " +
+      "success's, and a preview with problems leaves either",
     () => {
       const refused = apply(start(), { type: 'saveFailed', problems: [problem('name')], reason: 'x' });
       expect(apply(refused, { type: 'previewProblems', problems: [problem('name')] }).status?.kind).toBe('error');
-      expect(apply(refused, { type: 'previewProblems', problems: [] }).status).toBeNull();
+      // Nothing changed since the refusal: a preview (which checks less than a save) leaves it and its problems.
+      const same = apply(refused, { type: 'previewProblems', problems: [] });
+      expect(same.status?.kind).toBe('error');
+      expect(visibleProblems(same).map((p) => p.path)).toEqual(['name']);
+      const renamed = apply(refused, { type: 'rename', name: 'Shorter' });
+      expect(apply(renamed, { type: 'previewProblems', problems: [] }).status).toBeNull();
       const saved = apply(start(), { type: 'saved', document: stored, answer: stored });
       expect(apply(saved, { type: 'previewProblems', problems: [] }).status?.kind).toBe('ok');
     },

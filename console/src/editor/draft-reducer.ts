@@ -44,8 +44,11 @@ export interface EditorState {
   keys: number;
   /** The document "Unsaved changes" compares with: as last saved, or as this new ruleset started. */
   baseline: Ruleset;
-  /** Problems of the last save, or of the last live preview (which keeps quiet about untouched new rows). */
-  reported: { source: 'save' | 'preview'; problems: Problem[] };
+  /**
+   * Problems of the last save, or of the last live preview (which keeps quiet about untouched new rows);
+   * a refused save's with the draft it refused.
+   */
+  reported: { source: 'save' | 'preview'; problems: Problem[]; draft?: Draft };
   status: Announcement | null;
   saving: boolean;
   focus: FocusRequest | null;
@@ -298,13 +301,16 @@ function reduceSaves(state: EditorState, action: EditorAction, catalog: RuleCata
       return {
         ...state,
         saving: false,
-        reported: { source: 'save', problems: action.problems },
+        reported: { source: 'save', problems: action.problems, draft: state.draft },
         status: { kind: 'error', text: notSavedMessage(action.problems, action.reason) },
       };
     case 'previewProblems': {
+      // Nothing changed since a save was refused: a preview of the same rules (which checks less than a
+      // save, the name's length for one) must not take the refusal and its problems off the screen.
+      if (state.reported.source === 'save' && state.reported.draft === state.draft) return state;
       const { fullPath } = previewDocumentOf(state.draft, catalog);
       const problems = action.problems.map((p) => ({ ...p, path: fullPath(p.path) }));
-      // A preview that validates clean clears a stale "not saved" message.
+      // A preview of changed rules that validates clean clears a stale "not saved" message.
       const status = problems.length === 0 && state.status?.kind === 'error' ? null : state.status;
       return { ...state, reported: { source: 'preview', problems }, status };
     }
