@@ -1,4 +1,5 @@
 import { MONEY_PATTERN } from '../catalog/money.js';
+import { DisplayName } from './name.js';
 import { Type, type Static } from '@sinclair/typebox';
 
 /** Admin inputs of the billing ledger (docs/api.md, "Admin API"): the public API's shapes, without generated links. */
@@ -120,13 +121,14 @@ const MaxClaims = Type.Integer({
 const CampaignDiscountCode = Nullable(
   Type.String({
     pattern: '^[A-Za-z0-9_-]{1,100}$',
+    patternMessage: "may hold only letters, digits, '-' and '_' (at most 100)",
     description: "letters, digits, '-' or '_' (at most 100): placed in the campaign's links as billing_discount_code",
   }),
 );
 
 export const CampaignInput = Type.Object(
   {
-    name: Type.String({ minLength: 1, maxLength: 200 }),
+    name: DisplayName(),
     discount_code: CampaignDiscountCode,
     max_claims_per_customer: Type.Optional(MaxClaims),
   },
@@ -135,7 +137,7 @@ export const CampaignInput = Type.Object(
 
 export const CampaignPatchInput = Type.Object(
   {
-    name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    name: Type.Optional(DisplayName()),
     discount_code: CampaignDiscountCode,
     max_claims_per_customer: Type.Optional(MaxClaims),
   },

@@ -163,8 +163,16 @@ export const MarketInput = Type.Object(
     name: Type.String({ minLength: 1 }),
     position: Type.Optional(Position(0)),
     active: Type.Optional(Type.Boolean()),
-    countries: Type.Array(Type.String({ pattern: '^[A-Za-z]{2}$' }), { minItems: 1 }),
-    currency: Type.String({ pattern: '^[A-Za-z]{3}$' }),
+    countries: Type.Array(
+      Type.String({ pattern: '^[A-Za-z]{2}$', patternMessage: 'must be a two-letter country code such as US' }),
+      {
+        minItems: 1,
+      },
+    ),
+    currency: Type.String({
+      pattern: '^[A-Za-z]{3}$',
+      patternMessage: 'must be a three-letter currency code such as USD',
+    }),
     price_adjustment_percent: Type.Optional(Type.Number({ minimum: -100, maximum: 1000 })),
     fixed_prices: Type.Optional(
       Type.Array(

@@ -1,17 +1,19 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { DisplayName } from './name.js';
 
 const Id = Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER });
 const ArmName = Type.String({
   minLength: 1,
   maxLength: 64,
   pattern: '^[^\\u0000-\\u001f]+$',
+  patternMessage: 'must not hold control characters',
   description: 'shown in metadata.source as :arm:<name>',
 });
 
 /** `POST /admin/v1/shops/{handle}/experiments` (docs/attribution.md, "Experiments"). */
 export const ExperimentInput = Type.Object(
   {
-    name: Type.String({ minLength: 1, maxLength: 200 }),
+    name: DisplayName(),
     ruleset_id: Id,
     arms: Type.Array(
       Type.Object(

@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { DisplayName } from './name.js';
 
 const Id = Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER });
 const strict = { additionalProperties: false } as const;
@@ -48,7 +49,7 @@ export const RuleInput = Type.Object(
 /** A ruleset document (docs/rules.md). Read-only fields a client echoes back are accepted and ignored. */
 export const RulesetInput = Type.Object(
   {
-    name: Type.String({ minLength: 1, maxLength: 200 }),
+    name: DisplayName(),
     enabled: Type.Optional(Type.Boolean()),
     filter_oos: Type.Optional(Type.Boolean()),
     filter_input_products: Type.Optional(Type.Boolean()),

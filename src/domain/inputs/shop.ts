@@ -1,4 +1,5 @@
 import { OptionalKind, Type, type Static, type TSchema } from '@sinclair/typebox';
+import { DisplayName } from './name.js';
 
 /**
  * The scopes Rebound reads: `read_markets` gates `country_code` (docs/api.md, "Markets"). Any other name
@@ -13,14 +14,15 @@ const Scopes = Type.Optional(
 
 /** The admin API's shop documents (docs/api.md, "Admin API"): a new shop, a change, a key to revoke. */
 /** A shop's name, shown in the console's header: one of blanks only would show nothing there. */
-const ShopName = Type.String({ minLength: 1, maxLength: 200, pattern: '\\S', description: 'not only blanks' });
+const ShopName = DisplayName();
+const CURRENCY = 'must be a three-letter currency code in capitals, such as USD';
 
 export const NewShopInput = Type.Object(
   {
     handle: Type.String({ description: 'url-safe: lower-case letters, digits and dashes', examples: ['my-shop'] }),
     name: ShopName,
     timezone: Type.Optional(Type.String({ description: 'IANA time zone', examples: ['America/New_York'] })),
-    currency: Type.Optional(Type.String({ pattern: '^[A-Z]{3}$' })),
+    currency: Type.Optional(Type.String({ pattern: '^[A-Z]{3}$', patternMessage: CURRENCY })),
     scopes: Scopes,
     public_url: Type.Optional(Type.Union([Type.String(), Type.Null()])),
   },
@@ -140,7 +142,7 @@ export const ShopPatchInput = Type.Object(
   {
     name: Type.Optional(ShopName),
     timezone: Type.Optional(Type.String()),
-    currency: Type.Optional(Type.String({ pattern: '^[A-Z]{3}$' })),
+    currency: Type.Optional(Type.String({ pattern: '^[A-Z]{3}$', patternMessage: CURRENCY })),
     scopes: Scopes,
     public_url: Type.Optional(Type.Union([Type.String(), Type.Null()])),
     webhook_secret: Type.Optional(Type.Union([Type.String({ minLength: 16 }), Type.Null()])),

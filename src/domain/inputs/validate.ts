@@ -3,6 +3,7 @@ import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
 import { type ValueError, ValueErrorType } from '@sinclair/typebox/errors';
 import { InvalidDocumentError } from '../errors.js';
 import './formats.js';
+import { plainMessage } from './messages.js';
 
 const compiled = new WeakMap<TSchema, TypeCheck<TSchema>>();
 
@@ -149,7 +150,7 @@ export function validateRow<T extends TSchema>(schema: T, row: unknown, index: n
   const first = check.Errors(row).First();
   const error = first && nearest(first);
   const field = readablePath(error?.path ?? '') || '(row)';
-  const message = error?.message ?? 'invalid';
+  const message = error ? plainMessage(error) : 'invalid';
   throw new InvalidDocumentError(`Row ${index} of the ${what}: ${field}: ${message}.`, [
     { index, path: field, message },
   ]);
@@ -170,7 +171,7 @@ export function collectErrors(schema: TSchema, value: unknown): { path: string; 
   const problems = [];
   for (const error of check.Errors(value)) {
     const shown = nearest(error);
-    problems.push({ path: readablePath(shown.path) || '(document)', message: shown.message });
+    problems.push({ path: readablePath(shown.path) || '(document)', message: plainMessage(shown) });
     if (problems.length === 20) break;
   }
   return problems;

@@ -1,15 +1,21 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { DisplayName } from '../inputs/name.js';
 
 /** Where on the storefront a merchant means to put the widget: a hint for the snippet and the console, not enforced. */
 export const PLACEMENTS = ['product', 'cart', 'home', 'collection', 'thank_you', 'custom'] as const;
 
-const Colour = Type.String({ pattern: '^#[0-9A-Fa-f]{6}$', description: 'a #rrggbb colour' });
+const FONT = 'must not hold ; { } < or >';
+const Colour = Type.String({
+  pattern: '^#[0-9A-Fa-f]{6}$',
+  description: 'a #rrggbb colour',
+  patternMessage: 'must be a colour written #rrggbb, such as #1a73e8',
+});
 const LIST_NAME = '^[a-z][a-z_]{0,62}$';
 
 /** `POST/PUT /admin/v1/shops/{handle}/widgets[/{id}]` (docs/widget.md, "Widgets as data"). */
 export const WidgetInput = Type.Object(
   {
-    name: Type.String({ minLength: 1, maxLength: 200 }),
+    name: DisplayName(),
     placement: Type.Union(PLACEMENTS.map((p) => Type.Literal(p))),
     source: Type.Union([
       Type.Object(
@@ -38,7 +44,7 @@ export const WidgetInput = Type.Object(
       {
         accent: Type.Union([Colour, Type.Null()], { description: "buttons and links; null follows the theme's" }),
         text: Type.Union([Colour, Type.Null()], { description: "text colour; null follows the theme's" }),
-        font: Type.Union([Type.String({ maxLength: 200, pattern: '^[^;{}<>]*$' }), Type.Null()], {
+        font: Type.Union([Type.String({ maxLength: 200, pattern: '^[^;{}<>]*$', patternMessage: FONT }), Type.Null()], {
           description: "CSS font family; null keeps the theme's",
         }),
       },

@@ -22,6 +22,7 @@ export const PlatformInput = Type.Object(
       pattern: '^[a-z0-9][a-z0-9.-]{0,253}$',
       maxLength: 255,
       description: 'e.g. acme.myshopify.com',
+      patternMessage: "must be the store's host name in lower case, such as acme.myshopify.com",
     }),
     access_token: Type.Optional(
       Type.String({

@@ -1,6 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
 import { InvalidDocumentError } from '../../../src/domain/errors.js';
+import { CampaignInput } from '../../../src/domain/inputs/billing.js';
+import { ExperimentInput } from '../../../src/domain/inputs/experiment.js';
+import { RulesetInput } from '../../../src/domain/inputs/ruleset.js';
 import { ShopPatchInput } from '../../../src/domain/inputs/shop.js';
 import { validateDocument } from '../../../src/domain/inputs/validate.js';
 import { WidgetInput } from '../../../src/domain/widgets/widget.js';
@@ -21,7 +24,7 @@ describe('the problem a document that matches no variant of a union is told', ()
   it('is that of the variant of its kind: a setting out of range, not that it is not null', () => {
     expect(problemOf(ShopPatchInput, { settings: { trending_window_days: 1000 } })).toEqual({
       path: 'settings.trending_window_days',
-      message: 'Expected integer to be less or equal to 365',
+      message: 'must be at most 365',
     });
   });
 
@@ -41,7 +44,7 @@ describe('the problem a document that matches no variant of a union is told', ()
       'source.limit',
     );
     const colour = problemOf(WidgetInput, { ...widgetInput(), style: { accent: 'red', text: null, font: null } });
-    expect(colour).toEqual({ path: 'style.accent', message: "Expected string to match '^#[0-9A-Fa-f]{6}$'" });
+    expect(colour).toEqual({ path: 'style.accent', message: 'must be a colour written #rrggbb, such as #1a73e8' });
   });
 
   it('keeps the union error when two variants of the same kind are as near', () => {
@@ -50,5 +53,37 @@ describe('the problem a document that matches no variant of a union is told', ()
       path: 'name',
       message: 'Expected union value',
     });
+  });
+});
+
+/** Problems in words a merchant reads in the console, not the validator's (docs/api.md, "Errors"). */
+describe('the words of a problem', () => {
+  it('refuse a name of blanks for whatever the console lists by name', () => {
+    const blank = { path: 'name', message: 'must not be blank' };
+    expect(problemOf(RulesetInput, { name: '   ', rules: [] })).toEqual(blank);
+    expect(problemOf(WidgetInput, { ...widgetInput(), name: ' \t ' })).toEqual(blank);
+    expect(problemOf(CampaignInput, { name: '  ', discount_code: null })).toEqual(blank);
+    expect(problemOf(ShopPatchInput, { name: '  ' })).toEqual(blank);
+    const arms = [
+      { name: 'a', ruleset_id: 1, weight: 1 },
+      { name: 'b', ruleset_id: 2, weight: 1 },
+    ];
+    expect(problemOf(ExperimentInput, { name: '   ', ruleset_id: 1, arms })).toEqual(blank);
+  });
+
+  it('say lengths, bounds and patterns plainly', () => {
+    expect(problemOf(RulesetInput, { name: 'x'.repeat(201), rules: [] })).toEqual({
+      path: 'name',
+      message: 'must be at most 200 characters',
+    });
+    expect(problemOf(RulesetInput, { name: '', rules: [] }).message).toBe('must not be empty');
+    expect(problemOf(ShopPatchInput, { currency: 'usd' })).toEqual({
+      path: 'currency',
+      message: 'must be a three-letter currency code in capitals, such as USD',
+    });
+    expect(problemOf(CampaignInput, { name: 'Spring', discount_code: 'SAVE 10' }).message).toBe(
+      "may hold only letters, digits, '-' and '_' (at most 100)",
+    );
+    expect(problemOf(ShopPatchInput, { settings: { trending_window_days: 0 } }).message).toBe('must be at least 1');
   });
 });
