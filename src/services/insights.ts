@@ -90,12 +90,13 @@ export function createInsightsService(deps: {
 
       // Units over the last `days`, ending where every sales window ends (the newest order when it is older than now).
       const since = sales.reference - days * DAY_MS;
-      const [lines, eventsByDay] = await Promise.all([
-        store.listOrderLines(shop.id, since),
+      // Summed by the store: read line by line, a shop of 300,000 lines held every shop's requests 0.7 s.
+      const [sold, eventsByDay] = await Promise.all([
+        store.unitsSoldBetween(shop.id, since, sales.reference),
         eventsPerDay(shop, days, clock()),
       ]);
       const top = rankTopSellers(
-        lines.map((l) => ({ productId: l.product_id, quantity: l.quantity, at: l.created_at })),
+        sold.map(({ productId, units }) => ({ productId, quantity: units, at: since })),
         since,
         sales.reference,
       );
