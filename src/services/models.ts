@@ -1,4 +1,4 @@
-import { NotFoundError, UnavailableError } from '../domain/errors.js';
+import { NotFoundError, TooManyRequestsError, UnavailableError } from '../domain/errors.js';
 import type { Basis, SarSimilarity } from '../domain/models/sar.js';
 import type { CatalogIndex } from '../indexes/catalog-index.js';
 import type { ModelIndex } from '../indexes/model-index.js';
@@ -13,8 +13,15 @@ export const SIMILAR_DEFAULTS = {
   limit: 20,
 };
 
+/** Similarities computed at once in the node (each shop one at a time). */
+export const SIMILAR_AT_ONCE = 2;
+
+const busy = (why: string) =>
+  new TooManyRequestsError(`Too many similarity requests at once: ${why}. Retry after 5 seconds.`, 5);
+
 /** The model's raw material, for tools and the console: SAR similarities computed exactly, in the worker thread. */
 export function createModelsService(deps: { pool: ModelPool; models: ModelIndex; catalog?: CatalogIndex }) {
+  const computing = new Set<number>();
   return {
     /**
      * The model serving a shop: when it was built, from what, and
@@ -49,13 +56,22 @@ export function createModelsService(deps: { pool: ModelPool; models: ModelIndex;
       ask: { productId: number; similarity: SarSimilarity; threshold: number; basis: Basis; limit: number },
     ): Promise<SimilarResult> {
       const { productId, similarity, threshold, basis, limit } = ask;
-      const catalog = await deps.catalog?.ensure(shopId);
-      if (catalog && !catalog.products.has(productId)) throw new NotFoundError(`Product ${productId} not found.`);
-      if (!deps.pool.usable)
-        throw new UnavailableError(
-          'Models need a database file or server: an in-memory SQLite database cannot be read by the model worker.',
-        );
-      return deps.pool.similar({ shopId, productId, similarity, threshold, basis, limit });
+      // One at a time a shop, and a few in the node: each reads all of the shop's orders in the thread that
+      // builds every shop's models, and sixty asked at once held another shop's rebuild for a minute.
+      if (computing.has(shopId)) throw busy('one of this shop is being computed');
+      if (computing.size >= SIMILAR_AT_ONCE) throw busy('the node is computing as many as it takes at once');
+      computing.add(shopId);
+      try {
+        const catalog = await deps.catalog?.ensure(shopId);
+        if (catalog && !catalog.products.has(productId)) throw new NotFoundError(`Product ${productId} not found.`);
+        if (!deps.pool.usable)
+          throw new UnavailableError(
+            'Models need a database file or server: an in-memory SQLite database cannot be read by the model worker.',
+          );
+        return await deps.pool.similar({ shopId, productId, similarity, threshold, basis, limit });
+      } finally {
+        computing.delete(shopId);
+      }
     },
   };
 }
