@@ -100,6 +100,8 @@ describe.skipIf(!inject('chromium'))('customer signatures and shop settings in C
     await page.getByLabel('Trending fades by half every').fill('7');
     await page.getByRole('button', { name: 'Save settings' }).click();
     await page.getByText('Settings saved.').waitFor();
+    // The message takes focus (the disabled button would leave it on the page), so it is read out.
+    await page.waitForFunction(() => document.activeElement?.textContent === 'Settings saved.');
     const settings = await settingsOf();
     expect(settings.trending_window_days).toBeUndefined();
     expect(settings).toMatchObject({ trending_half_life_days: 7, rate_limit_public_per_minute: 900 });

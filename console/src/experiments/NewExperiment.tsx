@@ -1,7 +1,8 @@
-import { useId, useState } from 'react';
+import { useId, useMemo, useState } from 'react';
 import { ApiError } from '../api';
 import { useConsole } from '../context';
 import type { Experiment } from './types';
+import { ActionMessage } from '../components/ActionMessage';
 
 interface RulesetRef {
   id: number;
@@ -46,6 +47,8 @@ export function NewExperiment({
     setRuleset(next);
   };
   const [error, setError] = useState<string | null>(null);
+  // One object per refusal: the message takes focus when it changes, not on every render while it shows.
+  const refusal = useMemo(() => (error ? { error: true, text: error } : null), [error]);
   const [busy, setBusy] = useState(false);
 
   const change = (i: number, patch: Partial<ArmDraft>) =>
@@ -171,11 +174,7 @@ export function NewExperiment({
           </button>
         )}
       </fieldset>
-      {error && (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      )}
+      <ActionMessage message={refusal} />
       <button type="submit" className="primary" disabled={busy || free.length === 0}>
         Start the experiment
       </button>

@@ -5,6 +5,7 @@ import { useConsole } from '../context';
 import { formatDate, useLoad } from '../hooks';
 import { TokenStorageNotice } from '../components/TokenStorageNotice';
 import { usePageTitle } from '../title';
+import { ActionMessage } from '../components/ActionMessage';
 
 /** `GET …/platform` (docs/api.md, "Connecting the platform"). */
 interface Sync {
@@ -135,11 +136,7 @@ export function ConnectionPage() {
           )}
         </div>
       )}
-      {message && (
-        <p className={message.error ? 'error' : 'notice'} role={message.error ? 'alert' : 'status'}>
-          {message.text}
-        </p>
-      )}
+      <ActionMessage message={message} okClass="notice" />
       {loaded.data !== undefined && (
         <ConnectForm
           current={platform ?? null}

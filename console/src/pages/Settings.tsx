@@ -5,6 +5,7 @@ import { SETTING_GROUPS, type SettingField, type Settings, without } from '../se
 import { SignatureSwitch } from '../settings/SignatureSwitch';
 import { usePageTitle } from '../title';
 import type { Shop } from '../types';
+import { ActionMessage } from '../components/ActionMessage';
 
 type General = Pick<Shop, 'name' | 'timezone' | 'currency' | 'public_url'>;
 
@@ -138,11 +139,7 @@ export function SettingsPage() {
             ))}
           </fieldset>
         ))}
-        {message && (
-          <p className={message.error ? 'error' : 'notice'} role={message.error ? 'alert' : 'status'}>
-            {message.text}
-          </p>
-        )}
+        <ActionMessage message={message} okClass="notice" />
         <button type="submit" className="primary" disabled={busy}>
           Save settings
         </button>

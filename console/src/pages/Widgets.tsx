@@ -6,6 +6,7 @@ import { usePageTitle } from '../title';
 import { WidgetForm } from '../widgets/WidgetForm';
 import { WidgetPreview } from '../widgets/WidgetPreview';
 import { blankWidget, inputOf, PLACEMENT_LABELS, snippetOf, type Widget, type WidgetInput } from '../widgets/model';
+import { ActionMessage } from '../components/ActionMessage';
 
 /**
  * Storefront widgets a merchant designs here and places once: the theme holds only the snippet,
@@ -115,11 +116,7 @@ export function WidgetsPage({ endpoints }: { endpoints: string[] }) {
             <WidgetForm draft={draft} onChange={setDraft} rulesets={rulesets.data ?? []} lists={lists} />
             <WidgetPreview draft={draft} id={typeof editing === 'number' ? editing : 0} />
           </div>
-          {message && (
-            <p className={message.error ? 'error' : 'notice'} role={message.error ? 'alert' : 'status'}>
-              {message.text}
-            </p>
-          )}
+          <ActionMessage message={message} okClass="notice" />
           <button type="submit" className="primary" disabled={draft.name.trim() === ''}>
             {editing === 'new' ? 'Create the widget' : 'Save changes'}
           </button>
