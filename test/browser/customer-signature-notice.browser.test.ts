@@ -4,6 +4,9 @@ import { startApp, type TestApp } from '../helpers/app.js';
 import { backends } from '../helpers/backends.js';
 import { launchChromium, listen, signInToConsole } from '../helpers/browser.js';
 
+/** The page's document, as the functions run in the browser see it. */
+declare const document: { activeElement: { textContent: string | null } | null };
+
 /**
  * The console warns while customer lists are unsigned; the switch lives in Settings, asks with
  * the consequence spelled out, and is undone there. Every shop setting is shown and undone there too.
