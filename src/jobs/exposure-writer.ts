@@ -16,7 +16,8 @@ export class ExposureWriter {
   written = 0;
 
   constructor(
-    private readonly write: (rows: Exposure[]) => Promise<void>,
+    /** Writes rows; resolves with those it dropped (made before an erasure), which are not remembered as written. */
+    private readonly write: (rows: Exposure[]) => Promise<readonly Exposure[] | void>,
     private readonly options: {
       flushMs: number;
       maxBatch: number;
@@ -55,9 +56,9 @@ export class ExposureWriter {
     this.writing = this.writing.then(async () => {
       if (batch.size === 0) return;
       try {
-        await this.write([...batch.values()]);
-        for (const key of batch.keys()) this.recent.set(key, true);
-        this.written += batch.size;
+        const dropped = new Set(((await this.write([...batch.values()])) ?? []) as readonly Exposure[]);
+        for (const [key, row] of batch) if (!dropped.has(row)) this.recent.set(key, true);
+        this.written += batch.size - dropped.size;
       } catch (error) {
         this.options.onError?.(error);
         for (const [key, row] of batch) if (this.pending.size < this.options.maxPending) this.pending.set(key, row);

@@ -96,3 +96,24 @@ describe('ExposureWriter.forget (an erasure)', () => {
     expect(stored.map((r) => r.visitor)).toEqual(['u:back', 'u:back']);
   });
 });
+
+describe('ExposureWriter and the rows the store drops', () => {
+  it('records a visitor again whose row the store dropped (made before an erasure), and not one it kept', async () => {
+    const written: Exposure[] = [];
+    const exposures = new ExposureWriter(
+      async (rows) => {
+        written.push(...rows);
+        return rows.filter((r) => r.visitor === 'u:before-erasure');
+      },
+      { flushMs: 60_000, maxBatch: 1000, maxPending: 1000, remember: 1000 },
+    );
+    exposures.record(exposure(1, 'u:before-erasure'));
+    exposures.record(exposure(1, 'u:kept'));
+    await exposures.flush();
+    expect(exposures.written).toBe(1);
+    exposures.record(exposure(1, 'u:before-erasure'));
+    exposures.record(exposure(1, 'u:kept'));
+    expect(exposures.holds(1, 1, 'u:before-erasure')).toBe(true);
+    expect(exposures.holds(1, 1, 'u:kept')).toBe(false);
+  });
+});

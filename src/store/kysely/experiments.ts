@@ -26,8 +26,12 @@ export interface ExperimentStore {
    * stopped already.
    */
   stopExperiment(shopId: number, id: number, winner: string | null): Promise<Experiment | null>;
-  /** Records visitors first served by an arm; a visitor already recorded changes nothing. */
-  recordExposures(rows: Exposure[]): Promise<void>;
+  /**
+   * Records visitors first served by an arm; a visitor already recorded changes nothing, and a row made
+   * before the shop's latest erasure is dropped (that erasure may have been of its visitor): those are
+   * returned.
+   */
+  recordExposures(rows: Exposure[]): Promise<Exposure[]>;
   /** Deletes these visitors' rows (`null`: the shop's), after an erasure a write of theirs raced. */
   forgetExposures(shopId: number, visitors: readonly string[] | null): Promise<void>;
   /** Every per-day row of an experiment, by arm and day. */
@@ -161,9 +165,25 @@ export function experimentMethods(db: Kysely<Database>, sqlite?: SQLite.Database
       await query.execute();
     },
 
-    async recordExposures(rows) {
-      if (rows.length === 0) return;
-      await db.transaction().execute(async (trx) => {
+    async recordExposures(given) {
+      if (given.length === 0) return [];
+      return db.transaction().execute(async (trx) => {
+        // A node that hears of erasures only by polling (no Redis) holds rows it buffered before one for up
+        // to a flush: written after it, a row of an erased visitor came back. The shop's latest erasure
+        // drops every row made before it; a visitor who comes back is recorded afresh.
+        const shops = [...new Set(given.map((r) => r.shop_id))];
+        const latest = await trx
+          .selectFrom('erasures')
+          .select(['shop_id', (eb) => eb.fn.max('erased_at').as('at')])
+          .where('shop_id', 'in', shops)
+          .where('subject', '=', 'customer')
+          .groupBy('shop_id')
+          .execute();
+        const erasedAt = new Map(latest.map((r) => [Number(r.shop_id), Number(r.at)]));
+        const madeAfter = (r: Exposure) => r.created_at > (erasedAt.get(r.shop_id) ?? Number.NEGATIVE_INFINITY);
+        const rows = given.filter(madeAfter);
+        const dropped = given.filter((r) => !madeAfter(r));
+        if (rows.length === 0) return dropped;
         const fresh = new Map<
           string,
           { shop_id: number; experiment_id: number; arm: number; day: number; visitors: number }
@@ -196,6 +216,7 @@ export function experimentMethods(db: Kysely<Database>, sqlite?: SQLite.Database
           ['visitors'],
           [...fresh.values()],
         );
+        return dropped;
       });
     },
 
