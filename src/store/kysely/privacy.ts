@@ -3,6 +3,7 @@ import { visitorsOf } from '../../domain/experiments/assign.js';
 import { chunks } from '../codec.js';
 import type { Database } from '../schema.js';
 import { forgetStaged } from './erased-staging.js';
+import { blankWebhooksWithPhones } from './webhook-phones.js';
 import { eraseBilling } from './privacy-billing.js';
 import { cartsOf, customerRecords, emailsOf, eventsOf, sessionsOf, trackedOf } from './privacy-export.js';
 import { bumpDataVersion, nextCounter } from './shops.js';
@@ -320,6 +321,7 @@ export function privacyMethods(db: Kysely<Database>): PrivacyStore {
           ...(named.phones ?? []),
           ...(named.orderIds ?? []).map(String),
         ]);
+        await blankWebhooksWithPhones(trx, shopId, named.phones ?? []);
         await forgetStaged(trx, shopId, customerId, emails, named.orderIds ?? []);
         // An earlier data request's export is personal data too: it goes with the rest.
         await trx

@@ -142,6 +142,38 @@ describe.each(backends())('what an erasure reaches, on $name', (backend) => {
     expect((await bodies()).filter((b) => /Hidden Road|Frank Fictional|555 000 4242/.test(b))).toEqual([]);
   });
 
+  it('blanks a guest order naming the phone written another way, and not an order of another number', async () => {
+    const guest = (id: number, phone: string, address1: string) =>
+      deliver(t, 'priv', 'orders/create', {
+        id,
+        created_at: recent(1),
+        customer: null,
+        email: `guest-${id}@corp.example`,
+        billing_address: { name: 'Bobby Tables', address1, phone },
+        line_items: [{ id: id * 10, product_id: 1, variant_id: 11, quantity: 1, price: '10.00' }],
+      });
+    expect((await guest(9020, '+442079460958', '1 Bobway')).statusCode).toBe(200);
+    // The same last four digits, another number: not the customer's.
+    expect((await guest(9021, '+44 20 7946 1111', '2 Otherway')).statusCode).toBe(200);
+    expect((await guest(9022, '+1 212 555 0958', '3 Elsewhere')).statusCode).toBe(200);
+    const bodies = async () =>
+      (
+        await stored((db) => db.selectFrom('shop_webhooks').select('payload').where('shop_id', '=', shopId).execute())
+      ).map((r) => r.payload);
+    await vi.waitFor(async () => expect((await bodies()).some((b) => b.includes('3 Elsewhere'))).toBe(true));
+    // Written with spaces in the request, and by the national trunk prefix: both are +44 20 7946 0958.
+    await deliver(t, 'priv', 'customers/redact', {
+      shop_id: 1,
+      customer: { id: 7005, email: 'bobby@example.com', phone: '020 7946 0958' },
+      orders_to_redact: [],
+    });
+    await t.services.storefrontSync.applyPending();
+    const left = (await bodies()).join('\n');
+    expect(left).not.toContain('1 Bobway');
+    expect(left).toContain('2 Otherway');
+    expect(left).toContain('3 Elsewhere');
+  });
+
   it('erases by an e-mail the request gives, once the stored one is gone', async () => {
     const session = 'f6f6f6f6-0000-4000-8000-0000000000f6';
     // A visitor never imported as a customer (or deleted since): their view names them by e-mail alone.
