@@ -1,4 +1,4 @@
-import type { Problem } from './types';
+import type { Problem } from './types.js';
 
 /** An admin API answer other than 2xx, with the server's sentence and (for 422) each problem's path. */
 export class ApiError extends Error {

@@ -17,7 +17,7 @@ export class ExposureWriter {
 
   constructor(
     /** Writes rows; resolves with those it dropped (made before an erasure), which are not remembered as written. */
-    private readonly write: (rows: Exposure[]) => Promise<readonly Exposure[] | void>,
+    private readonly write: (rows: Exposure[]) => Promise<readonly Exposure[]>,
     private readonly options: {
       flushMs: number;
       maxBatch: number;
@@ -56,7 +56,7 @@ export class ExposureWriter {
     this.writing = this.writing.then(async () => {
       if (batch.size === 0) return;
       try {
-        const dropped = new Set(((await this.write([...batch.values()])) ?? []) as readonly Exposure[]);
+        const dropped = new Set(await this.write([...batch.values()]));
         for (const [key, row] of batch) if (!dropped.has(row)) this.recent.set(key, true);
         this.written += batch.size - dropped.size;
       } catch (error) {

@@ -76,7 +76,7 @@ export function createShopsService(deps: {
       }
       if (!ok)
         throw new InvalidDocumentError('Invalid shop: public_url must be an http(s) URL.', [
-          { path: 'public_url', message: 'not a URL' },
+          { path: 'public_url', message: 'must be an http(s) URL' },
         ]);
     }
   }

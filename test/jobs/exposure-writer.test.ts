@@ -24,6 +24,7 @@ function writer(options: { failFirst?: boolean } = {}) {
         throw new Error('down');
       }
       stored.push(...rows);
+      return [];
     },
     { flushMs: 60_000, maxBatch: 1000, maxPending: 1000, remember: 1000 },
   );

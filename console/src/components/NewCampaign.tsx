@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
-import { ApiError } from '../api';
 import { useConsole } from '../context';
+import { refusal } from '../problem-words';
 
 /** Creates a reactivation campaign: a name, an optional discount code, and how often one customer may use it. */
 export function NewCampaign({ onCreated }: { onCreated(): void }) {
@@ -28,7 +28,14 @@ export function NewCampaign({ onCreated }: { onCreated(): void }) {
       setCode('');
       onCreated();
     } catch (e) {
-      setStatus({ ok: false, text: e instanceof ApiError ? e.message : (e as Error).message });
+      setStatus({
+        ok: false,
+        text: refusal(e, {
+          name: 'Campaign name',
+          discount_code: 'Discount code',
+          max_claims_per_customer: 'Reactivations one customer may make',
+        }),
+      });
     }
   };
   return (

@@ -1,8 +1,8 @@
 import { useId, useMemo, useState } from 'react';
-import { ApiError } from '../api';
 import { useConsole } from '../context';
 import type { Experiment } from './types';
 import { ActionMessage } from '../components/ActionMessage';
+import { refusal } from '../problem-words';
 
 interface RulesetRef {
   id: number;
@@ -48,7 +48,7 @@ export function NewExperiment({
   };
   const [error, setError] = useState<string | null>(null);
   // One object per refusal: the message takes focus when it changes, not on every render while it shows.
-  const refusal = useMemo(() => (error ? { error: true, text: error } : null), [error]);
+  const said = useMemo(() => (error ? { error: true, text: error } : null), [error]);
   const [busy, setBusy] = useState(false);
 
   const change = (i: number, patch: Partial<ArmDraft>) =>
@@ -73,7 +73,15 @@ export function NewExperiment({
       );
       onCreated(experiment);
     } catch (e) {
-      setError(e instanceof ApiError ? e.message : (e as Error).message);
+      setError(
+        refusal(e, {
+          name: 'Name',
+          ruleset_id: 'Ruleset under test',
+          'arms[].name': 'Name of arm',
+          'arms[].ruleset_id': 'Ruleset of arm',
+          'arms[].weight': 'Weight of arm',
+        }),
+      );
     } finally {
       setBusy(false);
     }
@@ -174,7 +182,7 @@ export function NewExperiment({
           </button>
         )}
       </fieldset>
-      <ActionMessage message={refusal} />
+      <ActionMessage message={said} />
       <button type="submit" className="primary" disabled={busy || free.length === 0}>
         Start the experiment
       </button>

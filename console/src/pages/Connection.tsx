@@ -6,6 +6,7 @@ import { formatDate, useLoad } from '../hooks';
 import { TokenStorageNotice } from '../components/TokenStorageNotice';
 import { usePageTitle } from '../title';
 import { ActionMessage } from '../components/ActionMessage';
+import { refusal } from '../problem-words';
 
 /** `GET …/platform` (docs/api.md, "Connecting the platform"). */
 interface Sync {
@@ -76,7 +77,16 @@ export function ConnectionPage() {
       setMessage({ error: false, text: done });
       setTick((n) => n + 1);
     } catch (e) {
-      setMessage({ error: true, text: e instanceof ApiError ? e.message : (e as Error).message });
+      setMessage({
+        error: true,
+        text: refusal(e, {
+          shop_domain: 'Store address',
+          access_token: 'Access token',
+          webhook_secret: 'App client secret',
+          api_version: 'API version',
+          api_url: 'API address',
+        }),
+      });
     }
   };
   return (

@@ -1,15 +1,24 @@
 import { useEffect, useId, useState } from 'react';
-import { ApiError } from '../api';
 import { useConsole } from '../context';
 import { SETTING_GROUPS, type SettingField, type Settings, without } from '../settings/fields';
 import { SignatureSwitch } from '../settings/SignatureSwitch';
 import { usePageTitle } from '../title';
 import type { Shop } from '../types';
 import { ActionMessage } from '../components/ActionMessage';
+import { refusal, type FieldLabels } from '../problem-words';
 
 type General = Pick<Shop, 'name' | 'timezone' | 'currency' | 'public_url'>;
 
 /** Every setting of the shop, what it is now (or the default that applies), and a way back to the default. */
+/** The form's fields by the API's names for them, for its refusals. */
+const SETTINGS_LABELS: FieldLabels = {
+  name: 'Shop name',
+  timezone: 'Time zone',
+  currency: 'Currency',
+  public_url: 'Storefront address',
+  ...Object.fromEntries(SETTING_GROUPS.flatMap((g) => g.fields).map((f) => [`settings.${f.name}`, f.label])),
+};
+
 export function SettingsPage() {
   const { api, shop, onShopChanged, operator } = useConsole();
   usePageTitle('Settings');
@@ -54,7 +63,7 @@ export function SettingsPage() {
       onShopChanged(saved);
       setMessage({ error: false, text: done });
     } catch (e) {
-      setMessage({ error: true, text: e instanceof ApiError ? e.message : (e as Error).message });
+      setMessage({ error: true, text: refusal(e, SETTINGS_LABELS) });
     } finally {
       setBusy(false);
     }
