@@ -1,9 +1,9 @@
-import { Migrator, sql } from 'kysely';
+import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { connect } from '../../src/store/connect.js';
-import { migrationProvider } from '../../src/store/migrations/index.js';
 import { openStore } from '../../src/store/open.js';
 import { backends } from '../helpers/backends.js';
+import { migratedTo } from '../helpers/migrated-to.js';
 import { storeEvent, totalRows } from '../helpers/fixtures.js';
 
 const SHOP = 5;
@@ -22,13 +22,7 @@ describe.each(backends())('Event counts kept through their storage change on $na
   it('keeps every count, sums them per handle and adds to them as before', async () => {
     const url = await backend.url();
     // The database as the release before: its counts written, then migrated.
-    const before = connect(url);
-    const migrator = new Migrator({
-      db: before.db,
-      provider: migrationProvider,
-      ...(before.schema ? { migrationTableSchema: before.schema } : {}),
-    });
-    expect((await migrator.migrateTo('2026_11_28_0100_shop_snapshots')).error).toBeUndefined();
+    const before = await migratedTo(url, '2026_11_28_0100_shop_snapshots');
     for (const shopId of [SHOP, OTHER])
       await before.db
         .insertInto('event_counts')

@@ -1,9 +1,8 @@
-import { Migrator } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { connect } from '../../src/store/connect.js';
-import { migrationProvider } from '../../src/store/migrations/index.js';
 import { openStore } from '../../src/store/open.js';
 import { backends } from '../helpers/backends.js';
+import { migratedTo } from '../helpers/migrated-to.js';
 
 /** Former e-mails stored before SQLite's lower() folded every letter are folded again by a migration. */
 describe.each(backends())('former e-mails stored folded in ASCII only, on $name', (backend) => {
@@ -11,13 +10,7 @@ describe.each(backends())('former e-mails stored folded in ASCII only, on $name'
 
   it('are folded whole, and the rows already folded are left as they are', async () => {
     const url = await backend.url();
-    const before = connect(url);
-    const migrator = new Migrator({
-      db: before.db,
-      provider: migrationProvider,
-      ...(before.schema ? { migrationTableSchema: before.schema } : {}),
-    });
-    expect((await migrator.migrateTo('2026_11_30_0200_customer_former_emails')).error).toBeUndefined();
+    const before = await migratedTo(url, '2026_11_30_0200_customer_former_emails');
     const row = (id: number, former: string | null) => ({
       shop_id: 9,
       id,
