@@ -20,7 +20,7 @@ type Hook = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** Gives back the bulk slot this request holds (once; a no-op when it holds none). */
+    /** Gives back the bulk slot this request holds (once). */
     releaseBulkSlot?: () => void;
   }
 }
@@ -39,14 +39,12 @@ export class BulkSlots {
     private readonly perCaller = BULK_PER_CALLER,
   ) {}
 
-  /** Adds the slot's hooks to a bulk route (after the instance's own: the caller is authenticated first). */
+  /** Adds the slot's hook to a bulk route (after the instance's own: the caller is authenticated first). */
   guard(route: RouteOptions): void {
     route.onRequest = [...hooksOf(route.onRequest), this.acquire];
-    route.onResponse = [...hooksOf(route.onResponse), release];
-    route.onRequestAbort = [...hooksOf(route.onRequestAbort), releaseOnAbort];
   }
 
-  private readonly acquire: Hook = async (request) => {
+  private readonly acquire: Hook = async (request, reply) => {
     const caller = callerOf(request);
     const mine = this.byCaller.get(caller) ?? 0;
     if (mine >= this.perCaller) throw busy(`${this.perCaller} bulk imports of this shop are being read already`);
@@ -62,11 +60,10 @@ export class BulkSlots {
       if (left === 0) this.byCaller.delete(caller);
       else this.byCaller.set(caller, left);
     };
+    // The response's close comes once whatever ends the request: an answer, an error, the sender gone, a timeout.
+    reply.raw.once('close', request.releaseBulkSlot);
   };
 }
-
-const release: Hook = async (request) => request.releaseBulkSlot?.();
-const releaseOnAbort = async (request: FastifyRequest) => request.releaseBulkSlot?.();
 
 function hooksOf<T>(hooks: T | T[] | undefined): T[] {
   return hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks];
