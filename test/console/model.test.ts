@@ -10,6 +10,7 @@ import {
   type Draft,
 } from '../../console/src/editor/model.js';
 import {
+  fieldWordOf,
   isFreshAt,
   orphanProblems,
   placeOf,
@@ -149,5 +150,16 @@ describe('console draft model', () => {
     expect(move(['a', 'b', 'c'], 0, 1)).toEqual(['b', 'a', 'c']);
     expect(move(['a', 'b'], 0, -1)).toEqual(['a', 'b']);
     expect(move(['a', 'b'], 1, 2)).toEqual(['a', 'b']);
+  });
+});
+
+describe("a rule row's problem", () => {
+  it("is led by the field in the merchant's words, not the document's key", () => {
+    expect(fieldWordOf('rules[0].logic[0].rules[1].value')).toBe('The value');
+    expect(fieldWordOf('rules[2].output[0].endpoint')).toBe('The list');
+    expect(fieldWordOf('rules[2].output[0].collection_id')).toBe('The collection');
+    expect(fieldWordOf('rules[1]')).toBe('The rule');
+    // A key the editor has no word for stays as it is rather than disappear.
+    expect(fieldWordOf('rules[0].output[0].something_new')).toBe('something_new');
   });
 });

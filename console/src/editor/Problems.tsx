@@ -1,5 +1,5 @@
 import type { Problem } from '../types';
-import { fieldOf } from './placement';
+import { fieldWordOf } from './placement';
 
 /** The server's problems for one place, each led by the field it is about. */
 export function Problems({ problems, id }: { problems: Problem[]; id?: string }) {
@@ -8,7 +8,7 @@ export function Problems({ problems, id }: { problems: Problem[]; id?: string })
     <ul className="problems" id={id}>
       {problems.map((p) => (
         <li key={`${p.path}:${p.message}`}>
-          <strong>{fieldOf(p.path)}</strong> {p.message}
+          <strong>{fieldWordOf(p.path)}</strong> {p.message}
         </li>
       ))}
     </ul>

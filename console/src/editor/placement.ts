@@ -84,6 +84,28 @@ export function orphanProblems(problems: readonly Problem[], draft: Draft): Prob
 /** A path's last part, for a message shown next to its row: `rules[0].logic[0].rules[1].value` → `value`. */
 export const fieldOf = (path: string) => path.replace(/^.*\]\./, '').replace(/^rules\[\d+\]$/, 'rule');
 
+/** The rule editor's fields as a merchant reads them, by the key a problem names. */
+const FIELD_WORDS: Record<string, string> = {
+  value: 'The value',
+  products: 'Products',
+  product_id: 'The product',
+  variant_ids: 'Variants',
+  collection_id: 'The collection',
+  endpoint: 'The list',
+  operator: 'The comparison',
+  type: 'The kind',
+  name: 'The name',
+  rule: 'The rule',
+  output: 'The products to show',
+  logic: 'The conditions',
+};
+
+/** The field a problem is about, in words: `The value`, not `value`. */
+export const fieldWordOf = (path: string) => {
+  const field = fieldOf(path);
+  return FIELD_WORDS[field] ?? field;
+};
+
 /** The draft without rows added and not yet touched. */
 function withoutFreshRows(draft: Draft): Draft {
   return {
