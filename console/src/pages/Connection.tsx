@@ -284,7 +284,8 @@ function ConnectForm({
           id={`${ids}-version`}
           value={version}
           required
-          pattern="\d{4}-\d{2}"
+          pattern="\d{4}-(01|04|07|10)"
+          title="A release of the Admin API: a year and 01, 04, 07 or 10, such as 2025-10"
           onChange={(e) => setVersion(e.target.value)}
         />
       </div>

@@ -31,7 +31,12 @@ export const PlatformInput = Type.Object(
         description: 'write-only: sealed, never returned; omit to keep the stored one (same origin only)',
       }),
     ),
-    api_version: Type.String({ pattern: '^\\d{4}-\\d{2}$', description: 'the Admin API version, e.g. 2025-10' }),
+    api_version: Type.String({
+      // The platform releases a version a quarter, named by the year and its first month.
+      pattern: '^\\d{4}-(01|04|07|10)$',
+      description: 'the Admin API version, e.g. 2025-10',
+      patternMessage: 'must be a release of the Admin API, a year and 01, 04, 07 or 10, such as 2025-10',
+    }),
     webhook_secret: Type.Optional(
       Type.String({
         minLength: 16,

@@ -286,6 +286,11 @@ describe.each(backends())('connecting the storefront platform on $name', (backen
           ...extra,
         });
       expect((await connect({})).json()).toMatchObject({ field: 'shop_domain' });
+      // A month the platform releases no version in.
+      expect((await connect({ shop_domain: 'acme.myshopify.com', api_version: '2024-13' })).json()).toMatchObject({
+        field: 'api_version',
+        error: expect.stringContaining('01, 04, 07 or 10'),
+      });
       expect((await connect({ api_url: 'https://localhost/admin/api/2025-10' })).json()).toMatchObject({
         field: 'api_url',
       });
