@@ -138,6 +138,17 @@ export const ShopSettingsPatch = Type.Object(
   { additionalProperties: false },
 );
 
+/**
+ * A webhook signing secret as the platform shows it: blanks at either end are a paste's, never the
+ * secret's (deliveries signed with the real one would all be refused).
+ */
+const WebhookSecret = Type.String({
+  minLength: 16,
+  maxLength: 500,
+  pattern: '^\\S(.*\\S)?$',
+  patternMessage: 'must not begin or end with blanks',
+});
+
 export const ShopPatchInput = Type.Object(
   {
     name: Type.Optional(ShopName),
@@ -145,8 +156,8 @@ export const ShopPatchInput = Type.Object(
     currency: Type.Optional(Type.String({ pattern: '^[A-Z]{3}$', patternMessage: CURRENCY })),
     scopes: Scopes,
     public_url: Type.Optional(Type.Union([Type.String(), Type.Null()])),
-    webhook_secret: Type.Optional(Type.Union([Type.String({ minLength: 16 }), Type.Null()])),
-    billing_webhook_secret: Type.Optional(Type.Union([Type.String({ minLength: 16 }), Type.Null()])),
+    webhook_secret: Type.Optional(Type.Union([WebhookSecret, Type.Null()])),
+    billing_webhook_secret: Type.Optional(Type.Union([WebhookSecret, Type.Null()])),
     settings: Type.Optional(ShopSettingsPatch),
   },
   { additionalProperties: false },

@@ -104,6 +104,13 @@ describe.each(backends())('admin shops and keys on $name', (backend) => {
     const blank = await t.admin('PATCH', '/admin/v1/shops/patchy', { name: '   ' });
     expect(blank.statusCode).toBe(422);
     expect(blank.json().field).toBe('name');
+    // A secret pasted with the blanks around it would refuse every delivery signed with the real one.
+    const pasted = await t.admin('PATCH', '/admin/v1/shops/patchy', { webhook_secret: '   a-long-webhook-secret ' });
+    expect(pasted.statusCode).toBe(422);
+    expect(pasted.json()).toMatchObject({ field: 'webhook_secret', error: expect.stringContaining('blanks') });
+    expect(
+      (await t.admin('PATCH', '/admin/v1/shops/patchy', { billing_webhook_secret: ' '.repeat(20) })).statusCode,
+    ).toBe(422);
     expect((await t.admin('GET', '/admin/v1/shops/patchy')).json().shop.timezone).toBe('Asia/Tokyo');
   });
 
