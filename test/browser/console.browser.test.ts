@@ -635,6 +635,9 @@ describe.skipIf(!inject('chromium'))('console in Chromium', () => {
       ['Catalog', 'Catalog'],
       ['Insights', 'Insights'],
       ['Campaigns', 'Campaigns'],
+      ['Billing', 'Billing'],
+      ['Keys', 'Keys'],
+      ['Privacy', 'Privacy'],
     ] as const) {
       await page.getByRole('link', { name: link }).click();
       await title(`${expected} — Outfitters — Rebound`);

@@ -5,6 +5,7 @@ import { TokenStorageNotice } from '../components/TokenStorageNotice';
 import { WebhookSecrets } from '../components/WebhookSecrets';
 import { useConsole } from '../context';
 import { useLoad } from '../hooks';
+import { usePageTitle } from '../title';
 
 const VERSIONS = ['2021-11'];
 
@@ -14,6 +15,7 @@ const VERSIONS = ['2021-11'];
  */
 export function BillingSettingsPage() {
   const { api, shop, canStoreTokens } = useConsole();
+  usePageTitle('Billing');
   const path = `/shops/${encodeURIComponent(shop.handle)}/billing/provider`;
   const current = useLoad(() => api.get<BillingProviderSettings>(path), [path]);
   const [type, setType] = useState<'ledger' | 'remote'>('ledger');
