@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { HeaderToken } from './token.js';
 
 /** The API versions the remote provider speaks. */
 export const REMOTE_API_VERSIONS = ['2021-11'] as const;
@@ -14,13 +15,7 @@ export const BillingProviderInput = Type.Object(
         description: "https URL of the provider's REST API, e.g. https://api.rechargeapps.com",
       }),
     ),
-    api_token: Type.Optional(
-      Type.String({
-        minLength: 1,
-        maxLength: 500,
-        description: 'write-only: stored encrypted, never returned; omit to keep the stored one',
-      }),
-    ),
+    api_token: Type.Optional(HeaderToken('write-only: stored encrypted, never returned; omit to keep the stored one')),
     api_version: Type.Optional(
       Type.Union(
         REMOTE_API_VERSIONS.map((v) => Type.Literal(v)),

@@ -15,6 +15,7 @@ import { createGraphqlClient, type GraphqlClient, type GraphqlPolicy } from './g
 import { checkUpstreamUrl } from '../upstream/address.js';
 import type { UpstreamClient } from '../upstream/client.js';
 import type { SealedTokens } from '../sealed-tokens.js';
+import { HeaderToken } from '../../domain/inputs/token.js';
 
 export const PlatformInput = Type.Object(
   {
@@ -25,11 +26,7 @@ export const PlatformInput = Type.Object(
       patternMessage: "must be the store's host name in lower case, such as acme.myshopify.com",
     }),
     access_token: Type.Optional(
-      Type.String({
-        minLength: 1,
-        maxLength: 500,
-        description: 'write-only: sealed, never returned; omit to keep the stored one (same origin only)',
-      }),
+      HeaderToken('write-only: sealed, never returned; omit to keep the stored one (same origin only)'),
     ),
     api_version: Type.String({
       // The platform releases a version a quarter, named by the year and its first month.

@@ -72,6 +72,9 @@ describe.each(backends())('billing provider settings on $name', (backend) => {
     expect(await field({ ...remote, base_url: 'not a url' })).toBe('base_url');
     expect(await field({ type: 'remote', base_url: 'https://api.billing.example' })).toBe('api_token');
     expect((await put({ ...remote, api_version: '2024-01' })).statusCode).toBe(422);
+    // A token no HTTP header can carry: refused before it is stored, not at every call after.
+    for (const api_token of ['tok\u{1F600}en', 'tok en', ' token'])
+      expect(await field({ ...remote, api_token }), api_token).toBe('api_token');
     expect((await put({ ...remote, extra: 1 })).statusCode).toBe(422);
     expect((await put({ type: 'stripe' })).statusCode).toBe(422);
     expect((await put(remote, other.private)).statusCode).toBe(404);

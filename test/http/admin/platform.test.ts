@@ -286,6 +286,12 @@ describe.each(backends())('connecting the storefront platform on $name', (backen
           ...extra,
         });
       expect((await connect({})).json()).toMatchObject({ field: 'shop_domain' });
+      // A token no HTTP header can carry.
+      expect(
+        (await connect({ shop_domain: 'acme.myshopify.com', access_token: 'shpat_\u{1F600}' })).json(),
+      ).toMatchObject({
+        field: 'access_token',
+      });
       // A month the platform releases no version in.
       expect((await connect({ shop_domain: 'acme.myshopify.com', api_version: '2024-13' })).json()).toMatchObject({
         field: 'api_version',
