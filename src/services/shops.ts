@@ -15,6 +15,9 @@ import { asksForMarkets } from '../domain/rules/outputs.js';
 import type { RulesetStore } from '../store/kysely/rulesets.js';
 import type { ShopStore } from '../store/kysely/shops.js';
 
+/** The currencies prices can be shown in (ISO 4217, as the runtime's ICU data knows them): `XYZ` is none. */
+const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
+
 export interface IssuedKeys {
   public: string;
   private: string;
@@ -55,7 +58,12 @@ export function createShopsService(deps: {
     );
   }
 
-  function checkSemantics(doc: { handle?: string; timezone?: string; public_url?: string | null }): void {
+  function checkSemantics(doc: {
+    handle?: string;
+    timezone?: string;
+    currency?: string;
+    public_url?: string | null;
+  }): void {
     if (doc.handle !== undefined && !HANDLE_PATTERN.test(doc.handle)) {
       throw new InvalidDocumentError(
         'Invalid shop: handle must be 1-63 lower-case letters, digits or dashes, starting with a letter or digit.',
@@ -65,6 +73,11 @@ export function createShopsService(deps: {
     if (doc.timezone !== undefined && !isValidTimezone(doc.timezone)) {
       throw new InvalidDocumentError(`Invalid shop: timezone "${doc.timezone}" is not an IANA time zone.`, [
         { path: 'timezone', message: 'unknown time zone' },
+      ]);
+    }
+    if (doc.currency !== undefined && !CURRENCIES.has(doc.currency)) {
+      throw new InvalidDocumentError(`Invalid shop: currency "${doc.currency}" is not an ISO 4217 currency code.`, [
+        { path: 'currency', message: 'is no currency: a code such as USD, EUR or JPY' },
       ]);
     }
     if (doc.public_url) {

@@ -7,7 +7,8 @@ import { createModelsService, SIMILAR_AT_ONCE } from '../../src/services/models.
 
 /**
  * Similarities asked of the model thread at once (the thread itself is exercised in
- * test/http/admin/models.test.ts): here a pool whose answers the test releases, to hold them in flight.
+ * test/http/admin/models.test.ts): here a pool whose answers the test releases, to hold them in flight
+ * whatever the machine's speed (over HTTP, the first could be answered before the second arrives).
  */
 describe('similarities computed at once', () => {
   it('takes one a shop and SIMILAR_AT_ONCE in the node; a slot freed takes the next', async () => {

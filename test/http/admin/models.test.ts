@@ -88,14 +88,4 @@ describe.each(backends())('model inspection on $name', (backend) => {
     }
     expect((await similar('product_id=999')).statusCode).toBe(404);
   });
-
-  it('computes one of a shop at a time: another asked meanwhile is a 429 with Retry-After', async () => {
-    const [first, second] = await Promise.all([similar('product_id=1'), similar('product_id=2')]);
-    expect(first.statusCode).toBe(200);
-    expect(second.statusCode).toBe(429);
-    expect(second.headers['retry-after']).toBe('5');
-    expect(second.json().error).toMatch(/one of this shop is being computed/);
-    // Once the first is answered, the next is computed.
-    expect((await similar('product_id=2')).statusCode).toBe(200);
-  });
 });

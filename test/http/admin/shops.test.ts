@@ -47,6 +47,8 @@ describe.each(backends())('admin shops and keys on $name', (backend) => {
       [{ handle: 'Bad Handle', name: 'x' }, 'handle'],
       [{ handle: 'ok-handle', name: 'x', timezone: 'Mars/Olympus' }, 'timezone'],
       [{ handle: 'ok-handle', name: 'x', currency: 'dollars' }, 'currency'],
+      // Three capitals that name no currency.
+      [{ handle: 'ok-handle', name: 'x', currency: 'XYZ' }, 'currency'],
       [{ handle: 'ok-handle', name: 'x', colour: 'red' }, 'colour'],
       [{ handle: 'ok-handle' }, 'name'],
       [{ handle: 'ok-handle', name: 'x', public_url: 'ftp://x' }, 'public_url'],
