@@ -1,6 +1,6 @@
 import { addDays, shopToday } from '../domain/billing/dates.js';
 import { SMART_SORT_K } from '../domain/ranking/smart-sort.js';
-import { DAY_MS, rankTopSellers } from '../domain/ranking/trending.js';
+import { DAY_MS, rankUnits } from '../domain/ranking/trending.js';
 import type { Shop } from '../domain/shop.js';
 import type { CatalogIndex } from '../indexes/catalog-index.js';
 import type { IndexedProduct } from '../indexes/shop-catalog.js';
@@ -95,12 +95,8 @@ export function createInsightsService(deps: {
         store.unitsSoldBetween(shop.id, since, sales.reference),
         eventsPerDay(shop, days, clock()),
       ]);
-      const top = rankTopSellers(
-        sold.map(({ productId, units }) => ({ productId, quantity: units, at: since })),
-        since,
-        sales.reference,
-      );
-
+      const units = new Map(sold.map(({ productId, units }) => [productId, units]));
+      const top = { ranked: rankUnits(units), units };
       const evidence = new Set<IndexedProduct>();
       for (const id of sales.unitsSold30d.keys()) {
         const product = catalog.products.get(id);

@@ -78,5 +78,10 @@ export function rankTopSellers(
     if (sale.at < since || sale.at > until || sale.quantity <= 0) continue;
     units.set(sale.productId, (units.get(sale.productId) ?? 0) + sale.quantity);
   }
-  return { ranked: [...units.keys()].sort((a, b) => units.get(b)! - units.get(a)! || a - b), units };
+  return { ranked: rankUnits(units), units };
+}
+
+/** Products by units sold, most first, then by id: the order of top sellers. */
+export function rankUnits(units: ReadonlyMap<number, number>): number[] {
+  return [...units.keys()].sort((a, b) => units.get(b)! - units.get(a)! || a - b);
 }

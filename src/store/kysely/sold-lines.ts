@@ -34,18 +34,22 @@ export function sqliteSoldLinesOf(database: SQLite.Database): (shopId: number) =
   // Row by row: every row's array held beside every line made from it took half as much memory again.
   return (shopId) => {
     const lines: SoldLine[] = [];
-    for (const row of statement.iterate(shopId))
-      lines.push({ orderId: row[0], productId: row[1], quantity: row[2], customerId: row[3], at: row[4] });
+    for (const row of statement.iterate(shopId)) lines.push(lineOf(row));
     return lines;
   };
 }
 
+const lineOf = (row: SoldRow): SoldLine => ({
+  orderId: row[0],
+  productId: row[1],
+  quantity: row[2],
+  customerId: row[3],
+  at: row[4],
+});
+
 function linesOf(rows: readonly SoldRow[]): SoldLine[] {
   const lines = new Array<SoldLine>(rows.length);
-  for (let i = 0; i < rows.length; i++) {
-    const row = rows[i]!;
-    lines[i] = { orderId: row[0], productId: row[1], quantity: row[2], customerId: row[3], at: row[4] };
-  }
+  for (let i = 0; i < rows.length; i++) lines[i] = lineOf(rows[i]!);
   return lines;
 }
 
