@@ -1,7 +1,7 @@
 import { useId, useState } from 'react';
-import { ApiError } from '../api';
 import { useConsole } from '../context';
 import type { Shop } from '../types';
+import { refusal } from '../problem-words';
 
 type Which = 'webhook_secret' | 'billing_webhook_secret';
 const LABELS: Record<Which, string> = {
@@ -61,7 +61,7 @@ function SecretForm({
             : 'Saved. Deliveries signed with it are accepted.',
       });
     } catch (e) {
-      setStatus({ ok: false, text: e instanceof ApiError ? e.message : (e as Error).message });
+      setStatus({ ok: false, text: refusal(e) });
     }
   };
   return (

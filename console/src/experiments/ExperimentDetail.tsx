@@ -1,6 +1,5 @@
 import { useId, useState } from 'react';
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import { ApiError } from '../api';
 import { CHART_A11Y, ChartFigure, COLORS, TOOLTIP } from '../components/Chart';
 import { useConsole } from '../context';
 import { formatDate, useLoad } from '../hooks';
@@ -17,6 +16,7 @@ import {
   type Series,
 } from './types';
 import { TableWrap } from '../components/TableWrap';
+import { refusal } from '../problem-words';
 
 const LINE_COLORS = [COLORS.primary, COLORS.secondary, COLORS.tertiary, COLORS.muted, '#8e44ad', '#c0392b'];
 
@@ -178,7 +178,7 @@ function StopForm({ experiment, base, onStopped }: { experiment: Experiment; bas
       await api.send('POST', `${base}/stop`, { winner: winner === '' ? null : winner });
       onStopped();
     } catch (e) {
-      setError(e instanceof ApiError ? e.message : (e as Error).message);
+      setError(refusal(e));
     }
   };
   return (

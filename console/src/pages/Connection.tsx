@@ -230,7 +230,7 @@ function ConnectForm({
       setSecret('');
       onSaved('Connected. A full sync has started: its progress shows above.');
     } catch (e) {
-      onError(e instanceof ApiError ? e.message : (e as Error).message);
+      onError(refusal(e));
     }
   };
   return (

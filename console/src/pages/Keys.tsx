@@ -1,11 +1,11 @@
 import { useState } from 'react';
-import { ApiError } from '../api';
 import { ActionMessage, type Said } from '../components/ActionMessage';
 import { TableWrap } from '../components/TableWrap';
 import { useConsole } from '../context';
 import { formatDate, useLoad } from '../hooks';
 import { issuedAdvice, type KeySummary, keyState, rotationWarning, signedInKey } from '../privacy/keys';
 import { usePageTitle } from '../title';
+import { refusal } from '../problem-words';
 
 interface Issued {
   keys: { public: string; private: string };
@@ -40,7 +40,7 @@ export function KeysPage() {
     try {
       setMessage({ error: false, text: await work() });
     } catch (e) {
-      setMessage({ error: true, text: e instanceof ApiError ? e.message : (e as Error).message });
+      setMessage({ error: true, text: refusal(e) });
     } finally {
       setBusy(null);
       // After a refusal too: what the server holds may have changed meanwhile (another tab, the operator).

@@ -1,5 +1,4 @@
 import { useId, useState } from 'react';
-import { ApiError } from '../api';
 import { useConsole } from '../context';
 import { useLoad } from '../hooks';
 import { usePageTitle } from '../title';
@@ -7,6 +6,7 @@ import { WidgetForm } from '../widgets/WidgetForm';
 import { WidgetPreview } from '../widgets/WidgetPreview';
 import { blankWidget, inputOf, PLACEMENT_LABELS, snippetOf, type Widget, type WidgetInput } from '../widgets/model';
 import { ActionMessage } from '../components/ActionMessage';
+import { refusal } from '../problem-words';
 
 /**
  * Storefront widgets a merchant designs here and places once: the theme holds only the snippet,
@@ -48,7 +48,7 @@ export function WidgetsPage({ endpoints }: { endpoints: string[] }) {
       widgets.reload();
       setMessage({ error: false, text: `Saved. Storefronts show this version on their next page load.` });
     } catch (e) {
-      setMessage({ error: true, text: e instanceof ApiError ? e.message : (e as Error).message });
+      setMessage({ error: true, text: refusal(e) });
     }
   };
   const remove = async (widget: Widget) => {
