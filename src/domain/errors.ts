@@ -20,8 +20,10 @@ export const ERROR_CODES = {
   missing_credentials: { status: 401, when: 'an admin request without Authorization: Bearer' },
   invalid_credentials: { status: 401, when: 'the admin token is neither the operator token nor a live private key' },
   invalid_key: { status: 401, when: 'the API key is unknown or revoked' },
-  webhook_signature: { status: 401, when: "a webhook's signature is absent, wrong or too old" },
-  webhooks_not_configured: { status: 401, when: 'the shop has no secret for this kind of webhook' },
+  webhook_signature: {
+    status: 401,
+    when: "a webhook's signature is absent, wrong or too old, or its shop is unknown or has no secret for it",
+  },
   payment_failed: { status: 402, when: 'the card was refused; the body also holds the recorded charge' },
   key_scope: { status: 403, when: 'the key lacks what the request needs: a private key, or the read_markets scope' },
   customer_signature: { status: 403, when: 'the shop requires customer_sig and it is missing or wrong' },

@@ -5,8 +5,6 @@ import {
   InvalidBodyError,
   InvalidInputError,
   MissingInputError,
-  NotFoundError,
-  UnauthorizedError,
 } from '../domain/errors.js';
 import { safeEqual } from '../domain/keys.js';
 import type { CatalogIndex } from '../indexes/catalog-index.js';
@@ -15,6 +13,7 @@ import type { PrivacyStore } from '../store/kysely/privacy.js';
 import type { ShopWebhookStore } from '../store/kysely/shop-webhooks.js';
 import type { ShopStore } from '../store/kysely/shops.js';
 import type { CatalogService } from './catalog.js';
+import { signatureRefused, webhookShop } from './webhook-shop.js';
 import { ERASED_UNLINKED, forgetsBody, namesTheErased, PLATFORM_TOPICS, subjectsOf } from './platform/webhooks.js';
 import { parseUpstreamJson } from '../domain/inputs/upstream-json.js';
 import { upstreamId, wholeNumber } from '../domain/inputs/whole-numbers.js';
@@ -239,16 +238,9 @@ export function createStorefrontSync(deps: {
       raw: Buffer,
     ): Promise<'queued' | 'duplicate' | 'ignored'> {
       const prefix = headers.dialect === 'platform' ? 'X-Shopify' : 'X-Shop';
-      const shop = await store.getShopByHandle(handle);
-      if (!shop) throw new NotFoundError(`Shop ${handle} not found.`);
-      if (!shop.webhook_secret)
-        throw new UnauthorizedError(
-          'Storefront webhooks are not configured for this shop (set webhook_secret).',
-          'webhooks_not_configured',
-        );
-      const expected = createHmac('sha256', shop.webhook_secret).update(raw).digest('base64');
-      if (!headers.signature || !safeEqual(headers.signature.trim(), expected))
-        throw new UnauthorizedError('Invalid webhook signature.', 'webhook_signature');
+      const { shop, secret } = await webhookShop(store, handle, (s) => s.webhook_secret, raw);
+      const expected = createHmac('sha256', secret).update(raw).digest('base64');
+      if (!headers.signature || !safeEqual(headers.signature.trim(), expected)) throw signatureRefused();
       if (!(SHOP_TOPICS as readonly string[]).includes(headers.topic ?? '')) {
         if (headers.dialect === 'platform') return 'ignored';
         if (!headers.topic) throw new MissingInputError(`${prefix}-Topic`, `The ${prefix}-Topic header is required.`);

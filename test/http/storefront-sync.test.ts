@@ -150,15 +150,26 @@ describe.each(backends())('storefront webhooks on $name', (backend) => {
     expect((await send('carts/create', {})).statusCode).toBe(400);
     expect((await send('products/create', productInput(3), { id: '' })).statusCode).toBe(400);
     expect((await send('products/create', [1, 2])).statusCode).toBe(400);
-    expect(
-      (
-        await t.app.inject({
-          method: 'POST',
-          url: '/webhooks/shop/nope',
-          payload: '{}',
-          headers: { 'content-type': 'application/json' },
-        })
-      ).statusCode,
-    ).toBe(404);
+  });
+
+  it('answers a shop that does not exist, or has no secret, as it answers a wrong signature', async () => {
+    const signed = (handle: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/webhooks/shop/${handle}`,
+        payload: '{}',
+        headers: {
+          'content-type': 'application/json',
+          'x-shop-topic': 'products/create',
+          'x-shop-webhook-id': `u${++n}`,
+          'x-shop-hmac-sha256': createHmac('sha256', 'a-guessed-secret-0123').update('{}').digest('base64'),
+        },
+      });
+    await t.createShop('sync-unset');
+    const answers = await Promise.all(['sync', 'nope', 'sync-unset'].map(signed));
+    for (const answer of answers) {
+      expect(answer.statusCode).toBe(401);
+      expect(answer.json()).toEqual({ error: 'Invalid webhook signature.', code: 'webhook_signature' });
+    }
   });
 });

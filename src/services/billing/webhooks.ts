@@ -14,12 +14,12 @@ import {
   InvalidDocumentError,
   InvalidInputError,
   MissingInputError,
-  NotFoundError,
   UnauthorizedError,
 } from '../../domain/errors.js';
 import { safeEqual } from '../../domain/keys.js';
 import type { BillingStore, LedgerDoc } from '../../store/kysely/billing.js';
 import type { ShopStore } from '../../store/kysely/shops.js';
+import { webhookShop } from '../webhook-shop.js';
 import { ledgerDocs } from './ledger.js';
 import type { BillingProviders } from './providers.js';
 import type { CachedKind } from './remote/read-cache.js';
@@ -176,17 +176,11 @@ export function createBillingWebhooks(deps: {
       headers: BillingWebhookHeaders,
       raw: Buffer,
     ): Promise<'applied' | 'duplicate' | 'ignored'> {
-      const shop = await deps.store.getShopByHandle(handle);
-      if (!shop) throw new NotFoundError(`Shop ${handle} not found.`);
-      if (!shop.billing_webhook_secret)
-        throw new UnauthorizedError(
-          'Billing webhooks are not configured for this shop (set billing_webhook_secret).',
-          'webhooks_not_configured',
-        );
+      const { shop, secret } = await webhookShop(deps.store, handle, (s) => s.billing_webhook_secret, raw);
       let mapped: Mapped | null;
-      if (headers.signature !== undefined) mapped = neutral(shop.billing_webhook_secret, headers, raw);
+      if (headers.signature !== undefined) mapped = neutral(secret, headers, raw);
       else if (headers.timedSignature !== undefined || headers.legacySignature !== undefined)
-        mapped = platform(shop.billing_webhook_secret, headers, raw);
+        mapped = platform(secret, headers, raw);
       else
         throw new UnauthorizedError(
           'The webhook carries no signature (X-Billing-Hmac-Sha256, X-Recharge-Webhook-Signature or ' +

@@ -123,15 +123,11 @@ describe.each(backends())('billing ledger, campaigns and webhooks on $name', (ba
     expect((await hook('customer/updated', 'w11', { id: 5, email: 'new@example.com' })).json()).toEqual({
       data: 'applied',
     });
-    expect(
-      (
-        await t.app.inject({
-          method: 'POST',
-          url: '/webhooks/billing/nope',
-          payload: '{}',
-          headers: { 'content-type': 'application/json' },
-        })
-      ).statusCode,
-    ).toBe(404);
+    const unknown = await billingHook(t, 'nope', SECRET)('customer/updated', 'w12', { id: 5, email: 'a@example.com' });
+    const wrong = await hook('customer/updated', 'w13', { id: 5, email: 'a@example.com' }, 'a-guessed-secret-0123');
+    for (const answer of [unknown, wrong]) {
+      expect(answer.statusCode).toBe(401);
+      expect(answer.json()).toEqual({ error: 'Invalid webhook signature.', code: 'webhook_signature' });
+    }
   });
 });
