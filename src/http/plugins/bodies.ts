@@ -87,12 +87,18 @@ function jsonObjectOrNothing(text: string): Record<string, unknown> | undefined 
   }
 }
 
-/** Body fields join the parameters; the query string wins where both name one. */
+/**
+ * Body fields join the parameters; the query string wins where both name one. A JSON body that is not an
+ * object (`[…]`, `"…"`, `3`) names no parameter: it is refused rather than answered as if it were absent,
+ * which would hide the caller's mistake behind the defaults. `null` is read as no body.
+ */
 function mergeBodyUnderQuery(request: FastifyRequest): void {
   const body = request.body;
-  if (body === null || typeof body !== 'object' || Array.isArray(body) || Buffer.isBuffer(body)) return;
   // A form's repeated field is a repeat (refused, as in a query string); a JSON list is one value.
   const json = !/^\s*(application\/x-www-form-urlencoded|multipart\/)/i.test(request.headers['content-type'] ?? '');
+  if (json && body !== undefined && body !== null && (typeof body !== 'object' || Array.isArray(body)))
+    throw new InvalidBodyError('The body must be a JSON object of parameters, such as {"limit": 5}.');
+  if (body === null || typeof body !== 'object' || Array.isArray(body) || Buffer.isBuffer(body)) return;
   const merged: Record<string, unknown> = Object.create(null);
   for (const [name, value] of Object.entries(body))
     if (name !== '__proto__') merged[name] = json ? commaListOf(value) : value;

@@ -138,6 +138,30 @@ describe.each(backends())('storefront requests as they come, on $name', (backend
     expect(nested.json()).toMatchObject({ parameter: 'shop_product_ids', error: expect.stringContaining('object') });
   });
 
+  it('refuses a JSON body that is not an object, rather than answering as if there were none', async () => {
+    const { ruleset } = (
+      await t.admin('POST', '/admin/v1/shops/tolerant/rulesets', {
+        name: 'bodies',
+        rules: [{ logic: [], output: [{ type: 'endpoint', endpoint: '/products/static?ids=1,2,3' }] }],
+      })
+    ).json();
+    const custom = (payload: string, type = 'application/json') =>
+      t.app.inject({
+        method: 'POST',
+        url: `/api/v1/custom/id/${ruleset.id}?key=${key}`,
+        payload,
+        headers: { 'content-type': type },
+      });
+    for (const payload of ['[{"limit": 1}]', '"limit=1"', '3', 'true']) {
+      const refused = await custom(payload);
+      expect(refused.statusCode, payload).toBe(400);
+      expect(refused.json()).toMatchObject({ code: 'invalid_body', error: expect.stringContaining('JSON object') });
+    }
+    // No parameters at all is still no body: `null`, an empty body, and a beacon's text that is not an object.
+    for (const [payload, type] of [['null'], [''], ['[1]', 'text/plain']])
+      expect((await custom(payload, type)).statusCode, payload).toBe(200);
+  });
+
   it('refuses a key sent twice, as a list or as a number in the body as invalid, not as missing', async () => {
     const custom = (payload: string, type: string) =>
       t.app.inject({ method: 'POST', url: '/api/v1/custom/id/1', payload, headers: { 'content-type': type } });
