@@ -158,7 +158,7 @@ describe.each(backends())('storefront requests as they come, on $name', (backend
       expect(refused.json()).toMatchObject({ code: 'invalid_body', error: expect.stringContaining('JSON object') });
     }
     // No parameters at all is still no body: `null`, an empty body, and a beacon's text that is not an object.
-    for (const [payload, type] of [['null'], [''], ['[1]', 'text/plain']])
+    for (const [payload, type] of [['null'], [''], ['[1]', 'text/plain']] as [string, string?][])
       expect((await custom(payload, type)).statusCode, payload).toBe(200);
   });
 
