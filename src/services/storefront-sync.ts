@@ -1,11 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { normalizeTimestamp } from '../domain/catalog/normalize.js';
-import {
-  AppError,
-  InvalidBodyError,
-  InvalidInputError,
-  MissingInputError,
-} from '../domain/errors.js';
+import { AppError, InvalidBodyError, InvalidInputError, MissingInputError } from '../domain/errors.js';
 import { safeEqual } from '../domain/keys.js';
 import type { CatalogIndex } from '../indexes/catalog-index.js';
 import type { CatalogStore } from '../store/kysely/catalog.js';
