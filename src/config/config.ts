@@ -39,6 +39,8 @@ export interface Config {
   readonly maxBodyMb: number;
   /** Which proxies may name the client (rate limits, logs); off by default. */
   readonly trustProxy: TrustProxy;
+  /** Connections one client address may hold open in a process (not proxies'); 0 is no bound. */
+  readonly connectionsPerClient: number;
   readonly timeouts: ServerTimeouts;
   /**
    * Memory this process may use, in MB: shops' read models are evicted, those used least lately first,
@@ -111,6 +113,7 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
   const platformPollMs = integerSetting(env, 'REBOUND_PLATFORM_POLL_MS', 2000, 10, 600_000);
   const maxBodyMb = integerSetting(env, 'REBOUND_MAX_BODY_MB', 32, 1, 256);
   const trustProxy = trustProxySetting(env);
+  const connectionsPerClient = integerSetting(env, 'REBOUND_CONNECTIONS_PER_CLIENT', 256, 0, 1_000_000);
   const shutdownGraceMs = integerSetting(env, 'REBOUND_SHUTDOWN_GRACE_MS', 10_000, 100, 600_000);
   const timeouts = serverTimeouts((name, fallback, min, max) => integerSetting(env, name, fallback, min, max));
   return Object.freeze({
@@ -132,6 +135,7 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
     allowPrivateUpstreams,
     maxBodyMb,
     trustProxy,
+    connectionsPerClient,
     timeouts,
     memoryBudgetMb,
     platformPollMs,

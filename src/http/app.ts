@@ -7,6 +7,7 @@ import type { Services } from '../compose.js';
 import { registerAdminAuth, registerAdminShop } from './plugins/admin-auth.js';
 import { registerApiKeyAuth } from './plugins/auth.js';
 import { answerClientError, MAX_HEADER_BYTES } from './plugins/client-errors.js';
+import { limitConnectionsPerClient, proxyPeers } from './plugins/connection-limit.js';
 import { registerRequestEncoding } from './plugins/content-encoding.js';
 import { registerErrorHandling } from './plugins/errors.js';
 import { loggerOptions, requestId, requestLogger } from './plugins/logging.js';
@@ -117,10 +118,13 @@ export async function buildApp(services: Services, config: Config, options: AppO
     // Only trusted proxies may name the client: otherwise one visitor could take every visitor's rate-limit bucket.
     trustProxy: trustProxyOption(config.trustProxy),
     // A repeat of a cached storefront GET is answered by the lane, before Fastify (plugins/answer-lane.ts).
-    serverFactory: (handler) =>
-      createServer(serverOptions(config.timeouts), (req, res) => {
+    serverFactory: (handler) => {
+      const server = createServer(serverOptions(config.timeouts), (req, res) => {
         if (!lane.serve(req, res, handler)) handler(req, res);
-      }),
+      });
+      limitConnectionsPerClient(server, config.connectionsPerClient, proxyPeers(config.trustProxy));
+      return server;
+    },
     frameworkErrors,
     clientErrorHandler: answerClientError,
     // The platform's name for the billing endpoints: one set of routes answers both (docs/api.md, "Aliases").

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ROOT } from '../../bench/lib/processes.js';
@@ -18,7 +18,7 @@ const free = async (): Promise<number> => {
  * (compose.yaml's TRUST_PROXY=1), which the rate limits count: the proxy must send the address it
  * saw, never one the client wrote. A server recording the headers it gets stands for the nodes.
  */
-describe.runIf(inject('haproxy'))('the visitor address behind the shipped HAProxy configuration', () => {
+describe.runIf(inject('haproxy'))('the visitor address and its connections at the shipped HAProxy', () => {
   const seen: IncomingHttpHeaders[] = [];
   let node: Server;
   let proxy: ChildProcess;
@@ -39,6 +39,7 @@ describe.runIf(inject('haproxy'))('the visitor address behind the shipped HAProx
         REBOUND_PROXY_BIND: `127.0.0.1:${port}`,
         REBOUND_NODE_1: nodeAddress,
         REBOUND_NODE_2: nodeAddress,
+        REBOUND_PROXY_CONNECTIONS_PER_CLIENT: '3',
       },
       stdio: 'ignore',
     });
@@ -63,5 +64,29 @@ describe.runIf(inject('haproxy'))('the visitor address behind the shipped HAProx
         expect(res.status).toBe(200);
         expect(seen.map((h) => h['x-forwarded-for'])).toEqual(['127.0.0.1']);
       }
+  });
+
+  it('closes a connection past the bound of one client address, and only that address', async () => {
+    const port = Number(new URL(proxyUrl).port);
+    // From 127.0.0.2: the other tests' pooled connections come from 127.0.0.1 and are not counted here.
+    const ask = (from: string) =>
+      new Promise<{ socket: Socket; answer: string }>((resolve) => {
+        const socket = connect({ port, host: '127.0.0.1', localAddress: from });
+        let answer = '';
+        socket.on('error', () => {});
+        socket.on('data', (chunk) => {
+          answer += chunk.toString('latin1');
+          if (answer.includes('\r\n\r\nok')) resolve({ socket, answer });
+        });
+        socket.on('close', () => resolve({ socket, answer }));
+        socket.write('GET /widget.js HTTP/1.1\r\nHost: rebound.test\r\n\r\n');
+      });
+    const held = [await ask('127.0.0.2'), await ask('127.0.0.2'), await ask('127.0.0.2')];
+    const past = await ask('127.0.0.2');
+    const other = await ask('127.0.0.3');
+    for (const { socket } of [...held, past, other]) socket.destroy();
+    expect(held.map(({ answer }) => answer.slice(0, 12))).toEqual(Array(3).fill('HTTP/1.1 200'));
+    expect(past.answer).toBe('');
+    expect(other.answer.slice(0, 12)).toBe('HTTP/1.1 200');
   });
 });
