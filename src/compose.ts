@@ -71,7 +71,7 @@ export interface Services {
   recommendations: ReturnType<typeof createRecommendationsService>;
   events: ReturnType<typeof createEventsService>;
   /** The event intake's group commit (buffer depth and commit figures for metrics). */
-  eventWriter: GroupCommitter<EventRow>;
+  eventWriter: GroupCommitter<EventRow, boolean>;
   /** Impressions, clicks and add-to-carts, durable before the answer (docs/attribution.md). */
   tracking: ReturnType<typeof createTrackingService>;
   /** The tracking intake's own group commit: one item per request, so a request's events commit together. */
@@ -174,7 +174,7 @@ export async function compose(
     models.changed(shopId);
   };
   const adminAuth = createAdminAuth({ store, keys, configuredToken: config.adminToken });
-  const eventWriter = new GroupCommitter<EventRow>((batch) => store.appendEvents(batch), {
+  const eventWriter = new GroupCommitter<EventRow, boolean>((batch) => store.appendEvents(batch), {
     maxBatch: 1000,
     maxDelayMs: 0,
   });

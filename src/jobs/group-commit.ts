@@ -7,8 +7,8 @@
  * every request parsed in that turn joins the batch, and none waits on a timer. Clients that wait
  * for their acknowledgement before sending again (beacons, the load test) are bound by that wait.
  */
-export class GroupCommitter<T> {
-  private queue: { item: T; resolve: () => void; reject: (error: unknown) => void }[] = [];
+export class GroupCommitter<T, R = void> {
+  private queue: { item: T; resolve: (result: R | undefined) => void; reject: (error: unknown) => void }[] = [];
   private timer: NodeJS.Timeout | NodeJS.Immediate | null = null;
   private writing: Promise<void> | null = null;
   private closed = false;
@@ -17,7 +17,8 @@ export class GroupCommitter<T> {
   lastCommitMs = 0;
 
   constructor(
-    private readonly write: (batch: T[]) => Promise<void>,
+    /** Writes a batch; may answer each item (in the batch's order), which its submitter receives. */
+    private readonly write: (batch: T[]) => Promise<readonly R[] | void>,
     private readonly options: { maxBatch: number; maxDelayMs: number },
   ) {}
 
@@ -26,10 +27,10 @@ export class GroupCommitter<T> {
     return this.queue.length;
   }
 
-  /** Resolves once the item is durably written; rejects if its batch failed. */
-  submit(item: T): Promise<void> {
+  /** Resolves once the item is durably written, with the write's answer for it; rejects if its batch failed. */
+  submit(item: T): Promise<R | undefined> {
     if (this.closed) return Promise.reject(new Error('the event writer is closed'));
-    return new Promise<void>((resolve, reject) => {
+    return new Promise<R | undefined>((resolve, reject) => {
       this.queue.push({ item, resolve, reject });
       this.schedule();
     });
@@ -77,11 +78,11 @@ export class GroupCommitter<T> {
     const started = performance.now();
     this.writing = this.write(batch.map((b) => b.item))
       .then(
-        () => {
+        (answers) => {
           this.batches++;
           this.committed += batch.length;
           this.lastCommitMs = performance.now() - started;
-          for (const b of batch) b.resolve();
+          batch.forEach((b, i) => b.resolve(answers ? answers[i] : undefined));
         },
         (error: unknown) => {
           for (const b of batch) b.reject(error);

@@ -25,7 +25,7 @@ export function createEventsService(deps: {
   store: EventStore;
   catalog: CatalogIndex;
   viewed: ViewedIndex;
-  committer: GroupCommitter<EventRow>;
+  committer: GroupCommitter<EventRow, boolean>;
 }) {
   const { store, catalog, viewed, committer } = deps;
 
@@ -33,12 +33,14 @@ export function createEventsService(deps: {
     /** Resolves only once the event is committed; a failed commit is a 503, never a false "Received". */
     async ingest(shopId: number, event: StoreEvent): Promise<void> {
       const check = handleCheck(catalog, shopId, event.handle);
+      let stored: boolean | undefined;
       try {
-        await committer.submit({ ...event, shop_id: shopId, ...check });
+        stored = await committer.submit({ ...event, shop_id: shopId, ...check });
       } catch {
         throw new UnavailableError('The event could not be stored just now; nothing was recorded. Retry shortly.');
       }
-      viewed.record(shopId, event);
+      // An event an erasure covers (sent late, dated before it) is acknowledged, and not remembered either.
+      if (stored !== false) viewed.record(shopId, event);
     },
 
     list(shopId: number, filter: EventFilter & { limit: number }): Promise<StoredEvent[]> {

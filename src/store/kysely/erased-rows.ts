@@ -1,28 +1,87 @@
 import type { Transaction } from 'kysely';
+import { erasedIdentityDigest, type ErasedIdentityKind } from '../../domain/erasure.js';
 import type { Database } from '../schema.js';
+import { chunks } from '../codec.js';
 
-type Row = { shop_id: number; customer_id: number | null; created_at: number };
+type Row = {
+  shop_id: number;
+  customer_id: number | null;
+  created_at: number;
+  uuid?: string | null;
+  subject_email?: string | null;
+  cart_token?: string | null;
+};
+
+/** The identities a row names besides its customer id, as erasure digests. */
+function identitiesOf(row: Row): string[] {
+  const named: [ErasedIdentityKind, string | null | undefined][] = [
+    ['session', row.uuid],
+    ['email', row.subject_email],
+    ['cart', row.cart_token],
+  ];
+  return named.filter(([, value]) => value).map(([kind, value]) => erasedIdentityDigest(kind, value!));
+}
 
 /**
- * The rows of a write that an erasure has not already removed: a row naming an erased customer and
- * dated at or before their erasure (a beacon sent late, a bulk upload of old events) would bring
- * back the behaviour the erasure deleted, and is left out (docs/operations.md, "Privacy"). One
- * indexed read for the whole write, and none when no row names a customer.
+ * The rows of a write that an erasure has not already removed: a row naming an erased customer, by
+ * id or by an e-mail, session or cart token the erasure covered, and dated at or before the erasure
+ * (a beacon sent late, one in a write buffer when the erasure ran, a bulk upload of old events) would
+ * bring back what the erasure deleted, and is left out (docs/operations.md, "Privacy"). At most one
+ * indexed read for the customers and one for the identities, per write. The caller holds the shops'
+ * event counters, which an erasure takes first: the two never interleave.
  */
 export async function withoutErased<T extends Row>(trx: Transaction<Database>, rows: readonly T[]): Promise<T[]> {
-  const named = rows.filter((r) => r.customer_id !== null);
-  if (named.length === 0) return [...rows];
-  const erased = await trx
-    .selectFrom('erasures')
-    .select(['shop_id', 'subject_id', 'erased_at'])
-    .where('subject', '=', 'customer')
-    .where('shop_id', 'in', [...new Set(named.map((r) => r.shop_id))])
-    .where('subject_id', 'in', [...new Set(named.map((r) => r.customer_id!))])
-    .execute();
-  if (erased.length === 0) return [...rows];
-  const erasedAt = new Map(erased.map((e) => [`${e.shop_id}:${e.subject_id}`, Number(e.erased_at)]));
-  return rows.filter((r) => {
-    const at = r.customer_id === null ? undefined : erasedAt.get(`${r.shop_id}:${r.customer_id}`);
-    return at === undefined || r.created_at > at;
+  if (rows.length === 0) return [];
+  const shops = [...new Set(rows.map((r) => r.shop_id))];
+  const digests = rows.map(identitiesOf);
+  const ids = [...new Set(rows.flatMap((r) => (r.customer_id === null ? [] : [r.customer_id])))];
+  const erasedAt = new Map<string, number>();
+  for (const part of chunks(ids, 1, 500)) {
+    const erased = await trx
+      .selectFrom('erasures')
+      .select(['shop_id', 'subject_id', 'erased_at'])
+      .where('subject', '=', 'customer')
+      .where('shop_id', 'in', shops)
+      .where('subject_id', 'in', part)
+      .execute();
+    for (const e of erased) erasedAt.set(`${e.shop_id}:c:${e.subject_id}`, Number(e.erased_at));
+  }
+  for (const part of chunks([...new Set(digests.flat())], 1, 500)) {
+    const erased = await trx
+      .selectFrom('erased_identities')
+      .select(['shop_id', 'digest', 'erased_at'])
+      .where('shop_id', 'in', shops)
+      .where('digest', 'in', part)
+      .execute();
+    for (const e of erased) erasedAt.set(`${e.shop_id}:${e.digest}`, Number(e.erased_at));
+  }
+  if (erasedAt.size === 0) return [...rows];
+  return rows.filter((row, i) => {
+    const keys = digests[i]!.map((d) => `${row.shop_id}:${d}`);
+    if (row.customer_id !== null) keys.push(`${row.shop_id}:c:${row.customer_id}`);
+    return keys.every((key) => {
+      const at = erasedAt.get(key);
+      return at === undefined || row.created_at > at;
+    });
   });
+}
+
+/** Records the identities an erasure covered, as digests, so later writes naming them are checked. */
+export async function recordErasedIdentities(
+  trx: Transaction<Database>,
+  shopId: number,
+  identities: Record<ErasedIdentityKind, readonly string[]>,
+  erasedAt: number,
+): Promise<void> {
+  const digests = new Set(
+    (Object.entries(identities) as [ErasedIdentityKind, readonly string[]][]).flatMap(([kind, values]) =>
+      values.map((value) => erasedIdentityDigest(kind, value)),
+    ),
+  );
+  for (const part of chunks([...digests], 3))
+    await trx
+      .insertInto('erased_identities')
+      .values(part.map((digest) => ({ shop_id: shopId, digest, erased_at: erasedAt })))
+      .onConflict((oc) => oc.columns(['shop_id', 'digest']).doUpdateSet({ erased_at: erasedAt }))
+      .execute();
 }

@@ -11,7 +11,8 @@ import { nextCounterBlock } from './shops.js';
 /** Storefront behaviour events and their per-day counts per product handle. */
 export interface EventStore extends EventTotalsStore {
   /** Stores events of any shops in one transaction, with their per-day counts: all or nothing. */
-  appendEvents(events: IntakeEvent[]): Promise<void>;
+  /** Whether each event was stored (false: an erasure covers it), in the order given. */
+  appendEvents(events: IntakeEvent[]): Promise<boolean[]>;
   /** Newest first; filtered by session or customer when given. */
   /** Events newest first, at most `limit`; with `beforeId`, those older than that event (the next page). */
   listEvents(shopId: number, filter: EventFilter & { limit: number; beforeId?: number }): Promise<StoredEvent[]>;
@@ -123,7 +124,8 @@ export function eventMethods(db: Kysely<Database>, sqlite?: SQLite.Database): Ev
   return {
     ...eventTotalsMethods(db, sqlite),
     async appendEvents(events) {
-      if (events.length === 0) return;
+      if (events.length === 0) return [];
+      const stored = new Set<IntakeEvent>();
       await db.transaction().execute(async (trx) => {
         const byShop = new Map<number, typeof events>();
         for (const e of events) {
@@ -135,6 +137,7 @@ export function eventMethods(db: Kysely<Database>, sqlite?: SQLite.Database): Ev
         for (const [shopId, list] of [...byShop].sort((a, b) => a[0] - b[0])) {
           const last = await nextCounterBlock(trx, shopId, 'events', list.length);
           const first = last - list.length + 1;
+          const source = new Map<StoredEvent, IntakeEvent>();
           const rows = list.map(
             (e, i): StoredEvent => ({
               shop_id: shopId,
@@ -150,13 +153,17 @@ export function eventMethods(db: Kysely<Database>, sqlite?: SQLite.Database): Ev
               created_at: e.created_at,
             }),
           );
-          await insertEvents.run(await withoutErased(trx, rows), trx);
+          rows.forEach((row, i) => source.set(row, list[i]!));
+          const kept = await withoutErased(trx, rows);
+          for (const row of kept) stored.add(source.get(row)!);
+          await insertEvents.run(kept, trx);
         }
         const counts = countEvents(await checkedHandles(trx, events));
         await addCounts.run(counts, trx);
         const settled = utcDay(Date.now() + SETTLED_MARGIN_MS);
         await pastDaysWritten(trx, [...new Set(counts.filter((c) => c.day < settled).map((c) => c.shop_id))]);
       });
+      return events.map((e) => stored.has(e));
     },
 
     async listEvents(shopId, filter) {

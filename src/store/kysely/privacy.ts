@@ -6,7 +6,8 @@ import { forgetStaged } from './erased-staging.js';
 import { blankWebhooksWithPhones } from './webhook-phones.js';
 import { eraseBilling } from './privacy-billing.js';
 import { cartsOf, customerRecords, emailsOf, eventsOf, sessionsOf, trackedOf } from './privacy-export.js';
-import { bumpDataVersion, nextCounter } from './shops.js';
+import { bumpDataVersion, nextCounter, nextCounterBlock } from './shops.js';
+import { recordErasedIdentities } from './erased-rows.js';
 
 /** Privacy requests, erasure and retention (docs/operations.md, "Privacy"). */
 export interface PrivacyStore {
@@ -115,6 +116,7 @@ export interface PrivacyTables {
     subject_id: number;
     erased_at: number;
   };
+  erased_identities: { shop_id: number; digest: string; erased_at: number };
 }
 
 /**
@@ -153,6 +155,7 @@ const SHOP_TABLES: Record<Exclude<keyof Database, 'settings' | 'shops'>, true> =
   webhook_receipts: true,
   track_events: true,
   erasures: true,
+  erased_identities: true,
   track_counted: true,
   source_days: true,
   order_attributions: true,
@@ -272,6 +275,10 @@ export function privacyMethods(db: Kysely<Database>): PrivacyStore {
 
     async eraseCustomer(shopId, customerId, given = [], named = {}) {
       return db.transaction().execute(async (trx) => {
+        // The shop's event counters first, as every event write takes them before it checks for erasures:
+        // a write either commits before this reads the customer's sessions, or waits and finds them erased.
+        await nextCounterBlock(trx, shopId, 'events', 0);
+        await nextCounterBlock(trx, shopId, 'track_events', 0);
         const emails = await emailsOf(trx, shopId, customerId, given);
         const sessions = await sessionsOf(trx, shopId, customerId, emails);
         const visitors = visitorsOf(customerId, sessions);
@@ -330,8 +337,8 @@ export function privacyMethods(db: Kysely<Database>): PrivacyStore {
           .where('customer_id', '=', customerId)
           .where('kind', '=', 'data_request')
           .execute();
-        // Another customer's export may hold what went: an event they shared a device with this one on.
-        await rebuildExportsNaming(trx, shopId, customerId, [...emails, ...sessions]);
+        // Another customer's export may hold what went: an event they shared a device or a cart with this one on.
+        await rebuildExportsNaming(trx, shopId, customerId, [...emails, ...sessions, ...carts]);
         const erasedAt = Date.now();
         const erased = [
           { subject: 'customer' as const, subject_id: customerId },
@@ -344,6 +351,7 @@ export function privacyMethods(db: Kysely<Database>): PrivacyStore {
             .values(rows.map((row) => ({ shop_id: shopId, ...row, erased_at: erasedAt })))
             .onConflict((oc) => oc.columns(['shop_id', 'subject', 'subject_id']).doUpdateSet({ erased_at: erasedAt }))
             .execute();
+        await recordErasedIdentities(trx, shopId, { email: emails, session: sessions, cart: carts }, erasedAt);
         await bumpDataVersion(trx, shopId);
         return {
           counts: { customers, events, track_events: tracked, orders, billing_customers: billing.length },

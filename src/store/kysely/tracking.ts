@@ -91,6 +91,9 @@ export function trackingMethods(db: Kysely<Database>): TrackingStore {
     async appendTrackEvents(all) {
       if (all.length === 0) return;
       await db.transaction().execute(async (trx) => {
+        // The shops' counters before the check for erasures, in shop order: an erasure takes them first.
+        for (const shopId of [...new Set(all.map((r) => r.shop_id))].sort((a, b) => a - b))
+          await nextCounterBlock(trx, shopId, 'track_events', 0);
         // Repeats are acknowledged by the caller and dropped here; arms only where they served the visitor.
         const rows = await countableRows(trx, await withoutErased(trx, all));
         const byShop = new Map<number, typeof rows>();
