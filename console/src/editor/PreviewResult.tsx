@@ -142,6 +142,9 @@ function TraceRule({ rule, words }: { rule: RuleTrace; words: Words }) {
                   )}
                   {' — here: '}
                   <code>{showAs(condition.observed, spec, words)}</code>
+                  {condition.observed_count !== undefined && Array.isArray(condition.observed) && (
+                    <> and {(condition.observed_count - condition.observed.length).toLocaleString()} more</>
+                  )}
                   <span className="visually-hidden">
                     {condition.result === true
                       ? ' holds'

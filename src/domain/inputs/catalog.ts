@@ -13,6 +13,15 @@ const strict = { additionalProperties: false } as const;
 const Position = (minimum: number) => Type.Integer({ minimum, maximum: 2_147_483_647 });
 /** Units in stock, or short of it: far beyond any shop, and within every column that holds them. */
 const Quantity = Type.Integer({ minimum: -1_000_000_000, maximum: 1_000_000_000 });
+/**
+ * The platform's own bound: 250 tags, each of at most 255 characters, as a list or a comma list. A
+ * ruleset's tag conditions read every input product's tags on each request: unbounded, one shop's
+ * catalog of 2,000 tags a product held the process for a minute a request.
+ */
+const Tags = Type.Union([
+  Type.String({ maxLength: 64_000, pattern: '^[^,]*(,[^,]*){0,249}$', patternMessage: 'must hold at most 250 tags' }),
+  Type.Array(Type.String({ maxLength: 255 }), { maxItems: 250 }),
+]);
 
 export const MetafieldInput = Type.Object(
   {
@@ -113,7 +122,7 @@ export const ProductInput = Type.Object(
     ),
     template_suffix: Type.Optional(Nullable(Type.String())),
     published_scope: Type.Optional(Type.String()),
-    tags: Type.Optional(Type.Union([Type.String(), Type.Array(Type.String())])),
+    tags: Type.Optional(Tags),
     status: Type.Optional(Type.Union([Type.Literal('active'), Type.Literal('draft'), Type.Literal('archived')])),
     admin_graphql_api_id: Type.Optional(Type.String()),
     variants: Type.Array(VariantInput, { minItems: 1, maxItems: 2048 }),
@@ -152,7 +161,7 @@ export type InventoryInput = Static<typeof InventoryInput>;
 export const CustomerInput = Type.Object({
   id: Id,
   email: Type.Optional(Nullable(Type.String({ maxLength: 320 }))),
-  tags: Type.Optional(Type.Union([Type.String(), Type.Array(Type.String())])),
+  tags: Type.Optional(Tags),
   updated_at: Type.Optional(Timestamp),
 }); // a subset of the platform's customer: its other fields are ignored on purpose
 export type CustomerInput = Static<typeof CustomerInput>;

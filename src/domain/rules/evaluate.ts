@@ -8,8 +8,21 @@ export interface ConditionTrace {
   operator: string | null;
   value: unknown;
   observed: unknown;
+  /** How many values were observed, when `observed` shows only the first TRACE_OBSERVED_MAX of them. */
+  observed_count?: number;
   /** null: not evaluated (an earlier condition of the group already failed). */
   result: boolean | null;
+}
+
+/**
+ * Observed values a trace shows per condition. A condition may observe every tag of 250 input products
+ * (62,500 values): shown whole for each of a ruleset's conditions, one preview's trace ran to hundreds of MB.
+ */
+export const TRACE_OBSERVED_MAX = 100;
+
+function observedOf(observed: unknown): Pick<ConditionTrace, 'observed' | 'observed_count'> {
+  if (!Array.isArray(observed) || observed.length <= TRACE_OBSERVED_MAX) return { observed };
+  return { observed: observed.slice(0, TRACE_OBSERVED_MAX), observed_count: observed.length };
 }
 
 export interface RuleTrace {
@@ -121,7 +134,7 @@ function matchRule(
           type: condition.type,
           operator: condition.operator ?? null,
           value: conditionValue(condition),
-          observed: outcome.observed,
+          ...observedOf(outcome.observed),
           result: outcome.result,
         });
       groupResult = outcome.result;

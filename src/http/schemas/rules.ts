@@ -59,7 +59,12 @@ export const RuleTraceSchema = Type.Object({
           type: Type.String(),
           operator: Type.Union([Type.String(), Type.Null()]),
           value: Type.Unknown({ description: 'the condition value or products, as written' }),
-          observed: Type.Unknown({ description: 'what the request or the stored data held' }),
+          observed: Type.Unknown({
+            description: 'what the request or the stored data held (a list: its first 100 values)',
+          }),
+          observed_count: Type.Optional(
+            Type.Integer({ description: 'how many values were observed, when the list shows only the first 100' }),
+          ),
           result: Type.Union([Type.Boolean(), Type.Null()], {
             description: 'null: not evaluated (an earlier condition of the group failed)',
           }),

@@ -706,3 +706,39 @@ describe('pattern work is bounded per evaluation (docs/rules.md, "Patterns")', (
     expect(matched).toEqual(products.flatMap((p) => p.tags).slice(0, matched.length));
   });
 });
+
+describe('many attribute conditions over many tags', () => {
+  const tagCondition = (value: string) => ({ type: 'product_tag', operator: 'contains_any', value }) as const;
+  const manyTags = (id: number, count: number) =>
+    inputProduct(id, { tags: Array.from({ length: count }, (_, i) => `p${id}-tag-${i}`) });
+
+  it("reads the input products' tags once a request, however many conditions compare them", () => {
+    let reads = 0;
+    const counted = [1, 2, 3].map((id) => {
+      const product = manyTags(id, 5);
+      return Object.defineProperty({ ...product }, 'tags', {
+        get: () => {
+          reads++;
+          return product.tags;
+        },
+      });
+    });
+    const conditions = Array.from({ length: 12 }, (_, i) => tagCondition(`absent-${i}`));
+    const compiled = compile(conditions.map((c) => ({ logic: [{ rules: [c] }], output: [NONE] })));
+    const result = evaluateRuleset(compiled, request({ productIds: [1, 2, 3] }), world({ inputProducts: counted }));
+    expect(result.matched).toEqual([]);
+    expect(reads).toBe(3);
+  });
+
+  it('shows a trace the first 100 values observed, and how many there were', () => {
+    const compiled = compile([{ logic: [{ rules: [tagCondition('p2-tag-149')] }], output: [NONE] }]);
+    const inputs = [manyTags(1, 150), manyTags(2, 150)];
+    const result = evaluateRuleset(compiled, request({ productIds: [1, 2] }), world({ inputProducts: inputs }), {
+      trace: true,
+    });
+    const [condition] = result.trace![0]!.groups[0]!.conditions;
+    expect(condition!.result).toBe(true);
+    expect(condition!.observed).toEqual(inputs[0]!.tags.slice(0, 100));
+    expect(condition!.observed_count).toBe(300);
+  });
+});

@@ -81,6 +81,10 @@ describe.each(backends())('admin catalog imports on $name', (backend) => {
       [[productInput(12, { created_at: '2026-02-30T10:00:00Z' })], 0, 'created_at'],
       [[productInput(12, { updated_at: '2026-04-01T24:00:00Z' })], 0, 'updated_at'],
       [[productInput(12, { published_at: '2026-04-01T10:00:00+25:00' })], 0, 'published_at'],
+      // The platform's bound on tags, as a list or a comma list: each tag a condition may read on every request.
+      [[productInput(12, { tags: Array.from({ length: 251 }, (_, i) => `t${i}`) })], 0, 'tags'],
+      [[productInput(12, { tags: Array.from({ length: 251 }, (_, i) => `t${i}`).join(', ') })], 0, 'tags'],
+      [[productInput(12, { tags: ['x'.repeat(256)] })], 0, 'tags'],
     ];
     for (const [body, index, field] of cases) {
       const r = await t.admin('PUT', '/admin/v1/shops/shop/products', body);
@@ -88,6 +92,10 @@ describe.each(backends())('admin catalog imports on $name', (backend) => {
       expect(r.json().index).toBe(index);
       expect(r.json().field).toContain(field);
     }
+    const commaList = await t.admin('PUT', '/admin/v1/shops/shop/products', [
+      productInput(12, { tags: Array.from({ length: 251 }, (_, i) => `t${i}`).join(',') }),
+    ]);
+    expect(commaList.json().error).toContain('at most 250 tags');
     expect((await t.admin('PUT', '/admin/v1/shops/shop/products', { not: 'an array' })).statusCode).toBe(422);
     expect(
       (
@@ -100,6 +108,12 @@ describe.each(backends())('admin catalog imports on $name', (backend) => {
       ).statusCode,
     ).toBe(400);
     expect(await count()).toBe(before);
+    const most = Array.from({ length: 250 }, (_, i) => `t${i}`);
+    for (const tags of [most, most.join(', ')])
+      expect((await t.admin('PUT', '/admin/v1/shops/shop/products', [productInput(12, { tags })])).statusCode).toBe(
+        200,
+      );
+    expect((await t.admin('DELETE', '/admin/v1/shops/shop/products/12')).statusCode).toBe(204);
   });
 
   it('gives a variant id to one product: another product of the shop may take it only in the same import', async () => {

@@ -84,6 +84,31 @@ const ATTRIBUTE_OPS: OperatorSpec[] = [
   { code: 'matches_regex', label: 'matches the pattern', value: 'text_or_regex' },
 ];
 
+type AttributeValues = { values: string[]; lower: Map<string, string> };
+
+/** Per request (its input products), each attribute's values as the conditions compare them. */
+const attributesRead = new WeakMap<readonly InputProduct[], Map<string, AttributeValues>>();
+
+/**
+ * The input products' distinct values of one attribute, read once a request however many conditions
+ * ask: 99 tag conditions each reading 250 products' tags anew held the process for a minute.
+ */
+function attributeValues(
+  inputs: readonly InputProduct[],
+  type: string,
+  read: (p: InputProduct) => readonly string[],
+): AttributeValues {
+  let byType = attributesRead.get(inputs);
+  if (!byType) attributesRead.set(inputs, (byType = new Map()));
+  let found = byType.get(type);
+  if (!found) {
+    const values = [...new Set(inputs.flatMap(read))];
+    found = { values, lower: new Map(values.map((v) => [v.toLowerCase(), v])) };
+    byType.set(type, found);
+  }
+  return found;
+}
+
 /** product_tag, product_type, product_vendor, product_handle: compared case-insensitively. */
 function attributeCondition(type: string, label: string, read: (p: InputProduct) => readonly string[]): ConditionSpec {
   return {
@@ -99,7 +124,7 @@ function attributeCondition(type: string, label: string, read: (p: InputProduct)
         if (!regex) return null;
         return matching(regex, (request, world, work) => {
           if (request.productIds === null && request.variantIds === null) return ABSENT;
-          const values = [...new Set(world.inputProducts.flatMap(read))];
+          const { values } = attributeValues(world.inputProducts, type, read);
           const matched = values.filter((v) => testWithin(regex, v, work) === true);
           return {
             result: matched.length > 0,
@@ -115,8 +140,7 @@ function attributeCondition(type: string, label: string, read: (p: InputProduct)
       }
       return (request, world) => {
         if (request.productIds === null && request.variantIds === null) return ABSENT;
-        const values = [...new Set(world.inputProducts.flatMap(read))];
-        const lower = new Map(values.map((v) => [v.toLowerCase(), v]));
+        const { values, lower } = attributeValues(world.inputProducts, type, read);
         const result =
           op.code === 'equals'
             ? lower.size === new Set(wanted).size && wanted.every((w) => lower.has(w))
@@ -153,8 +177,17 @@ export const collectionCondition: ConditionSpec = {
     if (!op || !ids) return null;
     return (request, world) => {
       if (request.productIds === null && request.variantIds === null) return ABSENT;
-      const have = new Set(world.inputProducts.flatMap((p) => p.collections));
+      const have = collectionsOf(world.inputProducts);
       return { result: setTest(op.code, ids, (id) => have.has(id)), observed: [...have] };
     };
   },
 };
+
+const collectionsRead = new WeakMap<readonly InputProduct[], Set<number>>();
+
+/** The input products' collections, read once a request however many conditions ask. */
+function collectionsOf(inputs: readonly InputProduct[]): Set<number> {
+  let have = collectionsRead.get(inputs);
+  if (!have) collectionsRead.set(inputs, (have = new Set(inputs.flatMap((p) => p.collections))));
+  return have;
+}
