@@ -18,6 +18,7 @@ export class GroupCommitter<T, R = void> {
 
   constructor(
     /** Writes a batch; may answer each item (in the batch's order), which its submitter receives. */
+    // biome-ignore lint/suspicious/noConfusingVoidType: a writer that answers nothing is an async function of void
     private readonly write: (batch: T[]) => Promise<readonly R[] | void>,
     private readonly options: { maxBatch: number; maxDelayMs: number },
   ) {}
@@ -82,7 +83,7 @@ export class GroupCommitter<T, R = void> {
           this.batches++;
           this.committed += batch.length;
           this.lastCommitMs = performance.now() - started;
-          batch.forEach((b, i) => b.resolve(answers ? answers[i] : undefined));
+          for (const [i, b] of batch.entries()) b.resolve(answers ? answers[i] : undefined);
         },
         (error: unknown) => {
           for (const b of batch) b.reject(error);

@@ -153,7 +153,7 @@ export function eventMethods(db: Kysely<Database>, sqlite?: SQLite.Database): Ev
               created_at: e.created_at,
             }),
           );
-          rows.forEach((row, i) => source.set(row, list[i]!));
+          for (const [i, row] of rows.entries()) source.set(row, list[i]!);
           const kept = await withoutErased(trx, rows);
           for (const row of kept) stored.add(source.get(row)!);
           await insertEvents.run(kept, trx);

@@ -99,7 +99,10 @@ function attributeValues(
   read: (p: InputProduct) => readonly string[],
 ): AttributeValues {
   let byType = attributesRead.get(inputs);
-  if (!byType) attributesRead.set(inputs, (byType = new Map()));
+  if (!byType) {
+    byType = new Map();
+    attributesRead.set(inputs, byType);
+  }
   let found = byType.get(type);
   if (!found) {
     const values = [...new Set(inputs.flatMap(read))];
@@ -188,6 +191,9 @@ const collectionsRead = new WeakMap<readonly InputProduct[], Set<number>>();
 /** The input products' collections, read once a request however many conditions ask. */
 function collectionsOf(inputs: readonly InputProduct[]): Set<number> {
   let have = collectionsRead.get(inputs);
-  if (!have) collectionsRead.set(inputs, (have = new Set(inputs.flatMap((p) => p.collections))));
+  if (!have) {
+    have = new Set(inputs.flatMap((p) => p.collections));
+    collectionsRead.set(inputs, have);
+  }
   return have;
 }
