@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { LRUCache } from 'lru-cache';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { RateLimiter } from '../../cache/rate-limiter.js';
 import { TooManyRequestsError } from '../../domain/errors.js';
@@ -53,9 +54,11 @@ const BillingHeaders = Type.Object({
   ),
 });
 
-/** Webhook receivers: the signature covers the raw body, so it is kept as received. */
-/** Webhook deliveries a shop may receive a minute (both receivers together). */
+/** Webhook deliveries a shop may receive a minute (both receivers together), and each proven sender of it. */
 export const WEBHOOK_LIMIT_PER_MINUTE = 6000;
+/** Shop and address pairs remembered as senders of verified deliveries, and for how long after the last. */
+const PROVEN_SENDERS = 10_000;
+const PROVEN_FOR_MS = 60 * 60_000;
 
 const SIGNATURE_HEADERS = [
   'x-shop-hmac-sha256',
@@ -89,10 +92,16 @@ export function webhookRoutes(
   // Per shop, before any signature is computed: a flood of deliveries cannot take the process. Only what
   // could be a delivery counts (JSON, signed): a request without a signature or of another type is
   // refused before anything is computed, and counted, it used up the shop's minute for its real deliveries.
+  // An address that delivered a verified webhook for the shop lately has a minute of its own: forged
+  // signatures sent from elsewhere use up the shop's shared minute, never the platform's.
+  const proven = new LRUCache<string, true>({ max: PROVEN_SENDERS, ttl: PROVEN_FOR_MS });
+  const senderOf = (request: FastifyRequest) =>
+    `${((request.params as { shop?: string }).shop ?? '').slice(0, 100)}\n${request.ip}`;
   app.addHook('onRequest', async (request, reply) => {
     if (!mayBeDelivery(request.headers)) return;
-    const shop = (request.params as { shop?: string }).shop ?? '';
-    const decision = await deps.limiter.hit(`wh:${shop.slice(0, 100)}`, WEBHOOK_LIMIT_PER_MINUTE);
+    const sender = senderOf(request);
+    const bucket = proven.has(sender) ? `whp:${sender}` : `wh:${sender.slice(0, sender.indexOf('\n'))}`;
+    const decision = await deps.limiter.hit(bucket, WEBHOOK_LIMIT_PER_MINUTE);
     if (!decision.allowed) {
       void reply.header('retry-after', String(decision.retryAfter));
       throw new TooManyRequestsError(
@@ -101,6 +110,9 @@ export function webhookRoutes(
         decision.retryAfter,
       );
     }
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    if (reply.statusCode === 200 && mayBeDelivery(request.headers)) proven.set(senderOf(request), true);
   });
 
   app.post(

@@ -233,8 +233,23 @@ describe.each(backends())('replayed webhooks on $name', (backend) => {
     // Signed, even wrongly, each one is a signature to compute: past the shop's minute, a 429.
     const signed = { 'content-type': 'application/json', 'x-shopify-hmac-sha256': 'bm90IGEgc2lnbmF0dXJl' };
     // The windows are fixed minutes: a run that straddles a boundary needs up to a second window's worth.
-    expect(await flood('flooded', signed, 3 * WEBHOOK_LIMIT_PER_MINUTE, true)).toBeGreaterThan(0);
-    // Another shop's deliveries are not held up.
+    expect(await flood('replay', signed, 3 * WEBHOOK_LIMIT_PER_MINUTE, true)).toBeGreaterThan(0);
+    // The address that delivered the shop's verified webhooks before has a minute of its own: forgeries from
+    // elsewhere do not hold up the platform's deliveries. A real delivery from an address new to the shop waits.
     expect(await deliver('products/delete', JSON.stringify({ id: 999_002 }))).toEqual({ status: 200, data: 'queued' });
+    const raw = JSON.stringify({ id: 999_003 });
+    const fromNew = await t.app.inject({
+      method: 'POST',
+      url: '/webhooks/shop/replay',
+      remoteAddress: '10.250.0.1',
+      headers: {
+        'content-type': 'application/json',
+        'x-shopify-hmac-sha256': sign(raw),
+        'x-shopify-topic': 'products/delete',
+        'x-shopify-webhook-id': 'wh-new-address',
+      },
+      payload: raw,
+    });
+    expect(fromNew.statusCode).toBe(429);
   });
 });
