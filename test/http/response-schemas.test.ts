@@ -697,6 +697,7 @@ describe('response schemas: every answer matches its route', () => {
     await get('/widget.js', { 'accept-encoding': 'gzip', 'if-none-match': '*' });
     expectStatus(await get('/widget-demo'), 200);
     expectStatus(await get('/widget-demo?key=x'), 400);
+    expectStatus(await get('/widget-demo?key=rb_pub_unknown0000000000000000000000'), 401);
     expectStatus(await get(`/widget-demo?key=${pub}&product=product-1`), 200);
     expectStatus(await get(`/widget-demo?key=${priv}`), 403);
     expectStatus(await get('/demo/images/mug.svg'), 200);

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import Fastify from 'fastify';
+import { AUTH_FAILURES_PER_MINUTE } from '../../src/http/plugins/auth-failures.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WIDGET_FILE, widgetRoutes } from '../../src/http/routes/widget.js';
 import { backends } from '../helpers/backends.js';
@@ -218,7 +219,7 @@ describe('GET /widget-demo', () => {
 
   it('refuses unknown, malformed, repeated and private keys with a 4xx page, never echoing them', async () => {
     const unknown = await t.app.inject('/widget-demo?key=rb_pub_thisKeyDoesNotExist000000000000');
-    expect(unknown.statusCode).toBe(404);
+    expect(unknown.statusCode).toBe(401);
     expect(unknown.body).toContain('No shop has this public key');
     expect(unknown.body).toContain('<form');
     for (const bad of ['<script>alert(1)</script>', 'short', 'x'.repeat(129), 'rb_pub_a b c d e']) {
@@ -232,6 +233,18 @@ describe('GET /widget-demo', () => {
     expect(priv.statusCode).toBe(403);
     expect(priv.body).toContain('private key');
     expect(priv.body).not.toContain(privateKey);
+  });
+
+  it('counts unknown keys against the address, as a failed authentication, so keys cannot be tried without end', async () => {
+    const tryKey = (i: number) =>
+      t.app.inject({ url: `/widget-demo?key=rb_pub_guess${String(i).padStart(27, '0')}`, remoteAddress: '10.9.9.9' });
+    let answer = await tryKey(0);
+    // Failures count in fixed minutes: up to two minutes' worth before the address is refused.
+    for (let i = 1; i <= 2 * AUTH_FAILURES_PER_MINUTE + 1 && answer.statusCode === 401; i++) answer = await tryKey(i);
+    expect(answer.statusCode).toBe(429);
+    // Its real key too, until the minute ends; another address is served.
+    expect((await t.app.inject({ url: `/widget-demo?key=${key}`, remoteAddress: '10.9.9.9' })).statusCode).toBe(429);
+    expect((await t.app.inject({ url: `/widget-demo?key=${key}`, remoteAddress: '10.9.9.8' })).statusCode).toBe(200);
   });
 
   it('escapes shop data everywhere it appears', async () => {

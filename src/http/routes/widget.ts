@@ -140,9 +140,11 @@ export function widgetRoutes(
       const product = query?.product;
       const handle = typeof product === 'string' && HANDLE.test(product) ? product : null;
       const found = await demo.lookup(key, handle);
+      // A 401, as an unknown key is everywhere: it counts against the address's failed authentications, so
+      // the page cannot be used to try keys without bound.
       if (found.kind === 'unknown')
         return help(
-          404,
+          401,
           'No shop has this public key. Keys are shown once at start-up; npm run rebound -- keys demo issues new ones.',
         );
       if (found.kind === 'private')
