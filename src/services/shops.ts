@@ -81,15 +81,10 @@ export function createShopsService(deps: {
       ]);
     }
     if (doc.public_url) {
-      let ok = false;
-      try {
-        ok = /^https?:$/.test(new URL(doc.public_url).protocol);
-      } catch {
-        ok = false;
-      }
-      if (!ok)
-        throw new InvalidDocumentError('Invalid shop: public_url must be an http(s) URL.', [
-          { path: 'public_url', message: 'must be an http(s) URL' },
+      const problem = publicUrlProblem(doc.public_url);
+      if (problem)
+        throw new InvalidDocumentError(`Invalid shop: public_url ${problem}.`, [
+          { path: 'public_url', message: problem },
         ]);
     }
   }
@@ -254,3 +249,22 @@ export function createShopsService(deps: {
 }
 
 export type ShopsService = ReturnType<typeof createShopsService>;
+
+/**
+ * Why a storefront address cannot be the base of the links Rebound makes (reactivation pages, widget
+ * links), or null. Paths are appended to it: a query or fragment would swallow them and their
+ * signatures, and credentials would be sent to every customer who follows one.
+ */
+function publicUrlProblem(value: string): string | null {
+  if (value.length > 2048) return 'must be at most 2,048 characters';
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return 'must be an http(s) URL';
+  }
+  if (!/^https?:$/.test(url.protocol)) return 'must be an http(s) URL';
+  if (url.username || url.password) return 'must not hold a user name or password';
+  if (url.search || url.hash || /[?#]/.test(value)) return 'must not hold a query (?) or fragment (#)';
+  return null;
+}

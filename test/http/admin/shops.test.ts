@@ -52,6 +52,12 @@ describe.each(backends())('admin shops and keys on $name', (backend) => {
       [{ handle: 'ok-handle', name: 'x', colour: 'red' }, 'colour'],
       [{ handle: 'ok-handle' }, 'name'],
       [{ handle: 'ok-handle', name: 'x', public_url: 'ftp://x' }, 'public_url'],
+      // Links are made by appending a path: a fragment or query would swallow it, and its signature.
+      [{ handle: 'ok-handle', name: 'x', public_url: 'https://shop.example/#frag?' }, 'fragment'],
+      [{ handle: 'ok-handle', name: 'x', public_url: 'https://shop.example/?ref=1' }, 'query'],
+      [{ handle: 'ok-handle', name: 'x', public_url: 'https://shop.example/?' }, 'query'],
+      [{ handle: 'ok-handle', name: 'x', public_url: 'https://admin:pw@shop.example' }, 'password'],
+      [{ handle: 'ok-handle', name: 'x', public_url: `https://shop.example/${'a'.repeat(2048)}` }, '2,048'],
       // A scope nothing reads, misspelt or not, would be kept and do nothing.
       [{ handle: 'ok-handle', name: 'x', scopes: ['read_market'] }, 'scopes[0]'],
     ];
