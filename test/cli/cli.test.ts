@@ -94,7 +94,7 @@ describe('rebound CLI', () => {
     const early = rebound(['import', later, '--shop', 'cli-shop'], env);
     expect(early.code).toBe(1);
     expect(early.err).toBe(
-      `rebound: ${join(later, 'orders.json')}: Row 0 of the orders: created_at: Expected required property. ` +
+      `rebound: ${join(later, 'orders.json')}: Row 0 of the orders: created_at: is required. ` +
         '(nothing was imported)\n',
     );
     writeFileSync(join(later, 'orders.json'), '{"id": 2}');

@@ -4,8 +4,13 @@ import { Type, type Static } from '@sinclair/typebox';
 
 /** Admin inputs of the billing ledger (docs/api.md, "Admin API"): the public API's shapes, without generated links. */
 const Id = Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER });
+const Frequency = Type.String({
+  pattern: '^\\d{1,3}$',
+  patternMessage: 'must be a whole number of up to three digits, such as "1"',
+});
 const Stamp = Type.String({
   pattern: '^\\d{4}-\\d{2}-\\d{2}([T ]\\d{2}:\\d{2}(:\\d{2}(\\.\\d+)?)?)?$',
+  patternMessage: 'must be a date and time without an offset (UTC), such as 2026-11-29T10:00:00',
   format: 'real-timestamp',
   description: 'timestamp without offset (UTC)',
 });
@@ -51,7 +56,10 @@ export const BillingAddressInput = Type.Object(
     address1: Type.String({ maxLength: 500 }),
     city: Type.String({ maxLength: 200 }),
     zip: Type.String({ maxLength: 40 }),
-    country_code: Type.String({ pattern: '^[A-Za-z]{2}$' }),
+    country_code: Type.String({
+      pattern: '^[A-Za-z]{2}$',
+      patternMessage: 'must be a two-letter country code such as US',
+    }),
     discount_code: Nullable(Type.String({ maxLength: 100 })),
     updated_at: Type.Optional(Stamp),
   },
@@ -74,8 +82,8 @@ export const BillingSubscriptionInput = Type.Object(
     created_at: Type.Optional(Stamp),
     updated_at: Type.Optional(Stamp),
     next_charge_scheduled_at: Nullable(Stamp),
-    charge_interval_frequency: Type.Optional(Type.String({ pattern: '^\\d{1,3}$' })),
-    order_interval_frequency: Type.String({ pattern: '^\\d{1,3}$' }),
+    charge_interval_frequency: Type.Optional(Frequency),
+    order_interval_frequency: Frequency,
     order_interval_unit: Type.Union([Type.Literal('day'), Type.Literal('week'), Type.Literal('month')]),
     order_day_of_month: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: 31 }), Type.Null()])),
     order_day_of_week: Type.Optional(Type.Union([Type.Integer({ minimum: 0, maximum: 6 }), Type.Null()])),
@@ -104,7 +112,9 @@ export const BillingChargeInput = Type.Object(
     status: Type.String({ minLength: 1 }),
     scheduled_at: Stamp,
     processed_at: Nullable(Stamp),
-    total_price: Type.Optional(Type.String({ pattern: MONEY_PATTERN })),
+    total_price: Type.Optional(
+      Type.String({ pattern: MONEY_PATTERN, patternMessage: 'must be a decimal amount such as "19.99"' }),
+    ),
     updated_at: Type.Optional(Stamp),
   },
   strict,

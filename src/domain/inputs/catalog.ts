@@ -6,7 +6,11 @@ import { MAX_CART_TOKEN_LENGTH } from '../attribution/attribute.js';
 
 const Id = Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER });
 const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601 timestamp with offset' });
-const Decimal = Type.String({ pattern: MONEY_PATTERN, description: 'decimal string below 900000000000, e.g. "19.99"' });
+const Decimal = Type.String({
+  pattern: MONEY_PATTERN,
+  patternMessage: 'must be a decimal amount below 900000000000, such as "19.99"',
+  description: 'decimal string below 900000000000, e.g. "19.99"',
+});
 const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
 const strict = { additionalProperties: false } as const;
 /** What PostgreSQL's integer column holds: a position past it was a 500 there, and stored on SQLite. */
@@ -109,6 +113,7 @@ export const ProductInput = Type.Object(
     title: Type.String({ minLength: 1, maxLength: 1024 }),
     handle: Type.String({
       pattern: '^[^\\s/?#,]+$',
+      patternMessage: 'must not hold blanks, slashes, commas, ? or #',
       maxLength: 255,
       description: 'url-safe handle: no spaces, slashes, commas, ? or #',
     }),

@@ -169,6 +169,7 @@ export const RevokeInput = Type.Object(
       minLength: 16,
       maxLength: 64,
       pattern: '^rb_(pub|priv)_[A-Za-z0-9_-]+$',
+      patternMessage: 'must be an API key, or its first 16 characters or more, beginning rb_pub_ or rb_priv_',
       description:
         'the whole key, or its first 16 characters or more (the prefix the key list shows) naming exactly one live key',
     }),

@@ -26,6 +26,7 @@ export const WidgetInput = Type.Object(
         {
           list: Type.String({
             pattern: LIST_NAME,
+            patternMessage: 'must be the name of a list, in small letters and _, such as trending_products',
             description: 'a list under /api/v1/products/, e.g. trending_products',
           }),
           limit: Type.Integer({ minimum: 1, maximum: 100, description: 'how many products the list is asked for' }),

@@ -8,6 +8,29 @@ import { ShopPatchInput } from '../../../src/domain/inputs/shop.js';
 import { validateDocument } from '../../../src/domain/inputs/validate.js';
 import { WidgetInput } from '../../../src/domain/widgets/widget.js';
 import { widgetInput } from '../../helpers/widgets.js';
+import { productInput } from '../../helpers/fixtures.js';
+import * as billingInputs from '../../../src/domain/inputs/billing.js';
+import * as catalogInputs from '../../../src/domain/inputs/catalog.js';
+import * as experimentInputs from '../../../src/domain/inputs/experiment.js';
+import * as shopInputs from '../../../src/domain/inputs/shop.js';
+import * as tokenInputs from '../../../src/domain/inputs/token.js';
+import * as connectionInputs from '../../../src/services/platform/connection.js';
+import * as billingProviderInputs from '../../../src/domain/inputs/billing-provider.js';
+import * as rulesetInputs from '../../../src/domain/inputs/ruleset.js';
+import * as widgetInputs from '../../../src/domain/widgets/widget.js';
+
+const { ProductInput } = catalogInputs;
+const INPUT_MODULES = {
+  billingInputs,
+  catalogInputs,
+  experimentInputs,
+  shopInputs,
+  tokenInputs,
+  connectionInputs,
+  billingProviderInputs,
+  rulesetInputs,
+  widgetInputs,
+};
 
 /** The one problem a document is refused with: its path and message. */
 function problemOf(schema: Parameters<typeof validateDocument>[0], value: unknown): { path: string; message: string } {
@@ -31,11 +54,14 @@ describe('the problem a document that matches no variant of a union is told', ()
   it('lists what each variant expects when the value is of none of their kinds', () => {
     expect(problemOf(ShopPatchInput, { settings: { trending_window_days: 'x' } })).toEqual({
       path: 'settings.trending_window_days',
-      message: 'Expected integer or null',
+      message: 'must be a whole number or null',
     });
+    expect(problemOf(ShopPatchInput, { settings: { trending_window_days: 1.5 } }).message).toBe(
+      'must be a whole number or null',
+    );
     expect(problemOf(WidgetInput, { ...widgetInput(), layout: 'list' })).toEqual({
       path: 'layout',
-      message: "Expected 'grid' or 'carousel'",
+      message: 'must be "grid" or "carousel"',
     });
   });
 
@@ -85,5 +111,33 @@ describe('the words of a problem', () => {
       "may hold only letters, digits, '-' and '_' (at most 100)",
     );
     expect(problemOf(ShopPatchInput, { settings: { trending_window_days: 0 } }).message).toBe('must be at least 1');
+  });
+
+  it('say formats and kinds plainly, with an example', () => {
+    const product = { ...productInput(1) };
+    expect(problemOf(ProductInput, { ...product, handle: 'a,b' })).toEqual({
+      path: 'handle',
+      message: 'must not hold blanks, slashes, commas, ? or #',
+    });
+    expect(problemOf(ProductInput, { ...product, updated_at: 'yesterday' }).message).toBe(
+      'must be a date and time with its offset, such as 2026-11-29T10:00:00Z',
+    );
+    expect(problemOf(ProductInput, { ...product, title: 12 }).message).toBe('must be text');
+    expect(problemOf(ProductInput, { ...product, variants: [{ id: 1, price: 'cheap' }] }).message).toBe(
+      'must be a decimal amount below 900000000000, such as "19.99"',
+    );
+  });
+
+  it('have words for every pattern of the documents an API caller or a merchant sends', () => {
+    const bare: string[] = [];
+    const walk = (schema: unknown, where: string) => {
+      if (schema === null || typeof schema !== 'object') return;
+      const node = schema as Record<string, unknown>;
+      if (typeof node.pattern === 'string' && typeof node.patternMessage !== 'string') bare.push(where);
+      for (const [key, child] of Object.entries(node)) walk(child, `${where}.${key}`);
+    };
+    for (const [name, module] of Object.entries(INPUT_MODULES))
+      for (const [exported, value] of Object.entries(module)) walk(value, `${name}.${exported}`);
+    expect(bare).toEqual([]);
   });
 });
