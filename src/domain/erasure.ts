@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { phoneDigits } from './phone.js';
 
 /**
  * Whether a record of a customer the shop has erased predates the erasure, and so stays forgotten: a
@@ -12,7 +13,7 @@ export function predatesErasure(erasedAt: number | undefined, changedAt: number 
 }
 
 /** What else names an erased customer on rows that carry no customer id. */
-export type ErasedIdentityKind = 'email' | 'session' | 'cart';
+export type ErasedIdentityKind = 'email' | 'session' | 'cart' | 'phone';
 
 /**
  * A one-way digest of an identity an erasure covered (an e-mail, a browser session, a cart token):
@@ -20,7 +21,19 @@ export type ErasedIdentityKind = 'email' | 'session' | 'cart';
  * before the erasure, is not stored, and no erasure record holds the address or the token itself.
  * E-mails as the store compares them, case folded.
  */
-export function erasedIdentityDigest(kind: ErasedIdentityKind, value: string): string {
+export function erasedIdentityDigest(kind: Exclude<ErasedIdentityKind, 'phone'>, value: string): string {
   const normal = kind === 'email' ? value.trim().toLowerCase() : value;
-  return createHash('sha256').update(`${kind}\n${normal}`).digest('base64url');
+  return digest(kind, normal);
 }
+
+/**
+ * A phone number's digests, recorded and looked up alike: two numbers share one when `samePhone` holds
+ * (the same digits, or the same last nine); a number of fewer than seven digits has none.
+ */
+export function erasedPhoneDigests(phone: string): string[] {
+  const digits = phoneDigits(phone);
+  if (digits.length < 7) return [];
+  return digits.length >= 9 ? [digest('phone', digits), digest('phone9', digits.slice(-9))] : [digest('phone', digits)];
+}
+
+const digest = (kind: string, value: string) => createHash('sha256').update(`${kind}\n${value}`).digest('base64url');

@@ -9,7 +9,15 @@ import type { ShopWebhookStore } from '../store/kysely/shop-webhooks.js';
 import type { ShopStore } from '../store/kysely/shops.js';
 import type { CatalogService } from './catalog.js';
 import { signatureRefused, webhookShop } from './webhook-shop.js';
-import { ERASED_UNLINKED, forgetsBody, namesTheErased, PLATFORM_TOPICS, subjectsOf } from './platform/webhooks.js';
+import {
+  ERASED_UNLINKED,
+  forgetsBody,
+  namesTheErased,
+  orderIdentityDigests,
+  PLATFORM_TOPICS,
+  subjectsOf,
+} from './platform/webhooks.js';
+import { predatesErasure } from '../domain/erasure.js';
 import { parseUpstreamJson } from '../domain/inputs/upstream-json.js';
 import { upstreamId, wholeNumber } from '../domain/inputs/whole-numbers.js';
 
@@ -54,7 +62,10 @@ function deleteShaped(payload: object): boolean {
  * webhook id is queued once; an older `updated_at` never overwrites a newer one.
  */
 export function createStorefrontSync(deps: {
-  store: ShopStore & ShopWebhookStore & CatalogStore & Pick<PrivacyStore, 'deleteShopData' | 'erasures'>;
+  store: ShopStore &
+    ShopWebhookStore &
+    CatalogStore &
+    Pick<PrivacyStore, 'deleteShopData' | 'erasures' | 'erasedDigests'>;
   catalogAdmin: CatalogService;
   catalog: CatalogIndex;
   log?: { warn(obj: object, msg: string): void };
@@ -206,11 +217,19 @@ export function createStorefrontSync(deps: {
     );
   }
 
-  /** Whether the body is about what the shop erased (`namesTheErased`); no query for a body about no customer. */
+  /**
+   * Whether the body is about what the shop erased (`namesTheErased`), or is an order placed before an
+   * erasure whose e-mails or phones it names (a guest order's retry); no query for a body about no customer.
+   */
   async function aboutTheErased(shopId: number, topic: string, payload: Record<string, unknown>, outcome: string) {
     const subjects = subjectsOf(topic, payload);
     if (subjects.customer === null && subjects.order === null) return false;
-    return namesTheErased(subjects, await store.erasures(shopId), outcome);
+    if (namesTheErased(subjects, await store.erasures(shopId), outcome)) return true;
+    const digests = orderIdentityDigests(topic, payload);
+    if (digests.length === 0) return false;
+    const placed = stamp(payload.created_at);
+    const erased = await store.erasedDigests(shopId, digests);
+    return [...erased.values()].some((erasedAt) => predatesErasure(erasedAt, placed));
   }
 
   return {

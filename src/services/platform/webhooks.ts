@@ -10,6 +10,8 @@ import type { PrivacyService } from './privacy.js';
 import { confirmedGone } from './reconcile.js';
 import { upstreamId } from '../../domain/inputs/whole-numbers.js';
 import { isNode } from '../../domain/platform/map.js';
+import { erasedIdentityDigest, erasedPhoneDigests } from '../../domain/erasure.js';
+import { phonesIn } from '../../domain/phone.js';
 
 /** The platform topics beyond the catalog's: customers, refunds, the app's removal and the mandatory privacy topics. */
 export const PLATFORM_TOPICS = [
@@ -74,6 +76,19 @@ export function namesTheErased(
 }
 
 type Payload = Record<string, unknown>;
+
+/**
+ * The erasure digests of the e-mails and phones an order's body names (the buyer's, the customer's, an
+ * address's): a guest order names its buyer there alone, so a retry of it after an erasure is told by them.
+ */
+export function orderIdentityDigests(topic: string, payload: Payload): string[] {
+  if (topic.split('/')[0] !== 'orders') return [];
+  const customer = isNode(payload.customer) ? payload.customer : {};
+  const emails = [payload.email, payload.contact_email, customer.email].filter(
+    (e): e is string => typeof e === 'string' && e.trim() !== '',
+  );
+  return [...emails.map((e) => erasedIdentityDigest('email', e)), ...phonesIn(payload).flatMap(erasedPhoneDigests)];
+}
 
 /**
  * A webhook that reads the platform (a refund's order, a deletion's confirmation) tries twice and

@@ -1,5 +1,5 @@
-import type { Transaction } from 'kysely';
-import { erasedIdentityDigest, type ErasedIdentityKind } from '../../domain/erasure.js';
+import type { Kysely, Transaction } from 'kysely';
+import { erasedIdentityDigest, erasedPhoneDigests, type ErasedIdentityKind } from '../../domain/erasure.js';
 import type { Database } from '../schema.js';
 import { chunks } from '../codec.js';
 
@@ -14,7 +14,7 @@ type Row = {
 
 /** The identities a row names besides its customer id, as erasure digests. */
 function identitiesOf(row: Row): string[] {
-  const named: [ErasedIdentityKind, string | null | undefined][] = [
+  const named: [Exclude<ErasedIdentityKind, 'phone'>, string | null | undefined][] = [
     ['session', row.uuid],
     ['email', row.subject_email],
     ['cart', row.cart_token],
@@ -73,15 +73,36 @@ export async function recordErasedIdentities(
   identities: Record<ErasedIdentityKind, readonly string[]>,
   erasedAt: number,
 ): Promise<void> {
-  const digests = new Set(
-    (Object.entries(identities) as [ErasedIdentityKind, readonly string[]][]).flatMap(([kind, values]) =>
-      values.map((value) => erasedIdentityDigest(kind, value)),
+  const { phone, ...others } = identities;
+  const digests = new Set([
+    ...(Object.entries(others) as [Exclude<ErasedIdentityKind, 'phone'>, readonly string[]][]).flatMap(
+      ([kind, values]) => values.map((value) => erasedIdentityDigest(kind, value)),
     ),
-  );
+    ...phone.flatMap(erasedPhoneDigests),
+  ]);
   for (const part of chunks([...digests], 3))
     await trx
       .insertInto('erased_identities')
       .values(part.map((digest) => ({ shop_id: shopId, digest, erased_at: erasedAt })))
       .onConflict((oc) => oc.columns(['shop_id', 'digest']).doUpdateSet({ erased_at: erasedAt }))
       .execute();
+}
+
+/** When each of these digests was erased in the shop (absent: never). */
+export async function erasedDigests(
+  db: Kysely<Database>,
+  shopId: number,
+  digests: readonly string[],
+): Promise<Map<string, number>> {
+  const erasedAt = new Map<string, number>();
+  for (const part of chunks([...new Set(digests)], 1, 500)) {
+    const rows = await db
+      .selectFrom('erased_identities')
+      .select(['digest', 'erased_at'])
+      .where('shop_id', '=', shopId)
+      .where('digest', 'in', part)
+      .execute();
+    for (const row of rows) erasedAt.set(row.digest, Number(row.erased_at));
+  }
+  return erasedAt;
 }

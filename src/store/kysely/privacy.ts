@@ -7,7 +7,7 @@ import { blankWebhooksWithPhones } from './webhook-phones.js';
 import { eraseBilling } from './privacy-billing.js';
 import { cartsOf, customerRecords, emailsOf, eventsOf, sessionsOf, trackedOf } from './privacy-export.js';
 import { bumpDataVersion, nextCounter, nextCounterBlock } from './shops.js';
-import { recordErasedIdentities } from './erased-rows.js';
+import { erasedDigests, recordErasedIdentities } from './erased-rows.js';
 
 /** Privacy requests, erasure and retention (docs/operations.md, "Privacy"). */
 export interface PrivacyStore {
@@ -33,6 +33,8 @@ export interface PrivacyStore {
   erasedCustomers(shopId: number): Promise<Map<number, number>>;
   /** The shop's erased customers and the orders its erasures named, each with when (epoch ms), by id. */
   erasures(shopId: number): Promise<Erasures>;
+  /** When each of these identity digests (`erasedIdentityDigest`, `erasedPhoneDigests`) was erased. */
+  erasedDigests(shopId: number, digests: readonly string[]): Promise<Map<string, number>>;
   /** Deletes every event of the shop created before `before` (epoch ms). */
   deleteEventsBefore(shopId: number, before: number): Promise<number>;
   /** Deletes the shop and everything stored for it. */
@@ -351,7 +353,12 @@ export function privacyMethods(db: Kysely<Database>): PrivacyStore {
             .values(rows.map((row) => ({ shop_id: shopId, ...row, erased_at: erasedAt })))
             .onConflict((oc) => oc.columns(['shop_id', 'subject', 'subject_id']).doUpdateSet({ erased_at: erasedAt }))
             .execute();
-        await recordErasedIdentities(trx, shopId, { email: emails, session: sessions, cart: carts }, erasedAt);
+        await recordErasedIdentities(
+          trx,
+          shopId,
+          { email: emails, session: sessions, cart: carts, phone: named.phones ?? [] },
+          erasedAt,
+        );
         await bumpDataVersion(trx, shopId);
         return {
           counts: { customers, events, track_events: tracked, orders, billing_customers: billing.length },
@@ -366,6 +373,7 @@ export function privacyMethods(db: Kysely<Database>): PrivacyStore {
     async erasures(shopId) {
       return erasuresOf(db, shopId);
     },
+    erasedDigests: (shopId, digests) => erasedDigests(db, shopId, digests),
 
     async deleteEventsBefore(shopId, before) {
       const events = await db

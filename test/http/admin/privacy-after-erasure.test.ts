@@ -100,6 +100,24 @@ describe.each(backends())('changes from before an erasure, arriving after it, on
     expect(await bodies()).not.toContain('guest@example.org');
   });
 
+  it('keeps no body of a guest order placed before an erasure, told by the e-mail or phone it names', async () => {
+    const bodies = async () => (await stored()).webhooks.map((w) => w.payload).join('\n');
+    // Bought as a guest under the erased customer's e-mail (in another case), then retried by the platform.
+    const byEmail = { ...order(901, minutes(-5)), email: EMAIL.toUpperCase(), customer: null };
+    await deliver(t, 'late', 'orders/updated', { ...byEmail, billing_address: { name: 'Lena Late' } });
+    expect(await bodies()).not.toContain('Lena Late');
+    // A redact naming a phone: the guest order naming it written another way, retried after it, is not kept.
+    await deliver(t, 'late', 'customers/redact', { customer: { id: 90, phone: '020 7946 0958' } });
+    const byPhone = { ...order(902, minutes(-5)), email: null, customer: null, phone: '+442079460958' };
+    await deliver(t, 'late', 'orders/updated', { ...byPhone, billing_address: { name: 'Pat Phone' } });
+    expect(await bodies()).not.toContain('Pat Phone');
+    // An order placed after the erasure is new data, and another buyer's is kept.
+    await deliver(t, 'late', 'orders/create', { ...byEmail, id: 903, created_at: minutes(4), note: 'placed later' });
+    await deliver(t, 'late', 'orders/create', { ...order(904, minutes(-5)), email: 'x@example.org', customer: null });
+    expect(await bodies()).toContain('placed later');
+    expect(await bodies()).toContain('x@example.org');
+  });
+
   it("lists the merchant's own erasures with the platform's requests, without personal data", async () => {
     const requests = (await t.admin('GET', '/admin/v1/shops/late/privacy/requests')).json().data;
     expect(requests.filter((r: { kind: string }) => r.kind === 'erasure')).toEqual([
