@@ -5,6 +5,15 @@ import type { EventFilter, EventStore } from '../store/kysely/events.js';
 
 /** How many recent views of one visitor are kept: far more than any answer's limit. */
 const KEEP = 100;
+/**
+ * Bytes the lists may hold in all. A list lives 5 s, so a node keeps the visitors of its last seconds: a
+ * bound by count alone let 100,000 lists of 100 handles of 255 characters take gigabytes outside the
+ * memory budget.
+ */
+const MAX_BYTES = 16 * 1024 * 1024;
+
+/** A list's memory, roughly: the array, and each handle's string (two bytes a character, with its header). */
+const listBytes = (handles: string[]) => 64 + handles.reduce((sum, h) => sum + 24 + 2 * h.length, 0);
 
 /**
  * Recently viewed handles per visitor (session or customer), newest first, each once. Filled
@@ -16,9 +25,19 @@ export class ViewedIndex {
 
   constructor(
     private readonly store: EventStore,
-    options: { maxVisitors?: number; ttlMs?: number } = {},
+    options: { maxVisitors?: number; ttlMs?: number; maxBytes?: number } = {},
   ) {
-    this.lru = new LRUCache({ ...boundedEntries(options.maxVisitors ?? 100_000), ttl: options.ttlMs ?? 5_000 });
+    this.lru = new LRUCache({
+      ...boundedEntries(options.maxVisitors ?? 100_000),
+      maxSize: options.maxBytes ?? MAX_BYTES,
+      sizeCalculation: listBytes,
+      ttl: options.ttlMs ?? 5_000,
+    });
+  }
+
+  /** The bytes the kept lists take, as counted against MAX_BYTES. */
+  get bytes(): number {
+    return this.lru.calculatedSize;
   }
 
   private static key(shopId: number, filter: EventFilter): string {
