@@ -34,7 +34,7 @@ export interface AttributionSummary {
   days: number;
   currency: string;
   totals: SourceFigures;
-  rulesets: (SourceFigures & { ruleset_id: number; name: string | null })[];
+  rulesets: (SourceFigures & { ruleset_id: number; name: string })[];
   lists: (SourceFigures & { list: string })[];
   /** Sources that are neither (sent by other tools): counted in totals only. */
   other: SourceFigures;
@@ -42,7 +42,7 @@ export interface AttributionSummary {
    * Per stored widget: the widget sends each event under its own source as well as under the
    * answer's, so these figures are already in the rulesets and lists above, never added to totals.
    */
-  widgets: (SourceFigures & { widget_id: number; name: string | null })[];
+  widgets: (SourceFigures & { widget_id: number; name: string })[];
 }
 
 const empty = (): SourceFigures & { money: number } => ({
@@ -148,7 +148,9 @@ export function createAttributionService(deps: {
         }
         const parsed = parseSource(row.source);
         let bucket = other;
-        if (parsed?.kind === 'ruleset')
+        // A source naming no ruleset of the shop (deleted, or sent by a visitor) counts in `other`: one row each
+        // would let anyone add rows to the merchant's report.
+        if (parsed?.kind === 'ruleset' && rulesetName(parsed.rulesetId) !== null)
           bucket = rulesets.get(parsed.rulesetId) ?? rulesets.set(parsed.rulesetId, empty()).get(parsed.rulesetId)!;
         else if (parsed?.kind === 'list')
           bucket = lists.get(parsed.name) ?? lists.set(parsed.name, empty()).get(parsed.name)!;
@@ -167,14 +169,16 @@ export function createAttributionService(deps: {
         currency,
         totals: figures(totals),
         rulesets: [...rulesets]
-          .map(([id, f]) => ({ ruleset_id: id, name: rulesetName(id), ...figures(f) }))
+          .map(([id, f]) => ({ ruleset_id: id, name: rulesetName(id)!, ...figures(f) }))
           .sort((a, b) => b.revenue - a.revenue || a.ruleset_id - b.ruleset_id),
         lists: [...lists]
           .map(([list, f]) => ({ list, ...figures(f) }))
           .sort((a, b) => b.revenue - a.revenue || a.list.localeCompare(b.list)),
         other: figures(other),
+        // Only the shop's widgets: their figures are in the rulesets' and lists' already.
         widgets: [...widgets]
-          .map(([id, f]) => ({ widget_id: id, name: names.get(id) ?? null, ...figures(f) }))
+          .filter(([id]) => names.has(id))
+          .map(([id, f]) => ({ widget_id: id, name: names.get(id)!, ...figures(f) }))
           .sort((a, b) => b.clicks - a.clicks || a.widget_id - b.widget_id),
       };
     },

@@ -98,6 +98,19 @@ describe.each(backends())('order attribution on $name', (backend) => {
     },
   );
 
+  it('counts sources naming no ruleset of the shop in other, adding no row', async () => {
+    const before = await summary();
+    await track([
+      { type: 'click', uuid: 'forger', source: 'ruleset:999999:v1:arm:x', product_id: 5 },
+      { type: 'click', uuid: 'forger', source: 'ruleset:424242:v1', product_id: 5 },
+    ]);
+    const after = await t.admin('GET', '/admin/v1/shops/attr/attribution?days=7');
+    expect(after.json().rulesets.map((r: { ruleset_id: number }) => r.ruleset_id)).toEqual(
+      before.rulesets.map((r) => r.ruleset_id),
+    );
+    expect(after.json().other.clicks).toBe((before as unknown as { other: { clicks: number } }).other.clicks + 2);
+  });
+
   it('takes refunded quantities back when the order comes again', async () => {
     await orders([
       {
