@@ -19,6 +19,9 @@ const DAY_MS = 86_400_000;
 /** `widget:<id>`: the same events again, seen per stored widget (docs/widget.md). */
 const WIDGET = /^widget:(\d{1,15})$/;
 
+/** Widget rows a report lists at most, the most clicked first. */
+const MAX_WIDGET_ROWS = 100;
+
 /** One source's (or one ruleset's) figures over a period. */
 export interface SourceFigures {
   impressions: number;
@@ -42,7 +45,7 @@ export interface AttributionSummary {
    * Per stored widget: the widget sends each event under its own source as well as under the
    * answer's, so these figures are already in the rulesets and lists above, never added to totals.
    */
-  widgets: (SourceFigures & { widget_id: number; name: string })[];
+  widgets: (SourceFigures & { widget_id: number; name: string | null })[];
 }
 
 const empty = (): SourceFigures & { money: number } => ({
@@ -175,11 +178,12 @@ export function createAttributionService(deps: {
           .map(([list, f]) => ({ list, ...figures(f) }))
           .sort((a, b) => b.revenue - a.revenue || a.list.localeCompare(b.list)),
         other: figures(other),
-        // Only the shop's widgets: their figures are in the rulesets' and lists' already.
+        // Rebound's widgets by name, the platform widget's by id alone; the most clicked only, as any visitor
+        // may send a widget id (their figures are in the rulesets' and lists' already).
         widgets: [...widgets]
-          .filter(([id]) => names.has(id))
-          .map(([id, f]) => ({ widget_id: id, name: names.get(id)!, ...figures(f) }))
-          .sort((a, b) => b.clicks - a.clicks || a.widget_id - b.widget_id),
+          .map(([id, f]) => ({ widget_id: id, name: names.get(id) ?? null, ...figures(f) }))
+          .sort((a, b) => b.clicks - a.clicks || a.widget_id - b.widget_id)
+          .slice(0, MAX_WIDGET_ROWS),
       };
     },
   };
