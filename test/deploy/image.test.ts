@@ -132,7 +132,12 @@ describe.runIf(composeCli)('the compose stack (compose.yaml, parsed by docker-co
 
   it('passes every setting of .env.example on to the nodes, apart from those the stack sets itself', () => {
     const STACK_SETS = ['PORT', 'HOST', 'DATABASE_URL', 'REDIS_URL', 'TRUST_PROXY'];
-    const COMPOSE_ONLY = ['POSTGRES_PASSWORD', 'REBOUND_HTTP_PORT', 'REBOUND_STOP_GRACE_PERIOD'];
+    const COMPOSE_ONLY = [
+      'POSTGRES_PASSWORD',
+      'REBOUND_HTTP_PORT',
+      'REBOUND_STOP_GRACE_PERIOD',
+      'REBOUND_PROXY_CONNECTIONS_PER_CLIENT',
+    ];
     const documented = [...readFileSync(join(ROOT, '.env.example'), 'utf8').matchAll(/^# ([A-Z][A-Z0-9_]*)=/gm)]
       .map((m) => m[1]!)
       .filter((name) => !STACK_SETS.includes(name) && !COMPOSE_ONLY.includes(name));
@@ -142,5 +147,9 @@ describe.runIf(composeCli)('the compose stack (compose.yaml, parsed by docker-co
     const missing = documented.filter((name, i) => text.split(`${name}: value-${i}`).length - 1 !== 3);
     expect(missing).toEqual([]);
     expect(text.match(/stop_grace_period: .*/g)).toEqual(Array(3).fill('stop_grace_period: 45s'));
+    // The proxy's own bound reaches the proxy.
+    expect(config({ REBOUND_PROXY_CONNECTIONS_PER_CLIENT: '77' })).toMatch(
+      /REBOUND_PROXY_CONNECTIONS_PER_CLIENT: ['"]77['"]/,
+    );
   });
 });
