@@ -23,8 +23,15 @@ const Quantity = Type.Integer({ minimum: -1_000_000_000, maximum: 1_000_000_000 
  * catalog of 2,000 tags a product held the process for a minute a request.
  */
 const Tags = Type.Union([
-  Type.String({ maxLength: 64_000, pattern: '^[^,]*(,[^,]*){0,249}$', patternMessage: 'must hold at most 250 tags' }),
-  Type.Array(Type.String({ maxLength: 255 }), { maxItems: 250 }),
+  Type.String({
+    maxLength: 64_000,
+    pattern: '^[^,]{0,256}(,[^,]{0,256}){0,249}$',
+    patternMessage: 'must hold at most 250 tags, each of at most 255 characters',
+  }),
+  Type.Array(
+    Type.String({ maxLength: 255, pattern: '^[^,]*$', patternMessage: 'must be one tag: a tag holds no comma' }),
+    { maxItems: 250 },
+  ),
 ]);
 
 export const MetafieldInput = Type.Object(
