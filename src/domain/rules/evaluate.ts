@@ -128,7 +128,7 @@ function matchRule(
         continue;
       }
       const outcome = evaluate(request, world, work);
-      if (outcome.matchedTags) groupTags.push(...outcome.matchedTags);
+      if (outcome.matchedTags) for (const tag of outcome.matchedTags) groupTags.push(tag);
       if (tracing)
         conditions.push({
           type: condition.type,
@@ -141,7 +141,7 @@ function matchRule(
     }
     if (groupResult && !matched) {
       matched = true;
-      matchedTags.push(...groupTags);
+      for (const tag of groupTags) matchedTags.push(tag);
     }
     if (tracing) groups.push({ result: groupResult, conditions });
   }
