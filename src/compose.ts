@@ -252,6 +252,7 @@ export async function compose(
       batchSize: 250,
       maxLineBytes: 4 * 1024 * 1024,
       fileDeadlineMs: 3_600_000,
+      maxFileBytes: config.platformExportMaxMb * 1024 * 1024,
       publicUrl: config.publicUrl,
     },
     ...(options.log ? { log: options.log } : {}),

@@ -49,6 +49,8 @@ export interface Config {
   readonly memoryBudgetMb: number;
   /** How often a running bulk export of the storefront platform is asked for its status (docs/operations.md). */
   readonly platformPollMs: number;
+  /** Largest export file of the platform a shop's sync stages, in MB. */
+  readonly platformExportMaxMb: number;
   /** How long a graceful stop (SIGTERM) may take before the process exits anyway, in milliseconds. */
   readonly shutdownGraceMs: number;
   /** Processes serving this node's port (REBOUND_WORKERS; default the number of cores, 1 = one process). */
@@ -111,6 +113,7 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
   const billingTimeoutMs = integerSetting(env, 'REBOUND_BILLING_TIMEOUT_MS', 5000, 100, 60_000);
   const allowPrivateUpstreams = booleanSetting(env, 'REBOUND_ALLOW_PRIVATE_UPSTREAMS', false);
   const platformPollMs = integerSetting(env, 'REBOUND_PLATFORM_POLL_MS', 2000, 10, 600_000);
+  const platformExportMaxMb = integerSetting(env, 'REBOUND_PLATFORM_EXPORT_MAX_MB', 2048, 1, 1_048_576);
   const maxBodyMb = integerSetting(env, 'REBOUND_MAX_BODY_MB', 32, 1, 256);
   const trustProxy = trustProxySetting(env);
   const connectionsPerClient = integerSetting(env, 'REBOUND_CONNECTIONS_PER_CLIENT', 256, 0, 1_000_000);
@@ -139,6 +142,7 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
     timeouts,
     memoryBudgetMb,
     platformPollMs,
+    platformExportMaxMb,
     shutdownGraceMs,
     workers,
     keyRouting,

@@ -1,4 +1,5 @@
 import type { UpstreamClient } from '../upstream/client.js';
+import { UpstreamError } from '../upstream/errors.js';
 import { parseUpstreamJson } from '../../domain/inputs/upstream-json.js';
 
 /**
@@ -181,13 +182,31 @@ export function createGraphqlClient(deps: {
     },
 
     /** The lines of a bulk export's JSONL file, one at a time (never the whole file). */
-    async *lines(url: string, deadlineMs: number, maxLineBytes: number): AsyncGenerator<string> {
-      const stream = await deps.upstream.open({ url, deadlineMs, maxBytes: Number.MAX_SAFE_INTEGER });
+    /** An export file's lines, each at most `maxLineBytes`, the file at most `maxFileBytes`. */
+    async *lines(
+      url: string,
+      limits: { fileDeadlineMs: number; maxLineBytes: number; maxFileBytes: number },
+    ): AsyncGenerator<string> {
+      const stream = await deps.upstream.open({
+        url,
+        deadlineMs: limits.fileDeadlineMs,
+        maxBytes: limits.maxFileBytes,
+      });
       if (stream.status !== 200) {
         stream.cancel();
         throw new PlatformError(`the export file could not be read (${stream.status})`);
       }
-      yield* stream.lines(maxLineBytes);
+      try {
+        yield* stream.lines(limits.maxLineBytes);
+      } catch (error) {
+        // Said as the sync's own failure: the bound is the operator's (REBOUND_PLATFORM_EXPORT_MAX_MB).
+        if (!(error instanceof UpstreamError) || error.reason !== 'too_large') throw error;
+        throw new PlatformError(
+          error.message.startsWith('a line')
+            ? `a line of the export file is larger than ${limits.maxLineBytes} bytes`
+            : `the export file is larger than ${limits.maxFileBytes} bytes (REBOUND_PLATFORM_EXPORT_MAX_MB)`,
+        );
+      }
     },
   };
 }

@@ -22,6 +22,8 @@ export interface SyncOptions {
   maxLineBytes: number;
   /** Deadline of reading one export file. */
   fileDeadlineMs: number;
+  /** Largest export file staged: the shop's platform cannot fill the database every shop shares. */
+  maxFileBytes: number;
   /** Orders of the last this many days are pulled (a shop setting may say otherwise). */
   orderDays: number;
   /** Base of the webhook callback: `{publicUrl}/webhooks/shop/{handle}`. */
@@ -136,8 +138,8 @@ export function createPlatformSync(deps: {
     );
     await progress('importing');
     if (url === null) return;
-    await stageExport(store, shopId, gql.lines(url, options.fileDeadlineMs, options.maxLineBytes));
     try {
+      await stageExport(store, shopId, gql.lines(url, options));
       for await (const nodes of assembled(store, shopId, options.batchSize)) {
         const imported = await importNodes(shopId, resource, nodes);
         sync.counts[resource] += imported;

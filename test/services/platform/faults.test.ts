@@ -3,6 +3,7 @@ import { startApp, type TestApp } from '../../helpers/app.js';
 import { backends } from '../../helpers/backends.js';
 import { connectBody, PLATFORM_ENV } from '../../helpers/fake-platform/connect.js';
 import { FakePlatform, type FakePlatformOptions } from '../../helpers/fake-platform/server.js';
+import { storedRows } from '../../helpers/stored-rows.js';
 
 /** Throttling and faults of the platform (docs/api.md, "Connecting the platform"), each against the fake. */
 describe.each(backends())('platform sync under throttling and faults on $name', (backend) => {
@@ -150,5 +151,44 @@ describe.each(backends())('platform sync under throttling and faults on $name', 
     expect(again.json().platform.status).toBe('connected');
     await t.services.platform.idle();
     expect((await t.admin('GET', `/admin/v1/shops/${handle}/platform`)).json().platform.sync.phase).toBe('done');
+  });
+});
+
+/** One shop's platform cannot fill the database every shop shares (docs/operations.md, "Process limits"). */
+describe.each(backends())('an export file past the bound on $name', (backend) => {
+  let t: TestApp;
+  let fake: FakePlatform;
+  beforeAll(async () => {
+    t = await startApp(backend, { ...PLATFORM_ENV, REBOUND_PLATFORM_EXPORT_MAX_MB: '1' });
+  });
+  afterAll(async () => {
+    await fake?.stop();
+    await t.close();
+    await backend.cleanup();
+  });
+
+  it('ends the sync failed, keeping nothing of it staged, and the next sync of a smaller file goes through', async () => {
+    fake = await new FakePlatform({ shape: { products: 6, collections: 2, customers: 3, orders: 5 } }).start();
+    // 16 lines of 100 KB: 1.6 MB against 1 MB.
+    for (let i = 0; i < 16; i++) fake.extraProductLines.push(JSON.stringify({ filler: 'x'.repeat(100_000) }));
+    await t.createShop('export-bound');
+    expect((await t.admin('PUT', '/admin/v1/shops/export-bound/platform', connectBody(fake))).statusCode).toBe(200);
+    await t.services.platform.idle();
+    const { platform } = (await t.admin('GET', '/admin/v1/shops/export-bound/platform')).json();
+    expect(platform.sync.phase).toBe('failed');
+    expect(platform.sync.error).toContain('larger than 1048576 bytes');
+    const staged = await storedRows(t.config.databaseUrl, (db) =>
+      db.selectFrom('platform_staging').select('gid').execute(),
+    );
+    expect(staged).toEqual([]);
+    fake.extraProductLines.length = 0;
+    expect((await t.admin('POST', '/admin/v1/shops/export-bound/platform/sync', { mode: 'full' })).statusCode).toBe(
+      202,
+    );
+    await t.services.platform.idle();
+    expect((await t.admin('GET', '/admin/v1/shops/export-bound/platform')).json().platform.sync).toMatchObject({
+      phase: 'done',
+      counts: { products: 6 },
+    });
   });
 });
