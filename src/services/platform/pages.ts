@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { list } from '../../domain/platform/map.js';
 import { PlatformError, type GraphqlClient } from './graphql.js';
 
@@ -6,6 +7,8 @@ import { PlatformError, type GraphqlClient } from './graphql.js';
  * and a bound on a platform that answers a new cursor forever.
  */
 export const MAX_PAGES = 20_000;
+/** The platform's cursors are some 100 characters; one sent back as a query variable need not be longer. */
+export const MAX_CURSOR_CHARS = 4096;
 
 interface Page {
   edges?: unknown;
@@ -24,6 +27,7 @@ export async function* pagesOf(
   field: string,
   variables: Record<string, unknown> = {},
 ): AsyncGenerator<Record<string, unknown>[]> {
+  // Digests, not the cursors: a platform answering ever-new cursors of megabytes grew the set without bound.
   const seen = new Set<string>();
   for (let after: string | null = null; ; ) {
     const data: Record<string, Page | undefined> = await gql.request(query, { ...variables, after });
@@ -34,10 +38,13 @@ export async function* pagesOf(
     const cursor = page.pageInfo.endCursor;
     if (typeof cursor !== 'string' || cursor === '')
       throw new PlatformError(`the platform answered a next page of ${field} without a cursor`);
-    if (seen.has(cursor)) throw new PlatformError(`the platform answered a page of ${field} twice (a repeated cursor)`);
+    if (cursor.length > MAX_CURSOR_CHARS)
+      throw new PlatformError(`the platform answered a cursor of ${field} longer than ${MAX_CURSOR_CHARS} characters`);
+    const digest = createHash('sha256').update(cursor).digest('base64url');
+    if (seen.has(digest)) throw new PlatformError(`the platform answered a page of ${field} twice (a repeated cursor)`);
     if (seen.size >= MAX_PAGES)
       throw new PlatformError(`the platform answered more than ${MAX_PAGES} pages of ${field}`);
-    seen.add(cursor);
+    seen.add(digest);
     after = cursor;
   }
 }

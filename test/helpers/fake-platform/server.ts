@@ -73,6 +73,8 @@ export class FakePlatform {
   refuseNextFile = false;
   /** A connection (`webhookSubscriptions`, `products` …) answered as a looping platform would: the same cursor. */
   repeatCursorOf: string | null = null;
+  /** A connection answered as an endless one: always a next page, behind a new cursor of this many bytes. */
+  endless: { field: string; cursorBytes: number } | null = null;
   /** Bulk operations report this status instead of finishing (a state the documentation does not list). */
   bulkStatus: string | null = null;
   /** Lines written after the products of the next products export file (odd lines a platform could write). */
@@ -226,10 +228,15 @@ export class FakePlatform {
 
   /** The answer of a connection, its page info replaced by a loop's when `repeatCursorOf` names it. */
   private looping(field: string, answer: Json): Json {
-    if (this.repeatCursorOf !== field) return answer;
     const page = answer[field] as Json;
+    if (this.endless?.field === field) {
+      const fresh = `${++this.endlessPages}-`.padEnd(this.endless.cursorBytes, 'c');
+      return { [field]: { ...page, pageInfo: { hasNextPage: true, endCursor: fresh } } };
+    }
+    if (this.repeatCursorOf !== field) return answer;
     return { [field]: { ...page, pageInfo: { hasNextPage: true, endCursor: 'the-same-cursor' } } };
   }
+  private endlessPages = 0;
 
   private exists(id: string): boolean {
     const [, type, n] = /\/(\w+)\/(\d+)$/.exec(id) ?? [];

@@ -107,6 +107,15 @@ describe.each(backends())('platform sync under throttling and faults on $name', 
     expect(unknown.platform.sync.error).toContain('a state Rebound does not know (PAUSED)');
   });
 
+  it('ends a sync failed on a cursor past 4,096 characters, never holding the cursors it followed', async () => {
+    const { platform } = await syncWith({}, (f) => {
+      f.endless = { field: 'webhookSubscriptions', cursorBytes: 3 * 1024 * 1024 };
+    });
+    expect(platform.sync.phase).toBe('failed');
+    expect(platform.sync.error).toContain('a cursor of webhookSubscriptions longer than 4096 characters');
+    expect(fake.stats.operations.get('webhookSubscriptions')).toBe(1);
+  });
+
   it('leaves out an export line that is no object, and ends the sync failed on one that is not JSON', async () => {
     const odd = await syncWith({}, (f) => {
       f.extraProductLines.push('null', '42', '[]');
