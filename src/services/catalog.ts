@@ -2,7 +2,7 @@ import { orderToAttribute } from '../domain/attribution/orders.js';
 import type { Collection, Order } from '../domain/catalog/collection.js';
 import type { Market } from '../domain/catalog/market.js';
 import { firstImportConflict } from '../domain/catalog/import-conflicts.js';
-import { rejectRefundsBeyondLines } from '../domain/catalog/refunds.js';
+import { rejectLineTotalsPastMoney, rejectRefundsBeyondLines } from '../domain/catalog/refunds.js';
 import { normalizeProduct, normalizeTimestamp } from '../domain/catalog/normalize.js';
 import type { Product } from '../domain/catalog/product.js';
 import { InvalidDocumentError } from '../domain/errors.js';
@@ -261,6 +261,7 @@ export function createCatalogService(deps: {
       rejectRepeated(rows, 'id', 'orders');
       rejectRepeatedWithin(rows, 'line_items', 'id', 'orders');
       rejectRefundsBeyondLines(rows);
+      rejectLineTotalsPastMoney(rows);
       const erased = await store.erasedCustomers(shopId);
       let unlinked = 0;
       const orders: Order[] = await mapInTurns(rows, (row) => {

@@ -1,4 +1,5 @@
 import { InvalidDocumentError } from '../errors.js';
+import { parseMoney } from './money.js';
 
 interface OrderLines {
   line_items: readonly { id?: number | null; quantity: number }[];
@@ -29,6 +30,25 @@ export function rejectRefundsBeyondLines(rows: readonly OrderLines[]): void {
         }
         refunded.set(item.line_item_id, total);
       });
+    });
+  });
+}
+
+/** The largest line total a shop's figures sum exactly (money's own bound: `MONEY_PATTERN`). */
+const MAX_LINE_TOTAL = parseMoney('899999999999.9999')!;
+
+/**
+ * Refuses a line whose total (price × quantity) is past what money holds: each bound alone allowed a
+ * total of 9 × 10^21, past the database's integers (a 500 on PostgreSQL, and every later sync of the
+ * order failing) and past exact sums (SQLite stored a float, and later small orders were lost to it).
+ */
+export function rejectLineTotalsPastMoney(
+  rows: readonly { line_items: { quantity: number; price?: string }[] }[],
+): void {
+  rows.forEach((row, index) => {
+    row.line_items.forEach((line, i) => {
+      if ((parseMoney(line.price ?? '0') ?? 0) * line.quantity > MAX_LINE_TOTAL)
+        refused(index, `line_items[${i}].quantity`, 'the line total (price × quantity) must be below 900000000000');
     });
   });
 }

@@ -321,6 +321,16 @@ describe.each(backends())('admin catalog imports on $name', (backend) => {
     );
     expect(whole.statusCode, whole.body).toBe(200);
     expect(await t.services.store.countOrders((await t.services.store.getShopByHandle('shop'))!.id)).toBe(1);
+    // Each within its bound, their product past what money holds: a 500 on PostgreSQL, a float on SQLite.
+    const huge = [
+      { ...order, id: 77, line_items: [{ product_id: 1, quantity: 1_000_000, price: '899999999999.9999' }] },
+    ];
+    const past = await t.admin('PUT', refunds, huge);
+    expect(past.statusCode).toBe(422);
+    expect(past.json()).toMatchObject({ index: 0, field: 'line_items[0].quantity' });
+    expect(past.json().error).toContain('must be below 900000000000');
+    const most = [{ ...order, id: 78, line_items: [{ product_id: 1, quantity: 9, price: '99999999999.9999' }] }];
+    expect((await t.admin('PUT', refunds, most)).statusCode).toBe(200);
   });
 
   it('answers 404 for an unknown shop', async () => {
