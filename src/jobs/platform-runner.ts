@@ -30,6 +30,11 @@ export class PlatformRunner {
     while (this.chains.size > 0) await Promise.all([...this.chains.values()]);
   }
 
+  /** Whether the runner is closing: running jobs end at their next step (a bulk export's next poll). */
+  get closing(): boolean {
+    return this.closed;
+  }
+
   /** Starts nothing more; running jobs end at their next step. */
   async close(): Promise<void> {
     this.closed = true;

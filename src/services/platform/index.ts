@@ -54,6 +54,7 @@ export function createPlatformService(deps: {
     connections,
     catalogAdmin: deps.catalogAdmin,
     productIds,
+    stopping: () => runner.closing,
     options: { orderDays: 365, ...deps.sync },
     ...(deps.log ? { log: deps.log } : {}),
   });

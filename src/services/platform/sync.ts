@@ -60,6 +60,8 @@ export function createPlatformSync(deps: {
   connections: PlatformConnections;
   catalogAdmin: CatalogService;
   productIds: (shopId: number) => Promise<number[]>;
+  /** The process is stopping: a sync ends at its next step, and is started again by the merchant or the next one. */
+  stopping?: () => boolean;
   options: SyncOptions;
   log?: { warn(obj: object, msg: string): void };
 }) {
@@ -127,7 +129,8 @@ export function createPlatformSync(deps: {
     const days = shop?.settings.platform_order_days ?? options.orderDays;
     const since = new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);
     if (!(await progress('exporting'))) throw new PlatformError('the sync was stopped');
-    const stillWanted = async () => isCurrent(await store.getPlatformConnection(shopId), sync.id);
+    // A stop of the process ends the wait too: a platform reporting RUNNING for ever held the shutdown.
+    const stillWanted = async () => !deps.stopping?.() && isCurrent(await store.getPlatformConnection(shopId), sync.id);
     const { url } = await runBulkExport(
       gql,
       resource === 'orders' ? BULK_EXPORTS.orders(since) : BULK_EXPORTS[resource](),
@@ -165,8 +168,8 @@ export function createPlatformSync(deps: {
     syncStats.started++;
     sync.started_at = new Date().toISOString();
     const progress: Progress = async (phase) => {
-      // A disconnect or an uninstall ends the sync between two steps.
-      if (!isCurrent(await store.getPlatformConnection(shopId), sync.id)) return false;
+      // A disconnect, an uninstall or a stop of the process ends the sync between two steps.
+      if (deps.stopping?.() || !isCurrent(await store.getPlatformConnection(shopId), sync.id)) return false;
       sync.phase = phase;
       return store.updatePlatformConnection(shopId, { sync: { ...sync } }, { id: sync.id });
     };

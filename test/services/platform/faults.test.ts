@@ -201,3 +201,26 @@ describe.each(backends())('an export file past the bound on $name', (backend) =>
     });
   });
 });
+
+/** A stop of the process is not held by a platform whose export never ends (docs/operations.md, "Stopping"). */
+describe.each(backends())('stopping while a bulk export runs on $name', (backend) => {
+  it('ends the sync at its next poll, so the stop goes on to write what is buffered', async () => {
+    const t = await startApp(backend, PLATFORM_ENV);
+    const fake = await new FakePlatform({ shape: { products: 6, collections: 2, customers: 3, orders: 5 } }).start();
+    try {
+      fake.bulkStatus = 'RUNNING';
+      await t.createShop('stopping');
+      expect((await t.admin('PUT', '/admin/v1/shops/stopping/platform', connectBody(fake))).statusCode).toBe(200);
+      // Polled as running at least once: the sync is waiting on the platform.
+      while ((fake.stats.operations.get('node(id') ?? 0) === 0) await new Promise((r) => setTimeout(r, 10));
+      await t.close();
+      const stored = await storedRows(t.config.databaseUrl, (db) =>
+        db.selectFrom('platform_connections').select('sync').executeTakeFirstOrThrow(),
+      );
+      expect(JSON.parse(String(stored.sync))).toMatchObject({ phase: 'failed', error: 'the sync was stopped' });
+    } finally {
+      await fake.stop();
+      await backend.cleanup();
+    }
+  }, 20_000);
+});
