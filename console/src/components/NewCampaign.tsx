@@ -1,5 +1,6 @@
 import { useId, useState } from 'react';
 import { useConsole } from '../context';
+import { useOneAtATime } from '../one-at-a-time';
 import { refusal } from '../problem-words';
 
 /** Creates a reactivation campaign: a name, an optional discount code, and how often one customer may use it. */
@@ -10,6 +11,7 @@ export function NewCampaign({ onCreated }: { onCreated(): void }) {
   const [code, setCode] = useState('');
   const [claims, setClaims] = useState('1');
   const [status, setStatus] = useState<{ ok: boolean; text: string } | null>(null);
+  const [busy, oneAtATime] = useOneAtATime();
   const submit = async () => {
     setStatus(null);
     try {
@@ -23,7 +25,7 @@ export function NewCampaign({ onCreated }: { onCreated(): void }) {
         `/shops/${encodeURIComponent(shop.handle)}/campaigns`,
         body,
       );
-      setStatus({ ok: true, text: `Created “${campaign.name}”. Its links carry campaign_id=${campaign.id}.` });
+      setStatus({ ok: true, text: `Created “${campaign.name}”: it is listed below.` });
       setName('');
       setCode('');
       onCreated();
@@ -44,7 +46,7 @@ export function NewCampaign({ onCreated }: { onCreated(): void }) {
       aria-labelledby={`${ids}-h`}
       onSubmit={(e) => {
         e.preventDefault();
-        void submit();
+        void oneAtATime(submit);
       }}
     >
       <h2 id={`${ids}-h`}>New campaign</h2>
@@ -68,7 +70,7 @@ export function NewCampaign({ onCreated }: { onCreated(): void }) {
           onChange={(e) => setClaims(e.target.value)}
         />
       </div>
-      <button type="submit" className="primary">
+      <button type="submit" className="primary" disabled={busy}>
         Create the campaign
       </button>
       <p role="status" className={status?.ok === false ? 'error' : 'ok'}>

@@ -7,6 +7,16 @@ import { TokenStorageNotice } from '../components/TokenStorageNotice';
 import { usePageTitle } from '../title';
 import { ActionMessage } from '../components/ActionMessage';
 import { refusal } from '../problem-words';
+import { useOneAtATime } from '../one-at-a-time';
+
+/** The connection's fields by their labels on this page, for the API's refusals. */
+const CONNECTION_LABELS = {
+  shop_domain: 'Store address',
+  access_token: 'Admin API access token',
+  webhook_secret: 'App client secret',
+  api_version: 'API version',
+  api_url: 'API address',
+};
 
 /** `GET …/platform` (docs/api.md, "Connecting the platform"). */
 interface Sync {
@@ -77,16 +87,7 @@ export function ConnectionPage() {
       setMessage({ error: false, text: done });
       setTick((n) => n + 1);
     } catch (e) {
-      setMessage({
-        error: true,
-        text: refusal(e, {
-          shop_domain: 'Store address',
-          access_token: 'Access token',
-          webhook_secret: 'App client secret',
-          api_version: 'API version',
-          api_url: 'API address',
-        }),
-      });
+      setMessage({ error: true, text: refusal(e, CONNECTION_LABELS) });
     }
   };
   return (
@@ -216,13 +217,15 @@ function ConnectForm({
   const [version, setVersion] = useState(current?.api_version ?? '2025-10');
   const [secret, setSecret] = useState('');
   const [apiUrl, setApiUrl] = useState('');
+  const [busy, oneAtATime] = useOneAtATime();
   const submit = async () => {
     try {
+      // A pasted token or secret often carries a blank or a line break at an end: never part of one.
       const body = {
         shop_domain: storeHostOf(domain),
         api_version: version.trim(),
-        ...(token ? { access_token: token } : {}),
-        ...(secret ? { webhook_secret: secret } : {}),
+        ...(token.trim() ? { access_token: token.trim() } : {}),
+        ...(secret.trim() ? { webhook_secret: secret.trim() } : {}),
         ...(apiUrl.trim() ? { api_url: apiUrl.trim() } : {}),
       };
       await api.send('PUT', `/shops/${encodeURIComponent(shop.handle)}/platform`, body);
@@ -230,7 +233,7 @@ function ConnectForm({
       setSecret('');
       onSaved('Connected. A full sync has started: its progress shows above.');
     } catch (e) {
-      onError(refusal(e));
+      onError(refusal(e, CONNECTION_LABELS));
     }
   };
   return (
@@ -239,7 +242,7 @@ function ConnectForm({
       aria-labelledby={`${ids}-h`}
       onSubmit={(e) => {
         e.preventDefault();
-        void submit();
+        void oneAtATime(submit);
       }}
     >
       <h2 id={`${ids}-h`}>{current ? 'Reconnect' : 'Connect your store'}</h2>
@@ -296,7 +299,7 @@ function ConnectForm({
           <input id={`${ids}-url`} value={apiUrl} onChange={(e) => setApiUrl(e.target.value)} />
         </div>
       </details>
-      <button type="submit" className="primary" disabled={!canStoreTokens}>
+      <button type="submit" className="primary" disabled={!canStoreTokens || busy}>
         {current ? 'Reconnect' : 'Connect'}
       </button>
     </form>

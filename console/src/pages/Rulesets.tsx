@@ -8,6 +8,7 @@ import { usePageTitle } from '../title';
 import type { Ruleset } from '../types';
 import type { Experiment } from '../experiments/types';
 import { TableWrap } from '../components/TableWrap';
+import { useOneAtATime } from '../one-at-a-time';
 
 /** The shop's rulesets: open, create, duplicate, delete. */
 export function RulesetsPage({ navigate }: { navigate(to: string): void }) {
@@ -27,6 +28,7 @@ export function RulesetsPage({ navigate }: { navigate(to: string): void }) {
   );
   const [message, setMessage] = useState<{ kind: 'ok' | 'error'; text: string } | null>(null);
 
+  const [copying, oneAtATime] = useOneAtATime();
   async function duplicate(ruleset: Ruleset) {
     try {
       const { id: _id, version: _v, created_at: _c, updated_at: _u, ...document } = ruleset;
@@ -113,7 +115,8 @@ export function RulesetsPage({ navigate }: { navigate(to: string): void }) {
                   <td className="actions">
                     <button
                       type="button"
-                      onClick={() => void duplicate(ruleset)}
+                      onClick={() => void oneAtATime(() => duplicate(ruleset))}
+                      disabled={copying}
                       aria-label={`Duplicate ${ruleset.name}`}
                     >
                       Duplicate

@@ -7,6 +7,7 @@ import { WidgetPreview } from '../widgets/WidgetPreview';
 import { blankWidget, inputOf, PLACEMENT_LABELS, snippetOf, type Widget, type WidgetInput } from '../widgets/model';
 import { ActionMessage } from '../components/ActionMessage';
 import { refusal } from '../problem-words';
+import { useOneAtATime } from '../one-at-a-time';
 
 /**
  * Storefront widgets a merchant designs here and places once: the theme holds only the snippet,
@@ -37,6 +38,7 @@ export function WidgetsPage({ endpoints }: { endpoints: string[] }) {
     setEditing(widget ? widget.id : 'new');
     setDraft(widget ? inputOf(widget) : blankWidget());
   };
+  const [saving, oneAtATime] = useOneAtATime();
   const save = async () => {
     setMessage(null);
     try {
@@ -108,7 +110,7 @@ export function WidgetsPage({ endpoints }: { endpoints: string[] }) {
           aria-label={editing === 'new' ? 'New widget' : `Widget ${saved?.name ?? ''}`}
           onSubmit={(e) => {
             e.preventDefault();
-            void save();
+            void oneAtATime(save);
           }}
         >
           <h2>{editing === 'new' ? 'New widget' : `Edit “${saved?.name ?? ''}”`}</h2>
@@ -117,7 +119,7 @@ export function WidgetsPage({ endpoints }: { endpoints: string[] }) {
             <WidgetPreview draft={draft} id={typeof editing === 'number' ? editing : 0} />
           </div>
           <ActionMessage message={message} okClass="notice" />
-          <button type="submit" className="primary" disabled={draft.name.trim() === ''}>
+          <button type="submit" className="primary" disabled={draft.name.trim() === '' || saving}>
             {editing === 'new' ? 'Create the widget' : 'Save changes'}
           </button>
           {saved && <Snippet widget={saved} />}
