@@ -178,6 +178,18 @@ describe.skipIf(!inject('chromium'))('console in Chromium', () => {
     await limit.waitFor();
     expect(await limit.isDisabled()).toBe(true);
     expect(await page.getByLabel('Shop name').isDisabled()).toBe(false);
+    // A decimal comma, as most of Europe types it, is the point: a number input dropped it (2,5 saved as 25).
+    const halfLife = page.getByLabel('Trending fades by half every');
+    await halfLife.fill('2,5');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.getByText('Settings saved.').waitFor();
+    const stored = async () => (await t.admin('GET', `/admin/v1/shops/outfitters`)).json().shop.settings;
+    expect((await stored()).trending_half_life_days).toBe(2.5);
+    // What is no number is refused naming the field, never saved as something else.
+    await halfLife.fill('2.5.1');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.getByText(/Trending fades by half every: must be/).waitFor();
+    expect((await stored()).trending_half_life_days).toBe(2.5);
     await page.close();
   });
 
@@ -423,11 +435,11 @@ describe.skipIf(!inject('chromium'))('console in Chromium', () => {
         await line.getByLabel('Value', { exact: true }).fill('/^tent/i');
         return { value: '/^tent/i' };
       case 'number': // money or a count: the label names the currency for money, the role is the same
-        await line.getByRole('spinbutton').fill('3');
+        await line.getByRole('textbox').fill('3');
         return { value: '3' };
       case 'number_range':
-        await line.getByRole('spinbutton').first().fill('2');
-        await line.getByRole('spinbutton').last().fill('9');
+        await line.getByRole('textbox').first().fill('2');
+        await line.getByRole('textbox').last().fill('9');
         return { value: '2,9' };
       case 'date':
         await line.getByLabel('Value', { exact: true }).fill('2026-12-24');

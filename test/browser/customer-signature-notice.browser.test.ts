@@ -92,13 +92,13 @@ describe.skipIf(!inject('chromium'))('customer signatures and shop settings in C
     await page.goto(`${base}/console/#/settings`);
     await page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor();
     const trending = page.locator('[data-setting="trending_window_days"]');
-    expect(await trending.getByRole('spinbutton').inputValue()).toBe('10');
+    expect(await trending.getByRole('textbox').inputValue()).toBe('10');
     expect(await page.locator('[data-setting="attribution_window_hours"]').textContent()).toContain(
       'Not set: the default (24 hours) applies.',
     );
-    expect(
-      await page.locator('[data-setting="rate_limit_public_per_minute"]').getByRole('spinbutton').inputValue(),
-    ).toBe('900');
+    expect(await page.locator('[data-setting="rate_limit_public_per_minute"]').getByRole('textbox').inputValue()).toBe(
+      '900',
+    );
     await trending.getByRole('button', { name: 'Use the default for “Trending looks back”' }).click();
     await page.getByLabel('Trending fades by half every').fill('7');
     await page.getByRole('button', { name: 'Save settings' }).click();

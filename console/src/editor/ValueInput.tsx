@@ -4,6 +4,7 @@ import type { ProductRef, ValueKind } from '../types';
 import { CollectionsPicker } from './CollectionPicker';
 import { ProductPicker } from './ProductPicker';
 import { VariantPicker } from './VariantPicker';
+import { decimalTyped } from '../decimal';
 
 const WEEKDAYS = [
   ['mon', 'Mon'],
@@ -220,14 +221,13 @@ function NumberField({
           {shop.currency}
         </span>
       )}
+      {/* Text, not a number input: that one dropped a decimal comma, and 19,99 was saved as 1999. */}
       <input
         id={id}
-        type="number"
+        type="text"
         inputMode={unit === 'money' ? 'decimal' : 'numeric'}
-        min={0}
-        step={unit === 'money' ? '0.01' : '1'}
         value={value}
-        onChange={(e) => onChange(e.target.value)}
+        onChange={(e) => onChange(decimalTyped(e.target.value))}
         {...common}
       />
     </span>

@@ -6,6 +6,7 @@ import { usePageTitle } from '../title';
 import type { Shop } from '../types';
 import { ActionMessage } from '../components/ActionMessage';
 import { refusal, type FieldLabels } from '../problem-words';
+import { decimalTyped, typedNumber } from '../decimal';
 
 type General = Pick<Shop, 'name' | 'timezone' | 'currency' | 'public_url'>;
 
@@ -177,18 +178,12 @@ function SettingRow({
   if (kind.type === 'number')
     input = (
       <>
-        <input
+        <NumberText
           id={id}
-          type="number"
           disabled={locked}
-          min={kind.min}
-          max={kind.max}
-          step={kind.step ?? 1}
-          value={typeof value === 'number' ? value : ''}
+          value={typeof value === 'number' ? value : null}
           placeholder={field.fallback}
-          onChange={(e) =>
-            e.target.value === '' ? onChange(without(settings, field.name)) : set(Number(e.target.value))
-          }
+          onChange={(typed) => (typed === '' ? onChange(without(settings, field.name)) : set(typed))}
         />{' '}
         {kind.unit}
       </>
@@ -240,5 +235,40 @@ function SettingRow({
       {field.help && <span className="muted">{field.help}</span>}
       {field.operator && <span className="muted">Only the operator token changes this.</span>}
     </div>
+  );
+}
+
+/**
+ * A setting's number as typed (a text input: a browser's number input dropped a decimal comma, and 2,5
+ * days were saved as 25). A number is set as one; other text is set as typed, for the save to be refused
+ * naming the field, never saved as something else.
+ */
+function NumberText(props: {
+  id: string;
+  disabled: boolean;
+  value: number | null;
+  placeholder: string | undefined;
+  onChange(typed: number | string): void;
+}) {
+  const [text, setText] = useState(props.value === null ? '' : String(props.value));
+  useEffect(() => {
+    // Another change of the settings (a save, a reset) shows; the text being typed stays as it is.
+    setText((typed) => (typedNumber(typed) === props.value ? typed : props.value === null ? '' : String(props.value)));
+  }, [props.value]);
+  return (
+    <input
+      id={props.id}
+      type="text"
+      inputMode="decimal"
+      disabled={props.disabled}
+      value={text}
+      placeholder={props.placeholder}
+      onChange={(e) => {
+        const typed = decimalTyped(e.target.value);
+        setText(typed);
+        const number = typedNumber(typed);
+        props.onChange(typed.trim() === '' ? '' : (number ?? typed));
+      }}
+    />
   );
 }
