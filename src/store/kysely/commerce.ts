@@ -5,7 +5,7 @@ import type { Market } from '../../domain/catalog/market.js';
 import type { Checkpoints } from '../checkpoints.js';
 import { chunks, json } from '../codec.js';
 import type { Database } from '../schema.js';
-import { importInSlices, ORDER_SLICE, writeOrders } from './imports.js';
+import { importInSlices, ORDER_SLICE, orderRows, writeOrders } from './imports.js';
 import { bumpDataVersion } from './shops.js';
 import { customersReader } from './load-reads.js';
 import { emailsOf } from './privacy-export.js';
@@ -198,10 +198,17 @@ export function commerceMethods(
     },
 
     async upsertOrders(shopId, orders) {
-      await importInSlices(db, checkpoints, orders, ORDER_SLICE, async (trx, slice, last) => {
-        await writeOrders(trx, shopId, slice);
-        if (last) await bumpDataVersion(trx, shopId);
-      });
+      await importInSlices(
+        db,
+        checkpoints,
+        orders,
+        ORDER_SLICE,
+        async (trx, slice, last) => {
+          await writeOrders(trx, shopId, slice);
+          if (last) await bumpDataVersion(trx, shopId);
+        },
+        orderRows,
+      );
     },
     async orderProductIds(shopId, orderIds, customerId) {
       if (orderIds.length === 0) return [];

@@ -14,8 +14,36 @@ import { writeServing } from './product-serving.js';
  */
 export const PRODUCT_SLICE = 100;
 
-/** Orders written per slice of an import (an order is a row and its few lines). */
-export const ORDER_SLICE = 500;
+/**
+ * Rows written per slice of an order import: an order is one, and each of its lines one more. 500 orders
+ * a slice whatever their lines made 30 orders of 10,000 lines one stretch of 2.7 s of every shop's thread.
+ */
+export const ORDER_SLICE = 2_000;
+
+/** An order's rows in an import: its own and its lines'. */
+export const orderRows = (order: { lines: readonly unknown[] }): number => 1 + order.lines.length;
+
+/**
+ * Consecutive slices of `rows` whose weights add up to at most `size` each (a row heavier than that
+ * alone in its slice): the unit of work between two turns of the event loop.
+ */
+export function slicesOf<T>(rows: readonly T[], size: number, weight: (row: T) => number = () => 1): T[][] {
+  const slices: T[][] = [];
+  let current: T[] = [];
+  let held = 0;
+  for (const row of rows) {
+    const w = weight(row);
+    if (current.length > 0 && held + w > size) {
+      slices.push(current);
+      current = [];
+      held = 0;
+    }
+    current.push(row);
+    held += w;
+  }
+  if (current.length > 0) slices.push(current);
+  return slices;
+}
 
 /**
  * An import written in slices within one transaction, a turn of the event loop after each: all of
@@ -29,13 +57,15 @@ export async function importInSlices<T>(
   rows: readonly T[],
   size: number,
   write: (trx: Kysely<Database>, slice: readonly T[], last: boolean) => Promise<void>,
+  weight?: (row: T) => number,
 ): Promise<void> {
   if (rows.length === 0) return;
+  const slices = slicesOf(rows, size, weight);
   const all = () =>
     db.transaction().execute(async (trx) => {
-      for (let at = 0; at < rows.length; at += size) {
-        if (at > 0) await nextTurn();
-        await write(trx, rows.slice(at, at + size), at + size >= rows.length);
+      for (const [i, slice] of slices.entries()) {
+        if (i > 0) await nextTurn();
+        await write(trx, slice, i === slices.length - 1);
       }
     });
   await (checkpoints ? checkpoints.largeWrite(all) : all());
