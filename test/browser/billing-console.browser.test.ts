@@ -59,6 +59,9 @@ describe.skipIf(!inject('chromium'))('billing pages of the console in Chromium',
         .first()
         .isVisible(),
     ).toBe(true);
+    // Said by the field's label, not the API's document and key.
+    expect(await page.getByText(/^Base URL: .*must not carry credentials/).count()).toBeGreaterThan(0);
+    expect(await page.getByText(/Invalid billing provider|base_url/).count()).toBe(0);
 
     await url.fill('https://api.billing.example');
     await page.getByRole('button', { name: 'Save' }).click();
@@ -134,7 +137,8 @@ describe.skipIf(!inject('chromium'))('billing pages of the console in Chromium',
     await page.getByRole('button', { name: 'Spring return' }).waitFor();
 
     await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Billing' }).click();
-    await page.getByLabel('Storefront webhook secret (not set)').fill('storefront-secret-0123456789');
+    // Pasted with its blanks: never part of a secret, they are dropped before it is sent.
+    await page.getByLabel('Storefront webhook secret (not set)').fill('  storefront-secret-0123456789 ');
     await page.getByRole('button', { name: 'Set the storefront webhook secret' }).click();
     await page.getByLabel('Storefront webhook secret (set)').waitFor();
     await page.getByLabel('Billing webhook secret (not set)').fill('billing-secret-0123456789');

@@ -61,7 +61,7 @@ function SecretForm({
             : 'Saved. Deliveries signed with it are accepted.',
       });
     } catch (e) {
-      setStatus({ ok: false, text: refusal(e) });
+      setStatus({ ok: false, text: refusal(e, LABELS) });
     }
   };
   return (
@@ -69,7 +69,8 @@ function SecretForm({
       className="field"
       onSubmit={(e) => {
         e.preventDefault();
-        void run(value);
+        // A paste's blanks at either end are never part of a secret (the server refuses them).
+        void run(value.trim());
       }}
     >
       <label htmlFor={id}>

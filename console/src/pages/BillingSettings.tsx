@@ -1,6 +1,7 @@
 import { useEffect, useId, useState } from 'react';
 import type { BillingProviderSettings } from '../../../src/domain/billing/types.js';
 import { ApiError } from '../api';
+import { refusal } from '../problem-words';
 import { TokenStorageNotice } from '../components/TokenStorageNotice';
 import { WebhookSecrets } from '../components/WebhookSecrets';
 import { useConsole } from '../context';
@@ -51,7 +52,12 @@ export function BillingSettingsPage() {
       const body =
         type === 'ledger'
           ? { type }
-          : { type, base_url: baseUrl.trim(), api_version: version, ...(token ? { api_token: token } : {}) };
+          : {
+              type,
+              base_url: baseUrl.trim(),
+              api_version: version,
+              ...(token.trim() ? { api_token: token.trim() } : {}),
+            };
       await api.send<BillingProviderSettings>('PUT', path, body);
       setToken('');
       setSaved(
@@ -62,7 +68,10 @@ export function BillingSettingsPage() {
       current.reload();
     } catch (error) {
       const field = error instanceof ApiError ? (error.problems[0]?.path ?? null) : null;
-      setProblem({ field, message: (error as Error).message });
+      setProblem({
+        field,
+        message: refusal(error, { base_url: 'Base URL', api_token: 'API token', api_version: 'API version' }),
+      });
     } finally {
       setBusy(false);
     }

@@ -1,5 +1,6 @@
 import { useId, useState } from 'react';
 import { useDocumentTitle } from '../title';
+import { signInToken } from '../sign-in-token';
 
 /** Sign in with the operator token or a shop's private key; the console keeps it for this tab only. */
 export function SignIn({ onSignIn, error }: { onSignIn(token: string): Promise<void>; error: string | null }) {
@@ -14,7 +15,7 @@ export function SignIn({ onSignIn, error }: { onSignIn(token: string): Promise<v
         onSubmit={async (e) => {
           e.preventDefault();
           setBusy(true);
-          await onSignIn(token.trim());
+          await onSignIn(signInToken(token));
           setBusy(false);
         }}
       >
