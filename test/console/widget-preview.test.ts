@@ -18,10 +18,12 @@ describe("the widget preview's page", () => {
     expect(missing('shop_variant_ids')).toContain('“Products on the page”');
     expect(missing('uuid')).toContain('“Signed-in customer id”');
     expect(missing('shop_customer_id')).toContain('“Signed-in customer id”');
-    // Anything else is the server's own sentence.
-    expect(previewErrorText({ message: 'Invalid widget: cards: too many.', code: 'invalid_document' })).toBe(
-      'Invalid widget: cards: too many.',
+    // A draft not yet complete is not refused in the API's words before the merchant has typed anything.
+    expect(previewErrorText({ message: 'Invalid widget: name: must not be empty.', code: 'invalid_document' })).toBe(
+      'The preview shows once the form is complete: Save names what is missing.',
     );
+    // Anything else is the server's own sentence.
+    expect(previewErrorText({ message: 'Too many requests.', code: 'rate_limited' })).toBe('Too many requests.');
     expect(previewErrorText(new Error('The server could not be reached.'))).toBe('The server could not be reached.');
   });
 });
