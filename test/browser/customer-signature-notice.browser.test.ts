@@ -70,10 +70,16 @@ describe.skipIf(!inject('chromium'))('customer signatures and shop settings in C
       expect(asked[0]).toContain('count only for the signed customer’s own orders');
       expect((await settingsOf()).require_customer_signature).toBeUndefined();
 
+      // An edit of the form not yet saved is neither saved by the switch nor lost by it.
+      const looksBack = page.locator('[data-setting="trending_window_days"]').getByRole('textbox');
+      const before = (await settingsOf()).trending_window_days;
+      await looksBack.fill('12');
       page.once('dialog', (dialog) => void dialog.accept());
       await page.getByRole('button', { name: 'Require customer signatures' }).click();
       await page.getByText('Customer signatures are now required.').waitFor();
       expect(await settingsOf()).toMatchObject({ require_customer_signature: true, rate_limit_public_per_minute: 900 });
+      expect((await settingsOf()).trending_window_days).toBe(before);
+      expect(await looksBack.inputValue()).toBe('12');
       expect(await named()).toBe(403);
       await notice.waitFor({ state: 'detached' });
 

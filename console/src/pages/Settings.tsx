@@ -70,6 +70,28 @@ export function SettingsPage() {
     }
   };
 
+  // The switch saves its one setting: the form's other edits stay as typed, unsaved (it sent them too).
+  const saveSignature = async (on: boolean) => {
+    setBusy(true);
+    setMessage(null);
+    try {
+      const patch = { settings: { require_customer_signature: on ? true : null } };
+      const { shop: saved } = await api.send<{ shop: Shop }>('PATCH', path, patch);
+      setSettings((current) =>
+        on ? { ...current, require_customer_signature: true } : without(current, 'require_customer_signature'),
+      );
+      onShopChanged(saved);
+      setMessage({
+        error: false,
+        text: on ? 'Customer signatures are now required.' : 'Customer signatures are no longer required.',
+      });
+    } catch (e) {
+      setMessage({ error: true, text: refusal(e, SETTINGS_LABELS) });
+    } finally {
+      setBusy(false);
+    }
+  };
+
   return (
     <section aria-labelledby={`${ids}-h`}>
       <h1 id={`${ids}-h`}>Settings</h1>
@@ -77,16 +99,7 @@ export function SettingsPage() {
       <SignatureSwitch
         on={settings.require_customer_signature === true}
         busy={busy}
-        onChange={(on) =>
-          void save(
-            {
-              settings: on
-                ? { ...settings, require_customer_signature: true }
-                : without(settings, 'require_customer_signature'),
-            },
-            on ? 'Customer signatures are now required.' : 'Customer signatures are no longer required.',
-          )
-        }
+        onChange={(on) => void saveSignature(on)}
       />
       <form
         onSubmit={(e) => {
