@@ -618,6 +618,24 @@ describe.skipIf(!inject('chromium'))('console in Chromium', () => {
     await page.close();
   });
 
+  it('wraps a product title of one long word on a phone, in the rule and in the preview', async () => {
+    const long = 'Ultralightweatherproofexpedition'.repeat(3);
+    await t.admin('PUT', '/admin/v1/shops/outfitters/products', [productInput(7777, { title: long, handle: 'long' })]);
+    const made = await t.admin('POST', '/admin/v1/shops/outfitters/rulesets', {
+      name: 'One long title',
+      rules: [{ logic: [], output: [{ type: 'product', products: [{ product_id: 7777 }] }] }],
+    });
+    const { page, errors } = await signedIn(390);
+    await page.goto(`${base}/console/#/rulesets/${made.json().ruleset.id}`);
+    await expect.poll(() => page.getByText(long).count()).toBeGreaterThanOrEqual(2);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    expect(errors).toEqual([]);
+    await page.close();
+    await t.admin('DELETE', `/admin/v1/shops/outfitters/rulesets/${made.json().ruleset.id}`);
+    await t.admin('DELETE', '/admin/v1/shops/outfitters/products/7777');
+  });
+
   it('names every page in the tab title, the editor by its saved ruleset name', async () => {
     const page = await browser.newPage();
     const errors = watchErrors(page);

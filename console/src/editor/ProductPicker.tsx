@@ -84,7 +84,10 @@ function ProductChip({
   const toggle = (id: number, on: boolean) => onVariants(on ? [...chosen, id] : chosen.filter((v) => v !== id));
   return (
     <li className={missing ? 'chip chip-missing' : 'chip'} data-chip={refValue.product_id}>
-      <span className="chip-title">{title}</span> <span className="muted">#{refValue.product_id}</span>
+      <span className="chip-title">
+        <bdi>{title}</bdi>
+      </span>{' '}
+      <span className="muted">#{refValue.product_id}</span>
       {product && product.variants.length > 1 && (
         <details className="chip-variants">
           <summary>
@@ -189,7 +192,7 @@ export function ProductSearch({
                     renderResult(product, pick)
                   ) : (
                     <button type="button" className="result" onClick={() => pick(product)}>
-                      Add {product.title} <span className="muted">#{product.id}</span>
+                      Add <bdi>{product.title}</bdi> <span className="muted">#{product.id}</span>
                     </button>
                   )}
                 </li>
