@@ -751,6 +751,14 @@ describe.skipIf(!inject('chromium'))('console in Chromium', () => {
       { type: 'tag', value: 'gift' },
       { type: 'product', products: [{ product_id: STAKES, variant_ids: [] }] },
     ]);
+    // Saved again, the saved ruleset keeps focus on its Save button: a disabled button dropped it to the page.
+    await page.getByLabel('Ruleset name').fill('Moved outputs');
+    await page.getByRole('button', { name: 'Save ruleset' }).click();
+    await expect
+      .poll(async () => (await t.admin('GET', `/admin/v1/shops/outfitters/rulesets/${id}`)).json().ruleset.name)
+      .toBe('Moved outputs');
+    await page.getByRole('status').filter({ hasText: /Saved/ }).first().waitFor();
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Save ruleset');
     expect(errors).toEqual([]);
     await page.close();
   });

@@ -13,6 +13,7 @@ import { RulesetSettings } from './RulesetSettings';
 import { UseIt } from './UseIt';
 import { useRulesetDraft } from './use-ruleset-draft';
 import { useSavedMessage, useSaveRuleset } from './use-save-ruleset';
+import { useOneAtATime } from '../one-at-a-time';
 
 interface Props {
   /** The ruleset as stored, or null for a new one. */
@@ -33,6 +34,7 @@ export function RulesetEditor({ stored, catalog, onDirty, navigate }: Props) {
     dirty,
   } = editor;
   const save = useSaveRuleset(editor, navigate);
+  const [, oneAtATime] = useOneAtATime();
   usePageTitle(draft.id === null ? 'New ruleset' : `Edit ${baseline.name}`);
 
   useEffect(() => {
@@ -59,7 +61,7 @@ export function RulesetEditor({ stored, catalog, onDirty, navigate }: Props) {
         className="editor"
         onSubmit={(e) => {
           e.preventDefault();
-          void save();
+          void oneAtATime(save);
         }}
         aria-label="Ruleset editor"
       >
@@ -99,7 +101,8 @@ export function RulesetEditor({ stored, catalog, onDirty, navigate }: Props) {
         </button>
         {draft.id !== null && <UseIt id={draft.id} ruleset={editor.previewRuleset} catalog={catalog} />}
         <div className="savebar">
-          <button type="submit" className="primary" disabled={saving}>
+          {/* Not disabled while saving: a disabled button drops focus to the page (the run is guarded instead). */}
+          <button type="submit" className="primary" aria-disabled={saving || undefined}>
             {saving ? 'Saving…' : 'Save ruleset'}
           </button>
           <Announcer message={status} />
