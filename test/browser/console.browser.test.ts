@@ -758,7 +758,9 @@ describe.skipIf(!inject('chromium'))('console in Chromium', () => {
       .poll(async () => (await t.admin('GET', `/admin/v1/shops/outfitters/rulesets/${id}`)).json().ruleset.name)
       .toBe('Moved outputs');
     await page.getByRole('status').filter({ hasText: /Saved/ }).first().waitFor();
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Save ruleset');
+    expect(
+      await page.evaluate(() => (document.activeElement as { textContent: string | null } | null)?.textContent),
+    ).toBe('Save ruleset');
     expect(errors).toEqual([]);
     await page.close();
   });
