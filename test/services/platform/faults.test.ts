@@ -176,7 +176,7 @@ describe.each(backends())('an export file past the bound on $name', (backend) =>
     await backend.cleanup();
   });
 
-  it('ends the sync failed, keeping nothing of it staged, and the next sync of a smaller file goes through', async () => {
+  it('ends the sync failed, keeping nothing staged; the next sync of a smaller file goes through', async () => {
     fake = await new FakePlatform({ shape: { products: 6, collections: 2, customers: 3, orders: 5 } }).start();
     // 16 lines of 100 KB: 1.6 MB against 1 MB.
     for (let i = 0; i < 16; i++) fake.extraProductLines.push(JSON.stringify({ filler: 'x'.repeat(100_000) }));
