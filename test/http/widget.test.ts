@@ -235,7 +235,7 @@ describe('GET /widget-demo', () => {
     expect(priv.body).not.toContain(privateKey);
   });
 
-  it('counts an unknown key as a failed authentication of the address, so keys cannot be tried without end', async () => {
+  it('counts an unknown key as a failed authentication, so keys cannot be tried without end', async () => {
     const tryKey = (i: number) =>
       t.app.inject({ url: `/widget-demo?key=rb_pub_guess${String(i).padStart(27, '0')}`, remoteAddress: '10.9.9.9' });
     let answer = await tryKey(0);
