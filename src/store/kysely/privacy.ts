@@ -1,4 +1,4 @@
-import { type Kysely, sql, type Transaction } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { visitorsOf } from '../../domain/experiments/assign.js';
 import { chunks } from '../codec.js';
 import type { Database } from '../schema.js';
@@ -8,6 +8,7 @@ import { eraseBilling } from './privacy-billing.js';
 import { cartsOf, customerRecords, emailsOf, eventsOf, sessionsOf, trackedOf } from './privacy-export.js';
 import { bumpDataVersion, nextCounter, nextCounterBlock } from './shops.js';
 import { erasedDigests, recordErasedIdentities } from './erased-rows.js';
+import { blankWebhooksNaming, rebuildExportsNaming } from './erasure-reach.js';
 
 /** Privacy requests, erasure and retention (docs/operations.md, "Privacy"). */
 export interface PrivacyStore {
@@ -173,59 +174,6 @@ const SHOP_TABLES: Record<Exclude<keyof Database, 'settings' | 'shops'>, true> =
 /** Deletes what the query names; how many rows went. */
 const deleted = async (query: { executeTakeFirst(): Promise<{ numDeletedRows: bigint }> }) =>
   Number((await query.executeTakeFirst()).numDeletedRows);
-
-/**
- * Applied webhooks are not needed again; those naming the customer (by id, e-mail, phone, or an
- * order to redact) lose their body. Matched on lower-cased text, 500 patterns a statement: a pattern
- * that matches more (a shorter id within a longer one, `_` in an e-mail) only blanks more of them.
- */
-async function blankWebhooksNaming(trx: Transaction<Database>, shopId: number, patterns: readonly string[]) {
-  for (let at = 0; at < patterns.length; at += 500) {
-    const part = patterns.slice(at, at + 500).map((p) => `%${p.toLowerCase()}%`);
-    await trx
-      .updateTable('shop_webhooks')
-      .set({ payload: '{}' })
-      .where('shop_id', '=', shopId)
-      .where('applied_at', 'is not', null)
-      .where((eb) => eb.or(part.map((pattern) => eb(eb.fn<string>('lower', ['payload']), 'like', pattern))))
-      .execute();
-  }
-}
-
-/**
- * Another customer's data-request export that names the erased customer's e-mail or one of their
- * sessions (one made when a session both browsed in brought their events with it) is made again from
- * what remains.
- */
-async function rebuildExportsNaming(
-  trx: Transaction<Database>,
-  shopId: number,
-  customerId: number,
-  texts: readonly string[],
-): Promise<void> {
-  const rebuilt = new Set<string>();
-  for (const part of chunks([...new Set(texts)], 100)) {
-    const requests = await trx
-      .selectFrom('privacy_requests')
-      .select(['id', 'customer_id'])
-      .where('shop_id', '=', shopId)
-      .where('kind', '=', 'data_request')
-      .where('customer_id', '!=', customerId)
-      .where((eb) => eb.or(part.map((text) => eb(eb.fn<string>('lower', ['export']), 'like', `%${text}%`))))
-      .execute();
-    for (const request of requests) {
-      if (request.customer_id === null || rebuilt.has(request.id)) continue;
-      rebuilt.add(request.id);
-      const records = await customerRecords(trx, shopId, Number(request.customer_id));
-      await trx
-        .updateTable('privacy_requests')
-        .set({ export: JSON.stringify(records) })
-        .where('shop_id', '=', shopId)
-        .where('id', '=', request.id)
-        .execute();
-    }
-  }
-}
 
 /** Privacy requests, erasure and retention (docs/operations.md, "Privacy"). */
 export function privacyMethods(db: Kysely<Database>): PrivacyStore {
