@@ -45,7 +45,9 @@ export async function rebuildExportsNaming(
       .where('shop_id', '=', shopId)
       .where('kind', '=', 'data_request')
       .where('customer_id', '!=', customerId)
-      .where((eb) => eb.or(part.map((text) => eb(eb.fn<string>('lower', ['export']), 'like', `%${text}%`))))
+      .where((eb) =>
+        eb.or(part.map((text) => eb(eb.fn<string>('lower', ['export']), 'like', `%${text.toLowerCase()}%`))),
+      )
       .execute();
     for (const request of requests) {
       if (request.customer_id === null || rebuilt.has(request.id)) continue;
