@@ -224,4 +224,26 @@ describe.each(backends())('CatalogIndex on demand on $name', (backend) => {
     // A patch keeps the parts it did not change; a rebuild would have read them all again.
     expect(index.get(a)!.collections).toBe(collections);
   });
+
+  it("reads a large write's products back in pages, a turn of the event loop between them", async () => {
+    const index = new CatalogIndex(store);
+    const a = await shopWith('large-write', 1);
+    await index.ensure(a);
+    const written = Array.from({ length: 2_500 }, (_, i) => product(100 + i));
+    await store.upsertProducts(a, written);
+    let turns = 0;
+    let patched = false;
+    const tick = () => {
+      if (patched) return;
+      turns++;
+      setImmediate(tick);
+    };
+    setImmediate(tick);
+    await index.apply(a, { products: written.map((p) => p.id).reverse() });
+    patched = true;
+    // Pages of 1,000: two turns between three reads. Read at once, on SQLite, the patch was one stretch.
+    expect(turns).toBeGreaterThanOrEqual(2);
+    expect(index.get(a)!.products.size).toBe(2_501);
+    expect(index.get(a)!.products.get(2_599)?.id).toBe(2_599);
+  });
 });
