@@ -152,7 +152,10 @@ export async function compose(
     },
   );
   const bus = new ChangeBus(redis, `${config.redisPrefix}changes`, warn);
-  const modelPool = new ModelPool(config.databaseUrl);
+  // A shop in memory is routed by its estimated size: a small shop's model never waits for a large one's.
+  const modelPool = new ModelPool(config.databaseUrl, {
+    shopBytes: (shopId) => (residency.isResident(shopId) ? residency.shopBytes(shopId) : undefined),
+  });
   if (!modelPool.usable)
     options.log?.warn(
       'an in-memory SQLite database cannot be read by the model worker: the model lists serve their fallback',
