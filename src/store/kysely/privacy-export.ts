@@ -1,12 +1,14 @@
 import type { ExpressionBuilder, Kysely } from 'kysely';
-import { json } from '../codec.js';
+import { chunks, json } from '../codec.js';
 import type { Database } from '../schema.js';
 import { moreRecordsOf } from './privacy-records.js';
 import { billingCustomerOf } from '../../domain/billing/erasure.js';
 
 /**
  * The customer's e-mails as stored (the current one and those it replaced) and as the request gave
- * them, lower-cased: an event may name them only so.
+ * them, lower-cased: an event may name them only so. An address they gave up that another customer
+ * of the shop holds now is that customer's: what names it (their events, orders, billing customer)
+ * is not the first customer's to export or erase.
  */
 export async function emailsOf(
   db: Kysely<Database>,
@@ -20,9 +22,29 @@ export async function emailsOf(
     .where('shop_id', '=', shopId)
     .where('id', '=', customerId)
     .executeTakeFirst();
-  const former = row?.former_emails?.split('\n') ?? [];
-  const emails = [row?.email, ...former, ...given].filter((e): e is string => typeof e === 'string' && e.trim() !== '');
-  return [...new Set(emails.map((e) => e.trim().toLowerCase()))];
+  const lower = (emails: readonly (string | null | undefined)[]) =>
+    emails.filter((e): e is string => typeof e === 'string' && e.trim() !== '').map((e) => e.trim().toLowerCase());
+  const former = new Set(lower(row?.former_emails?.split('\n') ?? []));
+  const own = new Set(lower([row?.email, ...given]));
+  for (const email of own) former.delete(email);
+  for (const taken of await heldByOthers(db, shopId, customerId, [...former])) former.delete(taken);
+  return [...new Set([...own, ...former])];
+}
+
+/** Of these lower-cased e-mails, those another customer of the shop holds now. */
+async function heldByOthers(db: Kysely<Database>, shopId: number, customerId: number, emails: readonly string[]) {
+  const held: string[] = [];
+  for (const part of chunks(emails, 1, 500)) {
+    const rows = await db
+      .selectFrom('customers')
+      .select('email')
+      .where('shop_id', '=', shopId)
+      .where('id', '!=', customerId)
+      .where((eb) => eb(eb.fn<string>('lower', ['email']), 'in', part))
+      .execute();
+    for (const r of rows) if (r.email) held.push(r.email.trim().toLowerCase());
+  }
+  return held;
 }
 
 /**

@@ -10,6 +10,7 @@ const AFTER_CHANGE = 'e5e5e5e5-0000-4000-8000-0000000000e5';
 const OTHER_ACCOUNT = 'f6f6f6f6-0000-4000-8000-0000000000f6';
 const DELETED_FIRST = 'a7a7a7a7-0000-4000-8000-0000000000a7';
 const ACCENTED = 'b8b8b8b8-0000-4000-8000-0000000000b8';
+const HANDED_ON = 'c9c9c9c9-0000-4000-8000-0000000000c9';
 
 /**
  * A visitor browsing before they sign in is known by the e-mail they type alone. When the customer
@@ -96,6 +97,35 @@ describe.each(backends())('a customer whose e-mail changed, on $name', (backend)
     expect((await t.app.inject({ method: 'POST', url })).statusCode).toBe(200);
     expect((await t.admin('DELETE', '/admin/v1/shops/moved/customers/61')).statusCode).toBe(200);
     expect(await events(OTHER_ACCOUNT)).toHaveLength(1);
+  });
+
+  it('neither exports nor erases what names an e-mail given up that another customer holds now', async () => {
+    await t.admin('PUT', '/admin/v1/shops/moved/customers', [{ id: 64, email: 'handed-on@example.com' }]);
+    await t.admin('PUT', '/admin/v1/shops/moved/customers', [{ id: 64, email: 'x-now@example.com' }]);
+    await t.admin('PUT', '/admin/v1/shops/moved/customers', [{ id: 65, email: 'handed-on@example.com' }]);
+    // The new holder, on their own device: a newsletter click naming them by e-mail alone, then browsing.
+    await view(HANDED_ON, 'handed-on@example.com');
+    const anonymous =
+      `/api/v1/analytics/event?key=${publicKey}&subject=user&verb=viewed&noun=product` +
+      `&shop_product_handle=product-1&uuid=${HANDED_ON}`;
+    expect((await t.app.inject({ method: 'POST', url: anonymous })).statusCode).toBe(200);
+    await deliver(t, 'moved', 'orders/create', {
+      id: 6500,
+      created_at: new Date(Date.now() - 60_000).toISOString(),
+      customer: { id: 65, email: 'handed-on@example.com' },
+      email: 'handed-on@example.com',
+      shipping_address: { name: 'Yara New', address1: '5 Holder Street' },
+      line_items: [{ id: 65001, product_id: 1, variant_id: 11, quantity: 1, price: '10.00' }],
+    });
+    const exported = (await t.admin('POST', '/admin/v1/shops/moved/customers/64/export')).json().request.export;
+    expect(JSON.stringify(exported)).not.toContain(HANDED_ON);
+    expect(JSON.stringify(exported)).not.toContain('5 Holder Street');
+    expect((await t.admin('DELETE', '/admin/v1/shops/moved/customers/64')).statusCode).toBe(200);
+    expect(await events(HANDED_ON)).toHaveLength(2);
+    const bodies = await storedRows(t.config.databaseUrl, (db) =>
+      db.selectFrom('shop_webhooks').select('payload').execute(),
+    );
+    expect(bodies.map((b) => b.payload).join()).toContain('5 Holder Street');
   });
 
   it('finds the events of a customer the platform deleted before it sent their erasure', async () => {
