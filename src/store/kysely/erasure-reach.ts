@@ -2,6 +2,7 @@ import type { Transaction } from 'kysely';
 import { chunks } from '../codec.js';
 import type { Database } from '../schema.js';
 import { customerRecords } from './privacy-export.js';
+import { bodyNamesErased, type ErasedSubjects } from '../../domain/erased-bodies.js';
 
 /*
  * What an erasure reaches beyond the customer's own rows: the stored webhook bodies that name them, and
@@ -9,27 +10,67 @@ import { customerRecords } from './privacy-export.js';
  */
 
 /**
- * Applied webhooks are not needed again; those naming the customer (by id, e-mail, phone, or an
- * order to redact) lose their body. Matched on lower-cased text, 500 patterns a statement: a pattern
- * that matches more (a shorter id within a longer one, `_` in an e-mail) only blanks more of them.
+ * Applied webhooks are not needed again; those naming the customer (by id, e-mail, or an order to
+ * redact) lose their body. Found by lower-cased text, 500 patterns a statement, then read: the text
+ * of an id or an e-mail also occurs in bodies about other customers (`bodyNamesErased`). A body that
+ * does not parse goes on its text alone. Returns when each blanked body was received.
  */
-export async function blankWebhooksNaming(trx: Transaction<Database>, shopId: number, patterns: readonly string[]) {
+export async function blankWebhooksNaming(
+  trx: Transaction<Database>,
+  shopId: number,
+  erased: ErasedSubjects,
+): Promise<number[]> {
+  const patterns = [String(erased.customerId), ...erased.emails, ...[...erased.orderIds].map(String)];
+  const blanked: number[] = [];
   for (let at = 0; at < patterns.length; at += 500) {
     const part = patterns.slice(at, at + 500).map((p) => `%${p.toLowerCase()}%`);
+    const candidates = await trx
+      .selectFrom('shop_webhooks')
+      .select(['webhook_id', 'topic', 'payload', 'received_at'])
+      .where('shop_id', '=', shopId)
+      .where('applied_at', 'is not', null)
+      .where('payload', '!=', '{}')
+      .where((eb) => eb.or(part.map((pattern) => eb(eb.fn<string>('lower', ['payload']), 'like', pattern))))
+      .execute();
+    const naming = candidates.filter((row) => {
+      const body = parsed(row.payload);
+      return body === undefined || bodyNamesErased(row.topic, body, erased);
+    });
+    await blank(trx, shopId, naming);
+    for (const row of naming) blanked.push(Number(row.received_at));
+  }
+  return blanked;
+}
+
+/** Empties these stored webhook bodies. */
+export async function blank(trx: Transaction<Database>, shopId: number, rows: readonly { webhook_id: string }[]) {
+  for (const part of chunks(rows, 1, 500))
     await trx
       .updateTable('shop_webhooks')
       .set({ payload: '{}' })
       .where('shop_id', '=', shopId)
-      .where('applied_at', 'is not', null)
-      .where((eb) => eb.or(part.map((pattern) => eb(eb.fn<string>('lower', ['payload']), 'like', pattern))))
+      .where(
+        'webhook_id',
+        'in',
+        part.map((row) => row.webhook_id),
+      )
       .execute();
+}
+
+/** A stored body's document; undefined when its text is not JSON. */
+export function parsed(payload: string): unknown {
+  try {
+    return JSON.parse(payload);
+  } catch {
+    return undefined;
   }
 }
 
 /**
  * Another customer's data-request export that names the erased customer's e-mail or one of their
- * sessions (one made when a session both browsed in brought their events with it) is made again from
- * what remains.
+ * sessions (one made when a session both browsed in brought their events with it), or holds a
+ * webhook body the erasure blanked (by the time it was received, as exports write it), is made again
+ * from what remains.
  */
 export async function rebuildExportsNaming(
   trx: Transaction<Database>,

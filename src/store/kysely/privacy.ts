@@ -272,13 +272,14 @@ export function privacyMethods(db: Kysely<Database>): PrivacyStore {
           .where('customer_id', '=', customerId)
           .execute();
         const billing = await eraseBilling(trx, shopId, customerId, emails);
-        await blankWebhooksNaming(trx, shopId, [
-          String(customerId),
-          ...emails,
-          ...(named.phones ?? []),
-          ...(named.orderIds ?? []).map(String),
-        ]);
-        await blankWebhooksWithPhones(trx, shopId, named.phones ?? []);
+        const blanked = [
+          ...(await blankWebhooksNaming(trx, shopId, {
+            customerId,
+            emails: new Set(emails),
+            orderIds: new Set(named.orderIds ?? []),
+          })),
+          ...(await blankWebhooksWithPhones(trx, shopId, named.phones ?? [])),
+        ];
         await forgetStaged(trx, shopId, customerId, emails, named.orderIds ?? []);
         // An earlier data request's export is personal data too: it goes with the rest.
         await trx
@@ -287,8 +288,10 @@ export function privacyMethods(db: Kysely<Database>): PrivacyStore {
           .where('customer_id', '=', customerId)
           .where('kind', '=', 'data_request')
           .execute();
-        // Another customer's export may hold what went: an event they shared a device or a cart with this one on.
-        await rebuildExportsNaming(trx, shopId, customerId, [...emails, ...sessions, ...carts]);
+        // Another customer's export may hold what went: an event they shared a device or a cart with this one on,
+        // a body about an order shipped to this one.
+        const receivedAt = blanked.map((at) => new Date(at).toISOString());
+        await rebuildExportsNaming(trx, shopId, customerId, [...emails, ...sessions, ...carts, ...receivedAt]);
         const erasedAt = Date.now();
         const erased = [
           { subject: 'customer' as const, subject_id: customerId },
