@@ -46,3 +46,12 @@ function holdsEmail(document: unknown, emails: ReadonlySet<string>): boolean {
   }
   return false;
 }
+
+/** A stored body's document; undefined when its text is not JSON. */
+export function parsedBody(payload: string): unknown {
+  try {
+    return JSON.parse(payload);
+  } catch {
+    return undefined;
+  }
+}

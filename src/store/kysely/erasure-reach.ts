@@ -2,7 +2,7 @@ import type { Transaction } from 'kysely';
 import { chunks } from '../codec.js';
 import type { Database } from '../schema.js';
 import { customerRecords } from './privacy-export.js';
-import { bodyNamesErased, type ErasedSubjects } from '../../domain/erased-bodies.js';
+import { bodyNamesErased, parsedBody, type ErasedSubjects } from '../../domain/erased-bodies.js';
 
 /*
  * What an erasure reaches beyond the customer's own rows: the stored webhook bodies that name them, and
@@ -33,7 +33,7 @@ export async function blankWebhooksNaming(
       .where((eb) => eb.or(part.map((pattern) => eb(eb.fn<string>('lower', ['payload']), 'like', pattern))))
       .execute();
     const naming = candidates.filter((row) => {
-      const body = parsed(row.payload);
+      const body = parsedBody(row.payload);
       return body === undefined || bodyNamesErased(row.topic, body, erased);
     });
     await blank(trx, shopId, naming);
@@ -55,15 +55,6 @@ export async function blank(trx: Transaction<Database>, shopId: number, rows: re
         part.map((row) => row.webhook_id),
       )
       .execute();
-}
-
-/** A stored body's document; undefined when its text is not JSON. */
-export function parsed(payload: string): unknown {
-  try {
-    return JSON.parse(payload);
-  } catch {
-    return undefined;
-  }
 }
 
 /**

@@ -1,22 +1,7 @@
 import type { Kysely } from 'kysely';
 import { visitorsOf } from '../../domain/experiments/assign.js';
 import type { Database } from '../schema.js';
-
-/** What a body may name a customer by: its own id (a customer topic), its customer's, or an e-mail field. */
-function bodyNames(topic: string, text: string, customerId: number, emails: ReadonlySet<string>): boolean {
-  let body: Record<string, unknown>;
-  try {
-    body = JSON.parse(text) as Record<string, unknown>;
-  } catch {
-    return false;
-  }
-  const customer = (body.customer ?? null) as Record<string, unknown> | null;
-  if (topic.startsWith('customers/') && Number(body.id) === customerId) return true;
-  if (customer !== null && typeof customer === 'object' && Number(customer.id) === customerId) return true;
-  return [body.email, body.contact_email, customer?.email].some(
-    (email) => typeof email === 'string' && emails.has(email.trim().toLowerCase()),
-  );
-}
+import { bodyNamesErased, parsedBody } from '../../domain/erased-bodies.js';
 
 /**
  * The rest of what a data request's export holds beside the customer's rows, events and billing
@@ -40,8 +25,9 @@ export async function moreRecordsOf(
     .where('applied_at', 'is not', null)
     .where((eb) => eb.or(patterns.map((pattern) => eb(eb.fn<string>('lower', ['payload']), 'like', pattern))))
     .execute();
+  const named = { customerId: customer.id, emails, orderIds: new Set<number>() };
   const webhooks = candidates
-    .filter((w) => bodyNames(w.topic, w.payload, customer.id, emails))
+    .filter((w) => bodyNamesErased(w.topic, parsedBody(w.payload), named))
     .map((w) => ({ topic: w.topic, received_at: Number(w.received_at), body: JSON.parse(w.payload) as unknown }));
   const visitors = visitorsOf(customer.id, customer.sessions);
   const experimentVisitors = await db

@@ -1,7 +1,8 @@
 import type { Transaction } from 'kysely';
 import { phoneDigits, phonesIn, samePhone } from '../../domain/phone.js';
 import type { Database } from '../schema.js';
-import { blank, parsed } from './erasure-reach.js';
+import { parsedBody } from '../../domain/erased-bodies.js';
+import { blank } from './erasure-reach.js';
 
 /**
  * Blanks the applied webhooks of a shop that name one of these phones however either was written:
@@ -27,7 +28,9 @@ export async function blankWebhooksWithPhones(
       .where('payload', '!=', '{}')
       .where('payload', 'like', `%${[...tail].join('%')}%`)
       .execute();
-    const naming = candidates.filter((row) => phonesIn(parsed(row.payload) ?? null).some((p) => samePhone(p, phone)));
+    const naming = candidates.filter((row) =>
+      phonesIn(parsedBody(row.payload) ?? null).some((p) => samePhone(p, phone)),
+    );
     await blank(trx, shopId, naming);
     for (const row of naming) blanked.push(Number(row.received_at));
   }
