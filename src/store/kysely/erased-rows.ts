@@ -1,5 +1,10 @@
 import type { Kysely, Transaction } from 'kysely';
-import { erasedIdentityDigest, erasedPhoneDigests, type ErasedIdentityKind } from '../../domain/erasure.js';
+import {
+  erasedIdentityDigest,
+  erasedPhoneDigests,
+  predatesErasure,
+  type ErasedIdentityKind,
+} from '../../domain/erasure.js';
 import type { Database } from '../schema.js';
 import { chunks } from '../codec.js';
 
@@ -12,8 +17,13 @@ type Row = {
   cart_token?: string | null;
 };
 
-/** The identities a row names besides its customer id, as erasure digests. */
+/**
+ * The identities an anonymous row names, as erasure digests. A row naming a customer is theirs, as an
+ * erasure finds rows: another customer's own event in a session or cart the erased one shared (one
+ * device, two accounts) stayed through the erasure, and stays when it comes late.
+ */
 function identitiesOf(row: Row): string[] {
+  if (row.customer_id !== null) return [];
   const named: [Exclude<ErasedIdentityKind, 'phone'>, string | null | undefined][] = [
     ['session', row.uuid],
     ['email', row.subject_email],
@@ -26,8 +36,9 @@ function identitiesOf(row: Row): string[] {
  * The rows of a write that an erasure has not already removed: a row naming an erased customer, by
  * id or by an e-mail, session or cart token the erasure covered, and dated at or before the erasure
  * (a beacon sent late, one in a write buffer when the erasure ran, a bulk upload of old events) would
- * bring back what the erasure deleted, and is left out (docs/operations.md, "Privacy"). At most one
- * indexed read for the customers and one for the identities, per write. The caller holds the shops'
+ * bring back what the erasure deleted, and is left out; so is one dated in the future, as undated
+ * (docs/operations.md, "Privacy"). At most one indexed read for the customers and one for the
+ * identities, per write. The caller holds the shops'
  * event counters, which an erasure takes first: the two never interleave.
  */
 export async function withoutErased<T extends Row>(trx: Transaction<Database>, rows: readonly T[]): Promise<T[]> {
@@ -56,13 +67,13 @@ export async function withoutErased<T extends Row>(trx: Transaction<Database>, r
     for (const e of erased) erasedAt.set(`${e.shop_id}:${e.digest}`, Number(e.erased_at));
   }
   if (erasedAt.size === 0) return [...rows];
+  const now = Date.now();
   return rows.filter((row, i) => {
     const keys = digests[i]!.map((d) => `${row.shop_id}:${d}`);
     if (row.customer_id !== null) keys.push(`${row.shop_id}:c:${row.customer_id}`);
-    return keys.every((key) => {
-      const at = erasedAt.get(key);
-      return at === undefined || row.created_at > at;
-    });
+    // A time still to come is a device's clock running fast, and says nothing of when the row was made.
+    const madeAt = row.created_at > now ? null : row.created_at;
+    return keys.every((key) => !predatesErasure(erasedAt.get(key), madeAt));
   });
 }
 

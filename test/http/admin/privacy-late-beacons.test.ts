@@ -138,4 +138,39 @@ describe.each(backends())('beacons from before an erasure, on $name', (backend) 
     const ivy = requests.find((r: { customer_id: number }) => r.customer_id === 9600);
     expect(ivy.export.tracking.map((r: { product_id: number }) => r.product_id)).toEqual([2]);
   });
+
+  it("keeps a late event of another signed-in customer in the erased customer's session", async () => {
+    // One device, two accounts: Ivy signed in on it too; her own view, still in a write buffer, is hers.
+    const kept = await t.services.store.appendEvents([
+      {
+        shop_id: shopId,
+        customer_id: 9600,
+        uuid: SESSION,
+        subject: 'user',
+        verb: 'viewed',
+        noun: 'product',
+        handle: 'product-1',
+        subject_email: null,
+        theme_id: null,
+        created_at: erasedAt - 500,
+      },
+    ]);
+    expect(kept).toEqual([true]);
+  });
+
+  it('drops a view from before the erasure dated by a clock running an hour fast', async () => {
+    const fast = Date.now() + 3_600_000;
+    const beacon = { subject: 'user', verb: 'viewed', noun: 'product', uuid: SESSION, shopify_product_id: 2 };
+    const late = await t.app.inject({
+      method: 'POST',
+      url: '/api/v2/analytics/event/bulk',
+      headers: { 'x-rebuy-user-token': key, 'content-type': 'application/json' },
+      payload: [{ ...beacon, shopify_customer_id: 9300, event_time: fast }],
+    });
+    expect(late.statusCode, late.body).toBe(200);
+    const customers = await storedRows(t.config.databaseUrl, (db) =>
+      db.selectFrom('events').select('customer_id').where('customer_id', '=', 9300).execute(),
+    );
+    expect(customers).toEqual([]);
+  });
 });
