@@ -79,9 +79,21 @@ export class ResponseCache {
 
   /** Drops every answer of a shop, whatever its version (an erasure must not leave them stored). */
   deleteShop(shopId: number): void {
+    this.drops.set(shopId, this.dropsOf(shopId) + 1);
     const prefix = answerKey(shopId, '', '').slice(0, -1);
     for (const key of [...this.lru.keys()]) if (key.startsWith(prefix)) this.lru.delete(key);
     for (const listener of this.shopDeletedListeners) listener(shopId);
+  }
+
+  /** Times a shop's answers were dropped here (per shop of the node, so bounded as its shops are). */
+  private readonly drops = new Map<number, number>();
+
+  /**
+   * How many times the shop's answers were dropped: an answer computed while they were (a request
+   * that read the data an erasure then deleted) is sent, and not stored, when the count moved.
+   */
+  dropsOf(shopId: number): number {
+    return this.drops.get(shopId) ?? 0;
   }
 
   private readonly shopDeletedListeners: ((shopId: number) => void)[] = [];

@@ -117,9 +117,12 @@ async function answerAfresh(
       return send(cache, request, reply, hit, 'hit');
     }
   }
+  const drops = cache.local.dropsOf(scope.shopId);
   const computed = await compute();
   const body = scope.pretty ? prettify(computed) : computed;
-  if (!cacheable) return send(cache, request, reply, { body, gzip: null, compressing: true }, 'bypass');
+  // An erasure dropped the shop's answers while this one was computed from what it deleted: not kept.
+  const forgotten = cache.local.dropsOf(scope.shopId) !== drops;
+  if (!cacheable || forgotten) return send(cache, request, reply, { body, gzip: null, compressing: true }, 'bypass');
   const stored = cache.set(key, body);
   if (scope.lane && cache.enabled) {
     if (!scope.bust) remember(request, scope, key);
