@@ -89,7 +89,38 @@ export function billingCustomerOf(
   customerId: number,
   emails: readonly string[],
 ): boolean {
-  const link = String(doc.shop_customer_id ?? '').trim();
-  if (link !== '') return link.replace(/^gid:\/\/[^/]+\/Customer\//, '') === String(customerId);
+  const link = linkOf(doc);
+  if (link !== '') return link === String(customerId);
   return typeof doc.email === 'string' && emails.includes(doc.email.trim().toLowerCase());
+}
+
+/** The shop customer a billing customer is linked to, as the id's digits ('' when none). */
+const linkOf = (doc: Record<string, unknown>) =>
+  String(doc.shop_customer_id ?? '')
+    .trim()
+    .replace(/^gid:\/\/[^/]+\/Customer\//, '');
+
+/**
+ * The billing customers among these documents that an erasure covers though it never saw them (the
+ * provider told of them after it, dated before it): linked to an erased shop customer, or, without a
+ * link, naming an e-mail the erasure covered. Each with when that erasure was.
+ */
+export function billingCustomersOfErased(
+  docs: readonly { id: number; updated_at: string }[],
+  customers: ReadonlyMap<number, number>,
+  emailErasedAt: (email: string) => number | undefined,
+): Map<number, number> {
+  const found = new Map<number, number>();
+  for (const doc of docs) {
+    const fields = doc as unknown as Record<string, unknown>;
+    const link = linkOf(fields);
+    const erasedAt =
+      link !== ''
+        ? customers.get(Number(link))
+        : typeof fields.email === 'string'
+          ? emailErasedAt(fields.email)
+          : undefined;
+    if (erasedAt !== undefined && timeOf(doc.updated_at) <= erasedAt) found.set(doc.id, erasedAt);
+  }
+  return found;
 }

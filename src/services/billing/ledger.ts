@@ -1,4 +1,4 @@
-import { blankErasedBefore } from '../../domain/billing/erasure.js';
+import { asErasureLeftThem } from './erased-ledger.js';
 import type { PrivacyStore } from '../../store/kysely/privacy.js';
 import {
   normalizeAddress,
@@ -40,7 +40,9 @@ export function ledgerDocs(kind: LedgerKind, body: unknown, now: number): Ledger
 
 /** Admin loading of the billing ledger and campaigns (docs/billing.md). */
 export function createLedgerService(deps: {
-  store: BillingStore & CampaignStore & Pick<PrivacyStore, 'erasures'>;
+  store: BillingStore &
+    CampaignStore &
+    Pick<PrivacyStore, 'erasures' | 'erasedDigests' | 'recordErasedBillingCustomers'>;
   clock?: () => number;
 }) {
   const { store } = deps;
@@ -49,7 +51,7 @@ export function createLedgerService(deps: {
     async upsert(shopId: number, kind: LedgerKind, body: unknown): Promise<{ upserted: number }> {
       const docs = ledgerDocs(kind, body, clock());
       // An old export of an erased customer's documents is stored as the erasure left them.
-      blankErasedBefore(kind, docs, (await store.erasures(shopId)).billingCustomers);
+      await asErasureLeftThem(store, shopId, kind, docs);
       await store.upsertLedger(shopId, kind, docs);
       return { upserted: docs.length };
     },

@@ -1,4 +1,4 @@
-import { blankErasedBefore } from '../../domain/billing/erasure.js';
+import { asErasureLeftThem } from './erased-ledger.js';
 import type { PrivacyStore } from '../../store/kysely/privacy.js';
 import { createHash, createHmac } from 'node:crypto';
 import {
@@ -88,7 +88,7 @@ function parsed(raw: Buffer): unknown {
  * remote provider's cached copy of the object is dropped. Both dialects land in the same ledger.
  */
 export function createBillingWebhooks(deps: {
-  store: ShopStore & BillingStore & Pick<PrivacyStore, 'erasures'>;
+  store: ShopStore & BillingStore & Pick<PrivacyStore, 'erasures' | 'erasedDigests' | 'recordErasedBillingCustomers'>;
   providers?: Pick<BillingProviders, 'dropCached'>;
   clock?: () => number;
 }) {
@@ -189,7 +189,7 @@ export function createBillingWebhooks(deps: {
         );
       if (!mapped) return 'ignored';
       // A provider's retry of a change made before an erasure is stored as the erasure left it.
-      blankErasedBefore(mapped.kind, mapped.docs, (await deps.store.erasures(shop.id)).billingCustomers);
+      await asErasureLeftThem(deps.store, shop.id, mapped.kind, mapped.docs);
       const applied = await deps.store.applyWebhook(shop.id, 'billing', mapped.webhookId, mapped.kind, mapped.docs);
       for (const doc of mapped.docs) dropCached(shop.id, mapped.kind, doc);
       return applied ? 'applied' : 'duplicate';

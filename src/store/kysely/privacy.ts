@@ -36,6 +36,8 @@ export interface PrivacyStore {
   erasures(shopId: number): Promise<Erasures>;
   /** When each of these identity digests (`erasedIdentityDigest`, `erasedPhoneDigests`) was erased. */
   erasedDigests(shopId: number, digests: readonly string[]): Promise<Map<string, number>>;
+  /** Billing customers an erasure covers, told of after it: their documents are blanked as they come. */
+  recordErasedBillingCustomers(shopId: number, erasedAt: ReadonlyMap<number, number>): Promise<void>;
   /** Deletes every event of the shop created before `before` (epoch ms). */
   deleteEventsBefore(shopId: number, before: number): Promise<number>;
   /** Deletes the shop and everything stored for it. */
@@ -325,6 +327,20 @@ export function privacyMethods(db: Kysely<Database>): PrivacyStore {
       return erasuresOf(db, shopId);
     },
     erasedDigests: (shopId, digests) => erasedDigests(db, shopId, digests),
+    async recordErasedBillingCustomers(shopId, erasedAt) {
+      const rows = [...erasedAt].map(([id, at]) => ({
+        shop_id: shopId,
+        subject: 'billing_customer' as const,
+        subject_id: id,
+        erased_at: at,
+      }));
+      for (const part of chunks(rows, 4))
+        await db
+          .insertInto('erasures')
+          .values(part)
+          .onConflict((oc) => oc.columns(['shop_id', 'subject', 'subject_id']).doNothing())
+          .execute();
+    },
 
     async deleteEventsBefore(shopId, before) {
       const events = await db

@@ -72,4 +72,32 @@ describe.each(backends())("an erased customer's billing documents, written again
     expect(await doc(301)).toMatchObject({ email: '', shop_customer_id: '' });
     expect(await doc(302)).toMatchObject({ email: 'cy@example.com', first_name: 'Dee' });
   });
+
+  it('blanks a billing customer told of only after the erasure, and what comes of it', async () => {
+    await t.admin('PUT', '/admin/v1/shops/pbe/customers', [{ id: 9500, email: 'nora@example.com' }]);
+    expect((await t.admin('DELETE', '/admin/v1/shops/pbe/customers/9500')).statusCode).toBe(200);
+    // The provider's webhooks from before the erasure, delivered after it, of customers it never saw.
+    const before = minutes(-10);
+    const nora = { email: 'nora@example.com', first_name: 'Nora', updated_at: before };
+    expect((await hook('customer/created', 'n1', { id: 400, ...nora, shop_customer_id: '9500' })).statusCode).toBe(200);
+    expect((await hook('customer/created', 'n2', { id: 401, ...nora })).statusCode).toBe(200);
+    const at = {
+      id: 600,
+      customer_id: 400,
+      address1: '3 Hidden Court',
+      city: 'Nowhere',
+      zip: '99999',
+      updated_at: before,
+    };
+    expect((await hook('address/created', 'n3', { ...at, country_code: 'US' })).statusCode).toBe(200);
+    const doc = (table: 'billing_customers' | 'billing_addresses', id: number) =>
+      t.services.store.getLedgerDoc<Record<string, unknown>>(shopId, table, id);
+    expect(await doc('billing_customers', 400)).toMatchObject({ email: '', first_name: '', shop_customer_id: '' });
+    expect(await doc('billing_customers', 401)).toMatchObject({ email: '', first_name: '' });
+    expect(await doc('billing_addresses', 600)).toMatchObject({ address1: '', zip: '' });
+    // Told of after the erasure, dated after it: new data.
+    const later = { id: 402, ...nora, shop_customer_id: '9500', updated_at: minutes(1) };
+    expect((await hook('customer/created', 'n4', later)).statusCode).toBe(200);
+    expect(await doc('billing_customers', 402)).toMatchObject({ email: 'nora@example.com', first_name: 'Nora' });
+  });
 });
