@@ -63,6 +63,8 @@ describe.skipIf(!inject('chromium'))('the Connection page', () => {
       await page.getByRole('button', { name: 'Check for changes now' }).click();
       await status.getByText('Check for changes: Failed').waitFor();
       expect(await page.getByRole('alert').filter({ hasText: 'The last sync failed' }).count()).toBe(1);
+      // Its updates were subscribed by the first sync: changes still arrive, and the page says what is missing.
+      await status.getByText(/^Connected, but the last sync failed: changes still arrive/).waitFor();
 
       const asked: string[] = [];
       page.once('dialog', (dialog) => {
@@ -73,10 +75,29 @@ describe.skipIf(!inject('chromium'))('the Connection page', () => {
       await status.getByText(/^Disconnected: nothing arrives/).waitFor();
       expect(asked[0]).toContain('stay');
       expect((await t.admin('GET', '/admin/v1/shops/conn/platform')).json().platform.status).toBe('disconnected');
+
       expect(errors).toEqual([]);
       await page.close();
     },
   );
+
+  it('does not call a store connected whose first sync failed', async () => {
+    const { private: key } = await t.createShop('conn-refused', { name: 'Refused shop' });
+    const { page, errors } = await signInToConsole(browser, base, key);
+    await page.getByRole('link', { name: 'Connection' }).click();
+    // The admin's own address names the store in its path.
+    await page.getByLabel('Store address').fill('https://admin.shopify.com/store/acme');
+    await page.getByLabel(/Admin API access token/).fill('shpat_refused_token_000000000000000');
+    await page.getByText('Advanced').click();
+    await page.getByLabel(/API address/).fill(fake.apiUrl);
+    await page.getByRole('button', { name: 'Connect', exact: true }).click();
+    const status = page.getByTestId('connection-status');
+    await status.getByText(/^Not working yet: the first sync failed, so nothing arrives/).waitFor();
+    expect(await status.getByRole('heading', { name: 'acme.myshopify.com' }).count()).toBe(1);
+    expect(await status.getByText(/^Connected/).count()).toBe(0);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
 });
 
 /** A server without REBOUND_SECRET_KEY cannot keep a token: the pages say so before anything is typed. */

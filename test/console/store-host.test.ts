@@ -7,6 +7,10 @@ describe('the store address a merchant pastes', () => {
     expect(storeHostOf(' https://Acme.myshopify.com/ ')).toBe('acme.myshopify.com');
     expect(storeHostOf('https://acme.myshopify.com/admin/products?x=1')).toBe('acme.myshopify.com');
     expect(storeHostOf('acme.myshopify.com.')).toBe('acme.myshopify.com');
+    // The admin's own address names the store in its path; a store's name alone is its platform address.
+    expect(storeHostOf('https://admin.shopify.com/store/acme-goods/products?x=1')).toBe('acme-goods.myshopify.com');
+    expect(storeHostOf('admin.shopify.com/store/acme')).toBe('acme.myshopify.com');
+    expect(storeHostOf('Acme')).toBe('acme.myshopify.com');
     // What is not an address stays for the server to refuse, naming it.
     expect(storeHostOf('not a store')).toBe('not a store');
   });

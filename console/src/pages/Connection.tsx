@@ -55,6 +55,25 @@ const PHASE: Record<Sync['phase'], string> = {
 const running = (sync: Sync | null) => sync !== null && sync.phase !== 'done' && sync.phase !== 'failed';
 
 /**
+ * What the connection does for the merchant now: the platform's status, as the last sync bears it
+ * out. A connection whose first sync failed (an address that is no store, a refused token) brings
+ * nothing in, and is not called connected.
+ */
+function headline(platform: Platform): string {
+  if (platform.status !== 'connected') return STATUS[platform.status];
+  const { sync, webhooks } = platform;
+  if (sync?.phase === 'failed')
+    return webhooks.length === 0
+      ? 'Not working yet: the first sync failed, so nothing arrives from your store. ' +
+          'Check the store address and the token below, then connect again.'
+      : 'Connected, but the last sync failed: changes still arrive as they happen; ' +
+          'what that sync was to bring in is missing until one works.';
+  if (running(sync) && webhooks.length === 0)
+    return 'Connecting: the first sync is under way. Changes arrive by themselves once it is done.';
+  return STATUS.connected;
+}
+
+/**
  * Connecting the shop to its storefront platform once; then its progress, its health, and a way back in when it fails.
  */
 export function ConnectionPage() {
@@ -165,7 +184,7 @@ function Status({ platform }: { platform: Platform }) {
     <div className="connection-status" data-testid="connection-status">
       <h2>{platform.shop_domain}</h2>
       <p>
-        <strong>{STATUS[platform.status]}</strong>
+        <strong>{headline(platform)}</strong>
       </p>
       <dl className="facts">
         <dt>Last sync</dt>
@@ -231,7 +250,7 @@ function ConnectForm({
       await api.send('PUT', `/shops/${encodeURIComponent(shop.handle)}/platform`, body);
       setToken('');
       setSecret('');
-      onSaved('Connected. A full sync has started: its progress shows above.');
+      onSaved('Saved. A full sync has started: whether your store answers shows above.');
     } catch (e) {
       onError(refusal(e, CONNECTION_LABELS));
     }
