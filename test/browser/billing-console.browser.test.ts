@@ -135,6 +135,19 @@ describe.skipIf(!inject('chromium'))('billing pages of the console in Chromium',
       max_claims_per_customer: 2,
     });
     await page.getByRole('button', { name: 'Spring return' }).waitFor();
+    // Its number, and how links are made with it, are on the page.
+    const spring = campaigns.find((c: { name: string }) => c.name === 'Spring return').id as number;
+    await page.getByText(`Created “Spring return”, campaign ${spring}`).waitFor();
+    await page.getByRole('button', { name: 'Spring return' }).click();
+    const using = page.locator('.campaign-links');
+    await using.getByRole('heading', { name: 'Using Spring return' }).waitFor();
+    expect(await using.textContent()).toContain(`campaign_id=${spring}`);
+    // A name already taken, in another case: refused before anything is sent.
+    await page.getByLabel('Campaign name').fill('spring RETURN');
+    await page.getByRole('button', { name: 'Create the campaign' }).click();
+    await page.getByText('A campaign is already named “Spring return”').waitFor();
+    const named = (await t.admin('GET', '/admin/v1/shops/subs-shop/campaigns')).json().data;
+    expect(named.filter((c: { name: string }) => c.name.toLowerCase() === 'spring return')).toHaveLength(1);
 
     await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Billing' }).click();
     // Pasted with its blanks: never part of a secret, they are dropped before it is sent.

@@ -3,8 +3,11 @@ import { useConsole } from '../context';
 import { useOneAtATime } from '../one-at-a-time';
 import { refusal } from '../problem-words';
 
-/** Creates a reactivation campaign: a name, an optional discount code, and how often one customer may use it. */
-export function NewCampaign({ onCreated }: { onCreated(): void }) {
+/**
+ * Creates a reactivation campaign: a name, an optional discount code, and how often one customer may use it.
+ * A name already taken is refused here: two campaigns of one name are two rows no one can tell apart.
+ */
+export function NewCampaign({ onCreated, names }: { onCreated(): void; names: readonly string[] }) {
   const { api, shop } = useConsole();
   const ids = useId();
   const [name, setName] = useState('');
@@ -14,6 +17,14 @@ export function NewCampaign({ onCreated }: { onCreated(): void }) {
   const [busy, oneAtATime] = useOneAtATime();
   const submit = async () => {
     setStatus(null);
+    const taken = names.find((n) => n.trim().toLowerCase() === name.trim().toLowerCase());
+    if (taken !== undefined) {
+      setStatus({
+        ok: false,
+        text: `A campaign is already named “${taken}”: name this one so the two can be told apart.`,
+      });
+      return;
+    }
     try {
       const body = {
         name: name.trim(),
@@ -25,7 +36,10 @@ export function NewCampaign({ onCreated }: { onCreated(): void }) {
         `/shops/${encodeURIComponent(shop.handle)}/campaigns`,
         body,
       );
-      setStatus({ ok: true, text: `Created “${campaign.name}”: it is listed below.` });
+      setStatus({
+        ok: true,
+        text: `Created “${campaign.name}”, campaign ${campaign.id}: how to make its links shows below.`,
+      });
       setName('');
       setCode('');
       onCreated();

@@ -46,14 +46,10 @@ export function CampaignsPage() {
       {list.data && campaigns.length === 0 && (
         <p>No campaigns yet: create one below, then send its reactivation links.</p>
       )}
-      <NewCampaign onCreated={list.reload} />
+      <NewCampaign onCreated={list.reload} names={campaigns.map((c) => c.name)} />
       {campaigns.length > 0 &&
         campaigns.every((c) => c.stats.links_generated + c.stats.pages_opened + c.stats.reactivations === 0) && (
-          <p className="muted">
-            No activity yet: links appear here once reactivation links are generated (
-            <code>GET /api/v1/billing/reactivate</code> with a <code>campaign_id</code>
-            ).
-          </p>
+          <p className="muted">No activity yet: a campaign counts here once links are made with its number.</p>
         )}
       {campaigns.length > 0 && (
         <>
@@ -75,6 +71,7 @@ export function CampaignsPage() {
                   <th scope="col">Links</th>
                   <th scope="col">Opened</th>
                   <th scope="col">Reactivated</th>
+                  <th scope="col">Number</th>
                 </tr>
               </thead>
               <tbody>
@@ -91,6 +88,7 @@ export function CampaignsPage() {
                     <td>{c.stats.links_generated}</td>
                     <td>{c.stats.pages_opened}</td>
                     <td>{c.stats.reactivations}</td>
+                    <td>{c.id}</td>
                   </tr>
                 ))}
               </tbody>
@@ -113,7 +111,8 @@ function CampaignDetail({ campaign, base, onChanged }: { campaign: Campaign; bas
   return (
     <section aria-labelledby="campaign-detail-heading">
       <ClaimLimit campaign={campaign} base={base} onChanged={onChanged} />
-      <h2 id="campaign-detail-heading">{campaign.name}: by link token (tk)</h2>
+      <CampaignLinks campaign={campaign} />
+      <h2 id="campaign-detail-heading">{campaign.name}: by where its links were sent (tk)</h2>
       {stats.error && (
         <p className="error" role="alert">
           {stats.error}
@@ -130,6 +129,25 @@ function CampaignDetail({ campaign, base, onChanged }: { campaign: Campaign; bas
         </ChartFigure>
       )}
     </section>
+  );
+}
+
+/**
+ * How a campaign is put to use: its links are made by whoever sends the win-back e-mails, naming
+ * the campaign's number, and a `tk` of theirs tells apart where each link went (docs/billing.md).
+ */
+function CampaignLinks({ campaign }: { campaign: Campaign }) {
+  return (
+    <div className="campaign-links">
+      <h2>Using {campaign.name}</h2>
+      <p>
+        Campaign number <strong>{campaign.id}</strong>. The links of your win-back e-mails and pages count here when
+        they are made with it: give the number to whoever sends them. They ask Rebound for each customer&apos;s links
+        with <code>campaign_id={campaign.id}</code> (<code>GET /api/v1/billing/reactivate</code>, with the shop&apos;s
+        private key), and a <code>tk</code> of up to 40 characters, such as <code>march-email</code>, to tell apart
+        where each link was sent.
+      </p>
+    </div>
   );
 }
 
