@@ -10,7 +10,9 @@ describe('widget designs in the console', () => {
 
   it('says what a list needs that its placement does not give', () => {
     expect(pageNeedsOf('similar_products', 'product')).toBeNull();
-    expect(pageNeedsOf('similar_products', 'cart')).toContain('product on the page');
+    expect(pageNeedsOf('similar_products', 'cart')).toContain('shows nothing');
+    // Without a product, the storefront answers this one with best sellers, as its preview shows.
+    expect(pageNeedsOf('recommended', 'home')).toContain('shows your best sellers');
     expect(pageNeedsOf('purchased', 'home')).toContain('signed-in customer');
     expect(pageNeedsOf('trending_products', 'home')).toBeNull();
   });

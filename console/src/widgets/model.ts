@@ -61,7 +61,10 @@ const CUSTOMER_LISTS = new Set(['purchased', 'for_you']);
 /** What a list needs of its page that the placement does not give, in words; null when nothing. */
 export function pageNeedsOf(list: string, placement: WidgetInput['placement']): string | null {
   if (PRODUCT_LISTS.has(list) && placement !== 'product' && placement !== 'custom')
-    return 'This list shows products for the product on the page: on this placement it has none and shows nothing.';
+    return list === 'recommended'
+      ? 'This list shows what is bought with the product on the page: on this placement there is none, ' +
+          'so it shows your best sellers.'
+      : 'This list shows products for the product on the page: on this placement it has none and shows nothing.';
   if (list === 'purchased') return 'This list shows what the signed-in customer bought before: guests see nothing.';
   return null;
 }
