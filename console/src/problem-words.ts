@@ -21,5 +21,10 @@ export function refusal(error: unknown, labels: FieldLabels = {}): string {
   // A message the service wrote may begin with the key itself ("public_url must be …").
   const said = first.message.startsWith(`${path} `) ? first.message.slice(path.length + 1) : first.message;
   const row = /\[(\d+)\]/.exec(path);
-  return `${label}${row ? ` ${Number(row[1]) + 1}` : ''}: ${said}.`.replace(/\.\.$/, '.');
+  return `${label}${row ? ` ${Number(row[1]) + 1}` : ''}: ${inFormWords(said)}.`.replace(/\.\.$/, '.');
+}
+
+/** `null` is what a form's empty field sends: "a whole number or null" reads as "…, or empty for the default". */
+function inFormWords(message: string): string {
+  return message.replace(/ or null$/, ', or empty for the default');
 }

@@ -17,6 +17,15 @@ describe('a refusal in the words of the form', () => {
     expect(refusal(weight, labels)).toBe('Weight of arm 2: must be more than 0.');
   });
 
+  it("says an empty field for the API's null", () => {
+    const days = new ApiError(422, 'Invalid settings: trending_window_days: must be a whole number or null.', [
+      { path: 'trending_window_days', message: 'must be a whole number or null' },
+    ]);
+    expect(refusal(days, { trending_window_days: 'Trending looks back' })).toBe(
+      'Trending looks back: must be a whole number, or empty for the default.',
+    );
+  });
+
   it('keeps the message of a field the form does not show, or of no field, and of any other error', () => {
     const other = new ApiError(422, 'Invalid shop: handle: cannot change.', [{ path: 'handle', message: 'x' }]);
     expect(refusal(other, labels)).toBe('Invalid shop: handle: cannot change.');
