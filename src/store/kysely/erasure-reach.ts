@@ -1,4 +1,4 @@
-import type { Transaction } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import { chunks } from '../codec.js';
 import type { Database } from '../schema.js';
 import { customerRecords } from './privacy-export.js';
@@ -90,6 +90,46 @@ export async function rebuildExportsNaming(
         .set({ export: JSON.stringify(records) })
         .where('shop_id', '=', shopId)
         .where('id', '=', request.id)
+        .execute();
+    }
+  }
+}
+
+/** The `tk` that takes the counts of tracking keys naming an erased customer. */
+export const ERASED_TK = 'erased';
+
+/**
+ * A campaign's tracking keys (`tk`) that name one of an erased customer's e-mails (a key made per
+ * recipient) go; their counts stay, under `erased`, so the campaign's totals do not move. A key
+ * naming them otherwise (an id of theirs) cannot be told from any other text and stays.
+ */
+export async function forgetTrackingKeysNaming(trx: Transaction<Database>, shopId: number, emails: readonly string[]) {
+  for (const part of chunks([...emails], 1, 100)) {
+    const candidates = await trx
+      .selectFrom('campaign_counts')
+      .selectAll()
+      .where('shop_id', '=', shopId)
+      .where('tk', '!=', ERASED_TK)
+      .where((eb) => eb.or(part.map((email) => eb(eb.fn<string>('lower', ['tk']), 'like', `%${email}%`))))
+      .execute();
+    // `_` in an address matches any letter in a pattern: each key is read again.
+    const naming = candidates.filter((row) => part.some((email) => row.tk.toLowerCase().includes(email)));
+    for (const row of naming) {
+      await trx
+        .insertInto('campaign_counts')
+        .values({ ...row, tk: ERASED_TK })
+        .onConflict((oc) =>
+          oc
+            .columns(['shop_id', 'campaign_id', 'tk', 'kind'])
+            .doUpdateSet({ count: sql`campaign_counts.count + ${row.count}` }),
+        )
+        .execute();
+      await trx
+        .deleteFrom('campaign_counts')
+        .where('shop_id', '=', shopId)
+        .where('campaign_id', '=', row.campaign_id)
+        .where('tk', '=', row.tk)
+        .where('kind', '=', row.kind)
         .execute();
     }
   }

@@ -8,7 +8,7 @@ import { eraseBilling } from './privacy-billing.js';
 import { cartsOf, customerRecords, emailsOf, eventsOf, sessionsOf, trackedOf } from './privacy-export.js';
 import { bumpDataVersion, nextCounter, nextCounterBlock } from './shops.js';
 import { erasedDigests, recordErasedIdentities } from './erased-rows.js';
-import { blankWebhooksNaming, rebuildExportsNaming } from './erasure-reach.js';
+import { blankWebhooksNaming, forgetTrackingKeysNaming, rebuildExportsNaming } from './erasure-reach.js';
 
 /** Privacy requests, erasure and retention (docs/operations.md, "Privacy"). */
 export interface PrivacyStore {
@@ -283,6 +283,7 @@ export function privacyMethods(db: Kysely<Database>): PrivacyStore {
           ...(await blankWebhooksWithPhones(trx, shopId, named.phones ?? [])),
         ];
         await forgetStaged(trx, shopId, customerId, emails, named.orderIds ?? []);
+        await forgetTrackingKeysNaming(trx, shopId, emails);
         // An earlier data request's export is personal data too: it goes with the rest.
         await trx
           .deleteFrom('privacy_requests')

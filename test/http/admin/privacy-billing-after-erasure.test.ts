@@ -100,4 +100,19 @@ describe.each(backends())("an erased customer's billing documents, written again
     expect((await hook('customer/created', 'n4', later)).statusCode).toBe(200);
     expect(await doc('billing_customers', 402)).toMatchObject({ email: 'nora@example.com', first_name: 'Nora' });
   });
+
+  it("keeps a campaign's counts of a tracking key naming the erased customer's e-mail, under another key", async () => {
+    const campaign = (await t.admin('POST', '/admin/v1/shops/pbe/campaigns', { name: 'Per recipient' })).json()
+      .campaign;
+    const { store } = t.services;
+    await store.countCampaign(shopId, campaign.id, 'march:Lea@Example.com', 'links_generated', 2);
+    await store.countCampaign(shopId, campaign.id, 'march:other@example.com', 'links_generated', 1);
+    await t.admin('PUT', '/admin/v1/shops/pbe/customers', [{ id: 9700, email: 'lea@example.com' }]);
+    expect((await t.admin('DELETE', '/admin/v1/shops/pbe/customers/9700')).statusCode).toBe(200);
+    const counts = (await store.campaignCounts(shopId, campaign.id)).map((c) => [c.tk, c.count]).sort();
+    expect(counts).toEqual([
+      ['erased', 2],
+      ['march:other@example.com', 1],
+    ]);
+  });
 });
