@@ -2,7 +2,9 @@ import { InvalidDocumentError } from '../errors.js';
 import { RulesetInput } from '../inputs/ruleset.js';
 import { collectErrors } from '../inputs/validate.js';
 import { CONDITIONS_BY_TYPE } from './catalog.js';
-import { type ConditionEvaluator, type Problem, splitList } from './conditions/shared.js';
+import { expandedAtoms, MAX_PATTERN_TEXT } from './pattern-size.js';
+import { type ConditionEvaluator, patternTooLarge, type Problem, splitList } from './conditions/shared.js';
+import { MAX_PATTERN_SIZE } from './pattern.js';
 import { checkRefs, type CompiledOutput, OUTPUTS_BY_TYPE } from './outputs.js';
 import type { Condition, Output, ProductRef, Rule, RulesetDocument } from './types.js';
 
@@ -89,6 +91,7 @@ export function compileRulesetInput(body: unknown, references?: ReferenceCheck):
 }
 
 export function compileRuleset(document: RulesetDocument, references?: ReferenceCheck): CompiledRuleset {
+  refuseLargePatterns(document);
   const problems: Problem[] = [];
   const rules = document.rules.map((rule, index): CompiledRule => {
     const path = `rules[${index}]`;
@@ -124,6 +127,38 @@ export function compileRuleset(document: RulesetDocument, references?: Reference
     });
   if (problems.length > 0) throw invalid(problems);
   return { document, rules };
+}
+
+/**
+ * Patterns whose counted repeats alone pass what one pattern, or a ruleset's patterns together, may
+ * compile to are refused before any is compiled: a thousand patterns of 3,000 instructions each held
+ * the thread every shop shares for 15 s while they compiled, to be refused after.
+ */
+function refuseLargePatterns(document: RulesetDocument): void {
+  const problems: Problem[] = [];
+  let atoms = 0;
+  document.rules.forEach((rule, r) => {
+    rule.logic.forEach((group, g) => {
+      group.rules.forEach((condition, c) => {
+        if (condition.operator !== 'matches_regex' || typeof condition.value !== 'string') return;
+        const size = expandedAtoms(condition.value.slice(0, MAX_PATTERN_TEXT));
+        if (size > MAX_PATTERN_SIZE)
+          problems.push({
+            path: `rules[${r}].logic[${g}].rules[${c}].value`,
+            message: patternTooLarge(`at least ${size}`),
+          });
+        else atoms += size;
+      });
+    });
+  });
+  if (atoms > MAX_RULESET_PATTERN_SIZE)
+    problems.push({
+      path: 'rules',
+      message:
+        `holds patterns that compile to at least ${atoms} instructions together; ` +
+        `at most ${MAX_RULESET_PATTERN_SIZE} are allowed`,
+    });
+  if (problems.length > 0) throw invalid(problems);
 }
 
 function invalid(problems: Problem[]): InvalidDocumentError {

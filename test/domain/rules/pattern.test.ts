@@ -2,6 +2,7 @@ import v8 from 'node:v8';
 import vm from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { compilePattern } from '../../../src/domain/rules/pattern.js';
+import { expandedAtoms } from '../../../src/domain/rules/pattern-size.js';
 
 describe('compilePattern (RE2)', () => {
   it('reads /pattern/flags and plain patterns as JavaScript would', () => {
@@ -55,3 +56,35 @@ function exposedGc(): () => void {
   v8.setFlagsFromString('--expose-gc');
   return vm.runInNewContext('gc') as () => void;
 }
+
+describe("expandedAtoms, read from a pattern's text", () => {
+  it('never says more than the pattern compiles to, so it refuses nothing the compiler would take', () => {
+    const patterns = [
+      '/collections/sale',
+      '^/products/(shoe|boot)s?$',
+      '/SALE/i',
+      '(?i)sale',
+      '(?:\\pL){20}',
+      '\\pL+',
+      '[[:alpha:]]{3}x',
+      '[\\]a]{4}',
+      '\\Qa.b\\E{5}',
+      'a{2,}',
+      'a{2,9}',
+      '(?P<n>ab){3}',
+      'x{0}',
+      '((\\pL|\\pN){10}){10}x',
+      '(a|b){160}c',
+      '\\p{Greek}{50}',
+      '\\x{263a}{7}',
+    ];
+    for (const pattern of patterns)
+      expect(expandedAtoms(pattern), pattern).toBeLessThanOrEqual(compilePattern(pattern).size);
+  });
+
+  it('multiplies what a counted repeat follows, nested groups included', () => {
+    expect(expandedAtoms('(\\pL|\\pN){1000}x')).toBe(2001);
+    expect(expandedAtoms('((ab){10}){10}')).toBe(200);
+    expect(expandedAtoms('[a-z]{1000}')).toBe(1000);
+  });
+});

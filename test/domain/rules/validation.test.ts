@@ -154,7 +154,9 @@ describe('condition problems name the exact JSON path', () => {
     );
     expect(rest).toEqual([]);
     expect(problem!.path).toBe(`${C0}.value`);
-    expect(problem!.message).toMatch(/^compiles to \d{4} instructions, more than 500: .*\{1000\}.*use \+ or \*/);
+    expect(problem!.message).toMatch(
+      /^compiles to (at least )?\d{4} instructions, more than 500: .*\{1000\}.*use \+ or \*/,
+    );
     const fits = oneRuleBody([{ type: 'product_tag', operator: 'matches_regex', value: '(a|b){160}c' }]);
     expect(() => compileRulesetInput(fits)).not.toThrow();
   });
@@ -172,6 +174,25 @@ describe('condition problems name the exact JSON path', () => {
     expect(problems[0]!.path).toBe('rules');
     expect(problems[0]!.message).toMatch(
       /^holds patterns that compile to 1449 instructions together; at most 1000 are allowed$/,
+    );
+  });
+
+  it('refuses patterns too large from their counted repeats alone, each where it is, and together', () => {
+    // 480 characters compiling to 90,002 instructions: thirty counted repeats of a thousand.
+    const huge = '(\\pL|\\pN){1000}'.repeat(30);
+    const rule = (value: string) => ({
+      logic: [{ rules: [{ type: 'url', operator: 'matches_regex', value }] }],
+      output: [{ type: 'none' }],
+    });
+    const each = problemsOf({ name: 'huge', rules: [rule('sale'), rule(huge)] });
+    expect(each.map((p) => p.path)).toEqual(['rules[1].logic[0].rules[0].value']);
+    // Read from the text: the size is a lower bound, said as one.
+    expect(each[0]!.message).toMatch(/^compiles to at least 60000 instructions, more than 500/);
+    // Many patterns of 321 atoms each, each within its own bound: refused together, before compiling any.
+    const many = problemsOf({ name: 'many', rules: Array.from({ length: 100 }, () => rule('(a|b){160}c')) });
+    expect(many).toHaveLength(1);
+    expect(many[0]!.message).toBe(
+      'holds patterns that compile to at least 32100 instructions together; at most 1000 are allowed',
     );
   });
 

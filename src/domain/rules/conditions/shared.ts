@@ -1,4 +1,5 @@
 import { compilePattern, MAX_PATTERN_SIZE, type Pattern, type PatternWork } from '../pattern.js';
+import { expandedAtoms, MAX_PATTERN_TEXT } from '../pattern-size.js';
 import type { Condition, RuleRequest, RuleWorld } from '../types.js';
 
 export interface Problem {
@@ -96,8 +97,14 @@ const NOT_LINEAR = /\\[1-9]|\\k<|\(\?<?[=!]|[*+?}]\+/;
  */
 export function regexOf(value: string | undefined, path: string, problems: Problem[]): Pattern | null {
   const text = value ?? '';
-  if (text === '' || text.length > 500) {
-    problems.push({ path, message: 'needs a regular expression of 1 to 500 characters' });
+  if (text === '' || text.length > MAX_PATTERN_TEXT) {
+    problems.push({ path, message: `needs a regular expression of 1 to ${MAX_PATTERN_TEXT} characters` });
+    return null;
+  }
+  // What its counted repeats expand to alone is too large: not compiled at all (compiling is the cost).
+  const atoms = expandedAtoms(text);
+  if (atoms > MAX_PATTERN_SIZE) {
+    problems.push({ path, message: patternTooLarge(`at least ${atoms}`) });
     return null;
   }
   let pattern: Pattern;
@@ -112,16 +119,16 @@ export function regexOf(value: string | undefined, path: string, problems: Probl
     return null;
   }
   if (pattern.size > MAX_PATTERN_SIZE) {
-    problems.push({
-      path,
-      message:
-        `compiles to ${pattern.size} instructions, more than ${MAX_PATTERN_SIZE}: a counted repeat such as ` +
-        '{1000} is compiled as that many copies; use + or * or a smaller count',
-    });
+    problems.push({ path, message: patternTooLarge(String(pattern.size)) });
     return null;
   }
   return pattern;
 }
+
+/** Why a pattern is refused for its size, `instructions` what it compiles to (or at least). */
+export const patternTooLarge = (instructions: string) =>
+  `compiles to ${instructions} instructions, more than ${MAX_PATTERN_SIZE}: a counted repeat such as ` +
+  '{1000} is compiled as that many copies; use + or * or a smaller count';
 
 /** Finds the operator spec or records the problem; `anything`-style types have none. */
 export function operatorOf(
