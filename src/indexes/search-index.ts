@@ -15,6 +15,16 @@ interface SearchDocument {
 
 /** Description text indexed per product: enough to find a product by its description, bounded however long it is. */
 const MAX_BODY_TEXT = 2000;
+/**
+ * The other fields' text indexed per product, each: the platform's own bound on a vendor or a type,
+ * and the first words of a product's tags and SKUs (250 tags or 2,048 SKUs of 255 characters each
+ * are 64 and 520 KB). Uncut, a vendor of 600,000 words (stored before its bound) held every shop's
+ * thread 5 s a rebuild of the index.
+ */
+const MAX_NAME_TEXT = 255;
+const MAX_LIST_TEXT = 2000;
+
+const cut = (text: string, max: number) => (text.length > max ? text.slice(0, max) : text);
 
 /** The text of body_html, read back from the pre-serialized head of the product. */
 function bodyText(product: IndexedProduct): string {
@@ -23,8 +33,15 @@ function bodyText(product: IndexedProduct): string {
   return plainText(fields.body_html ?? '', MAX_BODY_TEXT);
 }
 
+/** The product's SKUs, as far as MAX_LIST_TEXT: a product of 2,048 variants is not read whole. */
 function skusOf(product: IndexedProduct): string {
-  return product.json.variants.map((v) => /"sku":"((?:[^"\\]|\\.)*)"/.exec(v)?.[1] ?? '').join(' ');
+  let text = '';
+  for (const variant of product.json.variants) {
+    if (text.length >= MAX_LIST_TEXT) break;
+    const sku = /"sku":"((?:[^"\\]|\\.)*)"/.exec(variant)?.[1];
+    if (sku) text += text === '' ? sku : ` ${sku}`;
+  }
+  return text;
 }
 
 /** Products indexed per turn of the event loop: other requests run between the chunks. */
@@ -55,11 +72,11 @@ export function searchIndex(catalog: ShopCatalog): Promise<MiniSearch<SearchDocu
       index.addAll(
         listable.slice(start, start + CHUNK).map((p) => ({
           id: p.id,
-          title: p.title,
-          tags: p.tags.join(' '),
-          product_type: p.productType,
-          vendor: p.vendor,
-          skus: skusOf(p),
+          title: cut(p.title, MAX_LIST_TEXT),
+          tags: cut(p.tags.join(' '), MAX_LIST_TEXT),
+          product_type: cut(p.productType, MAX_NAME_TEXT),
+          vendor: cut(p.vendor, MAX_NAME_TEXT),
+          skus: cut(skusOf(p), MAX_LIST_TEXT),
           body: bodyText(p),
         })),
       );

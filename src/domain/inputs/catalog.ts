@@ -12,6 +12,11 @@ const Decimal = Type.String({
   description: 'decimal string below 900000000000, e.g. "19.99"',
 });
 const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
+/**
+ * A name, code or label of the platform's, bounded as the platform bounds it (a vendor, a type, a SKU, an
+ * option value): unbounded, a vendor of 600,000 words cost every search-index rebuild 5 s.
+ */
+const Name = Type.String({ maxLength: 255 });
 const strict = { additionalProperties: false } as const;
 /** What PostgreSQL's integer column holds: a position past it was a 500 there, and stored on SQLite. */
 const Position = (minimum: number) => Type.Integer({ minimum, maximum: 2_147_483_647 });
@@ -40,14 +45,14 @@ export const MetafieldInput = Type.Object(
     namespace: Type.String({ minLength: 1, maxLength: 255 }),
     key: Type.String({ minLength: 1, maxLength: 255 }),
     value: Type.String({ maxLength: 65_536 }),
-    value_type: Type.Optional(Type.String()),
-    type: Type.Optional(Type.String({ description: 'newer platform name of value_type' })),
-    description: Type.Optional(Nullable(Type.String())),
+    value_type: Type.Optional(Name),
+    type: Type.Optional(Type.String({ maxLength: 255, description: 'newer platform name of value_type' })),
+    description: Type.Optional(Nullable(Type.String({ maxLength: 4096 }))),
     owner_id: Type.Optional(Id),
-    owner_resource: Type.Optional(Type.String()),
+    owner_resource: Type.Optional(Name),
     created_at: Type.Optional(Timestamp),
     updated_at: Type.Optional(Timestamp),
-    admin_graphql_api_id: Type.Optional(Type.String()),
+    admin_graphql_api_id: Type.Optional(Name),
   },
   strict,
 );
@@ -56,31 +61,32 @@ export const VariantInput = Type.Object(
   {
     id: Id,
     product_id: Type.Optional(Id),
-    title: Type.Optional(Type.String()),
+    // Its option values joined, up to three of 255 characters each.
+    title: Type.Optional(Type.String({ maxLength: 1024 })),
     price: Decimal,
     compare_at_price: Type.Optional(Type.Union([Decimal, Type.Null()])),
-    sku: Type.Optional(Nullable(Type.String())),
+    sku: Type.Optional(Nullable(Name)),
     position: Type.Optional(Position(1)),
     inventory_policy: Type.Optional(Type.Union([Type.Literal('deny'), Type.Literal('continue')])),
-    inventory_management: Type.Optional(Nullable(Type.String())),
+    inventory_management: Type.Optional(Nullable(Name)),
     inventory_quantity: Type.Optional(Quantity),
     old_inventory_quantity: Type.Optional(Quantity),
-    fulfillment_service: Type.Optional(Type.String()),
-    option1: Type.Optional(Nullable(Type.String())),
-    option2: Type.Optional(Nullable(Type.String())),
-    option3: Type.Optional(Nullable(Type.String())),
+    fulfillment_service: Type.Optional(Name),
+    option1: Type.Optional(Nullable(Name)),
+    option2: Type.Optional(Nullable(Name)),
+    option3: Type.Optional(Nullable(Name)),
     taxable: Type.Optional(Type.Boolean()),
     requires_shipping: Type.Optional(Type.Boolean()),
-    barcode: Type.Optional(Nullable(Type.String())),
+    barcode: Type.Optional(Nullable(Name)),
     grams: Type.Optional(Type.Integer({ minimum: 0 })),
     weight: Type.Optional(Type.Number({ minimum: 0 })),
-    weight_unit: Type.Optional(Type.String()),
+    weight_unit: Type.Optional(Name),
     image_id: Type.Optional(Type.Union([Id, Type.Null()])),
     inventory_item_id: Type.Optional(Type.Union([Id, Type.Null()])),
-    tax_code: Type.Optional(Nullable(Type.String())),
+    tax_code: Type.Optional(Nullable(Name)),
     created_at: Type.Optional(Timestamp),
     updated_at: Type.Optional(Timestamp),
-    admin_graphql_api_id: Type.Optional(Type.String()),
+    admin_graphql_api_id: Type.Optional(Name),
     metafields: Type.Optional(Type.Array(MetafieldInput, { maxItems: 250 })),
   },
   strict,
@@ -90,9 +96,9 @@ export const OptionInput = Type.Object(
   {
     id: Type.Optional(Id),
     product_id: Type.Optional(Id),
-    name: Type.String({ minLength: 1 }),
+    name: Type.String({ minLength: 1, maxLength: 255 }),
     position: Type.Optional(Position(1)),
-    values: Type.Array(Type.String()),
+    values: Type.Array(Name, { maxItems: 2048 }),
   },
   strict,
 );
@@ -104,12 +110,13 @@ export const ImageInput = Type.Object(
     position: Type.Optional(Position(1)),
     created_at: Type.Optional(Timestamp),
     updated_at: Type.Optional(Timestamp),
-    alt: Type.Optional(Nullable(Type.String())),
+    alt: Type.Optional(Nullable(Type.String({ maxLength: 512 }))),
     width: Type.Optional(Type.Integer({ minimum: 0 })),
     height: Type.Optional(Type.Integer({ minimum: 0 })),
     src: Type.String({ minLength: 1, maxLength: 2048 }),
-    variant_ids: Type.Optional(Type.Array(Id)),
-    admin_graphql_api_id: Type.Optional(Type.String()),
+    // The variants it shows: a product holds at most 2,048.
+    variant_ids: Type.Optional(Type.Array(Id, { maxItems: 2048 })),
+    admin_graphql_api_id: Type.Optional(Name),
   },
   strict,
 );
@@ -125,18 +132,18 @@ export const ProductInput = Type.Object(
       description: 'url-safe handle: no spaces, slashes, commas, ? or #',
     }),
     body_html: Type.Optional(Nullable(Type.String({ maxLength: 512_000 }))),
-    vendor: Type.Optional(Nullable(Type.String())),
-    product_type: Type.Optional(Nullable(Type.String())),
+    vendor: Type.Optional(Nullable(Name)),
+    product_type: Type.Optional(Nullable(Name)),
     created_at: Type.Optional(Timestamp),
     updated_at: Type.Optional(Timestamp),
     published_at: Type.Optional(
       Type.Union([Timestamp, Type.Null()], { description: 'null = unpublished; omitted = published at created_at' }),
     ),
-    template_suffix: Type.Optional(Nullable(Type.String())),
-    published_scope: Type.Optional(Type.String()),
+    template_suffix: Type.Optional(Nullable(Name)),
+    published_scope: Type.Optional(Name),
     tags: Type.Optional(Tags),
     status: Type.Optional(Type.Union([Type.Literal('active'), Type.Literal('draft'), Type.Literal('archived')])),
-    admin_graphql_api_id: Type.Optional(Type.String()),
+    admin_graphql_api_id: Type.Optional(Name),
     variants: Type.Array(VariantInput, { minItems: 1, maxItems: 2048 }),
     options: Type.Optional(Type.Array(OptionInput, { maxItems: 3 })),
     images: Type.Optional(Type.Array(ImageInput, { maxItems: 250 })),
@@ -150,7 +157,7 @@ export type ProductInput = Static<typeof ProductInput>;
 export const CollectionInput = Type.Object(
   {
     id: Id,
-    title: Type.String({ minLength: 1 }),
+    title: Type.String({ minLength: 1, maxLength: 1024 }),
     handle: Type.String({ minLength: 1, maxLength: 255 }),
     products: Type.Array(Type.Object({ product_id: Id, position: Type.Optional(Position(0)) }, strict), {
       maxItems: 100_000,
@@ -181,7 +188,7 @@ export type CustomerInput = Static<typeof CustomerInput>;
 export const MarketInput = Type.Object(
   {
     id: Id,
-    name: Type.String({ minLength: 1 }),
+    name: Type.String({ minLength: 1, maxLength: 255 }),
     position: Type.Optional(Position(0)),
     active: Type.Optional(Type.Boolean()),
     countries: Type.Array(

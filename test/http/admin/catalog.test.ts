@@ -70,6 +70,7 @@ describe.each(backends())('admin catalog imports on $name', (backend) => {
     expect(res.json().error).toContain('Row 1');
     expect(await count()).toBe(before);
 
+    const ids = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
     const cases: [unknown, number, string][] = [
       [[{ ...productInput(12), colour: 'red' }], 0, 'colour'],
       [[{ ...productInput(12), variants: [] }], 0, 'variants'],
@@ -88,6 +89,15 @@ describe.each(backends())('admin catalog imports on $name', (backend) => {
       // A list item holding commas is many tags: 250 items of 42 each were 10,500 tags a product.
       [[productInput(12, { tags: ['a, b'] })], 0, 'tags'],
       [[productInput(12, { tags: `short, ${'x'.repeat(257)}` })], 0, 'tags'],
+      // The platform's bounds on names: each is indexed for search, and an image's variants are sent in answers.
+      [[productInput(12, { vendor: 'v'.repeat(256) })], 0, 'vendor'],
+      [[productInput(12, { product_type: 'word '.repeat(60) })], 0, 'product_type'],
+      [[{ ...productInput(12), variants: [{ ...productInput(12).variants[0]!, sku: 's'.repeat(256) }] }], 0, 'sku'],
+      [
+        [{ ...productInput(12), images: [{ id: 5, src: 'https://i.example/a.png', variant_ids: ids(2049) }] }],
+        0,
+        'variant_ids',
+      ],
     ];
     for (const [body, index, field] of cases) {
       const r = await t.admin('PUT', '/admin/v1/shops/shop/products', body);
