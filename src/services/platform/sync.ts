@@ -143,7 +143,9 @@ export function createPlatformSync(deps: {
     if (url === null) return;
     try {
       await stageExport(store, shopId, gql.lines(url, options));
-      for await (const nodes of assembled(store, shopId, options.batchSize)) {
+      const skipped = (gid: string, lines: number) =>
+        deps.log?.warn({ shop: shopId, resource, gid, lines }, 'platform object skipped: it holds too many lines');
+      for await (const nodes of assembled(store, shopId, options.batchSize, skipped)) {
         const imported = await importNodes(shopId, resource, nodes);
         sync.counts[resource] += imported;
         syncStats.imported[resource] += imported;

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { chunks, json } from '../codec.js';
+import { nextTurn } from '../../indexes/turns.js';
 import type {
   PlatformStatus,
   PlatformSync,
@@ -30,6 +31,8 @@ export interface PlatformStore {
   stagedRoots(shopId: number, afterSeq: number, limit: number): Promise<StagedLine[]>;
   /** Lines whose parent is one of these GIDs, in file order. */
   stagedChildren(shopId: number, parents: string[]): Promise<StagedLine[]>;
+  /** How many lines each of these GIDs holds below it: its children and theirs (absent: none). */
+  stagedLineCounts(shopId: number, parents: string[]): Promise<Map<string, number>>;
   clearStaging(shopId: number): Promise<void>;
 }
 
@@ -78,6 +81,9 @@ export interface PlatformTables {
 }
 
 type ConnectionRow = PlatformTables['platform_connections'];
+
+/** Staged lines deleted a statement when staging is cleared. */
+const CLEAR_SLICE = 5000;
 
 const toRecord = (row: ConnectionRow): PlatformConnectionRecord => ({
   shop_id: Number(row.shop_id),
@@ -180,8 +186,54 @@ export function platformMethods(db: Kysely<Database>): PlatformStore {
       }
       return out.sort((a, b) => a.seq - b.seq);
     },
+    async stagedLineCounts(shopId, parents) {
+      const counts = new Map<string, number>();
+      const add = (parent: string | null, n: unknown) => {
+        if (parent !== null) counts.set(parent, (counts.get(parent) ?? 0) + Number(n));
+      };
+      for (const part of chunks(parents, 1, 5000)) {
+        const children = await db
+          .selectFrom('platform_staging')
+          .select(['parent', (eb) => eb.fn.countAll().as('n')])
+          .where('shop_id', '=', shopId)
+          .where('parent', 'in', part)
+          .groupBy('parent')
+          .execute();
+        for (const row of children) add(row.parent, row.n);
+        const grandchildren = await db
+          .selectFrom('platform_staging as c')
+          .innerJoin('platform_staging as g', (join) =>
+            join.onRef('g.shop_id', '=', 'c.shop_id').onRef('g.parent', '=', 'c.gid'),
+          )
+          .select(['c.parent', (eb) => eb.fn.countAll().as('n')])
+          .where('c.shop_id', '=', shopId)
+          .where('c.parent', 'in', part)
+          .where('c.gid', '!=', '')
+          .groupBy('c.parent')
+          .execute();
+        for (const row of grandchildren) add(row.parent, row.n);
+      }
+      return counts;
+    },
     async clearStaging(shopId) {
-      await db.deleteFrom('platform_staging').where('shop_id', '=', shopId).execute();
+      // In slices, a turn between them: one DELETE of 400,000 staged lines held the thread 3.5 s on SQLite.
+      for (;;) {
+        const slice = await db
+          .selectFrom('platform_staging')
+          .select('seq')
+          .where('shop_id', '=', shopId)
+          .orderBy('seq')
+          .limit(CLEAR_SLICE)
+          .execute();
+        if (slice.length === 0) return;
+        await db
+          .deleteFrom('platform_staging')
+          .where('shop_id', '=', shopId)
+          .where('seq', '<=', slice[slice.length - 1]!.seq)
+          .execute();
+        if (slice.length < CLEAR_SLICE) return;
+        await nextTurn();
+      }
     },
   };
 }
