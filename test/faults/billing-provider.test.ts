@@ -262,12 +262,27 @@ describe.each(backends())('remote billing provider faults on $name', (backend) =
   });
 
   it('answers 502 upstream_invalid for answers of a shape the provider does not document', async () => {
-    // Read as they were, each threw a TypeError: a 500 naming nothing.
-    for (const [match, body] of [
+    const subscription = fake.subscriptions.get(1000)!;
+    const subscriptions = (fields: Record<string, unknown>) => ({ subscriptions: [{ ...subscription, ...fields }] });
+    const cases: [RegExp, unknown][] = [
+      // Read as they were, each threw a TypeError: a 500 naming nothing.
       [/^GET \/customers\/100$/, { customer: null }],
       [/^GET \/customers\/100$/, { customer: [] }],
       [/^GET \/subscriptions/, { subscriptions: [null] }],
-    ] as const) {
+      // Fields of the wrong kind, shown as sent before: "lots", [object Object], 1e+308, a product id of 0.
+      ...[
+        { quantity: 'lots' },
+        { quantity: -5 },
+        { cancellation_reason: { a: 1 } },
+        { sku: { x: 1 } },
+        { order_day_of_month: [1, 2] },
+        { price: '1e308' },
+        { external_product_id: { ecommerce: '12345678901234567890' } },
+      ].map((fields): [RegExp, unknown] => [/^GET \/subscriptions/, subscriptions(fields)]),
+      // More than the 250 a page asked for.
+      [/^GET \/subscriptions/, { subscriptions: Array.from({ length: 251 }, () => subscription) }],
+    ];
+    for (const [match, body] of cases) {
       t.services.billingProviders.dropCached(shop.id, 'customer', 100);
       t.services.billingProviders.dropCached(shop.id, 'subscriptions', 100);
       fake.fail(match, { kind: 'answer', body });

@@ -133,12 +133,45 @@ export function remoteTimestamp(value: Text): string | null {
   return Number.isNaN(ms) ? null : new Date(ms).toISOString().slice(0, 19);
 }
 
-/** A platform id from `{ecommerce: "123"}`; 0 when the provider has none (a product it does not know). */
+/**
+ * A platform id from `{ecommerce: "123"}`; 0 when the provider has none (a product it does not know).
+ * One it gives that is no id (`"abc"`, past 2^53) is unreadable: not taken for none.
+ */
 export function externalId(value: ExternalId): number {
   const raw = value?.ecommerce;
+  if (raw === undefined || raw === null || raw === '') return 0;
   const n =
-    typeof raw === 'number' ? raw : typeof raw === 'string' && /^\d{1,16}$/.test(raw.trim()) ? Number(raw.trim()) : 0;
-  return Number.isSafeInteger(n) ? n : 0;
+    typeof raw === 'number' ? raw : typeof raw === 'string' && /^\d{1,16}$/.test(raw.trim()) ? Number(raw.trim()) : -1;
+  if (!Number.isSafeInteger(n) || n < 0) throw unreadable('a platform id');
+  return n;
+}
+
+const unreadable = (what: string) =>
+  new BadGatewayError(`The billing provider answered ${what} Rebound cannot read.`, 'upstream_invalid');
+
+/** Text the provider may leave out (null then); one it gives must be text: an object was shown as [object Object]. */
+function optionalText(value: unknown, what: string): string | null {
+  if (value === undefined || value === null) return null;
+  if (typeof value !== 'string') throw unreadable(what);
+  return value;
+}
+
+/** A whole number from `min` to `max` the provider may leave out (null then). */
+function optionalWhole(value: unknown, what: string, min: number, max: number): number | null {
+  if (value === undefined || value === null) return null;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) throw unreadable(what);
+  return value;
+}
+
+/** The most a price of the provider's may be: what money columns and answers hold exactly. */
+const MAX_PRICE = 1e12;
+
+/** A price the provider may leave out (0 then); one it gives must be an amount: 1e308 was shown as sent. */
+function price(value: unknown, what: string): number {
+  if (value === undefined || value === null || value === '') return 0;
+  const n = typeof value === 'number' ? value : typeof value === 'string' ? Number(value.trim()) : Number.NaN;
+  if (!Number.isFinite(n) || n < 0 || n >= MAX_PRICE) throw unreadable(what);
+  return Number(n.toFixed(2));
 }
 
 function requireId(value: unknown, what: string): number {
@@ -204,8 +237,8 @@ export function subscriptionFromRemote(s: RemoteSubscription): BillingSubscripti
     shop_product_id: productId,
     shop_variant_id: externalId(s.external_variant_id),
     status: text(s.status).toUpperCase(),
-    cancellation_reason: s.cancellation_reason ?? null,
-    cancellation_reason_comments: s.cancellation_reason_comments ?? null,
+    cancellation_reason: optionalText(s.cancellation_reason, "a subscription's cancellation reason"),
+    cancellation_reason_comments: optionalText(s.cancellation_reason_comments, "a subscription's cancellation comment"),
     cancelled_at: remoteTimestamp(s.cancelled_at),
     created_at: created,
     updated_at: remoteTimestamp(s.updated_at) ?? created,
@@ -213,18 +246,23 @@ export function subscriptionFromRemote(s: RemoteSubscription): BillingSubscripti
     charge_interval_frequency: String(s.charge_interval_frequency ?? orderFrequency),
     order_interval_frequency: orderFrequency,
     order_interval_unit: text(s.order_interval_unit) || 'month',
-    order_day_of_month: s.order_day_of_month ?? null,
-    order_day_of_week: s.order_day_of_week ?? null,
-    expire_after_specific_number_of_charges: s.expire_after_specific_number_of_charges ?? null,
+    order_day_of_month: optionalWhole(s.order_day_of_month, "a subscription's day of the month", 0, 31),
+    order_day_of_week: optionalWhole(s.order_day_of_week, "a subscription's day of the week", 0, 6),
+    expire_after_specific_number_of_charges: optionalWhole(
+      s.expire_after_specific_number_of_charges,
+      "a subscription's number of charges",
+      0,
+      1_000_000,
+    ),
     has_queued_charges: flag(s.has_queued_charges),
     max_retries_reached: flag(s.max_retries_reached),
     is_skippable: s.is_skippable !== false,
     is_swappable: s.is_swappable !== false,
-    price: Number(money(s.price)),
-    quantity: s.quantity ?? 1,
+    price: price(s.price, "a subscription's price"),
+    quantity: optionalWhole(s.quantity, "a subscription's quantity", 0, 1_000_000) ?? 1,
     product_title: text(s.product_title),
     variant_title: text(s.variant_title),
-    sku: s.sku ?? null,
+    sku: optionalText(s.sku, "a subscription's SKU"),
     sku_override: s.sku_override === true,
     properties: Array.isArray(s.properties)
       ? s.properties.map((p) => ({ name: String(p.name), value: String(p.value) }))
