@@ -24,11 +24,14 @@ export function Route({
   catalog,
   navigate,
   setDirty,
+  askBeforeLeaving,
 }: {
   route: string;
   catalog: RuleCatalog | undefined;
   navigate(to: string, force?: boolean): void;
   setDirty(dirty: boolean): void;
+  /** What to ask before the page is left (null: nothing to lose); a page that sets it clears it when it goes. */
+  askBeforeLeaving(question: string | null): void;
 }) {
   const parts = route.split('/').filter(Boolean);
   switch (parts[0]) {
@@ -51,7 +54,7 @@ export function Route({
     case 'experiments':
       return <ExperimentsPage />;
     case 'keys':
-      return <KeysPage />;
+      return <KeysPage askBeforeLeaving={askBeforeLeaving} />;
     case 'privacy':
       return <PrivacyPage />;
     case 'widgets':

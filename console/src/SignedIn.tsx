@@ -64,13 +64,16 @@ export function SignedIn({
         : null,
     [api, shop, products, onShopChanged, session.operator, session.can_store_tokens, token, onTokenReplaced],
   );
-  const dirty = useRef(false);
-  // Back, forward and typed addresses change the hash too: with unsaved changes they ask first.
-  const confirmLeave = () =>
-    !dirty.current || window.confirm('This ruleset has unsaved changes. Leave without saving?');
+  // What to ask before leaving the page: unsaved changes, or new keys shown only once. Null: leave freely.
+  const leaving = useRef<string | null>(null);
+  // Back, forward and typed addresses change the hash too: with something to lose they ask first.
+  const confirmLeave = () => leaving.current === null || window.confirm(leaving.current);
   const route = useHashRoute(confirmLeave);
   const setDirty = useCallback((value: boolean) => {
-    dirty.current = value;
+    leaving.current = value ? 'This ruleset has unsaved changes. Leave without saving?' : null;
+  }, []);
+  const askBeforeLeaving = useCallback((question: string | null) => {
+    leaving.current = question;
   }, []);
   const catalog = useLoad(() => api.get<RuleCatalog>('/rule-catalog'), [api]);
   const switcherId = useId();
@@ -82,13 +85,13 @@ export function SignedIn({
   const navigate = useCallback((to: string, force = false) => {
     if (!force && !confirmLeave()) return;
     // Asked (or saved) already: the hash guard must not ask again.
-    dirty.current = false;
+    leaving.current = null;
     window.location.hash = to;
   }, []);
 
   useEffect(() => {
     const warn = (event: BeforeUnloadEvent) => {
-      if (dirty.current) {
+      if (leaving.current !== null) {
         event.preventDefault();
         event.returnValue = '';
       }
@@ -99,7 +102,7 @@ export function SignedIn({
 
   const switchShop = (next: string) => {
     if (!confirmLeave()) return;
-    dirty.current = false;
+    leaving.current = null;
     localStorage.setItem(SHOP_KEY, next);
     setHandle(next);
     window.location.hash = '/rulesets';
@@ -191,7 +194,13 @@ export function SignedIn({
         )}
         <CustomerSignatureNotice />
         <Suspense fallback={<p className="muted">Loading…</p>}>
-          <Route route={route} catalog={catalog.data} navigate={navigate} setDirty={setDirty} />
+          <Route
+            route={route}
+            catalog={catalog.data}
+            navigate={navigate}
+            setDirty={setDirty}
+            askBeforeLeaving={askBeforeLeaving}
+          />
         </Suspense>
       </main>
     </ConsoleContext.Provider>

@@ -1,5 +1,6 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { ActionMessage, type Said } from '../components/ActionMessage';
+import { CopyButton } from '../components/CopyButton';
 import { TableWrap } from '../components/TableWrap';
 import { useConsole } from '../context';
 import { formatDate, useLoad } from '../hooks';
@@ -16,7 +17,7 @@ interface Issued {
  * The shop's API keys: which are live and until when, new ones when a key may have leaked, and
  * (for the operator) ending one at once. Keys themselves are shown once, when they are made.
  */
-export function KeysPage() {
+export function KeysPage({ askBeforeLeaving }: { askBeforeLeaving(question: string | null): void }) {
   const { api, shop, operator, replaceToken, bearer } = useConsole();
   usePageTitle('Keys');
   const base = `/shops/${encodeURIComponent(shop.handle)}`;
@@ -28,6 +29,13 @@ export function KeysPage() {
   const [message, setMessage] = useState<Said | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
   const [showEnded, setShowEnded] = useState(false);
+  // The new keys are shown once: leaving the page (or reloading it) while they show asks first.
+  useEffect(() => {
+    askBeforeLeaving(
+      issued ? 'The new keys are not shown again. Leave this page? Copy them first if you have not.' : null,
+    );
+    return () => askBeforeLeaving(null);
+  }, [issued, askBeforeLeaving]);
   const keys = list.data ?? [];
   const mine = operator ? null : signedInKey(keys, bearer);
   const replaced = mine?.state === 'grace';
@@ -147,37 +155,23 @@ export function KeysPage() {
 }
 
 function IssuedKeys({ issued, operator }: { issued: Issued; operator: boolean }) {
+  const publicKey = useRef<HTMLElement>(null);
+  const privateKey = useRef<HTMLElement>(null);
   return (
     <section className="issued-keys" aria-label="New keys">
       <dl>
         <dt>Public key</dt>
         <dd>
-          <code>{issued.keys.public}</code> <CopyButton text={issued.keys.public} what="the public key" />
+          <code ref={publicKey}>{issued.keys.public}</code>{' '}
+          <CopyButton className="link" text={issued.keys.public} source={publicKey} label="Copy the public key" />
         </dd>
         <dt>Private key</dt>
         <dd>
-          <code>{issued.keys.private}</code> <CopyButton text={issued.keys.private} what="the private key" />
+          <code ref={privateKey}>{issued.keys.private}</code>{' '}
+          <CopyButton className="link" text={issued.keys.private} source={privateKey} label="Copy the private key" />
         </dd>
       </dl>
       <p>{issuedAdvice(operator, formatDate(issued.previous_keys_expire_at))}</p>
     </section>
-  );
-}
-
-function CopyButton({ text, what }: { text: string; what: string }) {
-  const [copied, setCopied] = useState<boolean | null>(null);
-  return (
-    <button
-      type="button"
-      className="link"
-      onClick={() =>
-        navigator.clipboard.writeText(text).then(
-          () => setCopied(true),
-          () => setCopied(false),
-        )
-      }
-    >
-      {copied === null ? `Copy ${what}` : copied ? `Copied ${what}` : `Select ${what} to copy it`}
-    </button>
   );
 }

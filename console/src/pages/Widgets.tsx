@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import { useConsole } from '../context';
 import { useLoad } from '../hooks';
 import { usePageTitle } from '../title';
@@ -6,6 +6,7 @@ import { WidgetForm } from '../widgets/WidgetForm';
 import { WidgetPreview } from '../widgets/WidgetPreview';
 import { blankWidget, inputOf, PLACEMENT_LABELS, snippetOf, type Widget, type WidgetInput } from '../widgets/model';
 import { ActionMessage } from '../components/ActionMessage';
+import { CopyButton } from '../components/CopyButton';
 import { refusal } from '../problem-words';
 import { useOneAtATime } from '../one-at-a-time';
 
@@ -131,7 +132,7 @@ export function WidgetsPage({ endpoints }: { endpoints: string[] }) {
 
 function Snippet({ widget }: { widget: Widget }) {
   const { shop } = useConsole();
-  const [copied, setCopied] = useState(false);
+  const shown = useRef<HTMLPreElement>(null);
   const text = snippetOf(widget, window.location.origin, shop.currency);
   return (
     <div className="widget-snippet">
@@ -141,16 +142,10 @@ function Snippet({ widget }: { widget: Widget }) {
         with your shop's public key (it starts with <code>rb_pub_</code>) in place of <code>YOUR_PUBLIC_KEY</code>. You
         only do this once: changes saved here show without touching the theme again.
       </p>
-      <pre data-testid="widget-snippet">{text}</pre>
-      <button
-        type="button"
-        onClick={() => {
-          void navigator.clipboard?.writeText(text).then(() => setCopied(true));
-        }}
-      >
-        Copy the snippet
-      </button>
-      {copied && <span role="status"> Copied.</span>}
+      <pre ref={shown} data-testid="widget-snippet">
+        {text}
+      </pre>
+      <CopyButton text={text} source={shown} label="Copy the snippet" />
     </div>
   );
 }

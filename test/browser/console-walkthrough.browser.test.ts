@@ -1,0 +1,91 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { ADMIN_TOKEN, startApp, type TestApp } from '../helpers/app.js';
+import { backends } from '../helpers/backends.js';
+import { launchChromium, listen, signInToConsole } from '../helpers/browser.js';
+import { widgetInput } from '../helpers/widgets.js';
+
+declare const document: { documentElement: { scrollWidth: number; clientWidth: number } };
+declare const window: { getSelection(): { toString(): string } | null };
+declare const location: { hash: string };
+
+/** A console page as served over plain http on a shop's own address: the browser offers no clipboard there. */
+async function withoutClipboard(page: Page): Promise<void> {
+  await page.addInitScript({
+    content: "Object.defineProperty(Navigator.prototype, 'clipboard', { get: () => undefined, configurable: true });",
+  });
+  await page.reload();
+  await page.getByRole('heading', { name: 'Rulesets', level: 1 }).waitFor();
+}
+
+const selectedText = (page: Page) => page.evaluate(() => window.getSelection()?.toString() ?? '');
+
+/** What a merchant met walking through the console: each case here once went wrong in front of them. */
+describe.skipIf(!inject('chromium'))('the console as a merchant walks through it', () => {
+  const backend = backends()[0]!;
+  let t: TestApp;
+  let base: string;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    t = await startApp(backend);
+    base = await listen(t.app);
+    await t.createShop('walk', { name: 'Walk Shop', currency: 'USD' });
+    browser = await launchChromium();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+    await backend.cleanup();
+  });
+
+  it('selects new keys to copy by keyboard without a clipboard, and asks before leaving them', async () => {
+    const { page, errors } = await signInToConsole(browser, base, ADMIN_TOKEN);
+    await withoutClipboard(page);
+    await page.getByRole('link', { name: 'Keys' }).click();
+    await page.getByRole('cell', { name: 'In use' }).first().waitFor();
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.getByRole('button', { name: 'Make new keys…' }).click();
+    const shown = page.getByRole('region', { name: 'New keys' });
+    await shown.waitFor();
+    const [, privateKey] = (await shown.locator('code').allTextContents()) as [string, string];
+    await shown.getByRole('button', { name: 'Copy the private key' }).click();
+    await shown.getByRole('status').filter({ hasText: 'press Ctrl+C (⌘C on a Mac) to copy it' }).waitFor();
+    expect(await selectedText(page)).toBe(privateKey);
+
+    // Leaving while they show asks first; staying keeps them.
+    const asked: string[] = [];
+    page.once('dialog', (dialog) => {
+      asked.push(dialog.message());
+      void dialog.dismiss();
+    });
+    await page.getByRole('link', { name: 'Rulesets' }).click();
+    await expect.poll(() => asked.length).toBe(1);
+    expect(asked[0]).toContain('not shown again');
+    expect(await shown.isVisible()).toBe(true);
+    expect(await page.evaluate(() => location.hash)).toBe('#/keys');
+    // Asked and answered: the page goes.
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.getByRole('link', { name: 'Rulesets' }).click();
+    await page.getByRole('heading', { name: 'Rulesets', level: 1 }).waitFor();
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it("selects a widget's snippet to copy by keyboard without a clipboard", async () => {
+    const created = await t.admin('POST', '/admin/v1/shops/walk/widgets', widgetInput({ name: 'Home picks' }));
+    expect(created.statusCode).toBe(201);
+    const { page, errors } = await signInToConsole(browser, base, ADMIN_TOKEN);
+    await withoutClipboard(page);
+    await page.getByRole('link', { name: 'Widgets' }).click();
+    await page.getByRole('button', { name: 'Edit Home picks' }).click();
+    const snippet = page.getByTestId('widget-snippet');
+    await snippet.waitFor();
+    await page.getByRole('button', { name: 'Copy the snippet' }).click();
+    await page.getByRole('status').filter({ hasText: 'press Ctrl+C (⌘C on a Mac) to copy it' }).waitFor();
+    expect(await selectedText(page)).toBe(await snippet.textContent());
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});
