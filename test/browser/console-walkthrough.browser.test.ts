@@ -88,4 +88,24 @@ describe.skipIf(!inject('chromium'))('the console as a merchant walks through it
     expect(errors).toEqual([]);
     await page.close();
   });
+  it('says so when deleting a widget fails, and moves focus to the message', async () => {
+    const created = await t.admin('POST', '/admin/v1/shops/walk/widgets', widgetInput({ name: 'Cart extras' }));
+    expect(created.statusCode).toBe(201);
+    const { page, errors } = await signInToConsole(browser, base, ADMIN_TOKEN);
+    await page.route('**/admin/v1/shops/walk/widgets/*', (route) =>
+      route.request().method() === 'DELETE' ? route.abort() : route.fallback(),
+    );
+    await page.getByRole('link', { name: 'Widgets' }).click();
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.getByRole('button', { name: 'Delete Cart extras' }).click();
+    const said = page.getByRole('alert').filter({ hasText: '“Cart extras” was not deleted' });
+    await said.waitFor();
+    expect(await said.textContent()).toContain('could not be reached');
+    expect(await page.evaluate<string | null>('document.activeElement?.textContent ?? null')).toBe(
+      await said.textContent(),
+    );
+    expect(await page.getByRole('button', { name: 'Edit Cart extras' }).isVisible()).toBe(true);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
 });

@@ -5,7 +5,7 @@ import { usePageTitle } from '../title';
 import { WidgetForm } from '../widgets/WidgetForm';
 import { WidgetPreview } from '../widgets/WidgetPreview';
 import { blankWidget, inputOf, PLACEMENT_LABELS, snippetOf, type Widget, type WidgetInput } from '../widgets/model';
-import { ActionMessage } from '../components/ActionMessage';
+import { ActionMessage, type Said } from '../components/ActionMessage';
 import { CopyButton } from '../components/CopyButton';
 import { refusal } from '../problem-words';
 import { useOneAtATime } from '../one-at-a-time';
@@ -54,10 +54,18 @@ export function WidgetsPage({ endpoints }: { endpoints: string[] }) {
       setMessage({ error: true, text: refusal(e) });
     }
   };
+  // What a delete did, or why it did not, said above the list (the form it may have closed held the save's message).
+  const [removal, setRemoval] = useState<Said | null>(null);
   const remove = async (widget: Widget) => {
     if (!window.confirm(`Delete “${widget.name}”? Pages that hold its snippet will show nothing in its place.`)) return;
-    await api.send('DELETE', `${base}/widgets/${widget.id}`);
-    if (editing === widget.id) setEditing(null);
+    setRemoval(null);
+    try {
+      await api.send('DELETE', `${base}/widgets/${widget.id}`);
+      if (editing === widget.id) setEditing(null);
+      setRemoval({ error: false, text: `Deleted “${widget.name}”.` });
+    } catch (e) {
+      setRemoval({ error: true, text: `“${widget.name}” was not deleted: ${refusal(e)}` });
+    }
     widgets.reload();
   };
 
@@ -73,6 +81,7 @@ export function WidgetsPage({ endpoints }: { endpoints: string[] }) {
           {widgets.error}
         </p>
       )}
+      <ActionMessage message={removal} okClass="notice" />
       {widgets.data && widgets.data.length === 0 && <p>No widgets yet.</p>}
       {widgets.data && widgets.data.length > 0 && (
         <table className="widget-list">
