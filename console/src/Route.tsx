@@ -58,7 +58,7 @@ export function Route({
     case 'privacy':
       return <PrivacyPage />;
     case 'widgets':
-      return catalog ? <WidgetsPage endpoints={catalog.endpoints} /> : <p className="muted">Loading…</p>;
+      return catalog ? <WidgetsPage endpoints={catalog.endpoints} /> : <p className="muted">Loading widgets…</p>;
     default:
       if (parts[0] === 'rulesets' && parts[1]) {
         if (!catalog) return <p className="muted">Loading the rule catalog…</p>;

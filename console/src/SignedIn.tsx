@@ -1,3 +1,4 @@
+import { LoadState } from './components/LoadState';
 import { Suspense, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { createApi } from './api';
 import { CustomerSignatureNotice } from './components/CustomerSignatureNotice';
@@ -187,10 +188,8 @@ export function SignedIn({
         </span>
       </header>
       <main id="main" tabIndex={-1}>
-        {catalog.error && (
-          <p className="error" role="alert">
-            {catalog.error}
-          </p>
+        {catalog.error !== null && (
+          <LoadState loaded={catalog} what="the rule catalog (the conditions rules can use)" />
         )}
         <CustomerSignatureNotice />
         <Suspense fallback={<p className="muted">Loading…</p>}>

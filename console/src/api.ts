@@ -48,7 +48,7 @@ export function createApi(token: string, onUnauthorized: () => void): Api {
       const error = (json ?? {}) as { error?: string; problems?: Problem[]; code?: string; parameter?: string };
       throw new ApiError(
         response.status,
-        error.error ?? `The server answered ${response.status}.`,
+        failureText(response.status, error.error, error.code),
         error.problems ?? [],
         error.code ?? null,
         error.parameter ?? null,
@@ -60,4 +60,14 @@ export function createApi(token: string, onUnauthorized: () => void): Api {
     get: (path) => call('GET', path),
     send: (method, path, body) => call(method, path, body),
   };
+}
+
+/**
+ * The sentence for an answer other than 2xx: the server's own, except where it has nothing to tell a merchant
+ * (an internal error, a proxy's page for a server that is down).
+ */
+function failureText(status: number, said: string | undefined, code: string | undefined): string {
+  if (status >= 500 && (said === undefined || code === 'internal_error'))
+    return `The server is not answering properly (${status}). Try again in a moment.`;
+  return said ?? `The server answered ${status}.`;
 }

@@ -108,4 +108,43 @@ describe.skipIf(!inject('chromium'))('the console as a merchant walks through it
     expect(errors).toEqual([]);
     await page.close();
   });
+  it('says what is loading, and what could not be loaded with a way to try again', async () => {
+    const { page, errors } = await signInToConsole(browser, base, ADMIN_TOKEN);
+    // The widgets' list is held until the page has been looked at, then fails as a server in trouble does.
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route('**/admin/v1/shops/walk/widgets', async (route) => {
+      if (route.request().method() !== 'GET') return route.fallback();
+      await held;
+      await route.fulfill({ status: 500, json: { error: 'Internal server error.', code: 'internal_error' } });
+    });
+    await page.getByRole('link', { name: 'Widgets' }).click();
+    await page.getByRole('status').filter({ hasText: 'Loading widgets…' }).waitFor();
+    expect(await page.getByText('No widgets yet.').count()).toBe(0);
+    release();
+    const failed = page.getByRole('alert').filter({ hasText: 'Could not load widgets.' });
+    await failed.waitFor();
+    expect(await failed.textContent()).toContain('The server is not answering properly (500). Try again in a moment.');
+    await page.unroute('**/admin/v1/shops/walk/widgets');
+    await failed.getByRole('button', { name: 'Try again' }).click();
+    await page.getByRole('button', { name: 'Create a widget' }).waitFor();
+    await expect.poll(() => failed.count()).toBe(0);
+    await page.getByRole('table', { name: 'Your widgets' }).or(page.getByText('No widgets yet.')).waitFor();
+
+    // Settings that could not be read again say so, instead of showing the values of sign-in as if current.
+    await page.route('**/admin/v1/shops/walk', (route) =>
+      route.request().method() === 'GET' ? route.abort() : route.fallback(),
+    );
+    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Settings' }).click();
+    const stale = page.getByRole('alert').filter({ hasText: 'Could not load the settings as stored now.' });
+    await stale.waitFor();
+    expect(await stale.textContent()).toContain('from when you signed in');
+    await page.unroute('**/admin/v1/shops/walk');
+    await stale.getByRole('button', { name: 'Try again' }).click();
+    await expect.poll(() => stale.count()).toBe(0);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
 });

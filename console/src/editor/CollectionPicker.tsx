@@ -1,3 +1,4 @@
+import { LoadState } from '../components/LoadState';
 import { useId } from 'react';
 import { useConsole } from '../context';
 import { useLoad } from '../hooks';
@@ -27,12 +28,7 @@ export function CollectionsPicker({
     .filter(Boolean);
   const toggle = (id: string, on: boolean) =>
     onChange((on ? [...chosen, id] : chosen.filter((c) => c !== id)).join(','));
-  if (collections.error)
-    return (
-      <p role="alert" className="error">
-        {collections.error}
-      </p>
-    );
+  if (collections.error) return <LoadState loaded={collections} what="the collections" />;
   const list = collections.data ?? [];
   const unknown = chosen.filter((id) => !list.some((c) => String(c.id) === id));
   return (

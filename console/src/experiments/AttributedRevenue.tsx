@@ -1,3 +1,4 @@
+import { LoadState } from '../components/LoadState';
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { CHART_A11Y, ChartFigure, COLORS, TOOLTIP } from '../components/Chart';
 import { useConsole } from '../context';
@@ -30,13 +31,7 @@ export function AttributedRevenue({ days }: { days: number }) {
     [shop.handle, days],
   );
   const data = loaded.data;
-  if (loaded.error)
-    return (
-      <p className="error" role="alert">
-        {loaded.error}
-      </p>
-    );
-  if (!data) return null;
+  if (!data) return <LoadState loaded={loaded} what="the attributed revenue" />;
   const rows = [
     ...data.rulesets.map((r) => ({
       ...r,

@@ -1,3 +1,4 @@
+import { LoadState } from '../components/LoadState';
 import { useId, useState } from 'react';
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { CHART_A11Y, ChartFigure, COLORS, TOOLTIP } from '../components/Chart';
@@ -40,11 +41,7 @@ export function ExperimentDetail({ experiment, onChanged }: { experiment: Experi
           : `Stopped ${formatDate(experiment.stopped_at)}, winner: ${experiment.winner ?? 'none (the ruleset itself)'}`}
         {' · '}ruleset #{experiment.ruleset_id} · started {formatDate(experiment.created_at)}
       </p>
-      {results.error && (
-        <p className="error" role="alert">
-          {results.error}
-        </p>
-      )}
+      <LoadState loaded={results} what="the experiment's figures" />
       {arms.length > 0 && (
         <TableWrap>
           <table>
@@ -107,6 +104,7 @@ export function ExperimentDetail({ experiment, onChanged }: { experiment: Experi
           you start, and stop then.
         </p>
       )}
+      {series.error !== null && <LoadState loaded={series} what="the experiment's figures over time" />}
       {series.data && series.data.days.length > 0 && <ConversionChart series={series.data} />}
       {experiment.status === 'running' && <StopForm experiment={experiment} base={base} onStopped={onChanged} />}
     </section>

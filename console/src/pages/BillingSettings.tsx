@@ -1,3 +1,4 @@
+import { LoadState } from '../components/LoadState';
 import { useEffect, useId, useState } from 'react';
 import type { BillingProviderSettings } from '../../../src/domain/billing/types.js';
 import { ApiError } from '../api';
@@ -86,11 +87,7 @@ export function BillingSettingsPage() {
         Where this shop&apos;s subscriptions live: Rebound&apos;s own ledger (loaded through the admin API and
         webhooks), or the subscription platform&apos;s REST API.
       </p>
-      {current.error && (
-        <p className="error" role="alert">
-          {current.error}
-        </p>
-      )}
+      <LoadState loaded={current} what="the billing settings" />
       {current.data && (
         <form className="settings-form" onSubmit={save} noValidate>
           <div className="field">

@@ -1,3 +1,4 @@
+import { LoadState } from '../components/LoadState';
 import { useId } from 'react';
 import { ProductCard, imageOf, stockOf, variantLabel } from '../components/ProductCard';
 import { useConsole } from '../context';
@@ -85,13 +86,10 @@ function CatalogList({ navigate }: { navigate(to: string): void }) {
           </select>
         </div>
       </div>
-      {result.error && (
-        <p className="error" role="alert">
-          {result.error}
-        </p>
-      )}
+      {result.error !== null && <LoadState loaded={result} what="the products" />}
+      {collections.error !== null && <LoadState loaded={collections} what="the collections" />}
       <p className="status" aria-live="polite">
-        {result.loading ? 'Loading…' : result.data ? count(result.data.total, 'product') : ''}
+        {result.loading ? 'Loading products…' : result.data ? count(result.data.total, 'product') : ''}
       </p>
       {result.data && (
         <>
@@ -154,20 +152,11 @@ function ProductDetail({ id, navigate }: { id: number; navigate(to: string): voi
       ← Catalog
     </button>
   );
-  if (loaded.loading)
+  if (loaded.loading || loaded.error)
     return (
       <>
         {back}
-        <p className="muted">Loading…</p>
-      </>
-    );
-  if (loaded.error)
-    return (
-      <>
-        {back}
-        <p className="error" role="alert">
-          {loaded.error}
-        </p>
+        <LoadState loaded={loaded} what="this product" />
       </>
     );
   const product = loaded.data;
@@ -276,12 +265,7 @@ function Neighbours({ productId, navigate }: { productId: number; navigate(to: s
   return (
     <section aria-labelledby="neighbours-heading">
       <h2 id="neighbours-heading">Bought by the same customers</h2>
-      {loaded.loading && <p className="muted">Loading…</p>}
-      {loaded.error && (
-        <p className="error" role="alert">
-          {loaded.error}
-        </p>
-      )}
+      <LoadState loaded={loaded} what="the products bought by the same customers" />
       {loaded.data && loaded.data.data.length === 0 && (
         <p className="muted">No customer bought this product together with another one yet.</p>
       )}

@@ -1,3 +1,4 @@
+import { LoadState } from '../components/LoadState';
 import { useState } from 'react';
 import { useConsole } from '../context';
 import { formatDate, useLoad } from '../hooks';
@@ -34,12 +35,8 @@ export function ExperimentsPage() {
           {creating ? 'Close the form' : 'New experiment'}
         </button>
       </div>
-      {list.error && (
-        <p className="error" role="alert">
-          {list.error}
-        </p>
-      )}
-      {list.loading && !list.data && <p className="muted">Loading…</p>}
+      <LoadState loaded={list} what="the experiments" />
+      {rulesets.error !== null && <LoadState loaded={rulesets} what="your rulesets" />}
       {creating && rulesets.data && list.data && (
         <NewExperiment
           rulesets={rulesets.data}

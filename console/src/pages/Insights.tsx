@@ -1,3 +1,4 @@
+import { LoadState } from '../components/LoadState';
 import { useId, useState } from 'react';
 import {
   Bar,
@@ -72,12 +73,7 @@ export function InsightsPage() {
           </select>
         </span>
       </div>
-      {loaded.error && (
-        <p className="error" role="alert">
-          {loaded.error}
-        </p>
-      )}
-      {loaded.loading && !data && <p className="muted">Loading…</p>}
+      <LoadState loaded={loaded} what="the insights" />
       {data && <ConversionWarning conversion={data.conversion} />}
       {data && (
         <div className="chart-grid">

@@ -1,3 +1,4 @@
+import { LoadState } from '../components/LoadState';
 import { useEffect, useRef, useState } from 'react';
 import { ActionMessage, type Said } from '../components/ActionMessage';
 import { CopyButton } from '../components/CopyButton';
@@ -98,12 +99,7 @@ export function KeysPage({ askBeforeLeaving }: { askBeforeLeaving(question: stri
       )}
       <ActionMessage message={message} />
       {issued && <IssuedKeys issued={issued} operator={operator} />}
-      {list.error && (
-        <p className="error" role="alert">
-          {list.error}
-        </p>
-      )}
-      {list.loading && !list.data && <p className="muted">Loading…</p>}
+      <LoadState loaded={list} what="the keys" />
       {list.data && (
         <TableWrap>
           <table>

@@ -1,3 +1,4 @@
+import { LoadState } from '../components/LoadState';
 import { useId, useState } from 'react';
 import { ActionMessage, type Said } from '../components/ActionMessage';
 import { TableWrap } from '../components/TableWrap';
@@ -49,12 +50,7 @@ export function PrivacyPage() {
       </p>
       <CustomerRequest onDone={list.reload} />
       <h2>Requests of the last 30 days</h2>
-      {list.error && (
-        <p className="error" role="alert">
-          {list.error}
-        </p>
-      )}
-      {list.loading && !list.data && <p className="muted">Loading…</p>}
+      <LoadState loaded={list} what="the privacy requests" />
       {list.data?.length === 0 && <p>No requests in the last 30 days.</p>}
       {list.data && list.data.length > 0 && (
         <TableWrap>

@@ -1,3 +1,4 @@
+import { LoadState } from '../components/LoadState';
 import { useConsole } from '../context';
 import { RulesetEditor } from '../editor/RulesetEditor';
 import { useLoad } from '../hooks';
@@ -26,13 +27,7 @@ export function RulesetEditorPage({ id, catalog, onDirty, navigate }: Props) {
   const ready = !loaded.loading && !loaded.error;
   // Once loaded, the editor names the page by the ruleset's name.
   usePageTitle(ready ? null : id === null ? 'New ruleset' : `Ruleset ${id}`);
-  if (loaded.loading) return <p className="muted">Loading ruleset…</p>;
-  if (loaded.error)
-    return (
-      <p className="error" role="alert">
-        {loaded.error}
-      </p>
-    );
+  if (loaded.loading || loaded.error) return <LoadState loaded={loaded} what={`ruleset ${id}`} />;
   return (
     <RulesetEditor
       key={`${shop.handle}:${id ?? 'new'}`}

@@ -1,3 +1,4 @@
+import { LoadState } from '../components/LoadState';
 import { useState } from 'react';
 import { Announcer } from '../components/Announcer';
 import { useConsole } from '../context';
@@ -72,12 +73,8 @@ export function RulesetsPage({ navigate }: { navigate(to: string): void }) {
         A ruleset answers <code>/api/v1/custom/id/&lt;id&gt;</code>: its rules run top to bottom and return products.
       </p>
       <Announcer message={message} />
-      {list.error && (
-        <p className="error" role="alert">
-          {list.error}
-        </p>
-      )}
-      {list.loading && !list.data && <p className="muted">Loading…</p>}
+      <LoadState loaded={list} what="rulesets" />
+      {earnings.error !== null && <LoadState loaded={earnings} what="what each ruleset earned" />}
       {list.data && list.data.length === 0 && <p>No rulesets yet. Create one to power a widget.</p>}
       {list.data && list.data.length > 0 && (
         <TableWrap>

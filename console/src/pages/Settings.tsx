@@ -1,5 +1,7 @@
 import { useEffect, useId, useState } from 'react';
+import { LoadState } from '../components/LoadState';
 import { useConsole } from '../context';
+import { useLoad } from '../hooks';
 import { SETTING_GROUPS, type SettingField, type Settings, without } from '../settings/fields';
 import { SignatureSwitch } from '../settings/SignatureSwitch';
 import { usePageTitle } from '../title';
@@ -35,22 +37,15 @@ export function SettingsPage() {
   const [message, setMessage] = useState<{ error: boolean; text: string } | null>(null);
   const [busy, setBusy] = useState(false);
 
-  // Another tab or the API may have changed the shop since sign-in: show what is stored.
+  // Another tab or the API may have changed the shop since sign-in: show what is stored, or say it is not shown.
+  const stored = useLoad(() => api.get<{ shop: Shop }>(path).then((r) => r.shop), [api, path]);
+  const fresh = stored.data;
   useEffect(() => {
-    api.get<{ shop: Shop }>(path).then(
-      ({ shop: fresh }) => {
-        setGeneral({
-          name: fresh.name,
-          timezone: fresh.timezone,
-          currency: fresh.currency,
-          public_url: fresh.public_url,
-        });
-        setSettings(fresh.settings);
-        onShopChanged(fresh);
-      },
-      () => undefined,
-    );
-  }, [api, path, onShopChanged]);
+    if (!fresh) return;
+    setGeneral({ name: fresh.name, timezone: fresh.timezone, currency: fresh.currency, public_url: fresh.public_url });
+    setSettings(fresh.settings);
+    onShopChanged(fresh);
+  }, [fresh, onShopChanged]);
 
   const save = async (patch: { settings: Settings } & Partial<General>, done: string) => {
     setBusy(true);
@@ -95,6 +90,11 @@ export function SettingsPage() {
   return (
     <section aria-labelledby={`${ids}-h`}>
       <h1 id={`${ids}-h`}>Settings</h1>
+      <LoadState
+        loaded={stored}
+        what="the settings as stored now"
+        meanwhile="Those below are from when you signed in, and may be out of date."
+      />
       <h2>Storefront security</h2>
       <SignatureSwitch
         on={settings.require_customer_signature === true}

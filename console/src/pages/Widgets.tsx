@@ -1,3 +1,4 @@
+import { LoadState } from '../components/LoadState';
 import { useId, useRef, useState } from 'react';
 import { useConsole } from '../context';
 import { useLoad } from '../hooks';
@@ -76,11 +77,8 @@ export function WidgetsPage({ endpoints }: { endpoints: string[] }) {
         A widget shows products on your storefront. Design it here, paste its snippet into your theme once, and change
         it here whenever you like.
       </p>
-      {widgets.error && (
-        <p className="error" role="alert">
-          {widgets.error}
-        </p>
-      )}
+      <LoadState loaded={widgets} what="widgets" />
+      {rulesets.error !== null && <LoadState loaded={rulesets} what="your rulesets (a widget can show one)" />}
       <ActionMessage message={removal} okClass="notice" />
       {widgets.data && widgets.data.length === 0 && <p>No widgets yet.</p>}
       {widgets.data && widgets.data.length > 0 && (
