@@ -147,4 +147,17 @@ describe.skipIf(!inject('chromium'))('the console as a merchant walks through it
     expect(errors).toEqual([]);
     await page.close();
   });
+  it('fits the Billing page on a 375 px phone: the webhook addresses wrap', async () => {
+    const { page, errors } = await signInToConsole(browser, base, ADMIN_TOKEN);
+    await page.setViewportSize({ width: 375, height: 800 });
+    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Billing' }).click();
+    await page.getByRole('heading', { name: 'Webhooks' }).waitFor();
+    const widths = await page.evaluate(() => [
+      document.documentElement.scrollWidth,
+      document.documentElement.clientWidth,
+    ]);
+    expect(widths[0]).toBeLessThanOrEqual(widths[1]!);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
 });

@@ -180,7 +180,7 @@ export function BillingSettingsPage() {
       )}
       <h2>Webhooks</h2>
       <p>Point both platforms at Rebound, and set the secret each one signs its webhooks with below:</p>
-      <ul>
+      <ul className="webhook-addresses">
         <li>
           Storefront: <code>{`${origin}/webhooks/shop/${shop.handle}`}</code>
         </li>
