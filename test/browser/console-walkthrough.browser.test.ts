@@ -160,4 +160,23 @@ describe.skipIf(!inject('chromium'))('the console as a merchant walks through it
     expect(errors).toEqual([]);
     await page.close();
   });
+  it('says an emptied ruleset name once, linked to the field, and the preview points at the settings', async () => {
+    const { page, errors } = await signInToConsole(browser, base, ADMIN_TOKEN);
+    await page.getByRole('button', { name: 'New ruleset' }).click();
+    const name = page.getByLabel('Ruleset name');
+    await name.fill('Upsell');
+    await name.fill('');
+    await expect.poll(() => name.getAttribute('aria-invalid')).toBe('true');
+    const described = await name.getAttribute('aria-describedby');
+    expect(described).toBeTruthy();
+    const said = page.locator(`[id="${described}"]`);
+    expect((await said.textContent())?.trim()).toMatch(/must not be empty$/);
+    expect(await said.getByRole('listitem').count()).toBe(1);
+    await page
+      .getByRole('alert')
+      .filter({ hasText: 'The preview runs again once the problems marked in the ruleset settings are fixed.' })
+      .waitFor();
+    expect(errors).toEqual([]);
+    await page.close();
+  });
 });

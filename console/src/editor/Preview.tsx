@@ -7,6 +7,7 @@ import type { PreviewAnswer, Problem, RuleCatalog, Ruleset } from '../types';
 import { EMPTY_INPUTS, previewBodyOf, type PreviewInputs as Inputs } from './preview-request';
 import { PreviewInputs } from './PreviewInputs';
 import { PreviewResult } from './PreviewResult';
+import { previewWaitText } from './placement';
 
 /**
  * Live preview: runs the unsaved document through the preview endpoint whenever it or the inputs
@@ -78,9 +79,7 @@ function usePreviewRun(body: string, onProblems: (problems: Problem[]) => void) 
           setRunning(false);
           // A 422's problems are shown on their rows, in words; the summary's JSON paths would say it twice, worse.
           const onRows = failure.status === 422 && failure.problems.length > 0;
-          setError(
-            onRows ? 'The preview runs again once the problems marked in the rules are fixed.' : failure.message,
-          );
+          setError(onRows ? previewWaitText(failure.problems) : failure.message);
           // Only a 422 says anything about the rows; any other failure leaves them without stale problems.
           problemsRef.current(failure.status === 422 ? failure.problems : []);
         },

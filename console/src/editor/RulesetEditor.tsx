@@ -82,13 +82,13 @@ export function RulesetEditor({ stored, catalog, onDirty, navigate }: Props) {
         )}
         <RulesetSettings
           draft={draft}
-          invalid={rulesetProblems.length > 0}
+          problems={rulesetProblems}
           dispatch={dispatch}
           runningTest={runningTest}
           shownBy={shownBy}
         />
         {/* Problems the rows cannot show (a group the draft no longer has) are listed at the top. */}
-        <Problems problems={[...rulesetProblems, ...orphanProblems(problems, draft)]} />
+        <Problems problems={orphanProblems(problems, draft)} />
         <RuleList
           rules={draft.rules}
           catalog={catalog}

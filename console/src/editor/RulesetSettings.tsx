@@ -1,6 +1,8 @@
 import { useId, type Dispatch } from 'react';
 import type { EditorAction } from './draft-reducer';
+import type { Problem } from '../types';
 import type { Draft } from './model';
+import { Problems } from './Problems';
 
 const FLAGS = [
   ['enabled', 'Enabled'],
@@ -11,13 +13,14 @@ const FLAGS = [
 /** The ruleset's own fields: its name and the switches that apply to every rule. */
 export function RulesetSettings({
   draft,
-  invalid,
+  problems,
   dispatch,
   runningTest,
   shownBy,
 }: {
   draft: Draft;
-  invalid: boolean;
+  /** The server's problems with the ruleset's own fields, shown under the name and read with it. */
+  problems: Problem[];
   dispatch: Dispatch<EditorAction>;
   /** The name of the running experiment testing this ruleset, if any. */
   runningTest: string | null;
@@ -25,6 +28,7 @@ export function RulesetSettings({
   shownBy: (() => Promise<string[]>) | null;
 }) {
   const nameId = useId();
+  const invalid = problems.length > 0;
   const setFlag = (flag: (typeof FLAGS)[number][0], value: boolean) => {
     const breaksTest =
       flag === 'enabled' &&
@@ -60,8 +64,10 @@ export function RulesetSettings({
           required
           maxLength={200}
           aria-invalid={invalid || undefined}
+          aria-describedby={invalid ? `${nameId}-problems` : undefined}
           onChange={(e) => dispatch({ type: 'rename', name: e.target.value })}
         />
+        <Problems problems={problems} id={`${nameId}-problems`} />
       </div>
       {FLAGS.map(([flag, label]) => (
         <label key={flag} className="toggle">

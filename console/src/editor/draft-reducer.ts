@@ -11,7 +11,7 @@ import {
   type Draft,
   type NewKey,
 } from './model.js';
-import { isFreshAt, previewDocumentOf } from './placement.js';
+import { isFreshAt, previewDocumentOf, withoutRepeats } from './placement.js';
 import {
   conditionPlace,
   editCondition,
@@ -301,15 +301,15 @@ function reduceSaves(state: EditorState, action: EditorAction, catalog: RuleCata
       return {
         ...state,
         saving: false,
-        reported: { source: 'save', problems: action.problems, draft: state.draft },
-        status: { kind: 'error', text: notSavedMessage(action.problems, action.reason) },
+        reported: { source: 'save', problems: withoutRepeats(action.problems), draft: state.draft },
+        status: { kind: 'error', text: notSavedMessage(withoutRepeats(action.problems), action.reason) },
       };
     case 'previewProblems': {
       // Nothing changed since a save was refused: a preview of the same rules (which checks less than a
       // save, the name's length for one) must not take the refusal and its problems off the screen.
       if (state.reported.source === 'save' && state.reported.draft === state.draft) return state;
       const { fullPath } = previewDocumentOf(state.draft, catalog);
-      const problems = action.problems.map((p) => ({ ...p, path: fullPath(p.path) }));
+      const problems = withoutRepeats(action.problems.map((p) => ({ ...p, path: fullPath(p.path) })));
       // A preview of changed rules that validates clean clears a stale "not saved" message.
       const status = problems.length === 0 && state.status?.kind === 'error' ? null : state.status;
       return { ...state, reported: { source: 'preview', problems }, status };

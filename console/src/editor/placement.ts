@@ -161,3 +161,25 @@ export function isFreshAt(draft: Draft, path: string): boolean {
   }
   return false;
 }
+
+/**
+ * The server's problems with one said once: an emptied name breaks both "not empty" and "not blank",
+ * and the second says nothing the first did not.
+ */
+export function withoutRepeats(problems: readonly Problem[]): Problem[] {
+  const emptied = new Set(problems.filter((p) => p.message === 'must not be empty').map((p) => p.path));
+  return problems.filter((p) => !(p.message === 'must not be blank' && emptied.has(p.path)));
+}
+
+/** What the preview says while problems stop it: where they are marked, the ruleset's settings or its rules. */
+export function previewWaitText(problems: readonly Problem[]): string {
+  const inRules = problems.some((p) => placeOf(p.path).rule !== undefined);
+  const inSettings = problems.some((p) => placeOf(p.path).rule === undefined);
+  const where =
+    inRules && inSettings
+      ? 'in the ruleset settings and the rules'
+      : inRules
+        ? 'in the rules'
+        : 'in the ruleset settings';
+  return `The preview runs again once the problems marked ${where} are fixed.`;
+}
