@@ -179,4 +179,34 @@ describe.skipIf(!inject('chromium'))('the console as a merchant walks through it
     expect(errors).toEqual([]);
     await page.close();
   });
+  it("reads each setting's unit, default and help with its input, and offers time zones by name", async () => {
+    const { page, errors } = await signInToConsole(browser, base, ADMIN_TOKEN);
+    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Settings' }).click();
+    const description = (label: string) =>
+      page.getByLabel(label, { exact: true }).evaluate((input) =>
+        (input.getAttribute('aria-describedby') ?? '')
+          .split(' ')
+          .filter(Boolean)
+          .map((id: string) => input.ownerDocument.getElementById(id)?.textContent ?? `(no ${id})`)
+          .join(' | '),
+      );
+    expect(await description('Trending looks back')).toBe(
+      'days | Not set: the default (30 days) applies. | How far back orders count for “Trending now”.',
+    );
+    expect(await description('Trending counts')).toContain('Not set: the default (orders) applies.');
+    const zone = page.getByLabel('Time zone (days and charts follow it)');
+    expect(await description('Time zone (days and charts follow it)')).toContain('America/New_York');
+    const offered = await zone.evaluate((input) =>
+      [...(input.ownerDocument.getElementById(input.getAttribute('list') ?? '')?.querySelectorAll('option') ?? [])].map(
+        (o) => o.getAttribute('value'),
+      ),
+    );
+    expect(offered).toContain('America/New_York');
+    expect(offered).toContain('Europe/Berlin');
+    // Still typed freely.
+    await zone.fill('Etc/UTC');
+    expect(await zone.inputValue()).toBe('Etc/UTC');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
 });

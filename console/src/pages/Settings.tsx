@@ -22,6 +22,10 @@ const SETTINGS_LABELS: FieldLabels = {
   ...Object.fromEntries(SETTING_GROUPS.flatMap((g) => g.fields).map((f) => [`settings.${f.name}`, f.label])),
 };
 
+/** The browser's time zone names, offered as the time zone is typed (typing any other stays possible). */
+const TIME_ZONES: readonly string[] =
+  typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
+
 export function SettingsPage() {
   const { api, shop, onShopChanged, operator } = useConsole();
   usePageTitle('Settings');
@@ -124,9 +128,20 @@ export function SettingsPage() {
           <label htmlFor={`${ids}-tz`}>Time zone (days and charts follow it)</label>
           <input
             id={`${ids}-tz`}
+            list={`${ids}-zones`}
+            autoComplete="off"
+            aria-describedby={`${ids}-tz-help`}
             value={general.timezone}
             onChange={(e) => setGeneral({ ...general, timezone: e.target.value })}
           />
+          <span className="muted" id={`${ids}-tz-help`}>
+            A region and a city, such as America/New_York or Europe/Berlin: type part of it to choose.
+          </span>
+          <datalist id={`${ids}-zones`}>
+            {TIME_ZONES.map((zone) => (
+              <option key={zone} value={zone} />
+            ))}
+          </datalist>
         </div>
         <div className="field">
           <label htmlFor={`${ids}-cur`}>Currency (three letters)</label>
@@ -185,6 +200,14 @@ function SettingRow({
 }) {
   const id = useId();
   const value = settings[field.name];
+  // What is said next to the input is read with it: its unit, the default that applies, the help and who may change it.
+  const notes = [
+    field.kind.type === 'number' ? `${id}-unit` : null,
+    value === undefined ? `${id}-default` : null,
+    field.help ? `${id}-help` : null,
+    field.operator ? `${id}-operator` : null,
+  ];
+  const describedBy = notes.filter((note) => note !== null).join(' ') || undefined;
   const set = (next: unknown) => onChange({ ...settings, [field.name]: next });
   const kind = field.kind;
   let input: React.ReactNode;
@@ -196,9 +219,10 @@ function SettingRow({
           disabled={locked}
           value={typeof value === 'number' ? value : null}
           placeholder={field.fallback}
+          describedBy={describedBy}
           onChange={(typed) => (typed === '' ? onChange(without(settings, field.name)) : set(typed))}
         />{' '}
-        {kind.unit}
+        <span id={`${id}-unit`}>{kind.unit}</span>
       </>
     );
   else if (kind.type === 'choice')
@@ -206,6 +230,7 @@ function SettingRow({
       <select
         id={id}
         disabled={locked}
+        aria-describedby={describedBy}
         value={typeof value === 'string' ? value : ''}
         onChange={(e) => (e.target.value === '' ? onChange(without(settings, field.name)) : set(e.target.value))}
       >
@@ -222,6 +247,7 @@ function SettingRow({
       <select
         id={id}
         disabled={locked}
+        aria-describedby={describedBy}
         value={value === undefined ? '' : value ? 'on' : 'off'}
         onChange={(e) =>
           e.target.value === '' ? onChange(without(settings, field.name)) : set(e.target.value === 'on')
@@ -238,15 +264,25 @@ function SettingRow({
       <span>
         {input}{' '}
         {value === undefined ? (
-          <span className="muted">Not set: the default ({field.fallback}) applies.</span>
+          <span className="muted" id={`${id}-default`}>
+            Not set: the default ({field.fallback}) applies.
+          </span>
         ) : locked ? null : (
           <button type="button" onClick={() => onChange(without(settings, field.name))}>
             Use the default for “{field.label}”
           </button>
         )}
       </span>
-      {field.help && <span className="muted">{field.help}</span>}
-      {field.operator && <span className="muted">Only the operator token changes this.</span>}
+      {field.help && (
+        <span className="muted" id={`${id}-help`}>
+          {field.help}
+        </span>
+      )}
+      {field.operator && (
+        <span className="muted" id={`${id}-operator`}>
+          Only the operator token changes this.
+        </span>
+      )}
     </div>
   );
 }
@@ -261,6 +297,7 @@ function NumberText(props: {
   disabled: boolean;
   value: number | null;
   placeholder: string | undefined;
+  describedBy: string | undefined;
   onChange(typed: number | string): void;
 }) {
   const [text, setText] = useState(props.value === null ? '' : String(props.value));
@@ -276,6 +313,7 @@ function NumberText(props: {
       disabled={props.disabled}
       value={text}
       placeholder={props.placeholder}
+      aria-describedby={props.describedBy}
       onChange={(e) => {
         const typed = decimalTyped(e.target.value);
         setText(typed);
