@@ -25,6 +25,15 @@ export function App() {
   }, [signOut]);
 
   const signIn = useCallback(async (candidate: string) => {
+    // A public key is no sign-in at all, and it says so by its prefix: no need to ask the server.
+    if (candidate.startsWith('rb_pub_')) {
+      setSignInError(
+        "That is the shop's public key, for storefronts; " +
+          'sign in with its private key (rb_priv_…) or the operator token.',
+      );
+      setToken(null);
+      return;
+    }
     try {
       const api = createApi(candidate, () => undefined);
       const found = await api.get<Session>('/session');

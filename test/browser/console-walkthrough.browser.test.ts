@@ -209,4 +209,25 @@ describe.skipIf(!inject('chromium'))('the console as a merchant walks through it
     expect(errors).toEqual([]);
     await page.close();
   });
+  it("refuses a shop's public key at sign-in in words, without asking the server", async () => {
+    const page = await browser.newPage();
+    page.setDefaultTimeout(20_000);
+    let asked = 0;
+    page.on('request', (request) => {
+      if (request.url().includes('/admin/v1/')) asked++;
+    });
+    await page.goto(`${base}/console/`);
+    await page.getByLabel('Operator token or shop private key').fill('rb_pub_0123456789abcdef0123456789abcdef');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page
+      .getByRole('alert')
+      .filter({
+        hasText:
+          "That is the shop's public key, for storefronts; " +
+          'sign in with its private key (rb_priv_…) or the operator token.',
+      })
+      .waitFor();
+    expect(asked).toBe(0);
+    await page.close();
+  });
 });
