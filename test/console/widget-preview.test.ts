@@ -22,6 +22,21 @@ describe("the widget preview's page", () => {
     expect(previewErrorText({ message: 'Invalid widget: name: must not be empty.', code: 'invalid_document' })).toBe(
       'The preview shows once the form is complete: Save names what is missing.',
     );
+    // A new widget whose only gap is its name (Create waits for it too) is asked for its name.
+    const unnamed = [
+      { path: 'name', message: 'must not be empty' },
+      { path: 'name', message: 'must not be blank' },
+    ];
+    expect(previewErrorText({ message: 'Invalid widget.', code: 'invalid_document', problems: unnamed })).toBe(
+      'Name the widget to see its preview.',
+    );
+    expect(
+      previewErrorText({
+        message: 'Invalid widget.',
+        code: 'invalid_document',
+        problems: [...unnamed, { path: 'cards', message: 'must be at most 12' }],
+      }),
+    ).toBe('The preview shows once the form is complete: Save names what is missing.');
     // Anything else is the server's own sentence.
     expect(previewErrorText({ message: 'Too many requests.', code: 'rate_limited' })).toBe('Too many requests.');
     expect(previewErrorText(new Error('The server could not be reached.'))).toBe('The server could not be reached.');

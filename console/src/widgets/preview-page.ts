@@ -16,10 +16,19 @@ export function pageQueryOf(page: PageContext): string {
 }
 
 /** What a list the page's context feeds says when the preview's page lacks it: what to fill in, in words. */
-export function previewErrorText(error: { message: string; code?: string | null; parameter?: string | null }): string {
-  // A draft not yet complete (a new widget, before its name is typed): the save names what is missing.
-  if (error.code === 'invalid_document')
+export function previewErrorText(error: {
+  message: string;
+  code?: string | null;
+  parameter?: string | null;
+  problems?: readonly { path: string }[];
+}): string {
+  if (error.code === 'invalid_document') {
+    // A new widget before its name is typed: Create waits for the name too, so that is the thing to say.
+    const problems = error.problems ?? [];
+    if (problems.length > 0 && problems.every((p) => p.path === 'name')) return 'Name the widget to see its preview.';
+    // Another draft not yet complete: the save names what is missing.
     return 'The preview shows once the form is complete: Save names what is missing.';
+  }
   if (error.code !== 'missing_parameter') return error.message;
   if (error.parameter === 'shop_product_ids' || error.parameter === 'shop_variant_ids')
     return 'This list shows products for the product on the page: choose one under “Products on the page” to see it.';
