@@ -228,7 +228,7 @@ describe.skipIf(!inject('chromium'))('console in Chromium', () => {
 
       // Live preview of the unsaved draft.
       const live = preview(page);
-      await pickProduct(live, 'Input products: add a product', 'tent', 'Alpine Tent');
+      await pickProduct(live, 'Products on the page: add a product', 'tent', 'Alpine Tent');
       await live.getByLabel(/^Cart subtotal/).fill('150');
       await expect.poll(() => previewTitles(page), { timeout: 60_000 }).toEqual(['Tent Stakes', 'Gift Card']);
       await expect.poll(() => live.getByLabel('Rule 1: matched').count()).toBe(1);

@@ -12,10 +12,10 @@ export function PreviewInputs({ inputs, onChange }: { inputs: Inputs; onChange(n
     <div className="preview-inputs">
       <div className="field wide">
         <span className="field-label" id="preview-products-label">
-          Input products (shop_product_ids)
+          Products on the page
         </span>
         <ProductPicker
-          label="Input products"
+          label="Products on the page"
           value={inputs.products}
           onChange={(products) => onChange({ ...inputs, products })}
           describedBy="preview-products-label"

@@ -3,6 +3,7 @@ import { useConsole } from '../context';
 import type { Experiment } from './types';
 import { ActionMessage } from '../components/ActionMessage';
 import { refusal } from '../problem-words';
+import { experimentConflictText } from './conflict-words';
 
 interface RulesetRef {
   id: number;
@@ -74,13 +75,14 @@ export function NewExperiment({
       onCreated(experiment);
     } catch (e) {
       setError(
-        refusal(e, {
-          name: 'Name',
-          ruleset_id: 'Ruleset under test',
-          'arms[].name': 'Name of arm',
-          'arms[].ruleset_id': 'Ruleset of arm',
-          'arms[].weight': 'Weight of arm',
-        }),
+        experimentConflictText(e as Error) ??
+          refusal(e, {
+            name: 'Name',
+            ruleset_id: 'Ruleset under test',
+            'arms[].name': 'Name of arm',
+            'arms[].ruleset_id': 'Ruleset of arm',
+            'arms[].weight': 'Weight of arm',
+          }),
       );
     } finally {
       setBusy(false);
