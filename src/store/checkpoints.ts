@@ -76,6 +76,25 @@ export class Checkpoints {
     }
   }
 
+  /**
+   * An erasure committed: the WAL still holds the frames written before it, the erased rows among them,
+   * until checkpoints happen to write over them (and the file keeps its length). The thread copies the
+   * whole WAL into the database file and truncates it to nothing, trying each tick until no reader holds
+   * an older snapshot; resolves once it has (at once when no thread runs: the commit's own checkpoint
+   * then rewrites the WAL from its start).
+   */
+  forgetOldFrames(): Promise<void> {
+    const worker = this.worker;
+    if (worker === null || this.stopping) return Promise.resolve();
+    return new Promise((resolve) => {
+      this.truncations.push(resolve);
+      worker.postMessage('truncate');
+    });
+  }
+
+  /** Erasures waiting for the thread to truncate the WAL. */
+  private readonly truncations: (() => void)[] = [];
+
   /** Ends the thread now, after a last checkpoint (start-up's writes are done); resolves once it exited. */
   settle(): Promise<void> {
     if (this.worker === null) return Promise.resolve();
@@ -110,6 +129,7 @@ export class Checkpoints {
     worker.unref();
     worker.on('message', (message) => {
       if (message === 'passed') this.passes.shift()?.();
+      if (message === 'truncated') for (const resolve of this.truncations.splice(0)) resolve();
     });
     // A worker that cannot run leaves the checkpoints to this connection, as SQLite does by default.
     worker.on('error', () => {
@@ -141,6 +161,7 @@ export class Checkpoints {
     if (this.quiet) clearInterval(this.quiet);
     this.quiet = null;
     for (const resolve of this.passes.splice(0)) resolve();
+    for (const resolve of this.truncations.splice(0)) resolve();
     if (this.wrote && !this.failed) this.start();
     else this.guard();
     for (const resolve of this.exited.splice(0)) resolve();
@@ -198,12 +219,31 @@ const checkpoint = () => {
     return false;
   }
 };
-const timer = setInterval(checkpoint, workerData.intervalMs);
+let truncate = false;
+const truncated = () => {
+  try {
+    const [done] = database.pragma('wal_checkpoint(TRUNCATE)');
+    return done.busy === 0;
+  } catch {
+    return false;
+  }
+};
+const tick = () => {
+  if (truncate && truncated()) {
+    truncate = false;
+    parentPort.postMessage('truncated');
+  } else checkpoint();
+};
+const timer = setInterval(tick, workerData.intervalMs);
 let ending = false;
 parentPort.on('message', (message) => {
   if (message === 'pass') {
     checkpoint();
     parentPort.postMessage('passed');
+    return;
+  }
+  if (message === 'truncate') {
+    truncate = true;
     return;
   }
   if (ending) return;

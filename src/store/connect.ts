@@ -84,7 +84,7 @@ function openSqlite(
   database.pragma('busy_timeout = 5000');
   database.pragma('foreign_keys = ON');
   // What is deleted is overwritten, not left readable in free space: an erased customer's rows are gone
-  // from the file (older copies in the WAL are overwritten as checkpoints reuse it).
+  // from the file (older copies in the WAL go when the checkpoint thread truncates it after an erasure).
   database.pragma('secure_delete = ON');
   unicodeLower(database);
   if (file === ':memory:') {

@@ -62,6 +62,30 @@ describe('SQLite checkpoints', () => {
     }
   });
 
+  it("leaves none of an erased customer's bytes in the WAL once the thread has truncated it", async () => {
+    const file = join(dir, 'erased.sqlite');
+    const store = await openStore(`sqlite:${file}`);
+    const email = Buffer.from('wal-erased@example.com');
+    const held = () =>
+      [file, `${file}-wal`].filter((path) => {
+        try {
+          return readFileSync(path).includes(email);
+        } catch {
+          return false;
+        }
+      });
+    try {
+      const shop = await store.createShop(newShop('wal'), []);
+      await store.upsertCustomers(shop.id, [{ id: 7, email: 'wal-erased@example.com', tags: [] }]);
+      await expect.poll(() => held().length).toBeGreaterThan(0);
+      await store.eraseCustomer(shop.id, 7);
+      // The rows are overwritten in the database file (secure_delete); the WAL's older frames go too.
+      await expect.poll(held).toEqual([]);
+    } finally {
+      await store.close();
+    }
+  });
+
   it('starts no thread for a connection that only reads, and one with its first change', async () => {
     const file = join(dir, 'reads.sqlite');
     const setup = await openStore(`sqlite:${file}`);

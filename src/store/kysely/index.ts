@@ -165,6 +165,6 @@ function kyselyStore({ db, dialect, schema, poolStats, sqlite, checkpoints }: Co
     ...experimentMethods(db, sqlite),
     ...widgetMethods(db),
     ...platformMethods(db),
-    ...privacyMethods(db),
+    ...privacyMethods(db, checkpoints),
   };
 }

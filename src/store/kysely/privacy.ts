@@ -2,6 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import { visitorsOf } from '../../domain/experiments/assign.js';
 import { chunks } from '../codec.js';
 import type { Database } from '../schema.js';
+import type { Checkpoints } from '../checkpoints.js';
 import { forgetStaged } from './erased-staging.js';
 import { blankWebhooksWithPhones } from './webhook-phones.js';
 import { eraseBilling } from './privacy-billing.js';
@@ -178,7 +179,7 @@ const deleted = async (query: { executeTakeFirst(): Promise<{ numDeletedRows: bi
   Number((await query.executeTakeFirst()).numDeletedRows);
 
 /** Privacy requests, erasure and retention (docs/operations.md, "Privacy"). */
-export function privacyMethods(db: Kysely<Database>): PrivacyStore {
+export function privacyMethods(db: Kysely<Database>, checkpoints?: Checkpoints): PrivacyStore {
   return {
     customerRecords: (shopId, customerId, emails = []) => customerRecords(db, shopId, customerId, emails),
     async customersWithEmail(shopId, email) {
@@ -226,7 +227,7 @@ export function privacyMethods(db: Kysely<Database>): PrivacyStore {
     },
 
     async eraseCustomer(shopId, customerId, given = [], named = {}) {
-      return db.transaction().execute(async (trx) => {
+      const erasure = await db.transaction().execute(async (trx) => {
         // The shop's event counters first, as every event write takes them before it checks for erasures:
         // a write either commits before this reads the customer's sessions, or waits and finds them erased.
         await nextCounterBlock(trx, shopId, 'events', 0);
@@ -319,6 +320,9 @@ export function privacyMethods(db: Kysely<Database>): PrivacyStore {
           sessions,
         };
       });
+      // What the erasure deleted is still in the WAL's older frames: they go once no reader needs them.
+      void checkpoints?.forgetOldFrames();
+      return erasure;
     },
 
     async erasedCustomers(shopId) {
@@ -371,6 +375,7 @@ export function privacyMethods(db: Kysely<Database>): PrivacyStore {
         // Its keys are gone: nodes that poll the keys' version (no change bus) must drop them too.
         await nextCounter(trx, 0, 'keys');
       });
+      void checkpoints?.forgetOldFrames();
     },
   };
 }
