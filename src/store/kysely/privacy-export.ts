@@ -146,6 +146,60 @@ export async function sessionsOf(
 }
 
 /**
+ * The customer's sessions and carts: the sessions their events and tracking name, the carts those
+ * name, and the devices that clicked anonymously into one of those carts (a cart token lives in one
+ * browser: another session of theirs, whose history is theirs too) unless another customer signed
+ * in on that device or it clicked into another cart.
+ */
+export async function sessionsAndCartsOf(
+  db: Kysely<Database>,
+  shopId: number,
+  customerId: number,
+  emails: readonly string[],
+): Promise<{ sessions: string[]; carts: string[] }> {
+  const own = await sessionsOf(db, shopId, customerId, emails);
+  const carts = await cartsOf(db, shopId, customerId, own);
+  if (carts.length === 0) return { sessions: own, carts };
+  const devices = await db
+    .selectFrom('track_events')
+    .select('uuid')
+    .distinct()
+    .where('shop_id', '=', shopId)
+    .where('cart_token', 'in', carts)
+    .where('customer_id', 'is', null)
+    .where('uuid', 'is not', null)
+    .execute();
+  const candidates = devices.map((d) => d.uuid!).filter((uuid) => !own.includes(uuid));
+  if (candidates.length === 0) return { sessions: own, carts };
+  // A device another customer signed in on, or that clicked into another cart, may be someone else's
+  // (a shared cart, a family's laptop): only its clicks into this customer's carts go.
+  const others = new Set<string>();
+  for (const table of ['events', 'track_events'] as const) {
+    const rows = await db
+      .selectFrom(table)
+      .select('uuid')
+      .distinct()
+      .where('shop_id', '=', shopId)
+      .where('uuid', 'in', candidates)
+      .where('customer_id', 'is not', null)
+      .where('customer_id', '!=', customerId)
+      .execute();
+    for (const row of rows) others.add(row.uuid!);
+  }
+  const elsewhere = await db
+    .selectFrom('track_events')
+    .select('uuid')
+    .distinct()
+    .where('shop_id', '=', shopId)
+    .where('uuid', 'in', candidates)
+    .where('cart_token', 'is not', null)
+    .where('cart_token', 'not in', carts)
+    .execute();
+  for (const row of elsewhere) others.add(row.uuid!);
+  return { sessions: [...own, ...candidates.filter((uuid) => !others.has(uuid))], carts };
+}
+
+/**
  * Everything stored about one customer, for a data request: their rows, orders with lines, and what
  * an erasure of them would remove (their events and tracking found as it finds them: by id, by email
  * and by the sessions those name; their billing customers with addresses and subscriptions).
@@ -165,8 +219,7 @@ export async function customerRecords(
   const orders = await rowsOfCustomer(db, 'orders', shopId, customerId);
   const lines = await rowsOfCustomer(db, 'order_lines', shopId, customerId);
   const emails = await emailsOf(db, shopId, customerId, given);
-  const sessions = await sessionsOf(db, shopId, customerId, emails);
-  const carts = await cartsOf(db, shopId, customerId, sessions);
+  const { sessions, carts } = await sessionsAndCartsOf(db, shopId, customerId, emails);
   const events = await db
     .selectFrom('events')
     .selectAll()

@@ -6,7 +6,7 @@ import type { Checkpoints } from '../checkpoints.js';
 import { forgetStaged } from './erased-staging.js';
 import { blankWebhooksWithPhones } from './webhook-phones.js';
 import { eraseBilling } from './privacy-billing.js';
-import { cartsOf, customerRecords, emailsOf, eventsOf, sessionsOf, trackedOf } from './privacy-export.js';
+import { customerRecords, emailsOf, eventsOf, sessionsAndCartsOf, trackedOf } from './privacy-export.js';
 import { bumpDataVersion, nextCounter, nextCounterBlock } from './shops.js';
 import { erasedDigests, recordErasedIdentities } from './erased-rows.js';
 import { blankWebhooksNaming, forgetTrackingKeysNaming, rebuildExportsNaming } from './erasure-reach.js';
@@ -233,9 +233,8 @@ export function privacyMethods(db: Kysely<Database>, checkpoints?: Checkpoints):
         await nextCounterBlock(trx, shopId, 'events', 0);
         await nextCounterBlock(trx, shopId, 'track_events', 0);
         const emails = await emailsOf(trx, shopId, customerId, given);
-        const sessions = await sessionsOf(trx, shopId, customerId, emails);
+        const { sessions, carts } = await sessionsAndCartsOf(trx, shopId, customerId, emails);
         const visitors = visitorsOf(customerId, sessions);
-        const carts = await cartsOf(trx, shopId, customerId, sessions);
         const events = await deleted(
           trx
             .deleteFrom('events')

@@ -216,4 +216,34 @@ describe.each(backends())('what an erasure reaches, on $name', (backend) => {
     expect(await tokens()).not.toContain(cart);
     expect(await tokens()).toContain('cart-of-someone-else');
   });
+
+  it('erases the anonymous history of a device known only by a click into their cart', async () => {
+    const beacon = (kind: 'track' | 'event', query: string) =>
+      t.app.inject({
+        method: 'POST',
+        url:
+          kind === 'track'
+            ? `/api/v1/analytics/track?key=${keys.public}&type=click&source=list:top_sellers&${query}`
+            : `/api/v1/analytics/event?key=${keys.public}&subject=user&verb=viewed&noun=product&${query}`,
+      });
+    const cart = 'cart-of-ida-0001';
+    const phone = 'c9c9c9c9-0000-4000-8000-0000000000c9';
+    const tablet = 'd1d1d1d1-0000-4000-8000-0000000000d1';
+    const shared = 'e2e2e2e2-0000-4000-8000-0000000000e2';
+    await beacon('track', `product_id=1&uuid=${phone}&shop_customer_id=9860&cart_token=${cart}`);
+    // Her tablet, never signed in: it clicked into her cart and browsed.
+    await beacon('track', `product_id=1&uuid=${tablet}&cart_token=${cart}`);
+    await beacon('event', `shop_product_handle=product-1&uuid=${tablet}`);
+    // A family laptop that clicked into her cart and into another: only the click into hers is hers.
+    await beacon('track', `product_id=1&uuid=${shared}&cart_token=${cart}`);
+    await beacon('track', `product_id=2&uuid=${shared}&cart_token=cart-of-another`);
+    await beacon('event', `shop_product_handle=product-1&uuid=${shared}`);
+    const views = async (uuid: string) =>
+      (await t.admin('GET', `/admin/v1/shops/priv/events?uuid=${uuid}`)).json().data.length;
+    expect([await views(tablet), await views(shared)]).toEqual([1, 1]);
+    const exported = (await t.admin('POST', '/admin/v1/shops/priv/customers/9860/export')).json().request.export;
+    expect(exported.events.map((e: { uuid: string }) => e.uuid)).toEqual([tablet]);
+    expect((await t.admin('DELETE', '/admin/v1/shops/priv/customers/9860')).statusCode).toBe(200);
+    expect([await views(tablet), await views(shared)]).toEqual([0, 1]);
+  });
 });
