@@ -134,14 +134,16 @@ export function remoteTimestamp(value: Text): string | null {
 }
 
 /**
- * A platform id from `{ecommerce: "123"}`; 0 when the provider has none (a product it does not know).
- * One it gives that is no id (`"abc"`, past 2^53) is unreadable: not taken for none.
+ * A platform id from `{ecommerce: "123"}` (or its GID); 0 when the provider has none (a product it does
+ * not know). One it gives that is no id (`"abc"`, past 2^53) is unreadable: not taken for none.
  */
 export function externalId(value: ExternalId): number {
   const raw = value?.ecommerce;
   if (raw === undefined || raw === null || raw === '') return 0;
-  const n =
-    typeof raw === 'number' ? raw : typeof raw === 'string' && /^\d{1,16}$/.test(raw.trim()) ? Number(raw.trim()) : -1;
+  // Digits, or the platform's `gid://shopify/Product/42`.
+  const digits =
+    typeof raw === 'string' ? /^(?:gid:\/\/[^/]+\/[A-Za-z]+\/)?(\d{1,16})$/.exec(raw.trim())?.[1] : undefined;
+  const n = typeof raw === 'number' ? raw : digits !== undefined ? Number(digits) : -1;
   if (!Number.isSafeInteger(n) || n < 0) throw unreadable('a platform id');
   return n;
 }

@@ -227,15 +227,19 @@ describe("2021-11 objects mapped to the seed's shapes", () => {
     });
   });
 
-  it('reads timestamps with any offset as UTC, and platform ids defensively', () => {
+  it('reads timestamps with any offset as UTC, and platform ids as digits or GIDs', () => {
     expect(remoteTimestamp('2026-11-23T07:00:00-05:00')).toBe('2026-11-23T12:00:00');
     expect(remoteTimestamp('2026-11-23T07:00:00Z')).toBe('2026-11-23T07:00:00');
     expect(remoteTimestamp('2026-11-23 07:00:00')).toBe('2026-11-23T07:00:00');
     expect(remoteTimestamp('soon')).toBeNull();
     expect(remoteTimestamp(null)).toBeNull();
     expect(externalId({ ecommerce: ' 42 ' })).toBe(42);
-    expect(externalId({ ecommerce: 'gid://shopify/Product/42' })).toBe(0);
+    expect(externalId({ ecommerce: 'gid://shopify/Product/42' })).toBe(42);
     expect(externalId(null)).toBe(0);
+    expect(externalId({ ecommerce: '' })).toBe(0);
+    // An id it gives that is none is a bad answer, not "no product": it was product 0.
+    expect(() => externalId({ ecommerce: 'abc' })).toThrow(BadGatewayError);
+    expect(() => externalId({ ecommerce: '12345678901234567890' })).toThrow(BadGatewayError);
   });
 
   it('refuses an object without a usable id as a bad answer of the provider', () => {
