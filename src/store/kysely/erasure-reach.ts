@@ -2,7 +2,7 @@ import { sql, type Transaction } from 'kysely';
 import { chunks } from '../codec.js';
 import type { Database } from '../schema.js';
 import { customerRecords } from './privacy-export.js';
-import { bodyNamesErased, parsedBody, type ErasedSubjects } from '../../domain/erased-bodies.js';
+import { bodyNamesErased, holdsAddress, type ErasedSubjects } from '../../domain/erased-bodies.js';
 
 /*
  * What an erasure reaches beyond the customer's own rows: the stored webhook bodies that name them, and
@@ -10,17 +10,22 @@ import { bodyNamesErased, parsedBody, type ErasedSubjects } from '../../domain/e
  */
 
 /**
- * Applied webhooks are not needed again; those naming the customer (by id, e-mail, or an order to
- * redact) lose their body. Found by lower-cased text, 500 patterns a statement, then read: the text
- * of an id or an e-mail also occurs in bodies about other customers (`bodyNamesErased`). A body that
- * does not parse goes on its text alone. Returns when each blanked body was received.
+ * Applied webhooks are not needed again; those naming what the erasure covers lose their body
+ * (`bodyNamesErased`). Found by lower-cased text, 500 patterns a statement, then read: the text of an
+ * id or an e-mail also occurs in bodies about other customers. Returns when each blanked body was
+ * received.
  */
 export async function blankWebhooksNaming(
   trx: Transaction<Database>,
   shopId: number,
   erased: ErasedSubjects,
 ): Promise<number[]> {
-  const patterns = [String(erased.customerId), ...erased.emails, ...[...erased.orderIds].map(String)];
+  const patterns = [
+    String(erased.customerId),
+    ...erased.emails,
+    ...[...erased.orderIds].map(String),
+    ...erased.phones.map((phone) => phone.trim()).filter((phone) => phone !== ''),
+  ];
   const blanked: number[] = [];
   for (let at = 0; at < patterns.length; at += 500) {
     const part = patterns.slice(at, at + 500).map((p) => `%${p.toLowerCase()}%`);
@@ -32,10 +37,7 @@ export async function blankWebhooksNaming(
       .where('payload', '!=', '{}')
       .where((eb) => eb.or(part.map((pattern) => eb(eb.fn<string>('lower', ['payload']), 'like', pattern))))
       .execute();
-    const naming = candidates.filter((row) => {
-      const body = parsedBody(row.payload);
-      return body === undefined || bodyNamesErased(row.topic, body, erased);
-    });
+    const naming = candidates.filter((row) => bodyNamesErased(row.topic, row.payload, erased));
     await blank(trx, shopId, naming);
     for (const row of naming) blanked.push(Number(row.received_at));
   }
@@ -59,9 +61,8 @@ export async function blank(trx: Transaction<Database>, shopId: number, rows: re
 
 /**
  * Another customer's data-request export that names the erased customer's e-mail or one of their
- * sessions (one made when a session both browsed in brought their events with it), or holds a
- * webhook body the erasure blanked (by the time it was received, as exports write it), is made again
- * from what remains.
+ * sessions (one made when a session both browsed in brought their events with it) is made again from
+ * what remains.
  */
 export async function rebuildExportsNaming(
   trx: Transaction<Database>,
@@ -95,6 +96,41 @@ export async function rebuildExportsNaming(
   }
 }
 
+/**
+ * Other customers' data-request exports holding a webhook body the erasure blanked (a gift shipped to
+ * the erased customer, in the giver's export) lose that body, found by when it was received: the rest
+ * of the export stays as its request found it (an e-mail it gave, which the stored row may lack).
+ */
+export async function dropBlankedFromExports(
+  trx: Transaction<Database>,
+  shopId: number,
+  customerId: number,
+  receivedAt: readonly number[],
+): Promise<void> {
+  const times = new Set(receivedAt.map((at) => new Date(at).toISOString()));
+  for (const part of chunks([...times], 1, 100)) {
+    const requests = await trx
+      .selectFrom('privacy_requests')
+      .select(['id', 'export'])
+      .where('shop_id', '=', shopId)
+      .where('kind', '=', 'data_request')
+      .where('customer_id', '!=', customerId)
+      .where((eb) => eb.or(part.map((iso) => eb('export', 'like', `%${iso}%`))))
+      .execute();
+    for (const request of requests) {
+      const records = JSON.parse(request.export ?? '{}') as { webhooks?: { received_at?: unknown }[] };
+      const kept = (records.webhooks ?? []).filter((w) => !times.has(String(w.received_at)));
+      if (kept.length === (records.webhooks ?? []).length) continue;
+      await trx
+        .updateTable('privacy_requests')
+        .set({ export: JSON.stringify({ ...records, webhooks: kept }) })
+        .where('shop_id', '=', shopId)
+        .where('id', '=', request.id)
+        .execute();
+    }
+  }
+}
+
 /** The `tk` that takes the counts of tracking keys naming an erased customer. */
 export const ERASED_TK = 'erased';
 
@@ -112,8 +148,9 @@ export async function forgetTrackingKeysNaming(trx: Transaction<Database>, shopI
       .where('tk', '!=', ERASED_TK)
       .where((eb) => eb.or(part.map((email) => eb(eb.fn<string>('lower', ['tk']), 'like', `%${email}%`))))
       .execute();
-    // `_` in an address matches any letter in a pattern: each key is read again.
-    const naming = candidates.filter((row) => part.some((email) => row.tk.toLowerCase().includes(email)));
+    // `_` in an address matches any letter in a pattern, and `bob@x.com` is within `jimbob@x.com`: each key is
+    // read again, for the whole address.
+    const naming = candidates.filter((row) => part.some((email) => holdsAddress(row.tk.toLowerCase(), email)));
     for (const row of naming) {
       await trx
         .insertInto('campaign_counts')

@@ -149,7 +149,7 @@ export async function sessionsOf(
  * The customer's sessions and carts: the sessions their events and tracking name, the carts those
  * name, and the devices that clicked anonymously into one of those carts (a cart token lives in one
  * browser: another session of theirs, whose history is theirs too) unless another customer signed
- * in on that device or it clicked into another cart.
+ * in on that device, or gave another e-mail there, or it clicked into another cart.
  */
 export async function sessionsAndCartsOf(
   db: Kysely<Database>,
@@ -186,6 +186,20 @@ export async function sessionsAndCartsOf(
       .execute();
     for (const row of rows) others.add(row.uuid!);
   }
+  // A device where someone gave another e-mail is theirs too.
+  const named = await db
+    .selectFrom('events')
+    .select('uuid')
+    .distinct()
+    .where('shop_id', '=', shopId)
+    .where('uuid', 'in', candidates)
+    .where('subject_email', 'is not', null)
+    .where('subject_email', '!=', '')
+    .where((eb) =>
+      emails.length > 0 ? eb(eb.fn<string>('lower', ['subject_email']), 'not in', [...emails]) : eb.lit(true),
+    )
+    .execute();
+  for (const row of named) others.add(row.uuid!);
   const elsewhere = await db
     .selectFrom('track_events')
     .select('uuid')

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { visitorsOf } from '../../domain/experiments/assign.js';
 import type { Database } from '../schema.js';
-import { bodyNamesErased, parsedBody } from '../../domain/erased-bodies.js';
+import { bodyIsAbout, parsedBody } from '../../domain/erased-bodies.js';
 
 /**
  * The rest of what a data request's export holds beside the customer's rows, events and billing
@@ -25,9 +25,8 @@ export async function moreRecordsOf(
     .where('applied_at', 'is not', null)
     .where((eb) => eb.or(patterns.map((pattern) => eb(eb.fn<string>('lower', ['payload']), 'like', pattern))))
     .execute();
-  const named = { customerId: customer.id, emails, orderIds: new Set<number>() };
   const webhooks = candidates
-    .filter((w) => bodyNamesErased(w.topic, parsedBody(w.payload), named))
+    .filter((w) => bodyIsAbout(w.topic, parsedBody(w.payload), customer.id, emails))
     .map((w) => ({ topic: w.topic, received_at: Number(w.received_at), body: JSON.parse(w.payload) as unknown }));
   const visitors = visitorsOf(customer.id, customer.sessions);
   const experimentVisitors = await db

@@ -9,7 +9,12 @@ import { eraseBilling } from './privacy-billing.js';
 import { customerRecords, emailsOf, eventsOf, sessionsAndCartsOf, trackedOf } from './privacy-export.js';
 import { bumpDataVersion, nextCounter, nextCounterBlock } from './shops.js';
 import { erasedDigests, recordErasedIdentities } from './erased-rows.js';
-import { blankWebhooksNaming, forgetTrackingKeysNaming, rebuildExportsNaming } from './erasure-reach.js';
+import {
+  blankWebhooksNaming,
+  dropBlankedFromExports,
+  forgetTrackingKeysNaming,
+  rebuildExportsNaming,
+} from './erasure-reach.js';
 
 /** Privacy requests, erasure and retention (docs/operations.md, "Privacy"). */
 export interface PrivacyStore {
@@ -279,6 +284,7 @@ export function privacyMethods(db: Kysely<Database>, checkpoints?: Checkpoints):
             customerId,
             emails: new Set(emails),
             orderIds: new Set(named.orderIds ?? []),
+            phones: named.phones ?? [],
           })),
           ...(await blankWebhooksWithPhones(trx, shopId, named.phones ?? [])),
         ];
@@ -293,8 +299,8 @@ export function privacyMethods(db: Kysely<Database>, checkpoints?: Checkpoints):
           .execute();
         // Another customer's export may hold what went: an event they shared a device or a cart with this one on,
         // a body about an order shipped to this one.
-        const receivedAt = blanked.map((at) => new Date(at).toISOString());
-        await rebuildExportsNaming(trx, shopId, customerId, [...emails, ...sessions, ...carts, ...receivedAt]);
+        await rebuildExportsNaming(trx, shopId, customerId, [...emails, ...sessions, ...carts]);
+        await dropBlankedFromExports(trx, shopId, customerId, blanked);
         const erasedAt = Date.now();
         const erased = [
           { subject: 'customer' as const, subject_id: customerId },

@@ -107,11 +107,16 @@ describe.each(backends())("an erased customer's billing documents, written again
     const { store } = t.services;
     await store.countCampaign(shopId, campaign.id, 'march:Lea@Example.com', 'links_generated', 2);
     await store.countCampaign(shopId, campaign.id, 'march:other@example.com', 'links_generated', 1);
+    // Longer addresses holding hers are other recipients'.
+    await store.countCampaign(shopId, campaign.id, 'march:jimlea@example.com', 'links_generated', 5);
+    await store.countCampaign(shopId, campaign.id, 'march:lea@example.com.au', 'links_generated', 7);
     await t.admin('PUT', '/admin/v1/shops/pbe/customers', [{ id: 9700, email: 'lea@example.com' }]);
     expect((await t.admin('DELETE', '/admin/v1/shops/pbe/customers/9700')).statusCode).toBe(200);
     const counts = (await store.campaignCounts(shopId, campaign.id)).map((c) => [c.tk, c.count]).sort();
     expect(counts).toEqual([
       ['erased', 2],
+      ['march:jimlea@example.com', 5],
+      ['march:lea@example.com.au', 7],
       ['march:other@example.com', 1],
     ]);
   });

@@ -75,7 +75,7 @@ describe.each(backends())('the webhook bodies an erasure reaches, on $name', (ba
     expect(left).not.toContain('Rue des Paires');
   });
 
-  it("makes another customer's export again when a body it holds was blanked", async () => {
+  it("takes a blanked body out of another customer's export", async () => {
     await t.admin('PUT', '/admin/v1/shops/bodies/customers', [
       { id: 6100, email: 'recipient@example.com' },
       { id: 6200, email: 'giver@example.com' },
@@ -105,5 +105,52 @@ describe.each(backends())('the webhook bodies an erasure reaches, on $name', (ba
     expect(JSON.stringify(remade)).not.toContain('7 Gift Lane');
     // Remade from what remains: the giver's own records are still there.
     expect(remade.customer.email).toBe('giver@example.com');
+  });
+
+  it("exports another customer's order mentioning an address in a note as theirs, not the address holder's", async () => {
+    await t.admin('PUT', '/admin/v1/shops/bodies/customers', [
+      { id: 501, email: 'ada@example.com' },
+      { id: 502, email: 'ben@example.com' },
+    ]);
+    await order(7001, { id: 502, email: 'ben@example.com' }, { name: 'Ben', address1: '12 Ben Street' });
+    await deliver(t, 'bodies', 'orders/updated', {
+      id: 7001,
+      updated_at: hoursAgo(0.5),
+      customer: { id: 502, email: 'ben@example.com' },
+      note_attributes: [{ name: 'notify', value: 'ada@example.com' }],
+      shipping_address: { name: 'Ben', address1: '12 Ben Street' },
+      line_items: [],
+    });
+    await t.services.storefrontSync.applyPending();
+    const exported = (await t.admin('POST', '/admin/v1/shops/bodies/customers/501/export')).json().request.export;
+    expect(JSON.stringify(exported.webhooks)).not.toContain('12 Ben Street');
+  });
+
+  it('blanks a body whose text names the erased address or phone, and not one naming a longer address', async () => {
+    await t.admin('PUT', '/admin/v1/shops/bodies/customers', [
+      { id: 503, email: 'cleo@example.com' },
+      { id: 504, email: 'dan@example.com' },
+    ]);
+    const note = (id: number, text: string, street: string) =>
+      deliver(t, 'bodies', 'orders/create', {
+        id,
+        created_at: hoursAgo(1),
+        customer: { id: 504, email: 'dan@example.com' },
+        note: text,
+        shipping_address: { name: 'Dan', address1: street },
+        line_items: [{ id: id * 10, product_id: 1, variant_id: 11, quantity: 1, price: '10.00' }],
+      });
+    await note(7002, 'Gift for Cleo <cleo@example.com>, call her on +44 20 7946 0958.', '3 Gift Road');
+    await note(7003, 'Also tell jimcleo@example.com and cleo@example.com.au', '4 Other Road');
+    await vi.waitFor(async () => expect(await bodies()).toContain('4 Other Road'));
+    await deliver(t, 'bodies', 'customers/redact', {
+      customer: { id: 503, email: 'cleo@example.com', phone: '+44 20 7946 0958' },
+      orders_to_redact: [],
+    });
+    await t.services.storefrontSync.applyPending();
+    const left = await bodies();
+    expect(left).not.toContain('3 Gift Road');
+    expect(left).not.toContain('+44 20 7946 0958');
+    expect(left).toContain('4 Other Road');
   });
 });
