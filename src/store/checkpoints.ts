@@ -84,8 +84,17 @@ export class Checkpoints {
    * then rewrites the WAL from its start).
    */
   forgetOldFrames(): Promise<void> {
+    if (this.failed) {
+      // No thread can run: this connection truncates it (a WAL of at most SQLite's own 1,000 pages).
+      this.truncateHere();
+      return Promise.resolve();
+    }
     const worker = this.worker;
-    if (worker === null || this.stopping) return Promise.resolve();
+    if (worker === null || this.stopping) {
+      // The next thread owes it: one starts with the next write, which the erasure's own writes are.
+      this.owed = true;
+      return Promise.resolve();
+    }
     return new Promise((resolve) => {
       this.truncations.push(resolve);
       worker.postMessage('truncate');
@@ -94,6 +103,17 @@ export class Checkpoints {
 
   /** Erasures waiting for the thread to truncate the WAL. */
   private readonly truncations: (() => void)[] = [];
+  /** An erasure came while no thread could take its truncation: the next one does. */
+  private owed = false;
+
+  private truncateHere(): void {
+    if (!this.database.open) return;
+    try {
+      this.database.pragma('wal_checkpoint(TRUNCATE)');
+    } catch {
+      /* a reader holds an older snapshot: the WAL is rewritten from its start by the next checkpoints */
+    }
+  }
 
   /** Ends the thread now, after a last checkpoint (start-up's writes are done); resolves once it exited. */
   settle(): Promise<void> {
@@ -127,6 +147,10 @@ export class Checkpoints {
     this.worker = worker;
     this.guard();
     worker.unref();
+    if (this.owed) {
+      this.owed = false;
+      worker.postMessage('truncate');
+    }
     worker.on('message', (message) => {
       if (message === 'passed') this.passes.shift()?.();
       if (message === 'truncated') for (const resolve of this.truncations.splice(0)) resolve();
@@ -251,7 +275,8 @@ parentPort.on('message', (message) => {
   clearInterval(timer);
   let tries = 0;
   const finish = () => {
-    if (!checkpoint() && ++tries < 50) return setTimeout(finish, workerData.intervalMs);
+    const done = truncate ? truncated() : checkpoint();
+    if (!done && ++tries < 50) return setTimeout(finish, workerData.intervalMs);
     database.close();
     parentPort.close();
   };

@@ -86,6 +86,37 @@ describe('SQLite checkpoints', () => {
     }
   });
 
+  it('truncates the WAL after an erasure that came while the thread was ending, by the next thread', async () => {
+    const file = join(dir, 'erased-ending.sqlite');
+    const store = await openStore(`sqlite:${file}`);
+    const email = Buffer.from('wal-ending@example.com');
+    const held = () =>
+      [file, `${file}-wal`].filter((path) => {
+        try {
+          return readFileSync(path).includes(email);
+        } catch {
+          return false;
+        }
+      });
+    try {
+      const shop = await store.createShop(newShop('wal-ending'), []);
+      await store.upsertCustomers(shop.id, [{ id: 7, email: 'wal-ending@example.com', tags: [] }]);
+      await expect.poll(() => held().length).toBeGreaterThan(0);
+      // A reader of an older snapshot keeps the ending thread's last checkpoints from finishing meanwhile.
+      const reader = new SQLite(file, { readonly: true });
+      reader.prepare('BEGIN').run();
+      reader.prepare('SELECT count(*) FROM customers').get();
+      const ending = store.settle();
+      await store.eraseCustomer(shop.id, 7);
+      reader.prepare('COMMIT').run();
+      reader.close();
+      await ending;
+      await expect.poll(held).toEqual([]);
+    } finally {
+      await store.close();
+    }
+  });
+
   it('starts no thread for a connection that only reads, and one with its first change', async () => {
     const file = join(dir, 'reads.sqlite');
     const setup = await openStore(`sqlite:${file}`);
