@@ -59,6 +59,9 @@ function latestStopped(experiments: readonly Experiment[], rulesetId: number): E
 /**
  * The experiment arm a tracked source belongs to: the latest experiment, created before the
  * event, with an arm of that name served by that ruleset. Null for sources no experiment chose.
+ * Looked up in an index of the shop's experiments made once per list of them: read per attributed
+ * line or tracked event over every experiment, 2,000 experiments held the thread 9 s for one order
+ * of 10,000 lines.
  */
 export function armOfSource(
   experiments: readonly Experiment[],
@@ -66,15 +69,37 @@ export function armOfSource(
   at: number,
 ): { experimentId: number; index: number } | null {
   if (source?.kind !== 'ruleset' || source.arm === null) return null;
-  let found: { experimentId: number; index: number; created: number } | null = null;
+  const entries = armIndexOf(experiments).get(armKey(source.rulesetId, source.arm));
+  const found = entries?.find((entry) => entry.created <= at);
+  return found ? { experimentId: found.experimentId, index: found.index } : null;
+}
+
+type ArmEntry = { experimentId: number; index: number; created: number };
+
+const armKey = (rulesetId: number, arm: string) => `${rulesetId}\n${arm}`;
+
+const armIndexes = new WeakMap<readonly Experiment[], Map<string, ArmEntry[]>>();
+
+/** Each (ruleset, arm name) the experiments send, newest experiment first (the higher id of a tie). */
+function armIndexOf(experiments: readonly Experiment[]): Map<string, ArmEntry[]> {
+  const known = armIndexes.get(experiments);
+  if (known) return known;
+  const index = new Map<string, ArmEntry[]>();
   for (const e of experiments) {
-    const created = Date.parse(e.created_at);
-    if (created > at) continue;
-    const index = e.arms.findIndex((a, i) => a.name === source.arm && sourceRulesetOf(e, i) === source.rulesetId);
-    if (index >= 0 && (!found || created > found.created || (created === found.created && e.id > found.experimentId)))
-      found = { experimentId: e.id, index, created };
+    const parsed = Date.parse(e.created_at);
+    const created = Number.isNaN(parsed) ? Number.NEGATIVE_INFINITY : parsed;
+    e.arms.forEach((arm, i) => {
+      const entries = index.get(armKey(sourceRulesetOf(e, i), arm.name)) ?? [];
+      // An experiment's first arm of the name, as a search of its arms finds it.
+      if (entries.some((entry) => entry.experimentId === e.id)) return;
+      entries.push({ experimentId: e.id, index: i, created });
+      index.set(armKey(sourceRulesetOf(e, i), arm.name), entries);
+    });
   }
-  return found && { experimentId: found.experimentId, index: found.index };
+  for (const entries of index.values())
+    entries.sort((a, b) => b.created - a.created || b.experimentId - a.experimentId);
+  armIndexes.set(experiments, index);
+  return index;
 }
 
 /**
