@@ -1,4 +1,9 @@
-import { attributeOrder, type AttributedLine, type OrderToAttribute } from '../domain/attribution/attribute.js';
+import {
+  attributeOrder,
+  indexClicks,
+  type AttributedLine,
+  type OrderToAttribute,
+} from '../domain/attribution/attribute.js';
 import { parseSource } from '../domain/attribution/source.js';
 import { formatMoney } from '../domain/catalog/money.js';
 import { utcDay } from '../domain/events.js';
@@ -124,8 +129,9 @@ export function createAttributionService(deps: {
             );
       const { experiments } = context;
       const lines: AttributedLine[] = [];
+      const indexed = indexClicks(clicks);
       for (const order of latest.values()) {
-        for (const line of attributeOrder(order, clicks, windowMs)) {
+        for (const line of attributeOrder(order, indexed, windowMs)) {
           const arm = armOfSource(experiments, parseSource(line.source), order.created_at);
           lines.push({ ...line, experiment_id: arm?.experimentId ?? null, arm: arm?.index ?? null });
         }

@@ -71,7 +71,7 @@ export interface AttributedLine {
  */
 export function attributeOrder(
   order: OrderToAttribute,
-  clicks: readonly Click[],
+  clicks: ClickIndex,
   windowMs: number,
 ): Omit<AttributedLine, 'experiment_id' | 'arm'>[] {
   if (order.cancelled) return [];
@@ -99,15 +99,49 @@ export function attributeOrder(
   return out;
 }
 
-function latestClick(clicks: readonly Click[], order: OrderToAttribute, productId: number, from: number, to: number) {
+/** A batch's clicks by customer and product and by cart and product, each list in the batch's order. */
+export interface ClickIndex {
+  byCustomer: Map<string, IndexedClick[]>;
+  byCart: Map<string, IndexedClick[]>;
+}
+type IndexedClick = Click & { position: number };
+
+/**
+ * The clicks an import's orders may be attributed to, indexed once: each order line searched all of
+ * them, and 50,000 clicks a visitor sent against an order of 10,000 lines held the thread 2.9 s.
+ */
+export function indexClicks(clicks: readonly Click[]): ClickIndex {
+  const index: ClickIndex = { byCustomer: new Map(), byCart: new Map() };
+  const add = (map: Map<string, IndexedClick[]>, key: string, click: IndexedClick) => {
+    const list = map.get(key);
+    if (list) list.push(click);
+    else map.set(key, [click]);
+  };
+  clicks.forEach((click, position) => {
+    const indexed = { ...click, position };
+    if (click.customer_id !== null) add(index.byCustomer, `${click.customer_id}:${click.product_id}`, indexed);
+    if (click.cart_token !== null) add(index.byCart, `${click.product_id}:${click.cart_token}`, indexed);
+  });
+  return index;
+}
+
+/** The latest click on the product in the window, by the order's customer or in its cart (of a tie, the later listed). */
+function latestClick(clicks: ClickIndex, order: OrderToAttribute, productId: number, from: number, to: number) {
   const { customer_id: customer, cart_token: cart } = order;
-  const byCustomer = (click: Click) => customer !== null && click.customer_id === customer;
-  const ours = (click: Click) => byCustomer(click) || (cart !== null && click.cart_token === cart);
-  let best: Click | null = null;
-  for (const click of clicks) {
-    if (!ours(click) || click.product_id !== productId || click.created_at < from || click.created_at > to) continue;
-    if (!best || click.created_at >= best.created_at) best = click;
-  }
+  let best: IndexedClick | null = null;
+  const lists = [
+    customer === null ? undefined : clicks.byCustomer.get(`${customer}:${productId}`),
+    cart === null ? undefined : clicks.byCart.get(`${productId}:${cart}`),
+  ];
+  for (const list of lists)
+    for (const click of list ?? []) {
+      if (click.created_at < from || click.created_at > to) continue;
+      const later =
+        !best ||
+        click.created_at > best.created_at ||
+        (click.created_at === best.created_at && click.position > best.position);
+      if (later) best = click;
+    }
   return best?.source ?? null;
 }
 
