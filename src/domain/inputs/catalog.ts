@@ -193,9 +193,8 @@ export const MarketInput = Type.Object(
     active: Type.Optional(Type.Boolean()),
     countries: Type.Array(
       Type.String({ pattern: '^[A-Za-z]{2}$', patternMessage: 'must be a two-letter country code such as US' }),
-      {
-        minItems: 1,
-      },
+      // Every country there is, once.
+      { minItems: 1, maxItems: 250 },
     ),
     currency: Type.String({
       pattern: '^[A-Za-z]{3}$',
@@ -212,9 +211,11 @@ export const MarketInput = Type.Object(
           },
           strict,
         ),
+        { maxItems: 100_000 },
       ),
     ),
-    product_ids: Type.Optional(Type.Union([Type.Array(Id), Type.Null()])),
+    // As many as a collection holds.
+    product_ids: Type.Optional(Type.Union([Type.Array(Id, { maxItems: 100_000 }), Type.Null()])),
   },
   strict,
 );

@@ -259,6 +259,14 @@ describe.each(backends())('admin catalog imports on $name', (backend) => {
       { ...market, fixed_prices: [{ variant_id: 5555, price: '1.00' }] },
     ]);
     expect(badMarket.json()).toMatchObject({ index: 0, field: 'fixed_prices[0].variant_id' });
+    // Bounded: every country once, as many products as a collection holds.
+    const everywhere = await t.admin('PUT', '/admin/v1/shops/shop/markets', [
+      { ...market, countries: Array.from({ length: 251 }, () => 'US') },
+    ]);
+    expect(everywhere.json()).toMatchObject({ index: 0, field: 'countries' });
+    const many = Array.from({ length: 100_001 }, (_, i) => i + 1);
+    const tooMany = await t.admin('PUT', '/admin/v1/shops/shop/markets', [{ ...market, product_ids: many }]);
+    expect(tooMany.json()).toMatchObject({ index: 0, field: 'product_ids' });
     // One variant at two prices: which was meant is not for the import to pick. Twice alike is once.
     const twoPrices = [
       { variant_id: 21, price: '3.00' },
