@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TSchema } from '@sinclair/typebox';
 import type { Services } from '../compose.js';
@@ -83,8 +83,9 @@ export async function importFolder(
     orders: services.catalog.upsertOrders,
   };
   // Every file is read and checked first: a mistake in the last one must not leave the first ones written.
+  const present = filesIn(dir);
   const files = FILES.flatMap((name) => {
-    const path = [join(dir, `${name}.json`), join(dir, `${name}.ndjson`)].find((p) => existsSync(p));
+    const path = present.get(name);
     return path ? [{ name, path, rows: checkedRows(name, path) }] : [];
   });
   const written: string[] = [];
@@ -102,13 +103,37 @@ export async function importFolder(
     written.push(name);
   }
   for (const name of NOT_YET) {
-    if (existsSync(join(dir, `${name}.json`)) || existsSync(join(dir, `${name}.ndjson`))) {
-      out(`${name}: skipped — this version of Rebound does not import it yet`);
-    }
+    if (present.has(name)) out(`${name}: skipped — this version of Rebound does not import it yet`);
   }
   if (files.length === 0)
     throw new InvalidInputError(
       'dir',
       `No importable files in ${dir} (expected ${FILES.map((f) => `${f}.json`).join(', ')}).`,
     );
+}
+
+/**
+ * The folder's files by the name they import as (`products` for products.json or products.ndjson).
+ * Nothing is left out unsaid: both forms of one name, a folder by a file's name, or a JSON file of a
+ * name Rebound does not know (`order.json`) refuse the import before anything is written.
+ */
+function filesIn(dir: string): Map<string, string> {
+  const known = new Set<string>([...FILES, ...NOT_YET]);
+  const found = new Map<string, string>();
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const match = /^(.*)\.(json|ndjson)$/.exec(entry.name);
+    if (!match) continue;
+    const name = match[1]!;
+    const path = join(dir, entry.name);
+    if (!known.has(name))
+      throw new InvalidInputError(
+        'dir',
+        `${path} is not a file Rebound imports (expected ${FILES.map((f) => `${f}.json`).join(', ')}).`,
+      );
+    if (!entry.isFile()) throw new InvalidInputError('dir', `${path} is not a file.`);
+    const other = found.get(name);
+    if (other) throw new InvalidInputError('dir', `${other} and ${path} are both in ${dir}: keep one of them.`);
+    found.set(name, path);
+  }
+  return found;
 }

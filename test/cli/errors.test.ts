@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:net';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -151,6 +151,36 @@ describe('commands that need an existing database', () => {
     expect(run.code).toBe(1);
     expect(run.err).toContain('unknown command "frobnicate"');
     expect(existsSync(folder)).toBe(false);
+  });
+});
+
+describe('an import folder that is not what it seems', () => {
+  it('refuses both forms of a file, a name Rebound does not import, and a folder named as a file', () => {
+    const env = { DATABASE_URL: `sqlite:${join(work, 'import.db')}` };
+    expect(rebound(['migrate'], env).code).toBe(0);
+    expect(rebound(['shops', 'create', '--handle', 'imp', '--name', 'Imp'], env).code).toBe(0);
+    const folder = (name: string, files: Record<string, string>) => {
+      const dir = join(work, name);
+      mkdirSync(dir);
+      for (const [file, text] of Object.entries(files))
+        if (text === '/') mkdirSync(join(dir, file));
+        else writeFileSync(join(dir, file), text);
+      return dir;
+    };
+    const row = JSON.stringify({ id: 1, email: null, tags: [] });
+    const both = folder('both', { 'customers.json': `[${row}]`, 'customers.ndjson': row });
+    const misspelt = folder('misspelt', { 'customers.json': `[${row}]`, 'order.json': '[]' });
+    const dirNamed = folder('dir-named', { 'customers.json': '/' });
+    const run = (dir: string) => rebound(['import', dir, '--shop', 'imp'], env);
+    expect(run(both)).toEqual({
+      code: 1,
+      err: expect.stringMatching(/customers\.json and .*customers\.ndjson are both in/),
+    });
+    expect(run(misspelt)).toEqual({ code: 1, err: expect.stringMatching(/order\.json is not a file Rebound imports/) });
+    expect(run(dirNamed)).toEqual({
+      code: 1,
+      err: expect.stringMatching(/^rebound: .*customers\.json is not a file\.\n$/),
+    });
   });
 });
 
