@@ -1,8 +1,8 @@
-import type { Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import { json } from '../codec.js';
 import type { Database } from '../schema.js';
 import { onetimesOf } from './privacy-export.js';
-import { billingCustomerOf, blankErased } from '../../domain/billing/erasure.js';
+import { billingCustomerOf, blankErased, blankErasedBefore, type ErasedKind } from '../../domain/billing/erasure.js';
 
 /** What a customer wrote into their subscriptions and one-time purchases, blanked (`blankErased`). */
 async function blankFreeText(
@@ -80,4 +80,61 @@ export async function eraseBilling(
     erased.push(Number(row.id));
   }
   return erased;
+}
+
+/**
+ * The stored documents of billing customers an erasure covers though it never saw them (the provider
+ * told of the customer only after it): their addresses, subscriptions and one-time purchases dated
+ * before the erasure, stored before the customer was, are blanked as the erasure would have.
+ */
+export async function blankStoredBefore(
+  db: Kysely<Database>,
+  shopId: number,
+  erasedAt: ReadonlyMap<number, number>,
+): Promise<void> {
+  const ids = [...erasedAt.keys()];
+  if (ids.length === 0) return;
+  const rowsOf = (table: 'billing_addresses' | 'billing_subscriptions') =>
+    db
+      .selectFrom(table)
+      .select(['id', 'document'])
+      .where('shop_id', '=', shopId)
+      .where('customer_id', 'in', ids)
+      .execute();
+  const addresses = await rowsOf('billing_addresses');
+  await rewriteBlanked(db, shopId, 'billing_addresses', 'addresses', addresses, erasedAt);
+  await rewriteBlanked(
+    db,
+    shopId,
+    'billing_subscriptions',
+    'subscriptions',
+    await rowsOf('billing_subscriptions'),
+    erasedAt,
+  );
+  const onetimes = await onetimesOf(
+    db,
+    shopId,
+    addresses.map((a) => Number(a.id)),
+  );
+  await rewriteBlanked(db, shopId, 'billing_onetimes', 'onetimes', onetimes, erasedAt);
+}
+
+async function rewriteBlanked(
+  db: Kysely<Database>,
+  shopId: number,
+  table: 'billing_addresses' | 'billing_subscriptions' | 'billing_onetimes',
+  kind: ErasedKind,
+  rows: readonly { id: number; document: string }[],
+  erasedAt: ReadonlyMap<number, number>,
+): Promise<void> {
+  for (const row of rows) {
+    const doc = json.fromDb<{ id: number; customer_id?: number; updated_at: string }>(row.document);
+    if (blankErasedBefore(kind, [doc], erasedAt) === 0) continue;
+    await db
+      .updateTable(table)
+      .set({ document: json.toDb(doc) })
+      .where('shop_id', '=', shopId)
+      .where('id', '=', row.id)
+      .execute();
+  }
 }

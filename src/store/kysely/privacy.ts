@@ -5,7 +5,7 @@ import type { Database } from '../schema.js';
 import type { Checkpoints } from '../checkpoints.js';
 import { forgetStaged } from './erased-staging.js';
 import { blankWebhooksWithPhones } from './webhook-phones.js';
-import { eraseBilling } from './privacy-billing.js';
+import { blankStoredBefore, eraseBilling } from './privacy-billing.js';
 import { customerRecords, emailsOf, eventsOf, sessionsAndCartsOf, trackedOf } from './privacy-export.js';
 import { bumpDataVersion, nextCounter, nextCounterBlock } from './shops.js';
 import { erasedDigests, recordErasedIdentities } from './erased-rows.js';
@@ -350,6 +350,7 @@ export function privacyMethods(db: Kysely<Database>, checkpoints?: Checkpoints):
           .values(part)
           .onConflict((oc) => oc.columns(['shop_id', 'subject', 'subject_id']).doNothing())
           .execute();
+      await blankStoredBefore(db, shopId, erasedAt);
     },
 
     async deleteEventsBefore(shopId, before) {

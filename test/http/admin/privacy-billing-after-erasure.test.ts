@@ -95,6 +95,12 @@ describe.each(backends())("an erased customer's billing documents, written again
     expect(await doc('billing_customers', 400)).toMatchObject({ email: '', first_name: '', shop_customer_id: '' });
     expect(await doc('billing_customers', 401)).toMatchObject({ email: '', first_name: '' });
     expect(await doc('billing_addresses', 600)).toMatchObject({ address1: '', zip: '' });
+    // An address told of before its customer: blanked once the customer shows it is the erased one's.
+    const early = { ...at, id: 610, customer_id: 410, address1: '4 Early Lane', country_code: 'US' };
+    expect((await hook('address/created', 'n5', early)).statusCode).toBe(200);
+    expect(await doc('billing_addresses', 610)).toMatchObject({ address1: '4 Early Lane' });
+    expect((await hook('customer/created', 'n6', { id: 410, ...nora, shop_customer_id: '9500' })).statusCode).toBe(200);
+    expect(await doc('billing_addresses', 610)).toMatchObject({ address1: '', zip: '' });
     // Told of after the erasure, dated after it: new data.
     const later = { id: 402, ...nora, shop_customer_id: '9500', updated_at: minutes(1) };
     expect((await hook('customer/created', 'n4', later)).statusCode).toBe(200);
