@@ -142,26 +142,38 @@ export function createCatalogService(deps: {
     },
 
     async upsertCollections(shopId: number, body: unknown): Promise<{ upserted: number }> {
-      const rows = validateRows(CollectionInput, body, 'collections', 'id');
+      // A collection in a turn of its own: one of 100,000 members is about 0.2 s of this thread, and eight
+      // of them checked at once held every shop's requests 2.7 s.
+      const rows = await mapInTurns(
+        bulkRows(body, 'collections'),
+        (row, index) => validateRow(CollectionInput, row, index, 'collections'),
+        1,
+      );
+      rejectRepeated(rows, 'id', 'collections');
+      await nextTurn();
       const existing = await store.findExistingProductIds(
         shopId,
         rows.flatMap((r) => r.products.map((p) => p.product_id)),
       );
-      const collections: Collection[] = rows.map((row, index) => {
-        row.products.forEach((member, m) => {
-          if (!existing.has(member.product_id))
-            reject(index, `products[${m}].product_id`, `unknown product ${member.product_id}`, 'collections');
-        });
-        return {
-          id: row.id,
-          title: row.title,
-          handle: row.handle,
-          updated_at: row.updated_at ? normalizeTimestamp(row.updated_at) : clock().toISOString(),
-          products: firstOccurrences(
-            row.products.map((p, i) => ({ product_id: p.product_id, position: p.position ?? i + 1 })),
-          ),
-        };
-      });
+      const collections: Collection[] = await mapInTurns(
+        rows,
+        (row, index) => {
+          row.products.forEach((member, m) => {
+            if (!existing.has(member.product_id))
+              reject(index, `products[${m}].product_id`, `unknown product ${member.product_id}`, 'collections');
+          });
+          return {
+            id: row.id,
+            title: row.title,
+            handle: row.handle,
+            updated_at: row.updated_at ? normalizeTimestamp(row.updated_at) : clock().toISOString(),
+            products: firstOccurrences(
+              row.products.map((p, i) => ({ product_id: p.product_id, position: p.position ?? i + 1 })),
+            ),
+          };
+        },
+        1,
+      );
       await store.upsertCollections(shopId, collections);
       await catalog.apply(shopId, { collections: true });
       return { upserted: collections.length };
