@@ -36,6 +36,17 @@ function checkpointed(file: string): boolean {
   return statSync(file).size >= pages * pageSize;
 }
 
+/** Which of the database file and its WAL hold these bytes. */
+function filesHolding(file: string, bytes: Buffer): string[] {
+  return [file, `${file}-wal`].filter((path) => {
+    try {
+      return readFileSync(path).includes(bytes);
+    } catch {
+      return false;
+    }
+  });
+}
+
 const autocheckpoint = (connection: Connection) =>
   Number(connection.sqlite!.pragma('wal_autocheckpoint', { simple: true }));
 
@@ -66,14 +77,7 @@ describe('SQLite checkpoints', () => {
     const file = join(dir, 'erased.sqlite');
     const store = await openStore(`sqlite:${file}`);
     const email = Buffer.from('wal-erased@example.com');
-    const held = () =>
-      [file, `${file}-wal`].filter((path) => {
-        try {
-          return readFileSync(path).includes(email);
-        } catch {
-          return false;
-        }
-      });
+    const held = () => filesHolding(file, email);
     try {
       const shop = await store.createShop(newShop('wal'), []);
       await store.upsertCustomers(shop.id, [{ id: 7, email: 'wal-erased@example.com', tags: [] }]);
@@ -90,14 +94,7 @@ describe('SQLite checkpoints', () => {
     const file = join(dir, 'erased-ending.sqlite');
     const store = await openStore(`sqlite:${file}`);
     const email = Buffer.from('wal-ending@example.com');
-    const held = () =>
-      [file, `${file}-wal`].filter((path) => {
-        try {
-          return readFileSync(path).includes(email);
-        } catch {
-          return false;
-        }
-      });
+    const held = () => filesHolding(file, email);
     try {
       const shop = await store.createShop(newShop('wal-ending'), []);
       await store.upsertCustomers(shop.id, [{ id: 7, email: 'wal-ending@example.com', tags: [] }]);
