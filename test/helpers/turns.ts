@@ -42,3 +42,24 @@ export async function residentBesideImporting(t: TestApp): Promise<string> {
   expect((await t.app.inject(`/api/v1/products/trending_products?key=${key}`)).statusCode).toBe(200);
   return key;
 }
+
+/**
+ * The turns of the event loop other work was given while `work` ran: a callback re-queued at every
+ * turn, counted. Work done in one stretch gives none (on SQLite, whose statements resolve at once).
+ */
+export async function turnsDuring(work: () => Promise<unknown>): Promise<number> {
+  let turns = 0;
+  let done = false;
+  const tick = () => {
+    if (done) return;
+    turns++;
+    setImmediate(tick);
+  };
+  setImmediate(tick);
+  try {
+    await work();
+  } finally {
+    done = true;
+  }
+  return turns;
+}

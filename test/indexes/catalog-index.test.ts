@@ -5,6 +5,7 @@ import type { ShopMemory } from '../../src/indexes/shop-memory.js';
 import { openStore } from '../../src/store/open.js';
 import type { Store } from '../../src/store/store.js';
 import { backends } from '../helpers/backends.js';
+import { turnsDuring } from '../helpers/turns.js';
 import { newShop, product, shopKeys } from '../helpers/fixtures.js';
 
 /** Loading shops on demand and evicting them under a budget, on every backend. */
@@ -43,16 +44,7 @@ describe.each(backends())('CatalogIndex on demand on $name', (backend) => {
   it("gives the other shops' requests turns of the event loop while a shop loads", async () => {
     const index = new CatalogIndex(store);
     const shopId = await shopWith('turns', 30);
-    let turns = 0;
-    let loaded = false;
-    const tick = () => {
-      if (loaded) return;
-      turns++;
-      setImmediate(tick);
-    };
-    setImmediate(tick);
-    await index.ensure(shopId);
-    loaded = true;
+    const turns = await turnsDuring(() => index.ensure(shopId));
     // Read at once, a small shop's parts were one stretch of the event loop (no turn in between on SQLite).
     expect(turns).toBeGreaterThanOrEqual(2);
     expect(index.get(shopId)?.products.size).toBe(30);
@@ -231,16 +223,7 @@ describe.each(backends())('CatalogIndex on demand on $name', (backend) => {
     await index.ensure(a);
     const written = Array.from({ length: 2_500 }, (_, i) => product(100 + i));
     await store.upsertProducts(a, written);
-    let turns = 0;
-    let patched = false;
-    const tick = () => {
-      if (patched) return;
-      turns++;
-      setImmediate(tick);
-    };
-    setImmediate(tick);
-    await index.apply(a, { products: written.map((p) => p.id).reverse() });
-    patched = true;
+    const turns = await turnsDuring(() => index.apply(a, { products: written.map((p) => p.id).reverse() }));
     // Pages of 1,000: two turns between three reads. Read at once, on SQLite, the patch was one stretch.
     expect(turns).toBeGreaterThanOrEqual(2);
     expect(index.get(a)!.products.size).toBe(2_501);

@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { assembled, stageExport } from '../../../src/services/platform/staging.js';
 import { backends } from '../../helpers/backends.js';
+import { turnsDuring } from '../../helpers/turns.js';
 import { newShop, shopKeys } from '../../helpers/fixtures.js';
 
 /** Lines of a bulk export as the platform writes them: a product, then its variants (each naming its parent). */
@@ -72,16 +73,7 @@ describe.each(backends())('a staged bulk export read back, on $name', (backend) 
         shopKeys().map((k) => k.record),
       );
       await stageExport(store, shop.id, exportOf([{ id: 1, variants: 12_000 }]));
-      let turns = 0;
-      let cleared = false;
-      const tick = () => {
-        if (cleared) return;
-        turns++;
-        setImmediate(tick);
-      };
-      setImmediate(tick);
-      await store.clearStaging(shop.id);
-      cleared = true;
+      const turns = await turnsDuring(() => store.clearStaging(shop.id));
       // Three slices of 5,000: two turns between them. In one statement, on SQLite, no turn at all.
       expect(turns).toBeGreaterThanOrEqual(2);
       const left = [];
