@@ -244,7 +244,10 @@ const checkpoint = () => {
   }
 };
 let truncate = false;
+// Only once a passive pass has copied the whole WAL: what TRUNCATE then holds the write lock for is the
+// reset alone, not the copy (a write meanwhile that does not wait, a load's snapshot, is skipped).
 const truncated = () => {
+  if (!checkpoint()) return false;
   try {
     const [done] = database.pragma('wal_checkpoint(TRUNCATE)');
     return done.busy === 0;
