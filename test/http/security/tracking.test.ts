@@ -143,8 +143,10 @@ describe.each(backends())('forged tracking on $name', (backend) => {
     ).toBe(200);
     const statuses: number[] = [];
     for (let i = 0; i < 5; i++) statuses.push((await track([{ type: 'impression', uuid: uuid(300 + i) }])).status);
-    // This address has sent more than 3 this minute already: every one is refused.
-    expect(statuses).toEqual([429, 429, 429, 429, 429]);
+    // At most 3 a minute from this address: of 5, at least 2 are refused (every one, when the tests before
+    // already sent 3 this minute; a minute that turns meanwhile lets at most 3 through).
+    expect(statuses.every((status) => status === 200 || status === 429)).toBe(true);
+    expect(statuses.filter((status) => status === 429).length).toBeGreaterThanOrEqual(2);
     expect(
       (await admin('PATCH', '/admin/v1/shops/forge', { settings: { rate_limit_public_per_minute: 1000 } })).status,
     ).toBe(200);
