@@ -170,47 +170,64 @@ export async function sessionsAndCartsOf(
     .where('uuid', 'is not', null)
     .execute();
   const candidates = devices.map((d) => d.uuid!).filter((uuid) => !own.includes(uuid));
-  if (candidates.length === 0) return { sessions: own, carts };
-  // A device another customer signed in on, or that clicked into another cart, may be someone else's
-  // (a shared cart, a family's laptop): only its clicks into this customer's carts go.
   const others = new Set<string>();
-  for (const table of ['events', 'track_events'] as const) {
-    const rows = await db
+  for (const part of chunks(candidates, 1, 500))
+    for (const uuid of await someoneElses(db, shopId, { customerId, emails, carts }, part)) others.add(uuid);
+  return { sessions: [...own, ...candidates.filter((uuid) => !others.has(uuid))], carts };
+}
+
+/**
+ * Of these devices, those that may be someone else's (a shared cart, a family's laptop): another
+ * customer signed in on it, someone gave another e-mail there, or it clicked into another cart. Only
+ * their clicks into this customer's carts go with the customer.
+ */
+async function someoneElses(
+  db: Kysely<Database>,
+  shopId: number,
+  customer: { customerId: number; emails: readonly string[]; carts: readonly string[] },
+  devices: readonly string[],
+): Promise<string[]> {
+  const { customerId, emails, carts } = customer;
+  const signedIn = (table: 'events' | 'track_events') =>
+    db
       .selectFrom(table)
       .select('uuid')
       .distinct()
       .where('shop_id', '=', shopId)
-      .where('uuid', 'in', candidates)
+      .where('uuid', 'in', devices)
       .where('customer_id', 'is not', null)
       .where('customer_id', '!=', customerId)
       .execute();
-    for (const row of rows) others.add(row.uuid!);
-  }
-  // A device where someone gave another e-mail is theirs too.
-  const named = await db
-    .selectFrom('events')
-    .select('uuid')
-    .distinct()
-    .where('shop_id', '=', shopId)
-    .where('uuid', 'in', candidates)
-    .where('subject_email', 'is not', null)
-    .where('subject_email', '!=', '')
-    .where((eb) =>
-      emails.length > 0 ? eb(eb.fn<string>('lower', ['subject_email']), 'not in', [...emails]) : eb.lit(true),
-    )
-    .execute();
-  for (const row of named) others.add(row.uuid!);
-  const elsewhere = await db
-    .selectFrom('track_events')
-    .select('uuid')
-    .distinct()
-    .where('shop_id', '=', shopId)
-    .where('uuid', 'in', candidates)
-    .where('cart_token', 'is not', null)
-    .where('cart_token', 'not in', carts)
-    .execute();
-  for (const row of elsewhere) others.add(row.uuid!);
-  return { sessions: [...own, ...candidates.filter((uuid) => !others.has(uuid))], carts };
+  const named = () =>
+    db
+      .selectFrom('events')
+      .select('uuid')
+      .distinct()
+      .where('shop_id', '=', shopId)
+      .where('uuid', 'in', devices)
+      .where('subject_email', 'is not', null)
+      .where('subject_email', '!=', '')
+      .where((eb) =>
+        emails.length > 0 ? eb(eb.fn<string>('lower', ['subject_email']), 'not in', [...emails]) : eb.lit(true),
+      )
+      .execute();
+  const elsewhere = () =>
+    db
+      .selectFrom('track_events')
+      .select('uuid')
+      .distinct()
+      .where('shop_id', '=', shopId)
+      .where('uuid', 'in', devices)
+      .where('cart_token', 'is not', null)
+      .where('cart_token', 'not in', [...carts])
+      .execute();
+  const rows = [
+    ...(await signedIn('events')),
+    ...(await signedIn('track_events')),
+    ...(await named()),
+    ...(await elsewhere()),
+  ];
+  return rows.map((row) => row.uuid!);
 }
 
 /**
