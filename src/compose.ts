@@ -152,10 +152,7 @@ export async function compose(
     },
   );
   const bus = new ChangeBus(redis, `${config.redisPrefix}changes`, warn);
-  // A shop in memory is routed by its estimated size: a small shop's model never waits for a large one's.
-  const modelPool = new ModelPool(config.databaseUrl, {
-    shopBytes: (shopId) => (residency.isResident(shopId) ? residency.shopBytes(shopId) : undefined),
-  });
+  const modelPool = new ModelPool(config.databaseUrl, { shopBytes: (shopId) => residency.residentBytes(shopId) });
   if (!modelPool.usable)
     options.log?.warn(
       'an in-memory SQLite database cannot be read by the model worker: the model lists serve their fallback',

@@ -160,6 +160,11 @@ export class Residency {
     return this.recent.size;
   }
 
+  /** Estimated bytes of a resident shop across every holder; undefined for one not in memory. */
+  residentBytes(shopId: number): number | undefined {
+    return this.isResident(shopId) ? this.shopBytes(shopId) : undefined;
+  }
+
   /** Estimated bytes of one shop across every holder. */
   shopBytes(shopId: number): number {
     let total = 0;

@@ -125,7 +125,10 @@ export function indexClicks(clicks: readonly Click[]): ClickIndex {
   return index;
 }
 
-/** The latest click on the product in the window, by the order's customer or in its cart (of a tie, the later listed). */
+/**
+ * The latest click on the product in the window, by the order's customer or in its cart; of two at
+ * one instant, the later listed.
+ */
 function latestClick(clicks: ClickIndex, order: OrderToAttribute, productId: number, from: number, to: number) {
   const { customer_id: customer, cart_token: cart } = order;
   let best: IndexedClick | null = null;

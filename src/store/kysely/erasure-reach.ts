@@ -72,16 +72,7 @@ export async function rebuildExportsNaming(
 ): Promise<void> {
   const rebuilt = new Set<string>();
   for (const part of chunks([...new Set(texts)], 100)) {
-    const requests = await trx
-      .selectFrom('privacy_requests')
-      .select(['id', 'customer_id'])
-      .where('shop_id', '=', shopId)
-      .where('kind', '=', 'data_request')
-      .where('customer_id', '!=', customerId)
-      .where((eb) =>
-        eb.or(part.map((text) => eb(eb.fn<string>('lower', ['export']), 'like', `%${text.toLowerCase()}%`))),
-      )
-      .execute();
+    const requests = await othersExportsNaming(trx, shopId, customerId, part);
     for (const request of requests) {
       if (request.customer_id === null || rebuilt.has(request.id)) continue;
       rebuilt.add(request.id);
@@ -109,14 +100,7 @@ export async function dropBlankedFromExports(
 ): Promise<void> {
   const times = new Set(receivedAt.map((at) => new Date(at).toISOString()));
   for (const part of chunks([...times], 1, 100)) {
-    const requests = await trx
-      .selectFrom('privacy_requests')
-      .select(['id', 'export'])
-      .where('shop_id', '=', shopId)
-      .where('kind', '=', 'data_request')
-      .where('customer_id', '!=', customerId)
-      .where((eb) => eb.or(part.map((iso) => eb('export', 'like', `%${iso}%`))))
-      .execute();
+    const requests = await othersExportsNaming(trx, shopId, customerId, part);
     for (const request of requests) {
       const records = JSON.parse(request.export ?? '{}') as { webhooks?: { received_at?: unknown }[] };
       const kept = (records.webhooks ?? []).filter((w) => !times.has(String(w.received_at)));
@@ -129,6 +113,20 @@ export async function dropBlankedFromExports(
         .execute();
     }
   }
+}
+
+/** Other customers' data-request exports whose text holds one of these (any case). */
+function othersExportsNaming(trx: Transaction<Database>, shopId: number, customerId: number, texts: readonly string[]) {
+  return trx
+    .selectFrom('privacy_requests')
+    .select(['id', 'customer_id', 'export'])
+    .where('shop_id', '=', shopId)
+    .where('kind', '=', 'data_request')
+    .where('customer_id', '!=', customerId)
+    .where((eb) =>
+      eb.or(texts.map((text) => eb(eb.fn<string>('lower', ['export']), 'like', `%${text.toLowerCase()}%`))),
+    )
+    .execute();
 }
 
 /** The `tk` that takes the counts of tracking keys naming an erased customer. */

@@ -107,7 +107,7 @@ describe.each(backends())('the webhook bodies an erasure reaches, on $name', (ba
     expect(remade.customer.email).toBe('giver@example.com');
   });
 
-  it("exports another customer's order mentioning an address in a note as theirs, not the address holder's", async () => {
+  it("exports an order mentioning an address in a note as its customer's, not the address holder's", async () => {
     await t.admin('PUT', '/admin/v1/shops/bodies/customers', [
       { id: 501, email: 'ada@example.com' },
       { id: 502, email: 'ben@example.com' },
