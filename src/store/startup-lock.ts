@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { pgSession } from './connect.js';
@@ -15,7 +15,9 @@ import { pgSession } from './connect.js';
 export async function withStartupLock<T>(databaseUrl: string, work: () => Promise<T>, onWait?: () => void): Promise<T> {
   if (databaseUrl.startsWith('sqlite:')) {
     const file = databaseUrl.slice('sqlite:'.length);
-    return file === ':memory:' ? work() : withFileLock(`${file}-startup.lock`, work, onWait);
+    if (file === ':memory:') return work();
+    refuseNonDatabase(file);
+    return withFileLock(`${file}-startup.lock`, work, onWait);
   }
   return withAdvisoryLock(databaseUrl, work, onWait);
 }
@@ -39,6 +41,17 @@ async function withAdvisoryLock<T>(databaseUrl: string, work: () => Promise<T>, 
     }
   } finally {
     await client.end().catch(() => undefined);
+  }
+}
+
+/** A file that is there but is not a database fails as it would later, before a lock file is made beside it. */
+function refuseNonDatabase(file: string): void {
+  if (!existsSync(file)) return;
+  const database = new SQLite(file, { readonly: true, fileMustExist: true });
+  try {
+    database.pragma('schema_version');
+  } finally {
+    database.close();
   }
 }
 

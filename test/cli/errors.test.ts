@@ -117,6 +117,8 @@ describe('start-up failures an operator fixes in the environment', () => {
       code: 1,
       err: `rebound: cannot use the database at sqlite:${file} (DATABASE_URL): file is not a database.\n`,
     });
+    // Nothing is left beside the file that was named by mistake.
+    expect(existsSync(`${file}-startup.lock`)).toBe(false);
   });
 });
 
