@@ -6,22 +6,26 @@ import type { BuildResult, ModelTask, SimilarResult } from './model-worker.js';
 /** A worker that stays idle this long ends, and its database connection with it. */
 const IDLE_MS = 60_000;
 
-/** A shop whose read model is estimated at no more than this is built in the small shops' thread. */
+/** A shop whose read model is estimated at no more than this may use the small shops' thread. */
 export const SMALL_SHOP_BYTES = 12 * 1024 * 1024; // about 5,000 products (docs/scaling.md)
 
 /** Which thread a shop's work runs in. */
-export type ModelLane = 'small' | 'large';
+export type ModelLane = 'shared' | 'small';
 
 /**
- * The threads that build models, each started on first use: one for the shops whose read model is
- * small (a few thousand products), one for the others and for the shops whose size is not known.
- * With one thread for all, a 100,000-product shop's build held a small shop's first
- * `similar_products` (its content neighbours, a task of milliseconds) for a minute. One thread a
- * lane: builds queue rather than take both cores from the requests; each heap is capped so one huge
- * shop cannot exhaust the process.
+ * The threads that build models, each started on first use. Every shop's work runs in the shared
+ * thread, except a small shop's (a read model of a few thousand products) while the shared thread
+ * is busy: that runs in a second thread. With one thread for all, a 100,000-product shop's build
+ * held a small shop's first `similar_products` (its content neighbours, a task of milliseconds) for
+ * a minute; with a second thread for every small shop, a node of small shops kept two isolates
+ * where one did the work. One thread a lane: builds queue rather
+ * than take both cores from the requests; each heap is capped so one huge shop cannot exhaust the
+ * process.
  */
 export class ModelPool {
   private readonly pools = new Map<ModelLane, Piscina>();
+  /** Tasks sent to each lane and not yet settled. */
+  private readonly inFlight = new Map<ModelLane, number>();
   private closed = false;
 
   constructor(
@@ -38,10 +42,18 @@ export class ModelPool {
     return !this.databaseUrl.startsWith('sqlite::memory:') && !this.closed;
   }
 
-  /** The lane of a shop's builds and content neighbours. */
+  /** The lane a shop's build or content neighbours would run in now. */
   laneOf(shopId: number): ModelLane {
+    if (!this.inFlight.get('shared')) return 'shared';
     const bytes = this.options.shopBytes?.(shopId);
-    return bytes !== undefined && bytes <= SMALL_SHOP_BYTES ? 'small' : 'large';
+    return bytes !== undefined && bytes <= SMALL_SHOP_BYTES ? 'small' : 'shared';
+  }
+
+  private run<T>(lane: ModelLane, task: ModelTask): Promise<T> {
+    this.inFlight.set(lane, (this.inFlight.get(lane) ?? 0) + 1);
+    return (this.workers(lane).run(task) as Promise<T>).finally(() => {
+      this.inFlight.set(lane, (this.inFlight.get(lane) ?? 1) - 1);
+    });
   }
 
   private workers(lane: ModelLane): Piscina {
@@ -65,35 +77,31 @@ export class ModelPool {
 
   /** Builds a shop's model unless its data still has `stamp`. */
   build(shopId: number, stamp: string | null, withContent = true): Promise<BuildResult> {
-    return this.workers(this.laneOf(shopId)).run({
+    return this.run<BuildResult>(this.laneOf(shopId), {
       kind: 'build',
       databaseUrl: this.databaseUrl,
       shopId,
       stamp,
       withContent,
-    } satisfies ModelTask) as Promise<BuildResult>;
+    });
   }
 
   /** A shop's content neighbours alone, ahead of its first model (null: no such shop). */
   content(shopId: number): Promise<ContentModel | null> {
-    return this.workers(this.laneOf(shopId)).run({
+    return this.run<ContentModel | null>(this.laneOf(shopId), {
       kind: 'content',
       databaseUrl: this.databaseUrl,
       shopId,
-    } satisfies ModelTask) as Promise<ContentModel | null>;
+    });
   }
 
-  /** SAR neighbours of a product on the shop's orders as they are now (all of its orders: the large lane). */
+  /** SAR neighbours of a product on the shop's orders as they are now (all of its orders: the shared lane). */
   similar(task: Omit<Extract<ModelTask, { kind: 'similar' }>, 'kind' | 'databaseUrl'>): Promise<SimilarResult> {
-    return this.workers('large').run({
-      kind: 'similar',
-      databaseUrl: this.databaseUrl,
-      ...task,
-    } satisfies ModelTask) as Promise<SimilarResult>;
+    return this.run<SimilarResult>('shared', { kind: 'similar', databaseUrl: this.databaseUrl, ...task });
   }
 
   /** A round trip through a lane's thread (measures its overhead). */
-  ping(lane: ModelLane = 'large'): Promise<unknown> {
+  ping(lane: ModelLane = 'shared'): Promise<unknown> {
     return this.workers(lane).run({ kind: 'ping' } satisfies ModelTask);
   }
 

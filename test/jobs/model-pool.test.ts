@@ -5,8 +5,9 @@ import { backends } from '../helpers/backends.js';
 import { newShop, product, shopKeys } from '../helpers/fixtures.js';
 
 /**
- * The model threads (src/jobs/model-pool.ts): a small shop's work runs in a thread of its own, so a
- * large shop's build does not hold it. Shown by the order the two finish in, not by time.
+ * The model threads (src/jobs/model-pool.ts): a small shop's work runs in a second thread while the
+ * shared one is busy, so a large shop's build does not hold it, and in the shared one otherwise, so
+ * a node of small shops keeps one thread. Shown by the order the two finish in, not by time.
  */
 describe.each(backends())('the model threads on $name', (backend) => {
   afterAll(() => backend.cleanup());
@@ -35,15 +36,18 @@ describe.each(backends())('the model threads on $name', (backend) => {
     ]);
     const pool = new ModelPool(url, { shopBytes: (shopId) => sizes.get(shopId) });
     try {
-      expect([pool.laneOf(large), pool.laneOf(small), pool.laneOf(999)]).toEqual(['large', 'small', 'large']);
+      // Nothing in flight: every shop's work would run in the shared thread.
+      expect([pool.laneOf(large), pool.laneOf(small), pool.laneOf(999)]).toEqual(['shared', 'shared', 'shared']);
       // Both threads started first: the race below is between the two tasks, not the threads' start.
-      await Promise.all([pool.ping('large'), pool.ping('small')]);
+      await Promise.all([pool.ping('shared'), pool.ping('small')]);
       const finished: string[] = [];
       // Every product shares its vendor, type and tags: each scores the 2,000 candidates of its budget.
       const largeContent = pool.content(large).then((content) => {
         finished.push('large');
         return content;
       });
+      // The shared thread busy: a small shop's work goes to the second thread, a large or unknown shop's waits.
+      expect([pool.laneOf(large), pool.laneOf(small), pool.laneOf(999)]).toEqual(['shared', 'small', 'shared']);
       const smallContent = pool.content(small).then((content) => {
         finished.push('small');
         return content;
@@ -53,6 +57,7 @@ describe.each(backends())('the model threads on $name', (backend) => {
       expect(s?.ids.length).toBe(3);
       // In one thread for all, the small shop's waited for the large shop's.
       expect(finished).toEqual(['small', 'large']);
+      expect(pool.laneOf(small)).toBe('shared');
     } finally {
       await pool.close();
     }
