@@ -88,17 +88,25 @@ export class ProductCache {
     return answer.data;
   }
 
-  /** Collections once per shop; a failed request is not kept, so the next picker asks again. */
+  /** Collections once per shop, every page; a failed request is not kept, so the next picker asks again. */
   listCollections(): Promise<Collection[]> {
-    this.collections ??= this.api
-      .get<{ data: Collection[] }>(`/shops/${encodeURIComponent(this.handle)}/collections`)
-      .then(
-        (r) => r.data,
-        (error: unknown) => {
-          this.collections = null;
-          throw error;
-        },
-      );
+    this.collections ??= this.allCollections().catch((error: unknown) => {
+      this.collections = null;
+      throw error;
+    });
     return this.collections;
+  }
+
+  private async allCollections(): Promise<Collection[]> {
+    const all: Collection[] = [];
+    let after: number | null = 0;
+    while (after !== null) {
+      const page: { data: Collection[]; next: number | null } = await this.api.get(
+        `/shops/${encodeURIComponent(this.handle)}/collections?limit=250&after=${after}`,
+      );
+      all.push(...page.data);
+      after = page.next;
+    }
+    return all;
   }
 }

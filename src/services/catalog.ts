@@ -24,6 +24,7 @@ import {
 import { mapInTurns, nextTurn } from '../indexes/turns.js';
 import type { CatalogIndex } from '../indexes/catalog-index.js';
 import type { CatalogStore } from '../store/kysely/catalog.js';
+import type { CollectionPageStore } from '../store/kysely/collection-pages.js';
 import type { CommerceStore } from '../store/kysely/commerce.js';
 import type { PrivacyStore } from '../store/kysely/privacy.js';
 import { predatesErasure } from '../domain/erasure.js';
@@ -46,12 +47,15 @@ function firstOccurrences(
   return members.filter((m) => !seen.has(m.product_id) && seen.add(m.product_id) !== undefined);
 }
 
+/** Members a page of the collection listing holds at most (one collection may hold 100,000). */
+export const LISTED_MEMBERS = 100_000;
+
 /**
  * Catalog imports (docs/api.md, "Admin API"): validated whole before anything is written, written in one
  * transaction, idempotent by id, then patched into the read model.
  */
 export function createCatalogService(deps: {
-  store: CatalogStore & CommerceStore & Pick<PrivacyStore, 'erasedCustomers'>;
+  store: CatalogStore & CollectionPageStore & CommerceStore & Pick<PrivacyStore, 'erasedCustomers'>;
   catalog: CatalogIndex;
   attribution?: AttributionService;
   clock?: () => Date;
@@ -179,8 +183,19 @@ export function createCatalogService(deps: {
       return { upserted: collections.length };
     },
 
-    async listCollections(shopId: number): Promise<Collection[]> {
-      return store.listCollections(shopId);
+    /**
+     * A page of collections in id order, after the id given: at most `limit`, and at most
+     * `LISTED_MEMBERS` members in all unless one collection alone holds more.
+     */
+    async listCollections(
+      shopId: number,
+      page: { after: number; limit: number },
+    ): Promise<{ data: Collection[]; total: number; next: number | null }> {
+      const [{ collections, more }, total] = await Promise.all([
+        store.collectionPage(shopId, { afterId: page.after, limit: page.limit, members: LISTED_MEMBERS }),
+        store.countCollections(shopId),
+      ]);
+      return { data: collections, total, next: more ? (collections.at(-1)?.id ?? null) : null };
     },
 
     async setInventory(shopId: number, body: unknown): Promise<{ updated: number }> {

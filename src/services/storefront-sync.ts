@@ -4,6 +4,7 @@ import { AppError, InvalidBodyError, InvalidInputError, MissingInputError } from
 import { safeEqual } from '../domain/keys.js';
 import type { CatalogIndex } from '../indexes/catalog-index.js';
 import type { CatalogStore } from '../store/kysely/catalog.js';
+import type { CollectionPageStore } from '../store/kysely/collection-pages.js';
 import type { PrivacyStore } from '../store/kysely/privacy.js';
 import type { ShopWebhookStore } from '../store/kysely/shop-webhooks.js';
 import type { ShopStore } from '../store/kysely/shops.js';
@@ -65,6 +66,7 @@ export function createStorefrontSync(deps: {
   store: ShopStore &
     ShopWebhookStore &
     CatalogStore &
+    CollectionPageStore &
     Pick<PrivacyStore, 'deleteShopData' | 'erasures' | 'erasedDigests'>;
   catalogAdmin: CatalogService;
   catalog: CatalogIndex;
@@ -121,7 +123,9 @@ export function createStorefrontSync(deps: {
       } else {
         // A collection webhook without its members keeps the stored membership.
         const members =
-          payload.products ?? (await store.listCollections(shopId)).find((c) => c.id === id)?.products ?? [];
+          payload.products ??
+          (await store.collectionPage(shopId, { ids: [id], limit: 1 })).collections[0]?.products ??
+          [];
         await catalogAdmin.upsertCollections(shopId, [
           {
             id: payload.id,

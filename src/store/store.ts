@@ -2,6 +2,7 @@ import type { BillingProviderStore } from './kysely/billing-providers.js';
 import type { BillingStore } from './kysely/billing.js';
 import type { CampaignStore } from './kysely/campaigns.js';
 import type { CatalogStore } from './kysely/catalog.js';
+import type { CollectionPageStore } from './kysely/collection-pages.js';
 import type { CommerceStore } from './kysely/commerce.js';
 import type { EventStore } from './kysely/events.js';
 import type { ExperimentStore } from './kysely/experiments.js';
@@ -25,6 +26,7 @@ export interface Store
   extends SettingStore,
     ShopStore,
     CatalogStore,
+    CollectionPageStore,
     ServingStore,
     SnapshotStore,
     CommerceStore,

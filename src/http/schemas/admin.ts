@@ -1,7 +1,7 @@
-import { Type } from '@sinclair/typebox';
+import { type TSchema, Type } from '@sinclair/typebox';
 import { AdminProductSchema } from './product.js';
 
-const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);
+const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
 const Whole = Type.Optional(Type.Integer());
 const Days = Type.Optional(Type.Number());
@@ -92,6 +92,8 @@ export const CollectionList = Type.Object({
       products: Type.Array(Type.Object({ product_id: Type.Integer(), position: Type.Integer() })),
     }),
   ),
+  total: Type.Integer({ description: 'collections of the shop, all pages together' }),
+  next: Nullable(Type.Integer({ description: 'the `after` of the next page; null on the last' })),
 });
 
 export const MarketList = Type.Object({

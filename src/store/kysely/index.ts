@@ -6,6 +6,7 @@ import { isUnavailable } from '../codec.js';
 import { newerMigrations } from './newer-schema.js';
 import type { Store } from '../store.js';
 import { catalogMethods } from './catalog.js';
+import { collectionPageMethods } from './collection-pages.js';
 import { servingMethods } from './product-serving.js';
 import { snapshotMethods } from './snapshots.js';
 import { commerceMethods } from './commerce.js';
@@ -151,6 +152,7 @@ function kyselyStore({ db, dialect, schema, poolStats, sqlite, checkpoints }: Co
     ...settingMethods(db),
     ...shopMethods(db, sqlite),
     ...catalogMethods(db, sqlite, checkpoints),
+    ...collectionPageMethods(db),
     ...servingMethods(db, sqlite),
     ...snapshotMethods(db, sqlite),
     ...commerceMethods(db, sqlite, checkpoints),

@@ -197,6 +197,32 @@ describe.each(backends())('admin catalog imports on $name', (backend) => {
     expect(bad.json()).toMatchObject({ index: 0, field: 'products[0].product_id' });
   });
 
+  it('lists collections a page at a time, and names a bad paging parameter', async () => {
+    const more = [72, 73, 74].map((id) => ({ id, title: `C${id}`, handle: `c-${id}`, products: [{ product_id: 1 }] }));
+    await t.admin('PUT', '/admin/v1/shops/shop/collections', more);
+    const pages: number[][] = [];
+    let after: number | null = 0;
+    while (after !== null) {
+      const page = (await t.admin('GET', `/admin/v1/shops/shop/collections?limit=2&after=${after}`)).json();
+      expect(page.total).toBe(4);
+      pages.push(page.data.map((c: { id: number }) => c.id));
+      after = page.next;
+    }
+    expect(pages).toEqual([
+      [70, 72],
+      [73, 74],
+    ]);
+    for (const [query, name] of [
+      ['limit=0', 'limit'],
+      ['limit=251', 'limit'],
+      ['after=-1', 'after'],
+    ]) {
+      const bad = await t.admin('GET', `/admin/v1/shops/shop/collections?${query}`);
+      expect(bad.statusCode).toBe(400);
+      expect(bad.json().error).toContain(`Parameter ${name}`);
+    }
+  });
+
   it('sets inventory and refuses unknown variants', async () => {
     expect(
       (

@@ -27,6 +27,19 @@ import {
   UpsertedAboutCustomers,
 } from '../../schemas/admin.js';
 
+const CollectionsQuery = params({
+  limit: wholeNumber('collections per page (a page also ends before 100,000 members in all)', {
+    min: 1,
+    max: 250,
+    fallback: 50,
+  }),
+  after: wholeNumber("the collections after this id: the last page's `next`", {
+    min: 0,
+    max: 999_999_999_999_999,
+    fallback: 0,
+  }),
+});
+
 const ProductsQuery = params({
   query: text('search by title, handle or id', { max: 200 }),
   limit: wholeNumber('products per page', { min: 1, max: 250, fallback: 50 }),
@@ -129,15 +142,14 @@ export function catalogRoutes(app: FastifyInstance, deps: { catalog: CatalogServ
     '/shops/:handle/collections',
     {
       schema: {
-        summary: 'Collections with members',
+        summary: 'Collections with members, a page at a time in id order',
         tags: ['admin: catalog'],
         params: HandlePath,
+        querystring: CollectionsQuery,
         response: { 200: CollectionList, ...Errors },
       },
     },
-    async (request) => ({
-      data: await catalog.listCollections(shopOf(request).id),
-    }),
+    async (request) => catalog.listCollections(shopOf(request).id, request.query),
   );
 
   api.get(
