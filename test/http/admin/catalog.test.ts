@@ -203,7 +203,9 @@ describe.each(backends())('admin catalog imports on $name', (backend) => {
     const pages: number[][] = [];
     let after: number | null = 0;
     while (after !== null) {
-      const page = (await t.admin('GET', `/admin/v1/shops/shop/collections?limit=2&after=${after}`)).json();
+      const page: { total: number; data: { id: number }[]; next: number | null } = (
+        await t.admin('GET', `/admin/v1/shops/shop/collections?limit=2&after=${after}`)
+      ).json();
       expect(page.total).toBe(4);
       pages.push(page.data.map((c: { id: number }) => c.id));
       after = page.next;
