@@ -1,3 +1,4 @@
+import { inSlices } from './in-slices.js';
 import type SQLite from 'better-sqlite3';
 import type { Kysely } from 'kysely';
 import { ConflictError } from '../../domain/errors.js';
@@ -159,10 +160,17 @@ export function experimentMethods(db: Kysely<Database>, sqlite?: SQLite.Database
     },
 
     async forgetExposures(shopId, visitors) {
-      if (visitors?.length === 0) return;
-      let query = db.deleteFrom('experiment_visitors').where('shop_id', '=', shopId);
-      if (visitors !== null) query = query.where('visitor', 'in', [...visitors]);
-      await query.execute();
+      if (visitors === null) {
+        await db.deleteFrom('experiment_visitors').where('shop_id', '=', shopId).execute();
+        return;
+      }
+      if (visitors.length === 0) return;
+      for (const slice of inSlices(visitors))
+        await db
+          .deleteFrom('experiment_visitors')
+          .where('shop_id', '=', shopId)
+          .where('visitor', 'in', slice)
+          .execute();
     },
 
     async recordExposures(given) {

@@ -1,3 +1,4 @@
+import { selectedInSlices } from './in-slices.js';
 import type { ExpressionBuilder, Kysely } from 'kysely';
 import { chunks, json } from '../codec.js';
 import type { Database } from '../schema.js';
@@ -105,15 +106,49 @@ export async function cartsOf(
   customerId: number,
   sessions: readonly string[],
 ): Promise<string[]> {
-  const rows = await db
-    .selectFrom('track_events')
-    .select('cart_token')
-    .distinct()
-    .where('shop_id', '=', shopId)
-    .where(trackedOf(customerId, sessions))
-    .where('cart_token', 'is not', null)
-    .execute();
+  const rows = await selectedInSlices(
+    sessions,
+    (slice) =>
+      db
+        .selectFrom('track_events')
+        .select('cart_token')
+        .distinct()
+        .where('shop_id', '=', shopId)
+        .where(trackedOf(customerId, slice))
+        .where('cart_token', 'is not', null)
+        .execute(),
+    (row) => row.cart_token,
+  );
   return rows.map((r) => r.cart_token!);
+}
+
+/** The customer's tracking rows in id order: by their id, or anonymous in their sessions or carts. */
+async function trackingOf(
+  db: Kysely<Database>,
+  shopId: number,
+  customerId: number,
+  sessions: readonly string[],
+  carts: readonly string[],
+) {
+  const read = (slices: { sessions?: readonly string[]; carts?: readonly string[] }) =>
+    db
+      .selectFrom('track_events')
+      .selectAll()
+      .where('shop_id', '=', shopId)
+      .where(trackedOf(customerId, slices.sessions ?? [], slices.carts ?? []))
+      .execute();
+  const bySession = await selectedInSlices(
+    sessions,
+    (slice) => read({ sessions: slice }),
+    (row) => row.id,
+  );
+  const byCart = await selectedInSlices(
+    carts,
+    (slice) => read({ carts: slice }),
+    (row) => row.id,
+  );
+  const rows = [...new Map([...bySession, ...byCart].map((row) => [row.id, row])).values()];
+  return rows.sort((a, b) => Number(a.id) - Number(b.id));
 }
 
 /**
@@ -160,15 +195,20 @@ export async function sessionsAndCartsOf(
   const own = await sessionsOf(db, shopId, customerId, emails);
   const carts = await cartsOf(db, shopId, customerId, own);
   if (carts.length === 0) return { sessions: own, carts };
-  const devices = await db
-    .selectFrom('track_events')
-    .select('uuid')
-    .distinct()
-    .where('shop_id', '=', shopId)
-    .where('cart_token', 'in', carts)
-    .where('customer_id', 'is', null)
-    .where('uuid', 'is not', null)
-    .execute();
+  const devices = await selectedInSlices(
+    carts,
+    (slice) =>
+      db
+        .selectFrom('track_events')
+        .select('uuid')
+        .distinct()
+        .where('shop_id', '=', shopId)
+        .where('cart_token', 'in', slice)
+        .where('customer_id', 'is', null)
+        .where('uuid', 'is not', null)
+        .execute(),
+    (row) => row.uuid,
+  );
   const candidates = devices.map((d) => d.uuid!).filter((uuid) => !own.includes(uuid));
   const others = new Set<string>();
   for (const part of chunks(candidates, 1, 500))
@@ -211,16 +251,19 @@ async function someoneElses(
         emails.length > 0 ? eb(eb.fn<string>('lower', ['subject_email']), 'not in', [...emails]) : eb.lit(true),
       )
       .execute();
-  const elsewhere = () =>
-    db
-      .selectFrom('track_events')
-      .select('uuid')
-      .distinct()
-      .where('shop_id', '=', shopId)
-      .where('uuid', 'in', devices)
-      .where('cart_token', 'is not', null)
-      .where('cart_token', 'not in', [...carts])
-      .execute();
+  // The customer's carts may be more than a statement binds: compared here.
+  const theirs = new Set(carts);
+  const elsewhere = async () =>
+    (
+      await db
+        .selectFrom('track_events')
+        .select(['uuid', 'cart_token'])
+        .distinct()
+        .where('shop_id', '=', shopId)
+        .where('uuid', 'in', devices)
+        .where('cart_token', 'is not', null)
+        .execute()
+    ).filter((row) => !theirs.has(row.cart_token!));
   const rows = [
     ...(await signedIn('events')),
     ...(await signedIn('track_events')),
@@ -251,18 +294,19 @@ export async function customerRecords(
   const lines = await rowsOfCustomer(db, 'order_lines', shopId, customerId);
   const emails = await emailsOf(db, shopId, customerId, given);
   const { sessions, carts } = await sessionsAndCartsOf(db, shopId, customerId, emails);
-  const events = await db
-    .selectFrom('events')
-    .selectAll()
-    .where('shop_id', '=', shopId)
-    .where(eventsOf(customerId, emails, sessions))
-    .execute();
-  const tracking = await db
-    .selectFrom('track_events')
-    .selectAll()
-    .where('shop_id', '=', shopId)
-    .where(trackedOf(customerId, sessions, carts))
-    .execute();
+  const events = await selectedInSlices(
+    sessions,
+    (slice) =>
+      db
+        .selectFrom('events')
+        .selectAll()
+        .where('shop_id', '=', shopId)
+        .where(eventsOf(customerId, emails, slice))
+        .execute(),
+    (row) => row.id,
+  );
+  events.sort((a, b) => Number(a.id) - Number(b.id));
+  const tracking = await trackingOf(db, shopId, customerId, sessions, carts);
   const billing = (
     await db.selectFrom('billing_customers').select(['id', 'document']).where('shop_id', '=', shopId).execute()
   )

@@ -1,3 +1,4 @@
+import { inSlices } from './in-slices.js';
 import type { Kysely } from 'kysely';
 import { visitorsOf } from '../../domain/experiments/assign.js';
 import type { Database } from '../schema.js';
@@ -29,18 +30,26 @@ export async function moreRecordsOf(
     .filter((w) => bodyIsAbout(w.topic, parsedBody(w.payload), customer.id, emails))
     .map((w) => ({ topic: w.topic, received_at: Number(w.received_at), body: JSON.parse(w.payload) as unknown }));
   const visitors = visitorsOf(customer.id, customer.sessions);
-  const experimentVisitors = await db
-    .selectFrom('experiment_visitors')
-    .select(['experiment_id', 'visitor', 'arm', 'created_at'])
-    .where('shop_id', '=', shopId)
-    .where('visitor', 'in', visitors)
-    .execute();
-  const counted = await db
-    .selectFrom('track_counted')
-    .selectAll()
-    .where('shop_id', '=', shopId)
-    .where('visitor', 'in', visitors)
-    .execute();
+  const experimentVisitors: { experiment_id: number; visitor: string; arm: number; created_at: number }[] = [];
+  const counted = [];
+  for (const slice of inSlices(visitors)) {
+    experimentVisitors.push(
+      ...(await db
+        .selectFrom('experiment_visitors')
+        .select(['experiment_id', 'visitor', 'arm', 'created_at'])
+        .where('shop_id', '=', shopId)
+        .where('visitor', 'in', slice)
+        .execute()),
+    );
+    counted.push(
+      ...(await db
+        .selectFrom('track_counted')
+        .selectAll()
+        .where('shop_id', '=', shopId)
+        .where('visitor', 'in', slice)
+        .execute()),
+    );
+  }
   const { billingIds } = customer;
   const claims =
     billingIds.length === 0

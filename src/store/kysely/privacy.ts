@@ -1,3 +1,4 @@
+import { deletedInSlices, inSlices } from './in-slices.js';
 import { type Kysely, sql } from 'kysely';
 import { visitorsOf } from '../../domain/experiments/assign.js';
 import { chunks } from '../codec.js';
@@ -240,24 +241,35 @@ export function privacyMethods(db: Kysely<Database>, checkpoints?: Checkpoints):
         const emails = await emailsOf(trx, shopId, customerId, given);
         const { sessions, carts } = await sessionsAndCartsOf(trx, shopId, customerId, emails);
         const visitors = visitorsOf(customerId, sessions);
-        const events = await deleted(
-          trx
-            .deleteFrom('events')
-            .where('shop_id', '=', shopId)
-            .where(eventsOf(customerId, emails, sessions)),
+        const events = await deletedInSlices(sessions, (slice) =>
+          deleted(
+            trx
+              .deleteFrom('events')
+              .where('shop_id', '=', shopId)
+              .where(eventsOf(customerId, emails, slice)),
+          ),
         );
-        const tracked = await deleted(
-          trx
-            .deleteFrom('track_events')
+        // Carts are as many as the sessions that name them at most: sliced with them, then alone.
+        const tracked =
+          (await deletedInSlices(sessions, (slice) =>
+            deleted(trx.deleteFrom('track_events').where('shop_id', '=', shopId).where(trackedOf(customerId, slice))),
+          )) +
+          (await deletedInSlices(carts, (slice) =>
+            deleted(
+              trx
+                .deleteFrom('track_events')
+                .where('shop_id', '=', shopId)
+                .where(trackedOf(customerId, [], slice)),
+            ),
+          ));
+        for (const slice of inSlices(visitors)) {
+          await trx
+            .deleteFrom('experiment_visitors')
             .where('shop_id', '=', shopId)
-            .where(trackedOf(customerId, sessions, carts)),
-        );
-        await trx
-          .deleteFrom('experiment_visitors')
-          .where('shop_id', '=', shopId)
-          .where('visitor', 'in', visitors)
-          .execute();
-        await trx.deleteFrom('track_counted').where('shop_id', '=', shopId).where('visitor', 'in', visitors).execute();
+            .where('visitor', 'in', slice)
+            .execute();
+          await trx.deleteFrom('track_counted').where('shop_id', '=', shopId).where('visitor', 'in', slice).execute();
+        }
         const customers = await deleted(
           trx.deleteFrom('customers').where('shop_id', '=', shopId).where('id', '=', customerId),
         );
