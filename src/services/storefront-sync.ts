@@ -16,6 +16,8 @@ import {
   namesTheErased,
   orderIdentityDigests,
   PLATFORM_TOPICS,
+  PRIVACY_TRIES,
+  privacyRetryAt,
   subjectsOf,
 } from './platform/webhooks.js';
 import { predatesErasure } from '../domain/erasure.js';
@@ -175,7 +177,7 @@ export function createStorefrontSync(deps: {
   async function drain(): Promise<number> {
     let done = 0;
     for (;;) {
-      const batch = await store.pendingShopWebhooks(100);
+      const batch = await store.pendingShopWebhooks(100, clock());
       if (batch.length === 0) return done;
       const byShop = new Map<number, typeof batch>();
       for (const hook of batch) {
@@ -200,18 +202,31 @@ export function createStorefrontSync(deps: {
     }
   }
 
-  async function applyQueued(hook: { shop_id: number; topic: string; payload: string; webhook_id: string }) {
+  async function applyQueued(hook: {
+    shop_id: number;
+    topic: string;
+    payload: string;
+    webhook_id: string;
+    attempts: number;
+  }) {
     let outcome: string;
     let payload: Record<string, unknown> = {};
     try {
       payload = parseUpstreamJson(hook.payload) as Record<string, unknown>;
       outcome = await apply(hook.shop_id, hook.topic, payload, hook.webhook_id);
     } catch (error) {
-      outcome = `error: ${error instanceof AppError ? error.message : 'could not apply'}`;
       // A payload refused (a 422's reason) is the platform's data or ours drifting: the operator hears of it.
-      const about = { shopId: hook.shop_id, topic: hook.topic, webhook: hook.webhook_id };
-      if (error instanceof AppError) deps.log?.warn({ ...about, reason: error.message }, 'storefront webhook refused');
-      else deps.log?.warn({ ...about, err: error }, 'storefront webhook failed');
+      const about = { shopId: hook.shop_id, topic: hook.topic, webhook: hook.webhook_id, attempts: hook.attempts + 1 };
+      if (error instanceof AppError) {
+        deps.log?.warn({ ...about, reason: error.message }, 'storefront webhook refused');
+        outcome = `error: ${error.message}`;
+      } else {
+        // A privacy request is not lost to a failure of ours: it stays queued, its body kept, for a later try.
+        const retryAt = privacyRetryAt(hook.topic, hook.attempts, clock());
+        deps.log?.warn({ ...about, err: error, retryAt }, 'storefront webhook failed');
+        if (retryAt !== null) return store.retryShopWebhookAt(hook.shop_id, hook.webhook_id, retryAt);
+        outcome = hook.attempts > 0 ? `error: could not apply in ${PRIVACY_TRIES} tries` : 'error: could not apply';
+      }
     }
     await store.markShopWebhook(
       hook.shop_id,

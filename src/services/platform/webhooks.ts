@@ -48,6 +48,19 @@ export const PRIVACY_TOPICS: ReadonlySet<string> = new Set([
  */
 export const ERASED_SKIPPED = 'skipped: the customer was erased after this change';
 export const ERASED_UNLINKED = 'applied without the customer, erased after this change';
+/** Tries of a privacy request that failed on our side (a database error), the first included. */
+export const PRIVACY_TRIES = 8;
+
+/**
+ * When a privacy request that failed on our side after `attempts` earlier retries is tried again: 1, 2,
+ * 4 ... 64 minutes on (about two hours in all); null for another topic, or after the last try. The
+ * platform was answered 200 when the request was queued and does not send it again.
+ */
+export function privacyRetryAt(topic: string, attempts: number, now: number): number | null {
+  if (!PRIVACY_TOPICS.has(topic) || attempts + 1 >= PRIVACY_TRIES) return null;
+  return now + 60_000 * 2 ** attempts;
+}
+
 export const forgetsBody = (topic: string, outcome: string) =>
   PRIVACY_TOPICS.has(topic) || outcome === ERASED_SKIPPED || outcome === ERASED_UNLINKED;
 

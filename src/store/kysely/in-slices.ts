@@ -13,7 +13,7 @@ export function inSlices<V>(values: readonly V[]): (readonly V[])[] {
   return slices;
 }
 
-/** The rows of `query` over every slice, each row once by `key` (a row the other conditions match comes back each time). */
+/** The rows of `query` over every slice, each once by `key` (a row the other conditions match comes back each time). */
 export async function selectedInSlices<V, R>(
   values: readonly V[],
   query: (slice: readonly V[]) => Promise<R[]>,

@@ -19,10 +19,13 @@ export interface ShopWebhookStore {
     payload: string,
     eventId?: string,
   ): Promise<boolean>;
-  /** The oldest webhooks not applied yet, across shops. */
+  /** The oldest webhooks not applied yet and not waiting for a retry after `now` (epoch ms), across shops. */
   pendingShopWebhooks(
     limit: number,
-  ): Promise<{ shop_id: number; webhook_id: string; topic: string; payload: string }[]>;
+    now?: number,
+  ): Promise<{ shop_id: number; webhook_id: string; topic: string; payload: string; attempts: number }[]>;
+  /** Leaves a webhook that failed on our side pending, to be tried again from `retryAt` (epoch ms). */
+  retryShopWebhookAt(shopId: number, webhookId: string, retryAt: number): Promise<void>;
   /** Marks a webhook applied; `forgetPayload`: its body goes too (a privacy request's names the person). */
   markShopWebhook(shopId: number, webhookId: string, outcome: string, forgetPayload?: boolean): Promise<void>;
   /** updated_at (epoch ms) of stored products and orders, for "never older over newer". */
@@ -39,6 +42,8 @@ export interface ShopWebhookTables {
     received_at: number;
     applied_at: number | null;
     outcome: string | null;
+    attempts: number;
+    retry_at: number | null;
   };
 }
 
@@ -66,6 +71,8 @@ export function shopWebhookMethods(db: Kysely<Database>): ShopWebhookStore {
               received_at: Date.now(),
               applied_at: null,
               outcome: null,
+              attempts: 0,
+              retry_at: null,
             })
             .execute();
         });
@@ -75,15 +82,24 @@ export function shopWebhookMethods(db: Kysely<Database>): ShopWebhookStore {
         throw error;
       }
     },
-    async pendingShopWebhooks(limit) {
+    async pendingShopWebhooks(limit, now = Date.now()) {
       const rows = await db
         .selectFrom('shop_webhooks')
-        .select(['shop_id', 'webhook_id', 'topic', 'payload'])
+        .select(['shop_id', 'webhook_id', 'topic', 'payload', 'attempts'])
         .where('applied_at', 'is', null)
+        .where((eb) => eb.or([eb('retry_at', 'is', null), eb('retry_at', '<=', now)]))
         .orderBy('seq')
         .limit(limit)
         .execute();
-      return rows.map((r) => ({ ...r, shop_id: Number(r.shop_id) }));
+      return rows.map((r) => ({ ...r, shop_id: Number(r.shop_id), attempts: Number(r.attempts) }));
+    },
+    async retryShopWebhookAt(shopId, webhookId, retryAt) {
+      await db
+        .updateTable('shop_webhooks')
+        .set((eb) => ({ attempts: eb('attempts', '+', 1), retry_at: retryAt }))
+        .where('shop_id', '=', shopId)
+        .where('webhook_id', '=', webhookId)
+        .execute();
     },
     async markShopWebhook(shopId, webhookId, outcome, forgetPayload = false) {
       await db
