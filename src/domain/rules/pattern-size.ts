@@ -20,7 +20,15 @@ export function expandedAtoms(text: string): number {
   };
   for (let i = 0; i < source.length; i++) {
     const c = source[i]!;
-    if (c === '\\') {
+    if (c === '\\' && source[i + 1] === 'Q') {
+      // `\Q…\E` quotes its characters: each is an atom, as if written escaped one by one (a quantifier
+      // after it repeats the last).
+      const end = source.indexOf('\\E', i + 2);
+      const quoted = (end === -1 ? source.length : end) - (i + 2);
+      groups[groups.length - 1]! += Math.max(quoted - 1, 0);
+      add(1);
+      i = end === -1 ? source.length : end + 1;
+    } else if (c === '\\') {
       i = escapeEnd(source, i);
       add(1);
     } else if (c === '[') {
@@ -45,15 +53,11 @@ export function expandedAtoms(text: string): number {
   return groups.reduce((sum, atoms) => sum + atoms, 0);
 }
 
-/** Where an escape ends: `\pL`, `\p{Greek}`, `\x{263a}`, `\Q…\E` (each read as one atom). */
+/** Where an escape ends: `\pL`, `\p{Greek}`, `\x{263a}` (each read as one atom). */
 function escapeEnd(source: string, at: number): number {
   const next = source[at + 1];
   if ((next === 'p' || next === 'P' || next === 'x') && source[at + 2] === '{') return braceEnd(source, at + 2);
   if (next === 'p' || next === 'P') return at + 2;
-  if (next === 'Q') {
-    const end = source.indexOf('\\E', at + 2);
-    return end === -1 ? source.length : end + 1;
-  }
   return at + 1;
 }
 

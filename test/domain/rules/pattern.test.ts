@@ -69,6 +69,9 @@ describe("expandedAtoms, read from a pattern's text", () => {
       '[[:alpha:]]{3}x',
       '[\\]a]{4}',
       '\\Qa.b\\E{5}',
+      '(\\Qabcdef\\E){40}',
+      '\\Q\\E',
+      '\\Qab',
       'a{2,}',
       'a{2,9}',
       '(?P<n>ab){3}',
@@ -86,5 +89,12 @@ describe("expandedAtoms, read from a pattern's text", () => {
     expect(expandedAtoms('(\\pL|\\pN){1000}x')).toBe(2001);
     expect(expandedAtoms('((ab){10}){10}')).toBe(200);
     expect(expandedAtoms('[a-z]{1000}')).toBe(1000);
+  });
+
+  it('counts each quoted character, so a long quote repeated is refused before it compiles', () => {
+    // 480 quoted characters 500 times compiled to 241,002 instructions in a third of a second, counted as 500.
+    expect(expandedAtoms('(\\Qabcd\\E){10}')).toBe(40);
+    expect(expandedAtoms('\\Qabcd\\E{10}')).toBe(13);
+    expect(expandedAtoms(`(\\Q${'a'.repeat(480)}\\E){500}`)).toBe(240_000);
   });
 });
