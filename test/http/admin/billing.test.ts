@@ -66,6 +66,35 @@ describe.each(backends())('billing ledger, campaigns and webhooks on $name', (ba
     ).toBe('scheduled_at');
   });
 
+  it('refuses what the provider would not hold, naming the field: every stored field is served on a page', async () => {
+    // 300,000 properties a subscription were stored, and each reactivation page that read them took a second.
+    const cases: [Record<string, unknown>, string][] = [
+      [{ properties: Array.from({ length: 101 }, (_, i) => ({ name: `p${i}`, value: 'v' })) }, 'properties'],
+      [{ properties: [{ name: 'gift', value: 'x'.repeat(4097) }] }, 'properties[0].value'],
+      [{ product_title: 'x'.repeat(256) }, 'product_title'],
+      [{ cancellation_reason_comments: 'x'.repeat(4097) }, 'cancellation_reason_comments'],
+      [{ status: 'x'.repeat(65) }, 'status'],
+      [{ price: 1e308 }, 'price'],
+      [{ quantity: 1e20 }, 'quantity'],
+    ];
+    for (const [change, field] of cases) {
+      const res = await t.admin('PUT', '/admin/v1/shops/ledger/billing/subscriptions', [
+        { ...subscription('2026-11-01T00:00:00', 'ACTIVE'), ...change },
+      ]);
+      expect(res.statusCode, field).toBe(422);
+      expect(res.json(), field).toMatchObject({ index: 0, field });
+    }
+    const properties = Array.from({ length: 100 }, (_, i) => ({ name: `p${i}`, value: 'v'.repeat(4096) }));
+    const within = await t.admin('PUT', '/admin/v1/shops/ledger/billing/subscriptions', [
+      { ...subscription('2026-10-01T00:00:00', 'CANCELLED'), properties },
+    ]);
+    expect(within.statusCode).toBe(200);
+    const customer = await t.admin('PUT', '/admin/v1/shops/ledger/billing/customers', [
+      { id: 100, email: 'a@example.com', shop_customer_id: 'x'.repeat(65) },
+    ]);
+    expect(customer.json()).toMatchObject({ index: 0, field: 'shop_customer_id' });
+  });
+
   it('creates campaigns and reports their stats', async () => {
     const created = await t.admin('POST', '/admin/v1/shops/ledger/campaigns', {
       name: 'Spring',
