@@ -45,6 +45,8 @@ export class ViewedIndex {
   }
 
   async handles(shopId: number, filter: EventFilter): Promise<readonly string[]> {
+    // No visitor named: none of theirs (the store would read every visitor's latest views).
+    if ((filter.uuid ?? null) === null && (filter.customerId ?? null) === null) return [];
     const key = ViewedIndex.key(shopId, filter);
     const cached = this.lru.get(key);
     if (cached) return cached;

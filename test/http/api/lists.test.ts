@@ -218,6 +218,21 @@ describe.each(backends())('list endpoints on $name', (backend) => {
     });
   });
 
+  const STRANGER = '7d444840-9dc0-11d1-b245-5ffdce74fad2';
+  it("answers viewed-related without a visitor from no one's views: best sellers", async () => {
+    // A stranger's view of the best seller: it had become the anonymous answer's input, and so left it.
+    const view = await t.app.inject({
+      method: 'POST',
+      url:
+        `/api/v1/analytics/event?key=${key}&subject=user&verb=viewed&noun=product` +
+        `&shop_product_handle=product-4&uuid=${STRANGER}`,
+    });
+    expect(view.statusCode, view.body).toBe(200);
+    const best = await ids('top_sellers', 'limit=10');
+    expect(best).toContain(4);
+    expect(await ids('viewed-related', 'limit=10&bust_cache=yes')).toEqual(best);
+  });
+
   it('personalizes search with what the visitor viewed', async () => {
     const plain = await ids('search', 'query=light');
     expect(plain.slice(0, 2).sort()).toEqual([3, 6]);
