@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { phoneDigits } from './phone.js';
+import { numberDigits, writtenInternationally } from './phone.js';
 
 /**
  * Whether a record of a customer the shop has erased predates the erasure, and so stays forgotten: a
@@ -27,13 +27,26 @@ export function erasedIdentityDigest(kind: Exclude<ErasedIdentityKind, 'phone'>,
 }
 
 /**
- * A phone number's digests, recorded and looked up alike: two numbers share one when `samePhone` holds
- * (the same digits, or the same last nine); a number of fewer than seven digits has none.
+ * A phone number's digests as an erasure records them. A later number is the erased one when one of
+ * its digests (`phoneDigestsToFind`) is among them, as `samePhone` says: the same digits, or the same
+ * last nine when one of the two is written nationally. A number of fewer than seven digits has none.
  */
 export function erasedPhoneDigests(phone: string): string[] {
-  const digits = phoneDigits(phone);
+  const digits = numberDigits(phone);
   if (digits.length < 7) return [];
-  return digits.length >= 9 ? [digest('phone', digits), digest('phone9', digits.slice(-9))] : [digest('phone', digits)];
+  if (digits.length < 9) return [digest('phone', digits)];
+  return [digest('phone', digits), digest(writtenInternationally(phone) ? 'phone9i' : 'phone9n', digits.slice(-9))];
+}
+
+/** The digests a later number is looked up by among those `erasedPhoneDigests` recorded. */
+export function phoneDigestsToFind(phone: string): string[] {
+  const digits = numberDigits(phone);
+  if (digits.length < 7) return [];
+  if (digits.length < 9) return [digest('phone', digits)];
+  const last = digits.slice(-9);
+  // Recorded before numbers were told apart by how they were written: any number's last nine.
+  const national = [digest('phone9i', last), digest('phone9', last)];
+  return [digest('phone', digits), digest('phone9n', last), ...(writtenInternationally(phone) ? [] : national)];
 }
 
 const digest = (kind: string, value: string) => createHash('sha256').update(`${kind}\n${value}`).digest('base64url');

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { erasedPhoneDigests, phoneDigestsToFind } from '../../src/domain/erasure.js';
 import { phonesIn, samePhone } from '../../src/domain/phone.js';
 
 describe('phone numbers written differently', () => {
@@ -10,6 +11,31 @@ describe('phone numbers written differently', () => {
     // Too few digits to be a number: nothing matches them, not even themselves.
     expect(samePhone('0958', '0958')).toBe(false);
     expect(samePhone('555-0958', '555 0958')).toBe(true);
+  });
+
+  it('written both with their country codes, are one only whole: mobiles of two countries share nine digits', () => {
+    expect(samePhone('+33 6 12 34 56 78', '+31 6 12345678')).toBe(false);
+    expect(samePhone('0033 6 12 34 56 78', '+33612345678')).toBe(true);
+    expect(samePhone('(+31) 6 12345678', '+33 6 12 34 56 78')).toBe(false);
+    expect(samePhone('06 12 34 56 78', '+33 6 12 34 56 78')).toBe(true);
+    expect(samePhone('06 12345678', '+31 6 12345678')).toBe(true);
+  });
+
+  it('are recorded by an erasure and found later as samePhone says', () => {
+    const numbers = [
+      '+33 6 12 34 56 78',
+      '+31 6 12345678',
+      '0033612345678',
+      '06 12 34 56 78',
+      '555 0958',
+      '+1 212 555 0958',
+    ];
+    for (const erased of numbers)
+      for (const later of numbers) {
+        const recorded = new Set(erasedPhoneDigests(erased));
+        const found = phoneDigestsToFind(later).some((d) => recorded.has(d));
+        expect(found, `${erased} then ${later}`).toBe(samePhone(erased, later));
+      }
   });
 
   it('are found under every `phone` key of a document', () => {

@@ -10,7 +10,7 @@ import type { PrivacyService } from './privacy.js';
 import { confirmedGone } from './reconcile.js';
 import { upstreamId } from '../../domain/inputs/whole-numbers.js';
 import { isNode } from '../../domain/platform/map.js';
-import { erasedIdentityDigest, erasedPhoneDigests } from '../../domain/erasure.js';
+import { erasedIdentityDigest, phoneDigestsToFind } from '../../domain/erasure.js';
 import { phonesIn } from '../../domain/phone.js';
 
 /** The platform topics beyond the catalog's: customers, refunds, the app's removal and the mandatory privacy topics. */
@@ -100,7 +100,7 @@ export function orderIdentityDigests(topic: string, payload: Payload): string[] 
   const emails = [payload.email, payload.contact_email, customer.email].filter(
     (e): e is string => typeof e === 'string' && e.trim() !== '',
   );
-  return [...emails.map((e) => erasedIdentityDigest('email', e)), ...phonesIn(payload).flatMap(erasedPhoneDigests)];
+  return [...emails.map((e) => erasedIdentityDigest('email', e)), ...phonesIn(payload).flatMap(phoneDigestsToFind)];
 }
 
 /**
