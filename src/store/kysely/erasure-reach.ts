@@ -1,8 +1,10 @@
 import { sql, type Transaction } from 'kysely';
 import { chunks } from '../codec.js';
 import type { Database } from '../schema.js';
-import { customerRecords } from './privacy-export.js';
-import { bodyNamesErased, holdsAddress, type ErasedSubjects } from '../../domain/erased-bodies.js';
+import { bodyNamesErased, holdsAddress, parsedBody, type ErasedSubjects } from '../../domain/erased-bodies.js';
+import { getOrCreate } from '../../domain/maps.js';
+import { selectedInSlices } from './in-slices.js';
+import { eventsOf, trackedOf } from './privacy-export.js';
 
 /*
  * What an erasure reaches beyond the customer's own rows: the stored webhook bodies that name them, and
@@ -12,21 +14,20 @@ import { bodyNamesErased, holdsAddress, type ErasedSubjects } from '../../domain
 /**
  * Applied webhooks are not needed again; those naming what the erasure covers lose their body
  * (`bodyNamesErased`). Found by lower-cased text, 500 patterns a statement, then read: the text of an
- * id or an e-mail also occurs in bodies about other customers. Returns when each blanked body was
- * received.
+ * id or an e-mail also occurs in bodies about other customers. Returns the bodies blanked.
  */
 export async function blankWebhooksNaming(
   trx: Transaction<Database>,
   shopId: number,
   erased: ErasedSubjects,
-): Promise<number[]> {
+): Promise<BlankedBody[]> {
   const patterns = [
     String(erased.customerId),
     ...erased.emails,
     ...[...erased.orderIds].map(String),
     ...erased.phones.map((phone) => phone.trim()).filter((phone) => phone !== ''),
   ];
-  const blanked: number[] = [];
+  const blanked: BlankedBody[] = [];
   for (let at = 0; at < patterns.length; at += 500) {
     const part = patterns.slice(at, at + 500).map((p) => `%${p.toLowerCase()}%`);
     const candidates = await trx
@@ -39,7 +40,7 @@ export async function blankWebhooksNaming(
       .execute();
     const naming = candidates.filter((row) => bodyNamesErased(row.topic, row.payload, erased));
     await blank(trx, shopId, naming);
-    for (const row of naming) blanked.push(Number(row.received_at));
+    for (const row of naming) blanked.push({ received_at: Number(row.received_at), payload: row.payload });
   }
   return blanked;
 }
@@ -59,74 +60,127 @@ export async function blank(trx: Transaction<Database>, shopId: number, rows: re
       .execute();
 }
 
+/** A stored webhook body an erasure blanked: when it was received, and what it was. */
+export interface BlankedBody {
+  received_at: number;
+  payload: string;
+}
+
+/** What an erasure deleted that another customer's export may hold (a shared device, cart or gift). */
+export interface ErasedRecords {
+  customerId: number;
+  /** The texts that find those exports: the customer's e-mails, sessions and carts. */
+  emails: readonly string[];
+  tokens: readonly string[];
+  eventIds: ReadonlySet<number>;
+  trackIds: ReadonlySet<number>;
+  visitors: ReadonlySet<string>;
+  billingIds: ReadonlySet<number>;
+  bodies: readonly BlankedBody[];
+}
+
+/** An export's record, as much of it as is read here. */
+type Row = Record<string, unknown>;
+type Export = Record<string, unknown>;
+
 /**
- * Another customer's data-request export that names the erased customer's e-mail or one of their
- * sessions (one made when a session both browsed in brought their events with it) is made again from
- * what remains.
+ * Other customers' data-request exports lose what the erasure deleted or blanked, record by record: an
+ * event or a click they shared a device or a cart with the erased customer on, a visit, a billing
+ * customer, a body about an order shipped to them. The rest stays as its request found it (the e-mails
+ * it gave, which the stored rows may lack). An export is found by the erased customer's e-mails (whole
+ * addresses: `bob@x.com` is within `jimbob@x.com`), sessions and carts (as JSON strings), or the
+ * blanked bodies' times.
  */
-export async function rebuildExportsNaming(
+export async function dropErasedFromExports(
+  trx: Transaction<Database>,
+  shopId: number,
+  customerId: number,
+  erased: ErasedRecords,
+): Promise<void> {
+  const bodies = new Map<string, Set<string>>();
+  for (const body of erased.bodies)
+    getOrCreate(bodies, new Date(body.received_at).toISOString(), () => new Set()).add(canonical(body.payload));
+  const texts = [
+    ...erased.emails.map((email) => email.toLowerCase()),
+    ...erased.tokens.map((token) => JSON.stringify(token).toLowerCase()),
+    ...[...bodies.keys()].map((at) => JSON.stringify(at).toLowerCase()),
+  ];
+  const done = new Set<string>();
+  for (const part of chunks([...new Set(texts)], 1, 100)) {
+    for (const request of await othersExportsNaming(trx, shopId, customerId, part)) {
+      if (done.has(request.id)) continue;
+      done.add(request.id);
+      const records = JSON.parse(request.export ?? '{}') as Export;
+      const kept = withoutErased(records, erased, bodies);
+      if (kept === records) continue;
+      await trx
+        .updateTable('privacy_requests')
+        .set({ export: JSON.stringify(kept) })
+        .where('shop_id', '=', shopId)
+        .where('id', '=', request.id)
+        .execute();
+    }
+  }
+}
+
+/** An export without the erased records; the same object when it held none. */
+function withoutErased(records: Export, erased: ErasedRecords, bodies: ReadonlyMap<string, ReadonlySet<string>>) {
+  const billed = (doc: Row) => erased.billingIds.has(Number(doc.customer_id));
+  // A record of an export made before its rows were told apart may still name them: it goes too.
+  const emails = new Set(erased.emails.map((email) => email.toLowerCase()));
+  const namesThem = (row: Row) =>
+    Number(row.customer_id) === erased.customerId ||
+    (typeof row.subject_email === 'string' && emails.has(row.subject_email.trim().toLowerCase()));
+  const gone: Record<string, (row: Row) => boolean> = {
+    events: (e) => erased.eventIds.has(Number(e.id)) || namesThem(e),
+    tracking: (t) => erased.trackIds.has(Number(t.id)) || namesThem(t),
+    experiment_visitors: (v) => erased.visitors.has(String(v.visitor)),
+    track_counted: (v) => erased.visitors.has(String(v.visitor)),
+    billing_customers: (b) => erased.billingIds.has(Number(b.id)),
+    billing_addresses: billed,
+    billing_subscriptions: billed,
+    billing_charges: billed,
+    webhooks: (w) => bodies.get(String(w.received_at))?.has(JSON.stringify(w.body)) ?? false,
+  };
+  let changed = false;
+  const kept: Export = { ...records };
+  for (const [name, isGone] of Object.entries(gone)) {
+    const list = records[name];
+    if (!Array.isArray(list)) continue;
+    const left = (list as Row[]).filter((row) => !isGone(row));
+    if (left.length === list.length) continue;
+    kept[name] = left;
+    changed = true;
+  }
+  return changed ? kept : records;
+}
+
+/** A stored body as an export writes it (parsed and written again); the text itself when it is not JSON. */
+function canonical(payload: string): string {
+  const body = parsedBody(payload);
+  return body === undefined ? JSON.stringify(payload) : JSON.stringify(body);
+}
+
+/** Other customers' data-request exports whose text holds one of these (any case), read for the whole text. */
+async function othersExportsNaming(
   trx: Transaction<Database>,
   shopId: number,
   customerId: number,
   texts: readonly string[],
-): Promise<void> {
-  const rebuilt = new Set<string>();
-  for (const part of chunks([...new Set(texts)], 100)) {
-    const requests = await othersExportsNaming(trx, shopId, customerId, part);
-    for (const request of requests) {
-      if (request.customer_id === null || rebuilt.has(request.id)) continue;
-      rebuilt.add(request.id);
-      const records = await customerRecords(trx, shopId, Number(request.customer_id));
-      await trx
-        .updateTable('privacy_requests')
-        .set({ export: JSON.stringify(records) })
-        .where('shop_id', '=', shopId)
-        .where('id', '=', request.id)
-        .execute();
-    }
-  }
-}
-
-/**
- * Other customers' data-request exports holding a webhook body the erasure blanked (a gift shipped to
- * the erased customer, in the giver's export) lose that body, found by when it was received: the rest
- * of the export stays as its request found it (an e-mail it gave, which the stored row may lack).
- */
-export async function dropBlankedFromExports(
-  trx: Transaction<Database>,
-  shopId: number,
-  customerId: number,
-  receivedAt: readonly number[],
-): Promise<void> {
-  const times = new Set(receivedAt.map((at) => new Date(at).toISOString()));
-  for (const part of chunks([...times], 1, 100)) {
-    const requests = await othersExportsNaming(trx, shopId, customerId, part);
-    for (const request of requests) {
-      const records = JSON.parse(request.export ?? '{}') as { webhooks?: { received_at?: unknown }[] };
-      const kept = (records.webhooks ?? []).filter((w) => !times.has(String(w.received_at)));
-      if (kept.length === (records.webhooks ?? []).length) continue;
-      await trx
-        .updateTable('privacy_requests')
-        .set({ export: JSON.stringify({ ...records, webhooks: kept }) })
-        .where('shop_id', '=', shopId)
-        .where('id', '=', request.id)
-        .execute();
-    }
-  }
-}
-
-/** Other customers' data-request exports whose text holds one of these (any case). */
-function othersExportsNaming(trx: Transaction<Database>, shopId: number, customerId: number, texts: readonly string[]) {
-  return trx
+) {
+  const candidates = await trx
     .selectFrom('privacy_requests')
     .select(['id', 'customer_id', 'export'])
     .where('shop_id', '=', shopId)
     .where('kind', '=', 'data_request')
     .where('customer_id', '!=', customerId)
-    .where((eb) =>
-      eb.or(texts.map((text) => eb(eb.fn<string>('lower', ['export']), 'like', `%${text.toLowerCase()}%`))),
-    )
+    .where((eb) => eb.or(texts.map((text) => eb(eb.fn<string>('lower', ['export']), 'like', `%${text}%`))))
     .execute();
+  // `_` and `%` in a text match other characters in a pattern, and an address within a longer one: read again.
+  return candidates.filter((row) => {
+    const text = (row.export ?? '').toLowerCase();
+    return texts.some((t) => (t.startsWith('"') ? text.includes(t) : holdsAddress(text, t)));
+  });
 }
 
 /** The `tk` that takes the counts of tracking keys naming an erased customer. */
@@ -168,4 +222,43 @@ export async function forgetTrackingKeysNaming(trx: Transaction<Database>, shopI
         .execute();
     }
   }
+}
+
+/** The ids of the events and tracked events an erasure is about to delete (others' exports may hold them). */
+export async function erasedRowIds(
+  trx: Transaction<Database>,
+  shopId: number,
+  customer: { id: number; emails: readonly string[]; sessions: readonly string[]; carts: readonly string[] },
+): Promise<{ eventIds: Set<number>; trackIds: Set<number> }> {
+  const { id, emails, sessions, carts } = customer;
+  const ids = (rows: { id: number | string }[]) => rows.map((row) => Number(row.id));
+  const events = await selectedInSlices(
+    sessions,
+    (slice) =>
+      trx
+        .selectFrom('events')
+        .select('id')
+        .where('shop_id', '=', shopId)
+        .where(eventsOf(id, emails, slice))
+        .execute(),
+    (row) => row.id,
+  );
+  const tracked = (bySession: readonly string[], byCart: readonly string[]) =>
+    trx
+      .selectFrom('track_events')
+      .select('id')
+      .where('shop_id', '=', shopId)
+      .where(trackedOf(id, bySession, byCart))
+      .execute();
+  const bySession = await selectedInSlices(
+    sessions,
+    (slice) => tracked(slice, []),
+    (row) => row.id,
+  );
+  const byCart = await selectedInSlices(
+    carts,
+    (slice) => tracked([], slice),
+    (row) => row.id,
+  );
+  return { eventIds: new Set(ids(events)), trackIds: new Set([...ids(bySession), ...ids(byCart)]) };
 }

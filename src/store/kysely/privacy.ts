@@ -7,15 +7,10 @@ import type { Checkpoints } from '../checkpoints.js';
 import { forgetStaged } from './erased-staging.js';
 import { blankWebhooksWithPhones } from './webhook-phones.js';
 import { blankStoredBefore, eraseBilling } from './privacy-billing.js';
-import { customerRecords, emailsOf, eventsOf, sessionsAndCartsOf, trackedOf } from './privacy-export.js';
+import { customerRecords, emailsOf, sessionsAndCartsOf } from './privacy-export.js';
 import { bumpDataVersion, nextCounter, nextCounterBlock } from './shops.js';
 import { erasedDigests, recordErasedIdentities } from './erased-rows.js';
-import {
-  blankWebhooksNaming,
-  dropBlankedFromExports,
-  forgetTrackingKeysNaming,
-  rebuildExportsNaming,
-} from './erasure-reach.js';
+import { blankWebhooksNaming, dropErasedFromExports, erasedRowIds, forgetTrackingKeysNaming } from './erasure-reach.js';
 
 /** Privacy requests, erasure and retention (docs/operations.md, "Privacy"). */
 export interface PrivacyStore {
@@ -241,27 +236,16 @@ export function privacyMethods(db: Kysely<Database>, checkpoints?: Checkpoints):
         const emails = await emailsOf(trx, shopId, customerId, given);
         const { sessions, carts } = await sessionsAndCartsOf(trx, shopId, customerId, emails);
         const visitors = visitorsOf(customerId, sessions);
-        const events = await deletedInSlices(sessions, (slice) =>
-          deleted(
-            trx
-              .deleteFrom('events')
-              .where('shop_id', '=', shopId)
-              .where(eventsOf(customerId, emails, slice)),
-          ),
-        );
-        // Carts are as many as the sessions that name them at most: sliced with them, then alone.
-        const tracked =
-          (await deletedInSlices(sessions, (slice) =>
-            deleted(trx.deleteFrom('track_events').where('shop_id', '=', shopId).where(trackedOf(customerId, slice))),
-          )) +
-          (await deletedInSlices(carts, (slice) =>
-            deleted(
-              trx
-                .deleteFrom('track_events')
-                .where('shop_id', '=', shopId)
-                .where(trackedOf(customerId, [], slice)),
-            ),
-          ));
+        const rowIds = await erasedRowIds(trx, shopId, { id: customerId, emails, sessions, carts });
+        // By the ids read above, in the same transaction: the rows others' exports lose are the rows deleted.
+        const byIds = async (table: 'events' | 'track_events', ids: ReadonlySet<number>) =>
+          ids.size === 0
+            ? 0
+            : deletedInSlices([...ids], (slice) =>
+                deleted(trx.deleteFrom(table).where('shop_id', '=', shopId).where('id', 'in', slice)),
+              );
+        const events = await byIds('events', rowIds.eventIds);
+        const tracked = await byIds('track_events', rowIds.trackIds);
         for (const slice of inSlices(visitors)) {
           await trx
             .deleteFrom('experiment_visitors')
@@ -311,8 +295,15 @@ export function privacyMethods(db: Kysely<Database>, checkpoints?: Checkpoints):
           .execute();
         // Another customer's export may hold what went: an event they shared a device or a cart with this one on,
         // a body about an order shipped to this one.
-        await rebuildExportsNaming(trx, shopId, customerId, [...emails, ...sessions, ...carts]);
-        await dropBlankedFromExports(trx, shopId, customerId, blanked);
+        await dropErasedFromExports(trx, shopId, customerId, {
+          customerId,
+          emails,
+          tokens: [...sessions, ...carts],
+          ...rowIds,
+          visitors: new Set(visitors),
+          billingIds: new Set(billing),
+          bodies: blanked,
+        });
         const erasedAt = Date.now();
         const erased = [
           { subject: 'customer' as const, subject_id: customerId },

@@ -1,3 +1,4 @@
+import type { BlankedBody } from './erasure-reach.js';
 import type { Transaction } from 'kysely';
 import { phoneDigits, phonesIn, samePhone } from '../../domain/phone.js';
 import type { Database } from '../schema.js';
@@ -15,8 +16,8 @@ export async function blankWebhooksWithPhones(
   trx: Transaction<Database>,
   shopId: number,
   phones: readonly string[],
-): Promise<number[]> {
-  const blanked: number[] = [];
+): Promise<BlankedBody[]> {
+  const blanked: BlankedBody[] = [];
   for (const phone of phones) {
     const tail = phoneDigits(phone).slice(-4);
     if (tail.length < 4) continue;
@@ -32,7 +33,7 @@ export async function blankWebhooksWithPhones(
       phonesIn(parsedBody(row.payload) ?? null).some((p) => samePhone(p, phone)),
     );
     await blank(trx, shopId, naming);
-    for (const row of naming) blanked.push(Number(row.received_at));
+    for (const row of naming) blanked.push({ received_at: Number(row.received_at), payload: row.payload });
   }
   return blanked;
 }

@@ -87,7 +87,7 @@ describe.each(backends())('what an erasure reaches, on $name', (backend) => {
     expect((await exportOf('99')).events).toHaveLength(2);
     expect(JSON.stringify(await exportOf('99'))).not.toContain('zed@example.com');
 
-    // An export made before sessions were told apart, holding Zed's event: made again at Zed's erasure.
+    // An export made before sessions were told apart, holding Zed's event: it loses it at Zed's erasure.
     await t.services.store.putPrivacyRequest({
       shop_id: shopId,
       id: 'older-99',
@@ -98,8 +98,7 @@ describe.each(backends())('what an erasure reaches, on $name', (backend) => {
       expires_at: Date.now() + 86_400_000,
     });
     expect((await t.admin('DELETE', '/admin/v1/shops/priv/customers/9800')).statusCode).toBe(200);
-    expect(JSON.stringify(await exportOf('older-99'))).not.toContain('zed@example.com');
-    expect((await exportOf('older-99')).customer).toMatchObject({ id: 9900 });
+    expect(await exportOf('older-99')).toEqual({ events: [] });
     const left = (await t.admin('GET', `/admin/v1/shops/priv/events?uuid=${shared}`)).json().data;
     expect(left.map((e: { customer_id: number | null }) => e.customer_id)).toEqual([9900]);
     const [row] = await stored((db) =>
