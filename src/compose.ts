@@ -236,6 +236,7 @@ export async function compose(
     catalog,
     forgetHeld,
     shopDeleted: () => keys.load().then(() => bus.publish({ type: 'keys' })),
+    ...(options.log ? { log: options.log } : {}),
     forgetAnswers: (shopId, erased) =>
       answers.forgetShop(shopId).then(() => bus.publish({ type: 'answers', shopId, ...(erased ? { erased } : {}) })),
   });
@@ -278,7 +279,6 @@ export async function compose(
   let modelTimer: NodeJS.Timeout | null = null;
   let refreshing: Promise<unknown> | null = null;
   const stoppers: (() => Promise<void> | void)[] = [];
-
   const lists = createListsService({ catalog, viewed, models });
   const recommendations = createRecommendationsService({
     catalog,
