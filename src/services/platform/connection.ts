@@ -99,6 +99,8 @@ export function createPlatformConnections(deps: {
   schedule: (shopId: number) => void;
   /** Whether this process's key may seal a new token (src/services/sealed-tokens.ts). */
   sealing?: Pick<SealedTokens, 'refusalToSeal'>;
+  /** The process is stopping: the clients' waits between tries end (`createGraphqlClient`). */
+  stopping?: () => boolean;
 }) {
   const { store, secretKey } = deps;
 
@@ -184,6 +186,7 @@ export function createPlatformConnections(deps: {
         apiUrl: connection.api_url,
         token: opened.slice(origin.length + 1),
         policy: { ...deps.policy, ...policy },
+        ...(deps.stopping ? { stopping: deps.stopping } : {}),
       });
     },
 

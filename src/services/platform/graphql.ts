@@ -79,8 +79,19 @@ export function createGraphqlClient(deps: {
   apiUrl: string;
   token: string;
   policy?: Partial<GraphqlPolicy>;
+  /** The process is stopping: a wait between tries ends the call (the sync is started again later). */
+  stopping?: () => boolean;
 }) {
   const policy = { ...DEFAULT_GRAPHQL_POLICY, ...deps.policy };
+
+  /** Sleeps, a quarter second at a time: tries wait up to a minute, and a stop must not wait for them. */
+  async function pause(ms: number): Promise<void> {
+    for (let left = ms; left > 0; left -= 250) {
+      if (deps.stopping?.()) throw new PlatformError('the sync was stopped');
+      await sleep(Math.min(left, 250));
+    }
+    if (deps.stopping?.()) throw new PlatformError('the sync was stopped');
+  }
   const endpoint = `${deps.apiUrl.replace(/\/+$/, '')}/graphql.json`;
   let throttle: (ThrottleStatus & { at: number }) | null = null;
   const costs = new Map<string, number>();
@@ -99,7 +110,7 @@ export function createGraphqlClient(deps: {
     const needed = ((Math.min(cost, throttle.maximumAvailable) - available) / throttle.restoreRate) * 1000;
     const waitMs = Math.min(policy.maxWaitMs, Math.ceil(needed));
     graphqlStats.waitedMs += waitMs;
-    await sleep(waitMs);
+    await pause(waitMs);
   }
 
   async function once(
@@ -161,7 +172,7 @@ export function createGraphqlClient(deps: {
           if (last) throw new PlatformError('the platform is unavailable (retries exhausted)');
           graphqlStats.retried++;
           const backoff = policy.backoffMs * 2 ** (attempt - 1) * (0.5 + Math.random() / 2);
-          await sleep(result.retryAfter >= 0 ? result.retryAfter : backoff);
+          await pause(result.retryAfter >= 0 ? result.retryAfter : backoff);
           continue;
         }
         const codes = (result.errors ?? []).map((e) => e.extensions?.code ?? 'GRAPHQL_ERROR');
@@ -170,7 +181,7 @@ export function createGraphqlClient(deps: {
           if (last) throw new PlatformError('the platform kept throttling (THROTTLED)');
           // The answer's throttle status says how long the bucket needs; at least one restore step.
           await waitForPoints(expectedCost(query));
-          await sleep(50);
+          await pause(50);
           continue;
         }
         if (codes.includes('ACCESS_DENIED') && !result.data)

@@ -58,4 +58,25 @@ describe('waits the platform asks for are bounded', () => {
     await gql.request('{ shop { name } }');
     expect(await gql.request('{ shop { name } }')).toEqual({ shop: { name: 'x' } });
   });
+
+  it('ends a wait between tries once the process is stopping, as a stopped sync', async () => {
+    let stopping = false;
+    const gql = createGraphqlClient({
+      upstream: createUpstreamClient({ allowPrivate: true }),
+      apiUrl,
+      token: 'token',
+      // A wait of a day: only the stop can end it within the test's timeout.
+      policy: { maxWaitMs: 86_400_000, backoffMs: 10, tries: 8 },
+      stopping: () => stopping,
+    });
+    answers.push((res) => {
+      res.writeHead(429, { 'retry-after': '86400' });
+      res.end();
+    });
+    const call = gql.request('{ shop { name } }');
+    setTimeout(() => {
+      stopping = true;
+    }, 50);
+    await expect(call).rejects.toThrow('the sync was stopped');
+  });
 });
