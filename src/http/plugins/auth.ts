@@ -25,8 +25,12 @@ export const MISSING_KEY = 'Missing API key. Pass your key in the key query para
  * header the platform widget sends), or `key` among the body fields of a route that reads them.
  */
 function presentedKey(request: FastifyRequest): string | undefined {
-  const fromQuery = (request.query as Record<string, unknown> | undefined)?.key;
+  const query = request.query as Record<string, unknown> | undefined;
+  const fromQuery = query?.key;
   if (Array.isArray(fromQuery)) throw new InvalidInputError('key', 'Parameter key must be given once.');
+  // As every declared parameter (src/domain/params/read.ts): sent as a list, it was sent, not missing.
+  if (query?.['key[]'] !== undefined)
+    throw new InvalidInputError('key', 'Parameter key must be given once, as key=…; key[]= is not read.');
   if (typeof fromQuery === 'string' && fromQuery !== '') return fromQuery;
   const header = request.headers['x-api-key'] ?? request.headers['x-rebuy-user-token'];
   // Node joins a header sent twice with ", "; no key holds a comma.

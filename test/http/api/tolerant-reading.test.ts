@@ -174,6 +174,10 @@ describe.each(backends())('storefront requests as they come, on $name', (backend
       expect(res.statusCode, payload).toBe(400);
       expect(res.json(), payload).toMatchObject({ code: 'invalid_parameter', parameter: 'key' });
     }
+    // Spelled as a list in the query string, as any declared parameter so spelled.
+    const listed = await t.app.inject(`/api/v1/products/top_sellers?limit=1&key[]=${key}`);
+    expect(listed.json()).toMatchObject({ code: 'invalid_parameter', parameter: 'key' });
+    expect(listed.json().error).toContain('key[]= is not read');
     // Absent, it is missing.
     const absent = await custom('{}', 'application/json');
     expect(absent.json()).toMatchObject({ code: 'missing_parameter', parameter: 'key' });
