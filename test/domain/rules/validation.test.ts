@@ -454,6 +454,22 @@ describe('references', () => {
     ]);
   });
 
+  it('refuses more than 2,000 conditions in a ruleset being saved, counted over all its rules', () => {
+    const condition = { type: 'cart_subtotal', operator: 'greater_than', value: '50' };
+    const rule = (groups: number) => ({
+      logic: Array.from({ length: groups }, () => ({ rules: Array.from({ length: 50 }, () => condition) })),
+      output: [],
+    });
+    const rules = (groups: number[]) => ({ name: 'many', rules: groups.map(rule) });
+    expect(() => compileRulesetInput(rules([20, 20]))).not.toThrow();
+    expect(
+      problemsOf({
+        ...rules([20, 20]),
+        rules: [...rules([20, 20]).rules, { ...rule(0), logic: [{ rules: [condition] }] }],
+      }),
+    ).toEqual([{ path: 'rules', message: 'holds 2001 conditions; at most 2000 are allowed' }]);
+  });
+
   it('accepts a document whose references all exist', () => {
     const body = {
       name: 'ok',
