@@ -19,10 +19,10 @@ export type ErasedIdentityKind = 'email' | 'session' | 'cart' | 'phone';
  * A one-way digest of an identity an erasure covered (an e-mail, a browser session, a cart token):
  * what a later write is checked against, so a beacon or retry naming the customer only by it, dated
  * before the erasure, is not stored, and no erasure record holds the address or the token itself.
- * E-mails as the store compares them, case folded.
+ * E-mails as the store compares them, composed (NFC) and case folded.
  */
 export function erasedIdentityDigest(kind: Exclude<ErasedIdentityKind, 'phone'>, value: string): string {
-  const normal = kind === 'email' ? value.trim().toLowerCase() : value;
+  const normal = kind === 'email' ? value.trim().normalize('NFC').toLowerCase() : value;
   return digest(kind, normal);
 }
 

@@ -227,7 +227,7 @@ export function createCatalogService(deps: {
       if (kept.length === 0) return { upserted: 0, erased: erasedRows };
       await store.upsertCustomers(
         shopId,
-        kept.map((r) => ({ id: r.id, email: r.email ?? null, tags: tagList(r.tags) })),
+        kept.map((r) => ({ id: r.id, email: r.email?.normalize('NFC') ?? null, tags: tagList(r.tags) })),
       );
       await catalog.apply(shopId, { customers: true });
       return { upserted: kept.length, erased: erasedRows };

@@ -101,7 +101,8 @@ export function email(description: string): TParam<string | null> {
     {
       decode(raw, name) {
         if (raw === undefined) return null;
-        const value = raw.trim();
+        // Composed: `zoë` typed on one keyboard and sent decomposed by another is one address (so stored and compared).
+        const value = raw.trim().normalize('NFC');
         if (!isEmailAddress(value)) throw invalid(name, `Parameter ${name} must be a valid email address.`);
         return value;
       },

@@ -24,7 +24,9 @@ export async function emailsOf(
     .where('id', '=', customerId)
     .executeTakeFirst();
   const lower = (emails: readonly (string | null | undefined)[]) =>
-    emails.filter((e): e is string => typeof e === 'string' && e.trim() !== '').map((e) => e.trim().toLowerCase());
+    emails
+      .filter((e): e is string => typeof e === 'string' && e.trim() !== '')
+      .map((e) => e.trim().normalize('NFC').toLowerCase());
   const former = new Set(lower(row?.former_emails?.split('\n') ?? []));
   const own = new Set(lower([row?.email, ...given]));
   for (const email of own) former.delete(email);

@@ -184,7 +184,7 @@ export function privacyMethods(db: Kysely<Database>, checkpoints?: Checkpoints):
   return {
     customerRecords: (shopId, customerId, emails = []) => customerRecords(db, shopId, customerId, emails),
     async customersWithEmail(shopId, email) {
-      const wanted = email.trim().toLowerCase();
+      const wanted = email.trim().normalize('NFC').toLowerCase();
       // Found by text (an e-mail's `_` matches any character there), then compared whole: the address on
       // file now, or one it replaced (kept a line each, as the erasure reads them).
       const rows = await db

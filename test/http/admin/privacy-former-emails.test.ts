@@ -11,6 +11,7 @@ const OTHER_ACCOUNT = 'f6f6f6f6-0000-4000-8000-0000000000f6';
 const DELETED_FIRST = 'a7a7a7a7-0000-4000-8000-0000000000a7';
 const ACCENTED = 'b8b8b8b8-0000-4000-8000-0000000000b8';
 const HANDED_ON = 'c9c9c9c9-0000-4000-8000-0000000000c9';
+const DECOMPOSED = 'dadadada-0000-4000-8000-0000000000da';
 
 /**
  * A visitor browsing before they sign in is known by the e-mail they type alone. When the customer
@@ -85,6 +86,16 @@ describe.each(backends())('a customer whose e-mail changed, on $name', (backend)
     expect(await events(ACCENTED)).toHaveLength(1);
     expect((await t.admin('DELETE', '/admin/v1/shops/moved/customers/71')).statusCode).toBe(200);
     expect(await events(ACCENTED)).toEqual([]);
+  });
+
+  it('finds an address typed composed and sent decomposed as one, for an export and for an erasure', async () => {
+    // `ë` is one code point from one keyboard and `e` with a combining diaeresis from another.
+    await t.admin('PUT', '/admin/v1/shops/moved/customers', [{ id: 41, email: 'zo\u00eb@example.com' }]);
+    await view(DECOMPOSED, 'zoe\u0308@example.com');
+    const made = await t.admin('POST', '/admin/v1/shops/moved/customers/41/export');
+    expect(made.json().request.export.events).toHaveLength(1);
+    expect((await t.admin('DELETE', '/admin/v1/shops/moved/customers/41')).statusCode).toBe(200);
+    expect(await events(DECOMPOSED)).toEqual([]);
   });
 
   it("leaves another customer's signed-in events alone when they took over an e-mail given up", async () => {
