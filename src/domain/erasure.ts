@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { numberDigits, writtenInternationally } from './phone.js';
+import { numberDigits, phoneDigits, writtenInternationally } from './phone.js';
 
 /**
  * Whether a record of a customer the shop has erased predates the erasure, and so stays forgotten: a
@@ -44,9 +44,10 @@ export function phoneDigestsToFind(phone: string): string[] {
   if (digits.length < 7) return [];
   if (digits.length < 9) return [digest('phone', digits)];
   const last = digits.slice(-9);
-  // Recorded before numbers were told apart by how they were written: any number's last nine.
+  // Recorded before numbers were told apart by how they were written: any number's last nine, its digits as written.
   const national = [digest('phone9i', last), digest('phone9', last)];
-  return [digest('phone', digits), digest('phone9n', last), ...(writtenInternationally(phone) ? [] : national)];
+  const legacy = digest('phone', phoneDigits(phone));
+  return [digest('phone', digits), legacy, digest('phone9n', last), ...(writtenInternationally(phone) ? [] : national)];
 }
 
 const digest = (kind: string, value: string) => createHash('sha256').update(`${kind}\n${value}`).digest('base64url');

@@ -9,7 +9,8 @@ export const writtenInternationally = (phone: string): boolean => /^[\s(]*(\+|00
 
 /** A number's digits, the `00` that stands for `+` dropped (`0044 20…` and `+44 20…` are one). */
 export function numberDigits(phone: string): string {
-  const digits = phoneDigits(phone);
+  // `+44 (0)20 …`: the trunk prefix a national reader dials, written beside the country code, is no digit of it.
+  const digits = phoneDigits(writtenInternationally(phone) ? phone.replace(/\(\s*0\s*\)/, '') : phone);
   return /^[\s(]*00/.test(phone) ? digits.slice(2) : digits;
 }
 

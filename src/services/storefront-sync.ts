@@ -126,7 +126,9 @@ export function createStorefrontSync(deps: {
         // A collection webhook without its members keeps the stored membership.
         const members =
           payload.products ??
-          (await store.collectionPage(shopId, { ids: [id], limit: 1 })).collections[0]?.products ??
+          (Number.isSafeInteger(id)
+            ? (await store.collectionPage(shopId, { ids: [id], limit: 1 })).collections[0]?.products
+            : undefined) ??
           [];
         await catalogAdmin.upsertCollections(shopId, [
           {

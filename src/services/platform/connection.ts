@@ -99,8 +99,6 @@ export function createPlatformConnections(deps: {
   schedule: (shopId: number) => void;
   /** Whether this process's key may seal a new token (src/services/sealed-tokens.ts). */
   sealing?: Pick<SealedTokens, 'refusalToSeal'>;
-  /** The process is stopping: the clients' waits between tries end (`createGraphqlClient`). */
-  stopping?: () => boolean;
 }) {
   const { store, secretKey } = deps;
 
@@ -173,9 +171,13 @@ export function createPlatformConnections(deps: {
 
     /**
      * The GraphQL client of a connected shop; null when it is not connected or the token cannot be
-     * opened. `policy` tightens the node's for calls a webhook waits on.
+     * opened. `policy` tightens the node's for calls a webhook waits on; `stopping` ends its waits between tries.
      */
-    clientFor(connection: PlatformConnectionRecord, policy?: Partial<GraphqlPolicy>): GraphqlClient | null {
+    clientFor(
+      connection: PlatformConnectionRecord,
+      policy?: Partial<GraphqlPolicy>,
+      stopping?: () => boolean,
+    ): GraphqlClient | null {
       if (!secretKey || connection.access_token === null || connection.status === 'disconnected') return null;
       const opened = openToken(connection.access_token, secretKey, connection.shop_id);
       const origin = new URL(connection.api_url).origin;
@@ -186,7 +188,7 @@ export function createPlatformConnections(deps: {
         apiUrl: connection.api_url,
         token: opened.slice(origin.length + 1),
         policy: { ...deps.policy, ...policy },
-        ...(deps.stopping ? { stopping: deps.stopping } : {}),
+        ...(stopping ? { stopping } : {}),
       });
     },
 

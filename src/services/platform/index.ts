@@ -44,7 +44,6 @@ export function createPlatformService(deps: {
     ...(deps.policy ? { policy: deps.policy } : {}),
     ...(deps.sealing ? { sealing: deps.sealing } : {}),
     schedule: (shopId) => void runner.schedule(shopId),
-    stopping: () => runner.closing,
   });
   const productIds = async (shopId: number) => {
     const shopCatalog = await deps.catalog.ensure(shopId);

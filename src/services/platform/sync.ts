@@ -175,7 +175,8 @@ export function createPlatformSync(deps: {
       sync.phase = phase;
       return store.updatePlatformConnection(shopId, { sync: { ...sync } }, { id: sync.id });
     };
-    const gql = deps.connections.clientFor(connection);
+    // A stop ends its waits between tries (a webhook's call keeps its own: its hook must not be lost).
+    const gql = deps.connections.clientFor(connection, undefined, deps.stopping);
     try {
       if (!gql)
         throw new PlatformError('the access token cannot be opened with this server key: connect the shop again');

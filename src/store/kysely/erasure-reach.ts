@@ -102,6 +102,7 @@ export async function dropErasedFromExports(
     getOrCreate(bodies, new Date(body.received_at).toISOString(), () => new Set()).add(canonical(body.payload));
   const texts = [
     ...erased.emails.map((email) => email.toLowerCase()),
+    // A `\\` escapes in PostgreSQL's patterns: any character stands for it (each export is read again).
     ...erased.tokens.map((token) => JSON.stringify(token).toLowerCase()),
     ...[...bodies.keys()].map((at) => JSON.stringify(at).toLowerCase()),
   ];
@@ -124,13 +125,15 @@ export async function dropErasedFromExports(
 }
 
 /** An export without the erased records; the same object when it held none. */
-function withoutErased(records: Export, erased: ErasedRecords, bodies: ReadonlyMap<string, ReadonlySet<string>>) {
+export function withoutErased(records: Export, erased: ErasedRecords, bodies: ReadonlyMap<string, ReadonlySet<string>>) {
   const billed = (doc: Row) => erased.billingIds.has(Number(doc.customer_id));
   // A record of an export made before its rows were told apart may still name them: it goes too.
   const emails = new Set(erased.emails.map((email) => email.toLowerCase()));
   const namesThem = (row: Row) =>
     Number(row.customer_id) === erased.customerId ||
-    (typeof row.subject_email === 'string' && emails.has(row.subject_email.trim().toLowerCase()));
+    ((row.customer_id ?? null) === null &&
+      typeof row.subject_email === 'string' &&
+      emails.has(row.subject_email.trim().toLowerCase()));
   const gone: Record<string, (row: Row) => boolean> = {
     events: (e) => erased.eventIds.has(Number(e.id)) || namesThem(e),
     tracking: (t) => erased.trackIds.has(Number(t.id)) || namesThem(t),
@@ -140,6 +143,9 @@ function withoutErased(records: Export, erased: ErasedRecords, bodies: ReadonlyM
     billing_addresses: billed,
     billing_subscriptions: billed,
     billing_charges: billed,
+    billing_onetimes: billed,
+    billing_orders: billed,
+    campaign_claims: billed,
     webhooks: (w) => bodies.get(String(w.received_at))?.has(JSON.stringify(w.body)) ?? false,
   };
   let changed = false;
@@ -174,7 +180,9 @@ async function othersExportsNaming(
     .where('shop_id', '=', shopId)
     .where('kind', '=', 'data_request')
     .where('customer_id', '!=', customerId)
-    .where((eb) => eb.or(texts.map((text) => eb(eb.fn<string>('lower', ['export']), 'like', `%${text}%`))))
+    .where((eb) =>
+      eb.or(texts.map((text) => eb(eb.fn<string>('lower', ['export']), 'like', `%${text.replaceAll('\\', '_')}%`))),
+    )
     .execute();
   // `_` and `%` in a text match other characters in a pattern, and an address within a longer one: read again.
   return candidates.filter((row) => {
