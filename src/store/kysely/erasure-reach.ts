@@ -125,7 +125,11 @@ export async function dropErasedFromExports(
 }
 
 /** An export without the erased records; the same object when it held none. */
-export function withoutErased(records: Export, erased: ErasedRecords, bodies: ReadonlyMap<string, ReadonlySet<string>>) {
+export function withoutErased(
+  records: Export,
+  erased: ErasedRecords,
+  bodies: ReadonlyMap<string, ReadonlySet<string>>,
+) {
   const billed = (doc: Row) => erased.billingIds.has(Number(doc.customer_id));
   // A record of an export made before its rows were told apart may still name them: it goes too.
   const emails = new Set(erased.emails.map((email) => email.toLowerCase()));
