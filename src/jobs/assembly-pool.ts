@@ -117,11 +117,14 @@ export class AssemblyPool {
       this.warm().catch(() => undefined); // a thread that cannot start leaves the loads on this one
       return null;
     }
-    return this.workers.run({
-      databaseUrl: this.databaseUrl,
-      shopId,
-      ...page,
-    } satisfies AssemblyTask) as Promise<PackedProducts>;
+    const task = { databaseUrl: this.databaseUrl, shopId, ...page } satisfies AssemblyTask;
+    return (this.workers.run(task) as Promise<PackedProducts>).catch((error: unknown) => {
+      if ((error as { code?: string }).code !== 'ERR_WORKER_OUT_OF_MEMORY' || this.closed) throw error;
+      // A page larger than the thread's heap (a thousand products of 250 long tags each) is read once in
+      // the thread with the larger heap, as sales figures are: the shop's load had failed with a 500.
+      this.large ??= this.threads(this.heaps.largeMb, LARGE_IDLE_MS);
+      return this.large.run(task) as Promise<PackedProducts>;
+    });
   }
 
   /**
