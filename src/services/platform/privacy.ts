@@ -33,10 +33,12 @@ const emailsOfRequest = (payload: Record<string, unknown>): string[] => {
   return typeof email === 'string' ? [email] : [];
 };
 
-/** The phone and the orders to redact a `customers/redact` names (webhook bodies may hold them). */
+/** The phone and the orders a privacy request names (webhook bodies may hold them). */
 const namedElsewhere = (payload: Record<string, unknown>): NamedElsewhere => {
   const phone = isNode(payload.customer) ? payload.customer.phone : undefined;
-  const orders = Array.isArray(payload.orders_to_redact) ? payload.orders_to_redact : [];
+  // A redact lists `orders_to_redact`, a data request `orders_requested`.
+  const listed = payload.orders_to_redact ?? payload.orders_requested;
+  const orders = Array.isArray(listed) ? listed : [];
   return {
     // Seven digits at least: a shorter "phone" would blank bodies that merely hold the digits.
     phones: typeof phone === 'string' && phone.replace(/\D/g, '').length >= 7 ? [phone.trim()] : [],
@@ -176,7 +178,12 @@ export function createPrivacyService(deps: {
       const requestId = isNode(payload.data_request) ? payload.data_request.id : undefined;
       const given =
         typeof requestId === 'number' || (typeof requestId === 'string' && requestId.length <= 200) ? requestId : null;
-      const records = await store.customerRecords(shopId, customerId, emailsOfRequest(payload));
+      const records = await store.customerRecords(
+        shopId,
+        customerId,
+        emailsOfRequest(payload),
+        namedElsewhere(payload),
+      );
       const id = given === null || given === '' ? fallbackId : String(given);
       await keep(shopId, id, 'data_request', customerId, records, now);
       return 'applied';

@@ -1,3 +1,4 @@
+import type { NamedElsewhere } from './privacy.js';
 import { selectedInSlices } from './in-slices.js';
 import type { ExpressionBuilder, Kysely } from 'kysely';
 import { chunks, json } from '../codec.js';
@@ -285,6 +286,7 @@ export async function customerRecords(
   shopId: number,
   customerId: number,
   given: readonly string[] = [],
+  named: NamedElsewhere = {},
 ): Promise<Record<string, unknown>> {
   const customer = await db
     .selectFrom('customers')
@@ -292,8 +294,9 @@ export async function customerRecords(
     .where('shop_id', '=', shopId)
     .where('id', '=', customerId)
     .executeTakeFirst();
-  const orders = await rowsOfCustomer(db, 'orders', shopId, customerId);
-  const lines = await rowsOfCustomer(db, 'order_lines', shopId, customerId);
+  // Their orders, and those the request names (a guest order names its buyer only in its own body).
+  const orders = await rowsOfCustomer(db, 'orders', shopId, customerId, named.orderIds);
+  const lines = await rowsOfCustomer(db, 'order_lines', shopId, customerId, named.orderIds);
   const emails = await emailsOf(db, shopId, customerId, given);
   const { sessions, carts } = await sessionsAndCartsOf(db, shopId, customerId, emails);
   const events = await selectedInSlices(
@@ -337,7 +340,7 @@ export async function customerRecords(
     rows.map((r) => json.fromDb<Record<string, unknown>>(r.document as string));
   const plain = <T extends object>(rows: T[]) =>
     rows.map((r) => readableRow(Object.fromEntries(Object.entries(r).filter(([k]) => k !== 'shop_id'))));
-  const more = await moreRecordsOf(db, shopId, { id: customerId, emails, sessions, billingIds });
+  const more = await moreRecordsOf(db, shopId, { id: customerId, emails, sessions, billingIds }, named);
   return {
     customer: customer
       ? {
@@ -402,6 +405,28 @@ export function onetimesOf(db: Kysely<Database>, shopId: number, addressIds: rea
 }
 
 /** Every row of one customer's in a table keyed by shop and customer, for the data-request export. */
-function rowsOfCustomer(db: Kysely<Database>, table: 'orders' | 'order_lines', shopId: number, customerId: number) {
-  return db.selectFrom(table).selectAll().where('shop_id', '=', shopId).where('customer_id', '=', customerId).execute();
+async function rowsOfCustomer(
+  db: Kysely<Database>,
+  table: 'orders' | 'order_lines',
+  shopId: number,
+  customerId: number,
+  orderIds: readonly number[] = [],
+) {
+  const id = table === 'orders' ? 'id' : 'order_id';
+  return selectedInSlices(
+    orderIds,
+    (slice) =>
+      db
+        .selectFrom(table)
+        .selectAll()
+        .where('shop_id', '=', shopId)
+        .where((eb) =>
+          eb.or([eb('customer_id', '=', customerId), ...(slice.length > 0 ? [eb(id, 'in', [...slice])] : [])]),
+        )
+        .execute(),
+    (row) =>
+      table === 'orders'
+        ? `${row.id}`
+        : `${(row as { order_id: number }).order_id}:${(row as { line_no: number }).line_no}`,
+  );
 }

@@ -1,3 +1,6 @@
+import { phoneDigits, phonesIn, samePhone } from '../../domain/phone.js';
+import type { NamedElsewhere } from './privacy.js';
+import { tailPatterns } from './webhook-phones.js';
 import { inSlices } from './in-slices.js';
 import type { Kysely } from 'kysely';
 import { visitorsOf } from '../../domain/experiments/assign.js';
@@ -14,10 +17,17 @@ export async function moreRecordsOf(
   db: Kysely<Database>,
   shopId: number,
   customer: { id: number; emails: readonly string[]; sessions: readonly string[]; billingIds: readonly number[] },
+  named: NamedElsewhere = {},
 ): Promise<Record<string, unknown[]>> {
   const emails = new Set(customer.emails);
-  // Found by text first (the id's digits, an e-mail), then read: the digits alone name other things too.
-  const patterns = [String(customer.id), ...customer.emails].map((p) => `%${p.toLowerCase()}%`);
+  const orderIds = new Set(named.orderIds ?? []);
+  const phones = (named.phones ?? []).filter((phone) => phoneDigits(phone).length >= 7);
+  // Found by text first (the id's digits, an e-mail, an order's id, a phone's last digits as written), then
+  // read: the digits alone name other things too.
+  const patterns = [
+    ...[String(customer.id), ...customer.emails, ...[...orderIds].map(String)].map((p) => `%${p.toLowerCase()}%`),
+    ...phones.flatMap((phone) => tailPatterns(phoneDigits(phone).slice(-4))),
+  ];
   const candidates = await db
     .selectFrom('shop_webhooks')
     .select(['topic', 'payload', 'received_at'])
@@ -27,7 +37,10 @@ export async function moreRecordsOf(
     .where((eb) => eb.or(patterns.map((pattern) => eb(eb.fn<string>('lower', ['payload']), 'like', pattern))))
     .execute();
   const webhooks = candidates
-    .filter((w) => bodyIsAbout(w.topic, parsedBody(w.payload), customer.id, emails))
+    .filter((w) => {
+      const body = parsedBody(w.payload);
+      return bodyIsAbout(w.topic, body, customer.id, emails) || namesOrderOrPhone(w.topic, body, orderIds, phones);
+    })
     .map((w) => ({ topic: w.topic, received_at: Number(w.received_at), body: JSON.parse(w.payload) as unknown }));
   const visitors = visitorsOf(customer.id, customer.sessions);
   const experimentVisitors: { experiment_id: number; visitor: string; arm: number; created_at: number }[] = [];
@@ -81,4 +94,13 @@ export async function moreRecordsOf(
     campaign_claims: claims,
     billing_orders: billingOrders.map((r) => JSON.parse(r.document) as unknown),
   };
+}
+
+/** Whether a body is an order a request names (or about one), or names one of its phones in a `phone` field. */
+function namesOrderOrPhone(topic: string, body: unknown, orderIds: ReadonlySet<number>, phones: readonly string[]) {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return false;
+  const fields = body as Record<string, unknown>;
+  if (orderIds.size > 0 && topic.startsWith('orders/') && orderIds.has(Number(fields.id))) return true;
+  if (orderIds.size > 0 && orderIds.has(Number(fields.order_id))) return true;
+  return phones.length > 0 && phonesIn(body).some((found) => phones.some((phone) => samePhone(found, phone)));
 }

@@ -15,7 +15,12 @@ import { blankWebhooksNaming, dropErasedFromExports, erasedRowIds, forgetTrackin
 /** Privacy requests, erasure and retention (docs/operations.md, "Privacy"). */
 export interface PrivacyStore {
   /** Everything stored about the customer (`emails`: theirs as the request gives it), for a data request. */
-  customerRecords(shopId: number, customerId: number, emails?: readonly string[]): Promise<Record<string, unknown>>;
+  customerRecords(
+    shopId: number,
+    customerId: number,
+    emails?: readonly string[],
+    named?: NamedElsewhere,
+  ): Promise<Record<string, unknown>>;
   /** The customers with this e-mail on file, now or before (any case): a request naming it must be theirs. */
   customersWithEmail(shopId: number, email: string): Promise<number[]>;
   putPrivacyRequest(record: PrivacyRequestRecord): Promise<void>;
@@ -182,7 +187,8 @@ const deleted = async (query: { executeTakeFirst(): Promise<{ numDeletedRows: bi
 /** Privacy requests, erasure and retention (docs/operations.md, "Privacy"). */
 export function privacyMethods(db: Kysely<Database>, checkpoints?: Checkpoints): PrivacyStore {
   return {
-    customerRecords: (shopId, customerId, emails = []) => customerRecords(db, shopId, customerId, emails),
+    customerRecords: (shopId, customerId, emails = [], named = {}) =>
+      customerRecords(db, shopId, customerId, emails, named),
     async customersWithEmail(shopId, email) {
       const wanted = email.trim().normalize('NFC').toLowerCase();
       // Found by text (an e-mail's `_` matches any character there), then compared whole: the address on

@@ -39,7 +39,7 @@ export async function blankWebhooksWithPhones(
 }
 
 /** `5678` as `5678`, `56 78`, `5-6-7-8` …: a single character or none between each two digits. */
-function tailPatterns(tail: string): string[] {
+export function tailPatterns(tail: string): string[] {
   const patterns = [''];
   for (const [i, digit] of [...tail].entries())
     patterns.splice(

@@ -107,6 +107,28 @@ describe.each(backends())('the webhook bodies an erasure reaches, on $name', (ba
     expect(remade.customer.email).toBe('giver@example.com');
   });
 
+  it('exports the guest orders a data request lists and the bodies naming its phone', async () => {
+    await t.admin('PUT', '/admin/v1/shops/bodies/customers', [{ id: 88, email: 'pat@example.com' }]);
+    // Placed as a guest under another address: only the request's order list and phone name Pat.
+    await order(9500, null, { name: 'Pat Guest', address1: '5 Guest Row', phone: '+1 415 555 0177' });
+    await order(9501, null, { name: 'Someone', address1: '6 Other Row', phone: '+1 415 555 0199' });
+    await order(9502, null, { name: 'Pat Again', address1: '8 Phone Row', phone: '(415) 555-0177' });
+    await deliver(t, 'bodies', 'customers/data_request', {
+      customer: { id: 88, email: 'pat@example.com', phone: '+14155550177' },
+      orders_requested: [9500],
+      data_request: { id: 950 },
+    });
+    const exported = (await t.admin('GET', '/admin/v1/shops/bodies/privacy/requests'))
+      .json()
+      .data.find((request: { id: string }) => request.id === '950').export;
+    const text = JSON.stringify(exported);
+    expect(text).toContain('5 Guest Row');
+    expect(text).toContain('8 Phone Row');
+    expect(text).not.toContain('6 Other Row');
+    expect(exported.orders.map((o: { id: number }) => Number(o.id))).toEqual([9500]);
+    expect(exported.orders[0].lines).toHaveLength(1);
+  });
+
   it("exports an order mentioning an address in a note as its customer's, not the address holder's", async () => {
     await t.admin('PUT', '/admin/v1/shops/bodies/customers', [
       { id: 501, email: 'ada@example.com' },
