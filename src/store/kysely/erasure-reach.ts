@@ -4,7 +4,7 @@ import type { Database } from '../schema.js';
 import { bodyNamesErased, holdsAddress, parsedBody, type ErasedSubjects } from '../../domain/erased-bodies.js';
 import { getOrCreate } from '../../domain/maps.js';
 import { selectedInSlices } from './in-slices.js';
-import { eventsOf, trackedOf } from './privacy-export.js';
+import { eventsOf, trackedOf } from './customer-activity.js';
 
 /*
  * What an erasure reaches beyond the customer's own rows: the stored webhook bodies that name them, and
