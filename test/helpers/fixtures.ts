@@ -4,6 +4,7 @@ import type { ProductInput } from '../../src/domain/inputs/catalog.js';
 import { newApiKey } from '../../src/domain/keys.js';
 import type { NewShop } from '../../src/store/kysely/shops.js';
 import type { EventTotals } from '../../src/store/kysely/event-totals.js';
+import type { TrackRow } from '../../src/domain/attribution/track.js';
 
 export const BIG = 7_000_000_000_000; // platform ids are beyond 32 bits
 
@@ -104,4 +105,21 @@ export function eventTotals(rows: readonly HandleTotal[]): EventTotals {
 /** The store's event totals as one object a handle, in the store's order. */
 export function totalRows(totals: EventTotals): HandleTotal[] {
   return totals.handles.map((handle, i) => ({ handle, views: totals.views[i]!, adds: totals.adds[i]! }));
+}
+
+/** A tracked click of product 7 from a `bought_together` list, as the track intake stores it. */
+export function trackedClick(shopId: number, at: number, uuid = 'visitor-1', customer: number | null = null): TrackRow {
+  return {
+    shop_id: shopId,
+    type: 'click',
+    uuid,
+    customer_id: customer,
+    cart_token: null,
+    source: 'bought_together',
+    product_id: 7,
+    variant_id: null,
+    created_at: at,
+    experiment_id: null,
+    arm: null,
+  };
 }

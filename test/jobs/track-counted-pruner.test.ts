@@ -1,10 +1,9 @@
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import type { TrackRow } from '../../src/domain/attribution/track.js';
 import { TrackCountedPruner } from '../../src/jobs/track-counted-pruner.js';
 import { openStore } from '../../src/store/open.js';
 import type { Store } from '../../src/store/store.js';
 import { backends } from '../helpers/backends.js';
-import { newShop, shopKeys } from '../helpers/fixtures.js';
+import { newShop, shopKeys, trackedClick } from '../helpers/fixtures.js';
 
 const DAY = 24 * 60 * 60 * 1000;
 const NOW = Date.parse('2026-11-25T12:00:00Z');
@@ -18,19 +17,7 @@ describe.each(backends())('pruning the once-per-day tracking records on $name', 
   });
   afterAll(() => backend.cleanup());
 
-  const click = (shopId: number, at: number): TrackRow => ({
-    shop_id: shopId,
-    type: 'click',
-    uuid: 'visitor-1',
-    customer_id: null,
-    cart_token: null,
-    source: 'bought_together',
-    product_id: 7,
-    variant_id: null,
-    created_at: at,
-    experiment_id: null,
-    arm: null,
-  });
+  const click = (shopId: number, at: number) => trackedClick(shopId, at);
   const clicksOn = async (shopId: number, at: number) => {
     const day = Number(new Date(at).toISOString().slice(0, 10).replace(/-/g, ''));
     return (await store.sourceDays(shopId, 20260101)).find((d) => d.day === day)?.clicks ?? 0;

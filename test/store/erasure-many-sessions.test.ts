@@ -1,8 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import type { TrackRow } from '../../src/domain/attribution/track.js';
 import { IN_SLICE } from '../../src/store/kysely/in-slices.js';
 import { backends } from '../helpers/backends.js';
-import { newShop, shopKeys, storeEvent } from '../helpers/fixtures.js';
+import { newShop, shopKeys, storeEvent, trackedClick } from '../helpers/fixtures.js';
 
 /**
  * Anyone holding a shop's public key can name a customer with as many sessions as they like
@@ -13,19 +12,8 @@ describe.each(backends())('a customer named by many sessions on $name', (backend
   afterAll(() => backend.cleanup());
 
   const SESSIONS = 33_000;
-  const click = (shopId: number, uuid: string, customer: number | null, at: number): TrackRow => ({
-    shop_id: shopId,
-    type: 'click',
-    uuid,
-    customer_id: customer,
-    cart_token: null,
-    source: 'bought_together',
-    product_id: 7,
-    variant_id: null,
-    created_at: at,
-    experiment_id: null,
-    arm: null,
-  });
+  const click = (shopId: number, uuid: string, customer: number | null, at: number) =>
+    trackedClick(shopId, at, uuid, customer);
 
   it('exports and erases every one of their sessions, and nobody else’s', async () => {
     expect(SESSIONS).toBeGreaterThan(6 * IN_SLICE);
