@@ -79,6 +79,9 @@ export function plainMessage(error: ValueError): string {
     case ValueErrorType.Null:
     case ValueErrorType.Union:
       return kindMessage(schema, error.value) ?? error.message;
+    case ValueErrorType.Literal:
+      // The one value taken (a list of one scope, the one API version spoken), not `Expected 'x'`.
+      return `must be ${JSON.stringify(schema.const)}`;
     case ValueErrorType.NumberMinimum:
     case ValueErrorType.IntegerMinimum:
       return `must be at least ${n('minimum').toLocaleString('en')}`;

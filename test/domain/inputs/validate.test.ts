@@ -123,6 +123,15 @@ describe('the words of a problem', () => {
       'must be a date and time with its offset, such as 2026-11-29T10:00:00Z',
     );
     expect(problemOf(ProductInput, { ...product, title: 12 }).message).toBe('must be text');
+    // A list of one value: the value, not the validator's `Expected 'read_markets'`.
+    expect(problemOf(shopInputs.NewShopInput, { handle: 'h', name: 'H', scopes: ['read_products'] })).toEqual({
+      path: 'scopes[0]',
+      message: 'must be "read_markets"',
+    });
+    expect(problemOf(billingProviderInputs.BillingProviderInput, { type: 'remote', api_version: '2022-01' })).toEqual({
+      path: 'api_version',
+      message: 'must be "2021-11"',
+    });
     expect(problemOf(ProductInput, { ...product, variants: [{ id: 1, price: 'cheap' }] }).message).toBe(
       'must be a decimal amount below 900000000000, such as "19.99"',
     );
