@@ -74,7 +74,7 @@ describe.each(backends())('collection pages on $name', (backend) => {
     ]);
   });
 
-  it('ends a page before the collection that would take its members past the bound, one collection at least', async () => {
+  it('ends a page before the collection that would pass the members bound, one collection at least', async () => {
     // 3 + 0 members fit in 4; 30's 6 would not.
     const page = await store.collectionPage(shopId, { afterId: 0, limit: 10, members: 4 });
     expect(ids(page)).toEqual([10, 20]);
