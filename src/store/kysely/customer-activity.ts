@@ -82,6 +82,28 @@ export async function cartsOf(
   return rows.map((r) => r.cart_token!);
 }
 
+/** The customer's events in id order: naming them, or anonymous in their sessions. */
+export async function eventRowsOf(
+  db: Kysely<Database>,
+  shopId: number,
+  customerId: number,
+  emails: readonly string[],
+  sessions: readonly string[],
+) {
+  const rows = await selectedInSlices(
+    sessions,
+    (slice) =>
+      db
+        .selectFrom('events')
+        .selectAll()
+        .where('shop_id', '=', shopId)
+        .where(eventsOf(customerId, emails, slice))
+        .execute(),
+    (row) => row.id,
+  );
+  return rows.sort((a, b) => Number(a.id) - Number(b.id));
+}
+
 /** The customer's tracking rows in id order: by their id, or anonymous in their sessions or carts. */
 export async function trackingOf(
   db: Kysely<Database>,

@@ -3,8 +3,7 @@ import { chunks } from '../codec.js';
 import type { Database } from '../schema.js';
 import { bodyNamesErased, holdsAddress, parsedBody, type ErasedSubjects } from '../../domain/erased-bodies.js';
 import { getOrCreate } from '../../domain/maps.js';
-import { selectedInSlices } from './in-slices.js';
-import { eventsOf, trackedOf } from './customer-activity.js';
+import { eventRowsOf, trackingOf } from './customer-activity.js';
 
 /*
  * What an erasure reaches beyond the customer's own rows: the stored webhook bodies that name them, and
@@ -243,34 +242,9 @@ export async function erasedRowIds(
   customer: { id: number; emails: readonly string[]; sessions: readonly string[]; carts: readonly string[] },
 ): Promise<{ eventIds: Set<number>; trackIds: Set<number> }> {
   const { id, emails, sessions, carts } = customer;
-  const ids = (rows: { id: number | string }[]) => rows.map((row) => Number(row.id));
-  const events = await selectedInSlices(
-    sessions,
-    (slice) =>
-      trx
-        .selectFrom('events')
-        .select('id')
-        .where('shop_id', '=', shopId)
-        .where(eventsOf(id, emails, slice))
-        .execute(),
-    (row) => row.id,
-  );
-  const tracked = (bySession: readonly string[], byCart: readonly string[]) =>
-    trx
-      .selectFrom('track_events')
-      .select('id')
-      .where('shop_id', '=', shopId)
-      .where(trackedOf(id, bySession, byCart))
-      .execute();
-  const bySession = await selectedInSlices(
-    sessions,
-    (slice) => tracked(slice, []),
-    (row) => row.id,
-  );
-  const byCart = await selectedInSlices(
-    carts,
-    (slice) => tracked([], slice),
-    (row) => row.id,
-  );
-  return { eventIds: new Set(ids(events)), trackIds: new Set([...ids(bySession), ...ids(byCart)]) };
+  const ids = (rows: { id: number | string }[]) => new Set(rows.map((row) => Number(row.id)));
+  return {
+    eventIds: ids(await eventRowsOf(trx, shopId, id, emails, sessions)),
+    trackIds: ids(await trackingOf(trx, shopId, id, sessions, carts)),
+  };
 }

@@ -1,6 +1,6 @@
 import type { NamedElsewhere } from './privacy.js';
 import { selectedInSlices } from './in-slices.js';
-import { eventsOf, sessionsAndCartsOf, trackingOf } from './customer-activity.js';
+import { eventRowsOf, sessionsAndCartsOf, trackingOf } from './customer-activity.js';
 import type { Kysely } from 'kysely';
 import { chunks, json } from '../codec.js';
 import type { Database } from '../schema.js';
@@ -75,18 +75,7 @@ export async function customerRecords(
   const lines = await rowsOfCustomer(db, 'order_lines', shopId, customerId, named.orderIds);
   const emails = await emailsOf(db, shopId, customerId, given);
   const { sessions, carts } = await sessionsAndCartsOf(db, shopId, customerId, emails);
-  const events = await selectedInSlices(
-    sessions,
-    (slice) =>
-      db
-        .selectFrom('events')
-        .selectAll()
-        .where('shop_id', '=', shopId)
-        .where(eventsOf(customerId, emails, slice))
-        .execute(),
-    (row) => row.id,
-  );
-  events.sort((a, b) => Number(a.id) - Number(b.id));
+  const events = await eventRowsOf(db, shopId, customerId, emails, sessions);
   const tracking = await trackingOf(db, shopId, customerId, sessions, carts);
   const billing = (
     await db.selectFrom('billing_customers').select(['id', 'document']).where('shop_id', '=', shopId).execute()
