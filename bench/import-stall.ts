@@ -4,12 +4,14 @@
  * file serves a small resident shop, asked for its trending list (`bust_cache=yes`) every 5 ms,
  * while IMPORT_PRODUCTS products are imported into another shop, as a JSON array and as NDJSON.
  * Reports how long the import took and how long the resident shop's requests waited meanwhile
- * (p50, p99, longest), per build and format, runs alternating between builds.
+ * (p50, p99, longest), then the same for the imported shop's first request (its cold load), per
+ * build and format, runs alternating between builds.
  *
  *   IMPORT_BUILDS=before=/path/to/other/checkout,this=. IMPORT_RUNS=2 npm run bench:import
  *
  * A build is a checkout whose `dist/` is built. The last line printed is one JSON object with every run.
- * Settings: IMPORT_PRODUCTS (20000), IMPORT_RUNS (2), IMPORT_FORMATS (json,ndjson).
+ * Settings: IMPORT_PRODUCTS (20000), IMPORT_RUNS (2), IMPORT_FORMATS (json,ndjson), IMPORT_TAGS (tags a
+ * product and their length, `250x110` for products at the platform's bounds; three short tags if unset).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,6 +25,7 @@ const BUILDS = (process.env.IMPORT_BUILDS ?? 'this=.').split(',').map((entry) =>
   const [name, dir] = entry.split('=') as [string, string];
   return { name, dir: resolve(ROOT, dir) };
 });
+const [TAG_COUNT, TAG_LENGTH] = (process.env.IMPORT_TAGS ?? '0x0').split('x').map(Number) as [number, number];
 const TOKEN = 'import-bench-admin-token-0123456789abcdef';
 const PING_EVERY_MS = 5;
 
@@ -35,7 +38,7 @@ function product(id: number) {
     body_html: `<p>About product ${id}, a fine thing made of wool and linen for camping.</p>`,
     vendor: `Vendor ${id % 50}`,
     product_type: `Type ${id % 20}`,
-    tags: `alpha, beta, t${id % 100}`,
+    tags: TAG_COUNT > 0 ? longTags(id) : `alpha, beta, t${id % 100}`,
     created_at: '2026-01-01T00:00:00Z',
     variants: [1, 2, 3].map((v) => ({
       id: id * 10 + v,
@@ -50,14 +53,28 @@ function product(id: number) {
   };
 }
 
-interface Run {
-  build: string;
-  format: string;
-  importMs: number;
+/** TAG_COUNT tags of TAG_LENGTH characters, most of them this product's own. */
+function longTags(id: number): string {
+  return Array.from({ length: TAG_COUNT }, (_, t) => {
+    const stem = t % 10 === 0 ? `shared ${t}` : `p${id} t${t}`;
+    return `${stem} `.padEnd(TAG_LENGTH, 'x');
+  }).join(', ');
+}
+
+interface Stall {
+  ms: number;
   waits: number;
   p50Ms: number;
   p99Ms: number;
   longestMs: number;
+}
+
+interface Run {
+  build: string;
+  format: string;
+  import: Stall;
+  firstRequest: Stall;
+  again: Stall;
 }
 
 async function admin(server: Running, method: string, path: string, body: string, type = 'application/json') {
@@ -70,16 +87,12 @@ async function admin(server: Running, method: string, path: string, body: string
   return res.json() as Promise<any>;
 }
 
-/** One import into a new shop, the resident shop asked every 5 ms meanwhile. */
-async function importBeside(server: Running, key: string, format: 'json' | 'ndjson', n: number) {
-  const handle = `import-${format}-${n}`;
-  await admin(server, 'POST', '/shops', JSON.stringify({ handle, name: handle }));
-  const rows = Array.from({ length: PRODUCTS }, (_, i) => product(i + 1));
-  const body = format === 'json' ? JSON.stringify(rows) : rows.map((row) => JSON.stringify(row)).join('\n');
+/** How long `action` took, and how long the resident shop's requests, one every 5 ms, waited meanwhile. */
+async function stallDuring(server: Running, key: string, action: () => Promise<unknown>): Promise<Stall> {
   const waits: number[] = [];
-  let importing = true;
+  let running = true;
   const asking = (async () => {
-    while (importing) {
+    while (running) {
       const started = performance.now();
       const res = await fetch(`${server.url}/api/v1/products/trending_products?key=${key}&bust_cache=yes`);
       await res.arrayBuffer();
@@ -89,20 +102,39 @@ async function importBeside(server: Running, key: string, format: 'json' | 'ndjs
   })();
   await new Promise((r) => setTimeout(r, 300));
   const started = performance.now();
-  const type = format === 'json' ? 'application/json' : 'application/x-ndjson';
-  await admin(server, 'PUT', `/shops/${handle}/products`, body, type);
-  const importMs = performance.now() - started;
+  await action();
+  const ms = performance.now() - started;
   await new Promise((r) => setTimeout(r, 500));
-  importing = false;
+  running = false;
   await asking;
   waits.sort((a, b) => a - b);
   const at = (q: number) => Math.round(waits[Math.min(waits.length - 1, Math.floor(waits.length * q))]! * 10) / 10;
-  return { importMs: Math.round(importMs), waits: waits.length, p50Ms: at(0.5), p99Ms: at(0.99), longestMs: at(1) };
+  return { ms: Math.round(ms), waits: waits.length, p50Ms: at(0.5), p99Ms: at(0.99), longestMs: at(1) };
+}
+
+/** One import into a new shop, then that shop's first request (its load), the resident shop asked meanwhile. */
+async function importBeside(server: Running, key: string, format: 'json' | 'ndjson', n: number) {
+  const handle = `import-${format}-${n}`;
+  const created = await admin(server, 'POST', '/shops', JSON.stringify({ handle, name: handle }));
+  const rows = Array.from({ length: PRODUCTS }, (_, i) => product(i + 1));
+  const body = format === 'json' ? JSON.stringify(rows) : rows.map((row) => JSON.stringify(row)).join('\n');
+  const type = format === 'json' ? 'application/json' : 'application/x-ndjson';
+  const imported = await stallDuring(server, key, () => admin(server, 'PUT', `/shops/${handle}/products`, body, type));
+  const url = `${server.url}/api/v1/products/trending_products?key=${created.keys.public}`;
+  const firstRequest = await stallDuring(server, key, async () => (await fetch(url)).arrayBuffer());
+  // Now resident: the same import again patches its read model.
+  const again = await stallDuring(server, key, () => admin(server, 'PUT', `/shops/${handle}/products`, body, type));
+  return { import: imported, firstRequest, again };
 }
 
 async function startBuild(dir: string, work: string): Promise<{ server: Running; key: string }> {
   const server = await startProcess(
-    [...startFlags(dir), join(dir, 'dist/src/cli/main.js'), 'serve'],
+    [
+      ...startFlags(dir),
+      ...(process.env.IMPORT_NODE_FLAGS ?? '').split(' ').filter(Boolean),
+      join(dir, 'dist/src/cli/main.js'),
+      'serve',
+    ],
     {
       DATABASE_URL: `sqlite:${join(work, `${Date.now()}.db`)}`,
       REBOUND_ADMIN_TOKEN: TOKEN,
@@ -136,10 +168,16 @@ async function main() {
           for (const format of FORMATS) {
             const run = { build: build.name, format, ...(await importBeside(server, key, format, round)) };
             runs.push(run);
-            console.log(
-              `${run.build.padEnd(8)} ${format.padEnd(6)} import ${run.importMs} ms; the resident shop's ` +
-                `${run.waits} requests: p50 ${run.p50Ms} ms, p99 ${run.p99Ms} ms, longest ${run.longestMs} ms`,
-            );
+            for (const [what, stall] of [
+              ['import', run.import],
+              ['first request', run.firstRequest],
+              ['import again', run.again],
+            ] as const) {
+              console.log(
+                `${run.build.padEnd(8)} ${format.padEnd(6)} ${what} ${stall.ms} ms; the resident shop's ` +
+                  `${stall.waits} requests: p50 ${stall.p50Ms} ms, p99 ${stall.p99Ms} ms, longest ${stall.longestMs} ms`,
+              );
+            }
           }
         } finally {
           await server.stop();
@@ -149,7 +187,7 @@ async function main() {
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
-  console.log(JSON.stringify({ products: PRODUCTS, runs }));
+  console.log(JSON.stringify({ products: PRODUCTS, tags: process.env.IMPORT_TAGS ?? null, runs }));
 }
 
 await main();

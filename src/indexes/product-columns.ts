@@ -54,6 +54,12 @@ export interface ProductColumns {
   readonly layoutEnds: Uint32Array;
 }
 
+/**
+ * Lists of tags of this many or fewer are held once a page, however many products carry them (a
+ * shop's tags as its products share them: `sale, summer`). A longer list is held for each product.
+ */
+const SHARED_LIST_TAGS = 32;
+
 /** Distinct strings and lists of strings, each given the next index on its first sight. */
 class Tables {
   readonly kinds: string[] = [];
@@ -72,12 +78,13 @@ class Tables {
   }
 
   list(tags: readonly string[]): number {
-    const key = JSON.stringify(tags);
-    let k = this.listIndex.get(key);
+    // A long list is rarely another product's too: its key would be a string of every tag, made and hashed.
+    const key = tags.length <= SHARED_LIST_TAGS ? JSON.stringify(tags) : undefined;
+    let k = key === undefined ? undefined : this.listIndex.get(key);
     if (k === undefined) {
       for (const tag of tags) this.tagKinds.push(this.kind(tag));
       k = this.tagListEnds.push(this.tagKinds.length) - 1;
-      this.listIndex.set(key, k);
+      if (key !== undefined) this.listIndex.set(key, k);
     }
     return k;
   }

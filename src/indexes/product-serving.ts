@@ -82,6 +82,34 @@ export interface PackedProducts {
   readonly count: number;
 }
 
+/** A page as a load reads it: its packed products, their stored size, and whether the shop has more after them. */
+export interface ReadPage extends PackedProducts {
+  /** Bytes of the rows packed, answer bytes and index fields as stored. */
+  readonly size: number;
+  /** Whether rows may follow `lastId`: the page held its limit, or was cut at its bytes. */
+  readonly more: boolean;
+}
+
+/** Bytes of a stored row as a page counts them: its answer bytes and its fields' text. */
+const rowBytes = (row: ServedProduct): number => (row.body?.length ?? 0) + (row.fields?.length ?? 0);
+
+/**
+ * Packs the rows of a page read by `limit` (none: by ids), cut after the row that takes their bytes
+ * to `maxBytes`: what packing costs grows with the bytes (a product at the platform's bounds, 250
+ * tags of 255 characters, is 60 KB of fields), and a page is one stretch of its thread's loop.
+ */
+export function packPage(rows: readonly ServedProduct[], page: { limit?: number; maxBytes: number }): ReadPage {
+  let size = 0;
+  let kept = 0;
+  while (kept < rows.length && size < page.maxBytes) size += rowBytes(rows[kept++]!);
+  const cut = kept < rows.length;
+  return {
+    ...packServed(cut ? rows.slice(0, kept) : rows),
+    size,
+    more: kept > 0 && (cut || (page.limit !== undefined && rows.length >= page.limit)),
+  };
+}
+
 /** Whether a stored row is this serializer's, to be read as it is. */
 const isCurrent = (row: ServedProduct): boolean =>
   row.version === SERVING_VERSION && row.body !== null && row.fields !== null;

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
-import type { PackedProducts } from '../indexes/product-serving.js';
+import type { ReadPage } from '../indexes/product-serving.js';
 import type { ServedPageReader } from '../indexes/product-pages.js';
 import type { SalesColumns, SalesFold, SalesFolder } from '../indexes/sales.js';
 import type { AssemblyTask } from './assembly-worker.js';
@@ -112,18 +112,18 @@ export class AssemblyPool {
    * One page of a shop's products, read and packed in the thread; null while the thread is not
    * ready (it is started then), and the caller reads the page itself.
    */
-  readPage(shopId: number, page: { afterId: number; limit: number }): Promise<PackedProducts> | null {
+  readPage(shopId: number, page: { afterId: number; limit: number; maxBytes: number }): Promise<ReadPage> | null {
     if (!this.ready) {
       this.warm().catch(() => undefined); // a thread that cannot start leaves the loads on this one
       return null;
     }
     const task = { databaseUrl: this.databaseUrl, shopId, ...page } satisfies AssemblyTask;
-    return (this.workers.run(task) as Promise<PackedProducts>).catch((error: unknown) => {
+    return (this.workers.run(task) as Promise<ReadPage>).catch((error: unknown) => {
       if ((error as { code?: string }).code !== 'ERR_WORKER_OUT_OF_MEMORY' || this.closed) throw error;
       // A page larger than the thread's heap (a thousand products of 250 long tags each) is read once in
       // the thread with the larger heap, as sales figures are: the shop's load had failed with a 500.
       this.large ??= this.threads(this.heaps.largeMb, LARGE_IDLE_MS);
-      return this.large.run(task) as Promise<PackedProducts>;
+      return this.large.run(task) as Promise<ReadPage>;
     });
   }
 

@@ -18,5 +18,6 @@ export default async function readPage(task: AssemblyTask): Promise<unknown> {
   const store = await storeFor(task.databaseUrl);
   if ('warm' in task) return null;
   if ('sales' in task) return moveFolded(await store.listSoldLines(task.shopId), task.sales);
-  return movePacked(await store.listServedProducts(task.shopId, { afterId: task.afterId, limit: task.limit }));
+  const rows = await store.listServedProducts(task.shopId, { afterId: task.afterId, limit: task.limit });
+  return movePacked(rows, task);
 }

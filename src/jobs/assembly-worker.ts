@@ -13,7 +13,7 @@ import SQLite from 'better-sqlite3';
 import { Piscina } from 'piscina';
 import { getOrCreate } from '../domain/maps.js';
 import { columnBuffers } from '../indexes/product-columns.js';
-import { packServed } from '../indexes/product-serving.js';
+import { packPage } from '../indexes/product-serving.js';
 import { foldSales, type SalesColumns, type SalesFold } from '../indexes/sales.js';
 import type { SoldLine } from '../store/kysely/commerce.js';
 import { type ServedProduct, sqliteServedPages } from '../store/kysely/product-serving.js';
@@ -25,12 +25,12 @@ import { sqliteSoldLinesOf } from '../store/kysely/sold-lines.js';
  */
 export type AssemblyTask =
   | { databaseUrl: string; warm: true }
-  | { databaseUrl: string; shopId: number; afterId: number; limit: number }
+  | { databaseUrl: string; shopId: number; afterId: number; limit: number; maxBytes: number }
   | { databaseUrl: string; shopId: number; sales: SalesFold };
 
-/** A page's rows packed, its buffers moved to the request thread rather than copied. */
-export function movePacked(rows: readonly ServedProduct[]): unknown {
-  const packed = packServed(rows);
+/** A page's rows packed (cut at its bytes), its buffers moved to the request thread rather than copied. */
+export function movePacked(rows: readonly ServedProduct[], page: { limit: number; maxBytes: number }): unknown {
+  const packed = packPage(rows, page);
   const buffers = [packed.ids.buffer, packed.bytes.buffer, packed.ends.buffer, ...columnBuffers(packed.fields)];
   return Piscina.move({
     [Piscina.transferableSymbol]: buffers,
@@ -73,5 +73,5 @@ export default async function readPage(task: AssemblyTask): Promise<unknown> {
   const reads = readsOf(task.databaseUrl);
   if ('warm' in task) return null;
   if ('sales' in task) return moveFolded(reads.soldLines(task.shopId), task.sales);
-  return movePacked(reads.pages(task.shopId, { afterId: task.afterId, limit: task.limit }));
+  return movePacked(reads.pages(task.shopId, { afterId: task.afterId, limit: task.limit }), task);
 }

@@ -72,6 +72,21 @@ describe("products' index fields as columns", () => {
     expect([a!.tags, a!.tagsLower, other!.tags]).toEqual([['Sale', 'new'], ['sale', 'new'], ['new']]);
   });
 
+  it('hold a long list of tags for each product that carries it, its tags still once a page', () => {
+    const long = Array.from({ length: 40 }, (_, t) => `tag ${t}`).join(', ');
+    const page = [product(1, { tags: long }), product(2, { tags: long }), product(3, { tags: 'tag 3, new' })];
+    const packed = packServed(page.map((p) => ({ id: p.id, ...servingRow(p) })));
+    // Two copies of the long list (not keyed by the text of its 40 tags), one of the short one.
+    expect([...packed.fields.tagListOf]).toEqual([0, 1, 2]);
+    expect([...packed.fields.tagListEnds]).toEqual([40, 80, 82]);
+    expect(packed.fields.kinds.filter((kind) => kind.startsWith('tag '))).toHaveLength(40);
+    const [a, b, c] = unpackServed(packed);
+    expect(b!.tags).toEqual(a!.tags);
+    expect(a!.tags).toHaveLength(40);
+    expect(c!.tags).toEqual(['tag 3', 'new']);
+    expect(c!.tags[0]).toBe(a!.tags[3]);
+  });
+
   it('joined from pages, give what one page of every product gives', () => {
     const pages = [rows.slice(0, 1), rows.slice(1, 1), rows.slice(1, 3), rows.slice(3)].map(packServed);
     const whole = packServed(rows).fields;

@@ -4,7 +4,7 @@ import { generateDemoShop } from '../../demo/generate.js';
 import { CatalogLoader } from '../../src/indexes/catalog-loader.js';
 import { indexCollection } from '../../src/indexes/collection-index.js';
 import { CustomerIndex } from '../../src/indexes/customer-index.js';
-import { packServed } from '../../src/indexes/product-serving.js';
+import { packPage, packServed } from '../../src/indexes/product-serving.js';
 import { DEFAULT_TRENDING } from '../../src/domain/ranking/trending.js';
 import { foldSales } from '../../src/indexes/sales.js';
 import {
@@ -401,9 +401,9 @@ describe.each(backends())('load snapshots on $name', (backend) => {
       Array.from({ length: 200 }, (_, i) => productInput(9_000 + i)),
     );
     const threadPages: number[] = [];
-    const readPage = (id: number, page: { afterId: number; limit: number }) => {
+    const readPage = (id: number, page: { afterId: number; limit: number; maxBytes: number }) => {
       threadPages.push(page.afterId);
-      return store.listServedProducts(id, page).then(packServed);
+      return store.listServedProducts(id, page).then((rows) => packPage(rows, page));
     };
     const loader = new CatalogLoader(store, undefined, thread ? readPage : undefined, 10);
     const catalog = await loader.full(shopId);

@@ -32,7 +32,7 @@ describe('a page of products too large for the assembly thread', () => {
           shopId,
           Array.from({ length: 100 }, (_, i) => product(at + i, { tags: tags(at + i).join(', ') })),
         );
-      const page = { afterId: 0, limit: 1000 };
+      const page = { afterId: 0, limit: 1000, maxBytes: 2 ** 30 };
       const small = { threadMb: 16, largeMb: 16 };
       const alone = new AssemblyPool(url, small);
       await alone.warm();
@@ -47,7 +47,7 @@ describe('a page of products too large for the assembly thread', () => {
         expect(read!.lastId).toBe(1000);
         // A page of the first ten products fits the small thread (started again after its failure).
         await pool.warm();
-        const first = await pool.readPage(shopId, { afterId: 0, limit: 10 });
+        const first = await pool.readPage(shopId, { afterId: 0, limit: 10, maxBytes: 2 ** 30 });
         expect(first!.count).toBe(10);
       } finally {
         await pool.close();

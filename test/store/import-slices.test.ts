@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ORDER_SLICE, orderRows, slicesOf } from '../../src/store/kysely/imports.js';
+import { ORDER_SLICE, orderRows, PRODUCT_SLICE, productWeight, slicesOf } from '../../src/store/kysely/imports.js';
+import { product } from '../helpers/fixtures.js';
 
 /** The work an import does between two turns of the event loop (docs/scaling.md, "Imports beside serving"). */
 describe('the slices of an import', () => {
@@ -14,6 +15,17 @@ describe('the slices of an import', () => {
     expect(sizes).toEqual([500, 500]);
     for (const slice of slicesOf([...small, ...large, ...small], ORDER_SLICE, orderRows))
       expect(slice.length === 1 || slice.reduce((sum, o) => sum + orderRows(o), 0) <= ORDER_SLICE).toBe(true);
+  });
+
+  it('slices products by their text and variants, so products at the platform bounds are not one stretch', () => {
+    const typical = Array.from({ length: 250 }, (_, i) => product(i + 1));
+    expect(slicesOf(typical, PRODUCT_SLICE, productWeight).map((s) => s.length)).toEqual([100, 100, 50]);
+    const tags = Array.from({ length: 250 }, (_, t) => `tag ${t} `.padEnd(110, 'x')).join(', ');
+    const tagged = Array.from({ length: 100 }, (_, i) => product(i + 1, { tags }));
+    expect(productWeight(tagged[0]!)).toBe(4);
+    expect(slicesOf(tagged, PRODUCT_SLICE, productWeight).map((s) => s.length)).toEqual([25, 25, 25, 25]);
+    const variants = Array.from({ length: 600 }, (_, v) => ({ ...product(1).variants[0]!, id: 1_000 + v }));
+    expect(productWeight({ ...product(1), variants })).toBe(38);
   });
 
   it('keeps every row once, in order, and counts rows alike without weights', () => {

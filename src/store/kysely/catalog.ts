@@ -8,7 +8,7 @@ import type { Database } from '../schema.js';
 import { collectionsReader } from './load-reads.js';
 import { readProducts } from './product-rows.js';
 import { nextTurn } from '../../indexes/turns.js';
-import { importInSlices, lookUpInBatches, PRODUCT_SLICE, writeProducts } from './imports.js';
+import { importInSlices, lookUpInBatches, PRODUCT_SLICE, productWeight, writeProducts } from './imports.js';
 import { refreshServing } from './product-serving.js';
 import { bumpDataVersion } from './shops.js';
 
@@ -98,10 +98,11 @@ export function catalogMethods(
 ): CatalogStore {
   return {
     async upsertProducts(shopId, products) {
-      await importInSlices(db, checkpoints, products, PRODUCT_SLICE, async (trx, slice, last) => {
+      const write = async (trx: Kysely<Database>, slice: readonly Product[], last: boolean) => {
         await writeProducts(trx, shopId, slice);
         if (last) await bumpDataVersion(trx, shopId);
-      });
+      };
+      await importInSlices(db, checkpoints, products, PRODUCT_SLICE, write, productWeight);
     },
 
     async deleteProduct(shopId, productId) {

@@ -15,6 +15,14 @@ import { writeServing } from './product-serving.js';
 export const PRODUCT_SLICE = 100;
 
 /**
+ * A product's share of a PRODUCT_SLICE: one, and one more for each 8 KB of its text (tags and
+ * description) and each 16 variants. A product at the platform's bounds (250 tags of 110 characters)
+ * costs about four typical ones to write, and a slice of 100 of them held every shop 90–100 ms.
+ */
+export const productWeight = (product: Pick<Product, 'tags' | 'body_html' | 'variants'>): number =>
+  1 + Math.floor((product.tags.length + (product.body_html?.length ?? 0)) / 8192 + product.variants.length / 16);
+
+/**
  * Rows written per slice of an order import: an order is one, and each of its lines one more. 500 orders
  * a slice whatever their lines made 30 orders of 10,000 lines one stretch of 2.7 s of every shop's thread.
  */
