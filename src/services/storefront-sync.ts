@@ -10,17 +10,7 @@ import type { ShopWebhookStore } from '../store/kysely/shop-webhooks.js';
 import type { ShopStore } from '../store/kysely/shops.js';
 import type { CatalogService } from './catalog.js';
 import { signatureRefused, webhookShop } from './webhook-shop.js';
-import {
-  ERASED_UNLINKED,
-  forgetsBody,
-  namesTheErased,
-  orderIdentityDigests,
-  PLATFORM_TOPICS,
-  PRIVACY_TRIES,
-  privacyRetryAt,
-  subjectsOf,
-} from './platform/webhooks.js';
-import { predatesErasure } from '../domain/erasure.js';
+import { ERASED_UNLINKED, PLATFORM_TOPICS, PRIVACY_TRIES, privacyRetryAt } from './platform/webhooks.js';
 import { parseUpstreamJson } from '../domain/inputs/upstream-json.js';
 import { upstreamId, wholeNumber } from '../domain/inputs/whole-numbers.js';
 
@@ -212,9 +202,8 @@ export function createStorefrontSync(deps: {
     attempts: number;
   }) {
     let outcome: string;
-    let payload: Record<string, unknown> = {};
     try {
-      payload = parseUpstreamJson(hook.payload) as Record<string, unknown>;
+      const payload = parseUpstreamJson(hook.payload) as Record<string, unknown>;
       outcome = await apply(hook.shop_id, hook.topic, payload, hook.webhook_id);
     } catch (error) {
       // A payload refused (a 422's reason) is the platform's data or ours drifting: the operator hears of it.
@@ -230,27 +219,7 @@ export function createStorefrontSync(deps: {
         outcome = hook.attempts > 0 ? `error: could not apply in ${PRIVACY_TRIES} tries` : 'error: could not apply';
       }
     }
-    await store.markShopWebhook(
-      hook.shop_id,
-      hook.webhook_id,
-      outcome,
-      forgetsBody(hook.topic, outcome) || (await aboutTheErased(hook.shop_id, hook.topic, payload, outcome)),
-    );
-  }
-
-  /**
-   * Whether the body is about what the shop erased (`namesTheErased`), or is an order placed before an
-   * erasure whose e-mails or phones it names (a guest order's retry); no query for a body about no customer.
-   */
-  async function aboutTheErased(shopId: number, topic: string, payload: Record<string, unknown>, outcome: string) {
-    const subjects = subjectsOf(topic, payload);
-    if (subjects.customer === null && subjects.order === null) return false;
-    if (namesTheErased(subjects, await store.erasures(shopId), outcome)) return true;
-    const digests = orderIdentityDigests(topic, payload);
-    if (digests.length === 0) return false;
-    const placed = stamp(payload.created_at);
-    const erased = await store.erasedDigests(shopId, digests);
-    return [...erased.values()].some((erasedAt) => predatesErasure(erasedAt, placed));
+    await store.markShopWebhook(hook.shop_id, hook.webhook_id, outcome);
   }
 
   return {

@@ -6,6 +6,7 @@ import type {
   PrivacyRequestRecord,
   PrivacyStore,
 } from '../../store/kysely/privacy.js';
+import type { ShopWebhookStore } from '../../store/kysely/shop-webhooks.js';
 import type { ShopStore } from '../../store/kysely/shops.js';
 import { upstreamId } from '../../domain/inputs/whole-numbers.js';
 import { isNode } from '../../domain/platform/map.js';
@@ -15,6 +16,12 @@ const DAY_MS = 86_400_000;
 /** How long a data request's export is kept for the merchant to hand over. */
 export const EXPORT_DAYS = 30;
 export const DEFAULT_EVENT_RETENTION_DAYS = 400;
+/**
+ * Days an applied storefront webhook's id, topic and outcome are kept (its body went when it was
+ * applied): a delivery of it again is known as a repeat. The platform retries for 48 hours, and a
+ * delivery triggered more than a day before is not applied anyway.
+ */
+export const APPLIED_WEBHOOK_DAYS = 7;
 
 export interface PrivacyRequestView {
   id: string;
@@ -33,15 +40,12 @@ const emailsOfRequest = (payload: Record<string, unknown>): string[] => {
   return typeof email === 'string' ? [email] : [];
 };
 
-/** The phone and the orders a privacy request names (webhook bodies may hold them). */
+/** The orders a privacy request names (a guest order names its buyer in no column of ours). */
 const namedElsewhere = (payload: Record<string, unknown>): NamedElsewhere => {
-  const phone = isNode(payload.customer) ? payload.customer.phone : undefined;
   // A redact lists `orders_to_redact`, a data request `orders_requested`.
   const listed = payload.orders_to_redact ?? payload.orders_requested;
   const orders = Array.isArray(listed) ? listed : [];
   return {
-    // Seven digits at least: a shorter "phone" would blank bodies that merely hold the digits.
-    phones: typeof phone === 'string' && phone.replace(/\D/g, '').length >= 7 ? [phone.trim()] : [],
     orderIds: orders.map((id) => upstreamId(id)).filter((id): id is number => id !== null),
   };
 };
@@ -56,7 +60,7 @@ const namedElsewhere = (payload: Record<string, unknown>): NamedElsewhere => {
 export const LATE_WRITES_MS = 60_000;
 
 export function createPrivacyService(deps: {
-  store: PrivacyStore & ShopStore;
+  store: PrivacyStore & ShopStore & Pick<ShopWebhookStore, 'deleteAppliedShopWebhooks'>;
   catalog: CatalogIndex;
   /**
    * Drops what this node holds in memory of the shop's erased data: the model learned from it, the
@@ -220,7 +224,10 @@ export function createPrivacyService(deps: {
       return 'applied';
     },
 
-    /** The daily retention: events past each shop's `event_retention_days`, and expired exports. */
+    /**
+     * The daily retention: events past each shop's `event_retention_days`, expired exports, and applied
+     * webhooks past APPLIED_WEBHOOK_DAYS.
+     */
     async retention(now = Date.now()): Promise<number> {
       let deleted = 0;
       for (const shop of await store.listShops()) {
@@ -228,6 +235,7 @@ export function createPrivacyService(deps: {
         deleted += await store.deleteEventsBefore(shop.id, now - days * DAY_MS);
       }
       await store.deleteExpiredPrivacyRequests(now);
+      await store.deleteAppliedShopWebhooks(now - APPLIED_WEBHOOK_DAYS * DAY_MS);
       return deleted;
     },
   };

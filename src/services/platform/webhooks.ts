@@ -9,9 +9,6 @@ import type { GraphqlClient, GraphqlPolicy } from './graphql.js';
 import type { PrivacyService } from './privacy.js';
 import { confirmedGone } from './reconcile.js';
 import { upstreamId } from '../../domain/inputs/whole-numbers.js';
-import { isNode } from '../../domain/platform/map.js';
-import { erasedIdentityDigest, phoneDigestsToFind } from '../../domain/erasure.js';
-import { phonesIn } from '../../domain/phone.js';
 
 /** The platform topics beyond the catalog's: customers, refunds, the app's removal and the mandatory privacy topics. */
 export const PLATFORM_TOPICS = [
@@ -32,20 +29,16 @@ const GID_TYPE: Record<string, string> = {
   orders: 'Order',
 };
 
-/**
- * The privacy topics: their bodies name the person (an email, a phone, the orders) and are not
- * needed once applied, so they are not kept past it.
- */
+/** The privacy topics: one that failed on our side is tried again (`privacyRetryAt`). */
 export const PRIVACY_TOPICS: ReadonlySet<string> = new Set([
   'customers/data_request',
   'customers/redact',
   'shop/redact',
 ]);
 
-/**
- * The outcomes of a webhook about a customer erased since the change it describes: its body, which
- * names them, is not kept once applied (as a privacy topic's is not).
- */
+type Payload = Record<string, unknown>;
+
+/** The outcomes of a webhook about a customer erased since the change it describes. */
 export const ERASED_SKIPPED = 'skipped: the customer was erased after this change';
 export const ERASED_UNLINKED = 'applied without the customer, erased after this change';
 /** Tries of a privacy request that failed on our side (a database error), the first included. */
@@ -59,48 +52,6 @@ export const PRIVACY_TRIES = 8;
 export function privacyRetryAt(topic: string, attempts: number, now: number): number | null {
   if (!PRIVACY_TOPICS.has(topic) || attempts + 1 >= PRIVACY_TRIES) return null;
   return now + 60_000 * 2 ** attempts;
-}
-
-export const forgetsBody = (topic: string, outcome: string) =>
-  PRIVACY_TOPICS.has(topic) || outcome === ERASED_SKIPPED || outcome === ERASED_UNLINKED;
-
-/** The customer and the order a webhook's body is about: a customer topic's own, an order's, a refund's order. */
-export function subjectsOf(topic: string, payload: Payload): { customer: number | null; order: number | null } {
-  const resource = topic.split('/')[0];
-  if (resource === 'customers') return { customer: upstreamId(payload.id), order: null };
-  if (resource === 'refunds') return { customer: null, order: upstreamId(payload.order_id) };
-  if (resource !== 'orders') return { customer: null, order: null };
-  const customer = isNode(payload.customer) ? upstreamId(payload.customer.id) : null;
-  return { customer, order: upstreamId(payload.id) };
-}
-
-/**
- * Whether a webhook's body, applied with `outcome`, must not be kept: it is about an order an erasure
- * named (a guest order names its buyer in its body alone), or about an erased customer and was not
- * taken as new data of theirs (skipped as older than what is stored, or refused).
- */
-export function namesTheErased(
-  subjects: { customer: number | null; order: number | null },
-  erasures: { customers: ReadonlyMap<number, number>; orders: ReadonlyMap<number, number> },
-  outcome: string,
-): boolean {
-  if (subjects.order !== null && erasures.orders.has(subjects.order)) return true;
-  return subjects.customer !== null && erasures.customers.has(subjects.customer) && outcome !== 'applied';
-}
-
-type Payload = Record<string, unknown>;
-
-/**
- * The erasure digests of the e-mails and phones an order's body names (the buyer's, the customer's, an
- * address's): a guest order names its buyer there alone, so a retry of it after an erasure is told by them.
- */
-export function orderIdentityDigests(topic: string, payload: Payload): string[] {
-  if (topic.split('/')[0] !== 'orders') return [];
-  const customer = isNode(payload.customer) ? payload.customer : {};
-  const emails = [payload.email, payload.contact_email, customer.email].filter(
-    (e): e is string => typeof e === 'string' && e.trim() !== '',
-  );
-  return [...emails.map((e) => erasedIdentityDigest('email', e)), ...phonesIn(payload).flatMap(phoneDigestsToFind)];
 }
 
 /**

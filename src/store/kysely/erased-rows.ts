@@ -1,10 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
-import {
-  erasedIdentityDigest,
-  erasedPhoneDigests,
-  predatesErasure,
-  type ErasedIdentityKind,
-} from '../../domain/erasure.js';
+import { erasedIdentityDigest, predatesErasure, type ErasedIdentityKind } from '../../domain/erasure.js';
 import type { Database } from '../schema.js';
 import { chunks } from '../codec.js';
 
@@ -24,7 +19,7 @@ type Row = {
  */
 function identitiesOf(row: Row): string[] {
   if (row.customer_id !== null) return [];
-  const named: [Exclude<ErasedIdentityKind, 'phone'>, string | null | undefined][] = [
+  const named: [ErasedIdentityKind, string | null | undefined][] = [
     ['session', row.uuid],
     ['email', row.subject_email],
     ['cart', row.cart_token],
@@ -84,13 +79,11 @@ export async function recordErasedIdentities(
   identities: Record<ErasedIdentityKind, readonly string[]>,
   erasedAt: number,
 ): Promise<void> {
-  const { phone, ...others } = identities;
-  const digests = new Set([
-    ...(Object.entries(others) as [Exclude<ErasedIdentityKind, 'phone'>, readonly string[]][]).flatMap(
-      ([kind, values]) => values.map((value) => erasedIdentityDigest(kind, value)),
+  const digests = new Set(
+    (Object.entries(identities) as [ErasedIdentityKind, readonly string[]][]).flatMap(([kind, values]) =>
+      values.map((value) => erasedIdentityDigest(kind, value)),
     ),
-    ...phone.flatMap(erasedPhoneDigests),
-  ]);
+  );
   for (const part of chunks([...digests], 3))
     await trx
       .insertInto('erased_identities')

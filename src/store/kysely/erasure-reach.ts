@@ -1,69 +1,13 @@
 import { sql, type Transaction } from 'kysely';
 import { chunks } from '../codec.js';
 import type { Database } from '../schema.js';
-import { bodyNamesErased, holdsAddress, parsedBody, type ErasedSubjects } from '../../domain/erased-bodies.js';
-import { getOrCreate } from '../../domain/maps.js';
+import { holdsAddress } from '../../domain/addresses.js';
 import { eventRowsOf, trackingOf } from './customer-activity.js';
 
 /*
- * What an erasure reaches beyond the customer's own rows: the stored webhook bodies that name them, and
- * other customers' exports that hold something of theirs (docs/operations.md, "Privacy").
+ * What an erasure reaches beyond the customer's own rows: other customers' exports that hold something
+ * of theirs, and tracking keys naming them (docs/operations.md, "Privacy").
  */
-
-/**
- * Applied webhooks are not needed again; those naming what the erasure covers lose their body
- * (`bodyNamesErased`). Found by lower-cased text, 500 patterns a statement, then read: the text of an
- * id or an e-mail also occurs in bodies about other customers. Returns the bodies blanked.
- */
-export async function blankWebhooksNaming(
-  trx: Transaction<Database>,
-  shopId: number,
-  erased: ErasedSubjects,
-): Promise<BlankedBody[]> {
-  const patterns = [
-    String(erased.customerId),
-    ...erased.emails,
-    ...[...erased.orderIds].map(String),
-    ...erased.phones.map((phone) => phone.trim()).filter((phone) => phone !== ''),
-  ];
-  const blanked: BlankedBody[] = [];
-  for (let at = 0; at < patterns.length; at += 500) {
-    const part = patterns.slice(at, at + 500).map((p) => `%${p.toLowerCase()}%`);
-    const candidates = await trx
-      .selectFrom('shop_webhooks')
-      .select(['webhook_id', 'topic', 'payload', 'received_at'])
-      .where('shop_id', '=', shopId)
-      .where('applied_at', 'is not', null)
-      .where('payload', '!=', '{}')
-      .where((eb) => eb.or(part.map((pattern) => eb(eb.fn<string>('lower', ['payload']), 'like', pattern))))
-      .execute();
-    const naming = candidates.filter((row) => bodyNamesErased(row.topic, row.payload, erased));
-    await blank(trx, shopId, naming);
-    for (const row of naming) blanked.push({ received_at: Number(row.received_at), payload: row.payload });
-  }
-  return blanked;
-}
-
-/** Empties these stored webhook bodies. */
-export async function blank(trx: Transaction<Database>, shopId: number, rows: readonly { webhook_id: string }[]) {
-  for (const part of chunks(rows, 1, 500))
-    await trx
-      .updateTable('shop_webhooks')
-      .set({ payload: '{}' })
-      .where('shop_id', '=', shopId)
-      .where(
-        'webhook_id',
-        'in',
-        part.map((row) => row.webhook_id),
-      )
-      .execute();
-}
-
-/** A stored webhook body an erasure blanked: when it was received, and what it was. */
-export interface BlankedBody {
-  received_at: number;
-  payload: string;
-}
 
 /** What an erasure deleted that another customer's export may hold (a shared device, cart or gift). */
 export interface ErasedRecords {
@@ -75,7 +19,6 @@ export interface ErasedRecords {
   trackIds: ReadonlySet<number>;
   visitors: ReadonlySet<string>;
   billingIds: ReadonlySet<number>;
-  bodies: readonly BlankedBody[];
 }
 
 /** An export's record, as much of it as is read here. */
@@ -83,12 +26,11 @@ type Row = Record<string, unknown>;
 type Export = Record<string, unknown>;
 
 /**
- * Other customers' data-request exports lose what the erasure deleted or blanked, record by record: an
- * event or a click they shared a device or a cart with the erased customer on, a visit, a billing
- * customer, a body about an order shipped to them. The rest stays as its request found it (the e-mails
- * it gave, which the stored rows may lack). An export is found by the erased customer's e-mails (whole
- * addresses: `bob@x.com` is within `jimbob@x.com`), sessions and carts (as JSON strings), or the
- * blanked bodies' times.
+ * Other customers' data-request exports lose what the erasure deleted, record by record: an event or a
+ * click they shared a device or a cart with the erased customer on, a visit, a billing customer. The
+ * rest stays as its request found it (the e-mails it gave, which the stored rows may lack). An export
+ * is found by the erased customer's e-mails (whole addresses: `bob@x.com` is within `jimbob@x.com`),
+ * sessions and carts (as JSON strings).
  */
 export async function dropErasedFromExports(
   trx: Transaction<Database>,
@@ -96,14 +38,10 @@ export async function dropErasedFromExports(
   customerId: number,
   erased: ErasedRecords,
 ): Promise<void> {
-  const bodies = new Map<string, Set<string>>();
-  for (const body of erased.bodies)
-    getOrCreate(bodies, new Date(body.received_at).toISOString(), () => new Set()).add(canonical(body.payload));
   const texts = [
     ...erased.emails.map((email) => email.toLowerCase()),
     // A `\\` escapes in PostgreSQL's patterns: any character stands for it (each export is read again).
     ...erased.tokens.map((token) => JSON.stringify(token).toLowerCase()),
-    ...[...bodies.keys()].map((at) => JSON.stringify(at).toLowerCase()),
   ];
   const done = new Set<string>();
   for (const part of chunks([...new Set(texts)], 1, 100)) {
@@ -111,7 +49,7 @@ export async function dropErasedFromExports(
       if (done.has(request.id)) continue;
       done.add(request.id);
       const records = JSON.parse(request.export ?? '{}') as Export;
-      const kept = withoutErased(records, erased, bodies);
+      const kept = withoutErased(records, erased);
       if (kept === records) continue;
       await trx
         .updateTable('privacy_requests')
@@ -124,11 +62,7 @@ export async function dropErasedFromExports(
 }
 
 /** An export without the erased records; the same object when it held none. */
-export function withoutErased(
-  records: Export,
-  erased: ErasedRecords,
-  bodies: ReadonlyMap<string, ReadonlySet<string>>,
-) {
+export function withoutErased(records: Export, erased: ErasedRecords) {
   const billed = (doc: Row) => erased.billingIds.has(Number(doc.customer_id));
   // A record of an export made before its rows were told apart may still name them: it goes too.
   const emails = new Set(erased.emails.map((email) => email.toLowerCase()));
@@ -149,7 +83,6 @@ export function withoutErased(
     billing_onetimes: billed,
     billing_orders: billed,
     campaign_claims: billed,
-    webhooks: (w) => bodies.get(String(w.received_at))?.has(JSON.stringify(w.body)) ?? false,
   };
   let changed = false;
   const kept: Export = { ...records };
@@ -162,12 +95,6 @@ export function withoutErased(
     changed = true;
   }
   return changed ? kept : records;
-}
-
-/** A stored body as an export writes it (parsed and written again); the text itself when it is not JSON. */
-function canonical(payload: string): string {
-  const body = parsedBody(payload);
-  return body === undefined ? JSON.stringify(payload) : JSON.stringify(body);
 }
 
 /** Other customers' data-request exports whose text holds one of these (any case), read for the whole text. */

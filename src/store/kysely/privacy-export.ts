@@ -105,7 +105,7 @@ export async function customerRecords(
     rows.map((r) => json.fromDb<Record<string, unknown>>(r.document as string));
   const plain = <T extends object>(rows: T[]) =>
     rows.map((r) => readableRow(Object.fromEntries(Object.entries(r).filter(([k]) => k !== 'shop_id'))));
-  const more = await moreRecordsOf(db, shopId, { id: customerId, emails, sessions, billingIds }, named);
+  const more = await moreRecordsOf(db, shopId, { id: customerId, sessions, billingIds });
   return {
     customer: customer
       ? {

@@ -5,13 +5,12 @@ import { chunks } from '../codec.js';
 import type { Database } from '../schema.js';
 import type { Checkpoints } from '../checkpoints.js';
 import { forgetStaged } from './erased-staging.js';
-import { blankWebhooksWithPhones } from './webhook-phones.js';
 import { blankStoredBefore, eraseBilling } from './privacy-billing.js';
 import { customerRecords, emailsOf } from './privacy-export.js';
 import { sessionsAndCartsOf } from './customer-activity.js';
 import { bumpDataVersion, nextCounter, nextCounterBlock } from './shops.js';
 import { erasedDigests, recordErasedIdentities } from './erased-rows.js';
-import { blankWebhooksNaming, dropErasedFromExports, erasedRowIds, forgetTrackingKeysNaming } from './erasure-reach.js';
+import { dropErasedFromExports, erasedRowIds, forgetTrackingKeysNaming } from './erasure-reach.js';
 
 /** Privacy requests, erasure and retention (docs/operations.md, "Privacy"). */
 export interface PrivacyStore {
@@ -42,7 +41,7 @@ export interface PrivacyStore {
   erasedCustomers(shopId: number): Promise<Map<number, number>>;
   /** The shop's erased customers and the orders its erasures named, each with when (epoch ms), by id. */
   erasures(shopId: number): Promise<Erasures>;
-  /** When each of these identity digests (`erasedIdentityDigest`, `erasedPhoneDigests`) was erased. */
+  /** When each of these identity digests (`erasedIdentityDigest`) was erased. */
   erasedDigests(shopId: number, digests: readonly string[]): Promise<Map<string, number>>;
   /** Billing customers an erasure covers, told of after it: their documents are blanked as they come. */
   recordErasedBillingCustomers(shopId: number, erasedAt: ReadonlyMap<number, number>): Promise<void>;
@@ -70,11 +69,10 @@ export interface Erasure {
 }
 
 /**
- * What a privacy request names besides the customer's id and e-mail: their phone, and the orders to
- * redact (a guest order names them only in its own body, by an e-mail or a name not theirs on file).
+ * What a privacy request names besides the customer's id and e-mail: the orders to redact or export
+ * (a guest order carries no customer id of theirs).
  */
 export interface NamedElsewhere {
-  phones?: readonly string[];
   orderIds?: readonly number[];
 }
 
@@ -282,15 +280,6 @@ export function privacyMethods(db: Kysely<Database>, checkpoints?: Checkpoints):
           .where('customer_id', '=', customerId)
           .execute();
         const billing = await eraseBilling(trx, shopId, customerId, emails);
-        const blanked = [
-          ...(await blankWebhooksNaming(trx, shopId, {
-            customerId,
-            emails: new Set(emails),
-            orderIds: new Set(named.orderIds ?? []),
-            phones: named.phones ?? [],
-          })),
-          ...(await blankWebhooksWithPhones(trx, shopId, named.phones ?? [])),
-        ];
         await forgetStaged(trx, shopId, customerId, emails, named.orderIds ?? []);
         await forgetTrackingKeysNaming(trx, shopId, emails);
         // An earlier data request's export is personal data too: it goes with the rest.
@@ -300,8 +289,7 @@ export function privacyMethods(db: Kysely<Database>, checkpoints?: Checkpoints):
           .where('customer_id', '=', customerId)
           .where('kind', '=', 'data_request')
           .execute();
-        // Another customer's export may hold what went: an event they shared a device or a cart with this one on,
-        // a body about an order shipped to this one.
+        // Another customer's export may hold what went: an event they shared a device or a cart with this one on.
         await dropErasedFromExports(trx, shopId, customerId, {
           customerId,
           emails,
@@ -309,7 +297,6 @@ export function privacyMethods(db: Kysely<Database>, checkpoints?: Checkpoints):
           ...rowIds,
           visitors: new Set(visitors),
           billingIds: new Set(billing),
-          bodies: blanked,
         });
         const erasedAt = Date.now();
         const erased = [
@@ -323,12 +310,7 @@ export function privacyMethods(db: Kysely<Database>, checkpoints?: Checkpoints):
             .values(rows.map((row) => ({ shop_id: shopId, ...row, erased_at: erasedAt })))
             .onConflict((oc) => oc.columns(['shop_id', 'subject', 'subject_id']).doUpdateSet({ erased_at: erasedAt }))
             .execute();
-        await recordErasedIdentities(
-          trx,
-          shopId,
-          { email: emails, session: sessions, cart: carts, phone: named.phones ?? [] },
-          erasedAt,
-        );
+        await recordErasedIdentities(trx, shopId, { email: emails, session: sessions, cart: carts }, erasedAt);
         await bumpDataVersion(trx, shopId);
         return {
           counts: { customers, events, track_events: tracked, orders, billing_customers: billing.length },

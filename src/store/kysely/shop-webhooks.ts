@@ -26,8 +26,14 @@ export interface ShopWebhookStore {
   ): Promise<{ shop_id: number; webhook_id: string; topic: string; payload: string; attempts: number }[]>;
   /** Leaves a webhook that failed on our side pending, to be tried again from `retryAt` (epoch ms). */
   retryShopWebhookAt(shopId: number, webhookId: string, retryAt: number): Promise<void>;
-  /** Marks a webhook applied; `forgetPayload`: its body goes too (a privacy request's names the person). */
-  markShopWebhook(shopId: number, webhookId: string, outcome: string, forgetPayload?: boolean): Promise<void>;
+  /**
+   * Marks a webhook applied, and forgets its body: what it held is in the rows it was applied to, or was
+   * refused, and a body names people (a guest order's buyer, an address, a gift note) that no erasure
+   * or export should have to search raw text for. Its topic, outcome and times stay.
+   */
+  markShopWebhook(shopId: number, webhookId: string, outcome: string): Promise<void>;
+  /** Deletes the webhooks applied before `before` (epoch ms); how many went. */
+  deleteAppliedShopWebhooks(before: number): Promise<number>;
   /** updated_at (epoch ms) of stored products and orders, for "never older over newer". */
   updatedAt(shopId: number, kind: 'products' | 'orders' | 'collections', ids: number[]): Promise<Map<number, number>>;
 }
@@ -46,6 +52,9 @@ export interface ShopWebhookTables {
     retry_at: number | null;
   };
 }
+
+/** What an applied webhook's body becomes. */
+const APPLIED_BODY = '{}';
 
 export function shopWebhookMethods(db: Kysely<Database>): ShopWebhookStore {
   return {
@@ -101,13 +110,17 @@ export function shopWebhookMethods(db: Kysely<Database>): ShopWebhookStore {
         .where('webhook_id', '=', webhookId)
         .execute();
     },
-    async markShopWebhook(shopId, webhookId, outcome, forgetPayload = false) {
+    async markShopWebhook(shopId, webhookId, outcome) {
       await db
         .updateTable('shop_webhooks')
-        .set({ applied_at: Date.now(), outcome, ...(forgetPayload ? { payload: '{}' } : {}) })
+        .set({ applied_at: Date.now(), outcome, payload: APPLIED_BODY })
         .where('shop_id', '=', shopId)
         .where('webhook_id', '=', webhookId)
         .execute();
+    },
+    async deleteAppliedShopWebhooks(before) {
+      const result = await db.deleteFrom('shop_webhooks').where('applied_at', '<', before).executeTakeFirst();
+      return Number(result.numDeletedRows);
     },
     async updatedAt(shopId, kind, ids) {
       if (ids.length === 0) return new Map();

@@ -79,43 +79,19 @@ describe.each(backends())('changes from before an erasure, arriving after it, on
     expect((await put({ id: 78, email: 'other@example.com' })).json()).toEqual({ upserted: 1, erased: 0 });
   });
 
-  it('keeps no body about the erased that was skipped or refused, nor about an order an erasure named', async () => {
-    const bodies = async () => (await stored()).webhooks.map((w) => w.payload).join('\n');
+  it('keeps no body about the erased, whether applied, skipped or refused', async () => {
     // Older than what is stored, and refused (a custom line without a product): neither is applied.
     await deliver(t, 'late', 'orders/updated', { ...order(701, minutes(-5)), updated_at: minutes(-30) });
     const refused = { ...order(703, minutes(-5)), line_items: [{ id: 1, product_id: null, quantity: 1 }] };
     await deliver(t, 'late', 'orders/create', refused);
-    const outcomes = (await stored()).webhooks.map((w) => w.outcome);
+    // A guest order naming the erased customer's e-mail (in another case), retried by the platform.
+    const guest = { ...order(901, minutes(-5)), email: EMAIL.toUpperCase(), customer: null };
+    await deliver(t, 'late', 'orders/updated', { ...guest, billing_address: { name: 'Lena Late' } });
+    const { webhooks } = await stored();
+    const outcomes = webhooks.map((w) => w.outcome);
     expect(outcomes).toContain('skipped: older than the stored version');
     expect(outcomes.some((o) => o?.startsWith('error:'))).toBe(true);
-    expect(await bodies()).not.toContain(EMAIL);
-
-    // A guest order names its buyer in its body alone; the platform's erasure lists it.
-    const guest = { ...order(801, minutes(-5)), email: 'guest@example.org', customer: null };
-    await deliver(t, 'late', 'orders/create', guest);
-    expect(await bodies()).toContain('guest@example.org');
-    await deliver(t, 'late', 'customers/redact', { customer: { id: 88 }, orders_to_redact: [801] });
-    expect(await bodies()).not.toContain('guest@example.org');
-    await deliver(t, 'late', 'orders/updated', { ...guest, updated_at: minutes(3) });
-    expect(await bodies()).not.toContain('guest@example.org');
-  });
-
-  it('keeps no body of a guest order placed before an erasure, told by the e-mail or phone it names', async () => {
-    const bodies = async () => (await stored()).webhooks.map((w) => w.payload).join('\n');
-    // Bought as a guest under the erased customer's e-mail (in another case), then retried by the platform.
-    const byEmail = { ...order(901, minutes(-5)), email: EMAIL.toUpperCase(), customer: null };
-    await deliver(t, 'late', 'orders/updated', { ...byEmail, billing_address: { name: 'Lena Late' } });
-    expect(await bodies()).not.toContain('Lena Late');
-    // A redact naming a phone: the guest order naming it written another way, retried after it, is not kept.
-    await deliver(t, 'late', 'customers/redact', { customer: { id: 90, phone: '020 7946 0958' } });
-    const byPhone = { ...order(902, minutes(-5)), email: null, customer: null, phone: '+442079460958' };
-    await deliver(t, 'late', 'orders/updated', { ...byPhone, billing_address: { name: 'Pat Phone' } });
-    expect(await bodies()).not.toContain('Pat Phone');
-    // An order placed after the erasure is new data, and another buyer's is kept.
-    await deliver(t, 'late', 'orders/create', { ...byEmail, id: 903, created_at: minutes(4), note: 'placed later' });
-    await deliver(t, 'late', 'orders/create', { ...order(904, minutes(-5)), email: 'x@example.org', customer: null });
-    expect(await bodies()).toContain('placed later');
-    expect(await bodies()).toContain('x@example.org');
+    expect(webhooks.filter((w) => w.payload !== '{}')).toEqual([]);
   });
 
   it("lists the merchant's own erasures with the platform's requests, without personal data", async () => {

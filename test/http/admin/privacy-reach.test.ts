@@ -1,11 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp } from '../../helpers/app.js';
 import { backends } from '../../helpers/backends.js';
 import { seedBilling } from '../../helpers/billing.js';
 import { storedRows } from '../../helpers/stored-rows.js';
 import { PLATFORM_ENV, PLATFORM_WEBHOOK_SECRET, deliver } from '../../helpers/fake-platform/connect.js';
-
-const recent = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString();
 
 /**
  * How far an erasure reaches beyond the customer's own rows (docs/operations.md, "Privacy"): a
@@ -114,63 +112,6 @@ describe.each(backends())('what an erasure reaches, on $name', (backend) => {
       { name: 'gift_note', value: '' },
       { name: '_rebound_source', value: 'widget:3' },
     ]);
-  });
-
-  it('blanks the stored bodies of the orders a redact names, and those naming the phone', async () => {
-    // A guest order: its body names the buyer by another e-mail and a shipping address, not by customer.
-    const order = await deliver(t, 'priv', 'orders/create', {
-      id: 9010,
-      created_at: recent(1),
-      customer: null,
-      email: 'frank.work@corp.example',
-      shipping_address: { name: 'Frank Fictional', address1: '9 Hidden Road', phone: '+1 555 000 4242' },
-      line_items: [{ id: 90101, product_id: 1, variant_id: 11, quantity: 1, price: '10.00' }],
-    });
-    expect(order.statusCode).toBe(200);
-    const bodies = async () =>
-      (
-        await stored((db) => db.selectFrom('shop_webhooks').select('payload').where('shop_id', '=', shopId).execute())
-      ).map((r) => r.payload);
-    await vi.waitFor(async () => expect((await bodies()).some((b) => b.includes('9 Hidden Road'))).toBe(true));
-    await deliver(t, 'priv', 'customers/redact', {
-      shop_id: 1,
-      customer: { id: 7004, email: 'frank@example.com', phone: '+1 555 000 4242' },
-      orders_to_redact: [9010],
-    });
-    await t.services.storefrontSync.applyPending();
-    expect((await bodies()).filter((b) => /Hidden Road|Frank Fictional|555 000 4242/.test(b))).toEqual([]);
-  });
-
-  it('blanks a guest order naming the phone written another way, and not an order of another number', async () => {
-    const guest = (id: number, phone: string, address1: string) =>
-      deliver(t, 'priv', 'orders/create', {
-        id,
-        created_at: recent(1),
-        customer: null,
-        email: `guest-${id}@corp.example`,
-        billing_address: { name: 'Bobby Tables', address1, phone },
-        line_items: [{ id: id * 10, product_id: 1, variant_id: 11, quantity: 1, price: '10.00' }],
-      });
-    expect((await guest(9020, '+442079460958', '1 Bobway')).statusCode).toBe(200);
-    // The same last four digits, another number: not the customer's.
-    expect((await guest(9021, '+44 20 7946 1111', '2 Otherway')).statusCode).toBe(200);
-    expect((await guest(9022, '+1 212 555 0958', '3 Elsewhere')).statusCode).toBe(200);
-    const bodies = async () =>
-      (
-        await stored((db) => db.selectFrom('shop_webhooks').select('payload').where('shop_id', '=', shopId).execute())
-      ).map((r) => r.payload);
-    await vi.waitFor(async () => expect((await bodies()).some((b) => b.includes('3 Elsewhere'))).toBe(true));
-    // Written with spaces in the request, and by the national trunk prefix: both are +44 20 7946 0958.
-    await deliver(t, 'priv', 'customers/redact', {
-      shop_id: 1,
-      customer: { id: 7005, email: 'bobby@example.com', phone: '020 7946 0958' },
-      orders_to_redact: [],
-    });
-    await t.services.storefrontSync.applyPending();
-    const left = (await bodies()).join('\n');
-    expect(left).not.toContain('1 Bobway');
-    expect(left).toContain('2 Otherway');
-    expect(left).toContain('3 Elsewhere');
   });
 
   it('erases by an e-mail the request gives, once the stored one is gone', async () => {

@@ -339,10 +339,23 @@ describe.each(backends())('erasing a customer on $name', (backend) => {
         `/api/v1/analytics/event?key=${keys.public}&subject=user&verb=viewed` +
         `&noun=product&shop_product_handle=product-1&uuid=${OTHER_SESSION}`,
     });
+    const shopId = (await t.services.store.getShopByHandle('priv'))!.id;
+    await t.services.store.enqueueShopWebhook(shopId, 'kept-1', 'products/delete', '{"id": 424242}');
+    await t.services.storefrontSync.applyPending();
+    const applied = async () =>
+      (
+        await stored((db) =>
+          db.selectFrom('shop_webhooks').select(['webhook_id', 'payload']).where('shop_id', '=', shopId).execute(),
+        )
+      ).filter((w) => w.webhook_id === 'kept-1');
+    // Applied: its body is gone at once, its id kept a week to know a repeat by.
+    expect(await applied()).toEqual([{ webhook_id: 'kept-1', payload: '{}' }]);
     expect(await t.services.privacy.retention(Date.now() + 2 * 86_400_000)).toBeGreaterThan(0);
     expect((await t.admin('GET', '/admin/v1/shops/priv/events')).json().data).toEqual([]);
+    expect(await applied()).toHaveLength(1);
+    await t.services.privacy.retention(Date.now() + 8 * 86_400_000);
+    expect(await applied()).toEqual([]);
     // A visit an experiment arm served just before the shop goes: not written after it either.
-    const shopId = (await t.services.store.getShopByHandle('priv'))!.id;
     expect(
       (await t.app.inject(`/api/v1/custom/id/${rulesetId}?key=${keys.public}&uuid=${OTHER_SESSION}`)).statusCode,
     ).toBe(200);
