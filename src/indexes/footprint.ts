@@ -1,4 +1,3 @@
-import { CustomerIndex } from './customer-index.js';
 import type { ProductColumns } from './product-columns.js';
 import type { IndexedProduct, SharedText, ShopCatalog } from './shop-catalog.js';
 
@@ -15,7 +14,6 @@ const PRODUCT_OBJECT = 100;
 const VARIANT = 24;
 const MAP_ENTRY = 40;
 const COLLECTION_MEMBER = 36;
-const CUSTOMER = 160;
 /** The sales figures' objects and a dozen typed arrays' headers, around the bytes of their arrays. */
 const SALES = 3_000;
 /** A handle's string, its place in the sorted list and its two counts in the typed array (77-82 measured). */
@@ -57,10 +55,7 @@ export function estimateCatalogBytes(catalog: ShopCatalog): number {
   for (const page of pages) bytes += page.bytes;
   for (const collection of catalog.collections.values())
     bytes += 200 + text(collection.title) + collection.members.length * COLLECTION_MEMBER;
-  if (catalog.customers instanceof CustomerIndex) bytes += catalog.customers.bytes;
-  else
-    for (const customer of catalog.customers.values())
-      bytes += CUSTOMER + text(customer.email) + customer.tags.reduce((n, t) => n + text(t), 0);
+  bytes += catalog.customers.bytes;
   for (const ruleset of catalog.rulesets.values())
     bytes += 4 * ruleset.ruleJson.reduce((n, r) => n + r.length, 0) + 2_000;
   bytes += SALES + catalog.sales.bytes;

@@ -1,4 +1,3 @@
-import type { Customer } from '../domain/catalog/collection.js';
 import { marketForCountry, marketForCurrency, priceInMarket } from '../domain/catalog/market.js';
 import { formatMoney, parseMoney, type Money } from '../domain/catalog/money.js';
 import type { Experiment } from '../domain/experiments/types.js';
@@ -11,6 +10,7 @@ import { marketVariantStrings, type ProductJson } from './product-json.js';
 import { collectionProducts, productsByHandle, productsByTag } from './product-lookups.js';
 import { bestSellingFirst, type SalesStats } from './sales.js';
 import type { CountsOnDemand } from './counts-on-demand.js';
+import type { CustomerIndex } from './customer-index.js';
 import type { EventCounts } from './event-counts.js';
 
 /** What the hot paths need of a variant; prices as exact integers. */
@@ -82,7 +82,7 @@ export class ShopCatalog {
     readonly products: ReadonlyMap<number, IndexedProduct>,
     readonly collections: ReadonlyMap<number, IndexedCollection>,
     readonly markets: readonly IndexedMarket[],
-    readonly customers: ReadonlyMap<number, Customer>,
+    readonly customers: CustomerIndex,
     readonly rulesets: ReadonlyMap<number, IndexedRuleset>,
     readonly sales: SalesStats,
     /** Views and adds per handle over the last 30 days (from the event counts), read when first asked for. */

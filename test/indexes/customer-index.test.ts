@@ -63,6 +63,8 @@ describe('CustomerIndex', () => {
     // One list, shared: what a caller of `get` changes is its own copy.
     index.get(100)!.tags.push('changed');
     expect(index.tagsOf(94)).toEqual(['newsletter']);
+    // The kept list itself, the same for every customer holding it: what a rule's lower-cased tags are kept by.
+    expect(index.tagsOf(94)).toBe(index.tagsOf(100));
   });
 
   it('is empty for a shop without customers', () => {

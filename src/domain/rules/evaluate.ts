@@ -8,7 +8,7 @@ export interface ConditionTrace {
   operator: string | null;
   value: unknown;
   observed: unknown;
-  /** How many values were observed, when `observed` shows only the first TRACE_OBSERVED_MAX of them. */
+  /** How many values were observed, when `observed` shows only the first of them (TRACE_OBSERVED_MAX, _CHARS). */
   observed_count?: number;
   /** null: not evaluated (an earlier condition of the group already failed). */
   result: boolean | null;
@@ -20,9 +20,24 @@ export interface ConditionTrace {
  */
 export const TRACE_OBSERVED_MAX = 100;
 
+/**
+ * Characters of observed text a trace shows per condition, the first value whole: 100 tags of 255
+ * characters for each of 2,000 conditions made one preview's trace 52 MB.
+ */
+export const TRACE_OBSERVED_CHARS = 2_000;
+
 function observedOf(observed: unknown): Pick<ConditionTrace, 'observed' | 'observed_count'> {
-  if (!Array.isArray(observed) || observed.length <= TRACE_OBSERVED_MAX) return { observed };
-  return { observed: observed.slice(0, TRACE_OBSERVED_MAX), observed_count: observed.length };
+  if (!Array.isArray(observed)) return { observed };
+  let shown = 0;
+  let chars = 0;
+  while (shown < observed.length && shown < TRACE_OBSERVED_MAX) {
+    const value = observed[shown];
+    chars += typeof value === 'string' ? value.length : 0;
+    if (shown > 0 && chars > TRACE_OBSERVED_CHARS) break;
+    shown++;
+  }
+  if (shown === observed.length) return { observed };
+  return { observed: observed.slice(0, shown), observed_count: observed.length };
 }
 
 export interface RuleTrace {

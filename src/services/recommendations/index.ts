@@ -261,7 +261,7 @@ function worldOf(catalog: ShopCatalog, inputs: IndexedProduct[], request: Custom
   return {
     timezone: catalog.shop.timezone,
     inputProducts: products,
-    customerTags: (id) => catalog.customers.get(id)?.tags ?? null,
+    customerTags: (id) => catalog.customers.tagsOf(id) ?? null,
     customerPurchased: (id) =>
       catalog.sales.purchasedByCustomer.get(id) ?? (catalog.customers.has(id) ? new Set() : null),
   };

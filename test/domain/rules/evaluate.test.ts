@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseMoney } from '../../../src/domain/catalog/money.js';
 import { compileRulesetInput, type CompiledRuleset } from '../../../src/domain/rules/compile.js';
-import { evaluateRuleset, type Evaluation } from '../../../src/domain/rules/evaluate.js';
+import { evaluateRuleset, TRACE_OBSERVED_CHARS, type Evaluation } from '../../../src/domain/rules/evaluate.js';
 import type { InputProduct, Rule, RuleRequest, RuleWorld } from '../../../src/domain/rules/types.js';
 import { inputProduct, request, world, type ConditionBody } from './support.js';
 
@@ -740,5 +740,43 @@ describe('many attribute conditions over many tags', () => {
     expect(condition!.result).toBe(true);
     expect(condition!.observed).toEqual(inputs[0]!.tags.slice(0, 100));
     expect(condition!.observed_count).toBe(300);
+  });
+
+  it('shows a trace at most TRACE_OBSERVED_CHARS of observed text a condition, the first value whole', () => {
+    const long = (id: number) =>
+      inputProduct(id, { tags: Array.from({ length: 150 }, (_, i) => `p${id}-${i}-`.padEnd(255, 'x')) });
+    const compiled = compile([{ logic: [{ rules: [tagCondition('absent')] }], output: [NONE] }]);
+    const inputs = [long(1), long(2)];
+    const result = evaluateRuleset(compiled, request({ productIds: [1, 2] }), world({ inputProducts: inputs }), {
+      trace: true,
+    });
+    const [condition] = result.trace![0]!.groups[0]!.conditions;
+    const shown = Math.floor(TRACE_OBSERVED_CHARS / 255);
+    expect(condition!.observed).toEqual(inputs[0]!.tags.slice(0, shown));
+    expect(condition!.observed_count).toBe(300);
+  });
+
+  it("lower-cases a customer's tags once, however many conditions compare them", () => {
+    let lowered = 0;
+    // The index's kept list: the same array for every read of the customer's tags.
+    class Counted extends Array<string> {
+      override map<U>(f: (value: string, index: number, array: string[]) => U): U[] {
+        lowered++;
+        return Array.from(this, (value, index) => f(value, index, this));
+      }
+    }
+    const tags = Counted.from(Array.from({ length: 250 }, (_, i) => `Tag-${i}`)) as unknown as string[];
+    const conditions = Array.from({ length: 12 }, (_, i) => ({
+      type: 'customer_tag',
+      operator: 'contains_any',
+      value: `absent-${i}`,
+    }));
+    const compiled = compile(conditions.map((c) => ({ logic: [{ rules: [c] }], output: [NONE] })));
+    const customer = world({ customerTags: { 7: tags } });
+    expect(evaluateRuleset(compiled, request({ customerId: 7 }), customer).matched).toEqual([]);
+    expect(evaluateRuleset(compiled, request({ customerId: 7 }), customer).matched).toEqual([]);
+    expect(lowered).toBe(1);
+    const vip = compile([{ logic: [{ rules: [{ ...conditions[0]!, value: 'TAG-249' }] }], output: [NONE] }]);
+    expect(evaluateRuleset(vip, request({ customerId: 7 }), customer).matched).toHaveLength(1);
   });
 });

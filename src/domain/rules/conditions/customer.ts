@@ -20,6 +20,20 @@ export const customerCondition: ConditionSpec = {
   },
 };
 
+/**
+ * A customer's tags lower-cased, made once for each list the index holds (customers share their lists):
+ * made again by each condition, 2,000 conditions on a customer of 250 long tags held every shop 350 ms.
+ */
+const lowerCasedSets = new WeakMap<readonly string[], ReadonlySet<string>>();
+function lowerCasedSet(tags: readonly string[]): ReadonlySet<string> {
+  let set = lowerCasedSets.get(tags);
+  if (set === undefined) {
+    set = new Set(tags.map((t) => t.toLowerCase()));
+    lowerCasedSets.set(tags, set);
+  }
+  return set;
+}
+
 export const customerTagCondition: ConditionSpec = {
   type: 'customer_tag',
   label: 'Tags of the customer',
@@ -37,7 +51,7 @@ export const customerTagCondition: ConditionSpec = {
       if (request.customerId === null) return ABSENT;
       const tags = world.customerTags(request.customerId);
       if (tags === null) return ABSENT;
-      const have = new Set(tags.map((t) => t.toLowerCase()));
+      const have = lowerCasedSet(tags);
       return { result: setTest(op.code, wanted, (t) => have.has(t)), observed: tags };
     };
   },
