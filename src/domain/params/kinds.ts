@@ -95,7 +95,8 @@ export function wholeNumber(
           return range.fallback;
         }
         const value = raw.trim();
-        if (!/^\d{1,15}$/.test(value) || Number(value) < range.min || Number(value) > range.max) {
+        // 16 digits: an id up to 2^53 - 1 (the range.max test refuses what lies past it).
+        if (!/^\d{1,16}$/.test(value) || Number(value) < range.min || Number(value) > range.max) {
           throw invalid(
             name,
             `Parameter ${name} must be a whole number from ${range.min} to ${range.max}, got "${clip(raw)}".`,

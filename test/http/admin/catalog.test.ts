@@ -198,7 +198,13 @@ describe.each(backends())('admin catalog imports on $name', (backend) => {
   });
 
   it('lists collections a page at a time, and names a bad paging parameter', async () => {
-    const more = [72, 73, 74].map((id) => ({ id, title: `C${id}`, handle: `c-${id}`, products: [{ product_id: 1 }] }));
+    // The largest id an import takes: a page ending on it gives a `next` the next page takes.
+    const more = [72, 73, Number.MAX_SAFE_INTEGER].map((id) => ({
+      id,
+      title: `C${id}`,
+      handle: `c-${id}`,
+      products: [{ product_id: 1 }],
+    }));
     await t.admin('PUT', '/admin/v1/shops/shop/collections', more);
     const pages: number[][] = [];
     let after: number | null = 0;
@@ -212,12 +218,15 @@ describe.each(backends())('admin catalog imports on $name', (backend) => {
     }
     expect(pages).toEqual([
       [70, 72],
-      [73, 74],
+      [73, Number.MAX_SAFE_INTEGER],
     ]);
+    const last = await t.admin('GET', `/admin/v1/shops/shop/collections?after=${Number.MAX_SAFE_INTEGER}`);
+    expect(last.json()).toMatchObject({ data: [], next: null });
     for (const [query, name] of [
       ['limit=0', 'limit'],
       ['limit=251', 'limit'],
       ['after=-1', 'after'],
+      ['after=9007199254740992', 'after'],
     ]) {
       const bad = await t.admin('GET', `/admin/v1/shops/shop/collections?${query}`);
       expect(bad.statusCode).toBe(400);

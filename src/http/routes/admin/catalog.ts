@@ -35,7 +35,7 @@ const CollectionsQuery = params({
   }),
   after: wholeNumber("the collections after this id: the last page's `next`", {
     min: 0,
-    max: 999_999_999_999_999,
+    max: Number.MAX_SAFE_INTEGER,
     fallback: 0,
   }),
 });
