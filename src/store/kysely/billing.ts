@@ -4,6 +4,7 @@ import { chunks, isUniqueViolation, json } from '../codec.js';
 import type { Database } from '../schema.js';
 import { finishKey, storedKey, takeKey } from './idempotency.js';
 import { nextCounter } from './shops.js';
+import { ConflictError } from '../../domain/errors.js';
 
 /** The billing ledger (docs/billing.md): customers, addresses, subscriptions, charges, one-time purchases, orders. */
 export interface BillingStore {
@@ -114,6 +115,11 @@ async function nextSubscriptionId(trx: Transaction<Database>, shopId: number): P
     .executeTakeFirst();
   const above = Number(row?.max ?? 0) + 1;
   if (above <= next) return next;
+  // Past it, every new subscription would get the same rounded id and overwrite the one before.
+  if (above > Number.MAX_SAFE_INTEGER)
+    throw new ConflictError(
+      `The shop's subscription ids reach ${Number.MAX_SAFE_INTEGER}: a new one has no id left above them.`,
+    );
   await trx
     .updateTable('counters')
     .set({ value: above })
