@@ -91,7 +91,8 @@ export function billingCustomerOf(
 ): boolean {
   const link = linkOf(doc);
   if (link !== '') return link === String(customerId);
-  return typeof doc.email === 'string' && emails.includes(doc.email.trim().toLowerCase());
+  // Composed (NFC) as the e-mails given are: `zoë` typed on another keyboard is `zoe` and a combining mark.
+  return typeof doc.email === 'string' && emails.includes(doc.email.trim().normalize('NFC').toLowerCase());
 }
 
 /** The shop customer a billing customer is linked to, as the id's digits ('' when none). */
