@@ -1,6 +1,12 @@
 import { createHmac } from 'node:crypto';
 import { normalizeTimestamp } from '../domain/catalog/normalize.js';
-import { AppError, InvalidBodyError, InvalidInputError, MissingInputError } from '../domain/errors.js';
+import {
+  AppError,
+  InvalidBodyError,
+  InvalidInputError,
+  MissingInputError,
+  UnavailableError,
+} from '../domain/errors.js';
 import { safeEqual } from '../domain/keys.js';
 import type { CatalogIndex } from '../indexes/catalog-index.js';
 import type { CatalogStore } from '../store/kysely/catalog.js';
@@ -208,7 +214,8 @@ export function createStorefrontSync(deps: {
     } catch (error) {
       // A payload refused (a 422's reason) is the platform's data or ours drifting: the operator hears of it.
       const about = { shopId: hook.shop_id, topic: hook.topic, webhook: hook.webhook_id, attempts: hook.attempts + 1 };
-      if (error instanceof AppError) {
+      // Unavailable is ours (a database, erasures racing an export): tried again, not refused.
+      if (error instanceof AppError && !(error instanceof UnavailableError)) {
         deps.log?.warn({ ...about, reason: error.message }, 'storefront webhook refused');
         outcome = `error: ${error.message}`;
       } else {

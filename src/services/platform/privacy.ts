@@ -10,11 +10,13 @@ import type { ShopWebhookStore } from '../../store/kysely/shop-webhooks.js';
 import type { ShopStore } from '../../store/kysely/shops.js';
 import { upstreamId } from '../../domain/inputs/whole-numbers.js';
 import { isNode } from '../../domain/platform/map.js';
-import { InvalidInputError } from '../../domain/errors.js';
+import { InvalidInputError, UnavailableError } from '../../domain/errors.js';
 
 const DAY_MS = 86_400_000;
 /** How long a data request's export is kept for the merchant to hand over. */
 export const EXPORT_DAYS = 30;
+/** Reads of an export before it gives up, when erasures of the shop keep coming between a read and its keeping. */
+const EXPORT_TRIES = 3;
 export const DEFAULT_EVENT_RETENTION_DAYS = 400;
 /**
  * Days an applied storefront webhook's id, topic and outcome are kept (its body went when it was
@@ -50,15 +52,15 @@ const namedElsewhere = (payload: Record<string, unknown>): NamedElsewhere => {
   };
 };
 
+/** Writes a shop's deletion may race, such as visits buffered for a second, are done well within this. */
+export const LATE_WRITES_MS = 60_000;
+
 /**
  * The platform's privacy requests and Rebound's own erasure (docs/operations.md, "Privacy"): a
  * data request keeps an export of everything stored about the customer for 30 days; an erasure
  * removes the customer's row, events and tracking (also of the sessions linked to them), blanks
  * their billing customer's personal fields and unlinks their orders, whose lines stay anonymous.
  */
-/** Writes a shop's deletion may race, such as visits buffered for a second, are done well within this. */
-export const LATE_WRITES_MS = 60_000;
-
 export function createPrivacyService(deps: {
   store: PrivacyStore & ShopStore & Pick<ShopWebhookStore, 'deleteAppliedShopWebhooks'>;
   catalog: CatalogIndex;
@@ -111,23 +113,42 @@ export function createPrivacyService(deps: {
   }
 
   /** A request recorded for the listing, kept 30 days: with its export, or none (an erasure keeps no data). */
-  function keep(
+  const recordOf = (
     shopId: number,
     id: string,
     kind: PrivacyRequestRecord['kind'],
     customerId: number,
     records: Record<string, unknown> | null,
     now: number,
-  ): Promise<void> {
-    return store.putPrivacyRequest({
-      shop_id: shopId,
-      id,
-      kind,
-      customer_id: customerId,
-      received_at: now,
-      export: records === null ? null : JSON.stringify(records),
-      expires_at: now + EXPORT_DAYS * DAY_MS,
-    });
+  ): PrivacyRequestRecord => ({
+    shop_id: shopId,
+    id,
+    kind,
+    customer_id: customerId,
+    received_at: now,
+    export: records === null ? null : JSON.stringify(records),
+    expires_at: now + EXPORT_DAYS * DAY_MS,
+  });
+
+  /**
+   * An export read and kept with no erasure of the shop between the two: one that came meanwhile may
+   * have taken records it holds (the customer's own, or a device they shared with this one), and it
+   * pruned the exports kept before it, not this one. Read again then, EXPORT_TRIES times at most.
+   */
+  async function keepExport(
+    shopId: number,
+    id: string,
+    customerId: number,
+    read: () => Promise<Record<string, unknown>>,
+    now: number,
+  ): Promise<Record<string, unknown>> {
+    for (let tries = 0; tries < EXPORT_TRIES; tries++) {
+      const mark = await store.erasureMark(shopId);
+      const records = await read();
+      if (await store.putPrivacyRequest(recordOf(shopId, id, 'data_request', customerId, records, now), mark))
+        return records;
+    }
+    throw new UnavailableError('Erasures in this shop kept coming while the export was read: try it again.');
   }
 
   return {
@@ -137,7 +158,7 @@ export function createPrivacyService(deps: {
     async eraseOnRequest(shopId: number, customerId: number, emails: readonly string[], now = Date.now()) {
       await requireOwnEmails(shopId, customerId, emails);
       const counts = await erase(shopId, customerId, emails);
-      await keep(shopId, `erasure-${customerId}-${now}`, 'erasure', customerId, null, now);
+      await store.putPrivacyRequest(recordOf(shopId, `erasure-${customerId}-${now}`, 'erasure', customerId, null, now));
       return counts;
     },
 
@@ -152,9 +173,14 @@ export function createPrivacyService(deps: {
       now = Date.now(),
     ): Promise<PrivacyRequestView> {
       await requireOwnEmails(shopId, customerId, emails);
-      const records = await store.customerRecords(shopId, customerId, emails);
       const id = `export-${customerId}-${now}`;
-      await keep(shopId, id, 'data_request', customerId, records, now);
+      const records = await keepExport(
+        shopId,
+        id,
+        customerId,
+        () => store.customerRecords(shopId, customerId, emails),
+        now,
+      );
       const received_at = new Date(now).toISOString();
       return { id, kind: 'data_request', customer_id: customerId, received_at, export: records };
     },
@@ -182,14 +208,9 @@ export function createPrivacyService(deps: {
       const requestId = isNode(payload.data_request) ? payload.data_request.id : undefined;
       const given =
         typeof requestId === 'number' || (typeof requestId === 'string' && requestId.length <= 200) ? requestId : null;
-      const records = await store.customerRecords(
-        shopId,
-        customerId,
-        emailsOfRequest(payload),
-        namedElsewhere(payload),
-      );
       const id = given === null || given === '' ? fallbackId : String(given);
-      await keep(shopId, id, 'data_request', customerId, records, now);
+      const read = () => store.customerRecords(shopId, customerId, emailsOfRequest(payload), namedElsewhere(payload));
+      await keepExport(shopId, id, customerId, read, now);
       return 'applied';
     },
 
@@ -203,7 +224,7 @@ export function createPrivacyService(deps: {
       const customerId = customerIdOf(payload);
       if (customerId === null) return 'error: needs customer.id';
       await erase(shopId, customerId, emailsOfRequest(payload), namedElsewhere(payload));
-      await keep(shopId, fallbackId, 'redact', customerId, null, now);
+      await store.putPrivacyRequest(recordOf(shopId, fallbackId, 'redact', customerId, null, now));
       return 'applied';
     },
 

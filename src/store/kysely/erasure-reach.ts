@@ -9,10 +9,10 @@ import { eventRowsOf, trackingOf } from './customer-activity.js';
  * of theirs, and tracking keys naming them (docs/operations.md, "Privacy").
  */
 
-/** What an erasure deleted that another customer's export may hold (a shared device, cart or gift). */
+/** What an erasure deleted that another customer's export may hold (a shared device or cart). */
 export interface ErasedRecords {
   customerId: number;
-  /** The texts that find those exports: the customer's e-mails, sessions and carts. */
+  /** The texts that find those exports: the customer's e-mails, and their sessions and carts (`tokens`). */
   emails: readonly string[];
   tokens: readonly string[];
   eventIds: ReadonlySet<number>;
@@ -35,9 +35,9 @@ type Export = Record<string, unknown>;
 export async function dropErasedFromExports(
   trx: Transaction<Database>,
   shopId: number,
-  customerId: number,
   erased: ErasedRecords,
 ): Promise<void> {
+  const { customerId } = erased;
   const texts = [
     ...erased.emails.map((email) => email.toLowerCase()),
     // A `\\` escapes in PostgreSQL's patterns: any character stands for it (each export is read again).

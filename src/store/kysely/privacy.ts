@@ -11,9 +11,12 @@ import { sessionsAndCartsOf } from './customer-activity.js';
 import { bumpDataVersion, nextCounter, nextCounterBlock } from './shops.js';
 import { erasedDigests, recordErasedIdentities } from './erased-rows.js';
 import { dropErasedFromExports, erasedRowIds, forgetTrackingKeysNaming } from './erasure-reach.js';
+import { privacyRequestMethods, type PrivacyRequestStore } from './privacy-requests.js';
+
+export type { PrivacyRequestRecord } from './privacy-requests.js';
 
 /** Privacy requests, erasure and retention (docs/operations.md, "Privacy"). */
-export interface PrivacyStore {
+export interface PrivacyStore extends PrivacyRequestStore {
   /** Everything stored about the customer (`emails`: theirs as the request gives it), for a data request. */
   customerRecords(
     shopId: number,
@@ -23,10 +26,6 @@ export interface PrivacyStore {
   ): Promise<Record<string, unknown>>;
   /** The customers with this e-mail on file, now or before (any case): a request naming it must be theirs. */
   customersWithEmail(shopId: number, email: string): Promise<number[]>;
-  putPrivacyRequest(record: PrivacyRequestRecord): Promise<void>;
-  /** Requests not expired at `now`, newest first. */
-  listPrivacyRequests(shopId: number, now: number): Promise<PrivacyRequestRecord[]>;
-  deleteExpiredPrivacyRequests(now: number): Promise<number>;
   /**
    * Erases a customer's personal data and behaviour; their order lines stay, anonymous. Events that
    * name them only by email (theirs as stored, or as `emails` give it) go too, with those sessions.
@@ -49,17 +48,6 @@ export interface PrivacyStore {
   deleteEventsBefore(shopId: number, before: number): Promise<number>;
   /** Deletes the shop and everything stored for it. */
   deleteShopData(shopId: number): Promise<void>;
-}
-
-export interface PrivacyRequestRecord {
-  shop_id: number;
-  id: string;
-  kind: 'data_request' | 'redact' | 'erasure';
-  customer_id: number | null;
-  received_at: number;
-  /** JSON of everything stored about the customer (data requests only). */
-  export: string | null;
-  expires_at: number;
 }
 
 /** An erasure: what it removed, and the sessions it found (what memory keeps of them goes too). */
@@ -186,6 +174,7 @@ const deleted = async (query: { executeTakeFirst(): Promise<{ numDeletedRows: bi
 /** Privacy requests, erasure and retention (docs/operations.md, "Privacy"). */
 export function privacyMethods(db: Kysely<Database>, checkpoints?: Checkpoints): PrivacyStore {
   return {
+    ...privacyRequestMethods(db),
     customerRecords: (shopId, customerId, emails = [], named = {}) =>
       customerRecords(db, shopId, customerId, emails, named),
     async customersWithEmail(shopId, email) {
@@ -202,36 +191,6 @@ export function privacyMethods(db: Kysely<Database>, checkpoints?: Checkpoints):
         .filter((r) => r.email?.trim().toLowerCase() === wanted || r.former_emails?.split('\n').includes(wanted))
         .map((r) => Number(r.id));
     },
-    async putPrivacyRequest(record: PrivacyRequestRecord) {
-      const { shop_id: _s, id: _i, ...update } = record;
-      await db
-        .insertInto('privacy_requests')
-        .values(record)
-        .onConflict((oc) => oc.columns(['shop_id', 'id']).doUpdateSet(update))
-        .execute();
-    },
-    async listPrivacyRequests(shopId, now) {
-      const rows = await db
-        .selectFrom('privacy_requests')
-        .selectAll()
-        .where('shop_id', '=', shopId)
-        .where('expires_at', '>', now)
-        .orderBy('received_at', 'desc')
-        .execute();
-      return rows.map((r) => ({
-        ...r,
-        shop_id: Number(r.shop_id),
-        kind: r.kind as PrivacyRequestRecord['kind'],
-        customer_id: r.customer_id === null ? null : Number(r.customer_id),
-        received_at: Number(r.received_at),
-        expires_at: Number(r.expires_at),
-      }));
-    },
-    async deleteExpiredPrivacyRequests(now) {
-      const result = await db.deleteFrom('privacy_requests').where('expires_at', '<=', now).executeTakeFirst();
-      return Number(result.numDeletedRows);
-    },
-
     async eraseCustomer(shopId, customerId, given = [], named = {}) {
       const erasure = await db.transaction().execute(async (trx) => {
         // The shop's event counters first, as every event write takes them before it checks for erasures:
@@ -290,7 +249,7 @@ export function privacyMethods(db: Kysely<Database>, checkpoints?: Checkpoints):
           .where('kind', '=', 'data_request')
           .execute();
         // Another customer's export may hold what went: an event they shared a device or a cart with this one on.
-        await dropErasedFromExports(trx, shopId, customerId, {
+        await dropErasedFromExports(trx, shopId, {
           customerId,
           emails,
           tokens: [...sessions, ...carts],
