@@ -81,19 +81,23 @@ export function blankErasedBefore(
 const timeOf = (text: string) => Date.parse(/[zZ]|[+-]\d{2}:?\d{2}$/.test(text) ? text : `${text}Z`) || 0;
 
 /**
- * Whether a billing customer is the shop customer's: linked by id (as the provider writes it: a
- * number, or the platform's `gid://…/Customer/<id>`), or, without a link, by one of their e-mails.
+ * Whose a billing customer is, as the store indexes it: `c:<id>` when linked to a shop customer (by
+ * id as the provider writes it: a number, or the platform's `gid://…/Customer/<id>`), else `e:<e-mail>`
+ * (composed, NFC, and lower-cased as e-mails given are: `zoë` typed on another keyboard is `zoe` and a
+ * combining mark), else null.
  */
-export function billingCustomerOf(
-  doc: Record<string, unknown>,
-  customerId: number,
-  emails: readonly string[],
-): boolean {
+export function billingOwnerOf(doc: Record<string, unknown>): string | null {
   const link = linkOf(doc);
-  if (link !== '') return link === String(customerId);
-  // Composed (NFC) as the e-mails given are: `zoë` typed on another keyboard is `zoe` and a combining mark.
-  return typeof doc.email === 'string' && emails.includes(doc.email.trim().normalize('NFC').toLowerCase());
+  if (link !== '') return `c:${link}`;
+  const email = typeof doc.email === 'string' ? doc.email.trim().normalize('NFC').toLowerCase() : '';
+  return email === '' ? null : `e:${email}`;
 }
+
+/** The `billingOwnerOf` keys of a shop customer's billing customers: by id, or unlinked, by an e-mail of theirs. */
+export const billingOwnerKeys = (customerId: number, emails: readonly string[]): string[] => [
+  `c:${customerId}`,
+  ...emails.map((email) => `e:${email}`),
+];
 
 /** The shop customer a billing customer is linked to, as the id's digits ('' when none). */
 const linkOf = (doc: Record<string, unknown>) =>

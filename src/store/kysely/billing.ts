@@ -5,6 +5,7 @@ import type { Database } from '../schema.js';
 import { finishKey, storedKey, takeKey } from './idempotency.js';
 import { nextCounter } from './shops.js';
 import { ConflictError } from '../../domain/errors.js';
+import { billingOwnerOf } from '../../domain/billing/erasure.js';
 
 /** The billing ledger (docs/billing.md): customers, addresses, subscriptions, charges, one-time purchases, orders. */
 export interface BillingStore {
@@ -76,7 +77,8 @@ export type OnetimeWriteResult =
   | { state: 'busy' };
 
 export interface BillingTables {
-  billing_customers: DocRow;
+  /** `owner`: whose the billing customer is (`billingOwnerOf`), for an erasure or an export to find it by. */
+  billing_customers: DocRow & { owner: string | null };
   billing_addresses: DocRow & { customer_id: number };
   billing_subscriptions: DocRow & { customer_id: number; address_id: number };
   billing_charges: DocRow & { customer_id: number; address_id: number };
@@ -152,6 +154,7 @@ async function upsert(
         ? { address_id: d.address_id ?? 0 }
         : {}),
       ...(table === 'billing_orders' ? { charge_id: Number(d.charge_id ?? 0) } : {}),
+      ...(table === 'billing_customers' ? { owner: billingOwnerOf(d) } : {}),
     }));
     await db
       .insertInto(table as 'billing_subscriptions')
@@ -168,6 +171,7 @@ async function upsert(
               ...(table === 'billing_subscriptions' || table === 'billing_charges'
                 ? { address_id: eb.ref('excluded.address_id') }
                 : {}),
+              ...(table === 'billing_customers' ? { owner: sql.ref('excluded.owner') } : {}),
             }) as never,
         );
         return onlyNewer ? update.where(sql.ref(`${table}.updated_at`), '<=', sql.ref('excluded.updated_at')) : update;

@@ -5,7 +5,7 @@ import type { Kysely } from 'kysely';
 import { chunks, json } from '../codec.js';
 import type { Database } from '../schema.js';
 import { moreRecordsOf } from './privacy-records.js';
-import { billingCustomerOf } from '../../domain/billing/erasure.js';
+import { billingCustomersOf } from './privacy-billing.js';
 
 /**
  * The customer's e-mails as stored (the current one and those it replaced) and as the request gave
@@ -77,11 +77,10 @@ export async function customerRecords(
   const { sessions, carts } = await sessionsAndCartsOf(db, shopId, customerId, emails);
   const events = await eventRowsOf(db, shopId, customerId, emails, sessions);
   const tracking = await trackingOf(db, shopId, customerId, sessions, carts);
-  const billing = (
-    await db.selectFrom('billing_customers').select(['id', 'document']).where('shop_id', '=', shopId).execute()
-  )
-    .map((r) => ({ id: Number(r.id), doc: json.fromDb<Record<string, unknown>>(r.document) }))
-    .filter((r) => billingCustomerOf(r.doc, customerId, emails));
+  const billing = (await billingCustomersOf(db, shopId, customerId, emails)).map((r) => ({
+    id: r.id,
+    doc: json.fromDb<Record<string, unknown>>(r.document),
+  }));
   const billingIds = billing.map((b) => b.id);
   const ofBilling = (table: 'billing_subscriptions' | 'billing_addresses' | 'billing_charges') =>
     billingIds.length === 0

@@ -22,6 +22,7 @@ import * as erasures from './2026_11_30_0100_erasures.js';
 import * as erasedIdentities from './2026_12_02_0100_erased_identities.js';
 import * as webhookRetries from './2026_12_03_0100_webhook_retries.js';
 import * as appliedWebhookBodies from './2026_12_04_0100_applied_webhook_bodies.js';
+import * as billingCustomerOwner from './2026_12_04_0200_billing_customer_owner.js';
 import * as customerFormerEmails from './2026_11_30_0200_customer_former_emails.js';
 import * as formerEmailsLowered from './2026_12_01_0100_former_emails_lowered.js';
 
@@ -52,6 +53,7 @@ const migrations: Record<string, Migration> = {
   '2026_12_02_0100_erased_identities': erasedIdentities,
   '2026_12_03_0100_webhook_retries': webhookRetries,
   '2026_12_04_0100_applied_webhook_bodies': appliedWebhookBodies,
+  '2026_12_04_0200_billing_customer_owner': billingCustomerOwner,
 };
 
 /** Migrations compiled into the build, so no directory has to be found at run time. */
