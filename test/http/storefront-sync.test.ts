@@ -129,6 +129,15 @@ describe.each(backends())('storefront webhooks on $name', (backend) => {
     expect(refused[0]!.reason).toContain('variant 11 is already a variant of product 1');
   });
 
+  it('refuses a collection update without an id, naming it, as a payload and not a failure of ours', async () => {
+    expect((await deliver('collections/update', { title: 'No id' }, { id: 'no-id-1' })).json()).toEqual({
+      data: 'queued',
+    });
+    const refused = logged.filter((line) => line.webhook === 'no-id-1');
+    expect(refused.map((line) => line.msg)).toEqual(['storefront webhook refused']);
+    expect(refused[0]!.reason).toContain('id');
+  });
+
   it('applies a product whose text holds U+0000, without the character, on either database', async () => {
     const nul = '\u0000';
     await deliver('products/update', {
