@@ -14,6 +14,7 @@ const CUSTOMER_FIELDS = [
   'billing_city',
   'billing_company',
   'billing_province',
+  'billing_country',
   'billing_phone',
   'shop_customer_id',
   'hash',

@@ -73,6 +73,20 @@ export async function customerRecords(
   // Their orders, and those the request names (a guest order names its buyer only in its own body).
   const orders = await rowsOfCustomer(db, 'orders', shopId, customerId, named.orderIds);
   const lines = await rowsOfCustomer(db, 'order_lines', shopId, customerId, named.orderIds);
+  const orderIds = orders.map((o) => Number(o.id));
+  const attributions = await selectedInSlices(
+    orderIds,
+    (slice) =>
+      slice.length === 0
+        ? Promise.resolve([])
+        : db
+            .selectFrom('order_attributions')
+            .selectAll()
+            .where('shop_id', '=', shopId)
+            .where('order_id', 'in', [...slice])
+            .execute(),
+    (row) => row, // slices of distinct orders: no row twice
+  );
   const emails = await emailsOf(db, shopId, customerId, given);
   const { sessions, carts } = await sessionsAndCartsOf(db, shopId, customerId, emails);
   const events = await eventRowsOf(db, shopId, customerId, emails, sessions);
@@ -118,6 +132,8 @@ export async function customerRecords(
     orders: plain(orders).map((o) => ({
       ...o,
       lines: plain(lines.filter((l) => Number(l.order_id) === Number(o.id))),
+      // Which recommendation, click or experiment arm each line was credited to.
+      attributions: plain(attributions.filter((a) => Number(a.order_id) === Number(o.id))),
     })),
     events: plain(events),
     tracking: plain(tracking),

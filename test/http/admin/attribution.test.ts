@@ -95,6 +95,16 @@ describe.each(backends())('order attribution on $name', (backend) => {
       expect(await ruleset(1)).toMatchObject({ name: 'Upsell', orders: 1, revenue: 10, clicks: 3 });
       expect(await ruleset(2)).toMatchObject({ name: 'Cross-sell', orders: 1, revenue: 7 });
       expect(s.totals).toMatchObject({ orders: 3, revenue: 27 });
+      // The customer's export says what each of their lines was credited to.
+      const exported = (await t.admin('POST', '/admin/v1/shops/attr/customers/100/export')).json().request.export;
+      const credited = exported.orders.map((o: { id: number; attributions: { via: string }[] }) => [
+        Number(o.id),
+        o.attributions.map((a) => a.via),
+      ]);
+      expect(credited).toEqual([
+        [1, ['click']],
+        [3, ['property']],
+      ]);
     },
   );
 

@@ -90,7 +90,13 @@ describe.each(backends())('a customer whose e-mail changed, on $name', (backend)
     await t.admin('PUT', '/admin/v1/shops/moved/customers', [{ id: 41, email: 'zo\u00eb@example.com' }]);
     await view(DECOMPOSED, 'zoe\u0308@example.com');
     // A billing customer of the same address, not linked to the shop's customer, decomposed too.
-    const billing = { id: 4100, email: 'zoe\u0308@example.com', first_name: 'Zoe', last_name: 'Secret' };
+    const billing = {
+      id: 4100,
+      email: 'zoe\u0308@example.com',
+      first_name: 'Zoe',
+      last_name: 'Secret',
+      billing_country: 'Greece',
+    };
     expect((await t.admin('PUT', '/admin/v1/shops/moved/billing/customers', [billing])).statusCode).toBe(200);
     const made = await t.admin('POST', '/admin/v1/shops/moved/customers/41/export');
     expect(made.json().request.export.events).toHaveLength(1);
@@ -100,7 +106,7 @@ describe.each(backends())('a customer whose e-mail changed, on $name', (backend)
     const [stored] = await storedRows(t.config.databaseUrl, (db) =>
       db.selectFrom('billing_customers').select('document').where('id', '=', 4100).execute(),
     );
-    expect(stored!.document).not.toMatch(/Secret|Zoe/);
+    expect(stored!.document).not.toMatch(/Secret|Zoe|Greece/);
   });
 
   it("leaves another customer's signed-in events alone when they took over an e-mail given up", async () => {
