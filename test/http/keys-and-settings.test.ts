@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends } from '../helpers/backends.js';
+import { UNSIGNED_EMAIL } from '../../src/http/plugins/customer-signature.js';
 import { startApp, type TestApp } from '../helpers/app.js';
 import { productInput } from '../helpers/fixtures.js';
 
@@ -153,6 +154,20 @@ describe.each(backends())('keys, settings and customer signatures on $name', (ba
         '&noun=product&shop_product_handle=product-1&shop_customer_id=77',
     });
     expect(event.statusCode).toBe(403);
+    // An e-mail names a customer too: an anonymous event gives it only for a signed customer.
+    const byEmail = (extra: string) =>
+      t.app.inject({
+        method: 'POST',
+        url:
+          `/api/v1/analytics/event?key=${shop.public}&subject=user&verb=viewed&noun=product` +
+          '&shop_product_handle=product-1&uuid=a1a1a1a1-0000-4000-8000-0000000000a1' +
+          `&subject_email=eve%40example.com${extra}`,
+      });
+    const unsigned = await byEmail('');
+    expect(unsigned.statusCode).toBe(403);
+    expect(unsigned.json()).toEqual({ error: UNSIGNED_EMAIL, code: 'customer_signature' });
+    expect((await byEmail(`&shop_customer_id=77&customer_sig=${sig}`)).statusCode).toBe(200);
+    expect((await byEmail('')).statusCode).toBe(403);
     expect(
       (await t.app.inject(`/api/v1/custom/id/1?key=${shop.public}&shop_customer_id=77&customer_sig=${sig}`)).statusCode,
     ).toBe(404); // signed: on to the ruleset lookup
