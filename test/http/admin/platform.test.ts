@@ -111,8 +111,8 @@ describe.each(backends())('connecting the storefront platform on $name', (backen
     ).toEqual([1, 5, 9, 13, 17]);
   });
 
-  it('creates no duplicate subscription on a second sync', async () => {
-    const res = await t.admin('POST', '/admin/v1/shops/acme/platform/sync', { mode: 'full' });
+  it('creates no duplicate subscription on a second sync, a full one when asked with no body', async () => {
+    const res = await t.admin('POST', '/admin/v1/shops/acme/platform/sync');
     expect(res.statusCode, res.body).toBe(202);
     expect(res.json().sync).toMatchObject({ id: 2, mode: 'full', phase: 'queued' });
     await t.services.platform.idle();

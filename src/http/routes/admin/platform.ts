@@ -118,6 +118,10 @@ export function platformRoutes(
         body: Type.Optional(SyncRequestInput),
         response: { 202: Type.Object({ sync: PlatformSyncSchema }), ...Errors },
       },
+      // No body at all (`curl -X POST`) is a full sync, as the docs say: the validator would refuse it.
+      preValidation: async (request) => {
+        request.body ??= {};
+      },
     },
     async (request, reply) => {
       const sync = await deps.platform.requestSync(shopOf(request).id, request.body?.mode ?? 'full');
