@@ -50,6 +50,15 @@ describe('a node of two worker processes', () => {
         expect(readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0')).toContain('MALLOC_MMAP_THRESHOLD_=131072');
         expect(readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')).toContain('--max-semi-space-size=4');
       }
+      // Each answers for itself what it holds, and says which it is.
+      const answering = new Set<string>();
+      for (let i = 0; i < 8 && answering.size < 2; i++) {
+        const residency = (await (await call('/admin/v1/node/residency')).json()) as { worker: number; pid: number };
+        expect(workers).toContain(String(residency.pid));
+        expect(residency.worker).toBeGreaterThan(0);
+        answering.add(String(residency.pid));
+      }
+      expect(answering.size).toBe(2);
 
       const created = (await (
         await call('/admin/v1/shops', { method: 'POST', body: JSON.stringify({ handle: 'pair', name: 'Pair' }) })

@@ -1,3 +1,4 @@
+import cluster from 'node:cluster';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { CatalogIndex } from '../../../indexes/catalog-index.js';
@@ -12,9 +13,16 @@ const NodeResidency = Type.Object({
   allowance_bytes: Type.Union([Type.Integer(), Type.Null()], { description: 'null when no budget applies' }),
   loads: Type.Integer(),
   evictions: Type.Integer(),
+  worker: Type.Union([Type.Integer(), Type.Null()], {
+    description: 'the worker process that answered (REBOUND_WORKERS > 1: each holds its own shops); null for one',
+  }),
+  pid: Type.Integer(),
 });
 
-/** What this node holds in memory (docs/scaling.md): for operators checking how shops spread over nodes. */
+/**
+ * What this process holds in memory (docs/scaling.md): for operators checking how shops spread over nodes.
+ * With several workers a request without a shop's key goes to any of them: the answer names which.
+ */
 export function nodeRoutes(app: FastifyInstance, catalog: Pick<CatalogIndex, 'listResident' | 'residency'>): void {
   app.get(
     '/node/residency',
@@ -35,6 +43,8 @@ export function nodeRoutes(app: FastifyInstance, catalog: Pick<CatalogIndex, 'li
         allowance_bytes: Number.isFinite(allowance) ? allowance : null,
         loads: residency.loads,
         evictions: residency.evictions,
+        worker: cluster.worker?.id ?? null,
+        pid: process.pid,
       };
     },
   );
