@@ -173,9 +173,10 @@ async function main() {
               ['first request', run.firstRequest],
               ['import again', run.again],
             ] as const) {
+              const waits = `p50 ${stall.p50Ms} ms, p99 ${stall.p99Ms} ms, longest ${stall.longestMs} ms`;
               console.log(
-                `${run.build.padEnd(8)} ${format.padEnd(6)} ${what} ${stall.ms} ms; the resident shop's ` +
-                  `${stall.waits} requests: p50 ${stall.p50Ms} ms, p99 ${stall.p99Ms} ms, longest ${stall.longestMs} ms`,
+                `${run.build.padEnd(8)} ${format.padEnd(6)} ${what} ${stall.ms} ms; ` +
+                  `the resident shop's ${stall.waits} requests: ${waits}`,
               );
             }
           }
