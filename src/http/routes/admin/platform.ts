@@ -139,7 +139,9 @@ export function platformRoutes(
         response: { 200: PrivacyList, ...Errors },
       },
     },
-    async (request) => ({ data: await deps.privacy.list(shopOf(request).id) }),
+    // The text as built, each stored export in it as it is: not parsed to be serialized again.
+    async (request, reply) =>
+      reply.type('application/json; charset=utf-8').send(await deps.privacy.listJson(shopOf(request).id)),
   );
 
   app.withTypeProvider<ParamsTypeProvider>().delete(
