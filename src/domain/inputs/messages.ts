@@ -10,7 +10,7 @@ export interface PatternMessage {
 
 /** The formats the inputs' schemas use (formats.ts), in words with an example. */
 const FORMAT_MESSAGES: Record<string, string> = {
-  'date-time': 'must be a date and time with its offset, such as 2026-11-29T10:00:00Z',
+  'date-time': 'must be a real date and time with its offset, such as 2026-11-29T10:00:00Z',
   'real-timestamp': 'must be a real date and time, such as 2026-11-29T10:00:00',
 };
 

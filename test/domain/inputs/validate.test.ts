@@ -119,9 +119,11 @@ describe('the words of a problem', () => {
       path: 'handle',
       message: 'must not hold blanks, slashes, commas, ? or #',
     });
-    expect(problemOf(ProductInput, { ...product, updated_at: 'yesterday' }).message).toBe(
-      'must be a date and time with its offset, such as 2026-11-29T10:00:00Z',
-    );
+    const timestamp = 'must be a real date and time with its offset, such as 2026-11-29T10:00:00Z';
+    expect(problemOf(ProductInput, { ...product, updated_at: 'yesterday' }).message).toBe(timestamp);
+    // An offset given, the date or the time impossible: the message says real, not only offset.
+    for (const updated_at of ['2026-02-30T00:00:00Z', '2026-11-01T24:30:00Z', '2026-11-01T10:00:00+25:00'])
+      expect(problemOf(ProductInput, { ...product, updated_at }).message, updated_at).toBe(timestamp);
     expect(problemOf(ProductInput, { ...product, title: 12 }).message).toBe('must be text');
     // A list of one value: the value, not the validator's `Expected 'read_markets'`.
     expect(problemOf(shopInputs.NewShopInput, { handle: 'h', name: 'H', scopes: ['read_products'] })).toEqual({
