@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { forEachRowPage } from '../row-pages.js';
 
 /** Exports read per statement while their copies of webhook bodies are taken out. */
 const EXPORTS_PAGE = 100;
@@ -17,36 +18,25 @@ export async function up(db: Kysely<any>): Promise<void> {
     .where('applied_at', 'is not', null)
     .where('payload', '!=', '{}')
     .execute();
-  let after = { shop_id: -1, id: '' };
-  for (;;) {
-    const rows: { shop_id: number; id: string; export: string | null }[] = await db
-      .selectFrom('privacy_requests')
-      .select(['shop_id', 'id', 'export'])
-      .where((eb) =>
-        eb.or([
-          eb('shop_id', '>', after.shop_id),
-          eb.and([eb('shop_id', '=', after.shop_id), eb('id', '>', after.id)]),
-        ]),
-      )
-      .orderBy('shop_id')
-      .orderBy('id')
-      .limit(EXPORTS_PAGE)
-      .execute();
-    if (rows.length === 0) return;
-    for (const row of rows) {
-      const records = row.export === null ? null : (JSON.parse(row.export) as Record<string, unknown>);
-      if (records === null || !('webhooks' in records)) continue;
-      const { webhooks: _, ...kept } = records;
-      await db
-        .updateTable('privacy_requests')
-        .set({ export: JSON.stringify(kept) })
-        .where('shop_id', '=', row.shop_id)
-        .where('id', '=', row.id)
-        .execute();
-    }
-    const last = rows[rows.length - 1]!;
-    after = { shop_id: Number(last.shop_id), id: last.id };
-  }
+  await forEachRowPage<{ shop_id: number; id: string; export: string | null }>(
+    db,
+    'privacy_requests',
+    ['export'],
+    EXPORTS_PAGE,
+    async (rows) => {
+      for (const row of rows) {
+        const records = row.export === null ? null : (JSON.parse(row.export) as Record<string, unknown>);
+        if (records === null || !('webhooks' in records)) continue;
+        const { webhooks: _, ...kept } = records;
+        await db
+          .updateTable('privacy_requests')
+          .set({ export: JSON.stringify(kept) })
+          .where('shop_id', '=', row.shop_id)
+          .where('id', '=', row.id)
+          .execute();
+      }
+    },
+  );
 }
 
 export async function down(): Promise<void> {}

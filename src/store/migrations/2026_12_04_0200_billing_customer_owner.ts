@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { billingOwnerOf } from '../../domain/billing/erasure.js';
+import { forEachRowPage } from '../row-pages.js';
 
 /** Billing customers read per statement while their owner is written. */
 const PAGE = 500;
@@ -16,35 +17,24 @@ export async function up(db: Kysely<any>): Promise<void> {
     .on('billing_customers')
     .columns(['shop_id', 'owner'])
     .execute();
-  let after = { shop_id: -1, id: -1 };
-  for (;;) {
-    const rows: { shop_id: number; id: number; document: string }[] = await db
-      .selectFrom('billing_customers')
-      .select(['shop_id', 'id', 'document'])
-      .where((eb) =>
-        eb.or([
-          eb('shop_id', '>', after.shop_id),
-          eb.and([eb('shop_id', '=', after.shop_id), eb('id', '>', after.id)]),
-        ]),
-      )
-      .orderBy('shop_id')
-      .orderBy('id')
-      .limit(PAGE)
-      .execute();
-    if (rows.length === 0) return;
-    for (const row of rows) {
-      const owner = billingOwnerOf(JSON.parse(row.document) as Record<string, unknown>);
-      if (owner === null) continue;
-      await db
-        .updateTable('billing_customers')
-        .set({ owner })
-        .where('shop_id', '=', row.shop_id)
-        .where('id', '=', row.id)
-        .execute();
-    }
-    const last = rows[rows.length - 1]!;
-    after = { shop_id: Number(last.shop_id), id: Number(last.id) };
-  }
+  await forEachRowPage<{ shop_id: number; id: number; document: string }>(
+    db,
+    'billing_customers',
+    ['document'],
+    PAGE,
+    async (rows) => {
+      for (const row of rows) {
+        const owner = billingOwnerOf(JSON.parse(row.document) as Record<string, unknown>);
+        if (owner === null) continue;
+        await db
+          .updateTable('billing_customers')
+          .set({ owner })
+          .where('shop_id', '=', row.shop_id)
+          .where('id', '=', row.id)
+          .execute();
+      }
+    },
+  );
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
